@@ -1,0 +1,274 @@
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pt_model *pt_model_new(void)
+{
+	struct pt_model *m = pt_xcalloc(1, sizeof(*m));
+	pt_strtab_init(&m->strings);
+	return m;
+}
+
+static void free_op(struct pt_op *op)
+{
+	for (size_t i = 0; i < op->tensors.n; i++)
+		free(op->tensors.v[i].shape);
+	pt_vec_free(&op->tensors);
+	for (size_t i = 0; i < op->task_keys.n; i++)
+		free(op->task_keys.v[i]);
+	pt_vec_free(&op->task_keys);
+}
+
+void pt_model_free(struct pt_model *m)
+{
+	if (!m)
+		return;
+	pt_strtab_free(&m->strings);
+	for (size_t i = 0; i < m->sources.n; i++) {
+		free(m->sources.v[i].path);
+		free(m->sources.v[i].importer);
+		free(m->sources.v[i].importer_version);
+	}
+	pt_vec_free(&m->sources);
+	for (size_t i = 0; i < m->devices.n; i++) {
+		struct pt_device *d = &m->devices.v[i];
+		free(d->name);
+		free(d->clock);
+		for (size_t j = 0; j < d->offsets.n; j++) {
+			free(d->offsets.v[j].from);
+			free(d->offsets.v[j].to);
+		}
+		pt_vec_free(&d->offsets);
+		free(d->framework_era);
+		free(d->framework_backend);
+		free(d->dtype_table);
+		free(d->dtype_table_origin);
+	}
+	pt_vec_free(&m->devices);
+	pt_vec_free(&m->tracks);
+	for (size_t i = 0; i < m->ops.n; i++)
+		free_op(&m->ops.v[i]);
+	pt_vec_free(&m->ops);
+	for (size_t i = 0; i < m->steps.n; i++)
+		pt_vec_free(&m->steps.v[i].comm);
+	pt_vec_free(&m->steps);
+	for (size_t i = 0; i < m->stats.n; i++)
+		free(m->stats.v[i].key);
+	pt_vec_free(&m->stats);
+	pt_vec_free(&m->aicpu);
+	struct pt_events *ev = &m->events;
+	free(ev->track);
+	free(ev->name);
+	free(ev->kind);
+	free(ev->start);
+	free(ev->dur);
+	free(ev->corr);
+	free(ev->op);
+	free(ev->task);
+	free(m->queues.track);
+	free(m->queues.time);
+	free(m->queues.size);
+	free(m->queues.capacity);
+	free(m->counters.track);
+	free(m->counters.time);
+	free(m->counters.value);
+	free(m->producer);
+	free(m);
+}
+
+uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind, uint32_t id)
+{
+	for (size_t i = 0; i < m->devices.n; i++)
+		if (m->devices.v[i].kind == kind && m->devices.v[i].id == id)
+			return (uint32_t)i;
+	return PT_NONE;
+}
+
+uint32_t pt_model_device(struct pt_model *m, enum pt_device_kind kind, uint32_t id)
+{
+	uint32_t i = pt_model_find_device(m, kind, id);
+	if (i != PT_NONE)
+		return i;
+	struct pt_device d;
+	memset(&d, 0, sizeof(d));
+	d.id = id;
+	d.kind = kind;
+	pt_vec_push(&m->devices, d);
+	return (uint32_t)(m->devices.n - 1);
+}
+
+uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
+			const char *name)
+{
+	for (size_t i = 0; i < m->tracks.n; i++) {
+		struct pt_track *t = &m->tracks.v[i];
+		if (t->device == device && t->kind == kind && t->stream == stream)
+			return (uint32_t)i;
+	}
+	struct pt_track t = { device, kind, stream, pt_model_str(m, name ? name : "") };
+	pt_vec_push(&m->tracks, t);
+	return (uint32_t)(m->tracks.n - 1);
+}
+
+void pt_model_add_source(struct pt_model *m, const char *path, uint64_t size, const char *importer,
+			 int32_t device)
+{
+	struct pt_source s = { pt_xstrdup(path), size, pt_xstrdup(importer), pt_xstrdup(PT_IMPORTER_VERSION),
+			       device };
+	pt_vec_push(&m->sources, s);
+}
+
+void pt_model_add_clock_offset(struct pt_model *m, uint32_t device, const char *from, const char *to,
+			       int64_t offset_ns)
+{
+	struct pt_clock_offset o = { pt_xstrdup(from), pt_xstrdup(to), offset_ns };
+	pt_vec_push(&m->devices.v[device].offsets, o);
+}
+
+uint32_t pt_model_add_op(struct pt_model *m, struct pt_op *op)
+{
+	pt_vec_push(&m->ops, *op);
+	memset(&op->tensors, 0, sizeof(op->tensors));
+	memset(&op->task_keys, 0, sizeof(op->task_keys));
+	return (uint32_t)(m->ops.n - 1);
+}
+
+void pt_op_add_tensor(struct pt_op *op, bool output, uint32_t index, uint32_t format, int32_t dtype_code,
+		      uint32_t dtype, const int64_t *shape, uint32_t nshape)
+{
+	struct pt_tensor t = { output, index, format, dtype_code, dtype, NULL, nshape };
+	if (nshape) {
+		t.shape = pt_xmalloc(nshape * sizeof(*shape));
+		memcpy(t.shape, shape, nshape * sizeof(*shape));
+	}
+	pt_vec_push(&op->tensors, t);
+}
+
+void pt_op_add_task_key(struct pt_op *op, const char *key)
+{
+	for (size_t i = 0; i < op->task_keys.n; i++)
+		if (!strcmp(op->task_keys.v[i], key))
+			return;
+	pt_vec_push(&op->task_keys, pt_xstrdup(key));
+}
+
+void pt_model_add_step(struct pt_model *m, struct pt_step *s)
+{
+	pt_vec_push(&m->steps, *s);
+	memset(&s->comm, 0, sizeof(s->comm));
+}
+
+void pt_events_grow(struct pt_events *ev, size_t need)
+{
+	size_t cap = ev->cap ? ev->cap : 1024;
+	while (cap < need)
+		cap += cap / 2;
+	ev->track = pt_xrealloc(ev->track, cap * sizeof(*ev->track));
+	ev->name = pt_xrealloc(ev->name, cap * sizeof(*ev->name));
+	ev->kind = pt_xrealloc(ev->kind, cap * sizeof(*ev->kind));
+	ev->start = pt_xrealloc(ev->start, cap * sizeof(*ev->start));
+	ev->dur = pt_xrealloc(ev->dur, cap * sizeof(*ev->dur));
+	ev->corr = pt_xrealloc(ev->corr, cap * sizeof(*ev->corr));
+	ev->op = pt_xrealloc(ev->op, cap * sizeof(*ev->op));
+	ev->task = pt_xrealloc(ev->task, cap * sizeof(*ev->task));
+	ev->cap = cap;
+}
+
+void pt_model_add_queue_sample(struct pt_model *m, uint32_t track, int64_t time, int64_t size, int64_t capacity)
+{
+	struct pt_queue_samples *q = &m->queues;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		q->track = pt_xrealloc(q->track, cap * sizeof(*q->track));
+		q->time = pt_xrealloc(q->time, cap * sizeof(*q->time));
+		q->size = pt_xrealloc(q->size, cap * sizeof(*q->size));
+		q->capacity = pt_xrealloc(q->capacity, cap * sizeof(*q->capacity));
+		q->cap = cap;
+	}
+	q->track[q->n] = track;
+	q->time[q->n] = time;
+	q->size[q->n] = size;
+	q->capacity[q->n] = capacity;
+	q->n++;
+}
+
+void pt_model_add_counter_sample(struct pt_model *m, uint32_t track, int64_t time, double value)
+{
+	struct pt_counter_samples *c = &m->counters;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		c->track = pt_xrealloc(c->track, cap * sizeof(*c->track));
+		c->time = pt_xrealloc(c->time, cap * sizeof(*c->time));
+		c->value = pt_xrealloc(c->value, cap * sizeof(*c->value));
+		c->cap = cap;
+	}
+	c->track[c->n] = track;
+	c->time[c->n] = time;
+	c->value[c->n] = value;
+	c->n++;
+}
+
+void pt_model_add_aicpu(struct pt_model *m, const struct pt_aicpu *a)
+{
+	pt_vec_push(&m->aicpu, *a);
+}
+
+static struct pt_stat *find_stat(const struct pt_model *m, int32_t device, const char *key)
+{
+	for (size_t i = 0; i < m->stats.n; i++)
+		if (m->stats.v[i].device == device && !strcmp(m->stats.v[i].key, key))
+			return &m->stats.v[i];
+	return NULL;
+}
+
+void pt_model_stat_add(struct pt_model *m, int32_t device, const char *key, int64_t delta)
+{
+	struct pt_stat *s = find_stat(m, device, key);
+	if (s) {
+		s->value += delta;
+		return;
+	}
+	struct pt_stat n = { device, pt_xstrdup(key), delta };
+	pt_vec_push(&m->stats, n);
+}
+
+void pt_model_stat_set(struct pt_model *m, int32_t device, const char *key, int64_t value)
+{
+	struct pt_stat *s = find_stat(m, device, key);
+	if (s)
+		s->value = value;
+	else
+		pt_model_stat_add(m, device, key, value);
+}
+
+int64_t pt_model_stat_get(const struct pt_model *m, int32_t device, const char *key, int64_t dflt)
+{
+	struct pt_stat *s = find_stat(m, device, key);
+	return s ? s->value : dflt;
+}
+
+const char *pt_device_kind_name(enum pt_device_kind k)
+{
+	static const char *n[] = { "unknown", "npu", "gpu", "cpu" };
+	return (unsigned)k < 4 ? n[k] : "unknown";
+}
+
+const char *pt_freq_origin_name(enum pt_freq_origin o)
+{
+	static const char *n[] = { "none", "default", "info.json", "option" };
+	return (unsigned)o < 4 ? n[o] : "none";
+}
+
+const char *pt_track_kind_name(enum pt_track_kind k)
+{
+	static const char *n[] = { "unknown", "stream", "aicpu", "host-thread", "queue", "counter" };
+	return (unsigned)k < 6 ? n[k] : "unknown";
+}
+
+const char *pt_event_kind_name(enum pt_event_kind k)
+{
+	static const char *n[] = { "unknown", "task", "aicpu", "getnext", "kernel",
+				   "memcpy", "memset", "api", "range", "sync" };
+	return (unsigned)k < 10 ? n[k] : "unknown";
+}

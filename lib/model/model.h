@@ -1,0 +1,264 @@
+/*
+ * The in-memory model: the single source of truth every pass reads.
+ *
+ * Importers append through the pt_model_* builder functions below and never
+ * compute analyses. Once loaded or built, a model is treated as immutable.
+ * All times are int64 nanoseconds in their device's clock domain. Strings are
+ * interned (id 0 is ""). Ids of devices, tracks and ops are indexes into their
+ * vectors, in the order they were added (deterministic: importers add in input
+ * order, never in hash order).
+ */
+#ifndef PT_MODEL_H
+#define PT_MODEL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "support/strtab.h"
+#include "support/vec.h"
+
+enum pt_device_kind { PT_DEV_UNKNOWN = 0, PT_DEV_NPU = 1, PT_DEV_GPU = 2, PT_DEV_CPU = 3 };
+enum pt_freq_origin { PT_FREQ_NONE = 0, PT_FREQ_DEFAULT = 1, PT_FREQ_INFO_JSON = 2, PT_FREQ_OPTION = 3 };
+enum pt_track_kind {
+	PT_TRACK_UNKNOWN = 0,
+	PT_TRACK_STREAM = 1,
+	PT_TRACK_AICPU = 2,
+	PT_TRACK_HOST_THREAD = 3,
+	PT_TRACK_QUEUE = 4,
+	PT_TRACK_COUNTER = 5,
+};
+enum pt_event_kind {
+	PT_EV_UNKNOWN = 0,
+	PT_EV_TASK = 1,    /* paired Ascend device task (HWTS Start/End) */
+	PT_EV_AICPU = 2,   /* Ascend AI CPU op */
+	PT_EV_GETNEXT = 3, /* Ascend device get_next record */
+	PT_EV_KERNEL = 4,
+	PT_EV_MEMCPY = 5,
+	PT_EV_MEMSET = 6,
+	PT_EV_API = 7,
+	PT_EV_RANGE = 8,
+	PT_EV_SYNC = 9,
+};
+
+#define PT_NONE UINT32_MAX /* "no such index" for device/track/op indexes */
+
+struct pt_clock_offset {
+	char *from, *to;
+	int64_t offset_ns; /* time in `to` = time in `from` + offset_ns */
+};
+
+struct pt_device {
+	uint32_t id; /* as the source names it (Ascend device id) */
+	enum pt_device_kind kind;
+	char *name;
+	uint64_t freq_khz; /* counter frequency in kHz, 0 = not applicable */
+	enum pt_freq_origin freq_origin;
+	double peak_flops;
+	uint32_t ai_core_num;
+	uint64_t aic_freq_khz;
+	char *clock;     /* clock domain, e.g. "ascend-device" */
+	PT_VEC(struct pt_clock_offset) offsets;
+	char *framework_era;      /* "text", "binary" or NULL */
+	char *framework_backend;  /* "vm", "ge" or NULL */
+	char *dtype_table;        /* "old", "new" or NULL */
+	char *dtype_table_origin; /* "chosen", "ambiguous", "option" or NULL */
+	bool dynamic_shape;
+	uint32_t step_end_tag;    /* 255 or 65535, 0 without step trace */
+};
+
+struct pt_track {
+	uint32_t device; /* device index */
+	enum pt_track_kind kind;
+	int64_t stream;  /* stream or thread id, -1 when none */
+	uint32_t name;   /* string id */
+};
+
+struct pt_tensor {
+	bool output;
+	uint32_t index;
+	uint32_t format;    /* string id */
+	int32_t dtype_code; /* raw code */
+	uint32_t dtype;     /* string id of the name */
+	int64_t *shape;
+	uint32_t nshape;
+};
+
+struct pt_op {
+	uint32_t device;
+	uint32_t name;       /* full name */
+	uint32_t short_name;
+	uint32_t type;
+	uint32_t block_dim;
+	int32_t task_type;   /* binary era taskType, -1 unknown */
+	bool has_graph;      /* graph_desc / tensor metadata present */
+	PT_VEC(struct pt_tensor) tensors;
+	PT_VEC(char *) task_keys;
+};
+
+/* Columnar events. */
+struct pt_events {
+	size_t n, cap;
+	uint32_t *track;
+	uint32_t *name;   /* string id, 0 = unnamed */
+	uint8_t *kind;    /* enum pt_event_kind */
+	int64_t *start;
+	int64_t *dur;
+	uint64_t *corr;   /* 0 = none */
+	uint32_t *op;     /* op index + 1, 0 = none */
+	uint64_t *task;   /* device task id */
+};
+
+struct pt_comm {
+	uint32_t stream;
+	uint32_t tag;   /* opening (odd) tag */
+	int64_t start, end;
+	uint32_t name;  /* string id */
+	uint32_t type;  /* string id */
+};
+
+enum {
+	PT_STEP_HAS_START = 1,
+	PT_STEP_HAS_START_TAG = 2,
+	PT_STEP_HAS_FP = 4,
+	PT_STEP_HAS_BP = 8,
+	PT_STEP_HAS_END = 16,
+};
+
+struct pt_step {
+	uint32_t device;
+	uint32_t step;
+	uint32_t has; /* PT_STEP_HAS_* bits */
+	int64_t start, start_tag, fp, bp, end;
+	PT_VEC(struct pt_comm) comm;
+};
+
+struct pt_queue_samples {
+	size_t n, cap;
+	uint32_t *track;
+	int64_t *time, *size, *capacity;
+};
+
+struct pt_counter_samples {
+	size_t n, cap;
+	uint32_t *track;
+	int64_t *time;
+	double *value;
+};
+
+enum { PT_AICPU_HAS_TIMES = 1, PT_AICPU_HAS_TOTAL = 2, PT_AICPU_HAS_DISPATCH = 4 };
+
+/* An Ascend AI CPU op; its execution is also an event of kind PT_EV_AICPU. */
+struct pt_aicpu {
+	uint32_t device;
+	uint32_t serial;  /* 1, 2, ... in record order */
+	uint32_t name;    /* string id */
+	uint32_t has;     /* PT_AICPU_HAS_* */
+	int64_t start, end;          /* run_start, run_end (device clock ns) */
+	int64_t total_ns, dispatch_ns;
+	uint32_t event;   /* event index + 1, 0 = none */
+};
+
+struct pt_stat {
+	int32_t device; /* device index, -1 = whole model */
+	char *key;
+	int64_t value;
+};
+
+struct pt_source {
+	char *path;
+	uint64_t size;
+	char *importer;
+	char *importer_version;
+	int32_t device; /* device index, -1 = not per device */
+};
+
+struct pt_model {
+	struct pt_strtab strings;
+	PT_VEC(struct pt_source) sources;
+	PT_VEC(struct pt_device) devices;
+	PT_VEC(struct pt_track) tracks;
+	PT_VEC(struct pt_op) ops;
+	PT_VEC(struct pt_step) steps;
+	PT_VEC(struct pt_stat) stats;
+	PT_VEC(struct pt_aicpu) aicpu;
+	struct pt_events events;
+	struct pt_queue_samples queues;
+	struct pt_counter_samples counters;
+	char *producer; /* "proftool <version>" of the writer */
+};
+
+struct pt_model *pt_model_new(void);
+void pt_model_free(struct pt_model *m);
+
+static inline uint32_t pt_model_str(struct pt_model *m, const char *s)
+{
+	return pt_strtab_add(&m->strings, s);
+}
+static inline const char *pt_model_strget(const struct pt_model *m, uint32_t id)
+{
+	return pt_strtab_get(&m->strings, id);
+}
+
+/* Device index of (kind, id), added with defaults if absent. */
+uint32_t pt_model_device(struct pt_model *m, enum pt_device_kind kind, uint32_t id);
+/* Device index of (kind, id), or PT_NONE. */
+uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind, uint32_t id);
+/* Track index of (device, kind, stream), added with `name` if absent. Linear
+ * search: importers cache the index of hot tracks. */
+uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
+			const char *name);
+void pt_model_add_source(struct pt_model *m, const char *path, uint64_t size, const char *importer,
+			 int32_t device);
+void pt_model_add_clock_offset(struct pt_model *m, uint32_t device, const char *from, const char *to,
+			       int64_t offset_ns);
+/* Append an op; returns its index. The op's vectors are taken over (zeroed in *op). */
+uint32_t pt_model_add_op(struct pt_model *m, struct pt_op *op);
+void pt_op_add_tensor(struct pt_op *op, bool output, uint32_t index, uint32_t format, int32_t dtype_code,
+		      uint32_t dtype, const int64_t *shape, uint32_t nshape);
+void pt_op_add_task_key(struct pt_op *op, const char *key);
+/* Append a step; its comm vector is taken over. */
+void pt_model_add_step(struct pt_model *m, struct pt_step *s);
+
+void pt_events_grow(struct pt_events *ev, size_t need);
+static inline void pt_events_reserve(struct pt_events *ev, size_t need)
+{
+	if (need > ev->cap)
+		pt_events_grow(ev, need);
+}
+
+/* Append one event. `op` is an op index or PT_NONE. */
+static inline void pt_model_add_event(struct pt_model *m, uint32_t track, uint32_t name, enum pt_event_kind kind,
+				      int64_t start, int64_t dur, uint64_t corr, uint32_t op, uint64_t task)
+{
+	struct pt_events *ev = &m->events;
+	pt_events_reserve(ev, ev->n + 1);
+	size_t i = ev->n++;
+	ev->track[i] = track;
+	ev->name[i] = name;
+	ev->kind[i] = (uint8_t)kind;
+	ev->start[i] = start;
+	ev->dur[i] = dur;
+	ev->corr[i] = corr;
+	ev->op[i] = op == PT_NONE ? 0 : op + 1;
+	ev->task[i] = task;
+}
+
+void pt_model_add_queue_sample(struct pt_model *m, uint32_t track, int64_t time, int64_t size, int64_t capacity);
+void pt_model_add_counter_sample(struct pt_model *m, uint32_t track, int64_t time, double value);
+
+/* Append an AI CPU op (copied). */
+void pt_model_add_aicpu(struct pt_model *m, const struct pt_aicpu *a);
+
+/* Add `delta` to the stat (device, key), creating it at 0. device -1 = model-wide. */
+void pt_model_stat_add(struct pt_model *m, int32_t device, const char *key, int64_t delta);
+/* Set the stat (device, key) to value. */
+void pt_model_stat_set(struct pt_model *m, int32_t device, const char *key, int64_t value);
+/* Value of a stat, or `dflt` when absent. */
+int64_t pt_model_stat_get(const struct pt_model *m, int32_t device, const char *key, int64_t dflt);
+
+/* Name of an enum value, for dumps and tables. */
+const char *pt_device_kind_name(enum pt_device_kind k);
+const char *pt_freq_origin_name(enum pt_freq_origin o);
+const char *pt_track_kind_name(enum pt_track_kind k);
+const char *pt_event_kind_name(enum pt_event_kind k);
+
+#endif

@@ -1,0 +1,11 @@
+/* Locale-independent integer formatting; exactly what printf("%lld"/"%llu") writes. */
+#ifndef PT_FMT_H
+#define PT_FMT_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Write the decimal form of v to out (at least 21 bytes); returns its length. No NUL. */
+size_t pt_fmt_u64(char *out, uint64_t v);
+size_t pt_fmt_i64(char *out, int64_t v);
+
+#endif
