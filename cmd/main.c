@@ -1,2 +1,82 @@
+/*
+ * proftool: turn deep-learning profiler dumps into answers.
+ * main: dispatch to the subcommand; exit status 0 success, 1 failure,
+ * 2 usage error (3 is reserved for `hints --fail-on`).
+ */
+#include <signal.h>
 #include <stdio.h>
-int main(void) { puts("proftool"); return 0; }
+#include <string.h>
+
+#include "commands.h"
+
+static const struct pt_cmd *const commands[] = {
+	&pt_cmd_import,
+	&pt_cmd_info,
+	&pt_cmd_dump,
+	&pt_cmd_summary,
+	&pt_cmd_steps,
+	&pt_cmd_perf,
+	&pt_cmd_dataset,
+	&pt_cmd_timeline,
+	&pt_cmd_export,
+	NULL,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: proftool COMMAND [options] [MODEL|PATH...]\n"
+		   "       proftool help [COMMAND] | --version | --list-cmds\n\n"
+		   "Turn deep-learning profiler dumps (Ascend NPU raw dumps) into answers.\n"
+		   "Every command that takes a MODEL (.ptm) also takes a raw dump PATH and imports it in memory.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; commands[i]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\nRun 'proftool COMMAND -h' for a command's options; 'man proftool' for more.\n");
+}
+
+static const struct pt_cmd *find(const char *name)
+{
+	for (size_t i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	/* a closed pipe is a write error (EPIPE) reported with exit 1, not a signal */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *verb = argv[1];
+	if (!strcmp(verb, "--version") || !strcmp(verb, "-V")) {
+		printf("proftool %s\n", PT_VERSION);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (!strcmp(verb, "--list-cmds")) {
+		for (size_t i = 0; commands[i]; i++)
+			printf("%s\n", commands[i]->name);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (!strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
+		if (!strcmp(verb, "help") && argc > 2) {
+			const struct pt_cmd *c = find(argv[2]);
+			if (!c) {
+				fprintf(stderr, "proftool: unknown command '%s'; see 'proftool help'\n", argv[2]);
+				return 2;
+			}
+			pt_opts_help(c, stdout);
+		} else {
+			usage(stdout);
+		}
+		return fflush(stdout) ? 1 : 0;
+	}
+	const struct pt_cmd *c = find(verb);
+	if (!c) {
+		fprintf(stderr, "proftool: unknown command '%s'; see 'proftool help'\n", verb);
+		return 2;
+	}
+	return c->run(c, argc - 1, argv + 1);
+}

@@ -110,6 +110,8 @@ int pt_ascend_read_tdt(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct 
 /*
  * Import Ascend inputs: each path is a job directory (files in it or in
  * data/), a container directory, or a single raw file. Appends to m.
+ * Returns 0 when something was imported, 1 when no Ascend file was found, -1
+ * on a fatal problem.
  */
 int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, const struct pt_ascend_opts *opts,
 		     struct pt_diag *diag, struct pt_err **e);

@@ -17,8 +17,10 @@ void pt_slices_add(struct pt_slices *s, const char *path)
 	s->paths = pt_xrealloc(s->paths, (s->n + 1) * sizeof(*s->paths));
 	s->start = pt_xrealloc(s->start, (s->n + 2) * sizeof(*s->start));
 	s->paths[s->n] = pt_xstrdup(path);
-	s->start[s->n] = s->n ? s->start[s->n] : 0;
-	s->start[s->n + 1] = s->start[s->n];
+	/* where a file starts is known once the files before it have been read */
+	if (!s->n)
+		s->start[0] = 0;
+	s->start[s->n + 1] = PT_SLICE_UNKNOWN;
 	s->n++;
 }
 
@@ -34,7 +36,7 @@ void pt_slices_free(struct pt_slices *s)
 size_t pt_slices_locate(const struct pt_slices *s, uint64_t logical, uint64_t *off)
 {
 	size_t i = 0;
-	while (i + 1 < s->n && logical >= s->start[i + 1])
+	while (i + 1 < s->n && s->start[i + 1] != PT_SLICE_UNKNOWN && logical >= s->start[i + 1])
 		i++;
 	*off = logical - s->start[i];
 	return i;
@@ -111,7 +113,6 @@ static int refill(struct pt_recreader *r, struct pt_err **e)
 			r->eof = true;
 			break;
 		}
-		r->s->start[r->file + 1] = r->s->start[r->file];
 		if (open_file(r->s, r->file, &r->fd, e))
 			return -1;
 	}

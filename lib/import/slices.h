@@ -11,9 +11,12 @@
 
 struct pt_err;
 
+#define PT_SLICE_UNKNOWN UINT64_MAX
+
 struct pt_slices {
 	char **paths;    /* in slice order */
-	uint64_t *start; /* logical offset where each file begins (filled as files are read) */
+	uint64_t *start; /* logical offset where each file begins; PT_SLICE_UNKNOWN until
+			  * the files before it have been read */
 	size_t n;
 };
 

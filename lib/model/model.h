@@ -7,6 +7,28 @@
  * interned (id 0 is ""). Ids of devices, tracks and ops are indexes into their
  * vectors, in the order they were added (deterministic: importers add in input
  * order, never in hash order).
+ *
+ * How sources map onto the model (every importer and pass follows this):
+ *  - Ascend: one PT_DEV_NPU device per Ascend device id. Paired HWTS tasks are
+ *    PT_EV_TASK events on PT_TRACK_STREAM tracks (stream = HWTS stream id),
+ *    with op = the framework op and name = its full name (0 when unknown).
+ *    AI CPU ops are PT_EV_AICPU events on the device's PT_TRACK_AICPU track
+ *    (plus struct pt_aicpu rows); get_next records are PT_EV_GETNEXT events
+ *    and queue samples on a PT_TRACK_QUEUE track named "get_next". Step
+ *    markers are struct pt_step rows.
+ *  - CUPTI / GPU: one PT_DEV_GPU device per (process, CUDA device); the host
+ *    side of each process is one PT_DEV_CPU device. Kernels, memcpy, memset
+ *    and synchronization are PT_EV_KERNEL/MEMCPY/MEMSET/SYNC events on
+ *    PT_TRACK_STREAM tracks of the GPU device (stream = CUDA stream id);
+ *    runtime/driver calls are PT_EV_API events and NVTX/user ranges
+ *    PT_EV_RANGE events on PT_TRACK_HOST_THREAD tracks of the CPU device
+ *    (stream = thread id). `corr` is the CUPTI correlation id: an API event
+ *    and the GPU activities it launched share it. Training steps on GPU data
+ *    are PT_EV_RANGE events whose name matches --step-pattern
+ *    (default "ProfilerStep#N").
+ *  - MindData: queue samples and pipeline operators, attached to the device
+ *    whose id the file names carry.
+ * Times are never rebased in the model.
  */
 #ifndef PT_MODEL_H
 #define PT_MODEL_H

@@ -9,3 +9,13 @@ size_t pt_fmt_u64(char *out, uint64_t v);
 size_t pt_fmt_i64(char *out, int64_t v);
 
 #endif
+
+#ifndef PT_FMT_SCALED
+#define PT_FMT_SCALED
+/*
+ * v / div printed with `decimals` fraction digits, rounded half away from
+ * zero, computed in integers (div a power of ten, decimals <= 9). Exact when
+ * 10^decimals >= div. Returns the length written to out (at least 32 bytes).
+ */
+size_t pt_fmt_scaled(char *out, int64_t v, int64_t div, int decimals);
+#endif

@@ -1,5 +1,6 @@
 #include "strtab.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,12 @@ uint32_t pt_strtab_intern(struct pt_strtab *t, const char *s, size_t len)
 		return id;
 	if ((t->n + 1) * 2 >= t->nslots)
 		rehash(t);
+	/* s may point into our own data (a string got from this table): keep it valid across the grow */
+	bool inside = t->data && s >= t->data && s < t->data + t->len;
+	size_t s_off = inside ? (size_t)(s - t->data) : 0;
 	pt_xgrow((void **)&t->data, &t->cap, t->len + len + 1, 1);
+	if (inside)
+		s = t->data + s_off;
 	memcpy(t->data + t->len, s, len);
 	t->data[t->len + len] = 0;
 	pt_xgrow((void **)&t->off, &t->ncap, t->n + 1, sizeof(*t->off));

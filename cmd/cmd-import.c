@@ -1,0 +1,102 @@
+/* proftool import: raw dumps -> one model file (.ptm). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "common.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "support/out.h"
+#include "support/xalloc.h"
+
+enum { OPT_NO_COMPRESS = 100 };
+
+static const struct pt_opt import_opts[] = {
+	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
+	{ "format", 0, "FMT", OPT_IMPORT_FORMAT, "input format", pt_import_formats },
+	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { import_opts, pt_rawpath_opts, NULL };
+
+static bool compress = true;
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	(void)c;
+	(void)arg;
+	if (id == OPT_NO_COMPRESS)
+		compress = false;
+	return 0;
+}
+
+/* "<base name of the first PATH>.ptm" in the current directory. */
+static char *default_output(const char *path)
+{
+	char *p = pt_xstrdup(path);
+	size_t l = strlen(p);
+	while (l > 1 && p[l - 1] == '/')
+		p[--l] = 0;
+	const char *b = strrchr(p, '/');
+	char *r = pt_xasprintf("%s.ptm", b && b[1] ? b + 1 : p);
+	free(p);
+	return r;
+}
+
+static int run(const struct pt_cmd *cmd, int argc, char **argv)
+{
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	int first = pt_common_parse(&c, argc, argv, own);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		return 2;
+	if (first >= argc) {
+		pt_usage_error(cmd, "no PATH to import");
+		return 2;
+	}
+	char *out_path = c.output ? pt_xstrdup(c.output) : default_output(argv[first]);
+	if (!strcmp(out_path, "-") && isatty(1)) {
+		free(out_path);
+		pt_usage_error(cmd, "refusing to write a binary model to a terminal; use -o FILE or a pipe");
+		return 2;
+	}
+	struct pt_err *e = NULL;
+	struct pt_model *m = pt_model_new();
+	int rc = pt_import(m, (const char *const *)argv + first, argc - first, &c.imp, &c.diag, &e);
+	if (rc) {
+		pt_err(&e, "cannot import '%s'", argv[first]);
+	} else {
+		struct pt_out o;
+		rc = pt_out_open(&o, out_path, &e);
+		if (!rc) {
+			rc = pt_ptm_write(m, &o, compress, &e);
+			if (rc)
+				pt_out_abort(&o);
+			else
+				rc = pt_out_commit(&o, &e);
+		}
+		if (!rc && strcmp(out_path, "-"))
+			fprintf(stderr, "proftool: wrote '%s' (%zu devices, %zu ops, %zu events, %zu steps)\n", out_path,
+				m->devices.n, m->ops.n, m->events.n, m->steps.n);
+	}
+	pt_model_free(m);
+	free(out_path);
+	return pt_common_finish(&c, rc, e);
+}
+
+const struct pt_cmd pt_cmd_import = {
+	.name = "import",
+	.summary = "import raw dumps into a model file (.ptm)",
+	.usage = "[options] PATH...",
+	.description = "PATH is an Ascend profiling job directory (files directly in it or in data/), a container\n"
+		       "directory, or single raw files. Without -o the model is written to '<name of the first\n"
+		       "PATH>.ptm' in the current directory. Nothing is written when the import fails.",
+	.groups = groups,
+	.run = run,
+};

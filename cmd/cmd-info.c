@@ -1,0 +1,150 @@
+/* proftool info: what a model holds — sources, devices, counts, span, import facts. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "model/model.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+static const struct pt_opt *const groups[] = { pt_output_opts, pt_rawpath_opts, NULL };
+
+static void kv_row(struct pt_table *t, const char *k, int64_t v)
+{
+	size_t r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, k, strlen(k));
+	pt_table_set_int(t, r, 1, v);
+}
+
+static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
+{
+	if (s)
+		pt_table_set_strdup(t, r, c, s, strlen(s));
+}
+
+static int run(const struct pt_cmd *cmd, int argc, char **argv)
+{
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	int first = pt_common_parse(&c, argc, argv, NULL);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		return 2;
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		return 2;
+	}
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	int rc = pt_common_load(&c, argv[first], &m, &e);
+	if (rc)
+		return pt_common_finish(&c, rc, e);
+
+	/* per device: tracks, events, ops, steps, span */
+	size_t nd = m->devices.n;
+	int64_t(*agg)[6] = pt_xcalloc(nd ? nd : 1, sizeof(*agg));
+	for (size_t i = 0; i < nd; i++) {
+		agg[i][4] = INT64_MAX;
+		agg[i][5] = INT64_MIN;
+	}
+	for (size_t i = 0; i < m->tracks.n; i++)
+		agg[m->tracks.v[i].device][0]++;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t d = m->tracks.v[ev->track[i]].device;
+		agg[d][1]++;
+		if (ev->start[i] < agg[d][4])
+			agg[d][4] = ev->start[i];
+		if (ev->start[i] + ev->dur[i] > agg[d][5])
+			agg[d][5] = ev->start[i] + ev->dur[i];
+	}
+	for (size_t i = 0; i < m->ops.n; i++)
+		agg[m->ops.v[i].device][2]++;
+	for (size_t i = 0; i < m->steps.n; i++)
+		agg[m->steps.v[i].device][3]++;
+
+	struct pt_table *tm = pt_table_new("model", "Model");
+	pt_table_add_col(tm, "item", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(tm, "count", PT_COL_INT, PT_ROLE_VALUE, 0);
+	kv_row(tm, "sources", (int64_t)m->sources.n);
+	kv_row(tm, "devices", (int64_t)m->devices.n);
+	kv_row(tm, "tracks", (int64_t)m->tracks.n);
+	kv_row(tm, "ops", (int64_t)m->ops.n);
+	kv_row(tm, "events", (int64_t)m->events.n);
+	kv_row(tm, "steps", (int64_t)m->steps.n);
+	kv_row(tm, "aicpu_ops", (int64_t)m->aicpu.n);
+	kv_row(tm, "queue_samples", (int64_t)m->queues.n);
+	kv_row(tm, "counter_samples", (int64_t)m->counters.n);
+	kv_row(tm, "strings", (int64_t)m->strings.n);
+
+	struct pt_table *td = pt_table_new("devices", "Devices");
+	const char *dcols[] = { "device_id", "kind", "name", "freq_khz", "freq_origin", "clock", "framework_era",
+				"framework_backend", "dtype_table", "dtype_table_origin", "dynamic_shape",
+				"step_end_tag", "tracks", "events", "ops", "steps", "first", "last" };
+	for (size_t i = 0; i < sizeof(dcols) / sizeof(dcols[0]); i++) {
+		enum pt_col_type ty = (i == 1 || i == 2 || i == 4 || (i >= 5 && i <= 9)) ? PT_COL_STR :
+				      i >= 16 ? PT_COL_TIME : PT_COL_INT;
+		pt_table_add_col(td, dcols[i], ty, i == 0 ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
+	}
+	for (size_t i = 0; i < nd; i++) {
+		const struct pt_device *d = &m->devices.v[i];
+		size_t r = pt_table_add_row(td);
+		pt_table_set_int(td, r, 0, d->id);
+		set_s(td, r, 1, pt_device_kind_name(d->kind));
+		set_s(td, r, 2, d->name);
+		if (d->freq_khz)
+			pt_table_set_int(td, r, 3, (int64_t)d->freq_khz);
+		set_s(td, r, 4, pt_freq_origin_name(d->freq_origin));
+		set_s(td, r, 5, d->clock);
+		set_s(td, r, 6, d->framework_era);
+		set_s(td, r, 7, d->framework_backend);
+		set_s(td, r, 8, d->dtype_table);
+		set_s(td, r, 9, d->dtype_table_origin);
+		pt_table_set_int(td, r, 10, d->dynamic_shape);
+		if (d->step_end_tag)
+			pt_table_set_int(td, r, 11, d->step_end_tag);
+		for (int k = 0; k < 4; k++)
+			pt_table_set_int(td, r, 12 + (size_t)k, agg[i][k]);
+		if (agg[i][1]) {
+			pt_table_set_int(td, r, 16, agg[i][4]);
+			pt_table_set_int(td, r, 17, agg[i][5]);
+		}
+	}
+
+	struct pt_table *ts = pt_table_new("stats", "Import facts");
+	pt_table_add_col(ts, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(ts, "key", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(ts, "value", PT_COL_INT, PT_ROLE_VALUE, 0);
+	for (size_t i = 0; i < m->stats.n; i++) {
+		const struct pt_stat *s = &m->stats.v[i];
+		size_t r = pt_table_add_row(ts);
+		if (s->device >= 0 && (size_t)s->device < nd)
+			pt_table_set_int(ts, r, 0, m->devices.v[s->device].id);
+		set_s(ts, r, 1, s->key);
+		pt_table_set_int(ts, r, 2, s->value);
+	}
+
+	struct pt_table *tables[] = { tm, td, ts };
+	rc = pt_common_emit(&c, tables, 3, &e);
+	for (int i = 0; i < 3; i++)
+		pt_table_free(tables[i]);
+	free(agg);
+	pt_model_free(m);
+	return pt_common_finish(&c, rc, e);
+}
+
+const struct pt_cmd pt_cmd_info = {
+	.name = "info",
+	.summary = "what a model holds: sources, devices, counts, span, import facts",
+	.usage = "[options] MODEL|PATH",
+	.description = "Three tables: the model's counts; one row per device (clock frequency and where it came\n"
+		       "from, framework era and data-type table, counts, first and last event time); and the\n"
+		       "import facts each importer recorded (records read, skipped, orphan Start/End records,\n"
+		       "executions without a framework op, ...). See proftool-info(1) for every key.",
+	.groups = groups,
+	.run = run,
+};

@@ -1,0 +1,57 @@
+/* What the analysis commands share: common options, model loading, output. */
+#ifndef PT_CMD_COMMON_H
+#define PT_CMD_COMMON_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "export/export.h"
+#include "import/registry.h"
+#include "options.h"
+#include "support/diag.h"
+#include "support/err.h"
+
+struct pt_model;
+struct pt_table;
+
+/* Option ids of the shared tables (commands use ids >= 100). */
+enum {
+	OPT_FORMAT = 1,
+	OPT_OUTPUT,
+	OPT_TIME_UNIT,
+	OPT_WIDE,
+	OPT_DEVICE,
+	OPT_HWTS_FREQ,
+	OPT_DTYPE_TABLE,
+	OPT_IMPORT_FORMAT,
+};
+
+struct pt_common {
+	const struct pt_cmd *cmd;
+	struct pt_export_opts ex;
+	bool format_given;
+	const char *output;          /* -o, NULL = standard output */
+	struct pt_import_opts imp;   /* used when PATH is a raw dump */
+	struct pt_diag diag;
+};
+
+extern const struct pt_opt pt_output_opts[];   /* --format, -o, --time-unit, --wide */
+extern const struct pt_opt pt_rawpath_opts[];  /* --device, --hwts-freq, --dtype-table */
+
+void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt);
+/* Handle a shared option: 0 handled, -1 bad value (printed), 1 not a shared option. */
+int pt_common_opt(struct pt_common *c, int id, const char *arg);
+/* Load MODEL (a .ptm, "-" for standard input) or import a raw PATH in memory. */
+int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
+/* Export tables to -o or standard output. */
+int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e);
+/* Print warnings, then the error (if rc != 0); returns the exit status (0, 1). */
+int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e);
+/* Parse argv with the command's tables and the shared handler; returns the
+ * first operand index, or -1 usage error, -2 help shown. `own` handles
+ * command-specific ids (may be NULL). */
+int pt_common_parse(struct pt_common *c, int argc, char **argv, int (*own)(struct pt_common *, int, const char *));
+
+/* Print "proftool: error: ..." for an error chain. */
+void pt_print_error(struct pt_err *e);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * CSV: a header row of snake_case names, then one line per row; fields are
+ * quoted (by libcsv) only when they need it. Several tables are separated by
+ * one empty line. Time columns carry integer ns unless a unit is chosen.
+ */
+#include <csv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "support/out.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+static void field(struct pt_out *o, const char *s, size_t n, char **qbuf, size_t *qcap)
+{
+	bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!quote) {
+		pt_out_write(o, s, n);
+		return;
+	}
+	pt_xgrow((void **)qbuf, qcap, 2 * n + 3, 1);
+	size_t k = csv_write(*qbuf, *qcap, s, n);
+	pt_out_write(o, *qbuf, k);
+}
+
+void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts)
+{
+	enum pt_time_unit u = pt_export_unit(opts);
+	char nb[128], vb[64];
+	char *qbuf = NULL;
+	size_t qcap = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pt_table *t = tables[i];
+		if (i)
+			pt_out_putc(o, '\n');
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (c)
+				pt_out_putc(o, ',');
+			const char *name = pt_export_col_name(t, c, u, nb);
+			field(o, name, strlen(name), &qbuf, &qcap);
+		}
+		pt_out_putc(o, '\n');
+		for (size_t r = 0; r < t->nrows; r++) {
+			for (size_t c = 0; c < t->ncols; c++) {
+				if (c)
+					pt_out_putc(o, ',');
+				const struct pt_cell *cell = &t->cells[r * t->ncols + c];
+				if (cell->kind == PT_CELL_STR)
+					field(o, cell->u.s, cell->len, &qbuf, &qcap);
+				else if (cell->kind != PT_CELL_NULL)
+					pt_out_write(o, vb, pt_export_cell_num(t, r, c, u, false, vb));
+			}
+			pt_out_putc(o, '\n');
+		}
+	}
+	free(qbuf);
+}

@@ -1,0 +1,102 @@
+/* Format dispatch and the number rendering every exporter shares. */
+#include "export/export.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "support/fmt.h"
+#include "table/table.h"
+
+void pt_export(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts)
+{
+	switch (opts->format) {
+	case PT_FMT_TABLE:
+		pt_export_text(o, tables, n, opts);
+		break;
+	case PT_FMT_CSV:
+		pt_export_csv(o, tables, n, opts);
+		break;
+	case PT_FMT_JSON:
+	case PT_FMT_JSONL:
+		pt_export_json(o, tables, n, opts);
+		break;
+	}
+}
+
+enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts)
+{
+	if (opts->unit != PT_TU_DEFAULT)
+		return opts->unit;
+	return opts->format == PT_FMT_TABLE ? PT_TU_MS : PT_TU_NS;
+}
+
+const char *pt_time_unit_name(enum pt_time_unit u)
+{
+	switch (u) {
+	case PT_TU_US:
+		return "us";
+	case PT_TU_MS:
+		return "ms";
+	case PT_TU_S:
+		return "s";
+	default:
+		return "ns";
+	}
+}
+
+int64_t pt_time_unit_div(enum pt_time_unit u)
+{
+	switch (u) {
+	case PT_TU_US:
+		return 1000;
+	case PT_TU_MS:
+		return 1000000;
+	case PT_TU_S:
+		return 1000000000;
+	default:
+		return 1;
+	}
+}
+
+static int unit_digits(enum pt_time_unit u)
+{
+	switch (u) {
+	case PT_TU_US:
+		return 3;
+	case PT_TU_MS:
+		return 6;
+	case PT_TU_S:
+		return 9;
+	default:
+		return 0;
+	}
+}
+
+const char *pt_export_col_name(const struct pt_table *t, size_t col, enum pt_time_unit u, char *buf)
+{
+	const struct pt_col *c = &t->cols[col];
+	if (c->type != PT_COL_TIME)
+		return c->name;
+	snprintf(buf, 128, "%s_%s", c->name, pt_time_unit_name(u));
+	return buf;
+}
+
+size_t pt_export_cell_num(const struct pt_table *t, size_t row, size_t col, enum pt_time_unit u, bool text,
+			  char *buf)
+{
+	const struct pt_cell *c = &t->cells[row * t->ncols + col];
+	const struct pt_col *k = &t->cols[col];
+	switch (c->kind) {
+	case PT_CELL_INT:
+		if (k->type == PT_COL_TIME && u != PT_TU_NS)
+			/* text: 3 decimals, rounded; data formats: exact */
+			return pt_fmt_scaled(buf, c->u.i, pt_time_unit_div(u), text ? 3 : unit_digits(u));
+		return pt_fmt_i64(buf, c->u.i);
+	case PT_CELL_DOUBLE: {
+		int n = snprintf(buf, 64, "%.*f", k->decimals, c->u.d);
+		return n < 0 ? 0 : (size_t)n;
+	}
+	default:
+		return 0;
+	}
+}

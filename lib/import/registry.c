@@ -1,0 +1,46 @@
+#include "import/registry.h"
+
+#include <string.h>
+
+#include "model/ptm.h"
+
+const struct pt_importer pt_importers[] = {
+	{ "ascend", pt_import_ascend_paths },
+	{ "cupti", pt_import_cupti },
+	{ "minddata", pt_import_minddata },
+	{ NULL, NULL },
+};
+
+const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "minddata", NULL };
+
+void pt_import_opts_init(struct pt_import_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = "auto";
+	o->ascend.device = -1;
+}
+
+int pt_import(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+	      struct pt_diag *diag, struct pt_err **e)
+{
+	if (!npaths)
+		return pt_err(e, "nothing to import");
+	for (int i = 0; i < npaths; i++)
+		if (strcmp(paths[i], "-") && pt_ptm_probe(paths[i]))
+			return pt_err(e, "'%s' is a proftool model, not a raw dump", paths[i]);
+	bool any = false;
+	for (const struct pt_importer *imp = pt_importers; imp->name; imp++) {
+		if (strcmp(o->format, "auto") && strcmp(o->format, imp->name))
+			continue;
+		int rc = imp->run(m, paths, npaths, o, diag, e);
+		if (rc < 0)
+			return -1;
+		any |= rc == 0;
+	}
+	if (!any) {
+		if (strcmp(o->format, "auto"))
+			return pt_err(e, "no %s input found under '%s'", o->format, paths[0]);
+		return pt_err(e, "nothing importable under '%s'%s", paths[0], npaths > 1 ? " and the other paths" : "");
+	}
+	return 0;
+}

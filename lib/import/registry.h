@@ -1,0 +1,45 @@
+/*
+ * Import any supported raw input into one model: every importer looks at
+ * every PATH and takes what belongs to it (an Ascend job directory may also
+ * hold MindData files). Nothing importable under all PATHs is fatal.
+ */
+#ifndef PT_IMPORT_REGISTRY_H
+#define PT_IMPORT_REGISTRY_H
+#include "import/ascend.h"
+
+struct pt_import_opts {
+	const char *format;       /* "auto" or one importer's name */
+	const char *minddata_dir; /* --minddata DIR: an extra path for the MindData importer */
+	struct pt_ascend_opts ascend;
+};
+
+/*
+ * An importer: returns 0 when it imported something, 1 when it found nothing
+ * of its format under paths (not an error), -1 on a fatal problem.
+ */
+typedef int (*pt_importer_fn)(struct pt_model *m, const char *const *paths, int npaths,
+			      const struct pt_import_opts *o, struct pt_diag *diag, struct pt_err **e);
+
+struct pt_importer {
+	const char *name;
+	pt_importer_fn run;
+};
+
+/* In the order they run: device data first, so that later importers attach to its devices. */
+extern const struct pt_importer pt_importers[];
+
+void pt_import_opts_init(struct pt_import_opts *o);
+int pt_import(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+	      struct pt_diag *diag, struct pt_err **e);
+/* The names --format accepts, NULL-terminated ("auto" first). */
+extern const char *const pt_import_formats[];
+
+/* The importers (one file each). */
+int pt_import_ascend_paths(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+			   struct pt_diag *diag, struct pt_err **e);
+int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+		    struct pt_diag *diag, struct pt_err **e);
+int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+		       struct pt_diag *diag, struct pt_err **e);
+
+#endif

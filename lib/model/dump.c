@@ -1,0 +1,232 @@
+/*
+ * `proftool dump`: every table of the model, one record per line, in model
+ * order, strings quoted with C escapes. Byte-identical for identical models.
+ */
+#include "model/dump.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "support/out.h"
+
+static void q(struct pt_out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	pt_out_putc(o, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			pt_out_putc(o, '\\');
+			pt_out_putc(o, (char)c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			char b[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+			pt_out_write(o, b, 4);
+		} else {
+			pt_out_putc(o, (char)c);
+		}
+	}
+	pt_out_putc(o, '"');
+}
+
+static void qs(struct pt_out *o, const struct pt_model *m, uint32_t id)
+{
+	q(o, pt_strtab_get(&m->strings, id), pt_strtab_len(&m->strings, id));
+}
+
+static void qc(struct pt_out *o, const char *s)
+{
+	q(o, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void kv(struct pt_out *o, const char *k, int64_t v)
+{
+	pt_out_putc(o, ' ');
+	pt_out_puts(o, k);
+	pt_out_putc(o, '=');
+	pt_out_i64(o, v);
+}
+
+static void kvs(struct pt_out *o, const char *k, const char *v)
+{
+	pt_out_putc(o, ' ');
+	pt_out_puts(o, k);
+	pt_out_putc(o, '=');
+	qc(o, v);
+}
+
+static void kvt(struct pt_out *o, const struct pt_model *m, const char *k, uint32_t id)
+{
+	pt_out_putc(o, ' ');
+	pt_out_puts(o, k);
+	pt_out_putc(o, '=');
+	qs(o, m, id);
+}
+
+static void step_point(struct pt_out *o, const char *k, const struct pt_step *s, uint32_t bit, int64_t v)
+{
+	if (s->has & bit)
+		kv(o, k, v);
+	else
+		pt_out_printf(o, " %s=-", k);
+}
+
+void pt_model_dump(const struct pt_model *m, struct pt_out *o)
+{
+	pt_out_puts(o, "proftool-dump 1\n");
+	for (size_t i = 0; i < m->sources.n; i++) {
+		const struct pt_source *s = &m->sources.v[i];
+		pt_out_puts(o, "source");
+		kvs(o, "path", s->path);
+		kv(o, "size", (int64_t)s->size);
+		kvs(o, "importer", s->importer);
+		kv(o, "device", s->device);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->devices.n; i++) {
+		const struct pt_device *d = &m->devices.v[i];
+		pt_out_printf(o, "device %zu", i);
+		kv(o, "id", d->id);
+		pt_out_printf(o, " kind=%s", pt_device_kind_name(d->kind));
+		kvs(o, "name", d->name);
+		kv(o, "freq_khz", (int64_t)d->freq_khz);
+		pt_out_printf(o, " freq_origin=%s", pt_freq_origin_name(d->freq_origin));
+		kvs(o, "clock", d->clock);
+		kv(o, "ai_core_num", d->ai_core_num);
+		kv(o, "aic_freq_khz", (int64_t)d->aic_freq_khz);
+		pt_out_printf(o, " peak_flops=%.17g", d->peak_flops);
+		kvs(o, "era", d->framework_era);
+		kvs(o, "backend", d->framework_backend);
+		kvs(o, "dtype_table", d->dtype_table);
+		kvs(o, "dtype_table_origin", d->dtype_table_origin);
+		kv(o, "dynamic_shape", d->dynamic_shape);
+		kv(o, "step_end_tag", d->step_end_tag);
+		pt_out_putc(o, '\n');
+		for (size_t j = 0; j < d->offsets.n; j++) {
+			pt_out_puts(o, "  clock-offset");
+			kvs(o, "from", d->offsets.v[j].from);
+			kvs(o, "to", d->offsets.v[j].to);
+			kv(o, "offset_ns", d->offsets.v[j].offset_ns);
+			pt_out_putc(o, '\n');
+		}
+	}
+	for (size_t i = 0; i < m->tracks.n; i++) {
+		const struct pt_track *t = &m->tracks.v[i];
+		pt_out_printf(o, "track %zu", i);
+		kv(o, "device", t->device);
+		pt_out_printf(o, " kind=%s", pt_track_kind_name(t->kind));
+		kv(o, "stream", t->stream);
+		kvt(o, m, "name", t->name);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->ops.n; i++) {
+		const struct pt_op *op = &m->ops.v[i];
+		pt_out_printf(o, "op %zu", i);
+		kv(o, "device", op->device);
+		kvt(o, m, "name", op->name);
+		kvt(o, m, "short", op->short_name);
+		kvt(o, m, "type", op->type);
+		kv(o, "block_dim", op->block_dim);
+		kv(o, "task_type", op->task_type);
+		kv(o, "graph", op->has_graph);
+		pt_out_puts(o, " keys=");
+		for (size_t j = 0; j < op->task_keys.n; j++) {
+			if (j)
+				pt_out_putc(o, ',');
+			pt_out_puts(o, op->task_keys.v[j]);
+		}
+		pt_out_putc(o, '\n');
+		for (size_t j = 0; j < op->tensors.n; j++) {
+			const struct pt_tensor *t = &op->tensors.v[j];
+			pt_out_printf(o, "  %s %" PRIu32, t->output ? "out" : "in", t->index);
+			kvt(o, m, "format", t->format);
+			kvt(o, m, "dtype", t->dtype);
+			kv(o, "dtype_code", t->dtype_code);
+			pt_out_puts(o, " shape=[");
+			for (uint32_t k = 0; k < t->nshape; k++) {
+				if (k)
+					pt_out_putc(o, ',');
+				pt_out_i64(o, t->shape[k]);
+			}
+			pt_out_puts(o, "]\n");
+		}
+	}
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		pt_out_puts(o, "step");
+		kv(o, "device", s->device);
+		kv(o, "step", s->step);
+		step_point(o, "start", s, PT_STEP_HAS_START, s->start);
+		step_point(o, "start_tag", s, PT_STEP_HAS_START_TAG, s->start_tag);
+		step_point(o, "fp", s, PT_STEP_HAS_FP, s->fp);
+		step_point(o, "bp", s, PT_STEP_HAS_BP, s->bp);
+		step_point(o, "end", s, PT_STEP_HAS_END, s->end);
+		pt_out_putc(o, '\n');
+		for (size_t j = 0; j < s->comm.n; j++) {
+			const struct pt_comm *c = &s->comm.v[j];
+			pt_out_puts(o, "  comm");
+			kv(o, "stream", c->stream);
+			kv(o, "tag", c->tag);
+			kv(o, "start", c->start);
+			kv(o, "end", c->end);
+			kvt(o, m, "name", c->name);
+			kvt(o, m, "type", c->type);
+			pt_out_putc(o, '\n');
+		}
+	}
+	for (size_t i = 0; i < m->aicpu.n; i++) {
+		const struct pt_aicpu *a = &m->aicpu.v[i];
+		pt_out_puts(o, "aicpu");
+		kv(o, "device", a->device);
+		kv(o, "serial", a->serial);
+		kvt(o, m, "name", a->name);
+		kv(o, "has", a->has);
+		kv(o, "start", a->start);
+		kv(o, "end", a->end);
+		kv(o, "total_ns", a->total_ns);
+		kv(o, "dispatch_ns", a->dispatch_ns);
+		kv(o, "event", a->event);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->stats.n; i++) {
+		const struct pt_stat *s = &m->stats.v[i];
+		pt_out_puts(o, "stat");
+		kv(o, "device", s->device);
+		pt_out_printf(o, " %s=", s->key);
+		pt_out_i64(o, s->value);
+		pt_out_putc(o, '\n');
+	}
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_out_puts(o, "event");
+		kv(o, "track", ev->track[i]);
+		pt_out_printf(o, " kind=%s", pt_event_kind_name((enum pt_event_kind)ev->kind[i]));
+		kv(o, "start", ev->start[i]);
+		kv(o, "dur", ev->dur[i]);
+		kv(o, "task", (int64_t)ev->task[i]);
+		kv(o, "corr", (int64_t)ev->corr[i]);
+		pt_out_puts(o, " op=");
+		if (ev->op[i])
+			pt_out_u64(o, ev->op[i] - 1);
+		else
+			pt_out_putc(o, '-');
+		kvt(o, m, "name", ev->name[i]);
+		pt_out_putc(o, '\n');
+	}
+	const struct pt_queue_samples *qs_ = &m->queues;
+	for (size_t i = 0; i < qs_->n; i++) {
+		pt_out_puts(o, "queue");
+		kv(o, "track", qs_->track[i]);
+		kv(o, "time", qs_->time[i]);
+		kv(o, "size", qs_->size[i]);
+		kv(o, "capacity", qs_->capacity[i]);
+		pt_out_putc(o, '\n');
+	}
+	const struct pt_counter_samples *cs = &m->counters;
+	for (size_t i = 0; i < cs->n; i++) {
+		pt_out_puts(o, "counter");
+		kv(o, "track", cs->track[i]);
+		kv(o, "time", cs->time[i]);
+		pt_out_printf(o, " value=%.17g\n", cs->value[i]);
+	}
+}

@@ -1,0 +1,253 @@
+#include "model/index.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/model.h"
+#include "support/hashmap.h"
+#include "support/xalloc.h"
+
+struct dev_sets {
+	bool built;
+	struct pt_ivset comp, comm, comp_or_comm;
+};
+
+struct pt_index {
+	const struct pt_model *m;
+	/* per track sorted events: built all at once on first use */
+	uint32_t *track_ev;   /* event indexes grouped by track */
+	size_t *track_off;    /* ntracks + 1 offsets */
+	/* classification: 0 unknown yet, 1 computation, 2 communication */
+	uint8_t *cls;
+	bool classified;
+	struct dev_sets *dev;
+};
+
+struct pt_index *pt_index_new(const struct pt_model *m)
+{
+	struct pt_index *x = pt_xcalloc(1, sizeof(*x));
+	x->m = m;
+	x->dev = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*x->dev));
+	return x;
+}
+
+void pt_index_free(struct pt_index *x)
+{
+	if (!x)
+		return;
+	free(x->track_ev);
+	free(x->track_off);
+	free(x->cls);
+	for (size_t i = 0; i < x->m->devices.n; i++) {
+		pt_ivset_free(&x->dev[i].comp);
+		pt_ivset_free(&x->dev[i].comm);
+		pt_ivset_free(&x->dev[i].comp_or_comm);
+	}
+	free(x->dev);
+	free(x);
+}
+
+static void build_tracks(struct pt_index *x)
+{
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	size_t nt = m->tracks.n;
+	x->track_off = pt_xcalloc(nt + 1, sizeof(*x->track_off));
+	x->track_ev = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*x->track_ev));
+	for (size_t i = 0; i < ev->n; i++)
+		x->track_off[ev->track[i] + 1]++;
+	for (size_t t = 0; t < nt; t++)
+		x->track_off[t + 1] += x->track_off[t];
+	size_t *fill = pt_xmalloc((nt ? nt : 1) * sizeof(*fill));
+	memcpy(fill, x->track_off, nt * sizeof(*fill));
+	for (size_t i = 0; i < ev->n; i++)
+		x->track_ev[fill[ev->track[i]]++] = (uint32_t)i;
+	free(fill);
+	/* sort each track by start: radix sort via (start, index) intervals */
+	for (size_t t = 0; t < nt; t++) {
+		size_t a = x->track_off[t], n = x->track_off[t + 1] - a;
+		bool sorted = true;
+		for (size_t k = 1; k < n && sorted; k++)
+			sorted = ev->start[x->track_ev[a + k - 1]] <= ev->start[x->track_ev[a + k]];
+		if (sorted)
+			continue;
+		struct pt_ival *iv = pt_xmalloc(n * sizeof(*iv));
+		for (size_t k = 0; k < n; k++)
+			iv[k] = (struct pt_ival){ ev->start[x->track_ev[a + k]], (int64_t)x->track_ev[a + k] };
+		pt_ival_sort(iv, n); /* stable: ties keep model order */
+		for (size_t k = 0; k < n; k++)
+			x->track_ev[a + k] = (uint32_t)iv[k].e;
+		free(iv);
+	}
+}
+
+const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n)
+{
+	if (!x->track_off)
+		build_tracks(x);
+	*n = x->track_off[track + 1] - x->track_off[track];
+	return x->track_ev + x->track_off[track];
+}
+
+bool pt_index_is_device_task(const struct pt_index *x, size_t i)
+{
+	uint8_t k = x->m->events.kind[i];
+	return k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL;
+}
+
+static bool comm_type(const char *t)
+{
+	static const char *const names[] = { "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AllToAll",
+					     "AllToAllv", "Send", "Receive", "NeighborExchange", NULL };
+	if (!strncmp(t, "Hcom", 4))
+		return true;
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(t, names[i]))
+			return true;
+	return false;
+}
+
+static bool comm_kernel_name(const char *s)
+{
+	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
+	for (size_t i = 0; pats[i]; i++) {
+		size_t l = strlen(pats[i]);
+		for (const char *p = s; *p; p++)
+			if (!strncasecmp(p, pats[i], l))
+				return true;
+	}
+	return false;
+}
+
+static void classify(struct pt_index *x)
+{
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	x->cls = pt_xcalloc(ev->n ? ev->n : 1, 1);
+	/* ops named at a point tag >= 3: communication ops (from the step comm names) */
+	uint8_t *op_comm = pt_xcalloc(m->ops.n ? m->ops.n : 1, 1);
+	struct pt_hashmap comm_names;
+	pt_hashmap_init(&comm_names);
+	for (size_t i = 0; i < m->steps.n; i++)
+		for (size_t j = 0; j < m->steps.v[i].comm.n; j++)
+			pt_hashmap_put(&comm_names, m->steps.v[i].comm.v[j].name, 1, NULL);
+	for (size_t i = 0; i < m->ops.n; i++) {
+		const struct pt_op *op = &m->ops.v[i];
+		op_comm[i] = comm_type(pt_strtab_get(&m->strings, op->type)) ||
+			     pt_hashmap_get(&comm_names, op->name) != NULL;
+	}
+	pt_hashmap_free(&comm_names);
+	/* streams (tracks) that run a framework-named task */
+	uint8_t *named_track = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, 1);
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_TASK && ev->op[i])
+			named_track[ev->track[i]] = 1;
+	for (size_t i = 0; i < ev->n; i++) {
+		switch (ev->kind[i]) {
+		case PT_EV_TASK:
+			if (ev->op[i])
+				x->cls[i] = op_comm[ev->op[i] - 1] ? 2 : 1;
+			else
+				x->cls[i] = named_track[ev->track[i]] ? 1 : 2;
+			break;
+		case PT_EV_AICPU:
+			x->cls[i] = 1;
+			break;
+		case PT_EV_KERNEL:
+			x->cls[i] = comm_kernel_name(pt_strtab_get(&m->strings, ev->name[i])) ? 2 : 1;
+			break;
+		default:
+			x->cls[i] = 0;
+		}
+	}
+	free(op_comm);
+	free(named_track);
+	x->classified = true;
+}
+
+bool pt_index_is_comm(struct pt_index *x, size_t i)
+{
+	if (!x->classified)
+		classify(x);
+	return x->cls[i] == 2;
+}
+
+static void build_dev(struct pt_index *x, uint32_t dev)
+{
+	struct dev_sets *d = &x->dev[dev];
+	if (d->built)
+		return;
+	if (!x->classified)
+		classify(x);
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	struct pt_ival *c = NULL, *k = NULL;
+	size_t nc = 0, nk = 0, cc = 0, ck = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!x->cls[i] || m->tracks.v[ev->track[i]].device != dev)
+			continue;
+		struct pt_ival iv = { ev->start[i], ev->start[i] + ev->dur[i] };
+		if (x->cls[i] == 1) {
+			pt_xgrow((void **)&c, &cc, nc + 1, sizeof(*c));
+			c[nc++] = iv;
+		} else {
+			pt_xgrow((void **)&k, &ck, nk + 1, sizeof(*k));
+			k[nk++] = iv;
+		}
+	}
+	for (size_t i = 0; i < m->steps.n; i++) {
+		if (m->steps.v[i].device != dev)
+			continue;
+		for (size_t j = 0; j < m->steps.v[i].comm.n; j++) {
+			const struct pt_comm *cm = &m->steps.v[i].comm.v[j];
+			pt_xgrow((void **)&k, &ck, nk + 1, sizeof(*k));
+			k[nk++] = (struct pt_ival){ cm->start, cm->end };
+		}
+	}
+	pt_ivset_build(&d->comp, c, nc);
+	pt_ivset_build(&d->comm, k, nk);
+	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
+	free(c);
+	free(k);
+	d->built = true;
+}
+
+const struct pt_ivset *pt_index_comp(struct pt_index *x, uint32_t dev)
+{
+	build_dev(x, dev);
+	return &x->dev[dev].comp;
+}
+
+const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev)
+{
+	build_dev(x, dev);
+	return &x->dev[dev].comm;
+}
+
+void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out)
+{
+	build_dev(x, dev);
+	struct dev_sets *d = &x->dev[dev];
+	memset(out, 0, sizeof(*out));
+	int64_t total = 0, either = 0;
+	for (size_t w = 0; w < s->n; w++) {
+		int64_t a = s->v[w].s, b = s->v[w].e;
+		total += b - a;
+		out->computation += pt_ivset_measure_in(&d->comp, a, b);
+		out->communication += pt_ivset_measure_in(&d->comm, a, b);
+		either += pt_ivset_measure_in(&d->comp_or_comm, a, b);
+	}
+	/* |C ∩ M| = |C| + |M| − |C ∪ M| within the window */
+	out->overlapped = out->computation + out->communication - either;
+	out->comm_not_overlapped = out->communication - out->overlapped;
+	out->free = total - either;
+}
+
+void pt_index_breakdown(struct pt_index *x, uint32_t dev, int64_t a, int64_t b, struct pt_breakdown *out)
+{
+	struct pt_ival iv = { a, b };
+	struct pt_ivset s = { &iv, b > a ? 1 : 0, 1 };
+	pt_index_breakdown_set(x, dev, &s, out);
+}

@@ -1,0 +1,46 @@
+/*
+ * Derived lookups shared by the passes, computed once and lazily: no pass
+ * calls another pass, they all read here (DESIGN.md §1).
+ *
+ *  - per track: event indexes sorted by start;
+ *  - per device: the task classification and the sets C (computation) and
+ *    M (communication) of ascend.md §3.8 / summary.md §2.5, and the
+ *    breakdown of any window into computation, overlapped, exposed
+ *    communication and free time.
+ */
+#ifndef PT_INDEX_H
+#define PT_INDEX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "support/interval.h"
+
+struct pt_model;
+struct pt_index;
+
+struct pt_breakdown {
+	int64_t computation;         /* |C ∩ S| */
+	int64_t communication;       /* |M ∩ S| */
+	int64_t overlapped;          /* |C ∩ M ∩ S| */
+	int64_t comm_not_overlapped; /* |(M − C) ∩ S| */
+	int64_t free;                /* |S − (C ∪ M)| */
+};
+
+struct pt_index *pt_index_new(const struct pt_model *m);
+void pt_index_free(struct pt_index *x);
+
+/* Event indexes of a track, sorted by (start, model order). */
+const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n);
+/* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
+bool pt_index_is_comm(struct pt_index *x, size_t ev);
+/* Is event i a device activity that takes part in C or M? */
+bool pt_index_is_device_task(const struct pt_index *x, size_t ev);
+/* C and M of device index dev. */
+const struct pt_ivset *pt_index_comp(struct pt_index *x, uint32_t dev);
+const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev);
+/* Breakdown over the union of the windows in s (an ivset), or one window [a, b). */
+void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out);
+void pt_index_breakdown(struct pt_index *x, uint32_t dev, int64_t a, int64_t b, struct pt_breakdown *out);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * Raw tables:
+ *   ops    one row per paired op execution (a device task with a framework op)
+ *   tasks  every paired device task, with or without an op (name empty then)
+ *   steps  one row per step marker set, with the communication pairs
+ *   aicpu  one row per AI CPU op
+ * Rows of ops/tasks are ordered by device, start, stream, then model order.
+ */
+#include "pass/pass-raw.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "support/err.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", NULL };
+
+struct ev_key {
+	uint32_t device;
+	int64_t stream;
+	int64_t start;
+	size_t idx;
+};
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct ev_key *x = a, *y = b;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static bool keep_dev(const struct pt_model *m, uint32_t dev, int64_t device)
+{
+	return device < 0 || m->devices.v[dev].id == (uint64_t)device;
+}
+
+static void str_id(struct pt_table *t, const struct pt_model *m, size_t r, size_t c, uint32_t id)
+{
+	pt_table_set_str(t, r, c, pt_strtab_get(&m->strings, id), pt_strtab_len(&m->strings, id));
+}
+
+static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int64_t device)
+{
+	struct pt_table *t = pt_table_new(ops_only ? "ops" : "tasks",
+					  ops_only ? "Op executions" : "Device tasks");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "stream_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "task_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "op_type", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	const struct pt_events *ev = &m->events;
+	struct ev_key *k = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*k));
+	size_t n = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_TASK || (ops_only && !ev->op[i]))
+			continue;
+		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+		if (!keep_dev(m, tr->device, device))
+			continue;
+		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
+	}
+	qsort(k, n, sizeof(*k), cmp_ev);
+	for (size_t j = 0; j < n; j++) {
+		size_t i = k[j].idx;
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[k[j].device].id);
+		pt_table_set_int(t, r, 1, k[j].stream);
+		pt_table_set_int(t, r, 2, (int64_t)ev->task[i]);
+		str_id(t, m, r, 3, ev->name[i]);
+		if (ev->op[i])
+			str_id(t, m, r, 4, m->ops.v[ev->op[i] - 1].type);
+		else
+			pt_table_set_str(t, r, 4, "", 0);
+		pt_table_set_int(t, r, 5, ev->start[i]);
+		pt_table_set_int(t, r, 6, ev->dur[i]);
+	}
+	free(k);
+	return t;
+}
+
+/* A communication column group: (stream, start tag) with its index k on the stream. */
+struct group {
+	uint32_t stream, tag, k;
+	uint32_t type; /* string id of the first pair's type */
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+static struct pt_table *steps_table(const struct pt_model *m, int64_t device)
+{
+	struct group *g = NULL;
+	size_t ng = 0;
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		if (!keep_dev(m, s->device, device))
+			continue;
+		for (size_t j = 0; j < s->comm.n; j++) {
+			const struct pt_comm *c = &s->comm.v[j];
+			bool seen = false;
+			for (size_t x = 0; x < ng && !seen; x++)
+				seen = g[x].stream == c->stream && g[x].tag == c->tag;
+			if (!seen) {
+				g = pt_xrealloc(g, (ng + 1) * sizeof(*g));
+				g[ng++] = (struct group){ c->stream, c->tag, 0, c->type };
+			}
+		}
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	for (size_t x = 0; x < ng; x++)
+		g[x].k = (x && g[x - 1].stream == g[x].stream) ? g[x - 1].k + 1 : 0;
+
+	struct pt_table *t = pt_table_new("steps", "Step markers");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "step", PT_COL_INT, PT_ROLE_KEY, 0);
+	const char *pts[] = { "start", "start_tag", "fp", "bp", "end" };
+	for (int i = 0; i < 5; i++)
+		pt_table_add_col(t, pts[i], PT_COL_TIME, PT_ROLE_VALUE, 0);
+	for (size_t x = 0; x < ng; x++) {
+		char name[256];
+		const char *ty = pt_strtab_get(&m->strings, g[x].type);
+		static const char *suf[] = { "start", "end", "dur" };
+		for (int s = 0; s < 3; s++) {
+			snprintf(name, sizeof(name), "stream_%" PRIu32 "_%" PRIu32 "_%s_%s", g[x].stream, g[x].k,
+				 ty, suf[s]);
+			pt_table_add_col(t, name, PT_COL_TIME, PT_ROLE_VALUE, 0);
+		}
+	}
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		if (!keep_dev(m, s->device, device))
+			continue;
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[s->device].id);
+		pt_table_set_int(t, r, 1, s->step);
+		const int64_t v[5] = { s->start, s->start_tag, s->fp, s->bp, s->end };
+		for (int b = 0; b < 5; b++)
+			if (s->has & (1u << b))
+				pt_table_set_int(t, r, 2 + (size_t)b, v[b]);
+		for (size_t j = 0; j < s->comm.n; j++) {
+			const struct pt_comm *c = &s->comm.v[j];
+			for (size_t x = 0; x < ng; x++)
+				if (g[x].stream == c->stream && g[x].tag == c->tag) {
+					size_t col = 7 + 3 * x;
+					pt_table_set_int(t, r, col, c->start);
+					pt_table_set_int(t, r, col + 1, c->end);
+					pt_table_set_int(t, r, col + 2, c->end - c->start);
+				}
+		}
+	}
+	free(g);
+	return t;
+}
+
+static struct pt_table *aicpu_table(const struct pt_model *m, int64_t device)
+{
+	struct pt_table *t = pt_table_new("aicpu", "AI CPU ops");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "serial", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "run_start", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "run_end", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "exec", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "dispatch", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	for (size_t i = 0; i < m->aicpu.n; i++) {
+		const struct pt_aicpu *a = &m->aicpu.v[i];
+		if (!keep_dev(m, a->device, device))
+			continue;
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[a->device].id);
+		pt_table_set_int(t, r, 1, a->serial);
+		str_id(t, m, r, 2, a->name);
+		if (a->has & PT_AICPU_HAS_TIMES) {
+			pt_table_set_int(t, r, 3, a->start);
+			pt_table_set_int(t, r, 4, a->end);
+			pt_table_set_int(t, r, 5, a->end - a->start);
+		}
+		if (a->has & PT_AICPU_HAS_TOTAL)
+			pt_table_set_int(t, r, 6, a->total_ns);
+		if (a->has & PT_AICPU_HAS_DISPATCH)
+			pt_table_set_int(t, r, 7, a->dispatch_ns);
+	}
+	return t;
+}
+
+int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, struct pt_table **out,
+		struct pt_err **e)
+{
+	if (!strcmp(name, "ops"))
+		*out = tasks_table(m, true, device);
+	else if (!strcmp(name, "tasks"))
+		*out = tasks_table(m, false, device);
+	else if (!strcmp(name, "steps"))
+		*out = steps_table(m, device);
+	else if (!strcmp(name, "aicpu"))
+		*out = aicpu_table(m, device);
+	else
+		return pt_err(e, "unknown table '%s'", name);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * Interval algebra over half-open [s, e) int64 intervals (ascend.md §3.8,
+ * summary.md §2.7). An ivset is sorted, disjoint and non-touching: union
+ * joins touching intervals.
+ */
+#ifndef PT_INTERVAL_H
+#define PT_INTERVAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct pt_ival {
+	int64_t s, e;
+};
+
+struct pt_ivset {
+	struct pt_ival *v;
+	size_t n, cap;
+};
+
+/* Sort iv (n intervals, reordered in place) by start and union them into out. Empty or reversed intervals are dropped. */
+void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n);
+void pt_ivset_free(struct pt_ivset *x);
+/* |x| */
+int64_t pt_ivset_measure(const struct pt_ivset *x);
+/* |x ∩ [s, e)|, O(log n + k) */
+int64_t pt_ivset_measure_in(const struct pt_ivset *x, int64_t s, int64_t e);
+/* out = a ∪ b, a ∩ b, a − b (out must be distinct from a and b) */
+void pt_ivset_union(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b);
+void pt_ivset_inter(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b);
+void pt_ivset_diff(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b);
+/* out = a ∩ [s, e) */
+void pt_ivset_clip(struct pt_ivset *out, const struct pt_ivset *a, int64_t s, int64_t e);
+/* Sort intervals by start (LSD radix sort; stable). */
+void pt_ival_sort(struct pt_ival *iv, size_t n);
+
+#endif

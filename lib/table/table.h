@@ -1,0 +1,71 @@
+/*
+ * Typed result tables: what passes produce and exporters print. A column has
+ * a name, a type and a role; a time column holds integer ns and its name is
+ * given without unit suffix ("start"): exporters add "_ns" or the unit asked
+ * for. Cells may be null (a value that does not exist).
+ */
+#ifndef PT_TABLE_H
+#define PT_TABLE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum pt_col_type {
+	PT_COL_INT,    /* int64 */
+	PT_COL_TIME,   /* int64 ns, printed in the chosen time unit */
+	PT_COL_DOUBLE, /* printed with the column's decimals */
+	PT_COL_STR,
+};
+
+enum pt_col_role { PT_ROLE_KEY, PT_ROLE_VALUE, PT_ROLE_LABEL };
+
+struct pt_col {
+	char *name;
+	enum pt_col_type type;
+	enum pt_col_role role;
+	int decimals; /* PT_COL_DOUBLE */
+};
+
+enum pt_cell_kind { PT_CELL_NULL = 0, PT_CELL_INT, PT_CELL_DOUBLE, PT_CELL_STR };
+
+struct pt_cell {
+	uint8_t kind;
+	uint32_t len; /* string length */
+	union {
+		int64_t i;
+		double d;
+		const char *s; /* not owned: model strings or the table's arena */
+	} u;
+};
+
+struct pt_table {
+	char *name;   /* view name, snake_case */
+	char *title;  /* text tables: title line */
+	struct pt_col *cols;
+	size_t ncols;
+	struct pt_cell *cells; /* nrows * ncols */
+	size_t nrows, cap_rows;
+	char **owned;          /* strings the table owns */
+	size_t nowned, cap_owned;
+};
+
+struct pt_table *pt_table_new(const char *name, const char *title);
+void pt_table_free(struct pt_table *t);
+void pt_table_add_col(struct pt_table *t, const char *name, enum pt_col_type type, enum pt_col_role role,
+		      int decimals);
+/* Start a new row (all cells null); returns its index. */
+size_t pt_table_add_row(struct pt_table *t);
+static inline struct pt_cell *pt_table_cell(struct pt_table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->ncols + col];
+}
+void pt_table_set_int(struct pt_table *t, size_t row, size_t col, int64_t v);
+void pt_table_set_double(struct pt_table *t, size_t row, size_t col, double v);
+/* String not copied: it must outlive the table. */
+void pt_table_set_str(struct pt_table *t, size_t row, size_t col, const char *s, size_t len);
+/* String copied into the table. */
+void pt_table_set_strdup(struct pt_table *t, size_t row, size_t col, const char *s, size_t len);
+/* Index of a column by name, or -1. */
+int pt_table_col(const struct pt_table *t, const char *name);
+
+#endif
