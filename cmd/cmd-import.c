@@ -12,12 +12,13 @@
 #include "support/out.h"
 #include "support/xalloc.h"
 
-enum { OPT_NO_COMPRESS = 100 };
+enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA };
 
 static const struct pt_opt import_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
 	{ "format", 0, "FMT", OPT_IMPORT_FORMAT, "input format", pt_import_formats },
 	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
+	{ "minddata", 0, "DIR", OPT_MINDDATA, "also read MindData files (pipeline, queues, CPU) from DIR", NULL },
 	{ 0 },
 };
 
@@ -27,10 +28,10 @@ static bool compress = true;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	(void)c;
-	(void)arg;
 	if (id == OPT_NO_COMPRESS)
 		compress = false;
+	else if (id == OPT_MINDDATA)
+		c->imp.minddata_dir = arg;
 	return 0;
 }
 

@@ -1,19 +1,77 @@
-/* PLACEHOLDER: replaced by the real command. */
-#include <stdio.h>
+/* proftool steps: per-step stage breakdown (ascend.md §3.6, summary.md §9). */
+#include <string.h>
 
 #include "commands.h"
+#include "common.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-steps.h"
+#include "table/table.h"
+
+static const struct pt_opt *const groups[] = { pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+
+static struct pt_filter filt;
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	int r = pt_filter_opt(c->cmd, &filt, id, arg);
+	return r < 0 ? -1 : 0;
+}
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "proftool %s: not implemented yet\n", cmd->name);
-	return 1;
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	memset(&filt, 0, sizeof(filt));
+	int first = pt_common_parse(&c, argc, argv, own);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		return 2;
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		return 2;
+	}
+	struct pt_step_sel sel = {
+		.device = c.imp.ascend.device,
+		.steps_given = filt.steps_given,
+		.step_a = filt.step_a,
+		.step_b = filt.step_b,
+		.window_given = filt.window_given,
+		.win_has_a = filt.win_has_a,
+		.win_has_b = filt.win_has_b,
+		.win_a = filt.win_a,
+		.win_b = filt.win_b,
+		.step_pattern = filt.step_pattern,
+	};
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	int rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc) {
+		struct pt_index *x = pt_index_new(m);
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		rc = pt_pass_steps(m, x, &sel, t, &n, &c.diag, &e);
+		if (!rc)
+			rc = pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		pt_index_free(x);
+	}
+	pt_model_free(m);
+	return pt_common_finish(&c, rc, e);
 }
 
 const struct pt_cmd pt_cmd_steps = {
 	.name = "steps",
 	.summary = "per-step stage breakdown",
 	.usage = "[options] MODEL|PATH",
+	.description =
+		"One row per training step, then the avg row (steps 2..n that are complete) and the outside row\n"
+		"(what lies in no step; only without --steps and --time-window). Ascend: the step-trace stages,\n"
+		"one column group per communication pair, the computation/communication breakdown and the\n"
+		"execution counts (a leading device_id column when the model holds several devices). GPU: wall,\n"
+		"busy, kernel, copy and fill time, the breakdown and activity counts. See proftool-steps(1).",
+	.groups = groups,
 	.run = run,
 };

@@ -1,19 +1,248 @@
-/* PLACEHOLDER: replaced by the real command. */
+/* proftool summary: operator, kernel and overview tables (summary.md). */
+#include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
+#include "common.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-summary.h"
+#include "support/out.h"
+#include "support/parse.h"
+#include "table/table.h"
+
+enum {
+	OPT_VIEW = 100,
+	OPT_SORTED_BY,
+	OPT_REVERSE,
+	OPT_TOP,
+	OPT_NAME,
+	OPT_OP_DETAIL,
+	OPT_THREAD_SEP,
+	OPT_NO_DEMANGLE,
+	OPT_COMM_PATTERN,
+	OPT_HINT,
+	OPT_BATCH_SIZE,
+	OPT_SKIP_STEPS,
+};
+
+static const struct pt_opt summary_opts[] = {
+	{ "view", 0, "V[,V...]", OPT_VIEW,
+	  "views to print: device, overview, model, distributed, operator, kernel, memcpy, userdefined, optype, "
+	  "aicpu, or all (default overview,model,operator,kernel)",
+	  NULL },
+	{ "sorted-by", 0, "KEY", OPT_SORTED_BY, "sort key of the item views (default cpu-total; gpu-total on Ascend)",
+	  pt_summary_keys },
+	{ "reverse", 0, NULL, OPT_REVERSE, "flip the primary sort direction", NULL },
+	{ "top", 0, "N", OPT_TOP, "keep the first N top-level rows of each group", NULL },
+	{ "name", 0, "REGEX", OPT_NAME, "only rows whose name matches REGEX (POSIX extended)", NULL },
+	{ "op-detail", 0, NULL, OPT_OP_DETAIL, "list the children and tasks of each operator", NULL },
+	{ "thread-sep", 0, NULL, OPT_THREAD_SEP, "one group per thread in the operator and userdefined views", NULL },
+	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "show names as recorded", NULL },
+	{ "comm-pattern", 0, "REGEX", OPT_COMM_PATTERN, "communication names (accepted; not applied yet)", NULL },
+	{ "hint", 0, "KEY=VALUE", OPT_HINT, "analysis threshold (accepted; no summary view reads one yet)", NULL },
+	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
+	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+
+static struct pt_summary_opts so;
+static struct pt_filter filt;
+static regex_t name_re, step_re;
+static bool name_re_set, step_re_set;
+static bool views_given;
+
+static int parse_views(const struct pt_cmd *cmd, const char *arg)
+{
+	if (!views_given)
+		so.views = 0;
+	views_given = true;
+	const char *p = arg;
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		bool ok = false;
+		if (n == 3 && !strncmp(p, "all", 3)) {
+			so.views = (1u << PT_SV_COUNT) - 1;
+			ok = true;
+		}
+		for (int v = 0; v < PT_SV_COUNT && !ok; v++)
+			if (strlen(pt_summary_view_names[v]) == n && !strncmp(p, pt_summary_view_names[v], n)) {
+				so.views |= 1u << v;
+				ok = true;
+			}
+		if (!ok)
+			return pt_usage_error(cmd,
+					      "unknown view '%.*s' (accepted: device, overview, model, distributed, operator, "
+					      "kernel, memcpy, userdefined, optype, aicpu, all)",
+					      (int)n, p);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	int r = pt_filter_opt(c->cmd, &filt, id, arg);
+	if (r <= 0)
+		return r;
+	int64_t v;
+	switch (id) {
+	case OPT_VIEW:
+		return parse_views(c->cmd, arg);
+	case OPT_SORTED_BY:
+		for (int k = 0; pt_summary_keys[k]; k++)
+			if (!strcmp(arg, pt_summary_keys[k]))
+				so.key = (enum pt_summary_key)k;
+		return 0;
+	case OPT_REVERSE:
+		so.reverse = true;
+		return 0;
+	case OPT_TOP:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0)
+			return pt_usage_error(c->cmd, "invalid --top '%s' (a number >= 0)", arg);
+		so.top = v;
+		return 0;
+	case OPT_NAME:
+		if (name_re_set)
+			regfree(&name_re);
+		if (regcomp(&name_re, arg, REG_EXTENDED | REG_NOSUB))
+			return pt_usage_error(c->cmd, "invalid regular expression '%s' for --name", arg);
+		name_re_set = true;
+		so.name_re = &name_re;
+		return 0;
+	case OPT_OP_DETAIL:
+		so.op_detail = true;
+		return 0;
+	case OPT_THREAD_SEP:
+		so.thread_sep = true;
+		return 0;
+	case OPT_NO_DEMANGLE:
+		so.no_demangle = true;
+		return 0;
+	case OPT_BATCH_SIZE:
+	case OPT_SKIP_STEPS:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0)
+			return pt_usage_error(c->cmd, "invalid value '%s' (a number >= 0)", arg);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* CSV: one table alone; several: "# view: <name>" before each, or -o PREFIX.<name>.csv files. */
+static int emit_csv(struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
+{
+	if (s->n > 1 && c->output) {
+		for (size_t i = 0; i < s->n; i++) {
+			char *path = pt_xasprintf("%s.%s.csv", c->output, s->v[i].data->name);
+			struct pt_out o;
+			int rc = pt_out_open(&o, path, e);
+			free(path);
+			if (rc)
+				return -1;
+			pt_export_csv(&o, &s->v[i].data, 1, &c->ex);
+			if (pt_out_commit(&o, e))
+				return -1;
+		}
+		return 0;
+	}
+	struct pt_out o;
+	if (pt_out_open(&o, c->output ? c->output : "-", e))
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->n > 1)
+			pt_out_printf(&o, "# view: %s\n", s->v[i].data->name);
+		pt_export_csv(&o, &s->v[i].data, 1, &c->ex);
+	}
+	return pt_out_commit(&o, e);
+}
+
+static int emit(struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
+{
+	if (c->ex.format == PT_FMT_CSV)
+		return emit_csv(c, s, e);
+	struct pt_out o;
+	if (pt_out_open(&o, c->output ? c->output : "-", e))
+		return -1;
+	if (c->ex.format == PT_FMT_TABLE)
+		pt_summary_write_text(&o, s, c->ex.wide);
+	else
+		pt_summary_write_json(&o, s, &c->ex);
+	return pt_out_commit(&o, e);
+}
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "proftool %s: not implemented yet\n", cmd->name);
-	return 1;
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	pt_summary_opts_init(&so);
+	memset(&filt, 0, sizeof(filt));
+	int first = pt_common_parse(&c, argc, argv, own);
+	int rc = 2;
+	if (first == -2) {
+		rc = 0;
+		goto out;
+	}
+	if (first < 0)
+		goto out;
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		goto out;
+	}
+	if (filt.step_pattern) {
+		if (regcomp(&step_re, filt.step_pattern, REG_EXTENDED | REG_NOSUB)) {
+			pt_usage_error(cmd, "invalid regular expression '%s' for --step-pattern", filt.step_pattern);
+			goto out;
+		}
+		step_re_set = true;
+		so.step_re = &step_re;
+	}
+	so.has_steps = filt.steps_given;
+	so.step_a = filt.step_a;
+	so.step_b = filt.step_b;
+	so.has_window = filt.window_given;
+	so.win_a = filt.win_has_a ? filt.win_a : INT64_MIN;
+	so.win_b = filt.win_has_b ? filt.win_b : INT64_MAX;
+	so.device = c.imp.ascend.device;
+	so.unit = c.ex.unit;
+
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc) {
+		struct pt_index *x = pt_index_new(m);
+		struct pt_summary s;
+		rc = pt_pass_summary(m, x, &so, &s, &e);
+		if (!rc)
+			rc = emit(&c, &s, &e);
+		pt_summary_free(&s);
+		pt_index_free(x);
+	}
+	pt_model_free(m);
+	rc = pt_common_finish(&c, rc, e);
+out:
+	if (name_re_set)
+		regfree(&name_re);
+	if (step_re_set)
+		regfree(&step_re);
+	name_re_set = step_re_set = views_given = false;
+	return rc;
 }
 
 const struct pt_cmd pt_cmd_summary = {
 	.name = "summary",
 	.summary = "operator, kernel and overview tables",
 	.usage = "[options] MODEL|PATH",
+	.description = "Views of summary.md: device, overview, model, distributed, operator, kernel, memcpy,\n"
+		       "userdefined, optype and aicpu. Text tables in the time unit (default ms); CSV and JSON\n"
+		       "carry integer ns columns unless --time-unit is given. See proftool-summary(1).",
+	.groups = groups,
 	.run = run,
 };

@@ -1,19 +1,190 @@
-/* PLACEHOLDER: replaced by the real command. */
+/* proftool timeline: Chrome trace JSON for Perfetto and chrome://tracing (chrome-trace.md). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "common.h"
+#include "export/export-chrome.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-timeline.h"
+#include "support/parse.h"
+#include "support/xalloc.h"
+
+enum {
+	OPT_SCOPE_DEPTH = 100,
+	OPT_GZIP,
+	OPT_GZIP_LEVEL,
+	OPT_SPLIT_MB,
+	OPT_NO_OVERLAP,
+	OPT_NO_FLOWS,
+	OPT_NO_DEMANGLE,
+};
+
+static const struct pt_opt timeline_opts[] = {
+	{ "output", 'o', "FILE", OPT_OUTPUT,
+	  "write to FILE (\"-\" = standard output; default standard output unless it is a terminal)", NULL },
+	{ "scope-depth", 0, "N", OPT_SCOPE_DEPTH, "N rows of MindSpore name scopes per device (default 0 = none)", NULL },
+	{ "gzip", 0, NULL, OPT_GZIP, "compress with gzip (also when FILE ends in .gz)", NULL },
+	{ "gzip-level", 0, "N", OPT_GZIP_LEVEL, "gzip level 1-9 (default 6)", NULL },
+	{ "split-mb", 0, "N", OPT_SPLIT_MB,
+	  "split into self-contained parts of at most N MiB of JSON (default 500; 0 = never split)", NULL },
+	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
+	{ "no-flows", 0, NULL, OPT_NO_FLOWS, "no launch arrows (s/f events)", NULL },
+	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "keep C++ names mangled", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt_rawpath_opts, NULL };
+
+static struct {
+	struct pt_filter f;
+	uint32_t scope_depth;
+	bool gzip, no_overlap, no_flows, no_demangle, split_given;
+	int gzip_level;
+	uint64_t split_mb;
+} opt;
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	int r = pt_filter_opt(c->cmd, &opt.f, id, arg);
+	if (r <= 0)
+		return r;
+	int64_t v;
+	switch (id) {
+	case OPT_SCOPE_DEPTH:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 64)
+			return pt_usage_error(c->cmd, "invalid --scope-depth '%s' (a number from 0 to 64)", arg);
+		opt.scope_depth = (uint32_t)v;
+		return 0;
+	case OPT_GZIP:
+		opt.gzip = true;
+		return 0;
+	case OPT_GZIP_LEVEL:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 1 || v > 9)
+			return pt_usage_error(c->cmd, "invalid --gzip-level '%s' (1 to 9)", arg);
+		opt.gzip_level = (int)v;
+		return 0;
+	case OPT_SPLIT_MB:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 1000000)
+			return pt_usage_error(c->cmd, "invalid --split-mb '%s' (MiB, 0 = never split)", arg);
+		opt.split_mb = (uint64_t)v;
+		opt.split_given = true;
+		return 0;
+	case OPT_NO_OVERLAP:
+		opt.no_overlap = true;
+		return 0;
+	case OPT_NO_FLOWS:
+		opt.no_flows = true;
+		return 0;
+	case OPT_NO_DEMANGLE:
+		opt.no_demangle = true;
+		return 0;
+	}
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "proftool %s: not implemented yet\n", cmd->name);
-	return 1;
+	struct pt_common c;
+	memset(&opt, 0, sizeof(opt));
+	opt.split_mb = 500;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	int first = pt_common_parse(&c, argc, argv, own);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		return 2;
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		return 2;
+	}
+	const char *out = c.output;
+	if (out && !strcmp(out, "-") && opt.split_given && opt.split_mb > 0) {
+		pt_usage_error(cmd, "standard output cannot be split: use -o FILE with --split-mb, or --split-mb 0");
+		return 2;
+	}
+	if (!out && isatty(1)) {
+		fprintf(stderr, "proftool: error: refusing to write trace JSON to a terminal; use -o FILE (or -o - to "
+				"force standard output)\n");
+		return 2;
+	}
+	char *path = pt_xstrdup(out ? out : "-");
+	bool gz = opt.gzip || ends_with(path, ".gz");
+	if (gz && strcmp(path, "-") && !ends_with(path, ".gz")) {
+		char *p2 = pt_xasprintf("%s.gz", path);
+		free(path);
+		path = p2;
+	}
+
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	int rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc) {
+		struct pt_index *x = pt_index_new(m);
+		struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
+		if (opt.f.steps_given) {
+			to.has_steps = true;
+			to.step_lo = opt.f.step_a;
+			to.step_hi = opt.f.step_b;
+		}
+		if (opt.f.window_given) {
+			to.has_window = true;
+			to.win_start = opt.f.win_has_a ? opt.f.win_a : INT64_MIN;
+			to.win_end = opt.f.win_has_b ? opt.f.win_b : INT64_MAX;
+		}
+		to.step_pattern = opt.f.step_pattern;
+		struct pt_tl *tl = NULL;
+		rc = pt_pass_timeline(m, x, &to, &tl, &e);
+		if (!rc) {
+			struct pt_chrome_opts co = {
+				.trace_name = argv[first],
+				.flows = !opt.no_flows,
+				.demangle = !opt.no_demangle,
+				.gzip = gz,
+				.gzip_level = opt.gzip_level,
+				.part_limit = opt.split_mb << 20,
+			};
+			struct pt_chrome_stats st;
+			rc = pt_chrome_write(m, x, tl, &co, path, &c.diag, &st, &e);
+			if (!rc) {
+				if (st.max_part_events > 1000000)
+					pt_diag_note(&c.diag,
+						     "a trace file holds %llu events: viewers become sluggish above about 1000000 "
+						     "(use --steps, --time-window or --split-mb)",
+						     (unsigned long long)st.max_part_events);
+				if (!opt.split_mb && st.bytes > 536870888ull)
+					pt_diag_note(&c.diag,
+						     "the trace has %llu bytes: above 536870888 bytes chrome://tracing cannot load it",
+						     (unsigned long long)st.bytes);
+			}
+		}
+		pt_tl_free(tl);
+		pt_index_free(x);
+	}
+	free(path);
+	pt_model_free(m);
+	return pt_common_finish(&c, rc, e);
 }
 
 const struct pt_cmd pt_cmd_timeline = {
 	.name = "timeline",
 	.summary = "Chrome trace JSON for Perfetto and chrome://tracing",
 	.usage = "[options] MODEL|PATH",
+	.description =
+		"Writes the model as Chrome Trace Event Format JSON (object form, one event per line): one process\n"
+		"per device and per host, one row per stream or thread, step rows, the Ascend Communication row,\n"
+		"optional scope rows and the overlap-analysis process per device, launch arrows and counters.\n"
+		"Times are microseconds with three decimals relative to baseTimeNanoseconds. See proftool-timeline(1).",
+	.groups = groups,
 	.run = run,
 };

@@ -1,5 +1,6 @@
 #include "common.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "model/ptm.h"
 #include "support/out.h"
 #include "support/parse.h"
+#include "support/xalloc.h"
 #include "table/table.h"
 
 static const char *const formats[] = { "table", "csv", "json", "jsonl", NULL };
@@ -99,9 +101,16 @@ int pt_common_parse(struct pt_common *c, int argc, char **argv, int (*own)(struc
 	return pt_opts_parse(c->cmd, argc, argv, dispatch, &pc);
 }
 
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
 {
-	if (!strcmp(path, "-") || pt_ptm_probe(path))
+	/* a .ptm name is a model even when its magic is wrong: say so rather than "nothing importable" */
+	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
 		return pt_ptm_read(path, m, e);
 	struct pt_model *nm = pt_model_new();
 	const char *paths[1] = { path };
@@ -139,4 +148,137 @@ int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e)
 		return 1;
 	}
 	return 0;
+}
+
+/* --- step and time filters ------------------------------------------------ */
+
+const struct pt_opt pt_filter_opts[] = {
+	{ "steps", 0, "A-B", OPT_STEPS, "only steps numbered A to B (also A, A- or -B)", NULL },
+	{ "time-window", 0, "START:END", OPT_TIME_WINDOW,
+	  "only what starts in [START, END): ns or a number with ns/us/ms/s, from the earliest event; either end optional",
+	  NULL },
+	{ "step-pattern", 0, "REGEX", OPT_STEP_PATTERN,
+	  "GPU data: ranges whose whole name matches REGEX (POSIX ERE) are steps (default ^(ProfilerStep|ProfileStep)#[0-9]+$)",
+	  NULL },
+	{ 0 },
+};
+
+bool pt_filter_parse_steps(const char *s, int64_t *a, int64_t *b)
+{
+	const char *dash = strchr(s, '-');
+	size_t n = strlen(s);
+	if (!n || !strcmp(s, "-"))
+		return false;
+	if (!dash) {
+		if (!pt_parse_i64(s, n, a) || *a < 0)
+			return false;
+		*b = *a;
+		return true;
+	}
+	size_t la = (size_t)(dash - s), lb = n - la - 1;
+	*a = 0;
+	*b = INT64_MAX;
+	if (la && (!pt_parse_i64(s, la, a) || *a < 0 || s[0] == '+'))
+		return false;
+	if (lb && (!pt_parse_i64(dash + 1, lb, b) || *b < 0 || dash[1] == '+' || dash[1] == '-'))
+		return false;
+	return *a <= *b;
+}
+
+bool pt_filter_parse_time(const char *s, size_t n, int64_t *ns)
+{
+	static const struct {
+		const char *suf;
+		int64_t mul;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	int64_t mul = 1;
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		size_t l = strlen(units[u].suf);
+		if (n > l && !memcmp(s + n - l, units[u].suf, l) && (s[n - l - 1] >= '0' && s[n - l - 1] <= '9')) {
+			mul = units[u].mul;
+			n -= l;
+			break;
+		}
+	}
+	if (!n)
+		return false;
+	const char *dot = memchr(s, '.', n);
+	size_t li = dot ? (size_t)(dot - s) : n;
+	int64_t ip;
+	if (!li || !pt_parse_i64(s, li, &ip) || s[0] == '+')
+		return false;
+	bool neg = s[0] == '-';
+	if (ip > INT64_MAX / mul || ip < INT64_MIN / mul)
+		return false;
+	int64_t v = ip * mul, frac = 0, scale = mul;
+	if (dot) {
+		size_t lf = n - li - 1;
+		if (!lf)
+			return false;
+		for (size_t i = 0; i < lf; i++) {
+			char ch = dot[1 + i];
+			if (ch < '0' || ch > '9')
+				return false;
+			if (scale % 10) {
+				if (ch != '0')
+					return false; /* finer than 1 ns */
+				continue;
+			}
+			scale /= 10;
+			frac += (ch - '0') * scale;
+		}
+	}
+	*ns = neg ? v - frac : v + frac;
+	return true;
+}
+
+static bool parse_window(const char *s, struct pt_filter *f)
+{
+	const char *colon = strchr(s, ':');
+	if (!colon || strchr(colon + 1, ':'))
+		return false;
+	size_t la = (size_t)(colon - s), lb = strlen(colon + 1);
+	f->win_has_a = la > 0;
+	f->win_has_b = lb > 0;
+	if (f->win_has_a && !pt_filter_parse_time(s, la, &f->win_a))
+		return false;
+	if (f->win_has_b && !pt_filter_parse_time(colon + 1, lb, &f->win_b))
+		return false;
+	return !(f->win_has_a && f->win_has_b && f->win_b < f->win_a);
+}
+
+int pt_filter_opt(const struct pt_cmd *cmd, struct pt_filter *f, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_STEPS:
+		if (!pt_filter_parse_steps(arg, &f->step_a, &f->step_b))
+			return pt_usage_error(cmd, "invalid --steps '%s' (A-B, A, A- or -B with step numbers A <= B)",
+					      arg);
+		f->steps_given = true;
+		return 0;
+	case OPT_TIME_WINDOW:
+		if (!parse_window(arg, f))
+			return pt_usage_error(cmd,
+					      "invalid --time-window '%s' (START:END, each ns or a number with ns, us, ms or s; either end optional)",
+					      arg);
+		f->window_given = true;
+		return 0;
+	case OPT_STEP_PATTERN: {
+		regex_t re;
+		char *full = pt_xasprintf("^(%s)$", arg);
+		int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);
+		free(full);
+		if (rc) {
+			char msg[128];
+			regerror(rc, &re, msg, sizeof(msg));
+			regfree(&re);
+			return pt_usage_error(cmd, "invalid --step-pattern '%s': %s (a POSIX extended regular expression)",
+					      arg, msg);
+		}
+		regfree(&re);
+		f->step_pattern = arg;
+		return 0;
+	}
+	}
+	return 1;
 }

@@ -54,4 +54,31 @@ int pt_common_parse(struct pt_common *c, int argc, char **argv, int (*own)(struc
 /* Print "proftool: error: ..." for an error chain. */
 void pt_print_error(struct pt_err *e);
 
+/*
+ * Step and time filters shared by the analysis commands (DESIGN.md §3):
+ * --steps A-B, --time-window START:END, --step-pattern REGEX. A command that
+ * lists pt_filter_opts in its groups calls pt_filter_opt() from its own
+ * option callback; the values land in a struct pt_filter it owns.
+ */
+enum { OPT_STEPS = 60, OPT_TIME_WINDOW = 61, OPT_STEP_PATTERN = 62 };
+
+struct pt_filter {
+	bool steps_given;         /* --steps */
+	int64_t step_a, step_b;   /* inclusive step numbers; 0 / INT64_MAX for an open end */
+	bool window_given;        /* --time-window */
+	bool win_has_a, win_has_b;
+	int64_t win_a, win_b;     /* ns relative to the model's earliest event */
+	const char *step_pattern; /* --step-pattern, NULL = the default */
+};
+
+extern const struct pt_opt pt_filter_opts[]; /* --steps, --time-window, --step-pattern */
+
+/* Handle a filter option: 0 handled, -1 bad value (usage error printed), 1 not a filter option. */
+int pt_filter_opt(const struct pt_cmd *cmd, struct pt_filter *f, int id, const char *arg);
+/* Parse "A-B", "A", "A-" or "-B" (step numbers >= 0); false when malformed. */
+bool pt_filter_parse_steps(const char *s, int64_t *a, int64_t *b);
+/* Parse one time: integer ns or a decimal number with a suffix ns, us, ms or s
+ * that is a whole number of ns; false when malformed. */
+bool pt_filter_parse_time(const char *s, size_t n, int64_t *ns);
+
 #endif

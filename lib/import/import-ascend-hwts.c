@@ -210,17 +210,20 @@ static inline uint64_t extend_task(struct hw_stream *st, uint16_t task)
 }
 
 /*
- * Op index of a raw (stream, task), through a per-stream cache of the task_op
+ * Op index of a (stream, task), through a per-stream cache of the task_op
  * map in pages of 256 task ids: 0 = not looked up yet, 1 = no op, op + 2.
+ * In dynamic-shape mode the extended id (which may exceed 16 bits) is the
+ * join key of TASK_DESC (§2.1), so it is looked up without the cache.
  * A new unnamed task key is counted once (several (stream, task) pairs may
  * share a key in the text era).
  */
-static uint32_t task_op_slow(struct hw *h, struct hw_stream *st, uint16_t task, uint32_t *slot)
+static uint32_t task_op_slow(struct hw *h, struct hw_stream *st, uint64_t task, uint32_t *slot)
 {
 	uint64_t key = pt_ascend_task_key(h->d->era, st->id, task);
 	uint64_t *q = pt_hashmap_get(&h->d->task_op, key);
 	uint32_t op = q && *q < h->c->m->ops.n ? (uint32_t)*q : PT_NONE;
-	*slot = op == PT_NONE ? 1 : op + 2;
+	if (slot)
+		*slot = op == PT_NONE ? 1 : op + 2;
 	if (op == PT_NONE) {
 		bool added;
 		pt_hashmap_put(&h->unnamed_set, key, 0, &added);
@@ -305,7 +308,7 @@ static inline void on_task(struct hw *h, int type, uint32_t sid, uint16_t task, 
 	}
 
 	struct pt_model *m = h->c->m;
-	uint32_t op = task_op(h, st, task);
+	uint32_t op = h->d->dynamic_shape ? task_op_slow(h, st, ext, NULL) : task_op(h, st, task);
 	uint32_t name = 0;
 	if (op != PT_NONE) {
 		name = m->ops.v[op].name;

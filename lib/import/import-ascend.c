@@ -252,7 +252,8 @@ static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, s
 		v[k++] = pt_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(v, k, sizeof(*v), cmp_str);
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_str);
 	*names = v;
 	*n = k;
 	return 0;
@@ -434,7 +435,8 @@ static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind ki
 				return rc;
 			}
 	}
-	qsort(sel, ns, sizeof(*sel), cmp_slice);
+	if (ns)
+		qsort(sel, ns, sizeof(*sel), cmp_slice);
 	for (size_t i = 0; i < ns; i++) {
 		pt_slices_add(&d->files[kind], sel[i]->path);
 		if (is_fw_text(kind) && sel[i]->backend == 2)

@@ -71,6 +71,72 @@ static void step_point(struct pt_out *o, const char *k, const struct pt_step *s,
 		pt_out_printf(o, " %s=-", k);
 }
 
+/* CUPTI side tables (printed only when present). */
+static void dump_cupti(const struct pt_model *m, struct pt_out *o)
+{
+	for (size_t i = 0; i < m->kernels.n; i++) {
+		const struct pt_kernel_info *k = &m->kernels.v[i];
+		pt_out_puts(o, "kernel-info");
+		kv(o, "event", k->event);
+		pt_out_printf(o, " grid=%d,%d,%d block=%d,%d,%d", k->grid[0], k->grid[1], k->grid[2], k->block[0],
+			      k->block[1], k->block[2]);
+		kv(o, "registers", k->registers);
+		kv(o, "static_smem", k->static_smem);
+		kv(o, "dynamic_smem", k->dynamic_smem);
+		kv(o, "graph_id", k->graph_id);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->copies.n; i++) {
+		const struct pt_copy_info *c = &m->copies.v[i];
+		pt_out_puts(o, "copy-info");
+		kv(o, "event", c->event);
+		kv(o, "copy_kind", c->copy_kind);
+		kv(o, "src_kind", c->src_kind);
+		kv(o, "dst_kind", c->dst_kind);
+		kv(o, "bytes", (int64_t)c->bytes);
+		kv(o, "src_device", c->src_device);
+		kv(o, "dst_device", c->dst_device);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->links.n; i++) {
+		const struct pt_gpu_link *l = &m->links.v[i];
+		pt_out_puts(o, "gpu-link");
+		kv(o, "event", l->event);
+		kv(o, "api", l->api);
+		pt_out_puts(o, " range=");
+		if (l->range)
+			pt_out_u64(o, l->range - 1);
+		else
+			pt_out_putc(o, '-');
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->ext_corr.n; i++) {
+		const struct pt_ext_corr *x = &m->ext_corr.v[i];
+		pt_out_puts(o, "ext-corr");
+		kv(o, "device", x->device);
+		kv(o, "kind", x->kind);
+		kv(o, "corr", (int64_t)x->corr);
+		kv(o, "id", (int64_t)x->id);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *r = &m->ranges.v[i];
+		pt_out_puts(o, "range-info");
+		kv(o, "event", r->event);
+		kvt(o, m, "type", r->type);
+		kvt(o, m, "label", r->label);
+		kvt(o, m, "domain", r->domain);
+		pt_out_puts(o, " parent=");
+		if (r->parent)
+			pt_out_u64(o, r->parent - 1);
+		else
+			pt_out_putc(o, '-');
+		kv(o, "id", (int64_t)r->id);
+		kv(o, "flags", r->flags);
+		pt_out_putc(o, '\n');
+	}
+}
+
 void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 {
 	pt_out_puts(o, "proftool-dump 1\n");
@@ -101,6 +167,14 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		kvs(o, "dtype_table_origin", d->dtype_table_origin);
 		kv(o, "dynamic_shape", d->dynamic_shape);
 		kv(o, "step_end_tag", d->step_end_tag);
+		if (d->pid) {
+			kv(o, "pid", d->pid);
+			kv(o, "rank", d->rank);
+			kv(o, "sm_count", d->sm_count);
+			kv(o, "mem_bytes", (int64_t)d->mem_bytes);
+			pt_out_printf(o, " cc=%u.%u", d->cc_major, d->cc_minor);
+			kv(o, "mem_bandwidth_kbs", (int64_t)d->mem_bandwidth_kbs);
+		}
 		pt_out_putc(o, '\n');
 		for (size_t j = 0; j < d->offsets.n; j++) {
 			pt_out_puts(o, "  clock-offset");
@@ -213,6 +287,7 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		kvt(o, m, "name", ev->name[i]);
 		pt_out_putc(o, '\n');
 	}
+	dump_cupti(m, o);
 	const struct pt_queue_samples *qs_ = &m->queues;
 	for (size_t i = 0; i < qs_->n; i++) {
 		pt_out_puts(o, "queue");
@@ -228,5 +303,40 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		kv(o, "track", cs->track[i]);
 		kv(o, "time", cs->time[i]);
 		pt_out_printf(o, " value=%.17g\n", cs->value[i]);
+	}
+	for (size_t i = 0; i < m->md_ops.n; i++) {
+		const struct pt_md_op *op = &m->md_ops.v[i];
+		pt_out_puts(o, "md-op");
+		kv(o, "device", op->device);
+		kv(o, "op_id", op->op_id);
+		kvt(o, m, "type", op->type);
+		kv(o, "workers", op->num_workers);
+		kv(o, "interval_ns", op->sampling_interval_ns);
+		kv(o, "order", op->order);
+		pt_out_puts(o, " queue_track=");
+		if (op->has_queue)
+			pt_out_u64(o, op->queue_track);
+		else
+			pt_out_putc(o, '-');
+		kv(o, "capacity", op->queue_capacity);
+		pt_out_puts(o, " children=[");
+		for (size_t j = 0; j < op->children.n; j++) {
+			if (j)
+				pt_out_putc(o, ',');
+			pt_out_i64(o, op->children.v[j]);
+		}
+		pt_out_puts(o, "]\n");
+	}
+	for (size_t i = 0; i < m->md_records.n; i++) {
+		const struct pt_md_record *r = &m->md_records.v[i];
+		pt_out_puts(o, "md-record");
+		kv(o, "device", r->device);
+		pt_out_printf(o, " file=%s", r->file == PT_MD_DEVICE_QUEUE ? "device_queue" : "dataset_iterator");
+		kv(o, "type", r->type);
+		kv(o, "extra", r->extra);
+		kv(o, "batch", r->batch);
+		kv(o, "value", r->value);
+		kv(o, "time", r->time);
+		pt_out_putc(o, '\n');
 	}
 }

@@ -57,6 +57,11 @@ void pt_model_free(struct pt_model *m)
 		free(m->stats.v[i].key);
 	pt_vec_free(&m->stats);
 	pt_vec_free(&m->aicpu);
+	pt_vec_free(&m->kernels);
+	pt_vec_free(&m->copies);
+	pt_vec_free(&m->links);
+	pt_vec_free(&m->ext_corr);
+	pt_vec_free(&m->ranges);
 	struct pt_events *ev = &m->events;
 	free(ev->track);
 	free(ev->name);
@@ -73,6 +78,10 @@ void pt_model_free(struct pt_model *m)
 	free(m->counters.track);
 	free(m->counters.time);
 	free(m->counters.value);
+	for (size_t i = 0; i < m->md_ops.n; i++)
+		pt_vec_free(&m->md_ops.v[i].children);
+	pt_vec_free(&m->md_ops);
+	pt_vec_free(&m->md_records);
 	free(m->producer);
 	free(m);
 }
@@ -212,6 +221,17 @@ void pt_model_add_counter_sample(struct pt_model *m, uint32_t track, int64_t tim
 void pt_model_add_aicpu(struct pt_model *m, const struct pt_aicpu *a)
 {
 	pt_vec_push(&m->aicpu, *a);
+}
+
+void pt_model_add_md_op(struct pt_model *m, struct pt_md_op *op)
+{
+	pt_vec_push(&m->md_ops, *op);
+	memset(&op->children, 0, sizeof(op->children));
+}
+
+void pt_model_add_md_record(struct pt_model *m, const struct pt_md_record *r)
+{
+	pt_vec_push(&m->md_records, *r);
 }
 
 static struct pt_stat *find_stat(const struct pt_model *m, int32_t device, const char *key)

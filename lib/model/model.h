@@ -28,6 +28,18 @@
  *    (default "ProfilerStep#N").
  *  - MindData: queue samples and pipeline operators, attached to the device
  *    whose id the file names carry.
+ *    Pipeline ops are struct pt_md_op rows; each op's output queue is a
+ *    PT_TRACK_QUEUE track (stream = op id, name "md_op_queue:<op id>") whose
+ *    samples have time = index × sampling interval (unanchored). The host
+ *    device queue (type-1 records) is the PT_TRACK_QUEUE track
+ *    "md_host_queue:device_queue" (stream -2) or, from the iterator file,
+ *    "md_host_queue:dataset_iterator" (stream -3):
+ *    time = the record's timestamp (ms × 10^6) or, without one, the batch
+ *    number (a step stamp); every record is also a struct pt_md_record.
+ *    CPU series of minddata_cpu_utilization_<d>.json are PT_TRACK_COUNTER
+ *    tracks named "md_cpu:device.<metric>", "md_cpu:process.<metric>" and
+ *    "md_cpu:op.<op id>.<metric>" (metric = user, sys, io, idle, runable,
+ *    ctx_switch), time = time_stamp[i] ms × 10^6, else i × sampling interval.
  * Times are never rebased in the model.
  */
 #ifndef PT_MODEL_H
@@ -85,6 +97,13 @@ struct pt_device {
 	char *dtype_table_origin; /* "chosen", "ambiguous", "option" or NULL */
 	bool dynamic_shape;
 	uint32_t step_end_tag;    /* 255 or 65535, 0 without step trace */
+	/* CUPTI (0 when not applicable): the traced process and the GPU's properties */
+	uint32_t pid;             /* process id; 0 = not a CUPTI device */
+	int32_t rank;             /* distributed rank, -1 unknown (meaningful when pid != 0) */
+	uint32_t sm_count;
+	uint64_t mem_bytes;       /* global memory */
+	uint32_t cc_major, cc_minor;
+	uint64_t mem_bandwidth_kbs;
 };
 
 struct pt_track {
@@ -179,6 +198,89 @@ struct pt_aicpu {
 	uint32_t event;   /* event index + 1, 0 = none */
 };
 
+/*
+ * MindData (ascend.md §2.11). A pipeline op as recorded in
+ * pipeline_profiling_<d>.json: the tree is kept as recorded (children ids
+ * before collapsing); its output-queue size series are queue samples on the
+ * op's PT_TRACK_QUEUE track (time = sample index × sampling interval, from
+ * the pipeline start: unanchored), capacity = the queue length.
+ */
+struct pt_md_op {
+	uint32_t device;          /* device index */
+	int64_t op_id;
+	uint32_t type;            /* string id, as recorded ("BatchOp", "Batch") */
+	int64_t num_workers;
+	int64_t sampling_interval_ns;
+	bool has_queue;           /* metrics.output_queue present */
+	int64_t queue_capacity;   /* output_queue.length, -1 without a queue */
+	uint32_t queue_track;     /* PT_NONE without a queue */
+	uint32_t order;           /* position in the file's op_info list */
+	PT_VEC(int64_t) children; /* op ids as recorded (before collapsing) */
+};
+
+enum pt_md_file { PT_MD_DEVICE_QUEUE = 0, PT_MD_ITERATOR = 1 };
+
+/* One record of device_queue_profiling_<d>.txt / dataset_iterator_profiling_<d>.txt. */
+struct pt_md_record {
+	uint32_t device;   /* device index */
+	uint8_t file;      /* enum pt_md_file */
+	uint8_t type;      /* 0 time, 1 connector */
+	int64_t extra;     /* type 0: 0 get, 1 push, 2 batch; type 1: queue capacity */
+	int64_t batch;     /* 1-based */
+	int64_t value;     /* type 0: ns (ms × 10^6); type 1: queue size */
+	int64_t time;      /* timestamp, host-steady ns (ms × 10^6); -1 when absent */
+};
+
+/*
+ * CUPTI side tables (cupti.md §6): details of GPU activity and host range
+ * events, keyed by event index, in event order.
+ */
+struct pt_kernel_info {
+	uint32_t event;                    /* event index (kind PT_EV_KERNEL) */
+	int32_t grid[3], block[3];
+	uint32_t registers;                /* per thread */
+	int32_t static_smem, dynamic_smem; /* bytes */
+	uint32_t graph_id;                 /* 0 = not a graph launch */
+};
+
+/* A memcpy (MEMCPY, MEMCPY2) or memset event. Kinds are CUPTI's enum values. */
+struct pt_copy_info {
+	uint32_t event;
+	uint8_t copy_kind; /* CUpti_ActivityMemcpyKind; 0 for memset */
+	uint8_t src_kind;  /* CUpti_ActivityMemoryKind; 0 for memset */
+	uint8_t dst_kind;  /* memset: its memoryKind */
+	uint64_t bytes;
+	int32_t src_device, dst_device; /* CUDA device ids of a peer copy, -1 otherwise */
+};
+
+/* A GPU activity joined through its correlation id to the API call that launched it. */
+struct pt_gpu_link {
+	uint32_t event; /* the GPU event */
+	uint32_t api;   /* event index of the API call (kind PT_EV_API) */
+	uint32_t range; /* event index + 1 of the innermost host range enclosing the call, 0 = none */
+};
+
+/* External correlation (CUPTI EXTERNAL_CORRELATION): framework ids of an API call. */
+struct pt_ext_corr {
+	uint32_t device; /* the process's CPU device index */
+	uint32_t kind;   /* CUpti_ExternalCorrelationKind (3 = CUSTOM0, PyTorch op id) */
+	uint64_t corr;   /* CUPTI correlation id */
+	uint64_t id;     /* external id */
+};
+
+enum { PT_RANGE_UNTERMINATED = 1, PT_RANGE_INSTANT = 2 };
+
+/* A host range event (PT_EV_RANGE) from NVTX markers. */
+struct pt_range_info {
+	uint32_t event;
+	uint32_t type;   /* string id: ProfileStep, Forward, ..., Operator, UserRange (summary.md §1.1) */
+	uint32_t label;  /* string id of the display name (the op of a PyTorch range), 0 = the event name */
+	uint32_t domain; /* string id of the NVTX domain, 0 = default */
+	uint32_t parent; /* event index + 1 of an explicit parent range, 0 = none */
+	uint64_t id;     /* NVTX range id */
+	uint32_t flags;  /* PT_RANGE_* */
+};
+
 struct pt_stat {
 	int32_t device; /* device index, -1 = whole model */
 	char *key;
@@ -202,9 +304,16 @@ struct pt_model {
 	PT_VEC(struct pt_step) steps;
 	PT_VEC(struct pt_stat) stats;
 	PT_VEC(struct pt_aicpu) aicpu;
+	PT_VEC(struct pt_kernel_info) kernels; /* CUPTI side tables, event order */
+	PT_VEC(struct pt_copy_info) copies;
+	PT_VEC(struct pt_gpu_link) links;
+	PT_VEC(struct pt_ext_corr) ext_corr;
+	PT_VEC(struct pt_range_info) ranges;
 	struct pt_events events;
 	struct pt_queue_samples queues;
 	struct pt_counter_samples counters;
+	PT_VEC(struct pt_md_op) md_ops;         /* MindData pipeline ops, file order */
+	PT_VEC(struct pt_md_record) md_records; /* MindData per-batch records */
 	char *producer; /* "proftool <version>" of the writer */
 };
 
@@ -266,6 +375,10 @@ static inline void pt_model_add_event(struct pt_model *m, uint32_t track, uint32
 
 void pt_model_add_queue_sample(struct pt_model *m, uint32_t track, int64_t time, int64_t size, int64_t capacity);
 void pt_model_add_counter_sample(struct pt_model *m, uint32_t track, int64_t time, double value);
+
+/* Append a MindData op; its children vector is taken over (zeroed in *op). */
+void pt_model_add_md_op(struct pt_model *m, struct pt_md_op *op);
+void pt_model_add_md_record(struct pt_model *m, const struct pt_md_record *r);
 
 /* Append an AI CPU op (copied). */
 void pt_model_add_aicpu(struct pt_model *m, const struct pt_aicpu *a);

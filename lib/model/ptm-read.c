@@ -155,6 +155,13 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		d.dtype_table_origin = dupz(p->dtype_table_origin);
 		d.dynamic_shape = p->dynamic_shape;
 		d.step_end_tag = p->step_end_tag;
+		d.pid = p->pid;
+		d.rank = p->rank;
+		d.sm_count = p->sm_count;
+		d.mem_bytes = p->mem_bytes;
+		d.cc_major = p->cc_major;
+		d.cc_minor = p->cc_minor;
+		d.mem_bandwidth_kbs = p->mem_bandwidth_kbs;
 		pt_vec_push(&m->devices, d);
 		ids->ndevices++;
 		break;
@@ -238,24 +245,28 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_EVENTS: {
 		const Proftool__EventBatch *b = c->events;
 		size_t n = b->n_track;
-		CHECK(b->n_name == n && b->n_kind == n && b->n_start_delta == n && b->n_dur == n && b->n_corr == n &&
-			      b->n_op == n && b->n_task == n, "event batch (column lengths differ)");
+		CHECK(b->n_name == n && b->n_kind == n && b->n_start_delta == n && b->n_dur == n &&
+			      (b->n_corr == n || !b->n_corr) && (b->n_op == n || !b->n_op) &&
+			      (b->n_task == n || !b->n_task) && b->quantum <= INT64_MAX,
+		      "event batch (column lengths differ)");
+		int64_t q = b->quantum ? (int64_t)b->quantum : 1;
 		struct pt_events *ev = &m->events;
 		pt_events_reserve(ev, ev->n + n);
-		int64_t t = 0;
+		uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 */
 		for (size_t i = 0; i < n; i++) {
+			uint32_t op = b->n_op ? b->op[i] : 0;
 			CHECK(b->track[i] < ids->ntracks && b->name[i] < ids->nstrings && b->kind[i] < 256 &&
-				      b->op[i] <= ids->nops, "event");
-			t = (int64_t)((uint64_t)t + (uint64_t)b->start_delta[i]);
+				      op <= ids->nops, "event");
+			tq += (uint64_t)b->start_delta[i];
 			size_t k = ev->n + i;
 			ev->track[k] = b->track[i];
 			ev->name[k] = b->name[i];
 			ev->kind[k] = (uint8_t)b->kind[i];
-			ev->start[k] = t;
-			ev->dur[k] = b->dur[i];
-			ev->corr[k] = b->corr[i];
-			ev->op[k] = b->op[i];
-			ev->task[k] = b->task[i];
+			ev->start[k] = (int64_t)(tq * (uint64_t)q); /* no signed overflow on hostile input */
+			ev->dur[k] = (int64_t)((uint64_t)b->dur[i] * (uint64_t)q);
+			ev->corr[k] = b->n_corr ? b->corr[i] : 0;
+			ev->op[k] = op;
+			ev->task[k] = b->n_task ? b->task[i] : 0;
 		}
 		ev->n += n;
 		break;
@@ -278,6 +289,100 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			CHECK(b->track[i] < ids->ntracks, "counter sample");
 			pt_model_add_counter_sample(m, b->track[i], b->time[i], b->value[i]);
 		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_MD_OP: {
+		const Proftool__MdOp *p = c->md_op;
+		CHECK(p->device < ids->ndevices && p->type < ids->nstrings && p->queue_track <= ids->ntracks &&
+			      (p->queue_track != 0) == p->has_queue, "MindData op");
+		struct pt_md_op op;
+		memset(&op, 0, sizeof(op));
+		op.device = p->device;
+		op.op_id = p->op_id;
+		op.type = p->type;
+		op.num_workers = p->num_workers;
+		op.sampling_interval_ns = p->sampling_interval_ns;
+		op.has_queue = p->has_queue;
+		op.queue_capacity = p->queue_capacity;
+		op.queue_track = p->queue_track ? p->queue_track - 1 : PT_NONE;
+		op.order = p->order;
+		for (size_t j = 0; j < p->n_children; j++)
+			pt_vec_push(&op.children, p->children[j]);
+		pt_model_add_md_op(m, &op);
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_MD_RECORDS: {
+		const Proftool__MdRecordBatch *b = c->md_records;
+		size_t n = b->n_device;
+		CHECK(b->n_file == n && b->n_type == n && b->n_extra == n && b->n_batch == n && b->n_value == n &&
+			      b->n_time == n, "MindData record batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices && b->file[i] <= 1 && b->type[i] <= 1, "MindData record");
+			struct pt_md_record r = { b->device[i], (uint8_t)b->file[i], (uint8_t)b->type[i], b->extra[i],
+						  b->batch[i], b->value[i], b->time[i] };
+			pt_model_add_md_record(m, &r);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_KERNELS: {
+		const Proftool__KernelInfoBatch *b = c->kernels;
+		size_t n = b->n_event;
+		CHECK(b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
+			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
+			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->event[i] < m->events.n && m->events.kind[b->event[i]] == PT_EV_KERNEL, "kernel info");
+			struct pt_kernel_info k = { b->event[i], { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
+						    { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
+						    b->static_smem[i], b->dynamic_smem[i], b->graph_id[i] };
+			pt_vec_push(&m->kernels, k);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_COPIES: {
+		const Proftool__CopyInfoBatch *b = c->copies;
+		size_t n = b->n_event;
+		CHECK(b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
+			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->event[i] < m->events.n && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
+				      b->dst_kind[i] < 256, "copy info");
+			struct pt_copy_info ci = { b->event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
+						   (uint8_t)b->dst_kind[i], b->bytes[i], b->src_device[i],
+						   b->dst_device[i] };
+			pt_vec_push(&m->copies, ci);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_LINKS: {
+		const Proftool__GpuLinkBatch *b = c->links;
+		size_t n = b->n_event;
+		CHECK(b->n_api == n && b->n_range == n, "link batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->event[i] < m->events.n && b->api[i] < m->events.n && b->range[i] <= m->events.n,
+			      "GPU link");
+			struct pt_gpu_link l = { b->event[i], b->api[i], b->range[i] };
+			pt_vec_push(&m->links, l);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_EXT_CORR: {
+		const Proftool__ExtCorrBatch *b = c->ext_corr;
+		size_t n = b->n_device;
+		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices, "external correlation");
+			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
+			pt_vec_push(&m->ext_corr, x);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_RANGE: {
+		const Proftool__RangeInfo *p = c->range;
+		CHECK(p->event < m->events.n && p->type < ids->nstrings && p->label < ids->nstrings &&
+			      p->domain < ids->nstrings && p->parent <= m->events.n, "range info");
+		struct pt_range_info r = { p->event, p->type, p->label, p->domain, p->parent, p->id, p->flags };
+		pt_vec_push(&m->ranges, r);
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_FOOTER: {

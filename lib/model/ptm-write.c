@@ -101,6 +101,13 @@ static void write_devices(struct writer *w, const struct pt_model *m)
 		pd.dtype_table_origin = s(d->dtype_table_origin);
 		pd.dynamic_shape = d->dynamic_shape;
 		pd.step_end_tag = d->step_end_tag;
+		pd.pid = d->pid;
+		pd.rank = d->rank;
+		pd.sm_count = d->sm_count;
+		pd.mem_bytes = d->mem_bytes;
+		pd.cc_major = d->cc_major;
+		pd.cc_minor = d->cc_minor;
+		pd.mem_bandwidth_kbs = d->mem_bandwidth_kbs;
 		CHUNK(device, DEVICE, &pd);
 		free(offs);
 		free(offp);
@@ -177,29 +184,75 @@ static void write_steps(struct writer *w, const struct pt_model *m)
 	}
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* Is every value of a column zero? Then it is written empty. */
+static bool all_zero64(const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return false;
+	return true;
+}
+
+static bool all_zero32(const uint32_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return false;
+	return true;
+}
+
 static void write_events(struct writer *w, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
 	uint32_t kind[PT_PTM_EVENT_BATCH];
-	int64_t delta[PT_PTM_EVENT_BATCH];
+	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH];
 	for (size_t b = 0; b < ev->n; b += PT_PTM_EVENT_BATCH) {
 		size_t n = ev->n - b < PT_PTM_EVENT_BATCH ? ev->n - b : PT_PTM_EVENT_BATCH;
-		int64_t prev = 0;
+		/* the time quantum: the gcd of every start and duration (10 ns for
+		 * 100 MHz Ascend counters), so that varints get shorter */
+		uint64_t q = 0;
+		for (size_t i = 0; i < n && q != 1; i++)
+			q = gcd64(gcd64(q, mag(ev->start[b + i])), mag(ev->dur[b + i]));
+		if (q == 0)
+			q = 1;
+		/* deltas in units of q, modulo 2^64: exact for any int64 starts */
+		uint64_t prev = 0;
 		for (size_t i = 0; i < n; i++) {
 			kind[i] = ev->kind[b + i];
-			delta[i] = (int64_t)((uint64_t)ev->start[b + i] - (uint64_t)prev);
-			prev = ev->start[b + i];
+			uint64_t sq = (uint64_t)(ev->start[b + i] / (int64_t)q);
+			delta[i] = (int64_t)(sq - prev);
+			dur[i] = ev->dur[b + i] / (int64_t)q;
+			prev = sq;
 		}
 		Proftool__EventBatch pb = PROFTOOL__EVENT_BATCH__INIT;
-		pb.n_track = pb.n_name = pb.n_kind = pb.n_start_delta = pb.n_dur = pb.n_corr = pb.n_op = pb.n_task = n;
+		pb.n_track = pb.n_name = pb.n_kind = pb.n_start_delta = pb.n_dur = n;
 		pb.track = ev->track + b;
 		pb.name = ev->name + b;
 		pb.kind = kind;
 		pb.start_delta = delta;
-		pb.dur = ev->dur + b;
+		pb.dur = dur;
+		pb.n_corr = all_zero64(ev->corr + b, n) ? 0 : n;
 		pb.corr = ev->corr + b;
+		pb.n_op = all_zero32(ev->op + b, n) ? 0 : n;
 		pb.op = ev->op + b;
+		pb.n_task = all_zero64(ev->task + b, n) ? 0 : n;
 		pb.task = ev->task + b;
+		pb.quantum = q > 1 ? q : 0;
 		CHUNK(events, EVENTS, &pb);
 	}
 }
@@ -226,6 +279,159 @@ static void write_samples(struct writer *w, const struct pt_model *m)
 		pc.time = c->time + b;
 		pc.value = c->value + b;
 		CHUNK(counters, COUNTERS, &pc);
+	}
+}
+
+/* MindData ops and per-batch records (chunks 30, 31). */
+static void write_minddata(struct writer *w, const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->md_ops.n; i++) {
+		const struct pt_md_op *op = &m->md_ops.v[i];
+		Proftool__MdOp po = PROFTOOL__MD_OP__INIT;
+		po.device = op->device;
+		po.op_id = op->op_id;
+		po.type = op->type;
+		po.num_workers = op->num_workers;
+		po.sampling_interval_ns = op->sampling_interval_ns;
+		po.has_queue = op->has_queue;
+		po.queue_capacity = op->queue_capacity;
+		po.queue_track = op->queue_track == PT_NONE ? 0 : op->queue_track + 1;
+		po.order = op->order;
+		po.n_children = op->children.n;
+		po.children = op->children.v;
+		CHUNK(md_op, MD_OP, &po);
+	}
+	const struct pt_md_record *r = m->md_records.v;
+	size_t nr = m->md_records.n;
+	uint32_t dev[PT_PTM_EVENT_BATCH], file[PT_PTM_EVENT_BATCH], type[PT_PTM_EVENT_BATCH];
+	int64_t extra[PT_PTM_EVENT_BATCH], batch[PT_PTM_EVENT_BATCH], value[PT_PTM_EVENT_BATCH],
+		time[PT_PTM_EVENT_BATCH];
+	for (size_t b = 0; b < nr; b += PT_PTM_EVENT_BATCH) {
+		size_t n = nr - b < PT_PTM_EVENT_BATCH ? nr - b : PT_PTM_EVENT_BATCH;
+		for (size_t i = 0; i < n; i++) {
+			dev[i] = r[b + i].device;
+			file[i] = r[b + i].file;
+			type[i] = r[b + i].type;
+			extra[i] = r[b + i].extra;
+			batch[i] = r[b + i].batch;
+			value[i] = r[b + i].value;
+			time[i] = r[b + i].time;
+		}
+		Proftool__MdRecordBatch pb = PROFTOOL__MD_RECORD_BATCH__INIT;
+		pb.n_device = pb.n_file = pb.n_type = pb.n_extra = pb.n_batch = pb.n_value = pb.n_time = n;
+		pb.device = dev;
+		pb.file = file;
+		pb.type = type;
+		pb.extra = extra;
+		pb.batch = batch;
+		pb.value = value;
+		pb.time = time;
+		CHUNK(md_records, MD_RECORDS, &pb);
+	}
+}
+
+/* CUPTI side tables (chunks 20-24), after the events they index. */
+static void write_cupti(struct writer *w, const struct pt_model *m)
+{
+	enum { B = PT_PTM_EVENT_BATCH };
+	uint32_t u[4][B];
+	int32_t i32[9][B];
+	uint64_t u64[2][B];
+	for (size_t b = 0; b < m->kernels.n; b += B) {
+		size_t n = m->kernels.n - b < B ? m->kernels.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_kernel_info *k = &m->kernels.v[b + i];
+			u[0][i] = k->event;
+			u[1][i] = k->registers;
+			u[2][i] = k->graph_id;
+			for (int j = 0; j < 3; j++) {
+				i32[j][i] = k->grid[j];
+				i32[3 + j][i] = k->block[j];
+			}
+			i32[6][i] = k->static_smem;
+			i32[7][i] = k->dynamic_smem;
+		}
+		Proftool__KernelInfoBatch pb = PROFTOOL__KERNEL_INFO_BATCH__INIT;
+		pb.n_event = pb.n_grid_x = pb.n_grid_y = pb.n_grid_z = pb.n_block_x = pb.n_block_y = pb.n_block_z =
+			pb.n_registers = pb.n_static_smem = pb.n_dynamic_smem = pb.n_graph_id = n;
+		pb.event = u[0];
+		pb.registers = u[1];
+		pb.graph_id = u[2];
+		pb.grid_x = i32[0];
+		pb.grid_y = i32[1];
+		pb.grid_z = i32[2];
+		pb.block_x = i32[3];
+		pb.block_y = i32[4];
+		pb.block_z = i32[5];
+		pb.static_smem = i32[6];
+		pb.dynamic_smem = i32[7];
+		CHUNK(kernels, KERNELS, &pb);
+	}
+	for (size_t b = 0; b < m->copies.n; b += B) {
+		size_t n = m->copies.n - b < B ? m->copies.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_copy_info *c = &m->copies.v[b + i];
+			u[0][i] = c->event;
+			u[1][i] = c->copy_kind;
+			u[2][i] = c->src_kind;
+			u[3][i] = c->dst_kind;
+			u64[0][i] = c->bytes;
+			i32[0][i] = c->src_device;
+			i32[1][i] = c->dst_device;
+		}
+		Proftool__CopyInfoBatch pb = PROFTOOL__COPY_INFO_BATCH__INIT;
+		pb.n_event = pb.n_copy_kind = pb.n_src_kind = pb.n_dst_kind = pb.n_bytes = pb.n_src_device =
+			pb.n_dst_device = n;
+		pb.event = u[0];
+		pb.copy_kind = u[1];
+		pb.src_kind = u[2];
+		pb.dst_kind = u[3];
+		pb.bytes = u64[0];
+		pb.src_device = i32[0];
+		pb.dst_device = i32[1];
+		CHUNK(copies, COPIES, &pb);
+	}
+	for (size_t b = 0; b < m->links.n; b += B) {
+		size_t n = m->links.n - b < B ? m->links.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			u[0][i] = m->links.v[b + i].event;
+			u[1][i] = m->links.v[b + i].api;
+			u[2][i] = m->links.v[b + i].range;
+		}
+		Proftool__GpuLinkBatch pb = PROFTOOL__GPU_LINK_BATCH__INIT;
+		pb.n_event = pb.n_api = pb.n_range = n;
+		pb.event = u[0];
+		pb.api = u[1];
+		pb.range = u[2];
+		CHUNK(links, LINKS, &pb);
+	}
+	for (size_t b = 0; b < m->ext_corr.n; b += B) {
+		size_t n = m->ext_corr.n - b < B ? m->ext_corr.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			u[0][i] = m->ext_corr.v[b + i].device;
+			u[1][i] = m->ext_corr.v[b + i].kind;
+			u64[0][i] = m->ext_corr.v[b + i].corr;
+			u64[1][i] = m->ext_corr.v[b + i].id;
+		}
+		Proftool__ExtCorrBatch pb = PROFTOOL__EXT_CORR_BATCH__INIT;
+		pb.n_device = pb.n_kind = pb.n_corr = pb.n_id = n;
+		pb.device = u[0];
+		pb.kind = u[1];
+		pb.corr = u64[0];
+		pb.id = u64[1];
+		CHUNK(ext_corr, EXT_CORR, &pb);
+	}
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *r = &m->ranges.v[i];
+		Proftool__RangeInfo pr = PROFTOOL__RANGE_INFO__INIT;
+		pr.event = r->event;
+		pr.type = r->type;
+		pr.label = r->label;
+		pr.domain = r->domain;
+		pr.parent = r->parent;
+		pr.id = r->id;
+		pr.flags = r->flags;
+		CHUNK(range, RANGE, &pr);
 	}
 }
 
@@ -318,7 +524,9 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 		CHUNK(stat, STAT, &ps);
 	}
 	write_events(w, m);
+	write_cupti(w, m);
 	write_samples(w, m);
+	write_minddata(w, m);
 
 	Proftool__Footer pf = PROFTOOL__FOOTER__INIT;
 	pf.n_strings = st->n;

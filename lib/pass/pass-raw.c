@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <demangle.h>
+
 #include "model/model.h"
 #include "support/err.h"
 #include "support/xalloc.h"
 #include "table/table.h"
 
-const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", NULL };
+const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", "kernels", "api", NULL };
 
 struct ev_key {
 	uint32_t device;
@@ -201,6 +203,115 @@ static struct pt_table *aicpu_table(const struct pt_model *m, int64_t device)
 	return t;
 }
 
+/*
+ * CUPTI tables (cupti.md §6.10): kernels and api, ordered by device index,
+ * start, stream/thread, model order. `name` is the output name (C++ names
+ * demangled as c++filt does, API names without a trailing _vNNNN), `raw_name`
+ * the name as recorded.
+ */
+static void out_name(struct pt_table *t, const struct pt_model *m, size_t r, size_t c, uint32_t id, bool api)
+{
+	const char *s = pt_strtab_get(&m->strings, id);
+	size_t n = pt_strtab_len(&m->strings, id);
+	if (api) {
+		size_t k = n;
+		while (k && s[k - 1] >= '0' && s[k - 1] <= '9')
+			k--;
+		if (n - k >= 4 && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
+			n = k - 2;
+		pt_table_set_str(t, r, c, s, n);
+		return;
+	}
+	if (n > 2 && s[0] == '_' && s[1] == 'Z') {
+		char *d = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+		if (d) {
+			pt_table_set_strdup(t, r, c, d, strlen(d));
+			free(d);
+			return;
+		}
+	}
+	pt_table_set_str(t, r, c, s, n);
+}
+
+static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t device)
+{
+	struct pt_table *t = pt_table_new(api ? "api" : "kernels", api ? "CUDA API calls" : "GPU kernels");
+	if (api) {
+		pt_table_add_col(t, "thread_id", PT_COL_INT, PT_ROLE_KEY, 0);
+		pt_table_add_col(t, "correlation_id", PT_COL_INT, PT_ROLE_KEY, 0);
+		pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+		pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "process_id", PT_COL_INT, PT_ROLE_KEY, 0);
+		pt_table_add_col(t, "raw_name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	} else {
+		static const char *const cols[] = { "device_id", "stream_id", "correlation_id" };
+		for (int i = 0; i < 3; i++)
+			pt_table_add_col(t, cols[i], PT_COL_INT, PT_ROLE_KEY, 0);
+		pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+		pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		static const char *const dims[] = { "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+						    "registers_per_thread", "static_shared_memory",
+						    "dynamic_shared_memory", "process_id" };
+		for (int i = 0; i < 10; i++)
+			pt_table_add_col(t, dims[i], PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "raw_name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	}
+	const struct pt_events *ev = &m->events;
+	uint32_t *info = NULL; /* kernel info index + 1 by event */
+	if (!api) {
+		info = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*info));
+		for (size_t i = 0; i < m->kernels.n; i++)
+			if (m->kernels.v[i].event < ev->n)
+				info[m->kernels.v[i].event] = (uint32_t)i + 1;
+	}
+	struct ev_key *k = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*k));
+	size_t n = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != (api ? PT_EV_API : PT_EV_KERNEL))
+			continue;
+		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+		if (!api && !keep_dev(m, tr->device, device))
+			continue;
+		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
+	}
+	qsort(k, n, sizeof(*k), cmp_ev);
+	for (size_t j = 0; j < n; j++) {
+		size_t i = k[j].idx;
+		const struct pt_device *dv = &m->devices.v[k[j].device];
+		size_t r = pt_table_add_row(t);
+		if (api) {
+			pt_table_set_int(t, r, 0, k[j].stream);
+			pt_table_set_int(t, r, 1, (int64_t)ev->corr[i]);
+			out_name(t, m, r, 2, ev->name[i], true);
+			pt_table_set_int(t, r, 3, ev->start[i]);
+			pt_table_set_int(t, r, 4, ev->dur[i]);
+			pt_table_set_int(t, r, 5, dv->pid);
+			str_id(t, m, r, 6, ev->name[i]);
+			continue;
+		}
+		pt_table_set_int(t, r, 0, dv->id);
+		pt_table_set_int(t, r, 1, k[j].stream);
+		pt_table_set_int(t, r, 2, (int64_t)ev->corr[i]);
+		out_name(t, m, r, 3, ev->name[i], false);
+		pt_table_set_int(t, r, 4, ev->start[i]);
+		pt_table_set_int(t, r, 5, ev->dur[i]);
+		if (info[i]) {
+			const struct pt_kernel_info *ki = &m->kernels.v[info[i] - 1];
+			const int64_t v[9] = { ki->grid[0],  ki->grid[1],  ki->grid[2],	      ki->block[0], ki->block[1],
+					       ki->block[2], ki->registers, ki->static_smem, ki->dynamic_smem };
+			for (int c = 0; c < 9; c++)
+				pt_table_set_int(t, r, 6 + (size_t)c, v[c]);
+		}
+		pt_table_set_int(t, r, 15, dv->pid);
+		str_id(t, m, r, 16, ev->name[i]);
+	}
+	free(k);
+	free(info);
+	return t;
+}
+
 int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, struct pt_table **out,
 		struct pt_err **e)
 {
@@ -212,6 +323,10 @@ int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, stru
 		*out = steps_table(m, device);
 	else if (!strcmp(name, "aicpu"))
 		*out = aicpu_table(m, device);
+	else if (!strcmp(name, "kernels"))
+		*out = cupti_table(m, false, device);
+	else if (!strcmp(name, "api"))
+		*out = cupti_table(m, true, device);
 	else
 		return pt_err(e, "unknown table '%s'", name);
 	return 0;

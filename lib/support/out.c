@@ -30,8 +30,21 @@ int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 		pt_out_init_fd(o, 1, "standard output");
 		return 0;
 	}
+	/* A device, FIFO or socket (e.g. /dev/full, /dev/stdout) is written in
+	 * place: a temporary file beside it must never be renamed over it. */
+	struct stat st;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return pt_err(e, "cannot create '%s': it is a directory", path);
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return pt_err_errno(e, errno, "cannot open '%s'", path);
+		pt_out_init_fd(o, fd, path);
+		o->own_fd = true;
+		return 0;
+	}
 	char *tmp = pt_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		int er = errno;
 		free(tmp);

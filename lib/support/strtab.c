@@ -8,7 +8,7 @@
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a; s may be NULL when n is 0 */
 	for (size_t i = 0; i < n; i++) {
 		h ^= (unsigned char)s[i];
 		h *= 1099511628211ULL;
@@ -52,7 +52,7 @@ uint32_t pt_strtab_find(const struct pt_strtab *t, const char *s, size_t len)
 	size_t mask = t->nslots - 1, i = hash_bytes(s, len) & mask;
 	while (t->slots[i]) {
 		uint32_t id = t->slots[i] - 1;
-		if (t->slen[id] == len && !memcmp(t->data + t->off[id], s, len))
+		if (t->slen[id] == len && (!len || !memcmp(t->data + t->off[id], s, len)))
 			return id;
 		i = (i + 1) & mask;
 	}
@@ -72,7 +72,8 @@ uint32_t pt_strtab_intern(struct pt_strtab *t, const char *s, size_t len)
 	pt_xgrow((void **)&t->data, &t->cap, t->len + len + 1, 1);
 	if (inside)
 		s = t->data + s_off;
-	memcpy(t->data + t->len, s, len);
+	if (len)
+		memcpy(t->data + t->len, s, len);
 	t->data[t->len + len] = 0;
 	pt_xgrow((void **)&t->off, &t->ncap, t->n + 1, sizeof(*t->off));
 	t->slen = pt_xrealloc(t->slen, t->ncap * sizeof(*t->slen));

@@ -59,9 +59,25 @@ static char *thread_rec(const struct gen *g, const struct gen_aicpu *a, uint64_t
 	return s;
 }
 
+struct meta {
+	int kind;             /* 1 Node, 2 Thread */
+	int fields;
+	uint64_t total_us, dispatch_us, exec_ns;
+};
+
+static int nfields(const char *s)
+{
+	int n = 1;
+
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
 static void aicpu_text(struct gen *g, const struct gen_step *steps_unused)
 {
 	PT_VEC(char *) r = { 0 };
+	PT_VEC(struct meta) m = { 0 };
 	struct gen_step st = { 0 };
 	uint64_t nsteps = gen_nsteps(g), serial = 0;
 	uint64_t pairs = 0, node_only = 0, thread_only = 0, bad_node = 0, bad_thread = 0;
@@ -78,9 +94,10 @@ static void aicpu_text(struct gen *g, const struct gen_step *steps_unused)
 			char *rs = val(g, s, a->cycles), *re = val(g, e, a->cycles), *node;
 			const char *run = a->tart ? "Run tart" : "Run start";
 
+			struct meta tm = { 2, 7, a->total_us, a->dispatch_us, 0 };
 			if (inj_at(g, GI_THREAD_ONLY, at, NULL)) {
 				pt_vec_push(&r, thread_rec(g, a, s, e, 0, at));
-				thread_only++;
+				pt_vec_push(&m, tm);
 			}
 			if (a->layout == 3) {
 				node = pt_xasprintf("[%" PRIu64 "] Node:%s, %s:%s, Run end:%s", s, a->name, run, rs, re);
@@ -116,25 +133,42 @@ static void aicpu_text(struct gen *g, const struct gen_step *steps_unused)
 				free(t);
 				badn = nf != 3 && nf != 6;
 			}
+			(void)badn;
+			struct meta nm = { 1, nfields(node), 0, 0, gen_cyc_to_ns(g, e) - gen_cyc_to_ns(g, s) };
 			pt_vec_push(&r, node);
-			if (inj_at(g, GI_NODE_ONLY, at, NULL)) {
-				node_only++;
+			pt_vec_push(&m, nm);
+			if (inj_at(g, GI_NODE_ONLY, at, NULL))
 				continue;
-			}
-			bool badt = inj_at(g, GI_THREAD_FIELDS, at, &tf) && tf != 7;
+			inj_at(g, GI_THREAD_FIELDS, at, &tf);
 			pt_vec_push(&r, thread_rec(g, a, s, e, tf, at));
-			if (badn)
-				bad_node++;
-			else if (badt)
-				bad_thread++;
-			else {
-				pairs++;
-				total_us += a->total_us;
-				dispatch_us += a->dispatch_us;
-				exec_ns += gen_cyc_to_ns(g, e) - gen_cyc_to_ns(g, s);
-			}
+			tm.fields = nfields(r.v[r.n - 1]);
+			pt_vec_push(&m, tm);
 		}
 	}
+	/* the spec's reading (§2.6): a Node record immediately followed by a
+	 * Thread record is an op */
+	for (size_t i = 0; i < m.n; i++) {
+		if (m.v[i].kind == 1) {
+			if (i + 1 < m.n && m.v[i + 1].kind == 2) {
+				if (m.v[i].fields != 3 && m.v[i].fields != 6)
+					bad_node++;
+				else if (m.v[i + 1].fields != 7)
+					bad_thread++;
+				else {
+					pairs++;
+					total_us += m.v[i + 1].total_us;
+					dispatch_us += m.v[i + 1].dispatch_us;
+					exec_ns += m.v[i].exec_ns;
+				}
+				i++;
+			} else {
+				node_only++;
+			}
+		} else {
+			thread_only++;
+		}
+	}
+	pt_vec_free(&m);
 	gen_step_free(&st);
 	gen_text_emit(g, GK_AICPU, r.v, r.n, '\0');
 	gen_expect(g, "aicpu.pairs %" PRIu64, pairs);

@@ -134,22 +134,15 @@ static void model_rec(struct hw *h, const struct hrec *r, uint64_t off)
 
 static void out_rec(struct hw *h, const struct hrec *r)
 {
-	unsigned char *p;
+	unsigned char *p, tmp[64];
 
 	if (h->s->g->files[GK_HWTS].empty)
 		return;
 	if (h->model)
 		model_rec(h, r, h->s->total);
-	/* reserve in the sink buffer directly: the hot path of scale mode */
-	if (h->s->n + 64 > h->s->cap) {
-		unsigned char tmp[64];
-		memset(tmp, 0, 64);
-		p = tmp;
-		goto fill;
-	}
-	p = h->s->buf + h->s->n;
+	/* write into the sink buffer directly: the hot path of scale mode */
+	p = h->s->n + 64 > h->s->cap ? tmp : h->s->buf + h->s->n;
 	memset(p, 0, 64);
-fill:
 	if (!r->zero) {
 		p[0] = (uint8_t)(r->cnt << 4 | (r->flag ? 8 : 0) | (r->type & 7));
 		p[1] = r->core;

@@ -225,7 +225,8 @@ void gen_steptrace(struct gen *g)
 		ADD(2, g->st_stream, g->st_task, st.bp, 1u);
 		ADD(g->end_tag, g->st_stream, g->st_task, st.end, 2u);
 		/* step-level injections */
-		for (size_t i = 0; i < one.n; i++) {
+		size_t orig = one.n;
+		for (size_t i = 0; i < orig; i++) {
 			struct srec *r = &one.v[i];
 			int tag = (r->seq >> 24) == 0 ? TAG_JOB : (r->seq >> 24) == 2 ? TAG_END : (int)r->tag;
 			gen_for_inj(g, GK_STEP_TRACE, in) {
@@ -253,12 +254,19 @@ void gen_steptrace(struct gen *g)
 		else if (g->st_order == 1)
 			qsort(one.v, one.n, sizeof(*one.v), by_tag);
 		else {
+			/* shuffle what lies between the job-id tag and the end tag */
+			size_t lo = 0, hi = one.n;
+			qsort(one.v, one.n, sizeof(*one.v), by_tag);
+			while (lo < hi && (one.v[lo].seq >> 24) == 0)
+				lo++;
+			while (hi > lo && (one.v[hi - 1].seq >> 24) == 2)
+				hi--;
 			rng = g->seed ^ (k * 0x2545f4914f6cdd1dULL);
-			for (size_t i = one.n; i > 1; i--) {
+			for (size_t i = hi - lo; i > 1; i--) {
 				size_t j = (size_t)(gen_splitmix(&rng) % i);
-				struct srec t = one.v[i - 1];
-				one.v[i - 1] = one.v[j];
-				one.v[j] = t;
+				struct srec t = one.v[lo + i - 1];
+				one.v[lo + i - 1] = one.v[lo + j];
+				one.v[lo + j] = t;
 			}
 		}
 		for (size_t i = 0; i < one.n; i++)

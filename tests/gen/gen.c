@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "gen.h"
+#include "gen-cupti.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
 
@@ -582,10 +583,16 @@ static void d_aicpu(struct gen *g, char **tok, int n)
 	struct gen_aicpu a = { .layout = 3, .dur_ns = 100000, .dispatch_us = 100, .total_us = 1500,
 			       .offset_ns = 2000 };
 
-	if (n < 2)
-		die("aicpu: missing op name");
-	a.name = pt_xstrdup(tok[1]);
-	for (int i = 2; i < n; i++) {
+	static const char *const keys[] = { "layout", "count", "offset", "dur", "dispatch", "total",
+					    "cycles", "tart", "stream", "task", NULL };
+	int first = 2;
+
+	a.name = NULL;
+	for (int k = 0; keys[k] && n >= 2; k++)
+		if (!strcmp(tok[1], keys[k]))
+			first = 1; /* no name given */
+	a.name = pt_xstrdup(first == 1 || n < 2 ? "Default/TruncatedNormal-op0" : tok[1]);
+	for (int i = first; i < n; i++) {
 		const char *k = tok[i];
 		struct kv kv = { tok, n, i };
 		if (!strcmp(k, "layout")) {
@@ -994,6 +1001,9 @@ static void directive(struct gen *g, char **tok, int n)
 				die("dev-start: unknown option '%s'", tok[i]);
 			i = kv.i;
 		}
+	} else if (!strncmp(d, "md-", 3)) {
+		if (gen_minddata_directive(g, tok, n) < 0)
+			die("%s", gen_minddata_error());
 	} else if (!strcmp(d, "file")) {
 		d_file(g, tok, n, 1);
 	} else if (!strcmp(d, "slices")) {
@@ -1700,8 +1710,42 @@ static void gen_init(struct gen *g)
 	g->host_label = -1;
 }
 
+static void gen_free(struct gen *g)
+{
+	for (size_t i = 0; i < g->ops.n; i++) {
+		struct gen_op *op = &g->ops.v[i];
+		for (size_t t = 0; t < op->tensors.n; t++) {
+			free(op->tensors.v[t].format);
+			free(op->tensors.v[t].dtype);
+			free(op->tensors.v[t].shape);
+		}
+		pt_vec_free(&op->tensors);
+		pt_vec_free(&op->tasks);
+		free(op->name);
+		free(op->type);
+	}
+	pt_vec_free(&g->ops);
+	for (size_t i = 0; i < g->aicpu.n; i++)
+		free(g->aicpu.v[i].name);
+	pt_vec_free(&g->aicpu);
+	for (size_t i = 0; i < g->aicpumi.n; i++)
+		free(g->aicpumi.v[i].name);
+	pt_vec_free(&g->aicpumi);
+	for (size_t i = 0; i < g->injs.n; i++)
+		free(g->injs.v[i].text);
+	pt_vec_free(&g->injs);
+	pt_vec_free(&g->unnamed);
+	pt_vec_free(&g->reduces);
+	for (int i = 0; i < g->npoints; i++)
+		free(g->points[i].op);
+	free(g->freq_text);
+	free(g->aic_text);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "cupti") || !strcmp(argv[1], "cuptidmp")))
+		return gen_cupti_main(argc - 1, argv + 1); /* CUPTIDMP back end: gen-cupti.c */
 	struct gen g;
 	const char *desc = NULL, *expect_path = NULL;
 	bool expect = false;
@@ -1781,8 +1825,10 @@ int main(int argc, char **argv)
 	gen_aicpu(&g);
 	gen_aicpumi(&g);
 	gen_tdt(&g);
+	gen_minddata(&g);
 	if (g.expect && fclose(g.expect))
 		die("write error on EXPECT: %s", strerror(errno));
 	pt_hashmap_free(&dyn.next);
+	gen_free(&g);
 	return 0;
 }

@@ -308,4 +308,9 @@ void gen_aicpumi(struct gen *g);
 void gen_tdt(struct gen *g);
 void gen_clock(struct gen *g);
 
+/* MindData back end (gen-minddata.c): md-* directives, kept in its own state. */
+int gen_minddata_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not md-*, -1 error */
+const char *gen_minddata_error(void);
+void gen_minddata(struct gen *g);
+
 #endif

@@ -443,7 +443,7 @@ static void test_dynamic_wrap(void **state)
 	(void)state;
 	struct fx *f = fx_new(PT_ERA_BINARY, true);
 	uint32_t op = add_op(f, "Default/MatMul-op3");
-	map_task(f, 1, 0, op); /* joins on the raw id */
+	map_task(f, 1, 65536, op); /* TASK_DESC lists the extended id (§2.1) */
 	rec(f, 0, 0, 65534, 1, 10);
 	rec(f, 1, 0, 65534, 1, 20);
 	rec(f, 0, 0, 65535, 1, 30);

@@ -1,0 +1,2297 @@
+#include "export/export-chrome.h"
+
+#include <demangle.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-timeline.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/fmt.h"
+#include "support/hashmap.h"
+#include "support/out.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+
+/* qsort that accepts an empty (possibly NULL) array */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
+#define TID_BASE 100000000u
+#define MAX_REL ((int64_t)1 << 53)
+
+/* ------------------------------------------------------------------ time text */
+
+size_t pt_chrome_fmt_us(char *out, int64_t rel)
+{
+	uint64_t v = (uint64_t)rel;
+	size_t n = pt_fmt_u64(out, v / 1000);
+	unsigned f = (unsigned)(v % 1000);
+	out[n] = '.';
+	out[n + 1] = (char)('0' + f / 100);
+	out[n + 2] = (char)('0' + f / 10 % 10);
+	out[n + 3] = (char)('0' + f % 10);
+	return n + 4;
+}
+
+/* ------------------------------------------------------------------ planner */
+
+struct plan_unit {
+	uint64_t first;     /* ordinal of its first event */
+	uint64_t bytes;     /* all its events */
+	uint64_t last;      /* bytes of its last piece (after forced cuts) */
+	size_t cut0, ncut;  /* its forced cuts in p->forced */
+};
+
+struct pt_chrome_planner {
+	uint64_t header, limit, room, ord, acc;
+	bool have;
+	uint32_t unit;
+	PT_VEC(struct plan_unit) units;
+	PT_VEC(uint64_t) forced;
+	PT_VEC(uint64_t) cuts;
+};
+
+struct pt_chrome_planner *pt_chrome_planner_new(uint64_t header, uint64_t limit)
+{
+	struct pt_chrome_planner *p = pt_xcalloc(1, sizeof(*p));
+	p->header = header;
+	p->limit = limit;
+	p->room = limit > header ? limit - header : 1;
+	return p;
+}
+
+void pt_chrome_planner_event(struct pt_chrome_planner *p, uint32_t unit, uint64_t bytes)
+{
+	if (!p->have || unit != p->unit) {
+		struct plan_unit u = { p->ord, 0, 0, p->forced.n, 0 };
+		pt_vec_push(&p->units, u);
+		p->unit = unit;
+		p->have = true;
+		p->acc = 0;
+	}
+	struct plan_unit *u = &p->units.v[p->units.n - 1];
+	/* cut between events at the first one whose inclusion would exceed L (counted from a fresh part) */
+	if (p->acc && p->acc + bytes > p->room) {
+		pt_vec_push(&p->forced, p->ord);
+		u->ncut++;
+		p->acc = 0;
+	}
+	p->acc += bytes;
+	u->bytes += bytes;
+	u->last = p->acc;
+	p->ord++;
+}
+
+size_t pt_chrome_planner_finish(struct pt_chrome_planner *p, const uint64_t **cuts)
+{
+	uint64_t cur = 0;
+	bool open = false;
+	p->cuts.n = 0;
+	for (size_t i = 0; i < p->units.n; i++) {
+		const struct plan_unit *u = &p->units.v[i];
+		if (!u->ncut) {
+			if (open && cur + u->bytes <= p->room) {
+				cur += u->bytes;
+				continue;
+			}
+			if (open)
+				pt_vec_push(&p->cuts, u->first);
+			open = true;
+			cur = u->bytes;
+			continue;
+		}
+		if (open)
+			pt_vec_push(&p->cuts, u->first);
+		for (size_t k = 0; k < u->ncut; k++)
+			pt_vec_push(&p->cuts, p->forced.v[u->cut0 + k]);
+		open = true;
+		cur = u->last;
+	}
+	*cuts = p->cuts.v;
+	return p->cuts.n + 1;
+}
+
+void pt_chrome_planner_free(struct pt_chrome_planner *p)
+{
+	if (!p)
+		return;
+	pt_vec_free(&p->units);
+	pt_vec_free(&p->forced);
+	pt_vec_free(&p->cuts);
+	free(p);
+}
+
+/* ------------------------------------------------------------------ sink */
+
+struct sink {
+	char *buf;
+	size_t len, cap;
+	uint64_t total;   /* uncompressed bytes */
+	struct pt_out *o; /* NULL: count only */
+	bool gz;
+	z_stream z;
+	char *zbuf;
+	uint64_t zbytes;
+	bool zerr;
+};
+
+#define SINK_CAP (1u << 20)
+
+static void sink_init(struct sink *s, struct pt_out *o, bool gz, int level)
+{
+	memset(s, 0, sizeof(*s));
+	s->cap = SINK_CAP;
+	s->buf = pt_xmalloc(s->cap);
+	s->o = o;
+	s->gz = gz && o;
+	if (s->gz) {
+		s->zbuf = pt_xmalloc(SINK_CAP);
+		if (deflateInit2(&s->z, level ? level : 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			s->zerr = true;
+	}
+}
+
+static void sink_deflate(struct sink *s, const char *p, size_t n, int flush)
+{
+	s->z.next_in = (Bytef *)p;
+	s->z.avail_in = (uInt)n;
+	do {
+		s->z.next_out = (Bytef *)s->zbuf;
+		s->z.avail_out = SINK_CAP;
+		int r = deflate(&s->z, flush);
+		if (r == Z_STREAM_ERROR) {
+			s->zerr = true;
+			return;
+		}
+		size_t got = SINK_CAP - s->z.avail_out;
+		pt_out_write(s->o, s->zbuf, got);
+		s->zbytes += got;
+		if (flush == Z_FINISH && r == Z_STREAM_END)
+			break;
+	} while (s->z.avail_out == 0 || (flush == Z_FINISH));
+}
+
+static void sink_flush(struct sink *s)
+{
+	s->total += s->len;
+	if (s->o && s->len) {
+		if (s->gz && !s->zerr)
+			sink_deflate(s, s->buf, s->len, Z_NO_FLUSH);
+		else if (!s->gz)
+			pt_out_write(s->o, s->buf, s->len);
+	}
+	s->len = 0;
+}
+
+static void sink_finish(struct sink *s)
+{
+	sink_flush(s);
+	if (s->gz) {
+		if (!s->zerr)
+			sink_deflate(s, NULL, 0, Z_FINISH);
+		deflateEnd(&s->z);
+	}
+}
+
+static void sink_free(struct sink *s)
+{
+	free(s->buf);
+	free(s->zbuf);
+}
+
+static inline char *sink_reserve(struct sink *s, size_t n)
+{
+	if (s->len + n > s->cap) {
+		sink_flush(s);
+		if (n > s->cap) {
+			s->cap = n;
+			s->buf = pt_xrealloc(s->buf, s->cap);
+		}
+	}
+	return s->buf + s->len;
+}
+
+static inline uint64_t sink_pos(const struct sink *s)
+{
+	return s->total + s->len;
+}
+
+static void sink_write(struct sink *s, const void *p, size_t n)
+{
+	char *d = sink_reserve(s, n);
+	memcpy(d, p, n);
+	s->len += n;
+}
+
+static void sink_puts(struct sink *s, const char *str)
+{
+	sink_write(s, str, strlen(str));
+}
+
+static void sink_i64(struct sink *s, int64_t v)
+{
+	char *d = sink_reserve(s, 24);
+	s->len += pt_fmt_i64(d, v);
+}
+
+/* ------------------------------------------------------------------ strings */
+
+struct arena {
+	char *v;
+	size_t n, cap;
+};
+
+static void arena_put(struct arena *a, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	pt_xgrow((void **)&a->v, &a->cap, a->n + n, 1);
+	memcpy(a->v + a->n, p, n);
+	a->n += n;
+}
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t k;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		k = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		k = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		k = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < k)
+		return 0;
+	unsigned cp = c & (0x7f >> k);
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return k;
+}
+
+/* Append s as a JSON string literal (quotes included). */
+static void arena_jstr(struct arena *a, const char *str, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	arena_put(a, "\"", 1);
+	size_t run = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t k = utf8_len(s + i, n - i);
+			if (k) {
+				i += k;
+				continue;
+			}
+		}
+		arena_put(a, s + run, i - run);
+		switch (c) {
+		case '"':
+			arena_put(a, "\\\"", 2);
+			break;
+		case '\\':
+			arena_put(a, "\\\\", 2);
+			break;
+		case '\n':
+			arena_put(a, "\\n", 2);
+			break;
+		case '\t':
+			arena_put(a, "\\t", 2);
+			break;
+		case '\r':
+			arena_put(a, "\\r", 2);
+			break;
+		case '\b':
+			arena_put(a, "\\b", 2);
+			break;
+		case '\f':
+			arena_put(a, "\\f", 2);
+			break;
+		default:
+			if (c < 0x20) {
+				char b[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+				arena_put(a, b, 6);
+			} else {
+				arena_put(a, "\\ufffd", 6);
+			}
+		}
+		i++;
+		run = i;
+	}
+	arena_put(a, s + run, n - run);
+	arena_put(a, "\"", 1);
+}
+
+static void sink_jstr(struct sink *s, struct arena *tmp, const char *str, size_t n)
+{
+	tmp->n = 0;
+	arena_jstr(tmp, str, n);
+	sink_write(s, tmp->v, tmp->n);
+}
+
+/* cached fragments: offset and length into the arena; len UINT32_MAX = not yet built */
+struct frag {
+	uint32_t len;
+	uint64_t off;
+};
+
+enum { NM_RAW, NM_DEMANGLE, NM_API, NM_LAST, NM_N };
+
+/* ------------------------------------------------------------------ layout */
+
+enum row_type { R_TRACK, R_SLICE, R_IV };
+enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM };
+
+struct row {
+	uint32_t pid;
+	uint32_t tid;
+	int32_t sort;
+	uint32_t lane;
+	int64_t order;     /* secondary order within equal sort (first event, stream id) */
+	char *name;        /* thread name (lane suffix added) */
+	uint8_t type, slkind;
+	uint32_t level;    /* scope level / overlap kind */
+	uint32_t dev;
+	uint32_t track;
+	int64_t off;       /* clock offset of the device to the export clock */
+	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE), intervals (R_IV) */
+	size_t n;
+	const struct pt_tl_slice *sl;
+	const struct pt_ival *iv;
+	char *prefix;      /* ,"pid":P,"tid":T,"ts": */
+	size_t prefix_len;
+	bool host;
+};
+
+struct proc {
+	uint32_t pid;
+	char *name;
+	uint32_t first_tid; /* for counters */
+	bool used;
+};
+
+struct flow {
+	uint32_t api, act; /* event indexes */
+	uint32_t id;
+	uint32_t srow, frow;
+	int64_t sts, fts;  /* rel */
+};
+
+struct csrc { /* a counter group: queue samples of one track */
+	uint32_t track, pid, tid;
+	int64_t off;
+	uint32_t *idx;     /* sample indexes, time order */
+	size_t n;
+	char *name;
+	bool queue;        /* series "size" (int) vs "value" (double) */
+	bool carry0;       /* the first sample is the last one before the window, shown at its start */
+	int64_t carry_t;
+};
+
+enum { PH_X, PH_I, PH_C, PH_S, PH_F };
+
+struct src {
+	uint8_t ph;
+	uint32_t pid, tid;
+	uint32_t ref;      /* row / counter / flow-row index */
+	size_t pos, n;
+	uint32_t *items;   /* for flows: indexes into ctx flows */
+	int64_t ts;        /* current rel ts */
+};
+
+struct ctx {
+	const struct pt_model *m;
+	struct pt_index *x;
+	const struct pt_tl *tl;
+	const struct pt_chrome_opts *o;
+	const char *clock;
+	int64_t *dev_off;
+	uint8_t *dev_ok;
+	uint32_t *dev_pid, *dev_ovpid, *dev_rank;
+	int64_t base;
+	PT_VEC(struct proc) procs;
+	PT_VEC(struct row) rows;
+	PT_VEC(struct flow) flows;
+	PT_VEC(struct csrc) counters;
+	PT_VEC(struct src) srcs;
+	uint32_t *flow_s, *flow_f; /* flow indexes grouped per source */
+	struct arena arena, tmp;
+	struct frag *names[NM_N];
+	struct frag *opargs;
+	uint64_t overflow, unaligned, unanchored;
+	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */
+	PT_VEC(uint32_t) bound_step;
+	uint32_t *heap;
+	size_t nheap;
+	/* rendering state */
+	bool first_event;
+	uint64_t ord;
+	/* split */
+	const uint64_t *cuts;
+	size_t ncuts;
+	uint64_t *flow_ord; /* 2 per flow: ordinal of s and f */
+	bool record_flow_ord;
+	uint8_t *flow_drop;
+	uint64_t dropped;
+	bool abort_over;    /* stop when the output exceeds limit */
+	uint64_t limit;
+};
+
+static const char *strget(const struct ctx *c, uint32_t id)
+{
+	return pt_model_strget(c->m, id);
+}
+
+/* Name of event string id in the given mode, cached and escaped. */
+static const struct frag *name_frag(struct ctx *c, uint32_t id, int mode)
+{
+	struct frag *f = &c->names[mode][id];
+	if (f->len != UINT32_MAX)
+		return f;
+	const char *s = strget(c, id);
+	size_t n = strlen(s);
+	char *dm = NULL;
+	if (mode == NM_DEMANGLE && c->o->demangle && s[0] == '_' && s[1] == 'Z') {
+		dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+		if (dm) {
+			s = dm;
+			n = strlen(dm);
+		}
+	} else if (mode == NM_API) {
+		/* drop a trailing _v followed by four or more digits */
+		size_t k = n;
+		while (k && s[k - 1] >= '0' && s[k - 1] <= '9')
+			k--;
+		if (n - k >= 4 && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
+			n = k - 2;
+	} else if (mode == NM_LAST) {
+		const char *sl = strrchr(s, '/');
+		if (sl && sl[1]) {
+			n -= (size_t)(sl + 1 - s);
+			s = sl + 1;
+		}
+	}
+	f->off = c->arena.n;
+	arena_jstr(&c->arena, s, n);
+	f->len = (uint32_t)(c->arena.n - f->off);
+	free(dm);
+	return f;
+}
+
+static bool name_differs(struct ctx *c, uint32_t id, int mode)
+{
+	const struct frag *a = name_frag(c, id, mode), *b = name_frag(c, id, NM_RAW);
+	return a->len != b->len || memcmp(c->arena.v + a->off, c->arena.v + b->off, a->len);
+}
+
+static void shapes(struct arena *a, const struct pt_op *op, bool output)
+{
+	bool first = true;
+	for (size_t i = 0; i < op->tensors.n; i++) {
+		const struct pt_tensor *t = &op->tensors.v[i];
+		if (t->output != output)
+			continue;
+		if (!first)
+			arena_put(a, ";", 1);
+		first = false;
+		arena_put(a, "[", 1);
+		for (uint32_t k = 0; k < t->nshape; k++) {
+			char b[24];
+			if (k)
+				arena_put(a, ",", 1);
+			arena_put(a, b, pt_fmt_i64(b, t->shape[k]));
+		}
+		arena_put(a, "]", 1);
+	}
+}
+
+/* "full_name":..,"op_type":..,"input_shapes":..,"output_shapes":.. of an op */
+static const struct frag *op_frag(struct ctx *c, uint32_t op)
+{
+	struct frag *f = &c->opargs[op];
+	if (f->len != UINT32_MAX)
+		return f;
+	const struct pt_op *p = &c->m->ops.v[op];
+	struct arena *t = &c->tmp;
+	t->n = 0;
+	arena_put(t, "\"full_name\":", 12);
+	const char *s = strget(c, p->name);
+	arena_jstr(t, s, strlen(s));
+	if (p->type) {
+		arena_put(t, ",\"op_type\":", 11);
+		s = strget(c, p->type);
+		arena_jstr(t, s, strlen(s));
+	}
+	if (p->tensors.n) {
+		struct arena sh = { 0 };
+		shapes(&sh, p, false);
+		arena_put(t, ",\"input_shapes\":", 16);
+		arena_jstr(t, sh.v ? sh.v : "", sh.n);
+		sh.n = 0;
+		shapes(&sh, p, true);
+		arena_put(t, ",\"output_shapes\":", 17);
+		arena_jstr(t, sh.v ? sh.v : "", sh.n);
+		free(sh.v);
+	}
+	if (p->block_dim) {
+		char b[24];
+		arena_put(t, ",\"block_dim\":", 13);
+		arena_put(t, b, pt_fmt_u64(b, p->block_dim));
+	}
+	f->off = c->arena.n;
+	arena_put(&c->arena, t->v, t->n);
+	f->len = (uint32_t)(c->arena.n - f->off);
+	return f;
+}
+
+/* ------------------------------------------------------------------ clocks */
+
+struct edge {
+	const char *from, *to;
+	int64_t off;
+};
+
+/* Offset from clock a to clock b through recorded offsets; false when unreachable. */
+static bool clock_path(const struct pt_model *m, const char *a, const char *b, int64_t *off)
+{
+	if (!strcmp(a, b)) {
+		*off = 0;
+		return true;
+	}
+	PT_VEC(struct edge) ed = { 0 };
+	for (size_t d = 0; d < m->devices.n; d++)
+		for (size_t i = 0; i < m->devices.v[d].offsets.n; i++) {
+			const struct pt_clock_offset *co = &m->devices.v[d].offsets.v[i];
+			struct edge e1 = { co->from, co->to, co->offset_ns }, e2 = { co->to, co->from, -co->offset_ns };
+			pt_vec_push(&ed, e1);
+			pt_vec_push(&ed, e2);
+		}
+	/* breadth-first over names (tiny graphs) */
+	PT_VEC(const char *) q = { 0 };
+	PT_VEC(int64_t) qo = { 0 };
+	pt_vec_push(&q, a);
+	pt_vec_push(&qo, 0);
+	bool found = false;
+	for (size_t h = 0; h < q.n && !found; h++) {
+		for (size_t i = 0; i < ed.n; i++) {
+			if (strcmp(ed.v[i].from, q.v[h]))
+				continue;
+			bool seen = false;
+			for (size_t k = 0; k < q.n; k++)
+				seen |= !strcmp(q.v[k], ed.v[i].to);
+			if (seen)
+				continue;
+			pt_vec_push(&q, ed.v[i].to);
+			pt_vec_push(&qo, qo.v[h] + ed.v[i].off);
+			if (!strcmp(ed.v[i].to, b)) {
+				*off = qo.v[qo.n - 1];
+				found = true;
+				break;
+			}
+		}
+	}
+	pt_vec_free(&ed);
+	pt_vec_free(&q);
+	pt_vec_free(&qo);
+	return found;
+}
+
+static const char *dev_clock(const struct pt_device *d)
+{
+	if (d->clock && *d->clock)
+		return d->clock;
+	return d->kind == PT_DEV_GPU || d->kind == PT_DEV_CPU ? "unix" : "unknown";
+}
+
+static void choose_clock(struct ctx *c, struct pt_diag *diag)
+{
+	const struct pt_model *m = c->m;
+	size_t nd = m->devices.n;
+	uint64_t *nev = pt_xcalloc(nd ? nd : 1, sizeof(*nev));
+	for (size_t i = 0; i < m->events.n; i++)
+		if (c->tl->ev_keep[i] & 1)
+			nev[m->tracks.v[m->events.track[i]].device]++;
+	bool all_unix = true;
+	int64_t off;
+	for (size_t d = 0; d < nd; d++)
+		if (nev[d] && !clock_path(m, dev_clock(&m->devices.v[d]), "unix", &off))
+			all_unix = false;
+	c->clock = "unix";
+	if (!all_unix) {
+		c->clock = NULL;
+		/* the native domain of the first source: lowest rank, then lowest device id */
+		uint32_t best = PT_NONE;
+		for (size_t d = 0; d < nd; d++)
+			if (nev[d] && (best == PT_NONE || c->dev_rank[d] < c->dev_rank[best] ||
+				       (c->dev_rank[d] == c->dev_rank[best] && m->devices.v[d].id < m->devices.v[best].id)))
+				best = (uint32_t)d;
+		c->clock = best == PT_NONE ? "unknown" : dev_clock(&m->devices.v[best]);
+	}
+	for (size_t d = 0; d < nd; d++) {
+		c->dev_ok[d] = clock_path(m, dev_clock(&m->devices.v[d]), c->clock, &c->dev_off[d]);
+		if (!c->dev_ok[d] && nev[d]) {
+			c->unaligned += nev[d];
+			char *w = pt_xasprintf("'%s': clock '%s' has no recorded offset to '%s': %llu events not exported",
+					       c->o->trace_name ? c->o->trace_name : "", dev_clock(&m->devices.v[d]), c->clock,
+					       (unsigned long long)nev[d]);
+			pt_diag_note(diag, "%s", w);
+			free(w);
+		}
+	}
+	free(nev);
+}
+
+/* ------------------------------------------------------------------ rows */
+
+static int64_t ev_end(const struct pt_events *ev, size_t i)
+{
+	return ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
+}
+
+/* Sort idx (already by start) by (start asc, dur desc, name) within equal starts. */
+static void fix_ties(const struct ctx *c, uint32_t *idx, size_t n)
+{
+	const struct pt_events *ev = &c->m->events;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = idx[i];
+		size_t j = i;
+		while (j > 0) {
+			uint32_t u = idx[j - 1];
+			if (ev->start[u] != ev->start[v])
+				break;
+			bool less = ev->dur[v] > ev->dur[u] ||
+				    (ev->dur[v] == ev->dur[u] && strcmp(strget(c, ev->name[v]), strget(c, ev->name[u])) < 0);
+			if (!less)
+				break;
+			idx[j] = u;
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+/*
+ * Nesting lanes (§5.3): items in order with [s, e); each goes to the first lane
+ * where it nests inside (or after) the stack top. Returns lanes used; lane[i] set.
+ */
+static uint32_t assign_lanes(const int64_t *s, const int64_t *e, size_t n, uint8_t *lane, uint64_t *overflow)
+{
+	PT_VEC(int64_t) stacks[256];
+	uint32_t nl = 0;
+	memset(stacks, 0, sizeof(stacks));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t l = 0;
+		for (;; l++) {
+			if (l == 255)
+				break;
+			if (l == nl) {
+				nl++;
+				break;
+			}
+			while (stacks[l].n && stacks[l].v[stacks[l].n - 1] <= s[i])
+				stacks[l].n--;
+			if (!stacks[l].n || e[i] <= stacks[l].v[stacks[l].n - 1])
+				break;
+		}
+		if (l == 255 && nl < 256)
+			nl = 256;
+		pt_vec_push(&stacks[l], e[i]);
+		lane[i] = (uint8_t)l;
+		if (l)
+			(*overflow)++;
+	}
+	for (int k = 0; k < 256; k++)
+		pt_vec_free(&stacks[k]);
+	return nl;
+}
+
+static uint32_t add_proc(struct ctx *c, uint32_t pid, char *name)
+{
+	for (size_t i = 0; i < c->procs.n; i++)
+		if (c->procs.v[i].pid == pid) {
+			free(name);
+			return (uint32_t)i;
+		}
+	struct proc p = { pid, name, 0, false };
+	pt_vec_push(&c->procs, p);
+	return (uint32_t)c->procs.n - 1;
+}
+
+/* Split items (with starts/ends) into lanes and add one row per lane. */
+static void add_rows(struct ctx *c, struct row proto, uint32_t *items, const int64_t *s, const int64_t *e, size_t n)
+{
+	if (!n) {
+		free(items);
+		return;
+	}
+	uint8_t *lane = pt_xmalloc(n);
+	uint32_t nl = assign_lanes(s, e, n, lane, &c->overflow);
+	if (nl == 1) {
+		proto.idx = items;
+		proto.n = n;
+		proto.lane = 0;
+		pt_vec_push(&c->rows, proto);
+		free(lane);
+		return;
+	}
+	for (uint32_t l = 0; l < nl; l++) {
+		struct row r = proto;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			k += lane[i] == l;
+		if (!k)
+			continue;
+		r.idx = pt_xmalloc(k * sizeof(*r.idx));
+		r.n = 0;
+		for (size_t i = 0; i < n; i++)
+			if (lane[i] == l)
+				r.idx[r.n++] = items[i];
+		r.lane = l;
+		r.name = l ? pt_xasprintf("%s #%u", proto.name, l + 1) : pt_xstrdup(proto.name);
+		pt_vec_push(&c->rows, r);
+	}
+	free(proto.name);
+	free(items);
+	free(lane);
+}
+
+static void add_slice_row(struct ctx *c, uint32_t dev, uint8_t kind, uint32_t level, const struct pt_tl_row *tr,
+			  int32_t sort, char *name)
+{
+	size_t n = tr->s.n;
+	if (!n) {
+		free(name);
+		return;
+	}
+	/* order (start asc, dur desc): the pass writes slices by start; stable fix of ties */
+	uint32_t *idx = pt_xmalloc(n * sizeof(*idx));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = idx[i];
+		size_t j = i;
+		while (j > 0) {
+			const struct pt_tl_slice *a = &tr->s.v[idx[j - 1]], *b = &tr->s.v[v];
+			if (a->start < b->start || (a->start == b->start && a->end >= b->end))
+				break;
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
+	int64_t *s = pt_xmalloc(n * sizeof(*s)), *e = pt_xmalloc(n * sizeof(*e));
+	for (size_t i = 0; i < n; i++) {
+		s[i] = tr->s.v[idx[i]].start;
+		e[i] = tr->s.v[idx[i]].end;
+	}
+	struct row r = { .pid = c->dev_pid[dev], .sort = sort, .name = name, .type = R_SLICE, .slkind = kind,
+			 .level = level, .dev = dev, .off = c->dev_off[dev], .sl = tr->s.v };
+	add_rows(c, r, idx, s, e, n);
+	free(s);
+	free(e);
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->sort != b->sort)
+		return a->sort < b->sort ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	return a->lane < b->lane ? -1 : a->lane > b->lane;
+}
+
+static int stream_cmp_ctx_sort(const void *pa, const void *pb)
+{
+	const int64_t *a = pa, *b = pb; /* pairs (stream, track) */
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+static const char *kind_word(enum pt_device_kind k)
+{
+	return k == PT_DEV_NPU ? "NPU" : k == PT_DEV_GPU ? "GPU" : "Device";
+}
+
+static void build_layout(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_tl *tl = c->tl;
+	size_t nd = m->devices.n;
+	/* processes */
+	uint32_t host_slot = 0;
+	for (size_t d = 0; d < nd; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		uint32_t r = c->dev_rank[d];
+		if (dv->kind == PT_DEV_CPU) {
+			c->dev_pid[d] = (r + 1) * 1000 + host_slot++;
+			add_proc(c, c->dev_pid[d], pt_xasprintf("Rank %u Host %u", r, dv->id));
+		} else {
+			c->dev_pid[d] = (r + 1) * 1000 + 100 + (dv->id % 400);
+			c->dev_ovpid[d] = (r + 1) * 1000 + 500 + (dv->id % 400);
+			add_proc(c, c->dev_pid[d], pt_xasprintf("Rank %u %s %u", r, kind_word(dv->kind), dv->id));
+		}
+	}
+	/* model tracks */
+	size_t nt = m->tracks.n;
+	int64_t *st = NULL;
+	size_t nst = 0, cst = 0;
+	for (size_t t = 0; t < nt; t++) {
+		const struct pt_track *tr = &m->tracks.v[t];
+		if (tr->kind == PT_TRACK_STREAM) {
+			pt_xgrow((void **)&st, &cst, 2 * (nst + 1), sizeof(*st));
+			st[2 * nst] = tr->stream;
+			st[2 * nst + 1] = (int64_t)t;
+			nst++;
+		}
+	}
+	sort_n(st, nst, 2 * sizeof(*st), stream_cmp_ctx_sort);
+	int32_t *stream_rank = pt_xcalloc(nt ? nt : 1, sizeof(*stream_rank));
+	{
+		/* rank in stream-id order within each device */
+		uint32_t *per_dev = pt_xcalloc(nd ? nd : 1, sizeof(*per_dev));
+		for (size_t i = 0; i < nst; i++) {
+			uint32_t t = (uint32_t)st[2 * i + 1];
+			stream_rank[t] = (int32_t)per_dev[m->tracks.v[t].device]++;
+		}
+		free(per_dev);
+	}
+	free(st);
+	for (size_t t = 0; t < nt; t++) {
+		const struct pt_track *tr = &m->tracks.v[t];
+		uint32_t d = tr->device;
+		if (!c->dev_ok[d])
+			continue;
+		size_t n;
+		const uint32_t *all = pt_index_track_events(c->x, (uint32_t)t, &n);
+		uint32_t *idx = pt_xmalloc((n ? n : 1) * sizeof(*idx));
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if ((tl->ev_keep[all[i]] & 1) && ev->dur[all[i]] >= 0)
+				idx[k++] = all[i];
+		if (!k) {
+			free(idx);
+			continue;
+		}
+		fix_ties(c, idx, k);
+		int64_t *s = pt_xmalloc(k * sizeof(*s)), *e = pt_xmalloc(k * sizeof(*e));
+		for (size_t i = 0; i < k; i++) {
+			s[i] = ev->start[idx[i]];
+			e[i] = ev_end(ev, idx[i]);
+		}
+		struct row r = { .pid = c->dev_pid[d], .type = R_TRACK, .dev = d, .track = (uint32_t)t, .off = c->dev_off[d] };
+		const char *tn = strget(c, tr->name);
+		switch (tr->kind) {
+		case PT_TRACK_STREAM:
+			r.sort = 100 + stream_rank[t];
+			r.name = pt_xasprintf("Stream %lld", (long long)tr->stream);
+			break;
+		case PT_TRACK_HOST_THREAD: {
+			bool steps = false;
+			for (size_t i = 0; i < k && !steps; i++)
+				steps = tl->ev_keep[idx[i]] & 2;
+			r.sort = steps ? 0 : 1;
+			r.order = s[0];
+			r.host = true;
+			r.name = *tn && strcmp(tn, "") ? pt_xasprintf("Thread %lld (%s)", (long long)tr->stream, tn) :
+							 pt_xasprintf("Thread %lld", (long long)tr->stream);
+			if (*tn && !strncmp(tn, "thread ", 7))
+				r.name = (free(r.name), pt_xasprintf("Thread %lld", (long long)tr->stream));
+			break;
+		}
+		case PT_TRACK_AICPU:
+			r.sort = 100000;
+			r.name = pt_xstrdup("AI CPU");
+			break;
+		default:
+			r.sort = 100001;
+			r.order = (int64_t)t;
+			r.name = pt_xstrdup(*tn ? tn : "Track");
+		}
+		add_rows(c, r, idx, s, e, k);
+		free(s);
+		free(e);
+	}
+	free(stream_rank);
+	/* synthetic rows */
+	for (size_t d = 0; d < nd; d++) {
+		const struct pt_tl_device *td = &tl->dev[d];
+		if (!c->dev_ok[d] || m->devices.v[d].kind == PT_DEV_CPU)
+			continue;
+		add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
+		for (uint32_t l = 0; l < tl->scope_depth; l++)
+			add_slice_row(c, (uint32_t)d, SL_SCOPE, l, &td->scope[l], 1 + (int32_t)l, pt_xasprintf("Scope L%u", l));
+		add_slice_row(c, (uint32_t)d, SL_COMM, 0, &td->comm, 1 + (int32_t)tl->scope_depth,
+			      pt_xstrdup("Communication"));
+		if (!td->has_overlap)
+			continue;
+		static const char *const ovn[] = { "Merged Computation Op", "Merged Communication Op",
+						   "Pure Communication Op", "Free Time" };
+		bool any = false;
+		for (int k = 0; k < PT_TL_OV_N; k++) {
+			const struct pt_ivset *iv = &td->overlap[k];
+			if (!iv->n)
+				continue;
+			any = true;
+			uint32_t *idx = pt_xmalloc(iv->n * sizeof(*idx));
+			for (size_t i = 0; i < iv->n; i++)
+				idx[i] = (uint32_t)i;
+			struct row r = { .pid = c->dev_ovpid[d], .sort = k, .name = pt_xstrdup(ovn[k]), .type = R_IV,
+					 .level = (uint32_t)k, .dev = (uint32_t)d, .off = c->dev_off[d], .iv = iv->v,
+					 .idx = idx, .n = iv->n };
+			pt_vec_push(&c->rows, r);
+		}
+		if (any)
+			add_proc(c, c->dev_ovpid[d], pt_xasprintf("Rank %u %s %u Overlap", c->dev_rank[d],
+								  kind_word(m->devices.v[d].kind), m->devices.v[d].id));
+	}
+	sort_n(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
+	for (size_t i = 0; i < c->rows.n; i++) {
+		struct row *r = &c->rows.v[i];
+		r->tid = TID_BASE + (uint32_t)i;
+		char b[96];
+		int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", r->pid, r->tid);
+		r->prefix = pt_xstrndup(b, (size_t)n);
+		r->prefix_len = (size_t)n;
+		for (size_t p = 0; p < c->procs.n; p++)
+			if (c->procs.v[p].pid == r->pid && !c->procs.v[p].used) {
+				c->procs.v[p].used = true;
+				c->procs.v[p].first_tid = r->tid;
+			}
+	}
+}
+
+/* ------------------------------------------------------------------ flows and counters */
+
+static uint32_t *g_row_of; /* set while building flows */
+
+static int flow_cmp_api(const void *pa, const void *pb)
+{
+	const struct flow *a = pa, *b = pb;
+	if (a->sts != b->sts)
+		return a->sts < b->sts ? -1 : 1;
+	if (a->api != b->api)
+		return a->api < b->api ? -1 : 1;
+	return a->act < b->act ? -1 : a->act > b->act;
+}
+
+static int64_t row_time(const struct ctx *c, int64_t t, uint32_t dev)
+{
+	return t + c->dev_off[dev] - c->base;
+}
+
+static void build_flows(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	if (!c->o->flows)
+		return;
+	uint32_t *row_of = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*row_of));
+	memset(row_of, 0xff, (ev->n ? ev->n : 1) * sizeof(*row_of));
+	for (size_t r = 0; r < c->rows.n; r++)
+		if (c->rows.v[r].type == R_TRACK)
+			for (size_t i = 0; i < c->rows.v[r].n; i++)
+				row_of[c->rows.v[r].idx[i]] = (uint32_t)r;
+	g_row_of = row_of;
+	/* correlation -> api event (first by start) */
+	struct pt_hashmap api;
+	pt_hashmap_init(&api);
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_API && ev->corr[i] && row_of[i] != UINT32_MAX && ev->dur[i] >= 1) {
+			bool added;
+			uint64_t *v = pt_hashmap_put(&api, ev->corr[i], i, &added);
+			if (!added && ev->start[i] < ev->start[*v])
+				*v = i;
+		}
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!ev->corr[i] || k == PT_EV_API || k == PT_EV_RANGE || row_of[i] == UINT32_MAX || ev->dur[i] < 1)
+			continue;
+		uint64_t *a = pt_hashmap_get(&api, ev->corr[i]);
+		if (!a)
+			continue;
+		uint32_t ai = (uint32_t)*a;
+		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
+		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i],
+				  row_time(c, ev->start[ai] + ev->dur[ai] / 2, ad), row_time(c, ev->start[i] + ev->dur[i] / 2, dd) };
+		pt_vec_push(&c->flows, f);
+	}
+	pt_hashmap_free(&api);
+	sort_n(c->flows.v, c->flows.n, sizeof(*c->flows.v), flow_cmp_api);
+	for (size_t i = 0; i < c->flows.n; i++)
+		c->flows.v[i].id = (uint32_t)i + 1;
+	free(row_of);
+	g_row_of = NULL;
+}
+
+static const struct ctx *g_sort_ctx;
+
+static int flow_idx_cmp_s(const void *pa, const void *pb)
+{
+	const struct flow *a = &g_sort_ctx->flows.v[*(const uint32_t *)pa], *b = &g_sort_ctx->flows.v[*(const uint32_t *)pb];
+	if (a->srow != b->srow)
+		return a->srow < b->srow ? -1 : 1;
+	if (a->sts != b->sts)
+		return a->sts < b->sts ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int flow_idx_cmp_f(const void *pa, const void *pb)
+{
+	const struct flow *a = &g_sort_ctx->flows.v[*(const uint32_t *)pa], *b = &g_sort_ctx->flows.v[*(const uint32_t *)pb];
+	if (a->frow != b->frow)
+		return a->frow < b->frow ? -1 : 1;
+	if (a->fts != b->fts)
+		return a->fts < b->fts ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* --time-window: keep samples in the window, led by the last earlier one moved to the window start. */
+static void window_samples(const struct ctx *c, struct csrc *cs, const int64_t *time)
+{
+	if (!c->tl->has_window)
+		return;
+	size_t k = 0;
+	int64_t ws = c->tl->win_s, we = c->tl->win_e;
+	size_t last_before = SIZE_MAX;
+	for (size_t i = 0; i < cs->n; i++) {
+		int64_t t = time[cs->idx[i]];
+		if (t < ws)
+			last_before = i;
+	}
+	if (last_before != SIZE_MAX && (last_before + 1 == cs->n || time[cs->idx[last_before + 1]] > ws)) {
+		cs->idx[k++] = cs->idx[last_before];
+		cs->carry0 = true;
+		cs->carry_t = ws;
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		int64_t t = time[cs->idx[i]];
+		if (t >= ws && t < we)
+			cs->idx[k++] = cs->idx[i];
+	}
+	cs->n = k;
+}
+
+/*
+ * MindData series (model.h: tracks named md_...) are kept in the host-steady
+ * clock or as sample index x interval; the model records no offset from them
+ * to the device clock, so they are not exported (chrome-trace.md §7).
+ */
+static bool unanchored_track(const struct ctx *c, uint32_t t)
+{
+	return !strncmp(strget(c, c->m->tracks.v[t].name), "md_", 3);
+}
+
+static void build_counters(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_queue_samples *q = &m->queues;
+	size_t nt = m->tracks.n;
+	uint32_t *cnt = pt_xcalloc(nt ? nt : 1, sizeof(*cnt));
+	for (size_t i = 0; i < q->n; i++)
+		cnt[q->track[i]]++;
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t d = m->tracks.v[t].device;
+		if (!cnt[t] || !c->dev_ok[d])
+			continue;
+		if (unanchored_track(c, (uint32_t)t)) {
+			c->unanchored += cnt[t];
+			continue;
+		}
+		struct csrc cs = { .track = (uint32_t)t, .pid = c->dev_pid[d], .off = c->dev_off[d], .queue = true };
+		cs.idx = pt_xmalloc(cnt[t] * sizeof(*cs.idx));
+		for (size_t i = 0; i < q->n; i++)
+			if (q->track[i] == t)
+				cs.idx[cs.n++] = (uint32_t)i;
+		/* time order (stable) */
+		for (size_t i = 1; i < cs.n; i++) {
+			uint32_t v = cs.idx[i];
+			size_t j = i;
+			while (j > 0 && q->time[cs.idx[j - 1]] > q->time[v]) {
+				cs.idx[j] = cs.idx[j - 1];
+				j--;
+			}
+			cs.idx[j] = v;
+		}
+		window_samples(c, &cs, q->time);
+		const char *tn = strget(c, m->tracks.v[t].name);
+		cs.name = pt_xasprintf("Queue %s", *tn ? tn : "queue");
+		pt_vec_push(&c->counters, cs);
+	}
+	memset(cnt, 0, (nt ? nt : 1) * sizeof(*cnt));
+	const struct pt_counter_samples *cv = &m->counters;
+	for (size_t i = 0; i < cv->n; i++)
+		cnt[cv->track[i]]++;
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t d = m->tracks.v[t].device;
+		if (!cnt[t] || !c->dev_ok[d])
+			continue;
+		if (unanchored_track(c, (uint32_t)t)) {
+			c->unanchored += cnt[t];
+			continue;
+		}
+		struct csrc cs = { .track = (uint32_t)t, .pid = c->dev_pid[d], .off = c->dev_off[d], .queue = false };
+		cs.idx = pt_xmalloc(cnt[t] * sizeof(*cs.idx));
+		for (size_t i = 0; i < cv->n; i++)
+			if (cv->track[i] == t)
+				cs.idx[cs.n++] = (uint32_t)i;
+		for (size_t i = 1; i < cs.n; i++) {
+			uint32_t v = cs.idx[i];
+			size_t j = i;
+			while (j > 0 && cv->time[cs.idx[j - 1]] > cv->time[v]) {
+				cs.idx[j] = cs.idx[j - 1];
+				j--;
+			}
+			cs.idx[j] = v;
+		}
+		window_samples(c, &cs, cv->time);
+		const char *tn = strget(c, m->tracks.v[t].name);
+		cs.name = pt_xstrdup(*tn ? tn : "Counter");
+		pt_vec_push(&c->counters, cs);
+	}
+	free(cnt);
+	for (size_t i = 0; i < c->counters.n; i++) {
+		struct csrc *cs = &c->counters.v[i];
+		for (size_t p = 0; p < c->procs.n; p++)
+			if (c->procs.v[p].pid == cs->pid)
+				cs->tid = c->procs.v[p].first_tid;
+		if (!cs->tid) /* a process with counters only: give it a row */
+			cs->tid = TID_BASE + (uint32_t)(c->rows.n + i);
+	}
+}
+
+/* ------------------------------------------------------------------ base and sources */
+
+static int64_t src_item_ts(const struct ctx *c, const struct src *s, size_t pos)
+{
+	const struct pt_model *m = c->m;
+	switch (s->ph) {
+	case PH_X: {
+		const struct row *r = &c->rows.v[s->ref];
+		uint32_t i = r->idx[pos];
+		int64_t t = r->type == R_TRACK ? m->events.start[i] : r->type == R_SLICE ? r->sl[i].start : r->iv[i].s;
+		return t + r->off - c->base;
+	}
+	case PH_C: {
+		const struct csrc *cs = &c->counters.v[s->ref];
+		int64_t t = cs->queue ? m->queues.time[cs->idx[pos]] : m->counters.time[cs->idx[pos]];
+		if (!pos && cs->carry0)
+			t = cs->carry_t;
+		return t + cs->off - c->base;
+	}
+	case PH_S:
+		return c->flows.v[s->items[pos]].sts;
+	default:
+		return c->flows.v[s->items[pos]].fts;
+	}
+}
+
+/* Absolute (export clock) min start and max end over everything exported. */
+static void time_range(const struct ctx *c, int64_t *lo, int64_t *hi)
+{
+	const struct pt_model *m = c->m;
+	int64_t a = INT64_MAX, b = INT64_MIN;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		const struct row *rw = &c->rows.v[r];
+		for (size_t k = 0; k < rw->n; k++) {
+			uint32_t i = rw->idx[k];
+			int64_t s, e;
+			if (rw->type == R_TRACK) {
+				s = m->events.start[i];
+				e = ev_end(&m->events, i);
+			} else if (rw->type == R_SLICE) {
+				s = rw->sl[i].start;
+				e = rw->sl[i].end;
+			} else {
+				s = rw->iv[i].s;
+				e = rw->iv[i].e;
+			}
+			if (s + rw->off < a)
+				a = s + rw->off;
+			if (e + rw->off > b)
+				b = e + rw->off;
+		}
+	}
+	for (size_t q = 0; q < c->counters.n; q++) {
+		const struct csrc *cs = &c->counters.v[q];
+		for (size_t k = 0; k < cs->n; k++) {
+			int64_t t = (cs->queue ? m->queues.time[cs->idx[k]] : m->counters.time[cs->idx[k]]) + cs->off;
+			if (!k && cs->carry0)
+				t = cs->carry_t + cs->off;
+			if (t < a)
+				a = t;
+			if (t > b)
+				b = t;
+		}
+	}
+	*lo = a;
+	*hi = b;
+}
+
+static void build_sources(struct ctx *c)
+{
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct src s = { .ph = PH_X, .pid = c->rows.v[r].pid, .tid = c->rows.v[r].tid, .ref = (uint32_t)r,
+				 .n = c->rows.v[r].n };
+		pt_vec_push(&c->srcs, s);
+	}
+	for (size_t i = 0; i < c->counters.n; i++) {
+		struct src s = { .ph = PH_C, .pid = c->counters.v[i].pid, .tid = c->counters.v[i].tid, .ref = (uint32_t)i,
+				 .n = c->counters.v[i].n };
+		pt_vec_push(&c->srcs, s);
+	}
+	size_t nf = c->flows.n;
+	if (nf) {
+		g_sort_ctx = c;
+		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
+		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
+		for (size_t i = 0; i < nf; i++)
+			c->flow_s[i] = c->flow_f[i] = (uint32_t)i;
+		sort_n(c->flow_s, nf, sizeof(*c->flow_s), flow_idx_cmp_s);
+		sort_n(c->flow_f, nf, sizeof(*c->flow_f), flow_idx_cmp_f);
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t *v = pass ? c->flow_f : c->flow_s;
+			for (size_t i = 0; i < nf;) {
+				const struct flow *f = &c->flows.v[v[i]];
+				uint32_t row = pass ? f->frow : f->srow;
+				size_t j = i;
+				while (j < nf && (pass ? c->flows.v[v[j]].frow : c->flows.v[v[j]].srow) == row)
+					j++;
+				struct src s = { .ph = pass ? PH_F : PH_S, .pid = c->rows.v[row].pid, .tid = c->rows.v[row].tid,
+						 .ref = row, .n = j - i, .items = v + i };
+				pt_vec_push(&c->srcs, s);
+				i = j;
+			}
+		}
+	}
+}
+
+static inline bool src_less(const struct src *a, const struct src *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	if (a->ph != b->ph)
+		return a->ph < b->ph;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	return a->tid < b->tid;
+}
+
+static void heap_down(struct ctx *c, size_t i)
+{
+	uint32_t *h = c->heap;
+	size_t n = c->nheap;
+	uint32_t v = h[i];
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		size_t r = l + 1, m = l;
+		if (r < n && src_less(&c->srcs.v[h[r]], &c->srcs.v[h[l]]))
+			m = r;
+		if (!src_less(&c->srcs.v[h[m]], &c->srcs.v[v]))
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = v;
+}
+
+static void heap_init(struct ctx *c)
+{
+	free(c->heap);
+	c->heap = pt_xmalloc((c->srcs.n ? c->srcs.n : 1) * sizeof(*c->heap));
+	c->nheap = 0;
+	for (size_t i = 0; i < c->srcs.n; i++) {
+		struct src *s = &c->srcs.v[i];
+		s->pos = 0;
+		if (!s->n)
+			continue;
+		s->ts = src_item_ts(c, s, 0);
+		c->heap[c->nheap++] = (uint32_t)i;
+	}
+	for (size_t i = c->nheap / 2; i-- > 0;)
+		heap_down(c, i);
+}
+
+/* ------------------------------------------------------------------ rendering */
+
+static inline char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+#define PUTL(p, lit) put((p), (lit), sizeof(lit) - 1)
+
+static inline char *put_us(char *p, int64_t rel)
+{
+	return p + pt_chrome_fmt_us(p, rel);
+}
+
+static inline char *put_i64(char *p, int64_t v)
+{
+	return p + pt_fmt_i64(p, v);
+}
+
+static const char *ev_cat(uint8_t k)
+{
+	switch (k) {
+	case PT_EV_TASK:
+	case PT_EV_KERNEL:
+		return "Kernel";
+	case PT_EV_AICPU:
+		return "AICPU";
+	case PT_EV_GETNEXT:
+		return "GetNext";
+	case PT_EV_MEMCPY:
+		return "Memcpy";
+	case PT_EV_MEMSET:
+		return "Memset";
+	case PT_EV_API:
+		return "Runtime";
+	case PT_EV_RANGE:
+		return "UserRange";
+	case PT_EV_SYNC:
+		return "Sync";
+	default:
+		return "Event";
+	}
+}
+
+static void sep(struct ctx *c, struct sink *s)
+{
+	if (c->first_event) {
+		c->first_event = false;
+		return;
+	}
+	sink_write(s, ",\n", 2);
+}
+
+static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	uint8_t k = ev->kind[i];
+	const struct frag *nf = NULL;
+	const struct frag *of = NULL;
+	bool raw = false;
+	bool unnamed = false;
+	const char *cat = ev_cat(k);
+	if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2))
+		cat = "Step";
+	if (ev->op[i])
+		of = op_frag(c, ev->op[i] - 1);
+	if (!ev->name[i] && (k == PT_EV_TASK || k == PT_EV_AICPU)) {
+		unnamed = true;
+		cat = "UnnamedTask";
+	} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
+		nf = name_frag(c, ev->name[i], NM_LAST);
+	} else if (k == PT_EV_KERNEL) {
+		nf = name_frag(c, ev->name[i], NM_DEMANGLE);
+		raw = name_differs(c, ev->name[i], NM_DEMANGLE);
+	} else if (k == PT_EV_API) {
+		nf = name_frag(c, ev->name[i], NM_API);
+		raw = name_differs(c, ev->name[i], NM_API);
+	} else if (ev->name[i] || (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)) {
+		nf = name_frag(c, ev->name[i], NM_RAW);
+	}
+	const struct frag *rawf = raw ? name_frag(c, ev->name[i], NM_RAW) : NULL;
+	const struct frag *fullf = (!of && (k == PT_EV_TASK || k == PT_EV_AICPU) && nf && strchr(strget(c, ev->name[i]), '/'))
+					   ? name_frag(c, ev->name[i], NM_RAW) : NULL;
+	size_t need = 400 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0) + (rawf ? rawf->len : 0) +
+		      (fullf ? fullf->len : 0);
+	char *p0 = sink_reserve(sk, need), *p = p0;
+	p = PUTL(p, "{\"ph\":\"X\",\"cat\":\"");
+	p = put(p, cat, strlen(cat));
+	p = PUTL(p, "\",\"name\":");
+	const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+	if (nf) {
+		p = put(p, c->arena.v + nf->off, nf->len);
+	} else if (unnamed) {
+		p = PUTL(p, "\"task ");
+		p = put_i64(p, tr->stream);
+		*p++ = '_';
+		p = put_i64(p, (int64_t)ev->task[i]);
+		*p++ = '"';
+	} else {
+		p = k == PT_EV_MEMCPY ? PUTL(p, "\"[CUDA memcpy]\"") : PUTL(p, "\"[CUDA memset]\"");
+	}
+	p = put(p, r->prefix, r->prefix_len);
+	p = put_us(p, ev->start[i] + r->off - c->base);
+	p = PUTL(p, ",\"dur\":");
+	p = put_us(p, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = PUTL(p, ",\"args\":{");
+	char *a0 = p;
+	if (of) {
+		p = put(p, c->arena.v + of->off, of->len);
+	} else if (fullf) {
+		p = PUTL(p, "\"full_name\":");
+		p = put(p, c->arena.v + fullf->off, fullf->len);
+	}
+	if (rawf) {
+		if (p != a0)
+			*p++ = ',';
+		p = PUTL(p, "\"raw_name\":");
+		p = put(p, c->arena.v + rawf->off, rawf->len);
+	}
+	if (k == PT_EV_TASK || k == PT_EV_AICPU) {
+		if (k == PT_EV_TASK) {
+			if (p != a0)
+				*p++ = ',';
+			p = PUTL(p, "\"stream_id\":");
+			p = put_i64(p, tr->stream);
+			p = PUTL(p, ",\"task_id\":");
+			p = put_i64(p, (int64_t)ev->task[i]);
+		}
+	} else if (tr->kind == PT_TRACK_STREAM) {
+		if (p != a0)
+			*p++ = ',';
+		p = PUTL(p, "\"device\":");
+		p = put_i64(p, m->devices.v[tr->device].id);
+		p = PUTL(p, ",\"stream\":");
+		p = put_i64(p, tr->stream);
+	}
+	if (ev->corr[i]) {
+		if (p != a0)
+			*p++ = ',';
+		p = PUTL(p, "\"correlation\":");
+		p += pt_fmt_u64(p, ev->corr[i]);
+	}
+	if (c->tl->ev_step[i]) {
+		if (p != a0)
+			*p++ = ',';
+		p = PUTL(p, "\"step\":");
+		p += pt_fmt_u64(p, c->tl->ev_step[i]);
+	}
+	if (p == a0)
+		p -= 9; /* drop the empty ,"args":{ */
+	else
+		*p++ = '}';
+	*p++ = '}';
+	sk->len += (size_t)(p - p0);
+}
+
+static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
+{
+	const struct pt_tl_slice *sl = &r->sl[i];
+	char b[48];
+	if (r->slkind == SL_STEPS) {
+		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Step\",\"name\":\"Step ");
+		sink_write(sk, b, pt_fmt_u64(b, sl->step));
+		sink_puts(sk, "\"");
+	} else if (r->slkind == SL_COMM) {
+		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Reduce\",\"name\":");
+		const char *nm = sl->name ? strget(c, sl->name) : "parallel";
+		sink_jstr(sk, &c->tmp, nm, strlen(nm));
+	} else {
+		const char *full = strget(c, sl->name);
+		size_t off = 0, len = 0;
+		pt_tl_scope_segment(full, r->level, &off, &len);
+		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Scope\",\"name\":");
+		sink_jstr(sk, &c->tmp, full + off, len);
+	}
+	sink_write(sk, r->prefix, r->prefix_len);
+	sink_write(sk, b, pt_chrome_fmt_us(b, sl->start + r->off - c->base));
+	sink_puts(sk, ",\"dur\":");
+	sink_write(sk, b, pt_chrome_fmt_us(b, sl->end - sl->start));
+	if (r->slkind == SL_STEPS) {
+		sink_puts(sk, ",\"args\":{\"step\":");
+		sink_i64(sk, sl->step);
+		if (sl->aux) {
+			const struct pt_tl_win *w = &c->tl->dev[r->dev].win.v[sl->aux - 1];
+			sink_puts(sk, ",\"device_start_ns\":");
+			sink_i64(sk, w->s);
+			sink_puts(sk, ",\"device_end_ns\":");
+			sink_i64(sk, w->e);
+		}
+		if (sl->busy >= 0) {
+			sink_puts(sk, ",\"busy_ns\":");
+			sink_i64(sk, sl->busy);
+		}
+		sink_puts(sk, ",\"activities\":");
+		sink_i64(sk, sl->count);
+		sink_puts(sk, "}}");
+	} else if (r->slkind == SL_COMM) {
+		sink_puts(sk, ",\"args\":{\"stream\":");
+		sink_i64(sk, sl->count);
+		sink_puts(sk, ",\"start_tag\":");
+		sink_i64(sk, sl->aux);
+		sink_puts(sk, ",\"step\":");
+		sink_i64(sk, sl->step);
+		sink_puts(sk, "}}");
+	} else {
+		const char *full = strget(c, sl->name);
+		size_t off = 0, len = 0;
+		pt_tl_scope_segment(full, r->level, &off, &len);
+		sink_puts(sk, ",\"args\":{\"scope\":");
+		sink_jstr(sk, &c->tmp, full, off + len);
+		sink_puts(sk, ",\"ops\":");
+		sink_i64(sk, sl->count);
+		sink_puts(sk, "}}");
+	}
+}
+
+static void emit_iv(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
+{
+	static const char *const nm[] = { "Computation", "Communication", "Pure Communication", "Free" };
+	const struct pt_ival *iv = &r->iv[i];
+	char b[48];
+	sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Overlap\",\"name\":\"");
+	sink_puts(sk, nm[r->level]);
+	sink_puts(sk, "\"");
+	sink_write(sk, r->prefix, r->prefix_len);
+	sink_write(sk, b, pt_chrome_fmt_us(b, iv->s + r->off - c->base));
+	sink_puts(sk, ",\"dur\":");
+	sink_write(sk, b, pt_chrome_fmt_us(b, iv->e - iv->s));
+	sink_puts(sk, "}");
+}
+
+static void emit_counter(struct ctx *c, struct sink *sk, const struct csrc *cs, size_t pos, int64_t ts_rel)
+{
+	const struct pt_model *m = c->m;
+	char b[64];
+	uint32_t i = cs->idx[pos];
+	if (!cs->queue && !isfinite(m->counters.value[i]))
+		return;
+	sep(c, sk);
+	sink_puts(sk, "{\"ph\":\"C\",\"name\":");
+	sink_jstr(sk, &c->tmp, cs->name, strlen(cs->name));
+	int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", cs->pid, cs->tid);
+	sink_write(sk, b, (size_t)n);
+	sink_write(sk, b, pt_chrome_fmt_us(b, ts_rel));
+	if (cs->queue) {
+		sink_puts(sk, ",\"args\":{\"size\":");
+		sink_i64(sk, m->queues.size[i]);
+	} else {
+		sink_puts(sk, ",\"args\":{\"value\":");
+		double v = m->counters.value[i];
+		if (v == (double)(int64_t)v && fabs(v) < 9e15) {
+			sink_i64(sk, (int64_t)v);
+		} else {
+			n = snprintf(b, sizeof(b), "%.6f", v);
+			while (n > 1 && b[n - 1] == '0')
+				n--;
+			if (b[n - 1] == '.')
+				n--;
+			sink_write(sk, b, (size_t)n);
+		}
+	}
+	sink_puts(sk, "}}");
+}
+
+static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint32_t fi)
+{
+	const struct flow *f = &c->flows.v[fi];
+	const struct row *r = &c->rows.v[s->ref];
+	char *p0 = sink_reserve(sk, 160 + r->prefix_len), *p = p0;
+	p = s->ph == PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
+	p += pt_fmt_u64(p, f->id);
+	p = PUTL(p, ",\"cat\":\"flow\",\"name\":\"launch\"");
+	p = put(p, r->prefix, r->prefix_len);
+	p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
+	if (s->ph == PH_F)
+		p = PUTL(p, ",\"bp\":\"e\"");
+	*p++ = '}';
+	sk->len += (size_t)(p - p0);
+}
+
+static void emit_meta(struct ctx *c, struct sink *sk)
+{
+	char b[160];
+	for (size_t p = 0; p < c->procs.n; p++) {
+		const struct proc *pr = &c->procs.v[p];
+		if (!pr->used) {
+			bool counters = false;
+			for (size_t i = 0; i < c->counters.n; i++)
+				counters |= c->counters.v[i].pid == pr->pid;
+			if (!counters)
+				continue;
+		}
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":", pr->pid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, pr->name, strlen(pr->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"args\":{\"sort_index\":%u}}", pr->pid,
+			     pr->pid);
+		sink_write(sk, b, (size_t)n);
+	}
+	for (size_t i = 0; i < c->rows.n; i++) {
+		const struct row *r = &c->rows.v[i];
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+				 r->pid, r->tid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
+			     r->pid, r->tid, r->sort);
+		sink_write(sk, b, (size_t)n);
+	}
+	/* counter-only processes get a named row too */
+	for (size_t i = 0; i < c->counters.n; i++) {
+		const struct csrc *cs = &c->counters.v[i];
+		if (cs->tid < TID_BASE + c->rows.n)
+			continue;
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b),
+				 "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"Counters\"}}",
+				 cs->pid, cs->tid);
+		sink_write(sk, b, (size_t)n);
+	}
+}
+
+struct hdr {
+	size_t part, parts;
+	uint64_t dropped;
+};
+
+static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
+{
+	const struct pt_model *m = c->m;
+	/* ranks */
+	PT_VEC(uint32_t) ranks = { 0 };
+	for (size_t d = 0; d < m->devices.n; d++) {
+		bool seen = false;
+		for (size_t i = 0; i < ranks.n; i++)
+			seen |= ranks.v[i] == c->dev_rank[d];
+		if (!seen)
+			pt_vec_push(&ranks, c->dev_rank[d]);
+	}
+	for (size_t i = 1; i < ranks.n; i++) /* sort */
+		for (size_t j = i; j > 0 && ranks.v[j - 1] > ranks.v[j]; j--) {
+			uint32_t t = ranks.v[j];
+			ranks.v[j] = ranks.v[j - 1];
+			ranks.v[j - 1] = t;
+		}
+	sink_puts(sk, "{\"schemaVersion\": 1,\n");
+	if (ranks.n == 1) {
+		bool any = false;
+		for (size_t d = 0; d < m->devices.n; d++) {
+			const struct pt_device *dv = &m->devices.v[d];
+			if (dv->kind == PT_DEV_CPU)
+				continue;
+			sink_puts(sk, any ? ", " : "\"deviceProperties\": [");
+			any = true;
+			sink_puts(sk, "{\"id\": ");
+			sink_i64(sk, dv->id);
+			if (dv->name) {
+				sink_puts(sk, ", \"name\": ");
+				sink_jstr(sk, &c->tmp, dv->name, strlen(dv->name));
+			}
+			sink_puts(sk, "}");
+		}
+		if (any)
+			sink_puts(sk, "],\n");
+		sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
+		sink_i64(sk, ranks.v[0]);
+		sink_puts(sk, "},\n");
+	}
+	sink_puts(sk, "\"proftool\": {\"version\": \"" PT_VERSION "\", \"profile\": \"viewer\", \"clock\": ");
+	sink_jstr(sk, &c->tmp, c->clock, strlen(c->clock));
+	sink_puts(sk, ", \"base_ns\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ", \"ranks\": [");
+	for (size_t i = 0; i < ranks.n; i++) {
+		sink_puts(sk, i ? ", {\"rank\": " : "{\"rank\": ");
+		sink_i64(sk, ranks.v[i]);
+		sink_puts(sk, ", \"host\": null, \"os_pid\": null, \"offset_ns\": ");
+		int64_t off = 0;
+		for (size_t d = 0; d < m->devices.n; d++)
+			if (c->dev_rank[d] == ranks.v[i] && c->dev_ok[d]) {
+				off = c->dev_off[d];
+				break;
+			}
+		sink_i64(sk, off);
+		sink_puts(sk, "}");
+	}
+	pt_vec_free(&ranks);
+	sink_puts(sk, "], \"part\": ");
+	sink_i64(sk, (int64_t)h->part);
+	sink_puts(sk, ", \"parts\": ");
+	sink_i64(sk, (int64_t)h->parts);
+	sink_puts(sk, ", \"overflow_events\": ");
+	sink_i64(sk, (int64_t)c->overflow);
+	sink_puts(sk, ", \"dropped_flows\": ");
+	sink_i64(sk, (int64_t)h->dropped);
+	sink_puts(sk, ", \"scope_skipped\": ");
+	sink_i64(sk, (int64_t)c->tl->scope_skipped);
+	sink_puts(sk, ", \"unaligned_events\": ");
+	sink_i64(sk, (int64_t)c->unaligned);
+	sink_puts(sk, ", \"unanchored_samples\": ");
+	sink_i64(sk, (int64_t)c->unanchored);
+	sink_puts(sk, "},\n\"baseTimeNanoseconds\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ",\n\"traceEvents\": [\n");
+	c->first_event = true;
+	emit_meta(c, sk);
+}
+
+static void emit_footer(struct ctx *c, struct sink *sk)
+{
+	sink_puts(sk, "\n],\n\"traceName\": ");
+	const char *tn = c->o->trace_name ? c->o->trace_name : "";
+	sink_jstr(sk, &c->tmp, tn, strlen(tn));
+	sink_puts(sk, "}\n");
+}
+
+static uint32_t unit_of(const struct ctx *c, int64_t ts)
+{
+	size_t lo = 0, hi = c->bounds.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->bounds.v[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+/* Part statistics for the manifest. */
+struct part_info {
+	int64_t first_ts, end_ts;
+	uint32_t unit_lo, unit_hi;
+	uint64_t events, bytes, gzip_bytes, dropped;
+	char *file;
+};
+
+/*
+ * The event loop. mode 0: write everything to sk (single file); mode 1:
+ * planning (count only, feed the planner); mode 2: write parts.
+ */
+struct loop {
+	int mode;
+	struct sink *sk;
+	struct pt_chrome_planner *pl;
+	/* mode 2 */
+	size_t part;             /* current part index (0-based) */
+	int (*next_part)(struct ctx *, struct loop *, int64_t ts);
+	struct part_info *pi;
+	void *user;
+	int err;
+};
+
+static bool flow_dropped(const struct ctx *c, uint32_t fi)
+{
+	return c->flow_drop && c->flow_drop[fi];
+}
+
+static void carry_counters(struct ctx *c, struct sink *sk, int64_t ts)
+{
+	/* each counter group resumes with its last value before the part */
+	for (size_t i = 0; i < c->srcs.n; i++) {
+		const struct src *s = &c->srcs.v[i];
+		if (s->ph != PH_C || !s->pos || s->pos > s->n)
+			continue;
+		emit_counter(c, sk, &c->counters.v[s->ref], s->pos - 1, ts);
+	}
+}
+
+static int run_loop(struct ctx *c, struct loop *L)
+{
+	heap_init(c);
+	c->ord = 0;
+	size_t cut = 0;
+	while (c->nheap) {
+		uint32_t si = c->heap[0];
+		struct src *s = &c->srcs.v[si];
+		int64_t ts = s->ts;
+		uint64_t before = sink_pos(L->sk);
+		if (L->mode == 2 && cut < c->ncuts && c->ord == c->cuts[cut]) {
+			cut++;
+			if (L->next_part(c, L, ts))
+				return -1;
+			carry_counters(c, L->sk, ts);
+			before = sink_pos(L->sk);
+		}
+		bool wrote = true;
+		switch (s->ph) {
+		case PH_X: {
+			const struct row *r = &c->rows.v[s->ref];
+			uint32_t i = r->idx[s->pos];
+			sep(c, L->sk);
+			if (r->type == R_TRACK)
+				emit_track_event(c, L->sk, r, i);
+			else if (r->type == R_SLICE)
+				emit_slice(c, L->sk, r, i);
+			else
+				emit_iv(c, L->sk, r, i);
+			break;
+		}
+		case PH_C:
+			emit_counter(c, L->sk, &c->counters.v[s->ref], s->pos, ts);
+			break;
+		default: {
+			uint32_t fi = s->items[s->pos];
+			if (c->record_flow_ord)
+				c->flow_ord[2 * fi + (s->ph == PH_F)] = c->ord;
+			if (flow_dropped(c, fi)) {
+				wrote = false;
+				break;
+			}
+			sep(c, L->sk);
+			emit_flow(c, L->sk, s, fi);
+		}
+		}
+		uint64_t bytes = sink_pos(L->sk) - before;
+		if (L->mode == 1)
+			pt_chrome_planner_event(L->pl, unit_of(c, ts), bytes);
+		if (L->mode == 2 && wrote) {
+			struct part_info *p = &L->pi[L->part];
+			if (!p->events || ts < p->first_ts)
+				p->first_ts = ts;
+			int64_t end = ts;
+			if (s->ph == PH_X) {
+				const struct row *r = &c->rows.v[s->ref];
+				uint32_t i = r->idx[s->pos];
+				end += r->type == R_TRACK ? (c->m->events.dur[i] > 0 ? c->m->events.dur[i] : 0) :
+				       r->type == R_SLICE ? r->sl[i].end - r->sl[i].start : r->iv[i].e - r->iv[i].s;
+			}
+			if (!p->events || end > p->end_ts)
+				p->end_ts = end;
+			uint32_t u = unit_of(c, ts);
+			if (!p->events || u < p->unit_lo)
+				p->unit_lo = u;
+			if (!p->events || u > p->unit_hi)
+				p->unit_hi = u;
+			p->events++;
+		}
+		if (L->mode == 0 && wrote)
+			L->pi[0].events++;
+		c->ord++;
+		if (L->mode == 0 && c->abort_over && sink_pos(L->sk) > c->limit)
+			return 1;
+		/* advance the source */
+		s->pos++;
+		if (s->pos < s->n) {
+			s->ts = src_item_ts(c, s, s->pos);
+			heap_down(c, 0);
+		} else {
+			c->heap[0] = c->heap[--c->nheap];
+			if (c->nheap)
+				heap_down(c, 0);
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ driver */
+
+static void ctx_free(struct ctx *c)
+{
+	for (size_t i = 0; i < c->procs.n; i++)
+		free(c->procs.v[i].name);
+	pt_vec_free(&c->procs);
+	for (size_t i = 0; i < c->rows.n; i++) {
+		free(c->rows.v[i].name);
+		free(c->rows.v[i].idx);
+		free(c->rows.v[i].prefix);
+	}
+	pt_vec_free(&c->rows);
+	pt_vec_free(&c->flows);
+	for (size_t i = 0; i < c->counters.n; i++) {
+		free(c->counters.v[i].idx);
+		free(c->counters.v[i].name);
+	}
+	pt_vec_free(&c->counters);
+	pt_vec_free(&c->srcs);
+	free(c->flow_s);
+	free(c->flow_f);
+	free(c->arena.v);
+	free(c->tmp.v);
+	for (int k = 0; k < NM_N; k++)
+		free(c->names[k]);
+	free(c->opargs);
+	pt_vec_free(&c->bounds);
+	pt_vec_free(&c->bound_step);
+	free(c->heap);
+	free(c->dev_off);
+	free(c->dev_ok);
+	free(c->dev_pid);
+	free(c->dev_ovpid);
+	free(c->dev_rank);
+	free(c->flow_ord);
+	free(c->flow_drop);
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+static char *path_stem(const char *path)
+{
+	size_t n = strlen(path);
+	if (ends_with(path, ".json.gz"))
+		n -= 8;
+	else if (ends_with(path, ".json"))
+		n -= 5;
+	else if (ends_with(path, ".gz"))
+		n -= 3;
+	return pt_xstrndup(path, n);
+}
+
+struct parts_state {
+	const char *path;
+	char *stem;
+	struct pt_out out;
+	bool open;
+	struct sink sk;
+	struct pt_err **e;
+	size_t nparts;
+	struct pt_chrome_stats *st;
+};
+
+static int close_part(struct ctx *c, struct loop *L)
+{
+	struct parts_state *ps = L->user;
+	if (!ps->open)
+		return 0;
+	emit_footer(c, &ps->sk);
+	sink_finish(&ps->sk);
+	struct part_info *p = &L->pi[L->part];
+	p->bytes = ps->sk.total;
+	p->gzip_bytes = ps->sk.zbytes;
+	ps->st->bytes += ps->sk.total;
+	bool zerr = ps->sk.zerr;
+	sink_free(&ps->sk);
+	ps->open = false;
+	if (zerr) {
+		pt_out_abort(&ps->out);
+		return pt_err(ps->e, "cannot compress '%s'", p->file);
+	}
+	return pt_out_commit(&ps->out, ps->e);
+}
+
+static int open_part(struct ctx *c, struct loop *L, size_t k)
+{
+	struct parts_state *ps = L->user;
+	struct part_info *p = &L->pi[k];
+	p->file = pt_xasprintf("%s.part%03zu.json%s", ps->stem, k + 1, c->o->gzip ? ".gz" : "");
+	if (pt_out_open(&ps->out, p->file, ps->e))
+		return -1;
+	ps->open = true;
+	sink_init(&ps->sk, &ps->out, c->o->gzip, c->o->gzip_level);
+	L->sk = &ps->sk;
+	L->part = k;
+	struct hdr h = { k + 1, ps->nparts, p->dropped };
+	emit_header(c, &ps->sk, &h);
+	return 0;
+}
+
+static int next_part(struct ctx *c, struct loop *L, int64_t ts)
+{
+	(void)ts;
+	if (close_part(c, L))
+		return -1;
+	return open_part(c, L, L->part + 1);
+}
+
+static size_t part_of(const struct ctx *c, uint64_t ord)
+{
+	size_t lo = 0, hi = c->ncuts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->cuts[mid] <= ord)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int write_manifest(struct ctx *c, struct parts_state *ps, struct part_info *pi, size_t n, struct pt_err **e)
+{
+	char *mp = pt_xasprintf("%s.parts.json", ps->stem);
+	struct pt_out o;
+	if (pt_out_open(&o, mp, e)) {
+		free(mp);
+		return -1;
+	}
+	struct sink sk;
+	sink_init(&sk, &o, false, 0);
+	sink_puts(&sk, "{\"base_time_ns\": ");
+	sink_i64(&sk, c->base);
+	sink_puts(&sk, ", \"max_part_bytes\": ");
+	sink_i64(&sk, (int64_t)c->limit);
+	sink_puts(&sk, ", \"parts\": [\n");
+	for (size_t k = 0; k < n; k++) {
+		const struct part_info *p = &pi[k];
+		const char *base = strrchr(p->file, '/');
+		base = base ? base + 1 : p->file;
+		sink_puts(&sk, k ? ",\n{\"file\": " : "{\"file\": ");
+		sink_jstr(&sk, &c->tmp, base, strlen(base));
+		sink_puts(&sk, ", \"first_ts_ns\": ");
+		sink_i64(&sk, c->base + p->first_ts);
+		sink_puts(&sk, ", \"end_ts_ns\": ");
+		sink_i64(&sk, c->base + p->end_ts);
+		sink_puts(&sk, ", \"steps\": ");
+		uint32_t lo = p->unit_lo ? p->unit_lo : 1, hi = p->unit_hi;
+		if (!c->bounds.n || !hi) {
+			sink_puts(&sk, "null");
+		} else {
+			sink_puts(&sk, "[");
+			sink_i64(&sk, c->bound_step.v[lo - 1]);
+			sink_puts(&sk, ", ");
+			sink_i64(&sk, c->bound_step.v[hi - 1]);
+			sink_puts(&sk, "]");
+		}
+		sink_puts(&sk, ", \"bytes\": ");
+		sink_i64(&sk, (int64_t)p->bytes);
+		sink_puts(&sk, ", \"gzip_bytes\": ");
+		if (c->o->gzip)
+			sink_i64(&sk, (int64_t)p->gzip_bytes);
+		else
+			sink_puts(&sk, "null");
+		sink_puts(&sk, ", \"events\": ");
+		sink_i64(&sk, (int64_t)p->events);
+		sink_puts(&sk, ", \"dropped_flows\": ");
+		sink_i64(&sk, (int64_t)p->dropped);
+		sink_puts(&sk, "}");
+	}
+	sink_puts(&sk, "\n]}\n");
+	sink_finish(&sk);
+	sink_free(&sk);
+	free(mp);
+	return pt_out_commit(&o, e);
+}
+
+static int write_parts(struct ctx *c, const char *path, struct pt_chrome_stats *st, struct pt_err **e)
+{
+	/* pass 1: plan */
+	struct sink cnt;
+	sink_init(&cnt, NULL, false, 0);
+	struct hdr h = { 99999, 99999, 999999999 };
+	emit_header(c, &cnt, &h);
+	emit_footer(c, &cnt);
+	uint64_t header = sink_pos(&cnt);
+	sink_free(&cnt);
+	sink_init(&cnt, NULL, false, 0);
+	struct pt_chrome_planner *pl = pt_chrome_planner_new(header, c->limit);
+	c->flow_ord = pt_xcalloc(2 * (c->flows.n ? c->flows.n : 1), sizeof(*c->flow_ord));
+	c->record_flow_ord = true;
+	struct loop L1 = { .mode = 1, .sk = &cnt, .pl = pl };
+	c->first_event = false;
+	run_loop(c, &L1);
+	c->record_flow_ord = false;
+	sink_free(&cnt);
+	size_t nparts = pt_chrome_planner_finish(pl, &c->cuts);
+	c->ncuts = nparts - 1;
+	/* flows crossing parts are dropped */
+	struct part_info *pi = pt_xcalloc(nparts, sizeof(*pi));
+	c->flow_drop = pt_xcalloc(c->flows.n ? c->flows.n : 1, 1);
+	for (size_t f = 0; f < c->flows.n; f++) {
+		size_t a = part_of(c, c->flow_ord[2 * f]), b = part_of(c, c->flow_ord[2 * f + 1]);
+		if (a != b) {
+			c->flow_drop[f] = 1;
+			pi[a].dropped++;
+			pi[b].dropped++;
+			c->dropped++;
+		}
+	}
+	/* pass 2: write */
+	struct parts_state ps = { .path = path, .stem = path_stem(path), .e = e, .nparts = nparts, .st = st };
+	struct loop L2 = { .mode = 2, .next_part = next_part, .pi = pi, .user = &ps };
+	int rc = open_part(c, &L2, 0);
+	if (!rc)
+		rc = run_loop(c, &L2);
+	if (!rc)
+		rc = close_part(c, &L2);
+	else if (ps.open) {
+		sink_free(&ps.sk);
+		pt_out_abort(&ps.out);
+	}
+	if (!rc)
+		rc = write_manifest(c, &ps, pi, nparts, e);
+	st->parts = nparts;
+	st->dropped_flows = c->dropped;
+	for (size_t k = 0; k < nparts; k++) {
+		st->events += pi[k].events;
+		if (pi[k].events > st->max_part_events)
+			st->max_part_events = pi[k].events;
+		free(pi[k].file);
+	}
+	st->flows = 0;
+	for (size_t f = 0; f < c->flows.n; f++)
+		st->flows += !c->flow_drop[f];
+	free(pi);
+	free(ps.stem);
+	pt_chrome_planner_free(pl);
+	c->cuts = NULL;
+	return rc;
+}
+
+int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
+		    const struct pt_chrome_opts *o, const char *path, struct pt_diag *diag,
+		    struct pt_chrome_stats *st, struct pt_err **e)
+{
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	memset(st, 0, sizeof(*st));
+	c.m = m;
+	c.x = x;
+	c.tl = tl;
+	c.o = o;
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	c.dev_off = pt_xcalloc(nd, sizeof(*c.dev_off));
+	c.dev_ok = pt_xcalloc(nd, 1);
+	c.dev_pid = pt_xcalloc(nd, sizeof(*c.dev_pid));
+	c.dev_ovpid = pt_xcalloc(nd, sizeof(*c.dev_ovpid));
+	c.dev_rank = pt_xcalloc(nd, sizeof(*c.dev_rank));
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		c.dev_rank[d] = dv->kind == PT_DEV_NPU ? dv->id : dv->pid && dv->rank >= 0 ? (uint32_t)dv->rank : 0;
+	}
+	for (int k = 0; k < NM_N; k++) {
+		size_t ns = m->strings.n ? m->strings.n : 1;
+		c.names[k] = pt_xmalloc(ns * sizeof(struct frag));
+		for (size_t i = 0; i < ns; i++)
+			c.names[k][i].len = UINT32_MAX;
+	}
+	c.opargs = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(struct frag));
+	for (size_t i = 0; i < m->ops.n; i++)
+		c.opargs[i].len = UINT32_MAX;
+	choose_clock(&c, diag);
+	build_layout(&c);
+	build_counters(&c);
+	int64_t lo, hi;
+	time_range(&c, &lo, &hi);
+	if (lo == INT64_MAX)
+		lo = hi = 0;
+	c.base = lo >= 0 ? lo / 1000 * 1000 : -((-lo + 999) / 1000 * 1000);
+	int rc = 0;
+	if (hi - c.base >= MAX_REL) {
+		rc = pt_err(e, "trace spans %lld ns, more than 2^53 ns: cannot write microseconds exactly",
+			    (long long)(hi - c.base));
+		goto out;
+	}
+	build_flows(&c);
+	build_sources(&c);
+	/* step boundaries (rel) for the part planner: starts of the Steps slices after the first */
+	{
+		PT_VEC(struct pt_ival) b = { 0 };
+		for (size_t r = 0; r < c.rows.n; r++) {
+			const struct row *rw = &c.rows.v[r];
+			if (rw->type != R_SLICE || rw->slkind != SL_STEPS)
+				continue;
+			for (size_t k = 0; k < rw->n; k++) {
+				struct pt_ival iv = { rw->sl[rw->idx[k]].start + rw->off - c.base, rw->sl[rw->idx[k]].step };
+				pt_vec_push(&b, iv);
+			}
+		}
+		pt_ival_sort(b.v, b.n);
+		for (size_t i = 0; i < b.n; i++) {
+			if (c.bounds.n && c.bounds.v[c.bounds.n - 1] == b.v[i].s)
+				continue;
+			pt_vec_push(&c.bounds, b.v[i].s);
+			pt_vec_push(&c.bound_step, (uint32_t)b.v[i].e);
+		}
+		pt_vec_free(&b);
+	}
+	st->base_ns = c.base;
+	st->unaligned_events = c.unaligned;
+	st->overflow_events = c.overflow;
+	c.limit = o->part_limit;
+	bool to_stdout = !strcmp(path, "-");
+	if (to_stdout && c.limit) {
+		/* standard output cannot split: measure first */
+		struct sink cnt;
+		sink_init(&cnt, NULL, false, 0);
+		struct hdr h = { 1, 1, 0 };
+		emit_header(&c, &cnt, &h);
+		struct part_info pi = { 0 };
+		struct loop L = { .mode = 0, .sk = &cnt, .pi = &pi };
+		run_loop(&c, &L);
+		emit_footer(&c, &cnt);
+		uint64_t total = sink_pos(&cnt);
+		sink_free(&cnt);
+		if (total > c.limit) {
+			rc = pt_err(e, "trace of %llu bytes exceeds the %llu MiB part limit; write parts with -o FILE or pass --split-mb 0",
+				    (unsigned long long)total, (unsigned long long)(c.limit >> 20));
+			goto out;
+		}
+	}
+	{
+		struct pt_out out;
+		if (pt_out_open(&out, path, e)) {
+			rc = -1;
+			goto out;
+		}
+		struct sink sk;
+		sink_init(&sk, &out, o->gzip, o->gzip_level);
+		struct hdr h = { 1, 1, 0 };
+		emit_header(&c, &sk, &h);
+		struct part_info pi = { 0 };
+		struct loop L = { .mode = 0, .sk = &sk, .pi = &pi };
+		c.abort_over = c.limit && !to_stdout;
+		int over = run_loop(&c, &L);
+		if (over) {
+			/* larger than one part: start again in parts */
+			sink_free(&sk);
+			pt_out_abort(&out);
+			c.abort_over = false;
+			rc = write_parts(&c, path, st, e);
+			goto out;
+		}
+		emit_footer(&c, &sk);
+		sink_finish(&sk);
+		st->bytes = sk.total;
+		bool zerr = sk.zerr;
+		sink_free(&sk);
+		if (zerr) {
+			pt_out_abort(&out);
+			rc = pt_err(e, "cannot compress '%s'", path);
+			goto out;
+		}
+		rc = pt_out_commit(&out, e);
+		st->parts = 1;
+		st->events = pi.events;
+		st->max_part_events = pi.events;
+		st->flows = c.flows.n;
+	}
+out:
+	ctx_free(&c);
+	return rc;
+}

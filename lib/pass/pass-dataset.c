@@ -1,0 +1,1523 @@
+/*
+ * MindData pipeline and queue analysis (ascend.md §3.11; hints.md MD_*).
+ * See pass-dataset.h for the views; man/proftool-dataset.1 for every column.
+ */
+#include "pass/pass-dataset.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "support/err.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+/* ---- knobs ---------------------------------------------------------------- */
+
+void pt_dataset_knobs_init(struct pt_dataset_knobs *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->queue_rules = PT_MD_RULES_CURRENT;
+	k->queue_empty_pct = 30;
+	k->pipeline_rules = PT_MD_RULES_CURRENT;
+	k->pl_high = 0.8;
+	k->pl_low = 0.6;
+	k->pl_delta = 0.1;
+	k->cpu_busy_pct = 80;
+	k->op_cpu_high_pct = 75;
+	k->op_cpu_low_pct = 20;
+	k->op_leaf_usage_pct = 50;
+	k->op_devq_empty_pct = 60;
+	k->op_queue_gap_pts = 50;
+	k->op_in_usage_floor_pct = 10;
+}
+
+/* Keys of hints.md §5 that other commands read: accepted and ignored here. */
+static const char *const other_keys[] = {
+	"hints.disable", "hints.input_bound.moderate_pct", "hints.input_bound.high_pct",
+	"hints.unexplained.moderate_pct", "hints.unexplained.high_pct", "hints.step_gap.ms", "hints.low_util.pct",
+	"hints.launch_bound.moderate_pct", "hints.launch_bound.high_pct", "hints.launch.apis",
+	"hints.launch.queue_delay_us", "hints.launch.runtime_us", "hints.launch.queue_delay_warn_pct",
+	"hints.launch.runtime_warn_pct", "hints.short_kernels.pct", "hints.idle.min_pct", "hints.idle.class_pct",
+	"hints.idle.kernel_wait_gap_ns", "hints.comm.exposed_pct", "hints.pp.receive_pct",
+	"hints.pp.stage_comm_pct", "hints.pp.stage_flops_pct", "hints.rank_spread.pct", "hints.rank_step_gap.pct",
+	"hints.rank_flops.pct", "hints.slow_link.pct", "hints.top_ops.n", "hints.top_ops.type_pct",
+	"hints.mem_ops.moderate_pct", "hints.mem_ops.high_pct", "hints.flops_util.low_pct",
+	"hints.flops_util.min_coverage_pct", "hints.flops_util.peak_tflops", "hints.memory.peak_pct",
+	"hints.tensor_cores.min_cc", "hints.tensor_cores.kernel_patterns", "hints.tensor_cores.op_names",
+	"hints.unattributed.pct", "hints.truncated.ratio", "hints.gate.minddata", NULL,
+};
+
+static bool parse_num(const char *s, double *v)
+{
+	char *end;
+	if (!*s || strchr(s, 'n') || strchr(s, 'N') || strchr(s, 'x') || strchr(s, 'X'))
+		return false; /* no nan, inf, hex */
+	*v = strtod(s, &end);
+	return *end == 0 && isfinite(*v);
+}
+
+int pt_dataset_knob_set(struct pt_dataset_knobs *k, const char *key, const char *value, char **why)
+{
+	struct {
+		const char *key;
+		double *v;
+		double max;
+		bool *set;
+	} nums[] = {
+		{ "hints.md_queue.empty_pct", &k->queue_empty_pct, 100, &k->queue_empty_set },
+		{ "hints.md_pipeline.high", &k->pl_high, 1, &k->pl_high_set },
+		{ "hints.md_pipeline.low", &k->pl_low, 1, &k->pl_low_set },
+		{ "hints.md_pipeline.delta", &k->pl_delta, 1, NULL },
+		{ "hints.md_cpu.busy_pct", &k->cpu_busy_pct, 100, NULL },
+		{ "hints.md_op.cpu_high_pct", &k->op_cpu_high_pct, 100, NULL },
+		{ "hints.md_op.cpu_low_pct", &k->op_cpu_low_pct, 100, NULL },
+		{ "hints.md_op.leaf_usage_pct", &k->op_leaf_usage_pct, 100, NULL },
+		{ "hints.md_op.devq_empty_pct", &k->op_devq_empty_pct, 100, NULL },
+		{ "hints.md_op.queue_gap_pts", &k->op_queue_gap_pts, 100, NULL },
+		{ "hints.md_op.in_usage_floor_pct", &k->op_in_usage_floor_pct, 100, NULL },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (strcmp(key, nums[i].key))
+			continue;
+		double v;
+		if (!parse_num(value, &v) || v < 0 || v > nums[i].max) {
+			*why = pt_xasprintf("invalid value '%s' for '%s' (a number from 0 to %g)", value, key,
+					    nums[i].max);
+			return -1;
+		}
+		*nums[i].v = v;
+		if (nums[i].set)
+			*nums[i].set = true;
+		return 0;
+	}
+	if (!strcmp(key, "hints.md_queue.rules") || !strcmp(key, "hints.md_pipeline.rules")) {
+		enum pt_md_rules r;
+		if (!strcmp(value, "current"))
+			r = PT_MD_RULES_CURRENT;
+		else if (!strcmp(value, "2020"))
+			r = PT_MD_RULES_2020;
+		else {
+			*why = pt_xasprintf("invalid value '%s' for '%s' (current or 2020)", value, key);
+			return -1;
+		}
+		if (key[9] == 'q')
+			k->queue_rules = r;
+		else
+			k->pipeline_rules = r;
+		return 0;
+	}
+	for (size_t i = 0; other_keys[i]; i++)
+		if (!strcmp(key, other_keys[i]))
+			return 1;
+	*why = pt_xasprintf("unknown hint key '%s'", key);
+	return -1;
+}
+
+/* Effective thresholds of the selected rule sets. */
+static double pl_low(const struct pt_dataset_knobs *k)
+{
+	return k->pl_low_set ? k->pl_low : k->pipeline_rules == PT_MD_RULES_2020 ? 0.2 : 0.6;
+}
+
+static double queue_pct(const struct pt_dataset_knobs *k)
+{
+	return k->queue_empty_set ? k->queue_empty_pct : k->queue_rules == PT_MD_RULES_2020 ? 70 : 30;
+}
+
+int pt_dataset_knobs_check(const struct pt_dataset_knobs *k, char **why)
+{
+	if (pl_low(k) > k->pl_high) {
+		*why = pt_xasprintf("'hints.md_pipeline.low' (%g) is above 'hints.md_pipeline.high' (%g)", pl_low(k),
+				    k->pl_high);
+		return -1;
+	}
+	return 0;
+}
+
+size_t pt_dataset_display_len(const char *type)
+{
+	size_t l = strlen(type);
+	return l > 2 && !strcmp(type + l - 2, "Op") ? l - 2 : l;
+}
+
+/* ---- small string builder ------------------------------------------------- */
+
+struct sb {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	pt_xgrow((void **)&b->s, &b->cap, b->n + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)n;
+}
+
+/* Evidence pairs: ';' separated; values escaped (\ ; =). */
+static void ev_sep(struct sb *b)
+{
+	if (b->n)
+		sb_printf(b, ";");
+}
+
+static void ev_i(struct sb *b, const char *key, int64_t v)
+{
+	ev_sep(b);
+	sb_printf(b, "%s=%" PRId64, key, v);
+}
+
+static void ev_d(struct sb *b, const char *key, double v)
+{
+	ev_sep(b);
+	if (v == floor(v) && fabs(v) < 9e15)
+		sb_printf(b, "%s=%" PRId64, key, (int64_t)v);
+	else
+		sb_printf(b, "%s=%.4f", key, v);
+}
+
+static void ev_s(struct sb *b, const char *key, const char *v)
+{
+	ev_sep(b);
+	sb_printf(b, "%s=", key);
+	for (const char *p = v; *p; p++) {
+		if (*p == ';' || *p == '=' || *p == '\\')
+			sb_printf(b, "\\");
+		sb_printf(b, "%c", *p);
+	}
+}
+
+static void set_sb(struct pt_table *t, size_t r, size_t c, struct sb *b)
+{
+	pt_table_set_strdup(t, r, c, b->s ? b->s : "", b->n);
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+static int64_t div_round(int64_t sum, int64_t n) /* half away from zero */
+{
+	if (sum >= 0)
+		return (sum + n / 2) / n;
+	return -((-sum + n / 2) / n);
+}
+
+/* ---- figures per device --------------------------------------------------- */
+
+struct op {
+	const struct pt_md_op *md;
+	const char *type;
+	size_t disp_len;
+	bool kept;           /* not collapsed */
+	size_t parent;       /* kept parent index + 1, 0 = root */
+	PT_VEC(size_t) kids; /* kept children (indexes), listed order */
+	/* queue */
+	int64_t samples, size_sum, empty;
+	struct sb sizes;
+	bool has_usage;
+	double avg, usage;
+	/* input queue (first kept child) */
+	bool has_in;
+	double in_usage;
+	/* cpu */
+	bool has_cpu;
+	int64_t cpu_samples;
+	double cpu_sum, cpu_pct, cpw;
+	bool has_cpw;
+	/* rules */
+	bool queue_flag;
+	const char *queue_reason; /* child_gap, low_leaf, bottleneck, all_low, all_high */
+	double max_child;
+	bool has_max_child;
+	int cpu_rule;             /* -1 not judged, 0 no, 1 yes, 2 primary */
+	const char *cpu_reason;
+};
+
+struct host {
+	bool present;
+	int source;               /* enum pt_md_file */
+	int64_t samples, empty, full, capacity;
+};
+
+struct getnext {
+	bool present;
+	int64_t samples, empty, wait_sum, wait_max, waits;
+};
+
+struct dev {
+	uint32_t index;
+	uint32_t id;
+	struct op *ops;
+	size_t nops;
+	size_t root;
+	bool has_pipeline;
+	size_t *bfs;
+	size_t nbfs;
+	struct host host;
+	struct getnext gn;
+	/* verdict */
+	const char *st[3];       /* data_processing, host_to_device, device_fetch */
+	const char *verdict;
+	const char *mi[4];
+	/* host CPU */
+	bool has_idle;
+	int64_t idle_samples;
+	double idle_sum;
+};
+
+static const char *const exempt[] = { "Barrier", "Concat", "EpochCtrl", "Rename", "Repeat",
+				      "Shuffle", "Skip", "Take", "Zip", NULL };
+
+static bool disp_is(const struct op *o, const char *name)
+{
+	return strlen(name) == o->disp_len && !strncmp(o->type, name, o->disp_len);
+}
+
+static bool is_exempt(const struct op *o)
+{
+	for (size_t i = 0; exempt[i]; i++)
+		if (disp_is(o, exempt[i]))
+			return true;
+	return false;
+}
+
+static size_t find_op(const struct dev *d, int64_t id)
+{
+	for (size_t i = 0; i < d->nops; i++)
+		if (d->ops[i].md->op_id == id)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Append the kept descendants that replace child c (collapsing, in place). */
+static int collect_kept(struct dev *d, size_t c, struct op *parent, size_t depth, struct pt_err **e)
+{
+	if (depth > d->nops)
+		return pt_err(e, "the pipeline of device %" PRIu32 " has a cycle", d->id);
+	if (d->ops[c].kept) {
+		pt_vec_push(&parent->kids, c);
+		return 0;
+	}
+	for (size_t k = 0; k < d->ops[c].md->children.n; k++) {
+		size_t g = find_op(d, d->ops[c].md->children.v[k]);
+		if (g == SIZE_MAX)
+			continue;
+		if (collect_kept(d, g, parent, depth + 1, e))
+			return -1;
+	}
+	return 0;
+}
+
+static int build_tree(struct dev *d, struct pt_err **e)
+{
+	size_t n = d->nops;
+	bool *is_child = pt_xcalloc(n, sizeof(*is_child));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d->ops[i].md->children.n; k++) {
+			size_t c = find_op(d, d->ops[i].md->children.v[k]);
+			if (c != SIZE_MAX)
+				is_child[c] = true;
+		}
+	size_t nroots = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_child[i]) {
+			d->root = i;
+			nroots++;
+		}
+	free(is_child);
+	if (nroots != 1)
+		return pt_err(e, "the pipeline of device %" PRIu32 " has %s", d->id, nroots ? "several roots" : "no root");
+	for (size_t i = 0; i < n; i++)
+		d->ops[i].kept = d->ops[i].md->has_queue || i == d->root;
+	for (size_t i = 0; i < n; i++) {
+		if (!d->ops[i].kept)
+			continue;
+		for (size_t k = 0; k < d->ops[i].md->children.n; k++) {
+			size_t c = find_op(d, d->ops[i].md->children.v[k]);
+			if (c != SIZE_MAX && collect_kept(d, c, &d->ops[i], 0, e))
+				return -1;
+		}
+	}
+	/* breadth-first from the root; a revisit means the model is not a tree */
+	bool *seen = pt_xcalloc(n, sizeof(*seen));
+	d->bfs = pt_xmalloc(n * sizeof(*d->bfs));
+	d->nbfs = 0;
+	d->bfs[d->nbfs++] = d->root;
+	seen[d->root] = true;
+	int rc = 0;
+	for (size_t h = 0; h < d->nbfs && !rc; h++) {
+		struct op *o = &d->ops[d->bfs[h]];
+		for (size_t k = 0; k < o->kids.n; k++) {
+			size_t c = o->kids.v[k];
+			if (seen[c]) {
+				rc = pt_err(e, "the pipeline of device %" PRIu32 " is not a tree (op %" PRId64
+					       " is reached twice)", d->id, d->ops[c].md->op_id);
+				break;
+			}
+			seen[c] = true;
+			d->ops[c].parent = d->bfs[h] + 1;
+			d->bfs[d->nbfs++] = c;
+		}
+	}
+	free(seen);
+	return rc;
+}
+
+static void pipeline_filter(struct dev *d, const struct pt_dataset_knobs *k)
+{
+	double high = k->pl_high, low = pl_low(k), delta = k->pl_delta;
+	size_t judged = 0, nhigh = 0, nlow = 0;
+	for (size_t h = 1; h < d->nbfs; h++) {
+		struct op *o = &d->ops[d->bfs[h]];
+		for (size_t c = 0; c < o->kids.n; c++) {
+			struct op *ch = &d->ops[o->kids.v[c]];
+			if (ch->has_usage && (!o->has_max_child || ch->usage > o->max_child)) {
+				o->max_child = ch->usage;
+				o->has_max_child = true;
+			}
+		}
+		if (!o->has_usage)
+			continue;
+		judged++;
+		nhigh += o->usage >= high;
+		nlow += o->usage < low;
+	}
+	if (!judged)
+		return;
+	if (nhigh == judged) {
+		d->ops[d->root].queue_flag = true;
+		d->ops[d->root].queue_reason = "all_high";
+		return;
+	}
+	for (size_t h = 1; h < d->nbfs; h++) {
+		struct op *o = &d->ops[d->bfs[h]];
+		if (!o->has_usage)
+			continue;
+		if (k->pipeline_rules == PT_MD_RULES_CURRENT) {
+			if (o->kids.n && o->has_max_child && o->max_child - o->usage > delta) {
+				o->queue_flag = true;
+				o->queue_reason = "child_gap";
+			} else if (!o->kids.n && o->usage < low) {
+				o->queue_flag = true;
+				o->queue_reason = "low_leaf";
+			}
+		} else if (nlow == judged) {
+			if (!o->kids.n) {
+				o->queue_flag = true;
+				o->queue_reason = "all_low";
+			}
+		} else if (o->kids.n && o->usage < low && o->has_max_child) {
+			bool all = true;
+			for (size_t c = 0; c < o->kids.n; c++) {
+				struct op *ch = &d->ops[o->kids.v[c]];
+				if (ch->has_usage && ch->usage < high)
+					all = false;
+			}
+			if (all) {
+				o->queue_flag = true;
+				o->queue_reason = "bottleneck";
+			}
+		}
+	}
+}
+
+static void cpu_rule(struct dev *d, const struct pt_dataset_knobs *k)
+{
+	int64_t best = INT64_MAX;
+	size_t besti = SIZE_MAX;
+	for (size_t h = 0; h < d->nbfs; h++) {
+		struct op *o = &d->ops[d->bfs[h]];
+		o->cpu_rule = -1;
+		if (!o->has_cpu)
+			continue;
+		o->cpu_rule = 0;
+		if (is_exempt(o) || disp_is(o, "DeviceQueue") || !o->has_cpw)
+			continue;
+		bool q = false;
+		if (o->cpw > k->op_cpu_high_pct) {
+			q = true;
+			o->cpu_reason = "cpu_high";
+		} else if (o->cpw < k->op_cpu_low_pct && o->kids.n && o->has_in) {
+			double in = o->in_usage * 100, out = o->has_usage ? o->usage * 100 : NAN;
+			if (in < k->op_in_usage_floor_pct || (o->has_usage && out - in > k->op_queue_gap_pts)) {
+				q = true;
+				o->cpu_reason = "cpu_low_queue";
+			}
+		}
+		if (q) {
+			o->cpu_rule = 1;
+			if (o->md->op_id < best) {
+				best = o->md->op_id;
+				besti = d->bfs[h];
+			}
+		}
+	}
+	if (besti != SIZE_MAX)
+		d->ops[besti].cpu_rule = 2;
+}
+
+/* Counter series of a device by track name; returns sums per sample index via callback arrays. */
+static void cpu_figures(const struct pt_model *m, struct dev *d)
+{
+	size_t nt = m->tracks.n;
+	/* map counter tracks of this device to (op index, user/sys) or host idle */
+	int *op_of = pt_xmalloc(nt * sizeof(*op_of)); /* op index, -2 idle, -1 none */
+	int *which = pt_xcalloc(nt, sizeof(*which));
+	for (size_t t = 0; t < nt; t++) {
+		op_of[t] = -1;
+		const struct pt_track *tr = &m->tracks.v[t];
+		if (tr->device != d->index || tr->kind != PT_TRACK_COUNTER)
+			continue;
+		const char *name = pt_model_strget(m, tr->name);
+		if (!strcmp(name, "md_cpu:device.idle")) {
+			op_of[t] = -2;
+			continue;
+		}
+		if (strncmp(name, "md_cpu:op.", 10))
+			continue;
+		char *end;
+		long long id = strtoll(name + 10, &end, 10);
+		if (end == name + 10 || *end != '.')
+			continue;
+		size_t oi = find_op(d, id);
+		if (oi == SIZE_MAX || oi > (size_t)INT32_MAX)
+			continue;
+		if (!strcmp(end, ".user"))
+			which[t] = 0;
+		else if (!strcmp(end, ".sys"))
+			which[t] = 1;
+		else
+			continue;
+		op_of[t] = (int)oi;
+	}
+	/* per op: user and sys series in model order */
+	PT_VEC(double) *ser = pt_xcalloc(d->nops * 2, sizeof(*ser));
+	const struct pt_counter_samples *cs = &m->counters;
+	for (size_t i = 0; i < cs->n; i++) {
+		uint32_t t = cs->track[i];
+		if (t >= nt || op_of[t] == -1)
+			continue;
+		if (op_of[t] == -2) {
+			d->has_idle = true;
+			d->idle_samples++;
+			d->idle_sum += cs->value[i];
+			continue;
+		}
+		pt_vec_push(&ser[op_of[t] * 2 + which[t]], cs->value[i]);
+	}
+	for (size_t i = 0; i < d->nops; i++) {
+		struct op *o = &d->ops[i];
+		size_t nu = ser[2 * i].n, ns = ser[2 * i + 1].n;
+		size_t n = nu && ns ? (nu < ns ? nu : ns) : nu + ns;
+		if (!n)
+			continue;
+		double sum = 0;
+		for (size_t j = 0; j < n; j++)
+			sum += (j < nu ? ser[2 * i].v[j] : 0) + (j < ns ? ser[2 * i + 1].v[j] : 0);
+		o->has_cpu = true;
+		o->cpu_samples = (int64_t)n;
+		o->cpu_sum = sum;
+		o->cpu_pct = sum / (double)n;
+		if (o->md->num_workers > 0) {
+			o->has_cpw = true;
+			o->cpw = o->cpu_pct / (double)o->md->num_workers;
+		}
+	}
+	for (size_t i = 0; i < d->nops * 2; i++)
+		pt_vec_free(&ser[i]);
+	free(ser);
+	free(op_of);
+	free(which);
+}
+
+static void queue_figures(const struct pt_model *m, struct dev *d)
+{
+	size_t nt = m->tracks.n;
+	size_t *op_of = pt_xmalloc((nt ? nt : 1) * sizeof(*op_of)); /* op index + 1 */
+	memset(op_of, 0, (nt ? nt : 1) * sizeof(*op_of));
+	for (size_t i = 0; i < d->nops; i++)
+		if (d->ops[i].md->has_queue && d->ops[i].md->queue_track < nt)
+			op_of[d->ops[i].md->queue_track] = i + 1;
+	const struct pt_queue_samples *q = &m->queues;
+	for (size_t i = 0; i < q->n; i++) {
+		if (q->track[i] >= nt || !op_of[q->track[i]])
+			continue;
+		struct op *o = &d->ops[op_of[q->track[i]] - 1];
+		sb_printf(&o->sizes, "%s%" PRId64, o->samples ? ", " : "[", q->size[i]);
+		o->samples++;
+		o->size_sum += q->size[i];
+		o->empty += q->size[i] == 0;
+	}
+	free(op_of);
+	for (size_t i = 0; i < d->nops; i++) {
+		struct op *o = &d->ops[i];
+		if (!o->md->has_queue)
+			continue;
+		sb_printf(&o->sizes, "%s", o->samples ? "]" : "[]");
+		if (o->samples) {
+			o->avg = (double)o->size_sum / (double)o->samples;
+			if (o->md->queue_capacity > 0) {
+				o->has_usage = true;
+				o->usage = o->avg / (double)o->md->queue_capacity;
+			}
+		}
+	}
+	for (size_t i = 0; i < d->nops; i++) {
+		struct op *o = &d->ops[i];
+		if (o->kept && o->kids.n && d->ops[o->kids.v[0]].has_usage) {
+			o->has_in = true;
+			o->in_usage = d->ops[o->kids.v[0]].usage;
+		}
+	}
+}
+
+static void host_figures(const struct pt_model *m, struct dev *d)
+{
+	/* the device-queue file, else the iterator file */
+	for (int src = 0; src < 2 && !d->host.present; src++) {
+		for (size_t i = 0; i < m->md_records.n; i++) {
+			const struct pt_md_record *r = &m->md_records.v[i];
+			if (r->device != d->index || r->file != src || r->type != 1)
+				continue;
+			d->host.present = true;
+			d->host.source = src;
+			d->host.samples++;
+			d->host.empty += r->value == 0;
+			d->host.full += r->value == r->extra;
+			d->host.capacity = r->extra;
+		}
+	}
+	/* get_next: the AICPUMI track; GetNext_dequeue_wait records */
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track *tr = &m->tracks.v[t];
+		if (tr->device != d->index || tr->kind != PT_TRACK_QUEUE ||
+		    strcmp(pt_model_strget(m, tr->name), "get_next"))
+			continue;
+		/* events and samples of the track were added pairwise, in order */
+		size_t ne = 0, nq = 0;
+		for (size_t i = 0; i < m->events.n; i++)
+			ne += m->events.track[i] == t && m->events.kind[i] == PT_EV_GETNEXT;
+		for (size_t i = 0; i < m->queues.n; i++)
+			nq += m->queues.track[i] == t;
+		bool paired = ne == nq;
+		size_t qi = 0, ei = 0;
+		for (;;) {
+			while (qi < m->queues.n && m->queues.track[qi] != t)
+				qi++;
+			if (qi >= m->queues.n)
+				break;
+			bool take = true;
+			int64_t wait = -1;
+			if (paired) {
+				while (ei < m->events.n &&
+				       !(m->events.track[ei] == t && m->events.kind[ei] == PT_EV_GETNEXT))
+					ei++;
+				take = !strcmp(pt_model_strget(m, m->events.name[ei]), "GetNext_dequeue_wait");
+				wait = m->events.dur[ei];
+				ei++;
+			}
+			if (take) {
+				d->gn.present = true;
+				d->gn.samples++;
+				d->gn.empty += m->queues.size[qi] == 0;
+				if (wait >= 0) {
+					d->gn.waits++;
+					d->gn.wait_sum += wait;
+					if (wait > d->gn.wait_max)
+						d->gn.wait_max = wait;
+				}
+			}
+			qi++;
+		}
+	}
+}
+
+static void verdict(struct dev *d, const struct pt_dataset_knobs *k)
+{
+	static const char *nj = "not_judged";
+	d->mi[0] = d->mi[1] = d->mi[2] = d->mi[3] = NULL;
+	if (!d->host.present) {
+		d->st[0] = d->st[1] = d->st[2] = nj;
+		d->verdict = nj;
+		return;
+	}
+	double pct = queue_pct(k);
+	bool host_empty = 100.0 * (double)d->host.empty > pct * (double)d->host.samples;
+	if (k->queue_rules == PT_MD_RULES_CURRENT) {
+		d->mi[0] = "data_process=normal";
+		d->mi[1] = "data_transmission=normal";
+		d->mi[2] = "get_next=normal";
+		if (host_empty) {
+			d->st[0] = "bottleneck", d->st[1] = d->st[2] = nj;
+			d->verdict = "data_processing";
+			d->mi[0] = "data_process=warning";
+			d->mi[3] = "data_process=warning";
+		} else if (d->gn.present && d->gn.empty) {
+			d->st[0] = "ok", d->st[1] = "bottleneck", d->st[2] = "ok";
+			d->verdict = "host_to_device";
+			d->mi[1] = "data_transmission=warning";
+			d->mi[3] = "data_transmission=warning";
+		} else if (d->gn.present) {
+			d->st[0] = d->st[1] = d->st[2] = "ok";
+			d->verdict = "none";
+			d->mi[3] = "device_queue_warning=warning";
+		} else {
+			d->st[0] = "ok", d->st[1] = d->st[2] = nj;
+			d->verdict = "none_found";
+			d->mi[3] = "device_queue_warning=warning";
+		}
+		return;
+	}
+	d->mi[0] = "data_process=normal";
+	d->mi[1] = "tdt=normal;device_queue_op=normal";
+	d->mi[2] = "get_next=normal";
+	if (host_empty && (!d->gn.present || d->gn.empty)) {
+		d->st[0] = "bottleneck", d->st[1] = d->st[2] = nj;
+		d->verdict = "data_processing";
+		d->mi[0] = d->mi[3] = "data_process=warning";
+	} else if (d->gn.present && d->gn.empty) {
+		d->st[0] = "ok", d->st[1] = "bottleneck", d->st[2] = "ok";
+		d->verdict = "host_to_device";
+		d->mi[1] = d->mi[3] = "tdt=warning;device_queue_op=warning";
+	} else if (d->gn.present) {
+		d->st[0] = d->st[1] = d->st[2] = "ok";
+		d->verdict = "none";
+		d->mi[3] = "fpbp=normal";
+	} else {
+		d->st[0] = "ok", d->st[1] = d->st[2] = nj;
+		d->verdict = "none_found";
+		d->mi[3] = "fpbp=normal";
+	}
+}
+
+static void dev_free(struct dev *d)
+{
+	for (size_t i = 0; i < d->nops; i++) {
+		pt_vec_free(&d->ops[i].kids);
+		free(d->ops[i].sizes.s);
+	}
+	free(d->ops);
+	free(d->bfs);
+}
+
+static int dev_figures(const struct pt_model *m, uint32_t index, const struct pt_dataset_knobs *k, struct dev *d,
+		       struct pt_err **e)
+{
+	memset(d, 0, sizeof(*d));
+	d->index = index;
+	d->id = m->devices.v[index].id;
+	for (size_t i = 0; i < m->md_ops.n; i++)
+		d->nops += m->md_ops.v[i].device == index;
+	d->ops = pt_xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
+	size_t j = 0;
+	for (size_t i = 0; i < m->md_ops.n; i++) {
+		if (m->md_ops.v[i].device != index)
+			continue;
+		struct op *o = &d->ops[j++];
+		o->md = &m->md_ops.v[i];
+		o->type = pt_model_strget(m, o->md->type);
+		o->disp_len = pt_dataset_display_len(o->type);
+	}
+	if (d->nops) {
+		d->has_pipeline = true;
+		for (size_t a = 0; a < d->nops; a++)
+			for (size_t b = a + 1; b < d->nops; b++)
+				if (d->ops[a].md->op_id == d->ops[b].md->op_id)
+					return pt_err(e, "the pipeline of device %" PRIu32 " has op id %" PRId64 " twice",
+						      d->id, d->ops[a].md->op_id);
+		if (build_tree(d, e))
+			return -1;
+		queue_figures(m, d);
+		cpu_figures(m, d);
+		pipeline_filter(d, k);
+		cpu_rule(d, k);
+	} else {
+		cpu_figures(m, d);
+	}
+	host_figures(m, d);
+	verdict(d, k);
+	return 0;
+}
+
+/* ---- views ----------------------------------------------------------------- */
+
+static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
+{
+	pt_table_set_str(t, r, c, s, strlen(s));
+}
+
+static struct pt_table *ops_view(struct dev *devs, size_t nd)
+{
+	struct pt_table *t = pt_table_new("ops", "Dataset pipeline ops");
+	static const struct {
+		const char *name;
+		enum pt_col_type type;
+		int dec;
+	} cols[] = {
+		{ "op_id", PT_COL_INT, 0 },
+		{ "op_type", PT_COL_STR, 0 },
+		{ "num_workers", PT_COL_INT, 0 },
+		{ "output_queue_size", PT_COL_STR, 0 },
+		{ "output_queue_average_size", PT_COL_DOUBLE, 6 },
+		{ "output_queue_length", PT_COL_INT, 0 },
+		{ "output_queue_usage_rate", PT_COL_DOUBLE, 6 },
+		{ "sample_interval", PT_COL_INT, 0 },
+		{ "parent_id", PT_COL_INT, 0 },
+		{ "children_id", PT_COL_STR, 0 },
+		{ "output_queue_usage_pct", PT_COL_DOUBLE, 2 },
+		{ "output_queue_empty_pct", PT_COL_DOUBLE, 2 },
+		{ "input_queue_usage_pct", PT_COL_DOUBLE, 2 },
+		{ "cpu_pct", PT_COL_DOUBLE, 2 },
+		{ "cpu_per_worker_pct", PT_COL_DOUBLE, 2 },
+		{ "queue_rule", PT_COL_INT, 0 },
+		{ "cpu_rule", PT_COL_STR, 0 },
+		{ "device", PT_COL_INT, 0 },
+		{ "evidence", PT_COL_STR, 0 },
+	};
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		pt_table_add_col(t, cols[c].name, cols[c].type, c < 2 ? PT_ROLE_KEY : PT_ROLE_VALUE, cols[c].dec);
+	for (size_t di = 0; di < nd; di++) {
+		struct dev *d = &devs[di];
+		for (size_t h = 0; h < d->nbfs; h++) {
+			struct op *o = &d->ops[d->bfs[h]];
+			size_t r = pt_table_add_row(t);
+			pt_table_set_int(t, r, 0, o->md->op_id);
+			set_s(t, r, 1, o->type);
+			if (o->md->num_workers >= 0)
+				pt_table_set_int(t, r, 2, o->md->num_workers);
+			if (o->md->has_queue) {
+				pt_table_set_strdup(t, r, 3, o->sizes.s, o->sizes.n);
+				if (o->samples)
+					pt_table_set_double(t, r, 4, o->avg);
+				if (o->md->queue_capacity >= 0)
+					pt_table_set_int(t, r, 5, o->md->queue_capacity);
+				if (o->has_usage) {
+					pt_table_set_double(t, r, 6, o->usage);
+					pt_table_set_double(t, r, 10, o->usage * 100);
+				}
+				if (o->samples)
+					pt_table_set_double(t, r, 11, 100.0 * (double)o->empty / (double)o->samples);
+			}
+			pt_table_set_int(t, r, 7, o->md->sampling_interval_ns / 1000000);
+			if (o->parent)
+				pt_table_set_int(t, r, 8, d->ops[o->parent - 1].md->op_id);
+			if (o->kids.n) {
+				struct sb b = { 0 };
+				for (size_t c = 0; c < o->kids.n; c++)
+					sb_printf(&b, "%s%" PRId64, c ? ", " : "[", d->ops[o->kids.v[c]].md->op_id);
+				sb_printf(&b, "]");
+				set_sb(t, r, 9, &b);
+			}
+			if (o->has_in)
+				pt_table_set_double(t, r, 12, o->in_usage * 100);
+			if (o->has_cpu) {
+				pt_table_set_double(t, r, 13, o->cpu_pct);
+				if (o->has_cpw)
+					pt_table_set_double(t, r, 14, o->cpw);
+			}
+			pt_table_set_int(t, r, 15, o->queue_flag);
+			if (o->cpu_rule >= 0)
+				set_s(t, r, 16, o->cpu_rule == 2 ? "primary" : o->cpu_rule == 1 ? "yes" : "no");
+			pt_table_set_int(t, r, 17, d->id);
+			struct sb b = { 0 };
+			if (o->md->has_queue) {
+				ev_i(&b, "samples", o->samples);
+				ev_i(&b, "size_sum", o->size_sum);
+				if (o->md->queue_capacity >= 0)
+					ev_i(&b, "length", o->md->queue_capacity);
+				ev_i(&b, "empty", o->empty);
+			}
+			if (o->queue_flag)
+				ev_s(&b, "queue_reason", o->queue_reason);
+			if (o->has_max_child)
+				ev_d(&b, "max_child_usage", o->max_child);
+			if (o->has_cpu) {
+				ev_i(&b, "cpu_samples", o->cpu_samples);
+				ev_d(&b, "cpu_sum", o->cpu_sum);
+			}
+			if (o->cpu_rule > 0)
+				ev_s(&b, "cpu_reason", o->cpu_reason);
+			set_sb(t, r, 18, &b);
+		}
+	}
+	return t;
+}
+
+static struct pt_table *queues_view(struct dev *devs, size_t nd)
+{
+	struct pt_table *t = pt_table_new("queues", "Batch queues");
+	pt_table_add_col(t, "queue", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "source", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "samples", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "empty", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "full", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "empty_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "full_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "capacity", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "mean_wait", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "max_wait", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+	for (size_t di = 0; di < nd; di++) {
+		struct dev *d = &devs[di];
+		if (d->host.present) {
+			size_t r = pt_table_add_row(t);
+			set_s(t, r, 0, "host");
+			set_s(t, r, 1, d->host.source == PT_MD_DEVICE_QUEUE ? "device_queue" : "dataset_iterator");
+			pt_table_set_int(t, r, 2, d->host.samples);
+			pt_table_set_int(t, r, 3, d->host.empty);
+			pt_table_set_int(t, r, 4, d->host.full);
+			pt_table_set_double(t, r, 5, 100.0 * (double)d->host.empty / (double)d->host.samples);
+			pt_table_set_double(t, r, 6, 100.0 * (double)d->host.full / (double)d->host.samples);
+			pt_table_set_int(t, r, 7, d->host.capacity);
+			pt_table_set_int(t, r, 10, d->id);
+			struct sb b = { 0 };
+			ev_i(&b, "samples", d->host.samples);
+			ev_i(&b, "empty", d->host.empty);
+			ev_i(&b, "full", d->host.full);
+			ev_i(&b, "capacity", d->host.capacity);
+			set_sb(t, r, 11, &b);
+		}
+		if (d->gn.present) {
+			size_t r = pt_table_add_row(t);
+			set_s(t, r, 0, "get_next");
+			set_s(t, r, 1, "aicpumi");
+			pt_table_set_int(t, r, 2, d->gn.samples);
+			pt_table_set_int(t, r, 3, d->gn.empty);
+			pt_table_set_double(t, r, 5, 100.0 * (double)d->gn.empty / (double)d->gn.samples);
+			if (d->gn.waits) {
+				pt_table_set_int(t, r, 8, div_round(d->gn.wait_sum, d->gn.waits));
+				pt_table_set_int(t, r, 9, d->gn.wait_max);
+			}
+			pt_table_set_int(t, r, 10, d->id);
+			struct sb b = { 0 };
+			ev_i(&b, "samples", d->gn.samples);
+			ev_i(&b, "empty", d->gn.empty);
+			if (d->gn.waits) {
+				ev_i(&b, "wait_sum_ns", d->gn.wait_sum);
+				ev_i(&b, "waits", d->gn.waits);
+				ev_i(&b, "max_wait_ns", d->gn.wait_max);
+			}
+			set_sb(t, r, 11, &b);
+		}
+	}
+	return t;
+}
+
+static struct pt_table *stages_view(struct dev *devs, size_t nd, const struct pt_dataset_knobs *k)
+{
+	static const char *const names[] = { "data_processing", "host_to_device", "device_fetch", "verdict" };
+	struct pt_table *t = pt_table_new("stages", "Input stages");
+	pt_table_add_col(t, "stage", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "status", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "rule_set", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "mindinsight_status", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+	for (size_t di = 0; di < nd; di++) {
+		struct dev *d = &devs[di];
+		if (!d->host.present && !d->gn.present && !d->has_pipeline)
+			continue;
+		for (int s = 0; s < 4; s++) {
+			size_t r = pt_table_add_row(t);
+			set_s(t, r, 0, names[s]);
+			set_s(t, r, 1, s < 3 ? d->st[s] : d->verdict);
+			set_s(t, r, 2, k->queue_rules == PT_MD_RULES_2020 ? "2020" : "current");
+			if (d->mi[s])
+				set_s(t, r, 3, d->mi[s]);
+			pt_table_set_int(t, r, 4, d->id);
+			struct sb b = { 0 };
+			if (s != 2 && d->host.present) {
+				ev_i(&b, "host_empty", d->host.empty);
+				ev_i(&b, "host_samples", d->host.samples);
+				if (s == 3 || s == 0)
+					ev_d(&b, "threshold_pct", queue_pct(k));
+			}
+			if (s != 0 && d->gn.present) {
+				ev_i(&b, "dev_empty", d->gn.empty);
+				ev_i(&b, "dev_samples", d->gn.samples);
+				if (s == 2 && d->gn.waits) {
+					ev_i(&b, "mean_wait_ns", div_round(d->gn.wait_sum, d->gn.waits));
+					ev_i(&b, "max_wait_ns", d->gn.wait_max);
+				}
+			}
+			set_sb(t, r, 5, &b);
+		}
+	}
+	return t;
+}
+
+struct batch {
+	int64_t batch;
+	int64_t v[3];
+	bool has[3];
+	int64_t records;
+};
+
+static int cmp_batch(const void *a, const void *b)
+{
+	const struct batch *x = a, *y = b;
+	return x->batch < y->batch ? -1 : x->batch > y->batch;
+}
+
+/* Batches of one device; NULL-free: returns the count. src: the file used. */
+static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct batch **out, int *src)
+{
+	PT_VEC(struct batch) v = { 0 };
+	*src = -1;
+	for (size_t i = 0; i < m->md_records.n; i++) {
+		const struct pt_md_record *r = &m->md_records.v[i];
+		if (r->device == d->index && r->file == PT_MD_DEVICE_QUEUE && r->type == 0 && r->extra >= 0 &&
+		    r->extra <= 2)
+			*src = PT_MD_DEVICE_QUEUE;
+	}
+	if (*src < 0) {
+		for (size_t i = 0; i < m->md_records.n; i++) {
+			const struct pt_md_record *r = &m->md_records.v[i];
+			if (r->device == d->index && r->file == PT_MD_ITERATOR && r->time >= 0)
+				*src = PT_MD_ITERATOR;
+		}
+	}
+	if (*src < 0) {
+		*out = NULL;
+		return 0;
+	}
+	int64_t prev = -1;
+	for (size_t i = 0; i < m->md_records.n; i++) {
+		const struct pt_md_record *r = &m->md_records.v[i];
+		if (r->device != d->index || r->file != *src)
+			continue;
+		int col;
+		int64_t val;
+		if (*src == PT_MD_DEVICE_QUEUE) {
+			if (r->type != 0 || r->extra < 0 || r->extra > 2)
+				continue;
+			col = r->extra == 0 ? 0 : r->extra == 1 ? 1 : 2;
+			val = r->value;
+		} else {
+			if (r->time < 0)
+				continue;
+			int64_t p = prev;
+			prev = r->time;
+			if (p < 0)
+				continue;
+			col = 2;
+			val = r->time - p;
+		}
+		size_t j = 0;
+		while (j < v.n && v.v[j].batch != r->batch)
+			j++;
+		if (j == v.n) {
+			struct batch nb = { r->batch, { 0, 0, 0 }, { false, false, false }, 0 };
+			pt_vec_push(&v, nb);
+		}
+		v.v[j].v[col] = val;
+		v.v[j].has[col] = true;
+		v.v[j].records++;
+	}
+	if (v.n)
+		qsort(v.v, v.n, sizeof(*v.v), cmp_batch);
+	*out = v.v;
+	return v.n;
+}
+
+static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs, size_t nd)
+{
+	struct pt_table *t = NULL;
+	for (size_t di = 0; di < nd; di++) {
+		struct batch *b;
+		int src;
+		size_t n = dev_batches(m, &devs[di], &b, &src);
+		if (!n) {
+			free(b);
+			continue;
+		}
+		if (!t) {
+			t = pt_table_new("batches", "Per-batch times");
+			pt_table_add_col(t, "batch", PT_COL_STR, PT_ROLE_KEY, 0);
+			pt_table_add_col(t, "get", PT_COL_TIME, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "push", PT_COL_TIME, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "warmup", PT_COL_INT, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+		}
+		int64_t sum[3] = { 0, 0, 0 }, mn[3], mx[3], cnt[3] = { 0, 0, 0 };
+		for (size_t i = 0; i < n; i++) {
+			size_t r = pt_table_add_row(t);
+			char nb[32];
+			int l = snprintf(nb, sizeof(nb), "%" PRId64, b[i].batch);
+			pt_table_set_strdup(t, r, 0, nb, (size_t)l);
+			for (int c = 0; c < 3; c++)
+				if (b[i].has[c])
+					pt_table_set_int(t, r, 1 + c, b[i].v[c]);
+			bool warm = b[i].batch < 2;
+			pt_table_set_int(t, r, 4, warm);
+			pt_table_set_int(t, r, 5, devs[di].id);
+			struct sb e = { 0 };
+			ev_i(&e, "records", b[i].records);
+			ev_s(&e, "source", src == PT_MD_DEVICE_QUEUE ? "device_queue" : "dataset_iterator");
+			set_sb(t, r, 6, &e);
+			if (warm)
+				continue;
+			for (int c = 0; c < 3; c++) {
+				if (!b[i].has[c])
+					continue;
+				if (!cnt[c] || b[i].v[c] < mn[c])
+					mn[c] = b[i].v[c];
+				if (!cnt[c] || b[i].v[c] > mx[c])
+					mx[c] = b[i].v[c];
+				sum[c] += b[i].v[c];
+				cnt[c]++;
+			}
+		}
+		static const char *const agg[] = { "avg", "min", "max" };
+		for (int a = 0; a < 3; a++) {
+			size_t r = pt_table_add_row(t);
+			set_s(t, r, 0, agg[a]);
+			struct sb e = { 0 };
+			for (int c = 0; c < 3; c++) {
+				if (!cnt[c])
+					continue;
+				pt_table_set_int(t, r, 1 + c,
+						 a == 0 ? div_round(sum[c], cnt[c]) : a == 1 ? mn[c] : mx[c]);
+				static const char *const k[] = { "get", "push", "total" };
+				char key[32];
+				if (a == 0) {
+					snprintf(key, sizeof(key), "%s_sum_ns", k[c]);
+					ev_i(&e, key, sum[c]);
+					snprintf(key, sizeof(key), "%s_batches", k[c]);
+					ev_i(&e, key, cnt[c]);
+				}
+			}
+			pt_table_set_int(t, r, 5, devs[di].id);
+			set_sb(t, r, 6, &e);
+		}
+		free(b);
+	}
+	return t;
+}
+
+/* ---- hints (hints.md MD_* rules, ungated) ------------------------------------- */
+
+static size_t hint_row(struct pt_table *t, const struct dev *d, const char *scope, const char *rule,
+		       const char *sev, const char *metric, const char *value, const char *thr, const char *unit)
+{
+	size_t r = pt_table_add_row(t);
+	pt_table_set_int(t, r, 0, d->id);
+	pt_table_set_strdup(t, r, 1, scope, strlen(scope));
+	set_s(t, r, 2, rule);
+	set_s(t, r, 3, sev);
+	set_s(t, r, 4, metric);
+	pt_table_set_strdup(t, r, 5, value, strlen(value));
+	pt_table_set_strdup(t, r, 6, thr, strlen(thr));
+	set_s(t, r, 7, unit);
+	return r;
+}
+
+static void fmt_d(char *buf, size_t n, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		snprintf(buf, n, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, n, "%.4f", v);
+}
+
+static void op_name(struct sb *b, const struct op *o)
+{
+	sb_printf(b, "%s_%" PRId64, o->type, o->md->op_id);
+}
+
+static void hints_md_queue(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
+{
+	if (!d->host.present)
+		return;
+	char scope[64], val[64], thr[64];
+	snprintf(scope, sizeof(scope), "stage:%s", d->verdict);
+	struct sb msg = { 0 }, ev = { 0 };
+	double pct = queue_pct(k);
+	int64_t rate = (100 * d->host.empty + d->host.samples - 1) / d->host.samples;
+	const char *sev = "info";
+	if (!strcmp(d->verdict, "data_processing")) {
+		sev = "warn";
+		sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (%" PRId64
+			  "%%, threshold %g%%): the dataset pipeline cannot keep up with training.",
+			  d->host.empty, d->host.samples, rate, pct);
+	} else if (!strcmp(d->verdict, "host_to_device")) {
+		sev = "warn";
+		sb_printf(&msg, "The host queue stays filled (empty %" PRId64 "/%" PRId64 ") but the device-side queue "
+			  "ran empty %" PRId64 "/%" PRId64 " times: moving batches from host to device is the bottleneck.",
+			  d->host.empty, d->host.samples, d->gn.empty, d->gn.samples);
+	} else if (!strcmp(d->verdict, "none")) {
+		sb_printf(&msg, "Batch queues are healthy (host empty %" PRId64 "/%" PRId64 ", full %" PRId64 "/%" PRId64
+			  "; device empty %" PRId64 "/%" PRId64 "): data input is not what limits training.",
+			  d->host.empty, d->host.samples, d->host.full, d->host.samples, d->gn.empty, d->gn.samples);
+	} else {
+		sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold %g%%), so "
+			  "the dataset pipeline keeps up; without device-side get_next samples the transfer to the "
+			  "device and the device fetch cannot be judged.", d->host.empty, d->host.samples, pct);
+	}
+	ev_i(&ev, "n_host", d->host.samples);
+	ev_i(&ev, "empty_host", d->host.empty);
+	ev_i(&ev, "full_host", d->host.full);
+	if (d->gn.present) {
+		ev_i(&ev, "n_dev", d->gn.samples);
+		ev_i(&ev, "empty_dev", d->gn.empty);
+	}
+	ev_i(&ev, "rate", rate);
+	fmt_d(val, sizeof(val), 100.0 * (double)d->host.empty / (double)d->host.samples);
+	fmt_d(thr, sizeof(thr), pct);
+	size_t r = hint_row(t, d, scope, "MD_QUEUE", sev, "host_empty_pct", val, thr, "pct");
+	set_sb(t, r, 8, &msg);
+	set_sb(t, r, 9, &ev);
+}
+
+static void hints_md_pipeline(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
+{
+	if (d->ops[d->root].queue_flag)
+		return; /* nothing, or the root alone: the consumer is slow */
+	const struct op *first = NULL;
+	bool any_gap = false, any_leaf = false;
+	/* flagged ops by ascending op id */
+	size_t *ix = pt_xmalloc(d->nops * sizeof(*ix)), n = 0;
+	for (size_t i = 0; i < d->nops; i++)
+		if (d->ops[i].queue_flag)
+			ix[n++] = i;
+	if (!n) {
+		free(ix);
+		return;
+	}
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && d->ops[ix[b]].md->op_id < d->ops[ix[b - 1]].md->op_id; b--) {
+			size_t x = ix[b];
+			ix[b] = ix[b - 1];
+			ix[b - 1] = x;
+		}
+	first = &d->ops[ix[0]];
+	double low = pl_low(k);
+	struct sb msg = { 0 }, ev = { 0 }, gap = { 0 }, leaf = { 0 }, all = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &d->ops[ix[i]];
+		bool g = !strcmp(o->queue_reason, "child_gap");
+		struct sb *dst = g ? &gap : &leaf;
+		if (dst->n)
+			sb_printf(dst, ", ");
+		op_name(dst, o);
+		if (all.n)
+			sb_printf(&all, ", ");
+		op_name(&all, o);
+		any_gap |= g;
+		any_leaf |= !g;
+	}
+	if (k->pipeline_rules == PT_MD_RULES_CURRENT) {
+		sb_printf(&msg, "The dataset pipeline is limited by %s.", all.s);
+		if (any_gap)
+			sb_printf(&msg, " %s: each consumes more slowly than its inputs produce, its output queue more "
+				  "than %g emptier than a queue feeding it.", gap.s, k->pl_delta);
+		if (any_leaf)
+			sb_printf(&msg, " %s: each is a source op that keeps its output queue below %g full, so it "
+				  "does not read fast enough to fill the pipeline.", leaf.s, low);
+	} else if (!strcmp(first->queue_reason, "all_low")) {
+		sb_printf(&msg, "Every dataset pipeline op keeps its output queue below %g full: the source ops %s do "
+			  "not read fast enough to fill the pipeline.", low, all.s);
+	} else {
+		sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below %g full while "
+			  "every queue feeding it is at least %g full, so it consumes more slowly than its inputs "
+			  "produce.", all.s, low, k->pl_high);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &d->ops[ix[i]];
+		struct sb nm = { 0 };
+		op_name(&nm, o);
+		if (!o->kids.n)
+			sb_printf(&msg, " %s: change num_parallel_workers (more for slow reading, fewer if CPUs are "
+				  "saturated).", nm.s);
+		else if (disp_is(o, "Generator"))
+			sb_printf(&msg, " %s: change num_parallel_workers, speed up the Python generator, or convert "
+				  "the data set to MindRecord.", nm.s);
+		else if (disp_is(o, "Map"))
+			sb_printf(&msg, " %s: change num_parallel_workers; if the map runs Python functions, make "
+				  "them faster.", nm.s);
+		else if (disp_is(o, "Batch"))
+			sb_printf(&msg, " %s: raise prefetch_size.", nm.s);
+		free(nm.s);
+	}
+	ev_s(&ev, "rules", k->pipeline_rules == PT_MD_RULES_2020 ? "2020" : "current");
+	ev_d(&ev, "high", k->pl_high);
+	ev_d(&ev, "low", low);
+	if (k->pipeline_rules == PT_MD_RULES_CURRENT)
+		ev_d(&ev, "delta", k->pl_delta);
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &d->ops[ix[i]];
+		char key[64];
+		struct sb nm = { 0 };
+		op_name(&nm, o);
+		snprintf(key, sizeof(key), "ops_%zu_name", i + 1);
+		ev_s(&ev, key, nm.s);
+		free(nm.s);
+		snprintf(key, sizeof(key), "ops_%zu_reason", i + 1);
+		ev_s(&ev, key, o->queue_reason);
+		snprintf(key, sizeof(key), "ops_%zu_usage", i + 1);
+		ev_d(&ev, key, o->usage);
+		if (o->has_max_child) {
+			snprintf(key, sizeof(key), "ops_%zu_max_child_usage", i + 1);
+			ev_d(&ev, key, o->max_child);
+		}
+		snprintf(key, sizeof(key), "ops_%zu_workers", i + 1);
+		ev_i(&ev, key, o->md->num_workers);
+	}
+	char val[64], thr[64];
+	bool g = !strcmp(first->queue_reason, "child_gap");
+	fmt_d(val, sizeof(val), g ? first->max_child - first->usage : first->usage);
+	fmt_d(thr, sizeof(thr), g ? k->pl_delta : low);
+	size_t r = hint_row(t, d, "rank", "MD_PIPELINE", "warn", g ? "usage_gap" : "usage", val, thr, "fraction");
+	set_sb(t, r, 8, &msg);
+	set_sb(t, r, 9, &ev);
+	free(gap.s);
+	free(leaf.s);
+	free(all.s);
+	free(ix);
+}
+
+static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
+{
+	if (!d->has_idle || !d->idle_samples)
+		return;
+	double idle = d->idle_sum / (double)d->idle_samples, busy = 100 - idle;
+	if (!(busy > k->cpu_busy_pct))
+		return;
+	char val[64], thr[64];
+	fmt_d(val, sizeof(val), busy);
+	fmt_d(thr, sizeof(thr), k->cpu_busy_pct);
+	struct sb msg = { 0 }, ev = { 0 };
+	sb_printf(&msg, "Host CPUs are %.1f%% busy on average (threshold %g%%): data-pipeline workers compete for CPU "
+		  "time; adding workers will not help, lighter preprocessing or fewer competing threads may.", busy,
+		  k->cpu_busy_pct);
+	ev_d(&ev, "busy", busy);
+	ev_d(&ev, "mean_idle", idle);
+	ev_i(&ev, "samples", d->idle_samples);
+	size_t r = hint_row(t, d, "rank", "MD_CPU_BUSY", "warn", "busy", val, thr, "pct");
+	set_sb(t, r, 8, &msg);
+	set_sb(t, r, 9, &ev);
+}
+
+static void op_evidence(struct sb *ev, const struct dev *d, const struct op *o)
+{
+	if (o->has_cpw)
+		ev_d(ev, "cpu_per_worker", o->cpw);
+	ev_i(ev, "workers", o->md->num_workers);
+	if (o->has_in)
+		ev_d(ev, "input_usage_pct", o->in_usage * 100);
+	if (o->has_usage)
+		ev_d(ev, "output_usage_pct", o->usage * 100);
+	if (o->kids.n) {
+		const struct op *c = &d->ops[o->kids.v[0]];
+		if (c->samples)
+			ev_d(ev, "input_empty_pct", 100.0 * (double)c->empty / (double)c->samples);
+	}
+}
+
+static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
+{
+	/* MD_OP_CPU, MD_OP_QUEUE per op in BFS order, then MD_BOTTLENECK_OP */
+	for (int rule = 0; rule < 2; rule++) {
+		for (size_t h = 0; h < d->nbfs; h++) {
+			const struct op *o = &d->ops[d->bfs[h]];
+			if (is_exempt(o))
+				continue;
+			struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
+			op_name(&nm, o);
+			char scope[96], val[64], thr[64];
+			snprintf(scope, sizeof(scope), "op:%s", nm.s);
+			const char *sev = "info", *metric = NULL;
+			double v = 0, th = 0;
+			if (rule == 0 && o->has_cpw) {
+				if (o->cpw > k->op_cpu_high_pct) {
+					sb_printf(&msg, "%s uses %.1f%% CPU per worker: it is CPU-bound; more than %" PRId64
+						  " workers may help", nm.s, o->cpw, o->md->num_workers);
+					metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_high_pct;
+				} else if (o->cpw < k->op_cpu_low_pct && o->md->num_workers > 1) {
+					sb_printf(&msg, "%s uses only %.1f%% CPU per worker: its %" PRId64
+						  " workers are mostly idle", nm.s, o->cpw, o->md->num_workers);
+					metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_low_pct;
+				}
+			} else if (rule == 1 && !disp_is(o, "Batch") && o != &d->ops[d->root]) {
+				if (!o->kids.n && o->has_usage && o->usage * 100 < k->op_leaf_usage_pct) {
+					sb_printf(&msg, "%s fills only %.1f%% of its output queue: reading is slow, more "
+						  "than %" PRId64 " workers may help", nm.s, o->usage * 100,
+						  o->md->num_workers);
+					metric = "output_usage_pct", v = o->usage * 100, th = k->op_leaf_usage_pct;
+				} else if (disp_is(o, "DeviceQueue") && o->kids.n &&
+					   d->ops[o->kids.v[0]].samples) {
+					const struct op *c = &d->ops[o->kids.v[0]];
+					double ep = 100.0 * (double)c->empty / (double)c->samples;
+					if (ep > k->op_devq_empty_pct) {
+						sev = "warn";
+						sb_printf(&msg, "%s: the host pipeline left the device queue empty %.1f%% of "
+							  "the time, and the device waits whenever it is empty", nm.s, ep);
+						metric = "input_empty_pct", v = ep, th = k->op_devq_empty_pct;
+					}
+				} else if (o->has_in && o->has_usage &&
+					   o->in_usage * 100 - o->usage * 100 > k->op_queue_gap_pts) {
+					sb_printf(&msg, "%s: input queue %.1f%% full, output %.1f%%: the child produces "
+						  "faster than %s consumes; with low CPU use, try a larger prefetch_size "
+						  "or more workers", nm.s, o->in_usage * 100, o->usage * 100, nm.s);
+					metric = "usage_gap_pts", v = o->in_usage * 100 - o->usage * 100;
+					th = k->op_queue_gap_pts;
+				}
+			}
+			if (metric) {
+				op_evidence(&ev, d, o);
+				fmt_d(val, sizeof(val), v);
+				fmt_d(thr, sizeof(thr), th);
+				size_t r = hint_row(t, d, scope, rule ? "MD_OP_QUEUE" : "MD_OP_CPU", sev, metric, val,
+						    thr, "pct");
+				set_sb(t, r, 8, &msg);
+				set_sb(t, r, 9, &ev);
+			}
+			free(msg.s);
+			free(ev.s);
+			free(nm.s);
+		}
+	}
+	for (size_t h = 0; h < d->nbfs; h++) {
+		const struct op *o = &d->ops[d->bfs[h]];
+		if (o->cpu_rule <= 0)
+			continue;
+		struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
+		op_name(&nm, o);
+		char scope[96], val[64], thr[64];
+		snprintf(scope, sizeof(scope), "op:%s", nm.s);
+		bool high = !strcmp(o->cpu_reason, "cpu_high");
+		if (high)
+			sb_printf(&msg, "%s is the likely pipeline bottleneck: it uses %.1f%% CPU per worker; raise "
+				  "num_parallel_workers above %" PRId64 ".", nm.s, o->cpw, o->md->num_workers);
+		else
+			sb_printf(&msg, "%s is the likely pipeline bottleneck: low CPU use (%.1f%% per worker) with "
+				  "abnormal queue usage; try a larger prefetch_size.", nm.s, o->cpw);
+		if (o->cpu_rule == 2)
+			sb_printf(&msg, " (primary)");
+		op_evidence(&ev, d, o);
+		ev_i(&ev, "primary", o->cpu_rule == 2);
+		fmt_d(val, sizeof(val), o->cpw);
+		fmt_d(thr, sizeof(thr), high ? k->op_cpu_high_pct : k->op_cpu_low_pct);
+		size_t r = hint_row(t, d, scope, "MD_BOTTLENECK_OP", "warn", "cpu_per_worker", val, thr, "pct");
+		set_sb(t, r, 8, &msg);
+		set_sb(t, r, 9, &ev);
+		free(nm.s);
+	}
+}
+
+static struct pt_table *hints_view(struct dev *devs, size_t nd, const struct pt_dataset_knobs *k)
+{
+	struct pt_table *t = pt_table_new("hints", "Dataset hints");
+	static const char *const cols[] = { "rank", "scope", "rule_id", "severity", "metric", "value",
+					    "threshold", "unit", "message", "evidence" };
+	for (int c = 0; c < 10; c++)
+		pt_table_add_col(t, cols[c], c == 0 ? PT_COL_INT : PT_COL_STR, c < 3 ? PT_ROLE_KEY : PT_ROLE_LABEL, 0);
+	for (size_t di = 0; di < nd; di++) {
+		struct dev *d = &devs[di];
+		hints_md_queue(t, d, k);
+		if (d->has_pipeline) {
+			hints_md_pipeline(t, d, k);
+		}
+		hints_md_cpu_busy(t, d, k);
+		if (d->has_pipeline)
+			hints_md_ops(t, d, k);
+	}
+	/* order: severity (warn before info), then rule order, then rank (stable) */
+	static const char *const rules[] = { "MD_QUEUE", "MD_PIPELINE", "MD_CPU_BUSY", "MD_OP_CPU",
+					     "MD_OP_QUEUE", "MD_BOTTLENECK_OP" };
+	size_t n = t->nrows, nc = t->ncols;
+	size_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
+	for (size_t r = 0; r < n; r++) {
+		const struct pt_cell *sev = pt_table_cell(t, r, 3), *rid = pt_table_cell(t, r, 2);
+		size_t rk = 0;
+		for (size_t i = 0; i < 6; i++)
+			if (!strcmp(rid->u.s, rules[i]))
+				rk = i;
+		key[r] = (strcmp(sev->u.s, "warn") ? 1u : 0u) * 16 + rk;
+	}
+	struct pt_cell *tmp = pt_xmalloc((n ? n : 1) * nc * sizeof(*tmp));
+	size_t o = 0;
+	for (size_t kv = 0; kv < 32; kv++)
+		for (size_t r = 0; r < n; r++)
+			if (key[r] == kv)
+				memcpy(&tmp[o++ * nc], pt_table_cell(t, r, 0), nc * sizeof(*tmp));
+	if (n)
+		memcpy(t->cells, tmp, n * nc * sizeof(*tmp));
+	free(tmp);
+	free(key);
+	return t;
+}
+
+int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+		    struct pt_table ***tables, size_t *ntables, struct pt_err **e)
+{
+	*tables = NULL;
+	*ntables = 0;
+	/* devices with MindData or get_next data, in device-id order */
+	struct dev *devs = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*devs));
+	size_t nd = 0;
+	int rc = 0;
+	uint32_t *order = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*order));
+	for (size_t i = 0; i < m->devices.n; i++) {
+		size_t j = i;
+		while (j > 0 && m->devices.v[order[j - 1]].id > m->devices.v[i].id) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = (uint32_t)i;
+	}
+	for (size_t oi = 0; oi < m->devices.n && !rc; oi++) {
+		uint32_t i = order[oi];
+		if (device >= 0 && m->devices.v[i].id != (uint64_t)device)
+			continue;
+		struct dev d;
+		if (dev_figures(m, i, k, &d, e)) {
+			dev_free(&d);
+			rc = -1;
+			break;
+		}
+		if (!d.has_pipeline && !d.host.present && !d.gn.present && !d.has_idle) {
+			dev_free(&d);
+			continue;
+		}
+		devs[nd++] = d;
+	}
+	free(order);
+	if (!rc && !nd) {
+		if (device >= 0)
+			rc = pt_err(e, "no dataset data of device %" PRId64 " in the model", device);
+		else
+			rc = pt_err(e, "no dataset data in the model (no MindData files, no get_next records)");
+	}
+	if (!rc) {
+		struct pt_table **t = pt_xcalloc(5, sizeof(*t));
+		size_t n = 0;
+		t[n++] = ops_view(devs, nd);
+		t[n++] = queues_view(devs, nd);
+		t[n++] = stages_view(devs, nd, k);
+		struct pt_table *b = batches_view(m, devs, nd);
+		if (b)
+			t[n++] = b;
+		t[n++] = hints_view(devs, nd, k);
+		*tables = t;
+		*ntables = n;
+	}
+	for (size_t i = 0; i < nd; i++)
+		dev_free(&devs[i]);
+	free(devs);
+	return rc;
+}

@@ -1,0 +1,268 @@
+/*
+ * `proftool perf` (summary.md §10): Paddle's benchmark timer recomputed from
+ * the trace, without its defects (§7 P1-P3): one step set for every metric,
+ * avg = total / count, max and min compared independently from the first
+ * value, ips.avg a rate over the whole interval.
+ */
+#include "pass/pass-perf.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "pass/pass-steps.h"
+#include "support/err.h"
+#include "support/interval.h"
+#include "support/out.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+struct stat {
+	int64_t n;
+	__int128 sum;
+	int64_t max, min;
+};
+
+static void stat_add(struct stat *s, int64_t v)
+{
+	if (!s->n || v > s->max)
+		s->max = v;
+	if (!s->n || v < s->min)
+		s->min = v;
+	s->n++;
+	s->sum += v;
+}
+
+/* Outermost Dataloader ranges of a GPU rank as (anchor = start, dur), sorted by start. */
+static size_t outer_loaders(const struct pt_model *m, uint32_t host, struct pt_ival **out)
+{
+	const struct pt_events *ev = &m->events;
+	struct pt_ival *v = NULL;
+	size_t n = 0, cap = 0;
+	if (host != PT_NONE)
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == host &&
+			    pt_steps_is_dataloader(pt_model_strget(m, ev->name[i]))) {
+				pt_xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+				v[n++] = (struct pt_ival){ ev->start[i], ev->start[i] + ev->dur[i] };
+			}
+	pt_ival_sort(v, n); /* stable by start */
+	/* a range inside the current outermost one is nested: drop it (ties: the longer comes first) */
+	for (size_t i = 1; i < n; i++) /* longer first among equal starts */
+		for (size_t j = i; j > 0 && v[j - 1].s == v[j].s && v[j - 1].e < v[j].e; j--) {
+			struct pt_ival t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	size_t w = 0;
+	int64_t cur_e = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		if (w && v[i].e <= cur_e)
+			continue;
+		cur_e = v[i].e;
+		v[w++] = v[i];
+	}
+	*out = v;
+	return w;
+}
+
+static void row_stat(struct pt_table *t, uint32_t rank, const char *metric, const char *unit, const struct stat *s)
+{
+	size_t r = pt_table_add_row(t);
+	pt_table_set_int(t, r, PT_PERF_RANK, rank);
+	pt_table_set_str(t, r, PT_PERF_METRIC, metric, strlen(metric));
+	pt_table_set_str(t, r, PT_PERF_UNIT, unit, strlen(unit));
+	pt_table_set_int(t, r, PT_PERF_COUNT, s->n);
+	if (s->n) {
+		pt_table_set_int(t, r, PT_PERF_AVG, pt_steps_mean(s->sum, s->n));
+		pt_table_set_int(t, r, PT_PERF_MAX, s->max);
+		pt_table_set_int(t, r, PT_PERF_MIN, s->min);
+	}
+}
+
+int pt_pass_perf(const struct pt_model *m, const struct pt_step_sel *sel, const struct pt_perf_opts *o,
+		 struct pt_table **out, struct pt_diag *d, struct pt_err **e)
+{
+	struct pt_steps_info si;
+	if (pt_steps_collect(m, sel, &si, d, e))
+		return -1;
+	if (!si.n) {
+		pt_steps_info_free(&si);
+		if (sel->device >= 0)
+			return pt_err(e, "no device %" PRId64 " with steps or device activity in the model", sel->device);
+		return pt_err(e, "the model has no steps and no device activity");
+	}
+	struct pt_table *t = pt_table_new("perf", "Perf Summary");
+	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "metric", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "unit", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "count", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "avg", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
+	pt_table_add_col(t, "max", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
+	pt_table_add_col(t, "min", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
+	const char *ips_unit = o->batch_size > 0 ? "samples/s" : "steps/s";
+	double samples = o->batch_size > 0 ? (double)o->batch_size : 1.0;
+
+	for (size_t ri = 0; ri < si.n; ri++) {
+		const struct pt_rank_steps *r = &si.r[ri];
+		struct pt_ival *dl = NULL;
+		size_t ndl = r->ascend ? 0 : outer_loaders(m, r->host, &dl);
+		struct stat batch = { 0 }, reader = { 0 };
+		__int128 reader_sum0 = 0; /* missing reader counts 0 */
+		double ips_max = 0, ips_min = 0;
+		int64_t ips_n = 0;
+		int64_t skipped = 0;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *w = &r->v[i];
+			if (!w->kept)
+				continue;
+			if (skipped < o->skip_steps) {
+				skipped++;
+				continue;
+			}
+			int64_t b;
+			bool has_reader = false;
+			int64_t rd = 0;
+			if (r->ascend) {
+				const struct pt_step *st = w->st;
+				uint32_t need = PT_STEP_HAS_START | PT_STEP_HAS_END;
+				if ((st->has & need) != need)
+					continue; /* no batch cost: not a measured step */
+				b = st->end - st->start;
+				if ((st->has & PT_STEP_HAS_FP) && (st->has & PT_STEP_HAS_START)) {
+					has_reader = true;
+					rd = st->fp - st->start;
+				}
+			} else {
+				b = w->e - w->s;
+				/* loaders anchored (started) in the window */
+				size_t lo = 0, hi = ndl;
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (dl[mid].s < w->s)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				for (size_t k = lo; k < ndl && dl[k].s < w->e; k++) {
+					has_reader = true;
+					rd += dl[k].e - dl[k].s;
+				}
+			}
+			stat_add(&batch, b);
+			if (has_reader) {
+				stat_add(&reader, rd);
+				reader_sum0 += rd;
+			}
+			if (b > 0) {
+				double v = samples * 1e9 / (double)b;
+				if (!ips_n || v > ips_max)
+					ips_max = v;
+				if (!ips_n || v < ips_min)
+					ips_min = v;
+				ips_n++;
+			}
+		}
+		free(dl);
+		row_stat(t, r->rank, "reader_cost", "ns", &reader);
+		row_stat(t, r->rank, "batch_cost", "ns", &batch);
+		size_t row = pt_table_add_row(t);
+		pt_table_set_int(t, row, PT_PERF_RANK, r->rank);
+		pt_table_set_str(t, row, PT_PERF_METRIC, "ips", 3);
+		pt_table_set_str(t, row, PT_PERF_UNIT, ips_unit, strlen(ips_unit));
+		pt_table_set_int(t, row, PT_PERF_COUNT, batch.n);
+		if (batch.sum > 0)
+			pt_table_set_double(t, row, PT_PERF_AVG, samples * (double)batch.n * 1e9 / (double)batch.sum);
+		if (ips_n) {
+			pt_table_set_double(t, row, PT_PERF_MAX, ips_max);
+			pt_table_set_double(t, row, PT_PERF_MIN, ips_min);
+		}
+		row = pt_table_add_row(t);
+		pt_table_set_int(t, row, PT_PERF_RANK, r->rank);
+		pt_table_set_str(t, row, PT_PERF_METRIC, "reader_ratio", 12);
+		pt_table_set_str(t, row, PT_PERF_UNIT, "pct", 3);
+		pt_table_set_int(t, row, PT_PERF_COUNT, batch.n);
+		if (batch.sum > 0 && reader.n)
+			pt_table_set_double(t, row, PT_PERF_AVG, (double)reader_sum0 * 100.0 / (double)batch.sum);
+	}
+	pt_steps_info_free(&si);
+	*out = t;
+	return 0;
+}
+
+/* One cell: a space, s centred in 15 columns (extra space on the left), a space. */
+static void cell(struct pt_out *o, const char *s)
+{
+	size_t n = strlen(s), w = 15;
+	size_t pad = n < w ? w - n : 0;
+	size_t left = pad - pad / 2, right = pad / 2;
+	pt_out_putc(o, ' ');
+	for (size_t i = 0; i < left; i++)
+		pt_out_putc(o, ' ');
+	pt_out_puts(o, s);
+	for (size_t i = 0; i < right; i++)
+		pt_out_putc(o, ' ');
+	pt_out_putc(o, ' ');
+}
+
+static void value(const struct pt_table *t, size_t r, size_t c, bool seconds, char *buf, size_t len)
+{
+	const struct pt_cell *x = &t->cells[r * t->ncols + c];
+	if (x->kind == PT_CELL_INT)
+		snprintf(buf, len, "%.5f", seconds ? (double)x->u.i / 1e9 : (double)x->u.i);
+	else if (x->kind == PT_CELL_DOUBLE)
+		snprintf(buf, len, "%.5f", x->u.d);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Paddle's timer layout (summary.md §10), one block per rank. */
+void pt_perf_write_text(struct pt_out *o, const struct pt_table *t)
+{
+	size_t nranks = 0;
+	for (size_t r = 0; r < t->nrows; r += 4) {
+		const char *ips_unit = t->cells[(r + 2) * t->ncols + PT_PERF_UNIT].u.s;
+		if (nranks++)
+			pt_out_putc(o, '\n');
+		char title[64];
+		if (t->nrows > 4)
+			snprintf(title, sizeof(title), " Perf Summary - Rank %" PRId64 " ",
+				 t->cells[r * t->ncols + PT_PERF_RANK].u.i);
+		else
+			snprintf(title, sizeof(title), "Perf Summary");
+		size_t tl = strlen(title), pad = tl < 100 ? 100 - tl : 0;
+		for (size_t i = 0; i < pad - pad / 2; i++)
+			pt_out_putc(o, '=');
+		pt_out_puts(o, title);
+		for (size_t i = 0; i < pad / 2; i++)
+			pt_out_putc(o, '=');
+		pt_out_putc(o, '\n');
+		const struct pt_cell *ratio = &t->cells[(r + 3) * t->ncols + PT_PERF_AVG];
+		bool has_reader = t->cells[r * t->ncols + PT_PERF_COUNT].u.i > 0;
+		if (has_reader && ratio->kind == PT_CELL_DOUBLE)
+			pt_out_printf(o, "Reader Ratio: %.3f%%\n", ratio->u.d);
+		pt_out_printf(o, "Time Unit: s, IPS Unit: %s\n", ips_unit);
+		static const char *const head[] = { "", "avg", "max", "min" };
+		pt_out_putc(o, '|');
+		for (int i = 0; i < 4; i++) {
+			cell(o, head[i]);
+			pt_out_putc(o, '|');
+		}
+		pt_out_putc(o, '\n');
+		for (size_t k = has_reader ? 0 : 1; k < 3; k++) {
+			size_t row = r + k;
+			pt_out_putc(o, '|');
+			cell(o, t->cells[row * t->ncols + PT_PERF_METRIC].u.s);
+			pt_out_putc(o, '|');
+			for (size_t c = PT_PERF_AVG; c <= PT_PERF_MIN; c++) {
+				char buf[64];
+				value(t, row, c, k < 2, buf, sizeof(buf));
+				cell(o, buf);
+				pt_out_putc(o, '|');
+			}
+			pt_out_putc(o, '\n');
+		}
+	}
+}

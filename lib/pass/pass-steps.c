@@ -1,0 +1,1088 @@
+/*
+ * The `steps` view (ascend.md §3.6, §3.8; summary.md §2.1, §9).
+ *
+ * Step windows:
+ *  - Ascend: one step per step-trace marker set, window [start_point, end)
+ *    when both points exist; numbers as the importer gave them.
+ *  - GPU: per rank (a CPU device and the GPU devices whose activities its
+ *    API calls launched), the host ranges whose whole name matches the step
+ *    pattern, else the repeated iteration boundaries of summary.md §9.2.
+ *  Windows are made disjoint in start order (an overlap is cut and counted).
+ *
+ * Rows: one per step, then `avg` (steps 2..n that are complete, exact mean
+ * rounded half away from zero), then `outside` (everything of the rank's
+ * span that lies in no window; only without --steps / --time-window).
+ * Counts follow the anchor (an event's start, or on GPU its launching call's
+ * start), times follow the clock (clipped to each window).
+ */
+#include "pass/pass-steps.h"
+
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/hashmap.h"
+#include "support/interval.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+/* ------------------------------------------------------------------------
+ * small helpers
+ */
+
+int64_t pt_steps_mean(__int128 sum, int64_t count)
+{
+	if (count <= 0)
+		return 0;
+	bool neg = sum < 0;
+	__int128 a = neg ? -sum : sum;
+	__int128 q = (2 * a + count) / (2 * (__int128)count);
+	return (int64_t)(neg ? -q : q);
+}
+
+bool pt_steps_is_dataloader(const char *name)
+{
+	static const char pat[] = "dataloader";
+	size_t l = sizeof(pat) - 1;
+	for (const char *p = name; *p; p++)
+		if (!strncasecmp(p, pat, l))
+			return true;
+	return false;
+}
+
+/* Number of sorted values in [a, b). */
+static size_t count_in(const int64_t *v, size_t n, int64_t a, int64_t b)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t first = lo;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
+}
+
+/* A growable array of int64 that is sorted once at the end. */
+struct i64v {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void i64_push(struct i64v *a, int64_t x)
+{
+	pt_xgrow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = x;
+}
+
+static void i64_sort(struct i64v *a)
+{
+	bool sorted = true;
+	for (size_t i = 1; i < a->n && sorted; i++)
+		sorted = a->v[i - 1] <= a->v[i];
+	if (sorted)
+		return;
+	struct pt_ival *iv = pt_xmalloc(a->n * sizeof(*iv));
+	for (size_t i = 0; i < a->n; i++)
+		iv[i] = (struct pt_ival){ a->v[i], 0 };
+	pt_ival_sort(iv, a->n);
+	for (size_t i = 0; i < a->n; i++)
+		a->v[i] = iv[i].s;
+	free(iv);
+}
+
+struct ivv {
+	struct pt_ival *v;
+	size_t n, cap;
+};
+
+static void iv_push(struct ivv *a, int64_t s, int64_t e)
+{
+	pt_xgrow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = (struct pt_ival){ s, e };
+}
+
+static void span_add(struct pt_rank_steps *r, int64_t s, int64_t e)
+{
+	if (e < s)
+		e = s;
+	if (!r->has_span) {
+		r->has_span = true;
+		r->span_s = s;
+		r->span_e = e;
+		return;
+	}
+	if (s < r->span_s)
+		r->span_s = s;
+	if (e > r->span_e)
+		r->span_e = e;
+}
+
+/* ------------------------------------------------------------------------
+ * anchors: GPU activity -> launching API call (by correlation id)
+ */
+
+struct pt_anchor_map {
+	const struct pt_model *m;
+	struct pt_hashmap corr; /* corr -> API event index */
+};
+
+struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
+{
+	struct pt_anchor_map *a = pt_xcalloc(1, sizeof(*a));
+	a->m = m;
+	pt_hashmap_init(&a->corr);
+	if (host == PT_NONE)
+		return a;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_API && ev->corr[i] && m->tracks.v[ev->track[i]].device == host)
+			pt_hashmap_put(&a->corr, ev->corr[i], i, NULL); /* first call wins */
+	return a;
+}
+
+size_t pt_anchor_call(const struct pt_anchor_map *a, size_t i)
+{
+	const struct pt_events *ev = &a->m->events;
+	if (!ev->corr[i] || ev->kind[i] == PT_EV_API)
+		return SIZE_MAX;
+	uint64_t *v = pt_hashmap_get(&a->corr, ev->corr[i]);
+	return v ? (size_t)*v : SIZE_MAX;
+}
+
+int64_t pt_anchor_of(const struct pt_anchor_map *a, size_t i)
+{
+	size_t c = pt_anchor_call(a, i);
+	return c == SIZE_MAX ? a->m->events.start[i] : a->m->events.start[c];
+}
+
+void pt_anchor_map_free(struct pt_anchor_map *a)
+{
+	if (!a)
+		return;
+	pt_hashmap_free(&a->corr);
+	free(a);
+}
+
+/* ------------------------------------------------------------------------
+ * step windows
+ */
+
+static bool is_activity(uint8_t k)
+{
+	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
+}
+
+/* Cut overlapping windows (in start order) and count the cuts. */
+static void make_disjoint(struct pt_rank_steps *r, struct pt_diag *d)
+{
+	/* the steps are in start order for GPU ranks and in step order for
+	 * Ascend ranks (which is time order); only windows that exist count */
+	struct pt_stepwin *prev = NULL;
+	for (size_t i = 0; i < r->n; i++) {
+		struct pt_stepwin *w = &r->v[i];
+		if (!w->has_win)
+			continue;
+		if (prev && prev->e > w->s) {
+			r->overlapping++;
+			prev->e = w->s > prev->s ? w->s : prev->s;
+		}
+		prev = w;
+	}
+	if (r->overlapping && d)
+		pt_diag_note(d, "rank %" PRIu32 ": %" PRIu64 " step windows overlap the next one; cut at its start",
+			     r->rank, r->overlapping);
+}
+
+static void ascend_rank(const struct pt_model *m, uint32_t dev, struct pt_rank_steps *r, struct pt_diag *d)
+{
+	r->ascend = true;
+	r->rank = m->devices.v[dev].id;
+	r->host = PT_NONE;
+	r->devs = pt_xmalloc(sizeof(*r->devs));
+	r->devs[0] = dev;
+	r->ndevs = 1;
+	r->inference = true;
+	size_t n = 0;
+	for (size_t i = 0; i < m->steps.n; i++)
+		if (m->steps.v[i].device == dev) {
+			n++;
+			if (m->steps.v[i].has & PT_STEP_HAS_BP)
+				r->inference = false;
+		}
+	r->v = pt_xcalloc(n ? n : 1, sizeof(*r->v));
+	uint64_t reversed = 0;
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *st = &m->steps.v[i];
+		if (st->device != dev)
+			continue;
+		struct pt_stepwin *w = &r->v[r->n++];
+		w->num = st->step;
+		w->st = st;
+		w->ev = SIZE_MAX;
+		uint32_t need = PT_STEP_HAS_START | PT_STEP_HAS_END;
+		if ((st->has & need) == need) {
+			if (st->end >= st->start) {
+				w->has_win = true;
+				w->s = st->start;
+				w->e = st->end;
+			} else {
+				reversed++;
+			}
+		}
+		for (size_t j = 0; j < st->comm.n; j++)
+			span_add(r, st->comm.v[j].start, st->comm.v[j].end);
+	}
+	if (reversed && d)
+		pt_diag_note(d, "device %" PRIu32 ": %" PRIu64 " steps end before they start; they have no window",
+			     r->rank, reversed);
+	make_disjoint(r, d);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].has_win)
+			span_add(r, r->v[i].s, r->v[i].e);
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		if ((ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_AICPU) &&
+		    m->tracks.v[ev->track[i]].device == dev)
+			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
+}
+
+/* Number of the step named s: the decimal after the last '#', or -1. */
+static int64_t name_number(const char *s)
+{
+	const char *h = strrchr(s, '#');
+	if (!h || !h[1])
+		return -1;
+	int64_t v = 0;
+	for (const char *p = h + 1; *p; p++) {
+		if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v;
+}
+
+struct gstep {
+	int64_t s, e;
+	size_t ev;
+};
+
+static int cmp_gstep(const void *a, const void *b)
+{
+	const struct gstep *x = a, *y = b;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A kernel launch for the iteration-boundary rule. */
+struct launch {
+	int64_t call_s, call_e;
+	uint64_t corr;
+	uint32_t name;
+};
+
+static int cmp_launch(const void *a, const void *b)
+{
+	const struct launch *x = a, *y = b;
+	if (x->call_s != y->call_s)
+		return x->call_s < y->call_s ? -1 : 1;
+	return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+/* summary.md §9.2: steps from the recurrence of the first launched kernel. */
+static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_steps *r,
+			     const struct pt_anchor_map *am, struct gstep **out)
+{
+	const struct pt_events *ev = &m->events;
+	struct launch *l = NULL;
+	size_t nl = 0, cl = 0;
+	uint8_t *in_rank = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
+	for (size_t k = 0; k < r->ndevs; k++)
+		in_rank[r->devs[k]] = 1;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_KERNEL || !in_rank[m->tracks.v[ev->track[i]].device])
+			continue;
+		size_t c = pt_anchor_call(am, i);
+		if (c == SIZE_MAX)
+			continue;
+		pt_xgrow((void **)&l, &cl, nl + 1, sizeof(*l));
+		l[nl++] = (struct launch){ ev->start[c], ev->start[c] + ev->dur[c], ev->corr[i], ev->name[i] };
+	}
+	free(in_rank);
+	qsort(l, nl, sizeof(*l), cmp_launch);
+	size_t n = 0;
+	*out = NULL;
+	if (nl) {
+		uint32_t s = l[0].name;
+		size_t second = SIZE_MAX;
+		for (size_t i = 1; i < nl && second == SIZE_MAX; i++)
+			if (l[i].name == s)
+				second = i;
+		if (second != SIZE_MAX) {
+			uint32_t e = l[second - 1].name;
+			struct gstep *g = NULL;
+			size_t cg = 0;
+			size_t prev = SIZE_MAX;
+			for (size_t i = 0; i < nl; i++) {
+				if (l[i].name != s)
+					continue;
+				if (prev != SIZE_MAX) {
+					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
+					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_s, SIZE_MAX };
+				}
+				prev = i;
+			}
+			/* the last launch of s: up to the end of the call launching the next e */
+			for (size_t i = prev + 1; i < nl; i++)
+				if (l[i].name == e) {
+					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
+					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_e, SIZE_MAX };
+					break;
+				}
+			*out = g;
+		}
+	}
+	free(l);
+	return n;
+}
+
+static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const regex_t *re, struct pt_diag *d)
+{
+	const struct pt_events *ev = &m->events;
+	struct gstep *g = NULL;
+	size_t ng = 0, cg = 0;
+	if (r->host != PT_NONE)
+		for (size_t i = 0; i < ev->n; i++) {
+			if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
+				continue;
+			if (regexec(re, pt_model_strget(m, ev->name[i]), 0, NULL, 0))
+				continue;
+			pt_xgrow((void **)&g, &cg, ng + 1, sizeof(*g));
+			g[ng++] = (struct gstep){ ev->start[i], ev->start[i] + ev->dur[i], i };
+		}
+	bool from_ranges = ng > 0;
+	if (!from_ranges) {
+		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
+		ng = boundary_steps(m, r, am, &g);
+		pt_anchor_map_free(am);
+	}
+	qsort(g, ng, sizeof(*g), cmp_gstep);
+	r->v = pt_xcalloc(ng ? ng : 1, sizeof(*r->v));
+	r->n = ng;
+	/* numbers: after the last '#' when every name has a distinct one */
+	bool named = from_ranges;
+	int64_t *nums = pt_xmalloc((ng ? ng : 1) * sizeof(*nums));
+	for (size_t i = 0; i < ng && named; i++) {
+		nums[i] = name_number(pt_model_strget(m, ev->name[g[i].ev]));
+		named = nums[i] >= 0;
+	}
+	if (named && ng > 1) {
+		int64_t *sorted = pt_xmalloc(ng * sizeof(*sorted));
+		memcpy(sorted, nums, ng * sizeof(*sorted));
+		qsort(sorted, ng, sizeof(*sorted), cmp_i64);
+		for (size_t i = 1; i < ng && named; i++)
+			named = sorted[i] != sorted[i - 1];
+		free(sorted);
+	}
+	for (size_t i = 0; i < ng; i++) {
+		struct pt_stepwin *w = &r->v[i];
+		w->num = named ? nums[i] : (int64_t)i + 1;
+		w->has_win = true;
+		w->s = g[i].s;
+		w->e = g[i].e < g[i].s ? g[i].s : g[i].e;
+		w->ev = g[i].ev;
+	}
+	free(nums);
+	free(g);
+	make_disjoint(r, d);
+	for (size_t i = 0; i < r->n; i++)
+		span_add(r, r->v[i].s, r->v[i].e);
+	uint8_t *in_rank = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
+	for (size_t k = 0; k < r->ndevs; k++)
+		in_rank[r->devs[k]] = 1;
+	if (r->host != PT_NONE)
+		in_rank[r->host] = 1;
+	for (size_t i = 0; i < ev->n; i++)
+		if (in_rank[m->tracks.v[ev->track[i]].device])
+			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
+	free(in_rank);
+}
+
+static void sort_devs(const struct pt_model *m, uint32_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) { /* few devices: insertion sort by id */
+		uint32_t t = v[i];
+		size_t j = i;
+		while (j > 0 && m->devices.v[v[j - 1]].id > m->devices.v[t].id) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
+	}
+}
+
+static bool dev_selected(const struct pt_model *m, uint32_t dev, int64_t device)
+{
+	return device < 0 || (int64_t)m->devices.v[dev].id == device;
+}
+
+static int64_t model_origin(const struct pt_model *m)
+{
+	bool have = false;
+	int64_t o = 0;
+#define TAKE(x)                          \
+	do {                             \
+		int64_t v_ = (x);        \
+		if (!have || v_ < o) {   \
+			o = v_;          \
+			have = true;     \
+		}                        \
+	} while (0)
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		TAKE(ev->start[i]);
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		if (s->has & PT_STEP_HAS_START)
+			TAKE(s->start);
+		if (s->has & PT_STEP_HAS_FP)
+			TAKE(s->fp);
+		if (s->has & PT_STEP_HAS_BP)
+			TAKE(s->bp);
+		if (s->has & PT_STEP_HAS_END)
+			TAKE(s->end);
+		for (size_t j = 0; j < s->comm.n; j++)
+			TAKE(s->comm.v[j].start);
+	}
+#undef TAKE
+	return o;
+}
+
+static void select_steps(struct pt_rank_steps *r, const struct pt_step_sel *sel, int64_t origin)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct pt_stepwin *w = &r->v[i];
+		bool k = true;
+		if (sel->steps_given)
+			k = w->num >= sel->step_a && w->num <= sel->step_b;
+		if (k && sel->window_given) {
+			k = w->has_win;
+			if (k && sel->win_has_a)
+				k = w->s >= origin + sel->win_a;
+			if (k && sel->win_has_b)
+				k = w->s < origin + sel->win_b;
+		}
+		w->kept = k;
+	}
+}
+
+int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, struct pt_steps_info *out,
+		     struct pt_diag *d, struct pt_err **e)
+{
+	memset(out, 0, sizeof(*out));
+	regex_t re;
+	const char *pat = sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT;
+	char *full = pt_xasprintf("^(%s)$", pat);
+	int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);
+	free(full);
+	if (rc) {
+		char msg[128];
+		regerror(rc, &re, msg, sizeof(msg));
+		regfree(&re);
+		return pt_err(e, "invalid step pattern '%s': %s", pat, msg);
+	}
+	out->origin = model_origin(m);
+	out->filtered = sel->steps_given || sel->window_given;
+	size_t nd = m->devices.n;
+	PT_VEC(struct pt_rank_steps) rs = { 0 };
+
+	/* Ascend ranks: NPU devices with steps or device tasks */
+	uint8_t *has_data = pt_xcalloc(nd ? nd : 1, 1);
+	for (size_t i = 0; i < m->steps.n; i++)
+		has_data[m->steps.v[i].device] = 1;
+	for (size_t i = 0; i < m->events.n; i++)
+		if (m->events.kind[i] == PT_EV_TASK || m->events.kind[i] == PT_EV_AICPU)
+			has_data[m->tracks.v[m->events.track[i]].device] = 1;
+	uint32_t *order = pt_xmalloc((nd ? nd : 1) * sizeof(*order));
+	size_t no = 0;
+	for (uint32_t i = 0; i < nd; i++)
+		if (m->devices.v[i].kind == PT_DEV_NPU && has_data[i] && dev_selected(m, i, sel->device))
+			order[no++] = i;
+	sort_devs(m, order, no);
+	for (size_t i = 0; i < no; i++) {
+		struct pt_rank_steps r;
+		memset(&r, 0, sizeof(r));
+		ascend_rank(m, order[i], &r, d);
+		pt_vec_push(&rs, r);
+	}
+	free(has_data);
+
+	/* GPU ranks: one per CPU device; each GPU device joins the host whose
+	 * API calls launched most of its activities */
+	uint32_t *hosts = pt_xmalloc((nd ? nd : 1) * sizeof(*hosts));
+	size_t nh = 0, ngpu = 0;
+	for (uint32_t i = 0; i < nd; i++) {
+		if (m->devices.v[i].kind == PT_DEV_CPU)
+			hosts[nh++] = i;
+		ngpu += m->devices.v[i].kind == PT_DEV_GPU;
+	}
+	if (nh || ngpu) {
+		uint32_t *owner = pt_xmalloc((nd ? nd : 1) * sizeof(*owner));
+		for (size_t i = 0; i < nd; i++)
+			owner[i] = nh ? 0 : PT_NONE; /* index into hosts; default: the first */
+		if (nh > 1 && ngpu) {
+			struct pt_anchor_map **am = pt_xcalloc(nh, sizeof(*am));
+			for (size_t h = 0; h < nh; h++)
+				am[h] = pt_anchor_map_new(m, hosts[h]);
+			uint64_t *votes = pt_xcalloc(nd * nh, sizeof(*votes));
+			const struct pt_events *ev = &m->events;
+			for (size_t i = 0; i < ev->n; i++) {
+				if (!is_activity(ev->kind[i]) || !ev->corr[i])
+					continue;
+				uint32_t dv = m->tracks.v[ev->track[i]].device;
+				for (size_t h = 0; h < nh; h++)
+					if (pt_anchor_call(am[h], i) != SIZE_MAX)
+						votes[dv * nh + h]++;
+			}
+			for (size_t dv = 0; dv < nd; dv++)
+				for (size_t h = 1; h < nh; h++)
+					if (votes[dv * nh + h] > votes[dv * nh + owner[dv]])
+						owner[dv] = (uint32_t)h;
+			free(votes);
+			for (size_t h = 0; h < nh; h++)
+				pt_anchor_map_free(am[h]);
+			free(am);
+		}
+		size_t nr = nh ? nh : 1;
+		for (size_t h = 0; h < nr; h++) {
+			struct pt_rank_steps r;
+			memset(&r, 0, sizeof(r));
+			r.rank = (uint32_t)h;
+			r.host = nh ? hosts[h] : PT_NONE;
+			r.devs = pt_xmalloc((nd ? nd : 1) * sizeof(*r.devs));
+			for (uint32_t dv = 0; dv < nd; dv++)
+				if (m->devices.v[dv].kind == PT_DEV_GPU && (nh ? owner[dv] == h : true) &&
+				    dev_selected(m, dv, sel->device))
+					r.devs[r.ndevs++] = dv;
+			if (sel->device >= 0 && !r.ndevs) {
+				free(r.devs);
+				continue;
+			}
+			sort_devs(m, r.devs, r.ndevs);
+			gpu_rank(m, &r, &re, d);
+			pt_vec_push(&rs, r);
+		}
+		free(owner);
+	}
+	free(hosts);
+	free(order);
+	regfree(&re);
+
+	for (size_t i = 0; i < rs.n; i++) {
+		select_steps(&rs.v[i], sel, out->origin);
+		rs.v[i].first = 0;
+	}
+	out->r = rs.v;
+	out->n = rs.n;
+	return 0;
+}
+
+void pt_steps_info_free(struct pt_steps_info *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->r[i].v);
+		free(s->r[i].devs);
+	}
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The outside set O = span − ∪(windows) of a rank. */
+static void outside_set(const struct pt_rank_steps *r, struct pt_ivset *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!r->has_span)
+		return;
+	struct pt_ival span = { r->span_s, r->span_e };
+	struct pt_ivset sp = { &span, span.e > span.s ? 1 : 0, 1 };
+	struct pt_ival *w = pt_xmalloc((r->n ? r->n : 1) * sizeof(*w));
+	size_t nw = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].has_win)
+			w[nw++] = (struct pt_ival){ r->v[i].s, r->v[i].e };
+	struct pt_ivset ws = { 0 };
+	pt_ivset_build(&ws, w, nw);
+	pt_ivset_diff(o, &sp, &ws);
+	pt_ivset_free(&ws);
+	free(w);
+}
+
+/* ------------------------------------------------------------------------
+ * the averaged columns
+ */
+
+struct acc {
+	__int128 sum;
+	int64_t n;
+};
+
+static void acc_add(struct acc *a, const struct pt_cell *c)
+{
+	if (c->kind != PT_CELL_INT)
+		return;
+	a->sum += c->u.i;
+	a->n++;
+}
+
+/* Average the marked columns of rows [r0, r1) (those with avg[row] set) into row ar. */
+static void avg_row(struct pt_table *t, size_t r0, size_t r1, const bool *use, const bool *avgcol, size_t ar)
+{
+	struct acc *a = pt_xcalloc(t->ncols, sizeof(*a));
+	for (size_t r = r0; r < r1; r++) {
+		if (!use[r - r0])
+			continue;
+		for (size_t c = 0; c < t->ncols; c++)
+			if (avgcol[c])
+				acc_add(&a[c], pt_table_cell(t, r, c));
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		if (avgcol[c] && a[c].n)
+			pt_table_set_int(t, ar, c, pt_steps_mean(a[c].sum, a[c].n));
+	free(a);
+}
+
+/* Which step rows the avg row takes: kept complete steps but the rank's
+ * first; with exactly one kept step, that step if complete. */
+static void avg_use(const struct pt_rank_steps *r, const size_t *rowstep, size_t nrows, const bool *complete,
+		    bool *use)
+{
+	size_t ncomplete = 0;
+	for (size_t k = 0; k < nrows; k++) {
+		use[k] = complete[k] && rowstep[k] != r->first;
+		ncomplete += use[k];
+	}
+	if (nrows == 1 && !ncomplete)
+		use[0] = complete[0];
+}
+
+/* ------------------------------------------------------------------------
+ * Ascend table
+ */
+
+struct group {
+	uint32_t stream, tag, k;
+	uint32_t type;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
+{
+	/* communication groups: union over every step of the kept devices */
+	struct pt_hashmap gmap;
+	pt_hashmap_init(&gmap);
+	struct group *g = NULL;
+	size_t ng = 0, cg = 0;
+	size_t nranks = 0;
+	for (size_t ri = 0; ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (!r->ascend)
+			continue;
+		nranks++;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_step *st = r->v[i].st;
+			for (size_t j = 0; j < st->comm.n; j++) {
+				const struct pt_comm *c = &st->comm.v[j];
+				bool added;
+				pt_hashmap_put(&gmap, ((uint64_t)c->stream << 32) | c->tag, 0, &added);
+				if (added) {
+					pt_xgrow((void **)&g, &cg, ng + 1, sizeof(*g));
+					g[ng++] = (struct group){ c->stream, c->tag, 0, c->type };
+				}
+			}
+		}
+	}
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	for (size_t i = 0; i < ng; i++) {
+		g[i].k = (i && g[i - 1].stream == g[i].stream) ? g[i - 1].k + 1 : 0;
+		*pt_hashmap_get(&gmap, ((uint64_t)g[i].stream << 32) | g[i].tag) = i;
+	}
+
+	struct pt_table *t = pt_table_new("steps", "Step Summary");
+	bool devcol = nranks > 1;
+	if (devcol)
+		pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	size_t c0 = devcol ? 1 : 0;
+	pt_table_add_col(t, "step", PT_COL_INT, PT_ROLE_KEY, 0);
+	static const char *const fixed[] = { "start", "end", "total", "fp", "bp", "iteration_interval", "fp_and_bp",
+					     "tail" };
+	for (size_t i = 0; i < 8; i++)
+		pt_table_add_col(t, fixed[i], PT_COL_TIME, PT_ROLE_VALUE, 0);
+	size_t cg0 = c0 + 9;
+	for (size_t i = 0; i < ng; i++) {
+		static const char *const suf[] = { "start", "end", "dur" };
+		const char *ty = pt_model_strget(m, g[i].type);
+		for (int s = 0; s < 3; s++) {
+			char *name = pt_xasprintf("stream_%" PRIu32 "_%" PRIu32 "_%s_%s", g[i].stream, g[i].k, ty,
+						  suf[s]);
+			pt_table_add_col(t, name, PT_COL_TIME, PT_ROLE_VALUE, 0);
+			free(name);
+		}
+	}
+	size_t cb0 = cg0 + 3 * ng;
+	pt_table_add_col(t, "computation", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "overlapped", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "comm_not_overlapped", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "free", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "exec_count", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "aicpu_count", PT_COL_INT, PT_ROLE_VALUE, 0);
+
+	bool *avgcol = pt_xcalloc(t->ncols, sizeof(*avgcol));
+	avgcol[c0 + 3] = avgcol[c0 + 6] = avgcol[c0 + 7] = avgcol[c0 + 8] = true; /* total, ii, fp_and_bp, tail */
+	for (size_t i = 0; i < ng; i++)
+		avgcol[cg0 + 3 * i + 2] = true;
+	for (size_t c = cb0; c < t->ncols; c++)
+		avgcol[c] = true;
+
+	const struct pt_events *ev = &m->events;
+	for (size_t ri = 0; ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (!r->ascend)
+			continue;
+		uint32_t dev = r->devs[0];
+		/* starts of executions and AI CPU ops, sorted */
+		struct i64v ex = { 0 }, ai = { 0 };
+		for (size_t i = 0; i < ev->n; i++) {
+			if (m->tracks.v[ev->track[i]].device != dev)
+				continue;
+			if (ev->kind[i] == PT_EV_TASK)
+				i64_push(&ex, ev->start[i]);
+			else if (ev->kind[i] == PT_EV_AICPU)
+				i64_push(&ai, ev->start[i]);
+		}
+		i64_sort(&ex);
+		i64_sort(&ai);
+		size_t in_ex = 0, in_ai = 0;
+		size_t r0 = t->nrows;
+		size_t *rowstep = pt_xmalloc((r->n ? r->n : 1) * sizeof(*rowstep));
+		bool *complete = pt_xcalloc(r->n ? r->n : 1, sizeof(*complete));
+		size_t nrows = 0;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *w = &r->v[i];
+			size_t ce = w->has_win ? count_in(ex.v, ex.n, w->s, w->e) : 0;
+			size_t ca = w->has_win ? count_in(ai.v, ai.n, w->s, w->e) : 0;
+			in_ex += ce;
+			in_ai += ca;
+			if (!w->kept)
+				continue;
+			const struct pt_step *st = w->st;
+			size_t row = pt_table_add_row(t);
+			rowstep[nrows] = i;
+			if (devcol)
+				pt_table_set_int(t, row, 0, r->rank);
+			pt_table_set_int(t, row, c0, w->num);
+			uint32_t h = st->has;
+			bool S = h & PT_STEP_HAS_START, F = h & PT_STEP_HAS_FP, B = h & PT_STEP_HAS_BP,
+			     E = h & PT_STEP_HAS_END;
+			if (S)
+				pt_table_set_int(t, row, c0 + 1, st->start);
+			if (E)
+				pt_table_set_int(t, row, c0 + 2, st->end);
+			if (S && E)
+				pt_table_set_int(t, row, c0 + 3, st->end - st->start);
+			if (F)
+				pt_table_set_int(t, row, c0 + 4, st->fp);
+			if (B)
+				pt_table_set_int(t, row, c0 + 5, st->bp);
+			if (S && F)
+				pt_table_set_int(t, row, c0 + 6, st->fp - st->start);
+			if (r->inference) {
+				if (F && E)
+					pt_table_set_int(t, row, c0 + 7, st->end - st->fp);
+			} else {
+				if (F && B)
+					pt_table_set_int(t, row, c0 + 7, st->bp - st->fp);
+				if (B && E)
+					pt_table_set_int(t, row, c0 + 8, st->end - st->bp);
+			}
+			for (size_t j = 0; j < st->comm.n; j++) {
+				const struct pt_comm *c = &st->comm.v[j];
+				size_t gi = (size_t)*pt_hashmap_get(&gmap, ((uint64_t)c->stream << 32) | c->tag);
+				size_t col = cg0 + 3 * gi;
+				pt_table_set_int(t, row, col, c->start);
+				pt_table_set_int(t, row, col + 1, c->end);
+				pt_table_set_int(t, row, col + 2, c->end - c->start);
+			}
+			if (w->has_win) {
+				struct pt_breakdown b;
+				pt_index_breakdown(x, dev, w->s, w->e, &b);
+				pt_table_set_int(t, row, cb0, b.computation);
+				pt_table_set_int(t, row, cb0 + 1, b.overlapped);
+				pt_table_set_int(t, row, cb0 + 2, b.comm_not_overlapped);
+				pt_table_set_int(t, row, cb0 + 3, b.free);
+				pt_table_set_int(t, row, cb0 + 4, (int64_t)ce);
+				pt_table_set_int(t, row, cb0 + 5, (int64_t)ca);
+			}
+			complete[nrows] = S && F && E && (B || r->inference) && w->has_win;
+			nrows++;
+		}
+		if (nrows) {
+			bool *use = pt_xcalloc(nrows, sizeof(*use));
+			avg_use(r, rowstep, nrows, complete, use);
+			size_t ar = pt_table_add_row(t);
+			if (devcol)
+				pt_table_set_int(t, ar, 0, r->rank);
+			pt_table_set_str(t, ar, c0, "avg", 3);
+			avg_row(t, r0, r0 + nrows, use, avgcol, ar);
+			free(use);
+		}
+		if (!si->filtered) {
+			struct pt_ivset o;
+			outside_set(r, &o);
+			struct pt_breakdown b;
+			pt_index_breakdown_set(x, dev, &o, &b);
+			size_t orow = pt_table_add_row(t);
+			if (devcol)
+				pt_table_set_int(t, orow, 0, r->rank);
+			pt_table_set_str(t, orow, c0, "outside", 7);
+			pt_table_set_int(t, orow, c0 + 3, pt_ivset_measure(&o));
+			pt_table_set_int(t, orow, cb0, b.computation);
+			pt_table_set_int(t, orow, cb0 + 1, b.overlapped);
+			pt_table_set_int(t, orow, cb0 + 2, b.comm_not_overlapped);
+			pt_table_set_int(t, orow, cb0 + 3, b.free);
+			pt_table_set_int(t, orow, cb0 + 4, (int64_t)(ex.n - in_ex));
+			pt_table_set_int(t, orow, cb0 + 5, (int64_t)(ai.n - in_ai));
+			pt_ivset_free(&o);
+		}
+		free(rowstep);
+		free(complete);
+		free(ex.v);
+		free(ai.v);
+	}
+	free(avgcol);
+	free(g);
+	pt_hashmap_free(&gmap);
+	return t;
+}
+
+/* ------------------------------------------------------------------------
+ * GPU table (summary.md §9.3)
+ */
+
+enum {
+	G_RANK, G_DEVICE, G_STEP, G_START, G_END, G_TOTAL, G_DATALOADER, G_BUSY, G_IDLE, G_KERNEL, G_MEMCPY,
+	G_MEMSET, G_COMM, G_COMP, G_OVERLAP, G_CNO, G_FREE, G_NKERNEL, G_NMEMCPY, G_NMEMSET, G_NCOLS
+};
+
+/* Time figures of one set of windows. */
+static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32_t dev, bool has_dev,
+		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets)
+{
+	int64_t total = pt_ivset_measure(win);
+	pt_table_set_int(t, row, G_TOTAL, total);
+	if (has_dl) {
+		int64_t v = 0;
+		for (size_t i = 0; i < win->n; i++)
+			v += pt_ivset_measure_in(dl, win->v[i].s, win->v[i].e);
+		pt_table_set_int(t, row, G_DATALOADER, v);
+	}
+	int64_t m4[4] = { 0, 0, 0, 0 }; /* busy, kernel, memcpy, memset */
+	struct pt_breakdown b;
+	memset(&b, 0, sizeof(b));
+	if (has_dev) {
+		for (size_t k = 0; k < 4; k++)
+			for (size_t i = 0; i < win->n; i++)
+				m4[k] += pt_ivset_measure_in(&sets[k], win->v[i].s, win->v[i].e);
+		pt_index_breakdown_set(x, dev, win, &b);
+	}
+	pt_table_set_int(t, row, G_BUSY, m4[0]);
+	pt_table_set_int(t, row, G_IDLE, total - m4[0]);
+	pt_table_set_int(t, row, G_KERNEL, m4[1]);
+	pt_table_set_int(t, row, G_MEMCPY, m4[2]);
+	pt_table_set_int(t, row, G_MEMSET, m4[3]);
+	pt_table_set_int(t, row, G_COMM, b.communication);
+	pt_table_set_int(t, row, G_COMP, b.computation);
+	pt_table_set_int(t, row, G_OVERLAP, b.overlapped);
+	pt_table_set_int(t, row, G_CNO, b.comm_not_overlapped);
+	pt_table_set_int(t, row, G_FREE, has_dev ? b.free : 0);
+}
+
+static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
+{
+	static const char *const names[G_NCOLS] = {
+		"rank", "device", "step", "start", "end", "total", "dataloader", "busy", "idle", "kernel",
+		"memcpy", "memset", "communication", "computation", "overlapped", "comm_not_overlapped", "free",
+		"kernel_count", "memcpy_count", "memset_count",
+	};
+	struct pt_table *t = pt_table_new("steps", "Step Summary");
+	for (size_t c = 0; c < G_NCOLS; c++) {
+		enum pt_col_type ty = c <= G_STEP || c >= G_NKERNEL ? PT_COL_INT : PT_COL_TIME;
+		pt_table_add_col(t, names[c], ty, c <= G_STEP ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
+	}
+	bool avgcol[G_NCOLS] = { 0 };
+	for (size_t c = G_TOTAL; c < G_NCOLS; c++)
+		avgcol[c] = true;
+	const struct pt_events *ev = &m->events;
+
+	for (size_t ri = 0; ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (r->ascend)
+			continue;
+		/* Dataloader ranges of the rank */
+		struct ivv dlv = { 0 };
+		if (r->host != PT_NONE)
+			for (size_t i = 0; i < ev->n; i++)
+				if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == r->host &&
+				    pt_steps_is_dataloader(pt_model_strget(m, ev->name[i])))
+					iv_push(&dlv, ev->start[i], ev->start[i] + ev->dur[i]);
+		bool has_dl = dlv.n > 0;
+		struct pt_ivset dl = { 0 };
+		pt_ivset_build(&dl, dlv.v, dlv.n);
+		free(dlv.v);
+		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
+		struct pt_ivset o = { 0 };
+		if (!si->filtered)
+			outside_set(r, &o);
+
+		size_t ndev = r->ndevs ? r->ndevs : 1;
+		for (size_t di = 0; di < ndev; di++) {
+			bool has_dev = r->ndevs > 0;
+			uint32_t dev = has_dev ? r->devs[di] : 0;
+			/* busy, kernel, memcpy, memset unions and anchors per type */
+			struct ivv iv[4] = { { 0 } };
+			struct i64v anc[3] = { { 0 } };
+			if (has_dev)
+				for (size_t i = 0; i < ev->n; i++) {
+					uint8_t k = ev->kind[i];
+					if (!is_activity(k) || m->tracks.v[ev->track[i]].device != dev)
+						continue;
+					size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+					iv_push(&iv[0], ev->start[i], ev->start[i] + ev->dur[i]);
+					iv_push(&iv[1 + ty], ev->start[i], ev->start[i] + ev->dur[i]);
+					i64_push(&anc[ty], pt_anchor_of(am, i));
+				}
+			struct pt_ivset sets[4] = { { 0 } };
+			for (size_t k = 0; k < 4; k++) {
+				pt_ivset_build(&sets[k], iv[k].v, iv[k].n);
+				free(iv[k].v);
+			}
+			for (size_t k = 0; k < 3; k++)
+				i64_sort(&anc[k]);
+			size_t inwin[3] = { 0, 0, 0 };
+			size_t r0 = t->nrows, nrows = 0;
+			size_t *rowstep = pt_xmalloc((r->n ? r->n : 1) * sizeof(*rowstep));
+			bool *complete = pt_xcalloc(r->n ? r->n : 1, sizeof(*complete));
+			for (size_t i = 0; i < r->n; i++) {
+				const struct pt_stepwin *w = &r->v[i];
+				size_t cnt[3];
+				for (size_t k = 0; k < 3; k++) {
+					cnt[k] = count_in(anc[k].v, anc[k].n, w->s, w->e);
+					inwin[k] += cnt[k];
+				}
+				if (!w->kept)
+					continue;
+				size_t row = pt_table_add_row(t);
+				rowstep[nrows] = i;
+				complete[nrows++] = true;
+				pt_table_set_int(t, row, G_RANK, r->rank);
+				if (has_dev)
+					pt_table_set_int(t, row, G_DEVICE, m->devices.v[dev].id);
+				pt_table_set_int(t, row, G_STEP, w->num);
+				pt_table_set_int(t, row, G_START, w->s);
+				pt_table_set_int(t, row, G_END, w->e);
+				struct pt_ival one = { w->s, w->e };
+				struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
+				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets);
+				for (size_t k = 0; k < 3; k++)
+					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)cnt[k]);
+			}
+			if (nrows) {
+				bool *use = pt_xcalloc(nrows, sizeof(*use));
+				avg_use(r, rowstep, nrows, complete, use);
+				size_t ar = pt_table_add_row(t);
+				pt_table_set_int(t, ar, G_RANK, r->rank);
+				if (has_dev)
+					pt_table_set_int(t, ar, G_DEVICE, m->devices.v[dev].id);
+				pt_table_set_str(t, ar, G_STEP, "avg", 3);
+				avg_row(t, r0, r0 + nrows, use, avgcol, ar);
+				free(use);
+			}
+			if (!si->filtered) {
+				size_t orow = pt_table_add_row(t);
+				pt_table_set_int(t, orow, G_RANK, r->rank);
+				if (has_dev)
+					pt_table_set_int(t, orow, G_DEVICE, m->devices.v[dev].id);
+				pt_table_set_str(t, orow, G_STEP, "outside", 7);
+				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets);
+				for (size_t k = 0; k < 3; k++)
+					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)(anc[k].n - inwin[k]));
+			}
+			free(rowstep);
+			free(complete);
+			for (size_t k = 0; k < 4; k++)
+				pt_ivset_free(&sets[k]);
+			for (size_t k = 0; k < 3; k++)
+				free(anc[k].v);
+		}
+		pt_ivset_free(&o);
+		pt_ivset_free(&dl);
+		pt_anchor_map_free(am);
+	}
+	return t;
+}
+
+int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+		  struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e)
+{
+	struct pt_steps_info si;
+	*nout = 0;
+	if (pt_steps_collect(m, sel, &si, d, e))
+		return -1;
+	bool asc = false, gpu = false;
+	for (size_t i = 0; i < si.n; i++) {
+		asc |= si.r[i].ascend;
+		gpu |= !si.r[i].ascend;
+	}
+	if (asc)
+		out[(*nout)++] = ascend_table(m, x, &si);
+	if (gpu)
+		out[(*nout)++] = gpu_table(m, x, &si);
+	pt_steps_info_free(&si);
+	if (!*nout) {
+		if (sel->device >= 0)
+			return pt_err(e, "no device %" PRId64 " with steps or device activity in the model", sel->device);
+		return pt_err(e, "the model has no steps and no device activity");
+	}
+	return 0;
+}

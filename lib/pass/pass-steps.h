@@ -1,0 +1,96 @@
+/*
+ * Training steps: the step windows of every rank (Ascend: step-trace marker
+ * sets, ascend.md §3.6; GPU: ranges matching the step pattern or repeated
+ * iteration boundaries, summary.md §2.1, §9.2) and the `steps` table
+ * (ascend.md §3.6, summary.md §9).
+ *
+ * pt_steps_collect() is the step-window derivation shared with `perf`: it
+ * belongs with the index's derived data and reads the model only.
+ */
+#ifndef PT_PASS_STEPS_H
+#define PT_PASS_STEPS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pt_diag;
+struct pt_err;
+struct pt_index;
+struct pt_model;
+struct pt_step;
+struct pt_table;
+
+/* What the user selected (--device, --steps, --time-window, --step-pattern). */
+struct pt_step_sel {
+	int64_t device;           /* device id to keep, -1 = all */
+	bool steps_given;
+	int64_t step_a, step_b;   /* inclusive */
+	bool window_given;
+	bool win_has_a, win_has_b;
+	int64_t win_a, win_b;     /* ns, relative to the model's origin (pt_steps_info.origin) */
+	const char *step_pattern; /* POSIX ERE matched against the whole name; NULL = default */
+};
+
+#define PT_STEP_PATTERN_DEFAULT "(ProfilerStep|ProfileStep)#[0-9]+"
+
+/* One step of a rank. */
+struct pt_stepwin {
+	int64_t num;              /* step number */
+	bool has_win;             /* its window [s, e) exists (made disjoint from the next) */
+	int64_t s, e;
+	bool kept;                /* selected by --steps / --time-window */
+	const struct pt_step *st; /* Ascend marker set; NULL on GPU data */
+	size_t ev;                /* GPU: the step range's event index; SIZE_MAX otherwise */
+};
+
+/* The steps of one rank: an Ascend device, or a GPU process (a CPU device). */
+struct pt_rank_steps {
+	uint32_t rank;            /* Ascend: device id; GPU: 0, 1, ... over the CPU devices */
+	bool ascend;
+	bool inference;           /* Ascend: no step has a BP point */
+	uint32_t host;            /* GPU: CPU device index; PT_NONE otherwise */
+	uint32_t *devs;           /* accelerator device indexes (ascending id) */
+	size_t ndevs;
+	struct pt_stepwin *v;     /* in step order */
+	size_t n;
+	size_t first;             /* index of the rank's first step (not averaged) */
+	bool has_span;
+	int64_t span_s, span_e;   /* [min start, max end) of the rank's events and windows */
+	uint64_t overlapping;     /* windows cut to keep them disjoint */
+};
+
+struct pt_steps_info {
+	struct pt_rank_steps *r;  /* Ascend ranks first (device order), then GPU ranks */
+	size_t n;
+	int64_t origin;           /* the model's earliest event: --time-window is relative to it */
+	bool filtered;            /* --steps or --time-window given */
+};
+
+/* Steps and windows of every rank. Fails only on a bad --step-pattern. */
+int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, struct pt_steps_info *out,
+		     struct pt_diag *d, struct pt_err **e);
+void pt_steps_info_free(struct pt_steps_info *s);
+
+/* Is a host range a data-loading ("Dataloader") range? (summary.md §1.1) */
+bool pt_steps_is_dataloader(const char *name);
+
+/* Anchor of event i (summary.md §2.1): the start of its launching API call
+ * on host device `host` (by correlation id), else its own start. */
+struct pt_anchor_map;
+struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host);
+int64_t pt_anchor_of(const struct pt_anchor_map *a, size_t ev);
+/* Event index of the API call that launched ev, or SIZE_MAX. */
+size_t pt_anchor_call(const struct pt_anchor_map *a, size_t ev);
+void pt_anchor_map_free(struct pt_anchor_map *a);
+
+/* Mean of sum over count, rounded half away from zero. */
+int64_t pt_steps_mean(__int128 sum, int64_t count);
+
+/*
+ * The `steps` view(s): one table for Ascend ranks, one for GPU ranks
+ * (*nout is 0, 1 or 2). The tables are named "steps".
+ */
+int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+		  struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * proftool summary (summary.md): the views device, overview, model,
+ * distributed, operator, kernel, memcpy, userdefined, optype and aicpu.
+ *
+ * The pass builds, per selected view, one data table (the CSV/JSON columns of
+ * summary.md §3, with a `rank` column) and one text table per rank in the
+ * Paddle style of §5 (title line, right-aligned numbers, blocks
+ * "total / avg / max / min / ratio", group title lines and notes).
+ */
+#ifndef PT_PASS_SUMMARY_H
+#define PT_PASS_SUMMARY_H
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export/export.h"
+
+struct pt_model;
+struct pt_index;
+struct pt_table;
+struct pt_out;
+struct pt_err;
+struct pt_stext;
+
+/* Views in print order (summary.md §3). */
+enum pt_summary_view {
+	PT_SV_DEVICE,
+	PT_SV_OVERVIEW,
+	PT_SV_MODEL,
+	PT_SV_DISTRIBUTED,
+	PT_SV_OPERATOR,
+	PT_SV_KERNEL,
+	PT_SV_MEMCPY,
+	PT_SV_USERDEFINED,
+	PT_SV_OPTYPE,
+	PT_SV_AICPU,
+	PT_SV_COUNT,
+};
+extern const char *const pt_summary_view_names[]; /* indexed by enum pt_summary_view, NULL-terminated */
+
+enum pt_summary_key {
+	PT_SK_CPU_TOTAL,
+	PT_SK_CPU_AVG,
+	PT_SK_CPU_MAX,
+	PT_SK_CPU_MIN,
+	PT_SK_GPU_TOTAL,
+	PT_SK_GPU_AVG,
+	PT_SK_GPU_MAX,
+	PT_SK_GPU_MIN,
+	PT_SK_CALLS,
+	PT_SK_NAME,
+	PT_SK_DEFAULT, /* cpu-total, gpu-total on Ascend models */
+};
+extern const char *const pt_summary_keys[]; /* indexed by enum pt_summary_key, NULL-terminated */
+
+#define PT_SUMMARY_VIEWS_DEFAULT \
+	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL))
+
+struct pt_summary_opts {
+	unsigned views;              /* bit per enum pt_summary_view */
+	enum pt_summary_key key;
+	bool reverse;
+	int64_t top;                 /* < 0: all rows */
+	const regex_t *name_re;      /* --name, NULL = all */
+	const regex_t *step_re;      /* --step-pattern, NULL = the default */
+	bool op_detail, thread_sep, no_demangle;
+	int64_t device;              /* --device, < 0 = all */
+	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
+	/* --steps A-B */
+	bool has_steps;
+	int64_t step_a, step_b;
+	/* --time-window START:END, relative to the model's earliest event */
+	bool has_window;
+	int64_t win_a, win_b;        /* INT64_MIN / INT64_MAX for an open end */
+};
+
+void pt_summary_opts_init(struct pt_summary_opts *o);
+
+struct pt_summary_view_out {
+	enum pt_summary_view view;
+	struct pt_table *data;       /* CSV/JSON rows of every rank */
+	struct pt_stext **text;      /* one text table per rank (NULL when it has no rows) */
+	size_t ntext;
+};
+
+struct pt_summary {
+	struct pt_summary_view_out v[PT_SV_COUNT];
+	size_t n;                    /* selected views, in print order */
+};
+
+int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
+		    struct pt_summary *out, struct pt_err **e);
+/* Text tables of every selected view (summary.md §5); wide = --wide. */
+void pt_summary_write_text(struct pt_out *o, const struct pt_summary *s, bool wide);
+/* JSON document of §6 (format json) or JSON lines (jsonl). */
+void pt_summary_write_json(struct pt_out *o, const struct pt_summary *s, const struct pt_export_opts *ex);
+void pt_summary_free(struct pt_summary *s);
+
+/* ---- text tables (pass-summary-text.c) ---- */
+struct pt_stext *pt_stext_new(const char *title, const char *unit /* NULL: no unit line */);
+/* Add a column: minimum width, right-aligned?, name column (cut to the width unless wide)? */
+void pt_stext_col(struct pt_stext *t, const char *head, size_t minw, bool right, bool name);
+/* Add a row of ncols cells (copied). */
+void pt_stext_row(struct pt_stext *t, const char *const *cells);
+/* A group title line centred in dashes; NULL: a column separator line. */
+void pt_stext_group(struct pt_stext *t, const char *title);
+void pt_stext_note(struct pt_stext *t, const char *line);
+size_t pt_stext_nrows(const struct pt_stext *t);
+void pt_stext_write(struct pt_out *o, const struct pt_stext *t, bool wide);
+void pt_stext_free(struct pt_stext *t);
+
+#endif

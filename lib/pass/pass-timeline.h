@@ -1,0 +1,116 @@
+/*
+ * What goes on which row of `proftool timeline` (chrome-trace.md §10):
+ * the synthetic rows that are not model tracks. Per device: the `Steps` row,
+ * the `Scope L<d>` rows (ascend.md §3.7, keyed by full path prefix, Q40), the
+ * Ascend `Communication` row (step-trace reduce pairs) and the four overlap
+ * rows, taken from the index's C and M (never recomputed here).
+ *
+ * The streaming writer (export/export-chrome.h) turns these into events.
+ */
+#ifndef PT_PASS_TIMELINE_H
+#define PT_PASS_TIMELINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "support/interval.h"
+#include "support/vec.h"
+
+struct pt_model;
+struct pt_index;
+struct pt_err;
+
+/* One slice of a synthetic row. The meaning of `name` and `aux` depends on the row. */
+struct pt_tl_slice {
+	int64_t start, end;
+	uint32_t name;  /* string id: scope rows: the full name of the first op; comm: op name */
+	uint32_t count; /* scope: ops in the slice; steps: activities; comm: stream id */
+	uint32_t step;  /* step number, 0 = none */
+	uint32_t aux;   /* comm: start tag; steps: index into model steps + 1 (0 = none) */
+	int64_t busy;   /* steps: |union of the step's activities| (-1 unknown) */
+};
+
+struct pt_tl_row {
+	PT_VEC(struct pt_tl_slice) s;
+};
+
+enum { PT_TL_OV_COMP, PT_TL_OV_COMM, PT_TL_OV_PURE_COMM, PT_TL_OV_FREE, PT_TL_OV_N };
+
+/* A step window [s, e) of a device, numbered `step`. */
+struct pt_tl_win {
+	int64_t s, e;
+	uint32_t step;
+	uint32_t model_step; /* index into model steps + 1, 0 = a host step range */
+};
+
+struct pt_tl_device {
+	uint32_t dev;                /* device index */
+	PT_VEC(struct pt_tl_win) win; /* disjoint step windows in start order (all steps) */
+	struct pt_tl_row steps;      /* `Steps` */
+	struct pt_tl_row *scope;     /* `Scope L0` .. `Scope L<depth-1>` */
+	struct pt_tl_row comm;       /* Ascend `Communication` (empty when no reduce pairs) */
+	bool has_overlap;
+	struct pt_ivset overlap[PT_TL_OV_N];
+};
+
+struct pt_tl_opts {
+	uint32_t scope_depth;      /* 0 = no scope rows */
+	bool overlap;              /* compute the overlap rows */
+	/* Kept time T, ns relative to the model's earliest event (INT64_MIN / INT64_MAX for an open end) */
+	bool has_window;
+	int64_t win_start, win_end;
+	/* Kept steps [step_lo, step_hi] when has_steps */
+	bool has_steps;
+	int64_t step_lo, step_hi;
+	/* Host ranges whose whole name matches this POSIX ERE are steps (NULL = ^(ProfilerStep|ProfileStep)#[0-9]+$) */
+	const char *step_pattern;
+};
+
+struct pt_tl {
+	uint32_t scope_depth;
+	size_t ndev;
+	struct pt_tl_device *dev;    /* one per model device, same index */
+	uint64_t scope_skipped;
+	uint32_t *ev_step;           /* per model event: its step number, 0 = none */
+	uint8_t *ev_keep;            /* per model event: bit 0 kept (steps / window), bit 1 a host step range */
+	int64_t t0;                  /* the model's earliest event start (origin of --time-window) */
+	bool has_window;             /* --time-window: [win_s, win_e) absolute */
+	int64_t win_s, win_e;
+};
+
+/* 0, or -1 with *e set (a step pattern that does not compile). */
+int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
+		     struct pt_err **e);
+void pt_tl_free(struct pt_tl *t);
+
+/* Step number of the window containing t, 0 = none. */
+uint32_t pt_tl_step_at(const struct pt_tl_device *d, int64_t t);
+
+/* Scope input op: one member device activity with a full name. */
+struct pt_tl_scope_op {
+	int64_t start, end;
+	const char *name; /* full name */
+	uint32_t name_id; /* copied into the slices */
+	uint32_t step;    /* step number of the op, 0 = none */
+};
+
+/*
+ * Scope rows of chrome-trace.md §10.2 over ops (reordered in place by
+ * (start asc, end desc, name)). Ops whose first segment is not one of the
+ * roots Default, Gradients, recompute_Default, or that start with
+ * Default/InitDataSetQueue, are ignored. rows[0..depth-1] receive the slices;
+ * *skipped counts ops not shown at a level (rule 3).
+ */
+void pt_tl_scopes(struct pt_tl_scope_op *ops, size_t n, uint32_t depth, struct pt_tl_row *rows, uint64_t *skipped);
+
+/*
+ * Segment `level` of a `/` path: *off and *len of the segment; the key (full
+ * prefix) is name[0 .. *off + *len). Returns false when the name has no
+ * scope segment at that level (the last segment is the op, not a scope).
+ */
+bool pt_tl_scope_segment(const char *name, uint32_t level, size_t *off, size_t *len);
+
+/* Is this full op name a scope-bearing name (root Default/Gradients/recompute_Default)? */
+bool pt_tl_scope_root(const char *name);
+
+#endif

@@ -1,0 +1,17 @@
+# Hostile model files and outputs: bad magic, truncation, a newer version,
+# a broken checksum, output to a full disk and to a closed pipe.
+proftool import "$SRC/testdata/ascend/sample" -o good.ptm 2>/dev/null
+proftool import --no-compress "$SRC/testdata/ascend/sample" -o raw.ptm 2>/dev/null
+printf 'PTM garbage' > magic.ptm
+run proftool info magic.ptm
+head -c 500 good.ptm > trunc.ptm
+run proftool info trunc.ptm
+head -c 16 good.ptm > hdr.ptm
+run proftool info hdr.ptm
+{ head -c 8 good.ptm; printf '\002\000\000\000'; tail -c +13 good.ptm; } > newer.ptm
+run proftool info newer.ptm
+python3 -c "import sys; b=bytearray(open('raw.ptm','rb').read()); b[200]^=1; open('flip.ptm','wb').write(b)"
+run proftool info flip.ptm
+run proftool dump good.ptm -o /dev/full
+run 'proftool dump good.ptm | true; echo "status ${PIPESTATUS[0]}"'
+run proftool import good.ptm -o again.ptm

@@ -1,0 +1,14 @@
+# proftool summary on the generated Ascend sample (testdata/ascend/sample): every view and format.
+run proftool import '$SRC/testdata/ascend/sample' -o s.ptm
+run proftool summary s.ptm
+run proftool summary s.ptm --view all --time-unit us
+run proftool summary s.ptm --view kernel,optype --format csv
+run proftool summary s.ptm --view operator --op-detail --top 3 --format csv
+run proftool summary s.ptm --view overview,distributed,aicpu --format json
+run proftool summary s.ptm --view kernel --format jsonl --top 2 --name '^task'
+run proftool summary s.ptm --view kernel --sorted-by name --reverse --top 4 --time-unit ns
+run proftool summary s.ptm --view model,kernel --steps 2-3 --format csv
+run proftool summary s.ptm --view overview --time-window 0:2ms --format csv
+run proftool summary s.ptm --view all --format csv -o out
+run 'ls out.*.csv && cat out.aicpu.csv'
+run proftool summary '$SRC/testdata/ascend/sample' --view optype --top 3

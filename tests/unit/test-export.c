@@ -1,0 +1,123 @@
+/* Unit tests of lib/table and lib/export: exact text, CSV, JSON and JSON-lines output. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "export/export.h"
+#include "support/err.h"
+#include "support/out.h"
+#include "table/table.h"
+
+static struct pt_table *sample(void)
+{
+	struct pt_table *t = pt_table_new("ops", "Op executions");
+	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	size_t r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, "MatMul", 6);
+	pt_table_set_int(t, r, 1, 3);
+	pt_table_set_int(t, r, 2, 1500000);
+	pt_table_set_double(t, r, 3, 12.345);
+	r = pt_table_add_row(t);
+	pt_table_set_strdup(t, r, 0, "a,\"b\"\n\x01\xff", 8);
+	pt_table_set_int(t, r, 1, -1);
+	/* total and ratio null */
+	return t;
+}
+
+static char *render(struct pt_table *t, enum pt_format f, enum pt_time_unit u, bool wide)
+{
+	int fd = memfd_create("x", 0);
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, "memfd");
+	struct pt_export_opts opts = { f, u, wide };
+	pt_export(&o, &t, 1, &opts);
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_flush(&o, &e), 0);
+	pt_out_abort(&o);
+	off_t n = lseek(fd, 0, SEEK_END);
+	char *s = calloc(1, (size_t)n + 1);
+	assert_int_equal(pread(fd, s, (size_t)n, 0), n);
+	close(fd);
+	return s;
+}
+
+static void test_csv(void **state)
+{
+	(void)state;
+	struct pt_table *t = sample();
+	char *s = render(t, PT_FMT_CSV, PT_TU_DEFAULT, false);
+	assert_string_equal(s, "name,calls,total_ns,ratio\n"
+			       "MatMul,3,1500000,12.35\n"
+			       "\"a,\"\"b\"\"\n\x01\xff\",-1,,\n");
+	free(s);
+	s = render(t, PT_FMT_CSV, PT_TU_MS, false);
+	assert_string_equal(s, "name,calls,total_ms,ratio\nMatMul,3,1.500000,12.35\n\"a,\"\"b\"\"\n\x01\xff\",-1,,\n");
+	free(s);
+	pt_table_free(t);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	struct pt_table *t = sample();
+	char *s = render(t, PT_FMT_JSON, PT_TU_DEFAULT, false);
+	assert_string_equal(s, "{\"proftool\":\"" PT_VERSION "\",\"views\":[\n"
+			       "{\"name\":\"ops\",\"unit\":\"ns\",\"columns\":[\"name\",\"calls\",\"total_ns\",\"ratio\"],\"rows\":[\n"
+			       "{\"name\":\"MatMul\",\"calls\":3,\"total_ns\":1500000,\"ratio\":12.35},\n"
+			       "{\"name\":\"a,\\\"b\\\"\\n\\u0001\\ufffd\",\"calls\":-1,\"total_ns\":null,\"ratio\":null}]}\n"
+			       "]}\n");
+	free(s);
+	s = render(t, PT_FMT_JSONL, PT_TU_US, false);
+	assert_string_equal(s, "{\"view\":\"ops\",\"name\":\"MatMul\",\"calls\":3,\"total_us\":1500.000,\"ratio\":12.35}\n"
+			       "{\"view\":\"ops\",\"name\":\"a,\\\"b\\\"\\n\\u0001\\ufffd\",\"calls\":-1,\"total_us\":null,\"ratio\":null}\n");
+	free(s);
+	pt_table_free(t);
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	struct pt_table *t = pt_table_new("k", "Kernels");
+	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	size_t r = pt_table_add_row(t);
+	const char *lng = "Default/network-WideDeepModel/very/long/scope/name/that/goes/on/GatherV2-op33";
+	pt_table_set_str(t, r, 0, lng, strlen(lng));
+	pt_table_set_int(t, r, 1, 1999500);
+	r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, "x", 1);
+	char *s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	assert_string_equal(s, "Kernels\n"
+			       "Time unit: ms\n"
+			       "name                                                          total\n"
+			       "------------------------------------------------------------  -----\n"
+			       "Default/network-WideDeepModel/very/long/scope/name/that/g...  2.000\n"
+			       "x                                                                 -\n");
+	free(s);
+	s = render(t, PT_FMT_TABLE, PT_TU_NS, true);
+	assert_non_null(strstr(s, "GatherV2-op33  1999500\n"));
+	free(s);
+	pt_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,324 @@
+/* Unit tests of lib/model: builder, .ptm write/read round trip, determinism, corrupt files. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model/dump.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "support/err.h"
+#include "support/out.h"
+
+static struct pt_model *sample(void)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 3);
+	m->devices.v[d].freq_khz = 19200;
+	m->devices.v[d].freq_origin = PT_FREQ_INFO_JSON;
+	m->devices.v[d].clock = strdup("ascend-device");
+	m->devices.v[d].step_end_tag = 255;
+	pt_model_add_clock_offset(m, d, "host-monotonic-raw", "unix", 1591183702781536113LL);
+	pt_model_add_source(m, "JOB/hwts.log.data.45.dev.profiler_default_tag.3.slice_0", 4096, "ascend-hwts", (int32_t)d);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 519, "stream 519");
+	uint32_t t2 = pt_model_track(m, d, PT_TRACK_AICPU, -1, "AI CPU");
+	assert_int_equal(pt_model_track(m, d, PT_TRACK_STREAM, 519, "ignored"), t);
+	struct pt_op op;
+	memset(&op, 0, sizeof(op));
+	op.device = d;
+	op.name = pt_model_str(m, "Default/network/MatMul-op1");
+	op.short_name = pt_model_str(m, "MatMul-op1");
+	op.type = pt_model_str(m, "MatMul");
+	op.block_dim = 32;
+	op.task_type = -1;
+	op.has_graph = true;
+	int64_t shape[] = { 32, 64 };
+	pt_op_add_tensor(&op, false, 0, pt_model_str(m, "ND"), 43, pt_model_str(m, "NUMBER_TYPE_FLOAT32"), shape, 2);
+	pt_op_add_tensor(&op, true, 0, pt_model_str(m, "ND"), 42, pt_model_str(m, "NUMBER_TYPE_FLOAT16"), NULL, 0);
+	pt_op_add_task_key(&op, "519_7");
+	pt_op_add_task_key(&op, "519_7");
+	pt_op_add_task_key(&op, "30001");
+	uint32_t oi = pt_model_add_op(m, &op);
+	assert_int_equal(m->ops.v[oi].task_keys.n, 2);
+	for (int i = 0; i < 10000; i++)
+		pt_model_add_event(m, i % 3 ? t : t2, i % 2 ? m->ops.v[oi].name : 0, PT_EV_TASK,
+				   1000000000LL + (int64_t)i * 1000 - (i % 7) * 300, 250 + i % 11, 0,
+				   i % 2 ? oi : PT_NONE, (uint64_t)i);
+	struct pt_step s;
+	memset(&s, 0, sizeof(s));
+	s.device = d;
+	s.step = 1;
+	s.has = PT_STEP_HAS_START | PT_STEP_HAS_FP | PT_STEP_HAS_END;
+	s.start = 1000;
+	s.fp = 1000;
+	s.end = 9000;
+	struct pt_comm c = { 10, 3, 2000, 2500, pt_model_str(m, "parallel"), pt_model_str(m, "parallel") };
+	pt_vec_push(&s.comm, c);
+	pt_model_add_step(m, &s);
+	struct pt_aicpu a = { d, 1, pt_model_str(m, "GetNext"), 7, 10, 20, 1567000, 100000, 0 };
+	pt_model_add_aicpu(m, &a);
+	pt_model_stat_add(m, (int32_t)d, "hwts.orphan_starts", 77);
+	pt_model_stat_add(m, (int32_t)d, "hwts.orphan_starts", 1);
+	pt_model_stat_set(m, -1, "model.note", -5);
+	uint32_t q = pt_model_track(m, d, PT_TRACK_QUEUE, -1, "get_next");
+	pt_model_add_queue_sample(m, q, 100, 2, -1);
+	pt_model_add_counter_sample(m, q, 200, 0.25);
+	assert_int_equal(pt_model_stat_get(m, (int32_t)d, "hwts.orphan_starts", 0), 78);
+	assert_int_equal(pt_model_stat_get(m, 0, "nope", -9), -9);
+	return m;
+}
+
+/* Whole file contents. */
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc((size_t)len + 1);
+	assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return b;
+}
+
+static void spit(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static char *dump_str(const struct pt_model *m)
+{
+	int fd = memfd_create("dump", 0);
+	assert_true(fd >= 0);
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, "memfd");
+	pt_model_dump(m, &o);
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_flush(&o, &e), 0);
+	pt_out_abort(&o);
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *s = malloc((size_t)len + 1);
+	assert_int_equal(pread(fd, s, (size_t)len, 0), len);
+	s[len] = 0;
+	close(fd);
+	return s;
+}
+
+static char dir[64];
+
+static void write_model(const struct pt_model *m, const char *path, bool compress)
+{
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, path, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, compress, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	struct pt_model *m = sample();
+	char *want = dump_str(m);
+	for (int compress = 0; compress < 2; compress++) {
+		char path[128];
+		snprintf(path, sizeof(path), "%s/m%d.ptm", dir, compress);
+		write_model(m, path, compress);
+		assert_true(pt_ptm_probe(path));
+		struct pt_model *r = NULL;
+		struct pt_err *e = NULL;
+		int rc = pt_ptm_read(path, &r, &e);
+		if (rc) {
+			char *s = pt_err_str(e);
+			fail_msg("%s", s);
+		}
+		char *got = dump_str(r);
+		assert_string_equal(got, want);
+		assert_string_equal(r->producer, "proftool " PT_VERSION);
+		free(got);
+		pt_model_free(r);
+	}
+	/* identical inputs give byte-identical files */
+	char p1[128], p2[128];
+	snprintf(p1, sizeof(p1), "%s/a.ptm", dir);
+	snprintf(p2, sizeof(p2), "%s/b.ptm", dir);
+	write_model(m, p1, true);
+	write_model(m, p2, true);
+	size_t n1, n2;
+	uint8_t *b1 = slurp(p1, &n1), *b2 = slurp(p2, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(b1, b2, n1);
+	free(b1);
+	free(b2);
+	free(want);
+	pt_model_free(m);
+}
+
+/* Starts and durations at the int64 limits survive the quantum and delta coding. */
+static void test_extreme_times(void **state)
+{
+	(void)state;
+	for (int quantum = 0; quantum < 2; quantum++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		int64_t v[] = { INT64_MIN, INT64_MAX, 0, -10, 10, INT64_MIN + 10, INT64_MAX - 7, 1000000000000000000LL };
+		size_t n = sizeof(v) / sizeof(v[0]);
+		for (size_t i = 0; i < n; i++) {
+			int64_t s = quantum ? (v[i] / 10) * 10 : v[i];
+			pt_model_add_event(m, t, 0, PT_EV_KERNEL, s, quantum ? 30 : (int64_t)i * 7 + 1, i, PT_NONE, 0);
+		}
+		char path[128];
+		snprintf(path, sizeof(path), "%s/x%d.ptm", dir, quantum);
+		write_model(m, path, true);
+		struct pt_model *r = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+		assert_int_equal(r->events.n, n);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(r->events.start[i], m->events.start[i]);
+			assert_int_equal(r->events.dur[i], m->events.dur[i]);
+			assert_int_equal(r->events.corr[i], i);
+			assert_int_equal(r->events.op[i], 0);
+		}
+		pt_model_free(r);
+		pt_model_free(m);
+	}
+}
+
+static char *read_err(const char *path)
+{
+	struct pt_model *r = NULL;
+	struct pt_err *e = NULL;
+	if (!pt_ptm_read(path, &r, &e)) {
+		pt_model_free(r);
+		return NULL;
+	}
+	assert_null(r);
+	char *s = pt_err_str(e);
+	pt_err_free(e);
+	return s;
+}
+
+static void test_corrupt(void **state)
+{
+	(void)state;
+	struct pt_model *m = sample();
+	char good[128], bad[128];
+	snprintf(bad, sizeof(bad), "%s/bad.ptm", dir);
+	for (int compress = 0; compress < 2; compress++) {
+		snprintf(good, sizeof(good), "%s/good%d.ptm", dir, compress);
+		write_model(m, good, compress);
+		size_t n;
+		uint8_t *b = slurp(good, &n);
+		/* every truncation is an error, never a model */
+		for (size_t cut = 0; cut < n; cut += (cut < 64 ? 1 : 97)) {
+			spit(bad, b, cut);
+			char *s = read_err(bad);
+			assert_non_null(s);
+			free(s);
+		}
+		/* bad magic */
+		uint8_t *c = malloc(n);
+		memcpy(c, b, n);
+		c[1] = 'X';
+		spit(bad, c, n);
+		char *s = read_err(bad);
+		assert_non_null(strstr(s, "not a proftool model (bad magic at offset 0)"));
+		free(s);
+		/* a newer format version */
+		memcpy(c, b, n);
+		c[8] = 9;
+		spit(bad, c, n);
+		s = read_err(bad);
+		assert_non_null(strstr(s, "model format version 9 is newer"));
+		free(s);
+		/* flipped bytes in the body: checksum, corrupt chunk or zlib error. A flip
+		 * may only be accepted when the content read is exactly the original
+		 * (e.g. a change in an unused part of a deflate Huffman table header). */
+		char *want = dump_str(m);
+		for (size_t at = 16; at < n; at += 13) {
+			memcpy(c, b, n);
+			c[at] ^= 0x5a;
+			spit(bad, c, n);
+			s = read_err(bad);
+			if (!s) {
+				struct pt_model *r = NULL;
+				struct pt_err *e = NULL;
+				assert_int_equal(pt_ptm_read(bad, &r, &e), 0);
+				char *got = dump_str(r);
+				assert_string_equal(got, want);
+				free(got);
+				pt_model_free(r);
+			}
+			free(s);
+		}
+		free(want);
+		/* data after the footer */
+		uint8_t *d = malloc(n + 1);
+		memcpy(d, b, n);
+		d[n] = 0;
+		if (!compress) {
+			spit(bad, d, n + 1);
+			s = read_err(bad);
+			assert_non_null(strstr(s, "after the footer"));
+			free(s);
+		}
+		free(d);
+		free(c);
+		free(b);
+	}
+	/* a gigantic chunk length right after the header */
+	uint8_t g[32] = { 0x89, 'P', 'T', 'M', '\r', '\n', 0x1a, '\n', 1, 0, 0, 0, 0, 0, 0, 0,
+			  0xff, 0xff, 0xff, 0xff, 0x0f };
+	spit(bad, g, 21);
+	char *s = read_err(bad);
+	assert_non_null(strstr(s, "exceeds the limit"));
+	free(s);
+	/* an empty file */
+	spit(bad, g, 0);
+	s = read_err(bad);
+	assert_non_null(strstr(s, "bad magic"));
+	free(s);
+	unlink(bad);
+	pt_model_free(m);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pt-model-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_extreme_times),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

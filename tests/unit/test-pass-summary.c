@@ -1,0 +1,409 @@
+/* Unit tests of lib/pass/pass-summary: models built with the builder, and the JOB3 fixture. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "import/registry.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-raw.h"
+#include "pass/pass-summary.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/out.h"
+#include "table/table.h"
+
+/* An Ascend-style model: NPU 0, two steps, ops A (type Conv) and B (type Add), one unnamed task. */
+static struct pt_model *npu_model(void)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 5, "stream 5");
+	uint32_t t9 = pt_model_track(m, d, PT_TRACK_STREAM, 9, "stream 9");
+	const char *names[] = { "Default/A-op1", "Default/B-op2" };
+	const char *types[] = { "Conv", "Add" };
+	uint32_t op[2];
+	for (int i = 0; i < 2; i++) {
+		struct pt_op o;
+		memset(&o, 0, sizeof(o));
+		o.device = d;
+		o.name = pt_model_str(m, names[i]);
+		o.type = pt_model_str(m, types[i]);
+		o.task_type = -1;
+		op[i] = pt_model_add_op(m, &o);
+	}
+	/* step 1 [1000, 2000): fp 1000, bp 1800; step 2 [2000, 3000): fp 2100, bp 2900 */
+	struct pt_step s1 = { .device = d, .step = 1, .has = 31, .start = 1000, .fp = 1000, .bp = 1800, .end = 2000 };
+	struct pt_step s2 = { .device = d, .step = 2, .has = 31, .start = 2000, .fp = 2100, .bp = 2900, .end = 3000 };
+	pt_model_add_step(m, &s1);
+	pt_model_add_step(m, &s2);
+	uint32_t na = m->ops.v[op[0]].name, nb = m->ops.v[op[1]].name;
+	pt_model_add_event(m, t, na, PT_EV_TASK, 1100, 300, 0, op[0], 1);
+	pt_model_add_event(m, t, nb, PT_EV_TASK, 1400, 100, 0, op[1], 2);
+	pt_model_add_event(m, t, na, PT_EV_TASK, 2200, 500, 0, op[0], 1);
+	pt_model_add_event(m, t, nb, PT_EV_TASK, 2950, 40, 0, op[1], 2);
+	pt_model_add_event(m, t9, 0, PT_EV_TASK, 1500, 200, 0, PT_NONE, 7); /* comm: unnamed on a stream without ops */
+	struct pt_aicpu a = { .device = d, .serial = 1, .name = pt_model_str(m, "GetNext"),
+			      .has = PT_AICPU_HAS_TIMES | PT_AICPU_HAS_TOTAL | PT_AICPU_HAS_DISPATCH,
+			      .start = 1200, .end = 1250, .total_ns = 80, .dispatch_ns = 10 };
+	pt_model_add_aicpu(m, &a);
+	return m;
+}
+
+static struct pt_summary run(struct pt_model *m, struct pt_summary_opts *o)
+{
+	struct pt_index *x = pt_index_new(m);
+	struct pt_summary s;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_summary(m, x, o, &s, &e), 0);
+	pt_index_free(x);
+	return s;
+}
+
+static const struct pt_table *view(const struct pt_summary *s, enum pt_summary_view v)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].view == v)
+			return s->v[i].data;
+	fail_msg("view %d missing", (int)v);
+	return NULL;
+}
+
+static int64_t I(const struct pt_table *t, size_t r, const char *col)
+{
+	int c = pt_table_col(t, col);
+	assert_true(c >= 0);
+	const struct pt_cell *cl = &t->cells[r * t->ncols + (size_t)c];
+	assert_int_equal(cl->kind, PT_CELL_INT);
+	return cl->u.i;
+}
+
+static double D(const struct pt_table *t, size_t r, const char *col)
+{
+	int c = pt_table_col(t, col);
+	assert_true(c >= 0);
+	return t->cells[r * t->ncols + (size_t)c].u.d;
+}
+
+static const char *S(const struct pt_table *t, size_t r, const char *col)
+{
+	int c = pt_table_col(t, col);
+	assert_true(c >= 0);
+	const struct pt_cell *cl = &t->cells[r * t->ncols + (size_t)c];
+	if (cl->kind != PT_CELL_STR)
+		return NULL;
+	return cl->u.s;
+}
+
+static bool is_null(const struct pt_table *t, size_t r, const char *col)
+{
+	return t->cells[r * t->ncols + (size_t)pt_table_col(t, col)].kind == PT_CELL_NULL;
+}
+
+static void test_npu_operator_kernel(void **state)
+{
+	(void)state;
+	struct pt_model *m = npu_model();
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU);
+	o.op_detail = true;
+	struct pt_summary s = run(m, &o);
+	const struct pt_table *op = view(&s, PT_SV_OPERATOR);
+	/* default key on Ascend: gpu-total; A 800 (2 calls), then its task row, then B 140 */
+	assert_int_equal(op->nrows, 4);
+	assert_string_equal(S(op, 0, "name"), "Default/A-op1");
+	assert_string_equal(S(op, 0, "row_kind"), "op");
+	assert_int_equal(I(op, 0, "calls"), 2);
+	assert_int_equal(I(op, 0, "gpu_total"), 800);
+	assert_int_equal(I(op, 0, "gpu_avg"), 400);
+	assert_int_equal(I(op, 0, "gpu_max"), 500);
+	assert_int_equal(I(op, 0, "gpu_min"), 300);
+	assert_true(is_null(op, 0, "cpu_total"));
+	assert_true(D(op, 0, "gpu_ratio") > 85.10 && D(op, 0, "gpu_ratio") < 85.11); /* 800 / 940 */
+	assert_string_equal(S(op, 1, "row_kind"), "device");
+	assert_string_equal(S(op, 1, "name"), "task 5_1");
+	assert_true(D(op, 1, "gpu_ratio") == 100.0);
+	assert_string_equal(S(op, 2, "name"), "Default/B-op2");
+	assert_int_equal(I(op, 2, "gpu_avg"), 70);
+	const struct pt_table *k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(k->nrows, 3);
+	assert_string_equal(S(k, 1, "name"), "task 9_7");
+	assert_int_equal(I(k, 1, "gpu_total"), 200);
+	int64_t sum = 0;
+	for (size_t r = 0; r < k->nrows; r++)
+		sum += I(k, r, "gpu_total");
+	assert_int_equal(sum, 1140);
+	const struct pt_table *ty = view(&s, PT_SV_OPTYPE);
+	assert_int_equal(ty->nrows, 2);
+	assert_string_equal(S(ty, 0, "op_type"), "Conv");
+	assert_int_equal(I(ty, 0, "ops"), 1);
+	const struct pt_table *ai = view(&s, PT_SV_AICPU);
+	assert_int_equal(ai->nrows, 1);
+	assert_int_equal(I(ai, 0, "total"), 80);
+	assert_int_equal(I(ai, 0, "exec_total"), 50);
+	assert_int_equal(I(ai, 0, "dispatch_avg"), 10);
+	pt_summary_free(&s);
+
+	/* sort keys, --top and --name */
+	pt_summary_opts_init(&o);
+	o.views = 1u << PT_SV_KERNEL;
+	o.key = PT_SK_GPU_MIN;
+	s = run(m, &o);
+	k = view(&s, PT_SV_KERNEL);
+	assert_string_equal(S(k, 0, "name"), "Default/B-op2"); /* min 40, ascending */
+	pt_summary_free(&s);
+	o.key = PT_SK_NAME;
+	o.top = 2;
+	s = run(m, &o);
+	k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(k->nrows, 2);
+	assert_string_equal(S(k, 0, "name"), "Default/A-op1");
+	assert_string_equal(S(k, 1, "name"), "Default/B-op2");
+	pt_summary_free(&s);
+	regex_t re;
+	assert_int_equal(regcomp(&re, "^task", REG_EXTENDED | REG_NOSUB), 0);
+	o.top = -1;
+	o.name_re = &re;
+	s = run(m, &o);
+	k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(k->nrows, 1);
+	/* --name hides rows but keeps the denominators */
+	assert_true(D(k, 0, "gpu_ratio") > 17.54 && D(k, 0, "gpu_ratio") < 17.55); /* 200 / 1140 */
+	pt_summary_free(&s);
+	regfree(&re);
+	pt_model_free(m);
+}
+
+static void test_npu_overview_model_steps(void **state)
+{
+	(void)state;
+	struct pt_model *m = npu_model();
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_DISTRIBUTED) | (1u << PT_SV_DEVICE);
+	struct pt_summary s = run(m, &o);
+	const struct pt_table *ov = view(&s, PT_SV_OVERVIEW);
+	assert_string_equal(S(ov, 0, "event_type"), "ProfileStep");
+	assert_int_equal(I(ov, 0, "calls"), 2);
+	assert_int_equal(I(ov, 0, "time"), 2000);
+	/* Forward [1000,1800) + [2100,2900) = 1600 */
+	assert_string_equal(S(ov, 1, "event_type"), "Forward");
+	assert_int_equal(I(ov, 1, "time"), 1600);
+	const struct pt_table *md = view(&s, PT_SV_MODEL);
+	/* ProfileStep, Dataloader (step 2 only), Forward, Optimization, Others */
+	assert_int_equal(md->nrows, 5);
+	assert_string_equal(S(md, 1, "phase"), "Dataloader");
+	assert_int_equal(I(md, 1, "calls"), 1);
+	assert_int_equal(I(md, 1, "cpu_total"), 100);
+	assert_int_equal(I(md, 0, "gpu_total"), 1140);
+	/* Forward: A 300, B 100, task 200 in step 1; A 500 in step 2 */
+	assert_int_equal(I(md, 2, "gpu_total"), 1100);
+	/* Optimization: B at 2950 */
+	assert_int_equal(I(md, 3, "gpu_total"), 40);
+	assert_string_equal(S(md, 4, "phase"), "Others");
+	assert_int_equal(I(md, 4, "cpu_total"), 0);
+	assert_true(is_null(md, 4, "calls"));
+	const struct pt_table *di = view(&s, PT_SV_DISTRIBUTED);
+	assert_int_equal(di->nrows, 6);
+	int64_t comp = I(di, 2, "time"), cno = I(di, 4, "time"), fr = I(di, 5, "time");
+	assert_int_equal(comp + cno + fr, 2000);
+	assert_int_equal(I(di, 1, "time"), 200);
+	const struct pt_table *dv = view(&s, PT_SV_DEVICE);
+	assert_string_equal(S(dv, 0, "device"), "NPU0");
+	assert_int_equal(I(dv, 0, "busy"), 1140); /* [1100,1700) + [2200,2700) + [2950,2990) */
+	pt_summary_free(&s);
+
+	/* --steps 2-2: only step 2's members; W = [2000, 3000) */
+	o.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_OVERVIEW);
+	o.has_steps = true;
+	o.step_a = o.step_b = 2;
+	s = run(m, &o);
+	const struct pt_table *k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(k->nrows, 2);
+	assert_int_equal(I(k, 0, "gpu_total"), 500);
+	ov = view(&s, PT_SV_OVERVIEW);
+	assert_int_equal(I(ov, 0, "calls"), 1);
+	assert_int_equal(I(ov, 0, "time"), 1000);
+	pt_summary_free(&s);
+	pt_model_free(m);
+}
+
+/* GPU data: kernels launched by API calls (corr), one kernel without a call. No steps: W is the span. */
+static void test_gpu_kernel_unattributed(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 10);
+	uint32_t gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 10, "t10");
+	uint32_t s10 = pt_model_track(m, gpu, PT_TRACK_STREAM, 10, "s10");
+	uint32_t s11 = pt_model_track(m, gpu, PT_TRACK_STREAM, 11, "s11");
+	uint32_t launch = pt_model_str(m, "cudaLaunchKernel_v7000");
+	pt_model_add_event(m, th, launch, PT_EV_API, 15000, 2000, 1, PT_NONE, 0);
+	pt_model_add_event(m, th, launch, PT_EV_API, 25000, 10000, 2, PT_NONE, 0);
+	pt_model_add_event(m, th, pt_model_str(m, "cudaMemcpy"), PT_EV_API, 18000, 1000, 4, PT_NONE, 0);
+	pt_model_add_event(m, s10, pt_model_str(m, "_Z7kernelAPf"), PT_EV_KERNEL, 40000, 15000, 1, PT_NONE, 0);
+	pt_model_add_event(m, s10, pt_model_str(m, "kernel2"), PT_EV_KERNEL, 70000, 25000, 2, PT_NONE, 0);
+	pt_model_add_event(m, s11, pt_model_str(m, "kernel2"), PT_EV_KERNEL, 60000, 5000, 99, PT_NONE, 0);
+	pt_model_add_event(m, s10, 0, PT_EV_MEMCPY, 56000, 3000, 4, PT_NONE, 0);
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OVERVIEW) | (1u << PT_SV_KERNEL) | (1u << PT_SV_MEMCPY) | (1u << PT_SV_DEVICE);
+	struct pt_summary s = run(m, &o);
+	const struct pt_table *k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(k->nrows, 2);
+	assert_string_equal(S(k, 0, "name"), "kernel2"); /* 30000 */
+	assert_int_equal(I(k, 0, "calls"), 2);
+	assert_string_equal(S(k, 1, "name"), "kernelA(float*)"); /* demangled */
+	const struct pt_table *ov = view(&s, PT_SV_OVERVIEW);
+	assert_string_equal(S(ov, 0, "event_type"), "Span");
+	assert_int_equal(I(ov, 0, "time"), 80000); /* [15000, 95000) */
+	assert_string_equal(S(ov, 1, "event_type"), "CudaRuntime");
+	assert_int_equal(I(ov, 1, "calls"), 3);
+	size_t last = ov->nrows - 1;
+	assert_string_equal(S(ov, last, "event_type"), "Unattributed");
+	assert_int_equal(I(ov, last, "calls"), 1);
+	assert_int_equal(I(ov, last, "time"), 5000);
+	const struct pt_table *mc = view(&s, PT_SV_MEMCPY);
+	assert_int_equal(mc->nrows, 2);
+	assert_string_equal(S(mc, 0, "group"), "host");
+	assert_string_equal(S(mc, 0, "name"), "cudaMemcpy");
+	assert_int_equal(I(mc, 0, "gpu_total"), 3000);
+	assert_string_equal(S(mc, 1, "name"), "[memcpy]");
+	const struct pt_table *dv = view(&s, PT_SV_DEVICE);
+	assert_int_equal(I(dv, 0, "busy"), 45000);
+	pt_summary_free(&s);
+	pt_model_free(m);
+}
+
+/* Text layout of §5: title line, unit line, right-aligned numbers, name cut, two trailing spaces. */
+static void test_text_layout(void **state)
+{
+	(void)state;
+	struct pt_stext *t = pt_stext_new("Kernel Summary", "ns");
+	pt_stext_col(t, "Name", 10, false, true);
+	pt_stext_col(t, "Calls", 6, true, false);
+	const char *r1[] = { "abcdefghijklmnop", "1" };
+	const char *r2[] = { "\xc3\xa9t\xc3\xa9", "12" };
+	pt_stext_row(t, r1);
+	pt_stext_row(t, r2);
+	char path[] = "/tmp/pt-sum-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, path);
+	pt_stext_write(&o, t, false);
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_flush(&o, &e), 0);
+	close(fd);
+	FILE *f = fopen(path, "r");
+	char buf[2048];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	unlink(path);
+	const char *want = "--Kernel Summary--\n"
+			   "Time unit: ns\n"
+			   "----------  ------  \n"
+			   "Name         Calls  \n"
+			   "----------  ------  \n"
+			   "abcdefg...       1  \n"
+			   "\xc3\xa9t\xc3\xa9" "             12  \n"
+			   "----------  ------  \n"
+			   "\n\n";
+	assert_string_equal(buf, want);
+	pt_stext_free(t);
+}
+
+/* JOB3 (summary.md §8.9): operator totals equal the ops table, kernel totals the tasks table. */
+static void test_job3_fixture(void **state)
+{
+	(void)state;
+	const char *sh = getenv("PT_SHARED");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/fixtures/mindinsight/JOB3", sh ? sh : "../shared");
+	struct stat st;
+	if (stat(path, &st)) {
+		printf("skipped: %s is absent\n", path);
+		skip();
+	}
+	struct pt_model *m = pt_model_new();
+	struct pt_import_opts io;
+	pt_import_opts_init(&io);
+	struct pt_diag dg;
+	memset(&dg, 0, sizeof(dg));
+	struct pt_err *e = NULL;
+	const char *paths[] = { path };
+	assert_int_equal(pt_import(m, paths, 1, &io, &dg, &e), 0);
+	pt_diag_free(&dg);
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | (1u << PT_SV_OPTYPE);
+	struct pt_summary s = run(m, &o);
+	struct pt_table *ops = NULL, *tasks = NULL;
+	assert_int_equal(pt_pass_raw(m, "ops", -1, &ops, &e), 0);
+	assert_int_equal(pt_pass_raw(m, "tasks", -1, &tasks, &e), 0);
+	const struct pt_table *op = view(&s, PT_SV_OPERATOR);
+	double rsum = 0;
+	int64_t optotal = 0;
+	for (size_t r = 0; r < op->nrows; r++) {
+		const char *name = S(op, r, "name");
+		int64_t calls = 0, tot = 0;
+		for (size_t j = 0; j < ops->nrows; j++)
+			if (!strcmp(S(ops, j, "name"), name)) {
+				calls++;
+				tot += I(ops, j, "dur");
+			}
+		assert_int_equal(I(op, r, "calls"), calls);
+		assert_int_equal(I(op, r, "gpu_total"), tot);
+		rsum += D(op, r, "gpu_ratio");
+		optotal += tot;
+	}
+	assert_true(rsum > 100.0 - 0.0001 * (double)op->nrows && rsum < 100.0 + 0.0001 * (double)op->nrows);
+	int64_t all = 0, ktot = 0;
+	for (size_t j = 0; j < ops->nrows; j++)
+		all += I(ops, j, "dur");
+	assert_int_equal(all, optotal);
+	const struct pt_table *k = view(&s, PT_SV_KERNEL);
+	rsum = 0;
+	for (size_t r = 0; r < k->nrows; r++) {
+		ktot += I(k, r, "gpu_total");
+		rsum += D(k, r, "gpu_ratio");
+	}
+	int64_t tall = 0;
+	for (size_t j = 0; j < tasks->nrows; j++)
+		tall += I(tasks, j, "dur");
+	assert_int_equal(ktot, tall);
+	assert_true(rsum > 100.0 - 0.0001 * (double)k->nrows && rsum < 100.0 + 0.0001 * (double)k->nrows);
+	const struct pt_table *ty = view(&s, PT_SV_OPTYPE);
+	int64_t ttot = 0;
+	for (size_t r = 0; r < ty->nrows; r++)
+		ttot += I(ty, r, "gpu_total");
+	assert_int_equal(ttot, optotal);
+	pt_table_free(ops);
+	pt_table_free(tasks);
+	pt_summary_free(&s);
+	pt_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_npu_operator_kernel),
+		cmocka_unit_test(test_npu_overview_model_steps),
+		cmocka_unit_test(test_gpu_kernel_unattributed),
+		cmocka_unit_test(test_text_layout),
+		cmocka_unit_test(test_job3_fixture),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

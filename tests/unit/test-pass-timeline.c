@@ -1,0 +1,205 @@
+/* Unit tests of the timeline pass: scope rows (chrome-trace.md §10.2, §13.5), overlap rows (§10.3, §13.6), steps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-timeline.h"
+#include "support/err.h"
+
+static void slice_is(const struct pt_model *m, const struct pt_tl_row *row, size_t k, uint32_t level, const char *seg,
+		     const char *key, int64_t s, int64_t e)
+{
+	assert_true(k < row->s.n);
+	const struct pt_tl_slice *sl = &row->s.v[k];
+	const char *full = pt_model_strget(m, sl->name);
+	size_t off, len;
+	assert_true(pt_tl_scope_segment(full, level, &off, &len));
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, full + off);
+	assert_string_equal(buf, seg);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(off + len), full);
+	assert_string_equal(buf, key);
+	assert_int_equal(sl->start, s);
+	assert_int_equal(sl->end, e);
+}
+
+static struct pt_model *scope_model(void)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 5, "stream 5");
+	static const struct {
+		const char *n;
+		int64_t s, e;
+	} ops[] = {
+		{ "Default/network/lenet5/Conv2D-op11", 0, 10 },
+		{ "Default/network/lenet5/ReLU-op12", 10, 15 },
+		{ "Default/network/loss/SoftmaxCrossEntropy-op13", 16, 20 },
+		{ "Gradients/Default/network/lenet5/gradConv2D/Conv2DBackpropInput-op20", 22, 30 },
+		{ "Default/optimizer/Momentum-op30", 31, 35 },
+	};
+	for (size_t i = 0; i < 5; i++)
+		pt_model_add_event(m, t, pt_model_str(m, ops[i].n), PT_EV_TASK, ops[i].s, ops[i].e - ops[i].s, 0, PT_NONE,
+				   i + 1);
+	struct pt_step st = { .device = d, .step = 1, .has = PT_STEP_HAS_START | PT_STEP_HAS_FP | PT_STEP_HAS_END,
+			      .start = 0, .fp = 0, .end = 40 };
+	pt_model_add_step(m, &st);
+	return m;
+}
+
+/* §13.5 */
+static void test_scope_depth3(void **state)
+{
+	(void)state;
+	struct pt_model *m = scope_model();
+	struct pt_index *x = pt_index_new(m);
+	struct pt_tl_opts o = { .scope_depth = 3, .overlap = true };
+	struct pt_tl *tl = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	const struct pt_tl_device *d = &tl->dev[0];
+	assert_int_equal(d->scope[0].s.n, 3);
+	slice_is(m, &d->scope[0], 0, 0, "Default", "Default", 0, 20);
+	slice_is(m, &d->scope[0], 1, 0, "Gradients", "Gradients", 22, 30);
+	slice_is(m, &d->scope[0], 2, 0, "Default", "Default", 31, 35);
+	assert_int_equal(d->scope[0].s.v[0].count, 3);
+	assert_int_equal(d->scope[1].s.n, 3);
+	slice_is(m, &d->scope[1], 0, 1, "network", "Default/network", 0, 20);
+	slice_is(m, &d->scope[1], 1, 1, "Default", "Gradients/Default", 22, 30);
+	slice_is(m, &d->scope[1], 2, 1, "optimizer", "Default/optimizer", 31, 35);
+	assert_int_equal(d->scope[2].s.n, 3);
+	slice_is(m, &d->scope[2], 0, 2, "lenet5", "Default/network/lenet5", 0, 15);
+	slice_is(m, &d->scope[2], 1, 2, "loss", "Default/network/loss", 16, 20);
+	slice_is(m, &d->scope[2], 2, 2, "network", "Gradients/Default/network", 22, 30);
+	assert_int_equal(tl->scope_skipped, 0);
+	/* the step row */
+	assert_int_equal(d->steps.s.n, 1);
+	assert_int_equal(d->steps.s.v[0].start, 0);
+	assert_int_equal(d->steps.s.v[0].end, 40);
+	assert_int_equal(d->steps.s.v[0].count, 5);
+	pt_tl_free(tl);
+	pt_index_free(x);
+	pt_model_free(m);
+}
+
+/* Q40: equal segment names under different parents stay apart; rule 3 skips overlapping ops. */
+static void test_scope_prefix_and_skip(void **state)
+{
+	(void)state;
+	struct pt_tl_scope_op ops[] = {
+		{ 0, 10, "Default/a/x/Op-op1", 1, 1 },
+		{ 10, 20, "Default/b/x/Op-op2", 2, 1 },
+		{ 15, 18, "Default/c/y/Op-op3", 3, 1 }, /* starts inside the open b slice at level 1 */
+		{ 30, 40, "Other/a/Op-op4", 4, 1 },     /* not a root: ignored */
+		{ 50, 60, "Default/InitDataSetQueue/x/Op-op5", 5, 1 },
+	};
+	struct pt_tl_row rows[3];
+	memset(rows, 0, sizeof(rows));
+	uint64_t skipped = 0;
+	pt_tl_scopes(ops, 5, 3, rows, &skipped);
+	assert_int_equal(rows[0].s.n, 1); /* Default [0,20) */
+	assert_int_equal(rows[0].s.v[0].end, 20);
+	assert_int_equal(rows[0].s.v[0].count, 3);
+	assert_int_equal(rows[1].s.n, 2); /* a, b; c skipped */
+	assert_int_equal(rows[2].s.n, 2); /* x under a, x under b: two slices */
+	assert_int_equal(rows[2].s.v[1].start, 10);
+	assert_int_equal(skipped, 2);
+	/* a step change closes a slice */
+	struct pt_tl_scope_op ops2[] = {
+		{ 0, 10, "Default/a/Op-op1", 1, 1 },
+		{ 10, 20, "Default/a/Op-op2", 2, 2 },
+	};
+	struct pt_tl_row r2 = { 0 };
+	pt_tl_scopes(ops2, 2, 1, &r2, &skipped);
+	assert_int_equal(r2.s.n, 2);
+	for (int i = 0; i < 3; i++)
+		free(rows[i].s.v);
+	free(r2.s.v);
+}
+
+/* §13.6 */
+static void test_overlap(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t1 = pt_model_track(m, d, PT_TRACK_STREAM, 7, "stream 7");
+	uint32_t t2 = pt_model_track(m, d, PT_TRACK_STREAM, 8, "stream 8");
+	uint32_t k = pt_model_str(m, "gemm_kernel"), n = pt_model_str(m, "ncclKernel_AllReduce");
+	pt_model_add_event(m, t1, k, PT_EV_KERNEL, 0, 100, 0, PT_NONE, 0);
+	pt_model_add_event(m, t1, k, PT_EV_KERNEL, 150, 100, 0, PT_NONE, 0);
+	pt_model_add_event(m, t2, n, PT_EV_KERNEL, 80, 100, 0, PT_NONE, 0);
+	pt_model_add_event(m, t2, n, PT_EV_KERNEL, 300, 50, 0, PT_NONE, 0);
+	/* W = [0, 400): one host step range */
+	uint32_t h = pt_model_device(m, PT_DEV_CPU, 0);
+	uint32_t th = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 11, "");
+	pt_model_add_event(m, th, pt_model_str(m, "ProfilerStep#3"), PT_EV_RANGE, 0, 400, 0, PT_NONE, 0);
+	struct pt_index *x = pt_index_new(m);
+	struct pt_tl_opts o = { .overlap = true };
+	struct pt_tl *tl = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	const struct pt_tl_device *td = &tl->dev[d];
+	assert_true(td->has_overlap);
+	const struct pt_ivset *s = td->overlap;
+	static const int64_t want[PT_TL_OV_N][4] = {
+		{ 0, 100, 150, 250 }, { 80, 180, 300, 350 }, { 100, 150, 300, 350 }, { 250, 300, 350, 400 }
+	};
+	for (int q = 0; q < PT_TL_OV_N; q++) {
+		assert_int_equal(s[q].n, 2);
+		assert_int_equal(s[q].v[0].s, want[q][0]);
+		assert_int_equal(s[q].v[0].e, want[q][1]);
+		assert_int_equal(s[q].v[1].s, want[q][2]);
+		assert_int_equal(s[q].v[1].e, want[q][3]);
+	}
+	int64_t sum = pt_ivset_measure(&s[PT_TL_OV_COMP]) + pt_ivset_measure(&s[PT_TL_OV_PURE_COMM]) +
+		      pt_ivset_measure(&s[PT_TL_OV_FREE]);
+	assert_int_equal(sum, 400);
+	/* the GPU Steps row spans the step's activities; events carry step 3 */
+	assert_int_equal(td->steps.s.n, 1);
+	assert_int_equal(td->steps.s.v[0].step, 3);
+	assert_int_equal(td->steps.s.v[0].start, 0);
+	assert_int_equal(td->steps.s.v[0].end, 350);
+	assert_int_equal(tl->ev_step[0], 3);
+	assert_int_equal(tl->ev_keep[4], 3); /* kept, a step range */
+	pt_tl_free(tl);
+	/* --no-overlap */
+	o.overlap = false;
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	assert_false(tl->dev[d].has_overlap);
+	pt_tl_free(tl);
+	/* --time-window 100:200 keeps events intersecting [100, 200) */
+	o.has_window = true;
+	o.win_start = 100;
+	o.win_end = 200;
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	assert_int_equal(tl->ev_keep[0] & 1, 0 == 1); /* [0,100) does not intersect */
+	assert_int_equal(tl->ev_keep[1] & 1, 1);      /* [150,250) */
+	assert_int_equal(tl->ev_keep[2] & 1, 1);      /* [80,180) */
+	assert_int_equal(tl->ev_keep[3] & 1, 0);      /* [300,350) */
+	pt_tl_free(tl);
+	/* a bad step pattern */
+	o.step_pattern = "(";
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), -1);
+	pt_err_free(e);
+	pt_index_free(x);
+	pt_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scope_depth3),
+		cmocka_unit_test(test_scope_prefix_and_skip),
+		cmocka_unit_test(test_overlap),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,259 @@
+/* Unit tests of lib/support: errors, warnings, hash map, strings, formatting, parsing, intervals, output. */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/fmt.h"
+#include "support/hashmap.h"
+#include "support/interval.h"
+#include "support/out.h"
+#include "support/parse.h"
+#include "support/strtab.h"
+
+static void test_err_chain(void **state)
+{
+	(void)state;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_err(&e, "truncated record at byte %d", 167440), -1);
+	pt_err(&e, "step trace '%s'", "x.slice_0");
+	pt_err(&e, "cannot import '%s'", "JOB3");
+	char *s = pt_err_str(e);
+	assert_string_equal(s, "cannot import 'JOB3': step trace 'x.slice_0': truncated record at byte 167440");
+	free(s);
+	pt_err_free(e);
+}
+
+static void test_diag_counts(void **state)
+{
+	(void)state;
+	struct pt_diag d = { 0 };
+	pt_diag_warn(&d, "f", "skipped all-zero records", PT_POS_OFFSET, 256);
+	pt_diag_warn(&d, "f", "skipped all-zero records", PT_POS_OFFSET, 128);
+	pt_diag_warn(&d, "f", "skipped all-zero records", PT_POS_OFFSET, 512);
+	pt_diag_warn(&d, "g", "skipped unparsable lines", PT_POS_LINE, 7);
+	pt_diag_note(&d, "assumed %d MHz", 100);
+	pt_diag_note(&d, "assumed %d MHz", 100);
+	assert_int_equal(d.n, 3);
+	char buf[1024] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	pt_diag_print(&d, f);
+	fclose(f);
+	assert_string_equal(buf, "proftool: warning: 'f': skipped 3 all-zero records (first at offset 128)\n"
+				 "proftool: warning: 'g': skipped 1 unparsable lines (at line 7)\n"
+				 "proftool: warning: assumed 100 MHz (2 times)\n");
+	assert_int_equal(pt_diag_total(&d), 6);
+	pt_diag_free(&d);
+}
+
+static void test_hashmap(void **state)
+{
+	(void)state;
+	struct pt_hashmap h;
+	pt_hashmap_init(&h);
+	for (uint64_t k = 0; k < 10000; k++) {
+		bool added;
+		*pt_hashmap_put(&h, k * 7919, k, &added) += 1;
+		assert_true(added);
+	}
+	assert_int_equal(h.n, 10000);
+	for (uint64_t k = 0; k < 10000; k += 2)
+		assert_true(pt_hashmap_del(&h, k * 7919));
+	assert_false(pt_hashmap_del(&h, 0));
+	for (uint64_t k = 0; k < 10000; k++) {
+		uint64_t *v = pt_hashmap_get(&h, k * 7919);
+		if (k % 2)
+			assert_int_equal(*v, k + 1);
+		else
+			assert_null(v);
+	}
+	pt_hashmap_free(&h);
+}
+
+static void test_strtab(void **state)
+{
+	(void)state;
+	struct pt_strtab t;
+	pt_strtab_init(&t);
+	assert_int_equal(pt_strtab_add(&t, ""), 0);
+	uint32_t a = pt_strtab_add(&t, "MatMul");
+	assert_int_equal(pt_strtab_add(&t, "MatMul"), a);
+	char name[32];
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "op-%d", i);
+		assert_int_equal(pt_strtab_add(&t, name), (uint32_t)(i + 2));
+	}
+	assert_string_equal(pt_strtab_get(&t, a), "MatMul");
+	/* interning a string of the table itself survives the table growing */
+	for (int i = 0; i < 2000; i++) {
+		const char *s = pt_strtab_get(&t, (uint32_t)(i + 2));
+		uint32_t id = pt_strtab_intern(&t, s, 3); /* "op-" prefix */
+		assert_string_equal(pt_strtab_get(&t, id), "op-");
+	}
+	/* embedded NUL bytes are part of a string */
+	uint32_t z = pt_strtab_intern(&t, "a\0b", 3);
+	assert_int_equal(pt_strtab_len(&t, z), 3);
+	assert_int_not_equal(z, pt_strtab_add(&t, "a"));
+	assert_int_equal(pt_strtab_find(&t, "nope", 4), UINT32_MAX);
+	pt_strtab_free(&t);
+}
+
+static void test_fmt(void **state)
+{
+	(void)state;
+	char b[64], p[64];
+	int64_t vals[] = { 0, 1, -1, 9, 10, 99, 100, 12345678901234LL, INT64_MAX, INT64_MIN };
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		size_t n = pt_fmt_i64(b, vals[i]);
+		snprintf(p, sizeof(p), "%lld", (long long)vals[i]);
+		assert_int_equal(n, strlen(p));
+		assert_memory_equal(b, p, n);
+	}
+	b[pt_fmt_scaled(b, 1500000, 1000000, 3)] = 0;
+	assert_string_equal(b, "1.500");
+	b[pt_fmt_scaled(b, 1234567, 1000, 3)] = 0;
+	assert_string_equal(b, "1234.567");
+	b[pt_fmt_scaled(b, 1999500, 1000000, 3)] = 0; /* 1.9995 -> 2.000 (half away from zero) */
+	assert_string_equal(b, "2.000");
+	b[pt_fmt_scaled(b, -1999500, 1000000, 3)] = 0;
+	assert_string_equal(b, "-2.000");
+	b[pt_fmt_scaled(b, -400, 1000000, 3)] = 0; /* rounds to zero: no minus sign */
+	assert_string_equal(b, "0.000");
+	b[pt_fmt_scaled(b, 5, 1000000, 6)] = 0;
+	assert_string_equal(b, "0.000005");
+	b[pt_fmt_scaled(b, INT64_MIN, 1000000000, 9)] = 0;
+	assert_string_equal(b, "-9223372036.854775808");
+}
+
+static void test_parse(void **state)
+{
+	(void)state;
+	int64_t v;
+	uint64_t u;
+	assert_true(pt_parse_i64("-42", 3, &v) && v == -42);
+	assert_true(pt_parse_i64("9223372036854775807", 19, &v) && v == INT64_MAX);
+	assert_false(pt_parse_i64("9223372036854775808", 19, &v));
+	assert_true(pt_parse_i64("-9223372036854775808", 20, &v) && v == INT64_MIN);
+	assert_false(pt_parse_u64("", 0, &u));
+	assert_false(pt_parse_u64("12a", 3, &u));
+	assert_false(pt_parse_u64("18446744073709551616", 20, &u));
+	assert_true(pt_parse_mhz_khz("100", 3, &u) && u == 100000);
+	assert_true(pt_parse_mhz_khz("19.2", 4, &u) && u == 19200);
+	assert_true(pt_parse_mhz_khz("0.001", 5, &u) && u == 1);
+	assert_false(pt_parse_mhz_khz("0", 1, &u));
+	assert_false(pt_parse_mhz_khz("1.2345", 6, &u));
+	assert_false(pt_parse_mhz_khz("1.", 2, &u));
+	assert_false(pt_parse_mhz_khz("x", 1, &u));
+}
+
+static void test_intervals(void **state)
+{
+	(void)state;
+	struct pt_ival iv[] = { { 10, 20 }, { 0, 5 }, { 5, 7 }, { 15, 30 }, { 40, 40 }, { 50, 45 }, { 35, 38 } };
+	struct pt_ivset a = { 0 }, b = { 0 }, r = { 0 };
+	pt_ivset_build(&a, iv, 7);
+	/* touching [0,5) and [5,7) join; empty and reversed ones vanish */
+	assert_int_equal(a.n, 3);
+	assert_true(a.v[0].s == 0 && a.v[0].e == 7);
+	assert_true(a.v[1].s == 10 && a.v[1].e == 30);
+	assert_true(a.v[2].s == 35 && a.v[2].e == 38);
+	assert_int_equal(pt_ivset_measure(&a), 7 + 20 + 3);
+	assert_int_equal(pt_ivset_measure_in(&a, 3, 12), 4 + 2);
+	assert_int_equal(pt_ivset_measure_in(&a, 100, 200), 0);
+	struct pt_ival jv[] = { { 6, 11 }, { 25, 36 } };
+	pt_ivset_build(&b, jv, 2);
+	pt_ivset_inter(&r, &a, &b);
+	assert_int_equal(pt_ivset_measure(&r), 1 + 1 + 5 + 1);
+	pt_ivset_diff(&r, &a, &b);
+	assert_int_equal(pt_ivset_measure(&r), 6 + 14 + 2);
+	pt_ivset_union(&r, &a, &b);
+	assert_int_equal(r.n, 1);
+	assert_true(r.v[0].s == 0 && r.v[0].e == 38);
+	pt_ivset_clip(&r, &a, 4, 36);
+	assert_int_equal(pt_ivset_measure(&r), 3 + 20 + 1);
+	/* the radix sort agrees with a simple check on many random intervals */
+	size_t n = 100000;
+	struct pt_ival *big = malloc(n * sizeof(*big));
+	uint64_t x = 88172645463325252ULL;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int64_t s = (int64_t)(x % 2000000000ULL) - 1000000000;
+		big[i] = (struct pt_ival){ s, s + (int64_t)(x % 1000) };
+	}
+	pt_ival_sort(big, n);
+	for (size_t i = 1; i < n; i++)
+		assert_true(big[i - 1].s <= big[i].s);
+	free(big);
+	pt_ivset_free(&a);
+	pt_ivset_free(&b);
+	pt_ivset_free(&r);
+}
+
+static void test_out_errors(void **state)
+{
+	(void)state;
+	struct pt_err *e = NULL;
+	/* a full device is a reported error */
+	int fd = open("/dev/full", O_WRONLY);
+	if (fd >= 0) {
+		struct pt_out o;
+		pt_out_init_fd(&o, fd, "/dev/full");
+		for (int i = 0; i < 100000; i++)
+			pt_out_puts(&o, "0123456789");
+		assert_int_equal(pt_out_flush(&o, &e), -1);
+		char *s = pt_err_str(e);
+		assert_non_null(strstr(s, "No space left"));
+		free(s);
+		pt_err_free(e);
+		e = NULL;
+		pt_out_abort(&o);
+		close(fd);
+	}
+	/* atomic files: nothing at the target until commit; abort leaves nothing */
+	char dir[] = "/tmp/pt-out-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/x.txt", dir);
+	struct pt_out o;
+	assert_int_equal(pt_out_open(&o, path, &e), 0);
+	pt_out_puts(&o, "hello");
+	pt_out_i64(&o, -5);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	char buf[32] = "";
+	FILE *f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "hello-5");
+	unlink(path);
+	assert_int_equal(pt_out_open(&o, path, &e), 0);
+	pt_out_puts(&o, "partial");
+	pt_out_abort(&o);
+	assert_int_equal(access(path, F_OK), -1);
+	rmdir(dir);
+	/* a directory that does not exist */
+	assert_int_equal(pt_out_open(&o, "/nonexistent-dir/x", &e), -1);
+	pt_err_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_err_chain), cmocka_unit_test(test_diag_counts),
+		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_strtab),
+		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
