@@ -1,4 +1,5 @@
 /* proftool summary: operator, kernel and overview tables (summary.md). */
+#include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ enum {
 static const struct pt_opt summary_opts[] = {
 	{ "view", 0, "V[,V...]", OPT_VIEW,
 	  "views to print: device, overview, model, distributed, operator, kernel, memcpy, userdefined, optype, "
-	  "aicpu, or all (default overview,model,operator,kernel)",
+	  "aicpu, gpu, api, or all (default overview,model,operator,kernel)",
 	  NULL },
 	{ "sorted-by", 0, "KEY", OPT_SORTED_BY, "sort key of the item views (default cpu-total; gpu-total on Ascend)",
 	  pt_summary_keys },
@@ -41,8 +42,13 @@ static const struct pt_opt summary_opts[] = {
 	{ "op-detail", 0, NULL, OPT_OP_DETAIL, "list the children and tasks of each operator", NULL },
 	{ "thread-sep", 0, NULL, OPT_THREAD_SEP, "one group per thread in the operator and userdefined views", NULL },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "show names as recorded", NULL },
-	{ "comm-pattern", 0, "REGEX", OPT_COMM_PATTERN, "communication names (accepted; not applied yet)", NULL },
-	{ "hint", 0, "KEY=VALUE", OPT_HINT, "analysis threshold (accepted; no summary view reads one yet)", NULL },
+	{ "comm-pattern", 0, "REGEX", OPT_COMM_PATTERN,
+	  "communication operator and kernel names (POSIX extended, case-insensitive; replaces the built-in lists)",
+	  NULL },
+	{ "hint", 0, "KEY=VALUE", OPT_HINT,
+	  "threshold (repeatable): hints.launch.queue_delay_us (default 100) and hints.launch.runtime_us (default "
+	  "50) set the outlier cutoffs of the gpu view; other hints.* keys are accepted and ignored",
+	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },
 	{ 0 },
@@ -52,8 +58,8 @@ static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_
 
 static struct pt_summary_opts so;
 static struct pt_filter filt;
-static regex_t name_re, step_re;
-static bool name_re_set, step_re_set;
+static regex_t name_re, step_re, comm_re;
+static bool name_re_set, step_re_set, comm_re_set;
 static bool views_given;
 
 static int parse_views(const struct pt_cmd *cmd, const char *arg)
@@ -78,12 +84,52 @@ static int parse_views(const struct pt_cmd *cmd, const char *arg)
 		if (!ok)
 			return pt_usage_error(cmd,
 					      "unknown view '%.*s' (accepted: device, overview, model, distributed, operator, "
-					      "kernel, memcpy, userdefined, optype, aicpu, all)",
+					      "kernel, memcpy, userdefined, optype, aicpu, gpu, api, all)",
 					      (int)n, p);
 		p += n;
 		if (*p == ',')
 			p++;
 	}
+	return 0;
+}
+
+/* Decimal microseconds "12", "0.5" -> exact ns; false when malformed. */
+static bool parse_us(const char *s, int64_t *ns)
+{
+	const char *dot = strchr(s, '.');
+	size_t il = dot ? (size_t)(dot - s) : strlen(s);
+	int64_t ip = 0, fp = 0;
+	if (il && !pt_parse_i64(s, il, &ip))
+		return false;
+	if (!il && !dot)
+		return false;
+	if (dot) {
+		const char *f = dot + 1;
+		size_t fl = strlen(f);
+		if (!fl || fl > 3 || !pt_parse_i64(f, fl, &fp) || *f == '-' || *f == '+')
+			return false;
+		for (size_t k = fl; k < 3; k++)
+			fp *= 10;
+	}
+	if (ip < 0 || ip > INT64_MAX / 1000 - 1)
+		return false;
+	*ns = ip * 1000 + fp;
+	return true;
+}
+
+static int parse_hint(const struct pt_cmd *cmd, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || strncmp(arg, "hints.", 6))
+		return pt_usage_error(cmd, "--hint takes hints.KEY=VALUE, not '%s'", arg);
+	size_t kl = (size_t)(eq - arg);
+	int64_t *dst = NULL;
+	if (kl == strlen("hints.launch.queue_delay_us") && !strncmp(arg, "hints.launch.queue_delay_us", kl))
+		dst = &so.queue_cutoff_ns;
+	else if (kl == strlen("hints.launch.runtime_us") && !strncmp(arg, "hints.launch.runtime_us", kl))
+		dst = &so.runtime_cutoff_ns;
+	if (dst && !parse_us(eq + 1, dst))
+		return pt_usage_error(cmd, "invalid value '%s' for %.*s (microseconds >= 0)", eq + 1, (int)kl, arg);
 	return 0;
 }
 
@@ -120,6 +166,16 @@ static int own(struct pt_common *c, int id, const char *arg)
 	case OPT_OP_DETAIL:
 		so.op_detail = true;
 		return 0;
+	case OPT_COMM_PATTERN:
+		if (comm_re_set)
+			regfree(&comm_re);
+		if (regcomp(&comm_re, arg, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+			return pt_usage_error(c->cmd, "invalid regular expression '%s' for --comm-pattern", arg);
+		comm_re_set = true;
+		so.comm_re = &comm_re;
+		return 0;
+	case OPT_HINT:
+		return parse_hint(c->cmd, arg);
 	case OPT_THREAD_SEP:
 		so.thread_sep = true;
 		return 0;
@@ -220,6 +276,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_index *x = pt_index_new(m);
 		struct pt_summary s;
 		rc = pt_pass_summary(m, x, &so, &s, &e);
+		if (!rc && s.nesting_violations)
+			pt_diag_note(&c.diag,
+				     "%" PRIu64 " host range(s) overlap their parent partially (nesting_violations); "
+				     "they are nested up to the parent's end",
+				     s.nesting_violations);
 		if (!rc)
 			rc = emit(&c, &s, &e);
 		pt_summary_free(&s);
@@ -232,7 +293,9 @@ out:
 		regfree(&name_re);
 	if (step_re_set)
 		regfree(&step_re);
-	name_re_set = step_re_set = views_given = false;
+	if (comm_re_set)
+		regfree(&comm_re);
+	name_re_set = step_re_set = comm_re_set = views_given = false;
 	return rc;
 }
 
@@ -241,7 +304,7 @@ const struct pt_cmd pt_cmd_summary = {
 	.summary = "operator, kernel and overview tables",
 	.usage = "[options] MODEL|PATH",
 	.description = "Views of summary.md: device, overview, model, distributed, operator, kernel, memcpy,\n"
-		       "userdefined, optype and aicpu. Text tables in the time unit (default ms); CSV and JSON\n"
+		       "userdefined, optype, aicpu, gpu and api. Text tables in the time unit (default ms); CSV and JSON\n"
 		       "carry integer ns columns unless --time-unit is given. See proftool-summary(1).",
 	.groups = groups,
 	.run = run,

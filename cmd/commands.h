@@ -13,5 +13,8 @@ extern const struct pt_cmd pt_cmd_perf;
 extern const struct pt_cmd pt_cmd_summary;
 extern const struct pt_cmd pt_cmd_dataset;
 extern const struct pt_cmd pt_cmd_timeline;
+extern const struct pt_cmd pt_cmd_flops;
+extern const struct pt_cmd pt_cmd_hints;
+extern const struct pt_cmd pt_cmd_memory;
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "progress.h"
 
 static const struct pt_cmd *const commands[] = {
 	&pt_cmd_import,
@@ -18,6 +19,9 @@ static const struct pt_cmd *const commands[] = {
 	&pt_cmd_perf,
 	&pt_cmd_dataset,
 	&pt_cmd_timeline,
+	&pt_cmd_flops,
+	&pt_cmd_hints,
+	&pt_cmd_memory,
 	&pt_cmd_export,
 	NULL,
 };
@@ -46,6 +50,7 @@ int main(int argc, char **argv)
 {
 	/* a closed pipe is a write error (EPIPE) reported with exit 1, not a signal */
 	signal(SIGPIPE, SIG_IGN);
+	pt_cmd_progress_install();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

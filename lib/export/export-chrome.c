@@ -1591,7 +1591,8 @@ static void emit_counter(struct ctx *c, struct sink *sk, const struct csrc *cs, 
 		return;
 	sep(c, sk);
 	sink_puts(sk, "{\"ph\":\"C\",\"name\":");
-	sink_jstr(sk, &c->tmp, cs->name, strlen(cs->name));
+	const char *key = cs->queue ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
+	sink_jstr(sk, &c->tmp, cs->name, key ? (size_t)(key - cs->name) : strlen(cs->name));
 	int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", cs->pid, cs->tid);
 	sink_write(sk, b, (size_t)n);
 	sink_write(sk, b, pt_chrome_fmt_us(b, ts_rel));
@@ -1599,7 +1600,13 @@ static void emit_counter(struct ctx *c, struct sink *sk, const struct csrc *cs, 
 		sink_puts(sk, ",\"args\":{\"size\":");
 		sink_i64(sk, m->queues.size[i]);
 	} else {
-		sink_puts(sk, ",\"args\":{\"value\":");
+		if (key) {
+			sink_puts(sk, ",\"args\":{");
+			sink_jstr(sk, &c->tmp, key + 1, strlen(key + 1));
+			sink_puts(sk, ":");
+		} else {
+			sink_puts(sk, ",\"args\":{\"value\":");
+		}
 		double v = m->counters.value[i];
 		if (v == (double)(int64_t)v && fabs(v) < 9e15) {
 			sink_i64(sk, (int64_t)v);

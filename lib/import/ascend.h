@@ -96,6 +96,20 @@ static inline int64_t pt_ascend_cycles_to_ns(uint64_t cycles, uint64_t freq_khz)
 	return (int64_t)((unsigned __int128)cycles * 1000000u / freq_khz);
 }
 
+/* Whether cycles convert to ns within int64 at f_kHz (callers skip or warn otherwise). */
+static inline bool pt_ascend_cycles_fit(uint64_t cycles, uint64_t freq_khz)
+{
+	return freq_khz && (unsigned __int128)cycles * 1000000u / freq_khz <= (unsigned __int128)INT64_MAX;
+}
+
+/* The largest cycle count that pt_ascend_cycles_fit() accepts: hot loops compare with it. */
+static inline uint64_t pt_ascend_max_cycles(uint64_t freq_khz)
+{
+	/* floor(cyc * 1e6 / f) <= INT64_MAX  <=>  cyc < 2^63 * f / 1e6 */
+	unsigned __int128 lim = (((unsigned __int128)1 << 63) * freq_khz + 999999u) / 1000000u - 1;
+	return lim > UINT64_MAX ? UINT64_MAX : (uint64_t)lim;
+}
+
 /* The per-format readers, one file each. Each reads dev->files[its kind]. */
 int pt_ascend_read_info_json(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
 int pt_ascend_read_clocks(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
@@ -106,6 +120,7 @@ int pt_ascend_read_step_trace(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, 
 int pt_ascend_read_aicpu(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
 int pt_ascend_read_aicpumi(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
 int pt_ascend_read_tdt(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
+int pt_ascend_read_aicore(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
 
 /*
  * Import Ascend inputs: each path is a job directory (files in it or in

@@ -14,16 +14,13 @@
 #include <unistd.h>
 
 #include "import/ascend.h"
+#include "support/le.h"
+#include "support/span.h"
 #include "support/xalloc.h"
 
 #define AICPU_BIN_RECSIZE 128
 #define AICPU_MAGIC 0x5A5Au
 #define MAX_FIELDS 16
-
-struct span {
-	const char *p;
-	size_t n;
-};
 
 struct aicpu_state {
 	struct pt_ascend_ctx *c;
@@ -34,124 +31,6 @@ struct aicpu_state {
 	int64_t ops;
 };
 
-static bool is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
-static struct span trim(struct span s)
-{
-	while (s.n && is_space(*s.p)) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_space(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-static bool contains(struct span s, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= s.n; i++)
-		if (!memcmp(s.p + i, needle, k))
-			return true;
-	return false;
-}
-
-/* Split on `sep`; returns the total number of fields (only MAX_FIELDS stored). */
-static size_t split(struct span s, char sep, struct span *f)
-{
-	size_t nf = 0;
-	const char *p = s.p, *end = s.p + s.n;
-	for (;;) {
-		const char *q = memchr(p, sep, (size_t)(end - p));
-		const char *fe = q ? q : end;
-		if (nf < MAX_FIELDS)
-			f[nf] = (struct span){ p, (size_t)(fe - p) };
-		nf++;
-		if (!q)
-			break;
-		p = q + 1;
-	}
-	return nf;
-}
-
-/* The text after the last `ch` of s (all of s without one). */
-static struct span after_last(struct span s, char ch)
-{
-	for (size_t i = s.n; i-- > 0;)
-		if (s.p[i] == ch)
-			return (struct span){ s.p + i + 1, s.n - i - 1 };
-	return s;
-}
-
-/* The next whitespace-separated token of *s, consuming it. */
-static struct span next_token(struct span *s)
-{
-	*s = trim(*s);
-	size_t i = 0;
-	while (i < s->n && !is_space(s->p[i]))
-		i++;
-	struct span t = { s->p, i };
-	s->p += i;
-	s->n -= i;
-	return t;
-}
-
-static bool parse_u64(struct span s, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (!s.n)
-		return false;
-	for (size_t i = 0; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9')
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)(s.p[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(s.p[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
-/* Microseconds as an exact decimal ("1567", "0.5") to ns. */
-static bool parse_us(struct span s, int64_t *ns)
-{
-	uint64_t v = 0;
-	int frac = -1;
-	bool digits = false;
-	for (size_t i = 0; i < s.n; i++) {
-		char ch = s.p[i];
-		if (ch >= '0' && ch <= '9') {
-			if (frac >= 3) {
-				if (ch != '0')
-					return false;
-				continue;
-			}
-			if (v > (UINT64_MAX / 2 - 9) / 10)
-				return false;
-			v = v * 10 + (uint64_t)(ch - '0');
-			digits = true;
-			if (frac >= 0)
-				frac++;
-		} else if (ch == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			return false;
-		}
-	}
-	if (!digits)
-		return false;
-	for (int i = frac < 0 ? 0 : frac; i < 3; i++) {
-		if (v > (uint64_t)INT64_MAX / 10)
-			return false;
-		v *= 10;
-	}
-	*ns = (int64_t)v;
-	return true;
-}
-
 /* A Node value: "<µs>" or "<µs> <cycles>". */
 struct nodeval {
 	int64_t us_ns;
@@ -159,23 +38,23 @@ struct nodeval {
 	uint64_t cycles;
 };
 
-static bool parse_nodeval(struct span field, struct nodeval *v)
+static bool parse_nodeval(struct pt_span field, struct nodeval *v)
 {
-	struct span rest = after_last(field, ':');
-	struct span t0 = next_token(&rest), t1 = next_token(&rest), t2 = next_token(&rest);
-	if (t2.n || !parse_us(t0, &v->us_ns))
+	struct pt_span rest = pt_span_after_last(field, ':');
+	struct pt_span t0 = pt_span_token(&rest), t1 = pt_span_token(&rest), t2 = pt_span_token(&rest);
+	if (t2.n || !pt_span_us_ns(t0, &v->us_ns))
 		return false;
 	v->has_cycles = t1.n != 0;
-	if (v->has_cycles && !parse_u64(t1, &v->cycles))
+	if (v->has_cycles && !pt_span_u64(t1, &v->cycles))
 		return false;
 	return true;
 }
 
 /* A Thread value: the first token after the last '=', in µs. */
-static bool parse_threadval(struct span field, int64_t *ns)
+static bool parse_threadval(struct pt_span field, int64_t *ns)
 {
-	struct span rest = after_last(field, '=');
-	return parse_us(next_token(&rest), ns);
+	struct pt_span rest = pt_span_after_last(field, '=');
+	return pt_span_us_ns(pt_span_token(&rest), ns);
 }
 
 static void add_op(struct aicpu_state *st, uint32_t name, int64_t start, int64_t end, bool times, int64_t total_ns,
@@ -205,18 +84,13 @@ static void add_op(struct aicpu_state *st, uint32_t name, int64_t start, int64_t
 		st->total_ns = INT64_MAX;
 }
 
-/* Whether cycles convert to ns within int64. */
-static bool cycles_fit(uint64_t cycles, uint64_t freq_khz)
-{
-	return (unsigned __int128)cycles * 1000000u / freq_khz <= (unsigned __int128)INT64_MAX;
-}
 
 /* Start and end of a run: from the cycle tokens when both have one, else µs. */
 static void run_times(const struct aicpu_state *st, const struct nodeval *s, const struct nodeval *e,
 		      int64_t *start, int64_t *end)
 {
 	uint64_t f = st->d->freq_khz;
-	if (s->has_cycles && e->has_cycles && f && cycles_fit(s->cycles, f) && cycles_fit(e->cycles, f)) {
+	if (s->has_cycles && e->has_cycles && f && pt_ascend_cycles_fit(s->cycles, f) && pt_ascend_cycles_fit(e->cycles, f)) {
 		*start = pt_ascend_cycles_to_ns(s->cycles, f);
 		*end = pt_ascend_cycles_to_ns(e->cycles, f);
 	} else {
@@ -226,11 +100,11 @@ static void run_times(const struct aicpu_state *st, const struct nodeval *s, con
 }
 
 /* The op name of a Node record's field 0 (by layout), interned. */
-static uint32_t node_name(struct pt_model *m, struct span f0, size_t nf)
+static uint32_t node_name(struct pt_model *m, struct pt_span f0, size_t nf)
 {
-	struct span name = trim(after_last(f0, ':'));
+	struct pt_span name = pt_span_trim(pt_span_after_last(f0, ':'));
 	if (nf == 6) {
-		name = after_last(name, '/');
+		name = pt_span_after_last(name, '/');
 		const char *dash = memchr(name.p, '-', name.n);
 		if (dash)
 			name.n = (size_t)(dash - name.p);
@@ -242,12 +116,12 @@ static uint32_t node_name(struct pt_model *m, struct span f0, size_t nf)
 }
 
 /* One Node/Thread pair; false when it was skipped (warned). */
-static bool text_pair(struct aicpu_state *st, struct span node, const char *npath, uint64_t npos, struct span thread,
+static bool text_pair(struct aicpu_state *st, struct pt_span node, const char *npath, uint64_t npos, struct pt_span thread,
 		      const char *tpath, uint64_t tpos)
 {
 	struct pt_diag *diag = st->c->diag;
-	struct span nf[MAX_FIELDS], tf[MAX_FIELDS];
-	size_t nn = split(node, ',', nf), tn = split(thread, ',', tf);
+	struct pt_span nf[MAX_FIELDS], tf[MAX_FIELDS];
+	size_t nn = pt_span_split(node, ',', nf, MAX_FIELDS), tn = pt_span_split(thread, ',', tf, MAX_FIELDS);
 	if (nn != 3 && nn != 6) {
 		pt_diag_warn(diag, npath, "skipped Node records with an unknown field count", PT_POS_OFFSET, npos);
 		return false;
@@ -291,7 +165,7 @@ static int read_text(struct aicpu_state *st, struct pt_slices *s, struct pt_err 
 
 	int64_t records = 0, thread_wo_node = 0, node_wo_thread = 0, skipped = 0;
 	bool pending = false;
-	struct span pnode = { NULL, 0 };
+	struct pt_span pnode = { NULL, 0 };
 	const char *ppath = NULL;
 	uint64_t ppos = 0;
 
@@ -305,10 +179,10 @@ static int read_text(struct aicpu_state *st, struct pt_slices *s, struct pt_err 
 			n--;
 		if (!n)
 			continue;
-		struct span r = { rec, n };
+		struct pt_span r = { rec, n };
 		const char *path = s->paths[file];
 		records++;
-		if (contains(r, "Node")) {
+		if (pt_span_contains(r, "Node")) {
 			if (pending) {
 				pt_diag_warn(c->diag, ppath, "skipped Node records without a Thread record",
 					     PT_POS_OFFSET, ppos);
@@ -319,7 +193,7 @@ static int read_text(struct aicpu_state *st, struct pt_slices *s, struct pt_err 
 			pnode = r;
 			ppath = path;
 			ppos = pos;
-		} else if (contains(r, "Thread")) {
+		} else if (pt_span_contains(r, "Thread")) {
 			if (pending) {
 				if (!text_pair(st, pnode, ppath, ppos, r, path, pos))
 					skipped++;
@@ -353,20 +227,8 @@ static int read_text(struct aicpu_state *st, struct pt_slices *s, struct pt_err 
 	return 0;
 }
 
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
 
 /* µs as ns, saturating (binary fields are u64). */
 static int64_t us_to_ns(uint64_t us)
@@ -393,15 +255,15 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 	while ((rc = pt_recreader_next(&r, &rec, &logical, e)) > 0) {
 		records++;
 		size_t fi = pt_slices_locate(s, logical, &off);
-		if (rd16(rec) != AICPU_MAGIC) {
+		if (pt_le16(rec) != AICPU_MAGIC) {
 			pt_diag_warn(c->diag, s->paths[fi], "skipped records without magic 0x5A5A", PT_POS_OFFSET,
 				     off);
 			no_magic++;
 			skipped++;
 			continue;
 		}
-		uint32_t stream = rd16(rec + 4);
-		uint32_t task = rd16(rec + 6);
+		uint32_t stream = pt_le16(rec + 4);
+		uint32_t task = pt_le16(rec + 6);
 		if (task >= 65536) { /* the reference's limit; a u16 field never reaches it */
 			big_task++;
 			skipped++;
@@ -426,8 +288,8 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 				     PT_POS_OFFSET, off);
 			unknown++;
 		}
-		struct nodeval vs = { us_to_ns(rd64(rec + 8)), rd64(rec + 16) != 0, rd64(rec + 16) };
-		struct nodeval ve = { us_to_ns(rd64(rec + 48)), rd64(rec + 56) != 0, rd64(rec + 56) };
+		struct nodeval vs = { us_to_ns(pt_le64(rec + 8)), pt_le64(rec + 16) != 0, pt_le64(rec + 16) };
+		struct nodeval ve = { us_to_ns(pt_le64(rec + 48)), pt_le64(rec + 56) != 0, pt_le64(rec + 56) };
 		int64_t start, end;
 		run_times(st, &vs, &ve, &start, &end);
 		bool times = true;
@@ -436,7 +298,7 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 				     PT_POS_OFFSET, off);
 			times = false;
 		}
-		add_op(st, name, start, end, times, (int64_t)rd32(rec + 112) * 1000, (int64_t)rd32(rec + 108) * 1000,
+		add_op(st, name, start, end, times, (int64_t)pt_le32(rec + 112) * 1000, (int64_t)pt_le32(rec + 108) * 1000,
 		       op, task);
 	}
 	if (rc == 0) {

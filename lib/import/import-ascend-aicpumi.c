@@ -12,137 +12,30 @@
 #include <string.h>
 
 #include "import/ascend.h"
+#include "support/span.h"
 #include "support/xalloc.h"
-
-struct span {
-	const char *p;
-	size_t n;
-};
-
-static bool is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
-static struct span trim(struct span s)
-{
-	while (s.n && is_space(*s.p)) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_space(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-static struct span after_last_colon(struct span s)
-{
-	for (size_t i = s.n; i-- > 0;)
-		if (s.p[i] == ':')
-			return trim((struct span){ s.p + i + 1, s.n - i - 1 });
-	return trim(s);
-}
-
-static bool contains(struct span s, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= s.n; i++)
-		if (!memcmp(s.p + i, needle, k))
-			return true;
-	return false;
-}
-
-static bool parse_u64(struct span s, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (!s.n)
-		return false;
-	for (size_t i = 0; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9')
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)(s.p[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(s.p[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
-/* Microseconds as an exact decimal to ns. */
-static bool parse_us(struct span s, int64_t *ns)
-{
-	uint64_t v = 0;
-	int frac = -1;
-	bool digits = false;
-	for (size_t i = 0; i < s.n; i++) {
-		char ch = s.p[i];
-		if (ch >= '0' && ch <= '9') {
-			if (frac >= 3) {
-				if (ch != '0')
-					return false;
-				continue;
-			}
-			if (v > (UINT64_MAX / 2 - 9) / 10)
-				return false;
-			v = v * 10 + (uint64_t)(ch - '0');
-			digits = true;
-			if (frac >= 0)
-				frac++;
-		} else if (ch == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			return false;
-		}
-	}
-	if (!digits)
-		return false;
-	for (int i = frac < 0 ? 0 : frac; i < 3; i++) {
-		if (v > (uint64_t)INT64_MAX / 10)
-			return false;
-		v *= 10;
-	}
-	*ns = (int64_t)v;
-	return true;
-}
 
 /*
  * A time value: "<µs>" or "<µs> <cycles>"; the cycle token, when present,
  * is preferred (§3.1).
  */
-static bool parse_time(struct span v, uint64_t freq_khz, int64_t *ns, bool *cyc, uint64_t *cycles)
+static bool parse_time(struct pt_span v, uint64_t freq_khz, int64_t *ns, bool *cyc, uint64_t *cycles)
 {
 	size_t i = 0;
-	while (i < v.n && !is_space(v.p[i]))
+	while (i < v.n && !pt_is_space(v.p[i]))
 		i++;
-	struct span t0 = { v.p, i }, t1 = trim((struct span){ v.p + i, v.n - i });
-	if (!parse_us(t0, ns))
+	struct pt_span t0 = { v.p, i }, t1 = pt_span_trim((struct pt_span){ v.p + i, v.n - i });
+	if (!pt_span_us_ns(t0, ns))
 		return false;
 	*cyc = false;
 	if (t1.n) {
-		if (!parse_u64(t1, cycles))
+		if (!pt_span_u64(t1, cycles))
 			return false;
-		*cyc = freq_khz && (unsigned __int128)*cycles * 1000000u / freq_khz <= (unsigned __int128)INT64_MAX;
+		*cyc = pt_ascend_cycles_fit(*cycles, freq_khz);
 	}
 	return true;
 }
 
-/* Split on ','; returns the field count (at most 8 stored). */
-static size_t split(struct span s, struct span *f)
-{
-	size_t nf = 0;
-	const char *p = s.p, *end = s.p + s.n;
-	for (;;) {
-		const char *q = memchr(p, ',', (size_t)(end - p));
-		const char *fe = q ? q : end;
-		if (nf < 8)
-			f[nf] = (struct span){ p, (size_t)(fe - p) };
-		nf++;
-		if (!q)
-			break;
-		p = q + 1;
-	}
-	return nf;
-}
 
 int pt_ascend_read_aicpumi(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e)
 {
@@ -165,28 +58,28 @@ int pt_ascend_read_aicpumi(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, str
 	uint64_t pos;
 	pt_textiter_init(&it, s, buf, len, '\0');
 	while (pt_textiter_next(&it, &rec, &n, &file, &pos)) {
-		struct span r = trim((struct span){ rec, n });
+		struct pt_span r = pt_span_trim((struct pt_span){ rec, n });
 		if (!r.n)
 			continue;
 		records++;
 		const char *path = s->paths[file];
-		struct span f[8];
-		size_t nf = split(r, f);
-		if (nf != 4 || !contains(f[0], "Node")) {
+		struct pt_span f[8];
+		size_t nf = pt_span_split(r, ',', f, 8);
+		if (nf != 4 || !pt_span_contains(f[0], "Node")) {
 			pt_diag_warn(c->diag, path, "skipped unparsable records", PT_POS_OFFSET, pos);
 			skipped++;
 			continue;
 		}
 		/* the second layout has the queue size in field 1 */
-		bool q1 = contains(f[1], "queue");
-		struct span vstart = after_last_colon(f[q1 ? 2 : 1]);
-		struct span vend = after_last_colon(f[q1 ? 3 : 2]);
-		struct span vsize = after_last_colon(f[q1 ? 1 : 3]);
+		bool q1 = pt_span_contains(f[1], "queue");
+		struct pt_span vstart = pt_span_trim(pt_span_after_last(f[q1 ? 2 : 1], ':'));
+		struct pt_span vend = pt_span_trim(pt_span_after_last(f[q1 ? 3 : 2], ':'));
+		struct pt_span vsize = pt_span_trim(pt_span_after_last(f[q1 ? 1 : 3], ':'));
 		int64_t start, end;
 		uint64_t size, cs, ce;
 		bool hs, he;
 		if (!parse_time(vstart, d->freq_khz, &start, &hs, &cs) || !parse_time(vend, d->freq_khz, &end, &he, &ce) ||
-		    !parse_u64(vsize, &size) || size > INT64_MAX) {
+		    !pt_span_u64(vsize, &size) || size > INT64_MAX) {
 			pt_diag_warn(c->diag, path, "skipped records with unparsable values", PT_POS_OFFSET, pos);
 			skipped++;
 			continue;
@@ -200,7 +93,7 @@ int pt_ascend_read_aicpumi(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, str
 			skipped++;
 			continue;
 		}
-		struct span name = after_last_colon(f[0]);
+		struct pt_span name = pt_span_trim(pt_span_after_last(f[0], ':'));
 		char *ns = pt_xstrndup(name.p, name.n);
 		uint32_t nid = pt_model_str(m, ns);
 		free(ns);

@@ -168,7 +168,7 @@ int pt_ascend_read_clocks(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 	if (have_host && have_dev && d->freq_khz) {
 		int64_t dev_ns = pt_ascend_cycles_to_ns((uint64_t)devl.third, d->freq_khz), off;
 		/* only when ns(counter) fits in int64 */
-		if ((unsigned __int128)(uint64_t)devl.third * 1000000u / d->freq_khz <= (unsigned __int128)INT64_MAX &&
+		if (pt_ascend_cycles_fit((uint64_t)devl.third, d->freq_khz) &&
 		    !__builtin_sub_overflow(host.third, dev_ns, &off))
 			pt_model_add_clock_offset(m, d->dev, "ascend-device", "host-monotonic-raw", off);
 		else

@@ -12,6 +12,7 @@
 
 #include "import/ascend-tables.h"
 #include "import/ascend.h"
+#include "support/le.h"
 #include "support/xalloc.h"
 
 #define FW_MAGIC 0x5A5Au
@@ -29,20 +30,8 @@ struct fwb {
 	int64_t shape[8];
 };
 
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
 
 static int read_hash_dic(struct fwb *b, struct pt_err **e)
 {
@@ -83,7 +72,7 @@ static int read_hash_dic(struct fwb *b, struct pt_err **e)
 static uint32_t mixed_name(struct fwb *b, const uint8_t *fld, size_t size, const char *path, uint64_t off)
 {
 	if (fld[0] == 0) {
-		uint64_t hash = rd64(fld + 8);
+		uint64_t hash = pt_le64(fld + 8);
 		uint64_t *v = pt_hashmap_get(&b->hash_name, hash);
 		if (v)
 			return (uint32_t)*v;
@@ -105,11 +94,11 @@ static void on_task(struct fwb *b, const uint8_t *r, const char *path, uint64_t 
 	struct pt_model *m = b->m;
 	uint32_t name = mixed_name(b, r + 8, 128, path, off);
 	uint32_t type = mixed_name(b, r + 136, 64, path, off);
-	uint32_t task_type = rd32(r + 4);
-	uint32_t shape_type = rd32(r + 216);
-	uint32_t block = rd32(r + 220);
-	uint32_t stream = rd32(r + 228);
-	uint32_t task = rd32(r + 232);
+	uint32_t task_type = pt_le32(r + 4);
+	uint32_t shape_type = pt_le32(r + 216);
+	uint32_t block = pt_le32(r + 220);
+	uint32_t stream = pt_le32(r + 228);
+	uint32_t task = pt_le32(r + 232);
 	if (shape_type == 1)
 		b->d->dynamic_shape = true;
 	bool added;
@@ -139,7 +128,7 @@ static void on_task(struct fwb *b, const uint8_t *r, const char *path, uint64_t 
 static void on_tensor(struct fwb *b, const uint8_t *r, const char *path, uint64_t off)
 {
 	struct pt_model *m = b->m;
-	uint32_t stream = rd32(r + 16), task = rd32(r + 20);
+	uint32_t stream = pt_le32(r + 16), task = pt_le32(r + 20);
 	unsigned num = r[24];
 	b->tensor_recs++;
 	uint64_t *v = pt_hashmap_get(&b->d->task_op, pt_ascend_task_key(PT_ERA_BINARY, stream, task));
@@ -159,12 +148,12 @@ static void on_tensor(struct fwb *b, const uint8_t *r, const char *path, uint64_
 	uint32_t nin = 0, nout = 0;
 	for (unsigned i = 0; i < num; i++) {
 		const uint8_t *slot = r + 28 + i * 44;
-		bool output = rd32(slot) != 0;
-		int fmt = pt_ascend_bin_code(rd32(slot + 4));
-		int dt = pt_ascend_bin_code(rd32(slot + 8));
+		bool output = pt_le32(slot) != 0;
+		int fmt = pt_ascend_bin_code(pt_le32(slot + 4));
+		int dt = pt_ascend_bin_code(pt_le32(slot + 8));
 		uint32_t ns = 0;
 		for (int k = 0; k < 8; k++) {
-			uint32_t dim = rd32(slot + 12 + 4 * k);
+			uint32_t dim = pt_le32(slot + 12 + 4 * k);
 			if (dim)
 				b->shape[ns++] = dim;
 		}
@@ -177,7 +166,7 @@ static void on_tensor(struct fwb *b, const uint8_t *r, const char *path, uint64_
 
 static void on_step(struct fwb *b, const uint8_t *r, const char *path, uint64_t off)
 {
-	uint32_t stream = rd32(r + 8), task = rd32(r + 12);
+	uint32_t stream = pt_le32(r + 8), task = pt_le32(r + 12);
 	unsigned tag = r[36];
 	b->step_recs++;
 	uint64_t *v = pt_hashmap_get(&b->d->task_op, pt_ascend_task_key(PT_ERA_BINARY, stream, task));
@@ -217,7 +206,7 @@ static int read_records(struct fwb *b, enum pt_ascend_kind kind, const char *wha
 		}
 		size_t file = pt_slices_locate(r.s, logical, &off);
 		const char *path = s->paths[file];
-		uint16_t magic = rd16(rec);
+		uint16_t magic = pt_le16(rec);
 		if (magic != FW_MAGIC) {
 			if (first) {
 				rc = pt_err(e, "%s '%s': bad magic 0x%04x at offset %" PRIu64
@@ -230,7 +219,7 @@ static int read_records(struct fwb *b, enum pt_ascend_kind kind, const char *wha
 			continue;
 		}
 		first = false;
-		if (rd16(rec + 2) != tag && !tag_warned[file]) {
+		if (pt_le16(rec + 2) != tag && !tag_warned[file]) {
 			tag_warned[file] = true;
 			char *w = pt_xasprintf("found records with a dataTag other than %u", tag);
 			pt_diag_warn(b->c->diag, path, w, PT_POS_OFFSET, off);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "import/ascend.h"
+#include "support/le.h"
 #include "support/xalloc.h"
 
 #define HWTS_REC 64
@@ -22,26 +23,8 @@
 #define TASK_RANGE 65536
 #define NO_OFF UINT64_MAX
 
-static inline uint16_t ld16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the HWTS decoder assumes a little-endian host"
@@ -131,6 +114,7 @@ struct hw {
 	struct pt_ascend_dev *d;
 	struct pt_slices *s;
 	const struct pt_recreader *r;
+	uint64_t max_cyc; /* the largest syscnt whose ns fits in int64 */
 
 	struct hw_stream *st;
 	size_t nst, capst;
@@ -269,6 +253,11 @@ static void negative_pair(struct hw *h, uint64_t start_off, uint64_t end_off)
 
 static inline void on_task(struct hw *h, int type, uint32_t sid, uint16_t task, uint64_t cyc, uint64_t off)
 {
+	if (__builtin_expect(cyc > h->max_cyc, 0)) {
+		/* hostile syscnt (near 2^64): no int64 ns for it */
+		warn_at(h, "skipped records with a syscnt beyond the int64 ns range", off);
+		return;
+	}
 	uint32_t si = stream_index(h, sid); /* may grow h->st */
 	struct hw_stream *st = &h->st[si];
 	if (st->has_last && cyc < st->last_cyc) {
@@ -409,6 +398,7 @@ int pt_ascend_read_hwts(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct
 	if (!d->freq_khz)
 		d->freq_khz = 100000;
 	c->m->devices.v[d->dev].dynamic_shape = d->dynamic_shape;
+	h.max_cyc = pt_ascend_max_cycles(d->freq_khz);
 
 	/* About one execution per two records. */
 	uint64_t size = pt_slices_size(s);
@@ -435,13 +425,13 @@ int pt_ascend_read_hwts(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct
 		h.types[type]++;
 		if (type <= 1) {
 			/* padding: a "Start" whose 64 bytes are all zero (Q7) */
-			if (type == 0 && !ld64(p) && !ld64(p + 8) && !memcmp(p, zero, HWTS_REC)) {
+			if (type == 0 && !pt_le64(p) && !pt_le64(p + 8) && !memcmp(p, zero, HWTS_REC)) {
 				h.types[0]--;
 				h.zero++;
 				warn_at(&h, "skipped all-zero records", off);
 				continue;
 			}
-			on_task(&h, (int)type, ld32(p + 16), ld16(p + 6), ld64(p + 8), off);
+			on_task(&h, (int)type, pt_le32(p + 16), pt_le16(p + 6), pt_le64(p + 8), off);
 		} else if (type >= 5) {
 			warn_at(&h, invalid_what[type], off);
 		}

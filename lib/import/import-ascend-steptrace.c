@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "import/ascend.h"
+#include "support/le.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 
 #define ST_REC 20
 #define TAG_FP 1
@@ -23,19 +25,7 @@
 #error "the step-trace decoder assumes a little-endian host"
 #endif
 
-static inline uint16_t ld16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* A reduce point of the open step. */
 struct point {
@@ -108,7 +98,7 @@ static int detect_end_tag(struct st *t, uint64_t *end, struct pt_err **e)
 			first_file = file;
 		else if (file != first_file)
 			break; /* past the first slice (empty slices do not count) */
-		uint64_t tag = ld64(p);
+		uint64_t tag = pt_le64(p);
 		if (tag == END_NEW) {
 			*end = END_NEW;
 			break;
@@ -187,8 +177,7 @@ static void pair_points(struct st *t, struct pt_step *s)
 	size_t n = t->pts.n;
 	if (!n)
 		return;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_point);
+	pt_sort(v, n, sizeof(*v), cmp_point);
 
 	/* duplicated (stream, tag): the later point wins */
 	size_t w = 0;
@@ -221,8 +210,7 @@ static void pair_points(struct st *t, struct pt_step *s)
 		i++;
 	}
 	/* already in (stream, tag) order; keep it explicit */
-	if (s->comm.n > 1)
-		qsort(s->comm.v, s->comm.n, sizeof(*s->comm.v), cmp_comm);
+	pt_sort(s->comm.v, s->comm.n, sizeof(*s->comm.v), cmp_comm);
 }
 
 static void reset_open(struct st *t)
@@ -273,9 +261,9 @@ static void close_step(struct st *t, uint64_t cyc, uint64_t off)
 
 static void on_record(struct st *t, const uint8_t *p, uint64_t off)
 {
-	uint64_t tag = ld64(p);
-	uint32_t stream = ld16(p + 10);
-	uint64_t cyc = ld64(p + 12);
+	uint64_t tag = pt_le64(p);
+	uint32_t stream = pt_le16(p + 10);
+	uint64_t cyc = pt_le64(p + 12);
 
 	if (tag == t->end_tag) {
 		close_step(t, cyc, off);
@@ -386,6 +374,7 @@ int pt_ascend_read_step_trace(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, 
 	t.r = &r;
 
 	static const uint8_t zero[ST_REC];
+	uint64_t max_cyc = pt_ascend_max_cycles(d->freq_khz);
 	const uint8_t *p;
 	uint64_t off;
 	while (!rc) {
@@ -398,6 +387,11 @@ int pt_ascend_read_step_trace(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, 
 		if (!memcmp(p, zero, ST_REC)) {
 			t.zero++;
 			warn_at(&t, "skipped all-zero records", off);
+			continue;
+		}
+		if (pt_le64(p + 12) > max_cyc) {
+			/* hostile sys_count (near 2^64): no int64 ns for it */
+			warn_at(&t, "skipped records with a sys_count beyond the int64 ns range", off);
 			continue;
 		}
 		on_record(&t, p, off);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "support/xalloc.h"
+#include "support/sort.h"
 
 /* Name strings of each kind; where two exist, the newer (preferred) is first. */
 static const struct kind_name {
@@ -252,8 +253,7 @@ static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, s
 		v[k++] = pt_xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (k)
-		qsort(v, k, sizeof(*v), cmp_str);
+	pt_sort(v, k, sizeof(*v), cmp_str);
 	*names = v;
 	*n = k;
 	return 0;
@@ -435,8 +435,7 @@ static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind ki
 				return rc;
 			}
 	}
-	if (ns)
-		qsort(sel, ns, sizeof(*sel), cmp_slice);
+	pt_sort(sel, ns, sizeof(*sel), cmp_slice);
 	for (size_t i = 0; i < ns; i++) {
 		pt_slices_add(&d->files[kind], sel[i]->path);
 		if (is_fw_text(kind) && sel[i]->backend == 2)
@@ -529,8 +528,8 @@ static int import_device(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struc
 		return -1;
 	if (d->files[PT_AK_TDT].n && pt_ascend_read_tdt(c, d, e))
 		return -1;
-	if (d->files[PT_AK_AICORE].n)
-		pt_model_stat_set(m, (int32_t)d->dev, "aicore.files", (int64_t)d->files[PT_AK_AICORE].n);
+	if (d->files[PT_AK_AICORE].n && pt_ascend_read_aicore(c, d, e))
+		return -1;
 	return 0;
 }
 
@@ -576,7 +575,7 @@ int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, c
 			ids[nids++] = f.v[i].device;
 		}
 	}
-	qsort(ids, nids, sizeof(*ids), cmp_u32);
+	pt_sort(ids, nids, sizeof(*ids), cmp_u32);
 	if (opts->device >= 0) {
 		bool have = false;
 		for (size_t j = 0; j < nids; j++)

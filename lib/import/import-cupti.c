@@ -24,11 +24,13 @@
 
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
+#include "import/import-cupti-memory.h"
 #include "model/model.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 
 /* ---- per-kind field offsets resolved from the layout table ------------------ */
 
@@ -844,6 +846,31 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	case PT_CK_CONTEXT:
 		note_ctx(f, (uint32_t)get(r, o[F_CONTEXT]), (uint32_t)get(r, o[F_DEVICE]));
 		break;
+	case PT_CK_MEMORY2:
+	case PT_CK_MEMORY_POOL: { /* memory rows (cupti.md §6.11), decoded in import-cupti-memory.c */
+		struct pt_cupti_mem cm;
+		pt_cupti_mem_decode(k, f->lay[k], pt_cl_range_of(f->version), r, &cm);
+		if (!cm.ts) {
+			f->untimed++;
+			return;
+		}
+		int64_t t = tmap(f, cm.ts);
+		if (t > f->max_time)
+			f->max_time = t;
+		uint32_t gd = gpu_device(m, f, cm.cuda_device);
+		if (k == PT_CK_MEMORY2) {
+			cm.mem.device = gd;
+			cm.mem.time = t;
+			cm.mem.name = cm.name_id ? mstr(m, f, cm.name_id, raw) : 0;
+			cm.mem.source = cm.source_id ? mstr(m, f, cm.source_id, raw) : 0;
+			pt_vec_push(&m->gpu_mem, cm.mem);
+		} else {
+			cm.pool.device = gd;
+			cm.pool.time = t;
+			pt_vec_push(&m->gpu_pools, cm.pool);
+		}
+		break;
+	}
 	default:
 		/* decoded kinds the model does not hold yet (OVERHEAD, CUDA_EVENT, MEMORY2, MEMORY_POOL,
 		 * GRAPH_TRACE, MEMCPY2 handled above): counted */
@@ -1022,7 +1049,7 @@ static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 					  PT_RANGE_UNTERMINATED, (uint32_t)i, st->id, th };
 	}
 	pt_hashmap_free(&open);
-	qsort(rs, k, sizeof(*rs), cmp_range);
+	pt_sort(rs, k, sizeof(*rs), cmp_range);
 	/* events and range info; nvtx id -> range event for explicit parents */
 	struct pt_hashmap byid;
 	pt_hashmap_init(&byid);
@@ -1128,7 +1155,7 @@ static void join(struct pt_model *m, struct cf *f, struct range *rs, size_t nr)
 		uint32_t a = m->links.v[l0 + i].api;
 		q[i] = (struct query){ m->events.track[a], m->events.start[a], (uint32_t)(l0 + i) };
 	}
-	qsort(q, nl, sizeof(*q), cmp_query);
+	pt_sort(q, nl, sizeof(*q), cmp_query);
 	/* thread ranges sorted by (track, start, -end) */
 	struct range *tr = pt_xmalloc(nr * sizeof(*tr)), *pw = pt_xmalloc(nr * sizeof(*pw));
 	size_t ntr = 0, npw = 0;
@@ -1450,8 +1477,7 @@ int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, co
 			names[n++] = pt_xasprintf("%s/%s", p, de->d_name);
 		}
 		closedir(dir);
-		if (n)
-			qsort(names, n, sizeof(*names), cmp_str);
+		pt_sort(names, n, sizeof(*names), cmp_str);
 		int rc = 0;
 		for (size_t j = 0; j < n; j++) {
 			if (!rc && import_file(m, names[j], false, diag, e))
@@ -1463,5 +1489,7 @@ int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, co
 			return -1;
 		any |= n > 0;
 	}
+	if (any)
+		pt_cupti_mem_counters(m); /* memory counter tracks (import-cupti-memory.c) */
 	return any ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 #include "model/model.h"
 #include "support/diag.h"
 #include "support/err.h"
+#include "support/hashmap.h"
 #include "support/xalloc.h"
 
 struct rawop {
@@ -50,12 +51,12 @@ static bool json_int(const json_t *j, int64_t *v)
 	return false;
 }
 
-static size_t find(const struct rawop *ops, size_t n, int64_t id)
+/* Index of op `id` (ids: op_id -> index; a hostile op_info may hold
+ * hundreds of thousands of ops, so no linear search). */
+static size_t find(const struct pt_hashmap *ids, int64_t id)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ops[i].id == id)
-			return i;
-	return SIZE_MAX;
+	const uint64_t *v = pt_hashmap_get(ids, (uint64_t)id);
+	return v ? (size_t)*v : SIZE_MAX;
 }
 
 int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, struct pt_diag *diag,
@@ -69,6 +70,8 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 	int rc = 0;
 	struct rawop *ops = NULL;
 	size_t n = 0;
+	struct pt_hashmap ids;
+	pt_hashmap_init(&ids);
 	int64_t interval;
 	if (!json_is_object(root)) {
 		rc = pt_err(e, "pipeline '%s': not a JSON object", path);
@@ -95,7 +98,7 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 			pt_diag_warn(diag, path, "skipped ops without a valid op_id (op_info entry)", PT_POS_NONE, 0);
 			continue;
 		}
-		if (find(ops, n, r.id) != SIZE_MAX) {
+		if (find(&ids, r.id) != SIZE_MAX) {
 			pt_diag_warn(diag, path, "skipped ops with a duplicate op_id (op_info entry)", PT_POS_NONE, 0);
 			continue;
 		}
@@ -117,6 +120,7 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 		r.queue = json_is_object(q) ? q : NULL;
 		if (met && !json_is_null(met) && !json_is_object(met))
 			pt_diag_warn(diag, path, "ignored 'metrics' that are not an object", PT_POS_NONE, 0);
+		*pt_hashmap_put(&ids, (uint64_t)r.id, 0, NULL) = n;
 		ops[n++] = r;
 	}
 	if (!n) {
@@ -129,7 +133,7 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 		for (size_t k = 0; ch && k < json_array_size(ch); k++) {
 			int64_t cid;
 			size_t c;
-			if (!json_int(json_array_get(ch, k), &cid) || (c = find(ops, n, cid)) == SIZE_MAX) {
+			if (!json_int(json_array_get(ch, k), &cid) || (c = find(&ids, cid)) == SIZE_MAX) {
 				pt_diag_warn(diag, path, "dropped unknown child ids", PT_POS_NONE, 0);
 				continue;
 			}
@@ -178,7 +182,7 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 		while (sp) {
 			size_t i = stack[--sp];
 			for (size_t k = 0; k < ops[i].kids.n; k++) {
-				size_t c = find(ops, n, ops[i].kids.v[k]);
+				size_t c = find(&ids, ops[i].kids.v[k]);
 				if (!seen[c]) {
 					seen[c] = true;
 					nseen++;
@@ -253,6 +257,7 @@ out:
 	for (size_t i = 0; ops && i < n; i++)
 		pt_vec_free(&ops[i].kids);
 	free(ops);
+	pt_hashmap_free(&ids);
 	json_decref(root);
 	return rc;
 }

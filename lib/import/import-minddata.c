@@ -20,6 +20,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 
 static const char *const prefixes[PT_MDK__N] = {
 	"pipeline_profiling_",
@@ -103,8 +104,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 		names[n++] = pt_xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str); /* deterministic order */
+	pt_sort(names, n, sizeof(*names), cmp_str); /* deterministic order */
 	size_t pl = strlen(path);
 	for (size_t i = 0; i < n; i++) {
 		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 #define RR_CHUNK (1u << 20)
@@ -79,6 +80,7 @@ int pt_recreader_open(struct pt_recreader *r, struct pt_slices *s, size_t recsiz
 		return 0;
 	}
 	s->start[0] = 0;
+	r->total = pt_progress ? pt_slices_size(s) : 0;
 	return open_file(s, 0, &r->fd, e);
 }
 
@@ -101,6 +103,7 @@ static int refill(struct pt_recreader *r, struct pt_err **e)
 		if (n > 0) {
 			r->len += (size_t)n;
 			r->file_read += (uint64_t)n;
+			pt_progress_report(r->s->paths[r->file], r->s->start[r->file] + r->file_read, r->total);
 			continue;
 		}
 		/* end of this file: the next one starts here */
@@ -139,6 +142,7 @@ size_t pt_recreader_tail(const struct pt_recreader *r, uint64_t *logical)
 
 void pt_recreader_close(struct pt_recreader *r)
 {
+	pt_progress_end();
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);

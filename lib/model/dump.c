@@ -137,6 +137,103 @@ static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 	}
 }
 
+static void kvu(struct pt_out *o, const char *k, uint64_t v)
+{
+	pt_out_putc(o, ' ');
+	pt_out_puts(o, k);
+	pt_out_putc(o, '=');
+	pt_out_u64(o, v);
+}
+
+static void ids_list(struct pt_out *o, const char *k, const struct pt_model *m, uint32_t first, uint32_t n)
+{
+	pt_out_printf(o, " %s=[", k);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			pt_out_putc(o, ',');
+		pt_out_u64(o, m->mem_ids.v[first + i]);
+	}
+	pt_out_putc(o, ']');
+}
+
+/* Memory tables (printed only when present). */
+static void dump_memory(const struct pt_model *m, struct pt_out *o)
+{
+	for (size_t i = 0; i < m->mem_graphs.n; i++) {
+		const struct pt_mem_graph *g = &m->mem_graphs.v[i];
+		pt_out_puts(o, "mem-graph");
+		kv(o, "index", (int64_t)i);
+		kv(o, "device", g->device);
+		kv(o, "graph_id", g->graph_id);
+		kv(o, "static", g->static_mem);
+		kvu(o, "total", g->total_mem);
+		kvt(o, m, "fp_start", g->fp_start);
+		kvt(o, m, "bp_end", g->bp_end);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->mem_nodes.n; i++) {
+		const struct pt_mem_node *nd = &m->mem_nodes.v[i];
+		pt_out_puts(o, "mem-node");
+		kv(o, "graph", nd->graph);
+		kvt(o, m, "name", nd->name);
+		kvu(o, "node_id", nd->node_id);
+		ids_list(o, "out", m, nd->out0, nd->nout);
+		ids_list(o, "ws", m, nd->ws0, nd->nws);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->mem_tensors.n; i++) {
+		const struct pt_mem_tensor *x = &m->mem_tensors.v[i];
+		pt_out_puts(o, "mem-tensor");
+		kv(o, "graph", x->graph);
+		kvu(o, "id", x->id);
+		kvu(o, "size", x->size);
+		kvt(o, m, "type", x->type);
+		kvu(o, "life_start", x->life_start);
+		kvu(o, "life_end", x->life_end);
+		kvt(o, m, "life_long", x->life_long);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->gpu_mem.n; i++) {
+		const struct pt_gpu_mem *r = &m->gpu_mem.v[i];
+		pt_out_puts(o, "gpu-mem");
+		kv(o, "device", r->device);
+		kv(o, "op", r->op);
+		kv(o, "kind", r->mem_kind);
+		kv(o, "time", r->time);
+		pt_out_printf(o, " address=0x%" PRIx64, r->address);
+		kvu(o, "bytes", r->bytes);
+		kv(o, "corr", r->corr);
+		kv(o, "pid", r->pid);
+		kv(o, "stream", r->stream);
+		kv(o, "pool_type", r->pool_type);
+		pt_out_printf(o, " pool=0x%" PRIx64, r->pool_address);
+		kvu(o, "pool_threshold", r->pool_threshold);
+		kvu(o, "pool_size", r->pool_size);
+		kvu(o, "pool_utilized", r->pool_utilized);
+		pt_out_printf(o, " pc=0x%" PRIx64, r->pc);
+		kvt(o, m, "name", r->name);
+		kvt(o, m, "source", r->source);
+		pt_out_putc(o, '\n');
+	}
+	for (size_t i = 0; i < m->gpu_pools.n; i++) {
+		const struct pt_gpu_pool *p = &m->gpu_pools.v[i];
+		pt_out_puts(o, "gpu-pool");
+		kv(o, "device", p->device);
+		kv(o, "op", p->op);
+		kv(o, "type", p->pool_type);
+		kv(o, "managed", p->managed);
+		kv(o, "time", p->time);
+		pt_out_printf(o, " address=0x%" PRIx64, p->address);
+		kvu(o, "size", p->size);
+		kvu(o, "utilized", p->utilized);
+		kvu(o, "min_keep", p->min_keep);
+		kvu(o, "threshold", p->threshold);
+		kv(o, "corr", p->corr);
+		kv(o, "pid", p->pid);
+		pt_out_putc(o, '\n');
+	}
+}
+
 void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 {
 	pt_out_puts(o, "proftool-dump 1\n");
@@ -288,6 +385,7 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		pt_out_putc(o, '\n');
 	}
 	dump_cupti(m, o);
+	dump_memory(m, o);
 	const struct pt_queue_samples *qs_ = &m->queues;
 	for (size_t i = 0; i < qs_->n; i++) {
 		pt_out_puts(o, "queue");
@@ -326,6 +424,25 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 			pt_out_i64(o, op->children.v[j]);
 		}
 		pt_out_puts(o, "]\n");
+	}
+	for (size_t i = 0; i < m->aicore.n; i++) {
+		const struct pt_aicore *a = &m->aicore.v[i];
+		pt_out_puts(o, "aicore");
+		kv(o, "device", a->device);
+		pt_out_puts(o, " op=");
+		if (a->op)
+			pt_out_u64(o, a->op - 1);
+		else
+			pt_out_putc(o, '-');
+		kv(o, "stream", a->stream);
+		kv(o, "task", a->task);
+		pt_out_puts(o, " pmu=");
+		for (int k = 0; k < PT_AICORE_NPMU; k++) {
+			if (k)
+				pt_out_putc(o, ',');
+			pt_out_u64(o, a->pmu[k]);
+		}
+		pt_out_putc(o, '\n');
 	}
 	for (size_t i = 0; i < m->md_records.n; i++) {
 		const struct pt_md_record *r = &m->md_records.v[i];

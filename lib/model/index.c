@@ -14,8 +14,12 @@ struct dev_sets {
 	struct pt_ivset comp, comm, comp_or_comm;
 };
 
+#define PT_INDEX_NKINDS 10 /* enum pt_event_kind values */
+
 struct pt_index {
 	const struct pt_model *m;
+	struct pt_ivset *kind_sets; /* devices x kinds, built on demand */
+	uint8_t *kind_built;
 	/* per track sorted events: built all at once on first use */
 	uint32_t *track_ev;   /* event indexes grouped by track */
 	size_t *track_off;    /* ntracks + 1 offsets */
@@ -46,7 +50,39 @@ void pt_index_free(struct pt_index *x)
 		pt_ivset_free(&x->dev[i].comp_or_comm);
 	}
 	free(x->dev);
+	if (x->kind_sets)
+		for (size_t i = 0; i < x->m->devices.n * PT_INDEX_NKINDS; i++)
+			pt_ivset_free(&x->kind_sets[i]);
+	free(x->kind_sets);
+	free(x->kind_built);
 	free(x);
+}
+
+const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int kind)
+{
+	const struct pt_model *m = x->m;
+	if (!x->kind_sets) {
+		size_t n = (m->devices.n ? m->devices.n : 1) * PT_INDEX_NKINDS;
+		x->kind_sets = pt_xcalloc(n, sizeof(*x->kind_sets));
+		x->kind_built = pt_xcalloc(n, 1);
+	}
+	size_t slot = (size_t)dev * PT_INDEX_NKINDS + (size_t)(kind >= 0 && kind < PT_INDEX_NKINDS ? kind : 0);
+	struct pt_ivset *s = &x->kind_sets[slot];
+	if (x->kind_built[slot])
+		return s;
+	const struct pt_events *ev = &m->events;
+	struct pt_ival *iv = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != kind || m->tracks.v[ev->track[i]].device != dev)
+			continue;
+		pt_xgrow((void **)&iv, &cap, n + 1, sizeof(*iv));
+		iv[n++] = (struct pt_ival){ ev->start[i], ev->start[i] + ev->dur[i] };
+	}
+	pt_ivset_build(s, iv, n);
+	free(iv);
+	x->kind_built[slot] = 1;
+	return s;
 }
 
 static void build_tracks(struct pt_index *x)

@@ -39,6 +39,13 @@ bool pt_index_is_device_task(const struct pt_index *x, size_t ev);
 /* C and M of device index dev. */
 const struct pt_ivset *pt_index_comp(struct pt_index *x, uint32_t dev);
 const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev);
+/*
+ * Union of the events of one kind (enum pt_event_kind) on device index dev,
+ * whatever their anchor: Mc (PT_EV_MEMCPY) and Ms (PT_EV_MEMSET) of
+ * hints.md §2.1, the kernel union of the device utilisation (PT_EV_KERNEL),
+ * runtime calls (PT_EV_API) of a host device. Built once, lazily.
+ */
+const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int kind);
 /* Breakdown over the union of the windows in s (an ivset), or one window [a, b). */
 void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out);
 void pt_index_breakdown(struct pt_index *x, uint32_t dev, int64_t a, int64_t b, struct pt_breakdown *out);

@@ -62,6 +62,13 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->ext_corr);
 	pt_vec_free(&m->ranges);
+	pt_vec_free(&m->aicore);
+	pt_vec_free(&m->mem_graphs);
+	pt_vec_free(&m->mem_nodes);
+	pt_vec_free(&m->mem_tensors);
+	pt_vec_free(&m->mem_ids);
+	pt_vec_free(&m->gpu_mem);
+	pt_vec_free(&m->gpu_pools);
 	struct pt_events *ev = &m->events;
 	free(ev->track);
 	free(ev->name);
@@ -168,6 +175,19 @@ void pt_model_add_step(struct pt_model *m, struct pt_step *s)
 	memset(&s->comm, 0, sizeof(s->comm));
 }
 
+/* A sparse event column (model.h): while it holds only zeros it is replaced
+ * by a fresh calloc'd array instead of being copied, so its pages are never
+ * touched (large callocs are fresh zero pages: no resident memory). Once
+ * dense it grows like the other columns; entries past n are then never read
+ * before pt_model_add_event stores them. */
+static void *sparse_grow(void *p, bool dense, size_t cap, size_t size)
+{
+	if (dense)
+		return pt_xrealloc(p, cap * size);
+	free(p);
+	return pt_xcalloc(cap, size);
+}
+
 void pt_events_grow(struct pt_events *ev, size_t need)
 {
 	size_t cap = ev->cap ? ev->cap : 1024;
@@ -178,9 +198,9 @@ void pt_events_grow(struct pt_events *ev, size_t need)
 	ev->kind = pt_xrealloc(ev->kind, cap * sizeof(*ev->kind));
 	ev->start = pt_xrealloc(ev->start, cap * sizeof(*ev->start));
 	ev->dur = pt_xrealloc(ev->dur, cap * sizeof(*ev->dur));
-	ev->corr = pt_xrealloc(ev->corr, cap * sizeof(*ev->corr));
-	ev->op = pt_xrealloc(ev->op, cap * sizeof(*ev->op));
-	ev->task = pt_xrealloc(ev->task, cap * sizeof(*ev->task));
+	ev->corr = sparse_grow(ev->corr, ev->dense & PT_EVCOL_CORR, cap, sizeof(*ev->corr));
+	ev->op = sparse_grow(ev->op, ev->dense & PT_EVCOL_OP, cap, sizeof(*ev->op));
+	ev->task = sparse_grow(ev->task, ev->dense & PT_EVCOL_TASK, cap, sizeof(*ev->task));
 	ev->cap = cap;
 }
 

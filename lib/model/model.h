@@ -146,7 +146,14 @@ struct pt_events {
 	uint64_t *corr;   /* 0 = none */
 	uint32_t *op;     /* op index + 1, 0 = none */
 	uint64_t *task;   /* device task id */
+	/* Sparse columns: corr, op and task stay calloc'd and never written (no
+	 * resident memory: untouched zero pages) until a non-zero value is
+	 * stored; a bit in `dense` (PT_EVCOL_*) is set from then on. Readers
+	 * see ordinary zero-filled arrays. Code that stores into these columns
+	 * directly (not through pt_model_add_event) must set the bit first. */
+	uint8_t dense;
 };
+enum { PT_EVCOL_CORR = 1, PT_EVCOL_OP = 2, PT_EVCOL_TASK = 4 };
 
 struct pt_comm {
 	uint32_t stream;
@@ -281,6 +288,85 @@ struct pt_range_info {
 	uint32_t flags;  /* PT_RANGE_* */
 };
 
+/*
+ * An AI Core PMU record of aicore.data (ascend.md §2.9), in file order. `op`
+ * is the framework op its task key joins (§3.2); records of unknown tasks are
+ * kept with op 0. Counters, in order: cube_fp16, cube_int8, vec_fp32,
+ * vec_fp16_128lane, vec_fp16_64lane, vec_int32, vec_misc, (unused).
+ */
+#define PT_AICORE_NPMU 8
+struct pt_aicore {
+	uint32_t device; /* device index */
+	uint32_t op;     /* op index + 1, 0 = none */
+	uint32_t stream;
+	uint32_t task;   /* raw task id */
+	uint64_t pmu[PT_AICORE_NPMU];
+};
+
+/*
+ * Memory (ascend.md §2.12, cupti.md §6.11). Ascend: MindSpore's
+ * memory_usage_<d>.pb as read, one pt_mem_graph per GraphMemProto, its nodes
+ * (execution order) and tensors in file order; node output and workspace
+ * tensor ids are runs of mem_ids (workspace ids repeating an output id of
+ * the same node already dropped). GPU: CUPTI MEMORY2 and MEMORY_POOL
+ * records in dump order, timestamps mapped like every other CUPTI time
+ * (untimed records are counted, not kept).
+ */
+struct pt_mem_graph {
+	uint32_t device;     /* device index */
+	int64_t graph_id;
+	int64_t static_mem;  /* bytes */
+	uint64_t total_mem;  /* MemoryProto.total_mem (bytes) */
+	uint32_t fp_start, bp_end; /* string ids, 0 = not set */
+};
+
+struct pt_mem_node {
+	uint32_t graph;      /* mem_graphs index */
+	uint32_t name;       /* string id */
+	uint64_t node_id;
+	uint32_t out0, nout; /* output tensor ids: mem_ids[out0 .. out0 + nout) */
+	uint32_t ws0, nws;   /* workspace tensor ids */
+};
+
+struct pt_mem_tensor {
+	uint32_t graph;      /* mem_graphs index */
+	uint64_t id;
+	uint64_t size;       /* bytes */
+	uint32_t type;       /* string id ("Common", "Workspace", ...) */
+	uint64_t life_start, life_end;
+	uint32_t life_long;  /* string id ("LifeLongNone", ...) */
+};
+
+enum { PT_GMEM_ALLOC = 1, PT_GMEM_RELEASE = 2 };
+
+/* A CUPTI MEMORY2 record (Memory3/Memory4). */
+struct pt_gpu_mem {
+	uint32_t device;     /* GPU device index */
+	uint8_t op;          /* memoryOperationType: 1 allocation, 2 release */
+	uint8_t mem_kind;    /* CUpti_ActivityMemoryKind */
+	uint8_t pool_type;   /* memoryPoolConfig.memoryPoolType: 0 none, 1 LOCAL, 2 IMPORTED */
+	uint32_t corr;       /* correlationId of the API call */
+	uint32_t pid;
+	uint32_t stream;
+	int64_t time;
+	uint64_t address, bytes, pc;
+	uint64_t pool_address, pool_threshold, pool_size, pool_utilized;
+	uint32_t name, source; /* string ids, 0 = none */
+};
+
+enum { PT_GPOOL_CREATED = 1, PT_GPOOL_DESTROYED = 2, PT_GPOOL_TRIMMED = 3 };
+
+/* A CUPTI MEMORY_POOL record (MemoryPool2/MemoryPool3). */
+struct pt_gpu_pool {
+	uint32_t device;     /* GPU device index */
+	uint8_t op;          /* memoryPoolOperationType: 1 created, 2 destroyed, 3 trimmed */
+	uint8_t pool_type;   /* 1 LOCAL, 2 IMPORTED */
+	bool managed;
+	uint32_t corr, pid;
+	int64_t time;
+	uint64_t address, size, utilized, min_keep, threshold;
+};
+
 struct pt_stat {
 	int32_t device; /* device index, -1 = whole model */
 	char *key;
@@ -309,6 +395,13 @@ struct pt_model {
 	PT_VEC(struct pt_gpu_link) links;
 	PT_VEC(struct pt_ext_corr) ext_corr;
 	PT_VEC(struct pt_range_info) ranges;
+	PT_VEC(struct pt_aicore) aicore;        /* Ascend AI Core PMU records, file order */
+	PT_VEC(struct pt_mem_graph) mem_graphs; /* memory (see struct pt_mem_graph) */
+	PT_VEC(struct pt_mem_node) mem_nodes;
+	PT_VEC(struct pt_mem_tensor) mem_tensors;
+	PT_VEC(uint64_t) mem_ids;
+	PT_VEC(struct pt_gpu_mem) gpu_mem;
+	PT_VEC(struct pt_gpu_pool) gpu_pools;
 	struct pt_events events;
 	struct pt_queue_samples queues;
 	struct pt_counter_samples counters;
@@ -368,9 +461,18 @@ static inline void pt_model_add_event(struct pt_model *m, uint32_t track, uint32
 	ev->kind[i] = (uint8_t)kind;
 	ev->start[i] = start;
 	ev->dur[i] = dur;
-	ev->corr[i] = corr;
-	ev->op[i] = op == PT_NONE ? 0 : op + 1;
-	ev->task[i] = task;
+	if (corr || (ev->dense & PT_EVCOL_CORR)) {
+		ev->dense |= PT_EVCOL_CORR;
+		ev->corr[i] = corr;
+	}
+	if (op != PT_NONE || (ev->dense & PT_EVCOL_OP)) {
+		ev->dense |= PT_EVCOL_OP;
+		ev->op[i] = op == PT_NONE ? 0 : op + 1;
+	}
+	if (task || (ev->dense & PT_EVCOL_TASK)) {
+		ev->dense |= PT_EVCOL_TASK;
+		ev->task[i] = task;
+	}
 }
 
 void pt_model_add_queue_sample(struct pt_model *m, uint32_t track, int64_t time, int64_t size, int64_t capacity);

@@ -103,6 +103,120 @@ static char *dupz(const char *s)
 	return s && *s ? pt_xstrdup(s) : NULL;
 }
 
+/*
+ * Fast path for the bulk of a model: a chunk that is exactly one EventBatch
+ * (field 6) whose columns are packed (fields 1-8, each at most once) plus an
+ * optional quantum (field 9). The columns are decoded straight into reusable
+ * arrays and handed to apply() in a stack Proftool__Chunk, so validation and
+ * error messages are those of the generic path. Anything else (unknown or
+ * repeated fields, unpacked encodings, overlong varints) returns false and the
+ * caller falls back to protobuf-c's generic unpack, which gives the verdict.
+ */
+struct ev_scratch {
+	uint64_t *col[8]; /* track, name, kind, start_delta, dur, corr, op, task */
+	size_t cap[8];
+	uint32_t *u32[4]; /* track, name, kind, op narrowed as protobuf-c does */
+	size_t cap32[4];
+};
+
+static bool varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t x = 0;
+	for (int sh = 0; sh < 70 && p < end; sh += 7) {
+		uint8_t b = *p++;
+		if (sh == 63 && b > 1)
+			return false;
+		x |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80)) {
+			*pp = p;
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, Proftool__Chunk *c,
+			Proftool__EventBatch *b)
+{
+	const uint8_t *p = buf, *end = buf + len;
+	uint64_t blen;
+	if (len < 2 || *p++ != ((6 << 3) | 2) || !varint(&p, end, &blen) || blen != (uint64_t)(end - p))
+		return false;
+	proftool__event_batch__init(b);
+	unsigned seen = 0;
+	size_t n[8] = { 0 };
+	while (p < end) {
+		uint64_t key;
+		if (!varint(&p, end, &key))
+			return false;
+		uint64_t f = key >> 3;
+		if (f == 9 && (key & 7) == 0) {
+			if ((seen & (1u << 8)) || !varint(&p, end, &b->quantum))
+				return false;
+			seen |= 1u << 8;
+			continue;
+		}
+		if (f < 1 || f > 8 || (key & 7) != 2 || (seen & (1u << (f - 1))))
+			return false;
+		seen |= 1u << (f - 1);
+		uint64_t plen;
+		if (!varint(&p, end, &plen) || plen > (uint64_t)(end - p))
+			return false;
+		const uint8_t *q = p, *qe = p + plen;
+		size_t k = f - 1, cnt = 0;
+		/* at most one value per byte */
+		pt_xgrow((void **)&sc->col[k], &sc->cap[k], plen ? plen : 1, sizeof(uint64_t));
+		uint64_t *dst = sc->col[k];
+		while (q < qe) {
+			uint64_t x = *q;
+			if (__builtin_expect(!(x & 0x80), 1))
+				q++;
+			else if (!varint(&q, qe, &x))
+				return false;
+			dst[cnt++] = x;
+		}
+		n[k] = cnt;
+		p = qe;
+	}
+	/* narrow the uint32 columns, zigzag the sint64 ones */
+	static const int k32[4] = { 0, 1, 2, 6 };
+	uint32_t *c32[4];
+	for (int j = 0; j < 4; j++) {
+		size_t k = (size_t)k32[j];
+		pt_xgrow((void **)&sc->u32[j], &sc->cap32[j], n[k] ? n[k] : 1, sizeof(uint32_t));
+		c32[j] = sc->u32[j];
+		for (size_t i = 0; i < n[k]; i++)
+			c32[j][i] = (uint32_t)sc->col[k][i];
+	}
+	for (int k = 3; k <= 4; k++)
+		for (size_t i = 0; i < n[k]; i++) {
+			uint64_t z = sc->col[k][i];
+			sc->col[k][i] = (z >> 1) ^ (0 - (z & 1));
+		}
+	b->n_track = n[0], b->track = c32[0];
+	b->n_name = n[1], b->name = c32[1];
+	b->n_kind = n[2], b->kind = c32[2];
+	b->n_start_delta = n[3], b->start_delta = (int64_t *)sc->col[3];
+	b->n_dur = n[4], b->dur = (int64_t *)sc->col[4];
+	b->n_corr = n[5], b->corr = sc->col[5];
+	b->n_op = n[6], b->op = c32[3];
+	b->n_task = n[7], b->task = sc->col[7];
+	proftool__chunk__init(c);
+	c->body_case = PROFTOOL__CHUNK__BODY_EVENTS;
+	c->events = b;
+	return true;
+}
+
+static void ev_scratch_free(struct ev_scratch *sc)
+{
+	for (int k = 0; k < 8; k++)
+		free(sc->col[k]);
+	for (int j = 0; j < 4; j++)
+		free(sc->u32[j]);
+}
+
 static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, const char *name, uint64_t off,
 		 bool *footer, uint32_t crc, struct pt_err **e)
 {
@@ -252,6 +366,13 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		int64_t q = b->quantum ? (int64_t)b->quantum : 1;
 		struct pt_events *ev = &m->events;
 		pt_events_reserve(ev, ev->n + n);
+		/* sparse columns (model.h): store only what the batch carries */
+		if (b->n_corr)
+			ev->dense |= PT_EVCOL_CORR;
+		if (b->n_op)
+			ev->dense |= PT_EVCOL_OP;
+		if (b->n_task)
+			ev->dense |= PT_EVCOL_TASK;
 		uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 */
 		for (size_t i = 0; i < n; i++) {
 			uint32_t op = b->n_op ? b->op[i] : 0;
@@ -264,9 +385,12 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			ev->kind[k] = (uint8_t)b->kind[i];
 			ev->start[k] = (int64_t)(tq * (uint64_t)q); /* no signed overflow on hostile input */
 			ev->dur[k] = (int64_t)((uint64_t)b->dur[i] * (uint64_t)q);
-			ev->corr[k] = b->n_corr ? b->corr[i] : 0;
-			ev->op[k] = op;
-			ev->task[k] = b->n_task ? b->task[i] : 0;
+			if (ev->dense & PT_EVCOL_CORR)
+				ev->corr[k] = b->n_corr ? b->corr[i] : 0;
+			if (ev->dense & PT_EVCOL_OP)
+				ev->op[k] = op;
+			if (ev->dense & PT_EVCOL_TASK)
+				ev->task[k] = b->n_task ? b->task[i] : 0;
 		}
 		ev->n += n;
 		break;
@@ -385,6 +509,99 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		pt_vec_push(&m->ranges, r);
 		break;
 	}
+	case PROFTOOL__CHUNK__BODY_AICORE: {
+		const Proftool__AicoreBatch *b = c->aicore;
+		size_t n = b->n_device;
+		CHECK(b->n_op == n && b->n_stream == n && b->n_task == n && n <= SIZE_MAX / PT_AICORE_NPMU &&
+			      b->n_pmu == n * PT_AICORE_NPMU, "AI Core batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices && b->op[i] <= ids->nops, "AI Core record");
+			struct pt_aicore a = { b->device[i], b->op[i], b->stream[i], b->task[i], { 0 } };
+			for (int k = 0; k < PT_AICORE_NPMU; k++)
+				a.pmu[k] = b->pmu[i * PT_AICORE_NPMU + (size_t)k];
+			pt_vec_push(&m->aicore, a);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_MEM_GRAPH: {
+		const Proftool__MemGraph *p = c->mem_graph;
+		CHECK(p->device < ids->ndevices && p->fp_start < ids->nstrings && p->bp_end < ids->nstrings,
+		      "memory graph");
+		struct pt_mem_graph g = { p->device, p->graph_id, p->static_mem, p->total_mem, p->fp_start, p->bp_end };
+		pt_vec_push(&m->mem_graphs, g);
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_MEM_NODES: {
+		const Proftool__MemNodeBatch *b = c->mem_nodes;
+		size_t n = b->n_graph, k = 0;
+		CHECK(b->n_name == n && b->n_node_id == n && b->n_n_out == n && b->n_n_ws == n,
+		      "memory node batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->graph[i] < m->mem_graphs.n && b->name[i] < ids->nstrings &&
+				      b->n_out[i] <= b->n_ids - k && b->n_ws[i] <= b->n_ids - k - b->n_out[i] &&
+				      m->mem_ids.n + b->n_ids < UINT32_MAX, "memory node");
+			struct pt_mem_node nd = { b->graph[i], b->name[i], b->node_id[i], (uint32_t)m->mem_ids.n,
+						  b->n_out[i], 0, b->n_ws[i] };
+			for (uint32_t j = 0; j < b->n_out[i]; j++)
+				pt_vec_push(&m->mem_ids, b->ids[k++]);
+			nd.ws0 = (uint32_t)m->mem_ids.n;
+			for (uint32_t j = 0; j < b->n_ws[i]; j++)
+				pt_vec_push(&m->mem_ids, b->ids[k++]);
+			pt_vec_push(&m->mem_nodes, nd);
+		}
+		CHECK(k == b->n_ids, "memory node batch (id count)");
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_MEM_TENSORS: {
+		const Proftool__MemTensorBatch *b = c->mem_tensors;
+		size_t n = b->n_graph;
+		CHECK(b->n_id == n && b->n_size == n && b->n_type == n && b->n_life_start == n && b->n_life_end == n &&
+			      b->n_life_long == n, "memory tensor batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->graph[i] < m->mem_graphs.n && b->type[i] < ids->nstrings &&
+				      b->life_long[i] < ids->nstrings, "memory tensor");
+			struct pt_mem_tensor x = { b->graph[i], b->id[i], b->size[i], b->type[i],
+						   b->life_start[i], b->life_end[i], b->life_long[i] };
+			pt_vec_push(&m->mem_tensors, x);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_GPU_MEM: {
+		const Proftool__GpuMemBatch *b = c->gpu_mem;
+		size_t n = b->n_device;
+		CHECK(b->n_op == n && b->n_mem_kind == n && b->n_pool_type == n && b->n_corr == n && b->n_pid == n &&
+			      b->n_stream == n && b->n_time == n && b->n_address == n && b->n_bytes == n &&
+			      b->n_pc == n && b->n_pool_address == n && b->n_pool_threshold == n &&
+			      b->n_pool_size == n && b->n_pool_utilized == n && b->n_name == n && b->n_source == n,
+		      "GPU memory batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices && b->op[i] < 256 && b->mem_kind[i] < 256 &&
+				      b->pool_type[i] < 256 && b->name[i] < ids->nstrings && b->source[i] < ids->nstrings,
+			      "GPU memory record");
+			struct pt_gpu_mem r = { b->device[i], (uint8_t)b->op[i], (uint8_t)b->mem_kind[i],
+						(uint8_t)b->pool_type[i], b->corr[i], b->pid[i], b->stream[i], b->time[i],
+						b->address[i], b->bytes[i], b->pc[i], b->pool_address[i],
+						b->pool_threshold[i], b->pool_size[i], b->pool_utilized[i], b->name[i],
+						b->source[i] };
+			pt_vec_push(&m->gpu_mem, r);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_GPU_POOLS: {
+		const Proftool__GpuPoolBatch *b = c->gpu_pools;
+		size_t n = b->n_device;
+		CHECK(b->n_op == n && b->n_pool_type == n && b->n_managed == n && b->n_corr == n && b->n_pid == n &&
+			      b->n_time == n && b->n_address == n && b->n_size == n && b->n_utilized == n &&
+			      b->n_min_keep == n && b->n_threshold == n, "GPU pool batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices && b->op[i] < 256 && b->pool_type[i] < 256, "GPU pool record");
+			struct pt_gpu_pool p = { b->device[i], (uint8_t)b->op[i], (uint8_t)b->pool_type[i],
+						 b->managed[i] != 0, b->corr[i], b->pid[i], b->time[i], b->address[i],
+						 b->size[i], b->utilized[i], b->min_keep[i], b->threshold[i] };
+			pt_vec_push(&m->gpu_pools, p);
+		}
+		break;
+	}
 	case PROFTOOL__CHUNK__BODY_FOOTER: {
 		const Proftool__Footer *f = c->footer;
 		if (f->crc32 != crc)
@@ -419,6 +636,8 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 	struct pt_model *m = pt_model_new();
 	uint8_t *chunk = NULL;
 	size_t chunk_cap = 0;
+	struct ev_scratch evs;
+	memset(&evs, 0, sizeof(evs));
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -487,6 +706,14 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 			BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
 		r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
 		r.crc = (uint32_t)crc32(r.crc, chunk, (uInt)len);
+		Proftool__Chunk fc;
+		Proftool__EventBatch fb;
+		if (fast_events(chunk, len, &evs, &fc, &fb)) {
+			rc = apply(m, &fc, &ids, name, off, &footer, crc_before, e);
+			if (rc)
+				goto out;
+			continue;
+		}
 		Proftool__Chunk *c = proftool__chunk__unpack(NULL, len, chunk);
 		if (!c)
 			BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
@@ -508,6 +735,7 @@ out:
 	if (r.compressed)
 		inflateEnd(&r.z);
 	free(chunk);
+	ev_scratch_free(&evs);
 	free(r.in);
 	if (rc) {
 		pt_model_free(m);

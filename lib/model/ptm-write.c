@@ -435,6 +435,202 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 	}
 }
 
+/* Memory tables (chunks 60-64): Ascend graphs, nodes, tensors; CUPTI MEMORY2 and MEMORY_POOL. */
+static void write_memory(struct writer *w, const struct pt_model *m)
+{
+	enum { B = PT_PTM_EVENT_BATCH, NU = 7, NU64 = 10, NS = 2 };
+	if (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n)
+		return;
+	uint32_t(*u)[B] = pt_xmalloc(NU * sizeof(*u));
+	uint64_t(*q)[B] = pt_xmalloc(NU64 * sizeof(*q));
+	int64_t(*t)[B] = pt_xmalloc(NS * sizeof(*t));
+	protobuf_c_boolean *bo = pt_xmalloc(B * sizeof(*bo));
+	for (size_t i = 0; i < m->mem_graphs.n; i++) {
+		const struct pt_mem_graph *g = &m->mem_graphs.v[i];
+		Proftool__MemGraph pg = PROFTOOL__MEM_GRAPH__INIT;
+		pg.device = g->device;
+		pg.graph_id = g->graph_id;
+		pg.static_mem = g->static_mem;
+		pg.total_mem = g->total_mem;
+		pg.fp_start = g->fp_start;
+		pg.bp_end = g->bp_end;
+		CHUNK(mem_graph, MEM_GRAPH, &pg);
+	}
+	PT_VEC(uint64_t) ids = { 0 };
+	for (size_t b = 0; b < m->mem_nodes.n; b += B) {
+		size_t n = m->mem_nodes.n - b < B ? m->mem_nodes.n - b : B;
+		ids.n = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_mem_node *nd = &m->mem_nodes.v[b + i];
+			u[0][i] = nd->graph;
+			u[1][i] = nd->name;
+			q[0][i] = nd->node_id;
+			u[2][i] = nd->nout;
+			u[3][i] = nd->nws;
+			for (uint32_t k = 0; k < nd->nout; k++)
+				pt_vec_push(&ids, m->mem_ids.v[nd->out0 + k]);
+			for (uint32_t k = 0; k < nd->nws; k++)
+				pt_vec_push(&ids, m->mem_ids.v[nd->ws0 + k]);
+		}
+		Proftool__MemNodeBatch pb = PROFTOOL__MEM_NODE_BATCH__INIT;
+		pb.n_graph = pb.n_name = pb.n_node_id = pb.n_n_out = pb.n_n_ws = n;
+		pb.graph = u[0];
+		pb.name = u[1];
+		pb.node_id = q[0];
+		pb.n_out = u[2];
+		pb.n_ws = u[3];
+		pb.n_ids = ids.n;
+		pb.ids = ids.v;
+		CHUNK(mem_nodes, MEM_NODES, &pb);
+	}
+	pt_vec_free(&ids);
+	for (size_t b = 0; b < m->mem_tensors.n; b += B) {
+		size_t n = m->mem_tensors.n - b < B ? m->mem_tensors.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_mem_tensor *x = &m->mem_tensors.v[b + i];
+			u[0][i] = x->graph;
+			q[0][i] = x->id;
+			q[1][i] = x->size;
+			u[1][i] = x->type;
+			q[2][i] = x->life_start;
+			q[3][i] = x->life_end;
+			u[2][i] = x->life_long;
+		}
+		Proftool__MemTensorBatch pb = PROFTOOL__MEM_TENSOR_BATCH__INIT;
+		pb.n_graph = pb.n_id = pb.n_size = pb.n_type = pb.n_life_start = pb.n_life_end = pb.n_life_long = n;
+		pb.graph = u[0];
+		pb.id = q[0];
+		pb.size = q[1];
+		pb.type = u[1];
+		pb.life_start = q[2];
+		pb.life_end = q[3];
+		pb.life_long = u[2];
+		CHUNK(mem_tensors, MEM_TENSORS, &pb);
+	}
+	for (size_t b = 0; b < m->gpu_mem.n; b += B) {
+		size_t n = m->gpu_mem.n - b < B ? m->gpu_mem.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_gpu_mem *r = &m->gpu_mem.v[b + i];
+			u[0][i] = r->device;
+			u[1][i] = r->op;
+			u[2][i] = r->mem_kind;
+			u[3][i] = r->pool_type;
+			u[4][i] = r->corr;
+			u[5][i] = r->pid;
+			u[6][i] = r->stream;
+			t[0][i] = r->time;
+			q[0][i] = r->address;
+			q[1][i] = r->bytes;
+			q[2][i] = r->pc;
+			q[3][i] = r->pool_address;
+			q[4][i] = r->pool_threshold;
+			q[5][i] = r->pool_size;
+			q[6][i] = r->pool_utilized;
+			q[7][i] = r->name;
+			q[8][i] = r->source;
+		}
+		uint32_t *nm = pt_xmalloc(2 * n * sizeof(*nm) + 1);
+		for (size_t i = 0; i < n; i++) {
+			nm[i] = (uint32_t)q[7][i];
+			nm[n + i] = (uint32_t)q[8][i];
+		}
+		Proftool__GpuMemBatch pb = PROFTOOL__GPU_MEM_BATCH__INIT;
+		pb.n_device = pb.n_op = pb.n_mem_kind = pb.n_pool_type = pb.n_corr = pb.n_pid = pb.n_stream =
+			pb.n_time = pb.n_address = pb.n_bytes = pb.n_pc = pb.n_pool_address = pb.n_pool_threshold =
+				pb.n_pool_size = pb.n_pool_utilized = pb.n_name = pb.n_source = n;
+		pb.device = u[0];
+		pb.op = u[1];
+		pb.mem_kind = u[2];
+		pb.pool_type = u[3];
+		pb.corr = u[4];
+		pb.pid = u[5];
+		pb.stream = u[6];
+		pb.time = t[0];
+		pb.address = q[0];
+		pb.bytes = q[1];
+		pb.pc = q[2];
+		pb.pool_address = q[3];
+		pb.pool_threshold = q[4];
+		pb.pool_size = q[5];
+		pb.pool_utilized = q[6];
+		pb.name = nm;
+		pb.source = nm + n;
+		CHUNK(gpu_mem, GPU_MEM, &pb);
+		free(nm);
+	}
+	for (size_t b = 0; b < m->gpu_pools.n; b += B) {
+		size_t n = m->gpu_pools.n - b < B ? m->gpu_pools.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_gpu_pool *p = &m->gpu_pools.v[b + i];
+			u[0][i] = p->device;
+			u[1][i] = p->op;
+			u[2][i] = p->pool_type;
+			bo[i] = p->managed;
+			u[3][i] = p->corr;
+			u[4][i] = p->pid;
+			t[0][i] = p->time;
+			q[0][i] = p->address;
+			q[1][i] = p->size;
+			q[2][i] = p->utilized;
+			q[3][i] = p->min_keep;
+			q[4][i] = p->threshold;
+		}
+		Proftool__GpuPoolBatch pb = PROFTOOL__GPU_POOL_BATCH__INIT;
+		pb.n_device = pb.n_op = pb.n_pool_type = pb.n_managed = pb.n_corr = pb.n_pid = pb.n_time =
+			pb.n_address = pb.n_size = pb.n_utilized = pb.n_min_keep = pb.n_threshold = n;
+		pb.device = u[0];
+		pb.op = u[1];
+		pb.pool_type = u[2];
+		pb.managed = bo;
+		pb.corr = u[3];
+		pb.pid = u[4];
+		pb.time = t[0];
+		pb.address = q[0];
+		pb.size = q[1];
+		pb.utilized = q[2];
+		pb.min_keep = q[3];
+		pb.threshold = q[4];
+		CHUNK(gpu_pools, GPU_POOLS, &pb);
+	}
+	free(u);
+	free(q);
+	free(t);
+	free(bo);
+}
+
+/* AI Core PMU records (chunk 50), after the ops they index. */
+static void write_aicore(struct writer *w, const struct pt_model *m)
+{
+	enum { B = PT_PTM_EVENT_BATCH };
+	if (!m->aicore.n)
+		return;
+	uint32_t(*u)[B] = pt_xmalloc(4 * sizeof(*u));
+	uint64_t *pmu = pt_xmalloc(B * PT_AICORE_NPMU * sizeof(*pmu));
+	for (size_t b = 0; b < m->aicore.n; b += B) {
+		size_t n = m->aicore.n - b < B ? m->aicore.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_aicore *a = &m->aicore.v[b + i];
+			u[0][i] = a->device;
+			u[1][i] = a->op;
+			u[2][i] = a->stream;
+			u[3][i] = a->task;
+			for (int k = 0; k < PT_AICORE_NPMU; k++)
+				pmu[i * PT_AICORE_NPMU + (size_t)k] = a->pmu[k];
+		}
+		Proftool__AicoreBatch pb = PROFTOOL__AICORE_BATCH__INIT;
+		pb.n_device = pb.n_op = pb.n_stream = pb.n_task = n;
+		pb.n_pmu = n * PT_AICORE_NPMU;
+		pb.device = u[0];
+		pb.op = u[1];
+		pb.stream = u[2];
+		pb.task = u[3];
+		pb.pmu = pmu;
+		CHUNK(aicore, AICORE, &pb);
+	}
+	free(u);
+	free(pmu);
+}
+
 int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, struct pt_err **e)
 {
 	struct writer w_, *w = &w_;
@@ -525,6 +721,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 	}
 	write_events(w, m);
 	write_cupti(w, m);
+	write_aicore(w, m);
+	write_memory(w, m);
 	write_samples(w, m);
 	write_minddata(w, m);
 

@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "support/err.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 #include "table/table.h"
 
 /* ---- knobs ---------------------------------------------------------------- */
@@ -1026,8 +1027,7 @@ static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct 
 		v.v[j].has[col] = true;
 		v.v[j].records++;
 	}
-	if (v.n)
-		qsort(v.v, v.n, sizeof(*v.v), cmp_batch);
+	pt_sort(v.v, v.n, sizeof(*v.v), cmp_batch);
 	*out = v.v;
 	return v.n;
 }
@@ -1462,11 +1462,10 @@ static struct pt_table *hints_view(struct dev *devs, size_t nd, const struct pt_
 	return t;
 }
 
-int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
-		    struct pt_table ***tables, size_t *ntables, struct pt_err **e)
+/* Figures of the devices with MindData or get_next data, in device-id order. */
+static int collect_devs(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+			struct dev **out, size_t *nout, struct pt_err **e)
 {
-	*tables = NULL;
-	*ntables = 0;
 	/* devices with MindData or get_next data, in device-id order */
 	struct dev *devs = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*devs));
 	size_t nd = 0;
@@ -1497,6 +1496,34 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 		devs[nd++] = d;
 	}
 	free(order);
+	*out = devs;
+	*nout = nd;
+	return rc;
+}
+
+int pt_dataset_md_hints(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+			struct pt_table **out, struct pt_err **e)
+{
+	struct dev *devs = NULL;
+	size_t nd = 0;
+	*out = NULL;
+	int rc = collect_devs(m, device, k, &devs, &nd, e);
+	if (!rc)
+		*out = hints_view(devs, nd, k);
+	for (size_t i = 0; i < nd; i++)
+		dev_free(&devs[i]);
+	free(devs);
+	return rc;
+}
+
+int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+		    struct pt_table ***tables, size_t *ntables, struct pt_err **e)
+{
+	*tables = NULL;
+	*ntables = 0;
+	struct dev *devs = NULL;
+	size_t nd = 0;
+	int rc = collect_devs(m, device, k, &devs, &nd, e);
 	if (!rc && !nd) {
 		if (device >= 0)
 			rc = pt_err(e, "no dataset data of device %" PRId64 " in the model", device);

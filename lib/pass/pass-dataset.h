@@ -49,6 +49,16 @@ int pt_dataset_knobs_check(const struct pt_dataset_knobs *k, char **why);
 size_t pt_dataset_display_len(const char *type);
 
 /*
+ * The MD_* rules alone (hints.md §3, ungated): the rows of the `hints` view
+ * of `proftool dataset` (columns rank = device id, scope, rule_id, severity,
+ * metric, value, threshold, unit, message, evidence). Shared with `proftool
+ * hints`, which applies the gates of hints.md §4. No dataset data: a table
+ * with no rows.
+ */
+int pt_dataset_md_hints(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+			struct pt_table **out, struct pt_err **e);
+
+/*
  * Build the views. device: a device id to keep, -1 = all. Fails when a
  * pipeline tree in the model is not a tree (a model not written by the
  * importer). *tables is malloc'd, each table freed with pt_table_free.

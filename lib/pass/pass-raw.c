@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "support/err.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 #include "table/table.h"
 
 const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", "kernels", "api", NULL };
@@ -73,7 +74,7 @@ static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int
 			continue;
 		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
 	}
-	qsort(k, n, sizeof(*k), cmp_ev);
+	pt_sort(k, n, sizeof(*k), cmp_ev);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = k[j].idx;
 		size_t r = pt_table_add_row(t);
@@ -125,7 +126,7 @@ static struct pt_table *steps_table(const struct pt_model *m, int64_t device)
 			}
 		}
 	}
-	qsort(g, ng, sizeof(*g), cmp_group);
+	pt_sort(g, ng, sizeof(*g), cmp_group);
 	for (size_t x = 0; x < ng; x++)
 		g[x].k = (x && g[x - 1].stream == g[x].stream) ? g[x - 1].k + 1 : 0;
 
@@ -276,7 +277,7 @@ static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t 
 			continue;
 		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
 	}
-	qsort(k, n, sizeof(*k), cmp_ev);
+	pt_sort(k, n, sizeof(*k), cmp_ev);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = k[j].idx;
 		const struct pt_device *dv = &m->devices.v[k[j].device];

@@ -31,6 +31,7 @@
 #include "support/hashmap.h"
 #include "support/interval.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 #include "table/table.h"
 
 /* ------------------------------------------------------------------------
@@ -333,7 +334,7 @@ static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_step
 		l[nl++] = (struct launch){ ev->start[c], ev->start[c] + ev->dur[c], ev->corr[i], ev->name[i] };
 	}
 	free(in_rank);
-	qsort(l, nl, sizeof(*l), cmp_launch);
+	pt_sort(l, nl, sizeof(*l), cmp_launch);
 	size_t n = 0;
 	*out = NULL;
 	if (nl) {
@@ -390,7 +391,7 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 		ng = boundary_steps(m, r, am, &g);
 		pt_anchor_map_free(am);
 	}
-	qsort(g, ng, sizeof(*g), cmp_gstep);
+	pt_sort(g, ng, sizeof(*g), cmp_gstep);
 	r->v = pt_xcalloc(ng ? ng : 1, sizeof(*r->v));
 	r->n = ng;
 	/* numbers: after the last '#' when every name has a distinct one */
@@ -403,7 +404,7 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 	if (named && ng > 1) {
 		int64_t *sorted = pt_xmalloc(ng * sizeof(*sorted));
 		memcpy(sorted, nums, ng * sizeof(*sorted));
-		qsort(sorted, ng, sizeof(*sorted), cmp_i64);
+		pt_sort(sorted, ng, sizeof(*sorted), cmp_i64);
 		for (size_t i = 1; i < ng && named; i++)
 			named = sorted[i] != sorted[i - 1];
 		free(sorted);
@@ -732,8 +733,7 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 			}
 		}
 	}
-	if (ng > 1)
-		qsort(g, ng, sizeof(*g), cmp_group);
+	pt_sort(g, ng, sizeof(*g), cmp_group);
 	for (size_t i = 0; i < ng; i++) {
 		g[i].k = (i && g[i - 1].stream == g[i].stream) ? g[i - 1].k + 1 : 0;
 		*pt_hashmap_get(&gmap, ((uint64_t)g[i].stream << 32) | g[i].tag) = i;

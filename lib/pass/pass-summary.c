@@ -1,13 +1,17 @@
 /*
  * proftool summary: the item and merged views of summary.md §3.
  *
- * Per rank (Ascend: one NPU device; other models: rank 0 = every GPU and host
- * device), the preparation of §2.1 (steps, disjoint windows, W, membership)
- * runs once, then each selected view aggregates in one pass over the events:
- * items live in arrays indexed through hash maps keyed by interned output
- * names, never one allocation per event; sorting happens over items only.
- * Merged quantities use the interval sets of support/interval.h and the
- * C/M breakdown of the model index.
+ * Ranks: one per Ascend device; one per traced process (CUPTI: the process's
+ * CPU device and its GPUs, grouped by pid). Per rank the preparation of §2.1
+ * (steps, disjoint windows, W, membership) runs once; GPU ranks also build
+ * the host model of §2.2–§2.4: host ranges with types and parents, runtime
+ * calls attached to ranges, device activities attributed through their
+ * launching call, inclusive GPU sums. Each selected view then aggregates in
+ * one pass over the events: items live in arrays indexed through hash maps
+ * keyed by interned output names, never one allocation per event; sorting
+ * happens over items only. Merged device quantities stream the union of the
+ * per-track sorted events of the index (k-way merge) instead of building
+ * per-event interval arrays; the C/M breakdown comes from the index.
  */
 #define _GNU_SOURCE
 #include "pass/pass-summary.h"
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 
 #include <demangle.h>
@@ -29,10 +34,12 @@
 #include "support/strtab.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 #include "table/table.h"
 
-const char *const pt_summary_view_names[] = { "device", "overview", "model", "distributed", "operator", "kernel",
-					      "memcpy", "userdefined", "optype", "aicpu", NULL };
+const char *const pt_summary_view_names[] = { "device", "overview", "model",  "distributed", "operator",
+					      "kernel", "memcpy",   "userdefined", "optype", "aicpu",
+					      "gpu",    "api",      NULL };
 const char *const pt_summary_keys[] = { "cpu-total", "cpu-avg", "cpu-max", "cpu-min", "gpu-total",
 					"gpu-avg", "gpu-max", "gpu-min", "calls",   "name",    NULL };
 
@@ -45,10 +52,58 @@ void pt_summary_opts_init(struct pt_summary_opts *o)
 	o->device = -1;
 	o->win_a = INT64_MIN;
 	o->win_b = INT64_MAX;
+	o->queue_cutoff_ns = 100000;
+	o->runtime_cutoff_ns = 50000;
 }
 
 /* ------------------------------------------------------------------ */
 /* context                                                             */
+
+/* Host range types of §1.1, in type order (Runtime is not a host range). */
+enum htype {
+	HT_STEP,
+	HT_DATALOADER,
+	HT_FORWARD,
+	HT_BACKWARD,
+	HT_OPTIM,
+	HT_OPERATOR,
+	HT_INNER,
+	HT_USERDEF,
+	HT_USERRANGE,
+	HT_PYTHONOP,
+	HT_COMM,
+	HT_NTYPES,
+};
+static const char *const htype_names[HT_NTYPES] = { "ProfileStep", "Dataloader",  "Forward",   "Backward",
+						    "Optimization", "Operator", "OperatorInner", "UserDefined",
+						    "UserRange",   "PythonOp",  "Communication" };
+
+static bool is_phase(int t)
+{
+	return t >= HT_DATALOADER && t <= HT_OPTIM;
+}
+
+/* A host range of a GPU rank (§2.2). */
+struct hr {
+	uint32_t ev;       /* event index */
+	uint32_t parent;   /* hr index + 1, 0 = root */
+	uint32_t depth;
+	uint32_t track;
+	uint32_t name;     /* output name id */
+	uint8_t type;      /* enum htype */
+	bool comm;         /* communication host range (§2.5) */
+	bool comm_anc;     /* comm, or a descendant of one */
+	bool phase_anc;    /* a phase range, or inside one */
+	bool step_anc;     /* a step range, or inside one */
+	bool outer;        /* a phase range with no phase ancestor */
+	bool memname;      /* UserDefined/UserRange memory manipulation (§3.7a) */
+	bool mem_anc;      /* memname, or inside such a range */
+	bool has_bytes;
+	int64_t s, e, ne;  /* start, end, nesting end */
+	int64_t gpu;       /* inclusive device time (§2.6) */
+	int64_t gpu_mem;   /* inclusive Memcpy/Memset time */
+	int64_t bytes;     /* inclusive Memcpy/Memset bytes */
+};
 
 struct win {
 	int64_t s, e;       /* disjoint window */
@@ -66,17 +121,30 @@ struct ctx {
 	enum pt_time_unit unit;
 	struct pt_strtab names;   /* output names */
 	uint32_t *raw2out;        /* raw string id -> output id + 1 */
+	uint32_t *raw2api;        /* raw string id -> API output id + 1 */
 	regex_t step_re;
 	bool step_re_own;
 	int64_t earliest;
+	/*
+	 * GPU ranks (NULL on Ascend-only models), per event: for a device
+	 * activity the launching API event + 1; for an API call the attached
+	 * host range (hr index of its rank) + 1; for a range its hr index + 1.
+	 */
+	uint32_t *link;
+	uint8_t *cls;             /* GPU kernels: 1 computation, 2 communication (§2.5) */
+	uint64_t violations;      /* nesting_violations (§2.2) */
 };
 
 struct rank {
 	struct ctx *g;
 	bool ascend;
 	uint32_t dev;             /* Ascend device index */
+	uint32_t pid;             /* GPU: the process */
 	int64_t rank;
 	const char *word;         /* GPU, NPU or Device */
+	bool *devin;              /* GPU: device index -> in this rank */
+	uint32_t *tracks;         /* stream tracks of the rank's devices */
+	size_t ntracks;
 	struct win *w;
 	size_t nw;
 	bool has_steps;           /* the rank has steps at all */
@@ -84,7 +152,15 @@ struct rank {
 	struct pt_ivset W;
 	int64_t Wlen;
 	bool span;
-	struct pt_hashmap corr;   /* GPU: corr -> API event index + 1 */
+	int64_t G;                /* Σ dur of member device activities (§2.6) */
+	/* GPU host model */
+	struct hr *hr;
+	size_t nhr;
+	uint32_t *by_depth;       /* hr indexes by depth ascending */
+	uint32_t *kid_off, *kid;  /* children of each hr (CSR, §2.2 order) */
+	uint32_t *act_off, *act;  /* activities launched by calls attached directly to each hr */
+	bool local_cm;            /* the kernel classes differ from the index's: local C/M sets */
+	struct pt_ivset *lc, *lm; /* per device index */
 };
 
 static uint32_t out_intern(struct ctx *g, const char *s, size_t n)
@@ -100,8 +176,9 @@ static const char *out_str(struct ctx *g, uint32_t id)
 /* Output name of a raw string id: demangled, API suffix _vNNNN dropped (§1). */
 static uint32_t out_name(struct ctx *g, uint32_t raw, bool api)
 {
-	if (g->raw2out[raw])
-		return g->raw2out[raw] - 1;
+	uint32_t *cache = api ? g->raw2api : g->raw2out;
+	if (cache[raw])
+		return cache[raw] - 1;
 	const char *s = pt_strtab_get(&g->m->strings, raw);
 	size_t n = pt_strtab_len(&g->m->strings, raw);
 	uint32_t id;
@@ -121,7 +198,7 @@ static uint32_t out_name(struct ctx *g, uint32_t raw, bool api)
 	} else {
 		id = out_intern(g, s, n);
 	}
-	g->raw2out[raw] = id + 1;
+	cache[raw] = id + 1;
 	return id;
 }
 
@@ -132,16 +209,8 @@ static uint32_t track_dev(const struct pt_model *m, size_t i)
 
 static bool in_rank(const struct rank *r, size_t i)
 {
-	const struct pt_model *m = r->g->m;
-	uint32_t d = track_dev(m, i);
-	if (r->ascend)
-		return d == r->dev;
-	const struct pt_device *dv = &m->devices.v[d];
-	if (dv->kind == PT_DEV_NPU)
-		return false;
-	if (dv->kind == PT_DEV_GPU && r->g->o->device >= 0 && dv->id != (uint64_t)r->g->o->device)
-		return false;
-	return true;
+	uint32_t d = track_dev(r->g->m, i);
+	return r->ascend ? d == r->dev : r->devin[d];
 }
 
 static bool is_dev_activity(uint8_t k)
@@ -167,14 +236,27 @@ static bool in_set(const struct pt_ivset *s, int64_t t)
 	return lo < s->n && s->v[lo].s <= t;
 }
 
+/* Launching API event + 1 of a device activity (GPU ranks), 0 = none. */
+static uint32_t api_of(const struct rank *r, size_t i)
+{
+	return r->ascend || !r->g->link ? 0 : r->g->link[i];
+}
+
+/* Host range (hr index + 1) a device activity is attributed to (§2.4), 0 = none. */
+static uint32_t hr_of_act(const struct rank *r, size_t i)
+{
+	uint32_t a = api_of(r, i);
+	return a ? r->g->link[a - 1] : 0;
+}
+
 /* Anchor time of event i (§2.1). */
 static int64_t anchor(const struct rank *r, size_t i)
 {
 	const struct pt_events *ev = &r->g->m->events;
-	if (!r->ascend && ev->corr[i] && is_dev_activity(ev->kind[i])) {
-		uint64_t *a = pt_hashmap_get(&r->corr, ev->corr[i]);
+	if (is_dev_activity(ev->kind[i])) {
+		uint32_t a = api_of(r, i);
 		if (a)
-			return ev->start[*a - 1];
+			return ev->start[a - 1];
 	}
 	return ev->start[i];
 }
@@ -211,7 +293,7 @@ static int64_t measure_W(const struct rank *r, const struct pt_ivset *s)
 	return t;
 }
 
-/* Growable interval list that becomes an ivset. */
+/* Growable interval list that becomes an ivset (host ranges: few per rank). */
 struct ivl {
 	struct pt_ival *v;
 	size_t n, cap;
@@ -238,12 +320,556 @@ static int64_t ivl_measure(const struct rank *r, struct ivl *l)
 	return t;
 }
 
+/*
+ * Streaming union (§2.7) of intervals that arrive sorted by start: the
+ * current run [cs, ce) extends while the next start is <= ce; a closed run
+ * adds |run ∩ W|. O(1) memory, no per-event array.
+ */
+struct urun {
+	int64_t cs, ce, total, calls;
+	bool open;
+};
+
+static void urun_add(const struct rank *r, struct urun *u, int64_t s, int64_t e)
+{
+	if (e <= s)
+		return; /* empty intervals add nothing and bridge nothing (pt_ivset_build drops them) */
+	if (u->open && s <= u->ce) {
+		if (e > u->ce)
+			u->ce = e;
+		return;
+	}
+	if (u->open)
+		u->total += pt_ivset_measure_in(&r->W, u->cs, u->ce);
+	u->cs = s;
+	u->ce = e;
+	u->open = true;
+}
+
+static int64_t urun_end(const struct rank *r, struct urun *u)
+{
+	if (u->open)
+		u->total += pt_ivset_measure_in(&r->W, u->cs, u->ce);
+	u->open = false;
+	return u->total;
+}
+
+/*
+ * Visit the events of the given tracks in start order: a k-way merge of the
+ * index's per-track sorted lists (binary heap over the track cursors).
+ */
+struct cur {
+	const uint32_t *v;
+	size_t n, k;
+	int64_t key;
+};
+
+static void heap_down(struct cur *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, b = i;
+		if (l < n && h[l].key < h[b].key)
+			b = l;
+		if (l + 1 < n && h[l + 1].key < h[b].key)
+			b = l + 1;
+		if (b == i)
+			return;
+		struct cur t = h[i];
+		h[i] = h[b];
+		h[b] = t;
+		i = b;
+	}
+}
+
+typedef void (*visit_fn)(void *arg, size_t ev);
+
+static void merge_tracks(struct rank *r, const uint32_t *tracks, size_t nt, visit_fn fn, void *arg)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct cur *h = pt_xmalloc((nt ? nt : 1) * sizeof(*h));
+	size_t n = 0;
+	for (size_t k = 0; k < nt; k++) {
+		size_t c;
+		const uint32_t *v = pt_index_track_events(r->g->x, tracks[k], &c);
+		if (c)
+			h[n++] = (struct cur){ v, c, 0, ev->start[v[0]] };
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		heap_down(h, n, i);
+	while (n) {
+		/* emit the top cursor's run up to the next smallest key, then restore the heap */
+		struct cur *c = &h[0];
+		int64_t lim = INT64_MAX;
+		if (n > 1)
+			lim = h[1].key;
+		if (n > 2 && h[2].key < lim)
+			lim = h[2].key;
+		do
+			fn(arg, c->v[c->k]);
+		while (++c->k < c->n && ev->start[c->v[c->k]] <= lim);
+		if (c->k < c->n)
+			c->key = ev->start[c->v[c->k]];
+		else
+			h[0] = h[--n];
+		heap_down(h, n, 0);
+	}
+	free(h);
+}
+
 static int cmp_win(const void *a, const void *b)
 {
 	const struct win *x = a, *y = b;
 	if (x->s != y->s)
 		return x->s < y->s ? -1 : 1;
 	return (x->e > y->e) - (x->e < y->e);
+}
+
+/* ------------------------------------------------------------------ */
+/* GPU host model (§2.2–§2.5)                                          */
+
+static bool name_has(const char *s, const char *const *pats)
+{
+	for (size_t i = 0; pats[i]; i++) {
+		size_t l = strlen(pats[i]);
+		for (const char *p = s; *p; p++)
+			if (!strncasecmp(p, pats[i], l))
+				return true;
+	}
+	return false;
+}
+
+static bool comm_op_name(const struct ctx *g, const char *s)
+{
+	static const char *const pats[] = { "allreduce",      "all_reduce", "allgather", "all_gather", "reducescatter",
+					    "reduce_scatter", "alltoall",   "all_to_all", "broadcast", "rpc",
+					    "hcom",           NULL };
+	if (g->o->comm_re)
+		return !regexec(g->o->comm_re, s, 0, NULL, 0);
+	return name_has(s, pats);
+}
+
+static bool comm_kernel_name(const struct ctx *g, const char *s)
+{
+	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
+	if (g->o->comm_re)
+		return !regexec(g->o->comm_re, s, 0, NULL, 0);
+	return name_has(s, pats);
+}
+
+static bool mem_name(const char *s)
+{
+	static const char *const pats[] = { "memcpy", "memorycopy", "memset", NULL };
+	return name_has(s, pats);
+}
+
+/* Range info of event i (m->ranges is in event order), or NULL. */
+static const struct pt_range_info *range_info(const struct pt_model *m, uint32_t i)
+{
+	size_t lo = 0, hi = m->ranges.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->ranges.v[mid].event < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ranges.n && m->ranges.v[lo].event == i ? &m->ranges.v[lo] : NULL;
+}
+
+/* Copy info of event i (m->copies is in event order), or NULL. */
+static const struct pt_copy_info *copy_info(const struct pt_model *m, uint32_t i)
+{
+	size_t lo = 0, hi = m->copies.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->copies.v[mid].event < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->copies.n && m->copies.v[lo].event == i ? &m->copies.v[lo] : NULL;
+}
+
+static int type_of(const struct pt_model *m, const struct pt_range_info *ri)
+{
+	if (!ri || !ri->type)
+		return HT_USERRANGE;
+	const char *t = pt_strtab_get(&m->strings, ri->type);
+	for (int k = 0; k < HT_NTYPES; k++)
+		if (!strcmp(t, htype_names[k]))
+			return k;
+	return HT_USERRANGE;
+}
+
+static struct {
+	const struct hr *hv;
+	struct ctx *g;
+} hr_sort;
+
+/* §2.2 rule 2 order: start asc, end desc, type order, name. */
+static int cmp_hr(const void *pa, const void *pb)
+{
+	const struct hr *a = &hr_sort.hv[*(const uint32_t *)pa], *b = &hr_sort.hv[*(const uint32_t *)pb];
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	int c = strcmp(out_str(hr_sort.g, a->name), out_str(hr_sort.g, b->name));
+	if (c)
+		return c;
+	return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
+/* Is range h a candidate for a call starting at t (§2.3, nesting ends)? A zero-length range holds a call at its start. */
+static bool hr_holds(const struct hr *h, int64_t t)
+{
+	return h->s <= t && (t < h->ne || (h->s == h->ne && t == h->s));
+}
+
+/* Is a better attachment than b for the same call (§2.3)? */
+static bool hr_better(const struct hr *hv, uint32_t a, uint32_t b)
+{
+	const struct hr *x = &hv[a], *y = &hv[b];
+	if (x->depth != y->depth)
+		return x->depth > y->depth;
+	if (x->s != y->s)
+		return x->s > y->s;
+	if (x->ne - x->s != y->ne - y->s)
+		return x->ne - x->s < y->ne - y->s;
+	return a < b;
+}
+
+/* Name of a copy or fill as nvprof names it (§3.7); [memcpy]/[memset] when the source records no kind. */
+static uint32_t copy_name(struct ctx *g, size_t i)
+{
+	static const char *const kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+					     "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
+	const struct pt_model *m = g->m;
+	bool set = m->events.kind[i] == PT_EV_MEMSET;
+	const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
+	if (!ci)
+		return set ? out_intern(g, "[memset]", 8) : out_intern(g, "[memcpy]", 8);
+	if (set)
+		return out_intern(g, "[CUDA memset]", 13);
+	unsigned k = ci->copy_kind < 11 ? ci->copy_kind : 0;
+	if (ci->src_device >= 0 && ci->dst_device >= 0 && ci->src_device != ci->dst_device)
+		k = 10;
+	char b[48];
+	int n = snprintf(b, sizeof(b), "[CUDA memcpy %s]", kinds[k]);
+	return out_intern(g, b, (size_t)n);
+}
+
+static void build_csr(size_t n, size_t nitems, const uint32_t *owner, const uint32_t *val, uint32_t **off,
+		      uint32_t **out)
+{
+	*off = pt_xcalloc(n + 2, sizeof(**off));
+	*out = pt_xmalloc((nitems ? nitems : 1) * sizeof(**out));
+	for (size_t k = 0; k < nitems; k++)
+		(*off)[owner[k] + 1]++;
+	for (size_t k = 0; k < n; k++)
+		(*off)[k + 1] += (*off)[k];
+	uint32_t *fill = pt_xmalloc((n + 1) * sizeof(*fill));
+	memcpy(fill, *off, (n + 1) * sizeof(*fill));
+	for (size_t k = 0; k < nitems; k++)
+		(*out)[fill[owner[k]]++] = val[k];
+	free(fill);
+}
+
+static void gpu_prepare(struct rank *r)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	uint32_t *link = g->link;
+	/* 1. host ranges, per thread track in the order of §2.2 */
+	PT_VEC(struct hr) hv = { 0 };
+	PT_VEC(uint32_t) seg = { 0 }; /* track segment starts */
+	for (uint32_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track *tk = &m->tracks.v[t];
+		if (!r->devin[tk->device] || tk->kind != PT_TRACK_HOST_THREAD)
+			continue;
+		size_t n;
+		const uint32_t *idx = pt_index_track_events(g->x, t, &n);
+		size_t h0 = hv.n;
+		for (size_t k = 0; k < n; k++) {
+			uint32_t i = idx[k];
+			if (ev->kind[i] != PT_EV_RANGE)
+				continue;
+			const struct pt_range_info *ri = range_info(m, i);
+			if (ri && (ri->flags & PT_RANGE_INSTANT))
+				continue;
+			struct hr h = { .ev = i, .track = t, .s = ev->start[i], .e = ev->start[i] + ev->dur[i] };
+			h.type = (uint8_t)type_of(m, ri);
+			h.name = out_name(g, ri && ri->label ? ri->label : ev->name[i], false);
+			if (h.type != HT_STEP &&
+			    !regexec(&g->step_re, pt_strtab_get(&m->strings, ev->name[i]), 0, NULL, 0))
+				h.type = HT_STEP;
+			pt_vec_push(&hv, h);
+		}
+		if (hv.n > h0)
+			pt_vec_push(&seg, (uint32_t)h0);
+	}
+	size_t nh = hv.n;
+	pt_vec_push(&seg, (uint32_t)nh);
+	/* sort each segment into §2.2 order (through a permutation) */
+	uint32_t *perm = pt_xmalloc((nh ? nh : 1) * sizeof(*perm));
+	for (size_t k = 0; k < nh; k++)
+		perm[k] = (uint32_t)k;
+	hr_sort.hv = hv.v;
+	hr_sort.g = g;
+	for (size_t s = 0; s + 1 < seg.n; s++)
+		pt_sort(perm + seg.v[s], seg.v[s + 1] - seg.v[s], sizeof(*perm), cmp_hr);
+	struct hr *H = pt_xmalloc((nh ? nh : 1) * sizeof(*H));
+	for (size_t k = 0; k < nh; k++)
+		H[k] = hv.v[perm[k]];
+	pt_vec_free(&hv);
+	for (size_t k = 0; k < nh; k++)
+		link[H[k].ev] = (uint32_t)k + 1;
+	/* 2. nesting: explicit parents as they are, otherwise the stack rule */
+	uint32_t *stack = pt_xmalloc((nh + 1) * sizeof(*stack));
+	for (size_t s = 0; s + 1 < seg.n; s++) {
+		size_t sp = 0;
+		for (uint32_t k = seg.v[s]; k < seg.v[s + 1]; k++) {
+			struct hr *h = &H[k];
+			while (sp && H[stack[sp - 1]].ne <= h->s)
+				sp--;
+			const struct pt_range_info *ri = range_info(m, h->ev);
+			uint32_t xp = ri && ri->parent && ri->parent <= ev->n ? link[ri->parent - 1] : 0;
+			h->ne = h->e;
+			if (xp && xp - 1 != k && H[xp - 1].track == h->track) {
+				h->parent = xp;
+			} else if (sp) {
+				const struct hr *top = &H[stack[sp - 1]];
+				h->parent = stack[sp - 1] + 1;
+				if (h->e > top->ne) {
+					h->ne = top->ne;
+					g->violations++;
+				}
+			}
+			stack[sp++] = k;
+		}
+	}
+	/* depth (explicit links may point forward or form a cycle: a cycle is cut) */
+	uint8_t *st = pt_xcalloc(nh + 1, 1);
+	for (size_t k = 0; k < nh; k++) {
+		size_t sp = 0;
+		uint32_t c = (uint32_t)k;
+		while (st[c] != 2) {
+			if (st[c] == 1) { /* cycle: cut the link of the node closing it */
+				H[c].parent = 0;
+				break;
+			}
+			st[c] = 1;
+			stack[sp++] = c;
+			if (!H[c].parent)
+				break;
+			c = H[c].parent - 1;
+		}
+		while (sp) {
+			uint32_t y = stack[--sp];
+			H[y].depth = H[y].parent && st[H[y].parent - 1] == 2 ? H[H[y].parent - 1].depth + 1 : 0;
+			if (H[y].parent && st[H[y].parent - 1] != 2)
+				H[y].parent = 0;
+			st[y] = 2;
+		}
+	}
+	free(st);
+	/* depth order (counting sort) */
+	uint32_t maxd = 0;
+	for (size_t k = 0; k < nh; k++)
+		if (H[k].depth > maxd)
+			maxd = H[k].depth;
+	uint32_t *cnt = pt_xcalloc((size_t)maxd + 2, sizeof(*cnt));
+	for (size_t k = 0; k < nh; k++)
+		cnt[H[k].depth + 1]++;
+	for (uint32_t d = 0; d <= maxd; d++)
+		cnt[d + 1] += cnt[d];
+	r->by_depth = pt_xmalloc((nh ? nh : 1) * sizeof(*r->by_depth));
+	for (size_t k = 0; k < nh; k++)
+		r->by_depth[cnt[H[k].depth]++] = (uint32_t)k;
+	free(cnt);
+	/* flags, top-down */
+	for (size_t q = 0; q < nh; q++) {
+		struct hr *h = &H[r->by_depth[q]];
+		const struct hr *p = h->parent ? &H[h->parent - 1] : NULL;
+		const char *nm = out_str(g, h->name);
+		h->comm = h->type == HT_COMM || (h->type == HT_OPERATOR && comm_op_name(g, nm));
+		h->comm_anc = h->comm || (p && p->comm_anc);
+		h->outer = is_phase(h->type) && !(p && p->phase_anc);
+		h->phase_anc = is_phase(h->type) || (p && p->phase_anc);
+		h->step_anc = h->type == HT_STEP || (p && p->step_anc);
+		h->memname = (h->type == HT_USERDEF || h->type == HT_USERRANGE) && mem_name(nm);
+		h->mem_anc = h->memname || (p && p->mem_anc);
+	}
+	/* 3. runtime calls -> host ranges (§2.3): sweep per thread with the active candidates */
+	PT_VEC(uint32_t) active = { 0 };
+	for (size_t s = 0; s + 1 < seg.n; s++) {
+		uint32_t t = H[seg.v[s]].track;
+		size_t n;
+		const uint32_t *idx = pt_index_track_events(g->x, t, &n);
+		uint32_t hi = seg.v[s], he = seg.v[s + 1];
+		active.n = 0;
+		for (size_t k = 0; k < n; k++) {
+			uint32_t i = idx[k];
+			if (ev->kind[i] != PT_EV_API)
+				continue;
+			int64_t at = ev->start[i];
+			while (hi < he && H[hi].s <= at)
+				pt_vec_push(&active, hi++);
+			uint32_t best = UINT32_MAX;
+			size_t w = 0;
+			for (size_t a = 0; a < active.n; a++) {
+				const struct hr *h = &H[active.v[a]];
+				if (h->ne < at || (h->ne == at && h->s < h->ne))
+					continue; /* ended before this call: never a candidate again */
+				active.v[w++] = active.v[a];
+				if (hr_holds(h, at) && (best == UINT32_MAX || hr_better(H, active.v[a], best)))
+					best = active.v[a];
+			}
+			active.n = w;
+			link[i] = best == UINT32_MAX ? 0 : best + 1;
+		}
+	}
+	pt_vec_free(&active);
+	free(stack);
+	pt_vec_free(&seg);
+	free(perm);
+	/* 4. device activities -> launching call (cupti.md §6.3 links, else the correlation id) */
+	if (m->links.n) {
+		for (size_t k = 0; k < m->links.n; k++) {
+			const struct pt_gpu_link *l = &m->links.v[k];
+			if (l->event < ev->n && l->api < ev->n && r->devin[track_dev(m, l->event)] &&
+			    ev->kind[l->api] == PT_EV_API)
+				link[l->event] = l->api + 1;
+		}
+	} else {
+		struct pt_hashmap corr;
+		pt_hashmap_init(&corr);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && ev->corr[i] && in_rank(r, i))
+				*pt_hashmap_put(&corr, ev->corr[i], i + 1, NULL) = i + 1;
+		for (size_t i = 0; i < ev->n; i++)
+			if (is_dev_activity(ev->kind[i]) && ev->corr[i] && in_rank(r, i)) {
+				uint64_t *a = pt_hashmap_get(&corr, ev->corr[i]);
+				link[i] = a ? (uint32_t)*a : 0;
+			}
+		pt_hashmap_free(&corr);
+	}
+	/* 5. self sums, direct activity lists, kernel classes, then inclusive sums bottom-up */
+	PT_VEC(uint32_t) own = { 0 }, val = { 0 };
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!is_dev_activity(k) || !in_rank(r, i))
+			continue;
+		uint32_t h = hr_of_act(r, i);
+		if (h) {
+			struct hr *x = &H[h - 1];
+			x->gpu += ev->dur[i];
+			if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET) {
+				x->gpu_mem += ev->dur[i];
+				const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
+				if (ci) {
+					x->bytes += (int64_t)ci->bytes;
+					x->has_bytes = true;
+				}
+			}
+			pt_vec_push(&own, h - 1);
+			pt_vec_push(&val, (uint32_t)i);
+		}
+		if (is_kernel(k)) {
+			bool c = comm_kernel_name(g, out_str(g, out_name(g, ev->name[i], false))) ||
+				 (h && H[h - 1].comm_anc);
+			g->cls[i] = c ? 2 : 1;
+			if (c != pt_index_is_comm(g->x, i))
+				r->local_cm = true;
+		}
+	}
+	build_csr(nh, own.n, own.v, val.v, &r->act_off, &r->act);
+	pt_vec_free(&own);
+	pt_vec_free(&val);
+	for (size_t q = nh; q-- > 0;) {
+		const struct hr *h = &H[r->by_depth[q]];
+		if (!h->parent)
+			continue;
+		struct hr *p = &H[h->parent - 1];
+		p->gpu += h->gpu;
+		p->gpu_mem += h->gpu_mem;
+		p->bytes += h->bytes;
+		p->has_bytes |= h->has_bytes;
+	}
+	/* children (CSR in §2.2 order) */
+	uint32_t *po = pt_xmalloc((nh ? nh : 1) * sizeof(*po)), *pv = pt_xmalloc((nh ? nh : 1) * sizeof(*pv));
+	size_t np = 0;
+	for (size_t k = 0; k < nh; k++)
+		if (H[k].parent) {
+			po[np] = H[k].parent - 1;
+			pv[np++] = (uint32_t)k;
+		}
+	build_csr(nh, np, po, pv, &r->kid_off, &r->kid);
+	free(po);
+	free(pv);
+	r->hr = H;
+	r->nhr = nh;
+	/* local C/M sets when the classes differ from the index's (attribution rule, --comm-pattern) */
+	if (r->local_cm) {
+		r->lc = pt_xcalloc(m->devices.n + 1, sizeof(*r->lc));
+		r->lm = pt_xcalloc(m->devices.n + 1, sizeof(*r->lm));
+		for (uint32_t d = 0; d < m->devices.n; d++) {
+			if (!r->devin[d] || m->devices.v[d].kind != PT_DEV_GPU)
+				continue;
+			struct ivl c = { 0 }, k = { 0 };
+			for (size_t i = 0; i < ev->n; i++)
+				if (is_kernel(ev->kind[i]) && track_dev(m, i) == d)
+					ivl_add(g->cls[i] == 2 ? &k : &c, ev->start[i], ev->start[i] + ev->dur[i]);
+			pt_ivset_build(&r->lc[d], c.v, c.n);
+			pt_ivset_build(&r->lm[d], k.v, k.n);
+			free(c.v);
+			free(k.v);
+		}
+	}
+}
+
+/* Is kernel event i communication (§2.5)? */
+static bool kcomm(const struct rank *r, size_t i)
+{
+	if (!r->ascend && r->g->cls)
+		return r->g->cls[i] == 2;
+	return pt_index_is_comm(r->g->x, i);
+}
+
+static const struct pt_ivset *rank_comp(struct rank *r, uint32_t d)
+{
+	return r->local_cm ? &r->lc[d] : pt_index_comp(r->g->x, d);
+}
+
+static const struct pt_ivset *rank_comm(struct rank *r, uint32_t d)
+{
+	return r->local_cm ? &r->lm[d] : pt_index_comm(r->g->x, d);
+}
+
+static void rank_breakdown(struct rank *r, uint32_t d, struct pt_breakdown *b)
+{
+	if (!r->local_cm) {
+		pt_index_breakdown_set(r->g->x, d, &r->W, b);
+		return;
+	}
+	struct pt_ivset u = { 0 };
+	pt_ivset_union(&u, &r->lc[d], &r->lm[d]);
+	memset(b, 0, sizeof(*b));
+	int64_t total = 0, either = 0;
+	for (size_t k = 0; k < r->W.n; k++) {
+		int64_t a = r->W.v[k].s, e = r->W.v[k].e;
+		total += e - a;
+		b->computation += pt_ivset_measure_in(&r->lc[d], a, e);
+		b->communication += pt_ivset_measure_in(&r->lm[d], a, e);
+		either += pt_ivset_measure_in(&u, a, e);
+	}
+	pt_ivset_free(&u);
+	b->overlapped = b->computation + b->communication - either;
+	b->comm_not_overlapped = b->communication - b->overlapped;
+	b->free = total - either;
 }
 
 static int rank_prepare(struct rank *r, struct pt_err **e)
@@ -253,6 +879,13 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	const struct pt_summary_opts *o = g->o;
 	(void)e;
+	/* stream tracks of the rank */
+	r->tracks = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*r->tracks));
+	for (uint32_t t = 0; t < m->tracks.n; t++) {
+		uint32_t d = m->tracks.v[t].device;
+		if (m->tracks.v[t].kind == PT_TRACK_STREAM && (r->ascend ? d == r->dev : r->devin[d]))
+			r->tracks[r->ntracks++] = t;
+	}
 	PT_VEC(struct win) w = { 0 };
 	if (r->ascend) {
 		for (size_t i = 0; i < m->steps.n; i++) {
@@ -265,37 +898,30 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 	} else {
-		pt_hashmap_init(&r->corr);
+		gpu_prepare(r);
 		bool all_hash = true;
-		for (size_t i = 0; i < ev->n; i++) {
-			if (!in_rank(r, i))
+		for (size_t k = 0; k < r->nhr; k++) {
+			const struct hr *h = &r->hr[k];
+			if (h->type != HT_STEP)
 				continue;
-			if (ev->kind[i] == PT_EV_API && ev->corr[i])
-				*pt_hashmap_put(&r->corr, ev->corr[i], i + 1, NULL) = i + 1;
-			if (ev->kind[i] != PT_EV_RANGE)
-				continue;
-			const char *nm = pt_strtab_get(&m->strings, ev->name[i]);
-			if (regexec(&g->step_re, nm, 0, NULL, 0))
-				continue;
-			struct win x = { .s = ev->start[i], .e = ev->start[i] + ev->dur[i] };
-			const char *h = strrchr(nm, '#');
+			const char *nm = pt_strtab_get(&m->strings, ev->name[h->ev]);
+			struct win x = { .s = h->s, .e = h->e };
+			const char *hs = strrchr(nm, '#');
 			char *end = NULL;
-			if (h && isdigit((unsigned char)h[1]))
-				x.num = strtoll(h + 1, &end, 10);
-			if (!h || !end || *end)
+			if (hs && isdigit((unsigned char)hs[1]))
+				x.num = strtoll(hs + 1, &end, 10);
+			if (!hs || !end || *end)
 				all_hash = false;
 			pt_vec_push(&w, x);
 		}
-		if (w.n)
-			qsort(w.v, w.n, sizeof(*w.v), cmp_win);
+		pt_sort(w.v, w.n, sizeof(*w.v), cmp_win);
 		for (size_t k = 0; k < w.n && all_hash; k++)
 			for (size_t j = 0; j < k && all_hash; j++)
 				all_hash = w.v[j].num != w.v[k].num;
 		for (size_t k = 0; k < w.n && !all_hash; k++)
 			w.v[k].num = (int64_t)k + 1;
 	}
-	if (w.n)
-		qsort(w.v, w.n, sizeof(*w.v), cmp_win);
+	pt_sort(w.v, w.n, sizeof(*w.v), cmp_win);
 	for (size_t k = 0; k + 1 < w.n; k++)
 		if (w.v[k].e > w.v[k + 1].s)
 			w.v[k].e = w.v[k + 1].s;
@@ -326,6 +952,8 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 			uint8_t k = ev->kind[i];
 			if ((is_dev_activity(k) || k == PT_EV_API || k == PT_EV_RANGE || k == PT_EV_AICPU) &&
 			    in_rank(r, i)) {
+				if (k == PT_EV_RANGE && !r->ascend && g->link && !g->link[i])
+					continue; /* instantaneous marker */
 				if (ev->start[i] < lo)
 					lo = ev->start[i];
 				if (ev->start[i] + ev->dur[i] > hi)
@@ -339,15 +967,33 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 	pt_ivset_build(&r->W, l.v, l.n);
 	free(l.v);
 	r->Wlen = pt_ivset_measure(&r->W);
+	/* G: member device activities (GPU ranks; the Ascend model view sums its own) */
+	for (size_t i = 0; i < ev->n && !r->ascend; i++)
+		if (is_dev_activity(ev->kind[i]) && in_rank(r, i) && member(r, i))
+			r->G += ev->dur[i];
 	return 0;
 }
 
 static void rank_free(struct rank *r)
 {
 	free(r->w);
+	free(r->tracks);
 	pt_ivset_free(&r->W);
-	if (!r->ascend)
-		pt_hashmap_free(&r->corr);
+	free(r->devin);
+	free(r->hr);
+	free(r->by_depth);
+	free(r->kid_off);
+	free(r->kid);
+	free(r->act_off);
+	free(r->act);
+	if (r->lc) {
+		for (size_t d = 0; d < r->g->m->devices.n; d++) {
+			pt_ivset_free(&r->lc[d]);
+			pt_ivset_free(&r->lm[d]);
+		}
+		free(r->lc);
+		free(r->lm);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -430,7 +1076,7 @@ static void item_gpu(struct item *x, int64_t d)
 }
 
 /* sort (§4.2) */
-enum vkind { VK_TWO, VK_DEV };
+enum vkind { VK_TWO, VK_DEV, VK_API };
 
 static struct {
 	struct ctx *g;
@@ -461,6 +1107,11 @@ static int cmp_item(const void *pa, const void *pb)
 		if (cpu)
 			k = PT_SK_GPU_TOTAL;
 		cpu = false;
+	} else if (sort_ctx.kind == VK_API) {
+		/* host-time rows (api): gpu keys fall back to the total, descending */
+		if (k >= PT_SK_GPU_TOTAL && k <= PT_SK_GPU_MIN)
+			k = PT_SK_CPU_TOTAL;
+		cpu = true;
 	}
 	switch (k) {
 	case PT_SK_CPU_TOTAL:
@@ -513,8 +1164,7 @@ static void items_sort(struct ctx *g, struct item *v, size_t n, enum vkind kind)
 	sort_ctx.key = k;
 	sort_ctx.kind = kind;
 	sort_ctx.reverse = g->o->reverse;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_item);
+	pt_sort(v, n, sizeof(*v), cmp_item);
 }
 
 static int cmp_first(const void *pa, const void *pb)
@@ -686,12 +1336,59 @@ static int cmp_ov(const void *pa, const void *pb)
 	return strcmp(a->label, b->label);
 }
 
+static int cmp_ival(const void *pa, const void *pb)
+{
+	const struct pt_ival *a = pa, *b = pb;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return (a->e > b->e) - (a->e < b->e);
+}
+
+/* GPU part of the overview: Kernel, Memcpy, Memset, Communication, Unattributed, streamed. */
+struct ovacc {
+	struct rank *r;
+	struct urun u[5];
+	size_t wk; /* window cursor: starts arrive in ascending order */
+};
+
+/* Is t inside a window? Monotonic cursor over the sorted windows. */
+static bool in_win_seq(const struct rank *r, size_t *k, int64_t t)
+{
+	while (*k < r->nw && r->w[*k].e <= t)
+		(*k)++;
+	return *k < r->nw && r->w[*k].s <= t;
+}
+
+static void ov_visit(void *arg, size_t i)
+{
+	struct ovacc *a = arg;
+	struct rank *r = a->r;
+	const struct pt_events *ev = &r->g->m->events;
+	uint8_t k = ev->kind[i];
+	if (!is_dev_activity(k))
+		return;
+	int64_t s = ev->start[i], e = s + ev->dur[i];
+	bool mem = member(r, i);
+	int c = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+	urun_add(r, &a->u[c], s, e);
+	a->u[c].calls += mem;
+	if (is_kernel(k) && kcomm(r, i)) {
+		urun_add(r, &a->u[3], s, e);
+		a->u[3].calls += mem;
+	}
+	bool unattr = r->ascend ? !in_win_seq(r, &a->wk, s) : !hr_of_act(r, i);
+	if (unattr) {
+		urun_add(r, &a->u[4], s, e);
+		a->u[4].calls += mem;
+	}
+}
+
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	struct ovrow cpu[8];
+	struct ovrow cpu[HT_NTYPES + 4];
 	size_t nc = 0;
 	const char *steplabel = r->span ? "Span" : "ProfileStep";
 	int64_t stepcalls = 0;
@@ -717,51 +1414,49 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 				cpu[nc++] = (struct ovrow){ ph[p], calls, time };
 		}
 	} else {
-		struct ivl api = { 0 }, ur = { 0 };
-		for (size_t i = 0; i < ev->n; i++) {
-			uint8_t k = ev->kind[i];
-			if ((k != PT_EV_API && k != PT_EV_RANGE) || !in_rank(r, i))
+		struct ivl tl[HT_NTYPES], cl = { 0 }, api = { 0 };
+		memset(tl, 0, sizeof(tl));
+		PT_VEC(struct pt_ival) pairs = { 0 };
+		for (size_t k = 0; k < r->nhr; k++) {
+			const struct hr *h = &r->hr[k];
+			if (h->type == HT_STEP)
 				continue;
-			if (k == PT_EV_RANGE &&
-			    !regexec(&g->step_re, pt_strtab_get(&m->strings, ev->name[i]), 0, NULL, 0))
-				continue;
-			struct ivl *l = k == PT_EV_API ? &api : &ur;
-			ivl_add(l, ev->start[i], ev->start[i] + ev->dur[i]);
-			l->calls += member(r, i);
+			bool mem = member_at(r, h->s);
+			if (h->type != HT_COMM) {
+				ivl_add(&tl[h->type], h->s, h->e);
+				tl[h->type].calls += mem && (!is_phase(h->type) || h->outer);
+			}
+			if (h->comm) {
+				ivl_add(&cl, h->s, h->e);
+				if (mem)
+					pt_vec_push(&pairs, ((struct pt_ival){ h->s, h->e }));
+			}
 		}
-		int64_t ca = api.calls, cu = ur.calls;
-		int64_t ta = ivl_measure(r, &api), tu = ivl_measure(r, &ur);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && in_rank(r, i)) {
+				ivl_add(&api, ev->start[i], ev->start[i] + ev->dur[i]);
+				api.calls += member(r, i);
+			}
+		for (int k = 0; k < HT_NTYPES; k++) {
+			int64_t calls = tl[k].calls, time = ivl_measure(r, &tl[k]);
+			if (calls)
+				cpu[nc++] = (struct ovrow){ htype_names[k], calls, time };
+		}
+		int64_t ca = api.calls, ta = ivl_measure(r, &api);
 		if (ca)
 			cpu[nc++] = (struct ovrow){ "CudaRuntime", ca, ta };
-		if (cu)
-			cpu[nc++] = (struct ovrow){ "UserRange", cu, tu };
+		pt_sort(pairs.v, pairs.n, sizeof(*pairs.v), cmp_ival);
+		int64_t cc = 0;
+		for (size_t k = 0; k < pairs.n; k++)
+			cc += !k || pairs.v[k].s != pairs.v[k - 1].s || pairs.v[k].e != pairs.v[k - 1].e;
+		pt_vec_free(&pairs);
+		int64_t tc = ivl_measure(r, &cl);
+		if (cc)
+			cpu[nc++] = (struct ovrow){ "Communication", cc, tc };
 	}
-	qsort(cpu, nc, sizeof(*cpu), cmp_ov);
-	/* GPU part: Kernel, Memcpy, Memset, Communication, Unattributed */
-	struct ivl gl[5] = { { 0 } };
-	for (size_t i = 0; i < ev->n; i++) {
-		uint8_t k = ev->kind[i];
-		if (!is_dev_activity(k) || !in_rank(r, i))
-			continue;
-		int64_t s = ev->start[i], e = s + ev->dur[i];
-		bool mem = member(r, i);
-		int c = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		ivl_add(&gl[c], s, e);
-		gl[c].calls += mem;
-		if (is_kernel(k) && pt_index_is_comm(g->x, i)) {
-			ivl_add(&gl[3], s, e);
-			gl[3].calls += mem;
-		}
-		bool unattr;
-		if (r->ascend)
-			unattr = win_of(r, s) < 0;
-		else
-			unattr = !ev->corr[i] || !pt_hashmap_get(&r->corr, ev->corr[i]);
-		if (unattr) {
-			ivl_add(&gl[4], s, e);
-			gl[4].calls += mem;
-		}
-	}
+	pt_sort(cpu, nc, sizeof(*cpu), cmp_ov);
+	struct ovacc acc = { .r = r };
+	merge_tracks(r, r->tracks, r->ntracks, ov_visit, &acc);
 	static const char *const glab[] = { "Kernel", "Memcpy", "Memset", "Communication", "Unattributed" };
 	struct pt_stext *x = stext(r, "Overview Summary", true, multi);
 	pt_stext_col(x, "Event Type", 25, false, true);
@@ -800,8 +1495,8 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 	int64_t gcalls[5], gtime[5];
 	bool any = false;
 	for (int c = 0; c < 5; c++) {
-		gcalls[c] = gl[c].calls;
-		gtime[c] = ivl_measure(r, &gl[c]);
+		gcalls[c] = acc.u[c].calls;
+		gtime[c] = urun_end(r, &acc.u[c]);
 		any |= gcalls[c] > 0;
 	}
 	if (any) {
@@ -840,28 +1535,146 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 }
 
 /* ------------------------------------------------------------------ */
-/* model (§3.3), Ascend step-trace phases                              */
+/* model (§3.3)                                                        */
+
+static void model_emit(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi, struct item *st,
+		       struct item *ph, const char *const *lab, int nph, int64_t others_cpu, int64_t others_gpu,
+		       int64_t G, int64_t unattr_n, int64_t unattr_t)
+{
+	struct ctx *g = r->g;
+	struct pt_stext *x = stext(r, "Model Summary", true, multi);
+	char hb1[96], hb2[96];
+	pt_stext_col(x, "Name", 15, false, true);
+	pt_stext_col(x, "Calls", 6, true, false);
+	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	char c0[64], c1[32], c2[256], c3[256];
+	const char *cells[4] = { c0, c1, c2, c3 };
+	for (int p = -1; p < nph; p++) {
+		struct item *it = p < 0 ? st : &ph[p];
+		const char *name = p < 0 ? (r->span ? "Span" : "ProfileStep") : lab[p];
+		if (p >= 0 && !it->calls)
+			continue;
+		size_t row = row0(t, r);
+		setstr(t, row, 1, name);
+		pt_table_set_int(t, row, 2, it->calls);
+		dblock(t, row, 3, it->has_cpu, it->calls, it->cpu_total, it->cpu_max, it->cpu_min, r->Wlen);
+		dblock(t, row, 8, it->has_gpu, it->calls, it->gpu_total, it->gpu_max, it->gpu_min, G);
+		snprintf(c0, sizeof(c0), "%s%s", p < 0 ? "" : "  ", name);
+		snprintf(c1, sizeof(c1), "%" PRId64, it->calls);
+		fblock(g, c2, it->has_cpu, it->calls, it->cpu_total, it->cpu_max, it->cpu_min, r->Wlen);
+		fblock(g, c3, it->has_gpu, it->calls, it->gpu_total, it->gpu_max, it->gpu_min, G);
+		pt_stext_row(x, cells);
+	}
+	size_t row = row0(t, r);
+	setstr(t, row, 1, "Others");
+	pt_table_set_int(t, row, 3, others_cpu);
+	pt_table_set_double(t, row, 7, pct(others_cpu, r->Wlen));
+	pt_table_set_int(t, row, 8, others_gpu);
+	pt_table_set_double(t, row, 12, pct(others_gpu, G));
+	char a[48], b[48];
+	snprintf(c0, sizeof(c0), "  Others");
+	strcpy(c1, "-");
+	ftime(g, a, others_cpu);
+	fpct(b, others_cpu, r->Wlen);
+	snprintf(c2, sizeof(c2), "%s / - / - / - / %s", a, b);
+	ftime(g, a, others_gpu);
+	fpct(b, others_gpu, G);
+	snprintf(c3, sizeof(c3), "%s / - / - / - / %s", a, b);
+	pt_stext_row(x, cells);
+	pt_stext_note(x, "Note:");
+	pt_stext_note(x, "GPU time is the plain sum of all device activity (kernels, copies, fills) launched inside the phase;");
+	pt_stext_note(x, "activity on parallel streams is added, not merged.");
+	pt_stext_note(x, "Others: step time covered by no phase, and device time launched in a step outside every phase.");
+	if (unattr_n) {
+		char nb[200];
+		ftime(g, a, unattr_t);
+		snprintf(nb, sizeof(nb), "Unattributed device activity (no launching host range): %" PRId64
+			 " activities, %s %s in total.", unattr_n, a, pt_time_unit_name(g->unit));
+		pt_stext_note(x, nb);
+	}
+	*tx = x;
+}
+
+static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	struct item st = { 0 }, ph[4];
+	memset(ph, 0, sizeof(ph));
+	struct ivl cover = { 0 };
+	bool any = false;
+	for (size_t k = 0; k < r->nhr; k++) {
+		const struct hr *h = &r->hr[k];
+		if (!member_at(r, h->s))
+			continue;
+		if (h->type == HT_STEP) {
+			st.calls++;
+			item_cpu(&st, h->e - h->s);
+			item_gpu(&st, h->gpu);
+		} else if (h->outer) {
+			struct item *it = &ph[h->type - HT_DATALOADER];
+			it->calls++;
+			item_cpu(it, h->e - h->s);
+			item_gpu(it, h->gpu);
+			ivl_add(&cover, h->s, h->e);
+			any = true;
+		}
+	}
+	if (!any) {
+		free(cover.v);
+		return;
+	}
+	int64_t others_cpu = r->Wlen - ivl_measure(r, &cover);
+	int64_t others_gpu = 0, un_n = 0, un_t = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
+			continue;
+		uint32_t h = hr_of_act(r, i);
+		if (!h) {
+			un_n++;
+			un_t += ev->dur[i];
+		} else if (r->hr[h - 1].step_anc && !r->hr[h - 1].phase_anc) {
+			others_gpu += ev->dur[i];
+		}
+	}
+	if (r->span) {
+		st = (struct item){ .calls = 1 };
+		item_cpu(&st, r->Wlen);
+		item_gpu(&st, r->G);
+	}
+	static const char *const lab[] = { "Dataloader", "Forward", "Backward", "Optimization" };
+	model_emit(r, t, tx, multi, &st, ph, lab, 4, others_cpu, others_gpu, r->G, un_n, un_t);
+}
 
 static void view_model(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	if (!r->ascend)
-		return; /* no phase ranges without host range types */
+	if (!r->ascend) {
+		view_model_gpu(r, t, tx, multi);
+		return;
+	}
 	int64_t G = 0;
 	for (size_t k = 0; k < r->nw; k++)
 		memset(r->w[k].gpu, 0, sizeof(r->w[k].gpu));
+	/* model order (sequential memory); the window of the previous event is tried before a search */
+	size_t hint = 0;
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
 			continue;
 		G += ev->dur[i];
-		ssize_t k = win_of(r, ev->start[i]);
-		if (k < 0)
+		int64_t t0 = ev->start[i];
+		ssize_t k;
+		if (hint < r->nw && r->w[hint].s <= t0 && t0 < r->w[hint].e)
+			k = (ssize_t)hint;
+		else if ((k = win_of(r, t0)) < 0)
 			continue;
+		hint = (size_t)k;
 		struct win *x = &r->w[k];
 		x->gpu[3] += ev->dur[i];
-		int p = phase_of(x, ev->start[i]);
+		int p = phase_of(x, t0);
 		if (p < 3)
 			x->gpu[p] += ev->dur[i];
 	}
@@ -898,52 +1711,8 @@ static void view_model(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 		item_cpu(&st, r->Wlen);
 		item_gpu(&st, G);
 	}
-	struct pt_stext *x = stext(r, "Model Summary", true, multi);
-	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", 15, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
 	static const char *const lab[] = { "Dataloader", "Forward", "Optimization" };
-	char c0[64], c1[32], c2[256], c3[256];
-	const char *cells[4] = { c0, c1, c2, c3 };
-	for (int p = -1; p < 3; p++) {
-		struct item *it = p < 0 ? &st : &ph[p];
-		const char *name = p < 0 ? (r->span ? "Span" : "ProfileStep") : lab[p];
-		if (p >= 0 && !it->calls)
-			continue;
-		size_t row = row0(t, r);
-		setstr(t, row, 1, name);
-		pt_table_set_int(t, row, 2, it->calls);
-		dblock(t, row, 3, it->has_cpu, it->calls, it->cpu_total, it->cpu_max, it->cpu_min, r->Wlen);
-		dblock(t, row, 8, it->has_gpu, it->calls, it->gpu_total, it->gpu_max, it->gpu_min, G);
-		snprintf(c0, sizeof(c0), "%s%s", p < 0 ? "" : "  ", name);
-		snprintf(c1, sizeof(c1), "%" PRId64, it->calls);
-		fblock(g, c2, it->has_cpu, it->calls, it->cpu_total, it->cpu_max, it->cpu_min, r->Wlen);
-		fblock(g, c3, it->has_gpu, it->calls, it->gpu_total, it->gpu_max, it->gpu_min, G);
-		pt_stext_row(x, cells);
-	}
-	size_t row = row0(t, r);
-	setstr(t, row, 1, "Others");
-	pt_table_set_int(t, row, 3, others_cpu);
-	pt_table_set_double(t, row, 7, pct(others_cpu, r->Wlen));
-	pt_table_set_int(t, row, 8, others_gpu);
-	pt_table_set_double(t, row, 12, pct(others_gpu, G));
-	char a[48], b[48];
-	snprintf(c0, sizeof(c0), "  Others");
-	strcpy(c1, "-");
-	ftime(g, a, others_cpu);
-	fpct(b, others_cpu, r->Wlen);
-	snprintf(c2, sizeof(c2), "%s / - / - / - / %s", a, b);
-	ftime(g, a, others_gpu);
-	fpct(b, others_gpu, G);
-	snprintf(c3, sizeof(c3), "%s / - / - / - / %s", a, b);
-	pt_stext_row(x, cells);
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "GPU time is the plain sum of all device activity (kernels, copies, fills) launched inside the phase;");
-	pt_stext_note(x, "activity on parallel streams is added, not merged.");
-	pt_stext_note(x, "Others: step time covered by no phase, and device time launched in a step outside every phase.");
-	*tx = x;
+	model_emit(r, t, tx, multi, &st, ph, lab, 3, others_cpu, others_gpu, G, 0, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -956,9 +1725,7 @@ static void rank_devices(const struct rank *r, uint32_t **out, size_t *n)
 	*n = 0;
 	for (uint32_t d = 0; d < m->devices.n; d++) {
 		const struct pt_device *dv = &m->devices.v[d];
-		if (r->ascend ? d != r->dev : dv->kind != PT_DEV_GPU)
-			continue;
-		if (!r->ascend && r->g->o->device >= 0 && dv->id != (uint64_t)r->g->o->device)
+		if (r->ascend ? d != r->dev : dv->kind != PT_DEV_GPU || !r->devin[d])
 			continue;
 		(*out)[(*n)++] = d;
 	}
@@ -976,11 +1743,25 @@ static void dev_label(const struct pt_model *m, uint32_t d, char *b)
 	snprintf(b, 32, "%s%" PRIu32, m->devices.v[d].kind == PT_DEV_NPU ? "NPU" : "GPU", m->devices.v[d].id);
 }
 
+struct kacc {
+	struct rank *r;
+	struct urun u;
+};
+
+static void kernel_visit(void *arg, size_t i)
+{
+	struct kacc *a = arg;
+	const struct pt_events *ev = &a->r->g->m->events;
+	if (is_kernel(ev->kind[i])) {
+		urun_add(a->r, &a->u, ev->start[i], ev->start[i] + ev->dur[i]);
+		a->u.calls++;
+	}
+}
+
 static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
 	uint32_t *devs;
 	size_t nd;
 	rank_devices(r, &devs, &nd);
@@ -988,14 +1769,17 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	pt_stext_col(x, "Device", 30, false, true);
 	pt_stext_col(x, "Utilization (%)", 20, true, false);
 	bool any = false;
+	uint32_t *tr = pt_xmalloc((r->ntracks ? r->ntracks : 1) * sizeof(*tr));
 	for (size_t k = 0; k < nd; k++) {
-		struct ivl l = { 0 };
-		for (size_t i = 0; i < ev->n; i++)
-			if (is_kernel(ev->kind[i]) && track_dev(m, i) == devs[k])
-				ivl_add(&l, ev->start[i], ev->start[i] + ev->dur[i]);
-		if (!l.n)
+		size_t nt = 0;
+		for (size_t j = 0; j < r->ntracks; j++)
+			if (m->tracks.v[r->tracks[j]].device == devs[k])
+				tr[nt++] = r->tracks[j];
+		struct kacc acc = { .r = r };
+		merge_tracks(r, tr, nt, kernel_visit, &acc);
+		if (!acc.u.calls)
 			continue;
-		int64_t busy = ivl_measure(r, &l);
+		int64_t busy = urun_end(r, &acc.u);
 		char lab[32], u[48];
 		dev_label(m, devs[k], lab);
 		size_t row = row0(t, r);
@@ -1009,6 +1793,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		pt_stext_row(x, cells);
 		any = true;
 	}
+	free(tr);
 	free(devs);
 	if (any) {
 		pt_stext_note(x, "Note:");
@@ -1026,7 +1811,7 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	rank_devices(r, &devs, &nd);
 	bool comm = false;
 	for (size_t k = 0; k < nd; k++)
-		comm |= pt_index_comm(g->x, devs[k])->n > 0;
+		comm |= rank_comm(r, devs[k])->n > 0;
 	if (!comm) {
 		free(devs);
 		return;
@@ -1036,10 +1821,10 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	pt_stext_col(x, "Total Time", 25, true, false);
 	pt_stext_col(x, "Ratio (%)", 25, true, false);
 	for (size_t k = 0; k < nd; k++) {
-		if (!pt_index_comp(g->x, devs[k])->n && !pt_index_comm(g->x, devs[k])->n)
+		if (!rank_comp(r, devs[k])->n && !rank_comm(r, devs[k])->n)
 			continue;
 		struct pt_breakdown b;
-		pt_index_breakdown_set(g->x, devs[k], &r->W, &b);
+		rank_breakdown(r, devs[k], &b);
 		char lab[32], grp[48];
 		dev_label(m, devs[k], lab);
 		snprintf(grp, sizeof(grp), "Device: %s", lab);
@@ -1092,21 +1877,32 @@ static uint64_t task_key(const struct pt_model *m, size_t i)
 }
 
 /* Emit --top / --name filtered device-time item rows into a single-group text table. */
+static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi);
+
 static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	if (!r->ascend)
-		return; /* GPU operators need host range types (not in the model yet) */
+	if (!r->ascend) {
+		view_operator_gpu(r, t, tx, multi);
+		return;
+	}
 	struct items it;
 	items_init(&it);
 	int64_t den = 0;
+	uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item)); /* raw name -> item + 1 */
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_TASK || !ev->op[i] || !in_rank(r, i) || !member(r, i))
 			continue;
-		uint32_t nm = out_name(g, ev->name[i], false);
-		struct item *x = items_get(&it, nm, nm);
+		struct item *x;
+		if (raw2item[ev->name[i]]) {
+			x = &it.v.v[raw2item[ev->name[i]] - 1];
+		} else {
+			uint32_t nm = out_name(g, ev->name[i], false);
+			x = items_get(&it, nm, nm);
+			raw2item[ev->name[i]] = (uint32_t)(x - it.v.v) + 1;
+		}
 		x->calls++;
 		item_gpu(x, ev->dur[i]);
 		if (ev->start[i] < x->first)
@@ -1135,6 +1931,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 				s->first = ev->start[i];
 		}
 	}
+	free(raw2item);
 	items_sort(g, it.v.v, it.v.n, VK_TWO);
 	char lab[32], grp[48];
 	dev_label(m, r->dev, lab);
@@ -1170,8 +1967,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 		fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
 		pt_stext_row(x, cells);
 		sort_ctx.g = g;
-		if (o->sub.n > 1)
-			qsort(o->sub.v, o->sub.n, sizeof(*o->sub.v), cmp_first);
+		pt_sort(o->sub.v, o->sub.n, sizeof(*o->sub.v), cmp_first);
 		for (size_t j = 0; j < o->sub.n; j++) {
 			struct item *s = &o->sub.v[j];
 			const char *sn = out_str(g, s->name);
@@ -1200,13 +1996,17 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	struct items it;
 	items_init(&it);
 	int64_t den = 0;
+	uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item)); /* raw name -> item + 1 */
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!is_kernel(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
 			continue;
 		struct item *x;
-		if (ev->name[i]) {
+		if (ev->name[i] && raw2item[ev->name[i]]) {
+			x = &it.v.v[raw2item[ev->name[i]] - 1];
+		} else if (ev->name[i]) {
 			uint32_t nm = out_name(g, ev->name[i], false);
 			x = items_get(&it, nm, nm);
+			raw2item[ev->name[i]] = (uint32_t)(x - it.v.v) + 1;
 		} else if (r->ascend) {
 			/* unnamed task: keyed by (stream, task); the name is made once per key */
 			uint64_t key = task_key(m, i) | (1ull << 63);
@@ -1222,6 +2022,7 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 			x->first = ev->start[i];
 		den += ev->dur[i];
 	}
+	free(raw2item);
 	items_sort(g, it.v.v, it.v.n, VK_DEV);
 	struct pt_stext *x = stext(r, "Kernel Summary", true, multi);
 	char hb[96];
@@ -1401,7 +2202,375 @@ static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 }
 
 /* ------------------------------------------------------------------ */
-/* memcpy (§3.7): device copies and fills, host runtime copy calls     */
+/* thread groups of the operator and userdefined views (§3.5, §4.3)    */
+
+struct grp {
+	uint32_t track;
+	int64_t first;
+	int64_t tid;
+	int64_t cpu_den, gpu_den;
+	struct ivl cpu;  /* member ranges, for the CPU denominator */
+};
+
+struct groups {
+	PT_VEC(struct grp) v;
+	uint32_t *of_track; /* track -> group + 1 */
+	uint32_t *order;    /* groups in print order */
+};
+
+static void groups_init(struct groups *gs, const struct rank *r)
+{
+	memset(gs, 0, sizeof(*gs));
+	gs->of_track = pt_xcalloc(r->g->m->tracks.n + 1, sizeof(*gs->of_track));
+	if (!r->g->o->thread_sep) {
+		struct grp x = { .track = UINT32_MAX, .first = INT64_MAX, .tid = -1 };
+		pt_vec_push(&gs->v, x);
+	}
+}
+
+static uint32_t group_of(struct groups *gs, const struct rank *r, uint32_t track)
+{
+	if (!r->g->o->thread_sep)
+		return 0;
+	if (!gs->of_track[track]) {
+		struct grp x = { .track = track, .first = INT64_MAX, .tid = r->g->m->tracks.v[track].stream };
+		pt_vec_push(&gs->v, x);
+		gs->of_track[track] = (uint32_t)gs->v.n;
+	}
+	return gs->of_track[track] - 1;
+}
+
+static struct groups *grp_sort_ctx;
+
+static int cmp_grp(const void *pa, const void *pb)
+{
+	const struct grp *a = &grp_sort_ctx->v.v[*(const uint32_t *)pa], *b = &grp_sort_ctx->v.v[*(const uint32_t *)pb];
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static void groups_order(struct groups *gs)
+{
+	gs->order = pt_xmalloc((gs->v.n + 1) * sizeof(*gs->order));
+	for (size_t k = 0; k < gs->v.n; k++)
+		gs->order[k] = (uint32_t)k;
+	grp_sort_ctx = gs;
+	pt_sort(gs->order, gs->v.n, sizeof(*gs->order), cmp_grp);
+}
+
+static void groups_free(struct groups *gs)
+{
+	for (size_t k = 0; k < gs->v.n; k++)
+		free(gs->v.v[k].cpu.v);
+	pt_vec_free(&gs->v);
+	free(gs->of_track);
+	free(gs->order);
+}
+
+static void group_label(const struct rank *r, const struct grp *gr, char *title, char *key)
+{
+	if (!r->g->o->thread_sep) {
+		strcpy(title, "Thread: All threads merged");
+		strcpy(key, "all");
+	} else {
+		snprintf(title, 64, "Thread: %" PRId64, gr->tid);
+		snprintf(key, 32, "%" PRId64, gr->tid);
+	}
+}
+
+/* The sorted top-level items of group gi (shallow copies; sub vectors stay owned by `it`). */
+static struct item *group_items(struct ctx *g, struct items *it, uint32_t gi, size_t *n, enum vkind kind)
+{
+	struct item *v = pt_xmalloc((it->v.n + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t k = 0; k < it->v.n; k++)
+		if ((uint32_t)it->v.v[k].d == gi)
+			v[(*n)++] = it->v.v[k];
+	items_sort(g, v, *n, kind);
+	return v;
+}
+
+/* A sub item of x keyed by (name, kind b), created on first use. */
+static struct item *sub_get(struct item *x, uint32_t name, int64_t b)
+{
+	for (size_t k = x->sub.n; k-- > 0;)
+		if (x->sub.v[k].name == name && x->sub.v[k].b == b)
+			return &x->sub.v[k];
+	struct item y = { 0 };
+	y.name = name;
+	y.b = b;
+	y.first = INT64_MAX;
+	pt_vec_push(&x->sub, y);
+	return &x->sub.v[x->sub.n - 1];
+}
+
+/* Output name of a device activity: kernel name, or the copy/fill kind (§3.7). */
+static uint32_t act_name(struct ctx *g, size_t i)
+{
+	const struct pt_events *ev = &g->m->events;
+	if (ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET)
+		return copy_name(g, i);
+	if (!ev->name[i])
+		return out_intern(g, "<unnamed>", 9);
+	return out_name(g, ev->name[i], false);
+}
+
+static void act_rows(struct ctx *g, const struct rank *r, struct item *x, uint32_t h, int64_t kind)
+{
+	const struct pt_events *ev = &g->m->events;
+	for (uint32_t q = r->act_off[h]; q < r->act_off[h + 1]; q++) {
+		uint32_t i = r->act[q];
+		struct item *s = sub_get(x, act_name(g, i), kind);
+		s->calls++;
+		item_gpu(s, ev->dur[i]);
+		if (ev->start[i] < s->first)
+			s->first = ev->start[i];
+	}
+}
+
+static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	struct groups gs;
+	groups_init(&gs, r);
+	struct items it;
+	items_init(&it);
+	/* member operators, and which ranges lie in one (for the GPU denominator) */
+	uint8_t *inop = pt_xcalloc(r->nhr + 1, 1);
+	for (size_t q = 0; q < r->nhr; q++) {
+		uint32_t k = r->by_depth[q];
+		const struct hr *h = &r->hr[k];
+		bool mo = h->type == HT_OPERATOR && member_at(r, h->s);
+		inop[k] = mo || (h->parent && inop[h->parent - 1]);
+	}
+	for (uint32_t k = 0; k < r->nhr; k++) {
+		const struct hr *h = &r->hr[k];
+		if (h->type != HT_OPERATOR || !member_at(r, h->s))
+			continue;
+		uint32_t gi = group_of(&gs, r, h->track);
+		struct grp *gr = &gs.v.v[gi];
+		if (h->s < gr->first)
+			gr->first = h->s;
+		ivl_add(&gr->cpu, h->s, h->e);
+		struct item *x = items_get(&it, ((uint64_t)gi << 32) | h->name, h->name);
+		x->d = gi;
+		x->calls++;
+		item_cpu(x, h->e - h->s);
+		item_gpu(x, h->gpu);
+		if (h->s < x->first)
+			x->first = h->s;
+		if (!g->o->op_detail)
+			continue;
+		for (uint32_t q = r->kid_off[k]; q < r->kid_off[k + 1]; q++) {
+			uint32_t c = r->kid[q];
+			const struct hr *ch = &r->hr[c];
+			struct item *s = sub_get(x, ch->name, 0);
+			s->calls++;
+			item_cpu(s, ch->e - ch->s);
+			item_gpu(s, ch->gpu);
+			if (ch->s < s->first)
+				s->first = ch->s;
+			act_rows(g, r, s, c, 1);
+		}
+		act_rows(g, r, x, k, 1);
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i))
+			continue;
+		uint32_t h = hr_of_act(r, i);
+		if (h && inop[h - 1])
+			gs.v.v[group_of(&gs, r, r->hr[h - 1].track)].gpu_den += ev->dur[i];
+	}
+	free(inop);
+	groups_order(&gs);
+	struct pt_stext *x = stext(r, "Operator Summary", true, multi);
+	char hb1[96], hb2[96];
+	pt_stext_col(x, "Name", 52, false, true);
+	pt_stext_col(x, "Calls", 6, true, false);
+	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	char c0[4096], c1[32], c2[256], c3[256], title[64], key[32];
+	const char *cells[4] = { c0, c1, c2, c3 };
+	for (size_t gk = 0; gk < gs.v.n; gk++) {
+		uint32_t gi = gs.order[gk];
+		struct grp *gr = &gs.v.v[gi];
+		struct pt_ivset u = { 0 };
+		pt_ivset_build(&u, gr->cpu.v, gr->cpu.n);
+		gr->cpu_den = pt_ivset_measure(&u);
+		pt_ivset_free(&u);
+		size_t n;
+		struct item *v = group_items(g, &it, gi, &n, VK_TWO);
+		group_label(r, gr, title, key);
+		pt_stext_group(x, title);
+		int64_t shown = 0;
+		for (size_t k = 0; k < n; k++) {
+			struct item *o = &v[k];
+			if (!name_ok(g, o->name))
+				continue;
+			if (g->o->top >= 0 && shown >= g->o->top)
+				break;
+			shown++;
+			const char *on = out_str(g, o->name);
+			size_t row = row0(t, r);
+			setstr(t, row, 1, key);
+			setstr(t, row, 2, "op");
+			setstr(t, row, 3, on);
+			setstr(t, row, 5, on);
+			pt_table_set_int(t, row, 6, o->calls);
+			dblock(t, row, 7, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, gr->cpu_den);
+			dblock(t, row, 12, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, gr->gpu_den);
+			snprintf(c0, sizeof(c0), "%s", on);
+			snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
+			fblock(g, c2, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, gr->cpu_den);
+			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, gr->gpu_den);
+			pt_stext_row(x, cells);
+			sort_ctx.g = g;
+			pt_sort(o->sub.v, o->sub.n, sizeof(*o->sub.v), cmp_first);
+			/* children first, then the item's own device rows */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t j = 0; j < o->sub.n; j++) {
+					struct item *s = &o->sub.v[j];
+					if (s->b != pass)
+						continue;
+					const char *sn = out_str(g, s->name);
+					row = row0(t, r);
+					setstr(t, row, 1, key);
+					setstr(t, row, 2, pass ? "device" : "child");
+					setstr(t, row, 3, on);
+					if (!pass)
+						setstr(t, row, 4, sn);
+					setstr(t, row, 5, sn);
+					pt_table_set_int(t, row, 6, s->calls);
+					if (!pass)
+						dblock(t, row, 7, true, s->calls, s->cpu_total, s->cpu_max, s->cpu_min,
+						       o->cpu_total);
+					dblock(t, row, 12, true, s->calls, s->gpu_total, s->gpu_max, s->gpu_min,
+					       o->gpu_total);
+					snprintf(c0, sizeof(c0), "  %s", sn);
+					snprintf(c1, sizeof(c1), "%" PRId64, s->calls);
+					fblock(g, c2, !pass, s->calls, s->cpu_total, s->cpu_max, s->cpu_min, o->cpu_total);
+					fblock(g, c3, true, s->calls, s->gpu_total, s->gpu_max, s->gpu_min, o->gpu_total);
+					pt_stext_row(x, cells);
+					if (pass)
+						continue;
+					pt_sort(s->sub.v, s->sub.n, sizeof(*s->sub.v), cmp_first);
+					for (size_t q = 0; q < s->sub.n; q++) {
+						struct item *d = &s->sub.v[q];
+						const char *dn = out_str(g, d->name);
+						row = row0(t, r);
+						setstr(t, row, 1, key);
+						setstr(t, row, 2, "device");
+						setstr(t, row, 3, on);
+						setstr(t, row, 4, sn);
+						setstr(t, row, 5, dn);
+						pt_table_set_int(t, row, 6, d->calls);
+						dblock(t, row, 12, true, d->calls, d->gpu_total, d->gpu_max, d->gpu_min,
+						       s->gpu_total);
+						snprintf(c0, sizeof(c0), "    %s", dn);
+						snprintf(c1, sizeof(c1), "%" PRId64, d->calls);
+						fblock(g, c2, false, 0, 0, 0, 0, 0);
+						fblock(g, c3, true, d->calls, d->gpu_total, d->gpu_max, d->gpu_min,
+						       s->gpu_total);
+						pt_stext_row(x, cells);
+					}
+				}
+		}
+		free(v);
+	}
+	items_free(&it);
+	groups_free(&gs);
+	*tx = x;
+}
+
+/* ------------------------------------------------------------------ */
+/* userdefined (§3.8)                                                  */
+
+static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+{
+	struct ctx *g = r->g;
+	if (r->ascend)
+		return;
+	struct groups gs;
+	groups_init(&gs, r);
+	struct items it;
+	items_init(&it);
+	size_t longest = 4;
+	for (uint32_t k = 0; k < r->nhr; k++) {
+		const struct hr *h = &r->hr[k];
+		if (h->type != HT_USERRANGE || h->memname || !member_at(r, h->s))
+			continue;
+		uint32_t gi = group_of(&gs, r, h->track);
+		if (h->s < gs.v.v[gi].first)
+			gs.v.v[gi].first = h->s;
+		struct item *x = items_get(&it, ((uint64_t)gi << 32) | h->name, h->name);
+		x->d = gi;
+		x->calls++;
+		item_cpu(x, h->e - h->s);
+		item_gpu(x, h->gpu);
+		if (h->s < x->first)
+			x->first = h->s;
+		size_t l = strlen(out_str(g, h->name));
+		if (l > longest)
+			longest = l;
+	}
+	groups_order(&gs);
+	struct pt_stext *x = stext(r, "UserDefined Summary", true, multi);
+	char hb1[96], hb2[96];
+	pt_stext_col(x, "Name", longest < 90 ? longest : 90, false, true);
+	pt_stext_col(x, "Calls", 6, true, false);
+	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	char c1[32], c2[256], c3[256], title[64], key[32];
+	for (size_t gk = 0; gk < gs.v.n; gk++) {
+		uint32_t gi = gs.order[gk];
+		size_t n;
+		struct item *v = group_items(g, &it, gi, &n, VK_TWO);
+		if (!n) {
+			free(v);
+			continue;
+		}
+		group_label(r, &gs.v.v[gi], title, key);
+		pt_stext_group(x, title);
+		int64_t shown = 0;
+		for (size_t k = 0; k < n; k++) {
+			struct item *o = &v[k];
+			if (!name_ok(g, o->name))
+				continue;
+			if (g->o->top >= 0 && shown >= g->o->top)
+				break;
+			shown++;
+			const char *on = out_str(g, o->name);
+			size_t row = row0(t, r);
+			setstr(t, row, 1, key);
+			setstr(t, row, 2, on);
+			pt_table_set_int(t, row, 3, o->calls);
+			dblock(t, row, 4, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
+			dblock(t, row, 9, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, r->G);
+			snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
+			fblock(g, c2, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
+			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, r->G);
+			const char *cells[4] = { on, c1, c2, c3 };
+			pt_stext_row(x, cells);
+		}
+		free(v);
+	}
+	items_free(&it);
+	groups_free(&gs);
+	*tx = x;
+}
+
+/* ------------------------------------------------------------------ */
+/* memcpy (§3.7): host calls and ranges, device copies and fills       */
+
+static void fbw(char *b, bool has, int64_t bytes, int64_t ns)
+{
+	if (!has || !ns)
+		strcpy(b, "-");
+	else
+		snprintf(b, 48, "%.2f", (double)bytes / (double)ns);
+}
 
 static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
@@ -1413,30 +2582,49 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	struct items host, dev;
 	items_init(&host);
 	items_init(&dev);
-	struct pt_hashmap api_gpu; /* API event -> copy time it launched */
+	struct pt_hashmap api_gpu, api_bytes; /* API event -> copy time / bytes + 1 it launched */
 	pt_hashmap_init(&api_gpu);
-	int64_t G = 0;
+	pt_hashmap_init(&api_bytes);
+	int64_t G = r->G;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
-		if (!is_dev_activity(k) || !in_rank(r, i) || !member(r, i))
+		if ((k != PT_EV_MEMCPY && k != PT_EV_MEMSET) || !in_rank(r, i))
 			continue;
-		G += ev->dur[i];
-		if (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)
+		const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
+		uint32_t a = api_of(r, i);
+		if (a) {
+			*pt_hashmap_put(&api_gpu, a, 0, NULL) += (uint64_t)ev->dur[i];
+			if (ci)
+				*pt_hashmap_put(&api_bytes, a, 1, NULL) += ci->bytes;
+		}
+		if (!member(r, i))
 			continue;
-		uint32_t nm = ev->name[i] ? out_name(g, ev->name[i], false) :
-					    out_intern(g, k == PT_EV_MEMCPY ? "[memcpy]" : "[memset]", 8);
+		uint32_t nm = copy_name(g, i);
 		struct item *x = items_get(&dev, nm, nm);
 		x->calls++;
 		item_gpu(x, ev->dur[i]);
 		if (ev->start[i] < x->first)
 			x->first = ev->start[i];
-		uint64_t *a = ev->corr[i] ? pt_hashmap_get(&r->corr, ev->corr[i]) : NULL;
-		if (a) {
-			bool added;
-			uint64_t *s = pt_hashmap_put(&api_gpu, *a, 0, &added);
-			*s += (uint64_t)ev->dur[i];
+		if (ci) {
+			x->a += (int64_t)ci->bytes;
+			x->c = 1;
 		}
 	}
+	/* (a) memory-manipulation ranges */
+	for (uint32_t k = 0; k < r->nhr; k++) {
+		const struct hr *h = &r->hr[k];
+		if (!h->memname || !member_at(r, h->s))
+			continue;
+		struct item *x = items_get(&host, h->name, h->name);
+		x->calls++;
+		item_cpu(x, h->e - h->s);
+		item_gpu(x, h->gpu_mem);
+		x->a += h->bytes;
+		x->c |= h->has_bytes;
+		if (h->s < x->first)
+			x->first = h->s;
+	}
+	/* (b) runtime copy calls outside (a) ranges */
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_API || !in_rank(r, i) || !member(r, i))
 			continue;
@@ -1444,15 +2632,24 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		const char *s = out_str(g, nm);
 		if (!strcasestr(s, "memcpy") && !strcasestr(s, "memset"))
 			continue;
+		uint32_t h = g->link ? g->link[i] : 0;
+		if (h && r->hr[h - 1].mem_anc)
+			continue;
 		struct item *x = items_get(&host, nm, nm);
 		x->calls++;
 		item_cpu(x, ev->dur[i]);
 		uint64_t *gsum = pt_hashmap_get(&api_gpu, i + 1);
 		item_gpu(x, gsum ? (int64_t)*gsum : 0);
+		uint64_t *bs = pt_hashmap_get(&api_bytes, i + 1);
+		if (bs) {
+			x->a += (int64_t)(*bs - 1);
+			x->c = 1;
+		}
 		if (ev->start[i] < x->first)
 			x->first = ev->start[i];
 	}
 	pt_hashmap_free(&api_gpu);
+	pt_hashmap_free(&api_bytes);
 	items_sort(g, host.v.v, host.v.n, VK_TWO);
 	items_sort(g, dev.v.v, dev.v.n, VK_DEV);
 	size_t longest = 4;
@@ -1472,7 +2669,7 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
 	pt_stext_col(x, "Bytes", 0, true, false);
 	pt_stext_col(x, "Bandwidth (GB/s)", 0, true, false);
-	char c1[32], c2[256], c3[256];
+	char c1[32], c2[256], c3[256], c4[48], c5[48];
 	for (int grp = 0; grp < 2; grp++) {
 		struct items *it = grp ? &dev : &host;
 		if (!it->v.n)
@@ -1493,15 +2690,272 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 			pt_table_set_int(t, row, 3, o->calls);
 			dblock(t, row, 4, o->has_cpu, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
 			dblock(t, row, 9, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, G);
+			if (o->c) {
+				pt_table_set_int(t, row, 14, o->a);
+				if (o->gpu_total)
+					pt_table_set_double(t, row, 15, (double)o->a / (double)o->gpu_total);
+				snprintf(c4, sizeof(c4), "%" PRId64, o->a);
+			} else {
+				strcpy(c4, "-");
+			}
+			fbw(c5, o->c, o->a, o->gpu_total);
 			snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 			fblock(g, c2, o->has_cpu, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
 			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, G);
-			const char *cells[6] = { on, c1, c2, c3, "-", "-" };
+			const char *cells[6] = { on, c1, c2, c3, c4, c5 };
 			pt_stext_row(x, cells);
 		}
 	}
 	items_free(&host);
 	items_free(&dev);
+	*tx = x;
+}
+
+/* ------------------------------------------------------------------ */
+/* gpu (§3.12): device activities with launch statistics               */
+
+struct lstat {
+	int64_t n, ld_sum, ld_max, q_sum, api_sum, dout, aout, shrt;
+	int64_t p50, p90;
+};
+
+struct lpair {
+	uint32_t item;
+	int64_t ld;
+};
+
+static int cmp_lpair(const void *pa, const void *pb)
+{
+	const struct lpair *a = pa, *b = pb;
+	if (a->item != b->item)
+		return a->item < b->item ? -1 : 1;
+	return (a->ld > b->ld) - (a->ld < b->ld);
+}
+
+static void fnum(char *b, int64_t v)
+{
+	snprintf(b, 48, "%" PRId64, v);
+}
+
+static int name_width(struct ctx *g, const struct item *v, size_t n)
+{
+	size_t longest = 4;
+	for (size_t k = 0; k < n; k++) {
+		size_t l = strlen(out_str(g, v[k].name));
+		if (l > longest)
+			longest = l;
+	}
+	return (int)(longest < 90 ? longest : 90);
+}
+
+static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	struct items it;
+	items_init(&it);
+	PT_VEC(struct lstat) ls = { 0 };
+	PT_VEC(struct lpair) lp = { 0 };
+	int64_t den = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!is_dev_activity(k) || !in_rank(r, i) || !member(r, i))
+			continue;
+		uint32_t nm;
+		if (k == PT_EV_TASK && !ev->name[i])
+			nm = task_name(g, i);
+		else
+			nm = act_name(g, i);
+		int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+		struct item *x = items_get(&it, ((uint64_t)type << 32) | nm, nm);
+		if (!x->calls) {
+			x->b = type;
+			x->d = (int64_t)ls.n;
+			struct lstat z = { 0 };
+			pt_vec_push(&ls, z);
+		}
+		x->calls++;
+		item_gpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		den += ev->dur[i];
+		if (type) {
+			const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
+			if (ci) {
+				x->a += (int64_t)ci->bytes;
+				x->c = 1;
+			}
+		}
+		uint32_t a = api_of(r, i);
+		if (!a)
+			continue;
+		int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
+		int64_t ld = ds - as;
+		if (ld < 0)
+			continue; /* device record before its call (clock skew): left out */
+		struct lstat *s = &ls.v[x->d];
+		int64_t q = ds - ae > 0 ? ds - ae : 0;
+		s->n++;
+		s->ld_sum += ld;
+		if (ld > s->ld_max)
+			s->ld_max = ld;
+		s->q_sum += q;
+		s->api_sum += ae - as;
+		s->dout += q > g->o->queue_cutoff_ns;
+		s->aout += ae - as > g->o->runtime_cutoff_ns;
+		s->shrt += ev->dur[i] < ae - as;
+		struct lpair p = { (uint32_t)x->d, ld };
+		pt_vec_push(&lp, p);
+	}
+	/* nearest-rank percentiles per item */
+	pt_sort(lp.v, lp.n, sizeof(*lp.v), cmp_lpair);
+	for (size_t a = 0; a < lp.n;) {
+		size_t b = a;
+		while (b < lp.n && lp.v[b].item == lp.v[a].item)
+			b++;
+		int64_t n = (int64_t)(b - a);
+		struct lstat *s = &ls.v[lp.v[a].item];
+		s->p50 = lp.v[a + (size_t)((50 * n + 99) / 100) - 1].ld;
+		s->p90 = lp.v[a + (size_t)((90 * n + 99) / 100) - 1].ld;
+		a = b;
+	}
+	pt_vec_free(&lp);
+	items_sort(g, it.v.v, it.v.n, VK_DEV);
+	static const char *const tname[] = { "kernel", "memcpy", "memset" };
+	struct pt_stext *x = stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
+	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Launch Avg", "Launch P90",
+				"Queue Avg", "Outliers" };
+	for (int c = 0; c < 10; c++)
+		pt_stext_col(x, heads[c], 0, true, false);
+	pt_stext_col(x, "Name", (size_t)name_width(g, it.v.v, it.v.n), false, true);
+	char cb[11][48];
+	int64_t shown = 0;
+	for (size_t k = 0; k < it.v.n; k++) {
+		struct item *o = &it.v.v[k];
+		if (!name_ok(g, o->name))
+			continue;
+		if (g->o->top >= 0 && shown >= g->o->top)
+			break;
+		shown++;
+		const struct lstat *s = &ls.v[o->d];
+		const char *on = out_str(g, o->name);
+		size_t row = row0(t, r);
+		setstr(t, row, 1, tname[o->b]);
+		setstr(t, row, 2, on);
+		pt_table_set_int(t, row, 3, o->calls);
+		pt_table_set_int(t, row, 4, o->gpu_total);
+		pt_table_set_int(t, row, 5, ravg(o->gpu_total, o->calls));
+		pt_table_set_int(t, row, 6, o->gpu_min);
+		pt_table_set_int(t, row, 7, o->gpu_max);
+		pt_table_set_double(t, row, 8, pct(o->gpu_total, den));
+		if (o->c)
+			pt_table_set_int(t, row, 9, o->a);
+		pt_table_set_int(t, row, 10, s->n);
+		if (s->n) {
+			pt_table_set_int(t, row, 11, ravg(s->ld_sum, s->n));
+			pt_table_set_int(t, row, 12, s->p50);
+			pt_table_set_int(t, row, 13, s->p90);
+			pt_table_set_int(t, row, 14, s->ld_max);
+			pt_table_set_int(t, row, 15, ravg(s->q_sum, s->n));
+			pt_table_set_int(t, row, 16, ravg(s->api_sum, s->n));
+			pt_table_set_int(t, row, 17, s->dout);
+			pt_table_set_int(t, row, 18, s->aout);
+			pt_table_set_int(t, row, 19, s->shrt);
+		}
+		fpct(cb[0], o->gpu_total, den);
+		ftime(g, cb[1], o->gpu_total);
+		fnum(cb[2], o->calls);
+		favg(g, cb[3], o->gpu_total, o->calls);
+		ftime(g, cb[4], o->gpu_min);
+		ftime(g, cb[5], o->gpu_max);
+		if (s->n) {
+			favg(g, cb[6], s->ld_sum, s->n);
+			ftime(g, cb[7], s->p90);
+			favg(g, cb[8], s->q_sum, s->n);
+			fnum(cb[9], s->dout);
+		} else {
+			for (int c = 6; c < 10; c++)
+				strcpy(cb[c], "-");
+		}
+		const char *cells[11];
+		for (int c = 0; c < 10; c++)
+			cells[c] = cb[c];
+		cells[10] = on;
+		pt_stext_row(x, cells);
+	}
+	items_free(&it);
+	pt_vec_free(&ls);
+	char nb[200], cut[48];
+	int64_t us = g->o->queue_cutoff_ns;
+	if (us % 1000)
+		snprintf(cut, sizeof(cut), "%" PRId64 ".%03" PRId64, us / 1000, us % 1000);
+	else
+		snprintf(cut, sizeof(cut), "%" PRId64, us / 1000);
+	pt_stext_note(x, "Note:");
+	pt_stext_note(x, "Launch: device start minus the start of the launching API call. Queue: device start minus the end");
+	snprintf(nb, sizeof(nb), "of that call (0 if negative). Outliers: launches whose queue delay exceeds %s us.", cut);
+	pt_stext_note(x, nb);
+	*tx = x;
+}
+
+/* ------------------------------------------------------------------ */
+/* api (§3.11): runtime and driver API calls by name                   */
+
+static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	if (r->ascend)
+		return;
+	struct items it;
+	items_init(&it);
+	int64_t den = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_API || !in_rank(r, i) || !member(r, i))
+			continue;
+		uint32_t nm = out_name(g, ev->name[i], true);
+		struct item *x = items_get(&it, nm, nm);
+		x->calls++;
+		item_cpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		den += ev->dur[i];
+	}
+	items_sort(g, it.v.v, it.v.n, VK_API);
+	struct pt_stext *x = stext(r, "API Summary", true, multi);
+	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max" };
+	for (int c = 0; c < 6; c++)
+		pt_stext_col(x, heads[c], 0, true, false);
+	pt_stext_col(x, "Name", (size_t)name_width(g, it.v.v, it.v.n), false, true);
+	char cb[6][48];
+	int64_t shown = 0;
+	for (size_t k = 0; k < it.v.n; k++) {
+		struct item *o = &it.v.v[k];
+		if (!name_ok(g, o->name))
+			continue;
+		if (g->o->top >= 0 && shown >= g->o->top)
+			break;
+		shown++;
+		const char *on = out_str(g, o->name);
+		size_t row = row0(t, r);
+		setstr(t, row, 1, on);
+		pt_table_set_int(t, row, 2, o->calls);
+		pt_table_set_int(t, row, 3, o->cpu_total);
+		pt_table_set_int(t, row, 4, ravg(o->cpu_total, o->calls));
+		pt_table_set_int(t, row, 5, o->cpu_min);
+		pt_table_set_int(t, row, 6, o->cpu_max);
+		pt_table_set_double(t, row, 7, pct(o->cpu_total, den));
+		fpct(cb[0], o->cpu_total, den);
+		ftime(g, cb[1], o->cpu_total);
+		fnum(cb[2], o->calls);
+		favg(g, cb[3], o->cpu_total, o->calls);
+		ftime(g, cb[4], o->cpu_min);
+		ftime(g, cb[5], o->cpu_max);
+		const char *cells[7] = { cb[0], cb[1], cb[2], cb[3], cb[4], cb[5], on };
+		pt_stext_row(x, cells);
+	}
+	items_free(&it);
 	*tx = x;
 }
 
@@ -1595,6 +3049,36 @@ static struct pt_table *data_table(enum pt_summary_view v)
 		pt_table_add_col(t, "exec_total", PT_COL_TIME, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "exec_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
 		break;
+	case PT_SV_GPU:
+		pt_table_add_col(t, "type", PT_COL_STR, PT_ROLE_KEY, 0);
+		pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+		pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "min", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "max", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
+		pt_table_add_col(t, "bytes", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "launches", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "launch_delay_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "launch_delay_p50", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "launch_delay_p90", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "launch_delay_max", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "queue_delay_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "api_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "delay_outliers", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "api_outliers", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "short", PT_COL_INT, PT_ROLE_VALUE, 0);
+		break;
+	case PT_SV_API:
+		pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+		pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "min", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "max", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
+		break;
 	default:
 		break;
 	}
@@ -1611,9 +3095,11 @@ static const view_fn view_fns[PT_SV_COUNT] = {
 	[PT_SV_OPERATOR] = view_operator,
 	[PT_SV_KERNEL] = view_kernel,
 	[PT_SV_MEMCPY] = view_memcpy,
-	[PT_SV_USERDEFINED] = NULL, /* needs host range types (not in the model yet) */
+	[PT_SV_USERDEFINED] = view_userdefined,
 	[PT_SV_OPTYPE] = view_optype,
 	[PT_SV_AICPU] = view_aicpu,
+	[PT_SV_GPU] = view_gpu,
+	[PT_SV_API] = view_api,
 };
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
@@ -1624,11 +3110,13 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 	g.unit = o->unit == PT_TU_DEFAULT ? PT_TU_MS : o->unit;
 	pt_strtab_init(&g.names);
 	g.raw2out = pt_xcalloc(m->strings.n + 1, sizeof(*g.raw2out));
+	g.raw2api = pt_xcalloc(m->strings.n + 1, sizeof(*g.raw2api));
 	if (o->step_re) {
 		g.step_re = *o->step_re;
 	} else {
 		if (regcomp(&g.step_re, "^(ProfilerStep|ProfileStep)#[0-9]+$", REG_EXTENDED | REG_NOSUB)) {
 			free(g.raw2out);
+			free(g.raw2api);
 			pt_strtab_free(&g.names);
 			return pt_err(e, "cannot compile the step pattern");
 		}
@@ -1661,9 +3149,40 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 			ranks.v[j] = ranks.v[j - 1];
 			ranks.v[j - 1] = tmp;
 		}
-	if (gpu && !ranks.n) {
-		struct rank r = { .g = &g, .ascend = false, .rank = 0, .word = "GPU" };
-		pt_vec_push(&ranks, r);
+	/* GPU ranks: one per traced process (devices grouped by pid), numbered by the recorded rank, else in order */
+	if (gpu) {
+		g.link = pt_xcalloc(m->events.n + 1, sizeof(*g.link));
+		g.cls = pt_xcalloc(m->events.n + 1, 1);
+		size_t first = ranks.n;
+		for (uint32_t d = 0; d < m->devices.n; d++) {
+			const struct pt_device *dv = &m->devices.v[d];
+			if (dv->kind == PT_DEV_NPU)
+				continue;
+			struct rank *rk = NULL;
+			for (size_t k = first; k < ranks.n; k++)
+				if (ranks.v[k].pid == dv->pid)
+					rk = &ranks.v[k];
+			if (!rk) {
+				struct rank r = { .g = &g, .ascend = false, .pid = dv->pid, .rank = -1, .word = "GPU" };
+				r.devin = pt_xcalloc(m->devices.n + 1, sizeof(*r.devin));
+				pt_vec_push(&ranks, r);
+				rk = &ranks.v[ranks.n - 1];
+			}
+			if (dv->pid && dv->rank >= 0 && rk->rank < 0)
+				rk->rank = dv->rank;
+			if (dv->kind == PT_DEV_GPU && o->device >= 0 && dv->id != (uint64_t)o->device)
+				continue;
+			rk->devin[d] = true;
+		}
+		for (size_t k = first; k < ranks.n; k++)
+			if (ranks.v[k].rank < 0)
+				ranks.v[k].rank = (int64_t)(k - first);
+		for (size_t i = first + 1; i < ranks.n; i++)
+			for (size_t j = i; j > first && ranks.v[j - 1].rank > ranks.v[j].rank; j--) {
+				struct rank tmp = ranks.v[j];
+				ranks.v[j] = ranks.v[j - 1];
+				ranks.v[j - 1] = tmp;
+			}
 	}
 	bool multi = ranks.n > 1;
 	struct pt_summary_opts eff = *o;
@@ -1688,8 +3207,12 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 	for (size_t k = 0; k < ranks.n; k++)
 		rank_free(&ranks.v[k]);
 	pt_vec_free(&ranks);
+	out->nesting_violations = g.violations;
 	if (g.step_re_own)
 		regfree(&g.step_re);
+	free(g.link);
+	free(g.cls);
+	free(g.raw2api);
 	free(g.raw2out);
 	pt_strtab_free(&g.names);
 	return 0;

@@ -1,6 +1,7 @@
 /*
  * proftool summary (summary.md): the views device, overview, model,
- * distributed, operator, kernel, memcpy, userdefined, optype and aicpu.
+ * distributed, operator, kernel, memcpy, userdefined, optype, aicpu, gpu
+ * and api.
  *
  * The pass builds, per selected view, one data table (the CSV/JSON columns of
  * summary.md §3, with a `rank` column) and one text table per rank in the
@@ -35,6 +36,8 @@ enum pt_summary_view {
 	PT_SV_USERDEFINED,
 	PT_SV_OPTYPE,
 	PT_SV_AICPU,
+	PT_SV_GPU,
+	PT_SV_API,
 	PT_SV_COUNT,
 };
 extern const char *const pt_summary_view_names[]; /* indexed by enum pt_summary_view, NULL-terminated */
@@ -64,6 +67,9 @@ struct pt_summary_opts {
 	int64_t top;                 /* < 0: all rows */
 	const regex_t *name_re;      /* --name, NULL = all */
 	const regex_t *step_re;      /* --step-pattern, NULL = the default */
+	const regex_t *comm_re;      /* --comm-pattern (case-insensitive), NULL = the name lists of §2.5 */
+	int64_t queue_cutoff_ns;     /* hints.launch.queue_delay_us (default 100 us) */
+	int64_t runtime_cutoff_ns;   /* hints.launch.runtime_us (default 50 us) */
 	bool op_detail, thread_sep, no_demangle;
 	int64_t device;              /* --device, < 0 = all */
 	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
@@ -87,6 +93,7 @@ struct pt_summary_view_out {
 struct pt_summary {
 	struct pt_summary_view_out v[PT_SV_COUNT];
 	size_t n;                    /* selected views, in print order */
+	uint64_t nesting_violations; /* GPU host ranges that overlap their parent partially (§2.2) */
 };
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,

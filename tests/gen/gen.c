@@ -1001,9 +1001,15 @@ static void directive(struct gen *g, char **tok, int n)
 				die("dev-start: unknown option '%s'", tok[i]);
 			i = kv.i;
 		}
+	} else if (!strncmp(d, "aicore", 6)) {
+		if (gen_aicore_directive(g, tok, n) <= 0)
+			die("%s", *gen_aicore_error() ? gen_aicore_error() : "unknown directive");
 	} else if (!strncmp(d, "md-", 3)) {
 		if (gen_minddata_directive(g, tok, n) < 0)
 			die("%s", gen_minddata_error());
+	} else if (!strncmp(d, "mem-", 4)) {
+		if (gen_memory_directive(g, tok, n) < 0)
+			die("%s", gen_memory_error());
 	} else if (!strcmp(d, "file")) {
 		d_file(g, tok, n, 1);
 	} else if (!strcmp(d, "slices")) {
@@ -1826,6 +1832,8 @@ int main(int argc, char **argv)
 	gen_aicpumi(&g);
 	gen_tdt(&g);
 	gen_minddata(&g);
+	gen_memory(&g);
+	gen_aicore(&g);
 	if (g.expect && fclose(g.expect))
 		die("write error on EXPECT: %s", strerror(errno));
 	pt_hashmap_free(&dyn.next);

@@ -312,5 +312,13 @@ void gen_clock(struct gen *g);
 int gen_minddata_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not md-*, -1 error */
 const char *gen_minddata_error(void);
 void gen_minddata(struct gen *g);
+int gen_memory_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not mem-*, -1 error */
+const char *gen_memory_error(void);
+void gen_memory(struct gen *g);
+
+/* AI Core back end (gen-aicore.c): aicore* directives, kept in its own state. */
+int gen_aicore_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not aicore*, -1 error */
+const char *gen_aicore_error(void);
+void gen_aicore(struct gen *g);
 
 #endif

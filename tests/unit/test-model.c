@@ -313,10 +313,53 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
+/* Sparse event columns (model.h): corr/op/task stay zero-filled, untouched
+ * arrays until a non-zero value arrives, across every growth of the arrays,
+ * and read back identically from a .ptm. */
+static void check_sparse(const struct pt_model *m, size_t n)
+{
+	const struct pt_events *ev = &m->events;
+	assert_int_equal(ev->n, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ev->start[i], (int64_t)i * 10);
+		assert_int_equal(ev->corr[i], i >= 3000 && i % 2 ? i : 0);
+		assert_int_equal(ev->op[i], 0);
+		assert_int_equal(ev->task[i], i >= 4000 ? 7 : 0);
+	}
+}
+
+static void test_sparse_columns(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "Stream 1");
+	size_t n = 9000;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 2999)
+			assert_int_equal(m->events.dense, 0);
+		pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)i * 10, 5, i >= 3000 && i % 2 ? i : 0, PT_NONE,
+				   i >= 4000 ? 7 : 0);
+	}
+	assert_int_equal(m->events.dense, PT_EVCOL_CORR | PT_EVCOL_TASK);
+	check_sparse(m, n);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/sparse.ptm", dir);
+	write_model(m, path, true);
+	struct pt_model *r = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+	check_sparse(r, n);
+	assert_int_equal(r->events.dense & PT_EVCOL_OP, 0);
+	pt_model_free(r);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_sparse_columns),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 	};

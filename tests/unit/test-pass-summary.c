@@ -271,9 +271,10 @@ static void test_gpu_kernel_unattributed(void **state)
 	assert_string_equal(S(ov, 1, "event_type"), "CudaRuntime");
 	assert_int_equal(I(ov, 1, "calls"), 3);
 	size_t last = ov->nrows - 1;
+	/* no host range: every activity is unattributed (§2.4), launched or not */
 	assert_string_equal(S(ov, last, "event_type"), "Unattributed");
-	assert_int_equal(I(ov, last, "calls"), 1);
-	assert_int_equal(I(ov, last, "time"), 5000);
+	assert_int_equal(I(ov, last, "calls"), 4);
+	assert_int_equal(I(ov, last, "time"), 48000);
 	const struct pt_table *mc = view(&s, PT_SV_MEMCPY);
 	assert_int_equal(mc->nrows, 2);
 	assert_string_equal(S(mc, 0, "group"), "host");
@@ -282,6 +283,93 @@ static void test_gpu_kernel_unattributed(void **state)
 	assert_string_equal(S(mc, 1, "name"), "[memcpy]");
 	const struct pt_table *dv = view(&s, PT_SV_DEVICE);
 	assert_int_equal(I(dv, 0, "busy"), 45000);
+	pt_summary_free(&s);
+	pt_model_free(m);
+}
+
+
+/* Adds a host range with range info (type, explicit parent event + 1). */
+static uint32_t add_range(struct pt_model *m, uint32_t th, const char *name, const char *type, int64_t s, int64_t e,
+			  uint32_t parent)
+{
+	uint32_t ev = (uint32_t)m->events.n;
+	pt_model_add_event(m, th, pt_model_str(m, name), PT_EV_RANGE, s, e - s, 0, PT_NONE, 0);
+	struct pt_range_info ri = { ev, pt_model_str(m, type), 0, 0, parent, ev + 1, 0 };
+	pt_vec_push(&m->ranges, ri);
+	return ev;
+}
+
+/*
+ * GPU host model (§2.2-§2.4) from a built model: explicit parents, nesting by time with a partial
+ * overlap (nesting_violations), attachment by the deepest then latest range, links of the importer
+ * (pt_gpu_link) preferred to correlation ids, an explicit parent cycle cut, two processes = two ranks.
+ */
+static void test_gpu_host_model(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 10);
+	uint32_t gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+	m->devices.v[cpu].rank = m->devices.v[gpu].rank = 1;
+	uint32_t cpu2 = pt_model_device(m, PT_DEV_CPU, 11);
+	m->devices.v[cpu2].pid = 8;
+	uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 10, "t10");
+	uint32_t th2 = pt_model_track(m, cpu2, PT_TRACK_HOST_THREAD, 11, "t11");
+	uint32_t st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s7");
+	uint32_t step = add_range(m, th, "ProfilerStep#1", "ProfileStep", 0, 1000, 0);
+	uint32_t fw = add_range(m, th, "fw", "Forward", 0, 500, step + 1);
+	add_range(m, th, "matmul", "Operator", 100, 300, fw + 1);
+	/* nested by time in matmul, overlapping its end: a nesting violation, nesting end 300 */
+	add_range(m, th, "late", "UserRange", 250, 350, 0);
+	uint32_t a1 = (uint32_t)m->events.n;
+	pt_model_add_event(m, th, pt_model_str(m, "cudaLaunchKernel_v7000"), PT_EV_API, 260, 10, 5, PT_NONE, 0);
+	uint32_t a2 = (uint32_t)m->events.n;
+	pt_model_add_event(m, th, pt_model_str(m, "cudaLaunchKernel_v7000"), PT_EV_API, 320, 10, 6, PT_NONE, 0);
+	uint32_t k1 = (uint32_t)m->events.n;
+	pt_model_add_event(m, st, pt_model_str(m, "gemm"), PT_EV_KERNEL, 400, 100, 99, PT_NONE, 0);
+	uint32_t k2 = (uint32_t)m->events.n;
+	pt_model_add_event(m, st, pt_model_str(m, "gemm"), PT_EV_KERNEL, 600, 50, 6, PT_NONE, 0);
+	/* the importer's links win over correlation ids (k1's corr 99 matches nothing) */
+	struct pt_gpu_link l1 = { k1, a1, 0 }, l2 = { k2, a2, 0 };
+	pt_vec_push(&m->links, l1);
+	pt_vec_push(&m->links, l2);
+	/* second process: two operators whose explicit parents form a cycle */
+	uint32_t c1 = (uint32_t)m->events.n;
+	add_range(m, th2, "x", "Operator", 0, 100, c1 + 2);
+	add_range(m, th2, "y", "Operator", 0, 100, c1 + 1);
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OPERATOR) | (1u << PT_SV_MODEL) | (1u << PT_SV_USERDEFINED) | (1u << PT_SV_GPU) |
+		  (1u << PT_SV_API);
+	o.op_detail = true;
+	struct pt_summary s = run(m, &o);
+	assert_int_equal(s.nesting_violations, 1);
+	const struct pt_table *opv = view(&s, PT_SV_OPERATOR);
+	/* rank 0 (pid 8: x, y), then rank 1 (pid 7: matmul) */
+	assert_int_equal(I(opv, 0, "rank"), 0);
+	assert_int_equal(I(opv, 2, "rank"), 1);
+	assert_string_equal(S(opv, 2, "name"), "matmul");
+	/* a1 (t=260) is attached to "late" (deeper), a2 (t=320) to nothing below fw: matmul GPU = 100 */
+	assert_int_equal(I(opv, 2, "gpu_total"), 100);
+	assert_string_equal(S(opv, 3, "row_kind"), "child");
+	assert_string_equal(S(opv, 3, "name"), "late");
+	assert_string_equal(S(opv, 4, "row_kind"), "device");
+	assert_string_equal(S(opv, 4, "child_name"), "late");
+	assert_string_equal(S(opv, 4, "name"), "gemm");
+	const struct pt_table *ud = view(&s, PT_SV_USERDEFINED);
+	assert_int_equal(ud->nrows, 1);
+	assert_int_equal(I(ud, 0, "gpu_total"), 100);
+	const struct pt_table *md = view(&s, PT_SV_MODEL);
+	assert_string_equal(S(md, 1, "phase"), "Forward");
+	assert_int_equal(I(md, 1, "gpu_total"), 150); /* both launches start inside fw */
+	const struct pt_table *gv = view(&s, PT_SV_GPU);
+	assert_int_equal(gv->nrows, 1);
+	assert_int_equal(I(gv, 0, "launches"), 2);
+	assert_int_equal(I(gv, 0, "launch_delay_max"), 280);
+	const struct pt_table *av = view(&s, PT_SV_API);
+	assert_int_equal(I(av, 0, "calls"), 2);
+	assert_string_equal(S(av, 0, "name"), "cudaLaunchKernel");
 	pt_summary_free(&s);
 	pt_model_free(m);
 }
@@ -304,7 +392,7 @@ static void test_text_layout(void **state)
 	pt_out_init_fd(&o, fd, path);
 	pt_stext_write(&o, t, false);
 	struct pt_err *e = NULL;
-	assert_int_equal(pt_out_flush(&o, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
 	close(fd);
 	FILE *f = fopen(path, "r");
 	char buf[2048];
@@ -402,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_npu_operator_kernel),
 		cmocka_unit_test(test_npu_overview_model_steps),
 		cmocka_unit_test(test_gpu_kernel_unattributed),
+		cmocka_unit_test(test_gpu_host_model),
 		cmocka_unit_test(test_text_layout),
 		cmocka_unit_test(test_job3_fixture),
 	};

@@ -1,0 +1,158 @@
+/* proftool flops: FLOPs, achieved FLOPS and utilisation (ascend.md §3.9, cupti.md §6.12). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-flops.h"
+#include "support/out.h"
+#include "table/table.h"
+
+enum { OPT_BY = 100, OPT_SCOPE_DEPTH, OPT_PEAK, OPT_FFORMAT };
+
+static const char *const by_values[] = { "op", "type", "scope", "step", "model", NULL };
+static const char *const fmt_values[] = { "table", "csv", "json", "jsonl", "folded", NULL };
+
+static const struct pt_opt flops_opts[] = {
+	{ "by", 0, "VIEW", OPT_BY, "what one row is: op (default), type, scope, step or model", by_values },
+	{ "scope-depth", 0, "N", OPT_SCOPE_DEPTH, "keep N scope levels in --by scope and --format folded (default all)",
+	  NULL },
+	{ "peak", 0, "TFLOPS", OPT_PEAK, "peak FLOPS of every device, in TFLOPS (default: info.json or the GPU table)",
+	  NULL },
+	{ 0 },
+};
+
+/* The shared output options, with a --format that also accepts folded. */
+static const struct pt_opt out_opts[] = {
+	{ "format", 0, "FMT", OPT_FFORMAT, "output format (folded: 'a;b;c VALUE' lines for flame graphs)", fmt_values },
+	{ "output", 'o', "FILE", OPT_OUTPUT, "write to FILE instead of standard output", NULL },
+	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
+	  (const char *const[]){ "s", "ms", "us", "ns", NULL } },
+	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { flops_opts, pt_filter_opts, out_opts, pt_rawpath_opts, NULL };
+
+static struct pt_filter filt;
+static struct pt_flops_opts fo;
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_BY:
+		fo.by = !strcmp(arg, "op")    ? PT_FLOPS_BY_OP :
+			!strcmp(arg, "type")  ? PT_FLOPS_BY_TYPE :
+			!strcmp(arg, "scope") ? PT_FLOPS_BY_SCOPE :
+			!strcmp(arg, "step")  ? PT_FLOPS_BY_STEP :
+						PT_FLOPS_BY_MODEL;
+		return 0;
+	case OPT_SCOPE_DEPTH: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (!*arg || *end || v < 1 || v > 1000)
+			return pt_usage_error(c->cmd, "invalid scope depth '%s' (a number >= 1)", arg);
+		fo.scope_depth = (int)v;
+		return 0;
+	}
+	case OPT_PEAK: {
+		char *end;
+		double v = strtod(arg, &end);
+		if (!*arg || *end || !isfinite(v) || v <= 0)
+			return pt_usage_error(c->cmd, "invalid peak '%s' (TFLOPS, a number > 0)", arg);
+		fo.peak = v * 1e12;
+		return 0;
+	}
+	case OPT_FFORMAT:
+		if (!strcmp(arg, "folded")) {
+			fo.folded = true;
+			return 0;
+		}
+		fo.folded = false;
+		return pt_common_opt(c, OPT_FORMAT, arg) < 0 ? -1 : 0;
+	}
+	int r = pt_filter_opt(c->cmd, &filt, id, arg);
+	return r < 0 ? -1 : 0;
+}
+
+/* Folded stacks: one "stack VALUE" line per row of the folded table. */
+static int emit_folded(struct pt_common *c, const struct pt_table *t, struct pt_err **e)
+{
+	struct pt_out o;
+	if (pt_out_open(&o, c->output ? c->output : "-", e))
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct pt_cell *s = &t->cells[r * t->ncols];
+		const struct pt_cell *v = &t->cells[r * t->ncols + 1];
+		pt_out_write(&o, s->u.s, s->len);
+		pt_out_putc(&o, ' ');
+		if (v->kind == PT_CELL_INT)
+			pt_out_i64(&o, v->u.i);
+		else
+			pt_out_printf(&o, "%.0f", v->u.d);
+		pt_out_putc(&o, '\n');
+	}
+	return pt_out_commit(&o, e);
+}
+
+static int run(const struct pt_cmd *cmd, int argc, char **argv)
+{
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	memset(&filt, 0, sizeof(filt));
+	memset(&fo, 0, sizeof(fo));
+	int first = pt_common_parse(&c, argc, argv, own);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		return 2;
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		return 2;
+	}
+	fo.sel = (struct pt_step_sel){
+		.device = c.imp.ascend.device,
+		.steps_given = filt.steps_given,
+		.step_a = filt.step_a,
+		.step_b = filt.step_b,
+		.window_given = filt.window_given,
+		.win_has_a = filt.win_has_a,
+		.win_has_b = filt.win_has_b,
+		.win_a = filt.win_a,
+		.win_b = filt.win_b,
+		.step_pattern = filt.step_pattern,
+	};
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	int rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc) {
+		struct pt_index *x = pt_index_new(m);
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		rc = pt_pass_flops(m, x, &fo, t, &n, &c.diag, &e);
+		if (!rc)
+			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		pt_index_free(x);
+	}
+	pt_model_free(m);
+	return pt_common_finish(&c, rc, e);
+}
+
+const struct pt_cmd pt_cmd_flops = {
+	.name = "flops",
+	.summary = "FLOPs, achieved FLOPS and utilisation per op, scope, step and model",
+	.usage = "[options] MODEL|PATH",
+	.description =
+		"FLOPs of every op from the Ascend AI Core counters (aicore.data) or, where none exist, from the op\n"
+		"type and tensor shapes (the analytical table of proftool-flops(1)); on GPU data from PyTorch's NVTX\n"
+		"operator ranges. Rows per op (default), op type, scope level, step or model; --format folded prints\n"
+		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
+		"as zero. See proftool-flops(1).",
+	.groups = groups,
+	.run = run,
+};

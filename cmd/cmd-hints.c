@@ -1,0 +1,194 @@
+/* proftool hints: bottleneck advice with its evidence (hints.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-hints.h"
+#include "pass/pass-steps.h"
+#include "support/out.h"
+
+enum { OPT_HINT = 100, OPT_EXPLAIN, OPT_SHOW_SUPPRESSED, OPT_FAIL_ON, OPT_NO_DEMANGLE };
+
+static const char *const fail_values[] = { "info", "warn", NULL };
+
+static const struct pt_opt hints_opts[] = {
+	{ "hint", 0, "KEY=VALUE", OPT_HINT,
+	  "set a threshold (repeatable; the last value wins): any key of proftool-hints(1), e.g. "
+	  "hints.comm.exposed_pct=10, hints.disable=TOP_OPS", NULL },
+	{ "explain", 0, "ID", OPT_EXPLAIN, "print the rule ID, its thresholds and the values in force; needs no model",
+	  NULL },
+	{ "show-suppressed", 0, NULL, OPT_SHOW_SUPPRESSED,
+	  "also list what was not shown: rules not evaluated, hints suppressed by a gate, disabled rules", NULL },
+	{ "fail-on", 0, "LEVEL", OPT_FAIL_ON, "exit 3 when a hint at or above LEVEL is shown", fail_values },
+	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "show C++ kernel names as recorded", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { hints_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+
+static struct pt_hint_knobs knobs;
+static struct pt_filter filt;
+static const char *explain;
+static bool show_suppressed;
+static int fail_on = -1;
+static bool no_demangle;
+
+static int own(struct pt_common *c, int id, const char *arg)
+{
+	int r = pt_filter_opt(c->cmd, &filt, id, arg);
+	if (r <= 0)
+		return r < 0 ? -1 : 0;
+	switch (id) {
+	case OPT_HINT: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg)
+			return pt_usage_error(c->cmd, "--hint takes KEY=VALUE, not '%s'", arg);
+		char *key = strndup(arg, (size_t)(eq - arg));
+		char *why = NULL;
+		int rc = pt_hint_knob_set(&knobs, key, eq + 1, &why);
+		free(key);
+		if (rc < 0) {
+			pt_usage_error(c->cmd, "%s", why);
+			free(why);
+			return -1;
+		}
+		return 0;
+	}
+	case OPT_EXPLAIN:
+		explain = arg;
+		return 0;
+	case OPT_SHOW_SUPPRESSED:
+		show_suppressed = true;
+		return 0;
+	case OPT_FAIL_ON:
+		fail_on = !strcmp(arg, "info") ? PT_SEV_INFO : PT_SEV_WARN;
+		return 0;
+	case OPT_NO_DEMANGLE:
+		no_demangle = true;
+		return 0;
+	}
+	return 0;
+}
+
+static int do_explain(const struct pt_cmd *cmd)
+{
+	char *s = pt_hint_explain(explain, &knobs);
+	if (!s) {
+		char list[2048] = "";
+		for (int i = 0; i < PT_HR__N; i++) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%s", i ? ", " : "", pt_hint_rule_name((enum pt_hint_rule)i));
+		}
+		pt_usage_error(cmd, "unknown rule '%s'; rules: %s", explain, list);
+		return 2;
+	}
+	fputs(s, stdout);
+	free(s);
+	return fflush(stdout) ? 1 : 0;
+}
+
+static int run(const struct pt_cmd *cmd, int argc, char **argv)
+{
+	struct pt_common c;
+	pt_common_init(&c, cmd, PT_FMT_TABLE);
+	memset(&filt, 0, sizeof(filt));
+	pt_hint_knobs_free(&knobs);
+	pt_hint_knobs_init(&knobs);
+	explain = NULL;
+	show_suppressed = false;
+	fail_on = -1;
+	no_demangle = false;
+	int first = pt_common_parse(&c, argc, argv, own);
+	int ret;
+	if (first == -2) {
+		ret = 0;
+		goto done;
+	}
+	if (first < 0) {
+		ret = 2;
+		goto done;
+	}
+	char *why = NULL;
+	if (pt_hint_knobs_check(&knobs, &why)) {
+		pt_usage_error(cmd, "%s", why);
+		free(why);
+		ret = 2;
+		goto done;
+	}
+	if (explain) {
+		if (argc - first > 1) {
+			pt_usage_error(cmd, "--explain takes no more than one MODEL or PATH");
+			ret = 2;
+			goto done;
+		}
+		ret = do_explain(cmd);
+		goto done;
+	}
+	if (argc - first != 1) {
+		pt_usage_error(cmd, "expected one MODEL or PATH");
+		ret = 2;
+		goto done;
+	}
+	struct pt_step_sel sel = {
+		.device = c.imp.ascend.device,
+		.steps_given = filt.steps_given,
+		.step_a = filt.step_a,
+		.step_b = filt.step_b,
+		.window_given = filt.window_given,
+		.win_has_a = filt.win_has_a,
+		.win_has_b = filt.win_has_b,
+		.win_a = filt.win_a,
+		.win_b = filt.win_b,
+		.step_pattern = filt.step_pattern,
+	};
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	struct pt_hints h = { 0 };
+	int rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc) {
+		struct pt_index *x = pt_index_new(m);
+		enum pt_time_unit u = c.ex.unit == PT_TU_DEFAULT ? PT_TU_MS : c.ex.unit;
+		struct pt_hints_opts ho = { .unit_div = pt_time_unit_div(u), .unit_name = pt_time_unit_name(u),
+					    .no_demangle = no_demangle };
+		rc = pt_pass_hints(m, x, &sel, &knobs, &ho, &h, &c.diag, &e);
+		if (!rc) {
+			struct pt_out o;
+			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
+			if (!rc) {
+				enum pt_hints_fmt f = c.ex.format == PT_FMT_CSV ? PT_HF_CSV :
+						      c.ex.format == PT_FMT_JSON ? PT_HF_JSON :
+						      c.ex.format == PT_FMT_JSONL ? PT_HF_JSONL : PT_HF_TEXT;
+				pt_hints_write(&o, &h, f, show_suppressed);
+				rc = pt_out_commit(&o, &e);
+			}
+		}
+		pt_index_free(x);
+	}
+	int maxsev = pt_hints_max_sev(&h);
+	pt_hints_free(&h);
+	pt_model_free(m);
+	ret = pt_common_finish(&c, rc, e);
+	if (!ret && fail_on >= 0 && maxsev >= fail_on)
+		ret = 3;
+done:
+	pt_hint_knobs_free(&knobs);
+	return ret;
+}
+
+const struct pt_cmd pt_cmd_hints = {
+	.name = "hints",
+	.summary = "bottleneck advice with its evidence",
+	.usage = "[options] MODEL|PATH | --explain ID",
+	.description =
+		"Runs the bottleneck rules of proftool-hints(1) over the model: input pipeline (INPUT_BOUND,\n"
+		"UNEXPLAINED_TIME, STEP_GAP, the MindData MD_* rules), device utilisation, launches and idle time,\n"
+		"communication, cluster spread, top operators and exposed memory operations. Each hint has a rule\n"
+		"id, a severity (crit, warn, info), one line of advice and the evidence behind it. A run where no\n"
+		"rule fires prints 'No hints to show.' and exits 0. Exit 3 only under --fail-on.",
+	.groups = groups,
+	.run = run,
+};

@@ -1,0 +1,292 @@
+#include "model/gpu-memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/hashmap.h"
+#include "support/xalloc.h"
+#include "support/sort.h"
+
+const char *const pt_gmem_group_names[PT_GMEM__N] = { "device", "managed", "pinned", "other" };
+
+enum pt_gmem_group pt_gmem_group_of(unsigned k)
+{
+	switch (k) {
+	case 3: /* DEVICE */
+	case 6: /* DEVICE_STATIC */
+		return PT_GMEM_DEVICE;
+	case 5: /* MANAGED */
+	case 7: /* MANAGED_STATIC */
+		return PT_GMEM_MANAGED;
+	case 2:
+		return PT_GMEM_PINNED;
+	default:
+		return PT_GMEM_OTHER;
+	}
+}
+
+const char *const pt_gmem_pool_ev_names[4] = { "created", "growth", "trim", "destroyed" };
+
+static int cmp_item(const void *x, const void *y)
+{
+	const struct pt_gmem_item *a = x, *b = y;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->pool != b->pool)
+		return a->pool < b->pool ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static uint64_t bkey(uint32_t pid, uint64_t addr)
+{
+	return pt_hash64(addr ^ ((uint64_t)pid << 40 | (uint64_t)pid >> 24) ^ 0x9e3779b97f4a7c15ull);
+}
+
+static uint32_t pool_find(struct pt_gmem_state *r, struct pt_hashmap *pm, uint32_t pid, uint64_t addr, uint8_t type)
+{
+	bool added;
+	uint64_t *v = pt_hashmap_put(pm, bkey(pid, addr), 0, &added);
+	if (!added) {
+		struct pt_gmem_pool *p = &r->pools.v[*v - 1];
+		if (p->pid == pid && p->address == addr)
+			return (uint32_t)(*v - 1);
+	}
+	struct pt_gmem_pool np = { 0 };
+	np.pid = pid;
+	np.address = addr;
+	np.type = type;
+	pt_vec_push(&r->pools, np);
+	*v = r->pools.n;
+	return (uint32_t)(r->pools.n - 1);
+}
+
+/* Observe a pool size; records growth events. */
+static void pool_observe(struct pt_gmem_state *r, uint32_t pi, int64_t t, uint64_t size, uint64_t util, int64_t *local_sum)
+{
+	struct pt_gmem_pool *p = &r->pools.v[pi];
+	if (p->has_size && size > p->size) {
+		p->growths++;
+		struct pt_gmem_pool_ev e = { pi, PT_GMEM_EV_GROWTH, t, size, util, 0 };
+		pt_vec_push(&r->pevs, e);
+	}
+	if (p->type == 1)
+		*local_sum += (int64_t)size - (int64_t)(p->has_size ? p->size : 0);
+	if (!p->has_size)
+		p->initial = size;
+	if (!p->has_size || size > p->max) {
+		p->max = size;
+		p->max_time = t;
+	}
+	p->has_size = true;
+	p->size = size;
+	p->utilized = util;
+}
+
+/*
+ * Replay device dev. stop/snap: when snap_group >= 0, stop after item
+ * position `stop` and leave the open blocks of that group in *open_out.
+ */
+void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool full, size_t stop, int snap_group,
+		       struct pt_gmem_u32vec *open_out)
+{
+	struct pt_hashmap open, pm;
+	pt_hashmap_init(&open);
+	pt_hashmap_init(&pm);
+	PT_VEC(struct pt_gmem_block) blocks = { 0 };
+	int64_t alloc[PT_GMEM__N] = { 0 };
+	int64_t nonpool = 0, local_sum = 0;
+	for (size_t pos = 0; pos < r->nitems; pos++) {
+		const struct pt_gmem_item *it = &r->items[pos];
+		if (it->pool) {
+			const struct pt_gpu_pool *pr = &m->gpu_pools.v[it->idx];
+			uint32_t pi = pool_find(r, &pm, pr->pid, pr->address, pr->pool_type);
+			struct pt_gmem_pool *p = &r->pools.v[pi];
+			int64_t before = local_sum;
+			if (pr->op == PT_GPOOL_CREATED) {
+				p->seen_created = true;
+				p->created = pr->time;
+				p->threshold = pr->threshold;
+				p->type = pr->pool_type;
+				if (full) {
+					struct pt_gmem_pool_ev e = { pi, PT_GMEM_EV_CREATED, pr->time, pr->size, pr->utilized, 0 };
+					pt_vec_push(&r->pevs, e);
+				}
+				pool_observe(r, pi, pr->time, pr->size, pr->utilized, &local_sum);
+			} else if (pr->op == PT_GPOOL_DESTROYED) {
+				p = &r->pools.v[pi];
+				p->destroyed = true;
+				p->destroyed_at = pr->time;
+				if (p->type == 1 && p->has_size)
+					local_sum -= (int64_t)p->size;
+				p->size = 0;
+				if (full) {
+					struct pt_gmem_pool_ev e = { pi, PT_GMEM_EV_DESTROYED, pr->time, 0, pr->utilized, 0 };
+					pt_vec_push(&r->pevs, e);
+				}
+			} else if (pr->op == PT_GPOOL_TRIMMED) {
+				p = &r->pools.v[pi];
+				p->trims++;
+				if (p->type == 1 && p->has_size)
+					local_sum += (int64_t)pr->size - (int64_t)p->size;
+				else if (p->type == 1)
+					local_sum += (int64_t)pr->size;
+				p->has_size = true;
+				p->size = pr->size;
+				p->utilized = pr->utilized;
+				if (full) {
+					struct pt_gmem_pool_ev e = { pi, PT_GMEM_EV_TRIM, pr->time, pr->size, pr->utilized, pr->min_keep };
+					pt_vec_push(&r->pevs, e);
+				}
+			}
+			if (full && local_sum != before) {
+				int64_t res = nonpool + local_sum;
+				if (!r->has_rpeak || res > r->rpeak) {
+					r->rpeak = res;
+					r->rpeak_time = pr->time;
+					r->has_rpeak = true;
+				}
+			}
+			if (snap_group >= 0 && pos == stop)
+				break;
+			continue;
+		}
+		const struct pt_gpu_mem *g = &m->gpu_mem.v[it->idx];
+		enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
+		struct pt_gmem_row row = { it->idx, PT_GMEM_RS_IGNORED, 0, -1 };
+		if (g->pool_type == 1 && g->pool_address) {
+			uint32_t pi = pool_find(r, &pm, g->pid, g->pool_address, 1);
+			if (r->pools.v[pi].type == 0)
+				r->pools.v[pi].type = 1;
+			pool_observe(r, pi, g->time, g->pool_size, g->pool_utilized, &local_sum);
+		}
+		uint64_t key = bkey(g->pid, g->address);
+		if (g->op == PT_GMEM_ALLOC) {
+			bool added;
+			uint64_t *v = pt_hashmap_put(&open, key, 0, &added);
+			if (!added && blocks.v[*v - 1].open) {
+				const struct pt_gpu_mem *old = &m->gpu_mem.v[blocks.v[*v - 1].rec];
+				enum pt_gmem_group og = pt_gmem_group_of(old->mem_kind);
+				alloc[og] -= pt_gmem_sat(old->bytes);
+				if (og == PT_GMEM_DEVICE && !old->pool_type)
+					nonpool -= pt_gmem_sat(old->bytes);
+				blocks.v[*v - 1].open = false;
+				r->over_open[gr]++;
+			}
+			struct pt_gmem_block b = { it->idx, true };
+			pt_vec_push(&blocks, b);
+			*v = blocks.n;
+			alloc[gr] += pt_gmem_sat(g->bytes);
+			if (gr == PT_GMEM_DEVICE && !g->pool_type)
+				nonpool += pt_gmem_sat(g->bytes);
+			r->allocs[gr]++;
+			row.what = PT_GMEM_RS_ALLOC;
+		} else if (g->op == PT_GMEM_RELEASE) {
+			uint64_t *v = pt_hashmap_get(&open, key);
+			if (!v || !blocks.v[*v - 1].open) {
+				r->unmatched[gr]++;
+				row.what = PT_GMEM_RS_UNMATCHED;
+			} else {
+				const struct pt_gpu_mem *old = &m->gpu_mem.v[blocks.v[*v - 1].rec];
+				enum pt_gmem_group og = pt_gmem_group_of(old->mem_kind);
+				if (old->bytes != g->bytes)
+					r->mismatch[gr]++;
+				alloc[og] -= pt_gmem_sat(old->bytes);
+				if (og == PT_GMEM_DEVICE && !old->pool_type)
+					nonpool -= pt_gmem_sat(old->bytes);
+				blocks.v[*v - 1].open = false;
+				r->releases[gr]++;
+				row.what = PT_GMEM_RS_RELEASE;
+				gr = og;
+			}
+		}
+		row.allocated = alloc[gr];
+		if (gr == PT_GMEM_DEVICE)
+			row.reserved = nonpool + local_sum;
+		if (full) {
+			r->any[gr] = true;
+			if (row.what == PT_GMEM_RS_ALLOC || row.what == PT_GMEM_RS_RELEASE) {
+				if (!r->has_peak[gr] || alloc[gr] > r->peak[gr]) {
+					r->peak[gr] = alloc[gr];
+					r->peak_time[gr] = g->time;
+					r->peak_pos[gr] = pos;
+					r->has_peak[gr] = true;
+				}
+				if (gr == PT_GMEM_DEVICE && (!r->has_rpeak || row.reserved > r->rpeak)) {
+					r->rpeak = row.reserved;
+					r->rpeak_time = g->time;
+					r->has_rpeak = true;
+				}
+			}
+			if (row.what != PT_GMEM_RS_IGNORED)
+				pt_vec_push(&r->rows, row);
+		}
+		if (snap_group >= 0 && pos == stop)
+			break;
+	}
+	if (full) {
+		for (size_t i = 0; i < blocks.n; i++)
+			if (blocks.v[i].open) {
+				const struct pt_gpu_mem *g = &m->gpu_mem.v[blocks.v[i].rec];
+				enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
+				r->live_end[gr]++;
+				r->live_bytes_end[gr] += pt_gmem_sat(g->bytes);
+			}
+	}
+	if (snap_group >= 0 && open_out)
+		for (size_t i = 0; i < blocks.n; i++)
+			if (blocks.v[i].open &&
+			    (int)pt_gmem_group_of(m->gpu_mem.v[blocks.v[i].rec].mem_kind) == snap_group)
+				pt_vec_push(open_out, blocks.v[i].rec);
+	pt_vec_free(&blocks);
+	pt_hashmap_free(&open);
+	pt_hashmap_free(&pm);
+}
+
+void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_state *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	size_t n = 0;
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		n += m->gpu_mem.v[i].device == dev;
+	for (size_t i = 0; i < m->gpu_pools.n; i++)
+		n += m->gpu_pools.v[i].device == dev;
+	r->items = pt_xmalloc((n + 1) * sizeof(*r->items));
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		if (m->gpu_mem.v[i].device == dev)
+			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_mem.v[i].time,
+							       m->gpu_mem.v[i].op == PT_GMEM_ALLOC, 0, (uint32_t)i };
+	for (size_t i = 0; i < m->gpu_pools.n; i++)
+		if (m->gpu_pools.v[i].device == dev)
+			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_pools.v[i].time, 0, 1, (uint32_t)i };
+	pt_sort(r->items, r->nitems, sizeof(*r->items), cmp_item);
+}
+
+void pt_gmem_state_free(struct pt_gmem_state *r)
+{
+	free(r->items);
+	pt_vec_free(&r->rows);
+	pt_vec_free(&r->pools);
+	pt_vec_free(&r->pevs);
+}
+
+void pt_gmem_replay(const struct pt_model *m, uint32_t dev, void (*fn)(void *ctx, const struct pt_gmem_point *p),
+			  void *ctx)
+{
+	struct pt_gmem_state r;
+	pt_gmem_state_init(m, dev, &r);
+	pt_gmem_state_run(m, &r, true, 0, -1, NULL);
+	for (size_t i = 0; i < r.rows.n; i++) {
+		const struct pt_gmem_row *g = &r.rows.v[i];
+		if (g->what != PT_GMEM_RS_ALLOC && g->what != PT_GMEM_RS_RELEASE)
+			continue;
+		const struct pt_gpu_mem *rec = &m->gpu_mem.v[g->rec];
+		struct pt_gmem_point p = { g->rec, pt_gmem_group_of(rec->mem_kind), rec->time, g->allocated,
+					   g->reserved };
+		fn(ctx, &p);
+	}
+	pt_gmem_state_free(&r);
+}
+

@@ -1,0 +1,122 @@
+/*
+ * GPU memory replay (cupti.md §6.11): the MEMORY2 and MEMORY_POOL records of
+ * a device in time order (releases before allocations at equal times), with
+ * the allocated bytes per memory group, the reserved bytes, pools and peaks
+ * after every record. Derived data shared by the memory pass and by the
+ * CUPTI importer's memory counter tracks.
+ */
+#ifndef PT_GPU_MEMORY_H
+#define PT_GPU_MEMORY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+static inline int64_t pt_gmem_sat(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+enum pt_gmem_group { PT_GMEM_DEVICE = 0, PT_GMEM_MANAGED = 1, PT_GMEM_PINNED = 2, PT_GMEM_OTHER = 3, PT_GMEM__N };
+
+/* Group of a CUpti_ActivityMemoryKind, and the groups' names. */
+enum pt_gmem_group pt_gmem_group_of(unsigned mem_kind);
+extern const char *const pt_gmem_group_names[PT_GMEM__N];
+
+/*
+ * One step of the GPU replay of a device (records by time, releases before
+ * allocations at equal times, then dump order): after MEMORY2 record `rec`
+ * (index into m->gpu_mem) the group's allocated bytes and, for the device
+ * group, the reserved bytes.
+ */
+struct pt_gmem_point {
+	uint32_t rec;
+	enum pt_gmem_group group;
+	int64_t time;
+	int64_t allocated, reserved; /* reserved: -1 outside the device group */
+};
+
+/*
+ * Replay the MEMORY2 and MEMORY_POOL records of GPU device index dev and call
+ * fn for every MEMORY2 record that opens or closes a block (pool records
+ * change the reserved bytes seen by the next call, without a call of their own).
+ */
+void pt_gmem_replay(const struct pt_model *m, uint32_t dev,
+			  void (*fn)(void *ctx, const struct pt_gmem_point *p), void *ctx);
+
+
+struct pt_gmem_item {
+	int64_t time;
+	uint8_t cls;   /* 0 release or pool record, 1 allocation */
+	uint8_t pool;  /* 1 = MEMORY_POOL record */
+	uint32_t idx;
+};
+
+
+struct pt_gmem_u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+struct pt_gmem_block {
+	uint32_t rec;
+	bool open;
+};
+
+struct pt_gmem_pool {
+	uint32_t pid;
+	uint64_t address;
+	uint8_t type;
+	bool seen_created, destroyed;
+	int64_t created, destroyed_at;
+	uint64_t threshold, initial, size, max, utilized;
+	int64_t max_time;
+	int64_t growths, trims;
+	bool has_size;
+};
+
+enum { PT_GMEM_EV_CREATED, PT_GMEM_EV_GROWTH, PT_GMEM_EV_TRIM, PT_GMEM_EV_DESTROYED };
+extern const char *const pt_gmem_pool_ev_names[4];
+
+struct pt_gmem_pool_ev {
+	uint32_t pool;
+	uint8_t what;
+	int64_t time;
+	uint64_t size, utilized, min_keep;
+};
+
+enum { PT_GMEM_RS_ALLOC, PT_GMEM_RS_RELEASE, PT_GMEM_RS_UNMATCHED, PT_GMEM_RS_IGNORED };
+
+struct pt_gmem_row { /* one MEMORY2 record after replay */
+	uint32_t rec;
+	uint8_t what;       /* RS_* */
+	int64_t allocated;  /* of the record's group, after it */
+	int64_t reserved;   /* device group: after it; -1 otherwise */
+};
+
+struct pt_gmem_state {
+	uint32_t dev;
+	struct pt_gmem_item *items;
+	size_t nitems;
+	PT_VEC(struct pt_gmem_row) rows;
+	PT_VEC(struct pt_gmem_pool) pools;
+	PT_VEC(struct pt_gmem_pool_ev) pevs;
+	int64_t allocs[PT_GMEM__N], releases[PT_GMEM__N];
+	int64_t unmatched[PT_GMEM__N], mismatch[PT_GMEM__N], over_open[PT_GMEM__N];
+	int64_t peak[PT_GMEM__N], peak_time[PT_GMEM__N];
+	size_t peak_pos[PT_GMEM__N];  /* item position of the first record reaching the peak */
+	bool has_peak[PT_GMEM__N];
+	int64_t rpeak, rpeak_time;
+	bool has_rpeak;
+	int64_t live_end[PT_GMEM__N], live_bytes_end[PT_GMEM__N];
+	bool any[PT_GMEM__N];
+};
+
+
+void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_state *r);
+void pt_gmem_state_free(struct pt_gmem_state *r);
+void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool full, size_t stop, int snap_group,
+		       struct pt_gmem_u32vec *open_out);
+
+#endif

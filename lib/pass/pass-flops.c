@@ -1,0 +1,1157 @@
+/*
+ * proftool flops: FLOPs per op, type, scope, step and model (ascend.md §3.9,
+ * cupti.md §6.12). See pass-flops.h and proftool-flops(1).
+ *
+ * Items are what the `ops` view lists: on Ascend one per framework op, one
+ * per AI CPU op name and two per device for unnamed tasks (communication:
+ * a known 0; other: unknown); on GPU one per distinct PyTorch operator range
+ * text that counts (the innermost ranges with a formula). Executions are the
+ * events of the items; step and model figures sum them by start time.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "pass/pass-flops.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/flops-common.h"
+#include "pass/flops-model.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/hashmap.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+#include "support/sort.h"
+#include "table/table.h"
+
+typedef unsigned __int128 u128;
+
+enum { IT_OP, IT_UNNAMED_COMM, IT_UNNAMED, IT_AICPU, IT_RANGE };
+
+struct item {
+	uint32_t dev;        /* accelerator device index */
+	uint32_t name;       /* string id; 0: `label` */
+	const char *label;   /* name of an item without a string id */
+	uint32_t type;       /* string id, 0 = none */
+	uint32_t op;         /* op index, PT_NONE */
+	int kind;
+	uint64_t calls;
+	int64_t total;       /* Σ durations */
+	int64_t first;       /* first execution start */
+	size_t first_ev;
+	struct pt_fm_result an; /* analytical */
+	bool has_an;
+	uint64_t ctr_n;      /* AI Core records */
+	u128 ctr_sum, ctr_min, ctr_max;
+	bool known;          /* FLOPs per execution known */
+	uint64_t flops;      /* the figure used */
+	const char *source;  /* "counters", "analytical", "communication", "unknown" */
+};
+
+struct exec {
+	uint32_t item;
+	uint32_t rank;       /* index into the steps info, UINT32_MAX = none */
+	int64_t start, dur;
+};
+
+struct peak {
+	double flops, bw;    /* 0 = unknown */
+	const char *source;  /* "option", "info.json", "table:<row> <col>", NULL */
+	char buf[64];
+};
+
+struct ctx {
+	const struct pt_model *m;
+	struct pt_index *x;
+	const struct pt_flops_opts *o;
+	struct pt_diag *d;
+	struct pt_steps_info si;
+	uint32_t *dev_rank;   /* device index -> rank index, UINT32_MAX */
+	PT_VEC(struct item) items;
+	PT_VEC(struct exec) ex;
+	struct peak *peaks;   /* per device index */
+};
+
+/* ---- helpers ---- */
+
+static const char *str(const struct pt_model *m, uint32_t id)
+{
+	return pt_strtab_get(&m->strings, id);
+}
+
+static void set_u128(struct pt_table *t, size_t r, size_t c, u128 v)
+{
+	if (v <= (u128)INT64_MAX)
+		pt_table_set_int(t, r, c, (int64_t)v);
+	else
+		pt_table_set_double(t, r, c, (double)v);
+}
+
+const char *pt_flops_top_scope(const char *name, size_t *nscopes)
+{
+	*nscopes = 0;
+	const char *slash = strchr(name, '/');
+	if (!slash)
+		return NULL;
+	size_t l = (size_t)(slash - name);
+	bool top = (l == 7 && !strncmp(name, "Default", 7)) || (l == 9 && !strncmp(name, "Gradients", 9)) ||
+		   (l == 17 && !strncmp(name, "recompute_Default", 17));
+	if (!top || !strncmp(name, "Default/InitDataSetQueue", 24))
+		return NULL;
+	for (const char *p = name; *p; p++)
+		*nscopes += *p == '/';
+	if (!strncmp(name, "Gradients/recompute_Default", 27))
+		return "recompute_Gradients";
+	if (l == 7)
+		return "Default";
+	return l == 9 ? "Gradients" : "recompute_Default";
+}
+
+/* ---- peaks ---- */
+
+static void device_peaks(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	c->peaks = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*c->peaks));
+	for (size_t i = 0; i < m->devices.n; i++) {
+		struct peak *p = &c->peaks[i];
+		struct pt_flops_peak dp;
+		pt_flops_device_peak(m, (uint32_t)i, &dp);
+		p->bw = dp.bw;
+		if (dp.src != PT_PEAK_SRC_NONE) {
+			p->flops = dp.flops;
+			snprintf(p->buf, sizeof(p->buf), "%s", dp.text);
+			p->source = p->buf;
+		}
+		if (c->o->peak > 0) {
+			p->flops = c->o->peak;
+			p->source = "option";
+		}
+	}
+}
+
+/* ---- items ---- */
+
+static uint32_t new_item(struct ctx *c, uint32_t dev, uint32_t name, uint32_t type, uint32_t op, int kind, size_t ev)
+{
+	struct item it;
+	memset(&it, 0, sizeof(it));
+	it.dev = dev;
+	it.name = name;
+	it.type = type;
+	it.op = op;
+	it.kind = kind;
+	it.first = c->m->events.start[ev];
+	it.first_ev = ev;
+	pt_vec_push(&c->items, it);
+	return (uint32_t)(c->items.n - 1);
+}
+
+/* Is an execution on device `dev` starting at `start` selected by --device, --steps, --time-window? */
+static bool selected(struct ctx *c, uint32_t dev, int64_t start, uint32_t *rank_out)
+{
+	const struct pt_flops_opts *o = c->o;
+	uint32_t r = c->dev_rank[dev];
+	*rank_out = r;
+	if (o->sel.device >= 0 && c->m->devices.v[dev].id != (uint32_t)o->sel.device)
+		return false;
+	if (o->sel.window_given) {
+		if (o->sel.win_has_a && start < c->si.origin + o->sel.win_a)
+			return false;
+		if (o->sel.win_has_b && start >= c->si.origin + o->sel.win_b)
+			return false;
+	}
+	if (o->sel.steps_given) {
+		if (r == UINT32_MAX)
+			return false;
+		const struct pt_rank_steps *rs = &c->si.r[r];
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->v[i].kept && rs->v[i].has_win && start >= rs->v[i].s && start < rs->v[i].e)
+				return true;
+		return false;
+	}
+	return true;
+}
+
+static void add_exec(struct ctx *c, uint32_t item, uint32_t rank, int64_t start, int64_t dur)
+{
+	struct item *it = &c->items.v[item];
+	it->calls++;
+	it->total += dur;
+	struct exec e = { item, rank, start, dur };
+	pt_vec_push(&c->ex, e);
+}
+
+/* Ascend: framework ops, unnamed tasks and AI CPU ops. */
+static void ascend_items(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	uint32_t *op_item = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(*op_item));
+	for (size_t i = 0; i < m->ops.n; i++)
+		op_item[i] = UINT32_MAX;
+	struct pt_hashmap other; /* (dev, kind, name) -> item */
+	pt_hashmap_init(&other);
+	for (size_t i = 0; i < ev->n; i++) {
+		int k = ev->kind[i];
+		if (k != PT_EV_TASK && k != PT_EV_AICPU)
+			continue;
+		uint32_t dev = m->tracks.v[ev->track[i]].device;
+		uint32_t rank;
+		if (!selected(c, dev, ev->start[i], &rank))
+			continue;
+		uint32_t it;
+		if (k == PT_EV_TASK && ev->op[i]) {
+			uint32_t op = ev->op[i] - 1;
+			if (op_item[op] == UINT32_MAX) {
+				const struct pt_op *p = &m->ops.v[op];
+				op_item[op] = new_item(c, dev, p->name, p->type, op, IT_OP, i);
+			}
+			it = op_item[op];
+		} else {
+			int kind = k == PT_EV_AICPU ? IT_AICPU : pt_index_is_comm(c->x, i) ? IT_UNNAMED_COMM : IT_UNNAMED;
+			uint32_t name = kind == IT_AICPU ? ev->name[i] : 0;
+			uint64_t key = (uint64_t)dev << 36 | (uint64_t)kind << 32 | name;
+			bool added;
+			uint64_t *v = pt_hashmap_put(&other, key, 0, &added);
+			if (added) {
+				*v = new_item(c, dev, name, 0, PT_NONE, kind, i);
+				if (kind != IT_AICPU)
+					c->items.v[*v].label = kind == IT_UNNAMED_COMM ? "(unnamed communication tasks)"
+											: "(unnamed tasks)";
+			}
+			it = (uint32_t)*v;
+		}
+		add_exec(c, it, rank, ev->start[i], ev->dur[i]);
+	}
+	/* per-execution FLOPs of the ops (counters over all records: they are per task, not per window) */
+	struct pt_flops_opfig *fig = pt_flops_op_figs(m);
+	for (size_t i = 0; i < c->items.n; i++) {
+		struct item *it = &c->items.v[i];
+		switch (it->kind) {
+		case IT_OP: {
+			const struct pt_flops_opfig *f = &fig[it->op];
+			it->an = f->an;
+			it->has_an = true;
+			it->ctr_n = f->ctr_n;
+			it->ctr_sum = f->ctr_sum;
+			it->ctr_min = f->ctr_min;
+			it->ctr_max = f->ctr_max;
+			if (f->known || f->ctr_n) {
+				it->known = f->known;
+				it->flops = f->flops;
+				it->source = f->source;
+			} else if (pt_index_is_comm(c->x, it->first_ev)) {
+				it->known = true;
+				it->flops = 0;
+				it->source = "communication";
+			} else {
+				it->source = "unknown";
+			}
+			break;
+		}
+		case IT_UNNAMED_COMM:
+			it->known = true;
+			it->source = "communication";
+			break;
+		default:
+			it->source = "unknown";
+			break;
+		}
+	}
+	free(fig);
+	free(op_item);
+	pt_hashmap_free(&other);
+}
+
+/* ---- GPU: PyTorch operator ranges (cupti.md §6.12) ---- */
+
+struct rng {
+	size_t ev;
+	uint32_t parent;     /* index in the range list + 1, 0 = none */
+	bool known, nonzero_desc;
+	uint64_t flops;
+	int64_t gpu;         /* inclusive kernel time */
+	uint32_t dev;        /* GPU device of its first kernel, PT_NONE */
+	uint32_t type;       /* op name string id */
+	const char *cls;
+};
+
+static int cmp_rng(const void *a, const void *b, void *arg)
+{
+	const struct pt_model *m = arg;
+	const struct rng *x = a, *y = b;
+	uint32_t tx = m->events.track[x->ev], ty = m->events.track[y->ev];
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	int64_t sx = m->events.start[x->ev], sy = m->events.start[y->ev];
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	int64_t dx = m->events.dur[x->ev], dy = m->events.dur[y->ev];
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static void gpu_items(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	uint32_t op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	if (op_type == UINT32_MAX || !m->ranges.n)
+		return;
+	PT_VEC(struct rng) rs = { 0 };
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (ri->type != op_type || ri->domain)
+			continue;
+		struct rng r;
+		memset(&r, 0, sizeof(r));
+		r.ev = ri->event;
+		r.dev = PT_NONE;
+		const char *text = str(m, m->events.name[ri->event]);
+		const char *opn;
+		size_t opl, nin;
+		int64_t *dims;
+		size_t *off;
+		int k = pt_flops_parse_nvtx(text, strlen(text), &opn, &opl, &dims, &off, &nin);
+		r.type = ri->label ? ri->label : m->events.name[ri->event];
+		if (k == 1) {
+			char opname[256];
+			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+			struct pt_fm_tensor *in = pt_xcalloc(nin ? nin : 1, sizeof(*in));
+			for (size_t j = 0; j < nin; j++) {
+				in[j].present = true;
+				in[j].shape = dims + off[j];
+				in[j].nshape = (uint32_t)(off[j + 1] - off[j]);
+			}
+			struct pt_fm_op fo = { opname, in, nin, NULL, 0 };
+			struct pt_fm_result res;
+			pt_flops_model(&fo, &res);
+			r.known = res.known;
+			r.flops = res.flops;
+			r.cls = res.cls;
+			free(in);
+			free(dims);
+			free(off);
+		} else if (k == 0) {
+			/* no sizes: only the known zeros need none */
+			char opname[256];
+			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+			struct pt_fm_op fo = { opname, NULL, 0, NULL, 0 };
+			struct pt_fm_result res;
+			pt_flops_model(&fo, &res);
+			r.known = res.known && res.flops == 0 && res.cls && !strcmp(res.cls, "data-movement");
+			r.cls = res.cls;
+		} else {
+			pt_diag_warn(c->d, NULL, "operator ranges with malformed sizes text (FLOPs unknown)", PT_POS_NONE, 0);
+		}
+		pt_vec_push(&rs, r);
+	}
+	if (!rs.n) {
+		pt_vec_free(&rs);
+		return;
+	}
+	qsort_r(rs.v, rs.n, sizeof(*rs.v), cmp_rng, (void *)m);
+	/* nesting by time on each track */
+	uint32_t *stack = pt_xmalloc(rs.n * sizeof(*stack));
+	size_t sp = 0;
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct pt_events *ev = &m->events;
+		size_t e = rs.v[i].ev;
+		while (sp) {
+			size_t p = rs.v[stack[sp - 1]].ev;
+			if (ev->track[p] == ev->track[e] && ev->start[e] < ev->start[p] + ev->dur[p] &&
+			    ev->start[e] + ev->dur[e] <= ev->start[p] + ev->dur[p])
+				break;
+			sp--;
+		}
+		rs.v[i].parent = sp ? stack[sp - 1] + 1 : 0;
+		stack[sp++] = (uint32_t)i;
+	}
+	free(stack);
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.v[i].known && rs.v[i].flops)
+			for (uint32_t p = rs.v[i].parent; p && !rs.v[p - 1].nonzero_desc; p = rs.v[p - 1].parent)
+				rs.v[p - 1].nonzero_desc = true;
+	/* inclusive kernel time through the innermost-range links */
+	struct pt_hashmap evr; /* event index -> position in rs */
+	pt_hashmap_init(&evr);
+	for (size_t i = 0; i < rs.n; i++)
+		pt_hashmap_put(&evr, rs.v[i].ev, i, NULL);
+	for (size_t i = 0; i < m->links.n; i++) {
+		const struct pt_gpu_link *l = &m->links.v[i];
+		if (!l->range || m->events.kind[l->event] != PT_EV_KERNEL)
+			continue;
+		uint64_t *q = pt_hashmap_get(&evr, l->range - 1);
+		if (!q)
+			continue;
+		uint32_t kdev = m->tracks.v[m->events.track[l->event]].device;
+		for (uint32_t p = (uint32_t)*q + 1; p; p = rs.v[p - 1].parent) {
+			rs.v[p - 1].gpu += m->events.dur[l->event];
+			if (rs.v[p - 1].dev == PT_NONE)
+				rs.v[p - 1].dev = kdev;
+		}
+	}
+	pt_hashmap_free(&evr);
+	/* items: counted ranges (known, no non-zero descendant) and unknown ranges without one */
+	struct pt_hashmap key_item;
+	pt_hashmap_init(&key_item);
+	/* items in event order */
+	uint32_t *ord = pt_xmalloc(rs.n * sizeof(*ord));
+	for (size_t i = 0; i < rs.n; i++)
+		ord[i] = (uint32_t)i;
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct rng *r = &rs.v[ord[i]];
+		if (r->nonzero_desc)
+			continue; /* its FLOPs are its descendants' (inclusive) */
+		uint32_t dev = r->dev;
+		if (dev == PT_NONE) {
+			/* no kernel: the process's first GPU, else the host device */
+			uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
+			dev = host;
+			for (uint32_t k = 0; k < m->devices.n; k++)
+				if (m->devices.v[k].kind == PT_DEV_GPU && m->devices.v[k].pid &&
+				    m->devices.v[k].pid == m->devices.v[host].pid) {
+					dev = k;
+					break;
+				}
+		}
+		uint32_t rank;
+		if (!selected(c, dev, m->events.start[r->ev], &rank)) {
+			/* GPU ranks are keyed by their host device */
+			continue;
+		}
+		uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
+		rank = c->dev_rank[host];
+		uint64_t key = (uint64_t)dev << 32 | m->events.name[r->ev];
+		bool added;
+		uint64_t *v = pt_hashmap_put(&key_item, key, 0, &added);
+		if (added) {
+			*v = new_item(c, dev, m->events.name[r->ev], r->type, PT_NONE, IT_RANGE, r->ev);
+			struct item *it = &c->items.v[*v];
+			it->known = r->known;
+			it->flops = r->flops;
+			it->has_an = true;
+			it->an.known = r->known;
+			it->an.flops = r->flops;
+			it->an.cls = r->cls;
+			it->source = r->known ? "analytical" : "unknown";
+		}
+		add_exec(c, (uint32_t)*v, rank, m->events.start[r->ev], r->gpu);
+	}
+	free(ord);
+	pt_hashmap_free(&key_item);
+	pt_vec_free(&rs);
+}
+
+static int cmp_item(const void *a, const void *b, void *arg)
+{
+	const struct item *v = arg;
+	const struct item *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->first_ev < y->first_ev ? -1 : x->first_ev > y->first_ev;
+}
+
+/* Sort items by (device, first start, first event) and renumber the executions. */
+static void order_items(struct ctx *c)
+{
+	size_t n = c->items.n;
+	if (!n)
+		return;
+	uint32_t *ord = pt_xmalloc(n * sizeof(*ord)), *pos = pt_xmalloc(n * sizeof(*pos));
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (uint32_t)i;
+	qsort_r(ord, n, sizeof(*ord), cmp_item, c->items.v);
+	struct item *tmp = pt_xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++) {
+		tmp[i] = c->items.v[ord[i]];
+		pos[ord[i]] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < c->ex.n; i++)
+		c->ex.v[i].item = pos[c->ex.v[i].item];
+	memcpy(c->items.v, tmp, n * sizeof(*tmp));
+	free(tmp);
+	free(ord);
+	free(pos);
+}
+
+/* ---- views ---- */
+
+static const char *item_type(const struct ctx *c, const struct item *it)
+{
+	if (it->kind == IT_AICPU)
+		return "AI_CPU";
+	if (it->kind == IT_UNNAMED_COMM || it->kind == IT_UNNAMED)
+		return "(unnamed)";
+	return str(c->m, it->type);
+}
+
+static bool multi_device(struct ctx *c)
+{
+	for (size_t i = 1; i < c->items.n; i++)
+		if (c->items.v[i].dev != c->items.v[0].dev)
+			return true;
+	return false;
+}
+
+/* GFLOPS (FLOP per ns) of flops over ns; false when ns is 0. */
+static bool rate(u128 flops, int64_t ns, double *g)
+{
+	if (ns <= 0)
+		return false;
+	*g = (double)flops / (double)ns;
+	return true;
+}
+
+static struct pt_table *ops_view(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	struct pt_table *t = pt_table_new("ops", "FLOPs per op");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "op", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "type", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "util_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "source", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "analytical_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "counter_flops", PT_COL_DOUBLE, PT_ROLE_VALUE, 1);
+	pt_table_add_col(t, "counter_records", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "counter_spread", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "class", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "bytes", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "bound", PT_COL_STR, PT_ROLE_LABEL, 0);
+	bool zero_warned = false;
+	for (size_t i = 0; i < c->items.n; i++) {
+		const struct item *it = &c->items.v[i];
+		const struct peak *pk = &c->peaks[it->dev];
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[it->dev].id);
+		const char *nm = it->label ? it->label : str(m, it->name);
+		pt_table_set_str(t, r, 1, nm, (uint32_t)strlen(nm));
+		const char *ty = item_type(c, it);
+		pt_table_set_str(t, r, 2, ty, (uint32_t)strlen(ty));
+		pt_table_set_int(t, r, 3, (int64_t)it->calls);
+		pt_table_set_int(t, r, 4, it->total);
+		if (it->calls)
+			pt_table_set_int(t, r, 5, pt_steps_mean(it->total, (int64_t)it->calls));
+		if (it->known) {
+			pt_table_set_int(t, r, 6, (int64_t)it->flops);
+			set_u128(t, r, 7, (u128)it->flops * it->calls);
+			double g;
+			if (it->flops && rate((u128)it->flops * it->calls, it->total, &g)) {
+				pt_table_set_double(t, r, 8, g);
+				if (pk->flops > 0)
+					pt_table_set_double(t, r, 9, g * 1e9 / pk->flops * 100);
+			} else if (it->flops && !zero_warned) {
+				pt_diag_warn(c->d, NULL, "ops with FLOPs but a zero average time have no rate",
+					     PT_POS_NONE, 0);
+				zero_warned = true;
+			}
+		}
+		pt_table_set_str(t, r, 10, it->source, (uint32_t)strlen(it->source));
+		if (it->has_an && it->an.known)
+			pt_table_set_int(t, r, 11, (int64_t)it->an.flops);
+		if (it->ctr_n) {
+			pt_table_set_double(t, r, 12, (double)it->ctr_sum / (double)it->ctr_n);
+			pt_table_set_int(t, r, 13, (int64_t)it->ctr_n);
+			set_u128(t, r, 14, it->ctr_max - it->ctr_min);
+		}
+		if (it->has_an && it->an.cls)
+			pt_table_set_str(t, r, 15, it->an.cls, (uint32_t)strlen(it->an.cls));
+		if (it->has_an && it->an.has_bytes) {
+			pt_table_set_int(t, r, 16, (int64_t)it->an.bytes);
+			if (it->known && it->an.bytes && pk->flops > 0 && pk->bw > 0) {
+				bool compute = (double)it->flops / (double)it->an.bytes >= pk->flops / pk->bw;
+				pt_table_set_str(t, r, 17, compute ? "compute" : "memory", compute ? 7 : 6);
+			}
+		}
+	}
+	return t;
+}
+
+static struct pt_table *types_view(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	struct pt_table *t = pt_table_new("types", "FLOPs per op type");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "type", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "total_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "known_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "util_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	/* groups in first-appearance order: type string (AI CPU: "AI_CPU") */
+	struct grp {
+		uint32_t dev;
+		const char *type;
+		uint64_t ops, calls, uops, ucalls;
+		int64_t total, known_time, utime;
+		u128 flops;
+	};
+	PT_VEC(struct grp) g = { 0 };
+	for (size_t i = 0; i < c->items.n; i++) {
+		const struct item *it = &c->items.v[i];
+		const char *ty = item_type(c, it);
+		size_t j;
+		for (j = 0; j < g.n; j++)
+			if (g.v[j].dev == it->dev && !strcmp(g.v[j].type, ty))
+				break;
+		if (j == g.n) {
+			struct grp z;
+			memset(&z, 0, sizeof(z));
+			z.dev = it->dev;
+			z.type = ty;
+			pt_vec_push(&g, z);
+		}
+		struct grp *p = &g.v[j];
+		p->ops++;
+		p->calls += it->calls;
+		p->total += it->total;
+		if (it->known) {
+			p->flops += (u128)it->flops * it->calls;
+			p->known_time += it->total;
+		} else {
+			p->uops++;
+			p->ucalls += it->calls;
+			p->utime += it->total;
+		}
+	}
+	for (size_t j = 0; j < g.n; j++) {
+		const struct grp *p = &g.v[j];
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[p->dev].id);
+		pt_table_set_str(t, r, 1, p->type, (uint32_t)strlen(p->type));
+		pt_table_set_int(t, r, 2, (int64_t)p->ops);
+		pt_table_set_int(t, r, 3, (int64_t)p->calls);
+		pt_table_set_int(t, r, 4, p->total);
+		if (p->ops > p->uops) {
+			set_u128(t, r, 5, p->flops);
+			pt_table_set_int(t, r, 6, p->known_time);
+			double gf;
+			if (p->flops && rate(p->flops, p->known_time, &gf)) {
+				pt_table_set_double(t, r, 7, gf);
+				if (c->peaks[p->dev].flops > 0)
+					pt_table_set_double(t, r, 8, gf * 1e9 / c->peaks[p->dev].flops * 100);
+			}
+		}
+		pt_table_set_int(t, r, 9, (int64_t)p->uops);
+		pt_table_set_int(t, r, 10, (int64_t)p->ucalls);
+		pt_table_set_int(t, r, 11, p->utime);
+	}
+	pt_vec_free(&g);
+	return t;
+}
+
+/* Scope nodes keyed by (device, full path prefix), first-appearance order. */
+struct node {
+	uint32_t dev;
+	char *path;     /* "" = Total */
+	int depth;      /* 0 Total, 1 top scope, ... */
+	size_t parent;  /* node index, SIZE_MAX for Total */
+	char *label;
+	u128 flops;
+	uint64_t ops, uops;
+};
+
+struct nodes {
+	struct node *v;
+	size_t n, cap;
+};
+
+static size_t find_node(const struct nodes *v, uint32_t dev, const char *path, size_t plen)
+{
+	for (size_t i = v->n; i-- > 0;)
+		if (v->v[i].dev == dev && strlen(v->v[i].path) == plen && !memcmp(v->v[i].path, path, plen))
+			return i;
+	return SIZE_MAX;
+}
+
+static struct pt_table *scopes_view(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	struct pt_table *t = pt_table_new("scopes", "FLOPs per scope");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "depth", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "scope", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "label", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "parent", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	struct nodes v = { 0 };
+	int maxd = 0;
+	for (size_t i = 0; i < c->items.n; i++) {
+		const struct item *it = &c->items.v[i];
+		if (it->kind != IT_OP)
+			continue;
+		const char *name = str(m, it->name);
+		size_t ns;
+		const char *top = pt_flops_top_scope(name, &ns);
+		if (c->o->scope_depth > 0 && ns > (size_t)c->o->scope_depth)
+			ns = (size_t)c->o->scope_depth;
+		size_t cur = find_node(&v, it->dev, "", 0);
+		if (cur == SIZE_MAX) {
+			struct node z = { it->dev, pt_xstrdup(""), 0, SIZE_MAX, pt_xstrdup("Total"), 0, 0, 0 };
+			pt_vec_push(&v, z);
+			cur = v.n - 1;
+		}
+		size_t chain[256];
+		size_t nc = 0;
+		chain[nc++] = cur;
+		const char *p = name;
+		for (size_t k = 0; k < ns && k < 255; k++) {
+			const char *s = strchr(p, '/');
+			size_t plen = (size_t)(s - name);
+			size_t nd = find_node(&v, it->dev, name, plen);
+			if (nd == SIZE_MAX) {
+				char *label;
+				if (k == 0)
+					label = pt_xasprintf("%.*s", (int)(s - p), p);
+				else
+					label = pt_xasprintf("%.*s(%s)", (int)(s - p), p, top);
+				struct node z = { it->dev, pt_xasprintf("%.*s", (int)plen, name), (int)k + 1, cur, label,
+						  0, 0, 0 };
+				pt_vec_push(&v, z);
+				nd = v.n - 1;
+			}
+			if ((int)k + 1 > maxd)
+				maxd = (int)k + 1;
+			cur = nd;
+			chain[nc++] = nd;
+			p = s + 1;
+		}
+		for (size_t k = 0; k < nc; k++) {
+			struct node *nd = &v.v[chain[k]];
+			nd->ops++;
+			if (it->known)
+				nd->flops += (u128)it->flops * it->calls;
+			else
+				nd->uops++;
+		}
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		const struct node *nd = &v.v[i];
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[nd->dev].id);
+		pt_table_set_int(t, r, 1, nd->depth);
+		pt_table_set_strdup(t, r, 2, nd->depth ? nd->path : "Total", nd->depth ? strlen(nd->path) : 5);
+		pt_table_set_strdup(t, r, 3, nd->label, strlen(nd->label));
+		if (nd->parent != SIZE_MAX) {
+			const struct node *pp = &v.v[nd->parent];
+			const char *ps = pp->depth ? pp->path : "Total";
+			pt_table_set_strdup(t, r, 4, ps, strlen(ps));
+		}
+		set_u128(t, r, 5, nd->flops);
+		pt_table_set_int(t, r, 6, (int64_t)nd->ops);
+		pt_table_set_int(t, r, 7, (int64_t)nd->uops);
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		free(v.v[i].path);
+		free(v.v[i].label);
+	}
+	pt_vec_free(&v);
+	(void)maxd;
+	return t;
+}
+
+/* Folded stacks "a;b;c VALUE": scope segments (up to --scope-depth), then the op. */
+static struct pt_table *folded_view(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	struct pt_table *t = pt_table_new("folded", "FLOPs as folded stacks");
+	pt_table_add_col(t, "stack", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	bool multi = multi_device(c);
+	PT_VEC(char *) keys = { 0 };
+	PT_VEC(u128) vals = { 0 };
+	struct pt_hashmap idx; /* hash of key -> first index (collisions resolved by scan) */
+	pt_hashmap_init(&idx);
+	for (size_t i = 0; i < c->items.n; i++) {
+		const struct item *it = &c->items.v[i];
+		if (!it->known || !it->flops || !it->calls)
+			continue;
+		const char *name = str(m, it->name);
+		size_t ns;
+		pt_flops_top_scope(name, &ns);
+		bool cut = c->o->scope_depth > 0 && ns > (size_t)c->o->scope_depth;
+		size_t keep = cut ? (size_t)c->o->scope_depth : ns;
+		/* prefix of `keep` segments, then the leaf */
+		const char *p = name;
+		size_t plen = 0;
+		for (size_t k = 0; k < keep; k++) {
+			const char *s = strchr(p, '/');
+			plen = (size_t)(s - name);
+			p = s + 1;
+		}
+		const char *leaf = ns ? strrchr(name, '/') + 1 : name;
+		char *key;
+		char devp[32] = "";
+		if (multi)
+			snprintf(devp, sizeof(devp), "device %" PRIu32 ";", m->devices.v[it->dev].id);
+		if (cut)
+			key = pt_xasprintf("%s%.*s", devp, (int)plen, name);
+		else if (keep)
+			key = pt_xasprintf("%s%.*s/%s", devp, (int)plen, name, leaf);
+		else
+			key = pt_xasprintf("%s%s", devp, leaf);
+		for (char *q = key + strlen(devp); *q; q++)
+			if (*q == '/')
+				*q = ';';
+			else if (*q == ' ' || *q == '\n' || *q == '\t')
+				*q = '_'; /* folded format: the value follows the last space */
+		uint64_t h = 1469598103934665603ULL;
+		for (const char *q = key; *q; q++)
+			h = (h ^ (unsigned char)*q) * 1099511628211ULL;
+		uint64_t *slot = pt_hashmap_get(&idx, h);
+		size_t j = SIZE_MAX;
+		if (slot && !strcmp(keys.v[*slot], key))
+			j = *slot;
+		else if (slot)
+			for (size_t k = 0; k < keys.n; k++)
+				if (!strcmp(keys.v[k], key))
+					j = k;
+		u128 f = (u128)it->flops * it->calls;
+		if (j == SIZE_MAX) {
+			if (!slot)
+				pt_hashmap_put(&idx, h, keys.n, NULL);
+			pt_vec_push(&keys, key);
+			pt_vec_push(&vals, f);
+		} else {
+			vals.v[j] += f;
+			free(key);
+		}
+	}
+	for (size_t k = 0; k < keys.n; k++) {
+		size_t r = pt_table_add_row(t);
+		pt_table_set_strdup(t, r, 0, keys.v[k], strlen(keys.v[k]));
+		set_u128(t, r, 1, vals.v[k]);
+		free(keys.v[k]);
+	}
+	pt_vec_free(&keys);
+	pt_vec_free(&vals);
+	pt_hashmap_free(&idx);
+	return t;
+}
+
+/* Per-step figures of one rank's step. */
+struct stepfig {
+	u128 flops, fpbp_flops;
+	int64_t fpbp;          /* -1 = no FP+BP window */
+	uint64_t ucalls;
+	int64_t utime;
+	bool has_fpbp;
+};
+
+static void step_window(const struct pt_rank_steps *rs, const struct pt_stepwin *w, int64_t *a, int64_t *b, bool *ok)
+{
+	*ok = false;
+	if (rs->ascend) {
+		const struct pt_step *st = w->st;
+		if (st && (st->has & PT_STEP_HAS_FP) && (st->has & PT_STEP_HAS_BP) && st->bp > st->fp) {
+			*a = st->fp;
+			*b = st->bp;
+			*ok = true;
+		}
+	} else if (w->has_win && w->e > w->s) {
+		*a = w->s; /* GPU: no FP/BP points; the step window */
+		*b = w->e;
+		*ok = true;
+	}
+}
+
+static int cmp_exec(const void *a, const void *b)
+{
+	const struct exec *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* First execution of rank with start >= t (executions sorted by cmp_exec). */
+static size_t exec_lower(const struct ctx *c, uint32_t rank, int64_t t)
+{
+	size_t lo = 0, hi = c->ex.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct exec *e = &c->ex.v[mid];
+		if (e->rank < rank || (e->rank == rank && e->start < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void step_figs(struct ctx *c, uint32_t rank, size_t si, struct stepfig *f)
+{
+	const struct pt_rank_steps *rs = &c->si.r[rank];
+	const struct pt_stepwin *w = &rs->v[si];
+	memset(f, 0, sizeof(*f));
+	int64_t a = 0, b = 0;
+	step_window(rs, w, &a, &b, &f->has_fpbp);
+	if (f->has_fpbp)
+		f->fpbp = b - a;
+	if (!w->has_win)
+		return;
+	for (size_t i = exec_lower(c, rank, w->s); i < c->ex.n; i++) {
+		const struct exec *e = &c->ex.v[i];
+		if (e->rank != rank || e->start >= w->e)
+			break;
+		const struct item *it = &c->items.v[e->item];
+		if (!it->known) {
+			f->ucalls++;
+			f->utime += e->dur;
+			continue;
+		}
+		f->flops += it->flops;
+		if (f->has_fpbp && e->start >= a && e->start < b)
+			f->fpbp_flops += it->flops;
+	}
+}
+
+static double rank_peak(struct ctx *c, uint32_t rank)
+{
+	const struct pt_rank_steps *rs = &c->si.r[rank];
+	for (size_t i = 0; i < rs->ndevs; i++)
+		if (c->peaks[rs->devs[i]].flops > 0)
+			return c->peaks[rs->devs[i]].flops;
+	return 0;
+}
+
+static uint32_t rank_dev_id(struct ctx *c, uint32_t rank)
+{
+	const struct pt_rank_steps *rs = &c->si.r[rank];
+	return rs->ndevs ? c->m->devices.v[rs->devs[0]].id : rs->rank;
+}
+
+static struct pt_table *steps_view(struct ctx *c)
+{
+	struct pt_table *t = pt_table_new("steps", "FLOPs per step");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "step", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "fpbp", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "fpbp_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "mfu_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	for (uint32_t rk = 0; rk < c->si.n; rk++) {
+		const struct pt_rank_steps *rs = &c->si.r[rk];
+		double peak = rank_peak(c, rk);
+		for (size_t s = 0; s < rs->n; s++) {
+			if (!rs->v[s].kept)
+				continue;
+			struct stepfig f;
+			step_figs(c, rk, s, &f);
+			size_t r = pt_table_add_row(t);
+			pt_table_set_int(t, r, 0, rank_dev_id(c, rk));
+			pt_table_set_int(t, r, 1, rs->v[s].num);
+			if (rs->v[s].has_win)
+				set_u128(t, r, 2, f.flops);
+			if (f.has_fpbp) {
+				pt_table_set_int(t, r, 3, f.fpbp);
+				set_u128(t, r, 4, f.fpbp_flops);
+				double g;
+				if (rate(f.fpbp_flops, f.fpbp, &g)) {
+					pt_table_set_double(t, r, 5, g);
+					if (peak > 0)
+						pt_table_set_double(t, r, 6, g * 1e9 / peak * 100);
+				}
+			}
+			pt_table_set_int(t, r, 7, (int64_t)f.ucalls);
+			pt_table_set_int(t, r, 8, f.utime);
+		}
+	}
+	return t;
+}
+
+static struct pt_table *model_view(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	struct pt_table *t = pt_table_new("model", "FLOPs of the model");
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "total_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "steps", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "step_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "fpbp", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "fpbp_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "mfu_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
+	pt_table_add_col(t, "peak_tflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "peak_source", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "op_mean_gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "op_mean_util_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "step_mean_util_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
+	pt_table_add_col(t, "known_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	/* one row per device that has items, in device order */
+	for (uint32_t dv = 0; dv < m->devices.n; dv++) {
+		u128 total = 0;
+		uint64_t kops = 0, uops = 0, ucalls = 0, nrate = 0, nutil = 0;
+		int64_t utime = 0;
+		double sum_g = 0, sum_u = 0;
+		const struct peak *pk = &c->peaks[dv];
+		bool any = false;
+		for (size_t i = 0; i < c->items.n; i++) {
+			const struct item *it = &c->items.v[i];
+			if (it->dev != dv)
+				continue;
+			any = true;
+			if (!it->known) {
+				uops++;
+				ucalls += it->calls;
+				utime += it->total;
+				continue;
+			}
+			kops++;
+			total += (u128)it->flops * it->calls;
+			double g;
+			if (it->flops && it->kind != IT_UNNAMED_COMM && rate((u128)it->flops * it->calls, it->total, &g)) {
+				sum_g += g;
+				nrate++;
+				if (pk->flops > 0) {
+					sum_u += g * 1e9 / pk->flops * 100;
+					nutil++;
+				}
+			}
+		}
+		if (!any)
+			continue;
+		size_t r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, m->devices.v[dv].id);
+		set_u128(t, r, 1, total);
+		uint32_t rk = c->dev_rank[dv];
+		if (rk != UINT32_MAX) {
+			const struct pt_rank_steps *rs = &c->si.r[rk];
+			u128 sf = 0, ff = 0;
+			int64_t fpbp = 0, nsteps = 0, nfpbp = 0, nsu = 0;
+			double su = 0;
+			for (size_t s = 0; s < rs->n; s++) {
+				if (!rs->v[s].kept)
+					continue;
+				struct stepfig f;
+				step_figs(c, rk, s, &f);
+				nsteps++;
+				sf += f.flops;
+				if (f.has_fpbp) {
+					nfpbp++;
+					fpbp += f.fpbp;
+					ff += f.fpbp_flops;
+					double g;
+					if (pk->flops > 0 && rate(f.fpbp_flops, f.fpbp, &g)) {
+						su += g * 1e9 / pk->flops * 100;
+						nsu++;
+					}
+				}
+			}
+			pt_table_set_int(t, r, 2, nsteps);
+			if (nsteps)
+				set_u128(t, r, 3, sf);
+			if (nfpbp) {
+				pt_table_set_int(t, r, 4, fpbp);
+				set_u128(t, r, 5, ff);
+				double g;
+				if (rate(ff, fpbp, &g)) {
+					pt_table_set_double(t, r, 6, g);
+					if (pk->flops > 0)
+						pt_table_set_double(t, r, 7, g * 1e9 / pk->flops * 100);
+				}
+			}
+			if (nsu)
+				pt_table_set_double(t, r, 12, su / (double)nsu);
+		} else {
+			pt_table_set_int(t, r, 2, 0);
+		}
+		if (pk->flops > 0) {
+			pt_table_set_double(t, r, 8, pk->flops / 1e12);
+			pt_table_set_strdup(t, r, 9, pk->source, strlen(pk->source));
+		}
+		if (nrate)
+			pt_table_set_double(t, r, 10, sum_g / (double)nrate);
+		if (nutil)
+			pt_table_set_double(t, r, 11, sum_u / (double)nutil);
+		pt_table_set_int(t, r, 13, (int64_t)kops);
+		pt_table_set_int(t, r, 14, (int64_t)uops);
+		pt_table_set_int(t, r, 15, (int64_t)ucalls);
+		pt_table_set_int(t, r, 16, utime);
+	}
+	return t;
+}
+
+int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
+		  size_t *nout, struct pt_diag *d, struct pt_err **e)
+{
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.x = x;
+	c.o = o;
+	c.d = d;
+	*nout = 0;
+	if (pt_steps_collect(m, &o->sel, &c.si, d, e))
+		return -1;
+	c.dev_rank = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*c.dev_rank));
+	for (size_t i = 0; i < m->devices.n; i++)
+		c.dev_rank[i] = UINT32_MAX;
+	for (uint32_t r = 0; r < c.si.n; r++) {
+		for (size_t j = 0; j < c.si.r[r].ndevs; j++)
+			c.dev_rank[c.si.r[r].devs[j]] = r;
+		if (c.si.r[r].host != PT_NONE)
+			c.dev_rank[c.si.r[r].host] = r;
+	}
+	device_peaks(&c);
+	ascend_items(&c);
+	gpu_items(&c);
+	order_items(&c);
+	pt_sort(c.ex.v, c.ex.n, sizeof(*c.ex.v), cmp_exec); /* by rank and start, for the step windows */
+
+	switch (o->by) {
+	case PT_FLOPS_BY_OP:
+		out[(*nout)++] = ops_view(&c);
+		break;
+	case PT_FLOPS_BY_TYPE:
+		out[(*nout)++] = types_view(&c);
+		break;
+	case PT_FLOPS_BY_SCOPE:
+		out[(*nout)++] = scopes_view(&c);
+		break;
+	case PT_FLOPS_BY_STEP:
+		out[(*nout)++] = steps_view(&c);
+		break;
+	case PT_FLOPS_BY_MODEL:
+		out[(*nout)++] = model_view(&c);
+		break;
+	}
+	if (o->folded)
+		out[(*nout)++] = folded_view(&c);
+
+	pt_vec_free(&c.items);
+	pt_vec_free(&c.ex);
+	free(c.peaks);
+	free(c.dev_rank);
+	pt_steps_info_free(&c.si);
+	return 0;
+}

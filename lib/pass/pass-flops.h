@@ -1,0 +1,48 @@
+/*
+ * FLOPs, achieved FLOPS and utilisation (ascend.md §3.9, cupti.md §6.12):
+ * per op, per op type, per scope level, per step and for the model.
+ *
+ * Ascend ops get their FLOPs from the AI Core counters (struct pt_aicore)
+ * when records exist, and analytically from their type and tensors
+ * (flops-model.h) otherwise; both are shown when both exist. GPU work gets
+ * FLOPs from PyTorch operator ranges (NVTX shape text), with the nesting
+ * rule of cupti.md §6.12, and their inclusive kernel time. Ops whose FLOPs
+ * are unknown are listed and counted, never counted as zero.
+ */
+#ifndef PT_PASS_FLOPS_H
+#define PT_PASS_FLOPS_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pass/pass-steps.h"
+
+struct pt_diag;
+struct pt_err;
+struct pt_index;
+struct pt_model;
+struct pt_table;
+
+enum pt_flops_by { PT_FLOPS_BY_OP, PT_FLOPS_BY_TYPE, PT_FLOPS_BY_SCOPE, PT_FLOPS_BY_STEP, PT_FLOPS_BY_MODEL };
+
+struct pt_flops_opts {
+	enum pt_flops_by by;
+	int scope_depth;          /* scope levels kept (--scope-depth), 0 = all */
+	double peak;              /* --peak in FLOPS, 0 = the device's */
+	bool folded;              /* also build the "folded" table (stack, flops) */
+	struct pt_step_sel sel;   /* --device, --steps, --time-window, --step-pattern */
+};
+
+/*
+ * Build the view chosen by o->by (one table, named "ops", "types",
+ * "scopes", "steps" or "model"), plus, when o->folded, a two-column table
+ * "folded" (stack, flops) in first-appearance order. *nout tables are
+ * returned in out[] (room for 2).
+ */
+int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
+		  size_t *nout, struct pt_diag *d, struct pt_err **e);
+
+/* The top scope of a full op name for Sankey labels (ascend.md §3.7), or NULL
+ * when the name has no scopes. *nscopes: the number of scope segments. */
+const char *pt_flops_top_scope(const char *name, size_t *nscopes);
+
+#endif

@@ -1,0 +1,355 @@
+/*
+ * Writers of `proftool hints` (hints.md §1.2): text, CSV, JSON and JSON
+ * lines. The evidence is a typed list of pairs, so it cannot go through the
+ * generic table exporters (JSON wants an object with arrays).
+ */
+#include <csv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/jsonw.h"
+#include "pass/pass-hints.h"
+#include "support/out.h"
+#include "support/xalloc.h"
+
+static const char *status_name(enum pt_hint_status s)
+{
+	switch (s) {
+	case PT_HS_SUPPRESSED:
+		return "suppressed";
+	case PT_HS_NOT_EVALUATED:
+		return "not_evaluated";
+	case PT_HS_DISABLED:
+		return "disabled";
+	default:
+		return "shown";
+	}
+}
+
+static bool int_unit(const char *u)
+{
+	return u && (!strcmp(u, "ns") || !strcmp(u, "count"));
+}
+
+static void fmt_num(char *b, size_t n, const char *unit, double v)
+{
+	if (int_unit(unit))
+		snprintf(b, n, "%lld", (long long)llround(v));
+	else
+		snprintf(b, n, "%.4f", v);
+}
+
+/* Evidence cell: key=value;... with \ escaping ; = \ in values; sep between pairs. */
+static char *evidence_cell(const struct pt_hint *h, const char *sep)
+{
+	size_t cap = 64, n = 0;
+	char *s = pt_xmalloc(cap);
+	s[0] = 0;
+	for (size_t i = 0; i < h->nev; i++) {
+		const struct pt_hint_ev *e = &h->ev[i];
+		size_t need = n + strlen(sep) + strlen(e->key) + 2 * strlen(e->text) + 4;
+		if (need > cap) {
+			cap = need * 2;
+			s = pt_xrealloc(s, cap);
+		}
+		if (i)
+			n += (size_t)sprintf(s + n, "%s", sep);
+		n += (size_t)sprintf(s + n, "%s=", e->key);
+		for (const char *p = e->text; *p; p++) {
+			if (*p == ';' || *p == '=' || *p == '\\')
+				s[n++] = '\\';
+			s[n++] = *p;
+		}
+		s[n] = 0;
+	}
+	return s;
+}
+
+static char *full_message(const struct pt_hint *h)
+{
+	size_t n = strlen(h->message ? h->message : "") + 1;
+	for (size_t i = 0; i < h->nitems; i++)
+		n += strlen(h->items[i]) + 1;
+	char *s = pt_xmalloc(n);
+	strcpy(s, h->message ? h->message : "");
+	for (size_t i = 0; i < h->nitems; i++) {
+		strcat(s, " ");
+		strcat(s, h->items[i]);
+	}
+	return s;
+}
+
+static void title(struct pt_out *o, const char *t)
+{
+	size_t l = strlen(t) + 2, left = (100 - l) / 2, right = 100 - l - left;
+	for (size_t i = 0; i < left; i++)
+		pt_out_putc(o, '-');
+	pt_out_printf(o, " %s ", t);
+	for (size_t i = 0; i < right; i++)
+		pt_out_putc(o, '-');
+	pt_out_putc(o, '\n');
+}
+
+static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
+{
+	size_t shown = 0, suppressed = 0;
+	title(o, "Hints");
+	for (size_t i = 0; i < h->n; i++) {
+		const struct pt_hint *x = &h->v[i];
+		suppressed += x->status == PT_HS_SUPPRESSED;
+		if (x->status != PT_HS_SHOWN)
+			continue;
+		if (shown++)
+			pt_out_putc(o, '\n');
+		pt_out_printf(o, "[%s] %s  rank %lld", pt_hint_sev_name(x->sev), pt_hint_rule_name(x->rule),
+			      (long long)x->rank);
+		if (strcmp(x->scope, "rank"))
+			pt_out_printf(o, "  %s", x->scope);
+		pt_out_printf(o, "\n  %s\n", x->message ? x->message : "");
+		for (size_t j = 0; j < x->nitems; j++)
+			pt_out_printf(o, "    %s\n", x->items[j]);
+		char *ev = evidence_cell(x, "; ");
+		pt_out_printf(o, "  evidence: %s\n", ev);
+		free(ev);
+		if (x->knobs && *x->knobs) {
+			pt_out_puts(o, "  knob: ");
+			for (const char *p = x->knobs; *p; p++)
+				if (*p == ' ')
+					pt_out_puts(o, ", ");
+				else
+					pt_out_putc(o, *p);
+			pt_out_putc(o, '\n');
+		}
+	}
+	if (!shown)
+		pt_out_puts(o, "No hints to show.\n");
+	pt_out_printf(o, "\nHints: %zu shown, %zu suppressed; rules: %zu evaluated, %zu not evaluated, %zu disabled.\n",
+		      shown, suppressed, h->evaluated, h->not_evaluated, h->disabled);
+	if (!sup)
+		return;
+	pt_out_putc(o, '\n');
+	title(o, "Not shown");
+	size_t ns = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct pt_hint *x = &h->v[i];
+		if (x->status == PT_HS_SHOWN)
+			continue;
+		ns++;
+		pt_out_printf(o, "[%s] %s  rank %lld  %s  %s\n", status_name(x->status), pt_hint_rule_name(x->rule),
+			      (long long)x->rank, x->scope, x->reason ? x->reason : "");
+	}
+	if (!ns)
+		pt_out_puts(o, "Nothing was left out.\n");
+}
+
+static void csv_field(struct pt_out *o, const char *s)
+{
+	size_t n = strlen(s);
+	bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!quote) {
+		pt_out_write(o, s, n);
+		return;
+	}
+	char *b = pt_xmalloc(2 * n + 3);
+	size_t k = csv_write(b, 2 * n + 3, s, n);
+	pt_out_write(o, b, k);
+	free(b);
+}
+
+static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
+{
+	if (sup)
+		pt_out_puts(o, "# view: hints\n");
+	pt_out_puts(o, "rank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n");
+	for (size_t i = 0; i < h->n; i++) {
+		const struct pt_hint *x = &h->v[i];
+		if (x->status != PT_HS_SHOWN)
+			continue;
+		char v[64], t[64];
+		fmt_num(v, sizeof(v), x->unit, x->value);
+		fmt_num(t, sizeof(t), x->unit, x->threshold);
+		pt_out_printf(o, "%lld,", (long long)x->rank);
+		csv_field(o, x->scope);
+		pt_out_printf(o, ",%s,%s,", pt_hint_rule_name(x->rule), pt_hint_sev_name(x->sev));
+		csv_field(o, x->metric);
+		pt_out_printf(o, ",%s,%s,", v, t);
+		csv_field(o, x->unit);
+		pt_out_putc(o, ',');
+		char *m = full_message(x), *ev = evidence_cell(x, ";");
+		csv_field(o, m);
+		pt_out_putc(o, ',');
+		csv_field(o, ev);
+		pt_out_putc(o, '\n');
+		free(m);
+		free(ev);
+	}
+	if (!sup)
+		return;
+	pt_out_puts(o, "# view: hints_suppressed\n");
+	pt_out_puts(o, "rank,scope,rule_id,status,reason,severity,evidence\n");
+	for (size_t i = 0; i < h->n; i++) {
+		const struct pt_hint *x = &h->v[i];
+		if (x->status == PT_HS_SHOWN)
+			continue;
+		pt_out_printf(o, "%lld,", (long long)x->rank);
+		csv_field(o, x->scope);
+		pt_out_printf(o, ",%s,%s,", pt_hint_rule_name(x->rule), status_name(x->status));
+		csv_field(o, x->reason ? x->reason : "");
+		pt_out_putc(o, ',');
+		if (x->status == PT_HS_SUPPRESSED) {
+			char *ev = evidence_cell(x, ";");
+			pt_out_puts(o, pt_hint_sev_name(x->sev));
+			pt_out_putc(o, ',');
+			csv_field(o, ev);
+			free(ev);
+		} else {
+			pt_out_putc(o, ',');
+		}
+		pt_out_putc(o, '\n');
+	}
+}
+
+static void jstr(struct pt_out *o, const char *s)
+{
+	pt_jsonw_str(o, s, strlen(s));
+}
+
+static void jval(struct pt_out *o, const struct pt_hint_ev *e)
+{
+	if (e->num)
+		pt_out_puts(o, e->text);
+	else
+		jstr(o, e->text);
+}
+
+static void json_evidence(struct pt_out *o, const struct pt_hint *x)
+{
+	pt_out_putc(o, '{');
+	bool first = true;
+	for (size_t i = 0; i < x->nev;) {
+		const struct pt_hint_ev *e = &x->ev[i];
+		if (!first)
+			pt_out_putc(o, ',');
+		first = false;
+		if (!e->list) {
+			jstr(o, e->key);
+			pt_out_putc(o, ':');
+			jval(o, e);
+			i++;
+			continue;
+		}
+		/* a list: its items, consecutive pairs with the same list name */
+		const char *list = e->list;
+		jstr(o, list);
+		pt_out_puts(o, ":[");
+		int idx = -1;
+		while (i < x->nev && x->ev[i].list && !strcmp(x->ev[i].list, list)) {
+			const struct pt_hint_ev *f = &x->ev[i];
+			if (f->idx != idx) {
+				if (idx != -1)
+					pt_out_puts(o, "},");
+				pt_out_putc(o, '{');
+				idx = f->idx;
+			} else {
+				pt_out_putc(o, ',');
+			}
+			jstr(o, f->field);
+			pt_out_putc(o, ':');
+			jval(o, f);
+			i++;
+		}
+		pt_out_puts(o, "}]");
+	}
+	pt_out_putc(o, '}');
+}
+
+static void json_row(struct pt_out *o, const struct pt_hint *x, bool view)
+{
+	pt_out_putc(o, '{');
+	if (view)
+		pt_out_puts(o, x->status == PT_HS_SHOWN ? "\"view\":\"hints\"," : "\"view\":\"hints_suppressed\",");
+	pt_out_printf(o, "\"rank\":%lld,\"scope\":", (long long)x->rank);
+	jstr(o, x->scope);
+	pt_out_puts(o, ",\"rule_id\":");
+	jstr(o, pt_hint_rule_name(x->rule));
+	if (x->status == PT_HS_SHOWN) {
+		char v[64], t[64];
+		fmt_num(v, sizeof(v), x->unit, x->value);
+		fmt_num(t, sizeof(t), x->unit, x->threshold);
+		pt_out_printf(o, ",\"severity\":\"%s\",\"metric\":", pt_hint_sev_name(x->sev));
+		jstr(o, x->metric);
+		pt_out_printf(o, ",\"value\":%s,\"threshold\":%s,\"unit\":", v, t);
+		jstr(o, x->unit);
+		pt_out_puts(o, ",\"message\":");
+		char *m = full_message(x);
+		jstr(o, m);
+		free(m);
+		pt_out_puts(o, ",\"evidence\":");
+		json_evidence(o, x);
+	} else {
+		pt_out_printf(o, ",\"status\":\"%s\",\"reason\":", status_name(x->status));
+		jstr(o, x->reason ? x->reason : "");
+		if (x->status == PT_HS_SUPPRESSED) {
+			pt_out_printf(o, ",\"severity\":\"%s\",\"evidence\":", pt_hint_sev_name(x->sev));
+			json_evidence(o, x);
+		} else {
+			pt_out_puts(o, ",\"severity\":null,\"evidence\":null");
+		}
+	}
+	pt_out_putc(o, '}');
+}
+
+static void write_json(struct pt_out *o, const struct pt_hints *h, bool sup, bool lines)
+{
+	if (lines) {
+		for (int pass = 0; pass < (sup ? 2 : 1); pass++)
+			for (size_t i = 0; i < h->n; i++)
+				if ((h->v[i].status == PT_HS_SHOWN) == (pass == 0)) {
+					json_row(o, &h->v[i], true);
+					pt_out_putc(o, '\n');
+				}
+		return;
+	}
+	pt_out_puts(o, "{\"proftool\":\"" PT_VERSION "\",\"views\":[");
+	for (int pass = 0; pass < (sup ? 2 : 1); pass++) {
+		if (pass)
+			pt_out_puts(o, ",\n{\"name\":\"hints_suppressed\",\"unit\":\"ns\",\"columns\":[\"rank\",\"scope\","
+				       "\"rule_id\",\"status\",\"reason\",\"severity\",\"evidence\"],\"rows\":[");
+		else
+			pt_out_puts(o, "\n{\"name\":\"hints\",\"unit\":\"ns\",\"columns\":[\"rank\",\"scope\",\"rule_id\","
+				       "\"severity\",\"metric\",\"value\",\"threshold\",\"unit\",\"message\",\"evidence\"],"
+				       "\"rows\":[");
+		size_t n = 0;
+		for (size_t i = 0; i < h->n; i++)
+			if ((h->v[i].status == PT_HS_SHOWN) == (pass == 0)) {
+				if (n++)
+					pt_out_putc(o, ',');
+				pt_out_putc(o, '\n');
+				json_row(o, &h->v[i], false);
+			}
+		pt_out_puts(o, "]}");
+	}
+	pt_out_puts(o, "\n]}\n");
+}
+
+void pt_hints_write(struct pt_out *o, const struct pt_hints *h, enum pt_hints_fmt f, bool show_suppressed)
+{
+	switch (f) {
+	case PT_HF_TEXT:
+		write_text(o, h, show_suppressed);
+		break;
+	case PT_HF_CSV:
+		write_csv(o, h, show_suppressed);
+		break;
+	case PT_HF_JSON:
+		write_json(o, h, show_suppressed, false);
+		break;
+	case PT_HF_JSONL:
+		write_json(o, h, show_suppressed, true);
+		break;
+	}
+}

@@ -1,0 +1,175 @@
+/*
+ * `proftool hints` (hints.md): bottleneck rules over the model. The pass
+ * reads the index (breakdown, C/M sets, per-track events), the step windows
+ * of pt_steps_collect() and the MindData figures of pt_dataset_md_hints();
+ * it calls no other pass's table builder.
+ *
+ * pass-hints.c: knobs, rule table, --explain; pass-hints-rules.c: the rules;
+ * pass-hints-out.c: text, CSV, JSON and JSON-lines writers.
+ */
+#ifndef PT_PASS_HINTS_H
+#define PT_PASS_HINTS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pass/pass-dataset.h"
+
+struct pt_diag;
+struct pt_err;
+struct pt_index;
+struct pt_model;
+struct pt_out;
+struct pt_step_sel;
+
+/* Rule ids in the order of hints.md §3 (the output order within a severity). */
+enum pt_hint_rule {
+	PT_HR_INPUT_BOUND,
+	PT_HR_UNEXPLAINED_TIME,
+	PT_HR_STEP_GAP,
+	PT_HR_MD_QUEUE,
+	PT_HR_MD_PIPELINE,
+	PT_HR_MD_CPU_BUSY,
+	PT_HR_MD_OP_CPU,
+	PT_HR_MD_OP_QUEUE,
+	PT_HR_MD_BOTTLENECK_OP,
+	PT_HR_LOW_DEVICE_UTIL,
+	PT_HR_LAUNCH_BOUND,
+	PT_HR_LAUNCH_DELAY,
+	PT_HR_RUNTIME_OUTLIER,
+	PT_HR_SHORT_KERNELS,
+	PT_HR_DEVICE_IDLE,
+	PT_HR_COMM_EXPOSED,
+	PT_HR_PP_RECEIVE,
+	PT_HR_PP_STAGE_COMM,
+	PT_HR_PP_STAGE_FLOPS,
+	PT_HR_RANK_SPREAD,
+	PT_HR_RANK_STEP_GAP,
+	PT_HR_RANK_FLOPS,
+	PT_HR_SLOW_LINK,
+	PT_HR_TOP_OPS,
+	PT_HR_MEM_OPS_CRITICAL,
+	PT_HR_LOW_FLOPS_UTIL,
+	PT_HR_MEMORY_NEAR_CAPACITY,
+	PT_HR_TENSOR_CORES_UNUSED,
+	PT_HR_USE_DDP,
+	PT_HR_DDP_WITHOUT_NCCL,
+	PT_HR_UNATTRIBUTED_DEVICE,
+	PT_HR_TRUNCATED_LAST_STEP,
+	PT_HR__N
+};
+
+const char *pt_hint_rule_name(enum pt_hint_rule r);
+/* Rule of an id, or -1. */
+int pt_hint_rule_find(const char *id);
+
+enum pt_hint_sev { PT_SEV_INFO = 0, PT_SEV_WARN = 1, PT_SEV_CRIT = 2 };
+const char *pt_hint_sev_name(enum pt_hint_sev s);
+
+/* Thresholds: every key of hints.md §5. Percentages 0-100. */
+struct pt_hint_knobs {
+	struct pt_dataset_knobs md;   /* hints.md_* */
+	bool disabled[PT_HR__N];      /* hints.disable */
+	double input_moderate_pct, input_high_pct;
+	double unexplained_moderate_pct, unexplained_high_pct;
+	double step_gap_ms;
+	double low_util_pct;
+	double launch_bound_moderate_pct, launch_bound_high_pct;
+	char *launch_apis;            /* comma-separated */
+	double queue_delay_us, runtime_us, queue_delay_warn_pct, runtime_warn_pct;
+	double short_kernels_pct;
+	double idle_min_pct, idle_class_pct;
+	int64_t idle_kernel_wait_gap_ns;
+	double comm_exposed_pct;
+	double pp_receive_pct, pp_stage_comm_pct, pp_stage_flops_pct;
+	double rank_spread_pct, rank_step_gap_pct, rank_flops_pct, slow_link_pct;
+	int64_t top_ops_n;
+	double top_ops_type_pct;
+	double mem_ops_moderate_pct, mem_ops_high_pct;
+	double flops_low_pct, flops_min_coverage_pct, flops_peak_tflops;
+	double memory_peak_pct;
+	int64_t tc_min_cc;
+	char *tc_kernel_patterns, *tc_op_names;
+	double unattributed_pct;
+	double truncated_ratio;
+	bool gate_minddata;
+	/* keys given with --hint, for --explain ("in force") */
+	char *given;                  /* "\n"-separated "key=value" lines, NULL = none */
+};
+
+void pt_hint_knobs_init(struct pt_hint_knobs *k);
+void pt_hint_knobs_free(struct pt_hint_knobs *k);
+/* Set one key; 0 ok, -1 with *why (malloc'd; names the key in quotes). */
+int pt_hint_knob_set(struct pt_hint_knobs *k, const char *key, const char *value, char **why);
+int pt_hint_knobs_check(const struct pt_hint_knobs *k, char **why);
+/* The --explain text of a rule (malloc'd), NULL for an unknown id. */
+char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k);
+
+/* One evidence pair; list items carry list/idx/field and key = list_idx_field. */
+struct pt_hint_ev {
+	char *key;
+	char *list;   /* NULL for a plain pair */
+	int idx;
+	char *field;
+	char *text;   /* as printed in CSV */
+	bool num;     /* JSON number (else string) */
+};
+
+enum pt_hint_status { PT_HS_SHOWN, PT_HS_SUPPRESSED, PT_HS_NOT_EVALUATED, PT_HS_DISABLED };
+
+struct pt_hint {
+	enum pt_hint_rule rule;
+	int64_t rank;
+	char *scope;
+	enum pt_hint_sev sev;
+	enum pt_hint_status status;
+	char *reason;          /* suppressed / not evaluated / disabled */
+	char *metric, *unit;   /* unit: ns, pct, fraction, ratio, count */
+	double value, threshold;
+	char *message;         /* one line */
+	char **items;          /* further lines (MD_PIPELINE, TOP_OPS) */
+	size_t nitems;
+	struct pt_hint_ev *ev;
+	size_t nev, capev;
+	const char *knobs;     /* keys of the thresholds used, ", "-separated */
+};
+
+struct pt_hints {
+	struct pt_hint *v;
+	size_t n, cap;
+	size_t evaluated, not_evaluated, disabled; /* over (rule, rank) pairs */
+};
+
+struct pt_hints_opts {
+	int64_t unit_div;      /* ns per message time unit (default ms: 1000000) */
+	const char *unit_name; /* "ms" */
+	bool no_demangle;      /* --no-demangle: C++ names as recorded */
+};
+
+/*
+ * Evaluate every rule. Hints come back ordered (severity, rule, rank, then
+ * the order the rule found them); entries not shown keep their status.
+ */
+int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
+		  struct pt_diag *d, struct pt_err **e);
+void pt_hints_free(struct pt_hints *h);
+
+/* Highest severity among shown hints, -1 when none. */
+int pt_hints_max_sev(const struct pt_hints *h);
+
+enum pt_hints_fmt { PT_HF_TEXT, PT_HF_CSV, PT_HF_JSON, PT_HF_JSONL };
+void pt_hints_write(struct pt_out *o, const struct pt_hints *h, enum pt_hints_fmt f, bool show_suppressed);
+
+/* Builders (used by the rules and the tests). */
+struct pt_hint *pt_hints_add(struct pt_hints *h, enum pt_hint_rule r, int64_t rank, const char *scope);
+void pt_hint_ev_int(struct pt_hint *h, const char *key, int64_t v);
+void pt_hint_ev_dbl(struct pt_hint *h, const char *key, double v);
+void pt_hint_ev_str(struct pt_hint *h, const char *key, const char *v);
+/* A number already formatted (integers beyond int64, e.g. FLOPs). */
+void pt_hint_ev_num(struct pt_hint *h, const char *key, const char *text);
+/* List item field: key list_<idx>_field. */
+void pt_hint_ev_item(struct pt_hint *h, const char *list, int idx, const char *field, const char *text, bool num);
+void pt_hint_item(struct pt_hint *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

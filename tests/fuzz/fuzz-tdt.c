@@ -1,0 +1,4 @@
+/* libFuzzer target: TDT data, in the text-era sample job. */
+#define FZ_COMPANION "testdata/ascend/sample"
+#define FZ_NAMES "DATA_PREPROCESS.dev.TDT.0.slice_0"
+#include "fuzz-common.h"
