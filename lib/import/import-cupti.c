@@ -650,9 +650,18 @@ static bool times(struct cf *f, uint64_t s, uint64_t en, int64_t *start, int64_t
 		return false;
 	}
 	*start = tmap(f, s);
-	*dur = tmap(f, en) - *start;
-	if (*start + *dur > f->max_time)
-		f->max_time = *start + *dur;
+	/* a hostile clock mapping can push the mapped times out of int64 range */
+	if (__builtin_sub_overflow(tmap(f, en), *start, dur) || *dur < 0) {
+		f->start_after_end++;
+		return false;
+	}
+	int64_t end;
+	if (__builtin_add_overflow(*start, *dur, &end)) {
+		f->untimed++;
+		return false;
+	}
+	if (end > f->max_time)
+		f->max_time = end;
 	return true;
 }
 

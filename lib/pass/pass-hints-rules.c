@@ -23,6 +23,7 @@
 #include "support/err.h"
 #include "support/interval.h"
 #include "support/xalloc.h"
+#include "support/sort.h"
 #include "table/table.h"
 
 enum { ST_NONE = 0, ST_EVAL = 1, ST_NE = 2, ST_DIS = 3 };
@@ -255,8 +256,7 @@ static int cmp_named(const void *pa, const void *pb)
 static void nl_sort(const struct pt_model *m, struct nlist *l)
 {
 	sort_m = m;
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_named);
+	pt_sort(l->v, l->n, sizeof(*l->v), cmp_named);
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -649,7 +649,7 @@ static void rule_flops(struct ctx *c, struct rankdata *rd, uint32_t dev, const c
 		pt_hint_ev_str(x, "peak_source", psrc);
 		pt_hint_ev_dbl(x, "coverage_pct", cov);
 		/* the three op types with the most time in K, each with its utilisation */
-		qsort(kx, nk, sizeof(*kx), cmp_fexec);
+		pt_sort(kx, nk, sizeof(*kx), cmp_fexec);
 		struct tfig {
 			uint32_t type;
 			int64_t busy;
@@ -1062,8 +1062,7 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 					pt_hint_ev_int(x, key, kinds[q].t);
 				}
 				pt_hint_ev_int(x, "exposed_ops", nexp);
-				if (nmops > 1)
-					qsort(mops, nmops, sizeof(*mops), cmp_memop);
+				pt_sort(mops, nmops, sizeof(*mops), cmp_memop);
 				for (size_t i = 0; i < nmops && i < 3 && mops[i].exposed; i++) {
 					size_t e = mops[i].ev;
 					const struct pt_copy_info *ci = copy_of(m, e);
@@ -1340,8 +1339,7 @@ static void launch_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, bool 
 			nl_get(&sk, ev->name[d])->a++;
 		}
 	}
-	if (ncall > 1)
-		qsort(callv, ncall, sizeof(*callv), cmp_i64);
+	pt_sort(callv, ncall, sizeof(*callv), cmp_i64);
 	for (size_t i = 0; i < ncall; i++) {
 		if (i && callv[i] == callv[i - 1])
 			continue;
@@ -1366,12 +1364,9 @@ counted:;
 			not_eval(c, PT_HR_SHORT_KERNELS, rank, scope, "no launch pairs");
 		goto out;
 	}
-	if (n > 1)
-		qsort(qd, n, sizeof(*qd), cmp_i64);
-	if (nld > 1)
-		qsort(ld, nld, sizeof(*ld), cmp_i64);
-	if (ncpu > 1)
-		qsort(cpu, ncpu, sizeof(*cpu), cmp_i64);
+	pt_sort(qd, n, sizeof(*qd), cmp_i64);
+	pt_sort(ld, nld, sizeof(*ld), cmp_i64);
+	pt_sort(cpu, ncpu, sizeof(*cpu), cmp_i64);
 	if (enabled(c, PT_HR_LAUNCH_DELAY)) {
 		mark_eval(c, PT_HR_LAUNCH_DELAY, rank);
 		if (qd_out) {
@@ -1552,8 +1547,7 @@ static void rule_tensor_cores(struct ctx *c, struct rankdata *rd)
 		pt_xgrow((void **)&er, &cer, ner + 1, sizeof(*er));
 		er[ner++] = (struct tcr){ ev->track[i], ev->start[i], ev->start[i] + ev->dur[i], i };
 	}
-	if (ner)
-		qsort(er, ner, sizeof(*er), cmp_tcr);
+	pt_sort(er, ner, sizeof(*er), cmp_tcr);
 	uint8_t *leaf = pt_xcalloc(ev->n ? ev->n : 1, 1); /* eligible with no eligible descendant */
 	for (size_t i = 0; i < ner; i++)
 		leaf[er[i].ev] = !(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e);
@@ -1837,8 +1831,15 @@ static void cluster_rules(struct ctx *c)
 {
 	const struct pt_hint_knobs *k = c->k;
 	char b1[48], b2[48], b3[48];
+	/* bubble, stage and comm_not_overlapped_excl_receive only with pipeline receives
+	 * (without them they repeat step time and comm_not_overlapped) */
+	bool any_rv = false;
+	for (size_t i = 0; i < c->nrt; i++)
+		any_rv |= c->rt[i].has_rv;
 	if (enabled(c, PT_HR_RANK_SPREAD) && c->nrt >= 2) {
 		for (int col = 0; col < RT_NCOL; col++) {
+			if (!any_rv && col >= 5 && col <= 7)
+				continue;
 			double mx = -1, mn = 0, sum = 0;
 			size_t imx = 0, imn = 0;
 			for (size_t i = 0; i < c->nrt; i++) {
@@ -1953,9 +1954,6 @@ static void cluster_rules(struct ctx *c)
 		}
 	}
 	/* PP_RECEIVE: receive time not hidden by computation over all ranks (hints.md §3) */
-	bool any_rv = false;
-	for (size_t i = 0; i < c->nrt; i++)
-		any_rv |= c->rt[i].has_rv;
 	if (enabled(c, PT_HR_PP_RECEIVE) && any_rv) {
 		int64_t rv = 0, st = 0;
 		for (size_t i = 0; i < c->nrt; i++) {

@@ -770,6 +770,30 @@ static void test_tensor_cores(void **st)
 	}
 }
 
+/* RANK_SPREAD's receive columns (hints.md §2.4): bubble 10 and 20 us -> 66.7% */
+static void test_rank_spread_bubble(void **st)
+{
+	(void)st;
+	struct pt_model *m = pt_model_new();
+	for (uint32_t r = 0; r < 2; r++) {
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, r);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "s");
+		uint32_t t2 = pt_model_track(m, d, PT_TRACK_STREAM, 2, "s2");
+		npu_step(m, d, 1, 0, 100 * US);
+		uint32_t op = add_op(m, d, "MatMul-op1", "MatMul");
+		pt_model_add_event(m, t, m->ops.v[op].name, PT_EV_TASK, 0, 50 * US, 0, op, 0);
+		uint32_t rv = add_op(m, d, "Receive-op2", "Receive");
+		pt_model_add_event(m, t2, m->ops.v[rv].name, PT_EV_TASK, 50 * US, (10 + 10 * r) * US, 0, rv, 0);
+	}
+	char *s = csv(m);
+	HAS(s, "1,rank,RANK_SPREAD,warn,spread_pct,66.6667,5.0000,pct,\"bubble differs by 66.7% across ranks (max 0.02 ms "
+	       "on rank 1, min 0.01 ms on rank 0, mean 0.01 ms; threshold 5.0%): pipeline stages are unbalanced.\"");
+	HAS(s, "\"stage differs by 11.8% across ranks (max 0.09 ms on rank 0");
+	HASNOT(s, "comm_not_overlapped_excl_receive differs");
+	free(s);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -783,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_unexplained), cmocka_unit_test(test_launch_bound),
 		cmocka_unit_test(test_unattributed), cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_ddp), cmocka_unit_test(test_tensor_cores),
+		cmocka_unit_test(test_rank_spread_bubble),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
