@@ -17,13 +17,7 @@
 #include "support/out.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
-
-/* qsort that accepts an empty (possibly NULL) array */
-static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(v, n, size, cmp);
-}
+#include "support/sort.h"
 
 #define TID_BASE 100000000u
 #define MAX_REL ((int64_t)1 << 53)
@@ -881,7 +875,7 @@ static void build_layout(struct ctx *c)
 			nst++;
 		}
 	}
-	sort_n(st, nst, 2 * sizeof(*st), stream_cmp_ctx_sort);
+	pt_sort(st, nst, 2 * sizeof(*st), stream_cmp_ctx_sort);
 	int32_t *stream_rank = pt_xcalloc(nt ? nt : 1, sizeof(*stream_rank));
 	{
 		/* rank in stream-id order within each device */
@@ -981,7 +975,7 @@ static void build_layout(struct ctx *c)
 			add_proc(c, c->dev_ovpid[d], pt_xasprintf("Rank %u %s %u Overlap", c->dev_rank[d],
 								  kind_word(m->devices.v[d].kind), m->devices.v[d].id));
 	}
-	sort_n(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
+	pt_sort(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
 	for (size_t i = 0; i < c->rows.n; i++) {
 		struct row *r = &c->rows.v[i];
 		r->tid = TID_BASE + (uint32_t)i;
@@ -1053,7 +1047,7 @@ static void build_flows(struct ctx *c)
 		pt_vec_push(&c->flows, f);
 	}
 	pt_hashmap_free(&api);
-	sort_n(c->flows.v, c->flows.n, sizeof(*c->flows.v), flow_cmp_api);
+	pt_sort(c->flows.v, c->flows.n, sizeof(*c->flows.v), flow_cmp_api);
 	for (size_t i = 0; i < c->flows.n; i++)
 		c->flows.v[i].id = (uint32_t)i + 1;
 	free(row_of);
@@ -1283,8 +1277,8 @@ static void build_sources(struct ctx *c)
 		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
 		for (size_t i = 0; i < nf; i++)
 			c->flow_s[i] = c->flow_f[i] = (uint32_t)i;
-		sort_n(c->flow_s, nf, sizeof(*c->flow_s), flow_idx_cmp_s);
-		sort_n(c->flow_f, nf, sizeof(*c->flow_f), flow_idx_cmp_f);
+		pt_sort(c->flow_s, nf, sizeof(*c->flow_s), flow_idx_cmp_s);
+		pt_sort(c->flow_f, nf, sizeof(*c->flow_f), flow_idx_cmp_f);
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t *v = pass ? c->flow_f : c->flow_s;
 			for (size_t i = 0; i < nf;) {

@@ -282,7 +282,7 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 			free(last);
 		} else {
 			char buf[48];
-			snprintf(buf, sizeof(buf), "%" PRIu32 "_%" PRIu32, stream, task);
+			pt_ascend_task_key_str(PT_ERA_BINARY, stream, task, buf);
 			name = pt_model_str(m, buf);
 			pt_diag_warn(c->diag, s->paths[fi], "kept records of tasks unknown to the framework files",
 				     PT_POS_OFFSET, off);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "import/ascend.h"
+#include "support/parse.h"
+#include "support/span.h"
 #include "support/xalloc.h"
 
 struct start_log {
@@ -19,36 +21,14 @@ struct start_log {
 	int64_t third; /* host: clock_monotonic_raw; dev: the counter (cycles) */
 };
 
-static bool is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
 static void trim(const char **p, size_t *n)
 {
-	while (*n && is_space(**p)) {
+	while (*n && pt_is_space(**p)) {
 		(*p)++;
 		(*n)--;
 	}
-	while (*n && is_space((*p)[*n - 1]))
+	while (*n && pt_is_space((*p)[*n - 1]))
 		(*n)--;
-}
-
-/* A non-negative decimal integer that fills [p, p + n) exactly. */
-static bool parse_u64(const char *p, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)(p[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(p[i] - '0');
-	}
-	*out = v;
-	return true;
 }
 
 static bool key_is(const char *k, size_t kn, const char *want)
@@ -85,7 +65,7 @@ static int read_start_log(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 		if (rec[0] == '[') {
 			/* [Device<N>] */
 			if (n > 8 && !memcmp(rec, "[Device", 7) && rec[n - 1] == ']' &&
-			    parse_u64(rec + 7, n - 8, &v) && v <= UINT32_MAX) {
+			    pt_parse_u64(rec + 7, n - 8, &v) && v <= UINT32_MAX) {
 				out->has_device = true;
 				out->device = (uint32_t)v;
 				if (out->device != d->id)
@@ -106,7 +86,7 @@ static int read_start_log(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 		size_t kn = (size_t)(colon - rec), vn = n - kn - 1;
 		trim(&k, &kn);
 		trim(&val, &vn);
-		if (!parse_u64(val, vn, &v) || v > INT64_MAX) {
+		if (!pt_parse_u64(val, vn, &v) || v > INT64_MAX) {
 			pt_diag_warn(c->diag, path, "skipped unparsable lines", PT_POS_LINE, line);
 			continue;
 		}

@@ -8,11 +8,7 @@
 #include <string.h>
 
 #include "import/ascend.h"
-
-static bool is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
+#include "support/span.h"
 
 /* The value of the last "size:" in the record, if it is a decimal integer. */
 static bool record_size(const char *p, size_t n, uint64_t *out)
@@ -24,9 +20,9 @@ static bool record_size(const char *p, size_t n, uint64_t *out)
 	if (!key)
 		return false;
 	const char *end = p + n;
-	while (key < end && is_space(*key))
+	while (key < end && pt_is_space(*key))
 		key++;
-	while (end > key && is_space(end[-1]))
+	while (end > key && pt_is_space(end[-1]))
 		end--;
 	if (key == end)
 		return false;
@@ -63,9 +59,9 @@ int pt_ascend_read_tdt(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct 
 	uint64_t pos;
 	pt_textiter_init(&it, s, buf, len, '\0');
 	while (pt_textiter_next(&it, &rec, &n, &file, &pos)) {
-		while (n && is_space(rec[n - 1]))
+		while (n && pt_is_space(rec[n - 1]))
 			n--;
-		while (n && is_space(*rec)) {
+		while (n && pt_is_space(*rec)) {
 			rec++;
 			n--;
 		}

@@ -9,13 +9,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
-
-/* qsort that accepts an empty (possibly NULL) array */
-static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(v, n, size, cmp);
-}
+#include "support/sort.h"
 
 static const char *const scope_roots[] = { "Default", "Gradients", "recompute_Default", NULL };
 
@@ -69,7 +63,7 @@ void pt_tl_scopes(struct pt_tl_scope_op *ops, size_t n, uint32_t depth, struct p
 		if (pt_tl_scope_root(ops[i].name))
 			ops[k++] = ops[i];
 	n = k;
-	sort_n(ops, n, sizeof(*ops), scope_op_cmp);
+	pt_sort(ops, n, sizeof(*ops), scope_op_cmp);
 	for (uint32_t d = 0; d < depth; d++) {
 		bool open = false;
 		struct pt_tl_slice cur = { 0 };
@@ -135,7 +129,7 @@ static int win_cmp(const void *pa, const void *pb)
 
 static void sort_windows(struct pt_tl_device *d)
 {
-	sort_n(d->win.v, d->win.n, sizeof(*d->win.v), win_cmp);
+	pt_sort(d->win.v, d->win.n, sizeof(*d->win.v), win_cmp);
 	for (size_t i = 0; i + 1 < d->win.n; i++)
 		if (d->win.v[i].e > d->win.v[i + 1].s)
 			d->win.v[i].e = d->win.v[i + 1].s;
@@ -233,7 +227,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		pt_vec_push(&host, w);
 	}
 	if (host.n) {
-		sort_n(host.v, host.n, sizeof(*host.v), win_cmp);
+		pt_sort(host.v, host.n, sizeof(*host.v), win_cmp);
 		for (size_t i = 0; i < host.n && numbered; i++)
 			for (size_t j = i + 1; j < host.n && numbered; j++)
 				numbered = host.v[i].step != host.v[j].step && host.v[i].step;
@@ -387,7 +381,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 				pt_vec_push(&td->comm.s, sl);
 			}
 		}
-		sort_n(td->comm.s.v, td->comm.s.n, sizeof(*td->comm.s.v), slice_cmp);
+		pt_sort(td->comm.s.v, td->comm.s.n, sizeof(*td->comm.s.v), slice_cmp);
 		/* Overlap rows over W */
 		if (!o->overlap)
 			continue;
