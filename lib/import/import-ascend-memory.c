@@ -440,7 +440,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 	struct stat st;
 	if (stat(path, &st))
 		return 0;
-	uint32_t num;
+	uint32_t num = 0;
 	if (!S_ISDIR(st.st_mode)) {
 		const char *b = strrchr(path, '/');
 		if (!pt_memory_file_number(b ? b + 1 : path, &num))

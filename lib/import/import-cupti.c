@@ -261,14 +261,25 @@ static void setup_time(struct cf *f)
 	}
 }
 
-static inline int64_t tmap(const struct cf *f, uint64_t t)
+/* Mapped times are kept within +-2^62 ns (146 years) so that any difference or sum of two of them
+ * fits in int64; a hostile clock mapping that leaves that range makes the record untimed. */
+#define CUPTI_TIME_LIMIT ((__int128)1 << 62)
+
+static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
 {
-	if (f->tmode == 0)
-		return (int64_t)t;
-	if (f->tmode == 1)
-		return (int64_t)t + f->t_off;
-	__int128 num = ((__int128)t - (__int128)f->ca.cupti) * ((__int128)f->cb.real - (__int128)f->ca.real);
-	return (int64_t)((__int128)f->ca.real + num / ((__int128)f->cb.cupti - (__int128)f->ca.cupti));
+	__int128 v;
+	if (f->tmode == 0) {
+		v = (__int128)t;
+	} else if (f->tmode == 1) {
+		v = (__int128)t + f->t_off;
+	} else {
+		__int128 num = ((__int128)t - (__int128)f->ca.cupti) * ((__int128)f->cb.real - (__int128)f->ca.real);
+		v = (__int128)f->ca.real + num / ((__int128)f->cb.cupti - (__int128)f->ca.cupti);
+	}
+	if (v > CUPTI_TIME_LIMIT || v < -CUPTI_TIME_LIMIT)
+		return false;
+	*out = (int64_t)v;
+	return true;
 }
 
 /* ---- devices and tracks ------------------------------------------------------------ */
@@ -649,15 +660,14 @@ static bool times(struct cf *f, uint64_t s, uint64_t en, int64_t *start, int64_t
 		f->start_after_end++;
 		return false;
 	}
-	*start = tmap(f, s);
-	/* a hostile clock mapping can push the mapped times out of int64 range */
-	if (__builtin_sub_overflow(tmap(f, en), *start, dur) || *dur < 0) {
-		f->start_after_end++;
+	int64_t end;
+	if (!tmap(f, s, start) || !tmap(f, en, &end)) {
+		f->untimed++;
 		return false;
 	}
-	int64_t end;
-	if (__builtin_add_overflow(*start, *dur, &end)) {
-		f->untimed++;
+	*dur = end - *start;
+	if (*dur < 0) {
+		f->start_after_end++;
 		return false;
 	}
 	if (end > f->max_time)
@@ -814,7 +824,10 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 			f->untimed++;
 			return;
 		}
-		mk.ts = tmap(f, ts);
+		if (!tmap(f, ts, &mk.ts)) {
+			f->untimed++;
+			return;
+		}
 		if (mk.ts > f->max_time)
 			f->max_time = mk.ts;
 		pt_vec_push(&f->markers, mk);
@@ -863,7 +876,11 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 			f->untimed++;
 			return;
 		}
-		int64_t t = tmap(f, cm.ts);
+		int64_t t;
+		if (!tmap(f, cm.ts, &t)) {
+			f->untimed++;
+			return;
+		}
 		if (t > f->max_time)
 			f->max_time = t;
 		uint32_t gd = gpu_device(m, f, cm.cuda_device);
