@@ -1,4 +1,5 @@
 /* proftool hints: bottleneck advice with its evidence (hints.md). */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "pass/pass-steps.h"
 #include "support/out.h"
 
-enum { OPT_HINT = 100, OPT_EXPLAIN, OPT_SHOW_SUPPRESSED, OPT_FAIL_ON, OPT_NO_DEMANGLE };
+enum { OPT_HINT = 100, OPT_EXPLAIN, OPT_SHOW_SUPPRESSED, OPT_FAIL_ON, OPT_NO_DEMANGLE, OPT_COMM_PATTERN };
 
 static const char *const fail_values[] = { "info", "warn", NULL };
 
@@ -25,6 +26,9 @@ static const struct pt_opt hints_opts[] = {
 	  "also list what was not shown: rules not evaluated, hints suppressed by a gate, disabled rules", NULL },
 	{ "fail-on", 0, "LEVEL", OPT_FAIL_ON, "exit 3 when a hint at or above LEVEL is shown", fail_values },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "show C++ kernel names as recorded", NULL },
+	{ "comm-pattern", 0, "REGEX", OPT_COMM_PATTERN,
+	  "communication operator and kernel names (POSIX extended, case-insensitive; replaces the built-in lists)",
+	  NULL },
 	{ 0 },
 };
 
@@ -36,6 +40,8 @@ static const char *explain;
 static bool show_suppressed;
 static int fail_on = -1;
 static bool no_demangle;
+static regex_t comm_re;
+static bool comm_re_set;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
@@ -69,6 +75,14 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_NO_DEMANGLE:
 		no_demangle = true;
+		return 0;
+	case OPT_COMM_PATTERN:
+		if (comm_re_set)
+			regfree(&comm_re);
+		comm_re_set = false;
+		if (regcomp(&comm_re, arg, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+			return pt_usage_error(c->cmd, "invalid regular expression '%s' for --comm-pattern", arg);
+		comm_re_set = true;
 		return 0;
 	}
 	return 0;
@@ -151,6 +165,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	int rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
+		if (comm_re_set)
+			pt_index_set_comm_pattern(x, &comm_re, !no_demangle);
 		enum pt_time_unit u = c.ex.unit == PT_TU_DEFAULT ? PT_TU_MS : c.ex.unit;
 		struct pt_hints_opts ho = { .unit_div = pt_time_unit_div(u), .unit_name = pt_time_unit_name(u),
 					    .no_demangle = no_demangle };
@@ -176,6 +192,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		ret = 3;
 done:
 	pt_hint_knobs_free(&knobs);
+	if (comm_re_set)
+		regfree(&comm_re);
+	comm_re_set = false;
 	return ret;
 }
 
@@ -186,9 +205,10 @@ const struct pt_cmd pt_cmd_hints = {
 	.description =
 		"Runs the bottleneck rules of proftool-hints(1) over the model: input pipeline (INPUT_BOUND,\n"
 		"UNEXPLAINED_TIME, STEP_GAP, the MindData MD_* rules), device utilisation, launches and idle time,\n"
-		"communication, cluster spread, top operators and exposed memory operations. Each hint has a rule\n"
-		"id, a severity (crit, warn, info), one line of advice and the evidence behind it. A run where no\n"
-		"rule fires prints 'No hints to show.' and exits 0. Exit 3 only under --fail-on.",
+		"communication, pipeline stages, cluster spread and HCCL links, top operators, exposed memory\n"
+		"operations, FLOPs utilisation and memory capacity. Each hint has a rule id, a severity (crit,\n"
+		"warn, info), one line of advice and the evidence behind it. A run where no rule fires prints\n"
+		"'No hints to show.' and exits 0. Exit 3 only under --fail-on.",
 	.groups = groups,
 	.run = run,
 };

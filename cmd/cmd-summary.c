@@ -31,8 +31,8 @@ enum {
 
 static const struct pt_opt summary_opts[] = {
 	{ "view", 0, "V[,V...]", OPT_VIEW,
-	  "views to print: device, overview, model, distributed, operator, kernel, memcpy, userdefined, optype, "
-	  "aicpu, gpu, api, or all (default overview,model,operator,kernel)",
+	  "views to print: device (device utilisation; host CPU per step), overview, model, distributed, operator, "
+	  "kernel, memcpy, userdefined, optype, aicpu, gpu, api, or all (default overview,model,operator,kernel)",
 	  NULL },
 	{ "sorted-by", 0, "KEY", OPT_SORTED_BY, "sort key of the item views (default cpu-total; gpu-total on Ascend)",
 	  pt_summary_keys },
@@ -304,7 +304,10 @@ const struct pt_cmd pt_cmd_summary = {
 	.summary = "operator, kernel and overview tables",
 	.usage = "[options] MODEL|PATH",
 	.description = "Views of summary.md: device, overview, model, distributed, operator, kernel, memcpy,\n"
-		       "userdefined, optype, aicpu, gpu and api. Text tables in the time unit (default ms); CSV and JSON\n"
+		       "userdefined, optype, aicpu, gpu and api. The device view adds, when MindData\n"
+		       "minddata_cpu_utilization files were imported, CPU(Process) and CPU(System) rows and a Host CPU\n"
+		       "table (user, system, I/O wait, idle, context switches, process user/system) per kept step,\n"
+		       "outside the steps and over all samples. Text tables in the time unit (default ms); CSV and JSON\n"
 		       "carry integer ns columns unless --time-unit is given. See proftool-summary(1).",
 	.groups = groups,
 	.run = run,

@@ -22,18 +22,79 @@
 #define TID_BASE 100000000u
 #define MAX_REL ((int64_t)1 << 53)
 
-/* ------------------------------------------------------------------ time text */
+/* ------------------------------------------------------------------ numbers */
+
+/*
+ * Integer text written straight into the output, as printf("%llu") would:
+ * the length first (from the bit length), then two digits at a time from the
+ * end. No temporary buffer and no variable-length copy.
+ */
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static const uint64_t pow10_u64[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+	1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull, 10000000000000000000ull,
+};
+
+static inline unsigned ndigits_u64(uint64_t v)
+{
+	v |= 1;
+	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12; /* about log10(2^bits) */
+	return t + 1 - (v < pow10_u64[t]);
+}
+
+static inline char *put_u64(char *p, uint64_t v)
+{
+	char *end = p + ndigits_u64(v), *q = end;
+	while (v >= 100) {
+		uint64_t d = v / 100;
+		q -= 2;
+		memcpy(q, digits2 + 2 * (v - d * 100), 2);
+		v = d;
+	}
+	if (v >= 10)
+		memcpy(q - 2, digits2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return end;
+}
+
+static inline char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+#define PUTL(p, lit) put((p), (lit), sizeof(lit) - 1)
+
+static inline char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+/* rel ns (>= 0) as microseconds with exactly three decimals */
+static inline char *put_us(char *p, int64_t rel)
+{
+	uint64_t v = (uint64_t)rel, q = v / 1000;
+	unsigned f = (unsigned)(v - q * 1000);
+	p = put_u64(p, q);
+	p[0] = '.';
+	p[1] = (char)('0' + f / 100);
+	memcpy(p + 2, digits2 + 2 * (f % 100), 2);
+	return p + 4;
+}
 
 size_t pt_chrome_fmt_us(char *out, int64_t rel)
 {
-	uint64_t v = (uint64_t)rel;
-	size_t n = pt_fmt_u64(out, v / 1000);
-	unsigned f = (unsigned)(v % 1000);
-	out[n] = '.';
-	out[n + 1] = (char)('0' + f / 100);
-	out[n + 2] = (char)('0' + f / 10 % 10);
-	out[n + 3] = (char)('0' + f % 10);
-	return n + 4;
+	return (size_t)(put_us(out, rel) - out);
 }
 
 /* ------------------------------------------------------------------ planner */
@@ -234,7 +295,7 @@ static void sink_puts(struct sink *s, const char *str)
 static void sink_i64(struct sink *s, int64_t v)
 {
 	char *d = sink_reserve(s, 24);
-	s->len += pt_fmt_i64(d, v);
+	s->len += (size_t)(put_i64(d, v) - d);
 }
 
 /* ------------------------------------------------------------------ strings */
@@ -378,11 +439,20 @@ struct row {
 	int64_t off;       /* clock offset of the device to the export clock */
 	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE), intervals (R_IV) */
 	size_t n;
+	bool ranged;       /* lo, hi: min start and max end of the items (in the row's clock) */
+	int64_t lo, hi;
 	const struct pt_tl_slice *sl;
 	const struct pt_ival *iv;
 	char *prefix;      /* ,"pid":P,"tid":T,"ts": */
 	size_t prefix_len;
 	bool host;
+	/* R_TRACK: text of the track's args; R_IV: the event text up to "ts": */
+	char *head;        /* R_IV: {"ph":"X","cat":"Overlap","name":N,"pid":P,"tid":T,"ts": */
+	size_t head_len;
+	char targs[48];    /* "stream_id":S,"task_id": */
+	char dargs[64];    /* "device":D,"stream":S */
+	char tname[32];    /* "task S_ */
+	uint8_t targs_len, dargs_len, tname_len;
 };
 
 struct proc {
@@ -418,8 +488,21 @@ struct src {
 	uint32_t ref;      /* row / counter / flow-row index */
 	size_t pos, n;
 	uint32_t *items;   /* for flows: indexes into ctx flows */
-	int64_t ts;        /* current rel ts */
+	uint32_t key;      /* rank of (ph, pid, tid, source index) among the sources */
 };
+
+/*
+ * The merge key of a source's current item: (rel ts << 32) | src->key, one
+ * integer comparison for the order (ts, ph, pid, tid, source index). rel ts
+ * is >= 0; DONE marks an exhausted source.
+ */
+typedef unsigned __int128 mkey;
+#define MKEY_DONE (~(mkey)0)
+
+static inline mkey mkey_of(int64_t ts, uint32_t key)
+{
+	return (mkey)(uint64_t)ts << 32 | key;
+}
 
 struct ctx {
 	const struct pt_model *m;
@@ -439,12 +522,16 @@ struct ctx {
 	uint32_t *flow_s, *flow_f; /* flow indexes grouped per source */
 	struct arena arena, tmp;
 	struct frag *names[NM_N];
+	uint8_t *nflags;    /* per string id: NF_* */
+	bool has_corr;      /* the model has correlation ids (else that column is all zero and never read) */
 	struct frag *opargs;
 	uint64_t overflow, unaligned, unanchored;
 	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */
 	PT_VEC(uint32_t) bound_step;
-	uint32_t *heap;
-	size_t nheap;
+	/* the k-way merge: a tournament tree of losers over the sources */
+	mkey *leaf;         /* per source (padded to a power of two): the key of its current item */
+	uint32_t *tree;     /* tree[0]: the winner; tree[1..nleaf-1]: the loser at each node */
+	size_t nleaf;
 	/* rendering state */
 	bool first_event;
 	uint64_t ord;
@@ -504,6 +591,25 @@ static bool name_differs(struct ctx *c, uint32_t id, int mode)
 {
 	const struct frag *a = name_frag(c, id, mode), *b = name_frag(c, id, NM_RAW);
 	return a->len != b->len || memcmp(c->arena.v + a->off, c->arena.v + b->off, a->len);
+}
+
+/* Facts about a string id, computed once: it holds a '/'; its demangled / API form differs. */
+enum { NF_DONE = 1, NF_SLASH = 2, NF_DEMANGLED = 4, NF_API = 8 };
+
+static uint8_t name_flags(struct ctx *c, uint32_t id)
+{
+	uint8_t f = c->nflags[id];
+	if (f)
+		return f;
+	f = NF_DONE;
+	if (strchr(strget(c, id), '/'))
+		f |= NF_SLASH;
+	if (name_differs(c, id, NM_DEMANGLE))
+		f |= NF_DEMANGLED;
+	if (name_differs(c, id, NM_API))
+		f |= NF_API;
+	c->nflags[id] = f;
+	return f;
 }
 
 static void shapes(struct arena *a, const struct pt_op *op, bool output)
@@ -670,60 +776,111 @@ static int64_t ev_end(const struct pt_events *ev, size_t i)
 	return ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
 }
 
-/* Sort idx (already by start) by (start asc, dur desc, name) within equal starts. */
-static void fix_ties(const struct ctx *c, uint32_t *idx, size_t n)
+/*
+ * Sort idx (already by start; s[i] its starts) by (start asc, dur desc, name)
+ * within equal starts; e (the ends) is permuted along.
+ */
+static void fix_ties(const struct ctx *c, uint32_t *idx, const int64_t *s, int64_t *e, size_t n)
 {
 	const struct pt_events *ev = &c->m->events;
 	for (size_t i = 1; i < n; i++) {
+		if (s[i] != s[i - 1])
+			continue;
 		uint32_t v = idx[i];
+		int64_t ve = e[i];
 		size_t j = i;
-		while (j > 0) {
+		while (j > 0 && s[j - 1] == s[i]) {
 			uint32_t u = idx[j - 1];
-			if (ev->start[u] != ev->start[v])
-				break;
 			bool less = ev->dur[v] > ev->dur[u] ||
 				    (ev->dur[v] == ev->dur[u] && strcmp(strget(c, ev->name[v]), strget(c, ev->name[u])) < 0);
 			if (!less)
 				break;
 			idx[j] = u;
+			e[j] = e[j - 1];
 			j--;
 		}
 		idx[j] = v;
+		e[j] = ve;
 	}
 }
 
 /*
  * Nesting lanes (§5.3): items in order with [s, e); each goes to the first lane
- * where it nests inside (or after) the stack top. Returns lanes used; lane[i] set.
+ * where it nests inside (or after) the stack top. One lane set per row, fed
+ * item by item.
  */
-static uint32_t assign_lanes(const int64_t *s, const int64_t *e, size_t n, uint8_t *lane, uint64_t *overflow)
+struct lane_stack {
+	int64_t *v; /* ends */
+	size_t n, cap;
+};
+
+struct lanes {
+	struct lane_stack first;   /* lane 0 */
+	struct lane_stack *stacks; /* lanes 1..255, once a second lane is needed */
+	uint32_t nl;
+	uint64_t overflow;         /* items not on lane 0 */
+};
+
+static struct lane_stack *lane_stack(struct lanes *L, uint32_t l)
 {
-	PT_VEC(int64_t) stacks[256];
-	uint32_t nl = 0;
-	memset(stacks, 0, sizeof(stacks));
-	for (size_t i = 0; i < n; i++) {
-		uint32_t l = 0;
-		for (;; l++) {
+	if (!l)
+		return &L->first;
+	if (!L->stacks)
+		L->stacks = pt_xcalloc(256, sizeof(*L->stacks));
+	return &L->stacks[l];
+}
+
+static inline uint8_t lane_next(struct lanes *L, int64_t s, int64_t e)
+{
+	uint32_t l = 0;
+	struct lane_stack *st = &L->first;
+	/* lane 0 first, without the lane table: the common case */
+	while (st->n && st->v[st->n - 1] <= s)
+		st->n--;
+	if (!L->nl) {
+		L->nl = 1;
+	} else if (st->n && e > st->v[st->n - 1]) {
+		for (l = 1;; l++) {
 			if (l == 255)
 				break;
-			if (l == nl) {
-				nl++;
+			if (l == L->nl) {
+				L->nl++;
 				break;
 			}
-			while (stacks[l].n && stacks[l].v[stacks[l].n - 1] <= s[i])
-				stacks[l].n--;
-			if (!stacks[l].n || e[i] <= stacks[l].v[stacks[l].n - 1])
+			st = lane_stack(L, l);
+			while (st->n && st->v[st->n - 1] <= s)
+				st->n--;
+			if (!st->n || e <= st->v[st->n - 1])
 				break;
 		}
-		if (l == 255 && nl < 256)
-			nl = 256;
-		pt_vec_push(&stacks[l], e[i]);
-		lane[i] = (uint8_t)l;
-		if (l)
-			(*overflow)++;
+		if (l == 255 && L->nl < 256)
+			L->nl = 256;
+		st = lane_stack(L, l);
 	}
-	for (int k = 0; k < 256; k++)
-		pt_vec_free(&stacks[k]);
+	pt_vec_push(st, e);
+	if (l)
+		L->overflow++;
+	return (uint8_t)l;
+}
+
+static void lanes_free(struct lanes *L)
+{
+	pt_vec_free(&L->first);
+	if (L->stacks)
+		for (int k = 0; k < 256; k++)
+			pt_vec_free(&L->stacks[k]);
+	free(L->stacks);
+}
+
+/* Returns lanes used; lane[i] set. */
+static uint32_t assign_lanes(const int64_t *s, const int64_t *e, size_t n, uint8_t *lane, uint64_t *overflow)
+{
+	struct lanes L = { 0 };
+	for (size_t i = 0; i < n; i++)
+		lane[i] = lane_next(&L, s[i], e[i]);
+	*overflow += L.overflow;
+	uint32_t nl = L.nl;
+	lanes_free(&L);
 	return nl;
 }
 
@@ -739,6 +896,8 @@ static uint32_t add_proc(struct ctx *c, uint32_t pid, char *name)
 	return (uint32_t)c->procs.n - 1;
 }
 
+static void lane_rows(struct ctx *c, struct row proto, uint32_t *items, const uint8_t *lane, uint32_t nl, size_t n);
+
 /* Split items (with starts/ends) into lanes and add one row per lane. */
 static void add_rows(struct ctx *c, struct row proto, uint32_t *items, const int64_t *s, const int64_t *e, size_t n)
 {
@@ -746,14 +905,29 @@ static void add_rows(struct ctx *c, struct row proto, uint32_t *items, const int
 		free(items);
 		return;
 	}
+	proto.ranged = true;
+	proto.lo = INT64_MAX;
+	proto.hi = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < proto.lo)
+			proto.lo = s[i];
+		if (e[i] > proto.hi)
+			proto.hi = e[i];
+	}
 	uint8_t *lane = pt_xmalloc(n);
 	uint32_t nl = assign_lanes(s, e, n, lane, &c->overflow);
-	if (nl == 1) {
+	lane_rows(c, proto, items, lane, nl, n);
+	free(lane);
+}
+
+/* One row per lane (lane[i] of items[i], nl lanes); takes items and proto.name. */
+static void lane_rows(struct ctx *c, struct row proto, uint32_t *items, const uint8_t *lane, uint32_t nl, size_t n)
+{
+	if (nl <= 1) {
 		proto.idx = items;
 		proto.n = n;
 		proto.lane = 0;
 		pt_vec_push(&c->rows, proto);
-		free(lane);
 		return;
 	}
 	for (uint32_t l = 0; l < nl; l++) {
@@ -774,7 +948,6 @@ static void add_rows(struct ctx *c, struct row proto, uint32_t *items, const int
 	}
 	free(proto.name);
 	free(items);
-	free(lane);
 }
 
 static void add_slice_row(struct ctx *c, uint32_t dev, uint8_t kind, uint32_t level, const struct pt_tl_row *tr,
@@ -887,27 +1060,93 @@ static void build_layout(struct ctx *c)
 		free(per_dev);
 	}
 	free(st);
+	/*
+	 * One pass over the events in model order: per track the kept events,
+	 * their span, lanes and whether they hold a step range. A track whose
+	 * kept events come in strictly increasing start order in the model (the
+	 * usual case: importers write each track in time order) is then done:
+	 * that is its (start, dur desc, name) order. Any other track (equal or
+	 * decreasing starts) takes the index's sorted list and fix_ties().
+	 */
+	struct tscan {
+		size_t n;
+		int64_t last, lo, hi;
+		bool slow, steps;
+		struct lanes L;
+		uint32_t *idx;
+		uint8_t *lane;
+	} *ts = pt_xcalloc(nt ? nt : 1, sizeof(*ts));
+	uint8_t *lane_of = pt_xmalloc(ev->n ? ev->n : 1);
+	for (size_t i = 0; i < ev->n; i++) {
+		int64_t du = ev->dur[i];
+		uint8_t keep = tl->ev_keep[i];
+		if (!(keep & 1) || du < 0)
+			continue;
+		struct tscan *q = &ts[ev->track[i]];
+		int64_t st0 = ev->start[i], en = st0 + du;
+		if (q->n && st0 <= q->last)
+			q->slow = true;
+		q->last = st0;
+		if (!q->n || st0 < q->lo)
+			q->lo = st0;
+		if (!q->n || en > q->hi)
+			q->hi = en;
+		q->steps |= (keep & 2) != 0;
+		q->n++;
+		if (!q->slow)
+			lane_of[i] = lane_next(&q->L, st0, en);
+	}
+	for (size_t t = 0; t < nt; t++) {
+		struct tscan *q = &ts[t];
+		if (!q->n || q->slow || !c->dev_ok[m->tracks.v[t].device])
+			continue;
+		q->idx = pt_xmalloc(q->n * sizeof(*q->idx));
+		if (q->L.nl > 1)
+			q->lane = pt_xmalloc(q->n);
+		q->n = 0;
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		struct tscan *q = &ts[ev->track[i]];
+		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0)
+			continue;
+		if (q->lane)
+			q->lane[q->n] = lane_of[i];
+		q->idx[q->n++] = (uint32_t)i;
+	}
+	free(lane_of);
+	int64_t *s = NULL, *e = NULL; /* scratch starts and ends for the other tracks */
+	size_t scap = 0;
 	for (size_t t = 0; t < nt; t++) {
 		const struct pt_track *tr = &m->tracks.v[t];
+		struct tscan *q = &ts[t];
 		uint32_t d = tr->device;
-		if (!c->dev_ok[d])
-			continue;
-		size_t n;
-		const uint32_t *all = pt_index_track_events(c->x, (uint32_t)t, &n);
-		uint32_t *idx = pt_xmalloc((n ? n : 1) * sizeof(*idx));
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if ((tl->ev_keep[all[i]] & 1) && ev->dur[all[i]] >= 0)
-				idx[k++] = all[i];
-		if (!k) {
-			free(idx);
+		if (!c->dev_ok[d] || !q->n) {
+			lanes_free(&q->L);
 			continue;
 		}
-		fix_ties(c, idx, k);
-		int64_t *s = pt_xmalloc(k * sizeof(*s)), *e = pt_xmalloc(k * sizeof(*e));
-		for (size_t i = 0; i < k; i++) {
-			s[i] = ev->start[idx[i]];
-			e[i] = ev_end(ev, idx[i]);
+		uint32_t *idx = q->idx;
+		size_t k = q->n;
+		if (!idx) {
+			size_t n;
+			const uint32_t *all = pt_index_track_events(c->x, (uint32_t)t, &n);
+			if (n > scap) {
+				scap = n;
+				s = pt_xrealloc(s, scap * sizeof(*s));
+				e = pt_xrealloc(e, scap * sizeof(*e));
+			}
+			idx = pt_xmalloc((n ? n : 1) * sizeof(*idx));
+			k = 0;
+			for (size_t i = 0; i < n; i++) {
+				uint32_t j = all[i];
+				int64_t du = ev->dur[j];
+				if (!(tl->ev_keep[j] & 1) || du < 0)
+					continue;
+				idx[k] = j;
+				s[k] = ev->start[j];
+				e[k] = s[k] + du;
+				k++;
+			}
+			fix_ties(c, idx, s, e, k);
 		}
 		struct row r = { .pid = c->dev_pid[d], .type = R_TRACK, .dev = d, .track = (uint32_t)t, .off = c->dev_off[d] };
 		const char *tn = strget(c, tr->name);
@@ -916,19 +1155,15 @@ static void build_layout(struct ctx *c)
 			r.sort = 100 + stream_rank[t];
 			r.name = pt_xasprintf("Stream %lld", (long long)tr->stream);
 			break;
-		case PT_TRACK_HOST_THREAD: {
-			bool steps = false;
-			for (size_t i = 0; i < k && !steps; i++)
-				steps = tl->ev_keep[idx[i]] & 2;
-			r.sort = steps ? 0 : 1;
-			r.order = s[0];
+		case PT_TRACK_HOST_THREAD:
+			r.sort = q->steps ? 0 : 1;
+			r.order = q->idx ? q->lo : s[0];
 			r.host = true;
 			r.name = *tn && strcmp(tn, "") ? pt_xasprintf("Thread %lld (%s)", (long long)tr->stream, tn) :
 							 pt_xasprintf("Thread %lld", (long long)tr->stream);
 			if (*tn && !strncmp(tn, "thread ", 7))
 				r.name = (free(r.name), pt_xasprintf("Thread %lld", (long long)tr->stream));
 			break;
-		}
 		case PT_TRACK_AICPU:
 			r.sort = 100000;
 			r.name = pt_xstrdup("AI CPU");
@@ -938,10 +1173,21 @@ static void build_layout(struct ctx *c)
 			r.order = (int64_t)t;
 			r.name = pt_xstrdup(*tn ? tn : "Track");
 		}
-		add_rows(c, r, idx, s, e, k);
-		free(s);
-		free(e);
+		if (q->idx) {
+			r.ranged = true;
+			r.lo = q->lo;
+			r.hi = q->hi;
+			c->overflow += q->L.overflow;
+			lane_rows(c, r, idx, q->lane, q->L.nl, k);
+			free(q->lane);
+		} else {
+			add_rows(c, r, idx, s, e, k);
+		}
+		lanes_free(&q->L);
 	}
+	free(s);
+	free(e);
+	free(ts);
 	free(stream_rank);
 	/* synthetic rows */
 	for (size_t d = 0; d < nd; d++) {
@@ -959,7 +1205,7 @@ static void build_layout(struct ctx *c)
 						   "Pure Communication Op", "Free Time" };
 		bool any = false;
 		for (int k = 0; k < PT_TL_OV_N; k++) {
-			const struct pt_ivset *iv = &td->overlap[k];
+			const struct pt_ivset *iv = td->ov[k];
 			if (!iv->n)
 				continue;
 			any = true;
@@ -983,6 +1229,28 @@ static void build_layout(struct ctx *c)
 		int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", r->pid, r->tid);
 		r->prefix = pt_xstrndup(b, (size_t)n);
 		r->prefix_len = (size_t)n;
+		if (r->type == R_TRACK) {
+			const struct pt_track *tr = &m->tracks.v[r->track];
+			char *q = PUTL(r->targs, "\"stream_id\":");
+			q = put_i64(q, tr->stream);
+			q = PUTL(q, ",\"task_id\":");
+			r->targs_len = (uint8_t)(q - r->targs);
+			q = PUTL(r->tname, "\"task ");
+			q = put_i64(q, tr->stream);
+			*q++ = '_';
+			r->tname_len = (uint8_t)(q - r->tname);
+			if (tr->kind == PT_TRACK_STREAM) {
+				q = PUTL(r->dargs, "\"device\":");
+				q = put_i64(q, m->devices.v[tr->device].id);
+				q = PUTL(q, ",\"stream\":");
+				q = put_i64(q, tr->stream);
+				r->dargs_len = (uint8_t)(q - r->dargs);
+			}
+		} else if (r->type == R_IV) {
+			static const char *const nm[] = { "Computation", "Communication", "Pure Communication", "Free" };
+			r->head = pt_xasprintf("{\"ph\":\"X\",\"cat\":\"Overlap\",\"name\":\"%s\"%s", nm[r->level], r->prefix);
+			r->head_len = strlen(r->head);
+		}
 		for (size_t p = 0; p < c->procs.n; p++)
 			if (c->procs.v[p].pid == r->pid && !c->procs.v[p].used) {
 				c->procs.v[p].used = true;
@@ -1014,7 +1282,7 @@ static void build_flows(struct ctx *c)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
-	if (!c->o->flows)
+	if (!c->o->flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
 		return;
 	uint32_t *row_of = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*row_of));
 	memset(row_of, 0xff, (ev->n ? ev->n : 1) * sizeof(*row_of));
@@ -1192,7 +1460,7 @@ static void build_counters(struct ctx *c)
 
 /* ------------------------------------------------------------------ base and sources */
 
-static int64_t src_item_ts(const struct ctx *c, const struct src *s, size_t pos)
+static inline int64_t src_item_ts(const struct ctx *c, const struct src *s, size_t pos)
 {
 	const struct pt_model *m = c->m;
 	switch (s->ph) {
@@ -1223,6 +1491,13 @@ static void time_range(const struct ctx *c, int64_t *lo, int64_t *hi)
 	int64_t a = INT64_MAX, b = INT64_MIN;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		const struct row *rw = &c->rows.v[r];
+		if (rw->ranged) {
+			if (rw->lo + rw->off < a)
+				a = rw->lo + rw->off;
+			if (rw->hi + rw->off > b)
+				b = rw->hi + rw->off;
+			continue;
+		}
 		for (size_t k = 0; k < rw->n; k++) {
 			uint32_t i = rw->idx[k];
 			int64_t s, e;
@@ -1256,6 +1531,31 @@ static void time_range(const struct ctx *c, int64_t *lo, int64_t *hi)
 	}
 	*lo = a;
 	*hi = b;
+}
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const struct src *a = *(const struct src *const *)pa, *b = *(const struct src *const *)pb;
+	if (a->ph != b->ph)
+		return a->ph < b->ph ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a < b ? -1 : a > b; /* same (ph, pid, tid): counter series of one process, in series order */
+}
+
+/* src->key: the merge orders by (ts, ph, pid, tid); (ph, pid, tid) is ranked once here. */
+static void rank_sources(struct ctx *c)
+{
+	size_t n = c->srcs.n;
+	const struct src **v = pt_xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = &c->srcs.v[i];
+	pt_sort(v, n, sizeof(*v), src_cmp);
+	for (size_t i = 0; i < n; i++)
+		c->srcs.v[v[i] - c->srcs.v].key = (uint32_t)i;
+	free(v);
 }
 
 static void build_sources(struct ctx *c)
@@ -1294,97 +1594,98 @@ static void build_sources(struct ctx *c)
 			}
 		}
 	}
+	rank_sources(c);
 }
 
-static inline bool src_less(const struct src *a, const struct src *b)
+static uint32_t tree_build(struct ctx *c, size_t node)
 {
-	if (a->ts != b->ts)
-		return a->ts < b->ts;
-	if (a->ph != b->ph)
-		return a->ph < b->ph;
-	if (a->pid != b->pid)
-		return a->pid < b->pid;
-	return a->tid < b->tid;
-}
-
-static void heap_down(struct ctx *c, size_t i)
-{
-	uint32_t *h = c->heap;
-	size_t n = c->nheap;
-	uint32_t v = h[i];
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			break;
-		size_t r = l + 1, m = l;
-		if (r < n && src_less(&c->srcs.v[h[r]], &c->srcs.v[h[l]]))
-			m = r;
-		if (!src_less(&c->srcs.v[h[m]], &c->srcs.v[v]))
-			break;
-		h[i] = h[m];
-		i = m;
+	if (node >= c->nleaf)
+		return (uint32_t)(node - c->nleaf);
+	uint32_t l = tree_build(c, 2 * node), r = tree_build(c, 2 * node + 1);
+	if (c->leaf[l] < c->leaf[r]) {
+		c->tree[node] = r;
+		return l;
 	}
-	h[i] = v;
+	c->tree[node] = l;
+	return r;
 }
 
-static void heap_init(struct ctx *c)
+/* Leaf w changed: play it up to the root. */
+static inline void tree_replay(struct ctx *c, uint32_t w)
 {
-	free(c->heap);
-	c->heap = pt_xmalloc((c->srcs.n ? c->srcs.n : 1) * sizeof(*c->heap));
-	c->nheap = 0;
-	for (size_t i = 0; i < c->srcs.n; i++) {
+	const mkey *lf = c->leaf;
+	uint32_t *t = c->tree;
+	mkey kw = lf[w];
+	for (size_t node = (w + c->nleaf) >> 1; node; node >>= 1) {
+		uint32_t o = t[node];
+		if (lf[o] < kw) {
+			t[node] = w;
+			w = o;
+			kw = lf[o];
+		}
+	}
+	t[0] = w;
+}
+
+static void tree_init(struct ctx *c)
+{
+	size_t n = c->srcs.n, nl = 1;
+	while (nl < n)
+		nl *= 2;
+	free(c->leaf);
+	free(c->tree);
+	c->nleaf = nl;
+	c->leaf = pt_xmalloc(nl * sizeof(*c->leaf));
+	c->tree = pt_xcalloc(nl, sizeof(*c->tree));
+	for (size_t i = 0; i < nl; i++) {
+		c->leaf[i] = MKEY_DONE;
+		if (i >= n)
+			continue;
 		struct src *s = &c->srcs.v[i];
 		s->pos = 0;
-		if (!s->n)
-			continue;
-		s->ts = src_item_ts(c, s, 0);
-		c->heap[c->nheap++] = (uint32_t)i;
+		if (s->n)
+			c->leaf[i] = mkey_of(src_item_ts(c, s, 0), s->key);
 	}
-	for (size_t i = c->nheap / 2; i-- > 0;)
-		heap_down(c, i);
+	c->tree[0] = tree_build(c, 1);
 }
 
 /* ------------------------------------------------------------------ rendering */
 
-static inline char *put(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-#define PUTL(p, lit) put((p), (lit), sizeof(lit) - 1)
+/* The start of an X event up to "name": per category, padded for a fixed-size copy. */
+struct xhead {
+	char s[48];
+	uint8_t n;
+};
+#define XHEAD(cat) { "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":", sizeof("{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":") - 1 }
+enum { XH_KERNEL, XH_AICPU, XH_GETNEXT, XH_MEMCPY, XH_MEMSET, XH_RUNTIME, XH_USERRANGE, XH_SYNC, XH_EVENT, XH_STEP,
+       XH_UNNAMED };
+static const struct xhead xheads[] = {
+	XHEAD("Kernel"), XHEAD("AICPU"),     XHEAD("GetNext"), XHEAD("Memcpy"), XHEAD("Memset"),      XHEAD("Runtime"),
+	XHEAD("UserRange"), XHEAD("Sync"), XHEAD("Event"),   XHEAD("Step"),   XHEAD("UnnamedTask"),
+};
 
-static inline char *put_us(char *p, int64_t rel)
-{
-	return p + pt_chrome_fmt_us(p, rel);
-}
-
-static inline char *put_i64(char *p, int64_t v)
-{
-	return p + pt_fmt_i64(p, v);
-}
-
-static const char *ev_cat(uint8_t k)
+static int ev_cat(uint8_t k)
 {
 	switch (k) {
 	case PT_EV_TASK:
 	case PT_EV_KERNEL:
-		return "Kernel";
+		return XH_KERNEL;
 	case PT_EV_AICPU:
-		return "AICPU";
+		return XH_AICPU;
 	case PT_EV_GETNEXT:
-		return "GetNext";
+		return XH_GETNEXT;
 	case PT_EV_MEMCPY:
-		return "Memcpy";
+		return XH_MEMCPY;
 	case PT_EV_MEMSET:
-		return "Memset";
+		return XH_MEMSET;
 	case PT_EV_API:
-		return "Runtime";
+		return XH_RUNTIME;
 	case PT_EV_RANGE:
-		return "UserRange";
+		return XH_USERRANGE;
 	case PT_EV_SYNC:
-		return "Sync";
+		return XH_SYNC;
 	default:
-		return "Event";
+		return XH_EVENT;
 	}
 }
 
@@ -1397,51 +1698,64 @@ static void sep(struct ctx *c, struct sink *s)
 	sink_write(s, ",\n", 2);
 }
 
+static inline char *put_sep(struct ctx *c, char *p)
+{
+	if (c->first_event) {
+		c->first_event = false;
+		return p;
+	}
+	p[0] = ',';
+	p[1] = '\n';
+	return p + 2;
+}
+
+static inline char *put_frag(const struct ctx *c, char *p, const struct frag *f)
+{
+	return put(p, c->arena.v + f->off, f->len);
+}
+
 static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
-	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
+	const struct pt_events *ev = &c->m->events;
 	uint8_t k = ev->kind[i];
-	const struct frag *nf = NULL;
-	const struct frag *of = NULL;
-	bool raw = false;
-	bool unnamed = false;
-	const char *cat = ev_cat(k);
+	uint32_t name = ev->name[i];
+	const struct frag *nf = NULL, *of = NULL, *rawf = NULL, *fullf = NULL;
+	bool unnamed = false, task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	int cat = ev_cat(k);
 	if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2))
-		cat = "Step";
+		cat = XH_STEP;
 	if (ev->op[i])
 		of = op_frag(c, ev->op[i] - 1);
-	if (!ev->name[i] && (k == PT_EV_TASK || k == PT_EV_AICPU)) {
-		unnamed = true;
-		cat = "UnnamedTask";
-	} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
-		nf = name_frag(c, ev->name[i], NM_LAST);
+	if (task) {
+		if (!name) {
+			unnamed = true;
+			cat = XH_UNNAMED;
+		} else {
+			nf = name_frag(c, name, NM_LAST);
+			if (!of && (name_flags(c, name) & NF_SLASH))
+				fullf = name_frag(c, name, NM_RAW);
+		}
 	} else if (k == PT_EV_KERNEL) {
-		nf = name_frag(c, ev->name[i], NM_DEMANGLE);
-		raw = name_differs(c, ev->name[i], NM_DEMANGLE);
+		nf = name_frag(c, name, NM_DEMANGLE);
+		if (name_flags(c, name) & NF_DEMANGLED)
+			rawf = name_frag(c, name, NM_RAW);
 	} else if (k == PT_EV_API) {
-		nf = name_frag(c, ev->name[i], NM_API);
-		raw = name_differs(c, ev->name[i], NM_API);
-	} else if (ev->name[i] || (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)) {
-		nf = name_frag(c, ev->name[i], NM_RAW);
+		nf = name_frag(c, name, NM_API);
+		if (name_flags(c, name) & NF_API)
+			rawf = name_frag(c, name, NM_RAW);
+	} else if (name || (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)) {
+		nf = name_frag(c, name, NM_RAW);
 	}
-	const struct frag *rawf = raw ? name_frag(c, ev->name[i], NM_RAW) : NULL;
-	const struct frag *fullf = (!of && (k == PT_EV_TASK || k == PT_EV_AICPU) && nf && strchr(strget(c, ev->name[i]), '/'))
-					   ? name_frag(c, ev->name[i], NM_RAW) : NULL;
-	size_t need = 400 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0) + (rawf ? rawf->len : 0) +
+	size_t need = 512 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0) + (rawf ? rawf->len : 0) +
 		      (fullf ? fullf->len : 0);
-	char *p0 = sink_reserve(sk, need), *p = p0;
-	p = PUTL(p, "{\"ph\":\"X\",\"cat\":\"");
-	p = put(p, cat, strlen(cat));
-	p = PUTL(p, "\",\"name\":");
-	const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
+	memcpy(p, xheads[cat].s, sizeof(xheads[cat].s)); /* need covers the padding */
+	p += xheads[cat].n;
 	if (nf) {
-		p = put(p, c->arena.v + nf->off, nf->len);
+		p = put_frag(c, p, nf);
 	} else if (unnamed) {
-		p = PUTL(p, "\"task ");
-		p = put_i64(p, tr->stream);
-		*p++ = '_';
-		p = put_i64(p, (int64_t)ev->task[i]);
+		memcpy(p, r->tname, sizeof(r->tname));
+		p = put_i64(p + r->tname_len, (int64_t)ev->task[i]);
 		*p++ = '"';
 	} else {
 		p = k == PT_EV_MEMCPY ? PUTL(p, "\"[CUDA memcpy]\"") : PUTL(p, "\"[CUDA memset]\"");
@@ -1453,45 +1767,41 @@ static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r
 	p = PUTL(p, ",\"args\":{");
 	char *a0 = p;
 	if (of) {
-		p = put(p, c->arena.v + of->off, of->len);
+		p = put_frag(c, p, of);
 	} else if (fullf) {
 		p = PUTL(p, "\"full_name\":");
-		p = put(p, c->arena.v + fullf->off, fullf->len);
+		p = put_frag(c, p, fullf);
 	}
 	if (rawf) {
 		if (p != a0)
 			*p++ = ',';
 		p = PUTL(p, "\"raw_name\":");
-		p = put(p, c->arena.v + rawf->off, rawf->len);
+		p = put_frag(c, p, rawf);
 	}
-	if (k == PT_EV_TASK || k == PT_EV_AICPU) {
+	if (task) {
 		if (k == PT_EV_TASK) {
 			if (p != a0)
 				*p++ = ',';
-			p = PUTL(p, "\"stream_id\":");
-			p = put_i64(p, tr->stream);
-			p = PUTL(p, ",\"task_id\":");
-			p = put_i64(p, (int64_t)ev->task[i]);
+			memcpy(p, r->targs, sizeof(r->targs));
+			p = put_i64(p + r->targs_len, (int64_t)ev->task[i]);
 		}
-	} else if (tr->kind == PT_TRACK_STREAM) {
+	} else if (r->dargs_len) {
 		if (p != a0)
 			*p++ = ',';
-		p = PUTL(p, "\"device\":");
-		p = put_i64(p, m->devices.v[tr->device].id);
-		p = PUTL(p, ",\"stream\":");
-		p = put_i64(p, tr->stream);
+		memcpy(p, r->dargs, sizeof(r->dargs));
+		p += r->dargs_len;
 	}
-	if (ev->corr[i]) {
+	if (c->has_corr && ev->corr[i]) {
 		if (p != a0)
 			*p++ = ',';
 		p = PUTL(p, "\"correlation\":");
-		p += pt_fmt_u64(p, ev->corr[i]);
+		p = put_u64(p, ev->corr[i]);
 	}
 	if (c->tl->ev_step[i]) {
 		if (p != a0)
 			*p++ = ',';
 		p = PUTL(p, "\"step\":");
-		p += pt_fmt_u64(p, c->tl->ev_step[i]);
+		p = put_u64(p, c->tl->ev_step[i]);
 	}
 	if (p == a0)
 		p -= 9; /* drop the empty ,"args":{ */
@@ -1563,17 +1873,14 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 
 static void emit_iv(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
-	static const char *const nm[] = { "Computation", "Communication", "Pure Communication", "Free" };
 	const struct pt_ival *iv = &r->iv[i];
-	char b[48];
-	sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Overlap\",\"name\":\"");
-	sink_puts(sk, nm[r->level]);
-	sink_puts(sk, "\"");
-	sink_write(sk, r->prefix, r->prefix_len);
-	sink_write(sk, b, pt_chrome_fmt_us(b, iv->s + r->off - c->base));
-	sink_puts(sk, ",\"dur\":");
-	sink_write(sk, b, pt_chrome_fmt_us(b, iv->e - iv->s));
-	sink_puts(sk, "}");
+	char *p0 = sink_reserve(sk, r->head_len + 64), *p = put_sep(c, p0);
+	p = put(p, r->head, r->head_len);
+	p = put_us(p, iv->s + r->off - c->base);
+	p = PUTL(p, ",\"dur\":");
+	p = put_us(p, iv->e - iv->s);
+	*p++ = '}';
+	sk->len += (size_t)(p - p0);
 }
 
 static void emit_counter(struct ctx *c, struct sink *sk, const struct csrc *cs, size_t pos, int64_t ts_rel)
@@ -1620,9 +1927,9 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 {
 	const struct flow *f = &c->flows.v[fi];
 	const struct row *r = &c->rows.v[s->ref];
-	char *p0 = sink_reserve(sk, 160 + r->prefix_len), *p = p0;
+	char *p0 = sink_reserve(sk, 160 + r->prefix_len), *p = put_sep(c, p0);
 	p = s->ph == PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
-	p += pt_fmt_u64(p, f->id);
+	p = put_u64(p, f->id);
 	p = PUTL(p, ",\"cat\":\"flow\",\"name\":\"launch\"");
 	p = put(p, r->prefix, r->prefix_len);
 	p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
@@ -1831,13 +2138,15 @@ static void carry_counters(struct ctx *c, struct sink *sk, int64_t ts)
 
 static int run_loop(struct ctx *c, struct loop *L)
 {
-	heap_init(c);
+	tree_init(c);
 	c->ord = 0;
 	size_t cut = 0;
-	while (c->nheap) {
-		uint32_t si = c->heap[0];
-		struct src *s = &c->srcs.v[si];
-		int64_t ts = s->ts;
+	for (;;) {
+		uint32_t w = c->tree[0];
+		if (c->leaf[w] == MKEY_DONE)
+			break;
+		int64_t ts = (int64_t)(uint64_t)(c->leaf[w] >> 32);
+		struct src *s = &c->srcs.v[w];
 		uint64_t before = sink_pos(L->sk);
 		if (L->mode == 2 && cut < c->ncuts && c->ord == c->cuts[cut]) {
 			cut++;
@@ -1851,13 +2160,14 @@ static int run_loop(struct ctx *c, struct loop *L)
 		case PH_X: {
 			const struct row *r = &c->rows.v[s->ref];
 			uint32_t i = r->idx[s->pos];
-			sep(c, L->sk);
-			if (r->type == R_TRACK)
+			if (r->type == R_TRACK) {
 				emit_track_event(c, L->sk, r, i);
-			else if (r->type == R_SLICE)
+			} else if (r->type == R_SLICE) {
+				sep(c, L->sk);
 				emit_slice(c, L->sk, r, i);
-			else
+			} else {
 				emit_iv(c, L->sk, r, i);
+			}
 			break;
 		}
 		case PH_C:
@@ -1871,7 +2181,6 @@ static int run_loop(struct ctx *c, struct loop *L)
 				wrote = false;
 				break;
 			}
-			sep(c, L->sk);
 			emit_flow(c, L->sk, s, fi);
 		}
 		}
@@ -1905,14 +2214,16 @@ static int run_loop(struct ctx *c, struct loop *L)
 			return 1;
 		/* advance the source */
 		s->pos++;
-		if (s->pos < s->n) {
-			s->ts = src_item_ts(c, s, s->pos);
-			heap_down(c, 0);
-		} else {
-			c->heap[0] = c->heap[--c->nheap];
-			if (c->nheap)
-				heap_down(c, 0);
+		if (s->ph == PH_X && s->pos + 1 < s->n) { /* the item after next: its columns are far apart in memory */
+			const struct row *r = &c->rows.v[s->ref];
+			if (r->type == R_TRACK) {
+				uint32_t j = r->idx[s->pos + 1];
+				__builtin_prefetch(&c->m->events.start[j]);
+				__builtin_prefetch(&c->m->events.dur[j]);
+			}
 		}
+		c->leaf[w] = s->pos < s->n ? mkey_of(src_item_ts(c, s, s->pos), s->key) : MKEY_DONE;
+		tree_replay(c, w);
 	}
 	return 0;
 }
@@ -1928,6 +2239,7 @@ static void ctx_free(struct ctx *c)
 		free(c->rows.v[i].name);
 		free(c->rows.v[i].idx);
 		free(c->rows.v[i].prefix);
+		free(c->rows.v[i].head);
 	}
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);
@@ -1944,9 +2256,11 @@ static void ctx_free(struct ctx *c)
 	for (int k = 0; k < NM_N; k++)
 		free(c->names[k]);
 	free(c->opargs);
+	free(c->nflags);
 	pt_vec_free(&c->bounds);
 	pt_vec_free(&c->bound_step);
-	free(c->heap);
+	free(c->leaf);
+	free(c->tree);
 	free(c->dev_off);
 	free(c->dev_ok);
 	free(c->dev_pid);
@@ -2191,6 +2505,8 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 		for (size_t i = 0; i < ns; i++)
 			c.names[k][i].len = UINT32_MAX;
 	}
+	c.has_corr = m->events.dense & PT_EVCOL_CORR;
+	c.nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	c.opargs = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(struct frag));
 	for (size_t i = 0; i < m->ops.n; i++)
 		c.opargs[i].len = UINT32_MAX;

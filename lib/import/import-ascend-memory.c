@@ -284,6 +284,12 @@ struct warns {
 	uint64_t first_reversed, first_overlong, first_unknown, first_node_id;
 };
 
+/* A tensor size as the memory pass counts it: beyond int64, saturated. */
+static int64_t size_sat(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
 static void warn_once(uint64_t *cnt, uint64_t *first, uint64_t idx)
 {
 	if (!(*cnt)++)
@@ -344,7 +350,9 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 			}
 			pt_vec_push(&m->mem_nodes, mn);
 		}
-		int64_t *used = nn ? pt_xcalloc(nn + 1, sizeof(*used)) : NULL; /* difference array, then curve */
+		/* difference array in 128 bits: sizes up to 2^64 and static memory
+		 * near ±2^63 add up exactly; the curve is then clamped to int64 */
+		__int128 *diff = nn ? pt_xcalloc(nn + 1, sizeof(*diff)) : NULL;
 		for (size_t ti = 0; ti < g->n_tensor_mems; ti++) {
 			const Mindspore__Profiler__TensorMemProto *t = g->tensor_mems[ti];
 			const char *ll = t->life_long ? t->life_long : "";
@@ -376,14 +384,16 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 				if (a > b)
 					continue;
 			}
-			used[a] += (int64_t)t->size;
-			used[b + 1] -= (int64_t)t->size;
+			diff[a] += size_sat(t->size);
+			diff[b + 1] -= size_sat(t->size);
 		}
-		int64_t run = g->static_mem;
+		int64_t *used = nn ? pt_xmalloc(nn * sizeof(*used)) : NULL; /* the curve */
+		__int128 run = g->static_mem;
 		for (size_t i = 0; i < nn; i++) {
-			run += used[i];
-			used[i] = run; /* the curve */
+			run += diff[i];
+			used[i] = run > INT64_MAX ? INT64_MAX : run < INT64_MIN ? INT64_MIN : (int64_t)run;
 		}
+		free(diff);
 		add_counters(m, dev, used, nn, node0);
 		free(used);
 		pt_model_stat_add(m, (int32_t)dev, "memory.graphs", 1);

@@ -114,6 +114,7 @@ struct pending {
 struct cf {
 	const char *path;
 	const uint8_t *d;
+	bool mapped; /* d is a private read-only mapping of the whole file (drop_pages) */
 	size_t size;
 	struct pt_diag *diag;
 	uint32_t version, pid, hflags;
@@ -904,7 +905,8 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	}
 }
 
-static void walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
+/* Decode the records of the BUFFER chunk at coff; returns the offset of its end. */
+static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 {
 	const uint8_t *p = f->d + coff + 16;
 	uint64_t seq = pt_le64(p), valid = pt_le64(p + 8);
@@ -964,6 +966,18 @@ static void walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 	f->n_records += n;
 	if (n != nrec)
 		warnf(f, "buffer %" PRIu64 ": walked %" PRIu64 " records, collector reported %" PRIu32, seq, n, nrec);
+	return coff + 48 + valid;
+}
+
+/* The dump is mapped read-only and private: pages of a walked buffer can be
+ * dropped, so that peak memory holds the model, not the whole dump too. A later
+ * read of those bytes (none is expected) would fault them in again from the file. */
+static void drop_pages(struct cf *f, uint64_t from, uint64_t to)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = (from + pg - 1) / pg * pg, b = to / pg * pg;
+	if (b > a)
+		madvise((void *)(uintptr_t)(f->d + a), b - a, MADV_DONTNEED);
 }
 
 /* ---- pass 2 ------------------------------------------------------------------------------- */
@@ -1359,12 +1373,13 @@ static void cf_free(struct cf *f)
 	pt_vec_free(&f->pending_sync);
 }
 
-static int import_one(struct pt_model *m, const char *path, const uint8_t *d, size_t size, struct pt_diag *diag,
-		      struct pt_err **e)
+static int import_one(struct pt_model *m, const char *path, const uint8_t *d, size_t size, bool mapped,
+		      struct pt_diag *diag, struct pt_err **e)
 {
 	struct cf *f = pt_xcalloc(1, sizeof(*f));
 	f->path = path;
 	f->d = d;
+	f->mapped = mapped;
 	f->size = size;
 	f->diag = diag;
 	f->last_track_key = f->last_track_key2 = UINT64_MAX;
@@ -1397,8 +1412,11 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	f->cpu_dev = (uint32_t)(m->devices.n - 1);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
 	f->ev0 = m->events.n;
-	for (size_t i = 0; i < f->buffers.n; i++)
-		walk_buffer(m, f, f->buffers.v[i]);
+	for (size_t i = 0; i < f->buffers.n; i++) {
+		uint64_t end = walk_buffer(m, f, f->buffers.v[i]);
+		if (f->mapped)
+			drop_pages(f, f->buffers.v[i], end);
+	}
 	emit_syncs(m, f);
 	size_t nr = 0;
 	struct range *rs = build_ranges(m, f, &nr);
@@ -1462,7 +1480,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 		d = empty;
 	}
 	close(fd);
-	int rc = import_one(m, path, d, size, diag, e);
+	int rc = import_one(m, path, d, size, size > 0, diag, e);
 	if (size)
 		munmap((void *)d, size);
 	if (rc && !named)

@@ -2,7 +2,10 @@
  * minddata_cpu_utilization_<d>.json (ascend.md §2.11): system (device_info),
  * process and per-op CPU series, percentages per sample. Each series becomes
  * a PT_TRACK_COUNTER track (names in model.h); sample i has time
- * time_stamp[i] ms × 10^6, else i × sampling_interval. The op entry with id
+ * time_stamp[i] ms × 10^6, else i × sampling_interval (counted in the
+ * device's stat "minddata.cpu.unstamped": such times are not in the host
+ * steady clock, so model/hostcpu.c places no sample of that device in a
+ * step). The op entry with id
  * -1 (unattributed threads) is ignored. Fatal: JSON that does not parse or is
  * not an object. Warnings: non-numeric samples (skipped), op entries without
  * an op id, op ids absent from the device's pipeline.
@@ -27,6 +30,7 @@ struct series_ctx {
 	json_t *stamps;
 	int64_t interval_ns;
 	int64_t samples;
+	int64_t unstamped; /* samples without a time_stamp entry: index × interval */
 };
 
 static void series(struct series_ctx *c, json_t *arr, int64_t stream, const char *name)
@@ -49,6 +53,8 @@ static void series(struct series_ctx *c, json_t *arr, int64_t stream, const char
 		if (json_is_integer(ts) && json_integer_value(ts) >= 0 &&
 		    json_integer_value(ts) <= INT64_MAX / 1000000)
 			t = (int64_t)json_integer_value(ts) * 1000000;
+		else
+			c->unstamped++;
 		pt_model_add_counter_sample(c->m, track, t, json_number_value(v));
 		c->samples++;
 	}
@@ -71,7 +77,7 @@ int pt_md_read_cpu(struct pt_model *m, uint32_t dev, const char *path, struct pt
 	}
 	struct stat st;
 	pt_model_add_source(m, path, stat(path, &st) ? 0 : (uint64_t)st.st_size, "minddata-cpu", (int32_t)dev);
-	struct series_ctx c = { m, dev, path, diag, json_object_get(root, "time_stamp"), 0, 0 };
+	struct series_ctx c = { m, dev, path, diag, json_object_get(root, "time_stamp"), 0, 0, 0 };
 	json_t *iv = json_object_get(root, "sampling_interval");
 	if (json_is_integer(iv) && json_integer_value(iv) >= 0 && json_integer_value(iv) <= INT64_MAX / 1000000000000)
 		c.interval_ns = (int64_t)json_integer_value(iv) * 1000000;
@@ -127,6 +133,8 @@ int pt_md_read_cpu(struct pt_model *m, uint32_t dev, const char *path, struct pt
 		}
 	}
 	pt_model_stat_add(m, (int32_t)dev, "minddata.cpu.samples", c.samples);
+	if (c.unstamped) /* their times are not in the host steady clock: never placed in steps */
+		pt_model_stat_add(m, (int32_t)dev, "minddata.cpu.unstamped", c.unstamped);
 	json_decref(root);
 	return 0;
 }

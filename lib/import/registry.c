@@ -2,11 +2,13 @@
 
 #include <string.h>
 
+#include "import/import-ascend-hccl.h"
 #include "import/import-ascend-memory.h"
 #include "model/ptm.h"
 
 const struct pt_importer pt_importers[] = {
 	{ "ascend", pt_import_ascend_paths },
+	{ "ascend", pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
 	{ "cupti", pt_import_cupti },
 	{ "minddata", pt_import_minddata },
 	{ "minddata", pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */

@@ -215,6 +215,22 @@ static void dump_memory(const struct pt_model *m, struct pt_out *o)
 		kvt(o, m, "source", r->source);
 		pt_out_putc(o, '\n');
 	}
+	for (size_t i = 0; i < m->hccl.n; i++) {
+		const struct pt_hccl_task *h = &m->hccl.v[i];
+		pt_out_puts(o, "hccl");
+		kv(o, "device", h->device);
+		kvt(o, m, "op", h->op);
+		kv(o, "exec", h->exec);
+		kv(o, "tid", h->tid);
+		kv(o, "ts", h->ts);
+		kv(o, "dur", h->dur);
+		kv(o, "src", h->src);
+		kv(o, "dst", h->dst);
+		kvt(o, m, "transport", h->transport);
+		kvt(o, m, "task", h->task_type);
+		kvu(o, "size", h->size);
+		pt_out_putc(o, '\n');
+	}
 	for (size_t i = 0; i < m->gpu_pools.n; i++) {
 		const struct pt_gpu_pool *p = &m->gpu_pools.v[i];
 		pt_out_puts(o, "gpu-pool");

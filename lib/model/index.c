@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <demangle.h>
+
 #include "model/model.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
@@ -27,6 +29,8 @@ struct pt_index {
 	uint8_t *cls;
 	bool classified;
 	struct dev_sets *dev;
+	const regex_t *comm_re; /* --comm-pattern, NULL = the name lists */
+	bool comm_demangle;
 };
 
 struct pt_index *pt_index_new(const struct pt_model *m)
@@ -35,6 +39,12 @@ struct pt_index *pt_index_new(const struct pt_model *m)
 	x->m = m;
 	x->dev = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*x->dev));
 	return x;
+}
+
+void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool demangle)
+{
+	x->comm_re = re;
+	x->comm_demangle = demangle;
 }
 
 void pt_index_free(struct pt_index *x)
@@ -145,9 +155,8 @@ static bool comm_type(const char *t)
 	return false;
 }
 
-static bool comm_kernel_name(const char *s)
+static bool name_has(const char *s, const char *const *pats)
 {
-	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
 	for (size_t i = 0; pats[i]; i++) {
 		size_t l = strlen(pats[i]);
 		for (const char *p = s; *p; p++)
@@ -155,6 +164,127 @@ static bool comm_kernel_name(const char *s)
 				return true;
 	}
 	return false;
+}
+
+/* Does --comm-pattern match the output name of s (demangled unless --no-demangle)? */
+static bool comm_re_match(const struct pt_index *x, const char *s)
+{
+	char *dm = NULL;
+	if (x->comm_demangle && s[0] == '_' && s[1] == 'Z')
+		dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+	bool r = !regexec(x->comm_re, dm ? dm : s, 0, NULL, 0);
+	free(dm);
+	return r;
+}
+
+/* A communication kernel by its name (summary.md §2.5). */
+static bool comm_kernel_name(const struct pt_index *x, const char *s)
+{
+	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
+	return x->comm_re ? comm_re_match(x, s) : name_has(s, pats);
+}
+
+/* An Operator range with a communication name (summary.md §2.5). */
+static bool comm_op_name(const struct pt_index *x, const char *s)
+{
+	static const char *const pats[] = { "allreduce",      "all_reduce", "allgather", "all_gather", "reducescatter",
+					    "reduce_scatter", "alltoall",   "all_to_all", "broadcast", "rpc",
+					    "hcom",           NULL };
+	return x->comm_re ? comm_re_match(x, s) : name_has(s, pats);
+}
+
+static bool in_ivset(const struct pt_ivset *s, int64_t t)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->v[lo].s <= t;
+}
+
+/*
+ * Kernels launched from inside a communication host range (summary.md §2.5:
+ * attributed to such a range or to a descendant of one). With ranges nested
+ * on a thread (§2.2), the ancestors of the deepest range holding a call are
+ * exactly the ranges holding it, so a call is inside a communication range
+ * iff its start lies in the union of that thread's communication ranges.
+ * The launching call: the importer's link, else the API call with the same
+ * correlation id (first wins).
+ */
+static void classify_attributed(struct pt_index *x)
+{
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	size_t nt = m->tracks.n;
+	struct pt_ival **iv = NULL;
+	size_t *niv = NULL, *civ = NULL;
+	bool any = false;
+	for (size_t k = 0; k < m->ranges.n; k++) {
+		const struct pt_range_info *ri = &m->ranges.v[k];
+		size_t i = ri->event;
+		if (i >= ev->n || ev->kind[i] != PT_EV_RANGE || !ri->type || (ri->flags & PT_RANGE_INSTANT) || !ev->dur[i])
+			continue;
+		const char *t = pt_strtab_get(&m->strings, ri->type);
+		bool c = !strcmp(t, "Communication") ||
+			 (!strcmp(t, "Operator") &&
+			  comm_op_name(x, pt_strtab_get(&m->strings, ri->label ? ri->label : ev->name[i])));
+		if (!c)
+			continue;
+		if (!iv) {
+			iv = pt_xcalloc(nt ? nt : 1, sizeof(*iv));
+			niv = pt_xcalloc(nt ? nt : 1, sizeof(*niv));
+			civ = pt_xcalloc(nt ? nt : 1, sizeof(*civ));
+		}
+		uint32_t tr = ev->track[i];
+		pt_xgrow((void **)&iv[tr], &civ[tr], niv[tr] + 1, sizeof(**iv));
+		iv[tr][niv[tr]++] = (struct pt_ival){ ev->start[i], ev->start[i] + ev->dur[i] };
+		any = true;
+	}
+	if (!any)
+		return;
+	struct pt_ivset *cr = pt_xcalloc(nt, sizeof(*cr));
+	for (size_t t = 0; t < nt; t++) {
+		pt_ivset_build(&cr[t], iv[t], niv[t]);
+		free(iv[t]);
+	}
+	free(iv);
+	free(niv);
+	free(civ);
+	/* launching call of each kernel */
+	uint32_t *call = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*call)); /* event index + 1 */
+	if (m->links.n) {
+		for (size_t l = 0; l < m->links.n; l++)
+			if (m->links.v[l].event < ev->n && m->links.v[l].api < ev->n)
+				call[m->links.v[l].event] = m->links.v[l].api + 1;
+	} else {
+		struct pt_hashmap corr;
+		pt_hashmap_init(&corr);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && ev->corr[i])
+				pt_hashmap_put(&corr, ev->corr[i], i, NULL);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_KERNEL && ev->corr[i]) {
+				uint64_t *a = pt_hashmap_get(&corr, ev->corr[i]);
+				if (a)
+					call[i] = (uint32_t)*a + 1;
+			}
+		pt_hashmap_free(&corr);
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_KERNEL || x->cls[i] == 2 || !call[i])
+			continue;
+		size_t r = call[i] - 1;
+		if (in_ivset(&cr[ev->track[r]], ev->start[r]))
+			x->cls[i] = 2;
+	}
+	free(call);
+	for (size_t t = 0; t < nt; t++)
+		pt_ivset_free(&cr[t]);
+	free(cr);
 }
 
 static void classify(struct pt_index *x)
@@ -192,7 +322,7 @@ static void classify(struct pt_index *x)
 			x->cls[i] = 1;
 			break;
 		case PT_EV_KERNEL:
-			x->cls[i] = comm_kernel_name(pt_strtab_get(&m->strings, ev->name[i])) ? 2 : 1;
+			x->cls[i] = comm_kernel_name(x, pt_strtab_get(&m->strings, ev->name[i])) ? 2 : 1;
 			break;
 		default:
 			x->cls[i] = 0;
@@ -200,6 +330,7 @@ static void classify(struct pt_index *x)
 	}
 	free(op_comm);
 	free(named_track);
+	classify_attributed(x);
 	x->classified = true;
 }
 
@@ -221,6 +352,16 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 	const struct pt_events *ev = &m->events;
 	struct pt_ival *c = NULL, *k = NULL;
 	size_t nc = 0, nk = 0, cc = 0, ck = 0;
+	/* room for every interval first: growing these large arrays by copies costs more than a count */
+	size_t want_c = 0, want_k = m->hccl.n;
+	for (size_t i = 0; i < ev->n; i++)
+		if (x->cls[i] && m->tracks.v[ev->track[i]].device == dev)
+			*(x->cls[i] == 1 ? &want_c : &want_k) += 1;
+	for (size_t i = 0; i < m->steps.n; i++)
+		if (m->steps.v[i].device == dev)
+			want_k += m->steps.v[i].comm.n;
+	pt_xgrow((void **)&c, &cc, want_c, sizeof(*c));
+	pt_xgrow((void **)&k, &ck, want_k, sizeof(*k));
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!x->cls[i] || m->tracks.v[ev->track[i]].device != dev)
 			continue;
@@ -232,6 +373,22 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 			pt_xgrow((void **)&k, &ck, nk + 1, sizeof(*k));
 			k[nk++] = iv;
 		}
+	}
+	/* HCCL operator intervals (ascend.md §3.8): one per execution file, first start to last end */
+	for (size_t a = 0, b; a < m->hccl.n; a = b) {
+		const struct pt_hccl_task *h = m->hccl.v;
+		int64_t s = h[a].ts, e = h[a].ts + h[a].dur;
+		for (b = a + 1; b < m->hccl.n && h[b].device == h[a].device && h[b].op == h[a].op && h[b].exec == h[a].exec;
+		     b++) {
+			if (h[b].ts < s)
+				s = h[b].ts;
+			if (h[b].ts + h[b].dur > e)
+				e = h[b].ts + h[b].dur;
+		}
+		if (h[a].device != dev)
+			continue;
+		pt_xgrow((void **)&k, &ck, nk + 1, sizeof(*k));
+		k[nk++] = (struct pt_ival){ s, e };
 	}
 	for (size_t i = 0; i < m->steps.n; i++) {
 		if (m->steps.v[i].device != dev)

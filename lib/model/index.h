@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <regex.h>
+
 #include "support/interval.h"
 
 struct pt_model;
@@ -29,6 +31,17 @@ struct pt_breakdown {
 
 struct pt_index *pt_index_new(const struct pt_model *m);
 void pt_index_free(struct pt_index *x);
+/*
+ * Communication names (summary.md §2.5, --comm-pattern): `re` (compiled
+ * case-insensitive, matched anywhere) replaces the built-in name lists of
+ * kernels and Operator ranges; NULL keeps them. Kernel names are matched
+ * demangled when `demangle` is set (the output name). Call before the first
+ * query; `re` must outlive the index. The structural rules stay either way:
+ * a kernel launched from inside a communication host range (type
+ * Communication, or an Operator range with a communication name) is
+ * communication, and Ascend tasks keep ascend.md §3.8.
+ */
+void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool demangle);
 
 /* Event indexes of a track, sorted by (start, model order). */
 const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n);

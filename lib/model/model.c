@@ -69,6 +69,7 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->mem_ids);
 	pt_vec_free(&m->gpu_mem);
 	pt_vec_free(&m->gpu_pools);
+	pt_vec_free(&m->hccl);
 	struct pt_events *ev = &m->events;
 	free(ev->track);
 	free(ev->name);

@@ -39,7 +39,9 @@
  *    CPU series of minddata_cpu_utilization_<d>.json are PT_TRACK_COUNTER
  *    tracks named "md_cpu:device.<metric>", "md_cpu:process.<metric>" and
  *    "md_cpu:op.<op id>.<metric>" (metric = user, sys, io, idle, runable,
- *    ctx_switch), time = time_stamp[i] ms × 10^6, else i × sampling interval.
+ *    ctx_switch), time = time_stamp[i] ms × 10^6, else i × sampling interval
+ *    (such samples are counted in the device stat "minddata.cpu.unstamped";
+ *    model/hostcpu.h reads the series back and derives every CPU figure).
  * Times are never rebased in the model.
  */
 #ifndef PT_MODEL_H
@@ -367,6 +369,24 @@ struct pt_gpu_pool {
 	uint64_t address, size, utilized, min_keep, threshold;
 };
 
+/*
+ * An HCCL trace event (ascend.md §2.10) as read: one per element of a
+ * "traceEvents" list. Operators (subdirectories of hccl_info_<d>) in name
+ * order, their execution files by number, events in file order. Times are
+ * µs × 1000 in the device clock; ranks as recorded (0xffffffff = local).
+ */
+struct pt_hccl_task {
+	uint32_t device;    /* device index */
+	uint32_t op;        /* string id of the operator directory ("allReduce_1") */
+	uint32_t exec;      /* execution: index of the file within its operator, from 0 */
+	uint32_t tid;
+	int64_t ts, dur;    /* ns */
+	uint32_t src, dst;  /* "src rank", "dst rank" */
+	uint32_t transport; /* string id: RDMA, SDMA, LOCAL, ... ("" absent) */
+	uint32_t task_type; /* string id: RDMASend, Reduce Inline, Memcpy, Notify Wait, ... */
+	uint64_t size;      /* bytes ("size", a hex string); 0 absent */
+};
+
 struct pt_stat {
 	int32_t device; /* device index, -1 = whole model */
 	char *key;
@@ -402,6 +422,7 @@ struct pt_model {
 	PT_VEC(uint64_t) mem_ids;
 	PT_VEC(struct pt_gpu_mem) gpu_mem;
 	PT_VEC(struct pt_gpu_pool) gpu_pools;
+	PT_VEC(struct pt_hccl_task) hccl;       /* HCCL trace events (see struct pt_hccl_task) */
 	struct pt_events events;
 	struct pt_queue_samples queues;
 	struct pt_counter_samples counters;

@@ -92,9 +92,70 @@ static int body_read(struct reader *r, uint8_t *p, size_t n, struct pt_err **e)
 	return 1;
 }
 
+/*
+ * Read a chunk of len body bytes into *buf (capacity *cap). The buffer grows
+ * geometrically with the bytes that actually arrive (read or inflated), never
+ * to the length the file claims up front: a tiny file claiming a 256 MiB
+ * chunk costs a few KiB before it is found truncated. Returns as body_read(),
+ * 0 meaning that the body ended at r->body_off (the bytes before it consumed).
+ */
+#define CHUNK_STEP (64u << 10)
+
+static int chunk_read(struct reader *r, uint8_t **buf, size_t *cap, size_t len, struct pt_err **e)
+{
+	size_t have = 0;
+	while (have < len) {
+		size_t want = have * 2;
+		if (want < *cap)
+			want = *cap;
+		if (want < CHUNK_STEP)
+			want = CHUNK_STEP;
+		if (want > len)
+			want = len;
+		pt_xgrow((void **)buf, cap, want, 1);
+		int k = body_read(r, *buf + have, want - have, e);
+		if (k <= 0)
+			return k;
+		have = want;
+	}
+	return 1;
+}
+
+struct u32buf {
+	uint32_t *v;
+	size_t cap;
+};
+
 struct ids {
 	size_t nstrings, ndevices, ntracks, nops;
+	struct u32buf scratch[3]; /* undelta()'s columns */
 };
+
+/* A uint32 column written either plainly (format 1) or as differences within
+ * its batch (format 2, at most one of the two present): *out gets the values,
+ * decoded into buf when needed. False when a decoded value leaves uint32. */
+static bool undelta(const uint32_t *plain, size_t np, const int64_t *d, size_t nd, struct u32buf *buf,
+		    const uint32_t **out)
+{
+	if (!nd) {
+		*out = plain;
+		return true;
+	}
+	if (np)
+		return false;
+	pt_xgrow((void **)&buf->v, &buf->cap, nd, sizeof(uint32_t));
+	int64_t v = 0;
+	for (size_t i = 0; i < nd; i++) {
+		if (d[i] < -(int64_t)UINT32_MAX || d[i] > (int64_t)UINT32_MAX)
+			return false;
+		v += d[i];
+		if (v < 0 || v > (int64_t)UINT32_MAX)
+			return false;
+		buf->v[i] = (uint32_t)v;
+	}
+	*out = buf->v;
+	return true;
+}
 
 #define BAD(...) do { rc = pt_err(e, __VA_ARGS__); goto out; } while (0)
 
@@ -105,7 +166,7 @@ static char *dupz(const char *s)
 
 /*
  * Fast path for the bulk of a model: a chunk that is exactly one EventBatch
- * (field 6) whose columns are packed (fields 1-8, each at most once) plus an
+ * (field 6) whose columns are packed (fields 1-8 and 10, each at most once) plus an
  * optional quantum (field 9). The columns are decoded straight into reusable
  * arrays and handed to apply() in a stack Proftool__Chunk, so validation and
  * error messages are those of the generic path. Anything else (unknown or
@@ -113,8 +174,8 @@ static char *dupz(const char *s)
  * caller falls back to protobuf-c's generic unpack, which gives the verdict.
  */
 struct ev_scratch {
-	uint64_t *col[8]; /* track, name, kind, start_delta, dur, corr, op, task */
-	size_t cap[8];
+	uint64_t *col[9]; /* track, name, kind, start_delta, dur, corr, op, task, corr_delta */
+	size_t cap[9];
 	uint32_t *u32[4]; /* track, name, kind, op narrowed as protobuf-c does */
 	size_t cap32[4];
 };
@@ -146,7 +207,7 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 		return false;
 	proftool__event_batch__init(b);
 	unsigned seen = 0;
-	size_t n[8] = { 0 };
+	size_t n[9] = { 0 };
 	while (p < end) {
 		uint64_t key;
 		if (!varint(&p, end, &key))
@@ -158,14 +219,14 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 			seen |= 1u << 8;
 			continue;
 		}
-		if (f < 1 || f > 8 || (key & 7) != 2 || (seen & (1u << (f - 1))))
+		if (f < 1 || f > 10 || f == 9 || (key & 7) != 2 || (seen & (1u << (f - 1))))
 			return false;
 		seen |= 1u << (f - 1);
 		uint64_t plen;
 		if (!varint(&p, end, &plen) || plen > (uint64_t)(end - p))
 			return false;
 		const uint8_t *q = p, *qe = p + plen;
-		size_t k = f - 1, cnt = 0;
+		size_t k = f == 10 ? 8 : f - 1, cnt = 0;
 		/* at most one value per byte */
 		pt_xgrow((void **)&sc->col[k], &sc->cap[k], plen ? plen : 1, sizeof(uint64_t));
 		uint64_t *dst = sc->col[k];
@@ -190,7 +251,7 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 		for (size_t i = 0; i < n[k]; i++)
 			c32[j][i] = (uint32_t)sc->col[k][i];
 	}
-	for (int k = 3; k <= 4; k++)
+	for (int k = 3; k <= 8; k += k == 4 ? 4 : 1)
 		for (size_t i = 0; i < n[k]; i++) {
 			uint64_t z = sc->col[k][i];
 			sc->col[k][i] = (z >> 1) ^ (0 - (z & 1));
@@ -203,6 +264,7 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 	b->n_corr = n[5], b->corr = sc->col[5];
 	b->n_op = n[6], b->op = c32[3];
 	b->n_task = n[7], b->task = sc->col[7];
+	b->n_corr_delta = n[8], b->corr_delta = (int64_t *)sc->col[8];
 	proftool__chunk__init(c);
 	c->body_case = PROFTOOL__CHUNK__BODY_EVENTS;
 	c->events = b;
@@ -211,7 +273,7 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 
 static void ev_scratch_free(struct ev_scratch *sc)
 {
-	for (int k = 0; k < 8; k++)
+	for (int k = 0; k < 9; k++)
 		free(sc->col[k]);
 	for (int j = 0; j < 4; j++)
 		free(sc->u32[j]);
@@ -360,20 +422,22 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		const Proftool__EventBatch *b = c->events;
 		size_t n = b->n_track;
 		CHECK(b->n_name == n && b->n_kind == n && b->n_start_delta == n && b->n_dur == n &&
-			      (b->n_corr == n || !b->n_corr) && (b->n_op == n || !b->n_op) &&
+			      (b->n_corr == n || !b->n_corr) && (b->n_corr_delta == n || !b->n_corr_delta) &&
+			      !(b->n_corr && b->n_corr_delta) && (b->n_op == n || !b->n_op) &&
 			      (b->n_task == n || !b->n_task) && b->quantum <= INT64_MAX,
 		      "event batch (column lengths differ)");
 		int64_t q = b->quantum ? (int64_t)b->quantum : 1;
 		struct pt_events *ev = &m->events;
 		pt_events_reserve(ev, ev->n + n);
 		/* sparse columns (model.h): store only what the batch carries */
-		if (b->n_corr)
+		if (b->n_corr || b->n_corr_delta)
 			ev->dense |= PT_EVCOL_CORR;
 		if (b->n_op)
 			ev->dense |= PT_EVCOL_OP;
 		if (b->n_task)
 			ev->dense |= PT_EVCOL_TASK;
 		uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 */
+		uint64_t corr = 0; /* likewise the correlation id of format 2 */
 		for (size_t i = 0; i < n; i++) {
 			uint32_t op = b->n_op ? b->op[i] : 0;
 			CHECK(b->track[i] < ids->ntracks && b->name[i] < ids->nstrings && b->kind[i] < 256 &&
@@ -385,8 +449,10 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			ev->kind[k] = (uint8_t)b->kind[i];
 			ev->start[k] = (int64_t)(tq * (uint64_t)q); /* no signed overflow on hostile input */
 			ev->dur[k] = (int64_t)((uint64_t)b->dur[i] * (uint64_t)q);
+			if (b->n_corr_delta)
+				corr += (uint64_t)b->corr_delta[i];
 			if (ev->dense & PT_EVCOL_CORR)
-				ev->corr[k] = b->n_corr ? b->corr[i] : 0;
+				ev->corr[k] = b->n_corr ? b->corr[i] : corr;
 			if (ev->dense & PT_EVCOL_OP)
 				ev->op[k] = op;
 			if (ev->dense & PT_EVCOL_TASK)
@@ -450,13 +516,15 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_KERNELS: {
 		const Proftool__KernelInfoBatch *b = c->kernels;
-		size_t n = b->n_event;
-		CHECK(b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
+		size_t n = b->n_event + b->n_event_delta;
+		const uint32_t *event;
+		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
+			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
 			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
 			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
-			CHECK(b->event[i] < m->events.n && m->events.kind[b->event[i]] == PT_EV_KERNEL, "kernel info");
-			struct pt_kernel_info k = { b->event[i], { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
+			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_KERNEL, "kernel info");
+			struct pt_kernel_info k = { event[i], { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
 						    { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
 						    b->static_smem[i], b->dynamic_smem[i], b->graph_id[i] };
 			pt_vec_push(&m->kernels, k);
@@ -465,13 +533,15 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_COPIES: {
 		const Proftool__CopyInfoBatch *b = c->copies;
-		size_t n = b->n_event;
-		CHECK(b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
+		size_t n = b->n_event + b->n_event_delta;
+		const uint32_t *event;
+		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
+			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
 			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
-			CHECK(b->event[i] < m->events.n && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
+			CHECK(event[i] < m->events.n && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
-			struct pt_copy_info ci = { b->event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
+			struct pt_copy_info ci = { event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
 						   (uint8_t)b->dst_kind[i], b->bytes[i], b->src_device[i],
 						   b->dst_device[i] };
 			pt_vec_push(&m->copies, ci);
@@ -480,12 +550,16 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_LINKS: {
 		const Proftool__GpuLinkBatch *b = c->links;
-		size_t n = b->n_event;
-		CHECK(b->n_api == n && b->n_range == n, "link batch (column lengths differ)");
+		size_t n = b->n_event + b->n_event_delta;
+		const uint32_t *event, *api, *range;
+		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
+			      undelta(b->api, b->n_api, b->api_delta, b->n_api_delta, &ids->scratch[1], &api) &&
+			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
+			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
+		      "link batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
-			CHECK(b->event[i] < m->events.n && b->api[i] < m->events.n && b->range[i] <= m->events.n,
-			      "GPU link");
-			struct pt_gpu_link l = { b->event[i], b->api[i], b->range[i] };
+			CHECK(event[i] < m->events.n && api[i] < m->events.n && range[i] <= m->events.n, "GPU link");
+			struct pt_gpu_link l = { event[i], api[i], range[i] };
 			pt_vec_push(&m->links, l);
 		}
 		break;
@@ -602,6 +676,23 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		}
 		break;
 	}
+	case PROFTOOL__CHUNK__BODY_HCCL: {
+		const Proftool__HcclBatch *b = c->hccl;
+		size_t n = b->n_device;
+		CHECK(b->n_op == n && b->n_exec == n && b->n_tid == n && b->n_ts == n && b->n_dur == n && b->n_src == n &&
+			      b->n_dst == n && b->n_transport == n && b->n_task_type == n && b->n_size == n,
+		      "HCCL batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->device[i] < ids->ndevices && b->op[i] < ids->nstrings && b->transport[i] < ids->nstrings &&
+				      b->task_type[i] < ids->nstrings && b->dur[i] >= 0 && b->dur[i] <= INT64_C(1) << 62 &&
+				      b->ts[i] >= -(INT64_C(1) << 62) && b->ts[i] <= INT64_C(1) << 62,
+			      "HCCL event");
+			struct pt_hccl_task h = { b->device[i], b->op[i], b->exec[i], b->tid[i], b->ts[i], b->dur[i],
+						  b->src[i], b->dst[i], b->transport[i], b->task_type[i], b->size[i] };
+			pt_vec_push(&m->hccl, h);
+		}
+		break;
+	}
 	case PROFTOOL__CHUNK__BODY_FOOTER: {
 		const Proftool__Footer *f = c->footer;
 		if (f->crc32 != crc)
@@ -638,6 +729,8 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 	size_t chunk_cap = 0;
 	struct ev_scratch evs;
 	memset(&evs, 0, sizeof(evs));
+	struct ids ids;
+	memset(&ids, 0, sizeof(ids));
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -670,7 +763,6 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 	if (r.compressed && inflateInit(&r.z) != Z_OK)
 		BAD("cannot initialise zlib");
 
-	struct ids ids = { 0, 0, 0, 0 };
 	bool footer = false;
 	while (!footer) {
 		uint64_t off = r.body_off;
@@ -696,8 +788,8 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 		if (len > PT_PTM_MAX_CHUNK)
 			BAD("'%s': chunk length %" PRIu64 " at body offset %" PRIu64 " exceeds the limit of %u bytes", name,
 			    len, off, PT_PTM_MAX_CHUNK);
-		pt_xgrow((void **)&chunk, &chunk_cap, len ? len : 1, 1);
-		int k = len ? body_read(&r, chunk, len, e) : 1;
+		pt_xgrow((void **)&chunk, &chunk_cap, 1, 1);
+		int k = chunk_read(&r, &chunk, &chunk_cap, (size_t)len, e);
 		if (k < 0) {
 			rc = -1;
 			goto out;
@@ -736,6 +828,8 @@ out:
 		inflateEnd(&r.z);
 	free(chunk);
 	ev_scratch_free(&evs);
+	for (int k = 0; k < 3; k++)
+		free(ids.scratch[k].v);
 	free(r.in);
 	if (rc) {
 		pt_model_free(m);

@@ -20,6 +20,8 @@ struct writer {
 	size_t zcap;
 	uint8_t *pbuf; /* packed chunk */
 	size_t pcap;
+	uint8_t *cbuf; /* put_columns' encoded columns */
+	size_t ccap;
 	uint32_t crc;
 	int zerr;
 };
@@ -56,6 +58,129 @@ static void put_chunk(struct writer *w, const Proftool__Chunk *c, bool count_crc
 	} while (v);
 	protobuf_c_message_pack(&c->base, p + k);
 	emit(w, p, k + n, count_crc);
+}
+
+/*
+ * Column batches (events and the CUPTI side tables, the bulk of a model) are
+ * encoded here directly: each column a packed repeated field, in field-number
+ * order, empty columns and zero scalars left out -- the bytes protobuf-c's
+ * generic packer gives for the same message (tests/unit/test-model.c checks
+ * that), at a fraction of its cost.
+ */
+enum col_type { COL_U32, COL_U64, COL_S32, COL_S64, COL_SCALAR };
+
+struct col {
+	unsigned field;
+	enum col_type type;
+	const void *v; /* COL_SCALAR: NULL, the value in n */
+	size_t n;
+};
+
+static inline size_t vsize(uint64_t v)
+{
+	return ((size_t)(64 - __builtin_clzll(v | 1)) + 6) / 7;
+}
+
+static inline uint8_t *vput(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline uint8_t *vput1(uint8_t *p, uint64_t v)
+{
+	if (__builtin_expect(v < 0x80, 1)) {
+		*p = (uint8_t)v;
+		return p + 1;
+	}
+	return vput(p, v);
+}
+
+/* Encode a column's values as varints at p; returns the end. */
+static uint8_t *col_encode(const struct col *c, uint8_t *p)
+{
+	size_t n = c->n;
+	switch (c->type) {
+	case COL_U32: {
+		const uint32_t *v = c->v;
+		for (size_t i = 0; i < n; i++)
+			p = vput1(p, v[i]);
+		break;
+	}
+	case COL_U64: {
+		const uint64_t *v = c->v;
+		for (size_t i = 0; i < n; i++)
+			p = vput1(p, v[i]);
+		break;
+	}
+	case COL_S32: {
+		const int32_t *v = c->v;
+		for (size_t i = 0; i < n; i++)
+			p = vput1(p, ((uint32_t)v[i] << 1) ^ (uint32_t)(v[i] >> 31));
+		break;
+	}
+	case COL_S64: {
+		const int64_t *v = c->v;
+		for (size_t i = 0; i < n; i++)
+			p = vput1(p, ((uint64_t)v[i] << 1) ^ (uint64_t)(v[i] >> 63));
+		break;
+	}
+	case COL_SCALAR:
+		break;
+	}
+	return p;
+}
+
+/* One chunk whose body (Chunk field `body`) is a message of columns: the
+ * columns are encoded once into scratch space, then framed with their lengths. */
+static void put_columns(struct writer *w, unsigned body, const struct col *cols, size_t ncols)
+{
+	size_t plen[16], msg = 0, max = 0;
+	for (size_t j = 0; j < ncols; j++)
+		if (cols[j].type != COL_SCALAR)
+			max += cols[j].n * 10;
+	pt_xgrow((void **)&w->cbuf, &w->ccap, max + 1, 1);
+	uint8_t *q = w->cbuf;
+	for (size_t j = 0; j < ncols; j++) {
+		const struct col *c = &cols[j];
+		plen[j] = 0;
+		if (!c->n)
+			continue;
+		if (c->type == COL_SCALAR) {
+			msg += vsize(c->field << 3) + vsize(c->n);
+			continue;
+		}
+		uint8_t *e = col_encode(c, q);
+		plen[j] = (size_t)(e - q);
+		q = e;
+		msg += vsize((c->field << 3) | 2) + vsize(plen[j]) + plen[j];
+	}
+	size_t chunk = vsize((body << 3) | 2) + vsize(msg) + msg;
+	pt_xgrow((void **)&w->pbuf, &w->pcap, chunk + 10, 1);
+	uint8_t *p = vput(w->pbuf, chunk);
+	p = vput(p, (body << 3) | 2);
+	p = vput(p, msg);
+	q = w->cbuf;
+	for (size_t j = 0; j < ncols; j++) {
+		const struct col *c = &cols[j];
+		if (!c->n)
+			continue;
+		if (c->type == COL_SCALAR) {
+			p = vput(p, c->field << 3);
+			p = vput(p, c->n);
+			continue;
+		}
+		p = vput(p, (c->field << 3) | 2);
+		p = vput(p, plen[j]);
+		memcpy(p, q, plen[j]);
+		p += plen[j];
+		q += plen[j];
+	}
+	emit(w, w->pbuf, (size_t)(p - w->pbuf), true);
 }
 
 #define CHUNK(field, CASE, val) do { \
@@ -216,11 +341,32 @@ static bool all_zero32(const uint32_t *v, size_t n)
 	return true;
 }
 
+/* Columns that mostly count up (correlation ids, event indices) are written as
+ * differences from the previous value of the batch: short varints that deflate
+ * well. 64-bit ones modulo 2^64, so any value round-trips. */
+static void deltas64(const uint64_t *v, size_t n, int64_t *d)
+{
+	uint64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		d[i] = (int64_t)(v[i] - prev);
+		prev = v[i];
+	}
+}
+
+static void deltas32(const uint32_t *v, size_t n, int64_t *d)
+{
+	int64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		d[i] = (int64_t)v[i] - prev;
+		prev = v[i];
+	}
+}
+
 static void write_events(struct writer *w, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
 	uint32_t kind[PT_PTM_EVENT_BATCH];
-	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH];
+	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH], corr[PT_PTM_EVENT_BATCH];
 	for (size_t b = 0; b < ev->n; b += PT_PTM_EVENT_BATCH) {
 		size_t n = ev->n - b < PT_PTM_EVENT_BATCH ? ev->n - b : PT_PTM_EVENT_BATCH;
 		/* the time quantum: the gcd of every start and duration (10 ns for
@@ -239,21 +385,21 @@ static void write_events(struct writer *w, const struct pt_model *m)
 			dur[i] = ev->dur[b + i] / (int64_t)q;
 			prev = sq;
 		}
-		Proftool__EventBatch pb = PROFTOOL__EVENT_BATCH__INIT;
-		pb.n_track = pb.n_name = pb.n_kind = pb.n_start_delta = pb.n_dur = n;
-		pb.track = ev->track + b;
-		pb.name = ev->name + b;
-		pb.kind = kind;
-		pb.start_delta = delta;
-		pb.dur = dur;
-		pb.n_corr = all_zero64(ev->corr + b, n) ? 0 : n;
-		pb.corr = ev->corr + b;
-		pb.n_op = all_zero32(ev->op + b, n) ? 0 : n;
-		pb.op = ev->op + b;
-		pb.n_task = all_zero64(ev->task + b, n) ? 0 : n;
-		pb.task = ev->task + b;
-		pb.quantum = q > 1 ? q : 0;
-		CHUNK(events, EVENTS, &pb);
+		bool has_corr = !all_zero64(ev->corr + b, n);
+		if (has_corr)
+			deltas64(ev->corr + b, n, corr);
+		const struct col cols[] = {
+			{ 1, COL_U32, ev->track + b, n },
+			{ 2, COL_U32, ev->name + b, n },
+			{ 3, COL_U32, kind, n },
+			{ 4, COL_S64, delta, n },
+			{ 5, COL_S64, dur, n },
+			{ 7, COL_U32, ev->op + b, all_zero32(ev->op + b, n) ? 0 : n },
+			{ 8, COL_U64, ev->task + b, all_zero64(ev->task + b, n) ? 0 : n },
+			{ 9, COL_SCALAR, NULL, q > 1 ? q : 0 },
+			{ 10, COL_S64, corr, has_corr ? n : 0 },
+		};
+		put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
 	}
 }
 
@@ -337,6 +483,7 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 	uint32_t u[4][B];
 	int32_t i32[9][B];
 	uint64_t u64[2][B];
+	int64_t d[3][B];
 	for (size_t b = 0; b < m->kernels.n; b += B) {
 		size_t n = m->kernels.n - b < B ? m->kernels.n - b : B;
 		for (size_t i = 0; i < n; i++) {
@@ -351,21 +498,14 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 			i32[6][i] = k->static_smem;
 			i32[7][i] = k->dynamic_smem;
 		}
-		Proftool__KernelInfoBatch pb = PROFTOOL__KERNEL_INFO_BATCH__INIT;
-		pb.n_event = pb.n_grid_x = pb.n_grid_y = pb.n_grid_z = pb.n_block_x = pb.n_block_y = pb.n_block_z =
-			pb.n_registers = pb.n_static_smem = pb.n_dynamic_smem = pb.n_graph_id = n;
-		pb.event = u[0];
-		pb.registers = u[1];
-		pb.graph_id = u[2];
-		pb.grid_x = i32[0];
-		pb.grid_y = i32[1];
-		pb.grid_z = i32[2];
-		pb.block_x = i32[3];
-		pb.block_y = i32[4];
-		pb.block_z = i32[5];
-		pb.static_smem = i32[6];
-		pb.dynamic_smem = i32[7];
-		CHUNK(kernels, KERNELS, &pb);
+		deltas32(u[0], n, d[0]);
+		const struct col cols[] = {
+			{ 2, COL_S32, i32[0], n }, { 3, COL_S32, i32[1], n }, { 4, COL_S32, i32[2], n },
+			{ 5, COL_S32, i32[3], n }, { 6, COL_S32, i32[4], n }, { 7, COL_S32, i32[5], n },
+			{ 8, COL_U32, u[1], n },   { 9, COL_S32, i32[6], n }, { 10, COL_S32, i32[7], n },
+			{ 11, COL_U32, u[2], n },  { 12, COL_S64, d[0], n },
+		};
+		put_columns(w, PROFTOOL__CHUNK__BODY_KERNELS, cols, sizeof(cols) / sizeof(cols[0]));
 	}
 	for (size_t b = 0; b < m->copies.n; b += B) {
 		size_t n = m->copies.n - b < B ? m->copies.n - b : B;
@@ -379,17 +519,13 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 			i32[0][i] = c->src_device;
 			i32[1][i] = c->dst_device;
 		}
-		Proftool__CopyInfoBatch pb = PROFTOOL__COPY_INFO_BATCH__INIT;
-		pb.n_event = pb.n_copy_kind = pb.n_src_kind = pb.n_dst_kind = pb.n_bytes = pb.n_src_device =
-			pb.n_dst_device = n;
-		pb.event = u[0];
-		pb.copy_kind = u[1];
-		pb.src_kind = u[2];
-		pb.dst_kind = u[3];
-		pb.bytes = u64[0];
-		pb.src_device = i32[0];
-		pb.dst_device = i32[1];
-		CHUNK(copies, COPIES, &pb);
+		deltas32(u[0], n, d[0]);
+		const struct col cols[] = {
+			{ 2, COL_U32, u[1], n },   { 3, COL_U32, u[2], n },   { 4, COL_U32, u[3], n },
+			{ 5, COL_U64, u64[0], n }, { 6, COL_S32, i32[0], n }, { 7, COL_S32, i32[1], n },
+			{ 8, COL_S64, d[0], n },
+		};
+		put_columns(w, PROFTOOL__CHUNK__BODY_COPIES, cols, sizeof(cols) / sizeof(cols[0]));
 	}
 	for (size_t b = 0; b < m->links.n; b += B) {
 		size_t n = m->links.n - b < B ? m->links.n - b : B;
@@ -398,12 +534,10 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 			u[1][i] = m->links.v[b + i].api;
 			u[2][i] = m->links.v[b + i].range;
 		}
-		Proftool__GpuLinkBatch pb = PROFTOOL__GPU_LINK_BATCH__INIT;
-		pb.n_event = pb.n_api = pb.n_range = n;
-		pb.event = u[0];
-		pb.api = u[1];
-		pb.range = u[2];
-		CHUNK(links, LINKS, &pb);
+		for (int j = 0; j < 3; j++)
+			deltas32(u[j], n, d[j]);
+		const struct col cols[] = { { 4, COL_S64, d[0], n }, { 5, COL_S64, d[1], n }, { 6, COL_S64, d[2], n } };
+		put_columns(w, PROFTOOL__CHUNK__BODY_LINKS, cols, sizeof(cols) / sizeof(cols[0]));
 	}
 	for (size_t b = 0; b < m->ext_corr.n; b += B) {
 		size_t n = m->ext_corr.n - b < B ? m->ext_corr.n - b : B;
@@ -598,6 +732,52 @@ static void write_memory(struct writer *w, const struct pt_model *m)
 	free(bo);
 }
 
+/* HCCL trace events (chunk 70). */
+static void write_hccl(struct writer *w, const struct pt_model *m)
+{
+	enum { B = PT_PTM_EVENT_BATCH };
+	if (!m->hccl.n)
+		return;
+	uint32_t(*u)[B] = pt_xmalloc(8 * sizeof(*u));
+	int64_t(*t)[B] = pt_xmalloc(2 * sizeof(*t));
+	uint64_t *q = pt_xmalloc(B * sizeof(*q));
+	for (size_t b = 0; b < m->hccl.n; b += B) {
+		size_t n = m->hccl.n - b < B ? m->hccl.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_hccl_task *h = &m->hccl.v[b + i];
+			u[0][i] = h->device;
+			u[1][i] = h->op;
+			u[2][i] = h->exec;
+			u[3][i] = h->tid;
+			t[0][i] = h->ts;
+			t[1][i] = h->dur;
+			u[4][i] = h->src;
+			u[5][i] = h->dst;
+			u[6][i] = h->transport;
+			u[7][i] = h->task_type;
+			q[i] = h->size;
+		}
+		Proftool__HcclBatch pb = PROFTOOL__HCCL_BATCH__INIT;
+		pb.n_device = pb.n_op = pb.n_exec = pb.n_tid = pb.n_ts = pb.n_dur = pb.n_src = pb.n_dst = pb.n_transport =
+			pb.n_task_type = pb.n_size = n;
+		pb.device = u[0];
+		pb.op = u[1];
+		pb.exec = u[2];
+		pb.tid = u[3];
+		pb.ts = t[0];
+		pb.dur = t[1];
+		pb.src = u[4];
+		pb.dst = u[5];
+		pb.transport = u[6];
+		pb.task_type = u[7];
+		pb.size = q;
+		CHUNK(hccl, HCCL, &pb);
+	}
+	free(u);
+	free(t);
+	free(q);
+}
+
 /* AI Core PMU records (chunk 50), after the ops they index. */
 static void write_aicore(struct writer *w, const struct pt_model *m)
 {
@@ -723,6 +903,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 	write_cupti(w, m);
 	write_aicore(w, m);
 	write_memory(w, m);
+	write_hccl(w, m);
 	write_samples(w, m);
 	write_minddata(w, m);
 
@@ -759,5 +940,6 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 	}
 	free(w->zbuf);
 	free(w->pbuf);
+	free(w->cbuf);
 	return rc;
 }

@@ -18,7 +18,9 @@ struct pt_out;
 
 #define PT_PTM_MAGIC "\x89PTM\r\n\x1a\n"
 #define PT_PTM_MAGIC_LEN 8
-#define PT_PTM_VERSION 1
+/* 2: correlation ids and the event indices of the CUPTI side tables are written
+ * as differences within their batch (corr_delta, event_delta, ...); 1 is read too */
+#define PT_PTM_VERSION 2
 #define PT_PTM_FLAG_ZLIB 1u
 #define PT_PTM_MAX_CHUNK (256u << 20) /* a larger length prefix is corrupt */
 #define PT_PTM_EVENT_BATCH 4096

@@ -1,10 +1,14 @@
 /* Shared FLOPs figures: see flops-common.h. */
+#define _GNU_SOURCE /* qsort_r */
 #include "pass/flops-common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
+#include "support/hashmap.h"
+#include "support/vec.h"
 #include "support/xalloc.h"
 
 typedef unsigned __int128 u128;
@@ -91,4 +95,131 @@ void pt_flops_device_peak(const struct pt_model *m, uint32_t dev, struct pt_flop
 		p->src = PT_PEAK_SRC_INFO_JSON;
 		snprintf(p->text, sizeof(p->text), "info.json");
 	}
+}
+
+static int cmp_rng(const void *a, const void *b, void *arg)
+{
+	const struct pt_model *m = arg;
+	const struct pt_flops_range *x = a, *y = b;
+	uint32_t tx = m->events.track[x->ev], ty = m->events.track[y->ev];
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	int64_t sx = m->events.start[x->ev], sy = m->events.start[y->ev];
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	int64_t dx = m->events.dur[x->ev], dy = m->events.dur[y->ev];
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, uint32_t **kernel_range)
+{
+	*n = 0;
+	if (kernel_range)
+		*kernel_range = NULL;
+	uint32_t op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	if (op_type == UINT32_MAX || !m->ranges.n)
+		return NULL;
+	PT_VEC(struct pt_flops_range) rs = { 0 };
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (ri->type != op_type || ri->domain)
+			continue;
+		struct pt_flops_range r;
+		memset(&r, 0, sizeof(r));
+		r.ev = ri->event;
+		r.dev = PT_NONE;
+		const char *text = pt_model_strget(m, m->events.name[ri->event]);
+		const char *opn;
+		size_t opl, nin;
+		int64_t *dims;
+		size_t *off;
+		int k = pt_flops_parse_nvtx(text, strlen(text), &opn, &opl, &dims, &off, &nin);
+		r.type = ri->label ? ri->label : m->events.name[ri->event];
+		if (k == 1) {
+			char opname[256];
+			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+			struct pt_fm_tensor *in = pt_xcalloc(nin ? nin : 1, sizeof(*in));
+			for (size_t j = 0; j < nin; j++) {
+				in[j].present = true;
+				in[j].shape = dims + off[j];
+				in[j].nshape = (uint32_t)(off[j + 1] - off[j]);
+			}
+			struct pt_fm_op fo = { opname, in, nin, NULL, 0 };
+			struct pt_fm_result res;
+			pt_flops_model(&fo, &res);
+			r.known = res.known;
+			r.flops = res.flops;
+			r.cls = res.cls;
+			free(in);
+			free(dims);
+			free(off);
+		} else if (k == 0) {
+			/* no sizes: only the known zeros need none */
+			char opname[256];
+			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+			struct pt_fm_op fo = { opname, NULL, 0, NULL, 0 };
+			struct pt_fm_result res;
+			pt_flops_model(&fo, &res);
+			r.known = res.known && res.flops == 0 && res.cls && !strcmp(res.cls, "data-movement");
+			r.cls = res.cls;
+		} else {
+			r.malformed = true;
+		}
+		pt_vec_push(&rs, r);
+	}
+	if (!rs.n) {
+		pt_vec_free(&rs);
+		return NULL;
+	}
+	qsort_r(rs.v, rs.n, sizeof(*rs.v), cmp_rng, (void *)m);
+	/* nesting by time on each track */
+	uint32_t *stack = pt_xmalloc(rs.n * sizeof(*stack));
+	size_t sp = 0;
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct pt_events *ev = &m->events;
+		size_t e = rs.v[i].ev;
+		while (sp) {
+			size_t p = rs.v[stack[sp - 1]].ev;
+			if (ev->track[p] == ev->track[e] && ev->start[e] < ev->start[p] + ev->dur[p] &&
+			    ev->start[e] + ev->dur[e] <= ev->start[p] + ev->dur[p])
+				break;
+			sp--;
+		}
+		rs.v[i].parent = sp ? stack[sp - 1] + 1 : 0;
+		stack[sp++] = (uint32_t)i;
+	}
+	free(stack);
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.v[i].known && rs.v[i].flops)
+			for (uint32_t p = rs.v[i].parent; p && !rs.v[p - 1].nonzero_desc; p = rs.v[p - 1].parent)
+				rs.v[p - 1].nonzero_desc = true;
+	/* inclusive kernel time through the innermost-range links */
+	struct pt_hashmap evr; /* event index -> position in rs */
+	pt_hashmap_init(&evr);
+	for (size_t i = 0; i < rs.n; i++)
+		pt_hashmap_put(&evr, rs.v[i].ev, i, NULL);
+	uint32_t *kr = kernel_range ? pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*kr)) : NULL;
+	for (size_t i = 0; i < m->links.n; i++) {
+		const struct pt_gpu_link *l = &m->links.v[i];
+		if (!l->range || l->event >= m->events.n || m->events.kind[l->event] != PT_EV_KERNEL)
+			continue;
+		uint64_t *q = pt_hashmap_get(&evr, l->range - 1);
+		if (!q)
+			continue;
+		if (kr)
+			kr[l->event] = (uint32_t)*q + 1;
+		uint32_t kdev = m->tracks.v[m->events.track[l->event]].device;
+		for (uint32_t p = (uint32_t)*q + 1; p; p = rs.v[p - 1].parent) {
+			rs.v[p - 1].gpu += m->events.dur[l->event];
+			if (rs.v[p - 1].dev == PT_NONE)
+				rs.v[p - 1].dev = kdev;
+		}
+	}
+	pt_hashmap_free(&evr);
+	if (kernel_range)
+		*kernel_range = kr;
+	*n = rs.n;
+	return rs.v;
 }

@@ -32,6 +32,33 @@ void pt_flops_op_analytical(const struct pt_model *m, const struct pt_op *op, st
  * Counters: the rounded mean over the op's AI Core records. */
 struct pt_flops_opfig *pt_flops_op_figs(const struct pt_model *m);
 
+/*
+ * GPU: a PyTorch Operator range of the default NVTX domain (cupti.md §6.12)
+ * with the analytical FLOPs of its sizes text. Ranges nest by time on each
+ * thread; only a range without a descendant of non-zero known FLOPs counts
+ * (!nonzero_desc): an enclosing op's FLOPs are its descendants'.
+ */
+struct pt_flops_range {
+	size_t ev;           /* event index of the range */
+	uint32_t parent;     /* index in the list + 1, 0 = none */
+	bool known, nonzero_desc;
+	bool malformed;      /* sizes text that does not parse (FLOPs unknown) */
+	uint64_t flops;
+	int64_t gpu;         /* inclusive kernel time (its kernels and its descendants', through the links) */
+	uint32_t dev;        /* GPU device index of its first kernel, PT_NONE */
+	uint32_t type;       /* op name string id */
+	const char *cls;
+};
+
+/*
+ * The Operator ranges of m in (thread, start, longest first, event) order;
+ * *n entries (free() the array; NULL when none). When kernel_range is not
+ * NULL it receives an array of m->events.n entries (free() it): for a kernel
+ * linked to a listed range as its innermost host range, that range's index
+ * + 1, else 0.
+ */
+struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, uint32_t **kernel_range);
+
 enum pt_peak_src { PT_PEAK_SRC_NONE, PT_PEAK_SRC_INFO_JSON, PT_PEAK_SRC_TABLE };
 
 struct pt_flops_peak {

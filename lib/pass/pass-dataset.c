@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/hostcpu.h"
 #include "model/model.h"
 #include "support/err.h"
+#include "support/hashmap.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -193,11 +195,14 @@ static void ev_s(struct sb *b, const char *key, const char *v)
 {
 	ev_sep(b);
 	sb_printf(b, "%s=", key);
+	size_t len = strlen(v);
+	pt_xgrow((void **)&b->s, &b->cap, b->n + 2 * len + 1, 1); /* every char escaped, NUL */
 	for (const char *p = v; *p; p++) {
 		if (*p == ';' || *p == '=' || *p == '\\')
-			sb_printf(b, "\\");
-		sb_printf(b, "%c", *p);
+			b->s[b->n++] = '\\';
+		b->s[b->n++] = *p;
 	}
+	b->s[b->n] = 0;
 }
 
 static void set_sb(struct pt_table *t, size_t r, size_t c, struct sb *b)
@@ -272,9 +277,8 @@ struct dev {
 	const char *verdict;
 	const char *mi[4];
 	/* host CPU */
-	bool has_idle;
-	int64_t idle_samples;
-	double idle_sum;
+	bool has_idle;              /* host idle samples exist */
+	struct pt_hostcpu_acc cpu;  /* every host CPU sample (model/hostcpu.h) */
 };
 
 static const char *const exempt[] = { "Barrier", "Concat", "EpochCtrl", "Rename", "Repeat",
@@ -468,78 +472,30 @@ static void cpu_rule(struct dev *d, const struct pt_dataset_knobs *k)
 		d->ops[besti].cpu_rule = 2;
 }
 
-/* Counter series of a device by track name; returns sums per sample index via callback arrays. */
+/*
+ * Host and per-op CPU figures (ascend.md §3.11), read through model/hostcpu.h:
+ * the code the device view of `summary` uses, so the numbers agree.
+ */
 static void cpu_figures(const struct pt_model *m, struct dev *d)
 {
-	size_t nt = m->tracks.n;
-	/* map counter tracks of this device to (op index, user/sys) or host idle */
-	int *op_of = pt_xmalloc(nt * sizeof(*op_of)); /* op index, -2 idle, -1 none */
-	int *which = pt_xcalloc(nt, sizeof(*which));
-	for (size_t t = 0; t < nt; t++) {
-		op_of[t] = -1;
-		const struct pt_track *tr = &m->tracks.v[t];
-		if (tr->device != d->index || tr->kind != PT_TRACK_COUNTER)
-			continue;
-		const char *name = pt_model_strget(m, tr->name);
-		if (!strcmp(name, "md_cpu:device.idle")) {
-			op_of[t] = -2;
-			continue;
-		}
-		if (strncmp(name, "md_cpu:op.", 10))
-			continue;
-		char *end;
-		long long id = strtoll(name + 10, &end, 10);
-		if (end == name + 10 || *end != '.')
-			continue;
-		size_t oi = find_op(d, id);
-		if (oi == SIZE_MAX || oi > (size_t)INT32_MAX)
-			continue;
-		if (!strcmp(end, ".user"))
-			which[t] = 0;
-		else if (!strcmp(end, ".sys"))
-			which[t] = 1;
-		else
-			continue;
-		op_of[t] = (int)oi;
+	struct pt_hostcpu h;
+	if (!pt_hostcpu_load(m, d->index, &h)) {
+		pt_hostcpu_free(&h);
+		return;
 	}
-	/* per op: user and sys series in model order */
-	PT_VEC(double) *ser = pt_xcalloc(d->nops * 2, sizeof(*ser));
-	const struct pt_counter_samples *cs = &m->counters;
-	for (size_t i = 0; i < cs->n; i++) {
-		uint32_t t = cs->track[i];
-		if (t >= nt || op_of[t] == -1)
-			continue;
-		if (op_of[t] == -2) {
-			d->has_idle = true;
-			d->idle_samples++;
-			d->idle_sum += cs->value[i];
-			continue;
-		}
-		pt_vec_push(&ser[op_of[t] * 2 + which[t]], cs->value[i]);
-	}
+	pt_hostcpu_total(&h, &d->cpu);
+	d->has_idle = d->cpu.n[PT_HC_IDLE] > 0;
 	for (size_t i = 0; i < d->nops; i++) {
 		struct op *o = &d->ops[i];
-		size_t nu = ser[2 * i].n, ns = ser[2 * i + 1].n;
-		size_t n = nu && ns ? (nu < ns ? nu : ns) : nu + ns;
-		if (!n)
+		if (!pt_hostcpu_op_cpu(&h, o->md->op_id, &o->cpu_pct, &o->cpu_samples, &o->cpu_sum))
 			continue;
-		double sum = 0;
-		for (size_t j = 0; j < n; j++)
-			sum += (j < nu ? ser[2 * i].v[j] : 0) + (j < ns ? ser[2 * i + 1].v[j] : 0);
 		o->has_cpu = true;
-		o->cpu_samples = (int64_t)n;
-		o->cpu_sum = sum;
-		o->cpu_pct = sum / (double)n;
 		if (o->md->num_workers > 0) {
 			o->has_cpw = true;
 			o->cpw = o->cpu_pct / (double)o->md->num_workers;
 		}
 	}
-	for (size_t i = 0; i < d->nops * 2; i++)
-		pt_vec_free(&ser[i]);
-	free(ser);
-	free(op_of);
-	free(which);
+	pt_hostcpu_free(&h);
 }
 
 static void queue_figures(const struct pt_model *m, struct dev *d)
@@ -995,6 +951,8 @@ static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct 
 		return 0;
 	}
 	int64_t prev = -1;
+	struct pt_hashmap at; /* batch number -> index in v */
+	pt_hashmap_init(&at);
 	for (size_t i = 0; i < m->md_records.n; i++) {
 		const struct pt_md_record *r = &m->md_records.v[i];
 		if (r->device != d->index || r->file != *src)
@@ -1016,10 +974,9 @@ static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct 
 			col = 2;
 			val = r->time - p;
 		}
-		size_t j = 0;
-		while (j < v.n && v.v[j].batch != r->batch)
-			j++;
-		if (j == v.n) {
+		bool added;
+		size_t j = (size_t)*pt_hashmap_put(&at, (uint64_t)r->batch, v.n, &added);
+		if (added) {
 			struct batch nb = { r->batch, { 0, 0, 0 }, { false, false, false }, 0 };
 			pt_vec_push(&v, nb);
 		}
@@ -1027,6 +984,7 @@ static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct 
 		v.v[j].has[col] = true;
 		v.v[j].records++;
 	}
+	pt_hashmap_free(&at);
 	pt_sort(v.v, v.n, sizeof(*v.v), cmp_batch);
 	*out = v.v;
 	return v.n;
@@ -1292,9 +1250,9 @@ static void hints_md_pipeline(struct pt_table *t, const struct dev *d, const str
 
 static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
 {
-	if (!d->has_idle || !d->idle_samples)
+	double idle, busy;
+	if (!pt_hostcpu_mean(&d->cpu, PT_HC_IDLE, &idle) || !pt_hostcpu_busy_pct(&d->cpu, &busy))
 		return;
-	double idle = d->idle_sum / (double)d->idle_samples, busy = 100 - idle;
 	if (!(busy > k->cpu_busy_pct))
 		return;
 	char val[64], thr[64];
@@ -1306,7 +1264,7 @@ static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const str
 		  k->cpu_busy_pct);
 	ev_d(&ev, "busy", busy);
 	ev_d(&ev, "mean_idle", idle);
-	ev_i(&ev, "samples", d->idle_samples);
+	ev_i(&ev, "samples", d->cpu.n[PT_HC_IDLE]);
 	size_t r = hint_row(t, d, "rank", "MD_CPU_BUSY", "warn", "busy", val, thr, "pct");
 	set_sb(t, r, 8, &msg);
 	set_sb(t, r, 9, &ev);

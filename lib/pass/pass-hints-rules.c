@@ -15,6 +15,8 @@
 
 #include <demangle.h>
 
+#include "model/ascend-memory.h"
+#include "model/hccl-links.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/flops-common.h"
@@ -36,9 +38,11 @@ struct rk {
 	bool has_gap;
 	double mean_gap; /* STEP_GAP metric, for RANK_STEP_GAP */
 	bool seen;       /* a rank of the step windows (not MindData only) */
-	double flops;    /* Σ FLOPs of K over its devices (LOW_FLOPS_UTIL), for RANK_FLOPS */
+	double flops;    /* Σ FLOPs of K over its devices (LOW_FLOPS_UTIL), for RANK_FLOPS and PP_STAGE_FLOPS */
 	int64_t flops_busy;
 	bool has_flops;
+	size_t nsteps;   /* windows evaluated (kept steps, or the span) */
+	bool has_hccl;   /* HCCL trace events on one of its devices (SLOW_LINK) */
 };
 
 struct ctx {
@@ -50,6 +54,12 @@ struct ctx {
 	struct rk *rk;
 	size_t nrk;
 	struct pt_flops_opfig *fig; /* per-execution FLOPs of the ops */
+	struct pt_flops_range *gr;  /* GPU: PyTorch operator ranges with their FLOPs */
+	size_t ngr;
+	uint32_t *kr;               /* per event: the range (index + 1) a kernel's innermost range is, 0 none */
+	bool filtered;              /* --steps or --time-window: HCCL executions count when they start in W */
+	struct pt_hccl_link *links; /* HCCL links of every device (ascend.md §3.10) */
+	size_t nlinks, caplinks;
 	char **dm;                  /* demangled names by string id (lazy; dm_done marks computed) */
 	uint8_t *dm_done;
 	/* rank table rows (RANK_SPREAD): per covered (rank, device) */
@@ -59,6 +69,7 @@ struct ctx {
 		double col[RT_NCOL];
 		bool has_rv;          /* receive ops on the device */
 		int64_t rv_alone;     /* Σ |(Rv − C) ∩ S| (PP_RECEIVE) */
+		int64_t cnox;         /* Σ comm_not_overlapped_excl_receive (PP_STAGE_COMM) */
 		int64_t step;         /* Σ |S| */
 	} *rt;
 	size_t nrt, capt;
@@ -544,6 +555,7 @@ struct lowutil {
 struct fexec {
 	uint32_t type;
 	struct pt_ival iv;
+	long double f; /* FLOPs it contributes (GPU: a range's, on its first kernel) */
 };
 
 static int cmp_fexec(const void *pa, const void *pb)
@@ -570,9 +582,13 @@ static int64_t busy_in(const struct rankdata *rd, const struct fexec *v, size_t 
 	return b;
 }
 
-/* LOW_FLOPS_UTIL on one covered device (hints.md §3): acts = its member activities. */
+/*
+ * LOW_FLOPS_UTIL on one covered device (hints.md §3): acts = its member
+ * activities. The FLOPs of K are added to the rank's figures (RANK_FLOPS,
+ * PP_STAGE_FLOPS) whether or not the rule itself is enabled (emit).
+ */
 static void rule_flops(struct ctx *c, struct rankdata *rd, uint32_t dev, const char *scope, const struct pt_ival *acts,
-		       size_t nacts, int64_t comp)
+		       size_t nacts, int64_t comp, bool emit)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
@@ -585,41 +601,70 @@ static void rule_flops(struct ctx *c, struct rankdata *rd, uint32_t dev, const c
 		pk.flops = k->flops_peak_tflops * 1e12;
 		psrc = "hint";
 	}
-	if (m->devices.v[dev].kind != PT_DEV_NPU) {
-		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "no FLOPs for GPU kernels (NVTX shapes not read)");
-		return;
-	}
-	if (!(pk.flops > 0)) {
-		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "no device peak");
-		return;
-	}
-	/* K: member computation executions with known FLOPs */
+	/* K: member computation executions with known FLOPs. Ascend: tasks of
+	 * framework ops (counters, else analytical). CUDA: kernels whose
+	 * innermost host range is a PyTorch Operator range that counts in
+	 * `proftool flops` (known FLOPs from its NVTX sizes, no descendant with
+	 * non-zero FLOPs); the range's FLOPs count once per device. */
 	struct fexec *kx = NULL;
 	size_t nk = 0, ck = 0;
 	long double F = 0;
+	bool gpu = m->devices.v[dev].kind == PT_DEV_GPU;
+	uint8_t *rdone = gpu && c->ngr ? pt_xcalloc(c->ngr, 1) : NULL;
 	for (size_t j = 0; j < nacts; j++) {
 		size_t i = (size_t)acts[j].e;
-		if (ev->kind[i] != PT_EV_TASK || !ev->op[i] || pt_index_is_comm(c->x, i))
+		if (pt_index_is_comm(c->x, i))
 			continue;
-		const struct pt_flops_opfig *f = &c->fig[ev->op[i] - 1];
-		if (!f->known)
+		uint32_t type;
+		long double f;
+		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
+			const struct pt_flops_opfig *fg = &c->fig[ev->op[i] - 1];
+			if (!fg->known)
+				continue;
+			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
+			type = op->type ? op->type : op->name;
+			f = (long double)fg->flops;
+		} else if (ev->kind[i] == PT_EV_KERNEL && c->kr && c->kr[i]) {
+			uint32_t q = c->kr[i] - 1;
+			const struct pt_flops_range *r = &c->gr[q];
+			if (!r->known || r->nonzero_desc)
+				continue;
+			type = r->type;
+			f = rdone[q] ? 0 : (long double)r->flops;
+			rdone[q] = 1;
+		} else {
 			continue;
+		}
 		pt_xgrow((void **)&kx, &ck, nk + 1, sizeof(*kx));
-		const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
-		kx[nk++] = (struct fexec){ op->type ? op->type : op->name, { ev->start[i], ev->start[i] + ev->dur[i] } };
-		F += (long double)f->flops;
+		kx[nk++] = (struct fexec){ type, { ev->start[i], ev->start[i] + ev->dur[i] }, f };
+		F += f;
 	}
+	free(rdone);
 	int64_t B = busy_in(rd, kx, nk);
+	if (nk && B) {
+		struct rk *rr = rank_of(c, rank);
+		rr->has_flops = true;
+		rr->flops += (double)F;
+		rr->flops_busy += B;
+	}
+	if (!emit) {
+		free(kx);
+		return;
+	}
+	if (!(pk.flops > 0)) {
+		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "%s",
+			 gpu ? "no device peak (the GPU is not in the peak table; set hints.flops_util.peak_tflops)"
+			     : "no device peak");
+		free(kx);
+		return;
+	}
 	if (!nk || !B) {
-		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "no FLOPs data");
+		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "%s",
+			 gpu ? "no kernel FLOPs known (no PyTorch operator ranges with input sizes)" : "no FLOPs data");
 		free(kx);
 		return;
 	}
 	double cov = pct(B, comp);
-	struct rk *rr = rank_of(c, rank);
-	rr->has_flops = true;
-	rr->flops += (double)F;
-	rr->flops_busy += B;
 	if (cov < k->flops_min_coverage_pct) {
 		not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "ops with known FLOPs cover %.1f%% of computation time "
 			 "(below %.1f%%)", cov, k->flops_min_coverage_pct);
@@ -658,21 +703,11 @@ static void rule_flops(struct ctx *c, struct rankdata *rd, uint32_t dev, const c
 		size_t nt = 0;
 		for (size_t i = 0; i < nk;) {
 			size_t j = i;
+			long double tf = 0;
 			while (j < nk && kx[j].type == kx[i].type)
-				j++;
-			tv[nt++] = (struct tfig){ kx[i].type, busy_in(rd, kx + i, j - i), 0 };
+				tf += kx[j++].f;
+			tv[nt++] = (struct tfig){ kx[i].type, busy_in(rd, kx + i, j - i), tf };
 			i = j;
-		}
-		for (size_t j = 0; j < nacts; j++) {
-			size_t i = (size_t)acts[j].e;
-			if (ev->kind[i] != PT_EV_TASK || !ev->op[i] || pt_index_is_comm(c->x, i) ||
-			    !c->fig[ev->op[i] - 1].known)
-				continue;
-			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
-			uint32_t ty = op->type ? op->type : op->name;
-			for (size_t q = 0; q < nt; q++)
-				if (tv[q].type == ty)
-					tv[q].f += (long double)c->fig[ev->op[i] - 1].flops;
 		}
 		/* by time descending, then name */
 		for (size_t a = 1; a < nt; a++)
@@ -865,6 +900,8 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 	row->has_rv = Rv.n > 0;
 	row->rv_alone = a.rva;
 	row->step = a.step;
+	row->cnox = a.cnox;
+	rank_of(c, rank)->nsteps = a.nsteps;
 
 	/* INPUT_BOUND */
 	if (enabled(c, PT_HR_INPUT_BOUND)) {
@@ -1237,9 +1274,8 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 		free(ops.v);
 		free(types.v);
 	}
-	/* LOW_FLOPS_UTIL */
-	if (enabled(c, PT_HR_LOW_FLOPS_UTIL))
-		rule_flops(c, rd, dev, scope, acts, nacts, a.comp);
+	/* LOW_FLOPS_UTIL (and the FLOPs of RANK_FLOPS, PP_STAGE_FLOPS) */
+	rule_flops(c, rd, dev, scope, acts, nacts, a.comp, enabled(c, PT_HR_LOW_FLOPS_UTIL));
 	/* UNATTRIBUTED_DEVICE */
 	if (enabled(c, PT_HR_UNATTRIBUTED_DEVICE)) {
 		if (!rd->am) {
@@ -1619,8 +1655,82 @@ static void mem_point(void *ctx, const struct pt_gmem_point *p)
 	mp->any = true;
 }
 
-/* MEMORY_NEAR_CAPACITY per GPU of the rank: peak allocated device memory (the
- * MEMORY2 replay of cupti.md §6.11) against totalGlobalMem. */
+static void memory_hint(struct ctx *c, int64_t rank, const char *scope, uint32_t did, int64_t peak, uint64_t cap)
+{
+	double p = 100.0 * (double)peak / (double)cap;
+	if (!(p > c->k->memory_peak_pct))
+		return;
+	struct pt_hint *x = fire(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, PT_SEV_WARN, "peak_pct", "pct", p,
+				 c->k->memory_peak_pct);
+	double gib = 1024.0 * 1024.0 * 1024.0;
+	x->message = msg("Device %" PRIu32 " peaked at %.2f GiB, %.1f%% of its %.2f GiB (threshold %.1f%%). "
+			 "Activation checkpointing or mixed precision frees memory for larger batches; this "
+			 "close to capacity, allocator retries and out-of-memory failures become likely.",
+			 did, (double)peak / gib, p, (double)cap / gib, c->k->memory_peak_pct);
+	pt_hint_ev_dbl(x, "peak_pct", p);
+	pt_hint_ev_int(x, "peak_bytes", peak);
+	char t[32];
+	snprintf(t, sizeof(t), "%" PRIu64, cap);
+	pt_hint_ev_num(x, "capacity_bytes", t);
+}
+
+/*
+ * MEMORY_NEAR_CAPACITY on an Ascend device (ascend.md §3.13): the largest
+ * graph peak of its memory_usage file against the file's total_mem (the
+ * device memory available to the framework); the time of the peak is the
+ * first execution of the peak node, when one ran.
+ */
+static void memory_npu(struct ctx *c, int64_t rank, uint32_t dev)
+{
+	const struct pt_model *m = c->m;
+	uint32_t did = m->devices.v[dev].id;
+	char scope[48];
+	snprintf(scope, sizeof(scope), "device:%" PRIu32, did);
+	bool any = false;
+	struct pt_amem_peak best = { 0, -1, UINT32_MAX };
+	uint32_t bg = 0;
+	uint64_t cap = 0;
+	for (uint32_t g = 0; g < m->mem_graphs.n; g++) {
+		if (m->mem_graphs.v[g].device != dev)
+			continue;
+		struct pt_amem_peak pk;
+		pt_amem_graph_peak(m, g, &pk);
+		if (!any || pk.peak > best.peak) {
+			best = pk;
+			bg = g;
+		}
+		if (m->mem_graphs.v[g].total_mem > cap)
+			cap = m->mem_graphs.v[g].total_mem;
+		any = true;
+	}
+	if (!any) {
+		not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
+		return;
+	}
+	if (!cap) {
+		not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no device memory size (total_mem 0)");
+		return;
+	}
+	mark_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank);
+	size_t before = c->h->n;
+	memory_hint(c, rank, scope, did, best.peak, cap);
+	if (c->h->n == before)
+		return;
+	struct pt_hint *x = &c->h->v[c->h->n - 1];
+	const char *node = best.node != UINT32_MAX ? pt_model_strget(m, m->mem_nodes.v[best.node].name) : NULL;
+	int64_t t;
+	if (node && pt_amem_node_start(m, dev, node, &t))
+		pt_hint_ev_int(x, "peak_ns", t);
+	pt_hint_ev_int(x, "graph_id", m->mem_graphs.v[bg].graph_id);
+	if (node) {
+		pt_hint_ev_int(x, "peak_node_index", best.peak_node);
+		pt_hint_ev_str(x, "peak_node", node);
+	}
+}
+
+/* MEMORY_NEAR_CAPACITY per device of the rank: on a GPU the peak allocated
+ * device memory (the MEMORY2 replay of cupti.md §6.11) against
+ * totalGlobalMem; on Ascend memory_npu(). */
 static void rule_memory(struct ctx *c, struct rankdata *rd)
 {
 	const struct pt_model *m = c->m;
@@ -1632,6 +1742,11 @@ static void rule_memory(struct ctx *c, struct rankdata *rd)
 		const struct pt_device *dv = &m->devices.v[dev];
 		char scope[48];
 		snprintf(scope, sizeof(scope), "device:%" PRIu32, dv->id);
+		if (dv->kind == PT_DEV_NPU) {
+			memory_npu(c, rank, dev);
+			any = true;
+			continue;
+		}
 		if (dv->kind != PT_DEV_GPU)
 			continue;
 		bool recs = false;
@@ -1651,30 +1766,22 @@ static void rule_memory(struct ctx *c, struct rankdata *rd)
 		pt_gmem_replay(m, dev, mem_point, &mp);
 		any = true;
 		mark_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank);
-		double p = 100.0 * (double)mp.peak / (double)dv->mem_bytes;
-		if (mp.any && p > c->k->memory_peak_pct) {
-			struct pt_hint *x = fire(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, PT_SEV_WARN, "peak_pct", "pct", p,
-						 c->k->memory_peak_pct);
-			double gib = 1024.0 * 1024.0 * 1024.0;
-			x->message = msg("Device %" PRIu32 " peaked at %.2f GiB, %.1f%% of its %.2f GiB (threshold %.1f%%). "
-					 "Activation checkpointing or mixed precision frees memory for larger batches; this "
-					 "close to capacity, allocator retries and out-of-memory failures become likely.",
-					 dv->id, (double)mp.peak / gib, p, (double)dv->mem_bytes / gib,
-					 c->k->memory_peak_pct);
-			pt_hint_ev_dbl(x, "peak_pct", p);
-			pt_hint_ev_int(x, "peak_bytes", mp.peak);
-			pt_hint_ev_int(x, "capacity_bytes", (int64_t)dv->mem_bytes);
-			pt_hint_ev_int(x, "peak_ns", mp.time);
-		}
+		size_t before = c->h->n;
+		if (mp.any)
+			memory_hint(c, rank, scope, dv->id, mp.peak, dv->mem_bytes);
+		if (c->h->n > before)
+			pt_hint_ev_int(&c->h->v[c->h->n - 1], "peak_ns", mp.time);
 	}
-	if (!any) {
-		bool graphs = false;
-		for (size_t i = 0; i < m->mem_graphs.n; i++)
-			for (size_t j = 0; j < r->ndevs; j++)
-				graphs |= m->mem_graphs.v[i].device == r->devs[j];
-		not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, "rank",
-			 graphs ? "Ascend peak against capacity not implemented" : "no memory records");
-	}
+	if (!any)
+		not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, "rank", "no memory records");
+}
+
+static bool has_hccl(const struct pt_model *m, uint32_t dev)
+{
+	for (size_t i = 0; i < m->hccl.n; i++)
+		if (m->hccl.v[i].device == dev)
+			return true;
+	return false;
 }
 
 static void rank_rules(struct ctx *c, struct rankdata *rd)
@@ -1818,14 +1925,260 @@ static void rank_rules(struct ctx *c, struct rankdata *rd)
 		rule_memory(c, rd);
 	if (enabled(c, PT_HR_TENSOR_CORES_UNUSED))
 		rule_tensor_cores(c, rd);
-	/* PP_RECEIVE: cluster_rules; the stage rules need the number of pipeline stages */
-	static const enum pt_hint_rule pp[] = { PT_HR_PP_STAGE_COMM, PT_HR_PP_STAGE_FLOPS };
-	for (size_t i = 0; i < 2; i++)
-		if (enabled(c, pp[i]))
-			not_eval(c, pp[i], rank, "rank", "no pipeline stage count in the model");
+	/* HCCL links of the rank's devices (SLOW_LINK in cluster_rules) */
+	for (size_t j = 0; j < r->ndevs; j++)
+		if (has_hccl(m, r->devs[j])) {
+			pt_hccl_links_add(m, r->devs[j], c->filtered ? &rd->W : NULL, &c->links, &c->nlinks, &c->caplinks);
+			rank_of(c, rank)->has_hccl = true;
+		}
+	/* PP_RECEIVE, PP_STAGE_COMM, PP_STAGE_FLOPS: cluster_rules */
+}
+
+/* Ranks of a pipeline stage, as evidence text: "0,1". */
+static void stage_ranks(const int64_t *rk, size_t nr, size_t per, size_t st, char *b, size_t n)
+{
+	b[0] = 0;
+	for (size_t i = st * per; i < (st + 1) * per && i < nr; i++) {
+		size_t l = strlen(b);
+		snprintf(b + l, n - l, "%s%lld", l ? "," : "", (long long)rk[i]);
+	}
+}
+
+/*
+ * PP_STAGE_COMM, PP_STAGE_FLOPS (hints.md §3, MindInsight's parallel
+ * proposer): with receive ops present and hints.pp.stages = S, the ranks of
+ * the rank table in ascending order, the i-th (from 0) in stage
+ * i ÷ (ranks ÷ S) + 1.
+ */
+static void stage_rules(struct ctx *c, bool any_rv)
+{
+	const struct pt_hint_knobs *k = c->k;
+	bool ec = enabled(c, PT_HR_PP_STAGE_COMM), ef = enabled(c, PT_HR_PP_STAGE_FLOPS);
+	if (!ec && !ef)
+		return;
+	int64_t *rk = pt_xmalloc((c->nrt + 1) * sizeof(*rk));
+	size_t nr = 0;
+	for (size_t i = 0; i < c->nrt; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < nr && !dup; j++)
+			dup = rk[j] == c->rt[i].rank;
+		if (!dup)
+			rk[nr++] = c->rt[i].rank;
+	}
+	pt_sort(rk, nr, sizeof(*rk), cmp_i64);
+	size_t S = (size_t)k->pp_stages;
+	char why[160] = "";
+	if (!S)
+		snprintf(why, sizeof(why), "number of pipeline stages unknown (set hints.pp.stages)");
+	else if (!any_rv)
+		snprintf(why, sizeof(why), "no receive ops");
+	else if (S < 2)
+		snprintf(why, sizeof(why), "one pipeline stage");
+	else if (nr < S || nr % S)
+		snprintf(why, sizeof(why), "%zu ranks are not a multiple of %zu pipeline stages", nr, S);
+	if (why[0] || !nr) {
+		for (size_t i = 0; i < c->nrk; i++) {
+			if (!c->rk[i].seen)
+				continue;
+			if (ec)
+				not_eval(c, PT_HR_PP_STAGE_COMM, c->rk[i].rank, "rank", "%s", why[0] ? why : "no device activity");
+			if (ef)
+				not_eval(c, PT_HR_PP_STAGE_FLOPS, c->rk[i].rank, "rank", "%s", why[0] ? why : "no device activity");
+		}
+		free(rk);
+		return;
+	}
+	size_t per = nr / S;
+	char t[256];
+	/* PP_STAGE_COMM: Σ comm_not_overlapped_excl_receive ÷ Σ step time over the stage's ranks */
+	if (ec) {
+		int64_t *cn = pt_xcalloc(S, sizeof(*cn)), *st = pt_xcalloc(S, sizeof(*st));
+		for (size_t i = 0; i < c->nrt; i++) {
+			size_t pos = 0;
+			while (rk[pos] != c->rt[i].rank)
+				pos++;
+			cn[pos / per] += c->rt[i].cnox;
+			st[pos / per] += c->rt[i].step;
+		}
+		size_t worst = 0;
+		for (size_t q = 0; q < S; q++)
+			if (pct(cn[q], st[q]) > pct(cn[worst], st[worst]))
+				worst = q;
+		for (size_t i = 0; i < nr; i++)
+			mark_eval(c, PT_HR_PP_STAGE_COMM, rk[i]);
+		double rate = pct(cn[worst], st[worst]);
+		if (rate > k->pp_stage_comm_pct) {
+			char scope[32];
+			snprintf(scope, sizeof(scope), "stage:%zu", worst + 1);
+			struct pt_hint *x = fire(c, PT_HR_PP_STAGE_COMM, rk[worst * per], scope, PT_SEV_WARN, "stage_comm_pct",
+						 "pct", rate, k->pp_stage_comm_pct);
+			x->message = msg("Communication inside stage %zu is exposed %.1f%% of the time (threshold %.1f%%): "
+					 "revisit the sharding inside the stage.", worst + 1, rate, k->pp_stage_comm_pct);
+			pt_hint_ev_dbl(x, "stage_comm_pct", rate);
+			pt_hint_ev_int(x, "n_stages", (int64_t)S);
+			for (size_t q = 0; q < S; q++) {
+				int ix = (int)q + 1;
+				snprintf(t, sizeof(t), "%zu", q + 1);
+				pt_hint_ev_item(x, "stages", ix, "stage", t, true);
+				snprintf(t, sizeof(t), "%" PRId64, cn[q]);
+				pt_hint_ev_item(x, "stages", ix, "comm_ns", t, true);
+				snprintf(t, sizeof(t), "%" PRId64, st[q]);
+				pt_hint_ev_item(x, "stages", ix, "step_ns", t, true);
+				snprintf(t, sizeof(t), "%.4f", pct(cn[q], st[q]));
+				pt_hint_ev_item(x, "stages", ix, "comm_pct", t, true);
+				stage_ranks(rk, nr, per, q, t, sizeof(t));
+				pt_hint_ev_item(x, "stages", ix, "ranks", t, false);
+			}
+		}
+		free(cn);
+		free(st);
+	}
+	/* PP_STAGE_FLOPS: per rank FLOPs per step, stage = mean over its ranks */
+	if (ef) {
+		bool all = true;
+		for (size_t i = 0; i < nr && all; i++)
+			all = rank_of(c, rk[i])->has_flops;
+		if (!all) {
+			for (size_t i = 0; i < nr; i++)
+				not_eval(c, PT_HR_PP_STAGE_FLOPS, rk[i], "rank", "no FLOPs data on every rank");
+		} else {
+			double *sf = pt_xcalloc(S, sizeof(*sf));
+			double mean = 0;
+			for (size_t i = 0; i < nr; i++) {
+				const struct rk *r = rank_of(c, rk[i]);
+				sf[i / per] += r->flops / (double)(r->nsteps ? r->nsteps : 1) / (double)per;
+				mark_eval(c, PT_HR_PP_STAGE_FLOPS, rk[i]);
+			}
+			for (size_t q = 0; q < S; q++)
+				mean += sf[q] / (double)S;
+			size_t big = 0;
+			for (size_t q = 1; q < S; q++)
+				if (sf[q] > sf[big])
+					big = q;
+			double ex = mean > 0 ? (sf[big] / mean - 1) * 100 : 0;
+			if (mean > 0 && ex > k->pp_stage_flops_pct) {
+				char scope[32];
+				snprintf(scope, sizeof(scope), "stage:%zu", big + 1);
+				struct pt_hint *x = fire(c, PT_HR_PP_STAGE_FLOPS, rk[big * per], scope, PT_SEV_WARN, "excess_pct",
+							 "pct", ex, k->pp_stage_flops_pct);
+				x->message = msg("Stage %zu computes %.2f MFLOPs per device, %.1f%% above the stage average: "
+						 "rebalance layers across stages.", big + 1, sf[big] / 1e6, ex);
+				pt_hint_ev_dbl(x, "excess_pct", ex);
+				pt_hint_ev_dbl(x, "mean_mflops", mean / 1e6);
+				pt_hint_ev_int(x, "n_stages", (int64_t)S);
+				for (size_t q = 0; q < S; q++) {
+					int ix = (int)q + 1;
+					snprintf(t, sizeof(t), "%zu", q + 1);
+					pt_hint_ev_item(x, "stages", ix, "stage", t, true);
+					snprintf(t, sizeof(t), "%.4f", sf[q] / 1e6);
+					pt_hint_ev_item(x, "stages", ix, "mflops", t, true);
+					stage_ranks(rk, nr, per, q, t, sizeof(t));
+					pt_hint_ev_item(x, "stages", ix, "ranks", t, false);
+				}
+			}
+			free(sf);
+		}
+	}
+	/* ranks seen without a covered device */
+	for (size_t i = 0; i < c->nrk; i++) {
+		if (!c->rk[i].seen)
+			continue;
+		if (ec && c->rk[i].st[PT_HR_PP_STAGE_COMM] == ST_NONE)
+			not_eval(c, PT_HR_PP_STAGE_COMM, c->rk[i].rank, "rank", "no device activity");
+		if (ef && c->rk[i].st[PT_HR_PP_STAGE_FLOPS] == ST_NONE)
+			not_eval(c, PT_HR_PP_STAGE_FLOPS, c->rk[i].rank, "rank", "no device activity");
+	}
+	free(rk);
 }
 
 /* ---- cluster rules ------------------------------------------------------------------- */
+
+static const struct pt_model *link_m;
+static int cmp_link(const void *pa, const void *pb)
+{
+	const struct pt_hccl_link *a = pa, *b = pb;
+	if (a->type != b->type) {
+		int t = strcmp(pt_model_strget(link_m, a->type), pt_model_strget(link_m, b->type));
+		if (t)
+			return t;
+	}
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	return a->dst < b->dst ? -1 : a->dst > b->dst;
+}
+
+/*
+ * SLOW_LINK (hints.md §3, MindInsight's parallel proposer): per transport
+ * type, over the links with src != dst of every device's HCCL data, the link
+ * whose bandwidth falls furthest below the type's mean, when by more than
+ * slow_link_pct. One hint per type, on the link's source rank.
+ */
+static void rule_slow_link(struct ctx *c)
+{
+	const struct pt_model *m = c->m;
+	link_m = m;
+	pt_sort(c->links, c->nlinks, sizeof(*c->links), cmp_link);
+	for (size_t i = 0; i < c->nrk; i++) {
+		if (c->rk[i].has_hccl)
+			mark_eval(c, PT_HR_SLOW_LINK, c->rk[i].rank);
+		else if (c->rk[i].seen)
+			not_eval(c, PT_HR_SLOW_LINK, c->rk[i].rank, "rank", "no HCCL link data");
+	}
+	for (size_t a = 0, b; a < c->nlinks; a = b) {
+		for (b = a; b < c->nlinks && c->links[b].type == c->links[a].type; b++)
+			;
+		const char *type = pt_model_strget(m, c->links[a].type);
+		double sum = 0;
+		size_t nl = 0;
+		for (size_t i = a; i < b; i++)
+			if (c->links[i].src != c->links[i].dst) {
+				sum += pt_hccl_link_kb_per_ms(&c->links[i]);
+				nl++;
+			}
+		if (!nl || !(sum > 0))
+			continue; /* zero averages skip the rule */
+		double mean = sum / (double)nl, worst = -1;
+		size_t wi = a;
+		for (size_t i = a; i < b; i++) {
+			if (c->links[i].src == c->links[i].dst)
+				continue;
+			double v = (mean - pt_hccl_link_kb_per_ms(&c->links[i])) / mean;
+			if (v > worst)
+				worst = v, wi = i;
+		}
+		if (!(worst * 100 > c->k->slow_link_pct))
+			continue;
+		const struct pt_hccl_link *w = &c->links[wi];
+		double bw = pt_hccl_link_kb_per_ms(w);
+		char scope[96], t[48];
+		snprintf(scope, sizeof(scope), "link:%" PRIu32 "-%" PRIu32 "/%s", w->src, w->dst, type);
+		struct pt_hint *x = fire(c, PT_HR_SLOW_LINK, w->src, scope, PT_SEV_WARN, "shortfall_pct", "pct", worst * 100,
+					 c->k->slow_link_pct);
+		x->message = msg("Link %" PRIu32 "\u2192%" PRIu32 " (%s) moves %.2f KB/ms, %.1f%% below the %s average.", w->src,
+				 w->dst, type, bw, worst * 100, type);
+		pt_hint_ev_dbl(x, "shortfall_pct", worst * 100);
+		pt_hint_ev_dbl(x, "kb_per_ms", bw);
+		pt_hint_ev_dbl(x, "mean_kb_per_ms", mean);
+		pt_hint_ev_str(x, "type", type);
+		int ix = 0;
+		for (size_t i = a; i < b; i++) {
+			const struct pt_hccl_link *l = &c->links[i];
+			if (l->src == l->dst)
+				continue;
+			ix++;
+			snprintf(t, sizeof(t), "%" PRIu32, l->src);
+			pt_hint_ev_item(x, "links", ix, "src", t, true);
+			snprintf(t, sizeof(t), "%" PRIu32, l->dst);
+			pt_hint_ev_item(x, "links", ix, "dst", t, true);
+			snprintf(t, sizeof(t), "%.4f", pt_hccl_link_kb_per_ms(l));
+			pt_hint_ev_item(x, "links", ix, "kb_per_ms", t, true);
+			snprintf(t, sizeof(t), "%" PRIu64, l->size);
+			pt_hint_ev_item(x, "links", ix, "size_bytes", t, true);
+			snprintf(t, sizeof(t), "%" PRId64, l->time_ns);
+			pt_hint_ev_item(x, "links", ix, "time_ns", t, true);
+		}
+	}
+}
 
 static void cluster_rules(struct ctx *c)
 {
@@ -1981,6 +2334,7 @@ static void cluster_rules(struct ctx *c)
 			}
 		}
 	}
+	stage_rules(c, any_rv);
 	for (size_t i = 0; i < c->nrk; i++) {
 		if (c->nrk < 2) {
 			if (enabled(c, PT_HR_RANK_SPREAD))
@@ -1993,9 +2347,9 @@ static void cluster_rules(struct ctx *c)
 				 c->nrk < 2 ? "fewer than 2 ranks" : "no FLOPs data on every rank");
 		if (enabled(c, PT_HR_PP_RECEIVE) && c->rk[i].st[PT_HR_PP_RECEIVE] == ST_NONE && c->rk[i].seen)
 			not_eval(c, PT_HR_PP_RECEIVE, c->rk[i].rank, "rank", "no receive ops");
-		if (enabled(c, PT_HR_SLOW_LINK))
-			not_eval(c, PT_HR_SLOW_LINK, c->rk[i].rank, "rank", "no HCCL link data");
 	}
+	if (enabled(c, PT_HR_SLOW_LINK))
+		rule_slow_link(c);
 }
 
 /* ---- MindData rules (pass-dataset's figures) ------------------------------------------ */
@@ -2169,7 +2523,10 @@ static int cmp_hint(const void *pa, const void *pb)
 {
 	const struct pt_hint *a = pa, *b = pb;
 	bool as = a->status == PT_HS_SHOWN, bs = b->status == PT_HS_SHOWN;
-	if (as && bs && a->sev != b->sev)
+	/* shown hints first: comparing severities only among them keeps the order total */
+	if (as != bs)
+		return as ? -1 : 1;
+	if (as && a->sev != b->sev)
 		return a->sev > b->sev ? -1 : 1;
 	if (a->rule != b->rule)
 		return a->rule < b->rule ? -1 : 1;
@@ -2189,13 +2546,45 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	if (pt_steps_collect(m, sel, &si, d, e))
 		return -1;
 	c.fig = pt_flops_op_figs(m);
+	c.gr = pt_flops_gpu_ranges(m, &c.ngr, &c.kr);
+	c.filtered = si.filtered;
 	for (size_t i = 0; i < si.n; i++) {
 		struct rankdata rd;
 		rd_init(&c, &si.r[i], &rd);
 		rank_rules(&c, &rd);
 		rd_free(&rd);
 	}
+	/* Ascend devices with HCCL data and no steps or tasks: their links count for SLOW_LINK */
+	for (uint32_t dev = 0; dev < m->devices.n; dev++) {
+		const struct pt_device *dv = &m->devices.v[dev];
+		if (dv->kind != PT_DEV_NPU || (sel && sel->device >= 0 && dv->id != (uint64_t)sel->device) ||
+		    !has_hccl(m, dev))
+			continue;
+		bool ranked = false;
+		for (size_t i = 0; i < si.n && !ranked; i++)
+			for (size_t j = 0; j < si.r[i].ndevs && !ranked; j++)
+				ranked = si.r[i].devs[j] == dev;
+		if (!ranked) {
+			pt_hccl_links_add(m, dev, NULL, &c.links, &c.nlinks, &c.caplinks);
+			rank_of(&c, dv->id)->has_hccl = true;
+		}
+	}
 	cluster_rules(&c);
+	/* Ascend devices with a memory file and nothing else (no steps, no tasks): MEMORY_NEAR_CAPACITY only */
+	if (enabled(&c, PT_HR_MEMORY_NEAR_CAPACITY))
+		for (uint32_t dev = 0; dev < m->devices.n; dev++) {
+			const struct pt_device *dv = &m->devices.v[dev];
+			if (dv->kind != PT_DEV_NPU || (sel && sel->device >= 0 && dv->id != (uint64_t)sel->device))
+				continue;
+			bool graphs = false, ranked = false;
+			for (size_t g = 0; g < m->mem_graphs.n && !graphs; g++)
+				graphs = m->mem_graphs.v[g].device == dev;
+			for (size_t i = 0; i < si.n && !ranked; i++)
+				for (size_t j = 0; j < si.r[i].ndevs && !ranked; j++)
+					ranked = si.r[i].devs[j] == dev;
+			if (graphs && !ranked)
+				memory_npu(&c, dv->id, dev);
+		}
 	int rc = md_rules(&c, sel ? sel->device : -1, e);
 	pt_steps_info_free(&si);
 	/* ranks known from MindData only: the other rules have no input there */
@@ -2243,6 +2632,9 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	free(c.rk);
 	free(c.rt);
 	free(c.fig);
+	free(c.gr);
+	free(c.kr);
+	free(c.links);
 	if (c.dm)
 		for (size_t i = 0; i < m->strings.n; i++)
 			free(c.dm[i]);

@@ -144,13 +144,23 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Stage-to-stage receives leave the device idle {rate}% of the time ...", "per stage sums, ranks", NULL,
 		"hints.pp.receive_pct" },
 	[PT_HR_PP_STAGE_COMM] = { "PP_STAGE_COMM", "MindInsight parallel proposer (pipeline parallelism)",
-		"per stage, comm_not_overlapped_excl_receive over step time", "worst stage > stage_comm_pct -> warn",
-		"Communication inside stage {s} is exposed {rate}% of the time ...", "per stage sums, ranks", NULL,
-		"hints.pp.stage_comm_pct" },
+		"receive ops present and hints.pp.stages = S (the number of pipeline stages; not in the dumps): the "
+		"ranks of the rank table in ascending order, the i-th (from 0) in stage i / (ranks / S) + 1, ranks a "
+		"multiple of S; per stage, sum of comm_not_overlapped_excl_receive over the sum of step time of its ranks",
+		"the worst stage > stage_comm_pct -> warn (scope stage:<s>, rank = the stage's first rank)",
+		"Communication inside stage {s} is exposed {rate}% of the time (threshold {threshold}%): revisit the "
+		"sharding inside the stage.",
+		"stage_comm_pct, n_stages, stages (stage, comm_ns, step_ns, comm_pct, ranks)", NULL,
+		"hints.pp.stages hints.pp.stage_comm_pct" },
 	[PT_HR_PP_STAGE_FLOPS] = { "PP_STAGE_FLOPS", "MindInsight parallel proposer (pipeline parallelism)",
-		"stage FLOPs = mean over its ranks", "largest stage / mean(stages) - 1 > stage_flops_pct -> warn",
-		"Stage {s} computes {val} MFLOPs per device, {pct}% above the stage average ...", "per stage FLOPs",
-		NULL, "hints.pp.stage_flops_pct" },
+		"receive ops present and hints.pp.stages = S, stages as PP_STAGE_COMM; a rank's FLOPs = those of "
+		"LOW_FLOPS_UTIL's executions with known FLOPs, per kept step; stage FLOPs = mean over its ranks; FLOPs "
+		"known on every rank",
+		"the stage with the largest stage / mean(stages) - 1 > stage_flops_pct -> warn",
+		"Stage {s} computes {val} MFLOPs per device, {pct}% above the stage average: rebalance layers across "
+		"stages.",
+		"excess_pct, mean_mflops, n_stages, stages (stage, mflops, ranks)",
+		NULL, "hints.pp.stages hints.pp.stage_flops_pct" },
 	[PT_HR_RANK_SPREAD] = { "RANK_SPREAD", "msprof-analyze cluster step table",
 		"rank table: per rank (device) the mean over kept steps of computation, communication, overlapped, "
 		"comm_not_overlapped, free, preparing; >= 2 ranks",
@@ -166,10 +176,17 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"(mean(f) - f) / mean(f) > pct -> warn for the largest shortfall",
 		"Rank {r} reaches {f} GFLOPS, {pct}% below the rank average: check that device.",
 		"per-rank values and their mean", NULL, "hints.rank_flops.pct" },
-	[PT_HR_SLOW_LINK] = { "SLOW_LINK", "MindInsight parallel proposer (0.2)", "per transport type, link bandwidth",
-		"(mean(b) - b) / mean(b) > pct -> warn for the worst link of each type",
+	[PT_HR_SLOW_LINK] = { "SLOW_LINK", "MindInsight parallel proposer (0.2)",
+		"HCCL trace data (hccl_info_<d>, ascend.md 2.10) of every device; links (src, dst, transport type) by "
+		"ascend.md 3.10: ranks 0xffffffff replaced by the other rank, LOCAL swapped; RDMA: triples (RDMASend, "
+		"RDMASend, Notify Wait) per tid, LOCAL events joining the link's RDMA entry; other types (SDMA, HCCS, "
+		"...): Reduce Inline and Memcpy events; bandwidth b = size (KB) / time (ms), the executions counted "
+		"when they start in W under --steps or --time-window; links with src != dst",
+		"per transport type: (mean(b) - b) / mean(b) > pct -> warn for the worst link of the type (scope "
+		"link:<src>-<dst>/<type>, rank = src); a zero mean skips the type",
 		"Link {src}->{dst} ({type}) moves {b} KB/ms, {pct}% below the {type} average.",
-		"per-link values and their mean", NULL, "hints.slow_link.pct" },
+		"shortfall_pct, kb_per_ms, mean_kb_per_ms, type, links (src, dst, kb_per_ms, size_bytes, time_ns)", NULL,
+		"hints.slow_link.pct" },
 	[PT_HR_TOP_OPS] = { "TOP_OPS", "proftool; top-operation tables of MindInsight, XProf and nvprof",
 		"per covered device, member executions in W: op items (Ascend: framework ops by full name; CUDA: "
 		"kernels by name) and type items (Ascend: op types; CUDA: the innermost Operator range, else the "
@@ -186,14 +203,23 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"top (name, kind, bytes, start_ns, exposed_ns, call)", NULL,
 		"hints.mem_ops.moderate_pct hints.mem_ops.high_pct" },
 	[PT_HR_LOW_FLOPS_UTIL] = { "LOW_FLOPS_UTIL", "proftool; FLOPs and peak of ascend.md 3.9",
-		"per covered device with a known peak: FLOPs of the member computation executions with known FLOPs",
+		"per covered device with a known peak: K = member computation executions with known FLOPs (Ascend: "
+		"tasks of framework ops, AI Core counters else the analytical table; CUDA: kernels whose innermost host "
+		"range is a PyTorch Operator range that counts in proftool flops, FLOPs from its NVTX sizes, once per "
+		"range), F = their FLOPs, B = |union(K) in W|; util_pct = 100 x F / B / peak (info.json, the GPU peak "
+		"table, or hints.flops_util.peak_tflops); coverage_pct = 100 x B / |C in W|",
 		"coverage_pct >= min_coverage_pct and util_pct < low_pct -> warn",
 		"While device {d} runs ops with known FLOPs it reaches {achieved} TFLOPS, {util_pct}% of its peak ...",
 		"util_pct, flops, busy_ns, achieved, peak_flops, peak_source, coverage_pct, types", NULL,
 		"hints.flops_util.low_pct hints.flops_util.min_coverage_pct hints.flops_util.peak_tflops" },
 	[PT_HR_MEMORY_NEAR_CAPACITY] = { "MEMORY_NEAR_CAPACITY", "TensorBoard plugin (90 % of totalGlobalMem)",
-		"per device, peak allocated memory and capacity", "peak / capacity > peak_pct -> warn",
-		"Device {d} peaked at {peak} GiB, {pct}% of its {cap} GiB ...", "peak_bytes, capacity_bytes, peak_ns",
+		"per device, peak allocated memory and capacity: CUDA, the device group of the MEMORY2 replay against "
+		"totalGlobalMem; Ascend, the largest graph peak of memory_usage_<d>.pb (ascend.md 3.13) against its "
+		"total_mem",
+		"peak / capacity > peak_pct -> warn",
+		"Device {d} peaked at {peak} GiB, {pct}% of its {cap} GiB ...",
+		"peak_pct, peak_bytes, capacity_bytes, peak_ns (CUDA: the record; Ascend: the first execution of the "
+		"peak node, absent without one); Ascend also graph_id, peak_node_index, peak_node",
 		NULL, "hints.memory.peak_pct" },
 	[PT_HR_TENSOR_CORES_UNUSED] = { "TENSOR_CORES_UNUSED", "TensorBoard plugin (CUDA only)",
 		"Tensor Core kernels by name pattern; eligible operators by name",
@@ -287,6 +313,7 @@ static const struct kdef kdefs[] = {
 	{ "hints.pp.receive_pct", K_PCT, KO(pp_receive_pct), "10" },
 	{ "hints.pp.stage_comm_pct", K_PCT, KO(pp_stage_comm_pct), "10" },
 	{ "hints.pp.stage_flops_pct", K_PCT, KO(pp_stage_flops_pct), "20" },
+	{ "hints.pp.stages", K_COUNT, KO(pp_stages), "(unset)" },
 	{ "hints.rank_spread.pct", K_PCT, KO(rank_spread_pct), "5" },
 	{ "hints.rank_step_gap.pct", K_PCT, KO(rank_step_gap_pct), "20" },
 	{ "hints.rank_flops.pct", K_PCT, KO(rank_flops_pct), "20" },

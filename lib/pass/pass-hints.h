@@ -82,6 +82,7 @@ struct pt_hint_knobs {
 	int64_t idle_kernel_wait_gap_ns;
 	double comm_exposed_pct;
 	double pp_receive_pct, pp_stage_comm_pct, pp_stage_flops_pct;
+	int64_t pp_stages;            /* hints.pp.stages, 0 = not given */
 	double rank_spread_pct, rank_step_gap_pct, rank_flops_pct, slow_link_pct;
 	int64_t top_ops_n;
 	double top_ops_type_pct;

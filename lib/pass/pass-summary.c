@@ -26,6 +26,7 @@
 
 #include <demangle.h>
 
+#include "model/hostcpu.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "support/err.h"
@@ -151,6 +152,7 @@ struct rank {
 	bool filtered;
 	struct pt_ivset W;
 	int64_t Wlen;
+	int64_t ta, tb;           /* --time-window T, absolute (INT64_MIN / INT64_MAX when open) */
 	bool span;
 	int64_t G;                /* Σ dur of member device activities (§2.6) */
 	/* GPU host model */
@@ -938,6 +940,8 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 		if (o->win_b != INT64_MAX)
 			tb = g->earliest + o->win_b;
 	}
+	r->ta = ta;
+	r->tb = tb;
 	struct ivl l = { 0 };
 	if (r->has_steps) {
 		for (size_t k = 0; k < r->nw; k++) {
@@ -1758,6 +1762,141 @@ static void kernel_visit(void *arg, size_t i)
 	}
 }
 
+/*
+ * Host CPU samples of a rank (summary.md §3.1), summed per step window. The
+ * samples, their placement in steps and every mean come from model/hostcpu.h,
+ * the code `dataset` and `hints` read them through.
+ */
+struct host_rows {
+	struct pt_hostcpu h;
+	bool any;                  /* the rank has host CPU samples */
+	bool steps;                /* step rows: a rule places samples and the rank has steps */
+	bool placed;               /* some sample lies in a step */
+	bool *row;                 /* window k is a kept row */
+	struct pt_hostcpu_acc *in; /* per window: its samples (inside T under rule 1) */
+	struct pt_hostcpu_acc out, all, kept;
+};
+
+static bool host_rows(struct rank *r, struct host_rows *hr)
+{
+	const struct pt_model *m = r->g->m;
+	memset(hr, 0, sizeof(*hr));
+	/* MindData files attach to an NPU device (ascend.md §1.4): Ascend ranks only */
+	if (!r->ascend || !pt_hostcpu_load(m, r->dev, &hr->h) || !hr->h.host) {
+		pt_hostcpu_free(&hr->h);
+		return false;
+	}
+	hr->any = true;
+	struct pt_hostcpu_step *st = pt_xcalloc(r->nw + 1, sizeof(*st));
+	hr->row = pt_xcalloc(r->nw + 1, sizeof(*hr->row));
+	hr->in = pt_xcalloc(r->nw + 1, sizeof(*hr->in));
+	for (size_t k = 0; k < r->nw; k++) {
+		const struct win *w = &r->w[k];
+		st[k] = (struct pt_hostcpu_step){ w->num, w->s, w->e };
+		int64_t a = w->s > r->ta ? w->s : r->ta, b = w->e < r->tb ? w->e : r->tb;
+		hr->row[k] = w->kept && (!r->g->o->has_window || a < b);
+	}
+	struct pt_hostcpu_place pl;
+	pt_hostcpu_place_init(&pl, m, r->dev, st, r->nw);
+	hr->steps = pl.rule != PT_HC_RULE_NONE && r->has_steps;
+	pt_hostcpu_total(&hr->h, &hr->all);
+	for (int k = 0; k < PT_HC__N; k++) {
+		const struct pt_hostcpu_series *se = &hr->h.s[k];
+		for (size_t i = 0; i < se->n; i++) {
+			int64_t w = pt_hostcpu_place_step(&pl, se->time[i]);
+			if (w < 0) {
+				pt_hostcpu_acc_add(&hr->out, k, se->value[i]);
+				continue;
+			}
+			hr->placed = true;
+			if (!hr->row[w])
+				continue;
+			if (pl.rule == PT_HC_RULE_OFFSET) {
+				int64_t x = se->time[i] + pl.offset; /* no overflow: placed */
+				if (x < r->ta || x >= r->tb)
+					continue;
+			}
+			pt_hostcpu_acc_add(&hr->in[w], k, se->value[i]);
+		}
+	}
+	for (size_t k = 0; k < r->nw; k++)
+		if (hr->row[k])
+			pt_hostcpu_acc_merge(&hr->kept, &hr->in[k]);
+	pt_hostcpu_place_free(&pl);
+	free(st);
+	return true;
+}
+
+static void host_rows_free(struct host_rows *hr)
+{
+	pt_hostcpu_free(&hr->h);
+	free(hr->row);
+	free(hr->in);
+}
+
+/* One row of the Host CPU table: text cells and data columns 3 and 4, 8 to 14. */
+static void host_row(struct rank *r, struct pt_table *t, struct pt_stext *x, const char *label,
+		     const struct pt_hostcpu_acc *a)
+{
+	static const int pcts[4] = { PT_HC_USER, PT_HC_SYS, PT_HC_IO, PT_HC_IDLE };
+	static const int procs[2] = { PT_HC_PROC_USER, PT_HC_PROC_SYS };
+	char cb[9][48];
+	const char *cells[9];
+	size_t row = row0(t, r);
+	setstr(t, row, 1, "host");
+	setstr(t, row, 3, label);
+	int64_t n = pt_hostcpu_samples(a);
+	pt_table_set_int(t, row, 4, n);
+	snprintf(cb[0], sizeof(cb[0]), "%s", label);
+	snprintf(cb[1], sizeof(cb[1]), "%" PRId64, n);
+	for (int k = 0; k < 6; k++) {
+		int metric = k < 4 ? pcts[k] : procs[k - 4];
+		size_t col = k < 4 ? 8 + (size_t)k : 13 + (size_t)(k - 4);
+		size_t c = k < 4 ? 2 + (size_t)k : 7 + (size_t)(k - 4);
+		double v;
+		cells[c] = NULL;
+		if (pt_hostcpu_mean(a, metric, &v)) {
+			pt_table_set_double(t, row, col, v);
+			snprintf(cb[c], sizeof(cb[c]), "%.2f", v);
+			cells[c] = cb[c];
+		}
+	}
+	int64_t cs;
+	cells[6] = NULL;
+	if (pt_hostcpu_ctx_switches(a, &cs)) {
+		pt_table_set_int(t, row, 12, cs);
+		snprintf(cb[6], sizeof(cb[6]), "%" PRId64, cs);
+		cells[6] = cb[6];
+	}
+	cells[0] = cb[0];
+	cells[1] = cb[1];
+	pt_stext_row(x, cells);
+}
+
+/* CPU(Process) / CPU(System) row of the Device table, when the series exist. */
+static bool host_cpu_row(struct rank *r, struct pt_table *t, struct pt_stext *x, const struct host_rows *hr,
+			 bool process)
+{
+	const struct pt_hostcpu_acc *all = &hr->all, *src = hr->placed ? &hr->kept : &hr->all;
+	int m1 = process ? PT_HC_PROC_USER : PT_HC_IDLE, m2 = process ? PT_HC_PROC_SYS : PT_HC_IDLE;
+	if (!all->n[m1] && !all->n[m2])
+		return false;
+	const char *lab = process ? "CPU(Process)" : "CPU(System)";
+	size_t row = row0(t, r);
+	setstr(t, row, 1, "device");
+	setstr(t, row, 2, lab);
+	pt_table_set_int(t, row, 4, src->n[m1] > src->n[m2] ? src->n[m1] : src->n[m2]);
+	double v;
+	char u[48] = "-";
+	if (process ? pt_hostcpu_process_pct(src, &v) : pt_hostcpu_system_pct(src, &v)) {
+		pt_table_set_double(t, row, 5, v);
+		snprintf(u, sizeof(u), "%.2f", v);
+	}
+	const char *cells[2] = { lab, u };
+	pt_stext_row(x, cells);
+	return true;
+}
+
 static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -1765,9 +1904,13 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	uint32_t *devs;
 	size_t nd;
 	rank_devices(r, &devs, &nd);
+	struct host_rows hr;
+	host_rows(r, &hr);
 	struct pt_stext *x = stext(r, "Device Summary", false, multi);
 	pt_stext_col(x, "Device", 30, false, true);
 	pt_stext_col(x, "Utilization (%)", 20, true, false);
+	bool cpu_proc = hr.any && host_cpu_row(r, t, x, &hr, true);
+	bool cpu_sys = hr.any && host_cpu_row(r, t, x, &hr, false);
 	bool any = false;
 	uint32_t *tr = pt_xmalloc((r->ntracks ? r->ntracks : 1) * sizeof(*tr));
 	for (size_t k = 0; k < nd; k++) {
@@ -1795,11 +1938,51 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	}
 	free(tr);
 	free(devs);
-	if (any) {
-		pt_stext_note(x, "Note:");
-		pt_stext_note(x, "GPU<n>/NPU<n>: time during which at least one kernel ran on the device, divided by the step window.");
+	struct pt_stext *y = NULL;
+	if (hr.any) {
+		/* Host CPU table: kept steps, outside, all */
+		y = stext(r, "Host CPU Summary", false, multi);
+		size_t sw = 7;
+		char lb[32];
+		for (size_t k = 0; k < r->nw && hr.steps; k++) {
+			size_t l = (size_t)snprintf(lb, sizeof(lb), "%" PRId64, r->w[k].num);
+			if (hr.row[k] && l > sw)
+				sw = l;
+		}
+		static const char *const heads[] = { "Samples", "User (%)", "System (%)", "IO Wait (%)", "Idle (%)",
+						     "Ctx Switches", "Process User (%)", "Process System (%)" };
+		pt_stext_col(y, "Step", sw, false, false);
+		for (int c = 0; c < 8; c++)
+			pt_stext_col(y, heads[c], 0, true, false);
+		for (size_t k = 0; k < r->nw && hr.steps; k++) {
+			if (!hr.row[k])
+				continue;
+			snprintf(lb, sizeof(lb), "%" PRId64, r->w[k].num);
+			host_row(r, t, y, lb, &hr.in[k]);
+		}
+		if (hr.steps && !r->filtered)
+			host_row(r, t, y, "outside", &hr.out);
+		host_row(r, t, y, "all", &hr.all);
 	}
-	*tx = x;
+	/* the note goes under the first table printed */
+	struct pt_stext *nx = cpu_proc || cpu_sys || any ? x : y;
+	if (nx) {
+		pt_stext_note(nx, "Note:");
+		if (cpu_proc)
+			pt_stext_note(nx, "CPU(Process): CPU time of the profiled process on all cores divided by wall time; "
+					  "may exceed 100% on multi-core hosts.");
+		if (cpu_sys)
+			pt_stext_note(nx, "CPU(System): share of time all host cores were busy, over the same interval.");
+		if (any)
+			pt_stext_note(nx, "GPU<n>/NPU<n>: time during which at least one kernel ran on the device, divided by "
+					  "the step window.");
+		if (y)
+			pt_stext_note(nx, "Host CPU: means of the host's CPU samples taken during each step; context "
+					  "switches are summed.");
+	}
+	host_rows_free(&hr);
+	tx[0] = x;
+	tx[1] = y;
 }
 
 static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
@@ -3197,12 +3380,13 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 		struct pt_summary_view_out *vo = &out->v[out->n++];
 		vo->view = (enum pt_summary_view)v;
 		vo->data = data_table((enum pt_summary_view)v);
-		vo->text = pt_xcalloc(ranks.n + 1, sizeof(*vo->text));
-		vo->ntext = ranks.n;
+		/* two text tables per rank: the device view prints its Host CPU table second */
+		vo->text = pt_xcalloc(2 * ranks.n + 1, sizeof(*vo->text));
+		vo->ntext = 2 * ranks.n;
 		if (!view_fns[v])
 			continue;
 		for (size_t k = 0; k < ranks.n; k++)
-			view_fns[v](&ranks.v[k], vo->data, &vo->text[k], multi);
+			view_fns[v](&ranks.v[k], vo->data, &vo->text[2 * k], multi);
 	}
 	for (size_t k = 0; k < ranks.n; k++)
 		rank_free(&ranks.v[k]);

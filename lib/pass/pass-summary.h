@@ -86,7 +86,8 @@ void pt_summary_opts_init(struct pt_summary_opts *o);
 struct pt_summary_view_out {
 	enum pt_summary_view view;
 	struct pt_table *data;       /* CSV/JSON rows of every rank */
-	struct pt_stext **text;      /* one text table per rank (NULL when it has no rows) */
+	struct pt_stext **text;      /* two text tables per rank, in print order (NULL or no rows: not
+					printed); only the device view fills the second (Host CPU Summary) */
 	size_t ntext;
 };
 

@@ -103,9 +103,9 @@ void pt_tl_scopes(struct pt_tl_scope_op *ops, size_t n, uint32_t depth, struct p
 	}
 }
 
-uint32_t pt_tl_step_at(const struct pt_tl_device *d, int64_t t)
+/* Number of windows of d with s <= t (the upper bound of t). */
+static size_t win_upper(const struct pt_tl_device *d, int64_t t, size_t lo, size_t hi)
 {
-	size_t lo = 0, hi = d->win.n;
 	while (lo < hi) { /* first window with s > t */
 		size_t mid = (lo + hi) / 2;
 		if (d->win.v[mid].s <= t)
@@ -113,10 +113,37 @@ uint32_t pt_tl_step_at(const struct pt_tl_device *d, int64_t t)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+uint32_t pt_tl_step_at(const struct pt_tl_device *d, int64_t t)
+{
+	size_t lo = win_upper(d, t, 0, d->win.n);
 	if (!lo)
 		return 0;
 	const struct pt_tl_win *w = &d->win.v[lo - 1];
 	return t < w->e ? w->step : 0;
+}
+
+/*
+ * win_upper() from a cursor: the events of one track come in start order, so
+ * the answer is usually the previous one or a few windows further.
+ */
+static size_t win_upper_from(const struct pt_tl_device *d, int64_t t, size_t *cur)
+{
+	size_t c = *cur, n = d->win.n;
+	const struct pt_tl_win *w = d->win.v;
+	if (c && w[c - 1].s > t) {
+		c = win_upper(d, t, 0, c - 1);
+	} else {
+		for (int k = 0; c < n && w[c].s <= t; k++, c++)
+			if (k == 4) {
+				c = win_upper(d, t, c, n);
+				break;
+			}
+	}
+	*cur = c;
+	return c;
 }
 
 static int win_cmp(const void *pa, const void *pb)
@@ -166,6 +193,86 @@ static int slice_cmp(const void *pa, const void *pb)
 	if (a->count != b->count)
 		return a->count < b->count ? -1 : 1;
 	return a->aux < b->aux ? -1 : a->aux > b->aux;
+}
+
+/* Is every interval of a inside one of w (so that a ∩ w = a)? Both canonical. */
+static bool covers(const struct pt_ivset *w, const struct pt_ivset *a)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		while (j < w->n && w->v[j].e <= a->v[i].s)
+			j++;
+		if (j == w->n || w->v[j].s > a->v[i].s || w->v[j].e < a->v[i].e)
+			return false;
+	}
+	return true;
+}
+
+/* The intervals of a ∪ b in order, joined as pt_ivset_union() joins them (touching ones too). */
+struct union_iter {
+	const struct pt_ivset *a, *b;
+	size_t i, j;
+};
+
+/* Which set holds the next interval: 0 = a, 1 = b (a first on equal starts), -1 = none left. */
+static int union_side(const struct union_iter *u)
+{
+	if (u->j >= u->b->n)
+		return u->i < u->a->n ? 0 : -1;
+	return u->i < u->a->n && u->a->v[u->i].s <= u->b->v[u->j].s ? 0 : 1;
+}
+
+static bool union_next(struct union_iter *u, struct pt_ival *out)
+{
+	int k = union_side(u);
+	if (k < 0)
+		return false;
+	*out = k ? u->b->v[u->j++] : u->a->v[u->i++];
+	while ((k = union_side(u)) >= 0) {
+		const struct pt_ival *p = k ? &u->b->v[u->j] : &u->a->v[u->i];
+		if (p->s > out->e)
+			break;
+		if (p->e > out->e)
+			out->e = p->e;
+		if (k)
+			u->j++;
+		else
+			u->i++;
+	}
+	return true;
+}
+
+/* out = w − (a ∪ b): pt_ivset_diff() against the union, without building the union. */
+static void diff_union(struct pt_ivset *out, const struct pt_ivset *w, const struct pt_ivset *a,
+		       const struct pt_ivset *b)
+{
+	struct union_iter u = { a, b, 0, 0 };
+	struct pt_ival cur;
+	bool have = union_next(&u, &cur);
+	/* at most one interval per interval of w (its tail) and one before each interval of a ∪ b */
+	size_t most = w->n + a->n + b->n;
+	out->n = 0;
+	if (out->cap < most) {
+		free(out->v);
+		out->v = pt_xmalloc((most ? most : 1) * sizeof(*out->v));
+		out->cap = most ? most : 1;
+	}
+	for (size_t x = 0; x < w->n; x++) {
+		int64_t s = w->v[x].s, e = w->v[x].e;
+		while (have && cur.e <= s)
+			have = union_next(&u, &cur);
+		while (have && cur.s < e) {
+			if (cur.s > s)
+				out->v[out->n++] = (struct pt_ival){ s, cur.s };
+			if (cur.e > s)
+				s = cur.e;
+			if (s >= e)
+				break;
+			have = union_next(&u, &cur);
+		}
+		if (s < e)
+			out->v[out->n++] = (struct pt_ival){ s, e };
+	}
 }
 
 static bool step_kept(const struct pt_tl_opts *o, uint32_t step)
@@ -250,7 +357,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	/* launch anchors: correlation -> start of the runtime call */
 	struct pt_hashmap api;
 	pt_hashmap_init(&api);
-	for (size_t i = 0; i < ev->n; i++)
+	for (size_t i = 0; i < ev->n && (ev->dense & PT_EVCOL_CORR); i++) /* else no correlation ids */
 		if (ev->kind[i] == PT_EV_API && ev->corr[i])
 			pt_hashmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL);
 	int64_t ws = INT64_MIN, we = INT64_MAX;
@@ -263,15 +370,56 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	t->has_window = o->has_window;
 	t->win_s = ws;
 	t->win_e = we;
+	/*
+	 * One pass over the events: step and membership of every event, and per
+	 * device the activity counts and spans per step window (Steps rows) and
+	 * the scope ops. A window is accounted under the first window of its step
+	 * number (acc.canon).
+	 */
+	struct dev_acc {
+		bool on;              /* a non-CPU device */
+		int64_t *mn, *mx;     /* per window: span of its kept activities */
+		uint32_t *cnt;        /* per window: kept activities */
+		uint32_t *canon;      /* per window: the first window with the same step number */
+		int64_t span_s, span_e;
+		PT_VEC(struct pt_tl_scope_op) sops;
+	} *acc = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*acc));
+	for (size_t d = 0; d < t->ndev; d++) {
+		struct dev_acc *a = &acc[d];
+		const struct pt_tl_device *td = &t->dev[d];
+		size_t nw = td->win.n;
+		a->on = m->devices.v[d].kind != PT_DEV_CPU;
+		a->span_s = INT64_MAX;
+		a->span_e = INT64_MIN;
+		if (!a->on)
+			continue;
+		a->mn = pt_xmalloc((nw ? nw : 1) * sizeof(*a->mn));
+		a->mx = pt_xmalloc((nw ? nw : 1) * sizeof(*a->mx));
+		a->cnt = pt_xcalloc(nw ? nw : 1, sizeof(*a->cnt));
+		a->canon = pt_xmalloc((nw ? nw : 1) * sizeof(*a->canon));
+		struct pt_hashmap widx; /* step number -> first window index + 1 */
+		pt_hashmap_init(&widx);
+		for (size_t w = 0; w < nw; w++)
+			pt_hashmap_put(&widx, td->win.v[w].step, w + 1, NULL);
+		for (size_t w = 0; w < nw; w++)
+			a->canon[w] = (uint32_t)(*pt_hashmap_get(&widx, td->win.v[w].step) - 1);
+		pt_hashmap_free(&widx);
+	}
+	bool has_corr = ev->dense & PT_EVCOL_CORR; /* else the column is all zero: do not touch its pages */
+	size_t *tcur = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*tcur)); /* window cursor per track */
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t d = m->tracks.v[ev->track[i]].device;
+		uint32_t tr = ev->track[i];
+		uint32_t d = m->tracks.v[tr].device;
+		uint8_t kind = ev->kind[i];
+		const struct pt_tl_device *td = &t->dev[d];
 		int64_t anchor = ev->start[i];
-		if (ev->corr[i] && is_device_activity(ev->kind[i])) {
+		if (has_corr && ev->corr[i] && is_device_activity(kind)) {
 			uint64_t *a = pt_hashmap_get(&api, ev->corr[i]);
 			if (a)
 				anchor = (int64_t)*a;
 		}
-		uint32_t step = pt_tl_step_at(&t->dev[d], anchor);
+		size_t lo = win_upper_from(td, anchor, &tcur[tr]);
+		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
 		t->ev_step[i] = step;
 		bool keep = step_kept(o, step);
 		if (keep && o->has_window) {
@@ -279,55 +427,41 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			keep = ev->dur[i] > 0 ? (ev->start[i] < we && e > ws) : (ev->start[i] >= ws && ev->start[i] < we);
 		}
 		t->ev_keep[i] = (uint8_t)(keep | is_step[i] << 1);
+		struct dev_acc *a = &acc[d];
+		if (!keep || !a->on || !is_device_activity(kind))
+			continue;
+		int64_t s = ev->start[i], e = s + ev->dur[i];
+		if (s < a->span_s)
+			a->span_s = s;
+		if (e > a->span_e)
+			a->span_e = e;
+		if (step) {
+			size_t w = a->canon[lo - 1];
+			if (!a->cnt[w] || s < a->mn[w])
+				a->mn[w] = s;
+			if (!a->cnt[w] || e > a->mx[w])
+				a->mx[w] = e;
+			a->cnt[w]++;
+		}
+		if (o->scope_depth && ev->name[i] && pt_index_is_device_task(x, i)) {
+			struct pt_tl_scope_op so = { s, e, pt_model_strget(m, ev->name[i]), ev->name[i], step };
+			pt_vec_push(&a->sops, so);
+		}
 	}
+	free(tcur);
 	free(is_step);
 	pt_hashmap_free(&api);
 
-	/* per device: activity counts and spans per step (for Steps rows), scope ops */
+	/* per device: Steps, scope, Communication and overlap rows */
 	for (size_t d = 0; d < t->ndev; d++) {
 		struct pt_tl_device *td = &t->dev[d];
-		const struct pt_device *dv = &m->devices.v[d];
-		if (dv->kind == PT_DEV_CPU)
+		struct dev_acc *a = &acc[d];
+		if (!a->on)
 			continue;
-		/* Steps row */
 		size_t nw = td->win.n;
-		int64_t *mn = pt_xmalloc((nw ? nw : 1) * sizeof(*mn)), *mx = pt_xmalloc((nw ? nw : 1) * sizeof(*mx));
-		uint32_t *cnt = pt_xcalloc(nw ? nw : 1, sizeof(*cnt));
-		struct pt_hashmap widx; /* step number -> window index + 1 */
-		pt_hashmap_init(&widx);
-		for (size_t w = 0; w < nw; w++)
-			pt_hashmap_put(&widx, td->win.v[w].step, w + 1, NULL);
-		PT_VEC(struct pt_tl_scope_op) sops = { 0 };
-		int64_t span_s = INT64_MAX, span_e = INT64_MIN;
-		for (size_t i = 0; i < ev->n; i++) {
-			if (m->tracks.v[ev->track[i]].device != d || !is_device_activity(ev->kind[i]))
-				continue;
-			int64_t s = ev->start[i], e = s + ev->dur[i];
-			if (t->ev_keep[i] & 1) {
-				if (s < span_s)
-					span_s = s;
-				if (e > span_e)
-					span_e = e;
-			}
-			if (!(t->ev_keep[i] & 1))
-				continue;
-			if (t->ev_step[i]) {
-				uint64_t *wi = pt_hashmap_get(&widx, t->ev_step[i]);
-				if (wi) {
-					size_t w = *wi - 1;
-					if (!cnt[w] || s < mn[w])
-						mn[w] = s;
-					if (!cnt[w] || e > mx[w])
-						mx[w] = e;
-					cnt[w]++;
-				}
-			}
-			if (o->scope_depth && ev->name[i] && pt_index_is_device_task(x, i)) {
-				struct pt_tl_scope_op so = { s, e, pt_model_strget(m, ev->name[i]), ev->name[i], t->ev_step[i] };
-				pt_vec_push(&sops, so);
-			}
-		}
-		pt_hashmap_free(&widx);
+		int64_t *mn = a->mn, *mx = a->mx;
+		uint32_t *cnt = a->cnt;
+		int64_t span_s = a->span_s, span_e = a->span_e;
 		int64_t prev_end = INT64_MIN;
 		for (size_t w = 0; w < nw; w++) {
 			const struct pt_tl_win *win = &td->win.v[w];
@@ -358,13 +492,9 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 						  .aux = (uint32_t)w + 1, .busy = b.computation + b.comm_not_overlapped };
 			pt_vec_push(&td->steps.s, sl);
 		}
-		free(mn);
-		free(mx);
-		free(cnt);
 		/* Scope rows */
 		if (o->scope_depth)
-			pt_tl_scopes(sops.v, sops.n, o->scope_depth, td->scope, &t->scope_skipped);
-		pt_vec_free(&sops);
+			pt_tl_scopes(a->sops.v, a->sops.n, o->scope_depth, td->scope, &t->scope_skipped);
 		/* Communication row: step-trace reduce pairs */
 		for (size_t i = 0; i < m->steps.n; i++) {
 			const struct pt_step *st = &m->steps.v[i];
@@ -399,25 +529,45 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			wv[0] = (struct pt_ival){ span_s, span_e };
 			nwv = 1;
 		}
-		struct pt_ivset W0 = { 0 }, W = { 0 }, cu = { 0 }, tmp = { 0 };
+		struct pt_ivset W0 = { 0 }, W = { 0 };
 		pt_ivset_build(&W0, wv, nwv);
 		free(wv);
 		if (o->has_window)
 			pt_ivset_clip(&W, &W0, ws, we);
 		else
 			W = W0, W0 = (struct pt_ivset){ 0 };
-		pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, &W);
-		pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, &W);
-		pt_ivset_diff(&tmp, M, C);
-		pt_ivset_inter(&td->overlap[PT_TL_OV_PURE_COMM], &tmp, &W);
-		pt_ivset_union(&cu, C, M);
-		pt_ivset_diff(&td->overlap[PT_TL_OV_FREE], &W, &cu);
+		/*
+		 * Computation C ∩ W and communication M ∩ W (the index's sets
+		 * themselves when W covers them), pure communication
+		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M). Every set is
+		 * canonical (disjoint, not touching), so equal sets are equal lists.
+		 */
+		td->ov[PT_TL_OV_COMP] = C;
+		if (!covers(&W, C)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, &W);
+			td->ov[PT_TL_OV_COMP] = &td->overlap[PT_TL_OV_COMP];
+		}
+		td->ov[PT_TL_OV_COMM] = M;
+		if (!covers(&W, M)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, &W);
+			td->ov[PT_TL_OV_COMM] = &td->overlap[PT_TL_OV_COMM];
+		}
+		pt_ivset_diff(&td->overlap[PT_TL_OV_PURE_COMM], td->ov[PT_TL_OV_COMM], C);
+		td->ov[PT_TL_OV_PURE_COMM] = &td->overlap[PT_TL_OV_PURE_COMM];
+		diff_union(&td->overlap[PT_TL_OV_FREE], &W, C, M);
+		td->ov[PT_TL_OV_FREE] = &td->overlap[PT_TL_OV_FREE];
 		td->has_overlap = true;
 		pt_ivset_free(&W0);
 		pt_ivset_free(&W);
-		pt_ivset_free(&cu);
-		pt_ivset_free(&tmp);
 	}
+	for (size_t d = 0; d < t->ndev; d++) {
+		free(acc[d].mn);
+		free(acc[d].mx);
+		free(acc[d].cnt);
+		free(acc[d].canon);
+		pt_vec_free(&acc[d].sops);
+	}
+	free(acc);
 	*out = t;
 	return 0;
 }

@@ -50,7 +50,8 @@ struct pt_tl_device {
 	struct pt_tl_row *scope;     /* `Scope L0` .. `Scope L<depth-1>` */
 	struct pt_tl_row comm;       /* Ascend `Communication` (empty when no reduce pairs) */
 	bool has_overlap;
-	struct pt_ivset overlap[PT_TL_OV_N];
+	const struct pt_ivset *ov[PT_TL_OV_N]; /* the overlap rows: overlap[k], or the index's C or M itself */
+	struct pt_ivset overlap[PT_TL_OV_N];   /* storage of the rows computed here */
 };
 
 struct pt_tl_opts {

@@ -17,57 +17,128 @@ static void push(struct pt_ivset *x, int64_t s, int64_t e)
 	x->v[x->n++] = (struct pt_ival){ s, e };
 }
 
-void pt_ival_sort(struct pt_ival *iv, size_t n)
+/* Empty out and give it room for n intervals at once (no growth by copies while filling). */
+static void reset(struct pt_ivset *out, size_t n)
 {
-	if (n < 64) { /* insertion sort */
-		for (size_t i = 1; i < n; i++) {
-			struct pt_ival t = iv[i];
-			size_t j = i;
-			while (j > 0 && iv[j - 1].s > t.s) {
-				iv[j] = iv[j - 1];
-				j--;
-			}
-			iv[j] = t;
-		}
+	out->n = 0;
+	if (out->cap >= n)
 		return;
+	free(out->v);
+	out->v = pt_xmalloc(n * sizeof(*out->v));
+	out->cap = n;
+}
+
+/* Stable insertion sort of iv[0..n) by start; iv[0..k) already in order. */
+static void insertion_sort(struct pt_ival *iv, size_t k, size_t n)
+{
+	for (size_t i = k ? k : 1; i < n; i++) {
+		struct pt_ival t = iv[i];
+		size_t j = i;
+		while (j > 0 && iv[j - 1].s > t.s) {
+			iv[j] = iv[j - 1];
+			j--;
+		}
+		iv[j] = t;
 	}
-	struct pt_ival *tmp = pt_xmalloc(n * sizeof(*tmp));
-	struct pt_ival *src = iv, *dst = tmp;
-	size_t count[2048];
-	for (int pass = 0; pass < 6; pass++) {
-		int shift = pass * 11;
-		memset(count, 0, sizeof(count));
+}
+
+/* The sort key: the start as unsigned, relative to the smallest start lo. */
+static inline uint64_t ival_key(const struct pt_ival *x, uint64_t lo)
+{
+	return ((uint64_t)x->s ^ (1ULL << 63)) - lo;
+}
+
+/*
+ * Stable LSD radix sort of the n intervals at a (with b, as large, for room)
+ * by the low `bits` bits of their key. Returns a or b: where the result is.
+ */
+static struct pt_ival *lsd_sort(struct pt_ival *a, struct pt_ival *b, size_t n, uint64_t lo, unsigned bits,
+				size_t *cnt)
+{
+	unsigned passes = (bits + 10) / 11, d = (bits + passes - 1) / passes;
+	size_t nd = (size_t)1 << d;
+	struct pt_ival *src = a, *dst = b;
+	for (unsigned shift = 0; shift < bits; shift += d) {
+		memset(cnt, 0, nd * sizeof(*cnt));
 		for (size_t i = 0; i < n; i++)
-			count[(((uint64_t)src[i].s ^ (1ULL << 63)) >> shift) & 2047]++;
-		/* skip a pass where every key has the same digit */
-		bool trivial = false;
-		for (size_t d = 0; d < 2048; d++)
-			if (count[d]) {
-				trivial = count[d] == n;
-				break;
-			}
-		if (trivial)
-			continue;
+			cnt[ival_key(&src[i], lo) >> shift & (nd - 1)]++;
+		if (cnt[ival_key(&src[0], lo) >> shift & (nd - 1)] == n)
+			continue; /* every key has the same digit */
 		size_t sum = 0;
-		for (size_t d = 0; d < 2048; d++) {
-			size_t c = count[d];
-			count[d] = sum;
+		for (size_t k = 0; k < nd; k++) {
+			size_t c = cnt[k];
+			cnt[k] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[count[(((uint64_t)src[i].s ^ (1ULL << 63)) >> shift) & 2047]++] = src[i];
+			dst[cnt[ival_key(&src[i], lo) >> shift & (nd - 1)]++] = src[i];
 		struct pt_ival *t = src;
 		src = dst;
 		dst = t;
 	}
-	if (src != iv)
-		memcpy(iv, src, n * sizeof(*iv));
+	return src;
+}
+
+void pt_ival_sort(struct pt_ival *iv, size_t n)
+{
+	size_t k = 1; /* already in order (often: one track's events): nothing to do, the sort is stable */
+	while (k < n && iv[k - 1].s <= iv[k].s)
+		k++;
+	if (k >= n)
+		return;
+	if (n < 64) {
+		insertion_sort(iv, k, n);
+		return;
+	}
+	/*
+	 * Radix sort on the key relative to the smallest start: first by its top
+	 * (up to) 11 bits, in one pass through memory, into buckets that then
+	 * mostly fit the caches; then each bucket by the remaining low bits,
+	 * least significant digit first. Every step is stable.
+	 */
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)iv[i].s ^ (1ULL << 63);
+		if (key < lo)
+			lo = key;
+		if (key > hi)
+			hi = key;
+	}
+	unsigned bits = 64 - (unsigned)__builtin_clzll(hi - lo); /* hi > lo: not in order */
+	unsigned top = bits < 11 ? bits : 11, low = bits - top;
+	size_t nb = (size_t)1 << top;
+	struct pt_ival *tmp = pt_xmalloc(n * sizeof(*tmp));
+	size_t *start = pt_xcalloc(nb + 1, sizeof(*start)), *fill = pt_xmalloc(nb * sizeof(*fill));
+	size_t *cnt = pt_xmalloc(2048 * sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		start[(ival_key(&iv[i], lo) >> low) + 1]++;
+	for (size_t d = 0; d < nb; d++)
+		start[d + 1] += start[d];
+	memcpy(fill, start, nb * sizeof(*fill));
+	for (size_t i = 0; i < n; i++)
+		tmp[fill[ival_key(&iv[i], lo) >> low]++] = iv[i];
+	for (size_t d = 0; d < nb; d++) {
+		size_t a = start[d], m = start[d + 1] - a;
+		if (!m)
+			continue;
+		if (low && m >= 64) {
+			if (lsd_sort(tmp + a, iv + a, m, lo, low, cnt) != iv + a)
+				memcpy(iv + a, tmp + a, m * sizeof(*iv));
+		} else {
+			memcpy(iv + a, tmp + a, m * sizeof(*iv));
+			if (low)
+				insertion_sort(iv + a, 1, m);
+		}
+	}
+	free(cnt);
+	free(fill);
+	free(start);
 	free(tmp);
 }
 
 void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n)
 {
-	out->n = 0;
+	reset(out, n);
 	pt_ival_sort(iv, n);
 	for (size_t i = 0; i < n; i++)
 		if (iv[i].e > iv[i].s)
@@ -127,7 +198,7 @@ void pt_ivset_clip(struct pt_ivset *out, const struct pt_ivset *a, int64_t s, in
 
 void pt_ivset_union(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b)
 {
-	out->n = 0;
+	reset(out, a->n + b->n);
 	size_t i = 0, j = 0;
 	while (i < a->n || j < b->n) {
 		const struct pt_ival *p = (j >= b->n || (i < a->n && a->v[i].s <= b->v[j].s)) ? &a->v[i++] : &b->v[j++];
@@ -137,7 +208,7 @@ void pt_ivset_union(struct pt_ivset *out, const struct pt_ivset *a, const struct
 
 void pt_ivset_inter(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b)
 {
-	out->n = 0;
+	reset(out, a->n + b->n);
 	size_t i = 0, j = 0;
 	while (i < a->n && j < b->n) {
 		int64_t s = a->v[i].s > b->v[j].s ? a->v[i].s : b->v[j].s;
@@ -155,7 +226,7 @@ void pt_ivset_inter(struct pt_ivset *out, const struct pt_ivset *a, const struct
 
 void pt_ivset_diff(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b)
 {
-	out->n = 0;
+	reset(out, a->n + b->n);
 	size_t j = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		int64_t s = a->v[i].s, e = a->v[i].e;

@@ -228,6 +228,13 @@ static void fz_init(void)
 	for (size_t i = 0; i < FZ_NNAMES; i++) {
 		char p[4096];
 		snprintf(p, sizeof(p), "%s/%s", fz_job, fz_names[i]);
+		/* a name in a subdirectory (data/...) the companion may lack */
+		char *slash = strrchr(p, '/');
+		if (slash > p + strlen(fz_job)) {
+			*slash = 0;
+			mkdir(p, 0755);
+			*slash = '/';
+		}
 		fz_orig[i] = fz_read_file(p, &fz_orig_n[i]);
 	}
 }

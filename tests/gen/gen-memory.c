@@ -18,6 +18,7 @@
  * peak_node I peak_name NAME allocations A` and `memory.curve <id> U0,U1,...`,
  * computed from the described tensors with §3.13's rules.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,8 @@ static int life_kind(const char *s)
 static void expect_graph(struct gen *g, const struct mgraph *gr)
 {
 	size_t nn = gr->nodes.n;
+	/* sums in 128 bits (sizes beyond int64 saturated), the curve clamped to int64 */
+	__int128 *acc = calloc(nn + 1, sizeof(*acc));
 	long long *used = calloc(nn + 1, sizeof(*used));
 	for (size_t i = 0; i < gr->tensors.n; i++) {
 		const struct mtensor *t = &gr->tensors.v[i];
@@ -347,12 +350,13 @@ static void expect_graph(struct gen *g, const struct mgraph *gr)
 		if (a > b)
 			continue;
 		for (unsigned long long k = a; k <= b; k++)
-			used[k] += (long long)t->size;
+			acc[k] += t->size > LLONG_MAX ? LLONG_MAX : (long long)t->size;
 	}
 	long long peak = gr->stat;
 	long long pn = -1;
 	for (size_t i = 0; i < nn; i++) {
-		used[i] += gr->stat;
+		__int128 v = acc[i] + gr->stat;
+		used[i] = v > LLONG_MAX ? LLONG_MAX : v < LLONG_MIN ? LLONG_MIN : (long long)v;
 		if (pn < 0 || used[i] > peak) {
 			peak = used[i];
 			pn = (long long)i;
@@ -366,6 +370,7 @@ static void expect_graph(struct gen *g, const struct mgraph *gr)
 			fprintf(g->expect, "%s%lld", i ? "," : "", used[i]);
 		fputc('\n', g->expect);
 	}
+	free(acc);
 	free(used);
 }
 

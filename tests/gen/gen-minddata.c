@@ -8,8 +8,10 @@
  *   md-devq TYPE EXTRA BATCH VALUE [TS]           a line of device_queue_profiling_<N>.txt
  *   md-iter TYPE EXTRA BATCH VALUE [TS]           a line of dataset_iterator_profiling_<N>.txt
  *   md-cpu [interval MS] [stamps L] [device-user L] [device-sys L] [device-io L]
- *          [device-idle L] [process-user L] [process-sys L]
- *                                                 minddata_cpu_utilization_<N>.json
+ *          [device-idle L] [device-runable L] [device-ctx L] [process-user L]
+ *          [process-sys L]                        minddata_cpu_utilization_<N>.json
+ *                                                 (runable_processes and
+ *                                                 context_switch_count only when given)
  *   md-cpu-op ID [user L] [sys L]                 an op_info entry of the CPU file
  *   md-raw pipeline|devq|iter|cpu "TEXT"          write TEXT verbatim as that file
  *                                                 (malformed inputs; \n in quotes)
@@ -36,12 +38,13 @@ static struct {
 	bool number_set;
 	PT_VEC(struct md_op) ops;
 	PT_VEC(char *) devq, iter, cpu_ops;
-	char *cpu_lists[7]; /* stamps, device user/sys/io/idle, process user/sys */
+	char *cpu_lists[9]; /* stamps, device user/sys/io/idle, process user/sys, device runable/ctx */
 	char *raw[4];
 } md = { .interval = 10, .cpu_interval = 100 };
 
-static const char *const cpu_keys[7] = { "stamps", "device-user", "device-sys", "device-io",
-					 "device-idle", "process-user", "process-sys" };
+static const char *const cpu_keys[9] = { "stamps",       "device-user", "device-sys",
+					 "device-io",    "device-idle", "process-user",
+					 "process-sys",  "device-runable", "device-ctx" };
 
 static char *err_msg;
 
@@ -144,7 +147,7 @@ int gen_minddata_directive(struct gen *g, char **tok, int n)
 			if (i + 1 >= n)
 				return fail("md-cpu: '%s' needs a value", tok[i]);
 			int k = -1;
-			for (int j = 0; j < 7; j++)
+			for (int j = 0; j < 9; j++)
 				if (!strcmp(tok[i], cpu_keys[j]))
 					k = j;
 			if (!strcmp(tok[i], "interval") && num(tok[i + 1], &md.cpu_interval)) {
@@ -263,13 +266,19 @@ void gen_minddata(struct gen *g)
 		if (md.raw[3]) {
 			fputs(md.raw[3], f);
 		} else {
-			const char *L[7];
-			for (int k = 0; k < 7; k++)
+			const char *L[9];
+			for (int k = 0; k < 9; k++)
 				L[k] = md.cpu_lists[k] ? md.cpu_lists[k] : "";
 			fprintf(f, "{\"sampling_interval\": %lld, \"cpu_processor_num\": 8, \"time_stamp\": [%s],\n",
 				md.cpu_interval, L[0]);
 			fprintf(f, " \"device_info\": {\"user_utilization\": [%s], \"sys_utilization\": [%s], "
-				   "\"io_utilization\": [%s], \"idle_utilization\": [%s]},\n", L[1], L[2], L[3], L[4]);
+				   "\"io_utilization\": [%s], \"idle_utilization\": [%s]", L[1], L[2], L[3], L[4]);
+			/* written only when given, so older descriptions make the same file */
+			if (md.cpu_lists[7])
+				fprintf(f, ", \"runable_processes\": [%s]", L[7]);
+			if (md.cpu_lists[8])
+				fprintf(f, ", \"context_switch_count\": [%s]", L[8]);
+			fprintf(f, "},\n");
 			fprintf(f, " \"process_info\": {\"user_utilization\": [%s], \"sys_utilization\": [%s]},\n",
 				L[5], L[6]);
 			fprintf(f, " \"op_info\": [");

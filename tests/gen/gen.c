@@ -1010,6 +1010,9 @@ static void directive(struct gen *g, char **tok, int n)
 	} else if (!strncmp(d, "mem-", 4)) {
 		if (gen_memory_directive(g, tok, n) < 0)
 			die("%s", gen_memory_error());
+	} else if (!strncmp(d, "hccl-", 5)) {
+		if (gen_hccl_directive(g, tok, n) < 0)
+			die("%s", gen_hccl_error());
 	} else if (!strcmp(d, "file")) {
 		d_file(g, tok, n, 1);
 	} else if (!strcmp(d, "slices")) {
@@ -1833,6 +1836,7 @@ int main(int argc, char **argv)
 	gen_tdt(&g);
 	gen_minddata(&g);
 	gen_memory(&g);
+	gen_hccl(&g);
 	gen_aicore(&g);
 	if (g.expect && fclose(g.expect))
 		die("write error on EXPECT: %s", strerror(errno));

@@ -316,6 +316,11 @@ int gen_memory_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not mem
 const char *gen_memory_error(void);
 void gen_memory(struct gen *g);
 
+/* HCCL trace back end (gen-hccl.c): hccl-* directives, kept in its own state. */
+int gen_hccl_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not hccl-*, -1 error */
+const char *gen_hccl_error(void);
+void gen_hccl(struct gen *g);
+
 /* AI Core back end (gen-aicore.c): aicore* directives, kept in its own state. */
 int gen_aicore_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not aicore*, -1 error */
 const char *gen_aicore_error(void);

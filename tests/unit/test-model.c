@@ -16,6 +16,7 @@
 #include "model/dump.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "proftool.pb-c.h"
 #include "support/err.h"
 #include "support/out.h"
 
@@ -129,6 +130,8 @@ static void write_model(const struct pt_model *m, const char *path, bool compres
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 }
 
+static void check_canonical(const char *path);
+
 static void test_roundtrip(void **state)
 {
 	(void)state;
@@ -139,6 +142,8 @@ static void test_roundtrip(void **state)
 		snprintf(path, sizeof(path), "%s/m%d.ptm", dir, compress);
 		write_model(m, path, compress);
 		assert_true(pt_ptm_probe(path));
+		if (!compress)
+			check_canonical(path);
 		struct pt_model *r = NULL;
 		struct pt_err *e = NULL;
 		int rc = pt_ptm_read(path, &r, &e);
@@ -198,6 +203,108 @@ static void test_extreme_times(void **state)
 		pt_model_free(r);
 		pt_model_free(m);
 	}
+}
+
+/* A batch whose times share a huge quantum (here 2^61 ns) stores it as one
+ * scalar; the writer once took it for a column length (found by fuzz-cupti). */
+static void test_huge_quantum(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+	pt_model_add_event(m, t, 0, PT_EV_KERNEL, INT64_C(1) << 61, INT64_C(1) << 61, 5, PT_NONE, 0);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/quantum.ptm", dir);
+	write_model(m, path, false);
+	check_canonical(path);
+	struct pt_model *r = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+	assert_int_equal(r->events.start[0], INT64_C(1) << 61);
+	assert_int_equal(r->events.dur[0], INT64_C(1) << 61);
+	pt_model_free(r);
+	pt_model_free(m);
+}
+
+/* Format 2 writes correlation ids and the CUPTI side tables' event indices as
+ * differences within a batch: values that go down, wrap or sit at the limits
+ * must come back exactly, across batch boundaries. */
+static void test_delta_columns(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+	const uint64_t corr[] = { UINT64_MAX, 0, 1, UINT64_MAX - 5, UINT64_C(1) << 63, 42, 41, 0 };
+	size_t n = PT_PTM_EVENT_BATCH + 100, nc = sizeof(corr) / sizeof(corr[0]);
+	for (size_t i = 0; i < n; i++)
+		pt_model_add_event(m, t, 0, i % 2 ? PT_EV_KERNEL : PT_EV_API, (int64_t)i * 10, 5,
+				   i < nc ? corr[i] : i * 977, PT_NONE, 0);
+	for (size_t j = 0; j < n / 2; j++) {
+		/* kernels in a scrambled order: deltas of both signs */
+		uint32_t ev = (uint32_t)((j * 7919) % (n / 2)) * 2 + 1;
+		struct pt_kernel_info k = { ev, { 1, 2, 3 }, { 4, 5, 6 }, 7, 8, 9, (uint32_t)j };
+		pt_vec_push(&m->kernels, k);
+		struct pt_copy_info c = { (uint32_t)(n - 1 - 2 * j), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
+		pt_vec_push(&m->copies, c);
+		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)n };
+		pt_vec_push(&m->links, l);
+	}
+	char path[128];
+	snprintf(path, sizeof(path), "%s/delta-raw.ptm", dir);
+	write_model(m, path, false);
+	check_canonical(path);
+	snprintf(path, sizeof(path), "%s/delta.ptm", dir);
+	write_model(m, path, true);
+	struct pt_model *r = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+	assert_int_equal(r->events.n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(r->events.corr[i] == m->events.corr[i]);
+	assert_int_equal(r->kernels.n, m->kernels.n);
+	assert_int_equal(r->copies.n, m->copies.n);
+	assert_int_equal(r->links.n, m->links.n);
+	for (size_t j = 0; j < m->kernels.n; j++) {
+		assert_memory_equal(&r->kernels.v[j], &m->kernels.v[j], sizeof(m->kernels.v[j]));
+		assert_int_equal(r->copies.v[j].event, m->copies.v[j].event);
+		assert_true(r->copies.v[j].bytes == m->copies.v[j].bytes);
+		assert_int_equal(r->copies.v[j].dst_device, m->copies.v[j].dst_device);
+		assert_memory_equal(&r->links.v[j], &m->links.v[j], sizeof(m->links.v[j]));
+	}
+	pt_model_free(r);
+	pt_model_free(m);
+}
+
+/* The writer encodes column batches itself: every chunk of an uncompressed
+ * model must be exactly what protobuf-c packs for the message it decodes to. */
+static void check_canonical(const char *path)
+{
+	size_t n;
+	uint8_t *b = slurp(path, &n);
+	size_t off = 16, chunks = 0;
+	while (off < n) {
+		uint64_t len = 0;
+		int sh = 0;
+		while (b[off] & 0x80)
+			len |= (uint64_t)(b[off++] & 0x7f) << sh, sh += 7;
+		len |= (uint64_t)b[off++] << sh;
+		assert_true(off + len <= n);
+		Proftool__Chunk *c = proftool__chunk__unpack(NULL, len, b + off);
+		assert_non_null(c);
+		size_t pn = proftool__chunk__get_packed_size(c);
+		assert_int_equal(pn, len);
+		uint8_t *re = malloc(pn ? pn : 1);
+		proftool__chunk__pack(c, re);
+		assert_memory_equal(re, b + off, len);
+		free(re);
+		proftool__chunk__free_unpacked(c, NULL);
+		off += len;
+		chunks++;
+	}
+	assert_true(chunks > 4);
+	free(b);
 }
 
 static char *read_err(const char *path)
@@ -362,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_sparse_columns),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
+		cmocka_unit_test(test_delta_columns),
+		cmocka_unit_test(test_huge_quantum),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <regex.h>
 
 #include "model/index.h"
 #include "model/model.h"
@@ -569,7 +570,93 @@ static void test_pp_receive(void **st)
 			       "ranks_1_receive_alone_ns=20000;ranks_1_step_ns=100000\n");
 		else
 			HASNOT(s, "PP_RECEIVE,warn");
-		HAS(s, "0,rank,PP_STAGE_COMM,not_evaluated,no pipeline stage count in the model,,");
+		HAS(s, "0,rank,PP_STAGE_COMM,not_evaluated,number of pipeline stages unknown (set hints.pp.stages),,");
+		free(s);
+		pt_hint_knobs_free(&k);
+		pt_model_free(m);
+	}
+}
+
+/* PP_STAGE_COMM / PP_STAGE_FLOPS with hints.pp.stages = 2 over four NPU ranks */
+static void test_pp_stages(void **st)
+{
+	(void)st;
+	for (int v = 0; v < 2; v++) {
+		struct pt_model *m = pt_model_new();
+		for (uint32_t r = 0; r < 4; r++) {
+			/* MatMul [0, 10 ms) with 6.5536e10 FLOPs (1.31072e11 in stage 2), Custom 6 ms */
+			npu_flops_rank(m, r, r < 2 ? 65536000000ULL : 131072000000ULL, 6);
+			uint32_t d = pt_model_find_device(m, PT_DEV_NPU, r);
+			uint32_t t2 = pt_model_track(m, d, PT_TRACK_STREAM, 2, "stream 2");
+			uint32_t rv = add_op(m, d, "Receive-op3", "Receive");
+			pt_model_add_event(m, t2, m->ops.v[rv].name, PT_EV_TASK, 16 * MS, 1 * MS, 0, rv, 0);
+			uint32_t ar = add_op(m, d, "AllReduce-op4", "HcomAllReduce");
+			pt_model_add_event(m, t2, m->ops.v[ar].name, PT_EV_TASK, 17 * MS, (r < 2 ? 1 : 3) * MS, 0, ar, 0);
+		}
+		if (v) /* rank 3 without counters: FLOPs unknown there */
+			m->aicore.n--;
+		struct pt_hint_knobs k;
+		pt_hint_knobs_init(&k);
+		assert_int_equal(pt_hint_knob_set(&k, "hints.pp.stages", "2", NULL), 0);
+		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		/* stage 2: 2 x 3 ms of 2 x 20 ms = 15% */
+		HAS(s, "2,stage:2,PP_STAGE_COMM,warn,stage_comm_pct,15.0000,10.0000,pct,Communication inside stage 2 is "
+		       "exposed 15.0% of the time");
+		HAS(s, "stages_1_comm_ns=2000000;stages_1_step_ns=40000000;stages_1_comm_pct=5.0000;stages_1_ranks=0,1;");
+		if (!v)
+			HAS(s, "2,stage:2,PP_STAGE_FLOPS,warn,excess_pct,33.3333,20.0000,pct,\"Stage 2 computes 131072.00 MFLOPs "
+			       "per device, 33.3% above the stage average");
+		else
+			HAS(s, "3,rank,PP_STAGE_FLOPS,not_evaluated,no FLOPs data on every rank,,");
+		free(s);
+		pt_hint_knobs_free(&k);
+		pt_model_free(m);
+	}
+}
+
+/* SLOW_LINK over HCCL trace events (ascend.md §3.10) */
+static void hccl(struct pt_model *m, uint32_t dev, uint32_t exec, uint32_t tid, int64_t ts, int64_t dur, uint32_t src,
+		 uint32_t dst, const char *transport, const char *task, uint64_t size)
+{
+	struct pt_hccl_task t = { dev, pt_model_str(m, "allReduce_1"), exec, tid, ts, dur, src, dst,
+				  pt_model_str(m, transport), pt_model_str(m, task), size };
+	pt_vec_push(&m->hccl, t);
+}
+
+static void test_slow_link(void **st)
+{
+	(void)st;
+	for (int v = 0; v < 2; v++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+		/* RDMA 0->1: one transfer of 2 MB in 100 us (the LOCAL wait, written 1->0, joins it): 20000 KB/ms */
+		hccl(m, d, 0, 1, 0, 40 * US, 0, 1, "RDMA", "RDMASend", 1000000);
+		hccl(m, d, 0, 1, 40 * US, 40 * US, 0, 1, "RDMA", "RDMASend", 1000000);
+		hccl(m, d, 0, 1, 80 * US, 20 * US, 1, 0, "LOCAL", "Notify Wait", 0);
+		/* RDMA 0->2: the same, or (v = 1) a broken triple and then a whole one twice as slow */
+		if (v) {
+			hccl(m, d, 0, 2, 0, 40 * US, 0, 2, "RDMA", "RDMASend", 1000000);
+			hccl(m, d, 0, 2, 40 * US, 40 * US, 0, 2, "RDMA", "Notify Record", 0);
+		}
+		hccl(m, d, 0, 2, 100 * US, (v ? 80 : 40) * US, 0, 2, "RDMA", "RDMASend", 1000000);
+		hccl(m, d, 0, 2, 200 * US, (v ? 80 : 40) * US, 0, 2, "RDMA", "RDMASend", 1000000);
+		hccl(m, d, 0, 2, 300 * US, (v ? 40 : 20) * US, 0, 2, "RDMA", "Notify Wait", 0);
+		/* SDMA: Memcpy and Reduce Inline count, Notify Record does not; zero bytes everywhere: skipped */
+		hccl(m, d, 1, 3, 0, 10 * US, 0, 1, "SDMA", "Memcpy", 0);
+		hccl(m, d, 1, 3, 10 * US, 10 * US, 0, 2, "SDMA", "Reduce Inline", 0);
+		hccl(m, d, 1, 3, 20 * US, 10 * US, 0, 2, "SDMA", "Notify Record", 4096);
+		struct pt_hint_knobs k;
+		pt_hint_knobs_init(&k);
+		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		if (v) /* 20000 and 10000: mean 15000, 0->2 is 33.3% below */
+			HAS(s, "0,link:0-2/RDMA,SLOW_LINK,warn,shortfall_pct,33.3333,20.0000,pct,\"Link 0\u21922 (RDMA) moves "
+			       "10000.00 KB/ms, 33.3% below the RDMA average.\",shortfall_pct=33.3333;kb_per_ms=10000.0000;"
+			       "mean_kb_per_ms=15000.0000;type=RDMA;links_1_src=0;links_1_dst=1;links_1_kb_per_ms=20000.0000;"
+			       "links_1_size_bytes=2000000;links_1_time_ns=100000;links_2_src=0;links_2_dst=2;"
+			       "links_2_kb_per_ms=10000.0000;links_2_size_bytes=2000000;links_2_time_ns=200000\n");
+		else
+			HASNOT(s, "SLOW_LINK");
+		HASNOT(s, "SDMA");
 		free(s);
 		pt_hint_knobs_free(&k);
 		pt_model_free(m);
@@ -606,6 +693,79 @@ static void test_memory(void **st)
 			HAS(s, "peak_pct=93.7500;peak_bytes=16106127360;capacity_bytes=17179869184;peak_ns=10000\n");
 		free(s);
 		pt_model_free(g.m);
+	}
+}
+
+/* MEMORY_NEAR_CAPACITY on Ascend (ascend.md §3.13): the largest graph peak against total_mem */
+static void mem_tensor(struct pt_model *m, uint32_t g, uint64_t id, uint64_t size, const char *life, uint64_t a,
+		       uint64_t b)
+{
+	struct pt_mem_tensor t;
+	memset(&t, 0, sizeof(t));
+	t.graph = g;
+	t.id = id;
+	t.size = size;
+	t.type = pt_model_str(m, "Common");
+	t.life_long = pt_model_str(m, life);
+	t.life_start = a;
+	t.life_end = b;
+	pt_vec_push(&m->mem_tensors, t);
+}
+
+static void test_memory_npu(void **st)
+{
+	(void)st;
+	for (int v = 0; v < 3; v++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 3);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "s");
+		npu_step(m, d, 1, 0, 100 * US);
+		uint32_t op = add_op(m, d, "Default/MatMul-op1", "MatMul");
+		pt_model_add_event(m, t, m->ops.v[op].name, PT_EV_TASK, 40 * US, 10 * US, 0, op, 0);
+		pt_model_add_event(m, t, m->ops.v[op].name, PT_EV_TASK, 20 * US, 10 * US, 0, op, 0);
+		/* graph 0: static 1 GiB + 10 GiB everywhere; graph 1: static 1 GiB, nodes 0..2 */
+		for (uint32_t g = 0; g < 2; g++) {
+			struct pt_mem_graph mg;
+			memset(&mg, 0, sizeof(mg));
+			mg.device = d;
+			mg.graph_id = 7 + g;
+			mg.static_mem = 1LL << 30;
+			mg.total_mem = v == 2 ? 0 : 16ULL << 30;
+			pt_vec_push(&m->mem_graphs, mg);
+			static const char *const nn[3] = { "MatMul-op1", "Add-op2", "Cast-op3" };
+			for (uint32_t i = 0; i < 3; i++) {
+				struct pt_mem_node n;
+				memset(&n, 0, sizeof(n));
+				n.graph = g;
+				n.name = pt_model_str(m, nn[i]);
+				n.node_id = i;
+				pt_vec_push(&m->mem_nodes, n);
+			}
+		}
+		mem_tensor(m, 0, 1, 10ULL << 30, "LifeLongGraphAll", 0, 0);
+		/* graph 1: 12 GiB at 0..1 (13 or 14 GiB with the second tensor at node 1), a reversed and an
+		 * unknown-lifetime tensor that count nothing, and one cut at the last node */
+		mem_tensor(m, 1, 1, 12ULL << 30, "LifeLongNone", 0, 1);
+		mem_tensor(m, 1, 2, (v == 1 ? 1ULL : 2ULL) << 30, "LifeLongGraphStart", 0, 1);
+		mem_tensor(m, 1, 3, 8ULL << 30, "LifeLongNone", 2, 1);
+		mem_tensor(m, 1, 4, 8ULL << 30, "Unknown", 0, 2);
+		mem_tensor(m, 1, 5, 1ULL << 30, "LifeLongNone", 2, 99);
+		struct pt_hint_knobs k;
+		pt_hint_knobs_init(&k);
+		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		if (v == 0)
+			HAS(s, "3,device:3,MEMORY_NEAR_CAPACITY,warn,peak_pct,93.7500,90.0000,pct,\"Device 3 peaked at 15.00 GiB, "
+			       "93.8% of its 16.00 GiB (threshold 90.0%).");
+		else
+			HASNOT(s, "MEMORY_NEAR_CAPACITY,warn");
+		if (v == 0)
+			HAS(s, "peak_pct=93.7500;peak_bytes=16106127360;capacity_bytes=17179869184;peak_ns=20000;graph_id=8;"
+			       "peak_node_index=0;peak_node=MatMul-op1\n");
+		if (v == 2)
+			HAS(s, "3,device:3,MEMORY_NEAR_CAPACITY,not_evaluated,no device memory size (total_mem 0),,");
+		free(s);
+		pt_hint_knobs_free(&k);
+		pt_model_free(m);
 	}
 }
 
@@ -794,6 +954,44 @@ static void test_rank_spread_bubble(void **st)
 	pt_model_free(m);
 }
 
+
+/* --comm-pattern (summary.md §2.5) in the index: names and attribution to communication ranges */
+static void test_comm_pattern(void **st)
+{
+	(void)st;
+	struct gm g;
+	gm_init(&g);
+	range(&g, "ProfilerStep#1", 0, 100 * US);
+	size_t k1 = act(&g, g.s1, PT_EV_KERNEL, "gemm", 0, 60 * US, 0, 1);
+	size_t k2 = act(&g, g.s1, PT_EV_KERNEL, "_Z13ring_exchangePf", 60 * US, 80 * US, 50 * US, 52 * US);
+	size_t k3 = act(&g, g.s1, PT_EV_KERNEL, "ncclKernel_AllReduce", 80 * US, 85 * US, 53 * US, 54 * US);
+	size_t op = g.m->events.n;
+	range(&g, "my_exchange", 85 * US, 95 * US);
+	struct pt_range_info ri;
+	memset(&ri, 0, sizeof(ri));
+	ri.event = (uint32_t)op;
+	ri.type = pt_model_str(g.m, "Operator");
+	pt_vec_push(&g.m->ranges, ri);
+	size_t k4 = act(&g, g.s1, PT_EV_KERNEL, "copy", 88 * US, 98 * US, 86 * US, 87 * US);
+	regex_t re;
+	assert_int_equal(regcomp(&re, "^RING_exchange|my_exchange", REG_EXTENDED | REG_ICASE | REG_NOSUB), 0);
+	for (int v = 0; v < 3; v++) {
+		struct pt_index *x = pt_index_new(g.m);
+		if (v)
+			pt_index_set_comm_pattern(x, &re, v == 1);
+		assert_false(pt_index_is_comm(x, k1));
+		assert_int_equal(pt_index_is_comm(x, k2), v == 1);  /* demangled name only */
+		assert_int_equal(pt_index_is_comm(x, k3), v == 0);  /* the pattern replaces the list */
+		assert_int_equal(pt_index_is_comm(x, k4), v != 0);  /* launched inside the Operator range */
+		struct pt_breakdown b;
+		pt_index_breakdown(x, g.gpu, 0, 100 * US, &b);
+		assert_int_equal(b.comm_not_overlapped, v == 0 ? 5 * US : v == 1 ? 30 * US : 10 * US);
+		pt_index_free(x);
+	}
+	regfree(&re);
+	pt_model_free(g.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -803,11 +1001,11 @@ int main(void)
 		cmocka_unit_test(test_top_ops), cmocka_unit_test(test_rank_spread),
 		cmocka_unit_test(test_knobs), cmocka_unit_test(test_suppressed),
 		cmocka_unit_test(test_low_flops), cmocka_unit_test(test_rank_flops),
-		cmocka_unit_test(test_pp_receive), cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_pp_receive), cmocka_unit_test(test_pp_stages), cmocka_unit_test(test_slow_link), cmocka_unit_test(test_memory), cmocka_unit_test(test_memory_npu),
 		cmocka_unit_test(test_unexplained), cmocka_unit_test(test_launch_bound),
 		cmocka_unit_test(test_unattributed), cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_ddp), cmocka_unit_test(test_tensor_cores),
-		cmocka_unit_test(test_rank_spread_bubble),
+		cmocka_unit_test(test_rank_spread_bubble), cmocka_unit_test(test_comm_pattern),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,19 +149,19 @@ static void test_overlap(void **state)
 	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
 	const struct pt_tl_device *td = &tl->dev[d];
 	assert_true(td->has_overlap);
-	const struct pt_ivset *s = td->overlap;
+	const struct pt_ivset *const *s = td->ov; /* the rows (a row may be the index's C or M itself) */
 	static const int64_t want[PT_TL_OV_N][4] = {
 		{ 0, 100, 150, 250 }, { 80, 180, 300, 350 }, { 100, 150, 300, 350 }, { 250, 300, 350, 400 }
 	};
 	for (int q = 0; q < PT_TL_OV_N; q++) {
-		assert_int_equal(s[q].n, 2);
-		assert_int_equal(s[q].v[0].s, want[q][0]);
-		assert_int_equal(s[q].v[0].e, want[q][1]);
-		assert_int_equal(s[q].v[1].s, want[q][2]);
-		assert_int_equal(s[q].v[1].e, want[q][3]);
+		assert_int_equal(s[q]->n, 2);
+		assert_int_equal(s[q]->v[0].s, want[q][0]);
+		assert_int_equal(s[q]->v[0].e, want[q][1]);
+		assert_int_equal(s[q]->v[1].s, want[q][2]);
+		assert_int_equal(s[q]->v[1].e, want[q][3]);
 	}
-	int64_t sum = pt_ivset_measure(&s[PT_TL_OV_COMP]) + pt_ivset_measure(&s[PT_TL_OV_PURE_COMM]) +
-		      pt_ivset_measure(&s[PT_TL_OV_FREE]);
+	int64_t sum = pt_ivset_measure(s[PT_TL_OV_COMP]) + pt_ivset_measure(s[PT_TL_OV_PURE_COMM]) +
+		      pt_ivset_measure(s[PT_TL_OV_FREE]);
 	assert_int_equal(sum, 400);
 	/* the GPU Steps row spans the step's activities; events carry step 3 */
 	assert_int_equal(td->steps.s.n, 1);
@@ -194,12 +194,97 @@ static void test_overlap(void **state)
 	pt_model_free(m);
 }
 
+static void same_set(const struct pt_ivset *a, const struct pt_ivset *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->v[i].s, b->v[i].s);
+		assert_int_equal(a->v[i].e, b->v[i].e);
+	}
+}
+
+/*
+ * The overlap rows against the set algebra of §10.3 computed directly:
+ * C ∩ W, M ∩ W, (M − C) ∩ W, W − (C ∪ M), on random streams, step ranges
+ * with gaps and random --time-window values.
+ */
+static void test_overlap_sets(void **state)
+{
+	(void)state;
+	uint64_t seed = 12345;
+	for (int round = 0; round < 300; round++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t k = pt_model_str(m, "gemm_kernel"), n = pt_model_str(m, "ncclKernel_AllReduce");
+		for (int st = 0; st < 3; st++) {
+			uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7 + st, "stream");
+			int64_t at = 0;
+			for (int i = 0; i < 12; i++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				at += (int64_t)(seed >> 33) % 60;
+				int64_t dur = 1 + (int64_t)(seed >> 45) % 50;
+				pt_model_add_event(m, t, (seed >> 20) & 1 ? n : k, PT_EV_KERNEL, at, dur, 0, PT_NONE, 0);
+				at += dur;
+			}
+		}
+		uint32_t h = pt_model_device(m, PT_DEV_CPU, 0);
+		uint32_t th = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 11, "");
+		int64_t s0 = (int64_t)(seed >> 40) % 100;
+		pt_model_add_event(m, th, pt_model_str(m, "ProfilerStep#1"), PT_EV_RANGE, s0, 250, 0, PT_NONE, 0);
+		pt_model_add_event(m, th, pt_model_str(m, "ProfilerStep#2"), PT_EV_RANGE, s0 + 250 + (round & 3) * 20, 300, 0,
+				   PT_NONE, 0);
+		struct pt_index *x = pt_index_new(m);
+		struct pt_tl_opts o = { .overlap = true };
+		if (round % 3) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			o.has_window = true;
+			o.win_start = round % 3 == 1 ? INT64_MIN : (int64_t)(seed >> 35) % 300;
+			o.win_end = (int64_t)(seed >> 50) % 2 ? INT64_MAX : o.win_start + 100 + (int64_t)(seed >> 40) % 400;
+			if (o.win_start == INT64_MIN)
+				o.win_end = 200 + (int64_t)(seed >> 40) % 400;
+		}
+		struct pt_tl *tl = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+		const struct pt_tl_device *td = &tl->dev[d];
+		const struct pt_ivset *C = pt_index_comp(x, d), *M = pt_index_comm(x, d);
+		struct pt_ival wv[2];
+		for (size_t w = 0; w < td->win.n; w++)
+			wv[w] = (struct pt_ival){ td->win.v[w].s, td->win.v[w].e };
+		struct pt_ivset W0 = { 0 }, W = { 0 }, want = { 0 }, tmp = { 0 };
+		pt_ivset_build(&W0, wv, td->win.n);
+		pt_ivset_clip(&W, &W0, tl->win_s, tl->win_e);
+		if (!td->has_overlap) {
+			assert_true(!C->n && !M->n);
+		} else {
+			pt_ivset_inter(&want, C, &W);
+			same_set(td->ov[PT_TL_OV_COMP], &want);
+			pt_ivset_inter(&want, M, &W);
+			same_set(td->ov[PT_TL_OV_COMM], &want);
+			pt_ivset_diff(&tmp, M, C);
+			pt_ivset_inter(&want, &tmp, &W);
+			same_set(td->ov[PT_TL_OV_PURE_COMM], &want);
+			pt_ivset_union(&tmp, C, M);
+			pt_ivset_diff(&want, &W, &tmp);
+			same_set(td->ov[PT_TL_OV_FREE], &want);
+		}
+		pt_ivset_free(&W0);
+		pt_ivset_free(&W);
+		pt_ivset_free(&want);
+		pt_ivset_free(&tmp);
+		pt_tl_free(tl);
+		pt_index_free(x);
+		pt_model_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scope_depth3),
 		cmocka_unit_test(test_scope_prefix_and_skip),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_overlap_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

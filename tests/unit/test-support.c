@@ -200,6 +200,51 @@ static void test_intervals(void **state)
 	pt_ivset_free(&r);
 }
 
+/* (start, original position) */
+static int ival_ref_cmp(const void *pa, const void *pb)
+{
+	const struct pt_ival *a = pa, *b = pb;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/* pt_ival_sort is a stable sort by start: every shape of key range, duplicates, sorted runs. */
+static void test_ival_sort_stable(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 2, 63, 64, 65, 1000, 5000, 70000 };
+	static const uint64_t spans[] = { 2, 1000, 1ull << 20, 1ull << 37, 1ull << 50, 0 /* full 64 bits */ };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(*sizes); si++)
+		for (size_t pi = 0; pi < sizeof(spans) / sizeof(*spans); pi++)
+			for (int shape = 0; shape < 4; shape++) {
+				size_t n = sizes[si];
+				struct pt_ival *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+				int64_t base = shape == 2 ? INT64_MIN / 2 : 1000000000000;
+				for (size_t i = 0; i < n; i++) {
+					x ^= x << 13;
+					x ^= x >> 7;
+					x ^= x << 17;
+					uint64_t r = spans[pi] ? x % spans[pi] : x;
+					if (shape == 1) /* interleaved sorted runs, as events of several tracks */
+						r = (spans[pi] ? (i * 37) % spans[pi] : i * 37) + (x & 3);
+					if (shape == 3) /* skewed: one far key, the rest close together (large buckets) */
+						r = i == n / 2 ? (spans[pi] ? spans[pi] - 1 : UINT64_MAX) : x % 100000;
+					v[i] = (struct pt_ival){ spans[pi] ? base + (int64_t)r : (int64_t)r, (int64_t)i };
+				}
+				memcpy(w, v, n * sizeof(*v));
+				qsort(w, n, sizeof(*w), ival_ref_cmp);
+				pt_ival_sort(v, n);
+				for (size_t i = 0; i < n; i++) {
+					assert_int_equal(v[i].s, w[i].s);
+					assert_int_equal(v[i].e, w[i].e);
+				}
+				free(v);
+				free(w);
+			}
+}
+
 static void test_out_errors(void **state)
 {
 	(void)state;
@@ -254,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
+		cmocka_unit_test(test_ival_sort_stable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,7 @@ head -c 500 good.ptm > trunc.ptm
 run proftool info trunc.ptm
 head -c 16 good.ptm > hdr.ptm
 run proftool info hdr.ptm
-{ head -c 8 good.ptm; printf '\002\000\000\000'; tail -c +13 good.ptm; } > newer.ptm
+{ head -c 8 good.ptm; printf '\377\000\000\000'; tail -c +13 good.ptm; } > newer.ptm
 run proftool info newer.ptm
 python3 -c "import sys; b=bytearray(open('raw.ptm','rb').read()); b[200]^=1; open('flip.ptm','wb').write(b)"
 run proftool info flip.ptm

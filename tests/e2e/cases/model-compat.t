@@ -1,0 +1,15 @@
+# Model format compatibility: models written by format 1 (proftool before the
+# delta-coded CUPTI columns, testdata/compat/README.md) still read, and give the
+# same model as a fresh import of the same input in the current format.
+run proftool-gen cupti '$SRC/testdata/cupti/launch.cdtxt' -o launch.cdump
+run proftool import launch.cdump -o v2.ptm
+proftool dump "$SRC/testdata/compat/v1-cupti-launch.ptm" >v1.txt
+proftool dump v2.ptm >v2.txt
+run cmp v1.txt v2.txt
+run proftool export '$SRC/testdata/compat/v1-cupti-launch.ptm' --table kernels --format csv
+ln -s "$SRC/testdata" testdata
+run proftool import testdata/ascend/sample -o sample.ptm
+proftool dump "$SRC/testdata/compat/v1-ascend-sample.ptm" >a1.txt
+proftool dump sample.ptm >a2.txt
+run cmp a1.txt a2.txt
+run proftool info '$SRC/testdata/compat/v1-ascend-sample.ptm'
