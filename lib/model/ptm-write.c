@@ -1,6 +1,7 @@
 /* Writing the .ptm model file, streamed chunk by chunk (see ptm.h). */
 #include "model/ptm.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,48 @@ static uint64_t mag(int64_t v)
 	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 }
 
+/*
+ * Exact division by a batch's time quantum q = 2^k * d (d odd) without a
+ * divide instruction: a multiple of q shifted right by k is a multiple of d,
+ * and multiplying it by the inverse of d modulo 2^64 gives the quotient, for
+ * negative values too. x is a multiple of q exactly when its low k bits are
+ * zero and (x >> k) * inv <= (2^64 - 1) / d (Granlund and Montgomery).
+ */
+struct quantum {
+	uint64_t q, inv, lim;
+	unsigned k;
+};
+
+static void quantum_set(struct quantum *z, uint64_t q)
+{
+	z->q = q;
+	z->k = (unsigned)__builtin_ctzll(q);
+	uint64_t d = q >> z->k, inv = d; /* Newton: each step doubles the correct low bits */
+	for (int i = 0; i < 5; i++)
+		inv *= 2 - d * inv;
+	z->inv = inv;
+	z->lim = UINT64_MAX / d;
+}
+
+static bool quantum_divides(const struct quantum *z, uint64_t x)
+{
+	return !(x & ((UINT64_C(1) << z->k) - 1)) && (x >> z->k) * z->inv <= z->lim;
+}
+
+/* Widen z to the gcd of its quantum and |v| (a quantum of 0 takes |v|). */
+static inline void quantum_fit(struct quantum *z, int64_t v)
+{
+	uint64_t x = mag(v);
+	if (!x || (z->q && quantum_divides(z, x)))
+		return;
+	quantum_set(z, gcd64(z->q, x));
+}
+
+static int64_t quantum_div(const struct quantum *z, int64_t x)
+{
+	return (int64_t)((uint64_t)(x >> z->k) * z->inv);
+}
+
 /* Is every value of a column zero? Then it is written empty. */
 static bool all_zero64(const uint64_t *v, size_t n)
 {
@@ -371,18 +414,21 @@ static void write_events(struct writer *w, const struct pt_model *m)
 		size_t n = ev->n - b < PT_PTM_EVENT_BATCH ? ev->n - b : PT_PTM_EVENT_BATCH;
 		/* the time quantum: the gcd of every start and duration (10 ns for
 		 * 100 MHz Ascend counters), so that varints get shorter */
-		uint64_t q = 0;
-		for (size_t i = 0; i < n && q != 1; i++)
-			q = gcd64(gcd64(q, mag(ev->start[b + i])), mag(ev->dur[b + i]));
-		if (q == 0)
-			q = 1;
+		struct quantum z = { 0 };
+		for (size_t i = 0; i < n && z.q != 1; i++) {
+			quantum_fit(&z, ev->start[b + i]);
+			quantum_fit(&z, ev->dur[b + i]);
+		}
+		if (z.q == 0)
+			quantum_set(&z, 1);
+		uint64_t q = z.q;
 		/* deltas in units of q, modulo 2^64: exact for any int64 starts */
 		uint64_t prev = 0;
 		for (size_t i = 0; i < n; i++) {
 			kind[i] = ev->kind[b + i];
-			uint64_t sq = (uint64_t)(ev->start[b + i] / (int64_t)q);
+			uint64_t sq = (uint64_t)quantum_div(&z, ev->start[b + i]);
 			delta[i] = (int64_t)(sq - prev);
-			dur[i] = ev->dur[b + i] / (int64_t)q;
+			dur[i] = quantum_div(&z, ev->dur[b + i]);
 			prev = sq;
 		}
 		bool has_corr = !all_zero64(ev->corr + b, n);

@@ -205,6 +205,42 @@ static void test_extreme_times(void **state)
 	}
 }
 
+/* The writer divides by a batch's quantum with a multiply by its inverse: odd,
+ * even and mixed quanta, negative multiples, a quantum that shrinks as the
+ * batch goes on, and -2^63 all come back exactly. */
+static void test_quantum_division(void **state)
+{
+	(void)state;
+	static const int64_t sets[][6] = {
+		{ 168 * 5, -168 * 11, 168, 168 * 1000000007LL, -168, 0 },           /* 2^3 * 3 * 7 */
+		{ 3000000000LL, -9000000000LL, 3, 300000000000000000LL, 6, 9 },      /* odd 3 */
+		{ INT64_MIN, INT64_C(1) << 62, -(INT64_C(1) << 40), 1 << 20, 0, 1 << 20 }, /* 2^20 */
+		{ 1000, 700, 35, -14, 21, 49 },                                     /* 100, 35, 7 */
+		{ INT64_MAX, INT64_MAX - 1, 1, INT64_MIN + 1, -1, 0 },               /* 1 */
+	};
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		for (size_t i = 0; i + 1 < 6; i += 2)
+			pt_model_add_event(m, t, 0, PT_EV_KERNEL, sets[k][i], sets[k][i + 1], 0, PT_NONE, 0);
+		char path[128];
+		snprintf(path, sizeof(path), "%s/q%zu.ptm", dir, k);
+		write_model(m, path, false);
+		check_canonical(path);
+		struct pt_model *r = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+		assert_int_equal(r->events.n, 3);
+		for (size_t i = 0; i < 3; i++) {
+			assert_int_equal(r->events.start[i], sets[k][2 * i]);
+			assert_int_equal(r->events.dur[i], sets[k][2 * i + 1]);
+		}
+		pt_model_free(r);
+		pt_model_free(m);
+	}
+}
+
 /* A batch whose times share a huge quantum (here 2^61 ns) stores it as one
  * scalar; the writer once took it for a column length (found by fuzz-cupti). */
 static void test_huge_quantum(void **state)
@@ -471,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
 		cmocka_unit_test(test_huge_quantum),
+		cmocka_unit_test(test_quantum_division),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
