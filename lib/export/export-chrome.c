@@ -1714,6 +1714,22 @@ static inline char *put_frag(const struct ctx *c, char *p, const struct frag *f)
 	return put(p, c->arena.v + f->off, f->len);
 }
 
+/* Event Sync and Stream Wait Event: what they waited for (cupti.md §6.7, Kineto's keys; -1 unknown). */
+static char *put_sync_args(const struct ctx *c, char *p, const char *a0, uint32_t i)
+{
+	const struct pt_sync_info *si = pt_model_sync_info(c->m, i);
+	if (!si || (si->type != 1 && si->type != 2))
+		return p;
+	if (p != a0)
+		*p++ = ',';
+	p = PUTL(p, "\"wait_on_stream\":");
+	p = put_i64(p, si->wait_stream);
+	p = PUTL(p, ",\"wait_on_cuda_event_record_corr_id\":");
+	p = put_i64(p, si->wait_corr);
+	p = PUTL(p, ",\"wait_on_cuda_event_id\":");
+	return put_i64(p, si->cuda_event_id);
+}
+
 static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
 	const struct pt_events *ev = &c->m->events;
@@ -1797,6 +1813,8 @@ static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r
 		p = PUTL(p, "\"correlation\":");
 		p = put_u64(p, ev->corr[i]);
 	}
+	if (k == PT_EV_SYNC)
+		p = put_sync_args(c, p, a0, i);
 	if (c->tl->ev_step[i]) {
 		if (p != a0)
 			*p++ = ',';

@@ -46,6 +46,7 @@ enum {
 	F_CBID, F_PID, F_TID, F_TYPE, F_FLAGS, F_TS, F_ID, F_OBJKIND, F_OBJID, F_DOMAIN,
 	F_PAYLOADKIND, F_PAYLOAD, F_EXTKIND, F_EXTID,
 	F_SM, F_MEM, F_BW, F_CCMAJ, F_CCMIN, F_DEVID, F_NULLSTREAM,
+	F_EVENTID, F_CUDAEVENTID, F_SYNCID,
 	F__N
 };
 
@@ -62,6 +63,7 @@ static const char *const field_names[F__N] = {
 	[F_EXTKIND] = "externalKind", [F_EXTID] = "externalId", [F_SM] = "numMultiprocessors",
 	[F_MEM] = "globalMemorySize", [F_BW] = "globalMemoryBandwidth", [F_CCMAJ] = "computeCapabilityMajor",
 	[F_CCMIN] = "computeCapabilityMinor", [F_DEVID] = "id", [F_NULLSTREAM] = "nullStreamId",
+	[F_EVENTID] = "eventId", [F_CUDAEVENTID] = "cudaEventId", [F_SYNCID] = "cudaEventSyncId",
 };
 
 static inline uint64_t get(const uint8_t *r, struct fo f)
@@ -103,6 +105,12 @@ struct range {
 	uint32_t track, name, domain, flags, order;
 	uint64_t id;
 	bool thread; /* object kind THREAD (else process-wide) */
+};
+
+/* A cudaEventRecord (CUDA_EVENT record), kept for the synchronization joins of cupti.md §6.7. */
+struct cuda_event {
+	uint32_t ctx, event_id, stream, corr;
+	uint64_t sync_id;
 };
 
 struct pending {
@@ -168,13 +176,14 @@ struct cf {
 	PT_VEC(struct marker) markers;
 	struct pt_hashmap mdata;    /* marker id -> payload (payloadKind 1 only) + 1 */
 	PT_VEC(uint8_t) pending_sync; /* raw sync records, decoded after the context map is known */
+	PT_VEC(struct cuda_event) cuda_events;
 	uint32_t sync_stride;
 	int64_t max_time;
 	/* counters */
 	uint64_t n_records, n_buffers_read, untimed, start_after_end, gpu_before_api, gpu_without_api,
 		kernels_without_launch, corr_dup, unknown_strings, unknown_kind_bytes, incomplete, raw_records,
 		nvtx_end_without_start, nvtx_unterminated, nvtx_end_before_start, nvtx_start_repeated,
-		nvtx_bad_parent, unknown_chunks, unknown_context;
+		nvtx_bad_parent, unknown_chunks, unknown_context, sync_unjoined;
 };
 
 #define PT_DENSE_CORR (1u << 26)
@@ -810,6 +819,12 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		f->pending_sync.n += f->stride[k];
 		break;
 	}
+	case PT_CK_CUDA_EVENT: {
+		struct cuda_event ce = { (uint32_t)get(r, o[F_CONTEXT]), (uint32_t)get(r, o[F_EVENTID]),
+					 (uint32_t)get(r, o[F_STREAM]), (uint32_t)get(r, o[F_CORR]), get(r, o[F_SYNCID]) };
+		pt_vec_push(&f->cuda_events, ce);
+		break;
+	}
 	case PT_CK_MARKER: {
 		struct marker mk;
 		mk.flags = (uint32_t)get(r, o[F_FLAGS]);
@@ -1254,8 +1269,62 @@ static void join(struct pt_model *m, struct cf *f, struct range *rs, size_t nr)
 	free(q);
 }
 
+/* CUDA event records in (context, event id, correlation id, file order) order:
+ * the candidates of one sync are then one run, searched by correlation id. */
+static int cuda_event_cmp(const void *pa, const void *pb)
+{
+	const struct cuda_event *a = pa, *b = pb;
+	if (a->ctx != b->ctx)
+		return a->ctx < b->ctx ? -1 : 1;
+	if (a->event_id != b->event_id)
+		return a->event_id < b->event_id ? -1 : 1;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The cudaEventRecord an Event Sync or Stream Wait Event waited for (cupti.md
+ * §6.7): the record with the same non-zero cudaEventSyncId, else (Kineto's
+ * rule) the last record of the same context and event id whose correlation id
+ * is smaller than the sync's. NULL when none.
+ */
+static const struct cuda_event *sync_source(const struct cf *f, const struct pt_hashmap *by_sync, uint32_t ctx,
+					    uint32_t event_id, uint32_t corr, uint64_t sync_id)
+{
+	if (sync_id) {
+		uint64_t *v = pt_hashmap_get(by_sync, sync_id);
+		return v ? &f->cuda_events.v[*v] : NULL;
+	}
+	const struct cuda_event *ce = f->cuda_events.v;
+	size_t lo = 0, hi = f->cuda_events.n; /* first record not below (ctx, event_id, corr) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct cuda_event key = { ctx, event_id, 0, corr, 0 };
+		if (cuda_event_cmp(&ce[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ce[lo - 1].ctx != ctx || ce[lo - 1].event_id != event_id)
+		return NULL;
+	return &ce[lo - 1];
+}
+
 static void emit_syncs(struct pt_model *m, struct cf *f)
 {
+	struct pt_hashmap by_sync;
+	pt_hashmap_init(&by_sync);
+	if (f->cuda_events.n) {
+		pt_sort(f->cuda_events.v, f->cuda_events.n, sizeof(*f->cuda_events.v), cuda_event_cmp);
+		for (size_t i = 0; i < f->cuda_events.n; i++)
+			if (f->cuda_events.v[i].sync_id) {
+				bool added;
+				uint64_t *v = pt_hashmap_put(&by_sync, f->cuda_events.v[i].sync_id, i, &added);
+				if (!added)
+					*v = i; /* a repeated id: the last record in sort order */
+			}
+	}
 	static const char *const names[] = { "Unknown Sync", "Event Sync", "Stream Wait Event", "Stream Sync",
 					     "Context Sync" };
 	uint32_t s = f->stride[PT_CK_SYNCHRONIZATION];
@@ -1281,7 +1350,21 @@ static void emit_syncs(struct pt_model *m, struct cf *f)
 				   corr, PT_NONE, 0);
 		struct pending pd = { ev, corr, 0, false };
 		pt_vec_push(&f->pend, pd);
+		uint32_t eid = (uint32_t)get(r, o[F_CUDAEVENTID]);
+		struct pt_sync_info si = { ev, ty, eid == UINT32_MAX ? -1 : (int64_t)eid, -1, -1 };
+		if (ty == 1 || ty == 2) { /* EVENT_SYNCHRONIZE, STREAM_WAIT_EVENT */
+			const struct cuda_event *ce = sync_source(f, &by_sync, (uint32_t)get(r, o[F_CONTEXT]), eid,
+								  corr, get(r, o[F_SYNCID]));
+			if (ce) {
+				si.wait_stream = ce->stream == UINT32_MAX ? -1 : (int64_t)ce->stream;
+				si.wait_corr = ce->corr;
+			} else {
+				f->sync_unjoined++;
+			}
+		}
+		pt_vec_push(&m->syncs, si);
 	}
+	pt_hashmap_free(&by_sync);
 }
 
 static void name_threads(struct pt_model *m, struct cf *f)
@@ -1322,6 +1405,7 @@ static void stats(struct pt_model *m, struct cf *f)
 		{ "cupti.nvtx_unterminated", f->nvtx_unterminated },
 		{ "cupti.nvtx_bad_parent", f->nvtx_bad_parent },
 		{ "cupti.sync_unknown_context", f->unknown_context },
+		{ "cupti.sync_without_event_record", f->sync_unjoined },
 		{ "cupti.unknown_chunks", f->unknown_chunks },
 	};
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
@@ -1371,6 +1455,7 @@ static void cf_free(struct cf *f)
 	pt_vec_free(&f->markers);
 	pt_hashmap_free(&f->mdata);
 	pt_vec_free(&f->pending_sync);
+	pt_vec_free(&f->cuda_events);
 }
 
 static int import_one(struct pt_model *m, const char *path, const uint8_t *d, size_t size, bool mapped,

@@ -110,6 +110,16 @@ static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 			pt_out_putc(o, '-');
 		pt_out_putc(o, '\n');
 	}
+	for (size_t i = 0; i < m->syncs.n; i++) {
+		const struct pt_sync_info *s = &m->syncs.v[i];
+		pt_out_puts(o, "sync-info");
+		kv(o, "event", s->event);
+		kv(o, "type", s->type);
+		kv(o, "cuda_event_id", s->cuda_event_id);
+		kv(o, "wait_on_stream", s->wait_stream);
+		kv(o, "wait_corr", s->wait_corr);
+		pt_out_putc(o, '\n');
+	}
 	for (size_t i = 0; i < m->ext_corr.n; i++) {
 		const struct pt_ext_corr *x = &m->ext_corr.v[i];
 		pt_out_puts(o, "ext-corr");

@@ -62,6 +62,7 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->ext_corr);
 	pt_vec_free(&m->ranges);
+	pt_vec_free(&m->syncs);
 	pt_vec_free(&m->aicore);
 	pt_vec_free(&m->mem_graphs);
 	pt_vec_free(&m->mem_nodes);
@@ -312,4 +313,17 @@ const char *pt_event_kind_name(enum pt_event_kind k)
 	static const char *n[] = { "unknown", "task", "aicpu", "getnext", "kernel",
 				   "memcpy", "memset", "api", "range", "sync" };
 	return (unsigned)k < 10 ? n[k] : "unknown";
+}
+
+const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event)
+{
+	size_t lo = 0, hi = m->syncs.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syncs.v[mid].event < event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->syncs.n && m->syncs.v[lo].event == event ? &m->syncs.v[lo] : NULL;
 }

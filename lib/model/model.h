@@ -277,6 +277,20 @@ struct pt_ext_corr {
 	uint64_t id;     /* external id */
 };
 
+/*
+ * What an EVENT_SYNCHRONIZE or STREAM_WAIT_EVENT record waited for (cupti.md
+ * §6.7): the CUDA event record it joins (by cudaEventSyncId, else the last
+ * record of the same context and event id with a smaller correlation id), its
+ * stream and correlation id. One per synchronization event; -1 = unknown.
+ */
+struct pt_sync_info {
+	uint32_t event;        /* the PT_EV_SYNC event */
+	uint32_t type;         /* CUpti_ActivitySynchronizationType */
+	int64_t cuda_event_id; /* the record's cudaEventId, -1 when not applicable */
+	int64_t wait_stream;   /* stream of the joined cudaEventRecord */
+	int64_t wait_corr;     /* correlation id of the joined cudaEventRecord */
+};
+
 enum { PT_RANGE_UNTERMINATED = 1, PT_RANGE_INSTANT = 2 };
 
 /* A host range event (PT_EV_RANGE) from NVTX markers. */
@@ -415,6 +429,7 @@ struct pt_model {
 	PT_VEC(struct pt_gpu_link) links;
 	PT_VEC(struct pt_ext_corr) ext_corr;
 	PT_VEC(struct pt_range_info) ranges;
+	PT_VEC(struct pt_sync_info) syncs; /* event order */
 	PT_VEC(struct pt_aicore) aicore;        /* Ascend AI Core PMU records, file order */
 	PT_VEC(struct pt_mem_graph) mem_graphs; /* memory (see struct pt_mem_graph) */
 	PT_VEC(struct pt_mem_node) mem_nodes;
@@ -460,6 +475,8 @@ uint32_t pt_model_add_op(struct pt_model *m, struct pt_op *op);
 void pt_op_add_tensor(struct pt_op *op, bool output, uint32_t index, uint32_t format, int32_t dtype_code,
 		      uint32_t dtype, const int64_t *shape, uint32_t nshape);
 void pt_op_add_task_key(struct pt_op *op, const char *key);
+/* The synchronization join of event i (m->syncs is in event order), or NULL. */
+const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event);
 /* Append a step; its comm vector is taken over. */
 void pt_model_add_step(struct pt_model *m, struct pt_step *s);
 

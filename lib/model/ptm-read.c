@@ -575,6 +575,23 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		}
 		break;
 	}
+	case PROFTOOL__CHUNK__BODY_SYNCS: {
+		const Proftool__SyncInfoBatch *b = c->syncs;
+		size_t n = b->n_event_delta;
+		const uint32_t *event;
+		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
+			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
+		      "synchronization batch (column lengths differ)");
+		for (size_t i = 0; i < n; i++) {
+			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_SYNC &&
+				      (!m->syncs.n || event[i] > m->syncs.v[m->syncs.n - 1].event),
+			      "synchronization info");
+			struct pt_sync_info s = { event[i], b->type[i], b->cuda_event_id[i], b->wait_stream[i],
+						  b->wait_corr[i] };
+			pt_vec_push(&m->syncs, s);
+		}
+		break;
+	}
 	case PROFTOOL__CHUNK__BODY_RANGE: {
 		const Proftool__RangeInfo *p = c->range;
 		CHECK(p->event < m->events.n && p->type < ids->nstrings && p->label < ids->nstrings &&

@@ -601,6 +601,23 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 		pb.id = u64[1];
 		CHUNK(ext_corr, EXT_CORR, &pb);
 	}
+	for (size_t b = 0; b < m->syncs.n; b += B) {
+		size_t n = m->syncs.n - b < B ? m->syncs.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_sync_info *s = &m->syncs.v[b + i];
+			u[0][i] = s->event;
+			u[1][i] = s->type;
+			d[1][i] = s->cuda_event_id;
+			d[2][i] = s->wait_stream;
+			u64[0][i] = (uint64_t)s->wait_corr;
+		}
+		deltas32(u[0], n, d[0]);
+		const struct col cols[] = {
+			{ 1, COL_S64, d[0], n }, { 2, COL_U32, u[1], n }, { 3, COL_S64, d[1], n },
+			{ 4, COL_S64, d[2], n }, { 5, COL_S64, u64[0], n },
+		};
+		put_columns(w, PROFTOOL__CHUNK__BODY_SYNCS, cols, sizeof(cols) / sizeof(cols[0]));
+	}
 	for (size_t i = 0; i < m->ranges.n; i++) {
 		const struct pt_range_info *r = &m->ranges.v[i];
 		Proftool__RangeInfo pr = PROFTOOL__RANGE_INFO__INIT;

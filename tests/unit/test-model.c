@@ -131,6 +131,7 @@ static void write_model(const struct pt_model *m, const char *path, bool compres
 }
 
 static void check_canonical(const char *path);
+static char *read_err(const char *path);
 
 static void test_roundtrip(void **state)
 {
@@ -311,6 +312,53 @@ static void test_delta_columns(void **state)
 	}
 	pt_model_free(r);
 	pt_model_free(m);
+}
+
+/* Synchronization joins round-trip across batches with their -1s and extreme
+ * values; a join that names an event that is not a sync, or that goes back in
+ * event order (the lookup of pt_model_sync_info needs it sorted), is corrupt. */
+static void test_sync_info(void **state)
+{
+	(void)state;
+	for (int bad = 0; bad < 3; bad++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		size_t n = PT_PTM_EVENT_BATCH + 50;
+		for (size_t i = 0; i < 2 * n; i++)
+			pt_model_add_event(m, t, 0, i % 2 ? PT_EV_SYNC : PT_EV_KERNEL, (int64_t)i, 1, i + 1, PT_NONE, 0);
+		for (size_t j = 0; j < n; j++) {
+			struct pt_sync_info si = { (uint32_t)(2 * j + 1), (uint32_t)(j % 5), j % 3 ? (int64_t)j : -1,
+						   j % 4 ? INT64_MAX - (int64_t)j : -1, j % 7 ? (int64_t)UINT32_MAX : -1 };
+			pt_vec_push(&m->syncs, si);
+		}
+		if (bad == 1)
+			m->syncs.v[10].event = 20; /* a kernel */
+		if (bad == 2)
+			m->syncs.v[n - 1].event = 1; /* back to the first sync */
+		char path[128];
+		snprintf(path, sizeof(path), "%s/sync%d.ptm", dir, bad);
+		write_model(m, path, false);
+		check_canonical(path);
+		if (bad) {
+			char *err = read_err(path);
+			assert_non_null(err);
+			assert_non_null(strstr(err, "synchronization info"));
+			free(err);
+		} else {
+			struct pt_model *r = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+			assert_int_equal(r->syncs.n, n);
+			for (size_t j = 0; j < n; j++)
+				assert_memory_equal(&r->syncs.v[j], &m->syncs.v[j], sizeof(m->syncs.v[j]));
+			assert_ptr_equal(pt_model_sync_info(r, 2 * 77 + 1), &r->syncs.v[77]);
+			assert_null(pt_model_sync_info(r, 2 * 77));
+			assert_null(pt_model_sync_info(r, (uint32_t)(2 * n + 5)));
+			pt_model_free(r);
+		}
+		pt_model_free(m);
+	}
 }
 
 /* The writer encodes column batches itself: every chunk of an uncompressed
@@ -508,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_delta_columns),
 		cmocka_unit_test(test_huge_quantum),
 		cmocka_unit_test(test_quantum_division),
+		cmocka_unit_test(test_sync_info),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
