@@ -11,19 +11,6 @@
 
 #define LOCAL_RANK 0xffffffffu
 
-static bool in_set(const struct pt_ivset *s, int64_t t)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->v[lo].s <= t;
-}
-
 static uint32_t sid(const struct pt_model *m, const char *s)
 {
 	return pt_strtab_find(&m->strings, s, strlen(s));
@@ -99,7 +86,7 @@ void pt_hccl_links_add(const struct pt_model *m, uint32_t dev, const struct pt_i
 		size_t b = a;
 		while (b < nh && h[b].device == dev && h[b].op == h[a].op && h[b].exec == h[a].exec)
 			b++;
-		if (W && !in_set(W, h[a].ts)) {
+		if (W && !pt_ivset_contains(W, h[a].ts)) {
 			a = b;
 			continue;
 		}

@@ -193,19 +193,6 @@ static bool comm_op_name(const struct pt_index *x, const char *s)
 	return x->comm_re ? comm_re_match(x, s) : name_has(s, pats);
 }
 
-static bool in_ivset(const struct pt_ivset *s, int64_t t)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->v[lo].s <= t;
-}
-
 /*
  * Kernels launched from inside a communication host range (summary.md §2.5:
  * attributed to such a range or to a descendant of one). With ranges nested
@@ -278,7 +265,7 @@ static void classify_attributed(struct pt_index *x)
 		if (ev->kind[i] != PT_EV_KERNEL || x->cls[i] == 2 || !call[i])
 			continue;
 		size_t r = call[i] - 1;
-		if (in_ivset(&cr[ev->track[r]], ev->start[r]))
+		if (pt_ivset_contains(&cr[ev->track[r]], ev->start[r]))
 			x->cls[i] = 2;
 	}
 	free(call);

@@ -5,6 +5,7 @@
  */
 #ifndef PT_INTERVAL_H
 #define PT_INTERVAL_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,8 @@ struct pt_ivset {
 /* Sort iv (n intervals, reordered in place) by start and union them into out. Empty or reversed intervals are dropped. */
 void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n);
 void pt_ivset_free(struct pt_ivset *x);
+/* Does x contain t (some [s, e) of x with s <= t < e)? O(log n) */
+bool pt_ivset_contains(const struct pt_ivset *x, int64_t t);
 /* |x| */
 int64_t pt_ivset_measure(const struct pt_ivset *x);
 /* |x ∩ [s, e)|, O(log n + k) */

@@ -169,6 +169,14 @@ static void test_intervals(void **state)
 	assert_int_equal(pt_ivset_measure(&a), 7 + 20 + 3);
 	assert_int_equal(pt_ivset_measure_in(&a, 3, 12), 4 + 2);
 	assert_int_equal(pt_ivset_measure_in(&a, 100, 200), 0);
+	/* membership: half-open, gaps and both ends of the set */
+	static const int64_t in[] = { 0, 6, 10, 29, 35, 37 }, out[] = { -1, 7, 9, 30, 34, 38, INT64_MIN, INT64_MAX };
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		assert_true(pt_ivset_contains(&a, in[i]));
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		assert_false(pt_ivset_contains(&a, out[i]));
+	struct pt_ivset none = { 0 };
+	assert_false(pt_ivset_contains(&none, 0));
 	struct pt_ival jv[] = { { 6, 11 }, { 25, 36 } };
 	pt_ivset_build(&b, jv, 2);
 	pt_ivset_inter(&r, &a, &b);
