@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "import/numbered.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -312,31 +313,10 @@ int pt_hccl_read_dir(struct pt_model *m, uint32_t dev, const char *dir, struct p
 	return rc;
 }
 
-struct hdir {
-	char *path;
-	uint32_t number;
-};
-
-struct found {
-	struct hdir *v;
-	size_t n, cap;
-};
-
-static void add(struct found *f, const char *path, uint32_t number, struct pt_diag *diag)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->v[i].number == number) {
-			pt_diag_warn(diag, path, "skipped an HCCL directory of a rank already found elsewhere", PT_POS_NONE,
-				     0);
-			return;
-		}
-	}
-	pt_xgrow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-	f->v[f->n++] = (struct hdir){ pt_xstrdup(path), number };
-}
+#define DUP_HCCL "skipped an HCCL directory of a rank already found elsewhere"
 
 /* PATH itself named hccl_info_<d>, or its entries so named. */
-static int scan(struct found *f, const char *path, struct pt_diag *diag, struct pt_err **e)
+static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *diag, struct pt_err **e)
 {
 	struct stat st;
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
@@ -350,7 +330,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 	int self = pt_hccl_dir_number(b ? b + 1 : trim, &num);
 	free(trim);
 	if (!self) {
-		add(f, path, num, diag);
+		pt_numbered_add(f, path, num, DUP_HCCL, diag);
 		return 0;
 	}
 	struct ent *v;
@@ -360,7 +340,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 	for (size_t i = 0; i < n; i++)
 		if (!pt_hccl_dir_number(v[i].name, &num)) {
 			char *full = pt_xasprintf("%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", v[i].name);
-			add(f, full, num, diag);
+			pt_numbered_add(f, full, num, DUP_HCCL, diag);
 			free(full);
 		}
 	free_ents(v, n);
@@ -370,50 +350,15 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 int pt_import_ascend_hccl(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 			  struct pt_diag *diag, struct pt_err **e)
 {
-	struct found f = { 0 };
+	struct pt_numbered_set f = { 0 };
 	int rc = 0;
 	if (o->minddata_dir)
 		rc = scan(&f, o->minddata_dir, diag, e);
 	for (int i = 0; i < npaths && !rc; i++)
 		if (strcmp(paths[i], "-"))
 			rc = scan(&f, paths[i], diag, e);
-	if (rc)
-		goto out;
-	if (!f.n) {
-		rc = 1;
-		goto out;
-	}
-	uint32_t npu = PT_NONE;
-	size_t nnpu = 0;
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_NPU) {
-			npu = (uint32_t)i;
-			nnpu++;
-		}
-	bool attach = nnpu == 1 && f.n == 1;
-	bool any = false;
-	for (size_t i = 0; i < f.n && !rc; i++) {
-		uint32_t dev;
-		if (attach) {
-			dev = npu;
-			if (m->devices.v[npu].id != f.v[i].number)
-				pt_diag_note(diag, "HCCL directory numbered %u attached to the only Ascend device, %u",
-					     f.v[i].number, m->devices.v[npu].id);
-		} else {
-			if (o->ascend.device >= 0 && f.v[i].number != (uint64_t)o->ascend.device) {
-				pt_diag_warn(diag, f.v[i].path, "skipped files of unselected devices", PT_POS_NONE, 0);
-				continue;
-			}
-			dev = pt_model_device(m, PT_DEV_NPU, f.v[i].number);
-		}
-		rc = pt_hccl_read_dir(m, dev, f.v[i].path, diag, e);
-		any |= !rc;
-	}
-	if (!rc && !any)
-		rc = 1;
-out:
-	for (size_t i = 0; i < f.n; i++)
-		free(f.v[i].path);
-	free(f.v);
+	if (!rc)
+		rc = f.n ? pt_numbered_read_all(m, &f, o->ascend.device, "HCCL directory", pt_hccl_read_dir, diag, e) : 1;
+	pt_numbered_free(&f);
 	return rc;
 }

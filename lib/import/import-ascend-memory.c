@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "import/import-ascend-memory.h"
+#include "import/numbered.h"
 #include "import/registry.h"
 #include "mindspore_memory.pb-c.h"
 #include "model/model.h"
@@ -418,34 +419,14 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 
 /* ---- discovery ------------------------------------------------------------------- */
 
-struct mfile {
-	char *path;
-	uint32_t number;
-};
-
-struct found {
-	struct mfile *v;
-	size_t n, cap;
-};
-
-static void add(struct found *f, const char *path, uint32_t number, struct pt_diag *diag)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->v[i].number == number) {
-			pt_diag_warn(diag, path, "skipped a memory file already found elsewhere", PT_POS_NONE, 0);
-			return;
-		}
-	}
-	pt_xgrow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-	f->v[f->n++] = (struct mfile){ pt_xstrdup(path), number };
-}
+#define DUP_MEMORY "skipped a memory file already found elsewhere"
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int scan(struct found *f, const char *path, struct pt_diag *diag, struct pt_err **e)
+static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *diag, struct pt_err **e)
 {
 	struct stat st;
 	if (stat(path, &st))
@@ -454,7 +435,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 	if (!S_ISDIR(st.st_mode)) {
 		const char *b = strrchr(path, '/');
 		if (!pt_memory_file_number(b ? b + 1 : path, &num))
-			add(f, path, num, diag);
+			pt_numbered_add(f, path, num, DUP_MEMORY, diag);
 		return 0;
 	}
 	DIR *d = opendir(path);
@@ -477,7 +458,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 		struct stat fs;
 		pt_memory_file_number(names[i], &num);
 		if (!stat(full, &fs) && S_ISREG(fs.st_mode))
-			add(f, full, num, diag);
+			pt_numbered_add(f, full, num, DUP_MEMORY, diag);
 		free(full);
 		free(names[i]);
 	}
@@ -488,7 +469,7 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 int pt_import_ascend_memory(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 			    struct pt_diag *diag, struct pt_err **e)
 {
-	struct found f = { 0 };
+	struct pt_numbered_set f = { 0 };
 	int rc = 0;
 	if (o->minddata_dir) {
 		struct stat st;
@@ -498,43 +479,8 @@ int pt_import_ascend_memory(struct pt_model *m, const char *const *paths, int np
 	for (int i = 0; i < npaths && !rc; i++)
 		if (strcmp(paths[i], "-"))
 			rc = scan(&f, paths[i], diag, e);
-	if (rc)
-		goto out;
-	if (!f.n) {
-		rc = 1;
-		goto out;
-	}
-	uint32_t npu = PT_NONE;
-	size_t nnpu = 0;
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_NPU) {
-			npu = (uint32_t)i;
-			nnpu++;
-		}
-	bool attach = nnpu == 1 && f.n == 1;
-	bool any = false;
-	for (size_t i = 0; i < f.n && !rc; i++) {
-		uint32_t dev;
-		if (attach) {
-			dev = npu;
-			if (m->devices.v[npu].id != f.v[i].number)
-				pt_diag_note(diag, "memory file numbered %u attached to the only Ascend device, %u",
-					     f.v[i].number, m->devices.v[npu].id);
-		} else {
-			if (o->ascend.device >= 0 && f.v[i].number != (uint64_t)o->ascend.device) {
-				pt_diag_warn(diag, f.v[i].path, "skipped files of unselected devices", PT_POS_NONE, 0);
-				continue;
-			}
-			dev = pt_model_device(m, PT_DEV_NPU, f.v[i].number);
-		}
-		rc = pt_memory_read_file(m, dev, f.v[i].path, diag, e);
-		any |= !rc;
-	}
-	if (!rc && !any)
-		rc = 1;
-out:
-	for (size_t i = 0; i < f.n; i++)
-		free(f.v[i].path);
-	free(f.v);
+	if (!rc)
+		rc = f.n ? pt_numbered_read_all(m, &f, o->ascend.device, "memory file", pt_memory_read_file, diag, e) : 1;
+	pt_numbered_free(&f);
 	return rc;
 }
