@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,34 @@ static void test_time_text(void **state)
 		size_t n = pt_chrome_fmt_us(b, cases[i].v);
 		b[n] = 0;
 		assert_string_equal(b, cases[i].s);
+	}
+	/* the digit writer against printf: every value below 2 * 10^6 (every
+	 * length of the short path and its leading zeros), each side of every
+	 * power of ten, and a million pseudo-random values of every magnitude */
+	char b[48], want[48];
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	for (uint64_t i = 0; i < 3000000; i++) {
+		uint64_t v;
+		if (i < 2000000) {
+			v = i;
+		} else if (i < 2000000 + 19 * 3) {
+			uint64_t p10 = 10;
+			for (uint64_t k = (i - 2000000) / 3; k; k--)
+				p10 *= 10;
+			v = p10 - 1 + (i - 2000000) % 3;
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (x % 64);
+		}
+		v &= INT64_MAX;
+		size_t n = pt_chrome_fmt_us(b, (int64_t)v);
+		int wn = snprintf(want, sizeof(want), "%" PRIu64 ".%03" PRIu64, v / 1000, v % 1000);
+		if (n != (size_t)wn || memcmp(b, want, n)) {
+			b[n] = 0;
+			fail_msg("%" PRIu64 ": got '%s', want '%s'", v, b, want);
+		}
 	}
 }
 
