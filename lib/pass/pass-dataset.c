@@ -13,6 +13,7 @@
 
 #include "model/hostcpu.h"
 #include "model/model.h"
+#include "pass/pass-hints-fmt.h"
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
@@ -1069,27 +1070,32 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 
 /* ---- hints (hints.md MD_* rules, ungated) ------------------------------------- */
 
+/* A hint row; value and threshold print as `proftool hints` prints them (pass-hints-fmt.h). */
 static size_t hint_row(struct pt_table *t, const struct dev *d, const char *scope, const char *rule,
-		       const char *sev, const char *metric, const char *value, const char *thr, const char *unit)
+		       const char *sev, const char *metric, double value, double thr, const char *unit)
 {
+	char b[512]; /* %.4f of any double fits */
 	size_t r = pt_table_add_row(t);
 	pt_table_set_int(t, r, 0, d->id);
 	pt_table_set_strdup(t, r, 1, scope, strlen(scope));
 	set_s(t, r, 2, rule);
 	set_s(t, r, 3, sev);
 	set_s(t, r, 4, metric);
-	pt_table_set_strdup(t, r, 5, value, strlen(value));
-	pt_table_set_strdup(t, r, 6, thr, strlen(thr));
+	pt_hint_fmt_value(b, sizeof(b), unit, value);
+	pt_table_set_strdup(t, r, 5, b, strlen(b));
+	pt_hint_fmt_value(b, sizeof(b), unit, thr);
+	pt_table_set_strdup(t, r, 6, b, strlen(b));
 	set_s(t, r, 7, unit);
 	return r;
 }
 
-static void fmt_d(char *buf, size_t n, double v)
+/* A fractional evidence value of a hint row: the digits of the hints pass. */
+static void ev_f(struct sb *b, const char *key, double v)
 {
-	if (v == floor(v) && fabs(v) < 9e15)
-		snprintf(buf, n, "%" PRId64, (int64_t)v);
-	else
-		snprintf(buf, n, "%.4f", v);
+	char t[512];
+	pt_hint_fmt_frac(t, sizeof(t), v);
+	ev_sep(b);
+	sb_printf(b, "%s=%s", key, t);
 }
 
 static void op_name(struct sb *b, const struct op *o)
@@ -1101,7 +1107,7 @@ static void hints_md_queue(struct pt_table *t, const struct dev *d, const struct
 {
 	if (!d->host.present)
 		return;
-	char scope[64], val[64], thr[64];
+	char scope[64];
 	snprintf(scope, sizeof(scope), "stage:%s", d->verdict);
 	struct sb msg = { 0 }, ev = { 0 };
 	double pct = queue_pct(k);
@@ -1134,9 +1140,8 @@ static void hints_md_queue(struct pt_table *t, const struct dev *d, const struct
 		ev_i(&ev, "empty_dev", d->gn.empty);
 	}
 	ev_i(&ev, "rate", rate);
-	fmt_d(val, sizeof(val), 100.0 * (double)d->host.empty / (double)d->host.samples);
-	fmt_d(thr, sizeof(thr), pct);
-	size_t r = hint_row(t, d, scope, "MD_QUEUE", sev, "host_empty_pct", val, thr, "pct");
+	size_t r = hint_row(t, d, scope, "MD_QUEUE", sev, "host_empty_pct",
+			    100.0 * (double)d->host.empty / (double)d->host.samples, pct, "pct");
 	set_sb(t, r, 8, &msg);
 	set_sb(t, r, 9, &ev);
 }
@@ -1212,10 +1217,10 @@ static void hints_md_pipeline(struct pt_table *t, const struct dev *d, const str
 		free(nm.s);
 	}
 	ev_s(&ev, "rules", k->pipeline_rules == PT_MD_RULES_2020 ? "2020" : "current");
-	ev_d(&ev, "high", k->pl_high);
-	ev_d(&ev, "low", low);
+	ev_f(&ev, "high", k->pl_high);
+	ev_f(&ev, "low", low);
 	if (k->pipeline_rules == PT_MD_RULES_CURRENT)
-		ev_d(&ev, "delta", k->pl_delta);
+		ev_f(&ev, "delta", k->pl_delta);
 	for (size_t i = 0; i < n; i++) {
 		const struct op *o = &d->ops[ix[i]];
 		char key[64];
@@ -1227,19 +1232,17 @@ static void hints_md_pipeline(struct pt_table *t, const struct dev *d, const str
 		snprintf(key, sizeof(key), "ops_%zu_reason", i + 1);
 		ev_s(&ev, key, o->queue_reason);
 		snprintf(key, sizeof(key), "ops_%zu_usage", i + 1);
-		ev_d(&ev, key, o->usage);
+		ev_f(&ev, key, o->usage);
 		if (o->has_max_child) {
 			snprintf(key, sizeof(key), "ops_%zu_max_child_usage", i + 1);
-			ev_d(&ev, key, o->max_child);
+			ev_f(&ev, key, o->max_child);
 		}
 		snprintf(key, sizeof(key), "ops_%zu_workers", i + 1);
 		ev_i(&ev, key, o->md->num_workers);
 	}
-	char val[64], thr[64];
 	bool g = !strcmp(first->queue_reason, "child_gap");
-	fmt_d(val, sizeof(val), g ? first->max_child - first->usage : first->usage);
-	fmt_d(thr, sizeof(thr), g ? k->pl_delta : low);
-	size_t r = hint_row(t, d, "rank", "MD_PIPELINE", "warn", g ? "usage_gap" : "usage", val, thr, "fraction");
+	size_t r = hint_row(t, d, "rank", "MD_PIPELINE", "warn", g ? "usage_gap" : "usage",
+			    g ? first->max_child - first->usage : first->usage, g ? k->pl_delta : low, "fraction");
 	set_sb(t, r, 8, &msg);
 	set_sb(t, r, 9, &ev);
 	free(gap.s);
@@ -1255,17 +1258,14 @@ static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const str
 		return;
 	if (!(busy > k->cpu_busy_pct))
 		return;
-	char val[64], thr[64];
-	fmt_d(val, sizeof(val), busy);
-	fmt_d(thr, sizeof(thr), k->cpu_busy_pct);
 	struct sb msg = { 0 }, ev = { 0 };
 	sb_printf(&msg, "Host CPUs are %.1f%% busy on average (threshold %g%%): data-pipeline workers compete for CPU "
 		  "time; adding workers will not help, lighter preprocessing or fewer competing threads may.", busy,
 		  k->cpu_busy_pct);
-	ev_d(&ev, "busy", busy);
-	ev_d(&ev, "mean_idle", idle);
+	ev_f(&ev, "busy", busy);
+	ev_f(&ev, "mean_idle", idle);
 	ev_i(&ev, "samples", d->cpu.n[PT_HC_IDLE]);
-	size_t r = hint_row(t, d, "rank", "MD_CPU_BUSY", "warn", "busy", val, thr, "pct");
+	size_t r = hint_row(t, d, "rank", "MD_CPU_BUSY", "warn", "busy", busy, k->cpu_busy_pct, "pct");
 	set_sb(t, r, 8, &msg);
 	set_sb(t, r, 9, &ev);
 }
@@ -1273,16 +1273,16 @@ static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const str
 static void op_evidence(struct sb *ev, const struct dev *d, const struct op *o)
 {
 	if (o->has_cpw)
-		ev_d(ev, "cpu_per_worker", o->cpw);
+		ev_f(ev, "cpu_per_worker", o->cpw);
 	ev_i(ev, "workers", o->md->num_workers);
 	if (o->has_in)
-		ev_d(ev, "input_usage_pct", o->in_usage * 100);
+		ev_f(ev, "input_usage_pct", o->in_usage * 100);
 	if (o->has_usage)
-		ev_d(ev, "output_usage_pct", o->usage * 100);
+		ev_f(ev, "output_usage_pct", o->usage * 100);
 	if (o->kids.n) {
 		const struct op *c = &d->ops[o->kids.v[0]];
 		if (c->samples)
-			ev_d(ev, "input_empty_pct", 100.0 * (double)c->empty / (double)c->samples);
+			ev_f(ev, "input_empty_pct", 100.0 * (double)c->empty / (double)c->samples);
 	}
 }
 
@@ -1296,7 +1296,7 @@ static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct p
 				continue;
 			struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
 			op_name(&nm, o);
-			char scope[96], val[64], thr[64];
+			char scope[96];
 			snprintf(scope, sizeof(scope), "op:%s", nm.s);
 			const char *sev = "info", *metric = NULL;
 			double v = 0, th = 0;
@@ -1337,10 +1337,8 @@ static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct p
 			}
 			if (metric) {
 				op_evidence(&ev, d, o);
-				fmt_d(val, sizeof(val), v);
-				fmt_d(thr, sizeof(thr), th);
-				size_t r = hint_row(t, d, scope, rule ? "MD_OP_QUEUE" : "MD_OP_CPU", sev, metric, val,
-						    thr, "pct");
+				size_t r = hint_row(t, d, scope, rule ? "MD_OP_QUEUE" : "MD_OP_CPU", sev, metric, v, th,
+						    "pct");
 				set_sb(t, r, 8, &msg);
 				set_sb(t, r, 9, &ev);
 			}
@@ -1355,7 +1353,7 @@ static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct p
 			continue;
 		struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
 		op_name(&nm, o);
-		char scope[96], val[64], thr[64];
+		char scope[96];
 		snprintf(scope, sizeof(scope), "op:%s", nm.s);
 		bool high = !strcmp(o->cpu_reason, "cpu_high");
 		if (high)
@@ -1368,9 +1366,8 @@ static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct p
 			sb_printf(&msg, " (primary)");
 		op_evidence(&ev, d, o);
 		ev_i(&ev, "primary", o->cpu_rule == 2);
-		fmt_d(val, sizeof(val), o->cpw);
-		fmt_d(thr, sizeof(thr), high ? k->op_cpu_high_pct : k->op_cpu_low_pct);
-		size_t r = hint_row(t, d, scope, "MD_BOTTLENECK_OP", "warn", "cpu_per_worker", val, thr, "pct");
+		size_t r = hint_row(t, d, scope, "MD_BOTTLENECK_OP", "warn", "cpu_per_worker", o->cpw,
+				    high ? k->op_cpu_high_pct : k->op_cpu_low_pct, "pct");
 		set_sb(t, r, 8, &msg);
 		set_sb(t, r, 9, &ev);
 		free(nm.s);

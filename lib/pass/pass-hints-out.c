@@ -4,13 +4,13 @@
  * generic table exporters (JSON wants an object with arrays).
  */
 #include <csv.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/jsonw.h"
 #include "pass/pass-hints.h"
+#include "pass/pass-hints-fmt.h"
 #include "support/out.h"
 #include "support/xalloc.h"
 
@@ -26,19 +26,6 @@ static const char *status_name(enum pt_hint_status s)
 	default:
 		return "shown";
 	}
-}
-
-static bool int_unit(const char *u)
-{
-	return u && (!strcmp(u, "ns") || !strcmp(u, "count"));
-}
-
-static void fmt_num(char *b, size_t n, const char *unit, double v)
-{
-	if (int_unit(unit))
-		snprintf(b, n, "%lld", (long long)llround(v));
-	else
-		snprintf(b, n, "%.4f", v);
 }
 
 /* Evidence cell: key=value;... with \ escaping ; = \ in values; sep between pairs. */
@@ -169,9 +156,9 @@ static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
 		const struct pt_hint *x = &h->v[i];
 		if (x->status != PT_HS_SHOWN)
 			continue;
-		char v[64], t[64];
-		fmt_num(v, sizeof(v), x->unit, x->value);
-		fmt_num(t, sizeof(t), x->unit, x->threshold);
+		char v[512], t[512]; /* %.4f of any double fits */
+		pt_hint_fmt_value(v, sizeof(v), x->unit, x->value);
+		pt_hint_fmt_value(t, sizeof(t), x->unit, x->threshold);
 		pt_out_printf(o, "%lld,", (long long)x->rank);
 		csv_field(o, x->scope);
 		pt_out_printf(o, ",%s,%s,", pt_hint_rule_name(x->rule), pt_hint_sev_name(x->sev));
@@ -277,9 +264,9 @@ static void json_row(struct pt_out *o, const struct pt_hint *x, bool view)
 	pt_out_puts(o, ",\"rule_id\":");
 	jstr(o, pt_hint_rule_name(x->rule));
 	if (x->status == PT_HS_SHOWN) {
-		char v[64], t[64];
-		fmt_num(v, sizeof(v), x->unit, x->value);
-		fmt_num(t, sizeof(t), x->unit, x->threshold);
+		char v[512], t[512]; /* %.4f of any double fits */
+		pt_hint_fmt_value(v, sizeof(v), x->unit, x->value);
+		pt_hint_fmt_value(t, sizeof(t), x->unit, x->threshold);
 		pt_out_printf(o, ",\"severity\":\"%s\",\"metric\":", pt_hint_sev_name(x->sev));
 		jstr(o, x->metric);
 		pt_out_printf(o, ",\"value\":%s,\"threshold\":%s,\"unit\":", v, t);

@@ -24,6 +24,7 @@
 #include "pass/pass-steps.h"
 #include "support/err.h"
 #include "support/interval.h"
+#include "support/names.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -62,6 +63,7 @@ struct ctx {
 	size_t nlinks, caplinks;
 	char **dm;                  /* demangled names by string id (lazy; dm_done marks computed) */
 	uint8_t *dm_done;
+	char **an;                  /* API output names by string id (lazy; NULL: the name as recorded) */
 	/* rank table rows (RANK_SPREAD): per covered (rank, device) */
 	struct rt {
 		int64_t rank;
@@ -164,19 +166,6 @@ static int64_t mean_round(__int128 sum, int64_t n)
 	return n ? pt_steps_mean(sum, n) : 0;
 }
 
-static bool in_set(const struct pt_ivset *s, int64_t t)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->v[lo].s <= t;
-}
-
 static bool is_dev_activity(uint8_t k)
 {
 	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_TASK || k == PT_EV_AICPU;
@@ -225,6 +214,22 @@ static const char *dname(struct ctx *c, uint32_t id)
 	return c->dm[id] ? c->dm[id] : s;
 }
 
+/* An API name as every view prints it (cupti.md §6.10): without a trailing _v and four or more digits. */
+static const char *aname(struct ctx *c, uint32_t id)
+{
+	const char *s = pt_model_strget(c->m, id);
+	if (!s || id >= c->m->strings.n)
+		return s;
+	size_t n = strlen(s), k = pt_api_name_len(s, n);
+	if (k == n)
+		return s;
+	if (!c->an)
+		c->an = pt_xcalloc(c->m->strings.n, sizeof(*c->an));
+	if (!c->an[id])
+		c->an[id] = pt_xstrndup(s, k);
+	return c->an[id];
+}
+
 /* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
 static bool recv_name(const char *s)
 {
@@ -255,19 +260,47 @@ static struct named *nl_get(struct nlist *l, uint32_t name)
 	return &l->v[l->n++];
 }
 
-static const struct pt_model *sort_m;
+
+/* API lists: grouped and ordered by output name (aname). */
+static struct named *nl_get_api(struct ctx *c, struct nlist *l, uint32_t name)
+{
+	const char *s = aname(c, name);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].name == name || !strcmp(aname(c, l->v[i].name), s))
+			return &l->v[i];
+	return nl_get(l, name);
+}
+
+/* Lists are ordered by their count or time, descending, then by the name as
+ * printed (byte order): kernel and op names demangled (dname), API names
+ * without their _vNNNN suffix (aname). */
+static struct ctx *sort_c;
 static int cmp_named(const void *pa, const void *pb)
 {
 	const struct named *a = pa, *b = pb;
 	if (a->a != b->a)
 		return a->a > b->a ? -1 : 1;
-	return strcmp(pt_model_strget(sort_m, a->name), pt_model_strget(sort_m, b->name));
+	return strcmp(dname(sort_c, a->name), dname(sort_c, b->name));
 }
 
-static void nl_sort(const struct pt_model *m, struct nlist *l)
+static void nl_sort(struct ctx *c, struct nlist *l)
 {
-	sort_m = m;
+	sort_c = c;
 	pt_sort(l->v, l->n, sizeof(*l->v), cmp_named);
+}
+
+static int cmp_named_api(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	if (a->a != b->a)
+		return a->a > b->a ? -1 : 1;
+	return strcmp(aname(sort_c, a->name), aname(sort_c, b->name));
+}
+
+static void nl_sort_api(struct ctx *c, struct nlist *l)
+{
+	sort_c = c;
+	pt_sort(l->v, l->n, sizeof(*l->v), cmp_named_api);
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -309,7 +342,7 @@ static int64_t anchor(const struct rankdata *rd, const struct pt_model *m, size_
 
 static bool member(const struct rankdata *rd, const struct pt_model *m, size_t i)
 {
-	return in_set(&rd->W, anchor(rd, m, i));
+	return pt_ivset_contains(&rd->W, anchor(rd, m, i));
 }
 
 static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd)
@@ -353,7 +386,7 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 		if (pt_steps_is_dataloader(pt_model_strget(m, ev->name[i]))) {
 			pt_xgrow((void **)&d, &cd, nd + 1, sizeof(*d));
 			d[nd++] = iv;
-			if (in_set(&rd->W, ev->start[i])) {
+			if (pt_ivset_contains(&rd->W, ev->start[i])) {
 				rd->has_loader = true;
 				rd->loader_wall += ev->dur[i];
 			}
@@ -381,7 +414,12 @@ static void rd_free(struct rankdata *rd)
 
 /* ---- STEP_GAP -------------------------------------------------------------------- */
 
-static void rule_step_gap(struct ctx *c, struct rankdata *rd)
+/*
+ * STEP_GAP of one rank. Its metric (the mean step interval) is also the
+ * input of RANK_STEP_GAP, so it is measured whether or not STEP_GAP itself
+ * is enabled (emit).
+ */
+static void rule_step_gap(struct ctx *c, struct rankdata *rd, bool emit)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_rank_steps *r = rd->r;
@@ -390,7 +428,8 @@ static void rule_step_gap(struct ctx *c, struct rankdata *rd)
 	for (size_t i = 0; i < r->n; i++)
 		kept += r->v[i].kept;
 	if (kept < 2) {
-		not_eval(c, PT_HR_STEP_GAP, rank, "rank", "fewer than 2 steps");
+		if (emit)
+			not_eval(c, PT_HR_STEP_GAP, rank, "rank", "fewer than 2 steps");
 		return;
 	}
 	__int128 sum = 0;
@@ -450,14 +489,17 @@ static void rule_step_gap(struct ctx *c, struct rankdata *rd)
 		free(last);
 	}
 	if (!gaps) {
-		not_eval(c, PT_HR_STEP_GAP, rank, "rank", "no step interval can be measured");
+		if (emit)
+			not_eval(c, PT_HR_STEP_GAP, rank, "rank", "no step interval can be measured");
 		return;
 	}
-	mark_eval(c, PT_HR_STEP_GAP, rank);
 	double mean = (double)sum / (double)gaps;
 	struct rk *rr = rank_of(c, rank);
 	rr->has_gap = true;
 	rr->mean_gap = mean;
+	if (!emit)
+		return;
+	mark_eval(c, PT_HR_STEP_GAP, rank);
 	double thr = c->k->step_gap_ms * 1e6;
 	if (!(mean > thr))
 		return;
@@ -858,7 +900,7 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 					continue;
 				int64_t x = pt_ivset_measure_in(&t2, os, oe);
 				if (x)
-					nl_get(&apis, ev->name[i])->a += x;
+					nl_get_api(c, &apis, ev->name[i])->a += x;
 			}
 		}
 		pt_ivset_diff(&rem, &t2, &clip);
@@ -995,11 +1037,10 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 				pt_hint_ev_int(x, "runtime_ns", a.runtime_t);
 				pt_hint_ev_int(x, "step_ns", a.step);
 				pt_hint_ev_int(x, "steps", steps);
-				nl_sort(m, &apis);
+				nl_sort_api(c, &apis);
 				for (size_t i = 0; i < apis.n && i < 3; i++) {
 					char t[32];
-					pt_hint_ev_item(x, "apis", (int)i + 1, "name", pt_model_strget(m, apis.v[i].name),
-							false);
+					pt_hint_ev_item(x, "apis", (int)i + 1, "name", aname(c, apis.v[i].name), false);
 					snprintf(t, sizeof(t), "%" PRId64, apis.v[i].a);
 					pt_hint_ev_item(x, "apis", (int)i + 1, "exposed_ns", t, true);
 				}
@@ -1114,8 +1155,8 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 					snprintf(t, sizeof(t), "%" PRId64, mops[i].exposed);
 					pt_hint_ev_item(x, "top", ix, "exposed_ns", t, true);
 					size_t call = rd->am ? pt_anchor_call(rd->am, e) : SIZE_MAX;
-					pt_hint_ev_item(x, "top", ix, "call",
-							call != SIZE_MAX ? pt_model_strget(m, ev->name[call]) : "", false);
+					const char *cn = call != SIZE_MAX ? aname(c, ev->name[call]) : "";
+					pt_hint_ev_item(x, "top", ix, "call", cn, false);
 				}
 			}
 		}
@@ -1230,8 +1271,8 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 			not_eval(c, PT_HR_TOP_OPS, rank, scope, "no operator time");
 		} else {
 			mark_eval(c, PT_HR_TOP_OPS, rank);
-			nl_sort(m, &ops);
-			nl_sort(m, &types);
+			nl_sort(c, &ops);
+			nl_sort(c, &types);
 			double tp = pct(types.v[0].a, T);
 			if (tp >= k->top_ops_type_pct) {
 				size_t n = (size_t)k->top_ops_n;
@@ -1385,7 +1426,7 @@ static void launch_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, bool 
 		cpu[ncpu++] = ev->dur[r];
 		if (ev->dur[r] > rt_cut) {
 			rt_out++;
-			nl_get(&ra, ev->name[r])->a++;
+			nl_get_api(c, &ra, ev->name[r])->a++;
 		}
 	}
 	free(callv);
@@ -1399,6 +1440,13 @@ counted:;
 		if (enabled(c, PT_HR_SHORT_KERNELS))
 			not_eval(c, PT_HR_SHORT_KERNELS, rank, scope, "no launch pairs");
 		goto out;
+	}
+	/* LAUNCH_BOUND's evidence ends with the SHORT_KERNELS share of the device (hints.md §3) */
+	for (size_t i = 0; i < c->h->n && pairs; i++) {
+		struct pt_hint *x = &c->h->v[i];
+		if (x->rule == PT_HR_LAUNCH_BOUND && x->status == PT_HS_SHOWN && x->rank == rank &&
+		    !strcmp(x->scope, scope))
+			pt_hint_ev_dbl(x, "short_kernels_pct", pct(shortn, pairs));
 	}
 	pt_sort(qd, n, sizeof(*qd), cmp_i64);
 	pt_sort(ld, nld, sizeof(*ld), cmp_i64);
@@ -1424,7 +1472,7 @@ counted:;
 			pt_hint_ev_int(x, "queue_delay_max_ns", qd[n - 1]);
 			pt_hint_ev_int(x, "launch_delay_p50_ns", pctile(ld, nld, 50));
 			pt_hint_ev_int(x, "launch_delay_p99_ns", pctile(ld, nld, 99));
-			nl_sort(m, &qk);
+			nl_sort(c, &qk);
 			for (size_t i = 0; i < qk.n && i < 3; i++) {
 				char t[32];
 				pt_hint_ev_item(x, "kernels", (int)i + 1, "name", dname(c, qk.v[i].name), false);
@@ -1438,13 +1486,13 @@ counted:;
 		if (rt_out) {
 			double share = pct(rt_out, calls);
 			bool w = share >= k->runtime_warn_pct;
-			nl_sort(m, &ra);
+			nl_sort_api(c, &ra);
 			struct pt_hint *x = fire(c, PT_HR_RUNTIME_OUTLIER, rank, scope, w ? PT_SEV_WARN : PT_SEV_INFO,
 						 "runtime_outlier_pct", "pct", share, k->runtime_warn_pct);
 			x->message = msg("%" PRId64 " launch calls (%.1f%%) took longer than %s on the host (max %s, mostly "
 					 "%s). Slow launch calls usually hide implicit synchronisation, memory allocation or "
 					 "lock contention inside the runtime.", rt_out, share, ftime(c, b1, rt_cut),
-					 ftime(c, b2, cpu[ncpu - 1]), pt_model_strget(m, ra.v[0].name));
+					 ftime(c, b2, cpu[ncpu - 1]), aname(c, ra.v[0].name));
 			pt_hint_ev_int(x, "outliers", rt_out);
 			pt_hint_ev_int(x, "launches", calls);
 			pt_hint_ev_dbl(x, "share_pct", share);
@@ -1453,7 +1501,7 @@ counted:;
 			pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[ncpu - 1]);
 			for (size_t i = 0; i < ra.n && i < 3; i++) {
 				char t[32];
-				pt_hint_ev_item(x, "apis", (int)i + 1, "name", pt_model_strget(m, ra.v[i].name), false);
+				pt_hint_ev_item(x, "apis", (int)i + 1, "name", aname(c, ra.v[i].name), false);
 				snprintf(t, sizeof(t), "%" PRId64, ra.v[i].a);
 				pt_hint_ev_item(x, "apis", (int)i + 1, "outliers", t, true);
 			}
@@ -1463,7 +1511,7 @@ counted:;
 		mark_eval(c, PT_HR_SHORT_KERNELS, rank);
 		double share = pct(shortn, pairs);
 		if (pairs && share >= k->short_kernels_pct) {
-			nl_sort(m, &sk);
+			nl_sort(c, &sk);
 			struct pt_hint *x = fire(c, PT_HR_SHORT_KERNELS, rank, scope, PT_SEV_WARN, "short_pct", "pct", share,
 						 k->short_kernels_pct);
 			x->message = msg("%.1f%% of launched kernels (%" PRId64 ") run for less time than the host call "
@@ -1791,8 +1839,8 @@ static void rank_rules(struct ctx *c, struct rankdata *rd)
 	const struct pt_rank_steps *r = rd->r;
 	int64_t rank = r->rank;
 	rank_of(c, rank)->seen = true;
-	if (enabled(c, PT_HR_STEP_GAP))
-		rule_step_gap(c, rd);
+	if (enabled(c, PT_HR_STEP_GAP) || enabled(c, PT_HR_RANK_STEP_GAP))
+		rule_step_gap(c, rd, enabled(c, PT_HR_STEP_GAP));
 	struct lowutil *lu = NULL;
 	size_t nlu = 0;
 	for (size_t j = 0; j < r->ndevs; j++)
@@ -2190,6 +2238,8 @@ static void cluster_rules(struct ctx *c)
 	for (size_t i = 0; i < c->nrt; i++)
 		any_rv |= c->rt[i].has_rv;
 	if (enabled(c, PT_HR_RANK_SPREAD) && c->nrt >= 2) {
+		for (size_t i = 0; i < c->nrt; i++)
+			mark_eval(c, PT_HR_RANK_SPREAD, c->rt[i].rank);
 		for (int col = 0; col < RT_NCOL; col++) {
 			if (!any_rv && col >= 5 && col <= 7)
 				continue;
@@ -2204,7 +2254,6 @@ static void cluster_rules(struct ctx *c)
 					mn = v, imn = i;
 			}
 			double mean = sum / (double)c->nrt;
-			mark_eval(c, PT_HR_RANK_SPREAD, c->rt[imx].rank);
 			if (!(mean > 0))
 				continue;
 			double sp = (mx - mn) / mean * 100;
@@ -2341,6 +2390,17 @@ static void cluster_rules(struct ctx *c)
 				not_eval(c, PT_HR_RANK_SPREAD, c->rk[i].rank, "rank", "fewer than 2 ranks");
 			if (enabled(c, PT_HR_RANK_STEP_GAP))
 				not_eval(c, PT_HR_RANK_STEP_GAP, c->rk[i].rank, "rank", "fewer than 2 ranks");
+		} else if (c->rk[i].seen) {
+			/* several ranks, but this one (or the others) lack the rule's input */
+			if (enabled(c, PT_HR_RANK_SPREAD) && c->rk[i].st[PT_HR_RANK_SPREAD] == ST_NONE)
+				not_eval(c, PT_HR_RANK_SPREAD, c->rk[i].rank, "rank", "%s",
+					 c->nrt < 2 ? "fewer than 2 ranks with device activity" : "no device activity");
+			if (enabled(c, PT_HR_RANK_STEP_GAP) && c->rk[i].st[PT_HR_RANK_STEP_GAP] == ST_NONE) {
+				const char *why = !c->rk[i].has_gap ? "no step interval (fewer than 2 steps)" :
+						  ng < 2 ? "fewer than 2 ranks with a step interval" :
+						  "mean step interval is 0";
+				not_eval(c, PT_HR_RANK_STEP_GAP, c->rk[i].rank, "rank", "%s", why);
+			}
 		}
 		if (enabled(c, PT_HR_RANK_FLOPS) && c->rk[i].st[PT_HR_RANK_FLOPS] == ST_NONE)
 			not_eval(c, PT_HR_RANK_FLOPS, c->rk[i].rank, "rank",
@@ -2519,6 +2579,38 @@ static int md_rules(struct ctx *c, int64_t device, struct pt_err **e)
 
 /* ---- driver ------------------------------------------------------------------------- */
 
+/* Scopes in natural order: runs of digits compare as numbers (device:2 before
+ * device:10, link:2-10/HCCS before link:10-2/HCCS), everything else byte by byte. */
+static int cmp_scope(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+				a++;
+			while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+				b++;
+			size_t la = 0, lb = 0;
+			while (a[la] >= '0' && a[la] <= '9')
+				la++;
+			while (b[lb] >= '0' && b[lb] <= '9')
+				lb++;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = memcmp(a, b, la);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
 static int cmp_hint(const void *pa, const void *pb)
 {
 	const struct pt_hint *a = pa, *b = pb;
@@ -2532,7 +2624,7 @@ static int cmp_hint(const void *pa, const void *pb)
 		return a->rule < b->rule ? -1 : 1;
 	if (a->rank != b->rank)
 		return a->rank < b->rank ? -1 : 1;
-	return 0;
+	return cmp_scope(a->scope, b->scope);
 }
 
 int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
@@ -2612,7 +2704,7 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 			out->not_evaluated += s == ST_NE;
 			out->disabled += s == ST_DIS;
 		}
-	/* stable sort: (severity, rule, rank), then the order found */
+	/* stable sort: (severity, rule, rank, scope), then the order found */
 	struct pt_hint *tmp = pt_xmalloc((out->n ? out->n : 1) * sizeof(*tmp));
 	size_t *ix = pt_xmalloc((out->n ? out->n : 1) * sizeof(*ix));
 	for (size_t i = 0; i < out->n; i++)
@@ -2640,5 +2732,9 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 			free(c.dm[i]);
 	free(c.dm);
 	free(c.dm_done);
+	if (c.an)
+		for (size_t i = 0; i < m->strings.n; i++)
+			free(c.an[i]);
+	free(c.an);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * hint record builders. The rules are in pass-hints-rules.c.
  */
 #include "pass/pass-hints.h"
+#include "pass/pass-hints-fmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -102,7 +103,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"per covered device, launch_pct = run-level share of runtime_t",
 		"launch_pct >= high_pct -> crit; >= moderate_pct -> warn",
 		"{launch_pct}% of step time is spent in runtime/launch calls while the device is idle ...",
-		"launch_pct, runtime_ns, step_ns, steps, apis (name, exposed_ns)", NULL,
+		"launch_pct, runtime_ns, step_ns, steps, apis (name, exposed_ns), short_kernels_pct (the SHORT_KERNELS "
+		"share of the launch pairs, when there are any)", NULL,
 		"hints.launch_bound.moderate_pct hints.launch_bound.high_pct" },
 	[PT_HR_LAUNCH_DELAY] = { "LAUNCH_DELAY", "HTA launch-delay outliers (launch_delay_cutoff 100 us on queue_delay)",
 		"launch pairs (runtime call in hints.launch.apis, device activity) with queue_delay > queue_delay_us",
@@ -572,7 +574,9 @@ void pt_hint_ev_dbl(struct pt_hint *h, const char *key, double v)
 {
 	struct pt_hint_ev *e = ev_new(h);
 	e->key = pt_xstrdup(key);
-	e->text = pt_xasprintf("%.4f", v);
+	char b[512]; /* %.4f of any double fits */
+	pt_hint_fmt_frac(b, sizeof(b), v);
+	e->text = pt_xstrdup(b);
 	e->num = true;
 }
 

@@ -148,8 +148,9 @@ struct pt_hints_opts {
 };
 
 /*
- * Evaluate every rule. Hints come back ordered (severity, rule, rank, then
- * the order the rule found them); entries not shown keep their status.
+ * Evaluate every rule. Hints come back ordered (severity, rule, rank, scope
+ * in natural order, then the order the rule found them); entries not shown
+ * keep their status.
  */
 int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
 		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,

@@ -16,6 +16,7 @@
 #include <demangle.h>
 
 #include "model/model.h"
+#include "support/names.h"
 #include "support/err.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
@@ -215,12 +216,7 @@ static void out_name(struct pt_table *t, const struct pt_model *m, size_t r, siz
 	const char *s = pt_strtab_get(&m->strings, id);
 	size_t n = pt_strtab_len(&m->strings, id);
 	if (api) {
-		size_t k = n;
-		while (k && s[k - 1] >= '0' && s[k - 1] <= '9')
-			k--;
-		if (n - k >= 4 && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
-			n = k - 2;
-		pt_table_set_str(t, r, c, s, n);
+		pt_table_set_str(t, r, c, s, pt_api_name_len(s, n));
 		return;
 	}
 	if (n > 2 && s[0] == '_' && s[1] == 'Z') {

@@ -4,9 +4,11 @@
  * Step windows:
  *  - Ascend: one step per step-trace marker set, window [start_point, end)
  *    when both points exist; numbers as the importer gave them.
- *  - GPU: per rank (a CPU device and the GPU devices whose activities its
- *    API calls launched), the host ranges whose whole name matches the step
- *    pattern, else the repeated iteration boundaries of summary.md §9.2.
+ *  - GPU: per rank (a CPU device and the GPU devices of the same process;
+ *    a GPU device without a recorded process goes to the host whose API
+ *    calls launched most of its activities), the host ranges whose whole
+ *    name matches the step pattern, else the repeated iteration boundaries
+ *    of summary.md §9.2.
  *  Windows are made disjoint in start order (an overlap is cut and counted).
  *
  * Rows: one per step, then `avg` (steps 2..n that are complete, exact mean
@@ -542,8 +544,11 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 	}
 	free(has_data);
 
-	/* GPU ranks: one per CPU device; each GPU device joins the host whose
-	 * API calls launched most of its activities */
+	/* GPU ranks: one per CPU device (a traced process). A GPU device whose
+	 * process is recorded belongs to the CPU device of the same pid; any
+	 * other GPU device joins the host whose API calls launched most of its
+	 * activities (correlation ids are per process, so they vote only when
+	 * the pid is unknown). */
 	uint32_t *hosts = pt_xmalloc((nd ? nd : 1) * sizeof(*hosts));
 	size_t nh = 0, ngpu = 0;
 	for (uint32_t i = 0; i < nd; i++) {
@@ -553,9 +558,21 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 	}
 	if (nh || ngpu) {
 		uint32_t *owner = pt_xmalloc((nd ? nd : 1) * sizeof(*owner));
-		for (size_t i = 0; i < nd; i++)
+		bool *by_pid = pt_xcalloc(nd ? nd : 1, sizeof(*by_pid));
+		size_t nvote = 0;
+		for (size_t i = 0; i < nd; i++) {
 			owner[i] = nh ? 0 : PT_NONE; /* index into hosts; default: the first */
-		if (nh > 1 && ngpu) {
+			const struct pt_device *dv = &m->devices.v[i];
+			if (dv->kind != PT_DEV_GPU)
+				continue;
+			for (size_t h = 0; h < nh && dv->pid && !by_pid[i]; h++)
+				if (m->devices.v[hosts[h]].pid == dv->pid) {
+					owner[i] = (uint32_t)h;
+					by_pid[i] = true;
+				}
+			nvote += !by_pid[i];
+		}
+		if (nh > 1 && nvote) {
 			struct pt_anchor_map **am = pt_xcalloc(nh, sizeof(*am));
 			for (size_t h = 0; h < nh; h++)
 				am[h] = pt_anchor_map_new(m, hosts[h]);
@@ -570,7 +587,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 						votes[dv * nh + h]++;
 			}
 			for (size_t dv = 0; dv < nd; dv++)
-				for (size_t h = 1; h < nh; h++)
+				for (size_t h = 1; h < nh && !by_pid[dv]; h++)
 					if (votes[dv * nh + h] > votes[dv * nh + owner[dv]])
 						owner[dv] = (uint32_t)h;
 			free(votes);
@@ -578,11 +595,30 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 				pt_anchor_map_free(am[h]);
 			free(am);
 		}
+		/* rank numbers (summary.md §1): the ranks the processes record when
+		 * every host has a distinct one, else the order of the hosts */
 		size_t nr = nh ? nh : 1;
+		uint32_t *num = pt_xmalloc(nr * sizeof(*num));
+		size_t *ord = pt_xmalloc(nr * sizeof(*ord));
+		bool recorded = nh > 0;
+		for (size_t h = 0; h < nh && recorded; h++) {
+			const struct pt_device *hd = &m->devices.v[hosts[h]];
+			recorded = hd->pid && hd->rank >= 0;
+			for (size_t q = 0; q < h && recorded; q++)
+				recorded = m->devices.v[hosts[q]].rank != hd->rank;
+		}
 		for (size_t h = 0; h < nr; h++) {
+			num[h] = recorded ? (uint32_t)m->devices.v[hosts[h]].rank : (uint32_t)h;
+			size_t j = h;
+			for (; j > 0 && num[ord[j - 1]] > num[h]; j--)
+				ord[j] = ord[j - 1];
+			ord[j] = h;
+		}
+		for (size_t oi = 0; oi < nr; oi++) {
+			size_t h = ord[oi];
 			struct pt_rank_steps r;
 			memset(&r, 0, sizeof(r));
-			r.rank = (uint32_t)h;
+			r.rank = num[h];
 			r.host = nh ? hosts[h] : PT_NONE;
 			r.devs = pt_xmalloc((nd ? nd : 1) * sizeof(*r.devs));
 			for (uint32_t dv = 0; dv < nd; dv++)
@@ -597,6 +633,9 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 			gpu_rank(m, &r, &re, d);
 			pt_vec_push(&rs, r);
 		}
+		free(num);
+		free(ord);
+		free(by_pid);
 		free(owner);
 	}
 	free(hosts);

@@ -45,7 +45,7 @@ struct pt_stepwin {
 
 /* The steps of one rank: an Ascend device, or a GPU process (a CPU device). */
 struct pt_rank_steps {
-	uint32_t rank;            /* Ascend: device id; GPU: 0, 1, ... over the CPU devices */
+	uint32_t rank;            /* Ascend: device id; GPU: the recorded ranks when distinct, else 0, 1, ... over the CPU devices */
 	bool ascend;
 	bool inference;           /* Ascend: no step has a BP point */
 	uint32_t host;            /* GPU: CPU device index; PT_NONE otherwise */

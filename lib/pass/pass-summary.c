@@ -32,6 +32,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
+#include "support/names.h"
 #include "support/strtab.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
@@ -191,12 +192,7 @@ static uint32_t out_name(struct ctx *g, uint32_t raw, bool api)
 		id = out_intern(g, dm, strlen(dm));
 		free(dm);
 	} else if (api) {
-		size_t k = n;
-		while (k > 0 && isdigit((unsigned char)s[k - 1]))
-			k--;
-		if (n - k >= 4 && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
-			n = k - 2;
-		id = out_intern(g, s, n);
+		id = out_intern(g, s, pt_api_name_len(s, n));
 	} else {
 		id = out_intern(g, s, n);
 	}

@@ -263,7 +263,10 @@ static void test_launch(void **st)
 	HAS(s, "outliers=1;launches=3;share_pct=33.3333;queue_delay_p50_ns=40000;queue_delay_p99_ns=140000;"
 	       "queue_delay_max_ns=140000;launch_delay_p50_ns=100000;launch_delay_p99_ns=150000;kernels_1_name=a");
 	HAS(s, "RUNTIME_OUTLIER,warn,runtime_outlier_pct,33.3333,5.0000");
-	HAS(s, "apis_1_name=cudaLaunchKernel_v7000;apis_1_outliers=1");
+	/* API names print as every view prints them: without the _vNNNN suffix (cupti.md §6.10) */
+	HAS(s, "(max 0.06 ms, mostly cudaLaunchKernel).");
+	HAS(s, "apis_1_name=cudaLaunchKernel;apis_1_outliers=1");
+	HASNOT(s, "_v7000");
 	HASNOT(s, "SHORT_KERNELS");
 	HAS(s, "LOW_DEVICE_UTIL,warn,util_pct,3.2000,50.0000");
 	free(s);
@@ -276,6 +279,41 @@ static void test_launch(void **st)
 	free(s);
 	pt_hint_knobs_free(&k);
 	pt_model_free(g.m);
+}
+
+/* SHORT_KERNELS: case 7 with a: [150,155), shorter than its 10 us call too -> 2 of 3 launches -> warn */
+static void test_short_kernels(void **st)
+{
+	(void)st;
+	for (int a_us = 5; a_us <= 10; a_us += 5) {
+		struct gm g;
+		gm_init(&g);
+		range(&g, "ProfilerStep#1", 0, 500 * US);
+		act(&g, g.s1, PT_EV_KERNEL, "a", 150 * US, (150 + a_us) * US, 0, 10 * US);
+		act(&g, g.s1, PT_EV_KERNEL, "b", 300 * US, 301 * US, 200 * US, 260 * US);
+		act(&g, g.s1, PT_EV_KERNEL, "_Z1cv", 420 * US, 425 * US, 400 * US, 410 * US);
+		char *s = csv(g.m);
+		if (a_us == 5) {
+			HAS(s, "0,device:0,SHORT_KERNELS,warn,short_pct,66.6667,50.0000,pct,66.7% of launched kernels (2) "
+			       "run for less time than the host call that launched them");
+			/* short kernels a and c (demangled): calls of 10 us, kernels of 5 us */
+			HAS(s, ",short=2;launches=3;share_pct=66.6667;mean_cpu_dur_ns=10000;mean_gpu_dur_ns=5000;"
+			       "kernels_1_name=a;kernels_1_short=1;kernels_2_name=c();kernels_2_short=1\n");
+		} else {
+			HASNOT(s, "SHORT_KERNELS"); /* 1 of 3 (spec case 7) */
+		}
+		free(s);
+		/* a lower threshold makes case 7's 33.3% fire too */
+		struct pt_hint_knobs k;
+		pt_hint_knobs_init(&k);
+		assert_int_equal(pt_hint_knob_set(&k, "hints.short_kernels.pct", "30", NULL), 0);
+		s = run_hints(g.m, &k, PT_HF_CSV, false);
+		HAS(s, a_us == 5 ? "SHORT_KERNELS,warn,short_pct,66.6667,30.0000"
+				 : "SHORT_KERNELS,warn,short_pct,33.3333,30.0000");
+		free(s);
+		pt_hint_knobs_free(&k);
+		pt_model_free(g.m);
+	}
 }
 
 /* ---- MEM_OPS_CRITICAL (case 14) ---- */
@@ -407,6 +445,130 @@ static void test_rank_spread(void **st)
 	       "(max 108.00 ms on rank 2, min 100.00 ms on rank 0, mean 103.33 ms; threshold 5.0%): rank 2 is slower");
 	HASNOT(s, "free differs");
 	free(s);
+	pt_model_free(m);
+}
+
+/*
+ * RANK_STEP_GAP: two processes (ranks 0 and 1), three 10 ms steps each; the
+ * device starts steps 2 and 3 gap0 (rank 0) or gap1 (rank 1) after the step
+ * began. Both number their correlation ids from 1.
+ */
+static struct pt_model *two_ranks_gaps(int64_t gap0, int64_t gap1)
+{
+	struct pt_model *m = pt_model_new();
+	for (uint32_t r = 0; r < 2; r++) {
+		uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 42 + r);
+		m->devices.v[cpu].pid = 42 + r;
+		m->devices.v[cpu].rank = (int32_t)r;
+		uint32_t gpu = pt_model_device(m, PT_DEV_GPU, r);
+		m->devices.v[gpu].pid = 42 + r;
+		m->devices.v[gpu].rank = (int32_t)r;
+		uint32_t host = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 42 + r, "main");
+		uint32_t s = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "stream 7");
+		int64_t gap = r ? gap1 : gap0;
+		for (int i = 0; i < 3; i++) {
+			int64_t t0 = i * 10 * MS;
+			char nm[32];
+			snprintf(nm, sizeof(nm), "ProfilerStep#%d", i + 1);
+			pt_model_add_event(m, host, pt_model_str(m, nm), PT_EV_RANGE, t0, 10 * MS, 0, PT_NONE, 0);
+			pt_model_add_event(m, host, pt_model_str(m, "cudaLaunchKernel_v7000"), PT_EV_API, t0, US,
+					   (uint64_t)i + 1, PT_NONE, 0);
+			int64_t ks = i ? t0 + gap : t0;
+			pt_model_add_event(m, s, pt_model_str(m, "gemm"), PT_EV_KERNEL, ks, t0 + 10 * MS - ks,
+					   (uint64_t)i + 1, PT_NONE, 0);
+		}
+	}
+	return m;
+}
+
+static void test_rank_step_gap(void **st)
+{
+	(void)st;
+	/* 1 and 2 ms: mean 1.5 ms, rank 1 waits 33.3% more -> warn */
+	struct pt_model *m = two_ranks_gaps(MS, 2 * MS);
+	char *s = csv(m);
+	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,\"Rank 1 waits 2.00 ms between steps, 33.3% "
+	       "more than the rank average: check its data pipeline.\",ranks_1_rank=0;ranks_1_mean_gap_ns=1000000;"
+	       "ranks_2_rank=1;ranks_2_mean_gap_ns=2000000;mean_ns=1500000\n");
+	free(s);
+	/* the same with STEP_GAP turned off: RANK_STEP_GAP still measures the step intervals */
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	assert_int_equal(pt_hint_knob_set(&k, "hints.disable", "STEP_GAP", NULL), 0);
+	s = run_hints(m, &k, PT_HF_CSV, true);
+	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,");
+	HASNOT(s, ",STEP_GAP,warn");
+	HASNOT(s, "RANK_STEP_GAP,not_evaluated");
+	free(s);
+	/* a 40% threshold is not reached */
+	assert_int_equal(pt_hint_knob_set(&k, "hints.rank_step_gap.pct", "40", NULL), 0);
+	s = run_hints(m, &k, PT_HF_CSV, false);
+	HASNOT(s, "RANK_STEP_GAP");
+	free(s);
+	pt_hint_knobs_free(&k);
+	pt_model_free(m);
+	/* 1 and 1.1 ms: 4.8% -> none */
+	m = two_ranks_gaps(MS, 1100 * US);
+	s = csv(m);
+	HASNOT(s, "RANK_STEP_GAP");
+	HAS(s, "0,rank,STEP_GAP,warn,mean_gap,1000000,500000,ns,");
+	HAS(s, "1,rank,STEP_GAP,warn,mean_gap,1100000,500000,ns,");
+	free(s);
+	pt_model_free(m);
+	/* one step per rank: no step interval, not evaluated with the reason */
+	m = pt_model_new();
+	for (uint32_t r = 0; r < 2; r++) {
+		uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 42 + r);
+		m->devices.v[cpu].pid = 42 + r;
+		uint32_t gpu = pt_model_device(m, PT_DEV_GPU, r);
+		m->devices.v[gpu].pid = 42 + r;
+		uint32_t host = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 42 + r, "main");
+		uint32_t sx = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "stream 7");
+		pt_model_add_event(m, host, pt_model_str(m, "ProfilerStep#1"), PT_EV_RANGE, 0, 10 * MS, 0, PT_NONE, 0);
+		pt_model_add_event(m, host, pt_model_str(m, "cudaLaunchKernel"), PT_EV_API, 0, US, 1, PT_NONE, 0);
+		pt_model_add_event(m, sx, pt_model_str(m, "gemm"), PT_EV_KERNEL, US, 5 * MS, 1, PT_NONE, 0);
+	}
+	pt_hint_knobs_init(&k);
+	s = run_hints(m, &k, PT_HF_CSV, true);
+	HAS(s, "0,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
+	HAS(s, "1,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
+	free(s);
+	pt_hint_knobs_free(&k);
+	pt_model_free(m);
+}
+
+/*
+ * Order within one rule and rank: by scope, numbers by value (hints.md
+ * §1.1): a rank driving GPUs 10 and 2, both with unattributed kernels,
+ * lists device:2 before device:10.
+ */
+static void test_scope_order(void **st)
+{
+	(void)st;
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 42);
+	m->devices.v[cpu].pid = 42;
+	uint32_t host = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 42, "main");
+	pt_model_add_event(m, host, pt_model_str(m, "ProfilerStep#1"), PT_EV_RANGE, 0, 100 * US, 0, PT_NONE, 0);
+	static const uint32_t ids[2] = { 10, 2 };
+	for (int i = 0; i < 2; i++) {
+		uint32_t gpu = pt_model_device(m, PT_DEV_GPU, ids[i]);
+		m->devices.v[gpu].pid = 42;
+		uint32_t sx = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "stream 7");
+		uint64_t c = (uint64_t)i + 1;
+		pt_model_add_event(m, host, pt_model_str(m, "cudaLaunchKernel"), PT_EV_API, 0, US, c, PT_NONE, 0);
+		pt_model_add_event(m, sx, pt_model_str(m, "k"), PT_EV_KERNEL, US, 40 * US, c, PT_NONE, 0);
+		pt_model_add_event(m, sx, pt_model_str(m, "k"), PT_EV_KERNEL, 50 * US, 40 * US, 0, PT_NONE, 0);
+	}
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	char *s = run_hints(m, &k, PT_HF_CSV, false);
+	const char *d2 = strstr(s, "0,device:2,UNATTRIBUTED_DEVICE,");
+	const char *d10 = strstr(s, "0,device:10,UNATTRIBUTED_DEVICE,");
+	if (!d2 || !d10 || d2 > d10)
+		fail_msg("expected device:2 before device:10 in:\n%s", s);
+	free(s);
+	pt_hint_knobs_free(&k);
 	pt_model_free(m);
 }
 
@@ -806,6 +968,12 @@ static void test_launch_bound(void **st)
 			HAS(s, "0,device:0,LAUNCH_BOUND,warn,launch_pct,10.0000,3.0000,pct,");
 		else
 			HAS(s, "0,device:0,LAUNCH_BOUND,crit,launch_pct,19.0000,15.0000,pct,");
+		if (call_us > 1) {
+			/* after a 19 us call, k2 (1 us) runs shorter than it: 1 short launch of 2 */
+			HAS(s, ";apis_1_name=cudaLaunchKernel;apis_1_exposed_ns=");
+			HAS(s, call_us == 10 ? ";short_kernels_pct=0.0000" : ";short_kernels_pct=50.0000");
+			HASNOT(s, "_v7000");
+		}
 		free(s);
 		pt_model_free(g.m);
 	}
@@ -997,8 +1165,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_input_bound), cmocka_unit_test(test_step_gap),
 		cmocka_unit_test(test_comm_exposed), cmocka_unit_test(test_device_idle),
-		cmocka_unit_test(test_launch), cmocka_unit_test(test_mem_ops),
+		cmocka_unit_test(test_launch), cmocka_unit_test(test_short_kernels), cmocka_unit_test(test_mem_ops),
 		cmocka_unit_test(test_top_ops), cmocka_unit_test(test_rank_spread),
+		cmocka_unit_test(test_rank_step_gap), cmocka_unit_test(test_scope_order),
 		cmocka_unit_test(test_knobs), cmocka_unit_test(test_suppressed),
 		cmocka_unit_test(test_low_flops), cmocka_unit_test(test_rank_flops),
 		cmocka_unit_test(test_pp_receive), cmocka_unit_test(test_pp_stages), cmocka_unit_test(test_slow_link), cmocka_unit_test(test_memory), cmocka_unit_test(test_memory_npu),

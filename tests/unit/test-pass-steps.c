@@ -270,6 +270,83 @@ static void test_gpu_pattern(void **state)
 	pt_model_free(g.m);
 }
 
+/*
+ * Several traced processes (one CUPTI dump per rank): each numbers its
+ * correlation ids from 1, so the ids of two ranks collide. A GPU belongs to
+ * the host of its own process; correlation votes decide only for a GPU
+ * whose process is unknown. Ranks are the recorded ones, in rank order.
+ */
+struct proc_fx {
+	uint32_t cpu, thr, gpu, stream;
+};
+
+static struct proc_fx add_proc(struct pt_model *m, uint32_t pid, int32_t rank, uint32_t gpu_id)
+{
+	struct proc_fx p;
+	p.cpu = pt_model_device(m, PT_DEV_CPU, pid);
+	m->devices.v[p.cpu].pid = pid;
+	m->devices.v[p.cpu].rank = rank;
+	p.thr = pt_model_track(m, p.cpu, PT_TRACK_HOST_THREAD, pid, "main");
+	p.gpu = pt_model_device(m, PT_DEV_GPU, gpu_id);
+	m->devices.v[p.gpu].pid = pid;
+	m->devices.v[p.gpu].rank = rank;
+	p.stream = pt_model_track(m, p.gpu, PT_TRACK_STREAM, 7, "stream 7");
+	return p;
+}
+
+static void proc_work(struct pt_model *m, const struct proc_fx *p, int64_t t0, uint64_t corr)
+{
+	pt_model_add_event(m, p->thr, pt_model_str(m, "ProfilerStep#1"), PT_EV_RANGE, t0, 1000, 0, PT_NONE, 0);
+	pt_model_add_event(m, p->thr, pt_model_str(m, "cudaLaunchKernel"), PT_EV_API, t0 + 10, 10, corr, PT_NONE, 0);
+	pt_model_add_event(m, p->stream, pt_model_str(m, "gemm"), PT_EV_KERNEL, t0 + 100, 500, corr, PT_NONE, 0);
+}
+
+static void test_gpu_ranks_by_pid(void **state)
+{
+	(void)state;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct pt_model *m = pt_model_new();
+		/* the process of rank 1 comes first in the model when reversed */
+		struct proc_fx a = add_proc(m, 4242, reversed ? 1 : 0, reversed ? 1 : 0);
+		struct proc_fx b = add_proc(m, 4243, reversed ? 0 : 1, reversed ? 0 : 1);
+		proc_work(m, &a, 1000, 1);
+		proc_work(m, &b, 1000, 1); /* the same correlation id */
+		/* a GPU of no known process, launched by b's call 5 alone */
+		uint32_t g = pt_model_device(m, PT_DEV_GPU, 7);
+		uint32_t gs = pt_model_track(m, g, PT_TRACK_STREAM, 7, "stream 7");
+		pt_model_add_event(m, b.thr, pt_model_str(m, "cudaLaunchKernel"), PT_EV_API, 1200, 10, 5, PT_NONE, 0);
+		pt_model_add_event(m, gs, pt_model_str(m, "gemm"), PT_EV_KERNEL, 1300, 100, 5, PT_NONE, 0);
+		struct pt_step_sel sel;
+		sel_init(&sel);
+		struct pt_steps_info si;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_steps_collect(m, &sel, &si, NULL, &e), 0);
+		assert_int_equal(si.n, 2);
+		assert_int_equal(si.r[0].rank, 0);
+		assert_int_equal(si.r[1].rank, 1);
+		const struct pt_rank_steps *ra = &si.r[reversed ? 1 : 0], *rb = &si.r[reversed ? 0 : 1];
+		assert_int_equal(ra->host, a.cpu);
+		assert_int_equal(ra->ndevs, 1);
+		assert_int_equal(ra->devs[0], a.gpu);
+		/* b's own GPU, then the GPU of no known process, which b's calls launched */
+		assert_int_equal(rb->host, b.cpu);
+		assert_int_equal(rb->ndevs, 2);
+		assert_int_equal(rb->devs[0], b.gpu);
+		assert_int_equal(rb->devs[1], g);
+		pt_steps_info_free(&si);
+
+		/* the steps table: one row set per rank, each with its own GPU */
+		struct pt_table *t = steps1(m, &sel);
+		char *csv = render(&t, 1, PT_FMT_CSV);
+		/* rank r drives GPU r: rows "rank,device,step,..." */
+		if (!strstr(csv, "\n0,0,1,1000,2000,1000,") || !strstr(csv, "\n1,1,1,1000,2000,1000,"))
+			fail_msg("ranks and GPUs do not match:\n%s", csv);
+		free(csv);
+		pt_table_free(t);
+		pt_model_free(m);
+	}
+}
+
 /* ---- Ascend: synthetic model with executions inside and outside the steps ---- */
 
 static void add_step(struct pt_model *m, uint32_t dev, uint32_t num, uint32_t has, int64_t start, int64_t fp, int64_t bp,
@@ -664,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_case_88),
 		cmocka_unit_test(test_gpu_boundaries),
 		cmocka_unit_test(test_gpu_pattern),
+		cmocka_unit_test(test_gpu_ranks_by_pid),
 		cmocka_unit_test(test_ascend_sums),
 		cmocka_unit_test(test_ascend_multi_device),
 		cmocka_unit_test(test_fixture_job1),
