@@ -82,7 +82,8 @@ const struct pt_cmd pt_cmd_dataset = {
 	.summary = "dataset pipeline queues and the input bottleneck",
 	.usage = "[options] MODEL|PATH",
 	.description = "Views: ops (one row per pipeline op, breadth-first from the root; the first ten columns are\n"
-		       "MindInsight's minddata_pipeline_raw CSV), queues (host device queue and device get_next),\n"
+		       "MindInsight's minddata_pipeline_raw CSV), op_cpu (each op's CPU per step window, when the\n"
+		       "CPU samples can be placed in steps), queues (host device queue and device get_next),\n"
 		       "stages (which of data processing, host-to-device transfer and device fetch is the\n"
 		       "bottleneck), batches (per-batch get/push/total times, when recorded) and hints (the MD_*\n"
 		       "rules of proftool-hints, ungated). Every row ends with the raw evidence. See\n"

@@ -59,12 +59,15 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 
 const struct pt_cmd pt_cmd_export = {
 	.name = "export",
-	.summary = "export a raw table of a model: ops, tasks, steps, aicpu",
+	.summary = "export a raw table of a model: ops, tasks, steps, aicpu, kernels, api, tensors",
 	.usage = "--table T [options] MODEL|PATH",
 	.description = "ops: one row per paired op execution; tasks: every paired device task, also those without\n"
 		       "a framework op (empty name); steps: one row per step marker set with its communication\n"
-		       "pairs; aicpu: one row per AI CPU op. Times are integer ns of the device clock, absolute,\n"
-		       "unless --time-unit is given. See proftool-export(1) for every column.",
+		       "pairs; aicpu: one row per AI CPU op; kernels and api: CUPTI kernels and runtime/driver calls;\n"
+		       "tensors: every tensor of the Ascend memory graphs with its source node and the node index\n"
+		       "range it occupies (the holders at node i are the rows with first_index <= i <= last_index).\n"
+		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. See\n"
+		       "proftool-export(1) for every column.",
 	.groups = groups,
 	.run = run,
 };

@@ -8,7 +8,7 @@
 #include "pass/pass-memory.h"
 #include "table/table.h"
 
-enum { OPT_BY = 100 };
+enum { OPT_BY = 100, OPT_AT, OPT_MINDDATA, OPT_NO_DEMANGLE };
 
 static const char *const by_values[] = { "pool", "op", "time", NULL };
 
@@ -17,27 +17,50 @@ static const struct pt_opt memory_opts[] = {
 	  "pool: peaks, what holds memory at the peak, pools (default); op: per node / per launching call; "
 	  "time: the memory curve / allocation timeline",
 	  by_values },
+	{ "at", 0, "NODE", OPT_AT,
+	  "Ascend, --by pool: the tensors holding memory at node NODE of each graph (a node index of the curve, "
+	  "else a node name) instead of at the peak",
+	  NULL },
+	{ "minddata", 0, "DIR", OPT_MINDDATA,
+	  "raw PATH: also read MindData files, memory_usage_<d>.pb among them, from DIR", NULL },
+	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE,
+	  "accepted for every analysis command; memory prints no C++ symbol names, so it changes nothing", NULL },
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { memory_opts, pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { memory_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
-static enum pt_mem_by by;
+static struct pt_mem_opts mo;
+static struct pt_filter filt;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	(void)c;
-	if (id != OPT_BY)
+	int r = pt_filter_opt(c->cmd, &filt, id, arg);
+	if (r <= 0)
+		return r;
+	switch (id) {
+	case OPT_BY:
+		mo.by = !strcmp(arg, "op") ? PT_MEM_BY_OP : !strcmp(arg, "time") ? PT_MEM_BY_TIME : PT_MEM_BY_POOL;
 		return 0;
-	by = !strcmp(arg, "op") ? PT_MEM_BY_OP : !strcmp(arg, "time") ? PT_MEM_BY_TIME : PT_MEM_BY_POOL;
-	return 0;
+	case OPT_AT:
+		if (!*arg)
+			return pt_usage_error(c->cmd, "--at takes a node index or a node name");
+		mo.at = arg;
+		return 0;
+	case OPT_MINDDATA:
+		c->imp.minddata_dir = arg;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
-	by = PT_MEM_BY_POOL;
+	pt_mem_opts_init(&mo);
+	memset(&filt, 0, sizeof(filt));
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
 		return 0;
@@ -47,13 +70,26 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "expected one MODEL or PATH");
 		return 2;
 	}
+	if (mo.at && mo.by != PT_MEM_BY_POOL) {
+		pt_usage_error(cmd, "--at selects the holders of --by pool; --by op and --by time list every node");
+		return 2;
+	}
+	mo.device = c.imp.ascend.device;
+	mo.has_steps = filt.steps_given;
+	mo.step_a = filt.step_a;
+	mo.step_b = filt.step_b;
+	mo.has_window = filt.window_given;
+	mo.win_a = filt.win_has_a ? filt.win_a : INT64_MIN;
+	mo.win_b = filt.win_has_b ? filt.win_b : INT64_MAX;
+	mo.step_pattern = filt.step_pattern;
+	mo.diag = &c.diag;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	int rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc) {
 		struct pt_table **t = NULL;
 		size_t n = 0;
-		rc = pt_pass_memory(m, by, c.imp.ascend.device, &t, &n, &e);
+		rc = pt_pass_memory_ex(m, &mo, &t, &n, &e);
 		if (!rc)
 			rc = pt_common_emit(&c, t, n, &e);
 		for (size_t i = 0; i < n; i++)
@@ -69,11 +105,13 @@ const struct pt_cmd pt_cmd_memory = {
 	.summary = "memory usage: peak, curve and what holds memory",
 	.usage = "[options] MODEL|PATH",
 	.description = "Ascend (MindSpore memory_usage_<d>.pb): per graph capacity, static memory, peak and the tensors\n"
-		       "holding memory at the peak (--by pool), per node usage (--by op), the curve over execution\n"
-		       "order (--by time). GPU (CUPTI MEMORY2/MEMORY_POOL): peak per device and memory group with the\n"
-		       "allocations outstanding at the peak and their launching host call, pools, growths and trims\n"
-		       "(--by pool), allocations per launching call (--by op), the allocation timeline (--by time).\n"
-		       "See proftool-memory(1).",
+		       "holding memory at the peak or at --at NODE (--by pool), per node usage (--by op), the curve over\n"
+		       "execution order (--by time); proftool export --table tensors lists every tensor with its index\n"
+		       "range. GPU (CUPTI MEMORY2/MEMORY_POOL): peak per device and memory group with the allocations\n"
+		       "outstanding at the peak and their launching host call, pools, growths and trims (--by pool),\n"
+		       "allocations per launching call (--by op), the allocation timeline (--by time); --steps and\n"
+		       "--time-window keep a window of the GPU records (Ascend graphs are one plan for every step and\n"
+		       "stay whole). See proftool-memory(1).",
 	.groups = groups,
 	.run = run,
 };

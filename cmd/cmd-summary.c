@@ -54,7 +54,26 @@ static const struct pt_opt summary_opts[] = {
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+/*
+ * pt_output_opts with the -o of summary: with several views in CSV it is a
+ * PREFIX (PREFIX.<view>.csv), see emit_csv(). Same ids, so pt_common_opt
+ * handles them.
+ */
+static const char *const out_formats[] = { "table", "csv", "json", "jsonl", NULL };
+static const char *const out_units[] = { "s", "ms", "us", "ns", NULL };
+static const struct pt_opt summary_output_opts[] = {
+	{ "format", 0, "FMT", OPT_FORMAT, "output format", out_formats },
+	{ "output", 'o', "FILE|PREFIX", OPT_OUTPUT,
+	  "write to FILE instead of standard output; CSV of several views: one file PREFIX.<view>.csv per view",
+	  NULL },
+	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
+	  out_units },
+	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, summary_output_opts, pt_rawpath_opts,
+					       NULL };
 
 static struct pt_summary_opts so;
 static struct pt_filter filt;

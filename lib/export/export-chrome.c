@@ -14,6 +14,7 @@
 #include "support/err.h"
 #include "support/fmt.h"
 #include "support/hashmap.h"
+#include "support/names.h"
 #include "support/out.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
@@ -478,7 +479,15 @@ struct csrc { /* a counter group: queue samples of one track */
 	bool queue;        /* series "size" (int) vs "value" (double) */
 	bool carry0;       /* the first sample is the last one before the window, shown at its start */
 	int64_t carry_t;
+	const struct pt_gms_group *grp; /* a GPU memory group of the timeline pass: idx are its samples */
 };
+
+/* Time of sample k of a counter group (before the window carry). */
+static inline int64_t csrc_time(const struct pt_model *m, const struct csrc *cs, size_t k)
+{
+	uint32_t i = cs->idx[k];
+	return cs->grp ? cs->grp->time.v[i] : cs->queue ? m->queues.time[i] : m->counters.time[i];
+}
 
 enum { PH_X, PH_I, PH_C, PH_S, PH_F };
 
@@ -567,12 +576,7 @@ static const struct frag *name_frag(struct ctx *c, uint32_t id, int mode)
 			n = strlen(dm);
 		}
 	} else if (mode == NM_API) {
-		/* drop a trailing _v followed by four or more digits */
-		size_t k = n;
-		while (k && s[k - 1] >= '0' && s[k - 1] <= '9')
-			k--;
-		if (n - k >= 4 && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
-			n = k - 2;
+		n = pt_api_name_len(s, n);
 	} else if (mode == NM_LAST) {
 		const char *sl = strrchr(s, '/');
 		if (sl && sl[1]) {
@@ -690,9 +694,10 @@ static bool clock_path(const struct pt_model *m, const char *a, const char *b, i
 	for (size_t d = 0; d < m->devices.n; d++)
 		for (size_t i = 0; i < m->devices.v[d].offsets.n; i++) {
 			const struct pt_clock_offset *co = &m->devices.v[d].offsets.v[i];
-			struct edge e1 = { co->from, co->to, co->offset_ns }, e2 = { co->to, co->from, -co->offset_ns };
+			struct edge e1 = { co->from, co->to, co->offset_ns }, e2 = { co->to, co->from, 0 };
 			pt_vec_push(&ed, e1);
-			pt_vec_push(&ed, e2);
+			if (!__builtin_sub_overflow(0, co->offset_ns, &e2.off))
+				pt_vec_push(&ed, e2);
 		}
 	/* breadth-first over names (tiny graphs) */
 	PT_VEC(const char *) q = { 0 };
@@ -707,10 +712,11 @@ static bool clock_path(const struct pt_model *m, const char *a, const char *b, i
 			bool seen = false;
 			for (size_t k = 0; k < q.n; k++)
 				seen |= !strcmp(q.v[k], ed.v[i].to);
-			if (seen)
-				continue;
+			int64_t o;
+			if (seen || __builtin_add_overflow(qo.v[h], ed.v[i].off, &o))
+				continue; /* a sum beyond int64 (hostile offsets) is no path */
 			pt_vec_push(&q, ed.v[i].to);
-			pt_vec_push(&qo, qo.v[h] + ed.v[i].off);
+			pt_vec_push(&qo, o);
 			if (!strcmp(ed.v[i].to, b)) {
 				*off = qo.v[qo.n - 1];
 				found = true;
@@ -1428,6 +1434,9 @@ static void build_counters(struct ctx *c)
 			c->unanchored += cnt[t];
 			continue;
 		}
+		/* the CUPTI importer's per-series memory tracks: the timeline pass's groups replace them */
+		if (c->tl->dev[d].gmem.n && m->tracks.v[t].stream <= -20 && m->tracks.v[t].stream >= -30)
+			continue;
 		struct csrc cs = { .track = (uint32_t)t, .pid = c->dev_pid[d], .off = c->dev_off[d], .queue = false };
 		cs.idx = pt_xmalloc(cnt[t] * sizeof(*cs.idx));
 		for (size_t i = 0; i < cv->n; i++)
@@ -1448,12 +1457,31 @@ static void build_counters(struct ctx *c)
 		pt_vec_push(&c->counters, cs);
 	}
 	free(cnt);
+	/* GPU memory groups (chrome-trace.md §7): every sample carries all the group's series */
+	for (size_t d = 0; d < m->devices.n && d < c->tl->ndev; d++) {
+		const struct pt_gms *gs = &c->tl->dev[d].gmem;
+		if (!c->dev_ok[d])
+			continue;
+		for (size_t k = 0; k < gs->n; k++) {
+			const struct pt_gms_group *g = &gs->g[k];
+			struct csrc cs = { .pid = c->dev_pid[d], .off = c->dev_off[d], .grp = g, .track = UINT32_MAX };
+			cs.idx = pt_xmalloc((g->time.n ? g->time.n : 1) * sizeof(*cs.idx));
+			for (size_t i = 0; i < g->time.n; i++)
+				cs.idx[cs.n++] = (uint32_t)i;
+			window_samples(c, &cs, g->time.v);
+			cs.name = pt_xstrdup(g->name);
+			pt_vec_push(&c->counters, cs);
+		}
+	}
 	for (size_t i = 0; i < c->counters.n; i++) {
 		struct csrc *cs = &c->counters.v[i];
 		for (size_t p = 0; p < c->procs.n; p++)
 			if (c->procs.v[p].pid == cs->pid)
 				cs->tid = c->procs.v[p].first_tid;
-		if (!cs->tid) /* a process with counters only: give it a row */
+		for (size_t j = 0; j < i && !cs->tid; j++) /* a process with counters only: one row for all of them */
+			if (c->counters.v[j].pid == cs->pid)
+				cs->tid = c->counters.v[j].tid;
+		if (!cs->tid) /* the first counter of such a process: give it a row */
 			cs->tid = TID_BASE + (uint32_t)(c->rows.n + i);
 	}
 }
@@ -1472,7 +1500,7 @@ static inline int64_t src_item_ts(const struct ctx *c, const struct src *s, size
 	}
 	case PH_C: {
 		const struct csrc *cs = &c->counters.v[s->ref];
-		int64_t t = cs->queue ? m->queues.time[cs->idx[pos]] : m->counters.time[cs->idx[pos]];
+		int64_t t = csrc_time(m, cs, pos);
 		if (!pos && cs->carry0)
 			t = cs->carry_t;
 		return t + cs->off - c->base;
@@ -1484,18 +1512,19 @@ static inline int64_t src_item_ts(const struct ctx *c, const struct src *s, size
 	}
 }
 
-/* Absolute (export clock) min start and max end over everything exported. */
-static void time_range(const struct ctx *c, int64_t *lo, int64_t *hi)
+/* Absolute (export clock) min start and max end over everything exported, in
+ * 128 bits (a time plus its clock offset may leave int64); a > b when empty. */
+static void time_range(const struct ctx *c, __int128 *lo, __int128 *hi)
 {
 	const struct pt_model *m = c->m;
-	int64_t a = INT64_MAX, b = INT64_MIN;
+	__int128 a = (__int128)INT64_MAX + 1, b = (__int128)INT64_MIN - 1;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		const struct row *rw = &c->rows.v[r];
 		if (rw->ranged) {
-			if (rw->lo + rw->off < a)
-				a = rw->lo + rw->off;
-			if (rw->hi + rw->off > b)
-				b = rw->hi + rw->off;
+			if ((__int128)rw->lo + rw->off < a)
+				a = (__int128)rw->lo + rw->off;
+			if ((__int128)rw->hi + rw->off > b)
+				b = (__int128)rw->hi + rw->off;
 			continue;
 		}
 		for (size_t k = 0; k < rw->n; k++) {
@@ -1511,18 +1540,18 @@ static void time_range(const struct ctx *c, int64_t *lo, int64_t *hi)
 				s = rw->iv[i].s;
 				e = rw->iv[i].e;
 			}
-			if (s + rw->off < a)
-				a = s + rw->off;
-			if (e + rw->off > b)
-				b = e + rw->off;
+			if ((__int128)s + rw->off < a)
+				a = (__int128)s + rw->off;
+			if ((__int128)e + rw->off > b)
+				b = (__int128)e + rw->off;
 		}
 	}
 	for (size_t q = 0; q < c->counters.n; q++) {
 		const struct csrc *cs = &c->counters.v[q];
 		for (size_t k = 0; k < cs->n; k++) {
-			int64_t t = (cs->queue ? m->queues.time[cs->idx[k]] : m->counters.time[cs->idx[k]]) + cs->off;
+			__int128 t = (__int128)csrc_time(m, cs, k) + cs->off;
 			if (!k && cs->carry0)
-				t = cs->carry_t + cs->off;
+				t = (__int128)cs->carry_t + cs->off;
 			if (t < a)
 				a = t;
 			if (t > b)
@@ -1906,16 +1935,24 @@ static void emit_counter(struct ctx *c, struct sink *sk, const struct csrc *cs, 
 	const struct pt_model *m = c->m;
 	char b[64];
 	uint32_t i = cs->idx[pos];
-	if (!cs->queue && !isfinite(m->counters.value[i]))
+	if (!cs->grp && !cs->queue && !isfinite(m->counters.value[i]))
 		return;
 	sep(c, sk);
 	sink_puts(sk, "{\"ph\":\"C\",\"name\":");
-	const char *key = cs->queue ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
+	const char *key = cs->queue || cs->grp ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
 	sink_jstr(sk, &c->tmp, cs->name, key ? (size_t)(key - cs->name) : strlen(cs->name));
 	int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", cs->pid, cs->tid);
 	sink_write(sk, b, (size_t)n);
 	sink_write(sk, b, pt_chrome_fmt_us(b, ts_rel));
-	if (cs->queue) {
+	if (cs->grp) { /* all the series of the group */
+		const struct pt_gms_group *g = cs->grp;
+		for (size_t k = 0; k < g->nseries; k++) {
+			sink_puts(sk, k ? "," : ",\"args\":{");
+			sink_jstr(sk, &c->tmp, g->series[k], strlen(g->series[k]));
+			sink_puts(sk, ":");
+			sink_i64(sk, g->val.v[i * g->nseries + k]);
+		}
+	} else if (cs->queue) {
 		sink_puts(sk, ",\"args\":{\"size\":");
 		sink_i64(sk, m->queues.size[i]);
 	} else {
@@ -1998,6 +2035,11 @@ static void emit_meta(struct ctx *c, struct sink *sk)
 	for (size_t i = 0; i < c->counters.n; i++) {
 		const struct csrc *cs = &c->counters.v[i];
 		if (cs->tid < TID_BASE + c->rows.n)
+			continue;
+		bool named = false; /* the counters of one process share its row */
+		for (size_t j = 0; j < i && !named; j++)
+			named = c->counters.v[j].tid == cs->tid;
+		if (named)
 			continue;
 		sep(c, sk);
 		int n = snprintf(b, sizeof(b),
@@ -2531,15 +2573,21 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 	choose_clock(&c, diag);
 	build_layout(&c);
 	build_counters(&c);
-	int64_t lo, hi;
+	__int128 lo, hi;
 	time_range(&c, &lo, &hi);
-	if (lo == INT64_MAX)
+	if (lo > hi)
 		lo = hi = 0;
-	c.base = lo >= 0 ? lo / 1000 * 1000 : -((-lo + 999) / 1000 * 1000);
 	int rc = 0;
+	if (lo < INT64_MIN + 1000 || hi > INT64_MAX) {
+		/* only a model whose clock offsets break the model's time range (2^62 ns) */
+		rc = pt_err(e, "event times leave the int64 ns range in clock '%s' (clock offsets out of range)",
+			    c.clock);
+		goto out;
+	}
+	c.base = lo >= 0 ? (int64_t)lo / 1000 * 1000 : -((-(int64_t)lo + 999) / 1000 * 1000);
 	if (hi - c.base >= MAX_REL) {
-		rc = pt_err(e, "trace spans %lld ns, more than 2^53 ns: cannot write microseconds exactly",
-			    (long long)(hi - c.base));
+		rc = pt_err(e, "trace spans %llu ns, more than 2^53 ns: cannot write microseconds exactly",
+			    (unsigned long long)(hi - c.base));
 		goto out;
 	}
 	build_flows(&c);

@@ -96,18 +96,25 @@ static inline int64_t pt_ascend_cycles_to_ns(uint64_t cycles, uint64_t freq_khz)
 	return (int64_t)((unsigned __int128)cycles * 1000000u / freq_khz);
 }
 
-/* Whether cycles convert to ns within int64 at f_kHz (callers skip or warn otherwise). */
+/* Whether cycles convert to ns within the model's time range, [0, PT_TIME_LIMIT]
+ * (model/model.h), at f_kHz; callers skip the record or drop its times otherwise. */
 static inline bool pt_ascend_cycles_fit(uint64_t cycles, uint64_t freq_khz)
 {
-	return freq_khz && (unsigned __int128)cycles * 1000000u / freq_khz <= (unsigned __int128)INT64_MAX;
+	return freq_khz && (unsigned __int128)cycles * 1000000u / freq_khz <= (unsigned __int128)PT_TIME_LIMIT;
 }
 
 /* The largest cycle count that pt_ascend_cycles_fit() accepts: hot loops compare with it. */
 static inline uint64_t pt_ascend_max_cycles(uint64_t freq_khz)
 {
-	/* floor(cyc * 1e6 / f) <= INT64_MAX  <=>  cyc < 2^63 * f / 1e6 */
-	unsigned __int128 lim = (((unsigned __int128)1 << 63) * freq_khz + 999999u) / 1000000u - 1;
+	/* floor(cyc * 1e6 / f) <= L  <=>  cyc < (L + 1) * f / 1e6 */
+	unsigned __int128 lim = (((unsigned __int128)PT_TIME_LIMIT + 1) * freq_khz + 999999u) / 1000000u - 1;
 	return lim > UINT64_MAX ? UINT64_MAX : (uint64_t)lim;
+}
+
+/* Whether a device time in ns lies within the model's time range, [0, PT_TIME_LIMIT]. */
+static inline bool pt_ascend_ns_fit(int64_t ns)
+{
+	return ns >= 0 && ns <= PT_TIME_LIMIT;
 }
 
 /* The per-format readers, one file each. Each reads dev->files[its kind]. */

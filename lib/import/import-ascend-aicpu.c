@@ -85,7 +85,8 @@ static void add_op(struct aicpu_state *st, uint32_t name, int64_t start, int64_t
 }
 
 
-/* Start and end of a run: from the cycle tokens when both have one, else µs. */
+/* Start and end of a run: from the cycle tokens when both have one within the
+ * model's time range, else µs (the caller checks the range of the result). */
 static void run_times(const struct aicpu_state *st, const struct nodeval *s, const struct nodeval *e,
 		      int64_t *start, int64_t *end)
 {
@@ -144,7 +145,10 @@ static bool text_pair(struct aicpu_state *st, struct pt_span node, const char *n
 	int64_t start, end;
 	run_times(st, &vs, &ve, &start, &end);
 	bool times = true;
-	if (end < start) {
+	if (!pt_ascend_ns_fit(start) || !pt_ascend_ns_fit(end)) {
+		pt_diag_warn(diag, npath, "kept Node records beyond 2^62 ns without their times", PT_POS_OFFSET, npos);
+		times = false;
+	} else if (end < start) {
 		pt_diag_warn(diag, npath, "dropped the times of Node records ending before they start",
 			     PT_POS_OFFSET, npos);
 		times = false;
@@ -230,7 +234,7 @@ static int read_text(struct aicpu_state *st, struct pt_slices *s, struct pt_err 
 
 
 
-/* µs as ns, saturating (binary fields are u64). */
+/* µs as ns, saturating (binary fields are u64; beyond PT_TIME_LIMIT, the times are dropped). */
 static int64_t us_to_ns(uint64_t us)
 {
 	return us > (uint64_t)INT64_MAX / 1000 ? INT64_MAX : (int64_t)(us * 1000);
@@ -293,7 +297,11 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 		int64_t start, end;
 		run_times(st, &vs, &ve, &start, &end);
 		bool times = true;
-		if (end < start) {
+		if (!pt_ascend_ns_fit(start) || !pt_ascend_ns_fit(end)) {
+			pt_diag_warn(c->diag, s->paths[fi], "kept records beyond 2^62 ns without their times", PT_POS_OFFSET,
+				     off);
+			times = false;
+		} else if (end < start) {
 			pt_diag_warn(c->diag, s->paths[fi], "dropped the times of records ending before they start",
 				     PT_POS_OFFSET, off);
 			times = false;

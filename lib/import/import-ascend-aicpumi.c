@@ -88,6 +88,11 @@ int pt_ascend_read_aicpumi(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, str
 			start = pt_ascend_cycles_to_ns(cs, d->freq_khz);
 			end = pt_ascend_cycles_to_ns(ce, d->freq_khz);
 		}
+		if (!pt_ascend_ns_fit(start) || !pt_ascend_ns_fit(end)) {
+			pt_diag_warn(c->diag, path, "skipped records with times beyond 2^62 ns", PT_POS_OFFSET, pos);
+			skipped++;
+			continue;
+		}
 		if (end < start) {
 			pt_diag_warn(c->diag, path, "skipped records ending before they start", PT_POS_OFFSET, pos);
 			skipped++;

@@ -104,6 +104,12 @@ static int read_start_log(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 	return 0;
 }
 
+/* Offsets are kept within the model's time range, like times (model/model.h). */
+static bool off_fits(int64_t off)
+{
+	return off >= -PT_TIME_LIMIT && off <= PT_TIME_LIMIT;
+}
+
 int pt_ascend_read_clocks(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e)
 {
 	struct pt_model *m = c->m;
@@ -125,8 +131,13 @@ int pt_ascend_read_clocks(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 			pt_model_stat_set(m, (int32_t)d->dev, "clocks.host_monotonic_raw_ns", host.third);
 			if (host.has_realtime) {
 				pt_model_stat_set(m, (int32_t)d->dev, "clocks.host_realtime_ns", host.realtime);
-				pt_model_add_clock_offset(m, d->dev, "host-monotonic-raw", "unix",
-							  host.realtime - host.third);
+				/* both in [0, INT64_MAX]: the difference fits */
+				int64_t off = host.realtime - host.third;
+				if (off_fits(off))
+					pt_model_add_clock_offset(m, d->dev, "host-monotonic-raw", "unix", off);
+				else
+					pt_diag_warn(c->diag, hs->paths[0], "ignored clock offsets beyond 2^62 ns",
+						     PT_POS_NONE, 0);
 			}
 		} else {
 			pt_diag_warn(c->diag, hs->paths[0], "ignored host_start.log files without clock_monotonic_raw",
@@ -146,13 +157,18 @@ int pt_ascend_read_clocks(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 	}
 	/* §3.1: host_ns = host_monotonic + ns(syscnt) - ns(dev_cntvct) */
 	if (have_host && have_dev && d->freq_khz) {
-		int64_t dev_ns = pt_ascend_cycles_to_ns((uint64_t)devl.third, d->freq_khz), off;
-		/* only when ns(counter) fits in int64 */
-		if (pt_ascend_cycles_fit((uint64_t)devl.third, d->freq_khz) &&
-		    !__builtin_sub_overflow(host.third, dev_ns, &off))
-			pt_model_add_clock_offset(m, d->dev, "ascend-device", "host-monotonic-raw", off);
-		else
+		/* only when ns(counter) is within the model's time range (then the
+		 * difference fits) */
+		if (!pt_ascend_cycles_fit((uint64_t)devl.third, d->freq_khz)) {
 			pt_diag_warn(c->diag, ds->paths[0], "ignored device counters out of range", PT_POS_NONE, 0);
+		} else {
+			int64_t off = host.third - pt_ascend_cycles_to_ns((uint64_t)devl.third, d->freq_khz);
+			if (off_fits(off))
+				pt_model_add_clock_offset(m, d->dev, "ascend-device", "host-monotonic-raw", off);
+			else
+				pt_diag_warn(c->diag, ds->paths[0], "ignored clock offsets beyond 2^62 ns", PT_POS_NONE,
+					     0);
+		}
 	}
 	return 0;
 }

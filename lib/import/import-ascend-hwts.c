@@ -114,7 +114,7 @@ struct hw {
 	struct pt_ascend_dev *d;
 	struct pt_slices *s;
 	const struct pt_recreader *r;
-	uint64_t max_cyc; /* the largest syscnt whose ns fits in int64 */
+	uint64_t max_cyc; /* the largest syscnt whose ns is within PT_TIME_LIMIT */
 
 	struct hw_stream *st;
 	size_t nst, capst;
@@ -254,8 +254,8 @@ static void negative_pair(struct hw *h, uint64_t start_off, uint64_t end_off)
 static inline void on_task(struct hw *h, int type, uint32_t sid, uint16_t task, uint64_t cyc, uint64_t off)
 {
 	if (__builtin_expect(cyc > h->max_cyc, 0)) {
-		/* hostile syscnt (near 2^64): no int64 ns for it */
-		warn_at(h, "skipped records with a syscnt beyond the int64 ns range", off);
+		/* hostile syscnt: its ns is beyond the model's time range (2^62) */
+		warn_at(h, "skipped records with a syscnt beyond 2^62 ns", off);
 		return;
 	}
 	uint32_t si = stream_index(h, sid); /* may grow h->st */

@@ -390,8 +390,8 @@ int pt_ascend_read_step_trace(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, 
 			continue;
 		}
 		if (pt_le64(p + 12) > max_cyc) {
-			/* hostile sys_count (near 2^64): no int64 ns for it */
-			warn_at(&t, "skipped records with a sys_count beyond the int64 ns range", off);
+			/* hostile sys_count: its ns is beyond the model's time range (2^62) */
+			warn_at(&t, "skipped records with a sys_count beyond 2^62 ns", off);
 			continue;
 		}
 		on_record(&t, p, off);

@@ -48,13 +48,18 @@ static void series(struct series_ctx *c, json_t *arr, int64_t stream, const char
 			pt_diag_warn(c->diag, c->path, "skipped non-numeric CPU samples", PT_POS_NONE, 0);
 			continue;
 		}
-		int64_t t = (int64_t)i * c->interval_ns;
+		int64_t t;
 		json_t *ts = json_array_get(c->stamps, i); /* NULL when absent */
 		if (json_is_integer(ts) && json_integer_value(ts) >= 0 &&
-		    json_integer_value(ts) <= INT64_MAX / 1000000)
+		    json_integer_value(ts) <= PT_TIME_LIMIT / 1000000) {
 			t = (int64_t)json_integer_value(ts) * 1000000;
-		else
+		} else if (__builtin_mul_overflow((int64_t)i, c->interval_ns, &t) || t > PT_TIME_LIMIT) {
+			/* neither is within the model's time range (model/model.h) */
+			pt_diag_warn(c->diag, c->path, "skipped CPU samples beyond 2^62 ns", PT_POS_NONE, 0);
+			continue;
+		} else {
 			c->unstamped++;
+		}
 		pt_model_add_counter_sample(c->m, track, t, json_number_value(v));
 		c->samples++;
 	}

@@ -239,13 +239,17 @@ int pt_md_read_pipeline(struct pt_model *m, uint32_t dev, const char *path, stru
 			if (!ns)
 				pt_diag_warn(diag, path, "output queues with an empty size series", PT_POS_NONE, 0);
 			for (size_t k = 0; k < ns; k++) {
-				int64_t v;
+				int64_t v, t;
 				if (!json_int(json_array_get(sz, k), &v) || v < 0) {
 					pt_diag_warn(diag, path, "skipped invalid output-queue sizes", PT_POS_NONE, 0);
 					continue;
 				}
-				pt_model_add_queue_sample(m, op.queue_track, (int64_t)k * interval_ns, v,
-							  op.queue_capacity);
+				if (__builtin_mul_overflow((int64_t)k, interval_ns, &t) || t > PT_TIME_LIMIT) {
+					/* the model's time range (model/model.h); later samples too */
+					pt_diag_warn(diag, path, "skipped output-queue samples beyond 2^62 ns", PT_POS_NONE, 0);
+					break;
+				}
+				pt_model_add_queue_sample(m, op.queue_track, t, v, op.queue_capacity);
 				nsamples++;
 			}
 		}

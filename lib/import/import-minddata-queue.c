@@ -69,7 +69,7 @@ int pt_md_read_queue(struct pt_model *m, uint32_t dev, const char *path, int ite
 		for (int k = 0; ok && k < nf; k++)
 			ok = pt_parse_i64(f[k], fl[k], &v[k]);
 		ok = ok && (v[0] == 0 || v[0] == 1) && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 &&
-		     (nf == 4 || v[4] >= 0) && v[3] <= INT64_MAX / 1000000 && (nf == 4 || v[4] <= INT64_MAX / 1000000);
+		     (nf == 4 || v[4] >= 0) && v[3] <= INT64_MAX / 1000000 && (nf == 4 || v[4] <= PT_TIME_LIMIT / 1000000);
 		if (!ok) {
 			pt_diag_warn(diag, path, "skipped unparsable lines", PT_POS_LINE, line);
 			skipped++;

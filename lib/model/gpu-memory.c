@@ -62,8 +62,16 @@ static uint32_t pool_find(struct pt_gmem_state *r, struct pt_hashmap *pm, uint32
 	return (uint32_t)(r->pools.n - 1);
 }
 
+/* The replay sums bytes in 128 bits (sizes reach 2^64 in a hostile dump: each
+ * counts as pt_gmem_sat() of it) and clamps what it reports to int64. */
+static int64_t clamp64(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
 /* Observe a pool size; records growth events. */
-static void pool_observe(struct pt_gmem_state *r, uint32_t pi, int64_t t, uint64_t size, uint64_t util, int64_t *local_sum)
+static void pool_observe(struct pt_gmem_state *r, uint32_t pi, int64_t t, uint64_t size, uint64_t util,
+			 __int128 *local_sum)
 {
 	struct pt_gmem_pool *p = &r->pools.v[pi];
 	if (p->has_size && size > p->size) {
@@ -72,7 +80,7 @@ static void pool_observe(struct pt_gmem_state *r, uint32_t pi, int64_t t, uint64
 		pt_vec_push(&r->pevs, e);
 	}
 	if (p->type == 1)
-		*local_sum += (int64_t)size - (int64_t)(p->has_size ? p->size : 0);
+		*local_sum += (__int128)pt_gmem_sat(size) - pt_gmem_sat(p->has_size ? p->size : 0);
 	if (!p->has_size)
 		p->initial = size;
 	if (!p->has_size || size > p->max) {
@@ -95,15 +103,16 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 	pt_hashmap_init(&open);
 	pt_hashmap_init(&pm);
 	PT_VEC(struct pt_gmem_block) blocks = { 0 };
-	int64_t alloc[PT_GMEM__N] = { 0 };
-	int64_t nonpool = 0, local_sum = 0;
+	__int128 alloc[PT_GMEM__N] = { 0 }, nonpool = 0, local_sum = 0;
+	/* exact values of r->peak, r->rpeak and r->live_bytes_end */
+	__int128 peak[PT_GMEM__N] = { 0 }, rpeak = 0, live_bytes[PT_GMEM__N] = { 0 };
 	for (size_t pos = 0; pos < r->nitems; pos++) {
 		const struct pt_gmem_item *it = &r->items[pos];
 		if (it->pool) {
 			const struct pt_gpu_pool *pr = &m->gpu_pools.v[it->idx];
 			uint32_t pi = pool_find(r, &pm, pr->pid, pr->address, pr->pool_type);
 			struct pt_gmem_pool *p = &r->pools.v[pi];
-			int64_t before = local_sum;
+			__int128 before = local_sum;
 			if (pr->op == PT_GPOOL_CREATED) {
 				p->seen_created = true;
 				p->created = pr->time;
@@ -119,7 +128,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				p->destroyed = true;
 				p->destroyed_at = pr->time;
 				if (p->type == 1 && p->has_size)
-					local_sum -= (int64_t)p->size;
+					local_sum -= pt_gmem_sat(p->size);
 				p->size = 0;
 				if (full) {
 					struct pt_gmem_pool_ev e = { pi, PT_GMEM_EV_DESTROYED, pr->time, 0, pr->utilized, 0 };
@@ -129,9 +138,9 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				p = &r->pools.v[pi];
 				p->trims++;
 				if (p->type == 1 && p->has_size)
-					local_sum += (int64_t)pr->size - (int64_t)p->size;
+					local_sum += (__int128)pt_gmem_sat(pr->size) - pt_gmem_sat(p->size);
 				else if (p->type == 1)
-					local_sum += (int64_t)pr->size;
+					local_sum += pt_gmem_sat(pr->size);
 				p->has_size = true;
 				p->size = pr->size;
 				p->utilized = pr->utilized;
@@ -141,9 +150,10 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				}
 			}
 			if (full && local_sum != before) {
-				int64_t res = nonpool + local_sum;
-				if (!r->has_rpeak || res > r->rpeak) {
-					r->rpeak = res;
+				__int128 res = nonpool + local_sum;
+				if (!r->has_rpeak || res > rpeak) {
+					rpeak = res;
+					r->rpeak = clamp64(res);
 					r->rpeak_time = pr->time;
 					r->has_rpeak = true;
 				}
@@ -154,7 +164,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 		}
 		const struct pt_gpu_mem *g = &m->gpu_mem.v[it->idx];
 		enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
-		struct pt_gmem_row row = { it->idx, PT_GMEM_RS_IGNORED, 0, -1 };
+		struct pt_gmem_row row = { it->idx, PT_GMEM_RS_IGNORED, 0, -1, 0 };
 		if (g->pool_type == 1 && g->pool_address) {
 			uint32_t pi = pool_find(r, &pm, g->pid, g->pool_address, 1);
 			if (r->pools.v[pi].type == 0)
@@ -201,19 +211,23 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				gr = og;
 			}
 		}
-		row.allocated = alloc[gr];
-		if (gr == PT_GMEM_DEVICE)
-			row.reserved = nonpool + local_sum;
+		row.allocated = clamp64(alloc[gr]);
+		if (gr == PT_GMEM_DEVICE) {
+			row.reserved = clamp64(nonpool + local_sum);
+			row.nonpool = nonpool;
+		}
 		if (full) {
 			r->any[gr] = true;
 			if (row.what == PT_GMEM_RS_ALLOC || row.what == PT_GMEM_RS_RELEASE) {
-				if (!r->has_peak[gr] || alloc[gr] > r->peak[gr]) {
-					r->peak[gr] = alloc[gr];
+				if (!r->has_peak[gr] || alloc[gr] > peak[gr]) {
+					peak[gr] = alloc[gr];
+					r->peak[gr] = row.allocated;
 					r->peak_time[gr] = g->time;
 					r->peak_pos[gr] = pos;
 					r->has_peak[gr] = true;
 				}
-				if (gr == PT_GMEM_DEVICE && (!r->has_rpeak || row.reserved > r->rpeak)) {
+				if (gr == PT_GMEM_DEVICE && (!r->has_rpeak || nonpool + local_sum > rpeak)) {
+					rpeak = nonpool + local_sum;
 					r->rpeak = row.reserved;
 					r->rpeak_time = g->time;
 					r->has_rpeak = true;
@@ -231,8 +245,10 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				const struct pt_gpu_mem *g = &m->gpu_mem.v[blocks.v[i].rec];
 				enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
 				r->live_end[gr]++;
-				r->live_bytes_end[gr] += pt_gmem_sat(g->bytes);
+				live_bytes[gr] += pt_gmem_sat(g->bytes);
 			}
+		for (int gr = 0; gr < PT_GMEM__N; gr++)
+			r->live_bytes_end[gr] = clamp64(live_bytes[gr]);
 	}
 	if (snap_group >= 0 && open_out)
 		for (size_t i = 0; i < blocks.n; i++)

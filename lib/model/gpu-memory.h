@@ -93,6 +93,8 @@ struct pt_gmem_row { /* one MEMORY2 record after replay */
 	uint8_t what;       /* RS_* */
 	int64_t allocated;  /* of the record's group, after it */
 	int64_t reserved;   /* device group: after it; -1 otherwise */
+	__int128 nonpool;   /* device group: bytes outside LOCAL pools after it, exact (sizes saturated
+			     * to int64 each; allocated and reserved are clamped to int64) */
 };
 
 struct pt_gmem_state {

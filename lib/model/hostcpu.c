@@ -211,25 +211,43 @@ bool pt_hostcpu_busy_pct(const struct pt_hostcpu_acc *a, double *out)
 	return true;
 }
 
+const struct pt_hostcpu_op *pt_hostcpu_find_op(const struct pt_hostcpu *h, int64_t op_id)
+{
+	for (size_t i = 0; i < h->nops; i++)
+		if (h->ops[i].op_id == op_id)
+			return &h->ops[i];
+	return NULL;
+}
+
+size_t pt_hostcpu_op_samples(const struct pt_hostcpu_op *o)
+{
+	size_t nu = o->user.n, ns = o->sys.n;
+	return nu && ns ? (nu < ns ? nu : ns) : nu + ns;
+}
+
+void pt_hostcpu_op_sample(const struct pt_hostcpu_op *o, size_t j, int64_t *t, bool *has_user, double *user,
+			  bool *has_sys, double *sys)
+{
+	*has_user = j < o->user.n;
+	*has_sys = j < o->sys.n;
+	*user = *has_user ? o->user.value[j] : 0;
+	*sys = *has_sys ? o->sys.value[j] : 0;
+	*t = *has_user ? o->user.time[j] : *has_sys ? o->sys.time[j] : 0;
+}
+
 bool pt_hostcpu_op_cpu(const struct pt_hostcpu *h, int64_t op_id, double *pct, int64_t *samples, double *sum)
 {
-	for (size_t i = 0; i < h->nops; i++) {
-		const struct pt_hostcpu_op *o = &h->ops[i];
-		if (o->op_id != op_id)
-			continue;
-		size_t nu = o->user.n, ns = o->sys.n;
-		size_t n = nu && ns ? (nu < ns ? nu : ns) : nu + ns;
-		if (!n)
-			return false;
-		double s = 0;
-		for (size_t j = 0; j < n; j++)
-			s += (j < nu ? o->user.value[j] : 0) + (j < ns ? o->sys.value[j] : 0);
-		*pct = s / (double)n;
-		*samples = (int64_t)n;
-		*sum = s;
-		return true;
-	}
-	return false;
+	const struct pt_hostcpu_op *o = pt_hostcpu_find_op(h, op_id);
+	size_t n = o ? pt_hostcpu_op_samples(o) : 0;
+	if (!n)
+		return false;
+	double s = 0;
+	for (size_t j = 0; j < n; j++)
+		s += (j < o->user.n ? o->user.value[j] : 0) + (j < o->sys.n ? o->sys.value[j] : 0);
+	*pct = s / (double)n;
+	*samples = (int64_t)n;
+	*sum = s;
+	return true;
 }
 
 /* ---- placement --------------------------------------------------------------------------- */
@@ -256,12 +274,15 @@ static bool find_offset(const struct pt_device *d, const char *from, const char 
 			const struct pt_clock_offset *o = &d->offsets.v[i];
 			const char *next;
 			int64_t na;
+			/* a path whose sum leaves int64 (hostile offsets of a model file) is no path */
 			if (o->from && o->to && !strcmp(o->from, cur)) {
 				next = o->to;
-				na = a + o->offset_ns;
+				if (__builtin_add_overflow(a, o->offset_ns, &na))
+					continue;
 			} else if (o->from && o->to && !strcmp(o->to, cur)) {
 				next = o->from;
-				na = a - o->offset_ns;
+				if (__builtin_sub_overflow(a, o->offset_ns, &na))
+					continue;
 			} else {
 				continue;
 			}
@@ -303,6 +324,32 @@ static int cmp_num(const void *a, const void *b)
 	if (x->num != y->num)
 		return x->num < y->num ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct pt_hostcpu_step *x = a, *y = b;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->e > y->e) - (x->e < y->e);
+}
+
+size_t pt_hostcpu_ascend_steps(const struct pt_model *m, uint32_t dev, struct pt_hostcpu_step **out)
+{
+	PT_VEC(struct pt_hostcpu_step) w = { 0 };
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		if (s->device != dev || !(s->has & PT_STEP_HAS_START) || !(s->has & PT_STEP_HAS_END) || s->end < s->start)
+			continue;
+		struct pt_hostcpu_step x = { s->step, s->start, s->end };
+		pt_vec_push(&w, x);
+	}
+	pt_sort(w.v, w.n, sizeof(*w.v), cmp_step);
+	for (size_t k = 0; k + 1 < w.n; k++)
+		if (w.v[k].e > w.v[k + 1].s)
+			w.v[k].e = w.v[k + 1].s;
+	*out = w.v;
+	return w.n;
 }
 
 void pt_hostcpu_place_init(struct pt_hostcpu_place *p, const struct pt_model *m, uint32_t dev,

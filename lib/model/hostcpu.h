@@ -97,6 +97,18 @@ bool pt_hostcpu_busy_pct(const struct pt_hostcpu_acc *a, double *out);
  */
 bool pt_hostcpu_op_cpu(const struct pt_hostcpu *h, int64_t op_id, double *pct, int64_t *samples, double *sum);
 
+/* The CPU series of op op_id, NULL when the CPU file has no entry for it. */
+const struct pt_hostcpu_op *pt_hostcpu_find_op(const struct pt_hostcpu *h, int64_t op_id);
+/*
+ * The samples of an op as pt_hostcpu_op_cpu() pairs them: their number, and
+ * sample j's time (the user series' time, the system series' when the user
+ * series is missing) and values (*has_user / *has_sys false when that series
+ * is missing; the value then counts 0 in user + sys).
+ */
+size_t pt_hostcpu_op_samples(const struct pt_hostcpu_op *o);
+void pt_hostcpu_op_sample(const struct pt_hostcpu_op *o, size_t j, int64_t *t, bool *has_user, double *user,
+			  bool *has_sys, double *sys);
+
 /*
  * Placing samples in steps (summary.md §3.1):
  *  1. PT_HC_RULE_OFFSET: the device records an offset (directly or through
@@ -135,6 +147,15 @@ struct pt_hostcpu_place {
 	size_t nr;
 	struct pt_hostcpu_num *by_num;       /* rule 2: steps sorted by number (first of equal numbers) */
 };
+
+/*
+ * The step windows of Ascend device index dev, as the device view of
+ * `summary` builds them (summary.md §2.1): the step-trace steps of the device
+ * with a start and an end (start <= end), ordered by start (then end), a
+ * window that reaches into the next one cut at the next one's start. Returns
+ * their number; *out is malloc'd (free it), NULL when there is none.
+ */
+size_t pt_hostcpu_ascend_steps(const struct pt_model *m, uint32_t dev, struct pt_hostcpu_step **out);
 
 /* steps may be NULL when n is 0; the array must outlive p. */
 void pt_hostcpu_place_init(struct pt_hostcpu_place *p, const struct pt_model *m, uint32_t dev,

@@ -43,6 +43,17 @@
  *    (such samples are counted in the device stat "minddata.cpu.unstamped";
  *    model/hostcpu.h reads the series back and derives every CPU figure).
  * Times are never rebased in the model.
+ *
+ * Importers keep every time they store (event starts and ends, step marks,
+ * sample times, clock offsets) within ±PT_TIME_LIMIT ns (2^62): the sum or
+ * difference of two such values is at most 2^63 in magnitude, which int64
+ * holds but for +2^63 itself (both values exactly at ±2^62), so
+ * passes may add a duration to a start or subtract two times without
+ * overflow checks. A record whose time falls outside is skipped or kept
+ * without its times, and counted (CUPTI: cupti.untimed_records; Ascend and
+ * MindData: a warning per file, see proftool-import(1)). The .ptm reader
+ * does not re-check event times, so code that must survive any model file
+ * (the Chrome exporter's clock offsets) still checks its sums.
  */
 #ifndef PT_MODEL_H
 #define PT_MODEL_H
@@ -76,6 +87,7 @@ enum pt_event_kind {
 };
 
 #define PT_NONE UINT32_MAX /* "no such index" for device/track/op indexes */
+#define PT_TIME_LIMIT (INT64_C(1) << 62) /* 2^62 ns, about 146 years: see the top of this file */
 
 struct pt_clock_offset {
 	char *from, *to;

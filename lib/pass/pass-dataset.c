@@ -812,6 +812,133 @@ static struct pt_table *ops_view(struct dev *devs, size_t nd)
 	return t;
 }
 
+/*
+ * `op_cpu`: the CPU of each pipeline op per step window, placed by the rules
+ * of model/hostcpu.h (the Host CPU table of `summary --view device`): one row
+ * per step of the device, then `outside` and `all`. Only devices whose
+ * samples a rule places and that have steps; NULL when there is none.
+ */
+struct opcpu_acc {
+	int64_t n, nu, ns;
+	double sum, su, ss;
+};
+
+static void opcpu_row(struct pt_table *t, const struct dev *d, const struct op *o, const char *step,
+		      const struct opcpu_acc *a, const char *rule, const struct pt_hostcpu_step *w)
+{
+	size_t r = pt_table_add_row(t);
+	pt_table_set_int(t, r, 0, o->md->op_id);
+	set_s(t, r, 1, o->type);
+	if (o->md->num_workers >= 0)
+		pt_table_set_int(t, r, 2, o->md->num_workers);
+	pt_table_set_strdup(t, r, 3, step, strlen(step));
+	pt_table_set_int(t, r, 4, a->n);
+	if (a->nu)
+		pt_table_set_double(t, r, 5, a->su / (double)a->nu);
+	if (a->ns)
+		pt_table_set_double(t, r, 6, a->ss / (double)a->ns);
+	if (a->n) {
+		double pct = a->sum / (double)a->n;
+		pt_table_set_double(t, r, 7, pct);
+		if (o->md->num_workers > 0)
+			pt_table_set_double(t, r, 8, pct / (double)o->md->num_workers);
+	}
+	pt_table_set_int(t, r, 9, d->id);
+	struct sb b = { 0 };
+	if (rule)
+		ev_s(&b, "rule", rule);
+	if (w) {
+		ev_i(&b, "window_start_ns", w->s);
+		ev_i(&b, "window_end_ns", w->e);
+	}
+	ev_d(&b, "cpu_sum", a->sum);
+	set_sb(t, r, 10, &b);
+}
+
+static struct pt_table *op_cpu_view(const struct pt_model *m, struct dev *devs, size_t nd)
+{
+	struct pt_table *t = NULL;
+	for (size_t di = 0; di < nd; di++) {
+		struct dev *d = &devs[di];
+		struct pt_hostcpu h;
+		struct pt_hostcpu_step *st = NULL;
+		size_t nst = 0;
+		bool any_cpu = false;
+		for (size_t i = 0; i < d->nops; i++)
+			any_cpu |= d->ops[i].has_cpu;
+		if (!any_cpu || !pt_hostcpu_load(m, d->index, &h)) {
+			if (any_cpu)
+				pt_hostcpu_free(&h);
+			continue;
+		}
+		nst = pt_hostcpu_ascend_steps(m, d->index, &st);
+		struct pt_hostcpu_place pl;
+		pt_hostcpu_place_init(&pl, m, d->index, st, nst);
+		if (!nst || pl.rule == PT_HC_RULE_NONE) {
+			pt_hostcpu_place_free(&pl);
+			free(st);
+			pt_hostcpu_free(&h);
+			continue;
+		}
+		const char *rule = pl.rule == PT_HC_RULE_OFFSET ? "offset" : "queue";
+		if (!t) {
+			t = pt_table_new("op_cpu", "Dataset pipeline op CPU per step");
+			static const struct {
+				const char *name;
+				enum pt_col_type type;
+				int dec;
+			} cols[] = {
+				{ "op_id", PT_COL_INT, 0 },	   { "op_type", PT_COL_STR, 0 },
+				{ "num_workers", PT_COL_INT, 0 },  { "step", PT_COL_STR, 0 },
+				{ "samples", PT_COL_INT, 0 },	   { "user_pct", PT_COL_DOUBLE, 2 },
+				{ "sys_pct", PT_COL_DOUBLE, 2 },   { "cpu_pct", PT_COL_DOUBLE, 2 },
+				{ "cpu_per_worker_pct", PT_COL_DOUBLE, 2 }, { "device", PT_COL_INT, 0 },
+				{ "evidence", PT_COL_STR, 0 },
+			};
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+				pt_table_add_col(t, cols[c].name, cols[c].type, c < 2 || c == 3 ? PT_ROLE_KEY : PT_ROLE_VALUE,
+						 cols[c].dec);
+		}
+		struct opcpu_acc *acc = pt_xcalloc(nst + 2, sizeof(*acc)); /* steps, outside, all */
+		for (size_t hb = 0; hb < d->nbfs; hb++) {
+			const struct op *o = &d->ops[d->bfs[hb]];
+			const struct pt_hostcpu_op *co = o->has_cpu ? pt_hostcpu_find_op(&h, o->md->op_id) : NULL;
+			if (!co)
+				continue;
+			memset(acc, 0, (nst + 2) * sizeof(*acc));
+			size_t n = pt_hostcpu_op_samples(co);
+			for (size_t j = 0; j < n; j++) {
+				int64_t ts;
+				bool hu, hs;
+				double u, sy;
+				pt_hostcpu_op_sample(co, j, &ts, &hu, &u, &hs, &sy);
+				int64_t w = pt_hostcpu_place_step(&pl, ts);
+				struct opcpu_acc *as[2] = { &acc[w < 0 ? nst : (size_t)w], &acc[nst + 1] };
+				for (int k = 0; k < 2; k++) {
+					as[k]->n++;
+					as[k]->sum += u + sy;
+					as[k]->nu += hu;
+					as[k]->su += u;
+					as[k]->ns += hs;
+					as[k]->ss += sy;
+				}
+			}
+			char lb[32];
+			for (size_t k = 0; k < nst; k++) {
+				snprintf(lb, sizeof(lb), "%" PRId64, st[k].num);
+				opcpu_row(t, d, o, lb, &acc[k], rule, &st[k]);
+			}
+			opcpu_row(t, d, o, "outside", &acc[nst], rule, NULL);
+			opcpu_row(t, d, o, "all", &acc[nst + 1], NULL, NULL);
+		}
+		free(acc);
+		pt_hostcpu_place_free(&pl);
+		free(st);
+		pt_hostcpu_free(&h);
+	}
+	return t;
+}
+
 static struct pt_table *queues_view(struct dev *devs, size_t nd)
 {
 	struct pt_table *t = pt_table_new("queues", "Batch queues");
@@ -1486,9 +1613,12 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 			rc = pt_err(e, "no dataset data in the model (no MindData files, no get_next records)");
 	}
 	if (!rc) {
-		struct pt_table **t = pt_xcalloc(5, sizeof(*t));
+		struct pt_table **t = pt_xcalloc(6, sizeof(*t));
 		size_t n = 0;
 		t[n++] = ops_view(devs, nd);
+		struct pt_table *oc = op_cpu_view(m, devs, nd);
+		if (oc)
+			t[n++] = oc;
 		t[n++] = queues_view(devs, nd);
 		t[n++] = stages_view(devs, nd, k);
 		struct pt_table *b = batches_view(m, devs, nd);

@@ -5,16 +5,20 @@
 #include "pass/pass-memory.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-memory-series.h"
 #include "model/gpu-memory.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/names.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -48,6 +52,13 @@ static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
 	pt_table_set_str(t, r, c, s, strlen(s));
 }
 
+/* An exact 128-bit sum of memory sizes, clamped to int64 (as the importer's
+ * counter curve, import-ascend-memory.c: sizes reach 2^64 and static memory ±2^63). */
+static int64_t clamp64(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
 static void set_hex(struct pt_table *t, size_t r, size_t c, uint64_t v)
 {
 	char b[24];
@@ -78,12 +89,17 @@ struct agraph {
 	size_t *nodes, nn;    /* mem_nodes indexes, execution order */
 	size_t *tens, nt;     /* mem_tensors indexes, file order */
 	int64_t *a, *b;       /* per tensor (parallel to tens): occupied index range, a > b = none */
-	int64_t *used;        /* the curve, nn points */
+	int64_t *used;        /* the curve, nn points (summed exactly, clamped to int64) */
 	int64_t peak;
 	int64_t peak_node;    /* -1 without nodes */
 	int64_t *src;         /* per tensor: source node position, -1 none */
 	int64_t *src_out;     /* its output index */
+	uint8_t *note;        /* per tensor: enum range_note */
 };
+
+/* What §3.13's lifetime rules made of a tensor's range (export --table tensors, range_status). */
+enum range_note { RN_OK, RN_CUT, RN_REVERSED, RN_PAST_END, RN_UNKNOWN_LIFE, RN_NO_NODES };
+static const char *const range_notes[] = { "ok", "cut", "reversed", "past_end", "unknown_life_long", "no_nodes" };
 
 static void agraph_free(struct agraph *ag)
 {
@@ -94,6 +110,7 @@ static void agraph_free(struct agraph *ag)
 	free(ag->used);
 	free(ag->src);
 	free(ag->src_out);
+	free(ag->note);
 }
 
 static void agraph_build(const struct pt_model *m, uint32_t g, struct agraph *ag)
@@ -121,7 +138,9 @@ static void agraph_build(const struct pt_model *m, uint32_t g, struct agraph *ag
 	ag->b = pt_xmalloc((nt + 1) * sizeof(int64_t));
 	ag->src = pt_xmalloc((nt + 1) * sizeof(int64_t));
 	ag->src_out = pt_xmalloc((nt + 1) * sizeof(int64_t));
+	ag->note = pt_xcalloc(nt + 1, 1);
 	ag->used = pt_xcalloc(nn + 1, sizeof(int64_t));
+	__int128 *diff = pt_xcalloc(nn + 1, sizeof(*diff)); /* the difference array, exact */
 	/* tensor id -> tensor position (the last one, when ids repeat) */
 	struct pt_hashmap byid;
 	pt_hashmap_init(&byid);
@@ -132,8 +151,10 @@ static void agraph_build(const struct pt_model *m, uint32_t g, struct agraph *ag
 		ag->src[k] = ag->src_out[k] = -1;
 		ag->a[k] = 1;
 		ag->b[k] = 0;
-		if (!nn)
+		if (!nn) {
+			ag->note[k] = RN_NO_NODES;
 			continue;
+		}
 		int64_t a = (int64_t)(t->life_start > (uint64_t)INT64_MAX ? INT64_MAX : t->life_start);
 		int64_t b = (int64_t)(t->life_end > (uint64_t)INT64_MAX ? INT64_MAX : t->life_end);
 		switch (life_of(pt_model_strget(m, t->life_long))) {
@@ -150,30 +171,38 @@ static void agraph_build(const struct pt_model *m, uint32_t g, struct agraph *ag
 		case L_NONE:
 			break;
 		default:
+			ag->note[k] = RN_UNKNOWN_LIFE;
 			continue; /* unknown: ignored */
 		}
-		if (a > b)
+		if (a > b) {
+			ag->note[k] = RN_REVERSED;
 			continue; /* reversed: ignored */
-		if (b > (int64_t)nn - 1)
+		}
+		if (b > (int64_t)nn - 1) {
 			b = (int64_t)nn - 1;
-		if (a > b)
+			ag->note[k] = RN_CUT;
+		}
+		if (a > b) {
+			ag->note[k] = RN_PAST_END; /* the whole range lies past the last node */
 			continue;
+		}
 		ag->a[k] = a;
 		ag->b[k] = b;
-		ag->used[a] += pt_gmem_sat(t->size);
-		ag->used[b + 1] -= pt_gmem_sat(t->size);
+		diff[a] += pt_gmem_sat(t->size);
+		diff[b + 1] -= pt_gmem_sat(t->size);
 	}
-	int64_t run = mg->static_mem;
-	ag->peak = mg->static_mem;
+	__int128 run = mg->static_mem, peak = run;
 	ag->peak_node = -1;
 	for (size_t i = 0; i < nn; i++) {
-		run += ag->used[i];
-		ag->used[i] = run;
-		if (ag->peak_node < 0 || run > ag->peak) {
-			ag->peak = run;
+		run += diff[i];
+		ag->used[i] = clamp64(run);
+		if (ag->peak_node < 0 || run > peak) {
+			peak = run;
 			ag->peak_node = (int64_t)i;
 		}
 	}
+	ag->peak = clamp64(peak);
+	free(diff);
 	/* source nodes: the last node listing the tensor among its outputs */
 	for (size_t i = 0; i < nn; i++) {
 		const struct pt_mem_node *nd = &m->mem_nodes.v[ag->nodes[i]];
@@ -256,9 +285,32 @@ static int cmp_holder(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tv,
-			 size_t *nt)
+/* Position of node `at` in a graph (a decimal index, else the first node of that name), -1 when none. */
+static int64_t node_at(const struct pt_model *m, const struct agraph *ag, const char *at)
 {
+	size_t n = strlen(at), k = 0;
+	while (k < n && at[k] >= '0' && at[k] <= '9')
+		k++;
+	if (n && k == n) {
+		uint64_t v = 0;
+		for (k = 0; k < n; k++) {
+			if (v > (UINT64_MAX - 9) / 10)
+				return -1;
+			v = v * 10 + (uint64_t)(at[k] - '0');
+		}
+		return v < ag->nn ? (int64_t)v : -1;
+	}
+	for (size_t i = 0; i < ag->nn; i++)
+		if (!strcmp(pt_model_strget(m, m->mem_nodes.v[ag->nodes[i]].name), at))
+			return (int64_t)i;
+	return -1;
+}
+
+/* The Ascend views; -1 when `at` names no node of a kept graph. */
+static int ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t device, const char *at_node,
+			struct pt_table ***tv, size_t *nt, struct pt_err **e)
+{
+	int rc = 0;
 	size_t ng = m->mem_graphs.n;
 	struct agraph *ags = pt_xcalloc(ng + 1, sizeof(*ags));
 	bool *keep = pt_xcalloc(ng + 1, sizeof(*keep));
@@ -285,7 +337,8 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 		col(t, "releases", PT_COL_INT, PT_ROLE_VALUE);
 		for (size_t d = 0; d < m->devices.n; d++) {
 			bool any = false;
-			int64_t st = 0, pk = 0, al = 0, ngr = 0;
+			int64_t pk = 0, al = 0, ngr = 0;
+			__int128 st = 0;
 			uint64_t cap = 0;
 			for (size_t g = 0; g < ng; g++) {
 				if (!keep[g] || m->mem_graphs.v[g].device != d)
@@ -304,7 +357,7 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 			size_t r = pt_table_add_row(t);
 			pt_table_set_int(t, r, 0, m->devices.v[d].id);
 			pt_table_set_int(t, r, 1, pt_gmem_sat(cap));
-			pt_table_set_int(t, r, 2, st);
+			pt_table_set_int(t, r, 2, clamp64(st));
 			pt_table_set_int(t, r, 3, pk);
 			pt_table_set_int(t, r, 4, ngr);
 			pt_table_set_int(t, r, 5, al);
@@ -340,7 +393,14 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 			pt_table_set_int(t, r, 8, (int64_t)ag->nt);
 		}
 		PUSH(t);
-		t = pt_table_new("memory_holders", "Tensors holding memory at each graph's peak");
+		if (at_node) {
+			char *title = pt_xasprintf("Tensors holding memory at node %s of each graph", at_node);
+			t = pt_table_new("memory_holders", title);
+			free(title);
+		} else {
+			t = pt_table_new("memory_holders", "Tensors holding memory at each graph's peak");
+		}
+		bool found = false;
 		col(t, "device", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "graph_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "node_index", PT_COL_INT, PT_ROLE_KEY);
@@ -353,11 +413,14 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 		col(t, "life_start", PT_COL_INT, PT_ROLE_VALUE);
 		col(t, "life_end", PT_COL_INT, PT_ROLE_VALUE);
 		for (size_t g = 0; g < ng; g++) {
-			if (!keep[g] || ags[g].peak_node < 0)
+			if (!keep[g])
 				continue;
 			const struct pt_mem_graph *mg = &m->mem_graphs.v[g];
 			const struct agraph *ag = &ags[g];
-			int64_t at = ag->peak_node;
+			int64_t at = at_node ? node_at(m, ag, at_node) : ag->peak_node;
+			if (at < 0)
+				continue;
+			found = true;
 			struct holder *hs = pt_xmalloc((ag->nt + 1) * sizeof(*hs));
 			size_t nh = 0;
 			for (size_t k = 0; k < ag->nt; k++)
@@ -390,6 +453,9 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 			free(hs);
 		}
 		PUSH(t);
+		if (at_node && !found)
+			rc = pt_err(e, "no memory graph%s has a node '%s' (a node index or name)",
+				    device >= 0 ? " of the device" : "", at_node);
 	} else {
 		bool op = by == PT_MEM_BY_OP;
 		struct pt_table *t = op ? pt_table_new("memory_nodes", "Memory per node (execution order)")
@@ -452,9 +518,11 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 				}
 				pt_table_set_int(t, r, c++, ag->used[i]);
 				if (op) {
-					pt_table_set_int(t, r, c++, ag->used[i] - (i ? ag->used[i - 1] : mg->static_mem));
+					pt_table_set_int(t, r, c++,
+							 clamp64((__int128)ag->used[i] - (i ? ag->used[i - 1] : mg->static_mem)));
 					/* distinct ids among outputs and (deduplicated) workspaces */
-					int64_t bytes = 0, cnt = 0;
+					__int128 bytes = 0;
+					int64_t cnt = 0;
 					uint32_t n = nd->nout + nd->nws;
 					for (uint32_t j = 0; j < n; j++) {
 						uint64_t id = j < nd->nout ? m->mem_ids.v[nd->out0 + j]
@@ -470,7 +538,7 @@ static void ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t de
 						if (s)
 							bytes += pt_gmem_sat(*s);
 					}
-					pt_table_set_int(t, r, c++, bytes);
+					pt_table_set_int(t, r, c++, clamp64(bytes));
 					pt_table_set_int(t, r, c++, cnt);
 				} else {
 					uint64_t *st = pt_hashmap_get(&ad.start, nd->name);
@@ -491,17 +559,125 @@ out:
 			agraph_free(&ags[g]);
 	free(ags);
 	free(keep);
+	return rc;
+}
+
+/* `export --table tensors` (ascend.md §3.13): every tensor with its occupied index range. */
+struct pt_table *pt_pass_memory_tensors(const struct pt_model *m, int64_t device)
+{
+	struct pt_table *t = pt_table_new("tensors", "Memory tensors and their index ranges");
+	col(t, "device_id", PT_COL_INT, PT_ROLE_KEY);
+	col(t, "graph_id", PT_COL_INT, PT_ROLE_KEY);
+	col(t, "tensor_id", PT_COL_INT, PT_ROLE_KEY);
+	col(t, "name", PT_COL_STR, PT_ROLE_LABEL);
+	col(t, "source_node", PT_COL_STR, PT_ROLE_LABEL);
+	col(t, "source_node_index", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "size_bytes", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "type", PT_COL_STR, PT_ROLE_LABEL);
+	col(t, "life_long", PT_COL_STR, PT_ROLE_LABEL);
+	col(t, "life_start", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "life_end", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "first_index", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "last_index", PT_COL_INT, PT_ROLE_VALUE);
+	col(t, "range_status", PT_COL_STR, PT_ROLE_LABEL);
+	for (size_t g = 0; g < m->mem_graphs.n; g++) {
+		const struct pt_mem_graph *mg = &m->mem_graphs.v[g];
+		if (!keep_dev(m, mg->device, device))
+			continue;
+		struct agraph ag;
+		agraph_build(m, (uint32_t)g, &ag);
+		for (size_t k = 0; k < ag.nt; k++) {
+			const struct pt_mem_tensor *x = &m->mem_tensors.v[ag.tens[k]];
+			size_t r = pt_table_add_row(t);
+			pt_table_set_int(t, r, 0, m->devices.v[mg->device].id);
+			pt_table_set_int(t, r, 1, mg->graph_id);
+			pt_table_set_int(t, r, 2, pt_gmem_sat(x->id));
+			if (ag.src[k] >= 0) {
+				const char *sn = pt_model_strget(m, m->mem_nodes.v[ag.nodes[ag.src[k]]].name);
+				char *nm = pt_xasprintf("%s:%" PRId64, sn, ag.src_out[k]);
+				pt_table_set_strdup(t, r, 3, nm, strlen(nm));
+				free(nm);
+				set_s(t, r, 4, sn);
+				pt_table_set_int(t, r, 5, ag.src[k]);
+			}
+			pt_table_set_int(t, r, 6, pt_gmem_sat(x->size));
+			set_s(t, r, 7, pt_model_strget(m, x->type));
+			set_s(t, r, 8, pt_model_strget(m, x->life_long));
+			pt_table_set_int(t, r, 9, pt_gmem_sat(x->life_start));
+			pt_table_set_int(t, r, 10, pt_gmem_sat(x->life_end));
+			if (ag.a[k] <= ag.b[k]) {
+				pt_table_set_int(t, r, 11, ag.a[k]);
+				pt_table_set_int(t, r, 12, ag.b[k]);
+			}
+			set_s(t, r, 13, range_notes[ag.note[k]]);
+		}
+		agraph_free(&ag);
+	}
+	return t;
 }
 
 /* ================================================================ GPU (cupti.md §6.11) */
 
 /* ---- launching host calls ---- */
 
+struct swin {
+	int64_t s, e, num; /* a host step range [s, e) and its number */
+};
+
+struct swins {
+	struct swin *v;
+	size_t n, cap;
+};
+
 struct calls {
 	uint32_t cpu;             /* CPU device index of the process, PT_NONE */
 	struct pt_hashmap byc;    /* corr -> API event + 1 */
 	struct pt_index *x;
+	struct swins steps;       /* the process's host step ranges, start order */
 };
+
+static int cmp_swin(const void *x, const void *y)
+{
+	const struct swin *a = x, *b = y;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/*
+ * Host step ranges of the process (whole name matching re), numbered by the
+ * digits after their last '#' when every one has such a number and no two
+ * share it, else 1, 2, ... in start order (as summary.md §2.1 numbers them).
+ */
+static void calls_steps(const struct pt_model *m, struct calls *c, const regex_t *re)
+{
+	if (c->cpu == PT_NONE)
+		return;
+	const struct pt_events *ev = &m->events;
+	bool numbered = true;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != c->cpu)
+			continue;
+		const char *nm = pt_model_strget(m, ev->name[i]);
+		if (regexec(re, nm, 0, NULL, 0))
+			continue;
+		const char *h = strrchr(nm, '#');
+		char *end = NULL;
+		long long v = -1;
+		if (h && h[1] >= '0' && h[1] <= '9')
+			v = strtoll(h + 1, &end, 10);
+		if (!end || *end || v < 0)
+			numbered = false;
+		struct swin w = { ev->start[i], ev->start[i] + ev->dur[i], v };
+		pt_vec_push(&c->steps, w);
+	}
+	pt_sort(c->steps.v, c->steps.n, sizeof(*c->steps.v), cmp_swin);
+	for (size_t i = 0; i < c->steps.n && numbered; i++)
+		for (size_t j = 0; j < i && numbered; j++)
+			numbered = c->steps.v[i].num != c->steps.v[j].num;
+	for (size_t i = 0; i < c->steps.n && !numbered; i++)
+		c->steps.v[i].num = (int64_t)i + 1;
+}
 
 static bool is_runtime(const char *s)
 {
@@ -510,6 +686,7 @@ static bool is_runtime(const char *s)
 
 static void calls_init(const struct pt_model *m, uint32_t dev, struct pt_index *x, struct calls *c)
 {
+	memset(c, 0, sizeof(*c));
 	c->x = x;
 	c->cpu = PT_NONE;
 	pt_hashmap_init(&c->byc);
@@ -567,16 +744,10 @@ static int64_t range_of(const struct pt_model *m, const struct calls *c, size_t 
 	return -1;
 }
 
-/* Output name of an API call: the _vNNNN suffix dropped. */
+/* Output name of an API call (cupti.md §6.10). */
 static size_t api_len(const char *s)
 {
-	size_t n = strlen(s);
-	size_t k = n;
-	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-		k--;
-	if (k < n && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_')
-		return k - 2;
-	return n;
+	return pt_api_name_len(s, strlen(s));
 }
 
 static const char *range_label(const struct pt_model *m, uint32_t ev)
@@ -587,25 +758,12 @@ static const char *range_label(const struct pt_model *m, uint32_t ev)
 	return pt_model_strget(m, m->events.name[ev]);
 }
 
-/* Step number whose window contains t (ProfilerStep#N ranges of the process), or -1. */
-static int64_t step_at(const struct pt_model *m, const struct calls *c, int64_t t)
+/* Number of the (first) step of the process whose range contains t, or -1. */
+static int64_t step_at(const struct calls *c, int64_t t)
 {
-	if (c->cpu == PT_NONE)
-		return -1;
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != c->cpu)
-			continue;
-		const char *s = pt_model_strget(m, ev->name[i]);
-		if (strncmp(s, "ProfilerStep#", 13) || !s[13])
-			continue;
-		char *end;
-		long long v = strtoll(s + 13, &end, 10);
-		if (*end)
-			continue;
-		if (ev->start[i] <= t && t < ev->start[i] + ev->dur[i])
-			return v;
-	}
+	for (size_t i = 0; i < c->steps.n; i++)
+		if (c->steps.v[i].s <= t && t < c->steps.v[i].e)
+			return c->steps.v[i].num;
 	return -1;
 }
 
@@ -666,8 +824,127 @@ static int cmp_callagg(const void *x, const void *y)
 	return a->range < b->range ? -1 : a->range > b->range;
 }
 
-static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tv, size_t *nt)
+/* A window of record times [s, e) of one device; `on` when a filter asked for one. */
+struct gwin {
+	bool on;
+	int64_t s, e;
+};
+
+static bool in_win(const struct gwin *w, int64_t t)
 {
+	return !w->on || (t >= w->s && t < w->e);
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static struct gwin window_of(const struct pt_mem_opts *o, int64_t t0, const struct calls *c)
+{
+	struct gwin w = { o->has_steps || o->has_window, INT64_MIN, INT64_MAX };
+	if (o->has_window) {
+		if (o->win_a != INT64_MIN)
+			w.s = sat_add(t0, o->win_a);
+		if (o->win_b != INT64_MAX)
+			w.e = sat_add(t0, o->win_b);
+	}
+	if (o->has_steps) {
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < c->steps.n; i++) {
+			const struct swin *sw = &c->steps.v[i];
+			if (sw->num < o->step_a || sw->num > o->step_b)
+				continue;
+			if (sw->s < lo)
+				lo = sw->s;
+			if (sw->e > hi)
+				hi = sw->e;
+		}
+		if (lo > hi)
+			lo = hi = 0; /* no step kept: an empty window */
+		if (lo > w.s)
+			w.s = lo;
+		if (hi < w.e)
+			w.e = hi;
+	}
+	if (w.e < w.s)
+		w.e = w.s;
+	return w;
+}
+
+/* Number of replay items (time order) before time t. */
+static size_t items_before(const struct pt_gmem_state *r, int64_t t)
+{
+	size_t lo = 0, hi = r->nitems;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->items[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The replay's counters after its first n items, and the blocks of group g open then (open may be NULL). */
+struct gcounts {
+	int64_t allocs[PT_GMEM__N], releases[PT_GMEM__N], unmatched[PT_GMEM__N], mismatch[PT_GMEM__N],
+		over_open[PT_GMEM__N];
+};
+
+static void replay_prefix(const struct pt_model *m, uint32_t dev, size_t n, int g, struct gcounts *out,
+			  struct pt_gmem_u32vec *open)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	struct pt_gmem_state r;
+	pt_gmem_state_init(m, dev, &r);
+	pt_gmem_state_run(m, &r, false, n - 1, g, open);
+	memcpy(out->allocs, r.allocs, sizeof(r.allocs));
+	memcpy(out->releases, r.releases, sizeof(r.releases));
+	memcpy(out->unmatched, r.unmatched, sizeof(r.unmatched));
+	memcpy(out->mismatch, r.mismatch, sizeof(r.mismatch));
+	memcpy(out->over_open, r.over_open, sizeof(r.over_open));
+	pt_gmem_state_free(&r);
+}
+
+/* Peak of one series of a group in a window: the value carried in at its start, then its samples. */
+struct wpeak {
+	bool has, at_start;
+	int64_t v, t;
+};
+
+static struct wpeak series_peak(const struct pt_gms_group *g, size_t k, const struct gwin *w)
+{
+	struct wpeak p = { 0 };
+	for (size_t i = 0; i < g->time.n; i++) {
+		int64_t t = g->time.v[i], v = g->val.v[i * g->nseries + k];
+		if (t < w->s) {
+			p = (struct wpeak){ true, true, v, w->s };
+		} else if (t < w->e) {
+			if (!p.has || v > p.v)
+				p = (struct wpeak){ true, false, v, t };
+		}
+	}
+	return p;
+}
+
+static const struct pt_gms_group *gms_find(const struct pt_gms *gs, enum pt_gms_kind k, uint32_t pid, uint64_t pool)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (gs->g[i].kind == k && (k != PT_GMS_POOL || (gs->g[i].pid == pid && gs->g[i].pool == pool)))
+			return &gs->g[i];
+	return NULL;
+}
+
+static void gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int64_t t0, const regex_t *step_re,
+		      struct pt_table ***tv, size_t *nt)
+{
+	enum pt_mem_by by = o->by;
 	bool *has = pt_xcalloc(m->devices.n + 1, sizeof(*has));
 	bool any = false;
 	for (size_t i = 0; i < m->gpu_mem.n; i++)
@@ -675,7 +952,7 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		has[m->gpu_pools.v[i].device] = true;
 	for (size_t d = 0; d < m->devices.n; d++) {
-		has[d] = has[d] && keep_dev(m, (uint32_t)d, device);
+		has[d] = has[d] && keep_dev(m, (uint32_t)d, o->device);
 		any |= has[d];
 	}
 	if (!any) {
@@ -683,25 +960,25 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 		return;
 	}
 	struct pt_index *x = pt_index_new(m);
-	struct pt_table *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 	if (by == PT_MEM_BY_POOL) {
-		t0 = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
-		col(t0, "device", PT_COL_INT, PT_ROLE_KEY);
-		col(t0, "process", PT_COL_INT, PT_ROLE_KEY);
-		col(t0, "group", PT_COL_STR, PT_ROLE_KEY);
-		col(t0, "allocations", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "releases", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "peak_time", PT_COL_TIME, PT_ROLE_VALUE);
-		col(t0, "peak_step", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "reserved_peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "reserved_peak_time", PT_COL_TIME, PT_ROLE_VALUE);
-		col(t0, "live_at_end", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "live_bytes_at_end", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "release_unmatched", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "release_size_mismatch", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "alloc_over_open", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "without_api", PT_COL_INT, PT_ROLE_VALUE);
+		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "process", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "allocations", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "releases", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "peak_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t0t, "peak_step", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_peak_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t0t, "live_at_end", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "live_bytes_at_end", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "release_unmatched", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "release_size_mismatch", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "alloc_over_open", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "without_api", PT_COL_INT, PT_ROLE_VALUE);
 		t1 = pt_table_new("gpu_memory_outstanding", "Allocations outstanding at each peak");
 		col(t1, "device", PT_COL_INT, PT_ROLE_KEY);
 		col(t1, "process", PT_COL_INT, PT_ROLE_KEY);
@@ -740,29 +1017,29 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 		col(t3, "utilized_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t3, "min_bytes_to_keep", PT_COL_INT, PT_ROLE_VALUE);
 	} else if (by == PT_MEM_BY_TIME) {
-		t0 = pt_table_new("gpu_memory_timeline", "GPU allocations and releases");
-		col(t0, "device", PT_COL_INT, PT_ROLE_KEY);
-		col(t0, "time", PT_COL_TIME, PT_ROLE_KEY);
-		col(t0, "operation", PT_COL_STR, PT_ROLE_LABEL);
-		col(t0, "address", PT_COL_STR, PT_ROLE_LABEL);
-		col(t0, "bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "memory_kind", PT_COL_STR, PT_ROLE_LABEL);
-		col(t0, "group", PT_COL_STR, PT_ROLE_LABEL);
-		col(t0, "stream", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "pool", PT_COL_STR, PT_ROLE_LABEL);
-		col(t0, "allocated_bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "reserved_bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "correlation", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "call", PT_COL_STR, PT_ROLE_LABEL);
+		t0t = pt_table_new("gpu_memory_timeline", "GPU allocations and releases");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "time", PT_COL_TIME, PT_ROLE_KEY);
+		col(t0t, "operation", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "address", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "memory_kind", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "stream", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "pool", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "allocated_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "correlation", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "call", PT_COL_STR, PT_ROLE_LABEL);
 	} else {
-		t0 = pt_table_new("gpu_memory_calls", "GPU allocations per launching host call");
-		col(t0, "device", PT_COL_INT, PT_ROLE_KEY);
-		col(t0, "group", PT_COL_STR, PT_ROLE_KEY);
-		col(t0, "call", PT_COL_STR, PT_ROLE_KEY);
-		col(t0, "range", PT_COL_STR, PT_ROLE_KEY);
-		col(t0, "allocations", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "bytes", PT_COL_INT, PT_ROLE_VALUE);
-		col(t0, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		t0t = pt_table_new("gpu_memory_calls", "GPU allocations per launching host call");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "call", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "range", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "allocations", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
 	}
 	for (size_t d = 0; d < m->devices.n; d++) {
 		if (!has[d])
@@ -773,16 +1050,83 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 		pt_gmem_state_run(m, &r, true, 0, -1, NULL);
 		struct calls c;
 		calls_init(m, (uint32_t)d, x, &c);
+		calls_steps(m, &c, step_re);
+		struct gwin w = window_of(o, t0, &c);
 		if (by == PT_MEM_BY_POOL) {
+			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
+			struct gcounts ca, cb;
+			struct pt_gms gs = { 0 };
+			size_t ns = 0, ne = 0;
+			if (w.on) {
+				ns = items_before(&r, w.s);
+				ne = items_before(&r, w.e);
+				replay_prefix(m, (uint32_t)d, ns, 0, &ca, NULL);
+				replay_prefix(m, (uint32_t)d, ne, 0, &cb, NULL);
+				pt_gms_build(m, (uint32_t)d, false, &gs);
+			}
 			for (int g = 0; g < PT_GMEM__N; g++) {
 				if (!r.any[g])
 					continue;
+				bool has_peak = r.has_peak[g];
+				int64_t peak = r.peak[g], peak_time = r.peak_time[g];
+				int64_t allocs = r.allocs[g], releases = r.releases[g], unmatched = r.unmatched[g],
+					mismatch = r.mismatch[g], over_open = r.over_open[g];
+				int64_t live = r.live_end[g], live_bytes = r.live_bytes_end[g];
 				struct pt_gmem_u32vec open = { 0 };
-				if (r.has_peak[g]) {
-					struct pt_gmem_state r2;
-					pt_gmem_state_init(m, (uint32_t)d, &r2);
-					pt_gmem_state_run(m, &r2, false, r.peak_pos[g], g, &open);
-					pt_gmem_state_free(&r2);
+				if (!w.on) {
+					if (has_peak) {
+						struct pt_gmem_state r2;
+						pt_gmem_state_init(m, (uint32_t)d, &r2);
+						pt_gmem_state_run(m, &r2, false, r.peak_pos[g], g, &open);
+						pt_gmem_state_free(&r2);
+					}
+				} else {
+					allocs = cb.allocs[g] - ca.allocs[g];
+					releases = cb.releases[g] - ca.releases[g];
+					unmatched = cb.unmatched[g] - ca.unmatched[g];
+					mismatch = cb.mismatch[g] - ca.mismatch[g];
+					over_open = cb.over_open[g] - ca.over_open[g];
+					/* the blocks open at the window's end */
+					struct pt_gmem_u32vec end = { 0 };
+					struct gcounts tmp;
+					replay_prefix(m, (uint32_t)d, ne, g, &tmp, &end);
+					live = (int64_t)end.n;
+					__int128 lb = 0; /* exact: hostile sizes reach 2^64 */
+					for (size_t i = 0; i < end.n; i++)
+						lb += pt_gmem_sat(m->gpu_mem.v[end.v[i]].bytes);
+					live_bytes = clamp64(lb);
+					pt_vec_free(&end);
+					/* the peak: the value carried in at the start, then the records of the window */
+					struct wpeak p = { 0 };
+					uint32_t prec = UINT32_MAX;
+					for (size_t k = 0; k < r.rows.n; k++) {
+						const struct pt_gmem_row *gw = &r.rows.v[k];
+						const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
+						if ((gw->what != PT_GMEM_RS_ALLOC && gw->what != PT_GMEM_RS_RELEASE) ||
+						    (int)pt_gmem_group_of(rec->mem_kind) != g)
+							continue;
+						if (rec->time < w.s) {
+							p = (struct wpeak){ true, true, gw->allocated, w.s };
+						} else if (rec->time < w.e && (!p.has || gw->allocated > p.v)) {
+							p = (struct wpeak){ true, false, gw->allocated, rec->time };
+							prec = gw->rec;
+						}
+					}
+					has_peak = p.has;
+					peak = p.v;
+					peak_time = p.t;
+					if (p.has && p.at_start) {
+						replay_prefix(m, (uint32_t)d, ns, g, &tmp, &open);
+					} else if (p.has) {
+						size_t pos = 0;
+						while (pos < r.nitems && (r.items[pos].pool || r.items[pos].idx != prec))
+							pos++;
+						replay_prefix(m, (uint32_t)d, pos + 1, g, &tmp, &open);
+					}
+				}
+				if (w.on && !has_peak && !allocs && !releases && !unmatched && !live) {
+					pt_vec_free(&open);
+					continue; /* nothing of the group in or before the window */
 				}
 				int64_t without = 0;
 				struct orow *os = pt_xmalloc((open.n + 1) * sizeof(*os));
@@ -804,39 +1148,48 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 					if (rec->pool_type)
 						set_hex(t1, row, 7, rec->pool_address);
 					pt_table_set_int(t1, row, 8, rec->time);
-					pt_table_set_int(t1, row, 9, r.peak_time[g] - rec->time);
+					pt_table_set_int(t1, row, 9, peak_time - rec->time);
 					pt_table_set_int(t1, row, 10, rec->corr);
 					set_call(m, &c, t1, row, 11, rec->corr, true);
 					without += call_of(&c, rec->corr) < 0;
 				}
 				free(os);
 				pt_vec_free(&open);
-				size_t row = pt_table_add_row(t0);
-				pt_table_set_int(t0, row, 0, dv->id);
-				pt_table_set_int(t0, row, 1, dv->pid);
-				set_s(t0, row, 2, pt_gmem_group_names[g]);
-				pt_table_set_int(t0, row, 3, r.allocs[g]);
-				pt_table_set_int(t0, row, 4, r.releases[g]);
-				if (r.has_peak[g]) {
-					pt_table_set_int(t0, row, 5, r.peak[g]);
-					pt_table_set_int(t0, row, 6, r.peak_time[g]);
-					int64_t st = step_at(m, &c, r.peak_time[g]);
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				pt_table_set_int(t0t, row, 1, dv->pid);
+				set_s(t0t, row, 2, pt_gmem_group_names[g]);
+				pt_table_set_int(t0t, row, 3, allocs);
+				pt_table_set_int(t0t, row, 4, releases);
+				if (has_peak) {
+					pt_table_set_int(t0t, row, 5, peak);
+					pt_table_set_int(t0t, row, 6, peak_time);
+					int64_t st = step_at(&c, peak_time);
 					if (st >= 0)
-						pt_table_set_int(t0, row, 7, st);
+						pt_table_set_int(t0t, row, 7, st);
 				}
-				if (g == PT_GMEM_DEVICE && r.has_rpeak) {
-					pt_table_set_int(t0, row, 8, r.rpeak);
-					pt_table_set_int(t0, row, 9, r.rpeak_time);
+				if (g == PT_GMEM_DEVICE && !w.on && r.has_rpeak) {
+					pt_table_set_int(t0t, row, 8, r.rpeak);
+					pt_table_set_int(t0t, row, 9, r.rpeak_time);
+				} else if (g == PT_GMEM_DEVICE && w.on) {
+					const struct pt_gms_group *mg = gms_find(&gs, PT_GMS_MEMORY, 0, 0);
+					struct wpeak rp = mg ? series_peak(mg, 1, &w) : (struct wpeak){ 0 };
+					if (rp.has) {
+						pt_table_set_int(t0t, row, 8, rp.v);
+						pt_table_set_int(t0t, row, 9, rp.t);
+					}
 				}
-				pt_table_set_int(t0, row, 10, r.live_end[g]);
-				pt_table_set_int(t0, row, 11, r.live_bytes_end[g]);
-				pt_table_set_int(t0, row, 12, r.unmatched[g]);
-				pt_table_set_int(t0, row, 13, r.mismatch[g]);
-				pt_table_set_int(t0, row, 14, r.over_open[g]);
-				pt_table_set_int(t0, row, 15, without);
+				pt_table_set_int(t0t, row, 10, live);
+				pt_table_set_int(t0t, row, 11, live_bytes);
+				pt_table_set_int(t0t, row, 12, unmatched);
+				pt_table_set_int(t0t, row, 13, mismatch);
+				pt_table_set_int(t0t, row, 14, over_open);
+				pt_table_set_int(t0t, row, 15, without);
 			}
 			for (size_t p = 0; p < r.pools.n; p++) {
 				const struct pt_gmem_pool *pl = &r.pools.v[p];
+				if (w.on && ((pl->seen_created && pl->created >= w.e) || (pl->destroyed && pl->destroyed_at < w.s)))
+					continue; /* the pool did not exist in the window */
 				size_t row = pt_table_add_row(t2);
 				pt_table_set_int(t2, row, 0, dv->id);
 				pt_table_set_int(t2, row, 1, pl->pid);
@@ -848,16 +1201,38 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 					pt_table_set_int(t2, row, 5, pl->destroyed_at);
 				if (pl->seen_created)
 					pt_table_set_int(t2, row, 6, pt_gmem_sat(pl->threshold));
-				if (pl->has_size) {
-					pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
-					pt_table_set_int(t2, row, 8, pt_gmem_sat(pl->max));
-					pt_table_set_int(t2, row, 9, pl->max_time);
+				int64_t growths = pl->growths, trims = pl->trims;
+				if (!w.on) {
+					if (pl->has_size) {
+						pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
+						pt_table_set_int(t2, row, 8, pt_gmem_sat(pl->max));
+						pt_table_set_int(t2, row, 9, pl->max_time);
+					}
+				} else {
+					if (pl->has_size)
+						pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
+					const struct pt_gms_group *pg = gms_find(&gs, PT_GMS_POOL, pl->pid, pl->address);
+					struct wpeak mp = pg ? series_peak(pg, 0, &w) : (struct wpeak){ 0 };
+					if (mp.has) {
+						pt_table_set_int(t2, row, 8, mp.v);
+						pt_table_set_int(t2, row, 9, mp.t);
+					}
+					growths = trims = 0;
+					for (size_t k = 0; k < r.pevs.n; k++) {
+						const struct pt_gmem_pool_ev *pe = &r.pevs.v[k];
+						if (pe->pool != p || !in_win(&w, pe->time))
+							continue;
+						growths += pe->what == PT_GMEM_EV_GROWTH;
+						trims += pe->what == PT_GMEM_EV_TRIM;
+					}
 				}
-				pt_table_set_int(t2, row, 10, pl->growths);
-				pt_table_set_int(t2, row, 11, pl->trims);
+				pt_table_set_int(t2, row, 10, growths);
+				pt_table_set_int(t2, row, 11, trims);
 			}
 			for (size_t k = 0; k < r.pevs.n; k++) {
 				const struct pt_gmem_pool_ev *pe = &r.pevs.v[k];
+				if (!in_win(&w, pe->time))
+					continue;
 				size_t row = pt_table_add_row(t3);
 				pt_table_set_int(t3, row, 0, dv->id);
 				set_hex(t3, row, 1, r.pools.v[pe->pool].address);
@@ -870,32 +1245,35 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 				if (pe->what == PT_GMEM_EV_TRIM)
 					pt_table_set_int(t3, row, 6, pt_gmem_sat(pe->min_keep));
 			}
+			pt_gms_free(&gs);
 		} else if (by == PT_MEM_BY_TIME) {
 			for (size_t k = 0; k < r.rows.n; k++) {
 				const struct pt_gmem_row *gw = &r.rows.v[k];
 				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
-				size_t row = pt_table_add_row(t0);
-				pt_table_set_int(t0, row, 0, dv->id);
-				pt_table_set_int(t0, row, 1, rec->time);
-				set_s(t0, row, 2, gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
+				if (!in_win(&w, rec->time))
+					continue;
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				pt_table_set_int(t0t, row, 1, rec->time);
+				set_s(t0t, row, 2, gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
 														: "release (unmatched)");
-				set_hex(t0, row, 3, rec->address);
-				pt_table_set_int(t0, row, 4, pt_gmem_sat(rec->bytes));
-				set_s(t0, row, 5, mem_kind_name(rec->mem_kind));
-				set_s(t0, row, 6, pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)]);
-				pt_table_set_int(t0, row, 7, rec->stream);
+				set_hex(t0t, row, 3, rec->address);
+				pt_table_set_int(t0t, row, 4, pt_gmem_sat(rec->bytes));
+				set_s(t0t, row, 5, mem_kind_name(rec->mem_kind));
+				set_s(t0t, row, 6, pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)]);
+				pt_table_set_int(t0t, row, 7, rec->stream);
 				if (rec->pool_type)
-					set_hex(t0, row, 8, rec->pool_address);
-				pt_table_set_int(t0, row, 9, gw->allocated);
+					set_hex(t0t, row, 8, rec->pool_address);
+				pt_table_set_int(t0t, row, 9, gw->allocated);
 				if (gw->reserved >= 0)
-					pt_table_set_int(t0, row, 10, gw->reserved);
-				pt_table_set_int(t0, row, 11, rec->corr);
+					pt_table_set_int(t0t, row, 10, gw->reserved);
+				pt_table_set_int(t0t, row, 11, rec->corr);
 				int64_t a = call_of(&c, rec->corr);
 				if (a < 0) {
-					set_s(t0, row, 12, "<unknown>");
+					set_s(t0t, row, 12, "<unknown>");
 				} else {
 					const char *nm = pt_model_strget(m, m->events.name[a]);
-					pt_table_set_strdup(t0, row, 12, nm, api_len(nm));
+					pt_table_set_strdup(t0t, row, 12, nm, api_len(nm));
 				}
 			}
 		} else {
@@ -907,6 +1285,8 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 				if (gw->what != PT_GMEM_RS_ALLOC)
 					continue;
 				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
+				if (!in_win(&w, rec->time))
+					continue;
 				int64_t a = call_of(&c, rec->corr);
 				uint32_t nm = a < 0 ? UINT32_MAX : m->events.name[a];
 				int64_t rg = a < 0 ? -1 : range_of(m, &c, (size_t)a);
@@ -932,35 +1312,37 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 					*v = ag.n;
 				}
 				ca->allocs++;
-				ca->bytes += pt_gmem_sat(rec->bytes);
+				if (__builtin_add_overflow(ca->bytes, pt_gmem_sat(rec->bytes), &ca->bytes))
+					ca->bytes = INT64_MAX; /* sizes near 2^64 (hostile): saturated */
 				if (pt_gmem_sat(rec->bytes) > ca->max)
 					ca->max = pt_gmem_sat(rec->bytes);
 			}
 			pt_sort(ag.v, ag.n, sizeof(*ag.v), cmp_callagg);
 			for (size_t q = 0; q < ag.n; q++) {
 				const struct callagg *ca = &ag.v[q];
-				size_t row = pt_table_add_row(t0);
-				pt_table_set_int(t0, row, 0, dv->id);
-				set_s(t0, row, 1, pt_gmem_group_names[ca->group]);
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				set_s(t0t, row, 1, pt_gmem_group_names[ca->group]);
 				if (ca->api_name == UINT32_MAX) {
-					set_s(t0, row, 2, "<unknown>");
+					set_s(t0t, row, 2, "<unknown>");
 				} else {
 					const char *nm = pt_model_strget(m, ca->api_name);
-					pt_table_set_strdup(t0, row, 2, nm, api_len(nm));
+					pt_table_set_strdup(t0t, row, 2, nm, api_len(nm));
 				}
 				if (ca->range)
-					set_s(t0, row, 3, range_label(m, ca->range - 1));
-				pt_table_set_int(t0, row, 4, ca->allocs);
-				pt_table_set_int(t0, row, 5, ca->bytes);
-				pt_table_set_int(t0, row, 6, ca->max);
+					set_s(t0t, row, 3, range_label(m, ca->range - 1));
+				pt_table_set_int(t0t, row, 4, ca->allocs);
+				pt_table_set_int(t0t, row, 5, ca->bytes);
+				pt_table_set_int(t0t, row, 6, ca->max);
 			}
 			pt_hashmap_free(&idx);
 			pt_vec_free(&ag);
 		}
 		pt_hashmap_free(&c.byc);
+		pt_vec_free(&c.steps);
 		pt_gmem_state_free(&r);
 	}
-	struct pt_table *all[4] = { t0, t1, t2, t3 };
+	struct pt_table *all[4] = { t0t, t1, t2, t3 };
 	for (int i = 0; i < 4; i++)
 		if (all[i])
 			PUSH(all[i]);
@@ -968,17 +1350,64 @@ static void gpu_views(const struct pt_model *m, enum pt_mem_by by, int64_t devic
 	free(has);
 }
 
-int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,
-		   size_t *ntables, struct pt_err **e)
+void pt_mem_opts_init(struct pt_mem_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->by = PT_MEM_BY_POOL;
+	o->device = -1;
+	o->step_a = 0;
+	o->step_b = INT64_MAX;
+	o->win_a = INT64_MIN;
+	o->win_b = INT64_MAX;
+}
+
+int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, struct pt_table ***tables,
+		      size_t *ntables, struct pt_err **e)
 {
 	*tables = NULL;
 	*ntables = 0;
 	if (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n)
 		return pt_err(e, "no memory data in the model (Ascend memory_usage_<d>.pb or CUPTI MEMORY2/MEMORY_POOL "
 				 "records)");
-	ascend_views(m, by, device, tables, ntables);
-	gpu_views(m, by, device, tables, ntables);
-	if (!*ntables)
-		return pt_err(e, "no memory data for device %" PRId64, device);
-	return 0;
+	if (o->at && !m->mem_graphs.n)
+		return pt_err(e, "--at selects a node of an Ascend memory graph; the model has none");
+	regex_t re;
+	char *pat = pt_xasprintf("^(%s)$", o->step_pattern ? o->step_pattern : "(ProfilerStep|ProfileStep)#[0-9]+");
+	int rerr = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
+	free(pat);
+	if (rerr)
+		return pt_err(e, "invalid step pattern '%s'", o->step_pattern ? o->step_pattern : "");
+	if ((o->has_steps || o->has_window) && m->mem_graphs.n && o->diag)
+		pt_diag_note(o->diag, "--steps and --time-window do not apply to Ascend memory graphs (one allocation "
+				      "plan per graph, the same in every step): their views are whole");
+	int64_t t0 = INT64_MAX; /* the model's earliest event: the origin of --time-window */
+	for (size_t i = 0; i < m->events.n; i++)
+		if (m->events.start[i] < t0)
+			t0 = m->events.start[i];
+	if (t0 == INT64_MAX)
+		t0 = 0;
+	int rc = ascend_views(m, o->by, o->device, o->at, tables, ntables, e);
+	if (!rc)
+		gpu_views(m, o, t0, &re, tables, ntables);
+	regfree(&re);
+	if (!rc && !*ntables)
+		rc = pt_err(e, "no memory data for device %" PRId64, o->device);
+	if (rc) {
+		for (size_t i = 0; i < *ntables; i++)
+			pt_table_free((*tables)[i]);
+		free(*tables);
+		*tables = NULL;
+		*ntables = 0;
+	}
+	return rc;
+}
+
+int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,
+		   size_t *ntables, struct pt_err **e)
+{
+	struct pt_mem_opts o;
+	pt_mem_opts_init(&o);
+	o.by = by;
+	o.device = device;
+	return pt_pass_memory_ex(m, &o, tables, ntables, e);
 }

@@ -6,7 +6,8 @@
  * the model holds no data for it):
  *  - PT_MEM_BY_POOL (default): memory_model (per device), memory_graphs
  *    (per graph: capacity, static, peak and its node, allocations, releases),
- *    memory_holders (the tensors holding memory at each graph's peak);
+ *    memory_holders (the tensors holding memory at each graph's peak, or at
+ *    the node of pt_mem_opts.at);
  *    gpu_memory_peaks (per device and group), gpu_memory_outstanding (the
  *    blocks open at each peak, with their launching host call),
  *    gpu_memory_pools (per pool) and gpu_memory_pool_events (creation,
@@ -27,9 +28,53 @@ struct pt_table;
 
 enum pt_mem_by { PT_MEM_BY_POOL = 0, PT_MEM_BY_OP = 1, PT_MEM_BY_TIME = 2 };
 
-/* GPU memory groups (cupti.md §6.11). */
-/* Build the views. device: a device id to keep, -1 = all. Fails when the model holds no memory data. */
+struct pt_diag;
+
+struct pt_mem_opts {
+	enum pt_mem_by by;
+	int64_t device;      /* a device id to keep, -1 = all */
+	/*
+	 * Ascend, PT_MEM_BY_POOL: memory_holders at this node of every graph
+	 * instead of at each graph's peak: a node index (decimal), else a node
+	 * name (its first position in the graph). NULL = at the peak.
+	 */
+	const char *at;
+	/*
+	 * GPU views: keep what happens in a window of record times. --steps A-B
+	 * (the host step ranges of the device's process, numbered by the digits
+	 * after their last '#', matching step_pattern; the window runs from the
+	 * first kept step's start to the last one's end) and --time-window
+	 * (ns relative to the model's earliest event; INT64_MIN / INT64_MAX for
+	 * an open end); both: their intersection. The figures are those of the
+	 * window: counts of its records, the peak over the value carried in at
+	 * its start and the values after its records, the blocks open at its end.
+	 * Ascend memory graphs are one allocation plan, the same in every step:
+	 * the filters leave their views whole (a note in diag says so).
+	 */
+	bool has_steps;
+	int64_t step_a, step_b;
+	bool has_window;
+	int64_t win_a, win_b;
+	const char *step_pattern; /* POSIX ERE of whole step names, NULL = ^(ProfilerStep|ProfileStep)#[0-9]+$ */
+	struct pt_diag *diag;     /* notes; may be NULL */
+};
+
+void pt_mem_opts_init(struct pt_mem_opts *o);
+
+/* Build the views. Fails when the model holds no memory data, or --at names no node. */
+int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, struct pt_table ***tables,
+		      size_t *ntables, struct pt_err **e);
+/* The same with the defaults of pt_mem_opts_init() but `by` and `device`. */
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,
 		   size_t *ntables, struct pt_err **e);
+
+/*
+ * `proftool export --table tensors` (ascend.md §3.13): every tensor of every
+ * Ascend memory graph (device id to keep, -1 = all) with its source node and
+ * the node index range it occupies after the lifetime rules (first_index,
+ * last_index; empty when the tensor occupies none, range_status says why).
+ * The holders at index i are the rows with first_index <= i <= last_index.
+ */
+struct pt_table *pt_pass_memory_tensors(const struct pt_model *m, int64_t device);
 
 #endif

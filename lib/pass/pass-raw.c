@@ -4,6 +4,10 @@
  *   tasks  every paired device task, with or without an op (name empty then)
  *   steps  one row per step marker set, with the communication pairs
  *   aicpu  one row per AI CPU op
+ *   kernels, api  CUPTI kernels and runtime/driver calls
+ *   tensors  every tensor of the Ascend memory graphs with its index range
+ *          (built by pass-memory.c, which owns the lifetime rules of
+ *          ascend.md §3.13)
  * Rows of ops/tasks are ordered by device, start, stream, then model order.
  */
 #include "pass/pass-raw.h"
@@ -16,13 +20,14 @@
 #include <demangle.h>
 
 #include "model/model.h"
-#include "support/names.h"
+#include "pass/pass-memory.h"
 #include "support/err.h"
+#include "support/names.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
 
-const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", "kernels", "api", NULL };
+const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", "kernels", "api", "tensors", NULL };
 
 struct ev_key {
 	uint32_t device;
@@ -324,6 +329,8 @@ int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, stru
 		*out = cupti_table(m, false, device);
 	else if (!strcmp(name, "api"))
 		*out = cupti_table(m, true, device);
+	else if (!strcmp(name, "tensors"))
+		*out = pt_pass_memory_tensors(m, device);
 	else
 		return pt_err(e, "unknown table '%s'", name);
 	return 0;

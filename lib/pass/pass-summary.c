@@ -221,19 +221,6 @@ static bool is_kernel(uint8_t k)
 	return k == PT_EV_TASK || k == PT_EV_KERNEL;
 }
 
-static bool in_set(const struct pt_ivset *s, int64_t t)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->v[lo].s <= t;
-}
-
 /* Launching API event + 1 of a device activity (GPU ranks), 0 = none. */
 static uint32_t api_of(const struct rank *r, size_t i)
 {
@@ -261,12 +248,12 @@ static int64_t anchor(const struct rank *r, size_t i)
 
 static bool member_at(const struct rank *r, int64_t t)
 {
-	return !r->filtered || in_set(&r->W, t);
+	return !r->filtered || pt_ivset_contains(&r->W, t);
 }
 
 static bool member(const struct rank *r, size_t i)
 {
-	return !r->filtered || in_set(&r->W, anchor(r, i));
+	return !r->filtered || pt_ivset_contains(&r->W, anchor(r, i));
 }
 
 /* Index of the window containing t, or -1. */
@@ -2894,13 +2881,13 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 /* gpu (§3.12): device activities with launch statistics               */
 
 struct lstat {
-	int64_t n, ld_sum, ld_max, q_sum, api_sum, dout, aout, shrt;
-	int64_t p50, p90;
+	int64_t n, ld_sum, ld_max, q_sum, api_sum, api_max, dout, aout, shrt;
+	int64_t p50, p90, api_p50, api_p90;
 };
 
 struct lpair {
 	uint32_t item;
-	int64_t ld;
+	int64_t ld; /* a launch delay, or a call duration */
 };
 
 static int cmp_lpair(const void *pa, const void *pb)
@@ -2935,7 +2922,7 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 	struct items it;
 	items_init(&it);
 	PT_VEC(struct lstat) ls = { 0 };
-	PT_VEC(struct lpair) lp = { 0 };
+	PT_VEC(struct lpair) lp = { 0 }, ap = { 0 }; /* launch delays, call durations */
 	int64_t den = 0;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
@@ -2981,25 +2968,40 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 			s->ld_max = ld;
 		s->q_sum += q;
 		s->api_sum += ae - as;
+		if (ae - as > s->api_max)
+			s->api_max = ae - as;
 		s->dout += q > g->o->queue_cutoff_ns;
 		s->aout += ae - as > g->o->runtime_cutoff_ns;
 		s->shrt += ev->dur[i] < ae - as;
-		struct lpair p = { (uint32_t)x->d, ld };
+		struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
 		pt_vec_push(&lp, p);
+		pt_vec_push(&ap, pa);
 	}
-	/* nearest-rank percentiles per item */
-	pt_sort(lp.v, lp.n, sizeof(*lp.v), cmp_lpair);
-	for (size_t a = 0; a < lp.n;) {
-		size_t b = a;
-		while (b < lp.n && lp.v[b].item == lp.v[a].item)
-			b++;
-		int64_t n = (int64_t)(b - a);
-		struct lstat *s = &ls.v[lp.v[a].item];
-		s->p50 = lp.v[a + (size_t)((50 * n + 99) / 100) - 1].ld;
-		s->p90 = lp.v[a + (size_t)((90 * n + 99) / 100) - 1].ld;
-		a = b;
+	/* nearest-rank percentiles per item: launch delay (pass 0), call duration (pass 1) */
+	for (int pass = 0; pass < 2; pass++) {
+		struct lpair *v = pass ? ap.v : lp.v;
+		size_t nv = pass ? ap.n : lp.n;
+		pt_sort(v, nv, sizeof(*v), cmp_lpair);
+		for (size_t a = 0; a < nv;) {
+			size_t b = a;
+			while (b < nv && v[b].item == v[a].item)
+				b++;
+			int64_t n = (int64_t)(b - a);
+			struct lstat *s = &ls.v[v[a].item];
+			int64_t p50 = v[a + (size_t)((50 * n + 99) / 100) - 1].ld;
+			int64_t p90 = v[a + (size_t)((90 * n + 99) / 100) - 1].ld;
+			if (pass) {
+				s->api_p50 = p50;
+				s->api_p90 = p90;
+			} else {
+				s->p50 = p50;
+				s->p90 = p90;
+			}
+			a = b;
+		}
 	}
 	pt_vec_free(&lp);
+	pt_vec_free(&ap);
 	items_sort(g, it.v.v, it.v.n, VK_DEV);
 	static const char *const tname[] = { "kernel", "memcpy", "memset" };
 	struct pt_stext *x = stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
@@ -3038,9 +3040,12 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 			pt_table_set_int(t, row, 14, s->ld_max);
 			pt_table_set_int(t, row, 15, ravg(s->q_sum, s->n));
 			pt_table_set_int(t, row, 16, ravg(s->api_sum, s->n));
-			pt_table_set_int(t, row, 17, s->dout);
-			pt_table_set_int(t, row, 18, s->aout);
-			pt_table_set_int(t, row, 19, s->shrt);
+			pt_table_set_int(t, row, 17, s->api_p50);
+			pt_table_set_int(t, row, 18, s->api_p90);
+			pt_table_set_int(t, row, 19, s->api_max);
+			pt_table_set_int(t, row, 20, s->dout);
+			pt_table_set_int(t, row, 21, s->aout);
+			pt_table_set_int(t, row, 22, s->shrt);
 		}
 		fpct(cb[0], o->gpu_total, den);
 		ftime(g, cb[1], o->gpu_total);
@@ -3245,6 +3250,9 @@ static struct pt_table *data_table(enum pt_summary_view v)
 		pt_table_add_col(t, "launch_delay_max", PT_COL_TIME, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "queue_delay_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "api_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "api_p50", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "api_p90", PT_COL_TIME, PT_ROLE_VALUE, 0);
+		pt_table_add_col(t, "api_max", PT_COL_TIME, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "delay_outliers", PT_COL_INT, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "api_outliers", PT_COL_INT, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "short", PT_COL_INT, PT_ROLE_VALUE, 0);

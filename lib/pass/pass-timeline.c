@@ -306,6 +306,20 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		t->dev[d].dev = (uint32_t)d;
 		t->dev[d].scope = pt_xcalloc(o->scope_depth ? o->scope_depth : 1, sizeof(*t->dev[d].scope));
 	}
+	/* GPU memory counter groups (chrome-trace.md §7) of the devices with MEMORY2 / MEMORY_POOL records */
+	if (m->gpu_mem.n || m->gpu_pools.n) {
+		bool *has = pt_xcalloc(t->ndev + 1, sizeof(*has));
+		for (size_t i = 0; i < m->gpu_mem.n; i++)
+			if (m->gpu_mem.v[i].device < t->ndev)
+				has[m->gpu_mem.v[i].device] = true;
+		for (size_t i = 0; i < m->gpu_pools.n; i++)
+			if (m->gpu_pools.v[i].device < t->ndev)
+				has[m->gpu_pools.v[i].device] = true;
+		for (size_t d = 0; d < t->ndev; d++)
+			if (has[d])
+				pt_gms_build(m, (uint32_t)d, true, &t->dev[d].gmem);
+		free(has);
+	}
 
 	/* step windows: Ascend step trace per device */
 	for (size_t i = 0; i < m->steps.n; i++) {
@@ -586,6 +600,7 @@ void pt_tl_free(struct pt_tl *t)
 		free(td->scope);
 		for (int k = 0; k < PT_TL_OV_N; k++)
 			pt_ivset_free(&td->overlap[k]);
+		pt_gms_free(&td->gmem);
 	}
 	free(t->dev);
 	free(t->ev_step);

@@ -3,7 +3,8 @@
  * the synthetic rows that are not model tracks. Per device: the `Steps` row,
  * the `Scope L<d>` rows (ascend.md §3.7, keyed by full path prefix, Q40), the
  * Ascend `Communication` row (step-trace reduce pairs) and the four overlap
- * rows, taken from the index's C and M (never recomputed here).
+ * rows, taken from the index's C and M (never recomputed here); and the GPU
+ * memory counter groups (model/gpu-memory-series.h).
  *
  * The streaming writer (export/export-chrome.h) turns these into events.
  */
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu-memory-series.h"
 #include "support/interval.h"
 #include "support/vec.h"
 
@@ -52,6 +54,14 @@ struct pt_tl_device {
 	bool has_overlap;
 	const struct pt_ivset *ov[PT_TL_OV_N]; /* the overlap rows: overlap[k], or the index's C or M itself */
 	struct pt_ivset overlap[PT_TL_OV_N];   /* storage of the rows computed here */
+	/*
+	 * GPU devices with CUPTI memory records: the memory counter groups of
+	 * chrome-trace.md §7 (Memory, Managed memory, Pinned memory, one per
+	 * pool), samples at strictly increasing times, each with all the
+	 * group's series. They replace the importer's per-series memory
+	 * counter tracks of the device in the trace.
+	 */
+	struct pt_gms gmem;
 };
 
 struct pt_tl_opts {

@@ -18,3 +18,10 @@ run proftool memory job --by time --format csv
 run proftool memory job --by op --format csv
 run proftool memory job --by op --format json
 run 'proftool timeline job -o t.json && grep -o "{\"ph\":\"C\"[^}]*}}" t.json'
+# memory_usage in MindSpore's profiler output directory, read with --minddata (as proftool import does)
+grep -v '^mem-' j.txt >jobonly.txt
+grep '^mem-' j.txt >mem.txt
+run 'proftool-gen jobonly.txt -o job2 --steps 2 >/dev/null && proftool-gen mem.txt -o md >/dev/null && ls md'
+run proftool memory job2 --by op --format csv
+run proftool memory job2 --minddata md --by op --format csv
+run 'proftool memory job2 --minddata md --format csv 2>/dev/null | md5sum; proftool memory job --format csv 2>/dev/null | md5sum'

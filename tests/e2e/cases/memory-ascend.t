@@ -29,3 +29,10 @@ run proftool memory dump --device 1
 run proftool import dump -o run.ptm
 run 'proftool dump run.ptm | grep -E "^(mem-|stat|source)"'
 run 'proftool memory run.ptm --format csv | md5sum; proftool memory dump --format csv 2>/dev/null | md5sum'
+# holders at a chosen node (ascend.md §3.13: the tensors occupying index i): by index or by name
+run proftool memory dump --at 2 --format csv
+run proftool memory dump --at ReLU-op2
+run proftool memory dump --at 3
+run proftool memory dump --at Nope --device 0
+# the filters do not cut an allocation plan: a warning, the views whole
+run 'proftool memory dump --steps 1 --time-window 1ms: --format csv | md5sum; proftool memory dump --format csv 2>/dev/null | md5sum'

@@ -12,3 +12,11 @@ for f in "$SRC"/testdata/regress/*.ptm; do
 	[ -f "$f" ] || continue
 	run proftool info "'$f'"
 done
+# The memory pass on memory-size-overflow (tests/fuzz/README.md, finding 7):
+# tensor sizes near 2^64 and static memory near ±2^63 are summed exactly and
+# clamped to int64, in every view and format
+for by in op time pool; do
+	for f in table csv json; do
+		run proftool memory memory-size-overflow.ptm --by $by --format $f
+	done
+done

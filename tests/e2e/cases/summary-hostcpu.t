@@ -71,3 +71,31 @@ run 'proftool summary job --view device --format csv 2>/dev/null | grep ",all,"'
 # a model file gives the same bytes as the raw dump
 run proftool import job -o job.ptm
 run 'proftool summary job.ptm --view device --format csv | md5sum; proftool summary job --view device --format csv 2>/dev/null | md5sum'
+# Per-op CPU per step: the op_cpu view of proftool dataset places each pipeline op's samples by the same
+# rules (model/hostcpu.c; here rule 2, the batch of the latest connector record). Op 0 (BatchOp, 2
+# workers) has 7 samples user 10..70, sys 1..7; op 1 (MapOp, 4 workers) has 7 user samples
+# 100..700 and 5 sys samples 10 each, so 5 paired samples (the 5 first stamps). Expected:
+#   op 0: step 1 (1000, 1050): user 25, sys 2.50, cpu 27.50, per worker 13.75; step 2 (1100, 1150):
+#         45, 4.50, 49.50, 24.75; step 3 (1210): 60, 6, 66, 33; step 4: no sample; outside (990,
+#         1410): 40, 4, 44, 22; all: 40, 4, 44, 22 (= the ops view's cpu_pct)
+#   op 1: step 1: 250, 10, 260, 65; step 2: 450, 10, 460, 115; steps 3, 4: none; outside (990):
+#         100, 10, 110, 27.50; all (5): 300, 10, 310, 77.50
+# Without steps or without a placing rule the view is left out (the ops view has the all-sample figures).
+pipeline() {
+	printf 'md-pipeline interval 10\nmd-op 0 BatchOp workers 2 queue 10 children 1 sizes 5,5\n'
+	printf 'md-op 1 MapOp workers 4 queue 10 sizes 8,9\n'
+	printf 'md-cpu-op 0 user 10,20,30,40,50,60,70 sys 1,2,3,4,5,6,7\n'
+	printf 'md-cpu-op 1 user 100,200,300,400,500,600,700 sys 10,10,10,10,10\n'
+}
+{ steps; devq; cpu "$stamps"; pipeline; } >ops.desc
+{ devq; cpu "$stamps"; pipeline; } >ops-nostep.desc
+{ steps; devq; cpu ""; pipeline; } >ops-unstamped.desc
+for d in ops ops-nostep ops-unstamped; do proftool-gen $d.desc -o $d >/dev/null; done
+run 'proftool dataset ops --format csv 2>/dev/null | sed -n "/^op_id,op_type,num_workers,step,/,/^$/p"'
+run 'proftool dataset ops 2>/dev/null | sed -n "/op CPU per step/,/^$/p"'
+run "proftool dataset ops --format json 2>/dev/null | jq -c '.views[] | select(.name == \"op_cpu\")'"
+run 'proftool dataset ops --format jsonl 2>/dev/null | grep "\"view\":\"op_cpu\""'
+run 'proftool dataset ops --format csv --time-unit us 2>/dev/null | grep -c "^[01],[A-Za-z]*Op,[0-9],[0-9a-z]*,"'
+run "proftool dataset ops-nostep --format json 2>/dev/null | jq -c '[.views[].name]'"
+run "proftool dataset ops-unstamped --format json 2>/dev/null | jq -c '[.views[].name]'"
+run "proftool dataset ops --format json 2>/dev/null | jq -c '[.views[].name]'"
