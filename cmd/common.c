@@ -9,6 +9,7 @@
 #include "model/ptm.h"
 #include "support/out.h"
 #include "support/parse.h"
+#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "table/table.h"
 
@@ -265,16 +266,10 @@ int pt_filter_opt(const struct pt_cmd *cmd, struct pt_filter *f, int id, const c
 		return 0;
 	case OPT_STEP_PATTERN: {
 		regex_t re;
-		char *full = pt_xasprintf("^(%s)$", arg);
-		int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);
-		free(full);
-		if (rc) {
-			char msg[128];
-			regerror(rc, &re, msg, sizeof(msg));
-			regfree(&re);
+		char msg[128];
+		if (pt_step_pattern_compile(&re, arg, msg, sizeof(msg)))
 			return pt_usage_error(cmd, "invalid --step-pattern '%s': %s (a POSIX extended regular expression)",
 					      arg, msg);
-		}
 		regfree(&re);
 		f->step_pattern = arg;
 		return 0;

@@ -19,6 +19,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/names.h"
+#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -1372,11 +1373,9 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	if (o->at && !m->mem_graphs.n)
 		return pt_err(e, "--at selects a node of an Ascend memory graph; the model has none");
 	regex_t re;
-	char *pat = pt_xasprintf("^(%s)$", o->step_pattern ? o->step_pattern : "(ProfilerStep|ProfileStep)#[0-9]+");
-	int rerr = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
-	free(pat);
-	if (rerr)
-		return pt_err(e, "invalid step pattern '%s'", o->step_pattern ? o->step_pattern : "");
+	char msg[128];
+	if (pt_step_pattern_compile(&re, o->step_pattern, msg, sizeof(msg)))
+		return pt_err(e, "invalid step pattern '%s': %s", o->step_pattern ? o->step_pattern : "", msg);
 	if ((o->has_steps || o->has_window) && m->mem_graphs.n && o->diag)
 		pt_diag_note(o->diag, "--steps and --time-window do not apply to Ascend memory graphs (one allocation "
 				      "plan per graph, the same in every step): their views are whole");

@@ -508,16 +508,10 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 {
 	memset(out, 0, sizeof(*out));
 	regex_t re;
-	const char *pat = sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT;
-	char *full = pt_xasprintf("^(%s)$", pat);
-	int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);
-	free(full);
-	if (rc) {
-		char msg[128];
-		regerror(rc, &re, msg, sizeof(msg));
-		regfree(&re);
-		return pt_err(e, "invalid step pattern '%s': %s", pat, msg);
-	}
+	char msg[128];
+	if (pt_step_pattern_compile(&re, sel->step_pattern, msg, sizeof(msg)))
+		return pt_err(e, "invalid step pattern '%s': %s",
+			      sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT, msg);
 	out->origin = model_origin(m);
 	out->filtered = sel->steps_given || sel->window_given;
 	size_t nd = m->devices.n;

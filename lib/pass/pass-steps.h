@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "support/steppat.h"
+
 struct pt_diag;
 struct pt_err;
 struct pt_index;
@@ -31,7 +33,6 @@ struct pt_step_sel {
 	const char *step_pattern; /* POSIX ERE matched against the whole name; NULL = default */
 };
 
-#define PT_STEP_PATTERN_DEFAULT "(ProfilerStep|ProfileStep)#[0-9]+"
 
 /* One step of a rank. */
 struct pt_stepwin {

@@ -33,6 +33,7 @@
 #include "support/hashmap.h"
 #include "support/interval.h"
 #include "support/names.h"
+#include "support/steppat.h"
 #include "support/strtab.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
@@ -3301,7 +3302,7 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 	if (o->step_re) {
 		g.step_re = *o->step_re;
 	} else {
-		if (regcomp(&g.step_re, "^(ProfilerStep|ProfileStep)#[0-9]+$", REG_EXTENDED | REG_NOSUB)) {
+		if (pt_step_pattern_compile(&g.step_re, NULL, NULL, 0)) {
 			free(g.raw2out);
 			free(g.raw2api);
 			pt_strtab_free(&g.names);

@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -286,11 +287,9 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		     struct pt_err **e)
 {
 	regex_t re;
-	char *pat = pt_xasprintf("^(%s)$", o->step_pattern ? o->step_pattern : "(ProfilerStep|ProfileStep)#[0-9]+");
-	int rerr = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
-	free(pat);
-	if (rerr)
-		return pt_err(e, "invalid step pattern '%s'", o->step_pattern ? o->step_pattern : "");
+	char msg[128];
+	if (pt_step_pattern_compile(&re, o->step_pattern, msg, sizeof(msg)))
+		return pt_err(e, "invalid step pattern '%s': %s", o->step_pattern ? o->step_pattern : "", msg);
 	const struct pt_events *ev = &m->events;
 	struct pt_tl *t = pt_xcalloc(1, sizeof(*t));
 	t->scope_depth = o->scope_depth;

@@ -16,6 +16,7 @@
 #include "support/fmt.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
+#include "support/steppat.h"
 #include "support/out.h"
 #include "support/parse.h"
 #include "support/strtab.h"
@@ -153,6 +154,27 @@ static void test_parse(void **state)
 	assert_false(pt_parse_mhz_khz("1.2345", 6, &u));
 	assert_false(pt_parse_mhz_khz("1.", 2, &u));
 	assert_false(pt_parse_mhz_khz("x", 1, &u));
+}
+
+/* The step pattern matches whole names only; a bad pattern reports regerror's text. */
+static void test_step_pattern(void **state)
+{
+	(void)state;
+	regex_t re;
+	char msg[128];
+	assert_int_equal(pt_step_pattern_compile(&re, NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(regexec(&re, "ProfilerStep#12", 0, NULL, 0), 0);
+	assert_int_equal(regexec(&re, "ProfileStep#3", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "xProfilerStep#1", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "ProfilerStep#1 ", 0, NULL, 0), 0);
+	regfree(&re);
+	assert_int_equal(pt_step_pattern_compile(&re, "step|iter", msg, sizeof(msg)), 0);
+	assert_int_equal(regexec(&re, "iter", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "step1", 0, NULL, 0), 0);
+	regfree(&re);
+	msg[0] = 0;
+	assert_int_not_equal(pt_step_pattern_compile(&re, "(unclosed", msg, sizeof(msg)), 0);
+	assert_true(msg[0] != 0);
 }
 
 static void test_intervals(void **state)
@@ -306,7 +328,7 @@ int main(void)
 		cmocka_unit_test(test_err_chain), cmocka_unit_test(test_diag_counts),
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
+		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
 		cmocka_unit_test(test_ival_sort_stable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
