@@ -228,9 +228,8 @@ static void fz_init(void)
 	for (size_t i = 0; i < FZ_NNAMES; i++) {
 		char p[4096];
 		snprintf(p, sizeof(p), "%s/%s", fz_job, fz_names[i]);
-		/* a name in a subdirectory (data/...) the companion may lack */
-		char *slash = strrchr(p, '/');
-		if (slash > p + strlen(fz_job)) {
+		/* a name in subdirectories (data/..., hccl_info_0/op/...) the companion may lack */
+		for (char *slash = strchr(p + strlen(fz_job) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 			*slash = 0;
 			mkdir(p, 0755);
 			*slash = '/';
