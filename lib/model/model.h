@@ -52,7 +52,8 @@
  * overflow checks. A record whose time falls outside is skipped or kept
  * without its times, and counted (CUPTI: cupti.untimed_records; Ascend and
  * MindData: a warning per file, see proftool-import(1)). The .ptm reader
- * does not re-check event times, so code that must survive any model file
+ * rejects a model whose event starts or durations leave that range; it does
+ * not re-check the other times, so code that must survive any model file
  * (the Chrome exporter's clock offsets) still checks its sums.
  */
 #ifndef PT_MODEL_H

@@ -449,6 +449,10 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			ev->kind[k] = (uint8_t)b->kind[i];
 			ev->start[k] = (int64_t)(tq * (uint64_t)q); /* no signed overflow on hostile input */
 			ev->dur[k] = (int64_t)((uint64_t)b->dur[i] * (uint64_t)q);
+			/* the model's time range (model.h), which passes rely on for overflow-free sums */
+			CHECK(ev->start[k] >= -PT_TIME_LIMIT && ev->start[k] <= PT_TIME_LIMIT &&
+				      ev->dur[k] >= -PT_TIME_LIMIT && ev->dur[k] <= PT_TIME_LIMIT,
+			      "event time (beyond 2^62 ns)");
 			if (b->n_corr_delta)
 				corr += (uint64_t)b->corr_delta[i];
 			if (ev->dense & PT_EVCOL_CORR)

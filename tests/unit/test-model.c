@@ -174,7 +174,9 @@ static void test_roundtrip(void **state)
 	pt_model_free(m);
 }
 
-/* Starts and durations at the int64 limits survive the quantum and delta coding. */
+/* Starts and durations at the limits of the model's time range survive the
+ * quantum and delta coding; beyond them (up to the int64 limits, which the
+ * delta coding carries) the reader rejects the model. */
 static void test_extreme_times(void **state)
 {
 	(void)state;
@@ -182,7 +184,8 @@ static void test_extreme_times(void **state)
 		struct pt_model *m = pt_model_new();
 		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
 		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
-		int64_t v[] = { INT64_MIN, INT64_MAX, 0, -10, 10, INT64_MIN + 10, INT64_MAX - 7, 1000000000000000000LL };
+		int64_t v[] = { -PT_TIME_LIMIT, PT_TIME_LIMIT, 0, -10, 10, -PT_TIME_LIMIT + 10, PT_TIME_LIMIT - 7,
+				1000000000000000000LL };
 		size_t n = sizeof(v) / sizeof(v[0]);
 		for (size_t i = 0; i < n; i++) {
 			int64_t s = quantum ? (v[i] / 10) * 10 : v[i];
@@ -204,20 +207,37 @@ static void test_extreme_times(void **state)
 		pt_model_free(r);
 		pt_model_free(m);
 	}
+	for (int k = 0; k < 4; k++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		int64_t s = k == 0 ? INT64_MIN : k == 1 ? PT_TIME_LIMIT + 1 : 0;
+		int64_t du = k == 2 ? INT64_MAX : k == 3 ? -PT_TIME_LIMIT - 1 : 1;
+		pt_model_add_event(m, t, 0, PT_EV_KERNEL, 0, 1, 0, PT_NONE, 0);
+		pt_model_add_event(m, t, 0, PT_EV_KERNEL, s, du, 0, PT_NONE, 0);
+		char path[128];
+		snprintf(path, sizeof(path), "%s/far%d.ptm", dir, k);
+		write_model(m, path, true);
+		char *err = read_err(path);
+		assert_non_null(err);
+		assert_non_null(strstr(err, "invalid event time (beyond 2^62 ns)"));
+		free(err);
+		pt_model_free(m);
+	}
 }
 
 /* The writer divides by a batch's quantum with a multiply by its inverse: odd,
  * even and mixed quanta, negative multiples, a quantum that shrinks as the
- * batch goes on, and -2^63 all come back exactly. */
+ * batch goes on, and -2^62 all come back exactly. */
 static void test_quantum_division(void **state)
 {
 	(void)state;
 	static const int64_t sets[][6] = {
 		{ 168 * 5, -168 * 11, 168, 168 * 1000000007LL, -168, 0 },           /* 2^3 * 3 * 7 */
 		{ 3000000000LL, -9000000000LL, 3, 300000000000000000LL, 6, 9 },      /* odd 3 */
-		{ INT64_MIN, INT64_C(1) << 62, -(INT64_C(1) << 40), 1 << 20, 0, 1 << 20 }, /* 2^20 */
+		{ -(INT64_C(1) << 62), INT64_C(1) << 61, -(INT64_C(1) << 40), 1 << 20, 0, 1 << 20 }, /* 2^20 */
 		{ 1000, 700, 35, -14, 21, 49 },                                     /* 100, 35, 7 */
-		{ INT64_MAX, INT64_MAX - 1, 1, INT64_MIN + 1, -1, 0 },               /* 1 */
+		{ PT_TIME_LIMIT, PT_TIME_LIMIT - 1, 1, -PT_TIME_LIMIT + 1, -1, 0 },    /* 1 */
 	};
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
 		struct pt_model *m = pt_model_new();
