@@ -271,8 +271,9 @@ static void setup_time(struct cf *f)
 	}
 }
 
-/* Mapped times are kept within +-2^62 ns (146 years) so that any difference or sum of two of them
- * fits in int64; a hostile clock mapping that leaves that range makes the record untimed. */
+/* Mapped times are kept within [0, 2^62] ns (1970 to 2116), like the Ascend device times: any
+ * difference of two of them is then a valid model duration (|d| <= 2^62, proftool-model(5)) and any
+ * sum fits in int64; a hostile clock mapping that leaves that range makes the record untimed. */
 #define CUPTI_TIME_LIMIT ((__int128)1 << 62)
 
 static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
@@ -286,7 +287,7 @@ static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
 		__int128 num = ((__int128)t - (__int128)f->ca.cupti) * ((__int128)f->cb.real - (__int128)f->ca.real);
 		v = (__int128)f->ca.real + num / ((__int128)f->cb.cupti - (__int128)f->ca.cupti);
 	}
-	if (v > CUPTI_TIME_LIMIT || v < -CUPTI_TIME_LIMIT)
+	if (v > CUPTI_TIME_LIMIT || v < 0)
 		return false;
 	*out = (int64_t)v;
 	return true;
