@@ -13,21 +13,7 @@ tdt count 1
 DESC
 proftool-gen text.desc -o text >/dev/null
 md=$SRC/testdata/minddata/pipeline
-# limited KiB CMD...: run CMD under `ulimit -v`; an ASan build reserves far
-# more address space than it uses, so there the limit is ASan's
-# max_allocation_size_mb (any single larger allocation is a report); under
-# valgrind (tests/valgrind-e2e) no limit applies
-limited() {
-	local kb=$1
-	shift
-	if grep -q -a -e valgrind "$PROFTOOL" 2>/dev/null; then
-		"$@"
-	elif grep -q -a -e __asan_init "$PROFTOOL" 2>/dev/null; then
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$((kb / 1024)):allocator_may_return_null=0" "$@"
-	else
-		(ulimit -v "$kb" && "$@")
-	fi
-}
+. "$SRC/tests/e2e/cases/limited.sh"
 
 # 1. every kind as an empty file: "no records", exit 0 unless nothing at all is importable
 for f in $(cd text && ls | grep -v '\.done$') pipeline_profiling_0.json device_queue_profiling_0.txt \
