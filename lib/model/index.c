@@ -68,6 +68,86 @@ void pt_index_free(struct pt_index *x)
 	free(x);
 }
 
+static void build_tracks(struct pt_index *x);
+
+/*
+ * Union the events of device dev into out[0] (class 1) and out[1] (class 2):
+ * with kind < 0 the classes are the index's computation / communication
+ * classification, else class 1 is "of that kind" (out[1] unused). Each track's
+ * events are already sorted by start, so a k-way merge over the device's
+ * tracks feeds pt_ivset_append in start order: no copy and no sort of every
+ * interval (that copy and its sort buffer, 32 bytes per device event, were
+ * the largest allocation of the timeline pass). The merge is a tournament
+ * tree of losers keyed by start alone: the order of equal starts does not
+ * change a union. Times are within ±2^62 (model.h), so INT64_MAX marks a
+ * finished track.
+ */
+static void merge_tracks(struct pt_index *x, uint32_t dev, int kind, struct pt_ivset *out[2])
+{
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	if (!x->track_off)
+		build_tracks(x);
+	out[0]->n = out[1]->n = 0;
+	const uint32_t *te = x->track_ev;
+#define CLS(i) (kind < 0 ? x->cls[i] : ev->kind[i] == kind)
+	size_t nl = 1, nt = 0;
+	for (size_t t = 0; t < m->tracks.n; t++)
+		nt += m->tracks.v[t].device == dev;
+	while (nl < nt)
+		nl *= 2;
+	int64_t *key = pt_xmalloc(nl * sizeof(*key));
+	size_t *pos = pt_xmalloc(nl * sizeof(*pos)), *end = pt_xmalloc(nl * sizeof(*end));
+	uint32_t *loser = pt_xmalloc(nl * sizeof(*loser));
+	size_t l = 0;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (m->tracks.v[t].device != dev)
+			continue;
+		size_t p = x->track_off[t], e = x->track_off[t + 1];
+		while (p < e && !CLS(te[p]))
+			p++;
+		pos[l] = p;
+		end[l] = e;
+		key[l++] = p < e ? ev->start[te[p]] : INT64_MAX;
+	}
+	for (; l < nl; l++)
+		key[l] = INT64_MAX;
+	/* build: winner of each subtree bottom-up, losers kept in the nodes */
+	uint32_t *win = pt_xmalloc(2 * nl * sizeof(*win));
+	for (size_t i = 0; i < nl; i++)
+		win[nl + i] = (uint32_t)i;
+	for (size_t i = nl - 1; i >= 1; i--) {
+		uint32_t a = win[2 * i], b = win[2 * i + 1];
+		win[i] = key[b] < key[a] ? b : a;
+		loser[i] = key[b] < key[a] ? a : b;
+	}
+	uint32_t w = win[1];
+	free(win);
+	while (key[w] != INT64_MAX) {
+		uint32_t i = te[pos[w]];
+		pt_ivset_append(out[CLS(i) - 1], ev->start[i], ev->start[i] + ev->dur[i]);
+		size_t p = pos[w];
+		while (++p < end[w] && !CLS(te[p]))
+			;
+		pos[w] = p;
+		key[w] = p < end[w] ? ev->start[te[p]] : INT64_MAX;
+		int64_t kw = key[w];
+		for (size_t node = (w + nl) >> 1; node; node >>= 1) {
+			uint32_t o = loser[node];
+			if (key[o] < kw) {
+				loser[node] = w;
+				w = o;
+				kw = key[o];
+			}
+		}
+	}
+#undef CLS
+	free(key);
+	free(pos);
+	free(end);
+	free(loser);
+}
+
 const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int kind)
 {
 	const struct pt_model *m = x->m;
@@ -80,17 +160,8 @@ const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int k
 	struct pt_ivset *s = &x->kind_sets[slot];
 	if (x->kind_built[slot])
 		return s;
-	const struct pt_events *ev = &m->events;
-	struct pt_ival *iv = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != kind || m->tracks.v[ev->track[i]].device != dev)
-			continue;
-		pt_xgrow((void **)&iv, &cap, n + 1, sizeof(*iv));
-		iv[n++] = (struct pt_ival){ ev->start[i], ev->start[i] + ev->dur[i] };
-	}
-	pt_ivset_build(s, iv, n);
-	free(iv);
+	struct pt_ivset *out[2] = { s, s };
+	merge_tracks(x, dev, kind, out);
 	x->kind_built[slot] = 1;
 	return s;
 }
@@ -336,31 +407,12 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 	if (!x->classified)
 		classify(x);
 	const struct pt_model *m = x->m;
-	const struct pt_events *ev = &m->events;
-	struct pt_ival *c = NULL, *k = NULL;
-	size_t nc = 0, nk = 0, cc = 0, ck = 0;
-	/* room for every interval first: growing these large arrays by copies costs more than a count */
-	size_t want_c = 0, want_k = m->hccl.n;
-	for (size_t i = 0; i < ev->n; i++)
-		if (x->cls[i] && m->tracks.v[ev->track[i]].device == dev)
-			*(x->cls[i] == 1 ? &want_c : &want_k) += 1;
-	for (size_t i = 0; i < m->steps.n; i++)
-		if (m->steps.v[i].device == dev)
-			want_k += m->steps.v[i].comm.n;
-	pt_xgrow((void **)&c, &cc, want_c, sizeof(*c));
-	pt_xgrow((void **)&k, &ck, want_k, sizeof(*k));
-	for (size_t i = 0; i < ev->n; i++) {
-		if (!x->cls[i] || m->tracks.v[ev->track[i]].device != dev)
-			continue;
-		struct pt_ival iv = { ev->start[i], ev->start[i] + ev->dur[i] };
-		if (x->cls[i] == 1) {
-			pt_xgrow((void **)&c, &cc, nc + 1, sizeof(*c));
-			c[nc++] = iv;
-		} else {
-			pt_xgrow((void **)&k, &ck, nk + 1, sizeof(*k));
-			k[nk++] = iv;
-		}
-	}
+	struct pt_ivset comm_ev = { 0 };
+	struct pt_ivset *out[2] = { &d->comp, &comm_ev };
+	merge_tracks(x, dev, -1, out);
+	/* communication spans that are not events: HCCL operators and step-trace reduce pairs */
+	struct pt_ival *k = NULL;
+	size_t nk = 0, ck = 0;
 	/* HCCL operator intervals (ascend.md §3.8): one per execution file, first start to last end */
 	for (size_t a = 0, b; a < m->hccl.n; a = b) {
 		const struct pt_hccl_task *h = m->hccl.v;
@@ -386,10 +438,16 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 			k[nk++] = (struct pt_ival){ cm->start, cm->end };
 		}
 	}
-	pt_ivset_build(&d->comp, c, nc);
-	pt_ivset_build(&d->comm, k, nk);
+	if (nk) {
+		struct pt_ivset spans = { 0 };
+		pt_ivset_build(&spans, k, nk);
+		pt_ivset_union(&d->comm, &comm_ev, &spans);
+		pt_ivset_free(&spans);
+		pt_ivset_free(&comm_ev);
+	} else {
+		d->comm = comm_ev;
+	}
 	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
-	free(c);
 	free(k);
 	d->built = true;
 }

@@ -145,6 +145,12 @@ void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n)
 			push(out, iv[i].s, iv[i].e);
 }
 
+void pt_ivset_append(struct pt_ivset *x, int64_t s, int64_t e)
+{
+	if (e > s)
+		push(x, s, e);
+}
+
 void pt_ivset_free(struct pt_ivset *x)
 {
 	free(x->v);

@@ -20,6 +20,12 @@ struct pt_ivset {
 
 /* Sort iv (n intervals, reordered in place) by start and union them into out. Empty or reversed intervals are dropped. */
 void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n);
+/*
+ * Add [s, e) to x, whose starts so far are all <= s (intervals fed in start
+ * order, e.g. by a merge): joins it to the last interval when they touch or
+ * overlap; an empty or reversed interval is dropped, as pt_ivset_build does.
+ */
+void pt_ivset_append(struct pt_ivset *x, int64_t s, int64_t e);
 void pt_ivset_free(struct pt_ivset *x);
 /* Does x contain t (some [s, e) of x with s <= t < e)? O(log n) */
 bool pt_ivset_contains(const struct pt_ivset *x, int64_t t);

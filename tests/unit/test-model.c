@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "model/dump.h"
+#include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
 #include "proftool.pb-c.h"
@@ -539,6 +540,87 @@ static void check_sparse(const struct pt_model *m, size_t n)
 	}
 }
 
+static void ivset_equal(const struct pt_ivset *a, const struct pt_ivset *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->v[i].s, b->v[i].s);
+		assert_int_equal(a->v[i].e, b->v[i].e);
+	}
+}
+
+/*
+ * The index's unions (C, M, per-kind sets) are merged from the per-track
+ * sorted events; they must equal a plain sort-and-union of the same events:
+ * events in random model order, ties, empty intervals, nesting, several
+ * devices, and M's extra spans from the step trace.
+ */
+static void test_index_unions(void **state)
+{
+	(void)state;
+	uint64_t r = 12345;
+	for (int round = 0; round < 20; round++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t gpu[2] = { pt_model_device(m, PT_DEV_GPU, 0), pt_model_device(m, PT_DEV_GPU, 1) };
+		uint32_t npu = pt_model_device(m, PT_DEV_NPU, 0);
+		uint32_t tr[7];
+		for (int k = 0; k < 6; k++)
+			tr[k] = pt_model_track(m, gpu[k % 2], PT_TRACK_STREAM, k, "s");
+		tr[6] = pt_model_track(m, npu, PT_TRACK_STREAM, 9, "n");
+		uint32_t names[2] = { pt_model_str(m, "gemm"), pt_model_str(m, "ncclAllReduce") };
+		size_t n = 1 + (size_t)round * 97;
+		for (size_t i = 0; i < n; i++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint32_t t = tr[(r >> 33) % 7];
+			int64_t s = (int64_t)((r >> 20) % 5000), d = (int64_t)((r >> 8) % 40);
+			if (!(r & 0xf0))
+				d = 0;
+			enum pt_event_kind k = t == tr[6] ? PT_EV_TASK : (r >> 4) % 3 ? PT_EV_KERNEL : PT_EV_MEMCPY;
+			pt_model_add_event(m, t, names[(r >> 2) & 1], k, s, d, 0, PT_NONE, 0);
+		}
+		struct pt_step st = { .device = npu, .step = 1 };
+		for (int j = 0; j < 3; j++) {
+			struct pt_comm c = { .stream = 9, .tag = 3, .start = 1000 * j + 7, .end = 1000 * j + 300 };
+			pt_vec_push(&st.comm, c);
+		}
+		pt_model_add_step(m, &st);
+		struct pt_index *x = pt_index_new(m);
+		const struct pt_events *ev = &m->events;
+		for (uint32_t dev = 0; dev < m->devices.n; dev++) {
+			struct pt_ival *iv[3] = { 0 };
+			size_t ni[3] = { 0 };
+			for (int c = 0; c < 3; c++)
+				iv[c] = malloc((n + 3) * sizeof(*iv[c]));
+			for (size_t i = 0; i < ev->n; i++) {
+				if (m->tracks.v[ev->track[i]].device != dev)
+					continue;
+				struct pt_ival v = { ev->start[i], ev->start[i] + ev->dur[i] };
+				if (ev->kind[i] == PT_EV_MEMCPY)
+					iv[2][ni[2]++] = v;
+				else if (ev->kind[i] == PT_EV_TASK || ev->name[i] == names[1])
+					iv[1][ni[1]++] = v; /* unnamed Ascend tasks and nccl kernels: communication */
+				else
+					iv[0][ni[0]++] = v;
+			}
+			if (dev == npu)
+				for (size_t j = 0; j < m->steps.v[0].comm.n; j++)
+					iv[1][ni[1]++] = (struct pt_ival){ m->steps.v[0].comm.v[j].start, m->steps.v[0].comm.v[j].end };
+			struct pt_ivset want[3] = { { 0 } };
+			for (int c = 0; c < 3; c++)
+				pt_ivset_build(&want[c], iv[c], ni[c]);
+			ivset_equal(pt_index_comp(x, dev), &want[0]);
+			ivset_equal(pt_index_comm(x, dev), &want[1]);
+			ivset_equal(pt_index_kind_set(x, dev, PT_EV_MEMCPY), &want[2]);
+			for (int c = 0; c < 3; c++) {
+				free(iv[c]);
+				pt_ivset_free(&want[c]);
+			}
+		}
+		pt_index_free(x);
+		pt_model_free(m);
+	}
+}
+
 static void test_sparse_columns(void **state)
 {
 	(void)state;
@@ -577,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_huge_quantum),
 		cmocka_unit_test(test_quantum_division),
 		cmocka_unit_test(test_sync_info),
+		cmocka_unit_test(test_index_unions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
