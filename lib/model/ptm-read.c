@@ -232,10 +232,21 @@ static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, P
 		uint64_t *dst = sc->col[k];
 		while (q < qe) {
 			uint64_t x = *q;
-			if (__builtin_expect(!(x & 0x80), 1))
+			if (__builtin_expect(!(x & 0x80), 1)) {
 				q++;
-			else if (!varint(&q, qe, &x))
+			} else if (qe - q >= 4 && !(q[1] & 0x80)) { /* starts and durations: mostly 2-4 bytes */
+				x = (x & 0x7f) | (uint64_t)q[1] << 7;
+				q += 2;
+			} else if (qe - q >= 4 && !(q[2] & 0x80)) {
+				x = (x & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 | (uint64_t)q[2] << 14;
+				q += 3;
+			} else if (qe - q >= 4 && !(q[3] & 0x80)) {
+				x = (x & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 | (uint64_t)(q[2] & 0x7f) << 14 |
+				    (uint64_t)q[3] << 21;
+				q += 4;
+			} else if (!varint(&q, qe, &x)) {
 				return false;
+			}
 			dst[cnt++] = x;
 		}
 		n[k] = cnt;
