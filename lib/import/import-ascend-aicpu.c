@@ -149,7 +149,7 @@ static bool text_pair(struct aicpu_state *st, struct pt_span node, const char *n
 		pt_diag_warn(diag, npath, "kept Node records beyond 2^62 ns without their times", PT_POS_OFFSET, npos);
 		times = false;
 	} else if (end < start) {
-		pt_diag_warn(diag, npath, "dropped the times of Node records ending before they start",
+		pt_diag_warn(diag, npath, "kept Node records without their times, which end before they start",
 			     PT_POS_OFFSET, npos);
 		times = false;
 	}
@@ -302,7 +302,7 @@ static int read_binary(struct aicpu_state *st, struct pt_slices *s, struct pt_er
 				     off);
 			times = false;
 		} else if (end < start) {
-			pt_diag_warn(c->diag, s->paths[fi], "dropped the times of records ending before they start",
+			pt_diag_warn(c->diag, s->paths[fi], "kept records without their times, which end before they start",
 				     PT_POS_OFFSET, off);
 			times = false;
 		}
