@@ -1,0 +1,303 @@
+/* Unit tests of lib/support/pdeflate: parallel deflate into one zlib or gzip stream. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "support/err.h"
+#include "support/pdeflate.h"
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+	int calls, fail_at; /* the sink fails on call fail_at (0: never) */
+};
+
+static int sink(void *ctx, const void *p, size_t n)
+{
+	struct buf *b = ctx;
+	if (++b->calls == b->fail_at)
+		return -1;
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+	return 0;
+}
+
+static uint64_t rng = 88172645463325252u;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+enum kind { RANDOM, REPEAT, TEXT };
+
+static uint8_t *make(enum kind k, size_t n)
+{
+	uint8_t *p = malloc(n + 1);
+	assert_non_null(p);
+	for (size_t i = 0; i < n; i++) {
+		switch (k) {
+		case RANDOM:
+			p[i] = (uint8_t)next();
+			break;
+		case REPEAT: /* a 16 KiB random pattern, over and over */
+			p[i] = (uint8_t)(i % 16384 * 2654435761u >> 13);
+			break;
+		case TEXT: /* compressible, but not trivially: short varints and names */
+			p[i] = next() % 7 ? (uint8_t)"event kernel stream "[i % 20] : (uint8_t)(next() % 128);
+			break;
+		}
+	}
+	return p;
+}
+
+/* Compress data in pieces of `piece` bytes (0: all at once). */
+static struct buf run(const uint8_t *d, size_t n, int level, int threads, size_t block, bool gzip, size_t piece)
+{
+	struct buf b = { 0 };
+	struct pt_pdeflate_opts o = { .level = level, .threads = threads, .block = block, .gzip = gzip };
+	struct pt_pdeflate *z = pt_pdeflate_open(&o, sink, &b);
+	size_t at = 0;
+	while (at < n) {
+		size_t k = piece && piece < n - at ? piece : n - at;
+		assert_int_equal(pt_pdeflate_write(z, d + at, k), 0);
+		at += k;
+	}
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pdeflate_finish(z, &e), 0);
+	assert_null(e);
+	return b;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Plain zlib gives the input back, and the trailer holds its checksums. */
+static void check_inflates(const struct buf *b, const uint8_t *d, size_t n, bool gzip)
+{
+	uint8_t *back = malloc(n + 1);
+	assert_non_null(back);
+	if (!gzip) {
+		uLongf got = n + 1;
+		assert_int_equal(uncompress(back, &got, b->p, b->n), Z_OK);
+		assert_int_equal(got, n);
+		assert_int_equal(be32(b->p + b->n - 4), adler32(adler32(0, NULL, 0), d, (uInt)n));
+	} else {
+		z_stream s = { 0 };
+		assert_int_equal(inflateInit2(&s, 15 + 16), Z_OK);
+		s.next_in = b->p;
+		s.avail_in = (uInt)b->n;
+		s.next_out = back;
+		s.avail_out = (uInt)(n + 1);
+		assert_int_equal(inflate(&s, Z_FINISH), Z_STREAM_END);
+		assert_int_equal(s.total_out, n);
+		assert_int_equal(s.avail_in, 0);
+		inflateEnd(&s);
+		assert_int_equal(le32(b->p + b->n - 8), crc32(0, d, (uInt)n));
+		assert_int_equal(le32(b->p + b->n - 4), (uint32_t)n);
+	}
+	assert_memory_equal(back, d, n);
+	free(back);
+}
+
+/* Every size around the block boundaries, every kind of data, 1, 2 and 5
+ * threads, whole or in pieces: the same bytes, and a stream zlib reads. */
+static void test_identical(size_t block, const size_t *sizes, size_t nsizes, bool gzip)
+{
+	static const int threads[] = { 1, 2, 5 };
+	static const size_t pieces[] = { 0, 1, 4093 };
+	for (int k = RANDOM; k <= TEXT; k++) {
+		for (size_t si = 0; si < nsizes; si++) {
+			size_t n = sizes[si];
+			uint8_t *d = make(k, n);
+			struct buf ref = run(d, n, 1, 1, block, gzip, 0);
+			check_inflates(&ref, d, n, gzip);
+			for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+				for (size_t pi = 0; pi < sizeof(pieces) / sizeof(pieces[0]); pi++) {
+					if (pieces[pi] == 1 && n > 300000)
+						continue; /* byte by byte: small inputs only */
+					struct buf b = run(d, n, 1, threads[t], block, gzip, pieces[pi]);
+					assert_int_equal(b.n, ref.n);
+					assert_memory_equal(b.p, ref.p, ref.n);
+					free(b.p);
+				}
+			}
+			free(ref.p);
+			free(d);
+		}
+	}
+}
+
+static void test_zlib_sizes(void **state)
+{
+	(void)state;
+	const size_t B = 65536;
+	const size_t sizes[] = { 0, 1, 100, B - 1, B, B + 1, 2 * B, 7 * B + 123, 40 * B };
+	test_identical(B, sizes, sizeof(sizes) / sizeof(sizes[0]), false);
+}
+
+/* Blocks smaller than the 32 KiB window: the dictionary spans several blocks. */
+static void test_small_blocks(void **state)
+{
+	(void)state;
+	const size_t sizes[] = { 999, 1000, 1001, 50000, 123457 };
+	test_identical(1000, sizes, sizeof(sizes) / sizeof(sizes[0]), false);
+}
+
+/* The default block size (what the model writer uses). */
+static void test_default_block(void **state)
+{
+	(void)state;
+	const size_t M = PT_PDEFLATE_DEFAULT_BLOCK;
+	const size_t sizes[] = { M, M + 1, 3 * M + 77 };
+	test_identical(0, sizes, sizeof(sizes) / sizeof(sizes[0]), false);
+}
+
+static void test_gzip(void **state)
+{
+	(void)state;
+	const size_t B = 65536;
+	const size_t sizes[] = { 0, 1, B, B + 1, 9 * B + 5 };
+	test_identical(B, sizes, sizeof(sizes) / sizeof(sizes[0]), true);
+}
+
+/* The wrapper's header is the one zlib itself writes at each level. */
+static void test_headers(void **state)
+{
+	(void)state;
+	const uint8_t in[] = "proftool";
+	for (int level = 1; level <= 9; level++) {
+		uint8_t ref[64];
+		uLongf rn = sizeof(ref);
+		assert_int_equal(compress2(ref, &rn, in, sizeof(in), level), Z_OK);
+		struct buf b = run(in, sizeof(in), level, 1, 0, false, 0);
+		assert_memory_equal(b.p, ref, 2);
+		check_inflates(&b, in, sizeof(in), false);
+		free(b.p);
+		/* gzip: deflateInit2's header (no name, no time) */
+		z_stream s = { 0 };
+		assert_int_equal(deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+		s.next_in = (Bytef *)in;
+		s.avail_in = sizeof(in);
+		s.next_out = ref;
+		s.avail_out = sizeof(ref);
+		assert_int_equal(deflate(&s, Z_FINISH), Z_STREAM_END);
+		deflateEnd(&s);
+		b = run(in, sizeof(in), level, 2, 0, true, 0);
+		assert_memory_equal(b.p, ref, 10);
+		free(b.p);
+	}
+	/* level 1, the model's: 78 01 */
+	struct buf b = run(in, 0, 1, 1, 0, false, 0);
+	assert_int_equal(b.p[0], 0x78);
+	assert_int_equal(b.p[1], 0x01);
+	free(b.p);
+}
+
+/* A block reaches back into the block before it: a 16 KiB random pattern
+ * repeated over twenty 64 KiB blocks costs its bytes once (about 1 KiB per
+ * block at level 1 after that), not once per block (over 320 KiB). */
+static void test_dictionary(void **state)
+{
+	(void)state;
+	size_t n = 20 * 65536;
+	uint8_t *d = malloc(n);
+	assert_non_null(d);
+	uint8_t pat[16384];
+	for (size_t i = 0; i < sizeof(pat); i++)
+		pat[i] = (uint8_t)next();
+	for (size_t i = 0; i < n; i++)
+		d[i] = pat[i % sizeof(pat)];
+	struct buf b = run(d, n, 1, 2, 65536, false, 0);
+	check_inflates(&b, d, n, false);
+	assert_true(b.n < 4 * sizeof(pat));
+	free(b.p);
+	free(d);
+}
+
+/* The sink says stop: writes fail from then on, finish reports it, and the
+ * threads are stopped (under ASan and TSan: nothing leaks, nothing races). */
+static void test_sink_failure(void **state)
+{
+	(void)state;
+	size_t n = 30 * 65536;
+	uint8_t *d = make(RANDOM, n);
+	for (int fail_at = 1; fail_at <= 6; fail_at++) {
+		for (int threads = 1; threads <= 3; threads++) {
+			struct buf b = { .fail_at = fail_at };
+			struct pt_pdeflate_opts o = { .level = 1, .threads = threads, .block = 65536 };
+			struct pt_pdeflate *z = pt_pdeflate_open(&o, sink, &b);
+			int rc = 0;
+			for (size_t at = 0; at < n && !rc; at += 10000)
+				rc = pt_pdeflate_write(z, d + at, n - at < 10000 ? n - at : 10000);
+			assert_int_equal(rc, -1);
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_pdeflate_finish(z, &e), -1);
+			char *s = pt_err_str(e);
+			assert_string_equal(s, "cannot write the compressed stream");
+			free(s);
+			pt_err_free(e);
+			free(b.p);
+		}
+	}
+	free(d);
+}
+
+/* Giving up midway, with blocks in flight, stops the threads and frees all. */
+static void test_abort(void **state)
+{
+	(void)state;
+	size_t n = 12 * 65536 + 5;
+	uint8_t *d = make(TEXT, n);
+	for (int threads = 1; threads <= 4; threads++) {
+		struct buf b = { 0 };
+		struct pt_pdeflate_opts o = { .level = 1, .threads = threads, .block = 65536 };
+		struct pt_pdeflate *z = pt_pdeflate_open(&o, sink, &b);
+		assert_int_equal(pt_pdeflate_write(z, d, n), 0);
+		pt_pdeflate_abort(z);
+		free(b.p);
+	}
+	pt_pdeflate_abort(NULL);
+	free(d);
+}
+
+static void test_default_threads(void **state)
+{
+	(void)state;
+	int n = pt_pdeflate_default_threads();
+	assert_true(n >= 1 && n <= 16);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zlib_sizes),   cmocka_unit_test(test_small_blocks),
+		cmocka_unit_test(test_default_block), cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_headers),      cmocka_unit_test(test_dictionary),
+		cmocka_unit_test(test_sink_failure), cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_default_threads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
