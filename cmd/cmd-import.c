@@ -10,14 +10,18 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "support/out.h"
+#include "support/parse.h"
+#include "support/pdeflate.h"
 #include "support/xalloc.h"
 
-enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA };
+enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS };
 
 static const struct pt_opt import_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
 	{ "format", 0, "FMT", OPT_IMPORT_FORMAT, "input format", pt_import_formats },
 	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
+	{ "jobs", 'j', "N", OPT_JOBS,
+	  "compress with N threads (default: the online CPUs, at most 16); same file for any N", NULL },
 	{ "minddata", 0, "DIR", OPT_MINDDATA, "also read MindData files (pipeline, queues, CPU) from DIR", NULL },
 	{ 0 },
 };
@@ -25,13 +29,21 @@ static const struct pt_opt import_opts[] = {
 static const struct pt_opt *const groups[] = { import_opts, pt_rawpath_opts, NULL };
 
 static bool compress = true;
+static int jobs; /* 0: pt_pdeflate_default_threads() */
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	if (id == OPT_NO_COMPRESS)
+	if (id == OPT_NO_COMPRESS) {
 		compress = false;
-	else if (id == OPT_MINDDATA)
+	} else if (id == OPT_JOBS) {
+		int64_t v;
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 1 || v > PT_PDEFLATE_MAX_THREADS)
+			return pt_usage_error(c->cmd, "invalid --jobs '%s' (a number of threads from 1 to %d)", arg,
+					      PT_PDEFLATE_MAX_THREADS);
+		jobs = (int)v;
+	} else if (id == OPT_MINDDATA) {
 		c->imp.minddata_dir = arg;
+	}
 	return 0;
 }
 
@@ -76,7 +88,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_out o;
 		rc = pt_out_open(&o, out_path, &e);
 		if (!rc) {
-			rc = pt_ptm_write(m, &o, compress, &e);
+			rc = pt_ptm_write(m, &o, compress, jobs ? jobs : pt_pdeflate_default_threads(), &e);
 			if (rc)
 				pt_out_abort(&o);
 			else

@@ -11,39 +11,34 @@
 #include "proftool.pb-c.h"
 #include "support/err.h"
 #include "support/out.h"
+#include "support/pdeflate.h"
 #include "support/xalloc.h"
 
 struct writer {
 	struct pt_out *o;
-	bool compress;
-	z_stream z;
-	uint8_t *zbuf;
-	size_t zcap;
+	struct pt_pdeflate *pz; /* NULL: uncompressed */
 	uint8_t *pbuf; /* packed chunk */
 	size_t pcap;
 	uint8_t *cbuf; /* put_columns' encoded columns */
 	size_t ccap;
 	uint32_t crc;
-	int zerr;
 };
 
 static void emit(struct writer *w, const uint8_t *p, size_t n, bool count_crc)
 {
 	if (count_crc)
 		w->crc = (uint32_t)crc32(w->crc, p, (uInt)n);
-	if (!w->compress) {
+	if (w->pz)
+		pt_pdeflate_write(w->pz, p, n); /* a failure is reported by pt_pdeflate_finish */
+	else
 		pt_out_write(w->o, p, n);
-		return;
-	}
-	w->z.next_in = (Bytef *)p;
-	w->z.avail_in = (uInt)n;
-	while (w->z.avail_in && !w->zerr) {
-		w->z.next_out = w->zbuf;
-		w->z.avail_out = (uInt)w->zcap;
-		if (deflate(&w->z, Z_NO_FLUSH) == Z_STREAM_ERROR)
-			w->zerr = 1;
-		pt_out_write(w->o, w->zbuf, w->zcap - w->z.avail_out);
-	}
+}
+
+/* Compressed bytes go to the output, whose first write error pt_out_commit reports. */
+static int to_out(void *ctx, const void *p, size_t n)
+{
+	pt_out_write(ctx, p, n);
+	return 0;
 }
 
 static void put_chunk(struct writer *w, const Proftool__Chunk *c, bool count_crc)
@@ -874,12 +869,11 @@ static void write_aicore(struct writer *w, const struct pt_model *m)
 	free(pmu);
 }
 
-int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, struct pt_err **e)
+int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int jobs, struct pt_err **e)
 {
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
 	w->o = o;
-	w->compress = compress;
 	w->crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t hdr[16];
 	memcpy(hdr, PT_PTM_MAGIC, 8);
@@ -890,10 +884,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 	}
 	pt_out_write(o, hdr, sizeof(hdr));
 	if (compress) {
-		if (deflateInit(&w->z, 1) != Z_OK)
-			return pt_err(e, "cannot initialise zlib");
-		w->zcap = 256 * 1024;
-		w->zbuf = pt_xmalloc(w->zcap);
+		struct pt_pdeflate_opts zo = { .level = 1, .threads = jobs, .block = PT_PTM_ZBLOCK };
+		w->pz = pt_pdeflate_open(&zo, to_out, o);
 	}
 
 	Proftool__Header ph = PROFTOOL__HEADER__INIT;
@@ -989,19 +981,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, stru
 	put_chunk(w, &fc, false);
 
 	int rc = 0;
-	if (compress) {
-		int zr;
-		do {
-			w->z.next_out = w->zbuf;
-			w->z.avail_out = (uInt)w->zcap;
-			zr = deflate(&w->z, Z_FINISH);
-			pt_out_write(o, w->zbuf, w->zcap - w->z.avail_out);
-		} while (zr == Z_OK);
-		if (zr != Z_STREAM_END || w->zerr)
-			rc = pt_err(e, "zlib compression failed");
-		deflateEnd(&w->z);
-	}
-	free(w->zbuf);
+	if (w->pz)
+		rc = pt_pdeflate_finish(w->pz, e);
 	free(w->pbuf);
 	free(w->cbuf);
 	return rc;

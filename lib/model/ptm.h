@@ -25,8 +25,14 @@ struct pt_out;
 #define PT_PTM_MAX_CHUNK (256u << 20) /* a larger length prefix is corrupt */
 #define PT_PTM_EVENT_BATCH 4096
 
-/* Write m to o (already opened); compress with zlib level 1 unless !compress. */
-int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, struct pt_err **e);
+/* The compressed body is one zlib stream made of raw deflate blocks of this
+ * many body bytes, each ended with a sync flush (support/pdeflate.h): the
+ * file's bytes depend on it, never on the number of threads. */
+#define PT_PTM_ZBLOCK (1u << 20)
+
+/* Write m to o (already opened); compress with zlib level 1 unless !compress,
+ * with jobs threads (<= 1: none; the bytes are the same for any number). */
+int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int jobs, struct pt_err **e);
 /* Does the file at path start with the .ptm magic? ("-" is never probed.) */
 bool pt_ptm_probe(const char *path);
 /* Read a model from path ("-" = standard input). */

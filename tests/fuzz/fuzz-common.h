@@ -170,7 +170,7 @@ static void fz_exercise_model(const struct pt_model *m, bool roundtrip)
 		if (mfd < 0)
 			fz_die("memfd_create");
 		pt_out_init_fd(&o, mfd, "fuzz.ptm");
-		int rc = pt_ptm_write(m, &o, false, &e);
+		int rc = pt_ptm_write(m, &o, false, 1, &e);
 		if (!rc)
 			rc = pt_out_flush(&o, &e);
 		if (rc) {

@@ -136,7 +136,7 @@ static void test_records(void **state)
 	snprintf(mp, sizeof(mp), "%s/m.ptm", f->dir);
 	struct pt_out o;
 	assert_int_equal(pt_out_open(&o, mp, &e), 0);
-	assert_int_equal(pt_ptm_write(f->m, &o, true, &e), 0);
+	assert_int_equal(pt_ptm_write(f->m, &o, true, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	struct pt_model *m2 = NULL;
 	assert_int_equal(pt_ptm_read(mp, &m2, &e), 0);

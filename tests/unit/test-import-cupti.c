@@ -309,7 +309,7 @@ static void test_ptm_round_trip(void **state)
 	struct pt_out o;
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(m, &o, true, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, true, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	struct pt_model *m2 = NULL;
 	assert_int_equal(pt_ptm_read(ptm, &m2, &e), 0);
@@ -324,7 +324,7 @@ static void test_ptm_round_trip(void **state)
 	/* a link to an event that does not exist is invalid */
 	m->links.v[0].api = (uint32_t)m->events.n + 5;
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(m, &o, false, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, false, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	assert_int_equal(pt_ptm_read(ptm, &m2, &e), -1);
 	char *s = pt_err_str(e);

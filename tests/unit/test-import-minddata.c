@@ -228,7 +228,7 @@ static void test_cpu_and_roundtrip(void **state)
 	char *path = pt_xasprintf("%s/m.ptm", f->dir);
 	struct pt_out o;
 	assert_int_equal(pt_out_open(&o, path, &f->e), 0);
-	assert_int_equal(pt_ptm_write(m, &o, true, &f->e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, true, 1, &f->e), 0);
 	assert_int_equal(pt_out_commit(&o, &f->e), 0);
 	struct pt_model *m2 = NULL;
 	assert_int_equal(pt_ptm_read(path, &m2, &f->e), 0);

@@ -127,7 +127,7 @@ static void write_model(const struct pt_model *m, const char *path, bool compres
 	struct pt_out o;
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_open(&o, path, &e), 0);
-	assert_int_equal(pt_ptm_write(m, &o, compress, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, compress, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 }
 

@@ -252,7 +252,7 @@ static struct pt_model *roundtrip(const struct pt_model *m)
 	struct pt_out o;
 	pt_out_init_fd(&o, fd, path);
 	struct pt_err *e = NULL;
-	assert_int_equal(pt_ptm_write(m, &o, true, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, true, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	close(fd);
 	struct pt_model *r = NULL;
