@@ -39,6 +39,14 @@ struct pt_pdeflate {
 	 * jobs[(head + nused) % njobs] is being filled */
 	struct job *jobs;
 	size_t njobs, head, nused;
+	/* the buffers of written jobs, for the next blocks: only as many are
+	 * ever allocated as blocks were in flight at once */
+	struct spare {
+		uint8_t *in, *out;
+		size_t incap, outcap;
+	} *spare;
+	size_t nspare;
+	uint8_t dict[DICT]; /* the tail of the last block submitted */
 	unsigned long adler, crc; /* of everything written so far */
 	uint64_t total;
 	int err;
@@ -174,6 +182,9 @@ static void retire(struct pt_pdeflate *z)
 	if (z->gzip)
 		z->crc = crc32_combine(z->crc, j->crc, (z_off_t)j->len);
 	z->total += j->len;
+	z->spare[z->nspare++] = (struct spare){ j->in, j->out, j->incap, j->outcap };
+	j->in = j->out = NULL;
+	j->incap = j->outcap = 0;
 	j->state = J_FREE;
 	z->head = (z->head + 1) % z->njobs;
 	z->nused--;
@@ -204,6 +215,9 @@ static void submit(struct pt_pdeflate *z, bool last)
 {
 	struct job *j = &z->jobs[(z->head + z->nused) % z->njobs];
 	j->last = last;
+	size_t have = j->dlen + j->len, d = have < DICT ? have : DICT;
+	if (!last)
+		memcpy(z->dict, j->in + have - d, d);
 	if (!last && z->threads > 1 && !z->tid)
 		start_threads(z);
 	if (z->nthreads) {
@@ -225,13 +239,17 @@ static void submit(struct pt_pdeflate *z, bool last)
 	}
 	collect(z, 0, false);
 	collect(z, z->njobs - 1, true);
-	/* j's input stays intact until its slot is filled again: when the next
-	 * slot is j itself (a ring of one), the tail moves to the front */
 	struct job *n = &z->jobs[(z->head + z->nused) % z->njobs];
-	size_t have = j->dlen + j->len, d = have < DICT ? have : DICT;
+	if (z->nspare) { /* the most recently written block's buffers */
+		struct spare *sp = &z->spare[--z->nspare];
+		n->in = sp->in;
+		n->out = sp->out;
+		n->incap = sp->incap;
+		n->outcap = sp->outcap;
+	}
 	if (n->incap < d)
 		pt_xgrow((void **)&n->in, &n->incap, d, 1);
-	memmove(n->in, j->in + have - d, d);
+	memcpy(n->in, z->dict, d);
 	n->dlen = d;
 	n->len = 0;
 }
@@ -249,6 +267,7 @@ struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdefla
 	z->ctx = ctx;
 	z->njobs = z->threads > 1 ? 2 * (size_t)z->threads : 1;
 	z->jobs = pt_xcalloc(z->njobs, sizeof(*z->jobs));
+	z->spare = pt_xcalloc(z->njobs, sizeof(*z->spare));
 	z->adler = adler32(0L, NULL, 0);
 	z->crc = crc32(0L, NULL, 0);
 	pthread_mutex_init(&z->mu, NULL);
@@ -296,7 +315,12 @@ static void pdeflate_free(struct pt_pdeflate *z)
 		free(z->jobs[i].in);
 		free(z->jobs[i].out);
 	}
+	for (size_t i = 0; i < z->nspare; i++) {
+		free(z->spare[i].in);
+		free(z->spare[i].out);
+	}
 	free(z->jobs);
+	free(z->spare);
 	free(z->tid);
 	if (z->zs_ok)
 		deflateEnd(&z->zs);
