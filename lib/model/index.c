@@ -161,7 +161,8 @@ const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int k
 	if (x->kind_built[slot])
 		return s;
 	struct pt_ivset *out[2] = { s, s };
-	merge_tracks(x, dev, kind, out);
+	if (kind >= 0 && kind < PT_INDEX_NKINDS) /* else no event has that kind: empty */
+		merge_tracks(x, dev, kind, out);
 	x->kind_built[slot] = 1;
 	return s;
 }
