@@ -71,67 +71,48 @@ void pt_index_free(struct pt_index *x)
 static void build_tracks(struct pt_index *x);
 
 /*
- * Union the events of device dev into out[0] (class 1) and out[1] (class 2):
- * with kind < 0 the classes are the index's computation / communication
- * classification, else class 1 is "of that kind" (out[1] unused). Each track's
- * events are already sorted by start, so a k-way merge over the device's
- * tracks feeds pt_ivset_append in start order: no copy and no sort of every
- * interval (that copy and its sort buffer, 32 bytes per device event, were
- * the largest allocation of the timeline pass). The merge is a tournament
- * tree of losers keyed by start alone: the order of equal starts does not
- * change a union. Times are within ±2^62 (model.h), so INT64_MAX marks a
- * finished track.
+ * A k-way merge of the tracks' sorted event lists: a tournament tree of
+ * losers keyed by start (one comparison per level for each event). Times are
+ * within ±2^62 (model.h), so INT64_MAX marks a finished track.
  */
-static void merge_tracks(struct pt_index *x, uint32_t dev, int kind, struct pt_ivset *out[2])
+void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_index_visit fn, void *arg)
 {
-	const struct pt_model *m = x->m;
-	const struct pt_events *ev = &m->events;
+	const struct pt_events *ev = &x->m->events;
 	if (!x->track_off)
 		build_tracks(x);
-	out[0]->n = out[1]->n = 0;
 	const uint32_t *te = x->track_ev;
-#define CLS(i) (kind < 0 ? x->cls[i] : ev->kind[i] == kind)
-	size_t nl = 1, nt = 0;
-	for (size_t t = 0; t < m->tracks.n; t++)
-		nt += m->tracks.v[t].device == dev;
+	size_t nl = 1;
 	while (nl < nt)
 		nl *= 2;
 	int64_t *key = pt_xmalloc(nl * sizeof(*key));
 	size_t *pos = pt_xmalloc(nl * sizeof(*pos)), *end = pt_xmalloc(nl * sizeof(*end));
-	uint32_t *loser = pt_xmalloc(nl * sizeof(*loser));
-	size_t l = 0;
-	for (size_t t = 0; t < m->tracks.n; t++) {
-		if (m->tracks.v[t].device != dev)
-			continue;
-		size_t p = x->track_off[t], e = x->track_off[t + 1];
-		while (p < e && !CLS(te[p]))
-			p++;
-		pos[l] = p;
-		end[l] = e;
-		key[l++] = p < e ? ev->start[te[p]] : INT64_MAX;
+	uint32_t *loser = pt_xmalloc(nl * sizeof(*loser)); /* inner nodes 1 .. nl-1 */
+	for (size_t l = 0; l < nl; l++) {
+		pos[l] = end[l] = 0;
+		if (l < nt) {
+			pos[l] = x->track_off[tracks[l]];
+			end[l] = x->track_off[tracks[l] + 1];
+		}
+		key[l] = pos[l] < end[l] ? ev->start[te[pos[l]]] : INT64_MAX;
 	}
-	for (; l < nl; l++)
-		key[l] = INT64_MAX;
-	/* build: winner of each subtree bottom-up, losers kept in the nodes */
-	uint32_t *win = pt_xmalloc(2 * nl * sizeof(*win));
-	for (size_t i = 0; i < nl; i++)
-		win[nl + i] = (uint32_t)i;
-	for (size_t i = nl - 1; i >= 1; i--) {
-		uint32_t a = win[2 * i], b = win[2 * i + 1];
-		win[i] = key[b] < key[a] ? b : a;
-		loser[i] = key[b] < key[a] ? a : b;
+	/* build bottom-up: each node keeps the loser of its subtree's match and passes the winner up */
+	uint32_t w = 0;
+	if (nl > 1) {
+		uint32_t *up = pt_xmalloc(2 * nl * sizeof(*up));
+		for (size_t i = 0; i < nl; i++)
+			up[nl + i] = (uint32_t)i;
+		for (size_t i = nl - 1; i >= 1; i--) {
+			uint32_t a = up[2 * i], b = up[2 * i + 1];
+			up[i] = key[b] < key[a] ? b : a;
+			loser[i] = key[b] < key[a] ? a : b;
+		}
+		w = up[1];
+		free(up);
 	}
-	uint32_t w = win[1];
-	free(win);
 	while (key[w] != INT64_MAX) {
-		uint32_t i = te[pos[w]];
-		pt_ivset_append(out[CLS(i) - 1], ev->start[i], ev->start[i] + ev->dur[i]);
-		size_t p = pos[w];
-		while (++p < end[w] && !CLS(te[p]))
-			;
-		pos[w] = p;
-		key[w] = p < end[w] ? ev->start[te[p]] : INT64_MAX;
-		int64_t kw = key[w];
+		fn(arg, te[pos[w]]);
+		size_t p = ++pos[w];
+		int64_t kw = key[w] = p < end[w] ? ev->start[te[p]] : INT64_MAX;
 		for (size_t node = (w + nl) >> 1; node; node >>= 1) {
 			uint32_t o = loser[node];
 			if (key[o] < kw) {
@@ -141,11 +122,48 @@ static void merge_tracks(struct pt_index *x, uint32_t dev, int kind, struct pt_i
 			}
 		}
 	}
-#undef CLS
 	free(key);
 	free(pos);
 	free(end);
 	free(loser);
+}
+
+/* The tracks of device dev, in track order; *n of them (free the result). */
+static uint32_t *dev_tracks(const struct pt_model *m, uint32_t dev, size_t *n)
+{
+	uint32_t *t = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*t));
+	*n = 0;
+	for (size_t i = 0; i < m->tracks.n; i++)
+		if (m->tracks.v[i].device == dev)
+			t[(*n)++] = (uint32_t)i;
+	return t;
+}
+
+/* Unions fed in start order by pt_index_merge: class 1 into out[0], class 2 into out[1]. */
+struct union_acc {
+	const struct pt_index *x;
+	int kind; /* < 0: the computation / communication classes; else class 1 = of this kind */
+	struct pt_ivset *out[2];
+};
+
+static void union_visit(void *arg, size_t i)
+{
+	struct union_acc *a = arg;
+	const struct pt_events *ev = &a->x->m->events;
+	int c = a->kind < 0 ? a->x->cls[i] : ev->kind[i] == a->kind;
+	if (c)
+		pt_ivset_append(a->out[c - 1], ev->start[i], ev->start[i] + ev->dur[i]);
+}
+
+/* Union the events of device dev by class (see union_acc), without copying or sorting them. */
+static void dev_unions(struct pt_index *x, uint32_t dev, int kind, struct pt_ivset *out0, struct pt_ivset *out1)
+{
+	size_t nt;
+	uint32_t *tr = dev_tracks(x->m, dev, &nt);
+	struct union_acc a = { x, kind, { out0, out1 } };
+	out0->n = out1->n = 0;
+	pt_index_merge(x, tr, nt, union_visit, &a);
+	free(tr);
 }
 
 const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int kind)
@@ -160,9 +178,8 @@ const struct pt_ivset *pt_index_kind_set(struct pt_index *x, uint32_t dev, int k
 	struct pt_ivset *s = &x->kind_sets[slot];
 	if (x->kind_built[slot])
 		return s;
-	struct pt_ivset *out[2] = { s, s };
 	if (kind >= 0 && kind < PT_INDEX_NKINDS) /* else no event has that kind: empty */
-		merge_tracks(x, dev, kind, out);
+		dev_unions(x, dev, kind, s, s);
 	x->kind_built[slot] = 1;
 	return s;
 }
@@ -409,8 +426,7 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 		classify(x);
 	const struct pt_model *m = x->m;
 	struct pt_ivset comm_ev = { 0 };
-	struct pt_ivset *out[2] = { &d->comp, &comm_ev };
-	merge_tracks(x, dev, -1, out);
+	dev_unions(x, dev, -1, &d->comp, &comm_ev); /* computation and communication events */
 	/* communication spans that are not events: HCCL operators and step-trace reduce pairs */
 	struct pt_ival *k = NULL;
 	size_t nk = 0, ck = 0;

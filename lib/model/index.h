@@ -45,6 +45,14 @@ void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool deman
 
 /* Event indexes of a track, sorted by (start, model order). */
 const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n);
+/*
+ * Call fn(arg, event index) for every event of tracks[0 .. nt) in start order:
+ * a k-way merge of the per-track sorted lists. Events with equal starts come
+ * in a fixed order that callers must not rely on (unions, sums and monotonic
+ * cursors do not).
+ */
+typedef void (*pt_index_visit)(void *arg, size_t ev);
+void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_index_visit fn, void *arg);
 /* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
 bool pt_index_is_comm(struct pt_index *x, size_t ev);
 /* Is event i a device activity that takes part in C or M? */

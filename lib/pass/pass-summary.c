@@ -340,68 +340,6 @@ static int64_t urun_end(const struct rank *r, struct urun *u)
 	return u->total;
 }
 
-/*
- * Visit the events of the given tracks in start order: a k-way merge of the
- * index's per-track sorted lists (binary heap over the track cursors).
- */
-struct cur {
-	const uint32_t *v;
-	size_t n, k;
-	int64_t key;
-};
-
-static void heap_down(struct cur *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, b = i;
-		if (l < n && h[l].key < h[b].key)
-			b = l;
-		if (l + 1 < n && h[l + 1].key < h[b].key)
-			b = l + 1;
-		if (b == i)
-			return;
-		struct cur t = h[i];
-		h[i] = h[b];
-		h[b] = t;
-		i = b;
-	}
-}
-
-typedef void (*visit_fn)(void *arg, size_t ev);
-
-static void merge_tracks(struct rank *r, const uint32_t *tracks, size_t nt, visit_fn fn, void *arg)
-{
-	const struct pt_events *ev = &r->g->m->events;
-	struct cur *h = pt_xmalloc((nt ? nt : 1) * sizeof(*h));
-	size_t n = 0;
-	for (size_t k = 0; k < nt; k++) {
-		size_t c;
-		const uint32_t *v = pt_index_track_events(r->g->x, tracks[k], &c);
-		if (c)
-			h[n++] = (struct cur){ v, c, 0, ev->start[v[0]] };
-	}
-	for (size_t i = n / 2; i-- > 0;)
-		heap_down(h, n, i);
-	while (n) {
-		/* emit the top cursor's run up to the next smallest key, then restore the heap */
-		struct cur *c = &h[0];
-		int64_t lim = INT64_MAX;
-		if (n > 1)
-			lim = h[1].key;
-		if (n > 2 && h[2].key < lim)
-			lim = h[2].key;
-		do
-			fn(arg, c->v[c->k]);
-		while (++c->k < c->n && ev->start[c->v[c->k]] <= lim);
-		if (c->k < c->n)
-			c->key = ev->start[c->v[c->k]];
-		else
-			h[0] = h[--n];
-		heap_down(h, n, 0);
-	}
-	free(h);
-}
-
 static int cmp_win(const void *a, const void *b)
 {
 	const struct win *x = a, *y = b;
@@ -1444,7 +1382,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 	}
 	pt_sort(cpu, nc, sizeof(*cpu), cmp_ov);
 	struct ovacc acc = { .r = r };
-	merge_tracks(r, r->tracks, r->ntracks, ov_visit, &acc);
+	pt_index_merge(r->g->x, r->tracks, r->ntracks, ov_visit, &acc);
 	static const char *const glab[] = { "Kernel", "Memcpy", "Memset", "Communication", "Unattributed" };
 	struct pt_stext *x = stext(r, "Overview Summary", true, multi);
 	pt_stext_col(x, "Event Type", 25, false, true);
@@ -1903,7 +1841,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 			if (m->tracks.v[r->tracks[j]].device == devs[k])
 				tr[nt++] = r->tracks[j];
 		struct kacc acc = { .r = r };
-		merge_tracks(r, tr, nt, kernel_visit, &acc);
+		pt_index_merge(r->g->x, tr, nt, kernel_visit, &acc);
 		if (!acc.u.calls)
 			continue;
 		int64_t busy = urun_end(r, &acc.u);
