@@ -191,8 +191,19 @@ static void build_tracks(struct pt_index *x)
 	size_t nt = m->tracks.n;
 	x->track_off = pt_xcalloc(nt + 1, sizeof(*x->track_off));
 	x->track_ev = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*x->track_ev));
-	for (size_t i = 0; i < ev->n; i++)
-		x->track_off[ev->track[i] + 1]++;
+	/* count, and find the tracks whose events are not in start order already
+	 * (one sequential pass, not a gather through each track's indexes) */
+	int64_t *last = pt_xmalloc((nt ? nt : 1) * sizeof(*last));
+	uint8_t *unsorted = pt_xcalloc(nt ? nt : 1, 1);
+	for (size_t t = 0; t < nt; t++)
+		last[t] = INT64_MIN;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		x->track_off[t + 1]++;
+		unsorted[t] |= ev->start[i] < last[t];
+		last[t] = ev->start[i];
+	}
+	free(last);
 	for (size_t t = 0; t < nt; t++)
 		x->track_off[t + 1] += x->track_off[t];
 	size_t *fill = pt_xmalloc((nt ? nt : 1) * sizeof(*fill));
@@ -203,10 +214,7 @@ static void build_tracks(struct pt_index *x)
 	/* sort each track by start: radix sort via (start, index) intervals */
 	for (size_t t = 0; t < nt; t++) {
 		size_t a = x->track_off[t], n = x->track_off[t + 1] - a;
-		bool sorted = true;
-		for (size_t k = 1; k < n && sorted; k++)
-			sorted = ev->start[x->track_ev[a + k - 1]] <= ev->start[x->track_ev[a + k]];
-		if (sorted)
+		if (!unsorted[t])
 			continue;
 		struct pt_ival *iv = pt_xmalloc(n * sizeof(*iv));
 		for (size_t k = 0; k < n; k++)
@@ -216,6 +224,7 @@ static void build_tracks(struct pt_index *x)
 			x->track_ev[a + k] = (uint32_t)iv[k].e;
 		free(iv);
 	}
+	free(unsorted);
 }
 
 const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n)
