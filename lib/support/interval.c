@@ -145,10 +145,10 @@ void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n)
 			push(out, iv[i].s, iv[i].e);
 }
 
-void pt_ivset_append(struct pt_ivset *x, int64_t s, int64_t e)
+/* pt_ivset_append's slow path: no room left for a new interval. */
+void pt_ivset_append_grow(struct pt_ivset *x, int64_t s, int64_t e)
 {
-	if (e > s)
-		push(x, s, e);
+	push(x, s, e);
 }
 
 void pt_ivset_free(struct pt_ivset *x)

@@ -25,7 +25,20 @@ void pt_ivset_build(struct pt_ivset *out, struct pt_ival *iv, size_t n);
  * order, e.g. by a merge): joins it to the last interval when they touch or
  * overlap; an empty or reversed interval is dropped, as pt_ivset_build does.
  */
-void pt_ivset_append(struct pt_ivset *x, int64_t s, int64_t e);
+void pt_ivset_append_grow(struct pt_ivset *x, int64_t s, int64_t e);
+static inline void pt_ivset_append(struct pt_ivset *x, int64_t s, int64_t e)
+{
+	if (e <= s)
+		return;
+	if (x->n && s <= x->v[x->n - 1].e) { /* touching or overlapping the last: join */
+		if (e > x->v[x->n - 1].e)
+			x->v[x->n - 1].e = e;
+	} else if (x->n < x->cap) {
+		x->v[x->n++] = (struct pt_ival){ s, e };
+	} else {
+		pt_ivset_append_grow(x, s, e);
+	}
+}
 void pt_ivset_free(struct pt_ivset *x);
 /* Does x contain t (some [s, e) of x with s <= t < e)? O(log n) */
 bool pt_ivset_contains(const struct pt_ivset *x, int64_t t);
