@@ -1457,7 +1457,7 @@ counted:;
 			double share = pct(qd_out, pairs);
 			bool w = share >= k->queue_delay_warn_pct && low_util;
 			struct pt_hint *x = fire(c, PT_HR_LAUNCH_DELAY, rank, scope, w ? PT_SEV_WARN : PT_SEV_INFO,
-						 "queue_delay_outliers", "count", (double)qd_out, (double)qd_cut);
+						 "queue_delay_outliers", "count", (double)qd_out, 1); /* fires at >= 1 */
 			x->message = msg("%" PRId64 " of %" PRId64 " launches (%.1f%%) started on the device more than %s "
 					 "after the launch call returned (p50 %s, p99 %s, max %s). With a busy device this "
 					 "is queueing; with an idle one the work waited on a synchronisation, an event or "
@@ -1467,6 +1467,7 @@ counted:;
 			pt_hint_ev_int(x, "outliers", qd_out);
 			pt_hint_ev_int(x, "launches", pairs);
 			pt_hint_ev_dbl(x, "share_pct", share);
+			pt_hint_ev_int(x, "queue_delay_cutoff_ns", qd_cut); /* what makes an outlier */
 			pt_hint_ev_int(x, "queue_delay_p50_ns", pctile(qd, n, 50));
 			pt_hint_ev_int(x, "queue_delay_p99_ns", pctile(qd, n, 99));
 			pt_hint_ev_int(x, "queue_delay_max_ns", qd[n - 1]);

@@ -259,8 +259,8 @@ static void test_launch(void **st)
 	act(&g, g.s1, PT_EV_KERNEL, "b", 300 * US, 301 * US, 200 * US, 260 * US);
 	act(&g, g.s1, PT_EV_KERNEL, "c", 420 * US, 425 * US, 400 * US, 410 * US);
 	char *s = csv(g.m);
-	HAS(s, "LAUNCH_DELAY,warn,queue_delay_outliers,1,100000,count"); /* idle device: G3 warn */
-	HAS(s, "outliers=1;launches=3;share_pct=33.3333;queue_delay_p50_ns=40000;queue_delay_p99_ns=140000;"
+	HAS(s, "LAUNCH_DELAY,warn,queue_delay_outliers,1,1,count"); /* idle device: G3 warn */
+	HAS(s, "outliers=1;launches=3;share_pct=33.3333;queue_delay_cutoff_ns=100000;queue_delay_p50_ns=40000;queue_delay_p99_ns=140000;"
 	       "queue_delay_max_ns=140000;launch_delay_p50_ns=100000;launch_delay_p99_ns=150000;kernels_1_name=a");
 	HAS(s, "RUNTIME_OUTLIER,warn,runtime_outlier_pct,33.3333,5.0000");
 	/* API names print as every view prints them: without the _vNNNN suffix (cupti.md §6.10) */
