@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "pass/pass-timeline.h"
 #include "support/parse.h"
+#include "support/pdeflate.h"
 #include "support/xalloc.h"
 
 enum {
@@ -22,6 +23,7 @@ enum {
 	OPT_NO_OVERLAP,
 	OPT_NO_FLOWS,
 	OPT_NO_DEMANGLE,
+	OPT_JOBS,
 };
 
 static const struct pt_opt timeline_opts[] = {
@@ -30,6 +32,8 @@ static const struct pt_opt timeline_opts[] = {
 	{ "scope-depth", 0, "N", OPT_SCOPE_DEPTH, "N rows of MindSpore name scopes per device (default 0 = none)", NULL },
 	{ "gzip", 0, NULL, OPT_GZIP, "compress with gzip (also when FILE ends in .gz)", NULL },
 	{ "gzip-level", 0, "N", OPT_GZIP_LEVEL, "gzip level 1-9 (default 6)", NULL },
+	{ "jobs", 'j', "N", OPT_JOBS,
+	  "gzip with N threads (default: the online CPUs, at most 16); same bytes for any N", NULL },
 	{ "split-mb", 0, "N", OPT_SPLIT_MB,
 	  "split into self-contained parts of at most N MiB of JSON (default 500; 0 = never split)", NULL },
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
@@ -45,6 +49,7 @@ static struct {
 	uint32_t scope_depth;
 	bool gzip, no_overlap, no_flows, no_demangle, split_given;
 	int gzip_level;
+	int jobs; /* 0: pt_pdeflate_default_threads() */
 	uint64_t split_mb;
 } opt;
 
@@ -67,6 +72,12 @@ static int own(struct pt_common *c, int id, const char *arg)
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 1 || v > 9)
 			return pt_usage_error(c->cmd, "invalid --gzip-level '%s' (1 to 9)", arg);
 		opt.gzip_level = (int)v;
+		return 0;
+	case OPT_JOBS:
+		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 1 || v > PT_PDEFLATE_MAX_THREADS)
+			return pt_usage_error(c->cmd, "invalid --jobs '%s' (a number of threads from 1 to %d)", arg,
+					      PT_PDEFLATE_MAX_THREADS);
+		opt.jobs = (int)v;
 		return 0;
 	case OPT_SPLIT_MB:
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 1000000)
@@ -152,6 +163,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				.demangle = !opt.no_demangle,
 				.gzip = gz,
 				.gzip_level = opt.gzip_level,
+				.gzip_threads = opt.jobs ? opt.jobs : pt_pdeflate_default_threads(),
 				.part_limit = opt.split_mb << 20,
 			};
 			struct pt_chrome_stats st;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "model/index.h"
 #include "model/model.h"
@@ -16,6 +15,7 @@
 #include "support/hashmap.h"
 #include "support/names.h"
 #include "support/out.h"
+#include "support/pdeflate.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
@@ -194,15 +194,23 @@ struct sink {
 	uint64_t total;   /* uncompressed bytes */
 	struct pt_out *o; /* NULL: count only */
 	bool gz;
-	z_stream z;
-	char *zbuf;
+	struct pt_pdeflate *pz; /* gzip on a thread pool (support/pdeflate.h) while open */
 	uint64_t zbytes;
 	bool zerr;
 };
 
 #define SINK_CAP (1u << 20)
 
-static void sink_init(struct sink *s, struct pt_out *o, bool gz, int level)
+/* Compressed bytes go to the output (whose first write error pt_out_commit reports), counted. */
+static int sink_out(void *ctx, const void *p, size_t n)
+{
+	struct sink *s = ctx;
+	pt_out_write(s->o, p, n);
+	s->zbytes += n;
+	return 0;
+}
+
+static void sink_init(struct sink *s, struct pt_out *o, bool gz, int level, int threads)
 {
 	memset(s, 0, sizeof(*s));
 	s->cap = SINK_CAP;
@@ -210,30 +218,9 @@ static void sink_init(struct sink *s, struct pt_out *o, bool gz, int level)
 	s->o = o;
 	s->gz = gz && o;
 	if (s->gz) {
-		s->zbuf = pt_xmalloc(SINK_CAP);
-		if (deflateInit2(&s->z, level ? level : 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			s->zerr = true;
+		struct pt_pdeflate_opts zo = { .level = level ? level : 6, .threads = threads, .gzip = true };
+		s->pz = pt_pdeflate_open(&zo, sink_out, s);
 	}
-}
-
-static void sink_deflate(struct sink *s, const char *p, size_t n, int flush)
-{
-	s->z.next_in = (Bytef *)p;
-	s->z.avail_in = (uInt)n;
-	do {
-		s->z.next_out = (Bytef *)s->zbuf;
-		s->z.avail_out = SINK_CAP;
-		int r = deflate(&s->z, flush);
-		if (r == Z_STREAM_ERROR) {
-			s->zerr = true;
-			return;
-		}
-		size_t got = SINK_CAP - s->z.avail_out;
-		pt_out_write(s->o, s->zbuf, got);
-		s->zbytes += got;
-		if (flush == Z_FINISH && r == Z_STREAM_END)
-			break;
-	} while (s->z.avail_out == 0 || (flush == Z_FINISH));
 }
 
 static void sink_flush(struct sink *s)
@@ -241,7 +228,7 @@ static void sink_flush(struct sink *s)
 	s->total += s->len;
 	if (s->o && s->len) {
 		if (s->gz && !s->zerr)
-			sink_deflate(s, s->buf, s->len, Z_NO_FLUSH);
+			s->zerr = pt_pdeflate_write(s->pz, s->buf, s->len) != 0;
 		else if (!s->gz)
 			pt_out_write(s->o, s->buf, s->len);
 	}
@@ -251,17 +238,20 @@ static void sink_flush(struct sink *s)
 static void sink_finish(struct sink *s)
 {
 	sink_flush(s);
-	if (s->gz) {
-		if (!s->zerr)
-			sink_deflate(s, NULL, 0, Z_FINISH);
-		deflateEnd(&s->z);
+	if (s->pz) {
+		struct pt_err *e = NULL;
+		if (pt_pdeflate_finish(s->pz, &e))
+			s->zerr = true;
+		pt_err_free(e);
+		s->pz = NULL;
 	}
 }
 
 static void sink_free(struct sink *s)
 {
+	pt_pdeflate_abort(s->pz); /* a sink given up before sink_finish */
+	s->pz = NULL;
 	free(s->buf);
-	free(s->zbuf);
 }
 
 static inline char *sink_reserve(struct sink *s, size_t n)
@@ -2388,7 +2378,7 @@ static int open_part(struct ctx *c, struct loop *L, size_t k)
 	if (pt_out_open(&ps->out, p->file, ps->e))
 		return -1;
 	ps->open = true;
-	sink_init(&ps->sk, &ps->out, c->o->gzip, c->o->gzip_level);
+	sink_init(&ps->sk, &ps->out, c->o->gzip, c->o->gzip_level, c->o->gzip_threads);
 	L->sk = &ps->sk;
 	L->part = k;
 	struct hdr h = { k + 1, ps->nparts, p->dropped };
@@ -2426,7 +2416,7 @@ static int write_manifest(struct ctx *c, struct parts_state *ps, struct part_inf
 		return -1;
 	}
 	struct sink sk;
-	sink_init(&sk, &o, false, 0);
+	sink_init(&sk, &o, false, 0, 1);
 	sink_puts(&sk, "{\"base_time_ns\": ");
 	sink_i64(&sk, c->base);
 	sink_puts(&sk, ", \"max_part_bytes\": ");
@@ -2477,13 +2467,13 @@ static int write_parts(struct ctx *c, const char *path, struct pt_chrome_stats *
 {
 	/* pass 1: plan */
 	struct sink cnt;
-	sink_init(&cnt, NULL, false, 0);
+	sink_init(&cnt, NULL, false, 0, 1);
 	struct hdr h = { 99999, 99999, 999999999 };
 	emit_header(c, &cnt, &h);
 	emit_footer(c, &cnt);
 	uint64_t header = sink_pos(&cnt);
 	sink_free(&cnt);
-	sink_init(&cnt, NULL, false, 0);
+	sink_init(&cnt, NULL, false, 0, 1);
 	struct pt_chrome_planner *pl = pt_chrome_planner_new(header, c->limit);
 	c->flow_ord = pt_xcalloc(2 * (c->flows.n ? c->flows.n : 1), sizeof(*c->flow_ord));
 	c->record_flow_ord = true;
@@ -2621,7 +2611,7 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 	if (to_stdout && c.limit) {
 		/* standard output cannot split: measure first */
 		struct sink cnt;
-		sink_init(&cnt, NULL, false, 0);
+		sink_init(&cnt, NULL, false, 0, 1);
 		struct hdr h = { 1, 1, 0 };
 		emit_header(&c, &cnt, &h);
 		struct part_info pi = { 0 };
@@ -2643,7 +2633,7 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 			goto out;
 		}
 		struct sink sk;
-		sink_init(&sk, &out, o->gzip, o->gzip_level);
+		sink_init(&sk, &out, o->gzip, o->gzip_level, o->gzip_threads);
 		struct hdr h = { 1, 1, 0 };
 		emit_header(&c, &sk, &h);
 		struct part_info pi = { 0 };

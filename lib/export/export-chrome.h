@@ -24,6 +24,7 @@ struct pt_chrome_opts {
 	bool demangle;          /* demangle C++ names */
 	bool gzip;              /* compress (RFC 1952) */
 	int gzip_level;         /* 1..9, 0 = default 6 */
+	int gzip_threads;       /* compressing threads (support/pdeflate.h); <= 1: none. Same bytes for any number */
 	uint64_t part_limit;    /* L: bytes of uncompressed JSON per file, 0 = never split */
 };
 

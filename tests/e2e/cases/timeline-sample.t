@@ -27,7 +27,12 @@ run 'proftool timeline long --split-mb 1 -o parts.json && ls parts* && ./chrome-
 run "jq -c '.parts[] | [.file, .steps, .bytes <= 1048576]' parts.parts.json"
 run "for f in parts.part0*.json; do jq -r '.proftool | \"\\(.part)/\\(.parts)\"' \$f; done"
 run "jq '[.parts[].events] | add' parts.parts.json; proftool timeline long -o - | grep -c '^{\"ph\":\"[^M]'"
+# --gzip compresses on a thread pool: the same .gz bytes for any -j, inflating to the plain trace
+run 'proftool timeline long -o l1.json.gz -j 1 && proftool timeline long -o l3.json.gz -j 3 && cmp l1.json.gz l3.json.gz && gzip -t l1.json.gz && gzip -dc l1.json.gz | cmp - <(proftool timeline long -o -) && echo same'
+run 'proftool timeline long --split-mb 1 --gzip -j 2 -o gz.json && ls gz* && ./chrome-check gz.part001.json.gz | sed "s/events=[0-9]*/events=N/;s/X=[0-9]*/X=N/;s/C=[0-9]*/C=N/"'
+run "jq -c '.parts[] | [.file, .gzip_bytes > 0, .gzip_bytes < .bytes]' gz.parts.json"
 # errors: usage (exit 2), bad input (exit 1, nothing written)
+run proftool timeline job.ptm -o - -j 0
 run proftool timeline job.ptm -o - --split-mb 1
 run proftool timeline job.ptm --scope-depth x
 run proftool timeline job.ptm --steps 3-1
