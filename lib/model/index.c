@@ -395,6 +395,8 @@ static void classify(struct pt_index *x)
 	for (size_t i = 0; i < ev->n; i++)
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i])
 			named_track[ev->track[i]] = 1;
+	/* kernel names are matched once per name, not once per kernel: 0 not seen, 1 computation, 2 communication */
+	uint8_t *kname = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	for (size_t i = 0; i < ev->n; i++) {
 		switch (ev->kind[i]) {
 		case PT_EV_TASK:
@@ -406,15 +408,20 @@ static void classify(struct pt_index *x)
 		case PT_EV_AICPU:
 			x->cls[i] = 1;
 			break;
-		case PT_EV_KERNEL:
-			x->cls[i] = comm_kernel_name(x, pt_strtab_get(&m->strings, ev->name[i])) ? 2 : 1;
+		case PT_EV_KERNEL: {
+			uint8_t *k = &kname[ev->name[i] < m->strings.n ? ev->name[i] : 0];
+			if (!*k)
+				*k = comm_kernel_name(x, pt_strtab_get(&m->strings, ev->name[i])) ? 2 : 1;
+			x->cls[i] = *k;
 			break;
+		}
 		default:
 			x->cls[i] = 0;
 		}
 	}
 	free(op_comm);
 	free(named_track);
+	free(kname);
 	classify_attributed(x);
 	x->classified = true;
 }

@@ -135,6 +135,7 @@ struct ctx {
 	 */
 	uint32_t *link;
 	uint8_t *cls;             /* GPU kernels: 1 computation, 2 communication (§2.5) */
+	uint8_t *kname;           /* raw kernel name id -> 0 not matched yet, 1 computation, 2 communication */
 	uint64_t violations;      /* nesting_violations (§2.2) */
 };
 
@@ -703,8 +704,10 @@ static void gpu_prepare(struct rank *r)
 			pt_vec_push(&val, (uint32_t)i);
 		}
 		if (is_kernel(k)) {
-			bool c = comm_kernel_name(g, out_str(g, out_name(g, ev->name[i], false))) ||
-				 (h && H[h - 1].comm_anc);
+			uint8_t *kn = &g->kname[ev->name[i] < m->strings.n ? ev->name[i] : 0]; /* once per name */
+			if (!*kn)
+				*kn = comm_kernel_name(g, out_str(g, out_name(g, ev->name[i], false))) ? 2 : 1;
+			bool c = *kn == 2 || (h && H[h - 1].comm_anc);
 			g->cls[i] = c ? 2 : 1;
 			if (c != pt_index_is_comm(g->x, i))
 				r->local_cm = true;
@@ -3279,6 +3282,7 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 	if (gpu) {
 		g.link = pt_xcalloc(m->events.n + 1, sizeof(*g.link));
 		g.cls = pt_xcalloc(m->events.n + 1, 1);
+		g.kname = pt_xcalloc(m->strings.n + 1, 1);
 		size_t first = ranks.n;
 		for (uint32_t d = 0; d < m->devices.n; d++) {
 			const struct pt_device *dv = &m->devices.v[d];
@@ -3339,6 +3343,7 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 		regfree(&g.step_re);
 	free(g.link);
 	free(g.cls);
+	free(g.kname);
 	free(g.raw2api);
 	free(g.raw2out);
 	pt_strtab_free(&g.names);
