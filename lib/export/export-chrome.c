@@ -13,6 +13,7 @@
 #include "support/err.h"
 #include "support/fmt.h"
 #include "support/hashmap.h"
+#include "support/idmap.h"
 #include "support/names.h"
 #include "support/out.h"
 #include "support/pdeflate.h"
@@ -1259,14 +1260,37 @@ static void build_layout(struct ctx *c)
 
 static uint32_t *g_row_of; /* set while building flows */
 
-static int flow_cmp_api(const void *pa, const void *pb)
+/*
+ * Flow orders are stable radix sorts on one integer key at a time (DESIGN.md §8:
+ * no comparison sorts with callbacks on hot paths): sorting by the minor key
+ * first, then by the major one, orders by (major, minor, previous order).
+ */
+enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW };
+
+static int64_t flow_key(const struct flow *f, int k)
 {
-	const struct flow *a = pa, *b = pb;
-	if (a->sts != b->sts)
-		return a->sts < b->sts ? -1 : 1;
-	if (a->api != b->api)
-		return a->api < b->api ? -1 : 1;
-	return a->act < b->act ? -1 : a->act > b->act;
+	switch (k) {
+	case FK_API:
+		return f->api;
+	case FK_STS:
+		return f->sts;
+	case FK_SROW:
+		return f->srow;
+	case FK_FTS:
+		return f->fts;
+	default:
+		return f->frow;
+	}
+}
+
+/* Stable sort of the flow indexes idx[0 .. n) by key k; tmp has room for n. */
+static void flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct pt_ival){ flow_key(&v[idx[i]], k), idx[i] };
+	pt_ival_sort(tmp, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)tmp[i].e;
 }
 
 static int64_t row_time(const struct ctx *c, int64_t t, uint32_t dev)
@@ -1288,12 +1312,14 @@ static void build_flows(struct ctx *c)
 				row_of[c->rows.v[r].idx[i]] = (uint32_t)r;
 	g_row_of = row_of;
 	/* correlation -> api event (first by start) */
-	struct pt_hashmap api;
-	pt_hashmap_init(&api);
+	struct pt_idmap api;
+	uint64_t clo, chi;
+	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi);
+	pt_idmap_init(&api, clo, chi, nc);
 	for (size_t i = 0; i < ev->n; i++)
 		if (ev->kind[i] == PT_EV_API && ev->corr[i] && row_of[i] != UINT32_MAX && ev->dur[i] >= 1) {
 			bool added;
-			uint64_t *v = pt_hashmap_put(&api, ev->corr[i], i, &added);
+			uint64_t *v = pt_idmap_put(&api, ev->corr[i], i, &added);
 			if (!added && ev->start[i] < ev->start[*v])
 				*v = i;
 		}
@@ -1301,7 +1327,7 @@ static void build_flows(struct ctx *c)
 		uint8_t k = ev->kind[i];
 		if (!ev->corr[i] || k == PT_EV_API || k == PT_EV_RANGE || row_of[i] == UINT32_MAX || ev->dur[i] < 1)
 			continue;
-		uint64_t *a = pt_hashmap_get(&api, ev->corr[i]);
+		uint64_t *a = pt_idmap_get(&api, ev->corr[i]);
 		if (!a)
 			continue;
 		uint32_t ai = (uint32_t)*a;
@@ -1310,34 +1336,37 @@ static void build_flows(struct ctx *c)
 				  row_time(c, ev->start[ai] + ev->dur[ai] / 2, ad), row_time(c, ev->start[i] + ev->dur[i] / 2, dd) };
 		pt_vec_push(&c->flows, f);
 	}
-	pt_hashmap_free(&api);
-	pt_sort(c->flows.v, c->flows.n, sizeof(*c->flows.v), flow_cmp_api);
-	for (size_t i = 0; i < c->flows.n; i++)
-		c->flows.v[i].id = (uint32_t)i + 1;
+	pt_idmap_free(&api);
+	/* order by (API arrow start, API event, activity event); flows were made in activity order */
+	size_t nf = c->flows.n;
+	uint32_t *idx = pt_xmalloc((nf ? nf : 1) * sizeof(*idx));
+	struct pt_ival *tmp = pt_xmalloc((nf ? nf : 1) * sizeof(*tmp));
+	for (size_t i = 0; i < nf; i++)
+		idx[i] = (uint32_t)i;
+	flow_sort_by(c->flows.v, idx, nf, FK_API, tmp);
+	flow_sort_by(c->flows.v, idx, nf, FK_STS, tmp);
+	free(tmp);
+	/* permute in place, cycle by cycle (position j takes flow idx[j]; done ones marked) */
+	struct flow *v = c->flows.v;
+	for (size_t i = 0; i < nf; i++) {
+		if (idx[i] == UINT32_MAX)
+			continue;
+		struct flow t = v[i];
+		size_t j = i;
+		while (idx[j] != i) {
+			size_t k = idx[j];
+			v[j] = v[k];
+			idx[j] = UINT32_MAX;
+			j = k;
+		}
+		v[j] = t;
+		idx[j] = UINT32_MAX;
+	}
+	for (size_t i = 0; i < nf; i++)
+		v[i].id = (uint32_t)i + 1;
+	free(idx);
 	free(row_of);
 	g_row_of = NULL;
-}
-
-static const struct ctx *g_sort_ctx;
-
-static int flow_idx_cmp_s(const void *pa, const void *pb)
-{
-	const struct flow *a = &g_sort_ctx->flows.v[*(const uint32_t *)pa], *b = &g_sort_ctx->flows.v[*(const uint32_t *)pb];
-	if (a->srow != b->srow)
-		return a->srow < b->srow ? -1 : 1;
-	if (a->sts != b->sts)
-		return a->sts < b->sts ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static int flow_idx_cmp_f(const void *pa, const void *pb)
-{
-	const struct flow *a = &g_sort_ctx->flows.v[*(const uint32_t *)pa], *b = &g_sort_ctx->flows.v[*(const uint32_t *)pb];
-	if (a->frow != b->frow)
-		return a->frow < b->frow ? -1 : 1;
-	if (a->fts != b->fts)
-		return a->fts < b->fts ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
 }
 
 /* --time-window: keep samples in the window, led by the last earlier one moved to the window start. */
@@ -1591,13 +1620,16 @@ static void build_sources(struct ctx *c)
 	}
 	size_t nf = c->flows.n;
 	if (nf) {
-		g_sort_ctx = c;
 		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
 		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
 		for (size_t i = 0; i < nf; i++)
-			c->flow_s[i] = c->flow_f[i] = (uint32_t)i;
-		pt_sort(c->flow_s, nf, sizeof(*c->flow_s), flow_idx_cmp_s);
-		pt_sort(c->flow_f, nf, sizeof(*c->flow_f), flow_idx_cmp_f);
+			c->flow_s[i] = c->flow_f[i] = (uint32_t)i; /* id order */
+		struct pt_ival *tmp = pt_xmalloc(nf * sizeof(*tmp));
+		flow_sort_by(c->flows.v, c->flow_s, nf, FK_STS, tmp); /* (srow, sts, id) */
+		flow_sort_by(c->flows.v, c->flow_s, nf, FK_SROW, tmp);
+		flow_sort_by(c->flows.v, c->flow_f, nf, FK_FTS, tmp); /* (frow, fts, id) */
+		flow_sort_by(c->flows.v, c->flow_f, nf, FK_FROW, tmp);
+		free(tmp);
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t *v = pass ? c->flow_f : c->flow_s;
 			for (size_t i = 0; i < nf;) {

@@ -327,3 +327,23 @@ const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t
 	}
 	return lo < m->syncs.n && m->syncs.v[lo].event == event ? &m->syncs.v[lo] : NULL;
 }
+
+size_t pt_events_corr_range(const struct pt_events *ev, int kind, uint64_t *lo, uint64_t *hi)
+{
+	size_t n = 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	if (!(ev->dense & PT_EVCOL_CORR))
+		return 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint64_t c = ev->corr[i];
+		if (ev->kind[i] != kind || !c)
+			continue;
+		n++;
+		if (c < *lo)
+			*lo = c;
+		if (c > *hi)
+			*hi = c;
+	}
+	return n;
+}

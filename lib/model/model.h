@@ -526,6 +526,10 @@ static inline void pt_model_add_event(struct pt_model *m, uint32_t track, uint32
 	}
 }
 
+/* Range [*lo, *hi] and count of the non-zero correlation ids of events of
+ * one kind (to size a support/idmap.h); 0 when there are none. */
+size_t pt_events_corr_range(const struct pt_events *ev, int kind, uint64_t *lo, uint64_t *hi);
+
 void pt_model_add_queue_sample(struct pt_model *m, uint32_t track, int64_t time, int64_t size, int64_t capacity);
 void pt_model_add_counter_sample(struct pt_model *m, uint32_t track, int64_t time, double value);
 

@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/idmap.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
@@ -368,11 +369,13 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		sort_windows(&t->dev[d]);
 
 	/* launch anchors: correlation -> start of the runtime call */
-	struct pt_hashmap api;
-	pt_hashmap_init(&api);
-	for (size_t i = 0; i < ev->n && (ev->dense & PT_EVCOL_CORR); i++) /* else no correlation ids */
+	struct pt_idmap api;
+	uint64_t clo, chi;
+	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi); /* 0 without correlation ids */
+	pt_idmap_init(&api, clo, chi, nc);
+	for (size_t i = 0; i < ev->n && nc; i++)
 		if (ev->kind[i] == PT_EV_API && ev->corr[i])
-			pt_hashmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL);
+			pt_idmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
 	int64_t ws = INT64_MIN, we = INT64_MAX;
 	if (o->has_window) {
 		if (o->win_start != INT64_MIN)
@@ -427,7 +430,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		const struct pt_tl_device *td = &t->dev[d];
 		int64_t anchor = ev->start[i];
 		if (has_corr && ev->corr[i] && is_device_activity(kind)) {
-			uint64_t *a = pt_hashmap_get(&api, ev->corr[i]);
+			uint64_t *a = pt_idmap_get(&api, ev->corr[i]);
 			if (a)
 				anchor = (int64_t)*a;
 		}
@@ -463,7 +466,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	}
 	free(tcur);
 	free(is_step);
-	pt_hashmap_free(&api);
+	pt_idmap_free(&api);
 
 	/* per device: Steps, scope, Communication and overlap rows */
 	for (size_t d = 0; d < t->ndev; d++) {

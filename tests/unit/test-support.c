@@ -15,6 +15,7 @@
 #include "support/err.h"
 #include "support/fmt.h"
 #include "support/hashmap.h"
+#include "support/idmap.h"
 #include "support/interval.h"
 #include "support/steppat.h"
 #include "support/out.h"
@@ -322,11 +323,52 @@ static void test_out_errors(void **state)
 	pt_err_free(e);
 }
 
+/* pt_idmap behaves as pt_hashmap for every key, dense hint or not, in range or not. */
+static void test_idmap(void **state)
+{
+	(void)state;
+	for (int hint = 0; hint < 3; hint++) {
+		struct pt_idmap m;
+		struct pt_hashmap ref;
+		pt_hashmap_init(&ref);
+		/* 0: dense [100, 1100]; 1: too sparse for the array; 2: no ids expected */
+		if (hint == 0)
+			pt_idmap_init(&m, 100, 1100, 1000);
+		else if (hint == 1)
+			pt_idmap_init(&m, 0, UINT64_MAX, 10);
+		else
+			pt_idmap_init(&m, UINT64_MAX, 0, 0);
+		assert_int_equal(hint == 0, m.span != 0);
+		uint64_t r = 99;
+		for (int i = 0; i < 5000; i++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t key = i % 7 == 0 ? (r >> 1) : i % 11 == 0 ? 99 : 100 + (r >> 40) % 1001; /* out of range too */
+			if (i % 13 == 0)
+				key = 1100 + (uint64_t)(i % 3); /* the last id, and just past it */
+			bool a1, a2;
+			uint64_t *v1 = pt_idmap_put(&m, key, (uint64_t)i, &a1);
+			uint64_t *v2 = pt_hashmap_put(&ref, key, (uint64_t)i, &a2);
+			assert_int_equal(a1, a2);
+			assert_int_equal(*v1, *v2);
+			if (i % 5 == 0) /* overwrite through the pointer, as callers do */
+				*v1 = *v2 = (uint64_t)i * 3;
+			uint64_t probe = (r >> 3) % 2000;
+			uint64_t *g1 = pt_idmap_get(&m, probe), *g2 = pt_hashmap_get(&ref, probe);
+			assert_int_equal(g1 != NULL, g2 != NULL);
+			if (g1)
+				assert_int_equal(*g1, *g2);
+		}
+		assert_null(pt_idmap_get(&m, UINT64_MAX - 5));
+		pt_idmap_free(&m);
+		pt_hashmap_free(&ref);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_err_chain), cmocka_unit_test(test_diag_counts),
-		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_strtab),
+		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
 		cmocka_unit_test(test_ival_sort_stable),
