@@ -142,17 +142,11 @@ int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths,
 	}
 
 	/* attachment rule (ascend.md §1.4) */
-	uint32_t npu = PT_NONE;
-	size_t nnpu = 0;
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_NPU) {
-			npu = (uint32_t)i;
-			nnpu++;
-		}
+	uint32_t npu = pt_model_only_device(m, PT_DEV_NPU);
 	bool one_number = true;
 	for (size_t i = 1; i < f.n; i++)
 		one_number &= f.v[i].number == f.v[0].number;
-	bool attach = nnpu == 1 && one_number;
+	bool attach = npu != PT_NONE && one_number;
 	if (attach && m->devices.v[npu].id != f.v[0].number)
 		pt_diag_note(diag, "MindData files numbered %u attached to the only Ascend device, %u",
 			     f.v[0].number, m->devices.v[npu].id);

@@ -32,14 +32,8 @@ void pt_numbered_free(struct pt_numbered_set *f)
 int pt_numbered_read_all(struct pt_model *m, const struct pt_numbered_set *f, int64_t selected, const char *what,
 			 pt_numbered_read_fn read, struct pt_diag *diag, struct pt_err **e)
 {
-	uint32_t npu = PT_NONE;
-	size_t nnpu = 0;
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_NPU) {
-			npu = (uint32_t)i;
-			nnpu++;
-		}
-	bool attach = nnpu == 1 && f->n == 1, any = false;
+	uint32_t npu = pt_model_only_device(m, PT_DEV_NPU);
+	bool attach = npu != PT_NONE && f->n == 1, any = false;
 	int rc = 0;
 	for (size_t i = 0; i < f->n && !rc; i++) {
 		uint32_t dev;

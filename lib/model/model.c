@@ -95,6 +95,19 @@ void pt_model_free(struct pt_model *m)
 	free(m);
 }
 
+uint32_t pt_model_only_device(const struct pt_model *m, enum pt_device_kind kind)
+{
+	uint32_t found = PT_NONE;
+	for (size_t i = 0; i < m->devices.n; i++) {
+		if (m->devices.v[i].kind != kind)
+			continue;
+		if (found != PT_NONE)
+			return PT_NONE;
+		found = (uint32_t)i;
+	}
+	return found;
+}
+
 uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind, uint32_t id)
 {
 	for (size_t i = 0; i < m->devices.n; i++)

@@ -475,6 +475,9 @@ static inline const char *pt_model_strget(const struct pt_model *m, uint32_t id)
 uint32_t pt_model_device(struct pt_model *m, enum pt_device_kind kind, uint32_t id);
 /* Device index of (kind, id), or PT_NONE. */
 uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind, uint32_t id);
+/* Index of the model's only device of that kind, or PT_NONE when there are none or several
+ * (the attachment rule of ascend.md §1.4: files numbered otherwise go to the only NPU). */
+uint32_t pt_model_only_device(const struct pt_model *m, enum pt_device_kind kind);
 /* Track index of (device, kind, stream), added with `name` if absent. Linear
  * search: importers cache the index of hot tracks. */
 uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
