@@ -259,13 +259,6 @@ void pt_ivset_diff(struct pt_ivset *out, const struct pt_ivset *a, const struct 
 
 bool pt_ivset_contains(const struct pt_ivset *x, int64_t t)
 {
-	size_t lo = 0, hi = x->n; /* the first interval ending after t */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->n && x->v[lo].s <= t;
+	size_t i = lower(x, t); /* the first interval ending after t */
+	return i < x->n && x->v[i].s <= t;
 }
