@@ -1258,8 +1258,6 @@ static void build_layout(struct ctx *c)
 
 /* ------------------------------------------------------------------ flows and counters */
 
-static uint32_t *g_row_of; /* set while building flows */
-
 /*
  * Flow orders are stable radix sorts on one integer key at a time (DESIGN.md §8:
  * no comparison sorts with callbacks on hot paths): sorting by the minor key
@@ -1310,7 +1308,6 @@ static void build_flows(struct ctx *c)
 		if (c->rows.v[r].type == R_TRACK)
 			for (size_t i = 0; i < c->rows.v[r].n; i++)
 				row_of[c->rows.v[r].idx[i]] = (uint32_t)r;
-	g_row_of = row_of;
 	/* correlation -> api event (first by start) */
 	struct pt_idmap api;
 	uint64_t clo, chi;
@@ -1366,7 +1363,6 @@ static void build_flows(struct ctx *c)
 		v[i].id = (uint32_t)i + 1;
 	free(idx);
 	free(row_of);
-	g_row_of = NULL;
 }
 
 /* --time-window: keep samples in the window, led by the last earlier one moved to the window start. */
