@@ -27,6 +27,7 @@ enum {
 	OPT_HINT,
 	OPT_BATCH_SIZE,
 	OPT_SKIP_STEPS,
+	OPT_IN_MEMORY,
 };
 
 static const struct pt_opt summary_opts[] = {
@@ -48,6 +49,10 @@ static const struct pt_opt summary_opts[] = {
 	{ "hint", 0, "KEY=VALUE", OPT_HINT,
 	  "threshold (repeatable): hints.launch.queue_delay_us (default 100) and hints.launch.runtime_us (default "
 	  "50) set the outlier cutoffs of the gpu view; other hints.* keys are accepted and ignored",
+	  NULL },
+	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
+	  "load the whole model first (by default a .ptm file of Ascend data is read twice, one batch of events at a "
+	  "time, when the views allow it)",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },
@@ -80,6 +85,7 @@ static struct pt_filter filt;
 static regex_t name_re, step_re, comm_re;
 static bool name_re_set, step_re_set, comm_re_set;
 static bool views_given;
+static bool in_memory; /* --in-memory */
 
 static int parse_views(const struct pt_cmd *cmd, const char *arg)
 {
@@ -201,6 +207,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 	case OPT_NO_DEMANGLE:
 		so.no_demangle = true;
 		return 0;
+	case OPT_IN_MEMORY:
+		in_memory = true;
+		return 0;
 	case OPT_BATCH_SIZE:
 	case OPT_SKIP_STEPS:
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0)
@@ -290,10 +299,16 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
+	struct pt_summary s;
+	bool streamed = false;
+	rc = 0;
+	if (!in_memory && pt_common_is_model_file(argv[first]))
+		rc = pt_summary_stream_file(argv[first], &so, &s, &streamed, &e);
+	if (!rc && streamed) {
+		rc = emit(&c, &s, &e);
+		pt_summary_free(&s);
+	} else if (!rc && !(rc = pt_common_load(&c, argv[first], &m, &e))) {
 		struct pt_index *x = pt_index_new(m);
-		struct pt_summary s;
 		rc = pt_pass_summary(m, x, &so, &s, &e);
 		if (!rc && s.nesting_violations)
 			pt_diag_note(&c.diag,
@@ -314,7 +329,7 @@ out:
 		regfree(&step_re);
 	if (comm_re_set)
 		regfree(&comm_re);
-	name_re_set = step_re_set = comm_re_set = views_given = false;
+	name_re_set = step_re_set = comm_re_set = views_given = in_memory = false;
 	return rc;
 }
 

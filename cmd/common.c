@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/model.h"
 #include "model/ptm.h"
@@ -106,6 +107,14 @@ static bool ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
 	return a >= b && !strcmp(s + a - b, suf);
+}
+
+bool pt_common_is_model_file(const char *path)
+{
+	struct stat st;
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return ends_with(path, ".ptm") || pt_ptm_probe(path);
 }
 
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)

@@ -372,12 +372,9 @@ static void classify_attributed(struct pt_index *x)
 	free(cr);
 }
 
-static void classify(struct pt_index *x)
+uint8_t *pt_index_op_comm(const struct pt_model *m)
 {
-	const struct pt_model *m = x->m;
-	const struct pt_events *ev = &m->events;
-	x->cls = pt_xcalloc(ev->n ? ev->n : 1, 1);
-	/* ops named at a point tag >= 3: communication ops (from the step comm names) */
+	/* ops of a communication type, or named at a point tag >= 3 (the step comm names) */
 	uint8_t *op_comm = pt_xcalloc(m->ops.n ? m->ops.n : 1, 1);
 	struct pt_hashmap comm_names;
 	pt_hashmap_init(&comm_names);
@@ -390,6 +387,15 @@ static void classify(struct pt_index *x)
 			     pt_hashmap_get(&comm_names, op->name) != NULL;
 	}
 	pt_hashmap_free(&comm_names);
+	return op_comm;
+}
+
+static void classify(struct pt_index *x)
+{
+	const struct pt_model *m = x->m;
+	const struct pt_events *ev = &m->events;
+	x->cls = pt_xcalloc(ev->n ? ev->n : 1, 1);
+	uint8_t *op_comm = pt_index_op_comm(m);
 	/* streams (tracks) that run a framework-named task */
 	uint8_t *named_track = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, 1);
 	for (size_t i = 0; i < ev->n; i++)
@@ -400,10 +406,7 @@ static void classify(struct pt_index *x)
 	for (size_t i = 0; i < ev->n; i++) {
 		switch (ev->kind[i]) {
 		case PT_EV_TASK:
-			if (ev->op[i])
-				x->cls[i] = op_comm[ev->op[i] - 1] ? 2 : 1;
-			else
-				x->cls[i] = named_track[ev->track[i]] ? 1 : 2;
+			x->cls[i] = pt_index_task_class(op_comm, ev->op[i], named_track[ev->track[i]]);
 			break;
 		case PT_EV_AICPU:
 			x->cls[i] = 1;

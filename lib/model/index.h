@@ -55,6 +55,20 @@ typedef void (*pt_index_visit)(void *arg, size_t ev);
 void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_index_visit fn, void *arg);
 /* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
 bool pt_index_is_comm(struct pt_index *x, size_t ev);
+/* Per op of m: is it a communication op (ascend.md §3.8: a communication type, or a
+ * name the step trace marks)? An array of m->ops.n flags, to free. */
+uint8_t *pt_index_op_comm(const struct pt_model *m);
+/*
+ * Class of an Ascend task (ascend.md §3.8): 2 communication, 1 computation.
+ * op: the event's op + 1 (0 none); named: its stream runs some task of a
+ * framework op (an unnamed task on such a stream computes).
+ */
+static inline uint8_t pt_index_task_class(const uint8_t *op_comm, uint32_t op, bool named)
+{
+	if (op)
+		return op_comm[op - 1] ? 2 : 1;
+	return named ? 1 : 2;
+}
 /* Is event i a device activity that takes part in C or M? */
 bool pt_index_is_device_task(const struct pt_index *x, size_t ev);
 /* C and M of device index dev. */

@@ -128,6 +128,7 @@ struct u32buf {
 
 struct ids {
 	size_t nstrings, ndevices, ntracks, nops;
+	uint64_t nevents; /* events applied so far (a streaming read keeps only the current batch) */
 	struct u32buf scratch[3]; /* undelta()'s columns */
 };
 
@@ -474,6 +475,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 				ev->task[k] = b->n_task ? b->task[i] : 0;
 		}
 		ev->n += n;
+		ids->nevents += n;
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_QUEUES: {
@@ -731,7 +733,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			BAD("'%s': checksum mismatch (model says %08" PRIx32 ", content gives %08" PRIx32 ")", name,
 			    f->crc32, crc);
 		if (f->n_strings != m->strings.n || f->n_devices != m->devices.n || f->n_tracks != m->tracks.n ||
-		    f->n_events != m->events.n || f->n_ops != m->ops.n || f->n_steps != m->steps.n ||
+		    f->n_events != ids->nevents || f->n_ops != m->ops.n || f->n_steps != m->steps.n ||
 		    f->n_queue_samples != m->queues.n || f->n_counter_samples != m->counters.n ||
 		    f->n_stats != m->stats.n || f->n_sources != m->sources.n || f->n_aicpu != m->aicpu.n)
 			BAD("'%s': the footer's counts do not match the content", name);
@@ -747,7 +749,21 @@ out:
 	return rc;
 }
 
-int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err **e)
+/* Is this chunk one that a streaming read cannot apply (it refers to events by index)? */
+static bool needs_events(Proftool__Chunk__BodyCase body)
+{
+	return body == PROFTOOL__CHUNK__BODY_KERNELS || body == PROFTOOL__CHUNK__BODY_COPIES ||
+	       body == PROFTOOL__CHUNK__BODY_LINKS || body == PROFTOOL__CHUNK__BODY_SYNCS ||
+	       body == PROFTOOL__CHUNK__BODY_RANGE;
+}
+
+/*
+ * The body of every read. Without a sink the events accumulate in m; with
+ * one, m->events is emptied before each batch and the sink sees the batch
+ * alone (see ptm.h). Returns 0, -1 (error in *e) or the sink's stop value.
+ */
+static int read_body(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
+		     struct pt_err **e)
 {
 	struct reader r;
 	memset(&r, 0, sizeof(r));
@@ -756,13 +772,20 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 	r.in_cap = 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
-	struct pt_model *m = pt_model_new();
 	uint8_t *chunk = NULL;
 	size_t chunk_cap = 0;
 	struct ev_scratch evs;
 	memset(&evs, 0, sizeof(evs));
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
+	bool events_only = sink && sink->events_only;
+	if (events_only) {
+		/* the model a first read of the same file filled */
+		ids.nstrings = m->strings.n;
+		ids.ndevices = m->devices.n;
+		ids.ntracks = m->tracks.n;
+		ids.nops = m->ops.n;
+	}
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -832,17 +855,26 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 		r.crc = (uint32_t)crc32(r.crc, chunk, (uInt)len);
 		Proftool__Chunk fc;
 		Proftool__EventBatch fb;
-		if (fast_events(chunk, len, &evs, &fc, &fb)) {
-			rc = apply(m, &fc, &ids, name, off, &footer, crc_before, e);
-			if (rc)
-				goto out;
-			continue;
+		Proftool__Chunk *c = NULL;
+		const Proftool__Chunk *a = &fc;
+		if (!fast_events(chunk, len, &evs, &fc, &fb)) {
+			c = proftool__chunk__unpack(NULL, len, chunk);
+			if (!c)
+				BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
+			a = c;
 		}
-		Proftool__Chunk *c = proftool__chunk__unpack(NULL, len, chunk);
-		if (!c)
-			BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
-		rc = apply(m, c, &ids, name, off, &footer, crc_before, e);
-		proftool__chunk__free_unpacked(c, NULL);
+		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
+		if (sink && batch)
+			m->events.n = 0;
+		if (sink && needs_events(a->body_case)) {
+			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
+		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
+			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
+			if (!rc && sink && batch)
+				rc = sink->batch(sink->arg, m, (size_t)(ids.nevents - m->events.n), e);
+		}
+		if (c)
+			proftool__chunk__free_unpacked(c, NULL);
 		if (rc)
 			goto out;
 	}
@@ -863,6 +895,13 @@ out:
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
 	free(r.in);
+	return rc;
+}
+
+int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err **e)
+{
+	struct pt_model *m = pt_model_new();
+	int rc = read_body(fd, name, m, NULL, e);
 	if (rc) {
 		pt_model_free(m);
 		*mp = NULL;
@@ -880,6 +919,16 @@ int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 	if (fd < 0)
 		return pt_err_errno(e, errno, "cannot open '%s'", path);
 	int rc = pt_ptm_read_fd(fd, path, m, e);
+	close(fd);
+	return rc;
+}
+
+int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pt_err_errno(e, errno, "cannot open '%s'", path);
+	int rc = read_body(fd, path, m, sink, e);
 	close(fd);
 	return rc;
 }

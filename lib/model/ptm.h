@@ -35,6 +35,28 @@ struct pt_out;
 int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int jobs, struct pt_err **e);
 /* Does the file at path start with the .ptm magic? ("-" is never probed.) */
 bool pt_ptm_probe(const char *path);
+
+/*
+ * Streaming read, for passes that need each event once and never the events
+ * together (the summary's low-memory path). Every chunk but the event batches
+ * is applied to m as pt_ptm_read() would; before each batch m->events is
+ * emptied, and after it sink->batch() runs with m->events holding that batch
+ * alone (`first`: the model index of its first event). All checks of a full
+ * read run, footer and checksum included, except that chunks referring to
+ * events by index (the CUPTI side tables) cannot be checked: the read stops
+ * there and returns PT_PTM_STOP. With events_only, m must be the model a
+ * previous streaming read of the same file filled; only event batches and the
+ * footer are applied (the footer's counts must still match m).
+ * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
+ * callback returned (which stops the read; negative: an error set in *e).
+ */
+#define PT_PTM_STOP 1
+struct pt_ptm_sink {
+	int (*batch)(void *arg, struct pt_model *m, size_t first, struct pt_err **e);
+	void *arg;
+	bool events_only;
+};
+int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /* Read a model from path ("-" = standard input). */
 int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e);
 /* Read from an open file descriptor; name is used in messages. */

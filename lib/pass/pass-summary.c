@@ -29,6 +29,7 @@
 #include "model/hostcpu.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
@@ -137,6 +138,24 @@ struct ctx {
 	uint8_t *cls;             /* GPU kernels: 1 computation, 2 communication (§2.5) */
 	uint8_t *kname;           /* raw kernel name id -> 0 not matched yet, 1 computation, 2 communication */
 	uint64_t violations;      /* nesting_violations (§2.2) */
+	uint8_t *opcomm;          /* streaming: pt_index_op_comm() */
+	struct scan *scan;        /* streaming (pt_summary_stream_*): what a first read found; NULL in memory */
+};
+
+/*
+ * What the first of a streaming summary's two reads learns from the events
+ * (every array per device or per track index). The second read uses it for
+ * what a whole model would give: the earliest event, each device's span, which
+ * streams run framework-named tasks, and when no later device activity of a
+ * track can start earlier than a time (the overview's release watermark).
+ */
+struct scan {
+	int64_t earliest;
+	int64_t *lo, *hi;   /* per device: first start and last end of its span events (rank_prepare) */
+	uint64_t *left;     /* per track: device activities (first read: counted; second: still to come) */
+	int64_t *min, *last;/* per track: earliest start of a device activity; start of the last one seen */
+	uint8_t *sorted;    /* per track: device activities come in start order in the file */
+	uint8_t *seen, *named;
 };
 
 struct rank {
@@ -166,6 +185,7 @@ struct rank {
 	uint32_t *act_off, *act;  /* activities launched by calls attached directly to each hr */
 	bool local_cm;            /* the kernel classes differ from the index's: local C/M sets */
 	struct pt_ivset *lc, *lm; /* per device index */
+	struct asc *asc;          /* Ascend ranks: the per-event sums (see struct asc) */
 };
 
 static uint32_t out_intern(struct ctx *g, const char *s, size_t n)
@@ -763,7 +783,12 @@ static bool kcomm(const struct rank *r, size_t i)
 {
 	if (!r->ascend && r->g->cls)
 		return r->g->cls[i] == 2;
-	return pt_index_is_comm(r->g->x, i);
+	if (r->g->x)
+		return pt_index_is_comm(r->g->x, i);
+	/* streaming (Ascend models only): the index's rule for tasks, ascend.md §3.8 */
+	const struct pt_events *ev = &r->g->m->events;
+	return ev->kind[i] == PT_EV_TASK &&
+	       pt_index_task_class(r->g->opcomm, ev->op[i], r->g->scan->named[ev->track[i]]) == 2;
 }
 
 static const struct pt_ivset *rank_comp(struct rank *r, uint32_t d)
@@ -877,7 +902,11 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 		}
 	} else {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		for (size_t i = 0; i < ev->n; i++) {
+		if (g->scan) { /* streaming: Ascend ranks only */
+			lo = g->scan->lo[r->dev];
+			hi = g->scan->hi[r->dev];
+		}
+		for (size_t i = 0; i < ev->n && !g->scan; i++) {
 			uint8_t k = ev->kind[i];
 			if ((is_dev_activity(k) || k == PT_EV_API || k == PT_EV_RANGE || k == PT_EV_AICPU) &&
 			    in_rank(r, i)) {
@@ -1288,29 +1317,76 @@ static bool in_win_seq(const struct rank *r, size_t *k, int64_t t)
 	return *k < r->nw && r->w[*k].s <= t;
 }
 
-static void ov_visit(void *arg, size_t i)
+enum { OV_CLASS = 3, OV_COMM = 4, OV_MEM = 8 };
+
+/* Overview flags of device activity i: class (0 kernel, 1 memcpy, 2 memset), communication, member. */
+static unsigned ov_flags(const struct rank *r, size_t i)
 {
-	struct ovacc *a = arg;
+	uint8_t k = r->g->m->events.kind[i];
+	unsigned f = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+	if (is_kernel(k) && kcomm(r, i))
+		f |= OV_COMM;
+	if (member(r, i))
+		f |= OV_MEM;
+	return f;
+}
+
+/* One device activity [s, e) of the overview, in start order; unattr < 0: Ascend, by the windows. */
+static void ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr)
+{
 	struct rank *r = a->r;
-	const struct pt_events *ev = &r->g->m->events;
-	uint8_t k = ev->kind[i];
-	if (!is_dev_activity(k))
-		return;
-	int64_t s = ev->start[i], e = s + ev->dur[i];
-	bool mem = member(r, i);
-	int c = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+	bool mem = f & OV_MEM;
+	int c = (int)(f & OV_CLASS);
 	urun_add(r, &a->u[c], s, e);
 	a->u[c].calls += mem;
-	if (is_kernel(k) && kcomm(r, i)) {
+	if (f & OV_COMM) {
 		urun_add(r, &a->u[3], s, e);
 		a->u[3].calls += mem;
 	}
-	bool unattr = r->ascend ? !in_win_seq(r, &a->wk, s) : !hr_of_act(r, i);
+	if (unattr < 0)
+		unattr = !in_win_seq(r, &a->wk, s);
 	if (unattr) {
 		urun_add(r, &a->u[4], s, e);
 		a->u[4].calls += mem;
 	}
 }
+
+static void ov_visit(void *arg, size_t i)
+{
+	struct ovacc *a = arg;
+	struct rank *r = a->r;
+	const struct pt_events *ev = &r->g->m->events;
+	if (!is_dev_activity(ev->kind[i]))
+		return;
+	int64_t s = ev->start[i];
+	ov_add(a, s, s + ev->dur[i], ov_flags(r, i), r->ascend ? -1 : !hr_of_act(r, i));
+}
+
+/* A device activity of a streamed rank waiting for its turn in start order. */
+struct ov_ent {
+	int64_t s, e;
+	unsigned f; /* ov_flags() */
+};
+
+/*
+ * Ascend ranks: what the overview, model, operator and kernel views need from
+ * the events, summed in one pass over them (asc_event), over the whole model
+ * or batch by batch when streaming. The sums do not depend on the order of
+ * the events; only the overview's unions do, so a streamed rank keeps its
+ * device activities in a min-heap until no later one can start earlier.
+ */
+struct asc {
+	int64_t G;                  /* Σ dur of member device activities (model view) */
+	size_t hint;                /* window of the previous event */
+	struct items op, kn;        /* operator and kernel items */
+	int64_t op_den, kn_den;
+	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
+	uint8_t *trk;               /* per track: a stream track of the rank */
+	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
+	PT_VEC(struct ov_ent) pend; /* streaming: pending activities sorted by start, from pend.v[ph] */
+	size_t ph;
+	PT_VEC(struct ov_ent) heap; /* streaming: pending activities that came too late for pend: a min-heap */
+};
 
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
@@ -1385,7 +1461,10 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 	}
 	pt_sort(cpu, nc, sizeof(*cpu), cmp_ov);
 	struct ovacc acc = { .r = r };
-	pt_index_merge(r->g->x, r->tracks, r->ntracks, ov_visit, &acc);
+	if (g->x)
+		pt_index_merge(g->x, r->tracks, r->ntracks, ov_visit, &acc);
+	else
+		acc = r->asc->ov; /* streamed */
 	static const char *const glab[] = { "Kernel", "Memcpy", "Memset", "Communication", "Unattributed" };
 	struct pt_stext *x = stext(r, "Overview Summary", true, multi);
 	pt_stext_col(x, "Event Type", 25, false, true);
@@ -1578,35 +1657,11 @@ static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_stext *
 
 static void view_model(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
-	struct ctx *g = r->g;
-	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
 	if (!r->ascend) {
 		view_model_gpu(r, t, tx, multi);
 		return;
 	}
-	int64_t G = 0;
-	for (size_t k = 0; k < r->nw; k++)
-		memset(r->w[k].gpu, 0, sizeof(r->w[k].gpu));
-	/* model order (sequential memory); the window of the previous event is tried before a search */
-	size_t hint = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
-			continue;
-		G += ev->dur[i];
-		int64_t t0 = ev->start[i];
-		ssize_t k;
-		if (hint < r->nw && r->w[hint].s <= t0 && t0 < r->w[hint].e)
-			k = (ssize_t)hint;
-		else if ((k = win_of(r, t0)) < 0)
-			continue;
-		hint = (size_t)k;
-		struct win *x = &r->w[k];
-		x->gpu[3] += ev->dur[i];
-		int p = phase_of(x, t0);
-		if (p < 3)
-			x->gpu[p] += ev->dur[i];
-	}
+	int64_t G = r->asc->G; /* and r->w[k].gpu: asc_event() */
 	struct item st = { 0 }, ph[3] = { { 0 } };
 	struct ivl cover = { 0 };
 	int64_t others_gpu = 0;
@@ -1991,56 +2046,13 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
 	if (!r->ascend) {
 		view_operator_gpu(r, t, tx, multi);
 		return;
 	}
-	struct items it;
-	items_init(&it);
-	int64_t den = 0;
-	uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item)); /* raw name -> item + 1 */
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_TASK || !ev->op[i] || !in_rank(r, i) || !member(r, i))
-			continue;
-		struct item *x;
-		if (raw2item[ev->name[i]]) {
-			x = &it.v.v[raw2item[ev->name[i]] - 1];
-		} else {
-			uint32_t nm = out_name(g, ev->name[i], false);
-			x = items_get(&it, nm, nm);
-			raw2item[ev->name[i]] = (uint32_t)(x - it.v.v) + 1;
-		}
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		den += ev->dur[i];
-		if (g->o->op_detail) {
-			/* task rows: few task keys per op, linear search from the last hit */
-			uint64_t key = task_key(m, i);
-			struct item *s = NULL;
-			for (size_t k = x->sub.n; k-- > 0;)
-				if ((uint64_t)x->sub.v[k].a == key) {
-					s = &x->sub.v[k];
-					break;
-				}
-			if (!s) {
-				struct item y = { 0 };
-				y.name = task_name(g, i);
-				y.a = (int64_t)key;
-				y.first = INT64_MAX;
-				pt_vec_push(&x->sub, y);
-				s = &x->sub.v[x->sub.n - 1];
-			}
-			s->calls++;
-			item_gpu(s, ev->dur[i]);
-			if (ev->start[i] < s->first)
-				s->first = ev->start[i];
-		}
-	}
-	free(raw2item);
-	items_sort(g, it.v.v, it.v.n, VK_TWO);
+	struct items *it = &r->asc->op; /* asc_event() */
+	int64_t den = r->asc->op_den;
+	items_sort(g, it->v.v, it->v.n, VK_TWO);
 	char lab[32], grp[48];
 	dev_label(m, r->dev, lab);
 	snprintf(grp, sizeof(grp), "Device: %s", lab);
@@ -2054,8 +2066,8 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 	char c0[4096], c1[32], c2[256], c3[256];
 	const char *cells[4] = { c0, c1, c2, c3 };
 	int64_t shown = 0;
-	for (size_t k = 0; k < it.v.n; k++) {
-		struct item *o = &it.v.v[k];
+	for (size_t k = 0; k < it->v.n; k++) {
+		struct item *o = &it->v.v[k];
 		if (!name_ok(g, o->name))
 			continue;
 		if (g->o->top >= 0 && shown >= g->o->top)
@@ -2092,8 +2104,36 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 			pt_stext_row(x, cells);
 		}
 	}
-	items_free(&it);
 	*tx = x;
+}
+
+/* Kernel view: add kernel i (member) to its item; raw2item: raw name id -> item + 1. */
+static void kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t *raw2item, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	struct item *x;
+	if (ev->name[i] && raw2item[ev->name[i]]) {
+		x = &it->v.v[raw2item[ev->name[i]] - 1];
+	} else if (ev->name[i]) {
+		uint32_t nm = out_name(g, ev->name[i], false);
+		x = items_get(it, nm, nm);
+		raw2item[ev->name[i]] = (uint32_t)(x - it->v.v) + 1;
+	} else if (r->ascend) {
+		/* unnamed task: keyed by (stream, task); the name is made once per key */
+		uint64_t key = task_key(m, i) | (1ull << 63);
+		uint64_t *p = pt_hashmap_get(&it->map, key);
+		x = p ? &it->v.v[*p] : items_get(it, key, task_name(g, i));
+	} else {
+		uint32_t nm = out_intern(g, "<unnamed>", 9);
+		x = items_get(it, nm, nm);
+	}
+	x->calls++;
+	item_gpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	*den += ev->dur[i];
 }
 
 static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
@@ -2101,37 +2141,20 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	struct items it;
-	items_init(&it);
+	struct items own, *it = &own;
 	int64_t den = 0;
-	uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item)); /* raw name -> item + 1 */
-	for (size_t i = 0; i < ev->n; i++) {
-		if (!is_kernel(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
-			continue;
-		struct item *x;
-		if (ev->name[i] && raw2item[ev->name[i]]) {
-			x = &it.v.v[raw2item[ev->name[i]] - 1];
-		} else if (ev->name[i]) {
-			uint32_t nm = out_name(g, ev->name[i], false);
-			x = items_get(&it, nm, nm);
-			raw2item[ev->name[i]] = (uint32_t)(x - it.v.v) + 1;
-		} else if (r->ascend) {
-			/* unnamed task: keyed by (stream, task); the name is made once per key */
-			uint64_t key = task_key(m, i) | (1ull << 63);
-			uint64_t *p = pt_hashmap_get(&it.map, key);
-			x = p ? &it.v.v[*p] : items_get(&it, key, task_name(g, i));
-		} else {
-			uint32_t nm = out_intern(g, "<unnamed>", 9);
-			x = items_get(&it, nm, nm);
-		}
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		den += ev->dur[i];
+	if (r->asc) {
+		it = &r->asc->kn; /* asc_event() */
+		den = r->asc->kn_den;
+	} else {
+		items_init(&own);
+		uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item));
+		for (size_t i = 0; i < ev->n; i++)
+			if (is_kernel(ev->kind[i]) && in_rank(r, i) && member(r, i))
+				kernel_add(r, &own, &den, raw2item, i);
+		free(raw2item);
 	}
-	free(raw2item);
-	items_sort(g, it.v.v, it.v.n, VK_DEV);
+	items_sort(g, it->v.v, it->v.n, VK_DEV);
 	struct pt_stext *x = stext(r, "Kernel Summary", true, multi);
 	char hb[96];
 	pt_stext_col(x, "Name", 90, false, true);
@@ -2139,8 +2162,8 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	pt_stext_col(x, block_head(r, false, hb), 40, true, false);
 	char c1[32], c2[256];
 	int64_t shown = 0;
-	for (size_t k = 0; k < it.v.n; k++) {
-		struct item *o = &it.v.v[k];
+	for (size_t k = 0; k < it->v.n; k++) {
+		struct item *o = &it->v.v[k];
 		if (!name_ok(g, o->name))
 			continue;
 		if (g->o->top >= 0 && shown >= g->o->top)
@@ -2165,7 +2188,8 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		pt_stext_row(x, cells);
 		free(dn);
 	}
-	items_free(&it);
+	if (it == &own)
+		items_free(&own);
 	*tx = x;
 }
 
@@ -3214,6 +3238,216 @@ static struct pt_table *data_table(enum pt_summary_view v)
 	return t;
 }
 
+/* ------------------------------------------------------------------ */
+/* Ascend sums (struct asc), in memory or streamed                     */
+
+static struct asc *asc_new(struct rank *r)
+{
+	const struct pt_model *m = r->g->m;
+	struct asc *a = pt_xcalloc(1, sizeof(*a));
+	items_init(&a->op);
+	items_init(&a->kn);
+	a->op_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->op_raw));
+	a->kn_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->kn_raw));
+	a->trk = pt_xcalloc(m->tracks.n + 1, 1);
+	for (size_t k = 0; k < r->ntracks; k++)
+		a->trk[r->tracks[k]] = 1;
+	a->ov.r = r;
+	return a;
+}
+
+static void asc_free(struct asc *a)
+{
+	if (!a)
+		return;
+	items_free(&a->op);
+	items_free(&a->kn);
+	free(a->op_raw);
+	free(a->kn_raw);
+	free(a->trk);
+	pt_vec_free(&a->pend);
+	pt_vec_free(&a->heap);
+	free(a);
+}
+
+/*
+ * A new pending activity: appended to the sorted queue when it starts no
+ * earlier than the queue's last (most arrive so: a stream's tasks are in
+ * start order and streams interleave in time), inserted when a few places
+ * back, and otherwise kept in the heap; asc_release() merges the two.
+ */
+static void heap_push(struct asc *a, struct ov_ent x);
+
+static void pend_add(struct asc *a, struct ov_ent x)
+{
+	enum { BACK = 16 };
+	size_t n = a->pend.n;
+	struct ov_ent *q = a->pend.v;
+	size_t k = n;
+	while (k > a->ph && n - k < BACK && q[k - 1].s > x.s)
+		k--;
+	if (k > a->ph && q[k - 1].s > x.s) {
+		heap_push(a, x);
+		return;
+	}
+	pt_vec_reserve(&a->pend, n + 1);
+	q = a->pend.v;
+	memmove(q + k + 1, q + k, (n - k) * sizeof(*q));
+	q[k] = x;
+	a->pend.n++;
+}
+
+static void heap_push(struct asc *a, struct ov_ent x)
+{
+	pt_vec_reserve(&a->heap, a->heap.n + 1);
+	struct ov_ent *h = a->heap.v;
+	size_t k = a->heap.n++;
+	while (k && h[(k - 1) / 2].s > x.s) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	h[k] = x;
+}
+
+static struct ov_ent heap_pop(struct asc *a)
+{
+	struct ov_ent *h = a->heap.v, top = h[0], x = h[--a->heap.n];
+	size_t n = a->heap.n, k = 0;
+	for (;;) {
+		size_t c = 2 * k + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1].s < h[c].s)
+			c++;
+		if (h[c].s >= x.s)
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	if (n)
+		h[k] = x;
+	return top;
+}
+
+/*
+ * Feed the overview the pending device activities that no later one can
+ * precede: those starting at or before the watermark, the earliest start any
+ * stream track of the rank can still deliver (a track in start order: its
+ * last start; otherwise its earliest start, until it is done). all: every
+ * pending one (the events are over).
+ */
+static void asc_release(struct rank *r, bool all)
+{
+	const struct scan *sc = r->g->scan;
+	struct asc *a = r->asc;
+	int64_t wm = INT64_MAX;
+	for (size_t k = 0; k < r->ntracks && !all; k++) {
+		uint32_t t = r->tracks[k];
+		if (!sc->left[t])
+			continue;
+		int64_t c = sc->sorted[t] && sc->seen[t] ? sc->last[t] : sc->min[t];
+		if (c < wm)
+			wm = c;
+	}
+	struct ov_ent *q = a->pend.v;
+	for (;;) {
+		bool fromq = a->ph < a->pend.n && (!a->heap.n || q[a->ph].s <= a->heap.v[0].s);
+		struct ov_ent x;
+		if (fromq && q[a->ph].s <= wm)
+			x = q[a->ph++];
+		else if (!fromq && a->heap.n && a->heap.v[0].s <= wm)
+			x = heap_pop(a);
+		else
+			break;
+		ov_add(&a->ov, x.s, x.e, x.f, -1);
+	}
+	/* keep the queue's live part at the front once it is mostly consumed */
+	if (a->ph == a->pend.n) {
+		a->ph = a->pend.n = 0;
+	} else if (a->ph > a->pend.n / 2) {
+		memmove(q, q + a->ph, (a->pend.n - a->ph) * sizeof(*q));
+		a->pend.n -= a->ph;
+		a->ph = 0;
+	}
+}
+
+/* Add event i of an Ascend rank to the sums of the selected views. */
+static void asc_event(struct rank *r, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	uint8_t kd = ev->kind[i];
+	if (!is_dev_activity(kd))
+		return;
+	struct asc *a = r->asc;
+	unsigned views = g->o->views;
+	if (!g->x && (views & (1u << PT_SV_OVERVIEW)) && a->trk[ev->track[i]])
+		pend_add(a, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], ov_flags(r, i) });
+	if (!member(r, i))
+		return;
+	if (views & (1u << PT_SV_MODEL)) {
+		a->G += ev->dur[i];
+		/* the window of the previous event is tried before a search */
+		int64_t t0 = ev->start[i];
+		ssize_t k;
+		if (a->hint < r->nw && r->w[a->hint].s <= t0 && t0 < r->w[a->hint].e)
+			k = (ssize_t)a->hint;
+		else
+			k = win_of(r, t0);
+		if (k >= 0) {
+			a->hint = (size_t)k;
+			struct win *x = &r->w[k];
+			x->gpu[3] += ev->dur[i];
+			int p = phase_of(x, t0);
+			if (p < 3)
+				x->gpu[p] += ev->dur[i];
+		}
+	}
+	if ((views & (1u << PT_SV_OPERATOR)) && kd == PT_EV_TASK && ev->op[i]) {
+		struct item *x;
+		if (a->op_raw[ev->name[i]]) {
+			x = &a->op.v.v[a->op_raw[ev->name[i]] - 1];
+		} else {
+			uint32_t nm = out_name(g, ev->name[i], false);
+			x = items_get(&a->op, nm, nm);
+			a->op_raw[ev->name[i]] = (uint32_t)(x - a->op.v.v) + 1;
+		}
+		x->calls++;
+		item_gpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		a->op_den += ev->dur[i];
+		if (g->o->op_detail) {
+			/* task rows: few task keys per op, linear search from the last hit */
+			uint64_t key = task_key(m, i);
+			struct item *s = NULL;
+			for (size_t k = x->sub.n; k-- > 0;)
+				if ((uint64_t)x->sub.v[k].a == key) {
+					s = &x->sub.v[k];
+					break;
+				}
+			if (!s) {
+				struct item y = { 0 };
+				y.name = task_name(g, i);
+				y.a = (int64_t)key;
+				y.first = INT64_MAX;
+				pt_vec_push(&x->sub, y);
+				s = &x->sub.v[x->sub.n - 1];
+			}
+			s->calls++;
+			item_gpu(s, ev->dur[i]);
+			if (ev->start[i] < s->first)
+				s->first = ev->start[i];
+		}
+	}
+	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd))
+		kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
+}
+
+/* ------------------------------------------------------------------ */
+/* driver                                                              */
+
 typedef void (*view_fn)(struct rank *, struct pt_table *, struct pt_stext **, bool);
 
 static const view_fn view_fns[PT_SV_COUNT] = {
@@ -3231,35 +3465,54 @@ static const view_fn view_fns[PT_SV_COUNT] = {
 	[PT_SV_API] = view_api,
 };
 
-int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
-		    struct pt_summary *out, struct pt_err **e)
+typedef PT_VEC(struct rank) rank_vec;
+
+/* One summary: its context, ranks and effective options (in memory or streamed). */
+struct run {
+	struct ctx g;
+	rank_vec ranks;
+	struct pt_summary_opts eff;
+	const struct pt_summary_opts *o;
+	uint32_t *dev_rank; /* streaming: device index -> Ascend rank + 1 */
+};
+
+/*
+ * Context and ranks of model m: with its index x in memory, or streamed
+ * (x NULL, sc the first read's scan). earliest: the earliest event start
+ * (INT64_MAX: none).
+ */
+static int run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,
+		    const struct pt_summary_opts *o, int64_t earliest, struct pt_err **e)
 {
-	memset(out, 0, sizeof(*out));
-	struct ctx g = { .m = m, .x = x, .o = o };
-	g.unit = o->unit == PT_TU_DEFAULT ? PT_TU_MS : o->unit;
-	pt_strtab_init(&g.names);
-	g.raw2out = pt_xcalloc(m->strings.n + 1, sizeof(*g.raw2out));
-	g.raw2api = pt_xcalloc(m->strings.n + 1, sizeof(*g.raw2api));
+	struct ctx *gp = &u->g;
+	memset(gp, 0, sizeof(*gp));
+	gp->m = m;
+	gp->x = x;
+	gp->scan = sc;
+	if (sc)
+		gp->opcomm = pt_index_op_comm(m);
+	gp->o = o;
+	u->o = o;
+	u->ranks.v = NULL;
+	u->ranks.n = u->ranks.cap = 0;
+	gp->unit = o->unit == PT_TU_DEFAULT ? PT_TU_MS : o->unit;
+	pt_strtab_init(&gp->names);
+	gp->raw2out = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2out));
+	gp->raw2api = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2api));
 	if (o->step_re) {
-		g.step_re = *o->step_re;
+		gp->step_re = *o->step_re;
 	} else {
-		if (pt_step_pattern_compile(&g.step_re, NULL, NULL, 0)) {
-			free(g.raw2out);
-			free(g.raw2api);
-			pt_strtab_free(&g.names);
+		if (pt_step_pattern_compile(&gp->step_re, NULL, NULL, 0)) {
+			free(gp->raw2out);
+			free(gp->raw2api);
+			free(gp->opcomm);
+			pt_strtab_free(&gp->names);
 			return pt_err(e, "cannot compile the step pattern");
 		}
-		g.step_re_own = true;
+		gp->step_re_own = true;
 	}
-	g.earliest = INT64_MAX;
-	for (size_t i = 0; i < m->events.n; i++)
-		if (m->events.start[i] < g.earliest)
-			g.earliest = m->events.start[i];
-	if (g.earliest == INT64_MAX)
-		g.earliest = 0;
-
+	gp->earliest = earliest == INT64_MAX ? 0 : earliest;
 	/* ranks: one per NPU device (ascending id), then rank 0 for GPU/host data */
-	PT_VEC(struct rank) ranks = { 0 };
 	bool gpu = false;
 	for (uint32_t d = 0; d < m->devices.n; d++) {
 		const struct pt_device *dv = &m->devices.v[d];
@@ -3269,34 +3522,34 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 		}
 		if (o->device >= 0 && dv->id != (uint64_t)o->device)
 			continue;
-		struct rank r = { .g = &g, .ascend = true, .dev = d, .rank = dv->id, .word = "NPU" };
-		pt_vec_push(&ranks, r);
+		struct rank r = { .g = gp, .ascend = true, .dev = d, .rank = dv->id, .word = "NPU" };
+		pt_vec_push(&u->ranks, r);
 	}
-	for (size_t i = 1; i < ranks.n; i++)
-		for (size_t j = i; j > 0 && ranks.v[j - 1].rank > ranks.v[j].rank; j--) {
-			struct rank tmp = ranks.v[j];
-			ranks.v[j] = ranks.v[j - 1];
-			ranks.v[j - 1] = tmp;
+	for (size_t i = 1; i < u->ranks.n; i++)
+		for (size_t j = i; j > 0 && u->ranks.v[j - 1].rank > u->ranks.v[j].rank; j--) {
+			struct rank tmp = u->ranks.v[j];
+			u->ranks.v[j] = u->ranks.v[j - 1];
+			u->ranks.v[j - 1] = tmp;
 		}
 	/* GPU ranks: one per traced process (devices grouped by pid), numbered by the recorded rank, else in order */
 	if (gpu) {
-		g.link = pt_xcalloc(m->events.n + 1, sizeof(*g.link));
-		g.cls = pt_xcalloc(m->events.n + 1, 1);
-		g.kname = pt_xcalloc(m->strings.n + 1, 1);
-		size_t first = ranks.n;
+		gp->link = pt_xcalloc(m->events.n + 1, sizeof(*gp->link));
+		gp->cls = pt_xcalloc(m->events.n + 1, 1);
+		gp->kname = pt_xcalloc(m->strings.n + 1, 1);
+		size_t first = u->ranks.n;
 		for (uint32_t d = 0; d < m->devices.n; d++) {
 			const struct pt_device *dv = &m->devices.v[d];
 			if (dv->kind == PT_DEV_NPU)
 				continue;
 			struct rank *rk = NULL;
-			for (size_t k = first; k < ranks.n; k++)
-				if (ranks.v[k].pid == dv->pid)
-					rk = &ranks.v[k];
+			for (size_t k = first; k < u->ranks.n; k++)
+				if (u->ranks.v[k].pid == dv->pid)
+					rk = &u->ranks.v[k];
 			if (!rk) {
-				struct rank r = { .g = &g, .ascend = false, .pid = dv->pid, .rank = -1, .word = "GPU" };
+				struct rank r = { .g = gp, .ascend = false, .pid = dv->pid, .rank = -1, .word = "GPU" };
 				r.devin = pt_xcalloc(m->devices.n + 1, sizeof(*r.devin));
-				pt_vec_push(&ranks, r);
-				rk = &ranks.v[ranks.n - 1];
+				pt_vec_push(&u->ranks, r);
+				rk = &u->ranks.v[u->ranks.n - 1];
 			}
 			if (dv->pid && dv->rank >= 0 && rk->rank < 0)
 				rk->rank = dv->rank;
@@ -3304,23 +3557,48 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 				continue;
 			rk->devin[d] = true;
 		}
-		for (size_t k = first; k < ranks.n; k++)
-			if (ranks.v[k].rank < 0)
-				ranks.v[k].rank = (int64_t)(k - first);
-		for (size_t i = first + 1; i < ranks.n; i++)
-			for (size_t j = i; j > first && ranks.v[j - 1].rank > ranks.v[j].rank; j--) {
-				struct rank tmp = ranks.v[j];
-				ranks.v[j] = ranks.v[j - 1];
-				ranks.v[j - 1] = tmp;
+		for (size_t k = first; k < u->ranks.n; k++)
+			if (u->ranks.v[k].rank < 0)
+				u->ranks.v[k].rank = (int64_t)(k - first);
+		for (size_t i = first + 1; i < u->ranks.n; i++)
+			for (size_t j = i; j > first && u->ranks.v[j - 1].rank > u->ranks.v[j].rank; j--) {
+				struct rank tmp = u->ranks.v[j];
+				u->ranks.v[j] = u->ranks.v[j - 1];
+				u->ranks.v[j - 1] = tmp;
 			}
 	}
-	bool multi = ranks.n > 1;
-	struct pt_summary_opts eff = *o;
-	if (eff.key == PT_SK_DEFAULT)
-		eff.key = ranks.n && ranks.v[0].ascend ? PT_SK_GPU_TOTAL : PT_SK_CPU_TOTAL;
-	g.o = &eff;
-	for (size_t k = 0; k < ranks.n; k++)
-		rank_prepare(&ranks.v[k], e);
+	u->eff = *o;
+	if (u->eff.key == PT_SK_DEFAULT)
+		u->eff.key = u->ranks.n && u->ranks.v[0].ascend ? PT_SK_GPU_TOTAL : PT_SK_CPU_TOTAL;
+	gp->o = &u->eff;
+	u->dev_rank = pt_xcalloc(m->devices.n + 1, sizeof(*u->dev_rank));
+	for (size_t k = 0; k < u->ranks.n; k++) {
+		struct rank *r = &u->ranks.v[k];
+		rank_prepare(r, e);
+		if (r->ascend) {
+			r->asc = asc_new(r);
+			u->dev_rank[r->dev] = (uint32_t)k + 1;
+		}
+	}
+	return 0;
+}
+
+/* Ascend sums of events [0, n) of the model (whole, or the batch in m->events). */
+static void run_events(struct run *u)
+{
+	const struct pt_model *m = u->g.m;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
+		if (k)
+			asc_event(&u->ranks.v[k - 1], i);
+	}
+}
+
+static void run_views(struct run *u, struct pt_summary *out)
+{
+	const struct pt_summary_opts *o = u->o;
+	bool multi = u->ranks.n > 1;
 	for (int v = 0; v < PT_SV_COUNT; v++) {
 		if (!(o->views & (1u << v)))
 			continue;
@@ -3328,26 +3606,213 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 		vo->view = (enum pt_summary_view)v;
 		vo->data = data_table((enum pt_summary_view)v);
 		/* two text tables per rank: the device view prints its Host CPU table second */
-		vo->text = pt_xcalloc(2 * ranks.n + 1, sizeof(*vo->text));
-		vo->ntext = 2 * ranks.n;
+		vo->text = pt_xcalloc(2 * u->ranks.n + 1, sizeof(*vo->text));
+		vo->ntext = 2 * u->ranks.n;
 		if (!view_fns[v])
 			continue;
-		for (size_t k = 0; k < ranks.n; k++)
-			view_fns[v](&ranks.v[k], vo->data, &vo->text[2 * k], multi);
+		for (size_t k = 0; k < u->ranks.n; k++)
+			view_fns[v](&u->ranks.v[k], vo->data, &vo->text[2 * k], multi);
 	}
-	for (size_t k = 0; k < ranks.n; k++)
-		rank_free(&ranks.v[k]);
-	pt_vec_free(&ranks);
-	out->nesting_violations = g.violations;
-	if (g.step_re_own)
-		regfree(&g.step_re);
-	free(g.link);
-	free(g.cls);
-	free(g.kname);
-	free(g.raw2api);
-	free(g.raw2out);
-	pt_strtab_free(&g.names);
+	out->nesting_violations = u->g.violations;
+}
+
+static void run_free(struct run *u)
+{
+	struct ctx *g = &u->g;
+	for (size_t k = 0; k < u->ranks.n; k++) {
+		rank_free(&u->ranks.v[k]);
+		asc_free(u->ranks.v[k].asc);
+	}
+	pt_vec_free(&u->ranks);
+	if (g->step_re_own)
+		regfree(&g->step_re);
+	free(g->link);
+	free(g->cls);
+	free(g->kname);
+	free(g->raw2api);
+	free(g->raw2out);
+	free(g->opcomm);
+	free(u->dev_rank);
+	pt_strtab_free(&g->names);
+}
+
+int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
+		    struct pt_summary *out, struct pt_err **e)
+{
+	memset(out, 0, sizeof(*out));
+	int64_t earliest = INT64_MAX;
+	for (size_t i = 0; i < m->events.n; i++)
+		if (m->events.start[i] < earliest)
+			earliest = m->events.start[i];
+	struct run u;
+	if (run_init(&u, m, x, NULL, o, earliest, e))
+		return -1;
+	run_events(&u);
+	run_views(&u, out);
+	run_free(&u);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* streaming (pass-summary-stream.c reads the file)                    */
+
+struct pt_summary_stream {
+	const struct pt_summary_opts *o;
+	struct scan sc;
+	size_t ndev, ntrk; /* sizes of the scan's arrays */
+	bool ok;           /* the first batch was found streamable */
+	struct run u;
+	bool begun;
+};
+
+bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
+{
+	if (o->views & ~(unsigned)PT_SUMMARY_VIEWS_DEFAULT)
+		return false;
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
+			return false;
+	return true;
+}
+
+struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
+{
+	struct pt_summary_stream *s = pt_xcalloc(1, sizeof(*s));
+	s->o = o;
+	s->sc.earliest = INT64_MAX;
+	return s;
+}
+
+/* Grow the scan's arrays to the model's devices and tracks. */
+static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	struct scan *sc = &s->sc;
+	if (m->devices.n > s->ndev) {
+		sc->lo = pt_xrealloc(sc->lo, m->devices.n * sizeof(*sc->lo));
+		sc->hi = pt_xrealloc(sc->hi, m->devices.n * sizeof(*sc->hi));
+		for (size_t d = s->ndev; d < m->devices.n; d++) {
+			sc->lo[d] = INT64_MAX;
+			sc->hi[d] = INT64_MIN;
+		}
+		s->ndev = m->devices.n;
+	}
+	if (m->tracks.n > s->ntrk) {
+		size_t n = m->tracks.n;
+		sc->left = pt_xrealloc(sc->left, n * sizeof(*sc->left));
+		sc->min = pt_xrealloc(sc->min, n * sizeof(*sc->min));
+		sc->last = pt_xrealloc(sc->last, n * sizeof(*sc->last));
+		sc->sorted = pt_xrealloc(sc->sorted, n);
+		sc->seen = pt_xrealloc(sc->seen, n);
+		sc->named = pt_xrealloc(sc->named, n);
+		for (size_t t = s->ntrk; t < n; t++) {
+			sc->left[t] = 0;
+			sc->min[t] = INT64_MAX;
+			sc->last[t] = INT64_MIN;
+			sc->sorted[t] = 1;
+			sc->seen[t] = sc->named[t] = 0;
+		}
+		s->ntrk = n;
+	}
+}
+
+int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	if (!s->ok) {
+		if (!pt_summary_can_stream(m, s->o))
+			return PT_PTM_STOP;
+		s->ok = true;
+	}
+	scan_fit(s, m);
+	struct scan *sc = &s->sc;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		int64_t st = ev->start[i];
+		uint32_t t = ev->track[i];
+		uint8_t k = ev->kind[i];
+		if (st < sc->earliest)
+			sc->earliest = st;
+		/* the span kinds of rank_prepare */
+		if (is_dev_activity(k) || k == PT_EV_API || k == PT_EV_RANGE || k == PT_EV_AICPU) {
+			uint32_t d = m->tracks.v[t].device;
+			if (st < sc->lo[d])
+				sc->lo[d] = st;
+			if (st + ev->dur[i] > sc->hi[d])
+				sc->hi[d] = st + ev->dur[i];
+		}
+		if (k == PT_EV_TASK && ev->op[i])
+			sc->named[t] = 1; /* the index's named_track */
+		if (!is_dev_activity(k))
+			continue;
+		sc->left[t]++;
+		if (sc->seen[t] && st < sc->last[t])
+			sc->sorted[t] = 0;
+		sc->seen[t] = 1;
+		sc->last[t] = st;
+		if (st < sc->min[t])
+			sc->min[t] = st;
+	}
+	return 0;
+}
+
+int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	if (!s->ok && !pt_summary_can_stream(m, s->o))
+		return PT_PTM_STOP;
+	scan_fit(s, m);
+	memset(s->sc.seen, 0, s->ntrk);
+	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
+		return -1;
+	s->begun = true;
+	return 0;
+}
+
+void pt_summary_stream_batch(struct pt_summary_stream *s)
+{
+	struct run *u = &s->u;
+	const struct pt_model *m = u->g.m;
+	const struct pt_events *ev = &m->events;
+	struct scan *sc = &s->sc;
+	run_events(u);
+	for (size_t i = 0; i < ev->n; i++)
+		if (is_dev_activity(ev->kind[i])) {
+			uint32_t t = ev->track[i];
+			if (sc->left[t])
+				sc->left[t]--;
+			sc->seen[t] = 1;
+			sc->last[t] = ev->start[i];
+		}
+	for (size_t k = 0; k < u->ranks.n; k++)
+		if (u->ranks.v[k].asc)
+			asc_release(&u->ranks.v[k], false);
+}
+
+void pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct run *u = &s->u;
+	for (size_t k = 0; k < u->ranks.n; k++)
+		if (u->ranks.v[k].asc)
+			asc_release(&u->ranks.v[k], true);
+	/* the views read no event: m->events holds the last batch */
+	run_views(u, out);
+}
+
+void pt_summary_stream_free(struct pt_summary_stream *s)
+{
+	if (!s)
+		return;
+	if (s->begun)
+		run_free(&s->u);
+	struct scan *sc = &s->sc;
+	free(sc->lo);
+	free(sc->hi);
+	free(sc->left);
+	free(sc->min);
+	free(sc->last);
+	free(sc->sorted);
+	free(sc->seen);
+	free(sc->named);
+	free(s);
 }
 
 void pt_summary_free(struct pt_summary *s)

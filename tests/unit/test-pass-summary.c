@@ -15,6 +15,7 @@
 #include "import/registry.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "pass/pass-raw.h"
 #include "pass/pass-summary.h"
 #include "support/diag.h"
@@ -484,6 +485,222 @@ static void test_job3_fixture(void **state)
 	pt_model_free(m);
 }
 
+/* ---- the streaming summary gives what the in-memory one gives ---- */
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(rng_state >> 33) % n;
+}
+
+/*
+ * A random Ascend model: 1-3 NPUs, a few streams each (some only unnamed
+ * tasks, some whose tasks come out of start order in the file), steps or
+ * none, AI CPU ops, overlapping and zero-length tasks; the streams'
+ * events interleave in the file in random runs.
+ */
+static struct pt_model *random_npu_model(void)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t ndev = 1 + rnd(3);
+	PT_VEC(uint32_t) ops = { 0 };
+	enum { MAXT = 16 };
+	uint32_t trk[MAXT], ntrk = 0;
+	int64_t next[MAXT];
+	bool unsorted[MAXT], nameless[MAXT];
+	uint32_t dev_of[MAXT];
+	for (uint32_t d = 0; d < ndev; d++) {
+		uint32_t di = pt_model_device(m, PT_DEV_NPU, d * 2 + rnd(2));
+		static const char *const types[] = { "Conv2D", "MatMul", "AllReduce", "HcomBroadcast", "Add" };
+		for (int k = 0; k < 6; k++) {
+			char nm[64];
+			snprintf(nm, sizeof(nm), "Default/net/op%d-%u", k, d);
+			struct pt_op o;
+			memset(&o, 0, sizeof(o));
+			o.device = di;
+			o.name = pt_model_str(m, nm);
+			o.type = pt_model_str(m, types[rnd(5)]);
+			o.task_type = -1;
+			pt_vec_push(&ops, pt_model_add_op(m, &o));
+		}
+		uint32_t nst = 1 + rnd(4);
+		for (uint32_t k = 0; k < nst && ntrk < MAXT; k++) {
+			char nm[32];
+			snprintf(nm, sizeof(nm), "stream %u", k);
+			trk[ntrk] = pt_model_track(m, di, PT_TRACK_STREAM, k, nm);
+			next[ntrk] = 1000 + rnd(500);
+			unsorted[ntrk] = !rnd(4);
+			nameless[ntrk] = !rnd(4);
+			dev_of[ntrk] = di;
+			ntrk++;
+		}
+		if (rnd(3)) {
+			int64_t t = 900 + rnd(300);
+			for (uint32_t k = 1; k <= 1 + rnd(5); k++) {
+				int64_t len = 200 + rnd(800);
+				struct pt_step st = { .device = di, .step = k, .has = 31, .start = t,
+						      .fp = t + rnd(100), .bp = t + len / 2 + rnd(100), .end = t + len };
+				pt_model_add_step(m, &st);
+				t += len + rnd(50);
+			}
+		}
+		uint32_t at = pt_model_track(m, di, PT_TRACK_AICPU, -1, "AI CPU");
+		for (int k = 0; k < 3; k++)
+			pt_model_add_event(m, at, pt_model_str(m, "GetNext"), PT_EV_AICPU, 800 + rnd(3000), rnd(100), 0,
+					   PT_NONE, 0);
+	}
+	uint32_t n = 2000 + rnd(14000); /* up to 4 batches of the writer */
+	for (uint32_t i = 0; i < n;) {
+		uint32_t k = rnd(ntrk), run = 1 + rnd(6);
+		for (uint32_t j = 0; j < run && i < n; j++, i++) {
+			int64_t dur = rnd(5) ? 1 + rnd(120) : 0;
+			int64_t start = next[k];
+			if (unsorted[k] && !rnd(3))
+				start -= rnd(400); /* out of start order within the track */
+			else
+				next[k] += (rnd(3) ? dur : 0) + rnd(60); /* some overlap their successor */
+			uint32_t op = PT_NONE, name = 0;
+			if (!nameless[k] && rnd(6)) {
+				uint32_t di = dev_of[k];
+				op = ops.v[di * 6 + rnd(6)];
+				name = m->ops.v[op].name;
+			}
+			pt_model_add_event(m, trk[k], name, PT_EV_TASK, start, dur, 0, op, 1 + rnd(40));
+		}
+	}
+	pt_vec_free(&ops);
+	return m;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[4 << 20];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strdup(buf);
+}
+
+/* Text and CSV of a summary, concatenated. */
+static char *render(const struct pt_summary *s, const char *tmp)
+{
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, tmp, &e), 0);
+	pt_summary_write_text(&o, s, true);
+	struct pt_export_opts ex;
+	memset(&ex, 0, sizeof(ex));
+	ex.format = PT_FMT_CSV;
+	for (size_t i = 0; i < s->n; i++)
+		pt_export_csv(&o, &s->v[i].data, 1, &ex);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	return slurp(tmp);
+}
+
+static void test_stream_matches_memory(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-stream-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char ptm[256], txt[256];
+	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
+	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	regex_t re;
+	assert_int_equal(regcomp(&re, "op[0-3]|task", REG_EXTENDED | REG_NOSUB), 0);
+	int streamed_runs = 0;
+	for (int round = 0; round < 20; round++) {
+		rng_state = 0x5eed0000u + (uint64_t)round;
+		struct pt_model *m = random_npu_model();
+		struct pt_out o;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+		assert_int_equal(pt_ptm_write(m, &o, round % 2, 1, &e), 0);
+		assert_int_equal(pt_out_commit(&o, &e), 0);
+		struct pt_model *back = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		for (int v = 0; v < 6; v++) {
+			struct pt_summary_opts so;
+			pt_summary_opts_init(&so);
+			so.op_detail = v == 1;
+			if (v == 2) {
+				so.has_steps = true;
+				so.step_a = 2;
+				so.step_b = 3;
+			}
+			if (v == 3) {
+				so.has_window = true;
+				so.win_a = 100;
+				so.win_b = 1500;
+			}
+			if (v == 4) {
+				so.views = 1u << PT_SV_OVERVIEW;
+				so.top = 2;
+				so.name_re = &re;
+			}
+			if (v == 5)
+				so.device = 2;
+			struct pt_summary a = run(back, &so), b;
+			bool streamed = false;
+			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+			assert_true(streamed);
+			streamed_runs++;
+			char *ta = render(&a, txt), *tb = render(&b, txt);
+			if (strcmp(ta, tb))
+				fail_msg("round %d variant %d: in memory:\n%s\nstreamed:\n%s", round, v, ta, tb);
+			free(ta);
+			free(tb);
+			pt_summary_free(&a);
+			pt_summary_free(&b);
+		}
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	assert_int_equal(streamed_runs, 120);
+	/* not streamable: a view outside the default ones, and a GPU device */
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	so.views = 1u << PT_SV_OPTYPE;
+	struct pt_summary b;
+	bool streamed = true;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_false(streamed);
+	struct pt_model *g = random_npu_model();
+	pt_model_device(g, PT_DEV_GPU, 0);
+	struct pt_out o;
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_summary_opts_init(&so);
+	streamed = true;
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_false(streamed);
+	pt_model_free(g);
+	/* a corrupt file is an error naming it, as a full read gives */
+	g = random_npu_model();
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_model_free(g);
+	FILE *f = fopen(ptm, "r+b");
+	assert_non_null(f);
+	fseek(f, -3, SEEK_END);
+	fputc('x', f);
+	fclose(f);
+	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, ptm));
+	free(msg);
+	pt_err_free(e);
+	regfree(&re);
+	unlink(ptm);
+	unlink(txt);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_host_model),
 		cmocka_unit_test(test_text_layout),
 		cmocka_unit_test(test_job3_fixture),
+		cmocka_unit_test(test_stream_matches_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
