@@ -47,6 +47,7 @@ void pt_model_free(struct pt_model *m)
 	}
 	pt_vec_free(&m->devices);
 	pt_vec_free(&m->tracks);
+	pt_vec_free(&m->track_events);
 	for (size_t i = 0; i < m->ops.n; i++)
 		free_op(&m->ops.v[i]);
 	pt_vec_free(&m->ops);

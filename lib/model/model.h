@@ -414,6 +414,45 @@ struct pt_hccl_task {
 	uint64_t size;      /* bytes ("size", a hex string); 0 absent */
 };
 
+/*
+ * What a .ptm file records about the events of one track (TrackEvents of
+ * proftool-model(5)), as read: for readers that stream the events (the
+ * summary), which check it against the events they see. A full read keeps
+ * it unchecked and the writer derives it from the events; models built by
+ * the importers have none.
+ */
+enum { PT_TRACKEV_IN_ORDER = 1 };
+struct pt_track_events {
+	uint64_t count, with_op;
+	int64_t min_start, max_end;
+	uint32_t kinds; /* bit per enum pt_event_kind */
+	uint32_t flags; /* PT_TRACKEV_* */
+};
+
+/* Add an event to x, the events before it on the same track in model order
+ * (*last: the previous one's start), as the writer derives TrackEvents. */
+static inline void pt_track_events_add(struct pt_track_events *x, int64_t *last, uint8_t kind, int64_t start,
+				       int64_t dur, uint32_t op)
+{
+	int64_t end = start + dur;
+	if (!x->count++) {
+		x->min_start = start;
+		x->max_end = end;
+		x->flags |= PT_TRACKEV_IN_ORDER;
+	} else {
+		if (start < *last)
+			x->flags &= ~(uint32_t)PT_TRACKEV_IN_ORDER;
+		if (start < x->min_start)
+			x->min_start = start;
+		if (end > x->max_end)
+			x->max_end = end;
+	}
+	*last = start;
+	if (kind < 32)
+		x->kinds |= 1u << kind;
+	x->with_op += op != 0;
+}
+
 struct pt_stat {
 	int32_t device; /* device index, -1 = whole model */
 	char *key;
@@ -433,6 +472,7 @@ struct pt_model {
 	PT_VEC(struct pt_source) sources;
 	PT_VEC(struct pt_device) devices;
 	PT_VEC(struct pt_track) tracks;
+	PT_VEC(struct pt_track_events) track_events; /* per track as a file records it, or empty */
 	PT_VEC(struct pt_op) ops;
 	PT_VEC(struct pt_step) steps;
 	PT_VEC(struct pt_stat) stats;

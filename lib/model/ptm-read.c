@@ -424,6 +424,18 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		pt_model_add_aicpu(m, &a);
 		break;
 	}
+	case PROFTOOL__CHUNK__BODY_TRACK_EVENTS: {
+		const Proftool__TrackEvents *p = c->track_events;
+		size_t n = p->n_count;
+		CHECK(n == ids->ntracks && !m->track_events.n && p->n_min_start == n && p->n_max_end == n &&
+			      p->n_kinds == n && p->n_flags == n && p->n_with_op == n, "track events (one value per track)");
+		for (size_t i = 0; i < n; i++) {
+			struct pt_track_events x = { p->count[i], p->with_op[i], p->min_start[i], p->max_end[i],
+						     p->kinds[i], p->flags[i] };
+			pt_vec_push(&m->track_events, x);
+		}
+		break;
+	}
 	case PROFTOOL__CHUNK__BODY_STAT: {
 		const Proftool__Stat *p = c->stat;
 		struct pt_stat st = { p->device, pt_xstrdup(p->key), p->value };

@@ -400,9 +400,50 @@ static void deltas32(const uint32_t *v, size_t n, int64_t *d)
 	}
 }
 
+/* TrackEvents: what each track's events are like, before the first batch. */
+static void write_track_events(struct writer *w, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	size_t nt = m->tracks.n;
+	if (!nt)
+		return;
+	struct pt_track_events *x = pt_xcalloc(nt, sizeof(*x));
+	int64_t *last = pt_xcalloc(nt, sizeof(*last));
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		pt_track_events_add(&x[t], &last[t], ev->kind[i], ev->start[i], ev->dur[i], ev->op[i]);
+	}
+	/* columns */
+	uint64_t *count = pt_xmalloc(nt * sizeof(*count)), *with_op = pt_xmalloc(nt * sizeof(*with_op));
+	int64_t *lo = pt_xmalloc(nt * sizeof(*lo)), *hi = pt_xmalloc(nt * sizeof(*hi));
+	uint32_t *kinds = pt_xmalloc(nt * sizeof(*kinds)), *flags = pt_xmalloc(nt * sizeof(*flags));
+	for (size_t t = 0; t < nt; t++) {
+		count[t] = x[t].count;
+		with_op[t] = x[t].with_op;
+		lo[t] = x[t].min_start;
+		hi[t] = x[t].max_end;
+		kinds[t] = x[t].kinds;
+		flags[t] = x[t].count ? x[t].flags : PT_TRACKEV_IN_ORDER;
+	}
+	free(x);
+	const struct col cols[] = {
+		{ 1, COL_U64, count, nt }, { 2, COL_S64, lo, nt },	{ 3, COL_S64, hi, nt },
+		{ 4, COL_U32, kinds, nt }, { 5, COL_U32, flags, nt }, { 6, COL_U64, with_op, nt },
+	};
+	put_columns(w, PROFTOOL__CHUNK__BODY_TRACK_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
+	free(count);
+	free(with_op);
+	free(lo);
+	free(hi);
+	free(kinds);
+	free(flags);
+	free(last);
+}
+
 static void write_events(struct writer *w, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
+	write_track_events(w, m);
 	uint32_t kind[PT_PTM_EVENT_BATCH];
 	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH], corr[PT_PTM_EVENT_BATCH];
 	for (size_t b = 0; b < ev->n; b += PT_PTM_EVENT_BATCH) {

@@ -143,18 +143,19 @@ struct ctx {
 };
 
 /*
- * What the first of a streaming summary's two reads learns from the events
- * (every array per device or per track index). The second read uses it for
- * what a whole model would give: the earliest event, each device's span, which
- * streams run framework-named tasks, and when no later device activity of a
- * track can start earlier than a time (the overview's release watermark).
+ * What a streaming summary knows of the events before it sums them (every
+ * array per device or per track index): from the file's TrackEvents, or else
+ * from a first read of the events. It stands in for what a whole model would
+ * give: the earliest event, each device's span, which streams run
+ * framework-named tasks, and how early a track's later events can start (the
+ * overview's release watermark).
  */
 struct scan {
 	int64_t earliest;
 	int64_t *lo, *hi;   /* per device: first start and last end of its span events (rank_prepare) */
-	uint64_t *left;     /* per track: device activities (first read: counted; second: still to come) */
-	int64_t *min, *last;/* per track: earliest start of a device activity; start of the last one seen */
-	uint8_t *sorted;    /* per track: device activities come in start order in the file */
+	uint64_t *left;     /* per track: events (a first read: counted; while summing: still to come) */
+	int64_t *min, *last;/* per track: earliest start; start of the last event seen */
+	uint8_t *sorted;    /* per track: events come in start order in the file */
 	uint8_t *seen, *named;
 };
 
@@ -3659,8 +3660,12 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 struct pt_summary_stream {
 	const struct pt_summary_opts *o;
 	struct scan sc;
-	size_t ndev, ntrk; /* sizes of the scan's arrays */
-	bool ok;           /* the first batch was found streamable */
+	size_t ndev, ntrk;  /* sizes of the scan's arrays */
+	enum { ST_NEW, ST_SCAN, ST_SUM } state;
+	bool claimed;       /* the scan came from the file's TrackEvents: checked by _end() */
+	struct pt_track_events *seen_ev; /* claimed: what the events turned out to be, per track */
+	int64_t *seen_last;
+	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
 	struct run u;
 	bool begun;
 };
@@ -3715,13 +3720,56 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 	}
 }
 
-int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m)
+/* The event kinds of rank_prepare's span. */
+#define SPAN_KINDS \
+	((1u << PT_EV_TASK) | (1u << PT_EV_KERNEL) | (1u << PT_EV_MEMCPY) | (1u << PT_EV_MEMSET) | (1u << PT_EV_API) | \
+	 (1u << PT_EV_RANGE) | (1u << PT_EV_AICPU))
+
+/*
+ * The scan from the file's TrackEvents, when it says all the summary needs:
+ * false when absent, or when a track mixes span and other kinds, or holds ops
+ * on events other than tasks (then only the events can tell).
+ */
+static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 {
-	if (!s->ok) {
-		if (!pt_summary_can_stream(m, s->o))
-			return PT_PTM_STOP;
-		s->ok = true;
+	if (m->track_events.n != m->tracks.n)
+		return false;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track_events *x = &m->track_events.v[t];
+		if (x->count && (x->kinds & SPAN_KINDS) && (x->kinds & ~SPAN_KINDS))
+			return false;
+		if (x->with_op && x->kinds != 1u << PT_EV_TASK)
+			return false;
 	}
+	scan_fit(s, m);
+	struct scan *sc = &s->sc;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track_events *x = &m->track_events.v[t];
+		if (!x->count)
+			continue;
+		uint32_t d = m->tracks.v[t].device;
+		sc->left[t] = x->count;
+		sc->min[t] = x->min_start;
+		sc->sorted[t] = (x->flags & PT_TRACKEV_IN_ORDER) != 0;
+		sc->named[t] = x->with_op > 0;
+		if (x->min_start < sc->earliest)
+			sc->earliest = x->min_start;
+		if (x->kinds & SPAN_KINDS) {
+			if (x->min_start < sc->lo[d])
+				sc->lo[d] = x->min_start;
+			if (x->max_end > sc->hi[d])
+				sc->hi[d] = x->max_end;
+		}
+	}
+	s->claimed = true;
+	s->seen_ev = pt_xcalloc(m->tracks.n + 1, sizeof(*s->seen_ev));
+	s->seen_last = pt_xcalloc(m->tracks.n + 1, sizeof(*s->seen_last));
+	return true;
+}
+
+/* A first read's batch: the scan from the events themselves. */
+static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
+{
 	scan_fit(s, m);
 	struct scan *sc = &s->sc;
 	const struct pt_events *ev = &m->events;
@@ -3731,8 +3779,7 @@ int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m
 		uint8_t k = ev->kind[i];
 		if (st < sc->earliest)
 			sc->earliest = st;
-		/* the span kinds of rank_prepare */
-		if (is_dev_activity(k) || k == PT_EV_API || k == PT_EV_RANGE || k == PT_EV_AICPU) {
+		if (k < 32 && (SPAN_KINDS >> k & 1)) {
 			uint32_t d = m->tracks.v[t].device;
 			if (st < sc->lo[d])
 				sc->lo[d] = st;
@@ -3741,8 +3788,6 @@ int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m
 		}
 		if (k == PT_EV_TASK && ev->op[i])
 			sc->named[t] = 1; /* the index's named_track */
-		if (!is_dev_activity(k))
-			continue;
 		sc->left[t]++;
 		if (sc->seen[t] && st < sc->last[t])
 			sc->sorted[t] = 0;
@@ -3751,50 +3796,98 @@ int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m
 		if (st < sc->min[t])
 			sc->min[t] = st;
 	}
-	return 0;
 }
 
-int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
-{
-	if (!s->ok && !pt_summary_can_stream(m, s->o))
-		return PT_PTM_STOP;
-	scan_fit(s, m);
-	memset(s->sc.seen, 0, s->ntrk);
-	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
-		return -1;
-	s->begun = true;
-	return 0;
-}
-
-void pt_summary_stream_batch(struct pt_summary_stream *s)
+/* A batch to sum: the views' sums, then what is left of each track, then the overview's releases. */
+static void sum_batch(struct pt_summary_stream *s)
 {
 	struct run *u = &s->u;
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
 	struct scan *sc = &s->sc;
 	run_events(u);
-	for (size_t i = 0; i < ev->n; i++)
-		if (is_dev_activity(ev->kind[i])) {
-			uint32_t t = ev->track[i];
-			if (sc->left[t])
-				sc->left[t]--;
-			sc->seen[t] = 1;
-			sc->last[t] = ev->start[i];
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		if (s->claimed) {
+			pt_track_events_add(&s->seen_ev[t], &s->seen_last[t], ev->kind[i], ev->start[i], ev->dur[i],
+					    ev->op[i]);
+			/* a track that says otherwise would break the watermark: stop trusting it now */
+			if (!s->bad_track && (!sc->left[t] || ev->start[i] < sc->min[t] ||
+					      (sc->sorted[t] && sc->seen[t] && ev->start[i] < sc->last[t])))
+				s->bad_track = t + 1;
 		}
+		if (sc->left[t])
+			sc->left[t]--;
+		sc->seen[t] = 1;
+		sc->last[t] = ev->start[i];
+	}
 	for (size_t k = 0; k < u->ranks.n; k++)
 		if (u->ranks.v[k].asc)
 			asc_release(&u->ranks.v[k], false);
 }
 
-void pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
+static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	scan_fit(s, m);
+	memset(s->sc.seen, 0, s->ntrk);
+	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
+		return -1;
+	s->begun = true;
+	s->state = ST_SUM;
+	return 0;
+}
+
+int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	if (s->state == ST_NEW) {
+		if (!pt_summary_can_stream(m, s->o))
+			return PT_PTM_STOP;
+		s->state = ST_SCAN;
+		if (scan_claims(s, m) && begin(s, m, e))
+			return -1;
+	}
+	if (s->state == ST_SCAN)
+		scan_batch(s, m);
+	else
+		sum_batch(s);
+	return 0;
+}
+
+bool pt_summary_stream_again(const struct pt_summary_stream *s)
+{
+	return s->state != ST_SUM;
+}
+
+int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	if (s->state == ST_NEW && !pt_summary_can_stream(m, s->o))
+		return PT_PTM_STOP;
+	return begin(s, m, e);
+}
+
+int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct run *u = &s->u;
+	if (s->claimed) {
+		/* the file's TrackEvents must be what the events were */
+		const struct pt_model *m = u->g.m;
+		for (uint32_t t = 0; t < m->tracks.n && !s->bad_track; t++) {
+			const struct pt_track_events *a = &s->seen_ev[t], *c = &m->track_events.v[t];
+			if (a->count != c->count || a->with_op != c->with_op || a->kinds != c->kinds ||
+			    (a->count && (a->min_start != c->min_start || a->max_end != c->max_end ||
+					  a->flags != c->flags)))
+				s->bad_track = t + 1;
+		}
+		if (s->bad_track)
+			return (int)s->bad_track;
+	}
 	for (size_t k = 0; k < u->ranks.n; k++)
 		if (u->ranks.v[k].asc)
 			asc_release(&u->ranks.v[k], true);
 	/* the views read no event: m->events holds the last batch */
 	run_views(u, out);
+	return 0;
 }
 
 void pt_summary_stream_free(struct pt_summary_stream *s)
@@ -3812,6 +3905,8 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(sc->sorted);
 	free(sc->seen);
 	free(sc->named);
+	free(s->seen_ev);
+	free(s->seen_last);
 	free(s);
 }
 

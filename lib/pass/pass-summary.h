@@ -109,22 +109,23 @@ void pt_summary_free(struct pt_summary *s);
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
  * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
  * one batch of events at a time, for models with no GPU or host device and
- * views among the default ones (pt_summary_can_stream). Two reads of the
- * model: during the first, pt_summary_stream_scan() sees every batch
- * (m->events holds the batch); pt_summary_stream_begin() then prepares the
- * ranks from the model the first read filled; during the second,
- * pt_summary_stream_batch() sums each batch of m->events; _end() writes the
- * views into out.
+ * views among the default ones (pt_summary_can_stream). pt_summary_stream_batch()
+ * sees every batch of a streaming read (m->events holds the batch). When the
+ * file's TrackEvents say what the summary needs before the first batch, one
+ * read sums them; otherwise the first read only scans them,
+ * pt_summary_stream_again() says so, and after pt_summary_stream_begin() a
+ * second read (events only) sums them. _end() writes the views into out.
  */
 struct pt_summary_stream;
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o);
 struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o);
-/* 0, or PT_PTM_STOP when the model cannot be streamed (checked at the first batch). */
-int pt_summary_stream_scan(struct pt_summary_stream *s, const struct pt_model *m);
+/* 0, PT_PTM_STOP when the model cannot be streamed (known at the first batch), -1 with *e set. */
+int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+bool pt_summary_stream_again(const struct pt_summary_stream *s);
 /* 0, PT_PTM_STOP (not streamable), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
-void pt_summary_stream_batch(struct pt_summary_stream *s);
-void pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
+/* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
+int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);
 /*
  * Summarise the .ptm file at path by streaming. *streamed false (and 0

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
+
+#include "proftool.pb-c.h"
 
 #include "import/registry.h"
 #include "model/index.h"
@@ -600,6 +603,74 @@ static char *render(const struct pt_summary *s, const char *tmp)
 	return slurp(tmp);
 }
 
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/*
+ * Rewrite the uncompressed .ptm at path: its TrackEvents chunk dropped
+ * (mode 0, as an older writer) or claiming every track in start order
+ * (mode 1); the footer's checksum follows the new body.
+ */
+static void rewrite_track_events(const char *path, int mode)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size_t n = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *in = malloc(n), *out = malloc(2 * n + 64);
+	assert_int_equal(fread(in, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(in[12] & 1, 0); /* not compressed */
+	memcpy(out, in, 16);
+	size_t p = 16, q = 16;
+	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+	while (p < n) {
+		uint64_t len = 0;
+		int sh = 0;
+		while (in[p] & 0x80)
+			len |= (uint64_t)(in[p++] & 0x7f) << (sh += 7, sh - 7);
+		len |= (uint64_t)in[p++] << sh;
+		Proftool__Chunk *c = proftool__chunk__unpack(NULL, len, in + p);
+		assert_non_null(c);
+		if (c->body_case == PROFTOOL__CHUNK__BODY_TRACK_EVENTS && mode == 0) {
+			/* dropped */
+		} else if (c->body_case == PROFTOOL__CHUNK__BODY_TRACK_EVENTS ||
+			   c->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
+			if (c->body_case == PROFTOOL__CHUNK__BODY_FOOTER)
+				c->footer->crc32 = crc;
+			else
+				for (size_t t = 0; t < c->track_events->n_flags; t++)
+					c->track_events->flags[t] |= 1;
+			size_t sz = proftool__chunk__get_packed_size(c), h = put_varint(out + q, sz);
+			proftool__chunk__pack(c, out + q + h);
+			if (c->body_case != PROFTOOL__CHUNK__BODY_FOOTER)
+				crc = (uint32_t)crc32(crc, out + q, (uInt)(h + sz));
+			q += h + sz;
+		} else {
+			size_t h = put_varint(out + q, len);
+			memcpy(out + q + h, in + p, len);
+			crc = (uint32_t)crc32(crc, out + q, (uInt)(h + len));
+			q += h + len;
+		}
+		proftool__chunk__free_unpacked(c, NULL);
+		p += len;
+	}
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out, 1, q, f), q);
+	fclose(f);
+	free(in);
+	free(out);
+}
+
 static void test_stream_matches_memory(void **state)
 {
 	(void)state;
@@ -617,10 +688,13 @@ static void test_stream_matches_memory(void **state)
 		struct pt_out o;
 		struct pt_err *e = NULL;
 		assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-		assert_int_equal(pt_ptm_write(m, &o, round % 2, 1, &e), 0);
+		assert_int_equal(pt_ptm_write(m, &o, round % 4 == 0, 1, &e), 0);
 		assert_int_equal(pt_out_commit(&o, &e), 0);
 		struct pt_model *back = NULL;
 		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		/* odd rounds: a file without TrackEvents, read twice */
+		if (round % 2)
+			rewrite_track_events(ptm, 0);
 		for (int v = 0; v < 6; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
@@ -679,6 +753,25 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
 	assert_false(streamed);
 	pt_model_free(g);
+	/* TrackEvents that the events contradict: an error, never a summary */
+	g = pt_model_new();
+	uint32_t d = pt_model_device(g, PT_DEV_NPU, 0), t = pt_model_track(g, d, PT_TRACK_STREAM, 1, "s");
+	pt_model_add_event(g, t, 0, PT_EV_TASK, 5000, 10, 0, PT_NONE, 1);
+	pt_model_add_event(g, t, 0, PT_EV_TASK, 1000, 10, 0, PT_NONE, 2);
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_model_free(g);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_true(streamed);
+	pt_summary_free(&b);
+	rewrite_track_events(ptm, 1);
+	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	char *why = pt_err_str(e);
+	assert_non_null(strstr(why, "track 0"));
+	free(why);
+	pt_err_free(e);
+	e = NULL;
 	/* a corrupt file is an error naming it, as a full read gives */
 	g = random_npu_model();
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
