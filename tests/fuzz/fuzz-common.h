@@ -31,6 +31,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "pass/pass-summary.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/out.h"
@@ -278,6 +279,75 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 #else
+/* The default summary of a model as text, into a memory file; returns that file. */
+static int fz_summary_text(const struct pt_summary *s)
+{
+	int fd = memfd_create("summary.txt", 0);
+	if (fd < 0)
+		fz_die("memfd_create");
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	pt_out_init_fd(&o, fd, "summary.txt");
+	pt_summary_write_text(&o, s, true);
+	if (pt_out_flush(&o, &e))
+		fz_die("summary text");
+	pt_out_abort(&o);
+	return fd;
+}
+
+static bool fz_same_file(int a, int b)
+{
+	off_t na = lseek(a, 0, SEEK_END), nb = lseek(b, 0, SEEK_END);
+	if (na != nb)
+		return false;
+	char *pa = na ? mmap(NULL, (size_t)na, PROT_READ, MAP_PRIVATE, a, 0) : NULL;
+	char *pb = nb ? mmap(NULL, (size_t)nb, PROT_READ, MAP_PRIVATE, b, 0) : NULL;
+	bool same = !na || memcmp(pa, pb, (size_t)na) == 0;
+	if (na) {
+		munmap(pa, (size_t)na);
+		munmap(pb, (size_t)nb);
+	}
+	return same;
+}
+
+/*
+ * The streaming summary of the same bytes (pass-summary.h): it may only
+ * succeed where the full read did, and then must print what the in-memory
+ * summary prints.
+ */
+static void fz_stream_summary(int fd, const struct pt_model *m)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	struct pt_summary s;
+	bool streamed = false;
+	struct pt_err *e = NULL;
+	if (pt_summary_stream_file(path, &o, &s, &streamed, &e) || !streamed) {
+		pt_err_free(e);
+		return;
+	}
+	if (!m) {
+		fprintf(stderr, "fuzz: the streaming summary read a model that does not read\n");
+		abort();
+	}
+	struct pt_index *x = pt_index_new(m);
+	struct pt_summary w;
+	if (pt_pass_summary(m, x, &o, &w, &e))
+		fz_die("summary");
+	int a = fz_summary_text(&s), b = fz_summary_text(&w);
+	if (!fz_same_file(a, b)) {
+		fprintf(stderr, "fuzz: the streaming summary differs from the in-memory one\n");
+		abort();
+	}
+	close(a);
+	close(b);
+	pt_summary_free(&s);
+	pt_summary_free(&w);
+	pt_index_free(x);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz.ptm", 0);
@@ -295,12 +365,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pt_err *e = NULL;
 	if (!pt_ptm_read_fd(fd, "fuzz.ptm", &m, &e)) {
 		fz_exercise_model(m, true);
-		pt_model_free(m);
 	} else {
 		char *s = pt_err_str(e);
 		free(s);
 	}
 	pt_err_free(e);
+	fz_stream_summary(fd, m);
+	pt_model_free(m);
 	close(fd);
 	return 0;
 }
