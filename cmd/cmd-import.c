@@ -83,7 +83,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_model *m = pt_model_new();
 	int rc = pt_import(m, (const char *const *)argv + first, argc - first, &c.imp, &c.diag, &e);
 	if (rc) {
-		pt_err(&e, "cannot import '%s'", argv[first]);
+		if (argc - first > 1)
+			pt_err(&e, "cannot import '%s' and %d more PATH%s", argv[first], argc - first - 1,
+			       argc - first > 2 ? "s" : "");
+		else
+			pt_err(&e, "cannot import '%s'", argv[first]);
 	} else {
 		struct pt_out o;
 		rc = pt_out_open(&o, out_path, &e);

@@ -1587,7 +1587,8 @@ int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, co
 		if (S_ISREG(st.st_mode)) {
 			if (!ends_with(p, ".cdump") && !has_magic(p))
 				continue;
-			if (import_file(m, p, true, diag, e))
+			/* the caller names a lone PATH; among several the failing one must be named */
+			if (import_file(m, p, npaths == 1, diag, e))
 				return -1;
 			any = true;
 			continue;

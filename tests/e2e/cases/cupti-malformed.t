@@ -19,6 +19,9 @@ gen hsize "header cupti=130001 header-size=40"
 run proftool import hsize.cdump -o x.ptm
 printf 'CUPTIDMP' >short.cdump
 run proftool import short.cdump -o x.ptm
+# among several named dumps the failing one is named, not the first PATH
+gen good "$base"
+run proftool import good.cdump short.cdump -o x.ptm
 # truncation: readable up to the last complete chunk
 gen trunc "$base
 buffer
