@@ -883,7 +883,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
 			if (!rc && sink && batch)
-				rc = sink->batch(sink->arg, m, (size_t)(ids.nevents - m->events.n), e);
+				rc = sink->batch(sink->arg, m, e);
 		}
 		if (c)
 			proftool__chunk__free_unpacked(c, NULL);

@@ -41,7 +41,7 @@ bool pt_ptm_probe(const char *path);
  * together (the summary's low-memory path). Every chunk but the event batches
  * is applied to m as pt_ptm_read() would; before each batch m->events is
  * emptied, and after it sink->batch() runs with m->events holding that batch
- * alone (`first`: the model index of its first event). All checks of a full
+ * alone. All checks of a full
  * read run, footer and checksum included, except that chunks referring to
  * events by index (the CUPTI side tables) cannot be checked: the read stops
  * there and returns PT_PTM_STOP. With events_only, m must be the model a
@@ -52,7 +52,7 @@ bool pt_ptm_probe(const char *path);
  */
 #define PT_PTM_STOP 1
 struct pt_ptm_sink {
-	int (*batch)(void *arg, struct pt_model *m, size_t first, struct pt_err **e);
+	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
 };

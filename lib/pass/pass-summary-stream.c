@@ -15,9 +15,8 @@
 #include "pass/pass-summary.h"
 #include "support/err.h"
 
-static int on_batch(void *arg, struct pt_model *m, size_t first, struct pt_err **e)
+static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
-	(void)first;
 	return pt_summary_stream_batch(arg, m, e);
 }
 

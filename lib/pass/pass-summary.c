@@ -1374,7 +1374,8 @@ struct ov_ent {
  * the events, summed in one pass over them (asc_event), over the whole model
  * or batch by batch when streaming. The sums do not depend on the order of
  * the events; only the overview's unions do, so a streamed rank keeps its
- * device activities in a min-heap until no later one can start earlier.
+ * device activities pending (pend_add) until no later one can start earlier
+ * (asc_release).
  */
 struct asc {
 	int64_t G;                  /* Σ dur of member device activities (model view) */
@@ -3663,6 +3664,7 @@ struct pt_summary_stream {
 	size_t ndev, ntrk;  /* sizes of the scan's arrays */
 	enum { ST_NEW, ST_SCAN, ST_SUM } state;
 	bool claimed;       /* the scan came from the file's TrackEvents: checked by _end() */
+	size_t nmeta[5];    /* claimed: strings, devices, tracks, ops and steps when the sums began */
 	struct pt_track_events *seen_ev; /* claimed: what the events turned out to be, per track */
 	int64_t *seen_last;
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
@@ -3727,8 +3729,9 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 
 /*
  * The scan from the file's TrackEvents, when it says all the summary needs:
- * false when absent, or when a track mixes span and other kinds, or holds ops
- * on events other than tasks (then only the events can tell).
+ * false when absent, or when a track mixes span and other kinds, holds ops on
+ * events other than tasks, or claims times beyond the model's range (then
+ * only the events can tell; the claims are checked against them at the end).
  */
 static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 {
@@ -3736,6 +3739,9 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 		return false;
 	for (size_t t = 0; t < m->tracks.n; t++) {
 		const struct pt_track_events *x = &m->track_events.v[t];
+		if (x->min_start < -PT_TIME_LIMIT || x->min_start > PT_TIME_LIMIT || x->max_end < -PT_TIME_LIMIT ||
+		    x->max_end > PT_TIME_LIMIT)
+			return false;
 		if (x->count && (x->kinds & SPAN_KINDS) && (x->kinds & ~SPAN_KINDS))
 			return false;
 		if (x->with_op && x->kinds != 1u << PT_EV_TASK)
@@ -3837,14 +3843,35 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	return 0;
 }
 
+/* Strings, devices, tracks, ops and steps of m: what the sums size their tables by and read. */
+static void meta_counts(const struct pt_model *m, size_t n[5])
+{
+	n[0] = m->strings.n;
+	n[1] = m->devices.n;
+	n[2] = m->tracks.n;
+	n[3] = m->ops.n;
+	n[4] = m->steps.n;
+}
+
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
 		if (!pt_summary_can_stream(m, s->o))
 			return PT_PTM_STOP;
 		s->state = ST_SCAN;
-		if (scan_claims(s, m) && begin(s, m, e))
-			return -1;
+		if (scan_claims(s, m)) {
+			if (begin(s, m, e))
+				return -1;
+			meta_counts(m, s->nmeta);
+		}
+	}
+	if (s->claimed) {
+		/* a file that defines names, tracks, ops or steps after its first event batch (the
+		 * writer never does) cannot be summed in one read: the caller reads it whole */
+		size_t n[5];
+		meta_counts(m, n);
+		if (memcmp(n, s->nmeta, sizeof(n)))
+			return PT_PTM_STOP;
 	}
 	if (s->state == ST_SCAN)
 		scan_batch(s, m);

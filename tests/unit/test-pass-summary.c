@@ -615,8 +615,9 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 
 /*
  * Rewrite the uncompressed .ptm at path: its TrackEvents chunk dropped
- * (mode 0, as an older writer) or claiming every track in start order
- * (mode 1); the footer's checksum follows the new body.
+ * (mode 0, as an older writer), claiming every track in start order
+ * (mode 1), or kept with one more string defined after the first event batch
+ * (mode 2, legal but never written); the footer follows the new body.
  */
 static void rewrite_track_events(const char *path, int mode)
 {
@@ -632,6 +633,7 @@ static void rewrite_track_events(const char *path, int mode)
 	memcpy(out, in, 16);
 	size_t p = 16, q = 16;
 	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+	bool batch_seen = false;
 	while (p < n) {
 		uint64_t len = 0;
 		int sh = 0;
@@ -644,9 +646,10 @@ static void rewrite_track_events(const char *path, int mode)
 			/* dropped */
 		} else if (c->body_case == PROFTOOL__CHUNK__BODY_TRACK_EVENTS ||
 			   c->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
-			if (c->body_case == PROFTOOL__CHUNK__BODY_FOOTER)
+			if (c->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
+				c->footer->n_strings += mode == 2;
 				c->footer->crc32 = crc;
-			else
+			} else if (mode != 2)
 				for (size_t t = 0; t < c->track_events->n_flags; t++)
 					c->track_events->flags[t] |= 1;
 			size_t sz = proftool__chunk__get_packed_size(c), h = put_varint(out + q, sz);
@@ -659,6 +662,20 @@ static void rewrite_track_events(const char *path, int mode)
 			memcpy(out + q + h, in + p, len);
 			crc = (uint32_t)crc32(crc, out + q, (uInt)(h + len));
 			q += h + len;
+		}
+		if (mode == 2 && c->body_case == PROFTOOL__CHUNK__BODY_EVENTS && !batch_seen) {
+			batch_seen = true;
+			Proftool__StringPiece sp = PROFTOOL__STRING_PIECE__INIT;
+			ProtobufCBinaryData late = { 4, (uint8_t *)"late" };
+			sp.n_s = 1;
+			sp.s = &late;
+			Proftool__Chunk lc = PROFTOOL__CHUNK__INIT;
+			lc.body_case = PROFTOOL__CHUNK__BODY_STRINGS;
+			lc.strings = &sp;
+			size_t sz = proftool__chunk__get_packed_size(&lc), h = put_varint(out + q, sz);
+			proftool__chunk__pack(&lc, out + q + h);
+			crc = (uint32_t)crc32(crc, out + q, (uInt)(h + sz));
+			q += h + sz;
 		}
 		proftool__chunk__free_unpacked(c, NULL);
 		p += len;
@@ -772,6 +789,18 @@ static void test_stream_matches_memory(void **state)
 	free(why);
 	pt_err_free(e);
 	e = NULL;
+	/* a name defined after the first event batch: read whole instead, not streamed */
+	g = random_npu_model();
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_model_free(g);
+	rewrite_track_events(ptm, 2);
+	assert_int_equal(pt_ptm_read(ptm, &g, &e), 0);
+	pt_model_free(g);
+	streamed = true;
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_false(streamed);
 	/* a corrupt file is an error naming it, as a full read gives */
 	g = random_npu_model();
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
