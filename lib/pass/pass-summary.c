@@ -1380,8 +1380,9 @@ struct ov_ent {
 struct asc {
 	int64_t G;                  /* Σ dur of member device activities (model view) */
 	size_t hint;                /* window of the previous event */
-	struct items op, kn;        /* operator and kernel items */
-	int64_t op_den, kn_den;
+	struct items op, kn, ty;    /* operator, kernel and op-type items */
+	int64_t op_den, kn_den, ty_den;
+	struct pt_hashmap ty_seen;  /* (type, op name) pairs: the op type view's distinct ops */
 	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
 	uint8_t *trk;               /* per track: a stream track of the rank */
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
@@ -2198,32 +2199,11 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
-	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
 	if (!r->ascend)
 		return;
-	struct items it;
-	items_init(&it);
-	struct pt_hashmap seen; /* (type, op name) pairs */
-	pt_hashmap_init(&seen);
-	int64_t den = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_TASK || !ev->op[i] || !in_rank(r, i) || !member(r, i))
-			continue;
-		const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
-		uint32_t ty = out_name(g, op->type, false);
-		struct item *x = items_get(&it, ty, ty);
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		den += ev->dur[i];
-		bool added = false;
-		pt_hashmap_put(&seen, ((uint64_t)ty << 32) | ev->name[i], 1, &added);
-		x->a += added;
-	}
-	pt_hashmap_free(&seen);
-	items_sort(g, it.v.v, it.v.n, VK_DEV);
+	struct items *it = &r->asc->ty; /* asc_event() */
+	int64_t den = r->asc->ty_den;
+	items_sort(g, it->v.v, it->v.n, VK_DEV);
 	struct pt_stext *x = stext(r, "Operator Type Summary", true, multi);
 	char hb[96];
 	pt_stext_col(x, "Op Type", 40, false, true);
@@ -2232,8 +2212,8 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	pt_stext_col(x, block_head(r, false, hb), 40, true, false);
 	char c1[32], c2[32], c3[256];
 	int64_t shown = 0;
-	for (size_t k = 0; k < it.v.n; k++) {
-		struct item *o = &it.v.v[k];
+	for (size_t k = 0; k < it->v.n; k++) {
+		struct item *o = &it->v.v[k];
 		if (!name_ok(g, o->name))
 			continue;
 		if (g->o->top >= 0 && shown >= g->o->top)
@@ -2251,7 +2231,6 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		const char *cells[4] = { *on ? on : "<unknown>", c1, c2, c3 };
 		pt_stext_row(x, cells);
 	}
-	items_free(&it);
 	*tx = x;
 }
 
@@ -3249,6 +3228,8 @@ static struct asc *asc_new(struct rank *r)
 	struct asc *a = pt_xcalloc(1, sizeof(*a));
 	items_init(&a->op);
 	items_init(&a->kn);
+	items_init(&a->ty);
+	pt_hashmap_init(&a->ty_seen);
 	a->op_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->op_raw));
 	a->kn_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->kn_raw));
 	a->trk = pt_xcalloc(m->tracks.n + 1, 1);
@@ -3264,6 +3245,8 @@ static void asc_free(struct asc *a)
 		return;
 	items_free(&a->op);
 	items_free(&a->kn);
+	items_free(&a->ty);
+	pt_hashmap_free(&a->ty_seen);
 	free(a->op_raw);
 	free(a->kn_raw);
 	free(a->trk);
@@ -3445,6 +3428,18 @@ static void asc_event(struct rank *r, size_t i)
 	}
 	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd))
 		kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
+	if ((views & (1u << PT_SV_OPTYPE)) && kd == PT_EV_TASK && ev->op[i]) {
+		uint32_t ty = out_name(g, m->ops.v[ev->op[i] - 1].type, false);
+		struct item *x = items_get(&a->ty, ty, ty);
+		x->calls++;
+		item_gpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		a->ty_den += ev->dur[i];
+		bool added = false;
+		pt_hashmap_put(&a->ty_seen, ((uint64_t)ty << 32) | ev->name[i], 1, &added);
+		x->a += added;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -3672,9 +3667,15 @@ struct pt_summary_stream {
 	bool begun;
 };
 
+/* Views that read no event, or read them through asc_event() on Ascend ranks (device,
+ * distributed and gpu read the whole model or its index). */
+#define STREAM_VIEWS                                                                                      \
+	(PT_SUMMARY_VIEWS_DEFAULT | (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |   \
+	 (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API))
+
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
-	if (o->views & ~(unsigned)PT_SUMMARY_VIEWS_DEFAULT)
+	if (o->views & ~(unsigned)STREAM_VIEWS)
 		return false;
 	for (size_t d = 0; d < m->devices.n; d++)
 		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)

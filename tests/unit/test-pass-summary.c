@@ -549,9 +549,15 @@ static struct pt_model *random_npu_model(void)
 			}
 		}
 		uint32_t at = pt_model_track(m, di, PT_TRACK_AICPU, -1, "AI CPU");
-		for (int k = 0; k < 3; k++)
-			pt_model_add_event(m, at, pt_model_str(m, "GetNext"), PT_EV_AICPU, 800 + rnd(3000), rnd(100), 0,
-					   PT_NONE, 0);
+		for (int k = 0; k < 3; k++) {
+			int64_t st = 800 + rnd(3000), du = rnd(100);
+			pt_model_add_event(m, at, pt_model_str(m, "GetNext"), PT_EV_AICPU, st, du, 0, PT_NONE, 0);
+			struct pt_aicpu a = { .device = di, .serial = (uint32_t)k + 1,
+					      .name = pt_model_str(m, k ? "GetNext" : "Cast"), .has = 7, .start = st,
+					      .end = st + du, .total_ns = du + 5, .dispatch_ns = 5,
+					      .event = (uint32_t)m->events.n };
+			pt_model_add_aicpu(m, &a);
+		}
 	}
 	uint32_t n = 2000 + rnd(14000); /* up to 4 batches of the writer */
 	for (uint32_t i = 0; i < n;) {
@@ -712,7 +718,7 @@ static void test_stream_matches_memory(void **state)
 		/* odd rounds: a file without TrackEvents, read twice */
 		if (round % 2)
 			rewrite_track_events(ptm, 0);
-		for (int v = 0; v < 6; v++) {
+		for (int v = 0; v < 7; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
 			so.op_detail = v == 1;
@@ -733,6 +739,13 @@ static void test_stream_matches_memory(void **state)
 			}
 			if (v == 5)
 				so.device = 2;
+			if (v == 6) {
+				so.views = (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |
+					   (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API) | (1u << PT_SV_KERNEL);
+				so.has_window = true;
+				so.win_a = 300;
+				so.win_b = INT64_MAX;
+			}
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = false;
 			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
@@ -749,11 +762,11 @@ static void test_stream_matches_memory(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	assert_int_equal(streamed_runs, 120);
-	/* not streamable: a view outside the default ones, and a GPU device */
+	assert_int_equal(streamed_runs, 140);
+	/* not streamable: a view that needs the whole model, and a GPU device */
 	struct pt_summary_opts so;
 	pt_summary_opts_init(&so);
-	so.views = 1u << PT_SV_OPTYPE;
+	so.views = 1u << PT_SV_DEVICE;
 	struct pt_summary b;
 	bool streamed = true;
 	struct pt_err *e = NULL;
