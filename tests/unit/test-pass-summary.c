@@ -783,6 +783,26 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
 	assert_false(streamed);
 	pt_model_free(g);
+	/* a model without events: streamed (a second read finds none) and the same as in memory */
+	g = pt_model_new();
+	uint32_t d0 = pt_model_device(g, PT_DEV_NPU, 0);
+	pt_model_track(g, d0, PT_TRACK_STREAM, 1, "s");
+	struct pt_step st0 = { .device = d0, .step = 1, .has = 31, .start = 10, .fp = 20, .bp = 30, .end = 40 };
+	pt_model_add_step(g, &st0);
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_summary_opts_init(&so);
+	struct pt_summary a0 = run(g, &so);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_true(streamed);
+	char *ta = render(&a0, txt), *tb = render(&b, txt);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	pt_summary_free(&a0);
+	pt_summary_free(&b);
+	pt_model_free(g);
 	/* TrackEvents that the events contradict: an error, never a summary */
 	g = pt_model_new();
 	uint32_t d = pt_model_device(g, PT_DEV_NPU, 0), t = pt_model_track(g, d, PT_TRACK_STREAM, 1, "s");
