@@ -52,7 +52,7 @@ static const struct pt_opt summary_opts[] = {
 	  NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
 	  "load the whole model first (by default a .ptm file of Ascend data is read one batch of events at a time, "
-	  "unless the device, distributed or gpu view is asked for)",
+	  "unless the distributed view is asked for)",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },

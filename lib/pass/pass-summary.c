@@ -1307,6 +1307,7 @@ static int cmp_ival(const void *pa, const void *pb)
 struct ovacc {
 	struct rank *r;
 	struct urun u[5];
+	int64_t kernels; /* every kernel, member or not (the device view's count) */
 	size_t wk; /* window cursor: starts arrive in ascending order */
 };
 
@@ -1340,6 +1341,7 @@ static void ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr
 	int c = (int)(f & OV_CLASS);
 	urun_add(r, &a->u[c], s, e);
 	a->u[c].calls += mem;
+	a->kernels += c == 0;
 	if (f & OV_COMM) {
 		urun_add(r, &a->u[3], s, e);
 		a->u[3].calls += mem;
@@ -1383,6 +1385,7 @@ struct asc {
 	struct items op, kn, ty;    /* operator, kernel and op-type items */
 	int64_t op_den, kn_den, ty_den;
 	struct pt_hashmap ty_seen;  /* (type, op name) pairs: the op type view's distinct ops */
+	struct gacc *gpu;           /* the gpu view's sums */
 	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
 	uint8_t *trk;               /* per track: a stream track of the rank */
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
@@ -1902,7 +1905,12 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 			if (m->tracks.v[r->tracks[j]].device == devs[k])
 				tr[nt++] = r->tracks[j];
 		struct kacc acc = { .r = r };
-		pt_index_merge(r->g->x, tr, nt, kernel_visit, &acc);
+		if (g->x) {
+			pt_index_merge(g->x, tr, nt, kernel_visit, &acc);
+		} else { /* streamed (an Ascend rank: one device, its stream tracks): the overview's kernel union */
+			acc.u = r->asc->ov.u[0];
+			acc.u.calls = r->asc->ov.kernels;
+		}
 		if (!acc.u.calls)
 			continue;
 		int64_t busy = urun_end(r, &acc.u);
@@ -2861,80 +2869,108 @@ static int name_width(struct ctx *g, const struct item *v, size_t n)
 	return (int)(longest < 90 ? longest : 90);
 }
 
+/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles. */
+struct gacc {
+	struct items it;
+	PT_VEC(struct lstat) ls;
+	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
+	int64_t den;
+};
+
+static void gacc_free(struct gacc *ga)
+{
+	if (!ga)
+		return;
+	items_free(&ga->it);
+	pt_vec_free(&ga->ls);
+	pt_vec_free(&ga->lp);
+	pt_vec_free(&ga->ap);
+}
+
+/* Add device activity i (member) to the gpu view's sums. */
+static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	uint8_t k = ev->kind[i];
+	uint32_t nm;
+	if (k == PT_EV_TASK && !ev->name[i])
+		nm = task_name(g, i);
+	else
+		nm = act_name(g, i);
+	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+	struct item *x = items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
+	if (!x->calls) {
+		x->b = type;
+		x->d = (int64_t)ga->ls.n;
+		struct lstat z = { 0 };
+		pt_vec_push(&ga->ls, z);
+	}
+	x->calls++;
+	item_gpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	ga->den += ev->dur[i];
+	if (type) {
+		const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
+		if (ci) {
+			x->a += (int64_t)ci->bytes;
+			x->c = 1;
+		}
+	}
+	uint32_t a = api_of(r, i);
+	if (!a)
+		return;
+	int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
+	int64_t ld = ds - as;
+	if (ld < 0)
+		return; /* device record before its call (clock skew): left out */
+	struct lstat *s = &ga->ls.v[x->d];
+	int64_t q = ds - ae > 0 ? ds - ae : 0;
+	s->n++;
+	s->ld_sum += ld;
+	if (ld > s->ld_max)
+		s->ld_max = ld;
+	s->q_sum += q;
+	s->api_sum += ae - as;
+	if (ae - as > s->api_max)
+		s->api_max = ae - as;
+	s->dout += q > g->o->queue_cutoff_ns;
+	s->aout += ae - as > g->o->runtime_cutoff_ns;
+	s->shrt += ev->dur[i] < ae - as;
+	struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
+	pt_vec_push(&ga->lp, p);
+	pt_vec_push(&ga->ap, pa);
+}
+
 static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	struct items it;
-	items_init(&it);
-	PT_VEC(struct lstat) ls = { 0 };
-	PT_VEC(struct lpair) lp = { 0 }, ap = { 0 }; /* launch delays, call durations */
-	int64_t den = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		uint8_t k = ev->kind[i];
-		if (!is_dev_activity(k) || !in_rank(r, i) || !member(r, i))
-			continue;
-		uint32_t nm;
-		if (k == PT_EV_TASK && !ev->name[i])
-			nm = task_name(g, i);
-		else
-			nm = act_name(g, i);
-		int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		struct item *x = items_get(&it, ((uint64_t)type << 32) | nm, nm);
-		if (!x->calls) {
-			x->b = type;
-			x->d = (int64_t)ls.n;
-			struct lstat z = { 0 };
-			pt_vec_push(&ls, z);
-		}
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		den += ev->dur[i];
-		if (type) {
-			const struct pt_copy_info *ci = copy_info(m, (uint32_t)i);
-			if (ci) {
-				x->a += (int64_t)ci->bytes;
-				x->c = 1;
-			}
-		}
-		uint32_t a = api_of(r, i);
-		if (!a)
-			continue;
-		int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
-		int64_t ld = ds - as;
-		if (ld < 0)
-			continue; /* device record before its call (clock skew): left out */
-		struct lstat *s = &ls.v[x->d];
-		int64_t q = ds - ae > 0 ? ds - ae : 0;
-		s->n++;
-		s->ld_sum += ld;
-		if (ld > s->ld_max)
-			s->ld_max = ld;
-		s->q_sum += q;
-		s->api_sum += ae - as;
-		if (ae - as > s->api_max)
-			s->api_max = ae - as;
-		s->dout += q > g->o->queue_cutoff_ns;
-		s->aout += ae - as > g->o->runtime_cutoff_ns;
-		s->shrt += ev->dur[i] < ae - as;
-		struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
-		pt_vec_push(&lp, p);
-		pt_vec_push(&ap, pa);
+	struct gacc own, *ga = &own;
+	if (r->asc) {
+		ga = r->asc->gpu; /* asc_event() */
+	} else {
+		memset(&own, 0, sizeof(own));
+		items_init(&own.it);
+		for (size_t i = 0; i < ev->n; i++)
+			if (is_dev_activity(ev->kind[i]) && in_rank(r, i) && member(r, i))
+				gpu_add(r, &own, i);
 	}
+	int64_t den = ga->den;
 	/* nearest-rank percentiles per item: launch delay (pass 0), call duration (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
-		struct lpair *v = pass ? ap.v : lp.v;
-		size_t nv = pass ? ap.n : lp.n;
+		struct lpair *v = pass ? ga->ap.v : ga->lp.v;
+		size_t nv = pass ? ga->ap.n : ga->lp.n;
 		pt_sort(v, nv, sizeof(*v), cmp_lpair);
 		for (size_t a = 0; a < nv;) {
 			size_t b = a;
 			while (b < nv && v[b].item == v[a].item)
 				b++;
 			int64_t n = (int64_t)(b - a);
-			struct lstat *s = &ls.v[v[a].item];
+			struct lstat *s = &ga->ls.v[v[a].item];
 			int64_t p50 = v[a + (size_t)((50 * n + 99) / 100) - 1].ld;
 			int64_t p90 = v[a + (size_t)((90 * n + 99) / 100) - 1].ld;
 			if (pass) {
@@ -2947,26 +2983,24 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 			a = b;
 		}
 	}
-	pt_vec_free(&lp);
-	pt_vec_free(&ap);
-	items_sort(g, it.v.v, it.v.n, VK_DEV);
+	items_sort(g, ga->it.v.v, ga->it.v.n, VK_DEV);
 	static const char *const tname[] = { "kernel", "memcpy", "memset" };
 	struct pt_stext *x = stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Launch Avg", "Launch P90",
 				"Queue Avg", "Outliers" };
 	for (int c = 0; c < 10; c++)
 		pt_stext_col(x, heads[c], 0, true, false);
-	pt_stext_col(x, "Name", (size_t)name_width(g, it.v.v, it.v.n), false, true);
+	pt_stext_col(x, "Name", (size_t)name_width(g, ga->it.v.v, ga->it.v.n), false, true);
 	char cb[11][48];
 	int64_t shown = 0;
-	for (size_t k = 0; k < it.v.n; k++) {
-		struct item *o = &it.v.v[k];
+	for (size_t k = 0; k < ga->it.v.n; k++) {
+		struct item *o = &ga->it.v.v[k];
 		if (!name_ok(g, o->name))
 			continue;
 		if (g->o->top >= 0 && shown >= g->o->top)
 			break;
 		shown++;
-		const struct lstat *s = &ls.v[o->d];
+		const struct lstat *s = &ga->ls.v[o->d];
 		const char *on = out_str(g, o->name);
 		size_t row = row0(t, r);
 		setstr(t, row, 1, tname[o->b]);
@@ -3015,8 +3049,8 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 		cells[10] = on;
 		pt_stext_row(x, cells);
 	}
-	items_free(&it);
-	pt_vec_free(&ls);
+	if (ga == &own)
+		gacc_free(&own);
 	char nb[200], cut[48];
 	int64_t us = g->o->queue_cutoff_ns;
 	if (us % 1000)
@@ -3230,6 +3264,8 @@ static struct asc *asc_new(struct rank *r)
 	items_init(&a->kn);
 	items_init(&a->ty);
 	pt_hashmap_init(&a->ty_seen);
+	a->gpu = pt_xcalloc(1, sizeof(*a->gpu));
+	items_init(&a->gpu->it);
 	a->op_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->op_raw));
 	a->kn_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->kn_raw));
 	a->trk = pt_xcalloc(m->tracks.n + 1, 1);
@@ -3247,6 +3283,8 @@ static void asc_free(struct asc *a)
 	items_free(&a->kn);
 	items_free(&a->ty);
 	pt_hashmap_free(&a->ty_seen);
+	gacc_free(a->gpu);
+	free(a->gpu);
 	free(a->op_raw);
 	free(a->kn_raw);
 	free(a->trk);
@@ -3367,7 +3405,7 @@ static void asc_event(struct rank *r, size_t i)
 		return;
 	struct asc *a = r->asc;
 	unsigned views = g->o->views;
-	if (!g->x && (views & (1u << PT_SV_OVERVIEW)) && a->trk[ev->track[i]])
+	if (!g->x && (views & ((1u << PT_SV_OVERVIEW) | (1u << PT_SV_DEVICE))) && a->trk[ev->track[i]])
 		pend_add(a, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], ov_flags(r, i) });
 	if (!member(r, i))
 		return;
@@ -3428,6 +3466,8 @@ static void asc_event(struct rank *r, size_t i)
 	}
 	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd))
 		kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
+	if (views & (1u << PT_SV_GPU))
+		gpu_add(r, a->gpu, i);
 	if ((views & (1u << PT_SV_OPTYPE)) && kd == PT_EV_TASK && ev->op[i]) {
 		uint32_t ty = out_name(g, m->ops.v[ev->op[i] - 1].type, false);
 		struct item *x = items_get(&a->ty, ty, ty);
@@ -3667,11 +3707,9 @@ struct pt_summary_stream {
 	bool begun;
 };
 
-/* Views that read no event, or read them through asc_event() on Ascend ranks (device,
- * distributed and gpu read the whole model or its index). */
-#define STREAM_VIEWS                                                                                      \
-	(PT_SUMMARY_VIEWS_DEFAULT | (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |   \
-	 (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API))
+/* Views that read no event, or read them through asc_event() on Ascend ranks (distributed
+ * reads the index's computation and communication sets). */
+#define STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~(1u << PT_SV_DISTRIBUTED))
 
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {

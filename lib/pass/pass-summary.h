@@ -109,7 +109,7 @@ void pt_summary_free(struct pt_summary *s);
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
  * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
  * one batch of events at a time, for models with no GPU or host device and
- * views other than device, distributed and gpu (pt_summary_can_stream). pt_summary_stream_batch()
+ * views other than distributed (pt_summary_can_stream). pt_summary_stream_batch()
  * sees every batch of a streaming read (m->events holds the batch). When the
  * file's TrackEvents say what the summary needs before the first batch, one
  * read sums them; otherwise the first read only scans them,

@@ -737,11 +737,14 @@ static void test_stream_matches_memory(void **state)
 				so.top = 2;
 				so.name_re = &re;
 			}
-			if (v == 5)
+			if (v == 5) {
 				so.device = 2;
+				so.views |= (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU);
+			}
 			if (v == 6) {
 				so.views = (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |
-					   (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API) | (1u << PT_SV_KERNEL);
+					   (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API) | (1u << PT_SV_KERNEL) |
+					   (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU);
 				so.has_window = true;
 				so.win_a = 300;
 				so.win_b = INT64_MAX;
@@ -766,7 +769,7 @@ static void test_stream_matches_memory(void **state)
 	/* not streamable: a view that needs the whole model, and a GPU device */
 	struct pt_summary_opts so;
 	pt_summary_opts_init(&so);
-	so.views = 1u << PT_SV_DEVICE;
+	so.views = 1u << PT_SV_DISTRIBUTED;
 	struct pt_summary b;
 	bool streamed = true;
 	struct pt_err *e = NULL;
