@@ -17,3 +17,9 @@ proftool dump "$SRC/testdata/compat/v1-ascend-sample.ptm" >a1.txt
 proftool dump sample.ptm >a2.txt
 run cmp a1.txt a2.txt
 run proftool info '$SRC/testdata/compat/v1-ascend-sample.ptm'
+# the streamed summary reads a model written before TrackEvents twice, and prints what it
+# prints for a fresh one (read once) and what the in-memory summary prints
+proftool summary sample.ptm --view overview,model,operator,kernel,optype >s2.txt
+proftool summary "$SRC/testdata/compat/v1-ascend-sample.ptm" --view overview,model,operator,kernel,optype >s3.txt
+proftool summary "$SRC/testdata/compat/v1-ascend-sample.ptm" --view overview,model,operator,kernel,optype --in-memory >s4.txt
+run 'cmp s2.txt s3.txt && cmp s3.txt s4.txt && wc -l < s3.txt'
