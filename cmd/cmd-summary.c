@@ -51,8 +51,7 @@ static const struct pt_opt summary_opts[] = {
 	  "50) set the outlier cutoffs of the gpu view; other hints.* keys are accepted and ignored",
 	  NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
-	  "load the whole model first (by default a .ptm file of Ascend data is read one batch of events at a time, "
-	  "unless the distributed view is asked for)",
+	  "load the whole model first (by default a .ptm file of Ascend data is read one batch of events at a time)",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },

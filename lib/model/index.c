@@ -446,7 +446,24 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 	const struct pt_model *m = x->m;
 	struct pt_ivset comm_ev = { 0 };
 	dev_unions(x, dev, -1, &d->comp, &comm_ev); /* computation and communication events */
-	/* communication spans that are not events: HCCL operators and step-trace reduce pairs */
+	struct pt_ival *k = NULL;
+	size_t nk = pt_index_comm_spans(m, dev, &k);
+	if (nk) {
+		struct pt_ivset spans = { 0 };
+		pt_ivset_build(&spans, k, nk);
+		pt_ivset_union(&d->comm, &comm_ev, &spans);
+		pt_ivset_free(&spans);
+		pt_ivset_free(&comm_ev);
+	} else {
+		d->comm = comm_ev;
+	}
+	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
+	free(k);
+	d->built = true;
+}
+
+size_t pt_index_comm_spans(const struct pt_model *m, uint32_t dev, struct pt_ival **out)
+{
 	struct pt_ival *k = NULL;
 	size_t nk = 0, ck = 0;
 	/* HCCL operator intervals (ascend.md §3.8): one per execution file, first start to last end */
@@ -474,18 +491,8 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 			k[nk++] = (struct pt_ival){ cm->start, cm->end };
 		}
 	}
-	if (nk) {
-		struct pt_ivset spans = { 0 };
-		pt_ivset_build(&spans, k, nk);
-		pt_ivset_union(&d->comm, &comm_ev, &spans);
-		pt_ivset_free(&spans);
-		pt_ivset_free(&comm_ev);
-	} else {
-		d->comm = comm_ev;
-	}
-	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
-	free(k);
-	d->built = true;
+	*out = k;
+	return nk;
 }
 
 const struct pt_ivset *pt_index_comp(struct pt_index *x, uint32_t dev)

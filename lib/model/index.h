@@ -69,6 +69,9 @@ static inline uint8_t pt_index_task_class(const uint8_t *op_comm, uint32_t op, b
 		return op_comm[op - 1] ? 2 : 1;
 	return named ? 1 : 2;
 }
+/* The communication spans of device dev that are not events (ascend.md §3.8: HCCL operators,
+ * one per execution file, and step-trace reduce pairs), part of M: *out (to free), their count. */
+size_t pt_index_comm_spans(const struct pt_model *m, uint32_t dev, struct pt_ival **out);
 /* Is event i a device activity that takes part in C or M? */
 bool pt_index_is_device_task(const struct pt_index *x, size_t ev);
 /* C and M of device index dev. */

@@ -1368,7 +1368,25 @@ static void ov_visit(void *arg, size_t i)
 /* A device activity of a streamed rank waiting for its turn in start order. */
 struct ov_ent {
 	int64_t s, e;
-	unsigned f; /* ov_flags() */
+	unsigned f; /* ov_flags(), or the class of the distributed view's sets */
+};
+
+/*
+ * Activities waiting for their turn (pendq_add, pendq_pop): a queue sorted
+ * by start, from v[ph] on, where most arrive, plus a min-heap for those that
+ * arrive too late for the queue's tail.
+ */
+struct pendq {
+	PT_VEC(struct ov_ent) q;
+	size_t ph;
+	PT_VEC(struct ov_ent) heap;
+};
+
+/* The distributed view's sets of a streamed rank (ascend.md §3.8): computation C, communication M, C ∪ M. */
+struct dacc {
+	struct urun c, m, cm;
+	bool any_c, any_m;
+	struct pendq pq;
 };
 
 /*
@@ -1376,7 +1394,7 @@ struct ov_ent {
  * the events, summed in one pass over them (asc_event), over the whole model
  * or batch by batch when streaming. The sums do not depend on the order of
  * the events; only the overview's unions do, so a streamed rank keeps its
- * device activities pending (pend_add) until no later one can start earlier
+ * device activities pending (pendq_add) until no later one can start earlier
  * (asc_release).
  */
 struct asc {
@@ -1389,9 +1407,8 @@ struct asc {
 	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
 	uint8_t *trk;               /* per track: a stream track of the rank */
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
-	PT_VEC(struct ov_ent) pend; /* streaming: pending activities sorted by start, from pend.v[ph] */
-	size_t ph;
-	PT_VEC(struct ov_ent) heap; /* streaming: pending activities that came too late for pend: a min-heap */
+	struct pendq pq;            /* streaming: the overview's pending activities */
+	struct dacc dist;           /* streaming: the distributed view's sets */
 };
 
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
@@ -1983,9 +2000,10 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	uint32_t *devs;
 	size_t nd;
 	rank_devices(r, &devs, &nd);
+	const struct dacc *sd = g->x ? NULL : &r->asc->dist; /* streamed: an Ascend rank, one device */
 	bool comm = false;
 	for (size_t k = 0; k < nd; k++)
-		comm |= rank_comm(r, devs[k])->n > 0;
+		comm |= sd ? sd->any_m : rank_comm(r, devs[k])->n > 0;
 	if (!comm) {
 		free(devs);
 		return;
@@ -1995,10 +2013,22 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	pt_stext_col(x, "Total Time", 25, true, false);
 	pt_stext_col(x, "Ratio (%)", 25, true, false);
 	for (size_t k = 0; k < nd; k++) {
-		if (!rank_comp(r, devs[k])->n && !rank_comm(r, devs[k])->n)
-			continue;
 		struct pt_breakdown b;
-		rank_breakdown(r, devs[k], &b);
+		if (sd) {
+			if (!sd->any_c && !sd->any_m)
+				continue;
+			struct urun c = sd->c, mm = sd->m, cm = sd->cm;
+			b.computation = urun_end(r, &c);
+			b.communication = urun_end(r, &mm);
+			int64_t either = urun_end(r, &cm);
+			b.overlapped = b.computation + b.communication - either;
+			b.comm_not_overlapped = b.communication - b.overlapped;
+			b.free = r->Wlen - either;
+		} else {
+			if (!rank_comp(r, devs[k])->n && !rank_comm(r, devs[k])->n)
+				continue;
+			rank_breakdown(r, devs[k], &b);
+		}
 		char lab[32], grp[48];
 		dev_label(m, devs[k], lab);
 		snprintf(grp, sizeof(grp), "Device: %s", lab);
@@ -3288,8 +3318,10 @@ static void asc_free(struct asc *a)
 	free(a->op_raw);
 	free(a->kn_raw);
 	free(a->trk);
-	pt_vec_free(&a->pend);
-	pt_vec_free(&a->heap);
+	pt_vec_free(&a->pq.q);
+	pt_vec_free(&a->pq.heap);
+	pt_vec_free(&a->dist.pq.q);
+	pt_vec_free(&a->dist.pq.heap);
 	free(a);
 }
 
@@ -3297,34 +3329,13 @@ static void asc_free(struct asc *a)
  * A new pending activity: appended to the sorted queue when it starts no
  * earlier than the queue's last (most arrive so: a stream's tasks are in
  * start order and streams interleave in time), inserted when a few places
- * back, and otherwise kept in the heap; asc_release() merges the two.
+ * back, and otherwise kept in the heap.
  */
-static void heap_push(struct asc *a, struct ov_ent x);
-
-static void pend_add(struct asc *a, struct ov_ent x)
+static void heap_push(struct pendq *p, struct ov_ent x)
 {
-	enum { BACK = 16 };
-	size_t n = a->pend.n;
-	struct ov_ent *q = a->pend.v;
-	size_t k = n;
-	while (k > a->ph && n - k < BACK && q[k - 1].s > x.s)
-		k--;
-	if (k > a->ph && q[k - 1].s > x.s) {
-		heap_push(a, x);
-		return;
-	}
-	pt_vec_reserve(&a->pend, n + 1);
-	q = a->pend.v;
-	memmove(q + k + 1, q + k, (n - k) * sizeof(*q));
-	q[k] = x;
-	a->pend.n++;
-}
-
-static void heap_push(struct asc *a, struct ov_ent x)
-{
-	pt_vec_reserve(&a->heap, a->heap.n + 1);
-	struct ov_ent *h = a->heap.v;
-	size_t k = a->heap.n++;
+	pt_vec_reserve(&p->heap, p->heap.n + 1);
+	struct ov_ent *h = p->heap.v;
+	size_t k = p->heap.n++;
 	while (k && h[(k - 1) / 2].s > x.s) {
 		h[k] = h[(k - 1) / 2];
 		k = (k - 1) / 2;
@@ -3332,10 +3343,10 @@ static void heap_push(struct asc *a, struct ov_ent x)
 	h[k] = x;
 }
 
-static struct ov_ent heap_pop(struct asc *a)
+static struct ov_ent heap_pop(struct pendq *p)
 {
-	struct ov_ent *h = a->heap.v, top = h[0], x = h[--a->heap.n];
-	size_t n = a->heap.n, k = 0;
+	struct ov_ent *h = p->heap.v, top = h[0], x = h[--p->heap.n];
+	size_t n = p->heap.n, k = 0;
 	for (;;) {
 		size_t c = 2 * k + 1;
 		if (c >= n)
@@ -3352,12 +3363,115 @@ static struct ov_ent heap_pop(struct asc *a)
 	return top;
 }
 
+static inline void pendq_insert(struct pendq *p, struct ov_ent x)
+{
+	enum { BACK = 16 };
+	size_t n = p->q.n;
+	struct ov_ent *q = p->q.v;
+	size_t k = n;
+	while (k > p->ph && n - k < BACK && q[k - 1].s > x.s)
+		k--;
+	if (k > p->ph && q[k - 1].s > x.s) {
+		heap_push(p, x);
+		return;
+	}
+	pt_vec_reserve(&p->q, n + 1);
+	q = p->q.v;
+	memmove(q + k + 1, q + k, (n - k) * sizeof(*q));
+	q[k] = x;
+	p->q.n++;
+}
+
+static inline void pendq_add(struct pendq *p, struct ov_ent x)
+{
+	size_t n = p->q.n;
+	if (n < p->q.cap && (n == p->ph || p->q.v[n - 1].s <= x.s)) /* the common case: an append */
+		p->q.v[p->q.n++] = x;
+	else
+		pendq_insert(p, x);
+}
+
+/* The earliest pending activity if it starts at or before wm: true and *x. */
+static inline bool pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x)
+{
+	struct ov_ent *q = p->q.v;
+	bool fromq = p->ph < p->q.n && (!p->heap.n || q[p->ph].s <= p->heap.v[0].s);
+	if (fromq && q[p->ph].s <= wm) {
+		*x = q[p->ph++];
+		return true;
+	}
+	if (!fromq && p->heap.n && p->heap.v[0].s <= wm) {
+		*x = heap_pop(p);
+		return true;
+	}
+	/* keep the queue's live part at the front once it is mostly consumed */
+	if (p->ph == p->q.n) {
+		p->ph = p->q.n = 0;
+	} else if (p->ph > p->q.n / 2) {
+		memmove(q, q + p->ph, (p->q.n - p->ph) * sizeof(*q));
+		p->q.n -= p->ph;
+		p->ph = 0;
+	}
+	return false;
+}
+
+/* One activity of class 1 (computation) or 2 (communication) of the distributed view's sets, in start order. */
+static void dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x)
+{
+	if (x->f == 1) {
+		urun_add(r, &d->c, x->s, x->e);
+		d->any_c |= x->e > x->s;
+	} else {
+		urun_add(r, &d->m, x->s, x->e);
+		d->any_m |= x->e > x->s;
+	}
+	urun_add(r, &d->cm, x->s, x->e);
+}
+
+/* The class of an event in the distributed view's sets (the index's rule for NPU models): 0 none. */
+static unsigned dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track)
+{
+	if (kind == PT_EV_AICPU)
+		return 1;
+	if (kind == PT_EV_TASK)
+		return pt_index_task_class(r->g->opcomm, op, r->g->scan->named[track]);
+	return 0;
+}
+
 /*
- * Feed the overview the pending device activities that no later one can
- * precede: those starting at or before the watermark, the earliest start any
- * stream track of the rank can still deliver (a track in start order: its
- * last start; otherwise its earliest start, until it is done). all: every
- * pending one (the events are over).
+ * What the distributed sets get before the events: the communication spans
+ * that are not events, and the events of the rank's other tracks (AI CPU
+ * ops, which the importer appends after every task), which a first read
+ * kept (struct deferred).
+ */
+struct deferred {
+	int64_t s, e;
+	uint32_t track, op;
+	uint8_t kind;
+};
+
+static void dist_begin(struct rank *r, const struct deferred *dv, size_t nd)
+{
+	struct dacc *d = &r->asc->dist;
+	const struct pt_model *m = r->g->m;
+	struct pt_ival *k = NULL;
+	size_t nk = pt_index_comm_spans(m, r->dev, &k);
+	for (size_t j = 0; j < nk; j++)
+		pendq_add(&d->pq, (struct ov_ent){ k[j].s, k[j].e, 2 });
+	free(k);
+	for (size_t j = 0; j < nd; j++) {
+		unsigned c = m->tracks.v[dv[j].track].device == r->dev ? dist_class(r, dv[j].kind, dv[j].op, dv[j].track) : 0;
+		if (c)
+			pendq_add(&d->pq, (struct ov_ent){ dv[j].s, dv[j].e, c });
+	}
+}
+
+/*
+ * Feed the overview and the distributed sets the pending activities that no
+ * later one can precede: those starting at or before the watermark, the
+ * earliest start any stream track of the rank can still deliver (a track in
+ * start order: its last start; otherwise its earliest start, until it is
+ * done). all: every pending one (the events are over).
  */
 static void asc_release(struct rank *r, bool all)
 {
@@ -3372,26 +3486,11 @@ static void asc_release(struct rank *r, bool all)
 		if (c < wm)
 			wm = c;
 	}
-	struct ov_ent *q = a->pend.v;
-	for (;;) {
-		bool fromq = a->ph < a->pend.n && (!a->heap.n || q[a->ph].s <= a->heap.v[0].s);
-		struct ov_ent x;
-		if (fromq && q[a->ph].s <= wm)
-			x = q[a->ph++];
-		else if (!fromq && a->heap.n && a->heap.v[0].s <= wm)
-			x = heap_pop(a);
-		else
-			break;
+	struct ov_ent x;
+	while (pendq_pop(&a->pq, wm, &x))
 		ov_add(&a->ov, x.s, x.e, x.f, -1);
-	}
-	/* keep the queue's live part at the front once it is mostly consumed */
-	if (a->ph == a->pend.n) {
-		a->ph = a->pend.n = 0;
-	} else if (a->ph > a->pend.n / 2) {
-		memmove(q, q + a->ph, (a->pend.n - a->ph) * sizeof(*q));
-		a->pend.n -= a->ph;
-		a->ph = 0;
-	}
+	while (pendq_pop(&a->dist.pq, wm, &x))
+		dist_add(r, &a->dist, &x);
 }
 
 /* Add event i of an Ascend rank to the sums of the selected views. */
@@ -3401,12 +3500,18 @@ static void asc_event(struct rank *r, size_t i)
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
 	uint8_t kd = ev->kind[i];
-	if (!is_dev_activity(kd))
-		return;
 	struct asc *a = r->asc;
 	unsigned views = g->o->views;
+	/* streamed distributed sets: the events of the stream tracks (the others came first, dist_begin()) */
+	if (!g->x && (views & (1u << PT_SV_DISTRIBUTED)) && a->trk[ev->track[i]]) {
+		unsigned c = dist_class(r, kd, ev->op[i], ev->track[i]);
+		if (c)
+			pendq_add(&a->dist.pq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], c });
+	}
+	if (!is_dev_activity(kd))
+		return;
 	if (!g->x && (views & ((1u << PT_SV_OVERVIEW) | (1u << PT_SV_DEVICE))) && a->trk[ev->track[i]])
-		pend_add(a, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], ov_flags(r, i) });
+		pendq_add(&a->pq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], ov_flags(r, i) });
 	if (!member(r, i))
 		return;
 	if (views & (1u << PT_SV_MODEL)) {
@@ -3703,18 +3808,15 @@ struct pt_summary_stream {
 	struct pt_track_events *seen_ev; /* claimed: what the events turned out to be, per track */
 	int64_t *seen_last;
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
+	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
+	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
 	struct run u;
 	bool begun;
 };
 
-/* Views that read no event, or read them through asc_event() on Ascend ranks (distributed
- * reads the index's computation and communication sets). */
-#define STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~(1u << PT_SV_DISTRIBUTED))
-
-bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
+/* Every view of an Ascend rank reads no event, or reads them through asc_event(). */
+bool pt_summary_can_stream(const struct pt_model *m)
 {
-	if (o->views & ~(unsigned)STREAM_VIEWS)
-		return false;
 	for (size_t d = 0; d < m->devices.n; d++)
 		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
 			return false;
@@ -3833,6 +3935,10 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		}
 		if (k == PT_EV_TASK && ev->op[i])
 			sc->named[t] = 1; /* the index's named_track */
+		if ((s->o->views & (1u << PT_SV_DISTRIBUTED)) && m->tracks.v[t].kind != PT_TRACK_STREAM &&
+		    (k == PT_EV_TASK || k == PT_EV_AICPU))
+			pt_vec_push(&s->deferred, ((struct deferred){ st, st + ev->dur[i], t, ev->op[i], k }));
+		s->kernels |= k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
 		sc->left[t]++;
 		if (sc->seen[t] && st < sc->last[t])
 			sc->sorted[t] = 0;
@@ -3879,6 +3985,9 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 		return -1;
 	s->begun = true;
 	s->state = ST_SUM;
+	if (s->o->views & (1u << PT_SV_DISTRIBUTED))
+		for (size_t k = 0; k < s->u.ranks.n; k++)
+			dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
 	return 0;
 }
 
@@ -3895,10 +4004,11 @@ static void meta_counts(const struct pt_model *m, size_t n[5])
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
-		if (!pt_summary_can_stream(m, s->o))
+		if (!pt_summary_can_stream(m))
 			return PT_PTM_STOP;
 		s->state = ST_SCAN;
-		if (scan_claims(s, m)) {
+		/* the distributed view needs the AI CPU ops before the tasks: a first read finds them */
+		if (!(s->o->views & (1u << PT_SV_DISTRIBUTED)) && scan_claims(s, m)) {
 			if (begin(s, m, e))
 				return -1;
 			meta_counts(m, s->nmeta);
@@ -3926,7 +4036,10 @@ bool pt_summary_stream_again(const struct pt_summary_stream *s)
 
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
-	if (s->state == ST_NEW && !pt_summary_can_stream(m, s->o))
+	if (s->state == ST_NEW && !pt_summary_can_stream(m))
+		return PT_PTM_STOP;
+	/* GPU-kind activities on an NPU (never imported so) take the index's name rules in the distributed view */
+	if (s->kernels && (s->o->views & (1u << PT_SV_DISTRIBUTED)))
 		return PT_PTM_STOP;
 	return begin(s, m, e);
 }
@@ -3973,6 +4086,7 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(sc->named);
 	free(s->seen_ev);
 	free(s->seen_last);
+	pt_vec_free(&s->deferred);
 	free(s);
 }
 

@@ -108,21 +108,23 @@ void pt_summary_free(struct pt_summary *s);
 /*
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
  * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
- * one batch of events at a time, for models with no GPU or host device and
- * views other than distributed (pt_summary_can_stream). pt_summary_stream_batch()
- * sees every batch of a streaming read (m->events holds the batch). When the
- * file's TrackEvents say what the summary needs before the first batch, one
+ * one batch of events at a time, for models with no GPU or host device
+ * (pt_summary_can_stream), every view. pt_summary_stream_batch() sees every
+ * batch of a streaming read (m->events holds the batch). When the file's
+ * TrackEvents say what the summary needs before the first batch (and the
+ * distributed view, which needs the AI CPU ops first, is not asked for), one
  * read sums them; otherwise the first read only scans them,
  * pt_summary_stream_again() says so, and after pt_summary_stream_begin() a
  * second read (events only) sums them. _end() writes the views into out.
  */
 struct pt_summary_stream;
-bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o);
+bool pt_summary_can_stream(const struct pt_model *m);
 struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o);
 /* 0, PT_PTM_STOP when the model cannot be streamed (known at the first batch), -1 with *e set. */
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 bool pt_summary_stream_again(const struct pt_summary_stream *s);
-/* 0, PT_PTM_STOP (not streamable), or -1 with *e set. */
+/* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
+ * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 /* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);

@@ -544,9 +544,20 @@ static struct pt_model *random_npu_model(void)
 				int64_t len = 200 + rnd(800);
 				struct pt_step st = { .device = di, .step = k, .has = 31, .start = t,
 						      .fp = t + rnd(100), .bp = t + len / 2 + rnd(100), .end = t + len };
+				if (rnd(2)) { /* a step-trace reduce pair: communication that is not an event */
+					struct pt_comm cm = { 0, 3, t + rnd(200), t + 200 + rnd(300), 0, 0 };
+					pt_vec_push(&st.comm, cm);
+				}
 				pt_model_add_step(m, &st);
 				t += len + rnd(50);
 			}
+		}
+		for (uint32_t k = 0; k < rnd(3); k++) { /* HCCL operator executions */
+			struct pt_hccl_task h = { .device = di, .op = pt_model_str(m, "allReduce_1"), .exec = k,
+						  .ts = 1000 + rnd(3000), .dur = rnd(200) };
+			pt_vec_push(&m->hccl, h);
+			h.ts += rnd(100);
+			pt_vec_push(&m->hccl, h);
 		}
 		uint32_t at = pt_model_track(m, di, PT_TRACK_AICPU, -1, "AI CPU");
 		for (int k = 0; k < 3; k++) {
@@ -718,7 +729,7 @@ static void test_stream_matches_memory(void **state)
 		/* odd rounds: a file without TrackEvents, read twice */
 		if (round % 2)
 			rewrite_track_events(ptm, 0);
-		for (int v = 0; v < 7; v++) {
+		for (int v = 0; v < 8; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
 			so.op_detail = v == 1;
@@ -739,15 +750,21 @@ static void test_stream_matches_memory(void **state)
 			}
 			if (v == 5) {
 				so.device = 2;
-				so.views |= (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU);
+				so.views |= (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU) | (1u << PT_SV_DISTRIBUTED);
 			}
 			if (v == 6) {
 				so.views = (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |
 					   (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API) | (1u << PT_SV_KERNEL) |
-					   (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU);
+					   (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU) | (1u << PT_SV_DISTRIBUTED);
 				so.has_window = true;
 				so.win_a = 300;
 				so.win_b = INT64_MAX;
+			}
+			if (v == 7) {
+				so.views = 1u << PT_SV_DISTRIBUTED;
+				so.has_steps = true;
+				so.step_a = 1;
+				so.step_b = 2;
 			}
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = false;
@@ -765,19 +782,26 @@ static void test_stream_matches_memory(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	assert_int_equal(streamed_runs, 140);
-	/* not streamable: a view that needs the whole model, and a GPU device */
+	assert_int_equal(streamed_runs, 160);
+	/* not streamable: the distributed view of an NPU model with GPU-kind activities (their class is
+	 * the index's name rule), and any model with a GPU device */
+	struct pt_model *g = random_npu_model();
+	pt_model_add_event(g, 0, pt_model_str(g, "ncclKernel"), PT_EV_KERNEL, 5000, 10, 0, PT_NONE, 0);
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_model_free(g);
 	struct pt_summary_opts so;
 	pt_summary_opts_init(&so);
 	so.views = 1u << PT_SV_DISTRIBUTED;
 	struct pt_summary b;
 	bool streamed = true;
-	struct pt_err *e = NULL;
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
 	assert_false(streamed);
-	struct pt_model *g = random_npu_model();
+	g = random_npu_model();
 	pt_model_device(g, PT_DEV_GPU, 0);
-	struct pt_out o;
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
 	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
