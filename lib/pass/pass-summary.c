@@ -139,7 +139,7 @@ struct ctx {
 	uint8_t *kname;           /* raw kernel name id -> 0 not matched yet, 1 computation, 2 communication */
 	uint64_t violations;      /* nesting_violations (§2.2) */
 	uint8_t *opcomm;          /* streaming: pt_index_op_comm() */
-	struct scan *scan;        /* streaming (pt_summary_stream_*): what a first read found; NULL in memory */
+	struct scan *scan;        /* streaming (pt_summary_stream_*): what is known before the events; NULL in memory */
 };
 
 /*
@@ -1381,6 +1381,12 @@ struct pendq {
 	size_t ph;
 	PT_VEC(struct ov_ent) heap;
 };
+
+static void pendq_free(struct pendq *p)
+{
+	pt_vec_free(&p->q);
+	pt_vec_free(&p->heap);
+}
 
 /* The distributed view's sets of a streamed rank (ascend.md §3.8): computation C, communication M, C ∪ M. */
 struct dacc {
@@ -3318,10 +3324,8 @@ static void asc_free(struct asc *a)
 	free(a->op_raw);
 	free(a->kn_raw);
 	free(a->trk);
-	pt_vec_free(&a->pq.q);
-	pt_vec_free(&a->pq.heap);
-	pt_vec_free(&a->dist.pq.q);
-	pt_vec_free(&a->dist.pq.heap);
+	pendq_free(&a->pq);
+	pendq_free(&a->dist.pq);
 	free(a);
 }
 
@@ -3805,8 +3809,9 @@ struct pt_summary_stream {
 	enum { ST_NEW, ST_SCAN, ST_SUM } state;
 	bool claimed;       /* the scan came from the file's TrackEvents: checked by _end() */
 	size_t nmeta[5];    /* claimed: strings, devices, tracks, ops and steps when the sums began */
-	struct pt_track_events *seen_ev; /* claimed: what the events turned out to be, per track */
-	int64_t *seen_last;
+	struct pt_track_events *tev; /* per track, what the events turned out to be (a first read: its
+					 scan; claimed: checked against the file's record by _end()) */
+	int64_t *tev_last;
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
 	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
 	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
@@ -3852,6 +3857,9 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 		sc->sorted = pt_xrealloc(sc->sorted, n);
 		sc->seen = pt_xrealloc(sc->seen, n);
 		sc->named = pt_xrealloc(sc->named, n);
+		s->tev = pt_xrealloc(s->tev, n * sizeof(*s->tev));
+		s->tev_last = pt_xrealloc(s->tev_last, n * sizeof(*s->tev_last));
+		memset(s->tev + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->tev));
 		for (size_t t = s->ntrk; t < n; t++) {
 			sc->left[t] = 0;
 			sc->min[t] = INT64_MAX;
@@ -3867,6 +3875,21 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 #define SPAN_KINDS \
 	((1u << PT_EV_TASK) | (1u << PT_EV_KERNEL) | (1u << PT_EV_MEMCPY) | (1u << PT_EV_MEMSET) | (1u << PT_EV_API) | \
 	 (1u << PT_EV_RANGE) | (1u << PT_EV_AICPU))
+
+/* The watermark's part of the scan, and the earliest event, from a record per track of m. */
+static void scan_tracks(struct pt_summary_stream *s, const struct pt_model *m, const struct pt_track_events *x)
+{
+	struct scan *sc = &s->sc;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (!x[t].count)
+			continue;
+		sc->left[t] = x[t].count;
+		sc->min[t] = x[t].min_start;
+		sc->sorted[t] = (x[t].flags & PT_TRACKEV_IN_ORDER) != 0;
+		if (x[t].min_start < sc->earliest)
+			sc->earliest = x[t].min_start;
+	}
+}
 
 /*
  * The scan from the file's TrackEvents, when it says all the summary needs:
@@ -3890,17 +3913,13 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 	}
 	scan_fit(s, m);
 	struct scan *sc = &s->sc;
+	scan_tracks(s, m, m->track_events.v);
 	for (size_t t = 0; t < m->tracks.n; t++) {
 		const struct pt_track_events *x = &m->track_events.v[t];
 		if (!x->count)
 			continue;
 		uint32_t d = m->tracks.v[t].device;
-		sc->left[t] = x->count;
-		sc->min[t] = x->min_start;
-		sc->sorted[t] = (x->flags & PT_TRACKEV_IN_ORDER) != 0;
 		sc->named[t] = x->with_op > 0;
-		if (x->min_start < sc->earliest)
-			sc->earliest = x->min_start;
 		if (x->kinds & SPAN_KINDS) {
 			if (x->min_start < sc->lo[d])
 				sc->lo[d] = x->min_start;
@@ -3909,8 +3928,6 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 		}
 	}
 	s->claimed = true;
-	s->seen_ev = pt_xcalloc(m->tracks.n + 1, sizeof(*s->seen_ev));
-	s->seen_last = pt_xcalloc(m->tracks.n + 1, sizeof(*s->seen_last));
 	return true;
 }
 
@@ -3924,8 +3941,7 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		int64_t st = ev->start[i];
 		uint32_t t = ev->track[i];
 		uint8_t k = ev->kind[i];
-		if (st < sc->earliest)
-			sc->earliest = st;
+		pt_track_events_add(&s->tev[t], &s->tev_last[t], k, st, ev->dur[i], ev->op[i]);
 		if (k < 32 && (SPAN_KINDS >> k & 1)) {
 			uint32_t d = m->tracks.v[t].device;
 			if (st < sc->lo[d])
@@ -3939,13 +3955,6 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		    (k == PT_EV_TASK || k == PT_EV_AICPU))
 			pt_vec_push(&s->deferred, ((struct deferred){ st, st + ev->dur[i], t, ev->op[i], k }));
 		s->kernels |= k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
-		sc->left[t]++;
-		if (sc->seen[t] && st < sc->last[t])
-			sc->sorted[t] = 0;
-		sc->seen[t] = 1;
-		sc->last[t] = st;
-		if (st < sc->min[t])
-			sc->min[t] = st;
 	}
 }
 
@@ -3960,7 +3969,7 @@ static void sum_batch(struct pt_summary_stream *s)
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
 		if (s->claimed) {
-			pt_track_events_add(&s->seen_ev[t], &s->seen_last[t], ev->kind[i], ev->start[i], ev->dur[i],
+			pt_track_events_add(&s->tev[t], &s->tev_last[t], ev->kind[i], ev->start[i], ev->dur[i],
 					    ev->op[i]);
 			/* a track that says otherwise would break the watermark: stop trusting it now */
 			if (!s->bad_track && (!sc->left[t] || ev->start[i] < sc->min[t] ||
@@ -3980,6 +3989,8 @@ static void sum_batch(struct pt_summary_stream *s)
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	scan_fit(s, m);
+	if (!s->claimed)
+		scan_tracks(s, m, s->tev); /* what the first read found */
 	memset(s->sc.seen, 0, s->ntrk);
 	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
 		return -1;
@@ -4052,7 +4063,7 @@ int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
 		/* the file's TrackEvents must be what the events were */
 		const struct pt_model *m = u->g.m;
 		for (uint32_t t = 0; t < m->tracks.n && !s->bad_track; t++) {
-			const struct pt_track_events *a = &s->seen_ev[t], *c = &m->track_events.v[t];
+			const struct pt_track_events *a = &s->tev[t], *c = &m->track_events.v[t];
 			if (a->count != c->count || a->with_op != c->with_op || a->kinds != c->kinds ||
 			    (a->count && (a->min_start != c->min_start || a->max_end != c->max_end ||
 					  a->flags != c->flags)))
@@ -4084,8 +4095,8 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(sc->sorted);
 	free(sc->seen);
 	free(sc->named);
-	free(s->seen_ev);
-	free(s->seen_last);
+	free(s->tev);
+	free(s->tev_last);
 	pt_vec_free(&s->deferred);
 	free(s);
 }
