@@ -273,7 +273,8 @@ static void setup_time(struct cf *f)
 
 /* Mapped times are kept within [0, 2^62] ns (1970 to 2116), like the Ascend device times: any
  * difference of two of them is then a valid model duration (|d| <= 2^62, proftool-model(5)) and any
- * sum fits in int64; a hostile clock mapping that leaves that range makes the record untimed. */
+ * sum fits in int64; a hostile clock mapping that leaves that range makes the record untimed, as
+ * does one whose interpolation product (two differences of 64-bit times) leaves 128 bits. */
 #define CUPTI_TIME_LIMIT ((__int128)1 << 62)
 
 static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
@@ -284,7 +285,10 @@ static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
 	} else if (f->tmode == 1) {
 		v = (__int128)t + f->t_off;
 	} else {
-		__int128 num = ((__int128)t - (__int128)f->ca.cupti) * ((__int128)f->cb.real - (__int128)f->ca.real);
+		__int128 num;
+		if (__builtin_mul_overflow((__int128)t - (__int128)f->ca.cupti,
+					   (__int128)f->cb.real - (__int128)f->ca.real, &num))
+			return false;
 		v = (__int128)f->ca.real + num / ((__int128)f->cb.cupti - (__int128)f->ca.cupti);
 	}
 	if (v > CUPTI_TIME_LIMIT || v < 0)
