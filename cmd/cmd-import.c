@@ -14,7 +14,7 @@
 #include "support/pdeflate.h"
 #include "support/xalloc.h"
 
-enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS };
+enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS, OPT_IN_MEMORY };
 
 static const struct pt_opt import_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
@@ -22,6 +22,8 @@ static const struct pt_opt import_opts[] = {
 	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
 	{ "jobs", 'j', "N", OPT_JOBS,
 	  "compress with N threads (default: the online CPUs, at most 16); same file for any N", NULL },
+	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
+	  "keep every event in memory until the model is written (default: encode them as they come)", NULL },
 	{ "minddata", 0, "DIR", OPT_MINDDATA, "also read MindData files (pipeline, queues, CPU) from DIR", NULL },
 	{ 0 },
 };
@@ -30,6 +32,7 @@ static const struct pt_opt *const groups[] = { import_opts, pt_rawpath_opts, NUL
 
 static bool compress = true;
 static int jobs; /* 0: pt_pdeflate_default_threads() */
+static bool in_memory;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
@@ -41,6 +44,8 @@ static int own(struct pt_common *c, int id, const char *arg)
 			return pt_usage_error(c->cmd, "invalid --jobs '%s' (a number of threads from 1 to %d)", arg,
 					      PT_PDEFLATE_MAX_THREADS);
 		jobs = (int)v;
+	} else if (id == OPT_IN_MEMORY) {
+		in_memory = true;
 	} else if (id == OPT_MINDDATA) {
 		c->imp.minddata_dir = arg;
 	}
@@ -81,6 +86,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_err *e = NULL;
 	struct pt_model *m = pt_model_new();
+	if (!in_memory)
+		pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
 	int rc = pt_import(m, (const char *const *)argv + first, argc - first, &c.imp, &c.diag, &e);
 	if (rc) {
 		if (argc - first > 1)
@@ -100,7 +107,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		}
 		if (!rc && strcmp(out_path, "-"))
 			fprintf(stderr, "proftool: wrote '%s' (%zu devices, %zu ops, %zu events, %zu steps)\n", out_path,
-				m->devices.n, m->ops.n, m->events.n, m->steps.n);
+				m->devices.n, m->ops.n, pt_events_total(&m->events), m->steps.n);
 	}
 	pt_model_free(m);
 	free(out_path);

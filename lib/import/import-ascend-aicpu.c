@@ -75,7 +75,7 @@ static void add_op(struct aicpu_state *st, uint32_t name, int64_t start, int64_t
 		a.end = end;
 		if (st->track == PT_NONE)
 			st->track = pt_model_track(m, st->d->dev, PT_TRACK_AICPU, -1, "AI CPU");
-		a.event = (uint32_t)m->events.n + 1;
+		a.event = (uint32_t)pt_events_total(&m->events) + 1;
 		pt_model_add_event(m, st->track, name, PT_EV_AICPU, start, end - start, 0, op, task);
 	}
 	pt_model_add_aicpu(m, &a);

@@ -308,7 +308,7 @@ static inline void on_task(struct hw *h, int type, uint32_t sid, uint16_t task, 
 	uint64_t f = h->d->freq_khz;
 	int64_t s = pt_ascend_cycles_to_ns(scyc, f), e = pt_ascend_cycles_to_ns(cyc, f);
 	struct pt_events *ev = &m->events;
-	if (ev->n == ev->cap)
+	if (ev->n == ev->cap && !ev->spill)
 		pt_events_reserve(ev, ev->cap + (ev->cap >> 1) + (1u << 16));
 	pt_model_add_event(m, stream_track(h, st), name, PT_EV_TASK, s, e - s, 0, op, ext);
 	h->executions++;
@@ -402,7 +402,8 @@ int pt_ascend_read_hwts(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct
 
 	/* About one execution per two records. */
 	uint64_t size = pt_slices_size(s);
-	pt_events_reserve(&c->m->events, c->m->events.n + (size_t)(size / (2 * HWTS_REC)) + 16);
+	if (!c->m->events.spill) /* a streaming import holds only its window */
+		pt_events_reserve(&c->m->events, c->m->events.n + (size_t)(size / (2 * HWTS_REC)) + 16);
 
 	static const char *const invalid_what[8] = {
 		[5] = "skipped records of invalid log type 5",

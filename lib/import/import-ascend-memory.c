@@ -32,6 +32,7 @@
 #include "import/registry.h"
 #include "mindspore_memory.pb-c.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -301,7 +302,8 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	if (read_all(path, &buf, &len, e))
+	/* the counters are placed at task executions read before (add_counters) */
+	if (pt_ptm_spill_undo(m, e) || read_all(path, &buf, &len, e))
 		return -1;
 	pt_model_add_source(m, path, len, "ascend-memory", (int32_t)dev);
 	if (!len) {

@@ -26,6 +26,7 @@
 #include "cupti/cupti-layouts.h"
 #include "import/import-cupti-memory.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -1482,7 +1483,10 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_hashmap_init(&f->rt_api);
 	pt_hashmap_init(&f->drv_api);
 	pt_hashmap_init(&f->mdata);
-	int rc = pass0(m, f, e);
+	/* the joins read back the events of this dump (f->ev0 on) by index */
+	int rc = pt_ptm_spill_undo(m, e);
+	if (!rc)
+		rc = pass0(m, f, e);
 	if (rc) {
 		cf_free(f);
 		free(f);

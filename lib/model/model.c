@@ -1,4 +1,5 @@
 #include "model/model.h"
+#include "model/ptm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ void pt_model_free(struct pt_model *m)
 	free(ev->corr);
 	free(ev->op);
 	free(ev->task);
+	pt_ptm_spill_free(ev->spill);
 	free(m->queues.track);
 	free(m->queues.time);
 	free(m->queues.size);
@@ -206,6 +208,12 @@ static void *sparse_grow(void *p, bool dense, size_t cap, size_t size)
 
 void pt_events_grow(struct pt_events *ev, size_t need)
 {
+	if (ev->spill) {
+		/* a streaming import: encode the whole batches held, keep the rest */
+		need -= pt_ptm_spill_flush(ev);
+		if (need <= ev->cap)
+			return;
+	}
 	size_t cap = ev->cap ? ev->cap : 1024;
 	while (cap < need)
 		cap += cap / 2;

@@ -64,6 +64,8 @@
 #include "support/strtab.h"
 #include "support/vec.h"
 
+struct pt_spill; /* events encoded for the model file during an import (ptm.h) */
+
 enum pt_device_kind { PT_DEV_UNKNOWN = 0, PT_DEV_NPU = 1, PT_DEV_GPU = 2, PT_DEV_CPU = 3 };
 enum pt_freq_origin { PT_FREQ_NONE = 0, PT_FREQ_DEFAULT = 1, PT_FREQ_INFO_JSON = 2, PT_FREQ_OPTION = 3 };
 enum pt_track_kind {
@@ -167,8 +169,21 @@ struct pt_events {
 	 * see ordinary zero-filled arrays. Code that stores into these columns
 	 * directly (not through pt_model_add_event) must set the bit first. */
 	uint8_t dense;
+	/* The streaming import (ptm.h, pt_ptm_spill_start; only `proftool
+	 * import` starts it): the first `base` events of the model were encoded
+	 * for the model file and dropped, and column index i holds event
+	 * base + i. Code that reads events it did not just add calls
+	 * pt_ptm_spill_undo() first. Elsewhere base is 0 and spill NULL. */
+	size_t base;
+	struct pt_spill *spill;
 };
 enum { PT_EVCOL_CORR = 1, PT_EVCOL_OP = 2, PT_EVCOL_TASK = 4 };
+
+/* The number of events in the model, spilled ones included. */
+static inline size_t pt_events_total(const struct pt_events *ev)
+{
+	return ev->base + ev->n;
+}
 
 struct pt_comm {
 	uint32_t stream;

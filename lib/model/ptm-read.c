@@ -955,3 +955,95 @@ bool pt_ptm_probe(const char *path)
 	close(fd);
 	return n == PT_PTM_MAGIC_LEN && !memcmp(b, PT_PTM_MAGIC, PT_PTM_MAGIC_LEN);
 }
+
+/* Append the events of tail (a spill's resident events) to ev. */
+static void events_append(struct pt_events *ev, const struct pt_events *tail)
+{
+	size_t b = ev->n, n = tail->n;
+	pt_events_reserve(ev, b + n);
+	memcpy(ev->track + b, tail->track, n * sizeof(*ev->track));
+	memcpy(ev->name + b, tail->name, n * sizeof(*ev->name));
+	memcpy(ev->kind + b, tail->kind, n * sizeof(*ev->kind));
+	memcpy(ev->start + b, tail->start, n * sizeof(*ev->start));
+	memcpy(ev->dur + b, tail->dur, n * sizeof(*ev->dur));
+	/* sparse columns: dense in either part means dense now; a part that
+	 * never stored one holds zeros */
+	struct {
+		int bit;
+		void *dst;
+		const void *src;
+		size_t size;
+	} sp[3] = {
+		{ PT_EVCOL_CORR, ev->corr, tail->corr, sizeof(*ev->corr) },
+		{ PT_EVCOL_OP, ev->op, tail->op, sizeof(*ev->op) },
+		{ PT_EVCOL_TASK, ev->task, tail->task, sizeof(*ev->task) },
+	};
+	for (int j = 0; j < 3; j++) {
+		if (!((ev->dense | tail->dense) & sp[j].bit))
+			continue;
+		ev->dense |= (uint8_t)sp[j].bit;
+		uint8_t *d = (uint8_t *)sp[j].dst + b * sp[j].size;
+		if (tail->dense & sp[j].bit)
+			memcpy(d, sp[j].src, n * sp[j].size);
+		else
+			memset(d, 0, n * sp[j].size);
+	}
+	ev->n = b + n;
+}
+
+int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e)
+{
+	struct pt_events *ev = &m->events;
+	struct pt_spill *sp = ev->spill;
+	ev->spill = NULL; /* no more spilling, from the reads below on */
+	if (!sp || !ev->base) {
+		pt_ptm_spill_free(sp);
+		return 0;
+	}
+	struct pt_events tail = *ev;
+	memset(ev, 0, sizeof(*ev));
+	size_t len;
+	const uint8_t *p = pt_ptm_spill_bytes(sp, &len);
+	struct ids ids;
+	memset(&ids, 0, sizeof(ids));
+	ids.nstrings = m->strings.n;
+	ids.ndevices = m->devices.n;
+	ids.ntracks = m->tracks.n;
+	ids.nops = m->ops.n;
+	struct ev_scratch evs;
+	memset(&evs, 0, sizeof(evs));
+	int rc = 0;
+	const char *name = "the spilled events";
+	for (size_t off = 0; off < len && !rc;) {
+		const uint8_t *q = p + off, *end = p + len;
+		uint64_t clen;
+		if (!varint(&q, end, &clen) || clen > (uint64_t)(end - q))
+			BAD("'%s': corrupt chunk length at offset %zu", name, off);
+		Proftool__Chunk fc;
+		Proftool__EventBatch fb;
+		bool footer = false;
+		if (!fast_events(q, (size_t)clen, &evs, &fc, &fb))
+			BAD("'%s': not an event batch at offset %zu", name, off);
+		rc = apply(m, &fc, &ids, name, off, &footer, 0, e);
+		off = (size_t)(q - p) + (size_t)clen;
+	}
+	if (!rc && ev->n != tail.base)
+		BAD("'%s': %zu events instead of %zu", name, ev->n, tail.base);
+	if (!rc)
+		events_append(ev, &tail);
+out:
+	ev_scratch_free(&evs);
+	for (int k = 0; k < 3; k++)
+		free(ids.scratch[k].v);
+	tail.spill = NULL;
+	free(tail.track);
+	free(tail.name);
+	free(tail.kind);
+	free(tail.start);
+	free(tail.dur);
+	free(tail.corr);
+	free(tail.op);
+	free(tail.task);
+	pt_ptm_spill_free(sp);
+	return rc;
+}

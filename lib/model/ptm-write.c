@@ -22,10 +22,20 @@ struct writer {
 	uint8_t *cbuf; /* put_columns' encoded columns */
 	size_t ccap;
 	uint32_t crc;
+	/* a spill's writer (struct pt_spill): chunks are kept in mem instead */
+	bool to_mem;
+	uint8_t *mem;
+	size_t mlen, mcap;
 };
 
 static void emit(struct writer *w, const uint8_t *p, size_t n, bool count_crc)
 {
+	if (w->to_mem) {
+		pt_xgrow((void **)&w->mem, &w->mcap, w->mlen + n, 1);
+		memcpy(w->mem + w->mlen, p, n);
+		w->mlen += n;
+		return;
+	}
 	if (count_crc)
 		w->crc = (uint32_t)crc32(w->crc, p, (uInt)n);
 	if (w->pz)
@@ -400,6 +410,37 @@ static void deltas32(const uint32_t *v, size_t n, int64_t *d)
 	}
 }
 
+/*
+ * The streaming import (ptm.h): the spilled events' chunks, exactly as
+ * write_events() would have written them, and their TrackEvents so far.
+ */
+struct pt_spill {
+	struct writer w; /* to_mem: w.mem holds the chunks */
+	size_t window;
+	struct pt_track_events *tx; /* per track, of the spilled events */
+	int64_t *last;
+	size_t ntx;
+};
+
+/* Add the events [b, b + n) of ev to the per-track records x (nx of them,
+ * grown to cover every track seen). */
+static void track_events_add(struct pt_track_events **x, int64_t **last, size_t *nx, const struct pt_events *ev,
+			     size_t b, size_t n)
+{
+	for (size_t i = b; i < b + n; i++) {
+		uint32_t t = ev->track[i];
+		if (t >= *nx) {
+			size_t k = (size_t)t + 1;
+			*x = pt_xrealloc(*x, k * sizeof(**x));
+			*last = pt_xrealloc(*last, k * sizeof(**last));
+			memset(*x + *nx, 0, (k - *nx) * sizeof(**x));
+			memset(*last + *nx, 0, (k - *nx) * sizeof(**last));
+			*nx = k;
+		}
+		pt_track_events_add(&(*x)[t], &(*last)[t], ev->kind[i], ev->start[i], ev->dur[i], ev->op[i]);
+	}
+}
+
 /* TrackEvents: what each track's events are like, before the first batch. */
 static void write_track_events(struct writer *w, const struct pt_model *m)
 {
@@ -409,10 +450,16 @@ static void write_track_events(struct writer *w, const struct pt_model *m)
 		return;
 	struct pt_track_events *x = pt_xcalloc(nt, sizeof(*x));
 	int64_t *last = pt_xcalloc(nt, sizeof(*last));
-	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t t = ev->track[i];
-		pt_track_events_add(&x[t], &last[t], ev->kind[i], ev->start[i], ev->dur[i], ev->op[i]);
+	size_t nx = nt;
+	const struct pt_spill *sp = ev->spill;
+	if (sp && sp->ntx) {
+		/* a track id beyond the model's tracks would have failed the writer's
+		 * caller long before; the records cover at most nt tracks */
+		size_t k = sp->ntx < nt ? sp->ntx : nt;
+		memcpy(x, sp->tx, k * sizeof(*x));
+		memcpy(last, sp->last, k * sizeof(*last));
 	}
+	track_events_add(&x, &last, &nx, ev, 0, ev->n);
 	/* columns */
 	uint64_t *count = pt_xmalloc(nt * sizeof(*count)), *with_op = pt_xmalloc(nt * sizeof(*with_op));
 	int64_t *lo = pt_xmalloc(nt * sizeof(*lo)), *hi = pt_xmalloc(nt * sizeof(*hi));
@@ -440,49 +487,118 @@ static void write_track_events(struct writer *w, const struct pt_model *m)
 	free(last);
 }
 
+/* One EventBatch chunk: the events [b, b + n) of ev, n <= PT_PTM_EVENT_BATCH. */
+static void put_event_batch(struct writer *w, const struct pt_events *ev, size_t b, size_t n)
+{
+	uint32_t kind[PT_PTM_EVENT_BATCH];
+	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH], corr[PT_PTM_EVENT_BATCH];
+	/* the time quantum: the gcd of every start and duration (10 ns for
+	 * 100 MHz Ascend counters), so that varints get shorter */
+	struct quantum z = { 0 };
+	for (size_t i = 0; i < n && z.q != 1; i++) {
+		quantum_fit(&z, ev->start[b + i]);
+		quantum_fit(&z, ev->dur[b + i]);
+	}
+	if (z.q == 0)
+		quantum_set(&z, 1);
+	uint64_t q = z.q;
+	/* deltas in units of q, modulo 2^64: exact for any int64 starts */
+	uint64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		kind[i] = ev->kind[b + i];
+		uint64_t sq = (uint64_t)quantum_div(&z, ev->start[b + i]);
+		delta[i] = (int64_t)(sq - prev);
+		dur[i] = quantum_div(&z, ev->dur[b + i]);
+		prev = sq;
+	}
+	bool has_corr = !all_zero64(ev->corr + b, n);
+	if (has_corr)
+		deltas64(ev->corr + b, n, corr);
+	const struct col cols[] = {
+		{ 1, COL_U32, ev->track + b, n },
+		{ 2, COL_U32, ev->name + b, n },
+		{ 3, COL_U32, kind, n },
+		{ 4, COL_S64, delta, n },
+		{ 5, COL_S64, dur, n },
+		{ 7, COL_U32, ev->op + b, all_zero32(ev->op + b, n) ? 0 : n },
+		{ 8, COL_U64, ev->task + b, all_zero64(ev->task + b, n) ? 0 : n },
+		{ 9, COL_SCALAR, NULL, q > 1 ? q : 0 },
+		{ 10, COL_S64, corr, has_corr ? n : 0 },
+	};
+	put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
+}
+
 static void write_events(struct writer *w, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
 	write_track_events(w, m);
-	uint32_t kind[PT_PTM_EVENT_BATCH];
-	int64_t delta[PT_PTM_EVENT_BATCH], dur[PT_PTM_EVENT_BATCH], corr[PT_PTM_EVENT_BATCH];
-	for (size_t b = 0; b < ev->n; b += PT_PTM_EVENT_BATCH) {
-		size_t n = ev->n - b < PT_PTM_EVENT_BATCH ? ev->n - b : PT_PTM_EVENT_BATCH;
-		/* the time quantum: the gcd of every start and duration (10 ns for
-		 * 100 MHz Ascend counters), so that varints get shorter */
-		struct quantum z = { 0 };
-		for (size_t i = 0; i < n && z.q != 1; i++) {
-			quantum_fit(&z, ev->start[b + i]);
-			quantum_fit(&z, ev->dur[b + i]);
-		}
-		if (z.q == 0)
-			quantum_set(&z, 1);
-		uint64_t q = z.q;
-		/* deltas in units of q, modulo 2^64: exact for any int64 starts */
-		uint64_t prev = 0;
-		for (size_t i = 0; i < n; i++) {
-			kind[i] = ev->kind[b + i];
-			uint64_t sq = (uint64_t)quantum_div(&z, ev->start[b + i]);
-			delta[i] = (int64_t)(sq - prev);
-			dur[i] = quantum_div(&z, ev->dur[b + i]);
-			prev = sq;
-		}
-		bool has_corr = !all_zero64(ev->corr + b, n);
-		if (has_corr)
-			deltas64(ev->corr + b, n, corr);
-		const struct col cols[] = {
-			{ 1, COL_U32, ev->track + b, n },
-			{ 2, COL_U32, ev->name + b, n },
-			{ 3, COL_U32, kind, n },
-			{ 4, COL_S64, delta, n },
-			{ 5, COL_S64, dur, n },
-			{ 7, COL_U32, ev->op + b, all_zero32(ev->op + b, n) ? 0 : n },
-			{ 8, COL_U64, ev->task + b, all_zero64(ev->task + b, n) ? 0 : n },
-			{ 9, COL_SCALAR, NULL, q > 1 ? q : 0 },
-			{ 10, COL_S64, corr, has_corr ? n : 0 },
-		};
-		put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
-	}
+	const struct pt_spill *sp = ev->spill;
+	if (sp) /* the spilled batches, in pieces that zlib's and crc32's counts hold */
+		for (size_t o = 0; o < sp->w.mlen; o += 1u << 20)
+			emit(w, sp->w.mem + o, sp->w.mlen - o < (1u << 20) ? sp->w.mlen - o : 1u << 20, true);
+	/* spills hold whole batches only, so the batches here start where they
+	 * would have started in a model that kept every event */
+	for (size_t b = 0; b < ev->n; b += PT_PTM_EVENT_BATCH)
+		put_event_batch(w, ev, b, ev->n - b < PT_PTM_EVENT_BATCH ? ev->n - b : PT_PTM_EVENT_BATCH);
+}
+
+void pt_ptm_spill_start(struct pt_model *m, size_t window)
+{
+	struct pt_events *ev = &m->events;
+	if (ev->spill)
+		return;
+	struct pt_spill *sp = pt_xcalloc(1, sizeof(*sp));
+	sp->w.to_mem = true;
+	/* the columns hold at least the window (growth is geometric: up to
+	 * 1.5 times it); appending to full columns spills */
+	pt_events_reserve(ev, window < PT_PTM_EVENT_BATCH ? PT_PTM_EVENT_BATCH : window);
+	sp->window = ev->cap;
+	ev->spill = sp;
+}
+
+size_t pt_ptm_spill_flush(struct pt_events *ev)
+{
+	struct pt_spill *sp = ev->spill;
+	if (!sp || ev->n < sp->window)
+		return 0;
+	size_t k = ev->n / PT_PTM_EVENT_BATCH * PT_PTM_EVENT_BATCH;
+	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
+	for (size_t b = 0; b < k; b += PT_PTM_EVENT_BATCH)
+		put_event_batch(&sp->w, ev, b, PT_PTM_EVENT_BATCH);
+	/* the rest moves to the front; zero (sparse) columns have nothing to move */
+	size_t r = ev->n - k;
+	memmove(ev->track, ev->track + k, r * sizeof(*ev->track));
+	memmove(ev->name, ev->name + k, r * sizeof(*ev->name));
+	memmove(ev->kind, ev->kind + k, r * sizeof(*ev->kind));
+	memmove(ev->start, ev->start + k, r * sizeof(*ev->start));
+	memmove(ev->dur, ev->dur + k, r * sizeof(*ev->dur));
+	if (ev->dense & PT_EVCOL_CORR)
+		memmove(ev->corr, ev->corr + k, r * sizeof(*ev->corr));
+	if (ev->dense & PT_EVCOL_OP)
+		memmove(ev->op, ev->op + k, r * sizeof(*ev->op));
+	if (ev->dense & PT_EVCOL_TASK)
+		memmove(ev->task, ev->task + k, r * sizeof(*ev->task));
+	ev->n = r;
+	ev->base += k;
+	return k;
+}
+
+const uint8_t *pt_ptm_spill_bytes(const struct pt_spill *s, size_t *len)
+{
+	*len = s ? s->w.mlen : 0;
+	return s ? s->w.mem : NULL;
+}
+
+void pt_ptm_spill_free(struct pt_spill *s)
+{
+	if (!s)
+		return;
+	free(s->w.mem);
+	free(s->w.pbuf);
+	free(s->w.cbuf);
+	free(s->tx);
+	free(s->last);
+	free(s);
 }
 
 static void write_samples(struct writer *w, const struct pt_model *m)
@@ -1007,7 +1123,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	pf.n_strings = st->n;
 	pf.n_devices = m->devices.n;
 	pf.n_tracks = m->tracks.n;
-	pf.n_events = m->events.n;
+	pf.n_events = pt_events_total(&m->events);
 	pf.n_ops = m->ops.n;
 	pf.n_steps = m->steps.n;
 	pf.n_queue_samples = m->queues.n;

@@ -15,6 +15,7 @@
 struct pt_err;
 struct pt_model;
 struct pt_out;
+struct pt_spill;
 
 #define PT_PTM_MAGIC "\x89PTM\r\n\x1a\n"
 #define PT_PTM_MAGIC_LEN 8
@@ -33,6 +34,27 @@ struct pt_out;
 /* Write m to o (already opened); compress with zlib level 1 unless !compress,
  * with jobs threads (<= 1: none; the bytes are the same for any number). */
 int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int jobs, struct pt_err **e);
+/*
+ * The streaming import (`proftool import`): from pt_ptm_spill_start() on,
+ * whenever m's columns are full (they hold from window to 1.5 x window
+ * events, at least a batch), its whole event batches are
+ * encoded as pt_ptm_write() will write them and dropped from memory (the
+ * columns keep the rest: model.h, pt_events.base). pt_ptm_write() then writes
+ * the same bytes as for a model that kept every event. An importer that reads
+ * events it did not just add calls pt_ptm_spill_undo() first, which decodes
+ * the spilled events back and stops spilling for the rest of the import.
+ */
+#define PT_PTM_SPILL_WINDOW (16 * PT_PTM_EVENT_BATCH)
+void pt_ptm_spill_start(struct pt_model *m, size_t window);
+int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e);
+/* For model.c: encode the whole batches ev holds when it holds at least the
+ * window; returns how many events left the columns. */
+struct pt_events;
+size_t pt_ptm_spill_flush(struct pt_events *ev);
+void pt_ptm_spill_free(struct pt_spill *s);
+/* The spilled chunks (for pt_ptm_spill_undo). */
+const uint8_t *pt_ptm_spill_bytes(const struct pt_spill *s, size_t *len);
+
 /* Does the file at path start with the .ptm magic? ("-" is never probed.) */
 bool pt_ptm_probe(const char *path);
 

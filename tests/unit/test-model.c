@@ -648,11 +648,114 @@ static void test_sparse_columns(void **state)
 	pt_model_free(m);
 }
 
+/*
+ * The streaming import (ptm.h): events spilled window by window are written
+ * as the same file as a model that kept them, whatever the window; an undo,
+ * midway or at the end, gives the same model back. The events make every
+ * sparse column dense in one part only, a track appears after the first
+ * spill, and starts go back now and then (TrackEvents' order flag).
+ */
+static struct pt_model *spill_model(size_t window, long undo_at, size_t n)
+{
+	struct pt_model *m = pt_model_new();
+	if (window)
+		pt_ptm_spill_start(m, window);
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t0 = pt_model_track(m, d, PT_TRACK_STREAM, 1, "stream 1"), t1 = PT_NONE;
+	uint32_t nm = pt_model_str(m, "Task");
+	struct pt_op op;
+	memset(&op, 0, sizeof(op));
+	op.device = d;
+	op.name = pt_model_str(m, "Default/MatMul-op1");
+	op.task_type = -1;
+	uint32_t oi = pt_model_add_op(m, &op);
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < n; i++) {
+		if (i == n / 3)
+			t1 = pt_model_track(m, d, PT_TRACK_STREAM, 2, "stream 2");
+		if (undo_at >= 0 && i == (size_t)undo_at) {
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_ptm_spill_undo(m, &e), 0);
+			assert_null(m->events.spill);
+			assert_int_equal(m->events.base, 0);
+			assert_int_equal(m->events.n, i);
+		}
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint32_t t = t1 != PT_NONE && (x & 1) ? t1 : t0;
+		int64_t start = ((int64_t)i * 100 - (int64_t)(x >> 58)) * 10;
+		uint64_t corr = i >= n / 4 && i < n / 2 ? i : 0;
+		uint32_t o = i > 2 * n / 3 && (x & 2) ? oi : PT_NONE;
+		uint64_t task = i < n / 2 && (i & 1) ? x >> 20 : 0;
+		pt_model_add_event(m, t, (x >> 8) & 1 ? nm : 0, PT_EV_TASK, start, (int64_t)((x >> 40) & 1023) * 10, corr,
+				   o, task);
+		if (window && undo_at < 0)
+			assert_true(m->events.n <= (window < PT_PTM_EVENT_BATCH ? PT_PTM_EVENT_BATCH : window) * 3 / 2);
+	}
+	assert_int_equal(pt_events_total(&m->events), n);
+	return m;
+}
+
+static uint8_t *spill_bytes(const struct pt_model *m, bool compress, size_t *len)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/spill.ptm", dir);
+	write_model(m, path, compress);
+	return slurp(path, len);
+}
+
+static void test_spill(void **state)
+{
+	(void)state;
+	size_t n = 50000;
+	struct pt_model *ref = spill_model(0, -1, n);
+	char *ref_dump = dump_str(ref);
+	for (int compress = 0; compress < 2; compress++) {
+		size_t rl;
+		uint8_t *rb = spill_bytes(ref, compress, &rl);
+		static const size_t windows[] = { 1, PT_PTM_EVENT_BATCH, 3 * PT_PTM_EVENT_BATCH + 5, 1u << 20 };
+		for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+			struct pt_model *m = spill_model(windows[w], -1, n);
+			if (windows[w] < n)
+				assert_true(m->events.base > 0 && m->events.base % PT_PTM_EVENT_BATCH == 0);
+			size_t l;
+			uint8_t *b = spill_bytes(m, compress, &l);
+			assert_int_equal(l, rl);
+			assert_memory_equal(b, rb, l);
+			free(b);
+			/* an undo at the end, and one midway with more events after it */
+			static const long at[] = { -2, 20011 };
+			for (int u = 0; u < 2; u++) {
+				struct pt_model *v = at[u] == -2 ? m : spill_model(windows[w], at[u], n);
+				if (at[u] == -2) {
+					struct pt_err *e = NULL;
+					assert_int_equal(pt_ptm_spill_undo(v, &e), 0);
+				}
+				char *dv = dump_str(v);
+				assert_string_equal(dv, ref_dump);
+				free(dv);
+				b = spill_bytes(v, compress, &l);
+				assert_int_equal(l, rl);
+				assert_memory_equal(b, rb, l);
+				free(b);
+				if (v != m)
+					pt_model_free(v);
+			}
+			pt_model_free(m);
+		}
+		free(rb);
+	}
+	free(ref_dump);
+	pt_model_free(ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_sparse_columns),
+		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
