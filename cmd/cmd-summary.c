@@ -51,7 +51,8 @@ static const struct pt_opt summary_opts[] = {
 	  "50) set the outlier cutoffs of the gpu view; other hints.* keys are accepted and ignored",
 	  NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
-	  "load the whole model first (by default a .ptm file of Ascend data is read one batch of events at a time)",
+	  "load the whole model first (by default a .ptm file of Ascend data, or one on standard input as '-', is "
+	  "read one batch of events at a time)",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },
@@ -301,12 +302,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_summary s;
 	bool streamed = false;
 	rc = 0;
-	if (!in_memory && pt_common_is_model_file(argv[first]))
-		rc = pt_summary_stream_file(argv[first], &so, &s, &streamed, &e);
+	if (!in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-")))
+		rc = pt_summary_stream_file(argv[first], &so, &s, &streamed, &m, &e);
 	if (!rc && streamed) {
 		rc = emit(&c, &s, &e);
 		pt_summary_free(&s);
-	} else if (!rc && !(rc = pt_common_load(&c, argv[first], &m, &e))) {
+	} else if (!rc && (m || !(rc = pt_common_load(&c, argv[first], &m, &e)))) {
 		struct pt_index *x = pt_index_new(m);
 		rc = pt_pass_summary(m, x, &so, &s, &e);
 		if (!rc && s.nesting_violations)

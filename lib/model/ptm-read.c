@@ -772,7 +772,9 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
 /*
  * The body of every read. Without a sink the events accumulate in m; with
  * one, m->events is emptied before each batch and the sink sees the batch
- * alone (see ptm.h). Returns 0, -1 (error in *e) or the sink's stop value.
+ * alone (see ptm.h), until it returns PT_PTM_WHOLE: the read goes on as a
+ * full read from there. Returns 0, -1 (error in *e), the sink's stop value,
+ * or PT_PTM_WHOLE when the sink asked for it and the rest read well.
  */
 static int read_body(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 		     struct pt_err **e)
@@ -790,7 +792,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	memset(&evs, 0, sizeof(evs));
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
-	bool events_only = sink && sink->events_only;
+	bool events_only = sink && sink->events_only, whole = false;
 	if (events_only) {
 		/* the model a first read of the same file filled */
 		ids.nstrings = m->strings.n;
@@ -876,14 +878,18 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			a = c;
 		}
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
-		if (sink && batch)
+		if (sink && batch && !whole)
 			m->events.n = 0;
-		if (sink && needs_events(a->body_case)) {
+		if (sink && !whole && needs_events(a->body_case)) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (!rc && sink && batch)
+			if (!rc && sink && batch && !whole)
 				rc = sink->batch(sink->arg, m, e);
+			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
+				whole = true;
+				rc = 0;
+			}
 		}
 		if (c)
 			proftool__chunk__free_unpacked(c, NULL);
@@ -899,6 +905,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	}
 	if (k > 0)
 		BAD("'%s': unexpected data after the footer at body offset %" PRIu64, name, r.body_off - 1);
+	if (whole)
+		rc = PT_PTM_WHOLE;
 out:
 	if (r.compressed)
 		inflateEnd(&r.z);
@@ -933,6 +941,12 @@ int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 	int rc = pt_ptm_read_fd(fd, path, m, e);
 	close(fd);
 	return rc;
+}
+
+int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
+			  struct pt_err **e)
+{
+	return read_body(fd, name, m, sink, e);
 }
 
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)

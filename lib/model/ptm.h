@@ -71,14 +71,22 @@ bool pt_ptm_probe(const char *path);
  * footer are applied (the footer's counts must still match m).
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
+ * A callback may instead return PT_PTM_WHOLE (for input that cannot be read
+ * again, such as a pipe): that batch stays in m->events and the rest of the
+ * file is read as pt_ptm_read() would, into m, without more callbacks; the
+ * read then returns PT_PTM_WHOLE, or -1.
  */
 #define PT_PTM_STOP 1
+#define PT_PTM_WHOLE 2
 struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
 };
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
+/* The same from an open file descriptor; name is used in messages. */
+int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
+			  struct pt_err **e);
 /* Read a model from path ("-" = standard input). */
 int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e);
 /* Read from an open file descriptor; name is used in messages. */

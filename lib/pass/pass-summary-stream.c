@@ -21,14 +21,35 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 }
 
 int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, struct pt_summary *out,
-			   bool *streamed, struct pt_err **e)
+			   bool *streamed, struct pt_model **whole, struct pt_err **e)
 {
 	*streamed = false;
+	*whole = NULL;
 	memset(out, 0, sizeof(*out));
+	bool pipe = !strcmp(path, "-");
+	const char *name = pipe ? "standard input" : path;
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
 	struct pt_ptm_sink first = { on_batch, s, false };
-	int rc = pt_ptm_read_stream(path, m, &first, e);
+	int rc;
+	if (pipe) {
+		/* one read only: what it cannot sum is read whole */
+		pt_summary_stream_once(s);
+		rc = pt_ptm_read_stream_fd(0, name, m, &first, e);
+		if (rc == PT_PTM_WHOLE || (!rc && pt_summary_stream_again(s))) { /* also: no batch at all */
+			*whole = m;
+			m = NULL;
+			rc = 0;
+			goto out;
+		}
+		if (rc == PT_PTM_STOP)
+			rc = pt_err(e, "'%s': this model cannot be summarised in one read (it defines names, tracks, "
+				       "ops or steps after its first event batch, or holds CUPTI tables beside Ascend "
+				       "tasks); summarise it from a file, or with --in-memory",
+				    name);
+	} else {
+		rc = pt_ptm_read_stream(path, m, &first, e);
+	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
 		if (!rc) {
@@ -41,11 +62,12 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
 	if (!rc) {
 		int bad = pt_summary_stream_end(s, out);
 		if (bad)
-			rc = pt_err(e, "'%s': the track events of track %d (TrackEvents) do not match its events", path,
+			rc = pt_err(e, "'%s': the track events of track %d (TrackEvents) do not match its events", name,
 				    bad - 1);
 		else
 			*streamed = true;
 	}
+out:
 	pt_summary_stream_free(s);
 	pt_model_free(m);
 	return rc > 0 ? 0 : rc;

@@ -3817,6 +3817,7 @@ struct pt_summary_stream {
 	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
 	struct run u;
 	bool begun;
+	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
 };
 
 /* Every view of an Ascend rank reads no event, or reads them through asc_event(). */
@@ -4012,17 +4013,24 @@ static void meta_counts(const struct pt_model *m, size_t n[5])
 	n[4] = m->steps.n;
 }
 
+void pt_summary_stream_once(struct pt_summary_stream *s)
+{
+	s->once = true;
+}
+
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
 		if (!pt_summary_can_stream(m))
-			return PT_PTM_STOP;
+			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
 		s->state = ST_SCAN;
 		/* the distributed view needs the AI CPU ops before the tasks: a first read finds them */
 		if (!(s->o->views & (1u << PT_SV_DISTRIBUTED)) && scan_claims(s, m)) {
 			if (begin(s, m, e))
 				return -1;
 			meta_counts(m, s->nmeta);
+		} else if (s->once) {
+			return PT_PTM_WHOLE; /* no second read: the caller takes the whole model */
 		}
 	}
 	if (s->claimed) {

@@ -123,6 +123,10 @@ struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
 /* 0, PT_PTM_STOP when the model cannot be streamed (known at the first batch), -1 with *e set. */
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 bool pt_summary_stream_again(const struct pt_summary_stream *s);
+/* The input cannot be read twice (a pipe): at the first batch, a model that
+ * one read cannot sum makes pt_summary_stream_batch() return PT_PTM_WHOLE
+ * instead of asking for a second read or stopping. */
+void pt_summary_stream_once(struct pt_summary_stream *s);
 /* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
  * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
@@ -130,12 +134,14 @@ int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);
 /*
- * Summarise the .ptm file at path by streaming. *streamed false (and 0
- * returned): the model cannot be streamed; read it whole and call
- * pt_pass_summary() instead. Errors name the file, as a full read does.
+ * Summarise the .ptm file at path ("-": standard input) by streaming.
+ * *streamed false (and 0 returned): the model cannot be streamed; then
+ * *whole is the model read whole when the input could not be read again
+ * (standard input), else NULL and the caller reads it; either way
+ * pt_pass_summary() does the rest. Errors name the file, as a full read does.
  */
 int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, struct pt_summary *out,
-			   bool *streamed, struct pt_err **e);
+			   bool *streamed, struct pt_model **whole, struct pt_err **e);
 
 /* ---- text tables (pass-summary-text.c) ---- */
 struct pt_stext *pt_stext_new(const char *title, const char *unit /* NULL: no unit line */);

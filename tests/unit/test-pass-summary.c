@@ -1,5 +1,6 @@
 /* Unit tests of lib/pass/pass-summary: models built with the builder, and the JOB3 fixture. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -768,7 +769,8 @@ static void test_stream_matches_memory(void **state)
 			}
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = false;
-			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+			struct pt_model *whole = NULL;
+			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 			assert_true(streamed);
 			streamed_runs++;
 			char *ta = render(&a, txt), *tb = render(&b, txt);
@@ -798,8 +800,10 @@ static void test_stream_matches_memory(void **state)
 	so.views = 1u << PT_SV_DISTRIBUTED;
 	struct pt_summary b;
 	bool streamed = true;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	struct pt_model *whole = NULL;
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
+	assert_null(whole); /* a file: the caller reads it */
 	g = random_npu_model();
 	pt_model_device(g, PT_DEV_GPU, 0);
 	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
@@ -807,7 +811,7 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	pt_summary_opts_init(&so);
 	streamed = true;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
 	pt_model_free(g);
 	/* a model without events: streamed (a second read finds none) and the same as in memory */
@@ -821,7 +825,7 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	pt_summary_opts_init(&so);
 	struct pt_summary a0 = run(g, &so);
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_true(streamed);
 	char *ta = render(&a0, txt), *tb = render(&b, txt);
 	assert_string_equal(ta, tb);
@@ -839,11 +843,11 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	pt_model_free(g);
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_true(streamed);
 	pt_summary_free(&b);
 	rewrite_track_events(ptm, 1);
-	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	char *why = pt_err_str(e);
 	assert_non_null(strstr(why, "track 0"));
 	free(why);
@@ -859,7 +863,7 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_ptm_read(ptm, &g, &e), 0);
 	pt_model_free(g);
 	streamed = true;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
 	/* a corrupt file is an error naming it, as a full read gives */
 	g = random_npu_model();
@@ -872,12 +876,108 @@ static void test_stream_matches_memory(void **state)
 	fseek(f, -3, SEEK_END);
 	fputc('x', f);
 	fclose(f);
-	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &e), 0);
+	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	char *msg = pt_err_str(e);
 	assert_non_null(strstr(msg, ptm));
 	free(msg);
 	pt_err_free(e);
 	regfree(&re);
+	unlink(ptm);
+	unlink(txt);
+	rmdir(dir);
+}
+
+/* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
+static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struct pt_summary *b, bool *streamed,
+			struct pt_model **whole, struct pt_err **e)
+{
+	int saved = dup(0), fd = open(ptm, O_RDONLY);
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(dup2(fd, 0), 0);
+	close(fd);
+	int rc = pt_summary_stream_file("-", so, b, streamed, whole, e);
+	assert_int_equal(dup2(saved, 0), 0);
+	close(saved);
+	return rc;
+}
+
+static void write_ptm(const struct pt_model *m, const char *ptm, bool compress)
+{
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, compress, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+}
+
+/*
+ * From a pipe: one read sums what it can (an NPU model with TrackEvents);
+ * a model it cannot sum in one read (without TrackEvents, the distributed
+ * view, a GPU model, no event at all) comes back whole for the in-memory
+ * summary, and a model defining names after its first batch is an error.
+ */
+static void test_stream_stdin(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-stdin-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char ptm[256], txt[256];
+	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
+	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	for (int c = 0; c < 6; c++) {
+		rng_state = 0x51d10000u + (uint64_t)c;
+		struct pt_model *m = c == 4 ? pt_model_new() : random_npu_model();
+		if (c == 3)
+			pt_model_device(m, PT_DEV_GPU, 0);
+		if (c == 4)
+			pt_model_track(m, pt_model_device(m, PT_DEV_NPU, 0), PT_TRACK_STREAM, 1, "s");
+		write_ptm(m, ptm, c == 1);
+		if (c == 2 || c == 5)
+			rewrite_track_events(ptm, c == 2 ? 0 : 2);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		if (c == 1)
+			so.views = (1u << PT_SV_DISTRIBUTED) | (1u << PT_SV_OVERVIEW);
+		struct pt_summary a = run(m, &so), b;
+		bool streamed = false;
+		struct pt_model *whole = NULL;
+		struct pt_err *e = NULL;
+		int rc = stream_stdin(ptm, &so, &b, &streamed, &whole, &e);
+		if (c == 5) {
+			assert_int_not_equal(rc, 0);
+			char *msg = pt_err_str(e);
+			assert_non_null(strstr(msg, "'standard input': this model cannot be summarised in one read"));
+			free(msg);
+			pt_err_free(e);
+			assert_false(streamed);
+			assert_null(whole);
+			pt_summary_free(&a);
+			pt_model_free(m);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(streamed, c == 0);
+		assert_true((whole != NULL) == (c != 0));
+		if (whole) {
+			/* the whole model: what a full read of the file gives */
+			struct pt_model *full = NULL;
+			assert_int_equal(pt_ptm_read(ptm, &full, &e), 0);
+			assert_int_equal(whole->events.n, full->events.n);
+			assert_int_equal(whole->strings.n, full->strings.n);
+			struct pt_index *x = pt_index_new(whole);
+			assert_int_equal(pt_pass_summary(whole, x, &so, &b, &e), 0);
+			pt_index_free(x);
+			pt_model_free(full);
+			pt_model_free(whole);
+		}
+		char *ta = render(&a, txt), *tb = render(&b, txt);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		pt_summary_free(&a);
+		pt_summary_free(&b);
+		pt_model_free(m);
+	}
 	unlink(ptm);
 	unlink(txt);
 	rmdir(dir);
@@ -893,6 +993,7 @@ int main(void)
 		cmocka_unit_test(test_text_layout),
 		cmocka_unit_test(test_job3_fixture),
 		cmocka_unit_test(test_stream_matches_memory),
+		cmocka_unit_test(test_stream_stdin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
