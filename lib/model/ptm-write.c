@@ -453,8 +453,8 @@ static void write_track_events(struct writer *w, const struct pt_model *m)
 	size_t nx = nt;
 	const struct pt_spill *sp = ev->spill;
 	if (sp && sp->ntx) {
-		/* a track id beyond the model's tracks would have failed the writer's
-		 * caller long before; the records cover at most nt tracks */
+		/* the chunk covers the model's tracks (events of other tracks,
+		 * which no importer adds, count nowhere, as without a spill) */
 		size_t k = sp->ntx < nt ? sp->ntx : nt;
 		memcpy(x, sp->tx, k * sizeof(*x));
 		memcpy(last, sp->last, k * sizeof(*last));

@@ -24,20 +24,7 @@ run 'proftool import job app.cdump -o sc.ptm 2>/dev/null && proftool import --in
 run 'proftool dump sc.ptm | grep -c "kind=kernel"'
 
 # a memory file places counters at task executions read before it: same again
-cat >mem.txt <<'D'
-op Default/net/Conv2D-op1 type Conv2D task 1 dur 10us
-op Default/net/ReLU-op2 type ReLU task 2 dur 5us
-op Default/net/Add-op3 type Add task 3 dur 5us
-mem-file total 1000000
-mem-graph 1 static 100
-mem-node Conv2D-op1 out 1
-mem-node ReLU-op2 out 3
-mem-node Add-op3 out 4
-mem-tensor 1 64 start 0 end 1
-mem-tensor 3 128 start 1 end 2
-mem-tensor 4 16 start 2 end 2
-D
-run 'proftool-gen mem.txt -o memjob --hwts-bytes 16M >/dev/null && echo generated'
+run 'proftool-gen "$SRC/tests/gen/cases/memory-job.desc" -o memjob --hwts-bytes 16M >/dev/null && echo generated'
 run 'proftool import memjob -o sm.ptm 2>/dev/null && proftool import --in-memory memjob -o mm.ptm 2>/dev/null && cmp sm.ptm mm.ptm && echo identical'
 run 'proftool memory sm.ptm --by time --format csv | wc -l'
 
