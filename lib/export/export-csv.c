@@ -47,7 +47,7 @@ void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, c
 			for (size_t c = 0; c < t->ncols; c++) {
 				if (c)
 					pt_out_putc(o, ',');
-				const struct pt_cell *cell = &t->cells[r * t->ncols + c];
+				const struct pt_cell *cell = &pt_table_row(t, r)[c];
 				if (cell->kind == PT_CELL_STR)
 					field(o, cell->u.s, cell->len, &qbuf, &qcap);
 				else if (cell->kind != PT_CELL_NULL)

@@ -28,7 +28,7 @@ static void row(struct pt_out *o, const struct pt_table *t, size_t r, enum pt_ti
 		const char *name = pt_export_col_name(t, c, u, nb);
 		pt_jsonw_str(o, name, strlen(name));
 		pt_out_putc(o, ':');
-		const struct pt_cell *cell = &t->cells[r * t->ncols + c];
+		const struct pt_cell *cell = &pt_table_row(t, r)[c];
 		if (cell->kind == PT_CELL_NULL || (cell->kind == PT_CELL_DOUBLE && !isfinite(cell->u.d)))
 			pt_out_puts(o, "null");
 		else if (cell->kind == PT_CELL_STR)

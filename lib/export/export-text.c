@@ -17,7 +17,7 @@
 static size_t cell_text(const struct pt_table *t, size_t r, size_t c, enum pt_time_unit u, bool wide,
 			char *vb, const char **s)
 {
-	const struct pt_cell *cell = &t->cells[r * t->ncols + c];
+	const struct pt_cell *cell = &pt_table_row(t, r)[c];
 	if (cell->kind == PT_CELL_NULL) {
 		*s = "-";
 		return 1;
@@ -81,7 +81,7 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	pt_out_putc(o, '\n');
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
-			const struct pt_cell *cell = &t->cells[r * t->ncols + c];
+			const struct pt_cell *cell = &pt_table_row(t, r)[c];
 			size_t n = cell_text(t, r, c, u, wide, vb, &s);
 			bool left = t->cols[c].type == PT_COL_STR;
 			bool cut = cell->kind == PT_CELL_STR && n < cell->len;

@@ -58,6 +58,95 @@ static void str_id(struct pt_table *t, const struct pt_model *m, size_t r, size_
 	pt_table_set_str(t, r, c, pt_strtab_get(&m->strings, id), pt_strtab_len(&m->strings, id));
 }
 
+static void cell_int(struct pt_cell *c, int64_t v)
+{
+	c->kind = PT_CELL_INT;
+	c->u.i = v;
+}
+
+static void cell_str(struct pt_cell *c, const char *s, size_t n)
+{
+	c->kind = PT_CELL_STR;
+	c->u.s = s;
+	c->len = (uint32_t)n;
+}
+
+static void cell_str_id(struct pt_cell *c, const struct pt_model *m, uint32_t id)
+{
+	cell_str(c, pt_strtab_get(&m->strings, id), pt_strtab_len(&m->strings, id));
+}
+
+/*
+ * The event tables (ops, tasks, kernels, api) have a row per event: their
+ * rows are made when the exporter reads them (pt_table_set_rows), from the
+ * events in row order, instead of being held as cells (16 bytes a cell, the
+ * kernels table 17 of them per row).
+ */
+struct ev_rows {
+	const struct pt_model *m;
+	struct ev_key *k;     /* the rows' events in row order */
+	uint32_t *info;       /* kernels: kernel info index + 1 by event */
+	char **demangled;     /* kernels: output name by string id, made once per name */
+	uint8_t *tried;       /* kernels: demangling tried for the string id */
+};
+
+static void ev_rows_free(void *arg)
+{
+	struct ev_rows *g = arg;
+	if (g->demangled)
+		for (size_t i = 0; i < g->m->strings.n; i++)
+			free(g->demangled[i]);
+	free(g->demangled);
+	free(g->tried);
+	free(g->info);
+	free(g->k);
+	free(g);
+}
+
+static void task_row(void *arg, size_t r, struct pt_cell *c)
+{
+	const struct ev_rows *g = arg;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	const struct ev_key *k = &g->k[r];
+	size_t i = k->idx;
+	cell_int(&c[0], (int64_t)m->devices.v[k->device].id);
+	cell_int(&c[1], k->stream);
+	cell_int(&c[2], (int64_t)ev->task[i]);
+	cell_str_id(&c[3], m, ev->name[i]);
+	if (ev->op[i])
+		cell_str_id(&c[4], m, m->ops.v[ev->op[i] - 1].type);
+	else
+		cell_str(&c[4], "", 0);
+	cell_int(&c[5], ev->start[i]);
+	cell_int(&c[6], ev->dur[i]);
+}
+
+/* The events of one kind (ops_only: tasks with an op), of kept devices (all
+ * when !by_dev), sorted into row order. */
+static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool ops_only, bool by_dev, int64_t device,
+				   size_t *n)
+{
+	const struct pt_events *ev = &m->events;
+	struct ev_rows *g = pt_xcalloc(1, sizeof(*g));
+	g->m = m;
+	size_t cnt = 0;
+	for (size_t i = 0; i < ev->n; i++)
+		cnt += ev->kind[i] == kind;
+	g->k = pt_xmalloc((cnt ? cnt : 1) * sizeof(*g->k));
+	*n = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
+			continue;
+		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+		if (by_dev && !keep_dev(m, tr->device, device))
+			continue;
+		g->k[(*n)++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
+	}
+	pt_sort(g->k, *n, sizeof(*g->k), cmp_ev);
+	return g;
+}
+
 static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int64_t device)
 {
 	struct pt_table *t = pt_table_new(ops_only ? "ops" : "tasks",
@@ -69,33 +158,9 @@ static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int
 	pt_table_add_col(t, "op_type", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	const struct pt_events *ev = &m->events;
-	struct ev_key *k = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*k));
-	size_t n = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_TASK || (ops_only && !ev->op[i]))
-			continue;
-		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
-		if (!keep_dev(m, tr->device, device))
-			continue;
-		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
-	}
-	pt_sort(k, n, sizeof(*k), cmp_ev);
-	for (size_t j = 0; j < n; j++) {
-		size_t i = k[j].idx;
-		size_t r = pt_table_add_row(t);
-		pt_table_set_int(t, r, 0, m->devices.v[k[j].device].id);
-		pt_table_set_int(t, r, 1, k[j].stream);
-		pt_table_set_int(t, r, 2, (int64_t)ev->task[i]);
-		str_id(t, m, r, 3, ev->name[i]);
-		if (ev->op[i])
-			str_id(t, m, r, 4, m->ops.v[ev->op[i] - 1].type);
-		else
-			pt_table_set_str(t, r, 4, "", 0);
-		pt_table_set_int(t, r, 5, ev->start[i]);
-		pt_table_set_int(t, r, 6, ev->dur[i]);
-	}
-	free(k);
+	size_t n;
+	struct ev_rows *g = ev_rows_new(m, PT_EV_TASK, ops_only, true, device, &n);
+	pt_table_set_rows(t, n, task_row, g, ev_rows_free);
 	return t;
 }
 
@@ -216,23 +281,66 @@ static struct pt_table *aicpu_table(const struct pt_model *m, int64_t device)
  * demangled as c++filt does, API names without a trailing _vNNNN), `raw_name`
  * the name as recorded.
  */
-static void out_name(struct pt_table *t, const struct pt_model *m, size_t r, size_t c, uint32_t id, bool api)
+static void out_name(struct ev_rows *g, struct pt_cell *c, uint32_t id, bool api)
 {
+	const struct pt_model *m = g->m;
 	const char *s = pt_strtab_get(&m->strings, id);
 	size_t n = pt_strtab_len(&m->strings, id);
 	if (api) {
-		pt_table_set_str(t, r, c, s, pt_api_name_len(s, n));
+		cell_str(c, s, pt_api_name_len(s, n));
 		return;
 	}
-	if (n > 2 && s[0] == '_' && s[1] == 'Z') {
-		char *d = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
-		if (d) {
-			pt_table_set_strdup(t, r, c, d, strlen(d));
-			free(d);
+	if (n > 2 && s[0] == '_' && s[1] == 'Z' && id < m->strings.n) {
+		if (!g->tried[id]) {
+			g->tried[id] = 1;
+			g->demangled[id] = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+		}
+		if (g->demangled[id]) {
+			cell_str(c, g->demangled[id], strlen(g->demangled[id]));
 			return;
 		}
 	}
-	pt_table_set_str(t, r, c, s, n);
+	cell_str(c, s, n);
+}
+
+static void api_row(void *arg, size_t r, struct pt_cell *c)
+{
+	struct ev_rows *g = arg;
+	const struct pt_events *ev = &g->m->events;
+	const struct ev_key *k = &g->k[r];
+	size_t i = k->idx;
+	cell_int(&c[0], k->stream);
+	cell_int(&c[1], (int64_t)ev->corr[i]);
+	out_name(g, &c[2], ev->name[i], true);
+	cell_int(&c[3], ev->start[i]);
+	cell_int(&c[4], ev->dur[i]);
+	cell_int(&c[5], g->m->devices.v[k->device].pid);
+	cell_str_id(&c[6], g->m, ev->name[i]);
+}
+
+static void kernel_row(void *arg, size_t r, struct pt_cell *c)
+{
+	struct ev_rows *g = arg;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	const struct ev_key *k = &g->k[r];
+	size_t i = k->idx;
+	const struct pt_device *dv = &m->devices.v[k->device];
+	cell_int(&c[0], (int64_t)dv->id);
+	cell_int(&c[1], k->stream);
+	cell_int(&c[2], (int64_t)ev->corr[i]);
+	out_name(g, &c[3], ev->name[i], false);
+	cell_int(&c[4], ev->start[i]);
+	cell_int(&c[5], ev->dur[i]);
+	if (g->info[i]) {
+		const struct pt_kernel_info *ki = &m->kernels.v[g->info[i] - 1];
+		const int64_t v[9] = { ki->grid[0],  ki->grid[1],  ki->grid[2],	      ki->block[0], ki->block[1],
+				       ki->block[2], ki->registers, ki->static_smem, ki->dynamic_smem };
+		for (int j = 0; j < 9; j++)
+			cell_int(&c[6 + j], v[j]);
+	}
+	cell_int(&c[15], dv->pid);
+	cell_str_id(&c[16], m, ev->name[i]);
 }
 
 static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t device)
@@ -260,57 +368,18 @@ static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t 
 			pt_table_add_col(t, dims[i], PT_COL_INT, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "raw_name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	}
-	const struct pt_events *ev = &m->events;
-	uint32_t *info = NULL; /* kernel info index + 1 by event */
+	size_t n;
+	struct ev_rows *g = ev_rows_new(m, api ? PT_EV_API : PT_EV_KERNEL, false, !api, device, &n);
 	if (!api) {
-		info = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*info));
+		const struct pt_events *ev = &m->events;
+		g->info = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*g->info));
 		for (size_t i = 0; i < m->kernels.n; i++)
 			if (m->kernels.v[i].event < ev->n)
-				info[m->kernels.v[i].event] = (uint32_t)i + 1;
+				g->info[m->kernels.v[i].event] = (uint32_t)i + 1;
+		g->demangled = pt_xcalloc(m->strings.n ? m->strings.n : 1, sizeof(*g->demangled));
+		g->tried = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	}
-	struct ev_key *k = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*k));
-	size_t n = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != (api ? PT_EV_API : PT_EV_KERNEL))
-			continue;
-		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
-		if (!api && !keep_dev(m, tr->device, device))
-			continue;
-		k[n++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
-	}
-	pt_sort(k, n, sizeof(*k), cmp_ev);
-	for (size_t j = 0; j < n; j++) {
-		size_t i = k[j].idx;
-		const struct pt_device *dv = &m->devices.v[k[j].device];
-		size_t r = pt_table_add_row(t);
-		if (api) {
-			pt_table_set_int(t, r, 0, k[j].stream);
-			pt_table_set_int(t, r, 1, (int64_t)ev->corr[i]);
-			out_name(t, m, r, 2, ev->name[i], true);
-			pt_table_set_int(t, r, 3, ev->start[i]);
-			pt_table_set_int(t, r, 4, ev->dur[i]);
-			pt_table_set_int(t, r, 5, dv->pid);
-			str_id(t, m, r, 6, ev->name[i]);
-			continue;
-		}
-		pt_table_set_int(t, r, 0, dv->id);
-		pt_table_set_int(t, r, 1, k[j].stream);
-		pt_table_set_int(t, r, 2, (int64_t)ev->corr[i]);
-		out_name(t, m, r, 3, ev->name[i], false);
-		pt_table_set_int(t, r, 4, ev->start[i]);
-		pt_table_set_int(t, r, 5, ev->dur[i]);
-		if (info[i]) {
-			const struct pt_kernel_info *ki = &m->kernels.v[info[i] - 1];
-			const int64_t v[9] = { ki->grid[0],  ki->grid[1],  ki->grid[2],	      ki->block[0], ki->block[1],
-					       ki->block[2], ki->registers, ki->static_smem, ki->dynamic_smem };
-			for (int c = 0; c < 9; c++)
-				pt_table_set_int(t, r, 6 + (size_t)c, v[c]);
-		}
-		pt_table_set_int(t, r, 15, dv->pid);
-		str_id(t, m, r, 16, ev->name[i]);
-	}
-	free(k);
-	free(info);
+	pt_table_set_rows(t, n, api ? api_row : kernel_row, g, ev_rows_free);
 	return t;
 }
 

@@ -5,6 +5,15 @@
 
 #include "support/xalloc.h"
 
+struct pt_table_rows {
+	pt_table_row_fn fn;
+	void *arg;
+	void (*free_arg)(void *);
+	struct pt_cell *buf; /* row `at`, or none yet */
+	size_t at;
+	bool made;
+};
+
 struct pt_table *pt_table_new(const char *name, const char *title)
 {
 	struct pt_table *t = pt_xcalloc(1, sizeof(*t));
@@ -24,6 +33,12 @@ void pt_table_free(struct pt_table *t)
 	for (size_t i = 0; i < t->nowned; i++)
 		free(t->owned[i]);
 	free(t->owned);
+	if (t->rows) {
+		if (t->rows->free_arg)
+			t->rows->free_arg(t->rows->arg);
+		free(t->rows->buf);
+		free(t->rows);
+	}
 	free(t->name);
 	free(t->title);
 	free(t);
@@ -84,4 +99,29 @@ int pt_table_col(const struct pt_table *t, const char *name)
 		if (!strcmp(t->cols[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+void pt_table_set_rows(struct pt_table *t, size_t nrows, pt_table_row_fn fn, void *arg, void (*free_arg)(void *))
+{
+	struct pt_table_rows *g = pt_xcalloc(1, sizeof(*g));
+	g->fn = fn;
+	g->arg = arg;
+	g->free_arg = free_arg;
+	g->buf = pt_xcalloc(t->ncols ? t->ncols : 1, sizeof(*g->buf));
+	t->rows = g;
+	t->nrows = nrows;
+}
+
+const struct pt_cell *pt_table_row(const struct pt_table *t, size_t r)
+{
+	struct pt_table_rows *g = t->rows;
+	if (!g)
+		return &t->cells[r * t->ncols];
+	if (!g->made || g->at != r) {
+		memset(g->buf, 0, t->ncols * sizeof(*g->buf));
+		g->fn(g->arg, r, g->buf);
+		g->at = r;
+		g->made = true;
+	}
+	return g->buf;
 }

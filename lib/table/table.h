@@ -38,15 +38,21 @@ struct pt_cell {
 	} u;
 };
 
+/* Fills the ncols cells of row r (all null on entry) of a table whose rows
+ * are made when read (pt_table_set_rows); strings must live as long as arg. */
+typedef void (*pt_table_row_fn)(void *arg, size_t r, struct pt_cell *cells);
+struct pt_table_rows; /* table.c */
+
 struct pt_table {
 	char *name;   /* view name, snake_case */
 	char *title;  /* text tables: title line */
 	struct pt_col *cols;
 	size_t ncols;
-	struct pt_cell *cells; /* nrows * ncols */
+	struct pt_cell *cells; /* nrows * ncols; NULL when rows are made when read */
 	size_t nrows, cap_rows;
 	char **owned;          /* strings the table owns */
 	size_t nowned, cap_owned;
+	struct pt_table_rows *rows; /* rows made when read, or NULL */
 };
 
 struct pt_table *pt_table_new(const char *name, const char *title);
@@ -67,5 +73,16 @@ void pt_table_set_str(struct pt_table *t, size_t row, size_t col, const char *s,
 void pt_table_set_strdup(struct pt_table *t, size_t row, size_t col, const char *s, size_t len);
 /* Index of a column by name, or -1. */
 int pt_table_col(const struct pt_table *t, const char *name);
+
+/*
+ * A table of nrows rows made one at a time when read, for tables as large as
+ * the model's events (raw exports): fn makes row r from arg, which the table
+ * owns from here on (free_arg, may be NULL, frees it with the table). The
+ * columns must be added first; the table gets no cells.
+ */
+void pt_table_set_rows(struct pt_table *t, size_t nrows, pt_table_row_fn fn, void *arg, void (*free_arg)(void *));
+/* The ncols cells of row r, for reading: valid until the next call for another
+ * row of the same table (rows read in order are made once each). */
+const struct pt_cell *pt_table_row(const struct pt_table *t, size_t r);
 
 #endif

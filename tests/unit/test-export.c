@@ -112,12 +112,66 @@ static void test_text(void **state)
 	pt_table_free(t);
 }
 
+/* Rows made when read (pt_table_set_rows) from the cells of another table,
+ * counting how often each row is made. */
+struct copy_rows {
+	struct pt_table *src;
+	size_t *made;
+};
+
+static void copy_row(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct copy_rows *g = arg;
+	for (size_t c = 0; c < g->src->ncols; c++)
+		assert_int_equal(cells[c].kind, PT_CELL_NULL); /* a fresh row */
+	memcpy(cells, &g->src->cells[r * g->src->ncols], g->src->ncols * sizeof(*cells));
+	g->made[r]++;
+}
+
+static void copy_rows_free(void *arg)
+{
+	struct copy_rows *g = arg;
+	pt_table_free(g->src);
+	free(g->made);
+	free(g);
+}
+
+/* Every format prints a table whose rows are made when read as it prints
+ * the same table held as cells; data formats make each row once, text (widths
+ * first) twice. */
+static void test_rows_when_read(void **state)
+{
+	(void)state;
+	static const enum pt_format fmts[] = { PT_FMT_CSV, PT_FMT_JSON, PT_FMT_JSONL, PT_FMT_TABLE };
+	for (int f = 0; f < 4; f++) {
+		struct pt_table *a = sample(), *b = pt_table_new("ops", "Op executions");
+		for (size_t c = 0; c < a->ncols; c++)
+			pt_table_add_col(b, a->cols[c].name, a->cols[c].type, a->cols[c].role, a->cols[c].decimals);
+		struct copy_rows *g = calloc(1, sizeof(*g));
+		g->src = sample();
+		g->made = calloc(g->src->nrows, sizeof(*g->made));
+		pt_table_set_rows(b, g->src->nrows, copy_row, g, copy_rows_free);
+		assert_null(b->cells);
+		for (int wide = 0; wide < 2; wide++) {
+			char *sa = render(a, fmts[f], PT_TU_US, wide), *sb = render(b, fmts[f], PT_TU_US, wide);
+			assert_string_equal(sa, sb);
+			free(sa);
+			free(sb);
+		}
+		for (size_t r = 0; r < g->src->nrows; r++)
+			assert_int_equal(g->made[r], fmts[f] == PT_FMT_TABLE ? 4 : 2);
+		pt_table_free(a);
+		pt_table_free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_rows_when_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

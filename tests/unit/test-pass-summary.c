@@ -87,7 +87,7 @@ static int64_t I(const struct pt_table *t, size_t r, const char *col)
 {
 	int c = pt_table_col(t, col);
 	assert_true(c >= 0);
-	const struct pt_cell *cl = &t->cells[r * t->ncols + (size_t)c];
+	const struct pt_cell *cl = &pt_table_row(t, r)[c];
 	assert_int_equal(cl->kind, PT_CELL_INT);
 	return cl->u.i;
 }
@@ -96,14 +96,14 @@ static double D(const struct pt_table *t, size_t r, const char *col)
 {
 	int c = pt_table_col(t, col);
 	assert_true(c >= 0);
-	return t->cells[r * t->ncols + (size_t)c].u.d;
+	return pt_table_row(t, r)[c].u.d;
 }
 
 static const char *S(const struct pt_table *t, size_t r, const char *col)
 {
 	int c = pt_table_col(t, col);
 	assert_true(c >= 0);
-	const struct pt_cell *cl = &t->cells[r * t->ncols + (size_t)c];
+	const struct pt_cell *cl = &pt_table_row(t, r)[c];
 	if (cl->kind != PT_CELL_STR)
 		return NULL;
 	return cl->u.s;
