@@ -44,7 +44,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
  * events it did not just add calls pt_ptm_spill_undo() first, which decodes
  * the spilled events back and stops spilling for the rest of the import.
  */
-#define PT_PTM_SPILL_WINDOW (16 * PT_PTM_EVENT_BATCH)
+#define PT_PTM_SPILL_WINDOW (4 * PT_PTM_EVENT_BATCH)
 void pt_ptm_spill_start(struct pt_model *m, size_t window);
 int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e);
 /* For model.c: encode the whole batches ev holds when it holds at least the

@@ -265,7 +265,7 @@ struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdefla
 	z->threads = o->threads < 1 ? 1 : o->threads > PT_PDEFLATE_MAX_THREADS ? PT_PDEFLATE_MAX_THREADS : o->threads;
 	z->sink = sink;
 	z->ctx = ctx;
-	z->njobs = z->threads > 1 ? 2 * (size_t)z->threads : 1;
+	z->njobs = z->threads > 1 ? (size_t)z->threads + 1 : 1;
 	z->jobs = pt_xcalloc(z->njobs, sizeof(*z->jobs));
 	z->spare = pt_xcalloc(z->njobs, sizeof(*z->spare));
 	z->adler = adler32(0L, NULL, 0);

@@ -11,7 +11,8 @@
  * on the number of threads (1 = no threads at all).
  *
  * Compressed blocks go to the sink in order, from the calling thread only; at
- * most 2 x threads blocks are in flight, and the buffers of written blocks
+ * most threads + 1 blocks are in flight (one per thread and the one being
+ * filled: about 2 MiB each), and the buffers of written blocks
  * are reused most recent first, so memory follows the blocks really in flight
  * (a few, when the caller produces input slower than the threads compress).
  * Threads start when a second block begins, so a stream of one block starts
