@@ -323,9 +323,11 @@ static void fz_stream_summary(int fd, const struct pt_model *m)
 	pt_summary_opts_init(&o);
 	struct pt_summary s;
 	bool streamed = false;
+	struct pt_model *whole = NULL; /* only for standard input */
 	struct pt_err *e = NULL;
-	if (pt_summary_stream_file(path, &o, &s, &streamed, &e) || !streamed) {
+	if (pt_summary_stream_file(path, &o, &s, &streamed, &whole, &e) || !streamed) {
 		pt_err_free(e);
+		pt_model_free(whole);
 		return;
 	}
 	if (!m) {
