@@ -29,23 +29,39 @@
 
 const char *const pt_raw_tables[] = { "ops", "tasks", "steps", "aicpu", "kernels", "api", "tensors", NULL };
 
+/*
+ * Row order of the event tables: device index, start, stream (or thread),
+ * model order. The rows are counted into one run per device first, so a key
+ * holds the start, the rank of its track's stream among all tracks' streams
+ * (equal streams, equal ranks) and the event.
+ */
 struct ev_key {
-	uint32_t device;
-	int64_t stream;
 	int64_t start;
-	size_t idx;
+	uint32_t srank;
+	uint32_t idx;
 };
 
 static int cmp_ev(const void *a, const void *b)
 {
 	const struct ev_key *x = a, *y = b;
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	if (x->srank != y->srank)
+		return x->srank < y->srank ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct track_stream {
+	int64_t stream;
+	uint32_t track;
+};
+
+static int cmp_track_stream(const void *a, const void *b)
+{
+	const struct track_stream *x = a, *y = b;
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->track < y->track ? -1 : x->track > y->track;
 }
 
 static bool keep_dev(const struct pt_model *m, uint32_t dev, int64_t device)
@@ -108,10 +124,10 @@ static void task_row(void *arg, size_t r, struct pt_cell *c)
 	const struct ev_rows *g = arg;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	const struct ev_key *k = &g->k[r];
-	size_t i = k->idx;
-	cell_int(&c[0], (int64_t)m->devices.v[k->device].id);
-	cell_int(&c[1], k->stream);
+	size_t i = g->k[r].idx;
+	const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+	cell_int(&c[0], (int64_t)m->devices.v[tr->device].id);
+	cell_int(&c[1], tr->stream);
 	cell_int(&c[2], (int64_t)ev->task[i]);
 	cell_str_id(&c[3], m, ev->name[i]);
 	if (ev->op[i])
@@ -130,20 +146,47 @@ static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool 
 	const struct pt_events *ev = &m->events;
 	struct ev_rows *g = pt_xcalloc(1, sizeof(*g));
 	g->m = m;
-	size_t cnt = 0;
-	for (size_t i = 0; i < ev->n; i++)
-		cnt += ev->kind[i] == kind;
-	g->k = pt_xmalloc((cnt ? cnt : 1) * sizeof(*g->k));
-	*n = 0;
+	size_t nt = m->tracks.n, nd = m->devices.n;
+	struct track_stream *ts = pt_xmalloc((nt ? nt : 1) * sizeof(*ts));
+	for (size_t t = 0; t < nt; t++)
+		ts[t] = (struct track_stream){ m->tracks.v[t].stream, (uint32_t)t };
+	pt_sort(ts, nt, sizeof(*ts), cmp_track_stream);
+	uint32_t *srank = pt_xmalloc((nt ? nt : 1) * sizeof(*srank));
+	for (size_t j = 0, rank = 0; j < nt; j++) {
+		if (j && ts[j].stream != ts[j - 1].stream)
+			rank++;
+		srank[ts[j].track] = (uint32_t)rank;
+	}
+	free(ts);
+	/* rows per device, then each device's run sorted */
+	size_t *at = pt_xcalloc(nd + 1, sizeof(*at));
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
 			continue;
 		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
 		if (by_dev && !keep_dev(m, tr->device, device))
 			continue;
-		g->k[(*n)++] = (struct ev_key){ tr->device, tr->stream, ev->start[i], i };
+		at[tr->device + 1]++;
 	}
-	pt_sort(g->k, *n, sizeof(*g->k), cmp_ev);
+	for (size_t d = 0; d < nd; d++)
+		at[d + 1] += at[d];
+	*n = at[nd];
+	g->k = pt_xmalloc((*n ? *n : 1) * sizeof(*g->k));
+	size_t *pos = pt_xmalloc((nd ? nd : 1) * sizeof(*pos));
+	memcpy(pos, at, nd * sizeof(*pos));
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
+			continue;
+		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+		if (by_dev && !keep_dev(m, tr->device, device))
+			continue;
+		g->k[pos[tr->device]++] = (struct ev_key){ ev->start[i], srank[ev->track[i]], (uint32_t)i };
+	}
+	for (size_t d = 0; d < nd; d++)
+		pt_sort(g->k + at[d], at[d + 1] - at[d], sizeof(*g->k), cmp_ev);
+	free(pos);
+	free(at);
+	free(srank);
 	return g;
 }
 
@@ -307,14 +350,14 @@ static void api_row(void *arg, size_t r, struct pt_cell *c)
 {
 	struct ev_rows *g = arg;
 	const struct pt_events *ev = &g->m->events;
-	const struct ev_key *k = &g->k[r];
-	size_t i = k->idx;
-	cell_int(&c[0], k->stream);
+	size_t i = g->k[r].idx;
+	const struct pt_track *tr = &g->m->tracks.v[ev->track[i]];
+	cell_int(&c[0], tr->stream);
 	cell_int(&c[1], (int64_t)ev->corr[i]);
 	out_name(g, &c[2], ev->name[i], true);
 	cell_int(&c[3], ev->start[i]);
 	cell_int(&c[4], ev->dur[i]);
-	cell_int(&c[5], g->m->devices.v[k->device].pid);
+	cell_int(&c[5], g->m->devices.v[tr->device].pid);
 	cell_str_id(&c[6], g->m, ev->name[i]);
 }
 
@@ -323,11 +366,11 @@ static void kernel_row(void *arg, size_t r, struct pt_cell *c)
 	struct ev_rows *g = arg;
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
-	const struct ev_key *k = &g->k[r];
-	size_t i = k->idx;
-	const struct pt_device *dv = &m->devices.v[k->device];
+	size_t i = g->k[r].idx;
+	const struct pt_track *tr = &m->tracks.v[ev->track[i]];
+	const struct pt_device *dv = &m->devices.v[tr->device];
 	cell_int(&c[0], (int64_t)dv->id);
-	cell_int(&c[1], k->stream);
+	cell_int(&c[1], tr->stream);
 	cell_int(&c[2], (int64_t)ev->corr[i]);
 	out_name(g, &c[3], ev->name[i], false);
 	cell_int(&c[4], ev->start[i]);

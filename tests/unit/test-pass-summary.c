@@ -983,6 +983,44 @@ static void test_stream_stdin(void **state)
 	rmdir(dir);
 }
 
+/* The event tables' row order: device index, start, stream, model order. */
+static void test_raw_order(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d0 = pt_model_device(m, PT_DEV_NPU, 5), d1 = pt_model_device(m, PT_DEV_NPU, 2);
+	uint32_t s7 = pt_model_track(m, d0, PT_TRACK_STREAM, 7, "stream 7");
+	uint32_t s3 = pt_model_track(m, d0, PT_TRACK_STREAM, 3, "stream 3");
+	uint32_t t1 = pt_model_track(m, d1, PT_TRACK_STREAM, 1, "stream 1");
+	/* (track, start, task): rows come out as the task numbers say */
+	static const struct {
+		int track;
+		int64_t start;
+		uint64_t task;
+	} evs[] = { { 2, 10, 7 }, { 0, 300, 5 }, { 1, 300, 4 }, { 0, 100, 1 }, { 1, 100, 2 },
+		    { 1, 100, 3 }, { 2, 5, 6 }, { 0, 50, 0 + 100 } };
+	const uint32_t tk[3] = { s7, s3, t1 };
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		pt_model_add_event(m, tk[evs[i].track], 0, PT_EV_TASK, evs[i].start, 1, 0, PT_NONE, evs[i].task);
+	struct pt_table *t = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_raw(m, "tasks", -1, &t, &e), 0);
+	static const int64_t want[][3] = { { 5, 7, 100 }, { 5, 3, 2 }, { 5, 3, 3 }, { 5, 7, 1 },
+					   { 5, 3, 4 }, { 5, 7, 5 }, { 2, 1, 6 },  { 2, 1, 7 } };
+	assert_int_equal(t->nrows, 8);
+	for (size_t r = 0; r < t->nrows; r++) {
+		assert_int_equal(I(t, r, "device_id"), want[r][0]);
+		assert_int_equal(I(t, r, "stream_id"), want[r][1]);
+		assert_int_equal(I(t, r, "task_id"), want[r][2]);
+	}
+	pt_table_free(t);
+	assert_int_equal(pt_pass_raw(m, "tasks", 2, &t, &e), 0); /* --device 2 */
+	assert_int_equal(t->nrows, 2);
+	assert_int_equal(I(t, 0, "task_id"), 6);
+	pt_table_free(t);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -994,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_job3_fixture),
 		cmocka_unit_test(test_stream_matches_memory),
 		cmocka_unit_test(test_stream_stdin),
+		cmocka_unit_test(test_raw_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
