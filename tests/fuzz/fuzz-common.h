@@ -350,6 +350,58 @@ static void fz_stream_summary(int fd, const struct pt_model *m)
 	pt_index_free(x);
 }
 
+/*
+ * The same from standard input (summary -), which is read once: a summary
+ * there may only succeed where the full read did; streamed, it prints what
+ * the in-memory summary prints, and a model handed back whole summarises as
+ * the full read's model does.
+ */
+static void fz_stream_summary_pipe(int fd, const struct pt_model *m)
+{
+	int saved = dup(0);
+	if (saved < 0 || lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) != 0)
+		fz_die("dup2");
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	struct pt_summary s;
+	bool streamed = false;
+	struct pt_model *whole = NULL;
+	struct pt_err *e = NULL;
+	int rc = pt_summary_stream_file("-", &o, &s, &streamed, &whole, &e);
+	if (dup2(saved, 0) != 0)
+		fz_die("dup2");
+	close(saved);
+	if (rc) {
+		pt_err_free(e);
+		return;
+	}
+	if (!m || (!streamed && !whole)) {
+		fprintf(stderr, "fuzz: the summary of standard input read a model that does not read, or gave nothing\n");
+		abort();
+	}
+	struct pt_index *x = pt_index_new(m);
+	struct pt_summary w;
+	if (pt_pass_summary(m, x, &o, &w, &e))
+		fz_die("summary");
+	if (whole) { /* what the caller would summarise in memory */
+		struct pt_index *y = pt_index_new(whole);
+		if (pt_pass_summary(whole, y, &o, &s, &e))
+			fz_die("summary of the whole model");
+		pt_index_free(y);
+	}
+	int a = fz_summary_text(&s), b = fz_summary_text(&w);
+	if (!fz_same_file(a, b)) {
+		fprintf(stderr, "fuzz: the summary of standard input differs from the in-memory one\n");
+		abort();
+	}
+	close(a);
+	close(b);
+	pt_summary_free(&s);
+	pt_summary_free(&w);
+	pt_index_free(x);
+	pt_model_free(whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz.ptm", 0);
@@ -373,6 +425,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pt_err_free(e);
 	fz_stream_summary(fd, m);
+	fz_stream_summary_pipe(fd, m);
 	pt_model_free(m);
 	close(fd);
 	return 0;
