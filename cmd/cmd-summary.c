@@ -9,6 +9,7 @@
 #include "common.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "pass/pass-summary.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -51,8 +52,8 @@ static const struct pt_opt summary_opts[] = {
 	  "50) set the outlier cutoffs of the gpu view; other hints.* keys are accepted and ignored",
 	  NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
-	  "load the whole model first (by default a .ptm file of Ascend data, or one on standard input as '-', is "
-	  "read one batch of events at a time)",
+	  "load the whole model first (by default Ascend data, from a .ptm file, standard input ('-') or a raw PATH, "
+	  "is summed one batch of events at a time)",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },
@@ -302,8 +303,14 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_summary s;
 	bool streamed = false;
 	rc = 0;
-	if (!in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-")))
+	if (!in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
 		rc = pt_summary_stream_file(argv[first], &so, &s, &streamed, &m, &e);
+	} else if (!in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
+		/* a raw PATH: the import keeps its events encoded, and the summary replays them */
+		rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);
+		if (!rc && !streamed)
+			rc = pt_ptm_spill_undo(m, &e);
+	}
 	if (!rc && streamed) {
 		rc = emit(&c, &s, &e);
 		pt_summary_free(&s);

@@ -117,12 +117,14 @@ bool pt_common_is_model_file(const char *path)
 	return ends_with(path, ".ptm") || pt_ptm_probe(path);
 }
 
-int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
+static int load(struct pt_common *c, const char *path, bool spill, struct pt_model **m, struct pt_err **e)
 {
 	/* a .ptm name is a model even when its magic is wrong: say so rather than "nothing importable" */
 	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
 		return pt_ptm_read(path, m, e);
 	struct pt_model *nm = pt_model_new();
+	if (spill)
+		pt_ptm_spill_start(nm, PT_PTM_SPILL_WINDOW);
 	const char *paths[1] = { path };
 	if (pt_import(nm, paths, 1, &c->imp, &c->diag, e)) {
 		pt_model_free(nm);
@@ -130,6 +132,16 @@ int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, s
 	}
 	*m = nm;
 	return 0;
+}
+
+int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
+{
+	return load(c, path, false, m, e);
+}
+
+int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
+{
+	return load(c, path, true, m, e);
 }
 
 int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e)

@@ -40,10 +40,13 @@ extern const struct pt_opt pt_rawpath_opts[];  /* --device, --hwts-freq, --dtype
 void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt);
 /* Handle a shared option: 0 handled, -1 bad value (printed), 1 not a shared option. */
 int pt_common_opt(struct pt_common *c, int id, const char *arg);
-/* Load MODEL (a .ptm, "-" for standard input) or import a raw PATH in memory. */
 /* Is path a regular file holding a model (.ptm magic, or named *.ptm)? Such a file can be read twice. */
 bool pt_common_is_model_file(const char *path);
+/* Load MODEL (a .ptm, "-" for standard input) or import a raw PATH in memory. */
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
+/* The same, but a raw PATH is imported streaming (pt_ptm_spill_start): for
+ * pt_summary_stream_import(), else pt_ptm_spill_undo() before other use. */
+int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
 /* Export tables to -o or standard output. */
 int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e);
 /* Print warnings, then the error (if rc != 0); returns the exit status (0, 1). */

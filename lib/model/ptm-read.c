@@ -1061,3 +1061,77 @@ out:
 	pt_ptm_spill_free(sp);
 	return rc;
 }
+
+/* Copy the events [b, b + n) of src into the empty columns of dst. */
+static void events_slice(struct pt_events *dst, const struct pt_events *src, size_t b, size_t n)
+{
+	struct pt_events part = *src;
+	part.track += b, part.name += b, part.kind += b, part.start += b, part.dur += b;
+	part.corr += b, part.op += b, part.task += b;
+	part.n = n;
+	dst->n = 0;
+	events_append(dst, &part);
+}
+
+int pt_ptm_spill_replay(struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)
+{
+	struct pt_events held = m->events;
+	if (!held.spill)
+		return pt_err(e, "no import in progress to replay");
+	if (m->track_events.n != m->tracks.n) {
+		struct pt_track_events *x = pt_ptm_track_events(m);
+		m->track_events.n = 0;
+		for (size_t t = 0; t < m->tracks.n; t++)
+			pt_vec_push(&m->track_events, x[t]);
+		free(x);
+	}
+	/* the batches go through columns of their own; the held ones wait aside */
+	memset(&m->events, 0, sizeof(m->events));
+	size_t len;
+	const uint8_t *p = pt_ptm_spill_bytes(held.spill, &len);
+	struct ids ids;
+	memset(&ids, 0, sizeof(ids));
+	ids.nstrings = m->strings.n;
+	ids.ndevices = m->devices.n;
+	ids.ntracks = m->tracks.n;
+	ids.nops = m->ops.n;
+	struct ev_scratch evs;
+	memset(&evs, 0, sizeof(evs));
+	int rc = 0;
+	const char *name = "the spilled events";
+	for (size_t off = 0; off < len && !rc;) {
+		const uint8_t *q = p + off, *end = p + len;
+		uint64_t clen;
+		if (!varint(&q, end, &clen) || clen > (uint64_t)(end - q))
+			BAD("'%s': corrupt chunk length at offset %zu", name, off);
+		Proftool__Chunk fc;
+		Proftool__EventBatch fb;
+		bool footer = false;
+		if (!fast_events(q, (size_t)clen, &evs, &fc, &fb))
+			BAD("'%s': not an event batch at offset %zu", name, off);
+		m->events.n = 0;
+		rc = apply(m, &fc, &ids, name, off, &footer, 0, e);
+		if (!rc)
+			rc = sink->batch(sink->arg, m, e);
+		off = (size_t)(q - p) + (size_t)clen;
+	}
+	for (size_t b = 0; b < held.n && !rc; b += PT_PTM_EVENT_BATCH) {
+		events_slice(&m->events, &held, b, held.n - b < PT_PTM_EVENT_BATCH ? held.n - b : PT_PTM_EVENT_BATCH);
+		rc = sink->batch(sink->arg, m, e);
+	}
+out:
+	ev_scratch_free(&evs);
+	for (int k = 0; k < 3; k++)
+		free(ids.scratch[k].v);
+	struct pt_events *ev = &m->events;
+	free(ev->track);
+	free(ev->name);
+	free(ev->kind);
+	free(ev->start);
+	free(ev->dur);
+	free(ev->corr);
+	free(ev->op);
+	free(ev->task);
+	m->events = held;
+	return rc;
+}

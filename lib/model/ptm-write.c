@@ -441,25 +441,36 @@ static void track_events_add(struct pt_track_events **x, int64_t **last, size_t 
 	}
 }
 
-/* TrackEvents: what each track's events are like, before the first batch. */
-static void write_track_events(struct writer *w, const struct pt_model *m)
+struct pt_track_events *pt_ptm_track_events(const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
 	size_t nt = m->tracks.n;
-	if (!nt)
-		return;
-	struct pt_track_events *x = pt_xcalloc(nt, sizeof(*x));
-	int64_t *last = pt_xcalloc(nt, sizeof(*last));
+	struct pt_track_events *x = pt_xcalloc(nt ? nt : 1, sizeof(*x));
+	int64_t *last = pt_xcalloc(nt ? nt : 1, sizeof(*last));
 	size_t nx = nt;
 	const struct pt_spill *sp = ev->spill;
 	if (sp && sp->ntx) {
-		/* the chunk covers the model's tracks (events of other tracks,
+		/* the records cover the model's tracks (events of other tracks,
 		 * which no importer adds, count nowhere, as without a spill) */
 		size_t k = sp->ntx < nt ? sp->ntx : nt;
 		memcpy(x, sp->tx, k * sizeof(*x));
 		memcpy(last, sp->last, k * sizeof(*last));
 	}
 	track_events_add(&x, &last, &nx, ev, 0, ev->n);
+	free(last);
+	for (size_t t = 0; t < nt; t++)
+		if (!x[t].count)
+			x[t].flags = PT_TRACKEV_IN_ORDER;
+	return x;
+}
+
+/* TrackEvents: what each track's events are like, before the first batch. */
+static void write_track_events(struct writer *w, const struct pt_model *m)
+{
+	size_t nt = m->tracks.n;
+	if (!nt)
+		return;
+	struct pt_track_events *x = pt_ptm_track_events(m);
 	/* columns */
 	uint64_t *count = pt_xmalloc(nt * sizeof(*count)), *with_op = pt_xmalloc(nt * sizeof(*with_op));
 	int64_t *lo = pt_xmalloc(nt * sizeof(*lo)), *hi = pt_xmalloc(nt * sizeof(*hi));
@@ -470,7 +481,7 @@ static void write_track_events(struct writer *w, const struct pt_model *m)
 		lo[t] = x[t].min_start;
 		hi[t] = x[t].max_end;
 		kinds[t] = x[t].kinds;
-		flags[t] = x[t].count ? x[t].flags : PT_TRACKEV_IN_ORDER;
+		flags[t] = x[t].flags;
 	}
 	free(x);
 	const struct col cols[] = {
@@ -484,7 +495,6 @@ static void write_track_events(struct writer *w, const struct pt_model *m)
 	free(hi);
 	free(kinds);
 	free(flags);
-	free(last);
 }
 
 /* One EventBatch chunk: the events [b, b + n) of ev, n <= PT_PTM_EVENT_BATCH. */

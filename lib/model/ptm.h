@@ -54,6 +54,9 @@ size_t pt_ptm_spill_flush(struct pt_events *ev);
 void pt_ptm_spill_free(struct pt_spill *s);
 /* The spilled chunks (for pt_ptm_spill_undo). */
 const uint8_t *pt_ptm_spill_bytes(const struct pt_spill *s, size_t *len);
+/* Per track of m, what the writer records in TrackEvents (spilled events
+ * included): an array of m->tracks.n records to free. */
+struct pt_track_events *pt_ptm_track_events(const struct pt_model *m);
 
 /* Does the file at path start with the .ptm magic? ("-" is never probed.) */
 bool pt_ptm_probe(const char *path);
@@ -84,6 +87,16 @@ struct pt_ptm_sink {
 	bool events_only;
 };
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
+/*
+ * The streaming read of a model still being spilled (an import in progress,
+ * pt_ptm_spill_start): its events, the spilled batches and then those still
+ * held, go to sink->batch() one batch at a time as pt_ptm_read_stream()
+ * gives a file's (m->events holds the batch alone), after m->track_events
+ * was set as the writer would record it. Only events are fed (sink's
+ * events_only makes no difference); m's events are as before on return, so
+ * it can be repeated. Returns what pt_ptm_read_stream() returns.
+ */
+int pt_ptm_spill_replay(struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /* The same from an open file descriptor; name is used in messages. */
 int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 			  struct pt_err **e);

@@ -72,3 +72,29 @@ out:
 	pt_model_free(m);
 	return rc > 0 ? 0 : rc;
 }
+
+int pt_summary_stream_import(struct pt_model *m, const struct pt_summary_opts *o, struct pt_summary *out,
+			     bool *streamed, struct pt_err **e)
+{
+	*streamed = false;
+	memset(out, 0, sizeof(*out));
+	if (!m->events.spill || !pt_summary_can_stream(m))
+		return 0;
+	struct pt_summary_stream *s = pt_summary_stream_new(o);
+	struct pt_ptm_sink sink = { on_batch, s, false };
+	int rc = pt_ptm_spill_replay(m, &sink, e);
+	if (!rc && pt_summary_stream_again(s)) {
+		rc = pt_summary_stream_begin(s, m, e);
+		if (!rc)
+			rc = pt_ptm_spill_replay(m, &sink, e);
+	}
+	if (!rc) {
+		int bad = pt_summary_stream_end(s, out);
+		if (bad) /* the track events were derived from these very events */
+			rc = pt_err(e, "the track events of track %d do not match its events", bad - 1);
+		else
+			*streamed = true;
+	}
+	pt_summary_stream_free(s);
+	return rc > 0 ? 0 : rc;
+}

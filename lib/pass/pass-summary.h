@@ -142,6 +142,14 @@ void pt_summary_stream_free(struct pt_summary_stream *s);
  */
 int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, struct pt_summary *out,
 			   bool *streamed, struct pt_model **whole, struct pt_err **e);
+/*
+ * Summarise the model of a streaming import (pt_ptm_spill_start() before
+ * pt_import(): a raw PATH) by replaying its events (pt_ptm_spill_replay).
+ * *streamed false (and 0 returned): it cannot be streamed; undo the spill
+ * (pt_ptm_spill_undo) and call pt_pass_summary() instead.
+ */
+int pt_summary_stream_import(struct pt_model *m, const struct pt_summary_opts *o, struct pt_summary *out,
+			     bool *streamed, struct pt_err **e);
 
 /* ---- text tables (pass-summary-text.c) ---- */
 struct pt_stext *pt_stext_new(const char *title, const char *unit /* NULL: no unit line */);

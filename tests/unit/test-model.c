@@ -750,12 +750,74 @@ static void test_spill(void **state)
 	pt_model_free(ref);
 }
 
+/* pt_ptm_spill_replay feeds the spilled and the held events in model order. */
+struct replay_check {
+	const struct pt_model *ref;
+	size_t next, batches;
+};
+
+static int replay_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct replay_check *c = arg;
+	const struct pt_events *a = &m->events, *r = &c->ref->events;
+	assert_true(a->n > 0 && a->n <= PT_PTM_EVENT_BATCH && c->next + a->n <= r->n);
+	for (size_t i = 0; i < a->n; i++) {
+		size_t j = c->next + i;
+		assert_int_equal(a->track[i], r->track[j]);
+		assert_int_equal(a->name[i], r->name[j]);
+		assert_int_equal(a->kind[i], r->kind[j]);
+		assert_int_equal(a->start[i], r->start[j]);
+		assert_int_equal(a->dur[i], r->dur[j]);
+		assert_int_equal(a->corr[i], r->corr[j]);
+		assert_int_equal(a->op[i], r->op[j]);
+		assert_int_equal(a->task[i], r->task[j]);
+	}
+	c->next += a->n;
+	c->batches++;
+	return 0;
+}
+
+static void test_spill_replay(void **state)
+{
+	(void)state;
+	size_t n = 50000;
+	struct pt_model *ref = spill_model(0, -1, n);
+	struct pt_track_events *want = pt_ptm_track_events(ref);
+	struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n);
+	size_t base = m->events.base, held = m->events.n;
+	assert_true(base > 0 && held > 0);
+	for (int round = 0; round < 2; round++) { /* repeatable */
+		struct replay_check c = { ref, 0, 0 };
+		struct pt_ptm_sink sink = { replay_batch, &c, false };
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_ptm_spill_replay(m, &sink, &e), 0);
+		assert_int_equal(c.next, n);
+		assert_int_equal(m->events.base, base);
+		assert_int_equal(m->events.n, held);
+		assert_int_equal(m->track_events.n, m->tracks.n);
+		for (size_t t = 0; t < m->tracks.n; t++)
+			assert_memory_equal(&m->track_events.v[t], &want[t], sizeof(want[t]));
+	}
+	/* and the model is still written as the in-memory one */
+	size_t la, lb;
+	uint8_t *a = spill_bytes(ref, true, &la), *b = spill_bytes(m, true, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	free(want);
+	pt_model_free(m);
+	pt_model_free(ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_sparse_columns),
 		cmocka_unit_test(test_spill),
+		cmocka_unit_test(test_spill_replay),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
