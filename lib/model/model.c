@@ -73,16 +73,8 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->gpu_mem);
 	pt_vec_free(&m->gpu_pools);
 	pt_vec_free(&m->hccl);
-	struct pt_events *ev = &m->events;
-	free(ev->track);
-	free(ev->name);
-	free(ev->kind);
-	free(ev->start);
-	free(ev->dur);
-	free(ev->corr);
-	free(ev->op);
-	free(ev->task);
-	pt_ptm_spill_free(ev->spill);
+	pt_events_free_columns(&m->events);
+	pt_ptm_spill_free(m->events.spill);
 	free(m->queues.track);
 	free(m->queues.time);
 	free(m->queues.size);
@@ -204,6 +196,18 @@ static void *sparse_grow(void *p, bool dense, size_t cap, size_t size)
 		return pt_xrealloc(p, cap * size);
 	free(p);
 	return pt_xcalloc(cap, size);
+}
+
+void pt_events_free_columns(struct pt_events *ev)
+{
+	free(ev->track);
+	free(ev->name);
+	free(ev->kind);
+	free(ev->start);
+	free(ev->dur);
+	free(ev->corr);
+	free(ev->op);
+	free(ev->task);
 }
 
 void pt_events_grow(struct pt_events *ev, size_t need)

@@ -552,6 +552,8 @@ const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t
 void pt_model_add_step(struct pt_model *m, struct pt_step *s);
 
 void pt_events_grow(struct pt_events *ev, size_t need);
+/* Free the columns of ev (not its spill). */
+void pt_events_free_columns(struct pt_events *ev);
 static inline void pt_events_reserve(struct pt_events *ev, size_t need)
 {
 	if (need > ev->cap)

@@ -1005,17 +1005,14 @@ static void events_append(struct pt_events *ev, const struct pt_events *tail)
 	ev->n = b + n;
 }
 
-int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e)
+/*
+ * Decode the spilled batches of sp into m->events, through the reader's own
+ * checks: appended one after another (fresh: every batch alone, and each
+ * then handed to sink). m->events must not spill (spill NULL).
+ */
+static int spill_decode(struct pt_model *m, const struct pt_spill *sp, bool fresh, const struct pt_ptm_sink *sink,
+			struct pt_err **e)
 {
-	struct pt_events *ev = &m->events;
-	struct pt_spill *sp = ev->spill;
-	ev->spill = NULL; /* no more spilling, from the reads below on */
-	if (!sp || !ev->base) {
-		pt_ptm_spill_free(sp);
-		return 0;
-	}
-	struct pt_events tail = *ev;
-	memset(ev, 0, sizeof(*ev));
 	size_t len;
 	const uint8_t *p = pt_ptm_spill_bytes(sp, &len);
 	struct ids ids;
@@ -1038,26 +1035,37 @@ int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e)
 		bool footer = false;
 		if (!fast_events(q, (size_t)clen, &evs, &fc, &fb))
 			BAD("'%s': not an event batch at offset %zu", name, off);
+		if (fresh)
+			m->events.n = 0;
 		rc = apply(m, &fc, &ids, name, off, &footer, 0, e);
+		if (!rc && sink)
+			rc = sink->batch(sink->arg, m, e);
 		off = (size_t)(q - p) + (size_t)clen;
 	}
-	if (!rc && ev->n != tail.base)
-		BAD("'%s': %zu events instead of %zu", name, ev->n, tail.base);
-	if (!rc)
-		events_append(ev, &tail);
 out:
 	ev_scratch_free(&evs);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
-	tail.spill = NULL;
-	free(tail.track);
-	free(tail.name);
-	free(tail.kind);
-	free(tail.start);
-	free(tail.dur);
-	free(tail.corr);
-	free(tail.op);
-	free(tail.task);
+	return rc;
+}
+
+int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e)
+{
+	struct pt_events *ev = &m->events;
+	struct pt_spill *sp = ev->spill;
+	ev->spill = NULL; /* no more spilling, from the reads below on */
+	if (!sp || !ev->base) {
+		pt_ptm_spill_free(sp);
+		return 0;
+	}
+	struct pt_events tail = *ev;
+	memset(ev, 0, sizeof(*ev));
+	int rc = spill_decode(m, sp, false, NULL, e);
+	if (!rc && ev->n != tail.base)
+		rc = pt_err(e, "'the spilled events': %zu events instead of %zu", ev->n, tail.base);
+	if (!rc)
+		events_append(ev, &tail);
+	pt_events_free_columns(&tail);
 	pt_ptm_spill_free(sp);
 	return rc;
 }
@@ -1087,51 +1095,12 @@ int pt_ptm_spill_replay(struct pt_model *m, const struct pt_ptm_sink *sink, stru
 	}
 	/* the batches go through columns of their own; the held ones wait aside */
 	memset(&m->events, 0, sizeof(m->events));
-	size_t len;
-	const uint8_t *p = pt_ptm_spill_bytes(held.spill, &len);
-	struct ids ids;
-	memset(&ids, 0, sizeof(ids));
-	ids.nstrings = m->strings.n;
-	ids.ndevices = m->devices.n;
-	ids.ntracks = m->tracks.n;
-	ids.nops = m->ops.n;
-	struct ev_scratch evs;
-	memset(&evs, 0, sizeof(evs));
-	int rc = 0;
-	const char *name = "the spilled events";
-	for (size_t off = 0; off < len && !rc;) {
-		const uint8_t *q = p + off, *end = p + len;
-		uint64_t clen;
-		if (!varint(&q, end, &clen) || clen > (uint64_t)(end - q))
-			BAD("'%s': corrupt chunk length at offset %zu", name, off);
-		Proftool__Chunk fc;
-		Proftool__EventBatch fb;
-		bool footer = false;
-		if (!fast_events(q, (size_t)clen, &evs, &fc, &fb))
-			BAD("'%s': not an event batch at offset %zu", name, off);
-		m->events.n = 0;
-		rc = apply(m, &fc, &ids, name, off, &footer, 0, e);
-		if (!rc)
-			rc = sink->batch(sink->arg, m, e);
-		off = (size_t)(q - p) + (size_t)clen;
-	}
+	int rc = spill_decode(m, held.spill, true, sink, e);
 	for (size_t b = 0; b < held.n && !rc; b += PT_PTM_EVENT_BATCH) {
 		events_slice(&m->events, &held, b, held.n - b < PT_PTM_EVENT_BATCH ? held.n - b : PT_PTM_EVENT_BATCH);
 		rc = sink->batch(sink->arg, m, e);
 	}
-out:
-	ev_scratch_free(&evs);
-	for (int k = 0; k < 3; k++)
-		free(ids.scratch[k].v);
-	struct pt_events *ev = &m->events;
-	free(ev->track);
-	free(ev->name);
-	free(ev->kind);
-	free(ev->start);
-	free(ev->dur);
-	free(ev->corr);
-	free(ev->op);
-	free(ev->task);
+	pt_events_free_columns(&m->events);
 	m->events = held;
 	return rc;
 }

@@ -138,8 +138,17 @@ static void task_row(void *arg, size_t r, struct pt_cell *c)
 	cell_int(&c[6], ev->dur[i]);
 }
 
-/* The events of one kind (ops_only: tasks with an op), of kept devices (all
- * when !by_dev), sorted into row order. */
+/* Is event i a row: of the kind (ops_only: a task with an op), on a kept
+ * device (any when !by_dev)? */
+static bool row_event(const struct pt_model *m, size_t i, uint8_t kind, bool ops_only, bool by_dev, int64_t device)
+{
+	const struct pt_events *ev = &m->events;
+	if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
+		return false;
+	return !by_dev || keep_dev(m, m->tracks.v[ev->track[i]].device, device);
+}
+
+/* The rows' events, sorted into row order. */
 static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool ops_only, bool by_dev, int64_t device,
 				   size_t *n)
 {
@@ -160,28 +169,19 @@ static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool 
 	free(ts);
 	/* rows per device, then each device's run sorted */
 	size_t *at = pt_xcalloc(nd + 1, sizeof(*at));
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
-			continue;
-		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
-		if (by_dev && !keep_dev(m, tr->device, device))
-			continue;
-		at[tr->device + 1]++;
-	}
+	for (size_t i = 0; i < ev->n; i++)
+		if (row_event(m, i, kind, ops_only, by_dev, device))
+			at[m->tracks.v[ev->track[i]].device + 1]++;
 	for (size_t d = 0; d < nd; d++)
 		at[d + 1] += at[d];
 	*n = at[nd];
 	g->k = pt_xmalloc((*n ? *n : 1) * sizeof(*g->k));
 	size_t *pos = pt_xmalloc((nd ? nd : 1) * sizeof(*pos));
 	memcpy(pos, at, nd * sizeof(*pos));
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != kind || (ops_only && !ev->op[i]))
-			continue;
-		const struct pt_track *tr = &m->tracks.v[ev->track[i]];
-		if (by_dev && !keep_dev(m, tr->device, device))
-			continue;
-		g->k[pos[tr->device]++] = (struct ev_key){ ev->start[i], srank[ev->track[i]], (uint32_t)i };
-	}
+	for (size_t i = 0; i < ev->n; i++)
+		if (row_event(m, i, kind, ops_only, by_dev, device))
+			g->k[pos[m->tracks.v[ev->track[i]].device]++] =
+				(struct ev_key){ ev->start[i], srank[ev->track[i]], (uint32_t)i };
 	for (size_t d = 0; d < nd; d++)
 		pt_sort(g->k + at[d], at[d + 1] - at[d], sizeof(*g->k), cmp_ev);
 	free(pos);

@@ -310,6 +310,27 @@ static bool fz_same_file(int a, int b)
 	return same;
 }
 
+/* s (freed here) must be what the in-memory summary of m prints. */
+static void fz_same_summary(struct pt_summary *s, const struct pt_model *m, const struct pt_summary_opts *o,
+			    const char *what)
+{
+	struct pt_err *e = NULL;
+	struct pt_index *x = pt_index_new(m);
+	struct pt_summary w;
+	if (pt_pass_summary(m, x, o, &w, &e))
+		fz_die("summary");
+	int a = fz_summary_text(s), b = fz_summary_text(&w);
+	if (!fz_same_file(a, b)) {
+		fprintf(stderr, "fuzz: %s differs from the in-memory summary\n", what);
+		abort();
+	}
+	close(a);
+	close(b);
+	pt_summary_free(s);
+	pt_summary_free(&w);
+	pt_index_free(x);
+}
+
 /*
  * The streaming summary of the same bytes (pass-summary.h): it may only
  * succeed where the full read did, and then must print what the in-memory
@@ -334,20 +355,7 @@ static void fz_stream_summary(int fd, const struct pt_model *m)
 		fprintf(stderr, "fuzz: the streaming summary read a model that does not read\n");
 		abort();
 	}
-	struct pt_index *x = pt_index_new(m);
-	struct pt_summary w;
-	if (pt_pass_summary(m, x, &o, &w, &e))
-		fz_die("summary");
-	int a = fz_summary_text(&s), b = fz_summary_text(&w);
-	if (!fz_same_file(a, b)) {
-		fprintf(stderr, "fuzz: the streaming summary differs from the in-memory one\n");
-		abort();
-	}
-	close(a);
-	close(b);
-	pt_summary_free(&s);
-	pt_summary_free(&w);
-	pt_index_free(x);
+	fz_same_summary(&s, m, &o, "the streaming summary");
 }
 
 /*
@@ -379,26 +387,13 @@ static void fz_stream_summary_pipe(int fd, const struct pt_model *m)
 		fprintf(stderr, "fuzz: the summary of standard input read a model that does not read, or gave nothing\n");
 		abort();
 	}
-	struct pt_index *x = pt_index_new(m);
-	struct pt_summary w;
-	if (pt_pass_summary(m, x, &o, &w, &e))
-		fz_die("summary");
 	if (whole) { /* what the caller would summarise in memory */
 		struct pt_index *y = pt_index_new(whole);
 		if (pt_pass_summary(whole, y, &o, &s, &e))
 			fz_die("summary of the whole model");
 		pt_index_free(y);
 	}
-	int a = fz_summary_text(&s), b = fz_summary_text(&w);
-	if (!fz_same_file(a, b)) {
-		fprintf(stderr, "fuzz: the summary of standard input differs from the in-memory one\n");
-		abort();
-	}
-	close(a);
-	close(b);
-	pt_summary_free(&s);
-	pt_summary_free(&w);
-	pt_index_free(x);
+	fz_same_summary(&s, m, &o, "the summary of standard input");
 	pt_model_free(whole);
 }
 
