@@ -1,6 +1,6 @@
 # import encodes the events as they come and keeps only a window of them (16,384) in memory
 # (proftool-import(1), MEMORY); --in-memory keeps them all until the model is written. The job has
-# 196,608 task executions (24 MiB of HWTS records), so the default import spills about eight windows; the
+# 196,608 task executions (24 MiB of HWTS records), so the default import spills thirteen windows; the
 # model must be the same file either way.
 run 'proftool-gen "$SRC/testdata/ascend/sample.desc" -o job --hwts-bytes 24M >/dev/null && echo generated'
 run proftool import job -o s.ptm
