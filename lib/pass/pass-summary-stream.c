@@ -5,6 +5,8 @@
  * first event; otherwise two: the first fills the model but for its events
  * and scans every batch, the second applies only the event batches and the
  * footer, whose counts and checksum must match what the first read found.
+ * Standard input gets one read, or is read whole. A raw PATH imported
+ * streaming has its encoded events replayed instead of read.
  */
 #include <inttypes.h>
 #include <stdlib.h>
