@@ -706,6 +706,16 @@ static void rewrite_track_events(const char *path, int mode)
 	free(out);
 }
 
+/* Write m to the .ptm file at ptm. */
+static void write_ptm(const struct pt_model *m, const char *ptm, bool compress)
+{
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, compress, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+}
+
 static void test_stream_matches_memory(void **state)
 {
 	(void)state;
@@ -720,11 +730,8 @@ static void test_stream_matches_memory(void **state)
 	for (int round = 0; round < 20; round++) {
 		rng_state = 0x5eed0000u + (uint64_t)round;
 		struct pt_model *m = random_npu_model();
-		struct pt_out o;
 		struct pt_err *e = NULL;
-		assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-		assert_int_equal(pt_ptm_write(m, &o, round % 4 == 0, 1, &e), 0);
-		assert_int_equal(pt_out_commit(&o, &e), 0);
+		write_ptm(m, ptm, round % 4 == 0);
 		struct pt_model *back = NULL;
 		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
 		/* odd rounds: a file without TrackEvents, read twice */
@@ -789,11 +796,8 @@ static void test_stream_matches_memory(void **state)
 	 * the index's name rule), and any model with a GPU device */
 	struct pt_model *g = random_npu_model();
 	pt_model_add_event(g, 0, pt_model_str(g, "ncclKernel"), PT_EV_KERNEL, 5000, 10, 0, PT_NONE, 0);
-	struct pt_out o;
 	struct pt_err *e = NULL;
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, true);
 	pt_model_free(g);
 	struct pt_summary_opts so;
 	pt_summary_opts_init(&so);
@@ -806,9 +810,7 @@ static void test_stream_matches_memory(void **state)
 	assert_null(whole); /* a file: the caller reads it */
 	g = random_npu_model();
 	pt_model_device(g, PT_DEV_GPU, 0);
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, true);
 	pt_summary_opts_init(&so);
 	streamed = true;
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
@@ -820,9 +822,7 @@ static void test_stream_matches_memory(void **state)
 	pt_model_track(g, d0, PT_TRACK_STREAM, 1, "s");
 	struct pt_step st0 = { .device = d0, .step = 1, .has = 31, .start = 10, .fp = 20, .bp = 30, .end = 40 };
 	pt_model_add_step(g, &st0);
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, true, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, true);
 	pt_summary_opts_init(&so);
 	struct pt_summary a0 = run(g, &so);
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
@@ -839,9 +839,7 @@ static void test_stream_matches_memory(void **state)
 	uint32_t d = pt_model_device(g, PT_DEV_NPU, 0), t = pt_model_track(g, d, PT_TRACK_STREAM, 1, "s");
 	pt_model_add_event(g, t, 0, PT_EV_TASK, 5000, 10, 0, PT_NONE, 1);
 	pt_model_add_event(g, t, 0, PT_EV_TASK, 1000, 10, 0, PT_NONE, 2);
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, false);
 	pt_model_free(g);
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_true(streamed);
@@ -855,9 +853,7 @@ static void test_stream_matches_memory(void **state)
 	e = NULL;
 	/* a name defined after the first event batch: read whole instead, not streamed */
 	g = random_npu_model();
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, false);
 	pt_model_free(g);
 	rewrite_track_events(ptm, 2);
 	assert_int_equal(pt_ptm_read(ptm, &g, &e), 0);
@@ -867,9 +863,7 @@ static void test_stream_matches_memory(void **state)
 	assert_false(streamed);
 	/* a corrupt file is an error naming it, as a full read gives */
 	g = random_npu_model();
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(g, &o, false, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
+	write_ptm(g, ptm, false);
 	pt_model_free(g);
 	FILE *f = fopen(ptm, "r+b");
 	assert_non_null(f);
@@ -899,15 +893,6 @@ static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struc
 	assert_int_equal(dup2(saved, 0), 0);
 	close(saved);
 	return rc;
-}
-
-static void write_ptm(const struct pt_model *m, const char *ptm, bool compress)
-{
-	struct pt_out o;
-	struct pt_err *e = NULL;
-	assert_int_equal(pt_out_open(&o, ptm, &e), 0);
-	assert_int_equal(pt_ptm_write(m, &o, compress, 1, &e), 0);
-	assert_int_equal(pt_out_commit(&o, &e), 0);
 }
 
 /*
