@@ -132,6 +132,15 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 };
 
+/* Chunks that refer to names, devices, tracks and ops are checked against m's. */
+static void ids_of(struct ids *ids, const struct pt_model *m)
+{
+	ids->nstrings = m->strings.n;
+	ids->ndevices = m->devices.n;
+	ids->ntracks = m->tracks.n;
+	ids->nops = m->ops.n;
+}
+
 /* A uint32 column written either plainly (format 1) or as differences within
  * its batch (format 2, at most one of the two present): *out gets the values,
  * decoded into buf when needed. False when a decoded value leaves uint32. */
@@ -793,13 +802,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
 	bool events_only = sink && sink->events_only, whole = false;
-	if (events_only) {
-		/* the model a first read of the same file filled */
-		ids.nstrings = m->strings.n;
-		ids.ndevices = m->devices.n;
-		ids.ntracks = m->tracks.n;
-		ids.nops = m->ops.n;
-	}
+	if (events_only) /* the model a first read of the same file filled */
+		ids_of(&ids, m);
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -1017,10 +1021,7 @@ static int spill_decode(struct pt_model *m, const struct pt_spill *sp, bool fres
 	const uint8_t *p = pt_ptm_spill_bytes(sp, &len);
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
-	ids.nstrings = m->strings.n;
-	ids.ndevices = m->devices.n;
-	ids.ntracks = m->tracks.n;
-	ids.nops = m->ops.n;
+	ids_of(&ids, m);
 	struct ev_scratch evs;
 	memset(&evs, 0, sizeof(evs));
 	int rc = 0;
