@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "model/model.h"
+#include "model/ptm-columns.h"
 #include "proftool.pb-c.h"
 #include "support/err.h"
 #include "support/xalloc.h"
@@ -172,132 +173,6 @@ static bool undelta(const uint32_t *plain, size_t np, const int64_t *d, size_t n
 static char *dupz(const char *s)
 {
 	return s && *s ? pt_xstrdup(s) : NULL;
-}
-
-/*
- * Fast path for the bulk of a model: a chunk that is exactly one EventBatch
- * (field 6) whose columns are packed (fields 1-8 and 10, each at most once) plus an
- * optional quantum (field 9). The columns are decoded straight into reusable
- * arrays and handed to apply() in a stack Proftool__Chunk, so validation and
- * error messages are those of the generic path. Anything else (unknown or
- * repeated fields, unpacked encodings, overlong varints) returns false and the
- * caller falls back to protobuf-c's generic unpack, which gives the verdict.
- */
-struct ev_scratch {
-	uint64_t *col[9]; /* track, name, kind, start_delta, dur, corr, op, task, corr_delta */
-	size_t cap[9];
-	uint32_t *u32[4]; /* track, name, kind, op narrowed as protobuf-c does */
-	size_t cap32[4];
-};
-
-static bool varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	uint64_t x = 0;
-	for (int sh = 0; sh < 70 && p < end; sh += 7) {
-		uint8_t b = *p++;
-		if (sh == 63 && b > 1)
-			return false;
-		x |= (uint64_t)(b & 0x7f) << sh;
-		if (!(b & 0x80)) {
-			*pp = p;
-			*v = x;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool fast_events(const uint8_t *buf, size_t len, struct ev_scratch *sc, Proftool__Chunk *c,
-			Proftool__EventBatch *b)
-{
-	const uint8_t *p = buf, *end = buf + len;
-	uint64_t blen;
-	if (len < 2 || *p++ != ((6 << 3) | 2) || !varint(&p, end, &blen) || blen != (uint64_t)(end - p))
-		return false;
-	proftool__event_batch__init(b);
-	unsigned seen = 0;
-	size_t n[9] = { 0 };
-	while (p < end) {
-		uint64_t key;
-		if (!varint(&p, end, &key))
-			return false;
-		uint64_t f = key >> 3;
-		if (f == 9 && (key & 7) == 0) {
-			if ((seen & (1u << 8)) || !varint(&p, end, &b->quantum))
-				return false;
-			seen |= 1u << 8;
-			continue;
-		}
-		if (f < 1 || f > 10 || f == 9 || (key & 7) != 2 || (seen & (1u << (f - 1))))
-			return false;
-		seen |= 1u << (f - 1);
-		uint64_t plen;
-		if (!varint(&p, end, &plen) || plen > (uint64_t)(end - p))
-			return false;
-		const uint8_t *q = p, *qe = p + plen;
-		size_t k = f == 10 ? 8 : f - 1, cnt = 0;
-		/* at most one value per byte */
-		pt_xgrow((void **)&sc->col[k], &sc->cap[k], plen ? plen : 1, sizeof(uint64_t));
-		uint64_t *dst = sc->col[k];
-		while (q < qe) {
-			uint64_t x = *q;
-			if (__builtin_expect(!(x & 0x80), 1)) {
-				q++;
-			} else if (qe - q >= 4 && !(q[1] & 0x80)) { /* starts and durations: mostly 2-4 bytes */
-				x = (x & 0x7f) | (uint64_t)q[1] << 7;
-				q += 2;
-			} else if (qe - q >= 4 && !(q[2] & 0x80)) {
-				x = (x & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 | (uint64_t)q[2] << 14;
-				q += 3;
-			} else if (qe - q >= 4 && !(q[3] & 0x80)) {
-				x = (x & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 | (uint64_t)(q[2] & 0x7f) << 14 |
-				    (uint64_t)q[3] << 21;
-				q += 4;
-			} else if (!varint(&q, qe, &x)) {
-				return false;
-			}
-			dst[cnt++] = x;
-		}
-		n[k] = cnt;
-		p = qe;
-	}
-	/* narrow the uint32 columns, zigzag the sint64 ones */
-	static const int k32[4] = { 0, 1, 2, 6 };
-	uint32_t *c32[4];
-	for (int j = 0; j < 4; j++) {
-		size_t k = (size_t)k32[j];
-		pt_xgrow((void **)&sc->u32[j], &sc->cap32[j], n[k] ? n[k] : 1, sizeof(uint32_t));
-		c32[j] = sc->u32[j];
-		for (size_t i = 0; i < n[k]; i++)
-			c32[j][i] = (uint32_t)sc->col[k][i];
-	}
-	for (int k = 3; k <= 8; k += k == 4 ? 4 : 1)
-		for (size_t i = 0; i < n[k]; i++) {
-			uint64_t z = sc->col[k][i];
-			sc->col[k][i] = (z >> 1) ^ (0 - (z & 1));
-		}
-	b->n_track = n[0], b->track = c32[0];
-	b->n_name = n[1], b->name = c32[1];
-	b->n_kind = n[2], b->kind = c32[2];
-	b->n_start_delta = n[3], b->start_delta = (int64_t *)sc->col[3];
-	b->n_dur = n[4], b->dur = (int64_t *)sc->col[4];
-	b->n_corr = n[5], b->corr = sc->col[5];
-	b->n_op = n[6], b->op = c32[3];
-	b->n_task = n[7], b->task = sc->col[7];
-	b->n_corr_delta = n[8], b->corr_delta = (int64_t *)sc->col[8];
-	proftool__chunk__init(c);
-	c->body_case = PROFTOOL__CHUNK__BODY_EVENTS;
-	c->events = b;
-	return true;
-}
-
-static void ev_scratch_free(struct ev_scratch *sc)
-{
-	for (int k = 0; k < 9; k++)
-		free(sc->col[k]);
-	for (int j = 0; j < 4; j++)
-		free(sc->u32[j]);
 }
 
 static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, const char *name, uint64_t off,
@@ -560,6 +435,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
 			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
 			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
+		pt_vec_reserve(&m->kernels, m->kernels.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_KERNEL, "kernel info");
 			struct pt_kernel_info k = { event[i], { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
@@ -576,6 +452,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
 			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
+		pt_vec_reserve(&m->copies, m->copies.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(event[i] < m->events.n && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
@@ -595,6 +472,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
 			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
 		      "link batch (column lengths differ)");
+		pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(event[i] < m->events.n && api[i] < m->events.n && range[i] <= m->events.n, "GPU link");
 			struct pt_gpu_link l = { event[i], api[i], range[i] };
@@ -606,6 +484,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		const Proftool__ExtCorrBatch *b = c->ext_corr;
 		size_t n = b->n_device;
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
+		pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->device[i] < ids->ndevices, "external correlation");
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
@@ -620,6 +499,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
 			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
 		      "synchronization batch (column lengths differ)");
+		pt_vec_reserve(&m->syncs, m->syncs.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_SYNC &&
 				      (!m->syncs.n || event[i] > m->syncs.v[m->syncs.n - 1].event),
@@ -797,8 +677,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
 	size_t chunk_cap = 0;
-	struct ev_scratch evs;
-	memset(&evs, 0, sizeof(evs));
+	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
 	bool events_only = sink && sink->events_only, whole = false;
@@ -872,10 +751,9 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
 		r.crc = (uint32_t)crc32(r.crc, chunk, (uInt)len);
 		Proftool__Chunk fc;
-		Proftool__EventBatch fb;
 		Proftool__Chunk *c = NULL;
 		const Proftool__Chunk *a = &fc;
-		if (!fast_events(chunk, len, &evs, &fc, &fb)) {
+		if (!pt_cols_chunk(chunk, len, cols, &fc)) {
 			c = proftool__chunk__unpack(NULL, len, chunk);
 			if (!c)
 				BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
@@ -915,7 +793,8 @@ out:
 	if (r.compressed)
 		inflateEnd(&r.z);
 	free(chunk);
-	ev_scratch_free(&evs);
+	pt_cols_free(cols);
+	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
 	free(r.in);
@@ -1022,19 +901,17 @@ static int spill_decode(struct pt_model *m, const struct pt_spill *sp, bool fres
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
 	ids_of(&ids, m);
-	struct ev_scratch evs;
-	memset(&evs, 0, sizeof(evs));
+	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
 	int rc = 0;
 	const char *name = "the spilled events";
 	for (size_t off = 0; off < len && !rc;) {
 		const uint8_t *q = p + off, *end = p + len;
 		uint64_t clen;
-		if (!varint(&q, end, &clen) || clen > (uint64_t)(end - q))
+		if (!pt_cols_varint(&q, end, &clen) || clen > (uint64_t)(end - q))
 			BAD("'%s': corrupt chunk length at offset %zu", name, off);
 		Proftool__Chunk fc;
-		Proftool__EventBatch fb;
 		bool footer = false;
-		if (!fast_events(q, (size_t)clen, &evs, &fc, &fb))
+		if (!pt_cols_chunk(q, (size_t)clen, cols, &fc) || fc.body_case != PROFTOOL__CHUNK__BODY_EVENTS)
 			BAD("'%s': not an event batch at offset %zu", name, off);
 		if (fresh)
 			m->events.n = 0;
@@ -1044,7 +921,8 @@ static int spill_decode(struct pt_model *m, const struct pt_spill *sp, bool fres
 		off = (size_t)(q - p) + (size_t)clen;
 	}
 out:
-	ev_scratch_free(&evs);
+	pt_cols_free(cols);
+	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
 	return rc;
