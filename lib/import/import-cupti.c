@@ -726,11 +726,11 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		uint32_t corr = (uint32_t)get(r, o[F_CORR]);
 		uint32_t ev = (uint32_t)m->events.n;
 		pt_model_add_event(m, t, mstr(m, f, get(r, o[F_NAME]), raw), PT_EV_KERNEL, start, dur, corr, PT_NONE, 0);
-		struct pt_kernel_info ki = { ev, { geti(r, o[F_GX]), geti(r, o[F_GY]), geti(r, o[F_GZ]) },
-					     { geti(r, o[F_BX]), geti(r, o[F_BY]), geti(r, o[F_BZ]) },
-					     (uint32_t)get(r, o[F_REGS]), geti(r, o[F_SSMEM]), geti(r, o[F_DSMEM]),
-					     (uint32_t)get(r, o[F_GRAPH]) };
-		pt_vec_push(&m->kernels, ki);
+		struct pt_kernel_config kc = { { geti(r, o[F_GX]), geti(r, o[F_GY]), geti(r, o[F_GZ]) },
+					       { geti(r, o[F_BX]), geti(r, o[F_BY]), geti(r, o[F_BZ]) },
+					       (uint32_t)get(r, o[F_REGS]), geti(r, o[F_SSMEM]), geti(r, o[F_DSMEM]),
+					       (uint32_t)get(r, o[F_GRAPH]) };
+		pt_model_add_kernel(m, ev, &kc);
 		struct pending pd = { ev, corr, 0, true };
 		pt_vec_push(&f->pend, pd);
 		break;

@@ -75,9 +75,9 @@ static void step_point(struct pt_out *o, const char *k, const struct pt_step *s,
 static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 {
 	for (size_t i = 0; i < m->kernels.n; i++) {
-		const struct pt_kernel_info *k = &m->kernels.v[i];
+		const struct pt_kernel_config *k = pt_model_kernel_config(m, i);
 		pt_out_puts(o, "kernel-info");
-		kv(o, "event", k->event);
+		kv(o, "event", m->kernels.v[i].event);
 		pt_out_printf(o, " grid=%d,%d,%d block=%d,%d,%d", k->grid[0], k->grid[1], k->grid[2], k->block[0],
 			      k->block[1], k->block[2]);
 		kv(o, "registers", k->registers);

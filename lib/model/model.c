@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/hashmap.h"
+
 struct pt_model *pt_model_new(void)
 {
 	struct pt_model *m = pt_xcalloc(1, sizeof(*m));
@@ -60,6 +62,8 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->stats);
 	pt_vec_free(&m->aicpu);
 	pt_vec_free(&m->kernels);
+	pt_vec_free(&m->kernel_configs);
+	free(m->kernel_config_index.slot);
 	pt_vec_free(&m->copies);
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->ext_corr);
@@ -339,6 +343,52 @@ const char *pt_event_kind_name(enum pt_event_kind k)
 	static const char *n[] = { "unknown", "task", "aicpu", "getnext", "kernel",
 				   "memcpy", "memset", "api", "range", "sync" };
 	return (unsigned)k < 10 ? n[k] : "unknown";
+}
+
+static uint64_t kernel_config_hash(const struct pt_kernel_config *c)
+{
+	uint32_t w[10];
+	_Static_assert(sizeof(*c) == sizeof(w), "struct pt_kernel_config has no padding");
+	memcpy(w, c, sizeof(w));
+	uint64_t h = 0;
+	for (int i = 0; i < 10; i += 2)
+		h = pt_hash64(h ^ ((uint64_t)w[i] << 32 | w[i + 1]));
+	return h;
+}
+
+/* Index of c in m->kernel_configs, added when new: open addressing over index + 1, load <= 1/2. */
+static uint32_t kernel_config(struct pt_model *m, const struct pt_kernel_config *c)
+{
+	struct pt_kernel_config *v = m->kernel_configs.v;
+	struct pt_kernel_config_index *x = &m->kernel_config_index;
+	if (m->kernel_configs.n && !memcmp(&v[x->last], c, sizeof(*c))) /* kernels often repeat */
+		return x->last;
+	if (2 * (m->kernel_configs.n + 1) > x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 64;
+		uint32_t *slot = pt_xcalloc(cap, sizeof(*slot));
+		for (size_t i = 0; i < m->kernel_configs.n; i++) {
+			size_t j = kernel_config_hash(&v[i]) & (cap - 1);
+			while (slot[j])
+				j = (j + 1) & (cap - 1);
+			slot[j] = (uint32_t)i + 1;
+		}
+		free(x->slot);
+		x->slot = slot;
+		x->cap = cap;
+	}
+	size_t j = kernel_config_hash(c) & (x->cap - 1);
+	for (; x->slot[j]; j = (j + 1) & (x->cap - 1))
+		if (!memcmp(&v[x->slot[j] - 1], c, sizeof(*c)))
+			return x->last = x->slot[j] - 1;
+	pt_vec_push(&m->kernel_configs, *c);
+	x->slot[j] = (uint32_t)m->kernel_configs.n;
+	return x->last = x->slot[j] - 1;
+}
+
+void pt_model_add_kernel(struct pt_model *m, uint32_t event, const struct pt_kernel_config *c)
+{
+	struct pt_kernel_info k = { event, kernel_config(m, c) };
+	pt_vec_push(&m->kernels, k);
 }
 
 const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event)

@@ -272,12 +272,24 @@ struct pt_md_record {
  * CUPTI side tables (cupti.md §6): details of GPU activity and host range
  * events, keyed by event index, in event order.
  */
-struct pt_kernel_info {
-	uint32_t event;                    /* event index (kind PT_EV_KERNEL) */
+/* A kernel's launch configuration; kernels launched alike share one (m->kernel_configs). */
+struct pt_kernel_config {
 	int32_t grid[3], block[3];
 	uint32_t registers;                /* per thread */
 	int32_t static_smem, dynamic_smem; /* bytes */
 	uint32_t graph_id;                 /* 0 = not a graph launch */
+};
+
+struct pt_kernel_info {
+	uint32_t event;  /* event index (kind PT_EV_KERNEL) */
+	uint32_t config; /* m->kernel_configs index */
+};
+
+/* How pt_model_add_kernel() finds a configuration again (model.c). */
+struct pt_kernel_config_index {
+	uint32_t *slot; /* index + 1, 0 = empty */
+	size_t cap;     /* a power of two, or 0 */
+	uint32_t last;  /* the configuration last added or found */
 };
 
 /* A memcpy (MEMCPY, MEMCPY2) or memset event. Kinds are CUPTI's enum values. */
@@ -493,6 +505,8 @@ struct pt_model {
 	PT_VEC(struct pt_stat) stats;
 	PT_VEC(struct pt_aicpu) aicpu;
 	PT_VEC(struct pt_kernel_info) kernels; /* CUPTI side tables, event order */
+	PT_VEC(struct pt_kernel_config) kernel_configs; /* distinct, in order of first use (pt_model_add_kernel) */
+	struct pt_kernel_config_index kernel_config_index; /* pt_model_add_kernel's */
 	PT_VEC(struct pt_copy_info) copies;
 	PT_VEC(struct pt_gpu_link) links;
 	PT_VEC(struct pt_ext_corr) ext_corr;
@@ -546,6 +560,13 @@ uint32_t pt_model_add_op(struct pt_model *m, struct pt_op *op);
 void pt_op_add_tensor(struct pt_op *op, bool output, uint32_t index, uint32_t format, int32_t dtype_code,
 		      uint32_t dtype, const int64_t *shape, uint32_t nshape);
 void pt_op_add_task_key(struct pt_op *op, const char *key);
+/* Append the kernel info of event `event` launched with configuration c (interned). */
+void pt_model_add_kernel(struct pt_model *m, uint32_t event, const struct pt_kernel_config *c);
+/* The launch configuration of kernel info i. */
+static inline const struct pt_kernel_config *pt_model_kernel_config(const struct pt_model *m, size_t i)
+{
+	return &m->kernel_configs.v[m->kernels.v[i].config];
+}
 /* The synchronization join of event i (m->syncs is in event order), or NULL. */
 const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event);
 /* Append a step; its comm vector is taken over. */

@@ -438,10 +438,10 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		pt_vec_reserve(&m->kernels, m->kernels.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_KERNEL, "kernel info");
-			struct pt_kernel_info k = { event[i], { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
-						    { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
-						    b->static_smem[i], b->dynamic_smem[i], b->graph_id[i] };
-			pt_vec_push(&m->kernels, k);
+			struct pt_kernel_config k = { { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
+						      { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
+						      b->static_smem[i], b->dynamic_smem[i], b->graph_id[i] };
+			pt_model_add_kernel(m, event[i], &k);
 		}
 		break;
 	}

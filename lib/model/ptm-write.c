@@ -695,8 +695,8 @@ static void write_cupti(struct writer *w, const struct pt_model *m)
 	for (size_t b = 0; b < m->kernels.n; b += B) {
 		size_t n = m->kernels.n - b < B ? m->kernels.n - b : B;
 		for (size_t i = 0; i < n; i++) {
-			const struct pt_kernel_info *k = &m->kernels.v[b + i];
-			u[0][i] = k->event;
+			const struct pt_kernel_config *k = pt_model_kernel_config(m, b + i);
+			u[0][i] = m->kernels.v[b + i].event;
 			u[1][i] = k->registers;
 			u[2][i] = k->graph_id;
 			for (int j = 0; j < 3; j++) {

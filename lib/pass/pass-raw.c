@@ -376,7 +376,7 @@ static void kernel_row(void *arg, size_t r, struct pt_cell *c)
 	cell_int(&c[4], ev->start[i]);
 	cell_int(&c[5], ev->dur[i]);
 	if (g->info[i]) {
-		const struct pt_kernel_info *ki = &m->kernels.v[g->info[i] - 1];
+		const struct pt_kernel_config *ki = pt_model_kernel_config(m, g->info[i] - 1);
 		const int64_t v[9] = { ki->grid[0],  ki->grid[1],  ki->grid[2],	      ki->block[0], ki->block[1],
 				       ki->block[2], ki->registers, ki->static_smem, ki->dynamic_smem };
 		for (int j = 0; j < 9; j++)

@@ -192,7 +192,7 @@ static void test_round_trip(void **state)
 	}
 	assert_int_equal(m->links.n, 2);
 	assert_int_equal(pt_model_stat_get(m, 0, "cupti.records", -1), (int64_t)n_rec);
-	assert_int_equal(m->kernels.v[0].grid[0], 4);
+	assert_int_equal(pt_model_kernel_config(m, 0)->grid[0], 4);
 	pt_model_free(m);
 	pt_diag_free(&diag);
 	unlink(path);

@@ -252,7 +252,7 @@ static void test_cuda12_layouts(void **state)
 	assert_int_equal(try_import(d.path, &m, &diag, &err), 0);
 	assert_int_equal(count_kind(m, PT_EV_KERNEL), 1);
 	assert_int_equal(count_kind(m, PT_EV_MEMCPY), 1);
-	assert_int_equal(m->kernels.v[0].block[0], 64);
+	assert_int_equal(pt_model_kernel_config(m, 0)->block[0], 64);
 	assert_int_equal(m->copies.v[0].bytes, 64);
 	/* the memcpy joins through runtimeCorrelationId */
 	assert_int_equal(m->links.n, 2);
@@ -316,7 +316,11 @@ static void test_ptm_round_trip(void **state)
 	assert_int_equal(m2->kernels.n, 2);
 	assert_int_equal(m2->copies.n, 2);
 	assert_int_equal(m2->links.n, 4);
-	assert_memory_equal(m2->kernels.v, m->kernels.v, 2 * sizeof(*m->kernels.v));
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(m2->kernels.v[i].event, m->kernels.v[i].event);
+		assert_memory_equal(pt_model_kernel_config(m2, i), pt_model_kernel_config(m, i),
+				    sizeof(struct pt_kernel_config));
+	}
 	assert_memory_equal(m2->links.v, m->links.v, 4 * sizeof(*m->links.v));
 	assert_int_equal(m2->devices.v[0].pid, 99);
 	assert_int_equal(m2->devices.v[1].pid, 99);

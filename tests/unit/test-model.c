@@ -302,8 +302,8 @@ static void test_delta_columns(void **state)
 	for (size_t j = 0; j < n / 2; j++) {
 		/* kernels in a scrambled order: deltas of both signs */
 		uint32_t ev = (uint32_t)((j * 7919) % (n / 2)) * 2 + 1;
-		struct pt_kernel_info k = { ev, { 1, 2, 3 }, { 4, 5, 6 }, 7, 8, 9, (uint32_t)j };
-		pt_vec_push(&m->kernels, k);
+		struct pt_kernel_config k = { { 1, 2, 3 }, { 4, 5, -6 }, 7, 8, 9, (uint32_t)(j % 5) };
+		pt_model_add_kernel(m, ev, &k);
 		struct pt_copy_info c = { (uint32_t)(n - 1 - 2 * j), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
 		pt_vec_push(&m->copies, c);
 		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)n };
@@ -322,10 +322,14 @@ static void test_delta_columns(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_true(r->events.corr[i] == m->events.corr[i]);
 	assert_int_equal(r->kernels.n, m->kernels.n);
+	assert_int_equal(r->kernel_configs.n, 5);
+	assert_int_equal(m->kernel_configs.n, 5);
 	assert_int_equal(r->copies.n, m->copies.n);
 	assert_int_equal(r->links.n, m->links.n);
 	for (size_t j = 0; j < m->kernels.n; j++) {
-		assert_memory_equal(&r->kernels.v[j], &m->kernels.v[j], sizeof(m->kernels.v[j]));
+		assert_int_equal(r->kernels.v[j].event, m->kernels.v[j].event);
+		assert_memory_equal(pt_model_kernel_config(r, j), pt_model_kernel_config(m, j),
+				    sizeof(struct pt_kernel_config));
 		assert_int_equal(r->copies.v[j].event, m->copies.v[j].event);
 		assert_true(r->copies.v[j].bytes == m->copies.v[j].bytes);
 		assert_int_equal(r->copies.v[j].dst_device, m->copies.v[j].dst_device);
@@ -811,6 +815,32 @@ static void test_spill_replay(void **state)
 	pt_model_free(ref);
 }
 
+/* Kernels launched alike share one configuration, found again across the index's growth. */
+static void test_kernel_configs(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	enum { NCFG = 3000, NK = 20000 };
+	for (uint32_t i = 0; i < NK; i++) {
+		uint32_t c = i < NCFG ? i : (i * 7919u) % NCFG; /* every one first, then in a scrambled order */
+		struct pt_kernel_config k = { { (int32_t)c, 1, 1 }, { 128, 1, 1 }, 32, 0, (int32_t)(c % 7), c % 3 };
+		pt_model_add_kernel(m, i, &k);
+		if (i % 2) /* a repeat of the last one */
+			pt_model_add_kernel(m, i, &k);
+	}
+	assert_int_equal(m->kernel_configs.n, NCFG);
+	assert_int_equal(m->kernels.n, NK + NK / 2);
+	for (size_t j = 0; j < m->kernels.n; j++) {
+		const struct pt_kernel_config *k = pt_model_kernel_config(m, j);
+		uint32_t i = m->kernels.v[j].event, c = i < NCFG ? i : (i * 7919u) % NCFG;
+		assert_int_equal(k->grid[0], c);
+		assert_int_equal(k->dynamic_smem, c % 7);
+		assert_int_equal(k->graph_id, c % 3);
+		assert_int_equal(m->kernels.v[j].config, c); /* in order of first use */
+	}
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_huge_quantum),
 		cmocka_unit_test(test_quantum_division),
 		cmocka_unit_test(test_sync_info),
+		cmocka_unit_test(test_kernel_configs),
 		cmocka_unit_test(test_index_unions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
