@@ -114,7 +114,9 @@ struct cuda_event {
 	uint64_t sync_id;
 };
 
+/* A GPU activity waiting for the join with its API call (the events themselves may be spilled). */
 struct pending {
+	int64_t start;
 	uint32_t event;
 	uint32_t corr, corr2;
 	bool kernel;
@@ -163,8 +165,7 @@ struct cf {
 	uint64_t last_track_key;
 	uint32_t last_track;
 	PT_VEC(uint32_t) thread_tracks; /* host thread tracks created, to be named at the end */
-	size_t ev0;                 /* first event of this dump */
-	struct pt_hashmap rt_api, drv_api; /* corr -> event index + 1 (chain head) */
+	struct pt_hashmap rt_api, drv_api; /* corr -> API call index + 1 (chain head) */
 	uint32_t *corr_head[2];    /* dense form of rt_api/drv_api for corr < PT_DENSE_CORR */
 	size_t corr_cap[2];
 	uint32_t copy_names[11 * 9 * 9 + 9]; /* model string id + 1 of "Memcpy ..." / "Memset (...)" */
@@ -172,7 +173,10 @@ struct cf {
 	uint32_t last_track2;
 	uint32_t last_ctx, last_ctx_dev;
 	bool have_ctx;
-	PT_VEC(uint32_t) api_next;  /* by event - ev0: next event + 1 with the same corr */
+	/* the dump's API calls, what the joins need of them (the events may be spilled) */
+	PT_VEC(int64_t) api_start;
+	PT_VEC(uint32_t) api_event, api_track;
+	PT_VEC(uint32_t) api_next;  /* next API call index + 1 with the same corr */
 	PT_VEC(struct pending) pend;
 	PT_VEC(struct marker) markers;
 	struct pt_hashmap mdata;    /* marker id -> payload (payloadKind 1 only) + 1 */
@@ -724,14 +728,14 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		uint32_t gd = gpu_device(m, f, dev);
 		uint32_t t = track(m, f, gd, PT_TRACK_STREAM, (int64_t)get(r, o[F_STREAM]));
 		uint32_t corr = (uint32_t)get(r, o[F_CORR]);
-		uint32_t ev = (uint32_t)m->events.n;
+		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, t, mstr(m, f, get(r, o[F_NAME]), raw), PT_EV_KERNEL, start, dur, corr, PT_NONE, 0);
 		struct pt_kernel_config kc = { { geti(r, o[F_GX]), geti(r, o[F_GY]), geti(r, o[F_GZ]) },
 					       { geti(r, o[F_BX]), geti(r, o[F_BY]), geti(r, o[F_BZ]) },
 					       (uint32_t)get(r, o[F_REGS]), geti(r, o[F_SSMEM]), geti(r, o[F_DSMEM]),
 					       (uint32_t)get(r, o[F_GRAPH]) };
 		pt_model_add_kernel(m, ev, &kc);
-		struct pending pd = { ev, corr, 0, true };
+		struct pending pd = { start, ev, corr, 0, true };
 		pt_vec_push(&f->pend, pd);
 		break;
 	}
@@ -745,7 +749,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		uint32_t gd = gpu_device(m, f, dev);
 		uint32_t t = track(m, f, gd, PT_TRACK_STREAM, (int64_t)get(r, o[F_STREAM]));
 		uint32_t corr = (uint32_t)get(r, o[F_CORR]);
-		uint32_t ev = (uint32_t)m->events.n;
+		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		struct pt_copy_info ci = { ev, 0, 0, 0, get(r, o[F_BYTES]), -1, -1 };
 		char name[80];
 		uint32_t *nc;
@@ -776,7 +780,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		pt_model_add_event(m, t, *nc - 1, k == PT_CK_MEMSET ? PT_EV_MEMSET : PT_EV_MEMCPY, start,
 				   dur, corr, PT_NONE, 0);
 		pt_vec_push(&m->copies, ci);
-		struct pending pd = { ev, corr, k == PT_CK_MEMCPY ? (uint32_t)get(r, o[F_CORR2]) : 0, false };
+		struct pending pd = { start, ev, corr, k == PT_CK_MEMCPY ? (uint32_t)get(r, o[F_CORR2]) : 0, false };
 		pt_vec_push(&f->pend, pd);
 		break;
 	}
@@ -802,20 +806,21 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 				name = pt_model_str(m, b);
 			}
 		}
-		uint32_t ev = (uint32_t)m->events.n;
+		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, t, name, PT_EV_API, start, dur, corr, PT_NONE, 0);
-		size_t li = ev - f->ev0;
-		pt_vec_reserve(&f->api_next, li + 1);
-		while (f->api_next.n <= li)
-			f->api_next.v[f->api_next.n++] = 0;
+		uint32_t next = 0, ai = (uint32_t)f->api_event.n;
 		if (corr) {
 			uint32_t *v = api_slot(f, k != PT_CK_RUNTIME, corr, true);
 			if (*v) {
 				f->corr_dup++;
-				f->api_next.v[li] = *v;
+				next = *v;
 			}
-			*v = ev + 1;
+			*v = ai + 1;
 		}
+		pt_vec_push(&f->api_start, start);
+		pt_vec_push(&f->api_event, ev);
+		pt_vec_push(&f->api_track, t);
+		pt_vec_push(&f->api_next, next);
 		break;
 	}
 	case PT_CK_SYNCHRONIZATION: {
@@ -1117,7 +1122,7 @@ static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 	size_t r0 = m->ranges.n;
 	for (size_t i = 0; i < k; i++) {
 		struct range *r = &rs[i];
-		uint32_t ev = (uint32_t)m->events.n;
+		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, r->track, r->name, PT_EV_RANGE, r->start, r->end - r->start, 0, PT_NONE, 0);
 		const char *name = pt_model_strget(m, r->name), *dom = r->domain ? pt_model_strget(m, r->domain) : "";
 		const char *type = "UserRange";
@@ -1162,7 +1167,8 @@ static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 	return rs;
 }
 
-static uint32_t find_api(const struct pt_model *m, struct cf *f, uint32_t corr, int64_t gstart)
+/* The API call (index + 1, 0 none) that launched a GPU activity of correlation id corr starting at gstart. */
+static uint32_t find_api(struct cf *f, uint32_t corr, int64_t gstart)
 {
 	if (!corr)
 		return 0;
@@ -1173,8 +1179,8 @@ static uint32_t find_api(const struct pt_model *m, struct cf *f, uint32_t corr, 
 		return 0;
 	uint32_t best = 0, first = 0;
 	int64_t best_t = INT64_MIN, first_t = INT64_MAX;
-	for (uint32_t e = *v; e; e = f->api_next.v[e - 1 - f->ev0]) {
-		int64_t s = m->events.start[e - 1];
+	for (uint32_t e = *v; e; e = f->api_next.v[e - 1]) {
+		int64_t s = f->api_start.v[e - 1];
 		if (s <= gstart && s >= best_t) {
 			best = e;
 			best_t = s;
@@ -1190,32 +1196,41 @@ static uint32_t find_api(const struct pt_model *m, struct cf *f, uint32_t corr, 
 static void join(struct pt_model *m, struct cf *f, struct range *rs, size_t nr)
 {
 	size_t l0 = m->links.n;
+	PT_VEC(struct query) qv = { 0 }; /* the calls to place in ranges */
 	for (size_t i = 0; i < f->pend.n; i++) {
 		const struct pending *p = &f->pend.v[i];
-		int64_t gs = m->events.start[p->event];
-		uint32_t a = find_api(m, f, p->corr, gs);
+		int64_t gs = p->start;
+		uint32_t a = find_api(f, p->corr, gs);
 		if (!a && p->corr2)
-			a = find_api(m, f, p->corr2, gs);
+			a = find_api(f, p->corr2, gs);
 		if (!a) {
 			f->gpu_without_api++;
 			if (p->kernel)
 				f->kernels_without_launch++;
 			continue;
 		}
-		if (gs < m->events.start[a - 1])
+		if (gs < f->api_start.v[a - 1])
 			f->gpu_before_api++;
-		struct pt_gpu_link l = { p->event, a - 1, 0 };
+		if (nr) {
+			struct query x = { f->api_track.v[a - 1], f->api_start.v[a - 1], (uint32_t)m->links.n };
+			pt_vec_push(&qv, x);
+		}
+		struct pt_gpu_link l = { p->event, f->api_event.v[a - 1], 0 };
 		pt_vec_push(&m->links, l);
 	}
+	/* what is left of the dump's calls: their events may be spilled, so they are never read back */
+	pt_vec_free(&f->pend);
+	pt_vec_free(&f->api_start);
+	pt_vec_free(&f->api_event);
+	pt_vec_free(&f->api_track);
+	pt_vec_free(&f->api_next);
 	size_t nl = m->links.n - l0;
-	if (!nr || !nl)
+	struct query *q = qv.v;
+	if (!nr || !nl) {
+		free(q);
 		return;
-	/* innermost enclosing range of each call: sweep per thread, then over process-wide ranges */
-	struct query *q = pt_xmalloc(nl * sizeof(*q));
-	for (size_t i = 0; i < nl; i++) {
-		uint32_t a = m->links.v[l0 + i].api;
-		q[i] = (struct query){ m->events.track[a], m->events.start[a], (uint32_t)(l0 + i) };
 	}
+	/* innermost enclosing range of each call: sweep per thread, then over process-wide ranges */
 	pt_sort(q, nl, sizeof(*q), cmp_query);
 	/* thread ranges sorted by (track, start, -end) */
 	struct range *tr = pt_xmalloc(nr * sizeof(*tr)), *pw = pt_xmalloc(nr * sizeof(*pw));
@@ -1351,10 +1366,10 @@ static void emit_syncs(struct pt_model *m, struct cf *f)
 		uint32_t t = track(m, f, gd, PT_TRACK_STREAM, stream == UINT32_MAX ? -1 : (int64_t)stream);
 		uint32_t ty = (uint32_t)get(r, o[F_TYPE]);
 		uint32_t corr = (uint32_t)get(r, o[F_CORR]);
-		uint32_t ev = (uint32_t)m->events.n;
+		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, t, pt_model_str(m, ty < 5 ? names[ty] : "Unknown Sync"), PT_EV_SYNC, start, dur,
 				   corr, PT_NONE, 0);
-		struct pending pd = { ev, corr, 0, false };
+		struct pending pd = { start, ev, corr, 0, false };
 		pt_vec_push(&f->pend, pd);
 		uint32_t eid = (uint32_t)get(r, o[F_CUDAEVENTID]);
 		struct pt_sync_info si = { ev, ty, eid == UINT32_MAX ? -1 : (int64_t)eid, -1, -1 };
@@ -1456,6 +1471,9 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->drv_api);
 	free(f->corr_head[0]);
 	free(f->corr_head[1]);
+	pt_vec_free(&f->api_start);
+	pt_vec_free(&f->api_event);
+	pt_vec_free(&f->api_track);
 	pt_vec_free(&f->api_next);
 	pt_vec_free(&f->pend);
 	pt_vec_free(&f->markers);
@@ -1483,10 +1501,8 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_hashmap_init(&f->rt_api);
 	pt_hashmap_init(&f->drv_api);
 	pt_hashmap_init(&f->mdata);
-	/* the joins read back the events of this dump (f->ev0 on) by index */
-	int rc = pt_ptm_spill_undo(m, e);
-	if (!rc)
-		rc = pass0(m, f, e);
+	/* the joins keep what they need of the events (struct pending, api_*): they may be spilled */
+	int rc = pass0(m, f, e);
 	if (rc) {
 		cf_free(f);
 		free(f);
@@ -1505,7 +1521,6 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_vec_push(&m->devices, cd);
 	f->cpu_dev = (uint32_t)(m->devices.n - 1);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
-	f->ev0 = m->events.n;
 	for (size_t i = 0; i < f->buffers.n; i++) {
 		uint64_t end = walk_buffer(m, f, f->buffers.v[i]);
 		if (f->mapped)

@@ -18,10 +18,19 @@ run 'proftool dump s.ptm | awk -f aicpu.awk'
 # a model read back gives what the raw job gives
 run 'proftool summary s.ptm --view kernel --top 3 --format csv | cmp - <(proftool summary job --view kernel --top 3 --format csv 2>/dev/null) && echo same summary'
 
-# a CUPTI dump in the same import reads its own events back: the spilled tasks come back first
+# a CUPTI dump after the spilled tasks: its events are numbered after them
 run proftool-gen cupti '$SRC/testdata/cupti/launch.cdtxt' -o app.cdump
 run 'proftool import job app.cdump -o sc.ptm 2>/dev/null && proftool import --in-memory job app.cdump -o mc.ptm 2>/dev/null && cmp sc.ptm mc.ptm && echo identical'
 run 'proftool dump sc.ptm | grep -c "kind=kernel"'
+
+# a CUPTI dump spills too: its joins keep what they need of every call and activity (start, thread,
+# event index), never the events; 46,060 events, with repeated correlation ids, copies joined
+# through runtimeCorrelationId, driver calls, activities without a call, syncs and NVTX ranges
+run 'proftool-gen cupti "$SRC/tests/gen/cases/cupti-joins.cdtxt" -o joins.cdump --scale 6M && echo generated'
+run 'proftool import joins.cdump -o sj.ptm 2>/dev/null && proftool import --in-memory joins.cdump -o mj.ptm 2>/dev/null && cmp sj.ptm mj.ptm && echo identical'
+run 'proftool info sj.ptm | grep cupti'
+run 'proftool dump sj.ptm | grep "^gpu-link" | sed -n "1,6p;19734,19740p"'
+run 'proftool dump sj.ptm | grep -c "^gpu-link.*range=[0-9]"'
 
 # a memory file places counters at task executions read before it: same again
 run 'proftool-gen "$SRC/tests/gen/cases/memory-job.desc" -o memjob --hwts-bytes 16M >/dev/null && echo generated'
