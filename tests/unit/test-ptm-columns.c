@@ -83,7 +83,7 @@ static void test_batches(void **state)
 	for (int i = 0; i < N; i++) {
 		s32[i] = i % 11 == 5 ? INT32_MIN : i % 11 == 6 ? INT32_MAX : i < 20 ? i % 3 - 1 : -i * 1000003;
 		u32[i] = i % 9 == 4 ? UINT32_MAX : i < 24 ? (uint32_t)i : (uint32_t)i << 20;
-		s64[i] = i % 7 == 3 ? INT64_MIN : i % 7 == 4 ? INT64_MAX : (int64_t)(i - 18) << (i % 40);
+		s64[i] = i % 7 == 3 ? INT64_MIN : i % 7 == 4 ? INT64_MAX : (int64_t)((uint64_t)(i - 18) << (i % 40));
 		u64[i] = i % 5 == 2 ? UINT64_MAX : (uint64_t)i << (i % 60);
 	}
 	Proftool__KernelInfoBatch kb = PROFTOOL__KERNEL_INFO_BATCH__INIT;
