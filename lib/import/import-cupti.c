@@ -24,6 +24,7 @@
 
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
+#include "import/import-cupti-join.h"
 #include "import/import-cupti-memory.h"
 #include "model/model.h"
 #include "model/ptm.h"
@@ -114,14 +115,6 @@ struct cuda_event {
 	uint64_t sync_id;
 };
 
-/* A GPU activity waiting for the join with its API call (the events themselves may be spilled). */
-struct pending {
-	int64_t start;
-	uint32_t event;
-	uint32_t corr, corr2;
-	bool kernel;
-};
-
 struct cf {
 	const char *path;
 	const uint8_t *d;
@@ -165,19 +158,12 @@ struct cf {
 	uint64_t last_track_key;
 	uint32_t last_track;
 	PT_VEC(uint32_t) thread_tracks; /* host thread tracks created, to be named at the end */
-	struct pt_hashmap rt_api, drv_api; /* corr -> API call index + 1 (chain head) */
-	uint32_t *corr_head[2];    /* dense form of rt_api/drv_api for corr < PT_DENSE_CORR */
-	size_t corr_cap[2];
+	struct pt_cjoin *join;     /* launch and range joins (import-cupti-join.h) */
 	uint32_t copy_names[11 * 9 * 9 + 9]; /* model string id + 1 of "Memcpy ..." / "Memset (...)" */
 	uint64_t last_track_key2;
 	uint32_t last_track2;
 	uint32_t last_ctx, last_ctx_dev;
 	bool have_ctx;
-	/* the dump's API calls, what the joins need of them (the events may be spilled) */
-	PT_VEC(int64_t) api_start;
-	PT_VEC(uint32_t) api_event, api_track;
-	PT_VEC(uint32_t) api_next;  /* next API call index + 1 with the same corr */
-	PT_VEC(struct pending) pend;
 	PT_VEC(struct marker) markers;
 	struct pt_hashmap mdata;    /* marker id -> payload (payloadKind 1 only) + 1 */
 	PT_VEC(uint8_t) pending_sync; /* raw sync records, decoded after the context map is known */
@@ -190,29 +176,6 @@ struct cf {
 		nvtx_end_without_start, nvtx_unterminated, nvtx_end_before_start, nvtx_start_repeated,
 		nvtx_bad_parent, unknown_chunks, unknown_context, sync_unjoined;
 };
-
-#define PT_DENSE_CORR (1u << 26)
-
-/* Head of the API chain of corr (event index + 1, 0 none); `drv` selects driver records. */
-static inline uint32_t *api_slot(struct cf *f, bool drv, uint32_t corr, bool create)
-{
-	if (corr < PT_DENSE_CORR) {
-		if (corr >= f->corr_cap[drv]) {
-			if (!create)
-				return NULL;
-			size_t nc = f->corr_cap[drv] ? f->corr_cap[drv] : 4096;
-			while (nc <= corr)
-				nc *= 2;
-			f->corr_head[drv] = pt_xrealloc(f->corr_head[drv], nc * sizeof(uint32_t));
-			memset(f->corr_head[drv] + f->corr_cap[drv], 0, (nc - f->corr_cap[drv]) * sizeof(uint32_t));
-			f->corr_cap[drv] = nc;
-		}
-		return &f->corr_head[drv][corr];
-	}
-	struct pt_hashmap *h = drv ? &f->drv_api : &f->rt_api;
-	uint64_t *v = create ? pt_hashmap_put(h, corr, 0, NULL) : pt_hashmap_get(h, corr);
-	return (uint32_t *)v; /* little-endian: the low half of the u64 */
-}
 
 static void warnf(struct cf *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warnf(struct cf *f, const char *fmt, ...)
@@ -735,8 +698,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 					       (uint32_t)get(r, o[F_REGS]), geti(r, o[F_SSMEM]), geti(r, o[F_DSMEM]),
 					       (uint32_t)get(r, o[F_GRAPH]) };
 		pt_model_add_kernel(m, ev, &kc);
-		struct pending pd = { start, ev, corr, 0, true };
-		pt_vec_push(&f->pend, pd);
+		pt_cjoin_activity(f->join, ev, start, corr, 0, true);
 		break;
 	}
 	case PT_CK_MEMCPY:
@@ -780,8 +742,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		pt_model_add_event(m, t, *nc - 1, k == PT_CK_MEMSET ? PT_EV_MEMSET : PT_EV_MEMCPY, start,
 				   dur, corr, PT_NONE, 0);
 		pt_vec_push(&m->copies, ci);
-		struct pending pd = { start, ev, corr, k == PT_CK_MEMCPY ? (uint32_t)get(r, o[F_CORR2]) : 0, false };
-		pt_vec_push(&f->pend, pd);
+		pt_cjoin_activity(f->join, ev, start, corr, k == PT_CK_MEMCPY ? (uint32_t)get(r, o[F_CORR2]) : 0, false);
 		break;
 	}
 	case PT_CK_RUNTIME:
@@ -808,19 +769,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		}
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, t, name, PT_EV_API, start, dur, corr, PT_NONE, 0);
-		uint32_t next = 0, ai = (uint32_t)f->api_event.n;
-		if (corr) {
-			uint32_t *v = api_slot(f, k != PT_CK_RUNTIME, corr, true);
-			if (*v) {
-				f->corr_dup++;
-				next = *v;
-			}
-			*v = ai + 1;
-		}
-		pt_vec_push(&f->api_start, start);
-		pt_vec_push(&f->api_event, ev);
-		pt_vec_push(&f->api_track, t);
-		pt_vec_push(&f->api_next, next);
+		pt_cjoin_call(f->join, k != PT_CK_RUNTIME, corr, ev, t, start);
 		break;
 	}
 	case PT_CK_SYNCHRONIZATION: {
@@ -1042,22 +991,6 @@ static int cmp_range(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-struct query {
-	uint32_t track;
-	int64_t t;
-	uint32_t link;
-};
-
-static int cmp_query(const void *a, const void *b)
-{
-	const struct query *x = a, *y = b;
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->link < y->link ? -1 : x->link > y->link;
-}
-
 /* Pair markers into ranges and add their events; returns the ranges (sorted by start). */
 static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 {
@@ -1167,127 +1100,20 @@ static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 	return rs;
 }
 
-/* The API call (index + 1, 0 none) that launched a GPU activity of correlation id corr starting at gstart. */
-static uint32_t find_api(struct cf *f, uint32_t corr, int64_t gstart)
+/* The launch and range joins (import-cupti-join.h) over the ranges of build_ranges(). */
+static void join(struct cf *f, const struct range *rs, size_t nr)
 {
-	if (!corr)
-		return 0;
-	uint32_t *v = api_slot(f, false, corr, false);
-	if (!v || !*v)
-		v = api_slot(f, true, corr, false);
-	if (!v || !*v)
-		return 0;
-	uint32_t best = 0, first = 0;
-	int64_t best_t = INT64_MIN, first_t = INT64_MAX;
-	for (uint32_t e = *v; e; e = f->api_next.v[e - 1]) {
-		int64_t s = f->api_start.v[e - 1];
-		if (s <= gstart && s >= best_t) {
-			best = e;
-			best_t = s;
-		}
-		if (s <= first_t) {
-			first = e;
-			first_t = s;
-		}
-	}
-	return best ? best : first;
-}
-
-static void join(struct pt_model *m, struct cf *f, struct range *rs, size_t nr)
-{
-	size_t l0 = m->links.n;
-	PT_VEC(struct query) qv = { 0 }; /* the calls to place in ranges */
-	for (size_t i = 0; i < f->pend.n; i++) {
-		const struct pending *p = &f->pend.v[i];
-		int64_t gs = p->start;
-		uint32_t a = find_api(f, p->corr, gs);
-		if (!a && p->corr2)
-			a = find_api(f, p->corr2, gs);
-		if (!a) {
-			f->gpu_without_api++;
-			if (p->kernel)
-				f->kernels_without_launch++;
-			continue;
-		}
-		if (gs < f->api_start.v[a - 1])
-			f->gpu_before_api++;
-		if (nr) {
-			struct query x = { f->api_track.v[a - 1], f->api_start.v[a - 1], (uint32_t)m->links.n };
-			pt_vec_push(&qv, x);
-		}
-		struct pt_gpu_link l = { p->event, f->api_event.v[a - 1], 0 };
-		pt_vec_push(&m->links, l);
-	}
-	/* what is left of the dump's calls: their events may be spilled, so they are never read back */
-	pt_vec_free(&f->pend);
-	pt_vec_free(&f->api_start);
-	pt_vec_free(&f->api_event);
-	pt_vec_free(&f->api_track);
-	pt_vec_free(&f->api_next);
-	size_t nl = m->links.n - l0;
-	struct query *q = qv.v;
-	if (!nr || !nl) {
-		free(q);
-		return;
-	}
-	/* innermost enclosing range of each call: sweep per thread, then over process-wide ranges */
-	pt_sort(q, nl, sizeof(*q), cmp_query);
-	/* thread ranges sorted by (track, start, -end) */
-	struct range *tr = pt_xmalloc(nr * sizeof(*tr)), *pw = pt_xmalloc(nr * sizeof(*pw));
-	size_t ntr = 0, npw = 0;
-	for (size_t i = 0; i < nr; i++) {
-		if (rs[i].flags & PT_RANGE_INSTANT)
-			continue;
-		if (rs[i].thread)
-			tr[ntr++] = rs[i];
-		else
-			pw[npw++] = rs[i];
-	}
-	/* stable by track: ranges are already sorted by start, so a counting pass by track keeps order */
-	uint32_t *stack = pt_xmalloc((nr + 1) * sizeof(*stack));
-	int64_t *best_start = pt_xmalloc(nl * sizeof(*best_start));
-	int64_t *best_len = pt_xmalloc(nl * sizeof(*best_len));
-	for (size_t i = 0; i < nl; i++)
-		best_start[i] = INT64_MIN, best_len[i] = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		const struct range *v = pass ? pw : tr;
-		size_t nv = pass ? npw : ntr;
-		if (!nv)
-			continue;
-		size_t qi = 0;
-		while (qi < nl) {
-			size_t qe = qi;
-			while (qe < nl && q[qe].track == q[qi].track)
-				qe++;
-			uint32_t trk = q[qi].track;
-			size_t sp = 0, ri = 0;
-			for (size_t j = qi; j < qe; j++) {
-				int64_t t = q[j].t;
-				for (; ri < nv && v[ri].start <= t; ri++)
-					if (pass || v[ri].track == trk)
-						stack[sp++] = (uint32_t)ri;
-				while (sp && v[stack[sp - 1]].end < t)
-					sp--;
-				if (!sp)
-					continue;
-				const struct range *r = &v[stack[sp - 1]];
-				size_t li = q[j].link - l0;
-				int64_t len = r->end - r->start;
-				if (r->start > best_start[li] || (r->start == best_start[li] && len < best_len[li])) {
-					best_start[li] = r->start;
-					best_len[li] = len;
-					m->links.v[q[j].link].range = r->order + 1;
-				}
-			}
-			qi = qe;
-		}
-	}
-	free(best_start);
-	free(best_len);
-	free(stack);
-	free(tr);
-	free(pw);
-	free(q);
+	struct pt_cjoin_range *jr = pt_xmalloc((nr ? nr : 1) * sizeof(*jr));
+	for (size_t i = 0; i < nr; i++)
+		jr[i] = (struct pt_cjoin_range){ rs[i].start, rs[i].end, rs[i].track, rs[i].order, rs[i].thread,
+						 (rs[i].flags & PT_RANGE_INSTANT) != 0 };
+	struct pt_cjoin_stats st;
+	pt_cjoin_finish(f->join, jr, nr, &st);
+	free(jr);
+	f->gpu_before_api += st.gpu_before_api;
+	f->gpu_without_api += st.gpu_without_api;
+	f->kernels_without_launch += st.kernels_without_launch;
+	f->corr_dup += st.corr_dup;
 }
 
 /* CUDA event records in (context, event id, correlation id, file order) order:
@@ -1369,8 +1195,7 @@ static void emit_syncs(struct pt_model *m, struct cf *f)
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, t, pt_model_str(m, ty < 5 ? names[ty] : "Unknown Sync"), PT_EV_SYNC, start, dur,
 				   corr, PT_NONE, 0);
-		struct pending pd = { start, ev, corr, 0, false };
-		pt_vec_push(&f->pend, pd);
+		pt_cjoin_activity(f->join, ev, start, corr, 0, false);
 		uint32_t eid = (uint32_t)get(r, o[F_CUDAEVENTID]);
 		struct pt_sync_info si = { ev, ty, eid == UINT32_MAX ? -1 : (int64_t)eid, -1, -1 };
 		if (ty == 1 || ty == 2) { /* EVENT_SYNCHRONIZE, STREAM_WAIT_EVENT */
@@ -1467,15 +1292,7 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->ctx_dev);
 	pt_hashmap_free(&f->tracks);
 	pt_vec_free(&f->thread_tracks);
-	pt_hashmap_free(&f->rt_api);
-	pt_hashmap_free(&f->drv_api);
-	free(f->corr_head[0]);
-	free(f->corr_head[1]);
-	pt_vec_free(&f->api_start);
-	pt_vec_free(&f->api_event);
-	pt_vec_free(&f->api_track);
-	pt_vec_free(&f->api_next);
-	pt_vec_free(&f->pend);
+	pt_cjoin_free(f->join);
 	pt_vec_free(&f->markers);
 	pt_hashmap_free(&f->mdata);
 	pt_vec_free(&f->pending_sync);
@@ -1498,10 +1315,7 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_hashmap_init(&f->gpu);
 	pt_hashmap_init(&f->ctx_dev);
 	pt_hashmap_init(&f->tracks);
-	pt_hashmap_init(&f->rt_api);
-	pt_hashmap_init(&f->drv_api);
 	pt_hashmap_init(&f->mdata);
-	/* the joins keep what they need of the events (struct pending, api_*): they may be spilled */
 	int rc = pass0(m, f, e);
 	if (rc) {
 		cf_free(f);
@@ -1521,6 +1335,8 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_vec_push(&m->devices, cd);
 	f->cpu_dev = (uint32_t)(m->devices.n - 1);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
+	/* the joins keep what they need of the events: these may be encoded and dropped as they come */
+	f->join = pt_cjoin_new(m);
 	for (size_t i = 0; i < f->buffers.n; i++) {
 		uint64_t end = walk_buffer(m, f, f->buffers.v[i]);
 		if (f->mapped)
@@ -1529,7 +1345,7 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	emit_syncs(m, f);
 	size_t nr = 0;
 	struct range *rs = build_ranges(m, f, &nr);
-	join(m, f, rs, nr);
+	join(f, rs, nr);
 	free(rs);
 	name_threads(m, f);
 	stats(m, f);

@@ -1,0 +1,170 @@
+/* Unit tests of lib/import/import-cupti-join.c against a direct reading of cupti.md §6.3 and §6.6. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "import/import-cupti-join.h"
+#include "model/model.h"
+
+struct op {
+	bool call, drv, kernel;
+	uint32_t corr, corr2, track;
+	int64_t start;
+};
+
+static uint64_t rng = 88172645463325252ULL;
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng % n);
+}
+
+/* The call (op index + 1) an activity of id corr starting at gs joins: every call of the id,
+ * runtime ones first; the latest start <= gs (the earliest added among equals), else the earliest. */
+static uint32_t ref_find(const struct op *ops, size_t n, uint32_t corr, int64_t gs)
+{
+	if (!corr)
+		return 0;
+	for (int drv = 0; drv < 2; drv++) {
+		uint32_t best = 0, first = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!ops[i].call || ops[i].drv != drv || ops[i].corr != corr)
+				continue;
+			int64_t s = ops[i].start;
+			if (s <= gs && (!best || s > ops[best - 1].start))
+				best = (uint32_t)i + 1;
+			if (!first || s < ops[first - 1].start)
+				first = (uint32_t)i + 1;
+		}
+		if (first)
+			return best ? best : first;
+	}
+	return 0;
+}
+
+static void run_case(size_t n, uint32_t ncorr, int64_t span)
+{
+	struct op *ops = calloc(n, sizeof(*ops));
+	for (size_t i = 0; i < n; i++) {
+		struct op *o = &ops[i];
+		o->call = rnd(2);
+		o->drv = rnd(3) == 0;
+		o->corr = rnd(ncorr);
+		o->corr2 = rnd(3) ? 0 : rnd(ncorr);
+		o->kernel = rnd(2);
+		o->track = rnd(3);
+		o->start = (int64_t)rnd((uint32_t)span);
+	}
+	struct pt_model *m = pt_model_new();
+	struct pt_cjoin *j = pt_cjoin_new(m);
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &ops[i];
+		if (o->call)
+			pt_cjoin_call(j, o->drv, o->corr, (uint32_t)i, o->track, o->start);
+		else
+			pt_cjoin_activity(j, (uint32_t)i, o->start, o->corr, o->corr2, o->kernel);
+	}
+	struct pt_cjoin_stats st;
+	pt_cjoin_finish(j, NULL, 0, &st);
+	pt_cjoin_free(j);
+	/* the reference */
+	struct pt_cjoin_stats want = { 0 };
+	size_t nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &ops[i];
+		if (o->call) {
+			for (size_t k = 0; k < i && o->corr; k++)
+				if (ops[k].call && ops[k].drv == o->drv && ops[k].corr == o->corr) {
+					want.corr_dup++;
+					break;
+				}
+			continue;
+		}
+		uint32_t a = ref_find(ops, n, o->corr, o->start);
+		if (!a && o->corr2)
+			a = ref_find(ops, n, o->corr2, o->start);
+		if (!a) {
+			want.gpu_without_api++;
+			want.kernels_without_launch += o->kernel;
+			continue;
+		}
+		want.gpu_before_api += o->start < ops[a - 1].start;
+		assert_true(nl < m->links.n);
+		assert_int_equal(m->links.v[nl].event, i);
+		assert_int_equal(m->links.v[nl].api, a - 1);
+		assert_int_equal(m->links.v[nl].range, 0);
+		nl++;
+	}
+	assert_int_equal(m->links.n, nl);
+	assert_int_equal(st.gpu_before_api, want.gpu_before_api);
+	assert_int_equal(st.gpu_without_api, want.gpu_without_api);
+	assert_int_equal(st.kernels_without_launch, want.kernels_without_launch);
+	assert_int_equal(st.corr_dup, want.corr_dup);
+	pt_model_free(m);
+	free(ops);
+}
+
+/* Calls and activities in every order: repeated ids, driver and runtime calls of one id, copies
+ * joined through their second id, activities before their calls and without any. */
+static void test_launch_join(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 300; k++)
+		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
+	run_case(5000, 2000, 100000); /* mostly unique ids */
+	run_case(3000, 40000000, 1000); /* ids beyond the dense range */
+}
+
+/* Each link gets the innermost range around its call: the call's thread ranges, then the
+ * process-wide ones, the latest to start winning, then the shortest; marks enclose nothing. */
+static void test_ranges(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	struct pt_cjoin *j = pt_cjoin_new(m);
+	/* calls on tracks 1 and 2 */
+	pt_cjoin_call(j, false, 1, 100, 1, 50);  /* in A (1) and B (1) -> B */
+	pt_cjoin_call(j, false, 2, 101, 1, 150); /* in A only -> A; the process-wide P starts earlier */
+	pt_cjoin_call(j, false, 3, 102, 2, 50);  /* track 2: only P -> P */
+	pt_cjoin_call(j, false, 4, 103, 2, 300); /* nothing -> none */
+	pt_cjoin_call(j, false, 5, 104, 1, 20);  /* in A, and in Q (process-wide, starts later) -> Q */
+	for (uint32_t c = 1; c <= 5; c++)
+		pt_cjoin_activity(j, 200 + c, 400, c, 0, true);
+	pt_cjoin_activity(j, 210, 400, 1, 0, true); /* a second activity of call 1 */
+	const struct pt_cjoin_range rs[] = {
+		/* sorted by start, longer first */
+		{ 0, 200, 1, 900, true, false },   /* A */
+		{ 10, 120, 2, 901, false, false }, /* P, process-wide */
+		{ 15, 25, 2, 905, false, false },  /* Q, process-wide */
+		{ 40, 60, 1, 902, true, false },   /* B */
+		{ 50, 50, 1, 903, true, true },    /* a mark */
+		{ 140, 160, 2, 904, true, false }, /* on track 2: not around call 2 */
+	};
+	struct pt_cjoin_stats st;
+	pt_cjoin_finish(j, rs, sizeof(rs) / sizeof(rs[0]), &st);
+	pt_cjoin_free(j);
+	const uint32_t want_api[] = { 100, 101, 102, 103, 104, 100 };
+	const uint32_t want_range[] = { 903, 901, 902, 0, 906, 903 }; /* event + 1 */
+	assert_int_equal(m->links.n, 6);
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(m->links.v[i].api, want_api[i]);
+		assert_int_equal(m->links.v[i].range, want_range[i]);
+	}
+	pt_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_launch_join),
+		cmocka_unit_test(test_ranges),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
