@@ -351,9 +351,9 @@ static uint64_t kernel_config_hash(const struct pt_kernel_config *c)
 	_Static_assert(sizeof(*c) == sizeof(w), "struct pt_kernel_config has no padding");
 	memcpy(w, c, sizeof(w));
 	uint64_t h = 0;
-	for (int i = 0; i < 10; i += 2)
-		h = pt_hash64(h ^ ((uint64_t)w[i] << 32 | w[i + 1]));
-	return h;
+	for (int i = 0; i < 10; i += 2) /* one multiply per word, one full mix at the end */
+		h = (h ^ ((uint64_t)w[i] << 32 | w[i + 1])) * 0x9e3779b97f4a7c15ULL;
+	return pt_hash64(h);
 }
 
 /* Index of c in m->kernel_configs, added when new: open addressing over index + 1, load <= 1/2. */

@@ -175,6 +175,73 @@ static char *dupz(const char *s)
 	return s && *s ? pt_xstrdup(s) : NULL;
 }
 
+/*
+ * The columns of event batch b appended to ev (room reserved), column by
+ * column. 0, or 1 when an event refers to a missing track, name or op (or
+ * has a kind beyond 255), 2 when its start or duration leaves the model's
+ * time range (model.h): whichever the first bad event breaks first, as a
+ * check event by event would find.
+ */
+static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, const struct ids *ids, int64_t q)
+{
+	size_t n = b->n_track, k0 = ev->n, bad_id = n, bad_t = n;
+	if (!n)
+		return 0;
+	const uint32_t *tr = b->track, *nm = b->name, *kd = b->kind, *op = b->op;
+	for (size_t i = 0; i < n; i++)
+		if (tr[i] >= ids->ntracks || nm[i] >= ids->nstrings || kd[i] >= 256 || (b->n_op && op[i] > ids->nops)) {
+			bad_id = i;
+			break;
+		}
+	uint32_t *ctr = ev->track + k0, *cnm = ev->name + k0;
+	uint8_t *ckd = ev->kind + k0;
+	int64_t *cst = ev->start + k0, *cdu = ev->dur + k0;
+	memcpy(ctr, tr, n * sizeof(*tr));
+	memcpy(cnm, nm, n * sizeof(*nm));
+	for (size_t i = 0; i < n; i++)
+		ckd[i] = (uint8_t)kd[i];
+	uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 (no signed overflow on hostile input) */
+	const int64_t *sd = b->start_delta, *du = b->dur;
+	for (size_t i = 0; i < n; i++) {
+		tq += (uint64_t)sd[i];
+		cst[i] = (int64_t)(tq * (uint64_t)q);
+		cdu[i] = (int64_t)((uint64_t)du[i] * (uint64_t)q);
+	}
+	/* the model's time range (model.h), which passes rely on for overflow-free sums */
+	for (size_t i = 0; i < n && i < bad_id; i++)
+		if (cst[i] < -PT_TIME_LIMIT || cst[i] > PT_TIME_LIMIT || cdu[i] < -PT_TIME_LIMIT || cdu[i] > PT_TIME_LIMIT) {
+			bad_t = i;
+			break;
+		}
+	if (bad_id < n || bad_t < n)
+		return bad_id <= bad_t ? 1 : 2;
+	if (ev->dense & PT_EVCOL_CORR) {
+		uint64_t *cc = ev->corr + k0;
+		if (b->n_corr) {
+			memcpy(cc, b->corr, n * sizeof(*cc));
+		} else if (b->n_corr_delta) {
+			uint64_t corr = 0; /* likewise modulo 2^64 */
+			for (size_t i = 0; i < n; i++)
+				cc[i] = corr += (uint64_t)b->corr_delta[i];
+		} else {
+			memset(cc, 0, n * sizeof(*cc));
+		}
+	}
+	if (ev->dense & PT_EVCOL_OP) {
+		if (b->n_op)
+			memcpy(ev->op + k0, op, n * sizeof(*op));
+		else
+			memset(ev->op + k0, 0, n * sizeof(*op));
+	}
+	if (ev->dense & PT_EVCOL_TASK) {
+		if (b->n_task)
+			memcpy(ev->task + k0, b->task, n * sizeof(*b->task));
+		else
+			memset(ev->task + k0, 0, n * sizeof(*b->task));
+	}
+	return 0;
+}
+
 static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, const char *name, uint64_t off,
 		 bool *footer, uint32_t crc, struct pt_err **e)
 {
@@ -344,32 +411,9 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			ev->dense |= PT_EVCOL_OP;
 		if (b->n_task)
 			ev->dense |= PT_EVCOL_TASK;
-		uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 */
-		uint64_t corr = 0; /* likewise the correlation id of format 2 */
-		for (size_t i = 0; i < n; i++) {
-			uint32_t op = b->n_op ? b->op[i] : 0;
-			CHECK(b->track[i] < ids->ntracks && b->name[i] < ids->nstrings && b->kind[i] < 256 &&
-				      op <= ids->nops, "event");
-			tq += (uint64_t)b->start_delta[i];
-			size_t k = ev->n + i;
-			ev->track[k] = b->track[i];
-			ev->name[k] = b->name[i];
-			ev->kind[k] = (uint8_t)b->kind[i];
-			ev->start[k] = (int64_t)(tq * (uint64_t)q); /* no signed overflow on hostile input */
-			ev->dur[k] = (int64_t)((uint64_t)b->dur[i] * (uint64_t)q);
-			/* the model's time range (model.h), which passes rely on for overflow-free sums */
-			CHECK(ev->start[k] >= -PT_TIME_LIMIT && ev->start[k] <= PT_TIME_LIMIT &&
-				      ev->dur[k] >= -PT_TIME_LIMIT && ev->dur[k] <= PT_TIME_LIMIT,
-			      "event time (beyond 2^62 ns)");
-			if (b->n_corr_delta)
-				corr += (uint64_t)b->corr_delta[i];
-			if (ev->dense & PT_EVCOL_CORR)
-				ev->corr[k] = b->n_corr ? b->corr[i] : corr;
-			if (ev->dense & PT_EVCOL_OP)
-				ev->op[k] = op;
-			if (ev->dense & PT_EVCOL_TASK)
-				ev->task[k] = b->n_task ? b->task[i] : 0;
-		}
+		int bad = events_apply(ev, b, ids, q);
+		CHECK(bad != 1, "event");
+		CHECK(bad != 2, "event time (beyond 2^62 ns)");
 		ev->n += n;
 		ids->nevents += n;
 		break;

@@ -225,6 +225,24 @@ static void test_extreme_times(void **state)
 		free(err);
 		pt_model_free(m);
 	}
+	/* a batch with both faults: the first bad event names its own */
+	for (int k = 0; k < 2; k++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		pt_model_add_event(m, t, 0, PT_EV_KERNEL, 0, 1, 0, PT_NONE, 0);
+		pt_model_add_event(m, t, k ? 1000 : 0, PT_EV_KERNEL, k ? 5 : PT_TIME_LIMIT + 1, 1, 0, PT_NONE, 0);
+		pt_model_add_event(m, t, 0, PT_EV_KERNEL, 9, 1, 0, PT_NONE, 0);
+		pt_model_add_event(m, t, k ? 0 : 1000, PT_EV_KERNEL, k ? -PT_TIME_LIMIT - 10 : 5, 1, 0, PT_NONE, 0);
+		char path[128];
+		snprintf(path, sizeof(path), "%s/both%d.ptm", dir, k);
+		write_model(m, path, false);
+		char *err = read_err(path);
+		assert_non_null(err);
+		assert_non_null(strstr(err, k ? "invalid event in the chunk" : "invalid event time (beyond 2^62 ns)"));
+		free(err);
+		pt_model_free(m);
+	}
 }
 
 /* The writer divides by a batch's quantum with a multiply by its inverse: odd,
