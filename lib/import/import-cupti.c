@@ -115,6 +115,12 @@ struct cuda_event {
 	uint64_t sync_id;
 };
 
+/* A cbid name found before: (domain << 32 | cbid) -> model string id + 1 (0 = empty). */
+struct cbid_hit {
+	uint64_t key;
+	uint32_t name;
+};
+
 struct cf {
 	const char *path;
 	const uint8_t *d;
@@ -153,6 +159,8 @@ struct cf {
 	/* model */
 	uint32_t cpu_dev;
 	struct pt_hashmap gpu;     /* CUDA device id -> model device index */
+	uint32_t last_gpu_cuda, last_gpu; /* the last one found (index + 1, 0 none) */
+	struct cbid_hit cbid_cache[16]; /* recent cbid lookups */
 	struct pt_hashmap ctx_dev; /* contextId -> CUDA device id */
 	struct pt_hashmap tracks;  /* (model device << 40 | kind << 36 | stream & 0xfffffffff) -> track */
 	uint64_t last_track_key;
@@ -269,10 +277,15 @@ static inline bool tmap(const struct cf *f, uint64_t t, int64_t *out)
 
 static uint32_t gpu_device(struct pt_model *m, struct cf *f, uint32_t cuda_dev)
 {
+	if (f->last_gpu && f->last_gpu_cuda == cuda_dev)
+		return f->last_gpu - 1;
 	bool added;
 	uint64_t *v = pt_hashmap_put(&f->gpu, cuda_dev, 0, &added);
-	if (!added)
+	if (!added) {
+		f->last_gpu_cuda = cuda_dev;
+		f->last_gpu = (uint32_t)*v + 1;
 		return (uint32_t)*v;
+	}
 	struct pt_device d;
 	memset(&d, 0, sizeof(d));
 	d.id = cuda_dev;
@@ -758,13 +771,22 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		if (k == PT_CK_INTERNAL_LAUNCH_API) {
 			name = pt_model_str(m, "<internal launch>");
 		} else {
-			uint64_t *v = pt_hashmap_get(&f->cbid, (uint64_t)(k == PT_CK_RUNTIME ? 2 : 1) << 32 | cbid);
-			if (v) {
-				name = (uint32_t)(*v - 1);
+			uint64_t key = (uint64_t)(k == PT_CK_RUNTIME ? 2 : 1) << 32 | cbid;
+			struct cbid_hit *cc = &f->cbid_cache[(cbid ^ (uint32_t)(key >> 32)) & 15];
+			if (cc->name && cc->key == key) {
+				name = cc->name - 1;
 			} else {
-				char b[48];
-				snprintf(b, sizeof(b), "<%s cbid %" PRIu32 ">", k == PT_CK_RUNTIME ? "runtime" : "driver", cbid);
-				name = pt_model_str(m, b);
+				uint64_t *v = pt_hashmap_get(&f->cbid, key);
+				if (v) {
+					name = (uint32_t)(*v - 1);
+				} else {
+					char b[48];
+					snprintf(b, sizeof(b), "<%s cbid %" PRIu32 ">", k == PT_CK_RUNTIME ? "runtime" : "driver",
+						 cbid);
+					name = pt_model_str(m, b);
+				}
+				cc->key = key;
+				cc->name = name + 1;
 			}
 		}
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);

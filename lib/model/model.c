@@ -361,8 +361,15 @@ static uint32_t kernel_config(struct pt_model *m, const struct pt_kernel_config 
 {
 	struct pt_kernel_config *v = m->kernel_configs.v;
 	struct pt_kernel_config_index *x = &m->kernel_config_index;
-	if (m->kernel_configs.n && !memcmp(&v[x->last], c, sizeof(*c))) /* kernels often repeat */
-		return x->last;
+	if (m->kernel_configs.n) { /* kernels often repeat, or alternate */
+		if (!memcmp(&v[x->last], c, sizeof(*c)))
+			return x->last;
+		if (!memcmp(&v[x->prev], c, sizeof(*c))) {
+			uint32_t t = x->prev;
+			x->prev = x->last;
+			return x->last = t;
+		}
+	}
 	if (2 * (m->kernel_configs.n + 1) > x->cap) {
 		size_t cap = x->cap ? 2 * x->cap : 64;
 		uint32_t *slot = pt_xcalloc(cap, sizeof(*slot));
@@ -379,9 +386,12 @@ static uint32_t kernel_config(struct pt_model *m, const struct pt_kernel_config 
 	size_t j = kernel_config_hash(c) & (x->cap - 1);
 	for (; x->slot[j]; j = (j + 1) & (x->cap - 1))
 		if (!memcmp(&v[x->slot[j] - 1], c, sizeof(*c)))
-			return x->last = x->slot[j] - 1;
-	pt_vec_push(&m->kernel_configs, *c);
-	x->slot[j] = (uint32_t)m->kernel_configs.n;
+			break;
+	if (!x->slot[j]) {
+		pt_vec_push(&m->kernel_configs, *c);
+		x->slot[j] = (uint32_t)m->kernel_configs.n;
+	}
+	x->prev = x->last;
 	return x->last = x->slot[j] - 1;
 }
 

@@ -290,6 +290,7 @@ struct pt_kernel_config_index {
 	uint32_t *slot; /* index + 1, 0 = empty */
 	size_t cap;     /* a power of two, or 0 */
 	uint32_t last;  /* the configuration last added or found */
+	uint32_t prev;  /* the one before it */
 };
 
 /* A memcpy (MEMCPY, MEMCPY2) or memset event. Kinds are CUPTI's enum values. */

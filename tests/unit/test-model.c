@@ -848,6 +848,14 @@ static void test_kernel_configs(void **state)
 	}
 	assert_int_equal(m->kernel_configs.n, NCFG);
 	assert_int_equal(m->kernels.n, NK + NK / 2);
+	/* three configurations in turn, then two alternating: found again from the two last ones */
+	for (uint32_t i = 0; i < 12; i++) {
+		uint32_t c = i < 6 ? i % 3 : 5 + i % 2;
+		struct pt_kernel_config k = { { (int32_t)c, 1, 1 }, { 128, 1, 1 }, 32, 0, (int32_t)(c % 7), c % 3 };
+		pt_model_add_kernel(m, NK + i, &k);
+		assert_int_equal(m->kernels.v[m->kernels.n - 1].config, c);
+		m->kernels.n--;
+	}
 	for (size_t j = 0; j < m->kernels.n; j++) {
 		const struct pt_kernel_config *k = pt_model_kernel_config(m, j);
 		uint32_t i = m->kernels.v[j].event, c = i < NCFG ? i : (i * 7919u) % NCFG;
