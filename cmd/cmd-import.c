@@ -86,8 +86,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_err *e = NULL;
 	struct pt_model *m = pt_model_new();
-	if (!in_memory)
+	if (!in_memory) {
 		pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
+		if (compress)
+			pt_ptm_spill_compress(m, jobs ? jobs : pt_pdeflate_default_threads());
+	}
 	int rc = pt_import(m, (const char *const *)argv + first, argc - first, &c.imp, &c.diag, &e);
 	if (rc) {
 		if (argc - first > 1)

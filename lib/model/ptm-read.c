@@ -937,9 +937,11 @@ static void events_append(struct pt_events *ev, const struct pt_events *tail)
  * checks: appended one after another (fresh: every batch alone, and each
  * then handed to sink). m->events must not spill (spill NULL).
  */
-static int spill_decode(struct pt_model *m, const struct pt_spill *sp, bool fresh, const struct pt_ptm_sink *sink,
+static int spill_decode(struct pt_model *m, struct pt_spill *sp, bool fresh, const struct pt_ptm_sink *sink,
 			struct pt_err **e)
 {
+	if (pt_ptm_spill_inflate(sp, e))
+		return -1;
 	size_t len;
 	const uint8_t *p = pt_ptm_spill_bytes(sp, &len);
 	struct ids ids;

@@ -16,7 +16,10 @@
 
 struct writer {
 	struct pt_out *o;
-	struct pt_pdeflate *pz; /* NULL: uncompressed */
+	struct pt_pdeflate *pz; /* NULL: uncompressed; else the part of the body being written */
+	unsigned long adler0;   /* of the first part (the chunks before the events) */
+	int zerr;               /* a part failed (pt_pdeflate_end's error is in *ze) */
+	struct pt_err **ze;
 	uint8_t *pbuf; /* packed chunk */
 	size_t pcap;
 	uint8_t *cbuf; /* put_columns' encoded columns */
@@ -415,11 +418,19 @@ static void deltas32(const uint32_t *v, size_t n, int64_t *d)
  * write_events() would have written them, and their TrackEvents so far.
  */
 struct pt_spill {
-	struct writer w; /* to_mem: w.mem holds the chunks */
+	struct writer w; /* to_mem: w.mem holds the chunks (only the last window's when compressed) */
 	size_t window;
 	struct pt_track_events *tx; /* per track, of the spilled events */
 	int64_t *last;
 	size_t ntx;
+	/* pt_ptm_spill_compress(): the chunks go on to the second part of the
+	 * compressed body at once, as its own compressor, which the writer takes
+	 * over; z holds its output, crc and len what went in */
+	struct pt_pdeflate *pz;
+	PT_VEC(uint8_t) z;
+	uint32_t crc;
+	uint64_t len;
+	bool taken; /* a writer took the compressor over: the spilled events are gone */
 };
 
 /* Add the events [b, b + n) of ev to the per-track records x (nx of them,
@@ -538,11 +549,49 @@ static void put_event_batch(struct writer *w, const struct pt_events *ev, size_t
 	put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
 }
 
-static void write_events(struct writer *w, const struct pt_model *m)
+/* Compressed bytes of a spill go to its memory. */
+static int to_vec(void *ctx, const void *p, size_t n)
+{
+	struct pt_spill *sp = ctx;
+	pt_vec_reserve(&sp->z, sp->z.n + n);
+	memcpy(sp->z.v + sp->z.n, p, n);
+	sp->z.n += n;
+	return 0;
+}
+
+static struct pt_pdeflate *part_open(int jobs, pt_pdeflate_sink sink, void *ctx)
+{
+	struct pt_pdeflate_opts zo = { .level = 1, .threads = jobs, .block = PT_PTM_ZBLOCK, .raw = true };
+	return pt_pdeflate_open(&zo, sink, ctx);
+}
+
+/* The compressed body's first part ends before the first event batch; the second
+ * begins there, from a spill's own compressor when it has one (ptm.h). */
+static void second_part(struct writer *w, struct pt_spill *sp, int jobs)
+{
+	if (pt_pdeflate_end(w->pz, false, &w->adler0, NULL, w->ze))
+		w->zerr = 1;
+	if (sp && sp->pz) {
+		if (sp->z.n)
+			pt_out_write(w->o, sp->z.v, sp->z.n);
+		pt_vec_free(&sp->z);
+		pt_pdeflate_set_sink(sp->pz, to_out, w->o);
+		w->pz = sp->pz;
+		sp->pz = NULL;
+		sp->taken = true;
+		w->crc = (uint32_t)crc32_combine(w->crc, sp->crc, (z_off_t)sp->len);
+	} else {
+		w->pz = part_open(jobs, to_out, w->o);
+	}
+}
+
+static void write_events(struct writer *w, const struct pt_model *m, int jobs)
 {
 	const struct pt_events *ev = &m->events;
 	write_track_events(w, m);
-	const struct pt_spill *sp = ev->spill;
+	struct pt_spill *sp = ev->spill;
+	if (w->pz)
+		second_part(w, sp, jobs);
 	if (sp) /* the spilled batches, in pieces that zlib's and crc32's counts hold */
 		for (size_t o = 0; o < sp->w.mlen; o += 1u << 20)
 			emit(w, sp->w.mem + o, sp->w.mlen - o < (1u << 20) ? sp->w.mlen - o : 1u << 20, true);
@@ -575,6 +624,15 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
 	for (size_t b = 0; b < k; b += PT_PTM_EVENT_BATCH)
 		put_event_batch(&sp->w, ev, b, PT_PTM_EVENT_BATCH);
+	if (sp->pz) { /* on to the compressor, in pieces that zlib's and crc32's counts hold */
+		for (size_t o = 0; o < sp->w.mlen; o += 1u << 20) {
+			size_t n = sp->w.mlen - o < (1u << 20) ? sp->w.mlen - o : 1u << 20;
+			sp->crc = (uint32_t)crc32(sp->crc, sp->w.mem + o, (uInt)n);
+			pt_pdeflate_write(sp->pz, sp->w.mem + o, n); /* a failure is reported by pt_pdeflate_end */
+		}
+		sp->len += sp->w.mlen;
+		sp->w.mlen = 0;
+	}
 	/* the rest moves to the front; zero (sparse) columns have nothing to move */
 	size_t r = ev->n - k;
 	memmove(ev->track, ev->track + k, r * sizeof(*ev->track));
@@ -593,6 +651,52 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 	return k;
 }
 
+void pt_ptm_spill_compress(struct pt_model *m, int jobs)
+{
+	struct pt_spill *sp = m->events.spill;
+	if (!sp || sp->pz || sp->w.mlen)
+		return;
+	sp->pz = part_open(jobs, to_vec, sp);
+	sp->crc = (uint32_t)crc32(0, NULL, 0);
+}
+
+int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
+{
+	if (sp && sp->taken)
+		return pt_err(e, "the spilled events of this model were written once and are gone");
+	if (!sp || !sp->pz)
+		return 0;
+	struct pt_pdeflate *pz = sp->pz;
+	sp->pz = NULL;
+	if (pt_pdeflate_end(pz, true, NULL, NULL, e))
+		return -1;
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, -15) != Z_OK)
+		return pt_err(e, "cannot initialise zlib");
+	pt_xgrow((void **)&sp->w.mem, &sp->w.mcap, sp->len ? sp->len : 1, 1);
+	int zr = Z_OK;
+	for (size_t in = 0, out = 0; zr == Z_OK;) { /* in pieces that zlib's counts hold */
+		zs.next_in = sp->z.v + in;
+		zs.avail_in = (uInt)(sp->z.n - in < (1u << 30) ? sp->z.n - in : 1u << 30);
+		zs.next_out = sp->w.mem + out;
+		zs.avail_out = (uInt)(sp->len - out < (1u << 30) ? sp->len - out : 1u << 30);
+		uInt ai = zs.avail_in, ao = zs.avail_out;
+		zr = inflate(&zs, Z_NO_FLUSH);
+		in += ai - zs.avail_in;
+		out += ao - zs.avail_out;
+		if (zr == Z_OK && ai == zs.avail_in && ao == zs.avail_out)
+			zr = Z_BUF_ERROR; /* no progress */
+	}
+	bool ok = zr == Z_STREAM_END && zs.total_out == sp->len;
+	inflateEnd(&zs);
+	pt_vec_free(&sp->z);
+	if (!ok)
+		return pt_err(e, "the compressed spilled events do not inflate back (zlib %d)", zr);
+	sp->w.mlen = sp->len;
+	return 0;
+}
+
 const uint8_t *pt_ptm_spill_bytes(const struct pt_spill *s, size_t *len)
 {
 	*len = s ? s->w.mlen : 0;
@@ -603,6 +707,8 @@ void pt_ptm_spill_free(struct pt_spill *s)
 {
 	if (!s)
 		return;
+	pt_pdeflate_abort(s->pz);
+	pt_vec_free(&s->z);
 	free(s->w.mem);
 	free(s->w.pbuf);
 	free(s->w.cbuf);
@@ -1041,6 +1147,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
 	w->o = o;
+	w->ze = e;
 	w->crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t hdr[16];
 	memcpy(hdr, PT_PTM_MAGIC, 8);
@@ -1050,9 +1157,16 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 		hdr[12 + i] = (uint8_t)(flags >> (8 * i));
 	}
 	pt_out_write(o, hdr, sizeof(hdr));
-	if (compress) {
-		struct pt_pdeflate_opts zo = { .level = 1, .threads = jobs, .block = PT_PTM_ZBLOCK };
-		w->pz = pt_pdeflate_open(&zo, to_out, o);
+	struct pt_spill *sp = m->events.spill;
+	if (sp && sp->taken)
+		return pt_err(e, "the spilled events of this model were written once and are gone");
+	if (compress) { /* one zlib stream in two raw deflate parts: see PT_PTM_ZBLOCK */
+		uint8_t zh[2];
+		pt_pdeflate_zlib_header(1, zh);
+		pt_out_write(o, zh, sizeof(zh));
+		w->pz = part_open(jobs, to_out, o);
+	} else if (pt_ptm_spill_inflate(sp, e)) { /* a compressing spill, written plain after all */
+		return -1;
 	}
 
 	Proftool__Header ph = PROFTOOL__HEADER__INIT;
@@ -1121,7 +1235,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 		ps.value = m->stats.v[i].value;
 		CHUNK(stat, STAT, &ps);
 	}
-	write_events(w, m);
+	write_events(w, m, jobs);
 	write_cupti(w, m);
 	write_aicore(w, m);
 	write_memory(w, m);
@@ -1147,9 +1261,16 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	fc.footer = &pf;
 	put_chunk(w, &fc, false);
 
-	int rc = 0;
-	if (w->pz)
-		rc = pt_pdeflate_finish(w->pz, e);
+	int rc = w->zerr ? -1 : 0;
+	if (w->pz) {
+		unsigned long adler;
+		uint64_t len;
+		if (pt_pdeflate_end(w->pz, true, &adler, &len, e))
+			rc = -1;
+		adler = adler32_combine(w->adler0, adler, (z_off_t)len);
+		uint8_t t[4] = { (uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler };
+		pt_out_write(o, t, sizeof(t));
+	}
 	free(w->pbuf);
 	free(w->cbuf);
 	return rc;

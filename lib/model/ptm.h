@@ -26,9 +26,12 @@ struct pt_spill;
 #define PT_PTM_MAX_CHUNK (256u << 20) /* a larger length prefix is corrupt */
 #define PT_PTM_EVENT_BATCH 4096
 
-/* The compressed body is one zlib stream made of raw deflate blocks of this
- * many body bytes, each ended with a sync flush (support/pdeflate.h): the
- * file's bytes depend on it, never on the number of threads. */
+/* The compressed body is one zlib stream of two parts: the chunks before the
+ * first event batch, then the rest from it on. Each part is made of raw
+ * deflate blocks of this many of its bytes, each ended with a sync flush
+ * (support/pdeflate.h): the file's bytes depend on it, never on the number
+ * of threads. A streaming import compresses the second part as it goes
+ * (pt_ptm_spill_compress). */
 #define PT_PTM_ZBLOCK (1u << 20)
 
 /* Write m to o (already opened); compress with zlib level 1 unless !compress,
@@ -47,6 +50,14 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 #define PT_PTM_SPILL_WINDOW (4 * PT_PTM_EVENT_BATCH)
 void pt_ptm_spill_start(struct pt_model *m, size_t window);
 int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e);
+/* Right after pt_ptm_spill_start(), for a model to be written compressed: the
+ * spilled batches go on to their compressed form at once (jobs threads), and
+ * only that is kept. pt_ptm_write() then writes them as they are, once: a
+ * second write of the model fails. */
+void pt_ptm_spill_compress(struct pt_model *m, int jobs);
+/* Bring a compressing spill's batches back to their plain form (for reading
+ * them back); 0, or -1 with *e set. */
+int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e);
 /* For model.c: encode the whole batches ev holds when it holds at least the
  * window; returns how many events left the columns. */
 struct pt_events;

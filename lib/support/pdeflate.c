@@ -24,14 +24,14 @@ struct job {
 	uint8_t *out;
 	size_t outcap, outlen;
 	unsigned long adler, crc; /* of the data */
-	bool last, failed;
+	bool last, final, failed; /* last of the stream; final: ended by deflate's final block */
 	int state; /* J_*, under mu once threads run */
 };
 
 struct pt_pdeflate {
 	int level;
 	size_t block;
-	bool gzip;
+	bool gzip, raw;
 	int threads;
 	pt_pdeflate_sink sink;
 	void *ctx;
@@ -90,7 +90,7 @@ static int compress_job(z_stream *s, const struct pt_pdeflate *z, struct job *j)
 	j->outlen = 0;
 	s->next_in = (Bytef *)data;
 	s->avail_in = (uInt)j->len;
-	int flush = j->last ? Z_FINISH : Z_SYNC_FLUSH;
+	int flush = j->last && j->final ? Z_FINISH : Z_SYNC_FLUSH;
 	for (;;) {
 		if (j->outlen == j->outcap) {
 			j->outcap *= 2;
@@ -102,7 +102,7 @@ static int compress_job(z_stream *s, const struct pt_pdeflate *z, struct job *j)
 		j->outlen = j->outcap - s->avail_out;
 		if (r == Z_STREAM_ERROR)
 			return -1;
-		if (j->last ? r == Z_STREAM_END : !s->avail_in && s->avail_out)
+		if (flush == Z_FINISH ? r == Z_STREAM_END : !s->avail_in && s->avail_out)
 			break;
 		if (s->avail_out) /* room left and not done: no progress possible */
 			return -1;
@@ -211,10 +211,11 @@ static void collect(struct pt_pdeflate *z, size_t keep, bool wait)
 
 /* Hand the block being filled to the pool (or compress it here), then make
  * the next slot the one being filled, with this block's tail as dictionary. */
-static void submit(struct pt_pdeflate *z, bool last)
+static void submit(struct pt_pdeflate *z, bool last, bool final)
 {
 	struct job *j = &z->jobs[(z->head + z->nused) % z->njobs];
 	j->last = last;
+	j->final = final;
 	size_t have = j->dlen + j->len, d = have < DICT ? have : DICT;
 	if (!last)
 		memcpy(z->dict, j->in + have - d, d);
@@ -261,7 +262,8 @@ struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdefla
 	z->block = o->block ? o->block : PT_PDEFLATE_DEFAULT_BLOCK;
 	if (z->block > MAX_BLOCK)
 		z->block = MAX_BLOCK;
-	z->gzip = o->gzip;
+	z->gzip = o->gzip && !o->raw;
+	z->raw = o->raw;
 	z->threads = o->threads < 1 ? 1 : o->threads > PT_PDEFLATE_MAX_THREADS ? PT_PDEFLATE_MAX_THREADS : o->threads;
 	z->sink = sink;
 	z->ctx = ctx;
@@ -277,15 +279,28 @@ struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdefla
 		/* what deflateInit2(..., 15 + 16, ...) writes: no name, no time, Unix */
 		uint8_t h[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, z->level == 9 ? 2 : z->level == 1 ? 4 : 0, 3 };
 		emit(z, h, sizeof(h));
-	} else {
-		/* what deflateInit writes: CMF 0x78 (32 KiB window), FLEVEL from the level */
-		unsigned fl = z->level < 2 ? 0 : z->level < 6 ? 1 : z->level == 6 ? 2 : 3;
-		unsigned h = 0x7800u | fl << 6;
-		h += 31 - h % 31;
-		uint8_t b[2] = { (uint8_t)(h >> 8), (uint8_t)h };
+	} else if (!z->raw) {
+		uint8_t b[2];
+		pt_pdeflate_zlib_header(z->level, b);
 		emit(z, b, sizeof(b));
 	}
 	return z;
+}
+
+void pt_pdeflate_zlib_header(int level, uint8_t b[2])
+{
+	/* what deflateInit writes: CMF 0x78 (32 KiB window), FLEVEL from the level */
+	unsigned fl = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+	unsigned h = 0x7800u | fl << 6;
+	h += 31 - h % 31;
+	b[0] = (uint8_t)(h >> 8);
+	b[1] = (uint8_t)h;
+}
+
+void pt_pdeflate_set_sink(struct pt_pdeflate *z, pt_pdeflate_sink sink, void *ctx)
+{
+	z->sink = sink;
+	z->ctx = ctx;
 }
 
 int pt_pdeflate_write(struct pt_pdeflate *z, const void *p, size_t n)
@@ -294,7 +309,7 @@ int pt_pdeflate_write(struct pt_pdeflate *z, const void *p, size_t n)
 	while (n && !z->err) {
 		struct job *j = &z->jobs[(z->head + z->nused) % z->njobs];
 		if (j->len == z->block) {
-			submit(z, false); /* a full block is only sent once more input follows */
+			submit(z, false, false); /* a full block is only sent once more input follows */
 			continue;
 		}
 		size_t k = z->block - j->len < n ? z->block - j->len : n;
@@ -330,11 +345,15 @@ static void pdeflate_free(struct pt_pdeflate *z)
 	free(z);
 }
 
-int pt_pdeflate_finish(struct pt_pdeflate *z, struct pt_err **e)
+int pt_pdeflate_end(struct pt_pdeflate *z, bool final, unsigned long *adler, uint64_t *len, struct pt_err **e)
 {
 	if (!z->err)
-		submit(z, true);
-	if (!z->err) {
+		submit(z, true, final);
+	if (adler)
+		*adler = z->adler;
+	if (len)
+		*len = z->total;
+	if (!z->err && !z->raw) {
 		uint8_t t[8];
 		if (z->gzip) {
 			for (int i = 0; i < 4; i++) {
@@ -355,6 +374,11 @@ int pt_pdeflate_finish(struct pt_pdeflate *z, struct pt_err **e)
 	if (err == E_SINK)
 		return pt_err(e, "cannot write the compressed stream");
 	return 0;
+}
+
+int pt_pdeflate_finish(struct pt_pdeflate *z, struct pt_err **e)
+{
+	return pt_pdeflate_end(z, true, NULL, NULL, e);
 }
 
 void pt_pdeflate_abort(struct pt_pdeflate *z)

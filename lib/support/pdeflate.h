@@ -22,6 +22,7 @@
 #define PT_PDEFLATE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pt_err;
 struct pt_pdeflate;
@@ -38,6 +39,7 @@ struct pt_pdeflate_opts {
 	int threads;  /* compressing threads; <= 1: none, compress in the caller */
 	size_t block; /* uncompressed bytes per block; 0: PT_PDEFLATE_DEFAULT_BLOCK */
 	bool gzip;    /* gzip wrapper instead of zlib */
+	bool raw;     /* no wrapper: raw deflate only (pt_pdeflate_end gives its Adler-32 and length) */
 };
 
 /* Threads to use when the user says nothing: the online CPUs, at most 16. */
@@ -52,6 +54,17 @@ int pt_pdeflate_write(struct pt_pdeflate *z, const void *p, size_t n);
 /* Compress what is left, write the trailer, stop the threads and free z.
  * Returns 0, or -1 with the reason pushed onto *e. */
 int pt_pdeflate_finish(struct pt_pdeflate *z, struct pt_err **e);
+/*
+ * The same, with a choice: final false ends the stream with a sync flush
+ * instead of deflate's final block, so that more raw deflate may follow it
+ * (opened with raw: a stream of several parts). *adler and *len (either may be
+ * NULL) get the Adler-32 and the length of everything written to z.
+ */
+int pt_pdeflate_end(struct pt_pdeflate *z, bool final, unsigned long *adler, uint64_t *len, struct pt_err **e);
+/* Send the compressed bytes from now on to another sink. */
+void pt_pdeflate_set_sink(struct pt_pdeflate *z, pt_pdeflate_sink sink, void *ctx);
+/* The two header bytes zlib writes at that level (deflateInit). */
+void pt_pdeflate_zlib_header(int level, uint8_t b[2]);
 /* Give up: stop the threads and free z without writing more (NULL is fine). */
 void pt_pdeflate_abort(struct pt_pdeflate *z);
 

@@ -677,11 +677,13 @@ static void test_sparse_columns(void **state)
  * sparse column dense in one part only, a track appears after the first
  * spill, and starts go back now and then (TrackEvents' order flag).
  */
-static struct pt_model *spill_model(size_t window, long undo_at, size_t n)
+static struct pt_model *spill_model(size_t window, long undo_at, size_t n, int zjobs)
 {
 	struct pt_model *m = pt_model_new();
 	if (window)
 		pt_ptm_spill_start(m, window);
+	if (window && zjobs) /* the spilled batches compressed as they come */
+		pt_ptm_spill_compress(m, zjobs);
 	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
 	uint32_t t0 = pt_model_track(m, d, PT_TRACK_STREAM, 1, "stream 1"), t1 = PT_NONE;
 	uint32_t nm = pt_model_str(m, "Task");
@@ -731,25 +733,44 @@ static void test_spill(void **state)
 {
 	(void)state;
 	size_t n = 50000;
-	struct pt_model *ref = spill_model(0, -1, n);
+	struct pt_model *ref = spill_model(0, -1, n, 0);
 	char *ref_dump = dump_str(ref);
-	for (int compress = 0; compress < 2; compress++) {
+	/* written plain or compressed, from a plain spill or a compressing one (1 or 2 threads) */
+	for (int mode = 0; mode < 4; mode++) {
+		bool compress = mode & 1;
 		size_t rl;
 		uint8_t *rb = spill_bytes(ref, compress, &rl);
 		static const size_t windows[] = { 1, PT_PTM_EVENT_BATCH, 3 * PT_PTM_EVENT_BATCH + 5, 1u << 20 };
 		for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-			struct pt_model *m = spill_model(windows[w], -1, n);
+			int zjobs = mode & 2 ? 1 + (int)(w % 2) : 0;
+			struct pt_model *m = spill_model(windows[w], -1, n, zjobs);
 			if (windows[w] < n)
 				assert_true(m->events.base > 0 && m->events.base % PT_PTM_EVENT_BATCH == 0);
 			size_t l;
-			uint8_t *b = spill_bytes(m, compress, &l);
+			struct pt_model *once = spill_model(windows[w], -1, n, zjobs);
+			uint8_t *b = spill_bytes(once, compress, &l);
 			assert_int_equal(l, rl);
 			assert_memory_equal(b, rb, l);
 			free(b);
+			if (zjobs && compress && windows[w] < n) { /* the compressor was taken over: one write only */
+				char *err = NULL;
+				char path[128];
+				snprintf(path, sizeof(path), "%s/again.ptm", dir);
+				struct pt_out o;
+				struct pt_err *e = NULL;
+				assert_int_equal(pt_out_open(&o, path, &e), 0);
+				assert_int_equal(pt_ptm_write(once, &o, compress, 1, &e), -1);
+				pt_out_abort(&o);
+				err = pt_err_str(e);
+				assert_non_null(strstr(err, "written once"));
+				free(err);
+				pt_err_free(e);
+			}
+			pt_model_free(once);
 			/* an undo at the end, and one midway with more events after it */
 			static const long at[] = { -2, 20011 };
 			for (int u = 0; u < 2; u++) {
-				struct pt_model *v = at[u] == -2 ? m : spill_model(windows[w], at[u], n);
+				struct pt_model *v = at[u] == -2 ? m : spill_model(windows[w], at[u], n, zjobs);
 				if (at[u] == -2) {
 					struct pt_err *e = NULL;
 					assert_int_equal(pt_ptm_spill_undo(v, &e), 0);
@@ -804,9 +825,9 @@ static void test_spill_replay(void **state)
 {
 	(void)state;
 	size_t n = 50000;
-	struct pt_model *ref = spill_model(0, -1, n);
+	struct pt_model *ref = spill_model(0, -1, n, 0);
 	struct pt_track_events *want = pt_ptm_track_events(ref);
-	struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n);
+	struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n, 0);
 	size_t base = m->events.base, held = m->events.n;
 	assert_true(base > 0 && held > 0);
 	for (int round = 0; round < 2; round++) { /* repeatable */
