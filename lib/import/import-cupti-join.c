@@ -12,16 +12,24 @@
 
 #define DENSE_CORR (1u << 26) /* correlation ids below it have a slot in an array, the others a hash map */
 
-/* An activity that had no call when it came (its link slot holds api 0). */
+/* An activity and its call (index + 1, 0 = none yet), until pt_cjoin_finish() makes it a link. */
+struct act {
+	uint32_t event, call;
+};
+
+/* An activity that had no call when it came. */
 struct waiting {
-	uint32_t slot; /* m->links index */
+	int64_t start;
+	uint32_t slot; /* its act index */
 	uint32_t corr, corr2;
 	bool kernel;
 };
 
+#define FAR INT32_MIN /* an activity's start is not within int32 of its call's: see far */
+
 struct pt_cjoin {
 	struct pt_model *m;
-	size_t l0; /* the dump's first link */
+	PT_VEC(struct act) act; /* the activities, in the order their links take */
 	/* the calls, by call index */
 	PT_VEC(int64_t) start;
 	PT_VEC(uint32_t) event, track;
@@ -33,8 +41,10 @@ struct pt_cjoin {
 	 * previous call of the same table and id, 0 none) | corr << 32; and a bit per call */
 	struct pt_hashmap shared;
 	PT_VEC(uint64_t) shared_bit;
-	/* the activities: start by link slot - l0; those that wait */
-	PT_VEC(int64_t) gstart;
+	/* by act index: the activity's start less its call's start (the launch
+	 * delay), or FAR and the start in `far`; and those that wait */
+	PT_VEC(int32_t) delay;
+	struct pt_hashmap far;
 	PT_VEC(struct waiting) wait;
 	uint64_t corr_dup;
 };
@@ -43,10 +53,10 @@ struct pt_cjoin *pt_cjoin_new(struct pt_model *m)
 {
 	struct pt_cjoin *j = pt_xcalloc(1, sizeof(*j));
 	j->m = m;
-	j->l0 = m->links.n;
 	pt_hashmap_init(&j->sparse[0]);
 	pt_hashmap_init(&j->sparse[1]);
 	pt_hashmap_init(&j->shared);
+	pt_hashmap_init(&j->far);
 	return j;
 }
 
@@ -133,13 +143,20 @@ void pt_cjoin_activity(struct pt_cjoin *j, uint32_t ev, int64_t start, uint32_t 
 {
 	/* corr2 counts only when corr has no call, which a later call could still change */
 	uint32_t a = corr ? latest(j, corr) : latest(j, corr2);
-	struct pt_gpu_link l = { ev, a, 0 }; /* api: call index + 1 until pt_cjoin_finish() */
-	pt_vec_push(&j->m->links, l);
-	pt_vec_push(&j->gstart, start);
+	uint32_t slot = (uint32_t)j->act.n;
+	struct act x = { ev, a };
+	pt_vec_push(&j->act, x);
+	int32_t d = 0;
 	if (!a) {
-		struct waiting w = { (uint32_t)(j->m->links.n - 1), corr, corr2, kernel };
+		struct waiting w = { start, slot, corr, corr2, kernel };
 		pt_vec_push(&j->wait, w);
+	} else if (start - j->start.v[a - 1] > INT32_MIN && start - j->start.v[a - 1] <= INT32_MAX) {
+		d = (int32_t)(start - j->start.v[a - 1]); /* times are within 2^62 (model.h): no overflow */
+	} else {
+		d = FAR;
+		*pt_hashmap_put(&j->far, slot, 0, NULL) = (uint64_t)start;
 	}
+	pt_vec_push(&j->delay, d);
 }
 
 /* The call (index + 1, 0 none) that launched an activity of id corr starting at gs (cupti.md §6.3). */
@@ -187,13 +204,12 @@ static int cmp_query(const void *a, const void *b)
  */
 static uint32_t *place_calls(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t nr)
 {
-	struct pt_model *m = j->m;
 	size_t ncalls = j->event.n;
 	PT_VEC(uint64_t) used = { 0 };
 	pt_vec_reserve(&used, ncalls / 64 + 1);
 	memset(used.v, 0, (ncalls / 64 + 1) * sizeof(uint64_t));
-	for (size_t i = j->l0; i < m->links.n; i++) {
-		uint32_t c = m->links.v[i].api - 1;
+	for (size_t i = 0; i < j->act.n; i++) {
+		uint32_t c = j->act.v[i].call - 1;
 		used.v[c / 64] |= UINT64_C(1) << (c % 64);
 	}
 	PT_VEC(struct query) q = { 0 };
@@ -252,14 +268,15 @@ static uint32_t *place_calls(struct pt_cjoin *j, const struct pt_cjoin_range *rs
 
 void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t nr, struct pt_cjoin_stats *st)
 {
-	struct pt_model *m = j->m;
 	memset(st, 0, sizeof(*st));
 	st->corr_dup = j->corr_dup;
-	size_t out = j->l0, w = 0;
-	for (size_t i = j->l0; i < m->links.n; i++) {
-		struct pt_gpu_link l = m->links.v[i];
-		int64_t gs = j->gstart.v[i - j->l0];
-		uint32_t a = l.api;
+	size_t out = 0, w = 0;
+	for (size_t i = 0; i < j->act.n; i++) {
+		struct act l = j->act.v[i];
+		uint32_t a = l.call;
+		int32_t d = j->delay.v[i];
+		int64_t gs = !a ? j->wait.v[w].start
+			     : d != FAR ? j->start.v[a - 1] + d : (int64_t)*pt_hashmap_get(&j->far, i);
 		if (!a) {
 			const struct waiting *x = &j->wait.v[w++];
 			a = find_call(j, x->corr, gs);
@@ -276,19 +293,49 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 		}
 		if (gs < j->start.v[a - 1])
 			st->gpu_before_api++;
-		l.api = a;
-		m->links.v[out++] = l;
+		l.call = a;
+		j->act.v[out++] = l;
 	}
-	m->links.n = out;
-	pt_vec_free(&j->gstart);
+	j->act.n = out;
+	/* what the joins needed goes before the links take their room */
+	pt_vec_free(&j->delay);
+	pt_hashmap_free(&j->far);
 	pt_vec_free(&j->wait);
-	uint32_t *best = nr && out > j->l0 ? place_calls(j, rs, nr) : NULL;
-	for (size_t i = j->l0; i < out; i++) {
-		struct pt_gpu_link *l = &m->links.v[i];
-		uint32_t c = l->api - 1;
-		l->range = best && best[c] ? rs[best[c] - 1].event + 1 : 0;
-		l->api = j->event.v[c];
+	pt_hashmap_free(&j->shared);
+	pt_vec_free(&j->shared_bit);
+	for (int d = 0; d < 2; d++) {
+		free(j->head[d]);
+		j->head[d] = NULL;
+		j->cap[d] = 0;
+		pt_hashmap_free(&j->sparse[d]);
 	}
+	uint32_t *best = nr && out ? place_calls(j, rs, nr) : NULL;
+	pt_vec_free(&j->start);
+	pt_vec_free(&j->track);
+	/* the links, from the last so that the first model's can grow over the activities in place */
+	struct pt_model *m = j->m;
+	size_t l0 = m->links.n;
+	struct pt_gpu_link *lv;
+	if (!l0 && !m->links.cap) {
+		lv = pt_xrealloc(j->act.v, (out ? out : 1) * sizeof(*lv));
+		j->act.v = NULL;
+		m->links.cap = out ? out : 1;
+	} else {
+		pt_vec_reserve(&m->links, l0 + out);
+		lv = m->links.v;
+	}
+	/* (through memcpy: the two kinds of record share the bytes) */
+	const unsigned char *av = j->act.v ? (const unsigned char *)j->act.v : (const unsigned char *)lv;
+	for (size_t i = out; i-- > 0;) {
+		struct act x;
+		memcpy(&x, av + i * sizeof(x), sizeof(x));
+		uint32_t c = x.call - 1;
+		struct pt_gpu_link l = { x.event, j->event.v[c], best && best[c] ? rs[best[c] - 1].event + 1 : 0 };
+		memcpy(&lv[l0 + i], &l, sizeof(l));
+	}
+	m->links.v = lv;
+	m->links.n = l0 + out;
+	pt_vec_free(&j->act);
 	free(best);
 }
 
@@ -305,7 +352,9 @@ void pt_cjoin_free(struct pt_cjoin *j)
 	}
 	pt_hashmap_free(&j->shared);
 	pt_vec_free(&j->shared_bit);
-	pt_vec_free(&j->gstart);
+	pt_vec_free(&j->delay);
+	pt_hashmap_free(&j->far);
 	pt_vec_free(&j->wait);
+	pt_vec_free(&j->act);
 	free(j);
 }

@@ -120,6 +120,7 @@ static void test_launch_join(void **state)
 		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
 	run_case(5000, 2000, 100000); /* mostly unique ids */
 	run_case(3000, 40000000, 1000); /* ids beyond the dense range */
+	run_case(3000, 30, 4000000000); /* launch delays beyond int32 */
 }
 
 /* Each link gets the innermost range around its call: the call's thread ranges, then the
