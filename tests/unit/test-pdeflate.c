@@ -290,6 +290,60 @@ static void test_default_threads(void **state)
 	assert_true(n >= 1 && n <= 16);
 }
 
+/* Raw parts: one ended by a sync flush, then one ended by the final block, framed by a zlib
+ * header and the Adler-32 the two combine to, are one zlib stream of both inputs; the bytes of
+ * a part depend on neither its threads nor where the sink changed. */
+static void test_raw_parts(void **state)
+{
+	(void)state;
+	size_t na = 300000, nb = 2500000;
+	uint8_t *a = make(TEXT, na), *b = make(REPEAT, nb);
+	struct buf ref = { 0 };
+	for (int threads = 1; threads <= 3; threads++) {
+		struct buf out = { 0 }, side = { 0 };
+		uint8_t h[2];
+		pt_pdeflate_zlib_header(1, h);
+		sink(&out, h, 2);
+		struct pt_pdeflate_opts o = { .level = 1, .threads = threads, .block = 65536, .raw = true };
+		struct pt_pdeflate *z = pt_pdeflate_open(&o, sink, &out);
+		assert_int_equal(pt_pdeflate_write(z, a, na), 0);
+		unsigned long aa, ab;
+		uint64_t la, lb;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_pdeflate_end(z, false, &aa, &la, &e), 0);
+		assert_int_equal(la, na);
+		/* the second part starts into another sink, then goes on into the first */
+		z = pt_pdeflate_open(&o, sink, &side);
+		assert_int_equal(pt_pdeflate_write(z, b, nb / 2), 0);
+		sink(&out, side.p, side.n);
+		pt_pdeflate_set_sink(z, sink, &out);
+		assert_int_equal(pt_pdeflate_write(z, b + nb / 2, nb - nb / 2), 0);
+		assert_int_equal(pt_pdeflate_end(z, true, &ab, &lb, &e), 0);
+		assert_int_equal(lb, nb);
+		unsigned long ad = adler32_combine(aa, ab, (z_off_t)lb);
+		uint8_t t[4] = { (uint8_t)(ad >> 24), (uint8_t)(ad >> 16), (uint8_t)(ad >> 8), (uint8_t)ad };
+		sink(&out, t, 4);
+		uLongf got = (uLongf)(na + nb);
+		uint8_t *plain = malloc(na + nb);
+		assert_int_equal(uncompress(plain, &got, out.p, (uLong)out.n), Z_OK);
+		assert_int_equal(got, na + nb);
+		assert_memory_equal(plain, a, na);
+		assert_memory_equal(plain + na, b, nb);
+		free(plain);
+		if (threads == 1) {
+			ref = out;
+		} else {
+			assert_int_equal(out.n, ref.n);
+			assert_memory_equal(out.p, ref.p, ref.n);
+			free(out.p);
+		}
+		free(side.p);
+	}
+	free(ref.p);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,7 +351,7 @@ int main(void)
 		cmocka_unit_test(test_default_block), cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_headers),      cmocka_unit_test(test_dictionary),
 		cmocka_unit_test(test_sink_failure), cmocka_unit_test(test_abort),
-		cmocka_unit_test(test_default_threads),
+		cmocka_unit_test(test_default_threads), cmocka_unit_test(test_raw_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
