@@ -17,10 +17,9 @@ struct act {
 	uint32_t event, call;
 };
 
-/* An activity that had no call when it came. */
+/* An activity that had no call when it came (the acts with call 0, in their order). */
 struct waiting {
 	int64_t start;
-	uint32_t slot; /* its act index */
 	uint32_t corr, corr2;
 	bool kernel;
 };
@@ -148,7 +147,7 @@ void pt_cjoin_activity(struct pt_cjoin *j, uint32_t ev, int64_t start, uint32_t 
 	pt_vec_push(&j->act, x);
 	int32_t d = 0;
 	if (!a) {
-		struct waiting w = { start, slot, corr, corr2, kernel };
+		struct waiting w = { start, corr, corr2, kernel };
 		pt_vec_push(&j->wait, w);
 	} else if (start - j->start.v[a - 1] > INT32_MIN && start - j->start.v[a - 1] <= INT32_MAX) {
 		d = (int32_t)(start - j->start.v[a - 1]); /* times are within 2^62 (model.h): no overflow */

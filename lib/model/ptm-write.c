@@ -1144,6 +1144,9 @@ static void write_aicore(struct writer *w, const struct pt_model *m)
 
 int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int jobs, struct pt_err **e)
 {
+	struct pt_spill *sp = m->events.spill;
+	if (sp && sp->taken)
+		return pt_err(e, "the spilled events of this model were written once and are gone");
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
 	w->o = o;
@@ -1157,9 +1160,6 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 		hdr[12 + i] = (uint8_t)(flags >> (8 * i));
 	}
 	pt_out_write(o, hdr, sizeof(hdr));
-	struct pt_spill *sp = m->events.spill;
-	if (sp && sp->taken)
-		return pt_err(e, "the spilled events of this model were written once and are gone");
 	if (compress) { /* one zlib stream in two raw deflate parts: see PT_PTM_ZBLOCK */
 		uint8_t zh[2];
 		pt_pdeflate_zlib_header(1, zh);
