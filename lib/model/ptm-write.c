@@ -25,6 +25,7 @@ struct writer {
 	uint8_t *cbuf; /* put_columns' encoded columns */
 	size_t ccap;
 	uint32_t crc;
+	uint64_t len; /* bytes written, to o or pz */
 	/* a spill's writer (struct pt_spill): chunks are kept in mem instead */
 	bool to_mem;
 	uint8_t *mem;
@@ -41,8 +42,9 @@ static void emit(struct writer *w, const uint8_t *p, size_t n, bool count_crc)
 	}
 	if (count_crc)
 		w->crc = (uint32_t)crc32(w->crc, p, (uInt)n);
+	w->len += n;
 	if (w->pz)
-		pt_pdeflate_write(w->pz, p, n); /* a failure is reported by pt_pdeflate_finish */
+		pt_pdeflate_write(w->pz, p, n); /* a failure is reported by pt_pdeflate_end */
 	else
 		pt_out_write(w->o, p, n);
 }
@@ -418,18 +420,15 @@ static void deltas32(const uint32_t *v, size_t n, int64_t *d)
  * write_events() would have written them, and their TrackEvents so far.
  */
 struct pt_spill {
-	struct writer w; /* to_mem: w.mem holds the chunks (only the last window's when compressed) */
+	/* to_mem: w.mem holds the chunks; after pt_ptm_spill_compress() they go
+	 * to w.pz instead, the compressor of the body's second part, which the
+	 * writer takes over (w.crc and w.len: what went in); z holds its output */
+	struct writer w;
 	size_t window;
 	struct pt_track_events *tx; /* per track, of the spilled events */
 	int64_t *last;
 	size_t ntx;
-	/* pt_ptm_spill_compress(): the chunks go on to the second part of the
-	 * compressed body at once, as its own compressor, which the writer takes
-	 * over; z holds its output, crc and len what went in */
-	struct pt_pdeflate *pz;
 	PT_VEC(uint8_t) z;
-	uint32_t crc;
-	uint64_t len;
 	bool taken; /* a writer took the compressor over: the spilled events are gone */
 };
 
@@ -571,15 +570,15 @@ static void second_part(struct writer *w, struct pt_spill *sp, int jobs)
 {
 	if (pt_pdeflate_end(w->pz, false, &w->adler0, NULL, w->ze))
 		w->zerr = 1;
-	if (sp && sp->pz) {
+	if (sp && sp->w.pz) {
 		if (sp->z.n)
 			pt_out_write(w->o, sp->z.v, sp->z.n);
 		pt_vec_free(&sp->z);
-		pt_pdeflate_set_sink(sp->pz, to_out, w->o);
-		w->pz = sp->pz;
-		sp->pz = NULL;
+		pt_pdeflate_set_sink(sp->w.pz, to_out, w->o);
+		w->pz = sp->w.pz;
+		sp->w.pz = NULL;
 		sp->taken = true;
-		w->crc = (uint32_t)crc32_combine(w->crc, sp->crc, (z_off_t)sp->len);
+		w->crc = (uint32_t)crc32_combine(w->crc, sp->w.crc, (z_off_t)sp->w.len);
 	} else {
 		w->pz = part_open(jobs, to_out, w->o);
 	}
@@ -624,15 +623,6 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
 	for (size_t b = 0; b < k; b += PT_PTM_EVENT_BATCH)
 		put_event_batch(&sp->w, ev, b, PT_PTM_EVENT_BATCH);
-	if (sp->pz) { /* on to the compressor, in pieces that zlib's and crc32's counts hold */
-		for (size_t o = 0; o < sp->w.mlen; o += 1u << 20) {
-			size_t n = sp->w.mlen - o < (1u << 20) ? sp->w.mlen - o : 1u << 20;
-			sp->crc = (uint32_t)crc32(sp->crc, sp->w.mem + o, (uInt)n);
-			pt_pdeflate_write(sp->pz, sp->w.mem + o, n); /* a failure is reported by pt_pdeflate_end */
-		}
-		sp->len += sp->w.mlen;
-		sp->w.mlen = 0;
-	}
 	/* the rest moves to the front; zero (sparse) columns have nothing to move */
 	size_t r = ev->n - k;
 	memmove(ev->track, ev->track + k, r * sizeof(*ev->track));
@@ -654,33 +644,36 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 void pt_ptm_spill_compress(struct pt_model *m, int jobs)
 {
 	struct pt_spill *sp = m->events.spill;
-	if (!sp || sp->pz || sp->w.mlen)
+	if (!sp || sp->w.pz || sp->w.mlen)
 		return;
-	sp->pz = part_open(jobs, to_vec, sp);
-	sp->crc = (uint32_t)crc32(0, NULL, 0);
+	sp->w.pz = part_open(jobs, to_vec, sp);
+	sp->w.crc = (uint32_t)crc32(0, NULL, 0);
+	sp->w.to_mem = false;
 }
 
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 {
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
-	if (!sp || !sp->pz)
+	if (!sp || !sp->w.pz)
 		return 0;
-	struct pt_pdeflate *pz = sp->pz;
-	sp->pz = NULL;
+	struct pt_pdeflate *pz = sp->w.pz;
+	sp->w.pz = NULL;
+	sp->w.to_mem = true; /* from here on, as if it had never compressed */
 	if (pt_pdeflate_end(pz, true, NULL, NULL, e))
 		return -1;
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, -15) != Z_OK)
 		return pt_err(e, "cannot initialise zlib");
-	pt_xgrow((void **)&sp->w.mem, &sp->w.mcap, sp->len ? sp->len : 1, 1);
+	uint64_t len = sp->w.len;
+	pt_xgrow((void **)&sp->w.mem, &sp->w.mcap, len ? len : 1, 1);
 	int zr = Z_OK;
 	for (size_t in = 0, out = 0; zr == Z_OK;) { /* in pieces that zlib's counts hold */
 		zs.next_in = sp->z.v + in;
 		zs.avail_in = (uInt)(sp->z.n - in < (1u << 30) ? sp->z.n - in : 1u << 30);
 		zs.next_out = sp->w.mem + out;
-		zs.avail_out = (uInt)(sp->len - out < (1u << 30) ? sp->len - out : 1u << 30);
+		zs.avail_out = (uInt)(len - out < (1u << 30) ? len - out : 1u << 30);
 		uInt ai = zs.avail_in, ao = zs.avail_out;
 		zr = inflate(&zs, Z_NO_FLUSH);
 		in += ai - zs.avail_in;
@@ -688,12 +681,12 @@ int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 		if (zr == Z_OK && ai == zs.avail_in && ao == zs.avail_out)
 			zr = Z_BUF_ERROR; /* no progress */
 	}
-	bool ok = zr == Z_STREAM_END && zs.total_out == sp->len;
+	bool ok = zr == Z_STREAM_END && zs.total_out == len;
 	inflateEnd(&zs);
 	pt_vec_free(&sp->z);
 	if (!ok)
 		return pt_err(e, "the compressed spilled events do not inflate back (zlib %d)", zr);
-	sp->w.mlen = sp->len;
+	sp->w.mlen = len;
 	return 0;
 }
 
@@ -707,7 +700,7 @@ void pt_ptm_spill_free(struct pt_spill *s)
 {
 	if (!s)
 		return;
-	pt_pdeflate_abort(s->pz);
+	pt_pdeflate_abort(s->w.pz);
 	pt_vec_free(&s->z);
 	free(s->w.mem);
 	free(s->w.pbuf);
