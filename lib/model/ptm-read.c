@@ -131,7 +131,18 @@ struct ids {
 	size_t nstrings, ndevices, ntracks, nops;
 	uint64_t nevents; /* events applied so far (a streaming read keeps only the current batch) */
 	struct u32buf scratch[3]; /* undelta()'s columns */
+	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
+	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
 };
+
+/* Is i the index of an event of kind k (k < 0: any kind) for a CUPTI side
+ * table? A read that keeps no events (ids->skip) only knows how many came. */
+static bool ev_ref(const struct pt_model *m, const struct ids *ids, uint64_t i, int k)
+{
+	if (ids->skip)
+		return i < ids->nevents;
+	return i < m->events.n && (k < 0 || m->events.kind[i] == k);
+}
 
 /* Chunks that refer to names, devices, tracks and ops are checked against m's. */
 static void ids_of(struct ids *ids, const struct pt_model *m)
@@ -479,9 +490,12 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
 			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
 			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
-		pt_vec_reserve(&m->kernels, m->kernels.n + n);
+		if (!ids->skip)
+			pt_vec_reserve(&m->kernels, m->kernels.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_KERNEL, "kernel info");
+			CHECK(ev_ref(m, ids, event[i], PT_EV_KERNEL), "kernel info");
+			if (ids->skip)
+				continue;
 			struct pt_kernel_config k = { { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
 						      { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
 						      b->static_smem[i], b->dynamic_smem[i], b->graph_id[i] };
@@ -496,10 +510,13 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
 			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
-		pt_vec_reserve(&m->copies, m->copies.n + n);
+		if (!ids->skip)
+			pt_vec_reserve(&m->copies, m->copies.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(event[i] < m->events.n && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
+			CHECK(ev_ref(m, ids, event[i], -1) && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
+			if (ids->skip)
+				continue;
 			struct pt_copy_info ci = { event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
 						   (uint8_t)b->dst_kind[i], b->bytes[i], b->src_device[i],
 						   b->dst_device[i] };
@@ -516,9 +533,14 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
 			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
 		      "link batch (column lengths differ)");
-		pt_vec_reserve(&m->links, m->links.n + n);
+		if (!ids->skip)
+			pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(event[i] < m->events.n && api[i] < m->events.n && range[i] <= m->events.n, "GPU link");
+			CHECK(ev_ref(m, ids, event[i], -1) && ev_ref(m, ids, api[i], -1) &&
+				      (!range[i] || ev_ref(m, ids, range[i] - 1, -1)),
+			      "GPU link");
+			if (ids->skip)
+				continue;
 			struct pt_gpu_link l = { event[i], api[i], range[i] };
 			pt_vec_push(&m->links, l);
 		}
@@ -528,9 +550,12 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		const Proftool__ExtCorrBatch *b = c->ext_corr;
 		size_t n = b->n_device;
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
-		pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
+		if (!ids->skip)
+			pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->device[i] < ids->ndevices, "external correlation");
+			if (ids->skip)
+				continue;
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
 			pt_vec_push(&m->ext_corr, x);
 		}
@@ -543,11 +568,18 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
 			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
 		      "synchronization batch (column lengths differ)");
-		pt_vec_reserve(&m->syncs, m->syncs.n + n);
+		if (!ids->skip)
+			pt_vec_reserve(&m->syncs, m->syncs.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(event[i] < m->events.n && m->events.kind[event[i]] == PT_EV_SYNC &&
-				      (!m->syncs.n || event[i] > m->syncs.v[m->syncs.n - 1].event),
+			uint64_t nsyncs = ids->skip ? ids->nsyncs : m->syncs.n;
+			uint64_t last = ids->skip ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
+			CHECK(ev_ref(m, ids, event[i], PT_EV_SYNC) && (!nsyncs || event[i] > last),
 			      "synchronization info");
+			if (ids->skip) {
+				ids->nsyncs++;
+				ids->last_sync = event[i];
+				continue;
+			}
 			struct pt_sync_info s = { event[i], b->type[i], b->cuda_event_id[i], b->wait_stream[i],
 						  b->wait_corr[i] };
 			pt_vec_push(&m->syncs, s);
@@ -556,8 +588,11 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_RANGE: {
 		const Proftool__RangeInfo *p = c->range;
-		CHECK(p->event < m->events.n && p->type < ids->nstrings && p->label < ids->nstrings &&
-			      p->domain < ids->nstrings && p->parent <= m->events.n, "range info");
+		CHECK(ev_ref(m, ids, p->event, -1) && p->type < ids->nstrings && p->label < ids->nstrings &&
+			      p->domain < ids->nstrings && (!p->parent || ev_ref(m, ids, p->parent - 1, -1)),
+		      "range info");
+		if (ids->skip)
+			break;
 		struct pt_range_info r = { p->event, p->type, p->label, p->domain, p->parent, p->id, p->flags };
 		pt_vec_push(&m->ranges, r);
 		break;
@@ -727,6 +762,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	bool events_only = sink && sink->events_only, whole = false;
 	if (events_only) /* the model a first read of the same file filled */
 		ids_of(&ids, m);
+	ids.skip = sink && sink->skip_tables;
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -806,7 +842,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
 		if (sink && batch && !whole)
 			m->events.n = 0;
-		if (sink && !whole && needs_events(a->body_case)) {
+		if (sink && !whole && needs_events(a->body_case) && !ids.skip) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
@@ -814,6 +850,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
+				ids.skip = false;
 				rc = 0;
 			}
 		}

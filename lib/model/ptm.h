@@ -83,6 +83,12 @@ bool pt_ptm_probe(const char *path);
  * there and returns PT_PTM_STOP. With events_only, m must be the model a
  * previous streaming read of the same file filled; only event batches and the
  * footer are applied (the footer's counts must still match m).
+ * With skip_tables, the CUPTI side tables and external correlations do not
+ * stop the read: they are decoded and checked as far as a read without the
+ * events can (each event index below the number of events read so far,
+ * synchronization rows in event order; not the kinds of the events), and
+ * not applied (m's tables stay empty). A read that a callback turns whole
+ * applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
  * A callback may instead return PT_PTM_WHOLE (for input that cannot be read
@@ -96,6 +102,7 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
+	bool skip_tables;
 };
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*

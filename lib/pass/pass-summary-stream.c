@@ -32,7 +32,8 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
 	const char *name = pipe ? "standard input" : path;
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
-	struct pt_ptm_sink first = { on_batch, s, false };
+	/* the CUPTI side tables are not summed: a GPU model streams only where they are not needed */
+	struct pt_ptm_sink first = { on_batch, s, false, true };
 	int rc;
 	if (pipe) {
 		/* one read only: what it cannot sum is read whole */
@@ -55,7 +56,7 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
 		if (!rc) {
-			struct pt_ptm_sink again = { on_batch, s, true };
+			struct pt_ptm_sink again = { on_batch, s, true, true };
 			rc = pt_ptm_read_stream(path, m, &again, e);
 			if (rc > 0) /* the first read would have stopped there */
 				rc = pt_err(e, "'%s' changed while it was read", path);
@@ -80,10 +81,10 @@ int pt_summary_stream_import(struct pt_model *m, const struct pt_summary_opts *o
 {
 	*streamed = false;
 	memset(out, 0, sizeof(*out));
-	if (!m->events.spill || !pt_summary_can_stream(m))
+	if (!m->events.spill || !pt_summary_can_stream(m, o))
 		return 0;
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
-	struct pt_ptm_sink sink = { on_batch, s, false };
+	struct pt_ptm_sink sink = { on_batch, s, false, false };
 	int rc = pt_ptm_spill_replay(m, &sink, e);
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);

@@ -169,6 +169,8 @@ struct rank {
 	bool *devin;              /* GPU: device index -> in this rank */
 	uint32_t *tracks;         /* stream tracks of the rank's devices */
 	size_t ntracks;
+	uint32_t *atracks;        /* every track of the rank's devices (a streamed GPU rank's API watermark) */
+	size_t natracks;
 	struct win *w;
 	size_t nw;
 	bool has_steps;           /* the rank has steps at all */
@@ -523,6 +525,15 @@ static void build_csr(size_t n, size_t nitems, const uint32_t *owner, const uint
 	free(fill);
 }
 
+/* Is a GPU kernel of this raw name communication by its name (§2.5)? Decided once per name. */
+static bool kname_comm(struct ctx *g, uint32_t raw)
+{
+	uint8_t *kn = &g->kname[raw < g->m->strings.n ? raw : 0];
+	if (!*kn)
+		*kn = comm_kernel_name(g, out_str(g, out_name(g, raw, false))) ? 2 : 1;
+	return *kn == 2;
+}
+
 static void gpu_prepare(struct rank *r)
 {
 	struct ctx *g = r->g;
@@ -725,10 +736,7 @@ static void gpu_prepare(struct rank *r)
 			pt_vec_push(&val, (uint32_t)i);
 		}
 		if (is_kernel(k)) {
-			uint8_t *kn = &g->kname[ev->name[i] < m->strings.n ? ev->name[i] : 0]; /* once per name */
-			if (!*kn)
-				*kn = comm_kernel_name(g, out_str(g, out_name(g, ev->name[i], false))) ? 2 : 1;
-			bool c = *kn == 2 || (h && H[h - 1].comm_anc);
+			bool c = kname_comm(g, ev->name[i]) || (h && H[h - 1].comm_anc);
 			g->cls[i] = c ? 2 : 1;
 			if (c != pt_index_is_comm(g->x, i))
 				r->local_cm = true;
@@ -784,6 +792,8 @@ static bool kcomm(const struct rank *r, size_t i)
 {
 	if (!r->ascend && r->g->cls)
 		return r->g->cls[i] == 2;
+	if (!r->ascend && !r->g->x) /* a streamed GPU rank: no host ranges, so by its name alone */
+		return kname_comm(r->g, r->g->m->events.name[i]);
 	if (r->g->x)
 		return pt_index_is_comm(r->g->x, i);
 	/* streaming (Ascend models only): the index's rule for tasks, ascend.md §3.8 */
@@ -834,9 +844,13 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 	(void)e;
 	/* stream tracks of the rank */
 	r->tracks = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*r->tracks));
+	r->atracks = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*r->atracks));
 	for (uint32_t t = 0; t < m->tracks.n; t++) {
 		uint32_t d = m->tracks.v[t].device;
-		if (m->tracks.v[t].kind == PT_TRACK_STREAM && (r->ascend ? d == r->dev : r->devin[d]))
+		if (!(r->ascend ? d == r->dev : r->devin[d]))
+			continue;
+		r->atracks[r->natracks++] = t;
+		if (m->tracks.v[t].kind == PT_TRACK_STREAM)
 			r->tracks[r->ntracks++] = t;
 	}
 	PT_VEC(struct win) w = { 0 };
@@ -851,7 +865,8 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 	} else {
-		gpu_prepare(r);
+		if (!g->scan) /* a streamed GPU rank has no host ranges (gpu_streamable) */
+			gpu_prepare(r);
 		bool all_hash = true;
 		for (size_t k = 0; k < r->nhr; k++) {
 			const struct hr *h = &r->hr[k];
@@ -903,9 +918,13 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 		}
 	} else {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		if (g->scan) { /* streaming: Ascend ranks only */
-			lo = g->scan->lo[r->dev];
-			hi = g->scan->hi[r->dev];
+		for (uint32_t d = 0; g->scan && d < m->devices.n; d++) { /* streaming */
+			if (r->ascend ? d != r->dev : !r->devin[d])
+				continue;
+			if (g->scan->lo[d] < lo)
+				lo = g->scan->lo[d];
+			if (g->scan->hi[d] > hi)
+				hi = g->scan->hi[d];
 		}
 		for (size_t i = 0; i < ev->n && !g->scan; i++) {
 			uint8_t k = ev->kind[i];
@@ -926,8 +945,9 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 	pt_ivset_build(&r->W, l.v, l.n);
 	free(l.v);
 	r->Wlen = pt_ivset_measure(&r->W);
-	/* G: member device activities (GPU ranks; the Ascend model view sums its own) */
-	for (size_t i = 0; i < ev->n && !r->ascend; i++)
+	/* G: member device activities (GPU ranks in memory; the Ascend model view sums its own, and a
+	 * streamed GPU rank has no host ranges, so no model view) */
+	for (size_t i = 0; i < ev->n && !r->ascend && !g->scan; i++)
 		if (is_dev_activity(ev->kind[i]) && in_rank(r, i) && member(r, i))
 			r->G += ev->dur[i];
 	return 0;
@@ -937,6 +957,7 @@ static void rank_free(struct rank *r)
 {
 	free(r->w);
 	free(r->tracks);
+	free(r->atracks);
 	pt_ivset_free(&r->W);
 	free(r->devin);
 	free(r->hr);
@@ -1401,7 +1422,8 @@ struct dacc {
  * or batch by batch when streaming. The sums do not depend on the order of
  * the events; only the overview's unions do, so a streamed rank keeps its
  * device activities pending (pendq_add) until no later one can start earlier
- * (asc_release).
+ * (asc_release). A streamed GPU rank keeps its sums here too (gpu_event), its
+ * API calls pending the same way for the overview's CudaRuntime union.
  */
 struct asc {
 	int64_t G;                  /* Σ dur of member device activities (model view) */
@@ -1415,6 +1437,12 @@ struct asc {
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
 	struct pendq pq;            /* streaming: the overview's pending activities */
 	struct dacc dist;           /* streaming: the distributed view's sets */
+	/* streamed GPU ranks (gpu_event): */
+	struct items api;           /* the api view's items */
+	int64_t api_den;
+	struct pendq apq;           /* the overview's CudaRuntime union: API calls pending in start order */
+	struct urun api_u;
+	int64_t api_calls;
 };
 
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
@@ -1466,17 +1494,24 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 					pt_vec_push(&pairs, ((struct pt_ival){ h->s, h->e }));
 			}
 		}
-		for (size_t i = 0; i < ev->n; i++)
-			if (ev->kind[i] == PT_EV_API && in_rank(r, i)) {
-				ivl_add(&api, ev->start[i], ev->start[i] + ev->dur[i]);
-				api.calls += member(r, i);
-			}
+		int64_t ca, ta;
+		if (r->asc) { /* streamed: gpu_event(), asc_release() */
+			ca = r->asc->api_calls;
+			ta = urun_end(r, &r->asc->api_u);
+		} else {
+			for (size_t i = 0; i < ev->n; i++)
+				if (ev->kind[i] == PT_EV_API && in_rank(r, i)) {
+					ivl_add(&api, ev->start[i], ev->start[i] + ev->dur[i]);
+					api.calls += member(r, i);
+				}
+			ca = api.calls;
+			ta = ivl_measure(r, &api);
+		}
 		for (int k = 0; k < HT_NTYPES; k++) {
 			int64_t calls = tl[k].calls, time = ivl_measure(r, &tl[k]);
 			if (calls)
 				cpu[nc++] = (struct ovrow){ htype_names[k], calls, time };
 		}
-		int64_t ca = api.calls, ta = ivl_measure(r, &api);
 		if (ca)
 			cpu[nc++] = (struct ovrow){ "CudaRuntime", ca, ta };
 		pt_sort(pairs.v, pairs.n, sizeof(*pairs.v), cmp_ival);
@@ -3103,26 +3138,37 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 /* ------------------------------------------------------------------ */
 /* api (§3.11): runtime and driver API calls by name                   */
 
+/* API view: add call i (a member) to its item. */
+static void api_add(struct ctx *g, struct items *it, int64_t *den, size_t i)
+{
+	const struct pt_events *ev = &g->m->events;
+	uint32_t nm = out_name(g, ev->name[i], true);
+	struct item *x = items_get(it, nm, nm);
+	x->calls++;
+	item_cpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	*den += ev->dur[i];
+}
+
 static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
 	if (r->ascend)
 		return;
-	struct items it;
-	items_init(&it);
+	struct items own, *itp = &own;
 	int64_t den = 0;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_API || !in_rank(r, i) || !member(r, i))
-			continue;
-		uint32_t nm = out_name(g, ev->name[i], true);
-		struct item *x = items_get(&it, nm, nm);
-		x->calls++;
-		item_cpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		den += ev->dur[i];
+	if (r->asc) { /* streamed: gpu_event() */
+		itp = &r->asc->api;
+		den = r->asc->api_den;
+	} else {
+		items_init(&own);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && in_rank(r, i) && member(r, i))
+				api_add(g, &own, &den, i);
 	}
+	struct items it = *itp;
 	items_sort(g, it.v.v, it.v.n, VK_API);
 	struct pt_stext *x = stext(r, "API Summary", true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max" };
@@ -3156,7 +3202,8 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 		const char *cells[7] = { cb[0], cb[1], cb[2], cb[3], cb[4], cb[5], on };
 		pt_stext_row(x, cells);
 	}
-	items_free(&it);
+	if (itp == &own)
+		items_free(&own);
 	*tx = x;
 }
 
@@ -3299,6 +3346,7 @@ static struct asc *asc_new(struct rank *r)
 	items_init(&a->op);
 	items_init(&a->kn);
 	items_init(&a->ty);
+	items_init(&a->api);
 	pt_hashmap_init(&a->ty_seen);
 	a->gpu = pt_xcalloc(1, sizeof(*a->gpu));
 	items_init(&a->gpu->it);
@@ -3318,6 +3366,7 @@ static void asc_free(struct asc *a)
 	items_free(&a->op);
 	items_free(&a->kn);
 	items_free(&a->ty);
+	items_free(&a->api);
 	pt_hashmap_free(&a->ty_seen);
 	gacc_free(a->gpu);
 	free(a->gpu);
@@ -3326,6 +3375,7 @@ static void asc_free(struct asc *a)
 	free(a->trk);
 	pendq_free(&a->pq);
 	pendq_free(&a->dist.pq);
+	pendq_free(&a->apq);
 	free(a);
 }
 
@@ -3477,24 +3527,37 @@ static void dist_begin(struct rank *r, const struct deferred *dv, size_t nd)
  * start order: its last start; otherwise its earliest start, until it is
  * done). all: every pending one (the events are over).
  */
-static void asc_release(struct rank *r, bool all)
+/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all). */
+static int64_t watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool all)
 {
-	const struct scan *sc = r->g->scan;
-	struct asc *a = r->asc;
 	int64_t wm = INT64_MAX;
-	for (size_t k = 0; k < r->ntracks && !all; k++) {
-		uint32_t t = r->tracks[k];
+	for (size_t k = 0; k < n && !all; k++) {
+		uint32_t t = tr[k];
 		if (!sc->left[t])
 			continue;
 		int64_t c = sc->sorted[t] && sc->seen[t] ? sc->last[t] : sc->min[t];
 		if (c < wm)
 			wm = c;
 	}
+	return wm;
+}
+
+static void asc_release(struct rank *r, bool all)
+{
+	const struct scan *sc = r->g->scan;
+	struct asc *a = r->asc;
+	int64_t wm = watermark(sc, r->tracks, r->ntracks, all);
 	struct ov_ent x;
+	/* a streamed GPU rank has no host ranges: all its device activity is unattributed */
 	while (pendq_pop(&a->pq, wm, &x))
-		ov_add(&a->ov, x.s, x.e, x.f, -1);
+		ov_add(&a->ov, x.s, x.e, x.f, r->ascend ? -1 : 1);
 	while (pendq_pop(&a->dist.pq, wm, &x))
 		dist_add(r, &a->dist, &x);
+	if (r->ascend)
+		return;
+	wm = watermark(sc, r->atracks, r->natracks, all);
+	while (pendq_pop(&a->apq, wm, &x))
+		urun_add(r, &a->api_u, x.s, x.e);
 }
 
 /* Add event i of an Ascend rank to the sums of the selected views. */
@@ -3591,6 +3654,37 @@ static void asc_event(struct rank *r, size_t i)
 	}
 }
 
+/*
+ * Add event i of a streamed GPU rank to the sums of the selected views. Such
+ * a rank has no host ranges and no filter (gpu_streamable), so every event
+ * is a member and no activity is attributed to a range: what is left of the
+ * views are the overview's unions, the kernel items and the API items.
+ */
+static void gpu_event(struct rank *r, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	struct asc *a = r->asc;
+	unsigned views = g->o->views;
+	uint8_t kd = ev->kind[i];
+	int64_t s = ev->start[i], e = s + ev->dur[i];
+	if (kd == PT_EV_API) {
+		if (views & (1u << PT_SV_OVERVIEW)) {
+			pendq_add(&a->apq, (struct ov_ent){ s, e, 0 });
+			a->api_calls += member(r, i);
+		}
+		if ((views & (1u << PT_SV_API)) && member(r, i))
+			api_add(g, &a->api, &a->api_den, i);
+		return;
+	}
+	if (!is_dev_activity(kd))
+		return;
+	if ((views & (1u << PT_SV_OVERVIEW)) && a->trk[ev->track[i]])
+		pendq_add(&a->pq, (struct ov_ent){ s, e, ov_flags(r, i) });
+	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd) && member(r, i))
+		kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
+}
+
 /* ------------------------------------------------------------------ */
 /* driver                                                              */
 
@@ -3679,8 +3773,10 @@ static int run_init(struct run *u, const struct pt_model *m, struct pt_index *x,
 		}
 	/* GPU ranks: one per traced process (devices grouped by pid), numbered by the recorded rank, else in order */
 	if (gpu) {
-		gp->link = pt_xcalloc(m->events.n + 1, sizeof(*gp->link));
-		gp->cls = pt_xcalloc(m->events.n + 1, 1);
+		if (!sc) { /* per event: in memory only */
+			gp->link = pt_xcalloc(m->events.n + 1, sizeof(*gp->link));
+			gp->cls = pt_xcalloc(m->events.n + 1, 1);
+		}
 		gp->kname = pt_xcalloc(m->strings.n + 1, 1);
 		size_t first = u->ranks.n;
 		for (uint32_t d = 0; d < m->devices.n; d++) {
@@ -3724,20 +3820,31 @@ static int run_init(struct run *u, const struct pt_model *m, struct pt_index *x,
 		if (r->ascend) {
 			r->asc = asc_new(r);
 			u->dev_rank[r->dev] = (uint32_t)k + 1;
+		} else if (sc) { /* a streamed GPU rank */
+			r->asc = asc_new(r);
+			for (uint32_t d = 0; d < m->devices.n; d++)
+				if (r->devin[d])
+					u->dev_rank[d] = (uint32_t)k + 1;
 		}
 	}
 	return 0;
 }
 
-/* Ascend sums of events [0, n) of the model (whole, or the batch in m->events). */
+/* Per-event sums of events [0, n) of the model (whole, or the batch in m->events): Ascend ranks,
+ * and streamed GPU ranks. */
 static void run_events(struct run *u)
 {
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
-		if (k)
-			asc_event(&u->ranks.v[k - 1], i);
+		if (!k)
+			continue;
+		struct rank *r = &u->ranks.v[k - 1];
+		if (r->ascend)
+			asc_event(r, i);
+		else
+			gpu_event(r, i);
 	}
 }
 
@@ -3820,11 +3927,31 @@ struct pt_summary_stream {
 	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
 };
 
-/* Every view of an Ascend rank reads no event, or reads them through asc_event(). */
-bool pt_summary_can_stream(const struct pt_model *m)
+/* The views a GPU rank without host ranges sums through gpu_event() (the others read no event). */
+#define GPU_STREAM_VIEWS \
+	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | \
+	 (1u << PT_SV_API))
+
+/*
+ * Every view of an Ascend rank reads no event, or reads them through
+ * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS,
+ * without --steps or --time-window (membership then needs each activity's
+ * launching call, which the file's links give only after the events), and
+ * without host ranges (gpu_streamable(), known once the tracks' kinds are).
+ */
+bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
 	for (size_t d = 0; d < m->devices.n; d++)
 		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
+			return !(o->views & ~GPU_STREAM_VIEWS) && !o->has_steps && !o->has_window;
+	return true;
+}
+
+/* No GPU or host device of m has host ranges (x: per track, its events' kinds). */
+static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x)
+{
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU && (x[t].kinds & (1u << PT_EV_RANGE)))
 			return false;
 	return true;
 }
@@ -3987,9 +4114,12 @@ static void sum_batch(struct pt_summary_stream *s)
 			asc_release(&u->ranks.v[k], false);
 }
 
+/* 0, PT_PTM_STOP (host ranges on a GPU rank), or -1 with *e set. */
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	scan_fit(s, m);
+	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev))
+		return PT_PTM_STOP;
 	if (!s->claimed)
 		scan_tracks(s, m, s->tev); /* what the first read found */
 	memset(s->sc.seen, 0, s->ntrk);
@@ -4021,12 +4151,15 @@ void pt_summary_stream_once(struct pt_summary_stream *s)
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
-		if (!pt_summary_can_stream(m))
+		if (!pt_summary_can_stream(m, s->o))
 			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
 		s->state = ST_SCAN;
 		/* the distributed view needs the AI CPU ops before the tasks: a first read finds them */
 		if (!(s->o->views & (1u << PT_SV_DISTRIBUTED)) && scan_claims(s, m)) {
-			if (begin(s, m, e))
+			int rc = begin(s, m, e);
+			if (rc == PT_PTM_STOP)
+				return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
+			if (rc)
 				return -1;
 			meta_counts(m, s->nmeta);
 		} else if (s->once) {
@@ -4055,7 +4188,7 @@ bool pt_summary_stream_again(const struct pt_summary_stream *s)
 
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
-	if (s->state == ST_NEW && !pt_summary_can_stream(m))
+	if (s->state == ST_NEW && !pt_summary_can_stream(m, s->o))
 		return PT_PTM_STOP;
 	/* GPU-kind activities on an NPU (never imported so) take the index's name rules in the distributed view */
 	if (s->kernels && (s->o->views & (1u << PT_SV_DISTRIBUTED)))

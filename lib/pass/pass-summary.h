@@ -108,8 +108,11 @@ void pt_summary_free(struct pt_summary *s);
 /*
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
  * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
- * one batch of events at a time, for models with no GPU or host device
- * (pt_summary_can_stream), every view. pt_summary_stream_batch() sees every
+ * one batch of events at a time: for models with no GPU or host device,
+ * every view; for the others, the overview, model, operator, kernel and api
+ * views without --steps or --time-window (pt_summary_can_stream), when no
+ * GPU or host device has host ranges (known at _begin, or at the first batch
+ * from TrackEvents: PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
  * distributed view, which needs the AI CPU ops first, is not asked for), one
@@ -118,7 +121,7 @@ void pt_summary_free(struct pt_summary *s);
  * second read (events only) sums them. _end() writes the views into out.
  */
 struct pt_summary_stream;
-bool pt_summary_can_stream(const struct pt_model *m);
+bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o);
 struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o);
 /* 0, PT_PTM_STOP when the model cannot be streamed (known at the first batch), -1 with *e set. */
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);

@@ -832,7 +832,7 @@ static void test_spill_replay(void **state)
 	assert_true(base > 0 && held > 0);
 	for (int round = 0; round < 2; round++) { /* repeatable */
 		struct replay_check c = { ref, 0, 0 };
-		struct pt_ptm_sink sink = { replay_batch, &c, false };
+		struct pt_ptm_sink sink = { replay_batch, &c, false, false };
 		struct pt_err *e = NULL;
 		assert_int_equal(pt_ptm_spill_replay(m, &sink, &e), 0);
 		assert_int_equal(c.next, n);

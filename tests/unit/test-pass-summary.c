@@ -793,7 +793,7 @@ static void test_stream_matches_memory(void **state)
 	}
 	assert_int_equal(streamed_runs, 160);
 	/* not streamable: the distributed view of an NPU model with GPU-kind activities (their class is
-	 * the index's name rule), and any model with a GPU device */
+	 * the index's name rule), and a model with a GPU device asking for a view GPU ranks do not stream */
 	struct pt_model *g = random_npu_model();
 	pt_model_add_event(g, 0, pt_model_str(g, "ncclKernel"), PT_EV_KERNEL, 5000, 10, 0, PT_NONE, 0);
 	struct pt_err *e = NULL;
@@ -812,6 +812,7 @@ static void test_stream_matches_memory(void **state)
 	pt_model_device(g, PT_DEV_GPU, 0);
 	write_ptm(g, ptm, true);
 	pt_summary_opts_init(&so);
+	so.views |= 1u << PT_SV_MEMCPY;
 	streamed = true;
 	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
@@ -898,7 +899,7 @@ static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struc
 /*
  * From a pipe: one read sums what it can (an NPU model with TrackEvents);
  * a model it cannot sum in one read (without TrackEvents, the distributed
- * view, a GPU model, no event at all) comes back whole for the in-memory
+ * view, a GPU model asking for the memcpy view, no event at all) comes back whole for the in-memory
  * summary, and a model defining names after its first batch is an error.
  */
 static void test_stream_stdin(void **state)
@@ -923,6 +924,8 @@ static void test_stream_stdin(void **state)
 		pt_summary_opts_init(&so);
 		if (c == 1)
 			so.views = (1u << PT_SV_DISTRIBUTED) | (1u << PT_SV_OVERVIEW);
+		if (c == 3)
+			so.views |= 1u << PT_SV_MEMCPY;
 		struct pt_summary a = run(m, &so), b;
 		bool streamed = false;
 		struct pt_model *whole = NULL;
@@ -963,6 +966,264 @@ static void test_stream_stdin(void **state)
 		pt_summary_free(&b);
 		pt_model_free(m);
 	}
+	unlink(ptm);
+	unlink(txt);
+	rmdir(dir);
+}
+
+/*
+ * A random CUPTI-like model: 1-3 processes (ranks recorded or not), each a
+ * CPU device with 1-2 host threads of API calls and 1-2 GPUs with 1-3
+ * streams of kernels (communication names among them), copies and fills;
+ * zero-length and overlapping activities, threads and streams whose events
+ * come out of start order, the CUPTI side tables (kernels, copies, links),
+ * synchronization events on the threads (sync), host ranges (ranges: one
+ * NVTX range on a thread, which keeps every GPU rank from streaming).
+ */
+static struct pt_model *random_gpu_model(bool sync, bool ranges)
+{
+	struct pt_model *m = pt_model_new();
+	enum { MAXT = 24 };
+	uint32_t thr[MAXT], str[MAXT], nthr = 0, nstr = 0, thr_proc[MAXT], str_proc[MAXT];
+	int64_t tnext[MAXT], snext[MAXT];
+	bool tuns[MAXT], suns[MAXT];
+	uint32_t nproc = 1 + rnd(3);
+	for (uint32_t p = 0; p < nproc; p++) {
+		struct pt_device d;
+		memset(&d, 0, sizeof(d));
+		d.id = 100 + p;
+		d.kind = PT_DEV_CPU;
+		d.pid = 100 + p;
+		d.rank = rnd(2) ? (int32_t)(nproc - p) : -1;
+		pt_vec_push(&m->devices, d);
+		uint32_t cpu = (uint32_t)m->devices.n - 1;
+		for (uint32_t k = 0, n = 1 + rnd(2); k < n; k++) {
+			thr[nthr] = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1000 + k, "thread");
+			thr_proc[nthr] = p;
+			tnext[nthr] = 1000 + rnd(300);
+			tuns[nthr] = !rnd(4);
+			nthr++;
+		}
+		for (uint32_t gi = 0, ng = 1 + rnd(2); gi < ng; gi++) {
+			d.id = gi;
+			d.kind = PT_DEV_GPU;
+			pt_vec_push(&m->devices, d);
+			uint32_t gd = (uint32_t)m->devices.n - 1;
+			for (uint32_t k = 0, n = 1 + rnd(3); k < n; k++) {
+				str[nstr] = pt_model_track(m, gd, PT_TRACK_STREAM, 7 + k, "stream");
+				str_proc[nstr] = p;
+				snext[nstr] = 1100 + rnd(300);
+				suns[nstr] = !rnd(4);
+				nstr++;
+			}
+		}
+	}
+	static const char *const apis[] = { "cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020", "cuMemcpyHtoD_v2",
+					     "cudaStreamSynchronize_v3020" };
+	static const char *const kernels[] = { "gemm_kernel", "relu_kernel", "ncclKernel_AllReduce_RING_LL_Sum_float",
+					       "_Z3addPfS_i" };
+	uint64_t corr = 1;
+	uint32_t n = 2000 + rnd(14000); /* up to 4 batches of the writer */
+	for (uint32_t i = 0; i < n; corr++) {
+		uint32_t t = rnd(nthr);
+		int64_t dur = rnd(5) ? 1 + rnd(40) : 0;
+		int64_t st = tnext[t];
+		if (tuns[t] && !rnd(3))
+			st -= rnd(200); /* out of start order within the thread */
+		else
+			tnext[t] += dur + rnd(20);
+		uint32_t api = (uint32_t)m->events.n;
+		pt_model_add_event(m, thr[t], pt_model_str(m, apis[rnd(4)]), PT_EV_API, st, dur, corr, PT_NONE, 0);
+		i++;
+		if (sync && !rnd(8)) {
+			pt_model_add_event(m, thr[t], pt_model_str(m, "sync"), PT_EV_SYNC, st + dur, 3, 0, PT_NONE, 0);
+			i++;
+		}
+		if (!rnd(4))
+			continue;
+		/* an activity this call launched, on a stream of the same process */
+		uint32_t k;
+		do
+			k = rnd(nstr);
+		while (str_proc[k] != thr_proc[t]);
+		int64_t d2 = rnd(6) ? 1 + rnd(120) : 0, s2 = snext[k];
+		if (suns[k] && !rnd(3))
+			s2 -= rnd(300);
+		else
+			snext[k] += (rnd(3) ? d2 : 0) + rnd(50); /* some overlap their successor */
+		uint32_t ev = (uint32_t)m->events.n, r = rnd(6);
+		enum pt_event_kind kd = r < 4 ? PT_EV_KERNEL : r == 4 ? PT_EV_MEMCPY : PT_EV_MEMSET;
+		uint32_t nm = kd == PT_EV_KERNEL ? pt_model_str(m, kernels[rnd(4)]) : 0;
+		pt_model_add_event(m, str[k], nm, kd, s2, d2, corr, PT_NONE, 0);
+		i++;
+		if (kd == PT_EV_KERNEL) {
+			struct pt_kernel_config c = { { 1 + rnd(4), 1, 1 }, { 128, 1, 1 }, 32, 0, 0, 0 };
+			pt_model_add_kernel(m, ev, &c);
+		} else {
+			struct pt_copy_info ci = { ev, kd == PT_EV_MEMCPY ? (uint8_t)(1 + rnd(8)) : 0, 0, 0, 4096, -1, -1 };
+			pt_vec_push(&m->copies, ci);
+		}
+		if (rnd(5)) {
+			struct pt_gpu_link l = { ev, api, 0 };
+			pt_vec_push(&m->links, l);
+		}
+	}
+	if (ranges) {
+		uint32_t ev = (uint32_t)m->events.n;
+		pt_model_add_event(m, thr[rnd(nthr)], pt_model_str(m, "forward"), PT_EV_RANGE, 900, 100000, 0, PT_NONE, 0);
+		struct pt_range_info ri = { ev, pt_model_str(m, "Forward"), 0, 0, 0, 1, 0 };
+		pt_vec_push(&m->ranges, ri);
+	}
+	return m;
+}
+
+/*
+ * GPU models without host ranges stream for the overview, model, operator,
+ * kernel and api views, with every other option but --steps and
+ * --time-window, and print what the in-memory summary prints; the CUPTI side
+ * tables are checked but not kept. Host ranges, other views and the two
+ * filters are summarised in memory (streamed false), and standard input
+ * then brings the model back whole.
+ */
+static void test_stream_gpu(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-sgpu-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char ptm[256], txt[256];
+	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
+	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	regex_t re;
+	assert_int_equal(regcomp(&re, "gemm|nccl|Launch", REG_EXTENDED | REG_NOSUB), 0);
+	int streamed_runs = 0, memory_runs = 0;
+	for (int round = 0; round < 16; round++) {
+		rng_state = 0x69b00000u + (uint64_t)round;
+		bool ranges = round % 4 == 3, sync = round % 3 == 1;
+		struct pt_model *m = random_gpu_model(sync, ranges);
+		struct pt_err *e = NULL;
+		write_ptm(m, ptm, round % 4 == 0);
+		struct pt_model *back = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		if (round % 2) /* a file without TrackEvents: read twice */
+			rewrite_track_events(ptm, 0);
+		for (int v = 0; v < 9; v++) {
+			struct pt_summary_opts so;
+			pt_summary_opts_init(&so);
+			bool streams = !ranges;
+			if (v == 1) {
+				so.views = (1u << PT_SV_API) | (1u << PT_SV_KERNEL) | (1u << PT_SV_OVERVIEW);
+				so.top = 2;
+				so.name_re = &re;
+				so.key = PT_SK_CALLS;
+			}
+			if (v == 2) {
+				so.device = 1;
+				so.op_detail = so.thread_sep = true;
+				so.key = PT_SK_GPU_AVG;
+				so.reverse = true;
+			}
+			if (v == 3) {
+				so.views = 1u << PT_SV_API;
+				so.no_demangle = true;
+				so.key = PT_SK_NAME;
+				so.unit = PT_TU_US;
+			}
+			if (v == 4) {
+				so.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_OVERVIEW);
+				so.comm_re = &re;
+			}
+			if (v == 5) {
+				so.views |= 1u << PT_SV_MEMCPY;
+				streams = false;
+			}
+			if (v == 6) {
+				so.has_steps = true;
+				so.step_a = 1;
+				so.step_b = 2;
+				streams = false;
+			}
+			if (v == 7) {
+				so.has_window = true;
+				so.win_a = 100;
+				so.win_b = 1500;
+				streams = false;
+			}
+			if (v == 8) {
+				so.views = (1u << PT_SV_GPU) | (1u << PT_SV_DEVICE);
+				streams = false;
+			}
+			struct pt_summary a = run(back, &so), b;
+			bool streamed = !streams;
+			struct pt_model *whole = NULL;
+			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+			assert_null(whole);
+			if (streamed != streams)
+				fail_msg("round %d variant %d: streamed %d", round, v, streamed);
+			if (!streamed) {
+				memory_runs++;
+				pt_summary_free(&a);
+				continue;
+			}
+			streamed_runs++;
+			char *ta = render(&a, txt), *tb = render(&b, txt);
+			if (strcmp(ta, tb))
+				fail_msg("round %d variant %d: in memory:\n%s\nstreamed:\n%s", round, v, ta, tb);
+			free(ta);
+			free(tb);
+			pt_summary_free(&a);
+			pt_summary_free(&b);
+		}
+		/* standard input: streamed when one read can (TrackEvents that claim it), else whole */
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		struct pt_summary b;
+		bool streamed = false;
+		struct pt_model *whole = NULL;
+		assert_int_equal(stream_stdin(ptm, &so, &b, &streamed, &whole, &e), 0);
+		assert_int_equal(streamed, !ranges && round % 2 == 0 && !sync);
+		assert_true((whole != NULL) == !streamed);
+		if (streamed)
+			pt_summary_free(&b);
+		pt_model_free(whole);
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	assert_int_equal(streamed_runs, 12 * 5);
+	assert_int_equal(memory_runs, 12 * 4 + 4 * 9);
+	/* a side table that points past the events fails the streamed read as it fails a full one */
+	for (int c = 0; c < 2; c++) {
+		rng_state = 0x69b0ff00u + (uint64_t)c;
+		struct pt_model *m = random_gpu_model(false, false);
+		struct pt_gpu_link bad = { (uint32_t)m->events.n + 3, 0, 0 };
+		struct pt_copy_info badc = { (uint32_t)m->events.n, 1, 0, 0, 1, -1, -1 };
+		if (c)
+			pt_vec_push(&m->copies, badc);
+		else
+			pt_vec_push(&m->links, bad);
+		write_ptm(m, ptm, c == 1);
+		pt_model_free(m);
+		const char *what = c ? "invalid copy info in the chunk at body offset" : "invalid GPU link in the chunk";
+		struct pt_err *e = NULL;
+		struct pt_model *back = NULL;
+		assert_int_not_equal(pt_ptm_read(ptm, &back, &e), 0);
+		char *msg = pt_err_str(e);
+		assert_non_null(strstr(msg, what));
+		free(msg);
+		pt_err_free(e);
+		e = NULL;
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		struct pt_summary b;
+		bool streamed = true;
+		struct pt_model *whole = NULL;
+		assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+		assert_false(streamed);
+		msg = pt_err_str(e);
+		assert_non_null(strstr(msg, what));
+		free(msg);
+		pt_err_free(e);
+	}
+	regfree(&re);
 	unlink(ptm);
 	unlink(txt);
 	rmdir(dir);
@@ -1017,6 +1278,7 @@ int main(void)
 		cmocka_unit_test(test_job3_fixture),
 		cmocka_unit_test(test_stream_matches_memory),
 		cmocka_unit_test(test_stream_stdin),
+		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_raw_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
