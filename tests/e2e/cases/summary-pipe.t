@@ -1,6 +1,6 @@
 # proftool summary - reads the model from standard input (proftool-summary(1) MEMORY): an Ascend
 # model with TrackEvents is summed in one streamed read; what one read cannot sum (the distributed
-# view, a model written before TrackEvents, a CUPTI model) is read whole. Every way prints what the
+# view, a model written before TrackEvents, a CUPTI model with NVTX ranges) is read whole. Every way prints what the
 # summary of the same model file prints ("same: ...").
 run 'proftool import "$SRC/testdata/ascend/sample" -o s.ptm 2>/dev/null && echo imported'
 run proftool-gen cupti '$SRC/testdata/cupti/launch.cdtxt' -o app.cdump

@@ -1,7 +1,7 @@
 # proftool summary of a raw Ascend PATH imports it streaming and replays the encoded events into the
 # streamed summary (proftool-summary(1) MEMORY); --in-memory imports and summarises in memory. The
 # job has 216,283 events, so most of them are encoded while importing. Every way prints the same
-# ("same: ..."), also where the replay cannot serve: a CUPTI dump (its import keeps every event) and
+# ("same: ..."), also for a CUPTI dump (its NVTX ranges keep it in memory) and
 # a job whose memory file brought the events back.
 run 'proftool-gen "$SRC/testdata/ascend/sample.desc" -o job --hwts-bytes 24M >/dev/null && echo generated'
 run "for v in '' '--view all' '--view distributed --format csv' '--steps 2-40 --format json' '--time-window 1ms:5ms --view overview,kernel' '--device 0 --view optype,aicpu'; do proftool summary job \$v > a.txt 2>&1; proftool summary job --in-memory \$v > b.txt 2>&1; cmp -s a.txt b.txt && echo \"same: job \$v\" || echo \"DIFFERS: job \$v\"; done"
