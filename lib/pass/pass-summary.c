@@ -865,7 +865,7 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 	} else {
-		if (!g->scan) /* a streamed GPU rank has no host ranges (gpu_streamable) */
+		if (!g->scan) /* a streamed GPU rank has no host ranges, or no view reads them (gpu_streamable) */
 			gpu_prepare(r);
 		bool all_hash = true;
 		for (size_t k = 0; k < r->nhr; k++) {
@@ -945,8 +945,8 @@ static int rank_prepare(struct rank *r, struct pt_err **e)
 	pt_ivset_build(&r->W, l.v, l.n);
 	free(l.v);
 	r->Wlen = pt_ivset_measure(&r->W);
-	/* G: member device activities (GPU ranks in memory; the Ascend model view sums its own, and a
-	 * streamed GPU rank has no host ranges, so no model view) */
+	/* G: member device activities (GPU ranks in memory; the Ascend model view sums its own, and
+	 * that of a streamed GPU rank prints nothing: it has no host ranges, so no phases) */
 	for (size_t i = 0; i < ev->n && !r->ascend && !g->scan; i++)
 		if (is_dev_activity(ev->kind[i]) && in_rank(r, i) && member(r, i))
 			r->G += ev->dur[i];
@@ -3656,9 +3656,10 @@ static void asc_event(struct rank *r, size_t i)
 
 /*
  * Add event i of a streamed GPU rank to the sums of the selected views. Such
- * a rank has no host ranges and no filter (gpu_streamable), so every event
- * is a member and no activity is attributed to a range: what is left of the
- * views are the overview's unions, the kernel items and the API items.
+ * a rank has no filter, so every event is a member, and no host ranges, or
+ * only views that read none (gpu_streamable), so no activity is attributed
+ * to a range: what is left of the views are the overview's unions, the
+ * kernel items and the API items.
  */
 static void gpu_event(struct rank *r, size_t i)
 {
@@ -3937,7 +3938,8 @@ struct pt_summary_stream {
  * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS,
  * without --steps or --time-window (membership then needs each activity's
  * launching call, which the file's links give only after the events), and
- * without host ranges (gpu_streamable(), known once the tracks' kinds are).
+ * without host ranges unless only the kernel and api views are asked for
+ * (gpu_streamable(), known once the tracks' kinds are).
  */
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
@@ -3947,9 +3949,16 @@ bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opt
 	return true;
 }
 
-/* No GPU or host device of m has host ranges (x: per track, its events' kinds). */
-static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x)
+/* The views that read neither host ranges nor launch links when unfiltered: their items are sums
+ * over every kernel or API call. */
+#define GPU_FLAT_VIEWS ((1u << PT_SV_KERNEL) | (1u << PT_SV_API))
+
+/* Can the GPU ranks of m stream these views: no GPU or host device of m has host ranges, or the
+ * views do not read them (x: per track, its events' kinds)? */
+static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x, unsigned views)
 {
+	if (!(views & ~GPU_FLAT_VIEWS))
+		return true;
 	for (size_t t = 0; t < m->tracks.n; t++)
 		if (m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU && (x[t].kinds & (1u << PT_EV_RANGE)))
 			return false;
@@ -4118,7 +4127,7 @@ static void sum_batch(struct pt_summary_stream *s)
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	scan_fit(s, m);
-	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev))
+	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o->views))
 		return PT_PTM_STOP;
 	if (!s->claimed)
 		scan_tracks(s, m, s->tev); /* what the first read found */

@@ -111,8 +111,9 @@ void pt_summary_free(struct pt_summary *s);
  * one batch of events at a time: for models with no GPU or host device,
  * every view; for the others, the overview, model, operator, kernel and api
  * views without --steps or --time-window (pt_summary_can_stream), when no
- * GPU or host device has host ranges (known at _begin, or at the first batch
- * from TrackEvents: PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
+ * GPU or host device has host ranges or only the kernel and api views are
+ * asked for (known at _begin, or at the first batch from TrackEvents:
+ * PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
  * distributed view, which needs the AI CPU ops first, is not asked for), one
