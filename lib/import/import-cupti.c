@@ -902,6 +902,23 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	}
 }
 
+/* The dump is mapped read-only and private: pages of walked records can be
+ * dropped, so that peak memory holds the model, not the whole dump too. A later
+ * read of those bytes (none is expected) would fault them in again from the file.
+ * Returns the page boundary up to which [from, to) was dropped. */
+static uint64_t drop_pages(struct cf *f, uint64_t from, uint64_t to)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = (from + pg - 1) / pg * pg, b = to / pg * pg;
+	if (b > a)
+		madvise((void *)(uintptr_t)(f->d + a), b - a, MADV_DONTNEED);
+	return b > a ? b : a;
+}
+
+/* Within a buffer, walked pages are dropped every this many bytes: collectors use buffers of up to
+ * 32 MiB, and a 64 MiB dump of 4 MiB buffers peaked 3.7 MB higher with drops per buffer alone. */
+#define DROP_EVERY (256u << 10)
+
 /* Decode the records of the BUFFER chunk at coff; returns the offset of its end. */
 static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 {
@@ -909,7 +926,7 @@ static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 	uint64_t seq = pt_le64(p), valid = pt_le64(p + 8);
 	uint32_t nrec = pt_le32(p + 16);
 	const uint8_t *b = p + 32;
-	uint64_t off = 0, n = 0;
+	uint64_t off = 0, n = 0, dropped = coff; /* file offset up to which pages were dropped */
 	f->n_buffers_read++;
 	while (off < valid) {
 		if (valid - off < 4) {
@@ -959,22 +976,13 @@ static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 		}
 		off += s;
 		n++;
+		if (f->mapped && coff + 48 + off - dropped >= DROP_EVERY)
+			dropped = drop_pages(f, dropped, coff + 48 + off);
 	}
 	f->n_records += n;
 	if (n != nrec)
 		warnf(f, "buffer %" PRIu64 ": walked %" PRIu64 " records, collector reported %" PRIu32, seq, n, nrec);
 	return coff + 48 + valid;
-}
-
-/* The dump is mapped read-only and private: pages of a walked buffer can be
- * dropped, so that peak memory holds the model, not the whole dump too. A later
- * read of those bytes (none is expected) would fault them in again from the file. */
-static void drop_pages(struct cf *f, uint64_t from, uint64_t to)
-{
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t a = (from + pg - 1) / pg * pg, b = to / pg * pg;
-	if (b > a)
-		madvise((void *)(uintptr_t)(f->d + a), b - a, MADV_DONTNEED);
 }
 
 /* ---- pass 2 ------------------------------------------------------------------------------- */

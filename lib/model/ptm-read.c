@@ -133,15 +133,36 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
+	uint8_t *kbits;           /* skip: 2 bits per event read, KB_KERNEL and KB_SYNC */
+	size_t kcap;
 };
+enum { KB_KERNEL = 1, KB_SYNC = 2 };
 
 /* Is i the index of an event of kind k (k < 0: any kind) for a CUPTI side
- * table? A read that keeps no events (ids->skip) only knows how many came. */
+ * table? A read that keeps no events (ids->skip) asks its kind bits. */
 static bool ev_ref(const struct pt_model *m, const struct ids *ids, uint64_t i, int k)
 {
-	if (ids->skip)
-		return i < ids->nevents;
+	if (ids->skip) {
+		unsigned b = i < ids->nevents ? ids->kbits[i / 4] >> (i % 4 * 2) & 3 : 0;
+		return i < ids->nevents &&
+		       (k < 0 || (k == PT_EV_KERNEL && b == KB_KERNEL) || (k == PT_EV_SYNC && b == KB_SYNC));
+	}
 	return i < m->events.n && (k < 0 || m->events.kind[i] == k);
+}
+
+/* A skipping read's kind bits of the n events just applied at the end of ev. */
+static void kbits_add(struct ids *ids, const struct pt_events *ev, size_t n)
+{
+	uint64_t i0 = ids->nevents;
+	pt_xgrow((void **)&ids->kbits, &ids->kcap, (size_t)((i0 + n) / 4 + 1), 1);
+	for (size_t k = 0; k < n; k++) {
+		uint8_t kd = ev->kind[ev->n - n + k];
+		unsigned b = kd == PT_EV_KERNEL ? KB_KERNEL : kd == PT_EV_SYNC ? KB_SYNC : 0;
+		uint64_t i = i0 + k;
+		if (i % 4 == 0)
+			ids->kbits[i / 4] = 0;
+		ids->kbits[i / 4] |= (uint8_t)(b << (i % 4 * 2));
+	}
 }
 
 /* Chunks that refer to names, devices, tracks and ops are checked against m's. */
@@ -426,6 +447,8 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(bad != 1, "event");
 		CHECK(bad != 2, "event time (beyond 2^62 ns)");
 		ev->n += n;
+		if (ids->skip)
+			kbits_add(ids, ev, n);
 		ids->nevents += n;
 		break;
 	}
@@ -878,6 +901,7 @@ out:
 	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
+	free(ids.kbits);
 	free(r.in);
 	return rc;
 }

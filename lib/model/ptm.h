@@ -84,11 +84,10 @@ bool pt_ptm_probe(const char *path);
  * previous streaming read of the same file filled; only event batches and the
  * footer are applied (the footer's counts must still match m).
  * With skip_tables, the CUPTI side tables and external correlations do not
- * stop the read: they are decoded and checked as far as a read without the
- * events can (each event index below the number of events read so far,
- * synchronization rows in event order; not the kinds of the events), and
- * not applied (m's tables stay empty). A read that a callback turns whole
- * applies them from there, as a full read does.
+ * stop the read: they get every check of a full read (against the events
+ * read before them, of which the read keeps 2 bits each: kernel, sync or
+ * other) and are not applied (m's tables stay empty). A read that a
+ * callback turns whole applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
  * A callback may instead return PT_PTM_WHOLE (for input that cannot be read

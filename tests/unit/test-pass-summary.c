@@ -1198,19 +1198,28 @@ static void test_stream_gpu(void **state)
 	}
 	assert_int_equal(streamed_runs, 12 * 6 + 4 * 2);
 	assert_int_equal(memory_runs, 12 * 4 + 4 * 8);
-	/* a side table that points past the events fails the streamed read as it fails a full one */
-	for (int c = 0; c < 2; c++) {
+	/* a side table that points past the events, or at an event of the wrong kind, fails the
+	 * streamed read as it fails a full one */
+	static const char *const whats[] = { "invalid GPU link in the chunk", "invalid copy info in the chunk at body offset",
+					     "invalid kernel info in the chunk", "invalid synchronization info" };
+	for (int c = 0; c < 4; c++) {
 		rng_state = 0x69b0ff00u + (uint64_t)c;
-		struct pt_model *m = random_gpu_model(false, false);
+		struct pt_model *m = random_gpu_model(c == 3, false);
 		struct pt_gpu_link bad = { (uint32_t)m->events.n + 3, 0, 0 };
 		struct pt_copy_info badc = { (uint32_t)m->events.n, 1, 0, 0, 1, -1, -1 };
-		if (c)
-			pt_vec_push(&m->copies, badc);
-		else
+		struct pt_kernel_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, 0 };
+		struct pt_sync_info bads = { 0, 3, -1, -1, -1 }; /* event 0: an API call */
+		if (c == 0)
 			pt_vec_push(&m->links, bad);
+		else if (c == 1)
+			pt_vec_push(&m->copies, badc);
+		else if (c == 2)
+			pt_model_add_kernel(m, 0, &cfg); /* event 0: an API call */
+		else
+			pt_vec_push(&m->syncs, bads);
 		write_ptm(m, ptm, c == 1);
 		pt_model_free(m);
-		const char *what = c ? "invalid copy info in the chunk at body offset" : "invalid GPU link in the chunk";
+		const char *what = whats[c];
 		struct pt_err *e = NULL;
 		struct pt_model *back = NULL;
 		assert_int_not_equal(pt_ptm_read(ptm, &back, &e), 0);
