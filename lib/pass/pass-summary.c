@@ -1416,6 +1416,17 @@ struct dacc {
 	struct pendq pq;
 };
 
+/* One GPU of a streamed GPU rank: its kernels pending in start order (ov_ent.f: the class, 1
+ * computation, 2 communication), their union (the device view) and the distributed view's sets. */
+struct gdev {
+	uint32_t *tracks; /* its stream tracks */
+	size_t ntracks;
+	struct pendq pq;
+	struct urun u;
+	int64_t kernels;  /* every kernel, zero-length ones too */
+	struct dacc dist;
+};
+
 /*
  * Ascend ranks: what the overview, model, operator and kernel views need from
  * the events, summed in one pass over them (asc_event), over the whole model
@@ -1438,6 +1449,7 @@ struct asc {
 	struct pendq pq;            /* streaming: the overview's pending activities */
 	struct dacc dist;           /* streaming: the distributed view's sets */
 	/* streamed GPU ranks (gpu_event): */
+	struct gdev *gd;            /* per device index (GPU devices of the rank): device and distributed views */
 	struct items api;           /* the api view's items */
 	int64_t api_den;
 	struct pendq apq;           /* the overview's CudaRuntime union: API calls pending in start order */
@@ -1965,9 +1977,12 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		struct kacc acc = { .r = r };
 		if (g->x) {
 			pt_index_merge(g->x, tr, nt, kernel_visit, &acc);
-		} else { /* streamed (an Ascend rank: one device, its stream tracks): the overview's kernel union */
+		} else if (r->ascend) { /* streamed (one device, its stream tracks): the overview's kernel union */
 			acc.u = r->asc->ov.u[0];
 			acc.u.calls = r->asc->ov.kernels;
+		} else { /* a streamed GPU rank: gpu_event(), asc_release() */
+			acc.u = r->asc->gd[devs[k]].u;
+			acc.u.calls = r->asc->gd[devs[k]].kernels;
 		}
 		if (!acc.u.calls)
 			continue;
@@ -2041,10 +2056,12 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	uint32_t *devs;
 	size_t nd;
 	rank_devices(r, &devs, &nd);
-	const struct dacc *sd = g->x ? NULL : &r->asc->dist; /* streamed: an Ascend rank, one device */
+	/* streamed: an Ascend rank's sets (one device), or a GPU rank's per device */
+	const struct dacc *sd = g->x ? NULL : &r->asc->dist;
+#define SD(d) (r->ascend ? sd : &r->asc->gd[d].dist)
 	bool comm = false;
 	for (size_t k = 0; k < nd; k++)
-		comm |= sd ? sd->any_m : rank_comm(r, devs[k])->n > 0;
+		comm |= sd ? SD(devs[k])->any_m : rank_comm(r, devs[k])->n > 0;
 	if (!comm) {
 		free(devs);
 		return;
@@ -2056,9 +2073,10 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	for (size_t k = 0; k < nd; k++) {
 		struct pt_breakdown b;
 		if (sd) {
-			if (!sd->any_c && !sd->any_m)
+			const struct dacc *dd = SD(devs[k]);
+			if (!dd->any_c && !dd->any_m)
 				continue;
-			struct urun c = sd->c, mm = sd->m, cm = sd->cm;
+			struct urun c = dd->c, mm = dd->m, cm = dd->cm;
 			b.computation = urun_end(r, &c);
 			b.communication = urun_end(r, &mm);
 			int64_t either = urun_end(r, &cm);
@@ -2093,6 +2111,7 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 			pt_stext_row(x, cells);
 		}
 	}
+#undef SD
 	free(devs);
 	pt_stext_note(x, "Note:");
 	pt_stext_note(x, "Per device, over the step window. Computation: time a computation kernel or task runs.");
@@ -3356,13 +3375,28 @@ static struct asc *asc_new(struct rank *r)
 	for (size_t k = 0; k < r->ntracks; k++)
 		a->trk[r->tracks[k]] = 1;
 	a->ov.r = r;
+	if (!r->ascend) {
+		a->gd = pt_xcalloc(m->devices.n + 1, sizeof(*a->gd));
+		for (size_t k = 0; k < r->ntracks; k++) {
+			struct gdev *d = &a->gd[m->tracks.v[r->tracks[k]].device];
+			if (!d->tracks)
+				d->tracks = pt_xmalloc(r->ntracks * sizeof(*d->tracks));
+			d->tracks[d->ntracks++] = r->tracks[k];
+		}
+	}
 	return a;
 }
 
-static void asc_free(struct asc *a)
+static void asc_free(struct asc *a, size_t ndev)
 {
 	if (!a)
 		return;
+	for (size_t d = 0; a->gd && d < ndev; d++) {
+		free(a->gd[d].tracks);
+		pendq_free(&a->gd[d].pq);
+		pendq_free(&a->gd[d].dist.pq);
+	}
+	free(a->gd);
 	items_free(&a->op);
 	items_free(&a->kn);
 	items_free(&a->ty);
@@ -3520,14 +3554,8 @@ static void dist_begin(struct rank *r, const struct deferred *dv, size_t nd)
 	}
 }
 
-/*
- * Feed the overview and the distributed sets the pending activities that no
- * later one can precede: those starting at or before the watermark, the
- * earliest start any stream track of the rank can still deliver (a track in
- * start order: its last start; otherwise its earliest start, until it is
- * done). all: every pending one (the events are over).
- */
-/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all). */
+/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all): a track in
+ * start order, its last start; otherwise its earliest start, until it is done. */
 static int64_t watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool all)
 {
 	int64_t wm = INT64_MAX;
@@ -3542,6 +3570,13 @@ static int64_t watermark(const struct scan *sc, const uint32_t *tr, size_t n, bo
 	return wm;
 }
 
+/*
+ * Feed the overview and the distributed sets the pending activities that no
+ * later one can precede: those starting at or before the watermark of the
+ * tracks that deliver them (the rank's stream tracks; a streamed GPU rank's
+ * API calls: all its tracks; its device's kernels: that device's streams).
+ * all: every pending one (the events are over).
+ */
 static void asc_release(struct rank *r, bool all)
 {
 	const struct scan *sc = r->g->scan;
@@ -3558,6 +3593,16 @@ static void asc_release(struct rank *r, bool all)
 	wm = watermark(sc, r->atracks, r->natracks, all);
 	while (pendq_pop(&a->apq, wm, &x))
 		urun_add(r, &a->api_u, x.s, x.e);
+	for (size_t d = 0; d < r->g->m->devices.n; d++) {
+		struct gdev *gd = &a->gd[d];
+		if (!gd->ntracks)
+			continue;
+		wm = watermark(sc, gd->tracks, gd->ntracks, all);
+		while (pendq_pop(&gd->pq, wm, &x)) {
+			urun_add(r, &gd->u, x.s, x.e);
+			dist_add(r, &gd->dist, &x);
+		}
+	}
 }
 
 /* Add event i of an Ascend rank to the sums of the selected views. */
@@ -3684,6 +3729,11 @@ static void gpu_event(struct rank *r, size_t i)
 		pendq_add(&a->pq, (struct ov_ent){ s, e, ov_flags(r, i) });
 	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd) && member(r, i))
 		kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
+	if ((views & ((1u << PT_SV_DEVICE) | (1u << PT_SV_DISTRIBUTED))) && is_kernel(kd) && a->trk[ev->track[i]]) {
+		struct gdev *gd = &a->gd[track_dev(g->m, i)];
+		gd->kernels++;
+		pendq_add(&gd->pq, (struct ov_ent){ s, e, kcomm(r, i) ? 2u : 1u });
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -3875,7 +3925,7 @@ static void run_free(struct run *u)
 	struct ctx *g = &u->g;
 	for (size_t k = 0; k < u->ranks.n; k++) {
 		rank_free(&u->ranks.v[k]);
-		asc_free(u->ranks.v[k].asc);
+		asc_free(u->ranks.v[k].asc, g->m->devices.n);
 	}
 	pt_vec_free(&u->ranks);
 	if (g->step_re_own)
@@ -3928,14 +3978,13 @@ struct pt_summary_stream {
 	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
 };
 
-/* The views a GPU rank without host ranges sums through gpu_event() (the others read no event). */
-#define GPU_STREAM_VIEWS \
-	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | \
-	 (1u << PT_SV_API))
+/* The views a GPU rank without host ranges sums through gpu_event() or that read no event of it
+ * (the Ascend views optype and aicpu print nothing for it); memcpy and gpu need the launch links. */
+#define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~((1u << PT_SV_MEMCPY) | (1u << PT_SV_GPU)))
 
 /*
  * Every view of an Ascend rank reads no event, or reads them through
- * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS,
+ * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS (all but memcpy and gpu),
  * without --steps or --time-window (membership then needs each activity's
  * launching call, which the file's links give only after the events), and
  * without host ranges unless only the kernel and api views are asked for
@@ -4091,7 +4140,8 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		if ((s->o->views & (1u << PT_SV_DISTRIBUTED)) && m->tracks.v[t].kind != PT_TRACK_STREAM &&
 		    (k == PT_EV_TASK || k == PT_EV_AICPU))
 			pt_vec_push(&s->deferred, ((struct deferred){ st, st + ev->dur[i], t, ev->op[i], k }));
-		s->kernels |= k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
+		s->kernels |= (k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET) &&
+			      m->devices.v[m->tracks.v[t].device].kind == PT_DEV_NPU;
 	}
 }
 
@@ -4138,7 +4188,8 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	s->state = ST_SUM;
 	if (s->o->views & (1u << PT_SV_DISTRIBUTED))
 		for (size_t k = 0; k < s->u.ranks.n; k++)
-			dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
+			if (s->u.ranks.v[k].ascend) /* a GPU rank's sets are its devices' kernels alone */
+				dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
 	return 0;
 }
 
@@ -4163,8 +4214,11 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		if (!pt_summary_can_stream(m, s->o))
 			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
 		s->state = ST_SCAN;
-		/* the distributed view needs the AI CPU ops before the tasks: a first read finds them */
-		if (!(s->o->views & (1u << PT_SV_DISTRIBUTED)) && scan_claims(s, m)) {
+		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
+		bool npu = false;
+		for (size_t d = 0; d < m->devices.n; d++)
+			npu |= m->devices.v[d].kind == PT_DEV_NPU;
+		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && scan_claims(s, m)) {
 			int rc = begin(s, m, e);
 			if (rc == PT_PTM_STOP)
 				return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;

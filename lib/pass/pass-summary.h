@@ -109,8 +109,8 @@ void pt_summary_free(struct pt_summary *s);
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
  * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
  * one batch of events at a time: for models with no GPU or host device,
- * every view; for the others, the overview, model, operator, kernel and api
- * views without --steps or --time-window (pt_summary_can_stream), when no
+ * every view; for the others, every view but memcpy and gpu, without
+ * --steps or --time-window (pt_summary_can_stream), when no
  * GPU or host device has host ranges or only the kernel and api views are
  * asked for (known at _begin, or at the first batch from TrackEvents:
  * PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every

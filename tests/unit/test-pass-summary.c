@@ -1078,9 +1078,9 @@ static struct pt_model *random_gpu_model(bool sync, bool ranges)
 }
 
 /*
- * GPU models without host ranges stream for the overview, model, operator,
- * kernel and api views, with every other option but --steps and
- * --time-window, and print what the in-memory summary prints; the CUPTI side
+ * GPU models without host ranges stream for every view but memcpy and gpu,
+ * with every other option but --steps and --time-window, and print what
+ * the in-memory summary prints; the CUPTI side
  * tables are checked but not kept. With host ranges only the kernel and api
  * views stream. Other views and the two filters are summarised in memory
  * (streamed false), and standard input then brings the model back whole.
@@ -1106,7 +1106,7 @@ static void test_stream_gpu(void **state)
 		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
 		if (round % 2) /* a file without TrackEvents: read twice */
 			rewrite_track_events(ptm, 0);
-		for (int v = 0; v < 10; v++) {
+		for (int v = 0; v < 12; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
 			bool streams = true;
@@ -1157,6 +1157,16 @@ static void test_stream_gpu(void **state)
 				so.key = PT_SK_NAME;
 				so.top = 3;
 			}
+			if (v == 10) {
+				so.views = (1u << PT_SV_DEVICE) | (1u << PT_SV_DISTRIBUTED) | (1u << PT_SV_USERDEFINED);
+				so.op_detail = true;
+			}
+			if (v == 11) {
+				so.views = (1u << PT_SV_COUNT) - 1;
+				so.views &= ~((1u << PT_SV_MEMCPY) | (1u << PT_SV_GPU));
+				so.comm_re = &re;
+				so.device = 0;
+			}
 			/* host ranges: only the views that read none of them stream */
 			if (ranges && (so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))))
 				streams = false;
@@ -1196,8 +1206,8 @@ static void test_stream_gpu(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	assert_int_equal(streamed_runs, 12 * 6 + 4 * 2);
-	assert_int_equal(memory_runs, 12 * 4 + 4 * 8);
+	assert_int_equal(streamed_runs, 12 * 8 + 4 * 2);
+	assert_int_equal(memory_runs, 12 * 4 + 4 * 10);
 	/* a side table that points past the events, or at an event of the wrong kind, fails the
 	 * streamed read as it fails a full one */
 	static const char *const whats[] = { "invalid GPU link in the chunk", "invalid copy info in the chunk at body offset",
