@@ -706,6 +706,21 @@ static void rewrite_track_events(const char *path, int mode)
 	free(out);
 }
 
+/* A fresh directory from the template dir, and in it the paths ptm (m.ptm) and txt (out.txt) of 256 bytes. */
+static void scratch_open(char *dir, char *ptm, char *txt)
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(ptm, 256, "%s/m.ptm", dir);
+	snprintf(txt, 256, "%s/out.txt", dir);
+}
+
+static void scratch_close(const char *dir, const char *ptm, const char *txt)
+{
+	unlink(ptm);
+	unlink(txt);
+	rmdir(dir);
+}
+
 /* Write m to the .ptm file at ptm. */
 static void write_ptm(const struct pt_model *m, const char *ptm, bool compress)
 {
@@ -720,10 +735,8 @@ static void test_stream_matches_memory(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/pt-stream-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char ptm[256], txt[256];
-	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
-	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	scratch_open(dir, ptm, txt);
 	regex_t re;
 	assert_int_equal(regcomp(&re, "op[0-3]|task", REG_EXTENDED | REG_NOSUB), 0);
 	int streamed_runs = 0;
@@ -877,9 +890,7 @@ static void test_stream_matches_memory(void **state)
 	free(msg);
 	pt_err_free(e);
 	regfree(&re);
-	unlink(ptm);
-	unlink(txt);
-	rmdir(dir);
+	scratch_close(dir, ptm, txt);
 }
 
 /* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
@@ -899,17 +910,16 @@ static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struc
 /*
  * From a pipe: one read sums what it can (an NPU model with TrackEvents);
  * a model it cannot sum in one read (without TrackEvents, the distributed
- * view, a GPU model asking for the memcpy view, no event at all) comes back whole for the in-memory
- * summary, and a model defining names after its first batch is an error.
+ * view, a GPU model asking for the memcpy view, no event at all) comes back
+ * whole for the in-memory summary, and a model defining names after its
+ * first batch is an error.
  */
 static void test_stream_stdin(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/pt-stdin-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char ptm[256], txt[256];
-	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
-	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	scratch_open(dir, ptm, txt);
 	for (int c = 0; c < 6; c++) {
 		rng_state = 0x51d10000u + (uint64_t)c;
 		struct pt_model *m = c == 4 ? pt_model_new() : random_npu_model();
@@ -966,9 +976,7 @@ static void test_stream_stdin(void **state)
 		pt_summary_free(&b);
 		pt_model_free(m);
 	}
-	unlink(ptm);
-	unlink(txt);
-	rmdir(dir);
+	scratch_close(dir, ptm, txt);
 }
 
 /*
@@ -1079,20 +1087,18 @@ static struct pt_model *random_gpu_model(bool sync, bool ranges)
 
 /*
  * GPU models without host ranges stream for every view but memcpy and gpu,
- * with every other option but --steps and --time-window, and print what
- * the in-memory summary prints; the CUPTI side
- * tables are checked but not kept. With host ranges only the kernel and api
- * views stream. Other views and the two filters are summarised in memory
- * (streamed false), and standard input then brings the model back whole.
+ * with every other option but --steps and --time-window, and print what the
+ * in-memory summary prints; the CUPTI side tables are checked but not kept.
+ * With host ranges only the kernel and api views stream. Other views and the
+ * two filters are summarised in memory (streamed false), and standard input
+ * then brings the model back whole.
  */
 static void test_stream_gpu(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/pt-sgpu-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char ptm[256], txt[256];
-	snprintf(ptm, sizeof(ptm), "%s/m.ptm", dir);
-	snprintf(txt, sizeof(txt), "%s/out.txt", dir);
+	scratch_open(dir, ptm, txt);
 	regex_t re;
 	assert_int_equal(regcomp(&re, "gemm|nccl|Launch", REG_EXTENDED | REG_NOSUB), 0);
 	int streamed_runs = 0, memory_runs = 0;
@@ -1251,9 +1257,7 @@ static void test_stream_gpu(void **state)
 		pt_err_free(e);
 	}
 	regfree(&re);
-	unlink(ptm);
-	unlink(txt);
-	rmdir(dir);
+	scratch_close(dir, ptm, txt);
 }
 
 /* The event tables' row order: device index, start, stream, model order. */
