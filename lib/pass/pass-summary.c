@@ -1457,6 +1457,12 @@ struct asc {
 	int64_t api_calls;
 };
 
+/* The streamed distributed sets of device d of rank r: an Ascend rank's (one device), or the GPU's. */
+static const struct dacc *rank_dacc(const struct rank *r, uint32_t d)
+{
+	return r->ascend ? &r->asc->dist : &r->asc->gd[d].dist;
+}
+
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -2056,12 +2062,10 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	uint32_t *devs;
 	size_t nd;
 	rank_devices(r, &devs, &nd);
-	/* streamed: an Ascend rank's sets (one device), or a GPU rank's per device */
-	const struct dacc *sd = g->x ? NULL : &r->asc->dist;
-#define SD(d) (r->ascend ? sd : &r->asc->gd[d].dist)
+	bool streamed = !g->x;
 	bool comm = false;
 	for (size_t k = 0; k < nd; k++)
-		comm |= sd ? SD(devs[k])->any_m : rank_comm(r, devs[k])->n > 0;
+		comm |= streamed ? rank_dacc(r, devs[k])->any_m : rank_comm(r, devs[k])->n > 0;
 	if (!comm) {
 		free(devs);
 		return;
@@ -2072,8 +2076,8 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 	pt_stext_col(x, "Ratio (%)", 25, true, false);
 	for (size_t k = 0; k < nd; k++) {
 		struct pt_breakdown b;
-		if (sd) {
-			const struct dacc *dd = SD(devs[k]);
+		if (streamed) {
+			const struct dacc *dd = rank_dacc(r, devs[k]);
 			if (!dd->any_c && !dd->any_m)
 				continue;
 			struct urun c = dd->c, mm = dd->m, cm = dd->cm;
@@ -2111,7 +2115,6 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 			pt_stext_row(x, cells);
 		}
 	}
-#undef SD
 	free(devs);
 	pt_stext_note(x, "Note:");
 	pt_stext_note(x, "Per device, over the step window. Computation: time a computation kernel or task runs.");
