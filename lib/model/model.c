@@ -189,29 +189,27 @@ void pt_model_add_step(struct pt_model *m, struct pt_step *s)
 	memset(&s->comm, 0, sizeof(s->comm));
 }
 
-/* A sparse event column (model.h): while it holds only zeros it is replaced
- * by a fresh calloc'd array instead of being copied, so its pages are never
- * touched (large callocs are fresh zero pages: no resident memory). Once
- * dense it grows like the other columns; entries past n are then never read
- * before pt_model_add_event stores them. */
-static void *sparse_grow(void *p, bool dense, size_t cap, size_t size)
+/* Grow one event column of ev from ev->cap to cap entries of size bytes. A
+ * sparse column (model.h) that still holds only zeros is replaced by fresh
+ * zero memory instead of being copied, so its pages are never touched; once
+ * dense it grows like the other columns (entries past n are never read
+ * before pt_model_add_event stores them). The columns are big blocks
+ * (support/xalloc.h): large ones grow without copies. */
+static void *column_grow(void *p, const struct pt_events *ev, size_t cap, size_t size, bool keep)
 {
-	if (dense)
-		return pt_xrealloc(p, cap * size);
-	free(p);
-	return pt_xcalloc(cap, size);
+	return pt_xbig_grow(p, ev->cap * size, cap * size, keep);
 }
 
 void pt_events_free_columns(struct pt_events *ev)
 {
-	free(ev->track);
-	free(ev->name);
-	free(ev->kind);
-	free(ev->start);
-	free(ev->dur);
-	free(ev->corr);
-	free(ev->op);
-	free(ev->task);
+	pt_xbig_free(ev->track, ev->cap * sizeof(*ev->track));
+	pt_xbig_free(ev->name, ev->cap * sizeof(*ev->name));
+	pt_xbig_free(ev->kind, ev->cap * sizeof(*ev->kind));
+	pt_xbig_free(ev->start, ev->cap * sizeof(*ev->start));
+	pt_xbig_free(ev->dur, ev->cap * sizeof(*ev->dur));
+	pt_xbig_free(ev->corr, ev->cap * sizeof(*ev->corr));
+	pt_xbig_free(ev->op, ev->cap * sizeof(*ev->op));
+	pt_xbig_free(ev->task, ev->cap * sizeof(*ev->task));
 }
 
 void pt_events_grow(struct pt_events *ev, size_t need)
@@ -225,14 +223,14 @@ void pt_events_grow(struct pt_events *ev, size_t need)
 	size_t cap = ev->cap ? ev->cap : 1024;
 	while (cap < need)
 		cap += cap / 2;
-	ev->track = pt_xrealloc(ev->track, cap * sizeof(*ev->track));
-	ev->name = pt_xrealloc(ev->name, cap * sizeof(*ev->name));
-	ev->kind = pt_xrealloc(ev->kind, cap * sizeof(*ev->kind));
-	ev->start = pt_xrealloc(ev->start, cap * sizeof(*ev->start));
-	ev->dur = pt_xrealloc(ev->dur, cap * sizeof(*ev->dur));
-	ev->corr = sparse_grow(ev->corr, ev->dense & PT_EVCOL_CORR, cap, sizeof(*ev->corr));
-	ev->op = sparse_grow(ev->op, ev->dense & PT_EVCOL_OP, cap, sizeof(*ev->op));
-	ev->task = sparse_grow(ev->task, ev->dense & PT_EVCOL_TASK, cap, sizeof(*ev->task));
+	ev->track = column_grow(ev->track, ev, cap, sizeof(*ev->track), true);
+	ev->name = column_grow(ev->name, ev, cap, sizeof(*ev->name), true);
+	ev->kind = column_grow(ev->kind, ev, cap, sizeof(*ev->kind), true);
+	ev->start = column_grow(ev->start, ev, cap, sizeof(*ev->start), true);
+	ev->dur = column_grow(ev->dur, ev, cap, sizeof(*ev->dur), true);
+	ev->corr = column_grow(ev->corr, ev, cap, sizeof(*ev->corr), ev->dense & PT_EVCOL_CORR);
+	ev->op = column_grow(ev->op, ev, cap, sizeof(*ev->op), ev->dense & PT_EVCOL_OP);
+	ev->task = column_grow(ev->task, ev, cap, sizeof(*ev->task), ev->dense & PT_EVCOL_TASK);
 	ev->cap = cap;
 }
 

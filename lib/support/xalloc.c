@@ -1,9 +1,12 @@
+#define _GNU_SOURCE /* mremap */
 #include "xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -33,6 +36,69 @@ void *pt_xrealloc(void *p, size_t n)
 	if (!q)
 		oom(n);
 	return q;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define XBIG_MAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XBIG_MAP 0
+#endif
+#endif
+#ifndef XBIG_MAP
+#define XBIG_MAP 1
+#endif
+
+static bool mapped(size_t n)
+{
+	return XBIG_MAP && n >= PT_XBIG_MIN;
+}
+
+static size_t pages(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	return (n + pg - 1) / pg * pg;
+}
+
+static void *map(size_t n)
+{
+	void *q = mmap(NULL, pages(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		oom(n);
+	return q;
+}
+
+void *pt_xbig_grow(void *p, size_t old, size_t n, bool keep)
+{
+	if (!mapped(n)) {
+		if (keep)
+			return pt_xrealloc(p, n);
+		free(p);
+		return pt_xcalloc(n, 1);
+	}
+	if (!mapped(old)) {
+		void *q = map(n);
+		if (keep && old)
+			memcpy(q, p, old);
+		free(p);
+		return q;
+	}
+	if (!keep) {
+		munmap(p, pages(old));
+		return map(n);
+	}
+	void *q = mremap(p, pages(old), pages(n), MREMAP_MAYMOVE);
+	if (q == MAP_FAILED)
+		oom(n);
+	return q;
+}
+
+void pt_xbig_free(void *p, size_t n)
+{
+	if (p && mapped(n))
+		munmap(p, pages(n));
+	else
+		free(p);
 }
 
 void pt_xgrow(void **p, size_t *cap, size_t need, size_t elem)

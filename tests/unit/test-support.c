@@ -1,4 +1,5 @@
-/* Unit tests of lib/support: errors, warnings, hash map, strings, formatting, parsing, intervals, output. */
+/* Unit tests of lib/support: errors, warnings, hash map, strings, formatting, parsing, intervals, output,
+ * big blocks. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "support/out.h"
 #include "support/parse.h"
 #include "support/strtab.h"
+#include "support/xalloc.h"
 
 static void test_err_chain(void **state)
 {
@@ -324,6 +326,37 @@ static void test_out_errors(void **state)
 }
 
 /* pt_idmap behaves as pt_hashmap for every key, dense hint or not, in range or not. */
+/*
+ * Big blocks (pt_xbig_grow) across the mapping threshold, both ways of a
+ * build (mapped, or malloc'd under AddressSanitizer): kept bytes survive
+ * every growth, and a block grown without keep is all zeros.
+ */
+static void test_xbig(void **state)
+{
+	(void)state;
+	size_t sizes[] = { 1000, 4096, PT_XBIG_MIN - 8, PT_XBIG_MIN, 3 * PT_XBIG_MIN + 5, 40u << 20 };
+	uint8_t *p = NULL, *z = NULL;
+	size_t old = 0;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+		size_t n = sizes[k];
+		p = pt_xbig_grow(p, old, n, true);
+		for (size_t i = 0; i < old; i++)
+			if (p[i] != (uint8_t)(i * 7 + 3))
+				fail_msg("byte %zu lost growing from %zu to %zu", i, old, n);
+		for (size_t i = old; i < n; i++)
+			p[i] = (uint8_t)(i * 7 + 3);
+		z = pt_xbig_grow(z, old, n, false);
+		for (size_t i = 0; i < n; i += 509)
+			assert_int_equal(z[i], 0);
+		assert_int_equal(z[n - 1], 0);
+		memset(z, 0xa5, n); /* the next growth must not keep this */
+		old = n;
+	}
+	pt_xbig_free(p, old);
+	pt_xbig_free(z, old);
+	pt_xbig_free(NULL, 0);
+}
+
 static void test_idmap(void **state)
 {
 	(void)state;
@@ -371,7 +404,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
-		cmocka_unit_test(test_ival_sort_stable),
+		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
