@@ -116,7 +116,8 @@ void pt_summary_free(struct pt_summary *s);
  * PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
- * distributed view, which needs the AI CPU ops first, is not asked for), one
+ * distributed view of a model with NPUs, which needs the AI CPU ops first,
+ * is not asked for), one
  * read sums them; otherwise the first read only scans them,
  * pt_summary_stream_again() says so, and after pt_summary_stream_begin() a
  * second read (events only) sums them. _end() writes the views into out.
