@@ -3707,7 +3707,8 @@ static void asc_event(struct rank *r, size_t i)
  * a rank has no filter, so every event is a member, and no host ranges, or
  * only views that read none (gpu_streamable), so no activity is attributed
  * to a range: what is left of the views are the overview's unions, the
- * kernel items and the API items.
+ * kernel and API items, and per GPU the union and the computation and
+ * communication sets of its kernels (struct gdev).
  */
 static void gpu_event(struct rank *r, size_t i)
 {
@@ -3987,11 +3988,12 @@ struct pt_summary_stream {
 
 /*
  * Every view of an Ascend rank reads no event, or reads them through
- * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS (all but memcpy and gpu),
- * without --steps or --time-window (membership then needs each activity's
- * launching call, which the file's links give only after the events), and
- * without host ranges unless only the kernel and api views are asked for
- * (gpu_streamable(), known once the tracks' kinds are).
+ * asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS
+ * (all but memcpy and gpu), without --steps or --time-window (membership
+ * then needs each activity's launching call, which the file's links give
+ * only after the events), and without host ranges unless only the kernel
+ * and api views are asked for (gpu_streamable(), known once the tracks'
+ * kinds are).
  */
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
