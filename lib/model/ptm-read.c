@@ -132,6 +132,7 @@ struct ids {
 	uint64_t nevents; /* events applied so far (a streaming read keeps only the current batch) */
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
+	bool kinds;               /* skip, and the tables will be checked: keep kbits */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
 	uint8_t *kbits;           /* skip: 2 bits per event read, KB_KERNEL and KB_SYNC */
 	size_t kcap;
@@ -447,7 +448,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(bad != 1, "event");
 		CHECK(bad != 2, "event time (beyond 2^62 ns)");
 		ev->n += n;
-		if (ids->skip)
+		if (ids->kinds)
 			kbits_add(ids, ev, n);
 		ids->nevents += n;
 		break;
@@ -786,6 +787,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (events_only) /* the model a first read of the same file filled */
 		ids_of(&ids, m);
 	ids.skip = sink && sink->skip_tables;
+	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -873,7 +875,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = false;
+				ids.skip = ids.kinds = false;
 				rc = 0;
 			}
 		}
