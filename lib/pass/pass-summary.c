@@ -2968,6 +2968,7 @@ struct gacc {
 	PT_VEC(struct lstat) ls;
 	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
 	int64_t den;
+	struct pt_hashmap tnames;    /* track << 32 | task id -> name id + 1 of an unnamed task (task_name) */
 };
 
 static void gacc_free(struct gacc *ga)
@@ -2978,6 +2979,7 @@ static void gacc_free(struct gacc *ga)
 	pt_vec_free(&ga->ls);
 	pt_vec_free(&ga->lp);
 	pt_vec_free(&ga->ap);
+	pt_hashmap_free(&ga->tnames);
 }
 
 /* Add device activity i (member) to the gpu view's sums. */
@@ -2988,10 +2990,18 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	const struct pt_events *ev = &m->events;
 	uint8_t k = ev->kind[i];
 	uint32_t nm;
-	if (k == PT_EV_TASK && !ev->name[i])
+	if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
+		/* made once per task: most tasks of a model are unnamed and repeat */
+		bool added;
+		uint64_t *v = pt_hashmap_put(&ga->tnames, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, &added);
+		if (added)
+			*v = (uint64_t)task_name(g, i) + 1;
+		nm = (uint32_t)(*v - 1);
+	} else if (k == PT_EV_TASK && !ev->name[i]) {
 		nm = task_name(g, i);
-	else
+	} else {
 		nm = act_name(g, i);
+	}
 	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
 	struct item *x = items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
 	if (!x->calls) {
