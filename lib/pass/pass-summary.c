@@ -2968,7 +2968,11 @@ struct gacc {
 	PT_VEC(struct lstat) ls;
 	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
 	int64_t den;
-	struct pt_hashmap tnames;    /* track << 32 | task id -> name id + 1 of an unnamed task (task_name) */
+	/* the item of an activity, found again without making its name: unnamed tasks by
+	 * track << 32 | task id, named kernels and tasks by raw name id (-> item index + 1) */
+	struct pt_hashmap tasks;
+	uint32_t *raw2item;
+	size_t nraw;
 };
 
 static void gacc_free(struct gacc *ga)
@@ -2979,7 +2983,8 @@ static void gacc_free(struct gacc *ga)
 	pt_vec_free(&ga->ls);
 	pt_vec_free(&ga->lp);
 	pt_vec_free(&ga->ap);
-	pt_hashmap_free(&ga->tnames);
+	pt_hashmap_free(&ga->tasks);
+	free(ga->raw2item);
 }
 
 /* Add device activity i (member) to the gpu view's sums. */
@@ -2989,21 +2994,27 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	const struct pt_model *m = g->m;
 	const struct pt_events *ev = &m->events;
 	uint8_t k = ev->kind[i];
-	uint32_t nm;
-	if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
-		/* made once per task: most tasks of a model are unnamed and repeat */
-		bool added;
-		uint64_t *v = pt_hashmap_put(&ga->tnames, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, &added);
-		if (added)
-			*v = (uint64_t)task_name(g, i) + 1;
-		nm = (uint32_t)(*v - 1);
-	} else if (k == PT_EV_TASK && !ev->name[i]) {
-		nm = task_name(g, i);
-	} else {
-		nm = act_name(g, i);
-	}
 	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-	struct item *x = items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
+	/* an item found before: a kernel or task by its raw name, an unnamed task by (track, task) */
+	uint32_t *slot = NULL;
+	if (type == 0 && ev->name[i] && ev->name[i] < m->strings.n) {
+		if (!ga->raw2item) {
+			ga->nraw = m->strings.n;
+			ga->raw2item = pt_xcalloc(ga->nraw + 1, sizeof(*ga->raw2item));
+		}
+		slot = ev->name[i] < ga->nraw ? &ga->raw2item[ev->name[i]] : NULL;
+	} else if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
+		slot = (uint32_t *)pt_hashmap_put(&ga->tasks, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, NULL);
+	}
+	struct item *x;
+	if (slot && *slot) {
+		x = &ga->it.v.v[*slot - 1];
+	} else {
+		uint32_t nm = k == PT_EV_TASK && !ev->name[i] ? task_name(g, i) : act_name(g, i);
+		x = items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
+		if (slot)
+			*slot = (uint32_t)(x - ga->it.v.v) + 1;
+	}
 	if (!x->calls) {
 		x->b = type;
 		x->d = (int64_t)ga->ls.n;
