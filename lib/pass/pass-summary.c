@@ -3568,13 +3568,14 @@ static void dist_begin(struct rank *r, const struct deferred *dv, size_t nd)
 	const struct pt_model *m = r->g->m;
 	struct pt_ival *k = NULL;
 	size_t nk = pt_index_comm_spans(m, r->dev, &k);
+	/* into the heap: in the queue, the latest of them would send every task after it to the heap */
 	for (size_t j = 0; j < nk; j++)
-		pendq_add(&d->pq, (struct ov_ent){ k[j].s, k[j].e, 2 });
+		heap_push(&d->pq, (struct ov_ent){ k[j].s, k[j].e, 2 });
 	free(k);
 	for (size_t j = 0; j < nd; j++) {
 		unsigned c = m->tracks.v[dv[j].track].device == r->dev ? dist_class(r, dv[j].kind, dv[j].op, dv[j].track) : 0;
 		if (c)
-			pendq_add(&d->pq, (struct ov_ent){ dv[j].s, dv[j].e, c });
+			heap_push(&d->pq, (struct ov_ent){ dv[j].s, dv[j].e, c });
 	}
 }
 
