@@ -2996,24 +2996,29 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	uint8_t k = ev->kind[i];
 	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
 	/* an item found before: a kernel or task by its raw name, an unnamed task by (track, task) */
-	uint32_t *slot = NULL;
-	if (type == 0 && ev->name[i] && ev->name[i] < m->strings.n) {
+	uint32_t *rslot = NULL;
+	uint64_t *tslot = NULL;
+	if (type == 0 && ev->name[i]) {
 		if (!ga->raw2item) {
 			ga->nraw = m->strings.n;
 			ga->raw2item = pt_xcalloc(ga->nraw + 1, sizeof(*ga->raw2item));
 		}
-		slot = ev->name[i] < ga->nraw ? &ga->raw2item[ev->name[i]] : NULL;
+		rslot = ev->name[i] < ga->nraw ? &ga->raw2item[ev->name[i]] : NULL;
 	} else if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
-		slot = (uint32_t *)pt_hashmap_put(&ga->tasks, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, NULL);
+		tslot = pt_hashmap_put(&ga->tasks, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, NULL);
 	}
+	uint64_t have = rslot ? *rslot : tslot ? *tslot : 0;
 	struct item *x;
-	if (slot && *slot) {
-		x = &ga->it.v.v[*slot - 1];
+	if (have) {
+		x = &ga->it.v.v[have - 1];
 	} else {
 		uint32_t nm = k == PT_EV_TASK && !ev->name[i] ? task_name(g, i) : act_name(g, i);
 		x = items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
-		if (slot)
-			*slot = (uint32_t)(x - ga->it.v.v) + 1;
+		uint32_t id = (uint32_t)(x - ga->it.v.v) + 1;
+		if (rslot)
+			*rslot = id;
+		if (tslot)
+			*tslot = id;
 	}
 	if (!x->calls) {
 		x->b = type;
