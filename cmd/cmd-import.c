@@ -21,7 +21,7 @@ static const struct pt_opt import_opts[] = {
 	{ "format", 0, "FMT", OPT_IMPORT_FORMAT, "input format", pt_import_formats },
 	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
 	{ "jobs", 'j', "N", OPT_JOBS,
-	  "compress with N threads (default: the online CPUs, at most 16); same file for any N", NULL },
+	  "compress with N threads (default: the CPUs it may run on, at most 16); same file for any N", NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
 	  "keep every event in memory until the model is written (default: encode them as they come)", NULL },
 	{ "minddata", 0, "DIR", OPT_MINDDATA, "also read MindData files (pipeline, queues, CPU) from DIR", NULL },

@@ -33,7 +33,7 @@ static const struct pt_opt timeline_opts[] = {
 	{ "gzip", 0, NULL, OPT_GZIP, "compress with gzip (also when FILE ends in .gz)", NULL },
 	{ "gzip-level", 0, "N", OPT_GZIP_LEVEL, "gzip level 1-9 (default 6)", NULL },
 	{ "jobs", 'j', "N", OPT_JOBS,
-	  "gzip with N threads (default: the online CPUs, at most 16); same bytes for any N", NULL },
+	  "gzip with N threads (default: the CPUs it may run on, at most 16); same bytes for any N", NULL },
 	{ "split-mb", 0, "N", OPT_SPLIT_MB,
 	  "split into self-contained parts of at most N MiB of JSON (default 500; 0 = never split)", NULL },
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },

@@ -1,7 +1,9 @@
 /* Parallel deflate into one zlib or gzip stream (see pdeflate.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "pdeflate.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +65,10 @@ struct pt_pdeflate {
 
 int pt_pdeflate_default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	/* the CPUs this process may run on, as nproc(1) counts them: a process
+	 * pinned to one core (taskset, a container's cpuset) compresses in one thread */
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
 }
 
