@@ -5,8 +5,12 @@
 
 #define PT_VEC(T) struct { T *v; size_t n, cap; }
 
-#define pt_vec_reserve(vec, need) \
-	pt_xgrow((void **)&(vec)->v, &(vec)->cap, (need), sizeof(*(vec)->v))
+/* (the capacity is checked here: most reserves need no call) */
+#define pt_vec_reserve(vec, need) do { \
+	size_t pt_vec_need_ = (need); \
+	if (pt_vec_need_ > (vec)->cap) \
+		pt_xgrow((void **)&(vec)->v, &(vec)->cap, pt_vec_need_, sizeof(*(vec)->v)); \
+} while (0)
 
 #define pt_vec_push(vec, x) do { \
 	pt_vec_reserve((vec), (vec)->n + 1); \
