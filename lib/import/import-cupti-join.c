@@ -1,6 +1,7 @@
 /* The CUPTI importer's launch and range joins (see import-cupti-join.h). */
 #include "import/import-cupti-join.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,27 +12,42 @@
 #include "support/xalloc.h"
 
 #define DENSE_CORR (1u << 26) /* correlation ids below it have a slot in an array, the others a hash map */
+#define BLOCK 256               /* calls per start base */
+#define FAR INT32_MIN           /* a time not within int32 of its base: see the far maps */
+#define WIDE UINT16_MAX         /* a call's track beyond 16 bits: see wide */
 
-/* An activity and its call (index + 1, 0 = none yet), until pt_cjoin_finish() makes it a link. */
-struct act {
-	uint32_t event, call;
-};
-
-/* An activity that had no call when it came (the acts with call 0, in their order). */
+/* An activity that had no call when it came (the activities of call 0, in their order). */
 struct waiting {
 	int64_t start;
 	uint32_t corr, corr2;
 	bool kernel;
 };
 
-#define FAR INT32_MIN /* an activity's start is not within int32 of its call's: see far */
+/*
+ * The events of the dump come in order, so a call's or an activity's event
+ * index is a bit in a bitmap of the events from the first one joined, and
+ * the n-th call's event is the n-th set bit of its map (rank below). The
+ * rest takes 6 bytes a call and 8 an activity: the 64 MiB dumps of
+ * bench/run import within a quarter of their size.
+ */
+struct bits {
+	PT_VEC(uint64_t) w;
+	uint32_t *rank; /* by word: the set bits before it (pt_cjoin_finish) */
+};
 
 struct pt_cjoin {
 	struct pt_model *m;
-	PT_VEC(struct act) act; /* the activities, in the order their links take */
-	/* the calls, by call index */
-	PT_VEC(int64_t) start;
-	PT_VEC(uint32_t) event, track;
+	uint32_t ev0, evn; /* the first event joined, and the events from it seen so far */
+	struct bits callbit, actbit;
+	/* by activity: its call (index + 1, 0 = none yet), until pt_cjoin_finish() makes it a link */
+	PT_VEC(uint32_t) act;
+	/* the calls, by call index: start less its block's base (or FAR and the start in cfar), track */
+	PT_VEC(int64_t) base;
+	PT_VEC(int32_t) cstart;
+	struct pt_hashmap cfar;
+	PT_VEC(uint16_t) track;
+	struct pt_hashmap wide;
+	size_t ncalls;
 	/* corr -> call index + 1 of the latest call with it: [0] runtime, [1] driver */
 	uint32_t *head[2];
 	size_t cap[2];
@@ -40,13 +56,89 @@ struct pt_cjoin {
 	 * previous call of the same table and id, 0 none) | corr << 32; and a bit per call */
 	struct pt_hashmap shared;
 	PT_VEC(uint64_t) shared_bit;
-	/* by act index: the activity's start less its call's start (the launch
-	 * delay), or FAR and the start in `far`; and those that wait */
+	/* by activity: its start less its call's start (the launch delay), or FAR
+	 * and the start in `far`; and those that wait */
 	PT_VEC(int32_t) delay;
 	struct pt_hashmap far;
 	PT_VEC(struct waiting) wait;
 	uint64_t corr_dup;
 };
+
+static void grow(struct bits *b, size_t n)
+{
+	pt_vec_reserve(&b->w, n);
+	while (b->w.n < n)
+		b->w.v[b->w.n++] = 0;
+}
+
+/* Event ev is the next of its kind: a bit in b (events come in order, ev0 first). */
+static inline void mark(struct pt_cjoin *j, struct bits *b, uint32_t ev)
+{
+	if (!j->evn)
+		j->ev0 = ev;
+	assert(ev >= j->ev0 && (!j->evn || ev - j->ev0 >= j->evn));
+	uint32_t i = ev - j->ev0;
+	j->evn = i + 1;
+	size_t w = i / 64;
+	if (w >= j->callbit.w.n) { /* the two maps grow together */
+		grow(&j->callbit, w + 1);
+		grow(&j->actbit, w + 1);
+	}
+	b->w.v[w] |= UINT64_C(1) << (i % 64);
+}
+
+static void rank_build(struct bits *b)
+{
+	b->rank = pt_xmalloc((b->w.n + 1) * sizeof(*b->rank));
+	uint32_t r = 0;
+	for (size_t i = 0; i < b->w.n; i++) {
+		b->rank[i] = r;
+		r += (uint32_t)__builtin_popcountll(b->w.v[i]);
+	}
+}
+
+/* The event offset of the k-th set bit of b (rank_build first). */
+static size_t select_bit(const struct bits *b, uint32_t k)
+{
+	size_t lo = 0, hi = b->w.n; /* the last word whose rank is <= k */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->rank[mid] <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	uint64_t x = b->w.v[lo];
+	for (uint32_t r = k - b->rank[lo]; r; r--)
+		x &= x - 1;
+	return lo * 64 + (size_t)__builtin_ctzll(x);
+}
+
+static void bits_free(struct bits *b)
+{
+	pt_vec_free(&b->w);
+	free(b->rank);
+	b->rank = NULL;
+}
+
+static int64_t call_start(const struct pt_cjoin *j, uint32_t c)
+{
+	int32_t d = j->cstart.v[c];
+	return d != FAR ? j->base.v[c / BLOCK] + d : (int64_t)*pt_hashmap_get(&j->cfar, c);
+}
+
+static uint32_t call_track(const struct pt_cjoin *j, uint32_t c)
+{
+	uint16_t t = j->track.v[c];
+	return t != WIDE ? t : (uint32_t)*pt_hashmap_get(&j->wide, c);
+}
+
+/* t - base as the int32 of a delay or call start, or FAR */
+static int32_t near(int64_t t, int64_t base)
+{
+	/* times are within 2^62 (model.h): no overflow */
+	return t - base > INT32_MIN && t - base <= INT32_MAX ? (int32_t)(t - base) : FAR;
+}
 
 struct pt_cjoin *pt_cjoin_new(struct pt_model *m)
 {
@@ -56,6 +148,8 @@ struct pt_cjoin *pt_cjoin_new(struct pt_model *m)
 	pt_hashmap_init(&j->sparse[1]);
 	pt_hashmap_init(&j->shared);
 	pt_hashmap_init(&j->far);
+	pt_hashmap_init(&j->cfar);
+	pt_hashmap_init(&j->wide);
 	return j;
 }
 
@@ -110,10 +204,17 @@ static void share(struct pt_cjoin *j, uint32_t c, uint32_t corr, uint32_t prev)
 
 void pt_cjoin_call(struct pt_cjoin *j, bool drv, uint32_t corr, uint32_t ev, uint32_t track, int64_t start)
 {
-	uint32_t c = (uint32_t)j->event.n;
-	pt_vec_push(&j->start, start);
-	pt_vec_push(&j->event, ev);
-	pt_vec_push(&j->track, track);
+	uint32_t c = (uint32_t)j->ncalls++;
+	mark(j, &j->callbit, ev);
+	if (c % BLOCK == 0)
+		pt_vec_push(&j->base, start);
+	int32_t d = near(start, j->base.v[c / BLOCK]);
+	pt_vec_push(&j->cstart, d);
+	if (d == FAR)
+		*pt_hashmap_put(&j->cfar, c, 0, NULL) = (uint64_t)start;
+	pt_vec_push(&j->track, track < WIDE ? (uint16_t)track : WIDE);
+	if (track >= WIDE)
+		*pt_hashmap_put(&j->wide, c, 0, NULL) = track;
 	if (!corr)
 		return;
 	uint32_t *v = head_slot(j, drv, corr, true);
@@ -143,16 +244,13 @@ void pt_cjoin_activity(struct pt_cjoin *j, uint32_t ev, int64_t start, uint32_t 
 	/* corr2 counts only when corr has no call, which a later call could still change */
 	uint32_t a = corr ? latest(j, corr) : latest(j, corr2);
 	uint32_t slot = (uint32_t)j->act.n;
-	struct act x = { ev, a };
-	pt_vec_push(&j->act, x);
+	mark(j, &j->actbit, ev);
+	pt_vec_push(&j->act, a);
 	int32_t d = 0;
 	if (!a) {
 		struct waiting w = { start, corr, corr2, kernel };
 		pt_vec_push(&j->wait, w);
-	} else if (start - j->start.v[a - 1] > INT32_MIN && start - j->start.v[a - 1] <= INT32_MAX) {
-		d = (int32_t)(start - j->start.v[a - 1]); /* times are within 2^62 (model.h): no overflow */
-	} else {
-		d = FAR;
+	} else if ((d = near(start, call_start(j, a - 1))) == FAR) {
 		*pt_hashmap_put(&j->far, slot, 0, NULL) = (uint64_t)start;
 	}
 	pt_vec_push(&j->delay, d);
@@ -164,7 +262,7 @@ static uint32_t find_call(struct pt_cjoin *j, uint32_t corr, int64_t gs)
 	uint32_t best = 0, first = 0;
 	int64_t best_t = INT64_MIN, first_t = INT64_MAX;
 	for (uint32_t e = latest(j, corr); e;) {
-		int64_t s = j->start.v[e - 1];
+		int64_t s = call_start(j, e - 1);
 		if (s <= gs && s >= best_t) {
 			best = e;
 			best_t = s;
@@ -199,27 +297,25 @@ static int cmp_query(const void *a, const void *b)
  * The innermost range enclosing each call that launched something: a sweep per
  * thread over that thread's ranges, then over the process-wide ones; the
  * innermost is the latest to start, then the shortest. Returns, by call
- * index, the range index + 1 (0 none). Frees the calls' starts and tracks.
+ * index, the range index + 1 (0 none).
  */
 static uint32_t *place_calls(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t nr)
 {
-	size_t ncalls = j->event.n;
+	size_t ncalls = j->ncalls;
 	PT_VEC(uint64_t) used = { 0 };
 	pt_vec_reserve(&used, ncalls / 64 + 1);
 	memset(used.v, 0, (ncalls / 64 + 1) * sizeof(uint64_t));
 	for (size_t i = 0; i < j->act.n; i++) {
-		uint32_t c = j->act.v[i].call - 1;
+		uint32_t c = j->act.v[i] - 1;
 		used.v[c / 64] |= UINT64_C(1) << (c % 64);
 	}
 	PT_VEC(struct query) q = { 0 };
 	for (uint32_t c = 0; c < ncalls; c++)
 		if (used.v[c / 64] >> (c % 64) & 1) {
-			struct query x = { j->start.v[c], j->track.v[c], c };
+			struct query x = { call_start(j, c), call_track(j, c), c };
 			pt_vec_push(&q, x);
 		}
 	pt_vec_free(&used);
-	pt_vec_free(&j->start);
-	pt_vec_free(&j->track);
 	pt_sort(q.v, q.n, sizeof(*q.v), cmp_query);
 	uint32_t *best = pt_xcalloc(ncalls ? ncalls : 1, sizeof(*best));
 	/* the ranges that can enclose a call, in rs order: on a thread, process-wide */
@@ -265,17 +361,43 @@ static uint32_t *place_calls(struct pt_cjoin *j, const struct pt_cjoin_range *rs
 	return best;
 }
 
+/* The next set bit of b from event offset *i on (there is one); *i moves past it. */
+static uint32_t next_bit(const struct bits *b, size_t *i)
+{
+	size_t w = *i / 64;
+	uint64_t x = b->w.v[w] & (~UINT64_C(0) << (*i % 64));
+	while (!x)
+		x = b->w.v[++w];
+	size_t at = w * 64 + (size_t)__builtin_ctzll(x);
+	*i = at + 1;
+	return (uint32_t)at;
+}
+
+/* The previous set bit of b before event offset *i (there is one); *i moves to it. */
+static uint32_t prev_bit(const struct bits *b, size_t *i)
+{
+	size_t w = (*i - 1) / 64;
+	unsigned sh = (unsigned)((*i - 1) % 64);
+	uint64_t x = b->w.v[w] & (sh == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (sh + 1)) - 1);
+	while (!x)
+		x = b->w.v[--w];
+	size_t at = w * 64 + 63 - (size_t)__builtin_clzll(x);
+	*i = at;
+	return (uint32_t)at;
+}
+
 void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t nr, struct pt_cjoin_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->corr_dup = j->corr_dup;
-	size_t out = 0, w = 0;
+	/* each activity's call; one without a call leaves the activity map */
+	size_t out = 0, w = 0, at = 0;
 	for (size_t i = 0; i < j->act.n; i++) {
-		struct act l = j->act.v[i];
-		uint32_t a = l.call;
+		uint32_t a = j->act.v[i];
 		int32_t d = j->delay.v[i];
+		uint32_t bit = next_bit(&j->actbit, &at);
 		int64_t gs = !a ? j->wait.v[w].start
-			     : d != FAR ? j->start.v[a - 1] + d : (int64_t)*pt_hashmap_get(&j->far, i);
+			     : d != FAR ? call_start(j, a - 1) + d : (int64_t)*pt_hashmap_get(&j->far, i);
 		if (!a) {
 			const struct waiting *x = &j->wait.v[w++];
 			a = find_call(j, x->corr, gs);
@@ -285,15 +407,15 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 				st->gpu_without_api++;
 				if (x->kernel)
 					st->kernels_without_launch++;
+				j->actbit.w.v[bit / 64] &= ~(UINT64_C(1) << (bit % 64));
 				continue;
 			}
 		} else if (is_shared(j, a - 1)) {
 			a = find_call(j, (uint32_t)(*pt_hashmap_get(&j->shared, a - 1) >> 32), gs);
 		}
-		if (gs < j->start.v[a - 1])
+		if (gs < call_start(j, a - 1))
 			st->gpu_before_api++;
-		l.call = a;
-		j->act.v[out++] = l;
+		j->act.v[out++] = a;
 	}
 	j->act.n = out;
 	/* what the joins needed goes before the links take their room */
@@ -309,8 +431,12 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 		pt_hashmap_free(&j->sparse[d]);
 	}
 	uint32_t *best = nr && out ? place_calls(j, rs, nr) : NULL;
-	pt_vec_free(&j->start);
+	pt_vec_free(&j->base);
+	pt_vec_free(&j->cstart);
+	pt_hashmap_free(&j->cfar);
 	pt_vec_free(&j->track);
+	pt_hashmap_free(&j->wide);
+	rank_build(&j->callbit);
 	/* the links, from the last so that the first model's can grow over the activities in place */
 	struct pt_model *m = j->m;
 	size_t l0 = m->links.n;
@@ -325,16 +451,33 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 	}
 	/* (through memcpy: the two kinds of record share the bytes) */
 	const unsigned char *av = j->act.v ? (const unsigned char *)j->act.v : (const unsigned char *)lv;
+	at = j->evn;
+	uint32_t cc = 0;  /* the call at offset cpos of the call map, when cpos is */
+	size_t cpos = SIZE_MAX;
 	for (size_t i = out; i-- > 0;) {
-		struct act x;
-		memcpy(&x, av + i * sizeof(x), sizeof(x));
-		uint32_t c = x.call - 1;
-		struct pt_gpu_link l = { x.event, j->event.v[c], best && best[c] ? rs[best[c] - 1].event + 1 : 0 };
+		uint32_t c;
+		memcpy(&c, av + i * sizeof(c), sizeof(c));
+		c--;
+		/* the calls mostly come in order: steps from the last one, else a search */
+		if (cpos == SIZE_MAX || c > cc + 8 || c + 8 < cc) {
+			cpos = select_bit(&j->callbit, c);
+			cc = c;
+		}
+		for (; cc > c; cc--)
+			prev_bit(&j->callbit, &cpos);
+		for (; cc < c; cc++) {
+			size_t from = cpos + 1;
+			cpos = next_bit(&j->callbit, &from);
+		}
+		struct pt_gpu_link l = { j->ev0 + prev_bit(&j->actbit, &at), j->ev0 + (uint32_t)cpos,
+					 best && best[c] ? rs[best[c] - 1].event + 1 : 0 };
 		memcpy(&lv[l0 + i], &l, sizeof(l));
 	}
 	m->links.v = lv;
 	m->links.n = l0 + out;
 	pt_vec_free(&j->act);
+	bits_free(&j->callbit);
+	bits_free(&j->actbit);
 	free(best);
 }
 
@@ -342,9 +485,13 @@ void pt_cjoin_free(struct pt_cjoin *j)
 {
 	if (!j)
 		return;
-	pt_vec_free(&j->start);
-	pt_vec_free(&j->event);
+	bits_free(&j->callbit);
+	bits_free(&j->actbit);
+	pt_vec_free(&j->base);
+	pt_vec_free(&j->cstart);
+	pt_hashmap_free(&j->cfar);
 	pt_vec_free(&j->track);
+	pt_hashmap_free(&j->wide);
 	for (int d = 0; d < 2; d++) {
 		free(j->head[d]);
 		pt_hashmap_free(&j->sparse[d]);

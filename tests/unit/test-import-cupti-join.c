@@ -49,9 +49,14 @@ static uint32_t ref_find(const struct op *ops, size_t n, uint32_t corr, int64_t 
 	return 0;
 }
 
-static void run_case(size_t n, uint32_t ncorr, int64_t span)
+/* n calls and activities of ncorr ids starting within span; op i is event ev[i], the events
+ * between them (syncs, markers) are 0 to gap - 1 */
+static void run_case_gaps(size_t n, uint32_t ncorr, int64_t span, uint32_t gap)
 {
 	struct op *ops = calloc(n, sizeof(*ops));
+	uint32_t *ev = calloc(n, sizeof(*ev));
+	for (size_t i = 0; i < n; i++)
+		ev[i] = (i ? ev[i - 1] + 1 : 7) + rnd(gap);
 	for (size_t i = 0; i < n; i++) {
 		struct op *o = &ops[i];
 		o->call = rnd(2);
@@ -67,9 +72,9 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 	for (size_t i = 0; i < n; i++) {
 		const struct op *o = &ops[i];
 		if (o->call)
-			pt_cjoin_call(j, o->drv, o->corr, (uint32_t)i, o->track, o->start);
+			pt_cjoin_call(j, o->drv, o->corr, ev[i], o->track, o->start);
 		else
-			pt_cjoin_activity(j, (uint32_t)i, o->start, o->corr, o->corr2, o->kernel);
+			pt_cjoin_activity(j, ev[i], o->start, o->corr, o->corr2, o->kernel);
 	}
 	struct pt_cjoin_stats st;
 	pt_cjoin_finish(j, NULL, 0, &st);
@@ -97,8 +102,8 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 		}
 		want.gpu_before_api += o->start < ops[a - 1].start;
 		assert_true(nl < m->links.n);
-		assert_int_equal(m->links.v[nl].event, i);
-		assert_int_equal(m->links.v[nl].api, a - 1);
+		assert_int_equal(m->links.v[nl].event, ev[i]);
+		assert_int_equal(m->links.v[nl].api, ev[a - 1]);
 		assert_int_equal(m->links.v[nl].range, 0);
 		nl++;
 	}
@@ -109,6 +114,12 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 	assert_int_equal(st.corr_dup, want.corr_dup);
 	pt_model_free(m);
 	free(ops);
+	free(ev);
+}
+
+static void run_case(size_t n, uint32_t ncorr, int64_t span)
+{
+	run_case_gaps(n, ncorr, span, 1);
 }
 
 /* Calls and activities in every order: repeated ids, driver and runtime calls of one id, copies
@@ -120,33 +131,36 @@ static void test_launch_join(void **state)
 		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
 	run_case(5000, 2000, 100000); /* mostly unique ids */
 	run_case(3000, 40000000, 1000); /* ids beyond the dense range */
-	run_case(3000, 30, 4000000000); /* launch delays beyond int32 */
+	run_case(3000, 30, 4000000000); /* launch delays and call starts beyond int32 */
+	/* events between the calls and activities, far apart: the event maps' words and searches */
+	run_case_gaps(4000, 3000, 100000, 3);
+	run_case_gaps(4000, 50, 100000, 300);
+	run_case_gaps(20000, 20000, 1000000, 2);
 }
 
 /* Each link gets the innermost range around its call: the call's thread ranges, then the
  * process-wide ones, the latest to start winning, then the shortest; marks enclose nothing. */
-static void test_ranges(void **state)
+static void ranges_case(uint32_t t0)
 {
-	(void)state;
 	struct pt_model *m = pt_model_new();
 	struct pt_cjoin *j = pt_cjoin_new(m);
-	/* calls on tracks 1 and 2 */
-	pt_cjoin_call(j, false, 1, 100, 1, 50);  /* in A (1) and B (1) -> B */
-	pt_cjoin_call(j, false, 2, 101, 1, 150); /* in A only -> A; the process-wide P starts earlier */
-	pt_cjoin_call(j, false, 3, 102, 2, 50);  /* track 2: only P -> P */
-	pt_cjoin_call(j, false, 4, 103, 2, 300); /* nothing -> none */
-	pt_cjoin_call(j, false, 5, 104, 1, 20);  /* in A, and in Q (process-wide, starts later) -> Q */
+	/* calls on tracks t0 + 1 and t0 + 2 */
+	pt_cjoin_call(j, false, 1, 100, t0 + 1, 50);  /* in A (1) and B (1) -> B */
+	pt_cjoin_call(j, false, 2, 101, t0 + 1, 150); /* in A only -> A; the process-wide P starts earlier */
+	pt_cjoin_call(j, false, 3, 102, t0 + 2, 50);  /* track 2: only P -> P */
+	pt_cjoin_call(j, false, 4, 103, t0 + 2, 300); /* nothing -> none */
+	pt_cjoin_call(j, false, 5, 104, t0 + 1, 20);  /* in A, and in Q (process-wide, starts later) -> Q */
 	for (uint32_t c = 1; c <= 5; c++)
 		pt_cjoin_activity(j, 200 + c, 400, c, 0, true);
 	pt_cjoin_activity(j, 210, 400, 1, 0, true); /* a second activity of call 1 */
 	const struct pt_cjoin_range rs[] = {
 		/* sorted by start, longer first */
-		{ 0, 200, 1, 900, true, false },   /* A */
-		{ 10, 120, 2, 901, false, false }, /* P, process-wide */
-		{ 15, 25, 2, 905, false, false },  /* Q, process-wide */
-		{ 40, 60, 1, 902, true, false },   /* B */
-		{ 50, 50, 1, 903, true, true },    /* a mark */
-		{ 140, 160, 2, 904, true, false }, /* on track 2: not around call 2 */
+		{ 0, 200, t0 + 1, 900, true, false },   /* A */
+		{ 10, 120, t0 + 2, 901, false, false }, /* P, process-wide */
+		{ 15, 25, t0 + 2, 905, false, false },  /* Q, process-wide */
+		{ 40, 60, t0 + 1, 902, true, false },   /* B */
+		{ 50, 50, t0 + 1, 903, true, true },    /* a mark */
+		{ 140, 160, t0 + 2, 904, true, false }, /* on track 2: not around call 2 */
 	};
 	struct pt_cjoin_stats st;
 	pt_cjoin_finish(j, rs, sizeof(rs) / sizeof(rs[0]), &st);
@@ -159,6 +173,15 @@ static void test_ranges(void **state)
 		assert_int_equal(m->links.v[i].range, want_range[i]);
 	}
 	pt_model_free(m);
+}
+
+/* The same with tracks 1 and 2 as model track ids up to 16 bits, and beyond. */
+static void test_ranges(void **state)
+{
+	(void)state;
+	ranges_case(0);
+	ranges_case(65533); /* 65534 and 65535 */
+	ranges_case(70000);
 }
 
 int main(void)
