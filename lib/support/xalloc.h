@@ -16,7 +16,8 @@ void pt_xgrow(void **p, size_t *cap, size_t need, size_t elem);
  * keep its contents is a fresh zero mapping (no page touched until written),
  * and freeing it returns its pages at once. Through malloc, the old blocks of
  * copied growth stay resident once glibc's mmap threshold has risen, and a
- * calloc'd block may be cleared page by page. Smaller blocks, and every
+ * calloc'd block may be cleared page by page. A mapping of 2 MiB or more
+ * starts on a 2 MiB boundary and asks for transparent huge pages. Smaller blocks, and every
  * block under AddressSanitizer (so that it still sees overruns), are malloc'd.
  * pt_xbig_grow: p is the block of old bytes (NULL, 0 for none); returns one of
  * n >= old bytes holding p's bytes (keep) or only zeros (!keep).

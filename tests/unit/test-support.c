@@ -334,7 +334,9 @@ static void test_out_errors(void **state)
 static void test_xbig(void **state)
 {
 	(void)state;
-	size_t sizes[] = { 1000, 4096, PT_XBIG_MIN - 8, PT_XBIG_MIN, 3 * PT_XBIG_MIN + 5, 40u << 20 };
+	/* below and above the mapping threshold and the 2 MiB of huge pages */
+	size_t sizes[] = { 1000, 4096, PT_XBIG_MIN - 8, PT_XBIG_MIN, 3 * PT_XBIG_MIN + 5, (2u << 20) - 4096,
+			   2u << 20, (5u << 20) + 3, 40u << 20 };
 	uint8_t *p = NULL, *z = NULL;
 	size_t old = 0;
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
