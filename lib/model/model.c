@@ -223,6 +223,8 @@ void pt_events_grow(struct pt_events *ev, size_t need)
 	size_t cap = ev->cap ? ev->cap : 1024;
 	while (cap < need)
 		cap += cap / 2;
+	if (ev->expect >= need && ev->expect / 16 <= need)
+		cap = ev->expect; /* no slack past the last event */
 	ev->track = column_grow(ev->track, ev, cap, sizeof(*ev->track), true);
 	ev->name = column_grow(ev->name, ev, cap, sizeof(*ev->name), true);
 	ev->kind = column_grow(ev->kind, ev, cap, sizeof(*ev->kind), true);

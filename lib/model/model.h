@@ -176,6 +176,12 @@ struct pt_events {
 	 * pt_ptm_spill_undo() first. Elsewhere base is 0 and spill NULL. */
 	size_t base;
 	struct pt_spill *spill;
+	/* How many events the model will hold, when a reader knows it (the
+	 * TrackEvents counts), else 0: growth then stops at exactly that many.
+	 * It is taken only once the events held are within a factor of 16 of
+	 * it: a false claim then reserves at most 16 times the columns read,
+	 * address space that no page fills. */
+	size_t expect;
 };
 enum { PT_EVCOL_CORR = 1, PT_EVCOL_OP = 2, PT_EVCOL_TASK = 4 };
 

@@ -418,6 +418,11 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						     p->kinds[i], p->flags[i] };
 			pt_vec_push(&m->track_events, x);
 		}
+		/* the event columns can be sized once the counts are near (model.h) */
+		uint64_t total = m->events.n;
+		for (size_t i = 0; i < n && total <= UINT32_MAX; i++)
+			total += p->count[i] < UINT32_MAX ? p->count[i] : UINT32_MAX;
+		m->events.expect = total <= UINT32_MAX ? (size_t)total : 0;
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_STAT: {
@@ -871,6 +876,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
+			if (sink && !whole)
+				m->events.expect = 0; /* a batch at a time */
 			if (!rc && sink && batch && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
@@ -896,6 +903,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (whole)
 		rc = PT_PTM_WHOLE;
 out:
+	m->events.expect = 0;
 	if (r.compressed)
 		inflateEnd(&r.z);
 	free(chunk);

@@ -670,6 +670,43 @@ static void test_sparse_columns(void **state)
 	pt_model_free(m);
 }
 
+/* A reader that knows how many events come (TrackEvents) sizes the columns to exactly that
+ * many, once the events held are within 16 times of it; a false claim is not taken early. */
+static void test_events_expect(void **state)
+{
+	(void)state;
+	for (int claim = 0; claim < 3; claim++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "Stream 1");
+		size_t n = 100000;
+		m->events.expect = claim == 0 ? n : claim == 1 ? 1000000000 : 0;
+		for (size_t i = 0; i < n; i++) {
+			pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)i * 10, 5, 0, PT_NONE, 0);
+			if (i + 1 < n / 16)
+				assert_true(m->events.cap < n / 8); /* growth as usual until then */
+		}
+		if (claim == 0)
+			assert_int_equal(m->events.cap, n);
+		else
+			assert_true(m->events.cap > n && m->events.cap < 2 * n); /* the claim was not taken */
+		if (claim == 0) {
+			char path[128];
+			snprintf(path, sizeof(path), "%s/expect.ptm", dir);
+			m->events.expect = 0;
+			write_model(m, path, true);
+			struct pt_model *r = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+			assert_int_equal(r->events.n, n);
+			assert_int_equal(r->events.cap, n); /* from the file's TrackEvents */
+			assert_int_equal(r->events.expect, 0);
+			pt_model_free(r);
+		}
+		pt_model_free(m);
+	}
+}
+
 /*
  * The streaming import (ptm.h): events spilled window by window are written
  * as the same file as a model that kept them, whatever the window; an undo,
@@ -893,6 +930,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_sparse_columns),
+		cmocka_unit_test(test_events_expect),
 		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_spill_replay),
 		cmocka_unit_test(test_corrupt),
