@@ -51,15 +51,28 @@ static bool columnar(const ProtobufCMessageDescriptor *d, struct pt_cols *cols)
 	return true;
 }
 
-/* The packed values of q[0, qe) into dst (room for one per byte); their count, or -1. */
-static ptrdiff_t unpack(const uint8_t *q, const uint8_t *qe, uint64_t *dst)
+/*
+ * The packed values of q[0, qe) into d64, or, for a 32-bit field, their low
+ * 32 bits (as protobuf-c keeps them) into d32 (room for one per byte),
+ * zigzag-decoded for a sint field (zz); their count, or -1. Always inlined,
+ * so that each of its four uses stores one width and one kind of value.
+ */
+static inline __attribute__((always_inline)) ptrdiff_t unpack(const uint8_t *q, const uint8_t *qe, uint64_t *d64,
+							      uint32_t *d32, bool zz)
 {
+#define PUT(i, x) do { \
+	uint64_t v_ = (x); \
+	if (d32) \
+		d32[i] = zz ? ((uint32_t)v_ >> 1) ^ (0 - ((uint32_t)v_ & 1)) : (uint32_t)v_; \
+	else \
+		d64[i] = zz ? (v_ >> 1) ^ (0 - (v_ & 1)) : v_; \
+} while (0)
 	size_t cnt = 0;
 	while (q < qe) {
 		uint64_t w;
 		if (qe - q >= 8 && (memcpy(&w, q, 8), !(w & UINT64_C(0x8080808080808080)))) {
 			for (int j = 0; j < 8; j++) /* eight one-byte values */
-				dst[cnt + (size_t)j] = q[j];
+				PUT(cnt + (size_t)j, q[j]);
 			cnt += 8;
 			q += 8;
 			continue;
@@ -83,30 +96,28 @@ static ptrdiff_t unpack(const uint8_t *q, const uint8_t *qe, uint64_t *dst)
 				return -1;
 			q = t;
 		}
-		dst[cnt++] = x;
+		PUT(cnt, x);
+		cnt++;
 	}
+#undef PUT
 	return (ptrdiff_t)cnt;
 }
 
-/* Values as protobuf-c stores them: 32-bit types keep the low 32 bits, zigzag ones are decoded. */
-static void *convert(struct pt_cols *cols, unsigned k, ProtobufCType t, size_t n)
+/* Field f's packed values q[0, qe) as protobuf-c stores them, into the columns of index k. */
+static ptrdiff_t unpack_field(struct pt_cols *cols, unsigned k, const ProtobufCFieldDescriptor *f, const uint8_t *q,
+			      const uint8_t *qe, void **out)
 {
-	uint64_t *v = cols->col[k];
-	if (wide(t)) {
-		if (t == PROTOBUF_C_TYPE_SINT64)
-			for (size_t i = 0; i < n; i++)
-				v[i] = (v[i] >> 1) ^ (0 - (v[i] & 1));
-		return v;
+	size_t room = qe > q ? (size_t)(qe - q) : 1; /* at most one value per byte */
+	if (wide(f->type)) {
+		pt_xgrow((void **)&cols->col[k], &cols->cap[k], room, sizeof(uint64_t));
+		*out = cols->col[k];
+		return f->type == PROTOBUF_C_TYPE_SINT64 ? unpack(q, qe, cols->col[k], NULL, true)
+							 : unpack(q, qe, cols->col[k], NULL, false);
 	}
-	pt_xgrow((void **)&cols->c32[k], &cols->cap32[k], n ? n : 1, sizeof(uint32_t));
-	uint32_t *w = cols->c32[k];
-	if (t == PROTOBUF_C_TYPE_SINT32)
-		for (size_t i = 0; i < n; i++)
-			w[i] = ((uint32_t)v[i] >> 1) ^ (0 - ((uint32_t)v[i] & 1));
-	else
-		for (size_t i = 0; i < n; i++)
-			w[i] = (uint32_t)v[i];
-	return w;
+	pt_xgrow((void **)&cols->c32[k], &cols->cap32[k], room, sizeof(uint32_t));
+	*out = cols->c32[k];
+	return f->type == PROTOBUF_C_TYPE_SINT32 ? unpack(q, qe, NULL, cols->c32[k], true)
+						 : unpack(q, qe, NULL, cols->c32[k], false);
 }
 
 static void store_plain(void *msg, const ProtobufCFieldDescriptor *f, uint64_t x)
@@ -161,14 +172,13 @@ bool pt_cols_chunk(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftoo
 		uint64_t plen;
 		if ((key & 7) != 2 || !pt_cols_varint(&p, end, &plen) || plen > (uint64_t)(end - p))
 			return false;
-		/* at most one value per byte */
-		pt_xgrow((void **)&cols->col[k], &cols->cap[k], plen ? (size_t)plen : 1, sizeof(uint64_t));
-		ptrdiff_t n = unpack(p, p + plen, cols->col[k]);
+		void *vals;
+		ptrdiff_t n = unpack_field(cols, k, f, p, p + plen, &vals);
 		if (n < 0)
 			return false;
 		p += plen;
 		*(size_t *)((char *)msg + f->quantifier_offset) = (size_t)n;
-		*(void **)((char *)msg + f->offset) = convert(cols, k, f->type, (size_t)n);
+		*(void **)((char *)msg + f->offset) = vals;
 	}
 	proftool__chunk__init(c);
 	c->body_case = (Proftool__Chunk__BodyCase)cf->id;
