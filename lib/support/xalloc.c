@@ -61,7 +61,7 @@ static size_t pages(size_t n)
 	return (n + pg - 1) / pg * pg;
 }
 
-#define HUGE (2u << 20) /* a transparent huge page */
+#define THP_SIZE (2u << 20) /* a transparent huge page */
 
 /*
  * A fresh zero mapping of n bytes. One of 2 MiB or more starts on a 2 MiB
@@ -72,12 +72,12 @@ static size_t pages(size_t n)
  */
 static void *map(size_t n)
 {
-	size_t len = pages(n), extra = len >= HUGE ? HUGE : 0;
+	size_t len = pages(n), extra = len >= THP_SIZE ? THP_SIZE : 0;
 	char *q = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q == MAP_FAILED)
 		oom(n);
 	if (extra) {
-		size_t head = (HUGE - (uintptr_t)q % HUGE) % HUGE;
+		size_t head = (THP_SIZE - (uintptr_t)q % THP_SIZE) % THP_SIZE;
 		if (head)
 			munmap(q, head);
 		if (extra - head)
@@ -109,7 +109,7 @@ void *pt_xbig_grow(void *p, size_t old, size_t n, bool keep)
 		munmap(p, pages(old));
 		return map(n);
 	}
-	if (pages(n) < HUGE) {
+	if (pages(n) < THP_SIZE) {
 		void *q = mremap(p, pages(old), pages(n), MREMAP_MAYMOVE);
 		if (q == MAP_FAILED)
 			oom(n);
