@@ -11,6 +11,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-timeline.h"
+#include "support/out.h"
 #include "support/parse.h"
 #include "support/pdeflate.h"
 #include "support/xalloc.h"
@@ -120,8 +121,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	const char *out = c.output;
-	if (out && !strcmp(out, "-") && opt.split_given && opt.split_mb > 0) {
-		pt_usage_error(cmd, "standard output cannot be split: use -o FILE with --split-mb, or --split-mb 0");
+	if (out && pt_out_is_stream(out) && opt.split_given && opt.split_mb > 0) {
+		if (!strcmp(out, "-"))
+			pt_usage_error(cmd, "standard output cannot be split: use -o FILE with --split-mb, or --split-mb 0");
+		else
+			pt_usage_error(cmd, "'%s' is not a regular file and cannot be split: use -o FILE with --split-mb, or --split-mb 0",
+				       out);
 		return 2;
 	}
 	if (!out && isatty(1)) {
@@ -131,7 +136,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	char *path = pt_xstrdup(out ? out : "-");
 	bool gz = opt.gzip || ends_with(path, ".gz");
-	if (gz && strcmp(path, "-") && !ends_with(path, ".gz")) {
+	if (gz && !pt_out_is_stream(path) && !ends_with(path, ".gz")) { /* (not /dev/null.gz) */
 		char *p2 = pt_xasprintf("%s.gz", path);
 		free(path);
 		path = p2;

@@ -2635,9 +2635,9 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 	st->unaligned_events = c.unaligned;
 	st->overflow_events = c.overflow;
 	c.limit = o->part_limit;
-	bool to_stdout = !strcmp(path, "-");
+	/* standard output, a device or a pipe cannot split: measure first */
+	bool to_stdout = pt_out_is_stream(path);
 	if (to_stdout && c.limit) {
-		/* standard output cannot split: measure first */
 		struct sink cnt;
 		sink_init(&cnt, NULL, false, 0, 1);
 		struct hdr h = { 1, 1, 0 };
@@ -2649,8 +2649,12 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 		uint64_t total = sink_pos(&cnt);
 		sink_free(&cnt);
 		if (total > c.limit) {
-			rc = pt_err(e, "trace of %llu bytes exceeds the %llu MiB part limit; write parts with -o FILE or pass --split-mb 0",
-				    (unsigned long long)total, (unsigned long long)(c.limit >> 20));
+			if (!strcmp(path, "-"))
+				rc = pt_err(e, "trace of %llu bytes exceeds the %llu MiB part limit; write parts with -o FILE or pass --split-mb 0",
+					    (unsigned long long)total, (unsigned long long)(c.limit >> 20));
+			else
+				rc = pt_err(e, "trace of %llu bytes exceeds the %llu MiB part limit, and '%s' is not a regular file that parts could go beside; pass --split-mb 0",
+					    (unsigned long long)total, (unsigned long long)(c.limit >> 20), path);
 			goto out;
 		}
 	}

@@ -24,6 +24,12 @@ void pt_out_init_fd(struct pt_out *o, int fd, const char *name)
 	o->buf = pt_xmalloc(o->cap);
 }
 
+bool pt_out_is_stream(const char *path)
+{
+	struct stat st;
+	return !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+}
+
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 {
 	if (!strcmp(path, "-")) {

@@ -27,6 +27,9 @@ struct pt_out {
 void pt_out_init_fd(struct pt_out *o, int fd, const char *name);
 /* "-" means standard output. Otherwise create path atomically. */
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e);
+/* Is path written in place as one stream: "-", or an existing device, FIFO or
+ * socket (/dev/null, /dev/stdout, a pipe)? Nothing can be created beside it. */
+bool pt_out_is_stream(const char *path);
 void pt_out_write(struct pt_out *o, const void *p, size_t n);
 void pt_out_puts(struct pt_out *o, const char *s);
 void pt_out_putc(struct pt_out *o, char c);

@@ -483,6 +483,40 @@ static void test_split(void **state)
 	assert_int_equal(r1.st.events, r.st.events);
 	run_free(&r1);
 	run_free(&r);
+	/* a device cannot split: over the limit, an error and nothing created beside it; one
+	 * stream without a limit */
+	struct pt_index *x = pt_index_new(m);
+	struct pt_tl *tl = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_timeline(m, x, &to, &tl, &e), 0);
+	struct pt_diag diag = { 0 };
+	struct pt_chrome_stats st;
+	co.part_limit = 200000;
+	assert_int_not_equal(pt_chrome_write(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
+	char *s = pt_err_str(e);
+	assert_non_null(strstr(s, "not a regular file"));
+	free(s);
+	pt_err_free(e);
+	e = NULL;
+	bool made = stat("/dev/null.part001.json", &sb) == 0;
+	if (made) { /* (a failure must not leave them) */
+		for (int k = 1; k < 1000; k++) {
+			char *p = pt_xasprintf("/dev/null.part%03d.json", k);
+			int gone = unlink(p);
+			free(p);
+			if (gone)
+				break;
+		}
+		unlink("/dev/null.parts.json");
+	}
+	assert_false(made);
+	co.part_limit = 0;
+	assert_int_equal(pt_chrome_write(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
+	assert_int_equal(st.parts, 1);
+	assert_int_equal(st.events, r1.st.events);
+	pt_diag_free(&diag);
+	pt_tl_free(tl);
+	pt_index_free(x);
 	pt_model_free(m);
 }
 

@@ -34,6 +34,11 @@ run "jq -c '.parts[] | [.file, .gzip_bytes > 0, .gzip_bytes < .bytes]' gz.parts.
 # errors: usage (exit 2), bad input (exit 1, nothing written)
 run proftool timeline job.ptm -o - -j 0
 run proftool timeline job.ptm -o - --split-mb 1
+# a device or a pipe is written in place as one stream: it cannot split, and nothing is created beside it
+run proftool timeline long -o /dev/null --split-mb 1
+run 'proftool timeline long -o /dev/null --gzip && ls /dev/null.gz /dev/null.part001.json 2>&1 | sed "s/^ls: //"'
+run 'mkfifo fifo && { cat fifo > from-fifo.json & proftool timeline long --split-mb 0 -o fifo; wait; } && ./chrome-check from-fifo.json | sed "s/events=[0-9]*/events=N/;s/X=[0-9]*/X=N/;s/C=[0-9]*/C=N/" && ls fifo.* 2>&1 | sed "s/^ls: //"'
+run proftool timeline long -o fifo --split-mb 1
 run proftool timeline job.ptm --scope-depth x
 run proftool timeline job.ptm --steps 3-1
 run proftool timeline
