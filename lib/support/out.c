@@ -24,30 +24,46 @@ void pt_out_init_fd(struct pt_out *o, int fd, const char *name)
 	o->buf = pt_xmalloc(o->cap);
 }
 
-bool pt_out_is_stream(const char *path)
+/* What path is for writing: standard output, an existing device, FIFO or
+ * socket (written in place), a directory (an error), else a file to create. */
+enum target { T_STDOUT, T_IN_PLACE, T_DIR, T_FILE };
+
+static enum target target_of(const char *path)
 {
 	struct stat st;
-	return !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+	if (!strcmp(path, "-"))
+		return T_STDOUT;
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return T_FILE;
+	return S_ISDIR(st.st_mode) ? T_DIR : T_IN_PLACE;
+}
+
+bool pt_out_is_stream(const char *path)
+{
+	enum target t = target_of(path);
+	return t == T_STDOUT || t == T_IN_PLACE;
 }
 
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 {
-	if (!strcmp(path, "-")) {
+	switch (target_of(path)) {
+	case T_STDOUT:
 		pt_out_init_fd(o, 1, "standard output");
 		return 0;
-	}
-	/* A device, FIFO or socket (e.g. /dev/full, /dev/stdout) is written in
-	 * place: a temporary file beside it must never be renamed over it. */
-	struct stat st;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			return pt_err(e, "cannot create '%s': it is a directory", path);
+	case T_DIR:
+		return pt_err(e, "cannot create '%s': it is a directory", path);
+	case T_IN_PLACE: {
+		/* A device, FIFO or socket (e.g. /dev/full, /dev/stdout) is written in
+		 * place: a temporary file beside it must never be renamed over it. */
 		int fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return pt_err_errno(e, errno, "cannot open '%s'", path);
 		pt_out_init_fd(o, fd, path);
 		o->own_fd = true;
 		return 0;
+	}
+	case T_FILE:
+		break;
 	}
 	char *tmp = pt_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0666);
