@@ -131,6 +131,7 @@ struct ids {
 	size_t nstrings, ndevices, ntracks, nops;
 	uint64_t nevents; /* events applied so far (a streaming read keeps only the current batch) */
 	struct u32buf scratch[3]; /* undelta()'s columns */
+	bool batchwise;           /* a streaming read holds one event batch at a time */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
 	bool kinds;               /* skip, and the tables will be checked: keep kbits */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
@@ -418,11 +419,11 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						     p->kinds[i], p->flags[i] };
 			pt_vec_push(&m->track_events, x);
 		}
-		/* the event columns can be sized once the counts are near (model.h) */
+		/* a read that keeps the events can size their columns once the counts are near (model.h) */
 		uint64_t total = m->events.n;
 		for (size_t i = 0; i < n && total <= UINT32_MAX; i++)
 			total += p->count[i] < UINT32_MAX ? p->count[i] : UINT32_MAX;
-		m->events.expect = total <= UINT32_MAX ? (size_t)total : 0;
+		m->events.expect = !ids->batchwise && total <= UINT32_MAX ? (size_t)total : 0;
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_STAT: {
@@ -791,6 +792,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	bool events_only = sink && sink->events_only, whole = false;
 	if (events_only) /* the model a first read of the same file filled */
 		ids_of(&ids, m);
+	ids.batchwise = sink != NULL;
 	ids.skip = sink && sink->skip_tables;
 	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
 	int rc = 0;
@@ -876,13 +878,11 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (sink && !whole)
-				m->events.expect = 0; /* a batch at a time */
 			if (!rc && sink && batch && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = ids.kinds = false;
+				ids.skip = ids.kinds = ids.batchwise = false;
 				rc = 0;
 			}
 		}
