@@ -22,6 +22,7 @@ static const struct pt_cmd *const commands[] = {
 	&pt_cmd_flops,
 	&pt_cmd_hints,
 	&pt_cmd_memory,
+	&pt_cmd_diff,
 	&pt_cmd_export,
 	NULL,
 };
