@@ -386,7 +386,7 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 	struct pt_stext *x = pt_stext_new("Diff", pt_time_unit_name(u));
 	pt_stext_col(x, "Name", 30, false, false);
 	pt_stext_col(x, "Status", 7, false, false);
-	pt_stext_col(x, "Calls", 9, true, false);
+	pt_stext_col(x, "Calls", 11, true, false);
 	pt_stext_col(x, "Base total", 10, true, false);
 	pt_stext_col(x, "Test total", 10, true, false);
 	pt_stext_col(x, "Delta", 10, true, false);
@@ -409,7 +409,7 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 		char b1[64], b2[64];
 		fcell(t, r, (size_t)bc, u, b1);
 		fcell(t, r, (size_t)tc, u, b2);
-		snprintf(c[2], sizeof(c[2]), "%s > %s", b1, b2);
+		snprintf(c[2], sizeof(c[2]), "%s -> %s", b1, b2);
 		fcell(t, r, (size_t)bt, u, c[3]);
 		fcell(t, r, (size_t)tt, u, c[4]);
 		fsigned(t, r, (size_t)dt, u, c[5]);
@@ -498,16 +498,19 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 static void write_text(struct pt_out *o, const struct pt_common *c, const struct side sd[2], const struct pt_diff *d)
 {
 	enum pt_time_unit u = pt_export_unit(&c->ex);
-	pt_out_printf(o, "Diff by %s (%s)\n", pt_diff_by_names[dopt.by],
-		      dopt.exact ? "names compared as recorded"
-				 : "names normalised: -op<N> suffixes and graph-id parts removed");
+	if (dopt.by == PT_DB_STEP)
+		pt_out_puts(o, "Diff by step\n");
+	else
+		pt_out_printf(o, "Diff by %s (%s)\n", pt_diff_by_names[dopt.by],
+			      dopt.exact ? "names compared as recorded"
+					 : "names normalised: -op<N> suffixes and graph-id parts removed");
 	for (int s = 0; s < 2; s++) {
 		char t[96];
 		const struct pt_diff_side *x = &sd[s].d;
 		if (x->step_count > 0) {
 			fnum_unit(t, sizeof(t), s ? d->test_step : d->base_step, u, false);
-			pt_out_printf(o, "  %s: '%s', %" PRId64 " steps, mean step time %s\n", s ? "test" : "base",
-				      sd[s].path, x->step_count, t);
+			pt_out_printf(o, "  %s: '%s', %" PRId64 " step%s, mean step time %s\n", s ? "test" : "base",
+				      sd[s].path, x->step_count, x->step_count == 1 ? "" : "s", t);
 		} else {
 			pt_out_printf(o, "  %s: '%s', no training steps\n", s ? "test" : "base", sd[s].path);
 		}
