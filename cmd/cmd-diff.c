@@ -43,16 +43,14 @@ static const char *const match_values[] = { "normalized", "exact", NULL };
 
 static const struct pt_opt diff_opts[] = {
 	{ "by", 0, "WHAT", OPT_BY,
-	  "items to compare: op (default), optype, kernel, api, scope (ops summed per scope), or step (the step "
-	  "stages)",
+	  "items to compare (default op; scope: ops summed per scope; step: the step stages instead of items)",
 	  pt_diff_by_names },
 	{ "top", 0, "N", OPT_TOP, "keep the first N item rows", NULL },
 	{ "sorted-by", 0, "KEY", OPT_SORTED_BY,
-	  "order of the item rows: delta (absolute change of total, default), delta-pct, delta-avg, base-total, "
-	  "test-total, calls (absolute change), name",
+	  "order of the item rows (default delta: the absolute change of total; calls: the absolute change of calls)",
 	  pt_diff_keys },
 	{ "match", 0, "M", OPT_MATCH,
-	  "normalized (default: -op<N> suffixes and kernel_graph<N>/graph_<N> parts removed) or exact names",
+	  "match names normalised (default: -op<N> suffixes, kernel_graph<N> and graph_<N> parts removed) or exactly",
 	  match_values },
 	{ "base-steps", 0, "A-B", OPT_BASE_STEPS, "only steps A to B of BASE (overrides --steps)", NULL },
 	{ "test-steps", 0, "A-B", OPT_TEST_STEPS, "only steps A to B of TEST (overrides --steps)", NULL },
