@@ -4,11 +4,12 @@
  *
  * Matching: every item gets a key (its normalised name; with --by scope the
  * scope of that name, and items of one scope are summed). Items of one side
- * with the same name are summed first. Items of one side that share a key
- * (two ops of one scope whose names differ only in their -op<N> numbers) are
- * numbered in the natural order of their names (strverscmp: digit runs
- * compare as numbers), and the k-th of the base matches the k-th of the
- * test; the rest are removed or added. Nothing is dropped.
+ * with the same name are summed first. Within one (rank, key), items whose
+ * names are equal as recorded match first; the others are then paired in
+ * the natural order of their names (strverscmp: digit runs compare as
+ * numbers), the k-th left of the base with the k-th left of the test (a
+ * graph renumbered in order keeps its pairs). What is left over is removed
+ * or added. Nothing is dropped.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* strverscmp */
@@ -113,7 +114,6 @@ struct ent {
 	char *key;        /* owned */
 	const char *name; /* as recorded (the key for scopes) */
 	int64_t calls, total, min, max;
-	uint32_t ord;     /* among the side's entries of the same (rank, key) */
 	int side;         /* 0 base, 1 test */
 };
 
@@ -127,19 +127,6 @@ static int cmp_side(const void *pa, const void *pb)
 		return c;
 	c = strverscmp(a->name, b->name);
 	return c ? c : strcmp(a->name, b->name);
-}
-
-static int cmp_all(const void *pa, const void *pb)
-{
-	const struct ent *a = pa, *b = pb;
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	int c = strcmp(a->key, b->key);
-	if (c)
-		return c;
-	if (a->ord != b->ord)
-		return a->ord < b->ord ? -1 : 1;
-	return a->side - b->side;
 }
 
 static void merge_into(struct ent *d, const struct ent *s)
@@ -176,13 +163,12 @@ static void side_ents(const struct pt_diff_side *sd, int side, const struct pt_d
 		x->total = it->total;
 		x->min = it->min;
 		x->max = it->max;
-		x->ord = 0;
 		x->side = side;
 	}
 	struct ent *e = *v + first;
 	size_t m = *n - first;
 	pt_sort(e, m, sizeof(*e), cmp_side);
-	/* merge equal names (equal keys for scopes), then number the keys */
+	/* merge equal names (equal keys for scopes) */
 	size_t w = 0;
 	for (size_t i = 0; i < m; i++) {
 		if (w && e[w - 1].rank == e[i].rank && !strcmp(e[w - 1].name, e[i].name)) {
@@ -190,16 +176,14 @@ static void side_ents(const struct pt_diff_side *sd, int side, const struct pt_d
 			free(e[i].key);
 			continue;
 		}
-		e[w] = e[i];
-		if (w && e[w - 1].rank == e[w].rank && !strcmp(e[w - 1].key, e[w].key))
-			e[w].ord = e[w - 1].ord + 1;
-		w++;
+		e[w++] = e[i];
 	}
 	*n = first + w;
 }
 
 struct row {
 	const struct ent *b, *t; /* either may be NULL */
+	uint32_t ord;            /* among the rows of its (rank, key) */
 	int64_t sort_a;          /* primary magnitude */
 	double sort_d;
 };
@@ -221,7 +205,7 @@ static uint32_t row_rank(const struct row *r)
 
 static uint32_t row_ord(const struct row *r)
 {
-	return r->b ? r->b->ord : r->t->ord;
+	return r->ord;
 }
 
 static int cmp_name(const struct row *a, const struct row *b)
@@ -544,6 +528,85 @@ static void verdict(struct pt_diff *d, const struct row *rows, size_t n, const s
 	free(v);
 }
 
+/* Does a come before b in (rank, key) order? 0: same group. */
+static int cmp_group(const struct ent *a, const struct ent *b)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* Match one (rank, key) group: b[0..nb) and t[0..nt), each in the order of cmp_side. */
+static void match_group(const struct ent *b, size_t nb, const struct ent *t, size_t nt, struct row *rows,
+			size_t *nr, struct pt_diff *d)
+{
+	size_t *pb = pt_xmalloc((nb + 1) * sizeof(*pb));
+	bool *tused = pt_xcalloc(nt + 1, sizeof(*tused));
+	/* equal names first: both lists are sorted alike, so a merge finds them */
+	for (size_t i = 0, j = 0; i < nb; i++) {
+		pb[i] = SIZE_MAX;
+		while (j < nt && cmp_side(&t[j], &b[i]) < 0)
+			j++;
+		if (j < nt && !strcmp(t[j].name, b[i].name)) {
+			pb[i] = j;
+			tused[j++] = true;
+		}
+	}
+	/* then the rest in order */
+	size_t j = 0;
+	for (size_t i = 0; i < nb; i++) {
+		if (pb[i] != SIZE_MAX)
+			continue;
+		while (j < nt && tused[j])
+			j++;
+		if (j < nt) {
+			pb[i] = j;
+			tused[j++] = true;
+		}
+	}
+	uint32_t ord = 0;
+	for (size_t i = 0; i < nb; i++) {
+		struct row *r = &rows[(*nr)++];
+		r->b = &b[i];
+		r->t = pb[i] != SIZE_MAX ? &t[pb[i]] : NULL;
+		r->ord = ord++;
+		if (r->t)
+			d->matched++;
+		else
+			d->removed++;
+	}
+	for (size_t k = 0; k < nt; k++)
+		if (!tused[k]) {
+			struct row *r = &rows[(*nr)++];
+			r->b = NULL;
+			r->t = &t[k];
+			r->ord = ord++;
+			d->added++;
+		}
+	free(pb);
+	free(tused);
+}
+
+/* Rows of every group of the two sides (each sorted by cmp_side). */
+static void match(const struct ent *b, size_t nb, const struct ent *t, size_t nt, struct row *rows, size_t *nr,
+		  struct pt_diff *d)
+{
+	size_t i = 0, j = 0;
+	while (i < nb || j < nt) {
+		int c = i == nb ? 1 : j == nt ? -1 : cmp_group(&b[i], &t[j]);
+		size_t i2 = i, j2 = j;
+		if (c <= 0)
+			while (i2 < nb && !cmp_group(&b[i2], &b[i]))
+				i2++;
+		if (c >= 0)
+			while (j2 < nt && !cmp_group(&t[j2], &t[j]))
+				j2++;
+		match_group(b + i, i2 - i, t + j, j2 - j, rows, nr, d);
+		i = i2;
+		j = j2;
+	}
+}
+
 int pt_pass_diff(const struct pt_diff_side *base, const struct pt_diff_side *test, const struct pt_diff_opts *o,
 		 struct pt_diff *out, struct pt_err **e)
 {
@@ -552,27 +615,11 @@ int pt_pass_diff(const struct pt_diff_side *base, const struct pt_diff_side *tes
 	struct ent *v = NULL;
 	size_t n = 0, cap = 0;
 	side_ents(base, 0, o, &v, &n, &cap);
+	size_t nb = n;
 	side_ents(test, 1, o, &v, &n, &cap);
-	pt_sort(v, n, sizeof(*v), cmp_all);
 	struct row *rows = pt_xmalloc((n + 1) * sizeof(*rows));
 	size_t nr = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct row *r = &rows[nr++];
-		r->b = r->t = NULL;
-		if (i + 1 < n && v[i].side == 0 && v[i + 1].side == 1 && v[i].rank == v[i + 1].rank &&
-		    v[i].ord == v[i + 1].ord && !strcmp(v[i].key, v[i + 1].key)) {
-			r->b = &v[i];
-			r->t = &v[i + 1];
-			i++;
-			out->matched++;
-		} else if (v[i].side == 0) {
-			r->b = &v[i];
-			out->removed++;
-		} else {
-			r->t = &v[i];
-			out->added++;
-		}
-	}
+	match(v, nb, v + nb, n - nb, rows, &nr, out);
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = &rows[i];
 		int64_t dt = total_of(r->t) - total_of(r->b);

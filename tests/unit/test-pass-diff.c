@@ -274,6 +274,48 @@ static void test_stages(void **state)
 	pt_diff_free(&d);
 }
 
+/* One key, several ops: equal names match first, the rest in natural order. */
+static void test_match_group(void **state)
+{
+	(void)state;
+	struct pt_diff_item b[] = { { 0, "S/Mul-op20", 1, 20, 20, 20 }, { 0, "S/Mul-op21", 1, 21, 21, 21 },
+				    { 0, "S/Mul-op9", 1, 9, 9, 9 }, { 0, "S/Mul-op22", 1, 22, 22, 22 } };
+	/* op20 dropped, op9 renumbered to op109 (after op22 in natural order), op21 and op22 kept */
+	struct pt_diff_item t[] = { { 0, "S/Mul-op22", 1, 23, 23, 23 }, { 0, "S/Mul-op109", 1, 10, 10, 10 },
+				    { 0, "S/Mul-op21", 1, 21, 21, 21 } };
+	struct pt_diff_side bs = { b, 4, NULL, 0, 0, 0 }, ts = { t, 3, NULL, 0, 0, 0 };
+	struct pt_diff_opts o;
+	pt_diff_opts_init(&o);
+	struct pt_diff d;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_diff(&bs, &ts, &o, &d, &e), 0);
+	assert_int_equal(d.matched, 3);
+	assert_int_equal(d.removed, 1);
+	assert_int_equal(d.added, 0);
+	const struct pt_table *x = d.items;
+	int seen = 0;
+	for (size_t r = 0; r < x->nrows; r++) {
+		const char *bn = sv(x, r, "base_name"), *tn = sv(x, r, "test_name");
+		if (!strcmp(bn, "S/Mul-op21")) {
+			assert_string_equal(tn, "S/Mul-op21");
+			seen |= 1;
+		} else if (!strcmp(bn, "S/Mul-op22")) {
+			assert_string_equal(tn, "S/Mul-op22");
+			assert_int_equal(iv(x, r, "delta_total"), 1);
+			seen |= 2;
+		} else if (!strcmp(bn, "S/Mul-op9")) {
+			assert_string_equal(tn, "S/Mul-op109");
+			seen |= 4;
+		} else {
+			assert_string_equal(bn, "S/Mul-op20");
+			assert_string_equal(sv(x, r, "status"), "removed");
+			seen |= 8;
+		}
+	}
+	assert_int_equal(seen, 15);
+	pt_diff_free(&d);
+}
+
 /* Offsetting items: the step time grew, one item got much faster. */
 static void test_verdict_offset(void **state)
 {
@@ -318,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_sort_top_scope),
+		cmocka_unit_test(test_match_group),
 		cmocka_unit_test(test_stages),
 		cmocka_unit_test(test_verdict_offset),
 	};
