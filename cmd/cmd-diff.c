@@ -126,6 +126,7 @@ struct side {
 	size_t nst;
 	PT_VEC(struct pt_diff_item) items;
 	PT_VEC(struct pt_diff_stage) stages;
+	PT_VEC(char *) names; /* stage names made here */
 	struct pt_diff_side d;
 };
 
@@ -210,12 +211,14 @@ static void side_items(struct side *sd)
 	}
 }
 
-/* Stage averages: the avg row of every rank of the steps tables. */
+/* Stage averages: the avg row of every rank of the steps tables (GPU: of every device of a rank,
+ * named "device N: STAGE"). */
 static void side_stages(struct side *sd)
 {
 	for (size_t k = 0; k < sd->nst; k++) {
 		const struct pt_table *t = sd->st[k];
 		int step = pt_table_col(t, "step"), rank = pt_table_col(t, "device_id");
+		int dev = pt_table_col(t, "device");
 		if (rank < 0)
 			rank = pt_table_col(t, "rank");
 		for (size_t r = 0; r < t->nrows; r++) {
@@ -231,6 +234,11 @@ static void side_stages(struct side *sd)
 				const struct pt_cell *x = cell(t, r, (int)c);
 				if (x->kind != PT_CELL_INT)
 					continue;
+				if (dev >= 0) {
+					char *n = pt_xasprintf("device %" PRId64 ": %s", cell_i(cell(t, r, dev)), nm);
+					pt_vec_push(&sd->names, n);
+					nm = n;
+				}
 				struct pt_diff_stage s = { (uint32_t)cell_i(cell(t, r, rank)), nm, x->u.i };
 				pt_vec_push(&sd->stages, s);
 			}
@@ -315,6 +323,9 @@ static void side_free(struct side *sd)
 		pt_table_free(sd->st[k]);
 	pt_vec_free(&sd->items);
 	pt_vec_free(&sd->stages);
+	for (size_t i = 0; i < sd->names.n; i++)
+		free(sd->names.v[i]);
+	pt_vec_free(&sd->names);
 }
 
 static const char *kinds_name(unsigned k)

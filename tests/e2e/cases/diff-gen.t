@@ -57,3 +57,10 @@ run "proftool diff - test.ptm --top 2 --format csv <base.ptm"
 run proftool-gen cupti '$SRC/testdata/cupti/launch.cdtxt' -o app.cdump
 run proftool diff app.cdump app.cdump --by kernel --format csv
 run proftool diff app.cdump app.cdump --by api
+# GPU operators (host ranges, their cpu time) and the stages of a rank with two GPUs
+run proftool-gen cupti '$SRC/tests/gen/cases/summary-case1.cdtxt' -o c1.cdump
+run proftool diff c1.cdump c1.cdump --format csv
+sed -e 's|^  rec CONTEXT contextId=1 deviceId=0 nullStreamId=7|&\n  rec DEVICE id=1 name="Test GPU" numMultiprocessors=80\n  rec CONTEXT contextId=2 deviceId=1 nullStreamId=7|' \
+	-e 's|start=1000095 end=1000155 deviceId=0 contextId=1|start=1000095 end=1000155 deviceId=1 contextId=2|' \
+	"$SRC/tests/gen/cases/summary-case1.cdtxt" >two.cdtxt
+run "proftool-gen cupti two.cdtxt -o two.cdump && proftool diff c1.cdump two.cdump --by step --format csv"
