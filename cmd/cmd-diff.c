@@ -392,8 +392,23 @@ static void short_name(char *b, size_t bn, const char *s, size_t len, size_t w, 
 
 static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u, bool wide)
 {
+	int cn = pt_table_col(t, "name"), cs = pt_table_col(t, "status");
+	int bc = pt_table_col(t, "base_calls"), tc = pt_table_col(t, "test_calls");
+	int bt = pt_table_col(t, "base_total"), tt = pt_table_col(t, "test_total");
+	int dt = pt_table_col(t, "delta_total"), dp = pt_table_col(t, "delta_total_pct");
+	int ba = pt_table_col(t, "base_avg"), ta = pt_table_col(t, "test_avg");
+	/* the name gives up what wide call counts need, to keep 120 columns */
+	size_t callw = 11;
+	for (size_t r = 0; r < t->nrows; r++) {
+		char b1[64], b2[64];
+		fcell(t, r, (size_t)bc, u, b1);
+		fcell(t, r, (size_t)tc, u, b2);
+		if (strlen(b1) + strlen(b2) + 4 > callw)
+			callw = strlen(b1) + strlen(b2) + 4;
+	}
+	size_t namew = callw - 11 < 10 ? 28 - (callw - 11) : 18;
 	struct pt_stext *x = pt_stext_new("Diff", pt_time_unit_name(u));
-	pt_stext_col(x, "Name", 30, false, false);
+	pt_stext_col(x, "Name", namew, false, false);
 	pt_stext_col(x, "Status", 7, false, false);
 	pt_stext_col(x, "Calls", 11, true, false);
 	pt_stext_col(x, "Base total", 10, true, false);
@@ -406,14 +421,9 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 	const char *cells[9];
 	for (int k = 0; k < 9; k++)
 		cells[k] = c[k];
-	int cn = pt_table_col(t, "name"), cs = pt_table_col(t, "status");
-	int bc = pt_table_col(t, "base_calls"), tc = pt_table_col(t, "test_calls");
-	int bt = pt_table_col(t, "base_total"), tt = pt_table_col(t, "test_total");
-	int dt = pt_table_col(t, "delta_total"), dp = pt_table_col(t, "delta_total_pct");
-	int ba = pt_table_col(t, "base_avg"), ta = pt_table_col(t, "test_avg");
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct pt_cell *row = pt_table_row(t, r);
-		short_name(c[0], sizeof(c[0]), row[cn].u.s, row[cn].len, 30, wide);
+		short_name(c[0], sizeof(c[0]), row[cn].u.s, row[cn].len, namew, wide);
 		snprintf(c[1], sizeof(c[1]), "%.*s", (int)row[cs].len, row[cs].u.s);
 		char b1[64], b2[64];
 		fcell(t, r, (size_t)bc, u, b1);
@@ -458,7 +468,7 @@ static void write_stages_text(struct pt_out *o, const struct pt_table *t, enum p
 	pt_stext_free(x);
 }
 
-static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_time_unit u)
+static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_time_unit u, bool wide)
 {
 	char a[96], b[96], c[96];
 	if (!d->has_step_time) {
@@ -482,9 +492,13 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 		fcell(t, r, PT_DV_BASE_AVG, u, ba);
 		fcell(t, r, PT_DV_TEST_AVG, u, ta);
 		bool cause = cell_is(&row[PT_DV_ROLE], "cause");
-		pt_out_printf(o, "  %-11.*s %s per step (%.1f%% of the change%s): %.*s\n", (int)row[PT_DV_KIND].len,
-			      row[PT_DV_KIND].u.s, per, row[PT_DV_SHARE].u.d, cause ? "" : ", offsetting",
-			      (int)row[PT_DV_NAME].len, row[PT_DV_NAME].u.s);
+		char head[256], nm[4096];
+		int hl = snprintf(head, sizeof(head), "  %-11.*s %s per step (%.1f%% of the change%s): ",
+				  (int)row[PT_DV_KIND].len, row[PT_DV_KIND].u.s, per, row[PT_DV_SHARE].u.d,
+				  cause ? "" : ", offsetting");
+		size_t w = hl > 0 && hl < 100 ? 120 - (size_t)hl : 20;
+		short_name(nm, sizeof(nm), row[PT_DV_NAME].u.s, row[PT_DV_NAME].len, w, wide);
+		pt_out_printf(o, "%s%s\n", head, nm);
 		int64_t bcalls = row[PT_DV_BASE_CALLS].u.i, tcalls = row[PT_DV_TEST_CALLS].u.i;
 		if (!bcalls)
 			pt_out_printf(o, "              evidence: added, %" PRId64 " calls, avg %s %s\n", tcalls, ta,
@@ -531,7 +545,7 @@ static void write_text(struct pt_out *o, const struct pt_common *c, const struct
 			pt_out_printf(o, "; the first %zu shown (--top)", d->shown);
 		pt_out_puts(o, "\n\n");
 		write_items_text(o, d->items, u, c->ex.wide);
-		write_verdict(o, d, u);
+		write_verdict(o, d, u, c->ex.wide);
 	} else {
 		pt_out_puts(o, "\n");
 		if (d->stages->nrows)
