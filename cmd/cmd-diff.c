@@ -544,6 +544,11 @@ static void write_text(struct pt_out *o, const struct pt_common *c, const struct
 		if (d->shown < all)
 			pt_out_printf(o, "; the first %zu shown (--top)", d->shown);
 		pt_out_puts(o, "\n\n");
+		if (!all) {
+			pt_out_printf(o, "No %s items in either run (the summary's %s view has no rows).\n\n",
+				      pt_diff_by_names[dopt.by], pt_summary_view_names[item_view(dopt.by)]);
+			return;
+		}
 		write_items_text(o, d->items, u, c->ex.wide);
 		write_verdict(o, d, u, c->ex.wide);
 	} else {
