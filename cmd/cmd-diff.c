@@ -570,11 +570,11 @@ static int emit(struct pt_common *c, const struct side sd[2], struct pt_diff *d,
 	if (c->ex.format == PT_FMT_TABLE) {
 		write_text(&o, c, sd, d);
 	} else {
-		struct pt_table *main = dopt.by == PT_DB_STEP ? d->stages : d->items;
+		struct pt_table *tab = dopt.by == PT_DB_STEP ? d->stages : d->items;
 		if (c->ex.format == PT_FMT_CSV) {
-			pt_export_csv(&o, &main, 1, &c->ex);
+			pt_export_csv(&o, &tab, 1, &c->ex);
 		} else {
-			struct pt_table *all[3] = { d->steps, main, d->verdict };
+			struct pt_table *all[3] = { d->steps, tab, d->verdict };
 			pt_export_json(&o, all, dopt.by == PT_DB_STEP ? 2 : 3, &c->ex);
 		}
 	}
