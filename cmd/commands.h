@@ -16,5 +16,6 @@ extern const struct pt_cmd pt_cmd_timeline;
 extern const struct pt_cmd pt_cmd_flops;
 extern const struct pt_cmd pt_cmd_hints;
 extern const struct pt_cmd pt_cmd_memory;
+extern const struct pt_cmd pt_cmd_diff;
 
 #endif

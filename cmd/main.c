@@ -1,7 +1,7 @@
 /*
  * proftool: turn deep-learning profiler dumps into answers.
  * main: dispatch to the subcommand; exit status 0 success, 1 failure,
- * 2 usage error (3 is reserved for `hints --fail-on`).
+ * 2 usage error (3 is reserved for `hints --fail-on` and `diff --fail-on-regression`).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@ static const struct pt_cmd *const commands[] = {
 	&pt_cmd_flops,
 	&pt_cmd_hints,
 	&pt_cmd_memory,
+	&pt_cmd_diff,
 	&pt_cmd_export,
 	NULL,
 };

@@ -3949,6 +3949,8 @@ static void run_views(struct run *u, struct pt_summary *out)
 			view_fns[v](&u->ranks.v[k], vo->data, &vo->text[2 * k], multi);
 	}
 	out->nesting_violations = u->g.violations;
+	for (size_t d = 0; d < u->g.m->devices.n; d++)
+		out->device_kinds |= 1u << u->g.m->devices.v[d].kind;
 }
 
 static void run_free(struct run *u)

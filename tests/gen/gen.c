@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gen.h"
 #include "gen-cupti.h"
@@ -29,6 +31,10 @@ static const char *usage_text =
 	"  --hwts-bytes SIZE      scale mode: add steps until the HWTS log has SIZE bytes\n"
 	"                         (suffixes K, M, G = 2^10, 2^20, 2^30); same as `scale`\n"
 	"  --steps N              override the description's step count\n"
+	"  --perturbed DIR        also write the job with the description's `perturb`\n"
+	"                         changes into DIR, and the true per-op deltas\n"
+	"                         (base -> perturbed) into DIR/DELTA\n"
+	"  --print-delta=FILE     write those deltas to FILE instead\n"
 	"  -h, --help             this text\n";
 
 /* ---------------------------------------------------------------------------
@@ -848,6 +854,80 @@ static void d_inject(struct gen *g, char **tok, int n)
 	pt_vec_push(&g->injs, in);
 }
 
+static void op_free(struct gen_op *op)
+{
+	for (size_t t = 0; t < op->tensors.n; t++) {
+		free(op->tensors.v[t].format);
+		free(op->tensors.v[t].dtype);
+		free(op->tensors.v[t].shape);
+	}
+	pt_vec_free(&op->tensors);
+	pt_vec_free(&op->tasks);
+	free(op->name);
+	free(op->type);
+}
+
+/* A factor "1.5", "0.25", "3": *num / *den exactly (at most 6 decimals). */
+static void parse_factor(const char *s, uint64_t *num, uint64_t *den)
+{
+	const char *dot = strchr(s, '.');
+	char buf[64];
+	size_t il = dot ? (size_t)(dot - s) : strlen(s), fl = dot ? strlen(dot + 1) : 0;
+	if (!il || il + fl >= sizeof(buf) || fl > 6)
+		die("perturb scale: bad factor '%s' (a decimal with at most 6 decimals)", s);
+	memcpy(buf, s, il);
+	if (fl)
+		memcpy(buf + il, dot + 1, fl);
+	buf[il + fl] = 0;
+	*num = parse_u64(buf, "perturb scale factor");
+	*den = 1;
+	for (size_t i = 0; i < fl; i++)
+		*den *= 10;
+}
+
+/*
+ * perturb scale OP FACTOR | perturb drop OP | perturb rename OP NEW | perturb op NAME ...:
+ * applied only when generating the perturbed job (--perturbed), in description order.
+ */
+static void d_perturb(struct gen *g, char **tok, int n)
+{
+	if (n < 3)
+		die("perturb scale OP FACTOR | drop OP | rename OP NEW | op NAME ...");
+	const char *w = tok[1];
+	if (!strcmp(w, "op")) {
+		if (g->perturbed)
+			d_op(g, tok + 1, n - 1);
+		return;
+	}
+	if (strcmp(w, "scale") && strcmp(w, "drop") && strcmp(w, "rename"))
+		die("perturb: unknown change '%s' (scale, drop, rename, op)", w);
+	if (n != (strcmp(w, "drop") ? 4 : 3))
+		die("perturb %s: wrong number of arguments", w);
+	struct gen_op *op = find_op(g, tok[2]);
+	if (!op)
+		die("perturb %s: op '%s' is not defined above", w, tok[2]);
+	uint64_t num = 1, den = 1;
+	if (!strcmp(w, "scale"))
+		parse_factor(tok[3], &num, &den);
+	else if (!strcmp(w, "rename") && find_op(g, tok[3]))
+		die("perturb rename: op '%s' is already defined", tok[3]);
+	if (!g->perturbed)
+		return;
+	if (!strcmp(w, "scale")) {
+		op->dur_ns = (uint64_t)((unsigned __int128)op->dur_ns * num / den);
+	} else if (!strcmp(w, "rename")) {
+		pt_vec_push(&g->renames, pt_xstrdup(op->name));
+		pt_vec_push(&g->renames, pt_xstrdup(tok[3]));
+		free(op->name);
+		op->name = pt_xstrdup(tok[3]);
+	} else {
+		size_t i = (size_t)(op - g->ops.v);
+		op_free(op);
+		memmove(&g->ops.v[i], &g->ops.v[i + 1], (g->ops.n - i - 1) * sizeof(*g->ops.v));
+		g->ops.n--;
+	}
+}
+
 static void directive(struct gen *g, char **tok, int n)
 {
 	const char *d = tok[0];
@@ -1025,6 +1105,8 @@ static void directive(struct gen *g, char **tok, int n)
 			g->files[k].done = v;
 	} else if (!strcmp(d, "inject")) {
 		d_inject(g, tok, n);
+	} else if (!strcmp(d, "perturb")) {
+		d_perturb(g, tok, n);
 	} else if (!strcmp(d, "scale")) {
 		if (n == 3 && !strcmp(tok[1], "hwts-bytes"))
 			g->scale_hwts_bytes = parse_u64(tok[2], "hwts-bytes");
@@ -1721,19 +1803,12 @@ static void gen_init(struct gen *g)
 
 static void gen_free(struct gen *g)
 {
-	for (size_t i = 0; i < g->ops.n; i++) {
-		struct gen_op *op = &g->ops.v[i];
-		for (size_t t = 0; t < op->tensors.n; t++) {
-			free(op->tensors.v[t].format);
-			free(op->tensors.v[t].dtype);
-			free(op->tensors.v[t].shape);
-		}
-		pt_vec_free(&op->tensors);
-		pt_vec_free(&op->tasks);
-		free(op->name);
-		free(op->type);
-	}
+	for (size_t i = 0; i < g->ops.n; i++)
+		op_free(&g->ops.v[i]);
 	pt_vec_free(&g->ops);
+	for (size_t i = 0; i < g->renames.n; i++)
+		free(g->renames.v[i]);
+	pt_vec_free(&g->renames);
 	for (size_t i = 0; i < g->aicpu.n; i++)
 		free(g->aicpu.v[i].name);
 	pt_vec_free(&g->aicpu);
@@ -1751,96 +1826,253 @@ static void gen_free(struct gen *g)
 	free(g->aic_text);
 }
 
+struct gen_args {
+	const char *desc;
+	uint64_t hwts_bytes, steps;
+	bool have_steps;
+};
+
+/* Generate the job described by a->desc into outdir; g is initialised and left for the caller to free. */
+static void generate(struct gen *g, const struct gen_args *a, const char *outdir, bool perturbed, FILE *expect)
+{
+	gen_init(g);
+	g->outdir = outdir;
+	g->perturbed = perturbed;
+	g->desc_path = a->desc;
+	parse_desc(g, a->desc);
+	if (a->hwts_bytes)
+		g->scale_hwts_bytes = a->hwts_bytes;
+	if (a->have_steps) {
+		g->steps = a->steps;
+		g->files[GK_STEP_TRACE].enabled = true;
+	}
+	finish_desc(g);
+	if (g->dev_start && !g->dev_cntvct)
+		g->dev_cntvct = g->start_cycles - gen_ns_to_cyc(g, 1000000);
+	mkdir_p(outdir);
+	g->expect = expect;
+	if (expect) {
+		gen_expect(g, "# proftool-gen facts for '%s'%s", a->desc, perturbed ? " (perturbed)" : "");
+		gen_expect(g, "device %u", g->device);
+		gen_expect(g, "era %s", g->binary ? "binary" : g->ge ? "text-ge" : "text-vm");
+		gen_expect(g, "freq_khz %" PRIu64, g->freq_khz);
+		gen_expect(g, "dynamic_shape %d", g->dynamic ? 1 : 0);
+		gen_expect(g, "steps_generated %" PRIu64, gen_nsteps(g));
+	}
+	gen_clock(g);
+	if (g->binary)
+		gen_framework_bin(g);
+	else
+		gen_framework_text(g);
+	gen_hwts(g);
+	gen_steptrace(g);
+	gen_aicpu(g);
+	gen_aicpumi(g);
+	gen_tdt(g);
+	gen_minddata(g);
+	gen_memory(g);
+	gen_hccl(g);
+	gen_aicore(g);
+	if (expect && fflush(expect))
+		die("write error on EXPECT: %s", strerror(errno));
+	pt_hashmap_free(&dyn.next);
+}
+
+struct op_fact {
+	char *name;
+	uint64_t calls, total;
+	bool used;
+};
+typedef PT_VEC(struct op_fact) op_facts;
+
+/* The `op NAME calls N total_ns T` lines of an EXPECT stream. */
+static void read_op_facts(FILE *f, op_facts *v)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	rewind(f);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (strncmp(line, "op ", 3))
+			continue;
+		char *c = NULL;
+		for (char *p = strstr(line, " calls "); p; p = strstr(p + 1, " calls "))
+			c = p;
+		struct op_fact x = { 0 };
+		if (!c || sscanf(c, " calls %" SCNu64 " total_ns %" SCNu64, &x.calls, &x.total) != 2)
+			die("EXPECT: bad op line '%s'", line);
+		x.name = pt_xstrndup(line + 3, (size_t)(c - line - 3));
+		pt_vec_push(v, x);
+	}
+	free(line);
+}
+
+static void copy_stream(FILE *from, const char *path)
+{
+	FILE *to = fopen(path, "w");
+	char buf[65536];
+	size_t n;
+	if (!to)
+		die("cannot write '%s': %s", path, strerror(errno));
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			die("write error on '%s': %s", path, strerror(errno));
+	if (fclose(to))
+		die("write error on '%s': %s", path, strerror(errno));
+}
+
+/*
+ * The base job into outdir (a child process, so that no state of one
+ * generation leaks into the other), the perturbed one into pdir, and the
+ * true per-op deltas from what each generation's HWTS model counted.
+ */
+static int perturbed_main(const struct gen_args *a, const char *outdir, const char *pdir, bool expect,
+			  const char *delta_path)
+{
+	FILE *eb = tmpfile(), *et = tmpfile();
+	if (!eb || !et)
+		die("cannot make a temporary file: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		struct gen g;
+		generate(&g, a, outdir, false, eb);
+		gen_free(&g);
+		exit(0);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1; /* the child said why */
+	struct gen g;
+	generate(&g, a, pdir, true, et);
+	if (expect) {
+		char *p = pt_xasprintf("%s/EXPECT", outdir);
+		copy_stream(eb, p);
+		free(p);
+		p = pt_xasprintf("%s/EXPECT", pdir);
+		copy_stream(et, p);
+		free(p);
+	}
+	op_facts b = { 0 }, t = { 0 };
+	read_op_facts(eb, &b);
+	read_op_facts(et, &t);
+	char *dp = delta_path ? pt_xstrdup(delta_path) : pt_xasprintf("%s/DELTA", pdir);
+	FILE *f = fopen(dp, "w");
+	if (!f)
+		die("cannot write '%s': %s", dp, strerror(errno));
+	fprintf(f, "# proftool-gen true per-op deltas of '%s' (base -> perturbed), tab-separated; '-': no such op\n",
+		a->desc);
+	fprintf(f, "# base_name\ttest_name\tbase_calls\ttest_calls\tbase_total_ns\ttest_total_ns\tdelta_calls\t"
+		   "delta_total_ns\n");
+	for (size_t i = 0; i < b.n; i++) {
+		const char *nm = b.v[i].name;
+		for (size_t r = 0; r + 1 < g.renames.n; r += 2)
+			if (!strcmp(nm, g.renames.v[r]))
+				nm = g.renames.v[r + 1];
+		struct op_fact *m = NULL;
+		for (size_t j = 0; j < t.n && !m; j++)
+			if (!t.v[j].used && !strcmp(t.v[j].name, nm))
+				m = &t.v[j];
+		if (m)
+			m->used = true;
+		uint64_t tc = m ? m->calls : 0, tt = m ? m->total : 0;
+		fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\n",
+			b.v[i].name, m ? m->name : "-", b.v[i].calls, tc, b.v[i].total, tt,
+			(int64_t)(tc - b.v[i].calls), (int64_t)(tt - b.v[i].total));
+	}
+	for (size_t j = 0; j < t.n; j++)
+		if (!t.v[j].used)
+			fprintf(f, "-\t%s\t0\t%" PRIu64 "\t0\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\n", t.v[j].name,
+				t.v[j].calls, t.v[j].total, (int64_t)t.v[j].calls, (int64_t)t.v[j].total);
+	if (fclose(f))
+		die("write error on '%s': %s", dp, strerror(errno));
+	free(dp);
+	for (size_t i = 0; i < b.n; i++)
+		free(b.v[i].name);
+	for (size_t i = 0; i < t.n; i++)
+		free(t.v[i].name);
+	pt_vec_free(&b);
+	pt_vec_free(&t);
+	fclose(eb);
+	fclose(et);
+	gen_free(&g);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "cupti") || !strcmp(argv[1], "cuptidmp")))
 		return gen_cupti_main(argc - 1, argv + 1); /* CUPTIDMP back end: gen-cupti.c */
-	struct gen g;
-	const char *desc = NULL, *expect_path = NULL;
+	struct gen_args a = { 0 };
+	const char *outdir = NULL, *expect_path = NULL, *pdir = NULL, *delta_path = NULL;
 	bool expect = false;
-	uint64_t hwts_bytes = 0, steps = 0;
-	bool have_steps = false;
 
-	gen_init(&g);
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		const char *s = argv[i];
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
 			fputs(usage_text, stdout);
 			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+		} else if (!strcmp(s, "-o") || !strcmp(s, "--out")) {
 			if (++i >= argc)
-				die("%s needs a directory", a);
-			g.outdir = argv[i];
-		} else if (!strcmp(a, "--print-expect")) {
+				die("%s needs a directory", s);
+			outdir = argv[i];
+		} else if (!strcmp(s, "--print-expect")) {
 			expect = true;
-		} else if (!strncmp(a, "--print-expect=", 15)) {
+		} else if (!strncmp(s, "--print-expect=", 15)) {
 			expect = true;
-			expect_path = a + 15;
-		} else if (!strcmp(a, "--hwts-bytes")) {
+			expect_path = s + 15;
+		} else if (!strcmp(s, "--perturbed")) {
+			if (++i >= argc)
+				die("--perturbed needs a directory");
+			pdir = argv[i];
+		} else if (!strncmp(s, "--print-delta=", 14)) {
+			delta_path = s + 14;
+		} else if (!strcmp(s, "--hwts-bytes")) {
 			if (++i >= argc)
 				die("--hwts-bytes needs a size");
-			hwts_bytes = parse_u64(argv[i], "--hwts-bytes");
-		} else if (!strcmp(a, "--steps")) {
+			a.hwts_bytes = parse_u64(argv[i], "--hwts-bytes");
+		} else if (!strcmp(s, "--steps")) {
 			if (++i >= argc)
 				die("--steps needs a count");
-			steps = parse_u64(argv[i], "--steps");
-			have_steps = true;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "proftool-gen: error: unknown option '%s'\n%s", a, usage_text);
+			a.steps = parse_u64(argv[i], "--steps");
+			a.have_steps = true;
+		} else if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "proftool-gen: error: unknown option '%s'\n%s", s, usage_text);
 			return 1;
-		} else if (!desc) {
-			desc = a;
+		} else if (!a.desc) {
+			a.desc = s;
 		} else {
 			fprintf(stderr, "proftool-gen: error: more than one description\n%s", usage_text);
 			return 1;
 		}
 	}
-	if (!desc || !g.outdir) {
+	if (!a.desc || !outdir) {
 		fprintf(stderr, "proftool-gen: error: need DESC.txt and -o OUTDIR\n%s", usage_text);
 		return 1;
 	}
-	g.desc_path = desc;
-	parse_desc(&g, desc);
-	if (hwts_bytes)
-		g.scale_hwts_bytes = hwts_bytes;
-	if (have_steps) {
-		g.steps = steps;
-		g.files[GK_STEP_TRACE].enabled = true;
-	}
-	finish_desc(&g);
-	if (g.dev_start && !g.dev_cntvct)
-		g.dev_cntvct = g.start_cycles - gen_ns_to_cyc(&g, 1000000);
-	mkdir_p(g.outdir);
+	if (pdir && expect_path)
+		die("--perturbed writes EXPECT into both directories: use --print-expect without =FILE");
+	if (delta_path && !pdir)
+		die("--print-delta needs --perturbed DIR");
+	if (pdir)
+		return perturbed_main(&a, outdir, pdir, expect, delta_path);
+	FILE *ef = NULL;
 	if (expect) {
-		char *p = expect_path ? pt_xstrdup(expect_path) : pt_xasprintf("%s/EXPECT", g.outdir);
-		g.expect = fopen(p, "w");
-		if (!g.expect)
+		mkdir_p(outdir);
+		char *p = expect_path ? pt_xstrdup(expect_path) : pt_xasprintf("%s/EXPECT", outdir);
+		ef = fopen(p, "w");
+		if (!ef)
 			die("cannot write '%s': %s", p, strerror(errno));
 		free(p);
-		gen_expect(&g, "# proftool-gen facts for '%s'", desc);
-		gen_expect(&g, "device %u", g.device);
-		gen_expect(&g, "era %s", g.binary ? "binary" : g.ge ? "text-ge" : "text-vm");
-		gen_expect(&g, "freq_khz %" PRIu64, g.freq_khz);
-		gen_expect(&g, "dynamic_shape %d", g.dynamic ? 1 : 0);
-		gen_expect(&g, "steps_generated %" PRIu64, gen_nsteps(&g));
 	}
-	gen_clock(&g);
-	if (g.binary)
-		gen_framework_bin(&g);
-	else
-		gen_framework_text(&g);
-	gen_hwts(&g);
-	gen_steptrace(&g);
-	gen_aicpu(&g);
-	gen_aicpumi(&g);
-	gen_tdt(&g);
-	gen_minddata(&g);
-	gen_memory(&g);
-	gen_hccl(&g);
-	gen_aicore(&g);
-	if (g.expect && fclose(g.expect))
+	struct gen g;
+	generate(&g, &a, outdir, false, ef);
+	if (ef && fclose(ef))
 		die("write error on EXPECT: %s", strerror(errno));
-	pt_hashmap_free(&dyn.next);
 	gen_free(&g);
 	return 0;
 }

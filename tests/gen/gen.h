@@ -199,6 +199,8 @@ struct gen {
 	struct gen_file_opt files[GK__N];
 
 	FILE *expect;            /* --print-expect */
+	bool perturbed;          /* --perturbed: apply the `perturb` directives */
+	PT_VEC(char *) renames;  /* perturb rename: old, new, old, new ... */
 };
 
 /* ---- timeline ---------------------------------------------------------- */
