@@ -99,6 +99,101 @@ size_t pt_chrome_fmt_us(char *out, int64_t rel)
 	return (size_t)(put_us(out, rel) - out);
 }
 
+/*
+ * The dur of an X event starting at rel, so that a reader adding the parsed
+ * doubles, as JavaScript does (ts + dur), never sees false nesting
+ * (chrome-trace.md §3). S, D and E are the doubles nearest to rel/1000,
+ * dur/1000 and (rel+dur)/1000: what strtod makes of the exact three-decimal
+ * texts (IEEE division of the exact integer by 1000.0 gives the same double).
+ * S + D is often one unit in the last place off E, either way: an event then
+ * ends after the next one on its row starts, or after its parent ends.
+ *
+ * So the sum a reader computes is made a function of the end alone:
+ * T(E) = E when the last bit of E's significand is 0, else the double below
+ * E. T is monotone and T(E) <= E, hence a.end <= b.start in ns gives
+ * T(E_a) <= E_a <= S_b, and child.end <= parent.end gives T(E_c) <= T(E_p).
+ * T(E) is always reachable as S + C: where the exact sums near E are a whole
+ * unit apart they round to every double, and where they fall on halfway
+ * points they round to the even ones, which T picks. A zero dur stays 0.000
+ * and ends at S: in ns it lies after an event ending there and before or on
+ * the next start, and S <= T(E) of any parent that contains it.
+ *
+ * When S + D == T(E), dur is the exact three-decimal text. Otherwise it is
+ * the double C nearest to D with S + C == T(E), written with the fewest
+ * significant digits (15 to 17) that read back as C: it differs from dur/1000
+ * by about two units in the last place of E, below half a ns while the end
+ * is below 2^49 ns (6.5 days after the base), so a reader that rounds
+ * dur x 1000 gets dur (one that truncates may get dur - 1); beyond that,
+ * up to the 2^53 ns limit, dur may read 1 or 2 ns off, the order still holds.
+ */
+static double dbl_of(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static uint64_t bits_of(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double end_target(double E)
+{
+	return E > 0 && (bits_of(E) & 1) ? dbl_of(bits_of(E) - 1) : E;
+}
+
+static double dur_double(int64_t rel, int64_t dur)
+{
+	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
+	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
+		return D;
+	/* a C with S + C == T: T - S, or a neighbour */
+	double c = T - S;
+	for (int k = 0; k < 6 && S + c != T; k++)
+		c = nextafter(c, S + c < T ? INFINITY : -INFINITY);
+	if (S + c != T || c < 0)
+		return D;
+	/*
+	 * S + C grows with C, so the valid C are one run of doubles: bisect the
+	 * bit patterns (ordered like the values for C >= 0) between D (not valid)
+	 * and c (valid) for the valid double next to D.
+	 */
+	uint64_t bad = bits_of(D), good = bits_of(c);
+	while (bad + 1 != good && good + 1 != bad) {
+		uint64_t mid = bad < good ? bad + (good - bad) / 2 : good + (bad - good) / 2;
+		if (S + dbl_of(mid) == T)
+			good = mid;
+		else
+			bad = mid;
+	}
+	return dbl_of(good);
+}
+
+static char *put_dur(char *p, int64_t rel, int64_t dur)
+{
+	double C = dur_double(rel, dur);
+	if (C == (double)dur / 1000.0)
+		return put_us(p, dur);
+	/* 15, 16 or 17 significant digits: the fewest that read back as C */
+	char b[64];
+	int k = (int)floor(log10(C));
+	for (int sig = 15; sig <= 17; sig++) {
+		int n = sig - 1 - k;
+		int m = snprintf(b, sizeof(b), "%.*f", n < 3 ? 3 : n, C);
+		if (m > 0 && m < (int)sizeof(b) && strtod(b, NULL) == C)
+			return put(p, b, (size_t)m);
+	}
+	return put_us(p, dur);
+}
+
+size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur)
+{
+	return (size_t)(put_dur(out, rel, dur) - out);
+}
+
 /* ------------------------------------------------------------------ planner */
 
 struct plan_unit {
@@ -1824,9 +1919,10 @@ static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r
 		p = k == PT_EV_MEMCPY ? PUTL(p, "\"[CUDA memcpy]\"") : PUTL(p, "\"[CUDA memset]\"");
 	}
 	p = put(p, r->prefix, r->prefix_len);
-	p = put_us(p, ev->start[i] + r->off - c->base);
+	int64_t rel = ev->start[i] + r->off - c->base;
+	p = put_us(p, rel);
 	p = PUTL(p, ",\"dur\":");
-	p = put_us(p, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
 	p = PUTL(p, ",\"args\":{");
 	char *a0 = p;
 	if (of) {
@@ -1898,7 +1994,7 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 	sink_write(sk, r->prefix, r->prefix_len);
 	sink_write(sk, b, pt_chrome_fmt_us(b, sl->start + r->off - c->base));
 	sink_puts(sk, ",\"dur\":");
-	sink_write(sk, b, pt_chrome_fmt_us(b, sl->end - sl->start));
+	sink_write(sk, b, pt_chrome_fmt_dur(b, sl->start + r->off - c->base, sl->end - sl->start));
 	if (r->slkind == SL_STEPS) {
 		sink_puts(sk, ",\"args\":{\"step\":");
 		sink_i64(sk, sl->step);
@@ -1939,11 +2035,11 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 static void emit_iv(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
 	const struct pt_ival *iv = &r->iv[i];
-	char *p0 = sink_reserve(sk, r->head_len + 64), *p = put_sep(c, p0);
+	char *p0 = sink_reserve(sk, r->head_len + 96), *p = put_sep(c, p0);
 	p = put(p, r->head, r->head_len);
 	p = put_us(p, iv->s + r->off - c->base);
 	p = PUTL(p, ",\"dur\":");
-	p = put_us(p, iv->e - iv->s);
+	p = put_dur(p, iv->s + r->off - c->base, iv->e - iv->s);
 	*p++ = '}';
 	sk->len += (size_t)(p - p0);
 }

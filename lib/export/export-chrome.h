@@ -55,6 +55,16 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 
 /* rel ns as microseconds with exactly three decimals ("1234.567"); rel >= 0. Returns the length. */
 size_t pt_chrome_fmt_us(char *out, int64_t rel);
+/*
+ * The dur text of an X event at rel lasting dur ns (both >= 0): the doubles
+ * of the ts and dur texts add up (as JavaScript's ts + dur) to T(E), E being
+ * the double of the end's text and T(E) = E with its last significand bit
+ * cleared (E or the double below): exact three decimals when they already do,
+ * else the nearest double that does, in 15 to 17 significant digits. T is
+ * monotone and T(E) <= E, so no reader sees false nesting (chrome-trace.md
+ * §3). Returns the length.
+ */
+size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur);
 
 /*
  * The part planner of chrome-trace.md §9.4: fed the events in output order
