@@ -36,7 +36,7 @@ static const struct pt_opt timeline_opts[] = {
 	{ "jobs", 'j', "N", OPT_JOBS,
 	  "gzip with N threads (default: the CPUs it may run on, at most 16); same bytes for any N", NULL },
 	{ "split-mb", 0, "N", OPT_SPLIT_MB,
-	  "split into self-contained parts of at most N MiB of JSON (default 500; 0 = never split)", NULL },
+	  "write parts of at most N MiB of JSON beside FILE instead of FILE (default 0: never split)", NULL },
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
 	{ "no-flows", 0, NULL, OPT_NO_FLOWS, "no launch arrows (s/f events)", NULL },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "keep C++ names mangled", NULL },
@@ -48,7 +48,7 @@ static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt
 static struct {
 	struct pt_filter f;
 	uint32_t scope_depth;
-	bool gzip, no_overlap, no_flows, no_demangle, split_given;
+	bool gzip, no_overlap, no_flows, no_demangle;
 	int gzip_level;
 	int jobs; /* 0: pt_pdeflate_default_threads() */
 	uint64_t split_mb;
@@ -84,7 +84,6 @@ static int own(struct pt_common *c, int id, const char *arg)
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 1000000)
 			return pt_usage_error(c->cmd, "invalid --split-mb '%s' (MiB, 0 = never split)", arg);
 		opt.split_mb = (uint64_t)v;
-		opt.split_given = true;
 		return 0;
 	case OPT_NO_OVERLAP:
 		opt.no_overlap = true;
@@ -109,7 +108,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	memset(&opt, 0, sizeof(opt));
-	opt.split_mb = 500;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
@@ -121,8 +119,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	const char *out = c.output;
-	if (out && pt_out_is_stream(out) && opt.split_given && opt.split_mb > 0) {
-		if (!strcmp(out, "-"))
+	if ((!out || pt_out_is_stream(out)) && opt.split_mb > 0) {
+		if (!out || !strcmp(out, "-"))
 			pt_usage_error(cmd, "standard output cannot be split: use -o FILE with --split-mb, or --split-mb 0");
 		else
 			pt_usage_error(cmd, "'%s' is not a regular file and cannot be split: use -o FILE with --split-mb, or --split-mb 0",
@@ -179,10 +177,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 						     "a trace file holds %llu events: viewers become sluggish above about 1000000 "
 						     "(use --steps, --time-window or --split-mb)",
 						     (unsigned long long)st.max_part_events);
-				if (!opt.split_mb && st.bytes > 536870888ull)
+				if (st.parts == 1 && st.bytes > PT_CHROME_VIEWER_MAX)
 					pt_diag_note(&c.diag,
-						     "the trace has %llu bytes: above 536870888 bytes chrome://tracing cannot load it",
-						     (unsigned long long)st.bytes);
+						     "'%s' has %llu bytes of JSON: browser viewers (Perfetto UI, chrome://tracing) load at most "
+						     "%llu; write less with --steps A-B, --time-window START:END or --no-flows, or parts with "
+						     "--split-mb 500",
+						     path, (unsigned long long)st.bytes, (unsigned long long)PT_CHROME_VIEWER_MAX);
 			}
 		}
 		pt_tl_free(tl);

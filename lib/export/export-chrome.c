@@ -1,10 +1,13 @@
 #include "export/export-chrome.h"
 
 #include <demangle.h>
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/index.h"
 #include "model/model.h"
@@ -2462,6 +2465,15 @@ static char *path_stem(const char *path)
 	return pt_xstrndup(path, n);
 }
 
+/*
+ * Parts are committed together (issue 29.10): each part and the manifest are
+ * written through pt_out to a staging name "<final>.tmp.<pid>" beside their
+ * final name; only when all of them are written are they renamed into place,
+ * parts first and the manifest last. On any failure every staged file (and
+ * any part already renamed) is removed, so a failed run leaves no part. After
+ * a commit, parts of the same stem that the run did not write (an earlier,
+ * longer run's, or its other compression) are removed.
+ */
 struct parts_state {
 	const char *path;
 	char *stem;
@@ -2471,7 +2483,94 @@ struct parts_state {
 	struct pt_err **e;
 	size_t nparts;
 	struct pt_chrome_stats *st;
+	PT_VEC(char *) staged; /* staging names; their final names: part files, then the manifest */
+	PT_VEC(char *) finals;
 };
+
+static char *stage_name(const char *final)
+{
+	return pt_xasprintf("%s.tmp.%ld", final, (long)getpid());
+}
+
+static int stage_open(struct parts_state *ps, struct pt_out *o, const char *final)
+{
+	char *st = stage_name(final);
+	if (pt_out_open(o, st, ps->e)) {
+		free(st);
+		return -1;
+	}
+	free(o->name); /* messages name the file the user asked for */
+	o->name = pt_xstrdup(final);
+	pt_vec_push(&ps->staged, st);
+	pt_vec_push(&ps->finals, pt_xstrdup(final));
+	return 0;
+}
+
+/* Remove every staged file and n already committed ones. */
+static void stage_abort(struct parts_state *ps, size_t committed)
+{
+	for (size_t i = 0; i < ps->staged.n; i++)
+		unlink(i < committed ? ps->finals.v[i] : ps->staged.v[i]);
+}
+
+static bool is_part_name(const char *name, const char *base, size_t bl)
+{
+	if (strncmp(name, base, bl) || strncmp(name + bl, ".part", 5))
+		return false;
+	const char *q = name + bl + 5;
+	size_t nd = 0;
+	while (q[nd] >= '0' && q[nd] <= '9')
+		nd++;
+	return nd >= 3 && (!strcmp(q + nd, ".json") || !strcmp(q + nd, ".json.gz"));
+}
+
+/* Remove "<stem>.partNNN.json[.gz]" files that are not among this run's parts. */
+static void remove_stale_parts(struct parts_state *ps)
+{
+	const char *slash = strrchr(ps->stem, '/');
+	char *dir = slash ? pt_xstrndup(ps->stem, (size_t)(slash - ps->stem) + (slash == ps->stem)) : pt_xstrdup(".");
+	const char *base = slash ? slash + 1 : ps->stem;
+	size_t bl = strlen(base);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!is_part_name(de->d_name, base, bl))
+				continue;
+			char *full = slash ? pt_xasprintf("%s/%s", dir, de->d_name) : pt_xstrdup(de->d_name);
+			bool ours = false;
+			for (size_t i = 0; i < ps->finals.n && !ours; i++)
+				ours = !strcmp(ps->finals.v[i], full);
+			if (!ours)
+				unlink(full);
+			free(full);
+		}
+		closedir(d);
+	}
+	free(dir);
+}
+
+static int stage_commit(struct parts_state *ps)
+{
+	for (size_t i = 0; i < ps->staged.n; i++)
+		if (rename(ps->staged.v[i], ps->finals.v[i]) < 0) {
+			int er = errno;
+			stage_abort(ps, i);
+			return pt_err_errno(ps->e, er, "cannot put '%s' in place (no part written)", ps->finals.v[i]);
+		}
+	remove_stale_parts(ps);
+	return 0;
+}
+
+static void stage_free(struct parts_state *ps)
+{
+	for (size_t i = 0; i < ps->staged.n; i++) {
+		free(ps->staged.v[i]);
+		free(ps->finals.v[i]);
+	}
+	pt_vec_free(&ps->staged);
+	pt_vec_free(&ps->finals);
+}
 
 static int close_part(struct ctx *c, struct loop *L)
 {
@@ -2491,7 +2590,7 @@ static int close_part(struct ctx *c, struct loop *L)
 		pt_out_abort(&ps->out);
 		return pt_err(ps->e, "cannot compress '%s'", p->file);
 	}
-	return pt_out_commit(&ps->out, ps->e);
+	return pt_out_commit(&ps->out, ps->e); /* to its staging name */
 }
 
 static int open_part(struct ctx *c, struct loop *L, size_t k)
@@ -2499,7 +2598,7 @@ static int open_part(struct ctx *c, struct loop *L, size_t k)
 	struct parts_state *ps = L->user;
 	struct part_info *p = &L->pi[k];
 	p->file = pt_xasprintf("%s.part%03zu.json%s", ps->stem, k + 1, c->o->gzip ? ".gz" : "");
-	if (pt_out_open(&ps->out, p->file, ps->e))
+	if (stage_open(ps, &ps->out, p->file))
 		return -1;
 	ps->open = true;
 	sink_init(&ps->sk, &ps->out, c->o->gzip, c->o->gzip_level, c->o->gzip_threads);
@@ -2535,7 +2634,7 @@ static int write_manifest(struct ctx *c, struct parts_state *ps, struct part_inf
 {
 	char *mp = pt_xasprintf("%s.parts.json", ps->stem);
 	struct pt_out o;
-	if (pt_out_open(&o, mp, e)) {
+	if (stage_open(ps, &o, mp)) {
 		free(mp);
 		return -1;
 	}
@@ -2634,6 +2733,11 @@ static int write_parts(struct ctx *c, const char *path, struct pt_chrome_stats *
 	}
 	if (!rc)
 		rc = write_manifest(c, &ps, pi, nparts, e);
+	if (!rc)
+		rc = stage_commit(&ps);
+	else
+		stage_abort(&ps, 0);
+	stage_free(&ps);
 	st->parts = nparts;
 	st->dropped_flows = c->dropped;
 	for (size_t k = 0; k < nparts; k++) {

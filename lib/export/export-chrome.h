@@ -18,6 +18,9 @@ struct pt_tl;
 struct pt_diag;
 struct pt_err;
 
+/* The longest JSON text current browser viewers parse whole: V8's string limit, 2^29 - 24 (chrome-trace.md §9). */
+#define PT_CHROME_VIEWER_MAX 536870888ull
+
 struct pt_chrome_opts {
 	const char *trace_name; /* MODEL or PATH as given (traceName) */
 	bool flows;             /* launch arrows */
