@@ -550,6 +550,8 @@ struct proc {
 	char *name;
 	uint32_t first_tid; /* for counters */
 	bool used;
+	bool device;        /* kineto: a GPU/NPU process (labels, sort index 5000000 + id) */
+	uint32_t devid;
 };
 
 struct flow {
@@ -622,6 +624,11 @@ struct ctx {
 	struct frag *names[NM_N];
 	uint8_t *nflags;    /* per string id: NF_* */
 	bool has_corr;      /* the model has correlation ids (else that column is all zero and never read) */
+	/* the kineto profile (chrome-trace.md §11) */
+	bool kineto;
+	bool host_steps;       /* the model has host step ranges (CUPTI): no device Steps rows */
+	uint32_t *copy_of;     /* per event: m->copies index + 1 (memcpy, memset) */
+	uint32_t *step_first, *step_last; /* per device: first and last step of its Steps row, 0 = none */
 	struct frag *opargs;
 	uint64_t overflow, unaligned, unanchored;
 	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */
@@ -643,6 +650,34 @@ struct ctx {
 	bool abort_over;    /* stop when the output exceeds limit */
 	uint64_t limit;
 };
+
+static uint32_t device_rank(const struct pt_device *dv)
+{
+	return dv->kind == PT_DEV_NPU ? dv->id : dv->pid && dv->rank >= 0 ? (uint32_t)dv->rank : 0;
+}
+
+size_t pt_chrome_ranks(const struct pt_model *m, uint32_t **out)
+{
+	uint32_t *v = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		uint32_t r = device_rank(&m->devices.v[d]);
+		size_t j = n;
+		bool seen = false;
+		for (size_t k = 0; k < n; k++)
+			seen |= v[k] == r;
+		if (seen)
+			continue;
+		while (j > 0 && v[j - 1] > r) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = r;
+		n++;
+	}
+	*out = v;
+	return n;
+}
 
 static const char *strget(const struct ctx *c, uint32_t id)
 {
@@ -834,6 +869,9 @@ static void choose_clock(struct ctx *c, struct pt_diag *diag)
 	for (size_t i = 0; i < m->events.n; i++)
 		if (c->tl->ev_keep[i] & 1)
 			nev[m->tracks.v[m->events.track[i]].device]++;
+	for (size_t d = 0; d < nd; d++)
+		if (c->kineto && c->dev_rank[d] != c->o->rank)
+			nev[d] = 0; /* another rank's file */
 	bool all_unix = true;
 	int64_t off;
 	for (size_t d = 0; d < nd; d++)
@@ -860,6 +898,8 @@ static void choose_clock(struct ctx *c, struct pt_diag *diag)
 			pt_diag_note(diag, "%s", w);
 			free(w);
 		}
+		if (c->kineto && c->dev_rank[d] != c->o->rank)
+			c->dev_ok[d] = 0;
 	}
 	free(nev);
 }
@@ -986,7 +1026,7 @@ static uint32_t add_proc(struct ctx *c, uint32_t pid, char *name)
 			free(name);
 			return (uint32_t)i;
 		}
-	struct proc p = { pid, name, 0, false };
+	struct proc p = { pid, name, 0, false, false, 0 };
 	pt_vec_push(&c->procs, p);
 	return (uint32_t)c->procs.n - 1;
 }
@@ -1110,6 +1150,54 @@ static const char *kind_word(enum pt_device_kind k)
 	return k == PT_DEV_NPU ? "NPU" : k == PT_DEV_GPU ? "GPU" : "Device";
 }
 
+/*
+ * Kineto's pid/tid scheme and row names (cupti.md §7.5): device rows pid =
+ * device id, tid = stream id, named "stream <id> " (with the trailing
+ * space); host rows pid = OS pid, tid = OS tid, "thread <tid> (<name>)".
+ * Rows without such an id (overflow rows of a thread, the Ascend Steps row)
+ * keep their file-unique tid from TID_BASE.
+ */
+static void kineto_row(struct ctx *c, struct row *r)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_device *dv = &m->devices.v[r->dev];
+	bool host = dv->kind == PT_DEV_CPU;
+	r->pid = host ? (dv->pid ? dv->pid : dv->id) : dv->id;
+	if (r->type == R_TRACK) {
+		const struct pt_track *tr = &m->tracks.v[r->track];
+		bool own = !r->lane && tr->stream >= 0 && tr->stream < (int64_t)TID_BASE &&
+			   (tr->kind == PT_TRACK_STREAM || tr->kind == PT_TRACK_HOST_THREAD);
+		char *base;
+		if (tr->kind == PT_TRACK_STREAM) {
+			base = pt_xasprintf("stream %lld ", (long long)tr->stream);
+		} else if (tr->kind == PT_TRACK_HOST_THREAD) {
+			const char *tn = strget(c, tr->name);
+			base = *tn && strncmp(tn, "thread ", 7) ? pt_xasprintf("thread %lld (%s)", (long long)tr->stream, tn) :
+								  pt_xasprintf("thread %lld", (long long)tr->stream);
+		} else {
+			base = pt_xstrdup(r->name);
+			const char *hash = strstr(base, " #");
+			if (r->lane && hash)
+				base[hash - base] = 0;
+		}
+		free(r->name);
+		r->name = r->lane ? pt_xasprintf("%s #%u", base, r->lane + 1) : pt_xstrdup(base);
+		free(base);
+		if (own) {
+			r->tid = (uint32_t)tr->stream;
+			r->sort = (int32_t)tr->stream;
+		} else {
+			r->sort = tr->stream >= 0 && tr->stream < INT32_MAX ? (int32_t)tr->stream : INT32_MAX;
+		}
+	} else {
+		r->sort = -1;
+	}
+	uint32_t p = add_proc(c, r->pid, host ? pt_xasprintf("Host %u", r->pid) :
+				      pt_xasprintf("%s %u", kind_word(dv->kind), dv->id));
+	c->procs.v[p].device = !host;
+	c->procs.v[p].devid = dv->id;
+}
+
 static void build_layout(struct ctx *c)
 {
 	const struct pt_model *m = c->m;
@@ -1175,7 +1263,7 @@ static void build_layout(struct ctx *c)
 	for (size_t i = 0; i < ev->n; i++) {
 		int64_t du = ev->dur[i];
 		uint8_t keep = tl->ev_keep[i];
-		if (!(keep & 1) || du < 0)
+		if (!(keep & 1) || du < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT)) /* Kineto has no get_next */
 			continue;
 		struct tscan *q = &ts[ev->track[i]];
 		int64_t st0 = ev->start[i], en = st0 + du;
@@ -1202,7 +1290,7 @@ static void build_layout(struct ctx *c)
 	}
 	for (size_t i = 0; i < ev->n; i++) {
 		struct tscan *q = &ts[ev->track[i]];
-		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0)
+		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT))
 			continue;
 		if (q->lane)
 			q->lane[q->n] = lane_of[i];
@@ -1234,7 +1322,7 @@ static void build_layout(struct ctx *c)
 			for (size_t i = 0; i < n; i++) {
 				uint32_t j = all[i];
 				int64_t du = ev->dur[j];
-				if (!(tl->ev_keep[j] & 1) || du < 0)
+				if (!(tl->ev_keep[j] & 1) || du < 0 || (c->kineto && ev->kind[j] == PT_EV_GETNEXT))
 					continue;
 				idx[k] = j;
 				s[k] = ev->start[j];
@@ -1289,6 +1377,15 @@ static void build_layout(struct ctx *c)
 		const struct pt_tl_device *td = &tl->dev[d];
 		if (!c->dev_ok[d] || m->devices.v[d].kind == PT_DEV_CPU)
 			continue;
+		if (c->kineto) {
+			/* ProfilerStep#<n> rows: the host step ranges where the model has them, else the device's steps */
+			if (!c->host_steps && td->steps.s.n) {
+				c->step_first[d] = td->steps.s.v[0].step;
+				c->step_last[d] = td->steps.s.v[td->steps.s.n - 1].step;
+				add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
+			}
+			continue;
+		}
 		add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
 		for (uint32_t l = 0; l < tl->scope_depth; l++)
 			add_slice_row(c, (uint32_t)d, SL_SCOPE, l, &td->scope[l], 1 + (int32_t)l, pt_xasprintf("Scope L%u", l));
@@ -1317,9 +1414,16 @@ static void build_layout(struct ctx *c)
 								  kind_word(m->devices.v[d].kind), m->devices.v[d].id));
 	}
 	pt_sort(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
+	if (c->kineto) { /* processes by Kineto's pids (cupti.md §7.5) */
+		for (size_t i = 0; i < c->procs.n; i++)
+			free(c->procs.v[i].name);
+		c->procs.n = 0;
+	}
 	for (size_t i = 0; i < c->rows.n; i++) {
 		struct row *r = &c->rows.v[i];
 		r->tid = TID_BASE + (uint32_t)i;
+		if (c->kineto)
+			kineto_row(c, r);
 		char b[96];
 		int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", r->pid, r->tid);
 		r->prefix = pt_xstrndup(b, (size_t)n);
@@ -1427,8 +1531,10 @@ static void build_flows(struct ctx *c)
 			continue;
 		uint32_t ai = (uint32_t)*a;
 		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
-		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i],
-				  row_time(c, ev->start[ai] + ev->dur[ai] / 2, ad), row_time(c, ev->start[i] + ev->dur[i] / 2, dd) };
+		/* viewer: at the midpoints (§6); kineto: at the starts, as Kineto writes them (cupti.md §7.6) */
+		int64_t sh = c->kineto ? 0 : ev->dur[ai] / 2, fh = c->kineto ? 0 : ev->dur[i] / 2;
+		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i], row_time(c, ev->start[ai] + sh, ad),
+				  row_time(c, ev->start[i] + fh, dd) };
 		pt_vec_push(&c->flows, f);
 	}
 	pt_idmap_free(&api);
@@ -1501,6 +1607,8 @@ static bool unanchored_track(const struct ctx *c, uint32_t t)
 
 static void build_counters(struct ctx *c)
 {
+	if (c->kineto) /* Kineto writes memory as its own instant events; no counters in this profile */
+		return;
 	const struct pt_model *m = c->m;
 	const struct pt_queue_samples *q = &m->queues;
 	size_t nt = m->tracks.n;
@@ -1875,8 +1983,152 @@ static char *put_sync_args(const struct ctx *c, char *p, const char *a0, uint32_
 	return put_i64(p, si->cuda_event_id);
 }
 
+static bool api_is_driver(const char *n)
+{
+	return (!strncmp(n, "cu", 2) && strncmp(n, "cuda", 4)) || !strncmp(n, "<driver", 7) || !strncmp(n, "<internal", 9);
+}
+
+static const char *const copy_kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+					  "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
+static const char *const mem_kinds[] = { "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+					 "Managed Static" };
+
+static const char *mem_kind(uint8_t k)
+{
+	return k < sizeof(mem_kinds) / sizeof(mem_kinds[0]) ? mem_kinds[k] : "Unrecognized";
+}
+
+/* The correlation an Ascend task carries in the kineto profile: its step's (see emit_slice). */
+static uint32_t task_step_corr(const struct ctx *c, const struct row *r, uint32_t i)
+{
+	uint32_t st = c->tl->ev_step[i];
+	if (st || !c->step_first[r->dev])
+		return st;
+	/* outside every step: the nearest one, the first before it starts, else the last */
+	const struct pt_tl_device *td = &c->tl->dev[r->dev];
+	return c->m->events.start[i] < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
+}
+
+/*
+ * One model event in the kineto dialect (cupti.md §7.3, §7.4): Kineto's
+ * categories and names; device events carry "device", "stream" and
+ * "correlation", host events no "stream" (HTA tells device rows by it).
+ */
+static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	uint8_t k = ev->kind[i];
+	uint32_t name = ev->name[i];
+	const struct frag *nf = NULL, *of = NULL;
+	char built[160];
+	int bl = -1; /* length of a name built into `built` (JSON string, quotes included) */
+	const char *cat;
+	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	const struct pt_copy_info *ci = c->copy_of && c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL;
+	switch (k) {
+	case PT_EV_TASK:
+	case PT_EV_AICPU:
+	case PT_EV_KERNEL:
+		cat = "kernel";
+		break;
+	case PT_EV_MEMCPY:
+		cat = "gpu_memcpy";
+		break;
+	case PT_EV_MEMSET:
+		cat = "gpu_memset";
+		break;
+	case PT_EV_API:
+		cat = api_is_driver(strget(c, name)) ? "cuda_driver" : "cuda_runtime";
+		break;
+	case PT_EV_SYNC:
+		cat = "cuda_sync";
+		break;
+	default:
+		cat = r->host ? "user_annotation" : "gpu_user_annotation";
+	}
+	if (task) {
+		if (ev->op[i])
+			of = op_frag(c, ev->op[i] - 1);
+		if (name)
+			nf = name_frag(c, name, NM_LAST);
+		else
+			bl = snprintf(built, sizeof(built), "\"task %lld_%llu\"", (long long)tr->stream,
+				      (unsigned long long)ev->task[i]);
+	} else if (k == PT_EV_KERNEL) {
+		nf = name_frag(c, name, NM_DEMANGLE);
+	} else if (k == PT_EV_API) {
+		nf = name_frag(c, name, NM_API);
+	} else if (k == PT_EV_MEMCPY) {
+		uint8_t ck = ci ? ci->copy_kind : 0;
+		bl = snprintf(built, sizeof(built), "\"Memcpy %s (%s -> %s)\"",
+			      copy_kinds[ck < sizeof(copy_kinds) / sizeof(copy_kinds[0]) ? ck : 0],
+			      mem_kind(ci ? ci->src_kind : 0), mem_kind(ci ? ci->dst_kind : 0));
+	} else if (k == PT_EV_MEMSET) {
+		bl = snprintf(built, sizeof(built), "\"Memset (%s)\"", mem_kind(ci ? ci->dst_kind : 0));
+	} else if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2) && strncmp(strget(c, name), "ProfilerStep#", 13)) {
+		bl = snprintf(built, sizeof(built), "\"ProfilerStep#%u\"", c->tl->ev_step[i]); /* HTA finds steps by name */
+	} else {
+		nf = name_frag(c, name, NM_RAW);
+	}
+	size_t need = 512 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0);
+	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
+	p = PUTL(p, "{\"ph\":\"X\",\"cat\":\"");
+	p = put(p, cat, strlen(cat));
+	p = PUTL(p, "\",\"name\":");
+	p = nf ? put_frag(c, p, nf) : put(p, built, (size_t)bl);
+	p = put(p, r->prefix, r->prefix_len);
+	int64_t rel = ev->start[i] + r->off - c->base;
+	p = put_us(p, rel);
+	p = PUTL(p, ",\"dur\":");
+	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = PUTL(p, ",\"args\":{");
+	char *a0 = p;
+	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
+	if (!r->host) {
+		p = PUTL(p, "\"device\":");
+		p = put_i64(p, m->devices.v[r->dev].id);
+		p = PUTL(p, ",\"stream\":");
+		/* a stream row: its stream id (-1 for CUDA's invalid one); a device row without a stream id
+		 * (Ascend AI CPU): the row's tid, so that HTA counts its tasks as device work */
+		p = put_i64(p, tr->kind != PT_TRACK_STREAM ? (int64_t)r->tid :
+			       tr->stream >= 0 && tr->stream != 0xffffffff ? tr->stream : -1);
+		p = PUTL(p, ",\"correlation\":");
+		p = put_u64(p, corr);
+	} else if (corr) {
+		p = PUTL(p, "\"correlation\":");
+		p = put_u64(p, corr);
+	}
+	if (task) {
+		p = PUTL(p, ",\"task_id\":");
+		p = put_u64(p, ev->task[i]);
+	}
+	if (ci && ci->bytes) {
+		p = PUTL(p, ",\"bytes\":");
+		p = put_u64(p, ci->bytes);
+	}
+	if (k == PT_EV_SYNC)
+		p = put_sync_args(c, p, a0, i);
+	if (of) {
+		if (p != a0)
+			*p++ = ',';
+		p = put_frag(c, p, of);
+	}
+	if (p == a0)
+		p -= 9; /* drop the empty ,"args":{ */
+	else
+		*p++ = '}';
+	*p++ = '}';
+	sk->len += (size_t)(p - p0);
+}
+
 static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
+	if (c->kineto) {
+		emit_track_event_kineto(c, sk, r, i);
+		return;
+	}
 	const struct pt_events *ev = &c->m->events;
 	uint8_t k = ev->kind[i];
 	uint32_t name = ev->name[i];
@@ -1979,6 +2231,19 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 {
 	const struct pt_tl_slice *sl = &r->sl[i];
 	char b[48];
+	if (c->kineto) { /* the Ascend steps: host-side ProfilerStep#<n>, correlation = the step (see §11 of the spec) */
+		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#");
+		sink_write(sk, b, pt_fmt_u64(b, sl->step));
+		sink_puts(sk, "\"");
+		sink_write(sk, r->prefix, r->prefix_len);
+		sink_write(sk, b, pt_chrome_fmt_us(b, sl->start + r->off - c->base));
+		sink_puts(sk, ",\"dur\":");
+		sink_write(sk, b, pt_chrome_fmt_dur(b, sl->start + r->off - c->base, sl->end - sl->start));
+		sink_puts(sk, ",\"args\":{\"correlation\":");
+		sink_i64(sk, sl->step);
+		sink_puts(sk, "}}");
+		return;
+	}
 	if (r->slkind == SL_STEPS) {
 		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Step\",\"name\":\"Step ");
 		sink_write(sk, b, pt_fmt_u64(b, sl->step));
@@ -2102,6 +2367,16 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 	char *p0 = sink_reserve(sk, 160 + r->prefix_len), *p = put_sep(c, p0);
 	p = s->ph == PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
 	p = put_u64(p, f->id);
+	if (c->kineto) { /* ph, id, pid, tid, ts, cat, name[, bp] */
+		p = put(p, r->prefix, r->prefix_len);
+		p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
+		p = PUTL(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"");
+		if (s->ph == PH_F)
+			p = PUTL(p, ",\"bp\":\"e\"");
+		*p++ = '}';
+		sk->len += (size_t)(p - p0);
+		return;
+	}
 	p = PUTL(p, ",\"cat\":\"flow\",\"name\":\"launch\"");
 	p = put(p, r->prefix, r->prefix_len);
 	p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
@@ -2111,9 +2386,59 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 	sk->len += (size_t)(p - p0);
 }
 
+/* Kineto's metadata events (cupti.md §7.5). */
+static void emit_meta_kineto(struct ctx *c, struct sink *sk)
+{
+	char b[200];
+	for (size_t p = 0; p < c->procs.n; p++) {
+		const struct proc *pr = &c->procs.v[p];
+		if (!pr->used)
+			continue;
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":",
+				 pr->pid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, pr->name, strlen(pr->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		if (pr->device)
+			n = snprintf(b, sizeof(b),
+				     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":\"%s\"}}",
+				     pr->pid, pr->name);
+		else
+			n = snprintf(b, sizeof(b),
+				     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":\"CPU\"}}",
+				     pr->pid);
+		sink_write(sk, b, (size_t)n);
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}",
+			     pr->pid, pr->device ? 5000000u + pr->devid : pr->pid);
+		sink_write(sk, b, (size_t)n);
+	}
+	for (size_t i = 0; i < c->rows.n; i++) {
+		const struct row *r = &c->rows.v[i];
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+				 r->pid, r->tid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
+			     r->pid, r->tid, r->sort);
+		sink_write(sk, b, (size_t)n);
+	}
+}
+
 static void emit_meta(struct ctx *c, struct sink *sk)
 {
 	char b[160];
+	if (c->kineto) {
+		emit_meta_kineto(c, sk);
+		return;
+	}
 	for (size_t p = 0; p < c->procs.n; p++) {
 		const struct proc *pr = &c->procs.v[p];
 		if (!pr->used) {
@@ -2171,9 +2496,62 @@ struct hdr {
 	uint64_t dropped;
 };
 
+/* The device entries of "deviceProperties" (keys known for the device: id, name). */
+static void emit_device_props(struct ctx *c, struct sink *sk, bool only_rank)
+{
+	const struct pt_model *m = c->m;
+	bool any = false;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		if (dv->kind == PT_DEV_CPU || (only_rank && c->dev_rank[d] != c->o->rank))
+			continue;
+		sink_puts(sk, any ? ", " : "\"deviceProperties\": [");
+		any = true;
+		sink_puts(sk, "{\"id\": ");
+		sink_i64(sk, dv->id);
+		if (dv->name) {
+			sink_puts(sk, ", \"name\": ");
+			sink_jstr(sk, &c->tmp, dv->name, strlen(dv->name));
+		}
+		sink_puts(sk, "}");
+	}
+	if (any)
+		sink_puts(sk, "],\n");
+}
+
+/*
+ * The kineto file of one rank (chrome-trace.md §11): its keys in Kineto's
+ * order, each on its own line; "rank": <n> with one space, before
+ * traceEvents, so that HTA's line scan finds it first.
+ */
+static void emit_header_kineto(struct ctx *c, struct sink *sk)
+{
+	sink_puts(sk, "{\"schemaVersion\": 1,\n");
+	emit_device_props(c, sk, true);
+	sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
+	sink_i64(sk, c->o->rank);
+	sink_puts(sk, "},\n\"baseTimeNanoseconds\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ",\n\"proftool\": {\"version\": \"" PT_VERSION "\", \"profile\": \"kineto\", \"clock\": ");
+	sink_jstr(sk, &c->tmp, c->clock, strlen(c->clock));
+	sink_puts(sk, ", \"base_ns\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ", \"overflow_events\": ");
+	sink_i64(sk, (int64_t)c->overflow);
+	sink_puts(sk, ", \"unaligned_events\": ");
+	sink_i64(sk, (int64_t)c->unaligned);
+	sink_puts(sk, "},\n\"traceEvents\": [\n");
+	c->first_event = true;
+	emit_meta(c, sk);
+}
+
 static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 {
 	const struct pt_model *m = c->m;
+	if (c->kineto) {
+		emit_header_kineto(c, sk);
+		return;
+	}
 	/* ranks */
 	PT_VEC(uint32_t) ranks = { 0 };
 	for (size_t d = 0; d < m->devices.n; d++) {
@@ -2191,23 +2569,7 @@ static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 		}
 	sink_puts(sk, "{\"schemaVersion\": 1,\n");
 	if (ranks.n == 1) {
-		bool any = false;
-		for (size_t d = 0; d < m->devices.n; d++) {
-			const struct pt_device *dv = &m->devices.v[d];
-			if (dv->kind == PT_DEV_CPU)
-				continue;
-			sink_puts(sk, any ? ", " : "\"deviceProperties\": [");
-			any = true;
-			sink_puts(sk, "{\"id\": ");
-			sink_i64(sk, dv->id);
-			if (dv->name) {
-				sink_puts(sk, ", \"name\": ");
-				sink_jstr(sk, &c->tmp, dv->name, strlen(dv->name));
-			}
-			sink_puts(sk, "}");
-		}
-		if (any)
-			sink_puts(sk, "],\n");
+		emit_device_props(c, sk, false);
 		sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
 		sink_i64(sk, ranks.v[0]);
 		sink_puts(sk, "},\n");
@@ -2254,7 +2616,7 @@ static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 
 static void emit_footer(struct ctx *c, struct sink *sk)
 {
-	sink_puts(sk, "\n],\n\"traceName\": ");
+	sink_puts(sk, c->kineto ? "\n],\n\"displayTimeUnit\": \"ms\",\n\"traceName\": " : "\n],\n\"traceName\": ");
 	const char *tn = c->o->trace_name ? c->o->trace_name : "";
 	sink_jstr(sk, &c->tmp, tn, strlen(tn));
 	sink_puts(sk, "}\n");
@@ -2445,6 +2807,9 @@ static void ctx_free(struct ctx *c)
 	free(c->dev_rank);
 	free(c->flow_ord);
 	free(c->flow_drop);
+	free(c->copy_of);
+	free(c->step_first);
+	free(c->step_last);
 }
 
 static bool ends_with(const char *s, const char *suf)
@@ -2775,7 +3140,7 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 	c.dev_rank = pt_xcalloc(nd, sizeof(*c.dev_rank));
 	for (size_t d = 0; d < m->devices.n; d++) {
 		const struct pt_device *dv = &m->devices.v[d];
-		c.dev_rank[d] = dv->kind == PT_DEV_NPU ? dv->id : dv->pid && dv->rank >= 0 ? (uint32_t)dv->rank : 0;
+		c.dev_rank[d] = device_rank(dv);
 	}
 	for (int k = 0; k < NM_N; k++) {
 		size_t ns = m->strings.n ? m->strings.n : 1;
@@ -2784,6 +3149,19 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 			c.names[k][i].len = UINT32_MAX;
 	}
 	c.has_corr = m->events.dense & PT_EVCOL_CORR;
+	c.kineto = o->profile == PT_CHROME_KINETO;
+	c.step_first = pt_xcalloc(nd, sizeof(*c.step_first));
+	c.step_last = pt_xcalloc(nd, sizeof(*c.step_last));
+	if (c.kineto) {
+		for (size_t i = 0; i < m->events.n && !c.host_steps; i++)
+			c.host_steps = (tl->ev_keep[i] & 3) == 3;
+		if (m->copies.n) {
+			c.copy_of = pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*c.copy_of));
+			for (size_t k = 0; k < m->copies.n; k++)
+				if (m->copies.v[k].event < m->events.n)
+					c.copy_of[m->copies.v[k].event] = (uint32_t)k + 1;
+		}
+	}
 	c.nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	c.opargs = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(struct frag));
 	for (size_t i = 0; i < m->ops.n; i++)
