@@ -122,8 +122,8 @@ size_t pt_chrome_fmt_us(char *out, int64_t rel)
  * the next start, and S <= T(E) of any parent that contains it.
  *
  * When S + D == T(E), dur is the exact three-decimal text. Otherwise it is
- * the double C nearest to D with S + C == T(E), written with the fewest
- * significant digits (15 to 17) that read back as C: it differs from dur/1000
+ * the double C nearest to D with S + C == T(E), written with 17 significant
+ * digits (trailing zeros dropped), which read back as C: it differs from dur/1000
  * by about two units in the last place of E, below half a ns while the end
  * is below 2^49 ns (6.5 days after the base), so a reader that rounds
  * dur x 1000 gets dur (one that truncates may get dur - 1); beyond that,
@@ -148,22 +148,14 @@ static double end_target(double E)
 	return E > 0 && (bits_of(E) & 1) ? dbl_of(bits_of(E) - 1) : E;
 }
 
-static double dur_double(int64_t rel, int64_t dur)
+/* The valid C next to D by bisection of the bit patterns (the general case; S + C grows with C). */
+static double dur_bisect(double S, double D, double T)
 {
-	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
-	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
-		return D;
-	/* a C with S + C == T: T - S, or a neighbour */
 	double c = T - S;
 	for (int k = 0; k < 6 && S + c != T; k++)
 		c = nextafter(c, S + c < T ? INFINITY : -INFINITY);
 	if (S + c != T || c < 0)
 		return D;
-	/*
-	 * S + C grows with C, so the valid C are one run of doubles: bisect the
-	 * bit patterns (ordered like the values for C >= 0) between D (not valid)
-	 * and c (valid) for the valid double next to D.
-	 */
 	uint64_t bad = bits_of(D), good = bits_of(c);
 	while (bad + 1 != good && good + 1 != bad) {
 		uint64_t mid = bad < good ? bad + (good - bad) / 2 : good + (bad - good) / 2;
@@ -175,21 +167,99 @@ static double dur_double(int64_t rel, int64_t dur)
 	return dbl_of(good);
 }
 
+static double dur_double(int64_t rel, int64_t dur)
+{
+	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
+	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
+		return D;
+	/*
+	 * The usual case, T/2 <= S <= T: c0 = T - S is exact (Sterbenz), and
+	 * since T is even, S + x rounds to T for every real x within half the
+	 * gap to T's neighbours around c0: the valid C are the doubles of
+	 * [c0 - gl/2, c0 + gu/2]. Clamp D into it (checked; else bisect).
+	 */
+	if (S >= T * 0.5 && S <= T) {
+		double c0 = T - S, gl = T - dbl_of(bits_of(T) - 1), gu = dbl_of(bits_of(T) + 1) - T; /* T > 0 here */
+		double lo = c0 - gl * 0.5, hi = c0 + gu * 0.5;
+		if (S + lo != T)
+			lo = c0;
+		if (S + hi != T)
+			hi = c0;
+		double C = D < lo ? lo : D > hi ? hi : D;
+		if (S + C == T && C >= 0)
+			return C;
+	}
+	return dur_bisect(S, D, T);
+}
+
+/*
+ * A positive double C (1e-6 <= C < 1e13 here) as a plain decimal with 17
+ * significant digits, which always read back as C, trailing zeros dropped
+ * down to 3 decimals. Exact integer arithmetic: C = M * 2^E, so
+ * q = round(C * 10^n) = round(M * 10^n / 2^-E) with n = 16 - floor(log10 C),
+ * the decimal exponent taken from the binary one and corrected by one step.
+ */
+static char *put_dbl17(char *p, double C)
+{
+	uint64_t b = bits_of(C);
+	int ex = (int)((b >> 52) & 0x7ff);
+	uint64_t M = (b & ((1ull << 52) - 1)) | (ex ? 1ull << 52 : 0);
+	int E = (ex ? ex : 1) - 1075; /* C = M * 2^E */
+	int k = ((E + 52) * 1233) >> 12; /* about floor(log10 C), maybe one less */
+	uint64_t q = 0;
+	int n = 0;
+	for (int tries = 0; tries < 3; tries++) {
+		n = 16 - k;
+		if (n < 3 || n > 22 || E >= 0 || E <= -128)
+			break;
+		unsigned __int128 prod = (unsigned __int128)M * pow10_u64[n > 19 ? 19 : n]; /* < 2^127 */
+		for (int x = 19; x < n; x++)
+			prod *= 10;
+		int sh = -E;
+		unsigned __int128 r = (prod + ((unsigned __int128)1 << (sh - 1))) >> sh;
+		if (r >= pow10_u64[17]) {
+			k++;
+			continue;
+		}
+		if (r < pow10_u64[16]) {
+			k--;
+			continue;
+		}
+		q = (uint64_t)r;
+		break;
+	}
+	if (!q) { /* out of the range above (not reached for trace times): the fewest digits that read back */
+		char t[80];
+		for (int dec = 3; dec < 40; dec++) {
+			int m = snprintf(t, sizeof(t), "%.*f", dec, C);
+			if (m > 0 && m < (int)sizeof(t) && strtod(t, NULL) == C)
+				return put(p, t, (size_t)m);
+		}
+		return p;
+	}
+	while (n > 3 && q % 10 == 0) {
+		q /= 10;
+		n--;
+	}
+	char d[24];
+	unsigned nd = (unsigned)(put_u64(d, q) - d);
+	if ((unsigned)n >= nd) {
+		p = PUTL(p, "0.");
+		for (unsigned z = nd; z < (unsigned)n; z++)
+			*p++ = '0';
+		return put(p, d, nd);
+	}
+	p = put(p, d, nd - (unsigned)n);
+	*p++ = '.';
+	return put(p, d + nd - (unsigned)n, (unsigned)n);
+}
+
 static char *put_dur(char *p, int64_t rel, int64_t dur)
 {
 	double C = dur_double(rel, dur);
 	if (C == (double)dur / 1000.0)
 		return put_us(p, dur);
-	/* 15, 16 or 17 significant digits: the fewest that read back as C */
-	char b[64];
-	int k = (int)floor(log10(C));
-	for (int sig = 15; sig <= 17; sig++) {
-		int n = sig - 1 - k;
-		int m = snprintf(b, sizeof(b), "%.*f", n < 3 ? 3 : n, C);
-		if (m > 0 && m < (int)sizeof(b) && strtod(b, NULL) == C)
-			return put(p, b, (size_t)m);
-	}
-	return put_us(p, dur);
+	return put_dbl17(p, C);
 }
 
 size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur)

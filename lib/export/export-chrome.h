@@ -75,7 +75,7 @@ size_t pt_chrome_fmt_us(char *out, int64_t rel);
  * of the ts and dur texts add up (as JavaScript's ts + dur) to T(E), E being
  * the double of the end's text and T(E) = E with its last significand bit
  * cleared (E or the double below): exact three decimals when they already do,
- * else the nearest double that does, in 15 to 17 significant digits. T is
+ * else the nearest double that does, in 17 significant digits. T is
  * monotone and T(E) <= E, so no reader sees false nesting (chrome-trace.md
  * §3). Returns the length.
  */
