@@ -698,6 +698,7 @@ struct ctx {
 	bool kineto;
 	bool host_steps;       /* the model has host step ranges (CUPTI): no device Steps rows */
 	uint32_t *copy_of;     /* per event: m->copies index + 1 (memcpy, memset) */
+	uint32_t *kconf_of;    /* per event: m->kernel_configs index + 1 (kernels) */
 	uint32_t *step_first, *step_last; /* per device: first and last step of its Steps row, 0 = none */
 	struct frag *opargs;
 	uint64_t overflow, unaligned, unanchored;
@@ -2142,7 +2143,7 @@ static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct
 	} else {
 		nf = name_frag(c, name, NM_RAW);
 	}
-	size_t need = 512 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0);
+	size_t need = 768 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0);
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	p = PUTL(p, "{\"ph\":\"X\",\"cat\":\"");
 	p = put(p, cat, strlen(cat));
@@ -2173,6 +2174,27 @@ static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct
 	if (task) {
 		p = PUTL(p, ",\"task_id\":");
 		p = put_u64(p, ev->task[i]);
+	}
+	if (k == PT_EV_KERNEL && c->kconf_of && c->kconf_of[i]) { /* Kineto's launch keys (cupti.md §7.4) */
+		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
+		p = PUTL(p, ",\"registers per thread\":");
+		p = put_u64(p, kc->registers);
+		p = PUTL(p, ",\"shared memory\":");
+		p = put_i64(p, (int64_t)kc->static_smem + kc->dynamic_smem);
+		p = PUTL(p, ",\"grid\":[");
+		for (int d = 0; d < 3; d++) {
+			p = put_i64(p, kc->grid[d]);
+			*p++ = d < 2 ? ',' : ']';
+		}
+		p = PUTL(p, ",\"block\":[");
+		for (int d = 0; d < 3; d++) {
+			p = put_i64(p, kc->block[d]);
+			*p++ = d < 2 ? ',' : ']';
+		}
+		if (kc->graph_id) {
+			p = PUTL(p, ",\"graph id\":");
+			p = put_u64(p, kc->graph_id);
+		}
 	}
 	if (ci && ci->bytes) {
 		p = PUTL(p, ",\"bytes\":");
@@ -2878,6 +2900,7 @@ static void ctx_free(struct ctx *c)
 	free(c->flow_ord);
 	free(c->flow_drop);
 	free(c->copy_of);
+	free(c->kconf_of);
 	free(c->step_first);
 	free(c->step_last);
 }
@@ -3230,6 +3253,12 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 			for (size_t k = 0; k < m->copies.n; k++)
 				if (m->copies.v[k].event < m->events.n)
 					c.copy_of[m->copies.v[k].event] = (uint32_t)k + 1;
+		}
+		if (m->kernels.n) {
+			c.kconf_of = pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*c.kconf_of));
+			for (size_t k = 0; k < m->kernels.n; k++)
+				if (m->kernels.v[k].event < m->events.n && m->kernels.v[k].config < m->kernel_configs.n)
+					c.kconf_of[m->kernels.v[k].event] = m->kernels.v[k].config + 1;
 		}
 	}
 	c.nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
