@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -25,18 +27,24 @@ enum {
 	OPT_NO_FLOWS,
 	OPT_NO_DEMANGLE,
 	OPT_JOBS,
+	OPT_PROFILE,
 };
 
 static const struct pt_opt timeline_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT,
-	  "write to FILE (\"-\" = standard output; default standard output unless it is a terminal)", NULL },
+	  "write to FILE (\"-\" = standard output; default standard output unless it is a terminal); kineto: a directory",
+	  NULL },
+	{ "profile", 0, "P", OPT_PROFILE,
+	  "viewer (default: one file for Perfetto and chrome://tracing) or kineto (DIR/rank<r>.pt.trace.json per rank, "
+	  "PyTorch's dialect for HolisticTraceAnalysis)",
+	  NULL },
 	{ "scope-depth", 0, "N", OPT_SCOPE_DEPTH, "N rows of MindSpore name scopes per device (default 0 = none)", NULL },
 	{ "gzip", 0, NULL, OPT_GZIP, "compress with gzip (also when FILE ends in .gz)", NULL },
 	{ "gzip-level", 0, "N", OPT_GZIP_LEVEL, "gzip level 1-9 (default 6)", NULL },
 	{ "jobs", 'j', "N", OPT_JOBS,
 	  "gzip with N threads (default: the CPUs it may run on, at most 16); same bytes for any N", NULL },
 	{ "split-mb", 0, "N", OPT_SPLIT_MB,
-	  "split into self-contained parts of at most N MiB of JSON (default 500; 0 = never split)", NULL },
+	  "write parts of at most N MiB of JSON beside FILE instead of FILE (default 0: never split)", NULL },
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
 	{ "no-flows", 0, NULL, OPT_NO_FLOWS, "no launch arrows (s/f events)", NULL },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "keep C++ names mangled", NULL },
@@ -48,7 +56,7 @@ static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt
 static struct {
 	struct pt_filter f;
 	uint32_t scope_depth;
-	bool gzip, no_overlap, no_flows, no_demangle, split_given;
+	bool gzip, no_overlap, no_flows, no_demangle, kineto;
 	int gzip_level;
 	int jobs; /* 0: pt_pdeflate_default_threads() */
 	uint64_t split_mb;
@@ -61,6 +69,12 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return r;
 	int64_t v;
 	switch (id) {
+	case OPT_PROFILE:
+		if (!strcmp(arg, "viewer") || !strcmp(arg, "kineto")) {
+			opt.kineto = arg[0] == 'k';
+			return 0;
+		}
+		return pt_usage_error(c->cmd, "invalid --profile '%s' (viewer or kineto)", arg);
 	case OPT_SCOPE_DEPTH:
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 64)
 			return pt_usage_error(c->cmd, "invalid --scope-depth '%s' (a number from 0 to 64)", arg);
@@ -84,7 +98,6 @@ static int own(struct pt_common *c, int id, const char *arg)
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > 1000000)
 			return pt_usage_error(c->cmd, "invalid --split-mb '%s' (MiB, 0 = never split)", arg);
 		opt.split_mb = (uint64_t)v;
-		opt.split_given = true;
 		return 0;
 	case OPT_NO_OVERLAP:
 		opt.no_overlap = true;
@@ -105,11 +118,42 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
+/*
+ * The kineto profile: DIR/rank<r>.pt.trace.json[.gz] for every rank of the
+ * model (chrome-trace.md §11), each file created atomically. DIR is created
+ * when missing (its parent must exist).
+ */
+static int write_kineto(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
+			const struct pt_chrome_opts *base, const char *dir, struct pt_diag *diag, struct pt_err **e)
+{
+	struct stat sb;
+	if (stat(dir, &sb) < 0) {
+		if (errno != ENOENT || mkdir(dir, 0777) < 0)
+			return pt_err_errno(e, errno, "cannot create directory '%s'", dir);
+	} else if (!S_ISDIR(sb.st_mode)) {
+		return pt_err(e, "'%s' is not a directory: --profile kineto writes one file per rank into -o DIR", dir);
+	}
+	uint32_t *ranks = NULL;
+	size_t n = pt_chrome_ranks(m, &ranks);
+	int rc = 0;
+	for (size_t k = 0; k < n && !rc; k++) {
+		struct pt_chrome_opts o = *base;
+		o.profile = PT_CHROME_KINETO;
+		o.rank = ranks[k];
+		o.part_limit = 0;
+		char *p = pt_xasprintf("%s/rank%u.pt.trace.json%s", dir, ranks[k], o.gzip ? ".gz" : "");
+		struct pt_chrome_stats st;
+		rc = pt_chrome_write(m, x, tl, &o, p, diag, &st, e);
+		free(p);
+	}
+	free(ranks);
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	memset(&opt, 0, sizeof(opt));
-	opt.split_mb = 500;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
@@ -121,8 +165,16 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	const char *out = c.output;
-	if (out && pt_out_is_stream(out) && opt.split_given && opt.split_mb > 0) {
-		if (!strcmp(out, "-"))
+	if (opt.kineto && (!out || !strcmp(out, "-") || pt_out_is_stream(out))) {
+		pt_usage_error(cmd, "--profile kineto writes one file per rank into a directory: use -o DIR");
+		return 2;
+	}
+	if (opt.kineto && opt.split_mb > 0) {
+		pt_usage_error(cmd, "--profile kineto writes one file per rank and does not split: drop --split-mb");
+		return 2;
+	}
+	if ((!out || pt_out_is_stream(out)) && opt.split_mb > 0) {
+		if (!out || !strcmp(out, "-"))
 			pt_usage_error(cmd, "standard output cannot be split: use -o FILE with --split-mb, or --split-mb 0");
 		else
 			pt_usage_error(cmd, "'%s' is not a regular file and cannot be split: use -o FILE with --split-mb, or --split-mb 0",
@@ -135,8 +187,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	char *path = pt_xstrdup(out ? out : "-");
-	bool gz = opt.gzip || ends_with(path, ".gz");
-	if (gz && !pt_out_is_stream(path) && !ends_with(path, ".gz")) { /* (not /dev/null.gz) */
+	bool gz = opt.gzip || (!opt.kineto && ends_with(path, ".gz"));
+	if (gz && !opt.kineto && !pt_out_is_stream(path) && !ends_with(path, ".gz")) { /* (not /dev/null.gz) */
 		char *p2 = pt_xasprintf("%s.gz", path);
 		free(path);
 		path = p2;
@@ -172,17 +224,22 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				.part_limit = opt.split_mb << 20,
 			};
 			struct pt_chrome_stats st;
-			rc = pt_chrome_write(m, x, tl, &co, path, &c.diag, &st, &e);
-			if (!rc) {
+			if (opt.kineto)
+				rc = write_kineto(m, x, tl, &co, path, &c.diag, &e);
+			else
+				rc = pt_chrome_write(m, x, tl, &co, path, &c.diag, &st, &e);
+			if (!rc && !opt.kineto) {
 				if (st.max_part_events > 1000000)
 					pt_diag_note(&c.diag,
 						     "a trace file holds %llu events: viewers become sluggish above about 1000000 "
 						     "(use --steps, --time-window or --split-mb)",
 						     (unsigned long long)st.max_part_events);
-				if (!opt.split_mb && st.bytes > 536870888ull)
+				if (st.parts == 1 && st.bytes > PT_CHROME_VIEWER_MAX)
 					pt_diag_note(&c.diag,
-						     "the trace has %llu bytes: above 536870888 bytes chrome://tracing cannot load it",
-						     (unsigned long long)st.bytes);
+						     "'%s' has %llu bytes of JSON: browser viewers (Perfetto UI, chrome://tracing) load at most "
+						     "%llu; write less with --steps A-B, --time-window START:END or --no-flows, or parts with "
+						     "--split-mb 500",
+						     path, (unsigned long long)st.bytes, (unsigned long long)PT_CHROME_VIEWER_MAX);
 			}
 		}
 		pt_tl_free(tl);
@@ -201,7 +258,8 @@ const struct pt_cmd pt_cmd_timeline = {
 		"Writes the model as Chrome Trace Event Format JSON (object form, one event per line): one process\n"
 		"per device and per host, one row per stream or thread, step rows, the Ascend Communication row,\n"
 		"optional scope rows and the overlap-analysis process per device, launch arrows and counters.\n"
-		"Times are microseconds with three decimals relative to baseTimeNanoseconds. See proftool-timeline(1).",
+		"Times are microseconds with three decimals relative to baseTimeNanoseconds. --profile kineto writes\n"
+		"one file per rank in PyTorch's dialect for HolisticTraceAnalysis. See proftool-timeline(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -1,10 +1,13 @@
 #include "export/export-chrome.h"
 
 #include <demangle.h>
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/index.h"
 #include "model/model.h"
@@ -97,6 +100,171 @@ static inline char *put_us(char *p, int64_t rel)
 size_t pt_chrome_fmt_us(char *out, int64_t rel)
 {
 	return (size_t)(put_us(out, rel) - out);
+}
+
+/*
+ * The dur of an X event starting at rel, so that a reader adding the parsed
+ * doubles, as JavaScript does (ts + dur), never sees false nesting
+ * (chrome-trace.md §3). S, D and E are the doubles nearest to rel/1000,
+ * dur/1000 and (rel+dur)/1000: what strtod makes of the exact three-decimal
+ * texts (IEEE division of the exact integer by 1000.0 gives the same double).
+ * S + D is often one unit in the last place off E, either way: an event then
+ * ends after the next one on its row starts, or after its parent ends.
+ *
+ * So the sum a reader computes is made a function of the end alone:
+ * T(E) = E when the last bit of E's significand is 0, else the double below
+ * E. T is monotone and T(E) <= E, hence a.end <= b.start in ns gives
+ * T(E_a) <= E_a <= S_b, and child.end <= parent.end gives T(E_c) <= T(E_p).
+ * T(E) is always reachable as S + C: where the exact sums near E are a whole
+ * unit apart they round to every double, and where they fall on halfway
+ * points they round to the even ones, which T picks. A zero dur stays 0.000
+ * and ends at S: in ns it lies after an event ending there and before or on
+ * the next start, and S <= T(E) of any parent that contains it.
+ *
+ * When S + D == T(E), dur is the exact three-decimal text. Otherwise it is
+ * the double C nearest to D with S + C == T(E), written with 17 significant
+ * digits (trailing zeros dropped), which read back as C: it differs from dur/1000
+ * by about two units in the last place of E, below half a ns while the end
+ * is below 2^49 ns (6.5 days after the base), so a reader that rounds
+ * dur x 1000 gets dur (one that truncates may get dur - 1); beyond that,
+ * up to the 2^53 ns limit, dur may read 1 or 2 ns off, the order still holds.
+ */
+static double dbl_of(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static uint64_t bits_of(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double end_target(double E)
+{
+	return E > 0 && (bits_of(E) & 1) ? dbl_of(bits_of(E) - 1) : E;
+}
+
+/* The valid C next to D by bisection of the bit patterns (the general case; S + C grows with C). */
+static double dur_bisect(double S, double D, double T)
+{
+	double c = T - S;
+	for (int k = 0; k < 6 && S + c != T; k++)
+		c = nextafter(c, S + c < T ? INFINITY : -INFINITY);
+	if (S + c != T || c < 0)
+		return D;
+	uint64_t bad = bits_of(D), good = bits_of(c);
+	while (bad + 1 != good && good + 1 != bad) {
+		uint64_t mid = bad < good ? bad + (good - bad) / 2 : good + (bad - good) / 2;
+		if (S + dbl_of(mid) == T)
+			good = mid;
+		else
+			bad = mid;
+	}
+	return dbl_of(good);
+}
+
+static double dur_double(int64_t rel, int64_t dur)
+{
+	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
+	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
+		return D;
+	/*
+	 * The usual case, T/2 <= S <= T: c0 = T - S is exact (Sterbenz), and
+	 * since T is even, S + x rounds to T for every real x within half the
+	 * gap to T's neighbours around c0: the valid C are the doubles of
+	 * [c0 - gl/2, c0 + gu/2]. Clamp D into it (checked; else bisect).
+	 */
+	if (S >= T * 0.5 && S <= T) {
+		double c0 = T - S, gl = T - dbl_of(bits_of(T) - 1), gu = dbl_of(bits_of(T) + 1) - T; /* T > 0 here */
+		double lo = c0 - gl * 0.5, hi = c0 + gu * 0.5;
+		if (S + lo != T)
+			lo = c0;
+		if (S + hi != T)
+			hi = c0;
+		double C = D < lo ? lo : D > hi ? hi : D;
+		if (S + C == T && C >= 0)
+			return C;
+	}
+	return dur_bisect(S, D, T);
+}
+
+/*
+ * A positive double C (1e-6 <= C < 1e13 here) as a plain decimal with 17
+ * significant digits, which always read back as C, trailing zeros dropped
+ * down to 3 decimals. Exact integer arithmetic: C = M * 2^E, so
+ * q = round(C * 10^n) = round(M * 10^n / 2^-E) with n = 16 - floor(log10 C),
+ * the decimal exponent taken from the binary one and corrected by one step.
+ */
+static char *put_dbl17(char *p, double C)
+{
+	uint64_t b = bits_of(C);
+	int ex = (int)((b >> 52) & 0x7ff);
+	uint64_t M = (b & ((1ull << 52) - 1)) | (ex ? 1ull << 52 : 0);
+	int E = (ex ? ex : 1) - 1075; /* C = M * 2^E */
+	int k = ((E + 52) * 1233) >> 12; /* about floor(log10 C), maybe one less */
+	uint64_t q = 0;
+	int n = 0;
+	for (int tries = 0; tries < 3; tries++) {
+		n = 16 - k;
+		if (n < 3 || n > 22 || E >= 0 || E <= -128)
+			break;
+		unsigned __int128 prod = (unsigned __int128)M * pow10_u64[n > 19 ? 19 : n]; /* < 2^127 */
+		for (int x = 19; x < n; x++)
+			prod *= 10;
+		int sh = -E;
+		unsigned __int128 r = (prod + ((unsigned __int128)1 << (sh - 1))) >> sh;
+		if (r >= pow10_u64[17]) {
+			k++;
+			continue;
+		}
+		if (r < pow10_u64[16]) {
+			k--;
+			continue;
+		}
+		q = (uint64_t)r;
+		break;
+	}
+	if (!q) { /* out of the range above (not reached for trace times): the fewest digits that read back */
+		char t[80];
+		for (int dec = 3; dec < 40; dec++) {
+			int m = snprintf(t, sizeof(t), "%.*f", dec, C);
+			if (m > 0 && m < (int)sizeof(t) && strtod(t, NULL) == C)
+				return put(p, t, (size_t)m);
+		}
+		return p;
+	}
+	while (n > 3 && q % 10 == 0) {
+		q /= 10;
+		n--;
+	}
+	char d[24];
+	unsigned nd = (unsigned)(put_u64(d, q) - d);
+	if ((unsigned)n >= nd) {
+		p = PUTL(p, "0.");
+		for (unsigned z = nd; z < (unsigned)n; z++)
+			*p++ = '0';
+		return put(p, d, nd);
+	}
+	p = put(p, d, nd - (unsigned)n);
+	*p++ = '.';
+	return put(p, d + nd - (unsigned)n, (unsigned)n);
+}
+
+static char *put_dur(char *p, int64_t rel, int64_t dur)
+{
+	double C = dur_double(rel, dur);
+	if (C == (double)dur / 1000.0)
+		return put_us(p, dur);
+	return put_dbl17(p, C);
+}
+
+size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur)
+{
+	return (size_t)(put_dur(out, rel, dur) - out);
 }
 
 /* ------------------------------------------------------------------ planner */
@@ -452,6 +620,8 @@ struct proc {
 	char *name;
 	uint32_t first_tid; /* for counters */
 	bool used;
+	bool device;        /* kineto: a GPU/NPU process (labels, sort index 5000000 + id) */
+	uint32_t devid;
 };
 
 struct flow {
@@ -524,6 +694,12 @@ struct ctx {
 	struct frag *names[NM_N];
 	uint8_t *nflags;    /* per string id: NF_* */
 	bool has_corr;      /* the model has correlation ids (else that column is all zero and never read) */
+	/* the kineto profile (chrome-trace.md §11) */
+	bool kineto;
+	bool host_steps;       /* the model has host step ranges (CUPTI): no device Steps rows */
+	uint32_t *copy_of;     /* per event: m->copies index + 1 (memcpy, memset) */
+	uint32_t *kconf_of;    /* per event: m->kernel_configs index + 1 (kernels) */
+	uint32_t *step_first, *step_last; /* per device: first and last step of its Steps row, 0 = none */
 	struct frag *opargs;
 	uint64_t overflow, unaligned, unanchored;
 	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */
@@ -545,6 +721,34 @@ struct ctx {
 	bool abort_over;    /* stop when the output exceeds limit */
 	uint64_t limit;
 };
+
+static uint32_t device_rank(const struct pt_device *dv)
+{
+	return dv->kind == PT_DEV_NPU ? dv->id : dv->pid && dv->rank >= 0 ? (uint32_t)dv->rank : 0;
+}
+
+size_t pt_chrome_ranks(const struct pt_model *m, uint32_t **out)
+{
+	uint32_t *v = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		uint32_t r = device_rank(&m->devices.v[d]);
+		size_t j = n;
+		bool seen = false;
+		for (size_t k = 0; k < n; k++)
+			seen |= v[k] == r;
+		if (seen)
+			continue;
+		while (j > 0 && v[j - 1] > r) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = r;
+		n++;
+	}
+	*out = v;
+	return n;
+}
 
 static const char *strget(const struct ctx *c, uint32_t id)
 {
@@ -736,6 +940,9 @@ static void choose_clock(struct ctx *c, struct pt_diag *diag)
 	for (size_t i = 0; i < m->events.n; i++)
 		if (c->tl->ev_keep[i] & 1)
 			nev[m->tracks.v[m->events.track[i]].device]++;
+	for (size_t d = 0; d < nd; d++)
+		if (c->kineto && c->dev_rank[d] != c->o->rank)
+			nev[d] = 0; /* another rank's file */
 	bool all_unix = true;
 	int64_t off;
 	for (size_t d = 0; d < nd; d++)
@@ -762,6 +969,8 @@ static void choose_clock(struct ctx *c, struct pt_diag *diag)
 			pt_diag_note(diag, "%s", w);
 			free(w);
 		}
+		if (c->kineto && c->dev_rank[d] != c->o->rank)
+			c->dev_ok[d] = 0;
 	}
 	free(nev);
 }
@@ -888,7 +1097,7 @@ static uint32_t add_proc(struct ctx *c, uint32_t pid, char *name)
 			free(name);
 			return (uint32_t)i;
 		}
-	struct proc p = { pid, name, 0, false };
+	struct proc p = { pid, name, 0, false, false, 0 };
 	pt_vec_push(&c->procs, p);
 	return (uint32_t)c->procs.n - 1;
 }
@@ -1012,6 +1221,54 @@ static const char *kind_word(enum pt_device_kind k)
 	return k == PT_DEV_NPU ? "NPU" : k == PT_DEV_GPU ? "GPU" : "Device";
 }
 
+/*
+ * Kineto's pid/tid scheme and row names (cupti.md §7.5): device rows pid =
+ * device id, tid = stream id, named "stream <id> " (with the trailing
+ * space); host rows pid = OS pid, tid = OS tid, "thread <tid> (<name>)".
+ * Rows without such an id (overflow rows of a thread, the Ascend Steps row)
+ * keep their file-unique tid from TID_BASE.
+ */
+static void kineto_row(struct ctx *c, struct row *r)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_device *dv = &m->devices.v[r->dev];
+	bool host = dv->kind == PT_DEV_CPU;
+	r->pid = host ? (dv->pid ? dv->pid : dv->id) : dv->id;
+	if (r->type == R_TRACK) {
+		const struct pt_track *tr = &m->tracks.v[r->track];
+		bool own = !r->lane && tr->stream >= 0 && tr->stream < (int64_t)TID_BASE &&
+			   (tr->kind == PT_TRACK_STREAM || tr->kind == PT_TRACK_HOST_THREAD);
+		char *base;
+		if (tr->kind == PT_TRACK_STREAM) {
+			base = pt_xasprintf("stream %lld ", (long long)tr->stream);
+		} else if (tr->kind == PT_TRACK_HOST_THREAD) {
+			const char *tn = strget(c, tr->name);
+			base = *tn && strncmp(tn, "thread ", 7) ? pt_xasprintf("thread %lld (%s)", (long long)tr->stream, tn) :
+								  pt_xasprintf("thread %lld", (long long)tr->stream);
+		} else {
+			base = pt_xstrdup(r->name);
+			const char *hash = strstr(base, " #");
+			if (r->lane && hash)
+				base[hash - base] = 0;
+		}
+		free(r->name);
+		r->name = r->lane ? pt_xasprintf("%s #%u", base, r->lane + 1) : pt_xstrdup(base);
+		free(base);
+		if (own) {
+			r->tid = (uint32_t)tr->stream;
+			r->sort = (int32_t)tr->stream;
+		} else {
+			r->sort = tr->stream >= 0 && tr->stream < INT32_MAX ? (int32_t)tr->stream : INT32_MAX;
+		}
+	} else {
+		r->sort = -1;
+	}
+	uint32_t p = add_proc(c, r->pid, host ? pt_xasprintf("Host %u", r->pid) :
+				      pt_xasprintf("%s %u", kind_word(dv->kind), dv->id));
+	c->procs.v[p].device = !host;
+	c->procs.v[p].devid = dv->id;
+}
+
 static void build_layout(struct ctx *c)
 {
 	const struct pt_model *m = c->m;
@@ -1077,7 +1334,7 @@ static void build_layout(struct ctx *c)
 	for (size_t i = 0; i < ev->n; i++) {
 		int64_t du = ev->dur[i];
 		uint8_t keep = tl->ev_keep[i];
-		if (!(keep & 1) || du < 0)
+		if (!(keep & 1) || du < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT)) /* Kineto has no get_next */
 			continue;
 		struct tscan *q = &ts[ev->track[i]];
 		int64_t st0 = ev->start[i], en = st0 + du;
@@ -1104,7 +1361,7 @@ static void build_layout(struct ctx *c)
 	}
 	for (size_t i = 0; i < ev->n; i++) {
 		struct tscan *q = &ts[ev->track[i]];
-		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0)
+		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT))
 			continue;
 		if (q->lane)
 			q->lane[q->n] = lane_of[i];
@@ -1136,7 +1393,7 @@ static void build_layout(struct ctx *c)
 			for (size_t i = 0; i < n; i++) {
 				uint32_t j = all[i];
 				int64_t du = ev->dur[j];
-				if (!(tl->ev_keep[j] & 1) || du < 0)
+				if (!(tl->ev_keep[j] & 1) || du < 0 || (c->kineto && ev->kind[j] == PT_EV_GETNEXT))
 					continue;
 				idx[k] = j;
 				s[k] = ev->start[j];
@@ -1191,6 +1448,15 @@ static void build_layout(struct ctx *c)
 		const struct pt_tl_device *td = &tl->dev[d];
 		if (!c->dev_ok[d] || m->devices.v[d].kind == PT_DEV_CPU)
 			continue;
+		if (c->kineto) {
+			/* ProfilerStep#<n> rows: the host step ranges where the model has them, else the device's steps */
+			if (!c->host_steps && td->steps.s.n) {
+				c->step_first[d] = td->steps.s.v[0].step;
+				c->step_last[d] = td->steps.s.v[td->steps.s.n - 1].step;
+				add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
+			}
+			continue;
+		}
 		add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
 		for (uint32_t l = 0; l < tl->scope_depth; l++)
 			add_slice_row(c, (uint32_t)d, SL_SCOPE, l, &td->scope[l], 1 + (int32_t)l, pt_xasprintf("Scope L%u", l));
@@ -1219,9 +1485,16 @@ static void build_layout(struct ctx *c)
 								  kind_word(m->devices.v[d].kind), m->devices.v[d].id));
 	}
 	pt_sort(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
+	if (c->kineto) { /* processes by Kineto's pids (cupti.md §7.5) */
+		for (size_t i = 0; i < c->procs.n; i++)
+			free(c->procs.v[i].name);
+		c->procs.n = 0;
+	}
 	for (size_t i = 0; i < c->rows.n; i++) {
 		struct row *r = &c->rows.v[i];
 		r->tid = TID_BASE + (uint32_t)i;
+		if (c->kineto)
+			kineto_row(c, r);
 		char b[96];
 		int n = snprintf(b, sizeof(b), ",\"pid\":%u,\"tid\":%u,\"ts\":", r->pid, r->tid);
 		r->prefix = pt_xstrndup(b, (size_t)n);
@@ -1329,8 +1602,10 @@ static void build_flows(struct ctx *c)
 			continue;
 		uint32_t ai = (uint32_t)*a;
 		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
-		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i],
-				  row_time(c, ev->start[ai] + ev->dur[ai] / 2, ad), row_time(c, ev->start[i] + ev->dur[i] / 2, dd) };
+		/* viewer: at the midpoints (§6); kineto: at the starts, as Kineto writes them (cupti.md §7.6) */
+		int64_t sh = c->kineto ? 0 : ev->dur[ai] / 2, fh = c->kineto ? 0 : ev->dur[i] / 2;
+		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i], row_time(c, ev->start[ai] + sh, ad),
+				  row_time(c, ev->start[i] + fh, dd) };
 		pt_vec_push(&c->flows, f);
 	}
 	pt_idmap_free(&api);
@@ -1403,6 +1678,8 @@ static bool unanchored_track(const struct ctx *c, uint32_t t)
 
 static void build_counters(struct ctx *c)
 {
+	if (c->kineto) /* Kineto writes memory as its own instant events; no counters in this profile */
+		return;
 	const struct pt_model *m = c->m;
 	const struct pt_queue_samples *q = &m->queues;
 	size_t nt = m->tracks.n;
@@ -1777,8 +2054,173 @@ static char *put_sync_args(const struct ctx *c, char *p, const char *a0, uint32_
 	return put_i64(p, si->cuda_event_id);
 }
 
+static bool api_is_driver(const char *n)
+{
+	return (!strncmp(n, "cu", 2) && strncmp(n, "cuda", 4)) || !strncmp(n, "<driver", 7) || !strncmp(n, "<internal", 9);
+}
+
+static const char *const copy_kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+					  "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
+static const char *const mem_kinds[] = { "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+					 "Managed Static" };
+
+static const char *mem_kind(uint8_t k)
+{
+	return k < sizeof(mem_kinds) / sizeof(mem_kinds[0]) ? mem_kinds[k] : "Unrecognized";
+}
+
+/* The correlation an Ascend task carries in the kineto profile: its step's (see emit_slice). */
+static uint32_t task_step_corr(const struct ctx *c, const struct row *r, uint32_t i)
+{
+	uint32_t st = c->tl->ev_step[i];
+	if (st || !c->step_first[r->dev])
+		return st;
+	/* outside every step: the nearest one, the first before it starts, else the last */
+	const struct pt_tl_device *td = &c->tl->dev[r->dev];
+	return c->m->events.start[i] < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
+}
+
+/*
+ * One model event in the kineto dialect (cupti.md §7.3, §7.4): Kineto's
+ * categories and names; device events carry "device", "stream" and
+ * "correlation", host events no "stream" (HTA tells device rows by it).
+ */
+static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	uint8_t k = ev->kind[i];
+	uint32_t name = ev->name[i];
+	const struct frag *nf = NULL, *of = NULL;
+	char built[160];
+	int bl = -1; /* length of a name built into `built` (JSON string, quotes included) */
+	const char *cat;
+	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	const struct pt_copy_info *ci = c->copy_of && c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL;
+	switch (k) {
+	case PT_EV_TASK:
+	case PT_EV_AICPU:
+	case PT_EV_KERNEL:
+		cat = "kernel";
+		break;
+	case PT_EV_MEMCPY:
+		cat = "gpu_memcpy";
+		break;
+	case PT_EV_MEMSET:
+		cat = "gpu_memset";
+		break;
+	case PT_EV_API:
+		cat = api_is_driver(strget(c, name)) ? "cuda_driver" : "cuda_runtime";
+		break;
+	case PT_EV_SYNC:
+		cat = "cuda_sync";
+		break;
+	default:
+		cat = r->host ? "user_annotation" : "gpu_user_annotation";
+	}
+	if (task) {
+		if (ev->op[i])
+			of = op_frag(c, ev->op[i] - 1);
+		if (name)
+			nf = name_frag(c, name, NM_LAST);
+		else
+			bl = snprintf(built, sizeof(built), "\"task %lld_%llu\"", (long long)tr->stream,
+				      (unsigned long long)ev->task[i]);
+	} else if (k == PT_EV_KERNEL) {
+		nf = name_frag(c, name, NM_DEMANGLE);
+	} else if (k == PT_EV_API) {
+		nf = name_frag(c, name, NM_API);
+	} else if (k == PT_EV_MEMCPY) {
+		uint8_t ck = ci ? ci->copy_kind : 0;
+		bl = snprintf(built, sizeof(built), "\"Memcpy %s (%s -> %s)\"",
+			      copy_kinds[ck < sizeof(copy_kinds) / sizeof(copy_kinds[0]) ? ck : 0],
+			      mem_kind(ci ? ci->src_kind : 0), mem_kind(ci ? ci->dst_kind : 0));
+	} else if (k == PT_EV_MEMSET) {
+		bl = snprintf(built, sizeof(built), "\"Memset (%s)\"", mem_kind(ci ? ci->dst_kind : 0));
+	} else if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2) && strncmp(strget(c, name), "ProfilerStep#", 13)) {
+		bl = snprintf(built, sizeof(built), "\"ProfilerStep#%u\"", c->tl->ev_step[i]); /* HTA finds steps by name */
+	} else {
+		nf = name_frag(c, name, NM_RAW);
+	}
+	size_t need = 768 + r->prefix_len + (nf ? nf->len : 0) + (of ? of->len : 0);
+	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
+	p = PUTL(p, "{\"ph\":\"X\",\"cat\":\"");
+	p = put(p, cat, strlen(cat));
+	p = PUTL(p, "\",\"name\":");
+	p = nf ? put_frag(c, p, nf) : put(p, built, (size_t)bl);
+	p = put(p, r->prefix, r->prefix_len);
+	int64_t rel = ev->start[i] + r->off - c->base;
+	p = put_us(p, rel);
+	p = PUTL(p, ",\"dur\":");
+	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = PUTL(p, ",\"args\":{");
+	char *a0 = p;
+	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
+	if (!r->host) {
+		p = PUTL(p, "\"device\":");
+		p = put_i64(p, m->devices.v[r->dev].id);
+		p = PUTL(p, ",\"stream\":");
+		/* a stream row: its stream id (-1 for CUDA's invalid one); a device row without a stream id
+		 * (Ascend AI CPU): the row's tid, so that HTA counts its tasks as device work */
+		p = put_i64(p, tr->kind != PT_TRACK_STREAM ? (int64_t)r->tid :
+			       tr->stream >= 0 && tr->stream != 0xffffffff ? tr->stream : -1);
+		p = PUTL(p, ",\"correlation\":");
+		p = put_u64(p, corr);
+	} else if (corr) {
+		p = PUTL(p, "\"correlation\":");
+		p = put_u64(p, corr);
+	}
+	if (task) {
+		p = PUTL(p, ",\"task_id\":");
+		p = put_u64(p, ev->task[i]);
+	}
+	if (k == PT_EV_KERNEL && c->kconf_of && c->kconf_of[i]) { /* Kineto's launch keys (cupti.md §7.4) */
+		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
+		p = PUTL(p, ",\"registers per thread\":");
+		p = put_u64(p, kc->registers);
+		p = PUTL(p, ",\"shared memory\":");
+		p = put_i64(p, (int64_t)kc->static_smem + kc->dynamic_smem);
+		p = PUTL(p, ",\"grid\":[");
+		for (int d = 0; d < 3; d++) {
+			p = put_i64(p, kc->grid[d]);
+			*p++ = d < 2 ? ',' : ']';
+		}
+		p = PUTL(p, ",\"block\":[");
+		for (int d = 0; d < 3; d++) {
+			p = put_i64(p, kc->block[d]);
+			*p++ = d < 2 ? ',' : ']';
+		}
+		if (kc->graph_id) {
+			p = PUTL(p, ",\"graph id\":");
+			p = put_u64(p, kc->graph_id);
+		}
+	}
+	if (ci && ci->bytes) {
+		p = PUTL(p, ",\"bytes\":");
+		p = put_u64(p, ci->bytes);
+	}
+	if (k == PT_EV_SYNC)
+		p = put_sync_args(c, p, a0, i);
+	if (of) {
+		if (p != a0)
+			*p++ = ',';
+		p = put_frag(c, p, of);
+	}
+	if (p == a0)
+		p -= 9; /* drop the empty ,"args":{ */
+	else
+		*p++ = '}';
+	*p++ = '}';
+	sk->len += (size_t)(p - p0);
+}
+
 static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
+	if (c->kineto) {
+		emit_track_event_kineto(c, sk, r, i);
+		return;
+	}
 	const struct pt_events *ev = &c->m->events;
 	uint8_t k = ev->kind[i];
 	uint32_t name = ev->name[i];
@@ -1824,9 +2266,10 @@ static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r
 		p = k == PT_EV_MEMCPY ? PUTL(p, "\"[CUDA memcpy]\"") : PUTL(p, "\"[CUDA memset]\"");
 	}
 	p = put(p, r->prefix, r->prefix_len);
-	p = put_us(p, ev->start[i] + r->off - c->base);
+	int64_t rel = ev->start[i] + r->off - c->base;
+	p = put_us(p, rel);
 	p = PUTL(p, ",\"dur\":");
-	p = put_us(p, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
 	p = PUTL(p, ",\"args\":{");
 	char *a0 = p;
 	if (of) {
@@ -1880,6 +2323,19 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 {
 	const struct pt_tl_slice *sl = &r->sl[i];
 	char b[48];
+	if (c->kineto) { /* the Ascend steps: host-side ProfilerStep#<n>, correlation = the step (see §11 of the spec) */
+		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#");
+		sink_write(sk, b, pt_fmt_u64(b, sl->step));
+		sink_puts(sk, "\"");
+		sink_write(sk, r->prefix, r->prefix_len);
+		sink_write(sk, b, pt_chrome_fmt_us(b, sl->start + r->off - c->base));
+		sink_puts(sk, ",\"dur\":");
+		sink_write(sk, b, pt_chrome_fmt_dur(b, sl->start + r->off - c->base, sl->end - sl->start));
+		sink_puts(sk, ",\"args\":{\"correlation\":");
+		sink_i64(sk, sl->step);
+		sink_puts(sk, "}}");
+		return;
+	}
 	if (r->slkind == SL_STEPS) {
 		sink_puts(sk, "{\"ph\":\"X\",\"cat\":\"Step\",\"name\":\"Step ");
 		sink_write(sk, b, pt_fmt_u64(b, sl->step));
@@ -1898,7 +2354,7 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 	sink_write(sk, r->prefix, r->prefix_len);
 	sink_write(sk, b, pt_chrome_fmt_us(b, sl->start + r->off - c->base));
 	sink_puts(sk, ",\"dur\":");
-	sink_write(sk, b, pt_chrome_fmt_us(b, sl->end - sl->start));
+	sink_write(sk, b, pt_chrome_fmt_dur(b, sl->start + r->off - c->base, sl->end - sl->start));
 	if (r->slkind == SL_STEPS) {
 		sink_puts(sk, ",\"args\":{\"step\":");
 		sink_i64(sk, sl->step);
@@ -1939,11 +2395,11 @@ static void emit_slice(struct ctx *c, struct sink *sk, const struct row *r, uint
 static void emit_iv(struct ctx *c, struct sink *sk, const struct row *r, uint32_t i)
 {
 	const struct pt_ival *iv = &r->iv[i];
-	char *p0 = sink_reserve(sk, r->head_len + 64), *p = put_sep(c, p0);
+	char *p0 = sink_reserve(sk, r->head_len + 96), *p = put_sep(c, p0);
 	p = put(p, r->head, r->head_len);
 	p = put_us(p, iv->s + r->off - c->base);
 	p = PUTL(p, ",\"dur\":");
-	p = put_us(p, iv->e - iv->s);
+	p = put_dur(p, iv->s + r->off - c->base, iv->e - iv->s);
 	*p++ = '}';
 	sk->len += (size_t)(p - p0);
 }
@@ -2003,6 +2459,16 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 	char *p0 = sink_reserve(sk, 160 + r->prefix_len), *p = put_sep(c, p0);
 	p = s->ph == PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
 	p = put_u64(p, f->id);
+	if (c->kineto) { /* ph, id, pid, tid, ts, cat, name[, bp] */
+		p = put(p, r->prefix, r->prefix_len);
+		p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
+		p = PUTL(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"");
+		if (s->ph == PH_F)
+			p = PUTL(p, ",\"bp\":\"e\"");
+		*p++ = '}';
+		sk->len += (size_t)(p - p0);
+		return;
+	}
 	p = PUTL(p, ",\"cat\":\"flow\",\"name\":\"launch\"");
 	p = put(p, r->prefix, r->prefix_len);
 	p = put_us(p, s->ph == PH_S ? f->sts : f->fts);
@@ -2012,9 +2478,59 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 	sk->len += (size_t)(p - p0);
 }
 
+/* Kineto's metadata events (cupti.md §7.5). */
+static void emit_meta_kineto(struct ctx *c, struct sink *sk)
+{
+	char b[200];
+	for (size_t p = 0; p < c->procs.n; p++) {
+		const struct proc *pr = &c->procs.v[p];
+		if (!pr->used)
+			continue;
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":",
+				 pr->pid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, pr->name, strlen(pr->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		if (pr->device)
+			n = snprintf(b, sizeof(b),
+				     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":\"%s\"}}",
+				     pr->pid, pr->name);
+		else
+			n = snprintf(b, sizeof(b),
+				     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":\"CPU\"}}",
+				     pr->pid);
+		sink_write(sk, b, (size_t)n);
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}",
+			     pr->pid, pr->device ? 5000000u + pr->devid : pr->pid);
+		sink_write(sk, b, (size_t)n);
+	}
+	for (size_t i = 0; i < c->rows.n; i++) {
+		const struct row *r = &c->rows.v[i];
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+				 r->pid, r->tid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
+			     r->pid, r->tid, r->sort);
+		sink_write(sk, b, (size_t)n);
+	}
+}
+
 static void emit_meta(struct ctx *c, struct sink *sk)
 {
 	char b[160];
+	if (c->kineto) {
+		emit_meta_kineto(c, sk);
+		return;
+	}
 	for (size_t p = 0; p < c->procs.n; p++) {
 		const struct proc *pr = &c->procs.v[p];
 		if (!pr->used) {
@@ -2072,9 +2588,62 @@ struct hdr {
 	uint64_t dropped;
 };
 
+/* The device entries of "deviceProperties" (keys known for the device: id, name). */
+static void emit_device_props(struct ctx *c, struct sink *sk, bool only_rank)
+{
+	const struct pt_model *m = c->m;
+	bool any = false;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		if (dv->kind == PT_DEV_CPU || (only_rank && c->dev_rank[d] != c->o->rank))
+			continue;
+		sink_puts(sk, any ? ", " : "\"deviceProperties\": [");
+		any = true;
+		sink_puts(sk, "{\"id\": ");
+		sink_i64(sk, dv->id);
+		if (dv->name) {
+			sink_puts(sk, ", \"name\": ");
+			sink_jstr(sk, &c->tmp, dv->name, strlen(dv->name));
+		}
+		sink_puts(sk, "}");
+	}
+	if (any)
+		sink_puts(sk, "],\n");
+}
+
+/*
+ * The kineto file of one rank (chrome-trace.md §11): its keys in Kineto's
+ * order, each on its own line; "rank": <n> with one space, before
+ * traceEvents, so that HTA's line scan finds it first.
+ */
+static void emit_header_kineto(struct ctx *c, struct sink *sk)
+{
+	sink_puts(sk, "{\"schemaVersion\": 1,\n");
+	emit_device_props(c, sk, true);
+	sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
+	sink_i64(sk, c->o->rank);
+	sink_puts(sk, "},\n\"baseTimeNanoseconds\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ",\n\"proftool\": {\"version\": \"" PT_VERSION "\", \"profile\": \"kineto\", \"clock\": ");
+	sink_jstr(sk, &c->tmp, c->clock, strlen(c->clock));
+	sink_puts(sk, ", \"base_ns\": ");
+	sink_i64(sk, c->base);
+	sink_puts(sk, ", \"overflow_events\": ");
+	sink_i64(sk, (int64_t)c->overflow);
+	sink_puts(sk, ", \"unaligned_events\": ");
+	sink_i64(sk, (int64_t)c->unaligned);
+	sink_puts(sk, "},\n\"traceEvents\": [\n");
+	c->first_event = true;
+	emit_meta(c, sk);
+}
+
 static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 {
 	const struct pt_model *m = c->m;
+	if (c->kineto) {
+		emit_header_kineto(c, sk);
+		return;
+	}
 	/* ranks */
 	PT_VEC(uint32_t) ranks = { 0 };
 	for (size_t d = 0; d < m->devices.n; d++) {
@@ -2092,23 +2661,7 @@ static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 		}
 	sink_puts(sk, "{\"schemaVersion\": 1,\n");
 	if (ranks.n == 1) {
-		bool any = false;
-		for (size_t d = 0; d < m->devices.n; d++) {
-			const struct pt_device *dv = &m->devices.v[d];
-			if (dv->kind == PT_DEV_CPU)
-				continue;
-			sink_puts(sk, any ? ", " : "\"deviceProperties\": [");
-			any = true;
-			sink_puts(sk, "{\"id\": ");
-			sink_i64(sk, dv->id);
-			if (dv->name) {
-				sink_puts(sk, ", \"name\": ");
-				sink_jstr(sk, &c->tmp, dv->name, strlen(dv->name));
-			}
-			sink_puts(sk, "}");
-		}
-		if (any)
-			sink_puts(sk, "],\n");
+		emit_device_props(c, sk, false);
 		sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
 		sink_i64(sk, ranks.v[0]);
 		sink_puts(sk, "},\n");
@@ -2155,7 +2708,7 @@ static void emit_header(struct ctx *c, struct sink *sk, const struct hdr *h)
 
 static void emit_footer(struct ctx *c, struct sink *sk)
 {
-	sink_puts(sk, "\n],\n\"traceName\": ");
+	sink_puts(sk, c->kineto ? "\n],\n\"displayTimeUnit\": \"ms\",\n\"traceName\": " : "\n],\n\"traceName\": ");
 	const char *tn = c->o->trace_name ? c->o->trace_name : "";
 	sink_jstr(sk, &c->tmp, tn, strlen(tn));
 	sink_puts(sk, "}\n");
@@ -2346,6 +2899,10 @@ static void ctx_free(struct ctx *c)
 	free(c->dev_rank);
 	free(c->flow_ord);
 	free(c->flow_drop);
+	free(c->copy_of);
+	free(c->kconf_of);
+	free(c->step_first);
+	free(c->step_last);
 }
 
 static bool ends_with(const char *s, const char *suf)
@@ -2366,6 +2923,15 @@ static char *path_stem(const char *path)
 	return pt_xstrndup(path, n);
 }
 
+/*
+ * Parts are committed together (issue 29.10): each part and the manifest are
+ * written through pt_out to a staging name "<final>.tmp.<pid>" beside their
+ * final name; only when all of them are written are they renamed into place,
+ * parts first and the manifest last. On any failure every staged file (and
+ * any part already renamed) is removed, so a failed run leaves no part. After
+ * a commit, parts of the same stem that the run did not write (an earlier,
+ * longer run's, or its other compression) are removed.
+ */
 struct parts_state {
 	const char *path;
 	char *stem;
@@ -2375,7 +2941,94 @@ struct parts_state {
 	struct pt_err **e;
 	size_t nparts;
 	struct pt_chrome_stats *st;
+	PT_VEC(char *) staged; /* staging names; their final names: part files, then the manifest */
+	PT_VEC(char *) finals;
 };
+
+static char *stage_name(const char *final)
+{
+	return pt_xasprintf("%s.tmp.%ld", final, (long)getpid());
+}
+
+static int stage_open(struct parts_state *ps, struct pt_out *o, const char *final)
+{
+	char *st = stage_name(final);
+	if (pt_out_open(o, st, ps->e)) {
+		free(st);
+		return -1;
+	}
+	free(o->name); /* messages name the file the user asked for */
+	o->name = pt_xstrdup(final);
+	pt_vec_push(&ps->staged, st);
+	pt_vec_push(&ps->finals, pt_xstrdup(final));
+	return 0;
+}
+
+/* Remove every staged file and n already committed ones. */
+static void stage_abort(struct parts_state *ps, size_t committed)
+{
+	for (size_t i = 0; i < ps->staged.n; i++)
+		unlink(i < committed ? ps->finals.v[i] : ps->staged.v[i]);
+}
+
+static bool is_part_name(const char *name, const char *base, size_t bl)
+{
+	if (strncmp(name, base, bl) || strncmp(name + bl, ".part", 5))
+		return false;
+	const char *q = name + bl + 5;
+	size_t nd = 0;
+	while (q[nd] >= '0' && q[nd] <= '9')
+		nd++;
+	return nd >= 3 && (!strcmp(q + nd, ".json") || !strcmp(q + nd, ".json.gz"));
+}
+
+/* Remove "<stem>.partNNN.json[.gz]" files that are not among this run's parts. */
+static void remove_stale_parts(struct parts_state *ps)
+{
+	const char *slash = strrchr(ps->stem, '/');
+	char *dir = slash ? pt_xstrndup(ps->stem, (size_t)(slash - ps->stem) + (slash == ps->stem)) : pt_xstrdup(".");
+	const char *base = slash ? slash + 1 : ps->stem;
+	size_t bl = strlen(base);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!is_part_name(de->d_name, base, bl))
+				continue;
+			char *full = slash ? pt_xasprintf("%s/%s", dir, de->d_name) : pt_xstrdup(de->d_name);
+			bool ours = false;
+			for (size_t i = 0; i < ps->finals.n && !ours; i++)
+				ours = !strcmp(ps->finals.v[i], full);
+			if (!ours)
+				unlink(full);
+			free(full);
+		}
+		closedir(d);
+	}
+	free(dir);
+}
+
+static int stage_commit(struct parts_state *ps)
+{
+	for (size_t i = 0; i < ps->staged.n; i++)
+		if (rename(ps->staged.v[i], ps->finals.v[i]) < 0) {
+			int er = errno;
+			stage_abort(ps, i);
+			return pt_err_errno(ps->e, er, "cannot put '%s' in place (no part written)", ps->finals.v[i]);
+		}
+	remove_stale_parts(ps);
+	return 0;
+}
+
+static void stage_free(struct parts_state *ps)
+{
+	for (size_t i = 0; i < ps->staged.n; i++) {
+		free(ps->staged.v[i]);
+		free(ps->finals.v[i]);
+	}
+	pt_vec_free(&ps->staged);
+	pt_vec_free(&ps->finals);
+}
 
 static int close_part(struct ctx *c, struct loop *L)
 {
@@ -2395,7 +3048,7 @@ static int close_part(struct ctx *c, struct loop *L)
 		pt_out_abort(&ps->out);
 		return pt_err(ps->e, "cannot compress '%s'", p->file);
 	}
-	return pt_out_commit(&ps->out, ps->e);
+	return pt_out_commit(&ps->out, ps->e); /* to its staging name */
 }
 
 static int open_part(struct ctx *c, struct loop *L, size_t k)
@@ -2403,7 +3056,7 @@ static int open_part(struct ctx *c, struct loop *L, size_t k)
 	struct parts_state *ps = L->user;
 	struct part_info *p = &L->pi[k];
 	p->file = pt_xasprintf("%s.part%03zu.json%s", ps->stem, k + 1, c->o->gzip ? ".gz" : "");
-	if (pt_out_open(&ps->out, p->file, ps->e))
+	if (stage_open(ps, &ps->out, p->file))
 		return -1;
 	ps->open = true;
 	sink_init(&ps->sk, &ps->out, c->o->gzip, c->o->gzip_level, c->o->gzip_threads);
@@ -2439,7 +3092,7 @@ static int write_manifest(struct ctx *c, struct parts_state *ps, struct part_inf
 {
 	char *mp = pt_xasprintf("%s.parts.json", ps->stem);
 	struct pt_out o;
-	if (pt_out_open(&o, mp, e)) {
+	if (stage_open(ps, &o, mp)) {
 		free(mp);
 		return -1;
 	}
@@ -2538,6 +3191,11 @@ static int write_parts(struct ctx *c, const char *path, struct pt_chrome_stats *
 	}
 	if (!rc)
 		rc = write_manifest(c, &ps, pi, nparts, e);
+	if (!rc)
+		rc = stage_commit(&ps);
+	else
+		stage_abort(&ps, 0);
+	stage_free(&ps);
 	st->parts = nparts;
 	st->dropped_flows = c->dropped;
 	for (size_t k = 0; k < nparts; k++) {
@@ -2575,7 +3233,7 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 	c.dev_rank = pt_xcalloc(nd, sizeof(*c.dev_rank));
 	for (size_t d = 0; d < m->devices.n; d++) {
 		const struct pt_device *dv = &m->devices.v[d];
-		c.dev_rank[d] = dv->kind == PT_DEV_NPU ? dv->id : dv->pid && dv->rank >= 0 ? (uint32_t)dv->rank : 0;
+		c.dev_rank[d] = device_rank(dv);
 	}
 	for (int k = 0; k < NM_N; k++) {
 		size_t ns = m->strings.n ? m->strings.n : 1;
@@ -2584,6 +3242,25 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 			c.names[k][i].len = UINT32_MAX;
 	}
 	c.has_corr = m->events.dense & PT_EVCOL_CORR;
+	c.kineto = o->profile == PT_CHROME_KINETO;
+	c.step_first = pt_xcalloc(nd, sizeof(*c.step_first));
+	c.step_last = pt_xcalloc(nd, sizeof(*c.step_last));
+	if (c.kineto) {
+		for (size_t i = 0; i < m->events.n && !c.host_steps; i++)
+			c.host_steps = (tl->ev_keep[i] & 3) == 3;
+		if (m->copies.n) {
+			c.copy_of = pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*c.copy_of));
+			for (size_t k = 0; k < m->copies.n; k++)
+				if (m->copies.v[k].event < m->events.n)
+					c.copy_of[m->copies.v[k].event] = (uint32_t)k + 1;
+		}
+		if (m->kernels.n) {
+			c.kconf_of = pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*c.kconf_of));
+			for (size_t k = 0; k < m->kernels.n; k++)
+				if (m->kernels.v[k].event < m->events.n && m->kernels.v[k].config < m->kernel_configs.n)
+					c.kconf_of[m->kernels.v[k].event] = m->kernels.v[k].config + 1;
+		}
+	}
 	c.nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	c.opargs = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(struct frag));
 	for (size_t i = 0; i < m->ops.n; i++)

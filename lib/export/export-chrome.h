@@ -18,8 +18,20 @@ struct pt_tl;
 struct pt_diag;
 struct pt_err;
 
+/* The longest JSON text current browser viewers parse whole: V8's string limit, 2^29 - 24 (chrome-trace.md §9). */
+#define PT_CHROME_VIEWER_MAX 536870888ull
+
+enum pt_chrome_profile { PT_CHROME_VIEWER = 0, PT_CHROME_KINETO = 1 };
+
 struct pt_chrome_opts {
 	const char *trace_name; /* MODEL or PATH as given (traceName) */
+	/*
+	 * PT_CHROME_KINETO: the dialect of PyTorch's profiler for HTA
+	 * (chrome-trace.md §11, cupti.md §7) for the devices of one rank
+	 * (`rank`); no synthetic rows but the Ascend steps, no counters.
+	 */
+	enum pt_chrome_profile profile;
+	uint32_t rank;
 	bool flows;             /* launch arrows */
 	bool demangle;          /* demangle C++ names */
 	bool gzip;              /* compress (RFC 1952) */
@@ -53,8 +65,21 @@ int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct p
 		    const struct pt_chrome_opts *o, const char *path, struct pt_diag *diag,
 		    struct pt_chrome_stats *st, struct pt_err **e);
 
+/* The distinct ranks of the model's devices, ascending; *out is malloc'd. */
+size_t pt_chrome_ranks(const struct pt_model *m, uint32_t **out);
+
 /* rel ns as microseconds with exactly three decimals ("1234.567"); rel >= 0. Returns the length. */
 size_t pt_chrome_fmt_us(char *out, int64_t rel);
+/*
+ * The dur text of an X event at rel lasting dur ns (both >= 0): the doubles
+ * of the ts and dur texts add up (as JavaScript's ts + dur) to T(E), E being
+ * the double of the end's text and T(E) = E with its last significand bit
+ * cleared (E or the double below): exact three decimals when they already do,
+ * else the nearest double that does, in 17 significant digits. T is
+ * monotone and T(E) <= E, so no reader sees false nesting (chrome-trace.md
+ * §3). Returns the length.
+ */
+size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur);
 
 /*
  * The part planner of chrome-trace.md §9.4: fed the events in output order

@@ -8,6 +8,7 @@
  * and enclosing range. One CPU device per dump (process) and one GPU device
  * per (dump, CUDA device).
  */
+#include "cupti/cupti-cbid-names.h"
 #include "import/registry.h"
 
 #include <dirent.h>
@@ -777,8 +778,11 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 				name = cc->name - 1;
 			} else {
 				uint64_t *v = pt_hashmap_get(&f->cbid, key);
+				const char *bn;
 				if (v) {
 					name = (uint32_t)(*v - 1);
+				} else if ((bn = pt_cupti_cbid_name(k != PT_CK_RUNTIME, cbid))) {
+					name = pt_model_str(m, bn); /* no name in the dump: the built-in table */
 				} else {
 					char b[48];
 					snprintf(b, sizeof(b), "<%s cbid %" PRIu32 ">", k == PT_CK_RUNTIME ? "runtime" : "driver",

@@ -3,7 +3,8 @@
  * §6): the text parses as strict JSON (jansson), the first byte is '{',
  * traceEvents is an array of objects with a known ph; every B has its E on
  * the same (pid, tid); X events have ts >= 0 and dur >= 0 and nest on each
- * tid; every flow start has one end with the same id, cat and name (and
+ * tid, in integer ns and in the doubles a reader parses (ts + dur added in
+ * IEEE doubles, as JavaScript does: no false nesting); every flow start has one end with the same id, cat and name (and
  * the reverse); every pid carries a process_name and every tid a
  * thread_name. Header-only: used by the unit tests and by tests/chrome-check.c
  * (the e2e cases build that).
@@ -36,6 +37,7 @@ static int chrome_check_fail(struct chrome_check *r, const char *fmt, ...)
 
 struct chrome_check_x {
 	long long pid, tid, s, e;
+	double ds, de; /* the parsed doubles: ts, and ts + dur added in IEEE doubles as JavaScript does */
 };
 
 static int chrome_check_xcmp(const void *pa, const void *pb)
@@ -157,7 +159,8 @@ static int chrome_check_text(const char *text, size_t n, struct chrome_check *r,
 				goto out;
 			}
 			long long s = chrome_check_ns(ts);
-			xs[nx++] = (struct chrome_check_x){ p, t, s, s + chrome_check_ns(dur) };
+			volatile double de = json_number_value(ts) + json_number_value(dur); /* one IEEE addition */
+			xs[nx++] = (struct chrome_check_x){ p, t, s, s + chrome_check_ns(dur), json_number_value(ts), de };
 			r->x++;
 			break;
 		}
@@ -257,23 +260,44 @@ static int chrome_check_text(const char *text, size_t n, struct chrome_check *r,
 		}
 		k = j;
 	}
-	/* X nesting per tid */
+	/*
+	 * X nesting per tid, in integer ns; and no false nesting in doubles: where
+	 * the integers say an event ends before the next one starts, or inside its
+	 * parent, the parsed doubles (end = ts + dur) say the same.
+	 */
 	qsort(xs, nx, sizeof(*xs), chrome_check_xcmp);
 	{
-		long long *stack = malloc((nx + 1) * sizeof(*stack));
+		size_t *stack = malloc((nx + 1) * sizeof(*stack));
 		size_t sp = 0;
 		for (size_t k = 0; k < nx; k++) {
 			if (k && (xs[k].pid != xs[k - 1].pid || xs[k].tid != xs[k - 1].tid))
 				sp = 0;
-			while (sp && stack[sp - 1] <= xs[k].s)
+			while (sp && xs[stack[sp - 1]].e <= xs[k].s) {
+				const struct chrome_check_x *a = &xs[stack[sp - 1]];
+				if (a->de > xs[k].ds) {
+					chrome_check_fail(r, "false nesting in doubles on pid %lld tid %lld: [%lld, %lld) ends at %.17g "
+							  "after [%lld, %lld) starts at %.17g",
+							  a->pid, a->tid, a->s, a->e, a->de, xs[k].s, xs[k].e, xs[k].ds);
+					free(stack);
+					goto out;
+				}
 				sp--;
-			if (sp && xs[k].e > stack[sp - 1]) {
+			}
+			if (sp && xs[k].e > xs[stack[sp - 1]].e) {
 				chrome_check_fail(r, "X [%lld, %lld) on pid %lld tid %lld overlaps its parent ending at %lld",
-						  xs[k].s, xs[k].e, xs[k].pid, xs[k].tid, stack[sp - 1]);
+						  xs[k].s, xs[k].e, xs[k].pid, xs[k].tid, xs[stack[sp - 1]].e);
 				free(stack);
 				goto out;
 			}
-			stack[sp++] = xs[k].e;
+			if (sp && xs[k].de > xs[stack[sp - 1]].de) {
+				const struct chrome_check_x *a = &xs[stack[sp - 1]];
+				chrome_check_fail(r, "false nesting in doubles on pid %lld tid %lld: [%lld, %lld) ends at %.17g "
+						  "after its parent [%lld, %lld) at %.17g",
+						  a->pid, a->tid, xs[k].s, xs[k].e, xs[k].de, a->s, a->e, a->de);
+				free(stack);
+				goto out;
+			}
+			stack[sp++] = k;
 		}
 		free(stack);
 	}

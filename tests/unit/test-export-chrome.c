@@ -185,6 +185,62 @@ static void test_time_text(void **state)
 	}
 }
 
+/*
+ * No false nesting (chrome-trace.md §3): for any start and duration, the
+ * doubles of the ts and dur texts add up (in IEEE doubles, as JavaScript's
+ * ts + dur) to T(E), the double of the end's text with its last significand
+ * bit cleared (a monotone function of the end, never above it; a zero dur is
+ * 0.000 and ends at ts), and dur still reads back as the integer ns. The first case is JOB3's step 1 of device 1, which overlapped
+ * step 2 by one unit in the last place with three-decimal durations.
+ */
+static void check_dur(int64_t rel, int64_t dur)
+{
+	char ts[48], d[48], end[48];
+	ts[pt_chrome_fmt_us(ts, rel)] = 0;
+	d[pt_chrome_fmt_dur(d, rel, dur)] = 0;
+	end[pt_chrome_fmt_us(end, rel + dur)] = 0;
+	volatile double sum = strtod(ts, NULL) + strtod(d, NULL), e = strtod(end, NULL);
+	uint64_t eb, sb;
+	memcpy(&eb, (const double *)&e, 8);
+	memcpy(&sb, (const double *)&sum, 8);
+	if (!dur ? strcmp(d, "0.000") || sum != e : sum > e || sb != (eb & ~(uint64_t)1)) /* T(E): E with its last significand bit cleared */
+		fail_msg("rel %" PRId64 " dur %" PRId64 ": %s + %s = %.17g, end %s", rel, dur, ts, d, sum, end);
+	if (llround(strtod(d, NULL) * 1000.0) != dur)
+		fail_msg("rel %" PRId64 " dur %" PRId64 ": dur text %s", rel, dur, d);
+	if (strchr(d, 'e') || strchr(d, 'E') || !strchr(d, '.') || strlen(d) - (size_t)(strchr(d, '.') - d) < 4)
+		fail_msg("dur text %s: not a plain decimal with at least three decimals", d);
+}
+
+static void test_dur_text(void **state)
+{
+	(void)state;
+	char b[48];
+	b[pt_chrome_fmt_dur(b, 51230322810, 209538950)] = 0; /* S + D overshoots the end with three decimals */
+	assert_string_not_equal(b, "209538.950");
+	check_dur(51230322810, 209538950);
+	b[pt_chrome_fmt_dur(b, 1000, 2000)] = 0; /* exact values keep three decimals */
+	assert_string_equal(b, "2.000");
+	b[pt_chrome_fmt_dur(b, 0, 0)] = 0;
+	assert_string_equal(b, "0.000");
+	uint64_t x = 0x2545F4914F6CDD1DULL;
+	size_t changed = 0;
+	for (int i = 0; i < 2000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int64_t rel = (int64_t)((x >> 11) % ((uint64_t)1 << (20 + i % 23)));
+		int64_t dur = (int64_t)((x >> 3) % ((uint64_t)1 << (1 + i % 40)));
+		check_dur(rel, dur);
+		char t[48];
+		size_t n = pt_chrome_fmt_dur(b, rel, dur);
+		changed += n != pt_chrome_fmt_us(t, dur) || memcmp(b, t, n);
+	}
+	assert_true(changed > 0); /* the adjustment is exercised */
+	/* near 2^49 ns (6.5 days), where a unit in the last place is an eighth of a ns */
+	for (int64_t k = 0; k < 100000; k++)
+		check_dur(((int64_t)1 << 49) - 50000 + k * 7919, k % 3000);
+}
+
 /* §13.1: base and ts; GPU traces are in the unix clock */
 static void test_base(void **state)
 {
@@ -343,7 +399,13 @@ static void test_window(void **state)
 	run_trace(&r, m, &to, &co, "win.json");
 	json_t *k = find(&r, "X", "kept");
 	assert_non_null(k);
-	assert_non_null(strstr(r.text, "\"ts\":0.050,\"dur\":0.100"));
+	/* [50, 150) ns: 0.05 + 0.1 is 0.15000000000000002 in doubles; dur is written so the sum is 0.15 */
+	char want[64] = "\"ts\":0.050,\"dur\":";
+	want[strlen(want) + pt_chrome_fmt_dur(want + strlen(want), 50, 100)] = 0;
+	assert_string_not_equal(want, "\"ts\":0.050,\"dur\":0.100");
+	assert_non_null(strstr(r.text, want));
+	volatile double end = 0.05 + json_real_value(json_object_get(k, "dur"));
+	assert_true(end <= 0.15 && end >= nextafter(0.15, 0));
 	assert_null(find(&r, "X", "dropped"));
 	assert_null(find(&r, "X", "first"));
 	run_free(&r);
@@ -523,7 +585,7 @@ static void test_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_time_text), cmocka_unit_test(test_dur_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_nesting),   cmocka_unit_test(test_flows),   cmocka_unit_test(test_window),
 		cmocka_unit_test(test_planner),   cmocka_unit_test(test_ascend_gzip), cmocka_unit_test(test_split),
 	};

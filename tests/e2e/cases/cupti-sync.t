@@ -5,6 +5,7 @@
 # id); a record later in the dump still joins; a sync whose event was never
 # recorded keeps -1 and is counted. The joins reach the
 # model (dump), its file (a .ptm round trip) and the Chrome trace args.
+cc -O1 -I"$SRC/tests" -o "$T/chrome-check" "$SRC/tests/chrome-check.c" -ljansson -lz -lm || { echo "skipped: cannot build chrome-check"; exit 77; }
 cat >sync.cdtxt <<'DESC'
 header cupti=130001 pid=4242 flags=default-clock,rewritten,system-tids
 kinds default
@@ -32,4 +33,4 @@ run "proftool dump sync.ptm | grep -E '^(sync-info|event)'"
 run "proftool info sync.ptm | grep -E 'sync'"
 run "proftool dump sync.cdump | grep -c '^sync-info'"
 run "proftool timeline sync.ptm -o - | grep -o '\"name\":\"[A-Za-z ]*Sync[A-Za-z ]*\".*'"
-run "proftool timeline sync.ptm -o sync.json && python3 -c 'import json; t = json.load(open(\"sync.json\")); print(sum(1 for e in t[\"traceEvents\"] if \"wait_on_stream\" in e.get(\"args\", {})))'"
+run "proftool timeline sync.ptm -o sync.json && ./chrome-check sync.json && python3 -c 'import json; t = json.load(open(\"sync.json\")); print(sum(1 for e in t[\"traceEvents\"] if \"wait_on_stream\" in e.get(\"args\", {})))'"

@@ -4,6 +4,7 @@
 # claimed length), memory_usage files with gigantic length fields, AI Core
 # data, memory files and binary-era framework files empty, random and cut
 # inside their first record, and memory sizes and lifetimes near 2^64.
+cc -O1 -I"$SRC/tests" -o "$T/chrome-check" "$SRC/tests/chrome-check.c" -ljansson -lz -lm || { echo "skipped: cannot build chrome-check"; exit 77; }
 cat >text.desc <<'DESC'
 device 0
 info yes
@@ -213,4 +214,4 @@ run proftool import gm.cdump -o gm.ptm
 for by in op time pool; do
 	run proftool memory gm.ptm --by $by --format csv
 done
-run 'proftool timeline gm.ptm -o - | grep -o "{\"ph\":\"C\"[^}]*}}"'
+run 'proftool timeline gm.ptm -o gm.json && ./chrome-check gm.json >/dev/null && grep -o "{\"ph\":\"C\"[^}]*}}" gm.json'

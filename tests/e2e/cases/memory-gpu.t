@@ -2,6 +2,7 @@
 # Known answers: device peak 1050 B at t=1000000050 (step 2), outstanding 0x7f1000000000 (1000 B,
 # cudaMallocAsync) and 0x7f0000001000 (50 B, cudaMalloc under aten::empty); one unmatched release;
 # pool created 2 MiB, grown to 4 MiB, trimmed to 2 MiB; the timeline counters of chrome-trace.md §13.11.
+cc -O1 -I"$SRC/tests" -o "$T/chrome-check" "$SRC/tests/chrome-check.c" -ljansson -lz -lm || { echo "skipped: cannot build chrome-check"; exit 77; }
 cat >g.cdtxt <<'D'
 header cupti=130001 pid=4242 flags=default-clock,rewritten,system-tids
 kinds default
@@ -47,4 +48,4 @@ run proftool memory g.cdump --device 1
 run proftool import g.cdump -o g.ptm
 run 'proftool dump g.ptm | grep -E "^gpu-"'
 run 'proftool memory g.ptm --format csv | md5sum; proftool memory g.cdump --format csv | md5sum'
-run 'proftool timeline g.ptm -o t.json && grep -o "{\"ph\":\"C\"[^}]*}}" t.json'
+run 'proftool timeline g.ptm -o t.json && ./chrome-check t.json >/dev/null && grep -o "{\"ph\":\"C\"[^}]*}}" t.json'
