@@ -542,6 +542,18 @@ static int event_done(struct kt *k)
 	return 1;
 }
 
+/* An integer's JSON text: -?[0-9]+ */
+static bool int_text(const char *s, size_t n)
+{
+	size_t i = n && s[0] == '-';
+	if (i >= n)
+		return false;
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
 /* ---- baseTimeNanoseconds after the events: a probe of the file's tail -------------------- */
 
 static bool tail_base(const char *b, size_t n, int64_t *out)
@@ -562,7 +574,9 @@ static bool tail_base(const char *b, size_t n, int64_t *out)
 	const char *q = p;
 	while (q < end && (*q == '-' || (*q >= '0' && *q <= '9')))
 		q++;
-	return q > p && pt_kineto_decimal(p, (size_t)(q - p), 0, out);
+	if (q < end && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t' && *q != ',' && *q != '}')
+		return false;
+	return q > p && int_text(p, (size_t)(q - p)) && pt_kineto_decimal(p, (size_t)(q - p), 0, out);
 }
 
 /* The last KT_TAIL bytes of the (decompressed) file, searched for the key. */
@@ -708,7 +722,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 				    k->fed + yajl_get_bytes_consumed(k->h));
 		if (k->tk == TK_BASE) {
 			int64_t b;
-			if (ty != V_NUM || !pt_kineto_decimal((const char *)s, n, 0, &b))
+			if (ty != V_NUM || !int_text((const char *)s, n) || !pt_kineto_decimal((const char *)s, n, 0, &b))
 				return fail(k, "'baseTimeNanoseconds' is not an integer at byte %" PRIu64,
 					    k->fed + yajl_get_bytes_consumed(k->h));
 			if (k->in_events_seen) {
@@ -1225,6 +1239,14 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 			rc = pt_err(e, "%s after byte %" PRIu64 "%s",
 				    zerr == Z_ERRNO ? strerror(errno) : msg, k.fed, where);
 			break;
+		}
+		if (!r) {
+			int zerr;
+			gzerror(g, &zerr);
+			if (zerr != Z_OK) { /* a gzip stream cut short or damaged */
+				rc = pt_err(e, "truncated or damaged gzip data after byte %" PRIu64 "%s", k.fed, where);
+				break;
+			}
 		}
 		yajl_status ys = r ? yajl_parse(k.h, buf, (size_t)r) : yajl_complete_parse(k.h);
 		if (ys != yajl_status_ok) {
