@@ -1755,6 +1755,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "cupti") || !strcmp(argv[1], "cuptidmp")))
 		return gen_cupti_main(argc - 1, argv + 1); /* CUPTIDMP back end: gen-cupti.c */
+	if (argc > 1 && !strcmp(argv[1], "kineto"))
+		return gen_kineto_main(argc - 1, argv + 1); /* Kineto trace back end: gen-kineto.c */
 	struct gen g;
 	const char *desc = NULL, *expect_path = NULL;
 	bool expect = false;
