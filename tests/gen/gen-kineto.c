@@ -407,7 +407,6 @@ static void iteration(struct kg *k, int64_t i0)
 		char nm[48];
 		snprintf(nm, sizeof(nm), "ProfilerStep#%" PRId64, i0 + 1);
 		host_x(k, "user_annotation", nm, k->pid, off, k->period - 1000, "");
-		tally(k, "step", nm, k->period - 1000);
 		k->nsteps++;
 	}
 	for (size_t j = 0; j < k->body.n; j++) {
@@ -641,9 +640,8 @@ int gen_kineto_main(int argc, char **argv)
 		qsort(k.tots.v, k.tots.n, sizeof(*k.tots.v), cmp_tot);
 		fprintf(e, "events %" PRIu64 "\nbytes %" PRIu64 "\nsteps %" PRId64 "\n", k.events, k.bytes, k.nsteps);
 		for (size_t i = 0; i < k.tots.n; i++)
-			if (strncmp(k.tots.v[i].key, "step ", 5))
-				fprintf(e, "%s\tcalls %" PRIu64 " total_ns %" PRId64 "\n", k.tots.v[i].key, k.tots.v[i].calls,
-					k.tots.v[i].ns);
+			fprintf(e, "%s\tcalls %" PRIu64 " total_ns %" PRId64 "\n", k.tots.v[i].key, k.tots.v[i].calls,
+				k.tots.v[i].ns);
 		if (fclose(e))
 			die(NULL, "cannot write '%s'", expect);
 	}
