@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
@@ -618,6 +619,7 @@ static void probe_tail(struct kt *k)
 /* ---- yajl callbacks ----------------------------------------------------------------------- */
 
 #define KEYIS(s, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((s), (lit), sizeof(lit) - 1))
+#define E(lit, v) { lit, sizeof(lit) - 1, v } /* a table entry with its length */
 
 static void buf_set(char **b, size_t *len, size_t *cap, const unsigned char *s, size_t n)
 {
@@ -635,37 +637,37 @@ static void buf_set(char **b, size_t *len, size_t *cap, const unsigned char *s, 
 
 static enum cat cat_of(const unsigned char *s, size_t n)
 {
-	static const struct { const char *s; enum cat c; } t[] = {
-		{ "kernel", C_KERNEL },       { "Kernel", C_KERNEL },
-		{ "gpu_memcpy", C_MEMCPY },   { "Memcpy", C_MEMCPY },
-		{ "gpu_memset", C_MEMSET },   { "Memset", C_MEMSET },
-		{ "cuda_runtime", C_RUNTIME }, { "Runtime", C_RUNTIME },
-		{ "cuda_driver", C_DRIVER },  { "Driver", C_DRIVER },
-		{ "cuda_sync", C_SYNC },      { "cpu_op", C_CPU_OP },
-		{ "Operator", C_CPU_OP },     { "user_annotation", C_USER_ANN },
-		{ "gpu_user_annotation", C_GPU_USER_ANN }, { "python_function", C_PYFUNC },
-		{ "ac2g", C_FLOW },
+	static const struct { const char *s; size_t n; enum cat c; } t[] = {
+		E("kernel", C_KERNEL),       E("Kernel", C_KERNEL),
+		E("gpu_memcpy", C_MEMCPY),   E("Memcpy", C_MEMCPY),
+		E("gpu_memset", C_MEMSET),   E("Memset", C_MEMSET),
+		E("cuda_runtime", C_RUNTIME), E("Runtime", C_RUNTIME),
+		E("cuda_driver", C_DRIVER),  E("Driver", C_DRIVER),
+		E("cuda_sync", C_SYNC),      E("cpu_op", C_CPU_OP),
+		E("Operator", C_CPU_OP),     E("user_annotation", C_USER_ANN),
+		E("gpu_user_annotation", C_GPU_USER_ANN), E("python_function", C_PYFUNC),
+		E("ac2g", C_FLOW),
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strlen(t[i].s) == n && !memcmp(t[i].s, s, n))
+		if (t[i].n == n && !memcmp(t[i].s, s, n))
 			return t[i].c;
 	return C_OTHER;
 }
 
 static enum argkey arg_of(const unsigned char *s, size_t n)
 {
-	static const struct { const char *s; enum argkey k; } t[] = {
-		{ "External id", AK_EXTID },   { "correlation", AK_CORR },
-		{ "stream", AK_STREAM },       { "device", AK_DEVICE },
-		{ "grid", AK_GRID },           { "block", AK_BLOCK },
-		{ "registers per thread", AK_REGS }, { "shared memory", AK_SMEM },
-		{ "bytes", AK_BYTES },         { "cuda_sync_kind", AK_SYNC_KIND },
-		{ "wait_on_stream", AK_WAIT_STREAM }, { "wait_on_cuda_event_record_corr_id", AK_WAIT_CORR },
-		{ "wait_on_cuda_event_id", AK_WAIT_EVENT }, { "name", AK_NAME },
-		{ "fromDevice", AK_FROMDEV },  { "toDevice", AK_TODEV },
+	static const struct { const char *s; size_t n; enum argkey k; } t[] = {
+		E("External id", AK_EXTID),   E("correlation", AK_CORR),
+		E("stream", AK_STREAM),       E("device", AK_DEVICE),
+		E("grid", AK_GRID),           E("block", AK_BLOCK),
+		E("registers per thread", AK_REGS), E("shared memory", AK_SMEM),
+		E("bytes", AK_BYTES),         E("cuda_sync_kind", AK_SYNC_KIND),
+		E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
+		E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
+		E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strlen(t[i].s) == n && !memcmp(t[i].s, s, n))
+		if (t[i].n == n && !memcmp(t[i].s, s, n))
 			return t[i].k;
 	return AK_OTHER;
 }
@@ -939,16 +941,16 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 							     : TK_OTHER;
 		k->st = S_TOPVAL;
 		break;
-	case S_EV:
-		k->ek = KEYIS(s, n, "ph")     ? EK_PH
-			: KEYIS(s, n, "cat")  ? EK_CAT
-			: KEYIS(s, n, "name") ? EK_NAME
-			: KEYIS(s, n, "pid")  ? EK_PID
-			: KEYIS(s, n, "tid")  ? EK_TID
-			: KEYIS(s, n, "ts")   ? EK_TS
-			: KEYIS(s, n, "dur")  ? EK_DUR
-			: KEYIS(s, n, "args") ? EK_ARGS
-					      : EK_OTHER;
+	case S_EV: /* by length first: this runs for every key of every event */
+		k->ek = EK_OTHER;
+		if (n == 2)
+			k->ek = s[0] == 'p' && s[1] == 'h' ? EK_PH : s[0] == 't' && s[1] == 's' ? EK_TS : EK_OTHER;
+		else if (n == 3 && s[1] == 'i' && s[2] == 'd')
+			k->ek = s[0] == 'p' ? EK_PID : s[0] == 't' ? EK_TID : EK_OTHER;
+		else if (n == 3)
+			k->ek = !memcmp(s, "cat", 3) ? EK_CAT : !memcmp(s, "dur", 3) ? EK_DUR : EK_OTHER;
+		else if (n == 4)
+			k->ek = !memcmp(s, "name", 4) ? EK_NAME : !memcmp(s, "args", 4) ? EK_ARGS : EK_OTHER;
 		k->st = S_EVVAL;
 		break;
 	case S_ARGS:
@@ -1229,26 +1231,45 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	k.h = yajl_alloc(&callbacks, NULL, &k);
 	yajl_config(k.h, yajl_dont_validate_strings, 1);
 	const char *where = k.gz ? " of the decompressed text" : "";
-	unsigned char *buf = pt_xmalloc(KT_CHUNK);
+	/* plain text is mapped and handed to the parser in place (no copy), its pages dropped
+	 * behind the parser so that they never add up in memory; gzip goes through gzread */
+	const unsigned char *map = NULL;
+	size_t msize = 0, dropped = 0;
+	if (!k.gz && st.st_size > 0) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		void *p = fd >= 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+		if (fd >= 0)
+			close(fd);
+		if (p != MAP_FAILED) {
+			map = p;
+			msize = (size_t)st.st_size;
+			madvise(p, msize, MADV_SEQUENTIAL);
+		}
+	}
+	unsigned char *buf = map ? NULL : pt_xmalloc(KT_CHUNK);
 	int rc = 0;
 	for (;;) {
-		int r = gzread(g, buf, KT_CHUNK);
-		if (r < 0) {
+		const unsigned char *chunk = buf;
+		size_t r;
+		if (map) {
+			r = msize - k.fed < KT_CHUNK ? msize - k.fed : KT_CHUNK;
+			chunk = map + k.fed;
+		} else {
+			int got = gzread(g, buf, KT_CHUNK);
 			int zerr;
 			const char *msg = gzerror(g, &zerr);
-			rc = pt_err(e, "%s after byte %" PRIu64 "%s",
-				    zerr == Z_ERRNO ? strerror(errno) : msg, k.fed, where);
-			break;
-		}
-		if (!r) {
-			int zerr;
-			gzerror(g, &zerr);
-			if (zerr != Z_OK) { /* a gzip stream cut short or damaged */
+			if (got < 0) {
+				rc = pt_err(e, "%s after byte %" PRIu64 "%s", zerr == Z_ERRNO ? strerror(errno) : msg, k.fed,
+					    where);
+				break;
+			}
+			if (!got && zerr != Z_OK) { /* a gzip stream cut short or damaged */
 				rc = pt_err(e, "truncated or damaged gzip data after byte %" PRIu64 "%s", k.fed, where);
 				break;
 			}
+			r = (size_t)got;
 		}
-		yajl_status ys = r ? yajl_parse(k.h, buf, (size_t)r) : yajl_complete_parse(k.h);
+		yajl_status ys = r ? yajl_parse(k.h, chunk, r) : yajl_complete_parse(k.h);
 		if (ys != yajl_status_ok) {
 			if (k.err) {
 				rc = pt_err(e, "%s%s", k.err, where);
@@ -1263,7 +1284,14 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 		if (!r)
 			break;
 		k.fed += (uint64_t)r;
+		if (map && k.fed - dropped >= (16u << 20)) {
+			size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = (size_t)k.fed / pg * pg;
+			madvise((void *)(map + dropped), upto - dropped, MADV_DONTNEED);
+			dropped = upto;
+		}
 	}
+	if (map)
+		munmap((void *)map, msize);
 	free(buf);
 	gzclose(g);
 	if (!rc && !k.in_events_seen)
