@@ -39,6 +39,8 @@ int pt_import_ascend_paths(struct pt_model *m, const char *const *paths, int npa
 			   struct pt_diag *diag, struct pt_err **e);
 int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e);
+int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+		     struct pt_diag *diag, struct pt_err **e);
 int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 		       struct pt_diag *diag, struct pt_err **e);
 

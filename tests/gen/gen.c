@@ -2007,6 +2007,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "cupti") || !strcmp(argv[1], "cuptidmp")))
 		return gen_cupti_main(argc - 1, argv + 1); /* CUPTIDMP back end: gen-cupti.c */
+	if (argc > 1 && !strcmp(argv[1], "kineto"))
+		return gen_kineto_main(argc - 1, argv + 1); /* Kineto trace back end: gen-kineto.c */
 	struct gen_args a = { 0 };
 	const char *outdir = NULL, *expect_path = NULL, *pdir = NULL, *delta_path = NULL;
 	bool expect = false;
