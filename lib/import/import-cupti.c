@@ -521,6 +521,10 @@ static const uint8_t *at(struct cf *f, uint64_t off, size_t len)
 		return f->win + (off - f->woff);
 	if (f->rerr)
 		return NULL;
+	if (off > f->size || len > f->size - off) { /* callers check the framing: never */
+		pt_err(&f->rerr, "'%s': a read of %zu bytes at byte %" PRIu64 " runs past its end", f->path, len, off);
+		return NULL;
+	}
 	size_t want = len > f->ra ? len : f->ra;
 	if (want > f->size - off)
 		want = f->size - off;
