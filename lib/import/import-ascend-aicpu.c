@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "import/input.h"
 #include "import/ascend.h"
 #include "support/le.h"
 #include "support/span.h"
@@ -337,9 +338,10 @@ static int peek2(struct pt_slices *s, uint8_t out[2], bool *got, struct pt_err *
 	size_t have = 0;
 	*got = false;
 	for (size_t i = 0; i < s->n && have < 2; i++) {
-		int fd = open(s->paths[i], O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return pt_err_errno(e, errno, "cannot open '%s'", s->paths[i]);
+		int fd;
+		uint64_t size;
+		if (pt_input_open(s->paths[i], &fd, &size, e))
+			return -1;
 		while (have < 2) {
 			ssize_t k = read(fd, out + have, 2 - have);
 			if (k < 0 && errno == EINTR)

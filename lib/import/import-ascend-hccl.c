@@ -26,6 +26,7 @@
  * and task type "", size 0.
  */
 #include "import/import-ascend-hccl.h"
+#include "import/input.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -245,7 +246,8 @@ static bool ends_with(const char *s, const char *suf)
 }
 
 /* Entries of dir that are directories (want_dirs) or regular .json files, sorted. */
-static int list_dir(const char *dir, bool want_dirs, struct ent **out, size_t *nout, struct pt_err **e)
+static int list_dir(const char *dir, bool want_dirs, struct ent **out, size_t *nout, struct pt_diag *diag,
+		    struct pt_err **e)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -262,6 +264,8 @@ static int list_dir(const char *dir, bool want_dirs, struct ent **out, size_t *n
 		char *full = pt_xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", de->d_name);
 		struct stat st;
 		bool ok = !stat(full, &st) && (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		if (!ok && !want_dirs) /* a .json that is not a file: a FIFO would hang the read */
+			pt_input_skip(diag, full, pt_input_not_regular(full));
 		free(full);
 		if (!ok)
 			continue;
@@ -288,7 +292,7 @@ int pt_hccl_read_dir(struct pt_model *m, uint32_t dev, const char *dir, struct p
 {
 	struct ent *ops;
 	size_t nops;
-	if (list_dir(dir, true, &ops, &nops, e))
+	if (list_dir(dir, true, &ops, &nops, diag, e))
 		return -1;
 	int rc = 0;
 	size_t dl = strlen(dir);
@@ -296,7 +300,7 @@ int pt_hccl_read_dir(struct pt_model *m, uint32_t dev, const char *dir, struct p
 		char *opdir = pt_xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", ops[i].name);
 		struct ent *files;
 		size_t nf;
-		rc = list_dir(opdir, false, &files, &nf, e);
+		rc = list_dir(opdir, false, &files, &nf, diag, e);
 		if (!rc) {
 			uint32_t op = pt_model_str(m, ops[i].name);
 			for (size_t k = 0; k < nf && !rc; k++) {
@@ -335,7 +339,7 @@ static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *dia
 	}
 	struct ent *v;
 	size_t n;
-	if (list_dir(path, true, &v, &n, e))
+	if (list_dir(path, true, &v, &n, diag, e))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!pt_hccl_dir_number(v[i].name, &num)) {

@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "import/input.h"
 #include "import/import-ascend-memory.h"
 #include "import/numbered.h"
 #include "import/registry.h"
@@ -198,9 +200,16 @@ static int walk(const uint8_t *p, size_t n, enum msg m, uint64_t base, int depth
 
 static int read_all(const char *path, uint8_t **buf, size_t *len, struct pt_err **e)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
+	int fd;
+	uint64_t size;
+	if (pt_input_open(path, &fd, &size, e))
+		return -1;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int er = errno;
+		close(fd);
+		return pt_err_errno(e, er, "cannot open '%s'", path);
+	}
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *b = pt_xmalloc(cap);
 	for (;;) {
@@ -218,6 +227,10 @@ static int read_all(const char *path, uint8_t **buf, size_t *len, struct pt_err 
 	if (err) {
 		free(b);
 		return pt_err(e, "cannot read '%s'", path);
+	}
+	if (n < size) {
+		free(b);
+		return pt_input_shrunk(path, n, size, e);
 	}
 	*buf = b;
 	*len = n;
@@ -457,10 +470,12 @@ static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *dia
 	size_t pl = strlen(path);
 	for (size_t i = 0; i < n; i++) {
 		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
-		struct stat fs;
 		pt_memory_file_number(names[i], &num);
-		if (!stat(full, &fs) && S_ISREG(fs.st_mode))
+		const char *what = pt_input_not_regular(full);
+		if (!what)
 			pt_numbered_add(f, full, num, DUP_MEMORY, diag);
+		else
+			pt_input_skip(diag, full, what);
 		free(full);
 		free(names[i]);
 	}

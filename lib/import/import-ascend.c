@@ -4,6 +4,7 @@
  * per-format readers of each device in dependency order.
  */
 #include "import/ascend.h"
+#include "import/input.h"
 #include "import/registry.h"
 
 #include <ctype.h>
@@ -231,8 +232,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted entry names of a directory (regular files or directories as asked). */
-static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, struct pt_err **e)
+/* Sorted entry names of a directory (regular files or directories as asked). An entry
+ * named as an Ascend file that is not a regular file is skipped with a warning. */
+static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, struct pt_diag *diag,
+		    struct pt_err **e)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -246,6 +249,11 @@ static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, s
 		char *p = pt_xasprintf("%s/%s", dir, de->d_name);
 		struct stat st;
 		bool ok = !stat(p, &st) && (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		enum pt_ascend_kind kind;
+		bool preferred;
+		int backend;
+		if (!ok && !want_dirs && classify(de->d_name, &kind, &preferred, &backend))
+			pt_input_skip(diag, p, pt_input_not_regular(p));
 		free(p);
 		if (!ok)
 			continue;
@@ -271,7 +279,7 @@ static int scan_dir(struct found *f, const char *dir, int rank, uint32_t pi, con
 {
 	char **names;
 	size_t n;
-	if (list_dir(dir, false, &names, &n, e))
+	if (list_dir(dir, false, &names, &n, diag, e))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		add_file(f, dir, names[i], rank, pi, want_job, diag);
@@ -291,7 +299,7 @@ static int scan_container(struct found *f, const char *dir, uint32_t pi, const c
 {
 	char **subs;
 	size_t n;
-	if (list_dir(dir, true, &subs, &n, e))
+	if (list_dir(dir, true, &subs, &n, diag, e))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!all_digits(subs[i], strlen(subs[i])))

@@ -11,7 +11,7 @@
 #include "support/vec.h"
 #include "support/xalloc.h"
 
-#define DENSE_CORR (1u << 26) /* correlation ids below it have a slot in an array, the others a hash map */
+#define DENSE_MIN 65536 /* the dense table may always cover the ids below this */
 #define BLOCK 256               /* calls per start base */
 #define FAR INT32_MIN           /* a time not within int32 of its base: see the far maps */
 #define WIDE UINT16_MAX         /* a call's track beyond 16 bits: see wide */
@@ -48,10 +48,24 @@ struct pt_cjoin {
 	PT_VEC(uint16_t) track;
 	struct pt_hashmap wide;
 	size_t ncalls;
-	/* corr -> call index + 1 of the latest call with it: [0] runtime, [1] driver */
+	/*
+	 * corr -> call index + 1 of the latest call with it: [0] runtime, [1] driver.
+	 * Ids below cap have a slot in head (4 bytes an id); the table grows only
+	 * while it stays a quarter full (ids up to 4 times those seen), so that its
+	 * memory follows the calls, not the largest id. Others go to `sparse`.
+	 */
 	uint32_t *head[2];
-	size_t cap[2];
-	struct pt_hashmap sparse[2];
+	size_t cap[2], nids[2];
+	struct ctab {
+		uint32_t (*s)[2]; /* {corr, call index + 1}; corr 0 = empty (0 never has a call) */
+		size_t cap, n;    /* cap a power of two, or 0 */
+	} sparse[2];
+	/* the calls whose ids repeat, of the table that wins their id, by (corr, start, call): pt_cjoin_finish */
+	struct rep {
+		int64_t start;
+		uint32_t corr, call;
+	} *reps;
+	size_t nreps;
 	/* calls whose correlation id another call has: call index -> (call index + 1 of the
 	 * previous call of the same table and id, 0 none) | corr << 32; and a bit per call */
 	struct pt_hashmap shared;
@@ -144,8 +158,6 @@ struct pt_cjoin *pt_cjoin_new(struct pt_model *m)
 {
 	struct pt_cjoin *j = pt_xcalloc(1, sizeof(*j));
 	j->m = m;
-	pt_hashmap_init(&j->sparse[0]);
-	pt_hashmap_init(&j->sparse[1]);
 	pt_hashmap_init(&j->shared);
 	pt_hashmap_init(&j->far);
 	pt_hashmap_init(&j->cfar);
@@ -153,28 +165,93 @@ struct pt_cjoin *pt_cjoin_new(struct pt_model *m)
 	return j;
 }
 
+static inline size_t ctab_hash(uint32_t corr, size_t cap)
+{
+	return (size_t)((corr * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+/* The value slot of corr (!= 0) in t: NULL when absent and !create. */
+static uint32_t *ctab_slot(struct ctab *t, uint32_t corr, bool create)
+{
+	if (t->cap) {
+		for (size_t i = ctab_hash(corr, t->cap);; i = (i + 1) & (t->cap - 1)) {
+			if (t->s[i][0] == corr)
+				return &t->s[i][1];
+			if (!t->s[i][0])
+				break;
+		}
+	}
+	if (!create)
+		return NULL;
+	if ((t->n + 1) * 4 > t->cap * 3) { /* at most three quarters full: 8 bytes a slot */
+		size_t nc = t->cap ? t->cap * 2 : 1024;
+		uint32_t (*ns)[2] = pt_xcalloc(nc, sizeof(*ns));
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->s[i][0]) {
+				size_t k = ctab_hash(t->s[i][0], nc);
+				while (ns[k][0])
+					k = (k + 1) & (nc - 1);
+				ns[k][0] = t->s[i][0];
+				ns[k][1] = t->s[i][1];
+			}
+		free(t->s);
+		t->s = ns;
+		t->cap = nc;
+	}
+	size_t i = ctab_hash(corr, t->cap);
+	while (t->s[i][0])
+		i = (i + 1) & (t->cap - 1);
+	t->s[i][0] = corr;
+	t->s[i][1] = 0;
+	t->n++;
+	return &t->s[i][1];
+}
+
+static void ctab_free(struct ctab *t)
+{
+	free(t->s);
+	memset(t, 0, sizeof(*t));
+}
+
 /* The head slot of corr in table drv (NULL when absent and !create). */
 static uint32_t *head_slot(struct pt_cjoin *j, bool drv, uint32_t corr, bool create)
 {
-	if (corr < DENSE_CORR) {
-		if (corr >= j->cap[drv]) {
-			if (!create)
-				return NULL;
-			size_t nc = j->cap[drv] ? j->cap[drv] : 4096;
-			while (nc <= corr)
-				nc *= 2;
-			/* fresh zero pages: only the ids in use ever take memory */
-			uint32_t *h = pt_xcalloc(nc, sizeof(*h));
-			if (j->cap[drv])
-				memcpy(h, j->head[drv], j->cap[drv] * sizeof(*h));
-			free(j->head[drv]);
-			j->head[drv] = h;
-			j->cap[drv] = nc;
+	if (corr >= j->cap[drv] && create && corr < 4 * (j->nids[drv] + 1) + DENSE_MIN) {
+		/* the dense table grows, to twice the id; fresh zero pages: only the ids in use take memory */
+		size_t nc = j->cap[drv] ? j->cap[drv] : 4096;
+		while (nc <= corr)
+			nc *= 2;
+		uint32_t *h = pt_xcalloc(nc, sizeof(*h));
+		if (j->cap[drv])
+			memcpy(h, j->head[drv], j->cap[drv] * sizeof(*h));
+		free(j->head[drv]);
+		j->head[drv] = h;
+		/* the ids of the sparse table that the dense one now covers stay where they are */
+		j->cap[drv] = nc;
+		if (j->sparse[drv].n) { /* move them: an id has one slot */
+			struct ctab o = j->sparse[drv];
+			memset(&j->sparse[drv], 0, sizeof(o));
+			for (size_t i = 0; i < o.cap; i++) {
+				uint32_t c = o.s[i][0];
+				if (!c)
+					continue;
+				if (c < nc)
+					h[c] = o.s[i][1];
+				else
+					*ctab_slot(&j->sparse[drv], c, true) = o.s[i][1];
+			}
+			free(o.s);
 		}
+	}
+	if (corr < j->cap[drv]) {
+		if (create && !j->head[drv][corr])
+			j->nids[drv]++;
 		return &j->head[drv][corr];
 	}
-	uint64_t *v = create ? pt_hashmap_put(&j->sparse[drv], corr, 0, NULL) : pt_hashmap_get(&j->sparse[drv], corr);
-	return (uint32_t *)v; /* little-endian: the low half of the u64 */
+	uint32_t *v = ctab_slot(&j->sparse[drv], corr, create);
+	if (create && v && !*v)
+		j->nids[drv]++;
+	return v;
 }
 
 static uint32_t head(struct pt_cjoin *j, bool drv, uint32_t corr)
@@ -256,25 +333,84 @@ void pt_cjoin_activity(struct pt_cjoin *j, uint32_t ev, int64_t start, uint32_t 
 	pt_vec_push(&j->delay, d);
 }
 
-/* The call (index + 1, 0 none) that launched an activity of id corr starting at gs (cupti.md §6.3). */
+static int cmp_rep(const void *a, const void *b)
+{
+	const struct rep *x = a, *y = b;
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->call < y->call ? -1 : x->call > y->call;
+}
+
+/*
+ * The calls whose ids repeat, in j->reps by (corr, start, call): of each such id,
+ * the calls of the table that wins it (runtime over driver), each chain walked
+ * once from its head.
+ */
+static void build_reps(struct pt_cjoin *j)
+{
+	PT_VEC(struct rep) v = { 0 };
+	for (size_t w = 0; w < j->shared_bit.n; w++)
+		for (uint64_t x = j->shared_bit.v[w]; x; x &= x - 1) {
+			uint32_t c = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+			uint32_t corr = (uint32_t)(*pt_hashmap_get(&j->shared, c) >> 32);
+			if (latest(j, corr) != c + 1)
+				continue; /* not the head of the winning chain of its id */
+			for (uint32_t e = c + 1; e;) {
+				struct rep r = { call_start(j, e - 1), corr, e - 1 };
+				pt_vec_push(&v, r);
+				uint64_t *p = is_shared(j, e - 1) ? pt_hashmap_get(&j->shared, e - 1) : NULL;
+				e = p ? (uint32_t)*p : 0;
+			}
+		}
+	pt_sort(v.v, v.n, sizeof(*v.v), cmp_rep);
+	j->reps = v.v;
+	j->nreps = v.n;
+}
+
+/*
+ * The call (index + 1, 0 none) that launched an activity of id corr starting at gs (cupti.md §6.3):
+ * of the calls with that id (runtime calls if any, else driver calls), the latest to start at or
+ * before gs, else the earliest; of calls that start together, the first in the dump. A binary
+ * search in j->reps (build_reps) when the id repeats.
+ */
 static uint32_t find_call(struct pt_cjoin *j, uint32_t corr, int64_t gs)
 {
-	uint32_t best = 0, first = 0;
-	int64_t best_t = INT64_MIN, first_t = INT64_MAX;
-	for (uint32_t e = latest(j, corr); e;) {
-		int64_t s = call_start(j, e - 1);
-		if (s <= gs && s >= best_t) {
-			best = e;
-			best_t = s;
-		}
-		if (s <= first_t) {
-			first = e;
-			first_t = s;
-		}
-		uint64_t *v = is_shared(j, e - 1) ? pt_hashmap_get(&j->shared, e - 1) : NULL;
-		e = v ? (uint32_t)*v : 0;
+	uint32_t e = latest(j, corr);
+	if (!e || !is_shared(j, e - 1))
+		return e;
+	const struct rep *r = j->reps;
+	size_t lo = 0, hi = j->nreps; /* the first of corr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best ? best : first;
+	size_t first = lo;
+	hi = j->nreps; /* the first of corr starting after gs */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].corr == corr && r[mid].start <= gs)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == first)
+		return r[first].call + 1;
+	int64_t t = r[lo - 1].start; /* the latest start at or before gs: the first call of that start */
+	hi = lo - 1;
+	lo = first;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return r[lo].call + 1;
 }
 
 /* A call placed in the ranges: its start, track and index. */
@@ -390,6 +526,7 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 {
 	memset(st, 0, sizeof(*st));
 	st->corr_dup = j->corr_dup;
+	build_reps(j);
 	/* each activity's call; one without a call leaves the activity map */
 	size_t out = 0, w = 0, at = 0;
 	for (size_t i = 0; i < j->act.n; i++) {
@@ -424,11 +561,14 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 	pt_vec_free(&j->wait);
 	pt_hashmap_free(&j->shared);
 	pt_vec_free(&j->shared_bit);
+	free(j->reps);
+	j->reps = NULL;
+	j->nreps = 0;
 	for (int d = 0; d < 2; d++) {
 		free(j->head[d]);
 		j->head[d] = NULL;
 		j->cap[d] = 0;
-		pt_hashmap_free(&j->sparse[d]);
+		ctab_free(&j->sparse[d]);
 	}
 	uint32_t *best = nr && out ? place_calls(j, rs, nr) : NULL;
 	pt_vec_free(&j->base);
@@ -494,8 +634,9 @@ void pt_cjoin_free(struct pt_cjoin *j)
 	pt_hashmap_free(&j->wide);
 	for (int d = 0; d < 2; d++) {
 		free(j->head[d]);
-		pt_hashmap_free(&j->sparse[d]);
+		ctab_free(&j->sparse[d]);
 	}
+	free(j->reps);
 	pt_hashmap_free(&j->shared);
 	pt_vec_free(&j->shared_bit);
 	pt_vec_free(&j->delay);

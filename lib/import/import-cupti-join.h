@@ -10,7 +10,10 @@
  * also has (a repeated id, or a runtime call after a driver call of the same
  * id, which wins) has its activities joined again at the end, by the rule of
  * cupti.md §6.3: the latest such call that started before the activity, else
- * the earliest.
+ * the earliest; of calls that start together, the first in the dump. Those
+ * calls are sorted once and searched, so an id repeated n times costs
+ * O(n log n), not n^2. Memory follows the calls and activities, not the
+ * range of their ids (see pt_cjoin in import-cupti-join.c).
  */
 #ifndef PT_IMPORT_CUPTI_JOIN_H
 #define PT_IMPORT_CUPTI_JOIN_H

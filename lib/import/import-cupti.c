@@ -7,6 +7,12 @@
  * pass 2 pairs NVTX markers into ranges and joins GPU work to its API call
  * and enclosing range. One CPU device per dump (process) and one GPU device
  * per (dump, CUDA device).
+ *
+ * The dump is read through one reused window (pread), never mapped: peak
+ * memory is the model's, whether or not the dump is in the page cache, and a
+ * dump that shrinks while it is read (a collector still writing it, a disk
+ * cleaner) is an error naming the file and the byte where it ended, not a
+ * SIGBUS.
  */
 #include "cupti/cupti-cbid-names.h"
 #include "import/registry.h"
@@ -19,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
 #include "import/import-cupti-join.h"
+#include "import/input.h"
 #include "import/import-cupti-memory.h"
 #include "model/model.h"
 #include "model/ptm.h"
@@ -89,7 +95,7 @@ static inline int32_t geti(const uint8_t *r, struct fo f)
 /* ---- one dump ------------------------------------------------------------------ */
 
 struct str_ent {
-	uint64_t off; /* file offset of the bytes, 0 = id absent */
+	uint64_t off; /* offset of the bytes in cf.sbytes + 1, 0 = id absent */
 	uint32_t len;
 	uint32_t mid; /* model string id, UINT32_MAX = not interned yet */
 };
@@ -124,9 +130,14 @@ struct cbid_hit {
 
 struct cf {
 	const char *path;
-	const uint8_t *d;
-	bool mapped; /* d is a private read-only mapping of the whole file (drop_pages) */
-	size_t size;
+	int fd;
+	size_t size; /* when it was opened */
+	/* the window: file bytes [woff, woff + wlen) in win (wcap bytes); reads go ra bytes ahead */
+	uint8_t *win;
+	size_t wcap, wlen, ra;
+	uint64_t woff;
+	struct pt_err *rerr; /* a read that failed or came short, for the caller */
+	PT_VEC(char) sbytes; /* the bytes of the STRINGS entries, interned on first use */
 	struct pt_diag *diag;
 	uint32_t version, pid, hflags;
 	/* kind table */
@@ -213,7 +224,7 @@ static uint32_t mstr(struct pt_model *m, struct cf *f, uint64_t id, bool raw)
 	}
 	struct str_ent *s = &f->str[id];
 	if (s->mid == UINT32_MAX)
-		s->mid = pt_strtab_intern(&m->strings, (const char *)f->d + s->off, s->len);
+		s->mid = pt_strtab_intern(&m->strings, f->sbytes.v + s->off - 1, s->len);
 	return s->mid;
 }
 
@@ -410,7 +421,10 @@ static void load_strings(struct cf *f, const uint8_t *p, uint64_t len, uint64_t 
 				}
 			}
 			if (id < f->nstr) {
-				f->str[id].off = (uint64_t)(p + o + 8 - f->d);
+				f->str[id].off = f->sbytes.n + 1;
+				pt_vec_reserve(&f->sbytes, f->sbytes.n + l);
+				memcpy(f->sbytes.v + f->sbytes.n, p + o + 8, l);
+				f->sbytes.n += l;
 				f->str[id].len = l;
 				f->str[id].mid = UINT32_MAX;
 			}
@@ -490,9 +504,71 @@ static void load_process(struct cf *f, const uint8_t *p, uint64_t len, uint64_t 
 	}
 }
 
+/* ---- reading ------------------------------------------------------------------------ */
+
+#define WINDOW (1u << 20)       /* the window of pass 1 */
+#define READ_AHEAD (64u << 10) /* what pass 0 reads past a chunk header */
+
+/*
+ * The file's bytes [off, off + len), off + len <= f->size, valid until the next
+ * call; NULL when the read fails or the file ends short of f->size (f->rerr).
+ */
+static const uint8_t *at(struct cf *f, uint64_t off, size_t len)
+{
+	static const uint8_t none[1];
+	if (!len)
+		return none;
+	if (off >= f->woff && off + len <= f->woff + f->wlen)
+		return f->win + (off - f->woff);
+	if (f->rerr)
+		return NULL;
+	if (off > f->size || len > f->size - off) { /* callers check the framing: never */
+		pt_err(&f->rerr, "'%s': a read of %zu bytes at byte %" PRIu64 " runs past its end", f->path, len, off);
+		return NULL;
+	}
+	size_t want = len > f->ra ? len : f->ra;
+	if (want > f->size - off)
+		want = f->size - off;
+	if (want > f->wcap) {
+		free(f->win);
+		f->win = pt_xmalloc(want);
+		f->wcap = want;
+	}
+	f->woff = off;
+	f->wlen = 0;
+	while (f->wlen < want) {
+		ssize_t n = pread(f->fd, f->win + f->wlen, want - f->wlen, (off_t)(off + f->wlen));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pt_err_errno(&f->rerr, errno, "cannot read '%s' at byte %" PRIu64, f->path, off + f->wlen);
+			return NULL;
+		}
+		if (!n) {
+			pt_input_shrunk(f->path, off + f->wlen, f->size, &f->rerr);
+			return NULL;
+		}
+		f->wlen += (size_t)n;
+	}
+	return f->win;
+}
+
+/* A window no larger than `cap` from now on (pass 0 may have grown it to a large chunk). */
+static void window_cap(struct cf *f, size_t cap)
+{
+	if (f->wcap > cap) {
+		free(f->win);
+		f->win = NULL;
+		f->wcap = f->wlen = 0;
+	}
+}
+
 static int pass0(struct pt_model *m, struct cf *f, struct pt_err **e)
 {
-	const uint8_t *d = f->d;
+	f->ra = READ_AHEAD;
+	const uint8_t *d = f->size >= PT_CDUMP_HEADER_SIZE ? at(f, 0, PT_CDUMP_HEADER_SIZE) : NULL;
+	if (f->rerr)
+		return -1;
 	if (f->size < PT_CDUMP_HEADER_SIZE)
 		return pt_err(e, "file of %zu bytes is shorter than the 64-byte CUPTIDMP header at byte 0", f->size);
 	if (memcmp(d, PT_CDUMP_MAGIC, 8))
@@ -509,6 +585,7 @@ static int pass0(struct pt_model *m, struct cf *f, struct pt_err **e)
 	f->version = pt_le32(d + 16);
 	f->pid = pt_le32(d + 28);
 	f->hflags = (uint32_t)pt_le64(d + 40);
+	d = NULL;
 	f->rank = f->local_rank = f->world = -1;
 
 	uint64_t off = hsz;
@@ -520,8 +597,11 @@ static int pass0(struct pt_model *m, struct cf *f, struct pt_err **e)
 			f->truncated = true;
 			break;
 		}
-		uint32_t type = pt_le32(d + off);
-		uint64_t plen = pt_le64(d + off + 8);
+		const uint8_t *h = at(f, off, 16);
+		if (!h)
+			return -1;
+		uint32_t type = pt_le32(h);
+		uint64_t plen = pt_le64(h + 8);
 		if (type == 0 && plen == 0) {
 			warnf(f, "truncated dump: zero fill at byte %" PRIu64, off);
 			f->truncated = true;
@@ -536,7 +616,10 @@ static int pass0(struct pt_model *m, struct cf *f, struct pt_err **e)
 			warnf(f, "ignored bytes after the END chunk at byte %" PRIu64, off);
 			break;
 		}
-		const uint8_t *p = d + off + 16;
+		/* the payload: whole, but only its 32-byte head for a BUFFER (pass 1 reads the rest) */
+		const uint8_t *p = at(f, off + 16, type == PT_CDUMP_BUFFER && plen > 32 ? 32 : plen);
+		if (!p)
+			return -1;
 		switch (type) {
 		case PT_CDUMP_KIND_TABLE:
 			if (f->kt_seen)
@@ -906,38 +989,26 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	}
 }
 
-/* The dump is mapped read-only and private: pages of walked records can be
- * dropped, so that peak memory holds the model, not the whole dump too. A later
- * read of those bytes (none is expected) would fault them in again from the file.
- * Returns the page boundary up to which [from, to) was dropped. */
-static uint64_t drop_pages(struct cf *f, uint64_t from, uint64_t to)
-{
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t a = (from + pg - 1) / pg * pg, b = to / pg * pg;
-	if (b > a)
-		madvise((void *)(uintptr_t)(f->d + a), b - a, MADV_DONTNEED);
-	return b > a ? b : a;
-}
-
-/* Within a buffer, walked pages are dropped every this many bytes: collectors use buffers of up to
- * 32 MiB, and a 64 MiB dump of 4 MiB buffers peaked 3.7 MB higher with drops per buffer alone. */
-#define DROP_EVERY (256u << 10)
-
-/* Decode the records of the BUFFER chunk at coff; returns the offset of its end. */
+/* Decode the records of the BUFFER chunk at coff; returns the offset of its end, 0 when the file
+ * could not be read (f->rerr). */
 static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 {
-	const uint8_t *p = f->d + coff + 16;
+	const uint8_t *p = at(f, coff + 16, 32);
+	if (!p)
+		return 0;
 	uint64_t seq = pt_le64(p), valid = pt_le64(p + 8);
 	uint32_t nrec = pt_le32(p + 16);
-	const uint8_t *b = p + 32;
-	uint64_t off = 0, n = 0, dropped = coff; /* file offset up to which pages were dropped */
+	uint64_t off = 0, n = 0, b = coff + 48; /* b: the file offset of the records */
 	f->n_buffers_read++;
 	while (off < valid) {
 		if (valid - off < 4) {
 			warnf(f, "buffer %" PRIu64 ": trailing bytes at byte %" PRIu64, seq, coff + 48 + off);
 			break;
 		}
-		uint32_t k = pt_le32(b + off);
+		const uint8_t *r = at(f, b + off, 4);
+		if (!r)
+			return 0;
+		uint32_t k = pt_le32(r);
 		uint32_t s = k < PT_CK__MAX ? f->stride[k] : 0;
 		if (!s) {
 			warnf(f, "buffer %" PRIu64 ", record %" PRIu64 ": unknown activity kind %" PRIu32 " at byte %" PRIu64
@@ -951,6 +1022,8 @@ static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 			f->incomplete++;
 			break;
 		}
+		if (f->lay[k] && !(r = at(f, b + off, s)))
+			return 0;
 		if (f->lay[k]) {
 			if (!f->warned_kind[k] && (!(f->kflags[k] & PT_CDUMP_K_REWRITTEN) ||
 						   !(f->hflags & PT_CDUMP_H_POINTERS_REWRITTEN)) &&
@@ -961,7 +1034,7 @@ static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 			}
 			if (!(f->kflags[k] & PT_CDUMP_K_REWRITTEN))
 				f->raw_records++;
-			decode(m, f, k, b + off);
+			decode(m, f, k, r);
 		} else {
 			if (!f->warned_kind[k]) {
 				f->warned_kind[k] = true;
@@ -980,8 +1053,6 @@ static uint64_t walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff)
 		}
 		off += s;
 		n++;
-		if (f->mapped && coff + 48 + off - dropped >= DROP_EVERY)
-			dropped = drop_pages(f, dropped, coff + 48 + off);
 	}
 	f->n_records += n;
 	if (n != nrec)
@@ -1331,15 +1402,26 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->mdata);
 	pt_vec_free(&f->pending_sync);
 	pt_vec_free(&f->cuda_events);
+	pt_vec_free(&f->sbytes);
+	free(f->win);
+	pt_err_free(f->rerr);
 }
 
-static int import_one(struct pt_model *m, const char *path, const uint8_t *d, size_t size, bool mapped,
-		      struct pt_diag *diag, struct pt_err **e)
+/* The error of a read that failed or came short, passed on to *e. */
+static int read_failed(struct cf *f, struct pt_err **e)
+{
+	if (!f->rerr)
+		return pt_err(e, "cannot read '%s'", f->path);
+	int rc = pt_err(e, "%s", f->rerr->msg);
+	return rc;
+}
+
+static int import_one(struct pt_model *m, const char *path, int fd, size_t size, struct pt_diag *diag,
+		      struct pt_err **e)
 {
 	struct cf *f = pt_xcalloc(1, sizeof(*f));
 	f->path = path;
-	f->d = d;
-	f->mapped = mapped;
+	f->fd = fd;
 	f->size = size;
 	f->diag = diag;
 	f->last_track_key = f->last_track_key2 = UINT64_MAX;
@@ -1351,6 +1433,8 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_hashmap_init(&f->tracks);
 	pt_hashmap_init(&f->mdata);
 	int rc = pass0(m, f, e);
+	if (rc && f->rerr)
+		read_failed(f, e);
 	if (rc) {
 		cf_free(f);
 		free(f);
@@ -1371,10 +1455,16 @@ static int import_one(struct pt_model *m, const char *path, const uint8_t *d, si
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
 	/* the joins keep what they need of the events: these may be encoded and dropped as they come */
 	f->join = pt_cjoin_new(m);
+	window_cap(f, WINDOW);
+	f->ra = WINDOW;
+	pt_input_test_shrink(path);
 	for (size_t i = 0; i < f->buffers.n; i++) {
-		uint64_t end = walk_buffer(m, f, f->buffers.v[i]);
-		if (f->mapped)
-			drop_pages(f, f->buffers.v[i], end);
+		if (!walk_buffer(m, f, f->buffers.v[i])) {
+			read_failed(f, e);
+			cf_free(f);
+			free(f);
+			return -1;
+		}
 	}
 	emit_syncs(m, f);
 	size_t nr = 0;
@@ -1398,8 +1488,9 @@ static bool ends_with(const char *s, const char *suf)
 
 static bool has_magic(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int fd;
+	uint64_t size;
+	if (pt_input_open(path, &fd, &size, NULL))
 		return false;
 	char b[8];
 	ssize_t n = read(fd, b, 8);
@@ -1414,34 +1505,17 @@ static int cmp_str(const void *a, const void *b)
 
 static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	struct stat st;
-	if (fstat(fd, &st)) {
-		int er = errno;
+	int fd;
+	uint64_t size;
+	if (pt_input_open(path, &fd, &size, e))
+		return -1;
+	if (size > SIZE_MAX / 2) {
 		close(fd);
-		return pt_err_errno(e, er, "cannot read '%s'", path);
+		return pt_err(e, "'%s' is too large (%" PRIu64 " bytes)", path, size);
 	}
-	size_t size = (size_t)st.st_size;
-	const uint8_t *d = NULL;
-	static const uint8_t empty[1];
-	if (size) {
-		void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			int er = errno;
-			close(fd);
-			return pt_err_errno(e, er, "cannot read '%s'", path);
-		}
-		madvise(p, size, MADV_SEQUENTIAL);
-		d = p;
-	} else {
-		d = empty;
-	}
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead, as the mapping had */
+	int rc = import_one(m, path, fd, (size_t)size, diag, e);
 	close(fd);
-	int rc = import_one(m, path, d, size, size > 0, diag, e);
-	if (size)
-		munmap((void *)d, size);
 	if (rc && !named)
 		pt_err(e, "'%s'", path);
 	return rc;
@@ -1477,8 +1551,15 @@ int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, co
 		while ((de = readdir(dir))) {
 			if (!ends_with(de->d_name, ".cdump"))
 				continue;
+			char *full = pt_xasprintf("%s/%s", p, de->d_name);
+			const char *what = pt_input_not_regular(full);
+			if (what) { /* a FIFO would block the open for ever */
+				pt_input_skip(diag, full, what);
+				free(full);
+				continue;
+			}
 			pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-			names[n++] = pt_xasprintf("%s/%s", p, de->d_name);
+			names[n++] = full;
 		}
 		closedir(dir);
 		pt_sort(names, n, sizeof(*names), cmp_str);

@@ -8,6 +8,7 @@
  * same number, the files are attached to that device (warned when the numbers
  * differ); otherwise the number is the device id.
  */
+#include "import/input.h"
 #include "import/import-minddata.h"
 
 #include <dirent.h>
@@ -110,9 +111,11 @@ static int scan(struct found *f, const char *path, struct pt_diag *diag, struct 
 		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
 		uint32_t num;
 		int k = pt_md_kind_of(names[i], &num);
-		struct stat fs;
-		if (!stat(full, &fs) && S_ISREG(fs.st_mode))
+		const char *what = pt_input_not_regular(full);
+		if (!what)
 			add(f, full, k, num, diag);
+		else
+			pt_input_skip(diag, full, what);
 		free(full);
 		free(names[i]);
 	}

@@ -1,9 +1,11 @@
 #include "import/registry.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "import/import-ascend-hccl.h"
 #include "import/import-ascend-memory.h"
+#include "import/input.h"
 #include "model/ptm.h"
 
 const struct pt_importer pt_importers[] = {
@@ -30,9 +32,19 @@ int pt_import(struct pt_model *m, const char *const *paths, int npaths, const st
 {
 	if (!npaths)
 		return pt_err(e, "nothing to import");
-	for (int i = 0; i < npaths; i++)
-		if (strcmp(paths[i], "-") && pt_ptm_probe(paths[i]))
+	for (int i = 0; i < npaths; i++) {
+		if (!strcmp(paths[i], "-"))
+			continue;
+		/* a FIFO or device given as PATH is refused: reading it could block or never end */
+		struct stat st;
+		if (!stat(paths[i], &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			const char *what = pt_input_not_regular(paths[i]);
+			return pt_err(e, "'%s' is not a regular file or a directory: %s", paths[i],
+				      what ? what : "it changed");
+		}
+		if (pt_ptm_probe(paths[i]))
 			return pt_err(e, "'%s' is a proftool model, not a raw dump", paths[i]);
+	}
 	bool any = false;
 	for (const struct pt_importer *imp = pt_importers; imp->name; imp++) {
 		if (strcmp(o->format, "auto") && strcmp(o->format, imp->name))

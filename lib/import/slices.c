@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "import/input.h"
 #include "support/err.h"
 #include "support/progress.h"
 #include "support/xalloc.h"
@@ -59,12 +60,10 @@ uint64_t pt_slices_size(const struct pt_slices *s)
 	return t;
 }
 
-static int open_file(struct pt_slices *s, size_t i, int *fd, struct pt_err **e)
+/* A slice is a regular file (a FIFO or device is refused, never waited on); *size: its size at open. */
+static int open_file(struct pt_slices *s, size_t i, int *fd, uint64_t *size, struct pt_err **e)
 {
-	*fd = open(s->paths[i], O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return pt_err_errno(e, errno, "cannot open '%s'", s->paths[i]);
-	return 0;
+	return pt_input_open(s->paths[i], fd, size, e);
 }
 
 int pt_recreader_open(struct pt_recreader *r, struct pt_slices *s, size_t recsize, struct pt_err **e)
@@ -81,7 +80,7 @@ int pt_recreader_open(struct pt_recreader *r, struct pt_slices *s, size_t recsiz
 	}
 	s->start[0] = 0;
 	r->total = pt_progress ? pt_slices_size(s) : 0;
-	return open_file(s, 0, &r->fd, e);
+	return open_file(s, 0, &r->fd, &r->file_size, e);
 }
 
 /* Refill so that at least recsize bytes are buffered, unless the stream ends. */
@@ -101,12 +100,16 @@ static int refill(struct pt_recreader *r, struct pt_err **e)
 			return pt_err_errno(e, errno, "cannot read '%s'", r->s->paths[r->file]);
 		}
 		if (n > 0) {
+			if (!r->file_read)
+				pt_input_test_shrink(r->s->paths[r->file]);
 			r->len += (size_t)n;
 			r->file_read += (uint64_t)n;
 			pt_progress_report(r->s->paths[r->file], r->s->start[r->file] + r->file_read, r->total);
 			continue;
 		}
-		/* end of this file: the next one starts here */
+		/* end of this file: the next one starts here, unless it ended short of its size */
+		if (r->file_read < r->file_size)
+			return pt_input_shrunk(r->s->paths[r->file], r->file_read, r->file_size, e);
 		close(r->fd);
 		r->fd = -1;
 		r->s->start[r->file + 1] = r->s->start[r->file] + r->file_read;
@@ -116,7 +119,7 @@ static int refill(struct pt_recreader *r, struct pt_err **e)
 			r->eof = true;
 			break;
 		}
-		if (open_file(r->s, r->file, &r->fd, e))
+		if (open_file(r->s, r->file, &r->fd, &r->file_size, e))
 			return -1;
 	}
 	return 0;
@@ -157,7 +160,8 @@ int pt_slices_read_all(struct pt_slices *s, char **bufp, size_t *lenp, struct pt
 	for (size_t i = 0; i < s->n; i++) {
 		s->start[i] = len;
 		int fd;
-		if (open_file(s, i, &fd, e)) {
+		uint64_t size;
+		if (open_file(s, i, &fd, &size, e)) {
 			free(buf);
 			return -1;
 		}
@@ -174,9 +178,15 @@ int pt_slices_read_all(struct pt_slices *s, char **bufp, size_t *lenp, struct pt
 			}
 			if (!n)
 				break;
+			if (len == s->start[i])
+				pt_input_test_shrink(s->paths[i]);
 			len += (size_t)n;
 		}
 		close(fd);
+		if (len - s->start[i] < size) {
+			free(buf);
+			return pt_input_shrunk(s->paths[i], len - s->start[i], size, e);
+		}
 		s->start[i + 1] = len;
 	}
 	pt_xgrow((void **)&buf, &cap, len + 1, 1);

@@ -39,6 +39,7 @@ struct pt_recreader {
 	size_t cap, len, pos;
 	uint64_t buf_logical; /* logical offset of buf[0] */
 	uint64_t file_read;   /* bytes read from the current file */
+	uint64_t file_size;   /* its size when opened: ending before it is an error */
 	uint64_t total;       /* size of all files at open, for progress */
 	bool eof;
 };

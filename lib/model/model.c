@@ -50,6 +50,7 @@ void pt_model_free(struct pt_model *m)
 	}
 	pt_vec_free(&m->devices);
 	pt_vec_free(&m->tracks);
+	free(m->track_index.slot);
 	pt_vec_free(&m->track_events);
 	for (size_t i = 0; i < m->ops.n; i++)
 		free_op(&m->ops.v[i]);
@@ -128,13 +129,54 @@ uint32_t pt_model_device(struct pt_model *m, enum pt_device_kind kind, uint32_t 
 	return (uint32_t)(m->devices.n - 1);
 }
 
+static size_t track_hash(uint32_t device, enum pt_track_kind kind, int64_t stream)
+{
+	return (size_t)pt_hash64((uint64_t)stream * 0x9E3779B97F4A7C15ULL ^ (uint64_t)device << 8 ^ (uint64_t)kind);
+}
+
+/* Index m->tracks[x->n, m->tracks.n), keeping the first of equal tracks. */
+static void track_index_sync(struct pt_model *m)
+{
+	struct pt_track_index *x = &m->track_index;
+	if (x->n > m->tracks.n) /* tracks are only appended: never, but stay exact */
+		x->n = 0, x->cap = 0;
+	if (x->n == m->tracks.n)
+		return;
+	if (m->tracks.n * 2 > x->cap || !x->n) {
+		size_t cap = 64;
+		while (cap < m->tracks.n * 2 + 2)
+			cap *= 2;
+		free(x->slot);
+		x->slot = pt_xcalloc(cap, sizeof(*x->slot));
+		x->cap = cap;
+		x->n = 0;
+	}
+	size_t mask = x->cap - 1;
+	for (; x->n < m->tracks.n; x->n++) {
+		const struct pt_track *t = &m->tracks.v[x->n];
+		size_t i = track_hash(t->device, t->kind, t->stream) & mask;
+		for (; x->slot[i]; i = (i + 1) & mask) {
+			const struct pt_track *o = &m->tracks.v[x->slot[i] - 1];
+			if (o->device == t->device && o->kind == t->kind && o->stream == t->stream)
+				break;
+		}
+		if (!x->slot[i])
+			x->slot[i] = (uint32_t)x->n + 1;
+	}
+}
+
 uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
 			const char *name)
 {
-	for (size_t i = 0; i < m->tracks.n; i++) {
-		struct pt_track *t = &m->tracks.v[i];
-		if (t->device == device && t->kind == kind && t->stream == stream)
-			return (uint32_t)i;
+	track_index_sync(m);
+	struct pt_track_index *x = &m->track_index;
+	if (x->cap) {
+		size_t mask = x->cap - 1;
+		for (size_t i = track_hash(device, kind, stream) & mask; x->slot[i]; i = (i + 1) & mask) {
+			const struct pt_track *t = &m->tracks.v[x->slot[i] - 1];
+			if (t->device == device && t->kind == kind && t->stream == stream)
+				return x->slot[i] - 1;
+		}
 	}
 	struct pt_track t = { device, kind, stream, pt_model_str(m, name ? name : "") };
 	pt_vec_push(&m->tracks, t);

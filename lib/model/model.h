@@ -292,6 +292,13 @@ struct pt_kernel_info {
 };
 
 /* How pt_model_add_kernel() finds a configuration again (model.c). */
+/* pt_model_track's index of m->tracks[0, n): open addressing by (device, kind, stream). */
+struct pt_track_index {
+	uint32_t *slot; /* track index + 1, 0 = empty */
+	size_t cap;     /* a power of two, or 0 */
+	size_t n;       /* the tracks indexed: the first n of m->tracks */
+};
+
 struct pt_kernel_config_index {
 	uint32_t *slot; /* index + 1, 0 = empty */
 	size_t cap;     /* a power of two, or 0 */
@@ -506,6 +513,7 @@ struct pt_model {
 	PT_VEC(struct pt_source) sources;
 	PT_VEC(struct pt_device) devices;
 	PT_VEC(struct pt_track) tracks;
+	struct pt_track_index track_index; /* pt_model_track's */
 	PT_VEC(struct pt_track_events) track_events; /* per track as a file records it, or empty */
 	PT_VEC(struct pt_op) ops;
 	PT_VEC(struct pt_step) steps;
@@ -554,8 +562,8 @@ uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind
 /* Index of the model's only device of that kind, or PT_NONE when there are none or several
  * (the attachment rule of ascend.md §1.4: files numbered otherwise go to the only NPU). */
 uint32_t pt_model_only_device(const struct pt_model *m, enum pt_device_kind kind);
-/* Track index of (device, kind, stream), added with `name` if absent. Linear
- * search: importers cache the index of hot tracks. */
+/* Track index of (device, kind, stream), the first such track, added with `name`
+ * if absent. A hash lookup (tracks are only ever appended to m->tracks). */
 uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
 			const char *name);
 void pt_model_add_source(struct pt_model *m, const char *path, uint64_t size, const char *importer,

@@ -672,13 +672,14 @@ static void write_end(struct gc *g)
 	g->end_done = true;
 }
 
-/* --scale: repeat the records of every buffer, shifted, in 4 MiB buffers. */
-static void scale(struct gc *g, uint64_t target)
+/* --scale: repeat the records of every buffer, shifted, in 4 MiB buffers; ids shift by
+ * id_stride times the largest id + 1 per repetition (0: every repetition has the same ids). */
+static void scale(struct gc *g, uint64_t target, uint64_t id_stride)
 {
 	if (!g->all.n)
 		die("--scale needs at least one buffer in the description");
 	int64_t span = (g->tmax > g->tmin ? g->tmax - g->tmin : 0) + 1000;
-	uint64_t cspan = g->corr_max + 1;
+	uint64_t cspan = (g->corr_max + 1) * id_stride;
 	const size_t cap = 4u << 20;
 	uint8_t *b = pt_xmalloc(cap + g->all.n);
 	uint64_t rep = 1;
@@ -817,17 +818,20 @@ static void run_line(struct gc *g, int n, char **t)
 int gen_cupti_main(int argc, char **argv)
 {
 	const char *desc = NULL, *out = NULL;
-	uint64_t scale_to = 0;
+	uint64_t scale_to = 0, id_stride = 1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
 			scale_to = num(argv[++i], "--scale");
+		else if (!strcmp(argv[i], "--id-stride") && i + 1 < argc)
+			id_stride = num(argv[++i], "--id-stride");
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs("usage: proftool-gen cupti DESC.cdtxt -o OUT.cdump [--scale SIZE]\n"
 			      "Writes a synthetic CUPTIDMP dump (cupti.md §8.2; language: tests/gen/README.md).\n"
 			      "--scale SIZE repeats the description's buffers (shifted) until the file has SIZE bytes\n"
-			      "(suffixes K, M, G).\n", stdout);
+			      "(suffixes K, M, G); --id-stride K shifts the ids of each repetition by K times the\n"
+			      "largest id + 1 (1; 0 repeats the same ids, K > 1 spreads them).\n", stdout);
 			return 0;
 		} else if (!desc && argv[i][0] != '-')
 			desc = argv[i];
@@ -866,7 +870,7 @@ int gen_cupti_main(int argc, char **argv)
 		die("'%s': 'buffer' without 'end-buffer'", desc);
 	need_kinds(&g);
 	if (scale_to && !g.end_done)
-		scale(&g, scale_to);
+		scale(&g, scale_to, id_stride);
 	write_end(&g);
 	if (g.zero_fill)
 		ob_add(&g.out, (size_t)g.zero_fill);

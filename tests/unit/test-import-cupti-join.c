@@ -49,6 +49,9 @@ static uint32_t ref_find(const struct op *ops, size_t n, uint32_t corr, int64_t 
 	return 0;
 }
 
+/* ids 1 .. ncorr - 1 are drawn, and become id_base + id * id_stride (0 stays: no id) */
+static uint32_t id_base, id_stride = 1;
+
 /* n calls and activities of ncorr ids starting within span; op i is event ev[i], the events
  * between them (syncs, markers) are 0 to gap - 1 */
 static void run_case_gaps(size_t n, uint32_t ncorr, int64_t span, uint32_t gap)
@@ -63,6 +66,8 @@ static void run_case_gaps(size_t n, uint32_t ncorr, int64_t span, uint32_t gap)
 		o->drv = rnd(3) == 0;
 		o->corr = rnd(ncorr);
 		o->corr2 = rnd(3) ? 0 : rnd(ncorr);
+		o->corr = o->corr ? id_base + o->corr * id_stride : 0;
+		o->corr2 = o->corr2 ? id_base + o->corr2 * id_stride : 0;
 		o->kernel = rnd(2);
 		o->track = rnd(3);
 		o->start = (int64_t)rnd((uint32_t)span);
@@ -136,6 +141,52 @@ static void test_launch_join(void **state)
 	run_case_gaps(4000, 3000, 100000, 3);
 	run_case_gaps(4000, 50, 100000, 300);
 	run_case_gaps(20000, 20000, 1000000, 2);
+	/* sparse ids (issue 30 item 3): straddling 2^25 and 2^26, spread to 2^32, mixing the dense
+	 * table with the hashed ids as the dense one grows over them */
+	const uint32_t bases[] = { (1u << 25) - 1000, (1u << 26) - 1500, 0, 4000000000u, 70000 };
+	const uint32_t strides[] = { 1, 1, 1000003, 3, 7 };
+	for (size_t k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
+		id_base = bases[k];
+		id_stride = strides[k];
+		run_case(4000, 2000, 100000);
+		run_case(3000, 50, 1000);
+	}
+	id_base = 0;
+	id_stride = 1;
+}
+
+/*
+ * One id called again and again (issue 29 item 9: a dump whose one buffer repeats, 20 k times
+ * took 52 s): each activity joins the latest call that starts at or before it, of calls that
+ * start together the first; before them all, the earliest. Near-linear: a chain walk per
+ * activity takes minutes here, past the test's timeout.
+ */
+static void test_repeated_ids(void **state)
+{
+	(void)state;
+	const uint32_t n = 200000;
+	struct pt_model *m = pt_model_new();
+	struct pt_cjoin *j = pt_cjoin_new(m);
+	uint32_t ev = 0;
+	pt_cjoin_activity(j, ev++, 5, 1, 0, true); /* before every call: the earliest */
+	for (uint32_t i = 0; i < n; i++) {
+		/* calls start at 100 * (i / 2): two calls start together */
+		pt_cjoin_call(j, false, 1, ev++, 0, 100 * (int64_t)(i / 2) + 10);
+		pt_cjoin_activity(j, ev++, 100 * (int64_t)(i / 2) + 50, 1, 0, true);
+	}
+	struct pt_cjoin_stats st;
+	pt_cjoin_finish(j, NULL, 0, &st);
+	pt_cjoin_free(j);
+	assert_int_equal(st.corr_dup, n - 1);
+	assert_int_equal(st.gpu_before_api, 1);
+	assert_int_equal(m->links.n, n + 1);
+	assert_int_equal(m->links.v[0].api, 1); /* the first call */
+	for (uint32_t i = 0; i < n; i++) {
+		/* the activity of call i joins the first call of its pair: event 1 + 2 * (i & ~1) */
+		assert_int_equal(m->links.v[i + 1].event, 2 + 2 * i);
+		assert_int_equal(m->links.v[i + 1].api, 1 + 2 * (i & ~1u));
+	}
+	pt_model_free(m);
 }
 
 /* Each link gets the innermost range around its call: the call's thread ranges, then the
@@ -188,6 +239,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_join),
+		cmocka_unit_test(test_repeated_ids),
 		cmocka_unit_test(test_ranges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
