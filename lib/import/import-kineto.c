@@ -33,13 +33,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
 #include "import/import-cupti-join.h"
+#include "import/input.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -580,25 +580,42 @@ static bool tail_base(const char *b, size_t n, int64_t *out)
 	return q > p && int_text(p, (size_t)(q - p)) && pt_kineto_decimal(p, (size_t)(q - p), 0, out);
 }
 
+/*
+ * Open path through pt_input_open (a regular file, never a blocking open) as a gzip
+ * stream that also reads plain text. *fd stays open for the caller's pread/fstat.
+ */
+static gzFile open_gz(const char *path, int *fd, uint64_t *size, struct pt_err **e)
+{
+	if (pt_input_open(path, fd, size, e))
+		return NULL;
+	int gfd = dup(*fd);
+	gzFile g = gfd >= 0 ? gzdopen(gfd, "rb") : NULL;
+	if (!g) {
+		if (gfd >= 0)
+			close(gfd);
+		close(*fd);
+		*fd = -1;
+		pt_err_errno(e, errno ? errno : ENOMEM, "cannot open '%s'", path);
+	}
+	return g;
+}
+
 /* The last KT_TAIL bytes of the (decompressed) file, searched for the key. */
 static void probe_tail(struct kt *k)
 {
 	k->tail_probed = true;
-	gzFile g = gzopen(k->path, "rb");
+	int fd;
+	uint64_t size;
+	struct pt_err *ignored = NULL;
+	gzFile g = open_gz(k->path, &fd, &size, &ignored);
+	pt_err_free(ignored);
 	if (!g)
 		return;
 	char *b = pt_xmalloc(2 * KT_TAIL);
 	size_t n = 0;
 	if (gzdirect(g)) {
-		int fd = open(k->path, O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		if (fd >= 0 && !fstat(fd, &st)) {
-			off_t from = st.st_size > (off_t)KT_TAIL ? st.st_size - (off_t)KT_TAIL : 0;
-			ssize_t r = pread(fd, b, KT_TAIL, from);
-			n = r > 0 ? (size_t)r : 0;
-		}
-		if (fd >= 0)
-			close(fd);
+		ssize_t r = pread(fd, b, KT_TAIL, size > KT_TAIL ? (off_t)(size - KT_TAIL) : 0);
+		n = r > 0 ? (size_t)r : 0;
 	} else {
 		for (;;) {
 			if (n == 2 * KT_TAIL) {
@@ -612,6 +629,7 @@ static void probe_tail(struct kt *k)
 		}
 	}
 	gzclose(g);
+	close(fd);
 	k->tail_found = tail_base(b, n, &k->tail_base);
 	free(b);
 }
@@ -1203,12 +1221,11 @@ static void yajl_msg(yajl_handle h, char *out, size_t n)
 
 static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
 {
-	struct stat st;
-	if (stat(path, &st))
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	gzFile g = gzopen(path, "rb");
+	int fd;
+	uint64_t size;
+	gzFile g = open_gz(path, &fd, &size, e);
 	if (!g)
-		return pt_err_errno(e, errno ? errno : ENOMEM, "cannot open '%s'", path);
+		return -1;
 	gzbuffer(g, 256u << 10);
 	struct kt k;
 	memset(&k, 0, sizeof(k));
@@ -1231,30 +1248,12 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	k.h = yajl_alloc(&callbacks, NULL, &k);
 	yajl_config(k.h, yajl_dont_validate_strings, 1);
 	const char *where = k.gz ? " of the decompressed text" : "";
-	/* plain text is mapped and handed to the parser in place (no copy), its pages dropped
-	 * behind the parser so that they never add up in memory; gzip goes through gzread */
-	const unsigned char *map = NULL;
-	size_t msize = 0, dropped = 0;
-	if (!k.gz && st.st_size > 0) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		void *p = fd >= 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-		if (fd >= 0)
-			close(fd);
-		if (p != MAP_FAILED) {
-			map = p;
-			msize = (size_t)st.st_size;
-			madvise(p, msize, MADV_SEQUENTIAL);
-		}
-	}
-	unsigned char *buf = map ? NULL : pt_xmalloc(KT_CHUNK);
+	/* read, never mapped: a file cut short while it is read is an error, not SIGBUS */
+	unsigned char *buf = pt_xmalloc(KT_CHUNK);
 	int rc = 0;
 	for (;;) {
-		const unsigned char *chunk = buf;
 		size_t r;
-		if (map) {
-			r = msize - k.fed < KT_CHUNK ? msize - k.fed : KT_CHUNK;
-			chunk = map + k.fed;
-		} else {
+		{
 			int got = gzread(g, buf, KT_CHUNK);
 			int zerr;
 			const char *msg = gzerror(g, &zerr);
@@ -1263,13 +1262,27 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 					    where);
 				break;
 			}
+			struct stat now;
+			if (!got && zerr != Z_OK && !fstat(fd, &now) && (uint64_t)now.st_size < size) {
+				rc = pt_input_shrunk(path, (uint64_t)now.st_size, size, e); /* cut while read */
+				break;
+			}
 			if (!got && zerr != Z_OK) { /* a gzip stream cut short or damaged */
 				rc = pt_err(e, "truncated or damaged gzip data after byte %" PRIu64 "%s", k.fed, where);
 				break;
 			}
 			r = (size_t)got;
+			if (!k.fed)
+				pt_input_test_shrink(path);
 		}
-		yajl_status ys = r ? yajl_parse(k.h, chunk, r) : yajl_complete_parse(k.h);
+		if (!r) { /* the end, short of the size the file had when opened: it was cut while read */
+			z_off_t raw = k.gz ? gzoffset(g) : (z_off_t)k.fed;
+			if (raw >= 0 && (uint64_t)raw < size) {
+				rc = pt_input_shrunk(path, (uint64_t)raw, size, e);
+				break;
+			}
+		}
+		yajl_status ys = r ? yajl_parse(k.h, buf, r) : yajl_complete_parse(k.h);
 		if (ys != yajl_status_ok) {
 			if (k.err) {
 				rc = pt_err(e, "%s%s", k.err, where);
@@ -1284,20 +1297,14 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 		if (!r)
 			break;
 		k.fed += (uint64_t)r;
-		if (map && k.fed - dropped >= (16u << 20)) {
-			size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = (size_t)k.fed / pg * pg;
-			madvise((void *)(map + dropped), upto - dropped, MADV_DONTNEED);
-			dropped = upto;
-		}
 	}
-	if (map)
-		munmap((void *)map, msize);
 	free(buf);
 	gzclose(g);
+	close(fd);
 	if (!rc && !k.in_events_seen)
 		rc = pt_err(e, "not a Kineto trace: no 'traceEvents' array");
 	if (!rc)
-		finish(&k, (uint64_t)st.st_size);
+		finish(&k, size);
 	kt_free(&k);
 	/* the caller names a lone PATH; among several, or in a directory, the failing file is named */
 	if (rc && !named)
@@ -1316,12 +1323,17 @@ static bool ends_with(const char *s, const char *suf)
 /* Whether the file's first bytes (decompressed when gzipped) are a Kineto trace's. */
 static bool sniff_file(const char *path)
 {
-	gzFile g = gzopen(path, "rb");
+	int fd;
+	uint64_t size;
+	struct pt_err *ignored = NULL;
+	gzFile g = open_gz(path, &fd, &size, &ignored);
+	pt_err_free(ignored);
 	if (!g)
 		return false;
 	char *b = pt_xmalloc(KT_HEAD);
 	int n = gzread(g, b, KT_HEAD);
 	gzclose(g);
+	close(fd);
 	bool ok = n > 0 && pt_kineto_sniff(b, (size_t)n);
 	free(b);
 	return ok;
@@ -1362,8 +1374,11 @@ int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, c
 			if (de->d_name[0] == '.' || (!ends_with(de->d_name, ".json") && !ends_with(de->d_name, ".json.gz")))
 				continue;
 			char *full = pt_xasprintf("%s/%s", p, de->d_name);
-			struct stat fs;
-			if (stat(full, &fs) || !S_ISREG(fs.st_mode) || !sniff_file(full)) {
+			const char *odd = pt_input_not_regular(full);
+			if (odd || !sniff_file(full)) {
+				/* other importers also list *.json: only a trace's own name is ours to warn of */
+				if (odd && (ends_with(de->d_name, ".pt.trace.json") || ends_with(de->d_name, ".pt.trace.json.gz")))
+					pt_input_skip(diag, full, odd);
 				free(full);
 				continue;
 			}

@@ -80,3 +80,16 @@ proftool-gen cupti ids.cdtxt -o ids.cdump >/dev/null
 . "$SRC/tests/e2e/cases/limited.sh"
 run limited 100000 proftool import ids.cdump -o ids.ptm
 run 'proftool dump ids.ptm | grep gpu-link'
+
+# 4. Kineto traces: a FIFO named as a trace, given as PATH and inside a directory beside a real
+# trace; a plain and a gzipped trace cut while they are read (read, never mapped: no SIGBUS)
+proftool-gen kineto "$SRC"/testdata/kineto/train-current.ktdesc -o k.pt.trace.json --scale 3M >/dev/null
+mkfifo f.pt.trace.json
+run tproftool import f.pt.trace.json -o f.ptm
+mkdir kd && cp k.pt.trace.json kd/rank0.pt.trace.json && mkfifo kd/rank1.pt.trace.json
+run tproftool import kd -o kd.ptm
+cp k.pt.trace.json ks.pt.trace.json
+run PT_TEST_SHRINK_TO=1500000 tproftool import ks.pt.trace.json -o ks.ptm
+run 'ls ks.ptm* 2>&1; wc -c <ks.pt.trace.json'
+proftool-gen kineto "$SRC"/testdata/kineto/train-current.ktdesc -o kz.pt.trace.json.gz --scale 12M >/dev/null
+run 'PT_TEST_SHRINK_TO=$(($(wc -c <kz.pt.trace.json.gz) / 2)) tproftool import kz.pt.trace.json.gz -o kz.ptm; echo "exit $?"; ls kz.ptm* 2>&1'
