@@ -24,7 +24,19 @@ struct pt_spill;
 #define PT_PTM_VERSION 2
 #define PT_PTM_FLAG_ZLIB 1u
 #define PT_PTM_MAX_CHUNK (256u << 20) /* a larger length prefix is corrupt */
-#define PT_PTM_EVENT_BATCH 4096
+#define PT_PTM_EVENT_BATCH 4096       /* rows of any batch (events, samples, side tables) */
+/* Limits of one chunk's length by what it holds (proftool-model(5) "Limits"),
+ * checked before its bytes are read: a string piece may use PT_PTM_MAX_CHUNK,
+ * a batch of rows (at most PT_PTM_EVENT_BATCH rows of at most 16 columns of
+ * 10-byte varints, about 640 KiB) PT_PTM_MAX_BATCH, the memory node batch
+ * (whose id lists are not rows) and a chunk kind this reader does not know
+ * PT_PTM_MAX_OTHER, any other record (a device, a track, an op, ...)
+ * PT_PTM_MAX_RECORD. TrackEvents holds six varints per track. */
+#define PT_PTM_MAX_BATCH (4u << 20)
+#define PT_PTM_MAX_RECORD (1u << 20)
+#define PT_PTM_MAX_OTHER (16u << 20)
+#define PT_PTM_MAX_STRING (1u << 20) /* bytes of one string of the string table */
+#define PT_PTM_MAX_EMPTY 16          /* chunks that add nothing to the model */
 
 /* The compressed body is one zlib stream of two parts: the chunks before the
  * first event batch, then the rest from it on. Each part is made of raw

@@ -4213,7 +4213,8 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 		return PT_PTM_STOP;
 	if (!s->claimed)
 		scan_tracks(s, m, s->tev); /* what the first read found */
-	memset(s->sc.seen, 0, s->ntrk);
+	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
+		memset(s->sc.seen, 0, s->ntrk);
 	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
 		return -1;
 	s->begun = true;

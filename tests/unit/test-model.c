@@ -310,21 +310,27 @@ static void test_delta_columns(void **state)
 {
 	(void)state;
 	struct pt_model *m = pt_model_new();
-	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	/* a process: its host (the API calls and a range) and its GPU (the
+	 * kernels, then the copies), as the links require (proftool-model(5)) */
+	uint32_t h = pt_model_device(m, PT_DEV_CPU, 0), d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t th = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 1, "t");
 	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
 	const uint64_t corr[] = { UINT64_MAX, 0, 1, UINT64_MAX - 5, UINT64_C(1) << 63, 42, 41, 0 };
-	size_t n = PT_PTM_EVENT_BATCH + 100, nc = sizeof(corr) / sizeof(corr[0]);
+	size_t n = PT_PTM_EVENT_BATCH + 100, nc = sizeof(corr) / sizeof(corr[0]), nall = n + n / 2 + 1;
 	for (size_t i = 0; i < n; i++)
-		pt_model_add_event(m, t, 0, i % 2 ? PT_EV_KERNEL : PT_EV_API, (int64_t)i * 10, 5,
+		pt_model_add_event(m, i % 2 ? t : th, 0, i % 2 ? PT_EV_KERNEL : PT_EV_API, (int64_t)i * 10, 5,
 				   i < nc ? corr[i] : i * 977, PT_NONE, 0);
+	for (size_t i = n; i < nall - 1; i++)
+		pt_model_add_event(m, t, 0, PT_EV_MEMCPY, (int64_t)i * 10, 5, i * 977, PT_NONE, 0);
+	pt_model_add_event(m, th, 0, PT_EV_RANGE, 0, (int64_t)nall * 10, 0, PT_NONE, 0);
 	for (size_t j = 0; j < n / 2; j++) {
 		/* kernels in a scrambled order: deltas of both signs */
 		uint32_t ev = (uint32_t)((j * 7919) % (n / 2)) * 2 + 1;
 		struct pt_kernel_config k = { { 1, 2, 3 }, { 4, 5, -6 }, 7, 8, 9, (uint32_t)(j % 5) };
 		pt_model_add_kernel(m, ev, &k);
-		struct pt_copy_info c = { (uint32_t)(n - 1 - 2 * j), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
+		struct pt_copy_info c = { (uint32_t)(n + (j * 7919) % (n / 2)), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
 		pt_vec_push(&m->copies, c);
-		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)n };
+		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)nall };
 		pt_vec_push(&m->links, l);
 	}
 	char path[128];
@@ -336,8 +342,8 @@ static void test_delta_columns(void **state)
 	struct pt_model *r = NULL;
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_ptm_read(path, &r, &e), 0);
-	assert_int_equal(r->events.n, n);
-	for (size_t i = 0; i < n; i++)
+	assert_int_equal(r->events.n, nall);
+	for (size_t i = 0; i < nall; i++)
 		assert_true(r->events.corr[i] == m->events.corr[i]);
 	assert_int_equal(r->kernels.n, m->kernels.n);
 	assert_int_equal(r->kernel_configs.n, 5);
