@@ -178,6 +178,7 @@ struct ids {
 	uint8_t *kbits;           /* skip: 2 bits per event read, KB_KERNEL and KB_SYNC */
 	size_t kcap;
 	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
+	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
 };
 enum { KB_KERNEL = 1, KB_SYNC = 2 };
 
@@ -487,7 +488,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		uint64_t total = m->events.n;
 		for (size_t i = 0; i < n && total <= UINT32_MAX; i++)
 			total += p->count[i] < UINT32_MAX ? p->count[i] : UINT32_MAX;
-		m->events.expect = !ids->batchwise && total <= UINT32_MAX ? (size_t)total : 0;
+		ids->expect = !ids->batchwise && total <= UINT32_MAX ? (size_t)total : 0;
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_STAT: {
@@ -507,6 +508,9 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		      "event batch (column lengths differ)");
 		int64_t q = b->quantum ? (int64_t)b->quantum : 1;
 		struct pt_events *ev = &m->events;
+		/* the columns take the declared size once half of it has come:
+		 * counts that overstate the events cost at most twice their room */
+		ev->expect = ids->expect && ev->n + n >= ids->expect / 2 ? ids->expect : 0;
 		pt_events_reserve(ev, ev->n + n);
 		/* sparse columns (model.h): store only what the batch carries */
 		if (b->n_corr || b->n_corr_delta)
