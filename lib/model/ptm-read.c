@@ -173,68 +173,85 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool batchwise;           /* a streaming read holds one event batch at a time */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
-	bool kinds;               /* skip, and the tables will be checked: keep kbits */
+	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
-	uint8_t *kbits;           /* skip: 2 bits per event read, KB_KERNEL and KB_SYNC */
-	size_t kcap;
+	uint8_t *kkind;           /* skip: the kind of every event read */
+	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
+	size_t kcap, ktcap;
+	unsigned ktw;
 	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
 	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
 };
-enum { KB_KERNEL = 1, KB_SYNC = 2 };
+
+/* The track of event i (i checked), in a read that keeps events or not. */
+static uint32_t ev_track(const struct pt_model *m, const struct ids *ids, uint64_t i)
+{
+	if (!ids->skip)
+		return m->events.track[i];
+	const uint8_t *p = ids->ktrack + i * ids->ktw;
+	return ids->ktw == 1 ? p[0] : ids->ktw == 2 ? (uint32_t)p[0] | (uint32_t)p[1] << 8
+						 : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+							   (uint32_t)p[3] << 24;
+}
 
 /* Is i the index of an event of kind k (k < 0: any kind) for a CUPTI side
- * table? A read that keeps no events (ids->skip) asks its kind bits. */
+ * table? A read that keeps no events (ids->skip) asks what it kept of them. */
 static bool ev_ref(const struct pt_model *m, const struct ids *ids, uint64_t i, int k)
 {
-	if (ids->skip) { /* it knows kernels and syncs; the tables it checks are not applied */
-		unsigned b = i < ids->nevents ? ids->kbits[i / 4] >> (i % 4 * 2) & 3 : 0;
-		return i < ids->nevents && ((k != PT_EV_KERNEL && k != PT_EV_SYNC) ||
-					    (k == PT_EV_KERNEL && b == KB_KERNEL) || (k == PT_EV_SYNC && b == KB_SYNC));
-	}
+	if (ids->skip)
+		return i < ids->nevents && (k < 0 || ids->kkind[i] == k);
 	return i < m->events.n && (k < 0 || m->events.kind[i] == k);
 }
 
-/* The device of event i (i < m->events.n; its track was checked). */
-static const struct pt_device *ev_device(const struct pt_model *m, uint64_t i)
+/* The device of event i (i checked). */
+static const struct pt_device *ev_device(const struct pt_model *m, const struct ids *ids, uint64_t i)
 {
-	return &m->devices.v[m->tracks.v[m->events.track[i]].device];
+	return &m->devices.v[m->tracks.v[ev_track(m, ids, i)].device];
 }
 
 /*
  * A GPU link joins a device activity to the runtime call that launched it
  * and that call's host range: the call and the range belong to the host
- * (CPU) device of the activity's process (the same pid). Passes index their per-process tables with these links.
- * A read that keeps no events (ids->skip) applies no link and checks only
- * the indices.
+ * (CPU) device of the activity's process (the same pid). Passes index their
+ * per-process tables with these links.
  */
 static bool link_ok(const struct pt_model *m, const struct ids *ids, uint32_t event, uint32_t api, uint32_t range)
 {
-	if (ids->skip)
-		return true;
-	const struct pt_device *g = ev_device(m, event), *h = ev_device(m, api);
+	const struct pt_device *g = ev_device(m, ids, event), *h = ev_device(m, ids, api);
 	if (g->kind != PT_DEV_GPU || h->kind != PT_DEV_CPU || g->pid != h->pid)
 		return false;
-	return !range || ev_device(m, range - 1) == h;
+	return !range || ev_device(m, ids, range - 1) == h;
 }
 
-/* Are events i and j on one track? (true for a read that keeps no events) */
+/* Are events i and j (checked) on one track? */
 static bool same_track(const struct pt_model *m, const struct ids *ids, uint64_t i, uint64_t j)
 {
-	return ids->skip || m->events.track[i] == m->events.track[j];
+	return ev_track(m, ids, i) == ev_track(m, ids, j);
 }
 
-/* A skipping read's kind bits of the n events just applied at the end of ev. */
+/* What a skipping read keeps of the n events just applied at the end of ev:
+ * their kinds and tracks (1 to 5 bytes an event). */
 static void kbits_add(struct ids *ids, const struct pt_events *ev, size_t n)
 {
 	uint64_t i0 = ids->nevents;
-	pt_xgrow((void **)&ids->kbits, &ids->kcap, (size_t)((i0 + n) / 4 + 1), 1);
+	unsigned w = ids->ntracks <= 256 ? 1 : ids->ntracks <= 65536 ? 2 : 4;
+	if (w < ids->ktw)
+		w = ids->ktw;
+	pt_xgrow((void **)&ids->kkind, &ids->kcap, (size_t)(i0 + n), 1);
+	pt_xgrow((void **)&ids->ktrack, &ids->ktcap, (size_t)(i0 + n) * w, 1);
+	if (w > ids->ktw && i0) { /* more tracks than the width held: widen, from the end */
+		for (uint64_t i = i0; i-- > 0;) {
+			uint32_t t = ev_track(NULL, ids, i);
+			for (unsigned b = 0; b < w; b++)
+				ids->ktrack[i * w + b] = (uint8_t)(t >> (8 * b));
+		}
+	}
+	ids->ktw = w;
 	for (size_t k = 0; k < n; k++) {
-		uint8_t kd = ev->kind[ev->n - n + k];
-		unsigned b = kd == PT_EV_KERNEL ? KB_KERNEL : kd == PT_EV_SYNC ? KB_SYNC : 0;
-		uint64_t i = i0 + k;
-		if (i % 4 == 0)
-			ids->kbits[i / 4] = 0;
-		ids->kbits[i / 4] |= (uint8_t)(b << (i % 4 * 2));
+		ids->kkind[i0 + k] = ev->kind[ev->n - n + k];
+		uint32_t t = ev->track[ev->n - n + k];
+		for (unsigned b = 0; b < w; b++)
+			ids->ktrack[(i0 + k) * w + b] = (uint8_t)(t >> (8 * b));
 	}
 }
 
@@ -1204,7 +1221,8 @@ out:
 	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
-	free(ids.kbits);
+	free(ids.kkind);
+	free(ids.ktrack);
 	free(r.in);
 	free(r.ob);
 	return rc;

@@ -7,13 +7,15 @@
 E=$SRC/tests/e2e/ptm-edit
 proftool-gen cupti "$SRC/testdata/cupti/launch.cdtxt" -o launch.cdump >/dev/null
 proftool import launch.cdump -o launch.ptm 2>/dev/null
-# all of them: info, dump, summary streamed and whole, the device view
+# all of them: info, dump, summary streamed and whole, the device view, the
+# kernel view (streamed without keeping the CUPTI side tables, which it checks)
 every() {
 	run proftool info "$1"
 	run "proftool dump $1 >/dev/null"
 	run proftool summary "$1"
 	run proftool summary --in-memory "$1"
 	run proftool summary --view device "$1"
+	run proftool summary --view kernel "$1"
 }
 
 # 1. cross references (item 1). The CPU device of the process gets pid 4243
