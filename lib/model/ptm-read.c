@@ -906,9 +906,9 @@ static uint64_t chunk_limit(uint32_t field, const struct ids *ids)
 	case PROFTOOL__CHUNK__BODY_GPU_MEM:
 	case PROFTOOL__CHUNK__BODY_GPU_POOLS:
 	case PROFTOOL__CHUNK__BODY_HCCL:
+	case PROFTOOL__CHUNK__BODY_MEM_NODES:
 		return PT_PTM_MAX_BATCH;
 	case 0:
-	case PROFTOOL__CHUNK__BODY_MEM_NODES:
 		return PT_PTM_MAX_OTHER;
 	default:
 		return PT_PTM_MAX_RECORD;

@@ -28,10 +28,10 @@ struct pt_spill;
 /* Limits of one chunk's length by what it holds (proftool-model(5) "Limits"),
  * checked before its bytes are read: a string piece may use PT_PTM_MAX_CHUNK,
  * a batch of rows (at most PT_PTM_EVENT_BATCH rows of at most 16 columns of
- * 10-byte varints, about 640 KiB) PT_PTM_MAX_BATCH, the memory node batch
- * (whose id lists are not rows) and a chunk kind this reader does not know
- * PT_PTM_MAX_OTHER, any other record (a device, a track, an op, ...)
- * PT_PTM_MAX_RECORD. TrackEvents holds six varints per track. */
+ * 10-byte varints, about 640 KiB, or the memory node batch with its id
+ * lists) PT_PTM_MAX_BATCH, a chunk of a kind this reader does not know
+ * (skipped) PT_PTM_MAX_OTHER, any other record (a device, a track, an op,
+ * ...) PT_PTM_MAX_RECORD. TrackEvents holds six varints per track. */
 #define PT_PTM_MAX_BATCH (4u << 20)
 #define PT_PTM_MAX_RECORD (1u << 20)
 #define PT_PTM_MAX_OTHER (16u << 20)
