@@ -10,6 +10,7 @@ struct pt_model *pt_model_new(void)
 {
 	struct pt_model *m = pt_xcalloc(1, sizeof(*m));
 	pt_strtab_init(&m->strings);
+	m->strings.text = true; /* no name holds a NUL byte (proftool-model(5)) */
 	return m;
 }
 

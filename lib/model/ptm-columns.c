@@ -193,3 +193,11 @@ void pt_cols_free(struct pt_cols *cols)
 		free(cols->c32[k]);
 	}
 }
+
+size_t pt_cols_bytes(const struct pt_cols *cols)
+{
+	size_t n = 0;
+	for (int k = 0; k < PT_COLS_MAX; k++)
+		n += cols->cap[k] * sizeof(uint64_t) + cols->cap32[k] * sizeof(uint32_t);
+	return n;
+}

@@ -33,6 +33,9 @@ struct pt_cols {
  */
 bool pt_cols_chunk(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftool__Chunk *c);
 void pt_cols_free(struct pt_cols *cols);
+/* Bytes cols holds for decoded values; a reader frees them past PT_COLS_KEEP. */
+size_t pt_cols_bytes(const struct pt_cols *cols);
+#define PT_COLS_KEEP (16u << 20)
 
 /* One varint at *pp (< end), advancing *pp; false when truncated or longer than 64 bits. */
 bool pt_cols_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v);

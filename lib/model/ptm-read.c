@@ -26,7 +26,13 @@ struct reader {
 	bool in_eof;
 	uint64_t body_off; /* uncompressed body offset consumed */
 	uint32_t crc;
+	/* inflated bytes not yet consumed: small reads (a chunk's length, its
+	 * first bytes) are served from here, so that a chunk costs one call of
+	 * inflate() at most, not one per byte */
+	uint8_t *ob;
+	size_t ob_len, ob_pos;
 };
+#define OB_CAP (64u << 10)
 
 /* Fill raw input; returns 0 ok, -1 error. */
 static int fill_in(struct reader *r, struct pt_err **e)
@@ -48,41 +54,76 @@ static int fill_in(struct reader *r, struct pt_err **e)
 	}
 }
 
+/* Inflate into p[0, n); returns the bytes produced (0: the stream ended or
+ * the input is exhausted), or -1 with *e set. */
+static ptrdiff_t inflate_some(struct reader *r, uint8_t *p, size_t n, uint64_t at, struct pt_err **e)
+{
+	for (;;) {
+		if (r->zend || fill_in(r, e))
+			return r->zend ? 0 : -1;
+		r->z.next_in = r->in + r->in_pos;
+		r->z.avail_in = (uInt)(r->in_len - r->in_pos);
+		r->z.next_out = p;
+		r->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
+		uInt before = r->z.avail_out;
+		int zr = inflate(&r->z, Z_NO_FLUSH);
+		size_t got = before - r->z.avail_out;
+		r->in_pos = r->in_len - r->z.avail_in;
+		if (zr == Z_STREAM_END) {
+			r->zend = true;
+		} else if (zr == Z_BUF_ERROR && r->in_eof && r->in_pos == r->in_len) {
+			return (ptrdiff_t)got;
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			if (got) /* the bytes before the damage first; the next call fails again */
+				return (ptrdiff_t)got;
+			return pt_err(e, "'%s': corrupt compressed data near body offset %" PRIu64 " (%s)", r->name,
+				      at, r->z.msg ? r->z.msg : "zlib error");
+		}
+		if (got || r->zend)
+			return (ptrdiff_t)got;
+	}
+}
+
 /* Read exactly n body bytes into p; returns 1 ok, 0 clean end before any byte, -1 error/truncation. */
 static int body_read(struct reader *r, uint8_t *p, size_t n, struct pt_err **e)
 {
 	size_t got = 0;
 	while (got < n) {
-		if (fill_in(r, e))
-			return -1;
-		if (!r->compressed) {
-			size_t k = r->in_len - r->in_pos;
+		if (r->compressed) {
+			if (r->ob_pos < r->ob_len) {
+				size_t k = r->ob_len - r->ob_pos;
+				if (k > n - got)
+					k = n - got;
+				memcpy(p + got, r->ob + r->ob_pos, k);
+				r->ob_pos += k;
+				got += k;
+				continue;
+			}
+			/* a large read inflates in place; a small one through ob */
+			bool direct = n - got >= OB_CAP;
+			ptrdiff_t k = inflate_some(r, direct ? p + got : r->ob, direct ? n - got : OB_CAP, r->body_off + got, e);
+			if (k < 0)
+				return -1;
 			if (!k)
 				break;
-			if (k > n - got)
-				k = n - got;
-			memcpy(p + got, r->in + r->in_pos, k);
-			r->in_pos += k;
-			got += k;
+			if (direct) {
+				got += (size_t)k;
+			} else {
+				r->ob_pos = 0;
+				r->ob_len = (size_t)k;
+			}
 			continue;
 		}
-		if (r->zend)
+		if (fill_in(r, e))
+			return -1;
+		size_t k = r->in_len - r->in_pos;
+		if (!k)
 			break;
-		r->z.next_in = r->in + r->in_pos;
-		r->z.avail_in = (uInt)(r->in_len - r->in_pos);
-		r->z.next_out = p + got;
-		r->z.avail_out = (uInt)(n - got);
-		int zr = inflate(&r->z, Z_NO_FLUSH);
-		got = n - r->z.avail_out;
-		r->in_pos = r->in_len - r->z.avail_in;
-		if (zr == Z_STREAM_END) {
-			r->zend = true;
-		} else if (zr == Z_BUF_ERROR && r->in_eof && r->in_pos == r->in_len) {
-			break;
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			return pt_err(e, "'%s': corrupt compressed data near body offset %" PRIu64 " (%s)", r->name,
-				      r->body_off + got, r->z.msg ? r->z.msg : "zlib error");
-		}
+		if (k > n - got)
+			k = n - got;
+		memcpy(p + got, r->in + r->in_pos, k);
+		r->in_pos += k;
+		got += k;
 	}
 	if (got < n) {
 		if (!got)
@@ -102,9 +143,8 @@ static int body_read(struct reader *r, uint8_t *p, size_t n, struct pt_err **e)
  */
 #define CHUNK_STEP (64u << 10)
 
-static int chunk_read(struct reader *r, uint8_t **buf, size_t *cap, size_t len, struct pt_err **e)
+static int chunk_read(struct reader *r, uint8_t **buf, size_t *cap, size_t have, size_t len, struct pt_err **e)
 {
-	size_t have = 0;
 	while (have < len) {
 		size_t want = have * 2;
 		if (want < *cap)
@@ -133,37 +173,85 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool batchwise;           /* a streaming read holds one event batch at a time */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
-	bool kinds;               /* skip, and the tables will be checked: keep kbits */
+	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
-	uint8_t *kbits;           /* skip: 2 bits per event read, KB_KERNEL and KB_SYNC */
-	size_t kcap;
+	uint8_t *kkind;           /* skip: the kind of every event read */
+	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
+	size_t kcap, ktcap;
+	unsigned ktw;
+	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
+	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
 };
-enum { KB_KERNEL = 1, KB_SYNC = 2 };
+
+/* The track of event i (i checked), in a read that keeps events or not. */
+static uint32_t ev_track(const struct pt_model *m, const struct ids *ids, uint64_t i)
+{
+	if (!ids->skip)
+		return m->events.track[i];
+	const uint8_t *p = ids->ktrack + i * ids->ktw;
+	return ids->ktw == 1 ? p[0] : ids->ktw == 2 ? (uint32_t)p[0] | (uint32_t)p[1] << 8
+						 : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+							   (uint32_t)p[3] << 24;
+}
 
 /* Is i the index of an event of kind k (k < 0: any kind) for a CUPTI side
- * table? A read that keeps no events (ids->skip) asks its kind bits. */
+ * table? A read that keeps no events (ids->skip) asks what it kept of them. */
 static bool ev_ref(const struct pt_model *m, const struct ids *ids, uint64_t i, int k)
 {
-	if (ids->skip) {
-		unsigned b = i < ids->nevents ? ids->kbits[i / 4] >> (i % 4 * 2) & 3 : 0;
-		return i < ids->nevents &&
-		       (k < 0 || (k == PT_EV_KERNEL && b == KB_KERNEL) || (k == PT_EV_SYNC && b == KB_SYNC));
-	}
+	if (ids->skip)
+		return i < ids->nevents && (k < 0 || ids->kkind[i] == k);
 	return i < m->events.n && (k < 0 || m->events.kind[i] == k);
 }
 
-/* A skipping read's kind bits of the n events just applied at the end of ev. */
+/* The device of event i (i checked). */
+static const struct pt_device *ev_device(const struct pt_model *m, const struct ids *ids, uint64_t i)
+{
+	return &m->devices.v[m->tracks.v[ev_track(m, ids, i)].device];
+}
+
+/*
+ * A GPU link joins a device activity to the runtime call that launched it
+ * and that call's host range: the call and the range belong to the host
+ * (CPU) device of the activity's process (the same pid). Passes index their
+ * per-process tables with these links.
+ */
+static bool link_ok(const struct pt_model *m, const struct ids *ids, uint32_t event, uint32_t api, uint32_t range)
+{
+	const struct pt_device *g = ev_device(m, ids, event), *h = ev_device(m, ids, api);
+	if (g->kind != PT_DEV_GPU || h->kind != PT_DEV_CPU || g->pid != h->pid)
+		return false;
+	return !range || ev_device(m, ids, range - 1) == h;
+}
+
+/* Are events i and j (checked) on one track? */
+static bool same_track(const struct pt_model *m, const struct ids *ids, uint64_t i, uint64_t j)
+{
+	return ev_track(m, ids, i) == ev_track(m, ids, j);
+}
+
+/* What a skipping read keeps of the n events just applied at the end of ev:
+ * their kinds and tracks (1 to 5 bytes an event). */
 static void kbits_add(struct ids *ids, const struct pt_events *ev, size_t n)
 {
 	uint64_t i0 = ids->nevents;
-	pt_xgrow((void **)&ids->kbits, &ids->kcap, (size_t)((i0 + n) / 4 + 1), 1);
+	unsigned w = ids->ntracks <= 256 ? 1 : ids->ntracks <= 65536 ? 2 : 4;
+	if (w < ids->ktw)
+		w = ids->ktw;
+	pt_xgrow((void **)&ids->kkind, &ids->kcap, (size_t)(i0 + n), 1);
+	pt_xgrow((void **)&ids->ktrack, &ids->ktcap, (size_t)(i0 + n) * w, 1);
+	if (w > ids->ktw && i0) { /* more tracks than the width held: widen, from the end */
+		for (uint64_t i = i0; i-- > 0;) {
+			uint32_t t = ev_track(NULL, ids, i);
+			for (unsigned b = 0; b < w; b++)
+				ids->ktrack[i * w + b] = (uint8_t)(t >> (8 * b));
+		}
+	}
+	ids->ktw = w;
 	for (size_t k = 0; k < n; k++) {
-		uint8_t kd = ev->kind[ev->n - n + k];
-		unsigned b = kd == PT_EV_KERNEL ? KB_KERNEL : kd == PT_EV_SYNC ? KB_SYNC : 0;
-		uint64_t i = i0 + k;
-		if (i % 4 == 0)
-			ids->kbits[i / 4] = 0;
-		ids->kbits[i / 4] |= (uint8_t)(b << (i % 4 * 2));
+		ids->kkind[i0 + k] = ev->kind[ev->n - n + k];
+		uint32_t t = ev->track[ev->n - n + k];
+		for (unsigned b = 0; b < w; b++)
+			ids->ktrack[(i0 + k) * w + b] = (uint8_t)(t >> (8 * b));
 	}
 }
 
@@ -211,19 +299,21 @@ static char *dupz(const char *s)
 
 /*
  * The columns of event batch b appended to ev (room reserved), column by
- * column. 0, or 1 when an event refers to a missing track, name or op (or
- * has a kind beyond 255), 2 when its start or duration leaves the model's
+ * column. 0, or 1 when an event refers to a missing track, name or op, to
+ * an op of another device than its track's (or has a kind beyond 255), 2 when its start or duration leaves the model's
  * time range (model.h): whichever the first bad event breaks first, as a
  * check event by event would find.
  */
-static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, const struct ids *ids, int64_t q)
+static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, const struct ids *ids, int64_t q,
+			const struct pt_track *tracks, const struct pt_op *ops)
 {
 	size_t n = b->n_track, k0 = ev->n, bad_id = n, bad_t = n;
 	if (!n)
 		return 0;
 	const uint32_t *tr = b->track, *nm = b->name, *kd = b->kind, *op = b->op;
 	for (size_t i = 0; i < n; i++)
-		if (tr[i] >= ids->ntracks || nm[i] >= ids->nstrings || kd[i] >= 256 || (b->n_op && op[i] > ids->nops)) {
+		if (tr[i] >= ids->ntracks || nm[i] >= ids->nstrings || kd[i] >= 256 ||
+		    (b->n_op && (op[i] > ids->nops || (op[i] && ops[op[i] - 1].device != tracks[tr[i]].device)))) {
 			bad_id = i;
 			break;
 		}
@@ -296,14 +386,6 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		pt_vec_push(&m->sources, src);
 		break;
 	}
-	case PROFTOOL__CHUNK__BODY_STRINGS:
-		for (size_t i = 0; i < c->strings->n_s; i++) {
-			uint32_t id = pt_strtab_intern(&m->strings, (const char *)c->strings->s[i].data,
-						       c->strings->s[i].len);
-			CHECK(id == ids->nstrings || (ids->nstrings == 0 && id == 0), "string table (duplicate string)");
-			ids->nstrings++;
-		}
-		break;
 	case PROFTOOL__CHUNK__BODY_DEVICE: {
 		const Proftool__Device *p = c->device;
 		struct pt_device d;
@@ -423,7 +505,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		uint64_t total = m->events.n;
 		for (size_t i = 0; i < n && total <= UINT32_MAX; i++)
 			total += p->count[i] < UINT32_MAX ? p->count[i] : UINT32_MAX;
-		m->events.expect = !ids->batchwise && total <= UINT32_MAX ? (size_t)total : 0;
+		ids->expect = !ids->batchwise && total <= UINT32_MAX ? (size_t)total : 0;
 		break;
 	}
 	case PROFTOOL__CHUNK__BODY_STAT: {
@@ -435,6 +517,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_EVENTS: {
 		const Proftool__EventBatch *b = c->events;
 		size_t n = b->n_track;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_name == n && b->n_kind == n && b->n_start_delta == n && b->n_dur == n &&
 			      (b->n_corr == n || !b->n_corr) && (b->n_corr_delta == n || !b->n_corr_delta) &&
 			      !(b->n_corr && b->n_corr_delta) && (b->n_op == n || !b->n_op) &&
@@ -442,6 +525,9 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		      "event batch (column lengths differ)");
 		int64_t q = b->quantum ? (int64_t)b->quantum : 1;
 		struct pt_events *ev = &m->events;
+		/* the columns take the declared size once half of it has come:
+		 * counts that overstate the events cost at most twice their room */
+		ev->expect = ids->expect && ev->n + n >= ids->expect / 2 ? ids->expect : 0;
 		pt_events_reserve(ev, ev->n + n);
 		/* sparse columns (model.h): store only what the batch carries */
 		if (b->n_corr || b->n_corr_delta)
@@ -450,7 +536,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			ev->dense |= PT_EVCOL_OP;
 		if (b->n_task)
 			ev->dense |= PT_EVCOL_TASK;
-		int bad = events_apply(ev, b, ids, q);
+		int bad = events_apply(ev, b, ids, q, m->tracks.v, m->ops.v);
 		CHECK(bad != 1, "event");
 		CHECK(bad != 2, "event time (beyond 2^62 ns)");
 		ev->n += n;
@@ -462,6 +548,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_QUEUES: {
 		const Proftool__QueueBatch *b = c->queues;
 		size_t n = b->n_track;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_time == n && b->n_size == n && b->n_capacity == n, "queue batch");
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->track[i] < ids->ntracks, "queue sample");
@@ -472,6 +559,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_COUNTERS: {
 		const Proftool__CounterBatch *b = c->counters;
 		size_t n = b->n_track;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_time == n && b->n_value == n, "counter batch");
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->track[i] < ids->ntracks, "counter sample");
@@ -502,6 +590,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_MD_RECORDS: {
 		const Proftool__MdRecordBatch *b = c->md_records;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_file == n && b->n_type == n && b->n_extra == n && b->n_batch == n && b->n_value == n &&
 			      b->n_time == n, "MindData record batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
@@ -515,6 +604,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_KERNELS: {
 		const Proftool__KernelInfoBatch *b = c->kernels;
 		size_t n = b->n_event + b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		const uint32_t *event;
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
@@ -536,6 +626,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_COPIES: {
 		const Proftool__CopyInfoBatch *b = c->copies;
 		size_t n = b->n_event + b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		const uint32_t *event;
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
@@ -543,7 +634,8 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		if (!ids->skip)
 			pt_vec_reserve(&m->copies, m->copies.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(ev_ref(m, ids, event[i], -1) && b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
+			CHECK((ev_ref(m, ids, event[i], PT_EV_MEMCPY) || ev_ref(m, ids, event[i], PT_EV_MEMSET)) &&
+				      b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
 			if (ids->skip)
 				continue;
@@ -557,6 +649,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_LINKS: {
 		const Proftool__GpuLinkBatch *b = c->links;
 		size_t n = b->n_event + b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		const uint32_t *event, *api, *range;
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      undelta(b->api, b->n_api, b->api_delta, b->n_api_delta, &ids->scratch[1], &api) &&
@@ -566,8 +659,9 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		if (!ids->skip)
 			pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {
-			CHECK(ev_ref(m, ids, event[i], -1) && ev_ref(m, ids, api[i], -1) &&
-				      (!range[i] || ev_ref(m, ids, range[i] - 1, -1)),
+			CHECK(ev_ref(m, ids, event[i], -1) && ev_ref(m, ids, api[i], PT_EV_API) &&
+				      (!range[i] || ev_ref(m, ids, range[i] - 1, PT_EV_RANGE)) &&
+				      link_ok(m, ids, event[i], api[i], range[i]),
 			      "GPU link");
 			if (ids->skip)
 				continue;
@@ -579,6 +673,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_EXT_CORR: {
 		const Proftool__ExtCorrBatch *b = c->ext_corr;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
 		if (!ids->skip)
 			pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
@@ -594,6 +689,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_SYNCS: {
 		const Proftool__SyncInfoBatch *b = c->syncs;
 		size_t n = b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		const uint32_t *event;
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
 			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
@@ -618,8 +714,10 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_RANGE: {
 		const Proftool__RangeInfo *p = c->range;
-		CHECK(ev_ref(m, ids, p->event, -1) && p->type < ids->nstrings && p->label < ids->nstrings &&
-			      p->domain < ids->nstrings && (!p->parent || ev_ref(m, ids, p->parent - 1, -1)),
+		CHECK(ev_ref(m, ids, p->event, PT_EV_RANGE) && p->type < ids->nstrings && p->label < ids->nstrings &&
+			      p->domain < ids->nstrings &&
+			      (!p->parent || (ev_ref(m, ids, p->parent - 1, PT_EV_RANGE) && p->parent - 1 != p->event &&
+					      same_track(m, ids, p->event, p->parent - 1))),
 		      "range info");
 		if (ids->skip)
 			break;
@@ -630,10 +728,13 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_AICORE: {
 		const Proftool__AicoreBatch *b = c->aicore;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_op == n && b->n_stream == n && b->n_task == n && n <= SIZE_MAX / PT_AICORE_NPMU &&
 			      b->n_pmu == n * PT_AICORE_NPMU, "AI Core batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
-			CHECK(b->device[i] < ids->ndevices && b->op[i] <= ids->nops, "AI Core record");
+			CHECK(b->device[i] < ids->ndevices && b->op[i] <= ids->nops &&
+				      (!b->op[i] || m->ops.v[b->op[i] - 1].device == b->device[i]),
+			      "AI Core record");
 			struct pt_aicore a = { b->device[i], b->op[i], b->stream[i], b->task[i], { 0 } };
 			for (int k = 0; k < PT_AICORE_NPMU; k++)
 				a.pmu[k] = b->pmu[i * PT_AICORE_NPMU + (size_t)k];
@@ -652,6 +753,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_MEM_NODES: {
 		const Proftool__MemNodeBatch *b = c->mem_nodes;
 		size_t n = b->n_graph, k = 0;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_name == n && b->n_node_id == n && b->n_n_out == n && b->n_n_ws == n,
 		      "memory node batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
@@ -673,6 +775,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_MEM_TENSORS: {
 		const Proftool__MemTensorBatch *b = c->mem_tensors;
 		size_t n = b->n_graph;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_id == n && b->n_size == n && b->n_type == n && b->n_life_start == n && b->n_life_end == n &&
 			      b->n_life_long == n, "memory tensor batch (column lengths differ)");
 		for (size_t i = 0; i < n; i++) {
@@ -687,6 +790,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_GPU_MEM: {
 		const Proftool__GpuMemBatch *b = c->gpu_mem;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_op == n && b->n_mem_kind == n && b->n_pool_type == n && b->n_corr == n && b->n_pid == n &&
 			      b->n_stream == n && b->n_time == n && b->n_address == n && b->n_bytes == n &&
 			      b->n_pc == n && b->n_pool_address == n && b->n_pool_threshold == n &&
@@ -708,6 +812,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_GPU_POOLS: {
 		const Proftool__GpuPoolBatch *b = c->gpu_pools;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_op == n && b->n_pool_type == n && b->n_managed == n && b->n_corr == n && b->n_pid == n &&
 			      b->n_time == n && b->n_address == n && b->n_size == n && b->n_utilized == n &&
 			      b->n_min_keep == n && b->n_threshold == n, "GPU pool batch (column lengths differ)");
@@ -723,6 +828,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	case PROFTOOL__CHUNK__BODY_HCCL: {
 		const Proftool__HcclBatch *b = c->hccl;
 		size_t n = b->n_device;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_op == n && b->n_exec == n && b->n_tid == n && b->n_ts == n && b->n_dur == n && b->n_src == n &&
 			      b->n_dst == n && b->n_transport == n && b->n_task_type == n && b->n_size == n,
 		      "HCCL batch (column lengths differ)");
@@ -759,6 +865,159 @@ out:
 	return rc;
 }
 
+/*
+ * The framing of a chunk from its first bytes p[0, n) (n = min(len, 16), so
+ * that the key and the message length are there): one length-delimited
+ * field of Chunk, its message filling the rest of the len bytes. Its field
+ * number into *field and the bytes before the message into *hlen; false
+ * when the chunk is framed otherwise (no writer does).
+ */
+static bool chunk_head(const uint8_t *p, size_t n, uint64_t len, uint32_t *field, size_t *hlen)
+{
+	const uint8_t *q = p, *end = p + n;
+	uint64_t key, mlen;
+	if (!pt_cols_varint(&q, end, &key) || (key & 7) != 2 || !(key >> 3) || key >> 3 > UINT32_MAX ||
+	    !pt_cols_varint(&q, end, &mlen))
+		return false;
+	*hlen = (size_t)(q - p);
+	*field = (uint32_t)(key >> 3);
+	return mlen == len - *hlen;
+}
+
+/* The longest chunk of Chunk field number field (0: unknown) (ptm.h). */
+static uint64_t chunk_limit(uint32_t field, const struct ids *ids)
+{
+	switch (field) {
+	case PROFTOOL__CHUNK__BODY_STRINGS:
+		return PT_PTM_MAX_CHUNK;
+	case PROFTOOL__CHUNK__BODY_TRACK_EVENTS: /* six varints per track */
+		return 6 * ((uint64_t)ids->ntracks * 10 + 16) + 64;
+	case PROFTOOL__CHUNK__BODY_EVENTS:
+	case PROFTOOL__CHUNK__BODY_QUEUES:
+	case PROFTOOL__CHUNK__BODY_COUNTERS:
+	case PROFTOOL__CHUNK__BODY_MD_RECORDS:
+	case PROFTOOL__CHUNK__BODY_KERNELS:
+	case PROFTOOL__CHUNK__BODY_COPIES:
+	case PROFTOOL__CHUNK__BODY_LINKS:
+	case PROFTOOL__CHUNK__BODY_EXT_CORR:
+	case PROFTOOL__CHUNK__BODY_SYNCS:
+	case PROFTOOL__CHUNK__BODY_AICORE:
+	case PROFTOOL__CHUNK__BODY_MEM_TENSORS:
+	case PROFTOOL__CHUNK__BODY_GPU_MEM:
+	case PROFTOOL__CHUNK__BODY_GPU_POOLS:
+	case PROFTOOL__CHUNK__BODY_HCCL:
+	case PROFTOOL__CHUNK__BODY_MEM_NODES:
+		return PT_PTM_MAX_BATCH;
+	case 0:
+		return PT_PTM_MAX_OTHER;
+	default:
+		return PT_PTM_MAX_RECORD;
+	}
+}
+
+/*
+ * Do the string fields of the message p[0, n) (descriptor d) and of the
+ * messages it holds contain no NUL byte? protobuf-c keeps such a string,
+ * and C code would read it cut at the NUL. Malformed bytes pass: protobuf-c
+ * refuses them next.
+ */
+static bool strings_clean(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n, int depth)
+{
+	const uint8_t *q = p, *end = p + n;
+	while (q < end) {
+		uint64_t key, v;
+		if (!pt_cols_varint(&q, end, &key))
+			return true;
+		switch (key & 7) {
+		case 0:
+			if (!pt_cols_varint(&q, end, &v))
+				return true;
+			break;
+		case 1:
+		case 5:
+			if ((size_t)(end - q) < ((key & 7) == 1 ? 8u : 4u))
+				return true;
+			q += (key & 7) == 1 ? 8 : 4;
+			break;
+		case 2: {
+			if (!pt_cols_varint(&q, end, &v) || v > (uint64_t)(end - q))
+				return true;
+			const ProtobufCFieldDescriptor *f =
+				key >> 3 <= UINT32_MAX ? protobuf_c_message_descriptor_get_field(d, (unsigned)(key >> 3)) : NULL;
+			if (f && f->type == PROTOBUF_C_TYPE_STRING && memchr(q, 0, (size_t)v))
+				return false;
+			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE && depth < 8 &&
+			    !strings_clean(f->descriptor, q, (size_t)v, depth + 1))
+				return false;
+			q += v;
+			break;
+		}
+		default:
+			return true;
+		}
+	}
+	return true;
+}
+
+/*
+ * A StringPiece p[0, n), interned straight from the chunk's bytes (no copy
+ * of every string, as protobuf-c would make). *added gets the number of
+ * strings. 0, or -1 with *e set.
+ */
+static int strings_apply(struct pt_model *m, struct ids *ids, const uint8_t *p, size_t n, const char *name,
+			 uint64_t off, size_t *added, struct pt_err **e)
+{
+	const uint8_t *q = p, *end = p + n;
+	*added = 0;
+	while (q < end) {
+		uint64_t key, v;
+		if (!pt_cols_varint(&q, end, &key) || (key & 7) != 2 || !pt_cols_varint(&q, end, &v) ||
+		    v > (uint64_t)(end - q))
+			return pt_err(e, "'%s': corrupt chunk at body offset %" PRIu64, name, off);
+		if (key >> 3 != 1) { /* a field a newer writer added */
+			q += v;
+			continue;
+		}
+		if (v > PT_PTM_MAX_STRING)
+			return pt_err(e, "'%s': a string of %" PRIu64 " bytes in the chunk at body offset %" PRIu64
+					 " exceeds the limit of %u bytes", name, v, off, PT_PTM_MAX_STRING);
+		if (memchr(q, 0, (size_t)v))
+			return pt_err(e, "'%s': invalid string table (a string holds a NUL byte) in the chunk at body offset %" PRIu64,
+				      name, off);
+		uint32_t id = pt_strtab_intern(&m->strings, (const char *)q, (size_t)v);
+		if (!(id == ids->nstrings || (ids->nstrings == 0 && id == 0)))
+			return pt_err(e, "'%s': invalid string table (duplicate string) in the chunk at body offset %" PRIu64,
+				      name, off);
+		ids->nstrings++;
+		(*added)++;
+		q += v;
+	}
+	return 0;
+}
+
+/*
+ * Does the chunk add nothing to the model: a message without fields, or a
+ * batch (a message whose first field is repeated) without any value?
+ */
+static bool chunk_empty(const Proftool__Chunk *c, size_t mlen)
+{
+	if (!mlen)
+		return true;
+	const ProtobufCFieldDescriptor *cf =
+		protobuf_c_message_descriptor_get_field(&proftool__chunk__descriptor, (unsigned)c->body_case);
+	if (!cf || cf->type != PROTOBUF_C_TYPE_MESSAGE)
+		return false;
+	const ProtobufCMessageDescriptor *d = cf->descriptor;
+	const char *msg = *(const char *const *)((const char *)c + cf->offset);
+	if (!d->n_fields || d->fields[0].label != PROTOBUF_C_LABEL_REPEATED)
+		return false;
+	for (unsigned i = 0; i < d->n_fields; i++)
+		if (d->fields[i].label == PROTOBUF_C_LABEL_REPEATED &&
+		    *(const size_t *)(msg + d->fields[i].quantifier_offset))
+			return false;
+	return true;
+}
+
 /* Is this chunk one that a streaming read cannot apply (it refers to events by index)? */
 static bool needs_events(Proftool__Chunk__BodyCase body)
 {
@@ -783,6 +1042,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	r.name = name;
 	r.in_cap = 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
+	r.ob = pt_xmalloc(OB_CAP);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
 	size_t chunk_cap = 0;
@@ -852,8 +1112,29 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		if (len > PT_PTM_MAX_CHUNK)
 			BAD("'%s': chunk length %" PRIu64 " at body offset %" PRIu64 " exceeds the limit of %u bytes", name,
 			    len, off, PT_PTM_MAX_CHUNK);
-		pt_xgrow((void **)&chunk, &chunk_cap, 1, 1);
-		int k = chunk_read(&r, &chunk, &chunk_cap, (size_t)len, e);
+		if (!len)
+			BAD("'%s': empty chunk (length 0) at body offset %" PRIu64, name, off);
+		/* the kind, from the first bytes: its limit holds before the rest is read */
+		size_t head = len < 16 ? (size_t)len : 16, hlen;
+		uint32_t field;
+		pt_xgrow((void **)&chunk, &chunk_cap, head, 1);
+		int k = body_read(&r, chunk, head, e);
+		if (k < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!k)
+			BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
+		if (!chunk_head(chunk, head, len, &field, &hlen))
+			BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
+		const ProtobufCFieldDescriptor *cf =
+			protobuf_c_message_descriptor_get_field(&proftool__chunk__descriptor, field);
+		uint64_t lim = chunk_limit(cf ? field : 0, &ids);
+		if (len > lim)
+			BAD("'%s': %s chunk of %" PRIu64 " bytes at body offset %" PRIu64
+			    " exceeds the limit of %" PRIu64 " bytes for its kind",
+			    name, cf ? cf->name : "unknown", len, off, lim);
+		k = chunk_read(&r, &chunk, &chunk_cap, head, (size_t)len, e);
 		if (k < 0) {
 			rc = -1;
 			goto out;
@@ -862,14 +1143,37 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
 		r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
 		r.crc = (uint32_t)crc32(r.crc, chunk, (uInt)len);
+		size_t mlen = (size_t)len - hlen;
+		if (!cf || field == PROFTOOL__CHUNK__BODY_STRINGS) {
+			/* a kind from a newer writer (skipped), or the string table,
+			 * read from the chunk's bytes */
+			size_t added = 0;
+			if (cf && !events_only &&
+			    strings_apply(m, &ids, chunk + hlen, mlen, name, off, &added, e)) {
+				rc = -1;
+				goto out;
+			}
+			if ((cf ? !added : !mlen) && ++ids.nempty > PT_PTM_MAX_EMPTY)
+				BAD("'%s': more than %d empty chunks (the last at body offset %" PRIu64 ")", name,
+				    PT_PTM_MAX_EMPTY, off);
+			continue;
+		}
 		Proftool__Chunk fc;
 		Proftool__Chunk *c = NULL;
 		const Proftool__Chunk *a = &fc;
 		if (!pt_cols_chunk(chunk, len, cols, &fc)) {
+			if (!strings_clean(cf->descriptor, chunk + hlen, mlen, 0))
+				BAD("'%s': invalid string (a NUL byte) in the chunk at body offset %" PRIu64, name, off);
 			c = proftool__chunk__unpack(NULL, len, chunk);
 			if (!c)
 				BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
 			a = c;
+		}
+		if (chunk_empty(a, mlen) && ++ids.nempty > PT_PTM_MAX_EMPTY) {
+			if (c)
+				proftool__chunk__free_unpacked(c, NULL);
+			BAD("'%s': more than %d empty chunks (the last at body offset %" PRIu64 ")", name,
+			    PT_PTM_MAX_EMPTY, off);
 		}
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
 		if (sink && batch && !whole)
@@ -890,6 +1194,12 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			proftool__chunk__free_unpacked(c, NULL);
 		if (rc)
 			goto out;
+		/* the decoded columns hold one value per byte of the chunks that
+		 * used them: let a few hostile chunks not keep more than needed */
+		if (pt_cols_bytes(cols) > PT_COLS_KEEP) {
+			pt_cols_free(cols);
+			memset(cols, 0, sizeof(*cols));
+		}
 	}
 	/* nothing may follow the footer */
 	uint8_t extra;
@@ -911,8 +1221,10 @@ out:
 	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
-	free(ids.kbits);
+	free(ids.kkind);
+	free(ids.ktrack);
 	free(r.in);
+	free(r.ob);
 	return rc;
 }
 

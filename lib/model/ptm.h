@@ -24,7 +24,19 @@ struct pt_spill;
 #define PT_PTM_VERSION 2
 #define PT_PTM_FLAG_ZLIB 1u
 #define PT_PTM_MAX_CHUNK (256u << 20) /* a larger length prefix is corrupt */
-#define PT_PTM_EVENT_BATCH 4096
+#define PT_PTM_EVENT_BATCH 4096       /* rows of any batch (events, samples, side tables) */
+/* Limits of one chunk's length by what it holds (proftool-model(5) "Limits"),
+ * checked before its bytes are read: a string piece may use PT_PTM_MAX_CHUNK,
+ * a batch of rows (at most PT_PTM_EVENT_BATCH rows of at most 16 columns of
+ * 10-byte varints, about 640 KiB, or the memory node batch with its id
+ * lists) PT_PTM_MAX_BATCH, a chunk of a kind this reader does not know
+ * (skipped) PT_PTM_MAX_OTHER, any other record (a device, a track, an op,
+ * ...) PT_PTM_MAX_RECORD. TrackEvents holds six varints per track. */
+#define PT_PTM_MAX_BATCH (4u << 20)
+#define PT_PTM_MAX_RECORD (1u << 20)
+#define PT_PTM_MAX_OTHER (16u << 20)
+#define PT_PTM_MAX_STRING (1u << 20) /* bytes of one string of the string table */
+#define PT_PTM_MAX_EMPTY 16          /* chunks that add nothing to the model */
 
 /* The compressed body is one zlib stream of two parts: the chunks before the
  * first event batch, then the rest from it on. Each part is made of raw
@@ -85,8 +97,8 @@ bool pt_ptm_probe(const char *path);
  * footer are applied (the footer's counts must still match m).
  * With skip_tables, the CUPTI side tables and external correlations do not
  * stop the read: they get every check of a full read (against the events
- * read before them, of which the read keeps 2 bits each: kernel, sync or
- * other) and are not applied (m's tables stay empty). A read that a
+ * read before them, of which the read keeps the kind and the track: 2 to 5
+ * bytes each) and are not applied (m's tables stay empty). A read that a
  * callback turns whole applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).

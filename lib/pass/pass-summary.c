@@ -697,8 +697,10 @@ static void gpu_prepare(struct rank *r)
 	if (m->links.n) {
 		for (size_t k = 0; k < m->links.n; k++) {
 			const struct pt_gpu_link *l = &m->links.v[k];
+			/* the call in the same rank (the reader checks it: proftool-model(5)),
+			 * so that link[api] is an index of this rank's host ranges */
 			if (l->event < ev->n && l->api < ev->n && r->devin[track_dev(m, l->event)] &&
-			    ev->kind[l->api] == PT_EV_API)
+			    r->devin[track_dev(m, l->api)] && ev->kind[l->api] == PT_EV_API)
 				link[l->event] = l->api + 1;
 		}
 	} else {
@@ -4215,7 +4217,8 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 		return PT_PTM_STOP;
 	if (!s->claimed)
 		scan_tracks(s, m, s->tev); /* what the first read found */
-	memset(s->sc.seen, 0, s->ntrk);
+	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
+		memset(s->sc.seen, 0, s->ntrk);
 	if (run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
 		return -1;
 	s->begun = true;

@@ -61,6 +61,9 @@ uint32_t pt_strtab_find(const struct pt_strtab *t, const char *s, size_t len)
 
 uint32_t pt_strtab_intern(struct pt_strtab *t, const char *s, size_t len)
 {
+	const char *nul = t->text && len ? memchr(s, 0, len) : NULL;
+	if (nul) /* only a malformed input has one */
+		len = (size_t)(nul - s);
 	uint32_t id = pt_strtab_find(t, s, len);
 	if (id != UINT32_MAX)
 		return id;

@@ -1,6 +1,7 @@
 /* Interned strings: each distinct byte string gets a dense id; id 0 is "". */
 #ifndef PT_STRTAB_H
 #define PT_STRTAB_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,10 @@ struct pt_strtab {
 	size_t n, ncap;
 	uint32_t *slots;   /* hash slots: id + 1, 0 = empty */
 	size_t nslots;     /* power of two */
+	/* text: every string is cut at its first NUL byte when interned (a
+	 * model's names, which C code reads up to one and a model file must not
+	 * hold, proftool-model(5)); otherwise strings are byte strings */
+	bool text;
 };
 
 void pt_strtab_init(struct pt_strtab *t);

@@ -310,21 +310,27 @@ static void test_delta_columns(void **state)
 {
 	(void)state;
 	struct pt_model *m = pt_model_new();
-	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	/* a process: its host (the API calls and a range) and its GPU (the
+	 * kernels, then the copies), as the links require (proftool-model(5)) */
+	uint32_t h = pt_model_device(m, PT_DEV_CPU, 0), d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t th = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 1, "t");
 	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
 	const uint64_t corr[] = { UINT64_MAX, 0, 1, UINT64_MAX - 5, UINT64_C(1) << 63, 42, 41, 0 };
-	size_t n = PT_PTM_EVENT_BATCH + 100, nc = sizeof(corr) / sizeof(corr[0]);
+	size_t n = PT_PTM_EVENT_BATCH + 100, nc = sizeof(corr) / sizeof(corr[0]), nall = n + n / 2 + 1;
 	for (size_t i = 0; i < n; i++)
-		pt_model_add_event(m, t, 0, i % 2 ? PT_EV_KERNEL : PT_EV_API, (int64_t)i * 10, 5,
+		pt_model_add_event(m, i % 2 ? t : th, 0, i % 2 ? PT_EV_KERNEL : PT_EV_API, (int64_t)i * 10, 5,
 				   i < nc ? corr[i] : i * 977, PT_NONE, 0);
+	for (size_t i = n; i < nall - 1; i++)
+		pt_model_add_event(m, t, 0, PT_EV_MEMCPY, (int64_t)i * 10, 5, i * 977, PT_NONE, 0);
+	pt_model_add_event(m, th, 0, PT_EV_RANGE, 0, (int64_t)nall * 10, 0, PT_NONE, 0);
 	for (size_t j = 0; j < n / 2; j++) {
 		/* kernels in a scrambled order: deltas of both signs */
 		uint32_t ev = (uint32_t)((j * 7919) % (n / 2)) * 2 + 1;
 		struct pt_kernel_config k = { { 1, 2, 3 }, { 4, 5, -6 }, 7, 8, 9, (uint32_t)(j % 5) };
 		pt_model_add_kernel(m, ev, &k);
-		struct pt_copy_info c = { (uint32_t)(n - 1 - 2 * j), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
+		struct pt_copy_info c = { (uint32_t)(n + (j * 7919) % (n / 2)), 1, 2, 3, UINT64_MAX - j, -1, (int32_t)j };
 		pt_vec_push(&m->copies, c);
-		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)n };
+		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)nall };
 		pt_vec_push(&m->links, l);
 	}
 	char path[128];
@@ -336,8 +342,8 @@ static void test_delta_columns(void **state)
 	struct pt_model *r = NULL;
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_ptm_read(path, &r, &e), 0);
-	assert_int_equal(r->events.n, n);
-	for (size_t i = 0; i < n; i++)
+	assert_int_equal(r->events.n, nall);
+	for (size_t i = 0; i < nall; i++)
 		assert_true(r->events.corr[i] == m->events.corr[i]);
 	assert_int_equal(r->kernels.n, m->kernels.n);
 	assert_int_equal(r->kernel_configs.n, 5);
@@ -355,6 +361,62 @@ static void test_delta_columns(void **state)
 	}
 	pt_model_free(r);
 	pt_model_free(m);
+}
+
+/* References that agree with each other (proftool-model(5) "Ids"): a model
+ * that breaks one of them is refused by the reader with the chunk named. */
+static void test_cross_references(void **state)
+{
+	(void)state;
+	static const char *const what[] = { NULL,         "GPU link",   "GPU link",   "GPU link", "copy info",
+					    "range info", "range info", "event",      "AI Core record" };
+	for (int bad = 0; bad < (int)(sizeof(what) / sizeof(what[0])); bad++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t h = pt_model_device(m, PT_DEV_CPU, 0), g = pt_model_device(m, PT_DEV_GPU, 0);
+		uint32_t h2 = pt_model_device(m, PT_DEV_CPU, 1);
+		m->devices.v[h].pid = m->devices.v[g].pid = 7;
+		m->devices.v[h2].pid = bad == 3 ? 7 : 8; /* 3: the range on another CPU device of the process */
+		uint32_t t0 = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 1, "t0");
+		uint32_t t1 = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 2, "t1");
+		uint32_t ts = pt_model_track(m, g, PT_TRACK_STREAM, 7, "s");
+		uint32_t tx = pt_model_track(m, h2, PT_TRACK_HOST_THREAD, 3, "x");
+		struct pt_op op;
+		memset(&op, 0, sizeof(op));
+		op.device = g;
+		pt_model_add_op(m, &op);
+		/* 0 range, 1 call, 2 kernel, 3 copy, 4 range on t1, 5 range nested in 0, 6 call on another process */
+		pt_model_add_event(m, t0, 0, PT_EV_RANGE, 0, 100, 0, PT_NONE, 0);
+		pt_model_add_event(m, t0, 0, PT_EV_API, 10, 5, 1, PT_NONE, 0);
+		pt_model_add_event(m, ts, 0, PT_EV_KERNEL, 20, 5, 1, bad == 7 ? PT_NONE : 0, 0);
+		pt_model_add_event(m, ts, 0, PT_EV_MEMCPY, 30, 5, 2, PT_NONE, 0);
+		pt_model_add_event(m, t1, 0, PT_EV_RANGE, 0, 50, 0, PT_NONE, 0);
+		pt_model_add_event(m, t0, 0, PT_EV_RANGE, 5, 50, 0, PT_NONE, 0);
+		pt_model_add_event(m, tx, 0, bad == 3 ? PT_EV_RANGE : PT_EV_API, 10, 5, 3, bad == 7 ? 0 : PT_NONE, 0);
+		struct pt_gpu_link l = { 2, bad == 1 ? 6 : bad == 2 ? 2 : 1, bad == 3 ? 7 : 1 };
+		pt_vec_push(&m->links, l);
+		struct pt_copy_info c = { bad == 4 ? 2 : 3, 1, 2, 3, 64, -1, -1 };
+		pt_vec_push(&m->copies, c);
+		/* 5: a range its own parent */
+		struct pt_range_info r0 = { 0, 0, 0, 0, 0, 1, 0 }, r5 = { 5, 0, 0, 0, bad == 5 ? 6 : 1, 2, 0 };
+		if (bad == 6)
+			r5.parent = 4 + 1; /* a range of another thread */
+		pt_vec_push(&m->ranges, r0);
+		pt_vec_push(&m->ranges, r5);
+		struct pt_aicore a = { bad == 8 ? h : g, 1, 0, 0, { 0 } };
+		pt_vec_push(&m->aicore, a);
+		char path[128];
+		snprintf(path, sizeof(path), "%s/xref%d.ptm", dir, bad);
+		write_model(m, path, false);
+		char *err = read_err(path);
+		if (what[bad]) {
+			assert_non_null(err);
+			assert_non_null(strstr(err, what[bad]));
+		} else {
+			assert_null(err);
+		}
+		free(err);
+		pt_model_free(m);
+	}
 }
 
 /* Synchronization joins round-trip across batches with their -1s and extreme
@@ -939,6 +1001,7 @@ int main(void)
 		cmocka_unit_test(test_huge_quantum),
 		cmocka_unit_test(test_quantum_division),
 		cmocka_unit_test(test_sync_info),
+		cmocka_unit_test(test_cross_references),
 		cmocka_unit_test(test_kernel_configs),
 		cmocka_unit_test(test_index_unions),
 	};

@@ -108,6 +108,15 @@ static void test_strtab(void **state)
 	assert_int_equal(pt_strtab_len(&t, z), 3);
 	assert_int_not_equal(z, pt_strtab_add(&t, "a"));
 	assert_int_equal(pt_strtab_find(&t, "nope", 4), UINT32_MAX);
+	/* a table of text (a model's names) cuts a string at its first NUL */
+	struct pt_strtab x;
+	pt_strtab_init(&x);
+	x.text = true;
+	uint32_t c = pt_strtab_intern(&x, "ab\0cd", 5);
+	assert_int_equal(pt_strtab_len(&x, c), 2);
+	assert_int_equal(pt_strtab_add(&x, "ab"), c);
+	assert_int_equal(pt_strtab_intern(&x, "\0x", 2), 0);
+	pt_strtab_free(&x);
 	pt_strtab_free(&t);
 }
 
