@@ -237,6 +237,7 @@ struct kt {
 	PT_VEC(struct pt_cjoin_range) ranges;
 	/* counters */
 	uint64_t n_imported, n_ignored, n_flows, n_pyfunc, n_gpu_ann, n_neg_dur, n_no_pid, n_no_device, n_meta;
+	uint64_t n_unjoined; /* calls and ranges of a process other than the GPUs' (first) one */
 };
 
 static int fail(struct kt *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -523,9 +524,14 @@ static int event_done(struct kt *k)
 	uint32_t cd = cpu_device(k, ev->pid);
 	uint32_t t = track(k, cd, PT_TRACK_HOST_THREAD, ev->tid);
 	uint32_t name = ev_name(k);
+	/* the GPU devices belong to the first process (finish); another process's calls and
+	 * ranges are kept but never joined to GPU work, which a model's links may not cross */
+	bool joins = cd == k->first_cpu;
+	k->n_unjoined += !joins;
 	if (c == C_RUNTIME || c == C_DRIVER) {
 		pt_model_add_event(m, t, name, PT_EV_API, start, dur, corr, PT_NONE, 0);
-		pt_cjoin_call(k->join, c == C_DRIVER, (uint32_t)corr, evi, t, start);
+		if (joins)
+			pt_cjoin_call(k->join, c == C_DRIVER, (uint32_t)corr, evi, t, start);
 		if (ev->has[AK_EXTID] && corr) {
 			struct pt_ext_corr x = { cd, 3, corr, (uint64_t)ev->a[AK_EXTID] };
 			pt_vec_push(&m->ext_corr, x);
@@ -537,7 +543,8 @@ static int event_done(struct kt *k)
 					    ev->has[AK_EXTID] ? (uint64_t)ev->a[AK_EXTID] : 0, 0 };
 		pt_vec_push(&m->ranges, ri);
 		struct pt_cjoin_range r = { start, start + dur, t, evi, true, false };
-		pt_vec_push(&k->ranges, r);
+		if (joins)
+			pt_vec_push(&k->ranges, r);
 	}
 	k->n_imported++;
 	return 1;
@@ -1164,6 +1171,7 @@ static void finish(struct kt *k, uint64_t size)
 		{ "kineto.gpu_user_annotations_skipped", k->n_gpu_ann },
 		{ "kineto.negative_durations", k->n_neg_dur },
 		{ "kineto.host_events_without_pid", k->n_no_pid },
+		{ "kineto.host_events_of_other_processes_not_joined", k->n_unjoined },
 		{ "kineto.gpu_events_without_device", k->n_no_device },
 		{ "kineto.gpu_before_api", js.gpu_before_api },
 		{ "kineto.gpu_without_api", js.gpu_without_api },

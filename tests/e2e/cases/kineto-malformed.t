@@ -46,3 +46,9 @@ run proftool import array.json -o x.ptm
 run proftool import good.json ts-string.json -o x.ptm
 run "mkdir d && cp good.json d/rank0.json && cp ts-string.json d/rank1.json && proftool import d -o x.ptm"
 run test -e x.ptm
+# a second process launching onto the GPUs of the first: its call is kept, never joined (a model's
+# links may not cross processes), and the model reads back (a fuzz-kineto finding)
+ev3='{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 11, "tid": 11, "ts": 6.000, "dur": 1.5, "args": {"correlation": 6}}'
+ev4='{"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 8.25, "dur": 1.125, "args": {"device": 0, "stream": 7, "correlation": 6}}'
+printf '{"schemaVersion": 1, "traceEvents": [%s, %s, %s, %s]}\n' "$ev1" "$ev2" "$ev3" "$ev4" >two-pids.json
+run "proftool import two-pids.json -o two.ptm && proftool export two.ptm --table kernels && proftool info two.ptm --format csv | grep kineto"
