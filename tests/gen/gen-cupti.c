@@ -825,7 +825,8 @@ int gen_cupti_main(int argc, char **argv)
 			scale_to = num(argv[++i], "--scale");
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs("usage: proftool-gen cupti DESC.cdtxt -o OUT.cdump [--scale SIZE]\n"
-			      "Writes a synthetic CUPTIDMP dump (cupti.md §8.2; language: tests/gen/README.md).\n"
+			      "Writes a synthetic CUPTIDMP dump (proftool-cuptidmp(5)) described by DESC.cdtxt\n"
+			      "(language: tests/gen/README.md).\n"
 			      "--scale SIZE repeats the description's buffers (shifted) until the file has SIZE bytes\n"
 			      "(suffixes K, M, G).\n", stdout);
 			return 0;
