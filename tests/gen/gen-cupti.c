@@ -828,7 +828,8 @@ int gen_cupti_main(int argc, char **argv)
 			id_stride = num(argv[++i], "--id-stride");
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs("usage: proftool-gen cupti DESC.cdtxt -o OUT.cdump [--scale SIZE]\n"
-			      "Writes a synthetic CUPTIDMP dump (cupti.md §8.2; language: tests/gen/README.md).\n"
+			      "Writes a synthetic CUPTIDMP dump (proftool-cuptidmp(5)) described by DESC.cdtxt\n"
+			      "(language: tests/gen/README.md).\n"
 			      "--scale SIZE repeats the description's buffers (shifted) until the file has SIZE bytes\n"
 			      "(suffixes K, M, G); --id-stride K shifts the ids of each repetition by K times the\n"
 			      "largest id + 1 (1; 0 repeats the same ids, K > 1 spreads them).\n", stdout);

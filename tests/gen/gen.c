@@ -20,11 +20,15 @@
 
 static const char *usage_text =
 	"usage: proftool-gen DESC.txt -o OUTDIR [options]\n"
+	"       proftool-gen cupti DESC.cdtxt -o OUT.cdump [--scale SIZE]\n"
 	"\n"
-	"Writes a raw Ascend profiling job directory (ascend.md §1-§2) described by\n"
-	"DESC.txt (language: tests/gen/README.md). Same description, same bytes.\n"
+	"Writes a raw Ascend profiling job directory (HWTS logs, step trace, framework,\n"
+	"AI CPU, AI Core, HCCL, MindData and memory files) described by DESC.txt.\n"
+	"The cupti mode (also spelled cuptidmp) writes one CUPTI dump, as proftool's\n"
+	"collector does, described by DESC.cdtxt; see 'proftool-gen cupti -h'.\n"
+	"Same description, same bytes. Both languages: tests/gen/README.md.\n"
 	"\n"
-	"options:\n"
+	"options (Ascend):\n"
 	"  -o, --out DIR          job directory to write (created; files overwritten)\n"
 	"  --print-expect[=FILE]  write the facts the generator knows (pairs, orphans,\n"
 	"                         steps, per-op calls and ns) to FILE (default DIR/EXPECT)\n"
