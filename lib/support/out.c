@@ -332,6 +332,68 @@ void pt_out_u64(struct pt_out *o, uint64_t v)
 	pt_out_write(o, b, pt_fmt_u64(b, v));
 }
 
+/* Bytes of s[i..n) that a terminal would act on: a C0 control (0x00-0x1f),
+ * DEL, or the two bytes of a C1 control in UTF-8 (U+0080-U+009F, 0xc2
+ * 0x80-0x9f: 0xc2 0x9b is CSI). 0 for a byte shown as it is. */
+static size_t ctl_bytes(const char *s, size_t i, size_t n)
+{
+	unsigned char b = (unsigned char)s[i];
+	if (b < 0x20 || b == 0x7f)
+		return 1;
+	if (b == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+size_t pt_text_escaped_len(const char *s, size_t n)
+{
+	size_t len = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = ctl_bytes(s, i, n);
+		len += 3 * k;
+		i += k ? k - 1 : 0;
+	}
+	return len;
+}
+
+char *pt_text_escape(const char *s, size_t n, size_t *len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t m = pt_text_escaped_len(s, n), j = 0;
+	char *d = pt_xmalloc(m + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = ctl_bytes(s, i, n);
+		if (!k) {
+			d[j++] = s[i];
+			continue;
+		}
+		for (size_t q = 0; q < k; q++, i++) {
+			unsigned char b = (unsigned char)s[i];
+			d[j++] = '\\';
+			d[j++] = 'x';
+			d[j++] = hex[b >> 4];
+			d[j++] = hex[b & 15];
+		}
+		i--;
+	}
+	d[j] = 0;
+	if (len)
+		*len = j;
+	return d;
+}
+
+void pt_out_text(struct pt_out *o, const char *s, size_t n)
+{
+	if (pt_text_escaped_len(s, n) == n) {
+		pt_out_write(o, s, n);
+		return;
+	}
+	size_t m;
+	char *d = pt_text_escape(s, n, &m);
+	pt_out_write(o, d, m);
+	free(d);
+}
+
 int pt_out_flush(struct pt_out *o, struct pt_err **e)
 {
 	drain(o, o->buf, o->len);

@@ -48,6 +48,15 @@ void pt_out_putc(struct pt_out *o, char c);
 void pt_out_printf(struct pt_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pt_out_i64(struct pt_out *o, int64_t v);
 void pt_out_u64(struct pt_out *o, uint64_t v);
+/* Text for a terminal (text tables, hint text): names from a dump may hold
+ * control bytes (ESC sequences that move the cursor, retitle or clear the
+ * screen). C0 controls (0x00-0x1f: tab, newline, ESC...), DEL (0x7f) and the
+ * UTF-8 C1 controls (0xc2 0x80-0x9f) are written as "\xHH" per byte; every
+ * other byte, a backslash included, as it is. CSV and JSON keep exact bytes. */
+size_t pt_text_escaped_len(const char *s, size_t n);
+/* s[0..n) escaped, NUL-terminated (malloc'd); *len (if not NULL) its length. */
+char *pt_text_escape(const char *s, size_t n, size_t *len);
+void pt_out_text(struct pt_out *o, const char *s, size_t n);
 int pt_out_flush(struct pt_out *o, struct pt_err **e);
 /* Flush, close and rename into place; on any error remove the temporary file. */
 int pt_out_commit(struct pt_out *o, struct pt_err **e);
