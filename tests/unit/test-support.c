@@ -347,6 +347,36 @@ static void read_file(const char *path, char *buf, size_t n)
 	fclose(f);
 }
 
+/* Control bytes of names become "\xHH" text; everything else is kept. */
+static void test_text_escape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out;
+	} cases[] = {
+#define C(in, out) { in, sizeof(in) - 1, out }
+		C("plain/name-op1", "plain/name-op1"),
+		C("a\033[2Jb", "a\\x1b[2Jb"),
+		C("t\tn\nr\r\a\177", "t\\x09n\\x0ar\\x0d\\x07\\x7f"),
+		C("nul\0x", "nul\\x00x"),
+		C("csi\302\233m", "csi\\xc2\\x9bm"), /* U+009B, the 8-bit CSI */
+		C("nbsp\302\240 \303\251", "nbsp\302\240 \303\251"), /* U+00A0, é: kept */
+		C("back\\slash", "back\\slash"),
+		C("lone\302", "lone\302"), /* a cut sequence: kept */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *s = pt_text_escape(cases[i].in, cases[i].n, &len);
+		assert_string_equal(s, cases[i].out);
+		assert_int_equal(len, strlen(cases[i].out));
+		assert_int_equal(pt_text_escaped_len(cases[i].in, cases[i].n), len);
+		free(s);
+	}
+#undef C
+}
+
 /* -o onto a symbolic link writes the link's target and keeps the link; a
  * file replaced keeps its mode; a dangling link creates its target. */
 static void test_out_link_mode(void **state)
@@ -574,7 +604,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
-		cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
+		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
