@@ -16,43 +16,13 @@
 
 #define MAX_STR 60
 
-/* String cells with control bytes, escaped (pt_text_escape): esc[r * ncols + c]. */
-struct escaped {
-	char **s;
-	size_t *len;
-};
-
-static void escape_cells(const struct pt_table *t, struct escaped *x)
-{
-	x->s = NULL;
-	x->len = NULL;
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct pt_cell *cell = &pt_table_row(t, r)[c];
-			if (cell->kind != PT_CELL_STR || pt_text_escaped_len(cell->u.s, cell->len) == cell->len)
-				continue;
-			if (!x->s) {
-				x->s = pt_xcalloc(t->nrows * t->ncols, sizeof(*x->s));
-				x->len = pt_xcalloc(t->nrows * t->ncols, sizeof(*x->len));
-			}
-			size_t i = r * t->ncols + c;
-			x->s[i] = pt_text_escape(cell->u.s, cell->len, &x->len[i]);
-		}
-}
-
-static void escaped_free(const struct pt_table *t, struct escaped *x)
-{
-	if (x->s)
-		for (size_t i = 0; i < t->nrows * t->ncols; i++)
-			free(x->s[i]);
-	free(x->s);
-	free(x->len);
-}
-
 /* A cell's text, its length as printed (cut to MAX_STR unless wide) in *n,
- * and its full length in *full. */
-static const char *cell_text(const struct pt_table *t, const struct escaped *x, size_t r, size_t c,
-			     enum pt_time_unit u, bool wide, char *vb, size_t *n, size_t *full)
+ * and its full length in *full, control bytes escaped (pt_text_escape). The
+ * escaped text of a string with control bytes is made only when esc is not
+ * NULL (the printing pass; the caller frees *esc): the width pass needs the
+ * lengths alone. Rows made when read are read once per pass. */
+static const char *cell_text(const struct pt_table *t, size_t r, size_t c, enum pt_time_unit u, bool wide,
+			     char *vb, size_t *n, size_t *full, char **esc)
 {
 	const struct pt_cell *cell = &pt_table_row(t, r)[c];
 	if (cell->kind == PT_CELL_NULL) {
@@ -60,9 +30,10 @@ static const char *cell_text(const struct pt_table *t, const struct escaped *x, 
 		return "-";
 	}
 	if (cell->kind == PT_CELL_STR) {
-		size_t i = r * t->ncols + c;
-		const char *s = x->s && x->s[i] ? x->s[i] : cell->u.s;
-		*full = x->s && x->s[i] ? x->len[i] : cell->len;
+		const char *s = cell->u.s;
+		*full = pt_text_escaped_len(s, cell->len);
+		if (*full != cell->len && esc)
+			s = *esc = pt_text_escape(s, cell->len, NULL);
 		*n = !wide && *full > MAX_STR ? MAX_STR : *full;
 		return s;
 	}
@@ -96,8 +67,6 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	char vb[64];
 	const char *s;
 	size_t full;
-	struct escaped x;
-	escape_cells(t, &x);
 	size_t *w = pt_xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
 	bool has_time = false;
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -107,7 +76,7 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			size_t n;
-			cell_text(t, &x, r, c, u, wide, vb, &n, &full);
+			cell_text(t, r, c, u, wide, vb, &n, &full, NULL);
 			if (n > w[c])
 				w[c] = n;
 		}
@@ -138,7 +107,8 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct pt_cell *cell = &pt_table_row(t, r)[c];
 			size_t n;
-			s = cell_text(t, &x, r, c, u, wide, vb, &n, &full);
+			char *esc = NULL;
+			s = cell_text(t, r, c, u, wide, vb, &n, &full, &esc);
 			bool left = t->cols[c].type == PT_COL_STR;
 			bool cut = cell->kind == PT_CELL_STR && n < full;
 			if (c)
@@ -156,10 +126,10 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 			}
 			if (left && c + 1 < t->ncols)
 				pad(o, w[c] - n);
+			free(esc);
 		}
 		pt_out_putc(o, '\n');
 	}
-	escaped_free(t, &x);
 	free(w);
 }
 
