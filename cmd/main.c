@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "progress.h"
+#include "support/out.h"
 
 static const struct pt_cmd *const commands[] = {
 	&pt_cmd_import,
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
 {
 	/* a closed pipe is a write error (EPIPE) reported with exit 1, not a signal */
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGINT, SIGTERM, SIGHUP...: remove the temporaries of outputs being written, then die of the signal */
+	pt_out_cleanup_on_signals();
 	pt_cmd_progress_install();
 	if (argc < 2) {
 		usage(stderr);

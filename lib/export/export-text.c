@@ -2,7 +2,9 @@
  * Aligned text tables: a title line, a "Time unit:" line when the table has
  * time columns, the header, a rule of dashes, then rows. Numbers are right
  * aligned, strings left aligned and cut to 60 characters with "..." unless
- * --wide. Null cells print as "-".
+ * --wide. Null cells print as "-". Control bytes of strings (ESC, tab,
+ * newline, DEL, C1) print as "\xHH" (pt_text_escape), so that a name from a
+ * dump cannot drive the terminal; widths and cuts count the escaped text.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +16,40 @@
 
 #define MAX_STR 60
 
-static size_t cell_text(const struct pt_table *t, size_t r, size_t c, enum pt_time_unit u, bool wide,
-			char *vb, const char **s)
+/* A cell's text, its length as printed (cut to MAX_STR unless wide) in *n,
+ * and its full length in *full, control bytes escaped (pt_text_escape). The
+ * escaped text of a string with control bytes is made only when esc is not
+ * NULL (the printing pass; the caller frees *esc): the width pass needs the
+ * lengths alone. Rows made when read are read once per pass. */
+static const char *cell_text(const struct pt_table *t, size_t r, size_t c, enum pt_time_unit u, bool wide,
+			     char *vb, size_t *n, size_t *full, char **esc)
 {
 	const struct pt_cell *cell = &pt_table_row(t, r)[c];
 	if (cell->kind == PT_CELL_NULL) {
-		*s = "-";
-		return 1;
+		*n = *full = 1;
+		return "-";
 	}
 	if (cell->kind == PT_CELL_STR) {
-		*s = cell->u.s;
-		return !wide && cell->len > MAX_STR ? MAX_STR : cell->len;
+		const char *s = cell->u.s;
+		*full = pt_text_escaped_len(s, cell->len);
+		if (*full != cell->len && esc)
+			s = *esc = pt_text_escape(s, cell->len, NULL);
+		*n = !wide && *full > MAX_STR ? MAX_STR : *full;
+		return s;
 	}
-	*s = vb;
-	return pt_export_cell_num(t, r, c, u, true, vb);
+	*n = *full = pt_export_cell_num(t, r, c, u, true, vb);
+	return vb;
+}
+
+/* Bytes of s kept before "..." when a cell of len bytes is cut to MAX_STR: an
+ * escape "\xHH" is kept whole or left out. */
+static size_t cut_at(const char *s, size_t len)
+{
+	size_t k = MAX_STR - 3;
+	for (size_t b = k >= 3 ? k - 3 : 0; b < k; b++)
+		if (s[b] == '\\' && b + 4 <= len && s[b + 1] == 'x' && b + 4 > k)
+			return b;
+	return k;
 }
 
 static void pad(struct pt_out *o, size_t n)
@@ -44,6 +66,7 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 {
 	char vb[64];
 	const char *s;
+	size_t full;
 	size_t *w = pt_xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
 	bool has_time = false;
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -52,7 +75,8 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	}
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
-			size_t n = cell_text(t, r, c, u, wide, vb, &s);
+			size_t n;
+			cell_text(t, r, c, u, wide, vb, &n, &full, NULL);
 			if (n > w[c])
 				w[c] = n;
 		}
@@ -82,21 +106,27 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct pt_cell *cell = &pt_table_row(t, r)[c];
-			size_t n = cell_text(t, r, c, u, wide, vb, &s);
+			size_t n;
+			char *esc = NULL;
+			s = cell_text(t, r, c, u, wide, vb, &n, &full, &esc);
 			bool left = t->cols[c].type == PT_COL_STR;
-			bool cut = cell->kind == PT_CELL_STR && n < cell->len;
+			bool cut = cell->kind == PT_CELL_STR && n < full;
 			if (c)
 				pt_out_puts(o, "  ");
 			if (!left)
 				pad(o, w[c] - n);
 			if (cut) {
-				pt_out_write(o, s, n - 3);
+				size_t k = cut_at(s, full);
+				pt_out_write(o, s, k);
 				pt_out_puts(o, "...");
+				if (c + 1 < t->ncols)
+					pad(o, MAX_STR - 3 - k); /* an escape left out */
 			} else {
 				pt_out_write(o, s, n);
 			}
 			if (left && c + 1 < t->ncols)
 				pad(o, w[c] - n);
+			free(esc);
 		}
 		pt_out_putc(o, '\n');
 	}

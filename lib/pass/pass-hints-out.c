@@ -79,6 +79,12 @@ static void title(struct pt_out *o, const char *t)
 	pt_out_putc(o, '\n');
 }
 
+/* Text from names of the dump, with control bytes as "\xHH" (pt_text_escape). */
+static void text(struct pt_out *o, const char *s)
+{
+	pt_out_text(o, s, strlen(s));
+}
+
 static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 {
 	size_t shown = 0, suppressed = 0;
@@ -92,13 +98,22 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 			pt_out_putc(o, '\n');
 		pt_out_printf(o, "[%s] %s  rank %lld", pt_hint_sev_name(x->sev), pt_hint_rule_name(x->rule),
 			      (long long)x->rank);
-		if (strcmp(x->scope, "rank"))
-			pt_out_printf(o, "  %s", x->scope);
-		pt_out_printf(o, "\n  %s\n", x->message ? x->message : "");
-		for (size_t j = 0; j < x->nitems; j++)
-			pt_out_printf(o, "    %s\n", x->items[j]);
+		if (strcmp(x->scope, "rank")) {
+			pt_out_puts(o, "  ");
+			text(o, x->scope);
+		}
+		pt_out_puts(o, "\n  ");
+		text(o, x->message ? x->message : "");
+		pt_out_putc(o, '\n');
+		for (size_t j = 0; j < x->nitems; j++) {
+			pt_out_puts(o, "    ");
+			text(o, x->items[j]);
+			pt_out_putc(o, '\n');
+		}
 		char *ev = evidence_cell(x, "; ");
-		pt_out_printf(o, "  evidence: %s\n", ev);
+		pt_out_puts(o, "  evidence: ");
+		text(o, ev);
+		pt_out_putc(o, '\n');
 		free(ev);
 		if (x->knobs && *x->knobs) {
 			pt_out_puts(o, "  knob: ");
@@ -124,8 +139,12 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 		if (x->status == PT_HS_SHOWN)
 			continue;
 		ns++;
-		pt_out_printf(o, "[%s] %s  rank %lld  %s  %s\n", status_name(x->status), pt_hint_rule_name(x->rule),
-			      (long long)x->rank, x->scope, x->reason ? x->reason : "");
+		pt_out_printf(o, "[%s] %s  rank %lld  ", status_name(x->status), pt_hint_rule_name(x->rule),
+			      (long long)x->rank);
+		text(o, x->scope);
+		pt_out_puts(o, "  ");
+		text(o, x->reason ? x->reason : "");
+		pt_out_putc(o, '\n');
 	}
 	if (!ns)
 		pt_out_puts(o, "Nothing was left out.\n");

@@ -23,6 +23,7 @@
 #include "model/gpu-memory.h"
 #include "pass/pass-steps.h"
 #include "support/err.h"
+#include "support/hashmap.h"
 #include "support/interval.h"
 #include "support/names.h"
 #include "support/xalloc.h"
@@ -58,6 +59,7 @@ struct ctx {
 	struct pt_flops_range *gr;  /* GPU: PyTorch operator ranges with their FLOPs */
 	size_t ngr;
 	uint32_t *kr;               /* per event: the range (index + 1) a kernel's innermost range is, 0 none */
+	uint32_t *lr;               /* per event: the range of its first link that has one (link_range), lazily */
 	bool filtered;              /* --steps or --time-window: HCCL executions count when they start in W */
 	struct pt_hccl_link *links; /* HCCL links of every device (ascend.md §3.10) */
 	size_t nlinks, caplinks;
@@ -230,6 +232,21 @@ static const char *aname(struct ctx *c, uint32_t id)
 	return c->an[id];
 }
 
+/* The range (event index + 1) of the first link of event i that has one, 0
+ * if none: one pass over the links for all events, not one per kernel. */
+static uint32_t link_range(struct ctx *c, size_t i)
+{
+	const struct pt_model *m = c->m;
+	size_t n = m->events.n;
+	if (!c->lr) {
+		c->lr = pt_xcalloc(n ? n : 1, sizeof(*c->lr));
+		for (size_t l = 0; l < m->links.n; l++)
+			if (m->links.v[l].event < n && !c->lr[m->links.v[l].event])
+				c->lr[m->links.v[l].event] = m->links.v[l].range;
+	}
+	return i < n ? c->lr[i] : 0;
+}
+
 /* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
 static bool recv_name(const char *s)
 {
@@ -239,7 +256,11 @@ static bool recv_name(const char *s)
 	return false;
 }
 
-/* Named totals, kept in first-seen order then sorted for output. */
+/* Named totals, kept in first-seen order then sorted for output. `at` finds
+ * an entry in constant time (a model may have millions of distinct names):
+ * nl_get keys it by the name's string id, nl_get_api by a hash of the API
+ * output name (the first entry of that hash; another name of the same hash
+ * is searched for). A list is used with one of the two only. */
 struct named {
 	uint32_t name;
 	int64_t a, b; /* time / count */
@@ -248,27 +269,53 @@ struct named {
 struct nlist {
 	struct named *v;
 	size_t n, cap;
+	struct pt_hashmap at; /* key -> index in v */
 };
 
-static struct named *nl_get(struct nlist *l, uint32_t name)
+static struct named *nl_add(struct nlist *l, uint32_t name)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].name == name)
-			return &l->v[i];
 	pt_xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
 	l->v[l->n] = (struct named){ name, 0, 0 };
 	return &l->v[l->n++];
 }
 
+static struct named *nl_get(struct nlist *l, uint32_t name)
+{
+	bool added;
+	uint64_t *i = pt_hashmap_put(&l->at, name, l->n, &added);
+	return added ? nl_add(l, name) : &l->v[*i];
+}
 
-/* API lists: grouped and ordered by output name (aname). */
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* API lists: grouped and ordered by output name (aname). Every entry has a
+ * name of its own, so the first entry of a name is the only one. */
 static struct named *nl_get_api(struct ctx *c, struct nlist *l, uint32_t name)
 {
 	const char *s = aname(c, name);
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].name == name || !strcmp(aname(c, l->v[i].name), s))
-			return &l->v[i];
-	return nl_get(l, name);
+	bool added;
+	uint64_t *i = pt_hashmap_put(&l->at, str_hash(s), l->n, &added);
+	if (added)
+		return nl_add(l, name);
+	struct named *x = &l->v[*i];
+	if (x->name == name || !strcmp(aname(c, x->name), s))
+		return x;
+	for (size_t j = 0; j < l->n; j++) /* a hash collision */
+		if (l->v[j].name == name || !strcmp(aname(c, l->v[j].name), s))
+			return &l->v[j];
+	return nl_add(l, name);
+}
+
+static void nl_free(struct nlist *l)
+{
+	free(l->v);
+	pt_hashmap_free(&l->at);
 }
 
 /* Lists are ordered by their count or time, descending, then by the name as
@@ -1248,14 +1295,13 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 				name = type = ev->name[i];
 				size_t call = rd->am ? pt_anchor_call(rd->am, i) : SIZE_MAX;
 				if (call != SIZE_MAX) {
-					for (size_t l = 0; l < m->links.n; l++)
-						if (m->links.v[l].event == i && m->links.v[l].range) {
-							size_t re = m->links.v[l].range - 1;
-							const struct pt_range_info *ri = range_of(m, re);
-							if (ri && !strcmp(pt_model_strget(m, ri->type), "Operator"))
-								type = ri->label ? ri->label : ev->name[re];
-							break;
-						}
+					uint32_t lr = link_range(c, i);
+					if (lr) {
+						size_t re = lr - 1;
+						const struct pt_range_info *ri = range_of(m, re);
+						if (ri && !strcmp(pt_model_strget(m, ri->type), "Operator"))
+							type = ri->label ? ri->label : ev->name[re];
+					}
 				}
 			} else {
 				continue;
@@ -1312,8 +1358,8 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 				}
 			}
 		}
-		free(ops.v);
-		free(types.v);
+		nl_free(&ops);
+		nl_free(&types);
 	}
 	/* LOW_FLOPS_UTIL (and the FLOPs of RANK_FLOPS, PP_STAGE_FLOPS) */
 	rule_flops(c, rd, dev, scope, acts, nacts, a.comp, enabled(c, PT_HR_LOW_FLOPS_UTIL));
@@ -1345,7 +1391,7 @@ static void device_rules(struct ctx *c, struct rankdata *rd, uint32_t dev, struc
 		}
 	}
 	/* launch pairs: LAUNCH_DELAY, RUNTIME_OUTLIER, SHORT_KERNELS (after LOW_DEVICE_UTIL: see rank_rules) */
-	free(apis.v);
+	nl_free(&apis);
 	free(mops);
 	free(acts);
 	pt_ivset_free(&CM);
@@ -1535,9 +1581,9 @@ out:
 	free(qd);
 	free(ld);
 	free(cpu);
-	free(qk.v);
-	free(sk.v);
-	free(ra.v);
+	nl_free(&qk);
+	nl_free(&sk);
+	nl_free(&ra);
 }
 
 /* ---- rank rules -------------------------------------------------------------------- */
@@ -2727,6 +2773,7 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	free(c.fig);
 	free(c.gr);
 	free(c.kr);
+	free(c.lr);
 	free(c.links);
 	if (c.dm)
 		for (size_t i = 0; i < m->strings.n; i++)

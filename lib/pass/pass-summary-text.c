@@ -10,6 +10,8 @@
  *   separator; the note lines and a closing rule of L dashes; two empty lines
  *
  * Widths count Unicode code points; a cut never splits a UTF-8 sequence.
+ * Control bytes of names (ESC, tab, DEL, C1) are kept as "\xHH" text
+ * (pt_text_escape): a name from a dump cannot drive the terminal.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,20 +65,20 @@ void pt_stext_row(struct pt_stext *t, const char *const *cells)
 {
 	struct st_row r = { pt_xcalloc(t->ncols, sizeof(char *)), NULL };
 	for (size_t c = 0; c < t->ncols; c++)
-		r.cells[c] = pt_xstrdup(cells[c] ? cells[c] : "-");
+		r.cells[c] = cells[c] ? pt_text_escape(cells[c], strlen(cells[c]), NULL) : pt_xstrdup("-");
 	pt_vec_push(&t->rows, r);
 	t->nitems++;
 }
 
 void pt_stext_group(struct pt_stext *t, const char *title)
 {
-	struct st_row r = { NULL, title ? pt_xstrdup(title) : NULL };
+	struct st_row r = { NULL, title ? pt_text_escape(title, strlen(title), NULL) : NULL };
 	pt_vec_push(&t->rows, r);
 }
 
 void pt_stext_note(struct pt_stext *t, const char *line)
 {
-	char *s = pt_xstrdup(line);
+	char *s = pt_text_escape(line, strlen(line), NULL);
 	pt_vec_push(&t->note, s);
 }
 

@@ -1,8 +1,13 @@
 /*
  * Buffered output to a file descriptor that remembers the first write error,
  * so that a full disk or a closed pipe is reported, never a silent exit 0.
- * pt_out_open_atomic() writes to a temporary file beside the target and only
- * pt_out_commit() renames it into place: a failed run leaves no partial file.
+ * pt_out_open() writes a file through a temporary "<file>.tmp.<pid>" beside
+ * it and only pt_out_commit() renames it into place: a failed run leaves no
+ * partial file. A symbolic link is followed (its target is replaced, keeping
+ * the target's mode and, where allowed, owner); a device, FIFO or socket is
+ * written in place. With pt_out_cleanup_on_signals() a fatal signal removes
+ * the temporaries before the process dies of it, and opening a file removes
+ * the temporaries of the same name that processes no longer running left.
  */
 #ifndef PT_OUT_H
 #define PT_OUT_H
@@ -11,6 +16,7 @@
 #include <stdint.h>
 
 struct pt_err;
+struct tmp_node;
 
 struct pt_out {
 	int fd;
@@ -20,11 +26,17 @@ struct pt_out {
 	int err;          /* first errno seen, 0 if none */
 	char *name;       /* for messages: path or "standard output" */
 	char *tmp_path;   /* atomic mode: the temporary file */
-	char *final_path;
+	char *final_path; /* atomic mode: the file replaced (a symbolic link's target) */
+	struct tmp_node *tmp_reg; /* atomic mode: the temporary's entry for the signal handler */
 	uint64_t written; /* bytes handed to the kernel */
 };
 
 void pt_out_init_fd(struct pt_out *o, int fd, const char *name);
+/* Install handlers of the catchable fatal signals (SIGHUP, SIGINT, SIGQUIT,
+ * SIGTERM, SIGUSR1/2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF; not those
+ * ignored at start) that remove every open temporary file, then die of the
+ * signal with its default action. For main(), once. */
+void pt_out_cleanup_on_signals(void);
 /* "-" means standard output. Otherwise create path atomically. */
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e);
 /* Is path written in place as one stream: "-", or an existing device, FIFO or
@@ -36,6 +48,15 @@ void pt_out_putc(struct pt_out *o, char c);
 void pt_out_printf(struct pt_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pt_out_i64(struct pt_out *o, int64_t v);
 void pt_out_u64(struct pt_out *o, uint64_t v);
+/* Text for a terminal (text tables, hint text): names from a dump may hold
+ * control bytes (ESC sequences that move the cursor, retitle or clear the
+ * screen). C0 controls (0x00-0x1f: tab, newline, ESC...), DEL (0x7f) and the
+ * UTF-8 C1 controls (0xc2 0x80-0x9f) are written as "\xHH" per byte; every
+ * other byte, a backslash included, as it is. CSV and JSON keep exact bytes. */
+size_t pt_text_escaped_len(const char *s, size_t n);
+/* s[0..n) escaped, NUL-terminated (malloc'd); *len (if not NULL) its length. */
+char *pt_text_escape(const char *s, size_t n, size_t *len);
+void pt_out_text(struct pt_out *o, const char *s, size_t n);
 int pt_out_flush(struct pt_out *o, struct pt_err **e);
 /* Flush, close and rename into place; on any error remove the temporary file. */
 int pt_out_commit(struct pt_out *o, struct pt_err **e);

@@ -304,12 +304,33 @@ static const char *kv_val(struct kv *kv, const char *key)
  * directives
  */
 
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* By name: the hash of a name gives the first op of that hash (benchmarks
+ * describe millions of ops); another name of the same hash is searched for. */
 static struct gen_op *find_op(struct gen *g, const char *name)
 {
+	uint64_t *v = pt_hashmap_get(&g->op_index, name_hash(name));
+	if (!v)
+		return NULL;
+	if (!strcmp(g->ops.v[*v].name, name))
+		return &g->ops.v[*v];
 	for (size_t i = 0; i < g->ops.n; i++)
 		if (!strcmp(g->ops.v[i].name, name))
 			return &g->ops.v[i];
 	return NULL;
+}
+
+static void add_op(struct gen *g, struct gen_op op)
+{
+	pt_hashmap_put(&g->op_index, name_hash(op.name), g->ops.n, NULL);
+	pt_vec_push(&g->ops, op);
 }
 
 static void parse_tensor(struct gen_op *op, const char *spec, bool output)
@@ -403,7 +424,7 @@ static void d_op(struct gen *g, char **tok, int n)
 	struct kv kv = { tok, n, 2 };
 	op_opts(g, &op, &kv);
 	check_op(g, &op);
-	pt_vec_push(&g->ops, op);
+	add_op(g, op);
 }
 
 /* opgen N prefix P types A,B stream S task FIRST [tasks-per-op K] [block B] [dur MIN-MAX] */
@@ -468,7 +489,7 @@ static void d_opgen(struct gen *g, char **tok, int n)
 		parse_tensor(&op, g->binary ? "2:1:16,16" : (g->ge ? "2:1:\"16,16\"" : "DefaultFormat:42:16,16"), true);
 		if (find_op(g, op.name))
 			die("opgen: op '%s' exists", op.name);
-		pt_vec_push(&g->ops, op);
+		add_op(g, op);
 	}
 	free(td);
 }
@@ -1813,6 +1834,7 @@ static void gen_free(struct gen *g)
 	for (size_t i = 0; i < g->renames.n; i++)
 		free(g->renames.v[i]);
 	pt_vec_free(&g->renames);
+	pt_hashmap_free(&g->op_index);
 	for (size_t i = 0; i < g->aicpu.n; i++)
 		free(g->aicpu.v[i].name);
 	pt_vec_free(&g->aicpu);

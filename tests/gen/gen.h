@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "support/hashmap.h"
 #include "support/vec.h"
 
 enum gen_kind {
@@ -184,6 +185,7 @@ struct gen {
 	uint64_t dev_cntvct;
 
 	PT_VEC(struct gen_op) ops;
+	struct pt_hashmap op_index; /* name hash -> first op of that hash (find_op) */
 	PT_VEC(struct gen_unnamed) unnamed;
 	PT_VEC(struct gen_reduce) reduces;
 	PT_VEC(struct gen_aicpu) aicpu;

@@ -2,12 +2,15 @@
  * big blocks. */
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -334,6 +337,201 @@ static void test_out_errors(void **state)
 	pt_err_free(e);
 }
 
+static void put_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void read_file(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	buf[0] = 0;
+	if (!fgets(buf, (int)n, f))
+		buf[0] = 0;
+	fclose(f);
+}
+
+/* Control bytes of names become "\xHH" text; everything else is kept. */
+static void test_text_escape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out;
+	} cases[] = {
+#define C(in, out) { in, sizeof(in) - 1, out }
+		C("plain/name-op1", "plain/name-op1"),
+		C("a\033[2Jb", "a\\x1b[2Jb"),
+		C("t\tn\nr\r\a\177", "t\\x09n\\x0ar\\x0d\\x07\\x7f"),
+		C("nul\0x", "nul\\x00x"),
+		C("csi\302\233m", "csi\\xc2\\x9bm"), /* U+009B, the 8-bit CSI */
+		C("nbsp\302\240 \303\251", "nbsp\302\240 \303\251"), /* U+00A0, é: kept */
+		C("back\\slash", "back\\slash"),
+		C("lone\302", "lone\302"), /* a cut sequence: kept */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *s = pt_text_escape(cases[i].in, cases[i].n, &len);
+		assert_string_equal(s, cases[i].out);
+		assert_int_equal(len, strlen(cases[i].out));
+		assert_int_equal(pt_text_escaped_len(cases[i].in, cases[i].n), len);
+		free(s);
+	}
+#undef C
+}
+
+/* -o onto a symbolic link writes the link's target and keeps the link; a
+ * file replaced keeps its mode; a dangling link creates its target. */
+static void test_out_link_mode(void **state)
+{
+	(void)state;
+	struct pt_err *e = NULL;
+	char dir[] = "/tmp/pt-out-XXXXXX", p[256], q[256], l[256], buf[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/target", dir);
+	snprintf(l, sizeof(l), "%s/link", dir);
+	put_file(p, "old", 0600);
+	assert_int_equal(symlink("target", l), 0);
+	struct pt_out o;
+	assert_int_equal(pt_out_open(&o, l, &e), 0);
+	pt_out_puts(&o, "new");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	struct stat st;
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	read_file(p, buf, sizeof(buf));
+	assert_string_equal(buf, "new");
+	/* a plain file: 0640 stays 0640 */
+	assert_int_equal(chmod(p, 0640), 0);
+	assert_int_equal(pt_out_open(&o, p, &e), 0);
+	pt_out_puts(&o, "again");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	/* a dangling link: its target is created, the link stays a link */
+	snprintf(q, sizeof(q), "%s/made", dir);
+	unlink(l);
+	assert_int_equal(symlink("made", l), 0);
+	assert_int_equal(pt_out_open(&o, l, &e), 0);
+	pt_out_puts(&o, "made");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	read_file(q, buf, sizeof(buf));
+	assert_string_equal(buf, "made");
+	/* a link loop is an error, not a hang */
+	unlink(l);
+	assert_int_equal(symlink("link", l), 0);
+	assert_int_equal(pt_out_open(&o, l, &e), -1);
+	pt_err_free(e);
+	e = NULL;
+	unlink(l);
+	unlink(p);
+	unlink(q);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Temporaries left by processes that no longer exist are removed when the
+ * same output is written again; those of live processes are kept, and so is
+ * anything that is not a regular file. */
+static void test_out_stale(void **state)
+{
+	(void)state;
+	struct pt_err *e = NULL;
+	char dir[] = "/tmp/pt-out-XXXXXX", p[256], dead[300], live[300], odd[300], other[300];
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/x.txt", dir);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	snprintf(dead, sizeof(dead), "%s.tmp.%ld", p, (long)child); /* reaped: its pid is free */
+	snprintf(live, sizeof(live), "%s.tmp.%ld", p, (long)getppid());
+	snprintf(odd, sizeof(odd), "%s.tmp.2147483600", p);
+	snprintf(other, sizeof(other), "%s/y.txt.tmp.2147483601", dir);
+	put_file(dead, "stale", 0644);
+	put_file(live, "busy", 0644);
+	assert_int_equal(mkdir(odd, 0755), 0);
+	put_file(other, "another output", 0644);
+	struct pt_out o;
+	assert_int_equal(pt_out_open(&o, p, &e), 0);
+	pt_out_puts(&o, "x");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	assert_int_equal(access(dead, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(odd, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+	unlink(p);
+	unlink(live);
+	unlink(other);
+	rmdir(odd);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A fatal signal while outputs are being written removes their temporaries,
+ * and the process dies of that signal. The child tells the parent through a
+ * pipe once its temporaries exist, then waits: no timing is involved. */
+static void test_out_signals(void **state)
+{
+	(void)state;
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGQUIT };
+	for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++) {
+		char dir[] = "/tmp/pt-out-XXXXXX", a[256], b[256], ta[300], tb[300];
+		assert_non_null(mkdtemp(dir));
+		snprintf(a, sizeof(a), "%s/a.txt", dir);
+		snprintf(b, sizeof(b), "%s/b.txt", dir);
+		int ready[2];
+		assert_int_equal(pipe(ready), 0);
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (!child) {
+			close(ready[0]);
+			pt_out_cleanup_on_signals();
+			struct pt_err *e = NULL;
+			struct pt_out o1, o2, o3;
+			/* one committed and one aborted before: their entries must not matter */
+			if (pt_out_open(&o1, a, &e) || pt_out_commit(&o1, &e) || pt_out_open(&o1, b, &e))
+				_exit(2);
+			pt_out_abort(&o1);
+			if (pt_out_open(&o2, a, &e) || pt_out_open(&o3, b, &e))
+				_exit(2);
+			pt_out_puts(&o2, "partial");
+			pt_out_flush(&o2, &e);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(2);
+			for (;;)
+				pause();
+		}
+		close(ready[1]);
+		char c;
+		assert_int_equal(read(ready[0], &c, 1), 1);
+		close(ready[0]);
+		snprintf(ta, sizeof(ta), "%s.tmp.%ld", a, (long)child);
+		snprintf(tb, sizeof(tb), "%s.tmp.%ld", b, (long)child);
+		assert_int_equal(access(ta, F_OK), 0);
+		assert_int_equal(access(tb, F_OK), 0);
+		assert_int_equal(kill(child, sigs[k]), 0);
+		int st;
+		assert_int_equal(waitpid(child, &st, 0), child);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), sigs[k]);
+		assert_int_equal(access(ta, F_OK), -1);
+		assert_int_equal(access(tb, F_OK), -1);
+		assert_int_equal(access(b, F_OK), -1);
+		assert_int_equal(unlink(a), 0); /* the one committed before */
+		assert_int_equal(rmdir(dir), 0);
+	}
+}
+
 /* pt_idmap behaves as pt_hashmap for every key, dense hint or not, in range or not. */
 /*
  * Big blocks (pt_xbig_grow) across the mapping threshold, both ways of a
@@ -415,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
+		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
