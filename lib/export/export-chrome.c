@@ -2161,10 +2161,12 @@ static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct
 		p = PUTL(p, "\"device\":");
 		p = put_i64(p, m->devices.v[r->dev].id);
 		p = PUTL(p, ",\"stream\":");
-		/* a stream row: its stream id (-1 for CUDA's invalid one); a device row without a stream id
-		 * (Ascend AI CPU): the row's tid, so that HTA counts its tasks as device work */
-		p = put_i64(p, tr->kind != PT_TRACK_STREAM ? (int64_t)r->tid :
-			       tr->stream >= 0 && tr->stream != 0xffffffff ? tr->stream : -1);
+		/* a stream row: its stream id as recorded (CUPTI's invalid stream of a context-wide
+		 * sync is 4294967295, as current Kineto prints it, and HTA counts it as GPU work; a
+		 * Kineto trace's own -1 stays -1, a host row to HTA, as in that trace); a device row
+		 * without a stream id (Ascend AI CPU): the row's tid, so that HTA counts its tasks as
+		 * device work */
+		p = put_i64(p, tr->kind != PT_TRACK_STREAM ? (int64_t)r->tid : tr->stream);
 		p = PUTL(p, ",\"correlation\":");
 		p = put_u64(p, corr);
 	} else if (corr) {
