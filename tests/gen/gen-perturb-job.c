@@ -416,9 +416,9 @@ int gen_perturb_job_main(int argc, char **argv)
 		size_t pl = strlen(HWTS_PREFIX);
 		if (strncmp(n, HWTS_PREFIX, pl) || strstr(n, ".done"))
 			continue;
-		if (hname)
+		if (hname) /* named in a fixed order, whatever readdir's */
 			pj_die("'%s': more than one HWTS log ('%s', '%s'); one device and one slice only", src,
-			       hname, n);
+			       strcmp(hname, n) < 0 ? hname : n, strcmp(hname, n) < 0 ? n : hname);
 		hname = pt_xstrdup(n);
 	}
 	closedir(d);
