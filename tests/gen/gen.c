@@ -21,11 +21,15 @@
 static const char *usage_text =
 	"usage: proftool-gen DESC.txt -o OUTDIR [options]\n"
 	"       proftool-gen cupti DESC.cdtxt -o OUT.cdump [--scale SIZE]\n"
+	"       proftool-gen perturb-job SRC_JOB -o DIR --scale OP FACTOR [...]\n"
 	"\n"
 	"Writes a raw Ascend profiling job directory (HWTS logs, step trace, framework,\n"
 	"AI CPU, AI Core, HCCL, MindData and memory files) described by DESC.txt.\n"
 	"The cupti mode (also spelled cuptidmp) writes one CUPTI dump, as proftool's\n"
 	"collector does, described by DESC.cdtxt; see 'proftool-gen cupti -h'.\n"
+	"The perturb-job mode copies a real Ascend job with chosen ops' HWTS tasks made\n"
+	"FACTOR times as long and writes the true per-op deltas; see\n"
+	"'proftool-gen perturb-job -h'.\n"
 	"Same description, same bytes. Both languages: tests/gen/README.md.\n"
 	"\n"
 	"options (Ascend):\n"
@@ -2035,6 +2039,8 @@ int main(int argc, char **argv)
 		return gen_cupti_main(argc - 1, argv + 1); /* CUPTIDMP back end: gen-cupti.c */
 	if (argc > 1 && !strcmp(argv[1], "kineto"))
 		return gen_kineto_main(argc - 1, argv + 1); /* Kineto trace back end: gen-kineto.c */
+	if (argc > 1 && !strcmp(argv[1], "perturb-job"))
+		return gen_perturb_job_main(argc - 1, argv + 1); /* real job, slower ops: gen-perturb-job.c */
 	struct gen_args a = { 0 };
 	const char *outdir = NULL, *expect_path = NULL, *pdir = NULL, *delta_path = NULL;
 	bool expect = false;

@@ -333,4 +333,8 @@ void gen_aicore(struct gen *g);
 /* proftool-gen kineto DESC -o OUT.json[.gz] (gen-kineto.c); argv[0] is "kineto". */
 int gen_kineto_main(int argc, char **argv);
 
+/* proftool-gen perturb-job SRC_JOB -o DIR --scale OP FACTOR... (gen-perturb-job.c);
+ * argv[0] is "perturb-job". */
+int gen_perturb_job_main(int argc, char **argv);
+
 #endif
