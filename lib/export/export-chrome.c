@@ -2481,6 +2481,26 @@ static void emit_flow(struct ctx *c, struct sink *sk, const struct src *s, uint3
 }
 
 /* Kineto's metadata events (cupti.md §7.5). */
+/* The name and sort index of every row, the same in both profiles. */
+static void emit_thread_meta(struct ctx *c, struct sink *sk)
+{
+	char b[160];
+	for (size_t i = 0; i < c->rows.n; i++) {
+		const struct row *r = &c->rows.v[i];
+		sep(c, sk);
+		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+				 r->pid, r->tid);
+		sink_write(sk, b, (size_t)n);
+		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
+		sink_puts(sk, "}}");
+		sep(c, sk);
+		n = snprintf(b, sizeof(b),
+			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
+			     r->pid, r->tid, r->sort);
+		sink_write(sk, b, (size_t)n);
+	}
+}
+
 static void emit_meta_kineto(struct ctx *c, struct sink *sk)
 {
 	char b[200];
@@ -2510,20 +2530,7 @@ static void emit_meta_kineto(struct ctx *c, struct sink *sk)
 			     pr->pid, pr->device ? 5000000u + pr->devid : pr->pid);
 		sink_write(sk, b, (size_t)n);
 	}
-	for (size_t i = 0; i < c->rows.n; i++) {
-		const struct row *r = &c->rows.v[i];
-		sep(c, sk);
-		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
-				 r->pid, r->tid);
-		sink_write(sk, b, (size_t)n);
-		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
-		sink_puts(sk, "}}");
-		sep(c, sk);
-		n = snprintf(b, sizeof(b),
-			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
-			     r->pid, r->tid, r->sort);
-		sink_write(sk, b, (size_t)n);
-	}
+	emit_thread_meta(c, sk);
 }
 
 static void emit_meta(struct ctx *c, struct sink *sk)
@@ -2553,20 +2560,7 @@ static void emit_meta(struct ctx *c, struct sink *sk)
 			     pr->pid);
 		sink_write(sk, b, (size_t)n);
 	}
-	for (size_t i = 0; i < c->rows.n; i++) {
-		const struct row *r = &c->rows.v[i];
-		sep(c, sk);
-		int n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
-				 r->pid, r->tid);
-		sink_write(sk, b, (size_t)n);
-		sink_jstr(sk, &c->tmp, r->name, strlen(r->name));
-		sink_puts(sk, "}}");
-		sep(c, sk);
-		n = snprintf(b, sizeof(b),
-			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%d}}",
-			     r->pid, r->tid, r->sort);
-		sink_write(sk, b, (size_t)n);
-	}
+	emit_thread_meta(c, sk);
 	/* counter-only processes get a named row too */
 	for (size_t i = 0; i < c->counters.n; i++) {
 		const struct csrc *cs = &c->counters.v[i];
