@@ -252,7 +252,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 
 const struct pt_cmd pt_cmd_timeline = {
 	.name = "timeline",
-	.summary = "Chrome trace JSON for Perfetto and chrome://tracing",
+	.summary = "Chrome trace JSON for Perfetto, chrome://tracing and HTA (kineto)",
 	.usage = "[options] MODEL|PATH",
 	.description =
 		"Writes the model as Chrome Trace Event Format JSON (object form, one event per line): one process\n"

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 		   "       proftool help [COMMAND] | --version | --list-cmds\n\n"
 		   "Turn deep-learning profiler dumps into answers: Huawei Ascend NPU raw dumps\n"
 		   "(task logs, step traces, framework and AI CPU files), NVIDIA GPU CUPTI dumps\n"
-		   "(written by proftool's collector) and MindData dataset-pipeline files.\n"
+		   "(written by proftool's collector), PyTorch profiler (Kineto) traces and\n"
+		   "MindData dataset-pipeline files.\n"
 		   "Every command that takes a MODEL (.ptm) also takes a raw dump PATH and imports it in memory.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; commands[i]; i++)
