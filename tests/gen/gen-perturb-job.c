@@ -278,23 +278,6 @@ static void read_task_desc(const char *src, const char *dev, struct pops *ops,
 	free(all);
 }
 
-static void mkdir_p(const char *path)
-{
-	char *p = pt_xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0777) && errno != EEXIST)
-			pj_die("cannot create '%s': %s", p, strerror(errno));
-		*s = '/';
-	}
-	if (mkdir(p, 0777) && errno != EEXIST)
-		pj_die("cannot create '%s': %s", p, strerror(errno));
-	free(p);
-}
-
 /* copies SRC into DST recursively (regular files and directories only) */
 static void copy_tree(const char *src, const char *dst, const char *skip)
 {
@@ -536,7 +519,7 @@ int gen_perturb_job_main(int argc, char **argv)
 	free(ra);
 	free(anc);
 	/* everything is read and checked: only now is DIR written */
-	mkdir_p(out);
+	gen_mkdir_p(out);
 	copy_tree(src, out, hname);
 	char *opath = pt_xasprintf("%s/%s", out, hname);
 	FILE *f = fopen(opath, "wb");

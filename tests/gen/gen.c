@@ -1461,7 +1461,7 @@ uint64_t gen_nsteps(struct gen *g)
  * sinks
  */
 
-static void mkdir_p(const char *path)
+void gen_mkdir_p(const char *path)
 {
 	char *p = pt_xstrdup(path);
 
@@ -1578,7 +1578,7 @@ struct gen_sink *gen_sink_open(struct gen *g, enum gen_kind kind)
 	s->kind = kind;
 	if (f->in_data) {
 		char *d = pt_xasprintf("%s/data", g->outdir);
-		mkdir_p(d);
+		gen_mkdir_p(d);
 		free(d);
 	}
 	s->base = file_base(g, kind);
@@ -1879,7 +1879,7 @@ static void generate(struct gen *g, const struct gen_args *a, const char *outdir
 	finish_desc(g);
 	if (g->dev_start && !g->dev_cntvct)
 		g->dev_cntvct = g->start_cycles - gen_ns_to_cyc(g, 1000000);
-	mkdir_p(outdir);
+	gen_mkdir_p(outdir);
 	g->expect = expect;
 	if (expect) {
 		gen_expect(g, "# proftool-gen facts for '%s'%s", a->desc, perturbed ? " (perturbed)" : "");
@@ -2096,7 +2096,7 @@ int main(int argc, char **argv)
 		return perturbed_main(&a, outdir, pdir, expect, delta_path);
 	FILE *ef = NULL;
 	if (expect) {
-		mkdir_p(outdir);
+		gen_mkdir_p(outdir);
 		char *p = expect_path ? pt_xstrdup(expect_path) : pt_xasprintf("%s/EXPECT", outdir);
 		ef = fopen(p, "w");
 		if (!ef)

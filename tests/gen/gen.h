@@ -330,6 +330,9 @@ int gen_aicore_directive(struct gen *g, char **tok, int n); /* 1 done, 0 not aic
 const char *gen_aicore_error(void);
 void gen_aicore(struct gen *g);
 
+/* mkdir -p: creates path and its missing parents, or dies. */
+void gen_mkdir_p(const char *path);
+
 /* proftool-gen kineto DESC -o OUT.json[.gz] (gen-kineto.c); argv[0] is "kineto". */
 int gen_kineto_main(int argc, char **argv);
 
