@@ -2033,6 +2033,17 @@ static inline char *put_sep(struct ctx *c, char *p)
 	return p + 2;
 }
 
+/* An X event's row (pid, tid), ts and dur, both profiles alike. */
+static inline char *put_row_times(const struct ctx *c, char *p, const struct row *r, size_t i)
+{
+	const struct pt_events *ev = &c->m->events;
+	p = put(p, r->prefix, r->prefix_len);
+	int64_t rel = ev->start[i] + r->off - c->base;
+	p = put_us(p, rel);
+	p = PUTL(p, ",\"dur\":");
+	return put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
+}
+
 static inline char *put_frag(const struct ctx *c, char *p, const struct frag *f)
 {
 	return put(p, c->arena.v + f->off, f->len);
@@ -2149,11 +2160,7 @@ static void emit_track_event_kineto(struct ctx *c, struct sink *sk, const struct
 	p = put(p, cat, strlen(cat));
 	p = PUTL(p, "\",\"name\":");
 	p = nf ? put_frag(c, p, nf) : put(p, built, (size_t)bl);
-	p = put(p, r->prefix, r->prefix_len);
-	int64_t rel = ev->start[i] + r->off - c->base;
-	p = put_us(p, rel);
-	p = PUTL(p, ",\"dur\":");
-	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = put_row_times(c, p, r, i);
 	p = PUTL(p, ",\"args\":{");
 	char *a0 = p;
 	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
@@ -2267,11 +2274,7 @@ static void emit_track_event(struct ctx *c, struct sink *sk, const struct row *r
 	} else {
 		p = k == PT_EV_MEMCPY ? PUTL(p, "\"[CUDA memcpy]\"") : PUTL(p, "\"[CUDA memset]\"");
 	}
-	p = put(p, r->prefix, r->prefix_len);
-	int64_t rel = ev->start[i] + r->off - c->base;
-	p = put_us(p, rel);
-	p = PUTL(p, ",\"dur\":");
-	p = put_dur(p, rel, ev->dur[i] > 0 ? ev->dur[i] : 0);
+	p = put_row_times(c, p, r, i);
 	p = PUTL(p, ",\"args\":{");
 	char *a0 = p;
 	if (of) {
