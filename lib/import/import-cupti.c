@@ -224,7 +224,7 @@ static uint32_t mstr(struct pt_model *m, struct cf *f, uint64_t id, bool raw)
 	}
 	struct str_ent *s = &f->str[id];
 	if (s->mid == UINT32_MAX)
-		s->mid = pt_strtab_intern(&m->strings, f->sbytes.v + s->off - 1, s->len);
+		s->mid = pt_strtab_intern(&m->strings, s->len ? f->sbytes.v + s->off - 1 : "", s->len);
 	return s->mid;
 }
 
@@ -422,9 +422,11 @@ static void load_strings(struct cf *f, const uint8_t *p, uint64_t len, uint64_t 
 			}
 			if (id < f->nstr) {
 				f->str[id].off = f->sbytes.n + 1;
-				pt_vec_reserve(&f->sbytes, f->sbytes.n + l);
-				memcpy(f->sbytes.v + f->sbytes.n, p + o + 8, l);
-				f->sbytes.n += l;
+				if (l) { /* an empty string has no bytes (and sbytes may have no storage yet) */
+					pt_vec_reserve(&f->sbytes, f->sbytes.n + l);
+					memcpy(f->sbytes.v + f->sbytes.n, p + o + 8, l);
+					f->sbytes.n += l;
+				}
 				f->str[id].len = l;
 				f->str[id].mid = UINT32_MAX;
 			}
