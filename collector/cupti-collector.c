@@ -41,6 +41,9 @@ static int g_log = 1;
 static size_t g_buffer_size = 4u << 20;
 static unsigned g_max_buffers = 64;
 static atomic_uint g_in_flight;
+static bool g_from_start = true;  /* PROFTOOL_CUPTI_PROFILE_FROM_START=off: record only inside regions */
+static atomic_int g_in_region;
+static atomic_uint g_regions;
 static uint32_t g_cupti_version;
 static uint64_t g_last_sync_ns;
 static pthread_mutex_t g_free_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -341,6 +344,46 @@ static void write_process(void)
 				env_int(world_v), vis ? 6 : 5, tags, vals, lens);
 }
 
+/* ---- the nvprof region switch ---------------------------------------------------------------
+ * With PROFTOOL_CUPTI_PROFILE_FROM_START=off the configured kinds stay disabled until the program
+ * calls cudaProfilerStart (or cuProfilerStart), and are disabled again at cudaProfilerStop, as
+ * `nvprof --profile-from-start off` does. The runtime call reaches the driver call inside it, so
+ * both callbacks fire; the exchange on g_in_region makes the pair act once. Work launched inside a
+ * region is recorded even when it completes after the stop (CUPTI reserves its record at launch).
+ */
+
+static void set_kinds(int on)
+{
+	for (uint32_t k = 1; k < PT_CK__MAX; k++)
+		if (g_w.kinds[k].flags & PT_CDUMP_K_ENABLED)
+			(void)(on ? cuptiActivityEnable((CUpti_ActivityKind)k) : cuptiActivityDisable((CUpti_ActivityKind)k));
+}
+
+static bool is_profiler_call(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, bool start)
+{
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+		return cbid == (start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+				      : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
+		return cbid == (start ? CUPTI_DRIVER_TRACE_CBID_cuProfilerStart : CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+	return false;
+}
+
+static void region_callback(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	if (is_profiler_call(dom, cbid, true) && cd->callbackSite == CUPTI_API_EXIT) {
+		if (!atomic_exchange(&g_in_region, 1)) {
+			set_kinds(1);
+			logf_(2, "region %u: recording", atomic_fetch_add(&g_regions, 1) + 1);
+		}
+	} else if (is_profiler_call(dom, cbid, false) && cd->callbackSite == CUPTI_API_ENTER) {
+		if (atomic_exchange(&g_in_region, 0)) {
+			set_kinds(0);
+			logf_(2, "region %u: stopped", atomic_load(&g_regions));
+		}
+	}
+}
+
 /* ---- flush points, exit, fork (§5.8) --------------------------------------------------- */
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
@@ -348,11 +391,20 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 	(void)ud;
 	if (!atomic_load(&g_active) || atomic_load(&g_exiting))
 		return;
+	if (!g_from_start && (is_profiler_call(dom, cbid, true) || is_profiler_call(dom, cbid, false))) {
+		region_callback(dom, cbid, data);
+		return;
+	}
+	/*
+	 * No flush from a resource callback: the driver calls it holding its own lock, and a flush
+	 * waits for CUPTI's worker thread, which needs that lock. Measured on an H200 (driver
+	 * 580.159.04, libcupti of CUDA 13.0): cuDNN's atexit handler unloads its modules, the flush
+	 * in MODULE_UNLOAD_STARTING never returned and every PyTorch process hung at exit. The
+	 * records stay in CUPTI's buffers and arrive with the forced flush at exit.
+	 */
 	if (dom == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-		cuptiActivityFlushAll(0);
 		clock_sync(3);
 	} else if (dom == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
-		cuptiActivityFlushAll(0);
 		pt_cdump_writer_clear_ptr_cache(&g_w);
 	} else if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
 		const CUpti_CallbackData *cd = data;
@@ -401,6 +453,9 @@ static int setup(void)
 	const char *mb = getenv("PROFTOOL_CUPTI_MAX_BUFFERS");
 	if (mb && atoi(mb) > 0)
 		g_max_buffers = (unsigned)atoi(mb);
+	const char *pfs = getenv("PROFTOOL_CUPTI_PROFILE_FROM_START");
+	if (pfs && (!strcasecmp(pfs, "off") || !strcmp(pfs, "0") || !strcasecmp(pfs, "no")))
+		g_from_start = false;
 
 	CUptiResult res = cuptiSubscribe(&g_sub, (CUpti_CallbackFunc)callback, NULL);
 	if (res == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
@@ -498,6 +553,15 @@ static int setup(void)
 	cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 	cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
 	cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+	if (!g_from_start) {
+		/* the ENABLED bits above say what a region records; nothing is recorded before the first one */
+		set_kinds(0);
+		cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+		cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+		cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+		cuptiEnableCallback(1, g_sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+		logf_(2, "profile-from-start off: recording only between cudaProfilerStart and cudaProfilerStop");
+	}
 	atomic_store(&g_active, 1);
 	atexit(at_exit_handler);
 	pthread_atfork(NULL, NULL, in_child);
