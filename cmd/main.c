@@ -3,9 +3,11 @@
  * main: dispatch to the subcommand; exit status 0 success, 1 failure,
  * 2 usage error (3 is reserved for `hints --fail-on` and `diff --fail-on-regression`).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "progress.h"
@@ -51,10 +53,29 @@ static const struct pt_cmd *find(const char *name)
 	return NULL;
 }
 
+/* The reader closed the pipe: it took what it wanted (`proftool ... | head -1`). End at once,
+ * with no message and exit status 0, so that `set -o pipefail` scripts go on; the temporaries
+ * of files being written are removed, so nothing partial is left. */
+static void reader_gone(void)
+{
+	pt_out_remove_temporaries();
+	_exit(0);
+}
+
+/* fflush(stdout) of the help and version texts, with the same rule for a closed pipe. */
+static int flush_stdout(void)
+{
+	if (!fflush(stdout))
+		return 0;
+	return errno == EPIPE ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-	/* a closed pipe is a write error (EPIPE) reported with exit 1, not a signal */
+	/* a closed pipe is EPIPE, not a signal: reader_gone() ends quietly, other outputs keep
+	 * reporting write errors (a full disk is exit 1 with a message) */
 	signal(SIGPIPE, SIG_IGN);
+	pt_out_on_broken_pipe(reader_gone);
 	/* SIGINT, SIGTERM, SIGHUP...: remove the temporaries of outputs being written, then die of the signal */
 	pt_out_cleanup_on_signals();
 	pt_cmd_progress_install();
@@ -65,12 +86,12 @@ int main(int argc, char **argv)
 	const char *verb = argv[1];
 	if (!strcmp(verb, "--version") || !strcmp(verb, "-V")) {
 		printf("proftool %s\n", PT_VERSION);
-		return fflush(stdout) ? 1 : 0;
+		return flush_stdout();
 	}
 	if (!strcmp(verb, "--list-cmds")) {
 		for (size_t i = 0; commands[i]; i++)
 			printf("%s\n", commands[i]->name);
-		return fflush(stdout) ? 1 : 0;
+		return flush_stdout();
 	}
 	if (!strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
 		if (!strcmp(verb, "help") && argc > 2) {
@@ -83,7 +104,7 @@ int main(int argc, char **argv)
 		} else {
 			usage(stdout);
 		}
-		return fflush(stdout) ? 1 : 0;
+		return flush_stdout();
 	}
 	const struct pt_cmd *c = find(verb);
 	if (!c) {

@@ -70,12 +70,24 @@ static bool tmp_is_live(const char *path)
 	return false;
 }
 
-static void on_fatal_signal(int sig)
+void pt_out_remove_temporaries(void)
 {
-	int saved = errno;
 	for (struct tmp_node *t = atomic_load(&tmp_head); t; t = t->next)
 		if (atomic_load(&t->live))
 			unlink(t->path);
+}
+
+static void (*broken_pipe)(void);
+
+void pt_out_on_broken_pipe(void (*handler)(void))
+{
+	broken_pipe = handler;
+}
+
+static void on_fatal_signal(int sig)
+{
+	int saved = errno;
+	pt_out_remove_temporaries();
 	/* die of the signal, so that the exit status says which: the default
 	 * action is taken once the handler returns and unblocks it */
 	struct sigaction sa;
@@ -261,6 +273,8 @@ static void drain(struct pt_out *o, const char *p, size_t n)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EPIPE && broken_pipe)
+				broken_pipe();
 			o->err = errno;
 			return;
 		}

@@ -32,6 +32,12 @@ struct pt_out {
 };
 
 void pt_out_init_fd(struct pt_out *o, int fd, const char *name);
+/* A reader that closes the pipe being written (`proftool ... | head -1`): with a handler
+ * set, a write failing with EPIPE calls it instead of recording an error; main() sets one
+ * that ends the process quietly. pt_out_remove_temporaries() unlinks every temporary file
+ * still open (async-signal-safe), for such a handler. */
+void pt_out_on_broken_pipe(void (*handler)(void));
+void pt_out_remove_temporaries(void);
 /* Install handlers of the catchable fatal signals (SIGHUP, SIGINT, SIGQUIT,
  * SIGTERM, SIGUSR1/2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF; not those
  * ignored at start) that remove every open temporary file, then die of the

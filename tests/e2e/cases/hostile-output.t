@@ -1,6 +1,7 @@
 # Hostile models and outputs beyond model-errors.t: a model version far in
 # the future, a bad checksum in a compressed model, and every analysis
-# command writing to a full disk and to a closed pipe (exit 1, one message).
+# command writing to a full disk (exit 1, one message) and to a closed pipe
+# (the reader took what it wanted: exit 0, no message, issue #25).
 # a relative input path: the model records paths as given, and the offsets in
 # the messages below must not depend on where the source tree lives
 cp -r "$SRC/testdata/ascend/sample" sample
@@ -21,3 +22,8 @@ for c in info dump summary steps perf 'export --table tasks' timeline; do
 	run "proftool $c good.ptm -o /dev/full"
 	run "python3 closed.py \"\$PROFTOOL\" $c good.ptm"
 done
+# a FIFO whose reader goes away after one line: quiet, exit 0, nothing created beside it
+mkfifo fifo
+run "(head -1 fifo >/dev/null &) ; proftool export --table tasks good.ptm --format csv -o fifo; echo status \$?; ls"
+# the common case, through a real pipe: no message, status 0 for pipefail scripts
+run "set -o pipefail; proftool export --table tasks good.ptm --format csv | head -1; echo status \$?"
