@@ -99,7 +99,7 @@ int pt_msgpu_kind_of(const char *base, uint32_t *number)
 		while (p[nd] >= '0' && p[nd] <= '9' && nd < 10)
 			v = v * 10 + (uint64_t)(p[nd++] - '0');
 		if (!nd || v > UINT32_MAX || strcmp(p + nd, exts[k]))
-			continue; /* "op_execute_timestamp_" is also a suffix of another prefix: go on */
+			continue; /* the prefix fits, the number or the extension does not: try the others */
 		*number = (uint32_t)v;
 		return k;
 	}
