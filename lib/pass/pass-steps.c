@@ -530,9 +530,10 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 	size_t no = 0;
 	/* a GPU device with step-trace rows (a MindSpore GPU run) is a step-trace rank too */
 	uint8_t *gpu_st = pt_xcalloc(nd ? nd : 1, 1);
+	bool any_st = false;
 	for (size_t i = 0; i < m->steps.n; i++)
 		if (m->devices.v[m->steps.v[i].device].kind == PT_DEV_GPU)
-			gpu_st[m->steps.v[i].device] = 1;
+			gpu_st[m->steps.v[i].device] = 1, any_st = true;
 	for (uint32_t i = 0; i < nd; i++)
 		if (((m->devices.v[i].kind == PT_DEV_NPU && has_data[i]) || gpu_st[i]) &&
 		    dev_selected(m, i, sel->device))
@@ -623,16 +624,12 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 			r.rank = num[h];
 			r.host = nh ? hosts[h] : PT_NONE;
 			r.devs = pt_xmalloc((nd ? nd : 1) * sizeof(*r.devs));
-			size_t taken = 0; /* step-trace GPU devices of this host: ranks of their own */
 			for (uint32_t dv = 0; dv < nd; dv++)
 				if (m->devices.v[dv].kind == PT_DEV_GPU && (nh ? owner[dv] == h : true) &&
-				    dev_selected(m, dv, sel->device)) {
-					if (gpu_st[dv])
-						taken++;
-					else
-						r.devs[r.ndevs++] = dv;
-				}
-			if ((sel->device >= 0 || taken) && !r.ndevs) {
+				    dev_selected(m, dv, sel->device) && !gpu_st[dv])
+					r.devs[r.ndevs++] = dv;
+			/* step-trace GPU devices are ranks of their own: their hosts have none left */
+			if ((sel->device >= 0 || any_st) && !r.ndevs) {
 				free(r.devs);
 				continue;
 			}

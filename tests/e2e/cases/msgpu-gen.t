@@ -70,3 +70,6 @@ run "mkdir run && cp $M/lenet/* $SRC/testdata/minddata/pipeline/* run/ && profto
 run "proftool import --format msgpu $SRC/testdata/minddata/pipeline -o x.ptm; ls x.ptm"
 # the generator regenerates the committed samples byte for byte
 run "proftool-gen msgpu $M/lenet.msdesc g1 && diff -r g1 $M/lenet && proftool-gen msgpu $M/lenet-mindrt.msdesc g2 && diff -r g2 $M/lenet-mindrt && echo identical"
+# two devices in one profiler directory (distributed runs write every rank's files there): a
+# step-trace table row group per device, and --device keeps one
+run "mkdir two && cp $M/lenet/* two/ && for f in $M/lenet-mindrt/*_0.*; do b=\${f##*/}; cp \$f two/\${b%_0.*}_1.\${b##*.}; done && proftool steps two --format csv | cut -d, -f1-6 && proftool info two --device 1 2>/dev/null | grep -c msgpu"
