@@ -6,7 +6,9 @@
  * number) wins; later ones are skipped with a warning. Device: when the model
  * holds exactly one Ascend device and every MindData file carries one and the
  * same number, the files are attached to that device (warned when the numbers
- * differ); otherwise the number is the device id.
+ * differ); otherwise the number is the device id: the NPU device of that id,
+ * else a GPU device of that id (a MindSpore GPU profiler directory), else a
+ * new NPU device.
  */
 #include "import/input.h"
 #include "import/import-minddata.h"
@@ -170,7 +172,11 @@ int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths,
 					pt_diag_warn(diag, mf->path, "skipped files of unselected devices", PT_POS_NONE, 0);
 					continue;
 				}
-				dev = pt_model_device(m, PT_DEV_NPU, mf->number);
+				/* beside a MindSpore GPU profiler run: the GPU device of that number */
+				uint32_t g = pt_model_find_device(m, PT_DEV_NPU, mf->number) == PT_NONE
+						     ? pt_model_find_device(m, PT_DEV_GPU, mf->number)
+						     : PT_NONE;
+				dev = g != PT_NONE ? g : pt_model_device(m, PT_DEV_NPU, mf->number);
 			}
 			switch (mf->kind) {
 			case PT_MDK_PIPELINE:

@@ -13,12 +13,13 @@ const struct pt_importer pt_importers[] = {
 	{ "ascend", pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
 	{ "cupti", pt_import_cupti },
 	{ "kineto", pt_import_kineto }, /* PyTorch profiler traces (.json, .json.gz) */
+	{ "msgpu", pt_import_msgpu },   /* MindSpore GPU profiler directories (before their MindData files) */
 	{ "minddata", pt_import_minddata },
 	{ "minddata", pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */
 	{ NULL, NULL },
 };
 
-const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "minddata", NULL };
+const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "msgpu", "minddata", NULL };
 
 void pt_import_opts_init(struct pt_import_opts *o)
 {

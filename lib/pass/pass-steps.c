@@ -3,7 +3,9 @@
  *
  * Step windows:
  *  - Ascend: one step per step-trace marker set, window [start_point, end)
- *    when both points exist; numbers as the importer gave them.
+ *    when both points exist; numbers as the importer gave them. A GPU device
+ *    with step-trace rows (MindSpore's GPU profiler) is such a rank too, its
+ *    kernels counted as executions; it leaves its host's GPU rank.
  *  - GPU: per rank (a CPU device and the GPU devices of the same process;
  *    a GPU device without a recorded process goes to the host whose API
  *    calls launched most of its activities), the host ranges whose whole
@@ -262,7 +264,7 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, struct pt_rank_s
 			span_add(r, r->v[i].s, r->v[i].e);
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++)
-		if ((ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_AICPU) &&
+		if ((ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_AICPU || ev->kind[i] == PT_EV_KERNEL) &&
 		    m->tracks.v[ev->track[i]].device == dev)
 			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
 }
@@ -526,8 +528,15 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 			has_data[m->tracks.v[m->events.track[i]].device] = 1;
 	uint32_t *order = pt_xmalloc((nd ? nd : 1) * sizeof(*order));
 	size_t no = 0;
+	/* a GPU device with step-trace rows (a MindSpore GPU run) is a step-trace rank too */
+	uint8_t *gpu_st = pt_xcalloc(nd ? nd : 1, 1);
+	bool any_st = false;
+	for (size_t i = 0; i < m->steps.n; i++)
+		if (m->devices.v[m->steps.v[i].device].kind == PT_DEV_GPU)
+			gpu_st[m->steps.v[i].device] = 1, any_st = true;
 	for (uint32_t i = 0; i < nd; i++)
-		if (m->devices.v[i].kind == PT_DEV_NPU && has_data[i] && dev_selected(m, i, sel->device))
+		if (((m->devices.v[i].kind == PT_DEV_NPU && has_data[i]) || gpu_st[i]) &&
+		    dev_selected(m, i, sel->device))
 			order[no++] = i;
 	sort_devs(m, order, no);
 	for (size_t i = 0; i < no; i++) {
@@ -617,9 +626,10 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 			r.devs = pt_xmalloc((nd ? nd : 1) * sizeof(*r.devs));
 			for (uint32_t dv = 0; dv < nd; dv++)
 				if (m->devices.v[dv].kind == PT_DEV_GPU && (nh ? owner[dv] == h : true) &&
-				    dev_selected(m, dv, sel->device))
+				    dev_selected(m, dv, sel->device) && !gpu_st[dv])
 					r.devs[r.ndevs++] = dv;
-			if (sel->device >= 0 && !r.ndevs) {
+			/* step-trace GPU devices are ranks of their own: their hosts have none left */
+			if ((sel->device >= 0 || any_st) && !r.ndevs) {
 				free(r.devs);
 				continue;
 			}
@@ -634,6 +644,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, st
 	}
 	free(hosts);
 	free(order);
+	free(gpu_st);
 	regfree(&re);
 
 	for (size_t i = 0; i < rs.n; i++) {
@@ -819,7 +830,7 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 		for (size_t i = 0; i < ev->n; i++) {
 			if (m->tracks.v[ev->track[i]].device != dev)
 				continue;
-			if (ev->kind[i] == PT_EV_TASK)
+			if (ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_KERNEL)
 				i64_push(&ex, ev->start[i]);
 			else if (ev->kind[i] == PT_EV_AICPU)
 				i64_push(&ai, ev->start[i]);

@@ -333,6 +333,8 @@ void gen_aicore(struct gen *g);
 /* mkdir -p: creates path and its missing parents, or dies. */
 void gen_mkdir_p(const char *path);
 
+/* proftool-gen msgpu DESC OUTDIR (gen-msgpu.c); argv[0] is "msgpu". */
+int gen_msgpu_main(int argc, char **argv);
 /* proftool-gen kineto DESC -o OUT.json[.gz] (gen-kineto.c); argv[0] is "kineto". */
 int gen_kineto_main(int argc, char **argv);
 
