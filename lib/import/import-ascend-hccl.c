@@ -205,7 +205,7 @@ static int read_file(struct pt_model *m, uint32_t dev, uint32_t op, uint32_t exe
 		}
 		t.transport = str_field(m, args, "transport type");
 		t.task_type = str_field(m, args, "task type");
-		pt_vec_push(&m->hccl, t);
+		pt_model_add_hccl_task(m, &t);
 		kept++;
 	}
 	json_decref(root);

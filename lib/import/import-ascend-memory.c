@@ -343,7 +343,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 		struct pt_mem_graph mg = { dev, g->graph_id, g->static_mem, mp->total_mem,
 					   pt_model_str(m, g->fp_start ? g->fp_start : ""),
 					   pt_model_str(m, g->bp_end ? g->bp_end : "") };
-		pt_vec_push(&m->mem_graphs, mg);
+		pt_model_add_mem_graph(m, &mg);
 		size_t node0 = m->mem_nodes.n, nn = g->n_node_mems;
 		for (size_t i = 0; i < nn; i++) {
 			const Mindspore__Profiler__NodeMemProto *nd = g->node_mems[i];
@@ -352,7 +352,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 			struct pt_mem_node mn = { gidx, pt_model_str(m, nd->node_name ? nd->node_name : ""), nd->node_id,
 						  (uint32_t)m->mem_ids.n, (uint32_t)nd->n_output_tensor_id, 0, 0 };
 			for (size_t k = 0; k < nd->n_output_tensor_id; k++)
-				pt_vec_push(&m->mem_ids, nd->output_tensor_id[k]);
+				pt_model_add_mem_id(m, nd->output_tensor_id[k]);
 			mn.ws0 = (uint32_t)m->mem_ids.n;
 			for (size_t k = 0; k < nd->n_workspace_tensor_id; k++) {
 				uint64_t id = nd->workspace_tensor_id[k];
@@ -361,10 +361,10 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 					dup = nd->output_tensor_id[j] == id;
 				if (dup)
 					continue;
-				pt_vec_push(&m->mem_ids, id);
+				pt_model_add_mem_id(m, id);
 				mn.nws++;
 			}
-			pt_vec_push(&m->mem_nodes, mn);
+			pt_model_add_mem_node(m, &mn);
 		}
 		/* difference array in 128 bits: sizes up to 2^64 and static memory
 		 * near ±2^63 add up exactly; the curve is then clamped to int64 */
@@ -374,7 +374,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 			const char *ll = t->life_long ? t->life_long : "";
 			struct pt_mem_tensor mt = { gidx, t->tensor_id, t->size, pt_model_str(m, t->type ? t->type : ""),
 						    t->life_start, t->life_end, pt_model_str(m, ll) };
-			pt_vec_push(&m->mem_tensors, mt);
+			pt_model_add_mem_tensor(m, &mt);
 			if (!known_life(ll)) {
 				warn_once(&w.unknown_life, &w.first_unknown, t->tensor_id);
 				continue;

@@ -305,8 +305,7 @@ static uint32_t gpu_device(struct pt_model *m, struct cf *f, uint32_t cuda_dev)
 	d.clock = pt_xstrdup("unix");
 	d.pid = f->pid;
 	d.rank = f->rank;
-	pt_vec_push(&m->devices, d);
-	*v = m->devices.n - 1;
+	*v = pt_model_new_device(m, &d);
 	return (uint32_t)*v;
 }
 
@@ -335,9 +334,7 @@ static uint32_t track(struct pt_model *m, struct cf *f, uint32_t dev, enum pt_tr
 			snprintf(name, sizeof(name), "process");
 		else
 			snprintf(name, sizeof(name), "thread %" PRId64, stream);
-		struct pt_track t = { dev, kind, stream, pt_model_str(m, name) };
-		pt_vec_push(&m->tracks, t);
-		*v = m->tracks.n - 1;
+		*v = pt_model_new_track(m, dev, kind, stream, pt_model_str(m, name));
 		if (kind == PT_TRACK_HOST_THREAD && stream >= 0)
 			pt_vec_push(&f->thread_tracks, (uint32_t)*v);
 	}
@@ -840,7 +837,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		}
 		pt_model_add_event(m, t, *nc - 1, k == PT_CK_MEMSET ? PT_EV_MEMSET : PT_EV_MEMCPY, start,
 				   dur, corr, PT_NONE, 0);
-		pt_vec_push(&m->copies, ci);
+		pt_model_add_copy(m, &ci);
 		pt_cjoin_activity(f->join, ev, start, corr, k == PT_CK_MEMCPY ? (uint32_t)get(r, o[F_CORR2]) : 0, false);
 		break;
 	}
@@ -935,7 +932,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	case PT_CK_EXTERNAL_CORRELATION: {
 		struct pt_ext_corr x = { f->cpu_dev, (uint32_t)get(r, o[F_EXTKIND]), get(r, o[F_CORR]),
 					 get(r, o[F_EXTID]) };
-		pt_vec_push(&m->ext_corr, x);
+		pt_model_add_ext_corr(m, &x);
 		break;
 	}
 	case PT_CK_DEVICE: {
@@ -976,11 +973,11 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 			cm.mem.time = t;
 			cm.mem.name = cm.name_id ? mstr(m, f, cm.name_id, raw) : 0;
 			cm.mem.source = cm.source_id ? mstr(m, f, cm.source_id, raw) : 0;
-			pt_vec_push(&m->gpu_mem, cm.mem);
+			pt_model_add_gpu_mem(m, &cm.mem);
 		} else {
 			cm.pool.device = gd;
 			cm.pool.time = t;
-			pt_vec_push(&m->gpu_pools, cm.pool);
+			pt_model_add_gpu_pool(m, &cm.pool);
 		}
 		break;
 	}
@@ -1180,7 +1177,7 @@ static struct range *build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 			}
 		}
 		struct pt_range_info ri = { ev, pt_model_str(m, type), label, r->domain, 0, r->id, r->flags };
-		pt_vec_push(&m->ranges, ri);
+		pt_model_add_range(m, &ri);
 		if (!(r->flags & PT_RANGE_INSTANT))
 			*pt_hashmap_put(&byid, r->id, 0, NULL) = i + 1;
 		r->order = ev; /* from here on: the range's event index */
@@ -1315,7 +1312,7 @@ static void emit_syncs(struct pt_model *m, struct cf *f)
 				f->sync_unjoined++;
 			}
 		}
-		pt_vec_push(&m->syncs, si);
+		pt_model_add_sync(m, &si);
 	}
 	pt_hashmap_free(&by_sync);
 }
@@ -1452,8 +1449,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	cd.clock = pt_xstrdup("unix");
 	cd.pid = f->pid;
 	cd.rank = f->rank;
-	pt_vec_push(&m->devices, cd);
-	f->cpu_dev = (uint32_t)(m->devices.n - 1);
+	f->cpu_dev = pt_model_new_device(m, &cd);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
 	/* the joins keep what they need of the events: these may be encoded and dropped as they come */
 	f->join = pt_cjoin_new(m);
