@@ -19,7 +19,6 @@
  * at the start of every execution whose op's last name segment equals the
  * node name (§3.13 "Time"; chrome-trace.md §7).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -434,70 +433,8 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 
 /* ---- discovery ------------------------------------------------------------------- */
 
-#define DUP_MEMORY "skipped a memory file already found elsewhere"
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st))
-		return 0;
-	uint32_t num = 0;
-	if (!S_ISDIR(st.st_mode)) {
-		const char *b = strrchr(path, '/');
-		if (!pt_memory_file_number(b ? b + 1 : path, &num))
-			pt_numbered_add(f, path, num, DUP_MEMORY, diag);
-		return 0;
-	}
-	DIR *d = opendir(path);
-	if (!d)
-		return pt_err(e, "cannot open directory '%s'", path);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (pt_memory_file_number(de->d_name, &num))
-			continue;
-		pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = pt_xstrdup(de->d_name);
-	}
-	closedir(d);
-	pt_sort(names, n, sizeof(*names), cmp_str);
-	size_t pl = strlen(path);
-	for (size_t i = 0; i < n; i++) {
-		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
-		pt_memory_file_number(names[i], &num);
-		const char *what = pt_input_not_regular(full);
-		if (!what)
-			pt_numbered_add(f, full, num, DUP_MEMORY, diag);
-		else
-			pt_input_skip(diag, full, what);
-		free(full);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-int pt_import_ascend_memory(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_ascend_memory(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 			    struct pt_diag *diag, struct pt_err **e)
 {
-	struct pt_numbered_set f = { 0 };
-	int rc = 0;
-	if (o->minddata_dir) {
-		struct stat st;
-		if (!stat(o->minddata_dir, &st) && S_ISDIR(st.st_mode))
-			rc = scan(&f, o->minddata_dir, diag, e);
-	}
-	for (int i = 0; i < npaths && !rc; i++)
-		if (strcmp(paths[i], "-"))
-			rc = scan(&f, paths[i], diag, e);
-	if (!rc)
-		rc = f.n ? pt_numbered_read_all(m, &f, o->ascend.device, "memory file", pt_memory_read_file, diag, e) : 1;
-	pt_numbered_free(&f);
-	return rc;
+	return pt_numbered_read_all(m, in, o->ascend.device, "memory file", pt_memory_read_file, diag, e);
 }

@@ -17,7 +17,6 @@
 #include "cupti/cupti-cbid-names.h"
 #include "import/registry.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1478,29 +1477,6 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 
 /* ---- discovery ---------------------------------------------------------------------------- */
 
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
-static bool has_magic(const char *path)
-{
-	int fd;
-	uint64_t size;
-	if (pt_input_open(path, &fd, &size, NULL))
-		return false;
-	char b[8];
-	ssize_t n = read(fd, b, 8);
-	close(fd);
-	return n == 8 && !memcmp(b, PT_CDUMP_MAGIC, 8);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
 {
 	int fd;
@@ -1519,58 +1495,19 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	return rc;
 }
 
-int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_cupti(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e)
 {
 	(void)o;
 	bool any = false;
-	for (int i = 0; i < npaths; i++) {
-		const char *p = paths[i];
-		struct stat st;
-		if (!strcmp(p, "-") || stat(p, &st))
-			continue;
-		if (S_ISREG(st.st_mode)) {
-			if (!ends_with(p, ".cdump") && !has_magic(p))
-				continue;
-			/* the caller names a lone PATH; among several the failing one must be named */
-			if (import_file(m, p, npaths == 1, diag, e))
-				return -1;
-			any = true;
+	for (size_t i = 0; i < in->n; i++) {
+		if (in->v[i].skip) { /* a FIFO would block the open for ever */
+			pt_input_skip(diag, in->v[i].path, in->v[i].skip);
 			continue;
 		}
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		DIR *dir = opendir(p);
-		if (!dir)
-			continue;
-		char **names = NULL;
-		size_t n = 0, cap = 0;
-		struct dirent *de;
-		while ((de = readdir(dir))) {
-			if (!ends_with(de->d_name, ".cdump"))
-				continue;
-			char *full = pt_xasprintf("%s/%s", p, de->d_name);
-			const char *what = pt_input_not_regular(full);
-			if (what) { /* a FIFO would block the open for ever */
-				pt_input_skip(diag, full, what);
-				free(full);
-				continue;
-			}
-			pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-			names[n++] = full;
-		}
-		closedir(dir);
-		pt_sort(names, n, sizeof(*names), cmp_str);
-		int rc = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (!rc && import_file(m, names[j], false, diag, e))
-				rc = -1;
-			free(names[j]);
-		}
-		free(names);
-		if (rc)
+		if (import_file(m, in->v[i].path, in->v[i].named, diag, e))
 			return -1;
-		any |= n > 0;
+		any = true;
 	}
 	if (any)
 		pt_cupti_mem_counters(m); /* memory counter tracks (import-cupti-memory.c) */
