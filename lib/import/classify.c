@@ -527,15 +527,23 @@ static bool cdump_magic(const char *path)
 	return n == 8 && !memcmp(b, PT_CDUMP_MAGIC, 8);
 }
 
+/* What a content rule makes of a directory entry it names its own. */
+enum take { TAKE_NOT, TAKE_FILE, TAKE_SKIP };
+
+struct content_rule {
+	bool (*file)(const char *path); /* a regular file PATH: is it one? */
+	bool (*named)(const char *name); /* a directory entry: is it named like one? */
+	/* such an entry (full path, what: pt_input_what's): one, one that is not a regular file (warned of), none */
+	enum take (*take)(const char *full, const char *name, const char *what);
+};
+
 /*
  * The files of one format under each PATH, in PATH order: a regular file PATH
- * that `take_file` accepts; in a directory PATH, the entries `take_entry`
- * accepts, in name order, after the entries it names its own that are not
- * regular files (`skip` set, in listing order). Directories that cannot be
- * listed hold nothing of these formats.
+ * that r->file accepts; in a directory PATH, the entries r->take accepts, in
+ * name order, after those it keeps to be warned of (`skip` set, in listing
+ * order). Directories that cannot be listed hold nothing of these formats.
  */
-static int content_rule(struct pt_walk *w, struct pt_inputs *out, bool (*take_file)(const char *path),
-			int (*take_entry)(const char *full, const char *name, const char *what))
+static void content_rule(struct pt_walk *w, struct pt_inputs *out, const struct content_rule *r)
 {
 	for (int i = 0; i < w->npaths; i++) {
 		const char *p = w->paths[i];
@@ -545,7 +553,7 @@ static int content_rule(struct pt_walk *w, struct pt_inputs *out, bool (*take_fi
 		if (s->err)
 			continue;
 		if (S_ISREG(s->mode)) {
-			if (take_file(p)) {
+			if (r->file(p)) {
 				struct pt_input *x = add(out, pt_xstrdup(p));
 				x->path_index = (uint32_t)i;
 				x->named = w->npaths == 1; /* among several the failing one must be named */
@@ -559,30 +567,31 @@ static int content_rule(struct pt_walk *w, struct pt_inputs *out, bool (*take_fi
 		size_t n = 0, cap = 0;
 		for (size_t j = 0; j < d->n; j++) {
 			const char *name = d->v[j].name;
-			if (take_entry(NULL, name, NULL) < 0)
+			if (!r->named(name))
 				continue;
 			char *full = pt_xasprintf("%s/%s", p, name);
 			const char *what = pt_dir_entry_what(d, j, NULL);
-			int t = take_entry(full, name, what);
-			if (t == 1) {
+			switch (r->take(full, name, what)) {
+			case TAKE_FILE:
 				pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
 				names[n++] = full;
-				continue;
-			}
-			if (t == 2) {
+				break;
+			case TAKE_SKIP: {
 				struct pt_input *x = add(out, full);
 				x->skip = what;
 				x->path_index = (uint32_t)i;
-				continue;
+				break;
 			}
-			free(full);
+			default:
+				free(full);
+				break;
+			}
 		}
 		pt_sort(names, n, sizeof(*names), cmp_str);
 		for (size_t j = 0; j < n; j++)
 			add(out, names[j])->path_index = (uint32_t)i;
 		free(names);
 	}
-	return 0;
 }
 
 static bool cupti_file(const char *path)
@@ -590,40 +599,46 @@ static bool cupti_file(const char *path)
 	return ends_with(path, ".cdump") || cdump_magic(path);
 }
 
-/* -1 not ours by name; with full: 1 ours, 2 ours but not a regular file (warned), 0 not ours */
-static int cupti_entry(const char *full, const char *name, const char *what)
+static bool cupti_named(const char *name)
 {
-	if (!ends_with(name, ".cdump"))
-		return -1;
-	if (!full)
-		return 0;
-	return what ? 2 : 1; /* a FIFO would block the open for ever */
+	return ends_with(name, ".cdump");
+}
+
+static enum take cupti_take(const char *full, const char *name, const char *what)
+{
+	(void)full, (void)name;
+	return what ? TAKE_SKIP : TAKE_FILE; /* a FIFO would block the open for ever */
 }
 
 int pt_classify_cupti(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
 		      struct pt_diag *diag, struct pt_err **e)
 {
 	(void)o, (void)diag, (void)e;
-	return content_rule(w, out, cupti_file, cupti_entry);
+	static const struct content_rule r = { cupti_file, cupti_named, cupti_take };
+	content_rule(w, out, &r);
+	return 0;
 }
 
-static int kineto_entry(const char *full, const char *name, const char *what)
+static bool kineto_named(const char *name)
 {
-	if (name[0] == '.' || (!ends_with(name, ".json") && !ends_with(name, ".json.gz")))
-		return -1;
-	if (!full)
-		return 0;
+	return name[0] != '.' && (ends_with(name, ".json") || ends_with(name, ".json.gz"));
+}
+
+static enum take kineto_take(const char *full, const char *name, const char *what)
+{
 	if (!what && pt_kineto_sniff_file(full))
-		return 1;
+		return TAKE_FILE;
 	/* other importers also list *.json: only a trace's own name is ours to warn of */
 	if (what && (ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.gz")))
-		return 2;
-	return 0;
+		return TAKE_SKIP;
+	return TAKE_NOT;
 }
 
 int pt_classify_kineto(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
 		       struct pt_diag *diag, struct pt_err **e)
 {
 	(void)o, (void)diag, (void)e;
-	return content_rule(w, out, pt_kineto_sniff_file, kineto_entry);
+	static const struct content_rule r = { pt_kineto_sniff_file, kineto_named, kineto_take };
+	content_rule(w, out, &r);
+	return 0;
 }
