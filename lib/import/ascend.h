@@ -130,12 +130,13 @@ int pt_ascend_read_tdt(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct 
 int pt_ascend_read_aicore(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struct pt_err **e);
 
 /*
- * Import Ascend inputs: each path is a job directory (files in it or in
- * data/), a container directory, or a single raw file. Appends to m.
- * Returns 0 when something was imported, 1 when no Ascend file was found, -1
- * on a fatal problem.
+ * Ascend file names (§1.2, §1.4), for the path classifier (classify.c):
+ * whether name is an Ascend raw file and its kind (*preferred: the newer of
+ * the kind's two names; *backend: framework text 1 vm, 2 ge, 3 binary-era
+ * "Framework.vm.*"); and its slice number and device id (-1 when absent) and,
+ * in a container's names, the job id between them (malloc'd, or NULL).
  */
-int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, const struct pt_ascend_opts *opts,
-		     struct pt_diag *diag, struct pt_err **e);
+bool pt_ascend_name_kind(const char *name, enum pt_ascend_kind *kind, bool *preferred, int *backend);
+void pt_ascend_name_suffix(const char *name, int64_t *slice, int64_t *device, char **jobid);
 
 #endif

@@ -75,7 +75,7 @@ int pt_ascend_read_aicore(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, stru
 			a.op = 0;
 			unjoined++;
 		}
-		pt_vec_push(&m->aicore, a);
+		pt_model_add_aicore(m, &a);
 	}
 	if (!rc) {
 		uint64_t tail_off;

@@ -28,7 +28,6 @@
 #include "import/import-ascend-hccl.h"
 #include "import/input.h"
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -205,7 +204,7 @@ static int read_file(struct pt_model *m, uint32_t dev, uint32_t op, uint32_t exe
 		}
 		t.transport = str_field(m, args, "transport type");
 		t.task_type = str_field(m, args, "task type");
-		pt_vec_push(&m->hccl, t);
+		pt_model_add_hccl_task(m, &t);
 		kept++;
 	}
 	json_decref(root);
@@ -249,32 +248,37 @@ static bool ends_with(const char *s, const char *suf)
 static int list_dir(const char *dir, bool want_dirs, struct ent **out, size_t *nout, struct pt_diag *diag,
 		    struct pt_err **e)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	struct pt_dir d;
+	pt_dir_read(dir, &d);
+	if (d.err) {
+		pt_dir_free(&d);
 		return pt_err(e, "cannot open directory '%s'", dir);
+	}
 	struct ent *v = NULL;
 	size_t n = 0, cap = 0;
-	struct dirent *de;
 	size_t dl = strlen(dir);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	for (size_t i = 0; i < d.n; i++) {
+		const char *name = d.v[i].name;
+		if (name[0] == '.')
 			continue;
-		if (!want_dirs && !ends_with(de->d_name, ".json"))
+		if (!want_dirs && !ends_with(name, ".json"))
 			continue;
-		char *full = pt_xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", de->d_name);
-		struct stat st;
-		bool ok = !stat(full, &st) && (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
-		if (!ok && !want_dirs) /* a .json that is not a file: a FIFO would hang the read */
-			pt_input_skip(diag, full, pt_input_not_regular(full));
-		free(full);
+		bool is_dir;
+		const char *what = pt_dir_entry_what(&d, i, &is_dir);
+		bool ok = want_dirs ? is_dir : !what;
+		if (!ok && !want_dirs) { /* a .json that is not a file: a FIFO would hang the read */
+			char *full = pt_xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+			pt_input_skip(diag, full, what);
+			free(full);
+		}
 		if (!ok)
 			continue;
 		pt_xgrow((void **)&v, &cap, n + 1, sizeof(*v));
-		v[n].name = pt_xstrdup(de->d_name);
-		v[n].key = want_dirs ? 0 : file_key(de->d_name);
+		v[n].name = pt_xstrdup(name);
+		v[n].key = want_dirs ? 0 : file_key(name);
 		n++;
 	}
-	closedir(d);
+	pt_dir_free(&d);
 	pt_sort(v, n, sizeof(*v), cmp_ent);
 	*out = v;
 	*nout = n;
@@ -317,52 +321,8 @@ int pt_hccl_read_dir(struct pt_model *m, uint32_t dev, const char *dir, struct p
 	return rc;
 }
 
-#define DUP_HCCL "skipped an HCCL directory of a rank already found elsewhere"
-
-/* PATH itself named hccl_info_<d>, or its entries so named. */
-static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return 0;
-	uint32_t num = 0;
-	size_t pl = strlen(path);
-	while (pl > 1 && path[pl - 1] == '/')
-		pl--;
-	char *trim = pt_xstrndup(path, pl);
-	const char *b = strrchr(trim, '/');
-	int self = pt_hccl_dir_number(b ? b + 1 : trim, &num);
-	free(trim);
-	if (!self) {
-		pt_numbered_add(f, path, num, DUP_HCCL, diag);
-		return 0;
-	}
-	struct ent *v;
-	size_t n;
-	if (list_dir(path, true, &v, &n, diag, e))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (!pt_hccl_dir_number(v[i].name, &num)) {
-			char *full = pt_xasprintf("%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", v[i].name);
-			pt_numbered_add(f, full, num, DUP_HCCL, diag);
-			free(full);
-		}
-	free_ents(v, n);
-	return 0;
-}
-
-int pt_import_ascend_hccl(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_ascend_hccl(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 			  struct pt_diag *diag, struct pt_err **e)
 {
-	struct pt_numbered_set f = { 0 };
-	int rc = 0;
-	if (o->minddata_dir)
-		rc = scan(&f, o->minddata_dir, diag, e);
-	for (int i = 0; i < npaths && !rc; i++)
-		if (strcmp(paths[i], "-"))
-			rc = scan(&f, paths[i], diag, e);
-	if (!rc)
-		rc = f.n ? pt_numbered_read_all(m, &f, o->ascend.device, "HCCL directory", pt_hccl_read_dir, diag, e) : 1;
-	pt_numbered_free(&f);
-	return rc;
+	return pt_numbered_read_all(m, in, o->ascend.device, "HCCL directory", pt_hccl_read_dir, diag, e);
 }

@@ -19,7 +19,6 @@
  * at the start of every execution whose op's last name segment equals the
  * node name (§3.13 "Time"; chrome-trace.md §7).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -343,7 +342,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 		struct pt_mem_graph mg = { dev, g->graph_id, g->static_mem, mp->total_mem,
 					   pt_model_str(m, g->fp_start ? g->fp_start : ""),
 					   pt_model_str(m, g->bp_end ? g->bp_end : "") };
-		pt_vec_push(&m->mem_graphs, mg);
+		pt_model_add_mem_graph(m, &mg);
 		size_t node0 = m->mem_nodes.n, nn = g->n_node_mems;
 		for (size_t i = 0; i < nn; i++) {
 			const Mindspore__Profiler__NodeMemProto *nd = g->node_mems[i];
@@ -352,7 +351,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 			struct pt_mem_node mn = { gidx, pt_model_str(m, nd->node_name ? nd->node_name : ""), nd->node_id,
 						  (uint32_t)m->mem_ids.n, (uint32_t)nd->n_output_tensor_id, 0, 0 };
 			for (size_t k = 0; k < nd->n_output_tensor_id; k++)
-				pt_vec_push(&m->mem_ids, nd->output_tensor_id[k]);
+				pt_model_add_mem_id(m, nd->output_tensor_id[k]);
 			mn.ws0 = (uint32_t)m->mem_ids.n;
 			for (size_t k = 0; k < nd->n_workspace_tensor_id; k++) {
 				uint64_t id = nd->workspace_tensor_id[k];
@@ -361,10 +360,10 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 					dup = nd->output_tensor_id[j] == id;
 				if (dup)
 					continue;
-				pt_vec_push(&m->mem_ids, id);
+				pt_model_add_mem_id(m, id);
 				mn.nws++;
 			}
-			pt_vec_push(&m->mem_nodes, mn);
+			pt_model_add_mem_node(m, &mn);
 		}
 		/* difference array in 128 bits: sizes up to 2^64 and static memory
 		 * near ±2^63 add up exactly; the curve is then clamped to int64 */
@@ -374,7 +373,7 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 			const char *ll = t->life_long ? t->life_long : "";
 			struct pt_mem_tensor mt = { gidx, t->tensor_id, t->size, pt_model_str(m, t->type ? t->type : ""),
 						    t->life_start, t->life_end, pt_model_str(m, ll) };
-			pt_vec_push(&m->mem_tensors, mt);
+			pt_model_add_mem_tensor(m, &mt);
 			if (!known_life(ll)) {
 				warn_once(&w.unknown_life, &w.first_unknown, t->tensor_id);
 				continue;
@@ -434,70 +433,8 @@ int pt_memory_read_file(struct pt_model *m, uint32_t dev, const char *path, stru
 
 /* ---- discovery ------------------------------------------------------------------- */
 
-#define DUP_MEMORY "skipped a memory file already found elsewhere"
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int scan(struct pt_numbered_set *f, const char *path, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st))
-		return 0;
-	uint32_t num = 0;
-	if (!S_ISDIR(st.st_mode)) {
-		const char *b = strrchr(path, '/');
-		if (!pt_memory_file_number(b ? b + 1 : path, &num))
-			pt_numbered_add(f, path, num, DUP_MEMORY, diag);
-		return 0;
-	}
-	DIR *d = opendir(path);
-	if (!d)
-		return pt_err(e, "cannot open directory '%s'", path);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (pt_memory_file_number(de->d_name, &num))
-			continue;
-		pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = pt_xstrdup(de->d_name);
-	}
-	closedir(d);
-	pt_sort(names, n, sizeof(*names), cmp_str);
-	size_t pl = strlen(path);
-	for (size_t i = 0; i < n; i++) {
-		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
-		pt_memory_file_number(names[i], &num);
-		const char *what = pt_input_not_regular(full);
-		if (!what)
-			pt_numbered_add(f, full, num, DUP_MEMORY, diag);
-		else
-			pt_input_skip(diag, full, what);
-		free(full);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-int pt_import_ascend_memory(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_ascend_memory(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 			    struct pt_diag *diag, struct pt_err **e)
 {
-	struct pt_numbered_set f = { 0 };
-	int rc = 0;
-	if (o->minddata_dir) {
-		struct stat st;
-		if (!stat(o->minddata_dir, &st) && S_ISDIR(st.st_mode))
-			rc = scan(&f, o->minddata_dir, diag, e);
-	}
-	for (int i = 0; i < npaths && !rc; i++)
-		if (strcmp(paths[i], "-"))
-			rc = scan(&f, paths[i], diag, e);
-	if (!rc)
-		rc = f.n ? pt_numbered_read_all(m, &f, o->ascend.device, "memory file", pt_memory_read_file, diag, e) : 1;
-	pt_numbered_free(&f);
-	return rc;
+	return pt_numbered_read_all(m, in, o->ascend.device, "memory file", pt_memory_read_file, diag, e);
 }

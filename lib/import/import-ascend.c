@@ -1,14 +1,14 @@
 /*
- * Ascend job discovery (ascend.md §1): find the raw files under each PATH,
- * classify them by kind, group them per device, order the slices, and run the
- * per-format readers of each device in dependency order.
+ * Ascend jobs (ascend.md §1): the kinds of raw file by name (the path
+ * classifier, classify.c, finds the files under each PATH with them); the
+ * files found grouped per device, the slices ordered, and the per-format
+ * readers of each device run in dependency order.
  */
 #include "import/ascend.h"
 #include "import/input.h"
 #include "import/registry.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,24 +58,6 @@ static const char *kind_label[PT_AK__N] = {
 	[PT_AK_AICORE] = "aicore",
 };
 
-/* One candidate file. */
-struct cand {
-	char *path;
-	enum pt_ascend_kind kind;
-	uint32_t device;
-	int64_t slice;       /* -1 = no slice number */
-	bool preferred;      /* matched the newer name */
-	int backend;         /* framework text: 1 vm, 2 ge; binary era text file "Framework.vm.*": 3 */
-	int dir_rank;        /* 0 job dir, 1 data/, 2 container */
-	char *dir;           /* the directory it was found in */
-	uint32_t path_index; /* which PATH argument */
-};
-
-struct found {
-	struct cand *v;
-	size_t n, cap;
-};
-
 static bool ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -109,7 +91,7 @@ static const char *match_at(const char *name, const char *pat)
  * decimal token just before ".slice_<n>", or the last token for unsliced names.
  * Container names put a job id between them: "...<dev>.<JOBID>.slice_<n>".
  */
-static void parse_suffix(const char *name, int64_t *slice, int64_t *device, char **jobid)
+void pt_ascend_name_suffix(const char *name, int64_t *slice, int64_t *device, char **jobid)
 {
 	size_t len = strlen(name);
 	*slice = -1;
@@ -140,8 +122,7 @@ static void parse_suffix(const char *name, int64_t *slice, int64_t *device, char
 	}
 }
 
-/* Classify a file name; returns false when it is no Ascend raw file. */
-static bool classify(const char *name, enum pt_ascend_kind *kind, bool *preferred, int *backend)
+bool pt_ascend_name_kind(const char *name, enum pt_ascend_kind *kind, bool *preferred, int *backend)
 {
 	if (ends_with(name, ".done") || ends_with(name, ".join") || ends_with(name, ".zip"))
 		return false;
@@ -191,175 +172,9 @@ static bool classify(const char *name, enum pt_ascend_kind *kind, bool *preferre
 	return false;
 }
 
-static int add_file(struct found *f, const char *dir, const char *name, int dir_rank, uint32_t path_index,
-		    const char *want_job, struct pt_diag *diag)
-{
-	enum pt_ascend_kind kind;
-	bool preferred;
-	int backend;
-	if (!classify(name, &kind, &preferred, &backend))
-		return 0;
-	int64_t slice, device;
-	char *jobid;
-	parse_suffix(name, &slice, &device, &jobid);
-	char *path = dir ? pt_xasprintf("%s/%s", dir, name) : pt_xstrdup(name);
-	if (want_job && (!jobid || strcmp(jobid, want_job))) {
-		free(jobid);
-		free(path);
-		return 0;
-	}
-	free(jobid);
-	if (device < 0 || device > UINT32_MAX) {
-		pt_diag_warn(diag, path, "assumed device 0 for files without a device id", PT_POS_NONE, 0);
-		device = 0;
-	}
-	pt_xgrow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-	struct cand *c = &f->v[f->n++];
-	c->path = path;
-	c->kind = kind;
-	c->device = (uint32_t)device;
-	c->slice = slice;
-	c->preferred = preferred;
-	c->backend = backend;
-	c->dir_rank = dir_rank;
-	c->dir = pt_xstrdup(dir ? dir : ".");
-	c->path_index = path_index;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted entry names of a directory (regular files or directories as asked). An entry
- * named as an Ascend file that is not a regular file is skipped with a warning. */
-static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *n, struct pt_diag *diag,
-		    struct pt_err **e)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return pt_err_errno(e, errno, "cannot open directory '%s'", dir);
-	char **v = NULL;
-	size_t k = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *p = pt_xasprintf("%s/%s", dir, de->d_name);
-		struct stat st;
-		bool ok = !stat(p, &st) && (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
-		enum pt_ascend_kind kind;
-		bool preferred;
-		int backend;
-		if (!ok && !want_dirs && classify(de->d_name, &kind, &preferred, &backend))
-			pt_input_skip(diag, p, pt_input_not_regular(p));
-		free(p);
-		if (!ok)
-			continue;
-		pt_xgrow((void **)&v, &cap, k + 1, sizeof(*v));
-		v[k++] = pt_xstrdup(de->d_name);
-	}
-	closedir(d);
-	pt_sort(v, k, sizeof(*v), cmp_str);
-	*names = v;
-	*n = k;
-	return 0;
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static int scan_dir(struct found *f, const char *dir, int rank, uint32_t pi, const char *want_job,
-		    struct pt_diag *diag, struct pt_err **e)
-{
-	char **names;
-	size_t n;
-	if (list_dir(dir, false, &names, &n, diag, e))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		add_file(f, dir, names[i], rank, pi, want_job, diag);
-	free_names(names, n);
-	return 0;
-}
-
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return !stat(p, &st) && S_ISDIR(st.st_mode);
-}
-
-/* A container directory: <dev>/data/Framework.host.*.<dev>.<JOBID>.slice_<n>. */
-static int scan_container(struct found *f, const char *dir, uint32_t pi, const char *want_job,
-			  struct pt_diag *diag, struct pt_err **e)
-{
-	char **subs;
-	size_t n;
-	if (list_dir(dir, true, &subs, &n, diag, e))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!all_digits(subs[i], strlen(subs[i])))
-			continue;
-		char *data = pt_xasprintf("%s/%s/data", dir, subs[i]);
-		int rc = is_dir(data) ? scan_dir(f, data, 2, pi, want_job, diag, e) : 0;
-		free(data);
-		if (rc) {
-			free_names(subs, n);
-			return -1;
-		}
-	}
-	free_names(subs, n);
-	return 0;
-}
-
-static int scan_path(struct found *f, const char *path, uint32_t pi, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st))
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	if (!S_ISDIR(st.st_mode)) {
-		/* a single file: taken when its name is an Ascend kind's, else left to other importers */
-		const char *b = strrchr(path, '/');
-		char *dir = b ? pt_xstrndup(path, (size_t)(b - path)) : NULL;
-		add_file(f, dir ? dir : ".", b ? b + 1 : path, 0, pi, NULL, diag);
-		free(dir);
-		return 0;
-	}
-	size_t before = f->n;
-	if (scan_dir(f, path, 0, pi, NULL, diag, e))
-		return -1;
-	char *data = pt_xasprintf("%s/data", path);
-	int rc = is_dir(data) ? scan_dir(f, data, 1, pi, NULL, diag, e) : 0;
-	free(data);
-	if (rc)
-		return -1;
-	/* the path is a container directory itself */
-	const char *b = strrchr(path, '/');
-	const char *base = b && b[1] ? b + 1 : path;
-	if (f->n == before && !strncmp(base, "container", 9))
-		return scan_container(f, path, pi, NULL, diag, e);
-	/* container/<dev>/data beside the job directory holds its framework files */
-	char *cont = pt_xasprintf("%s/../container", path);
-	rc = 0;
-	if (is_dir(cont)) {
-		char *job = pt_xstrdup(base);
-		size_t l = strlen(job);
-		while (l > 0 && job[l - 1] == '/')
-			job[--l] = 0;
-		rc = scan_container(f, cont, pi, job, diag, e);
-		free(job);
-	}
-	free(cont);
-	return rc;
-}
-
 static int cmp_slice(const void *a, const void *b)
 {
-	const struct cand *x = *(struct cand *const *)a, *y = *(struct cand *const *)b;
+	const struct pt_input *x = *(const struct pt_input *const *)a, *y = *(const struct pt_input *const *)b;
 	if (x->slice != y->slice)
 		return x->slice < y->slice ? -1 : 1;
 	return strcmp(x->path, y->path);
@@ -388,10 +203,10 @@ static bool is_fw_bin(enum pt_ascend_kind k)
  * too); slices are ordered by number; a missing slice number among several
  * files is fatal.
  */
-static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind kind, struct pt_ascend_dev *d,
+static int select_files(const struct pt_inputs *f, uint32_t device, enum pt_ascend_kind kind, struct pt_ascend_dev *d,
 			struct pt_diag *diag, struct pt_err **e)
 {
-	struct cand **sel = NULL;
+	const struct pt_input **sel = NULL;
 	size_t ns = 0;
 	uint32_t npaths = 0;
 	for (size_t i = 0; i < f->n; i++)
@@ -401,19 +216,19 @@ static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind ki
 		int best_rank = 99;
 		bool any_pref = false;
 		for (size_t i = 0; i < f->n; i++) {
-			struct cand *c = &f->v[i];
-			if (c->path_index == pi && c->device == device && c->kind == kind) {
-				if (c->dir_rank < best_rank)
-					best_rank = c->dir_rank;
+			const struct pt_input *c = &f->v[i];
+			if (c->path_index == pi && c->number == device && c->kind == (int)kind) {
+				if (c->depth < best_rank)
+					best_rank = c->depth;
 			}
 		}
 		if (best_rank == 99)
 			continue;
 		bool deeper = false;
 		for (size_t i = 0; i < f->n; i++) {
-			struct cand *c = &f->v[i];
-			if (c->path_index == pi && c->device == device && c->kind == kind) {
-				if (c->dir_rank == best_rank)
+			const struct pt_input *c = &f->v[i];
+			if (c->path_index == pi && c->number == device && c->kind == (int)kind) {
+				if (c->depth == best_rank)
 					any_pref |= c->preferred;
 				else
 					deeper = true;
@@ -421,8 +236,8 @@ static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind ki
 		}
 		size_t first = ns;
 		for (size_t i = 0; i < f->n; i++) {
-			struct cand *c = &f->v[i];
-			if (c->path_index != pi || c->device != device || c->kind != kind || c->dir_rank != best_rank)
+			const struct pt_input *c = &f->v[i];
+			if (c->path_index != pi || c->number != device || c->kind != (int)kind || c->depth != best_rank)
 				continue;
 			if (any_pref && !c->preferred)
 				continue;
@@ -454,12 +269,12 @@ static int select_files(struct found *f, uint32_t device, enum pt_ascend_kind ki
 }
 
 /* Framework consistency (§1.5): no vm/ge mix, no text/binary mix. */
-static int check_framework(struct found *f, uint32_t device, struct pt_err **e)
+static int check_framework(const struct pt_inputs *f, uint32_t device, struct pt_err **e)
 {
-	const struct cand *vm = NULL, *ge = NULL, *bin = NULL, *binvm = NULL;
+	const struct pt_input *vm = NULL, *ge = NULL, *bin = NULL, *binvm = NULL;
 	for (size_t i = 0; i < f->n; i++) {
-		const struct cand *c = &f->v[i];
-		if (c->device != device)
+		const struct pt_input *c = &f->v[i];
+		if (c->number != device)
 			continue;
 		if (is_fw_text(c->kind)) {
 			if (c->backend == 1 && !vm)
@@ -541,15 +356,6 @@ static int import_device(struct pt_ascend_ctx *c, struct pt_ascend_dev *d, struc
 	return 0;
 }
 
-static void free_found(struct found *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].path);
-		free(f->v[i].dir);
-	}
-	free(f->v);
-}
-
 static void free_dev(struct pt_ascend_dev *d)
 {
 	for (int k = 0; k < PT_AK__N; k++)
@@ -558,29 +364,22 @@ static void free_dev(struct pt_ascend_dev *d)
 	pt_hashmap_free(&d->point_op);
 }
 
-int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, const struct pt_ascend_opts *opts,
+int pt_import_ascend(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e)
 {
-	struct found f = { 0 };
+	const struct pt_ascend_opts *opts = &o->ascend;
+	const struct pt_inputs *f = in;
 	int rc = 0;
 	uint32_t *ids = NULL;
 	size_t nids = 0;
-	for (int i = 0; i < npaths && !rc; i++)
-		rc = scan_path(&f, paths[i], (uint32_t)i, diag, e);
-	if (rc)
-		goto out;
-	if (!f.n) {
-		rc = 1; /* nothing of ours: other importers may take these paths */
-		goto out;
-	}
 	/* the devices present, in id order */
-	for (size_t i = 0; i < f.n; i++) {
+	for (size_t i = 0; i < f->n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < nids; j++)
-			seen |= ids[j] == f.v[i].device;
+			seen |= ids[j] == f->v[i].number;
 		if (!seen) {
 			ids = pt_xrealloc(ids, (nids + 1) * sizeof(*ids));
-			ids[nids++] = f.v[i].device;
+			ids[nids++] = f->v[i].number;
 		}
 	}
 	pt_sort(ids, nids, sizeof(*ids), cmp_u32);
@@ -596,15 +395,15 @@ int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, c
 			rc = pt_err(e, "no file of device %" PRId64 " (devices present: %s)", opts->device, list);
 			goto out;
 		}
-		for (size_t i = 0; i < f.n; i++)
-			if (f.v[i].device != (uint32_t)opts->device)
-				pt_diag_warn(diag, f.v[i].path, "skipped files of unselected devices", PT_POS_NONE, 0);
+		for (size_t i = 0; i < f->n; i++)
+			if (f->v[i].number != (uint32_t)opts->device)
+				pt_diag_warn(diag, f->v[i].path, "skipped files of unselected devices", PT_POS_NONE, 0);
 	}
 	struct pt_ascend_ctx ctx = { m, diag, opts };
 	for (size_t j = 0; j < nids && !rc; j++) {
 		if (opts->device >= 0 && ids[j] != (uint32_t)opts->device)
 			continue;
-		if ((rc = check_framework(&f, ids[j], e)))
+		if ((rc = check_framework(f, ids[j], e)))
 			break;
 		struct pt_ascend_dev d;
 		memset(&d, 0, sizeof(d));
@@ -613,19 +412,12 @@ int pt_import_ascend(struct pt_model *m, const char *const *paths, int npaths, c
 		pt_hashmap_init(&d.task_op);
 		pt_hashmap_init(&d.point_op);
 		for (int k = 0; k < PT_AK__N && !rc; k++)
-			rc = select_files(&f, ids[j], (enum pt_ascend_kind)k, &d, diag, e);
+			rc = select_files(f, ids[j], (enum pt_ascend_kind)k, &d, diag, e);
 		if (!rc)
 			rc = import_device(&ctx, &d, e);
 		free_dev(&d);
 	}
 out:
 	free(ids);
-	free_found(&f);
 	return rc;
-}
-
-int pt_import_ascend_paths(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
-			   struct pt_diag *diag, struct pt_err **e)
-{
-	return pt_import_ascend(m, paths, npaths, &o->ascend, diag, e);
 }

@@ -579,16 +579,9 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 	rank_build(&j->callbit);
 	/* the links, from the last so that the first model's can grow over the activities in place */
 	struct pt_model *m = j->m;
-	size_t l0 = m->links.n;
-	struct pt_gpu_link *lv;
-	if (!l0 && !m->links.cap) {
-		lv = pt_xrealloc(j->act.v, (out ? out : 1) * sizeof(*lv));
-		j->act.v = NULL;
-		m->links.cap = out ? out : 1;
-	} else {
-		pt_vec_reserve(&m->links, l0 + out);
-		lv = m->links.v;
-	}
+	void *spare = j->act.v;
+	struct pt_gpu_link *lv = pt_model_reserve_links(m, out, &spare);
+	j->act.v = spare;
 	/* (through memcpy: the two kinds of record share the bytes) */
 	const unsigned char *av = j->act.v ? (const unsigned char *)j->act.v : (const unsigned char *)lv;
 	at = j->evn;
@@ -611,10 +604,9 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 		}
 		struct pt_gpu_link l = { j->ev0 + prev_bit(&j->actbit, &at), j->ev0 + (uint32_t)cpos,
 					 best && best[c] ? rs[best[c] - 1].event + 1 : 0 };
-		memcpy(&lv[l0 + i], &l, sizeof(l));
+		memcpy(&lv[i], &l, sizeof(l));
 	}
-	m->links.v = lv;
-	m->links.n = l0 + out;
+	pt_model_commit_links(m, out);
 	pt_vec_free(&j->act);
 	bits_free(&j->callbit);
 	bits_free(&j->actbit);

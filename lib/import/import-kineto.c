@@ -25,7 +25,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "import/import-kineto.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1322,14 +1321,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 
 /* ---- discovery -------------------------------------------------------------------------------- */
 
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
-/* Whether the file's first bytes (decompressed when gzipped) are a Kineto trace's. */
-static bool sniff_file(const char *path)
+bool pt_kineto_sniff_file(const char *path)
 {
 	int fd;
 	uint64_t size;
@@ -1347,64 +1339,19 @@ static bool sniff_file(const char *path)
 	return ok;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_kineto(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e)
 {
 	(void)o;
 	bool any = false;
-	for (int i = 0; i < npaths; i++) {
-		const char *p = paths[i];
-		struct stat st;
-		if (!strcmp(p, "-") || stat(p, &st))
-			continue;
-		if (S_ISREG(st.st_mode)) {
-			if (!sniff_file(p))
-				continue;
-			if (import_file(m, p, npaths == 1, diag, e))
-				return -1;
-			any = true;
+	for (size_t i = 0; i < in->n; i++) {
+		if (in->v[i].skip) {
+			pt_input_skip(diag, in->v[i].path, in->v[i].skip);
 			continue;
 		}
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		DIR *dir = opendir(p);
-		if (!dir)
-			continue;
-		char **names = NULL;
-		size_t n = 0, cap = 0;
-		struct dirent *de;
-		while ((de = readdir(dir))) {
-			if (de->d_name[0] == '.' || (!ends_with(de->d_name, ".json") && !ends_with(de->d_name, ".json.gz")))
-				continue;
-			char *full = pt_xasprintf("%s/%s", p, de->d_name);
-			const char *odd = pt_input_not_regular(full);
-			if (odd || !sniff_file(full)) {
-				/* other importers also list *.json: only a trace's own name is ours to warn of */
-				if (odd && (ends_with(de->d_name, ".pt.trace.json") || ends_with(de->d_name, ".pt.trace.json.gz")))
-					pt_input_skip(diag, full, odd);
-				free(full);
-				continue;
-			}
-			pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-			names[n++] = full;
-		}
-		closedir(dir);
-		pt_sort(names, n, sizeof(*names), cmp_str);
-		int rc = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (!rc && import_file(m, names[j], false, diag, e))
-				rc = -1;
-			free(names[j]);
-		}
-		free(names);
-		if (rc)
+		if (import_file(m, in->v[i].path, in->v[i].named, diag, e))
 			return -1;
-		any |= n > 0;
+		any = true;
 	}
 	return any ? 0 : 1;
 }

@@ -19,5 +19,7 @@ bool pt_kineto_decimal(const char *s, size_t n, int scale, int64_t *out);
 
 /* Whether the first bytes of a file, b[0, n), look like a Kineto trace. */
 bool pt_kineto_sniff(const char *b, size_t n);
+/* Whether the file's first bytes (decompressed when gzipped) are a Kineto trace's (classify.c). */
+bool pt_kineto_sniff_file(const char *path);
 
 #endif

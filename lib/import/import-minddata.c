@@ -1,9 +1,9 @@
 /*
- * MindData importer: discovery and device attachment (ascend.md §1.1, §1.4).
+ * MindData importer: file names and device attachment (ascend.md §1.1, §1.4).
  *
- * Files are looked for in --minddata DIR first, then in every PATH (a
- * directory's own entries, or a single file). The first file of a (kind,
- * number) wins; later ones are skipped with a warning. Device: when the model
+ * The path classifier (classify.c) looks for the files in --minddata DIR
+ * first, then in every PATH (a directory's own entries, or a single file). The
+ * first file of a (kind, number) wins; later ones are skipped with a warning. Device: when the model
  * holds exactly one Ascend device and every MindData file carries one and the
  * same number, the files are attached to that device (warned when the numbers
  * differ); otherwise the number is the device id: the NPU device of that id,
@@ -13,10 +13,8 @@
 #include "import/input.h"
 #include "import/import-minddata.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "import/registry.h"
 #include "model/model.h"
@@ -52,116 +50,27 @@ int pt_md_kind_of(const char *base, uint32_t *number)
 	return -1;
 }
 
-struct mdfile {
-	char *path;
-	int kind;
-	uint32_t number;
-};
-
-struct found {
-	struct mdfile *v;
-	size_t n, cap;
-};
-
-static void add(struct found *f, const char *path, int kind, uint32_t number, struct pt_diag *diag)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->v[i].kind == kind && f->v[i].number == number) {
-			pt_diag_warn(diag, path, "skipped a MindData file already found elsewhere", PT_POS_NONE, 0);
-			return;
-		}
-	}
-	pt_xgrow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-	f->v[f->n++] = (struct mdfile){ pt_xstrdup(path), kind, number };
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int scan(struct found *f, const char *path, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st))
-		return 0; /* other importers report paths that do not exist */
-	if (!S_ISDIR(st.st_mode)) {
-		const char *b = strrchr(path, '/');
-		uint32_t num;
-		int k = pt_md_kind_of(b ? b + 1 : path, &num);
-		if (k >= 0)
-			add(f, path, k, num, diag);
-		return 0;
-	}
-	DIR *d = opendir(path);
-	if (!d)
-		return pt_err(e, "cannot open directory '%s'", path);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint32_t num;
-		if (pt_md_kind_of(de->d_name, &num) < 0)
-			continue;
-		pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = pt_xstrdup(de->d_name);
-	}
-	closedir(d);
-	pt_sort(names, n, sizeof(*names), cmp_str); /* deterministic order */
-	size_t pl = strlen(path);
-	for (size_t i = 0; i < n; i++) {
-		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
-		uint32_t num;
-		int k = pt_md_kind_of(names[i], &num);
-		const char *what = pt_input_not_regular(full);
-		if (!what)
-			add(f, full, k, num, diag);
-		else
-			pt_input_skip(diag, full, what);
-		free(full);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_minddata(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		       struct pt_diag *diag, struct pt_err **e)
 {
-	struct found f = { 0 };
+	const struct pt_inputs *f = in;
 	int rc = 0;
-	if (o->minddata_dir) {
-		struct stat st;
-		if (stat(o->minddata_dir, &st) || !S_ISDIR(st.st_mode))
-			return pt_err(e, "--minddata: '%s' is not a directory", o->minddata_dir);
-		rc = scan(&f, o->minddata_dir, diag, e);
-	}
-	for (int i = 0; i < npaths && !rc; i++)
-		if (strcmp(paths[i], "-"))
-			rc = scan(&f, paths[i], diag, e);
-	if (rc)
-		goto out;
-	if (!f.n) {
-		rc = 1;
-		goto out;
-	}
-
 	/* attachment rule (ascend.md §1.4) */
 	uint32_t npu = pt_model_only_device(m, PT_DEV_NPU);
 	bool one_number = true;
-	for (size_t i = 1; i < f.n; i++)
-		one_number &= f.v[i].number == f.v[0].number;
+	for (size_t i = 1; i < f->n; i++)
+		one_number &= f->v[i].number == f->v[0].number;
 	bool attach = npu != PT_NONE && one_number;
-	if (attach && m->devices.v[npu].id != f.v[0].number)
+	if (attach && m->devices.v[npu].id != f->v[0].number)
 		pt_diag_note(diag, "MindData files numbered %u attached to the only Ascend device, %u",
-			     f.v[0].number, m->devices.v[npu].id);
+			     f->v[0].number, m->devices.v[npu].id);
 
 	/* pipelines first: the CPU reader checks op ids against them */
 	static const int order[PT_MDK__N] = { PT_MDK_PIPELINE, PT_MDK_DEVICE_QUEUE, PT_MDK_ITERATOR, PT_MDK_CPU };
 	bool any = false;
 	for (int oi = 0; oi < PT_MDK__N && !rc; oi++) {
-		for (size_t i = 0; i < f.n && !rc; i++) {
-			struct mdfile *mf = &f.v[i];
+		for (size_t i = 0; i < f->n && !rc; i++) {
+			const struct pt_input *mf = &f->v[i];
 			if (mf->kind != order[oi])
 				continue;
 			uint32_t dev;
@@ -197,9 +106,5 @@ int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths,
 	}
 	if (!rc && !any)
 		rc = 1;
-out:
-	for (size_t i = 0; i < f.n; i++)
-		free(f.v[i].path);
-	free(f.v);
 	return rc;
 }

@@ -53,7 +53,6 @@
  */
 #include "import/import-msgpu.h"
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -603,7 +602,7 @@ static int read_ops(struct dev *d, int kind, struct pt_err **e)
 			uint32_t evi = (uint32_t)pt_events_total(&d->m->events);
 			pt_model_add_event(d->m, track, op.name, PT_EV_RANGE, st, du, 0, opi, 0);
 			struct pt_range_info ri = { evi, optype, 0, 0, 0, 0, 0 };
-			pt_vec_push(&d->m->ranges, ri);
+			pt_model_add_range(d->m, &ri);
 			n++;
 		}
 	}
@@ -875,70 +874,20 @@ static void add(struct groups *gs, const char *path, int kind, uint32_t num, boo
 	g->from_dir |= from_dir;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int cmp_group(const void *a, const void *b)
 {
 	const struct group *x = a, *y = b;
 	return x->num < y->num ? -1 : x->num > y->num;
 }
 
-static int scan(struct groups *gs, const char *path, struct pt_diag *diag, struct pt_err **e)
-{
-	struct stat st;
-	if (stat(path, &st))
-		return 0; /* other importers report paths that do not exist */
-	if (!S_ISDIR(st.st_mode)) {
-		const char *b = strrchr(path, '/');
-		uint32_t num;
-		int k = pt_msgpu_kind_of(b ? b + 1 : path, &num);
-		if (k >= 0)
-			add(gs, path, k, num, false, diag);
-		return 0;
-	}
-	DIR *dir = opendir(path);
-	if (!dir)
-		return pt_err(e, "cannot open directory '%s'", path);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		uint32_t num;
-		if (pt_msgpu_kind_of(de->d_name, &num) < 0)
-			continue;
-		pt_xgrow((void **)&names, &cap, n + 1, sizeof(*names));
-		names[n++] = pt_xstrdup(de->d_name);
-	}
-	closedir(dir);
-	pt_sort(names, n, sizeof(*names), cmp_str); /* deterministic order */
-	size_t pl = strlen(path);
-	for (size_t i = 0; i < n; i++) {
-		char *full = pt_xasprintf("%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
-		uint32_t num;
-		int k = pt_msgpu_kind_of(names[i], &num);
-		const char *what = pt_input_not_regular(full);
-		if (!what)
-			add(gs, full, k, num, true, diag);
-		else
-			pt_input_skip(diag, full, what);
-		free(full);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-int pt_import_msgpu(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_msgpu(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e)
 {
 	struct groups gs = { 0 };
 	int rc = 0;
-	for (int i = 0; i < npaths && !rc; i++)
-		if (strcmp(paths[i], "-"))
-			rc = scan(&gs, paths[i], diag, e);
+	/* the classifier's rule (pt_classify_msgpu) found them: depth 1 = listed in a directory PATH */
+	for (size_t i = 0; i < in->n; i++)
+		add(&gs, in->v[i].path, in->v[i].kind, in->v[i].number, in->v[i].depth == 1, diag);
 	/* start_time_<d>.txt and step_trace_profiling_<d>.txt alone are not a GPU run */
 	size_t keep = 0;
 	for (size_t i = 0; i < gs.n; i++) {

@@ -52,9 +52,19 @@ int pt_input_open(const char *path, int *fd, uint64_t *size, struct pt_err **e)
 
 const char *pt_input_not_regular(const char *path)
 {
+	return pt_input_what(path, NULL);
+}
+
+const char *pt_input_what(const char *path, bool *is_dir)
+{
 	struct stat st;
-	if (!stat(path, &st))
+	if (is_dir)
+		*is_dir = false;
+	if (!stat(path, &st)) {
+		if (is_dir)
+			*is_dir = S_ISDIR(st.st_mode);
 		return S_ISREG(st.st_mode) ? NULL : mode_name(st.st_mode);
+	}
 	int er = errno;
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
 		return er == ELOOP ? "a symbolic link loop" : "a dangling symbolic link";

@@ -25,6 +25,8 @@ int pt_input_open(const char *path, int *fd, uint64_t *size, struct pt_err **e);
  * link", ... NULL for a regular file.
  */
 const char *pt_input_not_regular(const char *path);
+/* The same, and *is_dir (may be NULL): whether it is a directory. */
+const char *pt_input_what(const char *path, bool *is_dir);
 /* A directory walk skips entry path, which names an input but is not a regular file: a warning. */
 void pt_input_skip(struct pt_diag *diag, const char *path, const char *what);
 /* The error for a file that ended at byte `at`, short of the `size` bytes it had when opened. */

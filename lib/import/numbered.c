@@ -4,32 +4,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "import/classify.h"
 #include "model/model.h"
 #include "support/diag.h"
 #include "support/xalloc.h"
 
-void pt_numbered_add(struct pt_numbered_set *f, const char *path, uint32_t number, const char *dup_warning,
-		     struct pt_diag *diag)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].number == number) {
-			pt_diag_warn(diag, path, dup_warning, PT_POS_NONE, 0);
-			return;
-		}
-	pt_xgrow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-	f->v[f->n++] = (struct pt_numbered){ pt_xstrdup(path), number };
-}
-
-void pt_numbered_free(struct pt_numbered_set *f)
-{
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i].path);
-	free(f->v);
-	f->v = NULL;
-	f->n = f->cap = 0;
-}
-
-int pt_numbered_read_all(struct pt_model *m, const struct pt_numbered_set *f, int64_t selected, const char *what,
+int pt_numbered_read_all(struct pt_model *m, const struct pt_inputs *f, int64_t selected, const char *what,
 			 pt_numbered_read_fn read, struct pt_diag *diag, struct pt_err **e)
 {
 	uint32_t npu = pt_model_only_device(m, PT_DEV_NPU);

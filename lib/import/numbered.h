@@ -1,7 +1,8 @@
 /*
  * Per-rank inputs of an Ascend job that carry their device number in their
- * name (memory_usage_<d>.pb, hccl_info_<d>/): the set found under the import
- * paths, and their attachment to the model's devices.
+ * name (memory_usage_<d>.pb, hccl_info_<d>/): their attachment to the
+ * model's devices (the path classifier, classify.c, finds them, one per
+ * number).
  */
 #ifndef PT_NUMBERED_H
 #define PT_NUMBERED_H
@@ -11,22 +12,7 @@
 struct pt_diag;
 struct pt_err;
 struct pt_model;
-
-struct pt_numbered {
-	char *path;
-	uint32_t number;
-};
-
-struct pt_numbered_set {
-	struct pt_numbered *v;
-	size_t n, cap;
-};
-
-/* Add path with its number; a second path of the same number is skipped with
- * the warning `dup_warning`. */
-void pt_numbered_add(struct pt_numbered_set *f, const char *path, uint32_t number, const char *dup_warning,
-		     struct pt_diag *diag);
-void pt_numbered_free(struct pt_numbered_set *f);
+struct pt_inputs;
 
 typedef int (*pt_numbered_read_fn)(struct pt_model *m, uint32_t dev, const char *path, struct pt_diag *diag,
 				   struct pt_err **e);
@@ -39,7 +25,7 @@ typedef int (*pt_numbered_read_fn)(struct pt_model *m, uint32_t dev, const char 
  * of a device other than `selected` (>= 0). Returns 0 when at least one entry
  * was read, 1 when none was (nothing importable), -1 on an error in *e.
  */
-int pt_numbered_read_all(struct pt_model *m, const struct pt_numbered_set *f, int64_t selected, const char *what,
+int pt_numbered_read_all(struct pt_model *m, const struct pt_inputs *f, int64_t selected, const char *what,
 			 pt_numbered_read_fn read, struct pt_diag *diag, struct pt_err **e);
 
 #endif

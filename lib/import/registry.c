@@ -9,14 +9,14 @@
 #include "model/ptm.h"
 
 const struct pt_importer pt_importers[] = {
-	{ "ascend", pt_import_ascend_paths },
-	{ "ascend", pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
-	{ "cupti", pt_import_cupti },
-	{ "kineto", pt_import_kineto }, /* PyTorch profiler traces (.json, .json.gz) */
-	{ "msgpu", pt_import_msgpu },   /* MindSpore GPU profiler directories (before their MindData files) */
-	{ "minddata", pt_import_minddata },
-	{ "minddata", pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */
-	{ NULL, NULL },
+	{ "ascend", pt_classify_ascend, pt_import_ascend },
+	{ "ascend", pt_classify_hccl, pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
+	{ "cupti", pt_classify_cupti, pt_import_cupti },
+	{ "kineto", pt_classify_kineto, pt_import_kineto }, /* PyTorch profiler traces (.json, .json.gz) */
+	{ "msgpu", pt_classify_msgpu, pt_import_msgpu },   /* MindSpore GPU profiler directories (before their MindData files) */
+	{ "minddata", pt_classify_minddata, pt_import_minddata },
+	{ "minddata", pt_classify_memory, pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */
+	{ NULL, NULL, NULL },
 };
 
 const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "msgpu", "minddata", NULL };
@@ -47,14 +47,23 @@ int pt_import(struct pt_model *m, const char *const *paths, int npaths, const st
 			return pt_err(e, "'%s' is a proftool model, not a raw dump", paths[i]);
 	}
 	bool any = false;
+	struct pt_walk *w = pt_walk_new(paths, npaths);
 	for (const struct pt_importer *imp = pt_importers; imp->name; imp++) {
 		if (strcmp(o->format, "auto") && strcmp(o->format, imp->name))
 			continue;
-		int rc = imp->run(m, paths, npaths, o, diag, e);
-		if (rc < 0)
+		/* each rule at its importer's turn: what it reports comes in the order it always did */
+		struct pt_inputs in = { 0 };
+		int rc = imp->classify(w, o, &in, diag, e);
+		if (!rc)
+			rc = in.n ? imp->run(m, &in, o, diag, e) : 1;
+		pt_inputs_free(&in);
+		if (rc < 0) {
+			pt_walk_free(w);
 			return -1;
+		}
 		any |= rc == 0;
 	}
+	pt_walk_free(w);
 	if (!any) {
 		if (strcmp(o->format, "auto"))
 			return pt_err(e, "no %s input found under '%s'", o->format, paths[0]);

@@ -1,11 +1,14 @@
 /*
- * Import any supported raw input into one model: every importer looks at
- * every PATH and takes what belongs to it (an Ascend job directory may also
- * hold MindData files). Nothing importable under all PATHs is fatal.
+ * Import any supported raw input into one model: the PATHs are walked once
+ * (classify.h) and every importer is given what belongs to it (an Ascend job
+ * directory may also hold MindData files). Nothing importable under all PATHs
+ * is fatal. Adding an input format: its importer, its rule in classify.c and
+ * one row in registry.c.
  */
 #ifndef PT_IMPORT_REGISTRY_H
 #define PT_IMPORT_REGISTRY_H
 #include "import/ascend.h"
+#include "import/classify.h"
 
 struct pt_import_opts {
 	const char *format;       /* "auto" or one importer's name */
@@ -14,15 +17,17 @@ struct pt_import_opts {
 };
 
 /*
- * An importer: returns 0 when it imported something, 1 when it found nothing
- * of its format under paths (not an error), -1 on a fatal problem.
+ * An importer reads the inputs its rule picked from the PATHs (classify.h):
+ * returns 0 when it imported something, 1 when it found nothing of its format
+ * (not an error), -1 on a fatal problem.
  */
-typedef int (*pt_importer_fn)(struct pt_model *m, const char *const *paths, int npaths,
-			      const struct pt_import_opts *o, struct pt_diag *diag, struct pt_err **e);
+typedef int (*pt_importer_fn)(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
+			      struct pt_diag *diag, struct pt_err **e);
 
 struct pt_importer {
-	const char *name;
-	pt_importer_fn run;
+	const char *name;        /* the --format that selects it */
+	pt_classify_fn classify; /* its rule: which files under the PATHs are its inputs */
+	pt_importer_fn run;      /* reads them; not called when the rule found nothing */
 };
 
 /* In the order they run: device data first, so that later importers attach to its devices. */
@@ -35,15 +40,15 @@ int pt_import(struct pt_model *m, const char *const *paths, int npaths, const st
 extern const char *const pt_import_formats[];
 
 /* The importers (one file each). */
-int pt_import_ascend_paths(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
-			   struct pt_diag *diag, struct pt_err **e);
-int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
-		    struct pt_diag *diag, struct pt_err **e);
-int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_ascend(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e);
-int pt_import_msgpu(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_cupti(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e);
-int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+int pt_import_kineto(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
+		     struct pt_diag *diag, struct pt_err **e);
+int pt_import_msgpu(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
+		    struct pt_diag *diag, struct pt_err **e);
+int pt_import_minddata(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		       struct pt_diag *diag, struct pt_err **e);
 
 #endif

@@ -329,6 +329,57 @@ void pt_model_add_md_record(struct pt_model *m, const struct pt_md_record *r)
 	pt_vec_push(&m->md_records, *r);
 }
 
+uint32_t pt_model_new_device(struct pt_model *m, struct pt_device *d)
+{
+	pt_vec_push(&m->devices, *d);
+	memset(d, 0, sizeof(*d));
+	return (uint32_t)(m->devices.n - 1);
+}
+
+uint32_t pt_model_new_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
+			    uint32_t name)
+{
+	struct pt_track t = { device, kind, stream, name };
+	pt_vec_push(&m->tracks, t);
+	return (uint32_t)(m->tracks.n - 1);
+}
+
+struct pt_gpu_link *pt_model_reserve_links(struct pt_model *m, size_t n, void **spare)
+{
+	if (!m->links.n && !m->links.cap && spare && *spare) {
+		m->links.v = pt_xrealloc(*spare, (n ? n : 1) * sizeof(*m->links.v));
+		*spare = NULL;
+		m->links.cap = n ? n : 1;
+	} else {
+		pt_vec_reserve(&m->links, m->links.n + (n ? n : 1)); /* never a NULL vector to offset */
+	}
+	return m->links.v + m->links.n;
+}
+
+uint32_t pt_model_add_mem_graph(struct pt_model *m, const struct pt_mem_graph *g)
+{
+	pt_vec_push(&m->mem_graphs, *g);
+	return (uint32_t)(m->mem_graphs.n - 1);
+}
+
+uint32_t pt_model_add_mem_node(struct pt_model *m, const struct pt_mem_node *n)
+{
+	pt_vec_push(&m->mem_nodes, *n);
+	return (uint32_t)(m->mem_nodes.n - 1);
+}
+
+uint32_t pt_model_add_mem_id(struct pt_model *m, uint64_t id)
+{
+	pt_vec_push(&m->mem_ids, id);
+	return (uint32_t)(m->mem_ids.n - 1);
+}
+
+uint32_t pt_model_add_mem_tensor(struct pt_model *m, const struct pt_mem_tensor *t)
+{
+	pt_vec_push(&m->mem_tensors, *t);
+	return (uint32_t)(m->mem_tensors.n - 1);
+}
+
 static struct pt_stat *find_stat(const struct pt_model *m, int32_t device, const char *key)
 {
 	for (size_t i = 0; i < m->stats.n; i++)

@@ -636,6 +636,70 @@ void pt_model_add_md_record(struct pt_model *m, const struct pt_md_record *r);
 /* Append an AI CPU op (copied). */
 void pt_model_add_aicpu(struct pt_model *m, const struct pt_aicpu *a);
 
+/*
+ * Append a device as given, without looking for an equal one (a CUPTI or
+ * Kineto device belongs to one process); its strings and offsets are taken
+ * over (*d is zeroed). Returns its index.
+ */
+uint32_t pt_model_new_device(struct pt_model *m, struct pt_device *d);
+/* Append a track without looking for an equal one (the importer keeps its own index). Returns its index. */
+uint32_t pt_model_new_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,
+			    uint32_t name);
+
+/* The side tables of GPU events, appended in event order (copied; inline: one per record). */
+static inline void pt_model_add_copy(struct pt_model *m, const struct pt_copy_info *c)
+{
+	pt_vec_push(&m->copies, *c);
+}
+static inline void pt_model_add_sync(struct pt_model *m, const struct pt_sync_info *s)
+{
+	pt_vec_push(&m->syncs, *s);
+}
+static inline void pt_model_add_range(struct pt_model *m, const struct pt_range_info *r)
+{
+	pt_vec_push(&m->ranges, *r);
+}
+static inline void pt_model_add_ext_corr(struct pt_model *m, const struct pt_ext_corr *x)
+{
+	pt_vec_push(&m->ext_corr, *x);
+}
+static inline void pt_model_add_gpu_mem(struct pt_model *m, const struct pt_gpu_mem *g)
+{
+	pt_vec_push(&m->gpu_mem, *g);
+}
+static inline void pt_model_add_gpu_pool(struct pt_model *m, const struct pt_gpu_pool *p)
+{
+	pt_vec_push(&m->gpu_pools, *p);
+}
+/*
+ * Room for n more GPU links at the end of m->links: returns the first of the
+ * n slots, which the caller fills, then pt_model_commit_links(m, n). When the
+ * model has no link storage yet and *spare is a malloc'd buffer, that buffer
+ * is grown to n links and taken over (*spare = NULL), so that a join can lay
+ * its links over its own scratch records.
+ */
+struct pt_gpu_link *pt_model_reserve_links(struct pt_model *m, size_t n, void **spare);
+static inline void pt_model_commit_links(struct pt_model *m, size_t n)
+{
+	m->links.n += n;
+}
+
+/* Ascend side tables (copied). */
+static inline void pt_model_add_aicore(struct pt_model *m, const struct pt_aicore *a)
+{
+	pt_vec_push(&m->aicore, *a);
+}
+static inline void pt_model_add_hccl_task(struct pt_model *m, const struct pt_hccl_task *t)
+{
+	pt_vec_push(&m->hccl, *t);
+}
+/* A memory graph, its nodes, the tensor ids they list and its tensors (see struct pt_mem_graph). Each
+ * returns the index of what it appended. */
+uint32_t pt_model_add_mem_graph(struct pt_model *m, const struct pt_mem_graph *g);
+uint32_t pt_model_add_mem_node(struct pt_model *m, const struct pt_mem_node *n);
+uint32_t pt_model_add_mem_id(struct pt_model *m, uint64_t id);
+uint32_t pt_model_add_mem_tensor(struct pt_model *m, const struct pt_mem_tensor *t);
+
 /* Add `delta` to the stat (device, key), creating it at 0. device -1 = model-wide. */
 void pt_model_stat_add(struct pt_model *m, int32_t device, const char *key, int64_t delta);
 /* Set the stat (device, key) to value. */

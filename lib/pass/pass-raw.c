@@ -6,7 +6,7 @@
  *   aicpu  one row per AI CPU op
  *   kernels, api  CUPTI kernels and runtime/driver calls
  *   tensors  every tensor of the Ascend memory graphs with its index range
- *          (built by pass-memory.c, which owns the lifetime rules of
+ *          (built by pass-memory-ascend.c, which owns the lifetime rules of
  *          ascend.md §3.13)
  * Rows of ops/tasks are ordered by device, start, stream, then model order.
  */

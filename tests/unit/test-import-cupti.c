@@ -225,7 +225,12 @@ static void test_header_errors(void **state)
 	m = pt_model_new();
 	struct pt_err *e = NULL;
 	const char *paths[] = { path };
-	assert_int_equal(pt_import_cupti(m, paths, 1, &o, &diag, &e), 1);
+	struct pt_walk *w = pt_walk_new(paths, 1);
+	struct pt_inputs in = { 0 };
+	assert_int_equal(pt_classify_cupti(w, &o, &in, &diag, &e), 0);
+	assert_int_equal(in.n, 0);
+	pt_inputs_free(&in);
+	pt_walk_free(w);
 	pt_model_free(m);
 	pt_diag_free(&diag);
 	unlink(p2);

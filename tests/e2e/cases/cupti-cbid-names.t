@@ -1,5 +1,5 @@
 # API calls whose cbid the dump does not name take the built-in table
-# generated from CUPTI's headers (lib/cupti/cupti-cbid-names.c,
+# generated from CUPTI's headers (lib/cupti/cupti-cbid-names-*.c,
 # scripts/gen-cupti-cbid-names); a name in the dump wins; an id beyond the
 # table stays "<runtime cbid N>".
 cat >n.cdtxt <<'D'
@@ -21,4 +21,4 @@ D
 run proftool-gen cupti n.cdtxt -o n.cdump
 run "proftool summary n.cdump --view api --format csv"
 run "proftool timeline n.cdump -o - | grep -o '\"name\":\"[^\"]*\"' | sort -u"
-run "grep -c '\[' \$SRC/lib/cupti/cupti-cbid-names.c"
+run "cat \$SRC/lib/cupti/cupti-cbid-names*.c | grep -c '\['"

@@ -1,0 +1,51 @@
+/*
+ * Applying a decoded .ptm chunk to the model (private to ptm-read.c and
+ * ptm-apply.c): every index a chunk holds is checked against what the model
+ * holds so far, then the chunk is appended.
+ */
+#ifndef PT_MODEL_PTM_APPLY_H
+#define PT_MODEL_PTM_APPLY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "proftool.pb-c.h"
+
+struct pt_err;
+
+struct u32buf {
+	uint32_t *v;
+	size_t cap;
+};
+
+struct ids {
+	size_t nstrings, ndevices, ntracks, nops;
+	uint64_t nevents; /* events applied so far (a streaming read keeps only the current batch) */
+	struct u32buf scratch[3]; /* undelta()'s columns */
+	bool batchwise;           /* a streaming read holds one event batch at a time */
+	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
+	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
+	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
+	uint8_t *kkind;           /* skip: the kind of every event read */
+	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
+	size_t kcap, ktcap;
+	unsigned ktw;
+	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
+	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
+};
+
+/* Chunks that refer to names, devices, tracks and ops are checked against m's. */
+void pt_ptm_ids_of(struct ids *ids, const struct pt_model *m);
+/* Check chunk c (body offset off in file name) against ids and apply it to m; *footer when it was the footer. */
+int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, const char *name, uint64_t off,
+		 bool *footer, uint32_t crc, struct pt_err **e);
+/*
+ * A StringPiece p[0, n), interned straight from the chunk's bytes (no copy
+ * of every string, as protobuf-c would make). *added gets the number of
+ * strings. 0, or -1 with *e set.
+ */
+int pt_ptm_strings_apply(struct pt_model *m, struct ids *ids, const uint8_t *p, size_t n, const char *name,
+			 uint64_t off, size_t *added, struct pt_err **e);
+
+#endif

@@ -1,0 +1,757 @@
+/* `proftool memory`: the CUPTI GPU memory views (cupti.md §6.11; see pass-memory-int.h). */
+#include "pass/pass-memory-int.h"
+
+
+#include <inttypes.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/gpu-memory-series.h"
+#include "model/gpu-memory.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/hashmap.h"
+#include "support/names.h"
+#include "support/steppat.h"
+#include "support/xalloc.h"
+#include "support/sort.h"
+#include "table/table.h"
+
+/* ================================================================ GPU (cupti.md §6.11) */
+
+/* ---- launching host calls ---- */
+
+struct swin {
+	int64_t s, e, num; /* a host step range [s, e) and its number */
+};
+
+struct swins {
+	struct swin *v;
+	size_t n, cap;
+};
+
+struct calls {
+	uint32_t cpu;             /* CPU device index of the process, PT_NONE */
+	struct pt_hashmap byc;    /* corr -> API event + 1 */
+	struct pt_index *x;
+	struct swins steps;       /* the process's host step ranges, start order */
+};
+
+static int cmp_swin(const void *x, const void *y)
+{
+	const struct swin *a = x, *b = y;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/*
+ * Host step ranges of the process (whole name matching re), numbered by the
+ * digits after their last '#' when every one has such a number and no two
+ * share it, else 1, 2, ... in start order (as summary.md §2.1 numbers them).
+ */
+static void calls_steps(const struct pt_model *m, struct calls *c, const regex_t *re)
+{
+	if (c->cpu == PT_NONE)
+		return;
+	const struct pt_events *ev = &m->events;
+	bool numbered = true;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != c->cpu)
+			continue;
+		const char *nm = pt_model_strget(m, ev->name[i]);
+		if (regexec(re, nm, 0, NULL, 0))
+			continue;
+		const char *h = strrchr(nm, '#');
+		char *end = NULL;
+		long long v = -1;
+		if (h && h[1] >= '0' && h[1] <= '9')
+			v = strtoll(h + 1, &end, 10);
+		if (!end || *end || v < 0)
+			numbered = false;
+		struct swin w = { ev->start[i], ev->start[i] + ev->dur[i], v };
+		pt_vec_push(&c->steps, w);
+	}
+	pt_sort(c->steps.v, c->steps.n, sizeof(*c->steps.v), cmp_swin);
+	for (size_t i = 0; i < c->steps.n && numbered; i++)
+		for (size_t j = 0; j < i && numbered; j++)
+			numbered = c->steps.v[i].num != c->steps.v[j].num;
+	for (size_t i = 0; i < c->steps.n && !numbered; i++)
+		c->steps.v[i].num = (int64_t)i + 1;
+}
+
+static bool is_runtime(const char *s)
+{
+	return !strncmp(s, "cuda", 4);
+}
+
+static void calls_init(const struct pt_model *m, uint32_t dev, struct pt_index *x, struct calls *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->x = x;
+	c->cpu = PT_NONE;
+	pt_hashmap_init(&c->byc);
+	uint32_t pid = m->devices.v[dev].pid;
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].kind == PT_DEV_CPU && m->devices.v[d].pid == pid && pid) {
+			c->cpu = (uint32_t)d;
+			break;
+		}
+	if (c->cpu == PT_NONE)
+		return;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_API || !ev->corr[i] || m->tracks.v[ev->track[i]].device != c->cpu)
+			continue;
+		bool added;
+		uint64_t *v = pt_hashmap_put(&c->byc, ev->corr[i], i + 1, &added);
+		if (!added && !is_runtime(pt_model_strget(m, ev->name[*v - 1])) &&
+		    is_runtime(pt_model_strget(m, ev->name[i])))
+			*v = i + 1;
+	}
+}
+
+/* API event of a correlation id, or -1. */
+static int64_t call_of(const struct calls *c, uint32_t corr)
+{
+	if (!corr)
+		return -1;
+	uint64_t *v = pt_hashmap_get(&c->byc, corr);
+	return v ? (int64_t)*v - 1 : -1;
+}
+
+/* Innermost host range enclosing API event a, or -1. */
+static int64_t range_of(const struct pt_model *m, const struct calls *c, size_t a)
+{
+	size_t n;
+	const uint32_t *evs = pt_index_track_events(c->x, m->events.track[a], &n);
+	int64_t s = m->events.start[a], e = s + m->events.dur[a];
+	/* last event starting at or before s */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->events.start[evs[mid]] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k-- > 0;) {
+		uint32_t i = evs[k];
+		if (m->events.kind[i] != PT_EV_RANGE)
+			continue;
+		if (m->events.start[i] + m->events.dur[i] >= e)
+			return i;
+	}
+	return -1;
+}
+
+/* Output name of an API call (cupti.md §6.10). */
+static size_t api_len(const char *s)
+{
+	return pt_api_name_len(s, strlen(s));
+}
+
+static const char *range_label(const struct pt_model *m, uint32_t ev)
+{
+	for (size_t i = 0; i < m->ranges.n; i++)
+		if (m->ranges.v[i].event == ev && m->ranges.v[i].label)
+			return pt_model_strget(m, m->ranges.v[i].label);
+	return pt_model_strget(m, m->events.name[ev]);
+}
+
+/* Number of the (first) step of the process whose range contains t, or -1. */
+static int64_t step_at(const struct calls *c, int64_t t)
+{
+	for (size_t i = 0; i < c->steps.n; i++)
+		if (c->steps.v[i].s <= t && t < c->steps.v[i].e)
+			return c->steps.v[i].num;
+	return -1;
+}
+
+static void set_call(const struct pt_model *m, const struct calls *c, struct pt_table *t, size_t r, size_t c0,
+		     uint32_t corr, bool with_time)
+{
+	int64_t a = call_of(c, corr);
+	if (a < 0) {
+		set_s(t, r, c0, "<unknown>");
+		return;
+	}
+	const char *nm = pt_model_strget(m, m->events.name[a]);
+	pt_table_set_strdup(t, r, c0, nm, api_len(nm));
+	size_t k = c0 + 1;
+	if (with_time) {
+		pt_table_set_int(t, r, k++, m->tracks.v[m->events.track[a]].stream);
+		pt_table_set_int(t, r, k++, m->events.start[a]);
+	}
+	int64_t rg = range_of(m, c, (size_t)a);
+	if (rg >= 0)
+		set_s(t, r, k, range_label(m, (uint32_t)rg));
+}
+
+struct orow {
+	uint32_t rec;
+	uint64_t bytes, addr;
+	int64_t time;
+};
+
+static int cmp_orow(const void *x, const void *y)
+{
+	const struct orow *a = x, *b = y;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+struct callagg {
+	uint32_t api_name; /* string id of the API event name, UINT32_MAX = unknown */
+	uint32_t range;    /* event + 1 */
+	uint8_t group;
+	int64_t allocs, bytes, max;
+};
+
+static int cmp_callagg(const void *x, const void *y)
+{
+	const struct callagg *a = x, *b = y;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->allocs != b->allocs)
+		return a->allocs > b->allocs ? -1 : 1;
+	if (a->api_name != b->api_name)
+		return a->api_name < b->api_name ? -1 : 1;
+	return a->range < b->range ? -1 : a->range > b->range;
+}
+
+/* A window of record times [s, e) of one device; `on` when a filter asked for one. */
+struct gwin {
+	bool on;
+	int64_t s, e;
+};
+
+static bool in_win(const struct gwin *w, int64_t t)
+{
+	return !w->on || (t >= w->s && t < w->e);
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static struct gwin window_of(const struct pt_mem_opts *o, int64_t t0, const struct calls *c)
+{
+	struct gwin w = { o->has_steps || o->has_window, INT64_MIN, INT64_MAX };
+	if (o->has_window) {
+		if (o->win_a != INT64_MIN)
+			w.s = sat_add(t0, o->win_a);
+		if (o->win_b != INT64_MAX)
+			w.e = sat_add(t0, o->win_b);
+	}
+	if (o->has_steps) {
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < c->steps.n; i++) {
+			const struct swin *sw = &c->steps.v[i];
+			if (sw->num < o->step_a || sw->num > o->step_b)
+				continue;
+			if (sw->s < lo)
+				lo = sw->s;
+			if (sw->e > hi)
+				hi = sw->e;
+		}
+		if (lo > hi)
+			lo = hi = 0; /* no step kept: an empty window */
+		if (lo > w.s)
+			w.s = lo;
+		if (hi < w.e)
+			w.e = hi;
+	}
+	if (w.e < w.s)
+		w.e = w.s;
+	return w;
+}
+
+/* Number of replay items (time order) before time t. */
+static size_t items_before(const struct pt_gmem_state *r, int64_t t)
+{
+	size_t lo = 0, hi = r->nitems;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->items[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The replay's counters after its first n items, and the blocks of group g open then (open may be NULL). */
+struct gcounts {
+	int64_t allocs[PT_GMEM__N], releases[PT_GMEM__N], unmatched[PT_GMEM__N], mismatch[PT_GMEM__N],
+		over_open[PT_GMEM__N];
+};
+
+static void replay_prefix(const struct pt_model *m, uint32_t dev, size_t n, int g, struct gcounts *out,
+			  struct pt_gmem_u32vec *open)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	struct pt_gmem_state r;
+	pt_gmem_state_init(m, dev, &r);
+	pt_gmem_state_run(m, &r, false, n - 1, g, open);
+	memcpy(out->allocs, r.allocs, sizeof(r.allocs));
+	memcpy(out->releases, r.releases, sizeof(r.releases));
+	memcpy(out->unmatched, r.unmatched, sizeof(r.unmatched));
+	memcpy(out->mismatch, r.mismatch, sizeof(r.mismatch));
+	memcpy(out->over_open, r.over_open, sizeof(r.over_open));
+	pt_gmem_state_free(&r);
+}
+
+/* Peak of one series of a group in a window: the value carried in at its start, then its samples. */
+struct wpeak {
+	bool has, at_start;
+	int64_t v, t;
+};
+
+static struct wpeak series_peak(const struct pt_gms_group *g, size_t k, const struct gwin *w)
+{
+	struct wpeak p = { 0 };
+	for (size_t i = 0; i < g->time.n; i++) {
+		int64_t t = g->time.v[i], v = g->val.v[i * g->nseries + k];
+		if (t < w->s) {
+			p = (struct wpeak){ true, true, v, w->s };
+		} else if (t < w->e) {
+			if (!p.has || v > p.v)
+				p = (struct wpeak){ true, false, v, t };
+		}
+	}
+	return p;
+}
+
+static const struct pt_gms_group *gms_find(const struct pt_gms *gs, enum pt_gms_kind k, uint32_t pid, uint64_t pool)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (gs->g[i].kind == k && (k != PT_GMS_POOL || (gs->g[i].pid == pid && gs->g[i].pool == pool)))
+			return &gs->g[i];
+	return NULL;
+}
+
+void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int64_t t0, const regex_t *step_re,
+		      struct pt_table ***tv, size_t *nt)
+{
+	enum pt_mem_by by = o->by;
+	bool *has = pt_xcalloc(m->devices.n + 1, sizeof(*has));
+	bool any = false;
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		has[m->gpu_mem.v[i].device] = true;
+	for (size_t i = 0; i < m->gpu_pools.n; i++)
+		has[m->gpu_pools.v[i].device] = true;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		has[d] = has[d] && keep_dev(m, (uint32_t)d, o->device);
+		any |= has[d];
+	}
+	if (!any) {
+		free(has);
+		return;
+	}
+	struct pt_index *x = pt_index_new(m);
+	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+	if (by == PT_MEM_BY_POOL) {
+		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "process", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "allocations", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "releases", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "peak_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t0t, "peak_step", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_peak_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t0t, "live_at_end", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "live_bytes_at_end", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "release_unmatched", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "release_size_mismatch", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "alloc_over_open", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "without_api", PT_COL_INT, PT_ROLE_VALUE);
+		t1 = pt_table_new("gpu_memory_outstanding", "Allocations outstanding at each peak");
+		col(t1, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t1, "process", PT_COL_INT, PT_ROLE_KEY);
+		col(t1, "group", PT_COL_STR, PT_ROLE_KEY);
+		col(t1, "address", PT_COL_STR, PT_ROLE_KEY);
+		col(t1, "bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t1, "memory_kind", PT_COL_STR, PT_ROLE_LABEL);
+		col(t1, "stream", PT_COL_INT, PT_ROLE_VALUE);
+		col(t1, "pool", PT_COL_STR, PT_ROLE_LABEL);
+		col(t1, "alloc_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t1, "age", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t1, "correlation", PT_COL_INT, PT_ROLE_VALUE);
+		col(t1, "call", PT_COL_STR, PT_ROLE_LABEL);
+		col(t1, "thread", PT_COL_INT, PT_ROLE_VALUE);
+		col(t1, "call_start", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t1, "range", PT_COL_STR, PT_ROLE_LABEL);
+		t2 = pt_table_new("gpu_memory_pools", "GPU memory pools");
+		col(t2, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t2, "process", PT_COL_INT, PT_ROLE_KEY);
+		col(t2, "pool", PT_COL_STR, PT_ROLE_KEY);
+		col(t2, "type", PT_COL_STR, PT_ROLE_LABEL);
+		col(t2, "created", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t2, "destroyed", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t2, "release_threshold", PT_COL_INT, PT_ROLE_VALUE);
+		col(t2, "initial_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t2, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t2, "max_time", PT_COL_TIME, PT_ROLE_VALUE);
+		col(t2, "growths", PT_COL_INT, PT_ROLE_VALUE);
+		col(t2, "trims", PT_COL_INT, PT_ROLE_VALUE);
+		t3 = pt_table_new("gpu_memory_pool_events", "GPU memory pool creation, growth, trims, destruction");
+		col(t3, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t3, "pool", PT_COL_STR, PT_ROLE_KEY);
+		col(t3, "time", PT_COL_TIME, PT_ROLE_KEY);
+		col(t3, "event", PT_COL_STR, PT_ROLE_LABEL);
+		col(t3, "size_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t3, "utilized_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t3, "min_bytes_to_keep", PT_COL_INT, PT_ROLE_VALUE);
+	} else if (by == PT_MEM_BY_TIME) {
+		t0t = pt_table_new("gpu_memory_timeline", "GPU allocations and releases");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "time", PT_COL_TIME, PT_ROLE_KEY);
+		col(t0t, "operation", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "address", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "memory_kind", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "stream", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "pool", PT_COL_STR, PT_ROLE_LABEL);
+		col(t0t, "allocated_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "reserved_bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "correlation", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "call", PT_COL_STR, PT_ROLE_LABEL);
+	} else {
+		t0t = pt_table_new("gpu_memory_calls", "GPU allocations per launching host call");
+		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "call", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "range", PT_COL_STR, PT_ROLE_KEY);
+		col(t0t, "allocations", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
+		col(t0t, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
+	}
+	for (size_t d = 0; d < m->devices.n; d++) {
+		if (!has[d])
+			continue;
+		const struct pt_device *dv = &m->devices.v[d];
+		struct pt_gmem_state r;
+		pt_gmem_state_init(m, (uint32_t)d, &r);
+		pt_gmem_state_run(m, &r, true, 0, -1, NULL);
+		struct calls c;
+		calls_init(m, (uint32_t)d, x, &c);
+		calls_steps(m, &c, step_re);
+		struct gwin w = window_of(o, t0, &c);
+		if (by == PT_MEM_BY_POOL) {
+			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
+			struct gcounts ca, cb;
+			struct pt_gms gs = { 0 };
+			size_t ns = 0, ne = 0;
+			if (w.on) {
+				ns = items_before(&r, w.s);
+				ne = items_before(&r, w.e);
+				replay_prefix(m, (uint32_t)d, ns, 0, &ca, NULL);
+				replay_prefix(m, (uint32_t)d, ne, 0, &cb, NULL);
+				pt_gms_build(m, (uint32_t)d, false, &gs);
+			}
+			for (int g = 0; g < PT_GMEM__N; g++) {
+				if (!r.any[g])
+					continue;
+				bool has_peak = r.has_peak[g];
+				int64_t peak = r.peak[g], peak_time = r.peak_time[g];
+				int64_t allocs = r.allocs[g], releases = r.releases[g], unmatched = r.unmatched[g],
+					mismatch = r.mismatch[g], over_open = r.over_open[g];
+				int64_t live = r.live_end[g], live_bytes = r.live_bytes_end[g];
+				struct pt_gmem_u32vec open = { 0 };
+				if (!w.on) {
+					if (has_peak) {
+						struct pt_gmem_state r2;
+						pt_gmem_state_init(m, (uint32_t)d, &r2);
+						pt_gmem_state_run(m, &r2, false, r.peak_pos[g], g, &open);
+						pt_gmem_state_free(&r2);
+					}
+				} else {
+					allocs = cb.allocs[g] - ca.allocs[g];
+					releases = cb.releases[g] - ca.releases[g];
+					unmatched = cb.unmatched[g] - ca.unmatched[g];
+					mismatch = cb.mismatch[g] - ca.mismatch[g];
+					over_open = cb.over_open[g] - ca.over_open[g];
+					/* the blocks open at the window's end */
+					struct pt_gmem_u32vec end = { 0 };
+					struct gcounts tmp;
+					replay_prefix(m, (uint32_t)d, ne, g, &tmp, &end);
+					live = (int64_t)end.n;
+					__int128 lb = 0; /* exact: hostile sizes reach 2^64 */
+					for (size_t i = 0; i < end.n; i++)
+						lb += pt_gmem_sat(m->gpu_mem.v[end.v[i]].bytes);
+					live_bytes = clamp64(lb);
+					pt_vec_free(&end);
+					/* the peak: the value carried in at the start, then the records of the window */
+					struct wpeak p = { 0 };
+					uint32_t prec = UINT32_MAX;
+					for (size_t k = 0; k < r.rows.n; k++) {
+						const struct pt_gmem_row *gw = &r.rows.v[k];
+						const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
+						if ((gw->what != PT_GMEM_RS_ALLOC && gw->what != PT_GMEM_RS_RELEASE) ||
+						    (int)pt_gmem_group_of(rec->mem_kind) != g)
+							continue;
+						if (rec->time < w.s) {
+							p = (struct wpeak){ true, true, gw->allocated, w.s };
+						} else if (rec->time < w.e && (!p.has || gw->allocated > p.v)) {
+							p = (struct wpeak){ true, false, gw->allocated, rec->time };
+							prec = gw->rec;
+						}
+					}
+					has_peak = p.has;
+					peak = p.v;
+					peak_time = p.t;
+					if (p.has && p.at_start) {
+						replay_prefix(m, (uint32_t)d, ns, g, &tmp, &open);
+					} else if (p.has) {
+						size_t pos = 0;
+						while (pos < r.nitems && (r.items[pos].pool || r.items[pos].idx != prec))
+							pos++;
+						replay_prefix(m, (uint32_t)d, pos + 1, g, &tmp, &open);
+					}
+				}
+				if (w.on && !has_peak && !allocs && !releases && !unmatched && !live) {
+					pt_vec_free(&open);
+					continue; /* nothing of the group in or before the window */
+				}
+				int64_t without = 0;
+				struct orow *os = pt_xmalloc((open.n + 1) * sizeof(*os));
+				for (size_t i = 0; i < open.n; i++) {
+					const struct pt_gpu_mem *rec = &m->gpu_mem.v[open.v[i]];
+					os[i] = (struct orow){ open.v[i], rec->bytes, rec->address, rec->time };
+				}
+				pt_sort(os, open.n, sizeof(*os), cmp_orow);
+				for (size_t i = 0; i < open.n; i++) {
+					const struct pt_gpu_mem *rec = &m->gpu_mem.v[os[i].rec];
+					size_t row = pt_table_add_row(t1);
+					pt_table_set_int(t1, row, 0, dv->id);
+					pt_table_set_int(t1, row, 1, rec->pid);
+					set_s(t1, row, 2, pt_gmem_group_names[g]);
+					set_hex(t1, row, 3, rec->address);
+					pt_table_set_int(t1, row, 4, pt_gmem_sat(rec->bytes));
+					set_s(t1, row, 5, mem_kind_name(rec->mem_kind));
+					pt_table_set_int(t1, row, 6, rec->stream);
+					if (rec->pool_type)
+						set_hex(t1, row, 7, rec->pool_address);
+					pt_table_set_int(t1, row, 8, rec->time);
+					pt_table_set_int(t1, row, 9, peak_time - rec->time);
+					pt_table_set_int(t1, row, 10, rec->corr);
+					set_call(m, &c, t1, row, 11, rec->corr, true);
+					without += call_of(&c, rec->corr) < 0;
+				}
+				free(os);
+				pt_vec_free(&open);
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				pt_table_set_int(t0t, row, 1, dv->pid);
+				set_s(t0t, row, 2, pt_gmem_group_names[g]);
+				pt_table_set_int(t0t, row, 3, allocs);
+				pt_table_set_int(t0t, row, 4, releases);
+				if (has_peak) {
+					pt_table_set_int(t0t, row, 5, peak);
+					pt_table_set_int(t0t, row, 6, peak_time);
+					int64_t st = step_at(&c, peak_time);
+					if (st >= 0)
+						pt_table_set_int(t0t, row, 7, st);
+				}
+				if (g == PT_GMEM_DEVICE && !w.on && r.has_rpeak) {
+					pt_table_set_int(t0t, row, 8, r.rpeak);
+					pt_table_set_int(t0t, row, 9, r.rpeak_time);
+				} else if (g == PT_GMEM_DEVICE && w.on) {
+					const struct pt_gms_group *mg = gms_find(&gs, PT_GMS_MEMORY, 0, 0);
+					struct wpeak rp = mg ? series_peak(mg, 1, &w) : (struct wpeak){ 0 };
+					if (rp.has) {
+						pt_table_set_int(t0t, row, 8, rp.v);
+						pt_table_set_int(t0t, row, 9, rp.t);
+					}
+				}
+				pt_table_set_int(t0t, row, 10, live);
+				pt_table_set_int(t0t, row, 11, live_bytes);
+				pt_table_set_int(t0t, row, 12, unmatched);
+				pt_table_set_int(t0t, row, 13, mismatch);
+				pt_table_set_int(t0t, row, 14, over_open);
+				pt_table_set_int(t0t, row, 15, without);
+			}
+			for (size_t p = 0; p < r.pools.n; p++) {
+				const struct pt_gmem_pool *pl = &r.pools.v[p];
+				if (w.on && ((pl->seen_created && pl->created >= w.e) || (pl->destroyed && pl->destroyed_at < w.s)))
+					continue; /* the pool did not exist in the window */
+				size_t row = pt_table_add_row(t2);
+				pt_table_set_int(t2, row, 0, dv->id);
+				pt_table_set_int(t2, row, 1, pl->pid);
+				set_hex(t2, row, 2, pl->address);
+				set_s(t2, row, 3, pl->type == 1 ? "LOCAL" : pl->type == 2 ? "IMPORTED" : "INVALID");
+				if (pl->seen_created)
+					pt_table_set_int(t2, row, 4, pl->created);
+				if (pl->destroyed)
+					pt_table_set_int(t2, row, 5, pl->destroyed_at);
+				if (pl->seen_created)
+					pt_table_set_int(t2, row, 6, pt_gmem_sat(pl->threshold));
+				int64_t growths = pl->growths, trims = pl->trims;
+				if (!w.on) {
+					if (pl->has_size) {
+						pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
+						pt_table_set_int(t2, row, 8, pt_gmem_sat(pl->max));
+						pt_table_set_int(t2, row, 9, pl->max_time);
+					}
+				} else {
+					if (pl->has_size)
+						pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
+					const struct pt_gms_group *pg = gms_find(&gs, PT_GMS_POOL, pl->pid, pl->address);
+					struct wpeak mp = pg ? series_peak(pg, 0, &w) : (struct wpeak){ 0 };
+					if (mp.has) {
+						pt_table_set_int(t2, row, 8, mp.v);
+						pt_table_set_int(t2, row, 9, mp.t);
+					}
+					growths = trims = 0;
+					for (size_t k = 0; k < r.pevs.n; k++) {
+						const struct pt_gmem_pool_ev *pe = &r.pevs.v[k];
+						if (pe->pool != p || !in_win(&w, pe->time))
+							continue;
+						growths += pe->what == PT_GMEM_EV_GROWTH;
+						trims += pe->what == PT_GMEM_EV_TRIM;
+					}
+				}
+				pt_table_set_int(t2, row, 10, growths);
+				pt_table_set_int(t2, row, 11, trims);
+			}
+			for (size_t k = 0; k < r.pevs.n; k++) {
+				const struct pt_gmem_pool_ev *pe = &r.pevs.v[k];
+				if (!in_win(&w, pe->time))
+					continue;
+				size_t row = pt_table_add_row(t3);
+				pt_table_set_int(t3, row, 0, dv->id);
+				set_hex(t3, row, 1, r.pools.v[pe->pool].address);
+				pt_table_set_int(t3, row, 2, pe->time);
+				set_s(t3, row, 3, pt_gmem_pool_ev_names[pe->what]);
+				if (pe->what != PT_GMEM_EV_DESTROYED) {
+					pt_table_set_int(t3, row, 4, pt_gmem_sat(pe->size));
+					pt_table_set_int(t3, row, 5, pt_gmem_sat(pe->utilized));
+				}
+				if (pe->what == PT_GMEM_EV_TRIM)
+					pt_table_set_int(t3, row, 6, pt_gmem_sat(pe->min_keep));
+			}
+			pt_gms_free(&gs);
+		} else if (by == PT_MEM_BY_TIME) {
+			for (size_t k = 0; k < r.rows.n; k++) {
+				const struct pt_gmem_row *gw = &r.rows.v[k];
+				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
+				if (!in_win(&w, rec->time))
+					continue;
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				pt_table_set_int(t0t, row, 1, rec->time);
+				set_s(t0t, row, 2, gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
+														: "release (unmatched)");
+				set_hex(t0t, row, 3, rec->address);
+				pt_table_set_int(t0t, row, 4, pt_gmem_sat(rec->bytes));
+				set_s(t0t, row, 5, mem_kind_name(rec->mem_kind));
+				set_s(t0t, row, 6, pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)]);
+				pt_table_set_int(t0t, row, 7, rec->stream);
+				if (rec->pool_type)
+					set_hex(t0t, row, 8, rec->pool_address);
+				pt_table_set_int(t0t, row, 9, gw->allocated);
+				if (gw->reserved >= 0)
+					pt_table_set_int(t0t, row, 10, gw->reserved);
+				pt_table_set_int(t0t, row, 11, rec->corr);
+				int64_t a = call_of(&c, rec->corr);
+				if (a < 0) {
+					set_s(t0t, row, 12, "<unknown>");
+				} else {
+					const char *nm = pt_model_strget(m, m->events.name[a]);
+					pt_table_set_strdup(t0t, row, 12, nm, api_len(nm));
+				}
+			}
+		} else {
+			PT_VEC(struct callagg) ag = { 0 };
+			struct pt_hashmap idx;
+			pt_hashmap_init(&idx);
+			for (size_t k = 0; k < r.rows.n; k++) {
+				const struct pt_gmem_row *gw = &r.rows.v[k];
+				if (gw->what != PT_GMEM_RS_ALLOC)
+					continue;
+				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
+				if (!in_win(&w, rec->time))
+					continue;
+				int64_t a = call_of(&c, rec->corr);
+				uint32_t nm = a < 0 ? UINT32_MAX : m->events.name[a];
+				int64_t rg = a < 0 ? -1 : range_of(m, &c, (size_t)a);
+				uint8_t grp = (uint8_t)pt_gmem_group_of(rec->mem_kind);
+				uint64_t key = pt_hash64(((uint64_t)nm << 32 | (uint32_t)(rg + 1)) ^ ((uint64_t)grp << 61));
+				bool added;
+				uint64_t *v = pt_hashmap_put(&idx, key, 0, &added);
+				struct callagg *ca = NULL;
+				if (!added) {
+					ca = &ag.v[*v - 1];
+					if (ca->api_name != nm || ca->range != (uint32_t)(rg + 1) || ca->group != grp)
+						ca = NULL; /* hash collision: linear fallback below */
+				}
+				if (!ca)
+					for (size_t q = 0; q < ag.n && !ca; q++)
+						if (ag.v[q].api_name == nm && ag.v[q].range == (uint32_t)(rg + 1) &&
+						    ag.v[q].group == grp)
+							ca = &ag.v[q];
+				if (!ca) {
+					struct callagg z = { nm, (uint32_t)(rg + 1), grp, 0, 0, 0 };
+					pt_vec_push(&ag, z);
+					ca = &ag.v[ag.n - 1];
+					*v = ag.n;
+				}
+				ca->allocs++;
+				if (__builtin_add_overflow(ca->bytes, pt_gmem_sat(rec->bytes), &ca->bytes))
+					ca->bytes = INT64_MAX; /* sizes near 2^64 (hostile): saturated */
+				if (pt_gmem_sat(rec->bytes) > ca->max)
+					ca->max = pt_gmem_sat(rec->bytes);
+			}
+			pt_sort(ag.v, ag.n, sizeof(*ag.v), cmp_callagg);
+			for (size_t q = 0; q < ag.n; q++) {
+				const struct callagg *ca = &ag.v[q];
+				size_t row = pt_table_add_row(t0t);
+				pt_table_set_int(t0t, row, 0, dv->id);
+				set_s(t0t, row, 1, pt_gmem_group_names[ca->group]);
+				if (ca->api_name == UINT32_MAX) {
+					set_s(t0t, row, 2, "<unknown>");
+				} else {
+					const char *nm = pt_model_strget(m, ca->api_name);
+					pt_table_set_strdup(t0t, row, 2, nm, api_len(nm));
+				}
+				if (ca->range)
+					set_s(t0t, row, 3, range_label(m, ca->range - 1));
+				pt_table_set_int(t0t, row, 4, ca->allocs);
+				pt_table_set_int(t0t, row, 5, ca->bytes);
+				pt_table_set_int(t0t, row, 6, ca->max);
+			}
+			pt_hashmap_free(&idx);
+			pt_vec_free(&ag);
+		}
+		pt_hashmap_free(&c.byc);
+		pt_vec_free(&c.steps);
+		pt_gmem_state_free(&r);
+	}
+	struct pt_table *all[4] = { t0t, t1, t2, t3 };
+	for (int i = 0; i < 4; i++)
+		if (all[i])
+			PUSH(all[i]);
+	pt_index_free(x);
+	free(has);
+}
