@@ -1249,14 +1249,14 @@ static void setstr(struct pt_table *t, size_t row, size_t c, const char *s)
 	pt_table_set_strdup(t, row, c, s, strlen(s));
 }
 
-static struct pt_stext *stext(const struct rank *r, const char *title, bool unit, bool multi)
+static struct pt_table *stext(const struct rank *r, const char *title, bool unit, bool multi)
 {
 	char b[160];
 	if (multi)
 		snprintf(b, sizeof(b), "%s - Rank %" PRId64, title, r->rank);
 	else
 		snprintf(b, sizeof(b), "%s", title);
-	return pt_stext_new(b, unit ? pt_time_unit_name(r->g->unit) : NULL);
+	return pt_table_new_boxed(b, b, unit ? pt_time_unit_name(r->g->unit) : NULL);
 }
 
 static const char *block_head(const struct rank *r, bool cpu, char *b)
@@ -1465,7 +1465,7 @@ static const struct dacc *rank_dacc(const struct rank *r, uint32_t d)
 	return r->ascend ? &r->asc->dist : &r->asc->gd[d].dist;
 }
 
-static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -1550,11 +1550,11 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 	else
 		acc = r->asc->ov; /* streamed */
 	static const char *const glab[] = { "Kernel", "Memcpy", "Memset", "Communication", "Unattributed" };
-	struct pt_stext *x = stext(r, "Overview Summary", true, multi);
-	pt_stext_col(x, "Event Type", 25, false, true);
-	pt_stext_col(x, "Calls", 25, true, false);
-	pt_stext_col(x, "CPU Time", 25, true, false);
-	pt_stext_col(x, "Ratio (%)", 25, true, false);
+	struct pt_table *x = stext(r, "Overview Summary", true, multi);
+	pt_table_add_text_col(x, "Event Type", 25, false, true);
+	pt_table_add_text_col(x, "Calls", 25, true, false);
+	pt_table_add_text_col(x, "CPU Time", 25, true, false);
+	pt_table_add_text_col(x, "Ratio (%)", 25, true, false);
 	char c1[64], c2[48], c3[48], c4[48];
 	const char *cells[4] = { c1, c2, c3, c4 };
 	/* step row */
@@ -1569,7 +1569,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 		snprintf(c2, sizeof(c2), "%" PRId64, stepcalls);
 		ftime(g, c3, r->Wlen);
 		fpct(c4, r->Wlen, r->Wlen);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		size_t row = row0(t, r);
@@ -1582,7 +1582,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 		snprintf(c2, sizeof(c2), "%" PRId64, cpu[i].calls);
 		ftime(g, c3, cpu[i].time);
 		fpct(c4, cpu[i].time, r->Wlen);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	int64_t gcalls[5], gtime[5];
 	bool any = false;
@@ -1597,9 +1597,9 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 		char gh[32];
 		snprintf(gh, sizeof(gh), "%s Time", r->word);
 		h[2] = gh;
-		pt_stext_group(x, NULL);
-		pt_stext_row(x, h);
-		pt_stext_group(x, NULL);
+		pt_table_add_group(x, NULL);
+		pt_table_add_text_row(x, h);
+		pt_table_add_group(x, NULL);
 	}
 	for (int c = 0; c < 5; c++) {
 		if (!gcalls[c])
@@ -1614,32 +1614,32 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_stext **
 		snprintf(c2, sizeof(c2), "%" PRId64, gcalls[c]);
 		ftime(g, c3, gtime[c]);
 		fpct(c4, gtime[c], r->Wlen);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "Each row merges all events of one type before summing, so overlapping events of that type");
-	pt_stext_note(x, "(on several threads or streams) are counted once.");
-	pt_stext_note(x, "Host events give CPU time, device events give GPU time; every ratio is against the step window.");
-	pt_stext_note(x, "Types contain each other (an Operator contains its OperatorInner stages), so ratios do not add up to 100%.");
+	pt_table_add_note(x, "Note:");
+	pt_table_add_note(x, "Each row merges all events of one type before summing, so overlapping events of that type");
+	pt_table_add_note(x, "(on several threads or streams) are counted once.");
+	pt_table_add_note(x, "Host events give CPU time, device events give GPU time; every ratio is against the step window.");
+	pt_table_add_note(x, "Types contain each other (an Operator contains its OperatorInner stages), so ratios do not add up to 100%.");
 	if (gcalls[4])
-		pt_stext_note(x, "Unattributed: device activity whose launching call is unknown or lies outside every host range.");
+		pt_table_add_note(x, "Unattributed: device activity whose launching call is unknown or lies outside every host range.");
 	*tx = x;
 }
 
 /* ------------------------------------------------------------------ */
 /* model (§3.3)                                                        */
 
-static void model_emit(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi, struct item *st,
+static void model_emit(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi, struct item *st,
 		       struct item *ph, const char *const *lab, int nph, int64_t others_cpu, int64_t others_gpu,
 		       int64_t G, int64_t unattr_n, int64_t unattr_t)
 {
 	struct ctx *g = r->g;
-	struct pt_stext *x = stext(r, "Model Summary", true, multi);
+	struct pt_table *x = stext(r, "Model Summary", true, multi);
 	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", 15, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	pt_table_add_text_col(x, "Name", 15, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb2), 40, true, false);
 	char c0[64], c1[32], c2[256], c3[256];
 	const char *cells[4] = { c0, c1, c2, c3 };
 	for (int p = -1; p < nph; p++) {
@@ -1656,7 +1656,7 @@ static void model_emit(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 		snprintf(c1, sizeof(c1), "%" PRId64, it->calls);
 		fblock(g, c2, it->has_cpu, it->calls, it->cpu_total, it->cpu_max, it->cpu_min, r->Wlen);
 		fblock(g, c3, it->has_gpu, it->calls, it->gpu_total, it->gpu_max, it->gpu_min, G);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	size_t row = row0(t, r);
 	setstr(t, row, 1, "Others");
@@ -1673,22 +1673,22 @@ static void model_emit(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 	ftime(g, a, others_gpu);
 	fpct(b, others_gpu, G);
 	snprintf(c3, sizeof(c3), "%s / - / - / - / %s", a, b);
-	pt_stext_row(x, cells);
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "GPU time is the plain sum of all device activity (kernels, copies, fills) launched inside the phase;");
-	pt_stext_note(x, "activity on parallel streams is added, not merged.");
-	pt_stext_note(x, "Others: step time covered by no phase, and device time launched in a step outside every phase.");
+	pt_table_add_text_row(x, cells);
+	pt_table_add_note(x, "Note:");
+	pt_table_add_note(x, "GPU time is the plain sum of all device activity (kernels, copies, fills) launched inside the phase;");
+	pt_table_add_note(x, "activity on parallel streams is added, not merged.");
+	pt_table_add_note(x, "Others: step time covered by no phase, and device time launched in a step outside every phase.");
 	if (unattr_n) {
 		char nb[200];
 		ftime(g, a, unattr_t);
 		snprintf(nb, sizeof(nb), "Unattributed device activity (no launching host range): %" PRId64
 			 " activities, %s %s in total.", unattr_n, a, pt_time_unit_name(g->unit));
-		pt_stext_note(x, nb);
+		pt_table_add_note(x, nb);
 	}
 	*tx = x;
 }
 
-static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
@@ -1739,7 +1739,7 @@ static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_stext *
 	model_emit(r, t, tx, multi, &st, ph, lab, 4, others_cpu, others_gpu, r->G, un_n, un_t);
 }
 
-static void view_model(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_model(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	if (!r->ascend) {
 		view_model_gpu(r, t, tx, multi);
@@ -1899,7 +1899,7 @@ static void host_rows_free(struct host_rows *hr)
 }
 
 /* One row of the Host CPU table: text cells and data columns 3 and 4, 8 to 14. */
-static void host_row(struct rank *r, struct pt_table *t, struct pt_stext *x, const char *label,
+static void host_row(struct rank *r, struct pt_table *t, struct pt_table *x, const char *label,
 		     const struct pt_hostcpu_acc *a)
 {
 	static const int pcts[4] = { PT_HC_USER, PT_HC_SYS, PT_HC_IO, PT_HC_IDLE };
@@ -1934,11 +1934,11 @@ static void host_row(struct rank *r, struct pt_table *t, struct pt_stext *x, con
 	}
 	cells[0] = cb[0];
 	cells[1] = cb[1];
-	pt_stext_row(x, cells);
+	pt_table_add_text_row(x, cells);
 }
 
 /* CPU(Process) / CPU(System) row of the Device table, when the series exist. */
-static bool host_cpu_row(struct rank *r, struct pt_table *t, struct pt_stext *x, const struct host_rows *hr,
+static bool host_cpu_row(struct rank *r, struct pt_table *t, struct pt_table *x, const struct host_rows *hr,
 			 bool process)
 {
 	const struct pt_hostcpu_acc *all = &hr->all, *src = hr->placed ? &hr->kept : &hr->all;
@@ -1957,11 +1957,11 @@ static bool host_cpu_row(struct rank *r, struct pt_table *t, struct pt_stext *x,
 		snprintf(u, sizeof(u), "%.2f", v);
 	}
 	const char *cells[2] = { lab, u };
-	pt_stext_row(x, cells);
+	pt_table_add_text_row(x, cells);
 	return true;
 }
 
-static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -1970,9 +1970,9 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	rank_devices(r, &devs, &nd);
 	struct host_rows hr;
 	host_rows(r, &hr);
-	struct pt_stext *x = stext(r, "Device Summary", false, multi);
-	pt_stext_col(x, "Device", 30, false, true);
-	pt_stext_col(x, "Utilization (%)", 20, true, false);
+	struct pt_table *x = stext(r, "Device Summary", false, multi);
+	pt_table_add_text_col(x, "Device", 30, false, true);
+	pt_table_add_text_col(x, "Utilization (%)", 20, true, false);
 	bool cpu_proc = hr.any && host_cpu_row(r, t, x, &hr, true);
 	bool cpu_sys = hr.any && host_cpu_row(r, t, x, &hr, false);
 	bool any = false;
@@ -2005,12 +2005,12 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		pt_table_set_int(t, row, 7, r->Wlen);
 		fpct(u, busy, r->Wlen);
 		const char *cells[2] = { lab, u };
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 		any = true;
 	}
 	free(tr);
 	free(devs);
-	struct pt_stext *y = NULL;
+	struct pt_table *y = NULL;
 	if (hr.any) {
 		/* Host CPU table: kept steps, outside, all */
 		y = stext(r, "Host CPU Summary", false, multi);
@@ -2023,9 +2023,9 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		}
 		static const char *const heads[] = { "Samples", "User (%)", "System (%)", "IO Wait (%)", "Idle (%)",
 						     "Ctx Switches", "Process User (%)", "Process System (%)" };
-		pt_stext_col(y, "Step", sw, false, false);
+		pt_table_add_text_col(y, "Step", sw, false, false);
 		for (int c = 0; c < 8; c++)
-			pt_stext_col(y, heads[c], 0, true, false);
+			pt_table_add_text_col(y, heads[c], 0, true, false);
 		for (size_t k = 0; k < r->nw && hr.steps; k++) {
 			if (!hr.row[k])
 				continue;
@@ -2037,19 +2037,19 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		host_row(r, t, y, "all", &hr.all);
 	}
 	/* the note goes under the first table printed */
-	struct pt_stext *nx = cpu_proc || cpu_sys || any ? x : y;
+	struct pt_table *nx = cpu_proc || cpu_sys || any ? x : y;
 	if (nx) {
-		pt_stext_note(nx, "Note:");
+		pt_table_add_note(nx, "Note:");
 		if (cpu_proc)
-			pt_stext_note(nx, "CPU(Process): CPU time of the profiled process on all cores divided by wall time; "
+			pt_table_add_note(nx, "CPU(Process): CPU time of the profiled process on all cores divided by wall time; "
 					  "may exceed 100% on multi-core hosts.");
 		if (cpu_sys)
-			pt_stext_note(nx, "CPU(System): share of time all host cores were busy, over the same interval.");
+			pt_table_add_note(nx, "CPU(System): share of time all host cores were busy, over the same interval.");
 		if (any)
-			pt_stext_note(nx, "GPU<n>/NPU<n>: time during which at least one kernel ran on the device, divided by "
+			pt_table_add_note(nx, "GPU<n>/NPU<n>: time during which at least one kernel ran on the device, divided by "
 					  "the step window.");
 		if (y)
-			pt_stext_note(nx, "Host CPU: means of the host's CPU samples taken during each step; context "
+			pt_table_add_note(nx, "Host CPU: means of the host's CPU samples taken during each step; context "
 					  "switches are summed.");
 	}
 	host_rows_free(&hr);
@@ -2057,7 +2057,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	tx[1] = y;
 }
 
-static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_distributed(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -2072,10 +2072,10 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 		free(devs);
 		return;
 	}
-	struct pt_stext *x = stext(r, "Distribution Summary", true, multi);
-	pt_stext_col(x, "Name", 25, false, true);
-	pt_stext_col(x, "Total Time", 25, true, false);
-	pt_stext_col(x, "Ratio (%)", 25, true, false);
+	struct pt_table *x = stext(r, "Distribution Summary", true, multi);
+	pt_table_add_text_col(x, "Name", 25, false, true);
+	pt_table_add_text_col(x, "Total Time", 25, true, false);
+	pt_table_add_text_col(x, "Ratio (%)", 25, true, false);
 	for (size_t k = 0; k < nd; k++) {
 		struct pt_breakdown b;
 		if (streamed) {
@@ -2097,7 +2097,7 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 		char lab[32], grp[48];
 		dev_label(m, devs[k], lab);
 		snprintf(grp, sizeof(grp), "Device: %s", lab);
-		pt_stext_group(x, grp);
+		pt_table_add_group(x, grp);
 		const char *metric[] = { "window", "communication", "computation", "overlapped", "comm_not_overlapped",
 					 "free" };
 		const char *label[] = { r->span ? "Span" : "ProfileStep", "Communication", "Computation", "Overlapped",
@@ -2114,16 +2114,16 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_stext
 			ftime(g, c1, v[i]);
 			fpct(c2, v[i], r->Wlen);
 			const char *cells[3] = { c0, c1, c2 };
-			pt_stext_row(x, cells);
+			pt_table_add_text_row(x, cells);
 		}
 	}
 	free(devs);
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "Per device, over the step window. Computation: time a computation kernel or task runs.");
-	pt_stext_note(x, "Communication: time a communication kernel or task, or a step-trace reduce interval, runs.");
-	pt_stext_note(x, "Overlapped: communication while computation runs. Comm Not Overlapped: communication alone.");
-	pt_stext_note(x, "Free: neither runs. Computation + Comm Not Overlapped + Free = the step window.");
-	pt_stext_note(x, "Host-side collective calls are not counted here; the Overview lists them as CPU Communication.");
+	pt_table_add_note(x, "Note:");
+	pt_table_add_note(x, "Per device, over the step window. Computation: time a computation kernel or task runs.");
+	pt_table_add_note(x, "Communication: time a communication kernel or task, or a step-trace reduce interval, runs.");
+	pt_table_add_note(x, "Overlapped: communication while computation runs. Comm Not Overlapped: communication alone.");
+	pt_table_add_note(x, "Free: neither runs. Computation + Comm Not Overlapped + Free = the step window.");
+	pt_table_add_note(x, "Host-side collective calls are not counted here; the Overview lists them as CPU Communication.");
 	*tx = x;
 }
 
@@ -2146,9 +2146,9 @@ static uint64_t task_key(const struct pt_model *m, size_t i)
 }
 
 /* Emit --top / --name filtered device-time item rows into a single-group text table. */
-static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi);
+static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi);
 
-static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_operator(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -2162,13 +2162,13 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 	char lab[32], grp[48];
 	dev_label(m, r->dev, lab);
 	snprintf(grp, sizeof(grp), "Device: %s", lab);
-	struct pt_stext *x = stext(r, "Operator Summary", true, multi);
+	struct pt_table *x = stext(r, "Operator Summary", true, multi);
 	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", 52, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
-	pt_stext_group(x, grp);
+	pt_table_add_text_col(x, "Name", 52, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb2), 40, true, false);
+	pt_table_add_group(x, grp);
 	char c0[4096], c1[32], c2[256], c3[256];
 	const char *cells[4] = { c0, c1, c2, c3 };
 	int64_t shown = 0;
@@ -2191,7 +2191,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 		snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 		fblock(g, c2, false, 0, 0, 0, 0, 0);
 		fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 		sort_ctx.g = g;
 		pt_sort(o->sub.v, o->sub.n, sizeof(*o->sub.v), cmp_first);
 		for (size_t j = 0; j < o->sub.n; j++) {
@@ -2207,7 +2207,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_stext **
 			snprintf(c0, sizeof(c0), "  %s", sn);
 			snprintf(c1, sizeof(c1), "%" PRId64, s->calls);
 			fblock(g, c3, true, s->calls, s->gpu_total, s->gpu_max, s->gpu_min, o->gpu_total);
-			pt_stext_row(x, cells);
+			pt_table_add_text_row(x, cells);
 		}
 	}
 	*tx = x;
@@ -2242,7 +2242,7 @@ static void kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t 
 	*den += ev->dur[i];
 }
 
-static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -2261,11 +2261,11 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		free(raw2item);
 	}
 	items_sort(g, it->v.v, it->v.n, VK_DEV);
-	struct pt_stext *x = stext(r, "Kernel Summary", true, multi);
+	struct pt_table *x = stext(r, "Kernel Summary", true, multi);
 	char hb[96];
-	pt_stext_col(x, "Name", 90, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, false, hb), 40, true, false);
+	pt_table_add_text_col(x, "Name", 90, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb), 40, true, false);
 	char c1[32], c2[256];
 	int64_t shown = 0;
 	for (size_t k = 0; k < it->v.n; k++) {
@@ -2291,7 +2291,7 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 		fblock(g, c2, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
 		const char *cells[3] = { dn, c1, c2 };
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 		free(dn);
 	}
 	if (it == &own)
@@ -2299,7 +2299,7 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	*tx = x;
 }
 
-static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_optype(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	if (!r->ascend)
@@ -2307,12 +2307,12 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx
 	struct items *it = &r->asc->ty; /* asc_event() */
 	int64_t den = r->asc->ty_den;
 	items_sort(g, it->v.v, it->v.n, VK_DEV);
-	struct pt_stext *x = stext(r, "Operator Type Summary", true, multi);
+	struct pt_table *x = stext(r, "Operator Type Summary", true, multi);
 	char hb[96];
-	pt_stext_col(x, "Op Type", 40, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, "Ops", 6, true, false);
-	pt_stext_col(x, block_head(r, false, hb), 40, true, false);
+	pt_table_add_text_col(x, "Op Type", 40, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, "Ops", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb), 40, true, false);
 	char c1[32], c2[32], c3[256];
 	int64_t shown = 0;
 	for (size_t k = 0; k < it->v.n; k++) {
@@ -2332,7 +2332,7 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx
 		snprintf(c2, sizeof(c2), "%" PRId64, o->a);
 		fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
 		const char *cells[4] = { *on ? on : "<unknown>", c1, c2, c3 };
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	*tx = x;
 }
@@ -2340,7 +2340,7 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_stext **tx
 /* ------------------------------------------------------------------ */
 /* aicpu (§3.10)                                                       */
 
-static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -2368,12 +2368,12 @@ static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 		n++;
 	}
 	items_sort(g, it.v.v, it.v.n, VK_DEV);
-	struct pt_stext *x = stext(r, "AI CPU Summary", true, multi);
-	pt_stext_col(x, "Name", 52, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, "Total / Avg / Max / Min / Ratio(%)", 40, true, false);
-	pt_stext_col(x, "Dispatch Total / Avg", 20, true, false);
-	pt_stext_col(x, "Execution Total / Avg", 21, true, false);
+	struct pt_table *x = stext(r, "AI CPU Summary", true, multi);
+	pt_table_add_text_col(x, "Name", 52, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, "Total / Avg / Max / Min / Ratio(%)", 40, true, false);
+	pt_table_add_text_col(x, "Dispatch Total / Avg", 20, true, false);
+	pt_table_add_text_col(x, "Execution Total / Avg", 21, true, false);
 	char c1[32], c2[256], c3[128], c4[128], a1[48], a2[48];
 	int64_t shown = 0;
 	for (size_t k = 0; k < it.v.n; k++) {
@@ -2405,15 +2405,15 @@ static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_stext **tx,
 		favg(g, a2, o->b, o->calls);
 		snprintf(c4, sizeof(c4), "%s / %s", a1, a2);
 		const char *cells[5] = { on, c1, c2, c3, c4 };
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	items_free(&it);
 	char b[160], tb[48];
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "Total: AI CPU time of each execution as the device records it, dispatch included.");
+	pt_table_add_note(x, "Note:");
+	pt_table_add_note(x, "Total: AI CPU time of each execution as the device records it, dispatch included.");
 	ftime(g, tb, den);
 	snprintf(b, sizeof(b), "AI CPU total time: %s %s in %" PRId64 " executions.", tb, pt_time_unit_name(g->unit), n);
-	pt_stext_note(x, b);
+	pt_table_add_note(x, b);
 	*tx = x;
 }
 
@@ -2545,7 +2545,7 @@ static void act_rows(struct ctx *g, const struct rank *r, struct item *x, uint32
 	}
 }
 
-static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
@@ -2601,12 +2601,12 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 	}
 	free(inop);
 	groups_order(&gs);
-	struct pt_stext *x = stext(r, "Operator Summary", true, multi);
+	struct pt_table *x = stext(r, "Operator Summary", true, multi);
 	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", 52, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	pt_table_add_text_col(x, "Name", 52, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb2), 40, true, false);
 	char c0[4096], c1[32], c2[256], c3[256], title[64], key[32];
 	const char *cells[4] = { c0, c1, c2, c3 };
 	for (size_t gk = 0; gk < gs.v.n; gk++) {
@@ -2619,7 +2619,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 		size_t n;
 		struct item *v = group_items(g, &it, gi, &n, VK_TWO);
 		group_label(r, gr, title, key);
-		pt_stext_group(x, title);
+		pt_table_add_group(x, title);
 		int64_t shown = 0;
 		for (size_t k = 0; k < n; k++) {
 			struct item *o = &v[k];
@@ -2641,7 +2641,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 			snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 			fblock(g, c2, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, gr->cpu_den);
 			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, gr->gpu_den);
-			pt_stext_row(x, cells);
+			pt_table_add_text_row(x, cells);
 			sort_ctx.g = g;
 			pt_sort(o->sub.v, o->sub.n, sizeof(*o->sub.v), cmp_first);
 			/* children first, then the item's own device rows */
@@ -2668,7 +2668,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 					snprintf(c1, sizeof(c1), "%" PRId64, s->calls);
 					fblock(g, c2, !pass, s->calls, s->cpu_total, s->cpu_max, s->cpu_min, o->cpu_total);
 					fblock(g, c3, true, s->calls, s->gpu_total, s->gpu_max, s->gpu_min, o->gpu_total);
-					pt_stext_row(x, cells);
+					pt_table_add_text_row(x, cells);
 					if (pass)
 						continue;
 					pt_sort(s->sub.v, s->sub.n, sizeof(*s->sub.v), cmp_first);
@@ -2689,7 +2689,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 						fblock(g, c2, false, 0, 0, 0, 0, 0);
 						fblock(g, c3, true, d->calls, d->gpu_total, d->gpu_max, d->gpu_min,
 						       s->gpu_total);
-						pt_stext_row(x, cells);
+						pt_table_add_text_row(x, cells);
 					}
 				}
 		}
@@ -2703,7 +2703,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_stex
 /* ------------------------------------------------------------------ */
 /* userdefined (§3.8)                                                  */
 
-static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	if (r->ascend)
@@ -2732,12 +2732,12 @@ static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_stext
 			longest = l;
 	}
 	groups_order(&gs);
-	struct pt_stext *x = stext(r, "UserDefined Summary", true, multi);
+	struct pt_table *x = stext(r, "UserDefined Summary", true, multi);
 	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", longest < 90 ? longest : 90, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
+	pt_table_add_text_col(x, "Name", longest < 90 ? longest : 90, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb2), 40, true, false);
 	char c1[32], c2[256], c3[256], title[64], key[32];
 	for (size_t gk = 0; gk < gs.v.n; gk++) {
 		uint32_t gi = gs.order[gk];
@@ -2748,7 +2748,7 @@ static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_stext
 			continue;
 		}
 		group_label(r, &gs.v.v[gi], title, key);
-		pt_stext_group(x, title);
+		pt_table_add_group(x, title);
 		int64_t shown = 0;
 		for (size_t k = 0; k < n; k++) {
 			struct item *o = &v[k];
@@ -2768,7 +2768,7 @@ static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_stext
 			fblock(g, c2, true, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
 			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, r->G);
 			const char *cells[4] = { on, c1, c2, c3 };
-			pt_stext_row(x, cells);
+			pt_table_add_text_row(x, cells);
 		}
 		free(v);
 	}
@@ -2788,7 +2788,7 @@ static void fbw(char *b, bool has, int64_t bytes, int64_t ns)
 		snprintf(b, 48, "%.2f", (double)bytes / (double)ns);
 }
 
-static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -2877,20 +2877,20 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 				longest = l;
 		}
 	}
-	struct pt_stext *x = stext(r, "Memory Manipulation Summary", true, multi);
+	struct pt_table *x = stext(r, "Memory Manipulation Summary", true, multi);
 	char hb1[96], hb2[96];
-	pt_stext_col(x, "Name", longest < 90 ? longest : 90, false, true);
-	pt_stext_col(x, "Calls", 6, true, false);
-	pt_stext_col(x, block_head(r, true, hb1), 40, true, false);
-	pt_stext_col(x, block_head(r, false, hb2), 40, true, false);
-	pt_stext_col(x, "Bytes", 0, true, false);
-	pt_stext_col(x, "Bandwidth (GB/s)", 0, true, false);
+	pt_table_add_text_col(x, "Name", longest < 90 ? longest : 90, false, true);
+	pt_table_add_text_col(x, "Calls", 6, true, false);
+	pt_table_add_text_col(x, block_head(r, true, hb1), 40, true, false);
+	pt_table_add_text_col(x, block_head(r, false, hb2), 40, true, false);
+	pt_table_add_text_col(x, "Bytes", 0, true, false);
+	pt_table_add_text_col(x, "Bandwidth (GB/s)", 0, true, false);
 	char c1[32], c2[256], c3[256], c4[48], c5[48];
 	for (int grp = 0; grp < 2; grp++) {
 		struct items *it = grp ? &dev : &host;
 		if (!it->v.n)
 			continue;
-		pt_stext_group(x, grp ? "Device copies and fills" : "Host calls");
+		pt_table_add_group(x, grp ? "Device copies and fills" : "Host calls");
 		int64_t shown = 0;
 		for (size_t k = 0; k < it->v.n; k++) {
 			struct item *o = &it->v.v[k];
@@ -2919,7 +2919,7 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_stext **tx
 			fblock(g, c2, o->has_cpu, o->calls, o->cpu_total, o->cpu_max, o->cpu_min, r->Wlen);
 			fblock(g, c3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, G);
 			const char *cells[6] = { on, c1, c2, c3, c4, c5 };
-			pt_stext_row(x, cells);
+			pt_table_add_text_row(x, cells);
 		}
 	}
 	items_free(&host);
@@ -3065,7 +3065,7 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	pt_vec_push(&ga->ap, pa);
 }
 
-static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
@@ -3106,12 +3106,12 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 	}
 	items_sort(g, ga->it.v.v, ga->it.v.n, VK_DEV);
 	static const char *const tname[] = { "kernel", "memcpy", "memset" };
-	struct pt_stext *x = stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
+	struct pt_table *x = stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Launch Avg", "Launch P90",
 				"Queue Avg", "Outliers" };
 	for (int c = 0; c < 10; c++)
-		pt_stext_col(x, heads[c], 0, true, false);
-	pt_stext_col(x, "Name", (size_t)name_width(g, ga->it.v.v, ga->it.v.n), false, true);
+		pt_table_add_text_col(x, heads[c], 0, true, false);
+	pt_table_add_text_col(x, "Name", (size_t)name_width(g, ga->it.v.v, ga->it.v.n), false, true);
 	char cb[11][48];
 	int64_t shown = 0;
 	for (size_t k = 0; k < ga->it.v.n; k++) {
@@ -3168,7 +3168,7 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 		for (int c = 0; c < 10; c++)
 			cells[c] = cb[c];
 		cells[10] = on;
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	if (ga == &own)
 		gacc_free(&own);
@@ -3178,10 +3178,10 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 		snprintf(cut, sizeof(cut), "%" PRId64 ".%03" PRId64, us / 1000, us % 1000);
 	else
 		snprintf(cut, sizeof(cut), "%" PRId64, us / 1000);
-	pt_stext_note(x, "Note:");
-	pt_stext_note(x, "Launch: device start minus the start of the launching API call. Queue: device start minus the end");
+	pt_table_add_note(x, "Note:");
+	pt_table_add_note(x, "Launch: device start minus the start of the launching API call. Queue: device start minus the end");
 	snprintf(nb, sizeof(nb), "of that call (0 if negative). Outliers: launches whose queue delay exceeds %s us.", cut);
-	pt_stext_note(x, nb);
+	pt_table_add_note(x, nb);
 	*tx = x;
 }
 
@@ -3201,7 +3201,7 @@ static void api_add(struct ctx *g, struct items *it, int64_t *den, size_t i)
 	*den += ev->dur[i];
 }
 
-static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, bool multi)
+static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
@@ -3220,11 +3220,11 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 	}
 	struct items it = *itp;
 	items_sort(g, it.v.v, it.v.n, VK_API);
-	struct pt_stext *x = stext(r, "API Summary", true, multi);
+	struct pt_table *x = stext(r, "API Summary", true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max" };
 	for (int c = 0; c < 6; c++)
-		pt_stext_col(x, heads[c], 0, true, false);
-	pt_stext_col(x, "Name", (size_t)name_width(g, it.v.v, it.v.n), false, true);
+		pt_table_add_text_col(x, heads[c], 0, true, false);
+	pt_table_add_text_col(x, "Name", (size_t)name_width(g, it.v.v, it.v.n), false, true);
 	char cb[6][48];
 	int64_t shown = 0;
 	for (size_t k = 0; k < it.v.n; k++) {
@@ -3250,7 +3250,7 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 		ftime(g, cb[4], o->cpu_min);
 		ftime(g, cb[5], o->cpu_max);
 		const char *cells[7] = { cb[0], cb[1], cb[2], cb[3], cb[4], cb[5], on };
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
 	if (itp == &own)
 		items_free(&own);
@@ -3263,6 +3263,7 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_stext **tx, b
 static struct pt_table *data_table(enum pt_summary_view v)
 {
 	struct pt_table *t = pt_table_new(pt_summary_view_names[v], pt_summary_view_names[v]);
+	t->rows_apart = true; /* summary.md §6 */
 	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);
 	switch (v) {
 	case PT_SV_DEVICE: {
@@ -3772,7 +3773,7 @@ static void gpu_event(struct rank *r, size_t i)
 /* ------------------------------------------------------------------ */
 /* driver                                                              */
 
-typedef void (*view_fn)(struct rank *, struct pt_table *, struct pt_stext **, bool);
+typedef void (*view_fn)(struct rank *, struct pt_table *, struct pt_table **, bool);
 
 static const view_fn view_fns[PT_SV_COUNT] = {
 	[PT_SV_DEVICE] = view_device,
@@ -4347,8 +4348,27 @@ void pt_summary_free(struct pt_summary *s)
 	for (size_t i = 0; i < s->n; i++) {
 		pt_table_free(s->v[i].data);
 		for (size_t k = 0; k < s->v[i].ntext; k++)
-			pt_stext_free(s->v[i].text[k]);
+			pt_table_free(s->v[i].text[k]);
 		free(s->v[i].text);
 	}
 	s->n = 0;
+}
+
+struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_t *n)
+{
+	size_t cap = 1;
+	for (size_t i = 0; i < s->n; i++)
+		cap += text ? s->v[i].ntext : 1;
+	struct pt_table **v = pt_xmalloc(cap * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!text) {
+			v[(*n)++] = s->v[i].data;
+			continue;
+		}
+		for (size_t r = 0; r < s->v[i].ntext; r++)
+			if (s->v[i].text[r] && s->v[i].text[r]->nrows)
+				v[(*n)++] = s->v[i].text[r];
+	}
+	return v;
 }
