@@ -55,9 +55,6 @@ enum pt_summary_key {
 };
 extern const char *const pt_summary_keys[]; /* indexed by enum pt_summary_key, NULL-terminated */
 
-#define PT_SUMMARY_VIEWS_DEFAULT \
-	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL))
-
 struct pt_summary_opts {
 	unsigned views;              /* bit per enum pt_summary_view */
 	enum pt_summary_key key;
