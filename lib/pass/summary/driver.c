@@ -37,6 +37,9 @@ const struct sum_view *const sum_views[PT_SV_COUNT] = {
 	[PT_SV_API] = &sum_view_api,
 };
 
+/* Events per batch of the per-event sums. */
+#define SUM_BATCH 1024
+
 unsigned sum_views_with(unsigned flags)
 {
 	unsigned m = 0;
@@ -179,11 +182,37 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 					u->dev_rank[d] = (uint32_t)k + 1;
 		}
 	}
+	u->nacc = 0;
+	u->need = 0;
+	for (int v = 0; v < PT_SV_COUNT; v++)
+		if (o->views & (1u << v)) {
+			if (sum_views[v]->add)
+				u->acc[u->nacc++] = sum_views[v];
+			u->need |= sum_views[v]->flags;
+		}
+	size_t nr = u->ranks.n + 1;
+	u->ball = pt_xmalloc(nr * SUM_BATCH * sizeof(*u->ball));
+	u->bmem = pt_xmalloc(nr * SUM_BATCH * sizeof(*u->bmem));
+	u->nall = pt_xcalloc(nr, sizeof(*u->nall));
+	u->nmem = pt_xcalloc(nr, sizeof(*u->nmem));
 	return 0;
 }
 
-/* Per-event sums of events [0, n) of the model (whole, or the batch in m->events): Ascend ranks,
- * and streamed GPU ranks. */
+/* Hand the batch of rank k to the per-event sums: the unions, then each selected view's. */
+static void flush(struct run *u, size_t k)
+{
+	struct rank *r = &u->ranks.v[k];
+	struct sum_batch b = { u->ball + k * SUM_BATCH, u->bmem + k * SUM_BATCH, u->nall[k], u->nmem[k] };
+	if (!b.nall)
+		return;
+	sum_shared_add(r, &b, u->need);
+	for (size_t v = 0; v < u->nacc; v++)
+		u->acc[v]->add(r, &b);
+	u->nall[k] = u->nmem[k] = 0;
+}
+
+/* Per-event sums of the events of the model (whole, or the batch in m->events): Ascend ranks, and
+ * streamed GPU ranks, a batch of each rank's events at a time. */
 void sum_run_events(struct run *u)
 {
 	const struct pt_model *m = u->g.m;
@@ -192,12 +221,18 @@ void sum_run_events(struct run *u)
 		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
 		if (!k)
 			continue;
-		struct rank *r = &u->ranks.v[k - 1];
-		if (r->ascend)
-			sum_asc_event(r, i);
-		else
-			sum_gpu_event(r, i);
+		struct rank *r = &u->ranks.v[--k];
+		size_t n = u->nall[k];
+		u->ball[k * SUM_BATCH + n] = (uint32_t)i;
+		uint8_t kd = ev->kind[i];
+		if ((is_dev_activity(kd) || (kd == PT_EV_API && !r->ascend)) && member(r, i))
+			u->bmem[k * SUM_BATCH + u->nmem[k]++] = (uint32_t)i;
+		u->nall[k] = n + 1;
+		if (n + 1 == SUM_BATCH)
+			flush(u, k);
 	}
+	for (size_t k = 0; k < u->ranks.n; k++)
+		flush(u, k);
 }
 
 void sum_run_views(struct run *u, struct pt_summary *out)
@@ -238,6 +273,10 @@ void sum_run_free(struct run *u)
 	free(g->raw2out);
 	free(g->opcomm);
 	free(u->dev_rank);
+	free(u->ball);
+	free(u->bmem);
+	free(u->nall);
+	free(u->nmem);
 	pt_strtab_free(&g->names);
 }
 

@@ -31,13 +31,13 @@ struct pt_summary_stream {
 	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
 };
 
-/* The views a GPU rank without host ranges sums through sum_gpu_event() or that read no event of it
+/* The views a GPU rank without host ranges sums through their add() or that read no event of it
  * (the Ascend views optype and aicpu print nothing for it); memcpy and gpu need the launch links. */
 #define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~sum_views_with(SV_LINKS))
 
 /*
  * Every view of an Ascend rank reads no event, or reads them through
- * sum_asc_event(). A GPU rank streams only for the views of GPU_STREAM_VIEWS
+ * their add() (view.h). A GPU rank streams only for the views of GPU_STREAM_VIEWS
  * (all but memcpy and gpu), without --steps or --time-window (membership
  * then needs each activity's launching call, which the file's links give
  * only after the events), and without host ranges unless only the kernel

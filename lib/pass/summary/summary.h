@@ -312,7 +312,14 @@ struct run {
 	rank_vec ranks;
 	struct pt_summary_opts eff;
 	const struct pt_summary_opts *o;
-	uint32_t *dev_rank; /* streaming: device index -> Ascend rank + 1 */
+	uint32_t *dev_rank; /* device index -> rank + 1 of the ranks with per-event sums (r->asc) */
+	/* the per-event sums: the selected views that have them, the unions they need, and per rank
+	 * its batch of events being gathered (SUM_BATCH each of all and mem) */
+	const struct sum_view *acc[PT_SV_COUNT];
+	size_t nacc;
+	unsigned need;
+	uint32_t *ball, *bmem;
+	size_t *nall, *nmem;
 };
 
 /* ---- small helpers, inline (the per-event paths call them) ---- */
@@ -553,13 +560,19 @@ void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x);
 unsigned sum_dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track);
 void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd);
 void sum_asc_release(struct rank *r, bool all);
-void sum_asc_event(struct rank *r, size_t i);
-void sum_gpu_event(struct rank *r, size_t i);
-/* per-view sums the views read and sums.c fills */
-void sum_kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t *raw2item, size_t i);
-void sum_gpu_add(const struct rank *r, struct gacc *ga, size_t i);
+/*
+ * Events of one rank in model order, for the per-event sums of the views
+ * (view.h): every event of the rank (all), and among them its member
+ * (summary.md §2.1) device activities and, on a GPU rank, API calls (mem).
+ */
+struct sum_batch {
+	const uint32_t *all, *mem;
+	size_t nall, nmem;
+};
+/* The unions several views read (view.h: need, the SV_UNION* and SV_KERNELS flags of the selected views). */
+void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need);
+/* view-gpu.c: the gpu view's sums (struct asc holds them) */
 void sum_gacc_free(struct gacc *ga);
-void sum_api_add(struct ctx *g, struct items *it, int64_t *den, size_t i);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,

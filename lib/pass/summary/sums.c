@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "pass/summary/view.h"
 #include "support/xalloc.h"
 
 /* Is t inside a window? Monotonic cursor over the sorted windows. */
@@ -74,136 +75,6 @@ void sum_pendq_free(struct pendq *p)
 const struct dacc *sum_rank_dacc(const struct rank *r, uint32_t d)
 {
 	return r->ascend ? &r->asc->dist : &r->asc->gd[d].dist;
-}
-
-/* Kernel view: add kernel i (member) to its item; raw2item: raw name id -> item + 1. */
-void sum_kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t *raw2item, size_t i)
-{
-	struct ctx *g = r->g;
-	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
-	struct item *x;
-	if (ev->name[i] && raw2item[ev->name[i]]) {
-		x = &it->v.v[raw2item[ev->name[i]] - 1];
-	} else if (ev->name[i]) {
-		uint32_t nm = sum_out_name(g, ev->name[i], false);
-		x = sum_items_get(it, nm, nm);
-		raw2item[ev->name[i]] = (uint32_t)(x - it->v.v) + 1;
-	} else if (r->ascend) {
-		/* unnamed task: keyed by (stream, task); the name is made once per key */
-		uint64_t key = sum_task_key(m, i) | (1ull << 63);
-		uint64_t *p = pt_hashmap_get(&it->map, key);
-		x = p ? &it->v.v[*p] : sum_items_get(it, key, sum_task_name(g, i));
-	} else {
-		uint32_t nm = out_intern(g, "<unnamed>", 9);
-		x = sum_items_get(it, nm, nm);
-	}
-	x->calls++;
-	item_gpu(x, ev->dur[i]);
-	if (ev->start[i] < x->first)
-		x->first = ev->start[i];
-	*den += ev->dur[i];
-}
-
-void sum_gacc_free(struct gacc *ga)
-{
-	if (!ga)
-		return;
-	sum_items_free(&ga->it);
-	pt_vec_free(&ga->ls);
-	pt_vec_free(&ga->lp);
-	pt_vec_free(&ga->ap);
-	pt_hashmap_free(&ga->tasks);
-	free(ga->raw2item);
-}
-
-/* Add device activity i (member) to the gpu view's sums. */
-void sum_gpu_add(const struct rank *r, struct gacc *ga, size_t i)
-{
-	struct ctx *g = r->g;
-	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
-	uint8_t k = ev->kind[i];
-	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-	/* an item found before: a kernel or task by its raw name, an unnamed task by (track, task) */
-	uint32_t *rslot = NULL;
-	uint64_t *tslot = NULL;
-	if (type == 0 && ev->name[i]) {
-		if (!ga->raw2item) {
-			ga->nraw = m->strings.n;
-			ga->raw2item = pt_xcalloc(ga->nraw + 1, sizeof(*ga->raw2item));
-		}
-		rslot = ev->name[i] < ga->nraw ? &ga->raw2item[ev->name[i]] : NULL;
-	} else if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
-		tslot = pt_hashmap_put(&ga->tasks, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, NULL);
-	}
-	uint64_t have = rslot ? *rslot : tslot ? *tslot : 0;
-	struct item *x;
-	if (have) {
-		x = &ga->it.v.v[have - 1];
-	} else {
-		uint32_t nm = k == PT_EV_TASK && !ev->name[i] ? sum_task_name(g, i) : sum_act_name(g, i);
-		x = sum_items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
-		uint32_t id = (uint32_t)(x - ga->it.v.v) + 1;
-		if (rslot)
-			*rslot = id;
-		if (tslot)
-			*tslot = id;
-	}
-	if (!x->calls) {
-		x->b = type;
-		x->d = (int64_t)ga->ls.n;
-		struct lstat z = { 0 };
-		pt_vec_push(&ga->ls, z);
-	}
-	x->calls++;
-	item_gpu(x, ev->dur[i]);
-	if (ev->start[i] < x->first)
-		x->first = ev->start[i];
-	ga->den += ev->dur[i];
-	if (type) {
-		const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
-		if (ci) {
-			x->a += (int64_t)ci->bytes;
-			x->c = 1;
-		}
-	}
-	uint32_t a = api_of(r, i);
-	if (!a)
-		return;
-	int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
-	int64_t ld = ds - as;
-	if (ld < 0)
-		return; /* device record before its call (clock skew): left out */
-	struct lstat *s = &ga->ls.v[x->d];
-	int64_t q = ds - ae > 0 ? ds - ae : 0;
-	s->n++;
-	s->ld_sum += ld;
-	if (ld > s->ld_max)
-		s->ld_max = ld;
-	s->q_sum += q;
-	s->api_sum += ae - as;
-	if (ae - as > s->api_max)
-		s->api_max = ae - as;
-	s->dout += q > g->o->queue_cutoff_ns;
-	s->aout += ae - as > g->o->runtime_cutoff_ns;
-	s->shrt += ev->dur[i] < ae - as;
-	struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
-	pt_vec_push(&ga->lp, p);
-	pt_vec_push(&ga->ap, pa);
-}
-
-/* API view: add call i (a member) to its item. */
-void sum_api_add(struct ctx *g, struct items *it, int64_t *den, size_t i)
-{
-	const struct pt_events *ev = &g->m->events;
-	uint32_t nm = sum_out_name(g, ev->name[i], true);
-	struct item *x = sum_items_get(it, nm, nm);
-	x->calls++;
-	item_cpu(x, ev->dur[i]);
-	if (ev->start[i] < x->first)
-		x->first = ev->start[i];
-	*den += ev->dur[i];
 }
 
 struct asc *sum_asc_new(struct rank *r)
@@ -433,134 +304,32 @@ void sum_asc_release(struct rank *r, bool all)
 	}
 }
 
-/* Add event i of an Ascend rank to the sums of the selected views. */
-void sum_asc_event(struct rank *r, size_t i)
-{
-	struct ctx *g = r->g;
-	const struct pt_model *m = g->m;
-	const struct pt_events *ev = &m->events;
-	uint8_t kd = ev->kind[i];
-	struct asc *a = r->asc;
-	unsigned views = g->o->views;
-	/* streamed distributed sets: the events of the stream tracks (the others came first, sum_dist_begin()) */
-	if (!g->x && (views & (1u << PT_SV_DISTRIBUTED)) && a->trk[ev->track[i]]) {
-		unsigned c = sum_dist_class(r, kd, ev->op[i], ev->track[i]);
-		if (c)
-			pendq_add(&a->dist.pq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], c });
-	}
-	if (!is_dev_activity(kd))
-		return;
-	if (!g->x && (views & ((1u << PT_SV_OVERVIEW) | (1u << PT_SV_DEVICE))) && a->trk[ev->track[i]])
-		pendq_add(&a->pq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], sum_ov_flags(r, i) });
-	if (!member(r, i))
-		return;
-	if (views & (1u << PT_SV_MODEL)) {
-		a->G += ev->dur[i];
-		/* the window of the previous event is tried before a search */
-		int64_t t0 = ev->start[i];
-		ssize_t k;
-		if (a->hint < r->nw && r->w[a->hint].s <= t0 && t0 < r->w[a->hint].e)
-			k = (ssize_t)a->hint;
-		else
-			k = sum_win_of(r, t0);
-		if (k >= 0) {
-			a->hint = (size_t)k;
-			struct win *x = &r->w[k];
-			x->gpu[3] += ev->dur[i];
-			int p = sum_phase_of(x, t0);
-			if (p < 3)
-				x->gpu[p] += ev->dur[i];
-		}
-	}
-	if ((views & (1u << PT_SV_OPERATOR)) && kd == PT_EV_TASK && ev->op[i]) {
-		struct item *x;
-		if (a->op_raw[ev->name[i]]) {
-			x = &a->op.v.v[a->op_raw[ev->name[i]] - 1];
-		} else {
-			uint32_t nm = sum_out_name(g, ev->name[i], false);
-			x = sum_items_get(&a->op, nm, nm);
-			a->op_raw[ev->name[i]] = (uint32_t)(x - a->op.v.v) + 1;
-		}
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		a->op_den += ev->dur[i];
-		if (g->o->op_detail) {
-			/* task rows: few task keys per op, linear search from the last hit */
-			uint64_t key = sum_task_key(m, i);
-			struct item *s = NULL;
-			for (size_t k = x->sub.n; k-- > 0;)
-				if ((uint64_t)x->sub.v[k].a == key) {
-					s = &x->sub.v[k];
-					break;
-				}
-			if (!s) {
-				struct item y = { 0 };
-				y.name = sum_task_name(g, i);
-				y.a = (int64_t)key;
-				y.first = INT64_MAX;
-				pt_vec_push(&x->sub, y);
-				s = &x->sub.v[x->sub.n - 1];
-			}
-			s->calls++;
-			item_gpu(s, ev->dur[i]);
-			if (ev->start[i] < s->first)
-				s->first = ev->start[i];
-		}
-	}
-	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd))
-		sum_kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
-	if (views & (1u << PT_SV_GPU))
-		sum_gpu_add(r, a->gpu, i);
-	if ((views & (1u << PT_SV_OPTYPE)) && kd == PT_EV_TASK && ev->op[i]) {
-		uint32_t ty = sum_out_name(g, m->ops.v[ev->op[i] - 1].type, false);
-		struct item *x = sum_items_get(&a->ty, ty, ty);
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		a->ty_den += ev->dur[i];
-		bool added = false;
-		pt_hashmap_put(&a->ty_seen, ((uint64_t)ty << 32) | ev->name[i], 1, &added);
-		x->a += added;
-	}
-}
-
 /*
- * Add event i of a streamed GPU rank to the sums of the selected views. Such
- * a rank has no filter, so every event is a member, and no host ranges, or
- * only views that read none (gpu_streamable), so no activity is attributed
- * to a range: what is left of the views are the overview's unions, the
- * kernel and API items, and per GPU the union and the computation and
- * communication sets of its kernels (struct gdev).
+ * The unions that several views read, from a batch of a streamed rank's
+ * events (view.h: SV_UNION, SV_KERNELS): device activities of its stream
+ * tracks pending in start order for the overview's unions (and an Ascend
+ * rank's device view); per GPU of a streamed GPU rank, its kernels pending
+ * for the device view's union and the distributed view's sets.
  */
-void sum_gpu_event(struct rank *r, size_t i)
+void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
 	struct asc *a = r->asc;
-	unsigned views = g->o->views;
-	uint8_t kd = ev->kind[i];
-	int64_t s = ev->start[i], e = s + ev->dur[i];
-	if (kd == PT_EV_API) {
-		if (views & (1u << PT_SV_OVERVIEW)) {
-			pendq_add(&a->apq, (struct ov_ent){ s, e, 0 });
-			a->api_calls += member(r, i);
+	if (g->x)
+		return; /* in memory: the index merges the tracks */
+	for (size_t k = 0; k < b->nall; k++) {
+		uint32_t i = b->all[k];
+		uint8_t kd = ev->kind[i];
+		if (!is_dev_activity(kd) || !a->trk[ev->track[i]])
+			continue;
+		int64_t s = ev->start[i], e = s + ev->dur[i];
+		if ((need & SV_UNION) || ((need & SV_UNION_NPU) && r->ascend))
+			pendq_add(&a->pq, (struct ov_ent){ s, e, sum_ov_flags(r, i) });
+		if ((need & SV_KERNELS) && !r->ascend && is_kernel(kd)) {
+			struct gdev *gd = &a->gd[track_dev(g->m, i)];
+			gd->kernels++;
+			pendq_add(&gd->pq, (struct ov_ent){ s, e, sum_kcomm(r, i) ? 2u : 1u });
 		}
-		if ((views & (1u << PT_SV_API)) && member(r, i))
-			sum_api_add(g, &a->api, &a->api_den, i);
-		return;
-	}
-	if (!is_dev_activity(kd))
-		return;
-	if ((views & (1u << PT_SV_OVERVIEW)) && a->trk[ev->track[i]])
-		pendq_add(&a->pq, (struct ov_ent){ s, e, sum_ov_flags(r, i) });
-	if ((views & (1u << PT_SV_KERNEL)) && is_kernel(kd) && member(r, i))
-		sum_kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, i);
-	if ((views & ((1u << PT_SV_DEVICE) | (1u << PT_SV_DISTRIBUTED))) && is_kernel(kd) && a->trk[ev->track[i]]) {
-		struct gdev *gd = &a->gd[track_dev(g->m, i)];
-		gd->kernels++;
-		pendq_add(&gd->pq, (struct ov_ent){ s, e, sum_kcomm(r, i) ? 2u : 1u });
 	}
 }

@@ -10,6 +10,19 @@
 #include "pass/summary/view.h"
 #include "support/xalloc.h"
 
+/* API view: add call i (a member) to its item. */
+static void api_add(struct ctx *g, struct items *it, int64_t *den, size_t i)
+{
+	const struct pt_events *ev = &g->m->events;
+	uint32_t nm = sum_out_name(g, ev->name[i], true);
+	struct item *x = sum_items_get(it, nm, nm);
+	x->calls++;
+	item_cpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	*den += ev->dur[i];
+}
+
 static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -18,14 +31,14 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 		return;
 	struct items own, *itp = &own;
 	int64_t den = 0;
-	if (r->asc) { /* streamed: sum_gpu_event() */
+	if (r->asc) { /* streamed: add() */
 		itp = &r->asc->api;
 		den = r->asc->api_den;
 	} else {
 		sum_items_init(&own);
 		for (size_t i = 0; i < ev->n; i++)
 			if (ev->kind[i] == PT_EV_API && in_rank(r, i) && member(r, i))
-				sum_api_add(g, &own, &den, i);
+				api_add(g, &own, &den, i);
 	}
 	struct items it = *itp;
 	sum_items_sort(g, it.v.v, it.v.n, VK_API);
@@ -60,6 +73,18 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	*tx = x;
 }
 
+/* The api view's sums: the member API calls of a streamed GPU rank. */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct asc *a = r->asc;
+	if (r->ascend)
+		return;
+	for (size_t k = 0; k < b->nmem; k++)
+		if (ev->kind[b->mem[k]] == PT_EV_API)
+			api_add(r->g, &a->api, &a->api_den, b->mem[k]);
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
@@ -71,4 +96,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_api = { PT_SV_API, "api", SV_FLAT, columns, view_api };
+const struct sum_view sum_view_api = { PT_SV_API, "api", SV_FLAT, columns, view_api, add };

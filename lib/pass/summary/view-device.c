@@ -188,7 +188,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx
 		} else if (r->ascend) { /* streamed (one device, its stream tracks): the overview's kernel union */
 			acc.u = r->asc->ov.u[0];
 			acc.u.calls = r->asc->ov.kernels;
-		} else { /* a streamed GPU rank: sum_gpu_event(), sum_asc_release() */
+		} else { /* a streamed GPU rank: sum_shared_add(), sum_asc_release() */
 			acc.u = r->asc->gd[devs[k]].u;
 			acc.u.calls = r->asc->gd[devs[k]].kernels;
 		}
@@ -274,4 +274,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "process_system_ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_device = { PT_SV_DEVICE, "device", 0, columns, view_device };
+const struct sum_view sum_view_device = { PT_SV_DEVICE, "device", SV_UNION_NPU | SV_KERNELS, columns, view_device, NULL };

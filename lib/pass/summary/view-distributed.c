@@ -80,6 +80,24 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_table
 	*tx = x;
 }
 
+/* The distributed view's sets of a streamed Ascend rank: the events of its stream tracks in start order
+ * (the others came first, sum_dist_begin(); a GPU rank's sets are its devices' kernels, SV_KERNELS). */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct asc *a = r->asc;
+	if (r->g->x || !r->ascend)
+		return;
+	for (size_t q = 0; q < b->nall; q++) {
+		uint32_t i = b->all[q];
+		if (!a->trk[ev->track[i]])
+			continue;
+		unsigned c = sum_dist_class(r, ev->kind[i], ev->op[i], ev->track[i]);
+		if (c)
+			pendq_add(&a->dist.pq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], c });
+	}
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_KEY, 0);
@@ -88,4 +106,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_distributed = { PT_SV_DISTRIBUTED, "distributed", 0, columns, view_distributed };
+const struct sum_view sum_view_distributed = { PT_SV_DISTRIBUTED, "distributed", SV_KERNELS, columns, view_distributed, add };

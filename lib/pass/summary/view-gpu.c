@@ -11,6 +11,94 @@
 #include "support/sort.h"
 #include "support/xalloc.h"
 
+void sum_gacc_free(struct gacc *ga)
+{
+	if (!ga)
+		return;
+	sum_items_free(&ga->it);
+	pt_vec_free(&ga->ls);
+	pt_vec_free(&ga->lp);
+	pt_vec_free(&ga->ap);
+	pt_hashmap_free(&ga->tasks);
+	free(ga->raw2item);
+}
+
+/* Add device activity i (member) to the gpu view's sums. */
+static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	uint8_t k = ev->kind[i];
+	int type = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+	/* an item found before: a kernel or task by its raw name, an unnamed task by (track, task) */
+	uint32_t *rslot = NULL;
+	uint64_t *tslot = NULL;
+	if (type == 0 && ev->name[i]) {
+		if (!ga->raw2item) {
+			ga->nraw = m->strings.n;
+			ga->raw2item = pt_xcalloc(ga->nraw + 1, sizeof(*ga->raw2item));
+		}
+		rslot = ev->name[i] < ga->nraw ? &ga->raw2item[ev->name[i]] : NULL;
+	} else if (k == PT_EV_TASK && !ev->name[i] && ev->task[i] <= UINT32_MAX) {
+		tslot = pt_hashmap_put(&ga->tasks, (uint64_t)ev->track[i] << 32 | ev->task[i], 0, NULL);
+	}
+	uint64_t have = rslot ? *rslot : tslot ? *tslot : 0;
+	struct item *x;
+	if (have) {
+		x = &ga->it.v.v[have - 1];
+	} else {
+		uint32_t nm = k == PT_EV_TASK && !ev->name[i] ? sum_task_name(g, i) : sum_act_name(g, i);
+		x = sum_items_get(&ga->it, ((uint64_t)type << 32) | nm, nm);
+		uint32_t id = (uint32_t)(x - ga->it.v.v) + 1;
+		if (rslot)
+			*rslot = id;
+		if (tslot)
+			*tslot = id;
+	}
+	if (!x->calls) {
+		x->b = type;
+		x->d = (int64_t)ga->ls.n;
+		struct lstat z = { 0 };
+		pt_vec_push(&ga->ls, z);
+	}
+	x->calls++;
+	item_gpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	ga->den += ev->dur[i];
+	if (type) {
+		const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
+		if (ci) {
+			x->a += (int64_t)ci->bytes;
+			x->c = 1;
+		}
+	}
+	uint32_t a = api_of(r, i);
+	if (!a)
+		return;
+	int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
+	int64_t ld = ds - as;
+	if (ld < 0)
+		return; /* device record before its call (clock skew): left out */
+	struct lstat *s = &ga->ls.v[x->d];
+	int64_t q = ds - ae > 0 ? ds - ae : 0;
+	s->n++;
+	s->ld_sum += ld;
+	if (ld > s->ld_max)
+		s->ld_max = ld;
+	s->q_sum += q;
+	s->api_sum += ae - as;
+	if (ae - as > s->api_max)
+		s->api_max = ae - as;
+	s->dout += q > g->o->queue_cutoff_ns;
+	s->aout += ae - as > g->o->runtime_cutoff_ns;
+	s->shrt += ev->dur[i] < ae - as;
+	struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
+	pt_vec_push(&ga->lp, p);
+	pt_vec_push(&ga->ap, pa);
+}
+
 static int cmp_lpair(const void *pa, const void *pb)
 {
 	const struct lpair *a = pa, *b = pb;
@@ -26,13 +114,13 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	const struct pt_events *ev = &m->events;
 	struct gacc own, *ga = &own;
 	if (r->asc) {
-		ga = r->asc->gpu; /* sum_asc_event() */
+		ga = r->asc->gpu; /* add() */
 	} else {
 		memset(&own, 0, sizeof(own));
 		sum_items_init(&own.it);
 		for (size_t i = 0; i < ev->n; i++)
 			if (is_dev_activity(ev->kind[i]) && in_rank(r, i) && member(r, i))
-				sum_gpu_add(r, &own, i);
+				gpu_add(r, &own, i);
 	}
 	int64_t den = ga->den;
 	/* nearest-rank percentiles per item: launch delay (pass 0), call duration (pass 1) */
@@ -133,6 +221,15 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	*tx = x;
 }
 
+/* The gpu view's sums: the member device activities of an Ascend rank (a GPU rank is read whole for it). */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	if (!r->ascend)
+		return;
+	for (size_t k = 0; k < b->nmem; k++)
+		gpu_add(r, r->asc->gpu, b->mem[k]);
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "type", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -159,4 +256,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "short", PT_COL_INT, PT_ROLE_VALUE, 0);
 }
 
-const struct sum_view sum_view_gpu = { PT_SV_GPU, "gpu", SV_LINKS, columns, view_gpu };
+const struct sum_view sum_view_gpu = { PT_SV_GPU, "gpu", SV_LINKS, columns, view_gpu, add };

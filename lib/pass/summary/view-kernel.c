@@ -10,6 +10,35 @@
 #include "pass/summary/view.h"
 #include "support/xalloc.h"
 
+/* Kernel view: add kernel i (member) to its item; raw2item: raw name id -> item + 1. */
+static void kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t *raw2item, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	struct item *x;
+	if (ev->name[i] && raw2item[ev->name[i]]) {
+		x = &it->v.v[raw2item[ev->name[i]] - 1];
+	} else if (ev->name[i]) {
+		uint32_t nm = sum_out_name(g, ev->name[i], false);
+		x = sum_items_get(it, nm, nm);
+		raw2item[ev->name[i]] = (uint32_t)(x - it->v.v) + 1;
+	} else if (r->ascend) {
+		/* unnamed task: keyed by (stream, task); the name is made once per key */
+		uint64_t key = sum_task_key(m, i) | (1ull << 63);
+		uint64_t *p = pt_hashmap_get(&it->map, key);
+		x = p ? &it->v.v[*p] : sum_items_get(it, key, sum_task_name(g, i));
+	} else {
+		uint32_t nm = out_intern(g, "<unnamed>", 9);
+		x = sum_items_get(it, nm, nm);
+	}
+	x->calls++;
+	item_gpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	*den += ev->dur[i];
+}
+
 static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -18,14 +47,14 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx
 	struct items own, *it = &own;
 	int64_t den = 0;
 	if (r->asc) {
-		it = &r->asc->kn; /* sum_asc_event() */
+		it = &r->asc->kn; /* add() */
 		den = r->asc->kn_den;
 	} else {
 		sum_items_init(&own);
 		uint32_t *raw2item = pt_xcalloc(m->strings.n + 1, sizeof(*raw2item));
 		for (size_t i = 0; i < ev->n; i++)
 			if (is_kernel(ev->kind[i]) && in_rank(r, i) && member(r, i))
-				sum_kernel_add(r, &own, &den, raw2item, i);
+				kernel_add(r, &own, &den, raw2item, i);
 		free(raw2item);
 	}
 	sum_items_sort(g, it->v.v, it->v.n, VK_DEV);
@@ -61,6 +90,16 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx
 	*tx = x;
 }
 
+/* The kernel view's sums: the member kernels of an Ascend or a streamed GPU rank. */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct asc *a = r->asc;
+	for (size_t k = 0; k < b->nmem; k++)
+		if (is_kernel(ev->kind[b->mem[k]]))
+			kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, b->mem[k]);
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
@@ -68,4 +107,4 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_kernel = { PT_SV_KERNEL, "kernel", SV_DEFAULT | SV_FLAT, columns, view_kernel };
+const struct sum_view sum_view_kernel = { PT_SV_KERNEL, "kernel", SV_DEFAULT | SV_FLAT, columns, view_kernel, add };

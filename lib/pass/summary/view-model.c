@@ -126,7 +126,7 @@ static void view_model(struct rank *r, struct pt_table *t, struct pt_table **tx,
 		view_model_gpu(r, t, tx, multi);
 		return;
 	}
-	int64_t G = r->asc->G; /* and r->w[k].gpu: sum_asc_event() */
+	int64_t G = r->asc->G; /* and r->w[k].gpu: add() */
 	struct item st = { 0 }, ph[3] = { { 0 } };
 	struct ivl cover = { 0 };
 	int64_t others_gpu = 0;
@@ -164,6 +164,35 @@ static void view_model(struct rank *r, struct pt_table *t, struct pt_table **tx,
 	model_emit(r, t, tx, multi, &st, ph, lab, 3, others_cpu, others_gpu, G, 0, 0);
 }
 
+/* The model view's sums (Ascend ranks): the member device activities, in all and per step window
+ * and phase (r->w[k].gpu). */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct asc *a = r->asc;
+	if (!r->ascend)
+		return;
+	for (size_t q = 0; q < b->nmem; q++) {
+		uint32_t i = b->mem[q];
+		a->G += ev->dur[i];
+		/* the window of the previous event is tried before a search */
+		int64_t t0 = ev->start[i];
+		ssize_t k;
+		if (a->hint < r->nw && r->w[a->hint].s <= t0 && t0 < r->w[a->hint].e)
+			k = (ssize_t)a->hint;
+		else
+			k = sum_win_of(r, t0);
+		if (k >= 0) {
+			a->hint = (size_t)k;
+			struct win *x = &r->w[k];
+			x->gpu[3] += ev->dur[i];
+			int p = sum_phase_of(x, t0);
+			if (p < 3)
+				x->gpu[p] += ev->dur[i];
+		}
+	}
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "phase", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -172,4 +201,4 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_model = { PT_SV_MODEL, "model", SV_DEFAULT, columns, view_model };
+const struct sum_view sum_view_model = { PT_SV_MODEL, "model", SV_DEFAULT, columns, view_model, add };

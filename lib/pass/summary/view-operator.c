@@ -20,7 +20,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_table **
 		view_operator_gpu(r, t, tx, multi);
 		return;
 	}
-	struct items *it = &r->asc->op; /* sum_asc_event() */
+	struct items *it = &r->asc->op; /* add() */
 	int64_t den = r->asc->op_den;
 	sum_items_sort(g, it->v.v, it->v.n, VK_TWO);
 	char lab[32], grp[48];
@@ -218,6 +218,58 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 	*tx = x;
 }
 
+/* The operator view's sums: the member tasks of an Ascend rank with a framework op, per op and
+ * (--op-detail) per task. */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	struct asc *a = r->asc;
+	if (!r->ascend)
+		return;
+	for (size_t q = 0; q < b->nmem; q++) {
+		uint32_t i = b->mem[q];
+		if (ev->kind[i] != PT_EV_TASK || !ev->op[i])
+			continue;
+		struct item *x;
+		if (a->op_raw[ev->name[i]]) {
+			x = &a->op.v.v[a->op_raw[ev->name[i]] - 1];
+		} else {
+			uint32_t nm = sum_out_name(g, ev->name[i], false);
+			x = sum_items_get(&a->op, nm, nm);
+			a->op_raw[ev->name[i]] = (uint32_t)(x - a->op.v.v) + 1;
+		}
+		x->calls++;
+		item_gpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		a->op_den += ev->dur[i];
+		if (g->o->op_detail) {
+			/* task rows: few task keys per op, linear search from the last hit */
+			uint64_t key = sum_task_key(m, i);
+			struct item *s = NULL;
+			for (size_t k = x->sub.n; k-- > 0;)
+				if ((uint64_t)x->sub.v[k].a == key) {
+					s = &x->sub.v[k];
+					break;
+				}
+			if (!s) {
+				struct item y = { 0 };
+				y.name = sum_task_name(g, i);
+				y.a = (int64_t)key;
+				y.first = INT64_MAX;
+				pt_vec_push(&x->sub, y);
+				s = &x->sub.v[x->sub.n - 1];
+			}
+			s->calls++;
+			item_gpu(s, ev->dur[i]);
+			if (ev->start[i] < s->first)
+				s->first = ev->start[i];
+		}
+	}
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "group", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -231,4 +283,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
 }
 
-const struct sum_view sum_view_operator = { PT_SV_OPERATOR, "operator", SV_DEFAULT, columns, view_operator };
+const struct sum_view sum_view_operator = { PT_SV_OPERATOR, "operator", SV_DEFAULT, columns, view_operator, add };

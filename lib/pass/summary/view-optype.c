@@ -15,7 +15,7 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_table **tx
 	struct ctx *g = r->g;
 	if (!r->ascend)
 		return;
-	struct items *it = &r->asc->ty; /* sum_asc_event() */
+	struct items *it = &r->asc->ty; /* add() */
 	int64_t den = r->asc->ty_den;
 	sum_items_sort(g, it->v.v, it->v.n, VK_DEV);
 	struct pt_table *x = sum_stext(r, "Operator Type Summary", true, multi);
@@ -42,6 +42,32 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_table **tx
 	*tx = x;
 }
 
+/* The optype view's sums: the member tasks of an Ascend rank with a framework op, per op type. */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	const struct pt_events *ev = &m->events;
+	struct asc *a = r->asc;
+	if (!r->ascend)
+		return;
+	for (size_t q = 0; q < b->nmem; q++) {
+		uint32_t i = b->mem[q];
+		if (ev->kind[i] != PT_EV_TASK || !ev->op[i])
+			continue;
+		uint32_t ty = sum_out_name(g, m->ops.v[ev->op[i] - 1].type, false);
+		struct item *x = sum_items_get(&a->ty, ty, ty);
+		x->calls++;
+		item_gpu(x, ev->dur[i]);
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		a->ty_den += ev->dur[i];
+		bool added = false;
+		pt_hashmap_put(&a->ty_seen, ((uint64_t)ty << 32) | ev->name[i], 1, &added);
+		x->a += added;
+	}
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "op_type", PT_COL_STR, PT_ROLE_LABEL, 0);
@@ -50,4 +76,4 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_optype = { PT_SV_OPTYPE, "optype", 0, columns, view_optype };
+const struct sum_view sum_view_optype = { PT_SV_OPTYPE, "optype", 0, columns, view_optype, add };

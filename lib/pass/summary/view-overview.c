@@ -82,7 +82,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 			}
 		}
 		int64_t ca, ta;
-		if (r->asc) { /* streamed: sum_gpu_event(), sum_asc_release() */
+		if (r->asc) { /* streamed: add(), sum_asc_release() */
 			ca = r->asc->api_calls;
 			ta = sum_urun_end(r, &r->asc->api_u);
 		} else {
@@ -193,6 +193,23 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 	*tx = x;
 }
 
+/* The overview's CudaRuntime union of a streamed GPU rank: its API calls pending in start order
+ * (the device activities: SV_UNION). */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	struct asc *a = r->asc;
+	if (r->ascend)
+		return;
+	for (size_t q = 0; q < b->nall; q++) {
+		uint32_t i = b->all[q];
+		if (ev->kind[i] != PT_EV_API)
+			continue;
+		pendq_add(&a->apq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], 0 });
+		a->api_calls += member(r, i);
+	}
+}
+
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "side", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -202,4 +219,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_overview = { PT_SV_OVERVIEW, "overview", SV_DEFAULT, columns, view_overview };
+const struct sum_view sum_view_overview = { PT_SV_OVERVIEW, "overview", SV_DEFAULT | SV_UNION, columns, view_overview, add };

@@ -87,4 +87,4 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_userdefined = { PT_SV_USERDEFINED, "userdefined", 0, columns, view_userdefined };
+const struct sum_view sum_view_userdefined = { PT_SV_USERDEFINED, "userdefined", 0, columns, view_userdefined, NULL };
