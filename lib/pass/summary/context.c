@@ -200,40 +200,6 @@ uint32_t sum_act_name(struct ctx *g, size_t i)
 	return sum_out_name(g, ev->name[i], false);
 }
 
-/* Phase ranges of step k: 0 Dataloader, 1 Forward, 2 Optimization; false if absent. */
-bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
-{
-	bool fp = x->has & PT_STEP_HAS_FP && x->fp, bp = x->has & PT_STEP_HAS_BP && x->bp;
-	switch (p) {
-	case 0:
-		if (x->first || !fp || x->fp <= x->sp)
-			return false;
-		*s = x->sp, *e = x->fp;
-		return true;
-	case 1:
-		if (!fp)
-			return false;
-		*s = x->fp, *e = bp ? x->bp : x->end;
-		return *e >= *s;
-	default:
-		if (!bp || !fp)
-			return false;
-		*s = x->bp, *e = x->end;
-		return *e >= *s;
-	}
-}
-
-/* The phase (0..2) of step k containing t, or 3 for none. */
-int sum_phase_of(const struct win *x, int64_t t)
-{
-	for (int p = 0; p < 3; p++) {
-		int64_t s, e;
-		if (sum_phase(x, p, &s, &e) && s <= t && t < e)
-			return p;
-	}
-	return 3;
-}
-
 void sum_rank_devices(const struct rank *r, uint32_t **out, size_t *n)
 {
 	const struct pt_model *m = r->g->m;

@@ -191,24 +191,28 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 			u->need |= sum_views[v]->flags;
 		}
 	size_t nr = u->ranks.n + 1;
-	u->ball = pt_xmalloc(nr * SUM_BATCH * sizeof(*u->ball));
-	u->bmem = pt_xmalloc(nr * SUM_BATCH * sizeof(*u->bmem));
-	u->nall = pt_xcalloc(nr, sizeof(*u->nall));
-	u->nmem = pt_xcalloc(nr, sizeof(*u->nmem));
+	u->buf = pt_xmalloc(nr * SB__N * SUM_BATCH * sizeof(*u->buf));
+	u->nbuf = pt_xcalloc(nr * SB__N, sizeof(*u->nbuf));
+	u->seen = pt_xcalloc(nr, sizeof(*u->seen));
 	return 0;
 }
 
 /* Hand the batch of rank k to the per-event sums: the unions, then each selected view's. */
 static void flush(struct run *u, size_t k)
 {
-	struct rank *r = &u->ranks.v[k];
-	struct sum_batch b = { u->ball + k * SUM_BATCH, u->bmem + k * SUM_BATCH, u->nall[k], u->nmem[k] };
-	if (!b.nall)
+	if (!u->seen[k])
 		return;
+	struct rank *r = &u->ranks.v[k];
+	struct sum_batch b;
+	for (int c = 0; c < SB__N; c++) {
+		b.v[c] = u->buf + (k * SB__N + (size_t)c) * SUM_BATCH;
+		b.n[c] = u->nbuf[k * SB__N + (size_t)c];
+		u->nbuf[k * SB__N + (size_t)c] = 0;
+	}
+	u->seen[k] = 0;
 	sum_shared_add(r, &b, u->need);
 	for (size_t v = 0; v < u->nacc; v++)
 		u->acc[v]->add(r, &b);
-	u->nall[k] = u->nmem[k] = 0;
 }
 
 /* Per-event sums of the events of the model (whole, or the batch in m->events): Ascend ranks, and
@@ -217,18 +221,27 @@ void sum_run_events(struct run *u)
 {
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
+	bool all = u->need & SV_ALL;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
 		if (!k)
 			continue;
 		struct rank *r = &u->ranks.v[--k];
-		size_t n = u->nall[k];
-		u->ball[k * SUM_BATCH + n] = (uint32_t)i;
+		uint32_t *buf = u->buf + k * SB__N * SUM_BATCH;
+		size_t *n = u->nbuf + k * SB__N;
 		uint8_t kd = ev->kind[i];
-		if ((is_dev_activity(kd) || (kd == PT_EV_API && !r->ascend)) && member(r, i))
-			u->bmem[k * SUM_BATCH + u->nmem[k]++] = (uint32_t)i;
-		u->nall[k] = n + 1;
-		if (n + 1 == SUM_BATCH)
+		if (all)
+			buf[SB_ALL * SUM_BATCH + n[SB_ALL]++] = (uint32_t)i;
+		if (is_dev_activity(kd)) {
+			buf[SB_DEV * SUM_BATCH + n[SB_DEV]++] = (uint32_t)i;
+			if (member(r, i))
+				buf[SB_MEM * SUM_BATCH + n[SB_MEM]++] = (uint32_t)i;
+		} else if (kd == PT_EV_API) {
+			buf[SB_API * SUM_BATCH + n[SB_API]++] = (uint32_t)i;
+			if (member(r, i))
+				buf[SB_MAPI * SUM_BATCH + n[SB_MAPI]++] = (uint32_t)i;
+		}
+		if (++u->seen[k] == SUM_BATCH)
 			flush(u, k);
 	}
 	for (size_t k = 0; k < u->ranks.n; k++)
@@ -273,10 +286,9 @@ void sum_run_free(struct run *u)
 	free(g->raw2out);
 	free(g->opcomm);
 	free(u->dev_rank);
-	free(u->ball);
-	free(u->bmem);
-	free(u->nall);
-	free(u->nmem);
+	free(u->buf);
+	free(u->nbuf);
+	free(u->seen);
 	pt_strtab_free(&g->names);
 }
 

@@ -355,21 +355,6 @@ void sum_gpu_prepare(struct rank *r)
 	}
 }
 
-/* Is kernel event i communication (§2.5)? */
-bool sum_kcomm(const struct rank *r, size_t i)
-{
-	if (!r->ascend && r->g->cls)
-		return r->g->cls[i] == 2;
-	if (!r->ascend && !r->g->x) /* a streamed GPU rank: no host ranges, so by its name alone */
-		return sum_kname_comm(r->g, r->g->m->events.name[i]);
-	if (r->g->x)
-		return pt_index_is_comm(r->g->x, i);
-	/* streaming (Ascend models only): the index's rule for tasks, ascend.md §3.8 */
-	const struct pt_events *ev = &r->g->m->events;
-	return ev->kind[i] == PT_EV_TASK &&
-	       pt_index_task_class(r->g->opcomm, ev->op[i], r->g->scan->named[ev->track[i]]) == 2;
-}
-
 const struct pt_ivset *sum_rank_comp(struct rank *r, uint32_t d)
 {
 	return r->local_cm ? &r->lc[d] : pt_index_comp(r->g->x, d);

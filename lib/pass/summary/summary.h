@@ -226,13 +226,14 @@ struct gdev {
 };
 
 /*
- * Ascend ranks: what the overview, model, operator and kernel views need from
- * the events, summed in one pass over them (asc_event), over the whole model
- * or batch by batch when streaming. The sums do not depend on the order of
- * the events; only the overview's unions do, so a streamed rank keeps its
- * device activities pending (pendq_add) until no later one can start earlier
- * (asc_release). A streamed GPU rank keeps its sums here too (gpu_event), its
- * API calls pending the same way for the overview's CudaRuntime union.
+ * Ranks with per-event sums (Ascend ranks; GPU ranks when streamed): what the
+ * views need from the events, summed by their add() (view.h) and the shared
+ * unions (sum_shared_add) batch by batch, over the whole model or as a
+ * stream delivers it. The sums do not depend on the order of the events; only
+ * the unions do, so a streamed rank keeps its device activities pending
+ * (pendq_add) until no later one can start earlier (sum_asc_release); a
+ * streamed GPU rank's API calls wait the same way for the overview's
+ * CudaRuntime union.
  */
 struct asc {
 	int64_t G;                  /* Σ dur of member device activities (model view) */
@@ -246,7 +247,7 @@ struct asc {
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
 	struct pendq pq;            /* streaming: the overview's pending activities */
 	struct dacc dist;           /* streaming: the distributed view's sets */
-	/* streamed GPU ranks (gpu_event): */
+	/* streamed GPU ranks: */
 	struct gdev *gd;            /* per device index (GPU devices of the rank): device and distributed views */
 	struct items api;           /* the api view's items */
 	int64_t api_den;
@@ -314,12 +315,13 @@ struct run {
 	const struct pt_summary_opts *o;
 	uint32_t *dev_rank; /* device index -> rank + 1 of the ranks with per-event sums (r->asc) */
 	/* the per-event sums: the selected views that have them, the unions they need, and per rank
-	 * its batch of events being gathered (SUM_BATCH each of all and mem) */
+	 * its batch of events being gathered (struct sum_batch) */
 	const struct sum_view *acc[PT_SV_COUNT];
 	size_t nacc;
 	unsigned need;
-	uint32_t *ball, *bmem;
-	size_t *nall, *nmem;
+	uint32_t *buf;    /* per rank, SB__N lists of SUM_BATCH */
+	size_t *nbuf;     /* per rank, SB__N counts */
+	size_t *seen;     /* per rank, events since its last batch */
 };
 
 /* ---- small helpers, inline (the per-event paths call them) ---- */
@@ -456,6 +458,40 @@ static inline int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
+/* Phase ranges of step k: 0 Dataloader, 1 Forward, 2 Optimization; false if absent. */
+static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
+{
+	bool fp = x->has & PT_STEP_HAS_FP && x->fp, bp = x->has & PT_STEP_HAS_BP && x->bp;
+	switch (p) {
+	case 0:
+		if (x->first || !fp || x->fp <= x->sp)
+			return false;
+		*s = x->sp, *e = x->fp;
+		return true;
+	case 1:
+		if (!fp)
+			return false;
+		*s = x->fp, *e = bp ? x->bp : x->end;
+		return *e >= *s;
+	default:
+		if (!bp || !fp)
+			return false;
+		*s = x->bp, *e = x->end;
+		return *e >= *s;
+	}
+}
+
+/* The phase (0..2) of step k containing t, or 3 for none. */
+static inline int sum_phase_of(const struct win *x, int64_t t)
+{
+	for (int p = 0; p < 3; p++) {
+		int64_t s, e;
+		if (sum_phase(x, p, &s, &e) && s <= t && t < e)
+			return p;
+	}
+	return 3;
+}
+
 void sum_heap_push(struct pendq *p, struct ov_ent x);
 void sum_pendq_insert(struct pendq *p, struct ov_ent x);
 static inline void pendq_add(struct pendq *p, struct ov_ent x)
@@ -490,14 +526,11 @@ uint32_t sum_copy_name(struct ctx *g, size_t i);
 uint32_t sum_task_name(struct ctx *g, size_t i);
 uint64_t sum_task_key(const struct pt_model *m, size_t i);
 uint32_t sum_act_name(struct ctx *g, size_t i);
-bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e);
-int sum_phase_of(const struct win *x, int64_t t);
 void sum_rank_devices(const struct rank *r, uint32_t **out, size_t *n);
 void sum_dev_label(const struct pt_model *m, uint32_t d, char *b);
 
 /* ---- ranks.c: preparation of §2.1 and the GPU host model of §2.2–§2.5 ---- */
 bool sum_kname_comm(struct ctx *g, uint32_t raw);
-bool sum_kcomm(const struct rank *r, size_t i);
 const struct pt_ivset *sum_rank_comp(struct rank *r, uint32_t d);
 const struct pt_ivset *sum_rank_comm(struct rank *r, uint32_t d);
 void sum_rank_breakdown(struct rank *r, uint32_t d, struct pt_breakdown *b);
@@ -555,19 +588,20 @@ const struct dacc *sum_rank_dacc(const struct rank *r, uint32_t d);
 struct asc *sum_asc_new(struct rank *r);
 void sum_asc_free(struct asc *a, size_t ndev);
 void sum_pendq_free(struct pendq *p);
-bool sum_pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x);
 void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x);
 unsigned sum_dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track);
 void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd);
 void sum_asc_release(struct rank *r, bool all);
 /*
  * Events of one rank in model order, for the per-event sums of the views
- * (view.h): every event of the rank (all), and among them its member
- * (summary.md §2.1) device activities and, on a GPU rank, API calls (mem).
+ * (view.h), by class: device activities (dev) and the members among them
+ * (mem, summary.md §2.1), API calls (api) and their members (mapi), and,
+ * when a selected view asks for them (SV_ALL), every event of the rank (all).
  */
+enum { SB_ALL, SB_DEV, SB_MEM, SB_API, SB_MAPI, SB__N };
 struct sum_batch {
-	const uint32_t *all, *mem;
-	size_t nall, nmem;
+	const uint32_t *v[SB__N];
+	size_t n[SB__N];
 };
 /* The unions several views read (view.h: need, the SV_UNION* and SV_KERNELS flags of the selected views). */
 void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need);

@@ -21,12 +21,27 @@ bool sum_in_win_seq(const struct rank *r, size_t *k, int64_t t)
 	return *k < r->nw && r->w[*k].s <= t;
 }
 
+/* Is kernel event i communication (§2.5)? */
+static bool kcomm(const struct rank *r, size_t i)
+{
+	if (!r->ascend && r->g->cls)
+		return r->g->cls[i] == 2;
+	if (!r->ascend && !r->g->x) /* a streamed GPU rank: no host ranges, so by its name alone */
+		return sum_kname_comm(r->g, r->g->m->events.name[i]);
+	if (r->g->x)
+		return pt_index_is_comm(r->g->x, i);
+	/* streaming (Ascend models only): the index's rule for tasks, ascend.md §3.8 */
+	const struct pt_events *ev = &r->g->m->events;
+	return ev->kind[i] == PT_EV_TASK &&
+	       pt_index_task_class(r->g->opcomm, ev->op[i], r->g->scan->named[ev->track[i]]) == 2;
+}
+
 /* Overview flags of device activity i: class (0 kernel, 1 memcpy, 2 memset), communication, member. */
 unsigned sum_ov_flags(const struct rank *r, size_t i)
 {
 	uint8_t k = r->g->m->events.kind[i];
 	unsigned f = is_kernel(k) ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-	if (is_kernel(k) && sum_kcomm(r, i))
+	if (is_kernel(k) && kcomm(r, i))
 		f |= OV_COMM;
 	if (member(r, i))
 		f |= OV_MEM;
@@ -190,7 +205,7 @@ void sum_pendq_insert(struct pendq *p, struct ov_ent x)
 }
 
 /* The earliest pending activity if it starts at or before wm: true and *x. */
-bool sum_pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x)
+static inline bool pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x)
 {
 	struct ov_ent *q = p->q.v;
 	bool fromq = p->ph < p->q.n && (!p->heap.n || q[p->ph].s <= p->heap.v[0].s);
@@ -283,21 +298,21 @@ void sum_asc_release(struct rank *r, bool all)
 	int64_t wm = sum_watermark(sc, r->tracks, r->ntracks, all);
 	struct ov_ent x;
 	/* a streamed GPU rank has no host ranges: all its device activity is unattributed */
-	while (sum_pendq_pop(&a->pq, wm, &x))
+	while (pendq_pop(&a->pq, wm, &x))
 		sum_ov_add(&a->ov, x.s, x.e, x.f, r->ascend ? -1 : 1);
-	while (sum_pendq_pop(&a->dist.pq, wm, &x))
+	while (pendq_pop(&a->dist.pq, wm, &x))
 		sum_dist_add(r, &a->dist, &x);
 	if (r->ascend)
 		return;
 	wm = sum_watermark(sc, r->atracks, r->natracks, all);
-	while (sum_pendq_pop(&a->apq, wm, &x))
+	while (pendq_pop(&a->apq, wm, &x))
 		urun_add(r, &a->api_u, x.s, x.e);
 	for (size_t d = 0; d < r->g->m->devices.n; d++) {
 		struct gdev *gd = &a->gd[d];
 		if (!gd->ntracks)
 			continue;
 		wm = sum_watermark(sc, gd->tracks, gd->ntracks, all);
-		while (sum_pendq_pop(&gd->pq, wm, &x)) {
+		while (pendq_pop(&gd->pq, wm, &x)) {
 			urun_add(r, &gd->u, x.s, x.e);
 			sum_dist_add(r, &gd->dist, &x);
 		}
@@ -318,10 +333,10 @@ void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need)
 	struct asc *a = r->asc;
 	if (g->x)
 		return; /* in memory: the index merges the tracks */
-	for (size_t k = 0; k < b->nall; k++) {
-		uint32_t i = b->all[k];
+	for (size_t k = 0; k < b->n[SB_DEV]; k++) {
+		uint32_t i = b->v[SB_DEV][k];
 		uint8_t kd = ev->kind[i];
-		if (!is_dev_activity(kd) || !a->trk[ev->track[i]])
+		if (!a->trk[ev->track[i]])
 			continue;
 		int64_t s = ev->start[i], e = s + ev->dur[i];
 		if ((need & SV_UNION) || ((need & SV_UNION_NPU) && r->ascend))
@@ -329,7 +344,7 @@ void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need)
 		if ((need & SV_KERNELS) && !r->ascend && is_kernel(kd)) {
 			struct gdev *gd = &a->gd[track_dev(g->m, i)];
 			gd->kernels++;
-			pendq_add(&gd->pq, (struct ov_ent){ s, e, sum_kcomm(r, i) ? 2u : 1u });
+			pendq_add(&gd->pq, (struct ov_ent){ s, e, kcomm(r, i) ? 2u : 1u });
 		}
 	}
 }

@@ -76,13 +76,11 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 /* The api view's sums: the member API calls of a streamed GPU rank. */
 static void add(struct rank *r, const struct sum_batch *b)
 {
-	const struct pt_events *ev = &r->g->m->events;
 	struct asc *a = r->asc;
 	if (r->ascend)
 		return;
-	for (size_t k = 0; k < b->nmem; k++)
-		if (ev->kind[b->mem[k]] == PT_EV_API)
-			api_add(r->g, &a->api, &a->api_den, b->mem[k]);
+	for (size_t k = 0; k < b->n[SB_MAPI]; k++)
+		api_add(r->g, &a->api, &a->api_den, b->v[SB_MAPI][k]);
 }
 
 static void columns(struct pt_table *t)

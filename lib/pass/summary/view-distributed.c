@@ -88,8 +88,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 	struct asc *a = r->asc;
 	if (r->g->x || !r->ascend)
 		return;
-	for (size_t q = 0; q < b->nall; q++) {
-		uint32_t i = b->all[q];
+	for (size_t q = 0; q < b->n[SB_ALL]; q++) {
+		uint32_t i = b->v[SB_ALL][q];
 		if (!a->trk[ev->track[i]])
 			continue;
 		unsigned c = sum_dist_class(r, ev->kind[i], ev->op[i], ev->track[i]);
@@ -106,4 +106,4 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_distributed = { PT_SV_DISTRIBUTED, "distributed", SV_KERNELS, columns, view_distributed, add };
+const struct sum_view sum_view_distributed = { PT_SV_DISTRIBUTED, "distributed", SV_KERNELS | SV_ALL, columns, view_distributed, add };

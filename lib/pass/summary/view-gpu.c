@@ -226,8 +226,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 {
 	if (!r->ascend)
 		return;
-	for (size_t k = 0; k < b->nmem; k++)
-		gpu_add(r, r->asc->gpu, b->mem[k]);
+	for (size_t k = 0; k < b->n[SB_MEM]; k++)
+		gpu_add(r, r->asc->gpu, b->v[SB_MEM][k]);
 }
 
 static void columns(struct pt_table *t)

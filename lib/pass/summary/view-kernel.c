@@ -95,9 +95,9 @@ static void add(struct rank *r, const struct sum_batch *b)
 {
 	const struct pt_events *ev = &r->g->m->events;
 	struct asc *a = r->asc;
-	for (size_t k = 0; k < b->nmem; k++)
-		if (is_kernel(ev->kind[b->mem[k]]))
-			kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, b->mem[k]);
+	for (size_t k = 0; k < b->n[SB_MEM]; k++)
+		if (is_kernel(ev->kind[b->v[SB_MEM][k]]))
+			kernel_add(r, &a->kn, &a->kn_den, a->kn_raw, b->v[SB_MEM][k]);
 }
 
 static void columns(struct pt_table *t)

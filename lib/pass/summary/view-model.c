@@ -172,8 +172,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 	struct asc *a = r->asc;
 	if (!r->ascend)
 		return;
-	for (size_t q = 0; q < b->nmem; q++) {
-		uint32_t i = b->mem[q];
+	for (size_t q = 0; q < b->n[SB_MEM]; q++) {
+		uint32_t i = b->v[SB_MEM][q];
 		a->G += ev->dur[i];
 		/* the window of the previous event is tried before a search */
 		int64_t t0 = ev->start[i];

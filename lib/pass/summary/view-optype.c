@@ -51,8 +51,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 	struct asc *a = r->asc;
 	if (!r->ascend)
 		return;
-	for (size_t q = 0; q < b->nmem; q++) {
-		uint32_t i = b->mem[q];
+	for (size_t q = 0; q < b->n[SB_MEM]; q++) {
+		uint32_t i = b->v[SB_MEM][q];
 		if (ev->kind[i] != PT_EV_TASK || !ev->op[i])
 			continue;
 		uint32_t ty = sum_out_name(g, m->ops.v[ev->op[i] - 1].type, false);

@@ -201,10 +201,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 	struct asc *a = r->asc;
 	if (r->ascend)
 		return;
-	for (size_t q = 0; q < b->nall; q++) {
-		uint32_t i = b->all[q];
-		if (ev->kind[i] != PT_EV_API)
-			continue;
+	for (size_t q = 0; q < b->n[SB_API]; q++) {
+		uint32_t i = b->v[SB_API][q];
 		pendq_add(&a->apq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], 0 });
 		a->api_calls += member(r, i);
 	}

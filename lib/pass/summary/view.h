@@ -19,6 +19,7 @@ enum {
 	SV_UNION = 8u,      /* device activities of the stream tracks, in start order (struct asc: pq, ov) */
 	SV_UNION_NPU = 16u, /* the same, of Ascend ranks only */
 	SV_KERNELS = 32u,   /* per GPU of a streamed GPU rank, its kernels in start order (struct gdev) */
+	SV_ALL = 64u,       /* its add() reads every event of the rank (struct sum_batch: all) */
 };
 
 struct sum_view {
