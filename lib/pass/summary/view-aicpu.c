@@ -96,4 +96,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "exec_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
 }
 
-const struct sum_view sum_view_aicpu = { PT_SV_AICPU, "aicpu", 0, columns, view_aicpu, NULL };
+const struct sum_view sum_view_aicpu = {
+	.id = PT_SV_AICPU, .name = "aicpu", .flags = 0,
+	.columns = columns, .emit = view_aicpu,
+};

@@ -94,4 +94,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_api = { PT_SV_API, "api", SV_FLAT, columns, view_api, add };
+const struct sum_view sum_view_api = {
+	.id = PT_SV_API, .name = "api", .flags = SV_FLAT,
+	.columns = columns, .emit = view_api, .add = add,
+};

@@ -274,4 +274,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "process_system_ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_device = { PT_SV_DEVICE, "device", SV_UNION_NPU | SV_KERNELS, columns, view_device, NULL };
+const struct sum_view sum_view_device = {
+	.id = PT_SV_DEVICE, .name = "device", .flags = SV_UNION_NPU | SV_KERNELS,
+	.columns = columns, .emit = view_device,
+};

@@ -106,4 +106,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_distributed = { PT_SV_DISTRIBUTED, "distributed", SV_KERNELS | SV_ALL, columns, view_distributed, add };
+const struct sum_view sum_view_distributed = {
+	.id = PT_SV_DISTRIBUTED, .name = "distributed", .flags = SV_KERNELS | SV_ALL,
+	.columns = columns, .emit = view_distributed, .add = add,
+};

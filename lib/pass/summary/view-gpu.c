@@ -256,4 +256,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "short", PT_COL_INT, PT_ROLE_VALUE, 0);
 }
 
-const struct sum_view sum_view_gpu = { PT_SV_GPU, "gpu", SV_LINKS, columns, view_gpu, add };
+const struct sum_view sum_view_gpu = {
+	.id = PT_SV_GPU, .name = "gpu", .flags = SV_LINKS,
+	.columns = columns, .emit = view_gpu, .add = add,
+};

@@ -107,4 +107,7 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_kernel = { PT_SV_KERNEL, "kernel", SV_DEFAULT | SV_FLAT, columns, view_kernel, add };
+const struct sum_view sum_view_kernel = {
+	.id = PT_SV_KERNEL, .name = "kernel", .flags = SV_DEFAULT | SV_FLAT,
+	.columns = columns, .emit = view_kernel, .add = add,
+};

@@ -162,4 +162,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "bandwidth_gbps", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_memcpy = { PT_SV_MEMCPY, "memcpy", SV_LINKS, columns, view_memcpy, NULL };
+const struct sum_view sum_view_memcpy = {
+	.id = PT_SV_MEMCPY, .name = "memcpy", .flags = SV_LINKS,
+	.columns = columns, .emit = view_memcpy,
+};

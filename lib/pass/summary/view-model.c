@@ -201,4 +201,7 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_model = { PT_SV_MODEL, "model", SV_DEFAULT, columns, view_model, add };
+const struct sum_view sum_view_model = {
+	.id = PT_SV_MODEL, .name = "model", .flags = SV_DEFAULT,
+	.columns = columns, .emit = view_model, .add = add,
+};

@@ -283,4 +283,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
 }
 
-const struct sum_view sum_view_operator = { PT_SV_OPERATOR, "operator", SV_DEFAULT, columns, view_operator, add };
+const struct sum_view sum_view_operator = {
+	.id = PT_SV_OPERATOR, .name = "operator", .flags = SV_DEFAULT,
+	.columns = columns, .emit = view_operator, .add = add,
+};

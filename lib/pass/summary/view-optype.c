@@ -76,4 +76,7 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_optype = { PT_SV_OPTYPE, "optype", 0, columns, view_optype, add };
+const struct sum_view sum_view_optype = {
+	.id = PT_SV_OPTYPE, .name = "optype", .flags = 0,
+	.columns = columns, .emit = view_optype, .add = add,
+};

@@ -217,4 +217,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
-const struct sum_view sum_view_overview = { PT_SV_OVERVIEW, "overview", SV_DEFAULT | SV_UNION, columns, view_overview, add };
+const struct sum_view sum_view_overview = {
+	.id = PT_SV_OVERVIEW, .name = "overview", .flags = SV_DEFAULT | SV_UNION,
+	.columns = columns, .emit = view_overview, .add = add,
+};

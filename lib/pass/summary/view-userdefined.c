@@ -87,4 +87,7 @@ static void columns(struct pt_table *t)
 	sum_add_block_cols(t, "gpu");
 }
 
-const struct sum_view sum_view_userdefined = { PT_SV_USERDEFINED, "userdefined", 0, columns, view_userdefined, NULL };
+const struct sum_view sum_view_userdefined = {
+	.id = PT_SV_USERDEFINED, .name = "userdefined", .flags = 0,
+	.columns = columns, .emit = view_userdefined,
+};
