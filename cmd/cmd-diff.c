@@ -16,9 +16,11 @@
 
 #include "commands.h"
 #include "common.h"
+#include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-diff.h"
 #include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
@@ -285,7 +287,7 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	bool streamed = false, need_model = dopt.by == PT_DB_STEP;
 	int rc = 0;
 	if (!need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
-		rc = pt_summary_stream_file(sd->path, &so, &sd->s, &streamed, &m, e);
+		rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
 	} else if (!need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
 		rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
 		if (!rc && !streamed)
@@ -407,16 +409,16 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 			callw = strlen(b1) + strlen(b2) + 4;
 	}
 	size_t namew = callw - 11 < 10 ? 28 - (callw - 11) : 18;
-	struct pt_stext *x = pt_stext_new("Diff", pt_time_unit_name(u));
-	pt_stext_col(x, "Name", namew, false, false);
-	pt_stext_col(x, "Status", 7, false, false);
-	pt_stext_col(x, "Calls", 11, true, false);
-	pt_stext_col(x, "Base total", 10, true, false);
-	pt_stext_col(x, "Test total", 10, true, false);
-	pt_stext_col(x, "Delta", 10, true, false);
-	pt_stext_col(x, "Delta %", 8, true, false);
-	pt_stext_col(x, "Base avg", 9, true, false);
-	pt_stext_col(x, "Test avg", 9, true, false);
+	struct pt_table *x = pt_table_new_boxed("diff", "Diff", pt_time_unit_name(u));
+	pt_table_add_text_col(x, "Name", namew, false, false);
+	pt_table_add_text_col(x, "Status", 7, false, false);
+	pt_table_add_text_col(x, "Calls", 11, true, false);
+	pt_table_add_text_col(x, "Base total", 10, true, false);
+	pt_table_add_text_col(x, "Test total", 10, true, false);
+	pt_table_add_text_col(x, "Delta", 10, true, false);
+	pt_table_add_text_col(x, "Delta %", 8, true, false);
+	pt_table_add_text_col(x, "Base avg", 9, true, false);
+	pt_table_add_text_col(x, "Test avg", 9, true, false);
 	char c[9][4096];
 	const char *cells[9];
 	for (int k = 0; k < 9; k++)
@@ -435,21 +437,21 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 		fsigned(t, r, (size_t)dp, u, c[6]);
 		fcell(t, r, (size_t)ba, u, c[7]);
 		fcell(t, r, (size_t)ta, u, c[8]);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
-	pt_stext_write(o, x, wide);
-	pt_stext_free(x);
+	pt_export_boxed(o, x, wide);
+	pt_table_free(x);
 }
 
 static void write_stages_text(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u, bool wide)
 {
-	struct pt_stext *x = pt_stext_new("Step stages (averages)", pt_time_unit_name(u));
-	pt_stext_col(x, "Rank", 4, true, false);
-	pt_stext_col(x, "Stage", 36, false, true);
-	pt_stext_col(x, "Base avg", 10, true, false);
-	pt_stext_col(x, "Test avg", 10, true, false);
-	pt_stext_col(x, "Delta", 10, true, false);
-	pt_stext_col(x, "Delta %", 8, true, false);
+	struct pt_table *x = pt_table_new_boxed("stages", "Step stages (averages)", pt_time_unit_name(u));
+	pt_table_add_text_col(x, "Rank", 4, true, false);
+	pt_table_add_text_col(x, "Stage", 36, false, true);
+	pt_table_add_text_col(x, "Base avg", 10, true, false);
+	pt_table_add_text_col(x, "Test avg", 10, true, false);
+	pt_table_add_text_col(x, "Delta", 10, true, false);
+	pt_table_add_text_col(x, "Delta %", 8, true, false);
 	char c[6][512];
 	const char *cells[6];
 	for (int k = 0; k < 6; k++)
@@ -462,10 +464,10 @@ static void write_stages_text(struct pt_out *o, const struct pt_table *t, enum p
 		fcell(t, r, 3, u, c[3]);
 		fsigned(t, r, 4, u, c[4]);
 		fsigned(t, r, 5, u, c[5]);
-		pt_stext_row(x, cells);
+		pt_table_add_text_row(x, cells);
 	}
-	pt_stext_write(o, x, wide);
-	pt_stext_free(x);
+	pt_export_boxed(o, x, wide);
+	pt_table_free(x);
 }
 
 static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_time_unit u, bool wide)

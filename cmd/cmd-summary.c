@@ -7,9 +7,11 @@
 
 #include "commands.h"
 #include "common.h"
+#include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-summary.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -257,10 +259,10 @@ static int emit(struct pt_common *c, const struct pt_summary *s, struct pt_err *
 	struct pt_out o;
 	if (pt_out_open(&o, c->output ? c->output : "-", e))
 		return -1;
-	if (c->ex.format == PT_FMT_TABLE)
-		pt_summary_write_text(&o, s, c->ex.wide);
-	else
-		pt_summary_write_json(&o, s, &c->ex);
+	size_t n;
+	struct pt_table **v = pt_summary_tables(s, c->ex.format == PT_FMT_TABLE, &n);
+	pt_export(&o, v, n, &c->ex);
+	free(v);
 	return pt_out_commit(&o, e);
 }
 
@@ -305,7 +307,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	bool streamed = false;
 	rc = 0;
 	if (!in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
-		rc = pt_summary_stream_file(argv[first], &so, &s, &streamed, &m, &e);
+		rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
 	} else if (!in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
 		/* a raw PATH: the import keeps its events encoded, and the summary replays them */
 		rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);

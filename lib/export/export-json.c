@@ -1,6 +1,8 @@
 /*
  * JSON: one document per run,
  *   {"proftool": "<version>", "views": [{"name", "unit", "columns", "rows": [{...}]}]}
+ * A table with rows_apart (summary.md §6) starts its closing "]}" on a line
+ * of its own.
  * JSON lines: one object per row with a "view" key first.
  * Time columns carry integer ns ("_ns") unless a unit is chosen; null cells are null.
  */
@@ -75,6 +77,8 @@ void pt_export_json(struct pt_out *o, struct pt_table *const *tables, size_t n, 
 			pt_out_putc(o, '\n');
 			row(o, t, r, u, false);
 		}
+		if (t->rows_apart)
+			pt_out_putc(o, '\n');
 		pt_out_puts(o, "]}");
 	}
 	pt_out_puts(o, "\n]}\n");

@@ -5,6 +5,7 @@
  * --wide. Null cells print as "-". Control bytes of strings (ESC, tab,
  * newline, DEL, C1) print as "\xHH" (pt_text_escape), so that a name from a
  * dump cannot drive the terminal; widths and cuts count the escaped text.
+ * Boxed tables (summary, diff) print in their own layout (export-boxed.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,8 +138,11 @@ void pt_export_text(struct pt_out *o, struct pt_table *const *tables, size_t n, 
 {
 	enum pt_time_unit u = pt_export_unit(opts);
 	for (size_t i = 0; i < n; i++) {
-		if (i)
+		if (i && tables[i - 1]->style == PT_STYLE_PLAIN) /* a boxed table ends in empty lines */
 			pt_out_putc(o, '\n');
-		one(o, tables[i], u, opts->wide);
+		if (tables[i]->style == PT_STYLE_BOXED)
+			pt_export_boxed(o, tables[i], opts->wide);
+		else
+			one(o, tables[i], u, opts->wide);
 	}
 }

@@ -30,34 +30,6 @@ enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts)
 	return opts->format == PT_FMT_TABLE ? PT_TU_MS : PT_TU_NS;
 }
 
-const char *pt_time_unit_name(enum pt_time_unit u)
-{
-	switch (u) {
-	case PT_TU_US:
-		return "us";
-	case PT_TU_MS:
-		return "ms";
-	case PT_TU_S:
-		return "s";
-	default:
-		return "ns";
-	}
-}
-
-int64_t pt_time_unit_div(enum pt_time_unit u)
-{
-	switch (u) {
-	case PT_TU_US:
-		return 1000;
-	case PT_TU_MS:
-		return 1000000;
-	case PT_TU_S:
-		return 1000000000;
-	default:
-		return 1;
-	}
-}
-
 static int unit_digits(enum pt_time_unit u)
 {
 	switch (u) {

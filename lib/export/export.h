@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "table/table.h"
+
 struct pt_out;
-struct pt_table;
 
 enum pt_format { PT_FMT_TABLE, PT_FMT_CSV, PT_FMT_JSON, PT_FMT_JSONL };
-enum pt_time_unit { PT_TU_DEFAULT = 0, PT_TU_NS, PT_TU_US, PT_TU_MS, PT_TU_S };
 
 struct pt_export_opts {
 	enum pt_format format;
@@ -26,10 +26,10 @@ void pt_export_text(struct pt_out *o, struct pt_table *const *tables, size_t n, 
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 void pt_export_json(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 
-/* Effective unit for a format, its name ("ms") and ns per unit. */
+/* Effective unit for a format (its name and ns per unit: table/table.h). */
 enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts);
-const char *pt_time_unit_name(enum pt_time_unit u);
-int64_t pt_time_unit_div(enum pt_time_unit u);
+/* A boxed table (PT_STYLE_BOXED) as text (export-boxed.c). */
+void pt_export_boxed(struct pt_out *o, const struct pt_table *t, bool wide);
 /* Column name as printed in CSV/JSON: time columns get "_<unit>". buf >= 128. */
 const char *pt_export_col_name(const struct pt_table *t, size_t col, enum pt_time_unit u, char *buf);
 /* A non-string cell's text (numbers; "" for null). buf >= 64. Returns length. */

@@ -15,14 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "export/export.h"
+#include "table/table.h"
 
 struct pt_model;
 struct pt_index;
-struct pt_table;
-struct pt_out;
 struct pt_err;
-struct pt_stext;
+struct pt_ptm_source;
 
 /* Views in print order (summary.md §3). */
 enum pt_summary_view {
@@ -57,9 +55,6 @@ enum pt_summary_key {
 };
 extern const char *const pt_summary_keys[]; /* indexed by enum pt_summary_key, NULL-terminated */
 
-#define PT_SUMMARY_VIEWS_DEFAULT \
-	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL))
-
 struct pt_summary_opts {
 	unsigned views;              /* bit per enum pt_summary_view */
 	enum pt_summary_key key;
@@ -86,7 +81,7 @@ void pt_summary_opts_init(struct pt_summary_opts *o);
 struct pt_summary_view_out {
 	enum pt_summary_view view;
 	struct pt_table *data;       /* CSV/JSON rows of every rank */
-	struct pt_stext **text;      /* two text tables per rank, in print order (NULL or no rows: not
+	struct pt_table **text;      /* two boxed text tables per rank, in print order (NULL or no rows: not
 					printed); only the device view fills the second (Host CPU Summary) */
 	size_t ntext;
 };
@@ -100,15 +95,17 @@ struct pt_summary {
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
 		    struct pt_summary *out, struct pt_err **e);
-/* Text tables of every selected view (summary.md §5); wide = --wide. */
-void pt_summary_write_text(struct pt_out *o, const struct pt_summary *s, bool wide);
-/* JSON document of §6 (format json) or JSON lines (jsonl). */
-void pt_summary_write_json(struct pt_out *o, const struct pt_summary *s, const struct pt_export_opts *ex);
+/*
+ * The tables to print, in print order: text, the boxed text tables with rows
+ * of every selected view (summary.md §5); otherwise the data table of each
+ * (CSV/JSON, §6). *n: their count; free() the array.
+ */
+struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_t *n);
 void pt_summary_free(struct pt_summary *s);
 
 /*
  * The streaming summary (the low-memory path; pt_summary_stream_file() drives
- * it over a .ptm file). It gives the output pt_pass_summary() gives, holding
+ * it over a .ptm input). It gives the output pt_pass_summary() gives, holding
  * one batch of events at a time: for models with no GPU or host device,
  * every view; for the others, every view but memcpy and gpu, without
  * --steps or --time-window (pt_summary_can_stream), when no
@@ -140,13 +137,14 @@ int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);
 /*
- * Summarise the .ptm file at path ("-": standard input) by streaming.
+ * Summarise the .ptm input src (a file, or standard input: model/ptm-source.h)
+ * by streaming.
  * *streamed false (and 0 returned): the model cannot be streamed; then
  * *whole is the model read whole when the input could not be read again
  * (standard input), else NULL and the caller reads it; either way
- * pt_pass_summary() does the rest. Errors name the file, as a full read does.
+ * pt_pass_summary() does the rest. Errors name the input, as a full read does.
  */
-int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, struct pt_summary *out,
+int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summary_opts *o, struct pt_summary *out,
 			   bool *streamed, struct pt_model **whole, struct pt_err **e);
 /*
  * Summarise the model of a streaming import (pt_ptm_spill_start() before
@@ -156,18 +154,5 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
  */
 int pt_summary_stream_import(struct pt_model *m, const struct pt_summary_opts *o, struct pt_summary *out,
 			     bool *streamed, struct pt_err **e);
-
-/* ---- text tables (pass-summary-text.c) ---- */
-struct pt_stext *pt_stext_new(const char *title, const char *unit /* NULL: no unit line */);
-/* Add a column: minimum width, right-aligned?, name column (cut to the width unless wide)? */
-void pt_stext_col(struct pt_stext *t, const char *head, size_t minw, bool right, bool name);
-/* Add a row of ncols cells (copied). */
-void pt_stext_row(struct pt_stext *t, const char *const *cells);
-/* A group title line centred in dashes; NULL: a column separator line. */
-void pt_stext_group(struct pt_stext *t, const char *title);
-void pt_stext_note(struct pt_stext *t, const char *line);
-size_t pt_stext_nrows(const struct pt_stext *t);
-void pt_stext_write(struct pt_out *o, const struct pt_stext *t, bool wide);
-void pt_stext_free(struct pt_stext *t);
 
 #endif

@@ -39,6 +39,13 @@ void pt_table_free(struct pt_table *t)
 		free(t->rows->buf);
 		free(t->rows);
 	}
+	for (size_t i = 0; i < t->ngroups; i++)
+		free(t->groups[i].title);
+	free(t->groups);
+	for (size_t i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
+	free(t->unit);
 	free(t->name);
 	free(t->title);
 	free(t);
@@ -49,7 +56,7 @@ void pt_table_add_col(struct pt_table *t, const char *name, enum pt_col_type typ
 {
 	/* columns are fixed before the first row */
 	t->cols = pt_xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
-	t->cols[t->ncols++] = (struct pt_col){ pt_xstrdup(name), type, role, decimals };
+	t->cols[t->ncols++] = (struct pt_col){ .name = pt_xstrdup(name), .type = type, .role = role, .decimals = decimals };
 }
 
 size_t pt_table_add_row(struct pt_table *t)
@@ -124,4 +131,69 @@ const struct pt_cell *pt_table_row(const struct pt_table *t, size_t r)
 		g->made = true;
 	}
 	return g->buf;
+}
+
+struct pt_table *pt_table_new_boxed(const char *name, const char *title, const char *unit)
+{
+	struct pt_table *t = pt_table_new(name, title);
+	t->style = PT_STYLE_BOXED;
+	t->unit = unit ? pt_xstrdup(unit) : NULL;
+	return t;
+}
+
+void pt_table_add_text_col(struct pt_table *t, const char *head, size_t minw, bool right, bool cut)
+{
+	pt_table_add_col(t, head, PT_COL_STR, PT_ROLE_LABEL, 0);
+	struct pt_col *c = &t->cols[t->ncols - 1];
+	c->minw = minw;
+	c->right = right;
+	c->cut = cut;
+}
+
+void pt_table_add_text_row(struct pt_table *t, const char *const *cells)
+{
+	size_t r = pt_table_add_row(t);
+	for (size_t c = 0; c < t->ncols; c++)
+		if (cells[c])
+			pt_table_set_strdup(t, r, c, cells[c], strlen(cells[c]));
+}
+
+void pt_table_add_group(struct pt_table *t, const char *title)
+{
+	pt_xgrow((void **)&t->groups, &t->cap_groups, t->ngroups + 1, sizeof(*t->groups));
+	t->groups[t->ngroups++] = (struct pt_table_group){ t->nrows, title ? pt_xstrdup(title) : NULL };
+}
+
+void pt_table_add_note(struct pt_table *t, const char *line)
+{
+	pt_xgrow((void **)&t->notes, &t->cap_notes, t->nnotes + 1, sizeof(*t->notes));
+	t->notes[t->nnotes++] = pt_xstrdup(line);
+}
+
+const char *pt_time_unit_name(enum pt_time_unit u)
+{
+	switch (u) {
+	case PT_TU_US:
+		return "us";
+	case PT_TU_MS:
+		return "ms";
+	case PT_TU_S:
+		return "s";
+	default:
+		return "ns";
+	}
+}
+
+int64_t pt_time_unit_div(enum pt_time_unit u)
+{
+	switch (u) {
+	case PT_TU_US:
+		return 1000;
+	case PT_TU_MS:
+		return 1000000;
+	case PT_TU_S:
+		return 1000000000;
+	default:
+		return 1;
+	}
 }

@@ -19,11 +19,35 @@ enum pt_col_type {
 
 enum pt_col_role { PT_ROLE_KEY, PT_ROLE_VALUE, PT_ROLE_LABEL };
 
+/* Time units of printed times (PT_TU_DEFAULT: ms in text, ns in CSV/JSON). */
+enum pt_time_unit { PT_TU_DEFAULT = 0, PT_TU_NS, PT_TU_US, PT_TU_MS, PT_TU_S };
+/* A unit's name ("ms") and ns per unit (PT_TU_DEFAULT: those of ns). */
+const char *pt_time_unit_name(enum pt_time_unit u);
+int64_t pt_time_unit_div(enum pt_time_unit u);
+
 struct pt_col {
 	char *name;
 	enum pt_col_type type;
 	enum pt_col_role role;
 	int decimals; /* PT_COL_DOUBLE */
+	/* boxed tables: minimum width, right-aligned, cut to its width unless --wide */
+	size_t minw;
+	bool right, cut;
+};
+
+/*
+ * How a table prints as text: plain (export-text.c: title, header, rule,
+ * rows), or boxed (the layout of summary.md §5: a title line centred in
+ * dashes, a "Time unit:" line, rules around the header, group title lines
+ * and rules between rows, notes under the rows). A boxed table holds text
+ * cells made by its pass; the data formats print its cells as they are.
+ */
+enum pt_table_style { PT_STYLE_PLAIN, PT_STYLE_BOXED };
+
+/* A line before row `row` of a boxed table: a title centred in dashes, or (NULL) a rule. */
+struct pt_table_group {
+	size_t row;
+	char *title;
 };
 
 enum pt_cell_kind { PT_CELL_NULL = 0, PT_CELL_INT, PT_CELL_DOUBLE, PT_CELL_STR };
@@ -53,6 +77,14 @@ struct pt_table {
 	char **owned;          /* strings the table owns */
 	size_t nowned, cap_owned;
 	struct pt_table_rows *rows; /* rows made when read, or NULL */
+	/* presentation (boxed tables) */
+	enum pt_table_style style;
+	char *unit;                 /* the "Time unit:" line's unit, or NULL for none */
+	struct pt_table_group *groups; /* in row order */
+	size_t ngroups, cap_groups;
+	char **notes;               /* lines under the rows */
+	size_t nnotes, cap_notes;
+	bool rows_apart;            /* JSON: the closing "]}" of the rows starts a line */
 };
 
 struct pt_table *pt_table_new(const char *name, const char *title);
@@ -73,6 +105,17 @@ void pt_table_set_str(struct pt_table *t, size_t row, size_t col, const char *s,
 void pt_table_set_strdup(struct pt_table *t, size_t row, size_t col, const char *s, size_t len);
 /* Index of a column by name, or -1. */
 int pt_table_col(const struct pt_table *t, const char *name);
+
+/* A boxed table (PT_STYLE_BOXED); unit NULL: no "Time unit:" line. */
+struct pt_table *pt_table_new_boxed(const char *name, const char *title, const char *unit);
+/* A text column of a boxed table: header, minimum width, right-aligned?, cut unless --wide? */
+void pt_table_add_text_col(struct pt_table *t, const char *head, size_t minw, bool right, bool cut);
+/* A row of ncols text cells (copied; NULL: a null cell, printed "-"). */
+void pt_table_add_text_row(struct pt_table *t, const char *const *cells);
+/* A group title line before the next row; NULL: a rule. */
+void pt_table_add_group(struct pt_table *t, const char *title);
+/* A note line under the rows. */
+void pt_table_add_note(struct pt_table *t, const char *line);
 
 /*
  * A table of nrows rows made one at a time when read, for tables as large as

@@ -26,11 +26,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export/export.h"
 #include "import/registry.h"
 #include "model/dump.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-summary.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -288,7 +290,13 @@ static int fz_summary_text(const struct pt_summary *s)
 	struct pt_out o;
 	struct pt_err *e = NULL;
 	pt_out_init_fd(&o, fd, "summary.txt");
-	pt_summary_write_text(&o, s, true);
+	{
+		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true };
+		size_t nt;
+		struct pt_table **tv = pt_summary_tables(s, true, &nt);
+		pt_export_text(&o, tv, nt, &tx);
+		free(tv);
+	}
 	if (pt_out_flush(&o, &e))
 		fz_die("summary text");
 	pt_out_abort(&o);
@@ -346,7 +354,7 @@ static void fz_stream_summary(int fd, const struct pt_model *m)
 	bool streamed = false;
 	struct pt_model *whole = NULL; /* only for standard input */
 	struct pt_err *e = NULL;
-	if (pt_summary_stream_file(path, &o, &s, &streamed, &whole, &e) || !streamed) {
+	if (pt_summary_stream_file(PT_PTM_SOURCE(path), &o, &s, &streamed, &whole, &e) || !streamed) {
 		pt_err_free(e);
 		pt_model_free(whole);
 		return;
@@ -375,7 +383,7 @@ static void fz_stream_summary_pipe(int fd, const struct pt_model *m)
 	bool streamed = false;
 	struct pt_model *whole = NULL;
 	struct pt_err *e = NULL;
-	int rc = pt_summary_stream_file("-", &o, &s, &streamed, &whole, &e);
+	int rc = pt_summary_stream_file(PT_PTM_SOURCE("-"), &o, &s, &streamed, &whole, &e);
 	if (dup2(saved, 0) != 0)
 		fz_die("dup2");
 	close(saved);

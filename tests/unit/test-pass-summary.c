@@ -16,10 +16,12 @@
 
 #include "proftool.pb-c.h"
 
+#include "export/export.h"
 #include "import/registry.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-raw.h"
 #include "pass/pass-summary.h"
 #include "support/diag.h"
@@ -379,23 +381,107 @@ static void test_gpu_host_model(void **state)
 	pt_model_free(m);
 }
 
-/* Text layout of §5: title line, unit line, right-aligned numbers, name cut, two trailing spaces. */
-static void test_text_layout(void **state)
+/* What an exporter printed into a temporary file. */
+static char *exported(struct pt_table *const *v, size_t n, enum pt_format f, bool wide)
 {
-	(void)state;
-	struct pt_stext *t = pt_stext_new("Kernel Summary", "ns");
-	pt_stext_col(t, "Name", 10, false, true);
-	pt_stext_col(t, "Calls", 6, true, false);
-	const char *r1[] = { "abcdefghijklmnop", "1" };
-	const char *r2[] = { "\xc3\xa9t\xc3\xa9", "12" };
-	pt_stext_row(t, r1);
-	pt_stext_row(t, r2);
 	char path[] = "/tmp/pt-sum-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	struct pt_out o;
 	pt_out_init_fd(&o, fd, path);
-	pt_stext_write(&o, t, false);
+	struct pt_export_opts ex = { f, PT_TU_DEFAULT, wide };
+	pt_export(&o, v, n, &ex);
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	close(fd);
+	FILE *fp = fopen(path, "r");
+	static char buf[8192];
+	size_t k = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[k] = 0;
+	fclose(fp);
+	unlink(path);
+	return strdup(buf);
+}
+
+/* A boxed table's presentation: group lines and rules, notes, null cells, control bytes escaped in cells,
+ * groups and notes, and no empty line between boxed tables. */
+static void test_boxed_presentation(void **state)
+{
+	(void)state;
+	struct pt_table *t = pt_table_new_boxed("x", "T", NULL);
+	pt_table_add_text_col(t, "Name", 4, false, true);
+	pt_table_add_text_col(t, "N", 3, true, false);
+	pt_table_add_group(t, "G\x1b");
+	const char *r1[] = { "a\tb", NULL };
+	pt_table_add_text_row(t, r1);
+	pt_table_add_group(t, NULL);
+	const char *r2[] = { "c", "12" };
+	pt_table_add_text_row(t, r2);
+	pt_table_add_note(t, "n\x7f");
+	struct pt_table *v[2] = { t, t };
+	char *s = exported(v, 2, PT_FMT_TABLE, false);
+	const char *one = "----T----\n"
+			  "----  ---  \n"
+			  "Name    N  \n"
+			  "----  ---  \n"
+			  "--G\\x1b--\n"
+			  "a...    -  \n"
+			  "----  ---  \n"
+			  "c      12  \n"
+			  "----  ---  \n"
+			  "n\\x7f\n"
+			  "---------\n"
+			  "\n\n";
+	char want[1024];
+	snprintf(want, sizeof(want), "%s%s", one, one);
+	assert_string_equal(s, want);
+	free(s);
+	pt_table_free(t);
+}
+
+/* JSON of tables with rows_apart (summary.md §6): the closing "]}" on a line of its own, rows or none. */
+static void test_json_rows_apart(void **state)
+{
+	(void)state;
+	struct pt_table *a = pt_table_new("a", NULL), *b = pt_table_new("b", NULL);
+	a->rows_apart = b->rows_apart = true;
+	pt_table_add_col(a, "n", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(b, "n", PT_COL_INT, PT_ROLE_VALUE, 0);
+	for (int k = 0; k < 2; k++)
+		pt_table_set_int(a, pt_table_add_row(a), 0, k);
+	struct pt_table *v[2] = { a, b };
+	char *s = exported(v, 2, PT_FMT_JSON, false);
+	const char *want = "{\"proftool\":\"" PT_VERSION "\",\"views\":[\n"
+			   "{\"name\":\"a\",\"unit\":\"ns\",\"columns\":[\"n\"],\"rows\":[\n"
+			   "{\"n\":0},\n"
+			   "{\"n\":1}\n"
+			   "]},\n"
+			   "{\"name\":\"b\",\"unit\":\"ns\",\"columns\":[\"n\"],\"rows\":[\n"
+			   "]}\n"
+			   "]}\n";
+	assert_string_equal(s, want);
+	free(s);
+	pt_table_free(a);
+	pt_table_free(b);
+}
+
+/* Text layout of §5: title line, unit line, right-aligned numbers, name cut, two trailing spaces. */
+static void test_text_layout(void **state)
+{
+	(void)state;
+	struct pt_table *t = pt_table_new_boxed("kernel", "Kernel Summary", "ns");
+	pt_table_add_text_col(t, "Name", 10, false, true);
+	pt_table_add_text_col(t, "Calls", 6, true, false);
+	const char *r1[] = { "abcdefghijklmnop", "1" };
+	const char *r2[] = { "\xc3\xa9t\xc3\xa9", "12" };
+	pt_table_add_text_row(t, r1);
+	pt_table_add_text_row(t, r2);
+	char path[] = "/tmp/pt-sum-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, path);
+	pt_export_boxed(&o, t, false);
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_commit(&o, &e), 0);
 	close(fd);
@@ -415,7 +501,7 @@ static void test_text_layout(void **state)
 			   "----------  ------  \n"
 			   "\n\n";
 	assert_string_equal(buf, want);
-	pt_stext_free(t);
+	pt_table_free(t);
 }
 
 /* JOB3 (summary.md §8.9): operator totals equal the ops table, kernel totals the tasks table. */
@@ -611,7 +697,13 @@ static char *render(const struct pt_summary *s, const char *tmp)
 	struct pt_out o;
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_open(&o, tmp, &e), 0);
-	pt_summary_write_text(&o, s, true);
+	{
+		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true };
+		size_t nt;
+		struct pt_table **tv = pt_summary_tables(s, true, &nt);
+		pt_export_text(&o, tv, nt, &tx);
+		free(tv);
+	}
 	struct pt_export_opts ex;
 	memset(&ex, 0, sizeof(ex));
 	ex.format = PT_FMT_CSV;
@@ -790,7 +882,7 @@ static void test_stream_matches_memory(void **state)
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = false;
 			struct pt_model *whole = NULL;
-			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+			assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 			assert_true(streamed);
 			streamed_runs++;
 			char *ta = render(&a, txt), *tb = render(&b, txt);
@@ -818,7 +910,7 @@ static void test_stream_matches_memory(void **state)
 	struct pt_summary b;
 	bool streamed = true;
 	struct pt_model *whole = NULL;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
 	assert_null(whole); /* a file: the caller reads it */
 	g = random_npu_model();
@@ -827,7 +919,7 @@ static void test_stream_matches_memory(void **state)
 	pt_summary_opts_init(&so);
 	so.views |= 1u << PT_SV_MEMCPY;
 	streamed = true;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
 	pt_model_free(g);
 	/* a model without events: streamed (a second read finds none) and the same as in memory */
@@ -839,7 +931,7 @@ static void test_stream_matches_memory(void **state)
 	write_ptm(g, ptm, true);
 	pt_summary_opts_init(&so);
 	struct pt_summary a0 = run(g, &so);
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	assert_true(streamed);
 	char *ta = render(&a0, txt), *tb = render(&b, txt);
 	assert_string_equal(ta, tb);
@@ -855,11 +947,11 @@ static void test_stream_matches_memory(void **state)
 	pt_model_add_event(g, t, 0, PT_EV_TASK, 1000, 10, 0, PT_NONE, 2);
 	write_ptm(g, ptm, false);
 	pt_model_free(g);
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	assert_true(streamed);
 	pt_summary_free(&b);
 	rewrite_track_events(ptm, 1);
-	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_not_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	char *why = pt_err_str(e);
 	assert_non_null(strstr(why, "track 0"));
 	free(why);
@@ -873,7 +965,7 @@ static void test_stream_matches_memory(void **state)
 	assert_int_equal(pt_ptm_read(ptm, &g, &e), 0);
 	pt_model_free(g);
 	streamed = true;
-	assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	assert_false(streamed);
 	/* a corrupt file is an error naming it, as a full read gives */
 	g = random_npu_model();
@@ -884,7 +976,7 @@ static void test_stream_matches_memory(void **state)
 	fseek(f, -3, SEEK_END);
 	fputc('x', f);
 	fclose(f);
-	assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+	assert_int_not_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 	char *msg = pt_err_str(e);
 	assert_non_null(strstr(msg, ptm));
 	free(msg);
@@ -901,7 +993,7 @@ static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struc
 	assert_true(saved >= 0 && fd >= 0);
 	assert_int_equal(dup2(fd, 0), 0);
 	close(fd);
-	int rc = pt_summary_stream_file("-", so, b, streamed, whole, e);
+	int rc = pt_summary_stream_file(PT_PTM_SOURCE("-"), so, b, streamed, whole, e);
 	assert_int_equal(dup2(saved, 0), 0);
 	close(saved);
 	return rc;
@@ -1179,7 +1271,7 @@ static void test_stream_gpu(void **state)
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = !streams;
 			struct pt_model *whole = NULL;
-			assert_int_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+			assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 			assert_null(whole);
 			if (streamed != streams)
 				fail_msg("round %d variant %d: streamed %d", round, v, streamed);
@@ -1249,7 +1341,7 @@ static void test_stream_gpu(void **state)
 		struct pt_summary b;
 		bool streamed = true;
 		struct pt_model *whole = NULL;
-		assert_int_not_equal(pt_summary_stream_file(ptm, &so, &b, &streamed, &whole, &e), 0);
+		assert_int_not_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
 		assert_false(streamed);
 		msg = pt_err_str(e);
 		assert_non_null(strstr(msg, what));
@@ -1306,6 +1398,8 @@ int main(void)
 		cmocka_unit_test(test_gpu_kernel_unattributed),
 		cmocka_unit_test(test_gpu_host_model),
 		cmocka_unit_test(test_text_layout),
+		cmocka_unit_test(test_boxed_presentation),
+		cmocka_unit_test(test_json_rows_apart),
 		cmocka_unit_test(test_job3_fixture),
 		cmocka_unit_test(test_stream_matches_memory),
 		cmocka_unit_test(test_stream_stdin),

@@ -1,6 +1,7 @@
 /*
- * proftool summary over a .ptm file without holding its events: streaming
- * reads (model/ptm.h) feed the streaming summary (pass-summary.h). One read
+ * proftool summary over a .ptm input without holding its events: streaming
+ * reads of the source the caller hands over (model/ptm-source.h) feed the
+ * streaming summary (pass-summary.h). One read
  * when the file's TrackEvents tell the summary what it needs before the
  * first event; otherwise two: the first fills the model but for its events
  * and scans every batch, the second applies only the event batches and the
@@ -14,6 +15,7 @@
 
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-summary.h"
 #include "support/err.h"
 
@@ -22,14 +24,14 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return pt_summary_stream_batch(arg, m, e);
 }
 
-int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, struct pt_summary *out,
+int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summary_opts *o, struct pt_summary *out,
 			   bool *streamed, struct pt_model **whole, struct pt_err **e)
 {
 	*streamed = false;
 	*whole = NULL;
 	memset(out, 0, sizeof(*out));
-	bool pipe = !strcmp(path, "-");
-	const char *name = pipe ? "standard input" : path;
+	bool pipe = pt_ptm_source_once(src);
+	const char *name = pt_ptm_source_name(src);
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
 	/* the CUPTI side tables are not summed: a GPU model streams only where they are not needed */
@@ -38,7 +40,7 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
 	if (pipe) {
 		/* one read only: what it cannot sum is read whole */
 		pt_summary_stream_once(s);
-		rc = pt_ptm_read_stream_fd(0, name, m, &first, e);
+		rc = pt_ptm_source_read(src, m, &first, e);
 		if (rc == PT_PTM_WHOLE || (!rc && pt_summary_stream_again(s))) { /* also: no batch at all */
 			*whole = m;
 			m = NULL;
@@ -51,15 +53,15 @@ int pt_summary_stream_file(const char *path, const struct pt_summary_opts *o, st
 				       "tasks); summarise it from a file, or with --in-memory",
 				    name);
 	} else {
-		rc = pt_ptm_read_stream(path, m, &first, e);
+		rc = pt_ptm_source_read(src, m, &first, e);
 	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
 		if (!rc) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };
-			rc = pt_ptm_read_stream(path, m, &again, e);
+			rc = pt_ptm_source_read(src, m, &again, e);
 			if (rc > 0) /* the first read would have stopped there */
-				rc = pt_err(e, "'%s' changed while it was read", path);
+				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
 	}
 	if (!rc) {

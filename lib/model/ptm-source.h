@@ -1,0 +1,28 @@
+/*
+ * A .ptm input for streaming reads (model/ptm.h), handed to a pass that reads
+ * it once or more without opening anything itself: a file, which can be read
+ * again, or standard input ("-"), which can be read once only.
+ */
+#ifndef PT_PTM_SOURCE_H
+#define PT_PTM_SOURCE_H
+#include <stdbool.h>
+
+struct pt_model;
+struct pt_ptm_sink;
+struct pt_err;
+
+struct pt_ptm_source {
+	const char *path; /* "-": standard input */
+};
+/* A source for path, valid in the enclosing block. */
+#define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ (p) })
+
+/* The input's name in messages ("standard input" or the path). */
+const char *pt_ptm_source_name(const struct pt_ptm_source *s);
+/* Can the input be read only once (a pipe)? */
+bool pt_ptm_source_once(const struct pt_ptm_source *s);
+/* One streaming read of the input (pt_ptm_read_stream); returns what it returns. */
+int pt_ptm_source_read(const struct pt_ptm_source *s, struct pt_model *m, const struct pt_ptm_sink *sink,
+		       struct pt_err **e);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * The streaming summary (pass-summary.h): the views of a model summed one
+ * batch of events at a time, from what the file's TrackEvents or a first read
+ * (the scan) say of the events before they are summed.
+ */
+#define _GNU_SOURCE
+#include "pass/summary/summary.h"
+
+#include <string.h>
+
+#include "model/ptm.h"
+#include "pass/summary/view.h"
+#include "support/err.h"
+#include "support/xalloc.h"
+
+struct pt_summary_stream {
+	const struct pt_summary_opts *o;
+	struct scan sc;
+	size_t ndev, ntrk;  /* sizes of the scan's arrays */
+	enum { ST_NEW, ST_SCAN, ST_SUM } state;
+	bool claimed;       /* the scan came from the file's TrackEvents: checked by _end() */
+	size_t nmeta[5];    /* claimed: strings, devices, tracks, ops and steps when the sums began */
+	struct pt_track_events *tev; /* per track, what the events turned out to be (a first read: its
+					 scan; claimed: checked against the file's record by _end()) */
+	int64_t *tev_last;
+	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
+	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
+	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
+	struct run u;
+	bool begun;
+	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
+};
+
+/* The views a GPU rank without host ranges sums through their add() or that read no event of it
+ * (the Ascend views optype and aicpu print nothing for it); memcpy and gpu need the launch links. */
+#define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~sum_views_with(SV_LINKS))
+
+/*
+ * Every view of an Ascend rank reads no event, or reads them through
+ * their add() (view.h). A GPU rank streams only for the views of GPU_STREAM_VIEWS
+ * (all but memcpy and gpu), without --steps or --time-window (membership
+ * then needs each activity's launching call, which the file's links give
+ * only after the events), and without host ranges unless only the kernel
+ * and api views are asked for (gpu_streamable(), known once the tracks'
+ * kinds are).
+ */
+bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
+{
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
+			return !(o->views & ~GPU_STREAM_VIEWS) && !o->has_steps && !o->has_window;
+	return true;
+}
+
+/* The views that read neither host ranges nor launch links when unfiltered: their items are sums
+ * over every kernel or API call. */
+#define GPU_FLAT_VIEWS sum_views_with(SV_FLAT)
+
+/* Can the GPU ranks of m stream these views: no GPU or host device of m has host ranges, or the
+ * views do not read them (x: per track, its events' kinds)? */
+static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x, unsigned views)
+{
+	if (!(views & ~GPU_FLAT_VIEWS))
+		return true;
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU && (x[t].kinds & (1u << PT_EV_RANGE)))
+			return false;
+	return true;
+}
+
+struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
+{
+	struct pt_summary_stream *s = pt_xcalloc(1, sizeof(*s));
+	s->o = o;
+	s->sc.earliest = INT64_MAX;
+	return s;
+}
+
+/* Grow the scan's arrays to the model's devices and tracks. */
+static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	struct scan *sc = &s->sc;
+	if (m->devices.n > s->ndev) {
+		sc->lo = pt_xrealloc(sc->lo, m->devices.n * sizeof(*sc->lo));
+		sc->hi = pt_xrealloc(sc->hi, m->devices.n * sizeof(*sc->hi));
+		for (size_t d = s->ndev; d < m->devices.n; d++) {
+			sc->lo[d] = INT64_MAX;
+			sc->hi[d] = INT64_MIN;
+		}
+		s->ndev = m->devices.n;
+	}
+	if (m->tracks.n > s->ntrk) {
+		size_t n = m->tracks.n;
+		sc->left = pt_xrealloc(sc->left, n * sizeof(*sc->left));
+		sc->min = pt_xrealloc(sc->min, n * sizeof(*sc->min));
+		sc->last = pt_xrealloc(sc->last, n * sizeof(*sc->last));
+		sc->sorted = pt_xrealloc(sc->sorted, n);
+		sc->seen = pt_xrealloc(sc->seen, n);
+		sc->named = pt_xrealloc(sc->named, n);
+		s->tev = pt_xrealloc(s->tev, n * sizeof(*s->tev));
+		s->tev_last = pt_xrealloc(s->tev_last, n * sizeof(*s->tev_last));
+		memset(s->tev + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->tev));
+		for (size_t t = s->ntrk; t < n; t++) {
+			sc->left[t] = 0;
+			sc->min[t] = INT64_MAX;
+			sc->last[t] = INT64_MIN;
+			sc->sorted[t] = 1;
+			sc->seen[t] = sc->named[t] = 0;
+		}
+		s->ntrk = n;
+	}
+}
+
+/* The event kinds of rank_prepare's span. */
+#define SPAN_KINDS \
+	((1u << PT_EV_TASK) | (1u << PT_EV_KERNEL) | (1u << PT_EV_MEMCPY) | (1u << PT_EV_MEMSET) | (1u << PT_EV_API) | \
+	 (1u << PT_EV_RANGE) | (1u << PT_EV_AICPU))
+
+/* The watermark's part of the scan, and the earliest event, from a record per track of m. */
+static void scan_tracks(struct pt_summary_stream *s, const struct pt_model *m, const struct pt_track_events *x)
+{
+	struct scan *sc = &s->sc;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (!x[t].count)
+			continue;
+		sc->left[t] = x[t].count;
+		sc->min[t] = x[t].min_start;
+		sc->sorted[t] = (x[t].flags & PT_TRACKEV_IN_ORDER) != 0;
+		if (x[t].min_start < sc->earliest)
+			sc->earliest = x[t].min_start;
+	}
+}
+
+/*
+ * The scan from the file's TrackEvents, when it says all the summary needs:
+ * false when absent, or when a track mixes span and other kinds, holds ops on
+ * events other than tasks, or claims times beyond the model's range (then
+ * only the events can tell; the claims are checked against them at the end).
+ */
+static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	if (m->track_events.n != m->tracks.n)
+		return false;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track_events *x = &m->track_events.v[t];
+		if (x->min_start < -PT_TIME_LIMIT || x->min_start > PT_TIME_LIMIT || x->max_end < -PT_TIME_LIMIT ||
+		    x->max_end > PT_TIME_LIMIT)
+			return false;
+		if (x->count && (x->kinds & SPAN_KINDS) && (x->kinds & ~SPAN_KINDS))
+			return false;
+		if (x->with_op && x->kinds != 1u << PT_EV_TASK)
+			return false;
+	}
+	scan_fit(s, m);
+	struct scan *sc = &s->sc;
+	scan_tracks(s, m, m->track_events.v);
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track_events *x = &m->track_events.v[t];
+		if (!x->count)
+			continue;
+		uint32_t d = m->tracks.v[t].device;
+		sc->named[t] = x->with_op > 0;
+		if (x->kinds & SPAN_KINDS) {
+			if (x->min_start < sc->lo[d])
+				sc->lo[d] = x->min_start;
+			if (x->max_end > sc->hi[d])
+				sc->hi[d] = x->max_end;
+		}
+	}
+	s->claimed = true;
+	return true;
+}
+
+/* A first read's batch: the scan from the events themselves. */
+static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	scan_fit(s, m);
+	struct scan *sc = &s->sc;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		int64_t st = ev->start[i];
+		uint32_t t = ev->track[i];
+		uint8_t k = ev->kind[i];
+		pt_track_events_add(&s->tev[t], &s->tev_last[t], k, st, ev->dur[i], ev->op[i]);
+		if (k < 32 && (SPAN_KINDS >> k & 1)) {
+			uint32_t d = m->tracks.v[t].device;
+			if (st < sc->lo[d])
+				sc->lo[d] = st;
+			if (st + ev->dur[i] > sc->hi[d])
+				sc->hi[d] = st + ev->dur[i];
+		}
+		if (k == PT_EV_TASK && ev->op[i])
+			sc->named[t] = 1; /* the index's named_track */
+		if ((s->o->views & (1u << PT_SV_DISTRIBUTED)) && m->tracks.v[t].kind != PT_TRACK_STREAM &&
+		    (k == PT_EV_TASK || k == PT_EV_AICPU))
+			pt_vec_push(&s->deferred, ((struct deferred){ st, st + ev->dur[i], t, ev->op[i], k }));
+		s->kernels |= (k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET) &&
+			      m->devices.v[m->tracks.v[t].device].kind == PT_DEV_NPU;
+	}
+}
+
+/* A batch to sum: the views' sums, then what is left of each track, then the overview's releases. */
+static void sum_batch(struct pt_summary_stream *s)
+{
+	struct run *u = &s->u;
+	const struct pt_model *m = u->g.m;
+	const struct pt_events *ev = &m->events;
+	struct scan *sc = &s->sc;
+	sum_run_events(u);
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		if (s->claimed) {
+			pt_track_events_add(&s->tev[t], &s->tev_last[t], ev->kind[i], ev->start[i], ev->dur[i],
+					    ev->op[i]);
+			/* a track that says otherwise would break the watermark: stop trusting it now */
+			if (!s->bad_track && (!sc->left[t] || ev->start[i] < sc->min[t] ||
+					      (sc->sorted[t] && sc->seen[t] && ev->start[i] < sc->last[t])))
+				s->bad_track = t + 1;
+		}
+		if (sc->left[t])
+			sc->left[t]--;
+		sc->seen[t] = 1;
+		sc->last[t] = ev->start[i];
+	}
+	for (size_t k = 0; k < u->ranks.n; k++)
+		if (u->ranks.v[k].asc)
+			sum_asc_release(&u->ranks.v[k], false);
+}
+
+/* 0, PT_PTM_STOP (host ranges on a GPU rank), or -1 with *e set. */
+static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	scan_fit(s, m);
+	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o->views))
+		return PT_PTM_STOP;
+	if (!s->claimed)
+		scan_tracks(s, m, s->tev); /* what the first read found */
+	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
+		memset(s->sc.seen, 0, s->ntrk);
+	if (sum_run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
+		return -1;
+	s->begun = true;
+	s->state = ST_SUM;
+	if (s->o->views & (1u << PT_SV_DISTRIBUTED))
+		for (size_t k = 0; k < s->u.ranks.n; k++)
+			if (s->u.ranks.v[k].ascend) /* a GPU rank's sets are its devices' kernels alone */
+				sum_dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
+	return 0;
+}
+
+/* Strings, devices, tracks, ops and steps of m: what the sums size their tables by and read. */
+static void meta_counts(const struct pt_model *m, size_t n[5])
+{
+	n[0] = m->strings.n;
+	n[1] = m->devices.n;
+	n[2] = m->tracks.n;
+	n[3] = m->ops.n;
+	n[4] = m->steps.n;
+}
+
+void pt_summary_stream_once(struct pt_summary_stream *s)
+{
+	s->once = true;
+}
+
+int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	if (s->state == ST_NEW) {
+		if (!pt_summary_can_stream(m, s->o))
+			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
+		s->state = ST_SCAN;
+		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
+		bool npu = false;
+		for (size_t d = 0; d < m->devices.n; d++)
+			npu |= m->devices.v[d].kind == PT_DEV_NPU;
+		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && scan_claims(s, m)) {
+			int rc = begin(s, m, e);
+			if (rc == PT_PTM_STOP)
+				return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
+			if (rc)
+				return -1;
+			meta_counts(m, s->nmeta);
+		} else if (s->once) {
+			return PT_PTM_WHOLE; /* no second read: the caller takes the whole model */
+		}
+	}
+	if (s->claimed) {
+		/* a file that defines names, tracks, ops or steps after its first event batch (the
+		 * writer never does) cannot be summed in one read: the caller reads it whole */
+		size_t n[5];
+		meta_counts(m, n);
+		if (memcmp(n, s->nmeta, sizeof(n)))
+			return PT_PTM_STOP;
+	}
+	if (s->state == ST_SCAN)
+		scan_batch(s, m);
+	else
+		sum_batch(s);
+	return 0;
+}
+
+bool pt_summary_stream_again(const struct pt_summary_stream *s)
+{
+	return s->state != ST_SUM;
+}
+
+int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	if (s->state == ST_NEW && !pt_summary_can_stream(m, s->o))
+		return PT_PTM_STOP;
+	/* GPU-kind activities on an NPU (never imported so) take the index's name rules in the distributed view */
+	if (s->kernels && (s->o->views & (1u << PT_SV_DISTRIBUTED)))
+		return PT_PTM_STOP;
+	return begin(s, m, e);
+}
+
+int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct run *u = &s->u;
+	if (s->claimed) {
+		/* the file's TrackEvents must be what the events were */
+		const struct pt_model *m = u->g.m;
+		for (uint32_t t = 0; t < m->tracks.n && !s->bad_track; t++) {
+			const struct pt_track_events *a = &s->tev[t], *c = &m->track_events.v[t];
+			if (a->count != c->count || a->with_op != c->with_op || a->kinds != c->kinds ||
+			    (a->count && (a->min_start != c->min_start || a->max_end != c->max_end ||
+					  a->flags != c->flags)))
+				s->bad_track = t + 1;
+		}
+		if (s->bad_track)
+			return (int)s->bad_track;
+	}
+	for (size_t k = 0; k < u->ranks.n; k++)
+		if (u->ranks.v[k].asc)
+			sum_asc_release(&u->ranks.v[k], true);
+	/* the views read no event: m->events holds the last batch */
+	sum_run_views(u, out);
+	return 0;
+}
+
+void pt_summary_stream_free(struct pt_summary_stream *s)
+{
+	if (!s)
+		return;
+	if (s->begun)
+		sum_run_free(&s->u);
+	struct scan *sc = &s->sc;
+	free(sc->lo);
+	free(sc->hi);
+	free(sc->left);
+	free(sc->min);
+	free(sc->last);
+	free(sc->sorted);
+	free(sc->seen);
+	free(sc->named);
+	free(s->tev);
+	free(s->tev_last);
+	pt_vec_free(&s->deferred);
+	free(s);
+}

@@ -1,0 +1,618 @@
+/*
+ * The summary pass's own header (lib/pass/summary/): the context of one run,
+ * its ranks (summary.md §2.1: steps, windows, W, membership; GPU ranks: the
+ * host model of §2.2–§2.5), the items the item views sum into, and the sums
+ * that Ascend and streamed GPU ranks collect in one pass over the events.
+ * The views themselves are descriptors (view.h), one file each.
+ */
+#ifndef PT_PASS_SUMMARY_INT_H
+#define PT_PASS_SUMMARY_INT_H
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/pass-summary.h"
+#include "support/hashmap.h"
+#include "support/interval.h"
+#include "support/strtab.h"
+#include "support/vec.h"
+#include "table/table.h"
+
+/* Host range types of §1.1, in type order (Runtime is not a host range). */
+enum htype {
+	HT_STEP,
+	HT_DATALOADER,
+	HT_FORWARD,
+	HT_BACKWARD,
+	HT_OPTIM,
+	HT_OPERATOR,
+	HT_INNER,
+	HT_USERDEF,
+	HT_USERRANGE,
+	HT_PYTHONOP,
+	HT_COMM,
+	HT_NTYPES,
+};
+extern const char *const sum_htype_names[HT_NTYPES];
+
+/* A host range of a GPU rank (§2.2). */
+struct hr {
+	uint32_t ev;       /* event index */
+	uint32_t parent;   /* hr index + 1, 0 = root */
+	uint32_t depth;
+	uint32_t track;
+	uint32_t name;     /* output name id */
+	uint8_t type;      /* enum htype */
+	bool comm;         /* communication host range (§2.5) */
+	bool comm_anc;     /* comm, or a descendant of one */
+	bool phase_anc;    /* a phase range, or inside one */
+	bool step_anc;     /* a step range, or inside one */
+	bool outer;        /* a phase range with no phase ancestor */
+	bool memname;      /* UserDefined/UserRange memory manipulation (§3.7a) */
+	bool mem_anc;      /* memname, or inside such a range */
+	bool has_bytes;
+	int64_t s, e, ne;  /* start, end, nesting end */
+	int64_t gpu;       /* inclusive device time (§2.6) */
+	int64_t gpu_mem;   /* inclusive Memcpy/Memset time */
+	int64_t bytes;     /* inclusive Memcpy/Memset bytes */
+};
+
+struct win {
+	int64_t s, e;       /* disjoint window */
+	int64_t fp, bp, end, sp; /* Ascend step points */
+	uint32_t has;
+	int64_t num;
+	bool kept, first;
+	int64_t gpu[4];     /* Ascend: member task time attributed to dataloader, forward, optimization, step */
+};
+
+struct ctx {
+	const struct pt_model *m;
+	struct pt_index *x;
+	const struct pt_summary_opts *o;
+	enum pt_time_unit unit;
+	struct pt_strtab names;   /* output names */
+	uint32_t *raw2out;        /* raw string id -> output id + 1 */
+	uint32_t *raw2api;        /* raw string id -> API output id + 1 */
+	regex_t step_re;
+	bool step_re_own;
+	int64_t earliest;
+	/*
+	 * GPU ranks (NULL on Ascend-only models), per event: for a device
+	 * activity the launching API event + 1; for an API call the attached
+	 * host range (hr index of its rank) + 1; for a range its hr index + 1.
+	 */
+	uint32_t *link;
+	uint8_t *cls;             /* GPU kernels: 1 computation, 2 communication (§2.5) */
+	uint8_t *kname;           /* raw kernel name id -> 0 not matched yet, 1 computation, 2 communication */
+	uint64_t violations;      /* nesting_violations (§2.2) */
+	uint8_t *opcomm;          /* streaming: pt_index_op_comm() */
+	struct scan *scan;        /* streaming (pt_summary_stream_*): what is known before the events; NULL in memory */
+};
+
+/*
+ * What a streaming summary knows of the events before it sums them (every
+ * array per device or per track index): from the file's TrackEvents, or else
+ * from a first read of the events. It stands in for what a whole model would
+ * give: the earliest event, each device's span, which streams run
+ * framework-named tasks, and how early a track's later events can start (the
+ * overview's release watermark).
+ */
+struct scan {
+	int64_t earliest;
+	int64_t *lo, *hi;   /* per device: first start and last end of its span events (rank_prepare) */
+	uint64_t *left;     /* per track: events (a first read: counted; while summing: still to come) */
+	int64_t *min, *last;/* per track: earliest start; start of the last event seen */
+	uint8_t *sorted;    /* per track: events come in start order in the file */
+	uint8_t *seen, *named;
+};
+
+struct rank {
+	struct ctx *g;
+	bool ascend;
+	uint32_t dev;             /* Ascend device index */
+	uint32_t pid;             /* GPU: the process */
+	int64_t rank;
+	const char *word;         /* GPU, NPU or Device */
+	bool *devin;              /* GPU: device index -> in this rank */
+	uint32_t *tracks;         /* stream tracks of the rank's devices */
+	size_t ntracks;
+	uint32_t *atracks;        /* every track of the rank's devices (a streamed GPU rank's API watermark) */
+	size_t natracks;
+	struct win *w;
+	size_t nw;
+	bool has_steps;           /* the rank has steps at all */
+	bool filtered;
+	struct pt_ivset W;
+	int64_t Wlen;
+	int64_t ta, tb;           /* --time-window T, absolute (INT64_MIN / INT64_MAX when open) */
+	bool span;
+	int64_t G;                /* Σ dur of member device activities (§2.6) */
+	/* GPU host model */
+	struct hr *hr;
+	size_t nhr;
+	uint32_t *by_depth;       /* hr indexes by depth ascending */
+	uint32_t *kid_off, *kid;  /* children of each hr (CSR, §2.2 order) */
+	uint32_t *act_off, *act;  /* activities launched by calls attached directly to each hr */
+	bool local_cm;            /* the kernel classes differ from the index's: local C/M sets */
+	struct pt_ivset *lc, *lm; /* per device index */
+	struct asc *asc;          /* Ascend ranks: the per-event sums (see struct asc) */
+};
+
+/* Growable interval list that becomes an ivset (host ranges: few per rank). */
+struct ivl {
+	struct pt_ival *v;
+	size_t n, cap;
+	int64_t calls;
+};
+
+/*
+ * Streaming union (§2.7) of intervals that arrive sorted by start: the
+ * current run [cs, ce) extends while the next start is <= ce; a closed run
+ * adds |run ∩ W|. O(1) memory, no per-event array.
+ */
+struct urun {
+	int64_t cs, ce, total, calls;
+	bool open;
+};
+
+struct item {
+	uint32_t name;  /* output name id */
+	int64_t calls;
+	bool has_cpu, has_gpu;
+	int64_t cpu_total, cpu_max, cpu_min;
+	int64_t gpu_total, gpu_max, gpu_min;
+	int64_t first;
+	int64_t a, b, c, d; /* view-specific extras */
+	PT_VEC(struct item) sub;
+};
+
+struct items {
+	PT_VEC(struct item) v;
+	struct pt_hashmap map; /* key -> index */
+};
+
+/* sort (§4.2) */
+enum vkind { VK_TWO, VK_DEV, VK_API };
+
+/* GPU part of the overview: Kernel, Memcpy, Memset, Communication, Unattributed, streamed. */
+struct ovacc {
+	struct rank *r;
+	struct urun u[5];
+	int64_t kernels; /* every kernel, member or not (the device view's count) */
+	size_t wk; /* window cursor: starts arrive in ascending order */
+};
+
+enum { OV_CLASS = 3, OV_COMM = 4, OV_MEM = 8 };
+
+/* A device activity of a streamed rank waiting for its turn in start order. */
+struct ov_ent {
+	int64_t s, e;
+	unsigned f; /* sum_ov_flags(), or the class of the distributed view's sets */
+};
+
+/*
+ * Activities waiting for their turn (pendq_add, pendq_pop): a queue sorted
+ * by start, from v[ph] on, where most arrive, plus a min-heap for those that
+ * arrive too late for the queue's tail.
+ */
+struct pendq {
+	PT_VEC(struct ov_ent) q;
+	size_t ph;
+	PT_VEC(struct ov_ent) heap;
+};
+
+/* The distributed view's sets of a streamed rank (ascend.md §3.8): computation C, communication M, C ∪ M. */
+struct dacc {
+	struct urun c, m, cm;
+	bool any_c, any_m;
+	struct pendq pq;
+};
+
+/* One GPU of a streamed GPU rank: its kernels pending in start order (ov_ent.f: the class, 1
+ * computation, 2 communication), their union (the device view) and the distributed view's sets. */
+struct gdev {
+	uint32_t *tracks; /* its stream tracks */
+	size_t ntracks;
+	struct pendq pq;
+	struct urun u;
+	int64_t kernels;  /* every kernel, zero-length ones too */
+	struct dacc dist;
+};
+
+/*
+ * Ranks with per-event sums (Ascend ranks; GPU ranks when streamed): what the
+ * views need from the events, summed by their add() (view.h) and the shared
+ * unions (sum_shared_add) batch by batch, over the whole model or as a
+ * stream delivers it. The sums do not depend on the order of the events; only
+ * the unions do, so a streamed rank keeps its device activities pending
+ * (pendq_add) until no later one can start earlier (sum_asc_release); a
+ * streamed GPU rank's API calls wait the same way for the overview's
+ * CudaRuntime union.
+ */
+struct asc {
+	int64_t G;                  /* Σ dur of member device activities (model view) */
+	size_t hint;                /* window of the previous event */
+	struct items op, kn, ty;    /* operator, kernel and op-type items */
+	int64_t op_den, kn_den, ty_den;
+	struct pt_hashmap ty_seen;  /* (type, op name) pairs: the op type view's distinct ops */
+	struct gacc *gpu;           /* the gpu view's sums */
+	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
+	uint8_t *trk;               /* per track: a stream track of the rank */
+	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
+	struct pendq pq;            /* streaming: the overview's pending activities */
+	struct dacc dist;           /* streaming: the distributed view's sets */
+	/* streamed GPU ranks: */
+	struct gdev *gd;            /* per device index (GPU devices of the rank): device and distributed views */
+	struct items api;           /* the api view's items */
+	int64_t api_den;
+	struct pendq apq;           /* the overview's CudaRuntime union: API calls pending in start order */
+	struct urun api_u;
+	int64_t api_calls;
+};
+
+struct lstat {
+	int64_t n, ld_sum, ld_max, q_sum, api_sum, api_max, dout, aout, shrt;
+	int64_t p50, p90, api_p50, api_p90;
+};
+
+struct lpair {
+	uint32_t item;
+	int64_t ld; /* a launch delay, or a call duration */
+};
+
+/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles. */
+struct gacc {
+	struct items it;
+	PT_VEC(struct lstat) ls;
+	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
+	int64_t den;
+	/* the item of an activity, found again without making its name: unnamed tasks by
+	 * track << 32 | task id, named kernels and tasks by raw name id (-> item index + 1) */
+	struct pt_hashmap tasks;
+	uint32_t *raw2item;
+	size_t nraw;
+};
+
+struct grp {
+	uint32_t track;
+	int64_t first;
+	int64_t tid;
+	int64_t cpu_den, gpu_den;
+	struct ivl cpu;  /* member ranges, for the CPU denominator */
+};
+
+struct groups {
+	PT_VEC(struct grp) v;
+	uint32_t *of_track; /* track -> group + 1 */
+	uint32_t *order;    /* groups in print order */
+};
+
+/*
+ * What the distributed sets get before the events: the communication spans
+ * that are not events, and the events of the rank's other tracks (AI CPU
+ * ops, which the importer appends after every task), which a first read
+ * kept (struct deferred).
+ */
+struct deferred {
+	int64_t s, e;
+	uint32_t track, op;
+	uint8_t kind;
+};
+
+typedef PT_VEC(struct rank) rank_vec;
+
+/* One summary: its context, ranks and effective options (in memory or streamed). */
+struct run {
+	struct ctx g;
+	rank_vec ranks;
+	struct pt_summary_opts eff;
+	const struct pt_summary_opts *o;
+	uint32_t *dev_rank; /* device index -> rank + 1 of the ranks with per-event sums (r->asc) */
+	/* the per-event sums: the selected views that have them, the unions they need, and per rank
+	 * its batch of events being gathered (struct sum_batch) */
+	const struct sum_view *acc[PT_SV_COUNT];
+	size_t nacc;
+	unsigned need;
+	uint32_t *buf;    /* per rank, SB__N lists of SUM_BATCH */
+	size_t *nbuf;     /* per rank, SB__N counts */
+	size_t *seen;     /* per rank, events since its last batch */
+};
+
+/* ---- small helpers, inline (the per-event paths call them) ---- */
+
+static inline bool is_phase(int t)
+{
+	return t >= HT_DATALOADER && t <= HT_OPTIM;
+}
+
+static inline uint32_t out_intern(struct ctx *g, const char *s, size_t n)
+{
+	return pt_strtab_intern(&g->names, s, n);
+}
+
+static inline const char *out_str(struct ctx *g, uint32_t id)
+{
+	return pt_strtab_get(&g->names, id);
+}
+
+static inline uint32_t track_dev(const struct pt_model *m, size_t i)
+{
+	return m->tracks.v[m->events.track[i]].device;
+}
+
+static inline bool in_rank(const struct rank *r, size_t i)
+{
+	uint32_t d = track_dev(r->g->m, i);
+	return r->ascend ? d == r->dev : r->devin[d];
+}
+
+static inline bool is_dev_activity(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
+}
+
+static inline bool is_kernel(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_KERNEL;
+}
+
+/* Launching API event + 1 of a device activity (GPU ranks), 0 = none. */
+static inline uint32_t api_of(const struct rank *r, size_t i)
+{
+	return r->ascend || !r->g->link ? 0 : r->g->link[i];
+}
+
+/* Host range (hr index + 1) a device activity is attributed to (§2.4), 0 = none. */
+static inline uint32_t hr_of_act(const struct rank *r, size_t i)
+{
+	uint32_t a = api_of(r, i);
+	return a ? r->g->link[a - 1] : 0;
+}
+
+/* Anchor time of event i (§2.1). */
+static inline int64_t anchor(const struct rank *r, size_t i)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	if (is_dev_activity(ev->kind[i])) {
+		uint32_t a = api_of(r, i);
+		if (a)
+			return ev->start[a - 1];
+	}
+	return ev->start[i];
+}
+
+static inline bool member_at(const struct rank *r, int64_t t)
+{
+	return !r->filtered || pt_ivset_contains(&r->W, t);
+}
+
+static inline bool member(const struct rank *r, size_t i)
+{
+	return !r->filtered || pt_ivset_contains(&r->W, anchor(r, i));
+}
+
+static inline void urun_add(const struct rank *r, struct urun *u, int64_t s, int64_t e)
+{
+	if (e <= s)
+		return; /* empty intervals add nothing and bridge nothing (pt_ivset_build drops them) */
+	if (u->open && s <= u->ce) {
+		if (e > u->ce)
+			u->ce = e;
+		return;
+	}
+	if (u->open)
+		u->total += pt_ivset_measure_in(&r->W, u->cs, u->ce);
+	u->cs = s;
+	u->ce = e;
+	u->open = true;
+}
+
+static inline void item_cpu(struct item *x, int64_t d)
+{
+	if (!x->has_cpu) {
+		x->has_cpu = true;
+		x->cpu_max = x->cpu_min = d;
+	}
+	x->cpu_total += d;
+	if (d > x->cpu_max)
+		x->cpu_max = d;
+	if (d < x->cpu_min)
+		x->cpu_min = d;
+}
+
+static inline void item_gpu(struct item *x, int64_t d)
+{
+	if (!x->has_gpu) {
+		x->has_gpu = true;
+		x->gpu_max = x->gpu_min = d;
+	}
+	x->gpu_total += d;
+	if (d > x->gpu_max)
+		x->gpu_max = d;
+	if (d < x->gpu_min)
+		x->gpu_min = d;
+}
+
+static inline double pct(int64_t num, int64_t den)
+{
+	return den ? (double)num / (double)den * 100.0 : 0.0;
+}
+
+static inline int64_t ravg(int64_t total, int64_t calls)
+{
+	if (!calls)
+		return 0;
+	/* (2·total + calls) / (2·calls), half away from zero */
+	__int128 n = 2 * (__int128)total + (total >= 0 ? calls : -calls);
+	return (int64_t)(n / (2 * (__int128)calls));
+}
+
+static inline int cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Phase ranges of step k: 0 Dataloader, 1 Forward, 2 Optimization; false if absent. */
+static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
+{
+	bool fp = x->has & PT_STEP_HAS_FP && x->fp, bp = x->has & PT_STEP_HAS_BP && x->bp;
+	switch (p) {
+	case 0:
+		if (x->first || !fp || x->fp <= x->sp)
+			return false;
+		*s = x->sp, *e = x->fp;
+		return true;
+	case 1:
+		if (!fp)
+			return false;
+		*s = x->fp, *e = bp ? x->bp : x->end;
+		return *e >= *s;
+	default:
+		if (!bp || !fp)
+			return false;
+		*s = x->bp, *e = x->end;
+		return *e >= *s;
+	}
+}
+
+/* The phase (0..2) of step k containing t, or 3 for none. */
+static inline int sum_phase_of(const struct win *x, int64_t t)
+{
+	for (int p = 0; p < 3; p++) {
+		int64_t s, e;
+		if (sum_phase(x, p, &s, &e) && s <= t && t < e)
+			return p;
+	}
+	return 3;
+}
+
+void sum_heap_push(struct pendq *p, struct ov_ent x);
+void sum_pendq_insert(struct pendq *p, struct ov_ent x);
+static inline void pendq_add(struct pendq *p, struct ov_ent x)
+{
+	size_t n = p->q.n;
+	if (n < p->q.cap && (n == p->ph || p->q.v[n - 1].s <= x.s)) /* the common case: an append */
+		p->q.v[p->q.n++] = x;
+	else
+		sum_pendq_insert(p, x);
+}
+
+/* qsort with an explicit context (glibc's qsort_r: the same algorithm as pt_sort's qsort). */
+static inline void sum_sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(v, n, size, cmp, arg);
+}
+
+/* ---- context.c: names, ranges, intervals, step phases ---- */
+uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api);
+ssize_t sum_win_of(const struct rank *r, int64_t t);
+int64_t sum_measure_W(const struct rank *r, const struct pt_ivset *s);
+void sum_ivl_add(struct ivl *l, int64_t s, int64_t e);
+int64_t sum_ivl_measure(const struct rank *r, struct ivl *l);
+int64_t sum_urun_end(const struct rank *r, struct urun *u);
+bool sum_comm_op_name(const struct ctx *g, const char *s);
+bool sum_comm_kernel_name(const struct ctx *g, const char *s);
+bool sum_mem_name(const char *s);
+const struct pt_range_info *sum_range_info(const struct pt_model *m, uint32_t i);
+const struct pt_copy_info *sum_copy_info(const struct pt_model *m, uint32_t i);
+uint32_t sum_copy_name(struct ctx *g, size_t i);
+uint32_t sum_task_name(struct ctx *g, size_t i);
+uint64_t sum_task_key(const struct pt_model *m, size_t i);
+uint32_t sum_act_name(struct ctx *g, size_t i);
+void sum_rank_devices(const struct rank *r, uint32_t **out, size_t *n);
+void sum_dev_label(const struct pt_model *m, uint32_t d, char *b);
+
+/* ---- ranks.c: preparation of §2.1 and the GPU host model of §2.2–§2.5 ---- */
+bool sum_kname_comm(struct ctx *g, uint32_t raw);
+const struct pt_ivset *sum_rank_comp(struct rank *r, uint32_t d);
+const struct pt_ivset *sum_rank_comm(struct rank *r, uint32_t d);
+void sum_rank_breakdown(struct rank *r, uint32_t d, struct pt_breakdown *b);
+int sum_rank_prepare(struct rank *r, struct pt_err **e);
+void sum_rank_free(struct rank *r);
+
+/* ---- items.c: items, their order (§4.2), the rows a view prints, thread groups ---- */
+void sum_items_init(struct items *it);
+void sum_item_free(struct item *x);
+void sum_items_free(struct items *it);
+struct item *sum_items_get(struct items *it, uint64_t key, uint32_t name);
+void sum_items_sort(struct ctx *g, struct item *v, size_t n, enum vkind kind);
+/* Sub items in order of first start, then name. */
+void sum_items_sort_first(struct ctx *g, struct item *v, size_t n);
+bool sum_name_ok(struct ctx *g, uint32_t name);
+/* The rows an item view prints from sorted items: those --name matches, up to --top. */
+struct sum_pick {
+	struct ctx *g;
+	struct item *v;
+	size_t n, k;
+	int64_t shown;
+};
+struct sum_pick sum_pick(struct ctx *g, struct item *v, size_t n);
+struct item *sum_pick_next(struct sum_pick *p);
+struct item *sum_sub_get(struct item *x, uint32_t name, int64_t b);
+void sum_act_rows(struct ctx *g, const struct rank *r, struct item *x, uint32_t h, int64_t kind);
+int sum_name_width(struct ctx *g, const struct item *v, size_t n);
+void sum_groups_init(struct groups *gs, const struct rank *r);
+uint32_t sum_group_of(struct groups *gs, const struct rank *r, uint32_t track);
+void sum_groups_order(struct groups *gs);
+void sum_groups_free(struct groups *gs);
+void sum_group_label(const struct rank *r, const struct grp *gr, char *title, char *key);
+struct item *sum_group_items(struct ctx *g, struct items *it, uint32_t gi, size_t *n, enum vkind kind);
+
+/* ---- format.c: text cells and data blocks ---- */
+void sum_ftime(const struct ctx *g, char *b, int64_t ns);
+void sum_favg(const struct ctx *g, char *b, int64_t total, int64_t calls);
+void sum_fpct(char *b, int64_t num, int64_t den);
+void sum_fnum(char *b, int64_t v);
+void sum_fblock(const struct ctx *g, char *b, bool has, int64_t calls, int64_t total, int64_t max, int64_t min,
+		int64_t den);
+void sum_dblock(struct pt_table *t, size_t row, size_t c, bool has, int64_t calls, int64_t total, int64_t max,
+		int64_t min, int64_t den);
+void sum_add_block_cols(struct pt_table *t, const char *p);
+size_t sum_row0(struct pt_table *t, const struct rank *r);
+void sum_setstr(struct pt_table *t, size_t row, size_t c, const char *s);
+struct pt_table *sum_stext(const struct rank *r, const char *title, bool unit, bool multi);
+const char *sum_block_head(const struct rank *r, bool cpu, char *b);
+
+/* ---- sums.c: the per-event sums of Ascend and streamed GPU ranks ---- */
+unsigned sum_ov_flags(const struct rank *r, size_t i);
+void sum_ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr);
+void sum_ov_visit(void *arg, size_t i);
+const struct dacc *sum_rank_dacc(const struct rank *r, uint32_t d);
+struct asc *sum_asc_new(struct rank *r);
+void sum_asc_free(struct asc *a, size_t ndev);
+void sum_pendq_free(struct pendq *p);
+void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x);
+unsigned sum_dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track);
+void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd);
+void sum_asc_release(struct rank *r, bool all);
+/*
+ * Events of one rank in model order, for the per-event sums of the views
+ * (view.h), by class: device activities (dev) and the members among them
+ * (mem, summary.md §2.1), API calls (api) and their members (mapi), and,
+ * when a selected view asks for them (SV_ALL), every event of the rank (all).
+ */
+enum { SB_ALL, SB_DEV, SB_MEM, SB_API, SB_MAPI, SB__N };
+struct sum_batch {
+	const uint32_t *v[SB__N];
+	size_t n[SB__N];
+};
+/* The unions several views read (view.h: need, the SV_UNION* and SV_KERNELS flags of the selected views). */
+void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need);
+/* view-gpu.c: the gpu view's sums (struct asc holds them) */
+void sum_gacc_free(struct gacc *ga);
+
+/* ---- driver.c ---- */
+int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,
+		 const struct pt_summary_opts *o, int64_t earliest, struct pt_err **e);
+void sum_run_events(struct run *u);
+void sum_run_views(struct run *u, struct pt_summary *out);
+void sum_run_free(struct run *u);
+
+#endif
