@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export/jsonw.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-timeline.h"
@@ -29,46 +30,6 @@
 
 /* ------------------------------------------------------------------ numbers */
 
-/*
- * Integer text written straight into the output, as printf("%llu") would:
- * the length first (from the bit length), then two digits at a time from the
- * end. No temporary buffer and no variable-length copy.
- */
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static const uint64_t pow10_u64[20] = {
-	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
-	1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
-	100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-	1000000000000000000ull, 10000000000000000000ull,
-};
-
-static inline unsigned ndigits_u64(uint64_t v)
-{
-	v |= 1;
-	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12; /* about log10(2^bits) */
-	return t + 1 - (v < pow10_u64[t]);
-}
-
-static inline char *put_u64(char *p, uint64_t v)
-{
-	char *end = p + ndigits_u64(v), *q = end;
-	while (v >= 100) {
-		uint64_t d = v / 100;
-		q -= 2;
-		memcpy(q, digits2 + 2 * (v - d * 100), 2);
-		v = d;
-	}
-	if (v >= 10)
-		memcpy(q - 2, digits2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return end;
-}
-
 static inline char *put(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
@@ -76,25 +37,20 @@ static inline char *put(char *p, const char *s, size_t n)
 }
 #define PUTL(p, lit) put((p), (lit), sizeof(lit) - 1)
 
+static inline char *put_u64(char *p, uint64_t v)
+{
+	return p + pt_fmt_u64(p, v);
+}
+
 static inline char *put_i64(char *p, int64_t v)
 {
-	if (v < 0) {
-		*p++ = '-';
-		return put_u64(p, (uint64_t)0 - (uint64_t)v);
-	}
-	return put_u64(p, (uint64_t)v);
+	return p + pt_fmt_i64(p, v);
 }
 
 /* rel ns (>= 0) as microseconds with exactly three decimals */
 static inline char *put_us(char *p, int64_t rel)
 {
-	uint64_t v = (uint64_t)rel, q = v / 1000;
-	unsigned f = (unsigned)(v - q * 1000);
-	p = put_u64(p, q);
-	p[0] = '.';
-	p[1] = (char)('0' + f / 100);
-	memcpy(p + 2, digits2 + 2 * (f % 100), 2);
-	return p + 4;
+	return p + pt_fmt_milli(p, (uint64_t)rel);
 }
 
 size_t pt_chrome_fmt_us(char *out, int64_t rel)
@@ -192,74 +148,12 @@ static double dur_double(int64_t rel, int64_t dur)
 	return dur_bisect(S, D, T);
 }
 
-/*
- * A positive double C (1e-6 <= C < 1e13 here) as a plain decimal with 17
- * significant digits, which always read back as C, trailing zeros dropped
- * down to 3 decimals. Exact integer arithmetic: C = M * 2^E, so
- * q = round(C * 10^n) = round(M * 10^n / 2^-E) with n = 16 - floor(log10 C),
- * the decimal exponent taken from the binary one and corrected by one step.
- */
-static char *put_dbl17(char *p, double C)
-{
-	uint64_t b = bits_of(C);
-	int ex = (int)((b >> 52) & 0x7ff);
-	uint64_t M = (b & ((1ull << 52) - 1)) | (ex ? 1ull << 52 : 0);
-	int E = (ex ? ex : 1) - 1075; /* C = M * 2^E */
-	int k = ((E + 52) * 1233) >> 12; /* about floor(log10 C), maybe one less */
-	uint64_t q = 0;
-	int n = 0;
-	for (int tries = 0; tries < 3; tries++) {
-		n = 16 - k;
-		if (n < 3 || n > 22 || E >= 0 || E <= -128)
-			break;
-		unsigned __int128 prod = (unsigned __int128)M * pow10_u64[n > 19 ? 19 : n]; /* < 2^127 */
-		for (int x = 19; x < n; x++)
-			prod *= 10;
-		int sh = -E;
-		unsigned __int128 r = (prod + ((unsigned __int128)1 << (sh - 1))) >> sh;
-		if (r >= pow10_u64[17]) {
-			k++;
-			continue;
-		}
-		if (r < pow10_u64[16]) {
-			k--;
-			continue;
-		}
-		q = (uint64_t)r;
-		break;
-	}
-	if (!q) { /* out of the range above (not reached for trace times): the fewest digits that read back */
-		char t[80];
-		for (int dec = 3; dec < 40; dec++) {
-			int m = snprintf(t, sizeof(t), "%.*f", dec, C);
-			if (m > 0 && m < (int)sizeof(t) && strtod(t, NULL) == C)
-				return put(p, t, (size_t)m);
-		}
-		return p;
-	}
-	while (n > 3 && q % 10 == 0) {
-		q /= 10;
-		n--;
-	}
-	char d[24];
-	unsigned nd = (unsigned)(put_u64(d, q) - d);
-	if ((unsigned)n >= nd) {
-		p = PUTL(p, "0.");
-		for (unsigned z = nd; z < (unsigned)n; z++)
-			*p++ = '0';
-		return put(p, d, nd);
-	}
-	p = put(p, d, nd - (unsigned)n);
-	*p++ = '.';
-	return put(p, d + nd - (unsigned)n, (unsigned)n);
-}
-
 static char *put_dur(char *p, int64_t rel, int64_t dur)
 {
 	double C = dur_double(rel, dur);
 	if (C == (double)dur / 1000.0)
 		return put_us(p, dur);
-	return put_dbl17(p, C);
+	return p + pt_fmt_dbl17(p, C);
 }
 
 size_t pt_chrome_fmt_dur(char *out, int64_t rel, int64_t dur)
@@ -474,95 +368,11 @@ static void arena_put(struct arena *a, const void *p, size_t n)
 	a->n += n;
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t k;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		k = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		k = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		k = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < k)
-		return 0;
-	unsigned cp = c & (0x7f >> k);
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return k;
-}
-
 /* Append s as a JSON string literal (quotes included). */
 static void arena_jstr(struct arena *a, const char *str, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = (const unsigned char *)str;
-	arena_put(a, "\"", 1);
-	size_t run = 0;
-	for (size_t i = 0; i < n;) {
-		unsigned char c = s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0x80) {
-			size_t k = utf8_len(s + i, n - i);
-			if (k) {
-				i += k;
-				continue;
-			}
-		}
-		arena_put(a, s + run, i - run);
-		switch (c) {
-		case '"':
-			arena_put(a, "\\\"", 2);
-			break;
-		case '\\':
-			arena_put(a, "\\\\", 2);
-			break;
-		case '\n':
-			arena_put(a, "\\n", 2);
-			break;
-		case '\t':
-			arena_put(a, "\\t", 2);
-			break;
-		case '\r':
-			arena_put(a, "\\r", 2);
-			break;
-		case '\b':
-			arena_put(a, "\\b", 2);
-			break;
-		case '\f':
-			arena_put(a, "\\f", 2);
-			break;
-		default:
-			if (c < 0x20) {
-				char b[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-				arena_put(a, b, 6);
-			} else {
-				arena_put(a, "\\ufffd", 6);
-			}
-		}
-		i++;
-		run = i;
-	}
-	arena_put(a, s + run, n - run);
-	arena_put(a, "\"", 1);
+	pt_xgrow((void **)&a->v, &a->cap, a->n + 6 * n + 2, 1);
+	a->n += pt_jsonw_quote(a->v + a->n, str, n, true);
 }
 
 static void sink_jstr(struct sink *s, struct arena *tmp, const char *str, size_t n)
