@@ -5,53 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char digits2[] =
+const char pt_fmt_digits2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-static const uint64_t pow10_u64[20] = {
+const uint64_t pt_fmt_pow10[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
 	1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
 	100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
 	1000000000000000000ull, 10000000000000000000ull,
 };
-
-/* Decimal digits of v: from the bit length (about log10(2^bits)), corrected by one table look-up. */
-static inline unsigned ndigits_u64(uint64_t v)
-{
-	v |= 1;
-	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
-	return t + 1 - (v < pow10_u64[t]);
-}
-
-/* Straight into out: the length first, then two digits at a time from the end (no temporary copy). */
-size_t pt_fmt_u64(char *out, uint64_t v)
-{
-	unsigned n = ndigits_u64(v);
-	char *q = out + n;
-	while (v >= 100) {
-		uint64_t d = v / 100;
-		q -= 2;
-		memcpy(q, digits2 + 2 * (v - d * 100), 2);
-		v = d;
-	}
-	if (v >= 10)
-		memcpy(q - 2, digits2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return n;
-}
-
-size_t pt_fmt_i64(char *out, int64_t v)
-{
-	if (v < 0) {
-		out[0] = '-';
-		return 1 + pt_fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
-	}
-	return pt_fmt_u64(out, (uint64_t)v);
-}
-
 size_t pt_fmt_scaled(char *out, int64_t v, int64_t div, int decimals)
 {
 	uint64_t p10 = 1;
@@ -81,17 +45,6 @@ size_t pt_fmt_scaled(char *out, int64_t v, int64_t div, int decimals)
 	return n;
 }
 
-size_t pt_fmt_milli(char *out, uint64_t v)
-{
-	uint64_t q = v / 1000;
-	unsigned f = (unsigned)(v - q * 1000);
-	size_t n = pt_fmt_u64(out, q);
-	out[n] = '.';
-	out[n + 1] = (char)('0' + f / 100);
-	memcpy(out + n + 2, digits2 + 2 * (f % 100), 2);
-	return n + 4;
-}
-
 static uint64_t bits_of(double d)
 {
 	uint64_t u;
@@ -117,16 +70,16 @@ size_t pt_fmt_dbl17(char *out, double C)
 		n = 16 - k;
 		if (n < 3 || n > 22 || E >= 0 || E <= -128)
 			break;
-		unsigned __int128 prod = (unsigned __int128)M * pow10_u64[n > 19 ? 19 : n]; /* < 2^127 */
+		unsigned __int128 prod = (unsigned __int128)M * pt_fmt_pow10[n > 19 ? 19 : n]; /* < 2^127 */
 		for (int x = 19; x < n; x++)
 			prod *= 10;
 		int sh = -E;
 		unsigned __int128 r = (prod + ((unsigned __int128)1 << (sh - 1))) >> sh;
-		if (r >= pow10_u64[17]) {
+		if (r >= pt_fmt_pow10[17]) {
 			k++;
 			continue;
 		}
-		if (r < pow10_u64[16]) {
+		if (r < pt_fmt_pow10[16]) {
 			k--;
 			continue;
 		}
