@@ -128,11 +128,9 @@ static double dur_bisect(double S, double D, double T)
 	return dbl_of(good);
 }
 
-static double dur_double(int64_t rel, int64_t dur)
+/* C for S + C == T other than D (S + D != T, dur > 0). */
+static double dur_adjust(double S, double D, double T)
 {
-	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
-	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
-		return D;
 	/*
 	 * The usual case, T/2 <= S <= T: c0 = T - S is exact (Sterbenz), and
 	 * since T is even, S + x rounds to T for every real x within half the
@@ -153,10 +151,13 @@ static double dur_double(int64_t rel, int64_t dur)
 	return dur_bisect(S, D, T);
 }
 
-static char *put_dur(char *p, int64_t rel, int64_t dur)
+static inline char *put_dur(char *p, int64_t rel, int64_t dur)
 {
-	double C = dur_double(rel, dur);
-	if (C == (double)dur / 1000.0)
+	double S = (double)rel / 1000.0, D = (double)dur / 1000.0, T = end_target((double)(rel + dur) / 1000.0);
+	if (S + D == T || !dur) /* a zero dur ends at ts: after a parent ending there, before or on the next start */
+		return put_us(p, dur);
+	double C = dur_adjust(S, D, T);
+	if (C == D)
 		return put_us(p, dur);
 	return p + pt_fmt_dbl17(p, C);
 }
@@ -336,55 +337,96 @@ static char *put_num(char *p, double v)
 	return put(p, b, (size_t)n);
 }
 
-/* Room for the arguments: a key (quoted, maybe escaped), ':', ',' and a value (an integer or three: 72 bytes at most) */
-static size_t args_room(struct wctx *c, const struct pt_trace_ev *ev)
+/* Room for one argument: ',', the key (quoted, maybe escaped), ':', the value (an integer or three: 72 bytes at most) */
+static inline size_t arg_room(struct wctx *c, const struct pt_trace_arg *a)
 {
-	size_t n = 16 + 80 * (size_t)ev->nargs;
-	for (size_t k = 0; k < ev->nargs; k++) {
-		const struct pt_trace_arg *a = &ev->a[k];
-		n += (a->kesc ? 6 : 1) * (size_t)a->k.n;
-		if (a->type == PT_TA_STR)
-			n += str_room(c, a->v.s);
-		else if (a->type == PT_TA_NUM)
-			n += 400;
-	}
+	size_t n = 8 + 72 + (a->kesc ? 6 * (size_t)a->k.n : PT_TRACE_KEY_ROOM);
+	if (a->type == PT_TA_STR)
+		n += str_room(c, a->v.s);
+	else if (a->type == PT_TA_NUM)
+		n += 400;
 	return n;
 }
 
-static char *put_args(const struct wctx *c, char *p, const struct pt_trace_ev *ev)
+static inline __attribute__((always_inline)) char *put_arg(const struct wctx *c, char *p, const struct pt_trace_arg *a,
+								 bool comma)
 {
-	for (size_t k = 0; k < ev->nargs; k++) {
-		const struct pt_trace_arg *a = &ev->a[k];
-		if (k)
-			*p++ = ',';
-		if (a->kesc) {
-			p += pt_jsonw_quote(p, a->k.s, a->k.n, true);
-		} else {
-			*p++ = '"';
-			p = put_short(p, a->k.s, a->k.n);
-			*p++ = '"';
+	if (comma)
+		*p++ = ',';
+	if (a->kesc) {
+		p += pt_jsonw_quote(p, a->k.s, a->k.n, true);
+	} else {
+		*p++ = '"';
+		memcpy(p, a->k.s, PT_TRACE_KEY_ROOM); /* the key's storage has that much (table/trace.h) */
+		p += a->k.n;
+		*p++ = '"';
+	}
+	*p++ = ':';
+	switch (a->type) {
+	case PT_TA_I64:
+		return put_i64(p, a->v.i);
+	case PT_TA_U64:
+		return put_u64(p, a->v.u);
+	case PT_TA_STR:
+		return put_str(c, p, a->v.s);
+	case PT_TA_NUM:
+		return put_num(p, a->v.d);
+	default:
+		*p++ = '[';
+		for (int d = 0; d < 3; d++) {
+			p = put_i64(p, a->v.v3[d]);
+			*p++ = d < 2 ? ',' : ']';
 		}
-		*p++ = ':';
-		switch (a->type) {
-		case PT_TA_I64:
-			p = put_i64(p, a->v.i);
-			break;
-		case PT_TA_U64:
-			p = put_u64(p, a->v.u);
-			break;
-		case PT_TA_STR:
-			p = put_str(c, p, a->v.s);
-			break;
-		case PT_TA_NUM:
-			p = put_num(p, a->v.d);
-			break;
-		default:
-			*p++ = '[';
-			for (int d = 0; d < 3; d++) {
-				p = put_i64(p, a->v.v3[d]);
-				*p++ = d < 2 ? ',' : ']';
-			}
+		return p;
+	}
+}
+
+/* p, or the start of the sink's buffer after a flush when fewer than n bytes are left after p */
+static inline char *sink_room_at(struct sink *sk, char *p, size_t n)
+{
+	if ((size_t)(sk->buf + sk->cap - p) >= n)
+		return p;
+	sk->len = (size_t)(p - sk->buf);
+	sink_flush(sk);
+	if (n > sk->cap)
+		sink_grow(sk, n);
+	return sk->buf;
+}
+
+/*
+ * The arguments, room made as they go (the sink may flush between two of
+ * them, 8 bytes kept for the closing braces); a group's text is made once,
+ * from its first event.
+ */
+static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_trace_ev *ev)
+{
+	size_t k = 0;
+	bool comma = false;
+	if (ev->gkey) {
+		struct frag *f = &c->cache[ev->gkey - 1];
+		if (ev->gn && !f->len1) {
+			size_t room = 0;
+			for (size_t j = 0; j < ev->gn; j++)
+				room += arg_room(c, &ev->a[j]);
+			pt_xgrow((void **)&c->arena.v, &c->arena.cap, c->arena.n + room, 1);
+			char *q = c->arena.v + c->arena.n;
+			for (size_t j = 0; j < ev->gn; j++)
+				q = put_arg(c, q, &ev->a[j], j > 0);
+			f->off = c->arena.n;
+			f->len1 = (uint32_t)(q - (c->arena.v + c->arena.n)) + 1;
+			c->arena.n += f->len1 - 1;
 		}
+		if (f->len1 > 1) {
+			p = sink_room_at(sk, p, f->len1 + 8);
+			p = put(p, c->arena.v + f->off, f->len1 - 1);
+			comma = true;
+		}
+		k = ev->gn;
+	}
+	for (; k < ev->nargs; k++) {
+		p = sink_room_at(sk, p, arg_room(c, &ev->a[k]) + 8);
+		p = put_arg(c, p, &ev->a[k], comma);
+		comma = true;
 	}
 	return p;
 }
@@ -393,7 +435,7 @@ static char *put_args(const struct wctx *c, char *p, const struct pt_trace_ev *e
 static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev)
 {
 	const struct rowpfx *rp = &c->rows[ev->row];
-	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 80 + args_room(c, ev);
+	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 96;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	const struct xhead *h = &c->heads[ev->cat];
 	memcpy(p, h->s, sizeof(h->s)); /* need covers the padding */
@@ -404,13 +446,13 @@ static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev
 	p = put_us(p, ev->ts);
 	p = PUTL(p, ",\"dur\":");
 	p = put_dur(p, ev->ts, ev->dur);
-	if (ev->nargs) {
+	if (ev->nargs || ev->gkey) {
 		p = PUTL(p, ",\"args\":{");
-		p = put_args(c, p, ev);
+		p = put_args(c, sk, p, ev);
 		*p++ = '}';
 	}
 	*p++ = '}';
-	sk->len += (size_t)(p - p0);
+	sk->len = (size_t)(p - sk->buf);
 }
 
 /* {"ph":"C","name":N,"pid":P,"tid":T,"ts":TS,"args":{..}}; a sample that is not a number is left out */
@@ -420,7 +462,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 		if (ev->a[k].type == PT_TA_NUM && !isfinite(ev->a[k].v.d))
 			return;
 	const struct pt_trace_counter *q = &c->t->counters[ev->row];
-	size_t need = 2 + 64 + str_room(c, ev->name) + 80 + args_room(c, ev);
+	size_t need = 2 + 64 + str_room(c, ev->name) + 96;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	p = PUTL(p, "{\"ph\":\"C\",\"name\":");
 	p = put_str(c, p, ev->name);
@@ -430,13 +472,13 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 	p = put_u64(p, q->tid);
 	p = PUTL(p, ",\"ts\":");
 	p = put_us(p, ev->ts);
-	if (ev->nargs) {
+	if (ev->nargs || ev->gkey) {
 		p = PUTL(p, ",\"args\":{");
-		p = put_args(c, p, ev);
+		p = put_args(c, sk, p, ev);
 		*p++ = '}';
 	}
 	*p++ = '}';
-	sk->len += (size_t)(p - p0);
+	sk->len = (size_t)(p - sk->buf);
 }
 
 /* viewer: {"ph":"s","id":I,"cat":C,"name":N,"pid":P,"tid":T,"ts":TS}; kineto: ph, id, pid, tid, ts, cat, name; f: ,"bp":"e" */

@@ -120,14 +120,27 @@ static inline struct pt_trace_arg *arg(struct pt_trace_ev *ev, struct pt_trace_s
 	return a;
 }
 
-#define ARG_I64(ev, lit, val) (arg((ev), LIT(lit), PT_TA_I64)->v.i = (int64_t)(val))
-#define ARG_U64(ev, lit, val) (arg((ev), LIT(lit), PT_TA_U64)->v.u = (uint64_t)(val))
-#define ARG_STR(ev, lit, val) (arg((ev), LIT(lit), PT_TA_STR)->v.s = (val))
+/* An argument with a plain key, kept in PT_TRACE_KEY_ROOM bytes (table/trace.h) */
+#define ARG(ev, lit, type, field, val)                                                                       \
+	do {                                                                                                  \
+		static const char k_[PT_TRACE_KEY_ROOM] = lit;                                                \
+		arg((ev), (struct pt_trace_str){ k_, sizeof(lit) - 1, PT_TRACE_PLAIN }, (type))->v.field = (val); \
+	} while (0)
+#define ARG_I64(ev, lit, val) ARG(ev, lit, PT_TA_I64, i, (int64_t)(val))
+#define ARG_U64(ev, lit, val) ARG(ev, lit, PT_TA_U64, u, (uint64_t)(val))
+#define ARG_STR(ev, lit, val) ARG(ev, lit, PT_TA_STR, s, val)
 
 /* "full_name", "op_type", "input_shapes", "output_shapes", "block_dim" of an op */
 static void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
 {
 	const struct pt_op *p = &c->m->ops.v[op];
+	uint8_t a0 = ev->nargs;
+	if (!a0) { /* the same arguments for every event of the op: a group, given once after each rewind */
+		ev->gkey = (uint32_t)(c->m->strings.n * NM_N + 2 * c->m->ops.n) + op + 1;
+		if (c->op_given[op])
+			return;
+		c->op_given[op] = 1;
+	}
 	ARG_STR(ev, "full_name", name_of(c, p->name, NM_RAW));
 	if (p->type)
 		ARG_STR(ev, "op_type", name_of(c, p->type, NM_RAW));
@@ -149,6 +162,8 @@ static void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
 	}
 	if (p->block_dim)
 		ARG_U64(ev, "block_dim", p->block_dim);
+	if (!a0)
+		ev->gn = ev->nargs;
 }
 
 /* Event Sync and Stream Wait Event: what they waited for (cupti.md §6.7, Kineto's keys; -1 unknown). */
@@ -301,10 +316,11 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
 		ARG_U64(out, "registers per thread", kc->registers);
 		ARG_I64(out, "shared memory", (int64_t)kc->static_smem + kc->dynamic_smem);
-		struct pt_trace_arg *a = arg(out, LIT("grid"), PT_TA_I64_3);
+		static const char kgrid[PT_TRACE_KEY_ROOM] = "grid", kblock[PT_TRACE_KEY_ROOM] = "block";
+		struct pt_trace_arg *a = arg(out, (struct pt_trace_str){ kgrid, 4, PT_TRACE_PLAIN }, PT_TA_I64_3);
 		for (int d = 0; d < 3; d++)
 			a->v.v3[d] = kc->grid[d];
-		a = arg(out, LIT("block"), PT_TA_I64_3);
+		a = arg(out, (struct pt_trace_str){ kblock, 5, PT_TRACE_PLAIN }, PT_TA_I64_3);
 		for (int d = 0; d < 3; d++)
 			a->v.v3[d] = kc->block[d];
 		if (kc->graph_id)
@@ -445,6 +461,8 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 	out->ts = ts;
 	out->dur = 0;
 	out->nargs = 0;
+	out->gn = 0;
+	out->gkey = 0;
 	const char *key = cs->queue || cs->grp ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
 	out->name = (struct pt_trace_str){ cs->name, (uint32_t)(key ? (size_t)(key - cs->name) : strlen(cs->name)), 0 };
 	if (cs->grp) { /* all the series of the group */
@@ -458,7 +476,10 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 	} else if (cs->queue) {
 		ARG_I64(out, "size", m->queues.size[i]);
 	} else {
-		struct pt_trace_arg *a = arg(out, key ? (struct pt_trace_str){ key + 1, (uint32_t)strlen(key + 1), 0 } : LIT("value"),
+		static const char kvalue[PT_TRACE_KEY_ROOM] = "value";
+		struct pt_trace_arg *a = arg(out,
+					     key ? (struct pt_trace_str){ key + 1, (uint32_t)strlen(key + 1), 0 } :
+						   (struct pt_trace_str){ kvalue, 5, PT_TRACE_PLAIN },
 					     PT_TA_NUM);
 		a->kesc = key != NULL;
 		a->v.d = m->counters.value[i];
@@ -615,6 +636,8 @@ static void tree_init(struct tl_trace *c)
 static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, struct pt_trace_ev *out)
 {
 	out->nargs = 0;
+	out->gn = 0;
+	out->gkey = 0;
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
@@ -666,6 +689,7 @@ static void it_rewind(struct pt_trace *t)
 	struct tl_trace *c = (struct tl_trace *)t;
 	tree_init(c);
 	c->started = false;
+	memset(c->op_given, 0, c->m->ops.n ? c->m->ops.n : 1);
 }
 
 static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
@@ -699,9 +723,10 @@ void tl_events_init(struct tl_trace *c)
 	const struct pt_model *m = c->m;
 	c->nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	c->opshapes = pt_xcalloc(m->ops.n ? m->ops.n : 1, sizeof(*c->opshapes));
+	c->op_given = pt_xcalloc(m->ops.n ? m->ops.n : 1, 1);
 	c->pub.cats = cat_names;
 	c->pub.ncats = C_N;
-	c->pub.nkeys = (uint32_t)(m->strings.n * NM_N + 2 * m->ops.n);
+	c->pub.nkeys = (uint32_t)(m->strings.n * NM_N + 3 * m->ops.n);
 	c->pub.next = it_next;
 	c->pub.rewind = it_rewind;
 	c->pub.counter_last = it_counter_last;
@@ -717,6 +742,7 @@ void tl_events_free(struct tl_trace *c)
 	free(c->demangled);
 	free(c->nflags);
 	free(c->opshapes);
+	free(c->op_given);
 	pt_vec_free(&c->shapetext);
 	free(c->leaf);
 	free(c->tree);

@@ -138,6 +138,7 @@ struct tl_trace {
 	char **demangled;          /* per string id: cplus_demangle's text (freed at the end) */
 	uint8_t *nflags;           /* per string id: NF_* */
 	struct opshape *opshapes;  /* per op */
+	uint8_t *op_given;         /* per op: its argument group was handed out since the last rewind */
 	PT_VEC(char) shapetext;
 	bool has_corr;      /* the model has correlation ids (else that column is all zero and never read) */
 	bool kineto;

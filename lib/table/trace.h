@@ -41,6 +41,9 @@ enum pt_trace_arg_type {
 	PT_TA_I64_3 /* v3: an array of three integers */
 };
 
+/* A plain argument key (kesc false) lies in storage of at least this many bytes (a writer may copy them all). */
+#define PT_TRACE_KEY_ROOM 48
+
 struct pt_trace_arg {
 	struct pt_trace_str k; /* the key: plain text to put between quotes, or (kesc) any text to escape */
 	bool kesc;
@@ -66,6 +69,15 @@ struct pt_trace_ev {
 	uint32_t flow;           /* s, f: index into the flows (0 .. nflows - 1, in id order) */
 	int64_t ts, dur;         /* dur: X only (>= 0) */
 	struct pt_trace_str name; /* X, C */
+	/*
+	 * gkey != 0: the arguments begin with a group that is the same for
+	 * every event with this gkey (1 .. nkeys, apart from the texts' keys).
+	 * The first event of a group after a rewind carries its gn arguments in
+	 * a[0 .. gn); later ones carry gn = 0 and only the arguments after the
+	 * group, so a writer keeps what it made of the group the first time.
+	 */
+	uint32_t gkey;
+	uint8_t gn;
 	struct pt_trace_arg a[PT_TRACE_MAX_ARGS];
 };
 
