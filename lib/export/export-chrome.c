@@ -435,7 +435,7 @@ static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_
 static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev)
 {
 	const struct rowpfx *rp = &c->rows[ev->row];
-	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 96;
+	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 128;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	const struct xhead *h = &c->heads[ev->cat];
 	memcpy(p, h->s, sizeof(h->s)); /* need covers the padding */
@@ -462,7 +462,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 		if (ev->a[k].type == PT_TA_NUM && !isfinite(ev->a[k].v.d))
 			return;
 	const struct pt_trace_counter *q = &c->t->counters[ev->row];
-	size_t need = 2 + 64 + str_room(c, ev->name) + 96;
+	size_t need = 2 + 64 + str_room(c, ev->name) + 128;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	p = PUTL(p, "{\"ph\":\"C\",\"name\":");
 	p = put_str(c, p, ev->name);

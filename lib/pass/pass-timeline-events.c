@@ -1,3 +1,10 @@
+/*
+ * The timeline trace's events (table/trace.h): the k-way merge of the rows,
+ * counters and flows into output order (ts, ph, pid, tid), and each event's
+ * category, name and arguments in the viewer or kineto profile
+ * (chrome-trace.md §4, §11; cupti.md §7.3, §7.4), read from the model one
+ * event at a time.
+ */
 #include "pass/pass-timeline-trace.h"
 
 #include <demangle.h>

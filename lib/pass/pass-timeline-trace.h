@@ -1,7 +1,7 @@
 /*
  * Inside the timeline pass's trace (table/trace.h): the layout
- * (pass-timeline-layout.c: clock, processes, rows, flows, counters, base)
- * and the event stream (pass-timeline-events.c: names, the k-way merge,
+ * (pass-timeline-layout.c: clock, processes, rows, base; pass-timeline-flows.c:
+ * flows and counters) and the event stream (pass-timeline-events.c: names, the k-way merge,
  * every event's fields in either profile). Not for other files.
  */
 #ifndef PT_PASS_TIMELINE_TRACE_H
@@ -173,6 +173,10 @@ uint32_t tl_device_rank(const struct pt_device *dv);
 /* Stable sort of the flow indexes idx[0 .. n) by key k (FK_*); tmp has room for n. */
 enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW };
 void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp);
+
+/* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
+void tl_build_flows(struct tl_trace *c);
+void tl_build_counters(struct tl_trace *c);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);
