@@ -398,30 +398,44 @@ static inline char *sink_room_at(struct sink *sk, char *p, size_t n)
  * them, 8 bytes kept for the closing braces); a group's text is made once,
  * from its first event.
  */
+/* A group of arguments (key, n of them at a, or none when the group was given before): its text, made once. */
+static char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key, const struct pt_trace_arg *a, size_t n,
+		       bool *comma)
+{
+	struct frag *f = &c->cache[key - 1];
+	if (n && !f->len1) {
+		size_t room = 0;
+		for (size_t j = 0; j < n; j++)
+			room += arg_room(c, &a[j]);
+		pt_xgrow((void **)&c->arena.v, &c->arena.cap, c->arena.n + room, 1);
+		char *q = c->arena.v + c->arena.n;
+		for (size_t j = 0; j < n; j++)
+			q = put_arg(c, q, &a[j], j > 0);
+		f->off = c->arena.n;
+		f->len1 = (uint32_t)(q - (c->arena.v + c->arena.n)) + 1;
+		c->arena.n += f->len1 - 1;
+	}
+	if (f->len1 > 1) {
+		p = sink_room_at(sk, p, f->len1 + 9);
+		if (*comma)
+			*p++ = ',';
+		p = put(p, c->arena.v + f->off, f->len1 - 1);
+		*comma = true;
+	}
+	return p;
+}
+
 static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_trace_ev *ev)
 {
 	size_t k = 0;
 	bool comma = false;
 	if (ev->gkey) {
-		struct frag *f = &c->cache[ev->gkey - 1];
-		if (ev->gn && !f->len1) {
-			size_t room = 0;
-			for (size_t j = 0; j < ev->gn; j++)
-				room += arg_room(c, &ev->a[j]);
-			pt_xgrow((void **)&c->arena.v, &c->arena.cap, c->arena.n + room, 1);
-			char *q = c->arena.v + c->arena.n;
-			for (size_t j = 0; j < ev->gn; j++)
-				q = put_arg(c, q, &ev->a[j], j > 0);
-			f->off = c->arena.n;
-			f->len1 = (uint32_t)(q - (c->arena.v + c->arena.n)) + 1;
-			c->arena.n += f->len1 - 1;
-		}
-		if (f->len1 > 1) {
-			p = sink_room_at(sk, p, f->len1 + 8);
-			p = put(p, c->arena.v + f->off, f->len1 - 1);
-			comma = true;
-		}
+		p = put_group(c, sk, p, ev->gkey, ev->a, ev->gn, &comma);
 		k = ev->gn;
+	}
+	if (ev->rkey) {
+		p = put_group(c, sk, p, ev->rkey, ev->a + k, ev->rn, &comma);
+		k += ev->rn;
 	}
 	for (; k < ev->nargs; k++) {
 		p = sink_room_at(sk, p, arg_room(c, &ev->a[k]) + 8);
@@ -446,7 +460,7 @@ static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev
 	p = put_us(p, ev->ts);
 	p = PUTL(p, ",\"dur\":");
 	p = put_dur(p, ev->ts, ev->dur);
-	if (ev->nargs || ev->gkey) {
+	if (ev->nargs || ev->gkey || ev->rkey) {
 		p = PUTL(p, ",\"args\":{");
 		p = put_args(c, sk, p, ev);
 		*p++ = '}';
@@ -472,7 +486,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 	p = put_u64(p, q->tid);
 	p = PUTL(p, ",\"ts\":");
 	p = put_us(p, ev->ts);
-	if (ev->nargs || ev->gkey) {
+	if (ev->nargs || ev->gkey || ev->rkey) {
 		p = PUTL(p, ",\"args\":{");
 		p = put_args(c, sk, p, ev);
 		*p++ = '}';

@@ -361,11 +361,8 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 	if (task) {
 		if (!name) {
 			cat = C_UNNAMED;
-			char *p = c->built;
-			memcpy(p, "task ", 5);
-			p += 5;
-			p += pt_fmt_i64(p, tr->stream);
-			*p++ = '_';
+			memcpy(c->built, r->tname, sizeof(r->tname));
+			char *p = c->built + r->tname_len;
 			p += pt_fmt_i64(p, (int64_t)ev->task[i]);
 			out->name = built(c, (int)(p - c->built));
 		} else {
@@ -392,7 +389,18 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 		ARG_STR(out, "raw_name", name_of(c, name, NM_RAW));
 	if (task) {
 		if (k == PT_EV_TASK) {
-			ARG_I64(out, "stream_id", tr->stream);
+			if (out->nargs == out->gn) { /* the row's stream id: a group of the row, right after the op's */
+				uint32_t ri = (uint32_t)(r - c->rows.v);
+				out->rkey = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n) + ri + 1;
+				if (!c->row_given[ri]) {
+					c->row_given[ri] = 1;
+					uint8_t a0 = out->nargs;
+					ARG_I64(out, "stream_id", tr->stream);
+					out->rn = (uint8_t)(out->nargs - a0);
+				}
+			} else {
+				ARG_I64(out, "stream_id", tr->stream);
+			}
 			ARG_I64(out, "task_id", (int64_t)ev->task[i]);
 		}
 	} else if (tr->kind == PT_TRACK_STREAM) {
@@ -468,8 +476,8 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 	out->ts = ts;
 	out->dur = 0;
 	out->nargs = 0;
-	out->gn = 0;
-	out->gkey = 0;
+	out->gn = out->rn = 0;
+	out->gkey = out->rkey = 0;
 	const char *key = cs->queue || cs->grp ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
 	out->name = (struct pt_trace_str){ cs->name, (uint32_t)(key ? (size_t)(key - cs->name) : strlen(cs->name)), 0 };
 	if (cs->grp) { /* all the series of the group */
@@ -546,6 +554,19 @@ static void rank_sources(struct tl_trace *c)
 
 void tl_build_sources(struct tl_trace *c)
 {
+	c->row_given = pt_xcalloc(c->rows.n ? c->rows.n : 1, 1);
+	c->pub.nkeys = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n + c->rows.n);
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		if (rw->type == R_TRACK) {
+			char *p = rw->tname;
+			memcpy(p, "task ", 5);
+			p += 5;
+			p += pt_fmt_i64(p, c->m->tracks.v[rw->track].stream);
+			*p++ = '_';
+			rw->tname_len = (uint8_t)(p - rw->tname);
+		}
+	}
 	for (size_t r = 0; r < c->rows.n; r++) {
 		struct src s = { .ph = PH_X, .pid = c->rows.v[r].pid, .tid = c->rows.v[r].tid, .ref = (uint32_t)r,
 				 .n = c->rows.v[r].n };
@@ -643,8 +664,8 @@ static void tree_init(struct tl_trace *c)
 static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, struct pt_trace_ev *out)
 {
 	out->nargs = 0;
-	out->gn = 0;
-	out->gkey = 0;
+	out->gn = out->rn = 0;
+	out->gkey = out->rkey = 0;
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
@@ -697,6 +718,8 @@ static void it_rewind(struct pt_trace *t)
 	tree_init(c);
 	c->started = false;
 	memset(c->op_given, 0, c->m->ops.n ? c->m->ops.n : 1);
+	if (c->row_given)
+		memset(c->row_given, 0, c->rows.n ? c->rows.n : 1);
 }
 
 static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
@@ -733,7 +756,6 @@ void tl_events_init(struct tl_trace *c)
 	c->op_given = pt_xcalloc(m->ops.n ? m->ops.n : 1, 1);
 	c->pub.cats = cat_names;
 	c->pub.ncats = C_N;
-	c->pub.nkeys = (uint32_t)(m->strings.n * NM_N + 3 * m->ops.n);
 	c->pub.next = it_next;
 	c->pub.rewind = it_rewind;
 	c->pub.counter_last = it_counter_last;
@@ -750,6 +772,7 @@ void tl_events_free(struct tl_trace *c)
 	free(c->nflags);
 	free(c->opshapes);
 	free(c->op_given);
+	free(c->row_given);
 	pt_vec_free(&c->shapetext);
 	free(c->leaf);
 	free(c->tree);

@@ -43,6 +43,8 @@ struct row {
 	const struct pt_tl_slice *sl;
 	const struct pt_ival *iv;
 	bool host;
+	char tname[32];    /* R_TRACK: "task <stream>_", the start of an unnamed task's name */
+	uint8_t tname_len;
 };
 
 struct proc {
@@ -139,6 +141,7 @@ struct tl_trace {
 	uint8_t *nflags;           /* per string id: NF_* */
 	struct opshape *opshapes;  /* per op */
 	uint8_t *op_given;         /* per op: its argument group was handed out since the last rewind */
+	uint8_t *row_given;        /* per row: the same for its row group */
 	PT_VEC(char) shapetext;
 	bool has_corr;      /* the model has correlation ids (else that column is all zero and never read) */
 	bool kineto;

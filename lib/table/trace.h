@@ -78,6 +78,9 @@ struct pt_trace_ev {
 	 */
 	uint32_t gkey;
 	uint8_t gn;
+	/* rkey != 0: after that group (or first), a second one, the same way (rn arguments or none) */
+	uint32_t rkey;
+	uint8_t rn;
 	struct pt_trace_arg a[PT_TRACE_MAX_ARGS];
 };
 
