@@ -284,7 +284,7 @@ static inline size_t str_room(struct wctx *c, struct pt_trace_str s)
 	return s.key ? cached(c, s)->len1 : 6 * (size_t)s.n + 2;
 }
 
-static inline char *put_str(const struct wctx *c, char *p, struct pt_trace_str s)
+static inline __attribute__((always_inline)) char *put_str(const struct wctx *c, char *p, struct pt_trace_str s)
 {
 	if (s.key == PT_TRACE_PLAIN) {
 		*p++ = '"';
@@ -399,7 +399,8 @@ static inline char *sink_room_at(struct sink *sk, char *p, size_t n)
  * from its first event.
  */
 /* A group of arguments (key, n of them at a, or none when the group was given before): its text, made once. */
-static char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key, const struct pt_trace_arg *a, size_t n,
+static inline __attribute__((always_inline)) char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key,
+								 const struct pt_trace_arg *a, size_t n,
 		       bool *comma)
 {
 	struct frag *f = &c->cache[key - 1];
@@ -419,7 +420,7 @@ static char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key, c
 		p = sink_room_at(sk, p, f->len1 + 9);
 		if (*comma)
 			*p++ = ',';
-		p = put(p, c->arena.v + f->off, f->len1 - 1);
+		p = put_short(p, c->arena.v + f->off, f->len1 - 1);
 		*comma = true;
 	}
 	return p;
@@ -438,8 +439,11 @@ static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_
 		k += ev->rn;
 	}
 	for (; k < ev->nargs; k++) {
-		p = sink_room_at(sk, p, arg_room(c, &ev->a[k]) + 8);
-		p = put_arg(c, p, &ev->a[k], comma);
+		const struct pt_trace_arg *a = &ev->a[k];
+		/* an integer with a plain key: ',' '"' key '"' ':' and 20 digits and a sign fit in 8 + PT_TRACE_KEY_ROOM + 24 */
+		size_t room = a->type <= PT_TA_U64 && !a->kesc ? 8 + PT_TRACE_KEY_ROOM + 24 + 8 : arg_room(c, a) + 8;
+		p = sink_room_at(sk, p, room);
+		p = put_arg(c, p, a, comma);
 		comma = true;
 	}
 	return p;
