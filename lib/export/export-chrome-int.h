@@ -111,6 +111,7 @@ struct wctx {
 	struct arena arena, tmp;
 	struct frag *cache;     /* per pt_trace_str key */
 	struct xhead *heads;    /* per category */
+	size_t *catlen;         /* per category */
 	struct rowpfx *rows;    /* per row */
 	/* rendering state */
 	bool first_event;

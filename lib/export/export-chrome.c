@@ -434,17 +434,20 @@ static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_
 		p = put_group(c, sk, p, ev->gkey, ev->a, ev->gn, &comma);
 		k = ev->gn;
 	}
-	if (ev->rkey) {
+	for (int part = 0; part < 2; part++) {
+		size_t end = part || !ev->rkey ? ev->nargs : ev->rat;
+		for (; k < end; k++) {
+			const struct pt_trace_arg *a = &ev->a[k];
+			/* an integer with a plain key: ',' '"' key '"' ':' and 20 digits and a sign */
+			size_t room = a->type <= PT_TA_U64 && !a->kesc ? 8 + PT_TRACE_KEY_ROOM + 24 + 8 : arg_room(c, a) + 8;
+			p = sink_room_at(sk, p, room);
+			p = put_arg(c, p, a, comma);
+			comma = true;
+		}
+		if (part || !ev->rkey)
+			break;
 		p = put_group(c, sk, p, ev->rkey, ev->a + k, ev->rn, &comma);
 		k += ev->rn;
-	}
-	for (; k < ev->nargs; k++) {
-		const struct pt_trace_arg *a = &ev->a[k];
-		/* an integer with a plain key: ',' '"' key '"' ':' and 20 digits and a sign fit in 8 + PT_TRACE_KEY_ROOM + 24 */
-		size_t room = a->type <= PT_TA_U64 && !a->kesc ? 8 + PT_TRACE_KEY_ROOM + 24 + 8 : arg_room(c, a) + 8;
-		p = sink_room_at(sk, p, room);
-		p = put_arg(c, p, a, comma);
-		comma = true;
 	}
 	return p;
 }
@@ -504,7 +507,7 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 {
 	const struct rowpfx *rp = &c->rows[ev->row];
 	const char *cat = c->t->cats[ev->cat];
-	size_t cl = strlen(cat);
+	size_t cl = c->catlen[ev->cat];
 	char *p0 = sink_reserve(sk, 160 + cl + str_room(c, ev->name)), *p = put_sep(c, p0);
 	p = ev->ph == PT_PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
 	p = put_u64(p, (uint64_t)ev->flow + 1);
@@ -813,7 +816,9 @@ static void wctx_init(struct wctx *c, struct pt_trace *t, const struct pt_chrome
 	c->kineto = t->profile == PT_TRACE_KINETO;
 	c->cache = pt_xcalloc(t->nkeys ? t->nkeys : 1, sizeof(*c->cache));
 	c->heads = pt_xcalloc(t->ncats ? t->ncats : 1, sizeof(*c->heads));
+	c->catlen = pt_xcalloc(t->ncats ? t->ncats : 1, sizeof(*c->catlen));
 	for (size_t k = 0; k < t->ncats; k++) {
+		c->catlen[k] = strlen(t->cats[k]);
 		int n = snprintf(c->heads[k].s, sizeof(c->heads[k].s), "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", t->cats[k]);
 		c->heads[k].n = (uint8_t)(n > 0 && n < (int)sizeof(c->heads[k].s) ? n : 0);
 	}
@@ -831,6 +836,7 @@ static void wctx_free(struct wctx *c)
 	free(c->tmp.v);
 	free(c->cache);
 	free(c->heads);
+	free(c->catlen);
 	free(c->rows);
 	free(c->flow_ord);
 	free(c->flow_drop);

@@ -341,6 +341,18 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		op_args(c, out, ev->op[i] - 1);
 }
 
+/* The row's group of arguments starts here: true when they are to be given (the first time after a rewind). */
+static bool row_group(struct tl_trace *c, const struct row *r, struct pt_trace_ev *out)
+{
+	uint32_t ri = (uint32_t)(r - c->rows.v);
+	out->rkey = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n) + ri + 1;
+	out->rat = out->nargs;
+	if (c->row_given[ri])
+		return false;
+	c->row_given[ri] = 1;
+	return true;
+}
+
 static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
 {
 	const struct pt_model *m = c->m;
@@ -389,23 +401,17 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 		ARG_STR(out, "raw_name", name_of(c, name, NM_RAW));
 	if (task) {
 		if (k == PT_EV_TASK) {
-			if (out->nargs == out->gn) { /* the row's stream id: a group of the row, right after the op's */
-				uint32_t ri = (uint32_t)(r - c->rows.v);
-				out->rkey = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n) + ri + 1;
-				if (!c->row_given[ri]) {
-					c->row_given[ri] = 1;
-					uint8_t a0 = out->nargs;
-					ARG_I64(out, "stream_id", tr->stream);
-					out->rn = (uint8_t)(out->nargs - a0);
-				}
-			} else {
+			if (row_group(c, r, out)) /* the row's stream id */
 				ARG_I64(out, "stream_id", tr->stream);
-			}
+			out->rn = (uint8_t)(out->nargs - out->rat);
 			ARG_I64(out, "task_id", (int64_t)ev->task[i]);
 		}
 	} else if (tr->kind == PT_TRACK_STREAM) {
-		ARG_I64(out, "device", m->devices.v[tr->device].id);
-		ARG_I64(out, "stream", tr->stream);
+		if (row_group(c, r, out)) { /* the row's device and stream */
+			ARG_I64(out, "device", m->devices.v[tr->device].id);
+			ARG_I64(out, "stream", tr->stream);
+		}
+		out->rn = (uint8_t)(out->nargs - out->rat);
 	}
 	if (c->has_corr && ev->corr[i])
 		ARG_U64(out, "correlation", ev->corr[i]);
@@ -476,7 +482,7 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 	out->ts = ts;
 	out->dur = 0;
 	out->nargs = 0;
-	out->gn = out->rn = 0;
+	out->gn = out->rn = out->rat = 0;
 	out->gkey = out->rkey = 0;
 	const char *key = cs->queue || cs->grp ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
 	out->name = (struct pt_trace_str){ cs->name, (uint32_t)(key ? (size_t)(key - cs->name) : strlen(cs->name)), 0 };
@@ -664,7 +670,7 @@ static void tree_init(struct tl_trace *c)
 static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, struct pt_trace_ev *out)
 {
 	out->nargs = 0;
-	out->gn = out->rn = 0;
+	out->gn = out->rn = out->rat = 0;
 	out->gkey = out->rkey = 0;
 	switch (s->ph) {
 	case PH_X: {

@@ -78,9 +78,9 @@ struct pt_trace_ev {
 	 */
 	uint32_t gkey;
 	uint8_t gn;
-	/* rkey != 0: after that group (or first), a second one, the same way (rn arguments or none) */
+	/* rkey != 0: a second group, the same way (rn arguments or none), at a[rat] (after the arguments before it) */
 	uint32_t rkey;
-	uint8_t rn;
+	uint8_t rn, rat;
 	struct pt_trace_arg a[PT_TRACE_MAX_ARGS];
 };
 
