@@ -83,10 +83,15 @@ int main(int argc, char **argv)
 		if (pt_pass_timeline(m, x, &to, &tl, &e))
 			return fail(e);
 		double b = cpu_now();
-		struct pt_chrome_opts co = { .trace_name = argv[1], .flows = true, .demangle = true };
-		if (pt_chrome_write(m, x, tl, &co, out, &diag, &st, &e))
+		struct pt_tl_trace_opts tro = { .trace_name = argv[1], .flows = true, .demangle = true };
+		struct pt_trace *t = NULL;
+		if (pt_tl_trace_new(m, x, tl, &tro, &diag, &t, &e))
+			return fail(e);
+		struct pt_chrome_opts co = { .trace_name = argv[1] };
+		if (pt_chrome_write(t, &co, out, &st, &e))
 			return fail(e);
 		double c = cpu_now();
+		pt_tl_trace_free(t);
 		pt_tl_free(tl);
 		pt_index_free(x);
 		pt_diag_free(&diag);

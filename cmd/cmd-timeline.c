@@ -124,7 +124,8 @@ static bool ends_with(const char *s, const char *suf)
  * when missing (its parent must exist).
  */
 static int write_kineto(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
-			const struct pt_chrome_opts *base, const char *dir, struct pt_diag *diag, struct pt_err **e)
+			const struct pt_tl_trace_opts *to, const struct pt_chrome_opts *base, const char *dir,
+			struct pt_diag *diag, struct pt_err **e)
 {
 	struct stat sb;
 	if (stat(dir, &sb) < 0) {
@@ -134,17 +135,23 @@ static int write_kineto(const struct pt_model *m, struct pt_index *x, const stru
 		return pt_err(e, "'%s' is not a directory: --profile kineto writes one file per rank into -o DIR", dir);
 	}
 	uint32_t *ranks = NULL;
-	size_t n = pt_chrome_ranks(m, &ranks);
+	size_t n = pt_tl_ranks(m, &ranks);
 	int rc = 0;
 	for (size_t k = 0; k < n && !rc; k++) {
+		struct pt_tl_trace_opts ko = *to;
+		ko.profile = PT_TRACE_KINETO;
+		ko.rank = ranks[k];
 		struct pt_chrome_opts o = *base;
-		o.profile = PT_CHROME_KINETO;
-		o.rank = ranks[k];
 		o.part_limit = 0;
+		struct pt_trace *t = NULL;
+		rc = pt_tl_trace_new(m, x, tl, &ko, diag, &t, e);
+		if (rc)
+			break;
 		char *p = pt_xasprintf("%s/rank%u.pt.trace.json%s", dir, ranks[k], o.gzip ? ".gz" : "");
 		struct pt_chrome_stats st;
-		rc = pt_chrome_write(m, x, tl, &o, p, diag, &st, e);
+		rc = pt_chrome_write(t, &o, p, &st, e);
 		free(p);
+		pt_tl_trace_free(t);
 	}
 	free(ranks);
 	return rc;
@@ -214,20 +221,29 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_tl *tl = NULL;
 		rc = pt_pass_timeline(m, x, &to, &tl, &e);
 		if (!rc) {
-			struct pt_chrome_opts co = {
+			struct pt_tl_trace_opts tro = {
 				.trace_name = argv[first],
+				.profile = PT_TRACE_VIEWER,
 				.flows = !opt.no_flows,
 				.demangle = !opt.no_demangle,
+			};
+			struct pt_chrome_opts co = {
+				.trace_name = argv[first],
 				.gzip = gz,
 				.gzip_level = opt.gzip_level,
 				.gzip_threads = opt.jobs ? opt.jobs : pt_pdeflate_default_threads(),
 				.part_limit = opt.split_mb << 20,
 			};
 			struct pt_chrome_stats st;
-			if (opt.kineto)
-				rc = write_kineto(m, x, tl, &co, path, &c.diag, &e);
-			else
-				rc = pt_chrome_write(m, x, tl, &co, path, &c.diag, &st, &e);
+			if (opt.kineto) {
+				rc = write_kineto(m, x, tl, &tro, &co, path, &c.diag, &e);
+			} else {
+				struct pt_trace *t = NULL;
+				rc = pt_tl_trace_new(m, x, tl, &tro, &c.diag, &t, &e);
+				if (!rc)
+					rc = pt_chrome_write(t, &co, path, &st, &e);
+				pt_tl_trace_free(t);
+			}
 			if (!rc && !opt.kineto) {
 				if (st.max_part_events > 1000000)
 					pt_diag_note(&c.diag,

@@ -1,10 +1,10 @@
 /*
- * Streaming Chrome Trace Event Format writer (chrome-trace.md, `viewer`
- * profile): one JSON object per file, one event per line, M events first,
- * then every other event merged k-way from the per-row sorted runs into
- * (ts, ph, pid, tid, dur desc, name) order. The JSON text is never held in
- * memory. Times are rebased to base_ns and written as microseconds with
- * three decimals from integer ns.
+ * Streaming Chrome Trace Event Format writer (chrome-trace.md): spells out
+ * a trace laid out by the timeline pass (table/trace.h) in its profile,
+ * `viewer` or `kineto`: one JSON object per file, one event per line, M
+ * events first, then the events in the order the trace hands them out. The
+ * JSON text is never held in memory. Times are written as microseconds
+ * with three decimals from integer ns.
  */
 #ifndef PT_EXPORT_CHROME_H
 #define PT_EXPORT_CHROME_H
@@ -12,28 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct pt_model;
-struct pt_index;
-struct pt_tl;
-struct pt_diag;
+struct pt_trace;
 struct pt_err;
 
 /* The longest JSON text current browser viewers parse whole: V8's string limit, 2^29 - 24 (chrome-trace.md §9). */
 #define PT_CHROME_VIEWER_MAX 536870888ull
 
-enum pt_chrome_profile { PT_CHROME_VIEWER = 0, PT_CHROME_KINETO = 1 };
-
 struct pt_chrome_opts {
 	const char *trace_name; /* MODEL or PATH as given (traceName) */
-	/*
-	 * PT_CHROME_KINETO: the dialect of PyTorch's profiler for HTA
-	 * (chrome-trace.md §11, cupti.md §7) for the devices of one rank
-	 * (`rank`); no synthetic rows but the Ascend steps, no counters.
-	 */
-	enum pt_chrome_profile profile;
-	uint32_t rank;
-	bool flows;             /* launch arrows */
-	bool demangle;          /* demangle C++ names */
 	bool gzip;              /* compress (RFC 1952) */
 	int gzip_level;         /* 1..9, 0 = default 6 */
 	int gzip_threads;       /* compressing threads (support/pdeflate.h); <= 1: none. Same bytes for any number */
@@ -54,19 +40,14 @@ struct pt_chrome_stats {
 };
 
 /*
- * Write the trace of m to path ("-" = standard output). tl holds the
- * synthetic rows and event membership (pass/pass-timeline.h). Output files
- * are created atomically; parts (when the trace exceeds part_limit) are
+ * Write trace t to path ("-" = standard output). Output files are created
+ * atomically; parts (when the trace exceeds part_limit) are
  * <stem>.partNNN.json[.gz] with a manifest <stem>.parts.json. Standard output
  * cannot split: a trace larger than part_limit fails before anything is
- * written. Warnings (unaligned clocks) go to diag.
+ * written.
  */
-int pt_chrome_write(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
-		    const struct pt_chrome_opts *o, const char *path, struct pt_diag *diag,
-		    struct pt_chrome_stats *st, struct pt_err **e);
-
-/* The distinct ranks of the model's devices, ascending; *out is malloc'd. */
-size_t pt_chrome_ranks(const struct pt_model *m, uint32_t **out);
+int pt_chrome_write(struct pt_trace *t, const struct pt_chrome_opts *o, const char *path, struct pt_chrome_stats *st,
+		    struct pt_err **e);
 
 /* rel ns as microseconds with exactly three decimals ("1234.567"); rel >= 0. Returns the length. */
 size_t pt_chrome_fmt_us(char *out, int64_t rel);

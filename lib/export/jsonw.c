@@ -1,9 +1,10 @@
 #include "export/jsonw.h"
 
+#include <string.h>
+
 #include "support/out.h"
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t pt_jsonw_utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0];
 	size_t k;
@@ -48,7 +49,7 @@ void pt_jsonw_str(struct pt_out *o, const char *str, size_t n)
 			continue;
 		}
 		if (c >= 0x80) {
-			size_t k = utf8_len(s + i, n - i);
+			size_t k = pt_jsonw_utf8_len(s + i, n - i);
 			if (k) {
 				i += k;
 				continue;
@@ -84,4 +85,69 @@ void pt_jsonw_str(struct pt_out *o, const char *str, size_t n)
 	}
 	pt_out_write(o, s + run, n - run);
 	pt_out_putc(o, '"');
+}
+
+size_t pt_jsonw_quote(char *out, const char *str, size_t n, bool short_bf)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	char *p = out;
+	*p++ = '"';
+	size_t run = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t k = pt_jsonw_utf8_len(s + i, n - i);
+			if (k) {
+				i += k;
+				continue;
+			}
+		}
+		memcpy(p, s + run, i - run);
+		p += i - run;
+		*p++ = '\\';
+		switch (c) {
+		case '"':
+			*p++ = '"';
+			break;
+		case '\\':
+			*p++ = '\\';
+			break;
+		case '\n':
+			*p++ = 'n';
+			break;
+		case '\t':
+			*p++ = 't';
+			break;
+		case '\r':
+			*p++ = 'r';
+			break;
+		case '\b':
+		case '\f':
+			if (short_bf) {
+				*p++ = c == '\b' ? 'b' : 'f';
+				break;
+			}
+			/* fall through */
+		default:
+			if (c < 0x20) {
+				memcpy(p, "u00", 3);
+				p[3] = hex[c >> 4];
+				p[4] = hex[c & 15];
+			} else {
+				memcpy(p, "ufffd", 5);
+			}
+			p += 5;
+		}
+		i++;
+		run = i;
+	}
+	memcpy(p, s + run, n - run);
+	p += n - run;
+	*p++ = '"';
+	return (size_t)(p - out);
 }

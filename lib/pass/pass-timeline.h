@@ -6,7 +6,9 @@
  * rows, taken from the index's C and M (never recomputed here); and the GPU
  * memory counter groups (model/gpu-memory-series.h).
  *
- * The streaming writer (export/export-chrome.h) turns these into events.
+ * From these and the model, pt_tl_trace_new() lays out the trace a writer
+ * formats (table/trace.h): processes, rows, flows, counters, the clock and
+ * its base, and a stream of finished events in output order.
  */
 #ifndef PT_PASS_TIMELINE_H
 #define PT_PASS_TIMELINE_H
@@ -17,10 +19,12 @@
 #include "model/gpu-memory-series.h"
 #include "support/interval.h"
 #include "support/vec.h"
+#include "table/trace.h"
 
 struct pt_model;
 struct pt_index;
 struct pt_err;
+struct pt_diag;
 
 /* One slice of a synthetic row. The meaning of `name` and `aux` depends on the row. */
 struct pt_tl_slice {
@@ -93,6 +97,33 @@ struct pt_tl {
 int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
 		     struct pt_err **e);
 void pt_tl_free(struct pt_tl *t);
+
+struct pt_tl_trace_opts {
+	const char *trace_name; /* MODEL or PATH as given (named in warnings) */
+	/*
+	 * PT_TRACE_KINETO: the dialect of PyTorch's profiler for HTA
+	 * (chrome-trace.md §11, cupti.md §7) for the devices of one rank
+	 * (`rank`); no synthetic rows but the Ascend steps, no counters.
+	 */
+	enum pt_trace_profile profile;
+	uint32_t rank;
+	bool flows;             /* launch arrows */
+	bool demangle;          /* demangle C++ names */
+};
+
+/*
+ * The trace of m as data (table/trace.h; chrome-trace.md): the clock (a
+ * device whose clock has no recorded offset to it is left out, with a note
+ * in diag), rows laid out, flows and counters, and the event stream, which
+ * reads m, x and tl: they must outlive the trace. 0, or -1 with *e set
+ * (times beyond int64 or 2^53 ns apart in the export clock).
+ */
+int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
+		    const struct pt_tl_trace_opts *o, struct pt_diag *diag, struct pt_trace **out, struct pt_err **e);
+void pt_tl_trace_free(struct pt_trace *t);
+
+/* The distinct ranks of the model's devices, ascending; *out is malloc'd. */
+size_t pt_tl_ranks(const struct pt_model *m, uint32_t **out);
 
 /* Step number of the window containing t, 0 = none. */
 uint32_t pt_tl_step_at(const struct pt_tl_device *d, int64_t t);

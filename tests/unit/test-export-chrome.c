@@ -60,8 +60,29 @@ static char *slurp(const char *path)
 	return b;
 }
 
+/* What a test asks of the timeline pass's trace and of the writer. */
+struct copts {
+	const char *trace_name;
+	bool flows, demangle, gzip;
+	uint64_t part_limit;
+};
+
+/* The viewer trace of the timeline tl written to path. */
+static int write_trace(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl, const struct copts *co,
+		       const char *path, struct pt_diag *diag, struct pt_chrome_stats *st, struct pt_err **e)
+{
+	struct pt_tl_trace_opts to = { .trace_name = co->trace_name, .flows = co->flows, .demangle = co->demangle };
+	struct pt_trace *t = NULL;
+	if (pt_tl_trace_new(m, x, tl, &to, diag, &t, e))
+		return -1;
+	struct pt_chrome_opts wo = { .trace_name = co->trace_name, .gzip = co->gzip, .part_limit = co->part_limit };
+	int rc = pt_chrome_write(t, &wo, path, st, e);
+	pt_tl_trace_free(t);
+	return rc;
+}
+
 /* Write m as a trace to tmpdir/name and check it. */
-static void run_trace(struct run *r, struct pt_model *m, const struct pt_tl_opts *to, struct pt_chrome_opts *co,
+static void run_trace(struct run *r, struct pt_model *m, const struct pt_tl_opts *to, struct copts *co,
 		      const char *name)
 {
 	memset(r, 0, sizeof(*r));
@@ -73,7 +94,7 @@ static void run_trace(struct run *r, struct pt_model *m, const struct pt_tl_opts
 	struct pt_diag diag = { 0 };
 	if (!co->trace_name)
 		co->trace_name = "test";
-	int rc = pt_chrome_write(m, x, tl, co, r->path, &diag, &r->st, &e);
+	int rc = write_trace(m, x, tl, co, r->path, &diag, &r->st, &e);
 	if (rc) {
 		char *s = pt_err_str(e);
 		fail_msg("write failed: %s", s);
@@ -252,7 +273,7 @@ static void test_base(void **state)
 	pt_model_add_event(m, t, k, PT_EV_KERNEL, 1700000000000309779, 10, 0, PT_NONE, 0);
 	pt_model_add_event(m, t, k, PT_EV_KERNEL, 1700000000001234567, 10, 0, PT_NONE, 0);
 	struct pt_tl_opts to = { .overlap = true };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true };
+	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "base.json");
 	json_t *root = r.ck.root;
@@ -284,7 +305,7 @@ static void test_escapes(void **state)
 	uint32_t t = pt_model_track(m, d, PT_TRACK_HOST_THREAD, 3, "");
 	pt_model_add_event(m, t, pt_model_str(m, "a\"b\\c\nd\te\001f\377g"), PT_EV_RANGE, 0, 10, 0, PT_NONE, 0);
 	struct pt_tl_opts to = { .overlap = true };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true };
+	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "esc.json");
 	assert_non_null(strstr(r.text, "\"name\":\"a\\\"b\\\\c\\nd\\te\\u0001f\\ufffdg\""));
@@ -306,7 +327,7 @@ static void test_nesting(void **state)
 	pt_model_add_event(m, t, pt_model_str(m, "B"), PT_EV_RANGE, 50, 100, 0, PT_NONE, 0);
 	pt_model_add_event(m, t, pt_model_str(m, "C"), PT_EV_RANGE, 60, 10, 0, PT_NONE, 0);
 	struct pt_tl_opts to = { .overlap = true };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true };
+	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "nest.json");
 	assert_string_equal(thread_name(&r, find(&r, "X", "A")), "Thread 42");
@@ -340,7 +361,7 @@ static void test_flows(void **state)
 	(void)state;
 	struct pt_model *m = flow_model();
 	struct pt_tl_opts to = { .overlap = true };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true };
+	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "flow.json");
 	assert_int_equal(json_integer_value(json_object_get(r.ck.root, "baseTimeNanoseconds")), 0);
@@ -394,7 +415,7 @@ static void test_window(void **state)
 	pt_model_add_event(m, t, pt_model_str(m, "kept"), PT_EV_KERNEL, 50, 100, 0, PT_NONE, 0);
 	pt_model_add_event(m, t, pt_model_str(m, "dropped"), PT_EV_KERNEL, 250, 50, 0, PT_NONE, 0);
 	struct pt_tl_opts to = { .overlap = false, .has_window = true, .win_start = 100, .win_end = 200 };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true };
+	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "win.json");
 	json_t *k = find(&r, "X", "kept");
@@ -472,7 +493,7 @@ static void test_ascend_gzip(void **state)
 	(void)state;
 	struct pt_model *m = ascend_model(3, 4);
 	struct pt_tl_opts to = { .overlap = true, .scope_depth = 2 };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true, .gzip = true };
+	struct copts co = { .flows = true, .demangle = true, .gzip = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "asc.json.gz");
 	char *raw = slurp(r.path);
@@ -505,7 +526,7 @@ static void test_split(void **state)
 	(void)state;
 	struct pt_model *m = ascend_model(40, 50);
 	struct pt_tl_opts to = { .overlap = true };
-	struct pt_chrome_opts co = { .flows = true, .demangle = true, .part_limit = 200000 };
+	struct copts co = { .flows = true, .demangle = true, .part_limit = 200000 };
 	struct run r;
 	run_trace(&r, m, &to, &co, "split.json");
 	assert_true(r.st.parts > 2);
@@ -554,7 +575,7 @@ static void test_split(void **state)
 	struct pt_diag diag = { 0 };
 	struct pt_chrome_stats st;
 	co.part_limit = 200000;
-	assert_int_not_equal(pt_chrome_write(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
+	assert_int_not_equal(write_trace(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
 	char *s = pt_err_str(e);
 	assert_non_null(strstr(s, "not a regular file"));
 	free(s);
@@ -573,7 +594,7 @@ static void test_split(void **state)
 	}
 	assert_false(made);
 	co.part_limit = 0;
-	assert_int_equal(pt_chrome_write(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
+	assert_int_equal(write_trace(m, x, tl, &co, "/dev/null", &diag, &st, &e), 0);
 	assert_int_equal(st.parts, 1);
 	assert_int_equal(st.events, r1.st.events);
 	pt_diag_free(&diag);

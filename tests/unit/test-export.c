@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "export/export.h"
+#include "export/jsonw.h"
 #include "support/err.h"
 #include "support/out.h"
 #include "table/table.h"
@@ -165,11 +166,31 @@ static void test_rows_when_read(void **state)
 	}
 }
 
+/* pt_jsonw_quote: escapes, invalid UTF-8 (a stray byte, a sequence cut at the end) as U+FFFD */
+static void test_jsonw_quote(void **state)
+{
+	(void)state;
+	static const char in[] = "a\"b\\\n\t\r\b\f\x01\xff\xc3\xa9z\xc3";
+	char out[6 * sizeof(in) + 2];
+	size_t n = pt_jsonw_quote(out, in, sizeof(in) - 1, true);
+	out[n] = 0;
+	assert_string_equal(out, "\"a\\\"b\\\\\\n\\t\\r\\b\\f\\u0001\\ufffd\xc3\xa9z\\ufffd\"");
+	n = pt_jsonw_quote(out, in, sizeof(in) - 1, false);
+	out[n] = 0;
+	assert_string_equal(out, "\"a\\\"b\\\\\\n\\t\\r\\u0008\\u000c\\u0001\\ufffd\xc3\xa9z\\ufffd\"");
+	n = pt_jsonw_quote(out, "", 0, true);
+	assert_int_equal(n, 2);
+	assert_memory_equal(out, "\"\"", 2);
+	assert_int_equal(pt_jsonw_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0); /* a surrogate */
+	assert_int_equal(pt_jsonw_utf8_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_jsonw_quote),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_rows_when_read),
 	};

@@ -12,7 +12,9 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-timeline.h"
+#include "support/diag.h"
 #include "support/err.h"
+#include "table/trace.h"
 
 static void slice_is(const struct pt_model *m, const struct pt_tl_row *row, size_t k, uint32_t level, const char *seg,
 		     const char *key, int64_t s, int64_t e)
@@ -278,6 +280,154 @@ static void test_overlap_sets(void **state)
 	}
 }
 
+/* One event as the trace hands it out, for comparing two runs. */
+struct seen {
+	uint8_t ph;
+	uint32_t row;
+	int64_t ts, dur;
+	char name[64];
+	uint8_t nargs;
+};
+
+static size_t drain(struct pt_trace *t, struct seen *v, size_t cap)
+{
+	struct pt_trace_ev ev;
+	size_t n = 0;
+	t->rewind(t);
+	while (t->next(t, &ev)) {
+		assert_true(n < cap);
+		struct seen *s = &v[n++];
+		memset(s, 0, sizeof(*s));
+		s->ph = ev.ph;
+		s->row = ev.row;
+		s->ts = ev.ts;
+		s->dur = ev.dur;
+		s->nargs = ev.nargs;
+		if (ev.ph == PT_PH_X || ev.ph == PT_PH_C)
+			snprintf(s->name, sizeof(s->name), "%.*s", (int)ev.name.n, ev.name.s);
+		/* output order: ts, then X before C before s before f */
+		if (n > 1)
+			assert_true(v[n - 2].ts < s->ts || (v[n - 2].ts == s->ts && v[n - 2].ph <= s->ph));
+		if (ev.ph == PT_PH_C)
+			assert_true(ev.row < t->ncounters);
+		else
+			assert_true(ev.row < t->nrows);
+		if (ev.ph == PT_PH_S || ev.ph == PT_PH_F)
+			assert_true(ev.flow < t->nflows);
+		assert_true(ev.nargs <= PT_TRACE_MAX_ARGS && ev.gn <= ev.nargs);
+	}
+	return n;
+}
+
+static const struct pt_trace_row *row_named(const struct pt_trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].name, name))
+			return &t->rows[i];
+	return NULL;
+}
+
+/* The trace as data (table/trace.h): rows, processes, flows and the event stream in both profiles */
+static void test_trace(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t1 = pt_model_track(m, d, PT_TRACK_STREAM, 7, "stream 7");
+	uint32_t h = pt_model_device(m, PT_DEV_CPU, 0);
+	uint32_t th = pt_model_track(m, h, PT_TRACK_HOST_THREAD, 11, "main");
+	uint32_t k = pt_model_str(m, "_Z6kernelPfi"), api = pt_model_str(m, "cudaLaunchKernel");
+	pt_model_add_event(m, th, api, PT_EV_API, 1000, 50, 5, PT_NONE, 0);
+	pt_model_add_event(m, t1, k, PT_EV_KERNEL, 1100, 100, 5, PT_NONE, 0);
+	pt_model_add_event(m, t1, k, PT_EV_KERNEL, 1150, 100, 0, PT_NONE, 0); /* overlaps, not nested: a second lane */
+	pt_model_add_event(m, th, pt_model_str(m, "ProfilerStep#3"), PT_EV_RANGE, 900, 500, 0, PT_NONE, 0);
+	uint32_t tc = pt_model_track(m, d, PT_TRACK_COUNTER, -1, "power");
+	pt_model_add_counter_sample(m, tc, 1000, 1.5);
+	pt_model_add_counter_sample(m, tc, 1300, 2.0);
+	struct pt_index *x = pt_index_new(m);
+	struct pt_tl_opts o = { .overlap = true };
+	struct pt_tl *tl = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	struct pt_tl_trace_opts to = { .trace_name = "t", .flows = true, .demangle = true };
+	struct pt_diag diag = { 0 };
+	struct pt_trace *t = NULL;
+	assert_int_equal(pt_tl_trace_new(m, x, tl, &to, &diag, &t, &e), 0);
+	assert_int_equal(t->profile, PT_TRACE_VIEWER);
+	assert_string_equal(t->clock, "unix");
+	assert_int_equal(t->base_ns, 0); /* the earliest start, 900, rounded down to the microsecond */
+	assert_int_equal(t->nranks, 1);
+	assert_int_equal(t->nflows, 1);
+	assert_int_equal(t->ncounters, 1);
+	assert_int_equal(t->overflow_events, 1);
+	assert_non_null(row_named(t, "Stream 7"));
+	assert_non_null(row_named(t, "Stream 7 #2"));
+	assert_non_null(row_named(t, "Thread 11 (main)"));
+	bool gpu = false;
+	for (size_t p = 0; p < t->nprocs; p++)
+		gpu |= t->procs[p].shown && !strcmp(t->procs[p].name, "Rank 0 GPU 0");
+	assert_true(gpu);
+	static struct seen a[64], b[64];
+	size_t n = drain(t, a, 64);
+	/* 4 model events, 2 samples, 1 flow (s, f), the GPU Steps slice and the overlap rows */
+	assert_true(n >= 4 + 2 + 2 + 1);
+	assert_int_equal(drain(t, b, 64), n); /* rewind: the same stream again */
+	assert_memory_equal(a, b, n * sizeof(*a));
+	bool kernel = false, sample = false;
+	for (size_t i = 0; i < n; i++) {
+		kernel |= a[i].ph == PT_PH_X && !strcmp(a[i].name, "kernel(float*, int)") && a[i].ts == 1100 && a[i].dur == 100;
+		sample |= a[i].ph == PT_PH_C && !strcmp(a[i].name, "power") && a[i].ts == 1300;
+	}
+	assert_true(kernel && sample);
+	/* a counter's last sample so far, shown again at a later time */
+	struct pt_trace_ev ev;
+	t->rewind(t);
+	assert_false(t->counter_last(t, 0, 5000, &ev));
+	while (t->next(t, &ev))
+		;
+	assert_true(t->counter_last(t, 0, 5000, &ev));
+	assert_int_equal(ev.ts, 5000);
+	assert_int_equal(ev.nargs, 1);
+	assert_true(ev.a[0].v.d == 2.0);
+	pt_tl_trace_free(t);
+	/* kineto: Kineto's row names and categories, no counters */
+	to.profile = PT_TRACE_KINETO;
+	assert_int_equal(pt_tl_trace_new(m, x, tl, &to, &diag, &t, &e), 0);
+	assert_non_null(row_named(t, "stream 7 "));
+	assert_int_equal(t->ncounters, 0);
+	n = drain(t, a, 64);
+	bool cat = false;
+	t->rewind(t);
+	while (t->next(t, &ev))
+		cat |= ev.ph == PT_PH_X && !strcmp(t->cats[ev.cat], "cuda_runtime");
+	assert_true(cat);
+	pt_tl_trace_free(t);
+	pt_tl_free(tl);
+	pt_index_free(x);
+	pt_diag_free(&diag);
+	pt_model_free(m);
+	/* times more than 2^53 ns apart cannot be written as exact microseconds: an error, no trace */
+	m = pt_model_new();
+	d = pt_model_device(m, PT_DEV_GPU, 0);
+	t1 = pt_model_track(m, d, PT_TRACK_STREAM, 7, "stream 7");
+	pt_model_add_event(m, t1, pt_model_str(m, "k"), PT_EV_KERNEL, 0, 10, 0, PT_NONE, 0);
+	pt_model_add_event(m, t1, pt_model_str(m, "k"), PT_EV_KERNEL, (int64_t)1 << 60, 10, 0, PT_NONE, 0);
+	x = pt_index_new(m);
+	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+	to.profile = PT_TRACE_VIEWER;
+	t = (struct pt_trace *)&t; /* overwritten with NULL */
+	assert_int_equal(pt_tl_trace_new(m, x, tl, &to, &diag, &t, &e), -1);
+	assert_null(t);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "2^53"));
+	free(msg);
+	pt_err_free(e);
+	pt_tl_free(tl);
+	pt_index_free(x);
+	pt_diag_free(&diag);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_scope_prefix_and_skip),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_overlap_sets),
+		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,6 +148,44 @@ static void test_fmt(void **state)
 	assert_string_equal(b, "0.000005");
 	b[pt_fmt_scaled(b, INT64_MIN, 1000000000, 9)] = 0;
 	assert_string_equal(b, "-9223372036.854775808");
+	/* every digit count: the length comes first, from the bit length */
+	for (uint64_t v = 1, k = 0; k < 20; k++, v *= 10) {
+		uint64_t near[] = { v - 1, v, v + 1 };
+		for (int j = 0; j < 3; j++) {
+			size_t n = pt_fmt_u64(b, near[j]);
+			snprintf(p, sizeof(p), "%llu", (unsigned long long)near[j]);
+			assert_int_equal(n, strlen(p));
+			assert_memory_equal(b, p, n);
+		}
+	}
+	b[pt_fmt_u64(b, UINT64_MAX)] = 0;
+	assert_string_equal(b, "18446744073709551615");
+	b[pt_fmt_milli(b, 0)] = 0;
+	assert_string_equal(b, "0.000");
+	b[pt_fmt_milli(b, 1234567)] = 0;
+	assert_string_equal(b, "1234.567");
+	b[pt_fmt_milli(b, 5)] = 0;
+	assert_string_equal(b, "0.005");
+	/* 17 significant digits that read back, trailing zeros dropped down to three decimals */
+	double ds[] = { 7.7800000000000011, 0.1, 1.0 / 3.0, 123456.789, 0.0012345678901234567, 9999999999999.998,
+			5e-6, 1.5 };
+	for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		char *end;
+		size_t n = pt_fmt_dbl17(b, ds[i]);
+		b[n] = 0;
+		assert_true(strtod(b, &end) == ds[i] && *end == 0);
+		const char *dot = strchr(b, '.');
+		assert_non_null(dot);
+		assert_true(strlen(dot + 1) >= 3);
+	}
+	b[pt_fmt_dbl17(b, 7.7800000000000011)] = 0;
+	assert_string_equal(b, "7.7800000000000011");
+	b[pt_fmt_dbl17(b, 1.5)] = 0;
+	assert_string_equal(b, "1.500");
+	b[pt_fmt_dbl17(b, 1.0 / 3.0)] = 0;
+	assert_string_equal(b, "0.33333333333333331");
+	b[pt_fmt_dbl17(b, 5e-6)] = 0;
+	assert_string_equal(b, "0.0000050000000000000004");
 }
 
 static void test_parse(void **state)

@@ -1,0 +1,785 @@
+/*
+ * The timeline trace's events (table/trace.h): the k-way merge of the rows,
+ * counters and flows into output order (ts, ph, pid, tid), and each event's
+ * category, name and arguments in the viewer or kineto profile
+ * (chrome-trace.md §4, §11; cupti.md §7.3, §7.4), read from the model one
+ * event at a time.
+ */
+#include "pass/pass-timeline-trace.h"
+
+#include <demangle.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/fmt.h"
+#include "support/names.h"
+#include "support/sort.h"
+#include "support/xalloc.h"
+
+/* ------------------------------------------------------------------ names */
+
+enum { NF_DONE = 1, NF_SLASH = 2, NF_DEMANGLED = 4, NF_API = 8 };
+
+enum {
+	/* viewer */
+	C_KERNEL, C_AICPU, C_GETNEXT, C_MEMCPY, C_MEMSET, C_RUNTIME, C_USERRANGE, C_SYNC, C_EVENT, C_STEP, C_UNNAMED,
+	C_REDUCE, C_SCOPE, C_OVERLAP, C_FLOW,
+	/* kineto */
+	K_KERNEL, K_MEMCPY, K_MEMSET, K_DRIVER, K_RUNTIME, K_SYNC, K_USER, K_GPU_USER, K_AC2G, C_N
+};
+static const char *const cat_names[C_N] = {
+	"Kernel",	"AICPU",      "GetNext",     "Memcpy",	     "Memset",	    "Runtime",	       "UserRange",
+	"Sync",		"Event",      "Step",	     "UnnamedTask",  "Reduce",	    "Scope",	       "Overlap",
+	"flow",		"kernel",     "gpu_memcpy",  "gpu_memset",   "cuda_driver", "cuda_runtime",    "cuda_sync",
+	"user_annotation", "gpu_user_annotation", "ac2g",
+};
+
+#define LIT(lit) ((struct pt_trace_str){ (lit), sizeof(lit) - 1, PT_TRACE_PLAIN })
+
+/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). */
+static struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
+{
+	if (!c->names[mode])
+		c->names[mode] = pt_xcalloc(c->m->strings.n ? c->m->strings.n : 1, sizeof(struct dname));
+	struct dname *d = &c->names[mode][id];
+	if (!d->s) {
+		const char *s = tl_str(c, id);
+		size_t n = strlen(s);
+		if (mode == NM_DEMANGLE && c->o.demangle && s[0] == '_' && s[1] == 'Z') {
+			char *dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+			if (dm) {
+				if (!c->demangled)
+					c->demangled = pt_xcalloc(c->m->strings.n ? c->m->strings.n : 1, sizeof(char *));
+				c->demangled[id] = dm;
+				s = dm;
+				n = strlen(dm);
+			}
+		} else if (mode == NM_API) {
+			n = pt_api_name_len(s, n);
+		} else if (mode == NM_LAST) {
+			const char *sl = strrchr(s, '/');
+			if (sl && sl[1]) {
+				n -= (size_t)(sl + 1 - s);
+				s = sl + 1;
+			}
+		}
+		d->s = s;
+		d->n = (uint32_t)n;
+	}
+	return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
+}
+
+static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
+{
+	struct pt_trace_str a = name_of(c, id, mode), b = name_of(c, id, NM_RAW);
+	return a.n != b.n || memcmp(a.s, b.s, a.n);
+}
+
+/* Facts about a string id, computed once: it holds a '/'; its demangled / API form differs. */
+static uint8_t name_flags(struct tl_trace *c, uint32_t id)
+{
+	uint8_t f = c->nflags[id];
+	if (f)
+		return f;
+	f = NF_DONE;
+	if (strchr(tl_str(c, id), '/'))
+		f |= NF_SLASH;
+	if (name_differs(c, id, NM_DEMANGLE))
+		f |= NF_DEMANGLED;
+	if (name_differs(c, id, NM_API))
+		f |= NF_API;
+	c->nflags[id] = f;
+	return f;
+}
+
+static void shapes(struct tl_trace *c, const struct pt_op *op, bool output)
+{
+	bool first = true;
+	for (size_t i = 0; i < op->tensors.n; i++) {
+		const struct pt_tensor *t = &op->tensors.v[i];
+		if (t->output != output)
+			continue;
+		if (!first)
+			pt_vec_push(&c->shapetext, ';');
+		first = false;
+		pt_vec_push(&c->shapetext, '[');
+		for (uint32_t k = 0; k < t->nshape; k++) {
+			char b[24];
+			if (k)
+				pt_vec_push(&c->shapetext, ',');
+			size_t n = (size_t)snprintf(b, sizeof(b), "%lld", (long long)t->shape[k]);
+			for (size_t j = 0; j < n; j++)
+				pt_vec_push(&c->shapetext, b[j]);
+		}
+		pt_vec_push(&c->shapetext, ']');
+	}
+}
+
+/* ------------------------------------------------------------------ arguments */
+
+static inline struct pt_trace_arg *arg(struct pt_trace_ev *ev, struct pt_trace_str k, uint8_t type)
+{
+	struct pt_trace_arg *a = &ev->a[ev->nargs++];
+	a->k = k;
+	a->kesc = false;
+	a->type = type;
+	return a;
+}
+
+/* An argument with a plain key, kept in PT_TRACE_KEY_ROOM bytes (table/trace.h) */
+#define ARG(ev, lit, type, field, val)                                                                       \
+	do {                                                                                                  \
+		static const char k_[PT_TRACE_KEY_ROOM] = lit;                                                \
+		arg((ev), (struct pt_trace_str){ k_, sizeof(lit) - 1, PT_TRACE_PLAIN }, (type))->v.field = (val); \
+	} while (0)
+#define ARG_I64(ev, lit, val) ARG(ev, lit, PT_TA_I64, i, (int64_t)(val))
+#define ARG_U64(ev, lit, val) ARG(ev, lit, PT_TA_U64, u, (uint64_t)(val))
+#define ARG_STR(ev, lit, val) ARG(ev, lit, PT_TA_STR, s, val)
+
+/* "full_name", "op_type", "input_shapes", "output_shapes", "block_dim" of an op */
+static void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
+{
+	const struct pt_op *p = &c->m->ops.v[op];
+	uint8_t a0 = ev->nargs;
+	if (!a0) { /* the same arguments for every event of the op: a group, given once after each rewind */
+		ev->gkey = (uint32_t)(c->m->strings.n * NM_N + 2 * c->m->ops.n) + op + 1;
+		if (c->op_given[op])
+			return;
+		c->op_given[op] = 1;
+	}
+	ARG_STR(ev, "full_name", name_of(c, p->name, NM_RAW));
+	if (p->type)
+		ARG_STR(ev, "op_type", name_of(c, p->type, NM_RAW));
+	if (p->tensors.n) {
+		struct opshape *sh = &c->opshapes[op];
+		if (!sh->made) {
+			sh->in_off = (uint32_t)c->shapetext.n;
+			shapes(c, p, false);
+			sh->in_len = (uint32_t)(c->shapetext.n - sh->in_off);
+			sh->out_off = (uint32_t)c->shapetext.n;
+			shapes(c, p, true);
+			sh->out_len = (uint32_t)(c->shapetext.n - sh->out_off);
+			sh->made = true;
+		}
+		uint32_t k0 = (uint32_t)c->m->strings.n * NM_N + 2 * op + 1;
+		const char *t = c->shapetext.v ? c->shapetext.v : "";
+		ARG_STR(ev, "input_shapes", ((struct pt_trace_str){ t + sh->in_off, sh->in_len, k0 }));
+		ARG_STR(ev, "output_shapes", ((struct pt_trace_str){ t + sh->out_off, sh->out_len, k0 + 1 }));
+	}
+	if (p->block_dim)
+		ARG_U64(ev, "block_dim", p->block_dim);
+	if (!a0)
+		ev->gn = ev->nargs;
+}
+
+/* Event Sync and Stream Wait Event: what they waited for (cupti.md §6.7, Kineto's keys; -1 unknown). */
+static void sync_args(const struct tl_trace *c, struct pt_trace_ev *ev, uint32_t i)
+{
+	const struct pt_sync_info *si = pt_model_sync_info(c->m, i);
+	if (!si || (si->type != 1 && si->type != 2))
+		return;
+	ARG_I64(ev, "wait_on_stream", si->wait_stream);
+	ARG_I64(ev, "wait_on_cuda_event_record_corr_id", si->wait_corr);
+	ARG_I64(ev, "wait_on_cuda_event_id", si->cuda_event_id);
+}
+
+static struct pt_trace_str built(struct tl_trace *c, int n)
+{
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(c->built))
+		n = (int)sizeof(c->built) - 1;
+	return (struct pt_trace_str){ c->built, (uint32_t)n, PT_TRACE_PLAIN };
+}
+
+/* ------------------------------------------------------------------ events */
+
+static int ev_cat(uint8_t k)
+{
+	switch (k) {
+	case PT_EV_TASK:
+	case PT_EV_KERNEL:
+		return C_KERNEL;
+	case PT_EV_AICPU:
+		return C_AICPU;
+	case PT_EV_GETNEXT:
+		return C_GETNEXT;
+	case PT_EV_MEMCPY:
+		return C_MEMCPY;
+	case PT_EV_MEMSET:
+		return C_MEMSET;
+	case PT_EV_API:
+		return C_RUNTIME;
+	case PT_EV_RANGE:
+		return C_USERRANGE;
+	case PT_EV_SYNC:
+		return C_SYNC;
+	default:
+		return C_EVENT;
+	}
+}
+
+static bool api_is_driver(const char *n)
+{
+	return (!strncmp(n, "cu", 2) && strncmp(n, "cuda", 4)) || !strncmp(n, "<driver", 7) || !strncmp(n, "<internal", 9);
+}
+
+static const char *const copy_kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+					  "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
+static const char *const mem_kinds[] = { "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+					 "Managed Static" };
+
+static const char *mem_kind(uint8_t k)
+{
+	return k < sizeof(mem_kinds) / sizeof(mem_kinds[0]) ? mem_kinds[k] : "Unrecognized";
+}
+
+/* The correlation an Ascend task carries in the kineto profile: its step's (see slice_event). */
+static uint32_t task_step_corr(const struct tl_trace *c, const struct row *r, uint32_t i)
+{
+	uint32_t st = c->tl->ev_step[i];
+	if (st || !c->step_first[r->dev])
+		return st;
+	/* outside every step: the nearest one, the first before it starts, else the last */
+	const struct pt_tl_device *td = &c->tl->dev[r->dev];
+	return c->m->events.start[i] < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
+}
+
+/*
+ * One model event in the kineto dialect (cupti.md §7.3, §7.4): Kineto's
+ * categories and names; device events carry "device", "stream" and
+ * "correlation", host events no "stream" (HTA tells device rows by it).
+ */
+static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	uint8_t k = ev->kind[i];
+	uint32_t name = ev->name[i];
+	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	const struct pt_copy_info *ci = c->copy_of && c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL;
+	switch (k) {
+	case PT_EV_TASK:
+	case PT_EV_AICPU:
+	case PT_EV_KERNEL:
+		out->cat = K_KERNEL;
+		break;
+	case PT_EV_MEMCPY:
+		out->cat = K_MEMCPY;
+		break;
+	case PT_EV_MEMSET:
+		out->cat = K_MEMSET;
+		break;
+	case PT_EV_API:
+		out->cat = api_is_driver(tl_str(c, name)) ? K_DRIVER : K_RUNTIME;
+		break;
+	case PT_EV_SYNC:
+		out->cat = K_SYNC;
+		break;
+	default:
+		out->cat = r->host ? K_USER : K_GPU_USER;
+	}
+	if (task) {
+		if (name)
+			out->name = name_of(c, name, NM_LAST);
+		else
+			out->name = built(c, snprintf(c->built, sizeof(c->built), "task %lld_%llu", (long long)tr->stream,
+						      (unsigned long long)ev->task[i]));
+	} else if (k == PT_EV_KERNEL) {
+		out->name = name_of(c, name, NM_DEMANGLE);
+	} else if (k == PT_EV_API) {
+		out->name = name_of(c, name, NM_API);
+	} else if (k == PT_EV_MEMCPY) {
+		uint8_t ck = ci ? ci->copy_kind : 0;
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "Memcpy %s (%s -> %s)",
+					      copy_kinds[ck < sizeof(copy_kinds) / sizeof(copy_kinds[0]) ? ck : 0],
+					      mem_kind(ci ? ci->src_kind : 0), mem_kind(ci ? ci->dst_kind : 0)));
+	} else if (k == PT_EV_MEMSET) {
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "Memset (%s)", mem_kind(ci ? ci->dst_kind : 0)));
+	} else if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13)) {
+		/* HTA finds steps by name */
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", c->tl->ev_step[i]));
+	} else {
+		out->name = name_of(c, name, NM_RAW);
+	}
+	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
+	if (!r->host) {
+		ARG_I64(out, "device", m->devices.v[r->dev].id);
+		/* a stream row: its stream id as recorded (CUPTI's invalid stream of a context-wide
+		 * sync is 4294967295, as current Kineto prints it, and HTA counts it as GPU work; a
+		 * Kineto trace's own -1 stays -1, a host row to HTA, as in that trace); a device row
+		 * without a stream id (Ascend AI CPU): the row's tid, so that HTA counts its tasks as
+		 * device work */
+		ARG_I64(out, "stream", tr->kind != PT_TRACK_STREAM ? (int64_t)r->tid : tr->stream);
+		ARG_U64(out, "correlation", corr);
+	} else if (corr) {
+		ARG_U64(out, "correlation", corr);
+	}
+	if (task)
+		ARG_U64(out, "task_id", ev->task[i]);
+	if (k == PT_EV_KERNEL && c->kconf_of && c->kconf_of[i]) { /* Kineto's launch keys (cupti.md §7.4) */
+		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
+		ARG_U64(out, "registers per thread", kc->registers);
+		ARG_I64(out, "shared memory", (int64_t)kc->static_smem + kc->dynamic_smem);
+		static const char kgrid[PT_TRACE_KEY_ROOM] = "grid", kblock[PT_TRACE_KEY_ROOM] = "block";
+		struct pt_trace_arg *a = arg(out, (struct pt_trace_str){ kgrid, 4, PT_TRACE_PLAIN }, PT_TA_I64_3);
+		for (int d = 0; d < 3; d++)
+			a->v.v3[d] = kc->grid[d];
+		a = arg(out, (struct pt_trace_str){ kblock, 5, PT_TRACE_PLAIN }, PT_TA_I64_3);
+		for (int d = 0; d < 3; d++)
+			a->v.v3[d] = kc->block[d];
+		if (kc->graph_id)
+			ARG_U64(out, "graph id", kc->graph_id);
+	}
+	if (ci && ci->bytes)
+		ARG_U64(out, "bytes", ci->bytes);
+	if (k == PT_EV_SYNC)
+		sync_args(c, out, i);
+	if (task && ev->op[i])
+		op_args(c, out, ev->op[i] - 1);
+}
+
+/* The row's group of arguments starts here: true when they are to be given (the first time after a rewind). */
+static bool row_group(struct tl_trace *c, const struct row *r, struct pt_trace_ev *out)
+{
+	uint32_t ri = (uint32_t)(r - c->rows.v);
+	out->rkey = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n) + ri + 1;
+	out->rat = out->nargs;
+	if (c->row_given[ri])
+		return false;
+	c->row_given[ri] = 1;
+	return true;
+}
+
+static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	out->ts = ev->start[i] + r->off - c->base;
+	out->dur = ev->dur[i] > 0 ? ev->dur[i] : 0;
+	if (c->kineto) {
+		track_event_kineto(c, r, i, out);
+		return;
+	}
+	uint8_t k = ev->kind[i];
+	uint32_t name = ev->name[i];
+	bool task = k == PT_EV_TASK || k == PT_EV_AICPU, fullf = false, rawf = false;
+	int cat = ev_cat(k);
+	if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2))
+		cat = C_STEP;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	if (task) {
+		if (!name) {
+			cat = C_UNNAMED;
+			memcpy(c->built, r->tname, sizeof(r->tname));
+			char *p = c->built + r->tname_len;
+			p += pt_fmt_i64(p, (int64_t)ev->task[i]);
+			out->name = built(c, (int)(p - c->built));
+		} else {
+			out->name = name_of(c, name, NM_LAST);
+			fullf = !ev->op[i] && (name_flags(c, name) & NF_SLASH);
+		}
+	} else if (k == PT_EV_KERNEL) {
+		out->name = name_of(c, name, NM_DEMANGLE);
+		rawf = name_flags(c, name) & NF_DEMANGLED;
+	} else if (k == PT_EV_API) {
+		out->name = name_of(c, name, NM_API);
+		rawf = name_flags(c, name) & NF_API;
+	} else if (name || (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)) {
+		out->name = name_of(c, name, NM_RAW);
+	} else {
+		out->name = k == PT_EV_MEMCPY ? LIT("[CUDA memcpy]") : LIT("[CUDA memset]");
+	}
+	out->cat = (uint16_t)cat;
+	if (ev->op[i])
+		op_args(c, out, ev->op[i] - 1);
+	else if (fullf)
+		ARG_STR(out, "full_name", name_of(c, name, NM_RAW));
+	if (rawf)
+		ARG_STR(out, "raw_name", name_of(c, name, NM_RAW));
+	if (task) {
+		if (k == PT_EV_TASK) {
+			if (row_group(c, r, out)) /* the row's stream id */
+				ARG_I64(out, "stream_id", tr->stream);
+			out->rn = (uint8_t)(out->nargs - out->rat);
+			ARG_I64(out, "task_id", (int64_t)ev->task[i]);
+		}
+	} else if (tr->kind == PT_TRACK_STREAM) {
+		if (row_group(c, r, out)) { /* the row's device and stream */
+			ARG_I64(out, "device", m->devices.v[tr->device].id);
+			ARG_I64(out, "stream", tr->stream);
+		}
+		out->rn = (uint8_t)(out->nargs - out->rat);
+	}
+	if (c->has_corr && ev->corr[i])
+		ARG_U64(out, "correlation", ev->corr[i]);
+	if (k == PT_EV_SYNC)
+		sync_args(c, out, i);
+	if (c->tl->ev_step[i])
+		ARG_U64(out, "step", c->tl->ev_step[i]);
+}
+
+static void slice_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+{
+	const struct pt_tl_slice *sl = &r->sl[i];
+	out->ts = sl->start + r->off - c->base;
+	out->dur = sl->end - sl->start;
+	if (c->kineto) { /* the Ascend steps: host-side ProfilerStep#<n>, correlation = the step (see §11 of the spec) */
+		out->cat = K_USER;
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", sl->step));
+		ARG_I64(out, "correlation", sl->step);
+		return;
+	}
+	if (r->slkind == SL_STEPS) {
+		out->cat = C_STEP;
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "Step %u", sl->step));
+		ARG_I64(out, "step", sl->step);
+		if (sl->aux) {
+			const struct pt_tl_win *w = &c->tl->dev[r->dev].win.v[sl->aux - 1];
+			ARG_I64(out, "device_start_ns", w->s);
+			ARG_I64(out, "device_end_ns", w->e);
+		}
+		if (sl->busy >= 0)
+			ARG_I64(out, "busy_ns", sl->busy);
+		ARG_I64(out, "activities", sl->count);
+	} else if (r->slkind == SL_COMM) {
+		out->cat = C_REDUCE;
+		out->name = sl->name ? name_of(c, sl->name, NM_RAW) : LIT("parallel");
+		ARG_I64(out, "stream", sl->count);
+		ARG_I64(out, "start_tag", sl->aux);
+		ARG_I64(out, "step", sl->step);
+	} else {
+		const char *full = tl_str(c, sl->name);
+		size_t off = 0, len = 0;
+		pt_tl_scope_segment(full, r->level, &off, &len);
+		out->cat = C_SCOPE;
+		out->name = (struct pt_trace_str){ full + off, (uint32_t)len, 0 };
+		ARG_STR(out, "scope", ((struct pt_trace_str){ full, (uint32_t)(off + len), 0 }));
+		ARG_I64(out, "ops", sl->count);
+	}
+}
+
+static void iv_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+{
+	static const struct pt_trace_str nm[] = { LIT("Computation"), LIT("Communication"), LIT("Pure Communication"),
+						  LIT("Free") };
+	const struct pt_ival *iv = &r->iv[i];
+	out->ts = iv->s + r->off - c->base;
+	out->dur = iv->e - iv->s;
+	out->cat = C_OVERLAP;
+	out->name = nm[r->level];
+}
+
+static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts, struct pt_trace_ev *out)
+{
+	const struct pt_model *m = c->m;
+	const struct csrc *cs = &c->counters.v[q];
+	uint32_t i = cs->idx[pos];
+	out->ph = PT_PH_C;
+	out->row = q;
+	out->ts = ts;
+	out->dur = 0;
+	out->nargs = 0;
+	out->gn = out->rn = out->rat = 0;
+	out->gkey = out->rkey = 0;
+	const char *key = cs->queue || cs->grp ? NULL : strchr(cs->name, '#'); /* "GROUP#SERIES" tracks (memory) */
+	out->name = (struct pt_trace_str){ cs->name, (uint32_t)(key ? (size_t)(key - cs->name) : strlen(cs->name)), 0 };
+	if (cs->grp) { /* all the series of the group */
+		const struct pt_gms_group *g = cs->grp;
+		for (size_t k = 0; k < g->nseries && k < PT_TRACE_MAX_ARGS; k++) {
+			struct pt_trace_arg *a =
+				arg(out, (struct pt_trace_str){ g->series[k], (uint32_t)strlen(g->series[k]), 0 }, PT_TA_I64);
+			a->kesc = true;
+			a->v.i = g->val.v[i * g->nseries + k];
+		}
+	} else if (cs->queue) {
+		ARG_I64(out, "size", m->queues.size[i]);
+	} else {
+		static const char kvalue[PT_TRACE_KEY_ROOM] = "value";
+		struct pt_trace_arg *a = arg(out,
+					     key ? (struct pt_trace_str){ key + 1, (uint32_t)strlen(key + 1), 0 } :
+						   (struct pt_trace_str){ kvalue, 5, PT_TRACE_PLAIN },
+					     PT_TA_NUM);
+		a->kesc = key != NULL;
+		a->v.d = m->counters.value[i];
+	}
+}
+
+/* ------------------------------------------------------------------ the merge */
+
+static inline int64_t src_item_ts(const struct tl_trace *c, const struct src *s, size_t pos)
+{
+	const struct pt_model *m = c->m;
+	switch (s->ph) {
+	case PH_X: {
+		const struct row *r = &c->rows.v[s->ref];
+		uint32_t i = r->idx[pos];
+		int64_t t = r->type == R_TRACK ? m->events.start[i] : r->type == R_SLICE ? r->sl[i].start : r->iv[i].s;
+		return t + r->off - c->base;
+	}
+	case PH_C: {
+		const struct csrc *cs = &c->counters.v[s->ref];
+		int64_t t = csrc_time(m, cs, pos);
+		if (!pos && cs->carry0)
+			t = cs->carry_t;
+		return t + cs->off - c->base;
+	}
+	case PH_S:
+		return c->flows.v[s->items[pos]].sts;
+	default:
+		return c->flows.v[s->items[pos]].fts;
+	}
+}
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const struct src *a = *(const struct src *const *)pa, *b = *(const struct src *const *)pb;
+	if (a->ph != b->ph)
+		return a->ph < b->ph ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a < b ? -1 : a > b; /* same (ph, pid, tid): counter series of one process, in series order */
+}
+
+/* src->key: the merge orders by (ts, ph, pid, tid); (ph, pid, tid) is ranked once here. */
+static void rank_sources(struct tl_trace *c)
+{
+	size_t n = c->srcs.n;
+	const struct src **v = pt_xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = &c->srcs.v[i];
+	pt_sort(v, n, sizeof(*v), src_cmp);
+	for (size_t i = 0; i < n; i++)
+		c->srcs.v[v[i] - c->srcs.v].key = (uint32_t)i;
+	free(v);
+}
+
+void tl_build_sources(struct tl_trace *c)
+{
+	c->row_given = pt_xcalloc(c->rows.n ? c->rows.n : 1, 1);
+	c->pub.nkeys = (uint32_t)(c->m->strings.n * NM_N + 3 * c->m->ops.n + c->rows.n);
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		if (rw->type == R_TRACK) {
+			char *p = rw->tname;
+			memcpy(p, "task ", 5);
+			p += 5;
+			p += pt_fmt_i64(p, c->m->tracks.v[rw->track].stream);
+			*p++ = '_';
+			rw->tname_len = (uint8_t)(p - rw->tname);
+		}
+	}
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct src s = { .ph = PH_X, .pid = c->rows.v[r].pid, .tid = c->rows.v[r].tid, .ref = (uint32_t)r,
+				 .n = c->rows.v[r].n };
+		pt_vec_push(&c->srcs, s);
+	}
+	for (size_t i = 0; i < c->counters.n; i++) {
+		struct src s = { .ph = PH_C, .pid = c->counters.v[i].pid, .tid = c->counters.v[i].tid, .ref = (uint32_t)i,
+				 .n = c->counters.v[i].n };
+		pt_vec_push(&c->srcs, s);
+	}
+	size_t nf = c->flows.n;
+	if (nf) {
+		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
+		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
+		for (size_t i = 0; i < nf; i++)
+			c->flow_s[i] = c->flow_f[i] = (uint32_t)i; /* id order */
+		struct pt_ival *tmp = pt_xmalloc(nf * sizeof(*tmp));
+		tl_flow_sort_by(c->flows.v, c->flow_s, nf, FK_STS, tmp); /* (srow, sts, id) */
+		tl_flow_sort_by(c->flows.v, c->flow_s, nf, FK_SROW, tmp);
+		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FTS, tmp); /* (frow, fts, id) */
+		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FROW, tmp);
+		free(tmp);
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t *v = pass ? c->flow_f : c->flow_s;
+			for (size_t i = 0; i < nf;) {
+				const struct flow *f = &c->flows.v[v[i]];
+				uint32_t row = pass ? f->frow : f->srow;
+				size_t j = i;
+				while (j < nf && (pass ? c->flows.v[v[j]].frow : c->flows.v[v[j]].srow) == row)
+					j++;
+				struct src s = { .ph = pass ? PH_F : PH_S, .pid = c->rows.v[row].pid, .tid = c->rows.v[row].tid,
+						 .ref = row, .n = j - i, .items = v + i };
+				pt_vec_push(&c->srcs, s);
+				i = j;
+			}
+		}
+	}
+	rank_sources(c);
+}
+
+static uint32_t tree_build(struct tl_trace *c, size_t node)
+{
+	if (node >= c->nleaf)
+		return (uint32_t)(node - c->nleaf);
+	uint32_t l = tree_build(c, 2 * node), r = tree_build(c, 2 * node + 1);
+	if (c->leaf[l] < c->leaf[r]) {
+		c->tree[node] = r;
+		return l;
+	}
+	c->tree[node] = l;
+	return r;
+}
+
+/* Leaf w changed: play it up to the root. */
+static inline void tree_replay(struct tl_trace *c, uint32_t w)
+{
+	const mkey *lf = c->leaf;
+	uint32_t *t = c->tree;
+	mkey kw = lf[w];
+	for (size_t node = (w + c->nleaf) >> 1; node; node >>= 1) {
+		uint32_t o = t[node];
+		if (lf[o] < kw) {
+			t[node] = w;
+			w = o;
+			kw = lf[o];
+		}
+	}
+	t[0] = w;
+}
+
+static void tree_init(struct tl_trace *c)
+{
+	size_t n = c->srcs.n, nl = 1;
+	while (nl < n)
+		nl *= 2;
+	free(c->leaf);
+	free(c->tree);
+	c->nleaf = nl;
+	c->leaf = pt_xmalloc(nl * sizeof(*c->leaf));
+	c->tree = pt_xcalloc(nl, sizeof(*c->tree));
+	for (size_t i = 0; i < nl; i++) {
+		c->leaf[i] = MKEY_DONE;
+		if (i >= n)
+			continue;
+		struct src *s = &c->srcs.v[i];
+		s->pos = 0;
+		if (s->n)
+			c->leaf[i] = mkey_of(src_item_ts(c, s, 0), s->key);
+	}
+	c->tree[0] = tree_build(c, 1);
+}
+
+/* ------------------------------------------------------------------ the iterator */
+
+static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, struct pt_trace_ev *out)
+{
+	out->nargs = 0;
+	out->gn = out->rn = out->rat = 0;
+	out->gkey = out->rkey = 0;
+	switch (s->ph) {
+	case PH_X: {
+		const struct row *r = &c->rows.v[s->ref];
+		uint32_t i = r->idx[s->pos];
+		out->ph = PT_PH_X;
+		out->row = s->ref;
+		if (r->type == R_TRACK)
+			track_event(c, r, i, out);
+		else if (r->type == R_SLICE)
+			slice_event(c, r, i, out);
+		else
+			iv_event(c, r, i, out);
+		break;
+	}
+	case PH_C:
+		counter_event(c, s->ref, s->pos, ts, out);
+		break;
+	default:
+		out->ph = s->ph == PH_S ? PT_PH_S : PT_PH_F;
+		out->row = s->ref;
+		out->flow = s->items[s->pos];
+		out->ts = ts;
+		out->dur = 0;
+		out->cat = c->kineto ? K_AC2G : C_FLOW;
+		out->name = c->kineto ? LIT("ac2g") : LIT("launch");
+	}
+}
+
+/* The source that delivered the last event moves to its next item. */
+static void advance(struct tl_trace *c)
+{
+	uint32_t w = c->tree[0];
+	struct src *s = &c->srcs.v[w];
+	s->pos++;
+	if (s->ph == PH_X && s->pos + 1 < s->n) { /* the item after next: its columns are far apart in memory */
+		const struct row *r = &c->rows.v[s->ref];
+		if (r->type == R_TRACK) {
+			uint32_t j = r->idx[s->pos + 1];
+			__builtin_prefetch(&c->m->events.start[j]);
+			__builtin_prefetch(&c->m->events.dur[j]);
+		}
+	}
+	c->leaf[w] = s->pos < s->n ? mkey_of(src_item_ts(c, s, s->pos), s->key) : MKEY_DONE;
+	tree_replay(c, w);
+}
+
+static void it_rewind(struct pt_trace *t)
+{
+	struct tl_trace *c = (struct tl_trace *)t;
+	tree_init(c);
+	c->started = false;
+	memset(c->op_given, 0, c->m->ops.n ? c->m->ops.n : 1);
+	if (c->row_given)
+		memset(c->row_given, 0, c->rows.n ? c->rows.n : 1);
+}
+
+static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
+{
+	struct tl_trace *c = (struct tl_trace *)t;
+	if (c->started)
+		advance(c);
+	uint32_t w = c->tree[0];
+	if (c->leaf[w] == MKEY_DONE) {
+		c->started = false;
+		return false;
+	}
+	c->started = true;
+	item_event(c, &c->srcs.v[w], (int64_t)(uint64_t)(c->leaf[w] >> 32), ev);
+	return true;
+}
+
+/* Counters are the sources after the rows, in counter order (tl_build_sources). */
+static bool it_counter_last(struct pt_trace *t, uint32_t q, int64_t ts, struct pt_trace_ev *ev)
+{
+	struct tl_trace *c = (struct tl_trace *)t;
+	const struct src *s = &c->srcs.v[c->rows.n + q];
+	if (s->ph != PH_C || !s->pos || s->pos > s->n)
+		return false;
+	counter_event(c, q, s->pos - 1, ts, ev);
+	return true;
+}
+
+void tl_events_init(struct tl_trace *c)
+{
+	const struct pt_model *m = c->m;
+	c->nflags = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
+	c->opshapes = pt_xcalloc(m->ops.n ? m->ops.n : 1, sizeof(*c->opshapes));
+	c->op_given = pt_xcalloc(m->ops.n ? m->ops.n : 1, 1);
+	c->pub.cats = cat_names;
+	c->pub.ncats = C_N;
+	c->pub.next = it_next;
+	c->pub.rewind = it_rewind;
+	c->pub.counter_last = it_counter_last;
+}
+
+void tl_events_free(struct tl_trace *c)
+{
+	for (int k = 0; k < NM_N; k++)
+		free(c->names[k]);
+	if (c->demangled)
+		for (size_t i = 0; i < c->m->strings.n; i++)
+			free(c->demangled[i]);
+	free(c->demangled);
+	free(c->nflags);
+	free(c->opshapes);
+	free(c->op_given);
+	free(c->row_given);
+	pt_vec_free(&c->shapetext);
+	free(c->leaf);
+	free(c->tree);
+}

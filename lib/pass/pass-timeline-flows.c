@@ -1,0 +1,260 @@
+/*
+ * The timeline trace's flows (launch arrows, chrome-trace.md §6) and counter
+ * groups (§7): which events and samples, on which rows, in which order.
+ */
+#include "pass/pass-timeline-trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/idmap.h"
+#include "support/xalloc.h"
+
+/* ------------------------------------------------------------------ flows and counters */
+
+/*
+ * Flow orders are stable radix sorts on one integer key at a time (DESIGN.md §8:
+ * no comparison sorts with callbacks on hot paths): sorting by the minor key
+ * first, then by the major one, orders by (major, minor, previous order).
+ */
+
+static int64_t flow_key(const struct flow *f, int k)
+{
+	switch (k) {
+	case FK_API:
+		return f->api;
+	case FK_STS:
+		return f->sts;
+	case FK_SROW:
+		return f->srow;
+	case FK_FTS:
+		return f->fts;
+	default:
+		return f->frow;
+	}
+}
+
+/* Stable sort of the flow indexes idx[0 .. n) by key k; tmp has room for n. */
+void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct pt_ival){ flow_key(&v[idx[i]], k), idx[i] };
+	pt_ival_sort(tmp, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)tmp[i].e;
+}
+
+static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
+{
+	return t + c->dev_off[dev] - c->base;
+}
+
+void tl_build_flows(struct tl_trace *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
+		return;
+	uint32_t *row_of = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*row_of));
+	memset(row_of, 0xff, (ev->n ? ev->n : 1) * sizeof(*row_of));
+	for (size_t r = 0; r < c->rows.n; r++)
+		if (c->rows.v[r].type == R_TRACK)
+			for (size_t i = 0; i < c->rows.v[r].n; i++)
+				row_of[c->rows.v[r].idx[i]] = (uint32_t)r;
+	/* correlation -> api event (first by start) */
+	struct pt_idmap api;
+	uint64_t clo, chi;
+	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi);
+	pt_idmap_init(&api, clo, chi, nc);
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_API && ev->corr[i] && row_of[i] != UINT32_MAX && ev->dur[i] >= 1) {
+			bool added;
+			uint64_t *v = pt_idmap_put(&api, ev->corr[i], i, &added);
+			if (!added && ev->start[i] < ev->start[*v])
+				*v = i;
+		}
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!ev->corr[i] || k == PT_EV_API || k == PT_EV_RANGE || row_of[i] == UINT32_MAX || ev->dur[i] < 1)
+			continue;
+		uint64_t *a = pt_idmap_get(&api, ev->corr[i]);
+		if (!a)
+			continue;
+		uint32_t ai = (uint32_t)*a;
+		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
+		/* viewer: at the midpoints (§6); kineto: at the starts, as Kineto writes them (cupti.md §7.6) */
+		int64_t sh = c->kineto ? 0 : ev->dur[ai] / 2, fh = c->kineto ? 0 : ev->dur[i] / 2;
+		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i], row_time(c, ev->start[ai] + sh, ad),
+				  row_time(c, ev->start[i] + fh, dd) };
+		pt_vec_push(&c->flows, f);
+	}
+	pt_idmap_free(&api);
+	/* order by (API arrow start, API event, activity event); flows were made in activity order */
+	size_t nf = c->flows.n;
+	uint32_t *idx = pt_xmalloc((nf ? nf : 1) * sizeof(*idx));
+	struct pt_ival *tmp = pt_xmalloc((nf ? nf : 1) * sizeof(*tmp));
+	for (size_t i = 0; i < nf; i++)
+		idx[i] = (uint32_t)i;
+	tl_flow_sort_by(c->flows.v, idx, nf, FK_API, tmp);
+	tl_flow_sort_by(c->flows.v, idx, nf, FK_STS, tmp);
+	free(tmp);
+	/* permute in place, cycle by cycle (position j takes flow idx[j]; done ones marked) */
+	struct flow *v = c->flows.v;
+	for (size_t i = 0; i < nf; i++) {
+		if (idx[i] == UINT32_MAX)
+			continue;
+		struct flow t = v[i];
+		size_t j = i;
+		while (idx[j] != i) {
+			size_t k = idx[j];
+			v[j] = v[k];
+			idx[j] = UINT32_MAX;
+			j = k;
+		}
+		v[j] = t;
+		idx[j] = UINT32_MAX;
+	}
+	for (size_t i = 0; i < nf; i++)
+		v[i].id = (uint32_t)i + 1;
+	free(idx);
+	free(row_of);
+}
+
+/* --time-window: keep samples in the window, led by the last earlier one moved to the window start. */
+static void window_samples(const struct tl_trace *c, struct csrc *cs, const int64_t *time)
+{
+	if (!c->tl->has_window)
+		return;
+	size_t k = 0;
+	int64_t ws = c->tl->win_s, we = c->tl->win_e;
+	size_t last_before = SIZE_MAX;
+	for (size_t i = 0; i < cs->n; i++) {
+		int64_t t = time[cs->idx[i]];
+		if (t < ws)
+			last_before = i;
+	}
+	if (last_before != SIZE_MAX && (last_before + 1 == cs->n || time[cs->idx[last_before + 1]] > ws)) {
+		cs->idx[k++] = cs->idx[last_before];
+		cs->carry0 = true;
+		cs->carry_t = ws;
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		int64_t t = time[cs->idx[i]];
+		if (t >= ws && t < we)
+			cs->idx[k++] = cs->idx[i];
+	}
+	cs->n = k;
+}
+
+/*
+ * MindData series (model.h: tracks named md_...) are kept in the host-steady
+ * clock or as sample index x interval; the model records no offset from them
+ * to the device clock, so they are not exported (chrome-trace.md §7).
+ */
+static bool unanchored_track(const struct tl_trace *c, uint32_t t)
+{
+	return !strncmp(tl_str(c, c->m->tracks.v[t].name), "md_", 3);
+}
+
+void tl_build_counters(struct tl_trace *c)
+{
+	if (c->kineto) /* Kineto writes memory as its own instant events; no counters in this profile */
+		return;
+	const struct pt_model *m = c->m;
+	const struct pt_queue_samples *q = &m->queues;
+	size_t nt = m->tracks.n;
+	uint32_t *cnt = pt_xcalloc(nt ? nt : 1, sizeof(*cnt));
+	for (size_t i = 0; i < q->n; i++)
+		cnt[q->track[i]]++;
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t d = m->tracks.v[t].device;
+		if (!cnt[t] || !c->dev_ok[d])
+			continue;
+		if (unanchored_track(c, (uint32_t)t)) {
+			c->unanchored += cnt[t];
+			continue;
+		}
+		struct csrc cs = { .track = (uint32_t)t, .pid = c->dev_pid[d], .off = c->dev_off[d], .queue = true };
+		cs.idx = pt_xmalloc(cnt[t] * sizeof(*cs.idx));
+		for (size_t i = 0; i < q->n; i++)
+			if (q->track[i] == t)
+				cs.idx[cs.n++] = (uint32_t)i;
+		/* time order (stable) */
+		for (size_t i = 1; i < cs.n; i++) {
+			uint32_t v = cs.idx[i];
+			size_t j = i;
+			while (j > 0 && q->time[cs.idx[j - 1]] > q->time[v]) {
+				cs.idx[j] = cs.idx[j - 1];
+				j--;
+			}
+			cs.idx[j] = v;
+		}
+		window_samples(c, &cs, q->time);
+		const char *tn = tl_str(c, m->tracks.v[t].name);
+		cs.name = pt_xasprintf("Queue %s", *tn ? tn : "queue");
+		pt_vec_push(&c->counters, cs);
+	}
+	memset(cnt, 0, (nt ? nt : 1) * sizeof(*cnt));
+	const struct pt_counter_samples *cv = &m->counters;
+	for (size_t i = 0; i < cv->n; i++)
+		cnt[cv->track[i]]++;
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t d = m->tracks.v[t].device;
+		if (!cnt[t] || !c->dev_ok[d])
+			continue;
+		if (unanchored_track(c, (uint32_t)t)) {
+			c->unanchored += cnt[t];
+			continue;
+		}
+		/* the CUPTI importer's per-series memory tracks: the timeline pass's groups replace them */
+		if (c->tl->dev[d].gmem.n && m->tracks.v[t].stream <= -20 && m->tracks.v[t].stream >= -30)
+			continue;
+		struct csrc cs = { .track = (uint32_t)t, .pid = c->dev_pid[d], .off = c->dev_off[d], .queue = false };
+		cs.idx = pt_xmalloc(cnt[t] * sizeof(*cs.idx));
+		for (size_t i = 0; i < cv->n; i++)
+			if (cv->track[i] == t)
+				cs.idx[cs.n++] = (uint32_t)i;
+		for (size_t i = 1; i < cs.n; i++) {
+			uint32_t v = cs.idx[i];
+			size_t j = i;
+			while (j > 0 && cv->time[cs.idx[j - 1]] > cv->time[v]) {
+				cs.idx[j] = cs.idx[j - 1];
+				j--;
+			}
+			cs.idx[j] = v;
+		}
+		window_samples(c, &cs, cv->time);
+		const char *tn = tl_str(c, m->tracks.v[t].name);
+		cs.name = pt_xstrdup(*tn ? tn : "Counter");
+		pt_vec_push(&c->counters, cs);
+	}
+	free(cnt);
+	/* GPU memory groups (chrome-trace.md §7): every sample carries all the group's series */
+	for (size_t d = 0; d < m->devices.n && d < c->tl->ndev; d++) {
+		const struct pt_gms *gs = &c->tl->dev[d].gmem;
+		if (!c->dev_ok[d])
+			continue;
+		for (size_t k = 0; k < gs->n; k++) {
+			const struct pt_gms_group *g = &gs->g[k];
+			struct csrc cs = { .pid = c->dev_pid[d], .off = c->dev_off[d], .grp = g, .track = UINT32_MAX };
+			cs.idx = pt_xmalloc((g->time.n ? g->time.n : 1) * sizeof(*cs.idx));
+			for (size_t i = 0; i < g->time.n; i++)
+				cs.idx[cs.n++] = (uint32_t)i;
+			window_samples(c, &cs, g->time.v);
+			cs.name = pt_xstrdup(g->name);
+			pt_vec_push(&c->counters, cs);
+		}
+	}
+	for (size_t i = 0; i < c->counters.n; i++) {
+		struct csrc *cs = &c->counters.v[i];
+		for (size_t p = 0; p < c->procs.n; p++)
+			if (c->procs.v[p].pid == cs->pid)
+				cs->tid = c->procs.v[p].first_tid;
+		for (size_t j = 0; j < i && !cs->tid; j++) /* a process with counters only: one row for all of them */
+			if (c->counters.v[j].pid == cs->pid)
+				cs->tid = c->counters.v[j].tid;
+		if (!cs->tid) /* the first counter of such a process: give it a row */
+			cs->tid = TL_TID_BASE + (uint32_t)(c->rows.n + i);
+	}
+}
+
