@@ -196,6 +196,7 @@ struct kt {
 	struct pt_model *m;
 	const char *path;
 	struct pt_diag *diag;
+	bool pyfunc; /* import python_function events (--kineto-python-functions) */
 	yajl_handle h;
 	bool gz;
 	uint64_t fed; /* bytes handed to the parser before the current chunk */
@@ -442,7 +443,7 @@ static int event_done(struct kt *k)
 		k->n_ignored++;
 		return 1;
 	}
-	if (c == C_PYFUNC) {
+	if (c == C_PYFUNC && !k->pyfunc) {
 		k->n_pyfunc++;
 		return 1;
 	}
@@ -536,14 +537,19 @@ static int event_done(struct kt *k)
 			struct pt_ext_corr x = { cd, 3, corr, (uint64_t)ev->a[AK_EXTID] };
 			pt_vec_push(&m->ext_corr, x);
 		}
-	} else { /* cpu_op, user_annotation */
+	} else { /* cpu_op, user_annotation, python_function */
 		pt_model_add_event(m, t, name, PT_EV_RANGE, start, dur, 0, PT_NONE, 0);
-		const char *type = c == C_CPU_OP ? "Operator" : is_step_name(ev->name) ? "ProfileStep" : "UserRange";
+		const char *type = c == C_CPU_OP    ? "Operator"
+				   : c == C_PYFUNC  ? "PythonOp"
+				   : is_step_name(ev->name) ? "ProfileStep"
+							    : "UserRange";
 		struct pt_range_info ri = { evi, pt_model_str(m, type), 0, 0, 0,
 					    ev->has[AK_EXTID] ? (uint64_t)ev->a[AK_EXTID] : 0, 0 };
 		pt_vec_push(&m->ranges, ri);
+		/* Python functions enclose the operators that launch GPU work: GPU work joins the
+		 * operators and annotations alone, with or without them */
 		struct pt_cjoin_range r = { start, start + dur, t, evi, true, false };
-		if (joins)
+		if (joins && c != C_PYFUNC)
 			pt_vec_push(&k->ranges, r);
 	}
 	k->n_imported++;
@@ -1227,7 +1233,8 @@ static void yajl_msg(yajl_handle h, char *out, size_t n)
 		memmove(out, out + 13, strlen(out + 13) + 1);
 }
 
-static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
+static int import_file(struct pt_model *m, const char *path, bool named, const struct pt_import_opts *o,
+		       struct pt_diag *diag, struct pt_err **e)
 {
 	int fd;
 	uint64_t size;
@@ -1240,6 +1247,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	k.m = m;
 	k.path = path;
 	k.diag = diag;
+	k.pyfunc = o && o->kineto_python_functions;
 	k.e = e;
 	k.gz = !gzdirect(g);
 	k.rank = -1;
@@ -1355,7 +1363,6 @@ static int cmp_str(const void *a, const void *b)
 int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e)
 {
-	(void)o;
 	bool any = false;
 	for (int i = 0; i < npaths; i++) {
 		const char *p = paths[i];
@@ -1365,7 +1372,7 @@ int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, c
 		if (S_ISREG(st.st_mode)) {
 			if (!sniff_file(p))
 				continue;
-			if (import_file(m, p, npaths == 1, diag, e))
+			if (import_file(m, p, npaths == 1, o, diag, e))
 				return -1;
 			any = true;
 			continue;
@@ -1397,7 +1404,7 @@ int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, c
 		pt_sort(names, n, sizeof(*names), cmp_str);
 		int rc = 0;
 		for (size_t j = 0; j < n; j++) {
-			if (!rc && import_file(m, names[j], false, diag, e))
+			if (!rc && import_file(m, names[j], false, o, diag, e))
 				rc = -1;
 			free(names[j]);
 		}
