@@ -148,7 +148,7 @@ bool pt_kineto_sniff(const char *b, size_t n)
 /* ---- parser state --------------------------------------------------------------------- */
 
 enum state {
-	S_TOP0, S_TOP, S_TOPVAL, S_EVENTS, S_EV, S_EVVAL, S_ARGS, S_ARGVAL, S_ARGARR,
+	S_TOP0, S_TOP, S_TOPVAL, S_EVENTS, S_EV, S_EVVAL, S_ARGS, S_ARGVAL, S_ARGARR, S_DIMS, S_TYPES,
 	S_PROPS, S_PROP, S_PROPVAL, S_DIST, S_DISTVAL, S_DONE,
 };
 
@@ -156,7 +156,50 @@ enum topkey { TK_OTHER, TK_EVENTS, TK_PROPS, TK_DIST, TK_BASE };
 enum evkey { EK_OTHER, EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS };
 enum argkey {
 	AK_OTHER, AK_EXTID, AK_CORR, AK_STREAM, AK_DEVICE, AK_GRID, AK_BLOCK, AK_REGS, AK_SMEM, AK_BYTES,
-	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV, AK__N,
+	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV,
+	AK_DIMS, AK_TYPES,
+	/* NCCL collective arguments, kept as text in the model's event arguments */
+	AK_COLL, AK_DTYPE, AK_IN_NELEMS, AK_OUT_NELEMS, AK_GROUP_SIZE, AK_PG_NAME, AK_PG_DESC, AK_PG_RANKS,
+	AK_IN_SPLIT, AK_OUT_SPLIT, AK_SEQ,
+	AK__N,
+};
+#define AK_COMM_FIRST AK_COLL
+
+/* The model's key of each kept argument (EventArgBatch of proftool-model(5)): Kineto's own. */
+static const char *const arg_keys[AK__N] = {
+	[AK_DIMS] = "Input Dims",
+	[AK_COLL] = "Collective name",
+	[AK_DTYPE] = "dtype",
+	[AK_IN_NELEMS] = "In msg nelems",
+	[AK_OUT_NELEMS] = "Out msg nelems",
+	[AK_GROUP_SIZE] = "Group size",
+	[AK_PG_NAME] = "Process Group Name",
+	[AK_PG_DESC] = "Process Group Description",
+	[AK_PG_RANKS] = "Process Group Ranks",
+	[AK_IN_SPLIT] = "In split size",
+	[AK_OUT_SPLIT] = "Out split size",
+	[AK_SEQ] = "Seq",
+};
+
+/* An event's Input Dims (as cupti.md §6.12's sizes text), Input type and collective arguments. */
+#define KT_MAX_INPUTS 64
+struct kargs {
+	char *dims;            /* "[[512], [64, 1024], []]" */
+	size_t dlen, dcap;
+	uint32_t dstart[KT_MAX_INPUTS], dend[KT_MAX_INPUTS]; /* input i is dims[dstart[i] .. dend[i]) */
+	uint32_t ndims, dcur;  /* inputs seen; the current one's start */
+	uint32_t depth;        /* 1: in the list, 2: in an input's shape, more: in a list input */
+	bool dfirst;           /* nothing yet at this depth */
+	bool dlist;            /* the current input is a list (TensorList): its shape is [] */
+	bool dbad;             /* something else than integers and lists: not kept */
+	bool has_dims, has_types;
+	uint64_t nontensor;    /* Input type: bit i, input i is not a tensor */
+	uint32_t ntypes;
+	/* collective arguments: key and text */
+	char *text;
+	size_t tlen, tcap;
+	struct { uint8_t key; uint32_t off, len; } cv[AK__N - AK_COMM_FIRST];
+	uint32_t ncv;
 };
 enum propkey { PK_OTHER, PK_ID, PK_NAME, PK_MEM, PK_SMS, PK_CCMAJ, PK_CCMIN };
 enum distkey { DK_OTHER, DK_RANK, DK_WORLD, DK_BACKEND };
@@ -212,6 +255,9 @@ struct kt {
 	enum propkey pk;
 	enum distkey dk;
 	struct kev ev;
+	struct kargs ka;
+	uint32_t key_ids[AK__N]; /* string ids of arg_keys, + 1 (0: not interned yet) */
+	uint64_t n_args;         /* event arguments kept */
 	size_t nev; /* traceEvents elements seen */
 	bool in_events_seen;
 	/* trace facts */
@@ -423,6 +469,40 @@ static void metadata(struct kt *k)
 		*pt_hashmap_put(&k->tnames, (uint64_t)ev->pid << 32 ^ (uint32_t)ev->tid, 0, NULL) = sid;
 }
 
+static void add_arg(struct kt *k, uint32_t evi, enum argkey key, const char *s, size_t n)
+{
+	if (!k->key_ids[key])
+		k->key_ids[key] = pt_model_str(k->m, arg_keys[key]) + 1;
+	struct pt_event_arg a = { evi, k->key_ids[key] - 1, pt_strtab_intern(&k->m->strings, s, n) };
+	pt_vec_push(&k->m->event_args, a);
+	k->n_args++;
+}
+
+/* The event's Input Dims (inputs that Input type says are no tensors as []) and collective arguments. */
+static void keep_args(struct kt *k, uint32_t evi)
+{
+	struct kargs *a = &k->ka;
+	if (a->has_dims) {
+		uint64_t nt = a->has_types ? a->nontensor : 0;
+		uint32_t n = a->ndims < KT_MAX_INPUTS ? a->ndims : KT_MAX_INPUTS;
+		for (uint32_t i = 0; i < n && nt; i++) {
+			if (!(nt >> i & 1) || a->dend[i] - a->dstart[i] == 2)
+				continue;
+			/* "[2, 3]" of a scalar list: [], as PyTorch's NVTX text writes it */
+			size_t cut = a->dend[i] - a->dstart[i] - 2;
+			memmove(a->dims + a->dstart[i] + 1, a->dims + a->dend[i] - 1, a->dlen - a->dend[i] + 2);
+			a->dlen -= cut;
+			for (uint32_t j = i; j < n; j++) {
+				a->dstart[j] -= j > i ? (uint32_t)cut : 0;
+				a->dend[j] -= (uint32_t)cut;
+			}
+		}
+		add_arg(k, evi, AK_DIMS, a->dims, a->dlen);
+	}
+	for (uint32_t i = 0; i < a->ncv; i++)
+		add_arg(k, evi, (enum argkey)a->cv[i].key, a->text + a->cv[i].off, a->cv[i].len);
+}
+
 static int event_done(struct kt *k)
 {
 	struct kev *ev = &k->ev;
@@ -514,6 +594,8 @@ static int event_done(struct kt *k)
 			pt_vec_push(&m->copies, ci);
 			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, false);
 		}
+		if (k->ka.has_dims || k->ka.ncv)
+			keep_args(k, evi);
 		k->n_imported++;
 		return 1;
 	}
@@ -552,6 +634,8 @@ static int event_done(struct kt *k)
 		if (joins && c != C_PYFUNC)
 			pt_vec_push(&k->ranges, r);
 	}
+	if (k->ka.has_dims || k->ka.ncv)
+		keep_args(k, evi);
 	k->n_imported++;
 	return 1;
 }
@@ -696,6 +780,13 @@ static enum argkey arg_of(const unsigned char *s, size_t n)
 		E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
 		E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
 		E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
+		E("Input Dims", AK_DIMS),     E("Input type", AK_TYPES),
+		E("Collective name", AK_COLL), E("dtype", AK_DTYPE),
+		E("In msg nelems", AK_IN_NELEMS), E("Out msg nelems", AK_OUT_NELEMS),
+		E("Group size", AK_GROUP_SIZE), E("Process Group Name", AK_PG_NAME),
+		E("Process Group Description", AK_PG_DESC), E("Process Group Ranks", AK_PG_RANKS),
+		E("In split size", AK_IN_SPLIT), E("Out split size", AK_OUT_SPLIT),
+		E("Seq", AK_SEQ),
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i].n == n && !memcmp(t[i].s, s, n))
@@ -723,6 +814,9 @@ static void event_begin(struct kt *k)
 	ev->acap = acap;
 	if (ev->name)
 		ev->name[0] = 0;
+	k->ka.has_dims = k->ka.has_types = false;
+	k->ka.ncv = 0;
+	k->ka.tlen = 0;
 	ev->off = k->fed + yajl_get_bytes_consumed(k->h) - 1;
 	k->nev++;
 }
@@ -739,6 +833,44 @@ static void events_begin(struct kt *k)
 }
 
 enum stype { V_NULL, V_BOOL, V_NUM, V_STR };
+
+static void text_add(char **b, size_t *len, size_t *cap, const void *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t c = *cap ? *cap : 256;
+		while (c < *len + n + 1)
+			c *= 2;
+		*b = pt_xrealloc(*b, c);
+		*cap = c;
+	}
+	memcpy(*b + *len, s, n);
+	*len += n;
+	(*b)[*len] = 0;
+}
+
+static void dims_add(struct kargs *a, const void *s, size_t n)
+{
+	text_add(&a->dims, &a->dlen, &a->dcap, s, n);
+}
+
+/* A collective argument's value, as its text (a string's content, a number's digits). */
+static void comm_arg(struct kargs *a, enum argkey key, const unsigned char *s, size_t n)
+{
+	if (a->ncv >= sizeof(a->cv) / sizeof(a->cv[0]))
+		return;
+	a->cv[a->ncv].key = (uint8_t)key;
+	a->cv[a->ncv].off = (uint32_t)a->tlen;
+	a->cv[a->ncv].len = (uint32_t)n;
+	a->ncv++;
+	text_add(&a->text, &a->tlen, &a->tcap, s, n);
+}
+
+/* Input type values of inputs that are not tensors (PyTorch's profiler: the dtype's name for a tensor). */
+static bool nontensor_type(const unsigned char *s, size_t n)
+{
+	return !n || KEYIS(s, n, "Scalar") || KEYIS(s, n, "ScalarList") || KEYIS(s, n, "TensorList") ||
+	       KEYIS(s, n, "GenericList") || KEYIS(s, n, "None");
+}
 
 static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n)
 {
@@ -830,7 +962,10 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		return 1;
 	case S_ARGVAL:
 		k->st = S_ARGS;
-		if (k->ak == AK_NAME || k->ak == AK_SYNC_KIND) {
+		if (k->ak >= AK_COMM_FIRST) {
+			if (ty == V_STR || ty == V_NUM)
+				comm_arg(&k->ka, k->ak, s, n);
+		} else if (k->ak == AK_NAME || k->ak == AK_SYNC_KIND) {
 			if (ty == V_STR)
 				buf_set(&ev->aname, &ev->alen, &ev->acap, s, n);
 		} else if (k->ak != AK_OTHER && ty == V_NUM) {
@@ -840,6 +975,25 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 				ev->a[k->ak] = v;
 			}
 		}
+		return 1;
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth >= 3)
+			return 1;
+		if (a->depth != 2 || ty != V_NUM || !int_text((const char *)s, n)) {
+			a->dbad = true;
+			return 1;
+		}
+		if (!a->dfirst)
+			dims_add(a, ", ", 2);
+		dims_add(a, s, n);
+		a->dfirst = false;
+		return 1;
+	}
+	case S_TYPES:
+		if (k->ka.ntypes < KT_MAX_INPUTS && (ty == V_NULL || (ty == V_STR && nontensor_type(s, n))))
+			k->ka.nontensor |= (uint64_t)1 << k->ka.ntypes;
+		k->ka.ntypes++;
 		return 1;
 	case S_ARGARR: {
 		int64_t v;
@@ -943,6 +1097,12 @@ static int cb_start_map(void *c)
 		return skip_container(k, S_ARGS);
 	case S_ARGARR:
 		return skip_container(k, S_ARGARR);
+	case S_DIMS:
+		k->ka.dbad = true;
+		return skip_container(k, S_DIMS);
+	case S_TYPES:
+		k->ka.ntypes++;
+		return skip_container(k, S_TYPES);
 	case S_PROPS:
 		free(k->cur_prop.name);
 		memset(&k->cur_prop, 0, sizeof(k->cur_prop));
@@ -1073,7 +1233,41 @@ static int cb_start_array(void *c)
 			k->st = S_ARGARR;
 			return 1;
 		}
+		if (k->ak == AK_DIMS) {
+			struct kargs *a = &k->ka;
+			a->dlen = a->ndims = 0;
+			a->depth = 1;
+			a->dfirst = true;
+			a->dbad = a->dlist = a->has_dims = false;
+			dims_add(a, "[", 1);
+			k->st = S_DIMS;
+			return 1;
+		}
+		if (k->ak == AK_TYPES) {
+			k->ka.ntypes = 0;
+			k->ka.nontensor = 0;
+			k->st = S_TYPES;
+			return 1;
+		}
 		return skip_container(k, S_ARGS);
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth == 1) {
+			if (!a->dfirst)
+				dims_add(a, ", ", 2);
+			a->dfirst = true;
+			a->dcur = (uint32_t)a->dlen;
+			a->dlist = false;
+			dims_add(a, "[", 1);
+		} else if (a->depth == 2) {
+			a->dlist = true; /* a list of tensors: no shape of its own */
+		}
+		a->depth++;
+		return 1;
+	}
+	case S_TYPES:
+		k->ka.ntypes++;
+		return skip_container(k, S_TYPES);
 	case S_ARGARR:
 		return skip_container(k, S_ARGARR);
 	case S_PROPVAL:
@@ -1099,6 +1293,30 @@ static int cb_end_array(void *c)
 		k->st = S_TOP;
 		return 1;
 	case S_ARGARR:
+		k->st = S_ARGS;
+		return 1;
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth == 2) {
+			if (a->dlist)
+				a->dlen = a->dcur + 1; /* "[" */
+			dims_add(a, "]", 1);
+			if (a->ndims < KT_MAX_INPUTS) {
+				a->dstart[a->ndims] = a->dcur;
+				a->dend[a->ndims] = (uint32_t)a->dlen;
+			}
+			a->ndims++;
+			a->dfirst = false;
+		} else if (a->depth == 1) {
+			dims_add(a, "]", 1);
+			a->has_dims = !a->dbad;
+			k->st = S_ARGS;
+		}
+		a->depth--;
+		return 1;
+	}
+	case S_TYPES:
+		k->ka.has_types = true;
 		k->st = S_ARGS;
 		return 1;
 	default:
@@ -1172,6 +1390,7 @@ static void finish(struct kt *k, uint64_t size)
 		{ "kineto.imported_events", k->n_imported },
 		{ "kineto.metadata_events", k->n_meta },
 		{ "kineto.flow_events", k->n_flows },
+		{ "kineto.event_args", k->n_args },
 		{ "kineto.ignored_events", k->n_ignored },
 		{ "kineto.python_functions_skipped", k->n_pyfunc },
 		{ "kineto.gpu_user_annotations_skipped", k->n_gpu_ann },
@@ -1198,6 +1417,8 @@ static void kt_free(struct kt *k)
 	free(k->err);
 	free(k->ev.name);
 	free(k->ev.aname);
+	free(k->ka.dims);
+	free(k->ka.text);
 	free(k->backend);
 	for (size_t i = 0; i < k->props.n; i++)
 		free(k->props.v[i].name);

@@ -175,6 +175,7 @@ struct ids {
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
 	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
+	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
 	uint8_t *kkind;           /* skip: the kind of every event read */
 	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
 	size_t kcap, ktcap;
@@ -406,6 +407,7 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		}
 		d.framework_era = dupz(p->framework_era);
 		d.framework_backend = dupz(p->framework_backend);
+		d.comm_backend = dupz(p->comm_backend);
 		d.dtype_table = dupz(p->dtype_table);
 		d.dtype_table_origin = dupz(p->dtype_table_origin);
 		d.dynamic_shape = p->dynamic_shape;
@@ -686,6 +688,31 @@ static int apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		}
 		break;
 	}
+	case PROFTOOL__CHUNK__BODY_EVENT_ARGS: {
+		const Proftool__EventArgBatch *b = c->event_args;
+		size_t n = b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
+		const uint32_t *event;
+		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_key == n && b->n_value == n,
+		      "event argument batch (column lengths differ)");
+		if (!ids->skip)
+			pt_vec_reserve(&m->event_args, m->event_args.n + n);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t nargs = ids->skip ? ids->nargs : m->event_args.n;
+			uint64_t last = ids->skip ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
+			CHECK(ev_ref(m, ids, event[i], -1) && (!nargs || event[i] >= last) && b->key[i] < ids->nstrings &&
+				      b->value[i] < ids->nstrings,
+			      "event argument");
+			if (ids->skip) {
+				ids->nargs++;
+				ids->last_arg = event[i];
+				continue;
+			}
+			struct pt_event_arg a = { event[i], b->key[i], b->value[i] };
+			pt_vec_push(&m->event_args, a);
+		}
+		break;
+	}
 	case PROFTOOL__CHUNK__BODY_SYNCS: {
 		const Proftool__SyncInfoBatch *b = c->syncs;
 		size_t n = b->n_event_delta;
@@ -901,6 +928,7 @@ static uint64_t chunk_limit(uint32_t field, const struct ids *ids)
 	case PROFTOOL__CHUNK__BODY_LINKS:
 	case PROFTOOL__CHUNK__BODY_EXT_CORR:
 	case PROFTOOL__CHUNK__BODY_SYNCS:
+	case PROFTOOL__CHUNK__BODY_EVENT_ARGS:
 	case PROFTOOL__CHUNK__BODY_AICORE:
 	case PROFTOOL__CHUNK__BODY_MEM_TENSORS:
 	case PROFTOOL__CHUNK__BODY_GPU_MEM:
@@ -1023,7 +1051,7 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
 {
 	return body == PROFTOOL__CHUNK__BODY_KERNELS || body == PROFTOOL__CHUNK__BODY_COPIES ||
 	       body == PROFTOOL__CHUNK__BODY_LINKS || body == PROFTOOL__CHUNK__BODY_SYNCS ||
-	       body == PROFTOOL__CHUNK__BODY_RANGE;
+	       body == PROFTOOL__CHUNK__BODY_RANGE || body == PROFTOOL__CHUNK__BODY_EVENT_ARGS;
 }
 
 /*
