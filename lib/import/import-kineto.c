@@ -621,10 +621,14 @@ static int event_done(struct kt *k)
 		}
 	} else { /* cpu_op, user_annotation, python_function */
 		pt_model_add_event(m, t, name, PT_EV_RANGE, start, dur, 0, PT_NONE, 0);
-		const char *type = c == C_CPU_OP    ? "Operator"
-				   : c == C_PYFUNC  ? "PythonOp"
-				   : is_step_name(ev->name) ? "ProfileStep"
-							    : "UserRange";
+		bool coll = false; /* a collective call (record_param_comms, nccl:all_reduce, ...) */
+		for (uint32_t i = 0; i < k->ka.ncv; i++)
+			coll |= k->ka.cv[i].key == AK_COLL;
+		const char *type = c == C_PYFUNC              ? "PythonOp"
+				   : coll                     ? "Communication"
+				   : c == C_CPU_OP            ? "Operator"
+				   : is_step_name(ev->name)   ? "ProfileStep"
+							      : "UserRange";
 		struct pt_range_info ri = { evi, pt_model_str(m, type), 0, 0, 0,
 					    ev->has[AK_EXTID] ? (uint64_t)ev->a[AK_EXTID] : 0, 0 };
 		pt_vec_push(&m->ranges, ri);
@@ -1360,6 +1364,10 @@ static void finish(struct kt *k, uint64_t size)
 	for (size_t i = 0; i < k->devs.n; i++) {
 		struct pt_device *d = &m->devices.v[k->devs.v[i]];
 		d->rank = k->rank >= 0 && k->rank <= INT32_MAX ? (int32_t)k->rank : -1;
+		if (k->backend && *k->backend) {
+			free(d->comm_backend);
+			d->comm_backend = pt_xstrdup(k->backend);
+		}
 		if (d->kind == PT_DEV_CPU) {
 			uint64_t *v = pt_hashmap_get(&k->pnames, d->pid);
 			if (v) {
