@@ -56,6 +56,32 @@
 
 bool pt_kineto_decimal(const char *s, size_t n, int scale, int64_t *out)
 {
+	/* the common texts first: an integer of up to 15 digits, or with up to `scale` (≤ 3)
+	 * decimals ("2413669097444.592"), exact without the general path below */
+	if (n && n <= 20 && scale >= 0 && scale <= 3) {
+		size_t j = s[0] == '-';
+		uint64_t v = 0;
+		size_t d0 = j;
+		while (j < n && s[j] >= '0' && s[j] <= '9')
+			v = v * 10 + (uint64_t)(s[j++] - '0');
+		size_t nint = j - d0;
+		int frac = 0;
+		if (j < n && s[j] == '.' && nint) {
+			size_t f0 = ++j;
+			while (j < n && s[j] >= '0' && s[j] <= '9' && frac < scale) {
+				v = v * 10 + (uint64_t)(s[j++] - '0');
+				frac++;
+			}
+			if (j == f0)
+				frac = -1; /* "1." : not a number; the general path says so */
+		}
+		if (j == n && nint && nint <= 15 && frac >= 0) {
+			for (int e = frac; e < scale; e++)
+				v *= 10;
+			*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+			return true;
+		}
+	}
 	size_t i = 0;
 	bool neg = i < n && s[i] == '-';
 	i += neg;
@@ -235,6 +261,17 @@ struct kev {
 	size_t alen, acap;
 };
 
+#define KW_SLOTS 128u
+struct kw {
+	const char *s;
+	size_t n;
+	int v;
+};
+struct kwtab {
+	const struct kw *w;
+	uint8_t slot[KW_SLOTS]; /* index + 1 into w, 0 = empty */
+};
+
 struct kt {
 	struct pt_model *m;
 	const char *path;
@@ -256,6 +293,7 @@ struct kt {
 	enum distkey dk;
 	struct kev ev;
 	struct kargs ka;
+	struct kwtab cats, args; /* key dispatch */
 	uint32_t key_ids[AK__N]; /* string ids of arg_keys, + 1 (0: not interned yet) */
 	uint64_t n_args;         /* event arguments kept */
 	size_t nev; /* traceEvents elements seen */
@@ -373,8 +411,16 @@ static uint32_t track(struct kt *k, uint32_t dev, enum pt_track_kind kind, int64
 /* The model string of the event's name; the last id per hash slot is remembered. */
 static uint32_t ev_name(struct kt *k)
 {
-	uint64_t hsh = 1469598103934665603ULL;
-	for (size_t i = 0; i < k->ev.nlen; i++)
+	/* eight bytes at a time (kernel names run to hundreds of bytes) */
+	uint64_t hsh = 1469598103934665603ULL ^ k->ev.nlen;
+	size_t i = 0;
+	for (; i + 8 <= k->ev.nlen; i += 8) {
+		uint64_t w;
+		memcpy(&w, k->ev.name + i, 8);
+		hsh = (hsh ^ w) * 0x9e3779b97f4a7c15ULL;
+		hsh ^= hsh >> 29;
+	}
+	for (; i < k->ev.nlen; i++)
 		hsh = (hsh ^ (unsigned char)k->ev.name[i]) * 1099511628211ULL;
 	bool added;
 	uint64_t *v = pt_hashmap_put(&k->names, hsh, 0, &added);
@@ -754,49 +800,69 @@ static void buf_set(char **b, size_t *len, size_t *cap, const unsigned char *s, 
 	*len = n;
 }
 
-static enum cat cat_of(const unsigned char *s, size_t n)
+/*
+ * Key dispatch, once per event category and per args key: an open-addressing
+ * table of KW_SLOTS slots hashed from the length and three bytes, each hit
+ * confirmed by one memcmp (a linear scan of the tables cost 4 % of the import).
+ */
+static unsigned kw_hash(const unsigned char *s, size_t n)
 {
-	static const struct { const char *s; size_t n; enum cat c; } t[] = {
-		E("kernel", C_KERNEL),       E("Kernel", C_KERNEL),
-		E("gpu_memcpy", C_MEMCPY),   E("Memcpy", C_MEMCPY),
-		E("gpu_memset", C_MEMSET),   E("Memset", C_MEMSET),
-		E("cuda_runtime", C_RUNTIME), E("Runtime", C_RUNTIME),
-		E("cuda_driver", C_DRIVER),  E("Driver", C_DRIVER),
-		E("cuda_sync", C_SYNC),      E("cpu_op", C_CPU_OP),
-		E("Operator", C_CPU_OP),     E("user_annotation", C_USER_ANN),
-		E("gpu_user_annotation", C_GPU_USER_ANN), E("python_function", C_PYFUNC),
-		E("ac2g", C_FLOW),
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].n == n && !memcmp(t[i].s, s, n))
-			return t[i].c;
-	return C_OTHER;
+	return (unsigned)(n * 131 + s[0] * 31 + s[n / 2] * 7 + s[n - 1]) & (KW_SLOTS - 1);
 }
 
-static enum argkey arg_of(const unsigned char *s, size_t n)
+static void kw_build(struct kwtab *t, const struct kw *w, size_t nw)
 {
-	static const struct { const char *s; size_t n; enum argkey k; } t[] = {
-		E("External id", AK_EXTID),   E("correlation", AK_CORR),
-		E("stream", AK_STREAM),       E("device", AK_DEVICE),
-		E("grid", AK_GRID),           E("block", AK_BLOCK),
-		E("registers per thread", AK_REGS), E("shared memory", AK_SMEM),
-		E("bytes", AK_BYTES),         E("cuda_sync_kind", AK_SYNC_KIND),
-		E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
-		E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
-		E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
-		E("Input Dims", AK_DIMS),     E("Input type", AK_TYPES),
-		E("Collective name", AK_COLL), E("dtype", AK_DTYPE),
-		E("In msg nelems", AK_IN_NELEMS), E("Out msg nelems", AK_OUT_NELEMS),
-		E("Group size", AK_GROUP_SIZE), E("Process Group Name", AK_PG_NAME),
-		E("Process Group Description", AK_PG_DESC), E("Process Group Ranks", AK_PG_RANKS),
-		E("In split size", AK_IN_SPLIT), E("Out split size", AK_OUT_SPLIT),
-		E("Seq", AK_SEQ),
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].n == n && !memcmp(t[i].s, s, n))
-			return t[i].k;
-	return AK_OTHER;
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	for (size_t i = 0; i < nw; i++) {
+		unsigned h = kw_hash((const unsigned char *)w[i].s, w[i].n);
+		while (t->slot[h])
+			h = (h + 1) & (KW_SLOTS - 1);
+		t->slot[h] = (uint8_t)(i + 1);
+	}
 }
+
+static int kw_find(const struct kwtab *t, const unsigned char *s, size_t n, int dflt)
+{
+	if (!n)
+		return dflt;
+	for (unsigned h = kw_hash(s, n); t->slot[h]; h = (h + 1) & (KW_SLOTS - 1)) {
+		const struct kw *w = &t->w[t->slot[h] - 1];
+		if (w->n == n && !memcmp(w->s, s, n))
+			return w->v;
+	}
+	return dflt;
+}
+
+static const struct kw cat_words[] = {
+	E("kernel", C_KERNEL),       E("Kernel", C_KERNEL),
+	E("gpu_memcpy", C_MEMCPY),   E("Memcpy", C_MEMCPY),
+	E("gpu_memset", C_MEMSET),   E("Memset", C_MEMSET),
+	E("cuda_runtime", C_RUNTIME), E("Runtime", C_RUNTIME),
+	E("cuda_driver", C_DRIVER),  E("Driver", C_DRIVER),
+	E("cuda_sync", C_SYNC),      E("cpu_op", C_CPU_OP),
+	E("Operator", C_CPU_OP),     E("user_annotation", C_USER_ANN),
+	E("gpu_user_annotation", C_GPU_USER_ANN), E("python_function", C_PYFUNC),
+	E("ac2g", C_FLOW),
+};
+
+static const struct kw arg_words[] = {
+	E("External id", AK_EXTID),   E("correlation", AK_CORR),
+	E("stream", AK_STREAM),       E("device", AK_DEVICE),
+	E("grid", AK_GRID),           E("block", AK_BLOCK),
+	E("registers per thread", AK_REGS), E("shared memory", AK_SMEM),
+	E("bytes", AK_BYTES),         E("cuda_sync_kind", AK_SYNC_KIND),
+	E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
+	E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
+	E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
+	E("Input Dims", AK_DIMS),     E("Input type", AK_TYPES),
+	E("Collective name", AK_COLL), E("dtype", AK_DTYPE),
+	E("In msg nelems", AK_IN_NELEMS), E("Out msg nelems", AK_OUT_NELEMS),
+	E("Group size", AK_GROUP_SIZE), E("Process Group Name", AK_PG_NAME),
+	E("Process Group Description", AK_PG_DESC), E("Process Group Ranks", AK_PG_RANKS),
+	E("In split size", AK_IN_SPLIT), E("Out split size", AK_OUT_SPLIT),
+	E("Seq", AK_SEQ),
+};
 
 /* Enter a value that is skipped whole (its nesting counted), then return to `ret`. */
 static int skip_container(struct kt *k, enum state ret)
@@ -916,7 +982,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			ev->ph = ty == V_STR && n ? (char)s[0] : '?';
 			break;
 		case EK_CAT:
-			ev->cat = ty == V_STR ? cat_of(s, n) : C_OTHER;
+			ev->cat = ty == V_STR ? (enum cat)kw_find(&k->cats, s, n, C_OTHER) : C_OTHER;
 			break;
 		case EK_NAME:
 			if (ty == V_STR)
@@ -1149,7 +1215,7 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 		k->st = S_EVVAL;
 		break;
 	case S_ARGS:
-		k->ak = arg_of(s, n);
+		k->ak = (enum argkey)kw_find(&k->args, s, n, AK_OTHER);
 		k->st = S_ARGVAL;
 		break;
 	case S_PROP:
@@ -1490,6 +1556,8 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	pt_hashmap_init(&k.tnames);
 	pt_hashmap_init(&k.names);
 	k.join = pt_cjoin_new(m);
+	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));
+	kw_build(&k.args, arg_words, sizeof(arg_words) / sizeof(arg_words[0]));
 	k.h = yajl_alloc(&callbacks, NULL, &k);
 	yajl_config(k.h, yajl_dont_validate_strings, 1);
 	const char *where = k.gz ? " of the decompressed text" : "";
