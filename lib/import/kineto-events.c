@@ -360,12 +360,12 @@ int pt_kt_event_done(struct kt *k)
 		bool coll = false; /* a collective call (record_param_comms, nccl:all_reduce, ...) */
 		for (uint32_t i = 0; i < k->ka.ncv; i++)
 			coll |= k->ka.cv[i].key == AK_COLL;
-		const char *type = c == C_PYFUNC              ? "PythonOp"
-				   : coll                     ? "Communication"
-				   : c == C_CPU_OP            ? "Operator"
-				   : is_step_name(ev->name)   ? "ProfileStep"
-							      : "UserRange";
-		struct pt_range_info ri = { evi, pt_model_str(m, type), 0, 0, 0,
+		static const char *const types[KT_NTYPES] = { "PythonOp", "Communication", "Operator", "ProfileStep",
+							      "UserRange" };
+		int ty = c == C_PYFUNC ? 0 : coll ? 1 : c == C_CPU_OP ? 2 : is_step_name(ev->name) ? 3 : 4;
+		if (!k->type_ids[ty]) /* interned once a file */
+			k->type_ids[ty] = pt_model_str(m, types[ty]) + 1;
+		struct pt_range_info ri = { evi, k->type_ids[ty] - 1, 0, 0, 0,
 					    ev->has[AK_EXTID] ? (uint64_t)ev->a[AK_EXTID] : 0, 0 };
 		pt_vec_push(&m->ranges, ri);
 		/* Python functions enclose the operators that launch GPU work: GPU work joins the

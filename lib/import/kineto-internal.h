@@ -38,6 +38,7 @@ enum argkey {
 
 /* An event's Input Dims (as cupti.md §6.12's sizes text), Input type and collective arguments. */
 #define KT_MAX_INPUTS 64
+#define KT_NTYPES 5 /* PythonOp, Communication, Operator, ProfileStep, UserRange */
 struct kargs {
 	char *dims;            /* "[[512], [64, 1024], []]" */
 	size_t dlen, dcap;
@@ -124,6 +125,7 @@ struct kt {
 	struct kargs ka;
 	struct kwtab cats, args; /* key dispatch */
 	uint32_t key_ids[AK__N]; /* string ids of arg_keys, + 1 (0: not interned yet) */
+	uint32_t type_ids[KT_NTYPES]; /* string ids of the host ranges' types, + 1 (0: not yet) */
 	uint64_t n_args;         /* event arguments kept */
 	size_t nev; /* traceEvents elements seen */
 	bool in_events_seen;
