@@ -14,7 +14,7 @@
 #include "support/pdeflate.h"
 #include "support/xalloc.h"
 
-enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS, OPT_IN_MEMORY };
+enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS, OPT_IN_MEMORY, OPT_KINETO_PYFUNC };
 
 static const struct pt_opt import_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
@@ -25,6 +25,9 @@ static const struct pt_opt import_opts[] = {
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
 	  "keep every event in memory until the model is written (default: encode them as they come)", NULL },
 	{ "minddata", 0, "DIR", OPT_MINDDATA, "also read MindData files (pipeline, queues, CPU) from DIR", NULL },
+	{ "kineto-python-functions", 0, NULL, OPT_KINETO_PYFUNC,
+	  "also import a Kineto trace's python_function events, as PythonOp host ranges (default: counted only)",
+	  NULL },
 	{ 0 },
 };
 
@@ -48,6 +51,8 @@ static int own(struct pt_common *c, int id, const char *arg)
 		in_memory = true;
 	} else if (id == OPT_MINDDATA) {
 		c->imp.minddata_dir = arg;
+	} else if (id == OPT_KINETO_PYFUNC) {
+		c->imp.kineto_python_functions = true;
 	}
 	return 0;
 }

@@ -25,6 +25,120 @@ static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
 		pt_table_set_strdup(t, r, c, s, strlen(s));
 }
 
+/* One row of the collectives table: what is equal across the events it counts, and their sums. */
+struct coll {
+	uint32_t dev;                          /* device index */
+	uint32_t name, dtype, group, pg, kind; /* string ids (UINT32_MAX: none); kind: the event kind */
+	int64_t calls, in, out;
+};
+
+static uint32_t find_str(const struct pt_model *m, const char *s)
+{
+	return pt_strtab_find(&m->strings, s, strlen(s));
+}
+
+static bool num_text(const struct pt_model *m, uint32_t id, int64_t *v)
+{
+	if (id == UINT32_MAX)
+		return false;
+	const char *s = pt_strtab_get(&m->strings, id);
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (end == s || *end || x < 0)
+		return false;
+	*v = x;
+	return true;
+}
+
+/*
+ * Distributed runs: each device's communication backend and the collectives
+ * its events record (Kineto's NCCL arguments, on the host's collective call and
+ * on the NCCL kernel: one row per device, event kind, collective, dtype, group
+ * size and process group). NULL when the model has neither.
+ */
+static struct pt_table *comm_table(const struct pt_model *m)
+{
+	enum { K_NAME, K_DTYPE, K_IN, K_OUT, K_GROUP, K_PG, K__N };
+	static const char *const keys[K__N] = { "Collective name", "dtype",      "In msg nelems",
+						"Out msg nelems",  "Group size", "Process Group Name" };
+	uint32_t kid[K__N];
+	for (int i = 0; i < K__N; i++)
+		kid[i] = find_str(m, keys[i]);
+	PT_VEC(struct coll) rows = { 0 };
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < m->event_args.n;) {
+		uint32_t e = m->event_args.v[i].event;
+		uint32_t val[K__N];
+		for (int k = 0; k < K__N; k++)
+			val[k] = UINT32_MAX;
+		for (; i < m->event_args.n && m->event_args.v[i].event == e; i++)
+			for (int k = 0; k < K__N; k++)
+				if (kid[k] != UINT32_MAX && m->event_args.v[i].key == kid[k])
+					val[k] = m->event_args.v[i].value;
+		if (val[K_NAME] == UINT32_MAX || e >= ev->n)
+			continue;
+		struct coll c = { m->tracks.v[ev->track[e]].device, val[K_NAME], val[K_DTYPE], val[K_GROUP], val[K_PG],
+				  ev->kind[e], 0, 0, 0 };
+		size_t r = 0;
+		while (r < rows.n && (rows.v[r].dev != c.dev || rows.v[r].name != c.name || rows.v[r].dtype != c.dtype ||
+				      rows.v[r].group != c.group || rows.v[r].pg != c.pg || rows.v[r].kind != c.kind))
+			r++;
+		if (r == rows.n)
+			pt_vec_push(&rows, c);
+		int64_t v;
+		rows.v[r].calls++;
+		if (num_text(m, val[K_IN], &v))
+			rows.v[r].in += v;
+		if (num_text(m, val[K_OUT], &v))
+			rows.v[r].out += v;
+	}
+	bool any = rows.n > 0;
+	for (size_t d = 0; d < m->devices.n; d++)
+		any |= m->devices.v[d].comm_backend != NULL;
+	if (!any) {
+		pt_vec_free(&rows);
+		return NULL;
+	}
+	struct pt_table *t = pt_table_new("collectives", "Communication");
+	const char *cols[] = { "device_id", "rank",       "backend",       "on",    "collective", "dtype",
+			       "group_size", "process_group", "calls", "in_nelems",  "out_nelems" };
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		pt_table_add_col(t, cols[i], i == 0 || i == 1 || i >= 8 ? PT_COL_INT : PT_COL_STR,
+				 i < 8 ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		bool has = false;
+		for (size_t r = 0; r < rows.n; r++)
+			has |= rows.v[r].dev == d;
+		if (!has && !dv->comm_backend)
+			continue;
+		for (size_t r = 0; r < rows.n || !has; r++) {
+			const struct coll *c = has ? &rows.v[r] : NULL;
+			if (c && c->dev != d)
+				continue;
+			size_t row = pt_table_add_row(t);
+			pt_table_set_int(t, row, 0, dv->id);
+			if (dv->pid && dv->rank >= 0)
+				pt_table_set_int(t, row, 1, dv->rank);
+			set_s(t, row, 2, dv->comm_backend);
+			if (!c) {
+				pt_table_set_int(t, row, 8, 0);
+				break;
+			}
+			set_s(t, row, 3, c->kind == PT_EV_KERNEL ? "kernel" : c->kind == PT_EV_RANGE ? "host range" : "event");
+			const uint32_t ids[] = { c->name, c->dtype, c->group, c->pg };
+			for (int k = 0; k < 4; k++)
+				if (ids[k] != UINT32_MAX)
+					set_s(t, row, 4 + (size_t)k, pt_strtab_get(&m->strings, ids[k]));
+			pt_table_set_int(t, row, 8, c->calls);
+			pt_table_set_int(t, row, 9, c->in);
+			pt_table_set_int(t, row, 10, c->out);
+		}
+	}
+	pt_vec_free(&rows);
+	return t;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -128,9 +242,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_table_set_int(ts, r, 2, s->value);
 	}
 
-	struct pt_table *tables[] = { tm, td, ts };
-	rc = pt_common_emit(&c, tables, 3, &e);
-	for (int i = 0; i < 3; i++)
+	struct pt_table *tables[] = { tm, td, ts, comm_table(m) };
+	int nt = tables[3] ? 4 : 3;
+	rc = pt_common_emit(&c, tables, (size_t)nt, &e);
+	for (int i = 0; i < nt; i++)
 		pt_table_free(tables[i]);
 	free(agg);
 	pt_model_free(m);
@@ -144,7 +259,9 @@ const struct pt_cmd pt_cmd_info = {
 	.description = "Three tables: the model's counts; one row per device (clock frequency and where it came\n"
 		       "from, framework era and data-type table, counts, first and last event time); and the\n"
 		       "import facts each importer recorded (records read, skipped, orphan Start/End records,\n"
-		       "executions without a framework op, ...). See proftool-info(1) for every key.",
+		       "executions without a framework op, ...). A fourth for distributed runs: each device's\n"
+		       "communication backend and the collectives its events record (Kineto's NCCL arguments).\n"
+		       "See proftool-info(1) for every key.",
 	.groups = groups,
 	.run = run,
 };

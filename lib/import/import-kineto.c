@@ -21,6 +21,9 @@
  * The JSON is parsed as a stream (yajl) from zlib's gzread, so plain and
  * gzipped files are read alike, a buffer at a time: memory holds the model
  * and the joins' small records, never the text.
+ * This file reads: the sniff, the stream and its callbacks (which collect one
+ * event at a time in struct kt, kineto-internal.h), files and directories;
+ * kineto-events.c maps each complete event onto the model.
  */
 #define _GNU_SOURCE /* memmem */
 #include "import/import-kineto.h"
@@ -39,6 +42,7 @@
 
 #include "import/import-cupti-join.h"
 #include "import/input.h"
+#include "import/kineto-internal.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -55,6 +59,32 @@
 
 bool pt_kineto_decimal(const char *s, size_t n, int scale, int64_t *out)
 {
+	/* the common texts first: an integer of up to 15 digits, or with up to `scale` (≤ 3)
+	 * decimals ("2413669097444.592"), exact without the general path below */
+	if (n && n <= 20 && scale >= 0 && scale <= 3) {
+		size_t j = s[0] == '-';
+		uint64_t v = 0;
+		size_t d0 = j;
+		while (j < n && s[j] >= '0' && s[j] <= '9')
+			v = v * 10 + (uint64_t)(s[j++] - '0');
+		size_t nint = j - d0;
+		int frac = 0;
+		if (j < n && s[j] == '.' && nint) {
+			size_t f0 = ++j;
+			while (j < n && s[j] >= '0' && s[j] <= '9' && frac < scale) {
+				v = v * 10 + (uint64_t)(s[j++] - '0');
+				frac++;
+			}
+			if (j == f0)
+				frac = -1; /* "1." : not a number; the general path says so */
+		}
+		if (j == n && nint && nint <= 15 && frac >= 0) {
+			for (int e = frac; e < scale; e++)
+				v *= 10;
+			*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+			return true;
+		}
+	}
 	size_t i = 0;
 	bool neg = i < n && s[i] == '-';
 	i += neg;
@@ -144,103 +174,7 @@ bool pt_kineto_sniff(const char *b, size_t n)
 	return false;
 }
 
-/* ---- parser state --------------------------------------------------------------------- */
-
-enum state {
-	S_TOP0, S_TOP, S_TOPVAL, S_EVENTS, S_EV, S_EVVAL, S_ARGS, S_ARGVAL, S_ARGARR,
-	S_PROPS, S_PROP, S_PROPVAL, S_DIST, S_DISTVAL, S_DONE,
-};
-
-enum topkey { TK_OTHER, TK_EVENTS, TK_PROPS, TK_DIST, TK_BASE };
-enum evkey { EK_OTHER, EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS };
-enum argkey {
-	AK_OTHER, AK_EXTID, AK_CORR, AK_STREAM, AK_DEVICE, AK_GRID, AK_BLOCK, AK_REGS, AK_SMEM, AK_BYTES,
-	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV, AK__N,
-};
-enum propkey { PK_OTHER, PK_ID, PK_NAME, PK_MEM, PK_SMS, PK_CCMAJ, PK_CCMIN };
-enum distkey { DK_OTHER, DK_RANK, DK_WORLD, DK_BACKEND };
-
-enum cat {
-	C_NONE, C_OTHER, C_KERNEL, C_MEMCPY, C_MEMSET, C_RUNTIME, C_DRIVER, C_SYNC, C_CPU_OP, C_USER_ANN,
-	C_GPU_USER_ANN, C_PYFUNC, C_FLOW,
-};
-
-/* A time field: absent, a number (ns in v), or something else. */
-enum tstate { T_ABSENT, T_OK, T_BAD, T_RANGE };
-
-struct prop {
-	int64_t id, mem, sms, ccmaj, ccmin;
-	char *name;
-};
-
-struct kev {
-	char ph;
-	enum cat cat;
-	bool pid_num, tid_num;
-	int64_t pid, tid;
-	enum tstate ts_st, dur_st;
-	int64_t ts, dur;
-	uint64_t off; /* byte offset of the event's '{' */
-	bool has[AK__N];
-	int64_t a[AK__N];
-	int32_t grid[3], block[3];
-	uint32_t ngrid, nblock;
-	char *name;   /* the event's name, NUL-terminated */
-	size_t nlen, ncap;
-	char *aname;  /* args.name (metadata) or args.cuda_sync_kind */
-	size_t alen, acap;
-};
-
-struct kt {
-	struct pt_model *m;
-	const char *path;
-	struct pt_diag *diag;
-	yajl_handle h;
-	bool gz;
-	uint64_t fed; /* bytes handed to the parser before the current chunk */
-	struct pt_err **e;
-	char *err;    /* the first error, set by a callback that cancels the parse */
-	uint64_t err_off;
-	/* parse state */
-	enum state st, skip_ret;
-	uint32_t skip;
-	enum topkey tk;
-	enum evkey ek;
-	enum argkey ak;
-	enum propkey pk;
-	enum distkey dk;
-	struct kev ev;
-	size_t nev; /* traceEvents elements seen */
-	bool in_events_seen;
-	/* trace facts */
-	bool base_known, base_seen, tail_probed, tail_found;
-	int64_t base, tail_base;
-	int64_t rank, world;
-	char *backend;
-	PT_VEC(struct prop) props;
-	struct prop cur_prop;
-	/* model */
-	struct pt_hashmap cpu;    /* host pid -> CPU device index */
-	struct pt_hashmap gpu;    /* CUDA device id -> GPU device index */
-	struct pt_hashmap tracks; /* (device << 40 | kind << 36 | stream) -> track index */
-	uint64_t last_key;
-	uint32_t last_track;
-	uint32_t first_cpu;       /* PT_NONE until a host event */
-	PT_VEC(uint32_t) devs;    /* devices this file added */
-	PT_VEC(uint32_t) host_tracks;
-	struct pt_hashmap pnames; /* pid -> string id + 1 (process_name) */
-	struct pt_hashmap tnames; /* pid << 32 | tid -> string id + 1 (thread_name) */
-	struct pt_hashmap names;  /* hash of a name -> string id + 1, for the last one seen */
-	uint32_t copy_names[64];
-	struct pt_cjoin *join;
-	PT_VEC(struct pt_cjoin_range) ranges;
-	/* counters */
-	uint64_t n_imported, n_ignored, n_flows, n_pyfunc, n_gpu_ann, n_neg_dur, n_no_pid, n_no_device, n_meta;
-	uint64_t n_unjoined; /* calls and ranges of a process other than the GPUs' (first) one */
-};
-
-static int fail(struct kt *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct kt *k, const char *fmt, ...)
+int pt_kt_fail(struct kt *k, const char *fmt, ...)
 {
 	if (k->err)
 		return 0;
@@ -252,301 +186,6 @@ static int fail(struct kt *k, const char *fmt, ...)
 	k->err = pt_xstrdup(b);
 	k->err_off = k->fed + yajl_get_bytes_consumed(k->h);
 	return 0; /* yajl: cancel the parse */
-}
-
-/* ---- model helpers ---------------------------------------------------------------------- */
-
-static uint32_t new_device(struct kt *k, enum pt_device_kind kind, uint32_t id, const char *name)
-{
-	struct pt_device d;
-	memset(&d, 0, sizeof(d));
-	d.id = id;
-	d.kind = kind;
-	d.name = pt_xstrdup(name);
-	d.clock = pt_xstrdup("unix");
-	d.rank = -1;
-	pt_vec_push(&k->m->devices, d);
-	uint32_t di = (uint32_t)(k->m->devices.n - 1);
-	pt_vec_push(&k->devs, di);
-	return di;
-}
-
-static uint32_t cpu_device(struct kt *k, int64_t pid)
-{
-	bool added;
-	uint64_t *v = pt_hashmap_put(&k->cpu, (uint64_t)pid, 0, &added);
-	if (added) {
-		char b[48];
-		snprintf(b, sizeof(b), "process %" PRId64, pid);
-		*v = new_device(k, PT_DEV_CPU, (uint32_t)pid, b);
-		k->m->devices.v[*v].pid = (uint32_t)pid;
-		if (k->first_cpu == PT_NONE)
-			k->first_cpu = (uint32_t)*v;
-	}
-	return (uint32_t)*v;
-}
-
-static uint32_t gpu_device(struct kt *k, int64_t dev)
-{
-	bool added;
-	uint64_t *v = pt_hashmap_put(&k->gpu, (uint64_t)dev, 0, &added);
-	if (added) {
-		char b[48];
-		snprintf(b, sizeof(b), "GPU %" PRId64, dev);
-		*v = new_device(k, PT_DEV_GPU, (uint32_t)dev, b);
-	}
-	return (uint32_t)*v;
-}
-
-static uint32_t track(struct kt *k, uint32_t dev, enum pt_track_kind kind, int64_t stream)
-{
-	uint64_t key = (uint64_t)dev << 40 | (uint64_t)kind << 36 | ((uint64_t)stream & 0xfffffffffULL);
-	if (key == k->last_key)
-		return k->last_track;
-	bool added;
-	uint64_t *v = pt_hashmap_put(&k->tracks, key, 0, &added);
-	if (added) {
-		char name[64];
-		if (kind == PT_TRACK_STREAM)
-			snprintf(name, sizeof(name), stream < 0 ? "device" : "stream %" PRId64, stream);
-		else
-			snprintf(name, sizeof(name), "thread %" PRId64, stream);
-		struct pt_track t = { dev, kind, stream, pt_model_str(k->m, name) };
-		pt_vec_push(&k->m->tracks, t);
-		*v = k->m->tracks.n - 1;
-		if (kind == PT_TRACK_HOST_THREAD)
-			pt_vec_push(&k->host_tracks, (uint32_t)*v);
-	}
-	k->last_key = key;
-	k->last_track = (uint32_t)*v;
-	return (uint32_t)*v;
-}
-
-/* The model string of the event's name; the last id per hash slot is remembered. */
-static uint32_t ev_name(struct kt *k)
-{
-	uint64_t hsh = 1469598103934665603ULL;
-	for (size_t i = 0; i < k->ev.nlen; i++)
-		hsh = (hsh ^ (unsigned char)k->ev.name[i]) * 1099511628211ULL;
-	bool added;
-	uint64_t *v = pt_hashmap_put(&k->names, hsh, 0, &added);
-	if (!added) {
-		uint32_t id = (uint32_t)(*v - 1);
-		if (pt_strtab_len(&k->m->strings, id) == k->ev.nlen &&
-		    !memcmp(pt_model_strget(k->m, id), k->ev.name, k->ev.nlen))
-			return id;
-	}
-	uint32_t id = pt_strtab_intern(&k->m->strings, k->ev.name, k->ev.nlen);
-	*v = (uint64_t)id + 1;
-	return id;
-}
-
-static const char *const copy_kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-					  "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
-static const char *const mem_kinds[] = { "Unknown", "Pageable", "Pinned", "Device",
-					 "Array",   "Managed",  "Device Static", "Managed Static" };
-
-static uint8_t find_kind(const char *const *tab, int n, const char *s, size_t len)
-{
-	for (int i = 0; i < n; i++)
-		if (strlen(tab[i]) == len && !memcmp(tab[i], s, len))
-			return (uint8_t)i;
-	return 0;
-}
-
-/* "Memcpy HtoD (Pageable -> Device)" / "Memset (Device)": CUPTI's kinds back from Kineto's names. */
-static void copy_kinds_of(const char *name, bool set, struct pt_copy_info *ci)
-{
-	const char *p = name + (set ? 6 : 6);
-	if (strncmp(name, set ? "Memset" : "Memcpy", 6))
-		return;
-	while (*p == ' ')
-		p++;
-	if (!set) {
-		const char *sp = strchr(p, ' ');
-		size_t l = sp ? (size_t)(sp - p) : strlen(p);
-		ci->copy_kind = find_kind(copy_kinds, 11, p, l);
-		p += l;
-		while (*p == ' ')
-			p++;
-	}
-	if (*p != '(')
-		return;
-	p++;
-	const char *close = strchr(p, ')');
-	if (!close)
-		return;
-	if (set) {
-		ci->dst_kind = find_kind(mem_kinds, 8, p, (size_t)(close - p));
-		return;
-	}
-	const char *arrow = strstr(p, " -> ");
-	if (!arrow || arrow > close)
-		return;
-	ci->src_kind = find_kind(mem_kinds, 8, p, (size_t)(arrow - p));
-	ci->dst_kind = find_kind(mem_kinds, 8, arrow + 4, (size_t)(close - arrow - 4));
-}
-
-static bool is_step_name(const char *s)
-{
-	if (strncmp(s, "ProfilerStep#", 13) || !s[13])
-		return false;
-	for (s += 13; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* ---- one event ------------------------------------------------------------------------------ */
-
-static int check_time(struct kt *k, const char *what, enum tstate st)
-{
-	if (st == T_ABSENT)
-		return fail(k, "event %zu: no '%s' at byte %" PRIu64, k->nev, what, k->ev.off);
-	if (st == T_BAD)
-		return fail(k, "event %zu: '%s' is not a number at byte %" PRIu64, k->nev, what, k->ev.off);
-	return fail(k, "event %zu: '%s' out of range at byte %" PRIu64, k->nev, what, k->ev.off);
-}
-
-static void metadata(struct kt *k)
-{
-	struct kev *ev = &k->ev;
-	k->n_meta++;
-	if (!ev->pid_num || !ev->aname || !ev->alen)
-		return;
-	uint32_t sid = pt_strtab_intern(&k->m->strings, ev->aname, ev->alen) + 1;
-	if (!strcmp(ev->name, "process_name"))
-		*pt_hashmap_put(&k->pnames, (uint64_t)ev->pid, 0, NULL) = sid;
-	else if (!strcmp(ev->name, "thread_name") && ev->tid_num)
-		*pt_hashmap_put(&k->tnames, (uint64_t)ev->pid << 32 ^ (uint32_t)ev->tid, 0, NULL) = sid;
-}
-
-static int event_done(struct kt *k)
-{
-	struct kev *ev = &k->ev;
-	if (ev->name)
-		ev->name[ev->nlen] = 0;
-	else
-		ev->name = pt_xcalloc(1, (ev->ncap = 16));
-	if (ev->ph == 'M') {
-		metadata(k);
-		return 1;
-	}
-	if (ev->ph == 's' || ev->ph == 'f' || ev->ph == 't' || ev->cat == C_FLOW) {
-		k->n_flows++;
-		return 1;
-	}
-	enum cat c = ev->cat;
-	if (ev->ph != 'X' || c == C_NONE || c == C_OTHER) {
-		k->n_ignored++;
-		return 1;
-	}
-	if (c == C_PYFUNC) {
-		k->n_pyfunc++;
-		return 1;
-	}
-	if (c == C_GPU_USER_ANN) {
-		k->n_gpu_ann++;
-		return 1;
-	}
-	if (ev->ts_st != T_OK)
-		return check_time(k, "ts", ev->ts_st);
-	if (ev->dur_st != T_OK)
-		return check_time(k, "dur", ev->dur_st);
-	int64_t start = ev->ts + k->base, dur = ev->dur;
-	if (start > PT_TIME_LIMIT || start < -PT_TIME_LIMIT || start + dur > PT_TIME_LIMIT)
-		return fail(k, "event %zu: 'ts' out of range at byte %" PRIu64, k->nev, ev->off);
-	if (dur < 0) {
-		k->n_neg_dur++;
-		pt_diag_warn(k->diag, k->path, "skipped events with a negative 'dur'", PT_POS_OFFSET, ev->off);
-		return 1;
-	}
-	struct pt_model *m = k->m;
-	uint32_t evi = (uint32_t)pt_events_total(&m->events);
-	uint64_t corr = ev->has[AK_CORR] ? (uint64_t)ev->a[AK_CORR] : 0;
-	if (c == C_KERNEL || c == C_MEMCPY || c == C_MEMSET || c == C_SYNC) {
-		int64_t dev = ev->has[AK_DEVICE] ? ev->a[AK_DEVICE] : ev->pid_num ? ev->pid : -1;
-		if (dev < 0 || dev > UINT32_MAX) {
-			k->n_no_device++;
-			return 1;
-		}
-		int64_t stream = ev->has[AK_STREAM] ? ev->a[AK_STREAM] : ev->tid_num ? ev->tid : -1;
-		uint32_t gd = gpu_device(k, dev);
-		uint32_t t = track(k, gd, PT_TRACK_STREAM, stream);
-		uint32_t name = ev_name(k);
-		if (c == C_KERNEL) {
-			pt_model_add_event(m, t, name, PT_EV_KERNEL, start, dur, corr, PT_NONE, 0);
-			struct pt_kernel_config kc;
-			memset(&kc, 0, sizeof(kc));
-			for (int i = 0; i < 3; i++) {
-				kc.grid[i] = i < (int)ev->ngrid ? ev->grid[i] : 0;
-				kc.block[i] = i < (int)ev->nblock ? ev->block[i] : 0;
-			}
-			kc.registers = ev->has[AK_REGS] ? (uint32_t)ev->a[AK_REGS] : 0;
-			kc.static_smem = ev->has[AK_SMEM] ? (int32_t)ev->a[AK_SMEM] : 0;
-			pt_model_add_kernel(m, evi, &kc);
-			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, true);
-		} else if (c == C_SYNC) {
-			pt_model_add_event(m, t, name, PT_EV_SYNC, start, dur, corr, PT_NONE, 0);
-			static const char *const names[] = { "Unknown Sync", "Event Sync", "Stream Wait Event",
-							     "Stream Sync", "Context Sync" };
-			uint32_t ty = 0;
-			const char *kind = ev->aname && ev->alen ? ev->aname : ev->name;
-			for (uint32_t i = 0; i < 5; i++)
-				if (!strcmp(kind, names[i]))
-					ty = i;
-			struct pt_sync_info si = { evi, ty, ev->has[AK_WAIT_EVENT] ? ev->a[AK_WAIT_EVENT] : -1,
-						   ev->has[AK_WAIT_STREAM] ? ev->a[AK_WAIT_STREAM] : -1,
-						   ev->has[AK_WAIT_CORR] ? ev->a[AK_WAIT_CORR] : -1 };
-			pt_vec_push(&m->syncs, si);
-			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, false);
-		} else {
-			bool set = c == C_MEMSET;
-			struct pt_copy_info ci = { evi, 0, 0, 0, ev->has[AK_BYTES] ? (uint64_t)ev->a[AK_BYTES] : 0, -1, -1 };
-			copy_kinds_of(ev->name, set, &ci);
-			if (ev->has[AK_FROMDEV])
-				ci.src_device = (int32_t)ev->a[AK_FROMDEV];
-			if (ev->has[AK_TODEV])
-				ci.dst_device = (int32_t)ev->a[AK_TODEV];
-			pt_model_add_event(m, t, name, set ? PT_EV_MEMSET : PT_EV_MEMCPY, start, dur, corr, PT_NONE, 0);
-			pt_vec_push(&m->copies, ci);
-			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, false);
-		}
-		k->n_imported++;
-		return 1;
-	}
-	/* host events */
-	if (!ev->pid_num || !ev->tid_num) {
-		k->n_no_pid++;
-		return 1;
-	}
-	uint32_t cd = cpu_device(k, ev->pid);
-	uint32_t t = track(k, cd, PT_TRACK_HOST_THREAD, ev->tid);
-	uint32_t name = ev_name(k);
-	/* the GPU devices belong to the first process (finish); another process's calls and
-	 * ranges are kept but never joined to GPU work, which a model's links may not cross */
-	bool joins = cd == k->first_cpu;
-	k->n_unjoined += !joins;
-	if (c == C_RUNTIME || c == C_DRIVER) {
-		pt_model_add_event(m, t, name, PT_EV_API, start, dur, corr, PT_NONE, 0);
-		if (joins)
-			pt_cjoin_call(k->join, c == C_DRIVER, (uint32_t)corr, evi, t, start);
-		if (ev->has[AK_EXTID] && corr) {
-			struct pt_ext_corr x = { cd, 3, corr, (uint64_t)ev->a[AK_EXTID] };
-			pt_vec_push(&m->ext_corr, x);
-		}
-	} else { /* cpu_op, user_annotation */
-		pt_model_add_event(m, t, name, PT_EV_RANGE, start, dur, 0, PT_NONE, 0);
-		const char *type = c == C_CPU_OP ? "Operator" : is_step_name(ev->name) ? "ProfileStep" : "UserRange";
-		struct pt_range_info ri = { evi, pt_model_str(m, type), 0, 0, 0,
-					    ev->has[AK_EXTID] ? (uint64_t)ev->a[AK_EXTID] : 0, 0 };
-		pt_vec_push(&m->ranges, ri);
-		struct pt_cjoin_range r = { start, start + dur, t, evi, true, false };
-		if (joins)
-			pt_vec_push(&k->ranges, r);
-	}
-	k->n_imported++;
-	return 1;
 }
 
 /* An integer's JSON text: -?[0-9]+ */
@@ -659,42 +298,69 @@ static void buf_set(char **b, size_t *len, size_t *cap, const unsigned char *s, 
 	*len = n;
 }
 
-static enum cat cat_of(const unsigned char *s, size_t n)
+/*
+ * Key dispatch, once per event category and per args key: an open-addressing
+ * table of KW_SLOTS slots hashed from the length and three bytes, each hit
+ * confirmed by one memcmp (a linear scan of the tables cost 4 % of the import).
+ */
+static unsigned kw_hash(const unsigned char *s, size_t n)
 {
-	static const struct { const char *s; size_t n; enum cat c; } t[] = {
-		E("kernel", C_KERNEL),       E("Kernel", C_KERNEL),
-		E("gpu_memcpy", C_MEMCPY),   E("Memcpy", C_MEMCPY),
-		E("gpu_memset", C_MEMSET),   E("Memset", C_MEMSET),
-		E("cuda_runtime", C_RUNTIME), E("Runtime", C_RUNTIME),
-		E("cuda_driver", C_DRIVER),  E("Driver", C_DRIVER),
-		E("cuda_sync", C_SYNC),      E("cpu_op", C_CPU_OP),
-		E("Operator", C_CPU_OP),     E("user_annotation", C_USER_ANN),
-		E("gpu_user_annotation", C_GPU_USER_ANN), E("python_function", C_PYFUNC),
-		E("ac2g", C_FLOW),
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].n == n && !memcmp(t[i].s, s, n))
-			return t[i].c;
-	return C_OTHER;
+	return (unsigned)(n * 131 + s[0] * 31 + s[n / 2] * 7 + s[n - 1]) & (KW_SLOTS - 1);
 }
 
-static enum argkey arg_of(const unsigned char *s, size_t n)
+static void kw_build(struct kwtab *t, const struct kw *w, size_t nw)
 {
-	static const struct { const char *s; size_t n; enum argkey k; } t[] = {
-		E("External id", AK_EXTID),   E("correlation", AK_CORR),
-		E("stream", AK_STREAM),       E("device", AK_DEVICE),
-		E("grid", AK_GRID),           E("block", AK_BLOCK),
-		E("registers per thread", AK_REGS), E("shared memory", AK_SMEM),
-		E("bytes", AK_BYTES),         E("cuda_sync_kind", AK_SYNC_KIND),
-		E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
-		E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
-		E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].n == n && !memcmp(t[i].s, s, n))
-			return t[i].k;
-	return AK_OTHER;
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	for (size_t i = 0; i < nw; i++) {
+		unsigned h = kw_hash((const unsigned char *)w[i].s, w[i].n);
+		while (t->slot[h])
+			h = (h + 1) & (KW_SLOTS - 1);
+		t->slot[h] = (uint8_t)(i + 1);
+	}
 }
+
+static int kw_find(const struct kwtab *t, const unsigned char *s, size_t n, int dflt)
+{
+	if (!n)
+		return dflt;
+	for (unsigned h = kw_hash(s, n); t->slot[h]; h = (h + 1) & (KW_SLOTS - 1)) {
+		const struct kw *w = &t->w[t->slot[h] - 1];
+		if (w->n == n && !memcmp(w->s, s, n))
+			return w->v;
+	}
+	return dflt;
+}
+
+static const struct kw cat_words[] = {
+	E("kernel", C_KERNEL),       E("Kernel", C_KERNEL),
+	E("gpu_memcpy", C_MEMCPY),   E("Memcpy", C_MEMCPY),
+	E("gpu_memset", C_MEMSET),   E("Memset", C_MEMSET),
+	E("cuda_runtime", C_RUNTIME), E("Runtime", C_RUNTIME),
+	E("cuda_driver", C_DRIVER),  E("Driver", C_DRIVER),
+	E("cuda_sync", C_SYNC),      E("cpu_op", C_CPU_OP),
+	E("Operator", C_CPU_OP),     E("user_annotation", C_USER_ANN),
+	E("gpu_user_annotation", C_GPU_USER_ANN), E("python_function", C_PYFUNC),
+	E("ac2g", C_FLOW),
+};
+
+static const struct kw arg_words[] = {
+	E("External id", AK_EXTID),   E("correlation", AK_CORR),
+	E("stream", AK_STREAM),       E("device", AK_DEVICE),
+	E("grid", AK_GRID),           E("block", AK_BLOCK),
+	E("registers per thread", AK_REGS), E("shared memory", AK_SMEM),
+	E("bytes", AK_BYTES),         E("cuda_sync_kind", AK_SYNC_KIND),
+	E("wait_on_stream", AK_WAIT_STREAM), E("wait_on_cuda_event_record_corr_id", AK_WAIT_CORR),
+	E("wait_on_cuda_event_id", AK_WAIT_EVENT), E("name", AK_NAME),
+	E("fromDevice", AK_FROMDEV),  E("toDevice", AK_TODEV),
+	E("Input Dims", AK_DIMS),     E("Input type", AK_TYPES),
+	E("Collective name", AK_COLL), E("dtype", AK_DTYPE),
+	E("In msg nelems", AK_IN_NELEMS), E("Out msg nelems", AK_OUT_NELEMS),
+	E("Group size", AK_GROUP_SIZE), E("Process Group Name", AK_PG_NAME),
+	E("Process Group Description", AK_PG_DESC), E("Process Group Ranks", AK_PG_RANKS),
+	E("In split size", AK_IN_SPLIT), E("Out split size", AK_OUT_SPLIT),
+	E("Seq", AK_SEQ),
+};
 
 /* Enter a value that is skipped whole (its nesting counted), then return to `ret`. */
 static int skip_container(struct kt *k, enum state ret)
@@ -716,6 +382,9 @@ static void event_begin(struct kt *k)
 	ev->acap = acap;
 	if (ev->name)
 		ev->name[0] = 0;
+	k->ka.has_dims = k->ka.has_types = false;
+	k->ka.ncv = 0;
+	k->ka.tlen = 0;
 	ev->off = k->fed + yajl_get_bytes_consumed(k->h) - 1;
 	k->nev++;
 }
@@ -733,6 +402,44 @@ static void events_begin(struct kt *k)
 
 enum stype { V_NULL, V_BOOL, V_NUM, V_STR };
 
+static void text_add(char **b, size_t *len, size_t *cap, const void *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t c = *cap ? *cap : 256;
+		while (c < *len + n + 1)
+			c *= 2;
+		*b = pt_xrealloc(*b, c);
+		*cap = c;
+	}
+	memcpy(*b + *len, s, n);
+	*len += n;
+	(*b)[*len] = 0;
+}
+
+static void dims_add(struct kargs *a, const void *s, size_t n)
+{
+	text_add(&a->dims, &a->dlen, &a->dcap, s, n);
+}
+
+/* A collective argument's value, as its text (a string's content, a number's digits). */
+static void comm_arg(struct kargs *a, enum argkey key, const unsigned char *s, size_t n)
+{
+	if (a->ncv >= sizeof(a->cv) / sizeof(a->cv[0]))
+		return;
+	a->cv[a->ncv].key = (uint8_t)key;
+	a->cv[a->ncv].off = (uint32_t)a->tlen;
+	a->cv[a->ncv].len = (uint32_t)n;
+	a->ncv++;
+	text_add(&a->text, &a->tlen, &a->tcap, s, n);
+}
+
+/* Input type values of inputs that are not tensors (PyTorch's profiler: the dtype's name for a tensor). */
+static bool nontensor_type(const unsigned char *s, size_t n)
+{
+	return !n || KEYIS(s, n, "Scalar") || KEYIS(s, n, "ScalarList") || KEYIS(s, n, "TensorList") ||
+	       KEYIS(s, n, "GenericList") || KEYIS(s, n, "None");
+}
+
 static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n)
 {
 	if (k->skip)
@@ -740,21 +447,21 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 	struct kev *ev = &k->ev;
 	switch (k->st) {
 	case S_TOP0:
-		return fail(k, "not a Kineto trace: the JSON text is not an object at byte 0");
+		return pt_kt_fail(k, "not a Kineto trace: the JSON text is not an object at byte 0");
 	case S_TOPVAL:
 		k->st = S_TOP;
 		if (k->tk == TK_EVENTS)
-			return fail(k, "'traceEvents' is not an array at byte %" PRIu64,
+			return pt_kt_fail(k, "'traceEvents' is not an array at byte %" PRIu64,
 				    k->fed + yajl_get_bytes_consumed(k->h));
 		if (k->tk == TK_BASE) {
 			int64_t b;
 			if (ty != V_NUM || !int_text((const char *)s, n) || !pt_kineto_decimal((const char *)s, n, 0, &b))
-				return fail(k, "'baseTimeNanoseconds' is not an integer at byte %" PRIu64,
+				return pt_kt_fail(k, "'baseTimeNanoseconds' is not an integer at byte %" PRIu64,
 					    k->fed + yajl_get_bytes_consumed(k->h));
 			if (k->in_events_seen) {
 				/* after the events: the tail probe must have found this very value */
 				if (!k->base_known || b != k->base)
-					return fail(k, "'baseTimeNanoseconds' after the events (%" PRId64
+					return pt_kt_fail(k, "'baseTimeNanoseconds' after the events (%" PRId64
 						       ") differs from the value found before them at byte %" PRIu64,
 						    b, k->fed + yajl_get_bytes_consumed(k->h));
 			}
@@ -764,7 +471,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		}
 		return 1;
 	case S_EVENTS:
-		return fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
+		return pt_kt_fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
 			    k->fed + yajl_get_bytes_consumed(k->h));
 	case S_EVVAL:
 		k->st = S_EV;
@@ -773,7 +480,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			ev->ph = ty == V_STR && n ? (char)s[0] : '?';
 			break;
 		case EK_CAT:
-			ev->cat = ty == V_STR ? cat_of(s, n) : C_OTHER;
+			ev->cat = ty == V_STR ? (enum cat)kw_find(&k->cats, s, n, C_OTHER) : C_OTHER;
 			break;
 		case EK_NAME:
 			if (ty == V_STR)
@@ -823,7 +530,10 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		return 1;
 	case S_ARGVAL:
 		k->st = S_ARGS;
-		if (k->ak == AK_NAME || k->ak == AK_SYNC_KIND) {
+		if (k->ak >= AK_COMM_FIRST) {
+			if (ty == V_STR || ty == V_NUM)
+				comm_arg(&k->ka, k->ak, s, n);
+		} else if (k->ak == AK_NAME || k->ak == AK_SYNC_KIND) {
 			if (ty == V_STR)
 				buf_set(&ev->aname, &ev->alen, &ev->acap, s, n);
 		} else if (k->ak != AK_OTHER && ty == V_NUM) {
@@ -833,6 +543,25 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 				ev->a[k->ak] = v;
 			}
 		}
+		return 1;
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth >= 3)
+			return 1;
+		if (a->depth != 2 || ty != V_NUM || !int_text((const char *)s, n)) {
+			a->dbad = true;
+			return 1;
+		}
+		if (!a->dfirst)
+			dims_add(a, ", ", 2);
+		dims_add(a, s, n);
+		a->dfirst = false;
+		return 1;
+	}
+	case S_TYPES:
+		if (k->ka.ntypes < KT_MAX_INPUTS && (ty == V_NULL || (ty == V_STR && nontensor_type(s, n))))
+			k->ka.nontensor |= (uint64_t)1 << k->ka.ntypes;
+		k->ka.ntypes++;
 		return 1;
 	case S_ARGARR: {
 		int64_t v;
@@ -919,7 +648,7 @@ static int cb_start_map(void *c)
 			return 1;
 		}
 		if (k->tk == TK_EVENTS)
-			return fail(k, "'traceEvents' is not an array at byte %" PRIu64,
+			return pt_kt_fail(k, "'traceEvents' is not an array at byte %" PRIu64,
 				    k->fed + yajl_get_bytes_consumed(k->h));
 		return skip_container(k, S_TOP);
 	case S_EVENTS:
@@ -936,6 +665,12 @@ static int cb_start_map(void *c)
 		return skip_container(k, S_ARGS);
 	case S_ARGARR:
 		return skip_container(k, S_ARGARR);
+	case S_DIMS:
+		k->ka.dbad = true;
+		return skip_container(k, S_DIMS);
+	case S_TYPES:
+		k->ka.ntypes++;
+		return skip_container(k, S_TYPES);
 	case S_PROPS:
 		free(k->cur_prop.name);
 		memset(&k->cur_prop, 0, sizeof(k->cur_prop));
@@ -978,7 +713,7 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 		k->st = S_EVVAL;
 		break;
 	case S_ARGS:
-		k->ak = arg_of(s, n);
+		k->ak = (enum argkey)kw_find(&k->args, s, n, AK_OTHER);
 		k->st = S_ARGVAL;
 		break;
 	case S_PROP:
@@ -1018,7 +753,7 @@ static int cb_end_map(void *c)
 		return 1;
 	case S_EV:
 		k->st = S_EVENTS;
-		return event_done(k);
+		return pt_kt_event_done(k);
 	case S_ARGS:
 		k->st = S_EV;
 		return 1;
@@ -1044,7 +779,7 @@ static int cb_start_array(void *c)
 	}
 	switch (k->st) {
 	case S_TOP0:
-		return fail(k, "not a Kineto trace: the JSON text is an array, not an object, at byte 0");
+		return pt_kt_fail(k, "not a Kineto trace: the JSON text is an array, not an object, at byte 0");
 	case S_TOPVAL:
 		if (k->tk == TK_EVENTS) {
 			events_begin(k);
@@ -1057,7 +792,7 @@ static int cb_start_array(void *c)
 		}
 		return skip_container(k, S_TOP);
 	case S_EVENTS:
-		return fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
+		return pt_kt_fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
 			    k->fed + yajl_get_bytes_consumed(k->h));
 	case S_EVVAL:
 		return skip_container(k, S_EV);
@@ -1066,7 +801,41 @@ static int cb_start_array(void *c)
 			k->st = S_ARGARR;
 			return 1;
 		}
+		if (k->ak == AK_DIMS) {
+			struct kargs *a = &k->ka;
+			a->dlen = a->ndims = 0;
+			a->depth = 1;
+			a->dfirst = true;
+			a->dbad = a->dlist = a->has_dims = false;
+			dims_add(a, "[", 1);
+			k->st = S_DIMS;
+			return 1;
+		}
+		if (k->ak == AK_TYPES) {
+			k->ka.ntypes = 0;
+			k->ka.nontensor = 0;
+			k->st = S_TYPES;
+			return 1;
+		}
 		return skip_container(k, S_ARGS);
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth == 1) {
+			if (!a->dfirst)
+				dims_add(a, ", ", 2);
+			a->dfirst = true;
+			a->dcur = (uint32_t)a->dlen;
+			a->dlist = false;
+			dims_add(a, "[", 1);
+		} else if (a->depth == 2) {
+			a->dlist = true; /* a list of tensors: no shape of its own */
+		}
+		a->depth++;
+		return 1;
+	}
+	case S_TYPES:
+		k->ka.ntypes++;
+		return skip_container(k, S_TYPES);
 	case S_ARGARR:
 		return skip_container(k, S_ARGARR);
 	case S_PROPVAL:
@@ -1094,6 +863,30 @@ static int cb_end_array(void *c)
 	case S_ARGARR:
 		k->st = S_ARGS;
 		return 1;
+	case S_DIMS: {
+		struct kargs *a = &k->ka;
+		if (a->depth == 2) {
+			if (a->dlist)
+				a->dlen = a->dcur + 1; /* "[" */
+			dims_add(a, "]", 1);
+			if (a->ndims < KT_MAX_INPUTS) {
+				a->dstart[a->ndims] = a->dcur;
+				a->dend[a->ndims] = (uint32_t)a->dlen;
+			}
+			a->ndims++;
+			a->dfirst = false;
+		} else if (a->depth == 1) {
+			dims_add(a, "]", 1);
+			a->has_dims = !a->dbad;
+			k->st = S_ARGS;
+		}
+		a->depth--;
+		return 1;
+	}
+	case S_TYPES:
+		k->ka.has_types = true;
+		k->st = S_ARGS;
+		return 1;
 	default:
 		return 1;
 	}
@@ -1106,84 +899,6 @@ static const yajl_callbacks callbacks = {
 
 /* ---- one file -------------------------------------------------------------------------------- */
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct pt_cjoin_range *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1; /* longer first: the shorter one is inner */
-	return x->event < y->event ? -1 : x->event > y->event;
-}
-
-/* After the parse: ranges and joins, names, properties, ranks, stats. */
-static void finish(struct kt *k, uint64_t size)
-{
-	struct pt_model *m = k->m;
-	pt_sort(k->ranges.v, k->ranges.n, sizeof(*k->ranges.v), cmp_range);
-	struct pt_cjoin_stats js;
-	pt_cjoin_finish(k->join, k->ranges.v, k->ranges.n, &js);
-	/* names of threads and processes */
-	for (size_t i = 0; i < k->host_tracks.n; i++) {
-		struct pt_track *t = &m->tracks.v[k->host_tracks.v[i]];
-		uint32_t pid = m->devices.v[t->device].pid;
-		uint64_t *v = pt_hashmap_get(&k->tnames, (uint64_t)pid << 32 ^ (uint32_t)t->stream);
-		if (v)
-			t->name = (uint32_t)(*v - 1);
-	}
-	uint32_t host_pid = k->first_cpu != PT_NONE ? m->devices.v[k->first_cpu].pid : 0;
-	for (size_t i = 0; i < k->devs.n; i++) {
-		struct pt_device *d = &m->devices.v[k->devs.v[i]];
-		d->rank = k->rank >= 0 && k->rank <= INT32_MAX ? (int32_t)k->rank : -1;
-		if (d->kind == PT_DEV_CPU) {
-			uint64_t *v = pt_hashmap_get(&k->pnames, d->pid);
-			if (v) {
-				free(d->name);
-				d->name = pt_xstrdup(pt_model_strget(m, (uint32_t)(*v - 1)));
-			}
-			continue;
-		}
-		d->pid = host_pid;
-		for (size_t j = 0; j < k->props.n; j++) {
-			const struct prop *p = &k->props.v[j];
-			if (p->id != (int64_t)d->id)
-				continue;
-			if (p->name) {
-				free(d->name);
-				d->name = pt_xstrdup(p->name);
-			}
-			d->mem_bytes = p->mem > 0 ? (uint64_t)p->mem : 0;
-			d->sm_count = p->sms > 0 && p->sms <= UINT32_MAX ? (uint32_t)p->sms : 0;
-			d->cc_major = p->ccmaj > 0 && p->ccmaj <= UINT32_MAX ? (uint32_t)p->ccmaj : 0;
-			d->cc_minor = p->ccmin > 0 && p->ccmin <= UINT32_MAX ? (uint32_t)p->ccmin : 0;
-		}
-	}
-	int32_t sd = k->first_cpu != PT_NONE ? (int32_t)k->first_cpu : -1;
-	pt_model_add_source(m, k->path, size, "kineto", sd);
-	const struct { const char *key; uint64_t v; } s[] = {
-		{ "kineto.events", k->nev },
-		{ "kineto.imported_events", k->n_imported },
-		{ "kineto.metadata_events", k->n_meta },
-		{ "kineto.flow_events", k->n_flows },
-		{ "kineto.ignored_events", k->n_ignored },
-		{ "kineto.python_functions_skipped", k->n_pyfunc },
-		{ "kineto.gpu_user_annotations_skipped", k->n_gpu_ann },
-		{ "kineto.negative_durations", k->n_neg_dur },
-		{ "kineto.host_events_without_pid", k->n_no_pid },
-		{ "kineto.host_events_of_other_processes_not_joined", k->n_unjoined },
-		{ "kineto.gpu_events_without_device", k->n_no_device },
-		{ "kineto.gpu_before_api", js.gpu_before_api },
-		{ "kineto.gpu_without_api", js.gpu_without_api },
-		{ "kineto.kernels_without_launch", js.kernels_without_launch },
-		{ "kineto.correlation_duplicates", js.corr_dup },
-	};
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		if (s[i].v || i < 2)
-			pt_model_stat_set(m, sd, s[i].key, (int64_t)s[i].v);
-	if (k->world > 0)
-		pt_model_stat_set(m, sd, "kineto.world_size", k->world);
-}
-
 static void kt_free(struct kt *k)
 {
 	if (k->h)
@@ -1191,6 +906,8 @@ static void kt_free(struct kt *k)
 	free(k->err);
 	free(k->ev.name);
 	free(k->ev.aname);
+	free(k->ka.dims);
+	free(k->ka.text);
 	free(k->backend);
 	for (size_t i = 0; i < k->props.n; i++)
 		free(k->props.v[i].name);
@@ -1226,7 +943,8 @@ static void yajl_msg(yajl_handle h, char *out, size_t n)
 		memmove(out, out + 13, strlen(out + 13) + 1);
 }
 
-static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
+static int import_file(struct pt_model *m, const char *path, bool named, const struct pt_import_opts *o,
+		       struct pt_diag *diag, struct pt_err **e)
 {
 	int fd;
 	uint64_t size;
@@ -1239,6 +957,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	k.m = m;
 	k.path = path;
 	k.diag = diag;
+	k.pyfunc = o && o->kineto_python_functions;
 	k.e = e;
 	k.gz = !gzdirect(g);
 	k.rank = -1;
@@ -1252,6 +971,8 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	pt_hashmap_init(&k.tnames);
 	pt_hashmap_init(&k.names);
 	k.join = pt_cjoin_new(m);
+	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));
+	kw_build(&k.args, arg_words, sizeof(arg_words) / sizeof(arg_words[0]));
 	k.h = yajl_alloc(&callbacks, NULL, &k);
 	yajl_config(k.h, yajl_dont_validate_strings, 1);
 	const char *where = k.gz ? " of the decompressed text" : "";
@@ -1311,7 +1032,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	if (!rc && !k.in_events_seen)
 		rc = pt_err(e, "not a Kineto trace: no 'traceEvents' array");
 	if (!rc)
-		finish(&k, size);
+		pt_kt_finish(&k, size);
 	kt_free(&k);
 	/* the caller names a lone PATH; among several, or in a directory, the failing file is named */
 	if (rc && !named)
@@ -1342,14 +1063,13 @@ bool pt_kineto_sniff_file(const char *path)
 int pt_import_kineto(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e)
 {
-	(void)o;
 	bool any = false;
 	for (size_t i = 0; i < in->n; i++) {
 		if (in->v[i].skip) {
 			pt_input_skip(diag, in->v[i].path, in->v[i].skip);
 			continue;
 		}
-		if (import_file(m, in->v[i].path, in->v[i].named, diag, e))
+		if (import_file(m, in->v[i].path, in->v[i].named, o, diag, e))
 			return -1;
 		any = true;
 	}

@@ -13,6 +13,7 @@
 struct pt_import_opts {
 	const char *format;       /* "auto" or one importer's name */
 	const char *minddata_dir; /* --minddata DIR: an extra path for the MindData importer */
+	bool kineto_python_functions; /* --kineto-python-functions: import python_function events */
 	struct pt_ascend_opts ascend;
 };
 

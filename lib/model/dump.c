@@ -145,6 +145,14 @@ static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 		kv(o, "flags", r->flags);
 		pt_out_putc(o, '\n');
 	}
+	for (size_t i = 0; i < m->event_args.n; i++) {
+		const struct pt_event_arg *a = &m->event_args.v[i];
+		pt_out_puts(o, "event-arg");
+		kv(o, "event", a->event);
+		kvt(o, m, "key", a->key);
+		kvt(o, m, "value", a->value);
+		pt_out_putc(o, '\n');
+	}
 }
 
 static void kvu(struct pt_out *o, const char *k, uint64_t v)
@@ -297,6 +305,8 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 			kv(o, "mem_bytes", (int64_t)d->mem_bytes);
 			pt_out_printf(o, " cc=%u.%u", d->cc_major, d->cc_minor);
 			kv(o, "mem_bandwidth_kbs", (int64_t)d->mem_bandwidth_kbs);
+			if (d->comm_backend)
+				kvs(o, "comm_backend", d->comm_backend);
 		}
 		pt_out_putc(o, '\n');
 		for (size_t j = 0; j < d->offsets.n; j++) {

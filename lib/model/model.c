@@ -46,6 +46,7 @@ void pt_model_free(struct pt_model *m)
 		pt_vec_free(&d->offsets);
 		free(d->framework_era);
 		free(d->framework_backend);
+		free(d->comm_backend);
 		free(d->dtype_table);
 		free(d->dtype_table_origin);
 	}
@@ -70,6 +71,7 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->ext_corr);
 	pt_vec_free(&m->ranges);
+	pt_vec_free(&m->event_args);
 	pt_vec_free(&m->syncs);
 	pt_vec_free(&m->aicore);
 	pt_vec_free(&m->mem_graphs);
@@ -526,4 +528,20 @@ size_t pt_events_corr_range(const struct pt_events *ev, int kind, uint64_t *lo, 
 			*hi = c;
 	}
 	return n;
+}
+
+uint32_t pt_model_event_arg(const struct pt_model *m, uint32_t event, uint32_t key)
+{
+	size_t lo = 0, hi = m->event_args.n;
+	while (lo < hi) { /* the first argument of event */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->event_args.v[mid].event < event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->event_args.n && m->event_args.v[lo].event == event; lo++)
+		if (m->event_args.v[lo].key == key)
+			return m->event_args.v[lo].value;
+	return UINT32_MAX;
 }

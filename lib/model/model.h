@@ -121,6 +121,7 @@ struct pt_device {
 	uint64_t mem_bytes;       /* global memory */
 	uint32_t cc_major, cc_minor;
 	uint64_t mem_bandwidth_kbs;
+	char *comm_backend;       /* distributed backend (Kineto's distributedInfo.backend), NULL unknown */
 };
 
 struct pt_track {
@@ -348,6 +349,15 @@ struct pt_sync_info {
 enum { PT_RANGE_UNTERMINATED = 1, PT_RANGE_INSTANT = 2 };
 
 /* A host range event (PT_EV_RANGE) from NVTX markers. */
+/*
+ * A named argument of an event as its source records it (EventArgBatch of
+ * proftool-model(5)): key and value are string ids. In event order.
+ */
+struct pt_event_arg {
+	uint32_t event;
+	uint32_t key, value;
+};
+
 struct pt_range_info {
 	uint32_t event;
 	uint32_t type;   /* string id: ProfileStep, Forward, ..., Operator, UserRange (summary.md §1.1) */
@@ -526,6 +536,7 @@ struct pt_model {
 	PT_VEC(struct pt_gpu_link) links;
 	PT_VEC(struct pt_ext_corr) ext_corr;
 	PT_VEC(struct pt_range_info) ranges;
+	PT_VEC(struct pt_event_arg) event_args; /* event order */
 	PT_VEC(struct pt_sync_info) syncs; /* event order */
 	PT_VEC(struct pt_aicore) aicore;        /* Ascend AI Core PMU records, file order */
 	PT_VEC(struct pt_mem_graph) mem_graphs; /* memory (see struct pt_mem_graph) */
@@ -544,6 +555,8 @@ struct pt_model {
 };
 
 struct pt_model *pt_model_new(void);
+/* The value (string id) of event's argument key (string id), UINT32_MAX when it has none. */
+uint32_t pt_model_event_arg(const struct pt_model *m, uint32_t event, uint32_t key);
 void pt_model_free(struct pt_model *m);
 
 static inline uint32_t pt_model_str(struct pt_model *m, const char *s)
@@ -654,6 +667,10 @@ static inline void pt_model_add_copy(struct pt_model *m, const struct pt_copy_in
 static inline void pt_model_add_sync(struct pt_model *m, const struct pt_sync_info *s)
 {
 	pt_vec_push(&m->syncs, *s);
+}
+static inline void pt_model_add_event_arg(struct pt_model *m, const struct pt_event_arg *a)
+{
+	pt_vec_push(&m->event_args, *a);
 }
 static inline void pt_model_add_range(struct pt_model *m, const struct pt_range_info *r)
 {

@@ -233,6 +233,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		}
 		d.framework_era = dupz(p->framework_era);
 		d.framework_backend = dupz(p->framework_backend);
+		d.comm_backend = dupz(p->comm_backend);
 		d.dtype_table = dupz(p->dtype_table);
 		d.dtype_table_origin = dupz(p->dtype_table_origin);
 		d.dynamic_shape = p->dynamic_shape;
@@ -510,6 +511,31 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 				continue;
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
 			pt_vec_push(&m->ext_corr, x);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_EVENT_ARGS: {
+		const Proftool__EventArgBatch *b = c->event_args;
+		size_t n = b->n_event_delta;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
+		const uint32_t *event;
+		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_key == n && b->n_value == n,
+		      "event argument batch (column lengths differ)");
+		if (!ids->skip)
+			pt_vec_reserve(&m->event_args, m->event_args.n + n);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t nargs = ids->skip ? ids->nargs : m->event_args.n;
+			uint64_t last = ids->skip ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
+			CHECK(ev_ref(m, ids, event[i], -1) && (!nargs || event[i] >= last) && b->key[i] < ids->nstrings &&
+				      b->value[i] < ids->nstrings,
+			      "event argument");
+			if (ids->skip) {
+				ids->nargs++;
+				ids->last_arg = event[i];
+				continue;
+			}
+			struct pt_event_arg a = { event[i], b->key[i], b->value[i] };
+			pt_vec_push(&m->event_args, a);
 		}
 		break;
 	}

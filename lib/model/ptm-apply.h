@@ -27,6 +27,7 @@ struct ids {
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
 	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
+	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
 	uint8_t *kkind;           /* skip: the kind of every event read */
 	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
 	size_t kcap, ktcap;

@@ -202,6 +202,7 @@ static uint64_t chunk_limit(uint32_t field, const struct ids *ids)
 	case PROFTOOL__CHUNK__BODY_LINKS:
 	case PROFTOOL__CHUNK__BODY_EXT_CORR:
 	case PROFTOOL__CHUNK__BODY_SYNCS:
+	case PROFTOOL__CHUNK__BODY_EVENT_ARGS:
 	case PROFTOOL__CHUNK__BODY_AICORE:
 	case PROFTOOL__CHUNK__BODY_MEM_TENSORS:
 	case PROFTOOL__CHUNK__BODY_GPU_MEM:
@@ -289,7 +290,7 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
 {
 	return body == PROFTOOL__CHUNK__BODY_KERNELS || body == PROFTOOL__CHUNK__BODY_COPIES ||
 	       body == PROFTOOL__CHUNK__BODY_LINKS || body == PROFTOOL__CHUNK__BODY_SYNCS ||
-	       body == PROFTOOL__CHUNK__BODY_RANGE;
+	       body == PROFTOOL__CHUNK__BODY_RANGE || body == PROFTOOL__CHUNK__BODY_EVENT_ARGS;
 }
 
 /*

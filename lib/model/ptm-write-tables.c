@@ -191,6 +191,17 @@ void pt_ptm_write_cupti(struct writer *w, const struct pt_model *m)
 		pr.flags = r->flags;
 		CHUNK(range, RANGE, &pr);
 	}
+	for (size_t b = 0; b < m->event_args.n; b += B) {
+		size_t n = m->event_args.n - b < B ? m->event_args.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			u[0][i] = m->event_args.v[b + i].event;
+			u[1][i] = m->event_args.v[b + i].key;
+			u[2][i] = m->event_args.v[b + i].value;
+		}
+		deltas32(u[0], n, d[0]);
+		const struct col cols[] = { { 1, COL_S64, d[0], n }, { 2, COL_U32, u[1], n }, { 3, COL_U32, u[2], n } };
+		pt_ptm_put_columns(w, PROFTOOL__CHUNK__BODY_EVENT_ARGS, cols, sizeof(cols) / sizeof(cols[0]));
+	}
 }
 
 /* Memory tables (chunks 60-64): Ascend graphs, nodes, tensors; CUPTI MEMORY2 and MEMORY_POOL. */

@@ -194,6 +194,7 @@ static void write_devices(struct writer *w, const struct pt_model *m)
 		pd.offsets = offp;
 		pd.framework_era = s(d->framework_era);
 		pd.framework_backend = s(d->framework_backend);
+		pd.comm_backend = s(d->comm_backend);
 		pd.dtype_table = s(d->dtype_table);
 		pd.dtype_table_origin = s(d->dtype_table_origin);
 		pd.dynamic_shape = d->dynamic_shape;

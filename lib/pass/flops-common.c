@@ -121,6 +121,7 @@ struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, 
 	uint32_t op_type = pt_strtab_find(&m->strings, "Operator", 8);
 	if (op_type == UINT32_MAX || !m->ranges.n)
 		return NULL;
+	uint32_t dims_key = pt_strtab_find(&m->strings, "Input Dims", 10); /* Kineto's shapes */
 	PT_VEC(struct pt_flops_range) rs = { 0 };
 	for (size_t i = 0; i < m->ranges.n; i++) {
 		const struct pt_range_info *ri = &m->ranges.v[i];
@@ -130,12 +131,19 @@ struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, 
 		memset(&r, 0, sizeof(r));
 		r.ev = ri->event;
 		r.dev = PT_NONE;
+		r.shapes = UINT32_MAX;
 		const char *text = pt_model_strget(m, m->events.name[ri->event]);
 		const char *opn;
 		size_t opl, nin;
 		int64_t *dims;
 		size_t *off;
 		int k = pt_flops_parse_nvtx(text, strlen(text), &opn, &opl, &dims, &off, &nin);
+		uint32_t shapes = k || dims_key == UINT32_MAX ? UINT32_MAX
+							      : pt_model_event_arg(m, ri->event, dims_key);
+		r.shapes = shapes;
+		if (shapes != UINT32_MAX) /* a Kineto cpu_op: the name is the op, its Input Dims the sizes */
+			k = pt_flops_parse_sizes(pt_model_strget(m, shapes), pt_strtab_len(&m->strings, shapes), &dims,
+						 &off, &nin);
 		r.type = ri->label ? ri->label : m->events.name[ri->event];
 		if (k == 1) {
 			char opname[256];

@@ -47,6 +47,7 @@ struct pt_flops_range {
 	int64_t gpu;         /* inclusive kernel time (its kernels and its descendants', through the links) */
 	uint32_t dev;        /* GPU device index of its first kernel, PT_NONE */
 	uint32_t type;       /* op name string id */
+	uint32_t shapes;     /* string id of its Input Dims (a Kineto cpu_op), UINT32_MAX: none */
 	const char *cls;
 };
 

@@ -811,30 +811,9 @@ static bool parse_int(const char **p, const char *end, int64_t *v)
 	return true;
 }
 
-int pt_flops_parse_nvtx(const char *text, size_t len, const char **op, size_t *oplen, int64_t **dims,
-			size_t **off, size_t *ninputs)
+/* The sizes list "[[d, ...], [], ...]" from s to end; rest: text may follow after ", ". */
+static int sizes(const char *s, const char *end, bool rest, int64_t **dims, size_t **off, size_t *ninputs)
 {
-	const char *end = text + len;
-	const char *c = NULL;
-	for (const char *p = text; p + 1 < end; p++)
-		if (p[0] == ',' && p[1] == ' ') {
-			c = p;
-			break;
-		}
-	*op = text;
-	*oplen = c ? (size_t)(c - text) : len;
-	*dims = NULL;
-	*off = NULL;
-	*ninputs = 0;
-	static const char key[] = ", sizes = ";
-	const char *s = NULL;
-	for (const char *p = text; p + sizeof(key) - 1 <= end; p++)
-		if (!memcmp(p, key, sizeof(key) - 1)) {
-			s = p + sizeof(key) - 1;
-			break;
-		}
-	if (!s)
-		return 0;
 	PT_VEC(int64_t) d = { 0 };
 	PT_VEC(size_t) o = { 0 };
 	pt_vec_push(&o, (size_t)0);
@@ -872,7 +851,7 @@ int pt_flops_parse_nvtx(const char *text, size_t len, const char **op, size_t *o
 			p += 2;
 		}
 	}
-	if (p != end && !(end - p >= 2 && p[0] == ',' && p[1] == ' '))
+	if (p != end && !(rest && end - p >= 2 && p[0] == ',' && p[1] == ' '))
 		goto bad;
 	*dims = d.v ? d.v : pt_xmalloc(sizeof(int64_t));
 	*off = o.v;
@@ -882,4 +861,39 @@ bad:
 	pt_vec_free(&d);
 	pt_vec_free(&o);
 	return -1;
+}
+
+int pt_flops_parse_nvtx(const char *text, size_t len, const char **op, size_t *oplen, int64_t **dims,
+			size_t **off, size_t *ninputs)
+{
+	const char *end = text + len;
+	const char *c = NULL;
+	for (const char *p = text; p + 1 < end; p++)
+		if (p[0] == ',' && p[1] == ' ') {
+			c = p;
+			break;
+		}
+	*op = text;
+	*oplen = c ? (size_t)(c - text) : len;
+	*dims = NULL;
+	*off = NULL;
+	*ninputs = 0;
+	static const char key[] = ", sizes = ";
+	const char *s = NULL;
+	for (const char *p = text; p + sizeof(key) - 1 <= end; p++)
+		if (!memcmp(p, key, sizeof(key) - 1)) {
+			s = p + sizeof(key) - 1;
+			break;
+		}
+	if (!s)
+		return 0;
+	return sizes(s, end, true, dims, off, ninputs);
+}
+
+int pt_flops_parse_sizes(const char *text, size_t len, int64_t **dims, size_t **off, size_t *ninputs)
+{
+	*dims = NULL;
+	*off = NULL;
+	*ninputs = 0;
+	return sizes(text, text + len, false, dims, off, ninputs);
 }

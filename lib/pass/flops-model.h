@@ -61,6 +61,9 @@ unsigned __int128 pt_flops_counters(const uint64_t pmu[8]);
  * without a sizes field, -1 when the sizes list is malformed. The arrays are
  * allocated (free them) when 1 is returned.
  */
+/* The sizes list alone ("[[512], [64, 1024], []]", the text of a Kineto trace's
+ * Input Dims as the importer keeps it): 1 parsed (arrays allocated), -1 malformed. */
+int pt_flops_parse_sizes(const char *text, size_t len, int64_t **dims, size_t **off, size_t *ninputs);
 int pt_flops_parse_nvtx(const char *text, size_t len, const char **op, size_t *oplen, int64_t **dims,
 			size_t **off, size_t *ninputs);
 

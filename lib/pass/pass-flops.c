@@ -37,6 +37,7 @@ struct item {
 	uint32_t dev;        /* accelerator device index */
 	uint32_t name;       /* string id; 0: `label` */
 	const char *label;   /* name of an item without a string id */
+	char *own;           /* label when allocated (a Kineto op with its sizes) */
 	uint32_t type;       /* string id, 0 = none */
 	uint32_t op;         /* op index, PT_NONE */
 	int kind;
@@ -290,6 +291,9 @@ static void gpu_items(struct ctx *c)
 	/* items: counted ranges (known, no non-zero descendant) and unknown ranges without one */
 	struct pt_hashmap key_item;
 	pt_hashmap_init(&key_item);
+	/* a Kineto op is one item per (name, Input Dims), as CUPTI's NVTX text holds both: pair ids */
+	struct pt_hashmap pairs;
+	pt_hashmap_init(&pairs);
 	/* items in event order */
 	uint32_t *ord = pt_xmalloc(rs.n * sizeof(*ord));
 	for (size_t i = 0; i < rs.n; i++)
@@ -318,11 +322,20 @@ static void gpu_items(struct ctx *c)
 		uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
 		rank = c->dev_rank[host];
 		uint64_t key = (uint64_t)dev << 32 | m->events.name[r->ev];
+		if (r->shapes != UINT32_MAX) {
+			uint64_t *pr = pt_hashmap_put(&pairs, (uint64_t)m->events.name[r->ev] << 32 | r->shapes,
+						      m->strings.n + pairs.n, NULL);
+			key = (uint64_t)dev << 32 | (uint32_t)*pr; /* above every string id */
+		}
 		bool added;
 		uint64_t *v = pt_hashmap_put(&key_item, key, 0, &added);
 		if (added) {
 			*v = new_item(c, dev, m->events.name[r->ev], r->type, PT_NONE, IT_RANGE, r->ev);
 			struct item *it = &c->items.v[*v];
+			if (r->shapes != UINT32_MAX) {
+				it->own = pt_xasprintf("%s, sizes = %s", str(m, m->events.name[r->ev]), str(m, r->shapes));
+				it->label = it->own;
+			}
 			it->known = r->known;
 			it->flops = r->flops;
 			it->has_an = true;
@@ -335,6 +348,7 @@ static void gpu_items(struct ctx *c)
 	}
 	free(ord);
 	pt_hashmap_free(&key_item);
+	pt_hashmap_free(&pairs);
 	free(rsv);
 }
 
@@ -429,7 +443,10 @@ static struct pt_table *ops_view(struct ctx *c)
 		size_t r = pt_table_add_row(t);
 		pt_table_set_int(t, r, 0, m->devices.v[it->dev].id);
 		const char *nm = it->label ? it->label : str(m, it->name);
-		pt_table_set_str(t, r, 1, nm, (uint32_t)strlen(nm));
+		if (it->own) /* freed with the items, before the table is written */
+			pt_table_set_strdup(t, r, 1, nm, strlen(nm));
+		else
+			pt_table_set_str(t, r, 1, nm, (uint32_t)strlen(nm));
 		const char *ty = item_type(c, it);
 		pt_table_set_str(t, r, 2, ty, (uint32_t)strlen(ty));
 		pt_table_set_int(t, r, 3, (int64_t)it->calls);
@@ -1037,6 +1054,8 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	if (o->folded)
 		out[(*nout)++] = folded_view(&c);
 
+	for (size_t i = 0; i < c.items.n; i++)
+		free(c.items.v[i].own);
 	pt_vec_free(&c.items);
 	pt_vec_free(&c.ex);
 	free(c.peaks);

@@ -39,6 +39,7 @@ struct body {
 	int64_t tid, stream, device;
 	int32_t grid[3], block[3];
 	int64_t regs, smem;
+	char *xargs;        /* more args: Input Dims / Input type (op), collective args (op, kernel) */
 };
 
 struct devp {
@@ -173,6 +174,86 @@ static void triple(struct kg *k, const char *s, int32_t *v)
 }
 
 /* key=value options after the positional tokens of a body line */
+static void xarg(struct body *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void xarg(struct body *b, const char *fmt, ...)
+{
+	char t[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t, sizeof(t), fmt, ap);
+	va_end(ap);
+	char *o = b->xargs;
+	b->xargs = pt_xasprintf("%s%s%s", o ? o : "", o ? ", " : "", t);
+	free(o);
+}
+
+/* dims=2x3,3,-,L2x3+4x3: Kineto's "Input Dims": [[2, 3], [3], [], [[2, 3], [4, 3]]] */
+static void dims_arg(struct kg *k, struct body *b, const char *v)
+{
+	char out[1024] = "[";
+	size_t o = 1;
+	char *dup = pt_xstrdup(v), *save = NULL;
+	for (char *in = strtok_r(dup, ",", &save); in; in = strtok_r(NULL, ",", &save)) {
+		if (o > 1)
+			o += (size_t)snprintf(out + o, sizeof(out) - o, ", ");
+		bool list = in[0] == 'L';
+		if (list) {
+			in++;
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "[");
+		}
+		char *s2 = NULL;
+		int nt = 0;
+		for (char *t = strtok_r(in, "+", &s2); t; t = strtok_r(NULL, "+", &s2)) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "%s[", nt++ ? ", " : "");
+			if (strcmp(t, "-")) {
+				int nd = 0;
+				for (char *d = t; *d;) {
+					char *end;
+					long long x = strtoll(d, &end, 10);
+					if (end == d || (*end && *end != 'x'))
+						die(k, "dims: bad shape '%s'", v);
+					o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%lld", nd++ ? ", " : "", x);
+					d = *end ? end + 1 : end;
+				}
+			}
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "]");
+		}
+		if (list)
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "]");
+		if (o >= sizeof(out) - 8)
+			die(k, "dims: too long");
+	}
+	snprintf(out + o, sizeof(out) - o, "]");
+	free(dup);
+	xarg(b, "\"Input Dims\": %s", out);
+}
+
+/* types=float,Scalar: "Input type": ["float", "Scalar"] */
+static void types_arg(struct body *b, const char *v)
+{
+	char out[1024] = "[";
+	size_t o = 1;
+	char *dup = pt_xstrdup(v), *save = NULL;
+	for (char *t = strtok_r(dup, ",", &save); t && o < sizeof(out) - 64; t = strtok_r(NULL, ",", &save))
+		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s\"%s\"", o > 1 ? ", " : "", strcmp(t, "-") ? t : "");
+	snprintf(out + o, sizeof(out) - o, "]");
+	free(dup);
+	xarg(b, "\"Input type\": %s", out);
+}
+
+/* comm=NAME:DTYPE:IN:OUT:GROUP:PG: the collective arguments of PyTorch's record_param_comms */
+static void comm_args(struct kg *k, struct body *b, const char *v)
+{
+	char name[64], dtype[64], pg[64];
+	long long in, out, group;
+	if (sscanf(v, "%63[^:]:%63[^:]:%lld:%lld:%lld:%63s", name, dtype, &in, &out, &group, pg) != 6)
+		die(k, "comm=NAME:DTYPE:IN:OUT:GROUP:PG expected");
+	xarg(b, "\"Collective name\": \"%s\", \"dtype\": \"%s\", \"In msg nelems\": %lld, \"Out msg nelems\": %lld, "
+		"\"In split size\": \"[]\", \"Out split size\": \"[]\", \"Group size\": %lld, "
+		"\"Process Group Name\": \"%s\", \"Process Group Description\": \"default_pg\"",
+	     name, dtype, in, out, group, pg);
+}
+
 static void body_opts(struct kg *k, struct body *b, char **tok, int from, int n)
 {
 	for (int i = from; i < n; i++) {
@@ -195,6 +276,12 @@ static void body_opts(struct kg *k, struct body *b, char **tok, int from, int n)
 			b->regs = num(k, v);
 		else if (!strcmp(key, "smem"))
 			b->smem = num(k, v);
+		else if (!strcmp(key, "dims"))
+			dims_arg(k, b, v);
+		else if (!strcmp(key, "types"))
+			types_arg(b, v);
+		else if (!strcmp(key, "comm"))
+			comm_args(k, b, v);
 		else
 			die(k, "unknown option '%s'", key);
 	}
@@ -401,7 +488,7 @@ static void host_x(struct kg *k, const char *c, const char *name, int64_t tid, i
 
 static void iteration(struct kg *k, int64_t i0)
 {
-	char a[32], b[32], args[1024], tidtext[48];
+	char a[32], b[32], args[4096], tidtext[48];
 	int64_t off = i0 * k->period;
 	if (k->step_ranges) {
 		char nm[48];
@@ -418,7 +505,7 @@ static void iteration(struct kg *k, int64_t i0)
 		case B_PYFUNC:
 			host_x(k, bd->kind == B_OP ? cat(k, "cpu_op", "Operator") : bd->kind == B_ANN ? "user_annotation"
 											      : "python_function",
-			       bd->name, tid, off + bd->t, bd->dur, "");
+			       bd->name, tid, off + bd->t, bd->dur, bd->xargs ? bd->xargs : "");
 			break;
 		case B_SYNC:
 			ev_sep(k);
@@ -458,9 +545,10 @@ static void iteration(struct kg *k, int64_t i0)
 					 ", \"context\": 1, \"stream\": %" PRId64 ", \"correlation\": %" PRId64
 					 ", \"registers per thread\": %" PRId64 ", \"shared memory\": %" PRId64
 					 ", \"blocks per SM\": 0.5, \"warps per SM\": 2, \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d],"
-					 " \"est. achieved occupancy %%\": 3",
+					 " \"est. achieved occupancy %%\": 3%s%s",
 					 corr, bd->device, bd->stream, corr, bd->regs, bd->smem, bd->grid[0], bd->grid[1],
-					 bd->grid[2], bd->block[0], bd->block[1], bd->block[2]);
+					 bd->grid[2], bd->block[0], bd->block[1], bd->block[2], bd->xargs ? ", " : "",
+					 bd->xargs ? bd->xargs : "");
 				tally(k, "kernel", name, bd->dur);
 			} else {
 				if (bd->kind == B_MEMCPY)
@@ -650,6 +738,7 @@ int gen_kineto_main(int argc, char **argv)
 	pt_vec_free(&k.tots);
 	for (size_t i = 0; i < k.body.n; i++) {
 		free(k.body.v[i].name);
+		free(k.body.v[i].xargs);
 		free(k.body.v[i].src);
 		free(k.body.v[i].dst);
 	}

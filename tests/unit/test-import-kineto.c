@@ -57,6 +57,33 @@ static void test_decimal(void **state)
 		snprintf(b, sizeof(b), "%lld.%03lld", (long long)whole, (long long)frac);
 		assert_int_equal(us(b), whole * 1000 + frac);
 	}
+	/* the short path (integers, up to three decimals) agrees with the general one, which an
+	 * exponent forces: every length of whole and fraction, both signs, scales 0 and 3 */
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int nw = 1 + (int)(x % 15), nf = (int)((x >> 8) % 5);
+		char b[64], g[72];
+		size_t o = 0;
+		if (x >> 63)
+			b[o++] = '-';
+		for (int d = 0; d < nw; d++)
+			b[o++] = (char)('0' + (x >> (12 + d * 3)) % 10);
+		if (nf) {
+			b[o++] = '.';
+			for (int d = 0; d < nf; d++)
+				b[o++] = (char)('0' + (x >> (5 + d * 4)) % 10);
+		}
+		b[o] = 0;
+		snprintf(g, sizeof(g), "%se0", b);
+		for (int scale = 0; scale <= 3; scale += 3) {
+			int64_t fast = -7, slow = -7;
+			bool okf = pt_kineto_decimal(b, o, scale, &fast), oks = pt_kineto_decimal(g, strlen(g), scale, &slow);
+			assert_int_equal(okf, oks);
+			assert_int_equal(fast, slow);
+		}
+	}
 	/* scale 0: integers as they are */
 	assert_true(pt_kineto_decimal("1790857026000000000", 19, 0, &v));
 	assert_int_equal(v, INT64_C(1790857026000000000));

@@ -20,6 +20,7 @@
 #include "proftool.pb-c.h"
 #include "support/err.h"
 #include "support/out.h"
+#include "support/xalloc.h"
 
 static struct pt_model *sample(void)
 {
@@ -460,6 +461,64 @@ static void test_sync_info(void **state)
 			assert_ptr_equal(pt_model_sync_info(r, 2 * 77 + 1), &r->syncs.v[77]);
 			assert_null(pt_model_sync_info(r, 2 * 77));
 			assert_null(pt_model_sync_info(r, (uint32_t)(2 * n + 5)));
+			pt_model_free(r);
+		}
+		pt_model_free(m);
+	}
+}
+
+/* Event arguments (EventArgBatch): a round trip over more than one batch, the lookup,
+ * the backend of a device, and the reader's checks (an event beyond the model, a key
+ * beyond the strings, events out of order). */
+static void test_event_args(void **state)
+{
+	(void)state;
+	for (int bad = 0; bad < 4; bad++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+		m->devices.v[d].comm_backend = pt_xstrdup("nccl");
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "s");
+		size_t n = PT_PTM_EVENT_BATCH + 50;
+		for (size_t i = 0; i < n; i++)
+			pt_model_add_event(m, t, 0, PT_EV_KERNEL, (int64_t)i, 1, i + 1, PT_NONE, 0);
+		uint32_t k1 = pt_model_str(m, "Input Dims"), k2 = pt_model_str(m, "dtype");
+		for (size_t i = 0; i < n; i += 2) {
+			char v[32];
+			snprintf(v, sizeof(v), "[[%zu]]", i);
+			struct pt_event_arg a = { (uint32_t)i, k1, pt_model_str(m, v) };
+			pt_vec_push(&m->event_args, a);
+			struct pt_event_arg b = { (uint32_t)i, k2, pt_model_str(m, "Float") };
+			pt_vec_push(&m->event_args, b);
+		}
+		if (bad == 1)
+			m->event_args.v[7].event = (uint32_t)n; /* no such event */
+		if (bad == 2)
+			m->event_args.v[m->event_args.n - 1].key = (uint32_t)m->strings.n + 3;
+		if (bad == 3)
+			m->event_args.v[m->event_args.n - 1].event = 0; /* back to the first event */
+		char path[128];
+		snprintf(path, sizeof(path), "%s/args%d.ptm", dir, bad);
+		write_model(m, path, false);
+		check_canonical(path);
+		if (bad) {
+			char *err = read_err(path);
+			assert_non_null(err);
+			assert_non_null(strstr(err, "event argument"));
+			free(err);
+		} else {
+			struct pt_model *r = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+			assert_int_equal(r->event_args.n, m->event_args.n);
+			for (size_t j = 0; j < m->event_args.n; j++)
+				assert_memory_equal(&r->event_args.v[j], &m->event_args.v[j], sizeof(m->event_args.v[j]));
+			assert_string_equal(r->devices.v[d].comm_backend, "nccl");
+			uint32_t v = pt_model_event_arg(r, 4096, k1);
+			assert_int_not_equal(v, UINT32_MAX);
+			assert_string_equal(pt_model_strget(r, v), "[[4096]]");
+			assert_string_equal(pt_model_strget(r, pt_model_event_arg(r, 4096, k2)), "Float");
+			assert_int_equal(pt_model_event_arg(r, 4097, k1), UINT32_MAX);
+			assert_int_equal(pt_model_event_arg(r, (uint32_t)n + 9, k1), UINT32_MAX);
 			pt_model_free(r);
 		}
 		pt_model_free(m);
@@ -1001,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_huge_quantum),
 		cmocka_unit_test(test_quantum_division),
 		cmocka_unit_test(test_sync_info),
+		cmocka_unit_test(test_event_args),
 		cmocka_unit_test(test_cross_references),
 		cmocka_unit_test(test_kernel_configs),
 		cmocka_unit_test(test_index_unions),

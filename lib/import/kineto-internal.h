@@ -1,0 +1,166 @@
+/*
+ * The Kineto importer's parse state, shared by its two halves: import-kineto.c
+ * reads a trace (content sniff, the yajl stream and its callbacks, files and
+ * directories) and kineto-events.c turns each complete traceEvents element
+ * into model records and, after the parse, completes the file's devices.
+ */
+#ifndef PT_IMPORT_KINETO_INTERNAL_H
+#define PT_IMPORT_KINETO_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+#include "import/import-cupti-join.h"
+#include "model/model.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/hashmap.h"
+
+enum state {
+	S_TOP0, S_TOP, S_TOPVAL, S_EVENTS, S_EV, S_EVVAL, S_ARGS, S_ARGVAL, S_ARGARR, S_DIMS, S_TYPES,
+	S_PROPS, S_PROP, S_PROPVAL, S_DIST, S_DISTVAL, S_DONE,
+};
+
+enum topkey { TK_OTHER, TK_EVENTS, TK_PROPS, TK_DIST, TK_BASE };
+enum evkey { EK_OTHER, EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS };
+enum argkey {
+	AK_OTHER, AK_EXTID, AK_CORR, AK_STREAM, AK_DEVICE, AK_GRID, AK_BLOCK, AK_REGS, AK_SMEM, AK_BYTES,
+	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV,
+	AK_DIMS, AK_TYPES,
+	/* NCCL collective arguments, kept as text in the model's event arguments */
+	AK_COLL, AK_DTYPE, AK_IN_NELEMS, AK_OUT_NELEMS, AK_GROUP_SIZE, AK_PG_NAME, AK_PG_DESC, AK_PG_RANKS,
+	AK_IN_SPLIT, AK_OUT_SPLIT, AK_SEQ,
+	AK__N,
+};
+#define AK_COMM_FIRST AK_COLL
+
+
+/* An event's Input Dims (as cupti.md §6.12's sizes text), Input type and collective arguments. */
+#define KT_MAX_INPUTS 64
+#define KT_NTYPES 5 /* PythonOp, Communication, Operator, ProfileStep, UserRange */
+struct kargs {
+	char *dims;            /* "[[512], [64, 1024], []]" */
+	size_t dlen, dcap;
+	uint32_t dstart[KT_MAX_INPUTS], dend[KT_MAX_INPUTS]; /* input i is dims[dstart[i] .. dend[i]) */
+	uint32_t ndims, dcur;  /* inputs seen; the current one's start */
+	uint32_t depth;        /* 1: in the list, 2: in an input's shape, more: in a list input */
+	bool dfirst;           /* nothing yet at this depth */
+	bool dlist;            /* the current input is a list (TensorList): its shape is [] */
+	bool dbad;             /* something else than integers and lists: not kept */
+	bool has_dims, has_types;
+	uint64_t nontensor;    /* Input type: bit i, input i is not a tensor */
+	uint32_t ntypes;
+	/* collective arguments: key and text */
+	char *text;
+	size_t tlen, tcap;
+	struct { uint8_t key; uint32_t off, len; } cv[AK__N - AK_COMM_FIRST];
+	uint32_t ncv;
+};
+enum propkey { PK_OTHER, PK_ID, PK_NAME, PK_MEM, PK_SMS, PK_CCMAJ, PK_CCMIN };
+enum distkey { DK_OTHER, DK_RANK, DK_WORLD, DK_BACKEND };
+
+enum cat {
+	C_NONE, C_OTHER, C_KERNEL, C_MEMCPY, C_MEMSET, C_RUNTIME, C_DRIVER, C_SYNC, C_CPU_OP, C_USER_ANN,
+	C_GPU_USER_ANN, C_PYFUNC, C_FLOW,
+};
+
+/* A time field: absent, a number (ns in v), or something else. */
+enum tstate { T_ABSENT, T_OK, T_BAD, T_RANGE };
+
+struct prop {
+	int64_t id, mem, sms, ccmaj, ccmin;
+	char *name;
+};
+
+struct kev {
+	char ph;
+	enum cat cat;
+	bool pid_num, tid_num;
+	int64_t pid, tid;
+	enum tstate ts_st, dur_st;
+	int64_t ts, dur;
+	uint64_t off; /* byte offset of the event's '{' */
+	bool has[AK__N];
+	int64_t a[AK__N];
+	int32_t grid[3], block[3];
+	uint32_t ngrid, nblock;
+	char *name;   /* the event's name, NUL-terminated */
+	size_t nlen, ncap;
+	char *aname;  /* args.name (metadata) or args.cuda_sync_kind */
+	size_t alen, acap;
+};
+
+#define KW_SLOTS 128u
+struct kw {
+	const char *s;
+	size_t n;
+	int v;
+};
+struct kwtab {
+	const struct kw *w;
+	uint8_t slot[KW_SLOTS]; /* index + 1 into w, 0 = empty */
+};
+
+struct kt {
+	struct pt_model *m;
+	const char *path;
+	struct pt_diag *diag;
+	bool pyfunc; /* import python_function events (--kineto-python-functions) */
+	yajl_handle h;
+	bool gz;
+	uint64_t fed; /* bytes handed to the parser before the current chunk */
+	struct pt_err **e;
+	char *err;    /* the first error, set by a callback that cancels the parse */
+	uint64_t err_off;
+	/* parse state */
+	enum state st, skip_ret;
+	uint32_t skip;
+	enum topkey tk;
+	enum evkey ek;
+	enum argkey ak;
+	enum propkey pk;
+	enum distkey dk;
+	struct kev ev;
+	struct kargs ka;
+	struct kwtab cats, args; /* key dispatch */
+	uint32_t key_ids[AK__N]; /* string ids of arg_keys, + 1 (0: not interned yet) */
+	uint32_t type_ids[KT_NTYPES]; /* string ids of the host ranges' types, + 1 (0: not yet) */
+	uint64_t n_args;         /* event arguments kept */
+	size_t nev; /* traceEvents elements seen */
+	bool in_events_seen;
+	/* trace facts */
+	bool base_known, base_seen, tail_probed, tail_found;
+	int64_t base, tail_base;
+	int64_t rank, world;
+	char *backend;
+	PT_VEC(struct prop) props;
+	struct prop cur_prop;
+	/* model */
+	struct pt_hashmap cpu;    /* host pid -> CPU device index */
+	struct pt_hashmap gpu;    /* CUDA device id -> GPU device index */
+	struct pt_hashmap tracks; /* (device << 40 | kind << 36 | stream) -> track index */
+	uint64_t last_key;
+	uint32_t last_track;
+	uint32_t first_cpu;       /* PT_NONE until a host event */
+	PT_VEC(uint32_t) devs;    /* devices this file added */
+	PT_VEC(uint32_t) host_tracks;
+	struct pt_hashmap pnames; /* pid -> string id + 1 (process_name) */
+	struct pt_hashmap tnames; /* pid << 32 | tid -> string id + 1 (thread_name) */
+	struct pt_hashmap names;  /* hash of a name -> string id + 1, for the last one seen */
+	uint32_t copy_names[64];
+	struct pt_cjoin *join;
+	PT_VEC(struct pt_cjoin_range) ranges;
+	/* counters */
+	uint64_t n_imported, n_ignored, n_flows, n_pyfunc, n_gpu_ann, n_neg_dur, n_no_pid, n_no_device, n_meta;
+	uint64_t n_unjoined; /* calls and ranges of a process other than the GPUs' (first) one */
+};
+
+/* Record the first error (the message and the parser's byte offset); returns 0, which cancels the parse. */
+int pt_kt_fail(struct kt *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The complete event k->ev (and k->ka) onto the model; returns 1, or pt_kt_fail()'s 0. */
+int pt_kt_event_done(struct kt *k);
+/* After a good parse: ranges and joins, names, device properties, ranks, stats. */
+void pt_kt_finish(struct kt *k, uint64_t size);
+
+#endif
