@@ -13,12 +13,13 @@ const struct pt_importer pt_importers[] = {
 	{ "ascend", pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
 	{ "cupti", pt_import_cupti },
 	{ "kineto", pt_import_kineto }, /* PyTorch profiler traces (.json, .json.gz) */
+	{ "nsys", pt_import_nsys }, /* Nsight Systems SQLite exports (import-nsys.c) */
 	{ "minddata", pt_import_minddata },
 	{ "minddata", pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */
 	{ NULL, NULL },
 };
 
-const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "minddata", NULL };
+const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "nsys", "minddata", NULL };
 
 void pt_import_opts_init(struct pt_import_opts *o)
 {

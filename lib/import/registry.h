@@ -41,6 +41,8 @@ int pt_import_cupti(struct pt_model *m, const char *const *paths, int npaths, co
 		    struct pt_diag *diag, struct pt_err **e);
 int pt_import_kineto(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e);
+int pt_import_nsys(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
+		   struct pt_diag *diag, struct pt_err **e);
 int pt_import_minddata(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
 		       struct pt_diag *diag, struct pt_err **e);
 
