@@ -968,7 +968,8 @@ static bool nsys_tables(sqlite3 *db, bool *nvprof)
 	return false;
 }
 
-static int import_file(struct pt_model *m, const char *path, struct pt_diag *diag, struct pt_err **e)
+/* 0 imported, -1 an error; in a directory walk (in_dir), 1: a readable SQLite database of another program, skipped. */
+static int import_file(struct pt_model *m, const char *path, bool in_dir, struct pt_diag *diag, struct pt_err **e)
 {
 	int fd;
 	uint64_t size;
@@ -1007,15 +1008,19 @@ static int import_file(struct pt_model *m, const char *path, struct pt_diag *dia
 					  sqlite3_errcode(s.db) != SQLITE_ROW
 				? sqlite3_errmsg(s.db)
 				: NULL;
-		if (why)
+		if (why) {
 			rc = pt_err(e, "not a readable SQLite database: %s", why);
-		else if (nvprof)
+		} else if (in_dir) {
+			pt_diag_warn(diag, path, "skipped: an SQLite database but not an Nsight Systems export", PT_POS_NONE, 0);
+			rc = 1;
+		} else if (nvprof) {
 			rc = pt_err(e, "an nvprof export (StringTable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL): only Nsight "
 				       "Systems exports are read; open it in Nsight Systems and export it with "
 				       "'nsys export --type sqlite'");
-		else
+		} else {
 			rc = pt_err(e, "an SQLite database but not an Nsight Systems export (no StringIds table beside the "
 				       "CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or TARGET_INFO_* tables)");
+		}
 		ns_free(&s);
 		return rc;
 	}
@@ -1037,7 +1042,7 @@ static int import_file(struct pt_model *m, const char *path, struct pt_diag *dia
 	if (!rc)
 		finish(&s, size);
 	ns_free(&s);
-	return rc ? -1 : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* ---- discovery ---------------------------------------------------------------------------------- */
@@ -1083,7 +1088,7 @@ int pt_import_nsys(struct pt_model *m, const char *const *paths, int npaths, con
 			if (!sqlite_header(p))
 				continue;
 			/* an SQLite file named on the command line is ours: not an export is an error */
-			if (import_file(m, p, diag, e)) {
+			if (import_file(m, p, false, diag, e)) {
 				if (npaths > 1)
 					pt_err(e, "'%s'", p);
 				return -1;
@@ -1120,16 +1125,17 @@ int pt_import_nsys(struct pt_model *m, const char *const *paths, int npaths, con
 		pt_sort(names, n, sizeof(*names), cmp_str);
 		int rc = 0;
 		for (size_t j = 0; j < n; j++) {
-			if (!rc && import_file(m, names[j], diag, e)) {
+			int r = rc ? 0 : import_file(m, names[j], true, diag, e);
+			if (r < 0) {
 				pt_err(e, "'%s'", names[j]);
 				rc = -1;
 			}
+			any |= r == 0 && !rc;
 			free(names[j]);
 		}
 		free(names);
 		if (rc)
 			return -1;
-		any |= n > 0;
 	}
 	return any ? 0 : 1;
 }

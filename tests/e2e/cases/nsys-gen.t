@@ -1,0 +1,34 @@
+# Nsight Systems exports written by proftool-gen nsys (testdata/nsys/train.nsysdesc): the kernel
+# and API views equal the nsys stats reference (tests/nsys-stats.py) computed from the file;
+# copies, sets, syncs, NVTX ranges (push/pop, start/end, marks, domains), steps, names.
+D='$SRC/testdata/nsys/train.nsysdesc'
+run "proftool-gen nsys $D -o train.sqlite"
+run "proftool summary train.sqlite --view kernel --format csv >k.csv && python3 $SRC/tests/nsys-stats.py train.sqlite kern k.csv"
+run "proftool summary train.sqlite --view api --format csv >a.csv && python3 $SRC/tests/nsys-stats.py train.sqlite api a.csv"
+run proftool summary train.sqlite --view kernel
+run proftool summary train.sqlite --view memcpy --format csv
+run proftool steps train.sqlite --format csv
+run proftool info train.sqlite --format csv
+run "proftool dump train.sqlite | grep -E '^(track|range-info|sync-info|copy-info|device)'"
+run "proftool dump train.sqlite | grep -c '^gpu-link'"
+# --format nsys, a directory of exports (one model), and beside a Kineto trace
+run "proftool import --format nsys train.sqlite -o t.ptm && proftool summary t.ptm --view kernel --format csv | cmp - k.csv && echo same"
+run "mkdir dir && cp train.sqlite dir/a.sqlite && cp train.sqlite dir/b.sqlite && echo x >dir/notes.txt && proftool info dir --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
+run "proftool import --format kineto train.sqlite -o x.ptm"
+# an older layout: no globalPid, no shortName, no eventClass, no TARGET_INFO tables
+cat >old.nsysdesc <<'DESC'
+process 7 name app
+kernel k1 pid 7 tid 7 at 1000 dur 100 repeat 3 every 1000
+kernel k2 pid 7 tid 7 at 1500 dur 50
+memcpy HtoD pid 7 tid 7 at 5000 dur 300
+nvtx push step pid 7 tid 7 at 900 dur 5000
+omit CUPTI_ACTIVITY_KIND_KERNEL.globalPid
+omit CUPTI_ACTIVITY_KIND_KERNEL.shortName
+omit CUPTI_ACTIVITY_KIND_MEMCPY.globalPid
+omit CUPTI_ACTIVITY_KIND_MEMCPY.srcKind
+omit CUPTI_ACTIVITY_KIND_RUNTIME.eventClass
+sql "DROP TABLE TARGET_INFO_GPU"
+DESC
+run "proftool-gen nsys old.nsysdesc -o old.sqlite && proftool summary old.sqlite --view kernel --format csv >ok.csv && cat ok.csv && python3 $SRC/tests/nsys-stats.py old.sqlite kern ok.csv"
+run "proftool summary old.sqlite --view memcpy --format csv | cut -d, -f1-4"
+run "proftool info old.sqlite --format csv | sed -n '/^device_id,kind/,\$p'"
