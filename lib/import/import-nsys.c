@@ -204,9 +204,11 @@ static int query(struct ns *s, const char *table, const char *const *cols, int n
 /* Column i+1 (after rowid) as an integer: true, or false when NULL; anything else is an error (*bad). */
 static bool col_int(struct ns *s, sqlite3_stmt *st, int i, const char *name, int64_t *v, bool *bad)
 {
-	int ty = sqlite3_column_type(st, i + 1);
+	/* one column call (its value), then the value's type and integer: the row loop's cost */
+	sqlite3_value *x = sqlite3_column_value(st, i + 1);
+	int ty = sqlite3_value_type(x);
 	if (ty == SQLITE_INTEGER) {
-		*v = sqlite3_column_int64(st, i + 1);
+		*v = sqlite3_value_int64(x);
 		return true;
 	}
 	if (ty != SQLITE_NULL && !*bad) {
@@ -993,7 +995,7 @@ static int import_file(struct pt_model *m, const char *path, bool in_dir, struct
 	pt_hashmap_init(&s.pnames);
 	pt_hashmap_init(&s.tnames);
 	char *uri = uri_of(path);
-	int rc = sqlite3_open_v2(uri, &s.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	int rc = sqlite3_open_v2(uri, &s.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
 		rc = pt_err(e, "cannot open the SQLite database: %s", s.db ? sqlite3_errmsg(s.db) : "out of memory");
