@@ -1,7 +1,7 @@
 #!/bin/bash
 # Nsight Systems SQLite import (issue #28) against Python's sqlite3 on the same file:
 #   bench/nsys.sh BUILD [SCALE] [REPS]
-# BUILD holds proftool and proftool-gen. An export is generated from
+# BUILD holds proftool, proftool-gen and bench/bench-sqlite (libsqlite3 alone: the ceiling). An export is generated from
 # testdata/nsys/train.nsysdesc repeated SCALE times (default 60000: 4.3 M rows, 3.1 M events)
 # into a temporary directory. Each command runs pinned to core 0; per command the median CPU
 # seconds (user + sys) over REPS runs (default 3), the events imported per CPU second, and the
@@ -24,6 +24,7 @@ run() { # label command...
 }
 run "proftool import -j1" "$b/proftool" import -j1 "$dir/t.sqlite" -o "$dir/t.ptm"
 run "proftool summary --view kernel" "$b/proftool" summary "$dir/t.sqlite" --view kernel --format csv
+run "libsqlite3 alone, same queries" "$b/bench/bench-sqlite" "$dir/t.sqlite"
 run "python3 nsys-stats.py kern (sqlite3)" python3 "$src/tests/nsys-stats.py" "$dir/t.sqlite" kern
 echo "export: $(stat -c %s "$dir/t.sqlite") bytes, $rows rows, $events events imported"
 printf '%-40s %8s %12s %9s\n' command cpu_s 'M events/s' rss_MiB
