@@ -525,7 +525,8 @@ static void write_db(int64_t scale)
 			period = end;
 	}
 	period += 10000;
-	int64_t corr = 0, rid = 0;
+	int64_t (*corr)[2] = NULL, rid = 0; /* {pid, last correlation id} */
+	size_t ncorr = 0, ccap = 0;
 	for (int64_t s = 0; s < scale; s++) {
 		for (size_t i = 0; i < G->dirs.n; i++) {
 			const struct dir *r = &G->dirs.v[i];
@@ -560,7 +561,16 @@ static void write_db(int64_t scale)
 					sqlite3_reset(nv);
 					continue;
 				}
-				int64_t c = ++corr;
+				/* correlation ids count per process, as CUPTI's do */
+				size_t pi = 0;
+				while (pi < ncorr && corr[pi][0] != r->pid)
+					pi++;
+				if (pi == ncorr) {
+					pt_xgrow((void **)&corr, &ccap, ncorr + 1, sizeof(*corr));
+					corr[ncorr][0] = r->pid;
+					corr[ncorr++][1] = 0;
+				}
+				int64_t c = ++corr[pi][1];
 				if (r->api) {
 					int64_t a0 = r->kind == D_API ? t : t - r->api_lead;
 					int64_t ad = r->kind == D_API ? r->dur : r->api_dur;
@@ -587,6 +597,7 @@ static void write_db(int64_t scale)
 			}
 		}
 	}
+	free(corr);
 	sqlite3_finalize(ik.st);
 	sqlite3_finalize(im.st);
 	sqlite3_finalize(is.st);

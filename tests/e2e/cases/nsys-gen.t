@@ -32,3 +32,16 @@ DESC
 run "proftool-gen nsys old.nsysdesc -o old.sqlite && proftool summary old.sqlite --view kernel --format csv >ok.csv && cat ok.csv && python3 $SRC/tests/nsys-stats.py old.sqlite kern ok.csv"
 run "proftool summary old.sqlite --view memcpy --format csv | cut -d, -f1-4"
 run "proftool info old.sqlite --format csv | sed -n '/^device_id,kind/,\$p'"
+# two processes in one export: a CPU and a GPU device each, each process's work joined to its own
+# calls and ranges (the correlation ids are per process)
+cat >mp.nsysdesc <<'DESC'
+session-start 1000000000
+process 11 name rank0
+process 22 name rank1
+kernel kA pid 11 tid 11 at 10000 dur 100 repeat 3 every 1000
+kernel kB pid 22 tid 22 at 10500 dur 200 repeat 3 every 1000
+nvtx push stepA pid 11 tid 11 at 9000 dur 5000
+nvtx push stepB pid 22 tid 22 at 9000 dur 5000
+DESC
+run "proftool-gen nsys mp.nsysdesc -o mp.sqlite && proftool dump mp.sqlite | grep -E '^(device|event|gpu-link)' | cut -c1-90"
+run proftool summary mp.sqlite --view kernel --format csv
