@@ -45,3 +45,13 @@ nvtx push stepB pid 22 tid 22 at 9000 dur 5000
 DESC
 run "proftool-gen nsys mp.nsysdesc -o mp.sqlite && proftool dump mp.sqlite | grep -E '^(device|event|gpu-link)' | cut -c1-90"
 run proftool summary mp.sqlite --view kernel --format csv
+# newer exports name their enum values in ENUM_* tables: kinds are mapped by those names (here
+# the memory kinds 0 and 2 swapped, and copy kind 1 named a DtoH), not by nsys 2022's numbers
+cat >enum.nsysdesc <<'DESC'
+memcpy HtoD pid 7 tid 7 at 1000 dur 100 bytes 100
+sql "CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT)"
+sql "INSERT INTO ENUM_CUDA_MEM_KIND VALUES (0, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE', 'Device'), (2, 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE', 'Pageable')"
+sql "CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER PRIMARY KEY, name TEXT, label TEXT)"
+sql "INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (1, 'CUDA_MEMCPY_KIND_DTOH', 'Device-to-Host')"
+DESC
+run "proftool-gen nsys enum.nsysdesc -o enum.sqlite && proftool dump enum.sqlite | grep -E '^(copy-info|event)'"
