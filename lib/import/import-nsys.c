@@ -28,6 +28,10 @@
  * table is empty and an absent optional column NULL. The file is opened
  * read-only and immutable: nothing is ever written to it, no journal or lock
  * file is created beside it.
+ * nvprof's export (--export-profile, schema version 9: StringTable with _id_,
+ * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, calls by cbid on processId/threadId,
+ * NVTX as CUPTI_ACTIVITY_KIND_MARKER start/end/instant records) is read by the
+ * same code where the layouts agree, and by the nv_* readers where they differ.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +45,7 @@
 
 #include <sqlite3.h>
 
+#include "cupti/cupti-cbid-names.h"
 #include "import/import-cupti-join.h"
 #include "import/input.h"
 #include "import/registry.h"
@@ -86,6 +91,7 @@ struct ns {
 	int64_t rowid;
 	int64_t base;
 	bool has_base;
+	bool nvprof; /* nvprof's layout (StringTable, _id_, cbid, processId/threadId, MARKER) */
 	/* StringIds: nsys id -> index + 1 in strs; model string id + 1 once used */
 	struct pt_hashmap sid;
 	PT_VEC(char *) strs;
@@ -239,17 +245,18 @@ static int step(struct ns *s, sqlite3_stmt *st)
 
 static int load_strings(struct ns *s)
 {
-	static const char *const cols[] = { "!id", "!value" };
+	static const char *const cols[] = { "!id", "!value" }, *const nv_cols[] = { "!_id_", "!value" };
 	sqlite3_stmt *st;
-	int rc = query(s, "StringIds", cols, 2, NULL, &st);
+	const char *t = s->nvprof ? "StringTable" : "StringIds";
+	int rc = query(s, t, s->nvprof ? nv_cols : cols, 2, NULL, &st);
 	if (rc)
-		return rc > 0 ? fail(s, "no StringIds table") : -1;
+		return rc > 0 ? fail(s, "no %s table", t) : -1;
 	bool bad = false;
 	while ((rc = step(s, st)) > 0) {
 		int64_t id;
 		if (!col_int(s, st, 0, "id", &id, &bad)) {
 			if (!bad)
-				fail(s, "column 'id' is NULL");
+				fail(s, "column '%s' is NULL", s->nvprof ? "_id_" : "id");
 			rc = -1;
 			break;
 		}
@@ -283,7 +290,7 @@ static int str_of(struct ns *s, int64_t id, const char *what, uint32_t *out)
 	}
 	uint64_t *v = pt_hashmap_get(&s->sid, (uint64_t)id);
 	if (!v)
-		return fail(s, "%s %" PRId64 " is not in StringIds", what, id);
+		return fail(s, "%s %" PRId64 " is not in %s", what, id, s->nvprof ? "StringTable" : "StringIds");
 	size_t i = *v - 1;
 	if (!s->msid.v[i])
 		s->msid.v[i] = pt_strtab_intern(&s->m->strings, s->strs.v[i], s->strlen_.v[i]) + 1;
@@ -302,7 +309,7 @@ static uint32_t new_device(struct ns *s, enum pt_device_kind kind, uint32_t id, 
 	d.id = id;
 	d.kind = kind;
 	d.name = pt_xstrdup(name);
-	d.clock = pt_xstrdup(s->has_base ? "unix" : "nsys-session");
+	d.clock = pt_xstrdup(s->nvprof ? "cupti" : s->has_base ? "unix" : "nsys-session");
 	d.pid = pid;
 	d.rank = -1;
 	pt_vec_push(&s->m->devices, d);
@@ -601,15 +608,24 @@ static uint8_t kind_of(const uint8_t *map, int64_t v)
 	return v >= 0 && v < 64 ? map[v] : 0;
 }
 
-static int read_gpu(struct ns *s, enum gk kind)
+/* nvprof: the same positions under its names (no globalPid: GPU rows belong to the first process) */
+static const char *const nv_kernel_cols[] = { "!start", "!end", "deviceId", "streamId", "correlationId", "globalPid",
+					      "name", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY",
+					      "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory" };
+static const char *const nv_memset_cols[] = { "!start", "!end", "deviceId", "streamId", "correlationId", "globalPid",
+					      "bytes", "memoryKind" };
+
+/* Table `table` (NULL: the kind's nsys table) of GPU rows of one kind. */
+static int read_gpu(struct ns *s, enum gk kind, const char *table)
 {
 	static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
 					      "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" };
-	const char *const *cols = kind == G_KERNEL ? kernel_cols : kind == G_MEMCPY ? memcpy_cols
-				: kind == G_MEMSET ? memset_cols : sync_cols;
+	const char *const *cols = kind == G_KERNEL ? (s->nvprof ? nv_kernel_cols : kernel_cols)
+				: kind == G_MEMCPY ? memcpy_cols
+				: kind == G_MEMSET ? (s->nvprof ? nv_memset_cols : memset_cols) : sync_cols;
 	int ncols = kind == G_KERNEL ? 17 : kind == G_MEMCPY ? 12 : 8;
 	sqlite3_stmt *st;
-	int rc = query(s, tables[kind], cols, ncols, NULL, &st);
+	int rc = query(s, table ? table : tables[kind], cols, ncols, NULL, &st);
 	if (rc)
 		return rc > 0 ? 0 : -1;
 	struct pt_model *m = s->m;
@@ -822,8 +838,13 @@ static int read_nvtx(struct ns *s)
 	}
 	sqlite3_finalize(st);
 	pt_hashmap_free(&domains);
-	if (rc < 0 || bad)
-		return -1;
+	return rc < 0 || bad ? -1 : 0;
+}
+
+/* The ranges of s->nvtx as range events, in start order (longer first), and for the joins. */
+static void add_ranges(struct ns *s)
+{
+	struct pt_model *m = s->m;
 	/* unterminated ranges close at the last time of the export */
 	for (size_t i = 0; i < s->nvtx.n; i++)
 		if (s->nvtx.v[i].flags & PT_RANGE_UNTERMINATED && s->max_time > s->nvtx.v[i].start)
@@ -855,6 +876,192 @@ static int read_nvtx(struct ns *s)
 		pt_vec_push(&s->procs.v[r->proc].ranges, jr);
 		s->n_imported++;
 	}
+}
+
+/* ---- nvprof ------------------------------------------------------------------------------- */
+
+/* CUPTI_ACTIVITY_KIND_DEVICE: the GPUs' properties (names are StringTable ids, bandwidth KB/s). */
+static int nv_devices(struct ns *s)
+{
+	static const char *const cols[] = { "id", "name", "globalMemorySize", "numMultiprocessors",
+					    "computeCapabilityMajor", "computeCapabilityMinor", "globalMemoryBandwidth" };
+	sqlite3_stmt *st;
+	int rc = query(s, "CUPTI_ACTIVITY_KIND_DEVICE", cols, 7, NULL, &st);
+	if (rc)
+		return rc > 0 ? 0 : -1;
+	bool bad = false;
+	while ((rc = step(s, st)) > 0) {
+		struct gpuinfo g = { -1, 0, 0, 0, 0, 0, NULL };
+		int64_t name = 0;
+		if (!col_int(s, st, 0, "id", &g.id, &bad))
+			continue;
+		uint64_t *k = col_int(s, st, 1, "name", &name, &bad) ? pt_hashmap_get(&s->sid, (uint64_t)name) : NULL;
+		g.name = k && s->strlen_.v[*k - 1] ? pt_xstrdup(s->strs.v[*k - 1]) : NULL;
+		col_int(s, st, 2, "globalMemorySize", &g.mem, &bad);
+		col_int(s, st, 3, "numMultiprocessors", &g.sms, &bad);
+		col_int(s, st, 4, "computeCapabilityMajor", &g.ccmaj, &bad);
+		col_int(s, st, 5, "computeCapabilityMinor", &g.ccmin, &bad);
+		if (col_int(s, st, 6, "globalMemoryBandwidth", &g.bw, &bad) && g.bw > 0 && g.bw <= INT64_MAX / 1000)
+			g.bw *= 1000; /* KB/s, as gpu_of() takes B/s */
+		pt_vec_push(&s->gpus, g);
+		if (bad)
+			break;
+	}
+	sqlite3_finalize(st);
+	return rc < 0 || bad ? -1 : 0;
+}
+
+/* CUPTI_ACTIVITY_KIND_RUNTIME / _DRIVER: calls by callback id, on processId / threadId. */
+static int nv_calls(struct ns *s, bool drv)
+{
+	static const char *const cols[] = { "!start", "!end", "!cbid", "processId", "threadId", "correlationId" };
+	sqlite3_stmt *st;
+	int rc = query(s, drv ? "CUPTI_ACTIVITY_KIND_DRIVER" : "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 6, NULL, &st);
+	if (rc)
+		return rc > 0 ? 0 : -1;
+	struct pt_model *m = s->m;
+	bool bad = false;
+	int64_t last_cbid = -1;
+	uint32_t last_name = 0;
+	while ((rc = step(s, st)) > 0) {
+		int64_t start = 0, end = 0, cbid = 0, pid = 0, tid = 0, corr = 0;
+		bool ok = col_int(s, st, 0, "start", &start, &bad) & col_int(s, st, 1, "end", &end, &bad) &
+			  col_int(s, st, 2, "cbid", &cbid, &bad);
+		bool has_pid = col_int(s, st, 3, "processId", &pid, &bad) & col_int(s, st, 4, "threadId", &tid, &bad);
+		col_int(s, st, 5, "correlationId", &corr, &bad);
+		if (bad)
+			break;
+		if (!ok) {
+			rc = fail(s, "column 'start', 'end' or 'cbid' is NULL");
+			break;
+		}
+		if (!has_pid || pid < 0 || pid > UINT32_MAX || tid < 0) {
+			s->n_no_pid++;
+			continue;
+		}
+		if (cbid != last_cbid) {
+			const char *n = cbid >= 0 && cbid <= UINT32_MAX ? pt_cupti_cbid_name(drv, (uint32_t)cbid) : NULL;
+			char b[64];
+			if (!n) {
+				snprintf(b, sizeof(b), "<%s cbid %" PRId64 ">", drv ? "driver" : "runtime", cbid);
+				n = b;
+			}
+			last_name = pt_model_str(m, n);
+			last_cbid = cbid;
+		}
+		int64_t t0, dur;
+		if (!times(s, start, end, &t0, &dur))
+			continue;
+		struct proc *p = proc_of(s, (uint32_t)pid);
+		uint32_t t = track(s, p->cpu, PT_TRACK_HOST_THREAD, tid);
+		uint32_t evi = (uint32_t)pt_events_total(&m->events);
+		uint64_t c = corr > 0 && corr <= UINT32_MAX ? (uint64_t)corr : 0;
+		pt_model_add_event(m, t, last_name, PT_EV_API, t0, dur, c, PT_NONE, 0);
+		pt_cjoin_call(p->join, drv, (uint32_t)c, evi, t, t0);
+		s->n_imported++;
+	}
+	sqlite3_finalize(st);
+	return rc < 0 || bad ? -1 : 0;
+}
+
+/* A marker's objectId: CUPTI's CUpti_ActivityObjectKindId as stored, {processId, threadId} (u32 LE each). */
+static bool nv_object(sqlite3_stmt *st, int col, uint32_t *pid, uint32_t *tid)
+{
+	const unsigned char *b = sqlite3_column_blob(st, col);
+	int n = sqlite3_column_bytes(st, col);
+	if (!b || n < 8)
+		return false;
+	*pid = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	*tid = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+	return true;
+}
+
+/*
+ * CUPTI_ACTIVITY_KIND_MARKER: NVTX markers as CUPTI delivers them (flags 1 instantaneous, 2 start,
+ * 4 end; a start and its end share `id`), paired in table order into s->nvtx as read_nvtx() does.
+ */
+static int nv_markers(struct ns *s)
+{
+	static const char *const cols[] = { "!flags", "!timestamp", "!id", "objectKind", "objectId", "name", "domain" };
+	sqlite3_stmt *st;
+	int rc = query(s, "CUPTI_ACTIVITY_KIND_MARKER", cols, 7, NULL, &st);
+	if (rc)
+		return rc > 0 ? 0 : -1;
+	struct pt_hashmap open; /* id -> s->nvtx index + 1 of its start */
+	pt_hashmap_init(&open);
+	bool bad = false;
+	while ((rc = step(s, st)) > 0) {
+		int64_t flags = 0, ts = 0, id = 0, okind = 0, name = 0, dom = 0;
+		bool ok = col_int(s, st, 0, "flags", &flags, &bad) & col_int(s, st, 1, "timestamp", &ts, &bad) &
+			  col_int(s, st, 2, "id", &id, &bad);
+		col_int(s, st, 3, "objectKind", &okind, &bad);
+		bool has_name = col_int(s, st, 5, "name", &name, &bad);
+		bool has_dom = col_int(s, st, 6, "domain", &dom, &bad);
+		if (bad)
+			break;
+		if (!ok) {
+			rc = fail(s, "column 'flags', 'timestamp' or 'id' is NULL");
+			break;
+		}
+		int64_t t0, dur;
+		if (!times(s, ts, ts, &t0, &dur))
+			continue;
+		if (flags & 4) { /* end */
+			uint64_t *v = pt_hashmap_get(&open, (uint64_t)id);
+			if (!v) {
+				s->n_nvtx_other++;
+				continue;
+			}
+			struct nvtx *r = &s->nvtx.v[*v - 1];
+			pt_hashmap_del(&open, (uint64_t)id);
+			if (t0 < r->start) {
+				s->n_nvtx_end_before_start++;
+				r->flags = UINT32_MAX; /* dropped below */
+				continue;
+			}
+			r->end = t0;
+			r->flags = 0;
+			continue;
+		}
+		if (!(flags & 3)) {
+			s->n_nvtx_other++;
+			continue;
+		}
+		uint32_t pid = 0, tid = 0;
+		if (!nv_object(st, 5, &pid, &tid)) {
+			s->n_no_pid++;
+			continue;
+		}
+		uint32_t nm = 0, dm = 0;
+		if ((has_name && name && str_of(s, name, "name", &nm)) || (has_dom && dom && str_of(s, dom, "domain", &dm))) {
+			rc = -1;
+			break;
+		}
+		bool thread = okind == 2; /* CUPTI_ACTIVITY_OBJECT_THREAD */
+		struct nvtx r = { t0, t0, s->rowid, id, 0, 0, nm, dm, (flags & 1) ? PT_RANGE_INSTANT : PT_RANGE_UNTERMINATED,
+				  (uint32_t)s->nvtx.n, thread };
+		r.proc = (uint32_t)(proc_of(s, pid) - s->procs.v);
+		r.track = track(s, s->procs.v[r.proc].cpu, PT_TRACK_HOST_THREAD, thread ? (int64_t)tid : -1);
+		if (!(flags & 1)) {
+			bool added;
+			uint64_t *v = pt_hashmap_put(&open, (uint64_t)id, 0, &added);
+			*v = s->nvtx.n + 1;
+		}
+		pt_vec_push(&s->nvtx, r);
+	}
+	sqlite3_finalize(st);
+	pt_hashmap_free(&open);
+	if (rc < 0 || bad)
+		return -1;
+	/* drop the ends before their starts; count the unterminated (read_nvtx closes them) */
+	size_t k = 0;
+	for (size_t i = 0; i < s->nvtx.n; i++) {
+		if (s->nvtx.v[i].flags == UINT32_MAX)
+			continue;
+		s->n_nvtx_unterminated += (s->nvtx.v[i].flags & PT_RANGE_UNTERMINATED) != 0;
+		s->nvtx.v[k++] = s->nvtx.v[i];
+	}
+	s->nvtx.n = k;
 	return 0;
 }
 
@@ -882,7 +1089,7 @@ static void finish(struct ns *s, uint64_t size)
 			t->name = pt_strtab_intern(&m->strings, s->strs.v[*k - 1], s->strlen_.v[*k - 1]);
 	}
 	int32_t sd = s->procs.n ? (int32_t)s->procs.v[0].cpu : -1;
-	pt_model_add_source(m, s->path, size, "nsys", sd);
+	pt_model_add_source(m, s->path, size, s->nvprof ? "nvprof" : "nsys", sd);
 	const struct { const char *key; uint64_t v; } st[] = {
 		{ "nsys.rows", s->n_rows },
 		{ "nsys.imported_events", s->n_imported },
@@ -898,9 +1105,12 @@ static void finish(struct ns *s, uint64_t size)
 		{ "nsys.kernels_without_launch", tot.kernels_without_launch },
 		{ "nsys.correlation_duplicates", tot.corr_dup },
 	};
-	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		char key[80];
+		snprintf(key, sizeof(key), "%s%s", s->nvprof ? "nvprof" : "nsys", st[i].key + 4); /* "nsys.rows" */
 		if (st[i].v || i < 2)
-			pt_model_stat_set(m, sd, st[i].key, (int64_t)st[i].v);
+			pt_model_stat_set(m, sd, key, (int64_t)st[i].v);
+	}
 	if (s->has_base)
 		pt_model_stat_set(m, sd, "nsys.session_start_unix_ns", s->base);
 }
@@ -1005,7 +1215,7 @@ static int import_file(struct pt_model *m, const char *path, bool in_dir, struct
 	sqlite3_extended_result_codes(s.db, 1);
 	sqlite3_exec(s.db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
 	bool nvprof;
-	if (!nsys_tables(s.db, &nvprof)) {
+	if (!nsys_tables(s.db, &nvprof) && !nvprof) {
 		const char *why = sqlite3_errcode(s.db) != SQLITE_OK && sqlite3_errcode(s.db) != SQLITE_DONE &&
 					  sqlite3_errcode(s.db) != SQLITE_ROW
 				? sqlite3_errmsg(s.db)
@@ -1015,10 +1225,6 @@ static int import_file(struct pt_model *m, const char *path, bool in_dir, struct
 		} else if (in_dir) {
 			pt_diag_warn(diag, path, "skipped: an SQLite database but not an Nsight Systems export", PT_POS_NONE, 0);
 			rc = 1;
-		} else if (nvprof) {
-			rc = pt_err(e, "an nvprof export (StringTable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL): only Nsight "
-				       "Systems exports are read; open it in Nsight Systems and export it with "
-				       "'nsys export --type sqlite'");
 		} else {
 			rc = pt_err(e, "an SQLite database but not an Nsight Systems export (no StringIds table beside the "
 				       "CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or TARGET_INFO_* tables)");
@@ -1027,15 +1233,41 @@ static int import_file(struct pt_model *m, const char *path, bool in_dir, struct
 		return rc;
 	}
 	pt_input_test_shrink(path);
+	s.nvprof = nvprof;
+	for (int i = 0; i < 64; i++) { /* nvprof stores CUPTI's kinds; load_meta() maps nsys's */
+		s.copy_map[i] = i <= 10 ? (uint8_t)i : 0;
+		s.mem_map[i] = i <= 7 ? (uint8_t)i : 0;
+	}
 	rc = load_strings(&s);
+	if (nvprof) {
+		if (!rc)
+			rc = nv_devices(&s);
+		if (!rc)
+			rc = nv_calls(&s, false);
+		if (!rc)
+			rc = nv_calls(&s, true);
+		if (!rc)
+			rc = read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL");
+		if (!rc)
+			rc = read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_KERNEL");
+		if (!rc)
+			rc = read_gpu(&s, G_MEMCPY, NULL);
+		if (!rc)
+			rc = read_gpu(&s, G_MEMSET, NULL);
+		if (!rc)
+			rc = nv_markers(&s);
+	} else {
+		if (!rc)
+			rc = load_meta(&s);
+		if (!rc)
+			rc = read_runtime(&s);
+		for (int k = G_KERNEL; !rc && k <= G_SYNC; k++)
+			rc = read_gpu(&s, (enum gk)k, NULL);
+		if (!rc)
+			rc = read_nvtx(&s);
+	}
 	if (!rc)
-		rc = load_meta(&s);
-	if (!rc)
-		rc = read_runtime(&s);
-	for (int k = G_KERNEL; !rc && k <= G_SYNC; k++)
-		rc = read_gpu(&s, (enum gk)k);
-	if (!rc)
-		rc = read_nvtx(&s);
+		add_ranges(&s);
 	if (!rc) {
 		struct stat now;
 		if (!stat(path, &now) && (uint64_t)now.st_size < size)

@@ -9,16 +9,13 @@ run "head -c 20480 good.sqlite >cut.sqlite && proftool import cut.sqlite -o cut.
 run "proftool-gen nsys $D -o m.sqlite --scale 50 && printf '%0100d' 0 | dd of=m.sqlite bs=1 seek=60000 conv=notrunc 2>/dev/null && proftool import m.sqlite -o m.ptm"
 # the SQLite header and then garbage
 run "{ printf 'SQLite format 3\\000'; head -c 8000 /dev/zero | tr '\\000' 'x'; } >junk.sqlite && proftool summary junk.sqlite --view kernel"
-# an SQLite database of another program, and an nvprof export
+# an SQLite database of another program
 cat >mk.py <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 if sys.argv[2] == 'other':
     db.execute('CREATE TABLE users (id INTEGER, name TEXT)')
     db.execute("INSERT INTO users VALUES (1, 'a')")
-elif sys.argv[2] == 'nvprof':
-    db.execute('CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT)')
-    db.execute('CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (_id_ INTEGER PRIMARY KEY, start INT, "end" INT, name INT)')
 elif sys.argv[2] == 'nullstart':
     db.execute('CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)')
     db.execute("INSERT INTO StringIds VALUES (1, 'k')")
@@ -31,7 +28,6 @@ elif sys.argv[2] == 'empty':
 db.commit()
 PY
 run "python3 mk.py other.sqlite other && proftool import other.sqlite -o o.ptm"
-run "python3 mk.py nvprof.sqlite nvprof && proftool import nvprof.sqlite -o n.ptm"
 run "python3 mk.py nullstart.sqlite nullstart && proftool summary nullstart.sqlite --view kernel"
 run "python3 mk.py empty.sqlite empty && proftool info empty.sqlite --format csv"
 # a table without a column the importer needs, a name id StringIds lacks, text in a number column
