@@ -45,8 +45,8 @@
 
 #include <sqlite3.h>
 
-#include "cupti/cupti-cbid-names.h"
 #include "import/import-cupti-join.h"
+#include "import/import-nsys.h"
 #include "import/input.h"
 #include "import/registry.h"
 #include "model/model.h"
@@ -56,74 +56,7 @@
 #include "support/sort.h"
 #include "support/xalloc.h"
 
-#define NS_MAXCOLS 24
-
-/* NVTX_EVENTS.eventType values (the schema reference's NvtxEventType). */
-enum { NVTX_CATEGORY = 33, NVTX_MARK = 34, NVTX_THREAD = 39, NVTX_PUSHPOP = 59, NVTX_STARTEND = 60,
-       NVTX_DOMAIN_CREATE = 75 };
-
-struct proc {
-	uint32_t pid;
-	uint32_t cpu; /* CPU device index */
-	struct pt_cjoin *join;
-	PT_VEC(struct pt_cjoin_range) ranges;
-};
-
-struct nvtx {
-	int64_t start, end; /* end < start: none (unterminated) */
-	int64_t rowid, range_id;
-	uint32_t proc, track, name, domain, flags, order;
-	bool thread;
-};
-
-struct gpuinfo {
-	int64_t id, mem, sms, ccmaj, ccmin, bw;
-	char *name;
-};
-
-struct ns {
-	struct pt_model *m;
-	const char *path;
-	struct pt_diag *diag;
-	struct pt_err **e;
-	sqlite3 *db;
-	const char *table; /* the table being read, for messages */
-	int64_t rowid;
-	int64_t base;
-	bool has_base;
-	bool nvprof; /* nvprof's layout (StringTable, _id_, cbid, processId/threadId, MARKER) */
-	/* StringIds: nsys id -> index + 1 in strs; model string id + 1 once used */
-	struct pt_hashmap sid;
-	PT_VEC(char *) strs;
-	PT_VEC(uint32_t) strlen_;
-	PT_VEC(uint32_t) msid;
-	int64_t last_sid;
-	uint32_t last_msid;
-	/* processes, devices, tracks */
-	PT_VEC(struct proc) procs;
-	struct pt_hashmap pidx;   /* pid -> procs index + 1 */
-	uint32_t last_pid, last_proc; /* last_proc: index + 1 */
-	struct pt_hashmap gpu;    /* pid << 32 | deviceId -> device index */
-	struct pt_hashmap tracks; /* device << 40 | kind << 36 | stream -> track index */
-	uint64_t last_key;
-	uint32_t last_track;
-	PT_VEC(uint32_t) host_tracks;
-	struct pt_hashmap pnames; /* pid -> nsys string index + 1 (PROCESSES.name, kept here) */
-	PT_VEC(char *) pname_s;
-	struct pt_hashmap tnames; /* pid << 32 | tid -> nsys string id + 1 */
-	PT_VEC(struct gpuinfo) gpus;
-	uint8_t copy_map[64], mem_map[64]; /* nsys enum value -> CUPTI's */
-	uint32_t copy_names[11 * 9 * 9 + 9];
-	uint32_t sync_names[5];
-	PT_VEC(struct nvtx) nvtx;
-	int64_t max_time;
-	/* counters */
-	uint64_t n_rows, n_imported, n_other_class, n_neg, n_untimed, n_no_pid, n_nvtx_other;
-	uint64_t n_nvtx_unterminated, n_nvtx_end_before_start;
-};
-
-static int fail(struct ns *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct ns *s, const char *fmt, ...)
+int pt_nsys_fail(struct ns *s, const char *fmt, ...)
 {
 	char b[512];
 	va_list ap;
@@ -139,7 +72,7 @@ static int fail(struct ns *s, const char *fmt, ...)
 
 static int sql_fail(struct ns *s, const char *what)
 {
-	return fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
+	return pt_nsys_fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
 /* ---- reading tables by column name ------------------------------------------------------ */
@@ -160,7 +93,7 @@ static bool table_exists(struct ns *s, const char *t)
  * unless it is required (a '!' before its name), which is an error. Returns
  * 1 when the table is absent, 0 with *out, -1 on an error.
  */
-static int query(struct ns *s, const char *table, const char *const *cols, int n, const char *tail,
+int pt_nsys_query(struct ns *s, const char *table, const char *const *cols, int n, const char *tail,
 		 sqlite3_stmt **out)
 {
 	s->table = table;
@@ -190,7 +123,7 @@ static int query(struct ns *s, const char *table, const char *const *cols, int n
 		const char *c = cols[i] + (cols[i][0] == '!');
 		if (!have[i] && cols[i][0] == '!') {
 			free(q);
-			return fail(s, "no column '%s'", c);
+			return pt_nsys_fail(s, "no column '%s'", c);
 		}
 		char b[80];
 		int l = have[i] ? snprintf(b, sizeof(b), ", \"%s\"", c) : snprintf(b, sizeof(b), ", NULL");
@@ -208,7 +141,7 @@ static int query(struct ns *s, const char *table, const char *const *cols, int n
 }
 
 /* Column i+1 (after rowid) as an integer: true, or false when NULL; anything else is an error (*bad). */
-static bool col_int(struct ns *s, sqlite3_stmt *st, int i, const char *name, int64_t *v, bool *bad)
+bool pt_nsys_col_int(struct ns *s, sqlite3_stmt *st, int i, const char *name, int64_t *v, bool *bad)
 {
 	/* one column call (its value), then the value's type and integer: the row loop's cost */
 	sqlite3_value *x = sqlite3_column_value(st, i + 1);
@@ -219,13 +152,13 @@ static bool col_int(struct ns *s, sqlite3_stmt *st, int i, const char *name, int
 	}
 	if (ty != SQLITE_NULL && !*bad) {
 		*bad = true;
-		fail(s, "column '%s' is not an integer", name);
+		pt_nsys_fail(s, "column '%s' is not an integer", name);
 	}
 	return false;
 }
 
 /* The next row: 1, 0 at the end, -1 on an error (a damaged file). */
-static int step(struct ns *s, sqlite3_stmt *st)
+int pt_nsys_step(struct ns *s, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -248,15 +181,15 @@ static int load_strings(struct ns *s)
 	static const char *const cols[] = { "!id", "!value" }, *const nv_cols[] = { "!_id_", "!value" };
 	sqlite3_stmt *st;
 	const char *t = s->nvprof ? "StringTable" : "StringIds";
-	int rc = query(s, t, s->nvprof ? nv_cols : cols, 2, NULL, &st);
+	int rc = pt_nsys_query(s, t, s->nvprof ? nv_cols : cols, 2, NULL, &st);
 	if (rc)
-		return rc > 0 ? fail(s, "no %s table", t) : -1;
+		return rc > 0 ? pt_nsys_fail(s, "no %s table", t) : -1;
 	bool bad = false;
-	while ((rc = step(s, st)) > 0) {
+	while ((rc = pt_nsys_step(s, st)) > 0) {
 		int64_t id;
-		if (!col_int(s, st, 0, "id", &id, &bad)) {
+		if (!pt_nsys_col_int(s, st, 0, "id", &id, &bad)) {
 			if (!bad)
-				fail(s, "column '%s' is NULL", s->nvprof ? "_id_" : "id");
+				pt_nsys_fail(s, "column '%s' is NULL", s->nvprof ? "_id_" : "id");
 			rc = -1;
 			break;
 		}
@@ -265,7 +198,7 @@ static int load_strings(struct ns *s)
 		bool added;
 		uint64_t *slot = pt_hashmap_put(&s->sid, (uint64_t)id, 0, &added);
 		if (!added) {
-			rc = fail(s, "string id %" PRId64 " repeated", id);
+			rc = pt_nsys_fail(s, "string id %" PRId64 " repeated", id);
 			break;
 		}
 		char *c = pt_xmalloc(n + 1);
@@ -282,7 +215,7 @@ static int load_strings(struct ns *s)
 }
 
 /* The model string of nsys string id `id` of column `what`: -1 (an error) when StringIds lacks it. */
-static int str_of(struct ns *s, int64_t id, const char *what, uint32_t *out)
+int pt_nsys_str_of(struct ns *s, int64_t id, const char *what, uint32_t *out)
 {
 	if (id == s->last_sid && s->last_msid) {
 		*out = s->last_msid - 1;
@@ -290,7 +223,7 @@ static int str_of(struct ns *s, int64_t id, const char *what, uint32_t *out)
 	}
 	uint64_t *v = pt_hashmap_get(&s->sid, (uint64_t)id);
 	if (!v)
-		return fail(s, "%s %" PRId64 " is not in %s", what, id, s->nvprof ? "StringTable" : "StringIds");
+		return pt_nsys_fail(s, "%s %" PRId64 " is not in %s", what, id, s->nvprof ? "StringTable" : "StringIds");
 	size_t i = *v - 1;
 	if (!s->msid.v[i])
 		s->msid.v[i] = pt_strtab_intern(&s->m->strings, s->strs.v[i], s->strlen_.v[i]) + 1;
@@ -317,7 +250,7 @@ static uint32_t new_device(struct ns *s, enum pt_device_kind kind, uint32_t id, 
 }
 
 /* The process of pid: its CPU device and join. */
-static struct proc *proc_of(struct ns *s, uint32_t pid)
+struct proc *pt_nsys_proc_of(struct ns *s, uint32_t pid)
 {
 	if (s->last_proc && s->last_pid == pid)
 		return &s->procs.v[s->last_proc - 1];
@@ -365,7 +298,7 @@ static uint32_t gpu_of(struct ns *s, uint32_t pid, int64_t dev)
 	return (uint32_t)*v;
 }
 
-static uint32_t track(struct ns *s, uint32_t dev, enum pt_track_kind kind, int64_t stream)
+uint32_t pt_nsys_track(struct ns *s, uint32_t dev, enum pt_track_kind kind, int64_t stream)
 {
 	uint64_t key = (uint64_t)dev << 40 | (uint64_t)kind << 36 | ((uint64_t)stream & 0xfffffffffULL);
 	if (key == s->last_key)
@@ -395,7 +328,7 @@ static uint32_t track(struct ns *s, uint32_t dev, enum pt_track_kind kind, int64
  * Session ns [start, end] to model times in *t0, *dur: false (counted) when
  * they leave the model's range or end before start.
  */
-static bool times(struct ns *s, int64_t start, int64_t end, int64_t *t0, int64_t *dur)
+bool pt_nsys_times(struct ns *s, int64_t start, int64_t end, int64_t *t0, int64_t *dur)
 {
 	if (start > PT_TIME_LIMIT || start < -PT_TIME_LIMIT || end > PT_TIME_LIMIT || end < -PT_TIME_LIMIT ||
 	    (s->base > 0 && start > PT_TIME_LIMIT - s->base) || (s->base > 0 && end > PT_TIME_LIMIT - s->base) ||
@@ -423,9 +356,9 @@ static int load_meta(struct ns *s)
 	int rc;
 	/* session start */
 	static const char *const c_start[] = { "utcEpochNs" };
-	if (!(rc = query(s, "TARGET_INFO_SESSION_START_TIME", c_start, 1, NULL, &st))) {
-		while ((rc = step(s, st)) > 0)
-			if (col_int(s, st, 0, "utcEpochNs", &s->base, &bad) && s->base >= 0 && s->base <= PT_TIME_LIMIT)
+	if (!(rc = pt_nsys_query(s, "TARGET_INFO_SESSION_START_TIME", c_start, 1, NULL, &st))) {
+		while ((rc = pt_nsys_step(s, st)) > 0)
+			if (pt_nsys_col_int(s, st, 0, "utcEpochNs", &s->base, &bad) && s->base >= 0 && s->base <= PT_TIME_LIMIT)
 				s->has_base = true;
 		sqlite3_finalize(st);
 	}
@@ -435,11 +368,11 @@ static int load_meta(struct ns *s)
 		s->base = 0;
 	/* process names */
 	static const char *const c_proc[] = { "pid", "name" };
-	if (!(rc = query(s, "PROCESSES", c_proc, 2, NULL, &st))) {
-		while ((rc = step(s, st)) > 0) {
+	if (!(rc = pt_nsys_query(s, "PROCESSES", c_proc, 2, NULL, &st))) {
+		while ((rc = pt_nsys_step(s, st)) > 0) {
 			int64_t pid;
 			const char *name = (const char *)sqlite3_column_text(st, 2);
-			if (!col_int(s, st, 0, "pid", &pid, &bad) || !name || !*name)
+			if (!pt_nsys_col_int(s, st, 0, "pid", &pid, &bad) || !name || !*name)
 				continue;
 			bool added;
 			uint64_t *v = pt_hashmap_put(&s->pnames, (uint64_t)(pid & 0xFFFFFF), 0, &added);
@@ -454,10 +387,10 @@ static int load_meta(struct ns *s)
 		return -1;
 	/* thread names */
 	static const char *const c_thr[] = { "nameId", "globalTid" };
-	if (!(rc = query(s, "ThreadNames", c_thr, 2, NULL, &st))) {
-		while ((rc = step(s, st)) > 0) {
+	if (!(rc = pt_nsys_query(s, "ThreadNames", c_thr, 2, NULL, &st))) {
+		while ((rc = pt_nsys_step(s, st)) > 0) {
 			int64_t name, gt;
-			if (col_int(s, st, 0, "nameId", &name, &bad) && col_int(s, st, 1, "globalTid", &gt, &bad))
+			if (pt_nsys_col_int(s, st, 0, "nameId", &name, &bad) && pt_nsys_col_int(s, st, 1, "globalTid", &gt, &bad))
 				*pt_hashmap_put(&s->tnames, (uint64_t)((gt >> 24) & 0xFFFFFF) << 32 | (uint64_t)(gt & 0xFFFFFF), 0,
 						NULL) = (uint64_t)name + 1;
 		}
@@ -468,18 +401,18 @@ static int load_meta(struct ns *s)
 	/* GPUs */
 	static const char *const c_gpu[] = { "id", "name", "totalMemory", "smCount", "computeMajor", "computeMinor",
 					     "memoryBandwidth" };
-	if (!(rc = query(s, "TARGET_INFO_GPU", c_gpu, 7, NULL, &st))) {
-		while ((rc = step(s, st)) > 0) {
+	if (!(rc = pt_nsys_query(s, "TARGET_INFO_GPU", c_gpu, 7, NULL, &st))) {
+		while ((rc = pt_nsys_step(s, st)) > 0) {
 			struct gpuinfo g = { -1, 0, 0, 0, 0, 0, NULL };
-			if (!col_int(s, st, 0, "id", &g.id, &bad))
+			if (!pt_nsys_col_int(s, st, 0, "id", &g.id, &bad))
 				continue;
 			const char *name = (const char *)sqlite3_column_text(st, 2);
 			g.name = name && *name ? pt_xstrdup(name) : NULL;
-			col_int(s, st, 2, "totalMemory", &g.mem, &bad);
-			col_int(s, st, 3, "smCount", &g.sms, &bad);
-			col_int(s, st, 4, "computeMajor", &g.ccmaj, &bad);
-			col_int(s, st, 5, "computeMinor", &g.ccmin, &bad);
-			col_int(s, st, 6, "memoryBandwidth", &g.bw, &bad);
+			pt_nsys_col_int(s, st, 2, "totalMemory", &g.mem, &bad);
+			pt_nsys_col_int(s, st, 3, "smCount", &g.sms, &bad);
+			pt_nsys_col_int(s, st, 4, "computeMajor", &g.ccmaj, &bad);
+			pt_nsys_col_int(s, st, 5, "computeMinor", &g.ccmin, &bad);
+			pt_nsys_col_int(s, st, 6, "memoryBandwidth", &g.bw, &bad);
 			pt_vec_push(&s->gpus, g);
 		}
 		sqlite3_finalize(st);
@@ -496,12 +429,12 @@ static int load_meta(struct ns *s)
 						  "ptop", NULL };
 	for (int pass = 0; pass < 2; pass++) {
 		const char *t = pass ? "ENUM_CUDA_MEM_KIND" : "ENUM_CUDA_MEMCPY_OPER";
-		if ((rc = query(s, t, c_enum, 2, NULL, &st)))
+		if ((rc = pt_nsys_query(s, t, c_enum, 2, NULL, &st)))
 			continue;
-		while ((rc = step(s, st)) > 0) {
+		while ((rc = pt_nsys_step(s, st)) > 0) {
 			int64_t id;
 			const char *nm = (const char *)sqlite3_column_text(st, 2);
-			if (!col_int(s, st, 0, "id", &id, &bad) || id < 0 || id >= 64 || !nm)
+			if (!pt_nsys_col_int(s, st, 0, "id", &id, &bad) || id < 0 || id >= 64 || !nm)
 				continue;
 			char low[64];
 			size_t k = 0;
@@ -534,22 +467,22 @@ static int read_runtime(struct ns *s)
 {
 	static const char *const cols[] = { "!start", "!end", "eventClass", "globalTid", "correlationId", "!nameId" };
 	sqlite3_stmt *st;
-	int rc = query(s, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 6, NULL, &st);
+	int rc = pt_nsys_query(s, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 6, NULL, &st);
 	if (rc)
 		return rc > 0 ? 0 : -1;
 	struct pt_model *m = s->m;
 	bool bad = false;
-	while ((rc = step(s, st)) > 0) {
+	while ((rc = pt_nsys_step(s, st)) > 0) {
 		int64_t start = 0, end = 0, cls = 0, gt = 0, corr = 0, name = 0;
-		bool ok = col_int(s, st, 0, "start", &start, &bad) & col_int(s, st, 1, "end", &end, &bad);
-		col_int(s, st, 2, "eventClass", &cls, &bad);
-		bool has_gt = col_int(s, st, 3, "globalTid", &gt, &bad);
-		col_int(s, st, 4, "correlationId", &corr, &bad);
-		bool has_name = col_int(s, st, 5, "nameId", &name, &bad);
+		bool ok = pt_nsys_col_int(s, st, 0, "start", &start, &bad) & pt_nsys_col_int(s, st, 1, "end", &end, &bad);
+		pt_nsys_col_int(s, st, 2, "eventClass", &cls, &bad);
+		bool has_gt = pt_nsys_col_int(s, st, 3, "globalTid", &gt, &bad);
+		pt_nsys_col_int(s, st, 4, "correlationId", &corr, &bad);
+		bool has_name = pt_nsys_col_int(s, st, 5, "nameId", &name, &bad);
 		if (bad)
 			break;
 		if (!ok || !has_name) {
-			rc = fail(s, "column '%s' is NULL", !ok ? "start/end" : "nameId");
+			rc = pt_nsys_fail(s, "column '%s' is NULL", !ok ? "start/end" : "nameId");
 			break;
 		}
 		if (cls != 0 && cls != 1) {
@@ -561,15 +494,15 @@ static int read_runtime(struct ns *s)
 			continue;
 		}
 		uint32_t nm;
-		if (str_of(s, name, "nameId", &nm)) {
+		if (pt_nsys_str_of(s, name, "nameId", &nm)) {
 			rc = -1;
 			break;
 		}
 		int64_t t0, dur;
-		if (!times(s, start, end, &t0, &dur))
+		if (!pt_nsys_times(s, start, end, &t0, &dur))
 			continue;
-		struct proc *p = proc_of(s, (uint32_t)((gt >> 24) & 0xFFFFFF));
-		uint32_t t = track(s, p->cpu, PT_TRACK_HOST_THREAD, gt & 0xFFFFFF);
+		struct proc *p = pt_nsys_proc_of(s, (uint32_t)((gt >> 24) & 0xFFFFFF));
+		uint32_t t = pt_nsys_track(s, p->cpu, PT_TRACK_HOST_THREAD, gt & 0xFFFFFF);
 		uint32_t evi = (uint32_t)pt_events_total(&m->events);
 		uint64_t c = corr > 0 && corr <= UINT32_MAX ? (uint64_t)corr : 0;
 		pt_model_add_event(m, t, nm, PT_EV_API, t0, dur, c, PT_NONE, 0);
@@ -582,7 +515,6 @@ static int read_runtime(struct ns *s)
 
 /* ---- GPU activity ------------------------------------------------------------------------ */
 
-enum gk { G_KERNEL, G_MEMCPY, G_MEMSET, G_SYNC };
 
 static const char *const copy_kinds[] = { "<unknown>", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
 					  "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
@@ -616,7 +548,7 @@ static const char *const nv_memset_cols[] = { "!start", "!end", "deviceId", "str
 					      "bytes", "memoryKind" };
 
 /* Table `table` (NULL: the kind's nsys table) of GPU rows of one kind. */
-static int read_gpu(struct ns *s, enum gk kind, const char *table)
+int pt_nsys_read_gpu(struct ns *s, enum gk kind, const char *table)
 {
 	static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
 					      "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" };
@@ -625,50 +557,50 @@ static int read_gpu(struct ns *s, enum gk kind, const char *table)
 				: kind == G_MEMSET ? (s->nvprof ? nv_memset_cols : memset_cols) : sync_cols;
 	int ncols = kind == G_KERNEL ? 17 : kind == G_MEMCPY ? 12 : 8;
 	sqlite3_stmt *st;
-	int rc = query(s, table ? table : tables[kind], cols, ncols, NULL, &st);
+	int rc = pt_nsys_query(s, table ? table : tables[kind], cols, ncols, NULL, &st);
 	if (rc)
 		return rc > 0 ? 0 : -1;
 	struct pt_model *m = s->m;
 	bool bad = false;
 	int64_t x[NS_MAXCOLS];
 	bool has[NS_MAXCOLS];
-	while ((rc = step(s, st)) > 0) {
+	while ((rc = pt_nsys_step(s, st)) > 0) {
 		for (int i = 0; i < ncols; i++) {
 			x[i] = 0;
-			has[i] = col_int(s, st, i, cols[i] + (cols[i][0] == '!'), &x[i], &bad);
+			has[i] = pt_nsys_col_int(s, st, i, cols[i] + (cols[i][0] == '!'), &x[i], &bad);
 		}
 		if (bad)
 			break;
 		if (!has[0] || !has[1]) {
-			rc = fail(s, "column '%s' is NULL", has[0] ? "end" : "start");
+			rc = pt_nsys_fail(s, "column '%s' is NULL", has[0] ? "end" : "start");
 			break;
 		}
 		uint32_t name = 0;
 		if (kind == G_KERNEL) {
 			int c = has[GC] ? GC : has[GC + 1] ? GC + 1 : -1; /* demangledName, else shortName */
 			if (c < 0) {
-				rc = fail(s, "no kernel name (demangledName and shortName are NULL)");
+				rc = pt_nsys_fail(s, "no kernel name (demangledName and shortName are NULL)");
 				break;
 			}
-			if (str_of(s, x[c], cols[c], &name)) {
+			if (pt_nsys_str_of(s, x[c], cols[c], &name)) {
 				rc = -1;
 				break;
 			}
 		}
 		int64_t t0, dur;
-		if (!times(s, x[0], x[1], &t0, &dur))
+		if (!pt_nsys_times(s, x[0], x[1], &t0, &dur))
 			continue;
 		/* the process: globalPid; without one, the first process seen (a one-process export) */
 		struct proc *p;
 		if (has[5])
-			p = proc_of(s, (uint32_t)((x[5] >> 24) & 0xFFFFFF));
+			p = pt_nsys_proc_of(s, (uint32_t)((x[5] >> 24) & 0xFFFFFF));
 		else if (s->procs.n)
 			p = &s->procs.v[0];
 		else
-			p = proc_of(s, 0);
+			p = pt_nsys_proc_of(s, 0);
 		int64_t dev = has[2] && x[2] >= 0 && x[2] <= UINT32_MAX ? x[2] : 0;
 		uint32_t gd = gpu_of(s, p->pid, dev);
-		uint32_t t = track(s, gd, PT_TRACK_STREAM, has[3] ? x[3] : -1);
+		uint32_t t = pt_nsys_track(s, gd, PT_TRACK_STREAM, has[3] ? x[3] : -1);
 		uint32_t evi = (uint32_t)pt_events_total(&m->events);
 		uint64_t corr = has[4] && x[4] > 0 && x[4] <= UINT32_MAX ? (uint64_t)x[4] : 0;
 		if (kind == G_KERNEL) {
@@ -770,33 +702,33 @@ static int read_nvtx(struct ns *s)
 	static const char *const cols[] = { "!start", "end", "!eventType", "rangeId", "text", "globalTid", "textId",
 					    "domainId" };
 	sqlite3_stmt *st;
-	int rc = query(s, "NVTX_EVENTS", cols, 8, NULL, &st);
+	int rc = pt_nsys_query(s, "NVTX_EVENTS", cols, 8, NULL, &st);
 	if (rc)
 		return rc > 0 ? 0 : -1;
 	struct pt_model *m = s->m;
 	struct pt_hashmap domains; /* pid << 32 | domainId -> model string id + 1 */
 	pt_hashmap_init(&domains);
 	bool bad = false;
-	while ((rc = step(s, st)) > 0) {
+	while ((rc = pt_nsys_step(s, st)) > 0) {
 		int64_t start = 0, end = 0, type = 0, rid = 0, gt = 0, tid = 0, dom = 0;
-		bool has_start = col_int(s, st, 0, "start", &start, &bad);
-		bool has_end = col_int(s, st, 1, "end", &end, &bad);
-		bool has_type = col_int(s, st, 2, "eventType", &type, &bad);
-		col_int(s, st, 3, "rangeId", &rid, &bad);
-		bool has_gt = col_int(s, st, 5, "globalTid", &gt, &bad);
-		bool has_tid = col_int(s, st, 6, "textId", &tid, &bad);
-		col_int(s, st, 7, "domainId", &dom, &bad);
+		bool has_start = pt_nsys_col_int(s, st, 0, "start", &start, &bad);
+		bool has_end = pt_nsys_col_int(s, st, 1, "end", &end, &bad);
+		bool has_type = pt_nsys_col_int(s, st, 2, "eventType", &type, &bad);
+		pt_nsys_col_int(s, st, 3, "rangeId", &rid, &bad);
+		bool has_gt = pt_nsys_col_int(s, st, 5, "globalTid", &gt, &bad);
+		bool has_tid = pt_nsys_col_int(s, st, 6, "textId", &tid, &bad);
+		pt_nsys_col_int(s, st, 7, "domainId", &dom, &bad);
 		if (bad)
 			break;
 		if (!has_start || !has_type) {
-			rc = fail(s, "column '%s' is NULL", has_start ? "eventType" : "start");
+			rc = pt_nsys_fail(s, "column '%s' is NULL", has_start ? "eventType" : "start");
 			break;
 		}
 		uint32_t name = 0;
 		const char *text = (const char *)sqlite3_column_text(st, 5);
 		if (text)
 			name = pt_strtab_intern(&m->strings, text, (size_t)sqlite3_column_bytes(st, 5));
-		else if (has_tid && str_of(s, tid, "textId", &name)) {
+		else if (has_tid && pt_nsys_str_of(s, tid, "textId", &name)) {
 			rc = -1;
 			break;
 		}
@@ -826,12 +758,12 @@ static int read_nvtx(struct ns *s)
 			continue;
 		}
 		int64_t t0, dur;
-		if (!times(s, start, end, &t0, &dur))
+		if (!pt_nsys_times(s, start, end, &t0, &dur))
 			continue;
 		r.start = t0;
 		r.end = t0 + dur;
-		r.proc = (uint32_t)(proc_of(s, pid) - s->procs.v);
-		r.track = track(s, s->procs.v[r.proc].cpu, PT_TRACK_HOST_THREAD, r.thread ? (gt & 0xFFFFFF) : -1);
+		r.proc = (uint32_t)(pt_nsys_proc_of(s, pid) - s->procs.v);
+		r.track = pt_nsys_track(s, s->procs.v[r.proc].cpu, PT_TRACK_HOST_THREAD, r.thread ? (gt & 0xFFFFFF) : -1);
 		uint64_t *d = pt_hashmap_get(&domains, (uint64_t)pid << 32 | (uint32_t)dom);
 		r.domain = dom && d ? (uint32_t)(*d - 1) : 0;
 		pt_vec_push(&s->nvtx, r);
@@ -876,193 +808,6 @@ static void add_ranges(struct ns *s)
 		pt_vec_push(&s->procs.v[r->proc].ranges, jr);
 		s->n_imported++;
 	}
-}
-
-/* ---- nvprof ------------------------------------------------------------------------------- */
-
-/* CUPTI_ACTIVITY_KIND_DEVICE: the GPUs' properties (names are StringTable ids, bandwidth KB/s). */
-static int nv_devices(struct ns *s)
-{
-	static const char *const cols[] = { "id", "name", "globalMemorySize", "numMultiprocessors",
-					    "computeCapabilityMajor", "computeCapabilityMinor", "globalMemoryBandwidth" };
-	sqlite3_stmt *st;
-	int rc = query(s, "CUPTI_ACTIVITY_KIND_DEVICE", cols, 7, NULL, &st);
-	if (rc)
-		return rc > 0 ? 0 : -1;
-	bool bad = false;
-	while ((rc = step(s, st)) > 0) {
-		struct gpuinfo g = { -1, 0, 0, 0, 0, 0, NULL };
-		int64_t name = 0;
-		if (!col_int(s, st, 0, "id", &g.id, &bad))
-			continue;
-		uint64_t *k = col_int(s, st, 1, "name", &name, &bad) ? pt_hashmap_get(&s->sid, (uint64_t)name) : NULL;
-		g.name = k && s->strlen_.v[*k - 1] ? pt_xstrdup(s->strs.v[*k - 1]) : NULL;
-		col_int(s, st, 2, "globalMemorySize", &g.mem, &bad);
-		col_int(s, st, 3, "numMultiprocessors", &g.sms, &bad);
-		col_int(s, st, 4, "computeCapabilityMajor", &g.ccmaj, &bad);
-		col_int(s, st, 5, "computeCapabilityMinor", &g.ccmin, &bad);
-		if (col_int(s, st, 6, "globalMemoryBandwidth", &g.bw, &bad) && g.bw > 0 && g.bw <= INT64_MAX / 1000)
-			g.bw *= 1000; /* KB/s, as gpu_of() takes B/s */
-		pt_vec_push(&s->gpus, g);
-		if (bad)
-			break;
-	}
-	sqlite3_finalize(st);
-	return rc < 0 || bad ? -1 : 0;
-}
-
-/* CUPTI_ACTIVITY_KIND_RUNTIME / _DRIVER: calls by callback id, on processId / threadId. */
-static int nv_calls(struct ns *s, bool drv)
-{
-	static const char *const cols[] = { "!start", "!end", "!cbid", "processId", "threadId", "correlationId" };
-	sqlite3_stmt *st;
-	int rc = query(s, drv ? "CUPTI_ACTIVITY_KIND_DRIVER" : "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 6, NULL, &st);
-	if (rc)
-		return rc > 0 ? 0 : -1;
-	struct pt_model *m = s->m;
-	bool bad = false;
-	int64_t last_cbid = -1;
-	uint32_t last_name = 0;
-	while ((rc = step(s, st)) > 0) {
-		int64_t start = 0, end = 0, cbid = 0, pid = 0, tid = 0, corr = 0;
-		bool ok = col_int(s, st, 0, "start", &start, &bad) & col_int(s, st, 1, "end", &end, &bad) &
-			  col_int(s, st, 2, "cbid", &cbid, &bad);
-		bool has_pid = col_int(s, st, 3, "processId", &pid, &bad) & col_int(s, st, 4, "threadId", &tid, &bad);
-		col_int(s, st, 5, "correlationId", &corr, &bad);
-		if (bad)
-			break;
-		if (!ok) {
-			rc = fail(s, "column 'start', 'end' or 'cbid' is NULL");
-			break;
-		}
-		if (!has_pid || pid < 0 || pid > UINT32_MAX || tid < 0) {
-			s->n_no_pid++;
-			continue;
-		}
-		if (cbid != last_cbid) {
-			const char *n = cbid >= 0 && cbid <= UINT32_MAX ? pt_cupti_cbid_name(drv, (uint32_t)cbid) : NULL;
-			char b[64];
-			if (!n) {
-				snprintf(b, sizeof(b), "<%s cbid %" PRId64 ">", drv ? "driver" : "runtime", cbid);
-				n = b;
-			}
-			last_name = pt_model_str(m, n);
-			last_cbid = cbid;
-		}
-		int64_t t0, dur;
-		if (!times(s, start, end, &t0, &dur))
-			continue;
-		struct proc *p = proc_of(s, (uint32_t)pid);
-		uint32_t t = track(s, p->cpu, PT_TRACK_HOST_THREAD, tid);
-		uint32_t evi = (uint32_t)pt_events_total(&m->events);
-		uint64_t c = corr > 0 && corr <= UINT32_MAX ? (uint64_t)corr : 0;
-		pt_model_add_event(m, t, last_name, PT_EV_API, t0, dur, c, PT_NONE, 0);
-		pt_cjoin_call(p->join, drv, (uint32_t)c, evi, t, t0);
-		s->n_imported++;
-	}
-	sqlite3_finalize(st);
-	return rc < 0 || bad ? -1 : 0;
-}
-
-/* A marker's objectId: CUPTI's CUpti_ActivityObjectKindId as stored, {processId, threadId} (u32 LE each). */
-static bool nv_object(sqlite3_stmt *st, int col, uint32_t *pid, uint32_t *tid)
-{
-	const unsigned char *b = sqlite3_column_blob(st, col);
-	int n = sqlite3_column_bytes(st, col);
-	if (!b || n < 8)
-		return false;
-	*pid = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-	*tid = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
-	return true;
-}
-
-/*
- * CUPTI_ACTIVITY_KIND_MARKER: NVTX markers as CUPTI delivers them (flags 1 instantaneous, 2 start,
- * 4 end; a start and its end share `id`), paired in table order into s->nvtx as read_nvtx() does.
- */
-static int nv_markers(struct ns *s)
-{
-	static const char *const cols[] = { "!flags", "!timestamp", "!id", "objectKind", "objectId", "name", "domain" };
-	sqlite3_stmt *st;
-	int rc = query(s, "CUPTI_ACTIVITY_KIND_MARKER", cols, 7, NULL, &st);
-	if (rc)
-		return rc > 0 ? 0 : -1;
-	struct pt_hashmap open; /* id -> s->nvtx index + 1 of its start */
-	pt_hashmap_init(&open);
-	bool bad = false;
-	while ((rc = step(s, st)) > 0) {
-		int64_t flags = 0, ts = 0, id = 0, okind = 0, name = 0, dom = 0;
-		bool ok = col_int(s, st, 0, "flags", &flags, &bad) & col_int(s, st, 1, "timestamp", &ts, &bad) &
-			  col_int(s, st, 2, "id", &id, &bad);
-		col_int(s, st, 3, "objectKind", &okind, &bad);
-		bool has_name = col_int(s, st, 5, "name", &name, &bad);
-		bool has_dom = col_int(s, st, 6, "domain", &dom, &bad);
-		if (bad)
-			break;
-		if (!ok) {
-			rc = fail(s, "column 'flags', 'timestamp' or 'id' is NULL");
-			break;
-		}
-		int64_t t0, dur;
-		if (!times(s, ts, ts, &t0, &dur))
-			continue;
-		if (flags & 4) { /* end */
-			uint64_t *v = pt_hashmap_get(&open, (uint64_t)id);
-			if (!v) {
-				s->n_nvtx_other++;
-				continue;
-			}
-			struct nvtx *r = &s->nvtx.v[*v - 1];
-			pt_hashmap_del(&open, (uint64_t)id);
-			if (t0 < r->start) {
-				s->n_nvtx_end_before_start++;
-				r->flags = UINT32_MAX; /* dropped below */
-				continue;
-			}
-			r->end = t0;
-			r->flags = 0;
-			continue;
-		}
-		if (!(flags & 3)) {
-			s->n_nvtx_other++;
-			continue;
-		}
-		uint32_t pid = 0, tid = 0;
-		if (!nv_object(st, 5, &pid, &tid)) {
-			s->n_no_pid++;
-			continue;
-		}
-		uint32_t nm = 0, dm = 0;
-		if ((has_name && name && str_of(s, name, "name", &nm)) || (has_dom && dom && str_of(s, dom, "domain", &dm))) {
-			rc = -1;
-			break;
-		}
-		bool thread = okind == 2; /* CUPTI_ACTIVITY_OBJECT_THREAD */
-		struct nvtx r = { t0, t0, s->rowid, id, 0, 0, nm, dm, (flags & 1) ? PT_RANGE_INSTANT : PT_RANGE_UNTERMINATED,
-				  (uint32_t)s->nvtx.n, thread };
-		r.proc = (uint32_t)(proc_of(s, pid) - s->procs.v);
-		r.track = track(s, s->procs.v[r.proc].cpu, PT_TRACK_HOST_THREAD, thread ? (int64_t)tid : -1);
-		if (!(flags & 1)) {
-			bool added;
-			uint64_t *v = pt_hashmap_put(&open, (uint64_t)id, 0, &added);
-			*v = s->nvtx.n + 1;
-		}
-		pt_vec_push(&s->nvtx, r);
-	}
-	sqlite3_finalize(st);
-	pt_hashmap_free(&open);
-	if (rc < 0 || bad)
-		return -1;
-	/* drop the ends before their starts; count the unterminated (read_nvtx closes them) */
-	size_t k = 0;
-	for (size_t i = 0; i < s->nvtx.n; i++) {
-		if (s->nvtx.v[i].flags == UINT32_MAX)
-			continue;
-		s->n_nvtx_unterminated += (s->nvtx.v[i].flags & PT_RANGE_UNTERMINATED) != 0;
-		s->nvtx.v[k++] = s->nvtx.v[i];
-	}
-	s->nvtx.n = k;
-	return 0;
 }
 
 /* ---- one file ---------------------------------------------------------------------------------- */
@@ -1241,28 +986,28 @@ static int import_file(struct pt_model *m, const char *path, bool in_dir, struct
 	rc = load_strings(&s);
 	if (nvprof) {
 		if (!rc)
-			rc = nv_devices(&s);
+			rc = pt_nvprof_devices(&s);
 		if (!rc)
-			rc = nv_calls(&s, false);
+			rc = pt_nvprof_calls(&s, false);
 		if (!rc)
-			rc = nv_calls(&s, true);
+			rc = pt_nvprof_calls(&s, true);
 		if (!rc)
-			rc = read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL");
+			rc = pt_nsys_read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL");
 		if (!rc)
-			rc = read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_KERNEL");
+			rc = pt_nsys_read_gpu(&s, G_KERNEL, "CUPTI_ACTIVITY_KIND_KERNEL");
 		if (!rc)
-			rc = read_gpu(&s, G_MEMCPY, NULL);
+			rc = pt_nsys_read_gpu(&s, G_MEMCPY, NULL);
 		if (!rc)
-			rc = read_gpu(&s, G_MEMSET, NULL);
+			rc = pt_nsys_read_gpu(&s, G_MEMSET, NULL);
 		if (!rc)
-			rc = nv_markers(&s);
+			rc = pt_nvprof_markers(&s);
 	} else {
 		if (!rc)
 			rc = load_meta(&s);
 		if (!rc)
 			rc = read_runtime(&s);
 		for (int k = G_KERNEL; !rc && k <= G_SYNC; k++)
-			rc = read_gpu(&s, (enum gk)k, NULL);
+			rc = pt_nsys_read_gpu(&s, (enum gk)k, NULL);
 		if (!rc)
 			rc = read_nvtx(&s);
 	}
