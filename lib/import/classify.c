@@ -663,3 +663,28 @@ int pt_classify_kineto(struct pt_walk *w, const struct pt_import_opts *o, struct
 	content_rule(w, out, &r);
 	return 0;
 }
+
+static bool nsys_named(const char *name)
+{
+	return name[0] != '.' && ends_with(name, ".sqlite");
+}
+
+static enum take nsys_take(const char *full, const char *name, const char *what)
+{
+	(void)name;
+	return what ? TAKE_SKIP : pt_nsys_sniff_file(full) ? TAKE_FILE : TAKE_NOT;
+}
+
+/* Nsight Systems / nvprof SQLite exports: an SQLite file PATH, or the *.sqlite SQLite files of a
+ * directory PATH (depth 1: the importer skips another program's database there with a warning). */
+int pt_classify_nsys(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
+		     struct pt_diag *diag, struct pt_err **e)
+{
+	(void)o, (void)diag, (void)e;
+	static const struct content_rule r = { pt_nsys_sniff_file, nsys_named, nsys_take };
+	size_t before = out->n;
+	content_rule(w, out, &r);
+	for (size_t j = before; j < out->n; j++)
+		out->v[j].depth = strcmp(out->v[j].path, w->paths[out->v[j].path_index]) ? 1 : 0;
+	return 0;
+}

@@ -96,6 +96,8 @@ int pt_classify_cupti(struct pt_walk *w, const struct pt_import_opts *o, struct 
 		      struct pt_diag *diag, struct pt_err **e);
 int pt_classify_kineto(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
 		       struct pt_diag *diag, struct pt_err **e);
+int pt_classify_nsys(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
+		     struct pt_diag *diag, struct pt_err **e);
 int pt_classify_msgpu(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,
 		      struct pt_diag *diag, struct pt_err **e);
 int pt_classify_minddata(struct pt_walk *w, const struct pt_import_opts *o, struct pt_inputs *out,

@@ -13,13 +13,14 @@ const struct pt_importer pt_importers[] = {
 	{ "ascend", pt_classify_hccl, pt_import_ascend_hccl }, /* hccl_info_<d> directories (after the devices they attach to) */
 	{ "cupti", pt_classify_cupti, pt_import_cupti },
 	{ "kineto", pt_classify_kineto, pt_import_kineto }, /* PyTorch profiler traces (.json, .json.gz) */
+	{ "nsys", pt_classify_nsys, pt_import_nsys },       /* Nsight Systems and nvprof SQLite exports (import-nsys.c) */
 	{ "msgpu", pt_classify_msgpu, pt_import_msgpu },   /* MindSpore GPU profiler directories (before their MindData files) */
 	{ "minddata", pt_classify_minddata, pt_import_minddata },
 	{ "minddata", pt_classify_memory, pt_import_ascend_memory }, /* memory_usage_<d>.pb beside the MindData files */
 	{ NULL, NULL, NULL },
 };
 
-const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "msgpu", "minddata", NULL };
+const char *const pt_import_formats[] = { "auto", "ascend", "cupti", "kineto", "nsys", "msgpu", "minddata", NULL };
 
 void pt_import_opts_init(struct pt_import_opts *o)
 {

@@ -47,6 +47,10 @@ int pt_import_cupti(struct pt_model *m, const struct pt_inputs *in, const struct
 		    struct pt_diag *diag, struct pt_err **e);
 int pt_import_kineto(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		     struct pt_diag *diag, struct pt_err **e);
+int pt_import_nsys(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
+		   struct pt_diag *diag, struct pt_err **e);
+/* Does the file start with SQLite's header (an Nsight Systems or nvprof export, checked when read)? */
+bool pt_nsys_sniff_file(const char *path);
 int pt_import_msgpu(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e);
 int pt_import_minddata(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,

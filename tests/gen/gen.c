@@ -2041,6 +2041,8 @@ int main(int argc, char **argv)
 		return gen_kineto_main(argc - 1, argv + 1); /* Kineto trace back end: gen-kineto.c */
 	if (argc > 1 && !strcmp(argv[1], "msgpu"))
 		return gen_msgpu_main(argc - 1, argv + 1); /* MindSpore GPU profiler directory: gen-msgpu.c */
+	if (argc > 1 && !strcmp(argv[1], "nsys"))
+		return gen_nsys_main(argc - 1, argv + 1); /* Nsight Systems SQLite back end: gen-nsys.c */
 	if (argc > 1 && !strcmp(argv[1], "perturb-job"))
 		return gen_perturb_job_main(argc - 1, argv + 1); /* real job, slower ops: gen-perturb-job.c */
 	struct gen_args a = { 0 };

@@ -337,6 +337,7 @@ void gen_mkdir_p(const char *path);
 int gen_msgpu_main(int argc, char **argv);
 /* proftool-gen kineto DESC -o OUT.json[.gz] (gen-kineto.c); argv[0] is "kineto". */
 int gen_kineto_main(int argc, char **argv);
+int gen_nsys_main(int argc, char **argv); /* gen-nsys.c */
 
 /* proftool-gen perturb-job SRC_JOB -o DIR --scale OP FACTOR... (gen-perturb-job.c);
  * argv[0] is "perturb-job". */
