@@ -13,7 +13,7 @@
 
 #include "model/hostcpu.h"
 #include "model/model.h"
-#include "pass/pass-hints-fmt.h"
+#include "table/hints.h"
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
@@ -1197,7 +1197,7 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 
 /* ---- hints (hints.md MD_* rules, ungated) ------------------------------------- */
 
-/* A hint row; value and threshold print as `proftool hints` prints them (pass-hints-fmt.h). */
+/* A hint row; value and threshold print as `proftool hints` prints them (table/hints.h). */
 static size_t hint_row(struct pt_table *t, const struct dev *d, const char *scope, const char *rule,
 		       const char *sev, const char *metric, double value, double thr, const char *unit)
 {

@@ -3,10 +3,8 @@
  * hint record builders. The rules are in pass-hints-rules.c.
  */
 #include "pass/pass-hints.h"
-#include "pass/pass-hints-fmt.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,11 +257,6 @@ int pt_hint_rule_find(const char *id)
 		if (!strcmp(docs[i].id, id))
 			return i;
 	return -1;
-}
-
-const char *pt_hint_sev_name(enum pt_hint_sev s)
-{
-	return s == PT_SEV_CRIT ? "crit" : s == PT_SEV_WARN ? "warn" : "info";
 }
 
 /* ---- knobs ----------------------------------------------------------------- */
@@ -544,114 +537,5 @@ char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k)
 
 struct pt_hint *pt_hints_add(struct pt_hints *h, enum pt_hint_rule r, int64_t rank, const char *scope)
 {
-	pt_xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
-	struct pt_hint *x = &h->v[h->n++];
-	memset(x, 0, sizeof(*x));
-	x->rule = r;
-	x->rank = rank;
-	x->scope = pt_xstrdup(scope);
-	x->knobs = docs[r].keys;
-	return x;
-}
-
-static struct pt_hint_ev *ev_new(struct pt_hint *h)
-{
-	pt_xgrow((void **)&h->ev, &h->capev, h->nev + 1, sizeof(*h->ev));
-	struct pt_hint_ev *e = &h->ev[h->nev++];
-	memset(e, 0, sizeof(*e));
-	return e;
-}
-
-void pt_hint_ev_int(struct pt_hint *h, const char *key, int64_t v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xasprintf("%lld", (long long)v);
-	e->num = true;
-}
-
-void pt_hint_ev_dbl(struct pt_hint *h, const char *key, double v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	char b[512]; /* %.4f of any double fits */
-	pt_hint_fmt_frac(b, sizeof(b), v);
-	e->text = pt_xstrdup(b);
-	e->num = true;
-}
-
-void pt_hint_ev_num(struct pt_hint *h, const char *key, const char *text)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xstrdup(text);
-	e->num = true;
-}
-
-void pt_hint_ev_str(struct pt_hint *h, const char *key, const char *v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xstrdup(v);
-}
-
-void pt_hint_ev_item(struct pt_hint *h, const char *list, int idx, const char *field, const char *text, bool num)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xasprintf("%s_%d_%s", list, idx, field);
-	e->list = pt_xstrdup(list);
-	e->idx = idx;
-	e->field = pt_xstrdup(field);
-	e->text = pt_xstrdup(text);
-	e->num = num;
-}
-
-void pt_hint_item(struct pt_hint *h, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = pt_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	h->items = pt_xrealloc(h->items, (h->nitems + 1) * sizeof(*h->items));
-	h->items[h->nitems++] = s;
-}
-
-static void hint_free(struct pt_hint *x)
-{
-	free(x->scope);
-	free(x->reason);
-	free(x->metric);
-	free(x->unit);
-	free(x->message);
-	for (size_t i = 0; i < x->nitems; i++)
-		free(x->items[i]);
-	free(x->items);
-	for (size_t i = 0; i < x->nev; i++) {
-		free(x->ev[i].key);
-		free(x->ev[i].list);
-		free(x->ev[i].field);
-		free(x->ev[i].text);
-	}
-	free(x->ev);
-}
-
-void pt_hints_free(struct pt_hints *h)
-{
-	for (size_t i = 0; i < h->n; i++)
-		hint_free(&h->v[i]);
-	free(h->v);
-	memset(h, 0, sizeof(*h));
-}
-
-int pt_hints_max_sev(const struct pt_hints *h)
-{
-	int m = -1;
-	for (size_t i = 0; i < h->n; i++)
-		if (h->v[i].status == PT_HS_SHOWN && (int)h->v[i].sev > m)
-			m = (int)h->v[i].sev;
-	return m;
+	return pt_hint_new(h, (int)r, pt_hint_rule_name(r), docs[r].keys, rank, scope);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <regex.h>
 
+#include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-hints.h"
@@ -62,7 +63,7 @@ static size_t act(struct gm *g, uint32_t track, enum pt_event_kind k, const char
 	return i;
 }
 
-static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum pt_hints_fmt f, bool sup)
+static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum pt_format f, bool sup)
 {
 	struct pt_step_sel sel;
 	memset(&sel, 0, sizeof(sel));
@@ -76,7 +77,7 @@ static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum p
 	FILE *fp = tmpfile();
 	struct pt_out out;
 	pt_out_init_fd(&out, fileno(fp), "tmp");
-	pt_hints_write(&out, &h, f, sup);
+	pt_export_hints(&out, &h, f, sup);
 	assert_int_equal(pt_out_flush(&out, NULL), 0);
 	free(out.buf);
 	free(out.name);
@@ -95,7 +96,7 @@ static char *csv(const struct pt_model *m)
 {
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
-	char *s = run_hints(m, &k, PT_HF_CSV, false);
+	char *s = run_hints(m, &k, PT_FMT_CSV, false);
 	pt_hint_knobs_free(&k);
 	return s;
 }
@@ -153,7 +154,7 @@ static void test_input_bound(void **st)
 
 /* ---- STEP_GAP (cases 3, 17) ---- */
 
-static char *step_gap(int64_t g2, int64_t g3, enum pt_hints_fmt f)
+static char *step_gap(int64_t g2, int64_t g3, enum pt_format f)
 {
 	struct gm g;
 	gm_init(&g);
@@ -175,17 +176,17 @@ static char *step_gap(int64_t g2, int64_t g3, enum pt_hints_fmt f)
 static void test_step_gap(void **st)
 {
 	(void)st;
-	char *s = step_gap(400 * US, 900 * US, PT_HF_CSV);
+	char *s = step_gap(400 * US, 900 * US, PT_FMT_CSV);
 	HAS(s, "0,rank,STEP_GAP,warn,mean_gap,650000,500000,ns,");
 	HAS(s, ",mean_gap_ns=650000;max_gap_ns=900000;max_gap_step=3;gaps=2;steps=3\n");
 	free(s);
-	s = step_gap(400 * US, 900 * US, PT_HF_JSON);
+	s = step_gap(400 * US, 900 * US, PT_FMT_JSON);
 	HAS(s, "\"evidence\":{\"mean_gap_ns\":650000,\"max_gap_ns\":900000,\"max_gap_step\":3,\"gaps\":2,\"steps\":3}");
 	free(s);
-	s = step_gap(400 * US, 500 * US, PT_HF_CSV);
+	s = step_gap(400 * US, 500 * US, PT_FMT_CSV);
 	HASNOT(s, "STEP_GAP");
 	free(s);
-	s = step_gap(100 * US, 100 * US, PT_HF_TEXT);
+	s = step_gap(100 * US, 100 * US, PT_FMT_TABLE);
 	HAS(s, "No hints to show.\n");
 	HAS(s, "Hints: 0 shown, 0 suppressed; rules: ");
 	HAS(s, " 4 disabled.");
@@ -274,7 +275,7 @@ static void test_launch(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.low_util.pct", "1", NULL), 0);
-	s = run_hints(g.m, &k, PT_HF_CSV, false);
+	s = run_hints(g.m, &k, PT_FMT_CSV, false);
 	HAS(s, "LAUNCH_DELAY,info,");
 	free(s);
 	pt_hint_knobs_free(&k);
@@ -307,7 +308,7 @@ static void test_short_kernels(void **st)
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
 		assert_int_equal(pt_hint_knob_set(&k, "hints.short_kernels.pct", "30", NULL), 0);
-		s = run_hints(g.m, &k, PT_HF_CSV, false);
+		s = run_hints(g.m, &k, PT_FMT_CSV, false);
 		HAS(s, a_us == 5 ? "SHORT_KERNELS,warn,short_pct,66.6667,30.0000"
 				 : "SHORT_KERNELS,warn,short_pct,33.3333,30.0000");
 		free(s);
@@ -411,7 +412,7 @@ static void test_top_ops(void **st)
 		}
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_TEXT, false);
+		char *s = run_hints(m, &k, PT_FMT_TABLE, false);
 		if (!flat) {
 			HAS(s, "[info] TOP_OPS  rank 0  device:0\n  Op type MatMul takes 60.0% of device 0's op time "
 			       "(60.00 ms of 100.00 ms; threshold 20.0%), and the top 3 types take 100.0%.");
@@ -495,14 +496,14 @@ static void test_rank_step_gap(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.disable", "STEP_GAP", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,");
 	HASNOT(s, ",STEP_GAP,warn");
 	HASNOT(s, "RANK_STEP_GAP,not_evaluated");
 	free(s);
 	/* a 40% threshold is not reached */
 	assert_int_equal(pt_hint_knob_set(&k, "hints.rank_step_gap.pct", "40", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, false);
+	s = run_hints(m, &k, PT_FMT_CSV, false);
 	HASNOT(s, "RANK_STEP_GAP");
 	free(s);
 	pt_hint_knobs_free(&k);
@@ -529,7 +530,7 @@ static void test_rank_step_gap(void **st)
 		pt_model_add_event(m, sx, pt_model_str(m, "gemm"), PT_EV_KERNEL, US, 5 * MS, 1, PT_NONE, 0);
 	}
 	pt_hint_knobs_init(&k);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "0,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
 	HAS(s, "1,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
 	free(s);
@@ -562,7 +563,7 @@ static void test_scope_order(void **st)
 	}
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
-	char *s = run_hints(m, &k, PT_HF_CSV, false);
+	char *s = run_hints(m, &k, PT_FMT_CSV, false);
 	const char *d2 = strstr(s, "0,device:2,UNATTRIBUTED_DEVICE,");
 	const char *d10 = strstr(s, "0,device:10,UNATTRIBUTED_DEVICE,");
 	if (!d2 || !d10 || d2 > d10)
@@ -610,13 +611,13 @@ static void test_suppressed(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	pt_hint_knob_set(&k, "hints.disable", "TOP_OPS", NULL);
-	char *s = run_hints(g.m, &k, PT_HF_CSV, true);
+	char *s = run_hints(g.m, &k, PT_FMT_CSV, true);
 	HAS(s, "# view: hints\nrank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n"
 	       "# view: hints_suppressed\nrank,scope,rule_id,status,reason,severity,evidence\n");
 	HAS(s, "0,device:0,INPUT_BOUND,not_evaluated,no device activity,,\n");
 	HAS(s, "0,rank,TOP_OPS,disabled,hints.disable,,\n");
 	free(s);
-	s = run_hints(g.m, &k, PT_HF_JSON, true);
+	s = run_hints(g.m, &k, PT_FMT_JSON, true);
 	HAS(s, "\"rows\":[]}");
 	HAS(s, "{\"name\":\"hints_suppressed\"");
 	free(s);
@@ -662,7 +663,7 @@ static void test_low_flops(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.flops_util.peak_tflops", "200", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, false);
+	s = run_hints(m, &k, PT_FMT_CSV, false);
 	HAS(s, "LOW_FLOPS_UTIL,warn,util_pct,6.5536,10.0000");
 	HAS(s, "peak_source=hint");
 	free(s);
@@ -679,7 +680,7 @@ static void test_low_flops(void **st)
 	m = pt_model_new();
 	npu_flops_rank(m, 0, 131072000000ULL, 12);
 	pt_hint_knobs_init(&k);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "0,device:0,LOW_FLOPS_UTIL,not_evaluated,ops with known FLOPs cover 45.5% of computation time "
 	       "(below 50.0%),,");
 	free(s);
@@ -724,7 +725,7 @@ static void test_pp_receive(void **st)
 		pt_model_add_event(m, t2, m->ops.v[rv].name, PT_EV_TASK, hidden ? 30 * US : 50 * US, 20 * US, 0, rv, 0);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (!hidden)
 			HAS(s, "0,rank,PP_RECEIVE,warn,receive_pct,20.0000,10.0000,pct,Stage-to-stage receives leave the "
 			       "device idle 20.0% of the time (threshold 10.0%): look at the timeline for the stage that "
@@ -760,7 +761,7 @@ static void test_pp_stages(void **st)
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
 		assert_int_equal(pt_hint_knob_set(&k, "hints.pp.stages", "2", NULL), 0);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		/* stage 2: 2 x 3 ms of 2 x 20 ms = 15% */
 		HAS(s, "2,stage:2,PP_STAGE_COMM,warn,stage_comm_pct,15.0000,10.0000,pct,Communication inside stage 2 is "
 		       "exposed 15.0% of the time");
@@ -809,7 +810,7 @@ static void test_slow_link(void **st)
 		hccl(m, d, 1, 3, 20 * US, 10 * US, 0, 2, "SDMA", "Notify Record", 4096);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v) /* 20000 and 10000: mean 15000, 0->2 is 33.3% below */
 			HAS(s, "0,link:0-2/RDMA,SLOW_LINK,warn,shortfall_pct,33.3333,20.0000,pct,\"Link 0\u21922 (RDMA) moves "
 			       "10000.00 KB/ms, 33.3% below the RDMA average.\",shortfall_pct=33.3333;kb_per_ms=10000.0000;"
@@ -914,7 +915,7 @@ static void test_memory_npu(void **st)
 		mem_tensor(m, 1, 5, 1ULL << 30, "LifeLongNone", 2, 99);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "3,device:3,MEMORY_NEAR_CAPACITY,warn,peak_pct,93.7500,90.0000,pct,\"Device 3 peaked at 15.00 GiB, "
 			       "93.8% of its 16.00 GiB (threshold 90.0%).");
@@ -1084,7 +1085,7 @@ static void test_tensor_cores(void **st)
 		pt_vec_push(&g.m->links, l);
 		struct pt_hint_knobs kn;
 		pt_hint_knobs_init(&kn);
-		char *s = run_hints(g.m, &kn, PT_HF_CSV, true);
+		char *s = run_hints(g.m, &kn, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "0,rank,TENSOR_CORES_UNUSED,info,eligible_pct,100.0000,0.0000,pct,\"Operators that could use "
 			       "Tensor Cores launch 100.0% of operator kernel time, yet no Tensor Core kernel ran (compute "
