@@ -1,11 +1,12 @@
 /*
  * `proftool hints` (hints.md): bottleneck rules over the model. The pass
  * reads the index (breakdown, C/M sets, per-track events), the step windows
- * of pt_steps_collect() and the MindData figures of pt_dataset_md_hints();
+ * of pt_steps_collect() and the MindData figures of pt_dataset_figures();
  * it calls no other pass's table builder.
  *
- * pass-hints.c: knobs, rule table, --explain; pass-hints-rules.c: the rules.
- * The records are table/hints.h; lib/export/export-hints.c prints them.
+ * The rule table, the rules and their driver are in lib/pass/hints/ (see
+ * hints-int.h). The records are table/hints.h; lib/export/export-hints.c
+ * prints them.
  */
 #ifndef PT_PASS_HINTS_H
 #define PT_PASS_HINTS_H
@@ -17,6 +18,7 @@
 #include "table/hints.h"
 
 struct pt_diag;
+struct pt_ds_dev;
 struct pt_err;
 struct pt_index;
 struct pt_model;
@@ -120,5 +122,10 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 /* The record of a rule (status shown), at the end of h: pt_hint_new() with
  * the rule's id and knob keys. Used by the rules and the tests. */
 struct pt_hint *pt_hints_add(struct pt_hints *h, enum pt_hint_rule r, int64_t rank, const char *scope);
+
+/* The MD_* records (hints.md §3, ungated) of one device's MindData figures
+ * (dataset-figures.h), in the order the rules find them: rule is one MD rule,
+ * or -1 for all. The `hints` view of `proftool dataset`. */
+void pt_hints_md(const struct pt_ds_dev *d, const struct pt_dataset_knobs *k, int rule, struct pt_hints *out);
 
 #endif
