@@ -1,4 +1,5 @@
 /* Unit tests of the hints pass (hints.md §6 acceptance cases on models built in the test). */
+#define _GNU_SOURCE /* qsort_r of pass/hints/hints-int.h */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "pass/hints/hints-int.h"
 #include "pass/pass-hints.h"
 #include "pass/pass-steps.h"
 #include "support/diag.h"
@@ -709,6 +711,54 @@ static void test_rank_flops(void **st)
 	}
 }
 
+/* RANK_FLOPS reads the FLOPs the driver measures for LOW_FLOPS_UTIL, also
+ * when LOW_FLOPS_UTIL itself is disabled. */
+static void test_rank_flops_alone(void **st)
+{
+	(void)st;
+	struct pt_model *m = pt_model_new();
+	npu_flops_rank(m, 0, 524288000000ULL, 6);
+	npu_flops_rank(m, 1, 262144000000ULL, 6);
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	char *why = NULL;
+	assert_int_equal(pt_hint_knob_set(&k, "hints.disable", "LOW_FLOPS_UTIL", &why), 0);
+	char *s = run_hints(m, &k, PT_FMT_CSV, true);
+	HAS(s, "1,rank,RANK_FLOPS,warn,shortfall_pct,33.3333,20.0000,pct,");
+	HAS(s, "0,rank,LOW_FLOPS_UTIL,disabled,hints.disable,,\n");
+	HASNOT(s, "LOW_FLOPS_UTIL,warn");
+	free(s);
+	pt_hint_knobs_free(&k);
+	pt_model_free(m);
+}
+
+/* The rule table: one row per rule id, in id order, each with a function,
+ * at least one stage, its doc, and knob keys that --explain knows. */
+static void test_rule_table(void **st)
+{
+	(void)st;
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	for (int r = 0; r < PT_HR__N; r++) {
+		const struct hint_rule *d = &pt_hint_rules[r];
+		assert_non_null(d->id);
+		assert_int_equal(pt_hint_rule_find(d->id), r);
+		assert_string_equal(pt_hint_rule_name((enum pt_hint_rule)r), d->id);
+		assert_non_null(d->fn);
+		assert_true(d->stages != 0 && d->stages < HS(HS_MINDDATA + 1));
+		assert_non_null(d->source);
+		assert_non_null(d->condition);
+		assert_non_null(d->keys);
+		char *x = pt_hint_explain(d->id, &k);
+		assert_non_null(x);
+		assert_null(strstr(x, "default ?")); /* every key of the row is a knob */
+		free(x);
+	}
+	assert_int_equal(pt_hint_rule_find("NO_SUCH_RULE"), -1);
+	assert_null(pt_hint_explain("NO_SUCH_RULE", &k));
+	pt_hint_knobs_free(&k);
+}
+
 static void test_pp_receive(void **st)
 {
 	(void)st;
@@ -1176,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_unattributed), cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_ddp), cmocka_unit_test(test_tensor_cores),
 		cmocka_unit_test(test_rank_spread_bubble), cmocka_unit_test(test_comm_pattern),
+		cmocka_unit_test(test_rank_flops_alone), cmocka_unit_test(test_rule_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,10 +194,13 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
  * K of LOW_FLOPS_UTIL on one covered device (hints.md §3): its member
  * computation executions with known FLOPs, their FLOPs F and busy time B,
  * added to the rank's figures (RANK_FLOPS, PP_STAGE_FLOPS) whether or not
- * the rule itself is enabled.
+ * the rule itself is enabled: measured by the rule, else after the stage.
  */
-static void flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
+void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 {
+	if (dd->flops_done)
+		return;
+	dd->flops_done = true;
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
 	int64_t rank = rd->r->rank;
@@ -436,7 +439,6 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->apis = apis;
 	dd->mops = mops;
 	dd->nmops = nmops;
-	flops_measure(c, rd, dd);
 	pt_ivset_free(&Rv);
 	pt_ivset_free(&MRC);
 	pt_ivset_free(&RvC);
@@ -603,6 +605,7 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 			continue;
 		s.dd = &dd;
 		run_stage(c, &s, HS_DEVICE);
+		hx_flops_measure(c, rd, &dd);
 		s.dd = NULL;
 		device_free(&dd);
 	}

@@ -210,6 +210,7 @@ struct devdata {
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	struct memop *mops;         /* exposed time per memory op (MEM_OPS_CRITICAL) */
 	size_t nmops;
+	bool flops_done;            /* hx_flops_measure() ran: */
 	struct fexec *kx;           /* K of LOW_FLOPS_UTIL, its FLOPs F and busy time B */
 	size_t nk;
 	long double F;
@@ -273,6 +274,8 @@ const char *hx_copy_kind_name(uint8_t k);
 bool hx_has_hccl(const struct pt_model *m, uint32_t dev);
 /* |union(iv) ∩ W| of a run of executions. */
 int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n);
+/* K, F and B of a device (struct devdata), measured on first use (driver.c). */
+void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);
 /* Host range names of the rank, measured on first use. */
 const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd);
 

@@ -514,15 +514,16 @@ static int cmp_fexec(const void *pa, const void *pb)
 
 /*
  * LOW_FLOPS_UTIL on one covered device (hints.md §3): K, its FLOPs F and
- * busy time B are measured by the driver (they also feed RANK_FLOPS and
- * PP_STAGE_FLOPS when this rule is disabled).
+ * busy time B are the driver's (hx_flops_measure; they also feed RANK_FLOPS
+ * and PP_STAGE_FLOPS when this rule is disabled).
  */
 void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
 	struct rankdata *rd = s->rd;
-	const struct devdata *dd = s->dd;
+	struct devdata *dd = s->dd;
+	hx_flops_measure(c, rd, dd);
 	int64_t rank = rd->r->rank;
 	uint32_t dev = dd->dev;
 	const char *scope = dd->scope;
