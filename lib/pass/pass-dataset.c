@@ -138,8 +138,8 @@ double pt_dataset_queue_pct(const struct pt_dataset_knobs *k)
 int pt_dataset_knobs_check(const struct pt_dataset_knobs *k, char **why)
 {
 	if (pt_dataset_pl_low(k) > k->pl_high) {
-		*why = pt_xasprintf("'hints.md_pipeline.low' (%g) is above 'hints.md_pipeline.high' (%g)", pt_dataset_pl_low(k),
-				    k->pl_high);
+		*why = pt_xasprintf("'hints.md_pipeline.low' (%g) is above 'hints.md_pipeline.high' (%g)",
+				    pt_dataset_pl_low(k), k->pl_high);
 		return -1;
 	}
 	return 0;
@@ -1183,7 +1183,7 @@ static struct pt_table *hints_view(struct pt_ds_dev *devs, size_t nd, const stru
 }
 
 int pt_dataset_figures(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
-			struct pt_ds_dev **out, size_t *nout, struct pt_err **e)
+		       struct pt_ds_dev **out, size_t *nout, struct pt_err **e)
 {
 	/* devices with MindData or get_next data, in device-id order */
 	struct pt_ds_dev *devs = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*devs));

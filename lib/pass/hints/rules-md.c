@@ -130,7 +130,7 @@ static void md_queue(struct pt_hints *h, const struct pt_ds_dev *d, const struct
 	}
 	pt_ds_ev_i(&ev, "rate", rate);
 	record(h, d, scope, PT_HR_MD_QUEUE, sev, "host_empty_pct",
-			    100.0 * (double)d->host.empty / (double)d->host.samples, pct, "pct", &msg, &ev);
+	       100.0 * (double)d->host.empty / (double)d->host.samples, pct, "pct", &msg, &ev);
 }
 
 static void md_pipeline(struct pt_hints *h, const struct pt_ds_dev *d, const struct pt_dataset_knobs *k)
@@ -229,7 +229,7 @@ static void md_pipeline(struct pt_hints *h, const struct pt_ds_dev *d, const str
 	}
 	bool g = !strcmp(first->queue_reason, "child_gap");
 	record(h, d, "rank", PT_HR_MD_PIPELINE, "warn", g ? "usage_gap" : "usage",
-			    g ? first->max_child - first->usage : first->usage, g ? k->pl_delta : low, "fraction", &msg, &ev);
+	       g ? first->max_child - first->usage : first->usage, g ? k->pl_delta : low, "fraction", &msg, &ev);
 	free(gap.s);
 	free(leaf.s);
 	free(all.s);
@@ -320,7 +320,7 @@ static void md_op(struct pt_hints *h, const struct pt_ds_dev *d, const struct pt
 		if (metric) {
 			op_evidence(&ev, d, o);
 			record(h, d, scope, rule ? PT_HR_MD_OP_QUEUE : PT_HR_MD_OP_CPU, sev, metric, v, th,
-					    "pct", &msg, &ev);
+			       "pct", &msg, &ev);
 		}
 		free(msg.s);
 		free(ev.s);
@@ -351,7 +351,7 @@ static void md_bottleneck_op(struct pt_hints *h, const struct pt_ds_dev *d, cons
 		op_evidence(&ev, d, o);
 		pt_ds_ev_i(&ev, "primary", o->cpu_rule == 2);
 		record(h, d, scope, PT_HR_MD_BOTTLENECK_OP, "warn", "cpu_per_worker", o->cpw,
-				    high ? k->op_cpu_high_pct : k->op_cpu_low_pct, "pct", &msg, &ev);
+		       high ? k->op_cpu_high_pct : k->op_cpu_low_pct, "pct", &msg, &ev);
 		free(nm.s);
 	}
 }
