@@ -59,6 +59,9 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 		rd->winnum[0] = -1;
 		rd->nwin = 1;
 	}
+	rd->win_apart = true;
+	for (size_t w = 1; w < rd->nwin && rd->win_apart; w++)
+		rd->win_apart = rd->win[w - 1].e <= rd->win[w].s;
 	struct pt_ival *tmp = pt_xmalloc((rd->nwin + 1) * sizeof(*tmp));
 	memcpy(tmp, rd->win, rd->nwin * sizeof(*tmp));
 	pt_ivset_build(&rd->W, tmp, rd->nwin);
@@ -104,6 +107,41 @@ static void rd_free(struct rankdata *rd)
 	free(rd->win);
 	free(rd->winnum);
 	free(rd->lu);
+}
+
+/* The first q with acts[mj[q]].s >= t (acts by start). */
+static size_t first_by_start(const struct pt_ival *acts, const size_t *mj, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (acts[mj[mid]].s < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first window (index) that holds time a, SIZE_MAX if none: a binary
+ * search when the windows are in order and apart (rd->win_apart). */
+static size_t win_of(const struct rankdata *rd, int64_t a)
+{
+	if (!rd->win_apart) {
+		for (size_t w = 0; w < rd->nwin; w++)
+			if (a >= rd->win[w].s && a < rd->win[w].e)
+				return w;
+		return SIZE_MAX;
+	}
+	size_t lo = 0, hi = rd->nwin;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (rd->win[mid].e <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rd->nwin && a >= rd->win[lo].s ? lo : SIZE_MAX;
 }
 
 /*
@@ -155,15 +193,13 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
 				mine = r->devs[j] == dev;
 			if (!mine)
 				continue;
-			int64_t a = hx_anchor(rd, m, i);
-			for (size_t w = 0; w < nw; w++)
-				if (a >= rd->win[w].s && a < rd->win[w].e) {
-					if (ev->start[i] < first[w])
-						first[w] = ev->start[i];
-					if (ev->start[i] + ev->dur[i] > last[w])
-						last[w] = ev->start[i] + ev->dur[i];
-					break;
-				}
+			size_t w = win_of(rd, hx_anchor(rd, m, i));
+			if (w != SIZE_MAX) {
+				if (ev->start[i] < first[w])
+					first[w] = ev->start[i];
+				if (ev->start[i] + ev->dur[i] > last[w])
+					last[w] = ev->start[i] + ev->dur[i];
+			}
 		}
 		for (size_t w = 1; w < nw && rd->steps; w++) {
 			if (first[w] == INT64_MAX || last[w - 1] == INT64_MIN)
@@ -316,9 +352,28 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	}
 	struct devacc a = { 0 };
 	struct nlist apis = { 0 };
-	/* memory ops exposed */
+	/* memory ops exposed; mix[j]: the entry (index + 1) of acts[j], 0 none yet */
 	struct memop *mops = NULL;
 	size_t nmops = 0, cmops = 0;
+	size_t *mix = has_mem ? pt_xcalloc(nacts, sizeof(*mix)) : NULL;
+	/* the memory ops among acts (mj: their indexes, by start) and the longest,
+	 * so that a window visits only the ops that can overlap it */
+	size_t *mj = NULL, nmj = 0;
+	int64_t mdur = 0;
+	if (has_mem) {
+		mj = pt_xmalloc(nacts * sizeof(*mj));
+		for (size_t j = 0; j < nacts; j++) {
+			size_t i = (size_t)acts[j].e;
+			if (ev->kind[i] != PT_EV_MEMCPY && ev->kind[i] != PT_EV_MEMSET)
+				continue;
+			mj[nmj++] = j;
+			if (ev->dur[i] > mdur)
+				mdur = ev->dur[i];
+		}
+	}
+	struct pt_ival *api = NULL; /* host runtime calls {start, event}, by start, made when first needed */
+	size_t napi = 0, capi = 0;
+	int64_t amax = 0, *win_api = NULL;
 	for (size_t w = 0; w < rd->nwin; w++) {
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
 		struct pt_breakdown bd;
@@ -345,26 +400,22 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_diff(&rem, &F, &clip);
 		/* exposed per memory op */
 		if (has_mem)
-			for (size_t j = 0; j < nacts; j++) {
-				size_t i = (size_t)acts[j].e;
-				if (ev->kind[i] != PT_EV_MEMCPY && ev->kind[i] != PT_EV_MEMSET)
-					continue;
+			for (size_t q = first_by_start(acts, mj, nmj, s - mdur); q < nmj && acts[mj[q]].s < e; q++) {
+				size_t j = mj[q], i = (size_t)acts[j].e;
 				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
 				if (oe <= s || os >= e)
 					continue;
 				int64_t x = ev->kind[i] == PT_EV_MEMCPY ? pt_ivset_measure_in(&F, os, oe)
 									: pt_ivset_measure_in(&rem, os, oe);
-				size_t q = 0;
-				while (q < nmops && mops[q].ev != i)
-					q++;
-				if (q == nmops) {
+				if (!mix[j]) {
 					pt_xgrow((void **)&mops, &cmops, nmops + 1, sizeof(*mops));
 					const struct pt_copy_info *ci = hx_copy_of(m, i);
 					mops[nmops++] = (struct memop){ i, 0,
 									ev->kind[i] == PT_EV_MEMSET ? "memset"
 									: ci ? hx_copy_kind_name(ci->copy_kind) : "other" };
+					mix[j] = nmops;
 				}
-				mops[q].exposed += x;
+				mops[mix[j] - 1].exposed += x;
 			}
 		/* memset_t */
 		pt_ivset_clip(&clip, Ms, s, e);
@@ -376,9 +427,32 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_inter(&t1, &t2, &clip);
 		int64_t rt = pt_ivset_measure(&t1);
 		if (rt && r->host != PT_NONE) {
-			for (size_t i = 0; i < ev->n; i++) {
-				if (ev->kind[i] != PT_EV_API || m->tracks.v[ev->track[i]].device != r->host)
-					continue;
+			if (!api) { /* the host's runtime calls by start, once */
+				for (size_t i = 0; i < ev->n; i++) {
+					if (ev->kind[i] != PT_EV_API || m->tracks.v[ev->track[i]].device != r->host)
+						continue;
+					pt_xgrow((void **)&api, &capi, napi + 1, sizeof(*api));
+					api[napi++] = (struct pt_ival){ ev->start[i], (int64_t)i };
+					if (ev->dur[i] > amax)
+						amax = ev->dur[i];
+				}
+				pt_ival_sort(api, napi);
+				win_api = pt_xmalloc((napi ? napi : 1) * sizeof(*win_api));
+			}
+			/* the calls that can overlap the window, in event order */
+			size_t nw = 0, lo = 0, hi = napi;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (api[mid].s < s - amax)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < napi && api[lo].s < e; lo++)
+				win_api[nw++] = api[lo].e;
+			pt_sort(win_api, nw, sizeof(*win_api), hx_cmp_i64);
+			for (size_t q = 0; q < nw; q++) {
+				size_t i = (size_t)win_api[q];
 				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
 				if (oe <= s || os >= e)
 					continue;
@@ -439,6 +513,10 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->apis = apis;
 	dd->mops = mops;
 	dd->nmops = nmops;
+	free(mix);
+	free(mj);
+	free(api);
+	free(win_api);
 	pt_ivset_free(&Rv);
 	pt_ivset_free(&MRC);
 	pt_ivset_free(&RvC);

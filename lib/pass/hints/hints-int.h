@@ -149,6 +149,7 @@ struct rankdata {
 	int64_t *winnum;            /* their step numbers (-1 for the span) */
 	size_t nwin;
 	bool steps;                 /* windows are steps */
+	bool win_apart;             /* each window ends before the next starts */
 	struct pt_ivset D, H;       /* Dataloader ranges, other host ranges */
 	int64_t loader_wall;        /* Σ wall time of member Dataloader ranges */
 	bool has_loader;
