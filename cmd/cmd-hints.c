@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-hints.h"
@@ -175,10 +176,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			struct pt_out o;
 			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
 			if (!rc) {
-				enum pt_hints_fmt f = c.ex.format == PT_FMT_CSV ? PT_HF_CSV :
-						      c.ex.format == PT_FMT_JSON ? PT_HF_JSON :
-						      c.ex.format == PT_FMT_JSONL ? PT_HF_JSONL : PT_HF_TEXT;
-				pt_hints_write(&o, &h, f, show_suppressed);
+				pt_export_hints(&o, &h, c.ex.format, show_suppressed);
 				rc = pt_out_commit(&o, &e);
 			}
 		}

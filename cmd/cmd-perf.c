@@ -78,7 +78,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			struct pt_out o;
 			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
 			if (!rc) {
-				pt_perf_write_text(&o, t);
+				pt_export_perf_text(&o, t);
 				rc = pt_out_commit(&o, &e);
 			}
 		} else if (!rc) {

@@ -26,6 +26,14 @@ static void field(struct pt_out *o, const char *s, size_t n, char **qbuf, size_t
 	pt_out_write(o, *qbuf, k);
 }
 
+void pt_export_csv_field(struct pt_out *o, const char *s, size_t n)
+{
+	char *qbuf = NULL;
+	size_t qcap = 0;
+	field(o, s, n, &qbuf, &qcap);
+	free(qbuf);
+}
+
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts)
 {
 	enum pt_time_unit u = pt_export_unit(opts);

@@ -10,6 +10,7 @@
 
 #include "table/table.h"
 
+struct pt_hints;
 struct pt_out;
 
 enum pt_format { PT_FMT_TABLE, PT_FMT_CSV, PT_FMT_JSON, PT_FMT_JSONL };
@@ -25,6 +26,17 @@ void pt_export(struct pt_out *o, struct pt_table *const *tables, size_t n, const
 void pt_export_text(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 void pt_export_json(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
+
+/* One CSV field: quoted (libcsv) only when it needs it. */
+void pt_export_csv_field(struct pt_out *o, const char *s, size_t n);
+
+/* Hint records (table/hints.h) in hints.md §1.2's layouts; show_suppressed
+ * adds the records not shown (a second view). */
+void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed);
+
+/* The `perf` table (pass-perf.h) in Paddle's timer layout (summary.md §10):
+ * times in seconds, "%.5f", one block per rank. */
+void pt_export_perf_text(struct pt_out *o, const struct pt_table *t);
 
 /* Effective unit for a format (its name and ns per unit: table/table.h). */
 enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts);

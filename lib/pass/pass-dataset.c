@@ -3,6 +3,8 @@
  * See pass-dataset.h for the views; man/proftool-dataset.1 for every column.
  */
 #include "pass/pass-dataset.h"
+#include "pass/dataset-figures.h"
+#include "pass/pass-hints.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -13,7 +15,7 @@
 
 #include "model/hostcpu.h"
 #include "model/model.h"
-#include "pass/pass-hints-fmt.h"
+#include "table/hints.h"
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
@@ -123,21 +125,21 @@ int pt_dataset_knob_set(struct pt_dataset_knobs *k, const char *key, const char 
 }
 
 /* Effective thresholds of the selected rule sets. */
-static double pl_low(const struct pt_dataset_knobs *k)
+double pt_dataset_pl_low(const struct pt_dataset_knobs *k)
 {
 	return k->pl_low_set ? k->pl_low : k->pipeline_rules == PT_MD_RULES_2020 ? 0.2 : 0.6;
 }
 
-static double queue_pct(const struct pt_dataset_knobs *k)
+double pt_dataset_queue_pct(const struct pt_dataset_knobs *k)
 {
 	return k->queue_empty_set ? k->queue_empty_pct : k->queue_rules == PT_MD_RULES_2020 ? 70 : 30;
 }
 
 int pt_dataset_knobs_check(const struct pt_dataset_knobs *k, char **why)
 {
-	if (pl_low(k) > k->pl_high) {
-		*why = pt_xasprintf("'hints.md_pipeline.low' (%g) is above 'hints.md_pipeline.high' (%g)", pl_low(k),
-				    k->pl_high);
+	if (pt_dataset_pl_low(k) > k->pl_high) {
+		*why = pt_xasprintf("'hints.md_pipeline.low' (%g) is above 'hints.md_pipeline.high' (%g)",
+				    pt_dataset_pl_low(k), k->pl_high);
 		return -1;
 	}
 	return 0;
@@ -151,13 +153,8 @@ size_t pt_dataset_display_len(const char *type)
 
 /* ---- small string builder ------------------------------------------------- */
 
-struct sb {
-	char *s;
-	size_t n, cap;
-};
 
-static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *b, const char *fmt, ...)
+void pt_ds_sb_printf(struct pt_ds_sb *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -170,32 +167,31 @@ static void sb_printf(struct sb *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
-/* Evidence pairs: ';' separated; values escaped (\ ; =). */
-static void ev_sep(struct sb *b)
+static void ev_sep(struct pt_ds_sb *b)
 {
 	if (b->n)
-		sb_printf(b, ";");
+		pt_ds_sb_printf(b, ";");
 }
 
-static void ev_i(struct sb *b, const char *key, int64_t v)
+void pt_ds_ev_i(struct pt_ds_sb *b, const char *key, int64_t v)
 {
 	ev_sep(b);
-	sb_printf(b, "%s=%" PRId64, key, v);
+	pt_ds_sb_printf(b, "%s=%" PRId64, key, v);
 }
 
-static void ev_d(struct sb *b, const char *key, double v)
+static void ev_d(struct pt_ds_sb *b, const char *key, double v)
 {
 	ev_sep(b);
 	if (v == floor(v) && fabs(v) < 9e15)
-		sb_printf(b, "%s=%" PRId64, key, (int64_t)v);
+		pt_ds_sb_printf(b, "%s=%" PRId64, key, (int64_t)v);
 	else
-		sb_printf(b, "%s=%.4f", key, v);
+		pt_ds_sb_printf(b, "%s=%.4f", key, v);
 }
 
-static void ev_s(struct sb *b, const char *key, const char *v)
+void pt_ds_ev_s(struct pt_ds_sb *b, const char *key, const char *v)
 {
 	ev_sep(b);
-	sb_printf(b, "%s=", key);
+	pt_ds_sb_printf(b, "%s=", key);
 	size_t len = strlen(v);
 	pt_xgrow((void **)&b->s, &b->cap, b->n + 2 * len + 1, 1); /* every char escaped, NUL */
 	for (const char *p = v; *p; p++) {
@@ -206,7 +202,7 @@ static void ev_s(struct sb *b, const char *key, const char *v)
 	b->s[b->n] = 0;
 }
 
-static void set_sb(struct pt_table *t, size_t r, size_t c, struct sb *b)
+static void set_sb(struct pt_table *t, size_t r, size_t c, struct pt_ds_sb *b)
 {
 	pt_table_set_strdup(t, r, c, b->s ? b->s : "", b->n);
 	free(b->s);
@@ -222,83 +218,23 @@ static int64_t div_round(int64_t sum, int64_t n) /* half away from zero */
 
 /* ---- figures per device --------------------------------------------------- */
 
-struct op {
-	const struct pt_md_op *md;
-	const char *type;
-	size_t disp_len;
-	bool kept;           /* not collapsed */
-	size_t parent;       /* kept parent index + 1, 0 = root */
-	PT_VEC(size_t) kids; /* kept children (indexes), listed order */
-	/* queue */
-	int64_t samples, size_sum, empty;
-	struct sb sizes;
-	bool has_usage;
-	double avg, usage;
-	/* input queue (first kept child) */
-	bool has_in;
-	double in_usage;
-	/* cpu */
-	bool has_cpu;
-	int64_t cpu_samples;
-	double cpu_sum, cpu_pct, cpw;
-	bool has_cpw;
-	/* rules */
-	bool queue_flag;
-	const char *queue_reason; /* child_gap, low_leaf, bottleneck, all_low, all_high */
-	double max_child;
-	bool has_max_child;
-	int cpu_rule;             /* -1 not judged, 0 no, 1 yes, 2 primary */
-	const char *cpu_reason;
-};
-
-struct host {
-	bool present;
-	int source;               /* enum pt_md_file */
-	int64_t samples, empty, full, capacity;
-};
-
-struct getnext {
-	bool present;
-	int64_t samples, empty, wait_sum, wait_max, waits;
-};
-
-struct dev {
-	uint32_t index;
-	uint32_t id;
-	struct op *ops;
-	size_t nops;
-	size_t root;
-	bool has_pipeline;
-	size_t *bfs;
-	size_t nbfs;
-	struct host host;
-	struct getnext gn;
-	/* verdict */
-	const char *st[3];       /* data_processing, host_to_device, device_fetch */
-	const char *verdict;
-	const char *mi[4];
-	/* host CPU */
-	bool has_idle;              /* host idle samples exist */
-	struct pt_hostcpu_acc cpu;  /* every host CPU sample (model/hostcpu.h) */
-};
-
 static const char *const exempt[] = { "Barrier", "Concat", "EpochCtrl", "Rename", "Repeat",
 				      "Shuffle", "Skip", "Take", "Zip", NULL };
 
-static bool disp_is(const struct op *o, const char *name)
+bool pt_ds_disp_is(const struct pt_ds_op *o, const char *name)
 {
 	return strlen(name) == o->disp_len && !strncmp(o->type, name, o->disp_len);
 }
 
-static bool is_exempt(const struct op *o)
+bool pt_ds_is_exempt(const struct pt_ds_op *o)
 {
 	for (size_t i = 0; exempt[i]; i++)
-		if (disp_is(o, exempt[i]))
+		if (pt_ds_disp_is(o, exempt[i]))
 			return true;
 	return false;
 }
 
-static size_t find_op(const struct dev *d, int64_t id)
+static size_t find_op(const struct pt_ds_dev *d, int64_t id)
 {
 	for (size_t i = 0; i < d->nops; i++)
 		if (d->ops[i].md->op_id == id)
@@ -307,7 +243,7 @@ static size_t find_op(const struct dev *d, int64_t id)
 }
 
 /* Append the kept descendants that replace child c (collapsing, in place). */
-static int collect_kept(struct dev *d, size_t c, struct op *parent, size_t depth, struct pt_err **e)
+static int collect_kept(struct pt_ds_dev *d, size_t c, struct pt_ds_op *parent, size_t depth, struct pt_err **e)
 {
 	if (depth > d->nops)
 		return pt_err(e, "the pipeline of device %" PRIu32 " has a cycle", d->id);
@@ -325,7 +261,7 @@ static int collect_kept(struct dev *d, size_t c, struct op *parent, size_t depth
 	return 0;
 }
 
-static int build_tree(struct dev *d, struct pt_err **e)
+static int build_tree(struct pt_ds_dev *d, struct pt_err **e)
 {
 	size_t n = d->nops;
 	bool *is_child = pt_xcalloc(n, sizeof(*is_child));
@@ -363,7 +299,7 @@ static int build_tree(struct dev *d, struct pt_err **e)
 	seen[d->root] = true;
 	int rc = 0;
 	for (size_t h = 0; h < d->nbfs && !rc; h++) {
-		struct op *o = &d->ops[d->bfs[h]];
+		struct pt_ds_op *o = &d->ops[d->bfs[h]];
 		for (size_t k = 0; k < o->kids.n; k++) {
 			size_t c = o->kids.v[k];
 			if (seen[c]) {
@@ -380,14 +316,14 @@ static int build_tree(struct dev *d, struct pt_err **e)
 	return rc;
 }
 
-static void pipeline_filter(struct dev *d, const struct pt_dataset_knobs *k)
+static void pipeline_filter(struct pt_ds_dev *d, const struct pt_dataset_knobs *k)
 {
-	double high = k->pl_high, low = pl_low(k), delta = k->pl_delta;
+	double high = k->pl_high, low = pt_dataset_pl_low(k), delta = k->pl_delta;
 	size_t judged = 0, nhigh = 0, nlow = 0;
 	for (size_t h = 1; h < d->nbfs; h++) {
-		struct op *o = &d->ops[d->bfs[h]];
+		struct pt_ds_op *o = &d->ops[d->bfs[h]];
 		for (size_t c = 0; c < o->kids.n; c++) {
-			struct op *ch = &d->ops[o->kids.v[c]];
+			struct pt_ds_op *ch = &d->ops[o->kids.v[c]];
 			if (ch->has_usage && (!o->has_max_child || ch->usage > o->max_child)) {
 				o->max_child = ch->usage;
 				o->has_max_child = true;
@@ -407,7 +343,7 @@ static void pipeline_filter(struct dev *d, const struct pt_dataset_knobs *k)
 		return;
 	}
 	for (size_t h = 1; h < d->nbfs; h++) {
-		struct op *o = &d->ops[d->bfs[h]];
+		struct pt_ds_op *o = &d->ops[d->bfs[h]];
 		if (!o->has_usage)
 			continue;
 		if (k->pipeline_rules == PT_MD_RULES_CURRENT) {
@@ -426,7 +362,7 @@ static void pipeline_filter(struct dev *d, const struct pt_dataset_knobs *k)
 		} else if (o->kids.n && o->usage < low && o->has_max_child) {
 			bool all = true;
 			for (size_t c = 0; c < o->kids.n; c++) {
-				struct op *ch = &d->ops[o->kids.v[c]];
+				struct pt_ds_op *ch = &d->ops[o->kids.v[c]];
 				if (ch->has_usage && ch->usage < high)
 					all = false;
 			}
@@ -438,17 +374,17 @@ static void pipeline_filter(struct dev *d, const struct pt_dataset_knobs *k)
 	}
 }
 
-static void cpu_rule(struct dev *d, const struct pt_dataset_knobs *k)
+static void cpu_rule(struct pt_ds_dev *d, const struct pt_dataset_knobs *k)
 {
 	int64_t best = INT64_MAX;
 	size_t besti = SIZE_MAX;
 	for (size_t h = 0; h < d->nbfs; h++) {
-		struct op *o = &d->ops[d->bfs[h]];
+		struct pt_ds_op *o = &d->ops[d->bfs[h]];
 		o->cpu_rule = -1;
 		if (!o->has_cpu)
 			continue;
 		o->cpu_rule = 0;
-		if (is_exempt(o) || disp_is(o, "DeviceQueue") || !o->has_cpw)
+		if (pt_ds_is_exempt(o) || pt_ds_disp_is(o, "DeviceQueue") || !o->has_cpw)
 			continue;
 		bool q = false;
 		if (o->cpw > k->op_cpu_high_pct) {
@@ -477,7 +413,7 @@ static void cpu_rule(struct dev *d, const struct pt_dataset_knobs *k)
  * Host and per-op CPU figures (ascend.md §3.11), read through model/hostcpu.h:
  * the code the device view of `summary` uses, so the numbers agree.
  */
-static void cpu_figures(const struct pt_model *m, struct dev *d)
+static void cpu_figures(const struct pt_model *m, struct pt_ds_dev *d)
 {
 	struct pt_hostcpu h;
 	if (!pt_hostcpu_load(m, d->index, &h)) {
@@ -487,7 +423,7 @@ static void cpu_figures(const struct pt_model *m, struct dev *d)
 	pt_hostcpu_total(&h, &d->cpu);
 	d->has_idle = d->cpu.n[PT_HC_IDLE] > 0;
 	for (size_t i = 0; i < d->nops; i++) {
-		struct op *o = &d->ops[i];
+		struct pt_ds_op *o = &d->ops[i];
 		if (!pt_hostcpu_op_cpu(&h, o->md->op_id, &o->cpu_pct, &o->cpu_samples, &o->cpu_sum))
 			continue;
 		o->has_cpu = true;
@@ -499,7 +435,7 @@ static void cpu_figures(const struct pt_model *m, struct dev *d)
 	pt_hostcpu_free(&h);
 }
 
-static void queue_figures(const struct pt_model *m, struct dev *d)
+static void queue_figures(const struct pt_model *m, struct pt_ds_dev *d)
 {
 	size_t nt = m->tracks.n;
 	size_t *op_of = pt_xmalloc((nt ? nt : 1) * sizeof(*op_of)); /* op index + 1 */
@@ -511,18 +447,18 @@ static void queue_figures(const struct pt_model *m, struct dev *d)
 	for (size_t i = 0; i < q->n; i++) {
 		if (q->track[i] >= nt || !op_of[q->track[i]])
 			continue;
-		struct op *o = &d->ops[op_of[q->track[i]] - 1];
-		sb_printf(&o->sizes, "%s%" PRId64, o->samples ? ", " : "[", q->size[i]);
+		struct pt_ds_op *o = &d->ops[op_of[q->track[i]] - 1];
+		pt_ds_sb_printf(&o->sizes, "%s%" PRId64, o->samples ? ", " : "[", q->size[i]);
 		o->samples++;
 		o->size_sum += q->size[i];
 		o->empty += q->size[i] == 0;
 	}
 	free(op_of);
 	for (size_t i = 0; i < d->nops; i++) {
-		struct op *o = &d->ops[i];
+		struct pt_ds_op *o = &d->ops[i];
 		if (!o->md->has_queue)
 			continue;
-		sb_printf(&o->sizes, "%s", o->samples ? "]" : "[]");
+		pt_ds_sb_printf(&o->sizes, "%s", o->samples ? "]" : "[]");
 		if (o->samples) {
 			o->avg = (double)o->size_sum / (double)o->samples;
 			if (o->md->queue_capacity > 0) {
@@ -532,7 +468,7 @@ static void queue_figures(const struct pt_model *m, struct dev *d)
 		}
 	}
 	for (size_t i = 0; i < d->nops; i++) {
-		struct op *o = &d->ops[i];
+		struct pt_ds_op *o = &d->ops[i];
 		if (o->kept && o->kids.n && d->ops[o->kids.v[0]].has_usage) {
 			o->has_in = true;
 			o->in_usage = d->ops[o->kids.v[0]].usage;
@@ -540,7 +476,7 @@ static void queue_figures(const struct pt_model *m, struct dev *d)
 	}
 }
 
-static void host_figures(const struct pt_model *m, struct dev *d)
+static void host_figures(const struct pt_model *m, struct pt_ds_dev *d)
 {
 	/* the device-queue file, else the iterator file */
 	for (int src = 0; src < 2 && !d->host.present; src++) {
@@ -601,7 +537,7 @@ static void host_figures(const struct pt_model *m, struct dev *d)
 	}
 }
 
-static void verdict(struct dev *d, const struct pt_dataset_knobs *k)
+static void verdict(struct pt_ds_dev *d, const struct pt_dataset_knobs *k)
 {
 	static const char *nj = "not_judged";
 	d->mi[0] = d->mi[1] = d->mi[2] = d->mi[3] = NULL;
@@ -610,7 +546,7 @@ static void verdict(struct dev *d, const struct pt_dataset_knobs *k)
 		d->verdict = nj;
 		return;
 	}
-	double pct = queue_pct(k);
+	double pct = pt_dataset_queue_pct(k);
 	bool host_empty = 100.0 * (double)d->host.empty > pct * (double)d->host.samples;
 	if (k->queue_rules == PT_MD_RULES_CURRENT) {
 		d->mi[0] = "data_process=normal";
@@ -659,7 +595,7 @@ static void verdict(struct dev *d, const struct pt_dataset_knobs *k)
 	}
 }
 
-static void dev_free(struct dev *d)
+void pt_ds_dev_free(struct pt_ds_dev *d)
 {
 	for (size_t i = 0; i < d->nops; i++) {
 		pt_vec_free(&d->ops[i].kids);
@@ -669,7 +605,7 @@ static void dev_free(struct dev *d)
 	free(d->bfs);
 }
 
-static int dev_figures(const struct pt_model *m, uint32_t index, const struct pt_dataset_knobs *k, struct dev *d,
+static int dev_figures(const struct pt_model *m, uint32_t index, const struct pt_dataset_knobs *k, struct pt_ds_dev *d,
 		       struct pt_err **e)
 {
 	memset(d, 0, sizeof(*d));
@@ -682,7 +618,7 @@ static int dev_figures(const struct pt_model *m, uint32_t index, const struct pt
 	for (size_t i = 0; i < m->md_ops.n; i++) {
 		if (m->md_ops.v[i].device != index)
 			continue;
-		struct op *o = &d->ops[j++];
+		struct pt_ds_op *o = &d->ops[j++];
 		o->md = &m->md_ops.v[i];
 		o->type = pt_model_strget(m, o->md->type);
 		o->disp_len = pt_dataset_display_len(o->type);
@@ -715,7 +651,7 @@ static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
 	pt_table_set_str(t, r, c, s, strlen(s));
 }
 
-static struct pt_table *ops_view(struct dev *devs, size_t nd)
+static struct pt_table *ops_view(struct pt_ds_dev *devs, size_t nd)
 {
 	struct pt_table *t = pt_table_new("ops", "Dataset pipeline ops");
 	static const struct {
@@ -746,9 +682,9 @@ static struct pt_table *ops_view(struct dev *devs, size_t nd)
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		pt_table_add_col(t, cols[c].name, cols[c].type, c < 2 ? PT_ROLE_KEY : PT_ROLE_VALUE, cols[c].dec);
 	for (size_t di = 0; di < nd; di++) {
-		struct dev *d = &devs[di];
+		struct pt_ds_dev *d = &devs[di];
 		for (size_t h = 0; h < d->nbfs; h++) {
-			struct op *o = &d->ops[d->bfs[h]];
+			struct pt_ds_op *o = &d->ops[d->bfs[h]];
 			size_t r = pt_table_add_row(t);
 			pt_table_set_int(t, r, 0, o->md->op_id);
 			set_s(t, r, 1, o->type);
@@ -771,10 +707,10 @@ static struct pt_table *ops_view(struct dev *devs, size_t nd)
 			if (o->parent)
 				pt_table_set_int(t, r, 8, d->ops[o->parent - 1].md->op_id);
 			if (o->kids.n) {
-				struct sb b = { 0 };
+				struct pt_ds_sb b = { 0 };
 				for (size_t c = 0; c < o->kids.n; c++)
-					sb_printf(&b, "%s%" PRId64, c ? ", " : "[", d->ops[o->kids.v[c]].md->op_id);
-				sb_printf(&b, "]");
+					pt_ds_sb_printf(&b, "%s%" PRId64, c ? ", " : "[", d->ops[o->kids.v[c]].md->op_id);
+				pt_ds_sb_printf(&b, "]");
 				set_sb(t, r, 9, &b);
 			}
 			if (o->has_in)
@@ -788,24 +724,24 @@ static struct pt_table *ops_view(struct dev *devs, size_t nd)
 			if (o->cpu_rule >= 0)
 				set_s(t, r, 16, o->cpu_rule == 2 ? "primary" : o->cpu_rule == 1 ? "yes" : "no");
 			pt_table_set_int(t, r, 17, d->id);
-			struct sb b = { 0 };
+			struct pt_ds_sb b = { 0 };
 			if (o->md->has_queue) {
-				ev_i(&b, "samples", o->samples);
-				ev_i(&b, "size_sum", o->size_sum);
+				pt_ds_ev_i(&b, "samples", o->samples);
+				pt_ds_ev_i(&b, "size_sum", o->size_sum);
 				if (o->md->queue_capacity >= 0)
-					ev_i(&b, "length", o->md->queue_capacity);
-				ev_i(&b, "empty", o->empty);
+					pt_ds_ev_i(&b, "length", o->md->queue_capacity);
+				pt_ds_ev_i(&b, "empty", o->empty);
 			}
 			if (o->queue_flag)
-				ev_s(&b, "queue_reason", o->queue_reason);
+				pt_ds_ev_s(&b, "queue_reason", o->queue_reason);
 			if (o->has_max_child)
 				ev_d(&b, "max_child_usage", o->max_child);
 			if (o->has_cpu) {
-				ev_i(&b, "cpu_samples", o->cpu_samples);
+				pt_ds_ev_i(&b, "cpu_samples", o->cpu_samples);
 				ev_d(&b, "cpu_sum", o->cpu_sum);
 			}
 			if (o->cpu_rule > 0)
-				ev_s(&b, "cpu_reason", o->cpu_reason);
+				pt_ds_ev_s(&b, "cpu_reason", o->cpu_reason);
 			set_sb(t, r, 18, &b);
 		}
 	}
@@ -823,7 +759,7 @@ struct opcpu_acc {
 	double sum, su, ss;
 };
 
-static void opcpu_row(struct pt_table *t, const struct dev *d, const struct op *o, const char *step,
+static void opcpu_row(struct pt_table *t, const struct pt_ds_dev *d, const struct pt_ds_op *o, const char *step,
 		      const struct opcpu_acc *a, const char *rule, const struct pt_hostcpu_step *w)
 {
 	size_t r = pt_table_add_row(t);
@@ -844,22 +780,22 @@ static void opcpu_row(struct pt_table *t, const struct dev *d, const struct op *
 			pt_table_set_double(t, r, 8, pct / (double)o->md->num_workers);
 	}
 	pt_table_set_int(t, r, 9, d->id);
-	struct sb b = { 0 };
+	struct pt_ds_sb b = { 0 };
 	if (rule)
-		ev_s(&b, "rule", rule);
+		pt_ds_ev_s(&b, "rule", rule);
 	if (w) {
-		ev_i(&b, "window_start_ns", w->s);
-		ev_i(&b, "window_end_ns", w->e);
+		pt_ds_ev_i(&b, "window_start_ns", w->s);
+		pt_ds_ev_i(&b, "window_end_ns", w->e);
 	}
 	ev_d(&b, "cpu_sum", a->sum);
 	set_sb(t, r, 10, &b);
 }
 
-static struct pt_table *op_cpu_view(const struct pt_model *m, struct dev *devs, size_t nd)
+static struct pt_table *op_cpu_view(const struct pt_model *m, struct pt_ds_dev *devs, size_t nd)
 {
 	struct pt_table *t = NULL;
 	for (size_t di = 0; di < nd; di++) {
-		struct dev *d = &devs[di];
+		struct pt_ds_dev *d = &devs[di];
 		struct pt_hostcpu h;
 		struct pt_hostcpu_step *st = NULL;
 		size_t nst = 0;
@@ -901,7 +837,7 @@ static struct pt_table *op_cpu_view(const struct pt_model *m, struct dev *devs, 
 		}
 		struct opcpu_acc *acc = pt_xcalloc(nst + 2, sizeof(*acc)); /* steps, outside, all */
 		for (size_t hb = 0; hb < d->nbfs; hb++) {
-			const struct op *o = &d->ops[d->bfs[hb]];
+			const struct pt_ds_op *o = &d->ops[d->bfs[hb]];
 			const struct pt_hostcpu_op *co = o->has_cpu ? pt_hostcpu_find_op(&h, o->md->op_id) : NULL;
 			if (!co)
 				continue;
@@ -939,7 +875,7 @@ static struct pt_table *op_cpu_view(const struct pt_model *m, struct dev *devs, 
 	return t;
 }
 
-static struct pt_table *queues_view(struct dev *devs, size_t nd)
+static struct pt_table *queues_view(struct pt_ds_dev *devs, size_t nd)
 {
 	struct pt_table *t = pt_table_new("queues", "Batch queues");
 	pt_table_add_col(t, "queue", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -955,7 +891,7 @@ static struct pt_table *queues_view(struct dev *devs, size_t nd)
 	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
 	for (size_t di = 0; di < nd; di++) {
-		struct dev *d = &devs[di];
+		struct pt_ds_dev *d = &devs[di];
 		if (d->host.present) {
 			size_t r = pt_table_add_row(t);
 			set_s(t, r, 0, "host");
@@ -967,11 +903,11 @@ static struct pt_table *queues_view(struct dev *devs, size_t nd)
 			pt_table_set_double(t, r, 6, 100.0 * (double)d->host.full / (double)d->host.samples);
 			pt_table_set_int(t, r, 7, d->host.capacity);
 			pt_table_set_int(t, r, 10, d->id);
-			struct sb b = { 0 };
-			ev_i(&b, "samples", d->host.samples);
-			ev_i(&b, "empty", d->host.empty);
-			ev_i(&b, "full", d->host.full);
-			ev_i(&b, "capacity", d->host.capacity);
+			struct pt_ds_sb b = { 0 };
+			pt_ds_ev_i(&b, "samples", d->host.samples);
+			pt_ds_ev_i(&b, "empty", d->host.empty);
+			pt_ds_ev_i(&b, "full", d->host.full);
+			pt_ds_ev_i(&b, "capacity", d->host.capacity);
 			set_sb(t, r, 11, &b);
 		}
 		if (d->gn.present) {
@@ -986,13 +922,13 @@ static struct pt_table *queues_view(struct dev *devs, size_t nd)
 				pt_table_set_int(t, r, 9, d->gn.wait_max);
 			}
 			pt_table_set_int(t, r, 10, d->id);
-			struct sb b = { 0 };
-			ev_i(&b, "samples", d->gn.samples);
-			ev_i(&b, "empty", d->gn.empty);
+			struct pt_ds_sb b = { 0 };
+			pt_ds_ev_i(&b, "samples", d->gn.samples);
+			pt_ds_ev_i(&b, "empty", d->gn.empty);
 			if (d->gn.waits) {
-				ev_i(&b, "wait_sum_ns", d->gn.wait_sum);
-				ev_i(&b, "waits", d->gn.waits);
-				ev_i(&b, "max_wait_ns", d->gn.wait_max);
+				pt_ds_ev_i(&b, "wait_sum_ns", d->gn.wait_sum);
+				pt_ds_ev_i(&b, "waits", d->gn.waits);
+				pt_ds_ev_i(&b, "max_wait_ns", d->gn.wait_max);
 			}
 			set_sb(t, r, 11, &b);
 		}
@@ -1000,7 +936,7 @@ static struct pt_table *queues_view(struct dev *devs, size_t nd)
 	return t;
 }
 
-static struct pt_table *stages_view(struct dev *devs, size_t nd, const struct pt_dataset_knobs *k)
+static struct pt_table *stages_view(struct pt_ds_dev *devs, size_t nd, const struct pt_dataset_knobs *k)
 {
 	static const char *const names[] = { "data_processing", "host_to_device", "device_fetch", "verdict" };
 	struct pt_table *t = pt_table_new("stages", "Input stages");
@@ -1011,7 +947,7 @@ static struct pt_table *stages_view(struct dev *devs, size_t nd, const struct pt
 	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
 	for (size_t di = 0; di < nd; di++) {
-		struct dev *d = &devs[di];
+		struct pt_ds_dev *d = &devs[di];
 		if (!d->host.present && !d->gn.present && !d->has_pipeline)
 			continue;
 		for (int s = 0; s < 4; s++) {
@@ -1022,19 +958,19 @@ static struct pt_table *stages_view(struct dev *devs, size_t nd, const struct pt
 			if (d->mi[s])
 				set_s(t, r, 3, d->mi[s]);
 			pt_table_set_int(t, r, 4, d->id);
-			struct sb b = { 0 };
+			struct pt_ds_sb b = { 0 };
 			if (s != 2 && d->host.present) {
-				ev_i(&b, "host_empty", d->host.empty);
-				ev_i(&b, "host_samples", d->host.samples);
+				pt_ds_ev_i(&b, "host_empty", d->host.empty);
+				pt_ds_ev_i(&b, "host_samples", d->host.samples);
 				if (s == 3 || s == 0)
-					ev_d(&b, "threshold_pct", queue_pct(k));
+					ev_d(&b, "threshold_pct", pt_dataset_queue_pct(k));
 			}
 			if (s != 0 && d->gn.present) {
-				ev_i(&b, "dev_empty", d->gn.empty);
-				ev_i(&b, "dev_samples", d->gn.samples);
+				pt_ds_ev_i(&b, "dev_empty", d->gn.empty);
+				pt_ds_ev_i(&b, "dev_samples", d->gn.samples);
 				if (s == 2 && d->gn.waits) {
-					ev_i(&b, "mean_wait_ns", div_round(d->gn.wait_sum, d->gn.waits));
-					ev_i(&b, "max_wait_ns", d->gn.wait_max);
+					pt_ds_ev_i(&b, "mean_wait_ns", div_round(d->gn.wait_sum, d->gn.waits));
+					pt_ds_ev_i(&b, "max_wait_ns", d->gn.wait_max);
 				}
 			}
 			set_sb(t, r, 5, &b);
@@ -1057,7 +993,7 @@ static int cmp_batch(const void *a, const void *b)
 }
 
 /* Batches of one device; NULL-free: returns the count. src: the file used. */
-static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct batch **out, int *src)
+static size_t dev_batches(const struct pt_model *m, const struct pt_ds_dev *d, struct batch **out, int *src)
 {
 	PT_VEC(struct batch) v = { 0 };
 	*src = -1;
@@ -1118,7 +1054,7 @@ static size_t dev_batches(const struct pt_model *m, const struct dev *d, struct 
 	return v.n;
 }
 
-static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs, size_t nd)
+static struct pt_table *batches_view(const struct pt_model *m, struct pt_ds_dev *devs, size_t nd)
 {
 	struct pt_table *t = NULL;
 	for (size_t di = 0; di < nd; di++) {
@@ -1151,9 +1087,9 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 			bool warm = b[i].batch < 2;
 			pt_table_set_int(t, r, 4, warm);
 			pt_table_set_int(t, r, 5, devs[di].id);
-			struct sb e = { 0 };
-			ev_i(&e, "records", b[i].records);
-			ev_s(&e, "source", src == PT_MD_DEVICE_QUEUE ? "device_queue" : "dataset_iterator");
+			struct pt_ds_sb e = { 0 };
+			pt_ds_ev_i(&e, "records", b[i].records);
+			pt_ds_ev_s(&e, "source", src == PT_MD_DEVICE_QUEUE ? "device_queue" : "dataset_iterator");
 			set_sb(t, r, 6, &e);
 			if (warm)
 				continue;
@@ -1172,7 +1108,7 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 		for (int a = 0; a < 3; a++) {
 			size_t r = pt_table_add_row(t);
 			set_s(t, r, 0, agg[a]);
-			struct sb e = { 0 };
+			struct pt_ds_sb e = { 0 };
 			for (int c = 0; c < 3; c++) {
 				if (!cnt[c])
 					continue;
@@ -1182,9 +1118,9 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 				char key[32];
 				if (a == 0) {
 					snprintf(key, sizeof(key), "%s_sum_ns", k[c]);
-					ev_i(&e, key, sum[c]);
+					pt_ds_ev_i(&e, key, sum[c]);
 					snprintf(key, sizeof(key), "%s_batches", k[c]);
-					ev_i(&e, key, cnt[c]);
+					pt_ds_ev_i(&e, key, cnt[c]);
 				}
 			}
 			pt_table_set_int(t, r, 5, devs[di].id);
@@ -1197,359 +1133,60 @@ static struct pt_table *batches_view(const struct pt_model *m, struct dev *devs,
 
 /* ---- hints (hints.md MD_* rules, ungated) ------------------------------------- */
 
-/* A hint row; value and threshold print as `proftool hints` prints them (pass-hints-fmt.h). */
-static size_t hint_row(struct pt_table *t, const struct dev *d, const char *scope, const char *rule,
-		       const char *sev, const char *metric, double value, double thr, const char *unit)
+/* The evidence of a record as one cell: key=value pairs, ';'-separated, values escaped (\ ; =). */
+static void evidence_cell(struct pt_table *t, size_t r, size_t c, const struct pt_hint *x)
 {
-	char b[512]; /* %.4f of any double fits */
-	size_t r = pt_table_add_row(t);
-	pt_table_set_int(t, r, 0, d->id);
-	pt_table_set_strdup(t, r, 1, scope, strlen(scope));
-	set_s(t, r, 2, rule);
-	set_s(t, r, 3, sev);
-	set_s(t, r, 4, metric);
-	pt_hint_fmt_value(b, sizeof(b), unit, value);
-	pt_table_set_strdup(t, r, 5, b, strlen(b));
-	pt_hint_fmt_value(b, sizeof(b), unit, thr);
-	pt_table_set_strdup(t, r, 6, b, strlen(b));
-	set_s(t, r, 7, unit);
-	return r;
+	struct pt_ds_sb b = { 0 };
+	for (size_t i = 0; i < x->nev; i++)
+		pt_ds_ev_s(&b, x->ev[i].key, x->ev[i].text);
+	set_sb(t, r, c, &b);
 }
 
-/* A fractional evidence value of a hint row: the digits of the hints pass. */
-static void ev_f(struct sb *b, const char *key, double v)
-{
-	char t[512];
-	pt_hint_fmt_frac(t, sizeof(t), v);
-	ev_sep(b);
-	sb_printf(b, "%s=%s", key, t);
-}
-
-static void op_name(struct sb *b, const struct op *o)
-{
-	sb_printf(b, "%s_%" PRId64, o->type, o->md->op_id);
-}
-
-static void hints_md_queue(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
-{
-	if (!d->host.present)
-		return;
-	char scope[64];
-	snprintf(scope, sizeof(scope), "stage:%s", d->verdict);
-	struct sb msg = { 0 }, ev = { 0 };
-	double pct = queue_pct(k);
-	int64_t rate = (100 * d->host.empty + d->host.samples - 1) / d->host.samples;
-	const char *sev = "info";
-	if (!strcmp(d->verdict, "data_processing")) {
-		sev = "warn";
-		sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (%" PRId64
-			  "%%, threshold %g%%): the dataset pipeline cannot keep up with training.",
-			  d->host.empty, d->host.samples, rate, pct);
-	} else if (!strcmp(d->verdict, "host_to_device")) {
-		sev = "warn";
-		sb_printf(&msg, "The host queue stays filled (empty %" PRId64 "/%" PRId64 ") but the device-side queue "
-			  "ran empty %" PRId64 "/%" PRId64 " times: moving batches from host to device is the bottleneck.",
-			  d->host.empty, d->host.samples, d->gn.empty, d->gn.samples);
-	} else if (!strcmp(d->verdict, "none")) {
-		sb_printf(&msg, "Batch queues are healthy (host empty %" PRId64 "/%" PRId64 ", full %" PRId64 "/%" PRId64
-			  "; device empty %" PRId64 "/%" PRId64 "): data input is not what limits training.",
-			  d->host.empty, d->host.samples, d->host.full, d->host.samples, d->gn.empty, d->gn.samples);
-	} else {
-		sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold %g%%), so "
-			  "the dataset pipeline keeps up; without device-side get_next samples the transfer to the "
-			  "device and the device fetch cannot be judged.", d->host.empty, d->host.samples, pct);
-	}
-	ev_i(&ev, "n_host", d->host.samples);
-	ev_i(&ev, "empty_host", d->host.empty);
-	ev_i(&ev, "full_host", d->host.full);
-	if (d->gn.present) {
-		ev_i(&ev, "n_dev", d->gn.samples);
-		ev_i(&ev, "empty_dev", d->gn.empty);
-	}
-	ev_i(&ev, "rate", rate);
-	size_t r = hint_row(t, d, scope, "MD_QUEUE", sev, "host_empty_pct",
-			    100.0 * (double)d->host.empty / (double)d->host.samples, pct, "pct");
-	set_sb(t, r, 8, &msg);
-	set_sb(t, r, 9, &ev);
-}
-
-static void hints_md_pipeline(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
-{
-	if (d->ops[d->root].queue_flag)
-		return; /* nothing, or the root alone: the consumer is slow */
-	const struct op *first = NULL;
-	bool any_gap = false, any_leaf = false;
-	/* flagged ops by ascending op id */
-	size_t *ix = pt_xmalloc(d->nops * sizeof(*ix)), n = 0;
-	for (size_t i = 0; i < d->nops; i++)
-		if (d->ops[i].queue_flag)
-			ix[n++] = i;
-	if (!n) {
-		free(ix);
-		return;
-	}
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && d->ops[ix[b]].md->op_id < d->ops[ix[b - 1]].md->op_id; b--) {
-			size_t x = ix[b];
-			ix[b] = ix[b - 1];
-			ix[b - 1] = x;
-		}
-	first = &d->ops[ix[0]];
-	double low = pl_low(k);
-	struct sb msg = { 0 }, ev = { 0 }, gap = { 0 }, leaf = { 0 }, all = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		const struct op *o = &d->ops[ix[i]];
-		bool g = !strcmp(o->queue_reason, "child_gap");
-		struct sb *dst = g ? &gap : &leaf;
-		if (dst->n)
-			sb_printf(dst, ", ");
-		op_name(dst, o);
-		if (all.n)
-			sb_printf(&all, ", ");
-		op_name(&all, o);
-		any_gap |= g;
-		any_leaf |= !g;
-	}
-	if (k->pipeline_rules == PT_MD_RULES_CURRENT) {
-		sb_printf(&msg, "The dataset pipeline is limited by %s.", all.s);
-		if (any_gap)
-			sb_printf(&msg, " %s: each consumes more slowly than its inputs produce, its output queue more "
-				  "than %g emptier than a queue feeding it.", gap.s, k->pl_delta);
-		if (any_leaf)
-			sb_printf(&msg, " %s: each is a source op that keeps its output queue below %g full, so it "
-				  "does not read fast enough to fill the pipeline.", leaf.s, low);
-	} else if (!strcmp(first->queue_reason, "all_low")) {
-		sb_printf(&msg, "Every dataset pipeline op keeps its output queue below %g full: the source ops %s do "
-			  "not read fast enough to fill the pipeline.", low, all.s);
-	} else {
-		sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below %g full while "
-			  "every queue feeding it is at least %g full, so it consumes more slowly than its inputs "
-			  "produce.", all.s, low, k->pl_high);
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct op *o = &d->ops[ix[i]];
-		struct sb nm = { 0 };
-		op_name(&nm, o);
-		if (!o->kids.n)
-			sb_printf(&msg, " %s: change num_parallel_workers (more for slow reading, fewer if CPUs are "
-				  "saturated).", nm.s);
-		else if (disp_is(o, "Generator"))
-			sb_printf(&msg, " %s: change num_parallel_workers, speed up the Python generator, or convert "
-				  "the data set to MindRecord.", nm.s);
-		else if (disp_is(o, "Map"))
-			sb_printf(&msg, " %s: change num_parallel_workers; if the map runs Python functions, make "
-				  "them faster.", nm.s);
-		else if (disp_is(o, "Batch"))
-			sb_printf(&msg, " %s: raise prefetch_size.", nm.s);
-		free(nm.s);
-	}
-	ev_s(&ev, "rules", k->pipeline_rules == PT_MD_RULES_2020 ? "2020" : "current");
-	ev_f(&ev, "high", k->pl_high);
-	ev_f(&ev, "low", low);
-	if (k->pipeline_rules == PT_MD_RULES_CURRENT)
-		ev_f(&ev, "delta", k->pl_delta);
-	for (size_t i = 0; i < n; i++) {
-		const struct op *o = &d->ops[ix[i]];
-		char key[64];
-		struct sb nm = { 0 };
-		op_name(&nm, o);
-		snprintf(key, sizeof(key), "ops_%zu_name", i + 1);
-		ev_s(&ev, key, nm.s);
-		free(nm.s);
-		snprintf(key, sizeof(key), "ops_%zu_reason", i + 1);
-		ev_s(&ev, key, o->queue_reason);
-		snprintf(key, sizeof(key), "ops_%zu_usage", i + 1);
-		ev_f(&ev, key, o->usage);
-		if (o->has_max_child) {
-			snprintf(key, sizeof(key), "ops_%zu_max_child_usage", i + 1);
-			ev_f(&ev, key, o->max_child);
-		}
-		snprintf(key, sizeof(key), "ops_%zu_workers", i + 1);
-		ev_i(&ev, key, o->md->num_workers);
-	}
-	bool g = !strcmp(first->queue_reason, "child_gap");
-	size_t r = hint_row(t, d, "rank", "MD_PIPELINE", "warn", g ? "usage_gap" : "usage",
-			    g ? first->max_child - first->usage : first->usage, g ? k->pl_delta : low, "fraction");
-	set_sb(t, r, 8, &msg);
-	set_sb(t, r, 9, &ev);
-	free(gap.s);
-	free(leaf.s);
-	free(all.s);
-	free(ix);
-}
-
-static void hints_md_cpu_busy(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
-{
-	double idle, busy;
-	if (!pt_hostcpu_mean(&d->cpu, PT_HC_IDLE, &idle) || !pt_hostcpu_busy_pct(&d->cpu, &busy))
-		return;
-	if (!(busy > k->cpu_busy_pct))
-		return;
-	struct sb msg = { 0 }, ev = { 0 };
-	sb_printf(&msg, "Host CPUs are %.1f%% busy on average (threshold %g%%): data-pipeline workers compete for CPU "
-		  "time; adding workers will not help, lighter preprocessing or fewer competing threads may.", busy,
-		  k->cpu_busy_pct);
-	ev_f(&ev, "busy", busy);
-	ev_f(&ev, "mean_idle", idle);
-	ev_i(&ev, "samples", d->cpu.n[PT_HC_IDLE]);
-	size_t r = hint_row(t, d, "rank", "MD_CPU_BUSY", "warn", "busy", busy, k->cpu_busy_pct, "pct");
-	set_sb(t, r, 8, &msg);
-	set_sb(t, r, 9, &ev);
-}
-
-static void op_evidence(struct sb *ev, const struct dev *d, const struct op *o)
-{
-	if (o->has_cpw)
-		ev_f(ev, "cpu_per_worker", o->cpw);
-	ev_i(ev, "workers", o->md->num_workers);
-	if (o->has_in)
-		ev_f(ev, "input_usage_pct", o->in_usage * 100);
-	if (o->has_usage)
-		ev_f(ev, "output_usage_pct", o->usage * 100);
-	if (o->kids.n) {
-		const struct op *c = &d->ops[o->kids.v[0]];
-		if (c->samples)
-			ev_f(ev, "input_empty_pct", 100.0 * (double)c->empty / (double)c->samples);
-	}
-}
-
-static void hints_md_ops(struct pt_table *t, const struct dev *d, const struct pt_dataset_knobs *k)
-{
-	/* MD_OP_CPU, MD_OP_QUEUE per op in BFS order, then MD_BOTTLENECK_OP */
-	for (int rule = 0; rule < 2; rule++) {
-		for (size_t h = 0; h < d->nbfs; h++) {
-			const struct op *o = &d->ops[d->bfs[h]];
-			if (is_exempt(o))
-				continue;
-			struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
-			op_name(&nm, o);
-			char scope[96];
-			snprintf(scope, sizeof(scope), "op:%s", nm.s);
-			const char *sev = "info", *metric = NULL;
-			double v = 0, th = 0;
-			if (rule == 0 && o->has_cpw) {
-				if (o->cpw > k->op_cpu_high_pct) {
-					sb_printf(&msg, "%s uses %.1f%% CPU per worker: it is CPU-bound; more than %" PRId64
-						  " workers may help", nm.s, o->cpw, o->md->num_workers);
-					metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_high_pct;
-				} else if (o->cpw < k->op_cpu_low_pct && o->md->num_workers > 1) {
-					sb_printf(&msg, "%s uses only %.1f%% CPU per worker: its %" PRId64
-						  " workers are mostly idle", nm.s, o->cpw, o->md->num_workers);
-					metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_low_pct;
-				}
-			} else if (rule == 1 && !disp_is(o, "Batch") && o != &d->ops[d->root]) {
-				if (!o->kids.n && o->has_usage && o->usage * 100 < k->op_leaf_usage_pct) {
-					sb_printf(&msg, "%s fills only %.1f%% of its output queue: reading is slow, more "
-						  "than %" PRId64 " workers may help", nm.s, o->usage * 100,
-						  o->md->num_workers);
-					metric = "output_usage_pct", v = o->usage * 100, th = k->op_leaf_usage_pct;
-				} else if (disp_is(o, "DeviceQueue") && o->kids.n &&
-					   d->ops[o->kids.v[0]].samples) {
-					const struct op *c = &d->ops[o->kids.v[0]];
-					double ep = 100.0 * (double)c->empty / (double)c->samples;
-					if (ep > k->op_devq_empty_pct) {
-						sev = "warn";
-						sb_printf(&msg, "%s: the host pipeline left the device queue empty %.1f%% of "
-							  "the time, and the device waits whenever it is empty", nm.s, ep);
-						metric = "input_empty_pct", v = ep, th = k->op_devq_empty_pct;
-					}
-				} else if (o->has_in && o->has_usage &&
-					   o->in_usage * 100 - o->usage * 100 > k->op_queue_gap_pts) {
-					sb_printf(&msg, "%s: input queue %.1f%% full, output %.1f%%: the child produces "
-						  "faster than %s consumes; with low CPU use, try a larger prefetch_size "
-						  "or more workers", nm.s, o->in_usage * 100, o->usage * 100, nm.s);
-					metric = "usage_gap_pts", v = o->in_usage * 100 - o->usage * 100;
-					th = k->op_queue_gap_pts;
-				}
-			}
-			if (metric) {
-				op_evidence(&ev, d, o);
-				size_t r = hint_row(t, d, scope, rule ? "MD_OP_QUEUE" : "MD_OP_CPU", sev, metric, v, th,
-						    "pct");
-				set_sb(t, r, 8, &msg);
-				set_sb(t, r, 9, &ev);
-			}
-			free(msg.s);
-			free(ev.s);
-			free(nm.s);
-		}
-	}
-	for (size_t h = 0; h < d->nbfs; h++) {
-		const struct op *o = &d->ops[d->bfs[h]];
-		if (o->cpu_rule <= 0)
-			continue;
-		struct sb nm = { 0 }, msg = { 0 }, ev = { 0 };
-		op_name(&nm, o);
-		char scope[96];
-		snprintf(scope, sizeof(scope), "op:%s", nm.s);
-		bool high = !strcmp(o->cpu_reason, "cpu_high");
-		if (high)
-			sb_printf(&msg, "%s is the likely pipeline bottleneck: it uses %.1f%% CPU per worker; raise "
-				  "num_parallel_workers above %" PRId64 ".", nm.s, o->cpw, o->md->num_workers);
-		else
-			sb_printf(&msg, "%s is the likely pipeline bottleneck: low CPU use (%.1f%% per worker) with "
-				  "abnormal queue usage; try a larger prefetch_size.", nm.s, o->cpw);
-		if (o->cpu_rule == 2)
-			sb_printf(&msg, " (primary)");
-		op_evidence(&ev, d, o);
-		ev_i(&ev, "primary", o->cpu_rule == 2);
-		size_t r = hint_row(t, d, scope, "MD_BOTTLENECK_OP", "warn", "cpu_per_worker", o->cpw,
-				    high ? k->op_cpu_high_pct : k->op_cpu_low_pct, "pct");
-		set_sb(t, r, 8, &msg);
-		set_sb(t, r, 9, &ev);
-		free(nm.s);
-	}
-}
-
-static struct pt_table *hints_view(struct dev *devs, size_t nd, const struct pt_dataset_knobs *k)
+/*
+ * The records of the MD_* rules (lib/pass/hints/rules-md.c) as rows: warn
+ * before info, then the rules' order, then device order. Value and threshold
+ * print as `proftool hints` prints them (table/hints.h).
+ */
+static struct pt_table *hints_view(struct pt_ds_dev *devs, size_t nd, const struct pt_dataset_knobs *k)
 {
 	struct pt_table *t = pt_table_new("hints", "Dataset hints");
 	static const char *const cols[] = { "rank", "scope", "rule_id", "severity", "metric", "value",
 					    "threshold", "unit", "message", "evidence" };
 	for (int c = 0; c < 10; c++)
 		pt_table_add_col(t, cols[c], c == 0 ? PT_COL_INT : PT_COL_STR, c < 3 ? PT_ROLE_KEY : PT_ROLE_LABEL, 0);
-	for (size_t di = 0; di < nd; di++) {
-		struct dev *d = &devs[di];
-		hints_md_queue(t, d, k);
-		if (d->has_pipeline) {
-			hints_md_pipeline(t, d, k);
-		}
-		hints_md_cpu_busy(t, d, k);
-		if (d->has_pipeline)
-			hints_md_ops(t, d, k);
-	}
-	/* order: severity (warn before info), then rule order, then rank (stable) */
-	static const char *const rules[] = { "MD_QUEUE", "MD_PIPELINE", "MD_CPU_BUSY", "MD_OP_CPU",
-					     "MD_OP_QUEUE", "MD_BOTTLENECK_OP" };
-	size_t n = t->nrows, nc = t->ncols;
-	size_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
-	for (size_t r = 0; r < n; r++) {
-		const struct pt_cell *sev = pt_table_cell(t, r, 3), *rid = pt_table_cell(t, r, 2);
-		size_t rk = 0;
-		for (size_t i = 0; i < 6; i++)
-			if (!strcmp(rid->u.s, rules[i]))
-				rk = i;
-		key[r] = (strcmp(sev->u.s, "warn") ? 1u : 0u) * 16 + rk;
-	}
-	struct pt_cell *tmp = pt_xmalloc((n ? n : 1) * nc * sizeof(*tmp));
-	size_t o = 0;
-	for (size_t kv = 0; kv < 32; kv++)
-		for (size_t r = 0; r < n; r++)
-			if (key[r] == kv)
-				memcpy(&tmp[o++ * nc], pt_table_cell(t, r, 0), nc * sizeof(*tmp));
-	if (n)
-		memcpy(t->cells, tmp, n * nc * sizeof(*tmp));
-	free(tmp);
-	free(key);
+	struct pt_hints h = { 0 };
+	for (size_t di = 0; di < nd; di++)
+		pt_hints_md(&devs[di], k, -1, &h);
+	for (int warn = 1; warn >= 0; warn--)
+		for (int rule = PT_HR_MD_QUEUE; rule <= PT_HR_MD_BOTTLENECK_OP; rule++)
+			for (size_t i = 0; i < h.n; i++) {
+				const struct pt_hint *x = &h.v[i];
+				if (x->rule != rule || (x->sev == PT_SEV_WARN) != warn)
+					continue;
+				char b[512]; /* %.4f of any double fits */
+				size_t r = pt_table_add_row(t);
+				pt_table_set_int(t, r, 0, x->rank);
+				pt_table_set_strdup(t, r, 1, x->scope, strlen(x->scope));
+				set_s(t, r, 2, x->id);
+				set_s(t, r, 3, pt_hint_sev_name(x->sev));
+				pt_table_set_strdup(t, r, 4, x->metric, strlen(x->metric));
+				pt_hint_fmt_value(b, sizeof(b), x->unit, x->value);
+				pt_table_set_strdup(t, r, 5, b, strlen(b));
+				pt_hint_fmt_value(b, sizeof(b), x->unit, x->threshold);
+				pt_table_set_strdup(t, r, 6, b, strlen(b));
+				pt_table_set_strdup(t, r, 7, x->unit, strlen(x->unit));
+				pt_table_set_strdup(t, r, 8, x->message, strlen(x->message));
+				evidence_cell(t, r, 9, x);
+			}
+	pt_hints_free(&h);
 	return t;
 }
 
-/* Figures of the devices with MindData or get_next data, in device-id order. */
-static int collect_devs(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
-			struct dev **out, size_t *nout, struct pt_err **e)
+int pt_dataset_figures(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
+		       struct pt_ds_dev **out, size_t *nout, struct pt_err **e)
 {
 	/* devices with MindData or get_next data, in device-id order */
-	struct dev *devs = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*devs));
+	struct pt_ds_dev *devs = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*devs));
 	size_t nd = 0;
 	int rc = 0;
 	uint32_t *order = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*order));
@@ -1565,14 +1202,14 @@ static int collect_devs(const struct pt_model *m, int64_t device, const struct p
 		uint32_t i = order[oi];
 		if (device >= 0 && m->devices.v[i].id != (uint64_t)device)
 			continue;
-		struct dev d;
+		struct pt_ds_dev d;
 		if (dev_figures(m, i, k, &d, e)) {
-			dev_free(&d);
+			pt_ds_dev_free(&d);
 			rc = -1;
 			break;
 		}
 		if (!d.has_pipeline && !d.host.present && !d.gn.present && !d.has_idle) {
-			dev_free(&d);
+			pt_ds_dev_free(&d);
 			continue;
 		}
 		devs[nd++] = d;
@@ -1583,19 +1220,11 @@ static int collect_devs(const struct pt_model *m, int64_t device, const struct p
 	return rc;
 }
 
-int pt_dataset_md_hints(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
-			struct pt_table **out, struct pt_err **e)
+void pt_dataset_figures_free(struct pt_ds_dev *devs, size_t n)
 {
-	struct dev *devs = NULL;
-	size_t nd = 0;
-	*out = NULL;
-	int rc = collect_devs(m, device, k, &devs, &nd, e);
-	if (!rc)
-		*out = hints_view(devs, nd, k);
-	for (size_t i = 0; i < nd; i++)
-		dev_free(&devs[i]);
+	for (size_t i = 0; i < n; i++)
+		pt_ds_dev_free(&devs[i]);
 	free(devs);
-	return rc;
 }
 
 int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
@@ -1603,9 +1232,9 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 {
 	*tables = NULL;
 	*ntables = 0;
-	struct dev *devs = NULL;
+	struct pt_ds_dev *devs = NULL;
 	size_t nd = 0;
-	int rc = collect_devs(m, device, k, &devs, &nd, e);
+	int rc = pt_dataset_figures(m, device, k, &devs, &nd, e);
 	if (!rc && !nd) {
 		if (device >= 0)
 			rc = pt_err(e, "no dataset data of device %" PRId64 " in the model", device);
@@ -1628,8 +1257,6 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 		*tables = t;
 		*ntables = n;
 	}
-	for (size_t i = 0; i < nd; i++)
-		dev_free(&devs[i]);
-	free(devs);
+	pt_dataset_figures_free(devs, nd);
 	return rc;
 }

@@ -6,9 +6,11 @@
  *
  * The figures (collapsed tree, queue usage, CPU per worker, the two
  * bottleneck filters, the queue verdict) are computed in one place,
- * dev_figures() in pass-dataset.c. ascend.md §3.11 wants them in the model's
- * index so that `hints` reads the same numbers; moving dev_figures() there is
- * left to the index owner (the functions are pure over the model).
+ * pt_dataset_figures() (dataset-figures.h), which the MD_* hint rules
+ * (lib/pass/hints/rules-md.c) read; the `hints` view is their records,
+ * ungated. ascend.md §3.11 wants the figures in the model's index; moving
+ * them there is left to the index owner (the functions are pure over the
+ * model).
  */
 #ifndef PT_PASS_DATASET_H
 #define PT_PASS_DATASET_H
@@ -47,16 +49,6 @@ int pt_dataset_knobs_check(const struct pt_dataset_knobs *k, char **why);
 
 /* Display name of an op type: the type minus a trailing "Op". */
 size_t pt_dataset_display_len(const char *type);
-
-/*
- * The MD_* rules alone (hints.md §3, ungated): the rows of the `hints` view
- * of `proftool dataset` (columns rank = device id, scope, rule_id, severity,
- * metric, value, threshold, unit, message, evidence). Shared with `proftool
- * hints`, which applies the gates of hints.md §4. No dataset data: a table
- * with no rows.
- */
-int pt_dataset_md_hints(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
-			struct pt_table **out, struct pt_err **e);
 
 /*
  * Build the views. device: a device id to keep, -1 = all. Fails when a

@@ -1,11 +1,12 @@
 /*
  * `proftool hints` (hints.md): bottleneck rules over the model. The pass
  * reads the index (breakdown, C/M sets, per-track events), the step windows
- * of pt_steps_collect() and the MindData figures of pt_dataset_md_hints();
+ * of pt_steps_collect() and the MindData figures of pt_dataset_figures();
  * it calls no other pass's table builder.
  *
- * pass-hints.c: knobs, rule table, --explain; pass-hints-rules.c: the rules;
- * pass-hints-out.c: text, CSV, JSON and JSON-lines writers.
+ * The rule table, the rules and their driver are in lib/pass/hints/ (see
+ * hints-int.h). The records are table/hints.h; lib/export/export-hints.c
+ * prints them.
  */
 #ifndef PT_PASS_HINTS_H
 #define PT_PASS_HINTS_H
@@ -14,12 +15,13 @@
 #include <stdint.h>
 
 #include "pass/pass-dataset.h"
+#include "table/hints.h"
 
 struct pt_diag;
+struct pt_ds_dev;
 struct pt_err;
 struct pt_index;
 struct pt_model;
-struct pt_out;
 struct pt_step_sel;
 
 /* Rule ids in the order of hints.md §3 (the output order within a severity). */
@@ -63,9 +65,6 @@ const char *pt_hint_rule_name(enum pt_hint_rule r);
 /* Rule of an id, or -1. */
 int pt_hint_rule_find(const char *id);
 
-enum pt_hint_sev { PT_SEV_INFO = 0, PT_SEV_WARN = 1, PT_SEV_CRIT = 2 };
-const char *pt_hint_sev_name(enum pt_hint_sev s);
-
 /* Thresholds: every key of hints.md §5. Percentages 0-100. */
 struct pt_hint_knobs {
 	struct pt_dataset_knobs md;   /* hints.md_* */
@@ -106,41 +105,6 @@ int pt_hint_knobs_check(const struct pt_hint_knobs *k, char **why);
 /* The --explain text of a rule (malloc'd), NULL for an unknown id. */
 char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k);
 
-/* One evidence pair; list items carry list/idx/field and key = list_idx_field. */
-struct pt_hint_ev {
-	char *key;
-	char *list;   /* NULL for a plain pair */
-	int idx;
-	char *field;
-	char *text;   /* as printed in CSV */
-	bool num;     /* JSON number (else string) */
-};
-
-enum pt_hint_status { PT_HS_SHOWN, PT_HS_SUPPRESSED, PT_HS_NOT_EVALUATED, PT_HS_DISABLED };
-
-struct pt_hint {
-	enum pt_hint_rule rule;
-	int64_t rank;
-	char *scope;
-	enum pt_hint_sev sev;
-	enum pt_hint_status status;
-	char *reason;          /* suppressed / not evaluated / disabled */
-	char *metric, *unit;   /* unit: ns, pct, fraction, ratio, count */
-	double value, threshold;
-	char *message;         /* one line */
-	char **items;          /* further lines (MD_PIPELINE, TOP_OPS) */
-	size_t nitems;
-	struct pt_hint_ev *ev;
-	size_t nev, capev;
-	const char *knobs;     /* keys of the thresholds used, ", "-separated */
-};
-
-struct pt_hints {
-	struct pt_hint *v;
-	size_t n, cap;
-	size_t evaluated, not_evaluated, disabled; /* over (rule, rank) pairs */
-};
-
 struct pt_hints_opts {
 	int64_t unit_div;      /* ns per message time unit (default ms: 1000000) */
 	const char *unit_name; /* "ms" */
@@ -155,23 +119,13 @@ struct pt_hints_opts {
 int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
 		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
 		  struct pt_diag *d, struct pt_err **e);
-void pt_hints_free(struct pt_hints *h);
-
-/* Highest severity among shown hints, -1 when none. */
-int pt_hints_max_sev(const struct pt_hints *h);
-
-enum pt_hints_fmt { PT_HF_TEXT, PT_HF_CSV, PT_HF_JSON, PT_HF_JSONL };
-void pt_hints_write(struct pt_out *o, const struct pt_hints *h, enum pt_hints_fmt f, bool show_suppressed);
-
-/* Builders (used by the rules and the tests). */
+/* The record of a rule (status shown), at the end of h: pt_hint_new() with
+ * the rule's id and knob keys. Used by the rules and the tests. */
 struct pt_hint *pt_hints_add(struct pt_hints *h, enum pt_hint_rule r, int64_t rank, const char *scope);
-void pt_hint_ev_int(struct pt_hint *h, const char *key, int64_t v);
-void pt_hint_ev_dbl(struct pt_hint *h, const char *key, double v);
-void pt_hint_ev_str(struct pt_hint *h, const char *key, const char *v);
-/* A number already formatted (integers beyond int64, e.g. FLOPs). */
-void pt_hint_ev_num(struct pt_hint *h, const char *key, const char *text);
-/* List item field: key list_<idx>_field. */
-void pt_hint_ev_item(struct pt_hint *h, const char *list, int idx, const char *field, const char *text, bool num);
-void pt_hint_item(struct pt_hint *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The MD_* records (hints.md §3, ungated) of one device's MindData figures
+ * (dataset-figures.h), in the order the rules find them: rule is one MD rule,
+ * or -1 for all. The `hints` view of `proftool dataset`. */
+void pt_hints_md(const struct pt_ds_dev *d, const struct pt_dataset_knobs *k, int rule, struct pt_hints *out);
 
 #endif

@@ -15,7 +15,6 @@
 #include "pass/pass-steps.h"
 #include "support/err.h"
 #include "support/interval.h"
-#include "support/out.h"
 #include "support/xalloc.h"
 #include "table/table.h"
 
@@ -190,79 +189,4 @@ int pt_pass_perf(const struct pt_model *m, const struct pt_step_sel *sel, const 
 	pt_steps_info_free(&si);
 	*out = t;
 	return 0;
-}
-
-/* One cell: a space, s centred in 15 columns (extra space on the left), a space. */
-static void cell(struct pt_out *o, const char *s)
-{
-	size_t n = strlen(s), w = 15;
-	size_t pad = n < w ? w - n : 0;
-	size_t left = pad - pad / 2, right = pad / 2;
-	pt_out_putc(o, ' ');
-	for (size_t i = 0; i < left; i++)
-		pt_out_putc(o, ' ');
-	pt_out_puts(o, s);
-	for (size_t i = 0; i < right; i++)
-		pt_out_putc(o, ' ');
-	pt_out_putc(o, ' ');
-}
-
-static void value(const struct pt_table *t, size_t r, size_t c, bool seconds, char *buf, size_t len)
-{
-	const struct pt_cell *x = &t->cells[r * t->ncols + c];
-	if (x->kind == PT_CELL_INT)
-		snprintf(buf, len, "%.5f", seconds ? (double)x->u.i / 1e9 : (double)x->u.i);
-	else if (x->kind == PT_CELL_DOUBLE)
-		snprintf(buf, len, "%.5f", x->u.d);
-	else
-		snprintf(buf, len, "-");
-}
-
-/* Paddle's timer layout (summary.md §10), one block per rank. */
-void pt_perf_write_text(struct pt_out *o, const struct pt_table *t)
-{
-	size_t nranks = 0;
-	for (size_t r = 0; r < t->nrows; r += 4) {
-		const char *ips_unit = t->cells[(r + 2) * t->ncols + PT_PERF_UNIT].u.s;
-		if (nranks++)
-			pt_out_putc(o, '\n');
-		char title[64];
-		if (t->nrows > 4)
-			snprintf(title, sizeof(title), " Perf Summary - Rank %" PRId64 " ",
-				 t->cells[r * t->ncols + PT_PERF_RANK].u.i);
-		else
-			snprintf(title, sizeof(title), "Perf Summary");
-		size_t tl = strlen(title), pad = tl < 100 ? 100 - tl : 0;
-		for (size_t i = 0; i < pad - pad / 2; i++)
-			pt_out_putc(o, '=');
-		pt_out_puts(o, title);
-		for (size_t i = 0; i < pad / 2; i++)
-			pt_out_putc(o, '=');
-		pt_out_putc(o, '\n');
-		const struct pt_cell *ratio = &t->cells[(r + 3) * t->ncols + PT_PERF_AVG];
-		bool has_reader = t->cells[r * t->ncols + PT_PERF_COUNT].u.i > 0;
-		if (has_reader && ratio->kind == PT_CELL_DOUBLE)
-			pt_out_printf(o, "Reader Ratio: %.3f%%\n", ratio->u.d);
-		pt_out_printf(o, "Time Unit: s, IPS Unit: %s\n", ips_unit);
-		static const char *const head[] = { "", "avg", "max", "min" };
-		pt_out_putc(o, '|');
-		for (int i = 0; i < 4; i++) {
-			cell(o, head[i]);
-			pt_out_putc(o, '|');
-		}
-		pt_out_putc(o, '\n');
-		for (size_t k = has_reader ? 0 : 1; k < 3; k++) {
-			size_t row = r + k;
-			pt_out_putc(o, '|');
-			cell(o, t->cells[row * t->ncols + PT_PERF_METRIC].u.s);
-			pt_out_putc(o, '|');
-			for (size_t c = PT_PERF_AVG; c <= PT_PERF_MIN; c++) {
-				char buf[64];
-				value(t, row, c, k < 2, buf, sizeof(buf));
-				cell(o, buf);
-				pt_out_putc(o, '|');
-			}
-			pt_out_putc(o, '\n');
-		}
-	}
 }

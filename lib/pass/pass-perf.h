@@ -12,7 +12,6 @@
 struct pt_diag;
 struct pt_err;
 struct pt_model;
-struct pt_out;
 struct pt_step_sel;
 struct pt_table;
 
@@ -33,8 +32,6 @@ enum { PT_PERF_RANK, PT_PERF_METRIC, PT_PERF_UNIT, PT_PERF_COUNT, PT_PERF_AVG, P
 int pt_pass_perf(const struct pt_model *m, const struct pt_step_sel *sel, const struct pt_perf_opts *o,
 		 struct pt_table **out, struct pt_diag *d, struct pt_err **e);
 
-/* Paddle's timer layout of a `perf` table (summary.md §10): times in
- * seconds, "%.5f", one block per rank. */
-void pt_perf_write_text(struct pt_out *o, const struct pt_table *t);
+/* Its text layout (Paddle's timer) is printed by pt_export_perf_text(). */
 
 #endif

@@ -367,15 +367,22 @@ static void test_dataset_agrees(void **state)
 	struct pt_dataset_knobs k;
 	pt_dataset_knobs_init(&k);
 	k.cpu_busy_pct = 50; /* busy 55 > 50 */
-	struct pt_table *t = NULL;
+	struct pt_table **ts = NULL, *t = NULL;
+	size_t nt = 0;
 	struct pt_err *e = NULL;
-	assert_int_equal(pt_dataset_md_hints(m, -1, &k, &t, &e), 0);
+	assert_int_equal(pt_pass_dataset(m, -1, &k, &ts, &nt, &e), 0);
+	for (size_t i = 0; i < nt; i++)
+		if (!strcmp(ts[i]->name, "hints"))
+			t = ts[i];
+	assert_non_null(t);
 	assert_int_equal(t->nrows, 1);
 	assert_string_equal(str(t, 0, "rule_id"), "MD_CPU_BUSY");
 	const char *ev = str(t, 0, "evidence");
 	assert_non_null(strstr(ev, "mean_idle=45"));
 	assert_non_null(strstr(ev, "samples=4"));
-	pt_table_free(t);
+	for (size_t i = 0; i < nt; i++)
+		pt_table_free(ts[i]);
+	free(ts);
 	struct pt_summary_opts o;
 	pt_summary_opts_init(&o);
 	struct pt_summary s;

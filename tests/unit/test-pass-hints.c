@@ -1,4 +1,5 @@
 /* Unit tests of the hints pass (hints.md §6 acceptance cases on models built in the test). */
+#define _GNU_SOURCE /* qsort_r of pass/hints/hints-int.h */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +11,10 @@
 #include <cmocka.h>
 #include <regex.h>
 
+#include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "pass/hints/hints-int.h"
 #include "pass/pass-hints.h"
 #include "pass/pass-steps.h"
 #include "support/diag.h"
@@ -62,7 +65,7 @@ static size_t act(struct gm *g, uint32_t track, enum pt_event_kind k, const char
 	return i;
 }
 
-static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum pt_hints_fmt f, bool sup)
+static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum pt_format f, bool sup)
 {
 	struct pt_step_sel sel;
 	memset(&sel, 0, sizeof(sel));
@@ -76,7 +79,7 @@ static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum p
 	FILE *fp = tmpfile();
 	struct pt_out out;
 	pt_out_init_fd(&out, fileno(fp), "tmp");
-	pt_hints_write(&out, &h, f, sup);
+	pt_export_hints(&out, &h, f, sup);
 	assert_int_equal(pt_out_flush(&out, NULL), 0);
 	free(out.buf);
 	free(out.name);
@@ -95,7 +98,7 @@ static char *csv(const struct pt_model *m)
 {
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
-	char *s = run_hints(m, &k, PT_HF_CSV, false);
+	char *s = run_hints(m, &k, PT_FMT_CSV, false);
 	pt_hint_knobs_free(&k);
 	return s;
 }
@@ -153,7 +156,7 @@ static void test_input_bound(void **st)
 
 /* ---- STEP_GAP (cases 3, 17) ---- */
 
-static char *step_gap(int64_t g2, int64_t g3, enum pt_hints_fmt f)
+static char *step_gap(int64_t g2, int64_t g3, enum pt_format f)
 {
 	struct gm g;
 	gm_init(&g);
@@ -175,17 +178,17 @@ static char *step_gap(int64_t g2, int64_t g3, enum pt_hints_fmt f)
 static void test_step_gap(void **st)
 {
 	(void)st;
-	char *s = step_gap(400 * US, 900 * US, PT_HF_CSV);
+	char *s = step_gap(400 * US, 900 * US, PT_FMT_CSV);
 	HAS(s, "0,rank,STEP_GAP,warn,mean_gap,650000,500000,ns,");
 	HAS(s, ",mean_gap_ns=650000;max_gap_ns=900000;max_gap_step=3;gaps=2;steps=3\n");
 	free(s);
-	s = step_gap(400 * US, 900 * US, PT_HF_JSON);
+	s = step_gap(400 * US, 900 * US, PT_FMT_JSON);
 	HAS(s, "\"evidence\":{\"mean_gap_ns\":650000,\"max_gap_ns\":900000,\"max_gap_step\":3,\"gaps\":2,\"steps\":3}");
 	free(s);
-	s = step_gap(400 * US, 500 * US, PT_HF_CSV);
+	s = step_gap(400 * US, 500 * US, PT_FMT_CSV);
 	HASNOT(s, "STEP_GAP");
 	free(s);
-	s = step_gap(100 * US, 100 * US, PT_HF_TEXT);
+	s = step_gap(100 * US, 100 * US, PT_FMT_TABLE);
 	HAS(s, "No hints to show.\n");
 	HAS(s, "Hints: 0 shown, 0 suppressed; rules: ");
 	HAS(s, " 4 disabled.");
@@ -274,7 +277,7 @@ static void test_launch(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.low_util.pct", "1", NULL), 0);
-	s = run_hints(g.m, &k, PT_HF_CSV, false);
+	s = run_hints(g.m, &k, PT_FMT_CSV, false);
 	HAS(s, "LAUNCH_DELAY,info,");
 	free(s);
 	pt_hint_knobs_free(&k);
@@ -307,7 +310,7 @@ static void test_short_kernels(void **st)
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
 		assert_int_equal(pt_hint_knob_set(&k, "hints.short_kernels.pct", "30", NULL), 0);
-		s = run_hints(g.m, &k, PT_HF_CSV, false);
+		s = run_hints(g.m, &k, PT_FMT_CSV, false);
 		HAS(s, a_us == 5 ? "SHORT_KERNELS,warn,short_pct,66.6667,30.0000"
 				 : "SHORT_KERNELS,warn,short_pct,33.3333,30.0000");
 		free(s);
@@ -411,7 +414,7 @@ static void test_top_ops(void **st)
 		}
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_TEXT, false);
+		char *s = run_hints(m, &k, PT_FMT_TABLE, false);
 		if (!flat) {
 			HAS(s, "[info] TOP_OPS  rank 0  device:0\n  Op type MatMul takes 60.0% of device 0's op time "
 			       "(60.00 ms of 100.00 ms; threshold 20.0%), and the top 3 types take 100.0%.");
@@ -495,14 +498,14 @@ static void test_rank_step_gap(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.disable", "STEP_GAP", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,");
 	HASNOT(s, ",STEP_GAP,warn");
 	HASNOT(s, "RANK_STEP_GAP,not_evaluated");
 	free(s);
 	/* a 40% threshold is not reached */
 	assert_int_equal(pt_hint_knob_set(&k, "hints.rank_step_gap.pct", "40", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, false);
+	s = run_hints(m, &k, PT_FMT_CSV, false);
 	HASNOT(s, "RANK_STEP_GAP");
 	free(s);
 	pt_hint_knobs_free(&k);
@@ -529,7 +532,7 @@ static void test_rank_step_gap(void **st)
 		pt_model_add_event(m, sx, pt_model_str(m, "gemm"), PT_EV_KERNEL, US, 5 * MS, 1, PT_NONE, 0);
 	}
 	pt_hint_knobs_init(&k);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "0,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
 	HAS(s, "1,rank,RANK_STEP_GAP,not_evaluated,no step interval (fewer than 2 steps),,\n");
 	free(s);
@@ -562,7 +565,7 @@ static void test_scope_order(void **st)
 	}
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
-	char *s = run_hints(m, &k, PT_HF_CSV, false);
+	char *s = run_hints(m, &k, PT_FMT_CSV, false);
 	const char *d2 = strstr(s, "0,device:2,UNATTRIBUTED_DEVICE,");
 	const char *d10 = strstr(s, "0,device:10,UNATTRIBUTED_DEVICE,");
 	if (!d2 || !d10 || d2 > d10)
@@ -610,13 +613,13 @@ static void test_suppressed(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	pt_hint_knob_set(&k, "hints.disable", "TOP_OPS", NULL);
-	char *s = run_hints(g.m, &k, PT_HF_CSV, true);
+	char *s = run_hints(g.m, &k, PT_FMT_CSV, true);
 	HAS(s, "# view: hints\nrank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n"
 	       "# view: hints_suppressed\nrank,scope,rule_id,status,reason,severity,evidence\n");
 	HAS(s, "0,device:0,INPUT_BOUND,not_evaluated,no device activity,,\n");
 	HAS(s, "0,rank,TOP_OPS,disabled,hints.disable,,\n");
 	free(s);
-	s = run_hints(g.m, &k, PT_HF_JSON, true);
+	s = run_hints(g.m, &k, PT_FMT_JSON, true);
 	HAS(s, "\"rows\":[]}");
 	HAS(s, "{\"name\":\"hints_suppressed\"");
 	free(s);
@@ -662,7 +665,7 @@ static void test_low_flops(void **st)
 	struct pt_hint_knobs k;
 	pt_hint_knobs_init(&k);
 	assert_int_equal(pt_hint_knob_set(&k, "hints.flops_util.peak_tflops", "200", NULL), 0);
-	s = run_hints(m, &k, PT_HF_CSV, false);
+	s = run_hints(m, &k, PT_FMT_CSV, false);
 	HAS(s, "LOW_FLOPS_UTIL,warn,util_pct,6.5536,10.0000");
 	HAS(s, "peak_source=hint");
 	free(s);
@@ -679,7 +682,7 @@ static void test_low_flops(void **st)
 	m = pt_model_new();
 	npu_flops_rank(m, 0, 131072000000ULL, 12);
 	pt_hint_knobs_init(&k);
-	s = run_hints(m, &k, PT_HF_CSV, true);
+	s = run_hints(m, &k, PT_FMT_CSV, true);
 	HAS(s, "0,device:0,LOW_FLOPS_UTIL,not_evaluated,ops with known FLOPs cover 45.5% of computation time "
 	       "(below 50.0%),,");
 	free(s);
@@ -708,6 +711,54 @@ static void test_rank_flops(void **st)
 	}
 }
 
+/* RANK_FLOPS reads the FLOPs the driver measures for LOW_FLOPS_UTIL, also
+ * when LOW_FLOPS_UTIL itself is disabled. */
+static void test_rank_flops_alone(void **st)
+{
+	(void)st;
+	struct pt_model *m = pt_model_new();
+	npu_flops_rank(m, 0, 524288000000ULL, 6);
+	npu_flops_rank(m, 1, 262144000000ULL, 6);
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	char *why = NULL;
+	assert_int_equal(pt_hint_knob_set(&k, "hints.disable", "LOW_FLOPS_UTIL", &why), 0);
+	char *s = run_hints(m, &k, PT_FMT_CSV, true);
+	HAS(s, "1,rank,RANK_FLOPS,warn,shortfall_pct,33.3333,20.0000,pct,");
+	HAS(s, "0,rank,LOW_FLOPS_UTIL,disabled,hints.disable,,\n");
+	HASNOT(s, "LOW_FLOPS_UTIL,warn");
+	free(s);
+	pt_hint_knobs_free(&k);
+	pt_model_free(m);
+}
+
+/* The rule table: one row per rule id, in id order, each with a function,
+ * at least one stage, its doc, and knob keys that --explain knows. */
+static void test_rule_table(void **st)
+{
+	(void)st;
+	struct pt_hint_knobs k;
+	pt_hint_knobs_init(&k);
+	for (int r = 0; r < PT_HR__N; r++) {
+		const struct hint_rule *d = &pt_hint_rules[r];
+		assert_non_null(d->id);
+		assert_int_equal(pt_hint_rule_find(d->id), r);
+		assert_string_equal(pt_hint_rule_name((enum pt_hint_rule)r), d->id);
+		assert_non_null(d->fn);
+		assert_true(d->stages != 0 && d->stages < HS(HS_MINDDATA + 1));
+		assert_non_null(d->source);
+		assert_non_null(d->condition);
+		assert_non_null(d->keys);
+		char *x = pt_hint_explain(d->id, &k);
+		assert_non_null(x);
+		assert_null(strstr(x, "default ?")); /* every key of the row is a knob */
+		free(x);
+	}
+	assert_int_equal(pt_hint_rule_find("NO_SUCH_RULE"), -1);
+	assert_null(pt_hint_explain("NO_SUCH_RULE", &k));
+	pt_hint_knobs_free(&k);
+}
+
 static void test_pp_receive(void **st)
 {
 	(void)st;
@@ -724,7 +775,7 @@ static void test_pp_receive(void **st)
 		pt_model_add_event(m, t2, m->ops.v[rv].name, PT_EV_TASK, hidden ? 30 * US : 50 * US, 20 * US, 0, rv, 0);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (!hidden)
 			HAS(s, "0,rank,PP_RECEIVE,warn,receive_pct,20.0000,10.0000,pct,Stage-to-stage receives leave the "
 			       "device idle 20.0% of the time (threshold 10.0%): look at the timeline for the stage that "
@@ -760,7 +811,7 @@ static void test_pp_stages(void **st)
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
 		assert_int_equal(pt_hint_knob_set(&k, "hints.pp.stages", "2", NULL), 0);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		/* stage 2: 2 x 3 ms of 2 x 20 ms = 15% */
 		HAS(s, "2,stage:2,PP_STAGE_COMM,warn,stage_comm_pct,15.0000,10.0000,pct,Communication inside stage 2 is "
 		       "exposed 15.0% of the time");
@@ -809,7 +860,7 @@ static void test_slow_link(void **st)
 		hccl(m, d, 1, 3, 20 * US, 10 * US, 0, 2, "SDMA", "Notify Record", 4096);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v) /* 20000 and 10000: mean 15000, 0->2 is 33.3% below */
 			HAS(s, "0,link:0-2/RDMA,SLOW_LINK,warn,shortfall_pct,33.3333,20.0000,pct,\"Link 0\u21922 (RDMA) moves "
 			       "10000.00 KB/ms, 33.3% below the RDMA average.\",shortfall_pct=33.3333;kb_per_ms=10000.0000;"
@@ -914,7 +965,7 @@ static void test_memory_npu(void **st)
 		mem_tensor(m, 1, 5, 1ULL << 30, "LifeLongNone", 2, 99);
 		struct pt_hint_knobs k;
 		pt_hint_knobs_init(&k);
-		char *s = run_hints(m, &k, PT_HF_CSV, true);
+		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "3,device:3,MEMORY_NEAR_CAPACITY,warn,peak_pct,93.7500,90.0000,pct,\"Device 3 peaked at 15.00 GiB, "
 			       "93.8% of its 16.00 GiB (threshold 90.0%).");
@@ -1084,7 +1135,7 @@ static void test_tensor_cores(void **st)
 		pt_vec_push(&g.m->links, l);
 		struct pt_hint_knobs kn;
 		pt_hint_knobs_init(&kn);
-		char *s = run_hints(g.m, &kn, PT_HF_CSV, true);
+		char *s = run_hints(g.m, &kn, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "0,rank,TENSOR_CORES_UNUSED,info,eligible_pct,100.0000,0.0000,pct,\"Operators that could use "
 			       "Tensor Cores launch 100.0% of operator kernel time, yet no Tensor Core kernel ran (compute "
@@ -1175,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_unattributed), cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_ddp), cmocka_unit_test(test_tensor_cores),
 		cmocka_unit_test(test_rank_spread_bubble), cmocka_unit_test(test_comm_pattern),
+		cmocka_unit_test(test_rank_flops_alone), cmocka_unit_test(test_rule_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

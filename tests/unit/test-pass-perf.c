@@ -26,7 +26,7 @@ static char *render(struct pt_table *t, int text)
 	struct pt_out o;
 	pt_out_init_fd(&o, fileno(fp), "tmp");
 	if (text) {
-		pt_perf_write_text(&o, t);
+		pt_export_perf_text(&o, t);
 	} else {
 		struct pt_export_opts eo = { PT_FMT_CSV, PT_TU_DEFAULT, false };
 		pt_export(&o, &t, 1, &eo);

@@ -1,12 +1,11 @@
 /*
- * proftool hints: knobs (hints.md §5), the rule table and --explain, and the
- * hint record builders. The rules are in pass-hints-rules.c.
+ * proftool hints: the rule table, the knobs (hints.md §5) and --explain.
+ * The rules are in rules-*.c, run by driver.c.
  */
-#include "pass/pass-hints.h"
-#include "pass/pass-hints-fmt.h"
+#define _GNU_SOURCE
+#include "pass/hints/hints-int.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,18 +15,12 @@
 
 /* ---- rules ----------------------------------------------------------------- */
 
-struct rule_doc {
-	const char *id;
-	const char *source;
-	const char *input;
-	const char *condition;
-	const char *message;
-	const char *evidence;
-	const char *gates;
-	const char *keys; /* space-separated knob keys */
-};
-
-static const struct rule_doc docs[PT_HR__N] = {
+/*
+ * The rule table: id, the doc of --explain, the knob keys, when the rule
+ * runs (its stages, hints-int.h) and its function. Indexed by enum
+ * pt_hint_rule, whose order is the output order (hints.md §3).
+ */
+const struct hint_rule pt_hint_rules[PT_HR__N] = {
 	[PT_HR_INPUT_BOUND] = { "INPUT_BOUND", "XProf input classes; TensorBoard plugin data-loader rule",
 		"per covered device, input_pct = run-level share of dataloader_t (step time in Dataloader ranges "
 		"that no device or runtime work hides); needs >= 1 step and >= 1 Dataloader member",
@@ -35,7 +28,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Training waits for input: {input_pct}% of step time is data loading that no device or runtime "
 		"work hides (threshold {threshold}%). Use more loader workers or prefetching, ...",
 		"input_pct, dataloader_ns, step_ns, steps, worst_step, worst_step_pct, mean_loader_ns", NULL,
-		"hints.input_bound.moderate_pct hints.input_bound.high_pct" },
+		"hints.input_bound.moderate_pct hints.input_bound.high_pct",
+	  HS(HS_DEVICE), pt_hr_input_bound },
 	[PT_HR_UNEXPLAINED_TIME] = { "UNEXPLAINED_TIME", "XProf \"all other\" classes",
 		"per covered device, other_pct = run-level share of other_t (step time with no computation, "
 		"communication, memory operation or recorded host range)",
@@ -43,14 +37,16 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"{other_pct}% of step time is not covered by any recorded host range or device activity "
 		"(threshold {threshold}%): ...",
 		"other_pct, other_ns, step_ns, steps", NULL,
-		"hints.unexplained.moderate_pct hints.unexplained.high_pct" },
+		"hints.unexplained.moderate_pct hints.unexplained.high_pct",
+	  HS(HS_DEVICE), pt_hr_unexplained_time },
 	[PT_HR_STEP_GAP] = { "STEP_GAP", "MindInsight step-trace proposer (0.5 ms)",
 		"Ascend: mean iteration_interval over steps 2..n; other sources: mean over steps 2..n of "
 		"max(0, first member device start - last member device end of the step before); needs >= 2 steps",
 		"mean_gap > gap_ms -> warn (metric mean_gap, unit ns)",
 		"Devices wait {mean} on average between the end of one step and the start of the next "
 		"(threshold {threshold}): ...",
-		"mean_gap_ns, max_gap_ns, max_gap_step, gaps, steps", NULL, "hints.step_gap.ms" },
+		"mean_gap_ns, max_gap_ns, max_gap_step, gaps, steps", NULL, "hints.step_gap.ms",
+	  HS(HS_RANK_PRE), pt_hr_step_gap },
 	[PT_HR_MD_QUEUE] = { "MD_QUEUE", "MindInsight queue analyser and MindData proposer",
 		"host device-queue samples; optional device get_next samples",
 		"1. empty_host > empty_pct% of n_host -> warn, stage data_processing; 2. get_next present and "
@@ -58,7 +54,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"4. no get_next samples -> info, none_found",
 		"The host batch queue was empty in {empty_host}/{n_host} samples ({rate}%, threshold {threshold}%): ...",
 		"n_host, empty_host, full_host, n_dev, empty_dev, rate", NULL,
-		"hints.md_queue.empty_pct hints.md_queue.rules" },
+		"hints.md_queue.empty_pct hints.md_queue.rules",
+	  HS(HS_MINDDATA), pt_hr_md_queue },
 	[PT_HR_MD_PIPELINE] = { "MD_PIPELINE", "MindInsight pipeline analyser and proposer (current: e523931b; 2020: f674ae3e)",
 		"pipeline tree, output-queue usage u(op) in [0, 1] of every non-root op",
 		"current: child gap (u(child) - u(op) > delta) and low leaf (u < low), unless every non-root op "
@@ -67,17 +64,20 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"The dataset pipeline is limited by {ops}. ... (one line per flagged op)",
 		"rules, high, low, delta, ops (name, reason, usage, max_child_usage, workers)",
 		"G1 (suppressed unless STEP_GAP or INPUT_BOUND fired), G2 (suppressed when MD_QUEUE blames host_to_device)",
-		"hints.md_pipeline.rules hints.md_pipeline.high hints.md_pipeline.low hints.md_pipeline.delta" },
+		"hints.md_pipeline.rules hints.md_pipeline.high hints.md_pipeline.low hints.md_pipeline.delta",
+	  HS(HS_MINDDATA), pt_hr_md_pipeline },
 	[PT_HR_MD_CPU_BUSY] = { "MD_CPU_BUSY", "MindData proposer (80)", "host CPU idle samples; busy = 100 - mean idle %",
 		"busy > busy_pct -> warn", "Host CPUs are {busy}% busy on average (threshold {threshold}%): ...",
-		"busy, mean_idle, samples", NULL, "hints.md_cpu.busy_pct" },
+		"busy, mean_idle, samples", NULL, "hints.md_cpu.busy_pct",
+	  HS(HS_MINDDATA), pt_hr_md_cpu_busy },
 	[PT_HR_MD_OP_CPU] = { "MD_OP_CPU", "MindSpore CPU-aware MindData analyzer",
 		"per non-exempt pipeline op: CPU per worker, workers",
 		"CPU per worker > cpu_high_pct -> info; else < cpu_low_pct with more than one worker -> info",
 		"{op} uses {cpu}% CPU per worker: it is CPU-bound; ...",
 		"cpu_per_worker, workers, input_usage_pct, output_usage_pct, input_empty_pct",
 		"G1 (suppressed unless STEP_GAP or INPUT_BOUND fired)",
-		"hints.md_op.cpu_high_pct hints.md_op.cpu_low_pct" },
+		"hints.md_op.cpu_high_pct hints.md_op.cpu_low_pct",
+	  HS(HS_MINDDATA), pt_hr_md_op_cpu },
 	[PT_HR_MD_OP_QUEUE] = { "MD_OP_QUEUE", "MindSpore CPU-aware MindData analyzer",
 		"per non-exempt op other than Batch: output and input queue usage, input-queue empty share",
 		"leaf output usage < leaf_usage_pct -> info; DeviceQueue input empty > devq_empty_pct -> warn; "
@@ -85,7 +85,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"{op} fills only {u}% of its output queue: ...",
 		"cpu_per_worker, workers, input_usage_pct, output_usage_pct, input_empty_pct",
 		"G1 (suppressed unless STEP_GAP or INPUT_BOUND fired)",
-		"hints.md_op.leaf_usage_pct hints.md_op.devq_empty_pct hints.md_op.queue_gap_pts" },
+		"hints.md_op.leaf_usage_pct hints.md_op.devq_empty_pct hints.md_op.queue_gap_pts",
+	  HS(HS_MINDDATA), pt_hr_md_op_queue },
 	[PT_HR_MD_BOTTLENECK_OP] = { "MD_BOTTLENECK_OP", "MindSpore CPU-aware MindData analyzer",
 		"per op (not exempt, not DeviceQueue): CPU per worker, queue usage",
 		"CPU per worker > cpu_high_pct, or < cpu_low_pct with a child and (input usage < in_usage_floor_pct "
@@ -93,19 +94,22 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"{op} is the likely pipeline bottleneck: {reason}",
 		"cpu_per_worker, workers, input_usage_pct, output_usage_pct, input_empty_pct, primary",
 		"G1 (suppressed unless STEP_GAP or INPUT_BOUND fired), G2 (suppressed when MD_QUEUE blames host_to_device)",
-		"hints.md_op.cpu_high_pct hints.md_op.cpu_low_pct hints.md_op.queue_gap_pts hints.md_op.in_usage_floor_pct" },
+		"hints.md_op.cpu_high_pct hints.md_op.cpu_low_pct hints.md_op.queue_gap_pts hints.md_op.in_usage_floor_pct",
+	  HS(HS_MINDDATA), pt_hr_md_bottleneck_op },
 	[PT_HR_LOW_DEVICE_UTIL] = { "LOW_DEVICE_UTIL", "TensorBoard plugin (GPU utilisation < 0.5)",
 		"per device, |union(member kernel activities) within W| / |W| x 100",
 		"util < pct -> warn, one hint listing every such device",
 		"Device {list} ran kernels only {util}% of the step window (threshold {threshold}%). ...",
-		"devices (device, busy_ns, window_ns, util_pct)", NULL, "hints.low_util.pct" },
+		"devices (device, busy_ns, window_ns, util_pct)", NULL, "hints.low_util.pct",
+	  HS(HS_DEVICE) | HS(HS_RANK_DEVICES), pt_hr_low_device_util },
 	[PT_HR_LAUNCH_BOUND] = { "LAUNCH_BOUND", "XProf kernel-launch classes (3 % / 15 %)",
 		"per covered device, launch_pct = run-level share of runtime_t",
 		"launch_pct >= high_pct -> crit; >= moderate_pct -> warn",
 		"{launch_pct}% of step time is spent in runtime/launch calls while the device is idle ...",
 		"launch_pct, runtime_ns, step_ns, steps, apis (name, exposed_ns), short_kernels_pct (the SHORT_KERNELS "
 		"share of the launch pairs, when there are any)", NULL,
-		"hints.launch_bound.moderate_pct hints.launch_bound.high_pct" },
+		"hints.launch_bound.moderate_pct hints.launch_bound.high_pct",
+	  HS(HS_DEVICE), pt_hr_launch_bound },
 	[PT_HR_LAUNCH_DELAY] = { "LAUNCH_DELAY", "HTA launch-delay outliers (launch_delay_cutoff 100 us on queue_delay)",
 		"launch pairs (runtime call in hints.launch.apis, device activity) with queue_delay > queue_delay_us",
 		">= 1 outlier -> info; warn when the outlier share >= queue_delay_warn_pct and LOW_DEVICE_UTIL "
@@ -114,19 +118,22 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"outliers, launches, share_pct, queue_delay_p50_ns, queue_delay_p99_ns, queue_delay_max_ns, "
 		"launch_delay_p50_ns, launch_delay_p99_ns, kernels (name, outliers)",
 		"G3 (warn only together with LOW_DEVICE_UTIL)",
-		"hints.launch.apis hints.launch.queue_delay_us hints.launch.queue_delay_warn_pct" },
+		"hints.launch.apis hints.launch.queue_delay_us hints.launch.queue_delay_warn_pct",
+	  HS(HS_LAUNCH), pt_hr_launch_delay },
 	[PT_HR_RUNTIME_OUTLIER] = { "RUNTIME_OUTLIER", "HTA runtime outliers (runtime_cutoff 50 us)",
 		"launch pairs with cpu_dur > runtime_us (each call once)",
 		">= 1 -> info; share of launch calls >= runtime_warn_pct -> warn",
 		"{n} launch calls ({share}%) took longer than {cutoff} on the host (max {max}, mostly {api}). ...",
 		"outliers, launches, share_pct, cpu_dur_p50_ns, cpu_dur_p99_ns, cpu_dur_max_ns, apis (name, outliers)",
-		NULL, "hints.launch.apis hints.launch.runtime_us hints.launch.runtime_warn_pct" },
+		NULL, "hints.launch.apis hints.launch.runtime_us hints.launch.runtime_warn_pct",
+	  HS(HS_LAUNCH), pt_hr_runtime_outlier },
 	[PT_HR_SHORT_KERNELS] = { "SHORT_KERNELS", "HTA: GPU kernels shorter than their CPU launch",
 		"launch pairs with cpu_dur <= runtime_us and gpu_dur < cpu_dur",
 		"share of launch pairs >= pct -> warn",
 		"{share}% of launched kernels ({n}) run for less time than the host call that launched them ...",
 		"short, launches, share_pct, mean_cpu_dur_ns, mean_gpu_dur_ns, kernels (name, short)", NULL,
-		"hints.launch.apis hints.launch.runtime_us hints.short_kernels.pct" },
+		"hints.launch.apis hints.launch.runtime_us hints.short_kernels.pct",
+	  HS(HS_LAUNCH), pt_hr_short_kernels },
 	[PT_HR_DEVICE_IDLE] = { "DEVICE_IDLE", "HTA idle-time breakdown, lifted to the device",
 		"per covered device, idle = W - (C u M u memcpy u memset); each gap is host_wait (the launching "
 		"call of the next activity starts after the gap began), kernel_wait (shorter than "
@@ -135,16 +142,19 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Device {d} is idle {idle_pct}% of the step window; {share}% of that idle time ...",
 		"idle_pct, idle_ns, window_ns, host_wait_ns, kernel_wait_ns, other_ns, host_wait_gaps, "
 		"kernel_wait_gaps, other_gaps, longest_gap_ns", NULL,
-		"hints.idle.min_pct hints.idle.class_pct hints.idle.kernel_wait_gap_ns" },
+		"hints.idle.min_pct hints.idle.class_pct hints.idle.kernel_wait_gap_ns",
+	  HS(HS_DEVICE), pt_hr_device_idle },
 	[PT_HR_COMM_EXPOSED] = { "COMM_EXPOSED", "TensorBoard plugin; MindInsight parallel rate; XProf collective classes",
 		"per covered device, comm_pct = run-level share of comm_not_overlapped; collective_pct = |M in W| / |W|",
 		"comm_pct > exposed_pct -> warn",
 		"{comm_pct}% of step time is communication that no computation hides (threshold {threshold}%); ...",
-		"comm_pct, comm_not_overlapped_ns, step_ns, steps, collective_pct", NULL, "hints.comm.exposed_pct" },
+		"comm_pct, comm_not_overlapped_ns, step_ns, steps, collective_pct", NULL, "hints.comm.exposed_pct",
+	  HS(HS_DEVICE), pt_hr_comm_exposed },
 	[PT_HR_PP_RECEIVE] = { "PP_RECEIVE", "MindInsight parallel proposer (pipeline parallelism)",
 		"receive time not hidden by computation over the step time of all ranks", "rate > receive_pct -> warn",
 		"Stage-to-stage receives leave the device idle {rate}% of the time ...", "per stage sums, ranks", NULL,
-		"hints.pp.receive_pct" },
+		"hints.pp.receive_pct",
+	  HS(HS_CLUSTER), pt_hr_pp_receive },
 	[PT_HR_PP_STAGE_COMM] = { "PP_STAGE_COMM", "MindInsight parallel proposer (pipeline parallelism)",
 		"receive ops present and hints.pp.stages = S (the number of pipeline stages; not in the dumps): the "
 		"ranks of the rank table in ascending order, the i-th (from 0) in stage i / (ranks / S) + 1, ranks a "
@@ -153,7 +163,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Communication inside stage {s} is exposed {rate}% of the time (threshold {threshold}%): revisit the "
 		"sharding inside the stage.",
 		"stage_comm_pct, n_stages, stages (stage, comm_ns, step_ns, comm_pct, ranks)", NULL,
-		"hints.pp.stages hints.pp.stage_comm_pct" },
+		"hints.pp.stages hints.pp.stage_comm_pct",
+	  HS(HS_CLUSTER), pt_hr_pp_stage_comm },
 	[PT_HR_PP_STAGE_FLOPS] = { "PP_STAGE_FLOPS", "MindInsight parallel proposer (pipeline parallelism)",
 		"receive ops present and hints.pp.stages = S, stages as PP_STAGE_COMM; a rank's FLOPs = those of "
 		"LOW_FLOPS_UTIL's executions with known FLOPs, per kept step; stage FLOPs = mean over its ranks; FLOPs "
@@ -162,22 +173,26 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Stage {s} computes {val} MFLOPs per device, {pct}% above the stage average: rebalance layers across "
 		"stages.",
 		"excess_pct, mean_mflops, n_stages, stages (stage, mflops, ranks)",
-		NULL, "hints.pp.stages hints.pp.stage_flops_pct" },
+		NULL, "hints.pp.stages hints.pp.stage_flops_pct",
+	  HS(HS_CLUSTER), pt_hr_pp_stage_flops },
 	[PT_HR_RANK_SPREAD] = { "RANK_SPREAD", "msprof-analyze cluster step table",
 		"rank table: per rank (device) the mean over kept steps of computation, communication, overlapped, "
 		"comm_not_overlapped, free, preparing; >= 2 ranks",
 		"per column with mean > 0: (max - min) / mean x 100 > spread_pct -> warn, one hint per column",
 		"{column} differs by {spread}% across ranks (max {max} on rank {rmax}, min {min} on rank {rmin}, ...",
-		"ranks (rank, device, mean_ns), max_ns, min_ns, mean_ns, spread_pct", NULL, "hints.rank_spread.pct" },
+		"ranks (rank, device, mean_ns), max_ns, min_ns, mean_ns, spread_pct", NULL, "hints.rank_spread.pct",
+	  HS(HS_CLUSTER), pt_hr_rank_spread },
 	[PT_HR_RANK_STEP_GAP] = { "RANK_STEP_GAP", "MindInsight parallel proposer (0.2)",
 		"mean step interval per rank v (STEP_GAP metric), >= 2 ranks",
 		"v / mean(v) - 1 > pct -> warn for the largest",
 		"Rank {r} waits {v} between steps, {pct}% more than the rank average: check its data pipeline.",
-		"ranks (rank, mean_gap_ns), mean_ns", NULL, "hints.rank_step_gap.pct" },
+		"ranks (rank, mean_gap_ns), mean_ns", NULL, "hints.rank_step_gap.pct",
+	  HS(HS_CLUSTER), pt_hr_rank_step_gap },
 	[PT_HR_RANK_FLOPS] = { "RANK_FLOPS", "MindInsight parallel proposer (0.2)", "FLOPS per rank",
 		"(mean(f) - f) / mean(f) > pct -> warn for the largest shortfall",
 		"Rank {r} reaches {f} GFLOPS, {pct}% below the rank average: check that device.",
-		"per-rank values and their mean", NULL, "hints.rank_flops.pct" },
+		"per-rank values and their mean", NULL, "hints.rank_flops.pct",
+	  HS(HS_CLUSTER), pt_hr_rank_flops },
 	[PT_HR_SLOW_LINK] = { "SLOW_LINK", "MindInsight parallel proposer (0.2)",
 		"HCCL trace data (hccl_info_<d>, ascend.md 2.10) of every device; links (src, dst, transport type) by "
 		"ascend.md 3.10: ranks 0xffffffff replaced by the other rank, LOCAL swapped; RDMA: triples (RDMASend, "
@@ -188,7 +203,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"link:<src>-<dst>/<type>, rank = src); a zero mean skips the type",
 		"Link {src}->{dst} ({type}) moves {b} KB/ms, {pct}% below the {type} average.",
 		"shortfall_pct, kb_per_ms, mean_kb_per_ms, type, links (src, dst, kb_per_ms, size_bytes, time_ns)", NULL,
-		"hints.slow_link.pct" },
+		"hints.slow_link.pct",
+	  HS(HS_CLUSTER), pt_hr_slow_link },
 	[PT_HR_TOP_OPS] = { "TOP_OPS", "proftool; top-operation tables of MindInsight, XProf and nvprof",
 		"per covered device, member executions in W: op items (Ascend: framework ops by full name; CUDA: "
 		"kernels by name) and type items (Ascend: op types; CUDA: the innermost Operator range, else the "
@@ -196,14 +212,16 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"share of the first type item >= type_pct -> info",
 		"Op type {type} takes {top_type_pct}% of device {d}'s op time ...; then one line per item",
 		"total_ns, n, top_type_pct, top_n_pct, types (name, calls, time_ns, share), ops (name, calls, time_ns, share)",
-		NULL, "hints.top_ops.n hints.top_ops.type_pct" },
+		NULL, "hints.top_ops.n hints.top_ops.type_pct",
+	  HS(HS_DEVICE), pt_hr_top_ops },
 	[PT_HR_MEM_OPS_CRITICAL] = { "MEM_OPS_CRITICAL", "proftool; memcpy/memset categories of the TensorBoard plugin",
 		"per covered device, mem_pct = run-level share of memcpy_t + memset_t; needs >= 1 member Memcpy or Memset",
 		"mem_pct >= high_pct -> warn; >= moderate_pct -> info",
 		"Device {d} spends {mem_pct}% of step time ({time} per step) only copying or filling memory ...",
 		"mem_pct, memcpy_ns, memset_ns, step_ns, steps, per-kind exposed_ns, exposed_ops, "
 		"top (name, kind, bytes, start_ns, exposed_ns, call)", NULL,
-		"hints.mem_ops.moderate_pct hints.mem_ops.high_pct" },
+		"hints.mem_ops.moderate_pct hints.mem_ops.high_pct",
+	  HS(HS_DEVICE), pt_hr_mem_ops_critical },
 	[PT_HR_LOW_FLOPS_UTIL] = { "LOW_FLOPS_UTIL", "proftool; FLOPs and peak of ascend.md 3.9",
 		"per covered device with a known peak: K = member computation executions with known FLOPs (Ascend: "
 		"tasks of framework ops, AI Core counters else the analytical table; CUDA: kernels whose innermost host "
@@ -213,7 +231,8 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"coverage_pct >= min_coverage_pct and util_pct < low_pct -> warn",
 		"While device {d} runs ops with known FLOPs it reaches {achieved} TFLOPS, {util_pct}% of its peak ...",
 		"util_pct, flops, busy_ns, achieved, peak_flops, peak_source, coverage_pct, types", NULL,
-		"hints.flops_util.low_pct hints.flops_util.min_coverage_pct hints.flops_util.peak_tflops" },
+		"hints.flops_util.low_pct hints.flops_util.min_coverage_pct hints.flops_util.peak_tflops",
+	  HS(HS_DEVICE), pt_hr_low_flops_util },
 	[PT_HR_MEMORY_NEAR_CAPACITY] = { "MEMORY_NEAR_CAPACITY", "TensorBoard plugin (90 % of totalGlobalMem)",
 		"per device, peak allocated memory and capacity: CUDA, the device group of the MEMORY2 replay against "
 		"totalGlobalMem; Ascend, the largest graph peak of memory_usage_<d>.pb (ascend.md 3.13) against its "
@@ -222,48 +241,49 @@ static const struct rule_doc docs[PT_HR__N] = {
 		"Device {d} peaked at {peak} GiB, {pct}% of its {cap} GiB ...",
 		"peak_pct, peak_bytes, capacity_bytes, peak_ns (CUDA: the record; Ascend: the first execution of the "
 		"peak node, absent without one); Ascend also graph_id, peak_node_index, peak_node",
-		NULL, "hints.memory.peak_pct" },
+		NULL, "hints.memory.peak_pct",
+	  HS(HS_RANK) | HS(HS_CLUSTER), pt_hr_memory_near_capacity },
 	[PT_HR_TENSOR_CORES_UNUSED] = { "TENSOR_CORES_UNUSED", "TensorBoard plugin (CUDA only)",
 		"Tensor Core kernels by name pattern; eligible operators by name",
 		"computeMajor >= min_cc, tc_used_pct = 0, eligible_pct > 0 -> info",
 		"Operators that could use Tensor Cores launch {eligible_pct}% of operator kernel time, ...",
 		"eligible_pct, tc_used_pct, cc", NULL,
-		"hints.tensor_cores.min_cc hints.tensor_cores.kernel_patterns hints.tensor_cores.op_names" },
+		"hints.tensor_cores.min_cc hints.tensor_cores.kernel_patterns hints.tensor_cores.op_names",
+	  HS(HS_RANK), pt_hr_tensor_cores_unused },
 	[PT_HR_USE_DDP] = { "USE_DDP", "TensorBoard plugin",
 		"host ranges named DataParallel.forward; devices with activity",
 		"such a range and > 1 device with activity -> info",
-		"The model runs single-process DataParallel on {n} devices; ...", "devices", NULL, "" },
+		"The model runs single-process DataParallel on {n} devices; ...", "devices", NULL, "",
+	  HS(HS_RANK), pt_hr_use_ddp },
 	[PT_HR_DDP_WITHOUT_NCCL] = { "DDP_WITHOUT_NCCL", "TensorBoard plugin",
 		"host ranges DistributedDataParallel.forward and nccl:*; compute capability",
 		"DDP range, no nccl:broadcast/reduce/all_reduce/all_gather/reduce_scatter range, a device with "
 		"compute capability >= 3.5 -> info",
-		"DistributedDataParallel runs without NCCL collectives on NCCL-capable GPUs; ...", "calls, cc", NULL, "" },
+		"DistributedDataParallel runs without NCCL collectives on NCCL-capable GPUs; ...", "calls, cc", NULL, "",
+	  HS(HS_RANK), pt_hr_ddp_without_nccl },
 	[PT_HR_UNATTRIBUTED_DEVICE] = { "UNATTRIBUTED_DEVICE", "proftool",
 		"member device activities without a launching host event", "unattributed_ns / device time > pct -> info",
 		"{pct}% of device time ({time}) has no launching host event, ...",
-		"unattributed_pct, unattributed_ns, unattributed_count, device_ns", NULL, "hints.unattributed.pct" },
+		"unattributed_pct, unattributed_ns, unattributed_count, device_ns", NULL, "hints.unattributed.pct",
+	  HS(HS_DEVICE), pt_hr_unattributed_device },
 	[PT_HR_TRUNCATED_LAST_STEP] = { "TRUNCATED_LAST_STEP", "TensorBoard plugin (kineto PR #108)",
 		"member device activities per kept step", "n_last < ratio x n_prev -> info",
 		"The last step has {n_last} device activities against {n_prev} in the step before: ...",
-		"n_last, n_prev, last_step", NULL, "hints.truncated.ratio" },
+		"n_last, n_prev, last_step", NULL, "hints.truncated.ratio",
+	  HS(HS_RANK), pt_hr_truncated_last_step },
 };
 
 const char *pt_hint_rule_name(enum pt_hint_rule r)
 {
-	return r < PT_HR__N ? docs[r].id : "?";
+	return r < PT_HR__N ? pt_hint_rules[r].id : "?";
 }
 
 int pt_hint_rule_find(const char *id)
 {
 	for (int i = 0; i < PT_HR__N; i++)
-		if (!strcmp(docs[i].id, id))
+		if (!strcmp(pt_hint_rules[i].id, id))
 			return i;
 	return -1;
-}
-
-const char *pt_hint_sev_name(enum pt_hint_sev s)
-{
-	return s == PT_SEV_CRIT ? "crit" : s == PT_SEV_WARN ? "warn" : "info";
 }
 
 /* ---- knobs ----------------------------------------------------------------- */
@@ -507,7 +527,7 @@ char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k)
 	int r = pt_hint_rule_find(id);
 	if (r < 0)
 		return NULL;
-	const struct rule_doc *d = &docs[r];
+	const struct hint_rule *d = &pt_hint_rules[r];
 	char *s = pt_xasprintf("%s\n  source:    %s\n  input:     %s\n  condition: %s\n  message:   %s\n"
 			       "  evidence:  %s\n  gates:     %s\n  keys:\n",
 			       d->id, d->source, d->input, d->condition, d->message, d->evidence,
@@ -544,114 +564,5 @@ char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k)
 
 struct pt_hint *pt_hints_add(struct pt_hints *h, enum pt_hint_rule r, int64_t rank, const char *scope)
 {
-	pt_xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
-	struct pt_hint *x = &h->v[h->n++];
-	memset(x, 0, sizeof(*x));
-	x->rule = r;
-	x->rank = rank;
-	x->scope = pt_xstrdup(scope);
-	x->knobs = docs[r].keys;
-	return x;
-}
-
-static struct pt_hint_ev *ev_new(struct pt_hint *h)
-{
-	pt_xgrow((void **)&h->ev, &h->capev, h->nev + 1, sizeof(*h->ev));
-	struct pt_hint_ev *e = &h->ev[h->nev++];
-	memset(e, 0, sizeof(*e));
-	return e;
-}
-
-void pt_hint_ev_int(struct pt_hint *h, const char *key, int64_t v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xasprintf("%lld", (long long)v);
-	e->num = true;
-}
-
-void pt_hint_ev_dbl(struct pt_hint *h, const char *key, double v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	char b[512]; /* %.4f of any double fits */
-	pt_hint_fmt_frac(b, sizeof(b), v);
-	e->text = pt_xstrdup(b);
-	e->num = true;
-}
-
-void pt_hint_ev_num(struct pt_hint *h, const char *key, const char *text)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xstrdup(text);
-	e->num = true;
-}
-
-void pt_hint_ev_str(struct pt_hint *h, const char *key, const char *v)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xstrdup(key);
-	e->text = pt_xstrdup(v);
-}
-
-void pt_hint_ev_item(struct pt_hint *h, const char *list, int idx, const char *field, const char *text, bool num)
-{
-	struct pt_hint_ev *e = ev_new(h);
-	e->key = pt_xasprintf("%s_%d_%s", list, idx, field);
-	e->list = pt_xstrdup(list);
-	e->idx = idx;
-	e->field = pt_xstrdup(field);
-	e->text = pt_xstrdup(text);
-	e->num = num;
-}
-
-void pt_hint_item(struct pt_hint *h, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = pt_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	h->items = pt_xrealloc(h->items, (h->nitems + 1) * sizeof(*h->items));
-	h->items[h->nitems++] = s;
-}
-
-static void hint_free(struct pt_hint *x)
-{
-	free(x->scope);
-	free(x->reason);
-	free(x->metric);
-	free(x->unit);
-	free(x->message);
-	for (size_t i = 0; i < x->nitems; i++)
-		free(x->items[i]);
-	free(x->items);
-	for (size_t i = 0; i < x->nev; i++) {
-		free(x->ev[i].key);
-		free(x->ev[i].list);
-		free(x->ev[i].field);
-		free(x->ev[i].text);
-	}
-	free(x->ev);
-}
-
-void pt_hints_free(struct pt_hints *h)
-{
-	for (size_t i = 0; i < h->n; i++)
-		hint_free(&h->v[i]);
-	free(h->v);
-	memset(h, 0, sizeof(*h));
-}
-
-int pt_hints_max_sev(const struct pt_hints *h)
-{
-	int m = -1;
-	for (size_t i = 0; i < h->n; i++)
-		if (h->v[i].status == PT_HS_SHOWN && (int)h->v[i].sev > m)
-			m = (int)h->v[i].sev;
-	return m;
+	return pt_hint_new(h, (int)r, pt_hint_rule_name(r), pt_hint_rules[r].keys, rank, scope);
 }

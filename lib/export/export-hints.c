@@ -1,32 +1,19 @@
 /*
- * Writers of `proftool hints` (hints.md §1.2): text, CSV, JSON and JSON
- * lines. The evidence is a typed list of pairs, so it cannot go through the
- * generic table exporters (JSON wants an object with arrays).
+ * The hint records of `proftool hints` (hints.md §1.2, table/hints.h) as
+ * text, CSV, JSON and JSON lines. The evidence is a typed list of pairs, so
+ * the records do not fit the generic tables (JSON wants an object with
+ * arrays); CSV fields are quoted by export-csv.c and JSON strings written by
+ * jsonw.c, as for every other table.
  */
-#include <csv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/export.h"
 #include "export/jsonw.h"
-#include "pass/pass-hints.h"
-#include "pass/pass-hints-fmt.h"
 #include "support/out.h"
 #include "support/xalloc.h"
-
-static const char *status_name(enum pt_hint_status s)
-{
-	switch (s) {
-	case PT_HS_SUPPRESSED:
-		return "suppressed";
-	case PT_HS_NOT_EVALUATED:
-		return "not_evaluated";
-	case PT_HS_DISABLED:
-		return "disabled";
-	default:
-		return "shown";
-	}
-}
+#include "table/hints.h"
 
 /* Evidence cell: key=value;... with \ escaping ; = \ in values; sep between pairs. */
 static char *evidence_cell(const struct pt_hint *h, const char *sep)
@@ -96,7 +83,7 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 			continue;
 		if (shown++)
 			pt_out_putc(o, '\n');
-		pt_out_printf(o, "[%s] %s  rank %lld", pt_hint_sev_name(x->sev), pt_hint_rule_name(x->rule),
+		pt_out_printf(o, "[%s] %s  rank %lld", pt_hint_sev_name(x->sev), x->id,
 			      (long long)x->rank);
 		if (strcmp(x->scope, "rank")) {
 			pt_out_puts(o, "  ");
@@ -139,7 +126,7 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 		if (x->status == PT_HS_SHOWN)
 			continue;
 		ns++;
-		pt_out_printf(o, "[%s] %s  rank %lld  ", status_name(x->status), pt_hint_rule_name(x->rule),
+		pt_out_printf(o, "[%s] %s  rank %lld  ", pt_hint_status_name(x->status), x->id,
 			      (long long)x->rank);
 		text(o, x->scope);
 		pt_out_puts(o, "  ");
@@ -152,18 +139,7 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
 
 static void csv_field(struct pt_out *o, const char *s)
 {
-	size_t n = strlen(s);
-	bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
-	for (size_t i = 0; i < n && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-	if (!quote) {
-		pt_out_write(o, s, n);
-		return;
-	}
-	char *b = pt_xmalloc(2 * n + 3);
-	size_t k = csv_write(b, 2 * n + 3, s, n);
-	pt_out_write(o, b, k);
-	free(b);
+	pt_export_csv_field(o, s, strlen(s));
 }
 
 static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
@@ -180,7 +156,7 @@ static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
 		pt_hint_fmt_value(t, sizeof(t), x->unit, x->threshold);
 		pt_out_printf(o, "%lld,", (long long)x->rank);
 		csv_field(o, x->scope);
-		pt_out_printf(o, ",%s,%s,", pt_hint_rule_name(x->rule), pt_hint_sev_name(x->sev));
+		pt_out_printf(o, ",%s,%s,", x->id, pt_hint_sev_name(x->sev));
 		csv_field(o, x->metric);
 		pt_out_printf(o, ",%s,%s,", v, t);
 		csv_field(o, x->unit);
@@ -203,7 +179,7 @@ static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
 			continue;
 		pt_out_printf(o, "%lld,", (long long)x->rank);
 		csv_field(o, x->scope);
-		pt_out_printf(o, ",%s,%s,", pt_hint_rule_name(x->rule), status_name(x->status));
+		pt_out_printf(o, ",%s,%s,", x->id, pt_hint_status_name(x->status));
 		csv_field(o, x->reason ? x->reason : "");
 		pt_out_putc(o, ',');
 		if (x->status == PT_HS_SUPPRESSED) {
@@ -281,7 +257,7 @@ static void json_row(struct pt_out *o, const struct pt_hint *x, bool view)
 	pt_out_printf(o, "\"rank\":%lld,\"scope\":", (long long)x->rank);
 	jstr(o, x->scope);
 	pt_out_puts(o, ",\"rule_id\":");
-	jstr(o, pt_hint_rule_name(x->rule));
+	jstr(o, x->id);
 	if (x->status == PT_HS_SHOWN) {
 		char v[512], t[512]; /* %.4f of any double fits */
 		pt_hint_fmt_value(v, sizeof(v), x->unit, x->value);
@@ -297,7 +273,7 @@ static void json_row(struct pt_out *o, const struct pt_hint *x, bool view)
 		pt_out_puts(o, ",\"evidence\":");
 		json_evidence(o, x);
 	} else {
-		pt_out_printf(o, ",\"status\":\"%s\",\"reason\":", status_name(x->status));
+		pt_out_printf(o, ",\"status\":\"%s\",\"reason\":", pt_hint_status_name(x->status));
 		jstr(o, x->reason ? x->reason : "");
 		if (x->status == PT_HS_SUPPRESSED) {
 			pt_out_printf(o, ",\"severity\":\"%s\",\"evidence\":", pt_hint_sev_name(x->sev));
@@ -342,19 +318,19 @@ static void write_json(struct pt_out *o, const struct pt_hints *h, bool sup, boo
 	pt_out_puts(o, "\n]}\n");
 }
 
-void pt_hints_write(struct pt_out *o, const struct pt_hints *h, enum pt_hints_fmt f, bool show_suppressed)
+void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed)
 {
 	switch (f) {
-	case PT_HF_TEXT:
+	case PT_FMT_TABLE:
 		write_text(o, h, show_suppressed);
 		break;
-	case PT_HF_CSV:
+	case PT_FMT_CSV:
 		write_csv(o, h, show_suppressed);
 		break;
-	case PT_HF_JSON:
+	case PT_FMT_JSON:
 		write_json(o, h, show_suppressed, false);
 		break;
-	case PT_HF_JSONL:
+	case PT_FMT_JSONL:
 		write_json(o, h, show_suppressed, true);
 		break;
 	}

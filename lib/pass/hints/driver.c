@@ -1,0 +1,872 @@
+/*
+ * pt_pass_hints(): the figures the rules read, measured once (per rank: the
+ * step windows and host ranges; per covered device: the time breakdown over
+ * the windows, the ops with known FLOPs, the launch pairs), then the rules
+ * of each stage in the order of the rule table (hints-int.h).
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "pass/hints/hints-int.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "pass/dataset-figures.h"
+#include "support/err.h"
+#include "support/sort.h"
+#include "support/xalloc.h"
+
+/* The enabled rules of a stage, in table order. */
+static void run_stage(struct ctx *c, struct hsite *s, enum hstage stage)
+{
+	s->stage = stage;
+	for (int r = 0; r < PT_HR__N; r++)
+		if ((pt_hint_rules[r].stages & HS(stage)) && hx_enabled(c, (enum pt_hint_rule)r))
+			pt_hint_rules[r].fn(c, s);
+}
+
+/* Every enabled rule of the stages not evaluated, for one scope. */
+static void not_eval_stages(struct ctx *c, unsigned stages, int64_t rank, const char *scope, const char *why)
+{
+	for (int r = 0; r < PT_HR__N; r++)
+		if ((pt_hint_rules[r].stages & stages) && hx_enabled(c, (enum pt_hint_rule)r))
+			hx_not_eval(c, (enum pt_hint_rule)r, rank, scope, "%s", why);
+}
+
+/* ---- per-rank figures ------------------------------------------------------------------ */
+
+static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	memset(rd, 0, sizeof(*rd));
+	rd->r = r;
+	if (!r->ascend && r->host != PT_NONE)
+		rd->am = pt_anchor_map_new(m, r->host);
+	rd->win = pt_xmalloc((r->n + 1) * sizeof(*rd->win));
+	rd->winnum = pt_xmalloc((r->n + 1) * sizeof(*rd->winnum));
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].kept && r->v[i].has_win && r->v[i].e > r->v[i].s) {
+			rd->win[rd->nwin] = (struct pt_ival){ r->v[i].s, r->v[i].e };
+			rd->winnum[rd->nwin++] = r->v[i].num;
+		}
+	rd->steps = rd->nwin > 0;
+	if (!r->n && r->has_span && r->span_e > r->span_s) {
+		rd->win[0] = (struct pt_ival){ r->span_s, r->span_e };
+		rd->winnum[0] = -1;
+		rd->nwin = 1;
+	}
+	rd->win_apart = true;
+	for (size_t w = 1; w < rd->nwin && rd->win_apart; w++)
+		rd->win_apart = rd->win[w - 1].e <= rd->win[w].s;
+	struct pt_ival *tmp = pt_xmalloc((rd->nwin + 1) * sizeof(*tmp));
+	memcpy(tmp, rd->win, rd->nwin * sizeof(*tmp));
+	pt_ivset_build(&rd->W, tmp, rd->nwin);
+	free(tmp);
+	if (r->host == PT_NONE)
+		return;
+	struct pt_ival *d = NULL, *h = NULL;
+	size_t nd = 0, cd = 0, nh = 0, ch = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
+			continue;
+		bool step = false;
+		for (size_t j = 0; j < r->n && !step; j++)
+			step = r->v[j].ev == i;
+		if (step)
+			continue;
+		struct pt_ival iv = { ev->start[i], ev->start[i] + ev->dur[i] };
+		if (pt_steps_is_dataloader(pt_model_strget(m, ev->name[i]))) {
+			pt_xgrow((void **)&d, &cd, nd + 1, sizeof(*d));
+			d[nd++] = iv;
+			if (pt_ivset_contains(&rd->W, ev->start[i])) {
+				rd->has_loader = true;
+				rd->loader_wall += ev->dur[i];
+			}
+		} else {
+			pt_xgrow((void **)&h, &ch, nh + 1, sizeof(*h));
+			h[nh++] = iv;
+		}
+	}
+	pt_ivset_build(&rd->D, d, nd);
+	pt_ivset_build(&rd->H, h, nh);
+	free(d);
+	free(h);
+}
+
+static void rd_free(struct rankdata *rd)
+{
+	if (rd->am)
+		pt_anchor_map_free(rd->am);
+	pt_ivset_free(&rd->W);
+	pt_ivset_free(&rd->D);
+	pt_ivset_free(&rd->H);
+	free(rd->win);
+	free(rd->winnum);
+	free(rd->lu);
+}
+
+/* The first q with acts[mj[q]].s >= t (acts by start). */
+static size_t first_by_start(const struct pt_ival *acts, const size_t *mj, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (acts[mj[mid]].s < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first window (index) that holds time a, SIZE_MAX if none: a binary
+ * search when the windows are in order and apart (rd->win_apart). */
+static size_t win_of(const struct rankdata *rd, int64_t a)
+{
+	if (!rd->win_apart) {
+		for (size_t w = 0; w < rd->nwin; w++)
+			if (a >= rd->win[w].s && a < rd->win[w].e)
+				return w;
+		return SIZE_MAX;
+	}
+	size_t lo = 0, hi = rd->nwin;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (rd->win[mid].e <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rd->nwin && a >= rd->win[lo].s ? lo : SIZE_MAX;
+}
+
+/*
+ * STEP_GAP's measure of one rank; its metric (the mean step interval) is
+ * also the input of RANK_STEP_GAP.
+ */
+static void gap_measure(struct ctx *c, struct rankdata *rd)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_rank_steps *r = rd->r;
+	int64_t rank = r->rank;
+	size_t kept = 0;
+	for (size_t i = 0; i < r->n; i++)
+		kept += r->v[i].kept;
+	rd->gap.kept = kept;
+	if (kept < 2) {
+		rd->gap.status = GAP_FEW_STEPS;
+		return;
+	}
+	__int128 sum = 0;
+	int64_t gaps = 0, maxg = -1, maxstep = 0;
+	if (r->ascend) {
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *w = &r->v[i];
+			if (!w->kept || i == r->first || !w->st)
+				continue;
+			uint32_t need = PT_STEP_HAS_START | PT_STEP_HAS_FP;
+			if ((w->st->has & need) != need)
+				continue;
+			int64_t g = w->st->fp - w->st->start;
+			sum += g;
+			gaps++;
+			if (g > maxg)
+				maxg = g, maxstep = w->num;
+		}
+	} else {
+		/* first member device start / last end per kept step */
+		size_t nw = rd->nwin;
+		int64_t *first = pt_xmalloc((nw + 1) * sizeof(*first)), *last = pt_xmalloc((nw + 1) * sizeof(*last));
+		for (size_t w = 0; w < nw; w++)
+			first[w] = INT64_MAX, last[w] = INT64_MIN;
+		const struct pt_events *ev = &m->events;
+		for (size_t i = 0; i < ev->n; i++) {
+			if (!hx_is_dev_activity(ev->kind[i]))
+				continue;
+			uint32_t dev = m->tracks.v[ev->track[i]].device;
+			bool mine = false;
+			for (size_t j = 0; j < r->ndevs && !mine; j++)
+				mine = r->devs[j] == dev;
+			if (!mine)
+				continue;
+			size_t w = win_of(rd, hx_anchor(rd, m, i));
+			if (w != SIZE_MAX) {
+				if (ev->start[i] < first[w])
+					first[w] = ev->start[i];
+				if (ev->start[i] + ev->dur[i] > last[w])
+					last[w] = ev->start[i] + ev->dur[i];
+			}
+		}
+		for (size_t w = 1; w < nw && rd->steps; w++) {
+			if (first[w] == INT64_MAX || last[w - 1] == INT64_MIN)
+				continue;
+			int64_t g = first[w] - last[w - 1];
+			if (g < 0)
+				g = 0;
+			sum += g;
+			gaps++;
+			if (g > maxg)
+				maxg = g, maxstep = rd->winnum[w];
+		}
+		free(first);
+		free(last);
+	}
+	if (!gaps) {
+		rd->gap.status = GAP_NONE;
+		return;
+	}
+	double mean = (double)sum / (double)gaps;
+	struct rk *rr = hx_rank_of(c, rank);
+	rr->has_gap = true;
+	rr->mean_gap = mean;
+	rd->gap = (struct gapfig){ GAP_OK, kept, sum, gaps, maxg, maxstep };
+}
+
+/*
+ * K of LOW_FLOPS_UTIL on one covered device (hints.md §3): its member
+ * computation executions with known FLOPs, their FLOPs F and busy time B,
+ * added to the rank's figures (RANK_FLOPS, PP_STAGE_FLOPS) whether or not
+ * the rule itself is enabled: measured by the rule, else after the stage.
+ */
+void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
+{
+	if (dd->flops_done)
+		return;
+	dd->flops_done = true;
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	int64_t rank = rd->r->rank;
+	uint32_t dev = dd->dev;
+	const struct pt_ival *acts = dd->acts;
+	size_t nacts = dd->nacts;
+	/* K: member computation executions with known FLOPs. Ascend: tasks of
+	 * framework ops (counters, else analytical). CUDA: kernels whose
+	 * innermost host range is a PyTorch Operator range that counts in
+	 * `proftool flops` (known FLOPs from its NVTX sizes, no descendant with
+	 * non-zero FLOPs); the range's FLOPs count once per device. */
+	struct fexec *kx = NULL;
+	size_t nk = 0, ck = 0;
+	long double F = 0;
+	bool gpu = m->devices.v[dev].kind == PT_DEV_GPU;
+	uint8_t *rdone = gpu && c->ngr ? pt_xcalloc(c->ngr, 1) : NULL;
+	for (size_t j = 0; j < nacts; j++) {
+		size_t i = (size_t)acts[j].e;
+		if (pt_index_is_comm(c->x, i))
+			continue;
+		uint32_t type;
+		long double f;
+		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
+			const struct pt_flops_opfig *fg = &c->fig[ev->op[i] - 1];
+			if (!fg->known)
+				continue;
+			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
+			type = op->type ? op->type : op->name;
+			f = (long double)fg->flops;
+		} else if (ev->kind[i] == PT_EV_KERNEL && c->kr && c->kr[i]) {
+			uint32_t q = c->kr[i] - 1;
+			const struct pt_flops_range *r = &c->gr[q];
+			if (!r->known || r->nonzero_desc)
+				continue;
+			type = r->type;
+			f = rdone[q] ? 0 : (long double)r->flops;
+			rdone[q] = 1;
+		} else {
+			continue;
+		}
+		pt_xgrow((void **)&kx, &ck, nk + 1, sizeof(*kx));
+		kx[nk++] = (struct fexec){ type, { ev->start[i], ev->start[i] + ev->dur[i] }, f };
+		F += f;
+	}
+	free(rdone);
+	int64_t B = hx_busy_in(rd, kx, nk);
+	if (nk && B) {
+		struct rk *rr = hx_rank_of(c, rank);
+		rr->has_flops = true;
+		rr->flops += (double)F;
+		rr->flops_busy += B;
+	}
+	dd->kx = kx;
+	dd->nk = nk;
+	dd->F = F;
+	dd->B = B;
+}
+
+/* A covered device measured for the DEVICE rules (and the rank table); false
+ * when it has no member activity (its rules are then not evaluated). */
+static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, struct devdata *dd)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_rank_steps *r = rd->r;
+	int64_t rank = r->rank;
+	uint32_t did = m->devices.v[dev].id;
+	memset(dd, 0, sizeof(*dd));
+	dd->dev = dev;
+	dd->did = did;
+	snprintf(dd->scope, sizeof(dd->scope), "device:%" PRIu32, did);
+	/* member activities of the device, by start */
+	struct pt_ival *acts = NULL;
+	size_t nacts = 0, cacts = 0;
+	bool has_mem = false;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!hx_is_dev_activity(ev->kind[i]) || m->tracks.v[ev->track[i]].device != dev || !hx_member(rd, m, i))
+			continue;
+		pt_xgrow((void **)&acts, &cacts, nacts + 1, sizeof(*acts));
+		acts[nacts++] = (struct pt_ival){ ev->start[i], (int64_t)i };
+		has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
+	}
+	if (!nacts || !rd->nwin) {
+		not_eval_stages(c, HS(HS_DEVICE) | HS(HS_LAUNCH), rank, dd->scope, "no device activity");
+		free(acts);
+		return false;
+	}
+	pt_ival_sort(acts, nacts);
+	const struct pt_ivset *C = pt_index_comp(c->x, dev), *M = pt_index_comm(c->x, dev);
+	const struct pt_ivset *Mc = pt_index_kind_set(c->x, dev, PT_EV_MEMCPY);
+	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
+	struct pt_ivset empty = { 0 };
+	const struct pt_ivset *R = r->host != PT_NONE ? pt_index_kind_set(c->x, r->host, PT_EV_API) : &empty;
+	struct pt_ivset CM = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
+	pt_ivset_union(&CM, C, M);
+	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
+	struct pt_ivset Rv = { 0 }, MRC = { 0 }, RvC = { 0 };
+	{
+		struct pt_ival *rv = NULL;
+		size_t nrv = 0, crv = 0;
+		for (size_t i = 0; i < ev->n; i++) {
+			if (!hx_is_dev_activity(ev->kind[i]) || m->tracks.v[ev->track[i]].device != dev ||
+			    !pt_index_is_comm(c->x, i) || !hx_recv_name(pt_model_strget(m, ev->name[i])))
+				continue;
+			pt_xgrow((void **)&rv, &crv, nrv + 1, sizeof(*rv));
+			rv[nrv++] = (struct pt_ival){ ev->start[i], ev->start[i] + ev->dur[i] };
+		}
+		pt_ivset_build(&Rv, rv, nrv);
+		free(rv);
+		pt_ivset_diff(&t1, M, &Rv);
+		pt_ivset_diff(&MRC, &t1, C);
+		pt_ivset_diff(&RvC, &Rv, C);
+	}
+	struct devacc a = { 0 };
+	struct nlist apis = { 0 };
+	/* memory ops exposed; mix[j]: the entry (index + 1) of acts[j], 0 none yet */
+	struct memop *mops = NULL;
+	size_t nmops = 0, cmops = 0;
+	size_t *mix = has_mem ? pt_xcalloc(nacts, sizeof(*mix)) : NULL;
+	/* the memory ops among acts (mj: their indexes, by start) and the longest,
+	 * so that a window visits only the ops that can overlap it */
+	size_t *mj = NULL, nmj = 0;
+	int64_t mdur = 0;
+	if (has_mem) {
+		mj = pt_xmalloc(nacts * sizeof(*mj));
+		for (size_t j = 0; j < nacts; j++) {
+			size_t i = (size_t)acts[j].e;
+			if (ev->kind[i] != PT_EV_MEMCPY && ev->kind[i] != PT_EV_MEMSET)
+				continue;
+			mj[nmj++] = j;
+			if (ev->dur[i] > mdur)
+				mdur = ev->dur[i];
+		}
+	}
+	struct pt_ival *api = NULL; /* host runtime calls {start, event}, by start, made when first needed */
+	size_t napi = 0, capi = 0;
+	int64_t amax = 0, *win_api = NULL;
+	for (size_t w = 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		struct pt_breakdown bd;
+		pt_index_breakdown(c->x, dev, s, e, &bd);
+		a.step += e - s;
+		a.comp += bd.computation;
+		a.comm += bd.communication;
+		a.ovl += bd.overlapped;
+		a.cno += bd.comm_not_overlapped;
+		a.free += bd.free;
+		pt_ivset_clip(&Wc, &CM, s, e);
+		a.prep += Wc.n ? Wc.v[0].s - s : e - s;
+		a.bub += pt_ivset_measure_in(&Rv, s, e);
+		a.cnox += pt_ivset_measure_in(&MRC, s, e);
+		a.rva += pt_ivset_measure_in(&RvC, s, e);
+		/* F = S − (C ∪ M) */
+		struct pt_ival one = { s, e };
+		struct pt_ivset S = { &one, 1, 1 };
+		pt_ivset_diff(&F, &S, &Wc);
+		/* memcpy_t */
+		pt_ivset_clip(&clip, Mc, s, e);
+		pt_ivset_inter(&t1, &F, &clip);
+		int64_t mc = pt_ivset_measure(&t1);
+		pt_ivset_diff(&rem, &F, &clip);
+		/* exposed per memory op */
+		if (has_mem)
+			for (size_t q = first_by_start(acts, mj, nmj, s - mdur); q < nmj && acts[mj[q]].s < e; q++) {
+				size_t j = mj[q], i = (size_t)acts[j].e;
+				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
+				if (oe <= s || os >= e)
+					continue;
+				int64_t x = ev->kind[i] == PT_EV_MEMCPY ? pt_ivset_measure_in(&F, os, oe)
+									: pt_ivset_measure_in(&rem, os, oe);
+				if (!mix[j]) {
+					pt_xgrow((void **)&mops, &cmops, nmops + 1, sizeof(*mops));
+					const struct pt_copy_info *ci = hx_copy_of(m, i);
+					mops[nmops++] = (struct memop){ i, 0,
+									ev->kind[i] == PT_EV_MEMSET ? "memset"
+									: ci ? hx_copy_kind_name(ci->copy_kind) : "other" };
+					mix[j] = nmops;
+				}
+				mops[mix[j] - 1].exposed += x;
+			}
+		/* memset_t */
+		pt_ivset_clip(&clip, Ms, s, e);
+		pt_ivset_inter(&t1, &rem, &clip);
+		int64_t ms = pt_ivset_measure(&t1);
+		pt_ivset_diff(&t2, &rem, &clip);
+		/* runtime_t, with the exposed time of each call */
+		pt_ivset_clip(&clip, R, s, e);
+		pt_ivset_inter(&t1, &t2, &clip);
+		int64_t rt = pt_ivset_measure(&t1);
+		if (rt && r->host != PT_NONE) {
+			if (!api) { /* the host's runtime calls by start, once */
+				for (size_t i = 0; i < ev->n; i++) {
+					if (ev->kind[i] != PT_EV_API || m->tracks.v[ev->track[i]].device != r->host)
+						continue;
+					pt_xgrow((void **)&api, &capi, napi + 1, sizeof(*api));
+					api[napi++] = (struct pt_ival){ ev->start[i], (int64_t)i };
+					if (ev->dur[i] > amax)
+						amax = ev->dur[i];
+				}
+				pt_ival_sort(api, napi);
+				win_api = pt_xmalloc((napi ? napi : 1) * sizeof(*win_api));
+			}
+			/* the calls that can overlap the window, in event order */
+			size_t nw = 0, lo = 0, hi = napi;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (api[mid].s < s - amax)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < napi && api[lo].s < e; lo++)
+				win_api[nw++] = api[lo].e;
+			pt_sort(win_api, nw, sizeof(*win_api), hx_cmp_i64);
+			for (size_t q = 0; q < nw; q++) {
+				size_t i = (size_t)win_api[q];
+				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
+				if (oe <= s || os >= e)
+					continue;
+				int64_t x = pt_ivset_measure_in(&t2, os, oe);
+				if (x)
+					hx_nl_get_api(c, &apis, ev->name[i])->a += x;
+			}
+		}
+		pt_ivset_diff(&rem, &t2, &clip);
+		/* dataloader_t */
+		pt_ivset_clip(&clip, &rd->D, s, e);
+		pt_ivset_inter(&t1, &rem, &clip);
+		int64_t dl = pt_ivset_measure(&t1);
+		pt_ivset_diff(&t2, &rem, &clip);
+		/* cpu_exec_t, other_t */
+		pt_ivset_clip(&clip, &rd->H, s, e);
+		pt_ivset_inter(&t1, &t2, &clip);
+		int64_t ce = pt_ivset_measure(&t1);
+		int64_t ot = bd.free - mc - ms - rt - dl - ce;
+		a.memcpy_t += mc;
+		a.memset_t += ms;
+		a.runtime_t += rt;
+		a.dl_t += dl;
+		a.cpu_t += ce;
+		a.other_t += ot;
+		double dp = hx_pct(dl, e - s);
+		if (!a.has_worst || dp > a.worst_dl_pct) {
+			a.has_worst = true;
+			a.worst_dl_pct = dp;
+			a.worst_dl_step = rd->winnum[w];
+		}
+		a.nsteps++;
+	}
+	int64_t steps = (int64_t)a.nsteps;
+
+	/* rank table row */
+	pt_xgrow((void **)&c->rt, &c->capt, c->nrt + 1, sizeof(*c->rt));
+	struct rt *row = &c->rt[c->nrt++];
+	row->rank = rank;
+	row->dev = did;
+	int64_t cols[RT_NCOL] = { a.comp, a.comm, a.ovl, a.cno, a.free, a.bub, a.step - a.bub, a.cnox, a.prep };
+	for (int i = 0; i < RT_NCOL; i++)
+		row->col[i] = (double)cols[i] / (double)steps;
+	row->has_rv = Rv.n > 0;
+	row->rv_alone = a.rva;
+	row->step = a.step;
+	row->cnox = a.cnox;
+	hx_rank_of(c, rank)->nsteps = a.nsteps;
+	dd->acts = acts;
+	dd->nacts = nacts;
+	dd->has_mem = has_mem;
+	dd->M = M;
+	dd->Mc = Mc;
+	dd->Ms = Ms;
+	dd->CM = CM;
+	dd->a = a;
+	dd->steps = steps;
+	dd->apis = apis;
+	dd->mops = mops;
+	dd->nmops = nmops;
+	free(mix);
+	free(mj);
+	free(api);
+	free(win_api);
+	pt_ivset_free(&Rv);
+	pt_ivset_free(&MRC);
+	pt_ivset_free(&RvC);
+	pt_ivset_free(&Wc);
+	pt_ivset_free(&F);
+	pt_ivset_free(&t1);
+	pt_ivset_free(&t2);
+	pt_ivset_free(&rem);
+	pt_ivset_free(&clip);
+	return true;
+
+}
+
+static void device_free(struct devdata *dd)
+{
+	hx_nl_free(&dd->apis);
+	free(dd->mops);
+	free(dd->acts);
+	free(dd->kx);
+	pt_ivset_free(&dd->CM);
+}
+
+/*
+ * The launch pairs of a device with member activity (hints.md §2.3): runtime
+ * calls of hints.launch.apis and the device activities they launched. False
+ * when there are none (the LAUNCH rules are then not evaluated). The
+ * LAUNCH_BOUND record of the device gets the SHORT_KERNELS share.
+ */
+static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, struct launchdata *lp)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_hint_knobs *k = c->k;
+	const struct pt_events *ev = &m->events;
+	int64_t rank = rd->r->rank;
+	uint32_t did = m->devices.v[dev].id;
+	memset(lp, 0, sizeof(*lp));
+	lp->dev = dev;
+	lp->did = did;
+	lp->low_util = low_util;
+	snprintf(lp->scope, sizeof(lp->scope), "device:%" PRIu32, did);
+	const char *scope = lp->scope;
+	bool ok = true;
+	int64_t qd_cut = (int64_t)llround(k->queue_delay_us * 1000), rt_cut = (int64_t)llround(k->runtime_us * 1000);
+	int64_t *qd = NULL, *ld = NULL, *cpu = NULL;
+	size_t n = 0, nld = 0, cap = 0, capl = 0, ncpu = 0, capc = 0;
+	int64_t qd_out = 0, shortn = 0, short_cpu = 0, short_gpu = 0, calls = 0, rt_out = 0;
+	struct nlist qk = { 0 }, sk = { 0 }, ra = { 0 };
+	int64_t *callv = NULL; /* launching calls, for RUNTIME_OUTLIER (each once) */
+	size_t ncall = 0, capcall = 0;
+	if (!rd->am)
+		goto counted;
+	for (size_t d = 0; d < ev->n; d++) {
+		if (!hx_is_dev_activity(ev->kind[d]) || m->tracks.v[ev->track[d]].device != dev || !hx_member(rd, m, d))
+			continue;
+		size_t r = pt_anchor_call(rd->am, d);
+		if (r == SIZE_MAX)
+			continue;
+		const char *an = pt_model_strget(m, ev->name[r]);
+		if (!hx_in_list(k->launch_apis, an, hx_api_base_len(an)))
+			continue;
+		int64_t q = ev->start[d] - (ev->start[r] + ev->dur[r]);
+		if (q < 0)
+			q = 0;
+		int64_t ldl = ev->start[d] - ev->start[r];
+		pt_xgrow((void **)&qd, &cap, n + 1, sizeof(*qd));
+		if (ldl >= 0) {
+			qd[n++] = q;
+			pt_xgrow((void **)&ld, &capl, nld + 1, sizeof(*ld));
+			ld[nld++] = ldl;
+			if (q > qd_cut) {
+				qd_out++;
+				hx_nl_get(&qk, ev->name[d])->a++;
+			}
+		}
+		pt_xgrow((void **)&callv, &capcall, ncall + 1, sizeof(*callv));
+		callv[ncall++] = (int64_t)r;
+		if (ev->dur[r] <= rt_cut && ev->dur[d] < ev->dur[r]) {
+			shortn++;
+			short_cpu += ev->dur[r];
+			short_gpu += ev->dur[d];
+			hx_nl_get(&sk, ev->name[d])->a++;
+		}
+	}
+	pt_sort(callv, ncall, sizeof(*callv), hx_cmp_i64);
+	for (size_t i = 0; i < ncall; i++) {
+		if (i && callv[i] == callv[i - 1])
+			continue;
+		size_t r = (size_t)callv[i];
+		calls++;
+		pt_xgrow((void **)&cpu, &capc, ncpu + 1, sizeof(*cpu));
+		cpu[ncpu++] = ev->dur[r];
+		if (ev->dur[r] > rt_cut) {
+			rt_out++;
+			hx_nl_get_api(c, &ra, ev->name[r])->a++;
+		}
+	}
+	free(callv);
+counted:;
+	int64_t pairs = (int64_t)n;
+	if (!calls) {
+		not_eval_stages(c, HS(HS_LAUNCH), rank, scope, "no launch pairs");
+		ok = false;
+		goto out;
+	}
+	/* LAUNCH_BOUND's evidence ends with the SHORT_KERNELS share of the device (hints.md §3) */
+	for (size_t i = 0; i < c->h->n && pairs; i++) {
+		struct pt_hint *x = &c->h->v[i];
+		if (x->rule == PT_HR_LAUNCH_BOUND && x->status == PT_HS_SHOWN && x->rank == rank &&
+		    !strcmp(x->scope, scope))
+			pt_hint_ev_dbl(x, "short_kernels_pct", hx_pct(shortn, pairs));
+	}
+	pt_sort(qd, n, sizeof(*qd), hx_cmp_i64);
+	pt_sort(ld, nld, sizeof(*ld), hx_cmp_i64);
+	pt_sort(cpu, ncpu, sizeof(*cpu), hx_cmp_i64);
+out:
+	lp->qd_cut = qd_cut;
+	lp->rt_cut = rt_cut;
+	lp->qd = qd;
+	lp->ld = ld;
+	lp->cpu = cpu;
+	lp->n = n;
+	lp->nld = nld;
+	lp->ncpu = ncpu;
+	lp->qd_out = qd_out;
+	lp->shortn = shortn;
+	lp->short_cpu = short_cpu;
+	lp->short_gpu = short_gpu;
+	lp->calls = calls;
+	lp->rt_out = rt_out;
+	lp->pairs = pairs;
+	lp->qk = qk;
+	lp->sk = sk;
+	lp->ra = ra;
+	return ok;
+}
+
+static void launch_free(struct launchdata *lp)
+{
+	free(lp->qd);
+	free(lp->ld);
+	free(lp->cpu);
+	hx_nl_free(&lp->qk);
+	hx_nl_free(&lp->sk);
+	hx_nl_free(&lp->ra);
+}
+
+/* ---- the stages ------------------------------------------------------------------------ */
+
+static void rank_run(struct ctx *c, struct rankdata *rd)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_rank_steps *r = rd->r;
+	int64_t rank = r->rank;
+	struct hsite s = { .rd = rd };
+	hx_rank_of(c, rank)->seen = true;
+	if (hx_enabled(c, PT_HR_STEP_GAP) || hx_enabled(c, PT_HR_RANK_STEP_GAP))
+		gap_measure(c, rd);
+	run_stage(c, &s, HS_RANK_PRE);
+	bool *active = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*active));
+	for (size_t j = 0; j < r->ndevs; j++) {
+		struct devdata dd;
+		active[j] = device_measure(c, rd, r->devs[j], &dd);
+		if (!active[j])
+			continue;
+		s.dd = &dd;
+		run_stage(c, &s, HS_DEVICE);
+		hx_flops_measure(c, rd, &dd);
+		s.dd = NULL;
+		device_free(&dd);
+	}
+	run_stage(c, &s, HS_RANK_DEVICES);
+	for (size_t j = 0; j < r->ndevs; j++) {
+		if (!active[j])
+			continue; /* reported with the DEVICE rules */
+		bool low = false;
+		for (size_t i = 0; i < rd->nlu; i++)
+			low |= rd->lu[i].dev == r->devs[j];
+		struct launchdata ld;
+		if (launch_measure(c, rd, r->devs[j], low, &ld)) {
+			s.ld = &ld;
+			run_stage(c, &s, HS_LAUNCH);
+			s.ld = NULL;
+		}
+		launch_free(&ld);
+	}
+	free(active);
+	run_stage(c, &s, HS_RANK);
+	/* HCCL links of the rank's devices (SLOW_LINK) */
+	for (size_t j = 0; j < r->ndevs; j++)
+		if (hx_has_hccl(m, r->devs[j])) {
+			pt_hccl_links_add(m, r->devs[j], c->filtered ? &rd->W : NULL, &c->links, &c->nlinks, &c->caplinks);
+			hx_rank_of(c, rank)->has_hccl = true;
+		}
+}
+
+/* ---- driver ------------------------------------------------------------------------- */
+
+/* Scopes in natural order: runs of digits compare as numbers (device:2 before
+ * device:10, link:2-10/HCCS before link:10-2/HCCS), everything else byte by byte. */
+static int cmp_scope(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+				a++;
+			while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+				b++;
+			size_t la = 0, lb = 0;
+			while (a[la] >= '0' && a[la] <= '9')
+				la++;
+			while (b[lb] >= '0' && b[lb] <= '9')
+				lb++;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = memcmp(a, b, la);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+static int cmp_hint(const void *pa, const void *pb)
+{
+	const struct pt_hint *a = pa, *b = pb;
+	bool as = a->status == PT_HS_SHOWN, bs = b->status == PT_HS_SHOWN;
+	/* shown hints first: comparing severities only among them keeps the order total */
+	if (as != bs)
+		return as ? -1 : 1;
+	if (as && a->sev != b->sev)
+		return a->sev > b->sev ? -1 : 1;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return cmp_scope(a->scope, b->scope);
+}
+
+int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
+		  struct pt_diag *d, struct pt_err **e)
+{
+	memset(out, 0, sizeof(*out));
+	struct pt_hints_opts dflt = { .unit_div = 1000000, .unit_name = "ms" };
+	struct ctx c = { .m = m, .x = x, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
+	struct pt_steps_info si;
+	if (pt_steps_collect(m, sel, &si, d, e))
+		return -1;
+	c.si = &si;
+	c.fig = pt_flops_op_figs(m);
+	c.gr = pt_flops_gpu_ranges(m, &c.ngr, &c.kr);
+	c.filtered = si.filtered;
+	for (size_t i = 0; i < si.n; i++) {
+		struct rankdata rd;
+		rd_init(&c, &si.r[i], &rd);
+		rank_run(&c, &rd);
+		rd_free(&rd);
+	}
+	/* Ascend devices with HCCL data and no steps or tasks: their links count for SLOW_LINK */
+	for (uint32_t dev = 0; dev < m->devices.n; dev++) {
+		const struct pt_device *dv = &m->devices.v[dev];
+		if (dv->kind != PT_DEV_NPU || (c.sel_device >= 0 && dv->id != (uint64_t)c.sel_device) ||
+		    !hx_has_hccl(m, dev))
+			continue;
+		bool ranked = false;
+		for (size_t i = 0; i < si.n && !ranked; i++)
+			for (size_t j = 0; j < si.r[i].ndevs && !ranked; j++)
+				ranked = si.r[i].devs[j] == dev;
+		if (!ranked) {
+			pt_hccl_links_add(m, dev, NULL, &c.links, &c.nlinks, &c.caplinks);
+			hx_rank_of(&c, dv->id)->has_hccl = true;
+		}
+	}
+	/* across ranks */
+	struct hsite cs = { 0 };
+	for (size_t i = 0; i < c.nrt; i++)
+		c.any_rv |= c.rt[i].has_rv;
+	run_stage(&c, &cs, HS_CLUSTER);
+	/* MindData */
+	int rc = hx_md_prepare(&c, e);
+	size_t first = out->n;
+	run_stage(&c, &cs, HS_MINDDATA);
+	if (!rc)
+		hx_md_gates(&c, first);
+	pt_dataset_figures_free(c.mdv, c.nmd);
+	pt_steps_info_free(&si);
+	/* ranks known from MindData only: the other rules have no input there */
+	for (size_t i = 0; i < c.nrk; i++) {
+		if (c.rk[i].seen)
+			continue;
+		for (int r = 0; r < PT_HR__N; r++)
+			if (hx_enabled(&c, (enum pt_hint_rule)r) && c.rk[i].st[r] == ST_NONE &&
+			    !(pt_hint_rules[r].stages & HS(HS_MINDDATA)))
+				hx_not_eval(&c, (enum pt_hint_rule)r, c.rk[i].rank, "rank", "no steps or device activity");
+	}
+	/* disabled rules: one entry per rank */
+	for (size_t i = 0; i < c.nrk; i++)
+		for (int r = 0; r < PT_HR__N; r++)
+			if (k->disabled[r]) {
+				c.rk[i].st[r] = ST_DIS;
+				struct pt_hint *h = pt_hints_add(out, (enum pt_hint_rule)r, c.rk[i].rank, "rank");
+				h->status = PT_HS_DISABLED;
+				h->reason = pt_xstrdup("hints.disable");
+			}
+	for (size_t i = 0; i < c.nrk; i++)
+		for (int r = 0; r < PT_HR__N; r++) {
+			uint8_t s = c.rk[i].st[r];
+			out->evaluated += s == ST_EVAL;
+			out->not_evaluated += s == ST_NE;
+			out->disabled += s == ST_DIS;
+		}
+	/* stable sort: (severity, rule, rank, scope), then the order found */
+	struct pt_hint *tmp = pt_xmalloc((out->n ? out->n : 1) * sizeof(*tmp));
+	size_t *ix = pt_xmalloc((out->n ? out->n : 1) * sizeof(*ix));
+	for (size_t i = 0; i < out->n; i++)
+		ix[i] = i;
+	for (size_t a = 1; a < out->n; a++)
+		for (size_t b = a; b > 0 && cmp_hint(&out->v[ix[b]], &out->v[ix[b - 1]]) < 0; b--) {
+			size_t t = ix[b];
+			ix[b] = ix[b - 1];
+			ix[b - 1] = t;
+		}
+	for (size_t i = 0; i < out->n; i++)
+		tmp[i] = out->v[ix[i]];
+	if (out->n)
+		memcpy(out->v, tmp, out->n * sizeof(*tmp));
+	free(tmp);
+	free(ix);
+	free(c.rk);
+	free(c.rt);
+	free(c.fig);
+	free(c.gr);
+	free(c.kr);
+	free(c.lr);
+	free(c.links);
+	if (c.dm)
+		for (size_t i = 0; i < m->strings.n; i++)
+			free(c.dm[i]);
+	free(c.dm);
+	free(c.dm_done);
+	if (c.an)
+		for (size_t i = 0; i < m->strings.n; i++)
+			free(c.an[i]);
+	free(c.an);
+	return rc;
+}

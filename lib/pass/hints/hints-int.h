@@ -1,0 +1,305 @@
+/*
+ * Inside the hints pass (hints.md §3): the rule table, the context the rules
+ * share, and the figures the driver measures once for the rules to read.
+ *
+ *   rules.c          the rule table {id, doc, stages, function, knobs}, the knobs, --explain
+ *   driver.c         pt_pass_hints(): the figures, then each stage's rules in table order
+ *   util.c           helpers of the rules (names, named lists, records)
+ *   rules-device.c   per device: time breakdown, launch pairs, ops, FLOPs
+ *   rules-rank.c     per rank: steps, memory, Tensor Cores, DataParallel
+ *   rules-cluster.c  across ranks: spread, pipeline stages, links
+ *   rules-md.c       MindData (the figures of pass-dataset.c, dataset-figures.h)
+ *
+ * Adding a rule: an id in pass-hints.h (its place is the output order), a
+ * row in rules.c, a function in the rules file of its stage.
+ */
+#ifndef PT_PASS_HINTS_INT_H
+#define PT_PASS_HINTS_INT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "model/hccl-links.h"
+#include "pass/flops-common.h"
+#include "pass/pass-hints.h"
+#include "pass/pass-steps.h"
+#include "support/hashmap.h"
+#include "support/interval.h"
+
+struct pt_err;
+struct pt_index;
+struct pt_model;
+struct pt_ds_dev;
+struct pt_table;
+
+/* ---- stages and the rule table ---------------------------------------------------- */
+
+/*
+ * When a rule runs. Per rank: RANK_PRE, then DEVICE for each covered device,
+ * RANK_DEVICES, LAUNCH for each device, RANK; then CLUSTER once over every
+ * rank, then MINDDATA. Within a stage the rules run in table order (the
+ * order of enum pt_hint_rule), each only when enabled.
+ */
+enum hstage { HS_RANK_PRE, HS_DEVICE, HS_RANK_DEVICES, HS_LAUNCH, HS_RANK, HS_CLUSTER, HS_MINDDATA };
+#define HS(s) (1u << (s))
+
+struct ctx;
+struct hsite;
+typedef void hint_rule_fn(struct ctx *c, const struct hsite *s);
+
+struct hint_rule {
+	const char *id;
+	/* the doc of --explain (hints.md §3) */
+	const char *source, *input, *condition, *message, *evidence, *gates;
+	const char *keys; /* knobs: space-separated keys of hints.md §5 */
+	unsigned stages;  /* HS() bits */
+	hint_rule_fn *fn;
+};
+extern const struct hint_rule pt_hint_rules[PT_HR__N];
+
+/* ---- shared state ------------------------------------------------------------------- */
+
+enum { ST_NONE = 0, ST_EVAL = 1, ST_NE = 2, ST_DIS = 3 };
+enum { RT_NCOL = 9 };
+
+/* Per rank: rule states and the figures rules of other stages read. */
+struct rk {
+	int64_t rank;
+	uint8_t st[PT_HR__N];
+	bool fired[PT_HR__N];
+	bool has_gap;
+	double mean_gap; /* STEP_GAP metric, for RANK_STEP_GAP */
+	bool seen;       /* a rank of the step windows (not MindData only) */
+	double flops;    /* Σ FLOPs of K over its devices (LOW_FLOPS_UTIL), for RANK_FLOPS and PP_STAGE_FLOPS */
+	int64_t flops_busy;
+	bool has_flops;
+	size_t nsteps;   /* windows evaluated (kept steps, or the span) */
+	bool has_hccl;   /* HCCL trace events on one of its devices (SLOW_LINK) */
+};
+
+/* A row of the rank table (RANK_SPREAD): per covered (rank, device). */
+struct rt {
+	int64_t rank;
+	uint32_t dev;
+	double col[RT_NCOL];
+	bool has_rv;          /* receive ops on the device */
+	int64_t rv_alone;     /* Σ |(Rv − C) ∩ S| (PP_RECEIVE) */
+	int64_t cnox;         /* Σ comm_not_overlapped_excl_receive (PP_STAGE_COMM) */
+	int64_t step;         /* Σ |S| */
+};
+
+struct ctx {
+	const struct pt_model *m;
+	struct pt_index *x;
+	const struct pt_hint_knobs *k;
+	const struct pt_hints_opts *o;
+	struct pt_hints *h;
+	const struct pt_steps_info *si;
+	int64_t sel_device;         /* --device, -1 = all */
+	struct rk *rk;
+	size_t nrk;
+	struct pt_flops_opfig *fig; /* per-execution FLOPs of the ops */
+	struct pt_flops_range *gr;  /* GPU: PyTorch operator ranges with their FLOPs */
+	size_t ngr;
+	uint32_t *kr;               /* per event: the range (index + 1) a kernel's innermost range is, 0 none */
+	uint32_t *lr;               /* per event: the range of its first link that has one (link_range), lazily */
+	bool filtered;              /* --steps or --time-window: HCCL executions count when they start in W */
+	struct pt_hccl_link *links; /* HCCL links of every device (ascend.md §3.10) */
+	size_t nlinks, caplinks;
+	char **dm;                  /* demangled names by string id (lazy; dm_done marks computed) */
+	uint8_t *dm_done;
+	char **an;                  /* API output names by string id (lazy; NULL: the name as recorded) */
+	struct rt *rt;              /* the rank table */
+	size_t nrt, capt;
+	bool any_rv;                /* CLUSTER: receive ops on some device */
+	struct pt_ds_dev *mdv;      /* MINDDATA: the figures of pt_dataset_figures() */
+	size_t nmd;
+	size_t md_nrk;              /* MINDDATA: ranks known before its records */
+};
+
+/* ---- figures --------------------------------------------------------------------------- */
+
+/* STEP_GAP's measure of a rank (also the input of RANK_STEP_GAP). */
+struct gapfig {
+	enum { GAP_OK, GAP_FEW_STEPS, GAP_NONE } status;
+	size_t kept;
+	__int128 sum;
+	int64_t gaps, maxg, maxstep;
+};
+
+struct lowutil {
+	uint32_t dev, id;
+	int64_t busy, window;
+};
+
+/* Host range names of a rank (USE_DDP, DDP_WITHOUT_NCCL), measured once. */
+struct ddpfig {
+	bool done;
+	int64_t dp, ddp, active;
+	bool nccl;
+	uint32_t cc;
+};
+
+struct rankdata {
+	const struct pt_rank_steps *r;
+	struct pt_anchor_map *am;   /* GPU ranks */
+	struct pt_ivset W;
+	struct pt_ival *win;        /* windows evaluated (kept steps, or the span) */
+	int64_t *winnum;            /* their step numbers (-1 for the span) */
+	size_t nwin;
+	bool steps;                 /* windows are steps */
+	bool win_apart;             /* each window ends before the next starts */
+	struct pt_ivset D, H;       /* Dataloader ranges, other host ranges */
+	int64_t loader_wall;        /* Σ wall time of member Dataloader ranges */
+	bool has_loader;
+	struct gapfig gap;
+	struct lowutil *lu;         /* LOW_DEVICE_UTIL: devices below the threshold */
+	size_t nlu;
+	struct ddpfig ddp;
+};
+
+/* Named totals, kept in first-seen order then sorted for output. `at` finds
+ * an entry in constant time (a model may have millions of distinct names):
+ * nl_get keys it by the name's string id, nl_get_api by a hash of the API
+ * output name. A list is used with one of the two only. */
+struct named {
+	uint32_t name;
+	int64_t a, b; /* time / count */
+};
+
+struct nlist {
+	struct named *v;
+	size_t n, cap;
+	struct pt_hashmap at; /* key -> index in v */
+};
+
+struct memop {
+	size_t ev;
+	int64_t exposed;
+	const char *kind;
+};
+
+struct fexec {
+	uint32_t type;
+	struct pt_ival iv;
+	long double f; /* FLOPs it contributes (GPU: a range's, on its first kernel) */
+};
+
+/* Time breakdown of a device over the windows (hints.md §2). */
+struct devacc {
+	int64_t step, comp, comm, ovl, cno, free, prep;
+	int64_t bub, cnox, rva; /* bubble, comm_not_overlapped_excl_receive, |(Rv − C) ∩ S| */
+	int64_t memcpy_t, memset_t, runtime_t, dl_t, cpu_t, other_t;
+	int64_t worst_dl_step;
+	double worst_dl_pct;
+	bool has_worst;
+	size_t nsteps;
+};
+
+/* A covered device of a rank, measured once for the DEVICE rules. */
+struct devdata {
+	uint32_t dev, did;
+	char scope[48];
+	struct pt_ival *acts;       /* member activities: {start, event index}, by start */
+	size_t nacts;
+	bool has_mem;               /* memcpy or memset among them */
+	const struct pt_ivset *M, *Mc, *Ms;
+	struct pt_ivset CM;         /* C ∪ M */
+	struct devacc a;
+	int64_t steps;
+	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
+	struct memop *mops;         /* exposed time per memory op (MEM_OPS_CRITICAL) */
+	size_t nmops;
+	bool flops_done;            /* hx_flops_measure() ran: */
+	struct fexec *kx;           /* K of LOW_FLOPS_UTIL, its FLOPs F and busy time B */
+	size_t nk;
+	long double F;
+	int64_t B;
+};
+
+/* Launch pairs of a device (hints.md §2.3) for the LAUNCH rules. */
+struct launchdata {
+	uint32_t dev, did;
+	char scope[48];
+	bool low_util;              /* LOW_DEVICE_UTIL fired for the device (G3) */
+	int64_t qd_cut, rt_cut;
+	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted */
+	size_t n, nld, ncpu;
+	int64_t qd_out, shortn, short_cpu, short_gpu, calls, rt_out, pairs;
+	struct nlist qk, sk, ra;    /* outlier kernels, short kernels, slow APIs */
+};
+
+/* Where a rule runs: the stage and its rank / device. */
+struct hsite {
+	enum hstage stage;
+	struct rankdata *rd;        /* rank stages */
+	struct devdata *dd;         /* HS_DEVICE */
+	struct launchdata *ld;      /* HS_LAUNCH */
+};
+
+/* ---- helpers (util.c) -------------------------------------------------------------------- */
+
+struct rk *hx_rank_of(struct ctx *c, int64_t rank);
+void hx_mark_eval(struct ctx *c, enum pt_hint_rule rule, int64_t rank);
+void hx_not_eval(struct ctx *c, enum pt_hint_rule rule, int64_t rank, const char *scope, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+bool hx_enabled(const struct ctx *c, enum pt_hint_rule rule);
+char *hx_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A time in the message unit, two decimals: "0.65 ms"; b has 48 bytes. */
+const char *hx_ftime(const struct ctx *c, char *b, int64_t ns);
+struct pt_hint *hx_fire(struct ctx *c, enum pt_hint_rule rule, int64_t rank, const char *scope, enum pt_hint_sev sev,
+			const char *metric, const char *unit, double value, double thr);
+double hx_pct(int64_t a, int64_t b);
+int64_t hx_mean_round(__int128 sum, int64_t n);
+bool hx_is_dev_activity(uint8_t k);
+size_t hx_api_base_len(const char *s);
+bool hx_in_list(const char *list, const char *s, size_t n);
+const char *hx_dname(struct ctx *c, uint32_t id);
+const char *hx_aname(struct ctx *c, uint32_t id);
+uint32_t hx_link_range(struct ctx *c, size_t i);
+bool hx_recv_name(const char *s);
+struct named *hx_nl_get(struct nlist *l, uint32_t name);
+struct named *hx_nl_get_api(struct ctx *c, struct nlist *l, uint32_t name);
+void hx_nl_free(struct nlist *l);
+/* Ordered by count or time, descending, then by the name as printed. */
+void hx_nl_sort(struct ctx *c, struct nlist *l);
+void hx_nl_sort_api(struct ctx *c, struct nlist *l);
+int hx_cmp_i64(const void *pa, const void *pb);
+int64_t hx_pctile(const int64_t *v, size_t n, int p);
+int64_t hx_anchor(const struct rankdata *rd, const struct pt_model *m, size_t i);
+bool hx_member(const struct rankdata *rd, const struct pt_model *m, size_t i);
+const struct pt_copy_info *hx_copy_of(const struct pt_model *m, size_t ev);
+const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev);
+const char *hx_copy_kind_name(uint8_t k);
+bool hx_has_hccl(const struct pt_model *m, uint32_t dev);
+/* |union(iv) ∩ W| of a run of executions. */
+int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n);
+/* K, F and B of a device (struct devdata), measured on first use (driver.c). */
+void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);
+/* Host range names of the rank, measured on first use. */
+const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd);
+
+/* The rules (one function each; pt_hint_rules[] says when they run). */
+hint_rule_fn pt_hr_input_bound, pt_hr_unexplained_time, pt_hr_step_gap, pt_hr_md_queue, pt_hr_md_pipeline,
+	pt_hr_md_cpu_busy, pt_hr_md_op_cpu, pt_hr_md_op_queue, pt_hr_md_bottleneck_op, pt_hr_low_device_util,
+	pt_hr_launch_bound, pt_hr_launch_delay, pt_hr_runtime_outlier, pt_hr_short_kernels, pt_hr_device_idle,
+	pt_hr_comm_exposed, pt_hr_pp_receive, pt_hr_pp_stage_comm, pt_hr_pp_stage_flops, pt_hr_rank_spread,
+	pt_hr_rank_step_gap, pt_hr_rank_flops, pt_hr_slow_link, pt_hr_top_ops, pt_hr_mem_ops_critical,
+	pt_hr_low_flops_util, pt_hr_memory_near_capacity, pt_hr_tensor_cores_unused, pt_hr_use_ddp,
+	pt_hr_ddp_without_nccl, pt_hr_unattributed_device, pt_hr_truncated_last_step;
+
+/* MINDDATA (rules-md.c): mark the devices with MindData data and read its
+ * rows (before the stage); the gates G1, G2 (hints.md §4) over the records
+ * from index first on (after it). */
+int hx_md_prepare(struct ctx *c, struct pt_err **e);
+void hx_md_gates(struct ctx *c, size_t first);
+
+/* qsort_r for arrays that may be empty (NULL): the sort context is an argument, never a global. */
+static inline void hx_sort_r(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(v, n, size, cmp, arg);
+}
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * The rules of one rank (hints.md §3): STEP_GAP (its measure is the
+ * driver's, shared with RANK_STEP_GAP), MEMORY_NEAR_CAPACITY,
+ * TENSOR_CORES_UNUSED, USE_DDP, DDP_WITHOUT_NCCL, TRUNCATED_LAST_STEP.
+ */
+#define _GNU_SOURCE /* memmem, qsort_r */
+#include "pass/hints/hints-int.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/ascend-memory.h"
+#include "model/gpu-memory.h"
+#include "model/model.h"
+#include "support/sort.h"
+#include "support/xalloc.h"
+
+void pt_hr_step_gap(struct ctx *c, const struct hsite *s)
+{
+	const struct rankdata *rd = s->rd;
+	const struct gapfig *g = &rd->gap;
+	int64_t rank = rd->r->rank;
+	if (g->status == GAP_FEW_STEPS) {
+		hx_not_eval(c, PT_HR_STEP_GAP, rank, "rank", "fewer than 2 steps");
+		return;
+	}
+	if (g->status == GAP_NONE) {
+		hx_not_eval(c, PT_HR_STEP_GAP, rank, "rank", "no step interval can be measured");
+		return;
+	}
+	hx_mark_eval(c, PT_HR_STEP_GAP, rank);
+	double mean = (double)g->sum / (double)g->gaps;
+	double thr = c->k->step_gap_ms * 1e6;
+	if (!(mean > thr))
+		return;
+	int64_t mr = hx_mean_round(g->sum, g->gaps);
+	struct pt_hint *x = hx_fire(c, PT_HR_STEP_GAP, rank, "rank", PT_SEV_WARN, "mean_gap", "ns", (double)mr,
+				    round(thr));
+	char b1[48], b2[48];
+	x->message = hx_msg("Devices wait %s on average between the end of one step and the start of the next "
+			    "(threshold %s): time spent bringing the next batch to the device. See the MindData hints; "
+			    "with graph mode, dataset sink mode removes most of this gap.",
+			    hx_ftime(c, b1, mr), hx_ftime(c, b2, (int64_t)round(thr)));
+	pt_hint_ev_int(x, "mean_gap_ns", mr);
+	pt_hint_ev_int(x, "max_gap_ns", g->maxg);
+	pt_hint_ev_int(x, "max_gap_step", g->maxstep);
+	pt_hint_ev_int(x, "gaps", g->gaps);
+	pt_hint_ev_int(x, "steps", (int64_t)g->kept);
+}
+
+struct mempeak {
+	int64_t peak, time;
+	bool any;
+};
+
+static void mem_point(void *ctx, const struct pt_gmem_point *p)
+{
+	struct mempeak *mp = ctx;
+	if (p->group != PT_GMEM_DEVICE)
+		return;
+	if (!mp->any || p->allocated > mp->peak) {
+		mp->peak = p->allocated;
+		mp->time = p->time;
+	}
+	mp->any = true;
+}
+
+static void memory_hint(struct ctx *c, int64_t rank, const char *scope, uint32_t did, int64_t peak, uint64_t cap)
+{
+	double p = 100.0 * (double)peak / (double)cap;
+	if (!(p > c->k->memory_peak_pct))
+		return;
+	struct pt_hint *x = hx_fire(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, PT_SEV_WARN, "peak_pct", "pct", p,
+				    c->k->memory_peak_pct);
+	double gib = 1024.0 * 1024.0 * 1024.0;
+	x->message = hx_msg("Device %" PRIu32 " peaked at %.2f GiB, %.1f%% of its %.2f GiB (threshold %.1f%%). "
+			    "Activation checkpointing or mixed precision frees memory for larger batches; this "
+			    "close to capacity, allocator retries and out-of-memory failures become likely.",
+			    did, (double)peak / gib, p, (double)cap / gib, c->k->memory_peak_pct);
+	pt_hint_ev_dbl(x, "peak_pct", p);
+	pt_hint_ev_int(x, "peak_bytes", peak);
+	char t[32];
+	snprintf(t, sizeof(t), "%" PRIu64, cap);
+	pt_hint_ev_num(x, "capacity_bytes", t);
+}
+
+/*
+ * MEMORY_NEAR_CAPACITY on an Ascend device (ascend.md §3.13): the largest
+ * graph peak of its memory_usage file against the file's total_mem (the
+ * device memory available to the framework); the time of the peak is the
+ * first execution of the peak node, when one ran.
+ */
+static void memory_npu(struct ctx *c, int64_t rank, uint32_t dev)
+{
+	const struct pt_model *m = c->m;
+	uint32_t did = m->devices.v[dev].id;
+	char scope[48];
+	snprintf(scope, sizeof(scope), "device:%" PRIu32, did);
+	bool any = false;
+	struct pt_amem_peak best = { 0, -1, UINT32_MAX };
+	uint32_t bg = 0;
+	uint64_t cap = 0;
+	for (uint32_t g = 0; g < m->mem_graphs.n; g++) {
+		if (m->mem_graphs.v[g].device != dev)
+			continue;
+		struct pt_amem_peak pk;
+		pt_amem_graph_peak(m, g, &pk);
+		if (!any || pk.peak > best.peak) {
+			best = pk;
+			bg = g;
+		}
+		if (m->mem_graphs.v[g].total_mem > cap)
+			cap = m->mem_graphs.v[g].total_mem;
+		any = true;
+	}
+	if (!any) {
+		hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
+		return;
+	}
+	if (!cap) {
+		hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no device memory size (total_mem 0)");
+		return;
+	}
+	hx_mark_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank);
+	size_t before = c->h->n;
+	memory_hint(c, rank, scope, did, best.peak, cap);
+	if (c->h->n == before)
+		return;
+	struct pt_hint *x = &c->h->v[c->h->n - 1];
+	const char *node = best.node != UINT32_MAX ? pt_model_strget(m, m->mem_nodes.v[best.node].name) : NULL;
+	int64_t t;
+	if (node && pt_amem_node_start(m, dev, node, &t))
+		pt_hint_ev_int(x, "peak_ns", t);
+	pt_hint_ev_int(x, "graph_id", m->mem_graphs.v[bg].graph_id);
+	if (node) {
+		pt_hint_ev_int(x, "peak_node_index", best.peak_node);
+		pt_hint_ev_str(x, "peak_node", node);
+	}
+}
+
+/* MEMORY_NEAR_CAPACITY per device of the rank: on a GPU the peak allocated
+ * device memory (the MEMORY2 replay of cupti.md §6.11) against
+ * totalGlobalMem; on Ascend memory_npu(). */
+static void rule_memory(struct ctx *c, struct rankdata *rd)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_rank_steps *r = rd->r;
+	int64_t rank = r->rank;
+	bool any = false;
+	for (size_t j = 0; j < r->ndevs; j++) {
+		uint32_t dev = r->devs[j];
+		const struct pt_device *dv = &m->devices.v[dev];
+		char scope[48];
+		snprintf(scope, sizeof(scope), "device:%" PRIu32, dv->id);
+		if (dv->kind == PT_DEV_NPU) {
+			memory_npu(c, rank, dev);
+			any = true;
+			continue;
+		}
+		if (dv->kind != PT_DEV_GPU)
+			continue;
+		bool recs = false;
+		for (size_t i = 0; i < m->gpu_mem.n && !recs; i++)
+			recs = m->gpu_mem.v[i].device == dev;
+		if (!recs) {
+			hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
+			any = true;
+			continue;
+		}
+		if (!dv->mem_bytes) {
+			hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no device memory size");
+			any = true;
+			continue;
+		}
+		struct mempeak mp = { 0, 0, false };
+		pt_gmem_replay(m, dev, mem_point, &mp);
+		any = true;
+		hx_mark_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank);
+		size_t before = c->h->n;
+		if (mp.any)
+			memory_hint(c, rank, scope, dv->id, mp.peak, dv->mem_bytes);
+		if (c->h->n > before)
+			pt_hint_ev_int(&c->h->v[c->h->n - 1], "peak_ns", mp.time);
+	}
+	if (!any)
+		hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, "rank", "no memory records");
+}
+
+/* MEMORY_NEAR_CAPACITY: per device of the rank (HS_RANK); then (HS_CLUSTER)
+ * Ascend devices with a memory file and nothing else (no steps, no tasks). */
+void pt_hr_memory_near_capacity(struct ctx *c, const struct hsite *s)
+{
+	if (s->stage == HS_RANK) {
+		rule_memory(c, s->rd);
+		return;
+	}
+	const struct pt_model *m = c->m;
+	const struct pt_steps_info *si = c->si;
+	for (uint32_t dev = 0; dev < m->devices.n; dev++) {
+		const struct pt_device *dv = &m->devices.v[dev];
+		if (dv->kind != PT_DEV_NPU || (c->sel_device >= 0 && dv->id != (uint64_t)c->sel_device))
+			continue;
+		bool graphs = false, ranked = false;
+		for (size_t g = 0; g < m->mem_graphs.n && !graphs; g++)
+			graphs = m->mem_graphs.v[g].device == dev;
+		for (size_t i = 0; i < si->n && !ranked; i++)
+			for (size_t j = 0; j < si->r[i].ndevs && !ranked; j++)
+				ranked = si->r[i].devs[j] == dev;
+		if (graphs && !ranked)
+			memory_npu(c, dv->id, dev);
+	}
+}
+
+/* ---- rank rules -------------------------------------------------------------------- */
+
+/* The TensorBoard plugin's lists (tensor_core.py), used when the knobs are left empty. */
+static const char tc_kernels_dflt[] = "h884,s884,h1688,s1688,hmma,i8816,16816,dgrad_1x1_stride_2x2,"
+				      "first_layer_wgrad_kernel,conv1x1,conv2d_c1_k1,direct_group,xmma_implicit_gemm,"
+				      "xmma_sparse_conv,xmma_warp_specialized_implicit_gemm,xmma_gemm,xmma_sparse_gemm,"
+				      "c1688";
+static const char tc_ops_dflt[] =
+	"aten::_convolution,aten::_convolution_nogroup,aten::conv1d,aten::conv2d,aten::conv3d,aten::conv_tbc,"
+	"aten::conv_transpose1d,aten::conv_transpose2d,aten::conv_transpose3d,aten::convolution,"
+	"aten::cudnn_convolution,aten::cudnn_convolution_transpose,aten::prelu,aten::addmm,aten::addmv,aten::addr,"
+	"aten::matmul,aten::mm,aten::mv,aten::linear,aten::addbmm,aten::baddbmm,aten::bmm,aten::chain_matmul,"
+	"aten::linalg_multi_dot,aten::_thnn_fused_lstm_cell,aten::_thnn_fused_gru_cell,aten::lstm_cell,"
+	"aten::gru_cell,aten::rnn_tanh_cell,aten::rnn_relu_cell,CudnnConvolutionBackward,BmmBackward0,"
+	"aten::cudnn_convolution_transpose_backward,CudnnConvolutionTransposeBackward,MmBackward,"
+	"aten::cudnn_convolution_backward_weight,aten::addmm_,AddmvBackward,MvBackward,"
+	"aten::cudnn_convolution_transpose_backward_weight,aten::cudnn_convolution_transpose_backward_input,"
+	"AddmmBackward,aten::cudnn_convolution_backward_input,AddbmmBackward,aten::cudnn_convolution_backward";
+
+/* Does s contain one of the comma-separated patterns? */
+static bool has_pattern(const char *list, const char *s)
+{
+	for (const char *p = list; *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		if (l && memmem(s, strlen(s), p, l))
+			return true;
+		if (!q)
+			break;
+		p = q + 1;
+	}
+	return false;
+}
+
+struct tcr {
+	uint32_t track;
+	int64_t s, e;
+	size_t ev;
+};
+
+static int cmp_tcr(const void *pa, const void *pb)
+{
+	const struct tcr *a = pa, *b = pb;
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+/* The display name of an Operator range (its op), or NULL for another range. */
+static const char *operator_name(const struct pt_model *m, size_t re)
+{
+	const struct pt_range_info *ri = hx_range_of(m, re);
+	if (!ri || strcmp(pt_model_strget(m, ri->type), "Operator"))
+		return NULL;
+	return pt_model_strget(m, ri->label ? ri->label : m->events.name[re]);
+}
+
+/* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
+void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct rankdata *rd = s->rd;
+	const struct pt_rank_steps *r = rd->r;
+	const struct pt_hint_knobs *k = c->k;
+	int64_t rank = r->rank;
+	if (r->ascend || !r->ndevs) {
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
+		return;
+	}
+	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;
+	const char *on = k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt;
+	/* the innermost host range of each kernel's launch */
+	uint32_t *lr = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*lr));
+	for (size_t l = 0; l < m->links.n; l++)
+		if (m->links.v[l].event < ev->n)
+			lr[m->links.v[l].event] = m->links.v[l].range;
+	/* eligible Operator ranges, and which of them have an eligible descendant */
+	struct tcr *er = NULL;
+	size_t ner = 0, cer = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
+			continue;
+		const char *nm = operator_name(m, i);
+		if (!nm || !hx_in_list(on, nm, strlen(nm)))
+			continue;
+		pt_xgrow((void **)&er, &cer, ner + 1, sizeof(*er));
+		er[ner++] = (struct tcr){ ev->track[i], ev->start[i], ev->start[i] + ev->dur[i], i };
+	}
+	pt_sort(er, ner, sizeof(*er), cmp_tcr);
+	uint8_t *leaf = pt_xcalloc(ev->n ? ev->n : 1, 1); /* eligible with no eligible descendant */
+	for (size_t i = 0; i < ner; i++)
+		leaf[er[i].ev] = !(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e);
+	free(er);
+	int64_t all = 0, tc = 0, by_op = 0, elig = 0;
+	bool ops = false;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_KERNEL || !hx_member(rd, m, i))
+			continue;
+		uint32_t dev = m->tracks.v[ev->track[i]].device;
+		bool mine = false;
+		for (size_t j = 0; j < r->ndevs && !mine; j++)
+			mine = r->devs[j] == dev;
+		if (!mine)
+			continue;
+		all += ev->dur[i];
+		if (has_pattern(kp, pt_model_strget(m, ev->name[i])))
+			tc += ev->dur[i];
+		if (lr[i] && operator_name(m, lr[i] - 1)) {
+			ops = true;
+			by_op += ev->dur[i];
+			if (leaf[lr[i] - 1])
+				elig += ev->dur[i];
+		}
+	}
+	free(lr);
+	free(leaf);
+	const struct pt_device *d0 = &m->devices.v[r->devs[0]];
+	if (!all) {
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "no kernels");
+		return;
+	}
+	if (!ops) {
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "no operator ranges");
+		return;
+	}
+	hx_mark_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank);
+	double tcp = hx_pct(tc, all), ep = hx_pct(elig, by_op);
+	if ((int64_t)d0->cc_major >= k->tc_min_cc && tc == 0 && elig > 0) {
+		struct pt_hint *x = hx_fire(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", PT_SEV_INFO, "eligible_pct", "pct", ep,
+					    0);
+		x->message = hx_msg("Operators that could use Tensor Cores launch %.1f%% of operator kernel time, yet no "
+				    "Tensor Core kernel ran (compute capability %u.%u). Mixed precision (FP16/BF16) would let "
+				    "them.", ep, d0->cc_major, d0->cc_minor);
+		pt_hint_ev_dbl(x, "eligible_pct", ep);
+		pt_hint_ev_dbl(x, "tc_used_pct", tcp);
+		char t[24];
+		snprintf(t, sizeof(t), "%u.%u", d0->cc_major, d0->cc_minor);
+		pt_hint_ev_str(x, "cc", t);
+		pt_hint_ev_int(x, "eligible_ns", elig);
+		pt_hint_ev_int(x, "operator_kernel_ns", by_op);
+	}
+}
+
+void pt_hr_use_ddp(struct ctx *c, const struct hsite *s)
+{
+	struct rankdata *rd = s->rd;
+	int64_t rank = rd->r->rank;
+	if (rd->r->host == PT_NONE) {
+		hx_not_eval(c, PT_HR_USE_DDP, rank, "rank", "no host ranges");
+		return;
+	}
+	const struct ddpfig *f = hx_ddp(c, rd);
+	int64_t dp = f->dp, active = f->active;
+	hx_mark_eval(c, PT_HR_USE_DDP, rank);
+	if (dp && active > 1) {
+		struct pt_hint *x = hx_fire(c, PT_HR_USE_DDP, rank, "rank", PT_SEV_INFO, "devices", "count",
+					    (double)active, 1);
+		x->message = hx_msg("The model runs single-process DataParallel on %" PRId64 " devices; one "
+				    "process per device (DistributedDataParallel) avoids the per-step scatter and "
+				    "gather and the Python contention.", active);
+		pt_hint_ev_int(x, "devices", active);
+	}
+}
+
+void pt_hr_ddp_without_nccl(struct ctx *c, const struct hsite *s)
+{
+	struct rankdata *rd = s->rd;
+	int64_t rank = rd->r->rank;
+	if (rd->r->host == PT_NONE) {
+		hx_not_eval(c, PT_HR_DDP_WITHOUT_NCCL, rank, "rank", "no host ranges");
+		return;
+	}
+	const struct ddpfig *f = hx_ddp(c, rd);
+	int64_t ddp = f->ddp;
+	bool nccl = f->nccl;
+	uint32_t cc = f->cc;
+	hx_mark_eval(c, PT_HR_DDP_WITHOUT_NCCL, rank);
+	if (ddp && !nccl && cc >= 35) {
+		struct pt_hint *x = hx_fire(c, PT_HR_DDP_WITHOUT_NCCL, rank, "rank", PT_SEV_INFO, "calls", "count",
+					    (double)ddp, 1);
+		x->message = hx_msg("DistributedDataParallel runs without NCCL collectives on NCCL-capable GPUs; "
+				    "the NCCL backend is normally the fastest choice for GPU training.");
+		pt_hint_ev_int(x, "calls", ddp);
+		char t[16];
+		snprintf(t, sizeof(t), "%u.%u", cc / 10, cc % 10);
+		pt_hint_ev_str(x, "cc", t);
+	}
+}
+
+void pt_hr_truncated_last_step(struct ctx *c, const struct hsite *s)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	struct rankdata *rd = s->rd;
+	const struct pt_rank_steps *r = rd->r;
+	int64_t rank = s->rd->r->rank;
+	if (!rd->steps || rd->nwin < 2) {
+		hx_not_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", "fewer than 2 steps");
+	} else {
+		hx_mark_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank);
+		size_t nw = rd->nwin;
+		int64_t cnt[2] = { 0, 0 };
+		for (size_t i = 0; i < ev->n; i++) {
+			if (!hx_is_dev_activity(ev->kind[i]))
+				continue;
+			uint32_t dev = m->tracks.v[ev->track[i]].device;
+			bool mine = false;
+			for (size_t j = 0; j < r->ndevs && !mine; j++)
+				mine = r->devs[j] == dev;
+			if (!mine)
+				continue;
+			int64_t a = hx_anchor(rd, m, i);
+			for (int q = 0; q < 2; q++)
+				if (a >= rd->win[nw - 2 + q].s && a < rd->win[nw - 2 + q].e)
+					cnt[q]++;
+		}
+		if ((double)cnt[1] < c->k->truncated_ratio * (double)cnt[0]) {
+			struct pt_hint *x = hx_fire(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", PT_SEV_INFO, "ratio",
+						    "ratio", cnt[0] ? (double)cnt[1] / (double)cnt[0] : 0,
+						    c->k->truncated_ratio);
+			x->message = hx_msg("The last step has %" PRId64 " device activities against %" PRId64 " in the "
+					    "step before: its device work was probably cut off when tracing stopped; "
+					    "exclude it with `--steps`.", cnt[1], cnt[0]);
+			pt_hint_ev_int(x, "n_last", cnt[1]);
+			pt_hint_ev_int(x, "n_prev", cnt[0]);
+			pt_hint_ev_int(x, "last_step", rd->winnum[nw - 1]);
+		}
+	}
+}

@@ -1,0 +1,375 @@
+/* Helpers of the hint rules: rule states, records, names, named lists. */
+#define _GNU_SOURCE /* qsort_r */
+#include "pass/hints/hints-int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <demangle.h>
+
+#include "model/model.h"
+#include "support/names.h"
+#include "support/xalloc.h"
+
+struct rk *hx_rank_of(struct ctx *c, int64_t rank)
+{
+	for (size_t i = 0; i < c->nrk; i++)
+		if (c->rk[i].rank == rank)
+			return &c->rk[i];
+	c->rk = pt_xrealloc(c->rk, (c->nrk + 1) * sizeof(*c->rk));
+	struct rk *r = &c->rk[c->nrk++];
+	memset(r, 0, sizeof(*r));
+	r->rank = rank;
+	return r;
+}
+
+void hx_mark_eval(struct ctx *c, enum pt_hint_rule rule, int64_t rank)
+{
+	hx_rank_of(c, rank)->st[rule] = ST_EVAL;
+}
+
+void hx_not_eval(struct ctx *c, enum pt_hint_rule rule, int64_t rank, const char *scope, const char *fmt, ...)
+{
+	struct rk *r = hx_rank_of(c, rank);
+	if (r->st[rule] == ST_NONE)
+		r->st[rule] = ST_NE;
+	struct pt_hint *x = pt_hints_add(c->h, rule, rank, scope);
+	x->status = PT_HS_NOT_EVALUATED;
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[512];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	x->reason = pt_xstrdup(buf);
+}
+
+bool hx_enabled(const struct ctx *c, enum pt_hint_rule rule)
+{
+	return !c->k->disabled[rule];
+}
+
+char *hx_msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = pt_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+const char *hx_ftime(const struct ctx *c, char *b, int64_t ns)
+{
+	snprintf(b, 48, "%.2f %s", (double)ns / (double)c->o->unit_div, c->o->unit_name);
+	return b;
+}
+
+struct pt_hint *hx_fire(struct ctx *c, enum pt_hint_rule rule, int64_t rank, const char *scope,
+			enum pt_hint_sev sev, const char *metric, const char *unit, double value, double thr)
+{
+	struct pt_hint *x = pt_hints_add(c->h, rule, rank, scope);
+	x->sev = sev;
+	x->metric = pt_xstrdup(metric);
+	x->unit = pt_xstrdup(unit);
+	x->value = value;
+	x->threshold = thr;
+	hx_rank_of(c, rank)->fired[rule] = true;
+	return x;
+}
+
+double hx_pct(int64_t a, int64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+int64_t hx_mean_round(__int128 sum, int64_t n)
+{
+	return n ? pt_steps_mean(sum, n) : 0;
+}
+
+bool hx_is_dev_activity(uint8_t k)
+{
+	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_TASK || k == PT_EV_AICPU;
+}
+
+/* Base name of a runtime API: without a trailing _v<digits>. */
+size_t hx_api_base_len(const char *s)
+{
+	size_t l = strlen(s);
+	size_t i = l;
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i < l && i >= 2 && s[i - 1] == 'v' && s[i - 2] == '_')
+		return i - 2;
+	return l;
+}
+
+bool hx_in_list(const char *list, const char *s, size_t n)
+{
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		if (l == n && !strncmp(p, s, n))
+			return true;
+		if (!q)
+			break;
+		p = q + 1;
+	}
+	return false;
+}
+
+/* A name as hint text shows it: C++ names demangled unless --no-demangle. */
+const char *hx_dname(struct ctx *c, uint32_t id)
+{
+	const char *s = pt_model_strget(c->m, id);
+	if (c->o->no_demangle || !s || s[0] != '_' || s[1] != 'Z' || id >= c->m->strings.n)
+		return s;
+	if (!c->dm) {
+		c->dm = pt_xcalloc(c->m->strings.n, sizeof(*c->dm));
+		c->dm_done = pt_xcalloc(c->m->strings.n, 1);
+	}
+	if (!c->dm_done[id]) {
+		c->dm_done[id] = 1;
+		c->dm[id] = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+	}
+	return c->dm[id] ? c->dm[id] : s;
+}
+
+/* An API name as every view prints it (cupti.md §6.10): without a trailing _v and four or more digits. */
+const char *hx_aname(struct ctx *c, uint32_t id)
+{
+	const char *s = pt_model_strget(c->m, id);
+	if (!s || id >= c->m->strings.n)
+		return s;
+	size_t n = strlen(s), k = pt_api_name_len(s, n);
+	if (k == n)
+		return s;
+	if (!c->an)
+		c->an = pt_xcalloc(c->m->strings.n, sizeof(*c->an));
+	if (!c->an[id])
+		c->an[id] = pt_xstrndup(s, k);
+	return c->an[id];
+}
+
+/* The range (event index + 1) of the first link of event i that has one, 0
+ * if none: one pass over the links for all events, not one per kernel. */
+uint32_t hx_link_range(struct ctx *c, size_t i)
+{
+	const struct pt_model *m = c->m;
+	size_t n = m->events.n;
+	if (!c->lr) {
+		c->lr = pt_xcalloc(n ? n : 1, sizeof(*c->lr));
+		for (size_t l = 0; l < m->links.n; l++)
+			if (m->links.v[l].event < n && !c->lr[m->links.v[l].event])
+				c->lr[m->links.v[l].event] = m->links.v[l].range;
+	}
+	return i < n ? c->lr[i] : 0;
+}
+
+/* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
+bool hx_recv_name(const char *s)
+{
+	for (const char *p = s; p && *p; p++)
+		if (!strncasecmp(p, "recv", 4) || !strncasecmp(p, "receive", 7))
+			return true;
+	return false;
+}
+
+static struct named *hx_nl_add(struct nlist *l, uint32_t name)
+{
+	pt_xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n] = (struct named){ name, 0, 0 };
+	return &l->v[l->n++];
+}
+
+struct named *hx_nl_get(struct nlist *l, uint32_t name)
+{
+	bool added;
+	uint64_t *i = pt_hashmap_put(&l->at, name, l->n, &added);
+	return added ? hx_nl_add(l, name) : &l->v[*i];
+}
+
+static uint64_t hx_str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* API lists: grouped and ordered by output name (aname). Every entry has a
+ * name of its own, so the first entry of a name is the only one. */
+struct named *hx_nl_get_api(struct ctx *c, struct nlist *l, uint32_t name)
+{
+	const char *s = hx_aname(c, name);
+	bool added;
+	uint64_t *i = pt_hashmap_put(&l->at, hx_str_hash(s), l->n, &added);
+	if (added)
+		return hx_nl_add(l, name);
+	struct named *x = &l->v[*i];
+	if (x->name == name || !strcmp(hx_aname(c, x->name), s))
+		return x;
+	for (size_t j = 0; j < l->n; j++) /* a hash collision */
+		if (l->v[j].name == name || !strcmp(hx_aname(c, l->v[j].name), s))
+			return &l->v[j];
+	return hx_nl_add(l, name);
+}
+
+void hx_nl_free(struct nlist *l)
+{
+	free(l->v);
+	pt_hashmap_free(&l->at);
+}
+
+/* Lists are ordered by their count or time, descending, then by the name as
+ * printed (byte order): kernel and op names demangled (dname), API names
+ * without their _vNNNN suffix (aname). The context is qsort_r's argument. */
+static int cmp_named(const void *pa, const void *pb, void *arg)
+{
+	const struct named *a = pa, *b = pb;
+	if (a->a != b->a)
+		return a->a > b->a ? -1 : 1;
+	return strcmp(hx_dname(arg, a->name), hx_dname(arg, b->name));
+}
+
+void hx_nl_sort(struct ctx *c, struct nlist *l)
+{
+	hx_sort_r(l->v, l->n, sizeof(*l->v), cmp_named, c);
+}
+
+static int cmp_named_api(const void *pa, const void *pb, void *arg)
+{
+	const struct named *a = pa, *b = pb;
+	if (a->a != b->a)
+		return a->a > b->a ? -1 : 1;
+	return strcmp(hx_aname(arg, a->name), hx_aname(arg, b->name));
+}
+
+void hx_nl_sort_api(struct ctx *c, struct nlist *l)
+{
+	hx_sort_r(l->v, l->n, sizeof(*l->v), cmp_named_api, c);
+}
+
+int hx_cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Nearest-rank percentile of sorted v. */
+int64_t hx_pctile(const int64_t *v, size_t n, int p)
+{
+	if (!n)
+		return 0;
+	size_t r = (size_t)((p * n + 99) / 100);
+	if (r < 1)
+		r = 1;
+	return v[r - 1];
+}
+
+int64_t hx_anchor(const struct rankdata *rd, const struct pt_model *m, size_t i)
+{
+	return rd->am ? pt_anchor_of(rd->am, i) : m->events.start[i];
+}
+
+bool hx_member(const struct rankdata *rd, const struct pt_model *m, size_t i)
+{
+	return pt_ivset_contains(&rd->W, hx_anchor(rd, m, i));
+}
+
+const char *hx_copy_kind_name(uint8_t k)
+{
+	static const char *const n[] = { "other", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD",
+					 "HtoH", "PtoP" };
+	return k < sizeof(n) / sizeof(n[0]) ? n[k] : "other";
+}
+
+const struct pt_copy_info *hx_copy_of(const struct pt_model *m, size_t ev)
+{
+	size_t lo = 0, hi = m->copies.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->copies.v[mid].event < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->copies.n && m->copies.v[lo].event == ev ? &m->copies.v[lo] : NULL;
+}
+
+const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev)
+{
+	size_t lo = 0, hi = m->ranges.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->ranges.v[mid].event < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ranges.n && m->ranges.v[lo].event == ev ? &m->ranges.v[lo] : NULL;
+}
+
+/* |union(iv) ∩ W| of a run of executions. */
+int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n)
+{
+	struct pt_ival *iv = pt_xmalloc((n ? n : 1) * sizeof(*iv));
+	for (size_t i = 0; i < n; i++)
+		iv[i] = v[i].iv;
+	struct pt_ivset u = { 0 }, x = { 0 };
+	pt_ivset_build(&u, iv, n);
+	pt_ivset_inter(&x, &u, &rd->W);
+	int64_t b = pt_ivset_measure(&x);
+	pt_ivset_free(&u);
+	pt_ivset_free(&x);
+	free(iv);
+	return b;
+}
+
+bool hx_has_hccl(const struct pt_model *m, uint32_t dev)
+{
+	for (size_t i = 0; i < m->hccl.n; i++)
+		if (m->hccl.v[i].device == dev)
+			return true;
+	return false;
+}
+
+const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
+{
+	struct ddpfig *f = &rd->ddp;
+	if (f->done)
+		return f;
+	f->done = true;
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_rank_steps *r = rd->r;
+	static const char *const nc[] = { "nccl:broadcast", "nccl:reduce", "nccl:all_reduce", "nccl:all_gather",
+					  "nccl:reduce_scatter", NULL };
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
+			continue;
+		const char *s = pt_model_strget(m, ev->name[i]);
+		f->dp += !strcmp(s, "DataParallel.forward");
+		f->ddp += !strcmp(s, "DistributedDataParallel.forward");
+		for (size_t q = 0; nc[q]; q++)
+			f->nccl |= !strcmp(s, nc[q]);
+	}
+	for (size_t j = 0; j < r->ndevs; j++) {
+		const struct pt_device *d = &m->devices.v[r->devs[j]];
+		uint32_t v = d->cc_major * 10 + d->cc_minor;
+		if (v > f->cc)
+			f->cc = v;
+		for (size_t i = 0; i < ev->n; i++)
+			if (hx_is_dev_activity(ev->kind[i]) && m->tracks.v[ev->track[i]].device == r->devs[j]) {
+				f->active++;
+				break;
+			}
+	}
+	return f;
+}
