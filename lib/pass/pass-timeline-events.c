@@ -538,7 +538,9 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 
 /* ------------------------------------------------------------------ the merge */
 
-static inline int64_t src_item_ts(const struct tl_trace *c, const struct src *s, size_t pos)
+/* inline into advance: once per event */
+static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl_trace *c, const struct src *s,
+								   size_t pos)
 {
 	const struct pt_model *m = c->m;
 	switch (s->ph) {
