@@ -426,7 +426,8 @@ static inline __attribute__((always_inline)) char *put_group(struct wctx *c, str
 	return p;
 }
 
-static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_trace_ev *ev)
+static inline __attribute__((always_inline)) char *put_args(struct wctx *c, struct sink *sk, char *p,
+								    const struct pt_trace_ev *ev)
 {
 	size_t k = 0;
 	bool comma = false;
