@@ -426,7 +426,8 @@ static inline __attribute__((always_inline)) char *put_group(struct wctx *c, str
 	return p;
 }
 
-static char *put_args(struct wctx *c, struct sink *sk, char *p, const struct pt_trace_ev *ev)
+static inline __attribute__((always_inline)) char *put_args(struct wctx *c, struct sink *sk, char *p,
+								    const struct pt_trace_ev *ev)
 {
 	size_t k = 0;
 	bool comma = false;
@@ -508,19 +509,22 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 	const struct rowpfx *rp = &c->rows[ev->row];
 	const char *cat = c->t->cats[ev->cat];
 	size_t cl = c->catlen[ev->cat];
-	char *p0 = sink_reserve(sk, 160 + cl + str_room(c, ev->name)), *p = put_sep(c, p0);
+	/* room for the row prefix copied whole (its padding included) and short copies of the rest */
+	char *p0 = sink_reserve(sk, 160 + sizeof(rp->s) + cl + str_room(c, ev->name)), *p = put_sep(c, p0);
 	p = ev->ph == PT_PH_S ? PUTL(p, "{\"ph\":\"s\",\"id\":") : PUTL(p, "{\"ph\":\"f\",\"id\":");
 	p = put_u64(p, (uint64_t)ev->flow + 1);
 	if (c->kineto) {
-		p = put(p, rp->s, rp->n);
+		memcpy(p, rp->s, sizeof(rp->s));
+		p += rp->n;
 		p = put_us(p, ev->ts);
 	}
 	p = PUTL(p, ",\"cat\":\"");
-	p = put(p, cat, cl);
+	p = put_short(p, cat, cl);
 	p = PUTL(p, "\",\"name\":");
 	p = put_str(c, p, ev->name);
 	if (!c->kineto) {
-		p = put(p, rp->s, rp->n);
+		memcpy(p, rp->s, sizeof(rp->s));
+		p += rp->n;
 		p = put_us(p, ev->ts);
 	}
 	if (ev->ph == PT_PH_F)

@@ -37,8 +37,8 @@ static const char *const cat_names[C_N] = {
 
 #define LIT(lit) ((struct pt_trace_str){ (lit), sizeof(lit) - 1, PT_TRACE_PLAIN })
 
-/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). */
-static struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
+/* name_of's first use of (id, mode): the name made and kept. */
+static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *c, uint32_t id, int mode)
 {
 	if (!c->names[mode])
 		c->names[mode] = pt_xcalloc(c->m->strings.n ? c->m->strings.n : 1, sizeof(struct dname));
@@ -70,19 +70,25 @@ static struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
 	return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
 }
 
+/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). Inline: once per event. */
+static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
+{
+	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
+	if (d && d->s)
+		return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
+	return name_make(c, id, mode);
+}
+
 static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
 {
 	struct pt_trace_str a = name_of(c, id, mode), b = name_of(c, id, NM_RAW);
 	return a.n != b.n || memcmp(a.s, b.s, a.n);
 }
 
-/* Facts about a string id, computed once: it holds a '/'; its demangled / API form differs. */
-static uint8_t name_flags(struct tl_trace *c, uint32_t id)
+/* name_flags the first time for id. */
+static __attribute__((noinline)) uint8_t name_flags_make(struct tl_trace *c, uint32_t id)
 {
-	uint8_t f = c->nflags[id];
-	if (f)
-		return f;
-	f = NF_DONE;
+	uint8_t f = NF_DONE;
 	if (strchr(tl_str(c, id), '/'))
 		f |= NF_SLASH;
 	if (name_differs(c, id, NM_DEMANGLE))
@@ -91,6 +97,13 @@ static uint8_t name_flags(struct tl_trace *c, uint32_t id)
 		f |= NF_API;
 	c->nflags[id] = f;
 	return f;
+}
+
+/* Facts about a string id, computed once: it holds a '/'; its demangled / API form differs. */
+static inline uint8_t name_flags(struct tl_trace *c, uint32_t id)
+{
+	uint8_t f = c->nflags[id];
+	return f ? f : name_flags_make(c, id);
 }
 
 static void shapes(struct tl_trace *c, const struct pt_op *op, bool output)
@@ -137,13 +150,19 @@ static inline struct pt_trace_arg *arg(struct pt_trace_ev *ev, struct pt_trace_s
 #define ARG_U64(ev, lit, val) ARG(ev, lit, PT_TA_U64, u, (uint64_t)(val))
 #define ARG_STR(ev, lit, val) ARG(ev, lit, PT_TA_STR, s, val)
 
+/* The key of op's argument group (after the texts' keys). */
+static inline uint32_t op_gkey(const struct tl_trace *c, uint32_t op)
+{
+	return (uint32_t)(c->m->strings.n * NM_N + 2 * c->m->ops.n) + op + 1;
+}
+
 /* "full_name", "op_type", "input_shapes", "output_shapes", "block_dim" of an op */
-static void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
+static __attribute__((noinline)) void op_args_make(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
 {
 	const struct pt_op *p = &c->m->ops.v[op];
 	uint8_t a0 = ev->nargs;
 	if (!a0) { /* the same arguments for every event of the op: a group, given once after each rewind */
-		ev->gkey = (uint32_t)(c->m->strings.n * NM_N + 2 * c->m->ops.n) + op + 1;
+		ev->gkey = op_gkey(c, op);
 		if (c->op_given[op])
 			return;
 		c->op_given[op] = 1;
@@ -171,6 +190,16 @@ static void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
 		ARG_U64(ev, "block_dim", p->block_dim);
 	if (!a0)
 		ev->gn = ev->nargs;
+}
+
+/* op_args, inline for the usual case: the group given before (its key alone). */
+static inline void op_args(struct tl_trace *c, struct pt_trace_ev *ev, uint32_t op)
+{
+	if (!ev->nargs && c->op_given[op]) {
+		ev->gkey = op_gkey(c, op);
+		return;
+	}
+	op_args_make(c, ev, op);
 }
 
 /* Event Sync and Stream Wait Event: what they waited for (cupti.md §6.7, Kineto's keys; -1 unknown). */
@@ -509,7 +538,9 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 
 /* ------------------------------------------------------------------ the merge */
 
-static inline int64_t src_item_ts(const struct tl_trace *c, const struct src *s, size_t pos)
+/* inline into advance: once per event */
+static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl_trace *c, const struct src *s,
+								   size_t pos)
 {
 	const struct pt_model *m = c->m;
 	switch (s->ph) {
