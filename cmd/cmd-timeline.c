@@ -203,17 +203,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
-		if (c.sel.steps_given) {
-			to.has_steps = true;
-			to.step_lo = c.sel.step_a;
-			to.step_hi = c.sel.step_b;
-		}
-		if (c.sel.window_given) {
-			to.has_window = true;
-			to.win_start = c.sel.win_has_a ? c.sel.win_a : INT64_MIN;
-			to.win_end = c.sel.win_has_b ? c.sel.win_b : INT64_MAX;
-		}
-		to.step_pattern = c.sel.step_pattern;
+		to.sel = c.sel;
 		struct pt_tl *tl = NULL;
 		rc = pt_pass_timeline(m, x, &to, &tl, &e);
 		if (!rc) {
