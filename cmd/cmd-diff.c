@@ -64,7 +64,6 @@ static const struct pt_opt diff_opts[] = {
 static const struct pt_opt *const groups[] = { diff_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
 static struct pt_diff_opts dopt;
-static struct pt_filter filt;
 static bool side_steps[2];
 static int64_t side_a[2], side_b[2];
 static bool fail_given;
@@ -72,9 +71,6 @@ static double fail_pct;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	int r = pt_filter_opt(c->cmd, &filt, id, arg);
-	if (r <= 0)
-		return r;
 	int64_t v;
 	switch (id) {
 	case OPT_BY:
@@ -255,33 +251,20 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	so.views = (1u << PT_SV_MODEL);
 	if (dopt.by != PT_DB_STEP)
 		so.views |= 1u << item_view(dopt.by);
-	so.device = c->imp.ascend.device;
 	regex_t step_re;
 	bool re_set = false;
-	if (filt.step_pattern) {
-		if (regcomp(&step_re, filt.step_pattern, REG_EXTENDED | REG_NOSUB))
-			return pt_err(e, "invalid regular expression '%s' for --step-pattern", filt.step_pattern);
+	if (c->sel.step_pattern) {
+		if (regcomp(&step_re, c->sel.step_pattern, REG_EXTENDED | REG_NOSUB))
+			return pt_err(e, "invalid regular expression '%s' for --step-pattern", c->sel.step_pattern);
 		re_set = true;
 		so.step_re = &step_re;
 	}
-	struct pt_step_sel sel = {
-		.device = so.device,
-		.steps_given = side_steps[which] || filt.steps_given,
-		.step_a = side_steps[which] ? side_a[which] : filt.step_a,
-		.step_b = side_steps[which] ? side_b[which] : filt.step_b,
-		.window_given = filt.window_given,
-		.win_has_a = filt.win_has_a,
-		.win_has_b = filt.win_has_b,
-		.win_a = filt.win_a,
-		.win_b = filt.win_b,
-		.step_pattern = filt.step_pattern,
-	};
-	so.has_steps = sel.steps_given;
-	so.step_a = sel.step_a;
-	so.step_b = sel.step_b;
-	so.has_window = filt.window_given;
-	so.win_a = filt.win_has_a ? filt.win_a : INT64_MIN;
-	so.win_b = filt.win_has_b ? filt.win_b : INT64_MAX;
+	so.sel = c->sel;
+	if (side_steps[which]) { /* --base-steps / --test-steps override --steps */
+		so.sel.steps_given = true;
+		so.sel.step_a = side_a[which];
+		so.sel.step_b = side_b[which];
+	}
 
 	struct pt_model *m = NULL;
 	bool streamed = false, need_model = dopt.by == PT_DB_STEP;
@@ -300,7 +283,7 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		rc = pt_pass_summary(m, x, &so, &sd->s, e);
 		sd->have_s = !rc;
 		if (!rc && need_model)
-			rc = pt_pass_steps(m, x, &sel, sd->st, &sd->nst, &c->diag, e);
+			rc = pt_pass_steps(m, x, &so.sel, sd->st, &sd->nst, &c->diag, e);
 		pt_index_free(x);
 	}
 	pt_model_free(m);
@@ -588,7 +571,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	pt_diff_opts_init(&dopt);
-	memset(&filt, 0, sizeof(filt));
 	side_steps[0] = side_steps[1] = fail_given = false;
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)

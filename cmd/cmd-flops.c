@@ -37,7 +37,6 @@ static const struct pt_opt out_opts[] = {
 
 static const struct pt_opt *const groups[] = { flops_opts, pt_filter_opts, out_opts, pt_rawpath_opts, NULL };
 
-static struct pt_filter filt;
 static struct pt_flops_opts fo;
 
 static int own(struct pt_common *c, int id, const char *arg)
@@ -74,8 +73,7 @@ static int own(struct pt_common *c, int id, const char *arg)
 		fo.folded = false;
 		return pt_common_opt(c, OPT_FORMAT, arg) < 0 ? -1 : 0;
 	}
-	int r = pt_filter_opt(c->cmd, &filt, id, arg);
-	return r < 0 ? -1 : 0;
+	return 0;
 }
 
 /* Folded stacks: one "stack VALUE" line per row of the folded table. */
@@ -102,7 +100,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
-	memset(&filt, 0, sizeof(filt));
 	memset(&fo, 0, sizeof(fo));
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
@@ -113,18 +110,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "expected one MODEL or PATH");
 		return 2;
 	}
-	fo.sel = (struct pt_step_sel){
-		.device = c.imp.ascend.device,
-		.steps_given = filt.steps_given,
-		.step_a = filt.step_a,
-		.step_b = filt.step_b,
-		.window_given = filt.window_given,
-		.win_has_a = filt.win_has_a,
-		.win_has_b = filt.win_has_b,
-		.win_a = filt.win_a,
-		.win_b = filt.win_b,
-		.step_pattern = filt.step_pattern,
-	};
+	fo.sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	int rc = pt_common_load(&c, argv[first], &m, &e);

@@ -36,7 +36,6 @@ static const struct pt_opt hints_opts[] = {
 static const struct pt_opt *const groups[] = { hints_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
 static struct pt_hint_knobs knobs;
-static struct pt_filter filt;
 static const char *explain;
 static bool show_suppressed;
 static int fail_on = -1;
@@ -46,9 +45,6 @@ static bool comm_re_set;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	int r = pt_filter_opt(c->cmd, &filt, id, arg);
-	if (r <= 0)
-		return r < 0 ? -1 : 0;
 	switch (id) {
 	case OPT_HINT: {
 		const char *eq = strchr(arg, '=');
@@ -110,7 +106,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
-	memset(&filt, 0, sizeof(filt));
 	pt_hint_knobs_free(&knobs);
 	pt_hint_knobs_init(&knobs);
 	explain = NULL;
@@ -148,18 +143,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		ret = 2;
 		goto done;
 	}
-	struct pt_step_sel sel = {
-		.device = c.imp.ascend.device,
-		.steps_given = filt.steps_given,
-		.step_a = filt.step_a,
-		.step_b = filt.step_b,
-		.window_given = filt.window_given,
-		.win_has_a = filt.win_has_a,
-		.win_has_b = filt.win_has_b,
-		.win_a = filt.win_a,
-		.win_b = filt.win_b,
-		.step_pattern = filt.step_pattern,
-	};
+	struct pt_sel sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	struct pt_hints h = { 0 };

@@ -31,13 +31,9 @@ static const struct pt_opt memory_opts[] = {
 static const struct pt_opt *const groups[] = { memory_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
 static struct pt_mem_opts mo;
-static struct pt_filter filt;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	int r = pt_filter_opt(c->cmd, &filt, id, arg);
-	if (r <= 0)
-		return r;
 	switch (id) {
 	case OPT_BY:
 		mo.by = !strcmp(arg, "op") ? PT_MEM_BY_OP : !strcmp(arg, "time") ? PT_MEM_BY_TIME : PT_MEM_BY_POOL;
@@ -60,7 +56,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	pt_mem_opts_init(&mo);
-	memset(&filt, 0, sizeof(filt));
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
 		return 0;
@@ -74,14 +69,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "--at selects the holders of --by pool; --by op and --by time list every node");
 		return 2;
 	}
-	mo.device = c.imp.ascend.device;
-	mo.has_steps = filt.steps_given;
-	mo.step_a = filt.step_a;
-	mo.step_b = filt.step_b;
-	mo.has_window = filt.window_given;
-	mo.win_a = filt.win_has_a ? filt.win_a : INT64_MIN;
-	mo.win_b = filt.win_has_b ? filt.win_b : INT64_MAX;
-	mo.step_pattern = filt.step_pattern;
+	mo.sel = c.sel;
 	mo.diag = &c.diag;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;

@@ -20,7 +20,6 @@ static const struct pt_opt perf_opts[] = {
 
 static const struct pt_opt *const groups[] = { perf_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
-static struct pt_filter filt;
 static struct pt_perf_opts popts;
 
 static int own(struct pt_common *c, int id, const char *arg)
@@ -38,14 +37,13 @@ static int own(struct pt_common *c, int id, const char *arg)
 		popts.skip_steps = v;
 		return 0;
 	}
-	return pt_filter_opt(c->cmd, &filt, id, arg) < 0 ? -1 : 0;
+	return 0;
 }
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
-	memset(&filt, 0, sizeof(filt));
 	memset(&popts, 0, sizeof(popts));
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
@@ -56,18 +54,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "expected one MODEL or PATH");
 		return 2;
 	}
-	struct pt_step_sel sel = {
-		.device = c.imp.ascend.device,
-		.steps_given = filt.steps_given,
-		.step_a = filt.step_a,
-		.step_b = filt.step_b,
-		.window_given = filt.window_given,
-		.win_has_a = filt.win_has_a,
-		.win_has_b = filt.win_has_b,
-		.win_a = filt.win_a,
-		.win_b = filt.win_b,
-		.step_pattern = filt.step_pattern,
-	};
+	struct pt_sel sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	int rc = pt_common_load(&c, argv[first], &m, &e);

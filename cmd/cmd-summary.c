@@ -85,7 +85,6 @@ static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, sum
 					       NULL };
 
 static struct pt_summary_opts so;
-static struct pt_filter filt;
 static regex_t name_re, step_re, comm_re;
 static bool name_re_set, step_re_set, comm_re_set;
 static bool views_given;
@@ -164,9 +163,6 @@ static int parse_hint(const struct pt_cmd *cmd, const char *arg)
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	int r = pt_filter_opt(c->cmd, &filt, id, arg);
-	if (r <= 0)
-		return r;
 	int64_t v;
 	switch (id) {
 	case OPT_VIEW:
@@ -271,7 +267,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	pt_summary_opts_init(&so);
-	memset(&filt, 0, sizeof(filt));
 	int first = pt_common_parse(&c, argc, argv, own);
 	int rc = 2;
 	if (first == -2) {
@@ -284,21 +279,15 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "expected one MODEL or PATH");
 		goto out;
 	}
-	if (filt.step_pattern) {
-		if (regcomp(&step_re, filt.step_pattern, REG_EXTENDED | REG_NOSUB)) {
-			pt_usage_error(cmd, "invalid regular expression '%s' for --step-pattern", filt.step_pattern);
+	if (c.sel.step_pattern) {
+		if (regcomp(&step_re, c.sel.step_pattern, REG_EXTENDED | REG_NOSUB)) {
+			pt_usage_error(cmd, "invalid regular expression '%s' for --step-pattern", c.sel.step_pattern);
 			goto out;
 		}
 		step_re_set = true;
 		so.step_re = &step_re;
 	}
-	so.has_steps = filt.steps_given;
-	so.step_a = filt.step_a;
-	so.step_b = filt.step_b;
-	so.has_window = filt.window_given;
-	so.win_a = filt.win_has_a ? filt.win_a : INT64_MIN;
-	so.win_b = filt.win_has_b ? filt.win_b : INT64_MAX;
-	so.device = c.imp.ascend.device;
+	so.sel = c.sel;
 	so.unit = c.ex.unit;
 
 	struct pt_err *e = NULL;

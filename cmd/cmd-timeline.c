@@ -54,7 +54,6 @@ static const struct pt_opt timeline_opts[] = {
 static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt_rawpath_opts, NULL };
 
 static struct {
-	struct pt_filter f;
 	uint32_t scope_depth;
 	bool gzip, no_overlap, no_flows, no_demangle, kineto;
 	int gzip_level;
@@ -64,9 +63,6 @@ static struct {
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	int r = pt_filter_opt(c->cmd, &opt.f, id, arg);
-	if (r <= 0)
-		return r;
 	int64_t v;
 	switch (id) {
 	case OPT_PROFILE:
@@ -207,17 +203,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
-		if (opt.f.steps_given) {
-			to.has_steps = true;
-			to.step_lo = opt.f.step_a;
-			to.step_hi = opt.f.step_b;
-		}
-		if (opt.f.window_given) {
-			to.has_window = true;
-			to.win_start = opt.f.win_has_a ? opt.f.win_a : INT64_MIN;
-			to.win_end = opt.f.win_has_b ? opt.f.win_b : INT64_MAX;
-		}
-		to.step_pattern = opt.f.step_pattern;
+		to.sel = c.sel;
 		struct pt_tl *tl = NULL;
 		rc = pt_pass_timeline(m, x, &to, &tl, &e);
 		if (!rc) {

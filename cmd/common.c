@@ -41,6 +41,7 @@ void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_forma
 	c->cmd = cmd;
 	c->ex.format = dflt;
 	pt_import_opts_init(&c->imp);
+	pt_sel_init(&c->sel);
 }
 
 int pt_common_opt(struct pt_common *c, int id, const char *arg)
@@ -67,6 +68,7 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg)
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0 || v > UINT32_MAX)
 			return pt_usage_error(c->cmd, "invalid device '%s' (a device id is a number >= 0)", arg);
 		c->imp.ascend.device = v;
+		c->sel.device = v;
 		return 0;
 	}
 	case OPT_HWTS_FREQ:
@@ -80,7 +82,7 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg)
 		c->imp.format = arg;
 		return 0;
 	}
-	return 1;
+	return pt_filter_opt(c->cmd, &c->sel, id, arg);
 }
 
 struct parse_ctx {
@@ -254,7 +256,7 @@ bool pt_filter_parse_time(const char *s, size_t n, int64_t *ns)
 	return true;
 }
 
-static bool parse_window(const char *s, struct pt_filter *f)
+static bool parse_window(const char *s, struct pt_sel *f)
 {
 	const char *colon = strchr(s, ':');
 	if (!colon || strchr(colon + 1, ':'))
@@ -269,7 +271,7 @@ static bool parse_window(const char *s, struct pt_filter *f)
 	return !(f->win_has_a && f->win_has_b && f->win_b < f->win_a);
 }
 
-int pt_filter_opt(const struct pt_cmd *cmd, struct pt_filter *f, int id, const char *arg)
+int pt_filter_opt(const struct pt_cmd *cmd, struct pt_sel *f, int id, const char *arg)
 {
 	switch (id) {
 	case OPT_STEPS:

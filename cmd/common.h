@@ -7,6 +7,7 @@
 #include "export/export.h"
 #include "import/registry.h"
 #include "options.h"
+#include "pass/select.h"
 #include "support/diag.h"
 #include "support/err.h"
 
@@ -31,6 +32,7 @@ struct pt_common {
 	bool format_given;
 	const char *output;          /* -o, NULL = standard output */
 	struct pt_import_opts imp;   /* used when PATH is a raw dump */
+	struct pt_sel sel;           /* --device, --steps, --time-window, --step-pattern */
 	struct pt_diag diag;
 };
 
@@ -38,7 +40,7 @@ extern const struct pt_opt pt_output_opts[];   /* --format, -o, --time-unit, --w
 extern const struct pt_opt pt_rawpath_opts[];  /* --device, --hwts-freq, --dtype-table */
 
 void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt);
-/* Handle a shared option: 0 handled, -1 bad value (printed), 1 not a shared option. */
+/* Handle a shared option (the filters among them, into c->sel): 0 handled, -1 bad value (printed), 1 not a shared option. */
 int pt_common_opt(struct pt_common *c, int id, const char *arg);
 /* Is path a regular file holding a model (.ptm magic, or named *.ptm)? Such a file can be read twice. */
 bool pt_common_is_model_file(const char *path);
@@ -62,24 +64,16 @@ void pt_print_error(struct pt_err *e);
 /*
  * Step and time filters shared by the analysis commands (DESIGN.md §3):
  * --steps A-B, --time-window START:END, --step-pattern REGEX. A command that
- * lists pt_filter_opts in its groups calls pt_filter_opt() from its own
- * option callback; the values land in a struct pt_filter it owns.
+ * lists pt_filter_opts in its groups finds them, with --device, in c->sel
+ * (struct pt_sel, pass/select.h) after pt_common_parse(); its passes take
+ * that selection as it is.
  */
 enum { OPT_STEPS = 60, OPT_TIME_WINDOW = 61, OPT_STEP_PATTERN = 62 };
-
-struct pt_filter {
-	bool steps_given;         /* --steps */
-	int64_t step_a, step_b;   /* inclusive step numbers; 0 / INT64_MAX for an open end */
-	bool window_given;        /* --time-window */
-	bool win_has_a, win_has_b;
-	int64_t win_a, win_b;     /* ns relative to the model's earliest event */
-	const char *step_pattern; /* --step-pattern, NULL = the default */
-};
 
 extern const struct pt_opt pt_filter_opts[]; /* --steps, --time-window, --step-pattern */
 
 /* Handle a filter option: 0 handled, -1 bad value (usage error printed), 1 not a filter option. */
-int pt_filter_opt(const struct pt_cmd *cmd, struct pt_filter *f, int id, const char *arg);
+int pt_filter_opt(const struct pt_cmd *cmd, struct pt_sel *f, int id, const char *arg);
 /* Parse "A-B", "A", "A-" or "-B" (step numbers >= 0); false when malformed. */
 bool pt_filter_parse_steps(const char *s, int64_t *a, int64_t *b);
 /* Parse one time: integer ns or a decimal number with a suffix ns, us, ms or s

@@ -29,7 +29,7 @@ struct pt_flops_opts {
 	int scope_depth;          /* scope levels kept (--scope-depth), 0 = all */
 	double peak;              /* --peak in FLOPS, 0 = the device's */
 	bool folded;              /* also build the "folded" table (stack, flops) */
-	struct pt_step_sel sel;   /* --device, --steps, --time-window, --step-pattern */
+	struct pt_sel sel;   /* --device, --steps, --time-window, --step-pattern */
 };
 
 /*

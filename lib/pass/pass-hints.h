@@ -22,7 +22,7 @@ struct pt_ds_dev;
 struct pt_err;
 struct pt_index;
 struct pt_model;
-struct pt_step_sel;
+struct pt_sel;
 
 /* Rule ids in the order of hints.md §3 (the output order within a severity). */
 enum pt_hint_rule {
@@ -116,7 +116,7 @@ struct pt_hints_opts {
  * in natural order, then the order the rule found them); entries not shown
  * keep their status.
  */
-int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_sel *sel,
 		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
 		  struct pt_diag *d, struct pt_err **e);
 /* The record of a rule (status shown), at the end of h: pt_hint_new() with

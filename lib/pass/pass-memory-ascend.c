@@ -17,7 +17,6 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/names.h"
-#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"

@@ -17,7 +17,6 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/names.h"
-#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -241,28 +240,15 @@ static bool in_win(const struct gwin *w, int64_t t)
 	return !w->on || (t >= w->s && t < w->e);
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
 static struct gwin window_of(const struct pt_mem_opts *o, int64_t t0, const struct calls *c)
 {
-	struct gwin w = { o->has_steps || o->has_window, INT64_MIN, INT64_MAX };
-	if (o->has_window) {
-		if (o->win_a != INT64_MIN)
-			w.s = sat_add(t0, o->win_a);
-		if (o->win_b != INT64_MAX)
-			w.e = sat_add(t0, o->win_b);
-	}
-	if (o->has_steps) {
+	struct gwin w = { o->sel.steps_given || o->sel.window_given, INT64_MIN, INT64_MAX };
+	pt_sel_window_abs(&o->sel, t0, &w.s, &w.e);
+	if (o->sel.steps_given) {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		for (size_t i = 0; i < c->steps.n; i++) {
 			const struct swin *sw = &c->steps.v[i];
-			if (sw->num < o->step_a || sw->num > o->step_b)
+			if (sw->num < o->sel.step_a || sw->num > o->sel.step_b)
 				continue;
 			if (sw->s < lo)
 				lo = sw->s;
@@ -358,7 +344,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		has[m->gpu_pools.v[i].device] = true;
 	for (size_t d = 0; d < m->devices.n; d++) {
-		has[d] = has[d] && keep_dev(m, (uint32_t)d, o->device);
+		has[d] = has[d] && keep_dev(m, (uint32_t)d, o->sel.device);
 		any |= has[d];
 	}
 	if (!any) {

@@ -22,7 +22,6 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/names.h"
-#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -31,11 +30,7 @@ void pt_mem_opts_init(struct pt_mem_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->by = PT_MEM_BY_POOL;
-	o->device = -1;
-	o->step_a = 0;
-	o->step_b = INT64_MAX;
-	o->win_a = INT64_MIN;
-	o->win_b = INT64_MAX;
+	pt_sel_init(&o->sel);
 }
 
 int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, struct pt_table ***tables,
@@ -50,9 +45,9 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 		return pt_err(e, "--at selects a node of an Ascend memory graph; the model has none");
 	regex_t re;
 	char msg[128];
-	if (pt_step_pattern_compile(&re, o->step_pattern, msg, sizeof(msg)))
-		return pt_err(e, "invalid step pattern '%s': %s", o->step_pattern ? o->step_pattern : "", msg);
-	if ((o->has_steps || o->has_window) && m->mem_graphs.n && o->diag)
+	if (pt_sel_step_re(&o->sel, &re, msg, sizeof(msg)))
+		return pt_err(e, "invalid step pattern '%s': %s", o->sel.step_pattern ? o->sel.step_pattern : "", msg);
+	if ((o->sel.steps_given || o->sel.window_given) && m->mem_graphs.n && o->diag)
 		pt_diag_note(o->diag, "--steps and --time-window do not apply to Ascend memory graphs (one allocation "
 				      "plan per graph, the same in every step): their views are whole");
 	int64_t t0 = INT64_MAX; /* the model's earliest event: the origin of --time-window */
@@ -61,12 +56,12 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 			t0 = m->events.start[i];
 	if (t0 == INT64_MAX)
 		t0 = 0;
-	int rc = pt_mem_ascend_views(m, o->by, o->device, o->at, tables, ntables, e);
+	int rc = pt_mem_ascend_views(m, o->by, o->sel.device, o->at, tables, ntables, e);
 	if (!rc)
 		pt_mem_gpu_views(m, o, t0, &re, tables, ntables);
 	regfree(&re);
 	if (!rc && !*ntables)
-		rc = pt_err(e, "no memory data for device %" PRId64, o->device);
+		rc = pt_err(e, "no memory data for device %" PRId64, o->sel.device);
 	if (rc) {
 		for (size_t i = 0; i < *ntables; i++)
 			pt_table_free((*tables)[i]);
@@ -83,6 +78,6 @@ int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, 
 	struct pt_mem_opts o;
 	pt_mem_opts_init(&o);
 	o.by = by;
-	o.device = device;
+	o.sel.device = device;
 	return pt_pass_memory_ex(m, &o, tables, ntables, e);
 }

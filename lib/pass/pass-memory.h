@@ -18,9 +18,11 @@
  */
 #ifndef PT_PASS_MEMORY_H
 #define PT_PASS_MEMORY_H
-#include "model/gpu-memory.h"
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/gpu-memory.h"
+#include "pass/select.h"
 
 struct pt_err;
 struct pt_model;
@@ -32,7 +34,6 @@ struct pt_diag;
 
 struct pt_mem_opts {
 	enum pt_mem_by by;
-	int64_t device;      /* a device id to keep, -1 = all */
 	/*
 	 * Ascend, PT_MEM_BY_POOL: memory_holders at this node of every graph
 	 * instead of at each graph's peak: a node index (decimal), else a node
@@ -40,22 +41,18 @@ struct pt_mem_opts {
 	 */
 	const char *at;
 	/*
+	 * sel.device: a device id to keep, -1 = all.
 	 * GPU views: keep what happens in a window of record times. --steps A-B
 	 * (the host step ranges of the device's process, numbered by the digits
-	 * after their last '#', matching step_pattern; the window runs from the
+	 * after their last '#', matching sel.step_pattern; the window runs from the
 	 * first kept step's start to the last one's end) and --time-window
-	 * (ns relative to the model's earliest event; INT64_MIN / INT64_MAX for
-	 * an open end); both: their intersection. The figures are those of the
+	 * (ns relative to the model's earliest event); both: their intersection. The figures are those of the
 	 * window: counts of its records, the peak over the value carried in at
 	 * its start and the values after its records, the blocks open at its end.
 	 * Ascend memory graphs are one allocation plan, the same in every step:
 	 * the filters leave their views whole (a note in diag says so).
 	 */
-	bool has_steps;
-	int64_t step_a, step_b;
-	bool has_window;
-	int64_t win_a, win_b;
-	const char *step_pattern; /* POSIX ERE of whole step names, NULL = ^(ProfilerStep|ProfileStep)#[0-9]+$ */
+	struct pt_sel sel;        /* --device, --steps, --time-window, --step-pattern */
 	struct pt_diag *diag;     /* notes; may be NULL */
 };
 

@@ -81,7 +81,7 @@ static void row_stat(struct pt_table *t, uint32_t rank, const char *metric, cons
 	}
 }
 
-int pt_pass_perf(const struct pt_model *m, const struct pt_step_sel *sel, const struct pt_perf_opts *o,
+int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struct pt_perf_opts *o,
 		 struct pt_table **out, struct pt_diag *d, struct pt_err **e)
 {
 	struct pt_steps_info si;

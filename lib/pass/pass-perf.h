@@ -12,7 +12,7 @@
 struct pt_diag;
 struct pt_err;
 struct pt_model;
-struct pt_step_sel;
+struct pt_sel;
 struct pt_table;
 
 struct pt_perf_opts {
@@ -29,7 +29,7 @@ enum { PT_PERF_RANK, PT_PERF_METRIC, PT_PERF_UNIT, PT_PERF_COUNT, PT_PERF_AVG, P
  * 5 decimals) and reader_ratio (pct, avg only). Cells that do not exist are
  * null.
  */
-int pt_pass_perf(const struct pt_model *m, const struct pt_step_sel *sel, const struct pt_perf_opts *o,
+int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struct pt_perf_opts *o,
 		 struct pt_table **out, struct pt_diag *d, struct pt_err **e);
 
 /* Its text layout (Paddle's timer) is printed by pt_export_perf_text(). */

@@ -487,7 +487,7 @@ static int64_t model_origin(const struct pt_model *m)
 	return o;
 }
 
-static void select_steps(struct pt_rank_steps *r, const struct pt_step_sel *sel, int64_t origin)
+static void select_steps(struct pt_rank_steps *r, const struct pt_sel *sel, int64_t origin)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pt_stepwin *w = &r->v[i];
@@ -505,13 +505,13 @@ static void select_steps(struct pt_rank_steps *r, const struct pt_step_sel *sel,
 	}
 }
 
-int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, struct pt_steps_info *out,
+int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
 		     struct pt_diag *d, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
 	regex_t re;
 	char msg[128];
-	if (pt_step_pattern_compile(&re, sel->step_pattern, msg, sizeof(msg)))
+	if (pt_sel_step_re(sel, &re, msg, sizeof(msg)))
 		return pt_err(e, "invalid step pattern '%s': %s",
 			      sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT, msg);
 	out->origin = model_origin(m);
@@ -1106,7 +1106,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 	return t;
 }
 
-int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_sel *sel,
 		  struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e)
 {
 	struct pt_steps_info si;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pass/select.h"
 #include "support/steppat.h"
 
 struct pt_diag;
@@ -21,18 +22,6 @@ struct pt_index;
 struct pt_model;
 struct pt_step;
 struct pt_table;
-
-/* What the user selected (--device, --steps, --time-window, --step-pattern). */
-struct pt_step_sel {
-	int64_t device;           /* device id to keep, -1 = all */
-	bool steps_given;
-	int64_t step_a, step_b;   /* inclusive */
-	bool window_given;
-	bool win_has_a, win_has_b;
-	int64_t win_a, win_b;     /* ns, relative to the model's origin (pt_steps_info.origin) */
-	const char *step_pattern; /* POSIX ERE matched against the whole name; NULL = default */
-};
-
 
 /* One step of a rank. */
 struct pt_stepwin {
@@ -68,7 +57,7 @@ struct pt_steps_info {
 };
 
 /* Steps and windows of every rank. Fails only on a bad --step-pattern. */
-int pt_steps_collect(const struct pt_model *m, const struct pt_step_sel *sel, struct pt_steps_info *out,
+int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
 		     struct pt_diag *d, struct pt_err **e);
 void pt_steps_info_free(struct pt_steps_info *s);
 
@@ -91,7 +80,7 @@ int64_t pt_steps_mean(__int128 sum, int64_t count);
  * The `steps` view(s): one table for Ascend ranks, one for GPU ranks
  * (*nout is 0, 1 or 2). The tables are named "steps".
  */
-int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_sel *sel,
 		  struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e);
 
 #endif

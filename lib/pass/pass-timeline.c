@@ -9,7 +9,6 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/idmap.h"
-#include "support/steppat.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -279,9 +278,9 @@ static void diff_union(struct pt_ivset *out, const struct pt_ivset *w, const str
 
 static bool step_kept(const struct pt_tl_opts *o, uint32_t step)
 {
-	if (!o->has_steps)
+	if (!o->sel.steps_given)
 		return true;
-	return step && (int64_t)step >= o->step_lo && (int64_t)step <= o->step_hi;
+	return step && (int64_t)step >= o->sel.step_a && (int64_t)step <= o->sel.step_b;
 }
 
 int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
@@ -289,8 +288,8 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 {
 	regex_t re;
 	char msg[128];
-	if (pt_step_pattern_compile(&re, o->step_pattern, msg, sizeof(msg)))
-		return pt_err(e, "invalid step pattern '%s': %s", o->step_pattern ? o->step_pattern : "", msg);
+	if (pt_sel_step_re(&o->sel, &re, msg, sizeof(msg)))
+		return pt_err(e, "invalid step pattern '%s': %s", o->sel.step_pattern ? o->sel.step_pattern : "", msg);
 	const struct pt_events *ev = &m->events;
 	struct pt_tl *t = pt_xcalloc(1, sizeof(*t));
 	t->scope_depth = o->scope_depth;
@@ -377,13 +376,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		if (ev->kind[i] == PT_EV_API && ev->corr[i])
 			pt_idmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
 	int64_t ws = INT64_MIN, we = INT64_MAX;
-	if (o->has_window) {
-		if (o->win_start != INT64_MIN)
-			ws = t->t0 + o->win_start;
-		if (o->win_end != INT64_MAX)
-			we = t->t0 + o->win_end;
-	}
-	t->has_window = o->has_window;
+	t->has_window = pt_sel_window_abs(&o->sel, t->t0, &ws, &we);
 	t->win_s = ws;
 	t->win_e = we;
 	/*
@@ -438,7 +431,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
 		t->ev_step[i] = step;
 		bool keep = step_kept(o, step);
-		if (keep && o->has_window) {
+		if (keep && o->sel.window_given) {
 			int64_t e = ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
 			keep = ev->dur[i] > 0 ? (ev->start[i] < we && e > ws) : (ev->start[i] >= ws && ev->start[i] < we);
 		}
@@ -493,7 +486,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 				s = mn[w];
 				e = mx[w];
 			}
-			if (o->has_window) {
+			if (o->sel.window_given) {
 				if (e <= ws || s >= we)
 					continue;
 			}
@@ -520,7 +513,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 				const struct pt_comm *c = &st->comm.v[j];
 				if (c->end < c->start)
 					continue;
-				if (o->has_window && (c->start >= we || c->end <= ws))
+				if (o->sel.window_given && (c->start >= we || c->end <= ws))
 					continue;
 				struct pt_tl_slice sl = { .start = c->start, .end = c->end, .name = c->name,
 							  .count = c->stream, .step = st->step, .aux = c->tag, .busy = -1 };
@@ -548,7 +541,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		struct pt_ivset W0 = { 0 }, W = { 0 };
 		pt_ivset_build(&W0, wv, nwv);
 		free(wv);
-		if (o->has_window)
+		if (o->sel.window_given)
 			pt_ivset_clip(&W, &W0, ws, we);
 		else
 			W = W0, W0 = (struct pt_ivset){ 0 };

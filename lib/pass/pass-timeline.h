@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "model/gpu-memory-series.h"
+#include "pass/select.h"
 #include "support/interval.h"
 #include "support/vec.h"
 #include "table/trace.h"
@@ -71,14 +72,13 @@ struct pt_tl_device {
 struct pt_tl_opts {
 	uint32_t scope_depth;      /* 0 = no scope rows */
 	bool overlap;              /* compute the overlap rows */
-	/* Kept time T, ns relative to the model's earliest event (INT64_MIN / INT64_MAX for an open end) */
-	bool has_window;
-	int64_t win_start, win_end;
-	/* Kept steps [step_lo, step_hi] when has_steps */
-	bool has_steps;
-	int64_t step_lo, step_hi;
-	/* Host ranges whose whole name matches this POSIX ERE are steps (NULL = ^(ProfilerStep|ProfileStep)#[0-9]+$) */
-	const char *step_pattern;
+	/*
+	 * Kept time T (--time-window, relative to the model's earliest event),
+	 * kept steps (--steps) and the step-name pattern (host ranges whose
+	 * whole name matches it are steps). sel.device is not read: a raw
+	 * PATH is narrowed to --device at import.
+	 */
+	struct pt_sel sel;
 };
 
 struct pt_tl {

@@ -414,7 +414,10 @@ static void test_window(void **state)
 	pt_model_add_event(m, t, pt_model_str(m, "first"), PT_EV_KERNEL, 0, 10, 0, PT_NONE, 0);
 	pt_model_add_event(m, t, pt_model_str(m, "kept"), PT_EV_KERNEL, 50, 100, 0, PT_NONE, 0);
 	pt_model_add_event(m, t, pt_model_str(m, "dropped"), PT_EV_KERNEL, 250, 50, 0, PT_NONE, 0);
-	struct pt_tl_opts to = { .overlap = false, .has_window = true, .win_start = 100, .win_end = 200 };
+	struct pt_tl_opts to = {
+		.overlap = false,
+		.sel = { .window_given = true, .win_has_a = true, .win_has_b = true, .win_a = 100, .win_b = 200 },
+	};
 	struct copts co = { .flows = true, .demangle = true };
 	struct run r;
 	run_trace(&r, m, &to, &co, "win.json");

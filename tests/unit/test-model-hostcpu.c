@@ -330,9 +330,9 @@ static void test_summary_offset(void **state)
 	/* --time-window 1700:3200 (earliest event 1000): T = [2700, 4200): steps 2 and 3 are rows; step 2's
 	 * sample (2500) lies outside T, step 3's (3500) inside */
 	pt_summary_opts_init(&o);
-	o.has_window = true;
-	o.win_a = 1700;
-	o.win_b = 3200;
+	o.sel.window_given = o.sel.win_has_a = o.sel.win_has_b = true;
+	o.sel.win_a = 1700;
+	o.sel.win_b = 3200;
 	t = device_view(m, &o, &s);
 	assert_int_equal(t->nrows, 6); /* CPU x2, NPU0, 2, 3, all */
 	assert_int_equal(num(t, 0, "samples"), 1);
@@ -347,9 +347,9 @@ static void test_summary_offset(void **state)
 
 	/* --steps 5-6: no row; samples exist in steps, so the CPU rows show nothing */
 	pt_summary_opts_init(&o);
-	o.has_steps = true;
-	o.step_a = 5;
-	o.step_b = 6;
+	o.sel.steps_given = true;
+	o.sel.step_a = 5;
+	o.sel.step_b = 6;
 	t = device_view(m, &o, &s);
 	assert_int_equal(t->nrows, 4); /* CPU x2, NPU0, all */
 	assert_int_equal(num(t, 0, "samples"), 0);

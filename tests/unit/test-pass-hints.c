@@ -67,7 +67,7 @@ static size_t act(struct gm *g, uint32_t track, enum pt_event_kind k, const char
 
 static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum pt_format f, bool sup)
 {
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	memset(&sel, 0, sizeof(sel));
 	sel.device = -1;
 	struct pt_index *x = pt_index_new(m);

@@ -71,7 +71,7 @@ static struct pt_model *case85(void)
 
 static struct pt_table *perf(const struct pt_model *m, int64_t batch_size, int64_t skip)
 {
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	memset(&sel, 0, sizeof(sel));
 	sel.device = -1;
 	struct pt_perf_opts o = { batch_size, skip };
@@ -188,7 +188,7 @@ static void test_empty(void **state)
 {
 	(void)state;
 	struct pt_model *m = pt_model_new();
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	memset(&sel, 0, sizeof(sel));
 	sel.device = -1;
 	struct pt_perf_opts o = { 0, 0 };

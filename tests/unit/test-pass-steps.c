@@ -65,13 +65,12 @@ static char *render(struct pt_table *const *t, size_t n, enum pt_format f)
 	return s;
 }
 
-static void sel_init(struct pt_step_sel *s)
+static void sel_init(struct pt_sel *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->device = -1;
+	pt_sel_init(s);
 }
 
-static struct pt_table *steps1(const struct pt_model *m, const struct pt_step_sel *sel)
+static struct pt_table *steps1(const struct pt_model *m, const struct pt_sel *sel)
 {
 	struct pt_index *x = pt_index_new(m);
 	struct pt_table *t[2] = { NULL, NULL };
@@ -173,7 +172,7 @@ static void test_gpu_case_88(void **state)
 {
 	(void)state;
 	struct gpu_fx g = gpu_model(true);
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	struct pt_table *t = steps1(g.m, &sel);
 	char *csv = render(&t, 1, PT_FMT_CSV);
@@ -229,7 +228,7 @@ static void test_gpu_boundaries(void **state)
 {
 	(void)state;
 	struct gpu_fx g = gpu_model(false);
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	struct pt_table *t = steps1(g.m, &sel);
 	assert_int_equal(t->nrows, 5);
@@ -247,7 +246,7 @@ static void test_gpu_pattern(void **state)
 {
 	(void)state;
 	struct gpu_fx g = gpu_model(true);
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	sel.step_pattern = "Data.*";
 	struct pt_table *t = steps1(g.m, &sel);
@@ -316,7 +315,7 @@ static void test_gpu_ranks_by_pid(void **state)
 		uint32_t gs = pt_model_track(m, g, PT_TRACK_STREAM, 7, "stream 7");
 		pt_model_add_event(m, b.thr, pt_model_str(m, "cudaLaunchKernel"), PT_EV_API, 1200, 10, 5, PT_NONE, 0);
 		pt_model_add_event(m, gs, pt_model_str(m, "gemm"), PT_EV_KERNEL, 1300, 100, 5, PT_NONE, 0);
-		struct pt_step_sel sel;
+		struct pt_sel sel;
 		sel_init(&sel);
 		struct pt_steps_info si;
 		struct pt_err *e = NULL;
@@ -412,7 +411,7 @@ static void test_ascend_sums(void **state)
 	pt_model_add_event(m, ac, pt_model_str(m, "GetNext"), PT_EV_AICPU, 410, 5, 0, PT_NONE, 0);
 	pt_model_add_event(m, ac, pt_model_str(m, "GetNext"), PT_EV_AICPU, 600, 5, 0, PT_NONE, 0);
 
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	struct pt_table *t = steps1(m, &sel);
 	/* rows: 4 steps, avg, outside; one device: no device_id column */
@@ -533,7 +532,7 @@ static void test_ascend_multi_device(void **state)
 	add_step(m, d7, 1, ALL, 100, 100, 150, 200);
 	add_step(m, d2, 1, ALL, 1000, 1000, 1500, 2000);
 	add_step(m, d2, 2, ALL, 2000, 2100, 2500, 3000);
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	struct pt_table *t = steps1(m, &sel);
 	assert_int_equal(pt_table_col(t, "device_id"), 0);
@@ -638,7 +637,7 @@ static void check_fixture(const char *job, const char *csvname, int64_t want_ii_
 	const char *paths[1] = { dir };
 	assert_int_equal(pt_import(m, paths, 1, &io, &d, &e), 0);
 	pt_diag_free(&d);
-	struct pt_step_sel sel;
+	struct pt_sel sel;
 	sel_init(&sel);
 	struct pt_table *t = steps1(m, &sel);
 
@@ -734,10 +733,66 @@ static void test_fixture_error_job(void **state)
 	check_fixture("ERROR_JOB", "step_trace_raw_10_detail_time.csv", 0);
 }
 
+/* The shared selection (pass/select.h): window ends, their origin, the step-name pattern. */
+static void test_select(void **state)
+{
+	(void)state;
+	struct pt_sel s;
+	pt_sel_init(&s);
+	assert_int_equal(s.device, -1);
+	assert_false(s.steps_given || s.window_given);
+	int64_t a = 7, b = 7;
+	assert_false(pt_sel_window(&s, &a, &b));
+	assert_false(pt_sel_window_abs(&s, 1000, &a, &b));
+	assert_int_equal(a, 7); /* untouched without a window */
+	assert_int_equal(b, 7);
+
+	/* --time-window 100: (open end) and :200 (open start) */
+	s.window_given = s.win_has_a = true;
+	s.win_a = 100;
+	assert_true(pt_sel_window(&s, &a, &b));
+	assert_int_equal(a, 100);
+	assert_true(b == INT64_MAX);
+	assert_true(pt_sel_window_abs(&s, 1000, &a, &b));
+	assert_int_equal(a, 1100);
+	assert_true(b == INT64_MAX);
+	s.win_has_a = false;
+	s.win_has_b = true;
+	s.win_b = 200;
+	assert_true(pt_sel_window_abs(&s, 1000, &a, &b));
+	assert_true(a == INT64_MIN);
+	assert_int_equal(b, 1200);
+	/* an end past the clock saturates rather than wrapping */
+	s.win_b = INT64_MAX - 5;
+	assert_true(pt_sel_window_abs(&s, 1000, &a, &b));
+	assert_true(b == INT64_MAX);
+	assert_true(pt_sel_window_abs(&s, -1000, &a, &b));
+	assert_true(b == INT64_MAX - 1005);
+
+	/* the step-name pattern: the default, a given one, both anchored; a malformed one fails with a message */
+	regex_t re;
+	char msg[128];
+	assert_int_equal(pt_sel_step_re(NULL, &re, msg, sizeof(msg)), 0);
+	assert_int_equal(regexec(&re, "ProfilerStep#12", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "xProfilerStep#12", 0, NULL, 0), 0);
+	regfree(&re);
+	s.step_pattern = "iter[0-9]+";
+	assert_int_equal(pt_sel_step_re(&s, &re, msg, sizeof(msg)), 0);
+	assert_int_equal(regexec(&re, "iter3", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "iter3 end", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&re, "ProfilerStep#1", 0, NULL, 0), 0);
+	regfree(&re);
+	s.step_pattern = "(";
+	msg[0] = 0;
+	assert_int_not_equal(pt_sel_step_re(&s, &re, msg, sizeof(msg)), 0);
+	assert_true(msg[0] != 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mean),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_gpu_case_88),
 		cmocka_unit_test(test_gpu_boundaries),
 		cmocka_unit_test(test_gpu_pattern),

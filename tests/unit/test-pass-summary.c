@@ -232,8 +232,8 @@ static void test_npu_overview_model_steps(void **state)
 
 	/* --steps 2-2: only step 2's members; W = [2000, 3000) */
 	o.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_OVERVIEW);
-	o.has_steps = true;
-	o.step_a = o.step_b = 2;
+	o.sel.steps_given = true;
+	o.sel.step_a = o.sel.step_b = 2;
 	s = run(m, &o);
 	const struct pt_table *k = view(&s, PT_SV_KERNEL);
 	assert_int_equal(k->nrows, 2);
@@ -847,14 +847,16 @@ static void test_stream_matches_memory(void **state)
 			pt_summary_opts_init(&so);
 			so.op_detail = v == 1;
 			if (v == 2) {
-				so.has_steps = true;
-				so.step_a = 2;
-				so.step_b = 3;
+				so.sel.steps_given = true;
+				so.sel.step_a = 2;
+				so.sel.step_b = 3;
 			}
 			if (v == 3) {
-				so.has_window = true;
-				so.win_a = 100;
-				so.win_b = 1500;
+				so.sel.window_given = true;
+				so.sel.win_has_a = true;
+				so.sel.win_a = 100;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 1500;
 			}
 			if (v == 4) {
 				so.views = 1u << PT_SV_OVERVIEW;
@@ -862,22 +864,22 @@ static void test_stream_matches_memory(void **state)
 				so.name_re = &re;
 			}
 			if (v == 5) {
-				so.device = 2;
+				so.sel.device = 2;
 				so.views |= (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU) | (1u << PT_SV_DISTRIBUTED);
 			}
 			if (v == 6) {
 				so.views = (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) |
 					   (1u << PT_SV_USERDEFINED) | (1u << PT_SV_API) | (1u << PT_SV_KERNEL) |
 					   (1u << PT_SV_DEVICE) | (1u << PT_SV_GPU) | (1u << PT_SV_DISTRIBUTED);
-				so.has_window = true;
-				so.win_a = 300;
-				so.win_b = INT64_MAX;
+				so.sel.window_given = true;
+				so.sel.win_has_a = true;
+				so.sel.win_a = 300;
 			}
 			if (v == 7) {
 				so.views = 1u << PT_SV_DISTRIBUTED;
-				so.has_steps = true;
-				so.step_a = 1;
-				so.step_b = 2;
+				so.sel.steps_given = true;
+				so.sel.step_a = 1;
+				so.sel.step_b = 2;
 			}
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = false;
@@ -1215,7 +1217,7 @@ static void test_stream_gpu(void **state)
 				so.key = PT_SK_CALLS;
 			}
 			if (v == 2) {
-				so.device = 1;
+				so.sel.device = 1;
 				so.op_detail = so.thread_sep = true;
 				so.key = PT_SK_GPU_AVG;
 				so.reverse = true;
@@ -1235,15 +1237,17 @@ static void test_stream_gpu(void **state)
 				streams = false;
 			}
 			if (v == 6) {
-				so.has_steps = true;
-				so.step_a = 1;
-				so.step_b = 2;
+				so.sel.steps_given = true;
+				so.sel.step_a = 1;
+				so.sel.step_b = 2;
 				streams = false;
 			}
 			if (v == 7) {
-				so.has_window = true;
-				so.win_a = 100;
-				so.win_b = 1500;
+				so.sel.window_given = true;
+				so.sel.win_has_a = true;
+				so.sel.win_a = 100;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 1500;
 				streams = false;
 			}
 			if (v == 8) {
@@ -1263,7 +1267,7 @@ static void test_stream_gpu(void **state)
 				so.views = (1u << PT_SV_COUNT) - 1;
 				so.views &= ~((1u << PT_SV_MEMCPY) | (1u << PT_SV_GPU));
 				so.comm_re = &re;
-				so.device = 0;
+				so.sel.device = 0;
 			}
 			/* host ranges: only the views that read none of them stream */
 			if (ranges && (so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))))

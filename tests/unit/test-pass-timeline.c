@@ -179,9 +179,9 @@ static void test_overlap(void **state)
 	assert_false(tl->dev[d].has_overlap);
 	pt_tl_free(tl);
 	/* --time-window 100:200 keeps events intersecting [100, 200) */
-	o.has_window = true;
-	o.win_start = 100;
-	o.win_end = 200;
+	o.sel.window_given = o.sel.win_has_a = o.sel.win_has_b = true;
+	o.sel.win_a = 100;
+	o.sel.win_b = 200;
 	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
 	assert_int_equal(tl->ev_keep[0] & 1, 0 == 1); /* [0,100) does not intersect */
 	assert_int_equal(tl->ev_keep[1] & 1, 1);      /* [150,250) */
@@ -189,7 +189,7 @@ static void test_overlap(void **state)
 	assert_int_equal(tl->ev_keep[3] & 1, 0);      /* [300,350) */
 	pt_tl_free(tl);
 	/* a bad step pattern */
-	o.step_pattern = "(";
+	o.sel.step_pattern = "(";
 	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), -1);
 	pt_err_free(e);
 	pt_index_free(x);
@@ -239,11 +239,12 @@ static void test_overlap_sets(void **state)
 		struct pt_tl_opts o = { .overlap = true };
 		if (round % 3) {
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-			o.has_window = true;
-			o.win_start = round % 3 == 1 ? INT64_MIN : (int64_t)(seed >> 35) % 300;
-			o.win_end = (int64_t)(seed >> 50) % 2 ? INT64_MAX : o.win_start + 100 + (int64_t)(seed >> 40) % 400;
-			if (o.win_start == INT64_MIN)
-				o.win_end = 200 + (int64_t)(seed >> 40) % 400;
+			o.sel.window_given = true;
+			o.sel.win_has_a = round % 3 != 1;
+			o.sel.win_a = (int64_t)(seed >> 35) % 300;
+			o.sel.win_has_b = !o.sel.win_has_a || !((int64_t)(seed >> 50) % 2);
+			o.sel.win_b = o.sel.win_has_a ? o.sel.win_a + 100 + (int64_t)(seed >> 40) % 400
+						      : 200 + (int64_t)(seed >> 40) % 400;
 		}
 		struct pt_tl *tl = NULL;
 		struct pt_err *e = NULL;

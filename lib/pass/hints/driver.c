@@ -762,7 +762,7 @@ static int cmp_hint(const void *pa, const void *pb)
 	return cmp_scope(a->scope, b->scope);
 }
 
-int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_step_sel *sel,
+int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_sel *sel,
 		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
 		  struct pt_diag *d, struct pt_err **e)
 {

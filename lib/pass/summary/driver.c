@@ -55,9 +55,7 @@ void pt_summary_opts_init(struct pt_summary_opts *o)
 	o->views = sum_views_with(SV_DEFAULT);
 	o->key = PT_SK_DEFAULT;
 	o->top = -1;
-	o->device = -1;
-	o->win_a = INT64_MIN;
-	o->win_b = INT64_MAX;
+	pt_sel_init(&o->sel);
 	o->queue_cutoff_ns = 100000;
 	o->runtime_cutoff_ns = 50000;
 }
@@ -115,7 +113,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 			gpu |= dv->kind == PT_DEV_GPU || dv->kind == PT_DEV_CPU;
 			continue;
 		}
-		if (o->device >= 0 && dv->id != (uint64_t)o->device)
+		if (o->sel.device >= 0 && dv->id != (uint64_t)o->sel.device)
 			continue;
 		struct rank r = { .g = gp, .ascend = true, .dev = d, .rank = dv->id, .word = "NPU" };
 		pt_vec_push(&u->ranks, r);
@@ -150,7 +148,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 			}
 			if (dv->pid && dv->rank >= 0 && rk->rank < 0)
 				rk->rank = dv->rank;
-			if (dv->kind == PT_DEV_GPU && o->device >= 0 && dv->id != (uint64_t)o->device)
+			if (dv->kind == PT_DEV_GPU && o->sel.device >= 0 && dv->id != (uint64_t)o->sel.device)
 				continue;
 			rk->devin[d] = true;
 		}

@@ -451,21 +451,16 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	r->w = w.v;
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
-	r->filtered = o->has_steps || o->has_window;
+	r->filtered = o->sel.steps_given || o->sel.window_given;
 	int64_t ta = INT64_MIN, tb = INT64_MAX;
-	if (o->has_window) {
-		if (o->win_a != INT64_MIN)
-			ta = g->earliest + o->win_a;
-		if (o->win_b != INT64_MAX)
-			tb = g->earliest + o->win_b;
-	}
+	pt_sel_window_abs(&o->sel, g->earliest, &ta, &tb);
 	r->ta = ta;
 	r->tb = tb;
 	struct ivl l = { 0 };
 	if (r->has_steps) {
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
-			x->kept = !o->has_steps || (x->num >= o->step_a && x->num <= o->step_b);
+			x->kept = !o->sel.steps_given || (x->num >= o->sel.step_a && x->num <= o->sel.step_b);
 			if (x->kept)
 				sum_ivl_add(&l, x->s > ta ? x->s : ta, x->e < tb ? x->e : tb);
 		}

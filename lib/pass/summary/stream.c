@@ -48,7 +48,7 @@ bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opt
 {
 	for (size_t d = 0; d < m->devices.n; d++)
 		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
-			return !(o->views & ~GPU_STREAM_VIEWS) && !o->has_steps && !o->has_window;
+			return !(o->views & ~GPU_STREAM_VIEWS) && !o->sel.steps_given && !o->sel.window_given;
 	return true;
 }
 
