@@ -348,8 +348,9 @@ static void write_process(void)
  * With PROFTOOL_CUPTI_PROFILE_FROM_START=off the configured kinds stay disabled until the program
  * calls cudaProfilerStart (or cuProfilerStart), and are disabled again at cudaProfilerStop, as
  * `nvprof --profile-from-start off` does. The runtime call reaches the driver call inside it, so
- * both callbacks fire; the exchange on g_in_region makes the pair act once. Work launched inside a
- * region is recorded even when it completes after the stop (CUPTI reserves its record at launch).
+ * both callbacks fire; the exchange on g_in_region makes the pair act once. The kinds are disabled
+ * on entry to the stop: what still runs then is CUPTI's to keep or drop, so a program synchronizes
+ * before it (proftool-collector(7)).
  */
 
 static void set_kinds(int on)
