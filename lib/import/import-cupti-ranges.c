@@ -17,35 +17,12 @@
 #include "model/model.h"
 #include "support/diag.h"
 #include "support/err.h"
+#include "import/nvtx-range.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
 /* ---- pass 2 ------------------------------------------------------------------------------- */
-
-static const char *const typed_domains[] = { "ProfileStep", "Forward", "Backward", "Optimization", "Dataloader",
-					     "Operator", "OperatorInner", "UserDefined", "Communication", NULL };
-
-static bool is_step_name(const char *s)
-{
-	if (strncmp(s, "ProfilerStep#", 13) || !s[13])
-		return false;
-	for (s += 13; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* PyTorch emit_nvtx operator text: "<op>, seq = ..." etc.; returns the op length or 0. */
-static size_t torch_op_len(const char *s)
-{
-	const char *c = strstr(s, ", ");
-	if (!c || c == s)
-		return 0;
-	if (!strncmp(c, ", seq = ", 8) || !strncmp(c, ", op_id = ", 10) || !strncmp(c, ", sizes = ", 10))
-		return (size_t)(c - s);
-	return 0;
-}
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -123,21 +100,10 @@ struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr
 		struct range *r = &rs[i];
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, r->track, r->name, PT_EV_RANGE, r->start, r->end - r->start, 0, PT_NONE, 0);
-		const char *name = pt_model_strget(m, r->name), *dom = r->domain ? pt_model_strget(m, r->domain) : "";
-		const char *type = "UserRange";
-		uint32_t label = 0;
-		for (int j = 0; typed_domains[j]; j++)
-			if (!strcmp(dom, typed_domains[j]))
-				type = typed_domains[j];
-		if (!strcmp(type, "UserRange") && is_step_name(name)) {
-			type = "ProfileStep";
-		} else if (!strcmp(type, "UserRange") && !r->domain) {
-			size_t ol = torch_op_len(name);
-			if (ol) {
-				type = "Operator";
-				label = pt_strtab_intern(&m->strings, name, ol);
-			}
-		}
+		const char *name = pt_model_strget(m, r->name), *dom = r->domain ? pt_model_strget(m, r->domain) : NULL;
+		size_t ol;
+		const char *type = pt_nvtx_range_type(name, dom, &ol);
+		uint32_t label = ol ? pt_strtab_intern(&m->strings, name, ol) : 0;
 		struct pt_range_info ri = { ev, pt_model_str(m, type), label, r->domain, 0, r->id, r->flags };
 		pt_model_add_range(m, &ri);
 		if (!(r->flags & PT_RANGE_INSTANT))
@@ -148,10 +114,7 @@ struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr
 	for (size_t i = 0; i < k; i++) {
 		struct range *r = &rs[i];
 		struct pt_range_info *ri = &m->ranges.v[r0 + i];
-		bool typed = false;
-		const char *dom = r->domain ? pt_model_strget(m, r->domain) : "";
-		for (int j = 0; typed_domains[j]; j++)
-			typed |= !strcmp(dom, typed_domains[j]);
+		bool typed = r->domain && pt_nvtx_typed_domain(pt_model_strget(m, r->domain));
 		uint64_t *pv = typed ? pt_hashmap_get(&f->mdata, r->id) : NULL;
 		if (!pv || *pv == 1)
 			continue;

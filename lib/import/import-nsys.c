@@ -47,6 +47,7 @@
 #include "import/import-cupti-join.h"
 #include "import/import-nsys.h"
 #include "import/input.h"
+#include "import/nvtx-range.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -244,8 +245,7 @@ static uint32_t new_device(struct ns *s, enum pt_device_kind kind, uint32_t id, 
 	d.clock = pt_xstrdup(s->nvprof ? "cupti" : s->has_base ? "unix" : "nsys-session");
 	d.pid = pid;
 	d.rank = -1;
-	pt_vec_push(&s->m->devices, d);
-	return (uint32_t)(s->m->devices.n - 1);
+	return pt_model_new_device(s->m, &d);
 }
 
 /* The process of pid: its CPU device and join. */
@@ -312,9 +312,7 @@ uint32_t pt_nsys_track(struct ns *s, uint32_t dev, enum pt_track_kind kind, int6
 			snprintf(name, sizeof(name), "process");
 		else
 			snprintf(name, sizeof(name), "thread %" PRId64, stream);
-		struct pt_track t = { dev, kind, stream, pt_model_str(s->m, name) };
-		pt_vec_push(&s->m->tracks, t);
-		*v = s->m->tracks.n - 1;
+		*v = pt_model_new_track(s->m, dev, kind, stream, pt_model_str(s->m, name));
 		if (kind == PT_TRACK_HOST_THREAD && stream >= 0)
 			pt_vec_push(&s->host_tracks, (uint32_t)*v);
 	}
@@ -622,7 +620,7 @@ int pt_nsys_read_gpu(struct ns *s, enum gk kind, const char *table)
 			pt_model_add_event(m, t, s->sync_names[ty] - 1, PT_EV_SYNC, t0, dur, corr, PT_NONE, 0);
 			bool ev = ty == 1 || ty == 2;
 			struct pt_sync_info si = { evi, ty, ev && has[GC + 1] ? x[GC + 1] : -1, -1, -1 };
-			pt_vec_push(&m->syncs, si);
+			pt_model_add_sync(m, &si);
 			pt_cjoin_activity(p->join, evi, t0, (uint32_t)corr, 0, false);
 		} else {
 			bool set = kind == G_MEMSET;
@@ -651,7 +649,7 @@ int pt_nsys_read_gpu(struct ns *s, enum gk kind, const char *table)
 				*nc = pt_model_str(m, b) + 1;
 			}
 			pt_model_add_event(m, t, *nc - 1, set ? PT_EV_MEMSET : PT_EV_MEMCPY, t0, dur, corr, PT_NONE, 0);
-			pt_vec_push(&m->copies, ci);
+			pt_model_add_copy(m, &ci);
 			pt_cjoin_activity(p->join, evi, t0, (uint32_t)corr, 0, false);
 		}
 		s->n_imported++;
@@ -661,30 +659,6 @@ int pt_nsys_read_gpu(struct ns *s, enum gk kind, const char *table)
 }
 
 /* ---- NVTX ---------------------------------------------------------------------------------- */
-
-static const char *const typed_domains[] = { "ProfileStep", "Forward", "Backward", "Optimization", "Dataloader",
-					     "Operator", "OperatorInner", "UserDefined", "Communication", NULL };
-
-static bool is_step_name(const char *s)
-{
-	if (strncmp(s, "ProfilerStep#", 13) || !s[13])
-		return false;
-	for (s += 13; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* PyTorch emit_nvtx operator text: "<op>, seq = ..." etc.; returns the op length or 0. */
-static size_t torch_op_len(const char *s)
-{
-	const char *c = strstr(s, ", ");
-	if (!c || c == s)
-		return 0;
-	if (!strncmp(c, ", seq = ", 8) || !strncmp(c, ", op_id = ", 10) || !strncmp(c, ", sizes = ", 10))
-		return (size_t)(c - s);
-	return 0;
-}
 
 static int cmp_nvtx(const void *a, const void *b)
 {
@@ -785,24 +759,13 @@ static void add_ranges(struct ns *s)
 		struct nvtx *r = &s->nvtx.v[i];
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);
 		pt_model_add_event(m, r->track, r->name, PT_EV_RANGE, r->start, r->end - r->start, 0, PT_NONE, 0);
-		const char *name = pt_model_strget(m, r->name), *dom = r->domain ? pt_model_strget(m, r->domain) : "";
-		const char *type = "UserRange";
-		uint32_t label = 0;
-		for (int j = 0; typed_domains[j]; j++)
-			if (!strcmp(dom, typed_domains[j]))
-				type = typed_domains[j];
-		if (!strcmp(type, "UserRange") && is_step_name(name)) {
-			type = "ProfileStep";
-		} else if (!strcmp(type, "UserRange") && !r->domain) {
-			size_t ol = torch_op_len(name);
-			if (ol) {
-				type = "Operator";
-				label = pt_strtab_intern(&m->strings, name, ol);
-			}
-		}
+		const char *name = pt_model_strget(m, r->name), *dom = r->domain ? pt_model_strget(m, r->domain) : NULL;
+		size_t ol;
+		const char *type = pt_nvtx_range_type(name, dom, &ol);
+		uint32_t label = ol ? pt_strtab_intern(&m->strings, name, ol) : 0;
 		struct pt_range_info ri = { ev, pt_model_str(m, type), label, r->domain, 0,
 					    r->range_id > 0 ? (uint64_t)r->range_id : 0, r->flags };
-		pt_vec_push(&m->ranges, ri);
+		pt_model_add_range(m, &ri);
 		struct pt_cjoin_range jr = { r->start, r->end, r->track, ev, r->thread, (r->flags & PT_RANGE_INSTANT) != 0 };
 		pt_vec_push(&s->procs.v[r->proc].ranges, jr);
 		s->n_imported++;
