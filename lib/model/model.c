@@ -497,17 +497,35 @@ void pt_model_add_kernel(struct pt_model *m, uint32_t event, const struct pt_ker
 	pt_vec_push(&m->kernels, k);
 }
 
-const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event)
+/* The row of a side table in event order (rows of `size` bytes, each starting with its
+ * uint32_t event) whose event is `event`, or NULL. */
+static const void *row_of_event(const void *v, size_t n, size_t size, uint32_t event)
 {
-	size_t lo = 0, hi = m->syncs.n;
+	const char *b = v;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (m->syncs.v[mid].event < event)
+		if (*(const uint32_t *)(const void *)(b + mid * size) < event)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < m->syncs.n && m->syncs.v[lo].event == event ? &m->syncs.v[lo] : NULL;
+	return lo < n && *(const uint32_t *)(const void *)(b + lo * size) == event ? b + lo * size : NULL;
+}
+
+const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event)
+{
+	return row_of_event(m->syncs.v, m->syncs.n, sizeof(*m->syncs.v), event);
+}
+
+const struct pt_copy_info *pt_model_copy_info(const struct pt_model *m, uint32_t event)
+{
+	return row_of_event(m->copies.v, m->copies.n, sizeof(*m->copies.v), event);
+}
+
+const struct pt_range_info *pt_model_range_info(const struct pt_model *m, uint32_t event)
+{
+	return row_of_event(m->ranges.v, m->ranges.n, sizeof(*m->ranges.v), event);
 }
 
 size_t pt_events_corr_range(const struct pt_events *ev, int kind, uint64_t *lo, uint64_t *hi)

@@ -597,6 +597,9 @@ static inline const struct pt_kernel_config *pt_model_kernel_config(const struct
 }
 /* The synchronization join of event i (m->syncs is in event order), or NULL. */
 const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t event);
+/* The copy or range info of an event (m->copies, m->ranges are in event order), or NULL. */
+const struct pt_copy_info *pt_model_copy_info(const struct pt_model *m, uint32_t event);
+const struct pt_range_info *pt_model_range_info(const struct pt_model *m, uint32_t event);
 /* Append a step; its comm vector is taken over. */
 void pt_model_add_step(struct pt_model *m, struct pt_step *s);
 

@@ -292,28 +292,12 @@ const char *hx_copy_kind_name(uint8_t k)
 
 const struct pt_copy_info *hx_copy_of(const struct pt_model *m, size_t ev)
 {
-	size_t lo = 0, hi = m->copies.n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->copies.v[mid].event < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->copies.n && m->copies.v[lo].event == ev ? &m->copies.v[lo] : NULL;
+	return pt_model_copy_info(m, (uint32_t)ev);
 }
 
 const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev)
 {
-	size_t lo = 0, hi = m->ranges.n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->ranges.v[mid].event < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->ranges.n && m->ranges.v[lo].event == ev ? &m->ranges.v[lo] : NULL;
+	return pt_model_range_info(m, (uint32_t)ev);
 }
 
 /* |union(iv) ∩ W| of a run of executions. */

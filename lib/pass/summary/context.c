@@ -126,32 +126,15 @@ bool sum_mem_name(const char *s)
 	return name_has(s, pats);
 }
 
-/* Range info of event i (m->ranges is in event order), or NULL. */
+/* Range and copy info of event i, or NULL. */
 const struct pt_range_info *sum_range_info(const struct pt_model *m, uint32_t i)
 {
-	size_t lo = 0, hi = m->ranges.n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->ranges.v[mid].event < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->ranges.n && m->ranges.v[lo].event == i ? &m->ranges.v[lo] : NULL;
+	return pt_model_range_info(m, i);
 }
 
-/* Copy info of event i (m->copies is in event order), or NULL. */
 const struct pt_copy_info *sum_copy_info(const struct pt_model *m, uint32_t i)
 {
-	size_t lo = 0, hi = m->copies.n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->copies.v[mid].event < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->copies.n && m->copies.v[lo].event == i ? &m->copies.v[lo] : NULL;
+	return pt_model_copy_info(m, i);
 }
 
 /* Name of a copy or fill as nvprof names it (§3.7); [memcpy]/[memset] when the source records no kind. */
