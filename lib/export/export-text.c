@@ -2,9 +2,11 @@
  * Aligned text tables: a title line, a "Time unit:" line when the table has
  * time columns, the header, a rule of dashes, then rows. Numbers are right
  * aligned, strings left aligned and cut to 60 characters with "..." unless
- * --wide. Null cells print as "-". Control bytes of strings (ESC, tab,
- * newline, DEL, C1) print as "\xHH" (pt_text_escape), so that a name from a
- * dump cannot drive the terminal; widths and cuts count the escaped text.
+ * --wide. Null cells print as "-". Detail columns (pt_col.detail) print only
+ * with --wide; a table without rows prints "(no rows: <reason>)" under its
+ * rule. Control bytes of strings (ESC, tab, newline, DEL, C1) print as "\xHH"
+ * (pt_text_escape), so that a name from a dump cannot drive the terminal;
+ * widths and cuts count the escaped text.
  * Boxed tables (summary, diff) print in their own layout (export-boxed.c).
  */
 #include <stdlib.h>
@@ -69,14 +71,19 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	const char *s;
 	size_t full;
 	size_t *w = pt_xcalloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	size_t *col = pt_xcalloc(t->ncols ? t->ncols : 1, sizeof(*col)); /* the columns printed */
+	size_t nc = 0;
 	bool has_time = false;
 	for (size_t c = 0; c < t->ncols; c++) {
+		if (t->cols[c].detail && !wide)
+			continue;
+		col[nc++] = c;
 		w[c] = strlen(t->cols[c].name);
 		has_time |= t->cols[c].type == PT_COL_TIME;
 	}
 	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t n;
+		for (size_t i = 0; i < nc; i++) {
+			size_t n, c = col[i];
 			cell_text(t, r, c, u, wide, vb, &n, &full, NULL);
 			if (n > w[c])
 				w[c] = n;
@@ -85,34 +92,38 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 	pt_out_putc(o, '\n');
 	if (has_time)
 		pt_out_printf(o, "Time unit: %s\n", pt_time_unit_name(u));
-	for (size_t c = 0; c < t->ncols; c++) {
+	for (size_t i = 0; i < nc; i++) {
+		size_t c = col[i];
 		bool left = t->cols[c].type == PT_COL_STR;
 		size_t n = strlen(t->cols[c].name);
-		if (c)
+		if (i)
 			pt_out_puts(o, "  ");
 		if (!left)
 			pad(o, w[c] - n);
 		pt_out_puts(o, t->cols[c].name);
-		if (left && c + 1 < t->ncols)
+		if (left && i + 1 < nc)
 			pad(o, w[c] - n);
 	}
 	pt_out_putc(o, '\n');
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (c)
+	for (size_t i = 0; i < nc; i++) {
+		if (i)
 			pt_out_puts(o, "  ");
-		for (size_t i = 0; i < w[c]; i++)
+		for (size_t k = 0; k < w[col[i]]; k++)
 			pt_out_putc(o, '-');
 	}
 	pt_out_putc(o, '\n');
+	if (!t->nrows)
+		pt_out_printf(o, "(no rows: %s)\n", t->empty ? t->empty : "none");
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
+		for (size_t i = 0; i < nc; i++) {
+			size_t c = col[i];
 			const struct pt_cell *cell = &pt_table_row(t, r)[c];
 			size_t n;
 			char *esc = NULL;
 			s = cell_text(t, r, c, u, wide, vb, &n, &full, &esc);
 			bool left = t->cols[c].type == PT_COL_STR;
 			bool cut = cell->kind == PT_CELL_STR && n < full;
-			if (c)
+			if (i)
 				pt_out_puts(o, "  ");
 			if (!left)
 				pad(o, w[c] - n);
@@ -120,17 +131,18 @@ static void one(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u,
 				size_t k = cut_at(s, full);
 				pt_out_write(o, s, k);
 				pt_out_puts(o, "...");
-				if (c + 1 < t->ncols)
+				if (i + 1 < nc)
 					pad(o, MAX_STR - 3 - k); /* an escape left out */
 			} else {
 				pt_out_write(o, s, n);
 			}
-			if (left && c + 1 < t->ncols)
+			if (left && i + 1 < nc)
 				pad(o, w[c] - n);
 			free(esc);
 		}
 		pt_out_putc(o, '\n');
 	}
+	free(col);
 	free(w);
 }
 

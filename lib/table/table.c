@@ -45,6 +45,7 @@ void pt_table_free(struct pt_table *t)
 	for (size_t i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
 	free(t->notes);
+	free(t->empty);
 	free(t->unit);
 	free(t->name);
 	free(t->title);
@@ -196,4 +197,15 @@ int64_t pt_time_unit_div(enum pt_time_unit u)
 	default:
 		return 1;
 	}
+}
+
+void pt_table_set_empty(struct pt_table *t, const char *reason)
+{
+	free(t->empty);
+	t->empty = pt_xstrdup(reason);
+}
+
+void pt_table_set_detail(struct pt_table *t, size_t col)
+{
+	t->cols[col].detail = true;
 }

@@ -33,6 +33,8 @@ struct pt_col {
 	/* boxed tables: minimum width, right-aligned, cut to its width unless --wide */
 	size_t minw;
 	bool right, cut;
+	/* text: a detail column, printed only with --wide (CSV/JSON print every column) */
+	bool detail;
 };
 
 /*
@@ -85,6 +87,7 @@ struct pt_table {
 	char **notes;               /* lines under the rows */
 	size_t nnotes, cap_notes;
 	bool rows_apart;            /* JSON: the closing "]}" of the rows starts a line */
+	char *empty;                /* text: why the table has no rows, "(no rows: <empty>)"; NULL: "none" */
 };
 
 struct pt_table *pt_table_new(const char *name, const char *title);
@@ -116,6 +119,10 @@ void pt_table_add_text_row(struct pt_table *t, const char *const *cells);
 void pt_table_add_group(struct pt_table *t, const char *title);
 /* A note line under the rows. */
 void pt_table_add_note(struct pt_table *t, const char *line);
+/* Why the table has no rows, printed in text as "(no rows: <reason>)" (copied). */
+void pt_table_set_empty(struct pt_table *t, const char *reason);
+/* Mark column col a detail column: text prints it only with --wide. */
+void pt_table_set_detail(struct pt_table *t, size_t col);
 
 /*
  * A table of nrows rows made one at a time when read, for tables as large as
