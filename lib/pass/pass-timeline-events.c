@@ -557,6 +557,8 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 			t = cs->carry_t;
 		return t + cs->off - c->base;
 	}
+	case PH_G:
+		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
 		return c->flows.v[s->items[pos]].sts;
 	default:
@@ -614,6 +616,7 @@ void tl_build_sources(struct tl_trace *c)
 				 .n = c->counters.v[i].n };
 		pt_vec_push(&c->srcs, s);
 	}
+	tl_gpu_annotation_sources(c);
 	size_t nf = c->flows.n;
 	if (nf) {
 		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
@@ -715,6 +718,16 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 			slice_event(c, r, i, out);
 		else
 			iv_event(c, r, i, out);
+		break;
+	}
+	case PH_G: {
+		uint32_t i = tl_gpu_annotation_event(c, s->items[s->pos], out);
+		uint32_t name = c->m->events.name[i];
+		out->cat = K_GPU_USER;
+		if ((c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13))
+			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", c->tl->ev_step[i]));
+		else
+			out->name = name_of(c, name, NM_RAW);
 		break;
 	}
 	case PH_C:

@@ -890,6 +890,7 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 		return -1;
 	}
 	tl_build_flows(c);
+	tl_build_gpu_annotations(c);
 	tl_build_sources(c);
 	build_bounds(c);
 	publish(c);
@@ -918,6 +919,8 @@ void pt_tl_trace_free(struct pt_trace *t)
 	}
 	pt_vec_free(&c->counters);
 	pt_vec_free(&c->srcs);
+	pt_vec_free(&c->ganns);
+	free(c->gann_idx);
 	free(c->flow_s);
 	free(c->flow_f);
 	tl_events_free(c);

@@ -82,8 +82,8 @@ static inline int64_t csrc_time(const struct pt_model *m, const struct csrc *cs,
 	return cs->grp ? cs->grp->time.v[i] : cs->queue ? m->queues.time[i] : m->counters.time[i];
 }
 
-/* Merge order of the phases at equal ts (PH_I is not written). */
-enum { PH_X, PH_I, PH_C, PH_S, PH_F };
+/* Merge order of the phases at equal ts (PH_I is not written; PH_G: gpu_user_annotation, an X event). */
+enum { PH_X, PH_G, PH_I, PH_C, PH_S, PH_F };
 
 struct src {
 	uint8_t ph;
@@ -106,6 +106,13 @@ static inline mkey mkey_of(int64_t ts, uint32_t key)
 {
 	return (mkey)(uint64_t)ts << 32 | key;
 }
+
+/* A user annotation on a stream row (pass-timeline-gpuann.c): the span of its activities there. */
+struct tl_gann {
+	uint32_t range; /* the host range event */
+	uint32_t row;
+	int64_t s, e;   /* model time */
+};
 
 /* A derived name of a string id (NM_*): text and length, s NULL until made. */
 struct dname {
@@ -135,6 +142,8 @@ struct tl_trace {
 	PT_VEC(struct flow) flows;
 	PT_VEC(struct csrc) counters;
 	PT_VEC(struct src) srcs;
+	PT_VEC(struct tl_gann) ganns; /* kineto: gpu_user_annotation events, in (row, start) order */
+	uint32_t *gann_idx;           /* 0 .. ganns.n - 1: the sources' items */
 	uint32_t *flow_s, *flow_f; /* flow indexes grouped per source */
 	struct dname *names[NM_N]; /* per string id, made on first use */
 	char **demangled;          /* per string id: cplus_demangle's text (freed at the end) */
@@ -180,6 +189,13 @@ void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struc
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
+
+/* pass-timeline-gpuann.c: the kineto profile's gpu_user_annotation events (needs the rows and ev_keep),
+ * their sources (one per row, phase PH_G), an item's ts and event (returns the range event) */
+void tl_build_gpu_annotations(struct tl_trace *c);
+void tl_gpu_annotation_sources(struct tl_trace *c);
+int64_t tl_gpu_annotation_ts(const struct tl_trace *c, uint32_t i);
+uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt_trace_ev *out);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);
