@@ -178,7 +178,7 @@ static void side_items(struct side *sd)
 		}
 		if (sd->s.v[i].view != want || dopt.by == PT_DB_STEP)
 			continue;
-		const char *p = "gpu_";
+		const char *p = "device_";
 		if (want == PT_SV_API)
 			p = "";
 		else if (want == PT_SV_OPERATOR && !npu)
@@ -215,10 +215,12 @@ static void side_stages(struct side *sd)
 {
 	for (size_t k = 0; k < sd->nst; k++) {
 		const struct pt_table *t = sd->st[k];
-		int step = pt_table_col(t, "step"), rank = pt_table_col(t, "device_id");
-		int dev = pt_table_col(t, "device");
+		/* Ascend: one row set per device (device_id, the rank of the summary); GPU: rank and device_id */
+		int step = pt_table_col(t, "step"), rank = pt_table_col(t, "rank"), dev = -1;
 		if (rank < 0)
-			rank = pt_table_col(t, "rank");
+			rank = pt_table_col(t, "device_id");
+		else
+			dev = pt_table_col(t, "device_id");
 		for (size_t r = 0; r < t->nrows; r++) {
 			if (!cell_is(cell(t, r, step), "avg"))
 				continue;

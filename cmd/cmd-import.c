@@ -14,11 +14,16 @@
 #include "support/pdeflate.h"
 #include "support/xalloc.h"
 
-enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS, OPT_IN_MEMORY, OPT_KINETO_PYFUNC };
+enum { OPT_NO_COMPRESS = 100, OPT_MINDDATA, OPT_JOBS, OPT_IN_MEMORY, OPT_KINETO_PYFUNC, OPT_FORMAT_DEPRECATED };
 
 static const struct pt_opt import_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write the model to FILE ('-' for standard output)", NULL },
-	{ "format", 0, "FMT", OPT_IMPORT_FORMAT, "input format", pt_import_formats },
+	{ "input-format", 0, "FMT", OPT_IMPORT_FORMAT, "input format (default auto: found from the files)",
+	  pt_import_formats },
+	{ "format", 0, "FMT", OPT_FORMAT_DEPRECATED,
+	  "deprecated synonym of --input-format (import writes only a model; --format never names an output "
+	  "format here)",
+	  pt_import_formats },
 	{ "no-compress", 0, NULL, OPT_NO_COMPRESS, "store the model uncompressed", NULL },
 	{ "jobs", 'j', "N", OPT_JOBS,
 	  "compress with N threads (default: the CPUs it may run on, at most 16); same file for any N", NULL },
@@ -37,9 +42,16 @@ static bool compress = true;
 static int jobs; /* 0: pt_pdeflate_default_threads() */
 static bool in_memory;
 
+static bool format_warned;
+
 static int own(struct pt_common *c, int id, const char *arg)
 {
-	if (id == OPT_NO_COMPRESS) {
+	if (id == OPT_FORMAT_DEPRECATED) {
+		if (!format_warned)
+			fprintf(stderr, "proftool: warning: import --format is deprecated; use --input-format\n");
+		format_warned = true;
+		c->imp.format = arg;
+	} else if (id == OPT_NO_COMPRESS) {
 		compress = false;
 	} else if (id == OPT_JOBS) {
 		int64_t v;

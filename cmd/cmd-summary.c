@@ -38,8 +38,10 @@ static const struct pt_opt summary_opts[] = {
 	  "views to print: device (device utilisation; host CPU per step), overview, model, distributed, operator, "
 	  "kernel, memcpy, userdefined, optype, aicpu, gpu, api, or all (default overview,model,operator,kernel)",
 	  NULL },
-	{ "sorted-by", 0, "KEY", OPT_SORTED_BY, "sort key of the item views (default cpu-total; gpu-total on Ascend)",
-	  pt_summary_keys },
+	{ "sorted-by", 0, "KEY", OPT_SORTED_BY,
+	  "sort key of the item views (default cpu-total; gpu-total on Ascend); gpu-* sort by device time, GPU or "
+	  "NPU, and device-* are their synonyms",
+	  pt_summary_key_names },
 	{ "reverse", 0, NULL, OPT_REVERSE, "flip the primary sort direction", NULL },
 	{ "top", 0, "N", OPT_TOP, "keep the first N top-level rows of each group", NULL },
 	{ "name", 0, "REGEX", OPT_NAME, "only rows whose name matches REGEX (POSIX extended)", NULL },
@@ -168,9 +170,8 @@ static int own(struct pt_common *c, int id, const char *arg)
 	case OPT_VIEW:
 		return parse_views(c->cmd, arg);
 	case OPT_SORTED_BY:
-		for (int k = 0; pt_summary_keys[k]; k++)
-			if (!strcmp(arg, pt_summary_keys[k]))
-				so.key = (enum pt_summary_key)k;
+		if (pt_summary_key_parse(arg) >= 0)
+			so.key = (enum pt_summary_key)pt_summary_key_parse(arg);
 		return 0;
 	case OPT_REVERSE:
 		so.reverse = true;

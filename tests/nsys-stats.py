@@ -79,8 +79,8 @@ def main():
         for r in rows:
             w.writerow([r['name'], r['count'], r['total'], '%.1f' % r['avg'], '%.1f' % r['med'], r['min'], r['max']])
         return
-    tot = 'gpu_total_ns' if kind == 'kern' else 'total_ns'
-    pre = 'gpu_' if kind == 'kern' else ''
+    tot = 'device_total_ns' if kind == 'kern' else 'total_ns'
+    pre = 'device_' if kind == 'kern' else ''
     got = {}
     for r in csv.DictReader(open(sys.argv[3])):
         got[r['name']] = (int(r['calls']), int(r[tot]), int(r[pre + 'avg_ns']), int(r[pre + 'min_ns']),

@@ -42,12 +42,12 @@ static void value(const struct pt_table *t, size_t r, size_t c, bool seconds, ch
 void pt_export_perf_text(struct pt_out *o, const struct pt_table *t)
 {
 	int ci[6] = { pt_table_col(t, "rank"), pt_table_col(t, "metric"), pt_table_col(t, "unit"),
-		      pt_table_col(t, "count"), pt_table_col(t, "avg"), pt_table_col(t, "min") };
+		      pt_table_col(t, "count"), pt_table_col(t, "avg"), pt_table_col(t, "max") };
 	for (int i = 0; i < 6; i++)
 		if (ci[i] < 0)
 			return; /* not a perf table */
 	size_t c_rank = (size_t)ci[0], c_metric = (size_t)ci[1], c_unit = (size_t)ci[2], c_count = (size_t)ci[3],
-	       c_avg = (size_t)ci[4], c_min = (size_t)ci[5];
+	       c_avg = (size_t)ci[4], c_max = (size_t)ci[5];
 	size_t nranks = 0;
 	for (size_t r = 0; r < t->nrows; r += 4) {
 		const char *ips_unit = t->cells[(r + 2) * t->ncols + c_unit].u.s;
@@ -71,7 +71,7 @@ void pt_export_perf_text(struct pt_out *o, const struct pt_table *t)
 		if (has_reader && ratio->kind == PT_CELL_DOUBLE)
 			pt_out_printf(o, "Reader Ratio: %.3f%%\n", ratio->u.d);
 		pt_out_printf(o, "Time Unit: s, IPS Unit: %s\n", ips_unit);
-		static const char *const head[] = { "", "avg", "max", "min" };
+		static const char *const head[] = { "", "avg", "min", "max" }; /* min before max, as in CSV */
 		pt_out_putc(o, '|');
 		for (int i = 0; i < 4; i++) {
 			cell(o, head[i]);
@@ -83,7 +83,7 @@ void pt_export_perf_text(struct pt_out *o, const struct pt_table *t)
 			pt_out_putc(o, '|');
 			cell(o, t->cells[row * t->ncols + c_metric].u.s);
 			pt_out_putc(o, '|');
-			for (size_t c = c_avg; c <= c_min; c++) {
+			for (size_t c = c_avg; c <= c_max; c++) {
 				char buf[64];
 				value(t, row, c, k < 2, buf, sizeof(buf));
 				cell(o, buf);

@@ -676,7 +676,7 @@ static struct pt_table *ops_view(struct pt_ds_dev *devs, size_t nd)
 		{ "cpu_per_worker_pct", PT_COL_DOUBLE, 2 },
 		{ "queue_rule", PT_COL_INT, 0 },
 		{ "cpu_rule", PT_COL_STR, 0 },
-		{ "device", PT_COL_INT, 0 },
+		{ "device_id", PT_COL_INT, 0 },
 		{ "evidence", PT_COL_STR, 0 },
 	};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
@@ -828,7 +828,7 @@ static struct pt_table *op_cpu_view(const struct pt_model *m, struct pt_ds_dev *
 				{ "num_workers", PT_COL_INT, 0 },  { "step", PT_COL_STR, 0 },
 				{ "samples", PT_COL_INT, 0 },	   { "user_pct", PT_COL_DOUBLE, 2 },
 				{ "sys_pct", PT_COL_DOUBLE, 2 },   { "cpu_pct", PT_COL_DOUBLE, 2 },
-				{ "cpu_per_worker_pct", PT_COL_DOUBLE, 2 }, { "device", PT_COL_INT, 0 },
+				{ "cpu_per_worker_pct", PT_COL_DOUBLE, 2 }, { "device_id", PT_COL_INT, 0 },
 				{ "evidence", PT_COL_STR, 0 },
 			};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
@@ -888,7 +888,7 @@ static struct pt_table *queues_view(struct pt_ds_dev *devs, size_t nd)
 	pt_table_add_col(t, "capacity", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "mean_wait", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "max_wait", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
 	for (size_t di = 0; di < nd; di++) {
 		struct pt_ds_dev *d = &devs[di];
@@ -944,7 +944,7 @@ static struct pt_table *stages_view(struct pt_ds_dev *devs, size_t nd, const str
 	pt_table_add_col(t, "status", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "rule_set", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "mindinsight_status", PT_COL_STR, PT_ROLE_LABEL, 0);
-	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
 	for (size_t di = 0; di < nd; di++) {
 		struct pt_ds_dev *d = &devs[di];
@@ -1072,7 +1072,7 @@ static struct pt_table *batches_view(const struct pt_model *m, struct pt_ds_dev 
 			pt_table_add_col(t, "push", PT_COL_TIME, PT_ROLE_VALUE, 0);
 			pt_table_add_col(t, "total", PT_COL_TIME, PT_ROLE_VALUE, 0);
 			pt_table_add_col(t, "warmup", PT_COL_INT, PT_ROLE_VALUE, 0);
-			pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_VALUE, 0);
+			pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 			pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
 		}
 		int64_t sum[3] = { 0, 0, 0 }, mn[3], mx[3], cnt[3] = { 0, 0, 0 };

@@ -281,7 +281,7 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 	if (by == PT_MEM_BY_POOL) {
 		/* model (per device) */
 		struct pt_table *t = pt_table_new("memory_model", "Memory usage per device (Ascend memory_usage)");
-		col(t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "capacity_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t, "static_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t, "peak_bytes", PT_COL_INT, PT_ROLE_VALUE);
@@ -318,7 +318,7 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 		}
 		PUSH(t);
 		t = pt_table_new("memory_graphs", "Memory usage per graph");
-		col(t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "graph_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "capacity_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t, "static_bytes", PT_COL_INT, PT_ROLE_VALUE);
@@ -354,7 +354,7 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 			t = pt_table_new("memory_holders", "Tensors holding memory at each graph's peak");
 		}
 		bool found = false;
-		col(t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "graph_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "node_index", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "tensor_id", PT_COL_INT, PT_ROLE_KEY);
@@ -413,7 +413,7 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 		bool op = by == PT_MEM_BY_OP;
 		struct pt_table *t = op ? pt_table_new("memory_nodes", "Memory per node (execution order)")
 					: pt_table_new("memory_curve", "Memory curve over execution order");
-		col(t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "graph_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t, "node_index", PT_COL_INT, PT_ROLE_KEY);
 		if (op)

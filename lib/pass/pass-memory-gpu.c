@@ -355,7 +355,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 	if (by == PT_MEM_BY_POOL) {
 		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
-		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t0t, "process", PT_COL_INT, PT_ROLE_KEY);
 		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
 		col(t0t, "allocations", PT_COL_INT, PT_ROLE_VALUE);
@@ -372,7 +372,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t0t, "alloc_over_open", PT_COL_INT, PT_ROLE_VALUE);
 		col(t0t, "without_api", PT_COL_INT, PT_ROLE_VALUE);
 		t1 = pt_table_new("gpu_memory_outstanding", "Allocations outstanding at each peak");
-		col(t1, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t1, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t1, "process", PT_COL_INT, PT_ROLE_KEY);
 		col(t1, "group", PT_COL_STR, PT_ROLE_KEY);
 		col(t1, "address", PT_COL_STR, PT_ROLE_KEY);
@@ -388,7 +388,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t1, "call_start", PT_COL_TIME, PT_ROLE_VALUE);
 		col(t1, "range", PT_COL_STR, PT_ROLE_LABEL);
 		t2 = pt_table_new("gpu_memory_pools", "GPU memory pools");
-		col(t2, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t2, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t2, "process", PT_COL_INT, PT_ROLE_KEY);
 		col(t2, "pool", PT_COL_STR, PT_ROLE_KEY);
 		col(t2, "type", PT_COL_STR, PT_ROLE_LABEL);
@@ -401,7 +401,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t2, "growths", PT_COL_INT, PT_ROLE_VALUE);
 		col(t2, "trims", PT_COL_INT, PT_ROLE_VALUE);
 		t3 = pt_table_new("gpu_memory_pool_events", "GPU memory pool creation, growth, trims, destruction");
-		col(t3, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t3, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t3, "pool", PT_COL_STR, PT_ROLE_KEY);
 		col(t3, "time", PT_COL_TIME, PT_ROLE_KEY);
 		col(t3, "event", PT_COL_STR, PT_ROLE_LABEL);
@@ -410,7 +410,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t3, "min_bytes_to_keep", PT_COL_INT, PT_ROLE_VALUE);
 	} else if (by == PT_MEM_BY_TIME) {
 		t0t = pt_table_new("gpu_memory_timeline", "GPU allocations and releases");
-		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t0t, "time", PT_COL_TIME, PT_ROLE_KEY);
 		col(t0t, "operation", PT_COL_STR, PT_ROLE_LABEL);
 		col(t0t, "address", PT_COL_STR, PT_ROLE_LABEL);
@@ -425,7 +425,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t0t, "call", PT_COL_STR, PT_ROLE_LABEL);
 	} else {
 		t0t = pt_table_new("gpu_memory_calls", "GPU allocations per launching host call");
-		col(t0t, "device", PT_COL_INT, PT_ROLE_KEY);
+		col(t0t, "device_id", PT_COL_INT, PT_ROLE_KEY);
 		col(t0t, "group", PT_COL_STR, PT_ROLE_KEY);
 		col(t0t, "call", PT_COL_STR, PT_ROLE_KEY);
 		col(t0t, "range", PT_COL_STR, PT_ROLE_KEY);

@@ -99,8 +99,8 @@ int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struc
 	pt_table_add_col(t, "unit", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "count", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "avg", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
-	pt_table_add_col(t, "max", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
 	pt_table_add_col(t, "min", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
+	pt_table_add_col(t, "max", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
 	const char *ips_unit = o->batch_size > 0 ? "samples/s" : "steps/s";
 	double samples = o->batch_size > 0 ? (double)o->batch_size : 1.0;
 

@@ -21,7 +21,7 @@ struct pt_perf_opts {
 };
 
 /* Columns of the `perf` table. */
-enum { PT_PERF_RANK, PT_PERF_METRIC, PT_PERF_UNIT, PT_PERF_COUNT, PT_PERF_AVG, PT_PERF_MAX, PT_PERF_MIN };
+enum { PT_PERF_RANK, PT_PERF_METRIC, PT_PERF_UNIT, PT_PERF_COUNT, PT_PERF_AVG, PT_PERF_MIN, PT_PERF_MAX };
 
 /*
  * The `perf` table: per rank the rows reader_cost and batch_cost (unit ns,

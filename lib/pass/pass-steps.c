@@ -985,7 +985,7 @@ static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32
 static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
 {
 	static const char *const names[G_NCOLS] = {
-		"rank", "device", "step", "start", "end", "total", "dataloader", "busy", "idle", "kernel",
+		"rank", "device_id", "step", "start", "end", "total", "dataloader", "busy", "idle", "kernel",
 		"memcpy", "memset", "communication", "computation", "overlapped", "comm_not_overlapped", "free",
 		"kernel_count", "memcpy_count", "memset_count",
 	};

@@ -55,6 +55,11 @@ enum pt_summary_key {
 	PT_SK_DEFAULT, /* cpu-total, gpu-total on Ascend models */
 };
 extern const char *const pt_summary_keys[]; /* indexed by enum pt_summary_key, NULL-terminated */
+/* The --sorted-by values: pt_summary_keys, then the synonyms device-total, device-avg, device-min and
+ * device-max of the gpu-* keys (device time of GPU and NPU alike), NULL-terminated. */
+extern const char *const pt_summary_key_names[];
+/* The key a --sorted-by value names, or -1. */
+int pt_summary_key_parse(const char *s);
 
 struct pt_summary_opts {
 	unsigned views;              /* bit per enum pt_summary_view */
@@ -77,7 +82,7 @@ struct pt_summary_view_out {
 	enum pt_summary_view view;
 	struct pt_table *data;       /* CSV/JSON rows of every rank */
 	struct pt_table **text;      /* two boxed text tables per rank, in print order (NULL or no rows: not
-					printed); only the device view fills the second (Host CPU Summary) */
+					printed); only the device view fills the second ("Device: host CPU") */
 	size_t ntext;
 };
 

@@ -306,12 +306,12 @@ static void test_summary_offset(void **state)
 	const struct pt_table *t = device_view(m, &o, &s);
 	/* CPU(Process), CPU(System), NPU0, steps 1-3, outside, all */
 	assert_int_equal(t->nrows, 8);
-	assert_string_equal(str(t, 0, "device"), "CPU(Process)");
+	assert_string_equal(str(t, 0, "device_name"), "CPU(Process)");
 	assert_int_equal(num(t, 0, "samples"), 3);
 	assert_true(dbl(t, 0, "utilization_ratio") == 3.0); /* (2 + 3 + 4) / 3 */
-	assert_string_equal(str(t, 1, "device"), "CPU(System)");
+	assert_string_equal(str(t, 1, "device_name"), "CPU(System)");
 	assert_true(dbl(t, 1, "utilization_ratio") == 70.0); /* 100 - (20 + 30 + 40) / 3 */
-	assert_string_equal(str(t, 2, "device"), "NPU0");
+	assert_string_equal(str(t, 2, "device_name"), "NPU0");
 	for (size_t r = 3; r < 6; r++) {
 		assert_string_equal(str(t, r, "row_kind"), "host");
 		assert_int_equal(num(t, r, "samples"), 1);

@@ -300,7 +300,7 @@ static void test_short_kernels(void **st)
 			HAS(s, "0,device:0,SHORT_KERNELS,warn,short_pct,66.6667,50.0000,pct,66.7% of launched kernels (2) "
 			       "run for less time than the host call that launched them");
 			/* short kernels a and c (demangled): calls of 10 us, kernels of 5 us */
-			HAS(s, ",short=2;launches=3;share_pct=66.6667;mean_cpu_dur_ns=10000;mean_gpu_dur_ns=5000;"
+			HAS(s, ",short=2;launches=3;share_pct=66.6667;mean_cpu_dur_ns=10000;mean_device_dur_ns=5000;"
 			       "kernels_1_name=a;kernels_1_short=1;kernels_2_name=c();kernels_2_short=1\n");
 		} else {
 			HASNOT(s, "SHORT_KERNELS"); /* 1 of 3 (spec case 7) */

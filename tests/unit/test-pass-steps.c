@@ -177,7 +177,7 @@ static void test_gpu_case_88(void **state)
 	struct pt_table *t = steps1(g.m, &sel);
 	char *csv = render(&t, 1, PT_FMT_CSV);
 	const char *want =
-		"rank,device,step,start_ns,end_ns,total_ns,dataloader_ns,busy_ns,idle_ns,kernel_ns,memcpy_ns,memset_ns,communication_ns,computation_ns,overlapped_ns,comm_not_overlapped_ns,free_ns,kernel_count,memcpy_count,memset_count\n"
+		"rank,device_id,step,start_ns,end_ns,total_ns,dataloader_ns,busy_ns,idle_ns,kernel_ns,memcpy_ns,memset_ns,communication_ns,computation_ns,overlapped_ns,comm_not_overlapped_ns,free_ns,kernel_count,memcpy_count,memset_count\n"
 		"0,0,1,1000,2000,1000,200,550,450,550,0,0,50,500,0,50,450,2,0,0\n"
 		"0,0,2,2000,3000,1000,100,750,250,650,100,0,250,400,0,250,350,1,1,0\n"
 		"0,0,3,3000,4000,1000,300,400,600,400,0,0,300,300,200,100,600,2,0,0\n"
@@ -337,7 +337,7 @@ static void test_gpu_ranks_by_pid(void **state)
 		/* the steps table: one row set per rank, each with its own GPU */
 		struct pt_table *t = steps1(m, &sel);
 		char *csv = render(&t, 1, PT_FMT_CSV);
-		/* rank r drives GPU r: rows "rank,device,step,..." */
+		/* rank r drives GPU r: rows "rank,device_id,step,..." */
 		if (!strstr(csv, "\n0,0,1,1000,2000,1000,") || !strstr(csv, "\n1,1,1,1000,2000,1000,"))
 			fail_msg("ranks and GPUs do not match:\n%s", csv);
 		free(csv);

@@ -131,24 +131,24 @@ static void test_npu_operator_kernel(void **state)
 	assert_string_equal(S(op, 0, "name"), "Default/A-op1");
 	assert_string_equal(S(op, 0, "row_kind"), "op");
 	assert_int_equal(I(op, 0, "calls"), 2);
-	assert_int_equal(I(op, 0, "gpu_total"), 800);
-	assert_int_equal(I(op, 0, "gpu_avg"), 400);
-	assert_int_equal(I(op, 0, "gpu_max"), 500);
-	assert_int_equal(I(op, 0, "gpu_min"), 300);
+	assert_int_equal(I(op, 0, "device_total"), 800);
+	assert_int_equal(I(op, 0, "device_avg"), 400);
+	assert_int_equal(I(op, 0, "device_max"), 500);
+	assert_int_equal(I(op, 0, "device_min"), 300);
 	assert_true(is_null(op, 0, "cpu_total"));
-	assert_true(D(op, 0, "gpu_ratio") > 85.10 && D(op, 0, "gpu_ratio") < 85.11); /* 800 / 940 */
+	assert_true(D(op, 0, "device_ratio") > 85.10 && D(op, 0, "device_ratio") < 85.11); /* 800 / 940 */
 	assert_string_equal(S(op, 1, "row_kind"), "device");
 	assert_string_equal(S(op, 1, "name"), "task 5_1");
-	assert_true(D(op, 1, "gpu_ratio") == 100.0);
+	assert_true(D(op, 1, "device_ratio") == 100.0);
 	assert_string_equal(S(op, 2, "name"), "Default/B-op2");
-	assert_int_equal(I(op, 2, "gpu_avg"), 70);
+	assert_int_equal(I(op, 2, "device_avg"), 70);
 	const struct pt_table *k = view(&s, PT_SV_KERNEL);
 	assert_int_equal(k->nrows, 3);
 	assert_string_equal(S(k, 1, "name"), "task 9_7");
-	assert_int_equal(I(k, 1, "gpu_total"), 200);
+	assert_int_equal(I(k, 1, "device_total"), 200);
 	int64_t sum = 0;
 	for (size_t r = 0; r < k->nrows; r++)
-		sum += I(k, r, "gpu_total");
+		sum += I(k, r, "device_total");
 	assert_int_equal(sum, 1140);
 	const struct pt_table *ty = view(&s, PT_SV_OPTYPE);
 	assert_int_equal(ty->nrows, 2);
@@ -185,9 +185,73 @@ static void test_npu_operator_kernel(void **state)
 	k = view(&s, PT_SV_KERNEL);
 	assert_int_equal(k->nrows, 1);
 	/* --name hides rows but keeps the denominators */
-	assert_true(D(k, 0, "gpu_ratio") > 17.54 && D(k, 0, "gpu_ratio") < 17.55); /* 200 / 1140 */
+	assert_true(D(k, 0, "device_ratio") > 17.54 && D(k, 0, "device_ratio") < 17.55); /* 200 / 1140 */
 	pt_summary_free(&s);
 	regfree(&re);
+	pt_model_free(m);
+}
+
+/* One vocabulary (issue #25 point 8): device_* blocks with min before max, in the data table and the
+ * text; text headers say "Device"; titles are the view names; the --sorted-by synonyms. */
+static void test_vocabulary(void **state)
+{
+	(void)state;
+	struct pt_model *m = npu_model();
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | (1u << PT_SV_AICPU) | (1u << PT_SV_DISTRIBUTED);
+	o.unit = PT_TU_NS;
+	struct pt_summary s = run(m, &o);
+	const struct pt_table *op = view(&s, PT_SV_OPERATOR);
+	static const char *const block[] = { "device_total", "device_avg", "device_min", "device_max", "device_ratio" };
+	int c0 = pt_table_col(op, "device_total");
+	assert_true(c0 > 0);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(pt_table_col(op, block[i]), c0 + i);
+	assert_int_equal(pt_table_col(op, "cpu_min") + 1, pt_table_col(op, "cpu_max"));
+	assert_int_equal(pt_table_col(op, "gpu_total"), -1);
+	const struct pt_table *ai = view(&s, PT_SV_AICPU);
+	assert_int_equal(pt_table_col(ai, "min") + 1, pt_table_col(ai, "max"));
+	const struct pt_table *di = view(&s, PT_SV_DISTRIBUTED);
+	assert_true(pt_table_col(di, "device_id") >= 0);
+	assert_int_equal(pt_table_col(di, "device"), -1);
+	/* text: titles from the view names, "Device" headers, min before max (A: min 300, max 500) */
+	const char *titles[PT_SV_COUNT] = { 0 };
+	titles[PT_SV_OPERATOR] = "Operator";
+	titles[PT_SV_KERNEL] = "Kernel";
+	titles[PT_SV_AICPU] = "Aicpu";
+	titles[PT_SV_DISTRIBUTED] = "Distributed";
+	for (size_t i = 0; i < s.n; i++) {
+		assert_true(s.v[i].ntext > 0);
+		assert_string_equal(s.v[i].text[0]->title, titles[s.v[i].view]);
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.v[i].view != PT_SV_OPERATOR)
+			continue;
+		const struct pt_table *x = s.v[i].text[0];
+		bool head = false, row = false;
+		for (size_t c = 0; c < x->ncols; c++)
+			head |= !strcmp(x->cols[c].name, "Device Total / Avg / Min / Max / Ratio(%)");
+		for (size_t r = 0; r < x->nrows; r++)
+			for (size_t c = 0; c < x->ncols; c++) {
+				const struct pt_cell *cl = &x->cells[r * x->ncols + c];
+				row |= cl->kind == PT_CELL_STR && strstr(cl->u.s, "800.00 / 400.00 / 300.00 / 500.00 / ") == cl->u.s;
+			}
+		assert_true(head);
+		assert_true(row);
+	}
+	pt_summary_free(&s);
+	/* --sorted-by: device-* are the gpu-* keys; unknown keys are refused */
+	assert_int_equal(pt_summary_key_parse("device-total"), PT_SK_GPU_TOTAL);
+	assert_int_equal(pt_summary_key_parse("device-avg"), PT_SK_GPU_AVG);
+	assert_int_equal(pt_summary_key_parse("device-min"), PT_SK_GPU_MIN);
+	assert_int_equal(pt_summary_key_parse("device-max"), PT_SK_GPU_MAX);
+	assert_int_equal(pt_summary_key_parse("gpu-total"), PT_SK_GPU_TOTAL);
+	assert_int_equal(pt_summary_key_parse("name"), PT_SK_NAME);
+	assert_int_equal(pt_summary_key_parse("device"), -1);
+	assert_int_equal(pt_summary_key_parse(""), -1);
+	for (int k = 0; pt_summary_key_names[k]; k++)
+		assert_true(pt_summary_key_parse(pt_summary_key_names[k]) >= 0);
 	pt_model_free(m);
 }
 
@@ -212,11 +276,11 @@ static void test_npu_overview_model_steps(void **state)
 	assert_string_equal(S(md, 1, "phase"), "Dataloader");
 	assert_int_equal(I(md, 1, "calls"), 1);
 	assert_int_equal(I(md, 1, "cpu_total"), 100);
-	assert_int_equal(I(md, 0, "gpu_total"), 1140);
+	assert_int_equal(I(md, 0, "device_total"), 1140);
 	/* Forward: A 300, B 100, task 200 in step 1; A 500 in step 2 */
-	assert_int_equal(I(md, 2, "gpu_total"), 1100);
+	assert_int_equal(I(md, 2, "device_total"), 1100);
 	/* Optimization: B at 2950 */
-	assert_int_equal(I(md, 3, "gpu_total"), 40);
+	assert_int_equal(I(md, 3, "device_total"), 40);
 	assert_string_equal(S(md, 4, "phase"), "Others");
 	assert_int_equal(I(md, 4, "cpu_total"), 0);
 	assert_true(is_null(md, 4, "calls"));
@@ -226,7 +290,7 @@ static void test_npu_overview_model_steps(void **state)
 	assert_int_equal(comp + cno + fr, 2000);
 	assert_int_equal(I(di, 1, "time"), 200);
 	const struct pt_table *dv = view(&s, PT_SV_DEVICE);
-	assert_string_equal(S(dv, 0, "device"), "NPU0");
+	assert_string_equal(S(dv, 0, "device_name"), "NPU0");
 	assert_int_equal(I(dv, 0, "busy"), 1140); /* [1100,1700) + [2200,2700) + [2950,2990) */
 	pt_summary_free(&s);
 
@@ -237,7 +301,7 @@ static void test_npu_overview_model_steps(void **state)
 	s = run(m, &o);
 	const struct pt_table *k = view(&s, PT_SV_KERNEL);
 	assert_int_equal(k->nrows, 2);
-	assert_int_equal(I(k, 0, "gpu_total"), 500);
+	assert_int_equal(I(k, 0, "device_total"), 500);
 	ov = view(&s, PT_SV_OVERVIEW);
 	assert_int_equal(I(ov, 0, "calls"), 1);
 	assert_int_equal(I(ov, 0, "time"), 1000);
@@ -286,7 +350,7 @@ static void test_gpu_kernel_unattributed(void **state)
 	assert_int_equal(mc->nrows, 2);
 	assert_string_equal(S(mc, 0, "group"), "host");
 	assert_string_equal(S(mc, 0, "name"), "cudaMemcpy");
-	assert_int_equal(I(mc, 0, "gpu_total"), 3000);
+	assert_int_equal(I(mc, 0, "device_total"), 3000);
 	assert_string_equal(S(mc, 1, "name"), "[memcpy]");
 	const struct pt_table *dv = view(&s, PT_SV_DEVICE);
 	assert_int_equal(I(dv, 0, "busy"), 45000);
@@ -358,7 +422,7 @@ static void test_gpu_host_model(void **state)
 	assert_int_equal(I(opv, 2, "rank"), 1);
 	assert_string_equal(S(opv, 2, "name"), "matmul");
 	/* a1 (t=260) is attached to "late" (deeper), a2 (t=320) to nothing below fw: matmul GPU = 100 */
-	assert_int_equal(I(opv, 2, "gpu_total"), 100);
+	assert_int_equal(I(opv, 2, "device_total"), 100);
 	assert_string_equal(S(opv, 3, "row_kind"), "child");
 	assert_string_equal(S(opv, 3, "name"), "late");
 	assert_string_equal(S(opv, 4, "row_kind"), "device");
@@ -366,10 +430,10 @@ static void test_gpu_host_model(void **state)
 	assert_string_equal(S(opv, 4, "name"), "gemm");
 	const struct pt_table *ud = view(&s, PT_SV_USERDEFINED);
 	assert_int_equal(ud->nrows, 1);
-	assert_int_equal(I(ud, 0, "gpu_total"), 100);
+	assert_int_equal(I(ud, 0, "device_total"), 100);
 	const struct pt_table *md = view(&s, PT_SV_MODEL);
 	assert_string_equal(S(md, 1, "phase"), "Forward");
-	assert_int_equal(I(md, 1, "gpu_total"), 150); /* both launches start inside fw */
+	assert_int_equal(I(md, 1, "device_total"), 150); /* both launches start inside fw */
 	const struct pt_table *gv = view(&s, PT_SV_GPU);
 	assert_int_equal(gv->nrows, 1);
 	assert_int_equal(I(gv, 0, "launches"), 2);
@@ -544,8 +608,8 @@ static void test_job3_fixture(void **state)
 				tot += I(ops, j, "dur");
 			}
 		assert_int_equal(I(op, r, "calls"), calls);
-		assert_int_equal(I(op, r, "gpu_total"), tot);
-		rsum += D(op, r, "gpu_ratio");
+		assert_int_equal(I(op, r, "device_total"), tot);
+		rsum += D(op, r, "device_ratio");
 		optotal += tot;
 	}
 	assert_true(rsum > 100.0 - 0.0001 * (double)op->nrows && rsum < 100.0 + 0.0001 * (double)op->nrows);
@@ -556,8 +620,8 @@ static void test_job3_fixture(void **state)
 	const struct pt_table *k = view(&s, PT_SV_KERNEL);
 	rsum = 0;
 	for (size_t r = 0; r < k->nrows; r++) {
-		ktot += I(k, r, "gpu_total");
-		rsum += D(k, r, "gpu_ratio");
+		ktot += I(k, r, "device_total");
+		rsum += D(k, r, "device_ratio");
 	}
 	int64_t tall = 0;
 	for (size_t j = 0; j < tasks->nrows; j++)
@@ -567,7 +631,7 @@ static void test_job3_fixture(void **state)
 	const struct pt_table *ty = view(&s, PT_SV_OPTYPE);
 	int64_t ttot = 0;
 	for (size_t r = 0; r < ty->nrows; r++)
-		ttot += I(ty, r, "gpu_total");
+		ttot += I(ty, r, "device_total");
 	assert_int_equal(ttot, optotal);
 	pt_table_free(ops);
 	pt_table_free(tasks);
@@ -1398,6 +1462,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_npu_operator_kernel),
+		cmocka_unit_test(test_vocabulary),
 		cmocka_unit_test(test_npu_overview_model_steps),
 		cmocka_unit_test(test_gpu_kernel_unattributed),
 		cmocka_unit_test(test_gpu_host_model),

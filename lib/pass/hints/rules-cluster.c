@@ -65,12 +65,12 @@ void pt_hr_rank_spread(struct ctx *c, const struct hsite *s)
 				snprintf(t, sizeof(t), "%lld", (long long)c->rt[i].rank);
 				pt_hint_ev_item(x, "ranks", (int)i + 1, "rank", t, true);
 				snprintf(t, sizeof(t), "%" PRIu32, c->rt[i].dev);
-				pt_hint_ev_item(x, "ranks", (int)i + 1, "device", t, true);
+				pt_hint_ev_item(x, "ranks", (int)i + 1, "device_id", t, true);
 				snprintf(t, sizeof(t), "%lld", llround(c->rt[i].col[col]));
 				pt_hint_ev_item(x, "ranks", (int)i + 1, "mean_ns", t, true);
 			}
-			pt_hint_ev_int(x, "max_ns", llround(mx));
 			pt_hint_ev_int(x, "min_ns", llround(mn));
+			pt_hint_ev_int(x, "max_ns", llround(mx));
 			pt_hint_ev_int(x, "mean_ns", llround(mean));
 			pt_hint_ev_dbl(x, "spread_pct", sp);
 		}

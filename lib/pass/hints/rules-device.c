@@ -128,7 +128,7 @@ void pt_hr_low_device_util(struct ctx *c, const struct hsite *s)
 		char t[32];
 		int ix = (int)i + 1;
 		snprintf(t, sizeof(t), "%" PRIu32, rd->lu[i].id);
-		pt_hint_ev_item(x, "devices", ix, "device", t, true);
+		pt_hint_ev_item(x, "devices", ix, "device_id", t, true);
 		snprintf(t, sizeof(t), "%" PRId64, rd->lu[i].busy);
 		pt_hint_ev_item(x, "devices", ix, "busy_ns", t, true);
 		snprintf(t, sizeof(t), "%" PRId64, rd->lu[i].window);
@@ -765,7 +765,7 @@ void pt_hr_short_kernels(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_int(x, "launches", pairs);
 		pt_hint_ev_dbl(x, "share_pct", share);
 		pt_hint_ev_int(x, "mean_cpu_dur_ns", hx_mean_round(short_cpu, shortn));
-		pt_hint_ev_int(x, "mean_gpu_dur_ns", hx_mean_round(short_gpu, shortn));
+		pt_hint_ev_int(x, "mean_device_dur_ns", hx_mean_round(short_gpu, shortn));
 		for (size_t i = 0; i < sk.n && i < 3; i++) {
 			char t[32];
 			pt_hint_ev_item(x, "kernels", (int)i + 1, "name", hx_dname(c, sk.v[i].name), false);

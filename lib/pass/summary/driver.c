@@ -21,6 +21,28 @@ const char *const pt_summary_view_names[] = { "device", "overview", "model",  "d
 					      "gpu",    "api",      NULL };
 const char *const pt_summary_keys[] = { "cpu-total", "cpu-avg", "cpu-max", "cpu-min", "gpu-total",
 					"gpu-avg", "gpu-max", "gpu-min", "calls",   "name",    NULL };
+const char *const pt_summary_key_names[] = { "cpu-total",    "cpu-avg",    "cpu-max",    "cpu-min",
+					     "gpu-total",    "gpu-avg",    "gpu-max",    "gpu-min",
+					     "calls",        "name",       "device-total", "device-avg",
+					     "device-min",   "device-max", NULL };
+
+int pt_summary_key_parse(const char *s)
+{
+	static const struct {
+		const char *name;
+		enum pt_summary_key key;
+	} syn[] = { { "device-total", PT_SK_GPU_TOTAL },
+		    { "device-avg", PT_SK_GPU_AVG },
+		    { "device-min", PT_SK_GPU_MIN },
+		    { "device-max", PT_SK_GPU_MAX } };
+	for (int k = 0; pt_summary_keys[k]; k++)
+		if (!strcmp(s, pt_summary_keys[k]))
+			return k;
+	for (size_t i = 0; i < sizeof(syn) / sizeof(syn[0]); i++)
+		if (!strcmp(s, syn[i].name))
+			return (int)syn[i].key;
+	return -1;
+}
 
 const struct sum_view *const sum_views[PT_SV_COUNT] = {
 	[PT_SV_DEVICE] = &sum_view_device,
@@ -115,7 +137,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 		}
 		if (o->sel.device >= 0 && dv->id != (uint64_t)o->sel.device)
 			continue;
-		struct rank r = { .g = gp, .ascend = true, .dev = d, .rank = dv->id, .word = "NPU" };
+		struct rank r = { .g = gp, .ascend = true, .dev = d, .rank = dv->id };
 		pt_vec_push(&u->ranks, r);
 	}
 	for (size_t i = 1; i < u->ranks.n; i++)
@@ -141,7 +163,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 				if (u->ranks.v[k].pid == dv->pid)
 					rk = &u->ranks.v[k];
 			if (!rk) {
-				struct rank r = { .g = gp, .ascend = false, .pid = dv->pid, .rank = -1, .word = "GPU" };
+				struct rank r = { .g = gp, .ascend = false, .pid = dv->pid, .rank = -1 };
 				r.devin = pt_xcalloc(m->devices.n + 1, sizeof(*r.devin));
 				pt_vec_push(&u->ranks, r);
 				rk = &u->ranks.v[u->ranks.n - 1];

@@ -118,7 +118,6 @@ struct rank {
 	uint32_t dev;             /* Ascend device index */
 	uint32_t pid;             /* GPU: the process */
 	int64_t rank;
-	const char *word;         /* GPU, NPU or Device */
 	bool *devin;              /* GPU: device index -> in this rank */
 	uint32_t *tracks;         /* stream tracks of the rank's devices */
 	size_t ntracks;
@@ -577,7 +576,7 @@ void sum_dblock(struct pt_table *t, size_t row, size_t c, bool has, int64_t call
 void sum_add_block_cols(struct pt_table *t, const char *p);
 size_t sum_row0(struct pt_table *t, const struct rank *r);
 void sum_setstr(struct pt_table *t, size_t row, size_t c, const char *s);
-struct pt_table *sum_stext(const struct rank *r, const char *title, bool unit, bool multi);
+struct pt_table *sum_stext(const struct rank *r, const char *view, const char *part, bool unit, bool multi);
 const char *sum_block_head(const struct rank *r, bool cpu, char *b);
 
 /* ---- sums.c: the per-event sums of Ascend and streamed GPU ranks ---- */

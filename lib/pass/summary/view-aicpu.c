@@ -38,10 +38,10 @@ static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_table **tx,
 		n++;
 	}
 	sum_items_sort(g, it.v.v, it.v.n, VK_DEV);
-	struct pt_table *x = sum_stext(r, "AI CPU Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_aicpu.name, NULL, true, multi);
 	pt_table_add_text_col(x, "Name", 52, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
-	pt_table_add_text_col(x, "Total / Avg / Max / Min / Ratio(%)", 40, true, false);
+	pt_table_add_text_col(x, "Total / Avg / Min / Max / Ratio(%)", 40, true, false);
 	pt_table_add_text_col(x, "Dispatch Total / Avg", 20, true, false);
 	pt_table_add_text_col(x, "Execution Total / Avg", 21, true, false);
 	char c1[32], c2[256], c3[128], c4[128], a1[48], a2[48];

@@ -42,7 +42,7 @@ static void view_api(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	}
 	struct items it = *itp;
 	sum_items_sort(g, it.v.v, it.v.n, VK_API);
-	struct pt_table *x = sum_stext(r, "API Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_api.name, NULL, true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max" };
 	for (int c = 0; c < 6; c++)
 		pt_table_add_text_col(x, heads[c], 0, true, false);

@@ -170,7 +170,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx
 	sum_rank_devices(r, &devs, &nd);
 	struct host_rows hr;
 	host_rows(r, &hr);
-	struct pt_table *x = sum_stext(r, "Device Summary", false, multi);
+	struct pt_table *x = sum_stext(r, sum_view_device.name, NULL, false, multi);
 	pt_table_add_text_col(x, "Device", 30, false, true);
 	pt_table_add_text_col(x, "Utilization (%)", 20, true, false);
 	bool cpu_proc = hr.any && host_cpu_row(r, t, x, &hr, true);
@@ -213,7 +213,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx
 	struct pt_table *y = NULL;
 	if (hr.any) {
 		/* Host CPU table: kept steps, outside, all */
-		y = sum_stext(r, "Host CPU Summary", false, multi);
+		y = sum_stext(r, sum_view_device.name, "host CPU", false, multi);
 		size_t sw = 7;
 		char lb[32];
 		for (size_t k = 0; k < r->nw && hr.steps; k++) {
@@ -260,7 +260,7 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx
 static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "row_kind", PT_COL_STR, PT_ROLE_KEY, 0);
-	pt_table_add_col(t, "device", PT_COL_STR, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "device_name", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "step", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "samples", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "utilization_ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);

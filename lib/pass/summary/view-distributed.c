@@ -25,7 +25,7 @@ static void view_distributed(struct rank *r, struct pt_table *t, struct pt_table
 		free(devs);
 		return;
 	}
-	struct pt_table *x = sum_stext(r, "Distribution Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_distributed.name, NULL, true, multi);
 	pt_table_add_text_col(x, "Name", 25, false, true);
 	pt_table_add_text_col(x, "Total Time", 25, true, false);
 	pt_table_add_text_col(x, "Ratio (%)", 25, true, false);
@@ -100,7 +100,7 @@ static void add(struct rank *r, const struct sum_batch *b)
 
 static void columns(struct pt_table *t)
 {
-	pt_table_add_col(t, "device", PT_COL_INT, PT_ROLE_KEY, 0);
+	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "metric", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "time", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);

@@ -148,7 +148,7 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	}
 	sum_items_sort(g, ga->it.v.v, ga->it.v.n, VK_DEV);
 	static const char *const tname[] = { "kernel", "memcpy", "memset" };
-	struct pt_table *x = sum_stext(r, r->ascend ? "NPU Activity Summary" : "GPU Activity Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_gpu.name, NULL, true, multi);
 	const char *heads[] = { "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Launch Avg", "Launch P90",
 				"Queue Avg", "Outliers" };
 	for (int c = 0; c < 10; c++)

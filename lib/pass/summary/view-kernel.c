@@ -58,7 +58,7 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx
 		free(raw2item);
 	}
 	sum_items_sort(g, it->v.v, it->v.n, VK_DEV);
-	struct pt_table *x = sum_stext(r, "Kernel Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_kernel.name, NULL, true, multi);
 	char hb[96];
 	pt_table_add_text_col(x, "Name", 90, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -71,19 +71,12 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx
 		sum_setstr(t, row, 1, on);
 		pt_table_set_int(t, row, 2, o->calls);
 		sum_dblock(t, row, 3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
-		/* template shortening (§3.6): cut after the last '>' followed by '(' with ')' after it */
-		size_t len = strlen(on), cut = len;
-		const char *lt = strchr(on, '<');
-		if (lt && lt > on)
-			for (size_t j = (size_t)(lt - on) + 1; j + 1 < len; j++)
-				if (on[j] == '>' && on[j + 1] == '(' && strchr(on + j + 1, ')'))
-					cut = j + 1;
-		char *dn = pt_xstrndup(on, cut);
+		/* the name as CSV and JSON give it: one name form in every format (issue #25 point 8; text
+		 * shortens it only for width, unless --wide), so no template shortening (summary.md §3.6) */
 		snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 		sum_fblock(g, c2, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
-		const char *cells[3] = { dn, c1, c2 };
+		const char *cells[3] = { on, c1, c2 };
 		pt_table_add_text_row(x, cells);
-		free(dn);
 	}
 	if (it == &own)
 		sum_items_free(&own);
@@ -104,7 +97,7 @@ static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
-	sum_add_block_cols(t, "gpu");
+	sum_add_block_cols(t, "device");
 }
 
 const struct sum_view sum_view_kernel = {

@@ -107,7 +107,7 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 				longest = l;
 		}
 	}
-	struct pt_table *x = sum_stext(r, "Memory Manipulation Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_memcpy.name, NULL, true, multi);
 	char hb1[96], hb2[96];
 	pt_table_add_text_col(x, "Name", longest < 90 ? longest : 90, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -157,7 +157,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	sum_add_block_cols(t, "cpu");
-	sum_add_block_cols(t, "gpu");
+	sum_add_block_cols(t, "device");
 	pt_table_add_col(t, "bytes", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "bandwidth_gbps", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }

@@ -15,7 +15,7 @@ static void model_emit(struct rank *r, struct pt_table *t, struct pt_table **tx,
 		       int64_t G, int64_t unattr_n, int64_t unattr_t)
 {
 	struct ctx *g = r->g;
-	struct pt_table *x = sum_stext(r, "Model Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_model.name, NULL, true, multi);
 	char hb1[96], hb2[96];
 	pt_table_add_text_col(x, "Name", 15, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -198,7 +198,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "phase", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	sum_add_block_cols(t, "cpu");
-	sum_add_block_cols(t, "gpu");
+	sum_add_block_cols(t, "device");
 }
 
 const struct sum_view sum_view_model = {

@@ -26,7 +26,7 @@ static void view_operator(struct rank *r, struct pt_table *t, struct pt_table **
 	char lab[32], grp[48];
 	sum_dev_label(m, r->dev, lab);
 	snprintf(grp, sizeof(grp), "Device: %s", lab);
-	struct pt_table *x = sum_stext(r, "Operator Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_operator.name, NULL, true, multi);
 	char hb1[96], hb2[96];
 	pt_table_add_text_col(x, "Name", 52, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -126,7 +126,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 	}
 	free(inop);
 	sum_groups_order(&gs);
-	struct pt_table *x = sum_stext(r, "Operator Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_operator.name, NULL, true, multi);
 	char hb1[96], hb2[96];
 	pt_table_add_text_col(x, "Name", 52, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -279,7 +279,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	sum_add_block_cols(t, "cpu");
-	sum_add_block_cols(t, "gpu");
+	sum_add_block_cols(t, "device");
 	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
 }
 

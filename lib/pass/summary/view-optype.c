@@ -18,7 +18,7 @@ static void view_optype(struct rank *r, struct pt_table *t, struct pt_table **tx
 	struct items *it = &r->asc->ty; /* add() */
 	int64_t den = r->asc->ty_den;
 	sum_items_sort(g, it->v.v, it->v.n, VK_DEV);
-	struct pt_table *x = sum_stext(r, "Operator Type Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_optype.name, NULL, true, multi);
 	char hb[96];
 	pt_table_add_text_col(x, "Op Type", 40, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
@@ -73,7 +73,7 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "op_type", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "ops", PT_COL_INT, PT_ROLE_VALUE, 0);
-	sum_add_block_cols(t, "gpu");
+	sum_add_block_cols(t, "device");
 }
 
 const struct sum_view sum_view_optype = {

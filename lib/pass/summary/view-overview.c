@@ -117,7 +117,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 	else
 		acc = r->asc->ov; /* streamed */
 	static const char *const glab[] = { "Kernel", "Memcpy", "Memset", "Communication", "Unattributed" };
-	struct pt_table *x = sum_stext(r, "Overview Summary", true, multi);
+	struct pt_table *x = sum_stext(r, sum_view_overview.name, NULL, true, multi);
 	pt_table_add_text_col(x, "Event Type", 25, false, true);
 	pt_table_add_text_col(x, "Calls", 25, true, false);
 	pt_table_add_text_col(x, "CPU Time", 25, true, false);
@@ -160,10 +160,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 	}
 	if (any) {
 		/* second header inside the table */
-		const char *h[4] = { "", "Calls", "GPU Time", "Ratio (%)" };
-		char gh[32];
-		snprintf(gh, sizeof(gh), "%s Time", r->word);
-		h[2] = gh;
+		const char *h[4] = { "", "Calls", "Device Time", "Ratio (%)" };
 		pt_table_add_group(x, NULL);
 		pt_table_add_text_row(x, h);
 		pt_table_add_group(x, NULL);
@@ -172,7 +169,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		if (!gcalls[c])
 			continue;
 		size_t row = sum_row0(t, r);
-		sum_setstr(t, row, 1, "gpu");
+		sum_setstr(t, row, 1, "device");
 		sum_setstr(t, row, 2, glab[c]);
 		pt_table_set_int(t, row, 3, gcalls[c]);
 		pt_table_set_int(t, row, 4, gtime[c]);

@@ -120,4 +120,4 @@ end-buffer"
 run proftool dump nvtx.cdump
 # not a dump: nothing for the CUPTI importer
 echo hello >notes.txt
-run proftool import --format cupti notes.txt -o x.ptm
+run proftool import --input-format cupti notes.txt -o x.ptm

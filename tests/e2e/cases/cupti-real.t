@@ -51,7 +51,7 @@ for e in ev:
     if e.get('ph') == 'X' and e.get('cat') == 'kernel':
         n, t = want.get(e['name'], (0, 0))
         want[e['name']] = (n + 1, t + int(decimal.Decimal(e['dur']) * 1000))
-got = {r['name']: (int(r['calls']), int(r['gpu_total_ns'])) for r in csv.DictReader(open(sys.argv[2]))}
+got = {r['name']: (int(r['calls']), int(r['device_total_ns'])) for r in csv.DictReader(open(sys.argv[2]))}
 print('kernel sums match: %d names, %d calls, %d ns' % (len(want), sum(v[0] for v in want.values()),
       sum(v[1] for v in want.values())) if got == want else 'MISMATCH: %s' % sorted(set(got.items()) ^ set(want.items())))
 PY

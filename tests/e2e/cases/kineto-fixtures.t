@@ -28,7 +28,7 @@ for e in d['traceEvents']:
         n, t = want.get(e['name'], (0, 0))
         want[e['name']] = (n + 1, t + int(decimal.Decimal(e['dur']) * 1000))
 rows = list(csv.DictReader(io.StringIO(open(table).read())))
-tot = 'gpu_total_ns' if kind != 'api' else 'total_ns'
+tot = 'device_total_ns' if kind != 'api' else 'total_ns'
 got = {r['name']: (int(r['calls']), int(r[tot])) for r in rows}
 if kind == 'memcpy':  # the memcpy view groups copies by kind; compare the totals only
     want = {'all': (sum(v[0] for v in want.values()), sum(v[1] for v in want.values()))}

@@ -16,11 +16,11 @@ for line in open(exp):
         want[key] = (int(f[1]), int(f[3]))
 got = {}
 for r in csv.DictReader(open(kern)):
-    got['kernel ' + r['name']] = (int(r['calls']), int(r['gpu_total_ns']))
+    got['kernel ' + r['name']] = (int(r['calls']), int(r['device_total_ns']))
 for r in csv.DictReader(open(api)):
     got['api ' + r['name']] = (int(r['calls']), int(r['total_ns']))
 # the memcpy view groups by kind: compare the sums of copies and of sets
-cp = [(int(r['calls']), int(r['gpu_total_ns'])) for r in csv.DictReader(open(mem)) if r['group'] == 'device']
+cp = [(int(r['calls']), int(r['device_total_ns'])) for r in csv.DictReader(open(mem)) if r['group'] == 'device']
 def tot(rows): return (sum(c for c, _ in rows), sum(t for _, t in rows))
 got['copies'] = tot(cp)
 want['copies'] = tot([v for k, v in want.items() if k.startswith(('memcpy ', 'memset '))])

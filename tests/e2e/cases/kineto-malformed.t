@@ -36,10 +36,10 @@ printf '{"schemaVersion": 1, "baseTimeNanoseconds": "1", "traceEvents": [%s]}' "
 run proftool import base-string.json -o x.ptm
 printf '{"schemaVersion": 1, "traceEvents": [%s], "baseTimeNanoseconds": 1.5}' "$ev1" >base-float.json
 run proftool import base-float.json -o x.ptm
-# non-trace JSON: not recognised (nothing importable), and named with --format kineto
+# non-trace JSON: not recognised (nothing importable), and named with --input-format kineto
 printf '{"a": [1, 2, 3], "b": {"c": "d"}}\n' >other.json
 run proftool import other.json -o x.ptm
-run proftool import --format kineto other.json -o x.ptm
+run proftool import --input-format kineto other.json -o x.ptm
 printf '[%s]\n' "$ev1" >array.json
 run proftool import array.json -o x.ptm
 # among several inputs, and in a directory, the failing file is named

@@ -19,7 +19,7 @@ for line in open(d + '/activity_execute_timestamp_0.txt'):
     want[name] = (c + 1, t + v, v if mx is None or v > mx else mx, v if mn is None or v < mn else mn)
 got = {}
 for r in csv.DictReader(open(kern)):
-    got[r['name']] = (int(r['calls']), int(r['gpu_total_ns']), int(r['gpu_max_ns']), int(r['gpu_min_ns']))
+    got[r['name']] = (int(r['calls']), int(r['device_total_ns']), int(r['device_max_ns']), int(r['device_min_ns']))
 bad = [k for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)]
 for k in bad:
     print('KERNEL MISMATCH %s: file %s, proftool %s' % (k[:50], want.get(k), got.get(k)))
@@ -67,7 +67,7 @@ run proftool dump $M/lenet-mindrt
 run "proftool import $M/lenet -o l.ptm && proftool summary l.ptm --view kernel --format csv | cmp - k.csv; echo \$?"
 # the MindData files beside a GPU run attach to its GPU device: no NPU device appears
 run "mkdir run && cp $M/lenet/* $SRC/testdata/minddata/pipeline/* run/ && proftool info run | sed -n '/^Devices/,/^\$/p' | cut -c1-40 && proftool dataset run --format csv | head -5"
-run "proftool import --format msgpu $SRC/testdata/minddata/pipeline -o x.ptm; ls x.ptm"
+run "proftool import --input-format msgpu $SRC/testdata/minddata/pipeline -o x.ptm; ls x.ptm"
 # the generator regenerates the committed samples byte for byte
 run "proftool-gen msgpu $M/lenet.msdesc g1 && diff -r g1 $M/lenet && proftool-gen msgpu $M/lenet-mindrt.msdesc g2 && diff -r g2 $M/lenet-mindrt && echo identical"
 # two devices in one profiler directory (distributed runs write every rank's files there): a

@@ -11,10 +11,10 @@ run proftool steps train.sqlite --format csv
 run proftool info train.sqlite --format csv
 run "proftool dump train.sqlite | grep -E '^(track|range-info|sync-info|copy-info|device)'"
 run "proftool dump train.sqlite | grep -c '^gpu-link'"
-# --format nsys, a directory of exports (one model), and beside a Kineto trace
-run "proftool import --format nsys train.sqlite -o t.ptm && proftool summary t.ptm --view kernel --format csv | cmp - k.csv && echo same"
+# --input-format nsys, a directory of exports (one model), and beside a Kineto trace
+run "proftool import --input-format nsys train.sqlite -o t.ptm && proftool summary t.ptm --view kernel --format csv | cmp - k.csv && echo same"
 run "mkdir dir && cp train.sqlite dir/a.sqlite && cp train.sqlite dir/b.sqlite && echo x >dir/notes.txt && proftool info dir --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
-run "proftool import --format kineto train.sqlite -o x.ptm"
+run "proftool import --input-format kineto train.sqlite -o x.ptm"
 # an older layout: no globalPid, no shortName, no eventClass, no TARGET_INFO tables
 cat >old.nsysdesc <<'DESC'
 process 7 name app

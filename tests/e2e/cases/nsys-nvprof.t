@@ -11,7 +11,7 @@ for name, d in db.execute('SELECT s.value, k."end" - k.start FROM CUPTI_ACTIVITY
                           'JOIN StringTable s ON s._id_ = k.name'):
     n, t = want.get(name, (0, 0))
     want[name] = (n + 1, t + d)
-got = {r['name']: (int(r['calls']), int(r['gpu_total_ns'])) for r in csv.DictReader(open(sys.argv[2]))}
+got = {r['name']: (int(r['calls']), int(r['device_total_ns'])) for r in csv.DictReader(open(sys.argv[2]))}
 print('kernel match: %d names, %d calls' % (len(want), sum(v[0] for v in want.values())) if got == want
       else 'MISMATCH: nvprof %s, proftool %s' % (want, got))
 PY

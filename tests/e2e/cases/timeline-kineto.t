@@ -20,7 +20,7 @@ run "$HTA k3"
 run "proftool-gen cupti \$SRC/testdata/cupti/launch.cdtxt -o launch.cdump >/dev/null && proftool timeline launch.cdump --profile kineto -o kl && ./chrome-check kl/rank0.pt.trace.json"
 run "cat kl/rank0.pt.trace.json"
 run "$HTA kl --backend ijson --kernels --launches"
-run "proftool summary launch.cdump --view kernel --format csv | python3 -c 'import csv, sys; [print(\"%s,%s,%s\" % (r[\"name\"], r[\"calls\"], r[\"gpu_total_ns\"])) for r in csv.DictReader(sys.stdin)]'"
+run "proftool summary launch.cdump --view kernel --format csv | python3 -c 'import csv, sys; [print(\"%s,%s,%s\" % (r[\"name\"], r[\"calls\"], r[\"device_total_ns\"])) for r in csv.DictReader(sys.stdin)]'"
 run "proftool timeline launch.cdump --profile kineto --gzip -o kz && ls kz && $HTA kz --backend ijson --kernels"
 # several ranks: the viewer profile keeps one file with a process per rank and no
 # distributedInfo; the kineto profile writes one file per rank, each with its rank
