@@ -543,6 +543,10 @@ struct pt_table *pt_pass_memory_tensors(const struct pt_model *m, int64_t device
 	col(t, "first_index", PT_COL_INT, PT_ROLE_VALUE);
 	col(t, "last_index", PT_COL_INT, PT_ROLE_VALUE);
 	col(t, "range_status", PT_COL_STR, PT_ROLE_LABEL);
+	/* text without --wide: the tensor, its size and index range */
+	static const char *const shown[] = { "device_id", "graph_id", "name", "size_bytes", "first_index",
+					     "last_index", NULL };
+	pt_table_set_default_cols(t, shown);
 	for (size_t g = 0; g < m->mem_graphs.n; g++) {
 		const struct pt_mem_graph *mg = &m->mem_graphs.v[g];
 		if (!keep_dev(m, mg->device, device))

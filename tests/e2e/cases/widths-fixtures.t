@@ -1,7 +1,8 @@
 # Widths (issue 25, point 1): the default text output of steps, info, flops
-# (every --by), dataset and memory (every --by) fits 120 columns on the real
-# jobs of the shared fixtures (MindInsight JOB1, JOB3, JOB_AICPU and the
-# minddata files, every Kineto trace) and on the CUPTI sample of testdata;
+# (every --by), dataset, memory (every --by) and export (every table, --format
+# table) fits 120 columns on the real jobs of the shared fixtures (MindInsight
+# JOB1, JOB3, JOB_AICPU and the minddata files, every Kineto trace) and on the
+# CUPTI sample of testdata;
 # --wide brings the detail columns back; CSV keeps every column.
 # One line per run: "ok", "refused" (exit 1 with one "proftool: error:"
 # message: the model lacks that data), or WIDE with the width and the
@@ -30,12 +31,13 @@ fit() {
 }
 # sweep NAME MODEL: every command of the widths contract on MODEL
 sweep() {
-	local name=$1 m=$2 b
+	local name=$1 m=$2 b t
 	fit "$name" info "$m"
 	fit "$name" steps "$m"
 	for b in op type scope step model; do fit "$name" flops "$m" --by $b; done
 	fit "$name" dataset "$m"
 	for b in pool op time; do fit "$name" memory "$m" --by $b; done
+	for t in ops tasks steps aicpu kernels api tensors; do fit "$name" export "$m" --table $t --format table; done
 }
 for j in JOB1 JOB3 JOB_AICPU; do
 	run "proftool import '$F/mindinsight/$j' -o $j.ptm >/dev/null 2>&1; echo import \$?"
@@ -59,3 +61,4 @@ run "proftool flops JOB3.ptm --by model"
 run "proftool flops JOB3.ptm --by model --wide"
 run "proftool dataset JOB1.ptm --wide | sed -n '/^Dataset hints/,\$p'"
 run "proftool memory loop.ptm --by time --wide | sed -n 3p"
+run "proftool export JOB3.ptm --table steps --format table --wide | sed -n 3p | cut -c1-150"
