@@ -31,7 +31,7 @@ static const struct pt_opt out_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write to FILE instead of standard output", NULL },
 	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
 	  (const char *const[]){ "s", "ms", "us", "ns", NULL } },
-	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
+	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never cut long names", NULL },
 	{ 0 },
 };
 

@@ -204,6 +204,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				      i >= 16 ? PT_COL_TIME : PT_COL_INT;
 		pt_table_add_col(td, dcols[i], ty, i == 0 ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
 	}
+	/* text without --wide: which device, what it holds and its span; the
+	 * clock, framework and data-type facts are detail columns */
+	static const char *const dshown[] = { "device_id", "kind", "name", "freq_khz", "tracks",
+					      "events", "ops", "steps", "first", "last", NULL };
+	pt_table_set_default_cols(td, dshown);
 	for (size_t i = 0; i < nd; i++) {
 		const struct pt_device *d = &m->devices.v[i];
 		size_t r = pt_table_add_row(td);

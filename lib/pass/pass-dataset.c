@@ -651,6 +651,15 @@ static void set_s(struct pt_table *t, size_t r, size_t c, const char *s)
 	pt_table_set_str(t, r, c, s, strlen(s));
 }
 
+/* The evidence column (key=value pairs for programs) is a detail column:
+ * text prints it only with --wide. */
+static void evidence_detail(struct pt_table *t)
+{
+	int c = pt_table_col(t, "evidence");
+	if (c >= 0)
+		pt_table_set_detail(t, (size_t)c);
+}
+
 static struct pt_table *ops_view(struct pt_ds_dev *devs, size_t nd)
 {
 	struct pt_table *t = pt_table_new("ops", "Dataset pipeline ops");
@@ -681,6 +690,12 @@ static struct pt_table *ops_view(struct pt_ds_dev *devs, size_t nd)
 	};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		pt_table_add_col(t, cols[c].name, cols[c].type, c < 2 ? PT_ROLE_KEY : PT_ROLE_VALUE, cols[c].dec);
+	/* text without --wide: the op, its place in the pipeline and the usage
+	 * figures the rules judge; MindInsight's raw queue columns, the rule
+	 * flags and the evidence are detail columns */
+	static const char *const shown[] = { "op_id", "op_type", "parent_id", "num_workers", "output_queue_usage_pct",
+					     "input_queue_usage_pct", "cpu_pct", "device_id", NULL };
+	pt_table_set_default_cols(t, shown);
 	for (size_t di = 0; di < nd; di++) {
 		struct pt_ds_dev *d = &devs[di];
 		for (size_t h = 0; h < d->nbfs; h++) {
@@ -834,6 +849,7 @@ static struct pt_table *op_cpu_view(const struct pt_model *m, struct pt_ds_dev *
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 				pt_table_add_col(t, cols[c].name, cols[c].type, c < 2 || c == 3 ? PT_ROLE_KEY : PT_ROLE_VALUE,
 						 cols[c].dec);
+			evidence_detail(t);
 		}
 		struct opcpu_acc *acc = pt_xcalloc(nst + 2, sizeof(*acc)); /* steps, outside, all */
 		for (size_t hb = 0; hb < d->nbfs; hb++) {
@@ -890,6 +906,7 @@ static struct pt_table *queues_view(struct pt_ds_dev *devs, size_t nd)
 	pt_table_add_col(t, "max_wait", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+	evidence_detail(t);
 	for (size_t di = 0; di < nd; di++) {
 		struct pt_ds_dev *d = &devs[di];
 		if (d->host.present) {
@@ -946,6 +963,7 @@ static struct pt_table *stages_view(struct pt_ds_dev *devs, size_t nd, const str
 	pt_table_add_col(t, "mindinsight_status", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+	evidence_detail(t);
 	for (size_t di = 0; di < nd; di++) {
 		struct pt_ds_dev *d = &devs[di];
 		if (!d->host.present && !d->gn.present && !d->has_pipeline)
@@ -1074,6 +1092,7 @@ static struct pt_table *batches_view(const struct pt_model *m, struct pt_ds_dev 
 			pt_table_add_col(t, "warmup", PT_COL_INT, PT_ROLE_VALUE, 0);
 			pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_VALUE, 0);
 			pt_table_add_col(t, "evidence", PT_COL_STR, PT_ROLE_LABEL, 0);
+			evidence_detail(t);
 		}
 		int64_t sum[3] = { 0, 0, 0 }, mn[3], mx[3], cnt[3] = { 0, 0, 0 };
 		for (size_t i = 0; i < n; i++) {
@@ -1154,6 +1173,10 @@ static struct pt_table *hints_view(struct pt_ds_dev *devs, size_t nd, const stru
 					    "threshold", "unit", "message", "evidence" };
 	for (int c = 0; c < 10; c++)
 		pt_table_add_col(t, cols[c], c == 0 ? PT_COL_INT : PT_COL_STR, c < 3 ? PT_ROLE_KEY : PT_ROLE_LABEL, 0);
+	/* text without --wide: who, which rule, how bad and the message (which
+	 * names the figure); the figure's own columns and the evidence are detail */
+	static const char *const shown[] = { "rank", "scope", "rule_id", "severity", "message", NULL };
+	pt_table_set_default_cols(t, shown);
 	struct pt_hints h = { 0 };
 	for (size_t di = 0; di < nd; di++)
 		pt_hints_md(&devs[di], k, -1, &h);

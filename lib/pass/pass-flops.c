@@ -436,6 +436,10 @@ static struct pt_table *ops_view(struct ctx *c)
 	pt_table_add_col(t, "class", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "bytes", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "bound", PT_COL_STR, PT_ROLE_LABEL, 0);
+	/* text without --wide: the op, its time and the rate it reached; the
+	 * counts, the sources of the figure and the roofline are detail columns */
+	static const char *const shown[] = { "device_id", "op", "calls", "total", "gflops", "util_pct", NULL };
+	pt_table_set_default_cols(t, shown);
 	bool zero_warned = false;
 	for (size_t i = 0; i < c->items.n; i++) {
 		const struct item *it = &c->items.v[i];
@@ -504,6 +508,9 @@ static struct pt_table *types_view(struct ctx *c)
 	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	/* text without --wide: the type, its time and the rate it reached */
+	static const char *const shown[] = { "device_id", "type", "ops", "calls", "total", "gflops", "util_pct", NULL };
+	pt_table_set_default_cols(t, shown);
 	/* groups in first-appearance order: type string (AI CPU: "AI_CPU") */
 	struct grp {
 		uint32_t dev;
@@ -602,6 +609,9 @@ static struct pt_table *scopes_view(struct ctx *c)
 	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "ops", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
+	/* text without --wide: the scope path tells label and parent */
+	static const char *const shown[] = { "device_id", "depth", "scope", "flops", "ops", "unknown_ops", NULL };
+	pt_table_set_default_cols(t, shown);
 	struct nodes v = { 0 };
 	int maxd = 0;
 	for (size_t i = 0; i < c->items.n; i++) {
@@ -913,6 +923,11 @@ static struct pt_table *model_view(struct ctx *c)
 	pt_table_add_col(t, "unknown_ops", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	/* text without --wide: the totals, the rate against the peak and what is
+	 * unknown; the per-step figures and the means are detail columns */
+	static const char *const shown[] = { "device_id", "total_flops", "steps", "gflops", "mfu_pct", "peak_tflops",
+					     "peak_source", "unknown_ops", "unknown_time", NULL };
+	pt_table_set_default_cols(t, shown);
 	/* one row per device that has items, in device order */
 	for (uint32_t dv = 0; dv < m->devices.n; dv++) {
 		u128 total = 0;

@@ -365,6 +365,11 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 		col(t, "life_long", PT_COL_STR, PT_ROLE_LABEL);
 		col(t, "life_start", PT_COL_INT, PT_ROLE_VALUE);
 		col(t, "life_end", PT_COL_INT, PT_ROLE_VALUE);
+		/* text without --wide: the tensor, its size and lifetime; the ids,
+		 * the source node (the name's head) and the kinds are detail columns */
+		static const char *const shown[] = { "device_id", "graph_id", "tensor_name", "size_bytes",
+						     "life_start", "life_end", NULL };
+		pt_table_set_default_cols(t, shown);
 		for (size_t g = 0; g < ng; g++) {
 			if (!keep[g])
 				continue;
@@ -429,6 +434,11 @@ int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t dev
 		} else {
 			col(t, "start", PT_COL_TIME, PT_ROLE_VALUE);
 		}
+		/* text without --wide: the node and the memory it leaves in use; the
+		 * ids, the full name and the allocation counts are detail columns */
+		static const char *const shown[] = { "device_id", "graph_id", "node_index", "node_name",
+						     "used_bytes", "change_bytes", "start", NULL };
+		pt_table_set_default_cols(t, shown);
 		uint32_t last_dev = PT_NONE;
 		struct adev ad;
 		bool have_ad = false;
@@ -533,6 +543,10 @@ struct pt_table *pt_pass_memory_tensors(const struct pt_model *m, int64_t device
 	col(t, "first_index", PT_COL_INT, PT_ROLE_VALUE);
 	col(t, "last_index", PT_COL_INT, PT_ROLE_VALUE);
 	col(t, "range_status", PT_COL_STR, PT_ROLE_LABEL);
+	/* text without --wide: the tensor, its size and index range */
+	static const char *const shown[] = { "device_id", "graph_id", "name", "size_bytes", "first_index",
+					     "last_index", NULL };
+	pt_table_set_default_cols(t, shown);
 	for (size_t g = 0; g < m->mem_graphs.n; g++) {
 		const struct pt_mem_graph *mg = &m->mem_graphs.v[g];
 		if (!keep_dev(m, mg->device, device))

@@ -408,6 +408,19 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t3, "size_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t3, "utilized_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t3, "min_bytes_to_keep", PT_COL_INT, PT_ROLE_VALUE);
+		/* text without --wide: the peaks and what holds them; the reserved
+		 * (caching allocator) peak, the bookkeeping counts, the calls' threads
+		 * and times are detail columns */
+		static const char *const shown0[] = { "device_id", "process", "group", "allocations", "releases",
+						      "peak_bytes", "peak_time", "peak_step", "live_bytes_at_end", NULL };
+		static const char *const shown1[] = { "device_id", "process", "group", "address", "bytes",
+						      "memory_kind", "age", "call", "range", NULL };
+		static const char *const shown2[] = { "device_id", "process", "pool", "type", "created",
+						      "release_threshold", "initial_bytes", "max_bytes", "growths",
+						      "trims", NULL };
+		pt_table_set_default_cols(t0t, shown0);
+		pt_table_set_default_cols(t1, shown1);
+		pt_table_set_default_cols(t2, shown2);
 	} else if (by == PT_MEM_BY_TIME) {
 		t0t = pt_table_new("gpu_memory_timeline", "GPU allocations and releases");
 		col(t0t, "device_id", PT_COL_INT, PT_ROLE_KEY);
@@ -423,6 +436,10 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		col(t0t, "reserved_bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t0t, "correlation", PT_COL_INT, PT_ROLE_VALUE);
 		col(t0t, "call", PT_COL_STR, PT_ROLE_LABEL);
+		/* text without --wide: what happened when and the live total */
+		static const char *const shown[] = { "device_id", "time", "operation", "address",
+						     "bytes", "group", "allocated_bytes", "call", NULL };
+		pt_table_set_default_cols(t0t, shown);
 	} else {
 		t0t = pt_table_new("gpu_memory_calls", "GPU allocations per launching host call");
 		col(t0t, "device_id", PT_COL_INT, PT_ROLE_KEY);

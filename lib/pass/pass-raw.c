@@ -201,6 +201,8 @@ static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int
 	pt_table_add_col(t, "op_type", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	/* text without --wide: the op type (the name's tail) is a detail column */
+	pt_table_set_detail(t, 4);
 	size_t n;
 	struct ev_rows *g = ev_rows_new(m, PT_EV_TASK, ops_only, true, device, &n);
 	pt_table_set_rows(t, n, task_row, g, ev_rows_free);
@@ -258,6 +260,7 @@ static struct pt_table *steps_table(const struct pt_model *m, int64_t device)
 			snprintf(name, sizeof(name), "stream_%" PRIu32 "_%" PRIu32 "_%s_%s", g[x].stream, g[x].k,
 				 ty, suf[s]);
 			pt_table_add_col(t, name, PT_COL_TIME, PT_ROLE_VALUE, 0);
+			pt_table_set_detail(t, t->ncols - 1); /* text: the stream columns only with --wide */
 		}
 	}
 	for (size_t i = 0; i < m->steps.n; i++) {
@@ -411,6 +414,11 @@ static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t 
 			pt_table_add_col(t, dims[i], PT_COL_INT, PT_ROLE_VALUE, 0);
 		pt_table_add_col(t, "raw_name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	}
+	/* text without --wide: what ran where and when; the correlation id, the
+	 * launch configuration and the raw (mangled) name are detail columns */
+	static const char *const shown_api[] = { "thread_id", "name", "start", "dur", "process_id", NULL };
+	static const char *const shown_kernels[] = { "device_id", "stream_id", "name", "start", "dur", NULL };
+	pt_table_set_default_cols(t, api ? shown_api : shown_kernels);
 	size_t n;
 	struct ev_rows *g = ev_rows_new(m, api ? PT_EV_API : PT_EV_KERNEL, false, !api, device, &n);
 	if (!api) {

@@ -812,6 +812,12 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 	pt_table_add_col(t, "exec_count", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "aicpu_count", PT_COL_INT, PT_ROLE_VALUE, 0);
 
+	/* text without --wide: the stages and the breakdown; the absolute times,
+	 * the per-stream columns and the counts are detail columns */
+	static const char *const shown[] = { "device_id", "step", "total", "iteration_interval", "fp_and_bp", "tail",
+					     "computation", "comm_not_overlapped", "free", NULL };
+	pt_table_set_default_cols(t, shown);
+
 	bool *avgcol = pt_xcalloc(t->ncols, sizeof(*avgcol));
 	avgcol[c0 + 3] = avgcol[c0 + 6] = avgcol[c0 + 7] = avgcol[c0 + 8] = true; /* total, ii, fp_and_bp, tail */
 	for (size_t i = 0; i < ng; i++)
@@ -994,6 +1000,11 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		enum pt_col_type ty = c <= G_STEP || c >= G_NKERNEL ? PT_COL_INT : PT_COL_TIME;
 		pt_table_add_col(t, names[c], ty, c <= G_STEP ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
 	}
+	/* text without --wide: wall, busy and idle time and what the busy time
+	 * was; the absolute times, the breakdown and the counts are detail columns */
+	static const char *const shown[] = { "rank", "device_id", "step", "total", "dataloader", "busy", "idle",
+					     "kernel", "memcpy", "memset", "communication", NULL };
+	pt_table_set_default_cols(t, shown);
 	bool avgcol[G_NCOLS] = { 0 };
 	for (size_t c = G_TOTAL; c < G_NCOLS; c++)
 		avgcol[c] = true;

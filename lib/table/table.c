@@ -209,3 +209,13 @@ void pt_table_set_detail(struct pt_table *t, size_t col)
 {
 	t->cols[col].detail = true;
 }
+
+void pt_table_set_default_cols(struct pt_table *t, const char *const *names)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		bool keep = false;
+		for (size_t i = 0; names[i] && !keep; i++)
+			keep = strcmp(t->cols[c].name, names[i]) == 0;
+		t->cols[c].detail = !keep;
+	}
+}

@@ -123,6 +123,10 @@ void pt_table_add_note(struct pt_table *t, const char *line);
 void pt_table_set_empty(struct pt_table *t, const char *reason);
 /* Mark column col a detail column: text prints it only with --wide. */
 void pt_table_set_detail(struct pt_table *t, size_t col);
+/* The columns text prints without --wide: those named in names (NULL-ended;
+ * a name the table lacks is passed over); every other column becomes a
+ * detail column. */
+void pt_table_set_default_cols(struct pt_table *t, const char *const *names);
 
 /*
  * A table of nrows rows made one at a time when read, for tables as large as

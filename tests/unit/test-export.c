@@ -166,6 +166,40 @@ static void test_rows_when_read(void **state)
 	}
 }
 
+/* pt_table_set_default_cols: text without --wide prints the named columns
+ * only (a name the table lacks is passed over); --wide, CSV and JSON print
+ * every column. */
+static void test_default_cols(void **state)
+{
+	(void)state;
+	struct pt_table *t = sample();
+	static const char *const keep[] = { "total", "name", "no_such_column", NULL };
+	pt_table_set_default_cols(t, keep);
+	assert_false(t->cols[0].detail);
+	assert_true(t->cols[1].detail);
+	assert_false(t->cols[2].detail);
+	assert_true(t->cols[3].detail);
+	char *s = render(t, PT_FMT_TABLE, PT_TU_MS, false);
+	assert_non_null(strstr(s, "Op executions\nTime unit: ms\nname            total\n"
+				  "--------------  -----\nMatMul          1.500\n"));
+	assert_null(strstr(s, "calls"));
+	assert_null(strstr(s, "ratio"));
+	assert_null(strstr(s, "12.35"));
+	free(s);
+	s = render(t, PT_FMT_TABLE, PT_TU_MS, true);
+	assert_non_null(strstr(s, "name            calls  total  ratio\n"));
+	free(s);
+	s = render(t, PT_FMT_CSV, PT_TU_DEFAULT, false);
+	assert_non_null(strstr(s, "name,calls,total_ns,ratio\n"));
+	free(s);
+	/* naming no column leaves text without columns: every one is a detail column */
+	static const char *const none[] = { NULL };
+	pt_table_set_default_cols(t, none);
+	for (size_t c = 0; c < t->ncols; c++)
+		assert_true(t->cols[c].detail);
+	pt_table_free(t);
+}
+
 /* pt_jsonw_quote: escapes, invalid UTF-8 (a stray byte, a sequence cut at the end) as U+FFFD */
 static void test_jsonw_quote(void **state)
 {
@@ -193,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_jsonw_quote),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_rows_when_read),
+		cmocka_unit_test(test_default_cols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
