@@ -9,7 +9,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,14 +252,6 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	so.views = (1u << PT_SV_MODEL);
 	if (dopt.by != PT_DB_STEP)
 		so.views |= 1u << item_view(dopt.by);
-	regex_t step_re;
-	bool re_set = false;
-	if (c->sel.step_pattern) {
-		if (regcomp(&step_re, c->sel.step_pattern, REG_EXTENDED | REG_NOSUB))
-			return pt_err(e, "invalid regular expression '%s' for --step-pattern", c->sel.step_pattern);
-		re_set = true;
-		so.step_re = &step_re;
-	}
 	so.sel = c->sel;
 	if (side_steps[which]) { /* --base-steps / --test-steps override --steps */
 		so.sel.steps_given = true;
@@ -289,8 +280,6 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		pt_index_free(x);
 	}
 	pt_model_free(m);
-	if (re_set)
-		regfree(&step_re);
 	if (rc)
 		return pt_err(e, "cannot read %s '%s'", which ? "TEST" : "BASE", sd->path);
 	side_items(sd);

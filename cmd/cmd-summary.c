@@ -87,8 +87,8 @@ static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, sum
 					       NULL };
 
 static struct pt_summary_opts so;
-static regex_t name_re, step_re, comm_re;
-static bool name_re_set, step_re_set, comm_re_set;
+static regex_t name_re, comm_re;
+static bool name_re_set, comm_re_set;
 static bool views_given;
 static bool in_memory; /* --in-memory */
 
@@ -280,14 +280,6 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "expected one MODEL or PATH");
 		goto out;
 	}
-	if (c.sel.step_pattern) {
-		if (regcomp(&step_re, c.sel.step_pattern, REG_EXTENDED | REG_NOSUB)) {
-			pt_usage_error(cmd, "invalid regular expression '%s' for --step-pattern", c.sel.step_pattern);
-			goto out;
-		}
-		step_re_set = true;
-		so.step_re = &step_re;
-	}
 	so.sel = c.sel;
 	so.unit = c.ex.unit;
 
@@ -325,11 +317,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 out:
 	if (name_re_set)
 		regfree(&name_re);
-	if (step_re_set)
-		regfree(&step_re);
 	if (comm_re_set)
 		regfree(&comm_re);
-	name_re_set = step_re_set = comm_re_set = views_given = in_memory = false;
+	name_re_set = comm_re_set = views_given = in_memory = false;
 	return rc;
 }
 

@@ -67,13 +67,12 @@ struct pt_summary_opts {
 	bool reverse;
 	int64_t top;                 /* < 0: all rows */
 	const regex_t *name_re;      /* --name, NULL = all */
-	const regex_t *step_re;      /* --step-pattern as given (sel.step_pattern, not anchored), NULL = the default */
 	const regex_t *comm_re;      /* --comm-pattern (case-insensitive), NULL = the name lists of §2.5 */
 	int64_t queue_cutoff_ns;     /* hints.launch.queue_delay_us (default 100 us) */
 	int64_t runtime_cutoff_ns;   /* hints.launch.runtime_us (default 50 us) */
 	bool op_detail, thread_sep, no_demangle;
 	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
-	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window (the pattern: step_re) */
+	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window, --step-pattern */
 };
 
 void pt_summary_opts_init(struct pt_summary_opts *o);

@@ -624,7 +624,7 @@ void tl_build_sources(struct tl_trace *c)
 		for (size_t i = 0; i < nf; i++)
 			c->flow_s[i] = c->flow_f[i] = (uint32_t)i; /* id order */
 		struct pt_ival *tmp = pt_xmalloc(nf * sizeof(*tmp));
-		tl_flow_sort_by(c->flows.v, c->flow_s, nf, FK_STS, tmp); /* (srow, sts, id) */
+		/* (srow, sts, id): id order is sts order already (tl_build_flows) */
 		tl_flow_sort_by(c->flows.v, c->flow_s, nf, FK_SROW, tmp);
 		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FTS, tmp); /* (frow, fts, id) */
 		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FROW, tmp);

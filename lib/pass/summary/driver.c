@@ -13,7 +13,6 @@
 
 #include "pass/summary/view.h"
 #include "support/err.h"
-#include "support/steppat.h"
 #include "support/xalloc.h"
 
 const char *const pt_summary_view_names[] = { "device", "overview", "model",  "distributed", "operator",
@@ -114,18 +113,15 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 	pt_strtab_init(&gp->names);
 	gp->raw2out = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2out));
 	gp->raw2api = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2api));
-	if (o->step_re) {
-		gp->step_re = *o->step_re;
-	} else {
-		if (pt_step_pattern_compile(&gp->step_re, NULL, NULL, 0)) {
-			free(gp->raw2out);
-			free(gp->raw2api);
-			free(gp->opcomm);
-			pt_strtab_free(&gp->names);
-			return pt_err(e, "cannot compile the step pattern");
-		}
-		gp->step_re_own = true;
+	char msg[128];
+	if (pt_sel_step_re(&o->sel, &gp->step_re, msg, sizeof(msg))) {
+		free(gp->raw2out);
+		free(gp->raw2api);
+		free(gp->opcomm);
+		pt_strtab_free(&gp->names);
+		return pt_err(e, "invalid step pattern '%s': %s", o->sel.step_pattern ? o->sel.step_pattern : "", msg);
 	}
+	gp->step_re_own = true;
 	gp->earliest = earliest == INT64_MAX ? 0 : earliest;
 	/* ranks: one per NPU device (ascending id), then rank 0 for GPU/host data */
 	bool gpu = false;
