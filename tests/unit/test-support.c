@@ -732,7 +732,8 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
-		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
+		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode),
+		cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
