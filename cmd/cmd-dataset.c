@@ -17,7 +17,7 @@ static const struct pt_opt dataset_opts[] = {
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { dataset_opts, pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { dataset_opts, pt_output_opts, pt_table_opts, pt_rawpath_opts, NULL };
 
 static struct pt_dataset_knobs knobs;
 

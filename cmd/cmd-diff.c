@@ -60,7 +60,8 @@ static const struct pt_opt diff_opts[] = {
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { diff_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { diff_opts,     pt_filter_opts,  pt_output_opts,
+					       pt_table_opts, pt_rawpath_opts, NULL };
 
 static struct pt_diff_opts dopt;
 static bool side_steps[2];
@@ -540,20 +541,16 @@ static void write_text(struct pt_out *o, const struct pt_common *c, const struct
 
 static int emit(struct pt_common *c, const struct side sd[2], struct pt_diff *d, struct pt_err **e)
 {
+	if (c->ex.format != PT_FMT_TABLE || c->tables || (c->output && pt_out_is_dir(c->output))) {
+		/* CSV to a stream: the items (stages with --by step); --table picks */
+		struct pt_table *tab = dopt.by == PT_DB_STEP ? d->stages : d->items;
+		struct pt_table *all[3] = { d->steps, tab, d->verdict };
+		return pt_common_emit_main(c, all, dopt.by == PT_DB_STEP ? 2 : 3, 1, e);
+	}
 	struct pt_out o;
 	if (pt_out_open(&o, c->output ? c->output : "-", e))
 		return -1;
-	if (c->ex.format == PT_FMT_TABLE) {
-		write_text(&o, c, sd, d);
-	} else {
-		struct pt_table *tab = dopt.by == PT_DB_STEP ? d->stages : d->items;
-		if (c->ex.format == PT_FMT_CSV) {
-			pt_export_csv(&o, &tab, 1, &c->ex);
-		} else {
-			struct pt_table *all[3] = { d->steps, tab, d->verdict };
-			pt_export_json(&o, all, dopt.by == PT_DB_STEP ? 2 : 3, &c->ex);
-		}
-	}
+	write_text(&o, c, sd, d);
 	return pt_out_commit(&o, e);
 }
 

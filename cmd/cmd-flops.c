@@ -28,14 +28,16 @@ static const struct pt_opt flops_opts[] = {
 /* The shared output options, with a --format that also accepts folded. */
 static const struct pt_opt out_opts[] = {
 	{ "format", 0, "FMT", OPT_FFORMAT, "output format (folded: 'a;b;c VALUE' lines for flame graphs)", fmt_values },
-	{ "output", 'o', "FILE", OPT_OUTPUT, "write to FILE instead of standard output", NULL },
+	{ "output", 'o', "FILE", OPT_OUTPUT,
+	  "write to FILE ('-': standard output); CSV: DIR/ writes DIR/<table>.csv for each table", NULL },
 	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
 	  (const char *const[]){ "s", "ms", "us", "ns", NULL } },
 	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never cut long names", NULL },
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { flops_opts, pt_filter_opts, out_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { flops_opts,    pt_filter_opts,  out_opts,
+					       pt_table_opts, pt_rawpath_opts, NULL };
 
 static struct pt_flops_opts fo;
 

@@ -102,6 +102,34 @@ static int do_explain(const struct pt_cmd *cmd)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* CSV is one table a stream: --show-suppressed adds hints_suppressed, and
+ * both go only to -o DIR/ (DIR/hints.csv, DIR/hints_suppressed.csv). */
+static int emit(struct pt_common *c, const struct pt_hints *h, struct pt_err **e)
+{
+	int dir = pt_common_csv_dir(c, e);
+	if (dir < 0)
+		return -1;
+	if (c->ex.format == PT_FMT_CSV && show_suppressed && !dir)
+		return pt_err(e, "CSV to %s is one table and --show-suppressed adds a second (hints_suppressed): give "
+				 "-o DIR/ for one file per table",
+			      c->output && strcmp(c->output, "-") ? c->output : "standard output");
+	for (int k = 0; k < (dir && show_suppressed ? 2 : 1); k++) {
+		char *path = dir ? pt_out_dir_file(c->output, k ? "hints_suppressed" : "hints", ".csv") : NULL;
+		struct pt_out o;
+		int rc = pt_out_open(&o, path ? path : c->output ? c->output : "-", e);
+		free(path);
+		if (rc)
+			return -1;
+		if (dir)
+			pt_export_hints_csv(&o, h, k);
+		else
+			pt_export_hints(&o, h, c->ex.format, show_suppressed);
+		if (pt_out_commit(&o, e))
+			return -1;
+	}
+	return 0;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -156,14 +184,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_hints_opts ho = { .unit_div = pt_time_unit_div(u), .unit_name = pt_time_unit_name(u),
 					    .no_demangle = no_demangle };
 		rc = pt_pass_hints(m, x, &sel, &knobs, &ho, &h, &c.diag, &e);
-		if (!rc) {
-			struct pt_out o;
-			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
-			if (!rc) {
-				pt_export_hints(&o, &h, c.ex.format, show_suppressed);
-				rc = pt_out_commit(&o, &e);
-			}
-		}
+		if (!rc)
+			rc = emit(&c, &h, &e);
 		pt_index_free(x);
 	}
 	int maxsev = pt_hints_max_sev(&h);

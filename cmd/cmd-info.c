@@ -10,7 +10,7 @@
 #include "support/xalloc.h"
 #include "table/table.h"
 
-static const struct pt_opt *const groups[] = { pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { pt_output_opts, pt_table_opts, pt_rawpath_opts, NULL };
 
 static void kv_row(struct pt_table *t, const char *k, int64_t v)
 {

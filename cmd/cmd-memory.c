@@ -28,7 +28,8 @@ static const struct pt_opt memory_opts[] = {
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { memory_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { memory_opts,   pt_filter_opts,  pt_output_opts,
+					       pt_table_opts, pt_rawpath_opts, NULL };
 
 static struct pt_mem_opts mo;
 

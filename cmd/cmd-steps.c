@@ -8,7 +8,7 @@
 #include "pass/pass-steps.h"
 #include "table/table.h"
 
-static const struct pt_opt *const groups[] = { pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+static const struct pt_opt *const groups[] = { pt_filter_opts, pt_output_opts, pt_table_opts, pt_rawpath_opts, NULL };
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {

@@ -65,26 +65,7 @@ static const struct pt_opt summary_opts[] = {
 	{ 0 },
 };
 
-/*
- * pt_output_opts with the -o of summary: with several views in CSV it is a
- * PREFIX (PREFIX.<view>.csv), see emit_csv(). Same ids, so pt_common_opt
- * handles them.
- */
-static const char *const out_formats[] = { "table", "csv", "json", "jsonl", NULL };
-static const char *const out_units[] = { "s", "ms", "us", "ns", NULL };
-static const struct pt_opt summary_output_opts[] = {
-	{ "format", 0, "FMT", OPT_FORMAT, "output format", out_formats },
-	{ "output", 'o', "FILE|PREFIX", OPT_OUTPUT,
-	  "write to FILE instead of standard output; CSV of several views: one file PREFIX.<view>.csv per view",
-	  NULL },
-	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
-	  out_units },
-	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
-	{ 0 },
-};
-
-static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, summary_output_opts, pt_rawpath_opts,
-					       NULL };
+static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
 
 static struct pt_summary_opts so;
 static regex_t name_re, comm_re;
@@ -221,46 +202,19 @@ static int own(struct pt_common *c, int id, const char *arg)
 	}
 }
 
-/* CSV: one table alone; several: "# view: <name>" before each, or -o PREFIX.<name>.csv files. */
-static int emit_csv(struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
-{
-	if (s->n > 1 && c->output) {
-		for (size_t i = 0; i < s->n; i++) {
-			char *path = pt_xasprintf("%s.%s.csv", c->output, s->v[i].data->name);
-			struct pt_out o;
-			int rc = pt_out_open(&o, path, e);
-			free(path);
-			if (rc)
-				return -1;
-			pt_export_csv(&o, &s->v[i].data, 1, &c->ex);
-			if (pt_out_commit(&o, e))
-				return -1;
-		}
-		return 0;
-	}
-	struct pt_out o;
-	if (pt_out_open(&o, c->output ? c->output : "-", e))
-		return -1;
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->n > 1)
-			pt_out_printf(&o, "# view: %s\n", s->v[i].data->name);
-		pt_export_csv(&o, &s->v[i].data, 1, &c->ex);
-	}
-	return pt_out_commit(&o, e);
-}
-
 static int emit(struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
 {
-	if (c->ex.format == PT_FMT_CSV)
-		return emit_csv(c, s, e);
-	struct pt_out o;
-	if (pt_out_open(&o, c->output ? c->output : "-", e))
-		return -1;
-	size_t n;
+	size_t n, main = 0;
 	struct pt_table **v = pt_summary_tables(s, c->ex.format == PT_FMT_TABLE, &n);
-	pt_export(&o, v, n, &c->ex);
+	/* CSV to a stream without --view: the operator view, the first of the item views */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i]->name, "operator")) {
+			main = i;
+			break;
+		}
+	int rc = pt_common_emit_chosen(c, v, n, main, views_given, "--view", e);
 	free(v);
-	return pt_out_commit(&o, e);
+	return rc;
 }
 
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
@@ -287,10 +241,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_model *m = NULL;
 	struct pt_summary s;
 	bool streamed = false;
-	rc = 0;
-	if (!in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
+	/* several views chosen for CSV to a stream: say so before the work */
+	rc = views_given ? pt_common_check_csv_choice(&c, (size_t)__builtin_popcount(so.views), "--view", &e) : 0;
+	bool csv_ok = !rc;
+	if (csv_ok && !in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
-	} else if (!in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
+	} else if (csv_ok && !in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
 		/* a raw PATH: the import keeps its events encoded, and the summary replays them */
 		rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);
 		if (!rc && !streamed)
@@ -299,7 +255,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	if (!rc && streamed) {
 		rc = emit(&c, &s, &e);
 		pt_summary_free(&s);
-	} else if (!rc && (m || !(rc = pt_common_load(&c, argv[first], &m, &e)))) {
+	} else if (csv_ok && !rc && (m || !(rc = pt_common_load(&c, argv[first], &m, &e)))) {
 		struct pt_index *x = pt_index_new(m);
 		rc = pt_pass_summary(m, x, &so, &s, &e);
 		if (!rc && s.nesting_violations)

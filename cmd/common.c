@@ -20,10 +20,17 @@ static const char *const dtype_tables[] = { "old", "new", NULL };
 
 const struct pt_opt pt_output_opts[] = {
 	{ "format", 0, "FMT", OPT_FORMAT, "output format", formats },
-	{ "output", 'o', "FILE", OPT_OUTPUT, "write to FILE instead of standard output", NULL },
+	{ "output", 'o', "FILE", OPT_OUTPUT,
+	  "write to FILE ('-': standard output); CSV: DIR/ writes DIR/<table>.csv for each table", NULL },
 	{ "time-unit", 0, "U", OPT_TIME_UNIT,
 	  "unit of time columns (tables default to ms; CSV/JSON to integer ns)", units },
 	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never cut long names", NULL },
+	{ 0 },
+};
+
+const struct pt_opt pt_table_opts[] = {
+	{ "table", 0, "T[,T...]", OPT_TABLES,
+	  "print only the tables named (CSV to a stream: one; -o DIR/ for one file each)", NULL },
 	{ 0 },
 };
 
@@ -56,6 +63,9 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_OUTPUT:
 		c->output = arg;
+		return 0;
+	case OPT_TABLES:
+		c->tables = arg;
 		return 0;
 	case OPT_TIME_UNIT:
 		c->ex.unit = !strcmp(arg, "s") ? PT_TU_S : !strcmp(arg, "ms") ? PT_TU_MS : !strcmp(arg, "us") ? PT_TU_US : PT_TU_NS;
@@ -146,13 +156,104 @@ int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_mode
 	return load(c, path, true, m, e);
 }
 
-int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e)
+static bool out_is_dir(const struct pt_common *c)
 {
+	return c->output && strcmp(c->output, "-") && pt_out_is_dir(c->output);
+}
+
+static const char *stream_name(const struct pt_common *c)
+{
+	return !c->output || !strcmp(c->output, "-") ? "standard output" : c->output;
+}
+
+static int several_chosen(struct pt_common *c, size_t n, const char *selector, const char *names, struct pt_err **e)
+{
+	return pt_err(e, "CSV to %s is one table and %s chose %zu%s%s%s: choose one, or give -o DIR/ for one file per "
+			 "table",
+		      stream_name(c), selector, n, names ? " (" : "", names ? names : "", names ? ")" : "");
+}
+
+int pt_common_check_csv_choice(struct pt_common *c, size_t nchosen, const char *selector, struct pt_err **e)
+{
+	if (c->ex.format != PT_FMT_CSV || nchosen < 2 || out_is_dir(c))
+		return 0;
+	return several_chosen(c, nchosen, selector, NULL, e);
+}
+
+int pt_common_csv_dir(struct pt_common *c, struct pt_err **e)
+{
+	if (!out_is_dir(c))
+		return 0;
+	if (c->ex.format != PT_FMT_CSV)
+		return pt_err(e, "-o '%s' is a directory: it takes CSV, one file per table (--format csv); give -o FILE "
+				 "for %s",
+			      c->output, c->ex.format == PT_FMT_TABLE ? "text" : "JSON");
+	return pt_out_make_dir(c->output, e) ? -1 : 1;
+}
+
+/* -o DIR/: DIR/<table>.csv for each table, each replaced atomically. */
+static int emit_dir(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e)
+{
+	if (pt_common_csv_dir(c, e) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *path = pt_out_dir_file(c->output, tables[i]->name, ".csv");
+		struct pt_out o;
+		int rc = pt_out_open(&o, path, e);
+		free(path);
+		if (rc)
+			return -1;
+		pt_export_csv(&o, &tables[i], 1, &c->ex);
+		if (pt_out_commit(&o, e))
+			return -1;
+	}
+	return 0;
+}
+
+int pt_common_emit_chosen(struct pt_common *c, struct pt_table *const *tables, size_t n, size_t main, bool chosen,
+			  const char *selector, struct pt_err **e)
+{
+	if (out_is_dir(c))
+		return emit_dir(c, tables, n, e);
+	if (c->ex.format == PT_FMT_CSV && n > 1) {
+		char *others = pt_export_names(tables, n, chosen ? n : main);
+		if (chosen) {
+			several_chosen(c, n, selector, others, e);
+			free(others);
+			return -1;
+		}
+		fprintf(stderr, "proftool: note: also available: %s %s\n", selector, others);
+		free(others);
+		tables += main;
+		n = 1;
+	}
 	struct pt_out o;
 	if (pt_out_open(&o, c->output ? c->output : "-", e))
 		return -1;
 	pt_export(&o, tables, n, &c->ex);
 	return pt_out_commit(&o, e);
+}
+
+int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e)
+{
+	return pt_common_emit_main(c, tables, n, 0, e);
+}
+
+int pt_common_emit_main(struct pt_common *c, struct pt_table *const *tables, size_t n, size_t main, struct pt_err **e)
+{
+	if (!c->tables)
+		return pt_common_emit_chosen(c, tables, n, main, false, "--table", e);
+	bool *sel = pt_xcalloc(n ? n : 1, sizeof(*sel));
+	struct pt_table **v = pt_xcalloc(n ? n : 1, sizeof(*v));
+	int k = pt_export_pick(tables, n, c->tables, sel, e);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (sel[i])
+			v[m++] = tables[i];
+	int rc = k < 0 ? -1 : pt_common_emit_chosen(c, v, m, 0, true, "--table", e);
+	free(v);
+	free(sel);
+	return rc;
 }
 
 void pt_print_error(struct pt_err *e)

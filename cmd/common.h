@@ -24,6 +24,7 @@ enum {
 	OPT_HWTS_FREQ,
 	OPT_DTYPE_TABLE,
 	OPT_IMPORT_FORMAT,
+	OPT_TABLES,
 };
 
 struct pt_common {
@@ -31,6 +32,7 @@ struct pt_common {
 	struct pt_export_opts ex;
 	bool format_given;
 	const char *output;          /* -o, NULL = standard output */
+	const char *tables;          /* --table T[,T...], NULL = not given */
 	struct pt_import_opts imp;   /* used when PATH is a raw dump */
 	struct pt_sel sel;           /* --device, --steps, --time-window, --step-pattern */
 	struct pt_diag diag;
@@ -38,6 +40,7 @@ struct pt_common {
 
 extern const struct pt_opt pt_output_opts[];   /* --format, -o, --time-unit, --wide */
 extern const struct pt_opt pt_rawpath_opts[];  /* --device, --hwts-freq, --dtype-table */
+extern const struct pt_opt pt_table_opts[];    /* --table, for commands with several tables */
 
 void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt);
 /* Handle a shared option (the filters among them, into c->sel): 0 handled, -1 bad value (printed), 1 not a shared option. */
@@ -49,8 +52,30 @@ int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, s
 /* The same, but a raw PATH is imported streaming (pt_ptm_spill_start): for
  * pt_summary_stream_import(), else pt_ptm_spill_undo() before other use. */
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
-/* Export tables to -o or standard output. */
+/*
+ * Export tables to -o or standard output (OUTPUT in proftool(1)): those
+ * --table names (all when not given); tables[0] is the command's main table.
+ */
 int pt_common_emit(struct pt_common *c, struct pt_table *const *tables, size_t n, struct pt_err **e);
+/* The same with tables[main] the main table. */
+int pt_common_emit_main(struct pt_common *c, struct pt_table *const *tables, size_t n, size_t main, struct pt_err **e);
+/*
+ * The output contract under pt_common_emit, for commands that choose their
+ * tables themselves (summary's --view): tables are those to print, `chosen`
+ * says the user named them (with the option `selector`), tables[main] is the
+ * one CSV to a stream holds when they were not. CSV to a stream is one table:
+ * several chosen are an error that suggests -o DIR/; several not chosen give
+ * the main one and a note naming the others. -o DIR/ (a name ending in '/'
+ * or an existing directory) writes DIR/<table>.csv for each, CSV only.
+ */
+int pt_common_emit_chosen(struct pt_common *c, struct pt_table *const *tables, size_t n, size_t main, bool chosen,
+			  const char *selector, struct pt_err **e);
+/* -o DIR/ given: 1 when the format is CSV (DIR made if missing), -1 with *e
+ * set when not; 0: -o is not a directory. */
+int pt_common_csv_dir(struct pt_common *c, struct pt_err **e);
+/* The same error for several tables chosen with CSV to a stream, before any
+ * work is done: 0 fine, -1 with *e set. */
+int pt_common_check_csv_choice(struct pt_common *c, size_t nchosen, const char *selector, struct pt_err **e);
 /* Print warnings, then the error (if rc != 0); returns the exit status (0, 1). */
 int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e);
 /* Parse argv with the command's tables and the shared handler; returns the

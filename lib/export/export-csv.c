@@ -1,7 +1,9 @@
 /*
  * CSV: a header row of snake_case names, then one line per row; fields are
- * quoted (by libcsv) only when they need it. Several tables are separated by
- * one empty line. Time columns carry integer ns unless a unit is chosen.
+ * quoted (by libcsv) only when they need it. Time columns carry integer ns
+ * unless a unit is chosen. A CSV stream is one table (proftool(1) OUTPUT):
+ * the commands hand one table per stream (cmd/common.c); several given here
+ * are separated by one empty line, which no reader takes for one table.
  */
 #include <csv.h>
 #include <stdlib.h>

@@ -145,7 +145,7 @@ static void csv_field(struct pt_out *o, const char *s)
 static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
 {
 	if (sup)
-		pt_out_puts(o, "# view: hints\n");
+		goto suppressed;
 	pt_out_puts(o, "rank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct pt_hint *x = &h->v[i];
@@ -169,9 +169,8 @@ static void write_csv(struct pt_out *o, const struct pt_hints *h, bool sup)
 		free(m);
 		free(ev);
 	}
-	if (!sup)
-		return;
-	pt_out_puts(o, "# view: hints_suppressed\n");
+	return;
+suppressed:
 	pt_out_puts(o, "rank,scope,rule_id,status,reason,severity,evidence\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct pt_hint *x = &h->v[i];
@@ -325,7 +324,7 @@ void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format 
 		write_text(o, h, show_suppressed);
 		break;
 	case PT_FMT_CSV:
-		write_csv(o, h, show_suppressed);
+		write_csv(o, h, false);
 		break;
 	case PT_FMT_JSON:
 		write_json(o, h, show_suppressed, false);
@@ -334,4 +333,9 @@ void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format 
 		write_json(o, h, show_suppressed, true);
 		break;
 	}
+}
+
+void pt_export_hints_csv(struct pt_out *o, const struct pt_hints *h, bool suppressed)
+{
+	write_csv(o, h, suppressed);
 }

@@ -2,9 +2,12 @@
 #include "export/export.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "support/err.h"
 #include "support/fmt.h"
+#include "support/xalloc.h"
 #include "table/table.h"
 
 void pt_export(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts)
@@ -70,5 +73,48 @@ size_t pt_export_cell_num(const struct pt_table *t, size_t row, size_t col, enum
 	}
 	default:
 		return 0;
+	}
+}
+
+char *pt_export_names(struct pt_table *const *tables, size_t n, size_t skip)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(tables[i]->name) + 1;
+	char *s = pt_xmalloc(len), *p = s;
+	*p = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == skip)
+			continue;
+		p += sprintf(p, "%s%s", p == s ? "" : ",", tables[i]->name);
+	}
+	return s;
+}
+
+int pt_export_pick(struct pt_table *const *tables, size_t n, const char *names, bool *sel, struct pt_err **e)
+{
+	memset(sel, 0, n * sizeof(*sel));
+	int k = 0;
+	const char *p = names;
+	for (;;) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		size_t i = 0;
+		while (i < n && (strlen(tables[i]->name) != l || memcmp(tables[i]->name, p, l)))
+			i++;
+		if (i == n) {
+			char *all = pt_export_names(tables, n, n);
+			if (l)
+				pt_err(e, "no table named '%.*s' (there are: %s)", (int)l, p, all);
+			else
+				pt_err(e, "empty table name in '%s' (there are: %s)", names, all);
+			free(all);
+			return -1;
+		}
+		k += !sel[i];
+		sel[i] = true;
+		if (!c)
+			return k;
+		p = c + 1;
 	}
 }

@@ -10,6 +10,7 @@
 
 #include "table/table.h"
 
+struct pt_err;
 struct pt_hints;
 struct pt_out;
 
@@ -27,12 +28,24 @@ void pt_export_text(struct pt_out *o, struct pt_table *const *tables, size_t n, 
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 void pt_export_json(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 
+/*
+ * Tables chosen by name (--table/--view): names is "a,b,..." of table names.
+ * sel[i] is set for each table named; an unknown or empty name is an error
+ * that lists the tables there are. Returns how many were chosen, -1 on error.
+ */
+int pt_export_pick(struct pt_table *const *tables, size_t n, const char *names, bool *sel, struct pt_err **e);
+/* The names of the tables not `skip` (n: none), comma-separated (malloc'd). */
+char *pt_export_names(struct pt_table *const *tables, size_t n, size_t skip);
+
 /* One CSV field: quoted (libcsv) only when it needs it. */
 void pt_export_csv_field(struct pt_out *o, const char *s, size_t n);
 
 /* Hint records (table/hints.h) in hints.md §1.2's layouts; show_suppressed
- * adds the records not shown (a second view). */
+ * adds the records not shown (a second view; not in CSV). */
 void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed);
+/* CSV is one table: the hints shown, or (suppressed) those not shown;
+ * pt_export_hints() writes the first. */
+void pt_export_hints_csv(struct pt_out *o, const struct pt_hints *h, bool suppressed);
 
 /* The `perf` table (pass-perf.h) in Paddle's timer layout (summary.md §10):
  * times in seconds, "%.5f", one block per rank. */

@@ -185,15 +185,70 @@ static char *link_target(const char *path)
 	return NULL; /* a loop */
 }
 
-/* What path is for writing: standard output, an existing device, FIFO or
- * socket (written in place), a directory (an error), else a file to create. */
-enum target { T_STDOUT, T_IN_PLACE, T_DIR, T_FILE };
+/* Is p one of our open descriptors named as a file ("/dev/fd/N",
+ * "/proc/self/fd/N", "/proc/<our pid>/fd/N")? Its number in *fd. */
+static bool fd_name(const char *p, int *fd)
+{
+	const char *n = NULL;
+	char own[48];
+	snprintf(own, sizeof(own), "/proc/%ld/fd/", (long)getpid());
+	if (!strncmp(p, "/dev/fd/", 8))
+		n = p + 8;
+	else if (!strncmp(p, "/proc/self/fd/", 14))
+		n = p + 14;
+	else if (!strncmp(p, own, strlen(own)))
+		n = p + strlen(own);
+	if (!n || *n < '0' || *n > '9')
+		return false;
+	char *end;
+	errno = 0;
+	long v = strtol(n, &end, 10);
+	if (*end || errno || v > INT_MAX)
+		return false;
+	*fd = (int)v;
+	return true;
+}
 
-static enum target target_of(const char *path)
+/* The descriptor a path names through its chain of symbolic links
+ * (/dev/stdout -> /proc/self/fd/1), or -1: what is open there, a regular
+ * file included, is written in place, never replaced. */
+static int fd_of(const char *path)
+{
+	char *p = pt_xstrdup(path);
+	int fd = -1;
+	for (int hops = 0; hops < 40 && fd < 0; hops++) {
+		struct stat st;
+		if (fd_name(p, &fd))
+			break;
+		if (lstat(p, &st) || !S_ISLNK(st.st_mode))
+			break;
+		char l[PATH_MAX];
+		ssize_t n = readlink(p, l, sizeof(l) - 1);
+		if (n <= 0)
+			break;
+		l[n] = 0;
+		const char *slash = strrchr(p, '/');
+		char *j = l[0] != '/' && slash ? pt_xasprintf("%.*s/%s", (int)(slash - p), p, l) : pt_xstrdup(l);
+		free(p);
+		p = j;
+	}
+	free(p);
+	return fd;
+}
+
+/* What path is for writing: standard output, one of our descriptors
+ * (/dev/stdout, /dev/fd/N), an existing device, FIFO or socket (written in
+ * place, as is whatever such a name or a link to one leads to), a directory
+ * (an error), else a file to create. */
+enum target { T_STDOUT, T_FD, T_IN_PLACE, T_DIR, T_FILE };
+
+static enum target target_of(const char *path, int *fd)
 {
 	struct stat st;
 	if (!strcmp(path, "-"))
 		return T_STDOUT;
+	if ((*fd = fd_of(path)) >= 0)
+		return T_FD;
 	if (stat(path, &st) || S_ISREG(st.st_mode))
 		return T_FILE;
 	return S_ISDIR(st.st_mode) ? T_DIR : T_IN_PLACE;
@@ -201,16 +256,56 @@ static enum target target_of(const char *path)
 
 bool pt_out_is_stream(const char *path)
 {
-	enum target t = target_of(path);
-	return t == T_STDOUT || t == T_IN_PLACE;
+	int fd;
+	enum target t = target_of(path, &fd);
+	return t == T_STDOUT || t == T_FD || t == T_IN_PLACE;
+}
+
+bool pt_out_is_dir(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	return (n && path[n - 1] == '/') || (!stat(path, &st) && S_ISDIR(st.st_mode));
+}
+
+int pt_out_make_dir(const char *path, struct pt_err **e)
+{
+	struct stat st;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		return pt_err(e, "cannot write into '%s': it is not a directory", path);
+	}
+	if (errno != ENOENT || (mkdir(path, 0777) < 0 && errno != EEXIST))
+		return pt_err_errno(e, errno, "cannot create the directory '%s'", path);
+	return 0;
+}
+
+char *pt_out_dir_file(const char *dir, const char *name, const char *ext)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return pt_xasprintf("%.*s%s%s%s", (int)n, dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
 }
 
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 {
-	switch (target_of(path)) {
+	int fd = -1;
+	switch (target_of(path, &fd)) {
 	case T_STDOUT:
 		pt_out_init_fd(o, 1, "standard output");
 		return 0;
+	case T_FD: {
+		/* our own descriptor (-o /dev/stdout): write where it points, at its
+		 * offset and with its flags (a `>>` file is appended to) */
+		int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (d < 0)
+			return pt_err_errno(e, errno, "cannot open '%s'", path);
+		pt_out_init_fd(o, d, path);
+		o->own_fd = true;
+		return 0;
+	}
 	case T_DIR:
 		return pt_err(e, "cannot create '%s': it is a directory", path);
 	case T_IN_PLACE: {
@@ -233,7 +328,7 @@ int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 	remove_stale_temps(final);
 	char *tmp = pt_xasprintf("%s.tmp.%ld", final, (long)getpid());
 	struct tmp_node *reg = tmp_register(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0666);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		int er = errno;
 		tmp_unregister(reg);

@@ -4,8 +4,10 @@
  * pt_out_open() writes a file through a temporary "<file>.tmp.<pid>" beside
  * it and only pt_out_commit() renames it into place: a failed run leaves no
  * partial file. A symbolic link is followed (its target is replaced, keeping
- * the target's mode and, where allowed, owner); a device, FIFO or socket is
- * written in place. With pt_out_cleanup_on_signals() a fatal signal removes
+ * the target's mode and, where allowed, owner); a device, FIFO or socket, a
+ * link to one, and a name of one of our descriptors (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N, whatever it points to) are written in place: nothing is
+ * ever created beside them. With pt_out_cleanup_on_signals() a fatal signal removes
  * the temporaries before the process dies of it, and opening a file removes
  * the temporaries of the same name that processes no longer running left.
  */
@@ -48,6 +50,14 @@ int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e);
 /* Is path written in place as one stream: "-", or an existing device, FIFO or
  * socket (/dev/null, /dev/stdout, a pipe)? Nothing can be created beside it. */
 bool pt_out_is_stream(const char *path);
+/* Is path a directory to write files into: it ends in '/' or is an existing
+ * directory (or a link to one)? */
+bool pt_out_is_dir(const char *path);
+/* Make sure the directory path exists: create it (one level, mode 0777 less
+ * the umask) when it does not; an error when something else has the name. */
+int pt_out_make_dir(const char *path, struct pt_err **e);
+/* "<dir>/<name><ext>" (malloc'd), one slash between dir and name. */
+char *pt_out_dir_file(const char *dir, const char *name, const char *ext);
 void pt_out_write(struct pt_out *o, const void *p, size_t n);
 void pt_out_puts(struct pt_out *o, const char *s);
 void pt_out_putc(struct pt_out *o, char c);

@@ -69,6 +69,42 @@ static void test_csv(void **state)
 	pt_table_free(t);
 }
 
+/* --table/--view: tables chosen by name; an unknown or empty name lists the tables there are. */
+static void test_pick(void **state)
+{
+	(void)state;
+	struct pt_table *t[3] = { pt_table_new("ops", "Ops"), pt_table_new("kernels", "Kernels"),
+				  pt_table_new("op", "Op") };
+	bool sel[3];
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_export_pick(t, 3, "kernels", sel, &e), 1);
+	assert_false(sel[0]);
+	assert_true(sel[1]);
+	assert_false(sel[2]);
+	assert_int_equal(pt_export_pick(t, 3, "op,ops,op", sel, &e), 2);
+	assert_true(sel[0] && sel[2] && !sel[1]);
+	assert_int_equal(pt_export_pick(t, 3, "kernel", sel, &e), -1);
+	char *m = pt_err_str(e);
+	assert_string_equal(m, "no table named 'kernel' (there are: ops,kernels,op)");
+	free(m);
+	pt_err_free(e);
+	e = NULL;
+	assert_int_equal(pt_export_pick(t, 3, "ops,", sel, &e), -1);
+	m = pt_err_str(e);
+	assert_string_equal(m, "empty table name in 'ops,' (there are: ops,kernels,op)");
+	free(m);
+	pt_err_free(e);
+	e = NULL;
+	m = pt_export_names(t, 3, 1);
+	assert_string_equal(m, "ops,op");
+	free(m);
+	m = pt_export_names(t, 1, 0);
+	assert_string_equal(m, "");
+	free(m);
+	for (int i = 0; i < 3; i++)
+		pt_table_free(t[i]);
+}
+
 static void test_json(void **state)
 {
 	(void)state;
@@ -223,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_jsonw_quote),
 		cmocka_unit_test(test_text),

@@ -79,7 +79,14 @@ static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum p
 	FILE *fp = tmpfile();
 	struct pt_out out;
 	pt_out_init_fd(&out, fileno(fp), "tmp");
-	pt_export_hints(&out, &h, f, sup);
+	if (f == PT_FMT_CSV && sup) {
+		/* CSV is one table a stream: the two, one after the other, as -o DIR/ writes them */
+		pt_export_hints_csv(&out, &h, false);
+		pt_out_puts(&out, "--\n");
+		pt_export_hints_csv(&out, &h, true);
+	} else {
+		pt_export_hints(&out, &h, f, sup);
+	}
 	assert_int_equal(pt_out_flush(&out, NULL), 0);
 	free(out.buf);
 	free(out.name);
@@ -614,8 +621,14 @@ static void test_suppressed(void **st)
 	pt_hint_knobs_init(&k);
 	pt_hint_knob_set(&k, "hints.disable", "TOP_OPS", NULL);
 	char *s = run_hints(g.m, &k, PT_FMT_CSV, true);
-	HAS(s, "# view: hints\nrank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n"
-	       "# view: hints_suppressed\nrank,scope,rule_id,status,reason,severity,evidence\n");
+	HAS(s, "rank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n"
+	       "--\nrank,scope,rule_id,status,reason,severity,evidence\n");
+	free(s);
+	/* pt_export_hints' CSV is the first table alone */
+	s = run_hints(g.m, &k, PT_FMT_CSV, false);
+	assert_string_equal(s, "rank,scope,rule_id,severity,metric,value,threshold,unit,message,evidence\n");
+	free(s);
+	s = run_hints(g.m, &k, PT_FMT_CSV, true);
 	HAS(s, "0,device:0,INPUT_BOUND,not_evaluated,no device activity,,\n");
 	HAS(s, "0,rank,TOP_OPS,disabled,hints.disable,,\n");
 	free(s);

@@ -477,6 +477,87 @@ static void test_out_link_mode(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A name of one of our descriptors (/dev/fd/N, /proc/self/fd/N, a link to
+ * one: /dev/stdout) is written in place, a regular file behind it included,
+ * at its offset: nothing is created or renamed beside it. -o DIR/ helpers. */
+static void test_out_fd_and_dir(void **state)
+{
+	(void)state;
+	struct pt_err *e = NULL;
+	char dir[] = "/tmp/pt-out-XXXXXX", p[256], l[256], fdp[64], buf[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/captured", dir);
+	put_file(p, "", 0644);
+	int fd = open(p, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "pre,", 4), 4);
+	snprintf(fdp, sizeof(fdp), "/dev/fd/%d", fd);
+	assert_true(pt_out_is_stream(fdp));
+	struct pt_out o;
+	assert_int_equal(pt_out_open(&o, fdp, &e), 0);
+	pt_out_puts(&o, "a");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", fd);
+	assert_int_equal(pt_out_open(&o, fdp, &e), 0);
+	pt_out_puts(&o, "b");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	/* a link to such a name, as /dev/stdout is */
+	snprintf(l, sizeof(l), "%s/out", dir);
+	assert_int_equal(symlink(fdp, l), 0);
+	assert_int_equal(pt_out_open(&o, l, &e), 0);
+	pt_out_puts(&o, "c");
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	/* still our descriptor: the file was appended to, never replaced */
+	assert_int_equal(write(fd, ",post", 5), 5);
+	read_file(p, buf, sizeof(buf));
+	assert_string_equal(buf, "pre,abc,post");
+	close(fd);
+	/* a descriptor not open is an error, and creates nothing */
+	assert_int_equal(pt_out_open(&o, fdp, &e), -1);
+	pt_err_free(e);
+	e = NULL;
+	struct stat st;
+	assert_int_equal(lstat(l, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(l);
+	unlink(p);
+
+	/* directories for -o DIR/ */
+	assert_true(pt_out_is_dir(dir));
+	assert_true(pt_out_is_dir("no-such-dir/"));
+	assert_false(pt_out_is_dir("no-such-file"));
+	char *f = pt_out_dir_file("d/", "t", ".csv");
+	assert_string_equal(f, "d/t.csv");
+	free(f);
+	f = pt_out_dir_file("d//", "t", ".csv");
+	assert_string_equal(f, "d/t.csv");
+	free(f);
+	f = pt_out_dir_file("/", "t", ".csv");
+	assert_string_equal(f, "/t.csv");
+	free(f);
+	snprintf(p, sizeof(p), "%s/sub/", dir);
+	assert_int_equal(pt_out_make_dir(p, &e), 0);
+	assert_int_equal(pt_out_make_dir(p, &e), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/file", dir);
+	put_file(p, "x", 0644);
+	assert_int_equal(pt_out_make_dir(p, &e), -1);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "not a directory"));
+	free(msg);
+	pt_err_free(e);
+	e = NULL;
+	snprintf(p, sizeof(p), "%s/missing/deeper/", dir);
+	assert_int_equal(pt_out_make_dir(p, &e), -1);
+	pt_err_free(e);
+	e = NULL;
+	snprintf(p, sizeof(p), "%s/file", dir);
+	unlink(p);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* Temporaries left by processes that no longer exist are removed when the
  * same output is written again; those of live processes are kept, and so is
  * anything that is not a regular file. */
@@ -651,7 +732,8 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
-		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
+		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode),
+		cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

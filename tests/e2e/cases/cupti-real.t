@@ -4,7 +4,7 @@ D='$SRC/testdata/cupti'
 K='$SRC/testdata/kineto'
 # the vector-add program (cupti.md §8.5): 3 iterations of 2 copies in, a memset, two kernels on
 # two streams joined by an event, a copy out; every kernel joins its launch, every copy its call
-run "proftool info --format csv $D/real-13.0-h200-vecadd.cdump | sed -n '/^device_id,key,value/,\$p'"
+run "proftool info --table stats --format csv $D/real-13.0-h200-vecadd.cdump | sed -n '/^device_id,key,value/,\$p'"
 run proftool summary $D/real-13.0-h200-vecadd.cdump --view gpu --format csv
 run proftool export $D/real-13.0-h200-vecadd.cdump --table kernels --format csv
 # NVTX through CUPTI: the range gets the GPU time of the work launched inside it
@@ -38,7 +38,7 @@ run "proftool summary $D/real-13.0-h200-torch-loop.cdump --view kernel --format 
 # both at once: the collector, subscribed first, keeps every step (3 + 3 + 6 profiled + 3) ...
 run "proftool summary $D/real-13.0-h200-torch-beside-profiler.cdump --view kernel --format csv >k.csv && python3 mix.py $K/real-torch2.11-h200-loop.pt.trace.json.gz k.csv 15"
 # ... and torch.profiler's trace of that run holds CPU events only (Kineto's CUPTI set-up failed)
-run "proftool info --format csv $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
+run "proftool info --table devices --format csv $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
 run "proftool summary $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz --view kernel --format csv"
 run "proftool summary $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz --view operator --format csv --top 3 | cut -d, -f1-4"
 # the real torch.profiler trace itself (issue #27): per-kernel calls and exact totals equal the

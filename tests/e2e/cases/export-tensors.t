@@ -40,7 +40,7 @@ run proftool export dump --table tensors --format jsonl
 run proftool export dump --table tensors --device 1
 # holders at node 1 from the export equal memory --at 1 (tensor ids, largest first)
 run "proftool export dump --table tensors --device 0 2>/dev/null | awk -F, 'NR > 1 && \$2 == 1 && \$12 != \"\" && \$12 <= 1 && 1 <= \$13 {print \$7, \$3}' | sort -k1,1nr -k2,2n | awk '{print \$2}' | paste -sd' '"
-run "proftool memory dump --device 0 --at 1 --format csv 2>/dev/null | awk -F, '/^device_id,graph_id,node_index,tensor_id/ {h=1; next} h && NF > 1 && \$2 == 1 {print \$4}' | paste -sd' '"
+run "proftool memory dump --device 0 --at 1 --format csv --table memory_holders 2>/dev/null | awk -F, '/^device_id,graph_id,node_index,tensor_id/ {h=1; next} h && NF > 1 && \$2 == 1 {print \$4}' | paste -sd' '"
 run proftool import dump -o m.ptm
 run 'proftool export m.ptm --table tensors | md5sum; proftool export dump --table tensors 2>/dev/null | md5sum'
 run proftool export m.ptm --table tensors --device 7

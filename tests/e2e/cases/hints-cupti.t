@@ -38,7 +38,7 @@ run proftool hints gap.cdump --hint hints.disable=TOP_OPS --time-unit us
 run proftool hints gap.cdump --hint hints.disable=TOP_OPS --format csv --fail-on warn
 run proftool hints gap.cdump --hint hints.disable=TOP_OPS --format csv --fail-on info
 run proftool hints gap.cdump --hint hints.step_gap.ms=1 --hint hints.disable=TOP_OPS --format csv
-run proftool hints gap.cdump --format csv --show-suppressed
+run "proftool hints gap.cdump --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv"
 run proftool hints gap.cdump --show-suppressed
 # nothing fires
 run proftool hints nogap.cdump --hint hints.disable=TOP_OPS --fail-on info

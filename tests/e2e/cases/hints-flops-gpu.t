@@ -47,8 +47,8 @@ run proftool hints low.cdump $OFF --format json
 # the same FLOPs, time and peak as proftool flops
 run proftool flops low.cdump --by model --format csv
 run proftool hints low.cdump $OFF --hint hints.flops_util.peak_tflops=100 --format csv
-run "proftool hints ok.cdump $OFF --format csv --show-suppressed | grep -c LOW_FLOPS_UTIL"
+run "proftool hints ok.cdump $OFF --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep -c LOW_FLOPS_UTIL"
 for d in cov nosizes nopeak; do
-	run "proftool hints $d.cdump $OFF --format csv --show-suppressed | grep LOW_FLOPS_UTIL"
+	run "proftool hints $d.cdump $OFF --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep LOW_FLOPS_UTIL"
 done
 run "proftool hints nopeak.cdump $OFF --hint hints.flops_util.peak_tflops=500 --format csv | grep -o 'LOW_FLOPS_UTIL,warn,util_pct,[0-9.]*'"

@@ -24,5 +24,5 @@ run proftool hints low
 run proftool hints low --format json
 run proftool hints low --format csv --hint hints.flops_util.peak_tflops=100
 run 'proftool hints ok --format csv | grep -c LOW_FLOPS_UTIL'
-run 'proftool hints cov --format csv --show-suppressed | grep LOW_FLOPS_UTIL'
+run 'proftool hints cov --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep LOW_FLOPS_UTIL'
 run proftool hints --explain LOW_FLOPS_UTIL --hint hints.flops_util.low_pct=25

@@ -25,13 +25,13 @@ run proftool hints near $OFF
 run proftool hints near $OFF --format json
 run proftool hints near $OFF --format jsonl
 # the peak and its node are those of proftool memory; peak_ns is the first start of Add-op2
-run 'proftool memory near --format csv 2>/dev/null | sed -n 4,5p'
+run 'proftool memory near --format csv --table memory_graphs 2>/dev/null'
 run 'proftool memory near --by time --format csv 2>/dev/null'
 run 'proftool hints ok --format csv 2>/dev/null | grep -c MEMORY_NEAR_CAPACITY'
 run 'proftool hints near --hint hints.memory.peak_pct=95 --format csv 2>/dev/null | grep -c MEMORY_NEAR_CAPACITY'
 run 'proftool hints near --hint hints.memory.peak_pct=93.7 --format csv 2>/dev/null | grep -c MEMORY_NEAR_CAPACITY'
-run 'proftool hints nocap --format csv --show-suppressed 2>/dev/null | grep MEMORY_NEAR_CAPACITY'
+run 'proftool hints nocap --format csv --show-suppressed -o hs/ 2>/dev/null && cat hs/hints.csv hs/hints_suppressed.csv | grep MEMORY_NEAR_CAPACITY'
 # the memory file alone (no step trace, no tasks): the rule still runs, without a time of the peak
 run 'mkdir alone && cp near/memory_usage_0.pb alone/'
-run proftool hints alone --format csv --show-suppressed
+run "proftool hints alone --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv"
 run proftool hints --explain MEMORY_NEAR_CAPACITY --hint hints.memory.peak_pct=80

@@ -18,7 +18,7 @@ steps() { printf 'steps 3 fp-at 1ms\nop Default/MatMul-op1 type MatMul dur 100us
 for d in gated open empty healthy; do run proftool-gen $d.desc -o $d; done
 # case 12: no STEP_GAP or INPUT_BOUND -> MD_PIPELINE suppressed by G1; MD_QUEUE outcome 4 (info)
 run proftool hints gated --show-suppressed
-run proftool hints gated --format csv --show-suppressed
+run "proftool hints gated --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv"
 run proftool hints gated --format json --show-suppressed
 run proftool hints gated --format jsonl --show-suppressed
 run proftool hints gated --format csv --fail-on warn

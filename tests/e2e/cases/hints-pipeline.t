@@ -37,9 +37,9 @@ run 'proftool hints skew --hint hints.pp.stages=4 --format csv 2>/dev/null | gre
 run 'proftool hints even --hint hints.pp.stages=2 --format csv 2>/dev/null | grep -c PP_STAGE'
 # not evaluated: no stage count, a count that does not divide the ranks, one stage, no receive ops
 for h in '' '--hint hints.pp.stages=3' '--hint hints.pp.stages=1'; do
-	run "proftool hints skew $h --format csv --show-suppressed 2>/dev/null | grep 'PP_STAGE_COMM.*not_evaluated'"
+	run "proftool hints skew $h --format csv --show-suppressed -o hs/ 2>/dev/null && cat hs/hints.csv hs/hints_suppressed.csv | grep 'PP_STAGE_COMM.*not_evaluated'"
 done
-run 'proftool hints norecv --hint hints.pp.stages=2 --format csv --show-suppressed 2>/dev/null | grep PP_STAGE'
+run 'proftool hints norecv --hint hints.pp.stages=2 --format csv --show-suppressed -o hs/ 2>/dev/null && cat hs/hints.csv hs/hints_suppressed.csv | grep PP_STAGE'
 run proftool hints skew --hint hints.pp.stages=0
 run proftool hints --explain PP_STAGE_COMM --hint hints.pp.stages=2
 run proftool hints --explain PP_STAGE_FLOPS

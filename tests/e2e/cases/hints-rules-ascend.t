@@ -33,18 +33,18 @@ D
 mdjob h2d 0
 mdjob fed 3
 # the get_next samples the verdict reads
-run "proftool dataset h2d --format csv | grep -E '^(queue|get_next|host),'"
-run "proftool dataset fed --format csv | grep -E '^(queue|get_next|host),'"
+run "proftool dataset h2d --format csv --table queues | grep -E '^(queue|get_next|host),'"
+run "proftool dataset fed --format csv --table queues | grep -E '^(queue|get_next|host),'"
 formats h2d MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP
 formats fed MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP
 # G2 names itself under --show-suppressed; with the MindData gates off both are shown
-run "proftool hints h2d --format csv --show-suppressed --hint hints.disable=\$(except MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP) | grep -v ',disabled,'"
+run "proftool hints h2d --format csv --show-suppressed --hint hints.disable=\$(except MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP) -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep -v ',disabled,'"
 run "proftool hints h2d --show-suppressed --hint hints.disable=\$(except MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP) | grep -v '^\[disabled\]'"
 run "proftool hints h2d --format csv --hint hints.gate.minddata=off --hint hints.disable=\$(except MD_QUEUE MD_PIPELINE MD_BOTTLENECK_OP STEP_GAP)"
 # within one rule and rank, hints go by scope (hints.md §1.1): MD_OP_CPU of op:ImageFolderOp_3 (8 idle
 # workers) before op:MapOp_2 (CPU-bound), where proftool dataset lists the ops from the root down
 run "proftool hints fed --format csv --hint hints.disable=\$(except MD_OP_CPU STEP_GAP) | cut -d, -f1-6"
-run "proftool dataset fed --format csv | grep ',MD_OP_CPU,' | cut -d, -f1-6"
+run "proftool dataset fed --format csv --table hints | grep ',MD_OP_CPU,' | cut -d, -f1-6"
 # proftool dataset shows the same MD_QUEUE row, ungated, with the same digits
 run "proftool dataset h2d --format jsonl | grep '\"view\":\"hints\"'"
 run "proftool dataset fed --format jsonl | grep '\"view\":\"hints\"'"

@@ -35,7 +35,7 @@ run "proftool export skew --table api --format csv | cut -d, -f1-6"
 formats skew RANK_SPREAD
 formats even RANK_SPREAD
 # one rank alone
-run "proftool hints skew --device 1 --format csv --show-suppressed | grep RANK_SPREAD"
+run "proftool hints skew --device 1 --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep RANK_SPREAD"
 
 # RANK_STEP_GAP: two ranks, three 10 ms steps; the device starts steps 2 and 3 GAP µs after the step
 # began (the previous step's work ends at its end). Gaps 1 and 2 ms: rank 1 waits 33.3% more than the

@@ -34,7 +34,7 @@ run "proftool hints slow $OFF --hint hints.slow_link.pct=60 --format csv"
 run proftool hints even $OFF
 run proftool hints --explain SLOW_LINK --hint hints.slow_link.pct=30
 # one device selected: only its own HCCL directory is read
-run "proftool hints slow --device 1 $OFF --format csv --show-suppressed | grep SLOW_LINK"
+run "proftool hints slow --device 1 $OFF --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep SLOW_LINK"
 # the model keeps every event as read; the model file round-trips them
 run 'proftool dump slow 2>/dev/null | grep -E "^(hccl|stat device=. hccl)"'
 run 'proftool import slow -o slow.ptm 2>/dev/null && proftool dump slow.ptm | grep -v "^source" | md5sum && proftool dump slow 2>/dev/null | grep -v "^source" | md5sum'

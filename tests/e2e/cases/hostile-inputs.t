@@ -92,7 +92,7 @@ ops = [{'op_id': i, 'op_type': 'Map', 'num_workers': 1, 'children': [i + 1] if i
         'metrics': {'output_queue': {'size': [1] * 4, 'length': 8}}} for i in range(20000)]
 json.dump({'sampling_interval': 10, 'op_info': ops}, open('j/pipeline_profiling_0.json', 'w'))"
 run limited 900000 proftool import j -o j.ptm
-run 'proftool dataset j.ptm --format csv | wc -l'
+run 'proftool dataset j.ptm --format csv -o j/ && cat j/*.csv | wc -l'
 rm -rf k && cp -r text k && python3 -c "print('{\"DeviceInfo\": ' + '[' * 100000 + ']' * 100000 + '}')" >k/info.json.0
 run limited 400000 proftool import k -o k.ptm
 

@@ -120,4 +120,4 @@ PY
 run proftool import md -o md.ptm
 run 'proftool dump md.ptm | grep -E "^stat device=0 minddata\.(pipeline|cpu|device_queue)\."'
 analyse md.ptm
-run "proftool dataset md.ptm --format csv >md.csv && cut -c 1-100 md.csv | grep -E '^(op_id|3,|queue,|host,)'"
+run "proftool dataset md.ptm --format csv -o md/ && cat md/ops.csv md/queues.csv md/stages.csv md/batches.csv | cut -c 1-100 | grep -E '^(op_id|3,|queue,|host,)'"

@@ -34,6 +34,6 @@ run python3 sum.py c.pt.trace.json
 ev1='{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 1.0, "dur": 2.0, "args": {"Collective name": {"x": 1}, "In msg nelems": 8}}'
 ev2='{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 4.0, "dur": 2.0, "args": {"Collective name": "broadcast", "In msg nelems": "many", "Out msg nelems": -3, "Group size": [2], "dtype": null}}'
 printf '{"schemaVersion": 1, "distributedInfo": {"backend": 7, "rank": 0}, "traceEvents": [\n%s,\n%s\n]}\n' "$ev1" "$ev2" >bad-comm.json
-run "proftool info bad-comm.json --format csv | sed -n '/^device_id,rank/,\$p'; proftool dump bad-comm.json | grep -E '^(event-arg|range-info)'"
+run "proftool info --table collectives bad-comm.json --format csv | sed -n '/^device_id,rank/,\$p'; proftool dump bad-comm.json | grep -E '^(event-arg|range-info)'"
 printf '{"schemaVersion": 1, "distributedInfo": {"backend": "gloo", "rank": 3}, "traceEvents": [\n%s\n]}\n' "$ev1" >gloo.json
-run "proftool info gloo.json --format csv | sed -n '/^device_id,rank/,\$p'"
+run "proftool info --table collectives gloo.json --format csv | sed -n '/^device_id,rank/,\$p'"

@@ -48,13 +48,13 @@ for t in critical_path_cuda_event_sync_event_sync_trace critical_path_simple_add
 	run "proftool steps $F/$t.json.gz --format csv >s.csv && python3 check.py $F/$t.json.gz s.csv steps"
 done
 # the importer's facts, and a model written and read back gives the same kernel table
-run "proftool info --format csv $F/critical_path_simple_add_benchmark_result_493459_1694039959_trace.json.gz | sed -n '/^device_id,key,value/,\$p'"
+run "proftool info --table stats --format csv $F/critical_path_simple_add_benchmark_result_493459_1694039959_trace.json.gz | sed -n '/^device_id,key,value/,\$p'"
 run proftool steps $F/trace_compare_base_base.json.gz --format csv
 run proftool import $F/trace_compare_base_base.json.gz -o base.ptm
 run "proftool summary base.ptm --view kernel --format csv | cmp - k.csv && echo same"
 run "proftool summary base.ptm --view operator --format csv | cut -d, -f1-5"
 # the four traces as one directory: one model, a CPU and a GPU device per file
-run "mkdir ranks && cp $F/*.json.gz ranks/ && proftool info ranks --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
+run "mkdir ranks && cp $F/*.json.gz ranks/ && proftool info --table devices ranks --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
 # beside another input: a CUPTI dump generated here
 printf 'header cupti=130001 pid=7 flags=default-clock,rewritten,system-tids\nkinds default\nclock cupti=1000 real=1000\nbuffer\n  rec RUNTIME cbid=211 start=100 end=200 processId=7 threadId=7 correlationId=1\n  rec CONCURRENT_KERNEL start=300 end=400 deviceId=0 contextId=1 streamId=7 correlationId=1 name="k1"\nend-buffer\nend\n' >one.cdtxt
 run "proftool-gen cupti one.cdtxt -o one.cdump && proftool import $F/trace_compare_base_base.json.gz one.cdump -o both.ptm && proftool summary both.ptm --view kernel --format csv | cut -d, -f1-4"

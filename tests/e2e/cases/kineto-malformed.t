@@ -26,7 +26,7 @@ run proftool import ts-big.json -o x.ptm
 printf '%s\n' "$good" | sed 's/, "dur": 1.125//' >no-dur.json
 run proftool import no-dur.json -o x.ptm
 printf '%s\n' "$good" | sed 's/"dur": 1.125/"dur": -1.125/' >neg-dur.json
-run "proftool export neg-dur.json --table kernels; proftool info neg-dur.json --format csv | grep kineto"
+run "proftool export neg-dur.json --table kernels; proftool info neg-dur.json --format csv --table stats | grep kineto"
 # wrong types: traceEvents an object, an event a number, baseTimeNanoseconds a string
 printf '{"schemaVersion": 1, "traceEvents": {"a": 1}}' >events-object.json
 run proftool import events-object.json -o x.ptm
@@ -51,4 +51,4 @@ run test -e x.ptm
 ev3='{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 11, "tid": 11, "ts": 6.000, "dur": 1.5, "args": {"correlation": 6}}'
 ev4='{"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 8.25, "dur": 1.125, "args": {"device": 0, "stream": 7, "correlation": 6}}'
 printf '{"schemaVersion": 1, "traceEvents": [%s, %s, %s, %s]}\n' "$ev1" "$ev2" "$ev3" "$ev4" >two-pids.json
-run "proftool import two-pids.json -o two.ptm && proftool export two.ptm --table kernels && proftool info two.ptm --format csv | grep kineto"
+run "proftool import two-pids.json -o two.ptm && proftool export two.ptm --table kernels && proftool info two.ptm --format csv --table stats | grep kineto"

@@ -3,7 +3,7 @@
 # malformed python_function is fatal only when it is imported.
 K='$SRC/testdata/kineto'
 run "proftool import $K/train-current.pt.trace.json -o off.ptm && proftool import --kineto-python-functions $K/train-current.pt.trace.json -o on.ptm"
-run "proftool info off.ptm --format csv | grep -E 'python|imported'; proftool info on.ptm --format csv | grep -E 'python|imported'"
+run "for m in off on; do for t in devices stats; do proftool info \$m.ptm --format csv --table \$t; done | grep -E 'python|imported'; done"
 run "proftool summary off.ptm --view overview | grep -c PythonOp; proftool summary on.ptm --view overview | grep PythonOp"
 run "proftool dump on.ptm | grep -c PythonOp; proftool dump off.ptm | grep -c PythonOp"
 # kernels, their operators and the steps: identical with and without the Python functions
@@ -13,7 +13,7 @@ run "proftool steps off.ptm --format csv >a.csv && proftool steps on.ptm --forma
 ev1='{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1.000, "dur": 2.5, "args": {"correlation": 5}}'
 py='{"ph": "X", "cat": "python_function", "name": "train.py(12): step", "pid": 10, "tid": 10, "ts": "0.5", "dur": 4.0, "args": {"Python id": 3}}'
 printf '{"schemaVersion": 1, "baseTimeNanoseconds": 1000000000, "traceEvents": [\n%s,\n%s\n]}\n' "$ev1" "$py" >bad-py.json
-run "proftool import bad-py.json -o x.ptm && proftool info x.ptm --format csv | grep python"
+run "proftool import bad-py.json -o x.ptm && proftool info x.ptm --format csv --table stats | grep python"
 run proftool import --kineto-python-functions bad-py.json -o y.ptm
 run test -e y.ptm
 sed 's/"ts": "0.5"/"ts": 0.5/' bad-py.json >good-py.json

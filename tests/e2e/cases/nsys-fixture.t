@@ -12,7 +12,7 @@ run "proftool summary $F --view kernel --format csv >k.csv && python3 $SRC/tests
 run "python3 $SRC/tests/nsys-stats.py $F api"
 run "proftool summary $F --view api --format csv >a.csv && python3 $SRC/tests/nsys-stats.py $F api a.csv"
 # what was imported, and from where; the file is never written (no journal beside it either)
-run "proftool info $F --format csv | sed -n '/^device_id,kind/,\$p'"
+run "for t in devices stats; do proftool info --table \$t $F --format csv; done | sed -n '/^device_id,kind/,\$p'"
 run proftool summary $F --view memcpy --format csv
 # a model written and read back gives the same tables
 run "proftool import $F -o saxpy.ptm && proftool summary saxpy.ptm --view kernel --format csv | cmp - k.csv && echo same"

@@ -13,7 +13,7 @@ run "proftool dump train.sqlite | grep -E '^(track|range-info|sync-info|copy-inf
 run "proftool dump train.sqlite | grep -c '^gpu-link'"
 # --input-format nsys, a directory of exports (one model), and beside a Kineto trace
 run "proftool import --input-format nsys train.sqlite -o t.ptm && proftool summary t.ptm --view kernel --format csv | cmp - k.csv && echo same"
-run "mkdir dir && cp train.sqlite dir/a.sqlite && cp train.sqlite dir/b.sqlite && echo x >dir/notes.txt && proftool info dir --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
+run "mkdir dir && cp train.sqlite dir/a.sqlite && cp train.sqlite dir/b.sqlite && echo x >dir/notes.txt && proftool info --table devices dir --format csv | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
 run "proftool import --input-format kineto train.sqlite -o x.ptm"
 # an older layout: no globalPid, no shortName, no eventClass, no TARGET_INFO tables
 cat >old.nsysdesc <<'DESC'
@@ -31,7 +31,7 @@ sql "DROP TABLE TARGET_INFO_GPU"
 DESC
 run "proftool-gen nsys old.nsysdesc -o old.sqlite && proftool summary old.sqlite --view kernel --format csv >ok.csv && cat ok.csv && python3 $SRC/tests/nsys-stats.py old.sqlite kern ok.csv"
 run "proftool summary old.sqlite --view memcpy --format csv | cut -d, -f1-4"
-run "proftool info old.sqlite --format csv | sed -n '/^device_id,kind/,\$p'"
+run "for t in devices stats; do proftool info --table \$t old.sqlite --format csv; done | sed -n '/^device_id,kind/,\$p'"
 # two processes in one export: a CPU and a GPU device each, each process's work joined to its own
 # calls and ranges (the correlation ids are per process)
 cat >mp.nsysdesc <<'DESC'

@@ -45,7 +45,7 @@ done
 { cat "$SRC/testdata/nsys/train.nsysdesc"; echo 'sql "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET \"end\" = start - 5 WHERE rowid = 1"';
   echo 'sql "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9000000000000000000 WHERE rowid = 2"';
   echo 'sql "UPDATE NVTX_EVENTS SET \"end\" = NULL WHERE rowid = 2"'; } >skip.nsysdesc
-run "proftool-gen nsys skip.nsysdesc -o skip.sqlite && proftool info skip.sqlite --format csv | sed -n '/^device_id,key/,\$p'"
+run "proftool-gen nsys skip.nsysdesc -o skip.sqlite && proftool info --table stats skip.sqlite --format csv | sed -n '/^device_id,key/,\$p'"
 # in a directory walk another program's database is skipped with a warning, a damaged one names
 # the file; among several paths the failing file is named
 run "mkdir d && cp good.sqlite d/a.sqlite && cp other.sqlite d/b.sqlite && : >d/empty.sqlite && proftool import d -o d.ptm"

@@ -19,7 +19,7 @@ run "proftool summary nv.sqlite --view kernel --format csv >k.csv && python3 che
 run proftool summary nv.sqlite --view api --format csv
 run proftool summary nv.sqlite --view memcpy --format csv
 run proftool steps nv.sqlite --format csv
-run "proftool info nv.sqlite --format csv | sed -n '/^device_id,kind/,\$p'"
+run "for t in devices stats; do proftool info --table \$t nv.sqlite --format csv; done | sed -n '/^device_id,kind/,\$p'"
 run "proftool dump nv.sqlite | grep -E '^(track|range-info|gpu-link|source)'"
 # damaged: a kernel name StringTable lacks, a call table without its callback ids
 run "cp nv.sqlite bad.sqlite && python3 -c 'import sqlite3; d = sqlite3.connect(\"bad.sqlite\"); d.execute(\"UPDATE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL SET name = 777 WHERE _id_ = 2\"); d.commit()' && proftool import bad.sqlite -o b.ptm"

@@ -1,7 +1,7 @@
 # proftool summary: the gpu, api and memcpy views (summary.md §3.11, §3.12, §8.7) on a generated CUPTI dump.
 run proftool-gen cupti "'$SRC/tests/gen/cases/summary-gpu.cdtxt'" -o gpu.cdump
 run proftool summary gpu.cdump --view gpu,api --time-unit ns
-run proftool summary gpu.cdump --view device,overview,memcpy,gpu,api --format csv
+run "rm -rf v; proftool summary gpu.cdump --view device,overview,memcpy,gpu,api --format csv -o v/ && tail -n +1 v/*.csv"
 run proftool summary gpu.cdump --view memcpy --time-unit ns
 run proftool summary gpu.cdump --view gpu,api --no-demangle --format jsonl
 # JSON documents of the gpu and api views (DESIGN §1: one document, every view)
@@ -11,13 +11,13 @@ run proftool summary gpu.cdump --view gpu --format json --time-unit us
 run proftool summary gpu.cdump --view gpu --hint hints.launch.queue_delay_us=0 --hint hints.launch.runtime_us=0.015 --time-unit ns
 run proftool summary gpu.cdump --view api --sorted-by cpu-min --time-unit ns
 run proftool summary gpu.cdump --view gpu --sorted-by calls --name 'CUDA' --top 2 --format csv
-run proftool summary gpu.cdump --view kernel,gpu,api --time-window 0:300ns --format csv
+run "rm -rf v; proftool summary gpu.cdump --view kernel,gpu,api --time-window 0:300ns --format csv -o v/ && tail -n +1 v/*.csv"
 run proftool summary gpu.cdump --view api --hint hints.launch.queue_delay_us=x
 run proftool summary gpu.cdump --view api --hint queue=1
 run 'proftool summary gpu.cdump --comm-pattern "("'
 # malformed and truncated dumps
 run 'head -c 40 gpu.cdump > short.cdump; proftool summary short.cdump'
-run 'head -c 900 gpu.cdump > cut.cdump; proftool summary cut.cdump --view api,gpu --format csv'
+run 'head -c 900 gpu.cdump > cut.cdump; rm -rf v; proftool summary cut.cdump --view api,gpu --format csv -o v/ && tail -n +1 v/*.csv'
 # launch statistics of the call durations (summary.md §3.12): one kernel launched 5 times with calls of
 # 10, 50, 20, 40, 30 ns: api_avg 30, api_p50 = rank ceil(2.5) = 3rd = 30, api_p90 = rank ceil(4.5) = 5th
 # = 50, api_max 50; launch delays 5 each (p50 = p90 = max = 5); hints.launch.runtime_us=0.035: the

@@ -21,4 +21,4 @@ run 'proftool summary job1.ptm --view device --format csv | grep -v ",0,,,,,,,,,
 run proftool summary job1.ptm --view device --steps 1-2
 run proftool summary job1.ptm --view device --steps 2-3 --format json
 # the same mean idle feeds MD_CPU_BUSY: busy = 100 - 10 = 90 > 80 (ascend.md §6: "90 % busy")
-run 'proftool dataset $SHARED/fixtures/mindinsight/minddata --format csv 2>/dev/null | grep MD_CPU_BUSY'
+run 'proftool dataset $SHARED/fixtures/mindinsight/minddata --format csv --table hints 2>/dev/null | grep MD_CPU_BUSY'

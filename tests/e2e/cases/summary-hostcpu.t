@@ -58,14 +58,14 @@ run proftool summary job --view device --format csv --steps 2-3
 run proftool summary job --view device --steps 2-3
 run proftool summary job --view device --format json --time-window 250us:
 run proftool summary job --view device --time-window 10s:
-run proftool summary job --view device,distributed --format csv --device 0
+run "rm -rf v; proftool summary job --view device,distributed --format csv --device 0 -o v/ && tail -n +1 v/*.csv"
 run proftool summary nostep --view device
 run proftool summary nostep --view device --format csv
 run proftool summary unstamped --view device --format csv
 run proftool summary iter --view device --format csv
 run proftool summary nots --view device --format csv
 # one computation: the `all` idle of the summary is MD_CPU_BUSY's mean idle
-run 'proftool dataset job --format csv --hint hints.md_cpu.busy_pct=50 2>/dev/null | grep MD_CPU_BUSY'
+run 'proftool dataset job --format csv --table hints --hint hints.md_cpu.busy_pct=50 2>/dev/null | grep MD_CPU_BUSY'
 run 'proftool hints job --format csv --hint hints.md_cpu.busy_pct=50 2>/dev/null | grep MD_CPU_BUSY'
 run 'proftool summary job --view device --format csv 2>/dev/null | grep ",all,"'
 # a model file gives the same bytes as the raw dump
@@ -91,11 +91,11 @@ pipeline() {
 { devq; cpu "$stamps"; pipeline; } >ops-nostep.desc
 { steps; devq; cpu ""; pipeline; } >ops-unstamped.desc
 for d in ops ops-nostep ops-unstamped; do proftool-gen $d.desc -o $d >/dev/null; done
-run 'proftool dataset ops --format csv 2>/dev/null | sed -n "/^op_id,op_type,num_workers,step,/,/^$/p"'
+run 'proftool dataset ops --format csv --table op_cpu 2>/dev/null | sed -n "/^op_id,op_type,num_workers,step,/,/^$/p"'
 run 'proftool dataset ops 2>/dev/null | sed -n "/op CPU per step/,/^$/p"'
 run "proftool dataset ops --format json 2>/dev/null | jq -c '.views[] | select(.name == \"op_cpu\")'"
 run 'proftool dataset ops --format jsonl 2>/dev/null | grep "\"view\":\"op_cpu\""'
-run 'proftool dataset ops --format csv --time-unit us 2>/dev/null | grep -c "^[01],[A-Za-z]*Op,[0-9],[0-9a-z]*,"'
+run 'proftool dataset ops --format csv --table op_cpu --time-unit us 2>/dev/null | grep -c "^[01],[A-Za-z]*Op,[0-9],[0-9a-z]*,"'
 run "proftool dataset ops-nostep --format json 2>/dev/null | jq -c '[.views[].name]'"
 run "proftool dataset ops-unstamped --format json 2>/dev/null | jq -c '[.views[].name]'"
 run "proftool dataset ops --format json 2>/dev/null | jq -c '[.views[].name]'"

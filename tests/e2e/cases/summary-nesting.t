@@ -5,7 +5,7 @@
 # C: op2 nests in op1; op1 launches kernel1 itself; op3 launches kernel3.
 for c in a b c; do
 	run proftool-gen cupti "'$SRC/tests/gen/cases/summary-nest-$c.cdtxt'" -o $c.cdump
-	run proftool summary $c.cdump --view overview,operator,kernel --op-detail --format csv
+	run "rm -rf v; proftool summary $c.cdump --view overview,operator,kernel --op-detail --format csv -o v/ && tail -n +1 v/*.csv"
 done
 run proftool summary b.cdump --view overview,model --time-unit ns
 # --thread-sep: one group per thread (tid 10, then 11), ratios per group
