@@ -20,6 +20,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -156,6 +157,7 @@ static const uint8_t *at(struct cf *f, uint64_t off, size_t len)
 		}
 		f->wlen += (size_t)n;
 	}
+	pt_progress_report(f->path, off + f->wlen, f->size);
 	return f->win;
 }
 

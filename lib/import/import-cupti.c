@@ -40,6 +40,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -582,6 +583,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead, as the mapping had */
 	int rc = import_one(m, path, fd, (size_t)size, diag, e);
+	pt_progress_end();
 	close(fd);
 	if (rc && !named)
 		pt_err(e, "'%s'", path);

@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "fmt.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #define OUT_BUF (256 * 1024)
@@ -207,6 +208,7 @@ bool pt_out_is_stream(const char *path)
 
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 {
+	pt_progress_end(); /* a progress line on the terminal goes before output can follow it */
 	switch (target_of(path)) {
 	case T_STDOUT:
 		pt_out_init_fd(o, 1, "standard output");
