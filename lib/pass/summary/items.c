@@ -24,6 +24,60 @@ void sum_item_free(struct item *x)
 	for (size_t i = 0; i < x->sub.n; i++)
 		sum_item_free(&x->sub.v[i]);
 	pt_vec_free(&x->sub);
+	if (x->durs) {
+		pt_hashmap_free(x->durs);
+		free(x->durs);
+		x->durs = NULL;
+	}
+}
+
+void sum_item_dur(struct item *x, int64_t d)
+{
+	if (!x->durs) {
+		x->durs = pt_xmalloc(sizeof(*x->durs));
+		pt_hashmap_init(x->durs);
+	}
+	++*pt_hashmap_put(x->durs, (uint64_t)d, 0, NULL);
+}
+
+static int cmp_dur(const void *pa, const void *pb)
+{
+	const int64_t *a = pa, *b = pb;
+	return cmp_i64(a[0], b[0]);
+}
+
+int64_t sum_item_median(const struct item *x)
+{
+	const struct pt_hashmap *h = x->durs;
+	if (!h || !h->n)
+		return 0;
+	/* (duration, count) pairs in ascending duration */
+	int64_t *p = pt_xmalloc(h->n * 2 * sizeof(*p));
+	size_t n = 0;
+	uint64_t total = 0;
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->used[i]) {
+			p[2 * n] = (int64_t)h->keys[i];
+			p[2 * n + 1] = (int64_t)h->vals[i];
+			total += h->vals[i];
+			n++;
+		}
+	qsort(p, n, 2 * sizeof(*p), cmp_dur);
+	/* the values at 0-based ranks lo = (total-1)/2 and hi = total/2 */
+	uint64_t lo = (total - 1) / 2, hi = total / 2, seen = 0;
+	int64_t a = 0, b = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t next = seen + (uint64_t)p[2 * i + 1];
+		if (lo >= seen && lo < next)
+			a = p[2 * i];
+		if (hi >= seen && hi < next) {
+			b = p[2 * i];
+			break;
+		}
+		seen = next;
+	}
+	free(p);
+	return ravg(a + b, 2);
 }
 
 void sum_items_free(struct items *it)
