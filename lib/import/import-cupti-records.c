@@ -385,6 +385,8 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	case PT_CK_MARKER_DATA:
 		if (get(r, o[F_PAYLOADKIND]) == 1)
 			*pt_hashmap_put(&f->mdata, get(r, o[F_ID]), 0, NULL) = get(r, o[F_PAYLOAD]) + 1;
+		else if (get(r, o[F_PAYLOADKIND]) == 0) /* a double: the run CPU utilisation markers */
+			*pt_hashmap_put(&f->mdata0, get(r, o[F_ID]), 0, NULL) = get(r, o[F_PAYLOAD]);
 		break;
 	case PT_CK_NAME:
 		if (get(r, o[F_OBJKIND]) == 2 && o[F_OBJID].size) {
