@@ -170,9 +170,17 @@ struct item {
 	int64_t first;
 	int64_t a, b, c, d; /* view-specific extras */
 	PT_VEC(struct item) sub;
-	/* kernel and api views: duration -> count, for the exact median; memory
-	   grows with the distinct durations of a name, not with its calls */
-	struct pt_hashmap *durs;
+	/* kernel and api views: the durations, for the exact median (items.c) */
+	struct sum_durs *durs;
+};
+
+/* Durations of an item: the latest ones as they come (at most SUM_DURS_BUF), merged now and then
+ * into sorted (duration, count) runs, so that memory grows with the distinct durations of a name,
+ * not with its calls. */
+#define SUM_DURS_BUF 512
+struct sum_durs {
+	PT_VEC(int64_t) buf;
+	PT_VEC(int64_t) runs; /* duration, count, ... ascending by duration */
 };
 
 struct items {
