@@ -10,6 +10,7 @@
 #include "model/ptm.h"
 #include "support/out.h"
 #include "support/parse.h"
+#include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
 #include "table/table.h"
@@ -265,6 +266,7 @@ void pt_print_error(struct pt_err *e)
 
 int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e)
 {
+	pt_progress_end();
 	pt_diag_print(&c->diag, stderr);
 	pt_diag_free(&c->diag);
 	if (rc) {

@@ -19,8 +19,9 @@ The reports, as nsys writes their queries:
     (runtime) and 1 (driver) are left out. nsys 2022 exports with backtraces
     hold each call twice, the second time as event class 67 under the name
     without its version suffix, and the report counts both.
-proftool's views print count, total, avg (the mean rounded to the ns, half up),
-min and max; they have no median, which is printed here but not compared.
+proftool's views print count, total, avg and median (each rounded to the ns,
+half up: the mean, and of an even count the mean of the two middle values),
+min and max; all six are compared.
 """
 import csv
 import sqlite3
@@ -83,15 +84,16 @@ def main():
     pre = 'device_' if kind == 'kern' else ''
     got = {}
     for r in csv.DictReader(open(sys.argv[3])):
-        got[r['name']] = (int(r['calls']), int(r[tot]), int(r[pre + 'avg_ns']), int(r[pre + 'min_ns']),
-                          int(r[pre + 'max_ns']))
+        got[r['name']] = (int(r['calls']), int(r[tot]), int(r[pre + 'avg_ns']), int(r[pre + 'median_ns']),
+                          int(r[pre + 'min_ns']), int(r[pre + 'max_ns']))
     want = {}
     for r in rows:
         if r['name'] in want:
             print('reference: two name ids are named %r' % r['name'])
-        want[r['name']] = (r['count'], r['total'], (2 * r['total'] + r['count']) // (2 * r['count']), r['min'], r['max'])
+        want[r['name']] = (r['count'], r['total'], (2 * r['total'] + r['count']) // (2 * r['count']),
+                           int(r['med'] * 2 + 1) // 2, r['min'], r['max'])
     if got == want:
-        print('%s match: %d names, %d calls, %d ns (count, total, avg, min, max)' %
+        print('%s match: %d names, %d calls, %d ns (count, total, avg, median, min, max)' %
               (kind, len(want), sum(v[0] for v in want.values()), sum(v[1] for v in want.values())))
         return
     for k in sorted(set(got) | set(want), key=lambda x: x or ''):

@@ -10,6 +10,7 @@
 #include "support/fmt.h"
 #include "support/out.h"
 #include "support/pdeflate.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 /* ------------------------------------------------------------------ numbers */
@@ -758,6 +759,7 @@ int run_loop(struct wctx *c, struct loop *L)
 	c->ord = 0;
 	size_t cut = 0;
 	while (t->next(t, &ev)) {
+		pt_progress_tick("writing the trace (events)", c->ord, 0);
 		int64_t ts = ev.ts;
 		uint64_t before = sink_pos(L->sk);
 		if (L->mode == 2 && cut < c->ncuts && c->ord == c->cuts[cut]) {

@@ -155,6 +155,7 @@ struct cf {
 	bool have_ctx;
 	PT_VEC(struct marker) markers;
 	struct pt_hashmap mdata;    /* marker id -> payload (payloadKind 1 only) + 1 */
+	struct pt_hashmap mdata0;   /* marker id -> payload bits (payloadKind 0, a double) */
 	PT_VEC(uint8_t) pending_sync; /* raw sync records, decoded after the context map is known */
 	PT_VEC(struct cuda_event) cuda_events;
 	uint32_t sync_stride;
@@ -163,7 +164,8 @@ struct cf {
 	uint64_t n_records, n_buffers_read, untimed, start_after_end, gpu_before_api, gpu_without_api,
 		kernels_without_launch, corr_dup, unknown_strings, unknown_kind_bytes, incomplete, raw_records,
 		nvtx_end_without_start, nvtx_unterminated, nvtx_end_before_start, nvtx_start_repeated,
-		nvtx_bad_parent, unknown_chunks, unknown_context, sync_unjoined;
+		nvtx_bad_parent, unknown_chunks, unknown_context, sync_unjoined, nvtx_extra_info_repeated,
+		nvtx_bad_extra_info;
 };
 
 void pt_cupti_warnf(struct cf *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

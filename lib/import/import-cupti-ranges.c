@@ -34,6 +34,47 @@ static int cmp_range(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The run CPU utilisation marker kind of mk (cupti.md, domain ExtraInfo): 1 process, 2 system, else 0. */
+static int extra_info_kind(const struct pt_model *m, const struct marker *mk)
+{
+	if (!(mk->flags & 1) || !mk->domain || strcmp(pt_model_strget(m, mk->domain), "ExtraInfo"))
+		return 0;
+	const char *n = pt_model_strget(m, mk->name);
+	return !strcmp(n, "Process Cpu Utilization") ? 1 : !strcmp(n, "System Cpu Utilization") ? 2 : 0;
+}
+
+static int cmp_extra(const void *a, const void *b)
+{
+	const struct marker *x = *(const struct marker *const *)a, *y = *(const struct marker *const *)b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Store the run CPU utilisation markers (timestamp order, then file order: the last value of a name
+ * wins) on the dump's host device. */
+static void extra_info(struct pt_model *m, struct cf *f, const struct marker **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_extra);
+	struct pt_device *d = &m->devices.v[f->cpu_dev];
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t *bits = pt_hashmap_get(&f->mdata0, v[i]->id);
+		double x;
+		if (bits)
+			memcpy(&x, bits, sizeof(x));
+		if (!bits || !(x >= 0) || x > 1e300) { /* no double payload, negative, NaN or infinite */
+			f->nvtx_bad_extra_info++;
+			continue;
+		}
+		bool *has = extra_info_kind(m, v[i]) == 1 ? &d->has_cpu_process : &d->has_cpu_system;
+		double *val = has == &d->has_cpu_process ? &d->cpu_process : &d->cpu_system;
+		if (*has)
+			f->nvtx_extra_info_repeated++;
+		*has = true;
+		*val = x;
+	}
+}
+
 /* Pair markers into ranges and add their events; returns the ranges (sorted by start). */
 struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr)
 {
@@ -46,8 +87,13 @@ struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr
 	size_t k = 0;
 	struct pt_hashmap open; /* id -> marker index + 1 */
 	pt_hashmap_init(&open);
+	PT_VEC(const struct marker *) extra = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		const struct marker *mk = &f->markers.v[i];
+		if (extra_info_kind(m, mk)) { /* run metadata, not a point event */
+			pt_vec_push(&extra, mk);
+			continue;
+		}
 		bool thread = mk->objkind == 2;
 		uint32_t t = pt_cupti_track(m, f, f->cpu_dev, PT_TRACK_HOST_THREAD, thread ? (int64_t)mk->tid : -1);
 		if (mk->flags & 1) { /* instantaneous */
@@ -91,6 +137,9 @@ struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr
 					  PT_RANGE_UNTERMINATED, (uint32_t)i, st->id, th };
 	}
 	pt_hashmap_free(&open);
+	if (extra.n)
+		extra_info(m, f, extra.v, extra.n);
+	pt_vec_free(&extra);
 	pt_sort(rs, k, sizeof(*rs), cmp_range);
 	/* events and range info; nvtx id -> range event for explicit parents */
 	struct pt_hashmap byid;

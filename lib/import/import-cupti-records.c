@@ -20,6 +20,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -156,6 +157,7 @@ static const uint8_t *at(struct cf *f, uint64_t off, size_t len)
 		}
 		f->wlen += (size_t)n;
 	}
+	pt_progress_report(f->path, off + f->wlen, f->size);
 	return f->win;
 }
 
@@ -383,6 +385,8 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 	case PT_CK_MARKER_DATA:
 		if (get(r, o[F_PAYLOADKIND]) == 1)
 			*pt_hashmap_put(&f->mdata, get(r, o[F_ID]), 0, NULL) = get(r, o[F_PAYLOAD]) + 1;
+		else if (get(r, o[F_PAYLOADKIND]) == 0) /* a double: the run CPU utilisation markers */
+			*pt_hashmap_put(&f->mdata0, get(r, o[F_ID]), 0, NULL) = get(r, o[F_PAYLOAD]);
 		break;
 	case PT_CK_NAME:
 		if (get(r, o[F_OBJKIND]) == 2 && o[F_OBJID].size) {

@@ -40,6 +40,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -446,6 +447,8 @@ static void stats(struct pt_model *m, struct cf *f)
 		{ "cupti.nvtx_start_repeated", f->nvtx_start_repeated },
 		{ "cupti.nvtx_unterminated", f->nvtx_unterminated },
 		{ "cupti.nvtx_bad_parent", f->nvtx_bad_parent },
+		{ "cupti.nvtx_extra_info_repeated", f->nvtx_extra_info_repeated },
+		{ "cupti.nvtx_bad_extra_info", f->nvtx_bad_extra_info },
 		{ "cupti.sync_unknown_context", f->unknown_context },
 		{ "cupti.sync_without_event_record", f->sync_unjoined },
 		{ "cupti.unknown_chunks", f->unknown_chunks },
@@ -491,6 +494,7 @@ static void cf_free(struct cf *f)
 	pt_cjoin_free(f->join);
 	pt_vec_free(&f->markers);
 	pt_hashmap_free(&f->mdata);
+	pt_hashmap_free(&f->mdata0);
 	pt_vec_free(&f->pending_sync);
 	pt_vec_free(&f->cuda_events);
 	pt_vec_free(&f->sbytes);
@@ -523,6 +527,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	pt_hashmap_init(&f->ctx_dev);
 	pt_hashmap_init(&f->tracks);
 	pt_hashmap_init(&f->mdata);
+	pt_hashmap_init(&f->mdata0);
 	int rc = pass0(m, f, e);
 	if (rc && f->rerr)
 		read_failed(f, e);
@@ -582,6 +587,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead, as the mapping had */
 	int rc = import_one(m, path, fd, (size_t)size, diag, e);
+	pt_progress_end();
 	close(fd);
 	if (rc && !named)
 		pt_err(e, "'%s'", path);

@@ -307,6 +307,10 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 			kv(o, "mem_bandwidth_kbs", (int64_t)d->mem_bandwidth_kbs);
 			if (d->comm_backend)
 				kvs(o, "comm_backend", d->comm_backend);
+			if (d->has_cpu_process)
+				pt_out_printf(o, " cpu_process=%.15g", d->cpu_process);
+			if (d->has_cpu_system)
+				pt_out_printf(o, " cpu_system=%.15g", d->cpu_system);
 		}
 		pt_out_putc(o, '\n');
 		for (size_t j = 0; j < d->offsets.n; j++) {

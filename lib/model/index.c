@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 struct dev_sets {
@@ -198,6 +199,7 @@ static void build_tracks(struct pt_index *x)
 	for (size_t t = 0; t < nt; t++)
 		last[t] = INT64_MIN;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("indexing the events", i, ev->n);
 		uint32_t t = ev->track[i];
 		x->track_off[t + 1]++;
 		unsorted[t] |= ev->start[i] < last[t];
@@ -360,6 +362,7 @@ static void classify_attributed(struct pt_index *x)
 		pt_hashmap_free(&corr);
 	}
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("indexing the events", i, ev->n);
 		if (ev->kind[i] != PT_EV_KERNEL || x->cls[i] == 2 || !call[i])
 			continue;
 		size_t r = call[i] - 1;
@@ -404,6 +407,7 @@ static void classify(struct pt_index *x)
 	/* kernel names are matched once per name, not once per kernel: 0 not seen, 1 computation, 2 communication */
 	uint8_t *kname = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("indexing the events", i, ev->n);
 		switch (ev->kind[i]) {
 		case PT_EV_TASK:
 			x->cls[i] = pt_index_task_class(op_comm, ev->op[i], named_track[ev->track[i]]);

@@ -122,6 +122,9 @@ struct pt_device {
 	uint32_t cc_major, cc_minor;
 	uint64_t mem_bandwidth_kbs;
 	char *comm_backend;       /* distributed backend (Kineto's distributedInfo.backend), NULL unknown */
+	/* run CPU utilisation of the traced process (CUPTI ExtraInfo markers, cupti.md): fractions */
+	bool has_cpu_process, has_cpu_system;
+	double cpu_process, cpu_system;
 };
 
 struct pt_track {

@@ -234,6 +234,11 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		d.framework_era = dupz(p->framework_era);
 		d.framework_backend = dupz(p->framework_backend);
 		d.comm_backend = dupz(p->comm_backend);
+		/* a value the importer could not have stored (negative, not finite) is not one */
+		d.has_cpu_process = (p->cpu_util_set & 1) && p->cpu_process >= 0 && p->cpu_process < 1e300;
+		d.has_cpu_system = (p->cpu_util_set & 2) && p->cpu_system >= 0 && p->cpu_system < 1e300;
+		d.cpu_process = d.has_cpu_process ? p->cpu_process : 0;
+		d.cpu_system = d.has_cpu_system ? p->cpu_system : 0;
 		d.dtype_table = dupz(p->dtype_table);
 		d.dtype_table_origin = dupz(p->dtype_table_origin);
 		d.dynamic_shape = p->dynamic_shape;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -14,6 +15,7 @@
 #include "model/ptm-columns.h"
 #include "proftool.pb-c.h"
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 struct reader {
@@ -25,6 +27,7 @@ struct reader {
 	uint8_t *in;   /* raw file bytes */
 	size_t in_cap, in_len, in_pos;
 	bool in_eof;
+	uint64_t raw_read, raw_size; /* for progress; raw_size 0: not a regular file */
 	uint64_t body_off; /* uncompressed body offset consumed */
 	uint32_t crc;
 	/* inflated bytes not yet consumed: small reads (a chunk's length, its
@@ -53,6 +56,8 @@ static int fill_in(struct reader *r, struct pt_err **e)
 		if (!n)
 			r->in_eof = true;
 		r->in_len = (size_t)n;
+		r->raw_read += (uint64_t)n;
+		pt_progress_report(r->name, r->raw_read, r->raw_size);
 		return 0;
 	}
 }
@@ -309,6 +314,9 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	r.name = name;
 	r.in_cap = 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
+	struct stat st;
+	if (pt_progress && !fstat(fd, &st) && S_ISREG(st.st_mode))
+		r.raw_size = (uint64_t)st.st_size;
 	r.ob = pt_xmalloc(OB_CAP);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
@@ -480,6 +488,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (whole)
 		rc = PT_PTM_WHOLE;
 out:
+	pt_progress_end();
 	m->events.expect = 0;
 	if (r.compressed)
 		inflateEnd(&r.z);

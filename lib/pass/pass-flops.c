@@ -24,6 +24,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
@@ -199,6 +200,7 @@ static void ascend_items(struct ctx *c)
 	struct pt_hashmap other; /* (dev, kind, name) -> item */
 	pt_hashmap_init(&other);
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("computing the FLOPs", i, ev->n);
 		int k = ev->kind[i];
 		if (k != PT_EV_TASK && k != PT_EV_AICPU)
 			continue;

@@ -17,6 +17,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/names.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -61,6 +62,7 @@ static void calls_steps(const struct pt_model *m, struct calls *c, const regex_t
 	const struct pt_events *ev = &m->events;
 	bool numbered = true;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("computing the memory use", i, ev->n);
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != c->cpu)
 			continue;
 		const char *nm = pt_model_strget(m, ev->name[i]);
@@ -105,6 +107,7 @@ static void calls_init(const struct pt_model *m, uint32_t dev, struct pt_index *
 		return;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("computing the memory use", i, ev->n);
 		if (ev->kind[i] != PT_EV_API || !ev->corr[i] || m->tracks.v[ev->track[i]].device != c->cpu)
 			continue;
 		bool added;

@@ -34,6 +34,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 #include "table/table.h"
@@ -329,6 +330,7 @@ static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_step
 	for (size_t k = 0; k < r->ndevs; k++)
 		in_rank[r->devs[k]] = 1;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("computing the steps", i, ev->n);
 		if (ev->kind[i] != PT_EV_KERNEL || !in_rank[m->tracks.v[ev->track[i]].device])
 			continue;
 		size_t c = pt_anchor_call(am, i);
@@ -382,6 +384,7 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 	size_t ng = 0, cg = 0;
 	if (r->host != PT_NONE)
 		for (size_t i = 0; i < ev->n; i++) {
+			pt_progress_tick("computing the steps", i, ev->n);
 			if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
 				continue;
 			if (regexec(re, pt_model_strget(m, ev->name[i]), 0, NULL, 0))
@@ -834,6 +837,7 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 		/* starts of executions and AI CPU ops, sorted */
 		struct i64v ex = { 0 }, ai = { 0 };
 		for (size_t i = 0; i < ev->n; i++) {
+			pt_progress_tick("computing the steps", i, ev->n);
 			if (m->tracks.v[ev->track[i]].device != dev)
 				continue;
 			if (ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_KERNEL)

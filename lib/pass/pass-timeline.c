@@ -9,6 +9,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/idmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
 
@@ -336,6 +337,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	uint8_t *is_step = pt_xcalloc(ev->n ? ev->n : 1, 1);
 	bool numbered = true;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("building the timeline", i, ev->n);
 		if (ev->kind[i] != PT_EV_RANGE)
 			continue;
 		const char *nm = pt_model_strget(m, ev->name[i]);
@@ -417,6 +419,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	bool has_corr = ev->dense & PT_EVCOL_CORR; /* else the column is all zero: do not touch its pages */
 	size_t *tcur = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*tcur)); /* window cursor per track */
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("building the timeline", i, ev->n);
 		uint32_t tr = ev->track[i];
 		uint32_t d = m->tracks.v[tr].device;
 		uint8_t kind = ev->kind[i];

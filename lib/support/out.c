@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "fmt.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #define OUT_BUF (256 * 1024)
@@ -291,6 +292,7 @@ char *pt_out_dir_file(const char *dir, const char *name, const char *ext)
 
 int pt_out_open(struct pt_out *o, const char *path, struct pt_err **e)
 {
+	pt_progress_end(); /* a progress line on the terminal goes before output can follow it */
 	int fd = -1;
 	switch (target_of(path, &fd)) {
 	case T_STDOUT:

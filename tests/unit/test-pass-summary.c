@@ -24,6 +24,7 @@
 #include "model/ptm-source.h"
 #include "pass/pass-raw.h"
 #include "pass/pass-summary.h"
+#include "pass/summary/summary.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/out.h"
@@ -1458,6 +1459,53 @@ static void test_raw_order(void **state)
 	pt_model_free(m);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the kernel and api views (issue #28): exact through the buffered, merged runs, for
+ * counts below, at and past the buffer (SUM_DURS_BUF) and several merges, odd and even, with
+ * repeats, negative and large durations; of an even count the mean of the middle two, half up. */
+static void test_item_median(void **state)
+{
+	(void)state;
+	static const size_t counts[] = { 1, 2, 3, 511, 512, 513, 1024, 2000, 5001 };
+	uint64_t seed = 7;
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		size_t n = counts[c];
+		int64_t *v = malloc(n * sizeof(*v));
+		struct item x = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			int64_t d = (int64_t)(seed >> 40) % 3000; /* many repeats */
+			if (i % 97 == 5)
+				d = -d; /* never from a model, but sorted right */
+			if (i % 389 == 7)
+				d = (int64_t)1 << 50;
+			v[i] = d;
+			sum_item_dur(&x, d);
+		}
+		qsort(v, n, sizeof(*v), cmp_ll);
+		int64_t a = v[(n - 1) / 2], b = v[n / 2];
+		int64_t want = (a + b) >= 0 ? (a + b + 1) / 2 : -((-(a + b) + 1) / 2);
+		assert_int_equal(sum_item_median(&x), want);
+		/* asking again (the buffer already merged) gives the same */
+		assert_int_equal(sum_item_median(&x), want);
+		sum_item_free(&x);
+		free(v);
+	}
+	struct item none = { 0 };
+	assert_int_equal(sum_item_median(&none), 0);
+	/* 10 and 5: 7.5 rounds to 8, as avg does */
+	struct item two = { 0 };
+	sum_item_dur(&two, 10);
+	sum_item_dur(&two, 5);
+	assert_int_equal(sum_item_median(&two), 8);
+	sum_item_free(&two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1474,6 +1522,7 @@ int main(void)
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_raw_order),
+		cmocka_unit_test(test_item_median),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "pass/dataset-figures.h"
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
@@ -71,6 +72,7 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 	struct pt_ival *d = NULL, *h = NULL;
 	size_t nd = 0, cd = 0, nh = 0, ch = 0;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("checking the hints", i, ev->n);
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
 			continue;
 		bool step = false;
@@ -313,6 +315,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	size_t nacts = 0, cacts = 0;
 	bool has_mem = false;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("checking the hints", i, ev->n);
 		if (!hx_is_dev_activity(ev->kind[i]) || m->tracks.v[ev->track[i]].device != dev || !hx_member(rd, m, i))
 			continue;
 		pt_xgrow((void **)&acts, &cacts, nacts + 1, sizeof(*acts));

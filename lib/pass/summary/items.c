@@ -24,6 +24,116 @@ void sum_item_free(struct item *x)
 	for (size_t i = 0; i < x->sub.n; i++)
 		sum_item_free(&x->sub.v[i]);
 	pt_vec_free(&x->sub);
+	if (x->durs) {
+		pt_vec_free(&x->durs->buf);
+		pt_vec_free(&x->durs->runs);
+		free(x->durs);
+		x->durs = NULL;
+	}
+}
+
+/* LSD radix sort of v[0, n) (durations; a negative one sorts first), 8 bits a pass, skipping
+ * the passes whose digit is the same for all. */
+static void sort_durs(int64_t *v, size_t n, int64_t *tmp)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = (uint64_t)v[i] ^ (1ull << 63);
+		lo &= k;
+		hi |= k;
+	}
+	uint64_t diff = lo ^ hi;
+	int64_t *a = v, *b = tmp;
+	for (int sh = 0; sh < 64; sh += 8) {
+		if (!((diff >> sh) & 0xff))
+			continue;
+		size_t cnt[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			cnt[(((uint64_t)a[i] ^ (1ull << 63)) >> sh & 0xff) + 1]++;
+		for (int d = 0; d < 256; d++)
+			cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++)
+			b[cnt[((uint64_t)a[i] ^ (1ull << 63)) >> sh & 0xff]++] = a[i];
+		int64_t *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof(*v));
+}
+
+/* Merge the buffered durations into the runs. */
+static void durs_merge(struct sum_durs *s)
+{
+	size_t n = s->buf.n;
+	if (!n)
+		return;
+	int64_t tmp[SUM_DURS_BUF];
+	sort_durs(s->buf.v, n, tmp);
+	size_t nr = s->runs.n / 2;
+	int64_t *out = pt_xmalloc((nr + n) * 2 * sizeof(*out));
+	size_t k = 0, i = 0, j = 0;
+	while (i < nr || j < n) {
+		int64_t d;
+		int64_t c;
+		if (j >= n || (i < nr && s->runs.v[2 * i] <= s->buf.v[j])) {
+			d = s->runs.v[2 * i];
+			c = s->runs.v[2 * i + 1];
+			i++;
+		} else {
+			d = s->buf.v[j++];
+			c = 1;
+		}
+		if (k && out[2 * k - 2] == d) {
+			out[2 * k - 1] += c;
+		} else {
+			out[2 * k] = d;
+			out[2 * k + 1] = c;
+			k++;
+		}
+	}
+	free(s->runs.v);
+	s->runs.v = out;
+	s->runs.n = 2 * k;
+	s->runs.cap = (nr + n) * 2;
+	s->buf.n = 0;
+}
+
+void sum_item_dur(struct item *x, int64_t d)
+{
+	if (!x->durs)
+		x->durs = pt_xcalloc(1, sizeof(*x->durs));
+	struct sum_durs *s = x->durs;
+	pt_vec_push(&s->buf, d);
+	if (s->buf.n == SUM_DURS_BUF)
+		durs_merge(s);
+}
+
+int64_t sum_item_median(const struct item *x)
+{
+	struct sum_durs *s = x->durs;
+	if (!s)
+		return 0;
+	durs_merge(s);
+	uint64_t total = 0;
+	for (size_t i = 0; i < s->runs.n; i += 2)
+		total += (uint64_t)s->runs.v[i + 1];
+	if (!total)
+		return 0;
+	/* the values at 0-based ranks lo = (total-1)/2 and hi = total/2 */
+	uint64_t lo = (total - 1) / 2, hi = total / 2, seen = 0;
+	int64_t a = 0, b = 0;
+	for (size_t i = 0; i < s->runs.n; i += 2) {
+		uint64_t next = seen + (uint64_t)s->runs.v[i + 1];
+		if (lo >= seen && lo < next)
+			a = s->runs.v[i];
+		if (hi >= seen && hi < next) {
+			b = s->runs.v[i];
+			break;
+		}
+		seen = next;
+	}
+	return ravg(a + b, 2);
 }
 
 void sum_items_free(struct items *it)

@@ -169,6 +169,17 @@ struct item {
 	int64_t first;
 	int64_t a, b, c, d; /* view-specific extras */
 	PT_VEC(struct item) sub;
+	/* kernel and api views: the durations, for the exact median (items.c) */
+	struct sum_durs *durs;
+};
+
+/* Durations of an item: the latest ones as they come (at most SUM_DURS_BUF), merged now and then
+ * into sorted (duration, count) runs, so that memory grows with the distinct durations of a name,
+ * not with its calls. */
+#define SUM_DURS_BUF 512
+struct sum_durs {
+	PT_VEC(int64_t) buf;
+	PT_VEC(int64_t) runs; /* duration, count, ... ascending by duration */
 };
 
 struct items {
@@ -539,6 +550,11 @@ void sum_rank_free(struct rank *r);
 /* ---- items.c: items, their order (§4.2), the rows a view prints, thread groups ---- */
 void sum_items_init(struct items *it);
 void sum_item_free(struct item *x);
+/* Count duration d in x's duration histogram (the median's input). */
+void sum_item_dur(struct item *x, int64_t d);
+/* The median of x's durations: of an even count, the mean of the two middle
+   ones rounded half away from zero as ravg() does; 0 with none. */
+int64_t sum_item_median(const struct item *x);
 void sum_items_free(struct items *it);
 struct item *sum_items_get(struct items *it, uint64_t key, uint32_t name);
 void sum_items_sort(struct ctx *g, struct item *v, size_t n, enum vkind kind);

@@ -161,6 +161,32 @@ static bool host_cpu_row(struct rank *r, struct pt_table *t, struct pt_table *x,
 	return true;
 }
 
+/* CPU(Process) / CPU(System) row from the run metadata of a process of the rank (CUPTI ExtraInfo
+ * markers): the recorded fraction × 100; the first device of the rank that has it. */
+static bool meta_cpu_row(struct rank *r, struct pt_table *t, struct pt_table *x, bool process)
+{
+	const struct pt_model *m = r->g->m;
+	if (r->ascend)
+		return false;
+	for (uint32_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		if (!r->devin[d] || !(process ? dv->has_cpu_process : dv->has_cpu_system))
+			continue;
+		double v = (process ? dv->cpu_process : dv->cpu_system) * 100.0;
+		const char *lab = process ? "CPU(Process)" : "CPU(System)";
+		size_t row = sum_row0(t, r);
+		sum_setstr(t, row, 1, "device");
+		sum_setstr(t, row, 2, lab);
+		pt_table_set_double(t, row, 5, v);
+		char u[48];
+		snprintf(u, sizeof(u), "%.2f", v);
+		const char *cells[2] = { lab, u };
+		pt_table_add_text_row(x, cells);
+		return true;
+	}
+	return false;
+}
+
 static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -173,8 +199,9 @@ static void view_device(struct rank *r, struct pt_table *t, struct pt_table **tx
 	struct pt_table *x = sum_stext(r, sum_view_device.name, NULL, false, multi);
 	pt_table_add_text_col(x, "Device", 30, false, true);
 	pt_table_add_text_col(x, "Utilization (%)", 20, true, false);
-	bool cpu_proc = hr.any && host_cpu_row(r, t, x, &hr, true);
-	bool cpu_sys = hr.any && host_cpu_row(r, t, x, &hr, false);
+	/* run metadata first (summary.md §3.1), else the host CPU samples */
+	bool cpu_proc = meta_cpu_row(r, t, x, true) || (hr.any && host_cpu_row(r, t, x, &hr, true));
+	bool cpu_sys = meta_cpu_row(r, t, x, false) || (hr.any && host_cpu_row(r, t, x, &hr, false));
 	bool any = false;
 	uint32_t *tr = pt_xmalloc((r->ntracks ? r->ntracks : 1) * sizeof(*tr));
 	for (size_t k = 0; k < nd; k++) {

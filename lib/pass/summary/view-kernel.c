@@ -34,6 +34,7 @@ static void kernel_add(struct rank *r, struct items *it, int64_t *den, uint32_t 
 	}
 	x->calls++;
 	item_gpu(x, ev->dur[i]);
+	sum_item_dur(x, ev->dur[i]);
 	if (ev->start[i] < x->first)
 		x->first = ev->start[i];
 	*den += ev->dur[i];
@@ -63,19 +64,27 @@ static void view_kernel(struct rank *r, struct pt_table *t, struct pt_table **tx
 	pt_table_add_text_col(x, "Name", 90, false, true);
 	pt_table_add_text_col(x, "Calls", 6, true, false);
 	pt_table_add_text_col(x, sum_block_head(r, false, hb), 40, true, false);
-	char c1[32], c2[256];
+	pt_table_add_text_col(x, "Median", 0, true, false);
+	char c1[32], c2[256], c3[48];
 	struct sum_pick pick = sum_pick(g, it->v.v, it->v.n);
 	for (struct item *o; (o = sum_pick_next(&pick));) {
 		const char *on = out_str(g, o->name);
 		size_t row = sum_row0(t, r);
 		sum_setstr(t, row, 1, on);
 		pt_table_set_int(t, row, 2, o->calls);
-		sum_dblock(t, row, 3, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
+		int64_t med = sum_item_median(o);
+		pt_table_set_int(t, row, 3, o->gpu_total);
+		pt_table_set_int(t, row, 4, ravg(o->gpu_total, o->calls));
+		pt_table_set_int(t, row, 5, med);
+		pt_table_set_int(t, row, 6, o->gpu_min);
+		pt_table_set_int(t, row, 7, o->gpu_max);
+		pt_table_set_double(t, row, 8, pct(o->gpu_total, den));
 		/* the name as CSV and JSON give it: one name form in every format (issue #25 point 8; text
 		 * shortens it only for width, unless --wide), so no template shortening (summary.md §3.6) */
 		snprintf(c1, sizeof(c1), "%" PRId64, o->calls);
 		sum_fblock(g, c2, true, o->calls, o->gpu_total, o->gpu_max, o->gpu_min, den);
-		const char *cells[3] = { on, c1, c2 };
+		sum_ftime(g, c3, med);
+		const char *cells[4] = { on, c1, c2, c3 };
 		pt_table_add_text_row(x, cells);
 	}
 	if (it == &own)
@@ -97,7 +106,13 @@ static void columns(struct pt_table *t)
 {
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
 	pt_table_add_col(t, "calls", PT_COL_INT, PT_ROLE_VALUE, 0);
-	sum_add_block_cols(t, "device");
+	/* the block of the other views with the median after the mean */
+	pt_table_add_col(t, "device_total", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_median", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_min", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_max", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "device_ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
 const struct sum_view sum_view_kernel = {

@@ -1,0 +1,30 @@
+# Progress lines (proftool(1) OUTPUT, Progress): with standard error on a
+# terminal (a pseudo-terminal made by script(1)) and PROFTOOL_PROGRESS_DELAY=0,
+# reading the model draws "proftool: reading 'NAME': P% (A of B MB)" at once,
+# every line is redrawn in place ("\r" ... ESC[K) and the last thing on the
+# terminal is the erase; the trace written is the same as without a terminal.
+# With standard error not a terminal nothing is printed, whatever the delay.
+if ! script -qec true /dev/null >/dev/null 2>&1; then
+	echo "skipped: script(1) cannot open a pseudo-terminal here"
+	exit 77
+fi
+printf '%s\n' 'device 0' 'era text backend vm' 'opgen 20 prefix Default/net/ types MatMul,Add stream 3 task 100 dur 3us-9us' \
+	'steps 50 stream 3' >p.desc
+proftool-gen p.desc -o job >/dev/null
+proftool import --hwts-freq 100 job -o p.ptm 2>/dev/null
+# what the terminal shows, one redraw a line, ESC as <ESC>
+term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 $*" /dev/null | tr '\r' '\n' | sed 's/\x1b/<ESC>/g'; }
+export -f term
+run 'term "$PROFTOOL timeline p.ptm -o tty.json" | sed -n "2{s/: *[0-9]*% .*//;p}"'
+# every line drawn ends in ESC[K (erase to the end of the line); the last one only erases
+run 'term "$PROFTOOL timeline p.ptm -o tty.json" | grep -v "^$" | grep -v "^<ESC>\[K$" | grep -vc "^proftool: .*<ESC>\[K$"'
+run 'term "$PROFTOOL timeline p.ptm -o tty.json" | tail -1; echo'
+run "PROFTOOL_PROGRESS_DELAY=0 proftool timeline p.ptm -o plain.json && cmp tty.json plain.json && echo same trace"
+# standard output on the same terminal: the table starts on an erased line, none of its lines
+# holds progress text
+run 'term "$PROFTOOL summary p.ptm --view kernel" | grep -c "proftool: reading"'
+run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -v "^proftool: " | grep -c "proftool"'
+run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -v "^proftool: " | grep -cE "^-*Kernel-*$"'
+# not a terminal: nothing on standard error
+run "PROFTOOL_PROGRESS_DELAY=0 proftool timeline p.ptm -o quiet.json; PROFTOOL_PROGRESS_DELAY=0 proftool summary p.ptm >/dev/null"
+run "PROFTOOL_PROGRESS_DELAY=0 proftool steps p.ptm 2>&1 >/dev/null | wc -c"
