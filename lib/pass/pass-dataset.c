@@ -1236,10 +1236,7 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 	size_t nd = 0;
 	int rc = pt_dataset_figures(m, device, k, &devs, &nd, e);
 	if (!rc && !nd) {
-		if (device >= 0)
-			rc = pt_err(e, "no dataset data of device %" PRId64 " in the model", device);
-		else
-			rc = pt_err(e, "no dataset data in the model (no MindData files, no get_next records)");
+		rc = pt_err_nodata(e, "dataset", device, "MindData files or get_next records");
 	}
 	if (!rc) {
 		struct pt_table **t = pt_xcalloc(6, sizeof(*t));

@@ -86,6 +86,7 @@ struct pt_summary {
 	size_t n;                    /* selected views, in print order */
 	uint64_t nesting_violations; /* GPU host ranges that overlap their parent partially (§2.2) */
 	unsigned device_kinds;       /* bit per enum pt_device_kind of the model's devices */
+	struct pt_sel_found found;   /* what --steps / --time-window found (pt_sel_report) */
 };
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,
