@@ -1038,7 +1038,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)
 		pt_steps_coverage_note(&c.si, "the model's step figures are over those", d);
-	if (!c.items.n) {
+	if (!c.items.n && !o->sel.steps_given && !o->sel.window_given) { /* else: empty tables that say why */
 		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
 				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
 		goto done;
@@ -1062,6 +1062,14 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	}
 	if (o->folded)
 		out[(*nout)++] = folded_view(&c);
+	for (size_t i = 0; i < *nout; i++)
+		if (!out[i]->nrows) {
+			static const char *const what[] = { [PT_FLOPS_BY_OP] = "ops", [PT_FLOPS_BY_TYPE] = "op types",
+							    [PT_FLOPS_BY_SCOPE] = "scopes", [PT_FLOPS_BY_STEP] = "steps",
+							    [PT_FLOPS_BY_MODEL] = "devices with ops" };
+			char why[160];
+			pt_table_set_empty(out[i], pt_sel_empty_reason(&o->sel, what[o->by], why, sizeof(why)));
+		}
 done:
 	for (size_t i = 0; i < c.items.n; i++)
 		free(c.items.v[i].own);

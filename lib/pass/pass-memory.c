@@ -60,6 +60,11 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	if (!rc)
 		pt_mem_gpu_views(m, o, t0, &re, tables, ntables);
 	regfree(&re);
+	for (size_t i = 0; !rc && i < *ntables; i++)
+		if (!(*tables)[i]->nrows) {
+			char why[160];
+			pt_table_set_empty((*tables)[i], pt_sel_empty_reason(&o->sel, "memory records", why, sizeof(why)));
+		}
 	if (!rc && !*ntables)
 		rc = pt_err_nodata(e, "memory", o->sel.device,
 				   "Ascend memory_usage_<d>.pb (--minddata DIR) or CUPTI MEMORY2/MEMORY_POOL records");

@@ -527,7 +527,9 @@ static void coverage(const struct pt_model *m, struct pt_rank_steps *rs, size_t 
 		if (!is_device_data(ev->kind[i]))
 			continue;
 		uint32_t r = rank_of[m->tracks.v[ev->track[i]].device];
-		if (r == UINT32_MAX)
+		/* Ascend ranks: their steps are device times. A GPU step is a host range whose kernels may
+		 * run after it ends: its coverage would need the launches (not measured yet) */
+		if (r == UINT32_MAX || !rs[r].ascend)
 			continue;
 		struct pt_rank_steps *x = &rs[r];
 		int64_t a = ev->start[i], b = ev->start[i] + ev->dur[i];
@@ -556,7 +558,7 @@ static void coverage(const struct pt_model *m, struct pt_rank_steps *rs, size_t 
 
 bool pt_steps_partly_covered(const struct pt_rank_steps *r)
 {
-	return r->ncovered > 0 && r->ncovered < r->nkept;
+	return r->has_dev && r->ncovered < r->nkept;
 }
 
 size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d)
@@ -567,7 +569,7 @@ size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, 
 		if (!pt_steps_partly_covered(x))
 			continue;
 		n++;
-		/* the covered steps: "steps 3-19" when they follow one another, else "steps 3-19 and others" */
+		/* the covered steps: "steps 3-19" when they follow one another, else "steps 3-19 in part" */
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		size_t first = SIZE_MAX, last = 0;
 		for (size_t i = 0; i < x->n; i++)
@@ -578,14 +580,16 @@ size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, 
 				last = i;
 			}
 		bool runs = true;
-		for (size_t i = first; i <= last && runs; i++)
+		for (size_t i = first; first != SIZE_MAX && i <= last && runs; i++)
 			runs = !x->v[i].kept || x->v[i].covered;
-		char where[96];
-		if (lo == hi)
-			snprintf(where, sizeof(where), "step %" PRId64, lo);
+		char where[96] = "";
+		if (!x->ncovered)
+			where[0] = 0;
+		else if (lo == hi)
+			snprintf(where, sizeof(where), "step %" PRId64 "; ", lo);
 		else
-			snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s", lo, hi, runs ? "" : " in part");
-		pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%s, %" PRId64 "-%" PRId64
+			snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
+		pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%sit spans %" PRId64 "-%" PRId64
 				" ns from the earliest event); %s",
 			     x->ascend ? "device" : "rank", x->rank, x->ncovered, x->nkept, where, x->dev_s - si->origin,
 			     x->dev_e - si->origin, then);
@@ -1214,6 +1218,11 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
 		out[(*nout)++] = ascend_table(m, x, &si);
 	if (gpu)
 		out[(*nout)++] = gpu_table(m, x, &si);
+	for (size_t i = 0; i < *nout; i++)
+		if (!out[i]->nrows) {
+			char why[160];
+			pt_table_set_empty(out[i], pt_sel_empty_reason(sel, "steps", why, sizeof(why)));
+		}
 	pt_steps_info_free(&si);
 	if (!*nout) {
 		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");

@@ -48,7 +48,7 @@ struct pt_rank_steps {
 	bool has_span;
 	int64_t span_s, span_e;   /* [min start, max end) of the rank's events and windows */
 	uint64_t overlapping;     /* windows cut to keep them disjoint */
-	bool has_dev;             /* device data: tasks, AI CPU ops, kernels, copies, sets of its devices */
+	bool has_dev;             /* Ascend ranks: device data (tasks, AI CPU ops, kernels, copies) of its devices */
 	int64_t dev_s, dev_e;     /* [first start, last end) of that data */
 	size_t nkept, ncovered;   /* kept steps, and of them those covered */
 };
@@ -66,14 +66,16 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 void pt_steps_info_free(struct pt_steps_info *s);
 
 /*
- * Coverage (issue #25 point 7): device data that covers only part of the kept
- * steps of a rank (some, not all of them covered). A note for each such rank
- * goes to d, ending in `then` (what the command does about it):
- *   device data covers 17 of 322 steps (steps 3-19 of device 0); ratios are over those
+ * Coverage (issue #25 point 7): a rank's device data that covers only part of
+ * its kept steps (some or none of them; a rank with no device data at all is
+ * not partly covered). A note for each such rank goes to d, ending in `then`
+ * (what the command does about it):
+ *   device 1: device data covers 15 of 322 steps (steps 1-15; it spans 0-53497947310 ns
+ *   from the earliest event); ratios are over those
  * Returns the number of ranks partly covered.
  */
 size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d);
-/* Is rank r's device data partial: 0 < covered < kept steps? */
+/* Is rank r's device data partial: it has some, and covered < kept steps? */
 bool pt_steps_partly_covered(const struct pt_rank_steps *r);
 
 /* Is a host range a data-loading ("Dataloader") range? (summary.md §1.1) */
