@@ -19,5 +19,5 @@ run 'proftool steps j.ptm --format csv | sh col.sh computation_ns | grep -E "^(s
 run 'proftool flops j.ptm --by model --format csv'
 # a selection inside the covered steps covers them all: no note
 run 'proftool hints j.ptm --steps 2-10 --format csv >/dev/null'
-# a selection outside them: none covered, no ratio to restrict, no note either
+# a selection outside them: none covered, said so, and no device figure stands in as zero
 run 'proftool steps j.ptm --steps 100-101 --format csv | sh col.sh computation_ns'
