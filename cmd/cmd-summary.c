@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "model/ptm-source.h"
+#include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -248,6 +249,16 @@ static int emit_csv(struct pt_common *c, const struct pt_summary *s, struct pt_e
 	return pt_out_commit(&o, e);
 }
 
+/* Device data over part of the steps: the views' figures are over the covered ones. */
+static void coverage_notes(struct pt_common *c, const struct pt_summary *s)
+{
+	for (size_t i = 0; i < s->ncov; i++) {
+		const struct pt_summary_cov *v = &s->cov[i];
+		pt_steps_coverage_line(&c->diag, "device", v->rank, v->covered, v->kept, v->lo, v->hi, v->runs, v->a,
+				       v->b, "the views are over those");
+	}
+}
+
 /* The data of each view, and what to import to get it (missing-data errors). */
 static const char *const view_source[PT_SV_COUNT][2] = {
 	[PT_SV_DEVICE] = { "device", "Ascend task logs or CUPTI kernel records" },
@@ -326,6 +337,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		so.step_re = &step_re;
 	}
 	so.sel = c.sel;
+	so.coverage = true;
 	so.unit = c.ex.unit;
 
 	struct pt_err *e = NULL;
@@ -345,6 +357,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	if (!rc && streamed) {
 		pt_sel_report(&s.found, &c.diag); /* the selection, as the summary found it */
+		coverage_notes(&c, &s);
 		rc = emit(&c, &s, &e);
 		pt_summary_free(&s);
 	} else if (!rc && (m || !(rc = pt_common_load(&c, argv[first], &m, &e)))) {
@@ -355,8 +368,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				     "%" PRIu64 " host range(s) overlap their parent partially (nesting_violations); "
 				     "they are nested up to the parent's end",
 				     s.nesting_violations);
-		if (!rc)
+		if (!rc) {
 			pt_sel_report(&s.found, &c.diag);
+			coverage_notes(&c, &s);
+		}
 		if (!rc)
 			rc = emit(&c, &s, &e);
 		pt_summary_free(&s);

@@ -561,6 +561,19 @@ bool pt_steps_partly_covered(const struct pt_rank_steps *r)
 	return r->has_dev && r->ncovered < r->nkept;
 }
 
+void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
+			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then)
+{
+	char where[96] = "";
+	if (covered && lo == hi)
+		snprintf(where, sizeof(where), "step %" PRId64 "; ", lo);
+	else if (covered)
+		snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
+	pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%sit spans %" PRId64 "-%" PRId64
+			" ns from the earliest event); %s",
+		     who, rank, covered, kept, where, a, b, then);
+}
+
 size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d)
 {
 	size_t n = 0;
@@ -582,17 +595,8 @@ size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, 
 		bool runs = true;
 		for (size_t i = first; first != SIZE_MAX && i <= last && runs; i++)
 			runs = !x->v[i].kept || x->v[i].covered;
-		char where[96] = "";
-		if (!x->ncovered)
-			where[0] = 0;
-		else if (lo == hi)
-			snprintf(where, sizeof(where), "step %" PRId64 "; ", lo);
-		else
-			snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
-		pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%sit spans %" PRId64 "-%" PRId64
-				" ns from the earliest event); %s",
-			     x->ascend ? "device" : "rank", x->rank, x->ncovered, x->nkept, where, x->dev_s - si->origin,
-			     x->dev_e - si->origin, then);
+		pt_steps_coverage_line(d, x->ascend ? "device" : "rank", x->rank, x->ncovered, x->nkept, lo, hi, runs,
+				       x->dev_s - si->origin, x->dev_e - si->origin, then);
 	}
 	return n;
 }

@@ -75,6 +75,10 @@ void pt_steps_info_free(struct pt_steps_info *s);
  * Returns the number of ranks partly covered.
  */
 size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d);
+/* One such note: covered of kept steps, numbered lo..hi (runs: one after another), the device
+ * data from a to b ns after the earliest event; who is "device" or "rank". */
+void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
+			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then);
 /* Is rank r's device data partial: it has some, and covered < kept steps? */
 bool pt_steps_partly_covered(const struct pt_rank_steps *r);
 

@@ -313,6 +313,14 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 		for (size_t i = 0; i < ev->n; i++)
 			pt_sel_found_span(&out->found, ev->start[i] - o0, ev->start[i] + ev->dur[i] - o0);
 	}
+	out->cov = pt_xcalloc(u->ranks.n + 1, sizeof(*out->cov));
+	for (size_t k = 0; k < u->ranks.n; k++) {
+		const struct rank *r = &u->ranks.v[k];
+		if (r->cov_partial)
+			out->cov[out->ncov++] = (struct pt_summary_cov){ (uint32_t)r->rank, r->cov_covered, r->cov_kept,
+									 r->cov_lo, r->cov_hi, r->cov_runs,
+									 r->cov_a - o0, r->cov_b - o0 };
+	}
 	out->nesting_violations = u->g.violations;
 	for (size_t d = 0; d < u->g.m->devices.n; d++)
 		out->device_kinds |= 1u << u->g.m->devices.v[d].kind;
@@ -360,6 +368,9 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 
 void pt_summary_free(struct pt_summary *s)
 {
+	free(s->cov);
+	s->cov = NULL;
+	s->ncov = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		pt_table_free(s->v[i].data);
 		for (size_t k = 0; k < s->v[i].ntext; k++)
