@@ -21,3 +21,5 @@ run 'proftool flops j.ptm --by model --format csv'
 run 'proftool hints j.ptm --steps 2-10 --format csv >/dev/null'
 # a selection outside them: none covered, said so, and no device figure stands in as zero
 run 'proftool steps j.ptm --steps 100-101 --format csv | sh col.sh computation_ns'
+# summary keeps the covered steps, as --steps 1-15 would: the same overview
+run 'proftool summary j.ptm --view overview 2>&1 | grep -E "ProfileStep|  Kernel|note"; proftool summary j.ptm --view overview > a.txt 2>/dev/null; proftool summary j.ptm --view overview --steps 1-15 > b.txt; cmp a.txt b.txt && echo "same as --steps 1-15"'
