@@ -184,6 +184,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_hints_opts ho = { .unit_div = pt_time_unit_div(u), .unit_name = pt_time_unit_name(u),
 					    .no_demangle = no_demangle };
 		rc = pt_pass_hints(m, x, &sel, &knobs, &ho, &h, &c.diag, &e);
+		/* no rule could be evaluated, none was disabled, nothing was selected away: nothing to go on */
+		if (!rc && !h.evaluated && !h.disabled && !sel.steps_given && !sel.window_given)
+			rc = pt_err_nodata(&e, "step or device", sel.device,
+					   "a step trace, device activity, host ranges or MindData files");
 		if (!rc)
 			rc = emit(&c, &h, &e);
 		pt_index_free(x);

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "model/ptm-source.h"
+#include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -202,9 +203,57 @@ static int own(struct pt_common *c, int id, const char *arg)
 	}
 }
 
+/* Device data over part of the steps: the views' figures are over the covered ones. */
+static void coverage_notes(struct pt_common *c, const struct pt_summary *s)
+{
+	for (size_t i = 0; i < s->ncov; i++) {
+		const struct pt_summary_cov *v = &s->cov[i];
+		pt_steps_coverage_line(&c->diag, "device", v->rank, v->covered, v->kept, v->lo, v->hi, v->runs, v->a,
+				       v->b, "the views are over those");
+	}
+}
+
+/* The data of each view, and what to import to get it (missing-data errors). */
+static const char *const view_source[PT_SV_COUNT][2] = {
+	[PT_SV_DEVICE] = { "device", "Ascend task logs or CUPTI kernel records" },
+	[PT_SV_OVERVIEW] = { "event", "a profiler dump" },
+	[PT_SV_MODEL] = { "step", "a step trace or step ranges" },
+	[PT_SV_DISTRIBUTED] = { "communication", "HCCL files or NCCL kernel records" },
+	[PT_SV_OPERATOR] = { "operator", "framework op files or PyTorch operator ranges" },
+	[PT_SV_KERNEL] = { "kernel", "Ascend task logs or CUPTI kernel records" },
+	[PT_SV_MEMCPY] = { "memory copy", "CUPTI memcpy records" },
+	[PT_SV_USERDEFINED] = { "user-defined range", "NVTX or mstx ranges" },
+	[PT_SV_OPTYPE] = { "op type", "framework op files" },
+	[PT_SV_AICPU] = { "AI CPU", "Ascend aicpu.data files" },
+	[PT_SV_GPU] = { "GPU", "CUPTI kernel and memcpy records" },
+	[PT_SV_API] = { "runtime API", "CUPTI runtime and driver API records" },
+};
+
+/* --view given, no selection, and no selected view has a row: the model has none of their data. */
+static int check_source(const struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
+{
+	if (!views_given || c->sel.steps_given || c->sel.window_given || !s->n)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].data->nrows)
+			return 0;
+	/* "AI CPU or kernel" data, "Ascend aicpu.data files, or Ascend task logs or ..." to import */
+	char kind[256] = "", what[1024] = "";
+	for (size_t i = 0; i < s->n; i++) {
+		const char *const *src = view_source[s->v[i].view];
+		size_t lk = strlen(kind), lw = strlen(what);
+		snprintf(kind + lk, sizeof(kind) - lk, "%s%s", i ? (i + 1 < s->n ? ", " : " or ") : "", src[0]);
+		if (!strstr(what, src[1]))
+			snprintf(what + lw, sizeof(what) - lw, "%s%s", lw ? "; " : "", src[1]);
+	}
+	return pt_err_nodata(e, kind, c->sel.device, what);
+}
+
 static int emit(struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
 {
 	size_t n, main = 0;
+	if (check_source(c, s, e))
+		return -1;
 	struct pt_table **v = pt_summary_tables(s, c->ex.format == PT_FMT_TABLE, &n);
 	/* CSV to a stream without --view: the operator view, the first of the item views */
 	for (size_t i = 0; i < n; i++)
@@ -235,11 +284,14 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	so.sel = c.sel;
+	so.coverage = true;
 	so.unit = c.ex.unit;
 
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	struct pt_summary s;
+	c.path = argv[first]; /* missing-data errors name it, also when streamed */
+	c.sel_checked = true; /* the summary says itself what its steps selection found (s.found) */
 	bool streamed = false;
 	/* several views chosen for CSV to a stream: say so before the work */
 	rc = views_given ? pt_common_check_csv_choice(&c, (size_t)__builtin_popcount(so.views), "--view", &e) : 0;
@@ -253,6 +305,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			rc = pt_ptm_spill_undo(m, &e);
 	}
 	if (!rc && streamed) {
+		pt_sel_report(&s.found, &c.diag); /* the selection, as the summary found it */
+		coverage_notes(&c, &s);
 		rc = emit(&c, &s, &e);
 		pt_summary_free(&s);
 	} else if (csv_ok && !rc && (m || !(rc = pt_common_load(&c, argv[first], &m, &e)))) {
@@ -263,6 +317,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				     "%" PRIu64 " host range(s) overlap their parent partially (nesting_violations); "
 				     "they are nested up to the parent's end",
 				     s.nesting_violations);
+		if (!rc) {
+			pt_sel_report(&s.found, &c.diag);
+			coverage_notes(&c, &s);
+		}
 		if (!rc)
 			rc = emit(&c, &s, &e);
 		pt_summary_free(&s);

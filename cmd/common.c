@@ -132,6 +132,7 @@ bool pt_common_is_model_file(const char *path)
 
 static int load(struct pt_common *c, const char *path, bool spill, struct pt_model **m, struct pt_err **e)
 {
+	c->path = path;
 	/* a .ptm name is a model even when its magic is wrong: say so rather than "nothing importable" */
 	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
 		return pt_ptm_read(path, m, e);
@@ -147,9 +148,20 @@ static int load(struct pt_common *c, const char *path, bool spill, struct pt_mod
 	return 0;
 }
 
+void pt_common_check_sel(struct pt_common *c, const struct pt_model *m)
+{
+	if (c->sel_checked)
+		return;
+	c->sel_checked = true;
+	pt_sel_check(m, &c->sel, &c->diag);
+}
+
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
 {
-	return load(c, path, false, m, e);
+	int rc = load(c, path, false, m, e);
+	if (!rc)
+		pt_common_check_sel(c, *m);
+	return rc;
 }
 
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
@@ -269,6 +281,14 @@ int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e)
 	pt_progress_end();
 	pt_diag_print(&c->diag, stderr);
 	pt_diag_free(&c->diag);
+	if (rc && pt_err_is_nodata(e)) {
+		/* one form for every command: "MODEL has no <kind> data (import <what> to get it)" */
+		char *s = pt_err_str(e);
+		fprintf(stderr, "proftool: error: %s %s\n", !c->path ? "the model" : strcmp(c->path, "-") ? c->path : "standard input", s);
+		free(s);
+		pt_err_free(e);
+		return 1;
+	}
 	if (rc) {
 		pt_print_error(e);
 		pt_err_free(e);
@@ -382,6 +402,7 @@ int pt_filter_opt(const struct pt_cmd *cmd, struct pt_sel *f, int id, const char
 			return pt_usage_error(cmd, "invalid --steps '%s' (A-B, A, A- or -B with step numbers A <= B)",
 					      arg);
 		f->steps_given = true;
+		f->steps_arg = arg;
 		return 0;
 	case OPT_TIME_WINDOW:
 		if (!parse_window(arg, f))
@@ -389,6 +410,7 @@ int pt_filter_opt(const struct pt_cmd *cmd, struct pt_sel *f, int id, const char
 					      "invalid --time-window '%s' (START:END, each ns or a number with ns, us, ms or s; either end optional)",
 					      arg);
 		f->window_given = true;
+		f->window_arg = arg;
 		return 0;
 	case OPT_STEP_PATTERN: {
 		regex_t re;

@@ -36,6 +36,8 @@ struct pt_common {
 	struct pt_import_opts imp;   /* used when PATH is a raw dump */
 	struct pt_sel sel;           /* --device, --steps, --time-window, --step-pattern */
 	struct pt_diag diag;
+	const char *path;            /* MODEL or PATH as given, once loaded (missing-data errors name it) */
+	bool sel_checked;            /* pt_common_check_sel() ran */
 };
 
 extern const struct pt_opt pt_output_opts[];   /* --format, -o, --time-unit, --wide */
@@ -52,6 +54,9 @@ int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, s
 /* The same, but a raw PATH is imported streaming (pt_ptm_spill_start): for
  * pt_summary_stream_import(), else pt_ptm_spill_undo() before other use. */
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
+/* Warn (in c->diag) about a selection that selects nothing of m, once;
+ * pt_common_load() does it, a command that loads otherwise calls it. */
+void pt_common_check_sel(struct pt_common *c, const struct pt_model *m);
 /*
  * Export tables to -o or standard output (OUTPUT in proftool(1)): those
  * --table names (all when not given); tables[0] is the command's main table.

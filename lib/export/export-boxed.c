@@ -163,8 +163,11 @@ void pt_export_boxed(struct pt_out *o, const struct pt_table *t, bool wide)
 			else
 				sep(o, w, nc);
 		}
-		if (r == nr)
+		if (r == nr) {
+			if (!nr) /* an empty table says why, under its group titles */
+				pt_out_printf(o, "(no rows: %s)\n", t->empty ? t->empty : "none");
 			break;
+		}
 		for (size_t c = 0; c < nc; c++)
 			cell(o, txt[r * nc + c], w[c], t->cols[c].right, t->cols[c].cut && !wide);
 		pt_out_putc(o, '\n');

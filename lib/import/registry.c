@@ -1,11 +1,13 @@
 #include "import/registry.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "import/import-ascend-hccl.h"
 #include "import/import-ascend-memory.h"
 #include "import/input.h"
+#include "model/model.h"
 #include "model/ptm.h"
 
 const struct pt_importer pt_importers[] = {
@@ -27,6 +29,29 @@ void pt_import_opts_init(struct pt_import_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->format = "auto";
 	o->ascend.device = -1;
+}
+
+/*
+ * Records an importer drops without a per-record warning, counted in a model
+ * stat (kept in info): one warning line per reason once the import is done.
+ */
+static const struct {
+	const char *stat, *what, *why;
+} dropped[] = {
+	{ "aicpu.thread_without_node", "AI CPU records", "no framework node for the thread" },
+};
+
+static void warn_dropped(const struct pt_model *m, const char *path, struct pt_diag *diag)
+{
+	for (size_t k = 0; k < sizeof(dropped) / sizeof(dropped[0]); k++) {
+		int64_t n = 0;
+		for (size_t i = 0; i < m->stats.n; i++)
+			if (!strcmp(m->stats.v[i].key, dropped[k].stat))
+				n += m->stats.v[i].value;
+		if (n > 0)
+			pt_diag_once(diag, "%s: %" PRId64 " %s dropped (%s: %s)", path, n, dropped[k].what,
+				     dropped[k].stat, dropped[k].why);
+	}
 }
 
 int pt_import(struct pt_model *m, const char *const *paths, int npaths, const struct pt_import_opts *o,
@@ -70,5 +95,6 @@ int pt_import(struct pt_model *m, const char *const *paths, int npaths, const st
 			return pt_err(e, "no %s input found under '%s'", o->format, paths[0]);
 		return pt_err(e, "nothing importable under '%s'%s", paths[0], npaths > 1 ? " and the other paths" : "");
 	}
+	warn_dropped(m, paths[0], diag);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * See pass-dataset.h for the views; man/proftool-dataset.1 for every column.
  */
 #include "pass/pass-dataset.h"
+#include "pass/select.h"
 #include "pass/dataset-figures.h"
 #include "pass/pass-hints.h"
 
@@ -1259,10 +1260,7 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 	size_t nd = 0;
 	int rc = pt_dataset_figures(m, device, k, &devs, &nd, e);
 	if (!rc && !nd) {
-		if (device >= 0)
-			rc = pt_err(e, "no dataset data of device %" PRId64 " in the model", device);
-		else
-			rc = pt_err(e, "no dataset data in the model (no MindData files, no get_next records)");
+		rc = pt_err_nodata(e, "dataset", device, "MindData files or get_next records");
 	}
 	if (!rc) {
 		struct pt_table **t = pt_xcalloc(6, sizeof(*t));
@@ -1277,6 +1275,23 @@ int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_da
 		if (b)
 			t[n++] = b;
 		t[n++] = hints_view(devs, nd, k);
+		for (size_t i = 0; i < n; i++)
+			if (!t[i]->nrows) {
+				struct pt_sel sel;
+				pt_sel_init(&sel);
+				sel.device = device;
+				char why[160];
+				static const char *const what[][2] = {
+					{ "ops", "pipeline ops" },     { "op_cpu", "op CPU samples in steps" },
+					{ "queues", "queue records" }, { "stages", "stage figures" },
+					{ "batches", "batch records" }, { "hints", "dataset hints" },
+				};
+				const char *w = "rows";
+				for (size_t j = 0; j < sizeof(what) / sizeof(what[0]); j++)
+					if (!strcmp(what[j][0], t[i]->name))
+						w = what[j][1];
+				pt_table_set_empty(t[i], pt_sel_empty_reason(&sel, w, why, sizeof(why)));
+			}
 		*tables = t;
 		*ntables = n;
 	}

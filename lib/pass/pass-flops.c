@@ -972,8 +972,9 @@ static struct pt_table *model_view(struct ctx *c)
 			u128 sf = 0, ff = 0;
 			int64_t fpbp = 0, nsteps = 0, nfpbp = 0, nsu = 0;
 			double su = 0;
+			bool partial = pt_steps_partly_covered(rs); /* then over the steps the device data covers */
 			for (size_t s = 0; s < rs->n; s++) {
-				if (!rs->v[s].kept)
+				if (!rs->v[s].kept || (partial && !rs->v[s].covered))
 					continue;
 				struct stepfig f;
 				step_figs(c, rk, s, &f);
@@ -1051,6 +1052,14 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	order_items(&c);
 	pt_sort(c.ex.v, c.ex.n, sizeof(*c.ex.v), cmp_exec); /* by rank and start, for the step windows */
 
+	int rc = 0;
+	if (o->by == PT_FLOPS_BY_MODEL)
+		pt_steps_coverage_note(&c.si, "the model's step figures are over those", d);
+	if (!c.items.n && !o->sel.steps_given && !o->sel.window_given) { /* else: empty tables that say why */
+		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
+				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
+		goto done;
+	}
 	switch (o->by) {
 	case PT_FLOPS_BY_OP:
 		out[(*nout)++] = ops_view(&c);
@@ -1070,7 +1079,15 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	}
 	if (o->folded)
 		out[(*nout)++] = folded_view(&c);
-
+	for (size_t i = 0; i < *nout; i++)
+		if (!out[i]->nrows) {
+			static const char *const what[] = { [PT_FLOPS_BY_OP] = "ops", [PT_FLOPS_BY_TYPE] = "op types",
+							    [PT_FLOPS_BY_SCOPE] = "scopes", [PT_FLOPS_BY_STEP] = "steps",
+							    [PT_FLOPS_BY_MODEL] = "devices with ops" };
+			char why[160];
+			pt_table_set_empty(out[i], pt_sel_empty_reason(&o->sel, what[o->by], why, sizeof(why)));
+		}
+done:
 	for (size_t i = 0; i < c.items.n; i++)
 		free(c.items.v[i].own);
 	pt_vec_free(&c.items);
@@ -1078,5 +1095,5 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	free(c.peaks);
 	free(c.dev_rank);
 	pt_steps_info_free(&c.si);
-	return 0;
+	return rc;
 }

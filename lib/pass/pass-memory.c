@@ -39,8 +39,8 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	*tables = NULL;
 	*ntables = 0;
 	if (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n)
-		return pt_err(e, "no memory data in the model (Ascend memory_usage_<d>.pb or CUPTI MEMORY2/MEMORY_POOL "
-				 "records)");
+		return pt_err_nodata(e, "memory", -1,
+				     "Ascend memory_usage_<d>.pb (--minddata DIR) or CUPTI MEMORY2/MEMORY_POOL records");
 	if (o->at && !m->mem_graphs.n)
 		return pt_err(e, "--at selects a node of an Ascend memory graph; the model has none");
 	regex_t re;
@@ -60,8 +60,14 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	if (!rc)
 		pt_mem_gpu_views(m, o, t0, &re, tables, ntables);
 	regfree(&re);
+	for (size_t i = 0; !rc && i < *ntables; i++)
+		if (!(*tables)[i]->nrows) {
+			char why[160];
+			pt_table_set_empty((*tables)[i], pt_sel_empty_reason(&o->sel, "memory records", why, sizeof(why)));
+		}
 	if (!rc && !*ntables)
-		rc = pt_err(e, "no memory data for device %" PRId64, o->sel.device);
+		rc = pt_err_nodata(e, "memory", o->sel.device,
+				   "Ascend memory_usage_<d>.pb (--minddata DIR) or CUPTI MEMORY2/MEMORY_POOL records");
 	if (rc) {
 		for (size_t i = 0; i < *ntables; i++)
 			pt_table_free((*tables)[i]);

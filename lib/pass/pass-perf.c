@@ -89,9 +89,7 @@ int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struc
 		return -1;
 	if (!si.n) {
 		pt_steps_info_free(&si);
-		if (sel->device >= 0)
-			return pt_err(e, "no device %" PRId64 " with steps or device activity in the model", sel->device);
-		return pt_err(e, "the model has no steps and no device activity");
+		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
 	}
 	struct pt_table *t = pt_table_new("perf", "Perf Summary");
 	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);

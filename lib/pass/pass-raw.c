@@ -11,6 +11,7 @@
  * Rows of ops/tasks are ordered by device, start, stream, then model order.
  */
 #include "pass/pass-raw.h"
+#include "pass/select.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -453,5 +454,22 @@ int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, stru
 		*out = pt_pass_memory_tensors(m, device);
 	else
 		return pt_err(e, "unknown table '%s'", name);
+	if (!(*out)->nrows) {
+		static const char *const what[][2] = {
+			{ "ops", "paired op executions" }, { "tasks", "paired device tasks" },
+			{ "steps", "step markers" },      { "aicpu", "AI CPU ops" },
+			{ "kernels", "CUPTI kernels" },    { "api", "CUPTI runtime or driver calls" },
+			{ "tensors", "memory tensors" },
+		};
+		const char *w = "rows";
+		for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+			if (!strcmp(what[i][0], name))
+				w = what[i][1];
+		struct pt_sel sel;
+		pt_sel_init(&sel);
+		sel.device = device;
+		char why[128];
+		pt_table_set_empty(*out, pt_sel_empty_reason(&sel, w, why, sizeof(why)));
+	}
 	return 0;
 }

@@ -508,6 +508,102 @@ static void select_steps(struct pt_rank_steps *r, const struct pt_sel *sel, int6
 	}
 }
 
+static bool is_device_data(uint8_t k)
+{
+	return is_activity(k) || k == PT_EV_TASK || k == PT_EV_AICPU;
+}
+
+/* The span of each rank's device data, and the kept steps it meets. */
+static void coverage(const struct pt_model *m, struct pt_rank_steps *rs, size_t n)
+{
+	if (!n)
+		return;
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	uint32_t *rank_of = pt_xmalloc(nd * sizeof(*rank_of));
+	for (size_t i = 0; i < nd; i++)
+		rank_of[i] = UINT32_MAX;
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < rs[r].ndevs; k++)
+			rank_of[rs[r].devs[k]] = (uint32_t)r;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!is_device_data(ev->kind[i]))
+			continue;
+		uint32_t r = rank_of[m->tracks.v[ev->track[i]].device];
+		/* Ascend ranks: their steps are device times. A GPU step is a host range whose kernels may
+		 * run after it ends: its coverage would need the launches (not measured yet) */
+		if (r == UINT32_MAX || !rs[r].ascend)
+			continue;
+		struct pt_rank_steps *x = &rs[r];
+		int64_t a = ev->start[i], b = ev->start[i] + ev->dur[i];
+		if (!x->has_dev) {
+			x->has_dev = true;
+			x->dev_s = a;
+			x->dev_e = b;
+		}
+		x->dev_s = a < x->dev_s ? a : x->dev_s;
+		x->dev_e = b > x->dev_e ? b : x->dev_e;
+	}
+	free(rank_of);
+	for (size_t r = 0; r < n; r++) {
+		struct pt_rank_steps *x = &rs[r];
+		for (size_t i = 0; i < x->n; i++) {
+			struct pt_stepwin *w = &x->v[i];
+			/* a window meets [dev_s, dev_e]; an instant window counts when inside it */
+			w->covered = x->has_dev && w->has_win &&
+				     (w->e > w->s ? w->s < x->dev_e && w->e > x->dev_s
+						  : w->s >= x->dev_s && w->s <= x->dev_e);
+			x->nkept += w->kept;
+			x->ncovered += w->kept && w->covered;
+		}
+	}
+}
+
+bool pt_steps_partly_covered(const struct pt_rank_steps *r)
+{
+	return r->has_dev && r->ncovered < r->nkept;
+}
+
+void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
+			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then)
+{
+	char where[96] = "";
+	if (covered && lo == hi)
+		snprintf(where, sizeof(where), "step %" PRId64 "; ", lo);
+	else if (covered)
+		snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
+	pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%sit spans %" PRId64 "-%" PRId64
+			" ns from the earliest event); %s",
+		     who, rank, covered, kept, where, a, b, then);
+}
+
+size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < si->n; r++) {
+		const struct pt_rank_steps *x = &si->r[r];
+		if (!pt_steps_partly_covered(x))
+			continue;
+		n++;
+		/* the covered steps: "steps 3-19" when they follow one another, else "steps 3-19 in part" */
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		size_t first = SIZE_MAX, last = 0;
+		for (size_t i = 0; i < x->n; i++)
+			if (x->v[i].kept && x->v[i].covered) {
+				lo = x->v[i].num < lo ? x->v[i].num : lo;
+				hi = x->v[i].num > hi ? x->v[i].num : hi;
+				first = first == SIZE_MAX ? i : first;
+				last = i;
+			}
+		bool runs = true;
+		for (size_t i = first; first != SIZE_MAX && i <= last && runs; i++)
+			runs = !x->v[i].kept || x->v[i].covered;
+		pt_steps_coverage_line(d, x->ascend ? "device" : "rank", x->rank, x->ncovered, x->nkept, lo, hi, runs,
+				       x->dev_s - si->origin, x->dev_e - si->origin, then);
+	}
+	return n;
+}
+
 int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
 		     struct pt_diag *d, struct pt_err **e)
 {
@@ -654,6 +750,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 		select_steps(&rs.v[i], sel, out->origin);
 		rs.v[i].first = 0;
 	}
+	coverage(m, rs.v, rs.n);
 	out->r = rs.v;
 	out->n = rs.n;
 	return 0;
@@ -898,7 +995,8 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 				pt_table_set_int(t, row, col + 1, c->end);
 				pt_table_set_int(t, row, col + 2, c->end - c->start);
 			}
-			if (w->has_win) {
+			/* a step the device data does not reach has no device figures (not zero ones) */
+			if (w->has_win && (w->covered || !pt_steps_partly_covered(r))) {
 				struct pt_breakdown b;
 				pt_index_breakdown(x, dev, w->s, w->e, &b);
 				pt_table_set_int(t, row, cb0, b.computation);
@@ -1073,7 +1171,8 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 					continue;
 				size_t row = pt_table_add_row(t);
 				rowstep[nrows] = i;
-				complete[nrows++] = true;
+				/* device data over part of the steps: the avg row takes the covered ones */
+				complete[nrows++] = w->covered || !pt_steps_partly_covered(r);
 				pt_table_set_int(t, row, G_RANK, r->rank);
 				if (has_dev)
 					pt_table_set_int(t, row, G_DEVICE, m->devices.v[dev].id);
@@ -1128,6 +1227,7 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
 	*nout = 0;
 	if (pt_steps_collect(m, sel, &si, d, e))
 		return -1;
+	pt_steps_coverage_note(&si, "the avg row's device figures are over those", d);
 	bool asc = false, gpu = false;
 	for (size_t i = 0; i < si.n; i++) {
 		asc |= si.r[i].ascend;
@@ -1137,11 +1237,14 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
 		out[(*nout)++] = ascend_table(m, x, &si);
 	if (gpu)
 		out[(*nout)++] = gpu_table(m, x, &si);
+	for (size_t i = 0; i < *nout; i++)
+		if (!out[i]->nrows) {
+			char why[160];
+			pt_table_set_empty(out[i], pt_sel_empty_reason(sel, "steps", why, sizeof(why)));
+		}
 	pt_steps_info_free(&si);
 	if (!*nout) {
-		if (sel->device >= 0)
-			return pt_err(e, "no device %" PRId64 " with steps or device activity in the model", sel->device);
-		return pt_err(e, "the model has no steps and no device activity");
+		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
 	}
 	return 0;
 }

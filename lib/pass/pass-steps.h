@@ -29,6 +29,7 @@ struct pt_stepwin {
 	bool has_win;             /* its window [s, e) exists (made disjoint from the next) */
 	int64_t s, e;
 	bool kept;                /* selected by --steps / --time-window */
+	bool covered;             /* its window meets the span of the rank's device data (dev_s, dev_e) */
 	const struct pt_step *st; /* Ascend marker set; NULL on GPU data */
 	size_t ev;                /* GPU: the step range's event index; SIZE_MAX otherwise */
 };
@@ -47,6 +48,9 @@ struct pt_rank_steps {
 	bool has_span;
 	int64_t span_s, span_e;   /* [min start, max end) of the rank's events and windows */
 	uint64_t overlapping;     /* windows cut to keep them disjoint */
+	bool has_dev;             /* Ascend ranks: device data (tasks, AI CPU ops, kernels, copies) of its devices */
+	int64_t dev_s, dev_e;     /* [first start, last end) of that data */
+	size_t nkept, ncovered;   /* kept steps, and of them those covered */
 };
 
 struct pt_steps_info {
@@ -60,6 +64,23 @@ struct pt_steps_info {
 int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
 		     struct pt_diag *d, struct pt_err **e);
 void pt_steps_info_free(struct pt_steps_info *s);
+
+/*
+ * Coverage (issue #25 point 7): a rank's device data that covers only part of
+ * its kept steps (some or none of them; a rank with no device data at all is
+ * not partly covered). A note for each such rank goes to d, ending in `then`
+ * (what the command does about it):
+ *   device 1: device data covers 15 of 322 steps (steps 1-15; it spans 0-53497947310 ns
+ *   from the earliest event); ratios are over those
+ * Returns the number of ranks partly covered.
+ */
+size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d);
+/* One such note: covered of kept steps, numbered lo..hi (runs: one after another), the device
+ * data from a to b ns after the earliest event; who is "device" or "rank". */
+void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
+			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then);
+/* Is rank r's device data partial: it has some, and covered < kept steps? */
+bool pt_steps_partly_covered(const struct pt_rank_steps *r);
 
 /* Is a host range a data-loading ("Dataloader") range? (summary.md §1.1) */
 bool pt_steps_is_dataloader(const char *name);

@@ -73,6 +73,8 @@ struct pt_summary_opts {
 	bool op_detail, thread_sep, no_demangle;
 	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
 	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window, --step-pattern */
+	bool coverage;               /* Ascend ranks whose device data covers part of the kept steps: only the
+				      * covered steps stay kept (proftool(1) Coverage; summary, not diff) */
 };
 
 void pt_summary_opts_init(struct pt_summary_opts *o);
@@ -90,6 +92,15 @@ struct pt_summary {
 	size_t n;                    /* selected views, in print order */
 	uint64_t nesting_violations; /* GPU host ranges that overlap their parent partially (§2.2) */
 	unsigned device_kinds;       /* bit per enum pt_device_kind of the model's devices */
+	struct pt_sel_found found;   /* what --steps / --time-window found (pt_sel_report) */
+	struct pt_summary_cov {      /* Ascend ranks whose device data covers part of the kept steps */
+		uint32_t rank;
+		size_t covered, kept;
+		int64_t lo, hi;          /* the covered steps' numbers */
+		bool runs;               /* one after another */
+		int64_t a, b;            /* the device data, ns after the earliest event */
+	} *cov;
+	size_t ncov;
 };
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,

@@ -1,7 +1,13 @@
 #include "pass/select.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "model/model.h"
+#include "pass/pass-steps.h"
+#include "support/diag.h"
+#include "support/err.h"
 #include "support/steppat.h"
 
 void pt_sel_init(struct pt_sel *s)
@@ -39,4 +45,140 @@ bool pt_sel_window_abs(const struct pt_sel *s, int64_t t0, int64_t *a, int64_t *
 int pt_sel_step_re(const struct pt_sel *s, regex_t *re, char *msg, size_t n)
 {
 	return pt_step_pattern_compile(re, s ? s->step_pattern : NULL, msg, n);
+}
+
+/* "0, 1, 2" (at most 8 ids, then "..."), into b[n] */
+static void device_list(const struct pt_model *m, char *b, size_t n)
+{
+	size_t l = 0;
+	b[0] = 0;
+	for (size_t i = 0; i < m->devices.n && l < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = m->devices.v[j].id == m->devices.v[i].id;
+		if (seen)
+			continue;
+		l += (size_t)snprintf(b + l, n - l, i < 8 ? "%s%" PRIu32 : "%s...", l ? ", " : "",
+				      m->devices.v[i].id);
+		if (i >= 8)
+			break;
+	}
+}
+
+const char *pt_sel_empty_reason(const struct pt_sel *s, const char *what, char *buf, size_t n)
+{
+	size_t l = (size_t)snprintf(buf, n, "no %s", what);
+	bool any = false;
+	if (s && s->steps_given && l < n) {
+		if (s->step_a == s->step_b)
+			l += (size_t)snprintf(buf + l, n - l, " in step %" PRId64, s->step_a);
+		else
+			l += (size_t)snprintf(buf + l, n - l, " in steps %s", s->steps_arg ? s->steps_arg : "selected");
+		any = true;
+	}
+	if (s && s->window_given && l < n) {
+		l += (size_t)snprintf(buf + l, n - l, " in --time-window %s", s->window_arg ? s->window_arg : "");
+		any = true;
+	}
+	if (s && s->device >= 0 && l < n) {
+		l += (size_t)snprintf(buf + l, n - l, " on device %" PRId64, s->device);
+		any = true;
+	}
+	if (!any && l < n)
+		snprintf(buf + l, n - l, " in the model");
+	return buf;
+}
+
+void pt_sel_found_init(struct pt_sel_found *f, const struct pt_sel *sel)
+{
+	memset(f, 0, sizeof(*f));
+	f->sel = sel;
+}
+
+void pt_sel_found_step(struct pt_sel_found *f, int64_t num, bool has_win, int64_t start)
+{
+	const struct pt_sel *s = f->sel;
+	f->step_lo = !f->steps || num < f->step_lo ? num : f->step_lo;
+	f->step_hi = !f->steps || num > f->step_hi ? num : f->step_hi;
+	f->steps++;
+	if (has_win) {
+		f->start_lo = !f->has_starts || start < f->start_lo ? start : f->start_lo;
+		f->start_hi = !f->has_starts || start > f->start_hi ? start : f->start_hi;
+		f->has_starts = true;
+	}
+	f->kept_steps += !s->steps_given || (num >= s->step_a && num <= s->step_b);
+}
+
+void pt_sel_found_span(struct pt_sel_found *f, int64_t a, int64_t b)
+{
+	f->span_a = !f->has_span || a < f->span_a ? a : f->span_a;
+	f->span_b = !f->has_span || b > f->span_b ? b : f->span_b;
+	f->has_span = true;
+}
+
+void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d)
+{
+	const struct pt_sel *s = f->sel;
+	/* a window is a time range of the data (some commands keep events, not steps, by it): it
+	 * selects nothing only outside the data */
+	if (s->window_given && f->has_span) {
+		int64_t a, b;
+		pt_sel_window(s, &a, &b);
+		/* what starts in [a, b): nothing when the window ends before the data or starts after it */
+		if (b <= f->span_a || a > f->span_b)
+			pt_diag_note(d, "--time-window %s lies outside the data (span %" PRId64 "-%" PRId64 " ns)",
+				     s->window_arg ? s->window_arg : "", f->span_a, f->span_b);
+	}
+	if (!s->steps_given || f->kept_steps)
+		return;
+	const char *sa = s->steps_arg ? s->steps_arg : "";
+	if (!f->steps)
+		pt_diag_note(d, "--steps %s selects no step (the model has no steps)", sa);
+	else if (f->step_lo == f->step_hi)
+		pt_diag_note(d, "--steps %s selects no step (the model has step %" PRId64 ")", sa, f->step_lo);
+	else
+		pt_diag_note(d, "--steps %s selects no step (the model has steps %" PRId64 "-%" PRId64 ")", sa,
+			     f->step_lo, f->step_hi);
+}
+
+void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
+{
+	if (s->device >= 0) {
+		bool found = false;
+		for (size_t i = 0; i < m->devices.n && !found; i++)
+			found = (int64_t)m->devices.v[i].id == s->device;
+		if (!found) {
+			char list[160];
+			device_list(m, list, sizeof(list));
+			if (*list)
+				pt_diag_note(d, "--device %" PRId64 " selects no device (the model has device%s %s)",
+					     s->device, strchr(list, ',') ? "s" : "", list);
+			else
+				pt_diag_note(d, "--device %" PRId64 " selects no device (the model has none)", s->device);
+			return;
+		}
+	}
+	if (!s->steps_given && !s->window_given)
+		return;
+	struct pt_steps_info si;
+	struct pt_err *e = NULL;
+	if (pt_steps_collect(m, s, &si, NULL, &e)) {
+		pt_err_free(e); /* a bad --step-pattern: the command says so itself */
+		return;
+	}
+	struct pt_sel_found f;
+	pt_sel_found_init(&f, s);
+	int64_t o = si.origin;
+	for (size_t r = 0; r < si.n; r++) {
+		for (size_t i = 0; i < si.r[r].n; i++) {
+			const struct pt_stepwin *w = &si.r[r].v[i];
+			pt_sel_found_step(&f, w->num, w->has_win, w->s - o);
+		}
+		if (si.r[r].has_span)
+			pt_sel_found_span(&f, si.r[r].span_s - o, si.r[r].span_e - o);
+	}
+	for (size_t i = 0; i < m->events.n; i++)
+		pt_sel_found_span(&f, m->events.start[i] - o, m->events.start[i] + m->events.dur[i] - o);
+	pt_steps_info_free(&si);
+	pt_sel_report(&f, d);
 }

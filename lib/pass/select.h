@@ -20,6 +20,8 @@ struct pt_sel {
 	bool win_has_a, win_has_b;
 	int64_t win_a, win_b;     /* ns, relative to the model's earliest event */
 	const char *step_pattern; /* --step-pattern: POSIX ERE matched against the whole name; NULL = the default */
+	const char *steps_arg;    /* --steps and --time-window as given (for messages), or NULL */
+	const char *window_arg;
 };
 
 /* Nothing selected: every device, step and time. */
@@ -44,5 +46,50 @@ bool pt_sel_window_abs(const struct pt_sel *s, int64_t t0, int64_t *a, int64_t *
  * msg[0..n); re needs no regfree after a failure.
  */
 int pt_sel_step_re(const struct pt_sel *s, regex_t *re, char *msg, size_t n);
+
+struct pt_diag;
+struct pt_model;
+
+/*
+ * What a selection finds in a model, gathered step by step by whoever knows
+ * the steps (pt_sel_check, the summary pass), for pt_sel_report(). Times are
+ * ns from the model's earliest event, as --time-window takes them.
+ */
+struct pt_sel_found {
+	const struct pt_sel *sel;
+	size_t steps, kept_steps;    /* steps of the selected devices; of them with a number in --steps */
+	int64_t step_lo, step_hi;    /* their numbers */
+	bool has_starts;
+	int64_t start_lo, start_hi;  /* where they start */
+	bool has_span;
+	int64_t span_a, span_b;      /* the data's first start and last end */
+};
+void pt_sel_found_init(struct pt_sel_found *f, const struct pt_sel *sel);
+/* A step: its number, and its window's start when it has one (has_win). */
+void pt_sel_found_step(struct pt_sel_found *f, int64_t num, bool has_win, int64_t start);
+/* Data from a to b. */
+void pt_sel_found_span(struct pt_sel_found *f, int64_t a, int64_t b);
+/*
+ * A selection that selects nothing: one warning in d saying what there is:
+ *   --steps 400-500 selects no step (the model has steps 1-322)
+ *   --time-window 1000s: lies outside the data (span 0-66209589790 ns)
+ * (a window inside the data selects its events, whether or not a step starts there).
+ */
+void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d);
+
+/*
+ * Why a table of `what` (a plural: "kernels") has no rows, for
+ * pt_table_set_empty(), in buf[n]: "no kernels in steps 400-500", "no kernels
+ * in --time-window 10s:", "no kernels on device 3", "no kernels in steps 4-5
+ * on device 3", or, with no selection, "no kernels in the model".
+ */
+const char *pt_sel_empty_reason(const struct pt_sel *s, const char *what, char *buf, size_t n);
+
+/*
+ * pt_sel_report() for the steps of pt_steps_collect() and the model's events,
+ * and --device N naming no device of the model:
+ *   --device 3 selects no device (the model has devices 0, 1)
+ */
+void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d);
 
 #endif

@@ -19,7 +19,7 @@ void pt_diag_warn_n(struct pt_diag *d, const char *file, const char *what, enum 
 		return;
 	for (size_t i = d->n; i-- > 0;) {
 		struct pt_diag_entry *e = &d->v[i];
-		if (same(e->file, file) && !strcmp(e->what, what) && e->pos == kind) {
+		if (!e->note && same(e->file, file) && !strcmp(e->what, what) && e->pos == kind) {
 			if (first < e->first)
 				e->first = first;
 			e->count += count;
@@ -33,6 +33,7 @@ void pt_diag_warn_n(struct pt_diag *d, const char *file, const char *what, enum 
 	e->pos = kind;
 	e->first = first;
 	e->count = count;
+	e->note = 0;
 }
 
 void pt_diag_warn(struct pt_diag *d, const char *file, const char *what, enum pt_pos kind, uint64_t pos)
@@ -56,11 +57,49 @@ void pt_diag_note(struct pt_diag *d, const char *fmt, ...)
 	free(s);
 }
 
+static void once(struct pt_diag *d, int note, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	char *s = pt_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	vsnprintf(s, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].note == note && !d->v[i].file && d->v[i].pos == PT_POS_NONE && !strcmp(d->v[i].what, s)) {
+			free(s);
+			return;
+		}
+	pt_diag_warn(d, NULL, s, PT_POS_NONE, 0);
+	d->v[d->n - 1].note = note;
+	free(s);
+}
+
+void pt_diag_info(struct pt_diag *d, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	once(d, 1, fmt, ap);
+	va_end(ap);
+}
+
+void pt_diag_once(struct pt_diag *d, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	once(d, 2, fmt, ap);
+	va_end(ap);
+}
+
 void pt_diag_print(const struct pt_diag *d, FILE *f)
 {
 	for (size_t i = 0; d && i < d->n; i++) {
 		const struct pt_diag_entry *e = &d->v[i];
-		fputs("proftool: warning: ", f);
+		fputs(e->note == 1 ? "proftool: note: " : "proftool: warning: ", f);
 		if (e->file)
 			fprintf(f, "'%s': ", e->file);
 		if (e->pos == PT_POS_NONE) {

@@ -16,6 +16,7 @@ struct pt_diag_entry {
 	enum pt_pos pos;
 	uint64_t first;
 	uint64_t count;
+	int note;      /* 1: pt_diag_info(), printed as "proftool: note:"; 2: pt_diag_once() */
 };
 
 struct pt_diag {
@@ -30,6 +31,11 @@ void pt_diag_warn_n(struct pt_diag *d, const char *file, const char *what, enum 
 		    uint64_t first, uint64_t count);
 /* A free-form warning, printed once however often it is given. */
 void pt_diag_note(struct pt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A free-form fact the user should know, not a fault, printed once as
+ * "proftool: note: ..." (coverage of the device data, issue #25 point 7). */
+void pt_diag_info(struct pt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A free-form warning printed once, however often it is given (no count). */
+void pt_diag_once(struct pt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print every entry as a "proftool: warning:" line, in the order first seen. */
 void pt_diag_print(const struct pt_diag *d, FILE *f);
 uint64_t pt_diag_total(const struct pt_diag *d);

@@ -12,6 +12,7 @@ static int push(struct pt_err **e, char *msg)
 	struct pt_err *n = pt_xmalloc(sizeof(*n));
 	n->msg = msg;
 	n->cause = e ? *e : NULL;
+	n->nodata = 0;
 	if (e)
 		*e = n;
 	else
@@ -48,6 +49,21 @@ int pt_err_errno(struct pt_err **e, int errnum, const char *fmt, ...)
 	char *t = pt_xasprintf("%s: %s", s, strerror(errnum));
 	free(s);
 	return push(e, t);
+}
+
+int pt_err_nodata(struct pt_err **e, const char *kind, long long device, const char *what)
+{
+	char *s = device >= 0 ? pt_xasprintf("has no %s data of device %lld (import %s to get it)", kind, device, what)
+			      : pt_xasprintf("has no %s data (import %s to get it)", kind, what);
+	push(e, s);
+	if (e && *e)
+		(*e)->nodata = 1;
+	return -1;
+}
+
+int pt_err_is_nodata(const struct pt_err *e)
+{
+	return e && e->nodata;
 }
 
 char *pt_err_str(const struct pt_err *e)

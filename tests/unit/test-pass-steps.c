@@ -734,6 +734,114 @@ static void test_fixture_error_job(void **state)
 }
 
 /* The shared selection (pass/select.h): window ends, their origin, the step-name pattern. */
+static char *diag_text(const struct pt_diag *d)
+{
+	static char buf[2048];
+	buf[0] = 0;
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	pt_diag_print(d, f);
+	fclose(f);
+	return buf;
+}
+
+/* what a selection found: steps outside the model's, a window outside the data, a device not there */
+static void test_select_nothing(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t dev = pt_model_device(m, PT_DEV_NPU, 3);
+	uint32_t s5 = pt_model_track(m, dev, PT_TRACK_STREAM, 5, "stream 5");
+	for (int k = 1; k <= 4; k++)
+		add_step(m, dev, k, ALL, 100 * k, 100 * k + 10, 100 * k + 50, 100 * k + 100);
+	pt_model_add_event(m, s5, pt_model_str(m, "t"), PT_EV_TASK, 120, 10, 0, PT_NONE, 1);
+	struct pt_sel s;
+	struct pt_diag d = { 0 };
+	/* nothing asked, or a selection that keeps something: silent */
+	sel_init(&s);
+	pt_sel_check(m, &s, &d);
+	s.steps_given = true, s.step_a = 2, s.step_b = 9, s.steps_arg = "2-9";
+	pt_sel_check(m, &s, &d);
+	assert_int_equal(d.n, 0);
+	s.step_a = 7, s.step_b = 9, s.steps_arg = "7-9";
+	pt_sel_check(m, &s, &d);
+	assert_string_equal(diag_text(&d), "proftool: warning: --steps 7-9 selects no step (the model has steps 1-4)\n");
+	pt_diag_free(&d);
+	/* a window after the data (origin: the first step's start, 100) */
+	sel_init(&s);
+	s.window_given = s.win_has_a = true, s.win_a = 1000, s.window_arg = "1000ns:";
+	pt_sel_check(m, &s, &d);
+	assert_string_equal(diag_text(&d),
+			    "proftool: warning: --time-window 1000ns: lies outside the data (span 0-400 ns)\n");
+	pt_diag_free(&d);
+	/* a window inside the data that no step starts in selects its events: silent */
+	s.win_a = 5, s.win_has_b = true, s.win_b = 8, s.window_arg = "5ns:8ns";
+	pt_sel_check(m, &s, &d);
+	assert_int_equal(d.n, 0);
+	/* a device the model does not have */
+	sel_init(&s);
+	s.device = 7;
+	pt_sel_check(m, &s, &d);
+	assert_string_equal(diag_text(&d), "proftool: warning: --device 7 selects no device (the model has device 3)\n");
+	pt_diag_free(&d);
+	/* the reasons of empty tables */
+	char b[128];
+	sel_init(&s);
+	assert_string_equal(pt_sel_empty_reason(&s, "kernels", b, sizeof(b)), "no kernels in the model");
+	assert_string_equal(pt_sel_empty_reason(NULL, "kernels", b, sizeof(b)), "no kernels in the model");
+	s.steps_given = true, s.step_a = 400, s.step_b = 500, s.steps_arg = "400-500", s.device = 2;
+	assert_string_equal(pt_sel_empty_reason(&s, "kernels", b, sizeof(b)), "no kernels in steps 400-500 on device 2");
+	s.step_b = 400;
+	assert_string_equal(pt_sel_empty_reason(&s, "ops", b, sizeof(b)), "no ops in step 400 on device 2");
+	assert_string_equal(pt_sel_empty_reason(&s, "ops", b, 8), "no ops "); /* cut, terminated */
+	pt_model_free(m);
+}
+
+/* device data over part of the steps: covered steps, the note, null device figures in the others */
+static void test_coverage(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t dev = pt_model_device(m, PT_DEV_NPU, 1);
+	uint32_t s5 = pt_model_track(m, dev, PT_TRACK_STREAM, 5, "stream 5");
+	for (int k = 1; k <= 5; k++)
+		add_step(m, dev, k, ALL, 100 * k, 100 * k + 10, 100 * k + 50, 100 * k + 100);
+	/* tasks in steps 1 and 2 only, the last one ends in step 3 */
+	pt_model_add_event(m, s5, pt_model_str(m, "t"), PT_EV_TASK, 120, 10, 0, PT_NONE, 1);
+	pt_model_add_event(m, s5, pt_model_str(m, "t"), PT_EV_TASK, 250, 60, 0, PT_NONE, 1);
+	struct pt_sel s;
+	sel_init(&s);
+	struct pt_steps_info si;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_steps_collect(m, &s, &si, NULL, &e), 0);
+	assert_int_equal(si.n, 1);
+	const struct pt_rank_steps *r = &si.r[0];
+	assert_true(r->has_dev);
+	assert_int_equal(r->nkept, 5);
+	assert_int_equal(r->ncovered, 3);
+	assert_true(r->v[0].covered && r->v[1].covered && r->v[2].covered);
+	assert_false(r->v[3].covered || r->v[4].covered);
+	assert_true(pt_steps_partly_covered(r));
+	struct pt_diag d = { 0 };
+	assert_int_equal(pt_steps_coverage_note(&si, "ratios are over those", &d), 1);
+	assert_string_equal(diag_text(&d), "proftool: note: device 1: device data covers 3 of 5 steps (steps 1-3; it "
+					   "spans 20-210 ns from the earliest event); ratios are over those\n");
+	pt_diag_free(&d);
+	pt_steps_info_free(&si);
+	/* the steps table: device figures only in covered steps */
+	struct pt_table *t = steps1(m, &s);
+	assert_false(cell_null(t, 0, "computation"));
+	assert_true(cell_null(t, 3, "computation"));
+	assert_true(cell_null(t, 4, "free"));
+	pt_table_free(t);
+	/* steps 2-3 are all covered: no longer partial */
+	s.steps_given = true, s.step_a = 2, s.step_b = 3;
+	assert_int_equal(pt_steps_collect(m, &s, &si, NULL, &e), 0);
+	assert_false(pt_steps_partly_covered(&si.r[0]));
+	assert_int_equal(pt_steps_coverage_note(&si, "x", &d), 0);
+	pt_steps_info_free(&si);
+	pt_model_free(m);
+}
+
 static void test_select(void **state)
 {
 	(void)state;
@@ -793,6 +901,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mean),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_select_nothing),
+		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_gpu_case_88),
 		cmocka_unit_test(test_gpu_boundaries),
 		cmocka_unit_test(test_gpu_pattern),

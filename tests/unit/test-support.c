@@ -62,6 +62,46 @@ static void test_diag_counts(void **state)
 	pt_diag_free(&d);
 }
 
+/* pt_diag_info / pt_diag_once print once without a count; pt_err_nodata marks its error */
+static void test_diag_once_nodata(void **state)
+{
+	(void)state;
+	struct pt_diag d = { 0 };
+	pt_diag_info(&d, "device %d: covered %d of %d", 1, 15, 322);
+	pt_diag_info(&d, "device %d: covered %d of %d", 1, 15, 322);
+	pt_diag_once(&d, "J: %d dropped", 323);
+	pt_diag_once(&d, "J: %d dropped", 323);
+	pt_diag_note(&d, "J: %d dropped", 323); /* a plain note of the same text is its own entry */
+	pt_diag_info(NULL, "ignored");
+	assert_int_equal(d.n, 3);
+	char buf[1024] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	pt_diag_print(&d, f);
+	fclose(f);
+	assert_string_equal(buf, "proftool: note: device 1: covered 15 of 322\n"
+				 "proftool: warning: J: 323 dropped\n"
+				 "proftool: warning: J: 323 dropped\n");
+	pt_diag_free(&d);
+
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_err_nodata(&e, "memory", -1, "memory_usage_<d>.pb"), -1);
+	assert_true(pt_err_is_nodata(e));
+	char *m = pt_err_str(e);
+	assert_string_equal(m, "has no memory data (import memory_usage_<d>.pb to get it)");
+	free(m);
+	pt_err(&e, "context"); /* an error pushed on top is an ordinary one */
+	assert_false(pt_err_is_nodata(e));
+	pt_err_free(e);
+	e = NULL;
+	pt_err_nodata(&e, "step", 3, "a step trace");
+	m = pt_err_str(e);
+	assert_string_equal(m, "has no step data of device 3 (import a step trace to get it)");
+	free(m);
+	pt_err_free(e);
+	assert_false(pt_err_is_nodata(NULL));
+	assert_int_equal(pt_err_nodata(NULL, "x", -1, "y"), -1);
+}
+
 static void test_hashmap(void **state)
 {
 	(void)state;
@@ -735,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode),
 		cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
+		cmocka_unit_test(test_diag_once_nodata),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

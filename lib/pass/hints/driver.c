@@ -49,8 +49,10 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 		rd->am = pt_anchor_map_new(m, r->host);
 	rd->win = pt_xmalloc((r->n + 1) * sizeof(*rd->win));
 	rd->winnum = pt_xmalloc((r->n + 1) * sizeof(*rd->winnum));
+	/* device data over part of the steps: the ratios are over the covered steps (issue #25 point 7) */
+	bool partial = pt_steps_partly_covered(r);
 	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].kept && r->v[i].has_win && r->v[i].e > r->v[i].s) {
+		if (r->v[i].kept && r->v[i].has_win && r->v[i].e > r->v[i].s && (!partial || r->v[i].covered)) {
 			rd->win[rd->nwin] = (struct pt_ival){ r->v[i].s, r->v[i].e };
 			rd->winnum[rd->nwin++] = r->v[i].num;
 		}
@@ -779,11 +781,21 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	c.fig = pt_flops_op_figs(m);
 	c.gr = pt_flops_gpu_ranges(m, &c.ngr, &c.kr);
 	c.filtered = si.filtered;
+	pt_steps_coverage_note(&si, "ratios are over those", d);
 	for (size_t i = 0; i < si.n; i++) {
 		struct rankdata rd;
+		size_t first = out->n;
 		rd_init(&c, &si.r[i], &rd);
 		rank_run(&c, &rd);
 		rd_free(&rd);
+		if (!pt_steps_partly_covered(&si.r[i]))
+			continue;
+		/* the rank's hints say over which steps they were measured */
+		for (size_t h = first; h < out->n; h++)
+			if (out->v[h].status == PT_HS_SHOWN || out->v[h].status == PT_HS_SUPPRESSED) {
+				pt_hint_ev_int(&out->v[h], "covered_steps", (int64_t)si.r[i].ncovered);
+				pt_hint_ev_int(&out->v[h], "total_steps", (int64_t)si.r[i].nkept);
+			}
 	}
 	/* Ascend devices with HCCL data and no steps or tasks: their links count for SLOW_LINK */
 	for (uint32_t dev = 0; dev < m->devices.n; dev++) {

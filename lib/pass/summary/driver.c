@@ -264,6 +264,29 @@ void sum_run_events(struct run *u)
 		flush(u, k);
 }
 
+/* What the rows of a view are, for its empty reason. */
+static const char *view_what(const char *view)
+{
+	static const char *const what[][2] = {
+		{ "aicpu", "AI CPU ops" },
+		{ "api", "runtime API calls" },
+		{ "device", "device activity" },
+		{ "distributed", "communication" },
+		{ "gpu", "GPU activity" },
+		{ "kernel", "kernels" },
+		{ "memcpy", "memory copies" },
+		{ "model", "step data" },
+		{ "operator", "operators" },
+		{ "optype", "op types" },
+		{ "overview", "events" },
+		{ "userdefined", "user-defined ranges" },
+	};
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+		if (!strcmp(what[i][0], view))
+			return what[i][1];
+	return "rows";
+}
+
 void sum_run_views(struct run *u, struct pt_summary *out)
 {
 	const struct pt_summary_opts *o = u->o;
@@ -279,6 +302,42 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 		vo->ntext = 2 * u->ranks.n;
 		for (size_t k = 0; k < u->ranks.n; k++)
 			sum_views[v]->emit(&u->ranks.v[k], vo->data, &vo->text[2 * k], multi);
+		/* an empty view says why (text "(no rows: ...)") */
+		char why[160];
+		pt_sel_empty_reason(&o->sel, !u->ranks.n ? "steps or device activity" : view_what(sum_views[v]->name),
+				    why, sizeof(why));
+		if (!vo->data->nrows)
+			pt_table_set_empty(vo->data, why);
+		for (size_t k = 0; k < vo->ntext; k++)
+			if (vo->text[k] && !vo->text[k]->nrows)
+				pt_table_set_empty(vo->text[k], why);
+	}
+	/* what the selection found: the steps of every rank, the span of the data */
+	const struct ctx *g = &u->g;
+	int64_t o0 = g->earliest == INT64_MAX ? 0 : g->earliest;
+	pt_sel_found_init(&out->found, &o->sel);
+	for (size_t k = 0; k < u->ranks.n; k++)
+		for (size_t i = 0; i < u->ranks.v[k].nw; i++) {
+			const struct win *w = &u->ranks.v[k].w[i];
+			pt_sel_found_step(&out->found, w->num, true, w->s - o0);
+			pt_sel_found_span(&out->found, w->s - o0, w->e - o0);
+		}
+	if (g->scan) {
+		for (size_t d = 0; d < g->m->devices.n; d++)
+			if (g->scan->lo[d] <= g->scan->hi[d])
+				pt_sel_found_span(&out->found, g->scan->lo[d] - o0, g->scan->hi[d] - o0);
+	} else {
+		const struct pt_events *ev = &g->m->events;
+		for (size_t i = 0; i < ev->n; i++)
+			pt_sel_found_span(&out->found, ev->start[i] - o0, ev->start[i] + ev->dur[i] - o0);
+	}
+	out->cov = pt_xcalloc(u->ranks.n + 1, sizeof(*out->cov));
+	for (size_t k = 0; k < u->ranks.n; k++) {
+		const struct rank *r = &u->ranks.v[k];
+		if (r->cov_partial)
+			out->cov[out->ncov++] = (struct pt_summary_cov){ (uint32_t)r->rank, r->cov_covered, r->cov_kept,
+									 r->cov_lo, r->cov_hi, r->cov_runs,
+									 r->cov_a - o0, r->cov_b - o0 };
 	}
 	out->nesting_violations = u->g.violations;
 	for (size_t d = 0; d < u->g.m->devices.n; d++)
@@ -327,6 +386,9 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 
 void pt_summary_free(struct pt_summary *s)
 {
+	free(s->cov);
+	s->cov = NULL;
+	s->ncov = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		pt_table_free(s->v[i].data);
 		for (size_t k = 0; k < s->v[i].ntext; k++)
@@ -340,7 +402,7 @@ struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_
 {
 	size_t cap = 1;
 	for (size_t i = 0; i < s->n; i++)
-		cap += text ? s->v[i].ntext : 1;
+		cap += text ? s->v[i].ntext + 1 : 1;
 	struct pt_table **v = pt_xmalloc(cap * sizeof(*v));
 	*n = 0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -348,9 +410,21 @@ struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_
 			v[(*n)++] = s->v[i].data;
 			continue;
 		}
+		size_t before = *n;
 		for (size_t r = 0; r < s->v[i].ntext; r++)
 			if (s->v[i].text[r] && s->v[i].text[r]->nrows)
 				v[(*n)++] = s->v[i].text[r];
+		/* a view with no rows at all prints its first table with "(no rows: <reason>)", or
+		 * its data table when it has no text table */
+		if (*n == before) {
+			struct pt_table *t = s->v[i].data;
+			for (size_t r = 0; r < s->v[i].ntext; r++)
+				if (s->v[i].text[r]) {
+					t = s->v[i].text[r];
+					break;
+				}
+			v[(*n)++] = t;
+		}
 	}
 	return v;
 }

@@ -388,6 +388,65 @@ void sum_rank_breakdown(struct rank *r, uint32_t d, struct pt_breakdown *b)
 	b->free = total - either;
 }
 
+/* Is event kind k one of the device's data (the streaming scan's span kinds)? */
+static bool span_kind(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_API ||
+	       k == PT_EV_RANGE || k == PT_EV_AICPU;
+}
+
+/* An Ascend rank's coverage (proftool(1) Coverage): the kept steps that the span of the device's
+ * data meets; when that is some, not all, of them, only those stay kept. */
+static void coverage(struct rank *r)
+{
+	struct ctx *g = r->g;
+	const struct pt_model *m = g->m;
+	int64_t a = INT64_MAX, b = INT64_MIN;
+	if (g->scan) {
+		a = g->scan->lo[r->dev];
+		b = g->scan->hi[r->dev];
+	} else {
+		const struct pt_events *ev = &m->events;
+		for (size_t i = 0; i < ev->n; i++)
+			if (m->tracks.v[ev->track[i]].device == r->dev && span_kind(ev->kind[i])) {
+				a = ev->start[i] < a ? ev->start[i] : a;
+				b = ev->start[i] + ev->dur[i] > b ? ev->start[i] + ev->dur[i] : b;
+			}
+	}
+	if (a > b)
+		return; /* no device data at all: nothing partial */
+	size_t kept = 0, cov = 0, first = SIZE_MAX, last = 0;
+	bool *c = pt_xcalloc(r->nw ? r->nw : 1, sizeof(*c));
+	for (size_t k = 0; k < r->nw; k++) {
+		const struct win *x = &r->w[k];
+		if (!x->kept)
+			continue;
+		kept++;
+		c[k] = x->e > x->s ? x->s < b && x->e > a : x->s >= a && x->s <= b;
+		if (!c[k])
+			continue;
+		if (!cov++)
+			r->cov_lo = r->cov_hi = x->num;
+		r->cov_lo = x->num < r->cov_lo ? x->num : r->cov_lo;
+		r->cov_hi = x->num > r->cov_hi ? x->num : r->cov_hi;
+		first = first == SIZE_MAX ? k : first;
+		last = k;
+	}
+	r->cov_runs = true;
+	for (size_t k = first; first != SIZE_MAX && k <= last; k++)
+		r->cov_runs &= !r->w[k].kept || c[k];
+	r->cov_kept = kept;
+	r->cov_covered = cov;
+	r->cov_a = a;
+	r->cov_b = b;
+	r->cov_partial = cov < kept;
+	if (r->cov_partial)
+		r->filtered = true; /* the views count what lies in the kept windows only */
+	for (size_t k = 0; k < r->nw && r->cov_partial; k++)
+		r->w[k].kept = r->w[k].kept && c[k];
+	free(c);
+}
+
 int sum_rank_prepare(struct rank *r, struct pt_err **e)
 {
 	struct ctx *g = r->g;
@@ -461,6 +520,11 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
 			x->kept = !o->sel.steps_given || (x->num >= o->sel.step_a && x->num <= o->sel.step_b);
+		}
+		if (r->ascend && o->coverage)
+			coverage(r);
+		for (size_t k = 0; k < r->nw; k++) {
+			struct win *x = &r->w[k];
 			if (x->kept)
 				sum_ivl_add(&l, x->s > ta ? x->s : ta, x->e < tb ? x->e : tb);
 		}

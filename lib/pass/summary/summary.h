@@ -126,6 +126,12 @@ struct rank {
 	struct win *w;
 	size_t nw;
 	bool has_steps;           /* the rank has steps at all */
+	/* coverage (Ascend ranks): the device data's span [cov_a, cov_b) meets cov_covered of the
+	 * cov_kept selected steps (numbers cov_lo..cov_hi, cov_runs: one after another); when that is
+	 * not all of them the others are left out of the kept steps */
+	bool cov_partial, cov_runs;
+	size_t cov_kept, cov_covered;
+	int64_t cov_a, cov_b, cov_lo, cov_hi;
 	bool filtered;
 	struct pt_ivset W;
 	int64_t Wlen;

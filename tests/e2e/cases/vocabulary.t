@@ -14,8 +14,8 @@ run proftool import --format bogus $A -o x.ptm
 run "proftool import -h | grep -A1 -e '--input-format' -e '--format'"
 
 # device time: the same column names on NPU and GPU data, min before max
-run "proftool summary new.ptm --view kernel,optype --format csv | grep -E '^(# view|rank)'"
-run "proftool summary $C --view kernel,model,operator,userdefined,memcpy --format csv | grep -E '^(# view|rank)'"
+run "proftool summary new.ptm --view kernel,optype --format csv -o v1/ && head -qn1 v1/kernel.csv v1/optype.csv"
+run "proftool summary $C --view kernel,model,operator,userdefined,memcpy --format csv -o v2/ && for v in kernel model operator userdefined memcpy; do head -n1 v2/\$v.csv; done"
 run "proftool summary new.ptm --view aicpu,kernel | grep -E 'Total|^-'"
 run "proftool summary $C --view overview | grep -E 'Time|^-'"
 run "proftool summary $C --view overview --format csv | cut -d, -f2 | sort -u"
@@ -26,7 +26,7 @@ run "proftool summary new.ptm --view kernel --sorted-by device-total | sed -n 5,
 run proftool summary new.ptm --view kernel --sorted-by device-median
 
 # device_id where a device is meant; the device view's label column is device_name
-run "proftool summary new.ptm --view device,distributed --format csv | grep -E '^rank'"
+run "proftool summary new.ptm --view device,distributed --format csv -o v3/ && head -qn1 v3/device.csv v3/distributed.csv"
 run "proftool steps $C --format csv | head -1"
 run "proftool perf new.ptm --format csv | head -1"
 
