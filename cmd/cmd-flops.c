@@ -29,9 +29,9 @@ static const struct pt_opt flops_opts[] = {
 static const struct pt_opt out_opts[] = {
 	{ "format", 0, "FMT", OPT_FFORMAT, "output format (folded: 'a;b;c VALUE' lines for flame graphs)", fmt_values },
 	{ "output", 'o', "FILE", OPT_OUTPUT, "write to FILE instead of standard output", NULL },
-	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
-	  (const char *const[]){ "s", "ms", "us", "ns", NULL } },
-	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
+	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (default auto: each text table picks its own; CSV/JSON integer ns)",
+	  (const char *const[]){ "auto", "s", "ms", "us", "ns", NULL } },
+	{ "wide", 0, NULL, OPT_WIDE, "never shorten long names in text tables", NULL },
 	{ 0 },
 };
 

@@ -160,7 +160,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			struct pt_out o;
 			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
 			if (!rc) {
-				pt_export_hints(&o, &h, c.ex.format, show_suppressed);
+				pt_export_hints(&o, &h, c.ex.format, show_suppressed, c.ex.width);
 				rc = pt_out_commit(&o, &e);
 			}
 		}

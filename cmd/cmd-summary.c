@@ -31,6 +31,7 @@ enum {
 	OPT_BATCH_SIZE,
 	OPT_SKIP_STEPS,
 	OPT_IN_MEMORY,
+	OPT_LAYOUT,
 };
 
 static const struct pt_opt summary_opts[] = {
@@ -69,15 +70,18 @@ static const struct pt_opt summary_opts[] = {
  * handles them.
  */
 static const char *const out_formats[] = { "table", "csv", "json", "jsonl", NULL };
-static const char *const out_units[] = { "s", "ms", "us", "ns", NULL };
+static const char *const out_units[] = { "auto", "s", "ms", "us", "ns", NULL };
 static const struct pt_opt summary_output_opts[] = {
 	{ "format", 0, "FMT", OPT_FORMAT, "output format", out_formats },
 	{ "output", 'o', "FILE|PREFIX", OPT_OUTPUT,
 	  "write to FILE instead of standard output; CSV of several views: one file PREFIX.<view>.csv per view",
 	  NULL },
-	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
+	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (default auto: each text table picks its own; CSV/JSON integer ns)",
 	  out_units },
-	{ "wide", 0, NULL, OPT_WIDE, "never cut long names in text tables", NULL },
+	{ "wide", 0, NULL, OPT_WIDE, "never shorten long names in text tables", NULL },
+	{ "layout", 0, "L", OPT_LAYOUT,
+	  "text layout: plain (the one text style, default) or paddle (summary.md §5's tables, ms, 2 decimals)",
+	  (const char *const[]){ "plain", "paddle", NULL } },
 	{ 0 },
 };
 
@@ -210,6 +214,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 	case OPT_IN_MEMORY:
 		in_memory = true;
 		return 0;
+	case OPT_LAYOUT:
+		so.paddle = !strcmp(arg, "paddle");
+		return 0;
 	case OPT_BATCH_SIZE:
 	case OPT_SKIP_STEPS:
 		if (!pt_parse_i64(arg, strlen(arg), &v) || v < 0)
@@ -340,8 +347,9 @@ const struct pt_cmd pt_cmd_summary = {
 		       "userdefined, optype, aicpu, gpu and api. The device view adds, when MindData\n"
 		       "minddata_cpu_utilization files were imported, CPU(Process) and CPU(System) rows and a Host CPU\n"
 		       "table (user, system, I/O wait, idle, context switches, process user/system) per kept step,\n"
-		       "outside the steps and over all samples. Text tables in the time unit (default ms); CSV and JSON\n"
-		       "carry integer ns columns unless --time-unit is given. See proftool-summary(1).",
+		       "outside the steps and over all samples. Text tables in the one text style, each in its own time\n"
+		       "unit (--time-unit auto), or in summary.md's layout with --layout paddle; CSV and JSON carry\n"
+		       "integer ns columns unless --time-unit is given. See proftool-summary(1).",
 	.groups = groups,
 	.run = run,
 };

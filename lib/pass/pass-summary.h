@@ -67,7 +67,8 @@ struct pt_summary_opts {
 	int64_t queue_cutoff_ns;     /* hints.launch.queue_delay_us (default 100 us) */
 	int64_t runtime_cutoff_ns;   /* hints.launch.runtime_us (default 50 us) */
 	bool op_detail, thread_sep, no_demangle;
-	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
+	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT: auto, each text table picks its own) */
+	bool paddle;                 /* text tables in summary.md §5's layout (ms unless unit; 2 decimals) */
 	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window (the pattern: step_re) */
 };
 
