@@ -6,7 +6,7 @@
  * wrapped at the prose width. Unless --wide, a column with no value in any
  * row ("-", "- / - / - / - / -") is left out. A cut column is at most 60
  * columns wide and, when the table can fit PT_TEXT_FIT columns so, narrowed
- * further (down to 20) until it does;
+ * further (down to 16) until it does;
  * longer cells are shortened in the middle (pt_text_shorten) unless --wide.
  * No line ends in spaces.
  *
@@ -156,7 +156,7 @@ void pt_export_boxed(struct pt_out *o, const struct pt_table *t, bool wide, size
 }
 
 #define MAX_CUT 60
-#define MIN_CUT 20
+#define MIN_CUT 16
 
 /* A text cell without a value: "-", or a block of them ("- / - / - / - / -"). */
 static bool blank(const char *s)

@@ -7,7 +7,7 @@
  * decimals, other fractions with two (export.h). Unless --wide, a string
  * longer than 60 columns is shortened in the middle (pt_text_shorten), and,
  * when the table can fit PT_TEXT_FIT columns so, the widest string columns
- * are narrowed further, down to 20 columns, until it fits. Null cells print
+ * are narrowed further, down to 16 columns, until it fits. Null cells print
  * as "-". Detail columns (pt_col.detail) print only with --wide; a table
  * without rows prints
  * "(no rows: <reason>)" under its rule. Control bytes of strings (ESC, tab,
@@ -27,7 +27,7 @@
 #include "table/table.h"
 
 #define MAX_STR 60
-#define MIN_STR 20
+#define MIN_STR 16
 
 /* A cell's text and its width in *n, control bytes of strings escaped (a
  * copy in *esc when needed; the caller frees it). Rows made when read are

@@ -198,7 +198,7 @@ static void test_text_trailing(void **state)
 	pt_table_free(t);
 }
 
-/* A table wider than 120 columns narrows its widest string columns (not below 20) to fit; --wide does not. */
+/* A table wider than 120 columns narrows its widest string columns (not below 16) to fit; --wide does not. */
 static void test_text_fit(void **state)
 {
 	(void)state;
@@ -224,6 +224,21 @@ static void test_text_fit(void **state)
 	s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, true);
 	row = strstr(s, "------\n") + 7;
 	assert_int_equal(strcspn(row, "\n"), 80 + 2 + 30 + 2 + 30);
+	free(s);
+	pt_table_free(t);
+	/* a table that cannot fit with its names at 16 columns keeps them at 60 */
+	t = pt_table_new("k", "K");
+	pt_table_add_col(t, "a", PT_COL_STR, PT_ROLE_LABEL, 0);
+	char wide_head[111];
+	memset(wide_head, 'n', 110);
+	wide_head[110] = 0;
+	pt_table_add_col(t, wide_head, PT_COL_INT, PT_ROLE_VALUE, 0);
+	r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, a, 80);
+	pt_table_set_int(t, r, 1, 7);
+	s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	row = strstr(s, "------\n") + 7;
+	assert_int_equal(strcspn(row, "\n"), 60 + 2 + 110 + 2); /* the mark three bytes */
 	free(s);
 	pt_table_free(t);
 }
