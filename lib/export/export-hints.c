@@ -112,8 +112,11 @@ static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup, siz
 	}
 	if (!shown)
 		pt_out_puts(o, "\nNo hints to show.\n");
-	pt_out_printf(o, "\nHints: %zu shown, %zu suppressed; rules: %zu evaluated, %zu not evaluated, %zu disabled.\n",
-		      shown, suppressed, h->evaluated, h->not_evaluated, h->disabled);
+	char tally[256];
+	snprintf(tally, sizeof(tally), "Hints: %zu shown, %zu suppressed; rules: %zu evaluated, %zu not evaluated, %zu disabled.",
+		 shown, suppressed, h->evaluated, h->not_evaluated, h->disabled);
+	pt_out_putc(o, '\n');
+	prose(o, tally, width, 0, 2);
 	if (!sup)
 		return;
 	pt_out_puts(o, "\nNot shown\n");
