@@ -23,6 +23,7 @@
 #include "pass/pass-diff.h"
 #include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
+#include "support/fmt-text.h"
 #include "support/fmt.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -340,31 +341,14 @@ static void fnum_unit(char *b, size_t n, int64_t ns, enum pt_time_unit u, bool s
 	snprintf(b, n, "%s%s %s", sign && ns > 0 ? "+" : "", v, pt_time_unit_name(u));
 }
 
-/* A name cut in the middle to w code points (the head and the distinguishing tail), unless wide. */
+/* A name, control bytes escaped, shortened in the middle to w columns (pt_text_shorten) unless wide. */
 static void short_name(char *b, size_t bn, const char *s, size_t len, size_t w, bool wide)
 {
-	size_t cps = 0;
-	for (size_t i = 0; i < len; i++)
-		cps += ((unsigned char)s[i] & 0xc0) != 0x80;
-	if (wide || cps <= w) {
-		snprintf(b, bn, "%.*s", (int)len, s);
-		return;
-	}
-	size_t head = (w - 3) / 3, tail = w - 3 - head;
-	size_t h = 0, k = 0;
-	while (h < len && k <= head) { /* h: byte after head code points */
-		if (((unsigned char)s[h] & 0xc0) != 0x80 && k++ == head)
-			break;
-		h++;
-	}
-	size_t t = len;
-	k = 0;
-	while (t > 0 && k < tail) {
-		t--;
-		if (((unsigned char)s[t] & 0xc0) != 0x80)
-			k++;
-	}
-	snprintf(b, bn, "%.*s...%.*s", (int)h, s, (int)(len - t), s + t);
+	size_t n;
+	char *x = pt_text_escape(s, len, &n), *sh = wide ? NULL : pt_text_shorten(x, n, w, &n);
+	snprintf(b, bn, "%.*s", (int)n, sh ? sh : x);
+	free(sh);
+	free(x);
 }
 
 static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u, bool wide)
@@ -374,18 +358,9 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 	int bt = pt_table_col(t, "base_total"), tt = pt_table_col(t, "test_total");
 	int dt = pt_table_col(t, "delta_total"), dp = pt_table_col(t, "delta_total_pct");
 	int ba = pt_table_col(t, "base_avg"), ta = pt_table_col(t, "test_avg");
-	/* the name gives up what wide call counts need, to keep 120 columns */
-	size_t callw = 11;
-	for (size_t r = 0; r < t->nrows; r++) {
-		char b1[64], b2[64];
-		fcell(t, r, (size_t)bc, u, b1);
-		fcell(t, r, (size_t)tc, u, b2);
-		if (strlen(b1) + strlen(b2) + 4 > callw)
-			callw = strlen(b1) + strlen(b2) + 4;
-	}
-	size_t namew = callw - 11 < 10 ? 28 - (callw - 11) : 18;
+	/* the name column is shortened in the middle (export-boxed.c) to keep 120 columns */
 	struct pt_table *x = pt_table_new_boxed("diff", "Diff", pt_time_unit_name(u));
-	pt_table_add_text_col(x, "Name", namew, false, false);
+	pt_table_add_text_col(x, "Name", 4, false, true);
 	pt_table_add_text_col(x, "Status", 7, false, false);
 	pt_table_add_text_col(x, "Calls", 11, true, false);
 	pt_table_add_text_col(x, "Base total", 10, true, false);
@@ -400,7 +375,7 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 		cells[k] = c[k];
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct pt_cell *row = pt_table_row(t, r);
-		short_name(c[0], sizeof(c[0]), row[cn].u.s, row[cn].len, namew, wide);
+		snprintf(c[0], sizeof(c[0]), "%.*s", (int)row[cn].len, row[cn].u.s);
 		snprintf(c[1], sizeof(c[1]), "%.*s", (int)row[cs].len, row[cs].u.s);
 		char b1[64], b2[64];
 		fcell(t, r, (size_t)bc, u, b1);
@@ -414,7 +389,7 @@ static void write_items_text(struct pt_out *o, const struct pt_table *t, enum pt
 		fcell(t, r, (size_t)ta, u, c[8]);
 		pt_table_add_text_row(x, cells);
 	}
-	pt_export_boxed(o, x, wide);
+	pt_export_boxed(o, x, wide, 100);
 	pt_table_free(x);
 }
 
@@ -441,20 +416,22 @@ static void write_stages_text(struct pt_out *o, const struct pt_table *t, enum p
 		fsigned(t, r, 5, u, c[5]);
 		pt_table_add_text_row(x, cells);
 	}
-	pt_export_boxed(o, x, wide);
+	pt_export_boxed(o, x, wide, 100);
 	pt_table_free(x);
 }
 
-static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_time_unit u, bool wide)
+/* u: the unit of the item table; su: the unit of the step times */
+static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_time_unit u, enum pt_time_unit su,
+			  bool wide)
 {
 	char a[96], b[96], c[96];
 	if (!d->has_step_time) {
 		pt_out_puts(o, "Verdict: none (a side has no training steps, so no step time to explain)\n");
 		return;
 	}
-	fnum_unit(a, sizeof(a), d->base_step, u, false);
-	fnum_unit(b, sizeof(b), d->test_step, u, false);
-	fnum_unit(c, sizeof(c), d->test_step - d->base_step, u, true);
+	fnum_unit(a, sizeof(a), d->base_step, su, false);
+	fnum_unit(b, sizeof(b), d->test_step, su, false);
+	fnum_unit(c, sizeof(c), d->test_step - d->base_step, su, true);
 	if (d->test_step == d->base_step) {
 		pt_out_printf(o, "Verdict: the mean step time is unchanged (%s)\n", a);
 		return;
@@ -470,7 +447,7 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 		fcell(t, r, PT_DV_TEST_AVG, u, ta);
 		bool cause = cell_is(&row[PT_DV_ROLE], "cause");
 		char head[256], nm[4096];
-		int hl = snprintf(head, sizeof(head), "  %-11.*s %s per step (%.1f%% of the change%s): ",
+		int hl = snprintf(head, sizeof(head), "  %-11.*s %s per step (%.2f%% of the change%s): ",
 				  (int)row[PT_DV_KIND].len, row[PT_DV_KIND].u.s, per, row[PT_DV_SHARE].u.d,
 				  cause ? "" : ", offsetting");
 		size_t w = hl > 0 && hl < 100 ? 120 - (size_t)hl : 20;
@@ -491,13 +468,17 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 		pt_out_puts(o, "  no item changed per step (the change lies outside the compared items)\n");
 	} else {
 		int64_t delta = d->test_step - d->base_step;
-		pt_out_printf(o, "  these explain %.1f%% of the change\n", (double)d->explained * 100.0 / (double)delta);
+		pt_out_printf(o, "  these explain %.2f%% of the change\n", (double)d->explained * 100.0 / (double)delta);
 	}
 }
 
 static void write_text(struct pt_out *o, const struct pt_common *c, const struct side sd[2], const struct pt_diff *d)
 {
-	enum pt_time_unit u = pt_export_unit(&c->ex);
+	/* the tables' unit: the one asked for, or the pick of the main table */
+	enum pt_time_unit u = pt_export_table_unit(dopt.by == PT_DB_STEP ? d->stages : d->items, &c->ex);
+	/* the mean step times: the unit asked for, or the one they pick */
+	int64_t steps[2] = { d->base_step, d->test_step };
+	enum pt_time_unit su = c->ex.unit != PT_TU_DEFAULT ? c->ex.unit : pt_time_unit_pick(steps, 2);
 	if (dopt.by == PT_DB_STEP)
 		pt_out_puts(o, "Diff by step\n");
 	else
@@ -508,7 +489,7 @@ static void write_text(struct pt_out *o, const struct pt_common *c, const struct
 		char t[96];
 		const struct pt_diff_side *x = &sd[s].d;
 		if (x->step_count > 0) {
-			fnum_unit(t, sizeof(t), s ? d->test_step : d->base_step, u, false);
+			fnum_unit(t, sizeof(t), s ? d->test_step : d->base_step, su, false);
 			pt_out_printf(o, "  %s: '%s', %" PRId64 " step%s, mean step time %s\n", s ? "test" : "base",
 				      sd[s].path, x->step_count, x->step_count == 1 ? "" : "s", t);
 		} else {
@@ -527,7 +508,8 @@ static void write_text(struct pt_out *o, const struct pt_common *c, const struct
 			return;
 		}
 		write_items_text(o, d->items, u, c->ex.wide);
-		write_verdict(o, d, u, c->ex.wide);
+		pt_out_putc(o, '\n');
+		write_verdict(o, d, u, su, c->ex.wide);
 	} else {
 		pt_out_puts(o, "\n");
 		if (d->stages->nrows)

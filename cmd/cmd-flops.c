@@ -30,9 +30,9 @@ static const struct pt_opt out_opts[] = {
 	{ "format", 0, "FMT", OPT_FFORMAT, "output format (folded: 'a;b;c VALUE' lines for flame graphs)", fmt_values },
 	{ "output", 'o', "FILE", OPT_OUTPUT,
 	  "write to FILE ('-': standard output); CSV: DIR/ writes DIR/<table>.csv for each table", NULL },
-	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (tables default to ms; CSV/JSON to integer ns)",
-	  (const char *const[]){ "s", "ms", "us", "ns", NULL } },
-	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never cut long names", NULL },
+	{ "time-unit", 0, "U", OPT_TIME_UNIT, "unit of time columns (default auto: each text table picks its own; CSV/JSON integer ns)",
+	  (const char *const[]){ "auto", "s", "ms", "us", "ns", NULL } },
+	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never shorten long names", NULL },
 	{ 0 },
 };
 

@@ -123,7 +123,7 @@ static int emit(struct pt_common *c, const struct pt_hints *h, struct pt_err **e
 		if (dir)
 			pt_export_hints_csv(&o, h, k);
 		else
-			pt_export_hints(&o, h, c->ex.format, show_suppressed);
+			pt_export_hints(&o, h, c->ex.format, show_suppressed, c->ex.width);
 		if (pt_out_commit(&o, e))
 			return -1;
 	}

@@ -65,7 +65,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			struct pt_out o;
 			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
 			if (!rc) {
-				pt_export_perf_text(&o, t);
+				pt_export_perf_text(&o, t, c.ex.unit);
 				rc = pt_out_commit(&o, &e);
 			}
 		} else if (!rc) {
@@ -85,8 +85,8 @@ const struct pt_cmd pt_cmd_perf = {
 		"Per rank over the kept steps: batch_cost (the step's wall time), reader_cost (data wait: the\n"
 		"Dataloader ranges of the step on GPU data, the iteration interval on Ascend data), ips (steps/s,\n"
 		"or samples/s with --batch-size) and the reader ratio. avg = total / count; ips avg is the rate\n"
-		"over the whole interval. Text in seconds (Paddle's timer layout); CSV/JSON: integer ns. See\n"
-		"proftool-perf(1).",
+		"over the whole interval. Text: one table per rank, times in the unit its costs pick (or\n"
+		"--time-unit); CSV/JSON: integer ns. See proftool-perf(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -32,6 +32,7 @@ enum {
 	OPT_BATCH_SIZE,
 	OPT_SKIP_STEPS,
 	OPT_IN_MEMORY,
+	OPT_LAYOUT,
 };
 
 static const struct pt_opt summary_opts[] = {
@@ -66,7 +67,16 @@ static const struct pt_opt summary_opts[] = {
 	{ 0 },
 };
 
-static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_output_opts, pt_rawpath_opts, NULL };
+/* The text layout of summary (the other output options: pt_output_opts). */
+static const struct pt_opt summary_text_opts[] = {
+	{ "layout", 0, "L", OPT_LAYOUT,
+	  "text layout: plain (the one text style, default) or paddle (summary.md §5's tables, ms, 2 decimals)",
+	  (const char *const[]){ "plain", "paddle", NULL } },
+	{ 0 },
+};
+
+static const struct pt_opt *const groups[] = { summary_opts, pt_filter_opts, pt_output_opts, summary_text_opts,
+					       pt_rawpath_opts, NULL };
 
 static struct pt_summary_opts so;
 static regex_t name_re, comm_re;
@@ -192,6 +202,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_IN_MEMORY:
 		in_memory = true;
+		return 0;
+	case OPT_LAYOUT:
+		so.paddle = !strcmp(arg, "paddle");
 		return 0;
 	case OPT_BATCH_SIZE:
 	case OPT_SKIP_STEPS:
@@ -345,8 +358,9 @@ const struct pt_cmd pt_cmd_summary = {
 		       "userdefined, optype, aicpu, gpu and api. The device view adds, when MindData\n"
 		       "minddata_cpu_utilization files were imported, CPU(Process) and CPU(System) rows and a Host CPU\n"
 		       "table (user, system, I/O wait, idle, context switches, process user/system) per kept step,\n"
-		       "outside the steps and over all samples. Text tables in the time unit (default ms); CSV and JSON\n"
-		       "carry integer ns columns unless --time-unit is given. See proftool-summary(1).",
+		       "outside the steps and over all samples. Text tables in the one text style, each in its own time\n"
+		       "unit (--time-unit auto), or in summary.md's layout with --layout paddle; CSV and JSON carry\n"
+		       "integer ns columns unless --time-unit is given. See proftool-summary(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "model/ptm.h"
@@ -13,10 +14,11 @@
 #include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
+#include "support/fmt-text.h"
 #include "table/table.h"
 
 static const char *const formats[] = { "table", "csv", "json", "jsonl", NULL };
-static const char *const units[] = { "s", "ms", "us", "ns", NULL };
+static const char *const units[] = { "auto", "s", "ms", "us", "ns", NULL };
 static const char *const dtype_tables[] = { "old", "new", NULL };
 
 const struct pt_opt pt_output_opts[] = {
@@ -24,8 +26,8 @@ const struct pt_opt pt_output_opts[] = {
 	{ "output", 'o', "FILE", OPT_OUTPUT,
 	  "write to FILE ('-': standard output); CSV: DIR/ writes DIR/<table>.csv for each table", NULL },
 	{ "time-unit", 0, "U", OPT_TIME_UNIT,
-	  "unit of time columns (tables default to ms; CSV/JSON to integer ns)", units },
-	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never cut long names", NULL },
+	  "unit of time columns (default auto: each text table picks its own; CSV/JSON integer ns)", units },
+	{ "wide", 0, NULL, OPT_WIDE, "text tables: print every column, never shorten long names", NULL },
 	{ 0 },
 };
 
@@ -69,7 +71,11 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg)
 		c->tables = arg;
 		return 0;
 	case OPT_TIME_UNIT:
-		c->ex.unit = !strcmp(arg, "s") ? PT_TU_S : !strcmp(arg, "ms") ? PT_TU_MS : !strcmp(arg, "us") ? PT_TU_US : PT_TU_NS;
+		c->ex.unit = !strcmp(arg, "auto") ? PT_TU_DEFAULT :
+			     !strcmp(arg, "s")    ? PT_TU_S :
+			     !strcmp(arg, "ms")   ? PT_TU_MS :
+			     !strcmp(arg, "us")   ? PT_TU_US :
+						    PT_TU_NS;
 		return 0;
 	case OPT_WIDE:
 		c->ex.wide = true;
@@ -113,7 +119,10 @@ static int dispatch(void *p, int id, const char *arg)
 int pt_common_parse(struct pt_common *c, int argc, char **argv, int (*own)(struct pt_common *, int, const char *))
 {
 	struct parse_ctx pc = { c, own };
-	return pt_opts_parse(c->cmd, argc, argv, dispatch, &pc);
+	int r = pt_opts_parse(c->cmd, argc, argv, dispatch, &pc);
+	/* prose wraps at the terminal's width when text goes to one, else at 100 */
+	c->ex.width = !c->output || !strcmp(c->output, "-") ? pt_text_line_width(STDOUT_FILENO) : 100;
+	return r;
 }
 
 static bool ends_with(const char *s, const char *suf)

@@ -11,6 +11,7 @@
 
 #include "export/export.h"
 #include "export/jsonw.h"
+#include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/xalloc.h"
 #include "table/hints.h"
@@ -55,83 +56,82 @@ static char *full_message(const struct pt_hint *h)
 	return s;
 }
 
-static void title(struct pt_out *o, const char *t)
+/* Prose: raw text s wrapped at width, its first line `col` columns into a line
+ * whose start the caller printed, the next lines indented by `indent`. */
+static void prose(struct pt_out *o, const char *s, size_t width, size_t col, size_t indent)
 {
-	size_t l = strlen(t) + 2, left = (100 - l) / 2, right = 100 - l - left;
-	for (size_t i = 0; i < left; i++)
-		pt_out_putc(o, '-');
-	pt_out_printf(o, " %s ", t);
-	for (size_t i = 0; i < right; i++)
-		pt_out_putc(o, '-');
+	char *x = pt_text_wrap(s, strlen(s), width, col, indent);
+	pt_out_puts(o, x);
 	pt_out_putc(o, '\n');
+	free(x);
 }
 
-/* Text from names of the dump, with control bytes as "\xHH" (pt_text_escape). */
-static void text(struct pt_out *o, const char *s)
-{
-	pt_out_text(o, s, strlen(s));
-}
-
-static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup)
+static void write_text(struct pt_out *o, const struct pt_hints *h, bool sup, size_t width)
 {
 	size_t shown = 0, suppressed = 0;
-	title(o, "Hints");
+	pt_out_puts(o, "Hints\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct pt_hint *x = &h->v[i];
 		suppressed += x->status == PT_HS_SUPPRESSED;
 		if (x->status != PT_HS_SHOWN)
 			continue;
-		if (shown++)
-			pt_out_putc(o, '\n');
-		pt_out_printf(o, "[%s] %s  rank %lld", pt_hint_sev_name(x->sev), x->id,
-			      (long long)x->rank);
-		if (strcmp(x->scope, "rank")) {
-			pt_out_puts(o, "  ");
-			text(o, x->scope);
-		}
-		pt_out_puts(o, "\n  ");
-		text(o, x->message ? x->message : "");
 		pt_out_putc(o, '\n');
+		shown++;
+		char head[256];
+		snprintf(head, sizeof(head), "[%s] %s  rank %lld%s", pt_hint_sev_name(x->sev), x->id,
+			 (long long)x->rank, strcmp(x->scope, "rank") ? "  " : "");
+		pt_out_puts(o, head);
+		if (strcmp(x->scope, "rank"))
+			pt_out_text(o, x->scope, strlen(x->scope));
+		pt_out_puts(o, "\n  ");
+		prose(o, x->message ? x->message : "", width, 2, 2);
 		for (size_t j = 0; j < x->nitems; j++) {
 			pt_out_puts(o, "    ");
-			text(o, x->items[j]);
-			pt_out_putc(o, '\n');
+			prose(o, x->items[j], width, 4, 6);
 		}
 		char *ev = evidence_cell(x, "; ");
-		pt_out_puts(o, "  evidence: ");
-		text(o, ev);
-		pt_out_putc(o, '\n');
+		char *line = pt_xmalloc(strlen(ev) + 16);
+		sprintf(line, "evidence: %s", ev);
+		pt_out_puts(o, "  ");
+		prose(o, line, width, 2, 4);
+		free(line);
 		free(ev);
 		if (x->knobs && *x->knobs) {
-			pt_out_puts(o, "  knob: ");
-			for (const char *p = x->knobs; *p; p++)
+			char *k = pt_xmalloc(2 * strlen(x->knobs) + 16);
+			size_t n = (size_t)sprintf(k, "knob: ");
+			for (const char *p = x->knobs; *p; p++) {
 				if (*p == ' ')
-					pt_out_puts(o, ", ");
-				else
-					pt_out_putc(o, *p);
-			pt_out_putc(o, '\n');
+					k[n++] = ',';
+				k[n++] = *p;
+			}
+			k[n] = 0;
+			pt_out_puts(o, "  ");
+			prose(o, k, width, 2, 4);
+			free(k);
 		}
 	}
 	if (!shown)
-		pt_out_puts(o, "No hints to show.\n");
-	pt_out_printf(o, "\nHints: %zu shown, %zu suppressed; rules: %zu evaluated, %zu not evaluated, %zu disabled.\n",
-		      shown, suppressed, h->evaluated, h->not_evaluated, h->disabled);
+		pt_out_puts(o, "\nNo hints to show.\n");
+	char tally[256];
+	snprintf(tally, sizeof(tally), "Hints: %zu shown, %zu suppressed; rules: %zu evaluated, %zu not evaluated, %zu disabled.",
+		 shown, suppressed, h->evaluated, h->not_evaluated, h->disabled);
+	pt_out_putc(o, '\n');
+	prose(o, tally, width, 0, 2);
 	if (!sup)
 		return;
-	pt_out_putc(o, '\n');
-	title(o, "Not shown");
+	pt_out_puts(o, "\nNot shown\n");
 	size_t ns = 0;
 	for (size_t i = 0; i < h->n; i++) {
 		const struct pt_hint *x = &h->v[i];
 		if (x->status == PT_HS_SHOWN)
 			continue;
 		ns++;
-		pt_out_printf(o, "[%s] %s  rank %lld  ", pt_hint_status_name(x->status), x->id,
-			      (long long)x->rank);
-		text(o, x->scope);
-		pt_out_puts(o, "  ");
-		text(o, x->reason ? x->reason : "");
-		pt_out_putc(o, '\n');
+		size_t len = strlen(x->id) + strlen(x->scope) + strlen(x->reason ? x->reason : "") + 96;
+		char *line = pt_xmalloc(len);
+		snprintf(line, len, "[%s] %s  rank %lld  %s  %s", pt_hint_status_name(x->status), x->id,
+			 (long long)x->rank, x->scope, x->reason ? x->reason : "");
+		prose(o, line, width, 0, 4);
+		free(line);
 	}
 	if (!ns)
 		pt_out_puts(o, "Nothing was left out.\n");
@@ -317,11 +317,12 @@ static void write_json(struct pt_out *o, const struct pt_hints *h, bool sup, boo
 	pt_out_puts(o, "\n]}\n");
 }
 
-void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed)
+void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed,
+		     size_t width)
 {
 	switch (f) {
 	case PT_FMT_TABLE:
-		write_text(o, h, show_suppressed);
+		write_text(o, h, show_suppressed, width ? width : 100);
 		break;
 	case PT_FMT_CSV:
 		write_csv(o, h, false);

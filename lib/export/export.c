@@ -30,7 +30,13 @@ enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts)
 {
 	if (opts->unit != PT_TU_DEFAULT)
 		return opts->unit;
-	return opts->format == PT_FMT_TABLE ? PT_TU_MS : PT_TU_NS;
+	return opts->format == PT_FMT_TABLE ? PT_TU_DEFAULT : PT_TU_NS;
+}
+
+enum pt_time_unit pt_export_table_unit(const struct pt_table *t, const struct pt_export_opts *opts)
+{
+	enum pt_time_unit u = pt_export_unit(opts);
+	return u == PT_TU_DEFAULT ? pt_table_pick_unit(t) : u;
 }
 
 static int unit_digits(enum pt_time_unit u)
@@ -64,11 +70,11 @@ size_t pt_export_cell_num(const struct pt_table *t, size_t row, size_t col, enum
 	switch (c->kind) {
 	case PT_CELL_INT:
 		if (k->type == PT_COL_TIME && u != PT_TU_NS)
-			/* text: 3 decimals, rounded; data formats: exact */
-			return pt_fmt_scaled(buf, c->u.i, pt_time_unit_div(u), text ? 3 : unit_digits(u));
+			/* text: PT_TEXT_TIME_DECIMALS, rounded; data formats: exact */
+			return pt_fmt_scaled(buf, c->u.i, pt_time_unit_div(u), text ? PT_TEXT_TIME_DECIMALS : unit_digits(u));
 		return pt_fmt_i64(buf, c->u.i);
 	case PT_CELL_DOUBLE: {
-		int n = snprintf(buf, 64, "%.*f", k->decimals, c->u.d);
+		int n = snprintf(buf, 64, "%.*f", text ? PT_TEXT_DECIMALS : k->decimals, c->u.d);
 		return n < 0 ? 0 : (size_t)n;
 	}
 	default:

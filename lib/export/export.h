@@ -16,10 +16,14 @@ struct pt_out;
 
 enum pt_format { PT_FMT_TABLE, PT_FMT_CSV, PT_FMT_JSON, PT_FMT_JSONL };
 
+/* Text tables fit this many columns when they can (long names shortened). */
+#define PT_TEXT_FIT 120
+
 struct pt_export_opts {
 	enum pt_format format;
-	enum pt_time_unit unit; /* default: ms for text, ns for CSV/JSON */
-	bool wide;              /* text: never truncate strings */
+	enum pt_time_unit unit; /* default (auto): each text table picks its own; ns for CSV/JSON */
+	bool wide;              /* text: never shorten names */
+	size_t width;           /* text: prose wraps at this width (0: 100) */
 };
 
 void pt_export(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
@@ -41,20 +45,24 @@ char *pt_export_names(struct pt_table *const *tables, size_t n, size_t skip);
 void pt_export_csv_field(struct pt_out *o, const char *s, size_t n);
 
 /* Hint records (table/hints.h) in hints.md §1.2's layouts; show_suppressed
- * adds the records not shown (a second view; not in CSV). */
-void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed);
+ * adds the records not shown (a second view; not in CSV); text prose wraps at width (0: 100). */
+void pt_export_hints(struct pt_out *o, const struct pt_hints *h, enum pt_format f, bool show_suppressed,
+		     size_t width);
 /* CSV is one table: the hints shown, or (suppressed) those not shown;
  * pt_export_hints() writes the first. */
 void pt_export_hints_csv(struct pt_out *o, const struct pt_hints *h, bool suppressed);
 
-/* The `perf` table (pass-perf.h) in Paddle's timer layout (summary.md §10):
- * times in seconds, "%.5f", one block per rank. */
-void pt_export_perf_text(struct pt_out *o, const struct pt_table *t);
+/* The `perf` table (pass-perf.h) as text, one block per rank, times in unit
+ * (PT_TU_DEFAULT: each block picks its own, pt_time_unit_pick). */
+void pt_export_perf_text(struct pt_out *o, const struct pt_table *t, enum pt_time_unit unit);
 
-/* Effective unit for a format (its name and ns per unit: table/table.h). */
+/* Effective unit for a format (its name and ns per unit: table/table.h);
+ * PT_TU_DEFAULT for text without --time-unit (auto: pt_export_table_unit). */
 enum pt_time_unit pt_export_unit(const struct pt_export_opts *opts);
-/* A boxed table (PT_STYLE_BOXED) as text (export-boxed.c). */
-void pt_export_boxed(struct pt_out *o, const struct pt_table *t, bool wide);
+/* The unit a table's times print in: the one asked for, or the table's pick. */
+enum pt_time_unit pt_export_table_unit(const struct pt_table *t, const struct pt_export_opts *opts);
+/* A boxed table (PT_STYLE_BOXED) as text (export-boxed.c); notes wrap at width. */
+void pt_export_boxed(struct pt_out *o, const struct pt_table *t, bool wide, size_t width);
 /* Column name as printed in CSV/JSON: time columns get "_<unit>". buf >= 128. */
 const char *pt_export_col_name(const struct pt_table *t, size_t col, enum pt_time_unit u, char *buf);
 /* A non-string cell's text (numbers; "" for null). buf >= 64. Returns length. */

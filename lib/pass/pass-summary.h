@@ -71,7 +71,8 @@ struct pt_summary_opts {
 	int64_t queue_cutoff_ns;     /* hints.launch.queue_delay_us (default 100 us) */
 	int64_t runtime_cutoff_ns;   /* hints.launch.runtime_us (default 50 us) */
 	bool op_detail, thread_sep, no_demangle;
-	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT = ms) */
+	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT: auto, each text table picks its own) */
+	bool paddle;                 /* text tables in summary.md §5's layout (ms unless unit; 2 decimals) */
 	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window, --step-pattern */
 	bool coverage;               /* Ascend ranks whose device data covers part of the kept steps: only the
 				      * covered steps stay kept (proftool(1) Coverage; summary, not diff) */
@@ -83,7 +84,7 @@ struct pt_summary_view_out {
 	enum pt_summary_view view;
 	struct pt_table *data;       /* CSV/JSON rows of every rank */
 	struct pt_table **text;      /* two boxed text tables per rank, in print order (NULL or no rows: not
-					printed); only the device view fills the second ("Device: host CPU") */
+					printed); only the device view fills the second ("device: host CPU") */
 	size_t ntext;
 };
 

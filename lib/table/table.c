@@ -219,3 +219,67 @@ void pt_table_set_default_cols(struct pt_table *t, const char *const *names)
 		t->cols[c].detail = !keep;
 	}
 }
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+enum pt_time_unit pt_time_unit_pick(int64_t *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			v[k++] = v[i] < 0 ? (v[i] == INT64_MIN ? INT64_MAX : -v[i]) : v[i];
+	if (!k)
+		return PT_TU_MS;
+	qsort(v, k, sizeof(*v), cmp_i64);
+	int64_t med = v[k / 2];
+	static const enum pt_time_unit order[] = { PT_TU_S, PT_TU_MS, PT_TU_US };
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (med >= pt_time_unit_div(order[i]) / 10) /* at least 0.100 of it */
+			return order[i];
+	return PT_TU_NS;
+}
+
+#define PICK_ROWS 100000
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+bool pt_col_is_instant(const struct pt_col *c)
+{
+	static const char *const names[] = { "start", "end", "first", "last", "ts" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(c->name, names[i]))
+			return true;
+	return ends_with(c->name, "_start") || ends_with(c->name, "_end");
+}
+
+enum pt_time_unit pt_table_pick_unit(const struct pt_table *t)
+{
+	size_t nr = t->nrows < PICK_ROWS ? t->nrows : PICK_ROWS, n = 0, cap = 0;
+	int64_t *v = NULL;
+	bool spans = false; /* a time column that is not a point in time */
+	for (size_t c = 0; c < t->ncols; c++) {
+		cap += t->cols[c].type == PT_COL_TIME;
+		spans |= t->cols[c].type == PT_COL_TIME && !pt_col_is_instant(&t->cols[c]);
+	}
+	if (!cap || !nr)
+		return PT_TU_MS;
+	v = pt_xmalloc(cap * nr * sizeof(*v));
+	for (size_t r = 0; r < nr; r++) {
+		const struct pt_cell *row = pt_table_row(t, r);
+		for (size_t c = 0; c < t->ncols; c++)
+			if (t->cols[c].type == PT_COL_TIME && row[c].kind == PT_CELL_INT &&
+			    !(spans && pt_col_is_instant(&t->cols[c])))
+				v[n++] = row[c].u.i;
+	}
+	enum pt_time_unit u = pt_time_unit_pick(v, n);
+	free(v);
+	return u;
+}

@@ -19,11 +19,39 @@ enum pt_col_type {
 
 enum pt_col_role { PT_ROLE_KEY, PT_ROLE_VALUE, PT_ROLE_LABEL };
 
-/* Time units of printed times (PT_TU_DEFAULT: ms in text, ns in CSV/JSON). */
+/*
+ * The decimals rule of text (proftool(1) OUTPUT, "Text"): times with 3
+ * decimals in the table's unit (integers in ns), every other fractional
+ * number (percentages, ratios, rates) with 2. CSV and JSON keep exact values.
+ */
+#define PT_TEXT_TIME_DECIMALS 3
+#define PT_TEXT_DECIMALS 2
+
+/* Time units of printed times (PT_TU_DEFAULT, `--time-unit auto`: each text
+ * table picks its own, pt_time_unit_pick(); ns in CSV/JSON). */
 enum pt_time_unit { PT_TU_DEFAULT = 0, PT_TU_NS, PT_TU_US, PT_TU_MS, PT_TU_S };
 /* A unit's name ("ms") and ns per unit (PT_TU_DEFAULT: those of ns). */
 const char *pt_time_unit_name(enum pt_time_unit u);
 int64_t pt_time_unit_div(enum pt_time_unit u);
+/*
+ * The unit that shows the typical value of n times (ns; v is reordered) with
+ * at least three significant digits at three decimals, in the fewest
+ * columns: the largest of s, ms, us in which the median of the non-zero
+ * values (their magnitudes) is at least 0.100, else ns; ms when no value is
+ * non-zero. The one rule of the auto unit, for tables and for the summary's
+ * text cells alike.
+ */
+enum pt_time_unit pt_time_unit_pick(int64_t *v, size_t n);
+/* pt_time_unit_pick() over the time cells of a table (its first 100000
+ * rows); points in time (pt_col_is_instant) count only in a table with no
+ * other time column, so that a table of events takes the unit of their
+ * durations, not of their start times. */
+struct pt_table;
+struct pt_col;
+enum pt_time_unit pt_table_pick_unit(const struct pt_table *t);
+/* A time column that holds points in time: named start, end, first, last,
+ * ts, or *_start, *_end. */
+bool pt_col_is_instant(const struct pt_col *c);
 
 struct pt_col {
 	char *name;
@@ -38,11 +66,13 @@ struct pt_col {
 };
 
 /*
- * How a table prints as text: plain (export-text.c: title, header, rule,
- * rows), or boxed (the layout of summary.md §5: a title line centred in
- * dashes, a "Time unit:" line, rules around the header, group title lines
- * and rules between rows, notes under the rows). A boxed table holds text
- * cells made by its pass; the data formats print its cells as they are.
+ * How a table prints as text: plain (export-text.c) or boxed (export-boxed.c),
+ * both in the one text style (title, unit line, header, rule, rows, notes). A
+ * boxed table holds text cells made by its pass (group title lines between
+ * rows, per-column alignment); the data formats print its cells as they are.
+ * A boxed table marked paddle prints in the layout of summary.md §5 instead
+ * (title centred in dashes, rules around the header), for `summary --layout
+ * paddle`.
  */
 enum pt_table_style { PT_STYLE_PLAIN, PT_STYLE_BOXED };
 
@@ -82,6 +112,7 @@ struct pt_table {
 	/* presentation (boxed tables) */
 	enum pt_table_style style;
 	char *unit;                 /* the "Time unit:" line's unit, or NULL for none */
+	bool paddle;                /* boxed: summary.md §5's layout */
 	struct pt_table_group *groups; /* in row order */
 	size_t ngroups, cap_groups;
 	char **notes;               /* lines under the rows */

@@ -291,7 +291,7 @@ static int fz_summary_text(const struct pt_summary *s)
 	struct pt_err *e = NULL;
 	pt_out_init_fd(&o, fd, "summary.txt");
 	{
-		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true };
+		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true, 0 };
 		size_t nt;
 		struct pt_table **tv = pt_summary_tables(s, true, &nt);
 		pt_export_text(&o, tv, nt, &tx);

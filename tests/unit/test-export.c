@@ -42,7 +42,7 @@ static char *render(struct pt_table *t, enum pt_format f, enum pt_time_unit u, b
 	int fd = memfd_create("x", 0);
 	struct pt_out o;
 	pt_out_init_fd(&o, fd, "memfd");
-	struct pt_export_opts opts = { f, u, wide };
+	struct pt_export_opts opts = { f, u, wide, 0 };
 	pt_export(&o, &t, 1, &opts);
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_flush(&o, &e), 0);
@@ -140,11 +140,141 @@ static void test_text(void **state)
 			       "Time unit: ms\n"
 			       "name                                                          total\n"
 			       "------------------------------------------------------------  -----\n"
-			       "Default/network-WideDeepModel/very/long/scope/name/that/g...  2.000\n"
+			       "Default/network-WideDeepModel/very/\xe2\x80\xa6/goes/on/GatherV2-op33    2.000\n"
 			       "x                                                                 -\n");
 	free(s);
 	s = render(t, PT_FMT_TABLE, PT_TU_NS, true);
 	assert_non_null(strstr(s, "GatherV2-op33  1999500\n"));
+	free(s);
+	/* auto: times of 2 ms, 1 s and 3 s, median 1 s: seconds */
+	pt_table_set_int(t, 1, 1, 1000000000);
+	pt_table_set_int(t, pt_table_add_row(t), 1, 3000000000);
+	s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	assert_non_null(strstr(s, "Time unit: s\n"));
+	assert_non_null(strstr(s, "GatherV2-op33    0.002\n"));
+	assert_non_null(strstr(s, "  1.000\n-  "));
+	assert_non_null(strstr(s, "  3.000\n"));
+	free(s);
+	pt_table_free(t);
+}
+
+/* The auto unit: median of the non-zero times, the largest unit in which it is at least 0.100; ms with none. */
+static void test_unit_pick(void **state)
+{
+	(void)state;
+	int64_t v0[] = { 0, 0, 0 };
+	assert_int_equal(pt_time_unit_pick(v0, 3), PT_TU_MS);
+	assert_int_equal(pt_time_unit_pick(NULL, 0), PT_TU_MS);
+	int64_t v1[] = { 99 };
+	assert_int_equal(pt_time_unit_pick(v1, 1), PT_TU_NS);
+	int64_t v2[] = { 100 };
+	assert_int_equal(pt_time_unit_pick(v2, 1), PT_TU_US);
+	int64_t v6[] = { 99999 };
+	assert_int_equal(pt_time_unit_pick(v6, 1), PT_TU_US);
+	int64_t v7[] = { 100000 };
+	assert_int_equal(pt_time_unit_pick(v7, 1), PT_TU_MS);
+	/* zeros do not count: the median of 5 us, 7 ms, 9 ms is 7 ms */
+	int64_t v3[] = { 0, 9000000, 0, 5000, 7000000, 0, 0 };
+	assert_int_equal(pt_time_unit_pick(v3, 7), PT_TU_MS);
+	/* negative times (deltas) count by magnitude */
+	int64_t v4[] = { -2000000000, INT64_MIN, 3000000000 };
+	assert_int_equal(pt_time_unit_pick(v4, 3), PT_TU_S);
+	int64_t v5[] = { 15000, 1, 2, 3000000 };
+	assert_int_equal(pt_time_unit_pick(v5, 4), PT_TU_US);
+	/* a table: its time cells only; no rows: ms */
+	struct pt_table *t = pt_table_new("t", NULL);
+	pt_table_add_col(t, "n", PT_COL_INT, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "d", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	assert_int_equal(pt_table_pick_unit(t), PT_TU_MS);
+	size_t r = pt_table_add_row(t);
+	pt_table_set_int(t, r, 0, 1000000000);
+	pt_table_set_int(t, r, 1, 42);
+	assert_int_equal(pt_table_pick_unit(t), PT_TU_NS);
+	pt_table_set_int(t, r, 1, 420000000);
+	assert_int_equal(pt_table_pick_unit(t), PT_TU_S);
+	pt_table_free(t);
+	/* events: the durations pick, not the start times; start times alone pick for themselves */
+	t = pt_table_new("t", NULL);
+	pt_table_add_col(t, "start", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
+	for (int i = 0; i < 3; i++) {
+		r = pt_table_add_row(t);
+		pt_table_set_int(t, r, 0, 1000000000000 + i);
+		pt_table_set_int(t, r, 1, 50000);
+	}
+	assert_int_equal(pt_table_pick_unit(t), PT_TU_US);
+	for (int i = 0; i < 3; i++)
+		pt_table_cell(t, (size_t)i, 1)->kind = PT_CELL_NULL;
+	assert_int_equal(pt_table_pick_unit(t), PT_TU_MS); /* no duration has a value: ms */
+	pt_table_free(t);
+}
+
+/* No line of a text table ends in spaces, empty string cells last included; doubles have two decimals. */
+static void test_text_trailing(void **state)
+{
+	(void)state;
+	struct pt_table *t = pt_table_new("k", "Kernels");
+	pt_table_add_col(t, "ratio", PT_COL_DOUBLE, PT_ROLE_VALUE, 5);
+	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
+	size_t r = pt_table_add_row(t);
+	pt_table_set_double(t, r, 0, 1.23456);
+	pt_table_set_str(t, r, 1, "", 0);
+	r = pt_table_add_row(t);
+	pt_table_set_double(t, r, 0, 100);
+	pt_table_set_str(t, r, 1, "a long name", 11);
+	pt_table_add_note(t, "note");
+	char *s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	assert_string_equal(s, "Kernels\n"
+			       " ratio  name\n"
+			       "------  -----------\n"
+			       "  1.23\n"
+			       "100.00  a long name\n"
+			       "note\n");
+	free(s);
+	pt_table_free(t);
+}
+
+/* A table wider than 120 columns narrows its widest string columns (not below 16) to fit; --wide does not. */
+static void test_text_fit(void **state)
+{
+	(void)state;
+	struct pt_table *t = pt_table_new("k", "K");
+	pt_table_add_col(t, "a", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "b", PT_COL_STR, PT_ROLE_LABEL, 0);
+	pt_table_add_col(t, "c", PT_COL_STR, PT_ROLE_LABEL, 0);
+	char a[81], b[31];
+	memset(a, 'a', 80);
+	a[80] = 0;
+	memset(b, 'b', 30);
+	b[30] = 0;
+	size_t r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, a, 80);
+	pt_table_set_str(t, r, 1, b, 30);
+	pt_table_set_str(t, r, 2, b, 30);
+	char *s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	/* 60 + 30 + 30 + 4 = 124: the first column gives up 4 */
+	const char *row = strstr(s, "------\n") + 7;
+	assert_int_equal(strcspn(row, "\n"), 120 + 2); /* 120 columns, the mark three bytes */
+	assert_true(strncmp(row, "aaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe2\x80\xa6", 31) == 0);
+	free(s);
+	s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, true);
+	row = strstr(s, "------\n") + 7;
+	assert_int_equal(strcspn(row, "\n"), 80 + 2 + 30 + 2 + 30);
+	free(s);
+	pt_table_free(t);
+	/* a table that cannot fit with its names at 16 columns keeps them at 60 */
+	t = pt_table_new("k", "K");
+	pt_table_add_col(t, "a", PT_COL_STR, PT_ROLE_LABEL, 0);
+	char wide_head[111];
+	memset(wide_head, 'n', 110);
+	wide_head[110] = 0;
+	pt_table_add_col(t, wide_head, PT_COL_INT, PT_ROLE_VALUE, 0);
+	r = pt_table_add_row(t);
+	pt_table_set_str(t, r, 0, a, 80);
+	pt_table_set_int(t, r, 1, 7);
+	s = render(t, PT_FMT_TABLE, PT_TU_DEFAULT, false);
+	row = strstr(s, "------\n") + 7;
+	assert_int_equal(strcspn(row, "\n"), 60 + 2 + 110 + 2); /* the mark three bytes */
 	free(s);
 	pt_table_free(t);
 }
@@ -263,6 +393,9 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_jsonw_quote),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_trailing),
+		cmocka_unit_test(test_unit_pick),
+		cmocka_unit_test(test_text_fit),
 		cmocka_unit_test(test_rows_when_read),
 		cmocka_unit_test(test_default_cols),
 	};

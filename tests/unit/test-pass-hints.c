@@ -85,7 +85,7 @@ static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum p
 		pt_out_puts(&out, "--\n");
 		pt_export_hints_csv(&out, &h, true);
 	} else {
-		pt_export_hints(&out, &h, f, sup);
+		pt_export_hints(&out, &h, f, sup, 0);
 	}
 	assert_int_equal(pt_out_flush(&out, NULL), 0);
 	free(out.buf);
@@ -423,8 +423,9 @@ static void test_top_ops(void **st)
 		pt_hint_knobs_init(&k);
 		char *s = run_hints(m, &k, PT_FMT_TABLE, false);
 		if (!flat) {
+			/* the message wraps at 100 columns with a hanging indent */
 			HAS(s, "[info] TOP_OPS  rank 0  device:0\n  Op type MatMul takes 60.0% of device 0's op time "
-			       "(60.00 ms of 100.00 ms; threshold 20.0%), and the top 3 types take 100.0%.");
+			       "(60.00 ms of 100.00 ms; threshold 20.0%), and the\n  top 3 types take 100.0%.");
 			HAS(s, "    type MatMul: 60.0% (60.00 ms, 2 calls).\n    type Add: 25.0% (25.00 ms, 1 calls).\n"
 			       "    type Cast: 15.0% (15.00 ms, 1 calls).\n    op MatMul-op1: 40.0% (40.00 ms, 1 calls).\n"
 			       "    op Add-op3: 25.0%");

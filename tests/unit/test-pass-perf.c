@@ -26,9 +26,9 @@ static char *render(struct pt_table *t, int text)
 	struct pt_out o;
 	pt_out_init_fd(&o, fileno(fp), "tmp");
 	if (text) {
-		pt_export_perf_text(&o, t);
+		pt_export_perf_text(&o, t, PT_TU_DEFAULT);
 	} else {
-		struct pt_export_opts eo = { PT_FMT_CSV, PT_TU_DEFAULT, false };
+		struct pt_export_opts eo = { PT_FMT_CSV, PT_TU_DEFAULT, false, 0 };
 		pt_export(&o, &t, 1, &eo);
 	}
 	assert_int_equal(pt_out_flush(&o, NULL), 0);
@@ -89,14 +89,15 @@ static void test_case85(void **state)
 	struct pt_model *m = case85();
 	struct pt_table *t = perf(m, 0, 0);
 	char *s = render(t, 1);
-	const char *want =
-		"============================================Perf Summary============================================\n"
-		"Reader Ratio: 13.636%\n"
-		"Time Unit: s, IPS Unit: steps/s\n"
-		"|                 |       avg       |       min       |       max       |\n"
-		"|   reader_cost   |     0.00150     |     0.00100     |     0.00200     |\n"
-		"|    batch_cost   |     0.01100     |     0.00800     |     0.01400     |\n"
-		"|       ips       |     90.90909    |     71.42857    |    125.00000    |\n";
+	/* the one text style: the unit the costs pick (ms), three decimals for times, two for the rest */
+	const char *want = "Perf Summary\n"
+			   "Time unit: ms\n"
+			   "Metric            avg    min     max\n"
+			   "-------------  ------  -----  ------\n"
+			   "reader_cost     1.500  1.000   2.000\n"
+			   "batch_cost     11.000  8.000  14.000\n"
+			   "ips (steps/s)   90.91  71.43  125.00\n"
+			   "Reader ratio: 13.64% of the batch cost\n";
 	assert_string_equal(s, want);
 	free(s);
 	s = render(t, 0);
@@ -110,8 +111,7 @@ static void test_case85(void **state)
 
 	t = perf(m, 32, 0);
 	s = render(t, 1);
-	assert_non_null(strstr(s, "IPS Unit: samples/s\n"));
-	assert_non_null(strstr(s, "|       ips       |    2909.09091   |    2285.71429   |    4000.00000   |\n"));
+	assert_non_null(strstr(s, "ips (samples/s)  2909.09  2285.71  4000.00\n"));
 	free(s);
 	pt_table_free(t);
 
@@ -143,8 +143,10 @@ static void test_monotonic(void **state)
 	char *s = render(tb, 1);
 	/* no loader ranges: no reader row and no ratio line */
 	assert_null(strstr(s, "reader_cost"));
-	assert_null(strstr(s, "Reader Ratio"));
-	assert_non_null(strstr(s, "|    batch_cost   |     0.00000     |     0.00000     |     0.00000     |\n"));
+	assert_null(strstr(s, "Reader ratio"));
+	/* costs of 1 to 3 us: microseconds */
+	assert_non_null(strstr(s, "Time unit: us\n"));
+	assert_non_null(strstr(s, "batch_cost         2.000      1.000       3.000\n"));
 	free(s);
 	s = render(tb, 0);
 	assert_non_null(strstr(s, "0,batch_cost,ns,3,2000,1000,3000\n"));

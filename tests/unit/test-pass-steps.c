@@ -55,7 +55,7 @@ static char *render(struct pt_table *const *t, size_t n, enum pt_format f)
 	assert_non_null(fp);
 	struct pt_out o;
 	pt_out_init_fd(&o, fileno(fp), "tmp");
-	struct pt_export_opts eo = { f, PT_TU_DEFAULT, false };
+	struct pt_export_opts eo = { f, PT_TU_DEFAULT, false, 0 };
 	pt_export(&o, t, n, &eo);
 	assert_int_equal(pt_out_flush(&o, NULL), 0);
 	free(o.buf);

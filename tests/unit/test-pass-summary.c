@@ -218,10 +218,10 @@ static void test_vocabulary(void **state)
 	assert_int_equal(pt_table_col(di, "device"), -1);
 	/* text: titles from the view names, "Device" headers, min before max (A: min 300, max 500) */
 	const char *titles[PT_SV_COUNT] = { 0 };
-	titles[PT_SV_OPERATOR] = "Operator";
-	titles[PT_SV_KERNEL] = "Kernel";
-	titles[PT_SV_AICPU] = "Aicpu";
-	titles[PT_SV_DISTRIBUTED] = "Distributed";
+	titles[PT_SV_OPERATOR] = "operator";
+	titles[PT_SV_KERNEL] = "kernel";
+	titles[PT_SV_AICPU] = "aicpu";
+	titles[PT_SV_DISTRIBUTED] = "distributed";
 	for (size_t i = 0; i < s.n; i++) {
 		assert_true(s.v[i].ntext > 0);
 		assert_string_equal(s.v[i].text[0]->title, titles[s.v[i].view]);
@@ -236,7 +236,7 @@ static void test_vocabulary(void **state)
 		for (size_t r = 0; r < x->nrows; r++)
 			for (size_t c = 0; c < x->ncols; c++) {
 				const struct pt_cell *cl = &x->cells[r * x->ncols + c];
-				row |= cl->kind == PT_CELL_STR && strstr(cl->u.s, "800.00 / 400.00 / 300.00 / 500.00 / ") == cl->u.s;
+				row |= cl->kind == PT_CELL_STR && strstr(cl->u.s, "800 / 400 / 300 / 500 / ") == cl->u.s;
 			}
 		assert_true(head);
 		assert_true(row);
@@ -454,7 +454,7 @@ static char *exported(struct pt_table *const *v, size_t n, enum pt_format f, boo
 	assert_true(fd >= 0);
 	struct pt_out o;
 	pt_out_init_fd(&o, fd, path);
-	struct pt_export_opts ex = { f, PT_TU_DEFAULT, wide };
+	struct pt_export_opts ex = { f, PT_TU_DEFAULT, wide, 0 };
 	pt_export(&o, v, n, &ex);
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_commit(&o, &e), 0);
@@ -468,8 +468,8 @@ static char *exported(struct pt_table *const *v, size_t n, enum pt_format f, boo
 	return strdup(buf);
 }
 
-/* A boxed table's presentation: group lines and rules, notes, null cells, control bytes escaped in cells,
- * groups and notes, and no empty line between boxed tables. */
+/* A boxed table's presentation: group lines, notes, null cells, control bytes escaped in cells, groups and
+ * notes; one empty line between tables (none in the Paddle layout, whose tables end in two). */
 static void test_boxed_presentation(void **state)
 {
 	(void)state;
@@ -485,6 +485,24 @@ static void test_boxed_presentation(void **state)
 	pt_table_add_note(t, "n\x7f");
 	struct pt_table *v[2] = { t, t };
 	char *s = exported(v, 2, PT_FMT_TABLE, false);
+	assert_string_equal(s, "T\n"
+			       "Name     N\n"
+			       "------  --\n"
+			       "G\\x1b\n"
+			       "a\\x09b   -\n"
+			       "c       12\n"
+			       "n\\x7f\n"
+			       "\n"
+			       "T\n"
+			       "Name     N\n"
+			       "------  --\n"
+			       "G\\x1b\n"
+			       "a\\x09b   -\n"
+			       "c       12\n"
+			       "n\\x7f\n");
+	free(s);
+	t->paddle = true;
+	s = exported(v, 2, PT_FMT_TABLE, false);
 	const char *one = "----T----\n"
 			  "----  ---  \n"
 			  "Name    N  \n"
@@ -530,10 +548,29 @@ static void test_json_rows_apart(void **state)
 	pt_table_free(b);
 }
 
-/* Text layout of §5: title line, unit line, right-aligned numbers, name cut, two trailing spaces. */
-static void test_text_layout(void **state)
+/* A boxed table printed as text (export-boxed.c). */
+static char *boxed_text(const struct pt_table *t, bool wide)
 {
-	(void)state;
+	char path[] = "/tmp/pt-sum-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, path);
+	pt_export_boxed(&o, t, wide, 40);
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	close(fd);
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 4096);
+	size_t n = fread(buf, 1, 4095, f);
+	buf[n] = 0;
+	fclose(f);
+	unlink(path);
+	return buf;
+}
+
+static struct pt_table *kernel_table(void)
+{
 	struct pt_table *t = pt_table_new_boxed("kernel", "Kernel Summary", "ns");
 	pt_table_add_text_col(t, "Name", 10, false, true);
 	pt_table_add_text_col(t, "Calls", 6, true, false);
@@ -541,21 +578,17 @@ static void test_text_layout(void **state)
 	const char *r2[] = { "\xc3\xa9t\xc3\xa9", "12" };
 	pt_table_add_text_row(t, r1);
 	pt_table_add_text_row(t, r2);
-	char path[] = "/tmp/pt-sum-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	struct pt_out o;
-	pt_out_init_fd(&o, fd, path);
-	pt_export_boxed(&o, t, false);
-	struct pt_err *e = NULL;
-	assert_int_equal(pt_out_commit(&o, &e), 0);
-	close(fd);
-	FILE *f = fopen(path, "r");
-	char buf[2048];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	unlink(path);
+	return t;
+}
+
+/* `summary --layout paddle`, the layout of §5: title line, unit line, right-aligned numbers, name cut, two
+ * trailing spaces. */
+static void test_text_layout_paddle(void **state)
+{
+	(void)state;
+	struct pt_table *t = kernel_table();
+	t->paddle = true;
+	char *buf = boxed_text(t, false);
 	const char *want = "--Kernel Summary--\n"
 			   "Time unit: ns\n"
 			   "----------  ------  \n"
@@ -566,6 +599,40 @@ static void test_text_layout(void **state)
 			   "----------  ------  \n"
 			   "\n\n";
 	assert_string_equal(buf, want);
+	free(buf);
+	pt_table_free(t);
+}
+
+/* The one text style: title, unit, header, one rule, rows, notes wrapped at the width; no trailing spaces;
+ * a name longer than the table allows is shortened in the middle, whole with --wide. */
+static void test_text_layout(void **state)
+{
+	(void)state;
+	struct pt_table *t = kernel_table();
+	const char *r3[] = { "Default/network-TrainStepWrap/network-VirtualDatasetCellNewWithLongName/"
+			     "network-WithLossCell/conv1/Conv2D-op5", "3" };
+	pt_table_add_text_row(t, r3);
+	pt_table_add_group(t, "Group two");
+	const char *r4[] = { "x", NULL };
+	pt_table_add_text_row(t, r4);
+	pt_table_add_note(t, "Note: a note that is longer than forty columns wraps with a hanging indent.");
+	char *buf = boxed_text(t, false);
+	const char *want = "Kernel Summary\n"
+			   "Time unit: ns\n"
+			   "Name                                                          Calls\n"
+			   "------------------------------------------------------------  -----\n"
+			   "abcdefghijklmnop                                                  1\n"
+			   "\xc3\xa9t\xc3\xa9                                                              12\n"
+			   "Default/network-TrainStepWrap/\xe2\x80\xa6/conv1/Conv2D-op5                  3\n"
+			   "Group two\n"
+			   "x                                                                 -\n"
+			   "Note: a note that is longer than forty\n"
+			   "  columns wraps with a hanging indent.\n";
+	assert_string_equal(buf, want);
+	free(buf);
+	buf = boxed_text(t, true);
+	assert_non_null(strstr(buf, "network-VirtualDatasetCellNewWithLongName/network-WithLossCell/conv1/Conv2D-op5      3\n"));
+	free(buf);
 	pt_table_free(t);
 }
 
@@ -763,7 +830,7 @@ static char *render(const struct pt_summary *s, const char *tmp)
 	struct pt_err *e = NULL;
 	assert_int_equal(pt_out_open(&o, tmp, &e), 0);
 	{
-		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true };
+		struct pt_export_opts tx = { PT_FMT_TABLE, PT_TU_DEFAULT, true, 0 };
 		size_t nt;
 		struct pt_table **tv = pt_summary_tables(s, true, &nt);
 		pt_export_text(&o, tv, nt, &tx);
@@ -1515,6 +1582,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_kernel_unattributed),
 		cmocka_unit_test(test_gpu_host_model),
 		cmocka_unit_test(test_text_layout),
+		cmocka_unit_test(test_text_layout_paddle),
 		cmocka_unit_test(test_boxed_presentation),
 		cmocka_unit_test(test_json_rows_apart),
 		cmocka_unit_test(test_job3_fixture),

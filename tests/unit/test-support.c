@@ -17,6 +17,7 @@
 
 #include "support/diag.h"
 #include "support/err.h"
+#include "support/fmt-text.h"
 #include "support/fmt.h"
 #include "support/hashmap.h"
 #include "support/idmap.h"
@@ -466,6 +467,90 @@ static void test_text_escape(void **state)
 
 /* -o onto a symbolic link writes the link's target and keeps the link; a
  * file replaced keeps its mode; a dangling link creates its target. */
+/* s shortened to max columns (s itself when it fits), as a string to compare. */
+static char *shortened(const char *s, size_t max)
+{
+	size_t n;
+	char *d = pt_text_shorten(s, strlen(s), max, &n);
+	if (!d)
+		return strdup(s);
+	assert_int_equal(n, strlen(d));
+	assert_true(pt_text_width(d, n) <= max);
+	return d;
+}
+
+#define ELL "\xe2\x80\xa6"
+
+static void expect_short(const char *s, size_t max, const char *want)
+{
+	char *d = shortened(s, max);
+	assert_string_equal(d, want);
+	free(d);
+}
+
+/* Middle-shortening: '/' boundaries, the op name whole, code points when there is no '/', UTF-8 and escapes whole. */
+static void test_text_shorten(void **state)
+{
+	(void)state;
+	const char *g = "Gradients/Default/network-TrainStepWrap/network-VirtualDatasetCell/network-WithLossCell/"
+			"_backbone-ResNet/conv1/Conv2D-op5";
+	expect_short(g, 200, g);
+	/* the tail grows first, then the start, a component at a time */
+	expect_short(g, 60, "Gradients/Default/" ELL "/_backbone-ResNet/conv1/Conv2D-op5");
+	expect_short(g, 40, "Gradients/Default/" ELL "/conv1/Conv2D-op5");
+	expect_short(g, 24, "Gradients/" ELL "/Conv2D-op5");
+	/* the first component does not fit beside the op name: the start by code points */
+	expect_short(g, 18, "Gradie" ELL "/Conv2D-op5");
+	/* the op name does not fit with a column of the start: half and half */
+	expect_short(g, 11, "Gradi" ELL "D-op5");
+	/* no '/' */
+	expect_short("abcdefghijklmnopqrstuvwxyz", 10, "abcde" ELL "wxyz");
+	expect_short("abcdefghij", 10, "abcdefghij");
+	expect_short("abcdefghijk", 1, ELL);
+	/* one '/': the start by code points, then the op name */
+	expect_short("Default/MatMul-op123456", 20, "Def" ELL "/MatMul-op123456");
+	/* UTF-8: widths in code points, a sequence never split */
+	expect_short("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 5, "\xc3\xa9\xc3\xa9" ELL "\xc3\xa9\xc3\xa9");
+	/* escapes "\xHH" are four columns and kept whole or left out */
+	expect_short("ab\\x1bcdefgh", 8, "ab" ELL "fgh");
+	expect_short("abcdefg\\x1b", 9, "abcd" ELL "\\x1b");
+}
+
+/* Wrapping: words whole, a hanging indent, no trailing spaces, long words split, control bytes escaped. */
+static void test_text_wrap(void **state)
+{
+	(void)state;
+	char *w = pt_text_wrap("aaa bbb ccc ddd", 15, 8, 0, 2);
+	assert_string_equal(w, "aaa bbb\n  ccc\n  ddd");
+	free(w);
+	w = pt_text_wrap("aaa  bbb ccc", 12, 100, 0, 2);
+	assert_string_equal(w, "aaa  bbb ccc");
+	free(w);
+	/* the first line continues one 4 columns long */
+	w = pt_text_wrap("aaa bbb ccc", 11, 10, 4, 6);
+	assert_string_equal(w, "aaa\n      bbb\n      ccc");
+	free(w);
+	/* a word longer than a line is split, only then */
+	w = pt_text_wrap("x abcdefghijkl y", 16, 6, 0, 2);
+	assert_string_equal(w, "x\n  abcd\n  efgh\n  ijkl\n  y");
+	free(w);
+	/* trailing and leading spaces go; a control byte prints as \xHH and is not split */
+	w = pt_text_wrap("  a\x1b b  ", 8, 100, 0, 2);
+	assert_string_equal(w, "a\\x1b b");
+	free(w);
+	w = pt_text_wrap("", 0, 10, 0, 2);
+	assert_string_equal(w, "");
+	free(w);
+	/* UTF-8 counts code points */
+	w = pt_text_wrap("\xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9", 11, 6, 0, 0);
+	assert_string_equal(w, "\xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9");
+	free(w);
+	/* not a terminal: 100 */
+	int fd = open("/dev/null", O_WRONLY);
+	assert_int_equal(pt_text_line_width(fd), 100);
+	close(fd);
+}
+
 static void test_out_link_mode(void **state)
 {
 	(void)state;
@@ -772,8 +857,9 @@ int main(void)
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
-		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_out_link_mode),
-		cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale), cmocka_unit_test(test_out_signals),
+		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_text_shorten), cmocka_unit_test(test_text_wrap),
+		cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale),
+		cmocka_unit_test(test_out_signals),
 		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
 		cmocka_unit_test(test_diag_once_nodata),
 	};

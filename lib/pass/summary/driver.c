@@ -109,7 +109,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 	u->o = o;
 	u->ranks.v = NULL;
 	u->ranks.n = u->ranks.cap = 0;
-	gp->unit = o->unit == PT_TU_DEFAULT ? PT_TU_MS : o->unit;
+	gp->unit = o->unit == PT_TU_DEFAULT && o->paddle ? PT_TU_MS : o->unit;
 	pt_strtab_init(&gp->names);
 	gp->raw2out = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2out));
 	gp->raw2api = pt_xcalloc(m->strings.n + 1, sizeof(*gp->raw2api));
@@ -122,6 +122,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 		return pt_err(e, "invalid step pattern '%s': %s", o->sel.step_pattern ? o->sel.step_pattern : "", msg);
 	}
 	gp->step_re_own = true;
+	gp->pend = pt_xcalloc(1, sizeof(*gp->pend));
 	gp->earliest = earliest == INT64_MAX ? 0 : earliest;
 	/* ranks: one per NPU device (ascending id), then rank 0 for GPU/host data */
 	bool gpu = false;
@@ -300,8 +301,12 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 		/* two text tables per rank: the device view prints its Host CPU table second */
 		vo->text = pt_xcalloc(2 * u->ranks.n + 1, sizeof(*vo->text));
 		vo->ntext = 2 * u->ranks.n;
-		for (size_t k = 0; k < u->ranks.n; k++)
+		for (size_t k = 0; k < u->ranks.n; k++) {
 			sum_views[v]->emit(&u->ranks.v[k], vo->data, &vo->text[2 * k], multi);
+			sum_text_finish(&u->g, vo->text[2 * k]);
+			sum_text_finish(&u->g, vo->text[2 * k + 1]);
+			u->g.pend->n = 0;
+		}
 		/* an empty view says why (text "(no rows: ...)") */
 		char why[160];
 		pt_sel_empty_reason(&o->sel, !u->ranks.n ? "steps or device activity" : view_what(sum_views[v]->name),
@@ -365,6 +370,9 @@ void sum_run_free(struct run *u)
 	free(u->nbuf);
 	free(u->seen);
 	pt_strtab_free(&g->names);
+	if (g->pend)
+		free(g->pend->v);
+	free(g->pend);
 }
 
 int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct pt_summary_opts *o,

@@ -71,11 +71,18 @@ struct win {
 	int64_t gpu[4];     /* Ascend: member task time attributed to dataloader, forward, optimization, step */
 };
 
+/* Times of the text cells of one view's tables when the unit is picked per table (format.c). */
+struct sum_pend {
+	double *v; /* ns */
+	size_t n, cap;
+};
+
 struct ctx {
 	const struct pt_model *m;
 	struct pt_index *x;
 	const struct pt_summary_opts *o;
-	enum pt_time_unit unit;
+	enum pt_time_unit unit;   /* PT_TU_DEFAULT: picked per text table (pend, sum_text_finish) */
+	struct sum_pend *pend;
 	struct pt_strtab names;   /* output names */
 	uint32_t *raw2out;        /* raw string id -> output id + 1 */
 	uint32_t *raw2api;        /* raw string id -> API output id + 1 */
@@ -600,6 +607,11 @@ size_t sum_row0(struct pt_table *t, const struct rank *r);
 void sum_setstr(struct pt_table *t, size_t row, size_t c, const char *s);
 struct pt_table *sum_stext(const struct rank *r, const char *view, const char *part, bool unit, bool multi);
 const char *sum_block_head(const struct rank *r, bool cpu, char *b);
+/* The name of the text unit, as sum_ftime() and the notes write it. */
+const char *sum_unit_name(const struct ctx *g);
+/* With the unit picked per table: put the times of text table x (NULL: none) in
+ * its unit (pt_time_unit_pick over them), then forget them. */
+void sum_text_finish(struct ctx *g, struct pt_table *x);
 
 /* ---- sums.c: the per-event sums of Ascend and streamed GPU ranks ---- */
 unsigned sum_ov_flags(const struct rank *r, size_t i);

@@ -76,7 +76,7 @@ static void view_aicpu(struct rank *r, struct pt_table *t, struct pt_table **tx,
 	pt_table_add_note(x, "Note:");
 	pt_table_add_note(x, "Total: AI CPU time of each execution as the device records it, dispatch included.");
 	sum_ftime(g, tb, den);
-	snprintf(b, sizeof(b), "AI CPU total time: %s %s in %" PRId64 " executions.", tb, pt_time_unit_name(g->unit), n);
+	snprintf(b, sizeof(b), "AI CPU total time: %s %s in %" PRId64 " executions.", tb, sum_unit_name(g), n);
 	pt_table_add_note(x, b);
 	*tx = x;
 }

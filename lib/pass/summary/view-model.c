@@ -63,7 +63,7 @@ static void model_emit(struct rank *r, struct pt_table *t, struct pt_table **tx,
 		char nb[200];
 		sum_ftime(g, a, unattr_t);
 		snprintf(nb, sizeof(nb), "Unattributed device activity (no launching host range): %" PRId64
-			 " activities, %s %s in total.", unattr_n, a, pt_time_unit_name(g->unit));
+			 " activities, %s %s in total.", unattr_n, a, sum_unit_name(g));
 		pt_table_add_note(x, nb);
 	}
 	*tx = x;

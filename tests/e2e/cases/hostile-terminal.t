@@ -16,7 +16,7 @@ run proftool summary esc.ptm --view optype
 run proftool export --table ops --format table esc.ptm
 run proftool flops esc.ptm
 # the type column (a detail column of the default text) escaped too
-run "proftool flops esc.ptm --wide | cut -c1-100"
+run "proftool flops esc.ptm --wide | cut -c1-100 | sed 's/ *$//'"
 run proftool hints esc.ptm
 run "proftool export --table ops esc.ptm | cat -v"
 # -o onto a symbolic link: the target is written, the link stays; a 0600 file stays 0600

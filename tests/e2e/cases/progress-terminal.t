@@ -24,7 +24,7 @@ run "PROFTOOL_PROGRESS_DELAY=0 proftool timeline p.ptm -o plain.json && cmp tty.
 # holds progress text
 run 'term "$PROFTOOL summary p.ptm --view kernel" | grep -c "proftool: reading"'
 run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -v "^proftool: " | grep -c "proftool"'
-run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -v "^proftool: " | grep -cE "^-*Kernel-*$"'
+run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -v "^proftool: " | grep -cx "kernel"'
 # not a terminal: nothing on standard error
 run "PROFTOOL_PROGRESS_DELAY=0 proftool timeline p.ptm -o quiet.json; PROFTOOL_PROGRESS_DELAY=0 proftool summary p.ptm >/dev/null"
 run "PROFTOOL_PROGRESS_DELAY=0 proftool steps p.ptm 2>&1 >/dev/null | wc -c"

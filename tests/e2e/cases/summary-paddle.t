@@ -6,7 +6,9 @@ done
 # §8.2: unions, items, overview, model, operator with details, kernel, memcpy, userdefined, gpu, api
 run "rm -rf v; proftool summary case1.cdump --view all --op-detail --format csv -o v/ && tail -n +1 v/*.csv"
 # §8.3: the golden tables of §5 (model, distributed), the rest in text
-run proftool summary case2.cdump --view model,distributed --time-unit ns
+run proftool summary case2.cdump --view model,distributed --time-unit ns --layout paddle
+# the same tables in the one text style, each in the unit it picks
+run proftool summary case2.cdump --view model,distributed
 run proftool summary case2.cdump --view overview,operator,kernel,memcpy,userdefined --op-detail --time-unit ns
 # §8.6: CSV avg rounding, one file per view with -o DIR/, one view to -o FILE, JSON document
 run "rm -rf v; proftool summary case2.cdump --view kernel,model --format csv -o v/ && tail -n +1 v/*.csv"
