@@ -423,7 +423,8 @@ struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_
 			if (s->v[i].text[r] && s->v[i].text[r]->nrows)
 				v[(*n)++] = s->v[i].text[r];
 		/* a view with no rows at all prints its first table with "(no rows: <reason>)", or
-		 * its data table when it has no text table */
+		 * its data table when it has no text table: its key and label columns (the value
+		 * columns, all empty, would only widen the line past 120 columns; --wide has them) */
 		if (*n == before) {
 			struct pt_table *t = s->v[i].data;
 			for (size_t r = 0; r < s->v[i].ntext; r++)
@@ -431,6 +432,9 @@ struct pt_table **pt_summary_tables(const struct pt_summary *s, bool text, size_
 					t = s->v[i].text[r];
 					break;
 				}
+			if (t == s->v[i].data)
+				for (size_t c = 0; c < t->ncols; c++)
+					t->cols[c].detail |= t->cols[c].role == PT_ROLE_VALUE;
 			v[(*n)++] = t;
 		}
 	}
