@@ -47,11 +47,7 @@ void pt_diag_note(struct pt_diag *d, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = pt_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	va_start(ap, fmt);
-	vsnprintf(s, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	pt_diag_warn(d, NULL, s, PT_POS_NONE, 0);
 	free(s);
@@ -59,12 +55,7 @@ void pt_diag_note(struct pt_diag *d, const char *fmt, ...)
 
 static void once(struct pt_diag *d, int note, const char *fmt, va_list ap)
 {
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	char *s = pt_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	vsnprintf(s, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	for (size_t i = 0; i < d->n; i++)
 		if (d->v[i].note == note && !d->v[i].file && d->v[i].pos == PT_POS_NONE && !strcmp(d->v[i].what, s)) {
 			free(s);

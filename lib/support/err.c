@@ -20,22 +20,11 @@ static int push(struct pt_err **e, char *msg)
 	return -1;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
-{
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	char *s = pt_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	vsnprintf(s, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
-	return s;
-}
-
 int pt_err(struct pt_err **e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	return push(e, s);
 }
@@ -44,7 +33,7 @@ int pt_err_errno(struct pt_err **e, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	char *t = pt_xasprintf("%s: %s", s, strerror(errnum));
 	free(s);

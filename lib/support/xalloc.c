@@ -159,17 +159,24 @@ char *pt_xstrndup(const char *s, size_t n)
 	return d;
 }
 
+char *pt_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		oom(0);
+	char *s = pt_xmalloc((size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
 char *pt_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		oom(0);
-	char *s = pt_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -1,6 +1,7 @@
 /* Allocation that never returns NULL: out of memory is the one place the library exits. */
 #ifndef PT_XALLOC_H
 #define PT_XALLOC_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,5 +29,7 @@ void pt_xbig_free(void *p, size_t n);
 char *pt_xstrdup(const char *s);
 char *pt_xstrndup(const char *s, size_t n);
 char *pt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (ap is left as vsnprintf leaves it). */
+char *pt_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

@@ -98,11 +98,7 @@ void pt_hint_item(struct pt_hint *h, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = pt_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	h->items = pt_xrealloc(h->items, (h->nitems + 1) * sizeof(*h->items));
 	h->items[h->nitems++] = s;

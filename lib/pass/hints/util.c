@@ -55,11 +55,7 @@ char *hx_msg(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = pt_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	char *s = pt_xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
