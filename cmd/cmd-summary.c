@@ -82,6 +82,7 @@ static struct pt_summary_opts so;
 static regex_t name_re, comm_re;
 static bool name_re_set, comm_re_set;
 static bool views_given;
+static const char *name_arg; /* --name as given */
 static bool in_memory; /* --in-memory */
 
 static int parse_views(const struct pt_cmd *cmd, const char *arg)
@@ -180,6 +181,7 @@ static int own(struct pt_common *c, int id, const char *arg)
 			return pt_usage_error(c->cmd, "invalid regular expression '%s' for --name", arg);
 		name_re_set = true;
 		so.name_re = &name_re;
+		name_arg = arg;
 		return 0;
 	case OPT_OP_DETAIL:
 		so.op_detail = true;
@@ -245,7 +247,7 @@ static const char *const view_source[PT_SV_COUNT][2] = {
 /* --view given, no selection, and no selected view has a row: the model has none of their data. */
 static int check_source(const struct pt_common *c, const struct pt_summary *s, struct pt_err **e)
 {
-	if (!views_given || c->sel.steps_given || c->sel.window_given || !s->n)
+	if (!views_given || c->sel.steps_given || c->sel.window_given || name_arg || !s->n)
 		return 0;
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i].data->nrows)
@@ -267,6 +269,11 @@ static int emit(struct pt_common *c, const struct pt_summary *s, struct pt_err *
 	size_t n, main = 0;
 	if (check_source(c, s, e))
 		return -1;
+	bool any = false;
+	for (size_t i = 0; i < s->n && !any; i++)
+		any = s->v[i].data->nrows > 0;
+	if (name_arg && !any && s->n)
+		pt_diag_note(&c->diag, "--name '%s' matches no name in the view%s shown", name_arg, s->n > 1 ? "s" : "");
 	struct pt_table **v = pt_summary_tables(s, c->ex.format == PT_FMT_TABLE, &n);
 	/* CSV to a stream without --view: the operator view, the first of the item views */
 	for (size_t i = 0; i < n; i++)

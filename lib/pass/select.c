@@ -141,6 +141,44 @@ void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d)
 			     f->step_lo, f->step_hi);
 }
 
+/*
+ * A --step-pattern that names none of the model's host ranges, on a model
+ * that has some and no step records of its own (a step trace): one note with
+ * up to three range names. True when it said so.
+ */
+static bool step_pattern_unmatched(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
+{
+	regex_t re;
+	char msg[128];
+	if (pt_sel_step_re(s, &re, msg, sizeof(msg)))
+		return false; /* a bad pattern: the command says so itself */
+	if (m->steps.n) {
+		regfree(&re);
+		return false;
+	}
+	size_t nranges = 0, nmatch = 0;
+	char eg[160] = "";
+	for (size_t i = 0; i < m->events.n && !nmatch; i++) {
+		if (m->events.kind[i] != PT_EV_RANGE)
+			continue;
+		const char *name = pt_model_strget(m, m->events.name[i]);
+		if (!regexec(&re, name, 0, NULL, 0)) {
+			nmatch++;
+			continue;
+		}
+		size_t l = strlen(eg);
+		if (nranges < 3 && !strstr(eg, name) && l + strlen(name) + 5 < sizeof(eg))
+			snprintf(eg + l, sizeof(eg) - l, "%s'%s'", l ? ", " : "", name);
+		nranges++;
+	}
+	regfree(&re);
+	if (nmatch || !nranges)
+		return false;
+	pt_diag_note(d, "--step-pattern '%s' matches no range (the model has %zu host ranges, e.g. %s)",
+		     s->step_pattern, nranges, eg);
+	return true;
+}
+
 void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
 {
 	if (s->device >= 0) {
@@ -158,6 +196,8 @@ void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_di
 			return;
 		}
 	}
+	if (s->step_pattern && step_pattern_unmatched(m, s, d))
+		return;
 	if (!s->steps_given && !s->window_given)
 		return;
 	struct pt_steps_info si;

@@ -89,6 +89,7 @@ const char *pt_sel_empty_reason(const struct pt_sel *s, const char *what, char *
  * pt_sel_report() for the steps of pt_steps_collect() and the model's events,
  * and --device N naming no device of the model:
  *   --device 3 selects no device (the model has devices 0, 1)
+ *   --step-pattern 'Foo#[0-9]+' matches no range (the model has 522 host ranges, e.g. ...)
  */
 void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d);
 

@@ -30,6 +30,10 @@ run proftool summary s.ptm --view memcpy --in-memory
 run 'proftool memory - < s.ptm'
 run 'proftool import "$SRC/testdata/cupti/real-13.0-h200-vecadd.cdump" -o v.ptm 2>/dev/null && echo imported'
 run proftool dataset v.ptm
+# a --step-pattern that names no range says what ranges there are; a --name that matches nothing says so
+run "proftool steps $SRC/testdata/kineto/train-current.pt.trace.json --step-pattern 'Foo#[0-9]+' >/dev/null"
+run "proftool steps $SRC/testdata/kineto/train-current.pt.trace.json --step-pattern 'ProfilerStep#[0-9]+' >/dev/null"
+run "proftool summary v.ptm --view kernel --name 'no-such-kernel'"
 run proftool memory v.ptm --device 3
 # a model with no steps and no device activity: steps, perf and hints have nothing to go on
 run 'proftool import "$SRC/testdata/minddata/pipeline" -o md.ptm 2>&1 | tail -1'
