@@ -48,6 +48,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
@@ -1025,7 +1026,10 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 		if (!r)
 			break;
 		k.fed += (uint64_t)r;
+		z_off_t raw = k.gz ? gzoffset(g) : (z_off_t)k.fed; /* bytes of the file, as its size counts them */
+		pt_progress_report(path, raw >= 0 ? (uint64_t)raw : 0, size);
 	}
+	pt_progress_end();
 	free(buf);
 	gzclose(g);
 	close(fd);

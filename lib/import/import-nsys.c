@@ -53,6 +53,7 @@
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
@@ -163,7 +164,7 @@ int pt_nsys_step(struct ns *s, sqlite3_stmt *st)
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		s->rowid = sqlite3_column_int64(st, 0);
-		s->n_rows++;
+		pt_progress_tick("reading SQLite rows", (size_t)s->n_rows++, 0);
 		return 1;
 	}
 	if (rc == SQLITE_DONE)
@@ -850,6 +851,7 @@ static void ns_free(struct ns *s)
 	pt_vec_free(&s->nvtx);
 	if (s->db)
 		sqlite3_close(s->db);
+	pt_progress_end();
 }
 
 /* "file:PATH?immutable=1" with the URI's special bytes of PATH escaped. */

@@ -28,3 +28,7 @@ run 'term "$PROFTOOL summary p.ptm --view kernel" | sed "s/^<ESC>\[K//" | grep -
 # not a terminal: nothing on standard error
 run "PROFTOOL_PROGRESS_DELAY=0 proftool timeline p.ptm -o quiet.json; PROFTOOL_PROGRESS_DELAY=0 proftool summary p.ptm >/dev/null"
 run "PROFTOOL_PROGRESS_DELAY=0 proftool steps p.ptm 2>&1 >/dev/null | wc -c"
+# a Kineto trace is read with a line in bytes of the file, an Nsight Systems export in rows
+run 'term "$PROFTOOL summary $SRC/testdata/kineto/real-torch2.11-h200-loop.pt.trace.json.gz --view kernel" | grep -c "^proftool: reading .real-torch2.11-h200-loop.pt.trace.json.gz.: 100%"'
+proftool-gen nsys "$SRC/testdata/nsys/train.nsysdesc" -o train.sqlite >/dev/null
+run 'term "$PROFTOOL summary train.sqlite --view kernel" | grep -c "^proftool: reading SQLite rows: "'
