@@ -9,12 +9,12 @@
 
 #include "model/model.h"
 #include "model/ptm.h"
+#include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/parse.h"
 #include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
-#include "support/fmt-text.h"
 #include "table/table.h"
 
 static const char *const formats[] = { "table", "csv", "json", "jsonl", NULL };
@@ -293,7 +293,8 @@ int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e)
 	if (rc && pt_err_is_nodata(e)) {
 		/* one form for every command: "MODEL has no <kind> data (import <what> to get it)" */
 		char *s = pt_err_str(e);
-		fprintf(stderr, "proftool: error: %s %s\n", !c->path ? "the model" : strcmp(c->path, "-") ? c->path : "standard input", s);
+		const char *model = !c->path ? "the model" : strcmp(c->path, "-") ? c->path : "standard input";
+		fprintf(stderr, "proftool: error: %s %s\n", model, s);
 		free(s);
 		pt_err_free(e);
 		return 1;
