@@ -100,6 +100,7 @@ static struct pt_table *comm_table(const struct pt_model *m)
 		return NULL;
 	}
 	struct pt_table *t = pt_table_new("collectives", "Communication");
+	pt_table_set_empty(t, "no collective communication in the model");
 	const char *cols[] = { "device_id", "rank",       "backend",       "on",    "collective", "dtype",
 			       "group_size", "process_group", "calls", "in_nelems",  "out_nelems" };
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -196,6 +197,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	kv_row(tm, "strings", (int64_t)m->strings.n);
 
 	struct pt_table *td = pt_table_new("devices", "Devices");
+	pt_table_set_empty(td, "no devices in the model");
 	const char *dcols[] = { "device_id", "kind", "name", "freq_khz", "freq_origin", "clock", "framework_era",
 				"framework_backend", "dtype_table", "dtype_table_origin", "dynamic_shape",
 				"step_end_tag", "tracks", "events", "ops", "steps", "first", "last" };
@@ -235,6 +237,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 
 	struct pt_table *ts = pt_table_new("stats", "Import facts");
+	pt_table_set_empty(ts, "the import recorded no facts");
 	pt_table_add_col(ts, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
 	pt_table_add_col(ts, "key", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(ts, "value", PT_COL_INT, PT_ROLE_VALUE, 0);

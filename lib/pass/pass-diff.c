@@ -259,6 +259,7 @@ static const char *const fields[] = { "calls", "total", "avg", "min", "max" };
 static struct pt_table *items_table(void)
 {
 	struct pt_table *t = pt_table_new("diff", "Diff");
+	pt_table_set_empty(t, "no items in either run");
 	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "status", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "name", PT_COL_STR, PT_ROLE_LABEL, 0);
@@ -352,6 +353,7 @@ static void item_row(struct pt_table *t, const struct row *r, const struct pt_di
 static struct pt_table *stages_table(const struct pt_diff_side *b, const struct pt_diff_side *x)
 {
 	struct pt_table *t = pt_table_new("diff_stages", "Step stages");
+	pt_table_set_empty(t, "no step stages in either run");
 	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "stage", PT_COL_STR, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "base_avg", PT_COL_TIME, PT_ROLE_VALUE, 0);
@@ -392,6 +394,7 @@ static struct pt_table *stages_table(const struct pt_diff_side *b, const struct 
 static struct pt_table *steps_table(const struct pt_diff_side *b, const struct pt_diff_side *x, struct pt_diff *d)
 {
 	struct pt_table *t = pt_table_new("diff_step_time", "Step time");
+	pt_table_set_empty(t, "no steps in either run");
 	pt_table_add_col(t, "base_steps", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "test_steps", PT_COL_INT, PT_ROLE_VALUE, 0);
 	pt_table_add_col(t, "base_step", PT_COL_TIME, PT_ROLE_VALUE, 0);
