@@ -265,6 +265,10 @@ void hx_nl_free(struct nlist *l);
 /* Ordered by count or time, descending, then by the name as printed. */
 void hx_nl_sort(struct ctx *c, struct nlist *l);
 void hx_nl_sort_api(struct ctx *c, struct nlist *l);
+/* The first three entries of l as evidence items of list `list` (list_<i>_name, list_<i>_<field> = .a):
+ * API names when api, else kernel names as printed. */
+void hx_ev_top3(struct ctx *c, struct pt_hint *x, const char *list, const struct nlist *l, bool api,
+		const char *field);
 int hx_cmp_i64(const void *pa, const void *pb);
 int64_t hx_pctile(const int64_t *v, size_t n, int p);
 int64_t hx_anchor(const struct rankdata *rd, const struct pt_model *m, size_t i);

@@ -172,12 +172,7 @@ void pt_hr_launch_bound(struct ctx *c, const struct hsite *s)
 			pt_hint_ev_int(x, "step_ns", a.step);
 			pt_hint_ev_int(x, "steps", steps);
 			hx_nl_sort_api(c, &apis);
-			for (size_t i = 0; i < apis.n && i < 3; i++) {
-				char t[32];
-				pt_hint_ev_item(x, "apis", (int)i + 1, "name", hx_aname(c, apis.v[i].name), false);
-				snprintf(t, sizeof(t), "%" PRId64, apis.v[i].a);
-				pt_hint_ev_item(x, "apis", (int)i + 1, "exposed_ns", t, true);
-			}
+			hx_ev_top3(c, x, "apis", &apis, true, "exposed_ns");
 		}
 	}
 }
@@ -695,12 +690,7 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_int(x, "launch_delay_p50_ns", hx_pctile(ld, nld, 50));
 		pt_hint_ev_int(x, "launch_delay_p99_ns", hx_pctile(ld, nld, 99));
 		hx_nl_sort(c, &qk);
-		for (size_t i = 0; i < qk.n && i < 3; i++) {
-			char t[32];
-			pt_hint_ev_item(x, "kernels", (int)i + 1, "name", hx_dname(c, qk.v[i].name), false);
-			snprintf(t, sizeof(t), "%" PRId64, qk.v[i].a);
-			pt_hint_ev_item(x, "kernels", (int)i + 1, "outliers", t, true);
-		}
+		hx_ev_top3(c, x, "kernels", &qk, false, "outliers");
 	}
 }
 
@@ -733,12 +723,7 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_int(x, "cpu_dur_p50_ns", hx_pctile(cpu, ncpu, 50));
 		pt_hint_ev_int(x, "cpu_dur_p99_ns", hx_pctile(cpu, ncpu, 99));
 		pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[ncpu - 1]);
-		for (size_t i = 0; i < ra.n && i < 3; i++) {
-			char t[32];
-			pt_hint_ev_item(x, "apis", (int)i + 1, "name", hx_aname(c, ra.v[i].name), false);
-			snprintf(t, sizeof(t), "%" PRId64, ra.v[i].a);
-			pt_hint_ev_item(x, "apis", (int)i + 1, "outliers", t, true);
-		}
+		hx_ev_top3(c, x, "apis", &ra, true, "outliers");
 	}
 }
 
@@ -766,11 +751,6 @@ void pt_hr_short_kernels(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_dbl(x, "share_pct", share);
 		pt_hint_ev_int(x, "mean_cpu_dur_ns", hx_mean_round(short_cpu, shortn));
 		pt_hint_ev_int(x, "mean_device_dur_ns", hx_mean_round(short_gpu, shortn));
-		for (size_t i = 0; i < sk.n && i < 3; i++) {
-			char t[32];
-			pt_hint_ev_item(x, "kernels", (int)i + 1, "name", hx_dname(c, sk.v[i].name), false);
-			snprintf(t, sizeof(t), "%" PRId64, sk.v[i].a);
-			pt_hint_ev_item(x, "kernels", (int)i + 1, "short", t, true);
-		}
+		hx_ev_top3(c, x, "kernels", &sk, false, "short");
 	}
 }

@@ -252,6 +252,18 @@ void hx_nl_sort_api(struct ctx *c, struct nlist *l)
 	hx_sort_r(l->v, l->n, sizeof(*l->v), cmp_named_api, c);
 }
 
+void hx_ev_top3(struct ctx *c, struct pt_hint *x, const char *list, const struct nlist *l, bool api,
+		const char *field)
+{
+	for (size_t i = 0; i < l->n && i < 3; i++) {
+		char t[32];
+		uint32_t nm = l->v[i].name;
+		pt_hint_ev_item(x, list, (int)i + 1, "name", api ? hx_aname(c, nm) : hx_dname(c, nm), false);
+		snprintf(t, sizeof(t), "%" PRId64, l->v[i].a);
+		pt_hint_ev_item(x, list, (int)i + 1, field, t, true);
+	}
+}
+
 int hx_cmp_i64(const void *pa, const void *pb)
 {
 	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
