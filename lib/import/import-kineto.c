@@ -403,6 +403,24 @@ static void events_begin(struct kt *k)
 
 enum stype { V_NULL, V_BOOL, V_NUM, V_STR };
 
+/*
+ * Whether the event's ph and cat, as far as read, already say that pt_kt_event_done()
+ * will not import it (a flow, an ignored or skipped category): its other fields are then
+ * not converted (most flows write ph first). ph 'M' and 'X' with a kept category are read.
+ */
+static bool dropped(const struct kt *k, const struct kev *ev)
+{
+	if (!ev->ph || ev->ph == 'M')
+		return false; /* metadata, or not known yet */
+	if (ev->ph == 's' || ev->ph == 'f' || ev->ph == 't')
+		return true; /* a flow */
+	enum cat c = ev->cat;
+	if (c == C_NONE)
+		return false;
+	return c == C_FLOW || ev->ph != 'X' || c == C_OTHER || (c == C_PYFUNC && !k->pyfunc) ||
+	       c == C_GPU_USER_ANN;
+}
+
 static void text_add(char **b, size_t *len, size_t *cap, const void *s, size_t n)
 {
 	if (*len + n + 1 > *cap) {
@@ -479,9 +497,11 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		switch (k->ek) {
 		case EK_PH:
 			ev->ph = ty == V_STR && n ? (char)s[0] : '?';
+			ev->drop = dropped(k, ev);
 			break;
 		case EK_CAT:
 			ev->cat = ty == V_STR ? (enum cat)kw_find(&k->cats, s, n, C_OTHER) : C_OTHER;
+			ev->drop = dropped(k, ev);
 			break;
 		case EK_NAME:
 			if (ty == V_STR)
@@ -703,6 +723,9 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 		break;
 	case S_EV: /* by length first: this runs for every key of every event */
 		k->ek = EK_OTHER;
+		k->st = S_EVVAL;
+		if (k->ev.drop) /* every other key (a repeated ph or cat too) is skipped */
+			break;
 		if (n == 2)
 			k->ek = s[0] == 'p' && s[1] == 'h' ? EK_PH : s[0] == 't' && s[1] == 's' ? EK_TS : EK_OTHER;
 		else if (n == 3 && s[1] == 'i' && s[2] == 'd')
@@ -711,7 +734,6 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 			k->ek = !memcmp(s, "cat", 3) ? EK_CAT : !memcmp(s, "dur", 3) ? EK_DUR : EK_OTHER;
 		else if (n == 4)
 			k->ek = !memcmp(s, "name", 4) ? EK_NAME : !memcmp(s, "args", 4) ? EK_ARGS : EK_OTHER;
-		k->st = S_EVVAL;
 		break;
 	case S_ARGS:
 		k->ak = (enum argkey)kw_find(&k->args, s, n, AK_OTHER);

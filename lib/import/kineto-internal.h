@@ -76,6 +76,7 @@ struct prop {
 struct kev {
 	char ph;
 	enum cat cat;
+	bool drop; /* its ph and cat say it is not imported: its other fields are not read */
 	bool pid_num, tid_num;
 	int64_t pid, tid;
 	enum tstate ts_st, dur_st;

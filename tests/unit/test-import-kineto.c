@@ -275,6 +275,42 @@ static void test_old_dialect(void **state)
 	pt_model_free(m);
 }
 
+/* Events that ph and cat rule out are counted as such, whatever their other fields hold (they
+ * are not read), in either key order; ph M and kept categories are read whole. */
+static void test_dropped(void **state)
+{
+	(void)state;
+	const char *t = "{\"traceEvents\": [\n"
+			"{\"ph\": \"s\", \"ts\": \"bad\", \"pid\": [1], \"args\": {\"correlation\": {\"x\": [1, 2]}}, \"cat\": \"kernel\"},\n"
+			"{\"ph\": \"f\", \"id\": 1, \"ts\": 1, \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"not a kernel\"},\n"
+			"{\"cat\": \"ac2g\", \"ph\": \"t\", \"ts\": null},\n"
+			"{\"cat\": \"ac2g\", \"ph\": \"M\", \"name\": \"process_name\", \"pid\": 5, \"args\": {\"name\": \"p5\"}},\n"
+			"{\"ph\": \"X\", \"cat\": \"hccl\", \"ts\": \"bad\", \"dur\": {}},\n"
+			"{\"ph\": \"i\", \"cat\": \"cpu_op\", \"ts\": \"bad\"},\n"
+			"{\"ph\": \"X\", \"cat\": \"python_function\", \"ts\": \"bad\"},\n"
+			"{\"cat\": \"gpu_user_annotation\", \"ph\": \"X\", \"ts\": \"bad\"},\n"
+			"{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 5, \"tid\": 6, \"ts\": 1,"
+			" \"dur\": 3, \"args\": {\"correlation\": 1}, \"ph\": \"X\"},\n"
+			"{\"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 2, \"dur\": 2,"
+			" \"args\": {\"device\": 0, \"correlation\": 1}, \"ph\": \"X\"}\n"
+			"]}";
+	struct pt_model *m = import_text(t, false, "drop.json");
+	assert_int_equal(m->events.n, 2);
+	size_t k = find_event(m, PT_EV_KERNEL);
+	assert_string_equal(pt_model_strget(m, m->events.name[k]), "k");
+	assert_int_equal(m->events.dur[k], 2000);
+	assert_int_equal(m->links.n, 1);
+	assert_string_equal(m->devices.v[0].name, "p5");
+	int32_t sd = 0;
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.events", -1), 10);
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.flow_events", -1), 3);
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.metadata_events", -1), 1);
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.ignored_events", -1), 2);
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.python_functions_skipped", -1), 1);
+	assert_int_equal(pt_model_stat_get(m, sd, "kineto.gpu_user_annotations_skipped", -1), 1);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_sniff),
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_old_dialect),
+		cmocka_unit_test(test_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
