@@ -312,7 +312,8 @@ int pt_common_finish(struct pt_common *c, int rc, struct pt_err *e)
 const struct pt_opt pt_filter_opts[] = {
 	{ "steps", 0, "A-B", OPT_STEPS, "only steps numbered A to B (also A, A- or -B)", NULL },
 	{ "time-window", 0, "START:END", OPT_TIME_WINDOW,
-	  "only what starts in [START, END): ns or a number with ns/us/ms/s, from the earliest event; either end optional",
+	  "only what starts in [START, END): ns or a number with ns/us/ms/s, from the model's earliest event or step "
+	  "record; either end optional",
 	  NULL },
 	{ "step-pattern", 0, "REGEX", OPT_STEP_PATTERN,
 	  "GPU data: ranges whose whole name matches REGEX (POSIX ERE) are steps (default ^(ProfilerStep|ProfileStep)#[0-9]+$)",

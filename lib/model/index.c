@@ -32,6 +32,8 @@ struct pt_index {
 	struct dev_sets *dev;
 	const regex_t *comm_re; /* --comm-pattern, NULL = the name lists */
 	bool comm_demangle;
+	bool has_origin;
+	int64_t origin;
 };
 
 struct pt_index *pt_index_new(const struct pt_model *m)
@@ -67,6 +69,47 @@ void pt_index_free(struct pt_index *x)
 	free(x->kind_sets);
 	free(x->kind_built);
 	free(x);
+}
+
+/* o := min(o, v), have: o holds a time */
+static void take(int64_t *o, bool *have, int64_t v)
+{
+	if (!*have || v < *o)
+		*o = v;
+	*have = true;
+}
+
+int64_t pt_model_origin(const struct pt_model *m, const int64_t *events_min)
+{
+	int64_t o = 0;
+	bool have = false;
+	if (events_min && *events_min != INT64_MAX)
+		take(&o, &have, *events_min);
+	for (size_t i = 0; !events_min && i < m->events.n; i++)
+		take(&o, &have, m->events.start[i]);
+	for (size_t i = 0; i < m->steps.n; i++) {
+		const struct pt_step *s = &m->steps.v[i];
+		if (s->has & PT_STEP_HAS_START)
+			take(&o, &have, s->start);
+		if (s->has & PT_STEP_HAS_FP)
+			take(&o, &have, s->fp);
+		if (s->has & PT_STEP_HAS_BP)
+			take(&o, &have, s->bp);
+		if (s->has & PT_STEP_HAS_END)
+			take(&o, &have, s->end);
+		for (size_t j = 0; j < s->comm.n; j++)
+			take(&o, &have, s->comm.v[j].start);
+	}
+	return o;
+}
+
+int64_t pt_index_origin(struct pt_index *x)
+{
+	if (!x->has_origin) {
+		x->origin = pt_model_origin(x->m, NULL);
+		x->has_origin = true;
+	}
+	return x->origin;
 }
 
 static void build_tracks(struct pt_index *x);

@@ -32,6 +32,22 @@ struct pt_breakdown {
 struct pt_index *pt_index_new(const struct pt_model *m);
 void pt_index_free(struct pt_index *x);
 /*
+ * The origin of every time selection (--time-window, select.h) and of the
+ * times the selection notes print: the earliest time of the model, event
+ * starts and step records alike (a step's start, FP, BP and end, its
+ * reduce pairs' starts), so that no step time is negative; 0 for a model
+ * with neither. Computed once per index, on first use.
+ */
+int64_t pt_index_origin(struct pt_index *x);
+/*
+ * The same origin for a reader without an index: with events_min NULL from
+ * m's events and steps; else from *events_min, the earliest event start of
+ * a model whose events m does not hold together (the streamed summary's
+ * scan; INT64_MAX: no event), and m's steps, which a .ptm file defines
+ * before its first event batch.
+ */
+int64_t pt_model_origin(const struct pt_model *m, const int64_t *events_min);
+/*
  * Communication names (summary.md §2.5, --comm-pattern): `re` (compiled
  * case-insensitive, matched anywhere) replaces the built-in name lists of
  * kernels and Operator ranges; NULL keeps them. Kernel names are matched

@@ -1,5 +1,5 @@
 /*
- * The MindData figures of pass-dataset.c per device (ascend.md §3.11): the
+ * The MindData figures per device (dataset-figures.c; ascend.md §3.11): the
  * collapsed pipeline tree, queue usage, CPU per worker, the two bottleneck
  * filters and the queue verdict. `proftool dataset` prints them; the MD_*
  * hint rules (lib/pass/hints/rules-md.c) read them.
@@ -27,6 +27,8 @@ void pt_ds_sb_printf(struct pt_ds_sb *b, const char *fmt, ...) __attribute__((fo
 /* Evidence pairs key=value, ';'-separated; values escaped (\ ; =). */
 void pt_ds_ev_i(struct pt_ds_sb *b, const char *key, int64_t v);
 void pt_ds_ev_s(struct pt_ds_sb *b, const char *key, const char *v);
+/* A number: whole as an integer, else with four decimals. */
+void pt_ds_ev_d(struct pt_ds_sb *b, const char *key, double v);
 
 struct pt_ds_op {
 	const struct pt_md_op *md;

@@ -73,6 +73,7 @@ struct ctx {
 	const struct pt_flops_opts *o;
 	struct pt_diag *d;
 	struct pt_steps_info si;
+	struct pt_sel_res sr; /* the selection made absolute */
 	uint32_t *dev_rank;   /* device index -> rank index, UINT32_MAX */
 	PT_VEC(struct item) items;
 	PT_VEC(struct exec) ex;
@@ -157,18 +158,13 @@ static uint32_t new_item(struct ctx *c, uint32_t dev, uint32_t name, uint32_t ty
 /* Is an execution on device `dev` starting at `start` selected by --device, --steps, --time-window? */
 static bool selected(struct ctx *c, uint32_t dev, int64_t start, uint32_t *rank_out)
 {
-	const struct pt_flops_opts *o = c->o;
 	uint32_t r = c->dev_rank[dev];
 	*rank_out = r;
-	if (o->sel.device >= 0 && c->m->devices.v[dev].id != (uint32_t)o->sel.device)
+	if (c->sr.device >= 0 && c->m->devices.v[dev].id != (uint32_t)c->sr.device)
 		return false;
-	if (o->sel.window_given) {
-		if (o->sel.win_has_a && start < c->si.origin + o->sel.win_a)
-			return false;
-		if (o->sel.win_has_b && start >= c->si.origin + o->sel.win_b)
-			return false;
-	}
-	if (o->sel.steps_given) {
+	if (!pt_sel_res_at(&c->sr, start))
+		return false;
+	if (c->sr.steps) {
 		if (r == UINT32_MAX)
 			return false;
 		const struct pt_rank_steps *rs = &c->si.r[r];
@@ -1037,6 +1033,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	*nout = 0;
 	if (pt_steps_collect(m, &o->sel, &c.si, d, e))
 		return -1;
+	pt_sel_resolve(&o->sel, pt_index_origin(x), &c.sr);
 	c.dev_rank = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*c.dev_rank));
 	for (size_t i = 0; i < m->devices.n; i++)
 		c.dev_rank[i] = UINT32_MAX;
@@ -1055,7 +1052,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)
 		pt_steps_coverage_note(&c.si, "the model's step figures are over those", d);
-	if (!c.items.n && !o->sel.steps_given && !o->sel.window_given) { /* else: empty tables that say why */
+	if (!c.items.n && !c.sr.steps && !c.sr.window) { /* else: empty tables that say why */
 		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
 				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
 		goto done;

@@ -243,15 +243,14 @@ static bool in_win(const struct gwin *w, int64_t t)
 	return !w->on || (t >= w->s && t < w->e);
 }
 
-static struct gwin window_of(const struct pt_mem_opts *o, int64_t t0, const struct calls *c)
+static struct gwin window_of(const struct pt_sel_res *sr, const struct calls *c)
 {
-	struct gwin w = { o->sel.steps_given || o->sel.window_given, INT64_MIN, INT64_MAX };
-	pt_sel_window_abs(&o->sel, t0, &w.s, &w.e);
-	if (o->sel.steps_given) {
+	struct gwin w = { sr->steps || sr->window, sr->a, sr->b };
+	if (sr->steps) {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		for (size_t i = 0; i < c->steps.n; i++) {
 			const struct swin *sw = &c->steps.v[i];
-			if (sw->num < o->sel.step_a || sw->num > o->sel.step_b)
+			if (!pt_sel_res_step(sr, sw->num))
 				continue;
 			if (sw->s < lo)
 				lo = sw->s;
@@ -336,7 +335,7 @@ static const struct pt_gms_group *gms_find(const struct pt_gms *gs, enum pt_gms_
 	return NULL;
 }
 
-void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int64_t t0, const regex_t *step_re,
+void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, const regex_t *step_re,
 		      struct pt_table ***tv, size_t *nt)
 {
 	enum pt_mem_by by = o->by;
@@ -355,6 +354,8 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		return;
 	}
 	struct pt_index *x = pt_index_new(m);
+	struct pt_sel_res sr;
+	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
 	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 	if (by == PT_MEM_BY_POOL) {
 		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
@@ -463,7 +464,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int
 		struct calls c;
 		calls_init(m, (uint32_t)d, x, &c);
 		calls_steps(m, &c, step_re);
-		struct gwin w = window_of(o, t0, &c);
+		struct gwin w = window_of(&sr, &c);
 		if (by == PT_MEM_BY_POOL) {
 			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
 			struct gcounts ca, cb;

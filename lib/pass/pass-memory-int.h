@@ -67,8 +67,8 @@ static inline void set_hex(struct pt_table *t, size_t r, size_t c, uint64_t v)
 /* The Ascend views; -1 when `at` names no node of a kept graph (pass-memory-ascend.c). */
 int pt_mem_ascend_views(const struct pt_model *m, enum pt_mem_by by, int64_t device, const char *at_node,
 			struct pt_table ***tv, size_t *nt, struct pt_err **e);
-/* The GPU views (pass-memory-gpu.c); t0: the origin of --time-window. */
-void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, int64_t t0, const regex_t *step_re,
+/* The GPU views (pass-memory-gpu.c), --time-window from the model's origin (pt_index_origin). */
+void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, const regex_t *step_re,
 		      struct pt_table ***tv, size_t *nt);
 
 #endif

@@ -50,15 +50,9 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	if ((o->sel.steps_given || o->sel.window_given) && m->mem_graphs.n && o->diag)
 		pt_diag_note(o->diag, "--steps and --time-window do not apply to Ascend memory graphs (one allocation "
 				      "plan per graph, the same in every step): their views are whole");
-	int64_t t0 = INT64_MAX; /* the model's earliest event: the origin of --time-window */
-	for (size_t i = 0; i < m->events.n; i++)
-		if (m->events.start[i] < t0)
-			t0 = m->events.start[i];
-	if (t0 == INT64_MAX)
-		t0 = 0;
 	int rc = pt_mem_ascend_views(m, o->by, o->sel.device, o->at, tables, ntables, e);
 	if (!rc)
-		pt_mem_gpu_views(m, o, t0, &re, tables, ntables);
+		pt_mem_gpu_views(m, o, &re, tables, ntables);
 	regfree(&re);
 	for (size_t i = 0; !rc && i < *ntables; i++)
 		if (!(*tables)[i]->nrows) {

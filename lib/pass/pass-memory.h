@@ -46,7 +46,7 @@ struct pt_mem_opts {
 	 * (the host step ranges of the device's process, numbered by the digits
 	 * after their last '#', matching sel.step_pattern; the window runs from the
 	 * first kept step's start to the last one's end) and --time-window
-	 * (ns relative to the model's earliest event); both: their intersection. The figures are those of the
+	 * (ns relative to the model's origin, select.h); both: their intersection. The figures are those of the
 	 * window: counts of its records, the peak over the value carried in at
 	 * its start and the values after its records, the blocks open at its end.
 	 * Ascend memory graphs are one allocation plan, the same in every step:

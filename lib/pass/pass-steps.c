@@ -458,53 +458,11 @@ static bool dev_selected(const struct pt_model *m, uint32_t dev, int64_t device)
 	return device < 0 || (int64_t)m->devices.v[dev].id == device;
 }
 
-static int64_t model_origin(const struct pt_model *m)
-{
-	bool have = false;
-	int64_t o = 0;
-#define TAKE(x)                          \
-	do {                             \
-		int64_t v_ = (x);        \
-		if (!have || v_ < o) {   \
-			o = v_;          \
-			have = true;     \
-		}                        \
-	} while (0)
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++)
-		TAKE(ev->start[i]);
-	for (size_t i = 0; i < m->steps.n; i++) {
-		const struct pt_step *s = &m->steps.v[i];
-		if (s->has & PT_STEP_HAS_START)
-			TAKE(s->start);
-		if (s->has & PT_STEP_HAS_FP)
-			TAKE(s->fp);
-		if (s->has & PT_STEP_HAS_BP)
-			TAKE(s->bp);
-		if (s->has & PT_STEP_HAS_END)
-			TAKE(s->end);
-		for (size_t j = 0; j < s->comm.n; j++)
-			TAKE(s->comm.v[j].start);
-	}
-#undef TAKE
-	return o;
-}
-
-static void select_steps(struct pt_rank_steps *r, const struct pt_sel *sel, int64_t origin)
+static void select_steps(struct pt_rank_steps *r, const struct pt_sel_res *sr)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct pt_stepwin *w = &r->v[i];
-		bool k = true;
-		if (sel->steps_given)
-			k = w->num >= sel->step_a && w->num <= sel->step_b;
-		if (k && sel->window_given) {
-			k = w->has_win;
-			if (k && sel->win_has_a)
-				k = w->s >= origin + sel->win_a;
-			if (k && sel->win_has_b)
-				k = w->s < origin + sel->win_b;
-		}
-		w->kept = k;
+		w->kept = pt_sel_res_step(sr, w->num) && (!sr->window || (w->has_win && pt_sel_res_at(sr, w->s)));
 	}
 }
 
@@ -613,7 +571,9 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	if (pt_sel_step_re(sel, &re, msg, sizeof(msg)))
 		return pt_err(e, "invalid step pattern '%s': %s",
 			      sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT, msg);
-	out->origin = model_origin(m);
+	out->origin = pt_model_origin(m, NULL);
+	struct pt_sel_res sr;
+	pt_sel_resolve(sel, out->origin, &sr);
 	out->filtered = sel->steps_given || sel->window_given;
 	size_t nd = m->devices.n;
 	PT_VEC(struct pt_rank_steps) rs = { 0 };
@@ -747,7 +707,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	regfree(&re);
 
 	for (size_t i = 0; i < rs.n; i++) {
-		select_steps(&rs.v[i], sel, out->origin);
+		select_steps(&rs.v[i], &sr);
 		rs.v[i].first = 0;
 	}
 	coverage(m, rs.v, rs.n);

@@ -56,7 +56,7 @@ struct pt_rank_steps {
 struct pt_steps_info {
 	struct pt_rank_steps *r;  /* Ascend ranks first (device order), then GPU ranks */
 	size_t n;
-	int64_t origin;           /* the model's earliest event: --time-window is relative to it */
+	int64_t origin;           /* the model's origin (pt_model_origin): --time-window is relative to it */
 	bool filtered;            /* --steps or --time-window given */
 };
 

@@ -99,7 +99,7 @@ struct pt_summary {
 		size_t covered, kept;
 		int64_t lo, hi;          /* the covered steps' numbers */
 		bool runs;               /* one after another */
-		int64_t a, b;            /* the device data, ns after the earliest event */
+		int64_t a, b;            /* the device data, ns after the model's origin (select.h) */
 	} *cov;
 	size_t ncov;
 };

@@ -277,11 +277,11 @@ static void diff_union(struct pt_ivset *out, const struct pt_ivset *w, const str
 	}
 }
 
-static bool step_kept(const struct pt_tl_opts *o, uint32_t step)
+static bool step_kept(const struct pt_sel_res *sr, uint32_t step)
 {
-	if (!o->sel.steps_given)
+	if (!sr->steps)
 		return true;
-	return step && (int64_t)step >= o->sel.step_a && (int64_t)step <= o->sel.step_b;
+	return step && pt_sel_res_step(sr, step);
 }
 
 int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
@@ -298,10 +298,6 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	t->dev = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*t->dev));
 	t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
 	t->ev_keep = pt_xmalloc(ev->n ? ev->n : 1);
-	t->t0 = 0;
-	for (size_t i = 0; i < ev->n; i++)
-		if (!i || ev->start[i] < t->t0)
-			t->t0 = ev->start[i];
 	for (size_t d = 0; d < t->ndev; d++) {
 		t->dev[d].dev = (uint32_t)d;
 		t->dev[d].scope = pt_xcalloc(o->scope_depth ? o->scope_depth : 1, sizeof(*t->dev[d].scope));
@@ -377,8 +373,10 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	for (size_t i = 0; i < ev->n && nc; i++)
 		if (ev->kind[i] == PT_EV_API && ev->corr[i])
 			pt_idmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
-	int64_t ws = INT64_MIN, we = INT64_MAX;
-	t->has_window = pt_sel_window_abs(&o->sel, t->t0, &ws, &we);
+	struct pt_sel_res sr;
+	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
+	int64_t ws = sr.a, we = sr.b;
+	t->has_window = sr.window;
 	t->win_s = ws;
 	t->win_e = we;
 	/*
@@ -433,8 +431,8 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		size_t lo = win_upper_from(td, anchor, &tcur[tr]);
 		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
 		t->ev_step[i] = step;
-		bool keep = step_kept(o, step);
-		if (keep && o->sel.window_given) {
+		bool keep = step_kept(&sr, step);
+		if (keep && sr.window) {
 			int64_t e = ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
 			keep = ev->dur[i] > 0 ? (ev->start[i] < we && e > ws) : (ev->start[i] >= ws && ev->start[i] < we);
 		}
@@ -477,7 +475,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		int64_t prev_end = INT64_MIN;
 		for (size_t w = 0; w < nw; w++) {
 			const struct pt_tl_win *win = &td->win.v[w];
-			if (!step_kept(o, win->step))
+			if (!step_kept(&sr, win->step))
 				continue;
 			int64_t s, e;
 			if (win->model_step) {
@@ -489,7 +487,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 				s = mn[w];
 				e = mx[w];
 			}
-			if (o->sel.window_given) {
+			if (sr.window) {
 				if (e <= ws || s >= we)
 					continue;
 			}
@@ -510,13 +508,13 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		/* Communication row: step-trace reduce pairs */
 		for (size_t i = 0; i < m->steps.n; i++) {
 			const struct pt_step *st = &m->steps.v[i];
-			if (st->device != d || !step_kept(o, st->step))
+			if (st->device != d || !step_kept(&sr, st->step))
 				continue;
 			for (size_t j = 0; j < st->comm.n; j++) {
 				const struct pt_comm *c = &st->comm.v[j];
 				if (c->end < c->start)
 					continue;
-				if (o->sel.window_given && (c->start >= we || c->end <= ws))
+				if (sr.window && (c->start >= we || c->end <= ws))
 					continue;
 				struct pt_tl_slice sl = { .start = c->start, .end = c->end, .name = c->name,
 							  .count = c->stream, .step = st->step, .aux = c->tag, .busy = -1 };
@@ -533,7 +531,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		struct pt_ival *wv = pt_xmalloc((nw ? nw : 1) * sizeof(*wv));
 		size_t nwv = 0;
 		for (size_t w = 0; w < nw; w++)
-			if (step_kept(o, td->win.v[w].step))
+			if (step_kept(&sr, td->win.v[w].step))
 				wv[nwv++] = (struct pt_ival){ td->win.v[w].s, td->win.v[w].e };
 		if (!nw && span_s < span_e) {
 			free(wv);
@@ -544,7 +542,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		struct pt_ivset W0 = { 0 }, W = { 0 };
 		pt_ivset_build(&W0, wv, nwv);
 		free(wv);
-		if (o->sel.window_given)
+		if (sr.window)
 			pt_ivset_clip(&W, &W0, ws, we);
 		else
 			W = W0, W0 = (struct pt_ivset){ 0 };

@@ -73,7 +73,7 @@ struct pt_tl_opts {
 	uint32_t scope_depth;      /* 0 = no scope rows */
 	bool overlap;              /* compute the overlap rows */
 	/*
-	 * Kept time T (--time-window, relative to the model's earliest event),
+	 * Kept time T (--time-window, relative to the model's origin, select.h),
 	 * kept steps (--steps) and the step-name pattern (host ranges whose
 	 * whole name matches it are steps). sel.device is not read: a raw
 	 * PATH is narrowed to --device at import.
@@ -88,7 +88,6 @@ struct pt_tl {
 	uint64_t scope_skipped;
 	uint32_t *ev_step;           /* per model event: its step number, 0 = none */
 	uint8_t *ev_keep;            /* per model event: bit 0 kept (steps / window), bit 1 a host step range */
-	int64_t t0;                  /* the model's earliest event start (origin of --time-window) */
 	bool has_window;             /* --time-window: [win_s, win_e) absolute */
 	int64_t win_s, win_e;
 };

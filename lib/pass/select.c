@@ -33,13 +33,24 @@ static int64_t sat_add(int64_t a, int64_t b)
 	return r;
 }
 
-bool pt_sel_window_abs(const struct pt_sel *s, int64_t t0, int64_t *a, int64_t *b)
+void pt_sel_resolve(const struct pt_sel *s, int64_t origin, struct pt_sel_res *r)
 {
-	if (!s->window_given)
-		return false;
-	*a = s->win_has_a ? sat_add(t0, s->win_a) : INT64_MIN;
-	*b = s->win_has_b ? sat_add(t0, s->win_b) : INT64_MAX;
-	return true;
+	*r = (struct pt_sel_res){ .origin = origin, .a = INT64_MIN, .b = INT64_MAX, .step_a = INT64_MIN,
+				  .step_b = INT64_MAX, .device = s ? s->device : -1 };
+	if (!s)
+		return;
+	if (s->window_given) {
+		r->window = true;
+		if (s->win_has_a)
+			r->a = sat_add(origin, s->win_a);
+		if (s->win_has_b)
+			r->b = sat_add(origin, s->win_b);
+	}
+	if (s->steps_given) {
+		r->steps = true;
+		r->step_a = s->step_a;
+		r->step_b = s->step_b;
+	}
 }
 
 int pt_sel_step_re(const struct pt_sel *s, regex_t *re, char *msg, size_t n)

@@ -2,8 +2,13 @@
  * The step and time selection every analysis command shares (DESIGN.md §3):
  * --device, --steps A-B, --time-window START:END, --step-pattern REGEX.
  * cmd/common.c fills one struct pt_sel from the options; each pass takes it
- * (in its opts) and resolves it with the functions below, so that the
- * window's open ends and the step-name pattern are worked out in one place.
+ * (in its opts) and resolves it once with pt_sel_resolve() against the
+ * model's origin, so that the window's origin, its open ends and the
+ * step-name pattern are worked out in one place.
+ *
+ * The origin of --time-window, for every command, is the earliest time of
+ * the model, event starts and step records alike (pt_index_origin(),
+ * model/index.h): a step record before the first event is at a time >= 0.
  */
 #ifndef PT_PASS_SELECT_H
 #define PT_PASS_SELECT_H
@@ -18,7 +23,7 @@ struct pt_sel {
 	int64_t step_a, step_b;   /* inclusive step numbers; 0 / INT64_MAX for an open end */
 	bool window_given;        /* --time-window */
 	bool win_has_a, win_has_b;
-	int64_t win_a, win_b;     /* ns, relative to the model's earliest event */
+	int64_t win_a, win_b;     /* ns, relative to the model's origin (above) */
 	const char *step_pattern; /* --step-pattern: POSIX ERE matched against the whole name; NULL = the default */
 	const char *steps_arg;    /* --steps and --time-window as given (for messages), or NULL */
 	const char *window_arg;
@@ -28,17 +33,41 @@ struct pt_sel {
 void pt_sel_init(struct pt_sel *s);
 
 /*
- * The --time-window relative to the model's earliest event as [*a, *b), an
+ * The --time-window relative to the model's origin as [*a, *b), an
  * open end INT64_MIN / INT64_MAX; returns window_given (*a, *b untouched
  * when false).
  */
 bool pt_sel_window(const struct pt_sel *s, int64_t *a, int64_t *b);
 
+/* A selection resolved against a model: what the passes keep. */
+struct pt_sel_res {
+	int64_t origin;          /* the model's origin (pt_index_origin) */
+	bool window;             /* --time-window given */
+	int64_t a, b;            /* the window, absolute ns [a, b); INT64_MIN / INT64_MAX for an open end,
+				    and both without a window */
+	bool steps;              /* --steps given */
+	int64_t step_a, step_b;  /* inclusive step numbers; INT64_MIN / INT64_MAX without --steps */
+	int64_t device;          /* device id to keep, -1 = all */
+};
+
 /*
- * The --time-window made absolute by the model's earliest event t0, with the
- * open ends INT64_MIN / INT64_MAX and no overflow; returns window_given.
+ * s (NULL: nothing selected) made absolute by the model's origin (its
+ * index's pt_index_origin(), or pt_model_origin() without an index), with
+ * no overflow: a window end beyond the time range is an open end.
  */
-bool pt_sel_window_abs(const struct pt_sel *s, int64_t t0, int64_t *a, int64_t *b);
+void pt_sel_resolve(const struct pt_sel *s, int64_t origin, struct pt_sel_res *r);
+
+/* Does the window keep time t (an instant, or a start)? */
+static inline bool pt_sel_res_at(const struct pt_sel_res *r, int64_t t)
+{
+	return t >= r->a && t < r->b;
+}
+
+/* Does --steps keep step number n? */
+static inline bool pt_sel_res_step(const struct pt_sel_res *r, int64_t n)
+{
+	return n >= r->step_a && n <= r->step_b;
+}
 
 /*
  * Compile the step-name pattern (s->step_pattern, NULL s or pattern: the
@@ -53,7 +82,7 @@ struct pt_model;
 /*
  * What a selection finds in a model, gathered step by step by whoever knows
  * the steps (pt_sel_check, the summary pass), for pt_sel_report(). Times are
- * ns from the model's earliest event, as --time-window takes them.
+ * ns from the model's origin, as --time-window takes them.
  */
 struct pt_sel_found {
 	const struct pt_sel *sel;

@@ -8,7 +8,7 @@
  *   rules-device.c   per device: time breakdown, launch pairs, ops, FLOPs
  *   rules-rank.c     per rank: steps, memory, Tensor Cores, DataParallel
  *   rules-cluster.c  across ranks: spread, pipeline stages, links
- *   rules-md.c       MindData (the figures of pass-dataset.c, dataset-figures.h)
+ *   rules-md.c       MindData (the figures of dataset-figures.c, dataset-figures.h)
  *
  * Adding a rule: an id in pass-hints.h (its place is the output order), a
  * row in rules.c, a function in the rules file of its stage.

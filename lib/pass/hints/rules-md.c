@@ -1,7 +1,7 @@
 /*
  * The MindData rules (hints.md §3 MD_*): MD_QUEUE, MD_PIPELINE, MD_CPU_BUSY,
  * MD_OP_CPU, MD_OP_QUEUE, MD_BOTTLENECK_OP over the figures of
- * pass-dataset.c (dataset-figures.h), then the gates G1 and G2 of hints.md
+ * dataset-figures.c (dataset-figures.h), then the gates G1 and G2 of hints.md
  * §4. The same records, ungated, are the `hints` view of `proftool dataset`
  * (pt_hints_md).
  */

@@ -92,11 +92,11 @@ static struct pt_table *data_table(const struct sum_view *v)
 
 /*
  * Context and ranks of model m: with its index x in memory, or streamed
- * (x NULL, sc the first read's scan). earliest: the earliest event start
- * (INT64_MAX: none).
+ * (x NULL, sc the first read's scan). origin: the model's origin
+ * (pt_index_origin, pt_model_origin), of --time-window.
  */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,
-		    const struct pt_summary_opts *o, int64_t earliest, struct pt_err **e)
+		    const struct pt_summary_opts *o, int64_t origin, struct pt_err **e)
 {
 	struct ctx *gp = &u->g;
 	memset(gp, 0, sizeof(*gp));
@@ -123,7 +123,7 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 	}
 	gp->step_re_own = true;
 	gp->pend = pt_xcalloc(1, sizeof(*gp->pend));
-	gp->earliest = earliest == INT64_MAX ? 0 : earliest;
+	pt_sel_resolve(&o->sel, origin, &gp->sel);
 	/* ranks: one per NPU device (ascending id), then rank 0 for GPU/host data */
 	bool gpu = false;
 	for (uint32_t d = 0; d < m->devices.n; d++) {
@@ -319,7 +319,7 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 	}
 	/* what the selection found: the steps of every rank, the span of the data */
 	const struct ctx *g = &u->g;
-	int64_t o0 = g->earliest == INT64_MAX ? 0 : g->earliest;
+	int64_t o0 = g->sel.origin;
 	pt_sel_found_init(&out->found, &o->sel);
 	for (size_t k = 0; k < u->ranks.n; k++)
 		for (size_t i = 0; i < u->ranks.v[k].nw; i++) {
@@ -379,12 +379,8 @@ int pt_pass_summary(const struct pt_model *m, struct pt_index *x, const struct p
 		    struct pt_summary *out, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
-	int64_t earliest = INT64_MAX;
-	for (size_t i = 0; i < m->events.n; i++)
-		if (m->events.start[i] < earliest)
-			earliest = m->events.start[i];
 	struct run u;
-	if (sum_run_init(&u, m, x, NULL, o, earliest, e))
+	if (sum_run_init(&u, m, x, NULL, o, pt_index_origin(x), e))
 		return -1;
 	sum_run_events(&u);
 	sum_run_views(&u, out);

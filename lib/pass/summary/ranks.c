@@ -510,16 +510,15 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	r->w = w.v;
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
-	r->filtered = o->sel.steps_given || o->sel.window_given;
-	int64_t ta = INT64_MIN, tb = INT64_MAX;
-	pt_sel_window_abs(&o->sel, g->earliest, &ta, &tb);
+	r->filtered = g->sel.steps || g->sel.window;
+	int64_t ta = g->sel.a, tb = g->sel.b;
 	r->ta = ta;
 	r->tb = tb;
 	struct ivl l = { 0 };
 	if (r->has_steps) {
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
-			x->kept = !o->sel.steps_given || (x->num >= o->sel.step_a && x->num <= o->sel.step_b);
+			x->kept = pt_sel_res_step(&g->sel, x->num);
 		}
 		if (r->ascend && o->coverage)
 			coverage(r);

@@ -237,7 +237,9 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 		scan_tracks(s, m, s->tev); /* what the first read found */
 	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
 		memset(s->sc.seen, 0, s->ntrk);
-	if (sum_run_init(&s->u, m, NULL, &s->sc, s->o, s->sc.earliest, e))
+	/* the origin: m holds every step record (a .ptm file defines them before its first event
+	 * batch; a claimed scan stops at a later one), the scan the earliest event */
+	if (sum_run_init(&s->u, m, NULL, &s->sc, s->o, pt_model_origin(m, &s->sc.earliest), e))
 		return -1;
 	s->begun = true;
 	s->state = ST_SUM;

@@ -88,7 +88,7 @@ struct ctx {
 	uint32_t *raw2api;        /* raw string id -> API output id + 1 */
 	regex_t step_re;
 	bool step_re_own;
-	int64_t earliest;
+	struct pt_sel_res sel;    /* o->sel made absolute by the model's origin (sel.origin, select.h) */
 	/*
 	 * GPU ranks (NULL on Ascend-only models), per event: for a device
 	 * activity the launching API event + 1; for an API call the attached
@@ -643,7 +643,7 @@ void sum_gacc_free(struct gacc *ga);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,
-		 const struct pt_summary_opts *o, int64_t earliest, struct pt_err **e);
+		 const struct pt_summary_opts *o, int64_t origin, struct pt_err **e);
 void sum_run_events(struct run *u);
 void sum_run_views(struct run *u, struct pt_summary *out);
 void sum_run_free(struct run *u);

@@ -58,7 +58,7 @@ static bool host_rows(struct rank *r, struct host_rows *hr)
 		const struct win *w = &r->w[k];
 		st[k] = (struct pt_hostcpu_step){ w->num, w->s, w->e };
 		int64_t a = w->s > r->ta ? w->s : r->ta, b = w->e < r->tb ? w->e : r->tb;
-		hr->row[k] = w->kept && (!r->g->o->sel.window_given || a < b);
+		hr->row[k] = w->kept && (!r->g->sel.window || a < b);
 	}
 	struct pt_hostcpu_place pl;
 	pt_hostcpu_place_init(&pl, m, r->dev, st, r->nw);
