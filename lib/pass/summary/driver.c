@@ -13,6 +13,7 @@
 
 #include "pass/summary/view.h"
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 const char *const pt_summary_view_names[] = { "device", "overview", "model",  "distributed", "operator",
@@ -253,7 +254,10 @@ void sum_run_events(struct run *u)
 		for (size_t i = 0; i < ev->n && !u->found.range_match; i++)
 			if (ev->kind[i] == PT_EV_RANGE)
 				pt_sel_found_range(&u->found, &u->g.step_re, pt_model_strget(m, ev->name[i]));
+	bool whole = !u->g.scan; /* the model in memory; streamed, its reader reports the progress */
 	for (size_t i = 0; i < ev->n; i++) {
+		if (whole)
+			pt_progress_tick("summing the events", i, ev->n);
 		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
 		if (!k)
 			continue;
