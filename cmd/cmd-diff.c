@@ -579,8 +579,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		rc = emit(&c, sd, &d, &e);
 	bool regressed = !rc && fail_given && d.has_step_time && d.test_step > d.base_step && d.step_pct > fail_pct;
 	if (regressed)
-		pt_diag_note(&c.diag, "the mean step time grew by " PT_TEXT_FRAC "%%, more than --fail-on-regression " PT_TEXT_FRAC "%%", d.step_pct,
-			     fail_pct);
+		pt_diag_note(&c.diag,
+			     "the mean step time grew by " PT_TEXT_FRAC "%%, more than --fail-on-regression " PT_TEXT_FRAC "%%",
+			     d.step_pct, fail_pct);
 	pt_diff_free(&d);
 	side_free(&sd[0]);
 	side_free(&sd[1]);

@@ -161,7 +161,8 @@ void pt_hr_rank_flops(struct ctx *c, const struct hsite *s)
 			double f = c->rk[bi].flops / ((double)c->rk[bi].flops_busy / 1e9);
 			struct pt_hint *x = hx_fire(c, PT_HR_RANK_FLOPS, c->rk[bi].rank, "rank", PT_SEV_WARN, "shortfall_pct",
 						    "pct", best * 100, k->rank_flops_pct);
-			x->message = hx_msg("Rank %lld reaches " PT_TEXT_FRAC " GFLOPS, " PT_TEXT_FRAC "%% below the rank average: check that device.",
+			x->message = hx_msg("Rank %lld reaches " PT_TEXT_FRAC " GFLOPS, " PT_TEXT_FRAC
+					    "%% below the rank average: check that device.",
 					    (long long)c->rk[bi].rank, f / 1e9, best * 100);
 			for (size_t i = 0; i < c->nrk; i++) {
 				char t[48];
@@ -315,7 +316,8 @@ void pt_hr_pp_stage_comm(struct ctx *c, const struct hsite *s)
 			snprintf(scope, sizeof(scope), "stage:%zu", worst + 1);
 			struct pt_hint *x = hx_fire(c, PT_HR_PP_STAGE_COMM, rk[worst * per], scope, PT_SEV_WARN, "stage_comm_pct",
 						    "pct", rate, k->pp_stage_comm_pct);
-			x->message = hx_msg("Communication inside stage %zu is exposed " PT_TEXT_FRAC "%% of the time (threshold " PT_TEXT_FRAC "%%): "
+			x->message = hx_msg("Communication inside stage %zu is exposed " PT_TEXT_FRAC "%% of the time "
+					    "(threshold " PT_TEXT_FRAC "%%): "
 					    "revisit the sharding inside the stage.", worst + 1, rate, k->pp_stage_comm_pct);
 			pt_hint_ev_dbl(x, "stage_comm_pct", rate);
 			pt_hint_ev_int(x, "n_stages", (int64_t)S);
@@ -377,7 +379,8 @@ void pt_hr_pp_stage_flops(struct ctx *c, const struct hsite *s)
 				snprintf(scope, sizeof(scope), "stage:%zu", big + 1);
 				struct pt_hint *x = hx_fire(c, PT_HR_PP_STAGE_FLOPS, rk[big * per], scope, PT_SEV_WARN, "excess_pct",
 							    "pct", ex, k->pp_stage_flops_pct);
-				x->message = hx_msg("Stage %zu computes " PT_TEXT_FRAC " MFLOPs per device, " PT_TEXT_FRAC "%% above the stage average: "
+				x->message = hx_msg("Stage %zu computes " PT_TEXT_FRAC " MFLOPs per device, "
+						    PT_TEXT_FRAC "%% above the stage average: "
 						    "rebalance layers across stages.", big + 1, sf[big] / 1e6, ex);
 				pt_hint_ev_dbl(x, "excess_pct", ex);
 				pt_hint_ev_dbl(x, "mean_mflops", mean / 1e6);
@@ -460,8 +463,8 @@ void pt_hr_slow_link(struct ctx *c, const struct hsite *s)
 		snprintf(scope, sizeof(scope), "link:%" PRIu32 "-%" PRIu32 "/%s", w->src, w->dst, type);
 		struct pt_hint *x = hx_fire(c, PT_HR_SLOW_LINK, w->src, scope, PT_SEV_WARN, "shortfall_pct", "pct", worst * 100,
 					    c->k->slow_link_pct);
-		x->message = hx_msg("Link %" PRIu32 "\u2192%" PRIu32 " (%s) moves " PT_TEXT_FRAC " KB/ms, " PT_TEXT_FRAC "%% below the %s average.", w->src,
-				    w->dst, type, bw, worst * 100, type);
+		x->message = hx_msg("Link %" PRIu32 "\u2192%" PRIu32 " (%s) moves " PT_TEXT_FRAC " KB/ms, " PT_TEXT_FRAC
+				    "%% below the %s average.", w->src, w->dst, type, bw, worst * 100, type);
 		pt_hint_ev_dbl(x, "shortfall_pct", worst * 100);
 		pt_hint_ev_dbl(x, "kb_per_ms", bw);
 		pt_hint_ev_dbl(x, "mean_kb_per_ms", mean);

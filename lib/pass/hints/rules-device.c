@@ -377,7 +377,8 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 					    w ? "class_share_pct" : "idle_pct", "pct", w ? share : ip,
 					    w ? k->idle_class_pct : k->idle_min_pct);
 		if (w && big == 0)
-			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window; " PT_TEXT_FRAC "%% of that idle "
+			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window; "
+					    PT_TEXT_FRAC "%% of that idle "
 					    "time the host had not yet submitted the next work: the host is the "
 					    "bottleneck (framework overhead, data loading, synchronisation).", did, ip, share);
 		else if (w && big == 1)
@@ -558,7 +559,8 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 		char t[64];
 		struct pt_hint *x = hx_fire(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, PT_SEV_WARN, "util_pct", "pct", util,
 					    k->flops_low_pct);
-		x->message = hx_msg("While device %" PRIu32 " runs ops with known FLOPs it reaches " PT_TEXT_FRAC " TFLOPS, " PT_TEXT_FRAC "%% of its "
+		x->message = hx_msg("While device %" PRIu32 " runs ops with known FLOPs it reaches " PT_TEXT_FRAC
+				    " TFLOPS, " PT_TEXT_FRAC "%% of its "
 				    PT_TEXT_FRAC " TFLOPS peak (threshold " PT_TEXT_FRAC "%%). Efficiency this low usually means small or badly "
 				    "shaped operations, memory-bound element-wise work, or a data type the fast units do not "
 				    "handle: use larger batches or fused ops, align dimensions to the hardware tile (16 on "

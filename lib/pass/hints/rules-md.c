@@ -118,7 +118,8 @@ static void md_queue(struct pt_hints *h, const struct pt_ds_dev *d, const struct
 				"; device empty %" PRId64 "/%" PRId64 "): data input is not what limits training.",
 				d->host.empty, d->host.samples, d->host.full, d->host.samples, d->gn.empty, d->gn.samples);
 	} else {
-		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold " PT_TEXT_FRAC "%%), so "
+		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold "
+				PT_TEXT_FRAC "%%), so "
 				"the dataset pipeline keeps up; without device-side get_next samples the transfer to the "
 				"device and the device fetch cannot be judged.", d->host.empty, d->host.samples, pct);
 	}
@@ -180,10 +181,12 @@ static void md_pipeline(struct pt_hints *h, const struct pt_ds_dev *d, const str
 			pt_ds_sb_printf(&msg, " %s: each is a source op that keeps its output queue below " PT_TEXT_FRAC " full, so it "
 					"does not read fast enough to fill the pipeline.", leaf.s, low);
 	} else if (!strcmp(first->queue_reason, "all_low")) {
-		pt_ds_sb_printf(&msg, "Every dataset pipeline op keeps its output queue below " PT_TEXT_FRAC " full: the source ops %s do "
+		pt_ds_sb_printf(&msg, "Every dataset pipeline op keeps its output queue below " PT_TEXT_FRAC " full: "
+				"the source ops %s do "
 				"not read fast enough to fill the pipeline.", low, all.s);
 	} else {
-		pt_ds_sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below " PT_TEXT_FRAC " full while "
+		pt_ds_sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below "
+				PT_TEXT_FRAC " full while "
 				"every queue feeding it is at least " PT_TEXT_FRAC " full, so it consumes more slowly than its inputs "
 				"produce.", all.s, low, k->pl_high);
 	}
@@ -245,7 +248,8 @@ static void md_cpu_busy(struct pt_hints *h, const struct pt_ds_dev *d, const str
 	if (!(busy > k->cpu_busy_pct))
 		return;
 	struct pt_ds_sb msg = { 0 }, ev = { 0 };
-	pt_ds_sb_printf(&msg, "Host CPUs are " PT_TEXT_FRAC "%% busy on average (threshold " PT_TEXT_FRAC "%%): data-pipeline workers compete for CPU "
+	pt_ds_sb_printf(&msg, "Host CPUs are " PT_TEXT_FRAC "%% busy on average (threshold " PT_TEXT_FRAC "%%): "
+			"data-pipeline workers compete for CPU "
 			"time; adding workers will not help, lighter preprocessing or fewer competing threads may.", busy,
 			k->cpu_busy_pct);
 	ev_f(&ev, "busy", busy);

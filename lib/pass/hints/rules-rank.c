@@ -75,7 +75,8 @@ static void memory_hint(struct ctx *c, int64_t rank, const char *scope, uint32_t
 	struct pt_hint *x = hx_fire(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, PT_SEV_WARN, "peak_pct", "pct", p,
 				    c->k->memory_peak_pct);
 	double gib = 1024.0 * 1024.0 * 1024.0;
-	x->message = hx_msg("Device %" PRIu32 " peaked at " PT_TEXT_FRAC " GiB, " PT_TEXT_FRAC "%% of its " PT_TEXT_FRAC " GiB (threshold " PT_TEXT_FRAC "%%). "
+	x->message = hx_msg("Device %" PRIu32 " peaked at " PT_TEXT_FRAC " GiB, " PT_TEXT_FRAC "%% of its "
+			    PT_TEXT_FRAC " GiB (threshold " PT_TEXT_FRAC "%%). "
 			    "Activation checkpointing or mixed precision frees memory for larger batches; this "
 			    "close to capacity, allocator retries and out-of-memory failures become likely.",
 			    did, (double)peak / gib, p, (double)cap / gib, c->k->memory_peak_pct);
