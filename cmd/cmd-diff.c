@@ -447,7 +447,7 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 		fcell(t, r, PT_DV_TEST_AVG, u, ta);
 		bool cause = cell_is(&row[PT_DV_ROLE], "cause");
 		char head[256], nm[4096];
-		int hl = snprintf(head, sizeof(head), "  %-11.*s %s per step (%.2f%% of the change%s): ",
+		int hl = snprintf(head, sizeof(head), "  %-11.*s %s per step (" PT_TEXT_FRAC "%% of the change%s): ",
 				  (int)row[PT_DV_KIND].len, row[PT_DV_KIND].u.s, per, row[PT_DV_SHARE].u.d,
 				  cause ? "" : ", offsetting");
 		size_t w = hl > 0 && hl < 100 ? 120 - (size_t)hl : 20;
@@ -468,7 +468,7 @@ static void write_verdict(struct pt_out *o, const struct pt_diff *d, enum pt_tim
 		pt_out_puts(o, "  no item changed per step (the change lies outside the compared items)\n");
 	} else {
 		int64_t delta = d->test_step - d->base_step;
-		pt_out_printf(o, "  these explain %.2f%% of the change\n", (double)d->explained * 100.0 / (double)delta);
+		pt_out_printf(o, "  these explain " PT_TEXT_FRAC "%% of the change\n", (double)d->explained * 100.0 / (double)delta);
 	}
 }
 
@@ -579,8 +579,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		rc = emit(&c, sd, &d, &e);
 	bool regressed = !rc && fail_given && d.has_step_time && d.test_step > d.base_step && d.step_pct > fail_pct;
 	if (regressed)
-		pt_diag_note(&c.diag, "the mean step time grew by %.2f%%, more than --fail-on-regression %g%%", d.step_pct,
-			     fail_pct);
+		pt_diag_note(&c.diag,
+			     "the mean step time grew by " PT_TEXT_FRAC "%%, more than --fail-on-regression " PT_TEXT_FRAC "%%",
+			     d.step_pct, fail_pct);
 	pt_diff_free(&d);
 	side_free(&sd[0]);
 	side_free(&sd[1]);

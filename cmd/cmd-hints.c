@@ -180,9 +180,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		struct pt_index *x = pt_index_new(m);
 		if (comm_re_set)
 			pt_index_set_comm_pattern(x, &comm_re, !no_demangle);
-		enum pt_time_unit u = c.ex.unit == PT_TU_DEFAULT ? PT_TU_MS : c.ex.unit;
-		struct pt_hints_opts ho = { .unit_div = pt_time_unit_div(u), .unit_name = pt_time_unit_name(u),
-					    .no_demangle = no_demangle };
+		struct pt_hints_opts ho = { .unit = c.ex.unit, .no_demangle = no_demangle };
 		rc = pt_pass_hints(m, x, &sel, &knobs, &ho, &h, &c.diag, &e);
 		/* no rule could be evaluated, none was disabled, nothing was selected away: nothing to go on */
 		if (!rc && !h.evaluated && !h.disabled && !sel.steps_given && !sel.window_given)

@@ -131,6 +131,7 @@ void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_in
 	int64_t *key = pt_xmalloc(nl * sizeof(*key));
 	size_t *pos = pt_xmalloc(nl * sizeof(*pos)), *end = pt_xmalloc(nl * sizeof(*end));
 	uint32_t *loser = pt_xmalloc(nl * sizeof(*loser)); /* inner nodes 1 .. nl-1 */
+	size_t total = 0, done = 0;
 	for (size_t l = 0; l < nl; l++) {
 		pos[l] = end[l] = 0;
 		if (l < nt) {
@@ -138,6 +139,7 @@ void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_in
 			end[l] = x->track_off[tracks[l] + 1];
 		}
 		key[l] = pos[l] < end[l] ? ev->start[te[pos[l]]] : INT64_MAX;
+		total += end[l] - pos[l];
 	}
 	/* build bottom-up: each node keeps the loser of its subtree's match and passes the winner up */
 	uint32_t w = 0;
@@ -154,6 +156,7 @@ void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_in
 		free(up);
 	}
 	while (key[w] != INT64_MAX) {
+		pt_progress_tick("merging the device tracks", done++, total);
 		fn(arg, te[pos[w]]);
 		size_t p = ++pos[w];
 		int64_t kw = key[w] = p < end[w] ? ev->start[te[p]] : INT64_MAX;

@@ -610,6 +610,7 @@ static int spill_decode(struct pt_model *m, struct pt_spill *sp, bool fresh, con
 	int rc = 0;
 	const char *name = "the spilled events";
 	for (size_t off = 0; off < len && !rc;) {
+		pt_progress_items("reading the imported events", off, len); /* once a batch */
 		const uint8_t *q = p + off, *end = p + len;
 		uint64_t clen;
 		if (!pt_cols_varint(&q, end, &clen) || clen > (uint64_t)(end - q))

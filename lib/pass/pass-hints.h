@@ -16,6 +16,7 @@
 
 #include "pass/pass-dataset.h"
 #include "table/hints.h"
+#include "table/table.h"
 
 struct pt_diag;
 struct pt_ds_dev;
@@ -106,8 +107,7 @@ int pt_hint_knobs_check(const struct pt_hint_knobs *k, char **why);
 char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k);
 
 struct pt_hints_opts {
-	int64_t unit_div;      /* ns per message time unit (default ms: 1000000) */
-	const char *unit_name; /* "ms" */
+	enum pt_time_unit unit; /* of the times in messages (pt_time_text; PT_TU_DEFAULT: auto, per time) */
 	bool no_demangle;      /* --no-demangle: C++ names as recorded */
 };
 

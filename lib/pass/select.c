@@ -127,9 +127,64 @@ void pt_sel_found_span(struct pt_sel_found *f, int64_t a, int64_t b)
 	f->has_span = true;
 }
 
+void pt_sel_found_devices(struct pt_sel_found *f, const struct pt_model *m)
+{
+	const struct pt_sel *s = f->sel;
+	f->no_device = false;
+	if (s->device < 0)
+		return;
+	for (size_t i = 0; i < m->devices.n; i++)
+		if ((int64_t)m->devices.v[i].id == s->device)
+			return;
+	f->no_device = true;
+	device_list(m, f->devices, sizeof(f->devices));
+}
+
+/* --device naming no device: one note with the model's. True when it said so. */
+static bool device_report(const struct pt_sel_found *f, struct pt_diag *d)
+{
+	if (!f->no_device)
+		return false;
+	const char *list = f->devices;
+	if (*list)
+		pt_diag_note(d, "--device %" PRId64 " selects no device (the model has device%s %s)", f->sel->device,
+			     strchr(list, ',') ? "s" : "", list);
+	else
+		pt_diag_note(d, "--device %" PRId64 " selects no device (the model has none)", f->sel->device);
+	return true;
+}
+
+void pt_sel_found_range(struct pt_sel_found *f, const regex_t *re, const char *name)
+{
+	if (!f->sel->step_pattern || f->step_records || f->range_match)
+		return;
+	if (!regexec(re, name, 0, NULL, 0)) {
+		f->range_match = true;
+		return;
+	}
+	char *eg = f->range_eg;
+	size_t l = strlen(eg);
+	if (f->ranges < 3 && !strstr(eg, name) && l + strlen(name) + 5 < sizeof(f->range_eg))
+		snprintf(eg + l, sizeof(f->range_eg) - l, "%s'%s'", l ? ", " : "", name);
+	f->ranges++;
+}
+
+/* A --step-pattern that names none of the host ranges, on a model that has some and no step
+ * records of its own (a step trace): one note with up to three range names. True when it said so. */
+static bool range_report(const struct pt_sel_found *f, struct pt_diag *d)
+{
+	if (!f->sel->step_pattern || f->step_records || f->range_match || !f->ranges)
+		return false;
+	pt_diag_note(d, "--step-pattern '%s' matches no range (the model has %zu host ranges, e.g. %s)",
+		     f->sel->step_pattern, f->ranges, f->range_eg);
+	return true;
+}
+
 void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d)
 {
 	const struct pt_sel *s = f->sel;
+	if (device_report(f, d) || range_report(f, d))
+		return;
 	/* a window is a time range of the data (some commands keep events, not steps, by it): it
 	 * selects nothing only outside the data */
 	if (s->window_given && f->has_span) {
@@ -152,61 +207,30 @@ void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d)
 			     f->step_lo, f->step_hi);
 }
 
-/*
- * A --step-pattern that names none of the model's host ranges, on a model
- * that has some and no step records of its own (a step trace): one note with
- * up to three range names. True when it said so.
- */
+/* pt_sel_found_range() over the model's host ranges, and its warning. True when it warned. */
 static bool step_pattern_unmatched(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
 {
 	regex_t re;
 	char msg[128];
 	if (pt_sel_step_re(s, &re, msg, sizeof(msg)))
 		return false; /* a bad pattern: the command says so itself */
-	if (m->steps.n) {
-		regfree(&re);
-		return false;
-	}
-	size_t nranges = 0, nmatch = 0;
-	char eg[160] = "";
-	for (size_t i = 0; i < m->events.n && !nmatch; i++) {
-		if (m->events.kind[i] != PT_EV_RANGE)
-			continue;
-		const char *name = pt_model_strget(m, m->events.name[i]);
-		if (!regexec(&re, name, 0, NULL, 0)) {
-			nmatch++;
-			continue;
-		}
-		size_t l = strlen(eg);
-		if (nranges < 3 && !strstr(eg, name) && l + strlen(name) + 5 < sizeof(eg))
-			snprintf(eg + l, sizeof(eg) - l, "%s'%s'", l ? ", " : "", name);
-		nranges++;
-	}
+	struct pt_sel_found f;
+	pt_sel_found_init(&f, s);
+	f.step_records = m->steps.n > 0;
+	for (size_t i = 0; i < m->events.n && !f.step_records && !f.range_match; i++)
+		if (m->events.kind[i] == PT_EV_RANGE)
+			pt_sel_found_range(&f, &re, pt_model_strget(m, m->events.name[i]));
 	regfree(&re);
-	if (nmatch || !nranges)
-		return false;
-	pt_diag_note(d, "--step-pattern '%s' matches no range (the model has %zu host ranges, e.g. %s)",
-		     s->step_pattern, nranges, eg);
-	return true;
+	return range_report(&f, d);
 }
 
 void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
 {
-	if (s->device >= 0) {
-		bool found = false;
-		for (size_t i = 0; i < m->devices.n && !found; i++)
-			found = (int64_t)m->devices.v[i].id == s->device;
-		if (!found) {
-			char list[160];
-			device_list(m, list, sizeof(list));
-			if (*list)
-				pt_diag_note(d, "--device %" PRId64 " selects no device (the model has device%s %s)",
-					     s->device, strchr(list, ',') ? "s" : "", list);
-			else
-				pt_diag_note(d, "--device %" PRId64 " selects no device (the model has none)", s->device);
-			return;
-		}
-	}
+	struct pt_sel_found dev;
+	pt_sel_found_init(&dev, s);
+	pt_sel_found_devices(&dev, m);
+	if (device_report(&dev, d))
+		return;
 	if (s->step_pattern && step_pattern_unmatched(m, s, d))
 		return;
 	if (!s->steps_given && !s->window_given)

@@ -86,23 +86,41 @@ struct pt_model;
  */
 struct pt_sel_found {
 	const struct pt_sel *sel;
+	bool no_device;              /* --device names no device of the model (pt_sel_found_devices) */
+	char devices[160];           /* then the model's device ids: "0, 1" */
 	size_t steps, kept_steps;    /* steps of the selected devices; of them with a number in --steps */
 	int64_t step_lo, step_hi;    /* their numbers */
 	bool has_starts;
 	int64_t start_lo, start_hi;  /* where they start */
 	bool has_span;
 	int64_t span_a, span_b;      /* the data's first start and last end */
+	/* --step-pattern on a model with no step records of its own (pt_sel_found_range) */
+	bool step_records;           /* the model has step records: the pattern names no range */
+	size_t ranges;               /* host ranges seen before the first that matches */
+	bool range_match;            /* one matches */
+	char range_eg[160];          /* up to three names of those that do not, quoted */
 };
 void pt_sel_found_init(struct pt_sel_found *f, const struct pt_sel *sel);
+/* The model's devices, for a --device that names none of them. */
+void pt_sel_found_devices(struct pt_sel_found *f, const struct pt_model *m);
 /* A step: its number, and its window's start when it has one (has_win). */
 void pt_sel_found_step(struct pt_sel_found *f, int64_t num, bool has_win, int64_t start);
 /* Data from a to b. */
 void pt_sel_found_span(struct pt_sel_found *f, int64_t a, int64_t b);
 /*
+ * A host range called name, in the order of the model's events, for a
+ * --step-pattern compiled into re (pt_sel_step_re): nothing once one matched,
+ * or when the selection has no pattern or the model step records.
+ */
+void pt_sel_found_range(struct pt_sel_found *f, const regex_t *re, const char *name);
+/*
  * A selection that selects nothing: one warning in d saying what there is:
+ *   --device 3 selects no device (the model has devices 0, 1)
+ *   --step-pattern 'Foo#[0-9]+' matches no range (the model has 18 host ranges, e.g. ...)
  *   --steps 400-500 selects no step (the model has steps 1-322)
  *   --time-window 1000s: lies outside the data (span 0-66209589790 ns)
- * (a window inside the data selects its events, whether or not a step starts there).
+ * (a window inside the data selects its events, whether or not a step starts there;
+ * a device or a pattern that selects nothing is the only warning, as what it selects is nothing).
  */
 void pt_sel_report(const struct pt_sel_found *f, struct pt_diag *d);
 
@@ -117,6 +135,7 @@ const char *pt_sel_empty_reason(const struct pt_sel *s, const char *what, char *
 /*
  * pt_sel_report() for the steps of pt_steps_collect() and the model's events,
  * and --device N naming no device of the model:
+ *   --device 3 selects no device (the model has devices 0, 1)
  *   --device 3 selects no device (the model has devices 0, 1)
  *   --step-pattern 'Foo#[0-9]+' matches no range (the model has 522 host ranges, e.g. ...)
  */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/fmt.h"
 #include "support/xalloc.h"
 
 struct pt_table_rows {
@@ -241,6 +242,18 @@ enum pt_time_unit pt_time_unit_pick(int64_t *v, size_t n)
 		if (med >= pt_time_unit_div(order[i]) / 10) /* at least 0.100 of it */
 			return order[i];
 	return PT_TU_NS;
+}
+
+const char *pt_time_text(char *b, int64_t ns, enum pt_time_unit u)
+{
+	if (u == PT_TU_DEFAULT) {
+		int64_t v = ns;
+		u = pt_time_unit_pick(&v, 1);
+	}
+	size_t n = pt_fmt_scaled(b, ns, pt_time_unit_div(u), u == PT_TU_NS ? 0 : PT_TEXT_TIME_DECIMALS);
+	b[n++] = ' ';
+	strcpy(b + n, pt_time_unit_name(u));
+	return b;
 }
 
 #define PICK_ROWS 100000

@@ -26,6 +26,15 @@ enum pt_col_role { PT_ROLE_KEY, PT_ROLE_VALUE, PT_ROLE_LABEL };
  */
 #define PT_TEXT_TIME_DECIMALS 3
 #define PT_TEXT_DECIMALS 2
+/*
+ * The same rule in prose (hint messages, notes, warnings): the printf
+ * conversion of a fraction other than a time ("12.35" for 12.345), to splice
+ * into a format ("idle " PT_TEXT_FRAC "%% of the window"), and a time through
+ * pt_time_text().
+ */
+#define PT_TEXT_STR_(x) #x
+#define PT_TEXT_STR(x) PT_TEXT_STR_(x)
+#define PT_TEXT_FRAC "%." PT_TEXT_STR(PT_TEXT_DECIMALS) "f"
 
 /* Time units of printed times (PT_TU_DEFAULT, `--time-unit auto`: each text
  * table picks its own, pt_time_unit_pick(); ns in CSV/JSON). */
@@ -42,6 +51,14 @@ int64_t pt_time_unit_div(enum pt_time_unit u);
  * text cells alike.
  */
 enum pt_time_unit pt_time_unit_pick(int64_t *v, size_t n);
+/*
+ * A time in prose, ns in unit u with its name ("12.346 ms"), by the decimals
+ * rule of text (PT_TEXT_TIME_DECIMALS decimals, none in ns); u PT_TU_DEFAULT
+ * (auto) takes the unit pt_time_unit_pick() takes for this one value. Into b
+ * (at least PT_TIME_TEXT_MAX bytes); returns b.
+ */
+#define PT_TIME_TEXT_MAX 48
+const char *pt_time_text(char *b, int64_t ns, enum pt_time_unit u);
 /* pt_time_unit_pick() over the time cells of a table (its first 100000
  * rows); points in time (pt_col_is_instant) count only in a table with no
  * other time column, so that a table of events takes the unit of their

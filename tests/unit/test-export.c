@@ -158,6 +158,29 @@ static void test_text(void **state)
 	pt_table_free(t);
 }
 
+/* A time in prose: three decimals in the given unit, or in the unit auto picks for that one time. */
+static void test_time_text(void **state)
+{
+	(void)state;
+	char b[PT_TIME_TEXT_MAX];
+	assert_string_equal(pt_time_text(b, 90353603, PT_TU_DEFAULT), "90.354 ms");
+	assert_string_equal(pt_time_text(b, 60000, PT_TU_DEFAULT), "60.000 us");
+	assert_string_equal(pt_time_text(b, 99, PT_TU_DEFAULT), "99 ns");
+	assert_string_equal(pt_time_text(b, 100, PT_TU_DEFAULT), "0.100 us");
+	assert_string_equal(pt_time_text(b, 0, PT_TU_DEFAULT), "0.000 ms");
+	assert_string_equal(pt_time_text(b, 2500000000, PT_TU_DEFAULT), "2.500 s");
+	assert_string_equal(pt_time_text(b, -1500, PT_TU_DEFAULT), "-1.500 us");
+	assert_string_equal(pt_time_text(b, 60000, PT_TU_MS), "0.060 ms");
+	assert_string_equal(pt_time_text(b, 1234567, PT_TU_NS), "1234567 ns");
+	assert_string_equal(pt_time_text(b, 1999500, PT_TU_MS), "2.000 ms"); /* half away from zero */
+	/* the widest: INT64_MIN in ns, and in s */
+	assert_string_equal(pt_time_text(b, INT64_MIN, PT_TU_NS), "-9223372036854775808 ns");
+	assert_string_equal(pt_time_text(b, INT64_MIN, PT_TU_DEFAULT), "-9223372036.855 s");
+	/* the fraction rule of prose */
+	snprintf(b, sizeof(b), PT_TEXT_FRAC "%%", 28.75);
+	assert_string_equal(b, "28.75%");
+}
+
 /* The auto unit: median of the non-zero times, the largest unit in which it is at least 0.100; ms with none. */
 static void test_unit_pick(void **state)
 {
@@ -395,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_trailing),
 		cmocka_unit_test(test_unit_pick),
+		cmocka_unit_test(test_time_text),
 		cmocka_unit_test(test_text_fit),
 		cmocka_unit_test(test_rows_when_read),
 		cmocka_unit_test(test_default_cols),

@@ -74,7 +74,7 @@ static char *run_hints(const struct pt_model *m, struct pt_hint_knobs *k, enum p
 	struct pt_hints h;
 	struct pt_diag d = { 0 };
 	struct pt_err *e = NULL;
-	struct pt_hints_opts o = { .unit_div = MS, .unit_name = "ms" };
+	struct pt_hints_opts o = { .unit = PT_TU_MS };
 	assert_int_equal(pt_pass_hints(m, x, &sel, k, &o, &h, &d, &e), 0);
 	FILE *fp = tmpfile();
 	struct pt_out out;
@@ -242,7 +242,7 @@ static void test_device_idle(void **st)
 	act(&g, g.s1, PT_EV_KERNEL, "k3", 510 * US, 900 * US, 300 * US, 310 * US);
 	char *s = csv(g.m);
 	HAS(s, "DEVICE_IDLE,warn,class_share_pct,73.1707,50.0000");
-	HAS(s, "idle 41.0% of the step window; 73.2% of that idle time the host had not yet submitted");
+	HAS(s, "idle 41.00% of the step window; 73.17% of that idle time the host had not yet submitted");
 	HAS(s, "idle_ns=410000;window_ns=1000000;host_wait_ns=300000;kernel_wait_ns=10000;other_ns=100000");
 	free(s);
 	pt_model_free(g.m);
@@ -274,7 +274,7 @@ static void test_launch(void **st)
 	       "queue_delay_max_ns=140000;launch_delay_p50_ns=100000;launch_delay_p99_ns=150000;kernels_1_name=a");
 	HAS(s, "RUNTIME_OUTLIER,warn,runtime_outlier_pct,33.3333,5.0000");
 	/* API names print as every view prints them: without the _vNNNN suffix (cupti.md §6.10) */
-	HAS(s, "(max 0.06 ms, mostly cudaLaunchKernel).");
+	HAS(s, "(max 0.060 ms, mostly cudaLaunchKernel).");
 	HAS(s, "apis_1_name=cudaLaunchKernel;apis_1_outliers=1");
 	HASNOT(s, "_v7000");
 	HASNOT(s, "SHORT_KERNELS");
@@ -304,7 +304,7 @@ static void test_short_kernels(void **st)
 		act(&g, g.s1, PT_EV_KERNEL, "_Z1cv", 420 * US, 425 * US, 400 * US, 410 * US);
 		char *s = csv(g.m);
 		if (a_us == 5) {
-			HAS(s, "0,device:0,SHORT_KERNELS,warn,short_pct,66.6667,50.0000,pct,66.7% of launched kernels (2) "
+			HAS(s, "0,device:0,SHORT_KERNELS,warn,short_pct,66.6667,50.0000,pct,66.67% of launched kernels (2) "
 			       "run for less time than the host call that launched them");
 			/* short kernels a and c (demangled): calls of 10 us, kernels of 5 us */
 			HAS(s, ",short=2;launches=3;share_pct=66.6667;mean_cpu_dur_ns=10000;mean_device_dur_ns=5000;"
@@ -353,7 +353,7 @@ static void test_mem_ops(void **st)
 	(void)st;
 	char *s = memops(40 * US, 70 * US, true);
 	HAS(s, "MEM_OPS_CRITICAL,warn,mem_pct,24.0000,15.0000");
-	HAS(s, "HtoD accounts for 83.3% of that time");
+	HAS(s, "HtoD accounts for 83.33% of that time");
 	HAS(s, "memcpy_ns=20000;memset_ns=4000;step_ns=100000;steps=1;kind=HtoD");
 	free(s);
 	s = memops(50 * US, 58 * US, false);
@@ -424,11 +424,11 @@ static void test_top_ops(void **st)
 		char *s = run_hints(m, &k, PT_FMT_TABLE, false);
 		if (!flat) {
 			/* the message wraps at 100 columns with a hanging indent */
-			HAS(s, "[info] TOP_OPS  rank 0  device:0\n  Op type MatMul takes 60.0% of device 0's op time "
-			       "(60.00 ms of 100.00 ms; threshold 20.0%), and the\n  top 3 types take 100.0%.");
-			HAS(s, "    type MatMul: 60.0% (60.00 ms, 2 calls).\n    type Add: 25.0% (25.00 ms, 1 calls).\n"
-			       "    type Cast: 15.0% (15.00 ms, 1 calls).\n    op MatMul-op1: 40.0% (40.00 ms, 1 calls).\n"
-			       "    op Add-op3: 25.0%");
+			HAS(s, "[info] TOP_OPS  rank 0  device:0\n  Op type MatMul takes 60.00% of device 0's op time "
+			       "(60.000 ms of 100.000 ms; threshold 20.00%), and\n  the top 3 types take 100.00%.");
+			HAS(s, "    type MatMul: 60.00% (60.000 ms, 2 calls).\n    type Add: 25.00% (25.000 ms, 1 calls).\n"
+			       "    type Cast: 15.00% (15.000 ms, 1 calls).\n    op MatMul-op1: 40.00% (40.000 ms, 1 calls).\n"
+			       "    op Add-op3: 25.00%");
 		} else {
 			HASNOT(s, "TOP_OPS");
 		}
@@ -452,8 +452,8 @@ static void test_rank_spread(void **st)
 		pt_model_add_event(m, t, m->ops.v[op].name, PT_EV_TASK, fr[r], comp[r], 0, op, 0);
 	}
 	char *s = csv(m);
-	HAS(s, "2,rank,RANK_SPREAD,warn,spread_pct,7.7419,5.0000,pct,\"computation differs by 7.7% across ranks "
-	       "(max 108.00 ms on rank 2, min 100.00 ms on rank 0, mean 103.33 ms; threshold 5.0%): rank 2 is slower");
+	HAS(s, "2,rank,RANK_SPREAD,warn,spread_pct,7.7419,5.0000,pct,\"computation differs by 7.74% across ranks "
+	       "(max 108.000 ms on rank 2, min 100.000 ms on rank 0, mean 103.333 ms; threshold 5.00%): rank 2 is slower");
 	HASNOT(s, "free differs");
 	free(s);
 	pt_model_free(m);
@@ -498,7 +498,7 @@ static void test_rank_step_gap(void **st)
 	/* 1 and 2 ms: mean 1.5 ms, rank 1 waits 33.3% more -> warn */
 	struct pt_model *m = two_ranks_gaps(MS, 2 * MS);
 	char *s = csv(m);
-	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,\"Rank 1 waits 2.00 ms between steps, 33.3% "
+	HAS(s, "1,rank,RANK_STEP_GAP,warn,excess_pct,33.3333,20.0000,pct,\"Rank 1 waits 2.000 ms between steps, 33.33% "
 	       "more than the rank average: check its data pipeline.\",ranks_1_rank=0;ranks_1_mean_gap_ns=1000000;"
 	       "ranks_2_rank=1;ranks_2_mean_gap_ns=2000000;mean_ns=1500000\n");
 	free(s);
@@ -670,7 +670,7 @@ static void test_low_flops(void **st)
 	npu_flops_rank(m, 0, 131072000000ULL, 6);
 	char *s = csv(m);
 	HAS(s, "0,device:0,LOW_FLOPS_UTIL,warn,util_pct,5.0000,10.0000,pct,\"While device 0 runs ops with known FLOPs "
-	       "it reaches 13.11 TFLOPS, 5.0% of its 262.14 TFLOPS peak (threshold 10.0%).");
+	       "it reaches 13.11 TFLOPS, 5.00% of its 262.14 TFLOPS peak (threshold 10.00%).");
 	HAS(s, "util_pct=5.0000;flops=131072000000;busy_ns=10000000;achieved_tflops=13.1072;peak_flops=262144000000000;"
 	       "peak_source=info.json;coverage_pct=62.5000;types_1_name=MatMul;types_1_busy_ns=10000000;"
 	       "types_1_util_pct=5.0000");
@@ -697,8 +697,8 @@ static void test_low_flops(void **st)
 	npu_flops_rank(m, 0, 131072000000ULL, 12);
 	pt_hint_knobs_init(&k);
 	s = run_hints(m, &k, PT_FMT_CSV, true);
-	HAS(s, "0,device:0,LOW_FLOPS_UTIL,not_evaluated,ops with known FLOPs cover 45.5% of computation time "
-	       "(below 50.0%),,");
+	HAS(s, "0,device:0,LOW_FLOPS_UTIL,not_evaluated,ops with known FLOPs cover 45.45% of computation time "
+	       "(below 50.00%),,");
 	free(s);
 	pt_hint_knobs_free(&k);
 	pt_model_free(m);
@@ -715,7 +715,7 @@ static void test_rank_flops(void **st)
 		if (!bal) {
 			/* 52.4288 and 26.2144 TFLOPS: mean 39.3216, rank 1 33.3% below */
 			HAS(s, "1,rank,RANK_FLOPS,warn,shortfall_pct,33.3333,20.0000,pct,\"Rank 1 reaches 26214.40 GFLOPS, "
-			       "33.3% below the rank average: check that device.\",ranks_1_rank=0;ranks_1_gflops=52428.8000;"
+			       "33.33% below the rank average: check that device.\",ranks_1_rank=0;ranks_1_gflops=52428.8000;"
 			       "ranks_2_rank=1;ranks_2_gflops=26214.4000;mean_gflops=39321.6000\n");
 		} else {
 			HASNOT(s, "RANK_FLOPS");
@@ -792,7 +792,7 @@ static void test_pp_receive(void **st)
 		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (!hidden)
 			HAS(s, "0,rank,PP_RECEIVE,warn,receive_pct,20.0000,10.0000,pct,Stage-to-stage receives leave the "
-			       "device idle 20.0% of the time (threshold 10.0%): look at the timeline for the stage that "
+			       "device idle 20.00% of the time (threshold 10.00%): look at the timeline for the stage that "
 			       "sends late.,receive_pct=20.0000;receive_alone_ns=20000;step_ns=100000;ranks_1_rank=0;"
 			       "ranks_1_receive_alone_ns=20000;ranks_1_step_ns=100000\n");
 		else
@@ -828,11 +828,11 @@ static void test_pp_stages(void **st)
 		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		/* stage 2: 2 x 3 ms of 2 x 20 ms = 15% */
 		HAS(s, "2,stage:2,PP_STAGE_COMM,warn,stage_comm_pct,15.0000,10.0000,pct,Communication inside stage 2 is "
-		       "exposed 15.0% of the time");
+		       "exposed 15.00% of the time");
 		HAS(s, "stages_1_comm_ns=2000000;stages_1_step_ns=40000000;stages_1_comm_pct=5.0000;stages_1_ranks=0,1;");
 		if (!v)
 			HAS(s, "2,stage:2,PP_STAGE_FLOPS,warn,excess_pct,33.3333,20.0000,pct,\"Stage 2 computes 131072.00 MFLOPs "
-			       "per device, 33.3% above the stage average");
+			       "per device, 33.33% above the stage average");
 		else
 			HAS(s, "3,rank,PP_STAGE_FLOPS,not_evaluated,no FLOPs data on every rank,,");
 		free(s);
@@ -877,7 +877,7 @@ static void test_slow_link(void **st)
 		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v) /* 20000 and 10000: mean 15000, 0->2 is 33.3% below */
 			HAS(s, "0,link:0-2/RDMA,SLOW_LINK,warn,shortfall_pct,33.3333,20.0000,pct,\"Link 0\u21922 (RDMA) moves "
-			       "10000.00 KB/ms, 33.3% below the RDMA average.\",shortfall_pct=33.3333;kb_per_ms=10000.0000;"
+			       "10000.00 KB/ms, 33.33% below the RDMA average.\",shortfall_pct=33.3333;kb_per_ms=10000.0000;"
 			       "mean_kb_per_ms=15000.0000;type=RDMA;links_1_src=0;links_1_dst=1;links_1_kb_per_ms=20000.0000;"
 			       "links_1_size_bytes=2000000;links_1_time_ns=100000;links_2_src=0;links_2_dst=2;"
 			       "links_2_kb_per_ms=10000.0000;links_2_size_bytes=2000000;links_2_time_ns=200000\n");
@@ -913,7 +913,7 @@ static void test_memory(void **st)
 		char *s = csv(g.m);
 		if (gib == 15)
 			HAS(s, "0,device:0,MEMORY_NEAR_CAPACITY,warn,peak_pct,93.7500,90.0000,pct,\"Device 0 peaked at 15.00 GiB, "
-			       "93.8% of its 16.00 GiB (threshold 90.0%).");
+			       "93.75% of its 16.00 GiB (threshold 90.00%).");
 		else
 			HASNOT(s, "MEMORY_NEAR_CAPACITY");
 		if (gib == 15)
@@ -982,7 +982,7 @@ static void test_memory_npu(void **st)
 		char *s = run_hints(m, &k, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "3,device:3,MEMORY_NEAR_CAPACITY,warn,peak_pct,93.7500,90.0000,pct,\"Device 3 peaked at 15.00 GiB, "
-			       "93.8% of its 16.00 GiB (threshold 90.0%).");
+			       "93.75% of its 16.00 GiB (threshold 90.00%).");
 		else
 			HASNOT(s, "MEMORY_NEAR_CAPACITY,warn");
 		if (v == 0)
@@ -1152,7 +1152,7 @@ static void test_tensor_cores(void **st)
 		char *s = run_hints(g.m, &kn, PT_FMT_CSV, true);
 		if (v == 0)
 			HAS(s, "0,rank,TENSOR_CORES_UNUSED,info,eligible_pct,100.0000,0.0000,pct,\"Operators that could use "
-			       "Tensor Cores launch 100.0% of operator kernel time, yet no Tensor Core kernel ran (compute "
+			       "Tensor Cores launch 100.00% of operator kernel time, yet no Tensor Core kernel ran (compute "
 			       "capability 8.0). Mixed precision (FP16/BF16) would let them.\",eligible_pct=100.0000;"
 			       "tc_used_pct=0.0000;cc=8.0;eligible_ns=70000;operator_kernel_ns=70000\n");
 		else
@@ -1179,9 +1179,9 @@ static void test_rank_spread_bubble(void **st)
 		pt_model_add_event(m, t2, m->ops.v[rv].name, PT_EV_TASK, 50 * US, (10 + 10 * r) * US, 0, rv, 0);
 	}
 	char *s = csv(m);
-	HAS(s, "1,rank,RANK_SPREAD,warn,spread_pct,66.6667,5.0000,pct,\"bubble differs by 66.7% across ranks (max 0.02 ms "
-	       "on rank 1, min 0.01 ms on rank 0, mean 0.01 ms; threshold 5.0%): pipeline stages are unbalanced.\"");
-	HAS(s, "\"stage differs by 11.8% across ranks (max 0.09 ms on rank 0");
+	HAS(s, "1,rank,RANK_SPREAD,warn,spread_pct,66.6667,5.0000,pct,\"bubble differs by 66.67% across ranks (max 0.020 ms "
+	       "on rank 1, min 0.010 ms on rank 0, mean 0.015 ms; threshold 5.00%): pipeline stages are unbalanced.\"");
+	HAS(s, "\"stage differs by 11.76% across ranks (max 0.090 ms on rank 0");
 	HASNOT(s, "comm_not_overlapped_excl_receive differs");
 	free(s);
 	pt_model_free(m);

@@ -12,8 +12,10 @@
 
 #include <cmocka.h>
 
+#include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "pass/pass-summary.h"
 #include "support/err.h"
 #include "support/out.h"
 #include "support/progress.h"
@@ -79,6 +81,7 @@ struct rec {
 	enum pt_progress_unit unit;
 	uint64_t done, total;
 	char what[64];
+	char seen[512]; /* every label told, each once, after a '|' */
 };
 
 static void rec_update(void *ctx, const char *what, enum pt_progress_unit unit, uint64_t done, uint64_t total)
@@ -89,6 +92,11 @@ static void rec_update(void *ctx, const char *what, enum pt_progress_unit unit, 
 	r->done = done;
 	r->total = total;
 	snprintf(r->what, sizeof(r->what), "%s", what);
+	char key[80];
+	snprintf(key, sizeof(key), "|%s|", what);
+	size_t l = strlen(r->seen);
+	if (!strstr(r->seen, key) && l + strlen(key) < sizeof(r->seen))
+		snprintf(r->seen + l, sizeof(r->seen) - l, "%s", l ? key + 1 : key);
 }
 
 static void rec_end(void *ctx)
@@ -153,6 +161,83 @@ static void ptm_read_reports_bytes(void **state)
 	assert_true(r.ends >= 1);
 }
 
+/* A device with two streams of n tasks each, interleaved in time; spilled from the start when spill. */
+static struct pt_model *two_streams(size_t n, bool spill)
+{
+	struct pt_model *m = pt_model_new();
+	if (spill)
+		pt_ptm_spill_start(m, PT_PTM_EVENT_BATCH);
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t[2] = { pt_model_track(m, d, PT_TRACK_STREAM, 1, "s1"), pt_model_track(m, d, PT_TRACK_STREAM, 2, "s2") };
+	uint32_t nm = pt_model_str(m, "Task");
+	for (size_t i = 0; i < 2 * n; i++)
+		pt_model_add_event(m, t[i & 1], nm, PT_EV_TASK, (int64_t)i * 100, 50, 0, PT_NONE, 0);
+	return m;
+}
+
+static int count_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	*(size_t *)arg += m->events.n;
+	return 0;
+}
+
+/* The work after a model is read reports through the hook too, never prints: merging a device's tracks
+ * (pt_index_merge: every 65,536th event of the merge), the in-memory summary's per-event sums, and the
+ * replay of an import's spilled events (once a batch). */
+static void passes_report(void **state)
+{
+	(void)state;
+	struct rec r = { 0 };
+	const struct pt_progress_sink sink = { rec_update, rec_end, &r };
+	/* the merge: 140,000 events, ticks at 0, 65536, 131072 (the last one told) */
+	struct pt_model *m = two_streams(70000, false);
+	struct pt_index *x = pt_index_new(m);
+	pt_progress = &sink;
+	const struct pt_ivset *u = pt_index_kind_set(x, 0, PT_EV_TASK);
+	pt_progress = NULL;
+	assert_non_null(u);
+	assert_string_equal(r.seen, "|indexing the events|merging the device tracks|"); /* its tracks first */
+	assert_string_equal(r.what, "merging the device tracks");
+	assert_int_equal(r.done, 131072);
+	assert_int_equal(r.total, 140000);
+	/* the summary in memory: its per-event sums */
+	memset(&r, 0, sizeof(r));
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	struct pt_summary s;
+	struct pt_err *e = NULL;
+	pt_progress = &sink;
+	int rc = pt_pass_summary(m, x, &so, &s, &e);
+	pt_progress = NULL;
+	assert_int_equal(rc, 0);
+	pt_summary_free(&s);
+	assert_non_null(strstr(r.seen, "|summing the events|"));
+	pt_index_free(x);
+	pt_model_free(m);
+	/* an import's events replayed: the bytes of the spilled batches, as far as the last one's start */
+	m = two_streams(3 * PT_PTM_EVENT_BATCH, true);
+	assert_true(m->events.base > 0); /* some are spilled */
+	memset(&r, 0, sizeof(r));
+	size_t seen = 0;
+	const struct pt_ptm_sink count = { count_batch, &seen, false, false };
+	pt_progress = &sink;
+	rc = pt_ptm_spill_replay(m, &count, &e);
+	pt_progress = NULL;
+	assert_int_equal(rc, 0);
+	assert_int_equal(seen, 6 * PT_PTM_EVENT_BATCH);
+	assert_string_equal(r.seen, "|reading the imported events|");
+	assert_true(r.updates >= 2);
+	assert_true(r.done > 0 && r.done < r.total);
+	pt_model_free(m);
+	/* no hook: the same work reports nothing and goes as before */
+	m = two_streams(70000, false);
+	x = pt_index_new(m);
+	assert_non_null(pt_index_kind_set(x, 0, PT_EV_TASK));
+	pt_index_free(x);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +245,7 @@ int main(void)
 		cmocka_unit_test(meter_text),
 		cmocka_unit_test(ticks),
 		cmocka_unit_test(ptm_read_reports_bytes),
+		cmocka_unit_test(passes_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -772,7 +772,7 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 		  struct pt_diag *d, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
-	struct pt_hints_opts dflt = { .unit_div = 1000000, .unit_name = "ms" };
+	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
 	struct ctx c = { .m = m, .x = x, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
 	struct pt_steps_info si;
 	if (pt_steps_collect(m, sel, &si, d, e))

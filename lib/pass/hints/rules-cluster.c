@@ -55,8 +55,8 @@ void pt_hr_rank_spread(struct ctx *c, const struct hsite *s)
 			snprintf(tail, sizeof(tail), why, (long long)c->rt[imx].rank);
 			struct pt_hint *x = hx_fire(c, PT_HR_RANK_SPREAD, c->rt[imx].rank, "rank", PT_SEV_WARN, "spread_pct",
 						    "pct", sp, k->rank_spread_pct);
-			x->message = hx_msg("%s differs by %.1f%% across ranks (max %s on rank %lld, min %s on rank %lld, mean "
-					    "%s; threshold %.1f%%): %s.", rt_cols[col], sp, hx_ftime(c, b1, llround(mx)),
+			x->message = hx_msg("%s differs by " PT_TEXT_FRAC "%% across ranks (max %s on rank %lld, min %s on rank %lld, mean "
+					    "%s; threshold " PT_TEXT_FRAC "%%): %s.", rt_cols[col], sp, hx_ftime(c, b1, llround(mx)),
 					    (long long)c->rt[imx].rank, hx_ftime(c, b2, llround(mn)), (long long)c->rt[imn].rank,
 					    hx_ftime(c, b3, llround(mean)), k->rank_spread_pct, tail);
 			pt_hint_ev_str(x, "column", rt_cols[col]);
@@ -108,7 +108,7 @@ void pt_hr_rank_step_gap(struct ctx *c, const struct hsite *s)
 		if (best * 100 > k->rank_step_gap_pct) {
 			struct pt_hint *x = hx_fire(c, PT_HR_RANK_STEP_GAP, c->rk[bi].rank, "rank", PT_SEV_WARN, "excess_pct",
 						    "pct", best * 100, k->rank_step_gap_pct);
-			x->message = hx_msg("Rank %lld waits %s between steps, %.1f%% more than the rank average: check its "
+			x->message = hx_msg("Rank %lld waits %s between steps, " PT_TEXT_FRAC "%% more than the rank average: check its "
 					    "data pipeline.", (long long)c->rk[bi].rank,
 					    hx_ftime(c, b1, llround(c->rk[bi].mean_gap)), best * 100);
 			int ix = 0;
@@ -161,7 +161,8 @@ void pt_hr_rank_flops(struct ctx *c, const struct hsite *s)
 			double f = c->rk[bi].flops / ((double)c->rk[bi].flops_busy / 1e9);
 			struct pt_hint *x = hx_fire(c, PT_HR_RANK_FLOPS, c->rk[bi].rank, "rank", PT_SEV_WARN, "shortfall_pct",
 						    "pct", best * 100, k->rank_flops_pct);
-			x->message = hx_msg("Rank %lld reaches %.2f GFLOPS, %.1f%% below the rank average: check that device.",
+			x->message = hx_msg("Rank %lld reaches " PT_TEXT_FRAC " GFLOPS, " PT_TEXT_FRAC
+					    "%% below the rank average: check that device.",
 					    (long long)c->rk[bi].rank, f / 1e9, best * 100);
 			for (size_t i = 0; i < c->nrk; i++) {
 				char t[48];
@@ -195,8 +196,8 @@ void pt_hr_pp_receive(struct ctx *c, const struct hsite *s)
 		if (p > k->pp_receive_pct) {
 			struct pt_hint *x = hx_fire(c, PT_HR_PP_RECEIVE, c->rt[0].rank, "rank", PT_SEV_WARN, "receive_pct",
 						    "pct", p, k->pp_receive_pct);
-			x->message = hx_msg("Stage-to-stage receives leave the device idle %.1f%% of the time (threshold "
-					    "%.1f%%): look at the timeline for the stage that sends late.", p, k->pp_receive_pct);
+			x->message = hx_msg("Stage-to-stage receives leave the device idle " PT_TEXT_FRAC "%% of the time (threshold "
+					    PT_TEXT_FRAC "%%): look at the timeline for the stage that sends late.", p, k->pp_receive_pct);
 			pt_hint_ev_dbl(x, "receive_pct", p);
 			pt_hint_ev_int(x, "receive_alone_ns", rv);
 			pt_hint_ev_int(x, "step_ns", st);
@@ -315,7 +316,8 @@ void pt_hr_pp_stage_comm(struct ctx *c, const struct hsite *s)
 			snprintf(scope, sizeof(scope), "stage:%zu", worst + 1);
 			struct pt_hint *x = hx_fire(c, PT_HR_PP_STAGE_COMM, rk[worst * per], scope, PT_SEV_WARN, "stage_comm_pct",
 						    "pct", rate, k->pp_stage_comm_pct);
-			x->message = hx_msg("Communication inside stage %zu is exposed %.1f%% of the time (threshold %.1f%%): "
+			x->message = hx_msg("Communication inside stage %zu is exposed " PT_TEXT_FRAC "%% of the time "
+					    "(threshold " PT_TEXT_FRAC "%%): "
 					    "revisit the sharding inside the stage.", worst + 1, rate, k->pp_stage_comm_pct);
 			pt_hint_ev_dbl(x, "stage_comm_pct", rate);
 			pt_hint_ev_int(x, "n_stages", (int64_t)S);
@@ -377,7 +379,8 @@ void pt_hr_pp_stage_flops(struct ctx *c, const struct hsite *s)
 				snprintf(scope, sizeof(scope), "stage:%zu", big + 1);
 				struct pt_hint *x = hx_fire(c, PT_HR_PP_STAGE_FLOPS, rk[big * per], scope, PT_SEV_WARN, "excess_pct",
 							    "pct", ex, k->pp_stage_flops_pct);
-				x->message = hx_msg("Stage %zu computes %.2f MFLOPs per device, %.1f%% above the stage average: "
+				x->message = hx_msg("Stage %zu computes " PT_TEXT_FRAC " MFLOPs per device, "
+						    PT_TEXT_FRAC "%% above the stage average: "
 						    "rebalance layers across stages.", big + 1, sf[big] / 1e6, ex);
 				pt_hint_ev_dbl(x, "excess_pct", ex);
 				pt_hint_ev_dbl(x, "mean_mflops", mean / 1e6);
@@ -460,8 +463,8 @@ void pt_hr_slow_link(struct ctx *c, const struct hsite *s)
 		snprintf(scope, sizeof(scope), "link:%" PRIu32 "-%" PRIu32 "/%s", w->src, w->dst, type);
 		struct pt_hint *x = hx_fire(c, PT_HR_SLOW_LINK, w->src, scope, PT_SEV_WARN, "shortfall_pct", "pct", worst * 100,
 					    c->k->slow_link_pct);
-		x->message = hx_msg("Link %" PRIu32 "\u2192%" PRIu32 " (%s) moves %.2f KB/ms, %.1f%% below the %s average.", w->src,
-				    w->dst, type, bw, worst * 100, type);
+		x->message = hx_msg("Link %" PRIu32 "\u2192%" PRIu32 " (%s) moves " PT_TEXT_FRAC " KB/ms, " PT_TEXT_FRAC
+				    "%% below the %s average.", w->src, w->dst, type, bw, worst * 100, type);
 		pt_hint_ev_dbl(x, "shortfall_pct", worst * 100);
 		pt_hint_ev_dbl(x, "kb_per_ms", bw);
 		pt_hint_ev_dbl(x, "mean_kb_per_ms", mean);

@@ -41,8 +41,8 @@ void pt_hr_input_bound(struct ctx *c, const struct hsite *s)
 			sev = PT_SEV_WARN, thr = k->input_moderate_pct;
 		if (thr >= 0) {
 			struct pt_hint *x = hx_fire(c, PT_HR_INPUT_BOUND, rank, scope, sev, "input_pct", "pct", p, thr);
-			x->message = hx_msg("Training waits for input: %.1f%% of step time is data loading that no "
-					    "device or runtime work hides (threshold %.1f%%). Use more loader workers or "
+			x->message = hx_msg("Training waits for input: " PT_TEXT_FRAC "%% of step time is data loading that no "
+					    "device or runtime work hides (threshold " PT_TEXT_FRAC "%%). Use more loader workers or "
 					    "prefetching, move decoding and augmentation out of the step, or cache "
 					    "preprocessed samples.", p, thr);
 			pt_hint_ev_dbl(x, "input_pct", p);
@@ -73,8 +73,8 @@ void pt_hr_unexplained_time(struct ctx *c, const struct hsite *s)
 		thr = k->unexplained_moderate_pct;
 	if (thr >= 0) {
 		struct pt_hint *x = hx_fire(c, PT_HR_UNEXPLAINED_TIME, rank, scope, sev, "other_pct", "pct", p, thr);
-		x->message = hx_msg("%.1f%% of step time is not covered by any recorded host range or device activity "
-				    "(threshold %.1f%%): unrecorded Python code, I/O or waiting. Add ranges (NVTX, mstx, "
+		x->message = hx_msg(PT_TEXT_FRAC "%% of step time is not covered by any recorded host range or device activity "
+				    "(threshold " PT_TEXT_FRAC "%%): unrecorded Python code, I/O or waiting. Add ranges (NVTX, mstx, "
 				    "RecordEvent) around the step's host code to see where it goes.%s", p, thr,
 				    hx_rank_of(c, rank)->fired[PT_HR_INPUT_BOUND] ? "" :
 				    " Hidden input waits are one possible cause (potentially input-bound).");
@@ -124,7 +124,7 @@ void pt_hr_low_device_util(struct ctx *c, const struct hsite *s)
 	for (size_t i = 0; i < rd->nlu; i++) {
 		size_t l = strlen(list), u = strlen(utils);
 		snprintf(list + l, sizeof(list) - l, "%s%" PRIu32, i ? ", " : "", rd->lu[i].id);
-		snprintf(utils + u, sizeof(utils) - u, "%s%.1f", i ? "%, " : "", hx_pct(rd->lu[i].busy, rd->lu[i].window));
+		snprintf(utils + u, sizeof(utils) - u, "%s" PT_TEXT_FRAC, i ? "%, " : "", hx_pct(rd->lu[i].busy, rd->lu[i].window));
 		char t[32];
 		int ix = (int)i + 1;
 		snprintf(t, sizeof(t), "%" PRIu32, rd->lu[i].id);
@@ -136,7 +136,7 @@ void pt_hr_low_device_util(struct ctx *c, const struct hsite *s)
 		snprintf(t, sizeof(t), "%.4f", hx_pct(rd->lu[i].busy, rd->lu[i].window));
 		pt_hint_ev_item(x, "devices", ix, "util_pct", t, true);
 	}
-	x->message = hx_msg("Device %s ran kernels only %s%% of the step window (threshold %.1f%%). Remove host "
+	x->message = hx_msg("Device %s ran kernels only %s%% of the step window (threshold " PT_TEXT_FRAC "%%). Remove host "
 			    "stalls (see DEVICE_IDLE), overlap data movement, or give each step more work; a larger "
 			    "batch can change convergence.", list, utils, c->k->low_util_pct);
 }
@@ -164,8 +164,8 @@ void pt_hr_launch_bound(struct ctx *c, const struct hsite *s)
 			thr = k->launch_bound_moderate_pct;
 		if (thr >= 0) {
 			struct pt_hint *x = hx_fire(c, PT_HR_LAUNCH_BOUND, rank, scope, sev, "launch_pct", "pct", p, thr);
-			x->message = hx_msg("%.1f%% of step time is spent in runtime/launch calls while the device is "
-					    "idle (threshold %.1f%%). Fuse small kernels, capture repeated launch sequences "
+			x->message = hx_msg(PT_TEXT_FRAC "%% of step time is spent in runtime/launch calls while the device is "
+					    "idle (threshold " PT_TEXT_FRAC "%%). Fuse small kernels, capture repeated launch sequences "
 					    "in graphs, and avoid synchronising API calls inside the step.", p, thr);
 			pt_hint_ev_dbl(x, "launch_pct", p);
 			pt_hint_ev_int(x, "runtime_ns", a.runtime_t);
@@ -198,8 +198,8 @@ void pt_hr_comm_exposed(struct ctx *c, const struct hsite *s)
 		const char *cls = cp >= 15 ? "high" : cp >= 3 ? "moderate" : "low";
 		struct pt_hint *x = hx_fire(c, PT_HR_COMM_EXPOSED, rank, scope, PT_SEV_WARN, "comm_pct", "pct", p,
 					    k->comm_exposed_pct);
-		x->message = hx_msg("%.1f%% of step time is communication that no computation hides (threshold "
-				    "%.1f%%); collectives run during %.1f%% of the window (%s). Overlap gradient reduction "
+		x->message = hx_msg(PT_TEXT_FRAC "%% of step time is communication that no computation hides (threshold "
+				    PT_TEXT_FRAC "%%); collectives run during " PT_TEXT_FRAC "%% of the window (%s). Overlap gradient reduction "
 				    "with backward computation (bucketing, fusion), send less (compression, fewer "
 				    "synchronisations through gradient accumulation, which raises the effective batch), "
 				    "or give each device more work per step.", p, k->comm_exposed_pct, cp, cls);
@@ -275,9 +275,9 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 			}
 			double kp = nk ? hx_pct(kinds[best].t, ksum) : 0;
 			struct pt_hint *x = hx_fire(c, PT_HR_MEM_OPS_CRITICAL, rank, scope, sev, "mem_pct", "pct", p, thr);
-			x->message = hx_msg("Device %" PRIu32 " spends %.1f%% of step time (%s per step) only copying or "
+			x->message = hx_msg("Device %" PRIu32 " spends " PT_TEXT_FRAC "%% of step time (%s per step) only copying or "
 					    "filling memory, with no computation or communication beside it (threshold "
-					    "%.1f%%); %s accounts for %.1f%% of that time. Keep tensors on the device "
+					    PT_TEXT_FRAC "%%); %s accounts for " PT_TEXT_FRAC "%% of that time. Keep tensors on the device "
 					    "between steps, copy from pinned host memory with asynchronous copies on their "
 					    "own stream so that computation continues, and avoid reading device values back "
 					    "to the host inside the step.", did, p,
@@ -377,19 +377,20 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 					    w ? "class_share_pct" : "idle_pct", "pct", w ? share : ip,
 					    w ? k->idle_class_pct : k->idle_min_pct);
 		if (w && big == 0)
-			x->message = hx_msg("Device %" PRIu32 " is idle %.1f%% of the step window; %.1f%% of that idle "
+			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window; "
+					    PT_TEXT_FRAC "%% of that idle "
 					    "time the host had not yet submitted the next work: the host is the "
 					    "bottleneck (framework overhead, data loading, synchronisation).", did, ip, share);
 		else if (w && big == 1)
-			x->message = hx_msg("Device %" PRIu32 " is idle %.1f%% of the step window, mostly in gaps "
+			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window, mostly in gaps "
 					    "shorter than %s between back-to-back work: per-launch overhead dominates; "
 					    "fuse kernels or use graphs.", did, ip, hx_ftime(c, b1, k->idle_kernel_wait_gap_ns));
 		else if (w)
-			x->message = hx_msg("Device %" PRIu32 " is idle %.1f%% of the step window while work was "
+			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window while work was "
 					    "already submitted: it waits on events, other streams or collectives.", did, ip);
 		else
-			x->message = hx_msg("Device %" PRIu32 " is idle %.1f%% of the step window: host_wait %.1f%%, "
-					    "kernel_wait %.1f%%, other %.1f%% of the idle time.", did, ip,
+			x->message = hx_msg("Device %" PRIu32 " is idle " PT_TEXT_FRAC "%% of the step window: host_wait " PT_TEXT_FRAC "%%, "
+					    "kernel_wait " PT_TEXT_FRAC "%%, other " PT_TEXT_FRAC "%% of the idle time.", did, ip,
 					    hx_pct(cls[0], il), hx_pct(cls[1], il), hx_pct(cls[2], il));
 		pt_hint_ev_dbl(x, "idle_pct", ip);
 		pt_hint_ev_int(x, "idle_ns", il);
@@ -465,8 +466,8 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 			double tnp = hx_pct(topn, T);
 			struct pt_hint *x = hx_fire(c, PT_HR_TOP_OPS, rank, scope, PT_SEV_INFO, "top_type_pct", "pct", tp,
 						    k->top_ops_type_pct);
-			x->message = hx_msg("Op type %s takes %.1f%% of device %" PRIu32 "'s op time (%s of %s; threshold "
-					    "%.1f%%), and the top %zu types take %.1f%%. Work on them first: check their "
+			x->message = hx_msg("Op type %s takes " PT_TEXT_FRAC "%% of device %" PRIu32 "'s op time (%s of %s; threshold "
+					    PT_TEXT_FRAC "%%), and the top %zu types take " PT_TEXT_FRAC "%%. Work on them first: check their "
 					    "shapes, data types and memory formats, fuse small ops with their neighbours, and "
 					    "look for a faster implementation of the slowest ones.",
 					    hx_dname(c, types.v[0].name), tp, did, hx_ftime(c, b1, types.v[0].a),
@@ -480,7 +481,7 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 				for (size_t i = 0; i < L->n && i < n; i++) {
 					const char *nm = hx_dname(c, L->v[i].name);
 					double sh = hx_pct(L->v[i].a, T);
-					pt_hint_item(x, "%s %s: %.1f%% (%s, %" PRId64 " calls).", l ? "op" : "type", nm,
+					pt_hint_item(x, "%s %s: " PT_TEXT_FRAC "%% (%s, %" PRId64 " calls).", l ? "op" : "type", nm,
 						     sh, hx_ftime(c, b3, L->v[i].a), L->v[i].b);
 					char t[48];
 					const char *ln = l ? "ops" : "types";
@@ -547,8 +548,8 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 	}
 	double cov = hx_pct(B, comp);
 	if (cov < k->flops_min_coverage_pct) {
-		hx_not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "ops with known FLOPs cover %.1f%% of computation time "
-			    "(below %.1f%%)", cov, k->flops_min_coverage_pct);
+		hx_not_eval(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, "ops with known FLOPs cover " PT_TEXT_FRAC "%% of computation time "
+			    "(below " PT_TEXT_FRAC "%%)", cov, k->flops_min_coverage_pct);
 		return;
 	}
 	hx_mark_eval(c, PT_HR_LOW_FLOPS_UTIL, rank);
@@ -558,8 +559,9 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 		char t[64];
 		struct pt_hint *x = hx_fire(c, PT_HR_LOW_FLOPS_UTIL, rank, scope, PT_SEV_WARN, "util_pct", "pct", util,
 					    k->flops_low_pct);
-		x->message = hx_msg("While device %" PRIu32 " runs ops with known FLOPs it reaches %.2f TFLOPS, %.1f%% of its "
-				    "%.2f TFLOPS peak (threshold %.1f%%). Efficiency this low usually means small or badly "
+		x->message = hx_msg("While device %" PRIu32 " runs ops with known FLOPs it reaches " PT_TEXT_FRAC
+				    " TFLOPS, " PT_TEXT_FRAC "%% of its "
+				    PT_TEXT_FRAC " TFLOPS peak (threshold " PT_TEXT_FRAC "%%). Efficiency this low usually means small or badly "
 				    "shaped operations, memory-bound element-wise work, or a data type the fast units do not "
 				    "handle: use larger batches or fused ops, align dimensions to the hardware tile (16 on "
 				    "Ascend, multiples of 8 for Tensor Cores), and compute in FP16/BF16 where accuracy allows.",
@@ -640,7 +642,7 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 		if (tot && p > k->unattributed_pct) {
 			struct pt_hint *x = hx_fire(c, PT_HR_UNATTRIBUTED_DEVICE, rank, scope, PT_SEV_INFO,
 						    "unattributed_pct", "pct", p, k->unattributed_pct);
-			x->message = hx_msg("%.1f%% of device time (%s) has no launching host event, so per-operator and "
+			x->message = hx_msg(PT_TEXT_FRAC "%% of device time (%s) has no launching host event, so per-operator and "
 					    "per-phase views undercount it; the trace may lack runtime API records or "
 					    "correlation ids.", p, hx_ftime(c, b1, un));
 			pt_hint_ev_dbl(x, "unattributed_pct", p);
@@ -674,7 +676,7 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 		bool w = share >= k->queue_delay_warn_pct && low_util;
 		struct pt_hint *x = hx_fire(c, PT_HR_LAUNCH_DELAY, rank, scope, w ? PT_SEV_WARN : PT_SEV_INFO,
 					    "queue_delay_outliers", "count", (double)qd_out, 1); /* fires at >= 1 */
-		x->message = hx_msg("%" PRId64 " of %" PRId64 " launches (%.1f%%) started on the device more than %s "
+		x->message = hx_msg("%" PRId64 " of %" PRId64 " launches (" PT_TEXT_FRAC "%%) started on the device more than %s "
 				    "after the launch call returned (p50 %s, p99 %s, max %s). With a busy device this "
 				    "is queueing; with an idle one the work waited on a synchronisation, an event or "
 				    "another stream.", qd_out, pairs, share, hx_ftime(c, b1, qd_cut),
@@ -713,7 +715,7 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 		hx_nl_sort_api(c, &ra);
 		struct pt_hint *x = hx_fire(c, PT_HR_RUNTIME_OUTLIER, rank, scope, w ? PT_SEV_WARN : PT_SEV_INFO,
 					    "runtime_outlier_pct", "pct", share, k->runtime_warn_pct);
-		x->message = hx_msg("%" PRId64 " launch calls (%.1f%%) took longer than %s on the host (max %s, mostly "
+		x->message = hx_msg("%" PRId64 " launch calls (" PT_TEXT_FRAC "%%) took longer than %s on the host (max %s, mostly "
 				    "%s). Slow launch calls usually hide implicit synchronisation, memory allocation or "
 				    "lock contention inside the runtime.", rt_out, share, hx_ftime(c, b1, rt_cut),
 				    hx_ftime(c, b2, cpu[ncpu - 1]), hx_aname(c, ra.v[0].name));
@@ -743,7 +745,7 @@ void pt_hr_short_kernels(struct ctx *c, const struct hsite *s)
 		hx_nl_sort(c, &sk);
 		struct pt_hint *x = hx_fire(c, PT_HR_SHORT_KERNELS, rank, scope, PT_SEV_WARN, "short_pct", "pct", share,
 					    k->short_kernels_pct);
-		x->message = hx_msg("%.1f%% of launched kernels (%" PRId64 ") run for less time than the host call "
+		x->message = hx_msg(PT_TEXT_FRAC "%% of launched kernels (%" PRId64 ") run for less time than the host call "
 				    "that launched them: the host cannot issue such small kernels fast enough to keep "
 				    "the device busy. Fuse them or use graph capture.", share, shortn);
 		pt_hint_ev_int(x, "short", shortn);

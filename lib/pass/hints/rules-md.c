@@ -104,9 +104,10 @@ static void md_queue(struct pt_hints *h, const struct pt_ds_dev *d, const struct
 	const char *sev = "info";
 	if (!strcmp(d->verdict, "data_processing")) {
 		sev = "warn";
-		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (%" PRId64
-				"%%, threshold %g%%): the dataset pipeline cannot keep up with training.",
-				d->host.empty, d->host.samples, rate, pct);
+		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (" PT_TEXT_FRAC
+				"%%, threshold " PT_TEXT_FRAC "%%): the dataset pipeline cannot keep up with training.",
+				d->host.empty, d->host.samples, 100.0 * (double)d->host.empty / (double)d->host.samples,
+				pct);
 	} else if (!strcmp(d->verdict, "host_to_device")) {
 		sev = "warn";
 		pt_ds_sb_printf(&msg, "The host queue stays filled (empty %" PRId64 "/%" PRId64 ") but the device-side queue "
@@ -117,7 +118,8 @@ static void md_queue(struct pt_hints *h, const struct pt_ds_dev *d, const struct
 				"; device empty %" PRId64 "/%" PRId64 "): data input is not what limits training.",
 				d->host.empty, d->host.samples, d->host.full, d->host.samples, d->gn.empty, d->gn.samples);
 	} else {
-		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold %g%%), so "
+		pt_ds_sb_printf(&msg, "The host batch queue was empty in %" PRId64 "/%" PRId64 " samples (threshold "
+				PT_TEXT_FRAC "%%), so "
 				"the dataset pipeline keeps up; without device-side get_next samples the transfer to the "
 				"device and the device fetch cannot be judged.", d->host.empty, d->host.samples, pct);
 	}
@@ -174,16 +176,18 @@ static void md_pipeline(struct pt_hints *h, const struct pt_ds_dev *d, const str
 		pt_ds_sb_printf(&msg, "The dataset pipeline is limited by %s.", all.s);
 		if (any_gap)
 			pt_ds_sb_printf(&msg, " %s: each consumes more slowly than its inputs produce, its output queue more "
-					"than %g emptier than a queue feeding it.", gap.s, k->pl_delta);
+					"than " PT_TEXT_FRAC " emptier than a queue feeding it.", gap.s, k->pl_delta);
 		if (any_leaf)
-			pt_ds_sb_printf(&msg, " %s: each is a source op that keeps its output queue below %g full, so it "
+			pt_ds_sb_printf(&msg, " %s: each is a source op that keeps its output queue below " PT_TEXT_FRAC " full, so it "
 					"does not read fast enough to fill the pipeline.", leaf.s, low);
 	} else if (!strcmp(first->queue_reason, "all_low")) {
-		pt_ds_sb_printf(&msg, "Every dataset pipeline op keeps its output queue below %g full: the source ops %s do "
+		pt_ds_sb_printf(&msg, "Every dataset pipeline op keeps its output queue below " PT_TEXT_FRAC " full: "
+				"the source ops %s do "
 				"not read fast enough to fill the pipeline.", low, all.s);
 	} else {
-		pt_ds_sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below %g full while "
-				"every queue feeding it is at least %g full, so it consumes more slowly than its inputs "
+		pt_ds_sb_printf(&msg, "The dataset pipeline is limited by %s: each keeps its output queue below "
+				PT_TEXT_FRAC " full while "
+				"every queue feeding it is at least " PT_TEXT_FRAC " full, so it consumes more slowly than its inputs "
 				"produce.", all.s, low, k->pl_high);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -244,7 +248,8 @@ static void md_cpu_busy(struct pt_hints *h, const struct pt_ds_dev *d, const str
 	if (!(busy > k->cpu_busy_pct))
 		return;
 	struct pt_ds_sb msg = { 0 }, ev = { 0 };
-	pt_ds_sb_printf(&msg, "Host CPUs are %.1f%% busy on average (threshold %g%%): data-pipeline workers compete for CPU "
+	pt_ds_sb_printf(&msg, "Host CPUs are " PT_TEXT_FRAC "%% busy on average (threshold " PT_TEXT_FRAC "%%): "
+			"data-pipeline workers compete for CPU "
 			"time; adding workers will not help, lighter preprocessing or fewer competing threads may.", busy,
 			k->cpu_busy_pct);
 	ev_f(&ev, "busy", busy);
@@ -284,17 +289,17 @@ static void md_op(struct pt_hints *h, const struct pt_ds_dev *d, const struct pt
 		double v = 0, th = 0;
 		if (rule == 0 && o->has_cpw) {
 			if (o->cpw > k->op_cpu_high_pct) {
-				pt_ds_sb_printf(&msg, "%s uses %.1f%% CPU per worker: it is CPU-bound; more than %" PRId64
+				pt_ds_sb_printf(&msg, "%s uses " PT_TEXT_FRAC "%% CPU per worker: it is CPU-bound; more than %" PRId64
 						" workers may help", nm.s, o->cpw, o->md->num_workers);
 				metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_high_pct;
 			} else if (o->cpw < k->op_cpu_low_pct && o->md->num_workers > 1) {
-				pt_ds_sb_printf(&msg, "%s uses only %.1f%% CPU per worker: its %" PRId64
+				pt_ds_sb_printf(&msg, "%s uses only " PT_TEXT_FRAC "%% CPU per worker: its %" PRId64
 						" workers are mostly idle", nm.s, o->cpw, o->md->num_workers);
 				metric = "cpu_per_worker", v = o->cpw, th = k->op_cpu_low_pct;
 			}
 		} else if (rule == 1 && !pt_ds_disp_is(o, "Batch") && o != &d->ops[d->root]) {
 			if (!o->kids.n && o->has_usage && o->usage * 100 < k->op_leaf_usage_pct) {
-				pt_ds_sb_printf(&msg, "%s fills only %.1f%% of its output queue: reading is slow, more "
+				pt_ds_sb_printf(&msg, "%s fills only " PT_TEXT_FRAC "%% of its output queue: reading is slow, more "
 						"than %" PRId64 " workers may help", nm.s, o->usage * 100,
 						o->md->num_workers);
 				metric = "output_usage_pct", v = o->usage * 100, th = k->op_leaf_usage_pct;
@@ -304,13 +309,13 @@ static void md_op(struct pt_hints *h, const struct pt_ds_dev *d, const struct pt
 				double ep = 100.0 * (double)c->empty / (double)c->samples;
 				if (ep > k->op_devq_empty_pct) {
 					sev = "warn";
-					pt_ds_sb_printf(&msg, "%s: the host pipeline left the device queue empty %.1f%% of "
+					pt_ds_sb_printf(&msg, "%s: the host pipeline left the device queue empty " PT_TEXT_FRAC "%% of "
 							"the time, and the device waits whenever it is empty", nm.s, ep);
 					metric = "input_empty_pct", v = ep, th = k->op_devq_empty_pct;
 				}
 			} else if (o->has_in && o->has_usage &&
 				   o->in_usage * 100 - o->usage * 100 > k->op_queue_gap_pts) {
-				pt_ds_sb_printf(&msg, "%s: input queue %.1f%% full, output %.1f%%: the child produces "
+				pt_ds_sb_printf(&msg, "%s: input queue " PT_TEXT_FRAC "%% full, output " PT_TEXT_FRAC "%%: the child produces "
 						"faster than %s consumes; with low CPU use, try a larger prefetch_size "
 						"or more workers", nm.s, o->in_usage * 100, o->usage * 100, nm.s);
 				metric = "usage_gap_pts", v = o->in_usage * 100 - o->usage * 100;
@@ -341,10 +346,10 @@ static void md_bottleneck_op(struct pt_hints *h, const struct pt_ds_dev *d, cons
 		snprintf(scope, sizeof(scope), "op:%s", nm.s);
 		bool high = !strcmp(o->cpu_reason, "cpu_high");
 		if (high)
-			pt_ds_sb_printf(&msg, "%s is the likely pipeline bottleneck: it uses %.1f%% CPU per worker; raise "
+			pt_ds_sb_printf(&msg, "%s is the likely pipeline bottleneck: it uses " PT_TEXT_FRAC "%% CPU per worker; raise "
 					"num_parallel_workers above %" PRId64 ".", nm.s, o->cpw, o->md->num_workers);
 		else
-			pt_ds_sb_printf(&msg, "%s is the likely pipeline bottleneck: low CPU use (%.1f%% per worker) with "
+			pt_ds_sb_printf(&msg, "%s is the likely pipeline bottleneck: low CPU use (" PT_TEXT_FRAC "%% per worker) with "
 					"abnormal queue usage; try a larger prefetch_size.", nm.s, o->cpw);
 		if (o->cpu_rule == 2)
 			pt_ds_sb_printf(&msg, " (primary)");

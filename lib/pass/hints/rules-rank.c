@@ -75,7 +75,8 @@ static void memory_hint(struct ctx *c, int64_t rank, const char *scope, uint32_t
 	struct pt_hint *x = hx_fire(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, PT_SEV_WARN, "peak_pct", "pct", p,
 				    c->k->memory_peak_pct);
 	double gib = 1024.0 * 1024.0 * 1024.0;
-	x->message = hx_msg("Device %" PRIu32 " peaked at %.2f GiB, %.1f%% of its %.2f GiB (threshold %.1f%%). "
+	x->message = hx_msg("Device %" PRIu32 " peaked at " PT_TEXT_FRAC " GiB, " PT_TEXT_FRAC "%% of its "
+			    PT_TEXT_FRAC " GiB (threshold " PT_TEXT_FRAC "%%). "
 			    "Activation checkpointing or mixed precision frees memory for larger batches; this "
 			    "close to capacity, allocator retries and out-of-memory failures become likely.",
 			    did, (double)peak / gib, p, (double)cap / gib, c->k->memory_peak_pct);
@@ -348,7 +349,7 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	if ((int64_t)d0->cc_major >= k->tc_min_cc && tc == 0 && elig > 0) {
 		struct pt_hint *x = hx_fire(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", PT_SEV_INFO, "eligible_pct", "pct", ep,
 					    0);
-		x->message = hx_msg("Operators that could use Tensor Cores launch %.1f%% of operator kernel time, yet no "
+		x->message = hx_msg("Operators that could use Tensor Cores launch " PT_TEXT_FRAC "%% of operator kernel time, yet no "
 				    "Tensor Core kernel ran (compute capability %u.%u). Mixed precision (FP16/BF16) would let "
 				    "them.", ep, d0->cc_major, d0->cc_minor);
 		pt_hint_ev_dbl(x, "eligible_pct", ep);

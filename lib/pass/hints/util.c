@@ -62,8 +62,7 @@ char *hx_msg(const char *fmt, ...)
 
 const char *hx_ftime(const struct ctx *c, char *b, int64_t ns)
 {
-	snprintf(b, 48, "%.2f %s", (double)ns / (double)c->o->unit_div, c->o->unit_name);
-	return b;
+	return pt_time_text(b, ns, c->o->unit);
 }
 
 struct pt_hint *hx_fire(struct ctx *c, enum pt_hint_rule rule, int64_t rank, const char *scope,

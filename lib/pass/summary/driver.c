@@ -13,6 +13,7 @@
 
 #include "pass/summary/view.h"
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 const char *const pt_summary_view_names[] = { "device", "overview", "model",  "distributed", "operator",
@@ -211,6 +212,9 @@ int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, st
 	u->buf = pt_xmalloc(nr * SB__N * SUM_BATCH * sizeof(*u->buf));
 	u->nbuf = pt_xcalloc(nr * SB__N, sizeof(*u->nbuf));
 	u->seen = pt_xcalloc(nr, sizeof(*u->seen));
+	pt_sel_found_init(&u->found, &o->sel);
+	u->found.step_records = m->steps.n > 0;
+	pt_sel_found_devices(&u->found, m);
 	return 0;
 }
 
@@ -239,7 +243,21 @@ void sum_run_events(struct run *u)
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
 	bool all = u->need & SV_ALL;
+	/* the span of the data, for a --time-window (pt_sel_report), from every event as they come */
+	if (u->o->sel.window_given) {
+		int64_t o0 = u->g.sel.origin;
+		for (size_t i = 0; i < ev->n; i++)
+			pt_sel_found_span(&u->found, ev->start[i] - o0, ev->start[i] + ev->dur[i] - o0);
+	}
+	/* the host ranges a --step-pattern might name, of every device (pt_sel_report) */
+	if (u->o->sel.step_pattern && !u->found.step_records)
+		for (size_t i = 0; i < ev->n && !u->found.range_match; i++)
+			if (ev->kind[i] == PT_EV_RANGE)
+				pt_sel_found_range(&u->found, &u->g.step_re, pt_model_strget(m, ev->name[i]));
+	bool whole = !u->g.scan; /* the model in memory; streamed, its reader reports the progress */
 	for (size_t i = 0; i < ev->n; i++) {
+		if (whole)
+			pt_progress_tick("summing the events", i, ev->n);
 		uint32_t k = u->dev_rank[m->tracks.v[ev->track[i]].device];
 		if (!k)
 			continue;
@@ -320,22 +338,13 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 	/* what the selection found: the steps of every rank, the span of the data */
 	const struct ctx *g = &u->g;
 	int64_t o0 = g->sel.origin;
-	pt_sel_found_init(&out->found, &o->sel);
+	out->found = u->found;
 	for (size_t k = 0; k < u->ranks.n; k++)
 		for (size_t i = 0; i < u->ranks.v[k].nw; i++) {
 			const struct win *w = &u->ranks.v[k].w[i];
 			pt_sel_found_step(&out->found, w->num, true, w->s - o0);
 			pt_sel_found_span(&out->found, w->s - o0, w->e - o0);
 		}
-	if (g->scan) {
-		for (size_t d = 0; d < g->m->devices.n; d++)
-			if (g->scan->lo[d] <= g->scan->hi[d])
-				pt_sel_found_span(&out->found, g->scan->lo[d] - o0, g->scan->hi[d] - o0);
-	} else {
-		const struct pt_events *ev = &g->m->events;
-		for (size_t i = 0; i < ev->n; i++)
-			pt_sel_found_span(&out->found, ev->start[i] - o0, ev->start[i] + ev->dur[i] - o0);
-	}
 	out->cov = pt_xcalloc(u->ranks.n + 1, sizeof(*out->cov));
 	for (size_t k = 0; k < u->ranks.n; k++) {
 		const struct rank *r = &u->ranks.v[k];

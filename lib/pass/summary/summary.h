@@ -345,6 +345,7 @@ struct run {
 	uint32_t *buf;    /* per rank, SB__N lists of SUM_BATCH */
 	size_t *nbuf;     /* per rank, SB__N counts */
 	size_t *seen;     /* per rank, events since its last batch */
+	struct pt_sel_found found; /* the host ranges --step-pattern saw (sum_run_events), for out->found */
 };
 
 /* ---- small helpers, inline (the per-event paths call them) ---- */

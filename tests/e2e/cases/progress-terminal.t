@@ -32,3 +32,22 @@ run "PROFTOOL_PROGRESS_DELAY=0 proftool steps p.ptm 2>&1 >/dev/null | wc -c"
 run 'term "$PROFTOOL summary $SRC/testdata/kineto/real-torch2.11-h200-loop.pt.trace.json.gz --view kernel" | grep -c "^proftool: reading .real-torch2.11-h200-loop.pt.trace.json.gz.: 100%"'
 proftool-gen nsys "$SRC/testdata/nsys/train.nsysdesc" -o train.sqlite >/dev/null
 run 'term "$PROFTOOL summary train.sqlite --view kernel" | grep -c "^proftool: reading SQLite rows: "'
+# every command that reads a model or a job draws a progress line on a terminal (issue #25 point 9),
+# and with standard error not a terminal no progress byte at all (no "\r", no ESC; a command's own
+# messages stay). "drawn" when at least one line was drawn, "silent" when no byte of one was sent.
+lines() { script -qec "PROFTOOL_PROGRESS_DELAY=0 $*" /dev/null | tr '\r' '\n' | sed 's/\x1b/<ESC>/g'; }
+export -f lines
+for c in "dataset p.ptm" "export --table kernels p.ptm --format csv -o k.csv" "perf p.ptm" "flops p.ptm" \
+	"memory p.ptm" "diff p.ptm p.ptm" "timeline p.ptm -o t.json" "steps p.ptm" "hints p.ptm" "summary job" \
+	"info p.ptm"; do
+	run "lines '\"\$PROFTOOL\" $c >/dev/null' | grep -q '^proftool: [a-z][^:]*: .*<ESC>\[K$' && echo drawn"
+	run "PROFTOOL_PROGRESS_DELAY=0 proftool $c 2>&1 >/dev/null | tr '\r\033' '@@' | grep -q @ || echo silent"
+done
+# the work after the read has lines of its own (each drawn at once, as the line before was erased
+# when the read ended): the in-memory summary sums its events; a raw job's summary replays the
+# events its import spilled (a job of over 262,144 events)
+run "lines '\"\$PROFTOOL\" summary p.ptm --in-memory >/dev/null' | grep -q '^proftool: summing the events: ' && echo drawn"
+run "lines '\"\$PROFTOOL\" summary job --in-memory >/dev/null' | grep -q '^proftool: summing the events: ' && echo drawn"
+proftool-gen "$SRC/tests/gen/bench-1g.desc" --hwts-bytes 32M -o big >/dev/null
+run "lines '\"\$PROFTOOL\" summary big >/dev/null' | grep -q '^proftool: reading the imported events: ' && echo drawn"
+run "PROFTOOL_PROGRESS_DELAY=0 proftool summary big 2>&1 >/dev/null | tr '\\r\\033' '@@' | grep -q @ || echo silent"
