@@ -106,6 +106,7 @@ struct cf {
 	size_t wcap, wlen, ra;
 	uint64_t woff;
 	struct pt_err *rerr; /* a read that failed or came short, for the caller */
+	bool scanning;       /* reading for pt_cupti_scan_buffer(): no progress reports */
 	PT_VEC(char) sbytes; /* the bytes of the STRINGS entries, interned on first use */
 	struct pt_diag *diag;
 	uint32_t version, pid, hflags;
@@ -203,6 +204,7 @@ uint32_t pt_cupti_track(struct pt_model *m, struct cf *f, uint32_t dev, enum pt_
 bool pt_cupti_times(struct cf *f, uint64_t s, uint64_t en, int64_t *start, int64_t *dur);
 uint32_t pt_cupti_ctx_device(struct cf *f, uint32_t ctx, bool *known);
 uint64_t pt_cupti_walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff);
+bool pt_cupti_scan_buffer(struct cf *f, uint64_t coff);
 
 /* import-cupti-ranges.c */
 struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr);

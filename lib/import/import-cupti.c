@@ -552,6 +552,19 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	f->join = pt_cjoin_new(m);
 	window_cap(f, PT_CUPTI_WINDOW);
 	f->ra = PT_CUPTI_WINDOW;
+	/* the ids the activities carry, so that the join keeps only the calls that
+	 * launched something (a few percent of the calls of a real trace) */
+	pt_cjoin_filter(f->join);
+	f->scanning = true;
+	for (size_t i = 0; i < f->buffers.n; i++) {
+		if (!pt_cupti_scan_buffer(f, f->buffers.v[i])) {
+			read_failed(f, e);
+			cf_free(f);
+			free(f);
+			return -1;
+		}
+	}
+	f->scanning = false;
 	pt_input_test_shrink(path);
 	for (size_t i = 0; i < f->buffers.n; i++) {
 		if (!pt_cupti_walk_buffer(m, f, f->buffers.v[i])) {

@@ -51,6 +51,8 @@ static uint32_t ref_find(const struct op *ops, size_t n, uint32_t corr, int64_t 
 
 /* ids 1 .. ncorr - 1 are drawn, and become id_base + id * id_stride (0 stays: no id) */
 static uint32_t id_base, id_stride = 1;
+/* the join told the activities' ids first (pt_cjoin_filter), as the CUPTI importer does */
+static bool filtered;
 
 /* n calls and activities of ncorr ids starting within span; op i is event ev[i], the events
  * between them (syncs, markers) are 0 to gap - 1 */
@@ -74,6 +76,14 @@ static void run_case_gaps(size_t n, uint32_t ncorr, int64_t span, uint32_t gap)
 	}
 	struct pt_model *m = pt_model_new();
 	struct pt_cjoin *j = pt_cjoin_new(m);
+	if (filtered) {
+		pt_cjoin_filter(j);
+		for (size_t i = 0; i < n; i++)
+			if (!ops[i].call) {
+				pt_cjoin_want(j, ops[i].corr);
+				pt_cjoin_want(j, ops[i].corr2);
+			}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct op *o = &ops[i];
 		if (o->call)
@@ -129,9 +139,8 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 
 /* Calls and activities in every order: repeated ids, driver and runtime calls of one id, copies
  * joined through their second id, activities before their calls and without any. */
-static void test_launch_join(void **state)
+static void launch_cases(void)
 {
-	(void)state;
 	for (int k = 0; k < 300; k++)
 		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
 	run_case(5000, 2000, 100000); /* mostly unique ids */
@@ -153,6 +162,22 @@ static void test_launch_join(void **state)
 	}
 	id_base = 0;
 	id_stride = 1;
+}
+
+static void test_launch_join(void **state)
+{
+	(void)state;
+	launch_cases();
+}
+
+/* The same when the join keeps only the calls whose id an activity carries (and counts the
+ * repeated ids of the others): the same links and counts. */
+static void test_launch_join_filtered(void **state)
+{
+	(void)state;
+	filtered = true;
+	launch_cases();
+	filtered = false;
 }
 
 /*
@@ -239,6 +264,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_join),
+		cmocka_unit_test(test_launch_join_filtered),
 		cmocka_unit_test(test_repeated_ids),
 		cmocka_unit_test(test_ranges),
 	};
