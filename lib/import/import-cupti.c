@@ -497,6 +497,7 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->mdata0);
 	pt_vec_free(&f->pending_sync);
 	pt_vec_free(&f->cuda_events);
+	pt_cupti_mem_pack_free(&f->gmem);
 	pt_vec_free(&f->sbytes);
 	free(f->win);
 	pt_err_free(f->rerr);
@@ -579,6 +580,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	struct range *rs = pt_cupti_build_ranges(m, f, &nr);
 	pt_cupti_join_ranges(f, rs, nr);
 	free(rs);
+	pt_cupti_mem_unpack(m, &f->gmem);
 	pt_cupti_name_threads(m, f);
 	stats(m, f);
 	cf_free(f);
