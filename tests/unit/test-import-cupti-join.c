@@ -139,9 +139,9 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 
 /* Calls and activities in every order: repeated ids, driver and runtime calls of one id, copies
  * joined through their second id, activities before their calls and without any. */
-static void launch_cases(void)
+static void launch_cases(int small)
 {
-	for (int k = 0; k < 300; k++)
+	for (int k = 0; k < small; k++)
 		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
 	run_case(5000, 2000, 100000); /* mostly unique ids */
 	run_case(3000, 40000000, 1000); /* ids beyond the dense range */
@@ -167,7 +167,7 @@ static void launch_cases(void)
 static void test_launch_join(void **state)
 {
 	(void)state;
-	launch_cases();
+	launch_cases(300);
 }
 
 /* The same when the join keeps only the calls whose id an activity carries (and counts the
@@ -176,7 +176,7 @@ static void test_launch_join_filtered(void **state)
 {
 	(void)state;
 	filtered = true;
-	launch_cases();
+	launch_cases(100);
 	filtered = false;
 }
 
