@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -82,6 +83,22 @@ static char *default_output(const char *path)
 	return r;
 }
 
+/* Where the compressed events wait for the rest of the model: beside the
+ * model file, or in $TMPDIR (else /tmp) when it is written to standard
+ * output or onto something other than a file. */
+static char *spill_dir(const char *out_path)
+{
+	struct stat st;
+	if (strcmp(out_path, "-") && (stat(out_path, &st) || S_ISREG(st.st_mode))) {
+		const char *sl = strrchr(out_path, '/');
+		if (!sl)
+			return pt_xstrdup(".");
+		return sl == out_path ? pt_xstrdup("/") : pt_xstrndup(out_path, (size_t)(sl - out_path));
+	}
+	const char *t = getenv("TMPDIR");
+	return pt_xstrdup(t && *t ? t : "/tmp");
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -105,8 +122,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_model *m = pt_model_new();
 	if (!in_memory) {
 		pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
-		if (compress)
+		if (compress) {
 			pt_ptm_spill_compress(m, jobs ? jobs : pt_pdeflate_default_threads());
+			char *dir = spill_dir(out_path);
+			pt_ptm_spill_to_file(m, dir);
+			free(dir);
+		}
 	}
 	int rc = pt_import(m, (const char *const *)argv + first, argc - first, &c.imp, &c.diag, &e);
 	if (rc) {

@@ -15,6 +15,7 @@
 
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
+#include "import/import-cupti-memory.h"
 #include "model/model.h"
 #include "support/hashmap.h"
 #include "support/vec.h"
@@ -106,6 +107,7 @@ struct cf {
 	size_t wcap, wlen, ra;
 	uint64_t woff;
 	struct pt_err *rerr; /* a read that failed or came short, for the caller */
+	bool scanning;       /* reading for pt_cupti_scan_buffer(): no progress reports */
 	PT_VEC(char) sbytes; /* the bytes of the STRINGS entries, interned on first use */
 	struct pt_diag *diag;
 	uint32_t version, pid, hflags;
@@ -158,6 +160,7 @@ struct cf {
 	struct pt_hashmap mdata0;   /* marker id -> payload bits (payloadKind 0, a double) */
 	PT_VEC(uint8_t) pending_sync; /* raw sync records, decoded after the context map is known */
 	PT_VEC(struct cuda_event) cuda_events;
+	struct pt_cupti_mem_pack gmem; /* MEMORY2 rows (import-cupti-memory.h) */
 	uint32_t sync_stride;
 	int64_t max_time;
 	/* counters */
@@ -203,6 +206,7 @@ uint32_t pt_cupti_track(struct pt_model *m, struct cf *f, uint32_t dev, enum pt_
 bool pt_cupti_times(struct cf *f, uint64_t s, uint64_t en, int64_t *start, int64_t *dur);
 uint32_t pt_cupti_ctx_device(struct cf *f, uint32_t ctx, bool *known);
 uint64_t pt_cupti_walk_buffer(struct pt_model *m, struct cf *f, uint64_t coff);
+bool pt_cupti_scan_buffer(struct cf *f, uint64_t coff);
 
 /* import-cupti-ranges.c */
 struct range *pt_cupti_build_ranges(struct pt_model *m, struct cf *f, size_t *nr);

@@ -35,6 +35,19 @@ struct bits {
 	uint32_t *rank; /* by word: the set bits before it (pt_cjoin_finish) */
 };
 
+/*
+ * A set of correlation ids: a bitmap over the ids below cap, grown (to twice
+ * the id) only while it stays within 32 ids a member (4 bytes a member), the
+ * other ids in an open-addressing table of 4-byte slots at most three
+ * quarters full. Memory follows the members, not the largest id.
+ */
+struct idset {
+	uint64_t *bits;
+	size_t cap, n; /* cap: ids the bitmap covers (a multiple of 64); n: members */
+	uint32_t *s;   /* the others; 0 = empty (0 is never a member) */
+	size_t scap, sn;
+};
+
 struct pt_cjoin {
 	struct pt_model *m;
 	uint32_t ev0, evn; /* the first event joined, and the events from it seen so far */
@@ -76,7 +89,101 @@ struct pt_cjoin {
 	struct pt_hashmap far;
 	PT_VEC(struct waiting) wait;
 	uint64_t corr_dup;
+	/* pt_cjoin_filter(): only the calls whose id is in `want` are kept; `seen`
+	 * holds the id of every call (runtime, driver) to count the repeated ones */
+	bool filter;
+	struct idset want, seen[2];
 };
+
+#define IDSET_MIN (1u << 20) /* the bitmap may always cover the ids below this (128 KiB) */
+
+static inline size_t id_hash(uint32_t id, size_t cap)
+{
+	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+static bool idset_has(const struct idset *t, uint32_t id)
+{
+	if (id < t->cap)
+		return t->bits[id / 64] >> (id % 64) & 1;
+	if (!t->scap)
+		return false;
+	for (size_t i = id_hash(id, t->scap);; i = (i + 1) & (t->scap - 1)) {
+		if (t->s[i] == id)
+			return true;
+		if (!t->s[i])
+			return false;
+	}
+}
+
+/* Put id (not a member, not below cap) in the table. */
+static void idset_put(struct idset *t, uint32_t id)
+{
+	if ((t->sn + 1) * 4 > t->scap * 3) {
+		size_t nc = t->scap ? t->scap * 2 : 1024;
+		uint32_t *ns = pt_xcalloc(nc, sizeof(*ns));
+		for (size_t i = 0; i < t->scap; i++)
+			if (t->s[i]) {
+				size_t k = id_hash(t->s[i], nc);
+				while (ns[k])
+					k = (k + 1) & (nc - 1);
+				ns[k] = t->s[i];
+			}
+		free(t->s);
+		t->s = ns;
+		t->scap = nc;
+	}
+	size_t k = id_hash(id, t->scap);
+	while (t->s[k])
+		k = (k + 1) & (t->scap - 1);
+	t->s[k] = id;
+	t->sn++;
+}
+
+/* Add id (!= 0) to t; true when it was a member already. */
+static bool idset_add(struct idset *t, uint32_t id)
+{
+	if (idset_has(t, id))
+		return true;
+	t->n++;
+	if (id >= t->cap && (uint64_t)id < 32 * (uint64_t)t->n + IDSET_MIN) {
+		size_t nc = t->cap ? t->cap : 4096;
+		while (nc <= id)
+			nc *= 2;
+		uint64_t *b = pt_xcalloc(nc / 64, sizeof(*b));
+		if (t->cap)
+			memcpy(b, t->bits, t->cap / 8);
+		free(t->bits);
+		t->bits = b;
+		t->cap = nc;
+		if (t->sn) { /* the table's ids that the bitmap now covers move to it */
+			uint32_t *os = t->s;
+			size_t oc = t->scap;
+			t->s = NULL;
+			t->scap = t->sn = 0;
+			for (size_t i = 0; i < oc; i++) {
+				uint32_t x = os[i];
+				if (x && x < nc)
+					b[x / 64] |= UINT64_C(1) << (x % 64);
+				else if (x)
+					idset_put(t, x);
+			}
+			free(os);
+		}
+	}
+	if (id < t->cap)
+		t->bits[id / 64] |= UINT64_C(1) << (id % 64);
+	else
+		idset_put(t, id);
+	return false;
+}
+
+static void idset_free(struct idset *t)
+{
+	free(t->bits);
+	free(t->s);
+	memset(t, 0, sizeof(*t));
+}
 
 static void grow(struct bits *b, size_t n)
 {
@@ -279,8 +386,27 @@ static void share(struct pt_cjoin *j, uint32_t c, uint32_t corr, uint32_t prev)
 	j->shared_bit.v[w] |= UINT64_C(1) << (c % 64);
 }
 
+void pt_cjoin_filter(struct pt_cjoin *j)
+{
+	j->filter = true;
+}
+
+void pt_cjoin_want(struct pt_cjoin *j, uint32_t corr)
+{
+	if (corr)
+		idset_add(&j->want, corr);
+}
+
 void pt_cjoin_call(struct pt_cjoin *j, bool drv, uint32_t corr, uint32_t ev, uint32_t track, int64_t start)
 {
+	if (j->filter) { /* a call that no activity names is only counted */
+		if (!corr)
+			return;
+		if (idset_add(&j->seen[drv], corr))
+			j->corr_dup++;
+		if (!idset_has(&j->want, corr))
+			return;
+	}
 	uint32_t c = (uint32_t)j->ncalls++;
 	mark(j, &j->callbit, ev);
 	if (c % BLOCK == 0)
@@ -296,7 +422,7 @@ void pt_cjoin_call(struct pt_cjoin *j, bool drv, uint32_t corr, uint32_t ev, uin
 		return;
 	uint32_t *v = head_slot(j, drv, corr, true);
 	if (*v) { /* a repeated id: both calls are joined again at the end */
-		j->corr_dup++;
+		j->corr_dup += !j->filter; /* (else counted above) */
 		share(j, *v - 1, corr, 0);
 		share(j, c, corr, *v);
 	} else if (!drv) { /* a runtime call wins the id of a driver call */
@@ -526,6 +652,9 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 {
 	memset(st, 0, sizeof(*st));
 	st->corr_dup = j->corr_dup;
+	idset_free(&j->want);
+	idset_free(&j->seen[0]);
+	idset_free(&j->seen[1]);
 	build_reps(j);
 	/* each activity's call; one without a call leaves the activity map */
 	size_t out = 0, w = 0, at = 0;
@@ -635,5 +764,8 @@ void pt_cjoin_free(struct pt_cjoin *j)
 	pt_hashmap_free(&j->far);
 	pt_vec_free(&j->wait);
 	pt_vec_free(&j->act);
+	idset_free(&j->want);
+	idset_free(&j->seen[0]);
+	idset_free(&j->seen[1]);
 	free(j);
 }

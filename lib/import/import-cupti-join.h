@@ -39,6 +39,16 @@ struct pt_cjoin_stats {
 
 /* A join for one dump: its links are m->links from m->links.n on. */
 struct pt_cjoin *pt_cjoin_new(struct pt_model *m);
+/*
+ * A join that knows beforehand which correlation ids its activities carry
+ * (the CUPTI importer reads a dump's activities once before its records):
+ * after pt_cjoin_filter(), only the calls whose id pt_cjoin_want() named are
+ * kept; the others, most calls of a real trace, are only counted (repeated
+ * ids) and cost a bit in a bitmap of the ids, not 10 to 20 bytes each. An
+ * activity whose id was not wanted then finds no call.
+ */
+void pt_cjoin_filter(struct pt_cjoin *j);
+void pt_cjoin_want(struct pt_cjoin *j, uint32_t corr);
 /* An API call: event index ev on host-thread track `track`; drv: a driver call. */
 void pt_cjoin_call(struct pt_cjoin *j, bool drv, uint32_t corr, uint32_t ev, uint32_t track, int64_t start);
 /* A GPU activity (event index ev): corr2 is its runtimeCorrelationId (copies), tried when corr has no call. */

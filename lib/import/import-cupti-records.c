@@ -157,7 +157,8 @@ static const uint8_t *at(struct cf *f, uint64_t off, size_t len)
 		}
 		f->wlen += (size_t)n;
 	}
-	pt_progress_report(f->path, off + f->wlen, f->size);
+	if (!f->scanning)
+		pt_progress_report(f->path, off + f->wlen, f->size);
 	return f->win;
 }
 
@@ -440,7 +441,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 			cm.mem.time = t;
 			cm.mem.name = cm.name_id ? mstr(m, f, cm.name_id, raw) : 0;
 			cm.mem.source = cm.source_id ? mstr(m, f, cm.source_id, raw) : 0;
-			pt_model_add_gpu_mem(m, &cm.mem);
+			pt_cupti_mem_pack(&f->gmem, &cm.mem); /* to m->gpu_mem after the join (import-cupti.c) */
 		} else {
 			cm.pool.device = gd;
 			cm.pool.time = t;
@@ -453,6 +454,39 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		 * GRAPH_TRACE, MEMCPY2 handled above): counted */
 		break;
 	}
+}
+
+/*
+ * The correlation ids that the activities of the BUFFER chunk at coff carry,
+ * to the join's wanted ids (the records as pt_cupti_walk_buffer() frames
+ * them, silently); false when the file could not be read (f->rerr).
+ */
+bool pt_cupti_scan_buffer(struct cf *f, uint64_t coff)
+{
+	const uint8_t *p = at(f, coff + 16, 32);
+	if (!p)
+		return false;
+	uint64_t valid = pt_le64(p + 8), off = 0, b = coff + 48;
+	while (valid - off >= 4) {
+		const uint8_t *r = at(f, b + off, 4);
+		if (!r)
+			return false;
+		uint32_t k = pt_le32(r);
+		uint32_t s = k < PT_CK__MAX ? f->stride[k] : 0;
+		if (!s || off + s > valid)
+			break;
+		bool act = k == PT_CK_KERNEL || k == PT_CK_CONCURRENT_KERNEL || k == PT_CK_MEMCPY || k == PT_CK_MEMCPY2 ||
+			   k == PT_CK_MEMSET || k == PT_CK_SYNCHRONIZATION;
+		if (act && f->lay[k]) {
+			if (!(r = at(f, b + off, s)))
+				return false;
+			pt_cjoin_want(f->join, (uint32_t)get(r, f->fo[k][F_CORR]));
+			if (k == PT_CK_MEMCPY)
+				pt_cjoin_want(f->join, (uint32_t)get(r, f->fo[k][F_CORR2]));
+		}
+		off += s;
+	}
+	return true;
 }
 
 /* Decode the records of the BUFFER chunk at coff; returns the offset of its end, 0 when the file

@@ -497,6 +497,7 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->mdata0);
 	pt_vec_free(&f->pending_sync);
 	pt_vec_free(&f->cuda_events);
+	pt_cupti_mem_pack_free(&f->gmem);
 	pt_vec_free(&f->sbytes);
 	free(f->win);
 	pt_err_free(f->rerr);
@@ -552,6 +553,19 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	f->join = pt_cjoin_new(m);
 	window_cap(f, PT_CUPTI_WINDOW);
 	f->ra = PT_CUPTI_WINDOW;
+	/* the ids the activities carry, so that the join keeps only the calls that
+	 * launched something (a few percent of the calls of a real trace) */
+	pt_cjoin_filter(f->join);
+	f->scanning = true;
+	for (size_t i = 0; i < f->buffers.n; i++) {
+		if (!pt_cupti_scan_buffer(f, f->buffers.v[i])) {
+			read_failed(f, e);
+			cf_free(f);
+			free(f);
+			return -1;
+		}
+	}
+	f->scanning = false;
 	pt_input_test_shrink(path);
 	for (size_t i = 0; i < f->buffers.n; i++) {
 		if (!pt_cupti_walk_buffer(m, f, f->buffers.v[i])) {
@@ -566,6 +580,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	struct range *rs = pt_cupti_build_ranges(m, f, &nr);
 	pt_cupti_join_ranges(f, rs, nr);
 	free(rs);
+	pt_cupti_mem_unpack(m, &f->gmem);
 	pt_cupti_name_threads(m, f);
 	stats(m, f);
 	cf_free(f);

@@ -1,11 +1,15 @@
 /* Writing the .ptm model file, streamed chunk by chunk (see ptm.h): the chunk encoder, the
  * header, devices, ops, steps and events; the side tables are ptm-write-tables.c. */
+#define _GNU_SOURCE /* O_TMPFILE, mkostemp */
 #include "model/ptm.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "model/model.h"
@@ -387,6 +391,12 @@ struct pt_spill {
 	size_t ntx;
 	PT_VEC(uint8_t) z;
 	bool taken; /* a writer took the compressor over: the spilled events are gone */
+	/* pt_ptm_spill_to_file(): z's bytes go to an unnamed temporary file
+	 * instead (flen of them so far; ferr: the errno of a write that failed) */
+	bool file;
+	int fd, ferr;
+	uint64_t flen;
+	char *dir; /* for messages */
 };
 
 /* Add the events [b, b + n) of ev to the per-track records x (nx of them,
@@ -505,13 +515,46 @@ static void put_event_batch(struct writer *w, const struct pt_events *ev, size_t
 	pt_ptm_put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
 }
 
-/* Compressed bytes of a spill go to its memory. */
+/* Compressed bytes of a spill go to its memory, or its file. */
 static int to_vec(void *ctx, const void *p, size_t n)
 {
 	struct pt_spill *sp = ctx;
+	if (sp->file) {
+		for (size_t k = 0; k < n && !sp->ferr;) {
+			ssize_t r = write(sp->fd, (const uint8_t *)p + k, n - k);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				sp->ferr = r < 0 ? errno : ENOSPC;
+			else
+				k += (size_t)r;
+		}
+		sp->flen += n;
+		return sp->ferr ? -1 : 0;
+	}
 	pt_vec_reserve(&sp->z, sp->z.n + n);
 	memcpy(sp->z.v + sp->z.n, p, n);
 	sp->z.n += n;
+	return 0;
+}
+
+static int spill_file_error(const struct pt_spill *sp, int err, struct pt_err **e)
+{
+	return pt_err_errno(e, err, "cannot %s the temporary file of the model's events in '%s'",
+			    sp->ferr ? "write" : "read", sp->dir);
+}
+
+/* The bytes [off, off + n) of a spill's file to buf; 0, or an errno. */
+static int spill_file_read(const struct pt_spill *sp, uint64_t off, uint8_t *buf, size_t n)
+{
+	for (size_t k = 0; k < n;) {
+		ssize_t r = pread(sp->fd, buf + k, n - k, (off_t)(off + k));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? errno : EIO;
+		k += (size_t)r;
+	}
 	return 0;
 }
 
@@ -528,8 +571,23 @@ static void second_part(struct writer *w, struct pt_spill *sp, int jobs)
 	if (pt_pdeflate_end(w->pz, false, &w->adler0, NULL, w->ze))
 		w->zerr = 1;
 	if (sp && sp->w.pz) {
-		if (sp->z.n)
+		if (sp->file) { /* the file's bytes, through a buffer of a block */
+			size_t bl = sp->flen < PT_PTM_ZBLOCK ? (size_t)sp->flen : PT_PTM_ZBLOCK;
+			uint8_t *buf = pt_xmalloc(bl ? bl : 1);
+			int err = sp->ferr;
+			for (uint64_t o = 0; o < sp->flen && !err; o += bl) {
+				size_t n = sp->flen - o < bl ? (size_t)(sp->flen - o) : bl;
+				if (!(err = spill_file_read(sp, o, buf, n)))
+					pt_out_write(w->o, buf, n);
+			}
+			free(buf);
+			if (err) {
+				spill_file_error(sp, err, w->ze);
+				w->zerr = 1;
+			}
+		} else if (sp->z.n) {
 			pt_out_write(w->o, sp->z.v, sp->z.n);
+		}
 		pt_vec_free(&sp->z);
 		pt_pdeflate_set_sink(sp->w.pz, to_out, w->o);
 		w->pz = sp->w.pz;
@@ -608,6 +666,26 @@ void pt_ptm_spill_compress(struct pt_model *m, int jobs)
 	sp->w.to_mem = false;
 }
 
+void pt_ptm_spill_to_file(struct pt_model *m, const char *dir)
+{
+	struct pt_spill *sp = m->events.spill;
+	if (!sp || !sp->w.pz || sp->file || sp->z.n)
+		return;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) { /* a file system without unnamed files: a named one, removed at once */
+		char *t = pt_xasprintf("%s/.proftool-events-XXXXXX", dir);
+		fd = mkostemp(t, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(t);
+		free(t);
+	}
+	if (fd < 0)
+		return; /* kept in memory */
+	sp->fd = fd;
+	sp->file = true;
+	sp->dir = pt_xstrdup(dir);
+}
+
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 {
 	if (sp && sp->taken)
@@ -617,7 +695,25 @@ int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 	struct pt_pdeflate *pz = sp->w.pz;
 	sp->w.pz = NULL;
 	sp->w.to_mem = true; /* from here on, as if it had never compressed */
-	if (pt_pdeflate_end(pz, true, NULL, NULL, e))
+	int zr0 = pt_pdeflate_end(pz, true, NULL, NULL, e);
+	if (sp->file) { /* back to memory: the file's bytes, then no file */
+		int err = sp->ferr;
+		if (!err && sp->flen > SIZE_MAX / 2)
+			err = EFBIG;
+		if (!err) {
+			pt_vec_reserve(&sp->z, sp->flen ? (size_t)sp->flen : 1);
+			if (!(err = spill_file_read(sp, 0, sp->z.v, (size_t)sp->flen)))
+				sp->z.n = (size_t)sp->flen;
+		}
+		close(sp->fd);
+		sp->file = false;
+		if (err) {
+			if (!zr0)
+				spill_file_error(sp, err, e);
+			return -1;
+		}
+	}
+	if (zr0)
 		return -1;
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
@@ -658,6 +754,9 @@ void pt_ptm_spill_free(struct pt_spill *s)
 	if (!s)
 		return;
 	pt_pdeflate_abort(s->w.pz);
+	if (s->file)
+		close(s->fd);
+	free(s->dir);
 	pt_vec_free(&s->z);
 	free(s->w.mem);
 	free(s->w.pbuf);

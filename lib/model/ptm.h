@@ -67,6 +67,13 @@ int pt_ptm_spill_undo(struct pt_model *m, struct pt_err **e);
  * only that is kept. pt_ptm_write() then writes them as they are, once: a
  * second write of the model fails. */
 void pt_ptm_spill_compress(struct pt_model *m, int jobs);
+/* Right after pt_ptm_spill_compress(): the compressed batches go to an
+ * unnamed temporary file in directory dir (removed when the spill is freed,
+ * or at exit whatever happens) instead of memory, so that an import holds no
+ * memory per event spilled. Where no file can be made there, they stay in
+ * memory. A write that fails (a full disk) fails pt_ptm_write() and
+ * pt_ptm_spill_inflate(), naming dir. */
+void pt_ptm_spill_to_file(struct pt_model *m, const char *dir);
 /* Bring a compressing spill's batches back to their plain form (for reading
  * them back); 0, or -1 with *e set. */
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e);

@@ -51,6 +51,8 @@ static uint32_t ref_find(const struct op *ops, size_t n, uint32_t corr, int64_t 
 
 /* ids 1 .. ncorr - 1 are drawn, and become id_base + id * id_stride (0 stays: no id) */
 static uint32_t id_base, id_stride = 1;
+/* the join told the activities' ids first (pt_cjoin_filter), as the CUPTI importer does */
+static bool filtered;
 
 /* n calls and activities of ncorr ids starting within span; op i is event ev[i], the events
  * between them (syncs, markers) are 0 to gap - 1 */
@@ -74,6 +76,14 @@ static void run_case_gaps(size_t n, uint32_t ncorr, int64_t span, uint32_t gap)
 	}
 	struct pt_model *m = pt_model_new();
 	struct pt_cjoin *j = pt_cjoin_new(m);
+	if (filtered) {
+		pt_cjoin_filter(j);
+		for (size_t i = 0; i < n; i++)
+			if (!ops[i].call) {
+				pt_cjoin_want(j, ops[i].corr);
+				pt_cjoin_want(j, ops[i].corr2);
+			}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct op *o = &ops[i];
 		if (o->call)
@@ -129,18 +139,20 @@ static void run_case(size_t n, uint32_t ncorr, int64_t span)
 
 /* Calls and activities in every order: repeated ids, driver and runtime calls of one id, copies
  * joined through their second id, activities before their calls and without any. */
-static void test_launch_join(void **state)
+/* big: the large cases run with n / big ops (1 = as written) */
+static void launch_cases(int small, bool gaps, size_t big)
 {
-	(void)state;
-	for (int k = 0; k < 300; k++)
+	for (int k = 0; k < small; k++)
 		run_case(1 + rnd(60), 1 + rnd(8), 1 + rnd(50));
-	run_case(5000, 2000, 100000); /* mostly unique ids */
-	run_case(3000, 40000000, 1000); /* ids beyond the dense range */
-	run_case(3000, 30, 4000000000); /* launch delays and call starts beyond int32 */
+	run_case(5000 / big, 2000, 100000); /* mostly unique ids */
+	run_case(3000 / big, 40000000, 1000); /* ids beyond the dense range */
+	run_case(3000 / big, 30, 4000000000); /* launch delays and call starts beyond int32 */
 	/* events between the calls and activities, far apart: the event maps' words and searches */
-	run_case_gaps(4000, 3000, 100000, 3);
-	run_case_gaps(4000, 50, 100000, 300);
-	run_case_gaps(20000, 20000, 1000000, 2);
+	if (gaps) {
+		run_case_gaps(4000, 3000, 100000, 3);
+		run_case_gaps(4000, 50, 100000, 300);
+		run_case_gaps(20000, 20000, 1000000, 2);
+	}
 	/* sparse ids (issue 30 item 3): straddling 2^25 and 2^26, spread to 2^32, mixing the dense
 	 * table with the hashed ids as the dense one grows over them */
 	const uint32_t bases[] = { (1u << 25) - 1000, (1u << 26) - 1500, 0, 4000000000u, 70000 };
@@ -148,11 +160,28 @@ static void test_launch_join(void **state)
 	for (size_t k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
 		id_base = bases[k];
 		id_stride = strides[k];
-		run_case(4000, 2000, 100000);
-		run_case(3000, 50, 1000);
+		run_case(4000 / big, 2000, 100000);
+		run_case(3000 / big, 50, 1000);
 	}
 	id_base = 0;
 	id_stride = 1;
+}
+
+static void test_launch_join(void **state)
+{
+	(void)state;
+	launch_cases(300, true, 1);
+}
+
+/* The same when the join keeps only the calls whose id an activity carries (and counts the
+ * repeated ids of the others): the same links and counts. */
+static void test_launch_join_filtered(void **state)
+{
+	(void)state;
+	filtered = true;
+	/* the event maps are the same: their cases once are enough; the others at half their size */
+	launch_cases(100, false, 2);
+	filtered = false;
 }
 
 /*
@@ -239,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_join),
+		cmocka_unit_test(test_launch_join_filtered),
 		cmocka_unit_test(test_repeated_ids),
 		cmocka_unit_test(test_ranges),
 	};
