@@ -344,9 +344,8 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 		}
 	bool from_ranges = ng > 0;
 	if (!from_ranges) {
-		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
-		ng = boundary_steps(m, r, am, &g);
-		pt_anchor_map_free(am);
+		r->am = pt_anchor_map_new(m, r->host); /* kept for the coverage and the table */
+		ng = boundary_steps(m, r, r->am, &g);
 	}
 	pt_sort(g, ng, sizeof(*g), cmp_gstep);
 	r->v = pt_xcalloc(ng ? ng : 1, sizeof(*r->v));
@@ -615,6 +614,7 @@ void pt_steps_info_free(struct pt_steps_info *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->r[i].v);
 		free(s->r[i].devs);
+		pt_anchor_map_free(s->r[i].am);
 	}
 	free(s->r);
 	memset(s, 0, sizeof(*s));
@@ -911,9 +911,10 @@ enum {
 	G_MEMSET, G_COMM, G_COMP, G_OVERLAP, G_CNO, G_FREE, G_NKERNEL, G_NMEMCPY, G_NMEMSET, G_NCOLS
 };
 
-/* Time figures of one set of windows. */
+/* Time figures of one set of windows; only the host ones (total, dataloader) without dev_figs. */
 static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32_t dev, bool has_dev,
-		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets)
+		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets,
+		      bool dev_figs)
 {
 	int64_t total = pt_ivset_measure(win);
 	pt_table_set_int(t, row, G_TOTAL, total);
@@ -923,6 +924,8 @@ static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32
 			v += pt_ivset_measure_in(dl, win->v[i].s, win->v[i].e);
 		pt_table_set_int(t, row, G_DATALOADER, v);
 	}
+	if (!dev_figs)
+		return;
 	int64_t m4[4] = { 0, 0, 0, 0 }; /* busy, kernel, memcpy, memset */
 	struct pt_breakdown b;
 	memset(&b, 0, sizeof(b));
@@ -981,7 +984,8 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		struct pt_ivset dl = { 0 };
 		pt_ivset_build(&dl, dlv.v, dlv.n);
 		free(dlv.v);
-		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
+		struct pt_anchor_map *own = r->am ? NULL : pt_anchor_map_new(m, r->host);
+		const struct pt_anchor_map *am = r->am ? r->am : own;
 		struct pt_ivset o = { 0 };
 		if (!si->filtered)
 			outside_set(r, &o);
@@ -1025,8 +1029,10 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 					continue;
 				size_t row = pt_table_add_row(t);
 				rowstep[nrows] = i;
-				/* device data over part of the steps: the avg row takes the covered ones */
-				complete[nrows++] = w->covered || !pt_steps_partly_covered(r);
+				/* device data over part of the steps: a step it does not reach has no device
+				 * figures (not zero ones), and the avg row takes the covered ones */
+				bool dev_figs = w->covered || !pt_steps_partly_covered(r);
+				complete[nrows++] = dev_figs;
 				pt_table_set_int(t, row, G_RANK, r->rank);
 				if (has_dev)
 					pt_table_set_int(t, row, G_DEVICE, m->devices.v[dev].id);
@@ -1035,8 +1041,8 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				pt_table_set_int(t, row, G_END, w->e);
 				struct pt_ival one = { w->s, w->e };
 				struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
-				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets);
-				for (size_t k = 0; k < 3; k++)
+				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets, dev_figs);
+				for (size_t k = 0; k < 3 && dev_figs; k++)
 					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)cnt[k]);
 			}
 			if (nrows) {
@@ -1056,7 +1062,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				if (has_dev)
 					pt_table_set_int(t, orow, G_DEVICE, m->devices.v[dev].id);
 				pt_table_set_str(t, orow, G_STEP, "outside", 7);
-				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets);
+				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets, true);
 				for (size_t k = 0; k < 3; k++)
 					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)(anc[k].n - inwin[k]));
 			}
@@ -1069,7 +1075,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		}
 		pt_ivset_free(&o);
 		pt_ivset_free(&dl);
-		pt_anchor_map_free(am);
+		pt_anchor_map_free(own);
 	}
 	return t;
 }
