@@ -1,5 +1,6 @@
 /*
- * Steps pass, part two: the launch anchors of GPU activities and the
+ * Steps pass, part two: the launch anchors of GPU activities (and the host
+ * a GPU device without a recorded process goes to, by its launches), and the
  * coverage of the kept steps by each rank's device data (issue #25 point 7;
  * proftool(1) OUTPUT, Coverage), with the notes that say it.
  */
@@ -60,6 +61,33 @@ void pt_anchor_map_free(struct pt_anchor_map *a)
 		return;
 	pt_hashmap_free(&a->corr);
 	free(a);
+}
+
+void pt_steps_vote_hosts(const struct pt_model *m, const uint32_t *hosts, size_t nh, const bool *by_pid,
+			 uint32_t *owner)
+{
+	size_t nd = m->devices.n;
+	struct pt_anchor_map **am = pt_xcalloc(nh, sizeof(*am));
+	for (size_t h = 0; h < nh; h++)
+		am[h] = pt_anchor_map_new(m, hosts[h]);
+	uint64_t *votes = pt_xcalloc(nd * nh, sizeof(*votes));
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!pt_steps_is_activity(ev->kind[i]) || !ev->corr[i])
+			continue;
+		uint32_t dv = m->tracks.v[ev->track[i]].device;
+		for (size_t h = 0; h < nh; h++)
+			if (pt_anchor_call(am[h], i) != SIZE_MAX)
+				votes[dv * nh + h]++;
+	}
+	for (size_t dv = 0; dv < nd; dv++)
+		for (size_t h = 1; h < nh && !by_pid[dv]; h++)
+			if (votes[dv * nh + h] > votes[dv * nh + owner[dv]])
+				owner[dv] = (uint32_t)h;
+	free(votes);
+	for (size_t h = 0; h < nh; h++)
+		pt_anchor_map_free(am[h]);
+	free(am);
 }
 
 /* ------------------------------------------------------------------------

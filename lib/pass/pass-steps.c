@@ -527,29 +527,8 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 				}
 			nvote += !by_pid[i];
 		}
-		if (nh > 1 && nvote) {
-			struct pt_anchor_map **am = pt_xcalloc(nh, sizeof(*am));
-			for (size_t h = 0; h < nh; h++)
-				am[h] = pt_anchor_map_new(m, hosts[h]);
-			uint64_t *votes = pt_xcalloc(nd * nh, sizeof(*votes));
-			const struct pt_events *ev = &m->events;
-			for (size_t i = 0; i < ev->n; i++) {
-				if (!pt_steps_is_activity(ev->kind[i]) || !ev->corr[i])
-					continue;
-				uint32_t dv = m->tracks.v[ev->track[i]].device;
-				for (size_t h = 0; h < nh; h++)
-					if (pt_anchor_call(am[h], i) != SIZE_MAX)
-						votes[dv * nh + h]++;
-			}
-			for (size_t dv = 0; dv < nd; dv++)
-				for (size_t h = 1; h < nh && !by_pid[dv]; h++)
-					if (votes[dv * nh + h] > votes[dv * nh + owner[dv]])
-						owner[dv] = (uint32_t)h;
-			free(votes);
-			for (size_t h = 0; h < nh; h++)
-				pt_anchor_map_free(am[h]);
-			free(am);
-		}
+		if (nh > 1 && nvote)
+			pt_steps_vote_hosts(m, hosts, nh, by_pid, owner);
 		/* rank numbers (summary.md §1): the ranks the processes record when
 		 * every host has a distinct one, else the order of the hosts */
 		size_t nr = nh ? nh : 1;
