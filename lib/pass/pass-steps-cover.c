@@ -169,7 +169,7 @@ void pt_steps_cover(const struct pt_model *m, struct pt_rank_steps *rs, size_t n
 		for (size_t k = 0; k < rs[r].ndevs; k++)
 			rank_of[rs[r].devs[k]] = (uint32_t)r;
 		/* a host is a CPU device: never one of the devices above */
-		if (!rs[r].ascend && rs[r].host != PT_NONE && !m->links.n && !rs[r].am) {
+		if (!rs[r].ascend && rs[r].ndevs && rs[r].host != PT_NONE && !m->links.n && !rs[r].am) {
 			rank_of[rs[r].host] = (uint32_t)r;
 			rs[r].am = pt_anchor_map_new(m, PT_NONE);
 			gather[r] = true;
