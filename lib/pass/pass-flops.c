@@ -78,6 +78,7 @@ struct ctx {
 	PT_VEC(struct item) items;
 	PT_VEC(struct exec) ex;
 	struct peak *peaks;   /* per device index */
+	size_t uncovered;     /* GPU operator ranges left out: in steps their rank's device data does not cover */
 };
 
 /* ---- helpers ---- */
@@ -319,6 +320,11 @@ static void gpu_items(struct ctx *c)
 		}
 		uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
 		rank = c->dev_rank[host];
+		/* a step whose device work the data lacks: its ranges' FLOPs would have no device time */
+		if (rank != UINT32_MAX && pt_steps_uncovered_at(&c->si.r[rank], m->events.start[r->ev])) {
+			c->uncovered++;
+			continue;
+		}
 		uint64_t key = (uint64_t)dev << 32 | m->events.name[r->ev];
 		if (r->shapes != UINT32_MAX) {
 			uint64_t *pr = pt_hashmap_put(&pairs, (uint64_t)m->events.name[r->ev] << 32 | r->shapes,
@@ -1052,6 +1058,8 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)
 		pt_steps_coverage_note(&c.si, "the model's step figures are over those", d);
+	else if (c.uncovered) /* GPU: the operator ranges of the other steps were left out */
+		pt_steps_coverage_note(&c.si, "the operators' FLOPs are over those", d);
 	if (!c.items.n && !c.sr.steps && !c.sr.window) { /* else: empty tables that say why */
 		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
 				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");

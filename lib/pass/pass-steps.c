@@ -20,6 +20,7 @@
  * start), times follow the clock (clipped to each window).
  */
 #include "pass/pass-steps.h"
+#include "pass/pass-steps-int.h"
 
 #include <inttypes.h>
 #include <regex.h>
@@ -142,59 +143,8 @@ static void span_add(struct pt_rank_steps *r, int64_t s, int64_t e)
 }
 
 /* ------------------------------------------------------------------------
- * anchors: GPU activity -> launching API call (by correlation id)
- */
-
-struct pt_anchor_map {
-	const struct pt_model *m;
-	struct pt_hashmap corr; /* corr -> API event index */
-};
-
-struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
-{
-	struct pt_anchor_map *a = pt_xcalloc(1, sizeof(*a));
-	a->m = m;
-	pt_hashmap_init(&a->corr);
-	if (host == PT_NONE)
-		return a;
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++)
-		if (ev->kind[i] == PT_EV_API && ev->corr[i] && m->tracks.v[ev->track[i]].device == host)
-			pt_hashmap_put(&a->corr, ev->corr[i], i, NULL); /* first call wins */
-	return a;
-}
-
-size_t pt_anchor_call(const struct pt_anchor_map *a, size_t i)
-{
-	const struct pt_events *ev = &a->m->events;
-	if (!ev->corr[i] || ev->kind[i] == PT_EV_API)
-		return SIZE_MAX;
-	uint64_t *v = pt_hashmap_get(&a->corr, ev->corr[i]);
-	return v ? (size_t)*v : SIZE_MAX;
-}
-
-int64_t pt_anchor_of(const struct pt_anchor_map *a, size_t i)
-{
-	size_t c = pt_anchor_call(a, i);
-	return c == SIZE_MAX ? a->m->events.start[i] : a->m->events.start[c];
-}
-
-void pt_anchor_map_free(struct pt_anchor_map *a)
-{
-	if (!a)
-		return;
-	pt_hashmap_free(&a->corr);
-	free(a);
-}
-
-/* ------------------------------------------------------------------------
  * step windows
  */
-
-static bool is_activity(uint8_t k)
-{
-	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET;
-}
 
 /* Cut overlapping windows (in start order) and count the cuts. */
 static void make_disjoint(struct pt_rank_steps *r, struct pt_diag *d)
@@ -394,9 +344,8 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 		}
 	bool from_ranges = ng > 0;
 	if (!from_ranges) {
-		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
-		ng = boundary_steps(m, r, am, &g);
-		pt_anchor_map_free(am);
+		r->am = pt_anchor_map_new(m, r->host); /* kept for the coverage and the table */
+		ng = boundary_steps(m, r, r->am, &g);
 	}
 	pt_sort(g, ng, sizeof(*g), cmp_gstep);
 	r->v = pt_xcalloc(ng ? ng : 1, sizeof(*r->v));
@@ -464,102 +413,6 @@ static void select_steps(struct pt_rank_steps *r, const struct pt_sel_res *sr)
 		struct pt_stepwin *w = &r->v[i];
 		w->kept = pt_sel_res_step(sr, w->num) && (!sr->window || (w->has_win && pt_sel_res_at(sr, w->s)));
 	}
-}
-
-static bool is_device_data(uint8_t k)
-{
-	return is_activity(k) || k == PT_EV_TASK || k == PT_EV_AICPU;
-}
-
-/* The span of each rank's device data, and the kept steps it meets. */
-static void coverage(const struct pt_model *m, struct pt_rank_steps *rs, size_t n)
-{
-	if (!n)
-		return;
-	size_t nd = m->devices.n ? m->devices.n : 1;
-	uint32_t *rank_of = pt_xmalloc(nd * sizeof(*rank_of));
-	for (size_t i = 0; i < nd; i++)
-		rank_of[i] = UINT32_MAX;
-	for (size_t r = 0; r < n; r++)
-		for (size_t k = 0; k < rs[r].ndevs; k++)
-			rank_of[rs[r].devs[k]] = (uint32_t)r;
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (!is_device_data(ev->kind[i]))
-			continue;
-		uint32_t r = rank_of[m->tracks.v[ev->track[i]].device];
-		/* Ascend ranks: their steps are device times. A GPU step is a host range whose kernels may
-		 * run after it ends: its coverage would need the launches (not measured yet) */
-		if (r == UINT32_MAX || !rs[r].ascend)
-			continue;
-		struct pt_rank_steps *x = &rs[r];
-		int64_t a = ev->start[i], b = ev->start[i] + ev->dur[i];
-		if (!x->has_dev) {
-			x->has_dev = true;
-			x->dev_s = a;
-			x->dev_e = b;
-		}
-		x->dev_s = a < x->dev_s ? a : x->dev_s;
-		x->dev_e = b > x->dev_e ? b : x->dev_e;
-	}
-	free(rank_of);
-	for (size_t r = 0; r < n; r++) {
-		struct pt_rank_steps *x = &rs[r];
-		for (size_t i = 0; i < x->n; i++) {
-			struct pt_stepwin *w = &x->v[i];
-			/* a window meets [dev_s, dev_e]; an instant window counts when inside it */
-			w->covered = x->has_dev && w->has_win &&
-				     (w->e > w->s ? w->s < x->dev_e && w->e > x->dev_s
-						  : w->s >= x->dev_s && w->s <= x->dev_e);
-			x->nkept += w->kept;
-			x->ncovered += w->kept && w->covered;
-		}
-	}
-}
-
-bool pt_steps_partly_covered(const struct pt_rank_steps *r)
-{
-	return r->has_dev && r->ncovered < r->nkept;
-}
-
-void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
-			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then)
-{
-	char where[96] = "";
-	if (covered && lo == hi)
-		snprintf(where, sizeof(where), "step %" PRId64 "; ", lo);
-	else if (covered)
-		snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
-	pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%sit spans %" PRId64 "-%" PRId64
-			" ns from the earliest event); %s",
-		     who, rank, covered, kept, where, a, b, then);
-}
-
-size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d)
-{
-	size_t n = 0;
-	for (size_t r = 0; r < si->n; r++) {
-		const struct pt_rank_steps *x = &si->r[r];
-		if (!pt_steps_partly_covered(x))
-			continue;
-		n++;
-		/* the covered steps: "steps 3-19" when they follow one another, else "steps 3-19 in part" */
-		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		size_t first = SIZE_MAX, last = 0;
-		for (size_t i = 0; i < x->n; i++)
-			if (x->v[i].kept && x->v[i].covered) {
-				lo = x->v[i].num < lo ? x->v[i].num : lo;
-				hi = x->v[i].num > hi ? x->v[i].num : hi;
-				first = first == SIZE_MAX ? i : first;
-				last = i;
-			}
-		bool runs = true;
-		for (size_t i = first; first != SIZE_MAX && i <= last && runs; i++)
-			runs = !x->v[i].kept || x->v[i].covered;
-		pt_steps_coverage_line(d, x->ascend ? "device" : "rank", x->rank, x->ncovered, x->nkept, lo, hi, runs,
-				       x->dev_s - si->origin, x->dev_e - si->origin, then);
-	}
-	return n;
 }
 
 int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
@@ -634,29 +487,8 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 				}
 			nvote += !by_pid[i];
 		}
-		if (nh > 1 && nvote) {
-			struct pt_anchor_map **am = pt_xcalloc(nh, sizeof(*am));
-			for (size_t h = 0; h < nh; h++)
-				am[h] = pt_anchor_map_new(m, hosts[h]);
-			uint64_t *votes = pt_xcalloc(nd * nh, sizeof(*votes));
-			const struct pt_events *ev = &m->events;
-			for (size_t i = 0; i < ev->n; i++) {
-				if (!is_activity(ev->kind[i]) || !ev->corr[i])
-					continue;
-				uint32_t dv = m->tracks.v[ev->track[i]].device;
-				for (size_t h = 0; h < nh; h++)
-					if (pt_anchor_call(am[h], i) != SIZE_MAX)
-						votes[dv * nh + h]++;
-			}
-			for (size_t dv = 0; dv < nd; dv++)
-				for (size_t h = 1; h < nh && !by_pid[dv]; h++)
-					if (votes[dv * nh + h] > votes[dv * nh + owner[dv]])
-						owner[dv] = (uint32_t)h;
-			free(votes);
-			for (size_t h = 0; h < nh; h++)
-				pt_anchor_map_free(am[h]);
-			free(am);
-		}
+		if (nh > 1 && nvote)
+			pt_steps_vote_hosts(m, hosts, nh, by_pid, owner);
 		/* rank numbers (summary.md §1): the ranks the processes record when
 		 * every host has a distinct one, else the order of the hosts */
 		size_t nr = nh ? nh : 1;
@@ -710,7 +542,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 		select_steps(&rs.v[i], &sr);
 		rs.v[i].first = 0;
 	}
-	coverage(m, rs.v, rs.n);
+	pt_steps_cover(m, rs.v, rs.n);
 	out->r = rs.v;
 	out->n = rs.n;
 	return 0;
@@ -721,6 +553,7 @@ void pt_steps_info_free(struct pt_steps_info *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->r[i].v);
 		free(s->r[i].devs);
+		pt_anchor_map_free(s->r[i].am);
 	}
 	free(s->r);
 	memset(s, 0, sizeof(*s));
@@ -1017,9 +850,10 @@ enum {
 	G_MEMSET, G_COMM, G_COMP, G_OVERLAP, G_CNO, G_FREE, G_NKERNEL, G_NMEMCPY, G_NMEMSET, G_NCOLS
 };
 
-/* Time figures of one set of windows. */
+/* Time figures of one set of windows; only the host ones (total, dataloader) without dev_figs. */
 static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32_t dev, bool has_dev,
-		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets)
+		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets,
+		      bool dev_figs)
 {
 	int64_t total = pt_ivset_measure(win);
 	pt_table_set_int(t, row, G_TOTAL, total);
@@ -1029,6 +863,8 @@ static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32
 			v += pt_ivset_measure_in(dl, win->v[i].s, win->v[i].e);
 		pt_table_set_int(t, row, G_DATALOADER, v);
 	}
+	if (!dev_figs)
+		return;
 	int64_t m4[4] = { 0, 0, 0, 0 }; /* busy, kernel, memcpy, memset */
 	struct pt_breakdown b;
 	memset(&b, 0, sizeof(b));
@@ -1087,7 +923,8 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		struct pt_ivset dl = { 0 };
 		pt_ivset_build(&dl, dlv.v, dlv.n);
 		free(dlv.v);
-		struct pt_anchor_map *am = pt_anchor_map_new(m, r->host);
+		struct pt_anchor_map *own = r->am ? NULL : pt_anchor_map_new(m, r->host);
+		const struct pt_anchor_map *am = r->am ? r->am : own;
 		struct pt_ivset o = { 0 };
 		if (!si->filtered)
 			outside_set(r, &o);
@@ -1102,7 +939,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 			if (has_dev)
 				for (size_t i = 0; i < ev->n; i++) {
 					uint8_t k = ev->kind[i];
-					if (!is_activity(k) || m->tracks.v[ev->track[i]].device != dev)
+					if (!pt_steps_is_activity(k) || m->tracks.v[ev->track[i]].device != dev)
 						continue;
 					size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
 					iv_push(&iv[0], ev->start[i], ev->start[i] + ev->dur[i]);
@@ -1131,8 +968,10 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 					continue;
 				size_t row = pt_table_add_row(t);
 				rowstep[nrows] = i;
-				/* device data over part of the steps: the avg row takes the covered ones */
-				complete[nrows++] = w->covered || !pt_steps_partly_covered(r);
+				/* device data over part of the steps: a step it does not reach has no device
+				 * figures (not zero ones), and the avg row takes the covered ones */
+				bool dev_figs = w->covered || !pt_steps_partly_covered(r);
+				complete[nrows++] = dev_figs;
 				pt_table_set_int(t, row, G_RANK, r->rank);
 				if (has_dev)
 					pt_table_set_int(t, row, G_DEVICE, m->devices.v[dev].id);
@@ -1141,8 +980,8 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				pt_table_set_int(t, row, G_END, w->e);
 				struct pt_ival one = { w->s, w->e };
 				struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
-				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets);
-				for (size_t k = 0; k < 3; k++)
+				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets, dev_figs);
+				for (size_t k = 0; k < 3 && dev_figs; k++)
 					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)cnt[k]);
 			}
 			if (nrows) {
@@ -1162,7 +1001,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				if (has_dev)
 					pt_table_set_int(t, orow, G_DEVICE, m->devices.v[dev].id);
 				pt_table_set_str(t, orow, G_STEP, "outside", 7);
-				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets);
+				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets, true);
 				for (size_t k = 0; k < 3; k++)
 					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)(anc[k].n - inwin[k]));
 			}
@@ -1175,7 +1014,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		}
 		pt_ivset_free(&o);
 		pt_ivset_free(&dl);
-		pt_anchor_map_free(am);
+		pt_anchor_map_free(own);
 	}
 	return t;
 }

@@ -16,6 +16,7 @@
 #include "pass/select.h"
 #include "support/steppat.h"
 
+struct pt_anchor_map;
 struct pt_diag;
 struct pt_err;
 struct pt_index;
@@ -48,9 +49,11 @@ struct pt_rank_steps {
 	bool has_span;
 	int64_t span_s, span_e;   /* [min start, max end) of the rank's events and windows */
 	uint64_t overlapping;     /* windows cut to keep them disjoint */
-	bool has_dev;             /* Ascend ranks: device data (tasks, AI CPU ops, kernels, copies) of its devices */
-	int64_t dev_s, dev_e;     /* [first start, last end) of that data */
+	bool has_dev;             /* device data (tasks, AI CPU ops, kernels, copies) of its devices */
+	int64_t dev_s, dev_e;     /* Ascend: [first start, last end) of that data; GPU: [first, last] launch of it
+				   * (an activity without a launch record: its own time) */
 	size_t nkept, ncovered;   /* kept steps, and of them those covered */
+	struct pt_anchor_map *am; /* GPU ranks: their anchors when a pass built them (owned), else NULL */
 };
 
 struct pt_steps_info {
@@ -81,13 +84,15 @@ void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, s
 			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then);
 /* Is rank r's device data partial: it has some, and covered < kept steps? */
 bool pt_steps_partly_covered(const struct pt_rank_steps *r);
+/* Does time t lie in the window of a kept step of r that r's device data does not cover
+ * (r partly covered)? */
+bool pt_steps_uncovered_at(const struct pt_rank_steps *r, int64_t t);
 
 /* Is a host range a data-loading ("Dataloader") range? (summary.md §1.1) */
 bool pt_steps_is_dataloader(const char *name);
 
 /* Anchor of event i (summary.md §2.1): the start of its launching API call
  * on host device `host` (by correlation id), else its own start. */
-struct pt_anchor_map;
 struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host);
 int64_t pt_anchor_of(const struct pt_anchor_map *a, size_t ev);
 /* Event index of the API call that launched ev, or SIZE_MAX. */

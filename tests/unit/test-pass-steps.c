@@ -842,6 +842,82 @@ static void test_coverage(void **state)
 	pt_model_free(m);
 }
 
+/* GPU ranks: the device data placed at launch time, through the correlation ids or the links */
+static void test_gpu_coverage(void **state)
+{
+	(void)state;
+	struct gpu_fx g;
+	g.m = pt_model_new();
+	g.host = pt_model_device(g.m, PT_DEV_CPU, 1);
+	g.gpu = pt_model_device(g.m, PT_DEV_GPU, 0);
+	g.thr = pt_model_track(g.m, g.host, PT_TRACK_HOST_THREAD, 1, "thread 1");
+	g.s7 = pt_model_track(g.m, g.gpu, PT_TRACK_STREAM, 7, "stream 7");
+	/* an activity met before its launch (event 0), launched in step 1, run in step 2 */
+	gpu_act(&g, PT_EV_KERNEL, "k1", 2500, 2600, g.s7, 1);
+	for (int k = 1; k <= 5; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), "ProfilerStep#%d", k);
+		gpu_range(&g, name, 1000 * k, 1000 * k + 1000);
+	}
+	gpu_api(&g, "cudaLaunchKernel", 1100, 1110, 1);
+	/* step 2: none of its own (covered: between two launches); step 3 launches k2 */
+	gpu_api(&g, "cudaLaunchKernel", 3100, 3110, 2);
+	gpu_act(&g, PT_EV_KERNEL, "k2", 3200, 3300, g.s7, 2);
+	/* correlation 4 names no call: the kernel's own time, in step 4 */
+	gpu_act(&g, PT_EV_KERNEL, "k4", 4500, 4550, g.s7, 4);
+	/* step 5: a launch whose correlation names no activity, and a call-less range */
+	gpu_api(&g, "cudaLaunchKernel", 5100, 5110, 3);
+	struct pt_sel s;
+	sel_init(&s);
+	struct pt_steps_info si;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_steps_collect(g.m, &s, &si, NULL, &e), 0);
+	assert_int_equal(si.n, 1);
+	const struct pt_rank_steps *r = &si.r[0];
+	assert_true(r->has_dev);
+	assert_int_equal(r->dev_s, 1100);
+	assert_int_equal(r->dev_e, 4550);
+	assert_int_equal(r->ncovered, 4);
+	assert_false(r->v[4].covered);
+	assert_true(pt_steps_partly_covered(r));
+	assert_true(pt_steps_uncovered_at(r, 5500));
+	assert_false(pt_steps_uncovered_at(r, 2500));
+	assert_false(pt_steps_uncovered_at(r, 6500)); /* in no window */
+	assert_false(pt_steps_uncovered_at(r, 500));
+	assert_non_null(r->am); /* gathered in the same pass, kept for the table and hints */
+	struct pt_diag d = { 0 };
+	assert_int_equal(pt_steps_coverage_note(&si, "ratios are over those", &d), 1);
+	assert_string_equal(diag_text(&d), "proftool: note: rank 0: device data covers 4 of 5 steps (steps 1-4; its "
+					   "launches span 100-3550 ns from the earliest event); ratios are over those\n");
+	pt_diag_free(&d);
+	pt_steps_info_free(&si);
+	/* the table: no device figures in step 5, and none counted there */
+	struct pt_table *t = steps1(g.m, &s);
+	assert_int_equal(cell_i(t, 0, "kernel_count"), 1);
+	assert_false(cell_null(t, 3, "busy"));
+	assert_true(cell_null(t, 4, "busy"));
+	assert_true(cell_null(t, 4, "kernel_count"));
+	assert_int_equal(cell_i(t, 4, "total"), 1000);
+	pt_table_free(t);
+
+	/* links (a CUPTI import): they place the linked activities; the others keep their own time,
+	 * whatever their correlation id says. k2 (event 8) linked to the call of step 5 (event 10). */
+	struct pt_gpu_link *l = pt_model_reserve_links(g.m, 1, NULL);
+	*l = (struct pt_gpu_link){ 8, 10, 0 };
+	pt_model_commit_links(g.m, 1);
+	assert_int_equal(g.m->events.kind[8], PT_EV_KERNEL);
+	assert_int_equal(g.m->events.start[10], 5100);
+	assert_int_equal(pt_steps_collect(g.m, &s, &si, NULL, &e), 0);
+	r = &si.r[0];
+	assert_int_equal(r->dev_s, 2500);
+	assert_int_equal(r->dev_e, 5100);
+	assert_int_equal(r->ncovered, 4); /* steps 2-5 */
+	assert_false(r->v[0].covered);
+	assert_null(r->am);
+	pt_steps_info_free(&si);
+	pt_model_free(g.m);
+}
+
 static void test_select(void **state)
 {
 	(void)state;
@@ -887,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_select_nothing),
 		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_gpu_coverage),
 		cmocka_unit_test(test_gpu_case_88),
 		cmocka_unit_test(test_gpu_boundaries),
 		cmocka_unit_test(test_gpu_pattern),

@@ -45,8 +45,8 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 	const struct pt_events *ev = &m->events;
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
-	if (!r->ascend && r->host != PT_NONE)
-		rd->am = pt_anchor_map_new(m, r->host);
+	if (!r->ascend && r->host != PT_NONE) /* the anchors the steps gathered, else its own */
+		rd->am = r->am ? r->am : (rd->am_own = pt_anchor_map_new(m, r->host));
 	rd->win = pt_xmalloc((r->n + 1) * sizeof(*rd->win));
 	rd->winnum = pt_xmalloc((r->n + 1) * sizeof(*rd->winnum));
 	/* device data over part of the steps: the ratios are over the covered steps (issue #25 point 7) */
@@ -103,8 +103,7 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 
 static void rd_free(struct rankdata *rd)
 {
-	if (rd->am)
-		pt_anchor_map_free(rd->am);
+	pt_anchor_map_free(rd->am_own);
 	pt_ivset_free(&rd->W);
 	pt_ivset_free(&rd->D);
 	pt_ivset_free(&rd->H);
@@ -160,6 +159,10 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
 	size_t kept = 0;
 	for (size_t i = 0; i < r->n; i++)
 		kept += r->v[i].kept;
+	/* GPU: the gaps are between the device work of the covered steps (the rank's windows); Ascend:
+	 * between the step trace's points, which every kept step has */
+	if (!r->ascend && pt_steps_partly_covered(r))
+		kept = r->ncovered;
 	rd->gap.kept = kept;
 	if (kept < 2) {
 		rd->gap.status = GAP_FEW_STEPS;

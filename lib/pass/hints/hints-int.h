@@ -143,7 +143,8 @@ struct ddpfig {
 
 struct rankdata {
 	const struct pt_rank_steps *r;
-	struct pt_anchor_map *am;   /* GPU ranks */
+	const struct pt_anchor_map *am; /* GPU ranks */
+	struct pt_anchor_map *am_own;   /* am when built here (the steps did not keep one) */
 	struct pt_ivset W;
 	struct pt_ival *win;        /* windows evaluated (kept steps, or the span) */
 	int64_t *winnum;            /* their step numbers (-1 for the span) */
