@@ -281,7 +281,7 @@ static void coverage_line(struct pt_diag *d, const char *who, uint32_t rank, siz
 	else if (covered)
 		snprintf(where, sizeof(where), "steps %" PRId64 "-%" PRId64 "%s; ", lo, hi, runs ? "" : " in part");
 	pt_diag_info(d, "%s %" PRIu32 ": device data covers %zu of %zu steps (%s%s %" PRId64 "-%" PRId64
-			" ns from the earliest event); %s",
+			" ns from the model's origin); %s",
 		     who, rank, covered, kept, where, spans, a, b, then);
 }
 
