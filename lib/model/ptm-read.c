@@ -497,8 +497,10 @@ out:
 	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
-	free(ids.kkind);
-	free(ids.ktrack);
+	free(ids.kcode);
+	free(ids.kpair);
+	if (ids.nkpair)
+		pt_hashmap_free(&ids.kpmap);
 	free(r.in);
 	free(r.ob);
 	return rc;

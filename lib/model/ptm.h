@@ -97,8 +97,10 @@ bool pt_ptm_probe(const char *path);
  * footer are applied (the footer's counts must still match m).
  * With skip_tables, the CUPTI side tables and external correlations do not
  * stop the read: they get every check of a full read (against the events
- * read before them, of which the read keeps the kind and the track: 2 to 5
- * bytes each) and are not applied (m's tables stay empty). A read that a
+ * read before them, of which the read keeps the (kind, track) pair as a code
+ * of as few bits as the distinct pairs need: 4 to 8 bits an event for a
+ * CUPTI run) and are not applied (m's tables stay empty); nor are the CUPTI
+ * memory records and pools, which they check too. A read that a
  * callback turns whole applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
