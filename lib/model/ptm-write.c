@@ -387,6 +387,7 @@ struct pt_spill {
 	size_t ntx;
 	PT_VEC(uint8_t) z;
 	bool taken; /* a writer took the compressor over: the spilled events are gone */
+	bool sealed; /* the compressor ended its stream: z holds all of it, to read back (spill_seal) */
 };
 
 /* Add the events [b, b + n) of ev to the per-track records x (nx of them,
@@ -574,7 +575,7 @@ void pt_ptm_spill_start(struct pt_model *m, size_t window)
 size_t pt_ptm_spill_flush(struct pt_events *ev)
 {
 	struct pt_spill *sp = ev->spill;
-	if (!sp || ev->n < sp->window)
+	if (!sp || sp->sealed || ev->n < sp->window)
 		return 0;
 	size_t k = ev->n / PT_PTM_EVENT_BATCH * PT_PTM_EVENT_BATCH;
 	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
@@ -608,7 +609,7 @@ void pt_ptm_spill_compress(struct pt_model *m, int jobs)
 	sp->w.to_mem = false;
 }
 
-int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
+int pt_ptm_spill_seal(struct pt_spill *sp, struct pt_err **e)
 {
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
@@ -616,9 +617,25 @@ int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 		return 0;
 	struct pt_pdeflate *pz = sp->w.pz;
 	sp->w.pz = NULL;
-	sp->w.to_mem = true; /* from here on, as if it had never compressed */
-	if (pt_pdeflate_end(pz, true, NULL, NULL, e))
+	sp->sealed = true;
+	return pt_pdeflate_end(pz, true, NULL, NULL, e) ? -1 : 0;
+}
+
+const uint8_t *pt_ptm_spill_zbytes(const struct pt_spill *s, size_t *len, uint64_t *plain)
+{
+	*len = s && s->sealed ? s->z.n : 0;
+	*plain = s && s->sealed ? s->w.len : 0;
+	return s && s->sealed ? s->z.v : NULL;
+}
+
+int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
+{
+	if (pt_ptm_spill_seal(sp, e))
 		return -1;
+	if (!sp || !sp->sealed)
+		return 0;
+	sp->sealed = false;
+	sp->w.to_mem = true; /* from here on, as if it had never compressed */
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, -15) != Z_OK)
@@ -672,6 +689,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	struct pt_spill *sp = m->events.spill;
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
+	if (sp && sp->sealed && pt_ptm_spill_inflate(sp, e)) /* read back already: written plain */
+		return -1;
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
 	w->o = o;

@@ -70,6 +70,12 @@ void pt_ptm_spill_compress(struct pt_model *m, int jobs);
 /* Bring a compressing spill's batches back to their plain form (for reading
  * them back); 0, or -1 with *e set. */
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e);
+/* End a compressing spill's stream so that it can be read back as it is
+ * (pt_ptm_spill_replay does, once the import is over): no event spills after
+ * it, and a write of the model inflates it first. 0, or -1 with *e set. */
+int pt_ptm_spill_seal(struct pt_spill *sp, struct pt_err **e);
+/* A sealed spill's raw deflate stream (NULL otherwise) and *plain, the bytes it inflates to. */
+const uint8_t *pt_ptm_spill_zbytes(const struct pt_spill *s, size_t *len, uint64_t *plain);
 /* For model.c: encode the whole batches ev holds when it holds at least the
  * window; returns how many events left the columns. */
 struct pt_events;
@@ -123,7 +129,9 @@ int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm
  * pt_ptm_spill_start): its events, the spilled batches and then those still
  * held, go to sink->batch() one batch at a time as pt_ptm_read_stream()
  * gives a file's (m->events holds the batch alone), after m->track_events
- * was set as the writer would record it. Only events are fed (sink's
+ * was set as the writer would record it. A compressing spill
+ * (pt_ptm_spill_compress) is sealed and inflated one batch at a time, so
+ * that the replay holds no more than the compressed events. Only events are fed (sink's
  * events_only makes no difference); m's events are as before on return, so
  * it can be repeated. Returns what pt_ptm_read_stream() returns.
  */
