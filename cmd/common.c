@@ -198,6 +198,11 @@ static int several_chosen(struct pt_common *c, size_t n, const char *selector, c
 		      stream_name(c), selector, n, names ? " (" : "", names ? names : "", names ? ")" : "");
 }
 
+bool pt_common_csv_stream_ok(const struct pt_common *c)
+{
+	return c->ex.format == PT_FMT_CSV && !c->tables && !out_is_dir(c);
+}
+
 int pt_common_check_csv_choice(struct pt_common *c, size_t nchosen, const char *selector, struct pt_err **e)
 {
 	if (c->ex.format != PT_FMT_CSV || nchosen < 2 || out_is_dir(c))

@@ -5,6 +5,7 @@
 
 struct pt_err;
 struct pt_model;
+struct pt_cell;
 struct pt_table;
 
 /* The names --table accepts, NULL-terminated. */
@@ -13,5 +14,22 @@ extern const char *const pt_raw_tables[];
 /* Build raw table `name`; device: an Ascend/GPU device id to keep, -1 = all. */
 int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, struct pt_table **out,
 		struct pt_err **e);
+
+/* The api table's columns, without rows (for pt_pass_raw_stream). */
+struct pt_table *pt_raw_api_head(void);
+
+/*
+ * The api table of a .ptm file (a source that can be read again) streamed:
+ * its rows, in the order pt_pass_raw() gives them (device index, start,
+ * thread, model order), go to row() one at a time (cells valid during the
+ * call) without the model's events being held. A first read checks the whole
+ * file and measures each thread's order before any row goes out; then one
+ * read per device with calls. Rows wait in a heap only until no thread of
+ * their device can still deliver an earlier one. 0, or -1 with *e set (then
+ * before any row, unless the file changed between the reads).
+ */
+struct pt_ptm_source;
+int pt_pass_raw_stream_api(const struct pt_ptm_source *src, void (*row)(void *arg, const struct pt_cell *cells),
+			   void *arg, struct pt_err **e);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests of lib/pass/pass-summary: models built with the builder, and the JOB3 fixture. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1613,6 +1614,82 @@ static void test_stream_gpu_lag(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* Cells of a row as text, appended to *buf (for comparing rows made two ways). */
+static void cells_text(char **buf, size_t *len, const struct pt_cell *c, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		char cell[512];
+		int w = c[k].kind == PT_CELL_STR ? snprintf(cell, sizeof(cell), "%.*s|", (int)c[k].len, c[k].u.s)
+		      : c[k].kind == PT_CELL_INT ? snprintf(cell, sizeof(cell), "%" PRId64 "|", c[k].u.i)
+						 : snprintf(cell, sizeof(cell), "-|");
+		*buf = realloc(*buf, *len + (size_t)w + 2);
+		memcpy(*buf + *len, cell, (size_t)w);
+		*len += (size_t)w;
+	}
+	(*buf)[(*len)++] = '\n';
+	(*buf)[*len] = 0;
+}
+
+struct text_rows {
+	char *buf;
+	size_t len;
+	size_t n;
+};
+
+static void collect_row(void *arg, const struct pt_cell *c)
+{
+	struct text_rows *r = arg;
+	cells_text(&r->buf, &r->len, c, 7);
+	r->n++;
+}
+
+/* The streamed api table gives pt_pass_raw()'s rows in its order, also for threads whose calls
+ * the file holds out of start order; a damaged file fails before any row. */
+static void test_raw_stream_api(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-rawapi-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int round = 0; round < 8; round++) {
+		rng_state = 0x5a5a0000u + (uint64_t)round;
+		struct pt_model *m = random_gpu_model(round % 2, round % 4 == 3);
+		write_ptm(m, ptm, round % 3 != 0);
+		struct pt_model *back = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		struct pt_table *t = NULL;
+		assert_int_equal(pt_pass_raw(back, "api", -1, &t, &e), 0);
+		struct text_rows a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+		for (size_t r = 0; r < t->nrows; r++) {
+			cells_text(&a.buf, &a.len, pt_table_row(t, r), t->ncols);
+			a.n++;
+		}
+		assert_int_equal(pt_pass_raw_stream_api(PT_PTM_SOURCE(ptm), collect_row, &b, &e), 0);
+		assert_true(a.n > 1000);
+		assert_int_equal(a.n, b.n);
+		assert_string_equal(a.buf, b.buf);
+		free(a.buf);
+		free(b.buf);
+		pt_table_free(t);
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	/* cut in half: an error naming the file, and no row */
+	struct stat st;
+	assert_int_equal(stat(ptm, &st), 0);
+	assert_int_equal(truncate(ptm, st.st_size / 2), 0);
+	struct text_rows b = { NULL, 0, 0 };
+	struct pt_err *e = NULL;
+	assert_int_not_equal(pt_pass_raw_stream_api(PT_PTM_SOURCE(ptm), collect_row, &b, &e), 0);
+	assert_int_equal(b.n, 0);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "truncated model"));
+	free(msg);
+	pt_err_free(e);
+	scratch_close(dir, ptm, txt);
+}
+
 /* The event tables' row order: device index, start, stream, model order. */
 static void test_raw_order(void **state)
 {
@@ -1716,6 +1793,7 @@ int main(void)
 		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_watermark_lag),
 		cmocka_unit_test(test_stream_gpu_lag),
+		cmocka_unit_test(test_raw_stream_api),
 		cmocka_unit_test(test_raw_order),
 		cmocka_unit_test(test_item_median),
 	};
