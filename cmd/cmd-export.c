@@ -61,15 +61,15 @@ static void csv_row(void *arg, const struct pt_cell *cells)
 		pt_export_csv_row(&x->w, cells);
 }
 
-/* export --table api of a .ptm file, streamed into the CSV rows (pass-raw.h). */
-static int stream_api(struct pt_common *c, const char *path, struct pt_err **e)
+/* export --table api or kernels of a .ptm file, streamed into the CSV rows (pass-raw.h). */
+static int stream_table(struct pt_common *c, const char *path, struct pt_err **e)
 {
 	c->path = path;
 	struct csv_out x;
 	memset(&x, 0, sizeof(x));
 	x.c = c;
-	x.t = pt_raw_api_head();
-	int rc = pt_pass_raw_stream_api(PT_PTM_SOURCE(path), csv_row, &x, e);
+	x.t = pt_raw_cupti_head(!strcmp(table_name, "api"));
+	int rc = pt_pass_raw_stream(PT_PTM_SOURCE(path), table_name, c->imp.ascend.device, csv_row, &x, e);
 	if (!rc && !csv_open(&x)) { /* no rows: the header alone */
 		*e = x.e;
 		x.e = NULL;
@@ -109,8 +109,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	struct pt_err *e = NULL;
-	if (!strcmp(table_name, "api") && pt_common_csv_stream_ok(&c) && pt_common_is_model_file(argv[first])) {
-		int rc = stream_api(&c, argv[first], &e);
+	if ((!strcmp(table_name, "api") || !strcmp(table_name, "kernels")) && pt_common_csv_stream_ok(&c) &&
+	    pt_common_is_model_file(argv[first])) {
+		int rc = stream_table(&c, argv[first], &e);
 		return pt_common_finish(&c, rc, e);
 	}
 	struct pt_model *m = NULL;
@@ -136,7 +137,7 @@ const struct pt_cmd pt_cmd_export = {
 		       "tensors: every tensor of the Ascend memory graphs with its source node and the node index\n"
 		       "range it occupies (the holders at node i are the rows with first_index <= i <= last_index).\n"
 		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. The api\n"
-		       "table of a .ptm file in CSV is streamed into its rows without loading the model\n"
+		       "and kernels tables of a .ptm file in CSV are streamed into their rows without loading the model\n"
 		       "(proftool-export(1) MEMORY). See proftool-export(1) for every column.",
 	.groups = groups,
 	.run = run,

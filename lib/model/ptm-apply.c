@@ -482,11 +482,12 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
 			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
 			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
-		if (!ids->skip)
+		bool keep = !ids->skip || ids->keep_kernels;
+		if (keep)
 			pt_vec_reserve(&m->kernels, m->kernels.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(ev_ref(m, ids, event[i], PT_EV_KERNEL), "kernel info");
-			if (ids->skip)
+			if (!keep)
 				continue;
 			struct pt_kernel_config k = { { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
 						      { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],

@@ -26,7 +26,8 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool batchwise;           /* a streaming read holds one event batch at a time */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
-	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
+	bool kinds;               /* skip, and the tables will be checked: keep the pairs' codes */
+	bool keep_kernels;        /* skip, but the kernel infos are applied */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
 	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
 	/* skip: the (kind, track) pair of every event read, as a code of kbits bits (1 to 32: as

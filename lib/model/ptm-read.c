@@ -330,6 +330,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.batchwise = sink != NULL;
 	ids.skip = sink && sink->skip_tables;
 	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
+	ids.keep_kernels = ids.kinds && sink->skip_tables == PT_PTM_SKIP_BUT_KERNELS;
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -461,7 +462,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = ids.kinds = ids.batchwise = false;
+				ids.skip = ids.kinds = ids.keep_kernels = ids.batchwise = false;
 				rc = 0;
 			}
 		}

@@ -106,7 +106,8 @@ bool pt_ptm_probe(const char *path);
  * read before them, of which the read keeps the (kind, track) pair as a code
  * of as few bits as the distinct pairs need: 4 to 8 bits an event for a
  * CUPTI run) and are not applied (m's tables stay empty); nor are the CUPTI
- * memory records and pools, which they check too. A read that a
+ * memory records and pools, which they check too. PT_PTM_SKIP_BUT_KERNELS
+ * applies the kernel infos all the same (m->kernels, m->kernel_configs). A read that a
  * callback turns whole applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
@@ -121,8 +122,10 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
-	bool skip_tables;
+	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_KERNELS */
 };
+/* skip_tables, but the kernel infos are applied (m->kernels), checked as a full read checks them */
+#define PT_PTM_SKIP_BUT_KERNELS 2
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,

@@ -1,13 +1,16 @@
 /*
- * The api table of a .ptm file streamed (pass-raw.h): the rows of
- * pt_pass_raw() in the same order, made from the event batches of streaming
- * reads (model/ptm.h) instead of a whole model. Each row waits in a heap,
- * ordered as pass-raw.c orders them (start, rank of the thread id, model
- * order), until no thread of its device can still deliver an earlier one:
- * the first read measures, per track, its API calls' count, earliest start
- * and lag (the most a start falls behind the latest one before it in the
- * file), so a track seen waits for its latest start less its lag.
+ * The api and kernels tables of a .ptm file streamed (pass-raw.h): the rows
+ * of pt_pass_raw() in the same order, made from the event batches of
+ * streaming reads (model/ptm.h) instead of a whole model. Each row waits in
+ * a heap, ordered as pass-raw.c orders them (start, rank of the thread or
+ * stream id, model order), until no track of its device can still deliver an
+ * earlier one: the first read measures, per track, its rows' count, earliest
+ * start and lag (the most a start falls behind the latest one before it in
+ * the file), so a track seen waits for its latest start less its lag. The
+ * first read keeps the kernel infos (the launch configurations), which the
+ * file stores after the events.
  */
+#include <demangle.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +52,20 @@ struct rs {
 	void (*row)(void *, const struct pt_cell *);
 	void *arg;
 	const char *name; /* the input's, in messages */
+	bool api;         /* else the kernels table */
+	uint8_t kind;     /* of the rows' events */
+	int64_t device;   /* kernels: the device id to keep, -1: all */
+	struct kinfo { uint32_t event, info; } *ki; /* kernels: kernel info by event, ascending */
+	size_t nki;
+	char **demangled; /* kernels: output name by string id, made once per name */
+	uint8_t *tried;
 };
+
+static bool keep_track(const struct rs *s, uint32_t t)
+{
+	const struct pt_model *m = s->m;
+	return s->api || s->device < 0 || m->devices.v[m->tracks.v[t].device].id == (uint64_t)s->device;
+}
 
 static bool before(const struct row *a, const struct row *b)
 {
@@ -112,7 +128,7 @@ static void fit(struct rs *s)
 	}
 }
 
-/* The first read: per track, what its API calls are like; per device, how many. */
+/* The first read: per track, what its rows' events are like; per device, how many. */
 static int scan(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -120,7 +136,7 @@ static int scan(void *arg, struct pt_model *m, struct pt_err **e)
 	fit(s);
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_API)
+		if (ev->kind[i] != s->kind || !keep_track(s, ev->track[i]))
 			continue;
 		struct wtrack *w = &s->w[ev->track[i]];
 		int64_t st = ev->start[i];
@@ -142,8 +158,65 @@ static int scan(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+static void emit_kernel(struct rs *s, const struct row *r)
+{
+	const struct pt_model *m = s->m;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	const struct pt_device *dv = &m->devices.v[tr->device];
+	struct pt_cell c[17];
+	memset(c, 0, sizeof(c));
+	c[0].kind = c[1].kind = c[2].kind = c[4].kind = c[5].kind = c[15].kind = PT_CELL_INT;
+	c[0].u.i = (int64_t)dv->id;
+	c[1].u.i = tr->stream;
+	c[2].u.i = (int64_t)r->corr;
+	const char *nm = pt_strtab_get(&m->strings, r->name);
+	size_t len = pt_strtab_len(&m->strings, r->name);
+	c[3].kind = PT_CELL_STR;
+	c[3].u.s = nm;
+	c[3].len = (uint32_t)len;
+	if (len > 2 && nm[0] == '_' && nm[1] == 'Z' && r->name < m->strings.n) { /* as pass-raw.c's out_name() */
+		if (!s->tried[r->name]) {
+			s->tried[r->name] = 1;
+			s->demangled[r->name] = cplus_demangle(nm, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+		}
+		if (s->demangled[r->name]) {
+			c[3].u.s = s->demangled[r->name];
+			c[3].len = (uint32_t)strlen(s->demangled[r->name]);
+		}
+	}
+	c[4].u.i = r->start;
+	c[5].u.i = r->dur;
+	/* the last kernel info of the event, as pass-raw.c's table keeps it */
+	size_t lo = 0, hi = s->nki;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ki[mid].event <= r->idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && s->ki[lo - 1].event == r->idx) {
+		const struct pt_kernel_config *k = pt_model_kernel_config(m, s->ki[lo - 1].info);
+		const int64_t v[9] = { k->grid[0],  k->grid[1],	  k->grid[2],	      k->block[0],	k->block[1],
+				       k->block[2], k->registers, k->static_smem, k->dynamic_smem };
+		for (int j = 0; j < 9; j++) {
+			c[6 + j].kind = PT_CELL_INT;
+			c[6 + j].u.i = v[j];
+		}
+	}
+	c[15].u.i = dv->pid;
+	c[16].kind = PT_CELL_STR;
+	c[16].u.s = nm;
+	c[16].len = (uint32_t)len;
+	s->row(s->arg, c);
+}
+
 static void emit(struct rs *s, const struct row *r)
 {
+	if (!s->api) {
+		emit_kernel(s, r);
+		return;
+	}
 	const struct pt_model *m = s->m;
 	const struct pt_track *tr = &m->tracks.v[r->track];
 	const char *nm = pt_strtab_get(&m->strings, r->name);
@@ -188,7 +261,7 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
-		if (ev->kind[i] != PT_EV_API || m->tracks.v[t].device != s->dev)
+		if (ev->kind[i] != s->kind || m->tracks.v[t].device != s->dev || !keep_track(s, t))
 			continue;
 		struct wtrack *w = &s->w[t];
 		int64_t st = ev->start[i];
@@ -223,17 +296,30 @@ static int cmp_track_stream(const void *a, const void *b)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
-int pt_pass_raw_stream_api(const struct pt_ptm_source *src, void (*row)(void *arg, const struct pt_cell *cells),
-			   void *arg, struct pt_err **e)
+static int cmp_kinfo(const void *a, const void *b)
+{
+	const struct kinfo *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return x->info < y->info ? -1 : x->info > y->info;
+}
+
+int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device,
+		       void (*row)(void *arg, const struct pt_cell *cells), void *arg, struct pt_err **e)
 {
 	struct rs s;
 	memset(&s, 0, sizeof(s));
+	s.api = !strcmp(table, "api");
+	if (!s.api && strcmp(table, "kernels"))
+		return pt_err(e, "the %s table is not streamed", table);
+	s.kind = s.api ? PT_EV_API : PT_EV_KERNEL;
+	s.device = device;
 	s.m = pt_model_new();
 	s.row = row;
 	s.arg = arg;
 	const char *name = pt_ptm_source_name(src);
 	s.name = name;
-	struct pt_ptm_sink first = { scan, &s, false, true };
+	struct pt_ptm_sink first = { scan, &s, false, s.api ? 1 : PT_PTM_SKIP_BUT_KERNELS };
 	int rc = pt_ptm_source_read(src, s.m, &first, e);
 	if (rc > 0) /* a skipping read never stops, and scan() never asks for more */
 		rc = pt_err(e, "'%s': cannot be read as a stream", name);
@@ -252,6 +338,15 @@ int pt_pass_raw_stream_api(const struct pt_ptm_source *src, void (*row)(void *ar
 			s.srank[ts[j].track] = (uint32_t)rank;
 		}
 		free(ts);
+		if (!s.api) {
+			s.nki = s.m->kernels.n;
+			s.ki = pt_xmalloc((s.nki ? s.nki : 1) * sizeof(*s.ki));
+			for (size_t i = 0; i < s.nki; i++)
+				s.ki[i] = (struct kinfo){ s.m->kernels.v[i].event, (uint32_t)i };
+			pt_sort(s.ki, s.nki, sizeof(*s.ki), cmp_kinfo);
+			s.demangled = pt_xcalloc(s.m->strings.n ? s.m->strings.n : 1, sizeof(*s.demangled));
+			s.tried = pt_xcalloc(s.m->strings.n ? s.m->strings.n : 1, 1);
+		}
 	}
 	/* one read per device with calls, in device order */
 	for (uint32_t d = 0; !rc && d < s.nd; d++) {
@@ -273,6 +368,12 @@ int pt_pass_raw_stream_api(const struct pt_ptm_source *src, void (*row)(void *ar
 		}
 	}
 	pt_vec_free(&s.heap);
+	if (s.demangled)
+		for (size_t i = 0; i < s.m->strings.n; i++)
+			free(s.demangled[i]);
+	free(s.demangled);
+	free(s.tried);
+	free(s.ki);
 	free(s.w);
 	free(s.srank);
 	free(s.ndev);

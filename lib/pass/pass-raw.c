@@ -424,9 +424,9 @@ static struct pt_table *cupti_head(bool api)
 	return t;
 }
 
-struct pt_table *pt_raw_api_head(void)
+struct pt_table *pt_raw_cupti_head(bool api)
 {
-	return cupti_head(true);
+	return cupti_head(api);
 }
 
 static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t device)
