@@ -247,7 +247,10 @@ static int64_t watermark(const struct rs *s)
 		const struct wtrack *w = &s->w[t];
 		if (!w->left || s->m->tracks.v[t].device != s->dev)
 			continue;
-		int64_t c = w->seen ? w->top - (int64_t)w->lag : w->min;
+		int64_t c = w->min;
+		/* top - lag, never below min (a lag can reach 2^63: computed unsigned) */
+		if (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min)
+			c = (int64_t)((uint64_t)w->top - w->lag);
 		if (c < wm)
 			wm = c;
 	}
@@ -266,7 +269,9 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 		struct wtrack *w = &s->w[t];
 		int64_t st = ev->start[i];
 		/* the first read measured these very events: a call out of that is a changed file */
-		if (!w->left || st < w->min || (w->seen && st < w->top - (int64_t)w->lag))
+		if (!w->left || st < w->min ||
+		    (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min &&
+		     st < (int64_t)((uint64_t)w->top - w->lag)))
 			return pt_err(e, "'%s' changed while it was read", s->name);
 		w->left--;
 		if (!w->seen || st > w->top)

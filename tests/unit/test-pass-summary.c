@@ -1512,6 +1512,14 @@ static void test_watermark_lag(void **state)
 	assert_int_equal(sum_watermark(&sc, tr, 3, true), INT64_MAX);
 	left[0] = 0;
 	assert_int_equal(sum_watermark(&sc, tr, 2, false), INT64_MAX);
+	/* the widest lag the times allow: the earliest start, without overflow */
+	left[0] = 1;
+	min[0] = -PT_TIME_LIMIT;
+	last[0] = PT_TIME_LIMIT;
+	lag[0] = (uint64_t)PT_TIME_LIMIT * 2;
+	assert_int_equal(sum_watermark(&sc, tr, 1, false), -PT_TIME_LIMIT);
+	lag[0] = (uint64_t)PT_TIME_LIMIT * 2 - 5;
+	assert_int_equal(sum_watermark(&sc, tr, 1, false), -PT_TIME_LIMIT + 5);
 }
 
 /*

@@ -278,8 +278,10 @@ int64_t sum_watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool 
 		uint32_t t = tr[k];
 		if (!sc->left[t])
 			continue;
-		int64_t c = sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN ? sc->last[t] - (int64_t)sc->lag[t]
-										 : sc->min[t];
+		int64_t c = sc->min[t];
+		/* last - lag, never below min (a lag can reach 2^63: computed unsigned) */
+		if (sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN && sc->lag[t] < (uint64_t)sc->last[t] - (uint64_t)c)
+			c = (int64_t)((uint64_t)sc->last[t] - sc->lag[t]);
 		if (c < wm)
 			wm = c;
 	}
