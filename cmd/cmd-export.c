@@ -3,8 +3,12 @@
 
 #include "commands.h"
 #include "common.h"
+#include "export/export.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/pass-raw.h"
+#include "support/err.h"
+#include "support/out.h"
 #include "table/table.h"
 
 enum { OPT_TABLE = 100 };
@@ -26,6 +30,67 @@ static int own(struct pt_common *c, int id, const char *arg)
 	return 0;
 }
 
+/* A streamed table's CSV: the output opened, and the header written, at the first row (or at the
+ * end), so that an input that fails its first read leaves no output. */
+struct csv_out {
+	struct pt_common *c;
+	struct pt_table *t;
+	struct pt_out o;
+	struct pt_csv_writer w;
+	bool open, failed;
+	struct pt_err *e;
+};
+
+static bool csv_open(struct csv_out *x)
+{
+	if (!x->open && !x->failed) {
+		if (pt_out_open(&x->o, x->c->output ? x->c->output : "-", &x->e)) {
+			x->failed = true;
+			return false;
+		}
+		x->open = true;
+		pt_export_csv_begin(&x->w, &x->o, x->t, &x->c->ex);
+	}
+	return x->open;
+}
+
+static void csv_row(void *arg, const struct pt_cell *cells)
+{
+	struct csv_out *x = arg;
+	if (csv_open(x))
+		pt_export_csv_row(&x->w, cells);
+}
+
+/* export --table api or kernels of a .ptm file, streamed into the CSV rows (pass-raw.h). */
+static int stream_table(struct pt_common *c, const char *path, struct pt_err **e)
+{
+	c->path = path;
+	struct csv_out x;
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.t = pt_raw_cupti_head(!strcmp(table_name, "api"));
+	int rc = pt_pass_raw_stream(PT_PTM_SOURCE(path), table_name, c->imp.ascend.device, csv_row, &x, e);
+	if (!rc && !csv_open(&x)) { /* no rows: the header alone */
+		*e = x.e;
+		x.e = NULL;
+		rc = -1;
+	} else if (!rc && x.failed) {
+		*e = x.e;
+		x.e = NULL;
+		rc = -1;
+	}
+	if (x.open) {
+		pt_export_csv_end(&x.w);
+		if (rc)
+			pt_out_abort(&x.o);
+		else
+			rc = pt_out_commit(&x.o, e);
+	}
+	pt_err_free(x.e);
+	pt_table_free(x.t);
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -44,6 +109,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	struct pt_err *e = NULL;
+	if ((!strcmp(table_name, "api") || !strcmp(table_name, "kernels")) && pt_common_csv_stream_ok(&c) &&
+	    pt_common_is_model_file(argv[first])) {
+		int rc = stream_table(&c, argv[first], &e);
+		return pt_common_finish(&c, rc, e);
+	}
 	struct pt_model *m = NULL;
 	int rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc) {
@@ -66,8 +136,9 @@ const struct pt_cmd pt_cmd_export = {
 		       "pairs; aicpu: one row per AI CPU op; kernels and api: CUPTI kernels and runtime/driver calls;\n"
 		       "tensors: every tensor of the Ascend memory graphs with its source node and the node index\n"
 		       "range it occupies (the holders at node i are the rows with first_index <= i <= last_index).\n"
-		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. See\n"
-		       "proftool-export(1) for every column.",
+		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. The api\n"
+		       "and kernels tables of a .ptm file in CSV are streamed into their rows without loading the model\n"
+		       "(proftool-export(1) MEMORY). See proftool-export(1) for every column.",
 	.groups = groups,
 	.run = run,
 };

@@ -12,6 +12,7 @@
 #include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/parse.h"
+#include "support/pdeflate.h"
 #include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
@@ -146,8 +147,10 @@ static int load(struct pt_common *c, const char *path, bool spill, struct pt_mod
 	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
 		return pt_ptm_read(path, m, e);
 	struct pt_model *nm = pt_model_new();
-	if (spill)
+	if (spill) { /* kept compressed, as `import` writes them: replays inflate a batch at a time */
 		pt_ptm_spill_start(nm, PT_PTM_SPILL_WINDOW);
+		pt_ptm_spill_compress(nm, pt_pdeflate_default_threads());
+	}
 	const char *paths[1] = { path };
 	if (pt_import(nm, paths, 1, &c->imp, &c->diag, e)) {
 		pt_model_free(nm);
@@ -193,6 +196,11 @@ static int several_chosen(struct pt_common *c, size_t n, const char *selector, c
 	return pt_err(e, "CSV to %s is one table and %s chose %zu%s%s%s: choose one, or give -o DIR/ for one file per "
 			 "table",
 		      stream_name(c), selector, n, names ? " (" : "", names ? names : "", names ? ")" : "");
+}
+
+bool pt_common_csv_stream_ok(const struct pt_common *c)
+{
+	return c->ex.format == PT_FMT_CSV && !c->tables && !out_is_dir(c);
 }
 
 int pt_common_check_csv_choice(struct pt_common *c, size_t nchosen, const char *selector, struct pt_err **e)

@@ -53,6 +53,8 @@ bool pt_common_is_model_file(const char *path);
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
 /* The same, but a raw PATH is imported streaming (pt_ptm_spill_start): for
  * pt_summary_stream_import(), else pt_ptm_spill_undo() before other use. */
+/* Can one CSV table go where -o says a row at a time (CSV, to one file or a stream, not -o DIR/)? */
+bool pt_common_csv_stream_ok(const struct pt_common *c);
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
 /* Warn (in c->diag) about a selection that selects nothing of m, once;
  * pt_common_load() does it, a command that loads otherwise calls it. */

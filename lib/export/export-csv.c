@@ -36,35 +36,67 @@ void pt_export_csv_field(struct pt_out *o, const char *s, size_t n)
 	free(qbuf);
 }
 
+static void header(struct pt_out *o, const struct pt_table *t, enum pt_time_unit u, char **qbuf, size_t *qcap)
+{
+	char nb[128];
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			pt_out_putc(o, ',');
+		const char *name = pt_export_col_name(t, c, u, nb);
+		field(o, name, strlen(name), qbuf, qcap);
+	}
+	pt_out_putc(o, '\n');
+}
+
+static void row(struct pt_out *o, const struct pt_table *t, const struct pt_cell *cells, enum pt_time_unit u,
+		char **qbuf, size_t *qcap)
+{
+	char vb[64];
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			pt_out_putc(o, ',');
+		const struct pt_cell *cell = &cells[c];
+		if (cell->kind == PT_CELL_STR)
+			field(o, cell->u.s, cell->len, qbuf, qcap);
+		else if (cell->kind != PT_CELL_NULL)
+			pt_out_write(o, vb, pt_export_num(t, cell, c, u, false, vb));
+	}
+	pt_out_putc(o, '\n');
+}
+
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts)
 {
 	enum pt_time_unit u = pt_export_unit(opts);
-	char nb[128], vb[64];
 	char *qbuf = NULL;
 	size_t qcap = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct pt_table *t = tables[i];
 		if (i)
 			pt_out_putc(o, '\n');
-		for (size_t c = 0; c < t->ncols; c++) {
-			if (c)
-				pt_out_putc(o, ',');
-			const char *name = pt_export_col_name(t, c, u, nb);
-			field(o, name, strlen(name), &qbuf, &qcap);
-		}
-		pt_out_putc(o, '\n');
-		for (size_t r = 0; r < t->nrows; r++) {
-			for (size_t c = 0; c < t->ncols; c++) {
-				if (c)
-					pt_out_putc(o, ',');
-				const struct pt_cell *cell = &pt_table_row(t, r)[c];
-				if (cell->kind == PT_CELL_STR)
-					field(o, cell->u.s, cell->len, &qbuf, &qcap);
-				else if (cell->kind != PT_CELL_NULL)
-					pt_out_write(o, vb, pt_export_cell_num(t, r, c, u, false, vb));
-			}
-			pt_out_putc(o, '\n');
-		}
+		header(o, t, u, &qbuf, &qcap);
+		for (size_t r = 0; r < t->nrows; r++)
+			row(o, t, pt_table_row(t, r), u, &qbuf, &qcap);
 	}
 	free(qbuf);
+}
+
+void pt_export_csv_begin(struct pt_csv_writer *w, struct pt_out *o, const struct pt_table *t,
+			 const struct pt_export_opts *opts)
+{
+	memset(w, 0, sizeof(*w));
+	w->o = o;
+	w->t = t;
+	w->u = pt_export_unit(opts);
+	header(o, t, w->u, &w->qbuf, &w->qcap);
+}
+
+void pt_export_csv_row(struct pt_csv_writer *w, const struct pt_cell *cells)
+{
+	row(w->o, w->t, cells, w->u, &w->qbuf, &w->qcap);
+}
+
+void pt_export_csv_end(struct pt_csv_writer *w)
+{
+	free(w->qbuf);
+	w->qbuf = NULL;
 }

@@ -65,7 +65,12 @@ const char *pt_export_col_name(const struct pt_table *t, size_t col, enum pt_tim
 size_t pt_export_cell_num(const struct pt_table *t, size_t row, size_t col, enum pt_time_unit u, bool text,
 			  char *buf)
 {
-	const struct pt_cell *c = &pt_table_row(t, row)[col];
+	return pt_export_num(t, &pt_table_row(t, row)[col], col, u, text, buf);
+}
+
+size_t pt_export_num(const struct pt_table *t, const struct pt_cell *c, size_t col, enum pt_time_unit u, bool text,
+		     char *buf)
+{
 	const struct pt_col *k = &t->cols[col];
 	switch (c->kind) {
 	case PT_CELL_INT:

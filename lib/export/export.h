@@ -30,6 +30,19 @@ void pt_export(struct pt_out *o, struct pt_table *const *tables, size_t n, const
 
 void pt_export_text(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 void pt_export_csv(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
+/* CSV a row at a time, for rows that a pass makes as it streams (the table holds the columns,
+ * not the rows): the header line, then each row's line, as pt_export_csv() writes them. */
+struct pt_csv_writer {
+	struct pt_out *o;
+	const struct pt_table *t;
+	enum pt_time_unit u;
+	char *qbuf;
+	size_t qcap;
+};
+void pt_export_csv_begin(struct pt_csv_writer *w, struct pt_out *o, const struct pt_table *t,
+			 const struct pt_export_opts *opts);
+void pt_export_csv_row(struct pt_csv_writer *w, const struct pt_cell *cells);
+void pt_export_csv_end(struct pt_csv_writer *w);
 void pt_export_json(struct pt_out *o, struct pt_table *const *tables, size_t n, const struct pt_export_opts *opts);
 
 /*
@@ -68,5 +81,8 @@ const char *pt_export_col_name(const struct pt_table *t, size_t col, enum pt_tim
 /* A non-string cell's text (numbers; "" for null). buf >= 64. Returns length. */
 size_t pt_export_cell_num(const struct pt_table *t, size_t row, size_t col, enum pt_time_unit u, bool text,
 			  char *buf);
+/* The same for a cell of column col of t given as it is (a row not held by the table). */
+size_t pt_export_num(const struct pt_table *t, const struct pt_cell *c, size_t col, enum pt_time_unit u, bool text,
+		     char *buf);
 
 #endif

@@ -10,15 +10,39 @@
 #include "support/err.h"
 #include "support/xalloc.h"
 
+/* The code of event i (i checked) of a read that keeps no events. */
+static uint32_t ev_code(const struct ids *ids, uint64_t i)
+{
+	unsigned b = ids->kbits;
+	if (b >= 8) {
+		const uint8_t *p = ids->kcode + i * (b / 8);
+		uint32_t c = 0;
+		for (unsigned k = 0; k < b / 8; k++)
+			c |= (uint32_t)p[k] << (8 * k);
+		return c;
+	}
+	uint64_t bit = i * b;
+	return (uint32_t)(ids->kcode[bit / 8] >> (bit % 8)) & ((1u << b) - 1);
+}
+
+static void set_code(uint8_t *v, unsigned b, uint64_t i, uint32_t c)
+{
+	if (b >= 8) {
+		for (unsigned k = 0; k < b / 8; k++)
+			v[i * (b / 8) + k] = (uint8_t)(c >> (8 * k));
+		return;
+	}
+	uint64_t bit = i * b;
+	uint8_t mask = (uint8_t)(((1u << b) - 1) << (bit % 8));
+	v[bit / 8] = (uint8_t)((v[bit / 8] & ~mask) | ((c << (bit % 8)) & mask));
+}
+
 /* The track of event i (i checked), in a read that keeps events or not. */
 static uint32_t ev_track(const struct pt_model *m, const struct ids *ids, uint64_t i)
 {
 	if (!ids->skip)
 		return m->events.track[i];
-	const uint8_t *p = ids->ktrack + i * ids->ktw;
-	return ids->ktw == 1 ? p[0] : ids->ktw == 2 ? (uint32_t)p[0] | (uint32_t)p[1] << 8
-						 : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-							   (uint32_t)p[3] << 24;
+	return ids->kpair[ev_code(ids, i)].track;
 }
 
 /* Is i the index of an event of kind k (k < 0: any kind) for a CUPTI side
@@ -26,7 +50,7 @@ static uint32_t ev_track(const struct pt_model *m, const struct ids *ids, uint64
 static bool ev_ref(const struct pt_model *m, const struct ids *ids, uint64_t i, int k)
 {
 	if (ids->skip)
-		return i < ids->nevents && (k < 0 || ids->kkind[i] == k);
+		return i < ids->nevents && (k < 0 || ids->kpair[ev_code(ids, i)].kind == k);
 	return i < m->events.n && (k < 0 || m->events.kind[i] == k);
 }
 
@@ -56,30 +80,45 @@ static bool same_track(const struct pt_model *m, const struct ids *ids, uint64_t
 	return ev_track(m, ids, i) == ev_track(m, ids, j);
 }
 
+/* The code of the pair (kind, track), added to the pairs when new. */
+static uint32_t kpair_code(struct ids *ids, uint8_t kind, uint32_t track)
+{
+	uint64_t key = kind | (uint64_t)track << 8;
+	if (ids->nkpair && key == ids->klast)
+		return ids->klast_code;
+	if (!ids->nkpair)
+		pt_hashmap_init(&ids->kpmap);
+	bool added;
+	uint64_t *v = pt_hashmap_put(&ids->kpmap, key, ids->nkpair, &added);
+	if (added) {
+		pt_xgrow((void **)&ids->kpair, &ids->kpcap, ids->nkpair + 1, sizeof(*ids->kpair));
+		ids->kpair[ids->nkpair++] = (struct kpair){ track, kind };
+	}
+	ids->klast = key;
+	ids->klast_code = (uint32_t)*v;
+	return ids->klast_code;
+}
+
 /* What a skipping read keeps of the n events just applied at the end of ev:
- * their kinds and tracks (1 to 5 bytes an event). */
+ * the code of their kind and track, in as few bits as the distinct pairs need
+ * (a CUPTI model has a few dozen: 4 to 8 bits an event). */
 static void kbits_add(struct ids *ids, const struct pt_events *ev, size_t n)
 {
 	uint64_t i0 = ids->nevents;
-	unsigned w = ids->ntracks <= 256 ? 1 : ids->ntracks <= 65536 ? 2 : 4;
-	if (w < ids->ktw)
-		w = ids->ktw;
-	pt_xgrow((void **)&ids->kkind, &ids->kcap, (size_t)(i0 + n), 1);
-	pt_xgrow((void **)&ids->ktrack, &ids->ktcap, (size_t)(i0 + n) * w, 1);
-	if (w > ids->ktw && i0) { /* more tracks than the width held: widen, from the end */
-		for (uint64_t i = i0; i-- > 0;) {
-			uint32_t t = ev_track(NULL, ids, i);
-			for (unsigned b = 0; b < w; b++)
-				ids->ktrack[i * w + b] = (uint8_t)(t >> (8 * b));
-		}
+	uint32_t code[PT_PTM_EVENT_BATCH];
+	for (size_t k = 0; k < n; k++)
+		code[k] = kpair_code(ids, ev->kind[ev->n - n + k], ev->track[ev->n - n + k]);
+	unsigned b = ids->kbits ? ids->kbits : 1;
+	while (b < 32 && ids->nkpair > (size_t)1 << b)
+		b *= 2;
+	pt_xgrow((void **)&ids->kcode, &ids->kcap, (size_t)(((i0 + n) * b + 7) / 8), 1);
+	if (b != ids->kbits && i0) { /* more pairs than the width held: widen, from the end */
+		for (uint64_t i = i0; i-- > 0;)
+			set_code(ids->kcode, b, i, ev_code(ids, i));
 	}
-	ids->ktw = w;
-	for (size_t k = 0; k < n; k++) {
-		ids->kkind[i0 + k] = ev->kind[ev->n - n + k];
-		uint32_t t = ev->track[ev->n - n + k];
-		for (unsigned b = 0; b < w; b++)
-			ids->ktrack[(i0 + k) * w + b] = (uint8_t)(t >> (8 * b));
-	}
+	ids->kbits = b;
+	for (size_t k = 0; k < n; k++)
+		set_code(ids->kcode, b, i0 + k, code[k]);
 }
 
 /* Chunks that refer to names, devices, tracks and ops are checked against m's. */
@@ -443,11 +482,12 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      b->n_grid_x == n && b->n_grid_y == n && b->n_grid_z == n && b->n_block_x == n &&
 			      b->n_block_y == n && b->n_block_z == n && b->n_registers == n && b->n_static_smem == n &&
 			      b->n_dynamic_smem == n && b->n_graph_id == n, "kernel batch (column lengths differ)");
-		if (!ids->skip)
+		bool keep = !ids->skip || ids->keep_kernels;
+		if (keep)
 			pt_vec_reserve(&m->kernels, m->kernels.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(ev_ref(m, ids, event[i], PT_EV_KERNEL), "kernel info");
-			if (ids->skip)
+			if (!keep)
 				continue;
 			struct pt_kernel_config k = { { b->grid_x[i], b->grid_y[i], b->grid_z[i] },
 						      { b->block_x[i], b->block_y[i], b->block_z[i] }, b->registers[i],
@@ -663,7 +703,8 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						b->address[i], b->bytes[i], b->pc[i], b->pool_address[i],
 						b->pool_threshold[i], b->pool_size[i], b->pool_utilized[i], b->name[i],
 						b->source[i] };
-			pt_vec_push(&m->gpu_mem, r);
+			if (!ids->skip)
+				pt_vec_push(&m->gpu_mem, r);
 		}
 		break;
 	}
@@ -679,7 +720,8 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			struct pt_gpu_pool p = { b->device[i], (uint8_t)b->op[i], (uint8_t)b->pool_type[i],
 						 b->managed[i] != 0, b->corr[i], b->pid[i], b->time[i], b->address[i],
 						 b->size[i], b->utilized[i], b->min_keep[i], b->threshold[i] };
-			pt_vec_push(&m->gpu_pools, p);
+			if (!ids->skip)
+				pt_vec_push(&m->gpu_pools, p);
 		}
 		break;
 	}

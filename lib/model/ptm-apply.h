@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "support/hashmap.h"
 #include "proftool.pb-c.h"
 
 struct pt_err;
@@ -25,13 +26,20 @@ struct ids {
 	struct u32buf scratch[3]; /* undelta()'s columns */
 	bool batchwise;           /* a streaming read holds one event batch at a time */
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
-	bool kinds;               /* skip, and the tables will be checked: keep kkind and ktrack */
+	bool kinds;               /* skip, and the tables will be checked: keep the pairs' codes */
+	bool keep_kernels;        /* skip, but the kernel infos are applied */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
 	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
-	uint8_t *kkind;           /* skip: the kind of every event read */
-	uint8_t *ktrack;          /* skip: its track, in ktw bytes (1, 2 or 4: what the tracks need) */
-	size_t kcap, ktcap;
-	unsigned ktw;
+	/* skip: the (kind, track) pair of every event read, as a code of kbits bits (1 to 32: as
+	 * few as the distinct pairs so far need) into the pairs' table kpair */
+	uint8_t *kcode;
+	size_t kcap;
+	unsigned kbits;
+	struct kpair { uint32_t track; uint8_t kind; } *kpair;
+	size_t nkpair, kpcap;
+	struct pt_hashmap kpmap;  /* kind | track << 8 -> code */
+	uint64_t klast;           /* the last pair's key and code: events come in runs */
+	uint32_t klast_code;
 	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
 	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
 };

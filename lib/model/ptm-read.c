@@ -330,6 +330,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.batchwise = sink != NULL;
 	ids.skip = sink && sink->skip_tables;
 	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
+	ids.keep_kernels = ids.kinds && sink->skip_tables == PT_PTM_SKIP_BUT_KERNELS;
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -461,7 +462,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = ids.kinds = ids.batchwise = false;
+				ids.skip = ids.kinds = ids.keep_kernels = ids.batchwise = false;
 				rc = 0;
 			}
 		}
@@ -497,8 +498,10 @@ out:
 	free(cols);
 	for (int k = 0; k < 3; k++)
 		free(ids.scratch[k].v);
-	free(ids.kkind);
-	free(ids.ktrack);
+	free(ids.kcode);
+	free(ids.kpair);
+	if (ids.nkpair)
+		pt_hashmap_free(&ids.kpmap);
 	free(r.in);
 	free(r.ob);
 	return rc;
@@ -596,34 +599,109 @@ static void events_append(struct pt_events *ev, const struct pt_events *tail)
  * checks: appended one after another (fresh: every batch alone, and each
  * then handed to sink). m->events must not spill (spill NULL).
  */
+/* One chunk of a spill, p[0, len) at offset off of its plain bytes: an event batch, applied to m
+ * (alone when fresh) and given to the sink. */
+static int spill_chunk(struct pt_model *m, struct ids *ids, struct pt_cols *cols, const uint8_t *p, size_t len,
+		       uint64_t off, bool fresh, const struct pt_ptm_sink *sink, struct pt_err **e)
+{
+	Proftool__Chunk fc;
+	bool footer = false;
+	if (!pt_cols_chunk(p, len, cols, &fc) || fc.body_case != PROFTOOL__CHUNK__BODY_EVENTS)
+		return pt_err(e, "'the spilled events': not an event batch at offset %" PRIu64, off);
+	if (fresh)
+		m->events.n = 0;
+	int rc = pt_ptm_apply(m, &fc, ids, "the spilled events", off, &footer, 0, e);
+	if (!rc && sink)
+		rc = sink->batch(sink->arg, m, e);
+	return rc;
+}
+
+/* The chunks of a sealed spill, inflated a window at a time: z[0, zlen) inflates to plain bytes. */
+static int spill_decode_z(struct pt_model *m, struct ids *ids, struct pt_cols *cols, const uint8_t *z, size_t zlen,
+			  uint64_t plain, bool fresh, const struct pt_ptm_sink *sink, struct pt_err **e)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, -15) != Z_OK)
+		return pt_err(e, "cannot initialise zlib");
+	size_t cap = 1u << 20, pos = 0, fill = 0, zin = 0;
+	uint8_t *buf = pt_xmalloc(cap);
+	uint64_t off = 0; /* of buf[pos] in the plain bytes */
+	bool ended = false;
+	int rc = 0;
+	for (;;) {
+		/* a whole chunk at buf[pos]: its length, then its bytes */
+		const uint8_t *q = buf + pos, *end = buf + fill;
+		uint64_t clen = 0;
+		bool have = pt_cols_varint(&q, end, &clen) && clen <= (uint64_t)(end - q);
+		if (have) {
+			if (clen > PT_PTM_MAX_BATCH)
+				BAD("'the spilled events': corrupt chunk length at offset %" PRIu64, off);
+			pt_progress_items("reading the imported events", zin, zlen); /* once a batch */
+			rc = spill_chunk(m, ids, cols, q, (size_t)clen, off, fresh, sink, e);
+			if (rc)
+				goto out;
+			size_t used = (size_t)(q - (buf + pos)) + (size_t)clen;
+			pos += used;
+			off += used;
+			continue;
+		}
+		if (ended) {
+			if (pos != fill || off != plain)
+				BAD("'the spilled events': corrupt chunk length at offset %" PRIu64, off);
+			break;
+		}
+		/* more bytes: the rest to the front, room for the longest chunk */
+		memmove(buf, buf + pos, fill - pos);
+		fill -= pos;
+		pos = 0;
+		if (fill == cap)
+			pt_xgrow((void **)&buf, &cap, PT_PTM_MAX_BATCH + 16, 1);
+		zs.next_in = (Bytef *)(uintptr_t)(z + zin);
+		zs.avail_in = (uInt)(zlen - zin < (1u << 30) ? zlen - zin : 1u << 30);
+		zs.next_out = buf + fill;
+		zs.avail_out = (uInt)(cap - fill);
+		uInt ai = zs.avail_in, ao = zs.avail_out;
+		int zr = inflate(&zs, Z_NO_FLUSH);
+		zin += ai - zs.avail_in;
+		fill += ao - zs.avail_out;
+		if (zr == Z_STREAM_END)
+			ended = true;
+		else if (zr != Z_OK || (ai == zs.avail_in && ao == zs.avail_out))
+			BAD("the compressed spilled events do not inflate back (zlib %d)", zr);
+	}
+out:
+	inflateEnd(&zs);
+	free(buf);
+	return rc;
+}
+
 static int spill_decode(struct pt_model *m, struct pt_spill *sp, bool fresh, const struct pt_ptm_sink *sink,
 			struct pt_err **e)
 {
-	if (pt_ptm_spill_inflate(sp, e))
+	size_t len, zlen;
+	uint64_t plain;
+	const uint8_t *z = NULL, *p = NULL;
+	/* a replay reads a compressing spill back as it is; anything else makes it plain first */
+	if (fresh ? pt_ptm_spill_seal(sp, e) : pt_ptm_spill_inflate(sp, e))
 		return -1;
-	size_t len;
-	const uint8_t *p = pt_ptm_spill_bytes(sp, &len);
+	z = pt_ptm_spill_zbytes(sp, &zlen, &plain);
+	if (!z)
+		p = pt_ptm_spill_bytes(sp, &len);
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
 	pt_ptm_ids_of(&ids, m);
 	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
 	int rc = 0;
-	const char *name = "the spilled events";
-	for (size_t off = 0; off < len && !rc;) {
+	if (z)
+		rc = spill_decode_z(m, &ids, cols, z, zlen, plain, fresh, sink, e);
+	for (size_t off = 0; !z && off < len && !rc;) {
 		pt_progress_items("reading the imported events", off, len); /* once a batch */
 		const uint8_t *q = p + off, *end = p + len;
 		uint64_t clen;
 		if (!pt_cols_varint(&q, end, &clen) || clen > (uint64_t)(end - q))
-			BAD("'%s': corrupt chunk length at offset %zu", name, off);
-		Proftool__Chunk fc;
-		bool footer = false;
-		if (!pt_cols_chunk(q, (size_t)clen, cols, &fc) || fc.body_case != PROFTOOL__CHUNK__BODY_EVENTS)
-			BAD("'%s': not an event batch at offset %zu", name, off);
-		if (fresh)
-			m->events.n = 0;
-		rc = pt_ptm_apply(m, &fc, &ids, name, off, &footer, 0, e);
-		if (!rc && sink)
-			rc = sink->batch(sink->arg, m, e);
+			BAD("'the spilled events': corrupt chunk length at offset %zu", off);
+		rc = spill_chunk(m, &ids, cols, q, (size_t)clen, off, fresh, sink, e);
 		off = (size_t)(q - p) + (size_t)clen;
 	}
 out:

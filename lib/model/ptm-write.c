@@ -397,6 +397,7 @@ struct pt_spill {
 	int fd, ferr;
 	uint64_t flen;
 	char *dir; /* for messages */
+	bool sealed; /* the compressor ended its stream: z holds all of it, to read back (spill_seal) */
 };
 
 /* Add the events [b, b + n) of ev to the per-track records x (nx of them,
@@ -632,7 +633,7 @@ void pt_ptm_spill_start(struct pt_model *m, size_t window)
 size_t pt_ptm_spill_flush(struct pt_events *ev)
 {
 	struct pt_spill *sp = ev->spill;
-	if (!sp || ev->n < sp->window)
+	if (!sp || sp->sealed || ev->n < sp->window)
 		return 0;
 	size_t k = ev->n / PT_PTM_EVENT_BATCH * PT_PTM_EVENT_BATCH;
 	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
@@ -686,7 +687,7 @@ void pt_ptm_spill_to_file(struct pt_model *m, const char *dir)
 	sp->dir = pt_xstrdup(dir);
 }
 
-int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
+int pt_ptm_spill_seal(struct pt_spill *sp, struct pt_err **e)
 {
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
@@ -694,7 +695,7 @@ int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 		return 0;
 	struct pt_pdeflate *pz = sp->w.pz;
 	sp->w.pz = NULL;
-	sp->w.to_mem = true; /* from here on, as if it had never compressed */
+	sp->sealed = true;
 	int zr0 = pt_pdeflate_end(pz, true, NULL, NULL, e);
 	if (sp->file) { /* back to memory: the file's bytes, then no file */
 		int err = sp->ferr;
@@ -713,8 +714,24 @@ int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 			return -1;
 		}
 	}
-	if (zr0)
+	return zr0 ? -1 : 0;
+}
+
+const uint8_t *pt_ptm_spill_zbytes(const struct pt_spill *s, size_t *len, uint64_t *plain)
+{
+	*len = s && s->sealed ? s->z.n : 0;
+	*plain = s && s->sealed ? s->w.len : 0;
+	return s && s->sealed ? s->z.v : NULL;
+}
+
+int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
+{
+	if (pt_ptm_spill_seal(sp, e))
 		return -1;
+	if (!sp || !sp->sealed)
+		return 0;
+	sp->sealed = false;
+	sp->w.to_mem = true; /* from here on, as if it had never compressed */
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, -15) != Z_OK)
@@ -771,6 +788,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	struct pt_spill *sp = m->events.spill;
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
+	if (sp && sp->sealed && pt_ptm_spill_inflate(sp, e)) /* read back already: written plain */
+		return -1;
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
 	w->o = o;

@@ -77,6 +77,12 @@ void pt_ptm_spill_to_file(struct pt_model *m, const char *dir);
 /* Bring a compressing spill's batches back to their plain form (for reading
  * them back); 0, or -1 with *e set. */
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e);
+/* End a compressing spill's stream so that it can be read back as it is
+ * (pt_ptm_spill_replay does, once the import is over): no event spills after
+ * it, and a write of the model inflates it first. 0, or -1 with *e set. */
+int pt_ptm_spill_seal(struct pt_spill *sp, struct pt_err **e);
+/* A sealed spill's raw deflate stream (NULL otherwise) and *plain, the bytes it inflates to. */
+const uint8_t *pt_ptm_spill_zbytes(const struct pt_spill *s, size_t *len, uint64_t *plain);
 /* For model.c: encode the whole batches ev holds when it holds at least the
  * window; returns how many events left the columns. */
 struct pt_events;
@@ -104,8 +110,11 @@ bool pt_ptm_probe(const char *path);
  * footer are applied (the footer's counts must still match m).
  * With skip_tables, the CUPTI side tables and external correlations do not
  * stop the read: they get every check of a full read (against the events
- * read before them, of which the read keeps the kind and the track: 2 to 5
- * bytes each) and are not applied (m's tables stay empty). A read that a
+ * read before them, of which the read keeps the (kind, track) pair as a code
+ * of as few bits as the distinct pairs need: 4 to 8 bits an event for a
+ * CUPTI run) and are not applied (m's tables stay empty); nor are the CUPTI
+ * memory records and pools, which they check too. PT_PTM_SKIP_BUT_KERNELS
+ * applies the kernel infos all the same (m->kernels, m->kernel_configs). A read that a
  * callback turns whole applies them from there, as a full read does.
  * Returns 0, -1 (error in *e), PT_PTM_STOP, or the first non-zero value a
  * callback returned (which stops the read; negative: an error set in *e).
@@ -120,15 +129,19 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
-	bool skip_tables;
+	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_KERNELS */
 };
+/* skip_tables, but the kernel infos are applied (m->kernels), checked as a full read checks them */
+#define PT_PTM_SKIP_BUT_KERNELS 2
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,
  * pt_ptm_spill_start): its events, the spilled batches and then those still
  * held, go to sink->batch() one batch at a time as pt_ptm_read_stream()
  * gives a file's (m->events holds the batch alone), after m->track_events
- * was set as the writer would record it. Only events are fed (sink's
+ * was set as the writer would record it. A compressing spill
+ * (pt_ptm_spill_compress) is sealed and inflated one batch at a time, so
+ * that the replay holds no more than the compressed events. Only events are fed (sink's
  * events_only makes no difference); m's events are as before on return, so
  * it can be repeated. Returns what pt_ptm_read_stream() returns.
  */

@@ -390,7 +390,8 @@ static void kernel_row(void *arg, size_t r, struct pt_cell *c)
 	cell_str_id(&c[16], m, ev->name[i]);
 }
 
-static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t device)
+/* The columns of the kernels or api table. */
+static struct pt_table *cupti_head(bool api)
 {
 	struct pt_table *t = pt_table_new(api ? "api" : "kernels", api ? "CUDA API calls" : "GPU kernels");
 	if (api) {
@@ -420,6 +421,17 @@ static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t 
 	static const char *const shown_api[] = { "thread_id", "name", "start", "dur", "process_id", NULL };
 	static const char *const shown_kernels[] = { "device_id", "stream_id", "name", "start", "dur", NULL };
 	pt_table_set_default_cols(t, api ? shown_api : shown_kernels);
+	return t;
+}
+
+struct pt_table *pt_raw_cupti_head(bool api)
+{
+	return cupti_head(api);
+}
+
+static struct pt_table *cupti_table(const struct pt_model *m, bool api, int64_t device)
+{
+	struct pt_table *t = cupti_head(api);
 	size_t n;
 	struct ev_rows *g = ev_rows_new(m, api ? PT_EV_API : PT_EV_KERNEL, false, !api, device, &n);
 	if (!api) {

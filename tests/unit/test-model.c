@@ -985,30 +985,38 @@ static void test_spill_replay(void **state)
 	size_t n = 50000;
 	struct pt_model *ref = spill_model(0, -1, n, 0);
 	struct pt_track_events *want = pt_ptm_track_events(ref);
-	struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n, 0);
-	size_t base = m->events.base, held = m->events.n;
-	assert_true(base > 0 && held > 0);
-	for (int round = 0; round < 2; round++) { /* repeatable */
-		struct replay_check c = { ref, 0, 0 };
-		struct pt_ptm_sink sink = { replay_batch, &c, false, false };
-		struct pt_err *e = NULL;
-		assert_int_equal(pt_ptm_spill_replay(m, &sink, &e), 0);
-		assert_int_equal(c.next, n);
-		assert_int_equal(m->events.base, base);
-		assert_int_equal(m->events.n, held);
-		assert_int_equal(m->track_events.n, m->tracks.n);
-		for (size_t t = 0; t < m->tracks.n; t++)
-			assert_memory_equal(&m->track_events.v[t], &want[t], sizeof(want[t]));
+	/* a plain spill, and compressing ones (sealed by the first replay, inflated a batch at a time) */
+	for (int zjobs = 0; zjobs <= 2; zjobs++) {
+		for (int compress = 0; compress < 2; compress++) {
+			struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n, zjobs);
+			size_t base = m->events.base, held = m->events.n;
+			assert_true(base > 0 && held > 0);
+			for (int round = 0; round < 2; round++) { /* repeatable */
+				struct replay_check c = { ref, 0, 0 };
+				struct pt_ptm_sink sink = { replay_batch, &c, false, false };
+				struct pt_err *e = NULL;
+				assert_int_equal(pt_ptm_spill_replay(m, &sink, &e), 0);
+				assert_int_equal(c.next, n);
+				assert_int_equal(m->events.base, base);
+				assert_int_equal(m->events.n, held);
+				assert_int_equal(m->track_events.n, m->tracks.n);
+				for (size_t t = 0; t < m->tracks.n; t++)
+					assert_memory_equal(&m->track_events.v[t], &want[t], sizeof(want[t]));
+			}
+			size_t zl;
+			uint64_t plain;
+			assert_true((pt_ptm_spill_zbytes(m->events.spill, &zl, &plain) != NULL) == (zjobs > 0));
+			/* and the model is still written as the in-memory one, plain or compressed */
+			size_t la, lb;
+			uint8_t *a = spill_bytes(ref, compress, &la), *b = spill_bytes(m, compress, &lb);
+			assert_int_equal(la, lb);
+			assert_memory_equal(a, b, la);
+			free(a);
+			free(b);
+			pt_model_free(m);
+		}
 	}
-	/* and the model is still written as the in-memory one */
-	size_t la, lb;
-	uint8_t *a = spill_bytes(ref, true, &la), *b = spill_bytes(m, true, &lb);
-	assert_int_equal(la, lb);
-	assert_memory_equal(a, b, la);
-	free(a);
-	free(b);
 	free(want);
-	pt_model_free(m);
 	pt_model_free(ref);
 }
 

@@ -1,6 +1,7 @@
 /* Unit tests of lib/pass/pass-summary: models built with the builder, and the JOB3 fixture. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1488,6 +1489,224 @@ static void test_stream_gpu(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* The release watermark: a track seen waits for its latest start less its lag, one whose lag is
+ * unknown for its earliest start, a done track for nothing. */
+static void test_watermark_lag(void **state)
+{
+	(void)state;
+	uint64_t left[3] = { 1, 1, 0 }, lag[3] = { 30, SCAN_LAG_UNKNOWN, 0 };
+	int64_t min[3] = { 10, 50, 0 }, last[3] = { 100, 400, 900 };
+	uint8_t seen[3] = { 1, 1, 1 };
+	struct scan sc = { .left = left, .lag = lag, .min = min, .last = last, .seen = seen };
+	const uint32_t tr[3] = { 0, 1, 2 };
+	assert_int_equal(sum_watermark(&sc, tr, 3, false), 50);
+	left[1] = 0;
+	assert_int_equal(sum_watermark(&sc, tr, 3, false), 70);
+	seen[0] = 0;
+	assert_int_equal(sum_watermark(&sc, tr, 3, false), 10);
+	seen[0] = 1;
+	lag[0] = 0;
+	assert_int_equal(sum_watermark(&sc, tr, 3, false), 100);
+	left[2] = 1;
+	assert_int_equal(sum_watermark(&sc, tr, 3, false), 100);
+	assert_int_equal(sum_watermark(&sc, tr, 3, true), INT64_MAX);
+	left[0] = 0;
+	assert_int_equal(sum_watermark(&sc, tr, 2, false), INT64_MAX);
+	/* the widest lag the times allow: the earliest start, without overflow */
+	left[0] = 1;
+	min[0] = -PT_TIME_LIMIT;
+	last[0] = PT_TIME_LIMIT;
+	lag[0] = (uint64_t)PT_TIME_LIMIT * 2;
+	assert_int_equal(sum_watermark(&sc, tr, 1, false), -PT_TIME_LIMIT);
+	lag[0] = (uint64_t)PT_TIME_LIMIT * 2 - 5;
+	assert_int_equal(sum_watermark(&sc, tr, 1, false), -PT_TIME_LIMIT + 5);
+}
+
+/*
+ * A model shaped as the CUPTI importer stores a long run: copies that start
+ * before the kernels stored ahead of them on their stream, each stream's
+ * synchronizations after every other event, and more (kind, track) pairs than
+ * fit a byte (300 streams). The streamed summary prints what the in-memory one
+ * prints, and a side table that points at an event of the wrong kind fails it.
+ */
+static struct pt_model *cupti_like_model(void)
+{
+	struct pt_model *m = pt_model_new();
+	struct pt_device d;
+	memset(&d, 0, sizeof(d));
+	d.id = 100;
+	d.kind = PT_DEV_CPU;
+	d.pid = 100;
+	pt_vec_push(&m->devices, d);
+	d.id = 0;
+	d.kind = PT_DEV_GPU;
+	pt_vec_push(&m->devices, d);
+	enum { NS = 300, REPS = 40 };
+	uint32_t thr = pt_model_track(m, 0, PT_TRACK_HOST_THREAD, 7, "thread"), str[NS];
+	for (uint32_t k = 0; k < NS; k++)
+		str[k] = pt_model_track(m, 1, PT_TRACK_STREAM, 7 + k, "stream");
+	uint32_t launch = pt_model_str(m, "cudaLaunchKernel_v7000"), gemm = pt_model_str(m, "gemm_kernel");
+	uint64_t corr = 1;
+	for (int64_t r = 0; r < REPS; r++) {
+		int64_t t0 = 1000 + r * 100000;
+		for (uint32_t k = 0; k < NS; k++, corr++) {
+			int64_t st = t0 + 300 * k;
+			uint32_t api = (uint32_t)m->events.n;
+			pt_model_add_event(m, thr, launch, PT_EV_API, st, 20, corr, PT_NONE, 0);
+			uint32_t ev = (uint32_t)m->events.n;
+			pt_model_add_event(m, str[k], gemm, PT_EV_KERNEL, st + 50, 100 + (int64_t)(k % 7), corr, PT_NONE, 0);
+			struct pt_kernel_config c = { { 1 + k % 3, 1, 1 }, { 128, 1, 1 }, 32, 0, 0, 0 };
+			pt_model_add_kernel(m, ev, &c);
+			struct pt_gpu_link l = { ev, api, 0 };
+			pt_vec_push(&m->links, l);
+		}
+		/* a copy stored after the kernels it ran before */
+		uint32_t ev = (uint32_t)m->events.n;
+		pt_model_add_event(m, str[0], 0, PT_EV_MEMCPY, t0 + 10, 60, corr++, PT_NONE, 0);
+		struct pt_copy_info ci = { ev, 1, 0, 0, 4096, -1, -1 };
+		pt_vec_push(&m->copies, ci);
+	}
+	for (int64_t r = 0; r < REPS; r++)
+		for (uint32_t k = 0; k < NS; k += 3)
+			pt_model_add_event(m, str[k], pt_model_str(m, "Stream Sync"), PT_EV_SYNC, 1000 + r * 100000 + 400 * k,
+					   5, 0, PT_NONE, 0);
+	return m;
+}
+
+static void test_stream_gpu_lag(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-slag-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int bad = 0; bad < 2; bad++) {
+		struct pt_model *m = cupti_like_model();
+		if (bad) { /* a kernel configuration on a synchronization */
+			struct pt_kernel_config c = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, 0 };
+			pt_model_add_kernel(m, (uint32_t)m->events.n - 1, &c);
+		}
+		write_ptm(m, ptm, true);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		struct pt_summary b;
+		bool streamed = false;
+		struct pt_model *whole = NULL;
+		struct pt_err *e = NULL;
+		int rc = pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e);
+		assert_null(whole);
+		if (bad) {
+			assert_int_not_equal(rc, 0);
+			assert_false(streamed);
+			char *msg = pt_err_str(e);
+			assert_non_null(strstr(msg, "invalid kernel info"));
+			free(msg);
+			pt_err_free(e);
+			pt_model_free(m);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_true(streamed);
+		struct pt_model *back = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		struct pt_summary a = run(back, &so);
+		char *ta = render(&a, txt), *tb = render(&b, txt);
+		assert_string_equal(ta, tb);
+		assert_non_null(strstr(ta, "gemm_kernel"));
+		free(ta);
+		free(tb);
+		pt_summary_free(&a);
+		pt_summary_free(&b);
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	scratch_close(dir, ptm, txt);
+}
+
+/* Cells of a row as text, appended to *buf (for comparing rows made two ways). */
+static void cells_text(char **buf, size_t *len, const struct pt_cell *c, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		char cell[512];
+		int w = c[k].kind == PT_CELL_STR ? snprintf(cell, sizeof(cell), "%.*s|", (int)c[k].len, c[k].u.s)
+		      : c[k].kind == PT_CELL_INT ? snprintf(cell, sizeof(cell), "%" PRId64 "|", c[k].u.i)
+						 : snprintf(cell, sizeof(cell), "-|");
+		*buf = realloc(*buf, *len + (size_t)w + 2);
+		memcpy(*buf + *len, cell, (size_t)w);
+		*len += (size_t)w;
+	}
+	(*buf)[(*len)++] = '\n';
+	(*buf)[*len] = 0;
+}
+
+struct text_rows {
+	char *buf;
+	size_t len;
+	size_t n;
+};
+
+static size_t rows_ncols = 7;
+
+static void collect_row(void *arg, const struct pt_cell *c)
+{
+	struct text_rows *r = arg;
+	cells_text(&r->buf, &r->len, c, rows_ncols);
+	r->n++;
+}
+
+/* The streamed api and kernels tables give pt_pass_raw()'s rows in its order, also for tracks
+ * whose events the file holds out of start order; a damaged file fails before any row. */
+static void test_raw_stream_api(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-rawapi-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int round = 0; round < 8; round++) {
+		rng_state = 0x5a5a0000u + (uint64_t)round;
+		struct pt_model *m = random_gpu_model(round % 2, round % 4 == 3);
+		write_ptm(m, ptm, round % 3 != 0);
+		struct pt_model *back = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		for (int k = 0; k < 3; k++) { /* api; kernels of every GPU; kernels of GPU 1 */
+			const char *tn = k ? "kernels" : "api";
+			int64_t dev = k == 2 ? 1 : -1;
+			struct pt_table *t = NULL;
+			assert_int_equal(pt_pass_raw(back, tn, dev, &t, &e), 0);
+			struct text_rows a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+			for (size_t r = 0; r < t->nrows; r++) {
+				cells_text(&a.buf, &a.len, pt_table_row(t, r), t->ncols);
+				a.n++;
+			}
+			rows_ncols = t->ncols;
+			assert_int_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), tn, dev, collect_row, &b, &e), 0);
+			assert_true(k == 2 || a.n > 200);
+			assert_int_equal(a.n, b.n);
+			if (a.n)
+				assert_string_equal(a.buf, b.buf);
+			free(a.buf);
+			free(b.buf);
+			pt_table_free(t);
+		}
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	/* cut in half: an error naming the file, and no row */
+	struct stat st;
+	assert_int_equal(stat(ptm, &st), 0);
+	assert_int_equal(truncate(ptm, st.st_size / 2), 0);
+	struct text_rows b = { NULL, 0, 0 };
+	struct pt_err *e = NULL;
+	rows_ncols = 7;
+	assert_int_not_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), "api", -1, collect_row, &b, &e), 0);
+	assert_int_equal(b.n, 0);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "truncated model"));
+	free(msg);
+	pt_err_free(e);
+	scratch_close(dir, ptm, txt);
+}
+
 /* The event tables' row order: device index, start, stream, model order. */
 static void test_raw_order(void **state)
 {
@@ -1589,6 +1808,9 @@ int main(void)
 		cmocka_unit_test(test_stream_matches_memory),
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
+		cmocka_unit_test(test_watermark_lag),
+		cmocka_unit_test(test_stream_gpu_lag),
+		cmocka_unit_test(test_raw_stream_api),
 		cmocka_unit_test(test_raw_order),
 		cmocka_unit_test(test_item_median),
 	};

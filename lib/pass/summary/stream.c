@@ -13,6 +13,13 @@
 #include "support/err.h"
 #include "support/xalloc.h"
 
+/* What a first read finds of the span events of a track: their count, earliest start, latest start
+ * and lag (the most a start falls behind the latest start before it in the file). */
+struct wait_track {
+	uint64_t count, lag;
+	int64_t min, top;
+};
+
 struct pt_summary_stream {
 	const struct pt_summary_opts *o;
 	struct scan sc;
@@ -23,6 +30,7 @@ struct pt_summary_stream {
 	struct pt_track_events *tev; /* per track, what the events turned out to be (a first read: its
 					 scan; claimed: checked against the file's record by _end()) */
 	int64_t *tev_last;
+	struct wait_track *wt; /* a first read: per track, what its span events turned out to be */
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
 	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
 	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
@@ -94,17 +102,19 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 		sc->left = pt_xrealloc(sc->left, n * sizeof(*sc->left));
 		sc->min = pt_xrealloc(sc->min, n * sizeof(*sc->min));
 		sc->last = pt_xrealloc(sc->last, n * sizeof(*sc->last));
-		sc->sorted = pt_xrealloc(sc->sorted, n);
+		sc->lag = pt_xrealloc(sc->lag, n * sizeof(*sc->lag));
 		sc->seen = pt_xrealloc(sc->seen, n);
 		sc->named = pt_xrealloc(sc->named, n);
 		s->tev = pt_xrealloc(s->tev, n * sizeof(*s->tev));
 		s->tev_last = pt_xrealloc(s->tev_last, n * sizeof(*s->tev_last));
+		s->wt = pt_xrealloc(s->wt, n * sizeof(*s->wt));
 		memset(s->tev + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->tev));
+		memset(s->wt + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->wt));
 		for (size_t t = s->ntrk; t < n; t++) {
 			sc->left[t] = 0;
 			sc->min[t] = INT64_MAX;
 			sc->last[t] = INT64_MIN;
-			sc->sorted[t] = 1;
+			sc->lag[t] = 0;
 			sc->seen[t] = sc->named[t] = 0;
 		}
 		s->ntrk = n;
@@ -116,19 +126,67 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 	((1u << PT_EV_TASK) | (1u << PT_EV_KERNEL) | (1u << PT_EV_MEMCPY) | (1u << PT_EV_MEMSET) | (1u << PT_EV_API) | \
 	 (1u << PT_EV_RANGE) | (1u << PT_EV_AICPU))
 
-/* The watermark's part of the scan, and the earliest event, from a record per track of m. */
+/* Does an event of kind k wait in the watermark's queues, or hold them back (sum_watermark)? Only
+ * events of the span kinds are queued; the others (synchronizations, get_next records, ...) are
+ * summed at once, wherever in the file they come (a CUPTI import stores synchronizations last). */
+static inline bool waits(uint8_t k)
+{
+	return k < 32 && (SPAN_KINDS >> k & 1);
+}
+
+static void wait_add(struct wait_track *w, int64_t st)
+{
+	if (!w->count++) {
+		w->min = w->top = st;
+		return;
+	}
+	if (st < w->min)
+		w->min = st;
+	if (st < w->top) {
+		uint64_t back = (uint64_t)w->top - (uint64_t)st;
+		if (back > w->lag)
+			w->lag = back;
+	} else {
+		w->top = st;
+	}
+}
+
+/* The earliest event, from a record per track of m. */
+static void scan_earliest(struct pt_summary_stream *s, const struct pt_model *m, const struct pt_track_events *x)
+{
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (x[t].count && x[t].min_start < s->sc.earliest)
+			s->sc.earliest = x[t].min_start;
+}
+
+/* The watermark's part of the scan from the file's TrackEvents: a track of span events waits until
+ * done (in start order: for its last start; otherwise for its earliest one); a track of other
+ * kinds holds nothing back (scan_claims() takes no track of both). */
 static void scan_tracks(struct pt_summary_stream *s, const struct pt_model *m, const struct pt_track_events *x)
 {
 	struct scan *sc = &s->sc;
 	for (size_t t = 0; t < m->tracks.n; t++) {
-		if (!x[t].count)
+		if (!x[t].count || !(x[t].kinds & SPAN_KINDS))
 			continue;
 		sc->left[t] = x[t].count;
 		sc->min[t] = x[t].min_start;
-		sc->sorted[t] = (x[t].flags & PT_TRACKEV_IN_ORDER) != 0;
-		if (x[t].min_start < sc->earliest)
-			sc->earliest = x[t].min_start;
+		sc->lag[t] = x[t].flags & PT_TRACKEV_IN_ORDER ? 0 : SCAN_LAG_UNKNOWN;
 	}
+	scan_earliest(s, m, x);
+}
+
+/* The same from what a first read found: the span events of each track, the lag they showed. */
+static void scan_waits(struct pt_summary_stream *s, const struct pt_model *m)
+{
+	struct scan *sc = &s->sc;
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (!s->wt[t].count)
+			continue;
+		sc->left[t] = s->wt[t].count;
+		sc->min[t] = s->wt[t].min;
+		sc->lag[t] = s->wt[t].lag;
+	}
+	scan_earliest(s, m, s->tev);
 }
 
 /*
@@ -182,7 +240,8 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		uint32_t t = ev->track[i];
 		uint8_t k = ev->kind[i];
 		pt_track_events_add(&s->tev[t], &s->tev_last[t], k, st, ev->dur[i], ev->op[i]);
-		if (k < 32 && (SPAN_KINDS >> k & 1)) {
+		if (waits(k)) {
+			wait_add(&s->wt[t], st);
 			uint32_t d = m->tracks.v[t].device;
 			if (st < sc->lo[d])
 				sc->lo[d] = st;
@@ -209,18 +268,22 @@ static void sum_batch(struct pt_summary_stream *s)
 	sum_run_events(u);
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
-		if (s->claimed) {
+		if (s->claimed)
 			pt_track_events_add(&s->tev[t], &s->tev_last[t], ev->kind[i], ev->start[i], ev->dur[i],
 					    ev->op[i]);
-			/* a track that says otherwise would break the watermark: stop trusting it now */
-			if (!s->bad_track && (!sc->left[t] || ev->start[i] < sc->min[t] ||
-					      (sc->sorted[t] && sc->seen[t] && ev->start[i] < sc->last[t])))
-				s->bad_track = t + 1;
-		}
+		if (!waits(ev->kind[i]))
+			continue; /* never queued: the end compares the track's other events with its claim */
+		/* a claim that the events contradict would break the watermark: stop trusting it now (a
+		 * first read's scan holds by construction; a file changed in between fails its footer) */
+		if (s->claimed && !s->bad_track && (!sc->left[t] || ev->start[i] < sc->min[t] ||
+				      (sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN &&
+				       ev->start[i] < sc->last[t] - (int64_t)sc->lag[t])))
+			s->bad_track = t + 1;
 		if (sc->left[t])
 			sc->left[t]--;
+		if (!sc->seen[t] || ev->start[i] > sc->last[t])
+			sc->last[t] = ev->start[i];
 		sc->seen[t] = 1;
-		sc->last[t] = ev->start[i];
 	}
 	for (size_t k = 0; k < u->ranks.n; k++)
 		if (u->ranks.v[k].asc)
@@ -234,7 +297,7 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o->views))
 		return PT_PTM_STOP;
 	if (!s->claimed)
-		scan_tracks(s, m, s->tev); /* what the first read found */
+		scan_waits(s, m); /* what the first read found */
 	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
 		memset(s->sc.seen, 0, s->ntrk);
 	/* the origin: m holds every step record (a .ptm file defines them before its first event
@@ -353,11 +416,12 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(sc->left);
 	free(sc->min);
 	free(sc->last);
-	free(sc->sorted);
+	free(sc->lag);
 	free(sc->seen);
 	free(sc->named);
 	free(s->tev);
 	free(s->tev_last);
+	free(s->wt);
 	pt_vec_free(&s->deferred);
 	free(s);
 }

@@ -110,12 +110,14 @@ struct ctx {
  * framework-named tasks, and how early a track's later events can start (the
  * overview's release watermark).
  */
+#define SCAN_LAG_UNKNOWN UINT64_MAX
 struct scan {
 	int64_t earliest;
 	int64_t *lo, *hi;   /* per device: first start and last end of its span events (rank_prepare) */
 	uint64_t *left;     /* per track: events (a first read: counted; while summing: still to come) */
-	int64_t *min, *last;/* per track: earliest start; start of the last event seen */
-	uint8_t *sorted;    /* per track: events come in start order in the file */
+	int64_t *min, *last;/* per track: earliest start; latest start of the events seen */
+	uint64_t *lag;      /* per track: how far a start can fall behind the latest before it
+			       (0: in start order; SCAN_LAG_UNKNOWN: not known) */
 	uint8_t *seen, *named;
 };
 
@@ -625,6 +627,8 @@ void sum_pendq_free(struct pendq *p);
 void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x);
 unsigned sum_dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track);
 void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd);
+/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all). */
+int64_t sum_watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool all);
 void sum_asc_release(struct rank *r, bool all);
 /*
  * Events of one rank in model order, for the per-event sums of the views

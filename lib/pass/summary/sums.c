@@ -268,8 +268,9 @@ void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd)
 	}
 }
 
-/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all): a track in
- * start order, its last start; otherwise its earliest start, until it is done. */
+/* The earliest start that tracks tr[0..n) can still deliver (INT64_MAX: none, or all): a track
+ * seen, the latest start so far less its lag (in start order: its last start); otherwise, or when
+ * its lag is unknown, its earliest start, until it is done. */
 int64_t sum_watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool all)
 {
 	int64_t wm = INT64_MAX;
@@ -277,7 +278,10 @@ int64_t sum_watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool 
 		uint32_t t = tr[k];
 		if (!sc->left[t])
 			continue;
-		int64_t c = sc->sorted[t] && sc->seen[t] ? sc->last[t] : sc->min[t];
+		int64_t c = sc->min[t];
+		/* last - lag, never below min (a lag can reach 2^63: computed unsigned) */
+		if (sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN && sc->lag[t] < (uint64_t)sc->last[t] - (uint64_t)c)
+			c = (int64_t)((uint64_t)sc->last[t] - sc->lag[t]);
 		if (c < wm)
 			wm = c;
 	}

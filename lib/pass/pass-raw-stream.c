@@ -1,0 +1,387 @@
+/*
+ * The api and kernels tables of a .ptm file streamed (pass-raw.h): the rows
+ * of pt_pass_raw() in the same order, made from the event batches of
+ * streaming reads (model/ptm.h) instead of a whole model. Each row waits in
+ * a heap, ordered as pass-raw.c orders them (start, rank of the thread or
+ * stream id, model order), until no track of its device can still deliver an
+ * earlier one: the first read measures, per track, its rows' count, earliest
+ * start and lag (the most a start falls behind the latest one before it in
+ * the file), so a track seen waits for its latest start less its lag. The
+ * first read keeps the kernel infos (the launch configurations), which the
+ * file stores after the events.
+ */
+#include <demangle.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/pass-raw.h"
+#include "support/err.h"
+#include "support/names.h"
+#include "support/sort.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+/* Per track, its API calls: how many are still to come, the earliest start, the latest start seen
+ * and the lag. */
+struct wtrack {
+	uint64_t count, left, lag;
+	int64_t min, top;
+	bool seen;
+};
+
+struct row {
+	int64_t start, dur;
+	uint64_t idx, corr;
+	uint32_t srank, track, name;
+};
+
+struct rs {
+	struct pt_model *m;
+	struct wtrack *w;
+	size_t nw;
+	uint32_t *srank;  /* per track: rank of its stream (thread id) among all tracks' */
+	uint64_t *ndev;   /* per device: its rows */
+	size_t nd;
+	uint64_t base;    /* model index of the batch's first event */
+	uint32_t dev;     /* the device whose rows a read emits */
+	PT_VEC(struct row) heap;
+	void (*row)(void *, const struct pt_cell *);
+	void *arg;
+	const char *name; /* the input's, in messages */
+	bool api;         /* else the kernels table */
+	uint8_t kind;     /* of the rows' events */
+	int64_t device;   /* kernels: the device id to keep, -1: all */
+	struct kinfo { uint32_t event, info; } *ki; /* kernels: kernel info by event, ascending */
+	size_t nki;
+	char **demangled; /* kernels: output name by string id, made once per name */
+	uint8_t *tried;
+};
+
+static bool keep_track(const struct rs *s, uint32_t t)
+{
+	const struct pt_model *m = s->m;
+	return s->api || s->device < 0 || m->devices.v[m->tracks.v[t].device].id == (uint64_t)s->device;
+}
+
+static bool before(const struct row *a, const struct row *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	if (a->srank != b->srank)
+		return a->srank < b->srank;
+	return a->idx < b->idx;
+}
+
+static void heap_push(struct rs *s, struct row r)
+{
+	pt_vec_push(&s->heap, r);
+	struct row *h = s->heap.v;
+	for (size_t i = s->heap.n - 1; i > 0;) {
+		size_t p = (i - 1) / 2;
+		if (!before(&h[i], &h[p]))
+			break;
+		struct row t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		i = p;
+	}
+}
+
+static struct row heap_pop(struct rs *s)
+{
+	struct row *h = s->heap.v, top = h[0];
+	h[0] = h[--s->heap.n];
+	size_t n = s->heap.n;
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, b = i;
+		if (l < n && before(&h[l], &h[b]))
+			b = l;
+		if (r < n && before(&h[r], &h[b]))
+			b = r;
+		if (b == i)
+			break;
+		struct row t = h[i];
+		h[i] = h[b];
+		h[b] = t;
+		i = b;
+	}
+	return top;
+}
+
+/* Grow the per-track and per-device arrays to m's. */
+static void fit(struct rs *s)
+{
+	const struct pt_model *m = s->m;
+	if (m->tracks.n > s->nw) {
+		s->w = pt_xrealloc(s->w, m->tracks.n * sizeof(*s->w));
+		memset(s->w + s->nw, 0, (m->tracks.n - s->nw) * sizeof(*s->w));
+		s->nw = m->tracks.n;
+	}
+	if (m->devices.n > s->nd) {
+		s->ndev = pt_xrealloc(s->ndev, m->devices.n * sizeof(*s->ndev));
+		memset(s->ndev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->ndev));
+		s->nd = m->devices.n;
+	}
+}
+
+/* The first read: per track, what its rows' events are like; per device, how many. */
+static int scan(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct rs *s = arg;
+	fit(s);
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != s->kind || !keep_track(s, ev->track[i]))
+			continue;
+		struct wtrack *w = &s->w[ev->track[i]];
+		int64_t st = ev->start[i];
+		s->ndev[m->tracks.v[ev->track[i]].device]++;
+		if (!w->count++) {
+			w->min = w->top = st;
+			continue;
+		}
+		if (st < w->min)
+			w->min = st;
+		if (st < w->top) {
+			uint64_t back = (uint64_t)w->top - (uint64_t)st;
+			if (back > w->lag)
+				w->lag = back;
+		} else {
+			w->top = st;
+		}
+	}
+	return 0;
+}
+
+static void emit_kernel(struct rs *s, const struct row *r)
+{
+	const struct pt_model *m = s->m;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	const struct pt_device *dv = &m->devices.v[tr->device];
+	struct pt_cell c[17];
+	memset(c, 0, sizeof(c));
+	c[0].kind = c[1].kind = c[2].kind = c[4].kind = c[5].kind = c[15].kind = PT_CELL_INT;
+	c[0].u.i = (int64_t)dv->id;
+	c[1].u.i = tr->stream;
+	c[2].u.i = (int64_t)r->corr;
+	const char *nm = pt_strtab_get(&m->strings, r->name);
+	size_t len = pt_strtab_len(&m->strings, r->name);
+	c[3].kind = PT_CELL_STR;
+	c[3].u.s = nm;
+	c[3].len = (uint32_t)len;
+	if (len > 2 && nm[0] == '_' && nm[1] == 'Z' && r->name < m->strings.n) { /* as pass-raw.c's out_name() */
+		if (!s->tried[r->name]) {
+			s->tried[r->name] = 1;
+			s->demangled[r->name] = cplus_demangle(nm, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+		}
+		if (s->demangled[r->name]) {
+			c[3].u.s = s->demangled[r->name];
+			c[3].len = (uint32_t)strlen(s->demangled[r->name]);
+		}
+	}
+	c[4].u.i = r->start;
+	c[5].u.i = r->dur;
+	/* the last kernel info of the event, as pass-raw.c's table keeps it */
+	size_t lo = 0, hi = s->nki;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ki[mid].event <= r->idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && s->ki[lo - 1].event == r->idx) {
+		const struct pt_kernel_config *k = pt_model_kernel_config(m, s->ki[lo - 1].info);
+		const int64_t v[9] = { k->grid[0],  k->grid[1],	  k->grid[2],	      k->block[0],	k->block[1],
+				       k->block[2], k->registers, k->static_smem, k->dynamic_smem };
+		for (int j = 0; j < 9; j++) {
+			c[6 + j].kind = PT_CELL_INT;
+			c[6 + j].u.i = v[j];
+		}
+	}
+	c[15].u.i = dv->pid;
+	c[16].kind = PT_CELL_STR;
+	c[16].u.s = nm;
+	c[16].len = (uint32_t)len;
+	s->row(s->arg, c);
+}
+
+static void emit(struct rs *s, const struct row *r)
+{
+	if (!s->api) {
+		emit_kernel(s, r);
+		return;
+	}
+	const struct pt_model *m = s->m;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	const char *nm = pt_strtab_get(&m->strings, r->name);
+	size_t len = pt_strtab_len(&m->strings, r->name);
+	struct pt_cell c[7];
+	memset(c, 0, sizeof(c));
+	for (int k = 0; k < 7; k++)
+		c[k].kind = PT_CELL_INT;
+	c[0].u.i = tr->stream;
+	c[1].u.i = (int64_t)r->corr;
+	c[2].kind = PT_CELL_STR;
+	c[2].u.s = nm;
+	c[2].len = (uint32_t)pt_api_name_len(nm, len);
+	c[3].u.i = r->start;
+	c[4].u.i = r->dur;
+	c[5].u.i = m->devices.v[tr->device].pid;
+	c[6].kind = PT_CELL_STR;
+	c[6].u.s = nm;
+	c[6].len = (uint32_t)len;
+	s->row(s->arg, c);
+}
+
+/* The earliest start that a track of the device can still deliver (INT64_MAX: none). */
+static int64_t watermark(const struct rs *s)
+{
+	int64_t wm = INT64_MAX;
+	for (size_t t = 0; t < s->m->tracks.n; t++) {
+		const struct wtrack *w = &s->w[t];
+		if (!w->left || s->m->tracks.v[t].device != s->dev)
+			continue;
+		int64_t c = w->min;
+		/* top - lag, never below min (a lag can reach 2^63: computed unsigned) */
+		if (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min)
+			c = (int64_t)((uint64_t)w->top - w->lag);
+		if (c < wm)
+			wm = c;
+	}
+	return wm;
+}
+
+/* A read's batch: its device's calls into the heap, then out of it what no call can precede. */
+static int rows(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	struct rs *s = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		if (ev->kind[i] != s->kind || m->tracks.v[t].device != s->dev || !keep_track(s, t))
+			continue;
+		struct wtrack *w = &s->w[t];
+		int64_t st = ev->start[i];
+		/* the first read measured these very events: a call out of that is a changed file */
+		if (!w->left || st < w->min ||
+		    (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min &&
+		     st < (int64_t)((uint64_t)w->top - w->lag)))
+			return pt_err(e, "'%s' changed while it was read", s->name);
+		w->left--;
+		if (!w->seen || st > w->top)
+			w->top = st;
+		w->seen = true;
+		heap_push(s, (struct row){ st, ev->dur[i], s->base + i, ev->corr[i], s->srank[t], t, ev->name[i] });
+	}
+	s->base += ev->n;
+	int64_t wm = watermark(s);
+	while (s->heap.n && s->heap.v[0].start < wm) {
+		struct row r = heap_pop(s);
+		emit(s, &r);
+	}
+	return 0;
+}
+
+struct track_stream {
+	int64_t stream;
+	uint32_t track;
+};
+
+static int cmp_track_stream(const void *a, const void *b)
+{
+	const struct track_stream *x = a, *y = b;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->track < y->track ? -1 : x->track > y->track;
+}
+
+static int cmp_kinfo(const void *a, const void *b)
+{
+	const struct kinfo *x = a, *y = b;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return x->info < y->info ? -1 : x->info > y->info;
+}
+
+int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device,
+		       void (*row)(void *arg, const struct pt_cell *cells), void *arg, struct pt_err **e)
+{
+	struct rs s;
+	memset(&s, 0, sizeof(s));
+	s.api = !strcmp(table, "api");
+	if (!s.api && strcmp(table, "kernels"))
+		return pt_err(e, "the %s table is not streamed", table);
+	s.kind = s.api ? PT_EV_API : PT_EV_KERNEL;
+	s.device = device;
+	s.m = pt_model_new();
+	s.row = row;
+	s.arg = arg;
+	const char *name = pt_ptm_source_name(src);
+	s.name = name;
+	struct pt_ptm_sink first = { scan, &s, false, s.api ? 1 : PT_PTM_SKIP_BUT_KERNELS };
+	int rc = pt_ptm_source_read(src, s.m, &first, e);
+	if (rc > 0) /* a skipping read never stops, and scan() never asks for more */
+		rc = pt_err(e, "'%s': cannot be read as a stream", name);
+	if (!rc) {
+		fit(&s);
+		/* the rank of each track's stream among all tracks' streams, as pass-raw.c ranks them */
+		size_t nt = s.m->tracks.n;
+		struct track_stream *ts = pt_xmalloc((nt ? nt : 1) * sizeof(*ts));
+		for (size_t t = 0; t < nt; t++)
+			ts[t] = (struct track_stream){ s.m->tracks.v[t].stream, (uint32_t)t };
+		pt_sort(ts, nt, sizeof(*ts), cmp_track_stream);
+		s.srank = pt_xmalloc((nt ? nt : 1) * sizeof(*s.srank));
+		for (size_t j = 0, rank = 0; j < nt; j++) {
+			if (j && ts[j].stream != ts[j - 1].stream)
+				rank++;
+			s.srank[ts[j].track] = (uint32_t)rank;
+		}
+		free(ts);
+		if (!s.api) {
+			s.nki = s.m->kernels.n;
+			s.ki = pt_xmalloc((s.nki ? s.nki : 1) * sizeof(*s.ki));
+			for (size_t i = 0; i < s.nki; i++)
+				s.ki[i] = (struct kinfo){ s.m->kernels.v[i].event, (uint32_t)i };
+			pt_sort(s.ki, s.nki, sizeof(*s.ki), cmp_kinfo);
+			s.demangled = pt_xcalloc(s.m->strings.n ? s.m->strings.n : 1, sizeof(*s.demangled));
+			s.tried = pt_xcalloc(s.m->strings.n ? s.m->strings.n : 1, 1);
+		}
+	}
+	/* one read per device with calls, in device order */
+	for (uint32_t d = 0; !rc && d < s.nd; d++) {
+		if (!s.ndev[d])
+			continue;
+		s.dev = d;
+		s.base = 0;
+		for (size_t t = 0; t < s.nw; t++) {
+			s.w[t].left = s.w[t].count;
+			s.w[t].seen = false;
+		}
+		struct pt_ptm_sink again = { rows, &s, true, true };
+		rc = pt_ptm_source_read(src, s.m, &again, e);
+		if (rc > 0)
+			rc = pt_err(e, "'%s' changed while it was read", name);
+		while (!rc && s.heap.n) {
+			struct row r = heap_pop(&s);
+			emit(&s, &r);
+		}
+	}
+	pt_vec_free(&s.heap);
+	if (s.demangled)
+		for (size_t i = 0; i < s.m->strings.n; i++)
+			free(s.demangled[i]);
+	free(s.demangled);
+	free(s.tried);
+	free(s.ki);
+	free(s.w);
+	free(s.srank);
+	free(s.ndev);
+	pt_model_free(s.m);
+	return rc;
+}
