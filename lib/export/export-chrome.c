@@ -751,10 +751,52 @@ static void carry_counters(struct wctx *c, struct sink *sk, int64_t ts)
 			emit_counter(c, sk, &ev);
 }
 
+/* run_loop's mode 0, the usual one (the whole trace into one sink): its counts kept in locals */
+static int run_loop_single(struct wctx *c, struct loop *L)
+{
+	struct pt_trace *t = c->t;
+	struct sink *sk = L->sk;
+	struct pt_trace_ev ev;
+	uint64_t ord = 0, events = 0, limit = c->abort_over ? c->limit : UINT64_MAX;
+	int rc = 0;
+	t->rewind(t);
+	while (t->next(t, &ev)) {
+		if (!(ord & 0xffff))
+			pt_progress_tick("writing the trace (events)", ord, 0);
+		switch (ev.ph) {
+		case PT_PH_X:
+			emit_x(c, sk, &ev);
+			events++;
+			break;
+		case PT_PH_C:
+			emit_counter(c, sk, &ev);
+			events++;
+			break;
+		default:
+			if (c->record_flow_ord)
+				c->flow_ord[2 * ev.flow + (ev.ph == PT_PH_F)] = ord;
+			if (!flow_dropped(c, ev.flow)) {
+				emit_flow(c, sk, &ev);
+				events++;
+			}
+		}
+		ord++;
+		if (sink_pos(sk) > limit) {
+			rc = 1;
+			break;
+		}
+	}
+	c->ord = ord;
+	L->pi[0].events += events;
+	return rc;
+}
+
 int run_loop(struct wctx *c, struct loop *L)
 {
 	struct pt_trace *t = c->t;
 	struct pt_trace_ev ev;
+	if (L->mode == 0)
+		return run_loop_single(c, L);
 	t->rewind(t);
 	c->ord = 0;
 	size_t cut = 0;
