@@ -397,8 +397,13 @@ static inline char *sink_room_at(struct sink *sk, char *p, size_t n)
 /*
  * The arguments, room made as they go (the sink may flush between two of
  * them, 8 bytes kept for the closing braces); a group's text is made once,
- * from its first event.
+ * from its first event. An integer with a plain key (',' '"' key '"' ':' and
+ * 20 digits and a sign) needs at most INT_ARG_ROOM bytes: the event's room
+ * covers them all (INT_ARGS_ROOM) from the start and after every check for a
+ * longer argument, so they need no check of their own.
  */
+#define INT_ARG_ROOM (8 + PT_TRACE_KEY_ROOM + 24 + 8)
+#define INT_ARGS_ROOM (PT_TRACE_MAX_ARGS * INT_ARG_ROOM)
 /* A group of arguments (key, n of them at a, or none when the group was given before): its text, made once. */
 static inline __attribute__((always_inline)) char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key,
 								 const struct pt_trace_arg *a, size_t n,
@@ -418,7 +423,7 @@ static inline __attribute__((always_inline)) char *put_group(struct wctx *c, str
 		c->arena.n += f->len1 - 1;
 	}
 	if (f->len1 > 1) {
-		p = sink_room_at(sk, p, f->len1 + 9);
+		p = sink_room_at(sk, p, f->len1 + 9 + INT_ARGS_ROOM);
 		if (*comma)
 			*p++ = ',';
 		p = put_short(p, c->arena.v + f->off, f->len1 - 1);
@@ -440,9 +445,8 @@ static inline __attribute__((always_inline)) char *put_args(struct wctx *c, stru
 		size_t end = part || !ev->rkey ? ev->nargs : ev->rat;
 		for (; k < end; k++) {
 			const struct pt_trace_arg *a = &ev->a[k];
-			/* an integer with a plain key: ',' '"' key '"' ':' and 20 digits and a sign */
-			size_t room = a->type <= PT_TA_U64 && !a->kesc ? 8 + PT_TRACE_KEY_ROOM + 24 + 8 : arg_room(c, a) + 8;
-			p = sink_room_at(sk, p, room);
+			if (a->type > PT_TA_U64 || a->kesc)
+				p = sink_room_at(sk, p, arg_room(c, a) + 8 + INT_ARGS_ROOM);
 			p = put_arg(c, p, a, comma);
 			comma = true;
 		}
@@ -458,7 +462,7 @@ static inline __attribute__((always_inline)) char *put_args(struct wctx *c, stru
 static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev)
 {
 	const struct rowpfx *rp = &c->rows[ev->row];
-	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 128;
+	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 128 + INT_ARGS_ROOM;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	const struct xhead *h = &c->heads[ev->cat];
 	memcpy(p, h->s, sizeof(h->s)); /* need covers the padding */
@@ -485,7 +489,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 		if (ev->a[k].type == PT_TA_NUM && !isfinite(ev->a[k].v.d))
 			return;
 	const struct pt_trace_counter *q = &c->t->counters[ev->row];
-	size_t need = 2 + 64 + str_room(c, ev->name) + 128;
+	size_t need = 2 + 64 + str_room(c, ev->name) + 128 + INT_ARGS_ROOM;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	p = PUTL(p, "{\"ph\":\"C\",\"name\":");
 	p = put_str(c, p, ev->name);
