@@ -59,6 +59,38 @@ static inline char *put_us(char *p, int64_t rel)
 	return p + pt_fmt_milli(p, (uint64_t)rel);
 }
 
+/*
+ * put_us for an event's ts: consecutive events nearly always start in the
+ * same 100 microseconds, whose digits are then copied from the last ts
+ * instead of made again; the last two digits of the microseconds come from
+ * the pair table.
+ */
+static inline char *put_ts(struct wctx *c, char *p, int64_t rel)
+{
+	uint64_t v = (uint64_t)rel, q = v / 1000, h = q / 100;
+	unsigned f = (unsigned)(v - q * 1000);
+	size_t n;
+	if (!h) {
+		n = pt_fmt_u64(p, q);
+	} else {
+		if (h == c->ts_h) {
+			n = c->ts_n;
+			memcpy(p, &c->ts_txt, 8);
+		} else {
+			n = pt_fmt_u64(p, h);
+			c->ts_h = n <= 8 ? h : 0;
+			c->ts_n = n;
+			memcpy(&c->ts_txt, p, 8);
+		}
+		memcpy(p + n, pt_fmt_digits2 + 2 * (q - h * 100), 2);
+		n += 2;
+	}
+	p[n] = '.';
+	p[n + 1] = (char)('0' + f / 100);
+	memcpy(p + n + 2, pt_fmt_digits2 + 2 * (f % 100), 2);
+	return p + n + 4;
+}
+
 size_t pt_chrome_fmt_us(char *out, int64_t rel)
 {
 	return (size_t)(put_us(out, rel) - out);
@@ -470,7 +502,7 @@ static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev
 	p = put_str(c, p, ev->name);
 	memcpy(p, rp->s, sizeof(rp->s));
 	p += rp->n;
-	p = put_us(p, ev->ts);
+	p = put_ts(c, p, ev->ts);
 	p = PUTL(p, ",\"dur\":");
 	p = put_dur(p, ev->ts, ev->dur);
 	if (ev->nargs || ev->gkey || ev->rkey) {
@@ -498,7 +530,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 	p = PUTL(p, ",\"tid\":");
 	p = put_u64(p, q->tid);
 	p = PUTL(p, ",\"ts\":");
-	p = put_us(p, ev->ts);
+	p = put_ts(c, p, ev->ts);
 	if (ev->nargs || ev->gkey || ev->rkey) {
 		p = PUTL(p, ",\"args\":{");
 		p = put_args(c, sk, p, ev);
@@ -521,7 +553,7 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 	if (c->kineto) {
 		memcpy(p, rp->s, sizeof(rp->s));
 		p += rp->n;
-		p = put_us(p, ev->ts);
+		p = put_ts(c, p, ev->ts);
 	}
 	p = PUTL(p, ",\"cat\":\"");
 	p = put_short(p, cat, cl);
@@ -530,7 +562,7 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 	if (!c->kineto) {
 		memcpy(p, rp->s, sizeof(rp->s));
 		p += rp->n;
-		p = put_us(p, ev->ts);
+		p = put_ts(c, p, ev->ts);
 	}
 	if (ev->ph == PT_PH_F)
 		p = PUTL(p, ",\"bp\":\"e\"");

@@ -296,6 +296,52 @@ static void test_base(void **state)
 	pt_model_free(m);
 }
 
+/*
+ * Event ts texts in a row: the writer copies the leading digits (the
+ * microseconds / 100) from the last ts when they are the same, so starts
+ * on both sides of 100 us steps, below 100 us, with 8 leading digits (the
+ * most it keeps) and with more.
+ */
+static void test_ts_runs(void **state)
+{
+	(void)state;
+	static const int64_t starts[] = { 0,
+					  5,
+					  99999,
+					  100000,
+					  100500,
+					  199999,
+					  250000,
+					  250001,
+					  1234567800000,
+					  1234567899999,
+					  1234567900000,
+					  8999999999900000,
+					  8999999999950000,
+					  9000000000000000,
+					  9000000000000001 };
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "stream 7");
+	uint32_t k = pt_model_str(m, "k");
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		pt_model_add_event(m, t, k, PT_EV_KERNEL, starts[i], 1, 0, PT_NONE, 0);
+	struct pt_tl_opts to = { 0 };
+	struct copts co = { 0 };
+	struct run r;
+	run_trace(&r, m, &to, &co, "ts-runs.json");
+	assert_int_equal(json_integer_value(json_object_get(r.ck.root, "baseTimeNanoseconds")), 0);
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "\"ts\":%" PRId64 ".%03" PRId64 ",\"dur\"", starts[i] / 1000, starts[i] % 1000);
+		if (!strstr(r.text, want))
+			fail_msg("no %s in the trace", want);
+	}
+	assert_int_equal(count(&r, "X"), sizeof(starts) / sizeof(starts[0]));
+	run_free(&r);
+	pt_model_free(m);
+}
+
 /* §13.2: escapes */
 static void test_escapes(void **state)
 {
@@ -609,7 +655,7 @@ static void test_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_text), cmocka_unit_test(test_dur_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_time_text), cmocka_unit_test(test_dur_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_ts_runs), cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_nesting),   cmocka_unit_test(test_flows),   cmocka_unit_test(test_window),
 		cmocka_unit_test(test_planner),   cmocka_unit_test(test_ascend_gzip), cmocka_unit_test(test_split),
 	};
