@@ -53,7 +53,8 @@ static inline void pt_fmt_put8(char *out, uint32_t v)
 
 /*
  * Write the decimal form of v to out (at least 21 bytes); returns its length. No NUL.
- * Eight digits at a time (pt_fmt_bcd8), the first part without its leading zeros.
+ * Eight digits at a time (pt_fmt_bcd8), the first part without its leading zeros;
+ * the bytes after the length (within the 21) may be overwritten.
  */
 static inline size_t pt_fmt_u64(char *out, uint64_t v)
 {
