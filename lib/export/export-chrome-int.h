@@ -115,6 +115,10 @@ struct wctx {
 	struct rowpfx *rows;    /* per row */
 	/* rendering state */
 	bool first_event;
+	/* ts_h != 0: the text of the last ts's whole microseconds / 100 (ts_n digits, at most 8) */
+	uint64_t ts_h;
+	uint64_t ts_txt;
+	size_t ts_n;
 	uint64_t ord;
 	/* split */
 	const uint64_t *cuts;

@@ -59,6 +59,38 @@ static inline char *put_us(char *p, int64_t rel)
 	return p + pt_fmt_milli(p, (uint64_t)rel);
 }
 
+/*
+ * put_us for an event's ts: consecutive events nearly always start in the
+ * same 100 microseconds, whose digits are then copied from the last ts
+ * instead of made again; the last two digits of the microseconds come from
+ * the pair table.
+ */
+static inline char *put_ts(struct wctx *c, char *p, int64_t rel)
+{
+	uint64_t v = (uint64_t)rel, q = v / 1000, h = q / 100;
+	unsigned f = (unsigned)(v - q * 1000);
+	size_t n;
+	if (!h) {
+		n = pt_fmt_u64(p, q);
+	} else {
+		if (h == c->ts_h) {
+			n = c->ts_n;
+			memcpy(p, &c->ts_txt, 8);
+		} else {
+			n = pt_fmt_u64(p, h);
+			c->ts_h = n <= 8 ? h : 0;
+			c->ts_n = n;
+			memcpy(&c->ts_txt, p, 8);
+		}
+		memcpy(p + n, pt_fmt_digits2 + 2 * (q - h * 100), 2);
+		n += 2;
+	}
+	p[n] = '.';
+	p[n + 1] = (char)('0' + f / 100);
+	memcpy(p + n + 2, pt_fmt_digits2 + 2 * (f % 100), 2);
+	return p + n + 4;
+}
+
 size_t pt_chrome_fmt_us(char *out, int64_t rel)
 {
 	return (size_t)(put_us(out, rel) - out);
@@ -397,8 +429,13 @@ static inline char *sink_room_at(struct sink *sk, char *p, size_t n)
 /*
  * The arguments, room made as they go (the sink may flush between two of
  * them, 8 bytes kept for the closing braces); a group's text is made once,
- * from its first event.
+ * from its first event. An integer with a plain key (',' '"' key '"' ':' and
+ * 20 digits and a sign) needs at most INT_ARG_ROOM bytes: the event's room
+ * covers them all (INT_ARGS_ROOM) from the start and after every check for a
+ * longer argument, so they need no check of their own.
  */
+#define INT_ARG_ROOM (8 + PT_TRACE_KEY_ROOM + 24 + 8)
+#define INT_ARGS_ROOM (PT_TRACE_MAX_ARGS * INT_ARG_ROOM)
 /* A group of arguments (key, n of them at a, or none when the group was given before): its text, made once. */
 static inline __attribute__((always_inline)) char *put_group(struct wctx *c, struct sink *sk, char *p, uint32_t key,
 								 const struct pt_trace_arg *a, size_t n,
@@ -418,7 +455,7 @@ static inline __attribute__((always_inline)) char *put_group(struct wctx *c, str
 		c->arena.n += f->len1 - 1;
 	}
 	if (f->len1 > 1) {
-		p = sink_room_at(sk, p, f->len1 + 9);
+		p = sink_room_at(sk, p, f->len1 + 9 + INT_ARGS_ROOM);
 		if (*comma)
 			*p++ = ',';
 		p = put_short(p, c->arena.v + f->off, f->len1 - 1);
@@ -440,9 +477,8 @@ static inline __attribute__((always_inline)) char *put_args(struct wctx *c, stru
 		size_t end = part || !ev->rkey ? ev->nargs : ev->rat;
 		for (; k < end; k++) {
 			const struct pt_trace_arg *a = &ev->a[k];
-			/* an integer with a plain key: ',' '"' key '"' ':' and 20 digits and a sign */
-			size_t room = a->type <= PT_TA_U64 && !a->kesc ? 8 + PT_TRACE_KEY_ROOM + 24 + 8 : arg_room(c, a) + 8;
-			p = sink_room_at(sk, p, room);
+			if (a->type > PT_TA_U64 || a->kesc)
+				p = sink_room_at(sk, p, arg_room(c, a) + 8 + INT_ARGS_ROOM);
 			p = put_arg(c, p, a, comma);
 			comma = true;
 		}
@@ -458,7 +494,7 @@ static inline __attribute__((always_inline)) char *put_args(struct wctx *c, stru
 static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev)
 {
 	const struct rowpfx *rp = &c->rows[ev->row];
-	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 128;
+	size_t need = sizeof(c->heads->s) + 2 + str_room(c, ev->name) + sizeof(rp->s) + 128 + INT_ARGS_ROOM;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	const struct xhead *h = &c->heads[ev->cat];
 	memcpy(p, h->s, sizeof(h->s)); /* need covers the padding */
@@ -466,7 +502,7 @@ static void emit_x(struct wctx *c, struct sink *sk, const struct pt_trace_ev *ev
 	p = put_str(c, p, ev->name);
 	memcpy(p, rp->s, sizeof(rp->s));
 	p += rp->n;
-	p = put_us(p, ev->ts);
+	p = put_ts(c, p, ev->ts);
 	p = PUTL(p, ",\"dur\":");
 	p = put_dur(p, ev->ts, ev->dur);
 	if (ev->nargs || ev->gkey || ev->rkey) {
@@ -485,7 +521,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 		if (ev->a[k].type == PT_TA_NUM && !isfinite(ev->a[k].v.d))
 			return;
 	const struct pt_trace_counter *q = &c->t->counters[ev->row];
-	size_t need = 2 + 64 + str_room(c, ev->name) + 128;
+	size_t need = 2 + 64 + str_room(c, ev->name) + 128 + INT_ARGS_ROOM;
 	char *p0 = sink_reserve(sk, need), *p = put_sep(c, p0);
 	p = PUTL(p, "{\"ph\":\"C\",\"name\":");
 	p = put_str(c, p, ev->name);
@@ -494,7 +530,7 @@ static void emit_counter(struct wctx *c, struct sink *sk, const struct pt_trace_
 	p = PUTL(p, ",\"tid\":");
 	p = put_u64(p, q->tid);
 	p = PUTL(p, ",\"ts\":");
-	p = put_us(p, ev->ts);
+	p = put_ts(c, p, ev->ts);
 	if (ev->nargs || ev->gkey || ev->rkey) {
 		p = PUTL(p, ",\"args\":{");
 		p = put_args(c, sk, p, ev);
@@ -517,7 +553,7 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 	if (c->kineto) {
 		memcpy(p, rp->s, sizeof(rp->s));
 		p += rp->n;
-		p = put_us(p, ev->ts);
+		p = put_ts(c, p, ev->ts);
 	}
 	p = PUTL(p, ",\"cat\":\"");
 	p = put_short(p, cat, cl);
@@ -526,7 +562,7 @@ static void emit_flow(struct wctx *c, struct sink *sk, const struct pt_trace_ev 
 	if (!c->kineto) {
 		memcpy(p, rp->s, sizeof(rp->s));
 		p += rp->n;
-		p = put_us(p, ev->ts);
+		p = put_ts(c, p, ev->ts);
 	}
 	if (ev->ph == PT_PH_F)
 		p = PUTL(p, ",\"bp\":\"e\"");
@@ -751,10 +787,52 @@ static void carry_counters(struct wctx *c, struct sink *sk, int64_t ts)
 			emit_counter(c, sk, &ev);
 }
 
+/* run_loop's mode 0, the usual one (the whole trace into one sink): its counts kept in locals */
+static int run_loop_single(struct wctx *c, struct loop *L)
+{
+	struct pt_trace *t = c->t;
+	struct sink *sk = L->sk;
+	struct pt_trace_ev ev;
+	uint64_t ord = 0, events = 0, limit = c->abort_over ? c->limit : UINT64_MAX;
+	int rc = 0;
+	t->rewind(t);
+	while (t->next(t, &ev)) {
+		if (!(ord & 0xffff))
+			pt_progress_tick("writing the trace (events)", ord, 0);
+		switch (ev.ph) {
+		case PT_PH_X:
+			emit_x(c, sk, &ev);
+			events++;
+			break;
+		case PT_PH_C:
+			emit_counter(c, sk, &ev);
+			events++;
+			break;
+		default:
+			if (c->record_flow_ord)
+				c->flow_ord[2 * ev.flow + (ev.ph == PT_PH_F)] = ord;
+			if (!flow_dropped(c, ev.flow)) {
+				emit_flow(c, sk, &ev);
+				events++;
+			}
+		}
+		ord++;
+		if (sink_pos(sk) > limit) {
+			rc = 1;
+			break;
+		}
+	}
+	c->ord = ord;
+	L->pi[0].events += events;
+	return rc;
+}
+
 int run_loop(struct wctx *c, struct loop *L)
 {
 	struct pt_trace *t = c->t;
 	struct pt_trace_ev ev;
+	if (L->mode == 0)
+		return run_loop_single(c, L);
 	t->rewind(t);
 	c->ord = 0;
 	size_t cut = 0;

@@ -652,7 +652,7 @@ static uint32_t tree_build(struct tl_trace *c, size_t node)
 	if (node >= c->nleaf)
 		return (uint32_t)(node - c->nleaf);
 	uint32_t l = tree_build(c, 2 * node), r = tree_build(c, 2 * node + 1);
-	if (c->leaf[l] < c->leaf[r]) {
+	if (c->narrow ? c->leafn[l] < c->leafn[r] : c->leaf[l] < c->leaf[r]) {
 		c->tree[node] = r;
 		return l;
 	}
@@ -677,24 +677,52 @@ static inline void tree_replay(struct tl_trace *c, uint32_t w)
 	t[0] = w;
 }
 
+/* tree_replay over the narrow keys */
+static inline void tree_replay_n(struct tl_trace *c, uint32_t w)
+{
+	const uint64_t *lf = c->leafn;
+	uint32_t *t = c->tree;
+	uint64_t kw = lf[w];
+	for (size_t node = (w + c->nleaf) >> 1; node; node >>= 1) {
+		uint32_t o = t[node];
+		uint64_t ko = lf[o];
+		if (ko < kw) {
+			t[node] = w;
+			w = o;
+			kw = ko;
+		}
+	}
+	t[0] = w;
+}
+
 static void tree_init(struct tl_trace *c)
 {
 	size_t n = c->srcs.n, nl = 1;
 	while (nl < n)
 		nl *= 2;
 	free(c->leaf);
+	free(c->leafn);
 	free(c->tree);
+	c->leaf = NULL;
+	c->leafn = NULL;
+	/* narrow keys when (span << kbits | key) stays below 2^63, under NKEY_DONE */
+	c->kbits = n > 1 ? (unsigned)(64 - __builtin_clzll((unsigned long long)(n - 1))) : 0;
+	c->narrow = c->kbits < 32 && !((uint64_t)c->span >> (63 - c->kbits));
 	c->nleaf = nl;
-	c->leaf = pt_xmalloc(nl * sizeof(*c->leaf));
+	if (c->narrow)
+		c->leafn = pt_xmalloc(nl * sizeof(*c->leafn));
+	else
+		c->leaf = pt_xmalloc(nl * sizeof(*c->leaf));
 	c->tree = pt_xcalloc(nl, sizeof(*c->tree));
 	for (size_t i = 0; i < nl; i++) {
-		c->leaf[i] = MKEY_DONE;
-		if (i >= n)
-			continue;
-		struct src *s = &c->srcs.v[i];
-		s->pos = 0;
-		if (s->n)
-			c->leaf[i] = mkey_of(src_item_ts(c, s, 0), s->key);
+		struct src *s = i < n ? &c->srcs.v[i] : NULL;
+		if (s)
+			s->pos = 0;
+		int64_t ts = s && s->n ? src_item_ts(c, s, 0) : -1;
+		if (c->narrow)
+			c->leafn[i] = ts >= 0 ? (uint64_t)ts << c->kbits | s->key : NKEY_DONE;
+		else
+			c->leaf[i] = ts >= 0 ? mkey_of(ts, s->key) : MKEY_DONE;
 	}
 	c->tree[0] = tree_build(c, 1);
 }
@@ -758,8 +786,13 @@ static void advance(struct tl_trace *c)
 			__builtin_prefetch(&c->m->events.dur[j]);
 		}
 	}
-	c->leaf[w] = s->pos < s->n ? mkey_of(src_item_ts(c, s, s->pos), s->key) : MKEY_DONE;
-	tree_replay(c, w);
+	if (c->narrow) {
+		c->leafn[w] = s->pos < s->n ? (uint64_t)src_item_ts(c, s, s->pos) << c->kbits | s->key : NKEY_DONE;
+		tree_replay_n(c, w);
+	} else {
+		c->leaf[w] = s->pos < s->n ? mkey_of(src_item_ts(c, s, s->pos), s->key) : MKEY_DONE;
+		tree_replay(c, w);
+	}
 }
 
 static void it_rewind(struct pt_trace *t)
@@ -778,13 +811,23 @@ static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
 	if (c->started)
 		advance(c);
 	uint32_t w = c->tree[0];
-	if (c->leaf[w] == MKEY_DONE) {
-		c->started = false;
-		return false;
+	int64_t ts;
+	if (c->narrow) {
+		uint64_t k = c->leafn[w];
+		if (k == NKEY_DONE)
+			goto done;
+		ts = (int64_t)(k >> c->kbits);
+	} else {
+		if (c->leaf[w] == MKEY_DONE)
+			goto done;
+		ts = (int64_t)(uint64_t)(c->leaf[w] >> 32);
 	}
 	c->started = true;
-	item_event(c, &c->srcs.v[w], (int64_t)(uint64_t)(c->leaf[w] >> 32), ev);
+	item_event(c, &c->srcs.v[w], ts, ev);
 	return true;
+done:
+	c->started = false;
+	return false;
 }
 
 /* Counters are the sources after the rows, in counter order (tl_build_sources). */
@@ -825,5 +868,6 @@ void tl_events_free(struct tl_trace *c)
 	free(c->row_given);
 	pt_vec_free(&c->shapetext);
 	free(c->leaf);
+	free(c->leafn);
 	free(c->tree);
 }

@@ -889,6 +889,7 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 		pt_tl_trace_free(&c->pub);
 		return -1;
 	}
+	c->span = hi > c->base ? (int64_t)(hi - c->base) : 0;
 	tl_build_flows(c);
 	tl_build_gpu_annotations(c);
 	tl_build_sources(c);

@@ -57,17 +57,6 @@ static uint64_t bits_of(double d)
  * n = 16 - floor(log10 C) in 128-bit integers, the decimal exponent taken
  * from the binary one and corrected by one step.
  */
-/* v < 10^8 as exactly 8 digits: two independent halves of two pairs */
-static inline void put8(char *p, uint32_t v)
-{
-	uint32_t h = v / 10000, l = v - h * 10000;
-	uint32_t h1 = h / 100, l1 = l / 100;
-	memcpy(p, pt_fmt_digits2 + 2 * h1, 2);
-	memcpy(p + 2, pt_fmt_digits2 + 2 * (h - h1 * 100), 2);
-	memcpy(p + 4, pt_fmt_digits2 + 2 * l1, 2);
-	memcpy(p + 6, pt_fmt_digits2 + 2 * (l - l1 * 100), 2);
-}
-
 /* 10^-6 .. 10^13 as doubles, for a first guess of floor(log10 C) (checked exactly below) */
 static const double p10d[20] = { 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3,
 				 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13 };
@@ -123,9 +112,9 @@ size_t pt_fmt_dbl17(char *out, double C)
 	/* q as 17 digits with leading zeros (three independent parts), its own nd digits at t */
 	char tmp[48];
 	uint64_t hi = q / 100000000u;
-	put8(tmp + 9, (uint32_t)(q - hi * 100000000u));
+	pt_fmt_put8(tmp + 9, (uint32_t)(q - hi * 100000000u));
 	uint64_t top = hi / 100000000u;
-	put8(tmp + 1, (uint32_t)(hi - top * 100000000u));
+	pt_fmt_put8(tmp + 1, (uint32_t)(hi - top * 100000000u));
 	tmp[0] = (char)('0' + top);
 	memset(tmp + 17, '0', sizeof(tmp) - 17); /* read past the digits by the fixed-size copies below */
 	const char *t = tmp + 17 - nd;

@@ -296,6 +296,95 @@ static void test_base(void **state)
 	pt_model_free(m);
 }
 
+/*
+ * Event ts texts in a row: the writer copies the leading digits (the
+ * microseconds / 100) from the last ts when they are the same, so starts
+ * on both sides of 100 us steps, below 100 us, with 8 leading digits (the
+ * most it keeps) and with more.
+ */
+static void test_ts_runs(void **state)
+{
+	(void)state;
+	static const int64_t starts[] = { 0,
+					  5,
+					  99999,
+					  100000,
+					  100500,
+					  199999,
+					  250000,
+					  250001,
+					  1234567800000,
+					  1234567899999,
+					  1234567900000,
+					  8999999999900000,
+					  8999999999950000,
+					  9000000000000000,
+					  9000000000000001 };
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 7, "stream 7");
+	uint32_t k = pt_model_str(m, "k");
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		pt_model_add_event(m, t, k, PT_EV_KERNEL, starts[i], 1, 0, PT_NONE, 0);
+	struct pt_tl_opts to = { 0 };
+	struct copts co = { 0 };
+	struct run r;
+	run_trace(&r, m, &to, &co, "ts-runs.json");
+	assert_int_equal(json_integer_value(json_object_get(r.ck.root, "baseTimeNanoseconds")), 0);
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "\"ts\":%" PRId64 ".%03" PRId64 ",\"dur\"", starts[i] / 1000, starts[i] % 1000);
+		if (!strstr(r.text, want))
+			fail_msg("no %s in the trace", want);
+	}
+	assert_int_equal(count(&r, "X"), sizeof(starts) / sizeof(starts[0]));
+	run_free(&r);
+	pt_model_free(m);
+}
+
+/*
+ * The merge's 128-bit keys: over 1024 sources and a span of 2^52 ns do not
+ * fit the 64-bit ones (ts << 11 bits), so this trace is merged with the wide
+ * keys; its events still come in (ts, pid, tid) order.
+ */
+static void test_merge_wide(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_GPU, 0);
+	uint32_t k = pt_model_str(m, "k");
+	const int nstreams = 1100;
+	for (int i = 0; i < nstreams; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "stream %d", i);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, i, name);
+		pt_model_add_event(m, t, k, PT_EV_KERNEL, (int64_t)((nstreams - i) % 9) << 49, 1000, 0, PT_NONE, 0);
+	}
+	struct pt_tl_opts to = { 0 };
+	struct copts co = { 0 };
+	struct run r;
+	run_trace(&r, m, &to, &co, "merge-wide.json");
+	json_t *a = events(&r);
+	double lts = -1;
+	json_int_t ltid = -1;
+	size_t n = 0;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_t *ev = json_array_get(a, i);
+		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X"))
+			continue;
+		double ts = json_number_value(json_object_get(ev, "ts"));
+		json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
+		assert_true(ts > lts || (ts == lts && tid > ltid));
+		lts = ts;
+		ltid = tid;
+		n++;
+	}
+	assert_int_equal(n, nstreams);
+	assert_true(lts == 8.0 * (1ll << 49) / 1000);
+	run_free(&r);
+	pt_model_free(m);
+}
+
 /* §13.2: escapes */
 static void test_escapes(void **state)
 {
@@ -609,7 +698,7 @@ static void test_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_text), cmocka_unit_test(test_dur_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_time_text), cmocka_unit_test(test_dur_text), cmocka_unit_test(test_base),    cmocka_unit_test(test_ts_runs), cmocka_unit_test(test_merge_wide), cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_nesting),   cmocka_unit_test(test_flows),   cmocka_unit_test(test_window),
 		cmocka_unit_test(test_planner),   cmocka_unit_test(test_ascend_gzip), cmocka_unit_test(test_split),
 	};

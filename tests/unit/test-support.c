@@ -189,7 +189,7 @@ static void test_fmt(void **state)
 	assert_string_equal(b, "0.000005");
 	b[pt_fmt_scaled(b, INT64_MIN, 1000000000, 9)] = 0;
 	assert_string_equal(b, "-9223372036.854775808");
-	/* every digit count: the length comes first, from the bit length */
+	/* every digit count, the one- and two-digit look-up and the eight-digit parts */
 	for (uint64_t v = 1, k = 0; k < 20; k++, v *= 10) {
 		uint64_t near[] = { v - 1, v, v + 1 };
 		for (int j = 0; j < 3; j++) {
@@ -199,6 +199,19 @@ static void test_fmt(void **state)
 			assert_memory_equal(b, p, n);
 		}
 	}
+	for (uint64_t v = 0; v < 200000; v += v < 1000 ? 1 : 7) { /* every short number, then a sample */
+		uint64_t w[] = { v, v * 1000003, v * 1000000007ull, UINT64_MAX - v };
+		for (int j = 0; j < 4; j++) {
+			size_t n = pt_fmt_u64(b, w[j]);
+			snprintf(p, sizeof(p), "%llu", (unsigned long long)w[j]);
+			assert_int_equal(n, strlen(p));
+			assert_memory_equal(b, p, n);
+		}
+	}
+	pt_fmt_put8(b, 1234);
+	assert_memory_equal(b, "00001234", 8);
+	pt_fmt_put8(b, 99999999);
+	assert_memory_equal(b, "99999999", 8);
 	b[pt_fmt_u64(b, UINT64_MAX)] = 0;
 	assert_string_equal(b, "18446744073709551615");
 	b[pt_fmt_milli(b, 0)] = 0;
