@@ -824,7 +824,7 @@ static void test_coverage(void **state)
 	struct pt_diag d = { 0 };
 	assert_int_equal(pt_steps_coverage_note(&si, "ratios are over those", &d), 1);
 	assert_string_equal(diag_text(&d), "proftool: note: device 1: device data covers 3 of 5 steps (steps 1-3; it "
-					   "spans 20-210 ns from the earliest event); ratios are over those\n");
+					   "spans 20-210 ns from the model's origin); ratios are over those\n");
 	pt_diag_free(&d);
 	pt_steps_info_free(&si);
 	/* the steps table: device figures only in covered steps */
@@ -888,7 +888,7 @@ static void test_gpu_coverage(void **state)
 	struct pt_diag d = { 0 };
 	assert_int_equal(pt_steps_coverage_note(&si, "ratios are over those", &d), 1);
 	assert_string_equal(diag_text(&d), "proftool: note: rank 0: device data covers 4 of 5 steps (steps 1-4; its "
-					   "launches span 100-3550 ns from the earliest event); ratios are over those\n");
+					   "launches span 100-3550 ns from the model's origin); ratios are over those\n");
 	pt_diag_free(&d);
 	pt_steps_info_free(&si);
 	/* the table: no device figures in step 5, and none counted there */
