@@ -20,6 +20,7 @@
 #include "model/ptm-source.h"
 #include "pass/pass-raw.h"
 #include "support/err.h"
+#include "support/lag.h"
 #include "support/names.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
@@ -28,8 +29,8 @@
 /* Per track, its API calls: how many are still to come, the earliest start, the latest start seen
  * and the lag. */
 struct wtrack {
-	uint64_t count, left, lag;
-	int64_t min, top;
+	struct pt_lag g; /* the first read's; top is then the latest start emitted */
+	uint64_t left;
 	bool seen;
 };
 
@@ -141,19 +142,7 @@ static int scan(void *arg, struct pt_model *m, struct pt_err **e)
 		struct wtrack *w = &s->w[ev->track[i]];
 		int64_t st = ev->start[i];
 		s->ndev[m->tracks.v[ev->track[i]].device]++;
-		if (!w->count++) {
-			w->min = w->top = st;
-			continue;
-		}
-		if (st < w->min)
-			w->min = st;
-		if (st < w->top) {
-			uint64_t back = (uint64_t)w->top - (uint64_t)st;
-			if (back > w->lag)
-				w->lag = back;
-		} else {
-			w->top = st;
-		}
+		pt_lag_add(&w->g, st);
 	}
 	return 0;
 }
@@ -247,10 +236,10 @@ static int64_t watermark(const struct rs *s)
 		const struct wtrack *w = &s->w[t];
 		if (!w->left || s->m->tracks.v[t].device != s->dev)
 			continue;
-		int64_t c = w->min;
+		int64_t c = w->g.min;
 		/* top - lag, never below min (a lag can reach 2^63: computed unsigned) */
-		if (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min)
-			c = (int64_t)((uint64_t)w->top - w->lag);
+		if (w->seen && w->g.lag < (uint64_t)w->g.top - (uint64_t)w->g.min)
+			c = (int64_t)((uint64_t)w->g.top - w->g.lag);
 		if (c < wm)
 			wm = c;
 	}
@@ -269,13 +258,13 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 		struct wtrack *w = &s->w[t];
 		int64_t st = ev->start[i];
 		/* the first read measured these very events: a call out of that is a changed file */
-		if (!w->left || st < w->min ||
-		    (w->seen && w->lag < (uint64_t)w->top - (uint64_t)w->min &&
-		     st < (int64_t)((uint64_t)w->top - w->lag)))
+		if (!w->left || st < w->g.min ||
+		    (w->seen && w->g.lag < (uint64_t)w->g.top - (uint64_t)w->g.min &&
+		     st < (int64_t)((uint64_t)w->g.top - w->g.lag)))
 			return pt_err(e, "'%s' changed while it was read", s->name);
 		w->left--;
-		if (!w->seen || st > w->top)
-			w->top = st;
+		if (!w->seen || st > w->g.top)
+			w->g.top = st;
 		w->seen = true;
 		heap_push(s, (struct row){ st, ev->dur[i], s->base + i, ev->corr[i], s->srank[t], t, ev->name[i] });
 	}
@@ -286,19 +275,6 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 		emit(s, &r);
 	}
 	return 0;
-}
-
-struct track_stream {
-	int64_t stream;
-	uint32_t track;
-};
-
-static int cmp_track_stream(const void *a, const void *b)
-{
-	const struct track_stream *x = a, *y = b;
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return x->track < y->track ? -1 : x->track > y->track;
 }
 
 static int cmp_kinfo(const void *a, const void *b)
@@ -331,18 +307,7 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	if (!rc) {
 		fit(&s);
 		/* the rank of each track's stream among all tracks' streams, as pass-raw.c ranks them */
-		size_t nt = s.m->tracks.n;
-		struct track_stream *ts = pt_xmalloc((nt ? nt : 1) * sizeof(*ts));
-		for (size_t t = 0; t < nt; t++)
-			ts[t] = (struct track_stream){ s.m->tracks.v[t].stream, (uint32_t)t };
-		pt_sort(ts, nt, sizeof(*ts), cmp_track_stream);
-		s.srank = pt_xmalloc((nt ? nt : 1) * sizeof(*s.srank));
-		for (size_t j = 0, rank = 0; j < nt; j++) {
-			if (j && ts[j].stream != ts[j - 1].stream)
-				rank++;
-			s.srank[ts[j].track] = (uint32_t)rank;
-		}
-		free(ts);
+		s.srank = pt_raw_stream_ranks(s.m);
 		if (!s.api) {
 			s.nki = s.m->kernels.n;
 			s.ki = pt_xmalloc((s.nki ? s.nki : 1) * sizeof(*s.ki));
@@ -360,7 +325,7 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 		s.dev = d;
 		s.base = 0;
 		for (size_t t = 0; t < s.nw; t++) {
-			s.w[t].left = s.w[t].count;
+			s.w[t].left = s.w[t].g.count;
 			s.w[t].seen = false;
 		}
 		struct pt_ptm_sink again = { rows, &s, true, true };

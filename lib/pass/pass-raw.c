@@ -65,6 +65,23 @@ static int cmp_track_stream(const void *a, const void *b)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
+uint32_t *pt_raw_stream_ranks(const struct pt_model *m)
+{
+	size_t nt = m->tracks.n;
+	struct track_stream *ts = pt_xmalloc((nt ? nt : 1) * sizeof(*ts));
+	for (size_t t = 0; t < nt; t++)
+		ts[t] = (struct track_stream){ m->tracks.v[t].stream, (uint32_t)t };
+	pt_sort(ts, nt, sizeof(*ts), cmp_track_stream);
+	uint32_t *srank = pt_xmalloc((nt ? nt : 1) * sizeof(*srank));
+	for (size_t j = 0, rank = 0; j < nt; j++) {
+		if (j && ts[j].stream != ts[j - 1].stream)
+			rank++;
+		srank[ts[j].track] = (uint32_t)rank;
+	}
+	free(ts);
+	return srank;
+}
+
 static bool keep_dev(const struct pt_model *m, uint32_t dev, int64_t device)
 {
 	return device < 0 || m->devices.v[dev].id == (uint64_t)device;
@@ -156,18 +173,8 @@ static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool 
 	const struct pt_events *ev = &m->events;
 	struct ev_rows *g = pt_xcalloc(1, sizeof(*g));
 	g->m = m;
-	size_t nt = m->tracks.n, nd = m->devices.n;
-	struct track_stream *ts = pt_xmalloc((nt ? nt : 1) * sizeof(*ts));
-	for (size_t t = 0; t < nt; t++)
-		ts[t] = (struct track_stream){ m->tracks.v[t].stream, (uint32_t)t };
-	pt_sort(ts, nt, sizeof(*ts), cmp_track_stream);
-	uint32_t *srank = pt_xmalloc((nt ? nt : 1) * sizeof(*srank));
-	for (size_t j = 0, rank = 0; j < nt; j++) {
-		if (j && ts[j].stream != ts[j - 1].stream)
-			rank++;
-		srank[ts[j].track] = (uint32_t)rank;
-	}
-	free(ts);
+	size_t nd = m->devices.n;
+	uint32_t *srank = pt_raw_stream_ranks(m);
 	/* rows per device, then each device's run sorted */
 	size_t *at = pt_xcalloc(nd + 1, sizeof(*at));
 	for (size_t i = 0; i < ev->n; i++)

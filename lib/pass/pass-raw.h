@@ -16,6 +16,10 @@ extern const char *const pt_raw_tables[];
 int pt_pass_raw(const struct pt_model *m, const char *name, int64_t device, struct pt_table **out,
 		struct pt_err **e);
 
+/* Per track of m, the rank of its stream among all tracks' streams (the event tables' row order
+ * after device and start; for pt_pass_raw_stream); an array of m->tracks.n to free. */
+uint32_t *pt_raw_stream_ranks(const struct pt_model *m);
+
 /* The api or kernels table's columns, without rows (for pt_pass_raw_stream). */
 struct pt_table *pt_raw_cupti_head(bool api);
 

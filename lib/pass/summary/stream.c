@@ -11,15 +11,11 @@
 #include "model/ptm.h"
 #include "pass/summary/view.h"
 #include "support/err.h"
+#include "support/lag.h"
 #include "support/xalloc.h"
 
 /* What a first read finds of the span events of a track: their count, earliest start, latest start
  * and lag (the most a start falls behind the latest start before it in the file). */
-struct wait_track {
-	uint64_t count, lag;
-	int64_t min, top;
-};
-
 struct pt_summary_stream {
 	const struct pt_summary_opts *o;
 	struct scan sc;
@@ -30,7 +26,7 @@ struct pt_summary_stream {
 	struct pt_track_events *tev; /* per track, what the events turned out to be (a first read: its
 					 scan; claimed: checked against the file's record by _end()) */
 	int64_t *tev_last;
-	struct wait_track *wt; /* a first read: per track, what its span events turned out to be */
+	struct pt_lag *wt; /* a first read: per track, what its span events turned out to be */
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
 	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
 	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
@@ -134,23 +130,6 @@ static inline bool waits(uint8_t k)
 	return k < 32 && (SPAN_KINDS >> k & 1);
 }
 
-static void wait_add(struct wait_track *w, int64_t st)
-{
-	if (!w->count++) {
-		w->min = w->top = st;
-		return;
-	}
-	if (st < w->min)
-		w->min = st;
-	if (st < w->top) {
-		uint64_t back = (uint64_t)w->top - (uint64_t)st;
-		if (back > w->lag)
-			w->lag = back;
-	} else {
-		w->top = st;
-	}
-}
-
 /* The earliest event, from a record per track of m. */
 static void scan_earliest(struct pt_summary_stream *s, const struct pt_model *m, const struct pt_track_events *x)
 {
@@ -241,7 +220,7 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		uint8_t k = ev->kind[i];
 		pt_track_events_add(&s->tev[t], &s->tev_last[t], k, st, ev->dur[i], ev->op[i]);
 		if (waits(k)) {
-			wait_add(&s->wt[t], st);
+			pt_lag_add(&s->wt[t], st);
 			uint32_t d = m->tracks.v[t].device;
 			if (st < sc->lo[d])
 				sc->lo[d] = st;
