@@ -223,8 +223,12 @@ static void coverage_notes(struct pt_common *c, const struct pt_summary *s)
 {
 	for (size_t i = 0; i < s->ncov; i++) {
 		const struct pt_summary_cov *v = &s->cov[i];
-		pt_steps_coverage_line(&c->diag, "device", v->rank, v->covered, v->kept, v->lo, v->hi, v->runs, v->a,
-				       v->b, "the views are over those");
+		if (v->gpu)
+			pt_steps_launch_coverage_line(&c->diag, v->rank, v->covered, v->kept, v->lo, v->hi, v->runs,
+						      v->a, v->b, "the views are over those");
+		else
+			pt_steps_coverage_line(&c->diag, "device", v->rank, v->covered, v->kept, v->lo, v->hi, v->runs,
+					       v->a, v->b, "the views are over those");
 	}
 }
 

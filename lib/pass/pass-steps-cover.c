@@ -291,6 +291,12 @@ void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, s
 	coverage_line(d, who, rank, covered, kept, lo, hi, runs, "it spans", a, b, then);
 }
 
+void pt_steps_launch_coverage_line(struct pt_diag *d, uint32_t rank, size_t covered, size_t kept, int64_t lo,
+				   int64_t hi, bool runs, int64_t a, int64_t b, const char *then)
+{
+	coverage_line(d, "rank", rank, covered, kept, lo, hi, runs, "its launches span", a, b, then);
+}
+
 size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, struct pt_diag *d)
 {
 	size_t n = 0;

@@ -82,6 +82,9 @@ size_t pt_steps_coverage_note(const struct pt_steps_info *si, const char *then, 
  * data from a to b ns after the earliest event; who is "device" or "rank". */
 void pt_steps_coverage_line(struct pt_diag *d, const char *who, uint32_t rank, size_t covered, size_t kept,
 			    int64_t lo, int64_t hi, bool runs, int64_t a, int64_t b, const char *then);
+/* The same note for a GPU rank: "rank N", and the span is of its launches ("its launches span"). */
+void pt_steps_launch_coverage_line(struct pt_diag *d, uint32_t rank, size_t covered, size_t kept, int64_t lo,
+				   int64_t hi, bool runs, int64_t a, int64_t b, const char *then);
 /* Is rank r's device data partial: it has some, and covered < kept steps? */
 bool pt_steps_partly_covered(const struct pt_rank_steps *r);
 /* Does time t lie in the window of a kept step of r that r's device data does not cover

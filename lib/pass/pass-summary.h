@@ -74,7 +74,7 @@ struct pt_summary_opts {
 	enum pt_time_unit unit;      /* text time unit (PT_TU_DEFAULT: auto, each text table picks its own) */
 	bool paddle;                 /* text tables in summary.md §5's layout (ms unless unit; 2 decimals) */
 	struct pt_sel sel;           /* --device (< 0 = all), --steps, --time-window, --step-pattern */
-	bool coverage;               /* Ascend ranks whose device data covers part of the kept steps: only the
+	bool coverage;               /* ranks whose device data covers part of the kept steps: only the
 				      * covered steps stay kept (proftool(1) Coverage; summary, not diff) */
 };
 
@@ -94,12 +94,13 @@ struct pt_summary {
 	uint64_t nesting_violations; /* GPU host ranges that overlap their parent partially (§2.2) */
 	unsigned device_kinds;       /* bit per enum pt_device_kind of the model's devices */
 	struct pt_sel_found found;   /* what --steps / --time-window found (pt_sel_report) */
-	struct pt_summary_cov {      /* Ascend ranks whose device data covers part of the kept steps */
+	struct pt_summary_cov {      /* ranks whose device data covers part of the kept steps */
 		uint32_t rank;
 		size_t covered, kept;
 		int64_t lo, hi;          /* the covered steps' numbers */
 		bool runs;               /* one after another */
 		int64_t a, b;            /* the device data, ns after the model's origin (select.h) */
+		bool gpu;                /* a GPU rank: [a, b] is the span of its launches */
 	} *cov;
 	size_t ncov;
 };

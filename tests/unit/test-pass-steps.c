@@ -890,6 +890,11 @@ static void test_gpu_coverage(void **state)
 	assert_string_equal(diag_text(&d), "proftool: note: rank 0: device data covers 4 of 5 steps (steps 1-4; its "
 					   "launches span 100-3550 ns from the model's origin); ratios are over those\n");
 	pt_diag_free(&d);
+	/* summary's note of a GPU rank: the same words */
+	pt_steps_launch_coverage_line(&d, 0, 4, 5, 1, 4, true, 100, 3550, "ratios are over those");
+	assert_string_equal(diag_text(&d), "proftool: note: rank 0: device data covers 4 of 5 steps (steps 1-4; its "
+					   "launches span 100-3550 ns from the model's origin); ratios are over those\n");
+	pt_diag_free(&d);
 	pt_steps_info_free(&si);
 	/* the table: no device figures in step 5, and none counted there */
 	struct pt_table *t = steps1(g.m, &s);

@@ -377,6 +377,78 @@ static uint32_t add_range(struct pt_model *m, uint32_t th, const char *name, con
  * overlap (nesting_violations), attachment by the deepest then latest range, links of the importer
  * (pt_gpu_link) preferred to correlation ids, an explicit parent cycle cut, two processes = two ranks.
  */
+/* A GPU rank's coverage (proftool(1) Coverage): its activities placed at their launches' starts
+ * (by correlation id here), one without a launch at its own times; the kept steps its launch span
+ * meets. Steps 3 and 4 launch nothing: the note's figures, and none without device data. */
+static void test_gpu_coverage(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 10);
+	uint32_t gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+	uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 10, "t10");
+	uint32_t st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s7");
+	for (int k = 0; k < 4; k++) {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "ProfilerStep#%d", k + 1);
+		add_range(m, th, nm, "ProfileStep", 1000 * k, 1000 * k + 1000, 0);
+	}
+	uint32_t launch = pt_model_str(m, "cudaLaunchKernel"), gemm = pt_model_str(m, "gemm");
+	/* launched in step 1, run in step 3's window: at 100 */
+	pt_model_add_event(m, th, launch, PT_EV_API, 100, 10, 1, PT_NONE, 0);
+	pt_model_add_event(m, st, gemm, PT_EV_KERNEL, 2500, 100, 1, PT_NONE, 0);
+	pt_model_add_event(m, th, launch, PT_EV_API, 1100, 10, 2, PT_NONE, 0);
+	pt_model_add_event(m, st, gemm, PT_EV_KERNEL, 1200, 100, 2, PT_NONE, 0);
+	/* correlation 9 names no call: its own times, 1800-1900 */
+	pt_model_add_event(m, st, gemm, PT_EV_KERNEL, 1800, 100, 9, PT_NONE, 0);
+	struct pt_summary_opts o;
+	pt_summary_opts_init(&o);
+	o.views = (1u << PT_SV_OVERVIEW) | (1u << PT_SV_KERNEL);
+	o.coverage = true;
+	struct pt_summary s = run(m, &o);
+	assert_int_equal(s.ncov, 1);
+	assert_true(s.cov[0].gpu);
+	assert_int_equal(s.cov[0].covered, 2);
+	assert_int_equal(s.cov[0].kept, 4);
+	assert_int_equal(s.cov[0].lo, 1);
+	assert_int_equal(s.cov[0].hi, 2);
+	assert_true(s.cov[0].runs);
+	assert_int_equal(s.cov[0].a, 100);
+	assert_int_equal(s.cov[0].b, 1900);
+	/* the kernel view counts the kernels launched in steps 1-2 (all three) over those steps */
+	const struct pt_table *k = view(&s, PT_SV_KERNEL);
+	assert_int_equal(I(k, 0, "device_total"), 300);
+	pt_summary_free(&s);
+	/* a selection inside the covered steps: no note */
+	o.sel.steps_given = true, o.sel.step_a = 1, o.sel.step_b = 2, o.sel.steps_arg = "1-2";
+	s = run(m, &o);
+	assert_int_equal(s.ncov, 0);
+	pt_summary_free(&s);
+	/* coverage off (diff): nothing measured */
+	pt_summary_opts_init(&o);
+	o.views = 1u << PT_SV_OVERVIEW;
+	s = run(m, &o);
+	assert_int_equal(s.ncov, 0);
+	pt_summary_free(&s);
+	pt_model_free(m);
+	/* a GPU rank without device activities: no span, no note */
+	m = pt_model_new();
+	cpu = pt_model_device(m, PT_DEV_CPU, 10);
+	gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+	th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 10, "t10");
+	add_range(m, th, "ProfilerStep#1", "ProfileStep", 0, 1000, 0);
+	add_range(m, th, "ProfilerStep#2", "ProfileStep", 1000, 2000, 0);
+	pt_summary_opts_init(&o);
+	o.views = 1u << PT_SV_OVERVIEW;
+	o.coverage = true;
+	s = run(m, &o);
+	assert_int_equal(s.ncov, 0);
+	pt_summary_free(&s);
+	pt_model_free(m);
+}
+
 static void test_gpu_host_model(void **state)
 {
 	(void)state;
@@ -1813,6 +1885,7 @@ int main(void)
 		cmocka_unit_test(test_raw_stream_api),
 		cmocka_unit_test(test_raw_order),
 		cmocka_unit_test(test_item_median),
+		cmocka_unit_test(test_gpu_coverage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,7 +351,7 @@ void sum_run_views(struct run *u, struct pt_summary *out)
 		if (r->cov_partial)
 			out->cov[out->ncov++] = (struct pt_summary_cov){ (uint32_t)r->rank, r->cov_covered, r->cov_kept,
 									 r->cov_lo, r->cov_hi, r->cov_runs,
-									 r->cov_a - o0, r->cov_b - o0 };
+									 r->cov_a - o0, r->cov_b - o0, !r->ascend };
 	}
 	out->nesting_violations = u->g.violations;
 	for (size_t d = 0; d < u->g.m->devices.n; d++)

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
+#include "pass/summary/view.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -288,6 +289,16 @@ void sum_gpu_prepare(struct rank *r)
 		uint8_t k = ev->kind[i];
 		if (!is_dev_activity(k) || !in_rank(r, i))
 			continue;
+		/* the rank's launch span (coverage): the launching call's start, else the activity's times */
+		uint32_t api = api_of(r, i);
+		int64_t la = api ? ev->start[api - 1] : ev->start[i], lb = api ? la : ev->start[i] + ev->dur[i];
+		if (!r->has_launch_span) {
+			r->has_launch_span = true;
+			r->launch_a = la;
+			r->launch_b = lb;
+		}
+		r->launch_a = la < r->launch_a ? la : r->launch_a;
+		r->launch_b = lb > r->launch_b ? lb : r->launch_b;
 		uint32_t h = hr_of_act(r, i);
 		if (h) {
 			struct hr *x = &H[h - 1];
@@ -395,14 +406,22 @@ static bool span_kind(uint8_t k)
 	       k == PT_EV_RANGE || k == PT_EV_AICPU;
 }
 
-/* An Ascend rank's coverage (proftool(1) Coverage): the kept steps that the span of the device's
- * data meets; when that is some, not all, of them, only those stay kept. */
+/* A rank's coverage (proftool(1) Coverage): the kept steps that the span of the device's data
+ * meets; when that is some, not all, of them, only those stay kept. A GPU rank's span is that of
+ * its launches (pass-steps-cover.c, the same rule as steps, hints and flops), gathered by
+ * sum_gpu_prepare() where the launch links are known: [first, last] launch, a closed span (a
+ * launch is an instant). A streamed GPU rank has no host ranges, so no steps: it never comes here. */
 static void coverage(struct rank *r)
 {
 	struct ctx *g = r->g;
 	const struct pt_model *m = g->m;
 	int64_t a = INT64_MAX, b = INT64_MIN;
-	if (g->scan) {
+	if (!r->ascend) {
+		if (r->has_launch_span) {
+			a = r->launch_a;
+			b = r->launch_b;
+		}
+	} else if (g->scan) {
 		a = g->scan->lo[r->dev];
 		b = g->scan->hi[r->dev];
 	} else {
@@ -422,7 +441,7 @@ static void coverage(struct rank *r)
 		if (!x->kept)
 			continue;
 		kept++;
-		c[k] = x->e > x->s ? x->s < b && x->e > a : x->s >= a && x->s <= b;
+		c[k] = x->e > x->s ? (r->ascend ? x->s < b : x->s <= b) && x->e > a : x->s >= a && x->s <= b;
 		if (!c[k])
 			continue;
 		if (!cov++)
@@ -520,7 +539,10 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			struct win *x = &r->w[k];
 			x->kept = pt_sel_res_step(&g->sel, x->num);
 		}
-		if (r->ascend && o->coverage)
+		/* a GPU rank: not when only the flat views (kernel, api) are asked, which stream, read no
+		 * host ranges and so are over the whole data: in memory too, so that their figures do not
+		 * depend on the path (a streamed GPU rank never has steps: stream.c) */
+		if (o->coverage && (r->ascend || (!g->scan && (o->views & ~sum_views_with(SV_FLAT)))))
 			coverage(r);
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];

@@ -57,7 +57,9 @@ bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opt
 }
 
 /* The views that read neither host ranges nor launch links when unfiltered: their items are sums
- * over every kernel or API call. */
+ * over every kernel or API call. A streamed GPU rank reads no host ranges, so it has no steps: no
+ * streamed GPU case computes anything over steps, and the coverage (proftool(1) Coverage, which a
+ * GPU rank in memory takes from its launches) never applies to one. */
 #define GPU_FLAT_VIEWS sum_views_with(SV_FLAT)
 
 /* Can the GPU ranks of m stream these views: no GPU or host device of m has host ranges, or the

@@ -135,9 +135,12 @@ struct rank {
 	struct win *w;
 	size_t nw;
 	bool has_steps;           /* the rank has steps at all */
-	/* coverage (Ascend ranks): the device data's span [cov_a, cov_b) meets cov_covered of the
-	 * cov_kept selected steps (numbers cov_lo..cov_hi, cov_runs: one after another); when that is
-	 * not all of them the others are left out of the kept steps */
+	/* coverage: the device data's span [cov_a, cov_b) (GPU ranks in memory: [cov_a, cov_b], each
+	 * activity at the start of its launching call, or at its own times without one) meets
+	 * cov_covered of the cov_kept selected steps (numbers cov_lo..cov_hi, cov_runs: one after
+	 * another); when that is not all of them the others are left out of the kept steps */
+	bool has_launch_span;     /* GPU rank in memory: launch_a..launch_b holds its activities */
+	int64_t launch_a, launch_b;
 	bool cov_partial, cov_runs;
 	size_t cov_kept, cov_covered;
 	int64_t cov_a, cov_b, cov_lo, cov_hi;
