@@ -78,8 +78,8 @@ void pt_ptm_spill_to_file(struct pt_model *m, const char *dir);
  * dump): the plain spilled batches go, window by window, to an unnamed
  * temporary file in directory dir (removed when the spill is freed), no
  * compression; pt_ptm_spill_replay reads them back a window at a time. The
- * page cache holds the file, so neither the process's memory nor its CPU
- * grows with the events spilled. False where no file can be made there: they
+ * page cache holds the file, so the process's memory does not grow with the
+ * events spilled, and no CPU goes to compressing them. False where no file can be made there: they
  * stay in memory, plain. A failed write is reported by the next read back,
  * naming dir. */
 bool pt_ptm_spill_to_plain_file(struct pt_model *m, const char *dir);
