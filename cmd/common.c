@@ -12,7 +12,6 @@
 #include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/parse.h"
-#include "support/pdeflate.h"
 #include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
@@ -147,9 +146,11 @@ static int load(struct pt_common *c, const char *path, bool spill, struct pt_mod
 	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
 		return pt_ptm_read(path, m, e);
 	struct pt_model *nm = pt_model_new();
-	if (spill) { /* kept compressed, as `import` writes them: replays inflate a batch at a time */
+	if (spill) { /* plain, in an unnamed file of $TMPDIR (else /tmp), read back a window at a time; where no
+		      * file can be made there, in memory */
 		pt_ptm_spill_start(nm, PT_PTM_SPILL_WINDOW);
-		pt_ptm_spill_compress(nm, pt_pdeflate_default_threads());
+		const char *t = getenv("TMPDIR");
+		pt_ptm_spill_to_plain_file(nm, t && *t ? t : "/tmp");
 	}
 	const char *paths[1] = { path };
 	if (pt_import(nm, paths, 1, &c->imp, &c->diag, e)) {

@@ -616,28 +616,33 @@ static int spill_chunk(struct pt_model *m, struct ids *ids, struct pt_cols *cols
 	return rc;
 }
 
-/* The chunks of a sealed spill, inflated a window at a time: z[0, zlen) inflates to plain bytes. */
-static int spill_decode_z(struct pt_model *m, struct ids *ids, struct pt_cols *cols, const uint8_t *z, size_t zlen,
-			  uint64_t plain, bool fresh, const struct pt_ptm_sink *sink, struct pt_err **e)
+/* The chunks of a sealed spill, inflated a window at a time: z[0, zlen) inflates to plain bytes; or those
+ * of a plain file spill fsp (z NULL), its plain bytes read a window at a time. */
+static int spill_decode_buf(struct pt_model *m, struct ids *ids, struct pt_cols *cols, const struct pt_spill *fsp,
+			    const uint8_t *z, size_t zlen, uint64_t plain, bool fresh, const struct pt_ptm_sink *sink,
+			    struct pt_err **e)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
-	if (inflateInit2(&zs, -15) != Z_OK)
+	if (!fsp && inflateInit2(&zs, -15) != Z_OK)
 		return pt_err(e, "cannot initialise zlib");
 	size_t cap = 1u << 20, pos = 0, fill = 0, zin = 0;
 	uint8_t *buf = pt_xmalloc(cap);
-	uint64_t off = 0; /* of buf[pos] in the plain bytes */
+	uint64_t off = 0, fin = 0; /* off: of buf[pos] in the plain bytes; fin: the file's bytes read */
 	bool ended = false;
 	int rc = 0;
 	for (;;) {
 		/* a whole chunk at buf[pos]: its length, then its bytes */
 		const uint8_t *q = buf + pos, *end = buf + fill;
 		uint64_t clen = 0;
-		bool have = pt_cols_varint(&q, end, &clen) && clen <= (uint64_t)(end - q);
-		if (have) {
-			if (clen > PT_PTM_MAX_BATCH)
-				BAD("'the spilled events': corrupt chunk length at offset %" PRIu64, off);
-			pt_progress_items("reading the imported events", zin, zlen); /* once a batch */
+		bool got = pt_cols_varint(&q, end, &clen);
+		if (got && clen > PT_PTM_MAX_BATCH)
+			BAD("'the spilled events': corrupt chunk length at offset %" PRIu64, off);
+		if (got && clen <= (uint64_t)(end - q)) {
+			if (fsp)
+				pt_progress_items("reading the imported events", off, plain); /* once a batch */
+			else
+				pt_progress_items("reading the imported events", zin, zlen);
 			rc = spill_chunk(m, ids, cols, q, (size_t)clen, off, fresh, sink, e);
 			if (rc)
 				goto out;
@@ -657,6 +662,17 @@ static int spill_decode_z(struct pt_model *m, struct ids *ids, struct pt_cols *c
 		pos = 0;
 		if (fill == cap)
 			pt_xgrow((void **)&buf, &cap, PT_PTM_MAX_BATCH + 16, 1);
+		if (fsp) {
+			size_t n = plain - fin < cap - fill ? (size_t)(plain - fin) : cap - fill;
+			if (!n && fin < plain)
+				BAD("'the spilled events': corrupt chunk length at offset %" PRIu64, off);
+			if ((rc = pt_ptm_spill_file_read(fsp, fin, buf + fill, n, e)))
+				goto out;
+			fin += n;
+			fill += n;
+			ended = fin == plain;
+			continue;
+		}
 		zs.next_in = (Bytef *)(uintptr_t)(z + zin);
 		zs.avail_in = (uInt)(zlen - zin < (1u << 30) ? zlen - zin : 1u << 30);
 		zs.next_out = buf + fill;
@@ -671,7 +687,8 @@ static int spill_decode_z(struct pt_model *m, struct ids *ids, struct pt_cols *c
 			BAD("the compressed spilled events do not inflate back (zlib %d)", zr);
 	}
 out:
-	inflateEnd(&zs);
+	if (!fsp)
+		inflateEnd(&zs);
 	free(buf);
 	return rc;
 }
@@ -679,23 +696,25 @@ out:
 static int spill_decode(struct pt_model *m, struct pt_spill *sp, bool fresh, const struct pt_ptm_sink *sink,
 			struct pt_err **e)
 {
-	size_t len, zlen;
-	uint64_t plain;
+	size_t len = 0, zlen = 0;
+	uint64_t plain = 0;
 	const uint8_t *z = NULL, *p = NULL;
-	/* a replay reads a compressing spill back as it is; anything else makes it plain first */
+	/* a replay reads a compressing spill, or a plain file one, back as it is; anything else makes it plain
+	 * and in memory first */
 	if (fresh ? pt_ptm_spill_seal(sp, e) : pt_ptm_spill_inflate(sp, e))
 		return -1;
-	z = pt_ptm_spill_zbytes(sp, &zlen, &plain);
-	if (!z)
+	bool file = pt_ptm_spill_plain_file(sp, &plain);
+	z = file ? NULL : pt_ptm_spill_zbytes(sp, &zlen, &plain);
+	if (!z && !file)
 		p = pt_ptm_spill_bytes(sp, &len);
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
 	pt_ptm_ids_of(&ids, m);
 	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
 	int rc = 0;
-	if (z)
-		rc = spill_decode_z(m, &ids, cols, z, zlen, plain, fresh, sink, e);
-	for (size_t off = 0; !z && off < len && !rc;) {
+	if (z || file)
+		rc = spill_decode_buf(m, &ids, cols, file ? sp : NULL, z, zlen, plain, fresh, sink, e);
+	for (size_t off = 0; p && off < len && !rc;) {
 		pt_progress_items("reading the imported events", off, len); /* once a batch */
 		const uint8_t *q = p + off, *end = p + len;
 		uint64_t clen;

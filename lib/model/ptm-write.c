@@ -392,8 +392,9 @@ struct pt_spill {
 	PT_VEC(uint8_t) z;
 	bool taken; /* a writer took the compressor over: the spilled events are gone */
 	/* pt_ptm_spill_to_file(): z's bytes go to an unnamed temporary file
-	 * instead (flen of them so far; ferr: the errno of a write that failed) */
-	bool file;
+	 * instead (flen of them so far; ferr: the errno of a write that failed);
+	 * pt_ptm_spill_to_plain_file(): the plain chunks do, at every flush */
+	bool file, plain_file;
 	int fd, ferr;
 	uint64_t flen;
 	char *dir; /* for messages */
@@ -516,23 +517,28 @@ static void put_event_batch(struct writer *w, const struct pt_events *ev, size_t
 	pt_ptm_put_columns(w, PROFTOOL__CHUNK__BODY_EVENTS, cols, sizeof(cols) / sizeof(cols[0]));
 }
 
+/* n bytes to the end of a spill's file; 0, or -1 with ferr set (then and after). */
+static int spill_file_write(struct pt_spill *sp, const void *p, size_t n)
+{
+	for (size_t k = 0; k < n && !sp->ferr;) {
+		ssize_t r = write(sp->fd, (const uint8_t *)p + k, n - k);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			sp->ferr = r < 0 ? errno : ENOSPC;
+		else
+			k += (size_t)r;
+	}
+	sp->flen += n;
+	return sp->ferr ? -1 : 0;
+}
+
 /* Compressed bytes of a spill go to its memory, or its file. */
 static int to_vec(void *ctx, const void *p, size_t n)
 {
 	struct pt_spill *sp = ctx;
-	if (sp->file) {
-		for (size_t k = 0; k < n && !sp->ferr;) {
-			ssize_t r = write(sp->fd, (const uint8_t *)p + k, n - k);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				sp->ferr = r < 0 ? errno : ENOSPC;
-			else
-				k += (size_t)r;
-		}
-		sp->flen += n;
-		return sp->ferr ? -1 : 0;
-	}
+	if (sp->file)
+		return spill_file_write(sp, p, n);
 	pt_vec_reserve(&sp->z, sp->z.n + n);
 	memcpy(sp->z.v + sp->z.n, p, n);
 	sp->z.n += n;
@@ -639,6 +645,10 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 	track_events_add(&sp->tx, &sp->last, &sp->ntx, ev, 0, k);
 	for (size_t b = 0; b < k; b += PT_PTM_EVENT_BATCH)
 		put_event_batch(&sp->w, ev, b, PT_PTM_EVENT_BATCH);
+	if (sp->plain_file) { /* the window's chunks to the file; after a failed write, nowhere (ferr tells) */
+		spill_file_write(sp, sp->w.mem, sp->w.mlen);
+		sp->w.mlen = 0;
+	}
 	/* the rest moves to the front; zero (sparse) columns have nothing to move */
 	size_t r = ev->n - k;
 	memmove(ev->track, ev->track + k, r * sizeof(*ev->track));
@@ -660,18 +670,16 @@ size_t pt_ptm_spill_flush(struct pt_events *ev)
 void pt_ptm_spill_compress(struct pt_model *m, int jobs)
 {
 	struct pt_spill *sp = m->events.spill;
-	if (!sp || sp->w.pz || sp->w.mlen)
+	if (!sp || sp->w.pz || sp->w.mlen || sp->file)
 		return;
 	sp->w.pz = part_open(jobs, to_vec, sp);
 	sp->w.crc = (uint32_t)crc32(0, NULL, 0);
 	sp->w.to_mem = false;
 }
 
-void pt_ptm_spill_to_file(struct pt_model *m, const char *dir)
+/* An unnamed temporary file in dir for sp's bytes; false where none can be made there. */
+static bool spill_file_open(struct pt_spill *sp, const char *dir)
 {
-	struct pt_spill *sp = m->events.spill;
-	if (!sp || !sp->w.pz || sp->file || sp->z.n)
-		return;
 	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) { /* a file system without unnamed files: a named one, removed at once */
 		char *t = pt_xasprintf("%s/.proftool-events-XXXXXX", dir);
@@ -681,10 +689,60 @@ void pt_ptm_spill_to_file(struct pt_model *m, const char *dir)
 		free(t);
 	}
 	if (fd < 0)
-		return; /* kept in memory */
+		return false;
 	sp->fd = fd;
 	sp->file = true;
 	sp->dir = pt_xstrdup(dir);
+	return true;
+}
+
+void pt_ptm_spill_to_file(struct pt_model *m, const char *dir)
+{
+	struct pt_spill *sp = m->events.spill;
+	if (!sp || !sp->w.pz || sp->file || sp->z.n)
+		return;
+	spill_file_open(sp, dir); /* else kept in memory */
+}
+
+bool pt_ptm_spill_to_plain_file(struct pt_model *m, const char *dir)
+{
+	struct pt_spill *sp = m->events.spill;
+	if (!sp || sp->w.pz || sp->file || sp->w.mlen || m->events.base)
+		return false;
+	sp->plain_file = spill_file_open(sp, dir); /* else kept in memory */
+	return sp->plain_file;
+}
+
+bool pt_ptm_spill_plain_file(const struct pt_spill *s, uint64_t *len)
+{
+	*len = s && s->plain_file ? s->flen : 0;
+	return s && s->plain_file;
+}
+
+int pt_ptm_spill_file_read(const struct pt_spill *sp, uint64_t off, uint8_t *buf, size_t n, struct pt_err **e)
+{
+	int err = sp->ferr ? sp->ferr : spill_file_read(sp, off, buf, n);
+	return err ? spill_file_error(sp, err, e) : 0;
+}
+
+/* A plain file spill's chunks back to memory, and no file from here on. */
+static int spill_unfile(struct pt_spill *sp, struct pt_err **e)
+{
+	int err = sp->ferr;
+	if (!err && sp->flen > SIZE_MAX / 2)
+		err = EFBIG;
+	if (!err) { /* the file's bytes, then those of the last flush after them */
+		size_t n = (size_t)sp->flen;
+		pt_xgrow((void **)&sp->w.mem, &sp->w.mcap, n + sp->w.mlen + 1, 1);
+		memmove(sp->w.mem + n, sp->w.mem, sp->w.mlen);
+		if (!(err = spill_file_read(sp, 0, sp->w.mem, n)))
+			sp->w.mlen += n;
+	}
+	if (err)
+		return spill_file_error(sp, err, e);
+	close(sp->fd);
+	sp->file = sp->plain_file = false;
+	return 0;
 }
 
 int pt_ptm_spill_seal(struct pt_spill *sp, struct pt_err **e)
@@ -726,6 +784,8 @@ const uint8_t *pt_ptm_spill_zbytes(const struct pt_spill *s, size_t *len, uint64
 
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e)
 {
+	if (sp && sp->plain_file)
+		return spill_unfile(sp, e);
 	if (pt_ptm_spill_seal(sp, e))
 		return -1;
 	if (!sp || !sp->sealed)
@@ -788,7 +848,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	struct pt_spill *sp = m->events.spill;
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
-	if (sp && sp->sealed && pt_ptm_spill_inflate(sp, e)) /* read back already: written plain */
+	if (sp && (sp->sealed || sp->plain_file) && pt_ptm_spill_inflate(sp, e)) /* read back: written plain */
 		return -1;
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));

@@ -74,6 +74,19 @@ void pt_ptm_spill_compress(struct pt_model *m, int jobs);
  * memory. A write that fails (a full disk) fails pt_ptm_write() and
  * pt_ptm_spill_inflate(), naming dir. */
 void pt_ptm_spill_to_file(struct pt_model *m, const char *dir);
+/* Right after pt_ptm_spill_start(), for a model only read (summary of a raw
+ * dump): the plain spilled batches go, window by window, to an unnamed
+ * temporary file in directory dir (removed when the spill is freed), no
+ * compression; pt_ptm_spill_replay reads them back a window at a time. The
+ * page cache holds the file, so the process's memory does not grow with the
+ * events spilled, and no CPU goes to compressing them. False where no file can be made there: they
+ * stay in memory, plain. A failed write is reported by the next read back,
+ * naming dir. */
+bool pt_ptm_spill_to_plain_file(struct pt_model *m, const char *dir);
+/* A plain file spill (pt_ptm_spill_to_plain_file): true, with *len its bytes on file. */
+bool pt_ptm_spill_plain_file(const struct pt_spill *s, uint64_t *len);
+/* The bytes [off, off + n) of a plain file spill's file, or an error naming its directory. */
+int pt_ptm_spill_file_read(const struct pt_spill *s, uint64_t off, uint8_t *buf, size_t n, struct pt_err **e);
 /* Bring a compressing spill's batches back to their plain form (for reading
  * them back); 0, or -1 with *e set. */
 int pt_ptm_spill_inflate(struct pt_spill *sp, struct pt_err **e);

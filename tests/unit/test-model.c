@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -840,8 +842,13 @@ static struct pt_model *spill_model(size_t window, long undo_at, size_t n, int z
 	struct pt_model *m = pt_model_new();
 	if (window)
 		pt_ptm_spill_start(m, window);
-	if (window && zjobs) /* the spilled batches compressed as they come */
+	if (window && zjobs > 0) /* the spilled batches compressed as they come */
 		pt_ptm_spill_compress(m, zjobs);
+	if (window && zjobs < 0) { /* plain, to an unnamed file in dir; -2: in a directory that is not there */
+		char sd[128];
+		snprintf(sd, sizeof(sd), "%s%s", dir, zjobs == -2 ? "/no-such-dir" : "");
+		assert_int_equal(pt_ptm_spill_to_plain_file(m, sd), zjobs == -1);
+	}
 	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
 	uint32_t t0 = pt_model_track(m, d, PT_TRACK_STREAM, 1, "stream 1"), t1 = PT_NONE;
 	uint32_t nm = pt_model_str(m, "Task");
@@ -985,8 +992,9 @@ static void test_spill_replay(void **state)
 	size_t n = 50000;
 	struct pt_model *ref = spill_model(0, -1, n, 0);
 	struct pt_track_events *want = pt_ptm_track_events(ref);
-	/* a plain spill, and compressing ones (sealed by the first replay, inflated a batch at a time) */
-	for (int zjobs = 0; zjobs <= 2; zjobs++) {
+	/* a plain spill in a file (-1), in memory where the file's directory is not there (-2), in memory (0),
+	 * and compressing ones (sealed by the first replay, inflated a batch at a time) */
+	for (int zjobs = -2; zjobs <= 2; zjobs++) {
 		for (int compress = 0; compress < 2; compress++) {
 			struct pt_model *m = spill_model(3 * PT_PTM_EVENT_BATCH, -1, n, zjobs);
 			size_t base = m->events.base, held = m->events.n;
@@ -1006,6 +1014,12 @@ static void test_spill_replay(void **state)
 			size_t zl;
 			uint64_t plain;
 			assert_true((pt_ptm_spill_zbytes(m->events.spill, &zl, &plain) != NULL) == (zjobs > 0));
+			assert_true(pt_ptm_spill_plain_file(m->events.spill, &plain) == (zjobs == -1));
+			if (zjobs == -1) { /* every spilled batch on file, none in memory */
+				pt_ptm_spill_bytes(m->events.spill, &zl);
+				assert_int_equal(zl, 0);
+				assert_true(plain > 0);
+			}
 			/* and the model is still written as the in-memory one, plain or compressed */
 			size_t la, lb;
 			uint8_t *a = spill_bytes(ref, compress, &la), *b = spill_bytes(m, compress, &lb);
@@ -1018,6 +1032,34 @@ static void test_spill_replay(void **state)
 	}
 	free(want);
 	pt_model_free(ref);
+}
+
+/* A plain file spill whose file cannot take the events (a file size limit here): the replay says so, naming
+ * the directory, and so does an undo. */
+static void test_spill_file_full(void **state)
+{
+	(void)state;
+	struct rlimit old;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	struct rlimit small = { 4096, old.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	struct pt_model *m = spill_model(PT_PTM_EVENT_BATCH, -1, 20000, -1);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	struct replay_check c = { NULL, 0, 0 };
+	struct pt_ptm_sink sink = { replay_batch, &c, false, false };
+	for (int undo = 0; undo < 2; undo++) {
+		struct pt_err *e = NULL;
+		assert_int_equal(undo ? pt_ptm_spill_undo(m, &e) : pt_ptm_spill_replay(m, &sink, &e), -1);
+		char *err = pt_err_str(e);
+		assert_non_null(strstr(err, "cannot write the temporary file of the model's events in"));
+		assert_non_null(strstr(err, dir));
+		free(err);
+		pt_err_free(e);
+	}
+	assert_int_equal(c.batches, 0);
+	pt_model_free(m);
 }
 
 /* Kernels launched alike share one configuration, found again across the index's growth. */
@@ -1062,6 +1104,7 @@ int main(void)
 		cmocka_unit_test(test_events_expect),
 		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_spill_replay),
+		cmocka_unit_test(test_spill_file_full),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
