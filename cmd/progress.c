@@ -2,13 +2,15 @@
  * "proftool: reading 'hwts...slice_0': 45% (480 of 1074 MB)" or
  * "proftool: building the timeline:  45%" redrawn in place at most five times
  * a second once the command has run for a second (PROFTOOL_PROGRESS_DELAY
- * seconds if set); erased when the work ends and before output. Only
- * installed when standard error is a terminal.
+ * seconds if set; at every report with PROFTOOL_PROGRESS_EVERY=1); erased
+ * when the work ends and before output. Only installed when standard error
+ * is a terminal.
  */
 #include "progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,5 +53,7 @@ void pt_cmd_progress_install(void)
 		if (!*rest && v >= 0 && v < 1e9)
 			meter.delay = v;
 	}
+	const char *every = getenv("PROFTOOL_PROGRESS_EVERY");
+	meter.every = every && !strcmp(every, "1");
 	pt_progress = &sink;
 }

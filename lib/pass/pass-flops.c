@@ -807,6 +807,50 @@ static int cmp_exec(const void *a, const void *b)
 	return x->item < y->item ? -1 : x->item > y->item;
 }
 
+/*
+ * The executions by cmp_exec, with progress: runs of 65,536 sorted by qsort,
+ * then merged pairwise (stable, as the merge takes the left run's element on
+ * a tie), a report per run and per 65,536 elements merged.
+ */
+static void sort_execs(struct exec *v, size_t n)
+{
+	const size_t run = 65536;
+	if (n <= run) {
+		pt_sort(v, n, sizeof(*v), cmp_exec);
+		return;
+	}
+	size_t passes = 1;
+	for (size_t w = run; w < n; w *= 2)
+		passes++;
+	const uint64_t total = (uint64_t)passes * n;
+	for (size_t a = 0; a < n; a += run) {
+		pt_progress_items("sorting the executions", a, total);
+		pt_sort(v + a, n - a < run ? n - a : run, sizeof(*v), cmp_exec);
+	}
+	struct exec *tmp = pt_xmalloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+	uint64_t done = n;
+	for (size_t w = run; w < n; w *= 2) {
+		for (size_t a = 0; a < n; a += 2 * w) {
+			size_t i = a, mid = n - a < w ? n : a + w, j = mid, end = n - mid < w ? n : mid + w, o = a;
+			while (i < mid && j < end) {
+				if (!((o - a) & 0xffff))
+					pt_progress_items("sorting the executions", done + o, total);
+				dst[o++] = cmp_exec(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+			}
+			memcpy(dst + o, src + i, (mid - i) * sizeof(*dst));
+			o += mid - i;
+			memcpy(dst + o, src + j, (end - j) * sizeof(*dst));
+		}
+		done += n;
+		struct exec *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 /* First execution of rank with start >= t (executions sorted by cmp_exec). */
 static size_t exec_lower(const struct ctx *c, uint32_t rank, int64_t t)
 {
@@ -1053,7 +1097,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	ascend_items(&c);
 	gpu_items(&c);
 	order_items(&c);
-	pt_sort(c.ex.v, c.ex.n, sizeof(*c.ex.v), cmp_exec); /* by rank and start, for the step windows */
+	sort_execs(c.ex.v, c.ex.n); /* by rank and start, for the step windows */
 
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)

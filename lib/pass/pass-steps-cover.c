@@ -14,6 +14,7 @@
 #include "pass/pass-steps.h"
 #include "support/diag.h"
 #include "support/hashmap.h"
+#include "support/progress.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 
@@ -34,9 +35,11 @@ struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
 	if (host == PT_NONE)
 		return a;
 	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++)
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("finding the steps", i, ev->n);
 		if (ev->kind[i] == PT_EV_API && ev->corr[i] && m->tracks.v[ev->track[i]].device == host)
 			pt_hashmap_put(&a->corr, ev->corr[i], i, NULL); /* first call wins */
+	}
 	return a;
 }
 
@@ -73,6 +76,7 @@ void pt_steps_vote_hosts(const struct pt_model *m, const uint32_t *hosts, size_t
 	uint64_t *votes = pt_xcalloc(nd * nh, sizeof(*votes));
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("finding the steps", i, ev->n);
 		if (!pt_steps_is_activity(ev->kind[i]) || !ev->corr[i])
 			continue;
 		uint32_t dv = m->tracks.v[ev->track[i]].device;
@@ -181,6 +185,7 @@ void pt_steps_cover(const struct pt_model *m, struct pt_rank_steps *rs, size_t n
 		cover_links(m, rs, rank_of, &linked);
 	PT_VEC(size_t) wait = { 0 }; /* activities met before the call of their correlation id */
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("measuring the steps' coverage", i, ev->n);
 		uint8_t k = ev->kind[i];
 		if (k != PT_EV_API && !is_device_data(k))
 			continue;

@@ -109,7 +109,7 @@ static void i64_sort(struct i64v *a)
 	struct pt_ival *iv = pt_xmalloc(a->n * sizeof(*iv));
 	for (size_t i = 0; i < a->n; i++)
 		iv[i] = (struct pt_ival){ a->v[i], 0 };
-	pt_ival_sort(iv, a->n);
+	pt_ival_sort_report(iv, a->n, "sorting the executions");
 	for (size_t i = 0; i < a->n; i++)
 		a->v[i] = iv[i].s;
 	free(iv);
@@ -214,10 +214,12 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, struct pt_rank_s
 		if (r->v[i].has_win)
 			span_add(r, r->v[i].s, r->v[i].e);
 	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++)
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("finding the steps", i, ev->n);
 		if ((ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_AICPU || ev->kind[i] == PT_EV_KERNEL) &&
 		    m->tracks.v[ev->track[i]].device == dev)
 			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
+	}
 }
 
 /* Number of the step named s: the decimal after the last '#', or -1. */
@@ -383,9 +385,11 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 		in_rank[r->devs[k]] = 1;
 	if (r->host != PT_NONE)
 		in_rank[r->host] = 1;
-	for (size_t i = 0; i < ev->n; i++)
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("finding the steps", i, ev->n);
 		if (in_rank[m->tracks.v[ev->track[i]].device])
 			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
+	}
 	free(in_rank);
 }
 
@@ -435,9 +439,11 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	uint8_t *has_data = pt_xcalloc(nd ? nd : 1, 1);
 	for (size_t i = 0; i < m->steps.n; i++)
 		has_data[m->steps.v[i].device] = 1;
-	for (size_t i = 0; i < m->events.n; i++)
+	for (size_t i = 0; i < m->events.n; i++) {
+		pt_progress_tick("finding the steps", i, m->events.n);
 		if (m->events.kind[i] == PT_EV_TASK || m->events.kind[i] == PT_EV_AICPU)
 			has_data[m->tracks.v[m->events.track[i]].device] = 1;
+	}
 	uint32_t *order = pt_xmalloc((nd ? nd : 1) * sizeof(*order));
 	size_t no = 0;
 	/* a GPU device with step-trace rows (a MindSpore GPU run) is a step-trace rank too */

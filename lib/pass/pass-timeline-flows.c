@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "support/idmap.h"
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 /* ------------------------------------------------------------------ flows and counters */
@@ -78,14 +79,17 @@ void tl_build_flows(struct tl_trace *c)
 	uint64_t clo, chi;
 	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi);
 	pt_idmap_init(&api, clo, chi, nc);
-	for (size_t i = 0; i < ev->n; i++)
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("linking the launches", i, 2 * ev->n);
 		if (ev->kind[i] == PT_EV_API && ev->corr[i] && row_of[i] != UINT32_MAX && ev->dur[i] >= 1) {
 			bool added;
 			uint64_t *v = pt_idmap_put(&api, ev->corr[i], i, &added);
 			if (!added && ev->start[i] < ev->start[*v])
 				*v = i;
 		}
+	}
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("linking the launches", ev->n + i, 2 * ev->n);
 		uint8_t k = ev->kind[i];
 		if (!ev->corr[i] || k == PT_EV_API || k == PT_EV_RANGE || row_of[i] == UINT32_MAX || ev->dur[i] < 1)
 			continue;

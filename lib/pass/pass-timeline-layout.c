@@ -13,6 +13,7 @@
 #include "model/index.h"
 #include "support/diag.h"
 #include "support/err.h"
+#include "support/progress.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
@@ -110,9 +111,11 @@ static void choose_clock(struct tl_trace *c, struct pt_diag *diag)
 	const struct pt_model *m = c->m;
 	size_t nd = m->devices.n;
 	uint64_t *nev = pt_xcalloc(nd ? nd : 1, sizeof(*nev));
-	for (size_t i = 0; i < m->events.n; i++)
+	for (size_t i = 0; i < m->events.n; i++) {
+		pt_progress_tick("laying out the timeline", i, m->events.n);
 		if (c->tl->ev_keep[i] & 1)
 			nev[m->tracks.v[m->events.track[i]].device]++;
+	}
 	for (size_t d = 0; d < nd; d++)
 		if (c->kineto && c->dev_rank[d] != c->o.rank)
 			nev[d] = 0; /* another rank's file */
@@ -505,6 +508,7 @@ static void build_layout(struct tl_trace *c)
 	} *ts = pt_xcalloc(nt ? nt : 1, sizeof(*ts));
 	uint8_t *lane_of = pt_xmalloc(ev->n ? ev->n : 1);
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("laying out the timeline", i, ev->n);
 		int64_t du = ev->dur[i];
 		uint8_t keep = tl->ev_keep[i];
 		if (!(keep & 1) || du < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT)) /* Kineto has no get_next */
@@ -533,6 +537,7 @@ static void build_layout(struct tl_trace *c)
 		q->n = 0;
 	}
 	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("laying out the timeline", i, ev->n);
 		struct tscan *q = &ts[ev->track[i]];
 		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT))
 			continue;

@@ -370,9 +370,11 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	uint64_t clo, chi;
 	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi); /* 0 without correlation ids */
 	pt_idmap_init(&api, clo, chi, nc);
-	for (size_t i = 0; i < ev->n && nc; i++)
+	for (size_t i = 0; i < ev->n && nc; i++) {
+		pt_progress_tick("building the timeline", i, ev->n);
 		if (ev->kind[i] == PT_EV_API && ev->corr[i])
 			pt_idmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
+	}
 	struct pt_sel_res sr;
 	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
 	int64_t ws = sr.a, we = sr.b;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/progress.h"
 #include "support/xalloc.h"
 
 static void push(struct pt_ivset *x, int64_t s, int64_t e)
@@ -79,7 +80,22 @@ static struct pt_ival *lsd_sort(struct pt_ival *a, struct pt_ival *b, size_t n, 
 	return src;
 }
 
+#define BLOCK ((size_t)65536)
+
+/* Progress of a sort: what done of 4 n (three passes through memory, then
+ * the buckets), reported before each block of 65,536 elements. */
+static void sort_report(const char *what, uint64_t done, size_t n)
+{
+	if (what)
+		pt_progress_items(what, done, 4 * (uint64_t)n);
+}
+
 void pt_ival_sort(struct pt_ival *iv, size_t n)
+{
+	pt_ival_sort_report(iv, n, NULL);
+}
+
+void pt_ival_sort_report(struct pt_ival *iv, size_t n, const char *what)
 {
 	size_t k = 1; /* already in order (often: one track's events): nothing to do, the sort is stable */
 	while (k < n && iv[k - 1].s <= iv[k].s)
@@ -97,12 +113,15 @@ void pt_ival_sort(struct pt_ival *iv, size_t n)
 	 * least significant digit first. Every step is stable.
 	 */
 	uint64_t lo = UINT64_MAX, hi = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t key = (uint64_t)iv[i].s ^ (1ULL << 63);
-		if (key < lo)
-			lo = key;
-		if (key > hi)
-			hi = key;
+	for (size_t b = 0; b < n; b += BLOCK) {
+		sort_report(what, b, n);
+		for (size_t i = b, be = n - b < BLOCK ? n : b + BLOCK; i < be; i++) {
+			uint64_t key = (uint64_t)iv[i].s ^ (1ULL << 63);
+			if (key < lo)
+				lo = key;
+			if (key > hi)
+				hi = key;
+		}
 	}
 	unsigned bits = 64 - (unsigned)__builtin_clzll(hi - lo); /* hi > lo: not in order */
 	unsigned top = bits < 11 ? bits : 11, low = bits - top;
@@ -110,17 +129,28 @@ void pt_ival_sort(struct pt_ival *iv, size_t n)
 	struct pt_ival *tmp = pt_xmalloc(n * sizeof(*tmp));
 	size_t *start = pt_xcalloc(nb + 1, sizeof(*start)), *fill = pt_xmalloc(nb * sizeof(*fill));
 	size_t *cnt = pt_xmalloc(2048 * sizeof(*cnt));
-	for (size_t i = 0; i < n; i++)
-		start[(ival_key(&iv[i], lo) >> low) + 1]++;
+	for (size_t b = 0; b < n; b += BLOCK) {
+		sort_report(what, n + b, n);
+		for (size_t i = b, be = n - b < BLOCK ? n : b + BLOCK; i < be; i++)
+			start[(ival_key(&iv[i], lo) >> low) + 1]++;
+	}
 	for (size_t d = 0; d < nb; d++)
 		start[d + 1] += start[d];
 	memcpy(fill, start, nb * sizeof(*fill));
-	for (size_t i = 0; i < n; i++)
-		tmp[fill[ival_key(&iv[i], lo) >> low]++] = iv[i];
+	for (size_t b = 0; b < n; b += BLOCK) {
+		sort_report(what, 2 * (uint64_t)n + b, n);
+		for (size_t i = b, be = n - b < BLOCK ? n : b + BLOCK; i < be; i++)
+			tmp[fill[ival_key(&iv[i], lo) >> low]++] = iv[i];
+	}
+	size_t next = 0; /* the next report in the buckets: at each 65,536 elements */
 	for (size_t d = 0; d < nb; d++) {
 		size_t a = start[d], m = start[d + 1] - a;
 		if (!m)
 			continue;
+		if (a >= next) {
+			sort_report(what, 3 * (uint64_t)n + a, n);
+			next = a + BLOCK;
+		}
 		if (low && m >= 64) {
 			if (lsd_sort(tmp + a, iv + a, m, lo, low, cnt) != iv + a)
 				memcpy(iv + a, tmp + a, m * sizeof(*iv));

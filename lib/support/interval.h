@@ -54,5 +54,7 @@ void pt_ivset_diff(struct pt_ivset *out, const struct pt_ivset *a, const struct 
 void pt_ivset_clip(struct pt_ivset *out, const struct pt_ivset *a, int64_t s, int64_t e);
 /* Sort intervals by start (LSD radix sort; stable). */
 void pt_ival_sort(struct pt_ival *iv, size_t n);
+/* The same, reporting progress as items of what (support/progress.h) when what is not NULL. */
+void pt_ival_sort_report(struct pt_ival *iv, size_t n, const char *what);
 
 #endif

@@ -9,7 +9,7 @@ const struct pt_progress_sink *pt_progress;
 bool pt_progress_meter_line(struct pt_progress_meter *p, double t, const char *what, enum pt_progress_unit unit,
 			    uint64_t done, uint64_t total, char *buf, size_t n)
 {
-	if (t - p->start < p->delay || (p->shown && t - p->last < 0.2))
+	if (t - p->start < p->delay || (p->shown && !p->every && t - p->last < 0.2))
 		return false;
 	p->last = t;
 	p->shown = true;

@@ -53,11 +53,12 @@ static inline void pt_progress_end(void)
 /*
  * The meter a terminal reporter keeps: the line is due once the command has
  * run for `delay` seconds (start: when it began), then at most five times a
- * second.
+ * second, or at every report when `every` is set.
  */
 struct pt_progress_meter {
 	double start, delay, last; /* seconds, any fixed origin */
 	bool shown;                /* a line is on the terminal */
+	bool every;                /* no limit on the redraws (PROFTOOL_PROGRESS_EVERY) */
 };
 
 /* At time t: whether a line is due; if so, its text (no control bytes; a

@@ -17,6 +17,7 @@
 #include "model/ptm.h"
 #include "pass/pass-summary.h"
 #include "support/err.h"
+#include "support/interval.h"
 #include "support/out.h"
 #include "support/progress.h"
 
@@ -45,6 +46,13 @@ static void meter_timing(void **state)
 	struct pt_progress_meter q = { .start = 5.0, .delay = 0 };
 	assert_true(pt_progress_meter_line(&q, 5.0, "z", PT_PROGRESS_ITEMS, 0, 4, b, sizeof(b)));
 	assert_string_equal(b, "proftool: z:   0%");
+	/* every: each report redraws, however soon after the last */
+	struct pt_progress_meter v = { .start = 0, .delay = 0, .every = true };
+	assert_true(pt_progress_meter_line(&v, 1.0, "a", PT_PROGRESS_ITEMS, 1, 4, b, sizeof(b)));
+	assert_true(pt_progress_meter_line(&v, 1.01, "b", PT_PROGRESS_ITEMS, 2, 4, b, sizeof(b)));
+	assert_string_equal(b, "proftool: b:  50%");
+	assert_true(pt_progress_meter_line(&v, 1.01, "b", PT_PROGRESS_ITEMS, 3, 4, b, sizeof(b)));
+	assert_string_equal(b, "proftool: b:  75%");
 }
 
 static void meter_text(void **state)
@@ -161,6 +169,38 @@ static void ptm_read_reports_bytes(void **state)
 	assert_true(r.ends >= 1);
 }
 
+/* The radix sort with a label reports its passes, once a block of 65,536 (4 n in all), and sorts as
+ * without one: stable, by start; without a label, or with no hook, it reports nothing. */
+static void sort_reports(void **state)
+{
+	(void)state;
+	struct rec r = { 0 };
+	const struct pt_progress_sink sink = { rec_update, rec_end, &r };
+	size_t n = 200000;
+	struct pt_ival *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w));
+	assert_non_null(v);
+	assert_non_null(w);
+	for (size_t i = 0; i < n; i++) /* descending starts in pairs: ties keep their order */
+		v[i] = w[i] = (struct pt_ival){ (int64_t)(n - i) / 2 * 1000, (int64_t)i };
+	pt_progress = &sink;
+	pt_ival_sort_report(v, n, "sorting things");
+	pt_progress = NULL;
+	assert_string_equal(r.seen, "|sorting things|");
+	assert_int_equal(r.total, 4 * (uint64_t)n);
+	assert_true(r.done >= 3 * (uint64_t)n && r.done < r.total);
+	assert_true(r.updates >= 3 * 4); /* three passes of four blocks, then the buckets */
+	for (size_t i = 1; i < n; i++)
+		assert_true(v[i - 1].s < v[i].s || (v[i - 1].s == v[i].s && v[i - 1].e < v[i].e));
+	memset(&r, 0, sizeof(r));
+	pt_progress = &sink;
+	pt_ival_sort(w, n);
+	pt_progress = NULL;
+	assert_int_equal(r.updates, 0);
+	assert_memory_equal(v, w, n * sizeof(*v));
+	free(v);
+	free(w);
+}
+
 /* A device with two streams of n tasks each, interleaved in time; spilled from the start when spill. */
 static struct pt_model *two_streams(size_t n, bool spill)
 {
@@ -246,6 +286,7 @@ int main(void)
 		cmocka_unit_test(ticks),
 		cmocka_unit_test(ptm_read_reports_bytes),
 		cmocka_unit_test(passes_report),
+		cmocka_unit_test(sort_reports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "support/progress.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
@@ -344,6 +345,7 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 	int64_t wl = pt_ivset_measure(&rd->W), il = pt_ivset_measure(&idle);
 	int64_t cls[3] = { 0, 0, 0 }, cnt[3] = { 0, 0, 0 }, longest = 0;
 	for (size_t g = 0; g < idle.n; g++) {
+		pt_progress_tick("checking the device's idle time", g, idle.n);
 		int64_t ga = idle.v[g].s, gb = idle.v[g].e;
 		if (gb - ga > longest)
 			longest = gb - ga;

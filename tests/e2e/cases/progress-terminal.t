@@ -51,3 +51,18 @@ run "lines '\"\$PROFTOOL\" summary job --in-memory >/dev/null' | grep -q '^proft
 proftool-gen "$SRC/tests/gen/bench-1g.desc" --hwts-bytes 32M -o big >/dev/null
 run "lines '\"\$PROFTOOL\" summary big >/dev/null' | grep -q '^proftool: reading the imported events: ' && echo drawn"
 run "PROFTOOL_PROGRESS_DELAY=0 proftool summary big 2>&1 >/dev/null | tr '\\r\\033' '@@' | grep -q @ || echo silent"
+# the stages after the read that held one line for seconds on the 1.1 GiB job (bench/RESULTS.md,
+# 2026-11-27 18:30) have lines of their own; with PROFTOOL_PROGRESS_EVERY=1 every report is drawn,
+# so a stage shows however short it is here. Not a terminal: still nothing, with the variable set.
+every() { script -qec "PROFTOOL_PROGRESS_EVERY=1 PROFTOOL_PROGRESS_DELAY=0 $*" /dev/null | tr '\r' '\n' | sed 's/\x1b/<ESC>/g'; }
+export -f every
+stages() { grep '<ESC>\[K$' | grep -o '^proftool: [a-z][^:]*:' | sort -u | paste -sd ' '; }
+export -f stages
+run "every '\"\$PROFTOOL\" steps p.ptm >/dev/null' | stages"
+run "every '\"\$PROFTOOL\" flops p.ptm >/dev/null' | stages"
+run "every '\"\$PROFTOOL\" timeline p.ptm -o e.json' | stages"
+run "every '\"\$PROFTOOL\" steps big >/dev/null' | stages"
+run "every '\"\$PROFTOOL\" flops big >/dev/null' | stages"
+for c in "steps big" "flops big" "timeline p.ptm -o e2.json"; do
+	run "PROFTOOL_PROGRESS_EVERY=1 PROFTOOL_PROGRESS_DELAY=0 proftool $c 2>&1 >/dev/null | tr '\r\033' '@@' | grep -q @ || echo silent"
+done
