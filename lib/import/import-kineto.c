@@ -1269,26 +1269,26 @@ static uint64_t scan_events_bytes(struct jr *r, uint64_t i, uint64_t end, bool *
 
 #ifdef __SSE2__
 #include <emmintrin.h>
-static uint64_t eq64(const char *p, char c)
-{
-	__m128i v = _mm_set1_epi8(c);
-	uint64_t m = 0;
-	for (int j = 0; j < 4; j++)
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * j)), v))
-		     << (16 * j);
-	return m;
-}
+/* The bytes of p[0 .. 64) that are a backslash, a quote, an opening and a closing bracket, a
+ * control character: one bit each ('[' and '{', ']' and '}' differ only in bit 5). */
+struct masks64 {
+	uint64_t bs, q, open, close, ctl;
+};
 
-/* The bytes of p[0 .. 64) that are at most c (unsigned). */
-static uint64_t le64(const char *p, char c)
+static void masks64(const char *p, struct masks64 *m)
 {
-	__m128i v = _mm_set1_epi8(c);
-	uint64_t m = 0;
+	const __m128i bs = _mm_set1_epi8('\\'), q = _mm_set1_epi8('"'), ob = _mm_set1_epi8('{'),
+		      cb = _mm_set1_epi8('}'), b5 = _mm_set1_epi8(0x20), c1f = _mm_set1_epi8(0x1f);
+	memset(m, 0, sizeof(*m));
 	for (int j = 0; j < 4; j++) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(p + 16 * j));
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, v), b)) << (16 * j);
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * j)), l = _mm_or_si128(v, b5);
+		int sh = 16 * j;
+		m->bs |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)) << sh;
+		m->q |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) << sh;
+		m->open |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, ob)) << sh;
+		m->close |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, cb)) << sh;
+		m->ctl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)) << sh;
 	}
-	return m;
 }
 #endif
 
@@ -1302,14 +1302,15 @@ static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
 	*ended = false;
 #ifdef __SSE2__
 	while (i + 64 <= end) {
-		const char *p = &JR(r, i);
-		if (eq64(p, '\\') || r->esc) {
+		struct masks64 m;
+		masks64(&JR(r, i), &m);
+		if (m.bs || r->esc) {
 			i = scan_events_bytes(r, i, i + 64, ended);
 			if (*ended || r->bad)
 				return i;
 			continue;
 		}
-		uint64_t q = eq64(p, '"'), x = q;
+		uint64_t q = m.q, x = q;
 		x ^= x << 1;
 		x ^= x << 2;
 		x ^= x << 4;
@@ -1321,9 +1322,9 @@ static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
 		bool instr_end = x >> 63;
 		if (instr_end && q)
 			r->str_at = i + 63 - (uint64_t)__builtin_clzll(q); /* the last quote opens the string */
-		uint64_t ctl = le64(p, 0x1f) & x; /* control characters inside strings */
+		uint64_t ctl = m.ctl & x; /* control characters inside strings */
 		uint64_t below = ctl ? (ctl & -ctl) - 1 : ~(uint64_t)0;
-		uint64_t open = (eq64(p, '{') | eq64(p, '[')) & ~x, close = (eq64(p, '}') | eq64(p, ']')) & ~x;
+		uint64_t open = m.open & ~x, close = m.close & ~x;
 		for (uint64_t br = (open | close) & below; br; br &= br - 1) {
 			int t = __builtin_ctzll(br);
 			if (open >> t & 1) {
