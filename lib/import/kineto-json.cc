@@ -183,7 +183,7 @@ const char *reason(error_code e)
 	case UTF8_ERROR:
 		return "invalid UTF-8";
 	case UNESCAPED_CHARS:
-		return "a control character not escaped in a string";
+		return "a control character out of place";
 	case STRING_ERROR:
 		return "invalid string escape";
 	case T_ATOM_ERROR:
@@ -290,8 +290,10 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 	*pos = base;
 	error_code e = SUCCESS;
 	ondemand::document d;
+	bool iterated = false; // d has a position (it has none when stage 1 failed)
 	try {
 		e = p->parser.iterate(buf, len, cap).get(d);
+		iterated = !e;
 		if (!e && kind == PT_KT_JSON_ELEMENTS) {
 			ondemand::array a;
 			e = d.get_array().get(a);
@@ -352,8 +354,15 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 		w.at(buf + pt_kt_json_bad_utf8((const unsigned char *)buf, len));
 		return -1;
 	}
+	if (e == UNESCAPED_CHARS) { // the first control character that is not whitespace
+		size_t i = 0;
+		while (i < len && ((unsigned char)buf[i] >= 0x20 || is_ws(buf[i])))
+			i++;
+		w.at(buf + i);
+		return -1;
+	}
 	const char *loc = nullptr;
-	if (d.current_location().get(loc) == SUCCESS && loc >= buf && loc <= buf + len)
+	if (iterated && d.current_location().get(loc) == SUCCESS && loc >= buf && loc <= buf + len)
 		w.at(loc);
 	return -1;
 }
