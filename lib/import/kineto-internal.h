@@ -1,9 +1,9 @@
 /*
  * The Kineto importer's parse state, shared by its two halves: import-kineto.c
- * reads a trace (content sniff, the text cut into pieces for the JSON parser and
- * its callbacks, files and
- * directories) and kineto-events.c turns each complete traceEvents element
- * into model records and, after the parse, completes the file's devices.
+ * reads a trace (content sniff, the text cut into pieces for the JSON parser of
+ * kineto-json.cc and its callbacks, files and directories) and kineto-events.c
+ * turns each complete traceEvents element into model records and, after the
+ * parse, completes the file's devices.
  */
 #ifndef PT_IMPORT_KINETO_INTERNAL_H
 #define PT_IMPORT_KINETO_INTERNAL_H
