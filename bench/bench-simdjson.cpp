@@ -3,8 +3,7 @@
 // on the whole file loaded in memory (peak RSS: the file plus padding), every field of every
 // event and every args key and value read as raw text (what the importer takes); "skip": the
 // same, the events counted only; "chunked": bounded memory, see chunked() below.
-//   apt-get install libsimdjson-dev; g++ -O2 -std=c++17 bench/bench-simdjson.cpp -lsimdjson -o bench-simdjson
-// (not built by CMake, not needed by the build or the tests).
+// Built by bench/CMakeLists.txt (build/bench/bench-simdjson); not needed by the tests.
 #include <simdjson.h>
 #include <cstdio>
 #include <cstring>

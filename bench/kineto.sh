@@ -1,7 +1,8 @@
 #!/bin/bash
 # Kineto trace import (issue #27) against Python's json.load on the same file:
 #   bench/kineto.sh BUILD [SIZE] [REPS]
-# BUILD holds proftool, proftool-gen and bench/bench-yajl (yajl alone: the ceiling). A trace of SIZE bytes (default 1G) is
+# BUILD holds proftool, proftool-gen and bench/bench-simdjson (simdjson alone: the ceiling; bench/bench-yajl too
+# when it was built). A trace of SIZE bytes (default 1G) is
 # generated from testdata/kineto/train-current.ktdesc (--scale) into a temporary
 # directory, plain and gzipped. Each command runs pinned to core 0; per command
 # the median CPU seconds (user + sys) over REPS runs (default 3), the MB/s of
@@ -25,7 +26,10 @@ run() { # label command...
 run "proftool import (plain)" "$b/proftool" import -j1 "$dir/t.json" -o "$dir/t.ptm"
 run "proftool import (gzip)" "$b/proftool" import -j1 "$dir/t.json.gz" -o "$dir/g.ptm"
 run "proftool summary --view kernel (plain)" "$b/proftool" summary "$dir/t.json" --view kernel --format csv
-run "yajl alone, no-op callbacks (plain)" "$b/bench/bench-yajl" "$dir/t.json"
+run "simdjson alone, every field read (in memory)" "$b/bench/bench-simdjson" "$dir/t.json"
+if [ -x "$b/bench/bench-yajl" ]; then
+	run "yajl alone, no-op callbacks (plain)" "$b/bench/bench-yajl" "$dir/t.json"
+fi
 run "python3 json.load (plain)" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dir/t.json"
 "$b/proftool" dump "$dir/t.ptm" | grep -v '^source' | md5sum >"$dir/t.sum"
 "$b/proftool" dump "$dir/g.ptm" | grep -v '^source' | md5sum | cmp -s - "$dir/t.sum" &&

@@ -18,11 +18,12 @@
  * text to exact nanoseconds, plus baseTimeNanoseconds when the trace has one
  * (before traceEvents in current writers; after them in older ones, where a
  * probe of the file's tail finds it first).
- * The JSON is parsed as a stream (yajl) from zlib's gzread, so plain and
- * gzipped files are read alike, a buffer at a time: memory holds the model
- * and the joins' small records, never the text.
- * This file reads: the sniff, the stream and its callbacks (which collect one
- * event at a time in struct kt, kineto-internal.h), files and directories;
+ * The text is read from zlib's gzread, so plain and gzipped files are read
+ * alike, a chunk at a time, cut into pieces that are each one JSON document and
+ * parsed by simdjson (kineto-json.cc, the reader below): memory holds the model,
+ * the joins' small records and a chunk or two of text, never the whole text.
+ * This file reads: the sniff, the pieces and the parser's callbacks (which collect
+ * one event at a time in struct kt, kineto-internal.h), files and directories;
  * kineto-events.c maps each complete event onto the model.
  */
 #define _GNU_SOURCE /* memmem */
@@ -37,12 +38,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yajl/yajl_parse.h>
 #include <zlib.h>
 
 #include "import/import-cupti-join.h"
 #include "import/input.h"
 #include "import/kineto-internal.h"
+#include "import/kineto-json.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -185,8 +186,7 @@ int pt_kt_fail(struct kt *k, const char *fmt, ...)
 	vsnprintf(b, sizeof(b), fmt, ap);
 	va_end(ap);
 	k->err = pt_xstrdup(b);
-	k->err_off = k->fed + yajl_get_bytes_consumed(k->h);
-	return 0; /* yajl: cancel the parse */
+	return 0; /* stops the parse */
 }
 
 /* An integer's JSON text: -?[0-9]+ */
@@ -280,7 +280,7 @@ static void probe_tail(struct kt *k)
 	free(b);
 }
 
-/* ---- yajl callbacks ----------------------------------------------------------------------- */
+/* ---- the parser's callbacks ----------------------------------------------------------------------- */
 
 #define KEYIS(s, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((s), (lit), sizeof(lit) - 1))
 #define E(lit, v) { lit, sizeof(lit) - 1, v } /* a table entry with its length */
@@ -386,7 +386,7 @@ static void event_begin(struct kt *k)
 	k->ka.has_dims = k->ka.has_types = false;
 	k->ka.ncv = 0;
 	k->ka.tlen = 0;
-	ev->off = k->fed + yajl_get_bytes_consumed(k->h) - 1;
+	ev->off = k->pos; /* the event's '{' */
 	k->nev++;
 }
 
@@ -471,18 +471,18 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		k->st = S_TOP;
 		if (k->tk == TK_EVENTS)
 			return pt_kt_fail(k, "'traceEvents' is not an array at byte %" PRIu64,
-				    k->fed + yajl_get_bytes_consumed(k->h));
+				    k->pos);
 		if (k->tk == TK_BASE) {
 			int64_t b;
 			if (ty != V_NUM || !int_text((const char *)s, n) || !pt_kineto_decimal((const char *)s, n, 0, &b))
 				return pt_kt_fail(k, "'baseTimeNanoseconds' is not an integer at byte %" PRIu64,
-					    k->fed + yajl_get_bytes_consumed(k->h));
+					    k->pos);
 			if (k->in_events_seen) {
 				/* after the events: the tail probe must have found this very value */
 				if (!k->base_known || b != k->base)
 					return pt_kt_fail(k, "'baseTimeNanoseconds' after the events (%" PRId64
 						       ") differs from the value found before them at byte %" PRIu64,
-						    b, k->fed + yajl_get_bytes_consumed(k->h));
+						    b, k->pos);
 			}
 			k->base = b;
 			k->base_known = true;
@@ -491,7 +491,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		return 1;
 	case S_EVENTS:
 		return pt_kt_fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
-			    k->fed + yajl_get_bytes_consumed(k->h));
+			    k->pos);
 	case S_EVVAL:
 		k->st = S_EV;
 		switch (k->ek) {
@@ -670,7 +670,7 @@ static int cb_start_map(void *c)
 		}
 		if (k->tk == TK_EVENTS)
 			return pt_kt_fail(k, "'traceEvents' is not an array at byte %" PRIu64,
-				    k->fed + yajl_get_bytes_consumed(k->h));
+				    k->pos);
 		return skip_container(k, S_TOP);
 	case S_EVENTS:
 		event_begin(k);
@@ -816,7 +816,7 @@ static int cb_start_array(void *c)
 		return skip_container(k, S_TOP);
 	case S_EVENTS:
 		return pt_kt_fail(k, "event %zu is not an object at byte %" PRIu64, k->nev + 1,
-			    k->fed + yajl_get_bytes_consumed(k->h));
+			    k->pos);
 	case S_EVVAL:
 		return skip_container(k, S_EV);
 	case S_ARGVAL:
@@ -915,17 +915,28 @@ static int cb_end_array(void *c)
 	}
 }
 
-static const yajl_callbacks callbacks = {
-	cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_map_key, cb_end_map,
-	cb_start_array, cb_end_array,
+/* Whether the callbacks read the next value: values they would skip are only checked. */
+static int cb_wanted(void *c)
+{
+	const struct kt *k = c;
+	if (k->skip)
+		return 0;
+	if (k->st == S_EVVAL)
+		return k->ek != EK_OTHER;
+	if (k->st == S_ARGVAL)
+		return k->ak != AK_OTHER;
+	return 1;
+}
+
+static const struct pt_kt_json_cb callbacks = {
+	cb_null, cb_bool, cb_number, cb_string, cb_start_map, cb_map_key, cb_end_map, cb_start_array, cb_end_array,
+	cb_wanted,
 };
 
 /* ---- one file -------------------------------------------------------------------------------- */
 
 static void kt_free(struct kt *k)
 {
-	if (k->h)
-		yajl_free(k->h);
 	free(k->err);
 	free(k->ev.name);
 	free(k->ev.aname);
@@ -949,21 +960,456 @@ static void kt_free(struct kt *k)
 		pt_cjoin_free(k->join);
 }
 
-/* Parse error text from yajl, on one line, without its context excerpt. */
-static void yajl_msg(yajl_handle h, char *out, size_t n)
+/*
+ * The reader: the text, read a chunk at a time, is cut into pieces that are each one JSON
+ * document for the parser (kineto-json.cc), all of it parsed there. A scanner follows the
+ * strings and the nesting depth of the text; it cuts
+ *  - each top-level member: written in place as "{" member "}" (over the '{' or ',' before it
+ *    and the ',' or '}' after it);
+ *  - the traceEvents array into batches of the complete events in the buffer: written in
+ *    place as "[" events "]" (over the '[' or ',' before them and the byte after the last).
+ * The scanner checks what lies between the pieces (the separators, the closing brackets, the
+ * end of the text); the parser checks every piece whole.
+ */
+enum jmode { J_START, J_MEMBERS, J_EVENTS, J_AFTER, J_END };
+
+struct jr {
+	struct pt_kt_json *p;
+	char *b;             /* b[0 .. n) is the text from file offset base */
+	size_t n, cap;
+	uint64_t base;
+	enum jmode mode;
+	uint32_t depth;      /* of the brackets outside strings */
+	bool instr, esc;
+	uint64_t str_at;     /* the open string's quote */
+	uint64_t from;       /* J_MEMBERS: the '{' or ',' before the member; J_EVENTS: the '[' before the
+	                      * first batch, or the end of the previous batch (comma: a ',' is due there) */
+	bool comma;
+	bool members;        /* J_MEMBERS: a member was read */
+	uint64_t last;       /* J_EVENTS: the end of the last complete event scanned (0: none) */
+	uint64_t ev_at;      /* J_EVENTS: the '{' of the event being scanned */
+	uint64_t bad;        /* 1 + the offset of a control character in a string (JSON wants it escaped) */
+	const char *where;   /* " of the decompressed text" or "" */
+};
+
+#define JR(r, off) ((r)->b[(off) - (r)->base])
+
+static bool ws(char c)
 {
-	unsigned char *s = yajl_get_error(h, 0, NULL, 0);
-	snprintf(out, n, "%s", s ? (const char *)s : "invalid JSON");
-	if (s)
-		yajl_free_error(h, s);
-	for (char *p = out; *p; p++)
-		if (*p == '\n')
-			*p = ' ';
-	size_t l = strlen(out);
-	while (l && (out[l - 1] == ' ' || out[l - 1] == '.'))
-		out[--l] = 0;
-	if (!strncmp(out, "parse error: ", 13))
-		memmove(out, out + 13, strlen(out + 13) + 1);
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Parse the piece JR[at .. to], its first and last byte written over with the piece's brackets. */
+static int piece(struct kt *k, struct jr *r, enum pt_kt_json_kind kind, uint64_t at, uint64_t to, size_t *nitems)
+{
+	char *p = &JR(r, at), *q = &JR(r, to), save = *q;
+	*p = kind == PT_KT_JSON_MEMBER ? '{' : '[';
+	*q = kind == PT_KT_JSON_MEMBER ? '}' : ']';
+	char msg[128];
+	size_t len = (size_t)(to - at) + 1;
+	int rc = pt_kt_json_parse(r->p, kind, p, len, r->cap - (size_t)(at - r->base), &callbacks, k, at, &k->pos,
+				  nitems, msg, sizeof(msg));
+	*q = save;
+	if (rc > 0)
+		return pt_err(k->e, "%s%s", k->err, r->where);
+	if (rc < 0)
+		return pt_err(k->e, "invalid JSON (%s) at byte %" PRIu64 "%s", msg, k->pos, r->where);
+	return 0;
+}
+
+/* The events from r->from up to `to` (exclusive; the events' ']' when final). */
+static int batch(struct kt *k, struct jr *r, uint64_t to, bool final)
+{
+	uint64_t at = r->from;
+	if (r->comma) {
+		while (at < to && ws(JR(r, at)))
+			at++;
+		if (at == to && final)
+			return 0;
+		if (JR(r, at) != ',')
+			return pt_err(k->e, "invalid JSON (',' or ']' expected after event %zu) at byte %" PRIu64 "%s",
+				      k->nev, at, r->where);
+	}
+	size_t n;
+	if (piece(k, r, PT_KT_JSON_ELEMENTS, at, to, &n))
+		return -1;
+	if (!n && r->comma)
+		return pt_err(k->e, "invalid JSON (an event expected after ',') at byte %" PRIu64 "%s", to, r->where);
+	r->from = to;
+	r->comma = true;
+	r->last = 0;
+	return 0;
+}
+
+/* The member between r->from and `to` (its ',' or '}'); an empty one is an error unless the object is "{}". */
+static int member(struct kt *k, struct jr *r, uint64_t to, bool close)
+{
+	uint64_t i = r->from + 1;
+	while (i < to && ws(JR(r, i)))
+		i++;
+	if (i == to) {
+		if (close && !r->members)
+			return 0;
+		return pt_err(k->e, "invalid JSON (a member expected %s) at byte %" PRIu64 "%s",
+			      r->members ? "after ','" : "before ','", to, r->where);
+	}
+	size_t n;
+	if (piece(k, r, PT_KT_JSON_MEMBER, r->from, to, &n))
+		return -1;
+	r->members = true;
+	r->from = to;
+	return 0;
+}
+
+/* Whether the text before a member's '[' is exactly "traceEvents" and its ':' (streamed in batches). */
+static bool events_key(const struct jr *r, uint64_t from, uint64_t to)
+{
+	static const char key[] = "\"traceEvents\"";
+	uint64_t i = from + 1;
+	while (i < to && ws(JR(r, i)))
+		i++;
+	if (to - i < sizeof(key) - 1 || memcmp(&JR(r, i), key, sizeof(key) - 1))
+		return false;
+	i += sizeof(key) - 1;
+	while (i < to && ws(JR(r, i)))
+		i++;
+	if (i >= to || JR(r, i) != ':')
+		return false;
+	for (i++; i < to; i++)
+		if (!ws(JR(r, i)))
+			return false;
+	return true;
+}
+
+static int stopped(struct kt *k, struct jr *r)
+{
+	return pt_err(k->e, "%s%s", k->err, r->where);
+}
+
+/* The end of the traceEvents array at `at` (its ']', or a '}' that is an error). */
+static int events_end(struct kt *k, struct jr *r, uint64_t at)
+{
+	char c = JR(r, at);
+	JR(r, at) = ']';
+	int rc = batch(k, r, at, true);
+	JR(r, at) = c;
+	if (rc)
+		return -1;
+	if (c != ']')
+		return pt_err(k->e, "invalid JSON ('%c' where ']' closes traceEvents) at byte %" PRIu64 "%s", c, at,
+			      r->where);
+	k->pos = at;
+	if (!cb_end_array(k))
+		return stopped(k, r);
+	r->mode = J_AFTER;
+	return 0;
+}
+
+/* A control character inside a string: the scan stops there (the caller reports it). */
+static uint64_t ctl_char(struct jr *r, uint64_t i)
+{
+	r->bad = i + 1;
+	return i;
+}
+
+static int ctl_error(struct kt *k, struct jr *r)
+{
+	return pt_err(k->e, "invalid JSON (a control character not escaped in a string) at byte %" PRIu64 "%s",
+		      r->bad - 1, r->where);
+}
+
+/* The scanner outside the events, a byte at a time, from offset i; returns the next offset or UINT64_MAX. */
+static uint64_t scan_top(struct kt *k, struct jr *r, uint64_t i, uint64_t end)
+{
+	for (; i < end; i++) {
+		char c = JR(r, i);
+		if (r->instr) {
+			if (r->esc)
+				r->esc = false;
+			else if (c == '\\')
+				r->esc = true;
+			else if (c == '"')
+				r->instr = false;
+			else if ((unsigned char)c < 0x20)
+				return ctl_char(r, i);
+			continue;
+		}
+		if (ws(c))
+			continue;
+		switch (r->mode) {
+		case J_START:
+			if (i == 0 && end >= 3 && !memcmp(r->b, "\xef\xbb\xbf", 3)) {
+				i += 2; /* a UTF-8 byte order mark */
+				continue;
+			}
+			if (c == '[') {
+				pt_err(k->e, "not a Kineto trace: the JSON text is an array, not an object, at byte %" PRIu64
+				       "%s", i, r->where);
+				return UINT64_MAX;
+			}
+			if (c != '{') {
+				pt_err(k->e, "not a Kineto trace: the JSON text is not an object at byte %" PRIu64 "%s", i,
+				       r->where);
+				return UINT64_MAX;
+			}
+			r->depth = 1;
+			r->mode = J_MEMBERS;
+			r->from = i;
+			k->pos = i;
+			if (!cb_start_map(k)) {
+				stopped(k, r);
+				return UINT64_MAX;
+			}
+			continue;
+		case J_END:
+			pt_err(k->e, "invalid JSON (text after the top-level object) at byte %" PRIu64 "%s", i, r->where);
+			return UINT64_MAX;
+		case J_AFTER:
+			if (c != ',' && c != '}') {
+				pt_err(k->e, "invalid JSON (',' or '}' expected after traceEvents) at byte %" PRIu64 "%s", i,
+				       r->where);
+				return UINT64_MAX;
+			}
+			break;
+		default:
+			break;
+		}
+		if (c == '"') {
+			r->instr = true;
+			r->str_at = i;
+		} else if (c == '{' || c == '[') {
+			if (++r->depth == 2 && c == '[' && events_key(r, r->from, i)) {
+				/* traceEvents: its key and '[' to the callbacks, then the events in batches */
+				k->pos = r->from + 1;
+				while (ws(JR(r, k->pos)))
+					k->pos++;
+				if (!cb_map_key(k, (const unsigned char *)"traceEvents", 11)) {
+					stopped(k, r);
+					return UINT64_MAX;
+				}
+				k->pos = i;
+				if (!cb_start_array(k)) {
+					stopped(k, r);
+					return UINT64_MAX;
+				}
+				r->mode = J_EVENTS;
+				r->from = i;
+				r->comma = false;
+				r->last = 0;
+				return i + 1;
+			}
+		} else if (c == '}' || c == ']') {
+			if (--r->depth)
+				continue;
+			if (r->mode == J_MEMBERS) {
+				char save = c;
+				JR(r, i) = '}';
+				int rc = member(k, r, i, true);
+				JR(r, i) = save;
+				if (rc)
+					return UINT64_MAX;
+			}
+			if (c != '}') {
+				pt_err(k->e, "invalid JSON (']' where '}' closes the top-level object) at byte %" PRIu64 "%s", i,
+				       r->where);
+				return UINT64_MAX;
+			}
+			k->pos = i;
+			if (!cb_end_map(k)) {
+				stopped(k, r);
+				return UINT64_MAX;
+			}
+			r->mode = J_END;
+		} else if (c == ',' && r->depth == 1) {
+			if (r->mode == J_AFTER) {
+				r->mode = J_MEMBERS;
+				r->from = i;
+				r->members = true;
+			} else if (member(k, r, i, false)) {
+				return UINT64_MAX;
+			}
+		}
+	}
+	return i;
+}
+
+/* The events' scanner, a byte at a time: depth and strings; complete events and the array's end. */
+static uint64_t scan_events_bytes(struct jr *r, uint64_t i, uint64_t end, bool *ended)
+{
+	for (; i < end; i++) {
+		char c = JR(r, i);
+		if (r->instr) {
+			if (r->esc)
+				r->esc = false;
+			else if (c == '\\')
+				r->esc = true;
+			else if (c == '"')
+				r->instr = false;
+			else if ((unsigned char)c < 0x20)
+				return ctl_char(r, i);
+			continue;
+		}
+		if (c == '"') {
+			r->instr = true;
+			r->str_at = i;
+		} else if (c == '{' || c == '[') {
+			if (++r->depth == 3)
+				r->ev_at = i;
+		} else if (c == '}' || c == ']') {
+			if (--r->depth == 2) {
+				r->last = i + 1;
+			} else if (r->depth == 1) {
+				*ended = true;
+				return i;
+			}
+		}
+	}
+	return i;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* The bytes of p[0 .. 64) that are a backslash, a quote, an opening and a closing bracket, a
+ * control character: one bit each ('[' and '{', ']' and '}' differ only in bit 5). */
+struct masks64 {
+	uint64_t bs, q, open, close, ctl;
+};
+
+static void masks64(const char *p, struct masks64 *m)
+{
+	const __m128i bs = _mm_set1_epi8('\\'), q = _mm_set1_epi8('"'), ob = _mm_set1_epi8('{'),
+		      cb = _mm_set1_epi8('}'), b5 = _mm_set1_epi8(0x20), c1f = _mm_set1_epi8(0x1f);
+	memset(m, 0, sizeof(*m));
+	for (int j = 0; j < 4; j++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * j)), l = _mm_or_si128(v, b5);
+		int sh = 16 * j;
+		m->bs |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)) << sh;
+		m->q |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) << sh;
+		m->open |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, ob)) << sh;
+		m->close |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, cb)) << sh;
+		m->ctl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)) << sh;
+	}
+}
+#endif
+
+/*
+ * The events' scanner from offset i to end: 64 bytes at a time with SSE2 (the quotes to an
+ * in-string mask by a prefix xor, then the brackets outside strings one by one; a block with a
+ * backslash, or after one, byte by byte). *ended: stopped at the bracket that closes the array.
+ */
+static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
+{
+	*ended = false;
+#ifdef __SSE2__
+	while (i + 64 <= end) {
+		struct masks64 m;
+		masks64(&JR(r, i), &m);
+		if (m.bs || r->esc) {
+			i = scan_events_bytes(r, i, i + 64, ended);
+			if (*ended || r->bad)
+				return i;
+			continue;
+		}
+		uint64_t q = m.q, x = q;
+		x ^= x << 1;
+		x ^= x << 2;
+		x ^= x << 4;
+		x ^= x << 8;
+		x ^= x << 16;
+		x ^= x << 32;
+		if (r->instr)
+			x = ~x;
+		bool instr_end = x >> 63;
+		if (instr_end && q)
+			r->str_at = i + 63 - (uint64_t)__builtin_clzll(q); /* the last quote opens the string */
+		uint64_t ctl = m.ctl & x; /* control characters inside strings */
+		uint64_t below = ctl ? (ctl & -ctl) - 1 : ~(uint64_t)0;
+		uint64_t open = m.open & ~x, close = m.close & ~x;
+		for (uint64_t br = (open | close) & below; br; br &= br - 1) {
+			int t = __builtin_ctzll(br);
+			if (open >> t & 1) {
+				if (++r->depth == 3)
+					r->ev_at = i + (uint64_t)t;
+			} else if (--r->depth == 2) {
+				r->last = i + (uint64_t)t + 1;
+			} else if (r->depth == 1) {
+				*ended = true;
+				r->instr = false;
+				return i + (uint64_t)t;
+			}
+		}
+		if (ctl)
+			return ctl_char(r, i + (uint64_t)__builtin_ctzll(ctl));
+		r->instr = instr_end;
+		i += 64;
+	}
+#endif
+	return scan_events_bytes(r, i, end, ended);
+}
+
+/* Scan and parse the text in the buffer from offset `scan`; 0, or -1 with the error in k->e. */
+static int feed(struct kt *k, struct jr *r, uint64_t scan)
+{
+	uint64_t end = r->base + r->n;
+	while (scan < end) {
+		if (r->mode == J_EVENTS) {
+			bool ended;
+			scan = scan_events(r, scan, end, &ended);
+			if (r->bad) /* the complete events before it first */
+				return (r->last && batch(k, r, r->last, false)) ? -1 : ctl_error(k, r);
+			if (!ended)
+				break;
+			if (events_end(k, r, scan))
+				return -1;
+			scan++;
+		} else {
+			scan = scan_top(k, r, scan, end);
+			if (scan == UINT64_MAX)
+				return -1;
+			if (r->bad)
+				return ctl_error(k, r);
+		}
+	}
+	/* the complete events read so far: parsed now, the rest carried over */
+	if (r->mode == J_EVENTS && r->last)
+		return batch(k, r, r->last, false);
+	return 0;
+}
+
+/* Drop the text that no piece needs any more. */
+static void compact(struct jr *r)
+{
+	uint64_t keep = r->base + r->n;
+	if (r->mode == J_MEMBERS || r->mode == J_EVENTS)
+		keep = r->from;
+	size_t d = (size_t)(keep - r->base);
+	memmove(r->b, r->b + d, r->n - d);
+	r->n -= d;
+	r->base = keep;
+}
+
+/* At the end of the text: what is left open is an error. */
+static int text_end(struct kt *k, struct jr *r)
+{
+	uint64_t at = r->base + r->n;
+	if (r->mode == J_END)
+		return 0;
+	if (r->mode == J_START)
+		return pt_err(k->e, "invalid JSON (no JSON text) at byte %" PRIu64 "%s", at, r->where);
+	if (r->instr)
+		return pt_err(k->e, "invalid JSON (the text ends inside the string from byte %" PRIu64 ") at byte %" PRIu64
+			      "%s", r->str_at, at, r->where);
+	if (r->mode == J_EVENTS && r->depth > 2)
+		return pt_err(k->e, "invalid JSON (the text ends inside event %zu, from byte %" PRIu64 ") at byte %" PRIu64
+			      "%s", k->nev + 1, r->ev_at, at, r->where);
+	if (r->mode == J_EVENTS)
+		return pt_err(k->e, "invalid JSON (the text ends before the ']' of traceEvents) at byte %" PRIu64 "%s", at,
+			      r->where);
+	if (r->depth > 1)
+		return pt_err(k->e, "invalid JSON (the text ends inside the member from byte %" PRIu64 ") at byte %" PRIu64
+			      "%s", r->from + 1, at, r->where);
+	return pt_err(k->e, "invalid JSON (the text ends before the top-level object's '}') at byte %" PRIu64 "%s", at,
+		      r->where);
 }
 
 static int import_file(struct pt_model *m, const char *path, bool named, const struct pt_import_opts *o,
@@ -996,63 +1442,60 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	k.join = pt_cjoin_new(m);
 	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));
 	kw_build(&k.args, arg_words, sizeof(arg_words) / sizeof(arg_words[0]));
-	k.h = yajl_alloc(&callbacks, NULL, &k);
-	yajl_config(k.h, yajl_dont_validate_strings, 1);
-	const char *where = k.gz ? " of the decompressed text" : "";
+	struct jr r;
+	memset(&r, 0, sizeof(r));
+	r.p = pt_kt_json_new();
+	r.where = k.gz ? " of the decompressed text" : "";
+	size_t pad = pt_kt_json_padding();
 	/* read, never mapped: a file cut short while it is read is an error, not SIGBUS */
-	unsigned char *buf = pt_xmalloc(KT_CHUNK);
 	int rc = 0;
 	for (;;) {
-		size_t r;
-		{
-			int got = gzread(g, buf, KT_CHUNK);
-			int zerr;
-			const char *msg = gzerror(g, &zerr);
-			if (got < 0) {
-				rc = pt_err(e, "%s after byte %" PRIu64 "%s", zerr == Z_ERRNO ? strerror(errno) : msg, k.fed,
-					    where);
-				break;
-			}
-			struct stat now;
-			if (!got && zerr != Z_OK && !fstat(fd, &now) && (uint64_t)now.st_size < size) {
-				rc = pt_input_shrunk(path, (uint64_t)now.st_size, size, e); /* cut while read */
-				break;
-			}
-			if (!got && zerr != Z_OK) { /* a gzip stream cut short or damaged */
-				rc = pt_err(e, "truncated or damaged gzip data after byte %" PRIu64 "%s", k.fed, where);
-				break;
-			}
-			r = (size_t)got;
-			if (!k.fed)
-				pt_input_test_shrink(path);
+		if (r.n + KT_CHUNK + pad > r.cap) {
+			size_t c = r.cap ? r.cap : 2 * KT_CHUNK;
+			while (c < r.n + KT_CHUNK + pad)
+				c *= 2;
+			r.b = pt_xrealloc(r.b, c);
+			r.cap = c;
 		}
-		if (!r) { /* the end, short of the size the file had when opened: it was cut while read */
+		int got = gzread(g, r.b + r.n, KT_CHUNK);
+		int zerr;
+		const char *msg = gzerror(g, &zerr);
+		if (got < 0) {
+			rc = pt_err(e, "%s after byte %" PRIu64 "%s", zerr == Z_ERRNO ? strerror(errno) : msg, k.fed, r.where);
+			break;
+		}
+		struct stat now;
+		if (!got && zerr != Z_OK && !fstat(fd, &now) && (uint64_t)now.st_size < size) {
+			rc = pt_input_shrunk(path, (uint64_t)now.st_size, size, e); /* cut while read */
+			break;
+		}
+		if (!got && zerr != Z_OK) { /* a gzip stream cut short or damaged */
+			rc = pt_err(e, "truncated or damaged gzip data after byte %" PRIu64 "%s", k.fed, r.where);
+			break;
+		}
+		if (!k.fed)
+			pt_input_test_shrink(path);
+		if (!got) { /* the end, short of the size the file had when opened: it was cut while read */
 			z_off_t raw = k.gz ? gzoffset(g) : (z_off_t)k.fed;
 			if (raw >= 0 && (uint64_t)raw < size) {
 				rc = pt_input_shrunk(path, (uint64_t)raw, size, e);
 				break;
 			}
-		}
-		yajl_status ys = r ? yajl_parse(k.h, buf, r) : yajl_complete_parse(k.h);
-		if (ys != yajl_status_ok) {
-			if (k.err) {
-				rc = pt_err(e, "%s%s", k.err, where);
-			} else {
-				char msg[256];
-				yajl_msg(k.h, msg, sizeof(msg));
-				uint64_t off = k.fed + yajl_get_bytes_consumed(k.h);
-				rc = pt_err(e, "invalid JSON (%s) at byte %" PRIu64 "%s", msg, off, where);
-			}
+			rc = text_end(&k, &r);
 			break;
 		}
-		if (!r)
+		uint64_t scan = r.base + r.n;
+		r.n += (size_t)got;
+		k.fed += (uint64_t)got;
+		if ((rc = feed(&k, &r, scan)))
 			break;
-		k.fed += (uint64_t)r;
+		compact(&r);
 		z_off_t raw = k.gz ? gzoffset(g) : (z_off_t)k.fed; /* bytes of the file, as its size counts them */
 		pt_progress_report(path, raw >= 0 ? (uint64_t)raw : 0, size);
 	}
 	pt_progress_end();
-	free(buf);
+	free(r.b);
+	pt_kt_json_free(r.p);
 	gzclose(g);
 	close(fd);
 	if (!rc && !k.in_events_seen)

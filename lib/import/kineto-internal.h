@@ -1,15 +1,15 @@
 /*
  * The Kineto importer's parse state, shared by its two halves: import-kineto.c
- * reads a trace (content sniff, the yajl stream and its callbacks, files and
- * directories) and kineto-events.c turns each complete traceEvents element
- * into model records and, after the parse, completes the file's devices.
+ * reads a trace (content sniff, the text cut into pieces for the JSON parser of
+ * kineto-json.cc and its callbacks, files and directories) and kineto-events.c
+ * turns each complete traceEvents element into model records and, after the
+ * parse, completes the file's devices.
  */
 #ifndef PT_IMPORT_KINETO_INTERNAL_H
 #define PT_IMPORT_KINETO_INTERNAL_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <yajl/yajl_parse.h>
 
 #include "import/import-cupti-join.h"
 #include "model/model.h"
@@ -108,12 +108,11 @@ struct kt {
 	const char *path;
 	struct pt_diag *diag;
 	bool pyfunc; /* import python_function events (--kineto-python-functions) */
-	yajl_handle h;
 	bool gz;
-	uint64_t fed; /* bytes handed to the parser before the current chunk */
+	uint64_t fed; /* bytes read */
+	uint64_t pos; /* the byte offset of the value being handed to the callbacks */
 	struct pt_err **e;
-	char *err;    /* the first error, set by a callback that cancels the parse */
-	uint64_t err_off;
+	char *err;    /* the first error, set by a callback that stops the parse */
 	/* parse state */
 	enum state st, skip_ret;
 	uint32_t skip;
@@ -157,7 +156,7 @@ struct kt {
 	uint64_t n_unjoined; /* calls and ranges of a process other than the GPUs' (first) one */
 };
 
-/* Record the first error (the message and the parser's byte offset); returns 0, which cancels the parse. */
+/* Record the first error; returns 0, which stops the parse. */
 int pt_kt_fail(struct kt *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The complete event k->ev (and k->ka) onto the model; returns 1, or pt_kt_fail()'s 0. */
 int pt_kt_event_done(struct kt *k);

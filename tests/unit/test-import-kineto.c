@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "import/import-kineto.h"
+#include "import/kineto-json.h"
 #include "import/registry.h"
 #include "model/model.h"
 #include "support/diag.h"
@@ -311,6 +312,74 @@ static void test_dropped(void **state)
 	pt_model_free(m);
 }
 
+/* The parser's own checks: JSON numbers, the first byte of bad UTF-8, a piece's values and offsets. */
+static int n_vals;
+static uint64_t at_pos, *pos_p;
+static char seen[256];
+static int v_null(void *c) { (void)c; n_vals++; strcat(seen, "n "); return 1; }
+static int v_bool(void *c, int b) { (void)c; n_vals++; strcat(seen, b ? "T " : "F "); return 1; }
+static int v_num(void *c, const char *s, size_t n) { (void)c; n_vals++; strncat(seen, s, n); strcat(seen, " "); at_pos = *pos_p; return 1; }
+static int v_str(void *c, const unsigned char *s, size_t n) { (void)c; n_vals++; strcat(seen, "'"); strncat(seen, (const char *)s, n); strcat(seen, "' "); return 1; }
+static int v_sm(void *c) { (void)c; strcat(seen, "{ "); return 1; }
+static int v_key(void *c, const unsigned char *s, size_t n) { (void)c; strncat(seen, (const char *)s, n); strcat(seen, ": "); return 1; }
+static int v_em(void *c) { (void)c; strcat(seen, "} "); return 1; }
+static int v_sa(void *c) { (void)c; strcat(seen, "[ "); return 1; }
+static int v_ea(void *c) { (void)c; strcat(seen, "] "); return 1; }
+
+static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos)
+{
+	static const struct pt_kt_json_cb cb = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
+	struct pt_kt_json *p = pt_kt_json_new();
+	size_t n = strlen(text), cap = n + pt_kt_json_padding();
+	char *b = calloc(1, cap);
+	memcpy(b, text, n);
+	n_vals = 0;
+	seen[0] = 0;
+	pos_p = pos;
+	int rc = pt_kt_json_parse(p, kind, b, n, cap, &cb, NULL, 1000, pos, items, msg, 128);
+	free(b);
+	pt_kt_json_free(p);
+	return rc;
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	static const char *const good[] = { "0", "-0", "12", "1.5", "-1.25e-3", "2E+10", "1e5", "0.001", NULL };
+	static const char *const bad[] = { "", "-", "01", "1.", ".5", "1e", "1e+", "0x1", "4.2.5", "+1", "1 ", "--1", NULL };
+	for (int i = 0; good[i]; i++)
+		assert_true(pt_kt_json_number(good[i], strlen(good[i])));
+	for (int i = 0; bad[i]; i++)
+		assert_false(pt_kt_json_number(bad[i], strlen(bad[i])));
+	assert_int_equal(pt_kt_json_bad_utf8((const unsigned char *)"ab\xc3\xa9z", 5), 5);
+	assert_int_equal(pt_kt_json_bad_utf8((const unsigned char *)"ab\xffz", 4), 2);
+	assert_int_equal(pt_kt_json_bad_utf8((const unsigned char *)"a\xc0\x80", 3), 1);     /* overlong */
+	assert_int_equal(pt_kt_json_bad_utf8((const unsigned char *)"a\xed\xa0\x80", 4), 1); /* a surrogate */
+	assert_int_equal(pt_kt_json_bad_utf8((const unsigned char *)"a\xe2\x82", 3), 1);     /* cut short */
+
+	size_t items;
+	char msg[128];
+	uint64_t pos;
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"a\": [1, true], \"b\\u0041\": \"x\\ny\"}, null, 7]", &items, msg, &pos), 0);
+	assert_int_equal(items, 3);
+	assert_string_equal(seen, "{ a: [ 1 T ] bA: 'x\ny' } n 7 ");
+	assert_int_equal(at_pos, 1000 + 44); /* the offset of the last value, 7 */
+	assert_int_equal(parse(PT_KT_JSON_MEMBER, "{\"k\": {\"x\": -2.5}}", &items, msg, &pos), 0);
+	assert_int_equal(items, 1);
+	assert_string_equal(seen, "k: { x: -2.5 } ");
+	/* errors: their reason and the file offset of the offending token */
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"a\": 1.2.3}]", &items, msg, &pos), -1);
+	assert_string_equal(msg, "invalid number '1.2.3'");
+	assert_int_equal(pos, 1007);
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"a\": 1 \"b\": 2}]", &items, msg, &pos), -1);
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[1, 2,]", &items, msg, &pos), -1);
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[\"a\xff\"]", &items, msg, &pos), -1);
+	assert_string_equal(msg, "invalid UTF-8");
+	assert_int_equal(pos, 1003);
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[nul]", &items, msg, &pos), -1);
+	assert_string_equal(msg, "invalid literal");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_old_dialect),
 		cmocka_unit_test(test_dropped),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
