@@ -55,10 +55,24 @@ struct item {
 	const char *source;  /* "counters", "analytical", "communication", "unknown" */
 };
 
-struct exec {
-	uint32_t item;
-	uint32_t rank;       /* index into the steps info, UINT32_MAX = none */
-	int64_t start, dur;
+/*
+ * The step figures of one rank without keeping its executions: the times
+ * that bound its step and FP+BP windows, sorted and distinct, cut its time
+ * into buckets (bucket k: [t[k], t[k+1]), the last one open), and each
+ * execution adds to the bucket of its start. A window [a, b) sums the
+ * buckets from a's to b's: the executions that start in it, exactly as a
+ * scan of the executions sorted by start would, in memory per step.
+ */
+struct bucket {
+	u128 flops;          /* known FLOPs */
+	uint64_t ucalls;     /* executions of unknown FLOPs */
+	int64_t utime;       /* and their time */
+};
+
+struct rank_buckets {
+	int64_t *t;          /* bounds, ascending, distinct */
+	struct bucket *b;    /* nt buckets, then prefix sums (b[k]: the buckets before k) */
+	size_t nt;
 };
 
 struct peak {
@@ -76,7 +90,7 @@ struct ctx {
 	struct pt_sel_res sr; /* the selection made absolute */
 	uint32_t *dev_rank;   /* device index -> rank index, UINT32_MAX */
 	PT_VEC(struct item) items;
-	PT_VEC(struct exec) ex;
+	struct rank_buckets *rb; /* per rank, for --by step and --by model; NULL otherwise */
 	struct peak *peaks;   /* per device index */
 	size_t uncovered;     /* GPU operator ranges left out: in steps their rank's device data does not cover */
 };
@@ -177,13 +191,67 @@ static bool selected(struct ctx *c, uint32_t dev, int64_t start, uint32_t *rank_
 	return true;
 }
 
+/* An execution of item (its figure already set) on rank at start, dur long. */
 static void add_exec(struct ctx *c, uint32_t item, uint32_t rank, int64_t start, int64_t dur)
 {
 	struct item *it = &c->items.v[item];
 	it->calls++;
 	it->total += dur;
-	struct exec e = { item, rank, start, dur };
-	pt_vec_push(&c->ex, e);
+	if (!c->rb || rank == UINT32_MAX)
+		return;
+	const struct rank_buckets *r = &c->rb[rank];
+	size_t lo = 0, hi = r->nt; /* the first bound above start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->t[mid] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return; /* before every window */
+	struct bucket *b = &r->b[lo - 1];
+	if (it->known) {
+		b->flops += it->flops;
+	} else {
+		b->ucalls++;
+		b->utime += dur;
+	}
+}
+
+/* The figure of an Ascend item, when it is made (first_ev: its first execution). */
+static void ascend_figure(struct ctx *c, struct item *it, const struct pt_flops_opfig *fig)
+{
+	switch (it->kind) {
+	case IT_OP: {
+		const struct pt_flops_opfig *f = &fig[it->op];
+		it->an = f->an;
+		it->has_an = true;
+		it->ctr_n = f->ctr_n;
+		it->ctr_sum = f->ctr_sum;
+		it->ctr_min = f->ctr_min;
+		it->ctr_max = f->ctr_max;
+		if (f->known || f->ctr_n) {
+			it->known = f->known;
+			it->flops = f->flops;
+			it->source = f->source;
+		} else if (pt_index_is_comm(c->x, it->first_ev)) {
+			it->known = true;
+			it->flops = 0;
+			it->source = "communication";
+		} else {
+			it->source = "unknown";
+		}
+		break;
+	}
+	case IT_UNNAMED_COMM:
+		it->known = true;
+		it->source = "communication";
+		break;
+	default:
+		it->source = "unknown";
+		break;
+	}
 }
 
 /* Ascend: framework ops, unnamed tasks and AI CPU ops. */
@@ -196,6 +264,8 @@ static void ascend_items(struct ctx *c)
 		op_item[i] = UINT32_MAX;
 	struct pt_hashmap other; /* (dev, kind, name) -> item */
 	pt_hashmap_init(&other);
+	/* per-execution FLOPs of the ops (counters over all records: they are per task, not per window) */
+	struct pt_flops_opfig *fig = pt_flops_op_figs(m);
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("computing the FLOPs", i, ev->n);
 		int k = ev->kind[i];
@@ -211,6 +281,7 @@ static void ascend_items(struct ctx *c)
 			if (op_item[op] == UINT32_MAX) {
 				const struct pt_op *p = &m->ops.v[op];
 				op_item[op] = new_item(c, dev, p->name, p->type, op, IT_OP, i);
+				ascend_figure(c, &c->items.v[op_item[op]], fig);
 			}
 			it = op_item[op];
 		} else {
@@ -224,45 +295,11 @@ static void ascend_items(struct ctx *c)
 				if (kind != IT_AICPU)
 					c->items.v[*v].label = kind == IT_UNNAMED_COMM ? "(unnamed communication tasks)"
 											: "(unnamed tasks)";
+				ascend_figure(c, &c->items.v[*v], fig);
 			}
 			it = (uint32_t)*v;
 		}
 		add_exec(c, it, rank, ev->start[i], ev->dur[i]);
-	}
-	/* per-execution FLOPs of the ops (counters over all records: they are per task, not per window) */
-	struct pt_flops_opfig *fig = pt_flops_op_figs(m);
-	for (size_t i = 0; i < c->items.n; i++) {
-		struct item *it = &c->items.v[i];
-		switch (it->kind) {
-		case IT_OP: {
-			const struct pt_flops_opfig *f = &fig[it->op];
-			it->an = f->an;
-			it->has_an = true;
-			it->ctr_n = f->ctr_n;
-			it->ctr_sum = f->ctr_sum;
-			it->ctr_min = f->ctr_min;
-			it->ctr_max = f->ctr_max;
-			if (f->known || f->ctr_n) {
-				it->known = f->known;
-				it->flops = f->flops;
-				it->source = f->source;
-			} else if (pt_index_is_comm(c->x, it->first_ev)) {
-				it->known = true;
-				it->flops = 0;
-				it->source = "communication";
-			} else {
-				it->source = "unknown";
-			}
-			break;
-		}
-		case IT_UNNAMED_COMM:
-			it->known = true;
-			it->source = "communication";
-			break;
-		default:
-			it->source = "unknown";
-			break;
-		}
 	}
 	free(fig);
 	free(op_item);
@@ -367,7 +404,7 @@ static int cmp_item(const void *a, const void *b, void *arg)
 	return x->first_ev < y->first_ev ? -1 : x->first_ev > y->first_ev;
 }
 
-/* Sort items by (device, first start, first event) and renumber the executions. */
+/* Sort items by (device, first start, first event). */
 static void order_items(struct ctx *c)
 {
 	size_t n = c->items.n;
@@ -382,8 +419,6 @@ static void order_items(struct ctx *c)
 		tmp[i] = c->items.v[ord[i]];
 		pos[ord[i]] = (uint32_t)i;
 	}
-	for (size_t i = 0; i < c->ex.n; i++)
-		c->ex.v[i].item = pos[c->ex.v[i].item];
 	memcpy(c->items.v, tmp, n * sizeof(*tmp));
 	free(tmp);
 	free(ord);
@@ -797,68 +832,77 @@ static void step_window(const struct pt_rank_steps *rs, const struct pt_stepwin 
 	}
 }
 
-static int cmp_exec(const void *a, const void *b)
+static int cmp_i64(const void *a, const void *b)
 {
-	const struct exec *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->item < y->item ? -1 : x->item > y->item;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
 }
 
-/*
- * The executions by cmp_exec, with progress: runs of 65,536 sorted by qsort,
- * then merged pairwise (stable, as the merge takes the left run's element on
- * a tie), a report per run and per 65,536 elements merged.
- */
-static void sort_execs(struct exec *v, size_t n)
+/* The buckets of every rank: bounds from its steps' windows and FP+BP windows. */
+static void make_buckets(struct ctx *c)
 {
-	const size_t run = 65536;
-	if (n <= run) {
-		pt_sort(v, n, sizeof(*v), cmp_exec);
-		return;
-	}
-	size_t passes = 1;
-	for (size_t w = run; w < n; w *= 2)
-		passes++;
-	const uint64_t total = (uint64_t)passes * n;
-	for (size_t a = 0; a < n; a += run) {
-		pt_progress_items("sorting the executions", a, total);
-		pt_sort(v + a, n - a < run ? n - a : run, sizeof(*v), cmp_exec);
-	}
-	struct exec *tmp = pt_xmalloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
-	uint64_t done = n;
-	for (size_t w = run; w < n; w *= 2) {
-		for (size_t a = 0; a < n; a += 2 * w) {
-			size_t i = a, mid = n - a < w ? n : a + w, j = mid, end = n - mid < w ? n : mid + w, o = a;
-			while (i < mid && j < end) {
-				if (!((o - a) & 0xffff))
-					pt_progress_items("sorting the executions", done + o, total);
-				dst[o++] = cmp_exec(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+	c->rb = pt_xcalloc(c->si.n ? c->si.n : 1, sizeof(*c->rb));
+	for (uint32_t rk = 0; rk < c->si.n; rk++) {
+		const struct pt_rank_steps *rs = &c->si.r[rk];
+		struct rank_buckets *r = &c->rb[rk];
+		r->t = pt_xmalloc((4 * rs->n + 1) * sizeof(*r->t));
+		size_t n = 0;
+		for (size_t s = 0; s < rs->n; s++) {
+			const struct pt_stepwin *w = &rs->v[s];
+			if (!w->has_win)
+				continue;
+			r->t[n++] = w->s;
+			r->t[n++] = w->e;
+			int64_t a, b;
+			bool ok;
+			step_window(rs, w, &a, &b, &ok);
+			if (ok) {
+				r->t[n++] = a;
+				r->t[n++] = b;
 			}
-			memcpy(dst + o, src + i, (mid - i) * sizeof(*dst));
-			o += mid - i;
-			memcpy(dst + o, src + j, (end - j) * sizeof(*dst));
 		}
-		done += n;
-		struct exec *t = src;
-		src = dst;
-		dst = t;
+		pt_sort(r->t, n, sizeof(*r->t), cmp_i64);
+		size_t u = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!u || r->t[i] != r->t[u - 1])
+				r->t[u++] = r->t[i];
+		r->nt = u;
+		r->b = pt_xcalloc(u + 1, sizeof(*r->b));
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
 }
 
-/* First execution of rank with start >= t (executions sorted by cmp_exec). */
-static size_t exec_lower(const struct ctx *c, uint32_t rank, int64_t t)
+/* After the executions: each rank's buckets become prefix sums (b[k]: the buckets before bound k). */
+static void sum_buckets(struct ctx *c)
 {
-	size_t lo = 0, hi = c->ex.n;
+	for (uint32_t rk = 0; rk < c->si.n; rk++) {
+		struct rank_buckets *r = &c->rb[rk];
+		struct bucket acc = { 0, 0, 0 };
+		for (size_t k = 0; k <= r->nt; k++) {
+			struct bucket x = r->b[k];
+			r->b[k] = acc;
+			acc.flops += x.flops;
+			acc.ucalls += x.ucalls;
+			acc.utime += x.utime;
+		}
+	}
+}
+
+static void free_buckets(struct ctx *c)
+{
+	for (uint32_t rk = 0; c->rb && rk < c->si.n; rk++) {
+		free(c->rb[rk].t);
+		free(c->rb[rk].b);
+	}
+	free(c->rb);
+}
+
+/* Index of bound t of rank r (one of its bounds). */
+static size_t bound_at(const struct rank_buckets *r, int64_t t)
+{
+	size_t lo = 0, hi = r->nt;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct exec *e = &c->ex.v[mid];
-		if (e->rank < rank || (e->rank == rank && e->start < t))
+		if (r->t[mid] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -877,20 +921,17 @@ static void step_figs(struct ctx *c, uint32_t rank, size_t si, struct stepfig *f
 		f->fpbp = b - a;
 	if (!w->has_win)
 		return;
-	for (size_t i = exec_lower(c, rank, w->s); i < c->ex.n; i++) {
-		const struct exec *e = &c->ex.v[i];
-		if (e->rank != rank || e->start >= w->e)
-			break;
-		const struct item *it = &c->items.v[e->item];
-		if (!it->known) {
-			f->ucalls++;
-			f->utime += e->dur;
-			continue;
-		}
-		f->flops += it->flops;
-		if (f->has_fpbp && e->start >= a && e->start < b)
-			f->fpbp_flops += it->flops;
+	const struct rank_buckets *r = &c->rb[rank];
+	size_t i = bound_at(r, w->s), j = bound_at(r, w->e);
+	if (i < j) {
+		f->flops = r->b[j].flops - r->b[i].flops;
+		f->ucalls = r->b[j].ucalls - r->b[i].ucalls;
+		f->utime = r->b[j].utime - r->b[i].utime;
 	}
+	/* the FP+BP window within the step's */
+	int64_t lo = a > w->s ? a : w->s, hi = b < w->e ? b : w->e;
+	if (f->has_fpbp && lo < hi)
+		f->fpbp_flops = r->b[bound_at(r, hi)].flops - r->b[bound_at(r, lo)].flops;
 }
 
 static double rank_peak(struct ctx *c, uint32_t rank)
@@ -1094,10 +1135,13 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 			c.dev_rank[c.si.r[r].host] = r;
 	}
 	device_peaks(&c);
+	if (o->by == PT_FLOPS_BY_STEP || o->by == PT_FLOPS_BY_MODEL)
+		make_buckets(&c);
 	ascend_items(&c);
 	gpu_items(&c);
 	order_items(&c);
-	sort_execs(c.ex.v, c.ex.n); /* by rank and start, for the step windows */
+	if (c.rb)
+		sum_buckets(&c);
 
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)
@@ -1140,7 +1184,7 @@ done:
 	for (size_t i = 0; i < c.items.n; i++)
 		free(c.items.v[i].own);
 	pt_vec_free(&c.items);
-	pt_vec_free(&c.ex);
+	free_buckets(&c);
 	free(c.peaks);
 	free(c.dev_rank);
 	pt_steps_info_free(&c.si);
