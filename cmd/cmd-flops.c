@@ -99,6 +99,28 @@ static int emit_folded(struct pt_common *c, const struct pt_table *t, struct pt_
 	return pt_out_commit(&o, e);
 }
 
+/*
+ * A model file without FLOPs data says so in one streaming read, before a
+ * load of all its events: without --steps, --time-window or --step-pattern
+ * (whose checks need the steps, hence the events), and from a file (standard
+ * input is read once, whole). 0: load it; else the error.
+ */
+static int probe(struct pt_common *c, const char *path, struct pt_err **e)
+{
+	if (fo.sel.steps_given || fo.sel.window_given || fo.sel.step_pattern || !pt_common_is_model_file(path))
+		return 0;
+	c->path = path; /* the error names it */
+	struct pt_model *head = pt_model_new();
+	bool may;
+	int rc = pt_flops_probe(path, head, &may, e);
+	if (!rc && !may) {
+		pt_common_check_sel(c, head); /* --device: only the devices are looked at */
+		rc = pt_flops_nodata(&fo, e);
+	}
+	pt_model_free(head);
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -116,7 +138,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	fo.sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc = probe(&c, argv[first], &e);
+	if (!rc)
+		rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_table *t[2] = { NULL, NULL };

@@ -19,6 +19,7 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "pass/flops-common.h"
 #include "pass/flops-model.h"
 #include "support/diag.h"
@@ -1112,6 +1113,53 @@ static struct pt_table *model_view(struct ctx *c)
 	return t;
 }
 
+/* ---- the probe: can a .ptm hold FLOPs data? ---- */
+
+#define PROBE_FOUND 3 /* a batch callback's value: stop, there may be data */
+
+struct probe {
+	bool ranges; /* a range event was read */
+};
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct probe *p = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (k == PT_EV_TASK || k == PT_EV_AICPU)
+			return PROBE_FOUND;
+		if (k == PT_EV_RANGE) {
+			p->ranges = true;
+			if (pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX)
+				return PROBE_FOUND;
+		}
+	}
+	return 0;
+}
+
+int pt_flops_nodata(const struct pt_flops_opts *o, struct pt_err **e)
+{
+	return pt_err_nodata(e, "FLOPs", o->sel.device,
+			     "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
+}
+
+int pt_flops_probe(const char *path, struct pt_model *m, bool *may, struct pt_err **e)
+{
+	*may = true;
+	struct probe p = { false };
+	struct pt_ptm_sink sink = { probe_batch, &p, false, true };
+	int rc = pt_ptm_read_stream(path, m, &sink, e);
+	if (rc == PROBE_FOUND || rc == PT_PTM_STOP) {
+		rc = 0;
+	} else if (!rc) {
+		/* the strings may name the type after the last range event */
+		*may = p.ranges && pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
 		  size_t *nout, struct pt_diag *d, struct pt_err **e)
 {
@@ -1149,8 +1197,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	else if (c.uncovered) /* GPU: the operator ranges of the other steps were left out */
 		pt_steps_coverage_note(&c.si, "the operators' FLOPs are over those", d);
 	if (!c.items.n && !c.sr.steps && !c.sr.window) { /* else: empty tables that say why */
-		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
-				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
+		rc = pt_flops_nodata(o, e);
 		goto done;
 	}
 	switch (o->by) {
