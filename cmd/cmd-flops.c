@@ -138,10 +138,26 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	fo.sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = probe(&c, argv[first], &e);
-	if (!rc)
+	bool streamed = false;
+	int rc = 0;
+	if (pt_common_is_model_file(argv[first])) {
+		/* an Ascend model file: streamed, its events never held */
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		c.path = argv[first];
+		c.sel_checked = true; /* the pass checks the selection against what it read */
+		rc = pt_pass_flops_stream(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
+		if (!rc && streamed)
+			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		c.sel_checked = false;
+	}
+	if (!rc && !streamed)
+		rc = probe(&c, argv[first], &e);
+	if (!rc && !streamed)
 		rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
+	if (!rc && !streamed) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_table *t[2] = { NULL, NULL };
 		size_t n = 0;
