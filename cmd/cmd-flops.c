@@ -181,7 +181,8 @@ const struct pt_cmd pt_cmd_flops = {
 		"type and tensor shapes (the analytical table of proftool-flops(1)); on GPU data from PyTorch's NVTX\n"
 		"operator ranges. Rows per op (default), op type, scope level, step or model; --format folded prints\n"
 		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
-		"as zero. See proftool-flops(1).",
+		"as zero. An Ascend model file is read as a stream, its events never held; any other model file\n"
+		"without FLOPs data is told so after one streaming read. See proftool-flops(1).",
 	.groups = groups,
 	.run = run,
 };
