@@ -99,6 +99,28 @@ static int emit_folded(struct pt_common *c, const struct pt_table *t, struct pt_
 	return pt_out_commit(&o, e);
 }
 
+/*
+ * A model file without FLOPs data says so in one streaming read, before a
+ * load of all its events: without --steps, --time-window or --step-pattern
+ * (whose checks need the steps, hence the events), and from a file (standard
+ * input is read once, whole). 0: load it; else the error.
+ */
+static int probe(struct pt_common *c, const char *path, struct pt_err **e)
+{
+	if (fo.sel.steps_given || fo.sel.window_given || fo.sel.step_pattern || !pt_common_is_model_file(path))
+		return 0;
+	c->path = path; /* the error names it */
+	struct pt_model *head = pt_model_new();
+	bool may;
+	int rc = pt_flops_probe(path, head, &may, e);
+	if (!rc && !may) {
+		pt_common_check_sel(c, head); /* --device: only the devices are looked at */
+		rc = pt_flops_nodata(&fo, e);
+	}
+	pt_model_free(head);
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -116,8 +138,26 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	fo.sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
+	bool streamed = false;
+	int rc = 0;
+	if (pt_common_is_model_file(argv[first])) {
+		/* an Ascend model file: streamed, its events never held */
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		c.path = argv[first];
+		c.sel_checked = true; /* the pass checks the selection against what it read */
+		rc = pt_pass_flops_stream(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
+		if (!rc && streamed)
+			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		c.sel_checked = false;
+	}
+	if (!rc && !streamed)
+		rc = probe(&c, argv[first], &e);
+	if (!rc && !streamed)
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	if (!rc && !streamed) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_table *t[2] = { NULL, NULL };
 		size_t n = 0;
@@ -141,7 +181,8 @@ const struct pt_cmd pt_cmd_flops = {
 		"type and tensor shapes (the analytical table of proftool-flops(1)); on GPU data from PyTorch's NVTX\n"
 		"operator ranges. Rows per op (default), op type, scope level, step or model; --format folded prints\n"
 		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
-		"as zero. See proftool-flops(1).",
+		"as zero. An Ascend model file is read as a stream, its events never held; any other model file\n"
+		"without FLOPs data is told so after one streaming read. See proftool-flops(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -19,6 +19,7 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "pass/flops-common.h"
 #include "pass/flops-model.h"
 #include "support/diag.h"
@@ -28,6 +29,7 @@
 #include "support/vec.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
+#include "pass/select.h"
 #include "table/table.h"
 
 typedef unsigned __int128 u128;
@@ -55,10 +57,34 @@ struct item {
 	const char *source;  /* "counters", "analytical", "communication", "unknown" */
 };
 
-struct exec {
-	uint32_t item;
-	uint32_t rank;       /* index into the steps info, UINT32_MAX = none */
-	int64_t start, dur;
+/*
+ * The step figures of one rank without keeping its executions: the times
+ * that bound its step and FP+BP windows, sorted and distinct, cut its time
+ * into buckets (bucket k: [t[k], t[k+1]), the last one open), and each
+ * execution adds to the bucket of its start. A window [a, b) sums the
+ * buckets from a's to b's: the executions that start in it, exactly as a
+ * scan of the executions sorted by start would, in memory per step.
+ */
+struct bucket {
+	u128 flops;          /* known FLOPs */
+	uint64_t ucalls;     /* executions of unknown FLOPs */
+	int64_t utime;       /* and their time */
+};
+
+/* Time windows [s, e). */
+struct win {
+	int64_t s, e;
+};
+
+struct kept {
+	struct win *v;
+	size_t n;
+};
+
+struct rank_buckets {
+	int64_t *t;          /* bounds, ascending, distinct */
+	struct bucket *b;    /* nt buckets, then prefix sums (b[k]: the buckets before k) */
+	size_t nt;
 };
 
 struct peak {
@@ -76,7 +102,15 @@ struct ctx {
 	struct pt_sel_res sr; /* the selection made absolute */
 	uint32_t *dev_rank;   /* device index -> rank index, UINT32_MAX */
 	PT_VEC(struct item) items;
-	PT_VEC(struct exec) ex;
+	struct rank_buckets *rb; /* per rank, for --by step and --by model; NULL otherwise */
+	struct kept *kept;       /* per rank, with --steps: the union of the kept steps' windows */
+	/* Ascend items (ascend_event): the figures of the ops, the item of each op, the other items */
+	struct pt_flops_opfig *fig;
+	uint32_t *op_item;
+	struct pt_hashmap other;  /* (dev, kind, name) -> item */
+	/* a streamed read has no index: a task's class from its op and its stream (pt_index_task_class) */
+	const uint8_t *op_comm;   /* per op */
+	const uint8_t *named_track; /* per track: it runs a framework-named task */
 	struct peak *peaks;   /* per device index */
 	size_t uncovered;     /* GPU operator ranges left out: in steps their rank's device data does not cover */
 };
@@ -141,7 +175,9 @@ static void device_peaks(struct ctx *c)
 
 /* ---- items ---- */
 
-static uint32_t new_item(struct ctx *c, uint32_t dev, uint32_t name, uint32_t type, uint32_t op, int kind, size_t ev)
+/* A new item whose first execution is event ev of the model, starting at start. */
+static uint32_t new_item(struct ctx *c, uint32_t dev, uint32_t name, uint32_t type, uint32_t op, int kind, int64_t start,
+			 size_t ev)
 {
 	struct item it;
 	memset(&it, 0, sizeof(it));
@@ -150,7 +186,7 @@ static uint32_t new_item(struct ctx *c, uint32_t dev, uint32_t name, uint32_t ty
 	it.type = type;
 	it.op = op;
 	it.kind = kind;
-	it.first = c->m->events.start[ev];
+	it.first = start;
 	it.first_ev = ev;
 	pt_vec_push(&c->items, it);
 	return (uint32_t)(c->items.n - 1);
@@ -168,105 +204,196 @@ static bool selected(struct ctx *c, uint32_t dev, int64_t start, uint32_t *rank_
 	if (c->sr.steps) {
 		if (r == UINT32_MAX)
 			return false;
-		const struct pt_rank_steps *rs = &c->si.r[r];
-		for (size_t i = 0; i < rs->n; i++)
-			if (rs->v[i].kept && rs->v[i].has_win && start >= rs->v[i].s && start < rs->v[i].e)
-				return true;
-		return false;
+		/* in a kept step's window: the last interval of their union that starts at or before start */
+		const struct kept *k = &c->kept[r];
+		size_t lo = 0, hi = k->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (k->v[mid].s <= start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo && start < k->v[lo - 1].e;
 	}
 	return true;
 }
 
+static int cmp_win(const void *a, const void *b)
+{
+	const struct win *x = a, *y = b;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* --steps: per rank, the union of its kept steps' windows, sorted and disjoint. */
+static void make_kept(struct ctx *c)
+{
+	c->kept = pt_xcalloc(c->si.n ? c->si.n : 1, sizeof(*c->kept));
+	for (uint32_t r = 0; r < c->si.n; r++) {
+		const struct pt_rank_steps *rs = &c->si.r[r];
+		struct kept *k = &c->kept[r];
+		k->v = pt_xmalloc((rs->n ? rs->n : 1) * sizeof(*k->v));
+		size_t n = 0;
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->v[i].kept && rs->v[i].has_win && rs->v[i].s < rs->v[i].e)
+				k->v[n++] = (struct win){ rs->v[i].s, rs->v[i].e };
+		pt_sort(k->v, n, sizeof(*k->v), cmp_win);
+		size_t u = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (u && k->v[i].s <= k->v[u - 1].e) {
+				if (k->v[i].e > k->v[u - 1].e)
+					k->v[u - 1].e = k->v[i].e;
+			} else {
+				k->v[u++] = k->v[i];
+			}
+		}
+		k->n = u;
+	}
+}
+
+/* An execution of item (its figure already set) on rank at start, dur long. */
 static void add_exec(struct ctx *c, uint32_t item, uint32_t rank, int64_t start, int64_t dur)
 {
 	struct item *it = &c->items.v[item];
 	it->calls++;
 	it->total += dur;
-	struct exec e = { item, rank, start, dur };
-	pt_vec_push(&c->ex, e);
+	if (!c->rb || rank == UINT32_MAX)
+		return;
+	const struct rank_buckets *r = &c->rb[rank];
+	size_t lo = 0, hi = r->nt; /* the first bound above start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->t[mid] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return; /* before every window */
+	struct bucket *b = &r->b[lo - 1];
+	if (it->known) {
+		b->flops += it->flops;
+	} else {
+		b->ucalls++;
+		b->utime += dur;
+	}
 }
 
-/* Ascend: framework ops, unnamed tasks and AI CPU ops. */
-static void ascend_items(struct ctx *c)
+/* The figure of an Ascend item, when it is made; comm: is its first execution communication? */
+static void ascend_figure(struct item *it, const struct pt_flops_opfig *fig, bool comm)
+{
+	switch (it->kind) {
+	case IT_OP: {
+		const struct pt_flops_opfig *f = &fig[it->op];
+		it->an = f->an;
+		it->has_an = true;
+		it->ctr_n = f->ctr_n;
+		it->ctr_sum = f->ctr_sum;
+		it->ctr_min = f->ctr_min;
+		it->ctr_max = f->ctr_max;
+		if (f->known || f->ctr_n) {
+			it->known = f->known;
+			it->flops = f->flops;
+			it->source = f->source;
+		} else if (comm) {
+			it->known = true;
+			it->flops = 0;
+			it->source = "communication";
+		} else {
+			it->source = "unknown";
+		}
+		break;
+	}
+	case IT_UNNAMED_COMM:
+		it->known = true;
+		it->source = "communication";
+		break;
+	default:
+		it->source = "unknown";
+		break;
+	}
+}
+
+/* Is event i (of kind k, on track, op + 1) communication? i: in the model (c->x), else in its batch. */
+static bool ev_comm(struct ctx *c, size_t i, int k, uint32_t track, uint32_t op1)
+{
+	if (c->x)
+		return pt_index_is_comm(c->x, i);
+	return k == PT_EV_TASK && pt_index_task_class(c->op_comm, op1, c->named_track[track]) == 2;
+}
+
+static void ascend_begin(struct ctx *c)
 {
 	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
-	uint32_t *op_item = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(*op_item));
+	c->op_item = pt_xmalloc((m->ops.n ? m->ops.n : 1) * sizeof(*c->op_item));
 	for (size_t i = 0; i < m->ops.n; i++)
-		op_item[i] = UINT32_MAX;
-	struct pt_hashmap other; /* (dev, kind, name) -> item */
-	pt_hashmap_init(&other);
+		c->op_item[i] = UINT32_MAX;
+	pt_hashmap_init(&c->other);
+	/* per-execution FLOPs of the ops (counters over all records: they are per task, not per window) */
+	c->fig = pt_flops_op_figs(m);
+}
+
+static void ascend_end(struct ctx *c)
+{
+	free(c->fig);
+	free(c->op_item);
+	pt_hashmap_free(&c->other);
+	c->fig = NULL;
+	c->op_item = NULL;
+}
+
+/* Event i of ev (gi in the model): a framework op's task, an unnamed task or an AI CPU op. */
+static void ascend_event(struct ctx *c, const struct pt_events *ev, size_t i, size_t gi)
+{
+	const struct pt_model *m = c->m;
+	int k = ev->kind[i];
+	if (k != PT_EV_TASK && k != PT_EV_AICPU)
+		return;
+	uint32_t dev = m->tracks.v[ev->track[i]].device;
+	uint32_t rank;
+	if (!selected(c, dev, ev->start[i], &rank))
+		return;
+	uint32_t it;
+	if (k == PT_EV_TASK && ev->op[i]) {
+		uint32_t op = ev->op[i] - 1;
+		if (c->op_item[op] == UINT32_MAX) {
+			const struct pt_op *p = &m->ops.v[op];
+			c->op_item[op] = new_item(c, dev, p->name, p->type, op, IT_OP, ev->start[i], gi);
+			const struct pt_flops_opfig *f = &c->fig[op];
+			bool comm = !f->known && !f->ctr_n && ev_comm(c, i, k, ev->track[i], ev->op[i]);
+			ascend_figure(&c->items.v[c->op_item[op]], c->fig, comm);
+		}
+		it = c->op_item[op];
+	} else {
+		int kind = k == PT_EV_AICPU		       ? IT_AICPU :
+			   ev_comm(c, i, k, ev->track[i], 0) ? IT_UNNAMED_COMM :
+								 IT_UNNAMED;
+		uint32_t name = kind == IT_AICPU ? ev->name[i] : 0;
+		uint64_t key = (uint64_t)dev << 36 | (uint64_t)kind << 32 | name;
+		bool added;
+		uint64_t *v = pt_hashmap_put(&c->other, key, 0, &added);
+		if (added) {
+			*v = new_item(c, dev, name, 0, PT_NONE, kind, ev->start[i], gi);
+			if (kind != IT_AICPU)
+				c->items.v[*v].label = kind == IT_UNNAMED_COMM ? "(unnamed communication tasks)"
+									       : "(unnamed tasks)";
+			ascend_figure(&c->items.v[*v], c->fig, false);
+		}
+		it = (uint32_t)*v;
+	}
+	add_exec(c, it, rank, ev->start[i], ev->dur[i]);
+}
+
+/* Ascend: framework ops, unnamed tasks and AI CPU ops of the model's events. */
+static void ascend_items(struct ctx *c)
+{
+	const struct pt_events *ev = &c->m->events;
+	ascend_begin(c);
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("computing the FLOPs", i, ev->n);
-		int k = ev->kind[i];
-		if (k != PT_EV_TASK && k != PT_EV_AICPU)
-			continue;
-		uint32_t dev = m->tracks.v[ev->track[i]].device;
-		uint32_t rank;
-		if (!selected(c, dev, ev->start[i], &rank))
-			continue;
-		uint32_t it;
-		if (k == PT_EV_TASK && ev->op[i]) {
-			uint32_t op = ev->op[i] - 1;
-			if (op_item[op] == UINT32_MAX) {
-				const struct pt_op *p = &m->ops.v[op];
-				op_item[op] = new_item(c, dev, p->name, p->type, op, IT_OP, i);
-			}
-			it = op_item[op];
-		} else {
-			int kind = k == PT_EV_AICPU ? IT_AICPU : pt_index_is_comm(c->x, i) ? IT_UNNAMED_COMM : IT_UNNAMED;
-			uint32_t name = kind == IT_AICPU ? ev->name[i] : 0;
-			uint64_t key = (uint64_t)dev << 36 | (uint64_t)kind << 32 | name;
-			bool added;
-			uint64_t *v = pt_hashmap_put(&other, key, 0, &added);
-			if (added) {
-				*v = new_item(c, dev, name, 0, PT_NONE, kind, i);
-				if (kind != IT_AICPU)
-					c->items.v[*v].label = kind == IT_UNNAMED_COMM ? "(unnamed communication tasks)"
-											: "(unnamed tasks)";
-			}
-			it = (uint32_t)*v;
-		}
-		add_exec(c, it, rank, ev->start[i], ev->dur[i]);
+		ascend_event(c, ev, i, i);
 	}
-	/* per-execution FLOPs of the ops (counters over all records: they are per task, not per window) */
-	struct pt_flops_opfig *fig = pt_flops_op_figs(m);
-	for (size_t i = 0; i < c->items.n; i++) {
-		struct item *it = &c->items.v[i];
-		switch (it->kind) {
-		case IT_OP: {
-			const struct pt_flops_opfig *f = &fig[it->op];
-			it->an = f->an;
-			it->has_an = true;
-			it->ctr_n = f->ctr_n;
-			it->ctr_sum = f->ctr_sum;
-			it->ctr_min = f->ctr_min;
-			it->ctr_max = f->ctr_max;
-			if (f->known || f->ctr_n) {
-				it->known = f->known;
-				it->flops = f->flops;
-				it->source = f->source;
-			} else if (pt_index_is_comm(c->x, it->first_ev)) {
-				it->known = true;
-				it->flops = 0;
-				it->source = "communication";
-			} else {
-				it->source = "unknown";
-			}
-			break;
-		}
-		case IT_UNNAMED_COMM:
-			it->known = true;
-			it->source = "communication";
-			break;
-		default:
-			it->source = "unknown";
-			break;
-		}
-	}
-	free(fig);
-	free(op_item);
-	pt_hashmap_free(&other);
+	ascend_end(c);
 }
 
 /* ---- GPU: PyTorch operator ranges (cupti.md §6.12) ---- */
@@ -334,7 +461,7 @@ static void gpu_items(struct ctx *c)
 		bool added;
 		uint64_t *v = pt_hashmap_put(&key_item, key, 0, &added);
 		if (added) {
-			*v = new_item(c, dev, m->events.name[r->ev], r->type, PT_NONE, IT_RANGE, r->ev);
+			*v = new_item(c, dev, m->events.name[r->ev], r->type, PT_NONE, IT_RANGE, m->events.start[r->ev], r->ev);
 			struct item *it = &c->items.v[*v];
 			if (r->shapes != UINT32_MAX) {
 				it->own = pt_xasprintf("%s, sizes = %s", str(m, m->events.name[r->ev]), str(m, r->shapes));
@@ -367,7 +494,7 @@ static int cmp_item(const void *a, const void *b, void *arg)
 	return x->first_ev < y->first_ev ? -1 : x->first_ev > y->first_ev;
 }
 
-/* Sort items by (device, first start, first event) and renumber the executions. */
+/* Sort items by (device, first start, first event). */
 static void order_items(struct ctx *c)
 {
 	size_t n = c->items.n;
@@ -382,8 +509,6 @@ static void order_items(struct ctx *c)
 		tmp[i] = c->items.v[ord[i]];
 		pos[ord[i]] = (uint32_t)i;
 	}
-	for (size_t i = 0; i < c->ex.n; i++)
-		c->ex.v[i].item = pos[c->ex.v[i].item];
 	memcpy(c->items.v, tmp, n * sizeof(*tmp));
 	free(tmp);
 	free(ord);
@@ -797,68 +922,77 @@ static void step_window(const struct pt_rank_steps *rs, const struct pt_stepwin 
 	}
 }
 
-static int cmp_exec(const void *a, const void *b)
+static int cmp_i64(const void *a, const void *b)
 {
-	const struct exec *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->item < y->item ? -1 : x->item > y->item;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
 }
 
-/*
- * The executions by cmp_exec, with progress: runs of 65,536 sorted by qsort,
- * then merged pairwise (stable, as the merge takes the left run's element on
- * a tie), a report per run and per 65,536 elements merged.
- */
-static void sort_execs(struct exec *v, size_t n)
+/* The buckets of every rank: bounds from its steps' windows and FP+BP windows. */
+static void make_buckets(struct ctx *c)
 {
-	const size_t run = 65536;
-	if (n <= run) {
-		pt_sort(v, n, sizeof(*v), cmp_exec);
-		return;
-	}
-	size_t passes = 1;
-	for (size_t w = run; w < n; w *= 2)
-		passes++;
-	const uint64_t total = (uint64_t)passes * n;
-	for (size_t a = 0; a < n; a += run) {
-		pt_progress_items("sorting the executions", a, total);
-		pt_sort(v + a, n - a < run ? n - a : run, sizeof(*v), cmp_exec);
-	}
-	struct exec *tmp = pt_xmalloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
-	uint64_t done = n;
-	for (size_t w = run; w < n; w *= 2) {
-		for (size_t a = 0; a < n; a += 2 * w) {
-			size_t i = a, mid = n - a < w ? n : a + w, j = mid, end = n - mid < w ? n : mid + w, o = a;
-			while (i < mid && j < end) {
-				if (!((o - a) & 0xffff))
-					pt_progress_items("sorting the executions", done + o, total);
-				dst[o++] = cmp_exec(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+	c->rb = pt_xcalloc(c->si.n ? c->si.n : 1, sizeof(*c->rb));
+	for (uint32_t rk = 0; rk < c->si.n; rk++) {
+		const struct pt_rank_steps *rs = &c->si.r[rk];
+		struct rank_buckets *r = &c->rb[rk];
+		r->t = pt_xmalloc((4 * rs->n + 1) * sizeof(*r->t));
+		size_t n = 0;
+		for (size_t s = 0; s < rs->n; s++) {
+			const struct pt_stepwin *w = &rs->v[s];
+			if (!w->has_win)
+				continue;
+			r->t[n++] = w->s;
+			r->t[n++] = w->e;
+			int64_t a, b;
+			bool ok;
+			step_window(rs, w, &a, &b, &ok);
+			if (ok) {
+				r->t[n++] = a;
+				r->t[n++] = b;
 			}
-			memcpy(dst + o, src + i, (mid - i) * sizeof(*dst));
-			o += mid - i;
-			memcpy(dst + o, src + j, (end - j) * sizeof(*dst));
 		}
-		done += n;
-		struct exec *t = src;
-		src = dst;
-		dst = t;
+		pt_sort(r->t, n, sizeof(*r->t), cmp_i64);
+		size_t u = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!u || r->t[i] != r->t[u - 1])
+				r->t[u++] = r->t[i];
+		r->nt = u;
+		r->b = pt_xcalloc(u + 1, sizeof(*r->b));
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
 }
 
-/* First execution of rank with start >= t (executions sorted by cmp_exec). */
-static size_t exec_lower(const struct ctx *c, uint32_t rank, int64_t t)
+/* After the executions: each rank's buckets become prefix sums (b[k]: the buckets before bound k). */
+static void sum_buckets(struct ctx *c)
 {
-	size_t lo = 0, hi = c->ex.n;
+	for (uint32_t rk = 0; rk < c->si.n; rk++) {
+		struct rank_buckets *r = &c->rb[rk];
+		struct bucket acc = { 0, 0, 0 };
+		for (size_t k = 0; k <= r->nt; k++) {
+			struct bucket x = r->b[k];
+			r->b[k] = acc;
+			acc.flops += x.flops;
+			acc.ucalls += x.ucalls;
+			acc.utime += x.utime;
+		}
+	}
+}
+
+static void free_buckets(struct ctx *c)
+{
+	for (uint32_t rk = 0; c->rb && rk < c->si.n; rk++) {
+		free(c->rb[rk].t);
+		free(c->rb[rk].b);
+	}
+	free(c->rb);
+}
+
+/* Index of bound t of rank r (one of its bounds). */
+static size_t bound_at(const struct rank_buckets *r, int64_t t)
+{
+	size_t lo = 0, hi = r->nt;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct exec *e = &c->ex.v[mid];
-		if (e->rank < rank || (e->rank == rank && e->start < t))
+		if (r->t[mid] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -877,20 +1011,17 @@ static void step_figs(struct ctx *c, uint32_t rank, size_t si, struct stepfig *f
 		f->fpbp = b - a;
 	if (!w->has_win)
 		return;
-	for (size_t i = exec_lower(c, rank, w->s); i < c->ex.n; i++) {
-		const struct exec *e = &c->ex.v[i];
-		if (e->rank != rank || e->start >= w->e)
-			break;
-		const struct item *it = &c->items.v[e->item];
-		if (!it->known) {
-			f->ucalls++;
-			f->utime += e->dur;
-			continue;
-		}
-		f->flops += it->flops;
-		if (f->has_fpbp && e->start >= a && e->start < b)
-			f->fpbp_flops += it->flops;
+	const struct rank_buckets *r = &c->rb[rank];
+	size_t i = bound_at(r, w->s), j = bound_at(r, w->e);
+	if (i < j) {
+		f->flops = r->b[j].flops - r->b[i].flops;
+		f->ucalls = r->b[j].ucalls - r->b[i].ucalls;
+		f->utime = r->b[j].utime - r->b[i].utime;
 	}
+	/* the FP+BP window within the step's */
+	int64_t lo = a > w->s ? a : w->s, hi = b < w->e ? b : w->e;
+	if (f->has_fpbp && lo < hi)
+		f->fpbp_flops = r->b[bound_at(r, hi)].flops - r->b[bound_at(r, lo)].flops;
 }
 
 static double rank_peak(struct ctx *c, uint32_t rank)
@@ -1071,6 +1202,57 @@ static struct pt_table *model_view(struct ctx *c)
 	return t;
 }
 
+/* ---- the probe: can a .ptm hold FLOPs data? ---- */
+
+#define PROBE_FOUND 3 /* a batch callback's value: stop, there may be data */
+
+struct probe {
+	bool ranges; /* a range event was read */
+};
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct probe *p = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (k == PT_EV_TASK || k == PT_EV_AICPU)
+			return PROBE_FOUND;
+		if (k == PT_EV_RANGE) {
+			p->ranges = true;
+			if (pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX)
+				return PROBE_FOUND;
+		}
+	}
+	return 0;
+}
+
+int pt_flops_nodata(const struct pt_flops_opts *o, struct pt_err **e)
+{
+	return pt_err_nodata(e, "FLOPs", o->sel.device,
+			     "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
+}
+
+int pt_flops_probe(const char *path, struct pt_model *m, bool *may, struct pt_err **e)
+{
+	*may = true;
+	struct probe p = { false };
+	struct pt_ptm_sink sink = { probe_batch, &p, false, true };
+	int rc = pt_ptm_read_stream(path, m, &sink, e);
+	if (rc == PROBE_FOUND || rc == PT_PTM_STOP) {
+		rc = 0;
+	} else if (!rc) {
+		/* the strings may name the type after the last range event */
+		*may = p.ranges && pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static void begin(struct ctx *c, int64_t origin);
+static void ctx_free(struct ctx *c);
+static int finish(struct ctx *cp, struct pt_table **out, size_t *nout, struct pt_err **e);
+
 int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
 		  size_t *nout, struct pt_diag *d, struct pt_err **e)
 {
@@ -1083,21 +1265,42 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	*nout = 0;
 	if (pt_steps_collect(m, &o->sel, &c.si, d, e))
 		return -1;
-	pt_sel_resolve(&o->sel, pt_index_origin(x), &c.sr);
-	c.dev_rank = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*c.dev_rank));
-	for (size_t i = 0; i < m->devices.n; i++)
-		c.dev_rank[i] = UINT32_MAX;
-	for (uint32_t r = 0; r < c.si.n; r++) {
-		for (size_t j = 0; j < c.si.r[r].ndevs; j++)
-			c.dev_rank[c.si.r[r].devs[j]] = r;
-		if (c.si.r[r].host != PT_NONE)
-			c.dev_rank[c.si.r[r].host] = r;
-	}
-	device_peaks(&c);
+	begin(&c, pt_index_origin(x));
 	ascend_items(&c);
 	gpu_items(&c);
+	return finish(&c, out, nout, e);
+}
+
+/* After pt_steps_collect(): the selection, the ranks, the peaks and the buckets. */
+static void begin(struct ctx *c, int64_t origin)
+{
+	const struct pt_model *m = c->m;
+	pt_sel_resolve(&c->o->sel, origin, &c->sr);
+	c->dev_rank = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*c->dev_rank));
+	for (size_t i = 0; i < m->devices.n; i++)
+		c->dev_rank[i] = UINT32_MAX;
+	for (uint32_t r = 0; r < c->si.n; r++) {
+		for (size_t j = 0; j < c->si.r[r].ndevs; j++)
+			c->dev_rank[c->si.r[r].devs[j]] = r;
+		if (c->si.r[r].host != PT_NONE)
+			c->dev_rank[c->si.r[r].host] = r;
+	}
+	device_peaks(c);
+	if (c->o->by == PT_FLOPS_BY_STEP || c->o->by == PT_FLOPS_BY_MODEL)
+		make_buckets(c);
+	if (c->sr.steps)
+		make_kept(c);
+}
+
+/* After the items: the views, and everything c holds freed. */
+static int finish(struct ctx *cp, struct pt_table **out, size_t *nout, struct pt_err **e)
+{
+	struct ctx c = *cp;
+	const struct pt_flops_opts *o = c.o;
+	struct pt_diag *d = c.d;
 	order_items(&c);
-	sort_execs(c.ex.v, c.ex.n); /* by rank and start, for the step windows */
+	if (c.rb)
+		sum_buckets(&c);
 
 	int rc = 0;
 	if (o->by == PT_FLOPS_BY_MODEL)
@@ -1105,8 +1308,7 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	else if (c.uncovered) /* GPU: the operator ranges of the other steps were left out */
 		pt_steps_coverage_note(&c.si, "the operators' FLOPs are over those", d);
 	if (!c.items.n && !c.sr.steps && !c.sr.window) { /* else: empty tables that say why */
-		rc = pt_err_nodata(e, "FLOPs", o->sel.device,
-				   "Ascend aicore.data or framework op shapes, or GPU PyTorch operator NVTX ranges");
+		rc = pt_flops_nodata(o, e);
 		goto done;
 	}
 	switch (o->by) {
@@ -1137,12 +1339,164 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 			pt_table_set_empty(out[i], pt_sel_empty_reason(&o->sel, what[o->by], why, sizeof(why)));
 		}
 done:
-	for (size_t i = 0; i < c.items.n; i++)
-		free(c.items.v[i].own);
-	pt_vec_free(&c.items);
-	pt_vec_free(&c.ex);
-	free(c.peaks);
-	free(c.dev_rank);
-	pt_steps_info_free(&c.si);
+	ctx_free(&c);
+	return rc;
+}
+
+/* Everything c holds. */
+static void ctx_free(struct ctx *c)
+{
+	for (size_t i = 0; i < c->items.n; i++)
+		free(c->items.v[i].own);
+	pt_vec_free(&c->items);
+	free_buckets(c);
+	for (uint32_t r = 0; c->kept && r < c->si.n; r++)
+		free(c->kept[r].v);
+	free(c->kept);
+	free(c->peaks);
+	free(c->dev_rank);
+	pt_steps_info_free(&c->si);
+}
+
+/* ---- the streamed pass over an Ascend model file ---- */
+
+#define NKIND (PT_EV_GETNEXT + 1) /* the kinds of a streamed model's events */
+#define NOT_STREAMED 4            /* a callback's value: the model is not one that streams */
+
+/*
+ * What the step windows, their coverage, the origin and the selection
+ * checks read of the events of a model whose devices are all Ascend NPUs
+ * is, per device and kind, whether there is an event, the earliest start,
+ * the latest start and the latest end (pt_steps_collect(), pt_sel_check()).
+ * So the events that hold those, per track and kind, stand for all of them
+ * there: three an (track, kind) pair.
+ */
+struct rep {
+	bool has;
+	int64_t s[3], d[3]; /* earliest start, latest start, latest end */
+};
+
+struct stream {
+	struct ctx *c;
+	uint8_t *named;  /* per track: it runs a framework-named task */
+	struct rep *rep; /* per track and kind */
+	size_t ntracks;  /* tracks the two arrays cover */
+	size_t nev;      /* events read so far */
+};
+
+static void rep_add(struct rep *r, int64_t s, int64_t d)
+{
+	if (!r->has) {
+		r->has = true;
+		for (int k = 0; k < 3; k++)
+			r->s[k] = s, r->d[k] = d;
+		return;
+	}
+	if (s < r->s[0])
+		r->s[0] = s, r->d[0] = d;
+	if (s > r->s[1])
+		r->s[1] = s, r->d[1] = d;
+	if (s + d > r->s[2] + r->d[2])
+		r->s[2] = s, r->d[2] = d;
+}
+
+/* The first read: the tracks that run framework-named tasks and the bounding events. */
+static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct stream *st = arg;
+	const struct pt_events *ev = &m->events;
+	if (st->ntracks < m->tracks.n) {
+		size_t n = m->tracks.n;
+		st->named = pt_xrealloc(st->named, n);
+		st->rep = pt_xrealloc(st->rep, n * NKIND * sizeof(*st->rep));
+		memset(st->named + st->ntracks, 0, n - st->ntracks);
+		memset(st->rep + st->ntracks * NKIND, 0, (n - st->ntracks) * NKIND * sizeof(*st->rep));
+		st->ntracks = n;
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		uint32_t t = ev->track[i];
+		if ((k != PT_EV_TASK && k != PT_EV_AICPU && k != PT_EV_GETNEXT) ||
+		    m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU)
+			return NOT_STREAMED;
+		st->named[t] |= k == PT_EV_TASK && ev->op[i];
+		rep_add(&st->rep[(size_t)t * NKIND + k], ev->start[i], ev->dur[i]);
+	}
+	st->nev += ev->n;
+	return 0;
+}
+
+/* The second read: the items and their executions, as ascend_items() makes them. */
+static int item_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct stream *st = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		ascend_event(st->c, ev, i, st->nev + i);
+	st->nev += ev->n;
+	return 0;
+}
+
+int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,
+			 struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d, struct pt_err **e)
+{
+	*mp = NULL;
+	*nout = 0;
+	*streamed = false;
+	struct pt_model *m = pt_model_new();
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.o = o;
+	c.d = d;
+	struct stream st = { &c, NULL, NULL, 0, 0 };
+	struct pt_ptm_sink scan = { scan_batch, &st, false, true };
+	int rc = pt_ptm_read_stream(path, m, &scan, e);
+	bool ascend = !rc;
+	for (size_t i = 0; ascend && i < m->devices.n; i++)
+		ascend = m->devices.v[i].kind == PT_DEV_NPU;
+	if (!ascend) {
+		rc = rc < 0 ? -1 : 0; /* not streamed (NOT_STREAMED, PT_PTM_STOP): the caller loads it */
+		goto out;
+	}
+	/* the bounding events stand for the events in the steps' derivation and the selection's checks */
+	m->events.n = 0;
+	for (size_t t = 0; t < st.ntracks; t++)
+		for (uint8_t k = 0; k < NKIND; k++) {
+			const struct rep *r = &st.rep[t * NKIND + k];
+			for (int j = 0; r->has && j < 3; j++)
+				pt_model_add_event(m, (uint32_t)t, 0, (enum pt_event_kind)k, r->s[j], r->d[j], 0, PT_NONE, 0);
+		}
+	pt_sel_check(m, &o->sel, d);
+	if (pt_steps_collect(m, &o->sel, &c.si, d, e)) {
+		rc = -1;
+		goto out;
+	}
+	*streamed = true;
+	begin(&c, c.si.origin);
+	uint8_t *op_comm = pt_index_op_comm(m);
+	c.op_comm = op_comm;
+	c.named_track = st.named;
+	ascend_begin(&c);
+	st.nev = 0;
+	struct pt_ptm_sink items = { item_batch, &st, true, true };
+	rc = pt_ptm_read_stream(path, m, &items, e);
+	if (rc > 0) /* the first read would have stopped there */
+		rc = pt_err(e, "'%s' changed while it was read", path);
+	ascend_end(&c);
+	free(op_comm);
+	if (rc)
+		ctx_free(&c);
+	else
+		rc = finish(&c, out, nout, e);
+out:
+	free(st.named);
+	free(st.rep);
+	if (rc || !*streamed)
+		pt_model_free(m);
+	else
+		*mp = m;
 	return rc;
 }

@@ -41,6 +41,41 @@ struct pt_flops_opts {
 int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
 		  size_t *nout, struct pt_diag *d, struct pt_err **e);
 
+/*
+ * pt_pass_flops() over the model file at path without holding its events,
+ * when every device of the model is an Ascend NPU and its events are tasks,
+ * AI CPU ops and get_next records: two streaming reads (model/ptm.h). The
+ * first finds the streams that run framework-named tasks (the communication
+ * class of an unnamed task) and, per stream and kind, the events of the
+ * earliest start, the latest start and the latest end, which stand for all
+ * of them in the step windows, their coverage, the origin and the selection
+ * checks (pt_sel_check(), whose notes go to d); the second makes the items
+ * and adds each execution to its figures. Same tables as pt_pass_flops() on
+ * the loaded model. *streamed false (and 0 returned): the model is not one
+ * that streams, load it. Else *mp: the model without its events, which the
+ * tables refer to (free it after them).
+ */
+int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,
+			 struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d, struct pt_err **e);
+
+/*
+ * Can the .ptm at path hold FLOPs data at all? One streaming read that keeps
+ * no events (model/ptm.h, side tables checked but not applied) looks for
+ * what pt_pass_flops() makes its items of: an Ascend task or AI CPU op
+ * (it stops at the first batch holding one), or a range event in a model
+ * whose strings name the "Operator" range type (PyTorch operator ranges,
+ * which refer to range events; it stops at the first such batch). *may is
+ * false when the whole file holds neither: then pt_pass_flops() finds no
+ * item whatever --device selects, and without --steps or --time-window
+ * fails with "no FLOPs data". Returns 0, or -1 with *e set (a bad file:
+ * every check of a full read ran up to where it stopped).
+ */
+int pt_flops_probe(const char *path, struct pt_model *m, bool *may, struct pt_err **e);
+/* m: a new model, which the read fills but for its events (the caller frees it). */
+
+/* The "no FLOPs data" error of pt_pass_flops() (pt_err_nodata()); returns -1. */
+int pt_flops_nodata(const struct pt_flops_opts *o, struct pt_err **e);
+
 /* The top scope of a full op name for Sankey labels (ascend.md §3.7), or NULL
  * when the name has no scopes. *nscopes: the number of scope segments. */
 const char *pt_flops_top_scope(const char *name, size_t *nscopes);
