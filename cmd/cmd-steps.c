@@ -5,6 +5,7 @@
 #include "common.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/pass-steps.h"
 #include "table/table.h"
 
@@ -26,7 +27,25 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_sel sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc;
+	if (pt_common_is_model_file(argv[first])) {
+		/* a model file: streamed, unless it holds what only the in-memory pass reads (then *m) */
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		c.path = argv[first];
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_steps_stream(PT_PTM_SOURCE(argv[first]), &sel, t, &n, &m, &c.diag, &e);
+		if (!rc && !m)
+			rc = pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		if (rc || !m)
+			return pt_common_finish(&c, rc, e);
+		c.sel_checked = false;
+		pt_common_check_sel(&c, m);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	}
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_table *t[2] = { NULL, NULL };
