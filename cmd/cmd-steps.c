@@ -70,7 +70,8 @@ const struct pt_cmd pt_cmd_steps = {
 		"(what lies in no step; only without --steps and --time-window). Ascend: the step-trace stages,\n"
 		"one column group per communication pair, the computation/communication breakdown and the\n"
 		"execution counts (a leading device_id column when the model holds several devices). GPU: wall,\n"
-		"busy, kernel, copy and fill time, the breakdown and activity counts. See proftool-steps(1).",
+		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
+		"is streamed (two reads, per-step state only); other input is loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };
