@@ -213,7 +213,8 @@ static void sweep_front(struct pt_bdstream *s, size_t k0, size_t k1)
 	for (int c = 0; c < 2; c++) {
 		struct pendv *p = &s->p[c];
 		size_t k = c ? k1 : k0;
-		memmove(p->v, p->v + k, (p->n - k) * sizeof(*p->v));
+		if (k && p->n > k)
+			memmove(p->v, p->v + k, (p->n - k) * sizeof(*p->v));
 		p->n -= k;
 		/* a long pending list that emptied: give its memory back */
 		if (!p->n && p->cap > 4096) {

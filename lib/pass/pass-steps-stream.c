@@ -21,8 +21,9 @@
  *
  * Only Ascend ranks stream: a model with a CPU or GPU device (GPU ranks read
  * host ranges and launch calls by correlation id), host range records or
- * launch links is read whole at its first event batch, or, when it shows
- * that only later, read again whole.
+ * launch links is read again whole (pt_ptm_read) from the batch that shows
+ * it, normally the first: not turned whole in the streaming read, which
+ * would keep its buffers and decode slower than the plain read.
  */
 #include <inttypes.h>
 #include <regex.h>
@@ -109,8 +110,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct sst *s = arg;
-	if (!streamable(m))
-		return s->nbatch ? AGAIN : PT_PTM_WHOLE;
+	if (!streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
+		return AGAIN;
 	s->nbatch++;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
@@ -245,7 +246,8 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 		for (size_t i = 0; i < r->n; i++)
 			if (r->v[i].has_win)
 				w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
-		memcpy(w + r->n, outs[ri].v, outs[ri].n * sizeof(*w));
+		if (outs[ri].n)
+			memcpy(w + r->n, outs[ri].v, outs[ri].n * sizeof(*w));
 		s->bd[ri] = pt_bdstream_new(w, nw, 2);
 		free(w);
 		uint32_t dev = r->devs[0];
@@ -323,7 +325,7 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (!rc && !streamable(m)) /* known only after the events (or no event batch at all) */
 		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
-	if (rc == PT_PTM_WHOLE) {
+	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
 		sst_free(&s, 0);
 		return 0;
