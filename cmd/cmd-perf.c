@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "common.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/pass-perf.h"
 #include "pass/pass-steps.h"
 #include "support/out.h"
@@ -57,22 +58,34 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_sel sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
-		struct pt_table *t = NULL;
-		rc = pt_pass_perf(m, &sel, &popts, &t, &c.diag, &e);
-		if (!rc && c.ex.format == PT_FMT_TABLE) {
-			struct pt_out o;
-			rc = pt_out_open(&o, c.output ? c.output : "-", &e);
-			if (!rc) {
-				pt_export_perf_text(&o, t, c.ex.unit);
-				rc = pt_out_commit(&o, &e);
-			}
-		} else if (!rc) {
-			rc = pt_common_emit(&c, &t, 1, &e);
+	struct pt_table *t = NULL;
+	int rc;
+	if (pt_common_is_model_file(argv[first])) {
+		/* a model file: streamed, unless it holds what only the in-memory pass reads (then *m) */
+		c.path = argv[first];
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_perf_stream(PT_PTM_SOURCE(argv[first]), &sel, &popts, &t, &m, &c.diag, &e);
+		if (!rc && m) {
+			c.sel_checked = false;
+			pt_common_check_sel(&c, m);
+			rc = pt_pass_perf(m, &sel, &popts, &t, &c.diag, &e);
 		}
-		pt_table_free(t);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+		if (!rc)
+			rc = pt_pass_perf(m, &sel, &popts, &t, &c.diag, &e);
 	}
+	if (!rc && c.ex.format == PT_FMT_TABLE) {
+		struct pt_out o;
+		rc = pt_out_open(&o, c.output ? c.output : "-", &e);
+		if (!rc) {
+			pt_export_perf_text(&o, t, c.ex.unit);
+			rc = pt_out_commit(&o, &e);
+		}
+	} else if (!rc) {
+		rc = pt_common_emit(&c, &t, 1, &e);
+	}
+	pt_table_free(t);
 	pt_model_free(m);
 	return pt_common_finish(&c, rc, e);
 }
@@ -86,7 +99,8 @@ const struct pt_cmd pt_cmd_perf = {
 		"Dataloader ranges of the step on GPU data, the iteration interval on Ascend data), ips (steps/s,\n"
 		"or samples/s with --batch-size) and the reader ratio. avg = total / count; ips avg is the rate\n"
 		"over the whole interval. Text: one table per rank, times in the unit its costs pick (or\n"
-		"--time-unit); CSV/JSON: integer ns. See proftool-perf(1).",
+		"--time-unit); CSV/JSON: integer ns. A .ptm file of Ascend devices is streamed (one read, no event\n"
+		"held); other input is loaded whole. See proftool-perf(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/pass-steps.h"
 #include "table/table.h"
 
@@ -26,7 +27,25 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_sel sel = c.sel;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc;
+	if (pt_common_is_model_file(argv[first])) {
+		/* a model file: streamed, unless it holds what only the in-memory pass reads (then *m) */
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		c.path = argv[first];
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_steps_stream(PT_PTM_SOURCE(argv[first]), &sel, t, &n, &m, &c.diag, &e);
+		if (!rc && !m)
+			rc = pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		if (rc || !m)
+			return pt_common_finish(&c, rc, e);
+		c.sel_checked = false;
+		pt_common_check_sel(&c, m);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	}
 	if (!rc) {
 		struct pt_index *x = pt_index_new(m);
 		struct pt_table *t[2] = { NULL, NULL };
@@ -51,7 +70,8 @@ const struct pt_cmd pt_cmd_steps = {
 		"(what lies in no step; only without --steps and --time-window). Ascend: the step-trace stages,\n"
 		"one column group per communication pair, the computation/communication breakdown and the\n"
 		"execution counts (a leading device_id column when the model holds several devices). GPU: wall,\n"
-		"busy, kernel, copy and fill time, the breakdown and activity counts. See proftool-steps(1).",
+		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
+		"is streamed (two reads, per-step state only); other input is loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

@@ -323,11 +323,16 @@ static bool comm_re_match(const struct pt_index *x, const char *s)
 	return r;
 }
 
+bool pt_index_comm_kernel_name(const char *s)
+{
+	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
+	return name_has(s, pats);
+}
+
 /* A communication kernel by its name (summary.md §2.5). */
 static bool comm_kernel_name(const struct pt_index *x, const char *s)
 {
-	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
-	return x->comm_re ? comm_re_match(x, s) : name_has(s, pats);
+	return x->comm_re ? comm_re_match(x, s) : pt_index_comm_kernel_name(s);
 }
 
 /* An Operator range with a communication name (summary.md §2.5). */

@@ -69,6 +69,8 @@ const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t
  */
 typedef void (*pt_index_visit)(void *arg, size_t ev);
 void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_index_visit fn, void *arg);
+/* Is a kernel of this name communication by the built-in name list (no --comm-pattern)? */
+bool pt_index_comm_kernel_name(const char *name);
 /* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
 bool pt_index_is_comm(struct pt_index *x, size_t ev);
 /* Per op of m: is it a communication op (ascend.md §3.8: a communication type, or a

@@ -81,16 +81,11 @@ static void row_stat(struct pt_table *t, uint32_t rank, const char *metric, cons
 	}
 }
 
-int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struct pt_perf_opts *o,
-		 struct pt_table **out, struct pt_diag *d, struct pt_err **e)
+/* The perf table of si's ranks (GPU ranks read m's events: their Dataloader ranges). */
+static struct pt_table *perf_table(const struct pt_model *m, const struct pt_steps_info *si_,
+				   const struct pt_perf_opts *o)
 {
-	struct pt_steps_info si;
-	if (pt_steps_collect(m, sel, &si, d, e))
-		return -1;
-	if (!si.n) {
-		pt_steps_info_free(&si);
-		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
-	}
+	const struct pt_steps_info si = *si_;
 	struct pt_table *t = pt_table_new("perf", "Perf Summary");
 	pt_table_add_col(t, "rank", PT_COL_INT, PT_ROLE_KEY, 0);
 	pt_table_add_col(t, "metric", PT_COL_STR, PT_ROLE_KEY, 0);
@@ -184,7 +179,38 @@ int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struc
 		if (batch.sum > 0 && reader.n)
 			pt_table_set_double(t, row, PT_PERF_AVG, (double)reader_sum0 * 100.0 / (double)batch.sum);
 	}
+	return t;
+}
+
+int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struct pt_perf_opts *o,
+		 struct pt_table **out, struct pt_diag *d, struct pt_err **e)
+{
+	struct pt_steps_info si;
+	if (pt_steps_collect(m, sel, &si, d, e))
+		return -1;
+	if (!si.n) {
+		pt_steps_info_free(&si);
+		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
+	}
+	*out = perf_table(m, &si, o);
 	pt_steps_info_free(&si);
-	*out = t;
 	return 0;
+}
+
+int pt_pass_perf_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_perf_opts *o,
+			struct pt_table **out, struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
+{
+	*out = NULL;
+	struct pt_model *m = NULL;
+	struct pt_steps_info si;
+	int rc = pt_steps_stream_read(src, sel, &m, &si, NULL, whole, d, e);
+	if (rc || *whole)
+		return rc;
+	if (!si.n)
+		rc = pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
+	else
+		*out = perf_table(m, &si, o);
+	pt_steps_info_free(&si);
+	pt_model_free(m);
+	return rc;
 }

@@ -31,6 +31,14 @@ enum { PT_PERF_RANK, PT_PERF_METRIC, PT_PERF_UNIT, PT_PERF_COUNT, PT_PERF_AVG, P
  */
 int pt_pass_perf(const struct pt_model *m, const struct pt_sel *sel, const struct pt_perf_opts *o,
 		 struct pt_table **out, struct pt_diag *d, struct pt_err **e);
+/*
+ * The same over a .ptm file read as a stream (pt_steps_stream_read): one
+ * read, no event held. A model it cannot stream is read whole into *whole
+ * instead (0 returned, *out NULL): run pt_pass_perf() on it.
+ */
+struct pt_ptm_source;
+int pt_pass_perf_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_perf_opts *o,
+			struct pt_table **out, struct pt_model **whole, struct pt_diag *d, struct pt_err **e);
 
 /* Its text layout (Paddle's timer) is printed by pt_export_perf_text(). */
 

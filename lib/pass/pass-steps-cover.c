@@ -160,10 +160,69 @@ static void cover_links(const struct pt_model *m, struct pt_rank_steps *rs, cons
 	}
 }
 
-void pt_steps_cover(const struct pt_model *m, struct pt_rank_steps *rs, size_t n)
+void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, int64_t dur)
+{
+	int64_t end = start + dur;
+	if (!x->has_any || start < x->min_start)
+		x->min_start = start;
+	x->has_any = true;
+	if (k == PT_EV_TASK || k == PT_EV_AICPU)
+		x->has_task = true;
+	if (k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL) {
+		int64_t e = end < start ? start : end;
+		if (!x->has_span || start < x->span_s)
+			x->span_s = start;
+		if (!x->has_span || e > x->span_e)
+			x->span_e = e;
+		x->has_span = true;
+	}
+	if (is_device_data(k)) {
+		if (!x->has_dev || start < x->dev_s)
+			x->dev_s = start;
+		if (!x->has_dev || end > x->dev_e)
+			x->dev_e = end;
+		x->has_dev = true;
+	}
+}
+
+/* Which kept steps the device data covers. */
+static void count_covered(struct pt_rank_steps *rs, size_t n)
+{
+	for (size_t r = 0; r < n; r++) {
+		struct pt_rank_steps *x = &rs[r];
+		for (size_t i = 0; i < x->n; i++) {
+			struct pt_stepwin *w = &x->v[i];
+			/* a window meets the span, [dev_s, dev_e) on Ascend ranks and [dev_s, dev_e] on GPU ones
+			 * (a launch is an instant); an instant window counts when inside it */
+			w->covered = x->has_dev && w->has_win &&
+				     (w->e > w->s ? (x->ascend ? w->s < x->dev_e : w->s <= x->dev_e) && w->e > x->dev_s
+						  : w->s >= x->dev_s && w->s <= x->dev_e);
+			x->nkept += w->kept;
+			x->ncovered += w->kept && w->covered;
+		}
+	}
+}
+
+/* The coverage spans of Ascend ranks from a streamed read's scan. */
+static void cover_scan(const struct pt_steps_devscan *scan, struct pt_rank_steps *rs, size_t n)
+{
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < rs[r].ndevs; k++) {
+			const struct pt_steps_devscan *x = &scan[rs[r].devs[k]];
+			if (x->has_dev)
+				widen(&rs[r], x->dev_s, x->dev_e);
+		}
+}
+
+void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *scan, struct pt_rank_steps *rs, size_t n)
 {
 	if (!n)
 		return;
+	if (scan) {
+		cover_scan(scan, rs, n);
+		count_covered(rs, n);
+		return;
+	}
 	size_t nd = m->devices.n ? m->devices.n : 1;
 	uint32_t *rank_of = pt_xmalloc(nd * sizeof(*rank_of));
 	for (size_t i = 0; i < nd; i++)
@@ -229,19 +288,7 @@ void pt_steps_cover(const struct pt_model *m, struct pt_rank_steps *rs, size_t n
 	free(linked);
 	free(gather);
 	free(rank_of);
-	for (size_t r = 0; r < n; r++) {
-		struct pt_rank_steps *x = &rs[r];
-		for (size_t i = 0; i < x->n; i++) {
-			struct pt_stepwin *w = &x->v[i];
-			/* a window meets the span, [dev_s, dev_e) on Ascend ranks and [dev_s, dev_e] on GPU ones
-			 * (a launch is an instant); an instant window counts when inside it */
-			w->covered = x->has_dev && w->has_win &&
-				     (w->e > w->s ? (x->ascend ? w->s < x->dev_e : w->s <= x->dev_e) && w->e > x->dev_s
-						  : w->s >= x->dev_s && w->s <= x->dev_e);
-			x->nkept += w->kept;
-			x->ncovered += w->kept && w->covered;
-		}
-	}
+	count_covered(rs, n);
 }
 
 bool pt_steps_partly_covered(const struct pt_rank_steps *r)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/index.h"
 #include "model/model.h"
 #include "pass/pass-steps.h"
 
@@ -24,8 +25,56 @@ static inline bool pt_steps_is_activity(uint8_t k)
 void pt_steps_vote_hosts(const struct pt_model *m, const uint32_t *hosts, size_t nh, const bool *by_pid,
 			 uint32_t *owner);
 
+/*
+ * What the events of one device show, for a model whose events are not held
+ * (the streamed steps and perf, pass-steps-stream.c): min and max, so that
+ * the order of the events does not matter. Only for models without CPU or
+ * GPU devices (Ascend ranks only).
+ */
+struct pt_steps_devscan {
+	bool has_any;            /* some event: min_start (the model's origin) */
+	int64_t min_start;
+	bool has_task;           /* a task or an AI CPU op: the device is an Ascend rank */
+	bool has_span;           /* tasks, AI CPU ops, kernels: [span_s, span_e) (an end before its start: the start) */
+	int64_t span_s, span_e;
+	bool has_dev;            /* device data (pass-steps-cover.c): [dev_s, dev_e) */
+	int64_t dev_s, dev_e;
+};
+/* Add event (kind k, start, dur) of a device to its scan record. */
+void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, int64_t dur);
+
+/* pt_steps_collect() with the events' figures of scan (per device of m) instead of m's events, or
+ * NULL: m's events. */
+int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
+			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+
 /* The span of each rank's device data, and the kept steps it meets
- * (after the steps are selected): has_dev, dev_s, dev_e, covered, nkept, ncovered. */
-void pt_steps_cover(const struct pt_model *m, struct pt_rank_steps *rs, size_t n);
+ * (after the steps are selected): has_dev, dev_s, dev_e, covered, nkept, ncovered.
+ * With scan (Ascend ranks only), the span comes from it, not from m's events. */
+void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *scan, struct pt_rank_steps *rs,
+		    size_t n);
+
+/* Does step w of r get device figures (a step the device data does not reach has none, not zero ones)? */
+static inline bool pt_steps_dev_figs(const struct pt_rank_steps *r, const struct pt_stepwin *w)
+{
+	return w->has_win && (w->covered || !pt_steps_partly_covered(r));
+}
+
+/* The outside set O = span − ∪(windows) of a rank (to free). */
+struct pt_ivset;
+void pt_steps_outside_set(const struct pt_rank_steps *r, struct pt_ivset *o);
+
+/* The device figures of an Ascend rank's steps table, from its events (in memory or streamed). */
+struct pt_steps_figs {
+	size_t *ce, *ca;        /* per step: executions (tasks, kernels) and AI CPU ops started in its window */
+	struct pt_breakdown *b; /* per kept step with device figures (pt_steps_dev_figs) */
+	size_t nex, nai;        /* all of them on the device */
+	struct pt_breakdown out; /* over the outside set (unfiltered only) */
+	int64_t out_total;      /* its measure */
+};
+void pt_steps_figs_free(struct pt_steps_figs *f);
+/* The Ascend steps table; figs: per rank of si (those of Ascend ranks filled). */
+struct pt_table *pt_steps_ascend_table(const struct pt_model *m, const struct pt_steps_info *si,
+				       const struct pt_steps_figs *figs);
 
 #endif

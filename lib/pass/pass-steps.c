@@ -167,7 +167,8 @@ static void make_disjoint(struct pt_rank_steps *r, struct pt_diag *d)
 			     r->rank, r->overlapping);
 }
 
-static void ascend_rank(const struct pt_model *m, uint32_t dev, struct pt_rank_steps *r, struct pt_diag *d)
+static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_steps_devscan *scan,
+			struct pt_rank_steps *r, struct pt_diag *d)
 {
 	r->ascend = true;
 	r->rank = m->devices.v[dev].id;
@@ -213,6 +214,11 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, struct pt_rank_s
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].has_win)
 			span_add(r, r->v[i].s, r->v[i].e);
+	if (scan) { /* the events' span from a streamed read: a min and a max, as below */
+		if (scan[dev].has_span)
+			span_add(r, scan[dev].span_s, scan[dev].span_e);
+		return;
+	}
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("finding the steps", i, ev->n);
@@ -422,13 +428,23 @@ static void select_steps(struct pt_rank_steps *r, const struct pt_sel_res *sr)
 int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct pt_steps_info *out,
 		     struct pt_diag *d, struct pt_err **e)
 {
+	return pt_steps_collect_scan(m, sel, NULL, out, d, e);
+}
+
+int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
+			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
+{
 	memset(out, 0, sizeof(*out));
 	regex_t re;
 	char msg[128];
 	if (pt_sel_step_re(sel, &re, msg, sizeof(msg)))
 		return pt_err(e, "invalid step pattern '%s': %s",
 			      sel->step_pattern ? sel->step_pattern : PT_STEP_PATTERN_DEFAULT, msg);
-	out->origin = pt_model_origin(m, NULL);
+	int64_t emin = INT64_MAX;
+	for (size_t i = 0; scan && i < m->devices.n; i++)
+		if (scan[i].has_any && scan[i].min_start < emin)
+			emin = scan[i].min_start;
+	out->origin = pt_model_origin(m, scan ? &emin : NULL);
 	struct pt_sel_res sr;
 	pt_sel_resolve(sel, out->origin, &sr);
 	out->filtered = sel->steps_given || sel->window_given;
@@ -439,7 +455,9 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	uint8_t *has_data = pt_xcalloc(nd ? nd : 1, 1);
 	for (size_t i = 0; i < m->steps.n; i++)
 		has_data[m->steps.v[i].device] = 1;
-	for (size_t i = 0; i < m->events.n; i++) {
+	for (size_t i = 0; scan && i < nd; i++)
+		has_data[i] |= scan[i].has_task;
+	for (size_t i = 0; !scan && i < m->events.n; i++) {
 		pt_progress_tick("finding the steps", i, m->events.n);
 		if (m->events.kind[i] == PT_EV_TASK || m->events.kind[i] == PT_EV_AICPU)
 			has_data[m->tracks.v[m->events.track[i]].device] = 1;
@@ -460,7 +478,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	for (size_t i = 0; i < no; i++) {
 		struct pt_rank_steps r;
 		memset(&r, 0, sizeof(r));
-		ascend_rank(m, order[i], &r, d);
+		ascend_rank(m, order[i], scan, &r, d);
 		pt_vec_push(&rs, r);
 	}
 	free(has_data);
@@ -548,7 +566,7 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 		select_steps(&rs.v[i], &sr);
 		rs.v[i].first = 0;
 	}
-	pt_steps_cover(m, rs.v, rs.n);
+	pt_steps_cover(m, scan, rs.v, rs.n);
 	out->r = rs.v;
 	out->n = rs.n;
 	return 0;
@@ -566,7 +584,7 @@ void pt_steps_info_free(struct pt_steps_info *s)
 }
 
 /* The outside set O = span − ∪(windows) of a rank. */
-static void outside_set(const struct pt_rank_steps *r, struct pt_ivset *o)
+void pt_steps_outside_set(const struct pt_rank_steps *r, struct pt_ivset *o)
 {
 	memset(o, 0, sizeof(*o));
 	if (!r->has_span)
@@ -650,7 +668,59 @@ static int cmp_group(const void *a, const void *b)
 	return x->tag < y->tag ? -1 : x->tag > y->tag;
 }
 
-static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
+/* The device figures of an Ascend rank from the model's events and the index. */
+static void ascend_figs_mem(const struct pt_model *m, struct pt_index *x, const struct pt_rank_steps *r,
+			    bool filtered, struct pt_steps_figs *f)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t dev = r->devs[0];
+	/* starts of executions and AI CPU ops, sorted */
+	struct i64v ex = { 0 }, ai = { 0 };
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("computing the steps", i, ev->n);
+		if (m->tracks.v[ev->track[i]].device != dev)
+			continue;
+		if (ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_KERNEL)
+			i64_push(&ex, ev->start[i]);
+		else if (ev->kind[i] == PT_EV_AICPU)
+			i64_push(&ai, ev->start[i]);
+	}
+	i64_sort(&ex);
+	i64_sort(&ai);
+	size_t n1 = r->n ? r->n : 1;
+	f->ce = pt_xcalloc(n1, sizeof(*f->ce));
+	f->ca = pt_xcalloc(n1, sizeof(*f->ca));
+	f->b = pt_xcalloc(n1, sizeof(*f->b));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pt_stepwin *w = &r->v[i];
+		f->ce[i] = w->has_win ? count_in(ex.v, ex.n, w->s, w->e) : 0;
+		f->ca[i] = w->has_win ? count_in(ai.v, ai.n, w->s, w->e) : 0;
+		if (w->kept && pt_steps_dev_figs(r, w))
+			pt_index_breakdown(x, dev, w->s, w->e, &f->b[i]);
+	}
+	f->nex = ex.n;
+	f->nai = ai.n;
+	if (!filtered) {
+		struct pt_ivset o;
+		pt_steps_outside_set(r, &o);
+		pt_index_breakdown_set(x, dev, &o, &f->out);
+		f->out_total = pt_ivset_measure(&o);
+		pt_ivset_free(&o);
+	}
+	free(ex.v);
+	free(ai.v);
+}
+
+void pt_steps_figs_free(struct pt_steps_figs *f)
+{
+	free(f->ce);
+	free(f->ca);
+	free(f->b);
+	memset(f, 0, sizeof(*f));
+}
+
+struct pt_table *pt_steps_ascend_table(const struct pt_model *m, const struct pt_steps_info *si,
+				       const struct pt_steps_figs *figs)
 {
 	/* communication groups: union over every step of the kept devices */
 	struct pt_hashmap gmap;
@@ -724,25 +794,11 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 	for (size_t c = cb0; c < t->ncols; c++)
 		avgcol[c] = true;
 
-	const struct pt_events *ev = &m->events;
 	for (size_t ri = 0; ri < si->n; ri++) {
 		const struct pt_rank_steps *r = &si->r[ri];
 		if (!r->ascend)
 			continue;
-		uint32_t dev = r->devs[0];
-		/* starts of executions and AI CPU ops, sorted */
-		struct i64v ex = { 0 }, ai = { 0 };
-		for (size_t i = 0; i < ev->n; i++) {
-			pt_progress_tick("computing the steps", i, ev->n);
-			if (m->tracks.v[ev->track[i]].device != dev)
-				continue;
-			if (ev->kind[i] == PT_EV_TASK || ev->kind[i] == PT_EV_KERNEL)
-				i64_push(&ex, ev->start[i]);
-			else if (ev->kind[i] == PT_EV_AICPU)
-				i64_push(&ai, ev->start[i]);
-		}
-		i64_sort(&ex);
-		i64_sort(&ai);
+		const struct pt_steps_figs *f = &figs[ri];
 		size_t in_ex = 0, in_ai = 0;
 		size_t r0 = t->nrows;
 		size_t *rowstep = pt_xmalloc((r->n ? r->n : 1) * sizeof(*rowstep));
@@ -750,8 +806,7 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 		size_t nrows = 0;
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pt_stepwin *w = &r->v[i];
-			size_t ce = w->has_win ? count_in(ex.v, ex.n, w->s, w->e) : 0;
-			size_t ca = w->has_win ? count_in(ai.v, ai.n, w->s, w->e) : 0;
+			size_t ce = f->ce[i], ca = f->ca[i];
 			in_ex += ce;
 			in_ai += ca;
 			if (!w->kept)
@@ -795,9 +850,8 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 				pt_table_set_int(t, row, col + 2, c->end - c->start);
 			}
 			/* a step the device data does not reach has no device figures (not zero ones) */
-			if (w->has_win && (w->covered || !pt_steps_partly_covered(r))) {
-				struct pt_breakdown b;
-				pt_index_breakdown(x, dev, w->s, w->e, &b);
+			if (pt_steps_dev_figs(r, w)) {
+				const struct pt_breakdown b = f->b[i];
 				pt_table_set_int(t, row, cb0, b.computation);
 				pt_table_set_int(t, row, cb0 + 1, b.overlapped);
 				pt_table_set_int(t, row, cb0 + 2, b.comm_not_overlapped);
@@ -819,27 +873,21 @@ static struct pt_table *ascend_table(const struct pt_model *m, struct pt_index *
 			free(use);
 		}
 		if (!si->filtered) {
-			struct pt_ivset o;
-			outside_set(r, &o);
-			struct pt_breakdown b;
-			pt_index_breakdown_set(x, dev, &o, &b);
+			const struct pt_breakdown b = f->out;
 			size_t orow = pt_table_add_row(t);
 			if (devcol)
 				pt_table_set_int(t, orow, 0, r->rank);
 			pt_table_set_str(t, orow, c0, "outside", 7);
-			pt_table_set_int(t, orow, c0 + 3, pt_ivset_measure(&o));
+			pt_table_set_int(t, orow, c0 + 3, f->out_total);
 			pt_table_set_int(t, orow, cb0, b.computation);
 			pt_table_set_int(t, orow, cb0 + 1, b.overlapped);
 			pt_table_set_int(t, orow, cb0 + 2, b.comm_not_overlapped);
 			pt_table_set_int(t, orow, cb0 + 3, b.free);
-			pt_table_set_int(t, orow, cb0 + 4, (int64_t)(ex.n - in_ex));
-			pt_table_set_int(t, orow, cb0 + 5, (int64_t)(ai.n - in_ai));
-			pt_ivset_free(&o);
+			pt_table_set_int(t, orow, cb0 + 4, (int64_t)(f->nex - in_ex));
+			pt_table_set_int(t, orow, cb0 + 5, (int64_t)(f->nai - in_ai));
 		}
 		free(rowstep);
 		free(complete);
-		free(ex.v);
-		free(ai.v);
 	}
 	free(avgcol);
 	free(g);
@@ -933,7 +981,7 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		const struct pt_anchor_map *am = r->am ? r->am : own;
 		struct pt_ivset o = { 0 };
 		if (!si->filtered)
-			outside_set(r, &o);
+			pt_steps_outside_set(r, &o);
 
 		size_t ndev = r->ndevs ? r->ndevs : 1;
 		for (size_t di = 0; di < ndev; di++) {
@@ -1038,8 +1086,16 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
 		asc |= si.r[i].ascend;
 		gpu |= !si.r[i].ascend;
 	}
-	if (asc)
-		out[(*nout)++] = ascend_table(m, x, &si);
+	if (asc) {
+		struct pt_steps_figs *f = pt_xcalloc(si.n, sizeof(*f));
+		for (size_t i = 0; i < si.n; i++)
+			if (si.r[i].ascend)
+				ascend_figs_mem(m, x, &si.r[i], si.filtered, &f[i]);
+		out[(*nout)++] = pt_steps_ascend_table(m, &si, f);
+		for (size_t i = 0; i < si.n; i++)
+			pt_steps_figs_free(&f[i]);
+		free(f);
+	}
 	if (gpu)
 		out[(*nout)++] = gpu_table(m, x, &si);
 	for (size_t i = 0; i < *nout; i++)

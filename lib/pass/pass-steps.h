@@ -112,4 +112,28 @@ int64_t pt_steps_mean(__int128 sum, int64_t count);
 int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_sel *sel,
 		  struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e);
 
+/*
+ * Streaming (pass-steps-stream.c): the steps of a .ptm file (src: a file, not
+ * standard input) without holding its events, for a model whose ranks are
+ * all Ascend ones (no CPU or GPU device, no host ranges, no launch links).
+ * A first read fills *m with the model but its events and scans the events
+ * (per device: spans, which hold tasks; per track: the lag of its device
+ * tasks, whether it runs a framework-named task); the selection is checked
+ * (pt_sel_check_scanned, notes in d) and the steps derived into *si, as
+ * pt_steps_collect() would. With figs, a second read sums the device figures
+ * of every Ascend rank's steps (breakdown-stream.h): *figs, one per rank of
+ * *si. A model that cannot stream is read whole instead: *whole set, *m
+ * NULL, 0 returned; the caller runs the in-memory pass on it (after
+ * checking the selection). Errors (bad or truncated input, a file that
+ * changed between the reads): -1, message in *e naming the file.
+ */
+struct pt_ptm_source;
+struct pt_steps_figs;
+int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_model **whole,
+			 struct pt_diag *d, struct pt_err **e);
+/* The `steps` view of such a file: pt_pass_steps() over pt_steps_stream_read(), or *whole. */
+int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_table **out,
+			 size_t *nout, struct pt_model **whole, struct pt_diag *d, struct pt_err **e);
+
 #endif

@@ -224,36 +224,58 @@ static bool step_pattern_unmatched(const struct pt_model *m, const struct pt_sel
 	return range_report(&f, d);
 }
 
-void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
+/* pt_sel_check() with what the events say given: rf, the host ranges (pt_sel_found_range, NULL:
+ * the model's events); span, the events' first start and last end (NULL: the model's events, or
+ * none when rf is given); si, the steps (NULL: pt_steps_collect() on m). */
+static void check(const struct pt_model *m, const struct pt_sel *s, const struct pt_sel_found *rf,
+		  const int64_t *span, const struct pt_steps_info *given, struct pt_diag *d)
 {
 	struct pt_sel_found dev;
 	pt_sel_found_init(&dev, s);
 	pt_sel_found_devices(&dev, m);
 	if (device_report(&dev, d))
 		return;
-	if (s->step_pattern && step_pattern_unmatched(m, s, d))
+	if (s->step_pattern && (rf ? range_report(rf, d) : step_pattern_unmatched(m, s, d)))
 		return;
 	if (!s->steps_given && !s->window_given)
 		return;
-	struct pt_steps_info si;
+	struct pt_steps_info own;
+	const struct pt_steps_info *si = given;
 	struct pt_err *e = NULL;
-	if (pt_steps_collect(m, s, &si, NULL, &e)) {
-		pt_err_free(e); /* a bad --step-pattern: the command says so itself */
-		return;
+	if (!si) {
+		if (pt_steps_collect(m, s, &own, NULL, &e)) {
+			pt_err_free(e); /* a bad --step-pattern: the command says so itself */
+			return;
+		}
+		si = &own;
 	}
 	struct pt_sel_found f;
 	pt_sel_found_init(&f, s);
-	int64_t o = si.origin;
-	for (size_t r = 0; r < si.n; r++) {
-		for (size_t i = 0; i < si.r[r].n; i++) {
-			const struct pt_stepwin *w = &si.r[r].v[i];
+	int64_t o = si->origin;
+	for (size_t r = 0; r < si->n; r++) {
+		for (size_t i = 0; i < si->r[r].n; i++) {
+			const struct pt_stepwin *w = &si->r[r].v[i];
 			pt_sel_found_step(&f, w->num, w->has_win, w->s - o);
 		}
-		if (si.r[r].has_span)
-			pt_sel_found_span(&f, si.r[r].span_s - o, si.r[r].span_e - o);
+		if (si->r[r].has_span)
+			pt_sel_found_span(&f, si->r[r].span_s - o, si->r[r].span_e - o);
 	}
-	for (size_t i = 0; i < m->events.n; i++)
+	if (span)
+		pt_sel_found_span(&f, span[0] - o, span[1] - o);
+	for (size_t i = 0; !rf && i < m->events.n; i++)
 		pt_sel_found_span(&f, m->events.start[i] - o, m->events.start[i] + m->events.dur[i] - o);
-	pt_steps_info_free(&si);
+	if (!given)
+		pt_steps_info_free(&own);
 	pt_sel_report(&f, d);
+}
+
+void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d)
+{
+	check(m, s, NULL, NULL, NULL, d);
+}
+
+void pt_sel_check_scanned(const struct pt_model *m, const struct pt_sel *s, const struct pt_sel_found *ranges,
+			  const int64_t *span, const struct pt_steps_info *si, struct pt_diag *d)
+{
+	check(m, s, ranges, span, si, d);
 }

@@ -140,5 +140,14 @@ const char *pt_sel_empty_reason(const struct pt_sel *s, const char *what, char *
  *   --step-pattern 'Foo#[0-9]+' matches no range (the model has 522 host ranges, e.g. ...)
  */
 void pt_sel_check(const struct pt_model *m, const struct pt_sel *s, struct pt_diag *d);
+/*
+ * The same for a model whose events are not held (a streamed read): ranges,
+ * what pt_sel_found_range() found of its host ranges in the order of its
+ * events; span, its events' first start and last end (NULL: no event); si,
+ * the steps pt_steps_collect() would derive from the model and its events.
+ */
+struct pt_steps_info;
+void pt_sel_check_scanned(const struct pt_model *m, const struct pt_sel *s, const struct pt_sel_found *ranges,
+			  const int64_t *span, const struct pt_steps_info *si, struct pt_diag *d);
 
 #endif

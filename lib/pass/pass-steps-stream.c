@@ -1,0 +1,413 @@
+/*
+ * `steps` and `perf` over a .ptm file without holding its events
+ * (pass-steps.h, pt_steps_stream_read).
+ *
+ * First read: every chunk but the events is applied to the model; each event
+ * batch is scanned: per device its span, its device data and whether it runs
+ * tasks (struct pt_steps_devscan), per track the lag of its device tasks
+ * (support/lag.h) and whether it runs a task of a framework op (an unnamed
+ * task on such a stream computes: pt_index_task_class), the host ranges for
+ * --step-pattern's warning, the events' first start and last end. That is
+ * all the step windows, the coverage and perf need.
+ *
+ * Second read (the steps table's device figures): each device task is
+ * classed as the index classes it (ascend.md §3.8) and goes to its rank's
+ * streamed breakdown (breakdown-stream.h) with the rank's step windows and
+ * outside set; after each batch, what no later task of the device can start
+ * before (per track: its latest start less its lag, or its first start while
+ * none came) is swept. Executions and AI CPU ops are counted per window as
+ * marks. The device's communication spans (HCCL operators, reduce pairs)
+ * are side tables, added before the first event.
+ *
+ * Only Ascend ranks stream: a model with a CPU or GPU device (GPU ranks read
+ * host ranges and launch calls by correlation id), host range records or
+ * launch links is read again whole (pt_ptm_read) from the batch that shows
+ * it, normally the first: not turned whole in the streaming read, which
+ * would keep its buffers and decode slower than the plain read.
+ */
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/breakdown-stream.h"
+#include "pass/pass-steps-int.h"
+#include "pass/pass-steps.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/lag.h"
+#include "support/xalloc.h"
+#include "table/table.h"
+
+/* a later batch shows the model cannot stream: read it again whole */
+#define AGAIN 3
+
+static bool is_dev_task(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL;
+}
+
+struct trk {
+	struct pt_lag lag; /* its device tasks, first read */
+	bool named;        /* runs a task of a framework op */
+	uint64_t left;     /* second read: device tasks still to come */
+	bool seen;
+	int64_t top;       /* the latest start among them so far */
+};
+
+struct sst {
+	const struct pt_sel *sel;
+	bool once;
+	size_t nbatch;
+	/* first read */
+	struct pt_steps_devscan *dev;
+	size_t ndev;
+	struct trk *t;
+	size_t ntrk;
+	bool has_re;
+	regex_t re;
+	struct pt_sel_found rf;
+	bool has_ev;
+	int64_t ev_s, ev_e;
+	/* second read */
+	uint8_t *op_comm;
+	uint8_t *kname;        /* per string: 0 not seen, 1 computation, 2 communication */
+	size_t nstr;
+	uint32_t *rank_of;     /* per device: rank index + 1, 0 none */
+	struct pt_bdstream **bd; /* per rank */
+	uint32_t **dtrk;       /* per device: its tracks with device tasks */
+	size_t *ndtrk;
+};
+
+/* Can the steps of m stream (Ascend ranks only)? */
+static bool streamable(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
+			return false;
+	return !m->ranges.n && !m->links.n;
+}
+
+static void fit(struct sst *s, const struct pt_model *m)
+{
+	if (m->devices.n > s->ndev) {
+		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
+		s->ndev = m->devices.n;
+	}
+	if (m->tracks.n > s->ntrk) {
+		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
+		memset(s->t + s->ntrk, 0, (m->tracks.n - s->ntrk) * sizeof(*s->t));
+		s->ntrk = m->tracks.n;
+	}
+}
+
+static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct sst *s = arg;
+	if (!streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
+		return AGAIN;
+	s->nbatch++;
+	fit(s, m);
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i];
+		uint8_t k = ev->kind[i];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		pt_steps_devscan_add(&s->dev[m->tracks.v[tr].device], k, st, ev->dur[i]);
+		if (!s->has_ev || st < s->ev_s)
+			s->ev_s = st;
+		if (!s->has_ev || en > s->ev_e)
+			s->ev_e = en;
+		s->has_ev = true;
+		if (is_dev_task(k))
+			pt_lag_add(&s->t[tr].lag, st);
+		if (k == PT_EV_TASK && ev->op[i])
+			s->t[tr].named = true;
+		if (k == PT_EV_RANGE && s->has_re)
+			pt_sel_found_range(&s->rf, &s->re, pt_model_strget(m, ev->name[i]));
+	}
+	return 0;
+}
+
+/* The earliest start a task of device dev still to come can have (INT64_MAX: none comes). */
+static int64_t watermark(const struct sst *s, uint32_t dev)
+{
+	int64_t w = INT64_MAX;
+	for (size_t j = 0; j < s->ndtrk[dev]; j++) {
+		const struct trk *t = &s->t[s->dtrk[dev][j]];
+		if (!t->left)
+			continue;
+		int64_t v = t->lag.min;
+		if (t->seen) {
+			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
+			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
+		}
+		if (v < w)
+			w = v;
+	}
+	return w;
+}
+
+static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	struct sst *s = arg;
+	(void)e;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!is_dev_task(k))
+			continue;
+		uint32_t tr = ev->track[i];
+		struct trk *t = &s->t[tr];
+		int64_t st = ev->start[i];
+		if (t->left)
+			t->left--;
+		if (!t->seen || st > t->top)
+			t->top = st;
+		t->seen = true;
+		uint32_t r = s->rank_of[m->tracks.v[tr].device];
+		if (!r)
+			continue;
+		struct pt_bdstream *b = s->bd[r - 1];
+		pt_bdstream_mark(b, k == PT_EV_AICPU, st);
+		int cls = 1;
+		if (k == PT_EV_TASK) {
+			cls = pt_index_task_class(s->op_comm, ev->op[i], t->named);
+		} else if (k == PT_EV_KERNEL) {
+			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
+			if (!*kn)
+				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
+			cls = *kn;
+		}
+		pt_bdstream_add(b, cls, st, st + ev->dur[i]);
+	}
+	for (uint32_t d = 0; d < s->ndev; d++)
+		if (s->rank_of[d])
+			pt_bdstream_release(s->bd[s->rank_of[d] - 1], watermark(s, d));
+	return 0;
+}
+
+static void sst_free(struct sst *s, size_t nranks)
+{
+	free(s->dev);
+	free(s->t);
+	if (s->has_re)
+		regfree(&s->re);
+	free(s->op_comm);
+	free(s->kname);
+	free(s->rank_of);
+	for (size_t r = 0; s->bd && r < nranks; r++)
+		pt_bdstream_free(s->bd[r]);
+	free(s->bd);
+	for (size_t d = 0; s->dtrk && d < s->ndev; d++)
+		free(s->dtrk[d]);
+	free(s->dtrk);
+	free(s->ndtrk);
+}
+
+/* The second read: the device figures of si's Ascend ranks. */
+static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct sst *s, const struct pt_steps_info *si,
+		    struct pt_steps_figs *f, struct pt_err **e)
+{
+	size_t nd = m->devices.n;
+	s->op_comm = pt_index_op_comm(m);
+	s->nstr = m->strings.n;
+	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
+	s->rank_of = pt_xcalloc(nd ? nd : 1, sizeof(*s->rank_of));
+	s->bd = pt_xcalloc(si->n ? si->n : 1, sizeof(*s->bd));
+	s->dtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->dtrk));
+	s->ndtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->ndtrk));
+	for (size_t t = 0; t < s->ntrk; t++) {
+		struct trk *x = &s->t[t];
+		x->left = x->lag.count;
+		x->seen = false;
+		if (!x->left)
+			continue;
+		uint32_t d = m->tracks.v[t].device;
+		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
+		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	}
+	struct pt_ivset *outs = pt_xcalloc(si->n ? si->n : 1, sizeof(*outs));
+	for (size_t ri = 0; ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (!r->ascend)
+			continue;
+		/* the step windows, then the intervals of the outside set */
+		if (!si->filtered)
+			pt_steps_outside_set(r, &outs[ri]);
+		size_t nw = r->n + outs[ri].n;
+		struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
+		for (size_t i = 0; i < r->n; i++)
+			if (r->v[i].has_win)
+				w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
+		if (outs[ri].n)
+			memcpy(w + r->n, outs[ri].v, outs[ri].n * sizeof(*w));
+		s->bd[ri] = pt_bdstream_new(w, nw, 2);
+		free(w);
+		uint32_t dev = r->devs[0];
+		s->rank_of[dev] = (uint32_t)ri + 1;
+		struct pt_ival *k = NULL;
+		size_t nk = pt_index_comm_spans(m, dev, &k);
+		for (size_t i = 0; i < nk; i++)
+			pt_bdstream_add(s->bd[ri], 2, k[i].s, k[i].e);
+		free(k);
+	}
+	struct pt_ptm_sink again = { sum_batch, s, true, true };
+	int rc = pt_ptm_source_read(src, m, &again, e);
+	if (rc > 0) /* the first read would have stopped there */
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	for (size_t ri = 0; !rc && ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (!r->ascend)
+			continue;
+		struct pt_bdstream *b = s->bd[ri];
+		struct pt_steps_figs *x = &f[ri];
+		pt_bdstream_finish(b);
+		size_t n1 = r->n ? r->n : 1;
+		x->ce = pt_xcalloc(n1, sizeof(*x->ce));
+		x->ca = pt_xcalloc(n1, sizeof(*x->ca));
+		x->b = pt_xcalloc(n1, sizeof(*x->b));
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *w = &r->v[i];
+			x->ce[i] = (size_t)pt_bdstream_count(b, i, 0);
+			x->ca[i] = (size_t)pt_bdstream_count(b, i, 1);
+			if (w->kept && pt_steps_dev_figs(r, w)) {
+				struct pt_bdsums m4;
+				pt_bdstream_window(b, i, &m4);
+				pt_bdsums_breakdown(&m4, &x->b[i]);
+			}
+		}
+		x->nex = (size_t)pt_bdstream_marks(b, 0);
+		x->nai = (size_t)pt_bdstream_marks(b, 1);
+		if (!si->filtered) {
+			struct pt_bdsums sum = { 0, 0, 0, 0 };
+			for (size_t j = 0; j < outs[ri].n; j++) {
+				struct pt_bdsums one;
+				pt_bdstream_window(b, r->n + j, &one);
+				sum.comp += one.comp;
+				sum.comm += one.comm;
+				sum.either += one.either;
+				sum.total += one.total;
+			}
+			pt_bdsums_breakdown(&sum, &x->out);
+			x->out_total = sum.total;
+		}
+	}
+	for (size_t ri = 0; ri < si->n; ri++)
+		pt_ivset_free(&outs[ri]);
+	free(outs);
+	return rc;
+}
+
+int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
+			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_model **whole,
+			 struct pt_diag *d, struct pt_err **e)
+{
+	*mout = NULL;
+	*whole = NULL;
+	if (figs)
+		*figs = NULL;
+	memset(si, 0, sizeof(*si));
+	struct sst s;
+	memset(&s, 0, sizeof(s));
+	s.sel = sel;
+	pt_sel_found_init(&s.rf, sel);
+	char msg[128];
+	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink first = { scan_batch, &s, false, true };
+	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (!rc && !streamable(m)) /* known only after the events (or no event batch at all) */
+		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
+		*whole = m;
+		sst_free(&s, 0);
+		return 0;
+	}
+	if (rc == AGAIN) {
+		pt_model_free(m);
+		sst_free(&s, 0);
+		return pt_ptm_read(src->path, whole, e);
+	}
+	if (rc) {
+		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
+			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+		goto fail;
+	}
+	fit(&s, m);
+	s.rf.step_records = m->steps.n > 0;
+	int64_t span[2] = { s.ev_s, s.ev_e };
+	/* the selection's notes come before the pass's, as after a load */
+	struct pt_steps_info chk;
+	struct pt_err *ce = NULL;
+	if (!pt_steps_collect_scan(m, sel, s.dev, &chk, NULL, &ce)) {
+		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, &chk, d);
+		pt_steps_info_free(&chk);
+	} else {
+		pt_err_free(ce);
+		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
+	}
+	if (pt_steps_collect_scan(m, sel, s.dev, si, d, e)) {
+		rc = -1;
+		goto fail;
+	}
+	if (figs) {
+		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
+		rc = sum_figs(src, m, &s, si, *figs, e);
+		if (rc) {
+			for (size_t i = 0; i < si->n; i++)
+				pt_steps_figs_free(&(*figs)[i]);
+			free(*figs);
+			*figs = NULL;
+			sst_free(&s, si->n);
+			pt_steps_info_free(si);
+			pt_model_free(m);
+			return -1;
+		}
+	}
+	sst_free(&s, si->n);
+	*mout = m;
+	return 0;
+fail:
+	sst_free(&s, si->n);
+	pt_model_free(m);
+	return -1;
+}
+
+int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_table **out,
+			 size_t *nout, struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
+{
+	*nout = 0;
+	struct pt_model *m = NULL;
+	struct pt_steps_info si;
+	struct pt_steps_figs *f = NULL;
+	if (pt_steps_stream_read(src, sel, &m, &si, &f, whole, d, e))
+		return -1;
+	if (*whole)
+		return 0;
+	pt_steps_coverage_note(&si, "the avg row's device figures are over those", d);
+	bool asc = false;
+	for (size_t i = 0; i < si.n; i++)
+		asc |= si.r[i].ascend;
+	if (asc)
+		out[(*nout)++] = pt_steps_ascend_table(m, &si, f);
+	for (size_t i = 0; i < *nout; i++)
+		if (!out[i]->nrows) {
+			char why[160];
+			pt_table_set_empty(out[i], pt_sel_empty_reason(sel, "steps", why, sizeof(why)));
+		}
+	for (size_t i = 0; i < si.n; i++)
+		pt_steps_figs_free(&f[i]);
+	free(f);
+	pt_steps_info_free(&si);
+	pt_model_free(m);
+	if (!*nout)
+		return pt_err_nodata(e, "step", sel->device, "a step trace or device activity (kernels, tasks)");
+	return 0;
+}
