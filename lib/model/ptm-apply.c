@@ -566,15 +566,16 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		const uint32_t *event;
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_key == n && b->n_value == n,
 		      "event argument batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_args;
+		if (!drop)
 			pt_vec_reserve(&m->event_args, m->event_args.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nargs = ids->skip ? ids->nargs : m->event_args.n;
-			uint64_t last = ids->skip ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
+			uint64_t nargs = drop ? ids->nargs : m->event_args.n;
+			uint64_t last = drop ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
 			CHECK(ev_ref(m, ids, event[i], -1) && (!nargs || event[i] >= last) && b->key[i] < ids->nstrings &&
 				      b->value[i] < ids->nstrings,
 			      "event argument");
-			if (ids->skip) {
+			if (drop) {
 				ids->nargs++;
 				ids->last_arg = event[i];
 				continue;
@@ -703,7 +704,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						b->address[i], b->bytes[i], b->pc[i], b->pool_address[i],
 						b->pool_threshold[i], b->pool_size[i], b->pool_utilized[i], b->name[i],
 						b->source[i] };
-			if (!ids->skip)
+			if (!ids->skip || ids->keep_gpu_mem)
 				pt_vec_push(&m->gpu_mem, r);
 		}
 		break;
@@ -720,7 +721,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			struct pt_gpu_pool p = { b->device[i], (uint8_t)b->op[i], (uint8_t)b->pool_type[i],
 						 b->managed[i] != 0, b->corr[i], b->pid[i], b->time[i], b->address[i],
 						 b->size[i], b->utilized[i], b->min_keep[i], b->threshold[i] };
-			if (!ids->skip)
+			if (!ids->skip || ids->keep_gpu_mem)
 				pt_vec_push(&m->gpu_pools, p);
 		}
 		break;

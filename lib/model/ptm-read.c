@@ -330,7 +330,9 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.batchwise = sink != NULL;
 	ids.skip = sink && sink->skip_tables;
 	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
-	ids.keep_kernels = ids.kinds && sink->skip_tables == PT_PTM_SKIP_BUT_KERNELS;
+	ids.keep_kernels = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_KERNELS);
+	ids.keep_args = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_ARGS);
+	ids.keep_gpu_mem = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_GPU_MEM);
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -462,7 +464,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = ids.kinds = ids.keep_kernels = ids.batchwise = false;
+				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.batchwise = false;
 				rc = 0;
 			}
 		}
