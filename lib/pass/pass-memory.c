@@ -18,6 +18,8 @@
 #include "model/gpu-memory.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-picked.h"
+#include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -70,6 +72,29 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 		*ntables = 0;
 	}
 	return rc;
+}
+
+int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e)
+{
+	(void)e;
+	struct pt_mem_pick *p = arg;
+	if (!first)
+		for (size_t d = 0; d < m->devices.n; d++)
+			if (m->devices.v[d].kind == PT_DEV_GPU)
+				return PT_PTM_WHOLE;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if ((ev->kind[i] != PT_EV_TASK && ev->kind[i] != PT_EV_AICPU) || !ev->name[i])
+			continue;
+		uint64_t key = (uint64_t)m->tracks.v[ev->track[i]].device << 32 | ev->name[i];
+		bool added;
+		uint64_t *k = pt_hashmap_put(p->at, key, kept->n, &added);
+		if (added)
+			pt_ptm_pick_add(kept, ev, i);
+		else if (ev->start[i] < kept->start[*k])
+			pt_ptm_pick_set(kept, (size_t)*k, ev, i);
+	}
+	return 0;
 }
 
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,

@@ -66,6 +66,21 @@ int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, 
 		   size_t *ntables, struct pt_err **e);
 
 /*
+ * The events the views read (model/ptm-picked.h), for a read that keeps no
+ * other: on Ascend data, of each task name of each device (PT_EV_TASK and
+ * PT_EV_AICPU events with a name) the execution that starts first, which
+ * is all the memory views and pt_amem_node_start() read of the events. The
+ * GPU views read the host calls and ranges by index: a model with a GPU
+ * device is read whole (PT_PTM_WHOLE). arg: a struct pt_mem_pick.
+ */
+struct pt_events;
+struct pt_hashmap;
+struct pt_mem_pick {
+	struct pt_hashmap *at; /* (device << 32 | name) -> index in the kept events */
+};
+int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e);
+
+/*
  * `proftool export --table tensors` (ascend.md §3.13): every tensor of every
  * Ascend memory graph (device id to keep, -1 = all) with its source node and
  * the node index range it occupies after the lifetime rules (first_index,
