@@ -618,7 +618,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      (!p->parent || (ev_ref(m, ids, p->parent - 1, PT_EV_RANGE) && p->parent - 1 != p->event &&
 					      same_track(m, ids, p->event, p->parent - 1))),
 		      "range info");
-		if (ids->skip)
+		if (ids->skip && !ids->keep_ranges)
 			break;
 		struct pt_range_info r = { p->event, p->type, p->label, p->domain, p->parent, p->id, p->flags };
 		pt_vec_push(&m->ranges, r);

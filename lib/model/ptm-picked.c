@@ -13,6 +13,7 @@ struct picking {
 	struct pt_events kept;
 	uint64_t seen; /* events of the batches before this one */
 	bool whole;
+	bool again; /* pt_ptm_repick */
 };
 
 static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -22,7 +23,7 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	s->seen += m->events.n;
 	int rc = s->p->batch(s->p->arg, m, first, &s->kept, e);
 	if (rc == PT_PTM_WHOLE) {
-		if (first)
+		if (first || s->again)
 			return pt_err(e, "a picking read asked for the whole model after its first event batch");
 		s->whole = true;
 	}
@@ -82,4 +83,27 @@ int pt_ptm_read_picked(const struct pt_ptm_source *src, const struct pt_ptm_pick
 	}
 	*mp = m;
 	return rc;
+}
+
+int pt_ptm_repick(const struct pt_ptm_source *src, const struct pt_ptm_pick *p, struct pt_model *m,
+		  struct pt_err **e)
+{
+	struct picking s;
+	memset(&s, 0, sizeof(s));
+	s.p = p;
+	s.again = true;
+	pt_events_free_columns(&m->events);
+	memset(&m->events, 0, sizeof(m->events));
+	struct pt_ptm_sink sink = { on_batch, &s, true, 1 };
+	int rc = pt_ptm_source_read(src, m, &sink, e);
+	if (rc > 0) /* PT_PTM_STOP cannot come with skipped tables; a callback's value */
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	pt_events_free_columns(&m->events);
+	memset(&m->events, 0, sizeof(m->events));
+	if (!rc) {
+		m->events = s.kept;
+		memset(&s.kept, 0, sizeof(s.kept));
+	}
+	pt_events_free_columns(&s.kept);
+	return rc ? -1 : 0;
 }

@@ -39,6 +39,15 @@ struct pt_ptm_pick {
  */
 int pt_ptm_read_picked(const struct pt_ptm_source *src, const struct pt_ptm_pick *p, struct pt_model **m,
 		       bool *whole, struct pt_err **e);
+/*
+ * A second read of src's event batches alone into m, which
+ * pt_ptm_read_picked() filled from src (not whole): m's events become those
+ * p picks now (first counts from 0 again; PT_PTM_WHOLE is an error). Every
+ * check of the event batches and the footer runs again. 0, or -1 with *e
+ * set (m's events then empty).
+ */
+int pt_ptm_repick(const struct pt_ptm_source *src, const struct pt_ptm_pick *p, struct pt_model *m,
+		  struct pt_err **e);
 /* Append event i of ev to kept (every column, the sparse ones included). */
 void pt_ptm_pick_add(struct pt_events *kept, const struct pt_events *ev, size_t i);
 /* Overwrite event k of kept with event i of ev. */

@@ -150,6 +150,8 @@ struct pt_ptm_sink {
 #define PT_PTM_SKIP_BUT_ARGS 4
 /* skip_tables, but the CUPTI memory records and pools are applied (m->gpu_mem, m->gpu_pools) */
 #define PT_PTM_SKIP_BUT_GPU_MEM 8
+/* skip_tables, but the range infos are applied (m->ranges, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_RANGES 16
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,
