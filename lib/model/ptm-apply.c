@@ -504,13 +504,14 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
 			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->copies, m->copies.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK((ev_ref(m, ids, event[i], PT_EV_MEMCPY) || ev_ref(m, ids, event[i], PT_EV_MEMSET)) &&
 				      b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_copy_info ci = { event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
 						   (uint8_t)b->dst_kind[i], b->bytes[i], b->src_device[i],
@@ -529,14 +530,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
 			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
 		      "link batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(ev_ref(m, ids, event[i], -1) && ev_ref(m, ids, api[i], PT_EV_API) &&
 				      (!range[i] || ev_ref(m, ids, range[i] - 1, PT_EV_RANGE)) &&
 				      link_ok(m, ids, event[i], api[i], range[i]),
 			      "GPU link");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_gpu_link l = { event[i], api[i], range[i] };
 			pt_vec_push(&m->links, l);
@@ -548,11 +550,12 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		size_t n = b->n_device;
 		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->device[i] < ids->ndevices, "external correlation");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
 			pt_vec_push(&m->ext_corr, x);
@@ -593,14 +596,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
 			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
 		      "synchronization batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->syncs, m->syncs.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nsyncs = ids->skip ? ids->nsyncs : m->syncs.n;
-			uint64_t last = ids->skip ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
+			uint64_t nsyncs = drop ? ids->nsyncs : m->syncs.n;
+			uint64_t last = drop ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
 			CHECK(ev_ref(m, ids, event[i], PT_EV_SYNC) && (!nsyncs || event[i] > last),
 			      "synchronization info");
-			if (ids->skip) {
+			if (drop) {
 				ids->nsyncs++;
 				ids->last_sync = event[i];
 				continue;
