@@ -76,7 +76,7 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	struct pt_ptm_pick pick = { pt_pass_memory_pick, &mp, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_SKIP_BUT_RANGES };
 	bool whole;
 	int rc = pt_ptm_read_picked(src, &pick, m, &whole, e);
-	if (!rc && !whole && !mp.gpu && ((*m)->gpu_mem.n || (*m)->gpu_pools.n)) {
+	if (!rc && !whole && !mp.gpu && mp.batches && ((*m)->gpu_mem.n || (*m)->gpu_pools.n)) {
 		/* GPU memory records on no GPU device: the GPU views read every event */
 		pt_pass_memory_pick_end(&mp, *m);
 		pt_model_free(*m);

@@ -82,6 +82,7 @@ int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt
 		p->at = pt_xmalloc(sizeof(*p->at));
 		pt_hashmap_init(p->at);
 	}
+	p->batches++;
 	if (!first && !p->stage)
 		for (size_t d = 0; d < m->devices.n; d++)
 			p->gpu |= m->devices.v[d].kind == PT_DEV_GPU;
@@ -120,8 +121,8 @@ int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt
 
 bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m)
 {
-	if (!p->gpu || (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n))
-		return false; /* every event read already, or none needed: no memory data */
+	if (!p->gpu || !p->batches || (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n))
+		return false; /* every event read already, or none needed: no memory data, or no event */
 	p->corr = pt_xmalloc(sizeof(*p->corr));
 	pt_hashmap_init(p->corr);
 	bool added;

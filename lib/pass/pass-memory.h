@@ -85,6 +85,7 @@ struct pt_events;
 struct pt_mem_pick {
 	bool once;              /* the source cannot be read twice */
 	bool gpu;               /* the model has a GPU device (stage 0 found) */
+	uint64_t batches;       /* event batches seen (none: no event was dropped) */
 	int stage;
 	struct pt_hashmap *at;  /* (device << 32 | name) -> index in the kept events */
 	struct pt_hashmap *corr; /* stage 1: the correlation ids of the memory records */
