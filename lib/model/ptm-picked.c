@@ -67,6 +67,8 @@ int pt_ptm_read_picked(const struct pt_ptm_source *src, const struct pt_ptm_pick
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink sink = { on_batch, &s, false, (uint8_t)(1 | p->keep) };
 	int rc = pt_ptm_source_read(src, m, &sink, e);
+	if (rc > 0 && rc != PT_PTM_WHOLE) /* a skipping read never stops */
+		rc = pt_err(e, "'%s': cannot be read as a stream", pt_ptm_source_name(src));
 	*whole = rc == PT_PTM_WHOLE;
 	if (rc == PT_PTM_WHOLE) {
 		rc = 0;
