@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "common.h"
 #include "model/model.h"
+#include "model/ptm-picked.h"
+#include "model/ptm-source.h"
 #include "pass/pass-dataset.h"
 #include "table/table.h"
 
@@ -62,7 +64,18 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc;
+	if (!strcmp(argv[first], "-") || pt_common_is_model_file(argv[first])) {
+		/* a stream keeping only the events the views read: the get_next records */
+		c.path = argv[first];
+		struct pt_ptm_pick pick = { pt_pass_dataset_pick, NULL, 0 };
+		bool whole;
+		rc = pt_ptm_read_picked(PT_PTM_SOURCE(argv[first]), &pick, &m, &whole, &e);
+		if (!rc)
+			pt_common_check_sel(&c, m);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	}
 	if (!rc) {
 		struct pt_table **t = NULL;
 		size_t n = 0;
@@ -86,8 +99,8 @@ const struct pt_cmd pt_cmd_dataset = {
 		       "CPU samples can be placed in steps), queues (host device queue and device get_next),\n"
 		       "stages (which of data processing, host-to-device transfer and device fetch is the\n"
 		       "bottleneck), batches (per-batch get/push/total times, when recorded) and hints (the MD_*\n"
-		       "rules of proftool-hints, ungated). Every row ends with the raw evidence. See\n"
-		       "proftool-dataset(1).",
+		       "rules of proftool-hints, ungated). Every row ends with the raw evidence. A model file is\n"
+		       "streamed, keeping only its get_next records. See proftool-dataset(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "export/export.h"
 #include "model/model.h"
+#include "model/ptm-picked.h"
 #include "model/ptm-source.h"
 #include "pass/pass-raw.h"
 #include "support/err.h"
@@ -61,14 +62,15 @@ static void csv_row(void *arg, const struct pt_cell *cells)
 		pt_export_csv_row(&x->w, cells);
 }
 
-/* export --table api or kernels of a .ptm file, streamed into the CSV rows (pass-raw.h). */
+/* export --table api, kernels, tasks or ops of a .ptm file, streamed into the CSV rows (pass-raw.h). */
 static int stream_table(struct pt_common *c, const char *path, struct pt_err **e)
 {
 	c->path = path;
 	struct csv_out x;
 	memset(&x, 0, sizeof(x));
 	x.c = c;
-	x.t = pt_raw_cupti_head(!strcmp(table_name, "api"));
+	bool tasks = !strcmp(table_name, "tasks") || !strcmp(table_name, "ops");
+	x.t = tasks ? pt_raw_tasks_head(!strcmp(table_name, "ops")) : pt_raw_cupti_head(!strcmp(table_name, "api"));
 	int rc = pt_pass_raw_stream(PT_PTM_SOURCE(path), table_name, c->imp.ascend.device, csv_row, &x, e);
 	if (!rc && !csv_open(&x)) { /* no rows: the header alone */
 		*e = x.e;
@@ -91,6 +93,18 @@ static int stream_table(struct pt_common *c, const char *path, struct pt_err **e
 	return rc;
 }
 
+/* A batch of a read that keeps no event: the steps, aicpu and tensors tables read none. */
+static int pick_none(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e)
+{
+	(void)arg, (void)m, (void)first, (void)kept, (void)e;
+	return 0;
+}
+
+static bool is_table(const char *a, const char *b, const char *c)
+{
+	return !strcmp(table_name, a) || !strcmp(table_name, b) || (c && !strcmp(table_name, c));
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -109,13 +123,24 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		return 2;
 	}
 	struct pt_err *e = NULL;
-	if ((!strcmp(table_name, "api") || !strcmp(table_name, "kernels")) && pt_common_csv_stream_ok(&c) &&
+	if ((is_table("api", "kernels", NULL) || is_table("tasks", "ops", NULL)) && pt_common_csv_stream_ok(&c) &&
 	    pt_common_is_model_file(argv[first])) {
 		int rc = stream_table(&c, argv[first], &e);
 		return pt_common_finish(&c, rc, e);
 	}
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc;
+	if (is_table("steps", "aicpu", "tensors") && (!strcmp(argv[first], "-") || pt_common_is_model_file(argv[first]))) {
+		/* tables of no event: the model read as a stream that keeps none */
+		c.path = argv[first];
+		struct pt_ptm_pick pick = { pick_none, NULL, 0 };
+		bool whole;
+		rc = pt_ptm_read_picked(PT_PTM_SOURCE(argv[first]), &pick, &m, &whole, &e);
+		if (!rc)
+			pt_common_check_sel(&c, m);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	}
 	if (!rc) {
 		struct pt_table *t = NULL;
 		rc = pt_pass_raw(m, table_name, c.imp.ascend.device, &t, &e);
@@ -136,9 +161,10 @@ const struct pt_cmd pt_cmd_export = {
 		       "pairs; aicpu: one row per AI CPU op; kernels and api: CUPTI kernels and runtime/driver calls;\n"
 		       "tensors: every tensor of the Ascend memory graphs with its source node and the node index\n"
 		       "range it occupies (the holders at node i are the rows with first_index <= i <= last_index).\n"
-		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. The api\n"
-		       "and kernels tables of a .ptm file in CSV are streamed into their rows without loading the model\n"
-		       "(proftool-export(1) MEMORY). See proftool-export(1) for every column.",
+		       "Times are integer ns of the device clock, absolute, unless --time-unit is given. The api,\n"
+		       "kernels, tasks and ops tables of a .ptm file in CSV are streamed into their rows without loading\n"
+		       "the model; steps, aicpu and tensors read no event (proftool-export(1) MEMORY). See\n"
+		       "proftool-export(1) for every column.",
 	.groups = groups,
 	.run = run,
 };

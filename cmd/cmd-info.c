@@ -7,6 +7,8 @@
 #include "commands.h"
 #include "common.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
+#include "model/ptm.h"
 #include "support/xalloc.h"
 #include "table/table.h"
 
@@ -51,12 +53,79 @@ static bool num_text(const struct pt_model *m, uint32_t id, int64_t *v)
 }
 
 /*
+ * The events the collectives table reads (those with a "Collective name"
+ * argument), ascending, with their track and kind: filled from the model's
+ * events, or from a streamed read of them.
+ */
+struct coll_events {
+	uint32_t *ev, *track;
+	uint8_t *kind;
+	size_t n, at; /* at: the next one a streamed read looks for */
+	bool *found;
+};
+
+static void coll_events_init(struct coll_events *c, const struct pt_model *m)
+{
+	memset(c, 0, sizeof(*c));
+	uint32_t kname = find_str(m, "Collective name");
+	if (kname == UINT32_MAX)
+		return;
+	size_t cap = 0;
+	for (size_t i = 0; i < m->event_args.n; i++) {
+		const struct pt_event_arg *a = &m->event_args.v[i];
+		if (a->key != kname || (c->n && c->ev[c->n - 1] == a->event))
+			continue; /* in event order: a repeat follows its first */
+		pt_xgrow((void **)&c->ev, &cap, c->n + 1, sizeof(*c->ev));
+		c->ev[c->n++] = a->event;
+	}
+	c->track = pt_xcalloc(c->n ? c->n : 1, sizeof(*c->track));
+	c->kind = pt_xcalloc(c->n ? c->n : 1, sizeof(*c->kind));
+	c->found = pt_xcalloc(c->n ? c->n : 1, sizeof(*c->found));
+}
+
+/* The events [first, first + ev->n) of the model: take those the table reads. */
+static void coll_events_take(struct coll_events *c, const struct pt_events *ev, uint64_t first)
+{
+	while (c->at < c->n && c->ev[c->at] < first + ev->n) {
+		if (c->ev[c->at] >= first) {
+			size_t i = (size_t)(c->ev[c->at] - first);
+			c->track[c->at] = ev->track[i];
+			c->kind[c->at] = ev->kind[i];
+			c->found[c->at] = true;
+		}
+		c->at++;
+	}
+}
+
+/* Index of event e in c, or -1. */
+static ptrdiff_t coll_events_find(const struct coll_events *c, uint32_t e)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->ev[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n && c->ev[lo] == e && c->found[lo] ? (ptrdiff_t)lo : -1;
+}
+
+static void coll_events_free(struct coll_events *c)
+{
+	free(c->ev);
+	free(c->track);
+	free(c->kind);
+	free(c->found);
+}
+
+/*
  * Distributed runs: each device's communication backend and the collectives
  * its events record (Kineto's NCCL arguments, on the host's collective call and
  * on the NCCL kernel: one row per device, event kind, collective, dtype, group
  * size and process group). NULL when the model has neither.
  */
-static struct pt_table *comm_table(const struct pt_model *m)
+static struct pt_table *comm_table(const struct pt_model *m, const struct coll_events *ce)
 {
 	enum { K_NAME, K_DTYPE, K_IN, K_OUT, K_GROUP, K_PG, K__N };
 	static const char *const keys[K__N] = { "Collective name", "dtype",      "In msg nelems",
@@ -65,7 +134,6 @@ static struct pt_table *comm_table(const struct pt_model *m)
 	for (int i = 0; i < K__N; i++)
 		kid[i] = find_str(m, keys[i]);
 	PT_VEC(struct coll) rows = { 0 };
-	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < m->event_args.n;) {
 		uint32_t e = m->event_args.v[i].event;
 		uint32_t val[K__N];
@@ -75,10 +143,11 @@ static struct pt_table *comm_table(const struct pt_model *m)
 			for (int k = 0; k < K__N; k++)
 				if (kid[k] != UINT32_MAX && m->event_args.v[i].key == kid[k])
 					val[k] = m->event_args.v[i].value;
-		if (val[K_NAME] == UINT32_MAX || e >= ev->n)
+		ptrdiff_t x = val[K_NAME] == UINT32_MAX ? -1 : coll_events_find(ce, e);
+		if (x < 0)
 			continue;
-		struct coll c = { m->tracks.v[ev->track[e]].device, val[K_NAME], val[K_DTYPE], val[K_GROUP], val[K_PG],
-				  ev->kind[e], 0, 0, 0 };
+		struct coll c = { m->tracks.v[ce->track[x]].device, val[K_NAME], val[K_DTYPE], val[K_GROUP], val[K_PG],
+				  ce->kind[x], 0, 0, 0 };
 		size_t r = 0;
 		while (r < rows.n && (rows.v[r].dev != c.dev || rows.v[r].name != c.name || rows.v[r].dtype != c.dtype ||
 				      rows.v[r].group != c.group || rows.v[r].pg != c.pg || rows.v[r].kind != c.kind))
@@ -140,6 +209,108 @@ static struct pt_table *comm_table(const struct pt_model *m)
 	return t;
 }
 
+/* What info counts of the events: their number, per device their number and span. */
+struct counts {
+	uint64_t events;
+	int64_t (*agg)[6]; /* per device: tracks, events, ops, steps, first start, last end */
+	size_t nagg;
+};
+
+/* Room for nd devices in k->agg. */
+static void counts_fit(struct counts *k, size_t nd)
+{
+	if (nd <= k->nagg && k->agg)
+		return;
+	size_t n = nd > k->nagg ? nd : k->nagg;
+	k->agg = pt_xrealloc(k->agg, (n ? n : 1) * sizeof(*k->agg));
+	for (size_t i = k->nagg; i < (n ? n : 1); i++) {
+		memset(k->agg[i], 0, sizeof(k->agg[i]));
+		k->agg[i][4] = INT64_MAX;
+		k->agg[i][5] = INT64_MIN;
+	}
+	k->nagg = n ? n : 1;
+}
+
+static void count_events(struct counts *k, const struct pt_model *m, const struct pt_events *ev)
+{
+	counts_fit(k, m->devices.n);
+	k->events += ev->n;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t d = m->tracks.v[ev->track[i]].device;
+		k->agg[d][1]++;
+		if (ev->start[i] < k->agg[d][4])
+			k->agg[d][4] = ev->start[i];
+		if (ev->start[i] + ev->dur[i] > k->agg[d][5])
+			k->agg[d][5] = ev->start[i] + ev->dur[i];
+	}
+}
+
+struct streamed {
+	struct counts *k;
+	struct coll_events *ce;
+	uint64_t seen;
+};
+
+static int on_count(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct streamed *s = arg;
+	count_events(s->k, m, &m->events);
+	return 0;
+}
+
+static int on_coll(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct streamed *s = arg;
+	coll_events_take(s->ce, &m->events, s->seen);
+	s->seen += m->events.n;
+	return s->ce->at < s->ce->n ? 0 : PT_PTM_STOP; /* nothing more to take */
+}
+
+/*
+ * A model file read as a stream: one read counts the events and keeps every
+ * other part of the model, the event arguments among them (the CUPTI side
+ * tables are checked, not kept); when some events carry a collective, a
+ * second read takes their track and kind. Standard input is read whole.
+ */
+static int read_streamed(const struct pt_ptm_source *src, struct pt_model **mp, struct counts *k,
+			 struct coll_events *ce, struct pt_err **e)
+{
+	struct pt_model *m = pt_model_new();
+	*mp = m;
+	struct streamed s = { k, ce, 0 };
+	if (pt_ptm_source_once(src)) {
+		struct pt_model *w = NULL;
+		int rc = pt_ptm_read(src->path, &w, e);
+		if (!rc) {
+			pt_model_free(m);
+			*mp = w;
+			count_events(k, w, &w->events);
+			coll_events_init(ce, w);
+			coll_events_take(ce, &w->events, 0);
+		}
+		return rc;
+	}
+	struct pt_ptm_sink first = { on_count, &s, false, PT_PTM_SKIP_BUT_ARGS };
+	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (rc > 0) /* a sink that never stops */
+		rc = pt_err(e, "'%s': the streamed read stopped early", pt_ptm_source_name(src));
+	if (rc)
+		return rc;
+	coll_events_init(ce, m);
+	if (!ce->n)
+		return 0;
+	/* the events of the collectives, by index: a read of the event batches alone, stopped once they are seen */
+	struct pt_ptm_sink again = { on_coll, &s, true, true };
+	rc = pt_ptm_source_read(src, m, &again, e);
+	if (rc == PT_PTM_STOP)
+		rc = 0;
+	if (!rc && ce->at < ce->n)
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -155,28 +326,38 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
-	if (rc)
+	struct counts cnt;
+	memset(&cnt, 0, sizeof(cnt));
+	struct coll_events ce;
+	memset(&ce, 0, sizeof(ce));
+	int rc;
+	if (pt_common_is_model_file(argv[first])) {
+		/* a model file: its events streamed, never held */
+		c.path = argv[first];
+		rc = read_streamed(PT_PTM_SOURCE(argv[first]), &m, &cnt, &ce, &e);
+		if (!rc)
+			pt_common_check_sel(&c, m);
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+		if (!rc) {
+			count_events(&cnt, m, &m->events);
+			coll_events_init(&ce, m);
+			coll_events_take(&ce, &m->events, 0);
+		}
+	}
+	if (rc) {
+		pt_model_free(m);
+		free(cnt.agg);
+		coll_events_free(&ce);
 		return pt_common_finish(&c, rc, e);
+	}
 
 	/* per device: tracks, events, ops, steps, span */
 	size_t nd = m->devices.n;
-	int64_t(*agg)[6] = pt_xcalloc(nd ? nd : 1, sizeof(*agg));
-	for (size_t i = 0; i < nd; i++) {
-		agg[i][4] = INT64_MAX;
-		agg[i][5] = INT64_MIN;
-	}
+	counts_fit(&cnt, nd);
+	int64_t(*agg)[6] = cnt.agg;
 	for (size_t i = 0; i < m->tracks.n; i++)
 		agg[m->tracks.v[i].device][0]++;
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t d = m->tracks.v[ev->track[i]].device;
-		agg[d][1]++;
-		if (ev->start[i] < agg[d][4])
-			agg[d][4] = ev->start[i];
-		if (ev->start[i] + ev->dur[i] > agg[d][5])
-			agg[d][5] = ev->start[i] + ev->dur[i];
-	}
 	for (size_t i = 0; i < m->ops.n; i++)
 		agg[m->ops.v[i].device][2]++;
 	for (size_t i = 0; i < m->steps.n; i++)
@@ -189,7 +370,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	kv_row(tm, "devices", (int64_t)m->devices.n);
 	kv_row(tm, "tracks", (int64_t)m->tracks.n);
 	kv_row(tm, "ops", (int64_t)m->ops.n);
-	kv_row(tm, "events", (int64_t)m->events.n);
+	kv_row(tm, "events", (int64_t)cnt.events);
 	kv_row(tm, "steps", (int64_t)m->steps.n);
 	kv_row(tm, "aicpu_ops", (int64_t)m->aicpu.n);
 	kv_row(tm, "queue_samples", (int64_t)m->queues.n);
@@ -250,12 +431,13 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_table_set_int(ts, r, 2, s->value);
 	}
 
-	struct pt_table *tables[] = { tm, td, ts, comm_table(m) };
+	struct pt_table *tables[] = { tm, td, ts, comm_table(m, &ce) };
 	int nt = tables[3] ? 4 : 3;
 	rc = pt_common_emit(&c, tables, (size_t)nt, &e);
 	for (int i = 0; i < nt; i++)
 		pt_table_free(tables[i]);
 	free(agg);
+	coll_events_free(&ce);
 	pt_model_free(m);
 	return pt_common_finish(&c, rc, e);
 }
@@ -269,7 +451,7 @@ const struct pt_cmd pt_cmd_info = {
 		       "import facts each importer recorded (records read, skipped, orphan Start/End records,\n"
 		       "executions without a framework op, ...). A fourth for distributed runs: each device's\n"
 		       "communication backend and the collectives its events record (Kineto's NCCL arguments).\n"
-		       "See proftool-info(1) for every key.",
+		       "A model file's events are streamed, never held. See proftool-info(1) for every key.",
 	.groups = groups,
 	.run = run,
 };

@@ -5,6 +5,9 @@
 #include "commands.h"
 #include "common.h"
 #include "model/model.h"
+#include "model/ptm-picked.h"
+#include "model/ptm-source.h"
+#include "model/ptm.h"
 #include "pass/pass-memory.h"
 #include "table/table.h"
 
@@ -52,6 +55,52 @@ static int own(struct pt_common *c, int id, const char *arg)
 	}
 }
 
+/*
+ * A model file or standard input without --steps, --time-window or
+ * --step-pattern (whose checks read every event): read as a stream keeping
+ * only the events the views read (pt_pass_memory_pick), so that a model
+ * without memory data is found so without holding its events; a model with
+ * a GPU device and memory data is read twice (standard input: whole). Else
+ * loaded whole.
+ */
+static int load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
+{
+	bool filters = c->sel.steps_given || c->sel.window_given || c->sel.step_pattern;
+	if (filters || (strcmp(path, "-") && !pt_common_is_model_file(path)))
+		return pt_common_load(c, path, m, e);
+	c->path = path;
+	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
+	struct pt_mem_pick mp;
+	memset(&mp, 0, sizeof(mp));
+	mp.once = pt_ptm_source_once(src);
+	struct pt_ptm_pick pick = { pt_pass_memory_pick, &mp, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_SKIP_BUT_RANGES };
+	bool whole;
+	int rc = pt_ptm_read_picked(src, &pick, m, &whole, e);
+	if (!rc && !whole && !mp.gpu && mp.batches && ((*m)->gpu_mem.n || (*m)->gpu_pools.n)) {
+		/* GPU memory records on no GPU device: the GPU views read every event */
+		pt_pass_memory_pick_end(&mp, *m);
+		pt_model_free(*m);
+		*m = NULL;
+		if (mp.once)
+			return pt_err(e, "standard input holds GPU memory records on a device that is not a GPU: "
+					 "their views read every event, and it cannot be read again; give a model file");
+		return pt_common_load(c, path, m, e);
+	}
+	if (!rc && !whole && pt_pass_memory_pick_again(&mp, *m))
+		rc = pt_ptm_repick(src, &pick, *m, e);
+	if (!rc && !whole)
+		pt_pass_memory_pick_end(&mp, *m);
+	else
+		pt_pass_memory_pick_end(&mp, NULL);
+	if (rc) {
+		pt_model_free(*m);
+		*m = NULL;
+	}
+	if (!rc)
+		pt_common_check_sel(c, *m);
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -74,7 +123,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	mo.diag = &c.diag;
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
+	int rc = load(&c, argv[first], &m, &e);
 	if (!rc) {
 		struct pt_table **t = NULL;
 		size_t n = 0;
@@ -100,7 +149,8 @@ const struct pt_cmd pt_cmd_memory = {
 		       "outstanding at the peak and their launching host call, pools, growths and trims (--by pool),\n"
 		       "allocations per launching call (--by op), the allocation timeline (--by time); --steps and\n"
 		       "--time-window keep a window of the GPU records (Ascend graphs are one plan for every step and\n"
-		       "stay whole). See proftool-memory(1).",
+		       "stay whole). A model file is streamed, keeping of the events only those the views read\n"
+		       "(twice with a GPU device). See proftool-memory(1).",
 	.groups = groups,
 	.run = run,
 };

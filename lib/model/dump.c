@@ -268,7 +268,7 @@ static void dump_memory(const struct pt_model *m, struct pt_out *o)
 	}
 }
 
-void pt_model_dump(const struct pt_model *m, struct pt_out *o)
+void pt_model_dump_head(const struct pt_model *m, struct pt_out *o)
 {
 	pt_out_puts(o, "proftool-dump 1\n");
 	for (size_t i = 0; i < m->sources.n; i++) {
@@ -407,7 +407,10 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		pt_out_i64(o, s->value);
 		pt_out_putc(o, '\n');
 	}
-	const struct pt_events *ev = &m->events;
+}
+
+void pt_model_dump_events(const struct pt_model *m, const struct pt_events *ev, struct pt_out *o)
+{
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_out_puts(o, "event");
 		kv(o, "track", ev->track[i]);
@@ -424,6 +427,10 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		kvt(o, m, "name", ev->name[i]);
 		pt_out_putc(o, '\n');
 	}
+}
+
+void pt_model_dump_tail(const struct pt_model *m, struct pt_out *o)
+{
 	dump_cupti(m, o);
 	dump_memory(m, o);
 	const struct pt_queue_samples *qs_ = &m->queues;
@@ -496,4 +503,11 @@ void pt_model_dump(const struct pt_model *m, struct pt_out *o)
 		kv(o, "time", r->time);
 		pt_out_putc(o, '\n');
 	}
+}
+
+void pt_model_dump(const struct pt_model *m, struct pt_out *o)
+{
+	pt_model_dump_head(m, o);
+	pt_model_dump_events(m, &m->events, o);
+	pt_model_dump_tail(m, o);
 }

@@ -504,13 +504,14 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(b->event, b->n_event, b->event_delta, b->n_event_delta, &ids->scratch[0], &event) &&
 			      b->n_copy_kind == n && b->n_src_kind == n && b->n_dst_kind == n && b->n_bytes == n &&
 			      b->n_src_device == n && b->n_dst_device == n, "copy batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->copies, m->copies.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK((ev_ref(m, ids, event[i], PT_EV_MEMCPY) || ev_ref(m, ids, event[i], PT_EV_MEMSET)) &&
 				      b->copy_kind[i] < 256 && b->src_kind[i] < 256 &&
 				      b->dst_kind[i] < 256, "copy info");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_copy_info ci = { event[i], (uint8_t)b->copy_kind[i], (uint8_t)b->src_kind[i],
 						   (uint8_t)b->dst_kind[i], b->bytes[i], b->src_device[i],
@@ -529,14 +530,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
 			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
 		      "link batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(ev_ref(m, ids, event[i], -1) && ev_ref(m, ids, api[i], PT_EV_API) &&
 				      (!range[i] || ev_ref(m, ids, range[i] - 1, PT_EV_RANGE)) &&
 				      link_ok(m, ids, event[i], api[i], range[i]),
 			      "GPU link");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_gpu_link l = { event[i], api[i], range[i] };
 			pt_vec_push(&m->links, l);
@@ -548,11 +550,12 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		size_t n = b->n_device;
 		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
 		for (size_t i = 0; i < n; i++) {
 			CHECK(b->device[i] < ids->ndevices, "external correlation");
-			if (ids->skip)
+			if (drop)
 				continue;
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
 			pt_vec_push(&m->ext_corr, x);
@@ -566,15 +569,16 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		const uint32_t *event;
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_key == n && b->n_value == n,
 		      "event argument batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_args;
+		if (!drop)
 			pt_vec_reserve(&m->event_args, m->event_args.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nargs = ids->skip ? ids->nargs : m->event_args.n;
-			uint64_t last = ids->skip ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
+			uint64_t nargs = drop ? ids->nargs : m->event_args.n;
+			uint64_t last = drop ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
 			CHECK(ev_ref(m, ids, event[i], -1) && (!nargs || event[i] >= last) && b->key[i] < ids->nstrings &&
 				      b->value[i] < ids->nstrings,
 			      "event argument");
-			if (ids->skip) {
+			if (drop) {
 				ids->nargs++;
 				ids->last_arg = event[i];
 				continue;
@@ -592,14 +596,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		CHECK(undelta(NULL, 0, b->event_delta, n, &ids->scratch[0], &event) && b->n_type == n &&
 			      b->n_cuda_event_id == n && b->n_wait_stream == n && b->n_wait_corr == n,
 		      "synchronization batch (column lengths differ)");
-		if (!ids->skip)
+		bool drop = ids->skip && !ids->keep_tables;
+		if (!drop)
 			pt_vec_reserve(&m->syncs, m->syncs.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nsyncs = ids->skip ? ids->nsyncs : m->syncs.n;
-			uint64_t last = ids->skip ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
+			uint64_t nsyncs = drop ? ids->nsyncs : m->syncs.n;
+			uint64_t last = drop ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
 			CHECK(ev_ref(m, ids, event[i], PT_EV_SYNC) && (!nsyncs || event[i] > last),
 			      "synchronization info");
-			if (ids->skip) {
+			if (drop) {
 				ids->nsyncs++;
 				ids->last_sync = event[i];
 				continue;
@@ -617,7 +622,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      (!p->parent || (ev_ref(m, ids, p->parent - 1, PT_EV_RANGE) && p->parent - 1 != p->event &&
 					      same_track(m, ids, p->event, p->parent - 1))),
 		      "range info");
-		if (ids->skip)
+		if (ids->skip && !ids->keep_ranges)
 			break;
 		struct pt_range_info r = { p->event, p->type, p->label, p->domain, p->parent, p->id, p->flags };
 		pt_vec_push(&m->ranges, r);
@@ -703,7 +708,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						b->address[i], b->bytes[i], b->pc[i], b->pool_address[i],
 						b->pool_threshold[i], b->pool_size[i], b->pool_utilized[i], b->name[i],
 						b->source[i] };
-			if (!ids->skip)
+			if (!ids->skip || ids->keep_gpu_mem)
 				pt_vec_push(&m->gpu_mem, r);
 		}
 		break;
@@ -720,7 +725,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			struct pt_gpu_pool p = { b->device[i], (uint8_t)b->op[i], (uint8_t)b->pool_type[i],
 						 b->managed[i] != 0, b->corr[i], b->pid[i], b->time[i], b->address[i],
 						 b->size[i], b->utilized[i], b->min_keep[i], b->threshold[i] };
-			if (!ids->skip)
+			if (!ids->skip || ids->keep_gpu_mem)
 				pt_vec_push(&m->gpu_pools, p);
 		}
 		break;

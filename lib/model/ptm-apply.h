@@ -28,6 +28,10 @@ struct ids {
 	bool skip;                /* CUPTI side tables are checked, not applied (pt_ptm_sink.skip_tables) */
 	bool kinds;               /* skip, and the tables will be checked: keep the pairs' codes */
 	bool keep_kernels;        /* skip, but the kernel infos are applied */
+	bool keep_args;           /* skip, but the event arguments are applied */
+	bool keep_gpu_mem;        /* skip, but the GPU memory records and pools are applied */
+	bool keep_ranges;         /* skip, but the range infos are applied */
+	bool keep_tables;         /* skip, but every table is applied */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
 	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
 	/* skip: the (kind, track) pair of every event read, as a code of kbits bits (1 to 32: as

@@ -330,7 +330,12 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.batchwise = sink != NULL;
 	ids.skip = sink && sink->skip_tables;
 	ids.kinds = ids.skip && !events_only; /* a second read applies no side table */
-	ids.keep_kernels = ids.kinds && sink->skip_tables == PT_PTM_SKIP_BUT_KERNELS;
+	ids.keep_kernels = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_KERNELS);
+	ids.keep_args = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_ARGS);
+	ids.keep_gpu_mem = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_GPU_MEM);
+	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
+	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
+		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -462,7 +467,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
-				ids.skip = ids.kinds = ids.keep_kernels = ids.batchwise = false;
+				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
 				rc = 0;
 			}
 		}

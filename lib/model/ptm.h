@@ -142,10 +142,18 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
-	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_KERNELS */
+	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
 };
 /* skip_tables, but the kernel infos are applied (m->kernels), checked as a full read checks them */
 #define PT_PTM_SKIP_BUT_KERNELS 2
+/* skip_tables, but the event arguments are applied (m->event_args, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_ARGS 4
+/* skip_tables, but the CUPTI memory records and pools are applied (m->gpu_mem, m->gpu_pools) */
+#define PT_PTM_SKIP_BUT_GPU_MEM 8
+/* skip_tables, but the range infos are applied (m->ranges, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_RANGES 16
+/* skip_tables, but every table is applied (the events alone are not kept: a streamed dump) */
+#define PT_PTM_SKIP_BUT_TABLES 32
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/hostcpu.h"
+#include "model/ptm-picked.h"
 #include "model/model.h"
 #include "table/hints.h"
 #include "support/err.h"
@@ -595,6 +596,16 @@ static struct pt_table *hints_view(struct pt_ds_dev *devs, size_t nd, const stru
 			}
 	pt_hints_free(&h);
 	return t;
+}
+
+int pt_pass_dataset_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e)
+{
+	(void)arg, (void)first, (void)e;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_GETNEXT)
+			pt_ptm_pick_add(kept, ev, i);
+	return 0;
 }
 
 int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,

@@ -55,6 +55,14 @@ size_t pt_dataset_display_len(const char *type);
  * pipeline tree in the model is not a tree (a model not written by the
  * importer). *tables is malloc'd, each table freed with pt_table_free.
  */
+/*
+ * The events the views read (model/ptm-picked.h): the get_next records
+ * (PT_EV_GETNEXT), in model order; a pt_ptm_pick batch callback (arg
+ * unused) for a read that keeps no other event.
+ */
+struct pt_events;
+int pt_pass_dataset_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e);
+
 int pt_pass_dataset(const struct pt_model *m, int64_t device, const struct pt_dataset_knobs *k,
 		    struct pt_table ***tables, size_t *ntables, struct pt_err **e);
 

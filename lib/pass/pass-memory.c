@@ -18,6 +18,8 @@
 #include "model/gpu-memory.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-picked.h"
+#include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -70,6 +72,110 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 		*ntables = 0;
 	}
 	return rc;
+}
+
+int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e)
+{
+	(void)e;
+	struct pt_mem_pick *p = arg;
+	if (!p->at) {
+		p->at = pt_xmalloc(sizeof(*p->at));
+		pt_hashmap_init(p->at);
+	}
+	p->batches++;
+	if (!first && !p->stage)
+		for (size_t d = 0; d < m->devices.n; d++)
+			p->gpu |= m->devices.v[d].kind == PT_DEV_GPU;
+	if (p->gpu && p->once)
+		return PT_PTM_WHOLE;
+	if (p->gpu && !p->stage)
+		return 0; /* the second read picks */
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (k == PT_EV_API && p->corr) {
+			if (ev->corr[i] && pt_hashmap_get(p->corr, ev->corr[i]))
+				pt_ptm_pick_add(kept, ev, i);
+			continue;
+		}
+		if (k == PT_EV_RANGE && p->stage) {
+			pt_xgrow((void **)&p->rfile, &p->rcap, p->nr + 1, sizeof(*p->rfile));
+			p->rkept = pt_xrealloc(p->rkept, p->rcap * sizeof(*p->rkept));
+			p->rfile[p->nr] = first + i;
+			p->rkept[p->nr++] = (uint32_t)kept->n;
+			pt_ptm_pick_add(kept, ev, i);
+			continue;
+		}
+		if ((k != PT_EV_TASK && k != PT_EV_AICPU) || !ev->name[i])
+			continue;
+		uint64_t key = (uint64_t)m->tracks.v[ev->track[i]].device << 32 | ev->name[i];
+		bool added;
+		uint64_t *x = pt_hashmap_put(p->at, key, kept->n, &added);
+		if (added)
+			pt_ptm_pick_add(kept, ev, i);
+		else if (ev->start[i] < kept->start[*x])
+			pt_ptm_pick_set(kept, (size_t)*x, ev, i);
+	}
+	return 0;
+}
+
+bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m)
+{
+	if (!p->gpu || !p->batches || (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n))
+		return false; /* every event read already, or none needed: no memory data, or no event */
+	p->corr = pt_xmalloc(sizeof(*p->corr));
+	pt_hashmap_init(p->corr);
+	bool added;
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		if (m->gpu_mem.v[i].corr)
+			pt_hashmap_put(p->corr, m->gpu_mem.v[i].corr, 1, &added);
+	for (size_t i = 0; i < m->gpu_pools.n; i++)
+		if (m->gpu_pools.v[i].corr)
+			pt_hashmap_put(p->corr, m->gpu_pools.v[i].corr, 1, &added);
+	pt_hashmap_free(p->at);
+	pt_hashmap_init(p->at);
+	p->stage = 1;
+	return true;
+}
+
+/* The kept index of the range event of file index f, or -1. */
+static int64_t range_kept(const struct pt_mem_pick *p, uint64_t f)
+{
+	size_t lo = 0, hi = p->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->rfile[mid] < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nr && p->rfile[lo] == f ? (int64_t)p->rkept[lo] : -1;
+}
+
+void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; m && p->stage && i < m->ranges.n; i++) {
+		struct pt_range_info r = m->ranges.v[i];
+		int64_t k = range_kept(p, r.event);
+		if (k < 0)
+			continue;
+		int64_t pk = r.parent ? range_kept(p, r.parent - 1) : -1;
+		r.event = (uint32_t)k;
+		r.parent = pk < 0 ? 0 : (uint32_t)pk + 1;
+		m->ranges.v[n++] = r;
+	}
+	if (m)
+		m->ranges.n = n;
+	if (p->at)
+		pt_hashmap_free(p->at);
+	if (p->corr)
+		pt_hashmap_free(p->corr);
+	free(p->at);
+	free(p->corr);
+	free(p->rfile);
+	free(p->rkept);
+	memset(p, 0, sizeof(*p));
 }
 
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,

@@ -18,6 +18,7 @@
  */
 #ifndef PT_PASS_MEMORY_H
 #define PT_PASS_MEMORY_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,40 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 /* The same with the defaults of pt_mem_opts_init() but `by` and `device`. */
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,
 		   size_t *ntables, struct pt_err **e);
+
+/*
+ * The events the views read (model/ptm-picked.h), for reads that keep no
+ * other. The Ascend views read, per device and task name (PT_EV_TASK and
+ * PT_EV_AICPU events with a name), the execution that starts first (as
+ * pt_amem_node_start() does). The GPU views read the host calls that the
+ * memory records name by correlation id and the host ranges (the steps and
+ * the ranges around a call), but these records come after the events: a
+ * model with a GPU device is read twice. The first read (stage 0) keeps no
+ * event and the records (PT_PTM_SKIP_BUT_GPU_MEM, PT_PTM_SKIP_BUT_RANGES);
+ * pt_pass_memory_pick_again() then says whether a second read
+ * (pt_ptm_repick, stage 1) must take the events, and
+ * pt_pass_memory_pick_end() renumbers the range infos after it. A source
+ * read once (once) with a GPU device is read whole (PT_PTM_WHOLE).
+ * arg: a struct pt_mem_pick, zeroed but for once.
+ */
+struct pt_events;
+struct pt_mem_pick {
+	bool once;              /* the source cannot be read twice */
+	bool gpu;               /* the model has a GPU device (stage 0 found) */
+	uint64_t batches;       /* event batches seen (none: no event was dropped) */
+	int stage;
+	struct pt_hashmap *at;  /* (device << 32 | name) -> index in the kept events */
+	struct pt_hashmap *corr; /* stage 1: the correlation ids of the memory records */
+	/* stage 1: the range events kept, file index and index in the kept events, ascending */
+	uint64_t *rfile;
+	uint32_t *rkept;
+	size_t nr, rcap;
+};
+int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e);
+/* After stage 0: does the model need a second read (then stage 1, for pt_ptm_repick)? */
+bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m);
+/* After the read(s): the range infos renumbered to the kept events (without a second read, dropped); p freed. */
+void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m);
 
 /*
  * `proftool export --table tensors` (ascend.md §3.13): every tensor of every

@@ -1,5 +1,5 @@
 /*
- * The api and kernels tables of a .ptm file streamed (pass-raw.h): the rows
+ * The api, kernels, tasks and ops tables of a .ptm file streamed (pass-raw.h): the rows
  * of pt_pass_raw() in the same order, made from the event batches of
  * streaming reads (model/ptm.h) instead of a whole model. Each row waits in
  * a heap, ordered as pass-raw.c orders them (start, rank of the thread or
@@ -36,8 +36,8 @@ struct wtrack {
 
 struct row {
 	int64_t start, dur;
-	uint64_t idx, corr;
-	uint32_t srank, track, name;
+	uint64_t idx, corr; /* corr: the task id of a task row */
+	uint32_t srank, track, name, op;
 };
 
 struct rs {
@@ -53,7 +53,9 @@ struct rs {
 	void (*row)(void *, const struct pt_cell *);
 	void *arg;
 	const char *name; /* the input's, in messages */
-	bool api;         /* else the kernels table */
+	bool api;         /* else the kernels table, or tasks */
+	bool tasks;       /* the tasks or ops table */
+	bool ops_only;    /* the ops table: tasks with an op */
 	uint8_t kind;     /* of the rows' events */
 	int64_t device;   /* kernels: the device id to keep, -1: all */
 	struct kinfo { uint32_t event, info; } *ki; /* kernels: kernel info by event, ascending */
@@ -66,6 +68,12 @@ static bool keep_track(const struct rs *s, uint32_t t)
 {
 	const struct pt_model *m = s->m;
 	return s->api || s->device < 0 || m->devices.v[m->tracks.v[t].device].id == (uint64_t)s->device;
+}
+
+/* Is event i of ev a row? (its track kept apart) */
+static bool is_row(const struct rs *s, const struct pt_events *ev, size_t i)
+{
+	return ev->kind[i] == s->kind && (!s->ops_only || ev->op[i]);
 }
 
 static bool before(const struct row *a, const struct row *b)
@@ -137,7 +145,7 @@ static int scan(void *arg, struct pt_model *m, struct pt_err **e)
 	fit(s);
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != s->kind || !keep_track(s, ev->track[i]))
+		if (!is_row(s, ev, i) || !keep_track(s, ev->track[i]))
 			continue;
 		struct wtrack *w = &s->w[ev->track[i]];
 		int64_t st = ev->start[i];
@@ -200,8 +208,38 @@ static void emit_kernel(struct rs *s, const struct row *r)
 	s->row(s->arg, c);
 }
 
+/* A row of the tasks or ops table, as pass-raw.c's task_row(). */
+static void emit_task(struct rs *s, const struct row *r)
+{
+	const struct pt_model *m = s->m;
+	const struct pt_track *tr = &m->tracks.v[r->track];
+	struct pt_cell c[7];
+	memset(c, 0, sizeof(c));
+	for (int k = 0; k < 7; k++)
+		c[k].kind = PT_CELL_INT;
+	c[0].u.i = (int64_t)m->devices.v[tr->device].id;
+	c[1].u.i = tr->stream;
+	c[2].u.i = (int64_t)r->corr;
+	c[3].kind = c[4].kind = PT_CELL_STR;
+	c[3].u.s = pt_strtab_get(&m->strings, r->name);
+	c[3].len = (uint32_t)pt_strtab_len(&m->strings, r->name);
+	c[4].u.s = "";
+	if (r->op) {
+		uint32_t ty = m->ops.v[r->op - 1].type;
+		c[4].u.s = pt_strtab_get(&m->strings, ty);
+		c[4].len = (uint32_t)pt_strtab_len(&m->strings, ty);
+	}
+	c[5].u.i = r->start;
+	c[6].u.i = r->dur;
+	s->row(s->arg, c);
+}
+
 static void emit(struct rs *s, const struct row *r)
 {
+	if (s->tasks) {
+		emit_task(s, r);
+		return;
+	}
 	if (!s->api) {
 		emit_kernel(s, r);
 		return;
@@ -253,7 +291,7 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
-		if (ev->kind[i] != s->kind || m->tracks.v[t].device != s->dev || !keep_track(s, t))
+		if (!is_row(s, ev, i) || m->tracks.v[t].device != s->dev || !keep_track(s, t))
 			continue;
 		struct wtrack *w = &s->w[t];
 		int64_t st = ev->start[i];
@@ -266,7 +304,8 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 		if (!w->seen || st > w->g.top)
 			w->g.top = st;
 		w->seen = true;
-		heap_push(s, (struct row){ st, ev->dur[i], s->base + i, ev->corr[i], s->srank[t], t, ev->name[i] });
+		heap_push(s, (struct row){ st, ev->dur[i], s->base + i, s->tasks ? ev->task[i] : ev->corr[i], s->srank[t], t,
+					   ev->name[i], s->tasks ? ev->op[i] : 0 });
 	}
 	s->base += ev->n;
 	int64_t wm = watermark(s);
@@ -291,16 +330,18 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	struct rs s;
 	memset(&s, 0, sizeof(s));
 	s.api = !strcmp(table, "api");
-	if (!s.api && strcmp(table, "kernels"))
+	s.ops_only = !strcmp(table, "ops");
+	s.tasks = s.ops_only || !strcmp(table, "tasks");
+	if (!s.api && !s.tasks && strcmp(table, "kernels"))
 		return pt_err(e, "the %s table is not streamed", table);
-	s.kind = s.api ? PT_EV_API : PT_EV_KERNEL;
+	s.kind = s.api ? PT_EV_API : s.tasks ? PT_EV_TASK : PT_EV_KERNEL;
 	s.device = device;
 	s.m = pt_model_new();
 	s.row = row;
 	s.arg = arg;
 	const char *name = pt_ptm_source_name(src);
 	s.name = name;
-	struct pt_ptm_sink first = { scan, &s, false, s.api ? 1 : PT_PTM_SKIP_BUT_KERNELS };
+	struct pt_ptm_sink first = { scan, &s, false, s.api || s.tasks ? 1 : PT_PTM_SKIP_BUT_KERNELS };
 	int rc = pt_ptm_source_read(src, s.m, &first, e);
 	if (rc > 0) /* a skipping read never stops, and scan() never asks for more */
 		rc = pt_err(e, "'%s': cannot be read as a stream", name);
@@ -308,7 +349,7 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 		fit(&s);
 		/* the rank of each track's stream among all tracks' streams, as pass-raw.c ranks them */
 		s.srank = pt_raw_stream_ranks(s.m);
-		if (!s.api) {
+		if (!s.api && !s.tasks) {
 			s.nki = s.m->kernels.n;
 			s.ki = pt_xmalloc((s.nki ? s.nki : 1) * sizeof(*s.ki));
 			for (size_t i = 0; i < s.nki; i++)

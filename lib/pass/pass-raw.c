@@ -198,7 +198,7 @@ static struct ev_rows *ev_rows_new(const struct pt_model *m, uint8_t kind, bool 
 	return g;
 }
 
-static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int64_t device)
+struct pt_table *pt_raw_tasks_head(bool ops_only)
 {
 	struct pt_table *t = pt_table_new(ops_only ? "ops" : "tasks",
 					  ops_only ? "Op executions" : "Device tasks");
@@ -211,6 +211,12 @@ static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int
 	pt_table_add_col(t, "dur", PT_COL_TIME, PT_ROLE_VALUE, 0);
 	/* text without --wide: the op type (the name's tail) is a detail column */
 	pt_table_set_detail(t, 4);
+	return t;
+}
+
+static struct pt_table *tasks_table(const struct pt_model *m, bool ops_only, int64_t device)
+{
+	struct pt_table *t = pt_raw_tasks_head(ops_only);
 	size_t n;
 	struct ev_rows *g = ev_rows_new(m, PT_EV_TASK, ops_only, true, device, &n);
 	pt_table_set_rows(t, n, task_row, g, ev_rows_free);

@@ -22,9 +22,11 @@ uint32_t *pt_raw_stream_ranks(const struct pt_model *m);
 
 /* The api or kernels table's columns, without rows (for pt_pass_raw_stream). */
 struct pt_table *pt_raw_cupti_head(bool api);
+/* The tasks or ops table's columns, without rows (for pt_pass_raw_stream). */
+struct pt_table *pt_raw_tasks_head(bool ops_only);
 
 /*
- * The api or kernels table (device: as pt_pass_raw() takes it) of a .ptm
+ * The api, kernels, tasks or ops table (device: as pt_pass_raw() takes it) of a .ptm
  * file (a source that can be read again) streamed: its rows, in the order
  * pt_pass_raw() gives them (device index, start, thread or stream, model
  * order), go to row() one at a time (cells valid during the call) without

@@ -1,0 +1,10 @@
+# proftool dump of a model file streams its events (proftool-dump(1) MEMORY): the same bytes as the
+# whole model read from standard input gives, for a CUPTI dump (every side table: kernels, copies,
+# links, syncs, ranges, arguments, memory records), a Kineto trace, an Ascend job with a memory file,
+# an Ascend job beside a CUPTI dump, MindData files and models of format version 1.
+run 'proftool-gen "$SRC/tests/gen/cases/memory-job.desc" -o job --steps 3 >/dev/null && proftool import job -o job.ptm 2>/dev/null; proftool import "$SRC/testdata/cupti/real-13.0-h200-torch-loop.cdump" -o real.ptm 2>/dev/null; proftool import "$SRC/testdata/cupti/real-13.0-h200-vecadd-nvtx.cdump" -o nvtx.ptm 2>/dev/null; proftool import "$SRC/testdata/kineto/train-current.pt.trace.json" -o kin.ptm 2>/dev/null; proftool import "$SRC/testdata/ascend/sample" "$SRC/testdata/cupti/real-13.0-h200-vecadd.cdump" -o mix.ptm 2>/dev/null; proftool import "$SRC/testdata/minddata/pipeline" -o md.ptm 2>/dev/null; cp "$SRC"/testdata/compat/*.ptm .; echo imported'
+run "for f in job.ptm real.ptm nvtx.ptm kin.ptm mix.ptm md.ptm v1-ascend-sample.ptm v1-cupti-launch.ptm; do proftool dump \$f > a.txt; proftool dump - < \$f > b.txt; proftool dump \$f -o c.txt; cmp -s a.txt b.txt && cmp -s a.txt c.txt && echo \"same: \$f \$(wc -l < a.txt) lines, \$(cut -d' ' -f1 a.txt | sort -u | wc -l) kinds of line\" || echo \"DIFFERS: \$f\"; done"
+run "proftool dump real.ptm | cut -d' ' -f1 | uniq -c | head -20"
+# a truncated model and a corrupt one: the error names the file and the offset, exit 1, no output
+run 'head -c $(( $(stat -c %s real.ptm) * 3 / 4 )) real.ptm > cut.ptm; proftool dump cut.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; proftool dump cut.ptm | wc -c'
+run 'cp real.ptm bad.ptm; printf "\377\377\377\377" | dd of=bad.ptm bs=1 seek=$(( $(stat -c %s real.ptm) * 3 / 4 )) conv=notrunc 2>/dev/null; proftool dump bad.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; proftool dump bad.ptm | wc -c'
