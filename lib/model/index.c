@@ -14,6 +14,7 @@
 
 struct dev_sets {
 	bool built;
+	bool either_dropped; /* comp_or_comm was freed (pt_index_drop_either): remade on the next breakdown */
 	struct pt_ivset comp, comm, comp_or_comm;
 };
 
@@ -507,9 +508,34 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 	} else {
 		d->comm = comm_ev;
 	}
+	/* the unions grew by doubling: give back the slack, the sets live as long as the index */
+	if (d->comp.n && d->comp.cap > d->comp.n) {
+		d->comp.v = pt_xrealloc(d->comp.v, d->comp.n * sizeof(*d->comp.v));
+		d->comp.cap = d->comp.n;
+	}
 	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
 	free(k);
 	d->built = true;
+}
+
+void pt_index_drop_either(struct pt_index *x, uint32_t dev)
+{
+	struct dev_sets *d = &x->dev[dev];
+	if (!d->built || d->either_dropped)
+		return;
+	pt_ivset_free(&d->comp_or_comm);
+	d->either_dropped = true;
+}
+
+void pt_index_drop_event_lists(struct pt_index *x)
+{
+	free(x->track_ev);
+	free(x->track_off);
+	x->track_ev = NULL;
+	x->track_off = NULL;
+	free(x->cls); /* classify() makes them again for a device still to build */
+	x->cls = NULL;
+	x->classified = false;
 }
 
 size_t pt_index_comm_spans(const struct pt_model *m, uint32_t dev, struct pt_ival **out)
@@ -561,6 +587,10 @@ void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_iv
 {
 	build_dev(x, dev);
 	struct dev_sets *d = &x->dev[dev];
+	if (d->either_dropped) {
+		pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
+		d->either_dropped = false;
+	}
 	memset(out, 0, sizeof(*out));
 	int64_t total = 0, either = 0;
 	for (size_t w = 0; w < s->n; w++) {
