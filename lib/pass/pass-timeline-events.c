@@ -546,8 +546,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		uint32_t i = r->idx[pos];
-		int64_t t = r->type == R_TRACK ? m->events.start[i] : r->type == R_SLICE ? r->sl[i].start : r->iv[i].s;
+		int64_t t = r->type == R_TRACK ? m->events.start[r->idx[pos]] :
+			    r->type == R_SLICE ? r->sl[r->idx[pos]].start :
+						 r->iv[pos].s;
 		return t + r->off - c->base;
 	}
 	case PH_C: {
@@ -737,7 +738,7 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		uint32_t i = r->idx[s->pos];
+		uint32_t i = tl_row_item(r, s->pos);
 		out->ph = PT_PH_X;
 		out->row = s->ref;
 		if (r->type == R_TRACK)

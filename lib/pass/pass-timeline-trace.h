@@ -36,7 +36,7 @@ struct row {
 	uint32_t dev;
 	uint32_t track;
 	int64_t off;       /* clock offset of the device to the export clock */
-	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE), intervals (R_IV) */
+	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE); NULL for R_IV (item k = iv[k]) */
 	size_t n;
 	bool ranged;       /* lo, hi: min start and max end of the items (in the row's clock) */
 	int64_t lo, hi;
@@ -46,6 +46,12 @@ struct row {
 	char tname[32];    /* R_TRACK: "task <stream>_", the start of an unnamed task's name */
 	uint8_t tname_len;
 };
+
+/* Item k of a row: an event index (R_TRACK), a slice index (R_SLICE) or an interval index (R_IV, k itself). */
+static inline uint32_t tl_row_item(const struct row *r, size_t k)
+{
+	return r->type == R_IV ? (uint32_t)k : r->idx[k];
+}
 
 struct proc {
 	uint32_t pid;
@@ -190,7 +196,7 @@ static inline const char *tl_str(const struct tl_trace *c, uint32_t id)
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
 /* Stable sort of the flow indexes idx[0 .. n) by key k (FK_*); tmp has room for n. */
-enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW };
+enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW, FK_ACT };
 void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */

@@ -464,6 +464,15 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	free(is_step);
 	pt_idmap_free(&api);
 
+	/*
+	 * The index's sets of every device the rows below read, built first, so
+	 * that its per-track event lists (4 bytes an event, needed only to build
+	 * them) are given back before the overlap rows are made.
+	 */
+	for (size_t d = 0; d < t->ndev && o->overlap; d++)
+		if (acc[d].on)
+			(void)pt_index_comp(x, (uint32_t)d);
+	pt_index_drop_event_lists(x);
 	/* per device: Steps, scope, Communication and overlap rows */
 	for (size_t d = 0; d < t->ndev; d++) {
 		struct pt_tl_device *td = &t->dev[d];
@@ -528,6 +537,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		if (!o->overlap)
 			continue;
 		const struct pt_ivset *C = pt_index_comp(x, (uint32_t)d), *M = pt_index_comm(x, (uint32_t)d);
+		pt_index_drop_either(x, (uint32_t)d); /* the Steps rows above were its last reader */
 		if (!C->n && !M->n)
 			continue;
 		struct pt_ival *wv = pt_xmalloc((nw ? nw : 1) * sizeof(*wv));
