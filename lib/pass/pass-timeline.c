@@ -148,6 +148,12 @@ static size_t win_upper_from(const struct pt_tl_device *d, int64_t t, size_t *cu
 	return c;
 }
 
+static int u32_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
 static int win_cmp(const void *pa, const void *pb)
 {
 	const struct pt_tl_win *a = pa, *b = pb;
@@ -296,7 +302,6 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	t->scope_depth = o->scope_depth;
 	t->ndev = m->devices.n;
 	t->dev = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*t->dev));
-	t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
 	t->ev_keep = pt_xmalloc(ev->n ? ev->n : 1);
 	for (size_t d = 0; d < t->ndev; d++) {
 		t->dev[d].dev = (uint32_t)d;
@@ -364,6 +369,44 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	regfree(&re);
 	for (size_t d = 0; d < t->ndev; d++)
 		sort_windows(&t->dev[d]);
+	/* the distinct step numbers: per window its code, per event the code of its window */
+	uint32_t **wcode = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*wcode));
+	{
+		PT_VEC(uint32_t) nums = { 0 };
+		uint32_t zero = 0;
+		pt_vec_push(&nums, zero);
+		for (size_t d = 0; d < t->ndev; d++)
+			for (size_t w = 0; w < t->dev[d].win.n; w++)
+				pt_vec_push(&nums, t->dev[d].win.v[w].step);
+		pt_sort(nums.v, nums.n, sizeof(*nums.v), u32_cmp);
+		size_t nu = 0;
+		for (size_t k = 0; k < nums.n; k++)
+			if (!nu || nums.v[k] != nums.v[nu - 1])
+				nums.v[nu++] = nums.v[k];
+		if (nu <= 65536) {
+			t->step_code = pt_xmalloc(nu * sizeof(*t->step_code));
+			memcpy(t->step_code, nums.v, nu * sizeof(*t->step_code));
+			t->ev_code = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_code));
+			for (size_t d = 0; d < t->ndev; d++) {
+				size_t nw = t->dev[d].win.n;
+				wcode[d] = pt_xmalloc((nw ? nw : 1) * sizeof(**wcode));
+				for (size_t w = 0; w < nw; w++) {
+					size_t lo = 0, hi = nu; /* nums.v[lo] == the step: it is there */
+					while (hi - lo > 1) {
+						size_t mid = lo + (hi - lo) / 2;
+						if (nums.v[mid] <= t->dev[d].win.v[w].step)
+							lo = mid;
+						else
+							hi = mid;
+					}
+					wcode[d][w] = (uint32_t)lo;
+				}
+			}
+		} else {
+			t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
+		}
+		pt_vec_free(&nums);
+	}
 
 	/* launch anchors: correlation -> start of the runtime call */
 	struct pt_idmap api;
@@ -432,7 +475,10 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		}
 		size_t lo = win_upper_from(td, anchor, &tcur[tr]);
 		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
-		t->ev_step[i] = step;
+		if (t->ev_code)
+			t->ev_code[i] = step ? (uint16_t)wcode[d][lo - 1] : 0;
+		else
+			t->ev_step[i] = step;
 		bool keep = step_kept(&sr, step);
 		if (keep && sr.window) {
 			int64_t e = ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
@@ -462,6 +508,9 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	}
 	free(tcur);
 	free(is_step);
+	for (size_t d = 0; d < t->ndev; d++)
+		free(wcode[d]);
+	free(wcode);
 	pt_idmap_free(&api);
 
 	/*
@@ -612,6 +661,8 @@ void pt_tl_free(struct pt_tl *t)
 	}
 	free(t->dev);
 	free(t->ev_step);
+	free(t->ev_code);
+	free(t->step_code);
 	free(t->ev_keep);
 	free(t);
 }

@@ -86,11 +86,24 @@ struct pt_tl {
 	size_t ndev;
 	struct pt_tl_device *dev;    /* one per model device, same index */
 	uint64_t scope_skipped;
-	uint32_t *ev_step;           /* per model event: its step number, 0 = none */
+	/*
+	 * Per model event its step number (0 = none), read with pt_tl_ev_step():
+	 * as a 16-bit code into step_code (the distinct step numbers of the
+	 * windows, code 0 = none) when there are fewer than 65,536 of them, else
+	 * in full in ev_step.
+	 */
+	uint16_t *ev_code;
+	uint32_t *step_code;
+	uint32_t *ev_step;
 	uint8_t *ev_keep;            /* per model event: bit 0 kept (steps / window), bit 1 a host step range */
 	bool has_window;             /* --time-window: [win_s, win_e) absolute */
 	int64_t win_s, win_e;
 };
+
+static inline uint32_t pt_tl_ev_step(const struct pt_tl *t, size_t i)
+{
+	return t->ev_code ? t->step_code[t->ev_code[i]] : t->ev_step[i];
+}
 
 /* 0, or -1 with *e set (a step pattern that does not compile). */
 int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,

@@ -170,7 +170,7 @@ static void test_overlap(void **state)
 	assert_int_equal(td->steps.s.v[0].step, 3);
 	assert_int_equal(td->steps.s.v[0].start, 0);
 	assert_int_equal(td->steps.s.v[0].end, 350);
-	assert_int_equal(tl->ev_step[0], 3);
+	assert_int_equal(pt_tl_ev_step(tl, 0), 3);
 	assert_int_equal(tl->ev_keep[4], 3); /* kept, a step range */
 	pt_tl_free(tl);
 	/* --no-overlap */
@@ -429,12 +429,49 @@ static void test_trace(void **state)
 	pt_model_free(m);
 }
 
+/*
+ * Every event's step, whether the pass keeps it as a 16-bit code (fewer than
+ * 65,536 distinct step numbers) or in full: step numbers far apart and
+ * beyond 16 bits, events between steps (0), on an NPU with one window per step.
+ */
+static void test_event_steps(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		size_t nsteps = round ? 70000 : 300;
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "s");
+		for (size_t k = 0; k < nsteps; k++) {
+			struct pt_step st = { .device = d, .step = (uint32_t)(k * 70001 + 5), .start = (int64_t)k * 100,
+					      .end = (int64_t)k * 100 + 50, .has = PT_STEP_HAS_START | PT_STEP_HAS_END };
+			pt_model_add_step(m, &st);
+			pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)k * 100 + 10, 5, 0, PT_NONE, 0);
+			pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)k * 100 + 60, 5, 0, PT_NONE, 0);
+		}
+		struct pt_index *x = pt_index_new(m);
+		struct pt_tl_opts o = { .overlap = false };
+		struct pt_tl *tl = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+		assert_true(round ? tl->ev_code == NULL : tl->ev_code != NULL);
+		for (size_t k = 0; k < nsteps; k++) {
+			assert_int_equal(pt_tl_ev_step(tl, 2 * k), (uint32_t)(k * 70001 + 5));
+			assert_int_equal(pt_tl_ev_step(tl, 2 * k + 1), 0);
+		}
+		pt_tl_free(tl);
+		pt_index_free(x);
+		pt_model_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scope_depth3),
 		cmocka_unit_test(test_scope_prefix_and_skip),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_event_steps),
 		cmocka_unit_test(test_overlap_sets),
 		cmocka_unit_test(test_trace),
 	};
