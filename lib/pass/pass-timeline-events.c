@@ -494,7 +494,7 @@ static void iv_event(struct tl_trace *c, const struct row *r, uint32_t i, struct
 {
 	static const struct pt_trace_str nm[] = { LIT("Computation"), LIT("Communication"), LIT("Pure Communication"),
 						  LIT("Free") };
-	const struct pt_ival *iv = &r->iv[i];
+	const struct pt_ival *iv = tl_iv_at(r->iv, i);
 	out->ts = iv->s + r->off - c->base;
 	out->dur = iv->e - iv->s;
 	out->cat = C_OVERLAP;
@@ -548,7 +548,7 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 		const struct row *r = &c->rows.v[s->ref];
 		int64_t t = r->type == R_TRACK ? m->events.start[r->idx[pos]] :
 			    r->type == R_SLICE ? r->sl[r->idx[pos]].start :
-						 r->iv[pos].s;
+						 tl_iv_at(r->iv, pos)->s;
 		return t + r->off - c->base;
 	}
 	case PH_C: {

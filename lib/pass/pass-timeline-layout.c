@@ -644,14 +644,28 @@ static void build_layout(struct tl_trace *c)
 						   "Pure Communication Op", "Free Time" };
 		bool any = false;
 		for (int k = 0; k < PT_TL_OV_N; k++) {
-			const struct pt_ivset *iv = td->ov[k];
-			if (!iv->n)
+			/* count the row's intervals and their span; they are made again as the merge reads them */
+			struct ivgen *g = pt_xcalloc(1, sizeof(*g));
+			g->src = td->ov[k];
+			pt_tl_ovit_init(&g->it, &g->src);
+			size_t n = 0;
+			struct pt_ival v;
+			int64_t lo = 0, hi = 0;
+			while (pt_tl_ovit_next(&g->it, &v)) {
+				if (!n++)
+					lo = v.s;
+				hi = v.e; /* disjoint, in order: the last ends last */
+			}
+			if (!n) {
+				free(g);
 				continue;
+			}
+			pt_tl_ovit_init(&g->it, &g->src);
 			any = true;
 			/* no idx: item k is interval k (tl_row_item) */
 			struct row r = { .pid = c->dev_ovpid[d], .sort = k, .name = pt_xstrdup(ovn[k]), .type = R_IV,
-					 .level = (uint32_t)k, .dev = (uint32_t)d, .off = c->dev_off[d], .iv = iv->v,
-					 .n = iv->n };
+					 .level = (uint32_t)k, .dev = (uint32_t)d, .off = c->dev_off[d], .iv = g,
+					 .n = n, .ranged = true, .lo = lo, .hi = hi };
 			pt_vec_push(&c->rows, r);
 		}
 		if (any)
@@ -702,8 +716,8 @@ static void time_range(const struct tl_trace *c, __int128 *lo, __int128 *hi)
 				s = rw->sl[i].start;
 				e = rw->sl[i].end;
 			} else {
-				s = rw->iv[i].s;
-				e = rw->iv[i].e;
+				s = tl_iv_at(rw->iv, i)->s;
+				e = tl_iv_at(rw->iv, i)->e;
 			}
 			if ((__int128)s + rw->off < a)
 				a = (__int128)s + rw->off;
@@ -912,6 +926,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	for (size_t i = 0; i < c->rows.n; i++) {
 		free(c->rows.v[i].name);
 		free(c->rows.v[i].idx);
+		free(c->rows.v[i].iv);
 	}
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);

@@ -41,11 +41,33 @@ struct row {
 	bool ranged;       /* lo, hi: min start and max end of the items (in the row's clock) */
 	int64_t lo, hi;
 	const struct pt_tl_slice *sl;
-	const struct pt_ival *iv;
+	struct ivgen *iv;  /* R_IV: the overlap row's intervals, made as read */
 	bool host;
 	char tname[32];    /* R_TRACK: "task <stream>_", the start of an unnamed task's name */
 	uint8_t tname_len;
 };
+
+/* An overlap row's intervals made in order as the merge reads them (again from the first on a rewind). */
+struct ivgen {
+	struct pt_tl_ovsrc src;
+	struct pt_tl_ovit it;
+	size_t made;        /* intervals made so far */
+	struct pt_ival cur; /* the last one made (index made - 1) */
+};
+
+/* Interval k of a generated row: k is the last one made, the next, or (after a rewind) an earlier one. */
+static inline const struct pt_ival *tl_iv_at(struct ivgen *g, size_t k)
+{
+	if (g->made > k + 1) {
+		pt_tl_ovit_init(&g->it, &g->src);
+		g->made = 0;
+	}
+	while (g->made <= k) {
+		pt_tl_ovit_next(&g->it, &g->cur);
+		g->made++;
+	}
+	return &g->cur;
+}
 
 /* Item k of a row: an event index (R_TRACK), a slice index (R_SLICE) or an interval index (R_IV, k itself). */
 static inline uint32_t tl_row_item(const struct row *r, size_t k)

@@ -217,27 +217,24 @@ static bool covers(const struct pt_ivset *w, const struct pt_ivset *a)
 }
 
 /* The intervals of a ∪ b in order, joined as pt_ivset_union() joins them (touching ones too). */
-struct union_iter {
-	const struct pt_ivset *a, *b;
-	size_t i, j;
-};
 
 /* Which set holds the next interval: 0 = a, 1 = b (a first on equal starts), -1 = none left. */
-static int union_side(const struct union_iter *u)
+static int union_side(const struct pt_tl_ovit *u)
 {
-	if (u->j >= u->b->n)
-		return u->i < u->a->n ? 0 : -1;
-	return u->i < u->a->n && u->a->v[u->i].s <= u->b->v[u->j].s ? 0 : 1;
+	const struct pt_ivset *a = u->src.a, *b = u->src.b;
+	if (u->j >= b->n)
+		return u->i < a->n ? 0 : -1;
+	return u->i < a->n && a->v[u->i].s <= b->v[u->j].s ? 0 : 1;
 }
 
-static bool union_next(struct union_iter *u, struct pt_ival *out)
+static bool union_next(struct pt_tl_ovit *u, struct pt_ival *out)
 {
 	int k = union_side(u);
 	if (k < 0)
 		return false;
-	*out = k ? u->b->v[u->j++] : u->a->v[u->i++];
+	*out = k ? u->src.b->v[u->j++] : u->src.a->v[u->i++];
 	while ((k = union_side(u)) >= 0) {
-		const struct pt_ival *p = k ? &u->b->v[u->j] : &u->a->v[u->i];
+		const struct pt_ival *p = k ? &u->src.b->v[u->j] : &u->src.a->v[u->i];
 		if (p->s > out->e)
 			break;
 		if (p->e > out->e)
@@ -250,38 +247,69 @@ static bool union_next(struct union_iter *u, struct pt_ival *out)
 	return true;
 }
 
-/* out = w − (a ∪ b): pt_ivset_diff() against the union, without building the union. */
-static void diff_union(struct pt_ivset *out, const struct pt_ivset *w, const struct pt_ivset *a,
-		       const struct pt_ivset *b)
+void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src)
 {
-	struct union_iter u = { a, b, 0, 0 };
-	struct pt_ival cur;
-	bool have = union_next(&u, &cur);
-	/* at most one interval per interval of w (its tail) and one before each interval of a ∪ b */
-	size_t most = w->n + a->n + b->n;
-	out->n = 0;
-	if (out->cap < most) {
-		free(out->v);
-		out->v = pt_xmalloc((most ? most : 1) * sizeof(*out->v));
-		out->cap = most ? most : 1;
-	}
-	for (size_t x = 0; x < w->n; x++) {
-		int64_t s = w->v[x].s, e = w->v[x].e;
-		while (have && cur.e <= s)
-			have = union_next(&u, &cur);
-		while (have && cur.s < e) {
-			if (cur.s > s)
-				out->v[out->n++] = (struct pt_ival){ s, cur.s };
-			if (cur.e > s)
-				s = cur.e;
-			if (s >= e)
-				break;
-			have = union_next(&u, &cur);
+	memset(it, 0, sizeof(*it));
+	it->src = *src;
+	it->have = union_next(it, &it->cur);
+}
+
+/*
+ * The next interval of w − (a ∪ b): each interval of w cut by the joined
+ * intervals of a ∪ b met in one sweep (at most one piece per interval of w
+ * and one before each interval of a ∪ b).
+ */
+bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out)
+{
+	const struct pt_ivset *w = it->src.w;
+	while (it->x < w->n) {
+		int64_t e = w->v[it->x].e;
+		if (!it->in) {
+			it->s = w->v[it->x].s;
+			it->in = true;
+			while (it->have && it->cur.e <= it->s)
+				it->have = union_next(it, &it->cur);
 		}
-		if (s < e)
-			out->v[out->n++] = (struct pt_ival){ s, e };
+		if (it->have && it->cur.s < e) {
+			int64_t gs = it->s, ge = it->cur.s;
+			if (it->cur.e > it->s)
+				it->s = it->cur.e;
+			if (it->s >= e) {
+				it->in = false;
+				it->x++;
+			} else {
+				it->have = union_next(it, &it->cur);
+			}
+			if (ge > gs) {
+				*out = (struct pt_ival){ gs, ge };
+				return true;
+			}
+			continue;
+		}
+		int64_t s = it->s;
+		it->in = false;
+		it->x++;
+		if (s < e) {
+			*out = (struct pt_ival){ s, e };
+			return true;
+		}
+	}
+	return false;
+}
+
+void pt_tl_overlap_set(const struct pt_tl_ovsrc *src, struct pt_ivset *out)
+{
+	struct pt_tl_ovit it;
+	struct pt_ival v;
+	out->n = 0;
+	pt_tl_ovit_init(&it, src);
+	while (pt_tl_ovit_next(&it, &v)) {
+		pt_xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = v;
 	}
 }
+
+static const struct pt_ivset no_intervals = { 0 };
 
 static bool step_kept(const struct pt_sel_res *sr, uint32_t step)
 {
@@ -586,7 +614,6 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		if (!o->overlap)
 			continue;
 		const struct pt_ivset *C = pt_index_comp(x, (uint32_t)d), *M = pt_index_comm(x, (uint32_t)d);
-		pt_index_drop_either(x, (uint32_t)d); /* the Steps rows above were its last reader */
 		if (!C->n && !M->n)
 			continue;
 		struct pt_ival *wv = pt_xmalloc((nw ? nw : 1) * sizeof(*wv));
@@ -600,36 +627,35 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			wv[0] = (struct pt_ival){ span_s, span_e };
 			nwv = 1;
 		}
-		struct pt_ivset W0 = { 0 }, W = { 0 };
+		struct pt_ivset W0 = { 0 }, *W = &td->ovw;
 		pt_ivset_build(&W0, wv, nwv);
 		free(wv);
 		if (sr.window)
-			pt_ivset_clip(&W, &W0, ws, we);
+			pt_ivset_clip(W, &W0, ws, we);
 		else
-			W = W0, W0 = (struct pt_ivset){ 0 };
+			*W = W0, W0 = (struct pt_ivset){ 0 };
 		/*
 		 * Computation C ∩ W and communication M ∩ W (the index's sets
 		 * themselves when W covers them), pure communication
-		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M). Every set is
-		 * canonical (disjoint, not touching), so equal sets are equal lists.
+		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M), the last
+		 * two made as the rows are read. Every set is canonical
+		 * (disjoint, not touching), so equal sets are equal lists.
 		 */
-		td->ov[PT_TL_OV_COMP] = C;
-		if (!covers(&W, C)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, &W);
-			td->ov[PT_TL_OV_COMP] = &td->overlap[PT_TL_OV_COMP];
+		const struct pt_ivset *CW = C, *MW = M;
+		if (!covers(W, C)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, W);
+			CW = &td->overlap[PT_TL_OV_COMP];
 		}
-		td->ov[PT_TL_OV_COMM] = M;
-		if (!covers(&W, M)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, &W);
-			td->ov[PT_TL_OV_COMM] = &td->overlap[PT_TL_OV_COMM];
+		if (!covers(W, M)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, W);
+			MW = &td->overlap[PT_TL_OV_COMM];
 		}
-		pt_ivset_diff(&td->overlap[PT_TL_OV_PURE_COMM], td->ov[PT_TL_OV_COMM], C);
-		td->ov[PT_TL_OV_PURE_COMM] = &td->overlap[PT_TL_OV_PURE_COMM];
-		diff_union(&td->overlap[PT_TL_OV_FREE], &W, C, M);
-		td->ov[PT_TL_OV_FREE] = &td->overlap[PT_TL_OV_FREE];
+		td->ov[PT_TL_OV_COMP] = (struct pt_tl_ovsrc){ CW, &no_intervals, &no_intervals };
+		td->ov[PT_TL_OV_COMM] = (struct pt_tl_ovsrc){ MW, &no_intervals, &no_intervals };
+		td->ov[PT_TL_OV_PURE_COMM] = (struct pt_tl_ovsrc){ MW, C, &no_intervals };
+		td->ov[PT_TL_OV_FREE] = (struct pt_tl_ovsrc){ W, C, M };
 		td->has_overlap = true;
 		pt_ivset_free(&W0);
-		pt_ivset_free(&W);
 	}
 	for (size_t d = 0; d < t->ndev; d++) {
 		free(acc[d].mn);
@@ -657,6 +683,7 @@ void pt_tl_free(struct pt_tl *t)
 		free(td->scope);
 		for (int k = 0; k < PT_TL_OV_N; k++)
 			pt_ivset_free(&td->overlap[k]);
+		pt_ivset_free(&td->ovw);
 		pt_gms_free(&td->gmem);
 	}
 	free(t->dev);

@@ -43,6 +43,26 @@ struct pt_tl_row {
 
 enum { PT_TL_OV_COMP, PT_TL_OV_COMM, PT_TL_OV_PURE_COMM, PT_TL_OV_FREE, PT_TL_OV_N };
 
+/* An overlap row as sets: w − (a ∪ b); a and b may be empty, none is NULL. All canonical. */
+struct pt_tl_ovsrc {
+	const struct pt_ivset *w, *a, *b;
+};
+
+/* The intervals of an overlap row in order (pt_tl_ovit_init, then pt_tl_ovit_next until false). */
+struct pt_tl_ovit {
+	struct pt_tl_ovsrc src;
+	size_t i, j;        /* a ∪ b: the next intervals of a and b */
+	struct pt_ival cur; /* a ∪ b: the current joined interval, if have */
+	bool have;
+	size_t x;           /* the interval of w being cut */
+	int64_t s;          /* its start still to emit, if in */
+	bool in;
+};
+void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src);
+bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out);
+/* An overlap row as a set (for tests and small callers); out is reset first. */
+void pt_tl_overlap_set(const struct pt_tl_ovsrc *src, struct pt_ivset *out);
+
 /* A step window [s, e) of a device, numbered `step`. */
 struct pt_tl_win {
 	int64_t s, e;
@@ -57,8 +77,15 @@ struct pt_tl_device {
 	struct pt_tl_row *scope;     /* `Scope L0` .. `Scope L<depth-1>` */
 	struct pt_tl_row comm;       /* Ascend `Communication` (empty when no reduce pairs) */
 	bool has_overlap;
-	const struct pt_ivset *ov[PT_TL_OV_N]; /* the overlap rows: overlap[k], or the index's C or M itself */
-	struct pt_ivset overlap[PT_TL_OV_N];   /* storage of the rows computed here */
+	/*
+	 * The overlap rows, made on demand (pt_tl_ovit_*) rather than held:
+	 * row k is ov[k].w − (ov[k].a ∪ ov[k].b), of sets held here or the
+	 * index's C and M (computation C ∩ W, communication M ∩ W, pure
+	 * communication (M ∩ W) − C, free time W − (C ∪ M)).
+	 */
+	struct pt_tl_ovsrc ov[PT_TL_OV_N];
+	struct pt_ivset overlap[PT_TL_OV_N];   /* storage: C ∩ W and M ∩ W where W does not cover them */
+	struct pt_ivset ovw;                   /* storage: W */
 	/*
 	 * GPU devices with CUPTI memory records: the memory counter groups of
 	 * chrome-trace.md §7 (Memory, Managed memory, Pinned memory, one per

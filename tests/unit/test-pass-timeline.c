@@ -151,7 +151,12 @@ static void test_overlap(void **state)
 	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
 	const struct pt_tl_device *td = &tl->dev[d];
 	assert_true(td->has_overlap);
-	const struct pt_ivset *const *s = td->ov; /* the rows (a row may be the index's C or M itself) */
+	struct pt_ivset rows[PT_TL_OV_N] = { { 0 } }; /* the rows, made from their sets */
+	const struct pt_ivset *s[PT_TL_OV_N];
+	for (int q = 0; q < PT_TL_OV_N; q++) {
+		pt_tl_overlap_set(&td->ov[q], &rows[q]);
+		s[q] = &rows[q];
+	}
 	static const int64_t want[PT_TL_OV_N][4] = {
 		{ 0, 100, 150, 250 }, { 80, 180, 300, 350 }, { 100, 150, 300, 350 }, { 250, 300, 350, 400 }
 	};
@@ -165,6 +170,8 @@ static void test_overlap(void **state)
 	int64_t sum = pt_ivset_measure(s[PT_TL_OV_COMP]) + pt_ivset_measure(s[PT_TL_OV_PURE_COMM]) +
 		      pt_ivset_measure(s[PT_TL_OV_FREE]);
 	assert_int_equal(sum, 400);
+	for (int q = 0; q < PT_TL_OV_N; q++)
+		pt_ivset_free(&rows[q]);
 	/* the GPU Steps row spans the step's activities; events carry step 3 */
 	assert_int_equal(td->steps.s.n, 1);
 	assert_int_equal(td->steps.s.v[0].step, 3);
@@ -254,27 +261,32 @@ static void test_overlap_sets(void **state)
 		struct pt_ival wv[2];
 		for (size_t w = 0; w < td->win.n; w++)
 			wv[w] = (struct pt_ival){ td->win.v[w].s, td->win.v[w].e };
-		struct pt_ivset W0 = { 0 }, W = { 0 }, want = { 0 }, tmp = { 0 };
+		struct pt_ivset W0 = { 0 }, W = { 0 }, want = { 0 }, tmp = { 0 }, got = { 0 };
 		pt_ivset_build(&W0, wv, td->win.n);
 		pt_ivset_clip(&W, &W0, tl->win_s, tl->win_e);
 		if (!td->has_overlap) {
 			assert_true(!C->n && !M->n);
 		} else {
 			pt_ivset_inter(&want, C, &W);
-			same_set(td->ov[PT_TL_OV_COMP], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_COMP], &got);
+			same_set(&got, &want);
 			pt_ivset_inter(&want, M, &W);
-			same_set(td->ov[PT_TL_OV_COMM], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_COMM], &got);
+			same_set(&got, &want);
 			pt_ivset_diff(&tmp, M, C);
 			pt_ivset_inter(&want, &tmp, &W);
-			same_set(td->ov[PT_TL_OV_PURE_COMM], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_PURE_COMM], &got);
+			same_set(&got, &want);
 			pt_ivset_union(&tmp, C, M);
 			pt_ivset_diff(&want, &W, &tmp);
-			same_set(td->ov[PT_TL_OV_FREE], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_FREE], &got);
+			same_set(&got, &want);
 		}
 		pt_ivset_free(&W0);
 		pt_ivset_free(&W);
 		pt_ivset_free(&want);
 		pt_ivset_free(&tmp);
+		pt_ivset_free(&got);
 		pt_tl_free(tl);
 		pt_index_free(x);
 		pt_model_free(m);
