@@ -14,8 +14,7 @@
 
 struct dev_sets {
 	bool built;
-	bool either_dropped; /* comp_or_comm was freed (pt_index_drop_either): remade on the next breakdown */
-	struct pt_ivset comp, comm, comp_or_comm;
+	struct pt_ivset comp, comm;
 };
 
 #define PT_INDEX_NKINDS 10 /* enum pt_event_kind values */
@@ -61,7 +60,6 @@ void pt_index_free(struct pt_index *x)
 	for (size_t i = 0; i < x->m->devices.n; i++) {
 		pt_ivset_free(&x->dev[i].comp);
 		pt_ivset_free(&x->dev[i].comm);
-		pt_ivset_free(&x->dev[i].comp_or_comm);
 	}
 	free(x->dev);
 	if (x->kind_sets)
@@ -513,18 +511,8 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 		d->comp.v = pt_xrealloc(d->comp.v, d->comp.n * sizeof(*d->comp.v));
 		d->comp.cap = d->comp.n;
 	}
-	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
 	free(k);
 	d->built = true;
-}
-
-void pt_index_drop_either(struct pt_index *x, uint32_t dev)
-{
-	struct dev_sets *d = &x->dev[dev];
-	if (!d->built || d->either_dropped)
-		return;
-	pt_ivset_free(&d->comp_or_comm);
-	d->either_dropped = true;
 }
 
 void pt_index_drop_event_lists(struct pt_index *x)
@@ -583,14 +571,55 @@ const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev)
 	return &x->dev[dev].comm;
 }
 
+/* First interval of x ending after t (x canonical). */
+static size_t first_after(const struct pt_ivset *x, int64_t t)
+{
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->v[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* |(x ∪ y) ∩ [a, b)| in one sweep of both within the window, without the union as a set. */
+static int64_t union_measure_in(const struct pt_ivset *x, const struct pt_ivset *y, int64_t a, int64_t b)
+{
+	size_t i = first_after(x, a), j = first_after(y, a);
+	int64_t total = 0, cs = 0, ce = 0;
+	bool have = false;
+	for (;;) {
+		const struct pt_ival *p;
+		if (i < x->n && x->v[i].s < b && (j >= y->n || y->v[j].s >= b || x->v[i].s <= y->v[j].s))
+			p = &x->v[i++];
+		else if (j < y->n && y->v[j].s < b)
+			p = &y->v[j++];
+		else
+			break;
+		int64_t s = p->s > a ? p->s : a, e = p->e < b ? p->e : b;
+		if (e <= s)
+			continue;
+		if (have && s <= ce) {
+			if (e > ce)
+				ce = e;
+		} else {
+			if (have)
+				total += ce - cs;
+			cs = s;
+			ce = e;
+			have = true;
+		}
+	}
+	return have ? total + (ce - cs) : 0;
+}
+
 void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out)
 {
 	build_dev(x, dev);
 	struct dev_sets *d = &x->dev[dev];
-	if (d->either_dropped) {
-		pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
-		d->either_dropped = false;
-	}
 	memset(out, 0, sizeof(*out));
 	int64_t total = 0, either = 0;
 	for (size_t w = 0; w < s->n; w++) {
@@ -598,7 +627,7 @@ void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_iv
 		total += b - a;
 		out->computation += pt_ivset_measure_in(&d->comp, a, b);
 		out->communication += pt_ivset_measure_in(&d->comm, a, b);
-		either += pt_ivset_measure_in(&d->comp_or_comm, a, b);
+		either += union_measure_in(&d->comp, &d->comm, a, b);
 	}
 	/* |C ∩ M| = |C| + |M| − |C ∪ M| within the window */
 	out->overlapped = out->computation + out->communication - either;

@@ -61,12 +61,10 @@ void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool deman
 
 /*
  * Memory back before the index's last use, for a caller holding what it
- * needs already (the timeline): pt_index_drop_event_lists() frees the
- * per-track event lists and the event classes, both remade when next needed; pt_index_drop_either() frees device
- * dev's C ∪ M, remade by the next breakdown of dev.
+ * needs already (the timeline): the per-track event lists and the event
+ * classes, both remade when next needed.
  */
 void pt_index_drop_event_lists(struct pt_index *x);
-void pt_index_drop_either(struct pt_index *x, uint32_t dev);
 /* Event indexes of a track, sorted by (start, model order). */
 const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n);
 /*
