@@ -14,7 +14,7 @@
 
 struct dev_sets {
 	bool built;
-	struct pt_ivset comp, comm, comp_or_comm;
+	struct pt_ivset comp, comm;
 };
 
 #define PT_INDEX_NKINDS 10 /* enum pt_event_kind values */
@@ -60,7 +60,6 @@ void pt_index_free(struct pt_index *x)
 	for (size_t i = 0; i < x->m->devices.n; i++) {
 		pt_ivset_free(&x->dev[i].comp);
 		pt_ivset_free(&x->dev[i].comm);
-		pt_ivset_free(&x->dev[i].comp_or_comm);
 	}
 	free(x->dev);
 	if (x->kind_sets)
@@ -512,9 +511,24 @@ static void build_dev(struct pt_index *x, uint32_t dev)
 	} else {
 		d->comm = comm_ev;
 	}
-	pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
+	/* the unions grew by doubling: give back the slack, the sets live as long as the index */
+	if (d->comp.n && d->comp.cap > d->comp.n) {
+		d->comp.v = pt_xrealloc(d->comp.v, d->comp.n * sizeof(*d->comp.v));
+		d->comp.cap = d->comp.n;
+	}
 	free(k);
 	d->built = true;
+}
+
+void pt_index_drop_event_lists(struct pt_index *x)
+{
+	free(x->track_ev);
+	free(x->track_off);
+	x->track_ev = NULL;
+	x->track_off = NULL;
+	free(x->cls); /* classify() makes them again for a device still to build */
+	x->cls = NULL;
+	x->classified = false;
 }
 
 size_t pt_index_comm_spans(const struct pt_model *m, uint32_t dev, struct pt_ival **out)
@@ -562,6 +576,51 @@ const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev)
 	return &x->dev[dev].comm;
 }
 
+/* First interval of x ending after t (x canonical). */
+static size_t first_after(const struct pt_ivset *x, int64_t t)
+{
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->v[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* |(x ∪ y) ∩ [a, b)| in one sweep of both within the window, without the union as a set. */
+static int64_t union_measure_in(const struct pt_ivset *x, const struct pt_ivset *y, int64_t a, int64_t b)
+{
+	size_t i = first_after(x, a), j = first_after(y, a);
+	int64_t total = 0, cs = 0, ce = 0;
+	bool have = false;
+	for (;;) {
+		const struct pt_ival *p;
+		if (i < x->n && x->v[i].s < b && (j >= y->n || y->v[j].s >= b || x->v[i].s <= y->v[j].s))
+			p = &x->v[i++];
+		else if (j < y->n && y->v[j].s < b)
+			p = &y->v[j++];
+		else
+			break;
+		int64_t s = p->s > a ? p->s : a, e = p->e < b ? p->e : b;
+		if (e <= s)
+			continue;
+		if (have && s <= ce) {
+			if (e > ce)
+				ce = e;
+		} else {
+			if (have)
+				total += ce - cs;
+			cs = s;
+			ce = e;
+			have = true;
+		}
+	}
+	return have ? total + (ce - cs) : 0;
+}
+
 void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out)
 {
 	build_dev(x, dev);
@@ -573,7 +632,7 @@ void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_iv
 		total += b - a;
 		out->computation += pt_ivset_measure_in(&d->comp, a, b);
 		out->communication += pt_ivset_measure_in(&d->comm, a, b);
-		either += pt_ivset_measure_in(&d->comp_or_comm, a, b);
+		either += union_measure_in(&d->comp, &d->comm, a, b);
 	}
 	/* |C ∩ M| = |C| + |M| − |C ∪ M| within the window */
 	out->overlapped = out->computation + out->communication - either;

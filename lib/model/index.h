@@ -59,6 +59,12 @@ int64_t pt_model_origin(const struct pt_model *m, const int64_t *events_min);
  */
 void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool demangle);
 
+/*
+ * Memory back before the index's last use, for a caller holding what it
+ * needs already (the timeline): the per-track event lists and the event
+ * classes, both remade when next needed.
+ */
+void pt_index_drop_event_lists(struct pt_index *x);
 /* Event indexes of a track, sorted by (start, model order). */
 const uint32_t *pt_index_track_events(struct pt_index *x, uint32_t track, size_t *n);
 /*

@@ -267,7 +267,7 @@ static const char *mem_kind(uint8_t k)
 /* The correlation an Ascend task carries in the kineto profile: its step's (see slice_event). */
 static uint32_t task_step_corr(const struct tl_trace *c, const struct row *r, uint32_t i)
 {
-	uint32_t st = c->tl->ev_step[i];
+	uint32_t st = pt_tl_ev_step(c->tl, i);
 	if (st || !c->step_first[r->dev])
 		return st;
 	/* outside every step: the nearest one, the first before it starts, else the last */
@@ -329,7 +329,7 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		out->name = built(c, snprintf(c->built, sizeof(c->built), "Memset (%s)", mem_kind(ci ? ci->dst_kind : 0)));
 	} else if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13)) {
 		/* HTA finds steps by name */
-		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", c->tl->ev_step[i]));
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", pt_tl_ev_step(c->tl, i)));
 	} else {
 		out->name = name_of(c, name, NM_RAW);
 	}
@@ -446,8 +446,8 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 		ARG_U64(out, "correlation", ev->corr[i]);
 	if (k == PT_EV_SYNC)
 		sync_args(c, out, i);
-	if (c->tl->ev_step[i])
-		ARG_U64(out, "step", c->tl->ev_step[i]);
+	if (pt_tl_ev_step(c->tl, i))
+		ARG_U64(out, "step", pt_tl_ev_step(c->tl, i));
 }
 
 static void slice_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
@@ -494,7 +494,7 @@ static void iv_event(struct tl_trace *c, const struct row *r, uint32_t i, struct
 {
 	static const struct pt_trace_str nm[] = { LIT("Computation"), LIT("Communication"), LIT("Pure Communication"),
 						  LIT("Free") };
-	const struct pt_ival *iv = &r->iv[i];
+	const struct pt_ival *iv = tl_iv_at(r->iv, i);
 	out->ts = iv->s + r->off - c->base;
 	out->dur = iv->e - iv->s;
 	out->cat = C_OVERLAP;
@@ -546,8 +546,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		uint32_t i = r->idx[pos];
-		int64_t t = r->type == R_TRACK ? m->events.start[i] : r->type == R_SLICE ? r->sl[i].start : r->iv[i].s;
+		int64_t t = r->type == R_TRACK ? m->events.start[r->idx[pos]] :
+			    r->type == R_SLICE ? r->sl[r->idx[pos]].start :
+						 tl_iv_at(r->iv, pos)->s;
 		return t + r->off - c->base;
 	}
 	case PH_C: {
@@ -737,7 +738,7 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		uint32_t i = r->idx[s->pos];
+		uint32_t i = tl_row_item(r, s->pos);
 		out->ph = PT_PH_X;
 		out->row = s->ref;
 		if (r->type == R_TRACK)
@@ -753,7 +754,7 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 		uint32_t name = c->m->events.name[i];
 		out->cat = K_GPU_USER;
 		if ((c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13))
-			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", c->tl->ev_step[i]));
+			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", pt_tl_ev_step(c->tl, i)));
 		else
 			out->name = name_of(c, name, NM_RAW);
 		break;

@@ -43,6 +43,9 @@ void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struc
 	case FK_FTS:
 		FLOW_GATHER(fts);
 		break;
+	case FK_ACT:
+		FLOW_GATHER(act);
+		break;
 	default:
 		FLOW_GATHER(frow);
 	}
@@ -62,55 +65,108 @@ static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
 	return t + c->dev_off[dev] - c->base;
 }
 
+/*
+ * The flows, found by walking the rows' events (each event of a track is on
+ * one row, and only those are linked), so that no per-event map from event
+ * to row is needed. The join is keyed by the activities' correlation ids,
+ * which are few next to the API calls' (most calls launch nothing): a map of
+ * those ids to the best API call seen (first by start, then by model order,
+ * with its row), and a bitmap of them over their range so that most calls
+ * are passed over without a probe.
+ */
+#define API_PACK(row, i) ((uint64_t)(row) << 32 | (uint64_t)(i))
+#define API_NONE UINT64_MAX
+struct act {
+	uint64_t corr;
+	uint32_t ev, row;
+};
+
 void tl_build_flows(struct tl_trace *c)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
 	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
 		return;
-	uint32_t *row_of = pt_xmalloc((ev->n ? ev->n : 1) * sizeof(*row_of));
-	memset(row_of, 0xff, (ev->n ? ev->n : 1) * sizeof(*row_of));
-	for (size_t r = 0; r < c->rows.n; r++)
-		if (c->rows.v[r].type == R_TRACK)
-			for (size_t i = 0; i < c->rows.v[r].n; i++)
-				row_of[c->rows.v[r].idx[i]] = (uint32_t)r;
-	/* correlation -> api event (first by start) */
-	struct pt_idmap api;
-	uint64_t clo, chi;
-	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi);
-	pt_idmap_init(&api, clo, chi, nc);
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("linking the launches", i, 2 * ev->n);
-		if (ev->kind[i] == PT_EV_API && ev->corr[i] && row_of[i] != UINT32_MAX && ev->dur[i] >= 1) {
-			bool added;
-			uint64_t *v = pt_idmap_put(&api, ev->corr[i], i, &added);
-			if (!added && ev->start[i] < ev->start[*v])
-				*v = i;
+	/* the activities that may be linked, in row order, and the range of their ids */
+	PT_VEC(struct act) acts = { 0 };
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t done = 0;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		const struct row *rw = &c->rows.v[r];
+		if (rw->type != R_TRACK)
+			continue;
+		for (size_t k = 0; k < rw->n; k++) {
+			pt_progress_tick("linking the launches", done++, 2 * ev->n);
+			uint32_t i = rw->idx[k];
+			uint8_t kd = ev->kind[i];
+			uint64_t co = ev->corr[i];
+			if (!co || kd == PT_EV_API || kd == PT_EV_RANGE || ev->dur[i] < 1)
+				continue;
+			struct act a = { co, i, (uint32_t)r };
+			pt_vec_push(&acts, a);
+			if (co < lo)
+				lo = co;
+			if (co > hi)
+				hi = co;
 		}
 	}
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("linking the launches", ev->n + i, 2 * ev->n);
-		uint8_t k = ev->kind[i];
-		if (!ev->corr[i] || k == PT_EV_API || k == PT_EV_RANGE || row_of[i] == UINT32_MAX || ev->dur[i] < 1)
+	if (!acts.n) {
+		pt_vec_free(&acts);
+		return;
+	}
+	struct pt_idmap api; /* activity correlation id -> best API call (API_PACK), API_NONE: none yet */
+	pt_idmap_init(&api, lo, hi, acts.n);
+	uint64_t span = hi - lo; /* the bitmap only where it is small next to the calls' columns */
+	uint64_t *has = span < ((uint64_t)ev->n << 3) ? pt_xcalloc(span / 64 + 1, sizeof(*has)) : NULL;
+	for (size_t k = 0; k < acts.n; k++) {
+		uint64_t co = acts.v[k].corr;
+		pt_idmap_put(&api, co, API_NONE, NULL);
+		if (has)
+			has[(co - lo) >> 6] |= 1ull << ((co - lo) & 63);
+	}
+	for (size_t r = 0; r < c->rows.n; r++) {
+		const struct row *rw = &c->rows.v[r];
+		if (rw->type != R_TRACK)
 			continue;
-		uint64_t *a = pt_idmap_get(&api, ev->corr[i]);
-		if (!a)
+		for (size_t k = 0; k < rw->n; k++) {
+			pt_progress_tick("linking the launches", done++, 2 * ev->n);
+			uint32_t i = rw->idx[k];
+			uint64_t co = ev->corr[i];
+			if (ev->kind[i] != PT_EV_API || co < lo || co > hi || ev->dur[i] < 1)
+				continue;
+			if (has && !(has[(co - lo) >> 6] >> ((co - lo) & 63) & 1))
+				continue;
+			uint64_t *v = pt_idmap_get(&api, co);
+			if (!v)
+				continue;
+			uint32_t cur = (uint32_t)*v;
+			if (*v == API_NONE || ev->start[i] < ev->start[cur] || (ev->start[i] == ev->start[cur] && i < cur))
+				*v = API_PACK(r, i);
+		}
+	}
+	free(has);
+	for (size_t k = 0; k < acts.n; k++) {
+		uint32_t i = acts.v[k].ev;
+		uint64_t a = *pt_idmap_get(&api, acts.v[k].corr);
+		if (a == API_NONE)
 			continue;
-		uint32_t ai = (uint32_t)*a;
+		uint32_t ai = (uint32_t)a, arow = (uint32_t)(a >> 32);
 		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
 		/* viewer: at the midpoints (§6); kineto: at the starts, as Kineto writes them (cupti.md §7.6) */
 		int64_t sh = c->kineto ? 0 : ev->dur[ai] / 2, fh = c->kineto ? 0 : ev->dur[i] / 2;
-		struct flow f = { ai, (uint32_t)i, 0, row_of[ai], row_of[i], row_time(c, ev->start[ai] + sh, ad),
+		struct flow f = { ai, i, 0, arow, acts.v[k].row, row_time(c, ev->start[ai] + sh, ad),
 				  row_time(c, ev->start[i] + fh, dd) };
 		pt_vec_push(&c->flows, f);
 	}
 	pt_idmap_free(&api);
-	/* order by (API arrow start, API event, activity event); flows were made in activity order */
+	pt_vec_free(&acts);
+	/* order by (API arrow start, API event, activity event); flows were made in row order */
 	size_t nf = c->flows.n;
 	uint32_t *idx = pt_xmalloc((nf ? nf : 1) * sizeof(*idx));
 	struct pt_ival *tmp = pt_xmalloc((nf ? nf : 1) * sizeof(*tmp));
 	for (size_t i = 0; i < nf; i++)
 		idx[i] = (uint32_t)i;
+	tl_flow_sort_by(c->flows.v, idx, nf, FK_ACT, tmp);
 	tl_flow_sort_by(c->flows.v, idx, nf, FK_API, tmp);
 	tl_flow_sort_by(c->flows.v, idx, nf, FK_STS, tmp);
 	free(tmp);
@@ -133,8 +189,9 @@ void tl_build_flows(struct tl_trace *c)
 	for (size_t i = 0; i < nf; i++)
 		v[i].id = (uint32_t)i + 1;
 	free(idx);
-	free(row_of);
 }
+#undef API_PACK
+#undef API_NONE
 
 /* --time-window: keep samples in the window, led by the last earlier one moved to the window start. */
 static void window_samples(const struct tl_trace *c, struct csrc *cs, const int64_t *time)

@@ -529,10 +529,10 @@ static void build_layout(struct tl_trace *c)
 	}
 	for (size_t t = 0; t < nt; t++) {
 		struct tscan *q = &ts[t];
-		if (!q->n || q->slow || !c->dev_ok[m->tracks.v[t].device])
+		if (!q->n || !c->dev_ok[m->tracks.v[t].device])
 			continue;
 		q->idx = pt_xmalloc(q->n * sizeof(*q->idx));
-		if (q->L.nl > 1)
+		if (!q->slow && q->L.nl > 1)
 			q->lane = pt_xmalloc(q->n);
 		q->n = 0;
 	}
@@ -558,26 +558,24 @@ static void build_layout(struct tl_trace *c)
 		}
 		uint32_t *idx = q->idx;
 		size_t k = q->n;
-		if (!idx) {
-			size_t n;
-			const uint32_t *all = pt_index_track_events(c->x, (uint32_t)t, &n);
-			if (n > scap) {
-				scap = n;
+		if (q->slow) {
+			/* its kept events in (start, model order): a stable sort by start of the model order */
+			struct pt_ival *iv = pt_xmalloc(k * sizeof(*iv));
+			for (size_t i = 0; i < k; i++)
+				iv[i] = (struct pt_ival){ ev->start[idx[i]], (int64_t)idx[i] };
+			pt_ival_sort(iv, k);
+			if (k > scap) {
+				scap = k;
 				s = pt_xrealloc(s, scap * sizeof(*s));
 				e = pt_xrealloc(e, scap * sizeof(*e));
 			}
-			idx = pt_xmalloc((n ? n : 1) * sizeof(*idx));
-			k = 0;
-			for (size_t i = 0; i < n; i++) {
-				uint32_t j = all[i];
-				int64_t du = ev->dur[j];
-				if (!(tl->ev_keep[j] & 1) || du < 0 || (c->kineto && ev->kind[j] == PT_EV_GETNEXT))
-					continue;
-				idx[k] = j;
-				s[k] = ev->start[j];
-				e[k] = s[k] + du;
-				k++;
+			for (size_t i = 0; i < k; i++) {
+				uint32_t j = (uint32_t)iv[i].e;
+				idx[i] = j;
+				s[i] = ev->start[j];
+				e[i] = s[i] + ev->dur[j];
 			}
+			free(iv);
 			fix_ties(c, idx, s, e, k);
 		}
 		struct row r = { .pid = c->dev_pid[d], .type = R_TRACK, .dev = d, .track = (uint32_t)t, .off = c->dev_off[d] };
@@ -589,7 +587,7 @@ static void build_layout(struct tl_trace *c)
 			break;
 		case PT_TRACK_HOST_THREAD:
 			r.sort = q->steps ? 0 : 1;
-			r.order = q->idx ? q->lo : s[0];
+			r.order = q->lo; /* = s[0] of a sorted slow track */
 			r.host = true;
 			r.name = *tn && strcmp(tn, "") ? pt_xasprintf("Thread %lld (%s)", (long long)tr->stream, tn) :
 							 pt_xasprintf("Thread %lld", (long long)tr->stream);
@@ -605,7 +603,7 @@ static void build_layout(struct tl_trace *c)
 			r.order = (int64_t)t;
 			r.name = pt_xstrdup(*tn ? tn : "Track");
 		}
-		if (q->idx) {
+		if (!q->slow) {
 			r.ranged = true;
 			r.lo = q->lo;
 			r.hi = q->hi;
@@ -646,16 +644,28 @@ static void build_layout(struct tl_trace *c)
 						   "Pure Communication Op", "Free Time" };
 		bool any = false;
 		for (int k = 0; k < PT_TL_OV_N; k++) {
-			const struct pt_ivset *iv = td->ov[k];
-			if (!iv->n)
+			/* count the row's intervals and their span; they are made again as the merge reads them */
+			struct ivgen *g = pt_xcalloc(1, sizeof(*g));
+			g->src = td->ov[k];
+			pt_tl_ovit_init(&g->it, &g->src);
+			size_t n = 0;
+			struct pt_ival v;
+			int64_t lo = 0, hi = 0;
+			while (pt_tl_ovit_next(&g->it, &v)) {
+				if (!n++)
+					lo = v.s;
+				hi = v.e; /* disjoint, in order: the last ends last */
+			}
+			if (!n) {
+				free(g);
 				continue;
+			}
+			pt_tl_ovit_init(&g->it, &g->src);
 			any = true;
-			uint32_t *idx = pt_xmalloc(iv->n * sizeof(*idx));
-			for (size_t i = 0; i < iv->n; i++)
-				idx[i] = (uint32_t)i;
+			/* no idx: item k is interval k (tl_row_item) */
 			struct row r = { .pid = c->dev_ovpid[d], .sort = k, .name = pt_xstrdup(ovn[k]), .type = R_IV,
-					 .level = (uint32_t)k, .dev = (uint32_t)d, .off = c->dev_off[d], .iv = iv->v,
-					 .idx = idx, .n = iv->n };
+					 .level = (uint32_t)k, .dev = (uint32_t)d, .off = c->dev_off[d], .iv = g,
+					 .n = n, .ranged = true, .lo = lo, .hi = hi };
 			pt_vec_push(&c->rows, r);
 		}
 		if (any)
@@ -697,7 +707,7 @@ static void time_range(const struct tl_trace *c, __int128 *lo, __int128 *hi)
 			continue;
 		}
 		for (size_t k = 0; k < rw->n; k++) {
-			uint32_t i = rw->idx[k];
+			uint32_t i = tl_row_item(rw, k);
 			int64_t s, e;
 			if (rw->type == R_TRACK) {
 				s = m->events.start[i];
@@ -706,8 +716,8 @@ static void time_range(const struct tl_trace *c, __int128 *lo, __int128 *hi)
 				s = rw->sl[i].start;
 				e = rw->sl[i].end;
 			} else {
-				s = rw->iv[i].s;
-				e = rw->iv[i].e;
+				s = tl_iv_at(rw->iv, i)->s;
+				e = tl_iv_at(rw->iv, i)->e;
 			}
 			if ((__int128)s + rw->off < a)
 				a = (__int128)s + rw->off;
@@ -916,6 +926,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	for (size_t i = 0; i < c->rows.n; i++) {
 		free(c->rows.v[i].name);
 		free(c->rows.v[i].idx);
+		free(c->rows.v[i].iv);
 	}
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);

@@ -36,16 +36,44 @@ struct row {
 	uint32_t dev;
 	uint32_t track;
 	int64_t off;       /* clock offset of the device to the export clock */
-	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE), intervals (R_IV) */
+	uint32_t *idx;     /* items: event indexes (R_TRACK), slice indexes (R_SLICE); NULL for R_IV (item k = iv[k]) */
 	size_t n;
 	bool ranged;       /* lo, hi: min start and max end of the items (in the row's clock) */
 	int64_t lo, hi;
 	const struct pt_tl_slice *sl;
-	const struct pt_ival *iv;
+	struct ivgen *iv;  /* R_IV: the overlap row's intervals, made as read */
 	bool host;
 	char tname[32];    /* R_TRACK: "task <stream>_", the start of an unnamed task's name */
 	uint8_t tname_len;
 };
+
+/* An overlap row's intervals made in order as the merge reads them (again from the first on a rewind). */
+struct ivgen {
+	struct pt_tl_ovsrc src;
+	struct pt_tl_ovit it;
+	size_t made;        /* intervals made so far */
+	struct pt_ival cur; /* the last one made (index made - 1) */
+};
+
+/* Interval k of a generated row: k is the last one made, the next, or (after a rewind) an earlier one. */
+static inline const struct pt_ival *tl_iv_at(struct ivgen *g, size_t k)
+{
+	if (g->made > k + 1) {
+		pt_tl_ovit_init(&g->it, &g->src);
+		g->made = 0;
+	}
+	while (g->made <= k) {
+		pt_tl_ovit_next(&g->it, &g->cur);
+		g->made++;
+	}
+	return &g->cur;
+}
+
+/* Item k of a row: an event index (R_TRACK), a slice index (R_SLICE) or an interval index (R_IV, k itself). */
+static inline uint32_t tl_row_item(const struct row *r, size_t k)
+{
+	return r->type == R_IV ? (uint32_t)k : r->idx[k];
+}
 
 struct proc {
 	uint32_t pid;
@@ -190,7 +218,7 @@ static inline const char *tl_str(const struct tl_trace *c, uint32_t id)
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
 /* Stable sort of the flow indexes idx[0 .. n) by key k (FK_*); tmp has room for n. */
-enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW };
+enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW, FK_ACT };
 void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */

@@ -148,6 +148,12 @@ static size_t win_upper_from(const struct pt_tl_device *d, int64_t t, size_t *cu
 	return c;
 }
 
+static int u32_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
 static int win_cmp(const void *pa, const void *pb)
 {
 	const struct pt_tl_win *a = pa, *b = pb;
@@ -211,27 +217,24 @@ static bool covers(const struct pt_ivset *w, const struct pt_ivset *a)
 }
 
 /* The intervals of a ∪ b in order, joined as pt_ivset_union() joins them (touching ones too). */
-struct union_iter {
-	const struct pt_ivset *a, *b;
-	size_t i, j;
-};
 
 /* Which set holds the next interval: 0 = a, 1 = b (a first on equal starts), -1 = none left. */
-static int union_side(const struct union_iter *u)
+static int union_side(const struct pt_tl_ovit *u)
 {
-	if (u->j >= u->b->n)
-		return u->i < u->a->n ? 0 : -1;
-	return u->i < u->a->n && u->a->v[u->i].s <= u->b->v[u->j].s ? 0 : 1;
+	const struct pt_ivset *a = u->src.a, *b = u->src.b;
+	if (u->j >= b->n)
+		return u->i < a->n ? 0 : -1;
+	return u->i < a->n && a->v[u->i].s <= b->v[u->j].s ? 0 : 1;
 }
 
-static bool union_next(struct union_iter *u, struct pt_ival *out)
+static bool union_next(struct pt_tl_ovit *u, struct pt_ival *out)
 {
 	int k = union_side(u);
 	if (k < 0)
 		return false;
-	*out = k ? u->b->v[u->j++] : u->a->v[u->i++];
+	*out = k ? u->src.b->v[u->j++] : u->src.a->v[u->i++];
 	while ((k = union_side(u)) >= 0) {
-		const struct pt_ival *p = k ? &u->b->v[u->j] : &u->a->v[u->i];
+		const struct pt_ival *p = k ? &u->src.b->v[u->j] : &u->src.a->v[u->i];
 		if (p->s > out->e)
 			break;
 		if (p->e > out->e)
@@ -244,38 +247,69 @@ static bool union_next(struct union_iter *u, struct pt_ival *out)
 	return true;
 }
 
-/* out = w − (a ∪ b): pt_ivset_diff() against the union, without building the union. */
-static void diff_union(struct pt_ivset *out, const struct pt_ivset *w, const struct pt_ivset *a,
-		       const struct pt_ivset *b)
+void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src)
 {
-	struct union_iter u = { a, b, 0, 0 };
-	struct pt_ival cur;
-	bool have = union_next(&u, &cur);
-	/* at most one interval per interval of w (its tail) and one before each interval of a ∪ b */
-	size_t most = w->n + a->n + b->n;
-	out->n = 0;
-	if (out->cap < most) {
-		free(out->v);
-		out->v = pt_xmalloc((most ? most : 1) * sizeof(*out->v));
-		out->cap = most ? most : 1;
-	}
-	for (size_t x = 0; x < w->n; x++) {
-		int64_t s = w->v[x].s, e = w->v[x].e;
-		while (have && cur.e <= s)
-			have = union_next(&u, &cur);
-		while (have && cur.s < e) {
-			if (cur.s > s)
-				out->v[out->n++] = (struct pt_ival){ s, cur.s };
-			if (cur.e > s)
-				s = cur.e;
-			if (s >= e)
-				break;
-			have = union_next(&u, &cur);
+	memset(it, 0, sizeof(*it));
+	it->src = *src;
+	it->have = union_next(it, &it->cur);
+}
+
+/*
+ * The next interval of w − (a ∪ b): each interval of w cut by the joined
+ * intervals of a ∪ b met in one sweep (at most one piece per interval of w
+ * and one before each interval of a ∪ b).
+ */
+bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out)
+{
+	const struct pt_ivset *w = it->src.w;
+	while (it->x < w->n) {
+		int64_t e = w->v[it->x].e;
+		if (!it->in) {
+			it->s = w->v[it->x].s;
+			it->in = true;
+			while (it->have && it->cur.e <= it->s)
+				it->have = union_next(it, &it->cur);
 		}
-		if (s < e)
-			out->v[out->n++] = (struct pt_ival){ s, e };
+		if (it->have && it->cur.s < e) {
+			int64_t gs = it->s, ge = it->cur.s;
+			if (it->cur.e > it->s)
+				it->s = it->cur.e;
+			if (it->s >= e) {
+				it->in = false;
+				it->x++;
+			} else {
+				it->have = union_next(it, &it->cur);
+			}
+			if (ge > gs) {
+				*out = (struct pt_ival){ gs, ge };
+				return true;
+			}
+			continue;
+		}
+		int64_t s = it->s;
+		it->in = false;
+		it->x++;
+		if (s < e) {
+			*out = (struct pt_ival){ s, e };
+			return true;
+		}
+	}
+	return false;
+}
+
+void pt_tl_overlap_set(const struct pt_tl_ovsrc *src, struct pt_ivset *out)
+{
+	struct pt_tl_ovit it;
+	struct pt_ival v;
+	out->n = 0;
+	pt_tl_ovit_init(&it, src);
+	while (pt_tl_ovit_next(&it, &v)) {
+		pt_xgrow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = v;
 	}
 }
+
+static const struct pt_ivset no_intervals = { 0 };
 
 static bool step_kept(const struct pt_sel_res *sr, uint32_t step)
 {
@@ -296,7 +330,6 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	t->scope_depth = o->scope_depth;
 	t->ndev = m->devices.n;
 	t->dev = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*t->dev));
-	t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
 	t->ev_keep = pt_xmalloc(ev->n ? ev->n : 1);
 	for (size_t d = 0; d < t->ndev; d++) {
 		t->dev[d].dev = (uint32_t)d;
@@ -364,6 +397,44 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	regfree(&re);
 	for (size_t d = 0; d < t->ndev; d++)
 		sort_windows(&t->dev[d]);
+	/* the distinct step numbers: per window its code, per event the code of its window */
+	uint32_t **wcode = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*wcode));
+	{
+		PT_VEC(uint32_t) nums = { 0 };
+		uint32_t zero = 0;
+		pt_vec_push(&nums, zero);
+		for (size_t d = 0; d < t->ndev; d++)
+			for (size_t w = 0; w < t->dev[d].win.n; w++)
+				pt_vec_push(&nums, t->dev[d].win.v[w].step);
+		pt_sort(nums.v, nums.n, sizeof(*nums.v), u32_cmp);
+		size_t nu = 0;
+		for (size_t k = 0; k < nums.n; k++)
+			if (!nu || nums.v[k] != nums.v[nu - 1])
+				nums.v[nu++] = nums.v[k];
+		if (nu <= 65536) {
+			t->step_code = pt_xmalloc(nu * sizeof(*t->step_code));
+			memcpy(t->step_code, nums.v, nu * sizeof(*t->step_code));
+			t->ev_code = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_code));
+			for (size_t d = 0; d < t->ndev; d++) {
+				size_t nw = t->dev[d].win.n;
+				wcode[d] = pt_xmalloc((nw ? nw : 1) * sizeof(**wcode));
+				for (size_t w = 0; w < nw; w++) {
+					size_t lo = 0, hi = nu; /* nums.v[lo] == the step: it is there */
+					while (hi - lo > 1) {
+						size_t mid = lo + (hi - lo) / 2;
+						if (nums.v[mid] <= t->dev[d].win.v[w].step)
+							lo = mid;
+						else
+							hi = mid;
+					}
+					wcode[d][w] = (uint32_t)lo;
+				}
+			}
+		} else {
+			t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
+		}
+		pt_vec_free(&nums);
+	}
 
 	/* launch anchors: correlation -> start of the runtime call */
 	struct pt_idmap api;
@@ -432,7 +503,10 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		}
 		size_t lo = win_upper_from(td, anchor, &tcur[tr]);
 		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
-		t->ev_step[i] = step;
+		if (t->ev_code)
+			t->ev_code[i] = step ? (uint16_t)wcode[d][lo - 1] : 0;
+		else
+			t->ev_step[i] = step;
 		bool keep = step_kept(&sr, step);
 		if (keep && sr.window) {
 			int64_t e = ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
@@ -462,8 +536,20 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	}
 	free(tcur);
 	free(is_step);
+	for (size_t d = 0; d < t->ndev; d++)
+		free(wcode[d]);
+	free(wcode);
 	pt_idmap_free(&api);
 
+	/*
+	 * The index's sets of every device the rows below read, built first, so
+	 * that its per-track event lists (4 bytes an event, needed only to build
+	 * them) are given back before the overlap rows are made.
+	 */
+	for (size_t d = 0; d < t->ndev && o->overlap; d++)
+		if (acc[d].on)
+			(void)pt_index_comp(x, (uint32_t)d);
+	pt_index_drop_event_lists(x);
 	/* per device: Steps, scope, Communication and overlap rows */
 	for (size_t d = 0; d < t->ndev; d++) {
 		struct pt_tl_device *td = &t->dev[d];
@@ -541,36 +627,35 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			wv[0] = (struct pt_ival){ span_s, span_e };
 			nwv = 1;
 		}
-		struct pt_ivset W0 = { 0 }, W = { 0 };
+		struct pt_ivset W0 = { 0 }, *W = &td->ovw;
 		pt_ivset_build(&W0, wv, nwv);
 		free(wv);
 		if (sr.window)
-			pt_ivset_clip(&W, &W0, ws, we);
+			pt_ivset_clip(W, &W0, ws, we);
 		else
-			W = W0, W0 = (struct pt_ivset){ 0 };
+			*W = W0, W0 = (struct pt_ivset){ 0 };
 		/*
 		 * Computation C ∩ W and communication M ∩ W (the index's sets
 		 * themselves when W covers them), pure communication
-		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M). Every set is
-		 * canonical (disjoint, not touching), so equal sets are equal lists.
+		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M), the last
+		 * two made as the rows are read. Every set is canonical
+		 * (disjoint, not touching), so equal sets are equal lists.
 		 */
-		td->ov[PT_TL_OV_COMP] = C;
-		if (!covers(&W, C)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, &W);
-			td->ov[PT_TL_OV_COMP] = &td->overlap[PT_TL_OV_COMP];
+		const struct pt_ivset *CW = C, *MW = M;
+		if (!covers(W, C)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, W);
+			CW = &td->overlap[PT_TL_OV_COMP];
 		}
-		td->ov[PT_TL_OV_COMM] = M;
-		if (!covers(&W, M)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, &W);
-			td->ov[PT_TL_OV_COMM] = &td->overlap[PT_TL_OV_COMM];
+		if (!covers(W, M)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, W);
+			MW = &td->overlap[PT_TL_OV_COMM];
 		}
-		pt_ivset_diff(&td->overlap[PT_TL_OV_PURE_COMM], td->ov[PT_TL_OV_COMM], C);
-		td->ov[PT_TL_OV_PURE_COMM] = &td->overlap[PT_TL_OV_PURE_COMM];
-		diff_union(&td->overlap[PT_TL_OV_FREE], &W, C, M);
-		td->ov[PT_TL_OV_FREE] = &td->overlap[PT_TL_OV_FREE];
+		td->ov[PT_TL_OV_COMP] = (struct pt_tl_ovsrc){ CW, &no_intervals, &no_intervals };
+		td->ov[PT_TL_OV_COMM] = (struct pt_tl_ovsrc){ MW, &no_intervals, &no_intervals };
+		td->ov[PT_TL_OV_PURE_COMM] = (struct pt_tl_ovsrc){ MW, C, &no_intervals };
+		td->ov[PT_TL_OV_FREE] = (struct pt_tl_ovsrc){ W, C, M };
 		td->has_overlap = true;
 		pt_ivset_free(&W0);
-		pt_ivset_free(&W);
 	}
 	for (size_t d = 0; d < t->ndev; d++) {
 		free(acc[d].mn);
@@ -598,10 +683,13 @@ void pt_tl_free(struct pt_tl *t)
 		free(td->scope);
 		for (int k = 0; k < PT_TL_OV_N; k++)
 			pt_ivset_free(&td->overlap[k]);
+		pt_ivset_free(&td->ovw);
 		pt_gms_free(&td->gmem);
 	}
 	free(t->dev);
 	free(t->ev_step);
+	free(t->ev_code);
+	free(t->step_code);
 	free(t->ev_keep);
 	free(t);
 }

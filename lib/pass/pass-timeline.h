@@ -43,6 +43,26 @@ struct pt_tl_row {
 
 enum { PT_TL_OV_COMP, PT_TL_OV_COMM, PT_TL_OV_PURE_COMM, PT_TL_OV_FREE, PT_TL_OV_N };
 
+/* An overlap row as sets: w − (a ∪ b); a and b may be empty, none is NULL. All canonical. */
+struct pt_tl_ovsrc {
+	const struct pt_ivset *w, *a, *b;
+};
+
+/* The intervals of an overlap row in order (pt_tl_ovit_init, then pt_tl_ovit_next until false). */
+struct pt_tl_ovit {
+	struct pt_tl_ovsrc src;
+	size_t i, j;        /* a ∪ b: the next intervals of a and b */
+	struct pt_ival cur; /* a ∪ b: the current joined interval, if have */
+	bool have;
+	size_t x;           /* the interval of w being cut */
+	int64_t s;          /* its start still to emit, if in */
+	bool in;
+};
+void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src);
+bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out);
+/* An overlap row as a set (for tests and small callers); out is reset first. */
+void pt_tl_overlap_set(const struct pt_tl_ovsrc *src, struct pt_ivset *out);
+
 /* A step window [s, e) of a device, numbered `step`. */
 struct pt_tl_win {
 	int64_t s, e;
@@ -57,8 +77,15 @@ struct pt_tl_device {
 	struct pt_tl_row *scope;     /* `Scope L0` .. `Scope L<depth-1>` */
 	struct pt_tl_row comm;       /* Ascend `Communication` (empty when no reduce pairs) */
 	bool has_overlap;
-	const struct pt_ivset *ov[PT_TL_OV_N]; /* the overlap rows: overlap[k], or the index's C or M itself */
-	struct pt_ivset overlap[PT_TL_OV_N];   /* storage of the rows computed here */
+	/*
+	 * The overlap rows, made on demand (pt_tl_ovit_*) rather than held:
+	 * row k is ov[k].w − (ov[k].a ∪ ov[k].b), of sets held here or the
+	 * index's C and M (computation C ∩ W, communication M ∩ W, pure
+	 * communication (M ∩ W) − C, free time W − (C ∪ M)).
+	 */
+	struct pt_tl_ovsrc ov[PT_TL_OV_N];
+	struct pt_ivset overlap[PT_TL_OV_N];   /* storage: C ∩ W and M ∩ W where W does not cover them */
+	struct pt_ivset ovw;                   /* storage: W */
 	/*
 	 * GPU devices with CUPTI memory records: the memory counter groups of
 	 * chrome-trace.md §7 (Memory, Managed memory, Pinned memory, one per
@@ -86,11 +113,24 @@ struct pt_tl {
 	size_t ndev;
 	struct pt_tl_device *dev;    /* one per model device, same index */
 	uint64_t scope_skipped;
-	uint32_t *ev_step;           /* per model event: its step number, 0 = none */
+	/*
+	 * Per model event its step number (0 = none), read with pt_tl_ev_step():
+	 * as a 16-bit code into step_code (the distinct step numbers of the
+	 * windows, code 0 = none) when there are fewer than 65,536 of them, else
+	 * in full in ev_step.
+	 */
+	uint16_t *ev_code;
+	uint32_t *step_code;
+	uint32_t *ev_step;
 	uint8_t *ev_keep;            /* per model event: bit 0 kept (steps / window), bit 1 a host step range */
 	bool has_window;             /* --time-window: [win_s, win_e) absolute */
 	int64_t win_s, win_e;
 };
+
+static inline uint32_t pt_tl_ev_step(const struct pt_tl *t, size_t i)
+{
+	return t->ev_code ? t->step_code[t->ev_code[i]] : t->ev_step[i];
+}
 
 /* 0, or -1 with *e set (a step pattern that does not compile). */
 int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,

@@ -756,6 +756,36 @@ static void test_index_unions(void **state)
 			ivset_equal(pt_index_comp(x, dev), &want[0]);
 			ivset_equal(pt_index_comm(x, dev), &want[1]);
 			ivset_equal(pt_index_kind_set(x, dev, PT_EV_MEMCPY), &want[2]);
+			/*
+			 * What the timeline gives back (the event lists and classes) is
+			 * made again on demand: the same breakdown after the drop, and
+			 * the next device (built after it) still checks against want.
+			 */
+			struct pt_breakdown b0, b1;
+			pt_index_breakdown(x, dev, 100, 4000, &b0);
+			{ /* |C ∪ M| in the window, from a plain union */
+				struct pt_ivset u = { 0 };
+				pt_ivset_union(&u, &want[0], &want[1]);
+				int64_t either = pt_ivset_measure_in(&u, 100, 4000);
+				assert_int_equal(b0.computation, pt_ivset_measure_in(&want[0], 100, 4000));
+				assert_int_equal(b0.communication, pt_ivset_measure_in(&want[1], 100, 4000));
+				assert_int_equal(b0.overlapped, b0.computation + b0.communication - either);
+				assert_int_equal(b0.free, 3900 - either);
+				pt_ivset_free(&u);
+			}
+			size_t nl0;
+			const uint32_t *l0 = pt_index_track_events(x, tr[dev % 7], &nl0);
+			uint32_t *keep = malloc((nl0 + 1) * sizeof(*keep));
+			memcpy(keep, l0, nl0 * sizeof(*keep));
+			pt_index_drop_event_lists(x);
+			pt_index_breakdown(x, dev, 100, 4000, &b1);
+			assert_memory_equal(&b0, &b1, sizeof(b0));
+			size_t nl1;
+			const uint32_t *l1 = pt_index_track_events(x, tr[dev % 7], &nl1);
+			assert_int_equal(nl0, nl1);
+			assert_memory_equal(keep, l1, nl0 * sizeof(*keep));
+			free(keep);
+			pt_index_drop_event_lists(x);
 			for (int c = 0; c < 3; c++) {
 				free(iv[c]);
 				pt_ivset_free(&want[c]);

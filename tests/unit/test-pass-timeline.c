@@ -151,7 +151,12 @@ static void test_overlap(void **state)
 	assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
 	const struct pt_tl_device *td = &tl->dev[d];
 	assert_true(td->has_overlap);
-	const struct pt_ivset *const *s = td->ov; /* the rows (a row may be the index's C or M itself) */
+	struct pt_ivset rows[PT_TL_OV_N] = { { 0 } }; /* the rows, made from their sets */
+	const struct pt_ivset *s[PT_TL_OV_N];
+	for (int q = 0; q < PT_TL_OV_N; q++) {
+		pt_tl_overlap_set(&td->ov[q], &rows[q]);
+		s[q] = &rows[q];
+	}
 	static const int64_t want[PT_TL_OV_N][4] = {
 		{ 0, 100, 150, 250 }, { 80, 180, 300, 350 }, { 100, 150, 300, 350 }, { 250, 300, 350, 400 }
 	};
@@ -165,12 +170,14 @@ static void test_overlap(void **state)
 	int64_t sum = pt_ivset_measure(s[PT_TL_OV_COMP]) + pt_ivset_measure(s[PT_TL_OV_PURE_COMM]) +
 		      pt_ivset_measure(s[PT_TL_OV_FREE]);
 	assert_int_equal(sum, 400);
+	for (int q = 0; q < PT_TL_OV_N; q++)
+		pt_ivset_free(&rows[q]);
 	/* the GPU Steps row spans the step's activities; events carry step 3 */
 	assert_int_equal(td->steps.s.n, 1);
 	assert_int_equal(td->steps.s.v[0].step, 3);
 	assert_int_equal(td->steps.s.v[0].start, 0);
 	assert_int_equal(td->steps.s.v[0].end, 350);
-	assert_int_equal(tl->ev_step[0], 3);
+	assert_int_equal(pt_tl_ev_step(tl, 0), 3);
 	assert_int_equal(tl->ev_keep[4], 3); /* kept, a step range */
 	pt_tl_free(tl);
 	/* --no-overlap */
@@ -254,27 +261,32 @@ static void test_overlap_sets(void **state)
 		struct pt_ival wv[2];
 		for (size_t w = 0; w < td->win.n; w++)
 			wv[w] = (struct pt_ival){ td->win.v[w].s, td->win.v[w].e };
-		struct pt_ivset W0 = { 0 }, W = { 0 }, want = { 0 }, tmp = { 0 };
+		struct pt_ivset W0 = { 0 }, W = { 0 }, want = { 0 }, tmp = { 0 }, got = { 0 };
 		pt_ivset_build(&W0, wv, td->win.n);
 		pt_ivset_clip(&W, &W0, tl->win_s, tl->win_e);
 		if (!td->has_overlap) {
 			assert_true(!C->n && !M->n);
 		} else {
 			pt_ivset_inter(&want, C, &W);
-			same_set(td->ov[PT_TL_OV_COMP], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_COMP], &got);
+			same_set(&got, &want);
 			pt_ivset_inter(&want, M, &W);
-			same_set(td->ov[PT_TL_OV_COMM], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_COMM], &got);
+			same_set(&got, &want);
 			pt_ivset_diff(&tmp, M, C);
 			pt_ivset_inter(&want, &tmp, &W);
-			same_set(td->ov[PT_TL_OV_PURE_COMM], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_PURE_COMM], &got);
+			same_set(&got, &want);
 			pt_ivset_union(&tmp, C, M);
 			pt_ivset_diff(&want, &W, &tmp);
-			same_set(td->ov[PT_TL_OV_FREE], &want);
+			pt_tl_overlap_set(&td->ov[PT_TL_OV_FREE], &got);
+			same_set(&got, &want);
 		}
 		pt_ivset_free(&W0);
 		pt_ivset_free(&W);
 		pt_ivset_free(&want);
 		pt_ivset_free(&tmp);
+		pt_ivset_free(&got);
 		pt_tl_free(tl);
 		pt_index_free(x);
 		pt_model_free(m);
@@ -429,12 +441,49 @@ static void test_trace(void **state)
 	pt_model_free(m);
 }
 
+/*
+ * Every event's step, whether the pass keeps it as a 16-bit code (fewer than
+ * 65,536 distinct step numbers) or in full: step numbers far apart and
+ * beyond 16 bits, events between steps (0), on an NPU with one window per step.
+ */
+static void test_event_steps(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		size_t nsteps = round ? 70000 : 300;
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+		uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 1, "s");
+		for (size_t k = 0; k < nsteps; k++) {
+			struct pt_step st = { .device = d, .step = (uint32_t)(k * 70001 + 5), .start = (int64_t)k * 100,
+					      .end = (int64_t)k * 100 + 50, .has = PT_STEP_HAS_START | PT_STEP_HAS_END };
+			pt_model_add_step(m, &st);
+			pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)k * 100 + 10, 5, 0, PT_NONE, 0);
+			pt_model_add_event(m, t, 0, PT_EV_TASK, (int64_t)k * 100 + 60, 5, 0, PT_NONE, 0);
+		}
+		struct pt_index *x = pt_index_new(m);
+		struct pt_tl_opts o = { .overlap = false };
+		struct pt_tl *tl = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_pass_timeline(m, x, &o, &tl, &e), 0);
+		assert_true(round ? tl->ev_code == NULL : tl->ev_code != NULL);
+		for (size_t k = 0; k < nsteps; k++) {
+			assert_int_equal(pt_tl_ev_step(tl, 2 * k), (uint32_t)(k * 70001 + 5));
+			assert_int_equal(pt_tl_ev_step(tl, 2 * k + 1), 0);
+		}
+		pt_tl_free(tl);
+		pt_index_free(x);
+		pt_model_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scope_depth3),
 		cmocka_unit_test(test_scope_prefix_and_skip),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_event_steps),
 		cmocka_unit_test(test_overlap_sets),
 		cmocka_unit_test(test_trace),
 	};
