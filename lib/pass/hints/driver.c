@@ -112,13 +112,13 @@ static void rd_free(struct rankdata *rd)
 	free(rd->lu);
 }
 
-/* The first q with acts[mj[q]].s >= t (acts by start). */
-static size_t first_by_start(const struct pt_ival *acts, const size_t *mj, size_t n, int64_t t)
+/* The first q with the start of event mj[q] >= t (mj by start). */
+static size_t first_by_start(const struct pt_events *ev, const uint32_t *mj, size_t n, int64_t t)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (acts[mj[mid]].s < t)
+		if (ev->start[mj[mid]] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -248,7 +248,7 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	const struct pt_events *ev = &m->events;
 	int64_t rank = rd->r->rank;
 	uint32_t dev = dd->dev;
-	const struct pt_ival *acts = dd->acts;
+	const uint32_t *acts = dd->acts;
 	size_t nacts = dd->nacts;
 	/* K: member computation executions with known FLOPs. Ascend: tasks of
 	 * framework ops (counters, else analytical). CUDA: kernels whose
@@ -261,7 +261,7 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	bool gpu = m->devices.v[dev].kind == PT_DEV_GPU;
 	uint8_t *rdone = gpu && c->ngr ? pt_xcalloc(c->ngr, 1) : NULL;
 	for (size_t j = 0; j < nacts; j++) {
-		size_t i = (size_t)acts[j].e;
+		size_t i = acts[j];
 		if (pt_index_is_comm(c->x, i))
 			continue;
 		uint32_t type;
@@ -302,6 +302,46 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	dd->B = B;
 }
 
+/* The member activities of a device, fed in start order by pt_index_merge:
+ * their event indexes, 4 bytes each (no copy of their times, no sort). */
+struct acts_acc {
+	const struct rankdata *rd;
+	const struct pt_model *m;
+	uint32_t *v;
+	size_t n, cap;
+	bool has_mem;
+};
+
+static void acts_visit(void *arg, size_t i)
+{
+	struct acts_acc *a = arg;
+	const struct pt_events *ev = &a->m->events;
+	if (!hx_is_dev_activity(ev->kind[i]) || !hx_member(a->rd, a->m, i))
+		return;
+	pt_xgrow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = (uint32_t)i;
+	a->has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The merge leaves equal starts of different tracks in no fixed order: put
+ * each run of equal starts in event order, the order of a stable sort by
+ * start of the events in model order. */
+static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, size_t n)
+{
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && ev->start[v[b]] == ev->start[v[a]]; b++)
+			;
+		if (b - a > 1)
+			pt_sort(v + a, b - a, sizeof(*v), cmp_u32);
+	}
+}
+
 /* A covered device measured for the DEVICE rules (and the rank table); false
  * when it has no member activity (its rules are then not evaluated). */
 static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, struct devdata *dd)
@@ -315,24 +355,24 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->dev = dev;
 	dd->did = did;
 	snprintf(dd->scope, sizeof(dd->scope), "device:%" PRIu32, did);
-	/* member activities of the device, by start */
-	struct pt_ival *acts = NULL;
-	size_t nacts = 0, cacts = 0;
-	bool has_mem = false;
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("checking the hints", i, ev->n);
-		if (!hx_is_dev_activity(ev->kind[i]) || m->tracks.v[ev->track[i]].device != dev || !hx_member(rd, m, i))
-			continue;
-		pt_xgrow((void **)&acts, &cacts, nacts + 1, sizeof(*acts));
-		acts[nacts++] = (struct pt_ival){ ev->start[i], (int64_t)i };
-		has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
-	}
+	/* member activities of the device, by (start, event index) */
+	struct acts_acc aa = { .rd = rd, .m = m };
+	size_t ntr = 0;
+	uint32_t *tr = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*tr));
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (m->tracks.v[t].device == dev)
+			tr[ntr++] = (uint32_t)t;
+	pt_index_merge(c->x, tr, ntr, acts_visit, &aa);
+	free(tr);
+	acts_fix_ties(ev, aa.v, aa.n);
+	uint32_t *acts = aa.v;
+	size_t nacts = aa.n;
+	bool has_mem = aa.has_mem;
 	if (!nacts || !rd->nwin) {
 		not_eval_stages(c, HS(HS_DEVICE) | HS(HS_LAUNCH), rank, dd->scope, "no device activity");
 		free(acts);
 		return false;
 	}
-	pt_ival_sort(acts, nacts);
 	const struct pt_ivset *C = pt_index_comp(c->x, dev), *M = pt_index_comm(c->x, dev);
 	const struct pt_ivset *Mc = pt_index_kind_set(c->x, dev, PT_EV_MEMCPY);
 	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
@@ -360,24 +400,27 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	}
 	struct devacc a = { 0 };
 	struct nlist apis = { 0 };
-	/* memory ops exposed; mix[j]: the entry (index + 1) of acts[j], 0 none yet */
+	/* memory ops exposed; mix[q]: the entry (index + 1) of mj[q], 0 none yet */
 	struct memop *mops = NULL;
 	size_t nmops = 0, cmops = 0;
-	size_t *mix = has_mem ? pt_xcalloc(nacts, sizeof(*mix)) : NULL;
-	/* the memory ops among acts (mj: their indexes, by start) and the longest,
+	uint32_t *mix = NULL;
+	/* the memory ops among acts (mj: their event indexes, by start) and the longest,
 	 * so that a window visits only the ops that can overlap it */
-	size_t *mj = NULL, nmj = 0;
+	uint32_t *mj = NULL;
+	size_t nmj = 0;
 	int64_t mdur = 0;
 	if (has_mem) {
 		mj = pt_xmalloc(nacts * sizeof(*mj));
 		for (size_t j = 0; j < nacts; j++) {
-			size_t i = (size_t)acts[j].e;
+			size_t i = acts[j];
 			if (ev->kind[i] != PT_EV_MEMCPY && ev->kind[i] != PT_EV_MEMSET)
 				continue;
-			mj[nmj++] = j;
+			mj[nmj++] = (uint32_t)i;
 			if (ev->dur[i] > mdur)
 				mdur = ev->dur[i];
 		}
+		mj = pt_xrealloc(mj, (nmj ? nmj : 1) * sizeof(*mj));
+		mix = pt_xcalloc(nmj ? nmj : 1, sizeof(*mix));
 	}
 	struct pt_ival *api = NULL; /* host runtime calls {start, event}, by start, made when first needed */
 	size_t napi = 0, capi = 0;
@@ -408,22 +451,22 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_diff(&rem, &F, &clip);
 		/* exposed per memory op */
 		if (has_mem)
-			for (size_t q = first_by_start(acts, mj, nmj, s - mdur); q < nmj && acts[mj[q]].s < e; q++) {
-				size_t j = mj[q], i = (size_t)acts[j].e;
+			for (size_t q = first_by_start(ev, mj, nmj, s - mdur); q < nmj && ev->start[mj[q]] < e; q++) {
+				size_t i = mj[q];
 				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
 				if (oe <= s || os >= e)
 					continue;
 				int64_t x = ev->kind[i] == PT_EV_MEMCPY ? pt_ivset_measure_in(&F, os, oe)
 									: pt_ivset_measure_in(&rem, os, oe);
-				if (!mix[j]) {
+				if (!mix[q]) {
 					pt_xgrow((void **)&mops, &cmops, nmops + 1, sizeof(*mops));
 					const struct pt_copy_info *ci = hx_copy_of(m, i);
 					mops[nmops++] = (struct memop){ i, 0,
 									ev->kind[i] == PT_EV_MEMSET ? "memset"
 									: ci ? hx_copy_kind_name(ci->copy_kind) : "other" };
-					mix[j] = nmops;
+					mix[q] = (uint32_t)nmops;
 				}
-				mops[mix[j] - 1].exposed += x;
+				mops[mix[q] - 1].exposed += x;
 			}
 		/* memset_t */
 		pt_ivset_clip(&clip, Ms, s, e);

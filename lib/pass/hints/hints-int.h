@@ -202,7 +202,7 @@ struct devacc {
 struct devdata {
 	uint32_t dev, did;
 	char scope[48];
-	struct pt_ival *acts;       /* member activities: {start, event index}, by start */
+	uint32_t *acts;             /* member activities: event indexes, by (start, index) */
 	size_t nacts;
 	bool has_mem;               /* memcpy or memset among them */
 	const struct pt_ivset *M, *Mc, *Ms;

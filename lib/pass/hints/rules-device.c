@@ -331,7 +331,7 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	const struct pt_ivset *Mc = s->dd->Mc;
 	const struct pt_ivset *Ms = s->dd->Ms;
@@ -353,13 +353,13 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 		size_t lo = 0, hi = nacts;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
-			if (acts[mid].s < gb)
+			if (ev->start[acts[mid]] < gb)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		int cl = 2;
-		size_t call = lo < nacts && rd->am ? pt_anchor_call(rd->am, (size_t)acts[lo].e) : SIZE_MAX;
+		size_t call = lo < nacts && rd->am ? pt_anchor_call(rd->am, acts[lo]) : SIZE_MAX;
 		if (call != SIZE_MAX && ev->start[call] > ga)
 			cl = 0;
 		else if (gb - ga < k->idle_kernel_wait_gap_ns)
@@ -419,13 +419,13 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	char b1[48], b2[48], b3[48];
 	struct nlist ops = { 0 }, types = { 0 };
 	int64_t T = 0;
 	for (size_t j = 0; j < nacts; j++) {
-		size_t i = (size_t)acts[j].e;
+		size_t i = acts[j];
 		uint32_t name = 0, type = 0;
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
 			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
@@ -626,7 +626,7 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	char b1[48];
 	if (!rd->am) {
@@ -635,7 +635,7 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 		hx_mark_eval(c, PT_HR_UNATTRIBUTED_DEVICE, rank);
 		int64_t un = 0, cnt = 0, tot = 0;
 		for (size_t j = 0; j < nacts; j++) {
-			size_t i = (size_t)acts[j].e;
+			size_t i = acts[j];
 			tot += ev->dur[i];
 			if (pt_anchor_call(rd->am, i) == SIZE_MAX)
 				un += ev->dur[i], cnt++;
