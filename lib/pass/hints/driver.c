@@ -342,6 +342,152 @@ static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, size_t n)
 	}
 }
 
+/*
+ * The runtime calls R of a rank's host (hints.md §2.1: the runtime part of
+ * the free time) read from the index's per-track lists, window by window:
+ * no copy of the calls and no union of them all.
+ */
+struct htrack {
+	const uint32_t *v; /* the track's events by start */
+	size_t n, p;       /* p: the merge's position */
+	int64_t amax;      /* the longest runtime call of the track */
+};
+
+struct hcalls {
+	struct htrack *t;
+	size_t nt;
+};
+
+static void hcalls_init(struct ctx *c, uint32_t host, struct hcalls *hc)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	memset(hc, 0, sizeof(*hc));
+	if (host == PT_NONE)
+		return;
+	hc->t = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*hc->t));
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (m->tracks.v[t].device != host)
+			continue;
+		struct htrack *h = &hc->t[hc->nt];
+		h->v = pt_index_track_events(c->x, (uint32_t)t, &h->n);
+		bool any = false;
+		for (size_t j = 0; j < h->n; j++)
+			if (ev->kind[h->v[j]] == PT_EV_API) {
+				any = true;
+				if (ev->dur[h->v[j]] > h->amax)
+					h->amax = ev->dur[h->v[j]];
+			}
+		hc->nt += any;
+	}
+}
+
+static void hcalls_free(struct hcalls *hc)
+{
+	free(hc->t);
+}
+
+/* Move the part of t2 before time `to` (from its interval k, whose part
+ * before *lo is gone) to rem. */
+static void sweep_emit(const struct pt_ivset *t2, size_t *k, int64_t *lo, int64_t to, struct pt_ivset *rem)
+{
+	while (*k < t2->n) {
+		int64_t a = t2->v[*k].s > *lo ? t2->v[*k].s : *lo, b = t2->v[*k].e;
+		if (a >= to)
+			return;
+		if (b > to) {
+			pt_ivset_append(rem, a, to);
+			*lo = to;
+			return;
+		}
+		pt_ivset_append(rem, a, b);
+		++*k;
+	}
+}
+
+/* One interval u = [us, ue) of R ∩ [s, e) (in order): the part of t2 before
+ * it goes to rem, the part inside it counts; returns that count. */
+static int64_t sweep_take(const struct pt_ivset *t2, size_t *k, int64_t *lo, int64_t us, int64_t ue,
+			  struct pt_ivset *rem)
+{
+	sweep_emit(t2, k, lo, us, rem);
+	int64_t in = 0;
+	while (*k < t2->n) {
+		int64_t a = t2->v[*k].s > *lo ? t2->v[*k].s : *lo, b = t2->v[*k].e;
+		if (a >= ue)
+			break;
+		if (b > ue) {
+			in += ue - a;
+			*lo = ue;
+			break;
+		}
+		in += b - a;
+		++*k;
+	}
+	return in;
+}
+
+/*
+ * |t2 ∩ R| over the window [s, e) (t2 lies in it), rem = t2 − R, and the
+ * exposed time |t2 ∩ call| of each call added to its API's entry in apis:
+ * the calls that can reach the window, merged by start over the host's
+ * tracks, their union swept once against t2.
+ */
+static int64_t runtime_sweep(struct ctx *c, struct hcalls *hc, int64_t s, int64_t e, const struct pt_ivset *t2,
+			     struct pt_ivset *rem, struct nlist *apis)
+{
+	const struct pt_events *ev = &c->m->events;
+	rem->n = 0;
+	for (size_t t = 0; t < hc->nt; t++) { /* the first call of each track that can end after s */
+		struct htrack *h = &hc->t[t];
+		size_t lo = 0, hi = h->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (ev->start[h->v[mid]] < s - h->amax)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		h->p = lo;
+	}
+	size_t k = 0;
+	int64_t lo = INT64_MIN, rt = 0, us = 0, ue = 0;
+	bool open = false;
+	for (;;) {
+		struct htrack *best = NULL;
+		int64_t bs = e;
+		for (size_t t = 0; t < hc->nt; t++) {
+			struct htrack *h = &hc->t[t];
+			while (h->p < h->n && ev->kind[h->v[h->p]] != PT_EV_API)
+				h->p++;
+			if (h->p < h->n && ev->start[h->v[h->p]] < bs)
+				best = h, bs = ev->start[h->v[h->p]];
+		}
+		if (!best)
+			break;
+		size_t i = best->v[best->p++];
+		int64_t os = ev->start[i], oe = os + ev->dur[i];
+		if (oe <= s || os >= e)
+			continue;
+		int64_t x = pt_ivset_measure_in(t2, os, oe);
+		if (x)
+			hx_nl_get_api(c, apis, ev->name[i])->a += x;
+		int64_t cs = os > s ? os : s, ce = oe < e ? oe : e;
+		if (open && cs <= ue) {
+			if (ce > ue)
+				ue = ce;
+			continue;
+		}
+		if (open)
+			rt += sweep_take(t2, &k, &lo, us, ue, rem);
+		us = cs, ue = ce, open = true;
+	}
+	if (open)
+		rt += sweep_take(t2, &k, &lo, us, ue, rem);
+	sweep_emit(t2, &k, &lo, INT64_MAX, rem);
+	return rt;
+}
+
 /* A covered device measured for the DEVICE rules (and the rank table); false
  * when it has no member activity (its rules are then not evaluated). */
 static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, struct devdata *dd)
@@ -376,8 +522,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	const struct pt_ivset *C = pt_index_comp(c->x, dev), *M = pt_index_comm(c->x, dev);
 	const struct pt_ivset *Mc = pt_index_kind_set(c->x, dev, PT_EV_MEMCPY);
 	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
-	struct pt_ivset empty = { 0 };
-	const struct pt_ivset *R = r->host != PT_NONE ? pt_index_kind_set(c->x, r->host, PT_EV_API) : &empty;
+	struct hcalls hc;
+	hcalls_init(c, r->host, &hc);
 	struct pt_ivset CM = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
 	pt_ivset_union(&CM, C, M);
 	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
@@ -422,9 +568,6 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		mj = pt_xrealloc(mj, (nmj ? nmj : 1) * sizeof(*mj));
 		mix = pt_xcalloc(nmj ? nmj : 1, sizeof(*mix));
 	}
-	struct pt_ival *api = NULL; /* host runtime calls {start, event}, by start, made when first needed */
-	size_t napi = 0, capi = 0;
-	int64_t amax = 0, *win_api = NULL;
 	for (size_t w = 0; w < rd->nwin; w++) {
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
 		struct pt_breakdown bd;
@@ -473,46 +616,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_inter(&t1, &rem, &clip);
 		int64_t ms = pt_ivset_measure(&t1);
 		pt_ivset_diff(&t2, &rem, &clip);
-		/* runtime_t, with the exposed time of each call */
-		pt_ivset_clip(&clip, R, s, e);
-		pt_ivset_inter(&t1, &t2, &clip);
-		int64_t rt = pt_ivset_measure(&t1);
-		if (rt && r->host != PT_NONE) {
-			if (!api) { /* the host's runtime calls by start, once */
-				for (size_t i = 0; i < ev->n; i++) {
-					if (ev->kind[i] != PT_EV_API || m->tracks.v[ev->track[i]].device != r->host)
-						continue;
-					pt_xgrow((void **)&api, &capi, napi + 1, sizeof(*api));
-					api[napi++] = (struct pt_ival){ ev->start[i], (int64_t)i };
-					if (ev->dur[i] > amax)
-						amax = ev->dur[i];
-				}
-				pt_ival_sort(api, napi);
-				win_api = pt_xmalloc((napi ? napi : 1) * sizeof(*win_api));
-			}
-			/* the calls that can overlap the window, in event order */
-			size_t nw = 0, lo = 0, hi = napi;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-				if (api[mid].s < s - amax)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < napi && api[lo].s < e; lo++)
-				win_api[nw++] = api[lo].e;
-			pt_sort(win_api, nw, sizeof(*win_api), hx_cmp_i64);
-			for (size_t q = 0; q < nw; q++) {
-				size_t i = (size_t)win_api[q];
-				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
-				if (oe <= s || os >= e)
-					continue;
-				int64_t x = pt_ivset_measure_in(&t2, os, oe);
-				if (x)
-					hx_nl_get_api(c, &apis, ev->name[i])->a += x;
-			}
-		}
-		pt_ivset_diff(&rem, &t2, &clip);
+		/* runtime_t, with the exposed time of each call; rem = t2 − R */
+		int64_t rt = runtime_sweep(c, &hc, s, e, &t2, &rem, &apis);
 		/* dataloader_t */
 		pt_ivset_clip(&clip, &rd->D, s, e);
 		pt_ivset_inter(&t1, &rem, &clip);
@@ -566,8 +671,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->nmops = nmops;
 	free(mix);
 	free(mj);
-	free(api);
-	free(win_api);
+	hcalls_free(&hc);
 	pt_ivset_free(&Rv);
 	pt_ivset_free(&MRC);
 	pt_ivset_free(&RvC);
