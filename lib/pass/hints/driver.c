@@ -265,31 +265,31 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 		if (pt_index_is_comm(c->x, i))
 			continue;
 		uint32_t type;
-		long double f;
+		uint64_t f;
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
 			const struct pt_flops_opfig *fg = &c->fig[ev->op[i] - 1];
 			if (!fg->known)
 				continue;
 			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
 			type = op->type ? op->type : op->name;
-			f = (long double)fg->flops;
+			f = fg->flops;
 		} else if (ev->kind[i] == PT_EV_KERNEL && c->kr && c->kr[i]) {
 			uint32_t q = c->kr[i] - 1;
 			const struct pt_flops_range *r = &c->gr[q];
 			if (!r->known || r->nonzero_desc)
 				continue;
 			type = r->type;
-			f = rdone[q] ? 0 : (long double)r->flops;
+			f = rdone[q] ? 0 : r->flops;
 			rdone[q] = 1;
 		} else {
 			continue;
 		}
 		pt_xgrow((void **)&kx, &ck, nk + 1, sizeof(*kx));
-		kx[nk++] = (struct fexec){ type, { ev->start[i], ev->start[i] + ev->dur[i] }, f };
-		F += f;
+		kx[nk++] = (struct fexec){ type, (uint32_t)i, f };
+		F += (long double)f;
 	}
 	free(rdone);
-	int64_t B = hx_busy_in(rd, kx, nk);
+	int64_t B = hx_busy_in(rd, m, kx, nk);
 	if (nk && B) {
 		struct rk *rr = hx_rank_of(c, rank);
 		rr->has_flops = true;

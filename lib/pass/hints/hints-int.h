@@ -183,8 +183,8 @@ struct memop {
 
 struct fexec {
 	uint32_t type;
-	struct pt_ival iv;
-	long double f; /* FLOPs it contributes (GPU: a range's, on its first kernel) */
+	uint32_t ev; /* the execution (its time is the event's) */
+	uint64_t f;  /* FLOPs it contributes (GPU: a range's, on its first kernel) */
 };
 
 /* Time breakdown of a device over the windows (hints.md §2). */
@@ -278,8 +278,8 @@ const struct pt_copy_info *hx_copy_of(const struct pt_model *m, size_t ev);
 const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev);
 const char *hx_copy_kind_name(uint8_t k);
 bool hx_has_hccl(const struct pt_model *m, uint32_t dev);
-/* |union(iv) ∩ W| of a run of executions. */
-int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n);
+/* |union of their times ∩ W| of a run of executions. */
+int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n);
 /* K, F and B of a device (struct devdata), measured on first use (driver.c). */
 void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);
 /* Host range names of the rank, measured on first use. */

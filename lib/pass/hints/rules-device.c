@@ -502,12 +502,15 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	hx_nl_free(&types);
 }
 
-static int cmp_fexec(const void *pa, const void *pb)
+/* By type, then start (arg: the events' starts). */
+static int cmp_fexec(const void *pa, const void *pb, void *arg)
 {
 	const struct fexec *a = pa, *b = pb;
+	const int64_t *start = arg;
 	if (a->type != b->type)
 		return a->type < b->type ? -1 : 1;
-	return a->iv.s < b->iv.s ? -1 : a->iv.s > b->iv.s;
+	int64_t as = start[a->ev], bs = start[b->ev];
+	return as < bs ? -1 : as > bs;
 }
 
 /*
@@ -578,7 +581,7 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_str(x, "peak_source", psrc);
 		pt_hint_ev_dbl(x, "coverage_pct", cov);
 		/* the three op types with the most time in K, each with its utilisation */
-		pt_sort(kx, nk, sizeof(*kx), cmp_fexec);
+		hx_sort_r(kx, nk, sizeof(*kx), cmp_fexec, (void *)m->events.start);
 		struct tfig {
 			uint32_t type;
 			int64_t busy;
@@ -589,8 +592,8 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 			size_t j = i;
 			long double tf = 0;
 			while (j < nk && kx[j].type == kx[i].type)
-				tf += kx[j++].f;
-			tv[nt++] = (struct tfig){ kx[i].type, hx_busy_in(rd, kx + i, j - i), tf };
+				tf += (long double)kx[j++].f;
+			tv[nt++] = (struct tfig){ kx[i].type, hx_busy_in(rd, m, kx + i, j - i), tf };
 			i = j;
 		}
 		/* by time descending, then name */

@@ -307,19 +307,29 @@ const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev)
 	return pt_model_range_info(m, (uint32_t)ev);
 }
 
-/* |union(iv) ∩ W| of a run of executions. */
-int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n)
+/* |union of their times ∩ W| of a run of executions: joined as they come
+ * when they come by start (the driver's K, a type's run of it), else sorted. */
+int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n)
 {
-	struct pt_ival *iv = pt_xmalloc((n ? n : 1) * sizeof(*iv));
-	for (size_t i = 0; i < n; i++)
-		iv[i] = v[i].iv;
-	struct pt_ivset u = { 0 }, x = { 0 };
-	pt_ivset_build(&u, iv, n);
-	pt_ivset_inter(&x, &u, &rd->W);
-	int64_t b = pt_ivset_measure(&x);
+	const struct pt_events *ev = &m->events;
+	struct pt_ivset u = { 0 };
+	bool by_start = true;
+	for (size_t i = 1; i < n && by_start; i++)
+		by_start = ev->start[v[i - 1].ev] <= ev->start[v[i].ev];
+	if (by_start) {
+		for (size_t i = 0; i < n; i++)
+			pt_ivset_append(&u, ev->start[v[i].ev], ev->start[v[i].ev] + ev->dur[v[i].ev]);
+	} else {
+		struct pt_ival *iv = pt_xmalloc((n ? n : 1) * sizeof(*iv));
+		for (size_t i = 0; i < n; i++)
+			iv[i] = (struct pt_ival){ ev->start[v[i].ev], ev->start[v[i].ev] + ev->dur[v[i].ev] };
+		pt_ivset_build(&u, iv, n);
+		free(iv);
+	}
+	int64_t b = 0;
+	for (size_t i = 0; i < u.n; i++)
+		b += pt_ivset_measure_in(&rd->W, u.v[i].s, u.v[i].e);
 	pt_ivset_free(&u);
-	pt_ivset_free(&x);
-	free(iv);
 	return b;
 }
 
