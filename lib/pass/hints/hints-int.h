@@ -89,6 +89,11 @@ struct rt {
 	int64_t step;         /* Σ |S| */
 };
 
+/* An event and the range of its first link that has one (hx_link_range). */
+struct hx_link {
+	uint32_t ev, range;
+};
+
 struct ctx {
 	const struct pt_model *m;
 	struct pt_index *x;
@@ -103,7 +108,9 @@ struct ctx {
 	struct pt_flops_range *gr;  /* GPU: PyTorch operator ranges with their FLOPs */
 	size_t ngr;
 	uint32_t *kr;               /* per event: the range (index + 1) a kernel's innermost range is, 0 none */
-	uint32_t *lr;               /* per event: the range of its first link that has one (link_range), lazily */
+	struct hx_link *lr;         /* per linked event, by event: the range of its first link that has one */
+	size_t nlr;                 /* (hx_link_range, lazily; lr_done marks it built) */
+	bool lr_done;
 	bool filtered;              /* --steps or --time-window: HCCL executions count when they start in W */
 	struct pt_hccl_link *links; /* HCCL links of every device (ascend.md §3.10) */
 	size_t nlinks, caplinks;

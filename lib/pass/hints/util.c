@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "support/names.h"
+#include "support/sort.h"
 #include "support/xalloc.h"
 
 struct rk *hx_rank_of(struct ctx *c, int64_t rank)
@@ -152,19 +153,55 @@ const char *hx_aname(struct ctx *c, uint32_t id)
 	return c->an[id];
 }
 
+struct hx_link_at {
+	uint32_t ev, range, at; /* at: the link's place in the model */
+};
+
+static int cmp_link_at(const void *pa, const void *pb)
+{
+	const struct hx_link_at *a = pa, *b = pb;
+	if (a->ev != b->ev)
+		return a->ev < b->ev ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
 /* The range (event index + 1) of the first link of event i that has one, 0
- * if none: one pass over the links for all events, not one per kernel. */
+ * if none: one pass over the links for all events, not one per kernel; kept
+ * as a list of the linked events by event (8 bytes per linked event, not 4
+ * per event of the model), looked up by binary search. */
 uint32_t hx_link_range(struct ctx *c, size_t i)
 {
 	const struct pt_model *m = c->m;
 	size_t n = m->events.n;
-	if (!c->lr) {
-		c->lr = pt_xcalloc(n ? n : 1, sizeof(*c->lr));
-		for (size_t l = 0; l < m->links.n; l++)
-			if (m->links.v[l].event < n && !c->lr[m->links.v[l].event])
-				c->lr[m->links.v[l].event] = m->links.v[l].range;
+	if (!c->lr_done) {
+		c->lr_done = true;
+		size_t k = 0;
+		struct hx_link_at *v = pt_xmalloc((m->links.n ? m->links.n : 1) * sizeof(*v));
+		bool sorted = true;
+		for (size_t l = 0; l < m->links.n; l++) {
+			const struct pt_gpu_link *lk = &m->links.v[l];
+			if (lk->event >= n || !lk->range)
+				continue;
+			sorted &= !k || v[k - 1].ev <= lk->event;
+			v[k++] = (struct hx_link_at){ (uint32_t)lk->event, lk->range, (uint32_t)l };
+		}
+		if (!sorted)
+			pt_sort(v, k, sizeof(*v), cmp_link_at);
+		c->lr = pt_xmalloc((k ? k : 1) * sizeof(*c->lr));
+		for (size_t j = 0; j < k; j++)
+			if (!c->nlr || c->lr[c->nlr - 1].ev != v[j].ev)
+				c->lr[c->nlr++] = (struct hx_link){ v[j].ev, v[j].range };
+		free(v);
 	}
-	return i < n ? c->lr[i] : 0;
+	size_t lo = 0, hi = c->nlr;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->lr[mid].ev < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nlr && c->lr[lo].ev == i ? c->lr[lo].range : 0;
 }
 
 /* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
