@@ -524,8 +524,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
 	struct hcalls hc;
 	hcalls_init(c, r->host, &hc);
-	struct pt_ivset CM = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
-	pt_ivset_union(&CM, C, M);
+	struct pt_ivset CMown = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
+	const struct pt_ivset *CM = hx_union_ref(C, M, &CMown);
 	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
 	struct pt_ivset Rv = { 0 }, MRC = { 0 }, RvC = { 0 };
 	{
@@ -578,7 +578,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		a.ovl += bd.overlapped;
 		a.cno += bd.comm_not_overlapped;
 		a.free += bd.free;
-		pt_ivset_clip(&Wc, &CM, s, e);
+		pt_ivset_clip(&Wc, CM, s, e);
 		a.prep += Wc.n ? Wc.v[0].s - s : e - s;
 		a.bub += pt_ivset_measure_in(&Rv, s, e);
 		a.cnox += pt_ivset_measure_in(&MRC, s, e);
@@ -663,7 +663,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->M = M;
 	dd->Mc = Mc;
 	dd->Ms = Ms;
-	dd->CM = CM;
+	dd->CM = CM == &CMown ? &dd->CMown : CM;
+	dd->CMown = CMown;
 	dd->a = a;
 	dd->steps = steps;
 	dd->apis = apis;
@@ -691,7 +692,7 @@ static void device_free(struct devdata *dd)
 	free(dd->mops);
 	free(dd->acts);
 	free(dd->kx);
-	pt_ivset_free(&dd->CM);
+	pt_ivset_free(&dd->CMown);
 }
 
 /*

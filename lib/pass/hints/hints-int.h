@@ -213,7 +213,8 @@ struct devdata {
 	size_t nacts;
 	bool has_mem;               /* memcpy or memset among them */
 	const struct pt_ivset *M, *Mc, *Ms;
-	struct pt_ivset CM;         /* C ∪ M */
+	const struct pt_ivset *CM;  /* C ∪ M: CMown, or C or M itself when the other is empty */
+	struct pt_ivset CMown;
 	struct devacc a;
 	int64_t steps;
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
@@ -286,6 +287,8 @@ const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev);
 const char *hx_copy_kind_name(uint8_t k);
 bool hx_has_hccl(const struct pt_model *m, uint32_t dev);
 /* |union of their times ∩ W| of a run of executions. */
+/* a ∪ b: a or b itself when the other is empty, else built in own. */
+const struct pt_ivset *hx_union_ref(const struct pt_ivset *a, const struct pt_ivset *b, struct pt_ivset *own);
 int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n);
 /* K, F and B of a device (struct devdata), measured on first use (driver.c). */
 void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);

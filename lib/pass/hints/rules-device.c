@@ -322,11 +322,43 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 	}
 }
 
+/* DEVICE_IDLE's classes of the idle gaps, one gap at a time. */
+struct idle_acc {
+	struct ctx *c;
+	const struct rankdata *rd;
+	const uint32_t *acts;
+	size_t nacts;
+	int64_t cls[3], cnt[3], longest, il;
+};
+
+static void idle_gap(struct idle_acc *a, int64_t ga, int64_t gb)
+{
+	const struct pt_events *ev = &a->c->m->events;
+	a->il += gb - ga;
+	if (gb - ga > a->longest)
+		a->longest = gb - ga;
+	/* first member activity starting at or after gb */
+	size_t lo = 0, hi = a->nacts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ev->start[a->acts[mid]] < gb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int cl = 2;
+	size_t call = lo < a->nacts && a->rd->am ? pt_anchor_call(a->rd->am, a->acts[lo]) : SIZE_MAX;
+	if (call != SIZE_MAX && ev->start[call] > ga)
+		cl = 0;
+	else if (gb - ga < a->c->k->idle_kernel_wait_gap_ns)
+		cl = 1;
+	a->cls[cl] += gb - ga;
+	a->cnt[cl]++;
+}
+
 void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 {
-	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
-	const struct pt_events *ev = &m->events;
 	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
@@ -335,38 +367,32 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 	size_t nacts = s->dd->nacts;
 	const struct pt_ivset *Mc = s->dd->Mc;
 	const struct pt_ivset *Ms = s->dd->Ms;
-	struct pt_ivset CM = s->dd->CM;
 	char b1[48];
 	hx_mark_eval(c, PT_HR_DEVICE_IDLE, rank);
-	struct pt_ivset busy = { 0 }, tmpb = { 0 }, idle = { 0 };
-	pt_ivset_union(&tmpb, &CM, Mc);
-	pt_ivset_union(&busy, &tmpb, Ms);
-	pt_ivset_diff(&idle, &rd->W, &busy);
-	int64_t wl = pt_ivset_measure(&rd->W), il = pt_ivset_measure(&idle);
-	int64_t cls[3] = { 0, 0, 0 }, cnt[3] = { 0, 0, 0 }, longest = 0;
-	for (size_t g = 0; g < idle.n; g++) {
-		pt_progress_tick("checking the device's idle time", g, idle.n);
-		int64_t ga = idle.v[g].s, gb = idle.v[g].e;
-		if (gb - ga > longest)
-			longest = gb - ga;
-		/* first member activity starting at or after gb */
-		size_t lo = 0, hi = nacts;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (ev->start[acts[mid]] < gb)
-				lo = mid + 1;
-			else
-				hi = mid;
+	struct pt_ivset tmpo = { 0 }, busyo = { 0 };
+	const struct pt_ivset *busy = hx_union_ref(hx_union_ref(s->dd->CM, Mc, &tmpo), Ms, &busyo);
+	struct idle_acc ia = { .c = c, .rd = rd, .acts = acts, .nacts = nacts };
+	/* the idle gaps W − busy, in order */
+	const struct pt_ivset *W = &rd->W;
+	size_t bi = 0;
+	for (size_t w = 0; w < W->n; w++) {
+		pt_progress_tick("checking the device's idle time", bi, busy->n);
+		int64_t ws = W->v[w].s, we = W->v[w].e, pos = ws;
+		while (bi < busy->n && busy->v[bi].e <= ws)
+			bi++;
+		for (; bi < busy->n && busy->v[bi].s < we; bi++) {
+			if (busy->v[bi].s > pos)
+				idle_gap(&ia, pos, busy->v[bi].s);
+			if (busy->v[bi].e > pos)
+				pos = busy->v[bi].e;
+			if (busy->v[bi].e >= we)
+				break; /* it may reach into the next window */
 		}
-		int cl = 2;
-		size_t call = lo < nacts && rd->am ? pt_anchor_call(rd->am, acts[lo]) : SIZE_MAX;
-		if (call != SIZE_MAX && ev->start[call] > ga)
-			cl = 0;
-		else if (gb - ga < k->idle_kernel_wait_gap_ns)
-			cl = 1;
-		cls[cl] += gb - ga;
-		cnt[cl]++;
+		if (pos < we)
+			idle_gap(&ia, pos, we);
 	}
+	int64_t wl = pt_ivset_measure(W), il = ia.il, longest = ia.longest;
+	const int64_t *cls = ia.cls, *cnt = ia.cnt;
 	double ip = hx_pct(il, wl);
 	if (wl && ip >= k->idle_min_pct) {
 		int big = 0;
@@ -405,9 +431,8 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_int(x, "other_gaps", cnt[2]);
 		pt_hint_ev_int(x, "longest_gap_ns", longest);
 	}
-	pt_ivset_free(&busy);
-	pt_ivset_free(&tmpb);
-	pt_ivset_free(&idle);
+	pt_ivset_free(&busyo);
+	pt_ivset_free(&tmpo);
 }
 
 void pt_hr_top_ops(struct ctx *c, const struct hsite *s)

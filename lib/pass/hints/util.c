@@ -344,6 +344,16 @@ const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev)
 	return pt_model_range_info(m, (uint32_t)ev);
 }
 
+const struct pt_ivset *hx_union_ref(const struct pt_ivset *a, const struct pt_ivset *b, struct pt_ivset *own)
+{
+	if (!b->n)
+		return a;
+	if (!a->n)
+		return b;
+	pt_ivset_union(own, a, b);
+	return own;
+}
+
 /* |union of their times ∩ W| of a run of executions: joined as they come
  * when they come by start (the driver's K, a type's run of it), else sorted. */
 int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n)
