@@ -307,8 +307,8 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 struct acts_acc {
 	const struct rankdata *rd;
 	const struct pt_model *m;
-	uint32_t *v;
-	size_t n, cap;
+	uint32_t *v, *call; /* call: with anchors, each one's launching call + 1, 0 none */
+	size_t n, cap, capc;
 	bool has_mem;
 };
 
@@ -316,9 +316,16 @@ static void acts_visit(void *arg, size_t i)
 {
 	struct acts_acc *a = arg;
 	const struct pt_events *ev = &a->m->events;
-	if (!hx_is_dev_activity(ev->kind[i]) || !hx_member(a->rd, a->m, i))
+	if (!hx_is_dev_activity(ev->kind[i]))
+		return;
+	size_t call = a->rd->am ? pt_anchor_call(a->rd->am, i) : SIZE_MAX;
+	if (!pt_ivset_contains(&a->rd->W, call == SIZE_MAX ? ev->start[i] : ev->start[call]))
 		return;
 	pt_xgrow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	if (a->rd->am) {
+		pt_xgrow((void **)&a->call, &a->capc, a->n + 1, sizeof(*a->call));
+		a->call[a->n] = call == SIZE_MAX ? 0 : (uint32_t)call + 1;
+	}
 	a->v[a->n++] = (uint32_t)i;
 	a->has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
 }
@@ -329,16 +336,33 @@ static int cmp_u32(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+static int hx_cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
 /* The merge leaves equal starts of different tracks in no fixed order: put
  * each run of equal starts in event order, the order of a stable sort by
  * start of the events in model order. */
-static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, size_t n)
+static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, uint32_t *call, size_t n)
 {
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && ev->start[v[b]] == ev->start[v[a]]; b++)
 			;
-		if (b - a > 1)
+		if (b - a < 2)
+			continue;
+		if (!call) {
 			pt_sort(v + a, b - a, sizeof(*v), cmp_u32);
+			continue;
+		}
+		uint64_t *p = pt_xmalloc((b - a) * sizeof(*p)); /* {event, call} pairs, sorted by event */
+		for (size_t j = a; j < b; j++)
+			p[j - a] = (uint64_t)v[j] << 32 | call[j];
+		pt_sort(p, b - a, sizeof(*p), hx_cmp_u64);
+		for (size_t j = a; j < b; j++)
+			v[j] = (uint32_t)(p[j - a] >> 32), call[j] = (uint32_t)p[j - a];
+		free(p);
 	}
 }
 
@@ -510,13 +534,14 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 			tr[ntr++] = (uint32_t)t;
 	pt_index_merge(c->x, tr, ntr, acts_visit, &aa);
 	free(tr);
-	acts_fix_ties(ev, aa.v, aa.n);
+	acts_fix_ties(ev, aa.v, aa.call, aa.n);
 	uint32_t *acts = aa.v;
 	size_t nacts = aa.n;
 	bool has_mem = aa.has_mem;
 	if (!nacts || !rd->nwin) {
 		not_eval_stages(c, HS(HS_DEVICE) | HS(HS_LAUNCH), rank, dd->scope, "no device activity");
 		free(acts);
+		free(aa.call);
 		return false;
 	}
 	const struct pt_ivset *C = pt_index_comp(c->x, dev), *M = pt_index_comm(c->x, dev);
@@ -658,7 +683,15 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	row->cnox = a.cnox;
 	hx_rank_of(c, rank)->nsteps = a.nsteps;
 	dd->acts = acts;
+	dd->call = aa.call;
 	dd->nacts = nacts;
+	/* TRUNCATED_LAST_STEP: member activities anchored in the last two windows */
+	for (size_t j = 0; j < nacts && rd->nwin >= 2; j++) {
+		int64_t an = dd->call && dd->call[j] ? ev->start[dd->call[j] - 1] : ev->start[acts[j]];
+		for (int q = 0; q < 2; q++)
+			if (an >= rd->win[rd->nwin - 2 + q].s && an < rd->win[rd->nwin - 2 + q].e)
+				rd->last2[q]++;
+	}
 	dd->has_mem = has_mem;
 	dd->M = M;
 	dd->Mc = Mc;
@@ -691,6 +724,7 @@ static void device_free(struct devdata *dd)
 	hx_nl_free(&dd->apis);
 	free(dd->mops);
 	free(dd->acts);
+	free(dd->call);
 	free(dd->kx);
 	pt_ivset_free(&dd->CMown);
 }

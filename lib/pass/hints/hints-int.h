@@ -165,6 +165,7 @@ struct rankdata {
 	struct lowutil *lu;         /* LOW_DEVICE_UTIL: devices below the threshold */
 	size_t nlu;
 	struct ddpfig ddp;
+	int64_t last2[2];           /* member activities anchored in the last two windows (TRUNCATED_LAST_STEP) */
 };
 
 /* Named totals, kept in first-seen order then sorted for output. `at` finds
@@ -210,6 +211,7 @@ struct devdata {
 	uint32_t dev, did;
 	char scope[48];
 	uint32_t *acts;             /* member activities: event indexes, by (start, index) */
+	uint32_t *call;             /* GPU ranks: the launching call of each (event index + 1, 0 none) */
 	size_t nacts;
 	bool has_mem;               /* memcpy or memset among them */
 	const struct pt_ivset *M, *Mc, *Ms;

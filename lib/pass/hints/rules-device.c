@@ -326,7 +326,7 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 struct idle_acc {
 	struct ctx *c;
 	const struct rankdata *rd;
-	const uint32_t *acts;
+	const uint32_t *acts, *call;
 	size_t nacts;
 	int64_t cls[3], cnt[3], longest, il;
 };
@@ -347,7 +347,7 @@ static void idle_gap(struct idle_acc *a, int64_t ga, int64_t gb)
 			hi = mid;
 	}
 	int cl = 2;
-	size_t call = lo < a->nacts && a->rd->am ? pt_anchor_call(a->rd->am, a->acts[lo]) : SIZE_MAX;
+	size_t call = lo < a->nacts && a->call && a->call[lo] ? a->call[lo] - 1 : SIZE_MAX;
 	if (call != SIZE_MAX && ev->start[call] > ga)
 		cl = 0;
 	else if (gb - ga < a->c->k->idle_kernel_wait_gap_ns)
@@ -371,7 +371,7 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 	hx_mark_eval(c, PT_HR_DEVICE_IDLE, rank);
 	struct pt_ivset tmpo = { 0 }, busyo = { 0 };
 	const struct pt_ivset *busy = hx_union_ref(hx_union_ref(s->dd->CM, Mc, &tmpo), Ms, &busyo);
-	struct idle_acc ia = { .c = c, .rd = rd, .acts = acts, .nacts = nacts };
+	struct idle_acc ia = { .c = c, .rd = rd, .acts = acts, .call = s->dd->call, .nacts = nacts };
 	/* the idle gaps W − busy, in order */
 	const struct pt_ivset *W = &rd->W;
 	size_t bi = 0;
@@ -440,7 +440,6 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
 	const struct pt_events *ev = &m->events;
-	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
@@ -458,8 +457,7 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 			type = op->type ? op->type : op->name;
 		} else if (ev->kind[i] == PT_EV_KERNEL) {
 			name = type = ev->name[i];
-			size_t call = rd->am ? pt_anchor_call(rd->am, i) : SIZE_MAX;
-			if (call != SIZE_MAX) {
+			if (s->dd->call && s->dd->call[j]) { /* launched by a call */
 				uint32_t lr = hx_link_range(c, i);
 				if (lr) {
 					size_t re = lr - 1;
@@ -665,7 +663,7 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 		for (size_t j = 0; j < nacts; j++) {
 			size_t i = acts[j];
 			tot += ev->dur[i];
-			if (pt_anchor_call(rd->am, i) == SIZE_MAX)
+			if (!s->dd->call[j])
 				un += ev->dur[i], cnt++;
 		}
 		double p = hx_pct(un, tot);

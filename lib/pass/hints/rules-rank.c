@@ -432,31 +432,14 @@ void pt_hr_ddp_without_nccl(struct ctx *c, const struct hsite *s)
 
 void pt_hr_truncated_last_step(struct ctx *c, const struct hsite *s)
 {
-	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
 	struct rankdata *rd = s->rd;
-	const struct pt_rank_steps *r = rd->r;
 	int64_t rank = s->rd->r->rank;
 	if (!rd->steps || rd->nwin < 2) {
 		hx_not_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", "fewer than 2 steps");
 	} else {
 		hx_mark_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank);
 		size_t nw = rd->nwin;
-		int64_t cnt[2] = { 0, 0 };
-		for (size_t i = 0; i < ev->n; i++) {
-			if (!hx_is_dev_activity(ev->kind[i]))
-				continue;
-			uint32_t dev = m->tracks.v[ev->track[i]].device;
-			bool mine = false;
-			for (size_t j = 0; j < r->ndevs && !mine; j++)
-				mine = r->devs[j] == dev;
-			if (!mine)
-				continue;
-			int64_t a = hx_anchor(rd, m, i);
-			for (int q = 0; q < 2; q++)
-				if (a >= rd->win[nw - 2 + q].s && a < rd->win[nw - 2 + q].e)
-					cnt[q]++;
-		}
+		const int64_t *cnt = rd->last2; /* counted with the devices' member activities (driver.c) */
 		if ((double)cnt[1] < c->k->truncated_ratio * (double)cnt[0]) {
 			struct pt_hint *x = hx_fire(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", PT_SEV_INFO, "ratio",
 						    "ratio", cnt[0] ? (double)cnt[1] / (double)cnt[0] : 0,
