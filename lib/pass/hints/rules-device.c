@@ -87,6 +87,33 @@ void pt_hr_unexplained_time(struct ctx *c, const struct hsite *s)
 }
 
 /* LOW_DEVICE_UTIL: each device measured (HS_DEVICE), one hint per rank (HS_RANK_DEVICES). */
+/* LOW_DEVICE_UTIL's busy time: the union of a device's kernels and tasks, fed in start order. */
+struct ku_acc {
+	const struct pt_model *m;
+	const struct pt_ivset *W;
+	int64_t us, ue, busy; /* the union's open interval [us, ue); busy: |closed part ∩ W| */
+	bool open;
+};
+
+static void ku_visit(void *arg, size_t i)
+{
+	struct ku_acc *a = arg;
+	const struct pt_events *ev = &a->m->events;
+	if (ev->kind[i] != PT_EV_KERNEL && ev->kind[i] != PT_EV_TASK)
+		return;
+	int64_t s = ev->start[i], e = s + ev->dur[i];
+	if (e <= s)
+		return;
+	if (a->open && s <= a->ue) {
+		if (e > a->ue)
+			a->ue = e;
+		return;
+	}
+	if (a->open)
+		a->busy += pt_ivset_measure_in(a->W, a->us, a->ue);
+	a->us = s, a->ue = e, a->open = true;
+}
+
 static void low_util_device(struct ctx *c, const struct hsite *s)
 {
 	const struct pt_hint_knobs *k = c->k;
@@ -95,14 +122,20 @@ static void low_util_device(struct ctx *c, const struct hsite *s)
 	uint32_t did = s->dd->did;
 	uint32_t dev = s->dd->dev;
 	hx_mark_eval(c, PT_HR_LOW_DEVICE_UTIL, rank);
-	struct pt_ivset KU = { 0 };
-	pt_ivset_union(&KU, pt_index_kind_set(c->x, dev, PT_EV_KERNEL), pt_index_kind_set(c->x, dev, PT_EV_TASK));
-	int64_t busy = 0, win = 0;
-	for (size_t w = 0; w < rd->W.n; w++) {
-		busy += pt_ivset_measure_in(&KU, rd->W.v[w].s, rd->W.v[w].e);
+	/* |(kernels ∪ tasks) ∩ W|: their union swept in start order over the device's tracks, not built */
+	struct ku_acc ka = { .m = c->m, .W = &rd->W };
+	size_t ntr = 0;
+	uint32_t *tr = pt_xmalloc((c->m->tracks.n ? c->m->tracks.n : 1) * sizeof(*tr));
+	for (size_t t = 0; t < c->m->tracks.n; t++)
+		if (c->m->tracks.v[t].device == dev)
+			tr[ntr++] = (uint32_t)t;
+	pt_index_merge(c->x, tr, ntr, ku_visit, &ka);
+	free(tr);
+	if (ka.open)
+		ka.busy += pt_ivset_measure_in(ka.W, ka.us, ka.ue);
+	int64_t busy = ka.busy, win = 0;
+	for (size_t w = 0; w < rd->W.n; w++)
 		win += rd->W.v[w].e - rd->W.v[w].s;
-	}
-	pt_ivset_free(&KU);
 	if (win && hx_pct(busy, win) < k->low_util_pct) {
 		rd->lu = pt_xrealloc(rd->lu, (rd->nlu + 1) * sizeof(*rd->lu));
 		rd->lu[rd->nlu++] = (struct lowutil){ dev, did, busy, win };
