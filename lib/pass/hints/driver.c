@@ -453,12 +453,12 @@ static int64_t sweep_take(const struct pt_ivset *t2, size_t *k, int64_t *lo, int
 
 /*
  * |t2 ∩ R| over the window [s, e) (t2 lies in it), rem = t2 − R, and the
- * exposed time |t2 ∩ call| of each call added to its API's entry in apis:
+ * exposed time |t2 ∩ call| of each call added to its name's sum in apis:
  * the calls that can reach the window, merged by start over the host's
  * tracks, their union swept once against t2.
  */
 static int64_t runtime_sweep(struct ctx *c, struct hcalls *hc, int64_t s, int64_t e, const struct pt_ivset *t2,
-			     struct pt_ivset *rem, struct nlist *apis)
+			     struct pt_ivset *rem, struct pt_hashmap *apis)
 {
 	const struct pt_events *ev = &c->m->events;
 	rem->n = 0;
@@ -495,7 +495,7 @@ static int64_t runtime_sweep(struct ctx *c, struct hcalls *hc, int64_t s, int64_
 			continue;
 		int64_t x = pt_ivset_measure_in(t2, os, oe);
 		if (x)
-			hx_nl_get_api(c, apis, ev->name[i])->a += x;
+			*pt_hashmap_put(apis, ev->name[i], 0, NULL) += (uint64_t)x;
 		int64_t cs = os > s ? os : s, ce = oe < e ? oe : e;
 		if (open && cs <= ue) {
 			if (ce > ue)
@@ -549,6 +549,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
 	struct hcalls hc;
 	hcalls_init(c, r->host, &hc);
+	struct pt_hashmap apisum; /* exposed runtime time by name id, then by API output name in apis */
+	pt_hashmap_init(&apisum);
 	struct pt_ivset CMown = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
 	const struct pt_ivset *CM = hx_union_ref(C, M, &CMown);
 	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
@@ -642,7 +644,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		int64_t ms = pt_ivset_measure(&t1);
 		pt_ivset_diff(&t2, &rem, &clip);
 		/* runtime_t, with the exposed time of each call; rem = t2 − R */
-		int64_t rt = runtime_sweep(c, &hc, s, e, &t2, &rem, &apis);
+		int64_t rt = runtime_sweep(c, &hc, s, e, &t2, &rem, &apisum);
 		/* dataloader_t */
 		pt_ivset_clip(&clip, &rd->D, s, e);
 		pt_ivset_inter(&t1, &rem, &clip);
@@ -668,6 +670,10 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		a.nsteps++;
 	}
 	int64_t steps = (int64_t)a.nsteps;
+	for (size_t q = 0; q < apisum.cap; q++) /* the API list is sorted by a total order later */
+		if (apisum.used[q])
+			hx_nl_get_api(c, &apis, (uint32_t)apisum.keys[q])->a += (int64_t)apisum.vals[q];
+	pt_hashmap_free(&apisum);
 
 	/* rank table row */
 	pt_xgrow((void **)&c->rt, &c->capt, c->nrt + 1, sizeof(*c->rt));
@@ -735,7 +741,8 @@ static void device_free(struct devdata *dd)
  * when there are none (the LAUNCH rules are then not evaluated). The
  * LAUNCH_BOUND record of the device gets the SHORT_KERNELS share.
  */
-static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, struct launchdata *lp)
+static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, const uint64_t *lc,
+			   size_t nlc, struct launchdata *lp)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
@@ -758,12 +765,8 @@ static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, boo
 	size_t ncall = 0, capcall = 0;
 	if (!rd->am)
 		goto counted;
-	for (size_t d = 0; d < ev->n; d++) {
-		if (!hx_is_dev_activity(ev->kind[d]) || m->tracks.v[ev->track[d]].device != dev || !hx_member(rd, m, d))
-			continue;
-		size_t r = pt_anchor_call(rd->am, d);
-		if (r == SIZE_MAX)
-			continue;
+	for (size_t q = 0; q < nlc; q++) { /* the device's launched member activities, in event order */
+		size_t d = (size_t)(lc[q] >> 32), r = (size_t)(uint32_t)lc[q];
 		const char *an = pt_model_strget(m, ev->name[r]);
 		if (!hx_in_list(k->launch_apis, an, hx_api_base_len(an)))
 			continue;
@@ -866,6 +869,9 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		gap_measure(c, rd);
 	run_stage(c, &s, HS_RANK_PRE);
 	bool *active = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*active));
+	/* per device, for the launch pairs: its launched member activities {event << 32 | call}, by event */
+	uint64_t **lc = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*lc));
+	size_t *nlc = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*nlc));
 	for (size_t j = 0; j < r->ndevs; j++) {
 		struct devdata dd;
 		active[j] = device_measure(c, rd, r->devs[j], &dd);
@@ -875,6 +881,14 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		run_stage(c, &s, HS_DEVICE);
 		hx_flops_measure(c, rd, &dd);
 		s.dd = NULL;
+		size_t n = 0;
+		for (size_t q = 0; q < dd.nacts && dd.call; q++)
+			n += dd.call[q] != 0;
+		lc[j] = pt_xmalloc((n ? n : 1) * sizeof(**lc));
+		for (size_t q = 0; q < dd.nacts && dd.call; q++)
+			if (dd.call[q])
+				lc[j][nlc[j]++] = (uint64_t)dd.acts[q] << 32 | (dd.call[q] - 1);
+		pt_sort(lc[j], nlc[j], sizeof(**lc), hx_cmp_u64);
 		device_free(&dd);
 	}
 	run_stage(c, &s, HS_RANK_DEVICES);
@@ -885,13 +899,20 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		for (size_t i = 0; i < rd->nlu; i++)
 			low |= rd->lu[i].dev == r->devs[j];
 		struct launchdata ld;
-		if (launch_measure(c, rd, r->devs[j], low, &ld)) {
+		bool got = launch_measure(c, rd, r->devs[j], low, lc[j], nlc[j], &ld);
+		free(lc[j]);
+		lc[j] = NULL;
+		if (got) {
 			s.ld = &ld;
 			run_stage(c, &s, HS_LAUNCH);
 			s.ld = NULL;
 		}
 		launch_free(&ld);
 	}
+	for (size_t j = 0; j < r->ndevs; j++)
+		free(lc[j]);
+	free(lc);
+	free(nlc);
 	free(active);
 	run_stage(c, &s, HS_RANK);
 	/* HCCL links of the rank's devices (SLOW_LINK) */
