@@ -557,6 +557,12 @@ const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev)
 	return &x->dev[dev].comm;
 }
 
+const struct pt_ivset *pt_index_comp_or_comm(struct pt_index *x, uint32_t dev)
+{
+	build_dev(x, dev);
+	return &x->dev[dev].comp_or_comm;
+}
+
 void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out)
 {
 	build_dev(x, dev);

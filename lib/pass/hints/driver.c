@@ -551,8 +551,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	hcalls_init(c, r->host, &hc);
 	struct pt_hashmap apisum; /* exposed runtime time by name id, then by API output name in apis */
 	pt_hashmap_init(&apisum);
-	struct pt_ivset CMown = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
-	const struct pt_ivset *CM = hx_union_ref(C, M, &CMown);
+	struct pt_ivset Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
+	const struct pt_ivset *CM = pt_index_comp_or_comm(c->x, dev);
 	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
 	struct pt_ivset Rv = { 0 }, MRC = { 0 }, RvC = { 0 };
 	{
@@ -567,9 +567,11 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		}
 		pt_ivset_build(&Rv, rv, nrv);
 		free(rv);
-		pt_ivset_diff(&t1, M, &Rv);
-		pt_ivset_diff(&MRC, &t1, C);
-		pt_ivset_diff(&RvC, &Rv, C);
+		if (Rv.n) { /* else (M − Rv) − C is M − C, whose time the breakdown has */
+			pt_ivset_diff(&t1, M, &Rv);
+			pt_ivset_diff(&MRC, &t1, C);
+			pt_ivset_diff(&RvC, &Rv, C);
+		}
 	}
 	struct devacc a = { 0 };
 	struct nlist apis = { 0 };
@@ -608,7 +610,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_clip(&Wc, CM, s, e);
 		a.prep += Wc.n ? Wc.v[0].s - s : e - s;
 		a.bub += pt_ivset_measure_in(&Rv, s, e);
-		a.cnox += pt_ivset_measure_in(&MRC, s, e);
+		a.cnox += Rv.n ? pt_ivset_measure_in(&MRC, s, e) : bd.comm_not_overlapped;
 		a.rva += pt_ivset_measure_in(&RvC, s, e);
 		/* F = S − (C ∪ M) */
 		struct pt_ival one = { s, e };
@@ -702,8 +704,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->M = M;
 	dd->Mc = Mc;
 	dd->Ms = Ms;
-	dd->CM = CM == &CMown ? &dd->CMown : CM;
-	dd->CMown = CMown;
+	dd->CM = CM;
 	dd->a = a;
 	dd->steps = steps;
 	dd->apis = apis;
@@ -732,7 +733,6 @@ static void device_free(struct devdata *dd)
 	free(dd->acts);
 	free(dd->call);
 	free(dd->kx);
-	pt_ivset_free(&dd->CMown);
 }
 
 /*

@@ -215,8 +215,7 @@ struct devdata {
 	size_t nacts;
 	bool has_mem;               /* memcpy or memset among them */
 	const struct pt_ivset *M, *Mc, *Ms;
-	const struct pt_ivset *CM;  /* C ∪ M: CMown, or C or M itself when the other is empty */
-	struct pt_ivset CMown;
+	const struct pt_ivset *CM;  /* C ∪ M (the index's) */
 	struct devacc a;
 	int64_t steps;
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
