@@ -13,8 +13,9 @@
 #include "support/xalloc.h"
 
 struct dev_sets {
-	bool built;
+	bool built, cm_built;
 	struct pt_ivset comp, comm;
+	struct pt_ivset comp_or_comm; /* built on request (pt_index_comp_or_comm) */
 };
 
 #define PT_INDEX_NKINDS 10 /* enum pt_event_kind values */
@@ -60,6 +61,7 @@ void pt_index_free(struct pt_index *x)
 	for (size_t i = 0; i < x->m->devices.n; i++) {
 		pt_ivset_free(&x->dev[i].comp);
 		pt_ivset_free(&x->dev[i].comm);
+		pt_ivset_free(&x->dev[i].comp_or_comm);
 	}
 	free(x->dev);
 	if (x->kind_sets)
@@ -619,6 +621,17 @@ static int64_t union_measure_in(const struct pt_ivset *x, const struct pt_ivset 
 		}
 	}
 	return have ? total + (ce - cs) : 0;
+}
+
+const struct pt_ivset *pt_index_comp_or_comm(struct pt_index *x, uint32_t dev)
+{
+	build_dev(x, dev);
+	struct dev_sets *d = &x->dev[dev];
+	if (!d->cm_built) {
+		pt_ivset_union(&d->comp_or_comm, &d->comp, &d->comm);
+		d->cm_built = true;
+	}
+	return &d->comp_or_comm;
 }
 
 void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_ivset *s, struct pt_breakdown *out)

@@ -101,6 +101,8 @@ bool pt_index_is_device_task(const struct pt_index *x, size_t ev);
 /* C and M of device index dev. */
 const struct pt_ivset *pt_index_comp(struct pt_index *x, uint32_t dev);
 const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev);
+/* C ∪ M of device index dev (built on the first request, kept with the index). */
+const struct pt_ivset *pt_index_comp_or_comm(struct pt_index *x, uint32_t dev);
 /*
  * Union of the events of one kind (enum pt_event_kind) on device index dev,
  * whatever their anchor: Mc (PT_EV_MEMCPY) and Ms (PT_EV_MEMSET) of

@@ -112,13 +112,13 @@ static void rd_free(struct rankdata *rd)
 	free(rd->lu);
 }
 
-/* The first q with acts[mj[q]].s >= t (acts by start). */
-static size_t first_by_start(const struct pt_ival *acts, const size_t *mj, size_t n, int64_t t)
+/* The first q with the start of event mj[q] >= t (mj by start). */
+static size_t first_by_start(const struct pt_events *ev, const uint32_t *mj, size_t n, int64_t t)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (acts[mj[mid]].s < t)
+		if (ev->start[mj[mid]] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -248,7 +248,7 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	const struct pt_events *ev = &m->events;
 	int64_t rank = rd->r->rank;
 	uint32_t dev = dd->dev;
-	const struct pt_ival *acts = dd->acts;
+	const uint32_t *acts = dd->acts;
 	size_t nacts = dd->nacts;
 	/* K: member computation executions with known FLOPs. Ascend: tasks of
 	 * framework ops (counters, else analytical). CUDA: kernels whose
@@ -261,35 +261,35 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	bool gpu = m->devices.v[dev].kind == PT_DEV_GPU;
 	uint8_t *rdone = gpu && c->ngr ? pt_xcalloc(c->ngr, 1) : NULL;
 	for (size_t j = 0; j < nacts; j++) {
-		size_t i = (size_t)acts[j].e;
+		size_t i = acts[j];
 		if (pt_index_is_comm(c->x, i))
 			continue;
 		uint32_t type;
-		long double f;
+		uint64_t f;
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
 			const struct pt_flops_opfig *fg = &c->fig[ev->op[i] - 1];
 			if (!fg->known)
 				continue;
 			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
 			type = op->type ? op->type : op->name;
-			f = (long double)fg->flops;
+			f = fg->flops;
 		} else if (ev->kind[i] == PT_EV_KERNEL && c->kr && c->kr[i]) {
 			uint32_t q = c->kr[i] - 1;
 			const struct pt_flops_range *r = &c->gr[q];
 			if (!r->known || r->nonzero_desc)
 				continue;
 			type = r->type;
-			f = rdone[q] ? 0 : (long double)r->flops;
+			f = rdone[q] ? 0 : r->flops;
 			rdone[q] = 1;
 		} else {
 			continue;
 		}
 		pt_xgrow((void **)&kx, &ck, nk + 1, sizeof(*kx));
-		kx[nk++] = (struct fexec){ type, { ev->start[i], ev->start[i] + ev->dur[i] }, f };
-		F += f;
+		kx[nk++] = (struct fexec){ type, (uint32_t)i, f };
+		F += (long double)f;
 	}
 	free(rdone);
-	int64_t B = hx_busy_in(rd, kx, nk);
+	int64_t B = hx_busy_in(rd, m, kx, nk);
 	if (nk && B) {
 		struct rk *rr = hx_rank_of(c, rank);
 		rr->has_flops = true;
@@ -300,6 +300,216 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	dd->nk = nk;
 	dd->F = F;
 	dd->B = B;
+}
+
+/* The member activities of a device, fed in start order by pt_index_merge:
+ * their event indexes, 4 bytes each (no copy of their times, no sort). */
+struct acts_acc {
+	const struct rankdata *rd;
+	const struct pt_model *m;
+	uint32_t *v, *call; /* call: with anchors, each one's launching call + 1, 0 none */
+	size_t n, cap, capc;
+	bool has_mem;
+};
+
+static void acts_visit(void *arg, size_t i)
+{
+	struct acts_acc *a = arg;
+	const struct pt_events *ev = &a->m->events;
+	if (!hx_is_dev_activity(ev->kind[i]))
+		return;
+	size_t call = a->rd->am ? pt_anchor_call(a->rd->am, i) : SIZE_MAX;
+	if (!pt_ivset_contains(&a->rd->W, call == SIZE_MAX ? ev->start[i] : ev->start[call]))
+		return;
+	pt_xgrow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v));
+	if (a->rd->am) {
+		pt_xgrow((void **)&a->call, &a->capc, a->n + 1, sizeof(*a->call));
+		a->call[a->n] = call == SIZE_MAX ? 0 : (uint32_t)call + 1;
+	}
+	a->v[a->n++] = (uint32_t)i;
+	a->has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+static int hx_cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The merge leaves equal starts of different tracks in no fixed order: put
+ * each run of equal starts in event order, the order of a stable sort by
+ * start of the events in model order. */
+static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, uint32_t *call, size_t n)
+{
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && ev->start[v[b]] == ev->start[v[a]]; b++)
+			;
+		if (b - a < 2)
+			continue;
+		if (!call) {
+			pt_sort(v + a, b - a, sizeof(*v), cmp_u32);
+			continue;
+		}
+		uint64_t *p = pt_xmalloc((b - a) * sizeof(*p)); /* {event, call} pairs, sorted by event */
+		for (size_t j = a; j < b; j++)
+			p[j - a] = (uint64_t)v[j] << 32 | call[j];
+		pt_sort(p, b - a, sizeof(*p), hx_cmp_u64);
+		for (size_t j = a; j < b; j++)
+			v[j] = (uint32_t)(p[j - a] >> 32), call[j] = (uint32_t)p[j - a];
+		free(p);
+	}
+}
+
+/*
+ * The runtime calls R of a rank's host (hints.md §2.1: the runtime part of
+ * the free time) read from the index's per-track lists, window by window:
+ * no copy of the calls and no union of them all.
+ */
+struct htrack {
+	const uint32_t *v; /* the track's events by start */
+	size_t n, p;       /* p: the merge's position */
+	int64_t amax;      /* the longest runtime call of the track */
+};
+
+struct hcalls {
+	struct htrack *t;
+	size_t nt;
+};
+
+static void hcalls_init(struct ctx *c, uint32_t host, struct hcalls *hc)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	memset(hc, 0, sizeof(*hc));
+	if (host == PT_NONE)
+		return;
+	hc->t = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*hc->t));
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		if (m->tracks.v[t].device != host)
+			continue;
+		struct htrack *h = &hc->t[hc->nt];
+		h->v = pt_index_track_events(c->x, (uint32_t)t, &h->n);
+		bool any = false;
+		for (size_t j = 0; j < h->n; j++)
+			if (ev->kind[h->v[j]] == PT_EV_API) {
+				any = true;
+				if (ev->dur[h->v[j]] > h->amax)
+					h->amax = ev->dur[h->v[j]];
+			}
+		hc->nt += any;
+	}
+}
+
+static void hcalls_free(struct hcalls *hc)
+{
+	free(hc->t);
+}
+
+/* Move the part of t2 before time `to` (from its interval k, whose part
+ * before *lo is gone) to rem. */
+static void sweep_emit(const struct pt_ivset *t2, size_t *k, int64_t *lo, int64_t to, struct pt_ivset *rem)
+{
+	while (*k < t2->n) {
+		int64_t a = t2->v[*k].s > *lo ? t2->v[*k].s : *lo, b = t2->v[*k].e;
+		if (a >= to)
+			return;
+		if (b > to) {
+			pt_ivset_append(rem, a, to);
+			*lo = to;
+			return;
+		}
+		pt_ivset_append(rem, a, b);
+		++*k;
+	}
+}
+
+/* One interval u = [us, ue) of R ∩ [s, e) (in order): the part of t2 before
+ * it goes to rem, the part inside it counts; returns that count. */
+static int64_t sweep_take(const struct pt_ivset *t2, size_t *k, int64_t *lo, int64_t us, int64_t ue,
+			  struct pt_ivset *rem)
+{
+	sweep_emit(t2, k, lo, us, rem);
+	int64_t in = 0;
+	while (*k < t2->n) {
+		int64_t a = t2->v[*k].s > *lo ? t2->v[*k].s : *lo, b = t2->v[*k].e;
+		if (a >= ue)
+			break;
+		if (b > ue) {
+			in += ue - a;
+			*lo = ue;
+			break;
+		}
+		in += b - a;
+		++*k;
+	}
+	return in;
+}
+
+/*
+ * |t2 ∩ R| over the window [s, e) (t2 lies in it), rem = t2 − R, and the
+ * exposed time |t2 ∩ call| of each call added to its name's sum in apis:
+ * the calls that can reach the window, merged by start over the host's
+ * tracks, their union swept once against t2.
+ */
+static int64_t runtime_sweep(struct ctx *c, struct hcalls *hc, int64_t s, int64_t e, const struct pt_ivset *t2,
+			     struct pt_ivset *rem, struct pt_hashmap *apis)
+{
+	const struct pt_events *ev = &c->m->events;
+	rem->n = 0;
+	for (size_t t = 0; t < hc->nt; t++) { /* the first call of each track that can end after s */
+		struct htrack *h = &hc->t[t];
+		size_t lo = 0, hi = h->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (ev->start[h->v[mid]] < s - h->amax)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		h->p = lo;
+	}
+	size_t k = 0;
+	int64_t lo = INT64_MIN, rt = 0, us = 0, ue = 0;
+	bool open = false;
+	for (;;) {
+		struct htrack *best = NULL;
+		int64_t bs = e;
+		for (size_t t = 0; t < hc->nt; t++) {
+			struct htrack *h = &hc->t[t];
+			while (h->p < h->n && ev->kind[h->v[h->p]] != PT_EV_API)
+				h->p++;
+			if (h->p < h->n && ev->start[h->v[h->p]] < bs)
+				best = h, bs = ev->start[h->v[h->p]];
+		}
+		if (!best)
+			break;
+		size_t i = best->v[best->p++];
+		int64_t os = ev->start[i], oe = os + ev->dur[i];
+		if (oe <= s || os >= e)
+			continue;
+		int64_t x = pt_ivset_measure_in(t2, os, oe);
+		if (x)
+			*pt_hashmap_put(apis, ev->name[i], 0, NULL) += (uint64_t)x;
+		int64_t cs = os > s ? os : s, ce = oe < e ? oe : e;
+		if (open && cs <= ue) {
+			if (ce > ue)
+				ue = ce;
+			continue;
+		}
+		if (open)
+			rt += sweep_take(t2, &k, &lo, us, ue, rem);
+		us = cs, ue = ce, open = true;
+	}
+	if (open)
+		rt += sweep_take(t2, &k, &lo, us, ue, rem);
+	sweep_emit(t2, &k, &lo, INT64_MAX, rem);
+	return rt;
 }
 
 /* A covered device measured for the DEVICE rules (and the rank table); false
@@ -315,31 +525,34 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->dev = dev;
 	dd->did = did;
 	snprintf(dd->scope, sizeof(dd->scope), "device:%" PRIu32, did);
-	/* member activities of the device, by start */
-	struct pt_ival *acts = NULL;
-	size_t nacts = 0, cacts = 0;
-	bool has_mem = false;
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("checking the hints", i, ev->n);
-		if (!hx_is_dev_activity(ev->kind[i]) || m->tracks.v[ev->track[i]].device != dev || !hx_member(rd, m, i))
-			continue;
-		pt_xgrow((void **)&acts, &cacts, nacts + 1, sizeof(*acts));
-		acts[nacts++] = (struct pt_ival){ ev->start[i], (int64_t)i };
-		has_mem |= ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET;
-	}
+	/* member activities of the device, by (start, event index) */
+	struct acts_acc aa = { .rd = rd, .m = m };
+	size_t ntr = 0;
+	uint32_t *tr = pt_xmalloc((m->tracks.n ? m->tracks.n : 1) * sizeof(*tr));
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (m->tracks.v[t].device == dev)
+			tr[ntr++] = (uint32_t)t;
+	pt_index_merge(c->x, tr, ntr, acts_visit, &aa);
+	free(tr);
+	acts_fix_ties(ev, aa.v, aa.call, aa.n);
+	uint32_t *acts = aa.v;
+	size_t nacts = aa.n;
+	bool has_mem = aa.has_mem;
 	if (!nacts || !rd->nwin) {
 		not_eval_stages(c, HS(HS_DEVICE) | HS(HS_LAUNCH), rank, dd->scope, "no device activity");
 		free(acts);
+		free(aa.call);
 		return false;
 	}
-	pt_ival_sort(acts, nacts);
 	const struct pt_ivset *C = pt_index_comp(c->x, dev), *M = pt_index_comm(c->x, dev);
 	const struct pt_ivset *Mc = pt_index_kind_set(c->x, dev, PT_EV_MEMCPY);
 	const struct pt_ivset *Ms = pt_index_kind_set(c->x, dev, PT_EV_MEMSET);
-	struct pt_ivset empty = { 0 };
-	const struct pt_ivset *R = r->host != PT_NONE ? pt_index_kind_set(c->x, r->host, PT_EV_API) : &empty;
-	struct pt_ivset CM = { 0 }, Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
-	pt_ivset_union(&CM, C, M);
+	struct hcalls hc;
+	hcalls_init(c, r->host, &hc);
+	struct pt_hashmap apisum; /* exposed runtime time by name id, then by API output name in apis */
+	pt_hashmap_init(&apisum);
+	struct pt_ivset Wc = { 0 }, F = { 0 }, t1 = { 0 }, t2 = { 0 }, rem = { 0 }, clip = { 0 };
+	const struct pt_ivset *CM = pt_index_comp_or_comm(c->x, dev);
 	/* Rv: communication whose lower-cased name contains "receive" or "recv" (hints.md §2.4) */
 	struct pt_ivset Rv = { 0 }, MRC = { 0 }, RvC = { 0 };
 	{
@@ -354,34 +567,36 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		}
 		pt_ivset_build(&Rv, rv, nrv);
 		free(rv);
-		pt_ivset_diff(&t1, M, &Rv);
-		pt_ivset_diff(&MRC, &t1, C);
-		pt_ivset_diff(&RvC, &Rv, C);
+		if (Rv.n) { /* else (M − Rv) − C is M − C, whose time the breakdown has */
+			pt_ivset_diff(&t1, M, &Rv);
+			pt_ivset_diff(&MRC, &t1, C);
+			pt_ivset_diff(&RvC, &Rv, C);
+		}
 	}
 	struct devacc a = { 0 };
 	struct nlist apis = { 0 };
-	/* memory ops exposed; mix[j]: the entry (index + 1) of acts[j], 0 none yet */
+	/* memory ops exposed; mix[q]: the entry (index + 1) of mj[q], 0 none yet */
 	struct memop *mops = NULL;
 	size_t nmops = 0, cmops = 0;
-	size_t *mix = has_mem ? pt_xcalloc(nacts, sizeof(*mix)) : NULL;
-	/* the memory ops among acts (mj: their indexes, by start) and the longest,
+	uint32_t *mix = NULL;
+	/* the memory ops among acts (mj: their event indexes, by start) and the longest,
 	 * so that a window visits only the ops that can overlap it */
-	size_t *mj = NULL, nmj = 0;
+	uint32_t *mj = NULL;
+	size_t nmj = 0;
 	int64_t mdur = 0;
 	if (has_mem) {
 		mj = pt_xmalloc(nacts * sizeof(*mj));
 		for (size_t j = 0; j < nacts; j++) {
-			size_t i = (size_t)acts[j].e;
+			size_t i = acts[j];
 			if (ev->kind[i] != PT_EV_MEMCPY && ev->kind[i] != PT_EV_MEMSET)
 				continue;
-			mj[nmj++] = j;
+			mj[nmj++] = (uint32_t)i;
 			if (ev->dur[i] > mdur)
 				mdur = ev->dur[i];
 		}
+		mj = pt_xrealloc(mj, (nmj ? nmj : 1) * sizeof(*mj));
+		mix = pt_xcalloc(nmj ? nmj : 1, sizeof(*mix));
 	}
-	struct pt_ival *api = NULL; /* host runtime calls {start, event}, by start, made when first needed */
-	size_t napi = 0, capi = 0;
-	int64_t amax = 0, *win_api = NULL;
 	for (size_t w = 0; w < rd->nwin; w++) {
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
 		struct pt_breakdown bd;
@@ -392,10 +607,10 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		a.ovl += bd.overlapped;
 		a.cno += bd.comm_not_overlapped;
 		a.free += bd.free;
-		pt_ivset_clip(&Wc, &CM, s, e);
+		pt_ivset_clip(&Wc, CM, s, e);
 		a.prep += Wc.n ? Wc.v[0].s - s : e - s;
 		a.bub += pt_ivset_measure_in(&Rv, s, e);
-		a.cnox += pt_ivset_measure_in(&MRC, s, e);
+		a.cnox += Rv.n ? pt_ivset_measure_in(&MRC, s, e) : bd.comm_not_overlapped;
 		a.rva += pt_ivset_measure_in(&RvC, s, e);
 		/* F = S − (C ∪ M) */
 		struct pt_ival one = { s, e };
@@ -408,68 +623,30 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		pt_ivset_diff(&rem, &F, &clip);
 		/* exposed per memory op */
 		if (has_mem)
-			for (size_t q = first_by_start(acts, mj, nmj, s - mdur); q < nmj && acts[mj[q]].s < e; q++) {
-				size_t j = mj[q], i = (size_t)acts[j].e;
+			for (size_t q = first_by_start(ev, mj, nmj, s - mdur); q < nmj && ev->start[mj[q]] < e; q++) {
+				size_t i = mj[q];
 				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
 				if (oe <= s || os >= e)
 					continue;
 				int64_t x = ev->kind[i] == PT_EV_MEMCPY ? pt_ivset_measure_in(&F, os, oe)
 									: pt_ivset_measure_in(&rem, os, oe);
-				if (!mix[j]) {
+				if (!mix[q]) {
 					pt_xgrow((void **)&mops, &cmops, nmops + 1, sizeof(*mops));
 					const struct pt_copy_info *ci = hx_copy_of(m, i);
 					mops[nmops++] = (struct memop){ i, 0,
 									ev->kind[i] == PT_EV_MEMSET ? "memset"
 									: ci ? hx_copy_kind_name(ci->copy_kind) : "other" };
-					mix[j] = nmops;
+					mix[q] = (uint32_t)nmops;
 				}
-				mops[mix[j] - 1].exposed += x;
+				mops[mix[q] - 1].exposed += x;
 			}
 		/* memset_t */
 		pt_ivset_clip(&clip, Ms, s, e);
 		pt_ivset_inter(&t1, &rem, &clip);
 		int64_t ms = pt_ivset_measure(&t1);
 		pt_ivset_diff(&t2, &rem, &clip);
-		/* runtime_t, with the exposed time of each call */
-		pt_ivset_clip(&clip, R, s, e);
-		pt_ivset_inter(&t1, &t2, &clip);
-		int64_t rt = pt_ivset_measure(&t1);
-		if (rt && r->host != PT_NONE) {
-			if (!api) { /* the host's runtime calls by start, once */
-				for (size_t i = 0; i < ev->n; i++) {
-					if (ev->kind[i] != PT_EV_API || m->tracks.v[ev->track[i]].device != r->host)
-						continue;
-					pt_xgrow((void **)&api, &capi, napi + 1, sizeof(*api));
-					api[napi++] = (struct pt_ival){ ev->start[i], (int64_t)i };
-					if (ev->dur[i] > amax)
-						amax = ev->dur[i];
-				}
-				pt_ival_sort(api, napi);
-				win_api = pt_xmalloc((napi ? napi : 1) * sizeof(*win_api));
-			}
-			/* the calls that can overlap the window, in event order */
-			size_t nw = 0, lo = 0, hi = napi;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-				if (api[mid].s < s - amax)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < napi && api[lo].s < e; lo++)
-				win_api[nw++] = api[lo].e;
-			pt_sort(win_api, nw, sizeof(*win_api), hx_cmp_i64);
-			for (size_t q = 0; q < nw; q++) {
-				size_t i = (size_t)win_api[q];
-				int64_t os = ev->start[i], oe = ev->start[i] + ev->dur[i];
-				if (oe <= s || os >= e)
-					continue;
-				int64_t x = pt_ivset_measure_in(&t2, os, oe);
-				if (x)
-					hx_nl_get_api(c, &apis, ev->name[i])->a += x;
-			}
-		}
-		pt_ivset_diff(&rem, &t2, &clip);
+		/* runtime_t, with the exposed time of each call; rem = t2 − R */
+		int64_t rt = runtime_sweep(c, &hc, s, e, &t2, &rem, &apisum);
 		/* dataloader_t */
 		pt_ivset_clip(&clip, &rd->D, s, e);
 		pt_ivset_inter(&t1, &rem, &clip);
@@ -495,6 +672,10 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 		a.nsteps++;
 	}
 	int64_t steps = (int64_t)a.nsteps;
+	for (size_t q = 0; q < apisum.cap; q++) /* the API list is sorted by a total order later */
+		if (apisum.used[q])
+			hx_nl_get_api(c, &apis, (uint32_t)apisum.keys[q])->a += (int64_t)apisum.vals[q];
+	pt_hashmap_free(&apisum);
 
 	/* rank table row */
 	pt_xgrow((void **)&c->rt, &c->capt, c->nrt + 1, sizeof(*c->rt));
@@ -510,7 +691,15 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	row->cnox = a.cnox;
 	hx_rank_of(c, rank)->nsteps = a.nsteps;
 	dd->acts = acts;
+	dd->call = aa.call;
 	dd->nacts = nacts;
+	/* TRUNCATED_LAST_STEP: member activities anchored in the last two windows */
+	for (size_t j = 0; j < nacts && rd->nwin >= 2; j++) {
+		int64_t an = dd->call && dd->call[j] ? ev->start[dd->call[j] - 1] : ev->start[acts[j]];
+		for (int q = 0; q < 2; q++)
+			if (an >= rd->win[rd->nwin - 2 + q].s && an < rd->win[rd->nwin - 2 + q].e)
+				rd->last2[q]++;
+	}
 	dd->has_mem = has_mem;
 	dd->M = M;
 	dd->Mc = Mc;
@@ -523,8 +712,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->nmops = nmops;
 	free(mix);
 	free(mj);
-	free(api);
-	free(win_api);
+	hcalls_free(&hc);
 	pt_ivset_free(&Rv);
 	pt_ivset_free(&MRC);
 	pt_ivset_free(&RvC);
@@ -543,8 +731,8 @@ static void device_free(struct devdata *dd)
 	hx_nl_free(&dd->apis);
 	free(dd->mops);
 	free(dd->acts);
+	free(dd->call);
 	free(dd->kx);
-	pt_ivset_free(&dd->CM);
 }
 
 /*
@@ -553,7 +741,8 @@ static void device_free(struct devdata *dd)
  * when there are none (the LAUNCH rules are then not evaluated). The
  * LAUNCH_BOUND record of the device gets the SHORT_KERNELS share.
  */
-static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, struct launchdata *lp)
+static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, const uint64_t *lc,
+			   size_t nlc, struct launchdata *lp)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
@@ -576,12 +765,8 @@ static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, boo
 	size_t ncall = 0, capcall = 0;
 	if (!rd->am)
 		goto counted;
-	for (size_t d = 0; d < ev->n; d++) {
-		if (!hx_is_dev_activity(ev->kind[d]) || m->tracks.v[ev->track[d]].device != dev || !hx_member(rd, m, d))
-			continue;
-		size_t r = pt_anchor_call(rd->am, d);
-		if (r == SIZE_MAX)
-			continue;
+	for (size_t q = 0; q < nlc; q++) { /* the device's launched member activities, in event order */
+		size_t d = (size_t)(lc[q] >> 32), r = (size_t)(uint32_t)lc[q];
 		const char *an = pt_model_strget(m, ev->name[r]);
 		if (!hx_in_list(k->launch_apis, an, hx_api_base_len(an)))
 			continue;
@@ -684,6 +869,9 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		gap_measure(c, rd);
 	run_stage(c, &s, HS_RANK_PRE);
 	bool *active = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*active));
+	/* per device, for the launch pairs: its launched member activities {event << 32 | call}, by event */
+	uint64_t **lc = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*lc));
+	size_t *nlc = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*nlc));
 	for (size_t j = 0; j < r->ndevs; j++) {
 		struct devdata dd;
 		active[j] = device_measure(c, rd, r->devs[j], &dd);
@@ -693,6 +881,14 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		run_stage(c, &s, HS_DEVICE);
 		hx_flops_measure(c, rd, &dd);
 		s.dd = NULL;
+		size_t n = 0;
+		for (size_t q = 0; q < dd.nacts && dd.call; q++)
+			n += dd.call[q] != 0;
+		lc[j] = pt_xmalloc((n ? n : 1) * sizeof(**lc));
+		for (size_t q = 0; q < dd.nacts && dd.call; q++)
+			if (dd.call[q])
+				lc[j][nlc[j]++] = (uint64_t)dd.acts[q] << 32 | (dd.call[q] - 1);
+		pt_sort(lc[j], nlc[j], sizeof(**lc), hx_cmp_u64);
 		device_free(&dd);
 	}
 	run_stage(c, &s, HS_RANK_DEVICES);
@@ -703,13 +899,20 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		for (size_t i = 0; i < rd->nlu; i++)
 			low |= rd->lu[i].dev == r->devs[j];
 		struct launchdata ld;
-		if (launch_measure(c, rd, r->devs[j], low, &ld)) {
+		bool got = launch_measure(c, rd, r->devs[j], low, lc[j], nlc[j], &ld);
+		free(lc[j]);
+		lc[j] = NULL;
+		if (got) {
 			s.ld = &ld;
 			run_stage(c, &s, HS_LAUNCH);
 			s.ld = NULL;
 		}
 		launch_free(&ld);
 	}
+	for (size_t j = 0; j < r->ndevs; j++)
+		free(lc[j]);
+	free(lc);
+	free(nlc);
 	free(active);
 	run_stage(c, &s, HS_RANK);
 	/* HCCL links of the rank's devices (SLOW_LINK) */

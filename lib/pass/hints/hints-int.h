@@ -89,6 +89,11 @@ struct rt {
 	int64_t step;         /* Σ |S| */
 };
 
+/* An event and the range of its first link that has one (hx_link_range). */
+struct hx_link {
+	uint32_t ev, range;
+};
+
 struct ctx {
 	const struct pt_model *m;
 	struct pt_index *x;
@@ -103,7 +108,9 @@ struct ctx {
 	struct pt_flops_range *gr;  /* GPU: PyTorch operator ranges with their FLOPs */
 	size_t ngr;
 	uint32_t *kr;               /* per event: the range (index + 1) a kernel's innermost range is, 0 none */
-	uint32_t *lr;               /* per event: the range of its first link that has one (link_range), lazily */
+	struct hx_link *lr;         /* per linked event, by event: the range of its first link that has one */
+	size_t nlr;                 /* (hx_link_range, lazily; lr_done marks it built) */
+	bool lr_done;
 	bool filtered;              /* --steps or --time-window: HCCL executions count when they start in W */
 	struct pt_hccl_link *links; /* HCCL links of every device (ascend.md §3.10) */
 	size_t nlinks, caplinks;
@@ -158,6 +165,7 @@ struct rankdata {
 	struct lowutil *lu;         /* LOW_DEVICE_UTIL: devices below the threshold */
 	size_t nlu;
 	struct ddpfig ddp;
+	int64_t last2[2];           /* member activities anchored in the last two windows (TRUNCATED_LAST_STEP) */
 };
 
 /* Named totals, kept in first-seen order then sorted for output. `at` finds
@@ -183,8 +191,8 @@ struct memop {
 
 struct fexec {
 	uint32_t type;
-	struct pt_ival iv;
-	long double f; /* FLOPs it contributes (GPU: a range's, on its first kernel) */
+	uint32_t ev; /* the execution (its time is the event's) */
+	uint64_t f;  /* FLOPs it contributes (GPU: a range's, on its first kernel) */
 };
 
 /* Time breakdown of a device over the windows (hints.md §2). */
@@ -202,11 +210,12 @@ struct devacc {
 struct devdata {
 	uint32_t dev, did;
 	char scope[48];
-	struct pt_ival *acts;       /* member activities: {start, event index}, by start */
+	uint32_t *acts;             /* member activities: event indexes, by (start, index) */
+	uint32_t *call;             /* GPU ranks: the launching call of each (event index + 1, 0 none) */
 	size_t nacts;
 	bool has_mem;               /* memcpy or memset among them */
 	const struct pt_ivset *M, *Mc, *Ms;
-	struct pt_ivset CM;         /* C ∪ M */
+	const struct pt_ivset *CM;  /* C ∪ M (the index's) */
 	struct devacc a;
 	int64_t steps;
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
@@ -278,8 +287,10 @@ const struct pt_copy_info *hx_copy_of(const struct pt_model *m, size_t ev);
 const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev);
 const char *hx_copy_kind_name(uint8_t k);
 bool hx_has_hccl(const struct pt_model *m, uint32_t dev);
-/* |union(iv) ∩ W| of a run of executions. */
-int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n);
+/* |union of their times ∩ W| of a run of executions. */
+/* a ∪ b: a or b itself when the other is empty, else built in own. */
+const struct pt_ivset *hx_union_ref(const struct pt_ivset *a, const struct pt_ivset *b, struct pt_ivset *own);
+int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n);
 /* K, F and B of a device (struct devdata), measured on first use (driver.c). */
 void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);
 /* Host range names of the rank, measured on first use. */

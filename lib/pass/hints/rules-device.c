@@ -87,6 +87,33 @@ void pt_hr_unexplained_time(struct ctx *c, const struct hsite *s)
 }
 
 /* LOW_DEVICE_UTIL: each device measured (HS_DEVICE), one hint per rank (HS_RANK_DEVICES). */
+/* LOW_DEVICE_UTIL's busy time: the union of a device's kernels and tasks, fed in start order. */
+struct ku_acc {
+	const struct pt_model *m;
+	const struct pt_ivset *W;
+	int64_t us, ue, busy; /* the union's open interval [us, ue); busy: |closed part ∩ W| */
+	bool open;
+};
+
+static void ku_visit(void *arg, size_t i)
+{
+	struct ku_acc *a = arg;
+	const struct pt_events *ev = &a->m->events;
+	if (ev->kind[i] != PT_EV_KERNEL && ev->kind[i] != PT_EV_TASK)
+		return;
+	int64_t s = ev->start[i], e = s + ev->dur[i];
+	if (e <= s)
+		return;
+	if (a->open && s <= a->ue) {
+		if (e > a->ue)
+			a->ue = e;
+		return;
+	}
+	if (a->open)
+		a->busy += pt_ivset_measure_in(a->W, a->us, a->ue);
+	a->us = s, a->ue = e, a->open = true;
+}
+
 static void low_util_device(struct ctx *c, const struct hsite *s)
 {
 	const struct pt_hint_knobs *k = c->k;
@@ -95,14 +122,20 @@ static void low_util_device(struct ctx *c, const struct hsite *s)
 	uint32_t did = s->dd->did;
 	uint32_t dev = s->dd->dev;
 	hx_mark_eval(c, PT_HR_LOW_DEVICE_UTIL, rank);
-	struct pt_ivset KU = { 0 };
-	pt_ivset_union(&KU, pt_index_kind_set(c->x, dev, PT_EV_KERNEL), pt_index_kind_set(c->x, dev, PT_EV_TASK));
-	int64_t busy = 0, win = 0;
-	for (size_t w = 0; w < rd->W.n; w++) {
-		busy += pt_ivset_measure_in(&KU, rd->W.v[w].s, rd->W.v[w].e);
+	/* |(kernels ∪ tasks) ∩ W|: their union swept in start order over the device's tracks, not built */
+	struct ku_acc ka = { .m = c->m, .W = &rd->W };
+	size_t ntr = 0;
+	uint32_t *tr = pt_xmalloc((c->m->tracks.n ? c->m->tracks.n : 1) * sizeof(*tr));
+	for (size_t t = 0; t < c->m->tracks.n; t++)
+		if (c->m->tracks.v[t].device == dev)
+			tr[ntr++] = (uint32_t)t;
+	pt_index_merge(c->x, tr, ntr, ku_visit, &ka);
+	free(tr);
+	if (ka.open)
+		ka.busy += pt_ivset_measure_in(ka.W, ka.us, ka.ue);
+	int64_t busy = ka.busy, win = 0;
+	for (size_t w = 0; w < rd->W.n; w++)
 		win += rd->W.v[w].e - rd->W.v[w].s;
-	}
-	pt_ivset_free(&KU);
 	if (win && hx_pct(busy, win) < k->low_util_pct) {
 		rd->lu = pt_xrealloc(rd->lu, (rd->nlu + 1) * sizeof(*rd->lu));
 		rd->lu[rd->nlu++] = (struct lowutil){ dev, did, busy, win };
@@ -322,51 +355,77 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 	}
 }
 
+/* DEVICE_IDLE's classes of the idle gaps, one gap at a time. */
+struct idle_acc {
+	struct ctx *c;
+	const struct rankdata *rd;
+	const uint32_t *acts, *call;
+	size_t nacts;
+	int64_t cls[3], cnt[3], longest, il;
+};
+
+static void idle_gap(struct idle_acc *a, int64_t ga, int64_t gb)
+{
+	const struct pt_events *ev = &a->c->m->events;
+	a->il += gb - ga;
+	if (gb - ga > a->longest)
+		a->longest = gb - ga;
+	/* first member activity starting at or after gb */
+	size_t lo = 0, hi = a->nacts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ev->start[a->acts[mid]] < gb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int cl = 2;
+	size_t call = lo < a->nacts && a->call && a->call[lo] ? a->call[lo] - 1 : SIZE_MAX;
+	if (call != SIZE_MAX && ev->start[call] > ga)
+		cl = 0;
+	else if (gb - ga < a->c->k->idle_kernel_wait_gap_ns)
+		cl = 1;
+	a->cls[cl] += gb - ga;
+	a->cnt[cl]++;
+}
+
 void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 {
-	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
-	const struct pt_events *ev = &m->events;
 	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	const struct pt_ivset *Mc = s->dd->Mc;
 	const struct pt_ivset *Ms = s->dd->Ms;
-	struct pt_ivset CM = s->dd->CM;
 	char b1[48];
 	hx_mark_eval(c, PT_HR_DEVICE_IDLE, rank);
-	struct pt_ivset busy = { 0 }, tmpb = { 0 }, idle = { 0 };
-	pt_ivset_union(&tmpb, &CM, Mc);
-	pt_ivset_union(&busy, &tmpb, Ms);
-	pt_ivset_diff(&idle, &rd->W, &busy);
-	int64_t wl = pt_ivset_measure(&rd->W), il = pt_ivset_measure(&idle);
-	int64_t cls[3] = { 0, 0, 0 }, cnt[3] = { 0, 0, 0 }, longest = 0;
-	for (size_t g = 0; g < idle.n; g++) {
-		pt_progress_tick("checking the device's idle time", g, idle.n);
-		int64_t ga = idle.v[g].s, gb = idle.v[g].e;
-		if (gb - ga > longest)
-			longest = gb - ga;
-		/* first member activity starting at or after gb */
-		size_t lo = 0, hi = nacts;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (acts[mid].s < gb)
-				lo = mid + 1;
-			else
-				hi = mid;
+	struct pt_ivset tmpo = { 0 }, busyo = { 0 };
+	const struct pt_ivset *busy = hx_union_ref(hx_union_ref(s->dd->CM, Mc, &tmpo), Ms, &busyo);
+	struct idle_acc ia = { .c = c, .rd = rd, .acts = acts, .call = s->dd->call, .nacts = nacts };
+	/* the idle gaps W − busy, in order */
+	const struct pt_ivset *W = &rd->W;
+	size_t bi = 0;
+	for (size_t w = 0; w < W->n; w++) {
+		pt_progress_tick("checking the device's idle time", bi, busy->n);
+		int64_t ws = W->v[w].s, we = W->v[w].e, pos = ws;
+		while (bi < busy->n && busy->v[bi].e <= ws)
+			bi++;
+		for (; bi < busy->n && busy->v[bi].s < we; bi++) {
+			if (busy->v[bi].s > pos)
+				idle_gap(&ia, pos, busy->v[bi].s);
+			if (busy->v[bi].e > pos)
+				pos = busy->v[bi].e;
+			if (busy->v[bi].e >= we)
+				break; /* it may reach into the next window */
 		}
-		int cl = 2;
-		size_t call = lo < nacts && rd->am ? pt_anchor_call(rd->am, (size_t)acts[lo].e) : SIZE_MAX;
-		if (call != SIZE_MAX && ev->start[call] > ga)
-			cl = 0;
-		else if (gb - ga < k->idle_kernel_wait_gap_ns)
-			cl = 1;
-		cls[cl] += gb - ga;
-		cnt[cl]++;
+		if (pos < we)
+			idle_gap(&ia, pos, we);
 	}
+	int64_t wl = pt_ivset_measure(W), il = ia.il, longest = ia.longest;
+	const int64_t *cls = ia.cls, *cnt = ia.cnt;
 	double ip = hx_pct(il, wl);
 	if (wl && ip >= k->idle_min_pct) {
 		int big = 0;
@@ -405,9 +464,8 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_int(x, "other_gaps", cnt[2]);
 		pt_hint_ev_int(x, "longest_gap_ns", longest);
 	}
-	pt_ivset_free(&busy);
-	pt_ivset_free(&tmpb);
-	pt_ivset_free(&idle);
+	pt_ivset_free(&busyo);
+	pt_ivset_free(&tmpo);
 }
 
 void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
@@ -415,17 +473,16 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
 	const struct pt_events *ev = &m->events;
-	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	char b1[48], b2[48], b3[48];
 	struct nlist ops = { 0 }, types = { 0 };
 	int64_t T = 0;
 	for (size_t j = 0; j < nacts; j++) {
-		size_t i = (size_t)acts[j].e;
+		size_t i = acts[j];
 		uint32_t name = 0, type = 0;
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
 			const struct pt_op *op = &m->ops.v[ev->op[i] - 1];
@@ -433,8 +490,7 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 			type = op->type ? op->type : op->name;
 		} else if (ev->kind[i] == PT_EV_KERNEL) {
 			name = type = ev->name[i];
-			size_t call = rd->am ? pt_anchor_call(rd->am, i) : SIZE_MAX;
-			if (call != SIZE_MAX) {
+			if (s->dd->call && s->dd->call[j]) { /* launched by a call */
 				uint32_t lr = hx_link_range(c, i);
 				if (lr) {
 					size_t re = lr - 1;
@@ -502,12 +558,15 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	hx_nl_free(&types);
 }
 
-static int cmp_fexec(const void *pa, const void *pb)
+/* By type, then start (arg: the events' starts). */
+static int cmp_fexec(const void *pa, const void *pb, void *arg)
 {
 	const struct fexec *a = pa, *b = pb;
+	const int64_t *start = arg;
 	if (a->type != b->type)
 		return a->type < b->type ? -1 : 1;
-	return a->iv.s < b->iv.s ? -1 : a->iv.s > b->iv.s;
+	int64_t as = start[a->ev], bs = start[b->ev];
+	return as < bs ? -1 : as > bs;
 }
 
 /*
@@ -578,7 +637,7 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_str(x, "peak_source", psrc);
 		pt_hint_ev_dbl(x, "coverage_pct", cov);
 		/* the three op types with the most time in K, each with its utilisation */
-		pt_sort(kx, nk, sizeof(*kx), cmp_fexec);
+		hx_sort_r(kx, nk, sizeof(*kx), cmp_fexec, (void *)m->events.start);
 		struct tfig {
 			uint32_t type;
 			int64_t busy;
@@ -589,8 +648,8 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 			size_t j = i;
 			long double tf = 0;
 			while (j < nk && kx[j].type == kx[i].type)
-				tf += kx[j++].f;
-			tv[nt++] = (struct tfig){ kx[i].type, hx_busy_in(rd, kx + i, j - i), tf };
+				tf += (long double)kx[j++].f;
+			tv[nt++] = (struct tfig){ kx[i].type, hx_busy_in(rd, m, kx + i, j - i), tf };
 			i = j;
 		}
 		/* by time descending, then name */
@@ -626,7 +685,7 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
-	const struct pt_ival *acts = s->dd->acts;
+	const uint32_t *acts = s->dd->acts;
 	size_t nacts = s->dd->nacts;
 	char b1[48];
 	if (!rd->am) {
@@ -635,9 +694,9 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 		hx_mark_eval(c, PT_HR_UNATTRIBUTED_DEVICE, rank);
 		int64_t un = 0, cnt = 0, tot = 0;
 		for (size_t j = 0; j < nacts; j++) {
-			size_t i = (size_t)acts[j].e;
+			size_t i = acts[j];
 			tot += ev->dur[i];
-			if (pt_anchor_call(rd->am, i) == SIZE_MAX)
+			if (!s->dd->call[j])
 				un += ev->dur[i], cnt++;
 		}
 		double p = hx_pct(un, tot);

@@ -275,6 +275,19 @@ static const char *operator_name(const struct pt_model *m, size_t re)
 	return pt_model_strget(m, ri->label ? ri->label : m->events.name[re]);
 }
 
+/* A member kernel on one of the rank's devices (TENSOR_CORES_UNUSED)? */
+static bool tc_kernel(const struct pt_model *m, const struct rankdata *rd, size_t i)
+{
+	const struct pt_events *ev = &m->events;
+	if (ev->kind[i] != PT_EV_KERNEL || !hx_member(rd, m, i))
+		return false;
+	uint32_t dev = m->tracks.v[ev->track[i]].device;
+	for (size_t j = 0; j < rd->r->ndevs; j++)
+		if (rd->r->devs[j] == dev)
+			return true;
+	return false;
+}
+
 /* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
 void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 {
@@ -290,11 +303,6 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	}
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;
 	const char *on = k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt;
-	/* the innermost host range of each kernel's launch */
-	uint32_t *lr = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*lr));
-	for (size_t l = 0; l < m->links.n; l++)
-		if (m->links.v[l].event < ev->n)
-			lr[m->links.v[l].event] = m->links.v[l].range;
 	/* eligible Operator ranges, and which of them have an eligible descendant */
 	struct tcr *er = NULL;
 	size_t ner = 0, cer = 0;
@@ -308,32 +316,46 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 		er[ner++] = (struct tcr){ ev->track[i], ev->start[i], ev->start[i] + ev->dur[i], i };
 	}
 	pt_sort(er, ner, sizeof(*er), cmp_tcr);
-	uint8_t *leaf = pt_xcalloc(ev->n ? ev->n : 1, 1); /* eligible with no eligible descendant */
+	size_t nw = ev->n / 64 + 1;
+	uint64_t *leaf = pt_xcalloc(nw, sizeof(*leaf)); /* bits: eligible with no eligible descendant */
 	for (size_t i = 0; i < ner; i++)
-		leaf[er[i].ev] = !(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e);
+		if (!(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e))
+			leaf[er[i].ev / 64] |= 1ULL << (er[i].ev % 64);
 	free(er);
+	/* kernels of the rank: their time, and that of Tensor Core kernels (a name's verdict once) */
+	uint8_t *pat = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1); /* 0 not yet, 1 no, 2 yes */
+	uint64_t *kern = pt_xcalloc(nw, sizeof(*kern));                  /* bits: those kernels */
 	int64_t all = 0, tc = 0, by_op = 0, elig = 0;
 	bool ops = false;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_KERNEL || !hx_member(rd, m, i))
+		if (!tc_kernel(m, rd, i))
 			continue;
-		uint32_t dev = m->tracks.v[ev->track[i]].device;
-		bool mine = false;
-		for (size_t j = 0; j < r->ndevs && !mine; j++)
-			mine = r->devs[j] == dev;
-		if (!mine)
-			continue;
+		kern[i / 64] |= 1ULL << (i % 64);
 		all += ev->dur[i];
-		if (has_pattern(kp, pt_model_strget(m, ev->name[i])))
+		uint32_t nm = ev->name[i];
+		if (nm < m->strings.n && !pat[nm])
+			pat[nm] = has_pattern(kp, pt_model_strget(m, nm)) ? 2 : 1;
+		if (nm < m->strings.n ? pat[nm] == 2 : has_pattern(kp, pt_model_strget(m, nm)))
 			tc += ev->dur[i];
-		if (lr[i] && operator_name(m, lr[i] - 1)) {
-			ops = true;
-			by_op += ev->dur[i];
-			if (leaf[lr[i] - 1])
-				elig += ev->dur[i];
-		}
 	}
-	free(lr);
+	free(pat);
+	/* the innermost host range of each kernel's launch: its last link (read backwards, the first seen) */
+	uint64_t *seen = pt_xcalloc(nw, sizeof(*seen));
+	for (size_t l = m->links.n; l-- > 0;) {
+		size_t i = m->links.v[l].event;
+		if (i >= ev->n || (seen[i / 64] >> (i % 64) & 1))
+			continue;
+		seen[i / 64] |= 1ULL << (i % 64);
+		uint32_t lr = m->links.v[l].range;
+		if (!lr || !(kern[i / 64] >> (i % 64) & 1) || !operator_name(m, lr - 1))
+			continue;
+		ops = true;
+		by_op += ev->dur[i];
+		if (leaf[(lr - 1) / 64] >> ((lr - 1) % 64) & 1)
+			elig += ev->dur[i];
+	}
+	free(seen);
+	free(kern);
 	free(leaf);
 	const struct pt_device *d0 = &m->devices.v[r->devs[0]];
 	if (!all) {
@@ -410,31 +432,14 @@ void pt_hr_ddp_without_nccl(struct ctx *c, const struct hsite *s)
 
 void pt_hr_truncated_last_step(struct ctx *c, const struct hsite *s)
 {
-	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
 	struct rankdata *rd = s->rd;
-	const struct pt_rank_steps *r = rd->r;
 	int64_t rank = s->rd->r->rank;
 	if (!rd->steps || rd->nwin < 2) {
 		hx_not_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", "fewer than 2 steps");
 	} else {
 		hx_mark_eval(c, PT_HR_TRUNCATED_LAST_STEP, rank);
 		size_t nw = rd->nwin;
-		int64_t cnt[2] = { 0, 0 };
-		for (size_t i = 0; i < ev->n; i++) {
-			if (!hx_is_dev_activity(ev->kind[i]))
-				continue;
-			uint32_t dev = m->tracks.v[ev->track[i]].device;
-			bool mine = false;
-			for (size_t j = 0; j < r->ndevs && !mine; j++)
-				mine = r->devs[j] == dev;
-			if (!mine)
-				continue;
-			int64_t a = hx_anchor(rd, m, i);
-			for (int q = 0; q < 2; q++)
-				if (a >= rd->win[nw - 2 + q].s && a < rd->win[nw - 2 + q].e)
-					cnt[q]++;
-		}
+		const int64_t *cnt = rd->last2; /* counted with the devices' member activities (driver.c) */
 		if ((double)cnt[1] < c->k->truncated_ratio * (double)cnt[0]) {
 			struct pt_hint *x = hx_fire(c, PT_HR_TRUNCATED_LAST_STEP, rank, "rank", PT_SEV_INFO, "ratio",
 						    "ratio", cnt[0] ? (double)cnt[1] / (double)cnt[0] : 0,

@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "support/names.h"
+#include "support/sort.h"
 #include "support/xalloc.h"
 
 struct rk *hx_rank_of(struct ctx *c, int64_t rank)
@@ -152,19 +153,55 @@ const char *hx_aname(struct ctx *c, uint32_t id)
 	return c->an[id];
 }
 
+struct hx_link_at {
+	uint32_t ev, range, at; /* at: the link's place in the model */
+};
+
+static int cmp_link_at(const void *pa, const void *pb)
+{
+	const struct hx_link_at *a = pa, *b = pb;
+	if (a->ev != b->ev)
+		return a->ev < b->ev ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
 /* The range (event index + 1) of the first link of event i that has one, 0
- * if none: one pass over the links for all events, not one per kernel. */
+ * if none: one pass over the links for all events, not one per kernel; kept
+ * as a list of the linked events by event (8 bytes per linked event, not 4
+ * per event of the model), looked up by binary search. */
 uint32_t hx_link_range(struct ctx *c, size_t i)
 {
 	const struct pt_model *m = c->m;
 	size_t n = m->events.n;
-	if (!c->lr) {
-		c->lr = pt_xcalloc(n ? n : 1, sizeof(*c->lr));
-		for (size_t l = 0; l < m->links.n; l++)
-			if (m->links.v[l].event < n && !c->lr[m->links.v[l].event])
-				c->lr[m->links.v[l].event] = m->links.v[l].range;
+	if (!c->lr_done) {
+		c->lr_done = true;
+		size_t k = 0;
+		struct hx_link_at *v = pt_xmalloc((m->links.n ? m->links.n : 1) * sizeof(*v));
+		bool sorted = true;
+		for (size_t l = 0; l < m->links.n; l++) {
+			const struct pt_gpu_link *lk = &m->links.v[l];
+			if (lk->event >= n || !lk->range)
+				continue;
+			sorted &= !k || v[k - 1].ev <= lk->event;
+			v[k++] = (struct hx_link_at){ (uint32_t)lk->event, lk->range, (uint32_t)l };
+		}
+		if (!sorted)
+			pt_sort(v, k, sizeof(*v), cmp_link_at);
+		c->lr = pt_xmalloc((k ? k : 1) * sizeof(*c->lr));
+		for (size_t j = 0; j < k; j++)
+			if (!c->nlr || c->lr[c->nlr - 1].ev != v[j].ev)
+				c->lr[c->nlr++] = (struct hx_link){ v[j].ev, v[j].range };
+		free(v);
 	}
-	return i < n ? c->lr[i] : 0;
+	size_t lo = 0, hi = c->nlr;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->lr[mid].ev < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nlr && c->lr[lo].ev == i ? c->lr[lo].range : 0;
 }
 
 /* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
@@ -307,19 +344,39 @@ const struct pt_range_info *hx_range_of(const struct pt_model *m, size_t ev)
 	return pt_model_range_info(m, (uint32_t)ev);
 }
 
-/* |union(iv) ∩ W| of a run of executions. */
-int64_t hx_busy_in(const struct rankdata *rd, const struct fexec *v, size_t n)
+const struct pt_ivset *hx_union_ref(const struct pt_ivset *a, const struct pt_ivset *b, struct pt_ivset *own)
 {
-	struct pt_ival *iv = pt_xmalloc((n ? n : 1) * sizeof(*iv));
-	for (size_t i = 0; i < n; i++)
-		iv[i] = v[i].iv;
-	struct pt_ivset u = { 0 }, x = { 0 };
-	pt_ivset_build(&u, iv, n);
-	pt_ivset_inter(&x, &u, &rd->W);
-	int64_t b = pt_ivset_measure(&x);
+	if (!b->n)
+		return a;
+	if (!a->n)
+		return b;
+	pt_ivset_union(own, a, b);
+	return own;
+}
+
+/* |union of their times ∩ W| of a run of executions: joined as they come
+ * when they come by start (the driver's K, a type's run of it), else sorted. */
+int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n)
+{
+	const struct pt_events *ev = &m->events;
+	struct pt_ivset u = { 0 };
+	bool by_start = true;
+	for (size_t i = 1; i < n && by_start; i++)
+		by_start = ev->start[v[i - 1].ev] <= ev->start[v[i].ev];
+	if (by_start) {
+		for (size_t i = 0; i < n; i++)
+			pt_ivset_append(&u, ev->start[v[i].ev], ev->start[v[i].ev] + ev->dur[v[i].ev]);
+	} else {
+		struct pt_ival *iv = pt_xmalloc((n ? n : 1) * sizeof(*iv));
+		for (size_t i = 0; i < n; i++)
+			iv[i] = (struct pt_ival){ ev->start[v[i].ev], ev->start[v[i].ev] + ev->dur[v[i].ev] };
+		pt_ivset_build(&u, iv, n);
+		free(iv);
+	}
+	int64_t b = 0;
+	for (size_t i = 0; i < u.n; i++)
+		b += pt_ivset_measure_in(&rd->W, u.v[i].s, u.v[i].e);
 	pt_ivset_free(&u);
-	pt_ivset_free(&x);
-	free(iv);
 	return b;
 }
 

@@ -93,3 +93,28 @@ for N in 3 4; do
 done
 formats trunc3.cdump UNATTRIBUTED_DEVICE TRUNCATED_LAST_STEP
 formats trunc4.cdump UNATTRIBUTED_DEVICE TRUNCATED_LAST_STEP
+
+# LAUNCH_BOUND and DEVICE_IDLE over two steps with runtime calls on two host threads: R (hints.md §2.1) is
+# the union of the host's calls, each API's exposed time the sum over its calls. Steps [0,100), [100,200);
+# kernels [0,40) and [0,30) on two streams (equal starts), [110,150) and [110,120); cudaStreamSynchronize
+# [40,70) on the main thread, [60,90) and [95,110) (across the step boundary) on a second one. Runtime time
+# in free step time: [40,90) + [95,100) + [100,110) (which holds the launches [100,101)) = 65 of 200 us,
+# 32.5% -> crit; cudaStreamSynchronize 30 + 30 + 5 + 10 = 75 us exposed, cudaLaunchKernel 1 + 1. DEVICE_IDLE:
+# idle [40,110) (host_wait: the next kernels' calls start at 100) and [150,200) (other).
+tcall() { # CBID START END: a runtime call of the second host thread
+	C=$((C + 1))
+	echo "  rec RUNTIME cbid=$1 start=$(us "$2") end=$(us "$3") processId=$P threadId=$((P + 1)) correlationId=$C" >>"$F"
+}
+begin threads.cdtxt
+rng "ProfilerStep#1" 0 100
+rng "ProfilerStep#2" 100 200
+kern gemm 0 40 0 1
+kern relu 0 30 0 1 8
+call 131 40 70
+tcall 131 60 90
+tcall 131 95 110
+kern gemm 110 150 100 101
+kern relu 110 120 100 101 8
+finish
+formats threads.cdump LAUNCH_BOUND DEVICE_IDLE
+one 'threads.cdump --steps 2' LAUNCH_BOUND DEVICE_IDLE
