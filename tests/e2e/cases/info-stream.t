@@ -2,6 +2,8 @@
 # whole model read from standard input gives, in every format, for a Kineto trace with collectives
 # (the second read that takes their events), a CUPTI dump, an Ascend job, MindData files and an
 # Ascend job beside a CUPTI dump.
+# the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
+ln -s "$SRC/testdata" td
 cat >c.ktdesc <<'DESC'
 dialect current
 base 1790857026000000000
@@ -14,7 +16,7 @@ kernel "ampere_sgemm_128x64" 20us 5us 30us 50us
 op "record_param_comms" 200us 50us comm=allreduce:Float:1048576:1048576:2:0
 kernel "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)" 210us 5us 220us 400us stream=20 comm=allreduce:Float:1048576:1048576:2:0
 DESC
-run 'proftool-gen kineto c.ktdesc -o c.pt.trace.json && proftool import c.pt.trace.json -o kin.ptm 2>/dev/null; proftool import "$SRC/testdata/cupti/real-13.0-h200-torch-loop.cdump" -o real.ptm 2>/dev/null; proftool import "$SRC/testdata/ascend/sample" -o asc.ptm 2>/dev/null; proftool import "$SRC/testdata/minddata/pipeline" -o md.ptm 2>/dev/null; proftool import "$SRC/testdata/ascend/sample" "$SRC/testdata/cupti/real-13.0-h200-vecadd.cdump" -o mix.ptm 2>/dev/null; echo imported'
+run 'proftool-gen kineto c.ktdesc -o c.pt.trace.json && proftool import c.pt.trace.json -o kin.ptm 2>/dev/null; proftool import "td/cupti/real-13.0-h200-torch-loop.cdump" -o real.ptm 2>/dev/null; proftool import "td/ascend/sample" -o asc.ptm 2>/dev/null; proftool import "td/minddata/pipeline" -o md.ptm 2>/dev/null; proftool import "td/ascend/sample" "td/cupti/real-13.0-h200-vecadd.cdump" -o mix.ptm 2>/dev/null; echo imported'
 run "for f in kin.ptm real.ptm asc.ptm md.ptm mix.ptm; do for fmt in table json; do proftool info \$f --wide --format \$fmt > a.out; proftool info - --wide --format \$fmt < \$f > b.out; cmp -s a.out b.out && echo \"same: \$f \$fmt \$(wc -l < a.out) lines\" || echo \"DIFFERS: \$f \$fmt\"; done; done"
 run "proftool info kin.ptm --table collectives --format csv"
 # a truncated model and a corrupt one: the error names the file and the offset, exit 1, no output file
