@@ -6,7 +6,6 @@
 #include "common.h"
 #include "model/model.h"
 #include "model/ptm-picked.h"
-#include "model/ptm-source.h"
 #include "pass/pass-dataset.h"
 #include "table/table.h"
 
@@ -65,17 +64,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	int rc;
-	if (!strcmp(argv[first], "-") || pt_common_is_model_file(argv[first])) {
-		/* a stream keeping only the events the views read: the get_next records */
-		c.path = argv[first];
-		struct pt_ptm_pick pick = { pt_pass_dataset_pick, NULL, 0 };
-		bool whole;
-		rc = pt_ptm_read_picked(PT_PTM_SOURCE(argv[first]), &pick, &m, &whole, &e);
-		if (!rc)
-			pt_common_check_sel(&c, m);
-	} else {
-		rc = pt_common_load(&c, argv[first], &m, &e);
-	}
+	/* a model file: a stream keeping only the events the views read, the get_next records */
+	struct pt_ptm_pick pick = { pt_pass_dataset_pick, NULL, 0 };
+	rc = pt_common_load_picked(&c, argv[first], &pick, &m, &e);
 	if (!rc) {
 		struct pt_table **t = NULL;
 		size_t n = 0;

@@ -130,14 +130,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_model *m = NULL;
 	int rc;
-	if (is_table("steps", "aicpu", "tensors") && (!strcmp(argv[first], "-") || pt_common_is_model_file(argv[first]))) {
-		/* tables of no event: the model read as a stream that keeps none */
-		c.path = argv[first];
+	if (is_table("steps", "aicpu", "tensors")) {
+		/* tables of no event: a model file read as a stream that keeps none */
 		struct pt_ptm_pick pick = { pick_none, NULL, 0 };
-		bool whole;
-		rc = pt_ptm_read_picked(PT_PTM_SOURCE(argv[first]), &pick, &m, &whole, &e);
-		if (!rc)
-			pt_common_check_sel(&c, m);
+		rc = pt_common_load_picked(&c, argv[first], &pick, &m, &e);
 	} else {
 		rc = pt_common_load(&c, argv[first], &m, &e);
 	}

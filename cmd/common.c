@@ -9,6 +9,8 @@
 
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-picked.h"
+#include "model/ptm-source.h"
 #include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -180,6 +182,19 @@ int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, s
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
 {
 	return load(c, path, true, m, e);
+}
+
+int pt_common_load_picked(struct pt_common *c, const char *path, const struct pt_ptm_pick *pick, struct pt_model **m,
+			  struct pt_err **e)
+{
+	if (strcmp(path, "-") && !pt_common_is_model_file(path))
+		return pt_common_load(c, path, m, e);
+	c->path = path;
+	bool whole;
+	int rc = pt_ptm_read_picked(PT_PTM_SOURCE(path), pick, m, &whole, e);
+	if (!rc)
+		pt_common_check_sel(c, *m);
+	return rc;
 }
 
 static bool out_is_dir(const struct pt_common *c)

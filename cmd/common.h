@@ -56,6 +56,12 @@ int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, s
 /* Can one CSV table go where -o says a row at a time (CSV, to one file or a stream, not -o DIR/)? */
 bool pt_common_csv_stream_ok(const struct pt_common *c);
 int pt_common_load_spilled(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
+/* A model file or standard input read as a stream keeping only the events
+ * pick takes (model/ptm-picked.h; selection checked as pt_common_load() does);
+ * a raw PATH is loaded by pt_common_load(). */
+struct pt_ptm_pick;
+int pt_common_load_picked(struct pt_common *c, const char *path, const struct pt_ptm_pick *pick, struct pt_model **m,
+			  struct pt_err **e);
 /* Warn (in c->diag) about a selection that selects nothing of m, once;
  * pt_common_load() does it, a command that loads otherwise calls it. */
 void pt_common_check_sel(struct pt_common *c, const struct pt_model *m);
