@@ -127,10 +127,13 @@ void pt_cupti_mem_counters(struct pt_model *m)
 {
 	size_t nd = m->devices.n;
 	bool *has = pt_xcalloc(nd + 1, sizeof(*has));
-	struct pt_gpu_mem_cursor cur;
-	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
-	for (size_t i = 0, n = pt_model_gpu_mem_n(m); i < n; i++)
-		has[pt_model_gpu_mem(m, &cur, i)->device] = true;
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		has[m->gpu_mem.v[i].device] = true;
+	struct pt_gpu_mem_heads h;
+	struct pt_gpu_mem_head x;
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	while (pt_gpu_mem_heads_next(&h, &x))
+		has[x.device] = true;
 	for (size_t t = 0; t < m->tracks.n; t++)
 		if (m->tracks.v[t].kind == PT_TRACK_COUNTER && m->tracks.v[t].stream <= -20 &&
 		    m->tracks.v[t].stream >= -30)

@@ -20,6 +20,8 @@ static uint8_t *put(uint8_t *q, uint64_t v)
 
 static uint64_t take(const uint8_t **q)
 {
+	if (!(**q & 0x80)) /* most fields: one byte */
+		return *(*q)++;
 	uint64_t v = 0;
 	for (unsigned sh = 0;; sh += 7) {
 		uint8_t c = *(*q)++;
@@ -45,8 +47,8 @@ void pt_gpu_mem_pack_add(struct pt_gpu_mem_pack *p, const struct pt_gpu_mem *g)
 		struct pt_gmp_mark k = { p->len, p->time, p->corr };
 		pt_vec_push(&p->marks, k);
 	}
-	pt_xgrow((void **)&p->b, &p->cap, p->len + PACK_FIELDS * 10, 1);
-	uint8_t *q = p->b + p->len;
+	pt_xgrow((void **)&p->b, &p->cap, p->len + 1 + PACK_FIELDS * 10, 1);
+	uint8_t *q = p->b + p->len + 1; /* after the byte of the row's length */
 	q = put(q, g->device);
 	q = put(q, (uint64_t)g->op | (uint64_t)g->mem_kind << 8 | (uint64_t)g->pool_type << 16);
 	q = put(q, zig((int64_t)g->corr - (int64_t)p->corr));
@@ -62,6 +64,7 @@ void pt_gpu_mem_pack_add(struct pt_gpu_mem_pack *p, const struct pt_gpu_mem *g)
 	q = put(q, g->pool_utilized);
 	q = put(q, g->name);
 	q = put(q, g->source);
+	p->b[p->len] = (uint8_t)(q - (p->b + p->len + 1)); /* at most 15 * 10 */
 	p->len = (size_t)(q - p->b);
 	p->corr = g->corr;
 	p->time = g->time;
@@ -84,7 +87,7 @@ void pt_gpu_mem_cursor_init(struct pt_gpu_mem_cursor *c, const struct pt_gpu_mem
 /* The row at c->off into c->row; c moves past it. */
 static void next(struct pt_gpu_mem_cursor *c)
 {
-	const uint8_t *q = c->p->b + c->off;
+	const uint8_t *q = c->p->b + c->off + 1;
 	struct pt_gpu_mem *g = &c->row;
 	memset(g, 0, sizeof(*g));
 	g->device = (uint32_t)take(&q);
@@ -123,6 +126,29 @@ const struct pt_gpu_mem *pt_gpu_mem_cursor_at(struct pt_gpu_mem_cursor *c, size_
 	while (c->i <= i)
 		next(c);
 	return &c->row;
+}
+
+void pt_gpu_mem_heads_init(struct pt_gpu_mem_heads *h, const struct pt_gpu_mem_pack *p)
+{
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+}
+
+bool pt_gpu_mem_heads_next(struct pt_gpu_mem_heads *h, struct pt_gpu_mem_head *out)
+{
+	if (!h->p || h->i >= h->p->n)
+		return false;
+	const uint8_t *q = h->p->b + h->off, *end = q + 1 + *q;
+	q++;
+	out->device = (uint32_t)take(&q);
+	out->op = (uint8_t)take(&q);
+	take(&q); /* the correlation id's difference */
+	take(&q); /* pid */
+	take(&q); /* stream */
+	out->time = h->time = (int64_t)((uint64_t)h->time + (uint64_t)unzig(take(&q)));
+	h->off = (size_t)(end - h->p->b);
+	h->i++;
+	return true;
 }
 
 void pt_gpu_mem_unpack(struct pt_model *m, struct pt_gpu_mem_pack *p)

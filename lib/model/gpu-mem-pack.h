@@ -1,7 +1,8 @@
 /*
- * MEMORY2 rows packed (issue 30): each field of a struct pt_gpu_mem a varint,
- * the time and the correlation id as differences from the previous row's,
- * some 25 bytes a row of a real trace instead of the 96 of the struct. The
+ * MEMORY2 rows packed (issue 30): a byte of the row's length, then each field
+ * of a struct pt_gpu_mem a varint, the time and the correlation id as
+ * differences from the previous row's: some 26 bytes a row of a real trace
+ * instead of the 96 of the struct. The
  * CUPTI importer packs the rows while it reads a dump; a model that is only
  * written (`proftool import`) keeps them packed in m->gpu_mem_pack, after the
  * rows of m->gpu_mem, and the writer and the GPU memory replay read them
@@ -9,6 +10,7 @@
  */
 #ifndef PT_GPU_MEM_PACK_H
 #define PT_GPU_MEM_PACK_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,7 +19,7 @@
 /* Every PT_GMP_EVERY rows the pack notes where the next row begins and the
  * time and id it differs from, so that a row is found decoding fewer than
  * that many rows. */
-#define PT_GMP_EVERY 16
+#define PT_GMP_EVERY 8
 
 struct pt_gmp_mark {
 	uint64_t off;
@@ -49,6 +51,22 @@ struct pt_gpu_mem_cursor {
 void pt_gpu_mem_cursor_init(struct pt_gpu_mem_cursor *c, const struct pt_gpu_mem_pack *p);
 /* Row i < p->n of the pack, valid until the cursor's next call. */
 const struct pt_gpu_mem *pt_gpu_mem_cursor_at(struct pt_gpu_mem_cursor *c, size_t i);
+
+/* The device, operation and time of the rows, in order, without decoding the
+ * rest of each row: the length byte skips it. */
+struct pt_gpu_mem_heads {
+	const struct pt_gpu_mem_pack *p;
+	size_t i, off;
+	int64_t time;
+};
+struct pt_gpu_mem_head {
+	uint32_t device;
+	uint8_t op;
+	int64_t time;
+};
+void pt_gpu_mem_heads_init(struct pt_gpu_mem_heads *h, const struct pt_gpu_mem_pack *p);
+/* The next row's head into *out: false after the last row. */
+bool pt_gpu_mem_heads_next(struct pt_gpu_mem_heads *h, struct pt_gpu_mem_head *out);
 
 /* Append p's rows to m->gpu_mem and empty p. */
 void pt_gpu_mem_unpack(struct pt_model *m, struct pt_gpu_mem_pack *p);

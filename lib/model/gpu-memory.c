@@ -270,19 +270,25 @@ void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_s
 {
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
-	size_t n = 0, nmem = pt_model_gpu_mem_n(m);
-	struct pt_gpu_mem_cursor c;
-	pt_gpu_mem_cursor_init(&c, m->gpu_mem_pack);
-	for (size_t i = 0; i < nmem; i++)
-		n += pt_model_gpu_mem(m, &c, i)->device == dev;
+	size_t n = 0;
+	struct pt_gpu_mem_heads h; /* the packed rows after those of gpu_mem (gpu-mem-pack.h) */
+	struct pt_gpu_mem_head x;
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		n += m->gpu_mem.v[i].device == dev;
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	while (pt_gpu_mem_heads_next(&h, &x))
+		n += x.device == dev;
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		n += m->gpu_pools.v[i].device == dev;
 	r->items = pt_xmalloc((n + 1) * sizeof(*r->items));
-	for (size_t i = 0; i < nmem; i++) {
-		const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &c, i);
-		if (g->device == dev)
-			r->items[r->nitems++] = (struct pt_gmem_item){ g->time, g->op == PT_GMEM_ALLOC, 0, (uint32_t)i };
-	}
+	for (size_t i = 0; i < m->gpu_mem.n; i++)
+		if (m->gpu_mem.v[i].device == dev)
+			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_mem.v[i].time,
+							       m->gpu_mem.v[i].op == PT_GMEM_ALLOC, 0, (uint32_t)i };
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	for (size_t i = m->gpu_mem.n; pt_gpu_mem_heads_next(&h, &x); i++)
+		if (x.device == dev)
+			r->items[r->nitems++] = (struct pt_gmem_item){ x.time, x.op == PT_GMEM_ALLOC, 0, (uint32_t)i };
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		if (m->gpu_pools.v[i].device == dev)
 			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_pools.v[i].time, 0, 1, (uint32_t)i };

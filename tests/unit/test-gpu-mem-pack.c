@@ -101,6 +101,20 @@ static void test_cursor(void **state)
 		assert_row(pt_gpu_mem_cursor_at(&c, i), &want[i]);
 		assert_row(pt_gpu_mem_cursor_at(&c, i), &want[i]);
 	}
+	/* the heads: device, operation and time of each row, in order */
+	struct pt_gpu_mem_heads h;
+	struct pt_gpu_mem_head x;
+	pt_gpu_mem_heads_init(&h, &p);
+	size_t nh = 0;
+	while (pt_gpu_mem_heads_next(&h, &x)) {
+		assert_int_equal(x.device, want[nh].device);
+		assert_int_equal(x.op, want[nh].op);
+		assert_true(x.time == want[nh].time);
+		nh++;
+	}
+	assert_int_equal(nh, N);
+	pt_gpu_mem_heads_init(&h, NULL); /* a model without packed rows has none */
+	assert_false(pt_gpu_mem_heads_next(&h, &x));
 	/* unpacked to a model: the same rows after those already there */
 	struct pt_model *m = pt_model_new();
 	pt_vec_push(&m->gpu_mem, want[N - 1]);
