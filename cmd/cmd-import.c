@@ -120,6 +120,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	}
 	struct pt_err *e = NULL;
 	struct pt_model *m = pt_model_new();
+	c.imp.only_written = true;
 	if (!in_memory) {
 		pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
 		if (compress) {

@@ -16,6 +16,7 @@
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
 #include "import/import-cupti-memory.h"
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "support/hashmap.h"
 #include "support/vec.h"
@@ -24,7 +25,7 @@ struct pt_cjoin;
 struct pt_diag;
 struct pt_err;
 
-#define PT_CUPTI_WINDOW (1u << 20)       /* the window of pass 1 */
+#define PT_CUPTI_WINDOW (256u << 10)     /* the window of pass 1 */
 #define PT_CUPTI_READ_AHEAD (64u << 10) /* what pass 0 reads past a chunk header */
 
 /* ---- per-kind field offsets resolved from the layout table ------------------ */
@@ -160,7 +161,7 @@ struct cf {
 	struct pt_hashmap mdata0;   /* marker id -> payload bits (payloadKind 0, a double) */
 	PT_VEC(uint8_t) pending_sync; /* raw sync records, decoded after the context map is known */
 	PT_VEC(struct cuda_event) cuda_events;
-	struct pt_cupti_mem_pack gmem; /* MEMORY2 rows (import-cupti-memory.h) */
+	struct pt_gpu_mem_pack gmem; /* MEMORY2 rows, packed (model/gpu-mem-pack.h) */
 	uint32_t sync_stride;
 	int64_t max_time;
 	/* counters */

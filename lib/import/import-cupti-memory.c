@@ -8,6 +8,7 @@
 
 #include "cupti/cdump.h"
 #include "cupti/cupti-layouts.h"
+#include "model/gpu-mem-pack.h"
 #include "model/gpu-memory.h"
 
 enum {
@@ -88,102 +89,6 @@ void pt_cupti_mem_decode(uint32_t kind, const struct pt_cl_layout *lay, int rang
 	}
 }
 
-static uint8_t *put(uint8_t *q, uint64_t v)
-{
-	while (v >= 0x80) {
-		*q++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*q++ = (uint8_t)v;
-	return q;
-}
-
-static uint64_t take(const uint8_t **q)
-{
-	uint64_t v = 0;
-	for (unsigned sh = 0;; sh += 7) {
-		uint8_t c = *(*q)++;
-		v |= (uint64_t)(c & 0x7f) << sh;
-		if (!(c & 0x80))
-			return v;
-	}
-}
-
-static uint64_t zig(int64_t d)
-{
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-
-static int64_t unzig(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-#define PACK_FIELDS 17
-
-void pt_cupti_mem_pack(struct pt_cupti_mem_pack *p, const struct pt_gpu_mem *g)
-{
-	pt_xgrow((void **)&p->b, &p->cap, p->len + PACK_FIELDS * 10, 1);
-	uint8_t *q = p->b + p->len;
-	q = put(q, g->device);
-	q = put(q, (uint64_t)g->op | (uint64_t)g->mem_kind << 8 | (uint64_t)g->pool_type << 16);
-	q = put(q, zig((int64_t)g->corr - (int64_t)p->corr));
-	q = put(q, g->pid);
-	q = put(q, g->stream);
-	q = put(q, zig((int64_t)((uint64_t)g->time - (uint64_t)p->time))); /* modulo 2^64: any times */
-	q = put(q, g->address);
-	q = put(q, g->bytes);
-	q = put(q, g->pc);
-	q = put(q, g->pool_address);
-	q = put(q, g->pool_threshold);
-	q = put(q, g->pool_size);
-	q = put(q, g->pool_utilized);
-	q = put(q, g->name);
-	q = put(q, g->source);
-	p->len = (size_t)(q - p->b);
-	p->corr = g->corr;
-	p->time = g->time;
-	p->n++;
-}
-
-void pt_cupti_mem_unpack(struct pt_model *m, struct pt_cupti_mem_pack *p)
-{
-	pt_vec_reserve(&m->gpu_mem, m->gpu_mem.n + p->n);
-	const uint8_t *q = p->b;
-	uint32_t corr = 0;
-	int64_t time = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		struct pt_gpu_mem g;
-		memset(&g, 0, sizeof(g));
-		g.device = (uint32_t)take(&q);
-		uint64_t k = take(&q);
-		g.op = (uint8_t)k;
-		g.mem_kind = (uint8_t)(k >> 8);
-		g.pool_type = (uint8_t)(k >> 16);
-		g.corr = corr = (uint32_t)((int64_t)corr + unzig(take(&q)));
-		g.pid = (uint32_t)take(&q);
-		g.stream = (uint32_t)take(&q);
-		g.time = time = (int64_t)((uint64_t)time + (uint64_t)unzig(take(&q)));
-		g.address = take(&q);
-		g.bytes = take(&q);
-		g.pc = take(&q);
-		g.pool_address = take(&q);
-		g.pool_threshold = take(&q);
-		g.pool_size = take(&q);
-		g.pool_utilized = take(&q);
-		g.name = (uint32_t)take(&q);
-		g.source = (uint32_t)take(&q);
-		m->gpu_mem.v[m->gpu_mem.n++] = g;
-	}
-	pt_cupti_mem_pack_free(p);
-}
-
-void pt_cupti_mem_pack_free(struct pt_cupti_mem_pack *p)
-{
-	free(p->b);
-	memset(p, 0, sizeof(*p));
-}
-
 struct cctx {
 	struct pt_model *m;
 	uint32_t dev;
@@ -224,6 +129,11 @@ void pt_cupti_mem_counters(struct pt_model *m)
 	bool *has = pt_xcalloc(nd + 1, sizeof(*has));
 	for (size_t i = 0; i < m->gpu_mem.n; i++)
 		has[m->gpu_mem.v[i].device] = true;
+	struct pt_gpu_mem_heads h;
+	struct pt_gpu_mem_head x;
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	while (pt_gpu_mem_heads_next(&h, &x))
+		has[x.device] = true;
 	for (size_t t = 0; t < m->tracks.n; t++)
 		if (m->tracks.v[t].kind == PT_TRACK_COUNTER && m->tracks.v[t].stream <= -20 &&
 		    m->tracks.v[t].stream >= -30)

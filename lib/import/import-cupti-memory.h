@@ -23,23 +23,6 @@ struct pt_cupti_mem {
 void pt_cupti_mem_decode(uint32_t kind, const struct pt_cl_layout *lay, int range, const uint8_t *r,
 			 struct pt_cupti_mem *out);
 
-/*
- * The MEMORY2 rows of one dump while its records are read, packed: each
- * field a varint, the time and the correlation id as differences from the
- * previous row's (some 25 bytes a row of a real trace instead of the 96 of a
- * struct pt_gpu_mem). pt_cupti_mem_unpack() appends them to m->gpu_mem, in
- * the order packed, once the dump's launch join has freed its memory.
- */
-struct pt_cupti_mem_pack {
-	uint8_t *b;
-	size_t len, cap, n;
-	int64_t time;
-	uint32_t corr;
-};
-void pt_cupti_mem_pack(struct pt_cupti_mem_pack *p, const struct pt_gpu_mem *g);
-/* Append p's rows to m->gpu_mem and empty p. */
-void pt_cupti_mem_unpack(struct pt_model *m, struct pt_cupti_mem_pack *p);
-void pt_cupti_mem_pack_free(struct pt_cupti_mem_pack *p);
 
 /*
  * Counter tracks of the GPU devices' memory (chrome-trace.md §7): per device

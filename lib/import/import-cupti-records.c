@@ -441,7 +441,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 			cm.mem.time = t;
 			cm.mem.name = cm.name_id ? mstr(m, f, cm.name_id, raw) : 0;
 			cm.mem.source = cm.source_id ? mstr(m, f, cm.source_id, raw) : 0;
-			pt_cupti_mem_pack(&f->gmem, &cm.mem); /* to m->gpu_mem after the join (import-cupti.c) */
+			pt_gpu_mem_pack_add(&f->gmem, &cm.mem); /* to the model after the join (import-cupti.c) */
 		} else {
 			cm.pool.device = gd;
 			cm.pool.time = t;

@@ -497,7 +497,7 @@ static void cf_free(struct cf *f)
 	pt_hashmap_free(&f->mdata0);
 	pt_vec_free(&f->pending_sync);
 	pt_vec_free(&f->cuda_events);
-	pt_cupti_mem_pack_free(&f->gmem);
+	pt_gpu_mem_pack_free(&f->gmem);
 	pt_vec_free(&f->sbytes);
 	free(f->win);
 	pt_err_free(f->rerr);
@@ -512,8 +512,8 @@ static int read_failed(struct cf *f, struct pt_err **e)
 	return rc;
 }
 
-static int import_one(struct pt_model *m, const char *path, int fd, size_t size, struct pt_diag *diag,
-		      struct pt_err **e)
+static int import_one(struct pt_model *m, const char *path, int fd, size_t size, bool keep_packed,
+		      struct pt_diag *diag, struct pt_err **e)
 {
 	struct cf *f = pt_xcalloc(1, sizeof(*f));
 	f->path = path;
@@ -580,7 +580,10 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	struct range *rs = pt_cupti_build_ranges(m, f, &nr);
 	pt_cupti_join_ranges(f, rs, nr);
 	free(rs);
-	pt_cupti_mem_unpack(m, &f->gmem);
+	if (keep_packed) /* only written: the writer and the counters' replay read them packed */
+		pt_gpu_mem_keep_packed(m, &f->gmem);
+	else
+		pt_gpu_mem_unpack(m, &f->gmem);
 	pt_cupti_name_threads(m, f);
 	stats(m, f);
 	cf_free(f);
@@ -590,7 +593,8 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 
 /* ---- discovery ---------------------------------------------------------------------------- */
 
-static int import_file(struct pt_model *m, const char *path, bool named, struct pt_diag *diag, struct pt_err **e)
+static int import_file(struct pt_model *m, const char *path, bool named, bool keep_packed, struct pt_diag *diag,
+		       struct pt_err **e)
 {
 	int fd;
 	uint64_t size;
@@ -601,7 +605,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 		return pt_err(e, "'%s' is too large (%" PRIu64 " bytes)", path, size);
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a larger read-ahead, as the mapping had */
-	int rc = import_one(m, path, fd, (size_t)size, diag, e);
+	int rc = import_one(m, path, fd, (size_t)size, keep_packed, diag, e);
 	pt_progress_end();
 	close(fd);
 	if (rc && !named)
@@ -612,14 +616,13 @@ static int import_file(struct pt_model *m, const char *path, bool named, struct 
 int pt_import_cupti(struct pt_model *m, const struct pt_inputs *in, const struct pt_import_opts *o,
 		    struct pt_diag *diag, struct pt_err **e)
 {
-	(void)o;
 	bool any = false;
 	for (size_t i = 0; i < in->n; i++) {
 		if (in->v[i].skip) { /* a FIFO would block the open for ever */
 			pt_input_skip(diag, in->v[i].path, in->v[i].skip);
 			continue;
 		}
-		if (import_file(m, in->v[i].path, in->v[i].named, diag, e))
+		if (import_file(m, in->v[i].path, in->v[i].named, o->only_written, diag, e))
 			return -1;
 		any = true;
 	}

@@ -15,6 +15,7 @@ struct pt_import_opts {
 	const char *minddata_dir; /* --minddata DIR: an extra path for the MindData importer */
 	bool kineto_python_functions; /* --kineto-python-functions: import python_function events */
 	struct pt_ascend_opts ascend;
+	bool only_written; /* the model is only written (`import`): tables may stay packed (model/gpu-mem-pack.h) */
 };
 
 /*

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "support/hashmap.h"
 #include "support/xalloc.h"
 #include "support/sort.h"
@@ -103,6 +104,9 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 	pt_hashmap_init(&open);
 	pt_hashmap_init(&pm);
 	PT_VEC(struct pt_gmem_block) blocks = { 0 };
+	struct pt_gpu_mem_cursor ic, bc; /* the records in item order, the blocks' records */
+	pt_gpu_mem_cursor_init(&ic, m->gpu_mem_pack);
+	pt_gpu_mem_cursor_init(&bc, m->gpu_mem_pack);
 	__int128 alloc[PT_GMEM__N] = { 0 }, nonpool = 0, local_sum = 0;
 	/* exact values of r->peak, r->rpeak and r->live_bytes_end */
 	__int128 peak[PT_GMEM__N] = { 0 }, rpeak = 0, live_bytes[PT_GMEM__N] = { 0 };
@@ -162,7 +166,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				break;
 			continue;
 		}
-		const struct pt_gpu_mem *g = &m->gpu_mem.v[it->idx];
+		const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &ic, it->idx);
 		enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
 		struct pt_gmem_row row = { it->idx, PT_GMEM_RS_IGNORED, 0, -1, 0 };
 		if (g->pool_type == 1 && g->pool_address) {
@@ -176,7 +180,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 			bool added;
 			uint64_t *v = pt_hashmap_put(&open, key, 0, &added);
 			if (!added && blocks.v[*v - 1].open) {
-				const struct pt_gpu_mem *old = &m->gpu_mem.v[blocks.v[*v - 1].rec];
+				const struct pt_gpu_mem *old = pt_model_gpu_mem(m, &bc, blocks.v[*v - 1].rec);
 				enum pt_gmem_group og = pt_gmem_group_of(old->mem_kind);
 				alloc[og] -= pt_gmem_sat(old->bytes);
 				if (og == PT_GMEM_DEVICE && !old->pool_type)
@@ -198,7 +202,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 				r->unmatched[gr]++;
 				row.what = PT_GMEM_RS_UNMATCHED;
 			} else {
-				const struct pt_gpu_mem *old = &m->gpu_mem.v[blocks.v[*v - 1].rec];
+				const struct pt_gpu_mem *old = pt_model_gpu_mem(m, &bc, blocks.v[*v - 1].rec);
 				enum pt_gmem_group og = pt_gmem_group_of(old->mem_kind);
 				if (old->bytes != g->bytes)
 					r->mismatch[gr]++;
@@ -233,7 +237,9 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 					r->has_rpeak = true;
 				}
 			}
-			if (row.what != PT_GMEM_RS_IGNORED)
+			if (row.what != PT_GMEM_RS_IGNORED && r->row_fn)
+				r->row_fn(r->row_ctx, &row, g);
+			else if (row.what != PT_GMEM_RS_IGNORED)
 				pt_vec_push(&r->rows, row);
 		}
 		if (snap_group >= 0 && pos == stop)
@@ -242,7 +248,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 	if (full) {
 		for (size_t i = 0; i < blocks.n; i++)
 			if (blocks.v[i].open) {
-				const struct pt_gpu_mem *g = &m->gpu_mem.v[blocks.v[i].rec];
+				const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &bc, blocks.v[i].rec);
 				enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
 				r->live_end[gr]++;
 				live_bytes[gr] += pt_gmem_sat(g->bytes);
@@ -253,7 +259,7 @@ void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool f
 	if (snap_group >= 0 && open_out)
 		for (size_t i = 0; i < blocks.n; i++)
 			if (blocks.v[i].open &&
-			    (int)pt_gmem_group_of(m->gpu_mem.v[blocks.v[i].rec].mem_kind) == snap_group)
+			    (int)pt_gmem_group_of(pt_model_gpu_mem(m, &bc, blocks.v[i].rec)->mem_kind) == snap_group)
 				pt_vec_push(open_out, blocks.v[i].rec);
 	pt_vec_free(&blocks);
 	pt_hashmap_free(&open);
@@ -265,8 +271,13 @@ void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_s
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
 	size_t n = 0;
+	struct pt_gpu_mem_heads h; /* the packed rows after those of gpu_mem (gpu-mem-pack.h) */
+	struct pt_gpu_mem_head x;
 	for (size_t i = 0; i < m->gpu_mem.n; i++)
 		n += m->gpu_mem.v[i].device == dev;
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	while (pt_gpu_mem_heads_next(&h, &x))
+		n += x.device == dev;
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		n += m->gpu_pools.v[i].device == dev;
 	r->items = pt_xmalloc((n + 1) * sizeof(*r->items));
@@ -274,6 +285,10 @@ void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_s
 		if (m->gpu_mem.v[i].device == dev)
 			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_mem.v[i].time,
 							       m->gpu_mem.v[i].op == PT_GMEM_ALLOC, 0, (uint32_t)i };
+	pt_gpu_mem_heads_init(&h, m->gpu_mem_pack);
+	for (size_t i = m->gpu_mem.n; pt_gpu_mem_heads_next(&h, &x); i++)
+		if (x.device == dev)
+			r->items[r->nitems++] = (struct pt_gmem_item){ x.time, x.op == PT_GMEM_ALLOC, 0, (uint32_t)i };
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		if (m->gpu_pools.v[i].device == dev)
 			r->items[r->nitems++] = (struct pt_gmem_item){ m->gpu_pools.v[i].time, 0, 1, (uint32_t)i };
@@ -288,21 +303,28 @@ void pt_gmem_state_free(struct pt_gmem_state *r)
 	pt_vec_free(&r->pevs);
 }
 
+struct replay {
+	void (*fn)(void *ctx, const struct pt_gmem_point *p);
+	void *ctx;
+};
+
+static void replay_row(void *ctx, const struct pt_gmem_row *g, const struct pt_gpu_mem *rec)
+{
+	const struct replay *x = ctx;
+	if (g->what != PT_GMEM_RS_ALLOC && g->what != PT_GMEM_RS_RELEASE)
+		return;
+	struct pt_gmem_point p = { g->rec, pt_gmem_group_of(rec->mem_kind), rec->time, g->allocated, g->reserved };
+	x->fn(x->ctx, &p);
+}
+
 void pt_gmem_replay(const struct pt_model *m, uint32_t dev, void (*fn)(void *ctx, const struct pt_gmem_point *p),
 			  void *ctx)
 {
 	struct pt_gmem_state r;
 	pt_gmem_state_init(m, dev, &r);
+	struct replay x = { fn, ctx };
+	r.row_fn = replay_row; /* each row as it comes: none is kept */
+	r.row_ctx = &x;
 	pt_gmem_state_run(m, &r, true, 0, -1, NULL);
-	for (size_t i = 0; i < r.rows.n; i++) {
-		const struct pt_gmem_row *g = &r.rows.v[i];
-		if (g->what != PT_GMEM_RS_ALLOC && g->what != PT_GMEM_RS_RELEASE)
-			continue;
-		const struct pt_gpu_mem *rec = &m->gpu_mem.v[g->rec];
-		struct pt_gmem_point p = { g->rec, pt_gmem_group_of(rec->mem_kind), rec->time, g->allocated,
-					   g->reserved };
-		fn(ctx, &p);
-	}
 	pt_gmem_state_free(&r);
 }
-

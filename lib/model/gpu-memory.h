@@ -27,7 +27,7 @@ extern const char *const pt_gmem_group_names[PT_GMEM__N];
 /*
  * One step of the GPU replay of a device (records by time, releases before
  * allocations at equal times, then dump order): after MEMORY2 record `rec`
- * (index into m->gpu_mem) the group's allocated bytes and, for the device
+ * (index into the model's MEMORY2 rows, gpu-mem-pack.h) the group's allocated bytes and, for the device
  * group, the reserved bytes.
  */
 struct pt_gmem_point {
@@ -113,6 +113,10 @@ struct pt_gmem_state {
 	bool has_rpeak;
 	int64_t live_end[PT_GMEM__N], live_bytes_end[PT_GMEM__N];
 	bool any[PT_GMEM__N];
+	/* when set, a full run hands each row to row_fn as it comes (rec: its
+	 * record, valid during the call) instead of keeping it in rows */
+	void (*row_fn)(void *ctx, const struct pt_gmem_row *row, const struct pt_gpu_mem *rec);
+	void *row_ctx;
 };
 
 

@@ -1,4 +1,5 @@
 #include "model/model.h"
+#include "model/gpu-mem-pack.h"
 #include "model/ptm.h"
 
 #include <stdlib.h>
@@ -79,6 +80,9 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->mem_tensors);
 	pt_vec_free(&m->mem_ids);
 	pt_vec_free(&m->gpu_mem);
+	if (m->gpu_mem_pack)
+		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+	free(m->gpu_mem_pack);
 	pt_vec_free(&m->gpu_pools);
 	pt_vec_free(&m->hccl);
 	pt_events_free_columns(&m->events);

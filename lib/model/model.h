@@ -64,6 +64,7 @@
 #include "support/strtab.h"
 #include "support/vec.h"
 
+struct pt_gpu_mem_pack; /* MEMORY2 rows packed (gpu-mem-pack.h) */
 struct pt_spill; /* events encoded for the model file during an import (ptm.h) */
 
 enum pt_device_kind { PT_DEV_UNKNOWN = 0, PT_DEV_NPU = 1, PT_DEV_GPU = 2, PT_DEV_CPU = 3 };
@@ -547,6 +548,9 @@ struct pt_model {
 	PT_VEC(struct pt_mem_tensor) mem_tensors;
 	PT_VEC(uint64_t) mem_ids;
 	PT_VEC(struct pt_gpu_mem) gpu_mem;
+	/* more MEMORY2 rows, packed, after those of gpu_mem: only in a model that
+	 * `proftool import` writes (gpu-mem-pack.h); NULL elsewhere */
+	struct pt_gpu_mem_pack *gpu_mem_pack;
 	PT_VEC(struct pt_gpu_pool) gpu_pools;
 	PT_VEC(struct pt_hccl_task) hccl;       /* HCCL trace events (see struct pt_hccl_task) */
 	struct pt_events events;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "model/ptm.h"
 #include "support/xalloc.h"
@@ -208,7 +209,8 @@ void pt_ptm_write_cupti(struct writer *w, const struct pt_model *m)
 void pt_ptm_write_memory(struct writer *w, const struct pt_model *m)
 {
 	enum { B = PT_PTM_EVENT_BATCH, NU = 7, NU64 = 10, NS = 2 };
-	if (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n)
+	size_t ngmem = pt_model_gpu_mem_n(m);
+	if (!m->mem_graphs.n && !ngmem && !m->gpu_pools.n)
 		return;
 	uint32_t(*u)[B] = pt_xmalloc(NU * sizeof(*u));
 	uint64_t(*q)[B] = pt_xmalloc(NU64 * sizeof(*q));
@@ -276,10 +278,12 @@ void pt_ptm_write_memory(struct writer *w, const struct pt_model *m)
 		pb.life_long = u[2];
 		CHUNK(mem_tensors, MEM_TENSORS, &pb);
 	}
-	for (size_t b = 0; b < m->gpu_mem.n; b += B) {
-		size_t n = m->gpu_mem.n - b < B ? m->gpu_mem.n - b : B;
+	struct pt_gpu_mem_cursor cur;
+	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
+	for (size_t b = 0; b < ngmem; b += B) {
+		size_t n = ngmem - b < B ? ngmem - b : B;
 		for (size_t i = 0; i < n; i++) {
-			const struct pt_gpu_mem *r = &m->gpu_mem.v[b + i];
+			const struct pt_gpu_mem *r = pt_model_gpu_mem(m, &cur, b + i);
 			u[0][i] = r->device;
 			u[1][i] = r->op;
 			u[2][i] = r->mem_kind;
