@@ -25,7 +25,7 @@ struct pt_cjoin;
 struct pt_diag;
 struct pt_err;
 
-#define PT_CUPTI_WINDOW (256u << 10)     /* the window of pass 1 */
+#define PT_CUPTI_WINDOW (64u << 10)      /* the window of pass 1 */
 #define PT_CUPTI_READ_AHEAD (64u << 10) /* what pass 0 reads past a chunk header */
 
 /* ---- per-kind field offsets resolved from the layout table ------------------ */
