@@ -3,10 +3,11 @@
 # a model it cannot stream (CUPTI: GPU ranks) is read whole and prints the same too ("same: ...").
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
+ln -s "$SHARED/fixtures" fx
 requires_shared
 run 'proftool import "td/ascend/sample" -o sample.ptm 2>/dev/null && echo imported'
 run 'proftool import "td/ascend/binary" -o binary.ptm 2>/dev/null && echo imported'
-run 'for j in JOB1 JOB3 JOB_AICPU; do proftool import "$SHARED/fixtures/mindinsight/$j" -o $j.ptm 2>/dev/null || echo "no $j"; done'
+run 'for j in JOB1 JOB3 JOB_AICPU; do proftool import "fx/mindinsight/$j" -o $j.ptm 2>/dev/null || echo "no $j"; done'
 run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
 run 'proftool import app.cdump -o cupti.ptm 2>/dev/null && echo imported'
 cp "td/compat/v1-ascend-sample.ptm" v1.ptm
