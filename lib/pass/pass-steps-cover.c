@@ -14,6 +14,7 @@
 #include "pass/pass-steps.h"
 #include "support/diag.h"
 #include "support/hashmap.h"
+#include "support/idmap.h"
 #include "support/progress.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
@@ -22,34 +23,84 @@
  * anchors: GPU activity -> launching API call (by correlation id)
  */
 
+/*
+ * Keyed by the correlation ids of the events that may be looked up (the
+ * device activities: any non-call with an id), which are few next to the
+ * calls' (most calls launch nothing): a first pass gathers those ids and
+ * sizes the map once, a second puts a call only when its id is wanted,
+ * passing most calls over by a bitmap of the ids where their range is small.
+ */
+#define ANCHOR_NONE UINT64_MAX
+
 struct pt_anchor_map {
 	const struct pt_model *m;
-	struct pt_hashmap corr; /* corr -> API event index */
+	struct pt_idmap corr; /* activity corr -> first API call's event index, ANCHOR_NONE: none */
 };
+
+static bool anchor_wanted(const struct pt_events *ev, size_t i)
+{
+	return ev->corr[i] && ev->kind[i] != PT_EV_API;
+}
 
 struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
 {
 	struct pt_anchor_map *a = pt_xcalloc(1, sizeof(*a));
 	a->m = m;
-	pt_hashmap_init(&a->corr);
+	pt_idmap_init(&a->corr, 1, 0, 0);
 	if (host == PT_NONE)
 		return a;
 	const struct pt_events *ev = &m->events;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("finding the steps", i, ev->n);
-		if (ev->kind[i] == PT_EV_API && ev->corr[i] && m->tracks.v[ev->track[i]].device == host)
-			pt_hashmap_put(&a->corr, ev->corr[i], i, NULL); /* first call wins */
+		pt_progress_tick("finding the steps", i, 2 * ev->n);
+		if (!anchor_wanted(ev, i))
+			continue;
+		n++;
+		if (ev->corr[i] < lo)
+			lo = ev->corr[i];
+		if (ev->corr[i] > hi)
+			hi = ev->corr[i];
 	}
+	if (!n)
+		return a;
+	pt_idmap_init(&a->corr, lo, hi, n);
+	if (!a->corr.span) /* every id in the hash map: sized once for them all */
+		pt_hashmap_reserve(&a->corr.h, n);
+	uint64_t span = hi - lo; /* the bitmap only where it is small next to the events' columns */
+	uint64_t *has = !a->corr.span && span < ((uint64_t)ev->n << 3) ? pt_xcalloc(span / 64 + 1, sizeof(*has)) : NULL;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!anchor_wanted(ev, i))
+			continue;
+		uint64_t co = ev->corr[i];
+		pt_idmap_put(&a->corr, co, ANCHOR_NONE, NULL);
+		if (has)
+			has[(co - lo) >> 6] |= 1ull << ((co - lo) & 63);
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("finding the steps", ev->n + i, 2 * ev->n);
+		uint64_t co = ev->corr[i];
+		if (ev->kind[i] != PT_EV_API || co < lo || co > hi)
+			continue;
+		if (has && !(has[(co - lo) >> 6] >> ((co - lo) & 63) & 1))
+			continue;
+		if (m->tracks.v[ev->track[i]].device != host)
+			continue;
+		uint64_t *v = pt_idmap_get(&a->corr, co);
+		if (v && *v == ANCHOR_NONE)
+			*v = i; /* first call wins */
+	}
+	free(has);
 	return a;
 }
 
 size_t pt_anchor_call(const struct pt_anchor_map *a, size_t i)
 {
 	const struct pt_events *ev = &a->m->events;
-	if (!ev->corr[i] || ev->kind[i] == PT_EV_API)
+	if (!anchor_wanted(ev, i))
 		return SIZE_MAX;
-	uint64_t *v = pt_hashmap_get(&a->corr, ev->corr[i]);
-	return v ? (size_t)*v : SIZE_MAX;
+	uint64_t *v = pt_idmap_get(&a->corr, ev->corr[i]);
+	return v && *v != ANCHOR_NONE ? (size_t)*v : SIZE_MAX;
 }
 
 int64_t pt_anchor_of(const struct pt_anchor_map *a, size_t i)
@@ -62,7 +113,7 @@ void pt_anchor_map_free(struct pt_anchor_map *a)
 {
 	if (!a)
 		return;
-	pt_hashmap_free(&a->corr);
+	pt_idmap_free(&a->corr);
 	free(a);
 }
 
@@ -227,22 +278,19 @@ void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *sca
 	uint32_t *rank_of = pt_xmalloc(nd * sizeof(*rank_of));
 	for (size_t i = 0; i < nd; i++)
 		rank_of[i] = UINT32_MAX;
-	bool *gather = pt_xcalloc(n, sizeof(*gather)); /* the rank's anchor map is filled in this pass */
 	for (size_t r = 0; r < n; r++) {
 		for (size_t k = 0; k < rs[r].ndevs; k++)
 			rank_of[rs[r].devs[k]] = (uint32_t)r;
 		/* a host is a CPU device: never one of the devices above */
 		if (!rs[r].ascend && rs[r].ndevs && rs[r].host != PT_NONE && !m->links.n && !rs[r].am) {
 			rank_of[rs[r].host] = (uint32_t)r;
-			rs[r].am = pt_anchor_map_new(m, PT_NONE);
-			gather[r] = true;
+			rs[r].am = pt_anchor_map_new(m, rs[r].host); /* keyed by the activities' ids only */
 		}
 	}
 	const struct pt_events *ev = &m->events;
 	uint64_t *linked = NULL;
 	if (m->links.n)
 		cover_links(m, rs, rank_of, &linked);
-	PT_VEC(size_t) wait = { 0 }; /* activities met before the call of their correlation id */
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("measuring the steps' coverage", i, ev->n);
 		uint8_t k = ev->kind[i];
@@ -252,11 +300,8 @@ void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *sca
 		if (r == UINT32_MAX)
 			continue;
 		struct pt_rank_steps *x = &rs[r];
-		if (k == PT_EV_API) { /* the calls of a gathering rank's host */
-			if (gather[r] && ev->corr[i] && m->tracks.v[ev->track[i]].device == x->host)
-				pt_hashmap_put(&x->am->corr, ev->corr[i], i, NULL); /* first call wins */
+		if (k == PT_EV_API) /* the calls: through the rank's anchor map */
 			continue;
-		}
 		if (!x->ascend && !pt_steps_is_activity(k))
 			continue; /* tasks, AI CPU ops: Ascend device data */
 		if (!x->ascend && linked && (linked[i / 64] >> (i % 64) & 1))
@@ -267,26 +312,11 @@ void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *sca
 				widen(x, ev->start[c], ev->start[c]);
 				continue;
 			}
-			if (gather[r] && ev->corr[i]) {
-				pt_vec_push(&wait, i);
-				continue;
-			}
 		}
-		/* Ascend device data; a GPU activity without a launch record */
+		/* Ascend device data; a GPU activity without a launch record or whose id names no call */
 		widen(x, ev->start[i], ev->start[i] + ev->dur[i]);
 	}
-	for (size_t w = 0; w < wait.n; w++) {
-		size_t i = wait.v[w];
-		struct pt_rank_steps *x = &rs[rank_of[m->tracks.v[ev->track[i]].device]];
-		size_t c = pt_anchor_call(x->am, i);
-		if (c != SIZE_MAX)
-			widen(x, ev->start[c], ev->start[c]);
-		else /* a correlation id that names no call: the activity's own time */
-			widen(x, ev->start[i], ev->start[i] + ev->dur[i]);
-	}
-	pt_vec_free(&wait);
 	free(linked);
-	free(gather);
 	free(rank_of);
 	count_covered(rs, n);
 }

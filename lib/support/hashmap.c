@@ -64,6 +64,15 @@ static void rehash(struct pt_hashmap *h, size_t cap)
 	free(o.used);
 }
 
+void pt_hashmap_reserve(struct pt_hashmap *h, size_t n)
+{
+	size_t cap = h->cap ? h->cap : 64;
+	while ((n + 1) * 4 >= cap * 3) /* the load put keeps under */
+		cap *= 2;
+	if (cap != h->cap)
+		rehash(h, cap);
+}
+
 uint64_t *pt_hashmap_put(struct pt_hashmap *h, uint64_t key, uint64_t init, bool *added)
 {
 	if ((h->n + 1) * 4 >= h->cap * 3)

@@ -32,6 +32,8 @@ void pt_hashmap_free(struct pt_hashmap *h);
 uint64_t *pt_hashmap_get(const struct pt_hashmap *h, uint64_t key);
 /* Pointer to the value of key, inserting it with value `init` if absent; *added tells which. */
 uint64_t *pt_hashmap_put(struct pt_hashmap *h, uint64_t key, uint64_t init, bool *added);
+/* Size the table once for n keys, so that n puts never grow it (no old and new tables side by side). */
+void pt_hashmap_reserve(struct pt_hashmap *h, size_t n);
 /* Remove key; returns whether it was present. */
 bool pt_hashmap_del(struct pt_hashmap *h, uint64_t key);
 

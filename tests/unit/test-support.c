@@ -125,6 +125,22 @@ static void test_hashmap(void **state)
 			assert_null(v);
 	}
 	pt_hashmap_free(&h);
+	/* reserved: keys already there are kept, and the reserved count of puts never grows the table */
+	pt_hashmap_init(&h);
+	*pt_hashmap_put(&h, 5, 50, NULL) += 1;
+	pt_hashmap_reserve(&h, 1000);
+	size_t cap = h.cap;
+	assert_true(cap >= 1000);
+	assert_int_equal(*pt_hashmap_get(&h, 5), 51);
+	for (uint64_t k = 1; k < 1000; k++)
+		pt_hashmap_put(&h, k * 7919, k, NULL);
+	assert_int_equal(h.n, 1000);
+	assert_int_equal(h.cap, cap);
+	pt_hashmap_reserve(&h, 10); /* never shrinks */
+	assert_int_equal(h.cap, cap);
+	for (uint64_t k = 1; k < 1000; k++)
+		assert_int_equal(*pt_hashmap_get(&h, k * 7919), k);
+	pt_hashmap_free(&h);
 }
 
 static void test_strtab(void **state)
