@@ -578,51 +578,6 @@ const struct pt_ivset *pt_index_comm(struct pt_index *x, uint32_t dev)
 	return &x->dev[dev].comm;
 }
 
-/* First interval of x ending after t (x canonical). */
-static size_t first_after(const struct pt_ivset *x, int64_t t)
-{
-	size_t lo = 0, hi = x->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->v[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* |(x ∪ y) ∩ [a, b)| in one sweep of both within the window, without the union as a set. */
-static int64_t union_measure_in(const struct pt_ivset *x, const struct pt_ivset *y, int64_t a, int64_t b)
-{
-	size_t i = first_after(x, a), j = first_after(y, a);
-	int64_t total = 0, cs = 0, ce = 0;
-	bool have = false;
-	for (;;) {
-		const struct pt_ival *p;
-		if (i < x->n && x->v[i].s < b && (j >= y->n || y->v[j].s >= b || x->v[i].s <= y->v[j].s))
-			p = &x->v[i++];
-		else if (j < y->n && y->v[j].s < b)
-			p = &y->v[j++];
-		else
-			break;
-		int64_t s = p->s > a ? p->s : a, e = p->e < b ? p->e : b;
-		if (e <= s)
-			continue;
-		if (have && s <= ce) {
-			if (e > ce)
-				ce = e;
-		} else {
-			if (have)
-				total += ce - cs;
-			cs = s;
-			ce = e;
-			have = true;
-		}
-	}
-	return have ? total + (ce - cs) : 0;
-}
-
 const struct pt_ivset *pt_index_comp_or_comm(struct pt_index *x, uint32_t dev)
 {
 	build_dev(x, dev);
@@ -645,7 +600,7 @@ void pt_index_breakdown_set(struct pt_index *x, uint32_t dev, const struct pt_iv
 		total += b - a;
 		out->computation += pt_ivset_measure_in(&d->comp, a, b);
 		out->communication += pt_ivset_measure_in(&d->comm, a, b);
-		either += union_measure_in(&d->comp, &d->comm, a, b);
+		either += pt_ivset_union_measure_in(&d->comp, &d->comm, a, b);
 	}
 	/* |C ∩ M| = |C| + |M| − |C ∪ M| within the window */
 	out->overlapped = out->computation + out->communication - either;

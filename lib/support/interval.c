@@ -221,6 +221,36 @@ int64_t pt_ivset_measure_in(const struct pt_ivset *x, int64_t s, int64_t e)
 	return t;
 }
 
+int64_t pt_ivset_union_measure_in(const struct pt_ivset *x, const struct pt_ivset *y, int64_t a, int64_t b)
+{
+	size_t i = lower(x, a), j = lower(y, a);
+	int64_t total = 0, cs = 0, ce = 0;
+	bool have = false;
+	for (;;) {
+		const struct pt_ival *p;
+		if (i < x->n && x->v[i].s < b && (j >= y->n || y->v[j].s >= b || x->v[i].s <= y->v[j].s))
+			p = &x->v[i++];
+		else if (j < y->n && y->v[j].s < b)
+			p = &y->v[j++];
+		else
+			break;
+		int64_t s = p->s > a ? p->s : a, e = p->e < b ? p->e : b;
+		if (e <= s)
+			continue;
+		if (have && s <= ce) {
+			if (e > ce)
+				ce = e;
+		} else {
+			if (have)
+				total += ce - cs;
+			cs = s;
+			ce = e;
+			have = true;
+		}
+	}
+	return have ? total + (ce - cs) : 0;
+}
+
 void pt_ivset_clip(struct pt_ivset *out, const struct pt_ivset *a, int64_t s, int64_t e)
 {
 	out->n = 0;

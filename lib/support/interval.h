@@ -46,6 +46,8 @@ bool pt_ivset_contains(const struct pt_ivset *x, int64_t t);
 int64_t pt_ivset_measure(const struct pt_ivset *x);
 /* |x ∩ [s, e)|, O(log n + k) */
 int64_t pt_ivset_measure_in(const struct pt_ivset *x, int64_t s, int64_t e);
+/* |(x ∪ y) ∩ [a, b)| (x, y canonical) in one sweep of both within the window, without the union as a set. */
+int64_t pt_ivset_union_measure_in(const struct pt_ivset *x, const struct pt_ivset *y, int64_t a, int64_t b);
 /* out = a ∪ b, a ∩ b, a − b (out must be distinct from a and b) */
 void pt_ivset_union(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b);
 void pt_ivset_inter(struct pt_ivset *out, const struct pt_ivset *a, const struct pt_ivset *b);
