@@ -28,7 +28,7 @@
  * device activities: any non-call with an id), which are few next to the
  * calls' (most calls launch nothing): a first pass gathers those ids and
  * sizes the map once, a second puts a call only when its id is wanted,
- * passing most calls over by a bitmap of the ids where their range is small.
+ * passing most calls over by the map's filter (pt_idmap_filter).
  */
 #define ANCHOR_NONE UINT64_MAX
 
@@ -67,22 +67,14 @@ struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
 	pt_idmap_init(&a->corr, lo, hi, n);
 	if (!a->corr.span) /* every id in the hash map: sized once for them all */
 		pt_hashmap_reserve(&a->corr.h, n);
-	uint64_t span = hi - lo; /* the bitmap only where it is small next to the events' columns */
-	uint64_t *has = !a->corr.span && span < ((uint64_t)ev->n << 3) ? pt_xcalloc(span / 64 + 1, sizeof(*has)) : NULL;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (!anchor_wanted(ev, i))
-			continue;
-		uint64_t co = ev->corr[i];
-		pt_idmap_put(&a->corr, co, ANCHOR_NONE, NULL);
-		if (has)
-			has[(co - lo) >> 6] |= 1ull << ((co - lo) & 63);
-	}
+	pt_idmap_filter(&a->corr, lo, hi, (uint64_t)ev->n << 3); /* where small next to the events' columns */
+	for (size_t i = 0; i < ev->n; i++)
+		if (anchor_wanted(ev, i))
+			pt_idmap_put(&a->corr, ev->corr[i], ANCHOR_NONE, NULL);
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("finding the steps", ev->n + i, 2 * ev->n);
 		uint64_t co = ev->corr[i];
 		if (ev->kind[i] != PT_EV_API || co < lo || co > hi)
-			continue;
-		if (has && !(has[(co - lo) >> 6] >> ((co - lo) & 63) & 1))
 			continue;
 		if (m->tracks.v[ev->track[i]].device != host)
 			continue;
@@ -90,7 +82,6 @@ struct pt_anchor_map *pt_anchor_map_new(const struct pt_model *m, uint32_t host)
 		if (v && *v == ANCHOR_NONE)
 			*v = i; /* first call wins */
 	}
-	free(has);
 	return a;
 }
 

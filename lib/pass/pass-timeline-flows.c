@@ -116,14 +116,9 @@ void tl_build_flows(struct tl_trace *c)
 	}
 	struct pt_idmap api; /* activity correlation id -> best API call (API_PACK), API_NONE: none yet */
 	pt_idmap_init(&api, lo, hi, acts.n);
-	uint64_t span = hi - lo; /* the bitmap only where it is small next to the calls' columns */
-	uint64_t *has = span < ((uint64_t)ev->n << 3) ? pt_xcalloc(span / 64 + 1, sizeof(*has)) : NULL;
-	for (size_t k = 0; k < acts.n; k++) {
-		uint64_t co = acts.v[k].corr;
-		pt_idmap_put(&api, co, API_NONE, NULL);
-		if (has)
-			has[(co - lo) >> 6] |= 1ull << ((co - lo) & 63);
-	}
+	pt_idmap_filter(&api, lo, hi, (uint64_t)ev->n << 3); /* where small next to the calls' columns */
+	for (size_t k = 0; k < acts.n; k++)
+		pt_idmap_put(&api, acts.v[k].corr, API_NONE, NULL);
 	for (size_t r = 0; r < c->rows.n; r++) {
 		const struct row *rw = &c->rows.v[r];
 		if (rw->type != R_TRACK)
@@ -134,8 +129,6 @@ void tl_build_flows(struct tl_trace *c)
 			uint64_t co = ev->corr[i];
 			if (ev->kind[i] != PT_EV_API || co < lo || co > hi || ev->dur[i] < 1)
 				continue;
-			if (has && !(has[(co - lo) >> 6] >> ((co - lo) & 63) & 1))
-				continue;
 			uint64_t *v = pt_idmap_get(&api, co);
 			if (!v)
 				continue;
@@ -144,7 +137,6 @@ void tl_build_flows(struct tl_trace *c)
 				*v = API_PACK(r, i);
 		}
 	}
-	free(has);
 	for (size_t k = 0; k < acts.n; k++) {
 		uint32_t i = acts.v[k].ev;
 		uint64_t a = *pt_idmap_get(&api, acts.v[k].corr);

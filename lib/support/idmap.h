@@ -20,6 +20,8 @@ struct pt_idmap {
 	uint64_t *val;  /* span values */
 	uint64_t *bits; /* span presence bits */
 	struct pt_hashmap h; /* the other ids */
+	uint64_t flo, fspan; /* pt_idmap_filter(): the hashed ids' range ... */
+	uint64_t *filter;    /* ... and their presence bits, NULL = none */
 };
 
 /*
@@ -29,6 +31,14 @@ struct pt_idmap {
  */
 void pt_idmap_init(struct pt_idmap *m, uint64_t lo, uint64_t hi, size_t n);
 void pt_idmap_free(struct pt_idmap *m);
+/*
+ * Before the first put of a map whose ids went to the hash map: when their
+ * range [lo, hi] spans fewer than `most` ids, keep a bit per id of that
+ * range, so that a get of an id never put misses without probing the hash
+ * map (a join keyed by few ids and probed by many). A put outside the range
+ * drops the bits; a direct map needs none.
+ */
+void pt_idmap_filter(struct pt_idmap *m, uint64_t lo, uint64_t hi, uint64_t most);
 /* Pointer to the value of key, or NULL. */
 uint64_t *pt_idmap_get(const struct pt_idmap *m, uint64_t key);
 /* Pointer to the value of key, inserting it with value `init` if absent; *added (if not NULL) tells which. */

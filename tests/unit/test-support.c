@@ -805,7 +805,7 @@ static void test_out_signals(void **state)
 	}
 }
 
-/* pt_idmap behaves as pt_hashmap for every key, dense hint or not, in range or not. */
+/* pt_idmap behaves as pt_hashmap for every key, dense hint or not, in range or not, filtered or not. */
 /*
  * Big blocks (pt_xbig_grow) across the mapping threshold, both ways of a
  * build (mapped, or malloc'd under AddressSanitizer): kept bytes survive
@@ -842,17 +842,22 @@ static void test_xbig(void **state)
 static void test_idmap(void **state)
 {
 	(void)state;
-	for (int hint = 0; hint < 3; hint++) {
+	for (int hint = 0; hint < 5; hint++) {
 		struct pt_idmap m;
 		struct pt_hashmap ref;
 		pt_hashmap_init(&ref);
-		/* 0: dense [100, 1100]; 1: too sparse for the array; 2: no ids expected */
+		/* 0: dense [100, 1100]; 1: too sparse for the array; 2: no ids expected; 3: hashed with a
+		 * filter over [90, 1200], every key in it; 4: the same filter, keys outside it too (dropped) */
 		if (hint == 0)
 			pt_idmap_init(&m, 100, 1100, 1000);
-		else if (hint == 1)
+		else if (hint == 1 || hint >= 3)
 			pt_idmap_init(&m, 0, UINT64_MAX, 10);
 		else
 			pt_idmap_init(&m, UINT64_MAX, 0, 0);
+		if (hint >= 3) {
+			pt_idmap_filter(&m, 90, 1200, 1u << 20);
+			assert_non_null(m.filter);
+		}
 		assert_int_equal(hint == 0, m.span != 0);
 		uint64_t r = 99;
 		for (int i = 0; i < 5000; i++) {
@@ -860,6 +865,8 @@ static void test_idmap(void **state)
 			uint64_t key = i % 7 == 0 ? (r >> 1) : i % 11 == 0 ? 99 : 100 + (r >> 40) % 1001; /* out of range too */
 			if (i % 13 == 0)
 				key = 1100 + (uint64_t)(i % 3); /* the last id, and just past it */
+			if (hint == 3 && (key < 90 || key > 1200))
+				key = 90 + key % 1111;
 			bool a1, a2;
 			uint64_t *v1 = pt_idmap_put(&m, key, (uint64_t)i, &a1);
 			uint64_t *v2 = pt_hashmap_put(&ref, key, (uint64_t)i, &a2);
@@ -874,6 +881,8 @@ static void test_idmap(void **state)
 				assert_int_equal(*g1, *g2);
 		}
 		assert_null(pt_idmap_get(&m, UINT64_MAX - 5));
+		if (hint >= 3)
+			assert_int_equal(m.filter != NULL, hint == 3);
 		pt_idmap_free(&m);
 		pt_hashmap_free(&ref);
 	}
