@@ -23,13 +23,15 @@
  * kernels ∪ tasks (LOW_DEVICE_UTIL), K and K per op type (LOW_FLOPS_UTIL).
  * A union keeps only its open interval. So the state is per device, per
  * window, per track and per op name, and the tasks waiting within the lag.
+ * The MindData get_next records, which the queue verdicts pair with the
+ * queue's samples, are kept (a few per step) and become the model's events
+ * for the MindData rules.
  *
  * Only pure Ascend models stream, and only when nothing the in-memory pass
  * reads from the events remains: a model with a CPU or GPU device, host
  * ranges or launch links (GPU ranks join launches by correlation id), memory
  * copies or sets (MEM_OPS_CRITICAL), device activity named as a receive
- * (PP_RECEIVE's Rv), MindData get_next records (events the queue's samples
- * pair with), step windows that overlap, or a device in two ranks is read
+ * (PP_RECEIVE's Rv), step windows that overlap, or a device in two ranks is read
  * again whole (pt_ptm_read) and goes to the in-memory pass.
  */
 #define _GNU_SOURCE
@@ -42,6 +44,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-picked.h"
 #include "model/ptm-source.h"
 #include "pass/breakdown-stream.h"
 #include "pass/pass-steps-int.h"
@@ -341,6 +344,7 @@ struct hst {
 	int64_t ev_s, ev_e;
 	uint8_t *recv; /* per string: 0 not seen, 1 no, 2 a receive name */
 	size_t nrecv;
+	struct pt_events gn; /* the get_next records (dataset-figures.c pairs the queue's samples with them) */
 	/* second read */
 	struct ctx *c;
 	uint8_t *op_comm;
@@ -391,8 +395,10 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t tr = ev->track[i];
 		uint8_t k = ev->kind[i];
 		int64_t st = ev->start[i], en = st + ev->dur[i];
-		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_GETNEXT)
+		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET)
 			return AGAIN;
+		if (k == PT_EV_GETNEXT) /* MindData's get_next records: kept, in file order */
+			pt_ptm_pick_add(&s->gn, ev, i);
 		pt_steps_devscan_add(&s->dev[m->tracks.v[tr].device], k, st, ev->dur[i]);
 		if (!s->has_ev || st < s->ev_s)
 			s->ev_s = st;
@@ -514,6 +520,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void hst_free(struct hst *s)
 {
+	pt_events_free_columns(&s->gn);
 	free(s->dev);
 	free(s->t);
 	free(s->recv);
@@ -667,6 +674,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		hx_rd_free(&rds[i]);
 	free(rds);
 	if (!rc) {
+		/* the model's events are now its get_next records alone: what the MindData rules read of them */
+		pt_events_free_columns(&m->events);
+		m->events = s.gn;
+		memset(&s.gn, 0, sizeof(s.gn));
 		pt_steps_coverage_note(&si, "ratios are over those", d);
 		rc = hx_drive(&c, &si, e);
 	} else {
