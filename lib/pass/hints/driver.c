@@ -555,7 +555,7 @@ static bool device_streamed(struct ctx *c, struct rankdata *rd, uint32_t dev, st
 	dd->nacts = sd->nacts;
 	dd->a = sd->a;
 	dd->steps = (int64_t)sd->a.nsteps;
-	rt_row(c, rank, dd->did, &sd->a, false);
+	rt_row(c, rank, dd->did, &sd->a, sd->has_rv);
 	for (int q = 0; q < 2 && rd->nwin >= 2; q++)
 		rd->last2[q] += sd->last2[q];
 	return true;

@@ -231,6 +231,7 @@ struct hx_sdev {
 	int64_t last2[2];           /* member activities in the last two windows */
 	int64_t ku_busy;            /* |(kernels ∪ tasks) ∩ W| (LOW_DEVICE_UTIL) */
 	int64_t mw;                 /* Σ |M ∩ W| (COMM_EXPOSED) */
+	bool has_rv;                /* receive ops on the device (PP_RECEIVE) */
 	struct hx_idle idle;        /* DEVICE_IDLE */
 	struct nlist ops, types;    /* TOP_OPS: time and count per op name and per type */
 	int64_t T;

@@ -21,6 +21,10 @@
  * rules measure: C ∪ M (the first busy point of each window, and the idle
  * gaps W − (C ∪ M) of DEVICE_IDLE, classed one by one), M (COMM_EXPOSED),
  * kernels ∪ tasks (LOW_DEVICE_UTIL), K and K per op type (LOW_FLOPS_UTIL).
+ * On a device that runs tasks named as a receive, a second streamed
+ * breakdown takes C and the receive ops Rv (PP_RECEIVE, the bubble and the
+ * exposed communication without receives: Rv ⊆ M, so their measures follow
+ * from the unions' measures).
  * A union keeps only its open interval. So the state is per device, per
  * window, per track and per op name, and the tasks waiting within the lag.
  * The MindData get_next records, which the queue verdicts pair with the
@@ -30,8 +34,7 @@
  * Only pure Ascend models stream, and only when nothing the in-memory pass
  * reads from the events remains: a model with a CPU or GPU device, host
  * ranges or launch links (GPU ranks join launches by correlation id), memory
- * copies or sets (MEM_OPS_CRITICAL), device activity named as a receive
- * (PP_RECEIVE's Rv), step windows that overlap, or a device in two ranks is read
+ * copies or sets (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is read
  * again whole (pt_ptm_read) and goes to the in-memory pass.
  */
 #define _GNU_SOURCE
@@ -116,6 +119,8 @@ struct sdv {
 	struct hx_sdev *out;
 	const struct rankdata *rd;
 	struct pt_bdstream *bd;
+	struct pt_bdstream *rv; /* C and Rv, the receive ops among M (hints.md §2.4), when the device may have any */
+	bool has_rv;
 	struct item *h; /* min-heap by start */
 	size_t nh, ch;
 	struct openu cm, mu, ku, kk;
@@ -237,6 +242,8 @@ static void sweep(struct sdv *d, int64_t kw, const struct item *it)
 static void release(struct sdv *d, int64_t kw, int64_t below)
 {
 	pt_bdstream_release(d->bd, below);
+	if (d->rv)
+		pt_bdstream_release(d->rv, below);
 	while (d->nh && d->h[0].s < below) {
 		struct item it = heap_pop(d);
 		sweep(d, kw, &it);
@@ -252,6 +259,8 @@ static void finish(struct sdv *d, int64_t kw)
 		sweep(d, kw, &it);
 	}
 	pt_bdstream_finish(d->bd);
+	if (d->rv)
+		pt_bdstream_finish(d->rv);
 	const struct pt_ivset *W = &d->rd->W;
 	int64_t a, b;
 	if (u_end(&d->cm, &a, &b))
@@ -288,7 +297,15 @@ static void finish(struct sdv *d, int64_t kw)
 		x->ovl += bd.overlapped;
 		x->cno += bd.comm_not_overlapped;
 		x->free += bd.free;
-		x->cnox += bd.comm_not_overlapped;
+		if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+			struct pt_bdsums r4;
+			pt_bdstream_window(d->rv, w, &r4);
+			x->bub += r4.comm;
+			x->cnox += m4.either - r4.either;
+			x->rva += r4.either - r4.comp;
+		} else {
+			x->cnox += bd.comm_not_overlapped;
+		}
 		x->other_t += bd.free;
 		double dp = hx_pct(0, e - s);
 		if (!x->has_worst || dp > x->worst_dl_pct) {
@@ -302,11 +319,13 @@ static void finish(struct sdv *d, int64_t kw)
 	for (size_t i = 0; i < d->nkt; i++)
 		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
 	d->out->ntv = d->nkt;
+	d->out->has_rv = d->has_rv;
 }
 
 static void sdv_free(struct sdv *d)
 {
 	pt_bdstream_free(d->bd);
+	pt_bdstream_free(d->rv);
 	free(d->h);
 	free(d->kt);
 	pt_hashmap_free(&d->kt_at);
@@ -334,6 +353,7 @@ struct hst {
 	/* first read */
 	size_t nbatch;
 	struct pt_steps_devscan *dev;
+	uint8_t *dev_recv; /* per device: a task named as a receive */
 	size_t ndev;
 	struct trk *t;
 	size_t ntrk;
@@ -368,6 +388,8 @@ static void fit(struct hst *s, const struct pt_model *m)
 	if (m->devices.n > s->ndev) {
 		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
+		s->dev_recv = pt_xrealloc(s->dev_recv, m->devices.n);
+		memset(s->dev_recv + s->ndev, 0, m->devices.n - s->ndev);
 		s->ndev = m->devices.n;
 	}
 	if (m->tracks.n > s->ntrk) {
@@ -411,8 +433,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			uint8_t *r = &s->recv[nm < s->nrecv ? nm : 0];
 			if (!*r)
 				*r = hx_recv_name(pt_model_strget(m, nm)) ? 2 : 1;
-			if (*r == 2)
-				return AGAIN;
+			if (*r == 2) /* a receive op may run there (PP_RECEIVE's Rv) */
+				s->dev_recv[m->tracks.v[tr].device] = 1;
 		}
 		if (k == PT_EV_TASK && ev->op[i])
 			s->t[tr].named = true;
@@ -473,6 +495,13 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			cls = *kn;
 		}
 		pt_bdstream_add(d->bd, cls, st, en);
+		if (d->rv) {
+			uint32_t nm = ev->name[i];
+			bool rcv = cls == 2 && s->recv[nm < s->nrecv ? nm : 0] == 2;
+			if (cls == 1 || rcv)
+				pt_bdstream_add(d->rv, cls, st, en);
+			d->has_rv |= rcv && en > st;
+		}
 		struct item it = { st, en, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
 		const struct rankdata *rd = d->rd;
 		struct hx_sdev *o = d->out;
@@ -522,6 +551,7 @@ static void hst_free(struct hst *s)
 {
 	pt_events_free_columns(&s->gn);
 	free(s->dev);
+	free(s->dev_recv);
 	free(s->t);
 	free(s->recv);
 	if (s->has_re)
@@ -637,6 +667,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			x->out->measured = true;
 			x->rd = rd;
 			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			if (s.dev_recv[dev])
+				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
 			pt_hashmap_init(&x->kt_at);
 			if (rd->W.n)
 				x->pos = rd->W.v[0].s;

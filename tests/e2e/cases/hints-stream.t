@@ -1,7 +1,7 @@
 # proftool hints over a model file of Ascend ranks reads it as a stream (proftool-hints(1) MEMORY): the
 # same bytes as --in-memory and as standard input, which loads the model whole, in every format and with
 # thresholds moved so that the rules that read the events fire; a model it cannot stream (CUPTI: GPU
-# ranks; a Receive op: PP_RECEIVE's Rv) is read whole and prints the same too ("same: ...").
+# ranks) is read whole and prints the same too ("same: ..."). recv.ptm runs a Receive op (PP_RECEIVE's Rv).
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
 ln -s "$SHARED/fixtures" fx
@@ -43,7 +43,7 @@ cmp -s a.txt b.txt && cmp -s a.txt c.txt && [ $ra = $rb ] && [ $ra = $rc ] && ec
 SH
 # every rule that reads the events fires: utilisation, idle time (each class), communication, top ops,
 # FLOPs utilisation, the unexplained time, the step gap and the truncated last step
-FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.comm.exposed_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.truncated.ratio=1 --hint hints.flops_util.low_pct=100 --hint hints.flops_util.min_coverage_pct=0 --hint hints.flops_util.peak_tflops=1000000 --hint hints.rank_spread.pct=0 --hint hints.rank_flops.pct=0 --hint hints.pp.stages=2 --hint hints.pp.stage_comm_pct=0 --hint hints.pp.stage_flops_pct=0'
+FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.comm.exposed_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.truncated.ratio=1 --hint hints.flops_util.low_pct=100 --hint hints.flops_util.min_coverage_pct=0 --hint hints.flops_util.peak_tflops=1000000 --hint hints.rank_spread.pct=0 --hint hints.rank_flops.pct=0 --hint hints.pp.stages=2 --hint hints.pp.stage_comm_pct=0 --hint hints.pp.stage_flops_pct=0 --hint hints.pp.receive_pct=0'
 IDLE='--hint hints.idle.min_pct=0 --hint hints.idle.class_pct=0'
 for m in four.ptm recv.ptm sample.ptm binary.ptm JOB1.ptm JOB2.ptm JOB3.ptm JOB4.ptm JOB_AICPU.ptm cupti.ptm; do
 	run "for v in '' '--format csv' '--format json --show-suppressed' '--format jsonl' '--steps 2-3' '--steps 1 --format csv' '--time-window 0.001s:0.002s --format csv' '--device 1' '--device 5' '--fail-on info'; do bash same.sh $m \$v; done"
@@ -52,6 +52,7 @@ for m in four.ptm recv.ptm sample.ptm binary.ptm JOB1.ptm JOB2.ptm JOB3.ptm JOB4
 done
 # the streamed hints themselves
 run proftool hints four.ptm $FIRE --format csv
+run "proftool hints recv.ptm $FIRE --format csv | grep -E 'PP_|COMM_EXPOSED|RANK_SPREAD'"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
 run 'head -c 3000 JOB3.ptm > cut.ptm; proftool hints cut.ptm -o out.csv; echo "exit $?"; ls out.csv 2>&1 | sed "s/.*No such.*/no out.csv/"'
 run 'python3 -c "import sys; d = bytearray(open(\"JOB3.ptm\", \"rb\").read()); d[len(d) // 2] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool hints bad.ptm -o out.csv; echo "exit $?"; ls out.csv 2>&1 | sed "s/.*No such.*/no out.csv/"'
