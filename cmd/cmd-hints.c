@@ -9,11 +9,12 @@
 #include "export/export.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/pass-hints.h"
 #include "pass/pass-steps.h"
 #include "support/out.h"
 
-enum { OPT_HINT = 100, OPT_EXPLAIN, OPT_SHOW_SUPPRESSED, OPT_FAIL_ON, OPT_NO_DEMANGLE, OPT_COMM_PATTERN };
+enum { OPT_HINT = 100, OPT_EXPLAIN, OPT_SHOW_SUPPRESSED, OPT_FAIL_ON, OPT_NO_DEMANGLE, OPT_COMM_PATTERN, OPT_IN_MEMORY };
 
 static const char *const fail_values[] = { "info", "warn", NULL };
 
@@ -30,6 +31,8 @@ static const struct pt_opt hints_opts[] = {
 	{ "comm-pattern", 0, "REGEX", OPT_COMM_PATTERN,
 	  "communication operator and kernel names (POSIX extended, case-insensitive; replaces the built-in lists)",
 	  NULL },
+	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
+	  "load a model file whole instead of reading it as a stream (same output, more memory)", NULL },
 	{ 0 },
 };
 
@@ -42,6 +45,7 @@ static int fail_on = -1;
 static bool no_demangle;
 static regex_t comm_re;
 static bool comm_re_set;
+static bool in_memory;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
@@ -72,6 +76,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_NO_DEMANGLE:
 		no_demangle = true;
+		return 0;
+	case OPT_IN_MEMORY:
+		in_memory = true;
 		return 0;
 	case OPT_COMM_PATTERN:
 		if (comm_re_set)
@@ -140,6 +147,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	show_suppressed = false;
 	fail_on = -1;
 	no_demangle = false;
+	in_memory = false;
 	int first = pt_common_parse(&c, argc, argv, own);
 	int ret;
 	if (first == -2) {
@@ -175,21 +183,35 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
 	struct pt_hints h = { 0 };
-	int rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
+	struct pt_hints_opts ho = { .unit = c.ex.unit, .no_demangle = no_demangle };
+	int rc;
+	bool streamed = false;
+	if (!in_memory && !comm_re_set && pt_common_is_model_file(argv[first])) {
+		/* a model file: streamed, unless it holds what only the in-memory pass reads (then m) */
+		c.path = argv[first];
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_hints_stream(PT_PTM_SOURCE(argv[first]), &sel, &knobs, &ho, &h, &m, &c.diag, &e);
+		streamed = !rc && !m;
+		if (!rc && m) {
+			c.sel_checked = false;
+			pt_common_check_sel(&c, m);
+		}
+	} else {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+	}
+	if (!rc && !streamed) {
 		struct pt_index *x = pt_index_new(m);
 		if (comm_re_set)
 			pt_index_set_comm_pattern(x, &comm_re, !no_demangle);
-		struct pt_hints_opts ho = { .unit = c.ex.unit, .no_demangle = no_demangle };
 		rc = pt_pass_hints(m, x, &sel, &knobs, &ho, &h, &c.diag, &e);
-		/* no rule could be evaluated, none was disabled, nothing was selected away: nothing to go on */
-		if (!rc && !h.evaluated && !h.disabled && !sel.steps_given && !sel.window_given)
-			rc = pt_err_nodata(&e, "step or device", sel.device,
-					   "a step trace, device activity, host ranges or MindData files");
-		if (!rc)
-			rc = emit(&c, &h, &e);
 		pt_index_free(x);
 	}
+	/* no rule could be evaluated, none was disabled, nothing was selected away: nothing to go on */
+	if (!rc && !h.evaluated && !h.disabled && !sel.steps_given && !sel.window_given)
+		rc = pt_err_nodata(&e, "step or device", sel.device,
+				   "a step trace, device activity, host ranges or MindData files");
+	if (!rc)
+		rc = emit(&c, &h, &e);
 	int maxsev = pt_hints_max_sev(&h);
 	pt_hints_free(&h);
 	pt_model_free(m);
@@ -214,7 +236,9 @@ const struct pt_cmd pt_cmd_hints = {
 		"communication, pipeline stages, cluster spread and HCCL links, top operators, exposed memory\n"
 		"operations, FLOPs utilisation and memory capacity. Each hint has a rule id, a severity (crit,\n"
 		"warn, info), one line of advice and the evidence behind it. A run where no rule fires prints\n"
-		"'No hints to show.' and exits 0. Exit 3 only under --fail-on.",
+		"'No hints to show.' and exits 0. Exit 3 only under --fail-on. An Ascend model file is read as a\n"
+		"stream (two reads, per-device, per-window and per-op state; its events never held); other input,\n"
+		"standard input, --comm-pattern and --in-memory load the model whole (proftool-hints(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

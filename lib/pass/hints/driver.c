@@ -39,7 +39,7 @@ static void not_eval_stages(struct ctx *c, unsigned stages, int64_t rank, const 
 
 /* ---- per-rank figures ------------------------------------------------------------------ */
 
-static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd)
+void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
@@ -101,7 +101,7 @@ static void rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdat
 	free(h);
 }
 
-static void rd_free(struct rankdata *rd)
+void hx_rd_free(struct rankdata *rd)
 {
 	pt_anchor_map_free(rd->am_own);
 	pt_ivset_free(&rd->W);
@@ -248,6 +248,18 @@ void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd)
 	const struct pt_events *ev = &m->events;
 	int64_t rank = rd->r->rank;
 	uint32_t dev = dd->dev;
+	if (dd->sd) { /* measured from the stream */
+		dd->nk = dd->sd->nk;
+		dd->F = dd->sd->F;
+		dd->B = dd->sd->B;
+		if (dd->nk && dd->B) {
+			struct rk *rr = hx_rank_of(c, rank);
+			rr->has_flops = true;
+			rr->flops += (double)dd->F;
+			rr->flops_busy += dd->B;
+		}
+		return;
+	}
 	const uint32_t *acts = dd->acts;
 	size_t nacts = dd->nacts;
 	/* K: member computation executions with known FLOPs. Ascend: tasks of
@@ -512,6 +524,43 @@ static int64_t runtime_sweep(struct ctx *c, struct hcalls *hc, int64_t s, int64_
 	return rt;
 }
 
+/* The rank table's row of a device (RANK_SPREAD, PP_*). */
+static void rt_row(struct ctx *c, int64_t rank, uint32_t did, const struct devacc *a, bool has_rv)
+{
+	int64_t steps = (int64_t)a->nsteps;
+	pt_xgrow((void **)&c->rt, &c->capt, c->nrt + 1, sizeof(*c->rt));
+	struct rt *row = &c->rt[c->nrt++];
+	row->rank = rank;
+	row->dev = did;
+	int64_t cols[RT_NCOL] = { a->comp, a->comm, a->ovl, a->cno, a->free, a->bub, a->step - a->bub, a->cnox, a->prep };
+	for (int i = 0; i < RT_NCOL; i++)
+		row->col[i] = (double)cols[i] / (double)steps;
+	row->has_rv = has_rv;
+	row->rv_alone = a->rva;
+	row->step = a->step;
+	row->cnox = a->cnox;
+	hx_rank_of(c, rank)->nsteps = a->nsteps;
+}
+
+/* device_measure() from the figures of a streamed read (stream.c). */
+static bool device_streamed(struct ctx *c, struct rankdata *rd, uint32_t dev, struct devdata *dd)
+{
+	const struct hx_sdev *sd = &c->sdev[dev];
+	int64_t rank = rd->r->rank;
+	if (!sd->measured || !sd->nacts || !rd->nwin) {
+		not_eval_stages(c, HS(HS_DEVICE) | HS(HS_LAUNCH), rank, dd->scope, "no device activity");
+		return false;
+	}
+	dd->sd = sd;
+	dd->nacts = sd->nacts;
+	dd->a = sd->a;
+	dd->steps = (int64_t)sd->a.nsteps;
+	rt_row(c, rank, dd->did, &sd->a, sd->has_rv);
+	for (int q = 0; q < 2 && rd->nwin >= 2; q++)
+		rd->last2[q] += sd->last2[q];
+	return true;
+}
+
 /* A covered device measured for the DEVICE rules (and the rank table); false
  * when it has no member activity (its rules are then not evaluated). */
 static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, struct devdata *dd)
@@ -525,6 +574,8 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 	dd->dev = dev;
 	dd->did = did;
 	snprintf(dd->scope, sizeof(dd->scope), "device:%" PRIu32, did);
+	if (c->sdev)
+		return device_streamed(c, rd, dev, dd);
 	/* member activities of the device, by (start, event index) */
 	struct acts_acc aa = { .rd = rd, .m = m };
 	size_t ntr = 0;
@@ -677,19 +728,7 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 			hx_nl_get_api(c, &apis, (uint32_t)apisum.keys[q])->a += (int64_t)apisum.vals[q];
 	pt_hashmap_free(&apisum);
 
-	/* rank table row */
-	pt_xgrow((void **)&c->rt, &c->capt, c->nrt + 1, sizeof(*c->rt));
-	struct rt *row = &c->rt[c->nrt++];
-	row->rank = rank;
-	row->dev = did;
-	int64_t cols[RT_NCOL] = { a.comp, a.comm, a.ovl, a.cno, a.free, a.bub, a.step - a.bub, a.cnox, a.prep };
-	for (int i = 0; i < RT_NCOL; i++)
-		row->col[i] = (double)cols[i] / (double)steps;
-	row->has_rv = Rv.n > 0;
-	row->rv_alone = a.rva;
-	row->step = a.step;
-	row->cnox = a.cnox;
-	hx_rank_of(c, rank)->nsteps = a.nsteps;
+	rt_row(c, rank, did, &a, Rv.n > 0);
 	dd->acts = acts;
 	dd->call = aa.call;
 	dd->nacts = nacts;
@@ -983,24 +1022,33 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	struct pt_steps_info si;
 	if (pt_steps_collect(m, sel, &si, d, e))
 		return -1;
-	c.si = &si;
 	c.fig = pt_flops_op_figs(m);
 	c.gr = pt_flops_gpu_ranges(m, &c.ngr, &c.kr);
-	c.filtered = si.filtered;
 	pt_steps_coverage_note(&si, "ratios are over those", d);
-	for (size_t i = 0; i < si.n; i++) {
+	return hx_drive(&c, &si, e);
+}
+
+int hx_drive(struct ctx *cp, struct pt_steps_info *si, struct pt_err **e)
+{
+	struct ctx c = *cp;
+	const struct pt_model *m = c.m;
+	const struct pt_hint_knobs *k = c.k;
+	struct pt_hints *out = c.h;
+	c.si = si;
+	c.filtered = si->filtered;
+	for (size_t i = 0; i < si->n; i++) {
 		struct rankdata rd;
 		size_t first = out->n;
-		rd_init(&c, &si.r[i], &rd);
+		hx_rd_init(&c, &si->r[i], &rd);
 		rank_run(&c, &rd);
-		rd_free(&rd);
-		if (!pt_steps_partly_covered(&si.r[i]))
+		hx_rd_free(&rd);
+		if (!pt_steps_partly_covered(&si->r[i]))
 			continue;
 		/* the rank's hints say over which steps they were measured */
 		for (size_t h = first; h < out->n; h++)
 			if (out->v[h].status == PT_HS_SHOWN || out->v[h].status == PT_HS_SUPPRESSED) {
-				pt_hint_ev_int(&out->v[h], "covered_steps", (int64_t)si.r[i].ncovered);
-				pt_hint_ev_int(&out->v[h], "total_steps", (int64_t)si.r[i].nkept);
+				pt_hint_ev_int(&out->v[h], "covered_steps", (int64_t)si->r[i].ncovered);
+				pt_hint_ev_int(&out->v[h], "total_steps", (int64_t)si->r[i].nkept);
 			}
 	}
 	/* Ascend devices with HCCL data and no steps or tasks: their links count for SLOW_LINK */
@@ -1010,9 +1058,9 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 		    !hx_has_hccl(m, dev))
 			continue;
 		bool ranked = false;
-		for (size_t i = 0; i < si.n && !ranked; i++)
-			for (size_t j = 0; j < si.r[i].ndevs && !ranked; j++)
-				ranked = si.r[i].devs[j] == dev;
+		for (size_t i = 0; i < si->n && !ranked; i++)
+			for (size_t j = 0; j < si->r[i].ndevs && !ranked; j++)
+				ranked = si->r[i].devs[j] == dev;
 		if (!ranked) {
 			pt_hccl_links_add(m, dev, NULL, &c.links, &c.nlinks, &c.caplinks);
 			hx_rank_of(&c, dv->id)->has_hccl = true;
@@ -1030,7 +1078,7 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 	if (!rc)
 		hx_md_gates(&c, first);
 	pt_dataset_figures_free(c.mdv, c.nmd);
-	pt_steps_info_free(&si);
+	pt_steps_info_free(si);
 	/* ranks known from MindData only: the other rules have no input there */
 	for (size_t i = 0; i < c.nrk; i++) {
 		if (c.rk[i].seen)

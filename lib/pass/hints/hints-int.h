@@ -123,6 +123,7 @@ struct ctx {
 	struct pt_ds_dev *mdv;      /* MINDDATA: the figures of pt_dataset_figures() */
 	size_t nmd;
 	size_t md_nrk;              /* MINDDATA: ranks known before its records */
+	struct hx_sdev *sdev;       /* streamed (stream.c): per device its figures; NULL: the events are in m */
 };
 
 /* ---- figures --------------------------------------------------------------------------- */
@@ -206,6 +207,41 @@ struct devacc {
 	size_t nsteps;
 };
 
+/* An op type of K with its busy time |∪ K of the type ∩ W| and FLOPs (LOW_FLOPS_UTIL). */
+struct hx_tfig {
+	uint32_t type;
+	int64_t busy;
+	long double f;
+};
+
+/* DEVICE_IDLE's figures: the idle gaps W − busy, their classes (host_wait, kernel_wait, other). */
+struct hx_idle {
+	int64_t il, longest, cls[3], cnt[3];
+};
+
+/*
+ * A covered device measured from a stream (stream.c): what the DEVICE rules
+ * read of the events, summed as the events pass, in place of the member
+ * activities and the index's interval sets.
+ */
+struct hx_sdev {
+	bool measured;              /* a device of a rank with windows */
+	size_t nacts;               /* member activities */
+	struct devacc a;            /* the breakdown over the windows */
+	int64_t last2[2];           /* member activities in the last two windows */
+	int64_t ku_busy;            /* |(kernels ∪ tasks) ∩ W| (LOW_DEVICE_UTIL) */
+	int64_t mw;                 /* Σ |M ∩ W| (COMM_EXPOSED) */
+	bool has_rv;                /* receive ops on the device (PP_RECEIVE) */
+	struct hx_idle idle;        /* DEVICE_IDLE */
+	struct nlist ops, types;    /* TOP_OPS: time and count per op name and per type */
+	int64_t T;
+	size_t nk;                  /* K of LOW_FLOPS_UTIL: executions, FLOPs, busy time, per type */
+	long double F;
+	int64_t B;
+	struct hx_tfig *tv;
+	size_t ntv;
+};
+
 /* A covered device of a rank, measured once for the DEVICE rules. */
 struct devdata {
 	uint32_t dev, did;
@@ -221,6 +257,7 @@ struct devdata {
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	struct memop *mops;         /* exposed time per memory op (MEM_OPS_CRITICAL) */
 	size_t nmops;
+	const struct hx_sdev *sd;   /* streamed: the device's figures (acts, call, M, CM, Mc, Ms are then unset) */
 	bool flops_done;            /* hx_flops_measure() ran: */
 	struct fexec *kx;           /* K of LOW_FLOPS_UTIL, its FLOPs F and busy time B */
 	size_t nk;
@@ -247,6 +284,16 @@ struct hsite {
 	struct devdata *dd;         /* HS_DEVICE */
 	struct launchdata *ld;      /* HS_LAUNCH */
 };
+
+/* ---- the driver (driver.c), shared with the streamed pass (stream.c) ----------------------- */
+
+/* The rank's windows, W and host ranges (rd_free() frees them). */
+void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd);
+void hx_rd_free(struct rankdata *rd);
+/* The ranks of si (freed here), the cluster and MindData stages, the order of the records. c->fig, c->gr, c->kr
+ * and everything the rules allocated in c are freed. */
+int hx_drive(struct ctx *c, struct pt_steps_info *si, struct pt_err **e);
+void hx_sdev_free(struct hx_sdev *sd);
 
 /* ---- helpers (util.c) -------------------------------------------------------------------- */
 

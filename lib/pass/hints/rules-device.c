@@ -124,15 +124,19 @@ static void low_util_device(struct ctx *c, const struct hsite *s)
 	hx_mark_eval(c, PT_HR_LOW_DEVICE_UTIL, rank);
 	/* |(kernels ∪ tasks) ∩ W|: their union swept in start order over the device's tracks, not built */
 	struct ku_acc ka = { .m = c->m, .W = &rd->W };
-	size_t ntr = 0;
-	uint32_t *tr = pt_xmalloc((c->m->tracks.n ? c->m->tracks.n : 1) * sizeof(*tr));
-	for (size_t t = 0; t < c->m->tracks.n; t++)
-		if (c->m->tracks.v[t].device == dev)
-			tr[ntr++] = (uint32_t)t;
-	pt_index_merge(c->x, tr, ntr, ku_visit, &ka);
-	free(tr);
-	if (ka.open)
-		ka.busy += pt_ivset_measure_in(ka.W, ka.us, ka.ue);
+	if (s->dd->sd) {
+		ka.busy = s->dd->sd->ku_busy; /* swept as the stream passed */
+	} else {
+		size_t ntr = 0;
+		uint32_t *tr = pt_xmalloc((c->m->tracks.n ? c->m->tracks.n : 1) * sizeof(*tr));
+		for (size_t t = 0; t < c->m->tracks.n; t++)
+			if (c->m->tracks.v[t].device == dev)
+				tr[ntr++] = (uint32_t)t;
+		pt_index_merge(c->x, tr, ntr, ku_visit, &ka);
+		free(tr);
+		if (ka.open)
+			ka.busy += pt_ivset_measure_in(ka.W, ka.us, ka.ue);
+	}
 	int64_t busy = ka.busy, win = 0;
 	for (size_t w = 0; w < rd->W.n; w++)
 		win += rd->W.v[w].e - rd->W.v[w].s;
@@ -225,9 +229,12 @@ void pt_hr_comm_exposed(struct ctx *c, const struct hsite *s)
 	if (p > k->comm_exposed_pct) {
 		int64_t mw = 0, wl = 0;
 		for (size_t w = 0; w < rd->W.n; w++) {
-			mw += pt_ivset_measure_in(M, rd->W.v[w].s, rd->W.v[w].e);
+			if (M)
+				mw += pt_ivset_measure_in(M, rd->W.v[w].s, rd->W.v[w].e);
 			wl += rd->W.v[w].e - rd->W.v[w].s;
 		}
+		if (s->dd->sd)
+			mw = s->dd->sd->mw;
 		double cp = hx_pct(mw, wl);
 		const char *cls = cp >= 15 ? "high" : cp >= 3 ? "moderate" : "low";
 		struct pt_hint *x = hx_fire(c, PT_HR_COMM_EXPOSED, rank, scope, PT_SEV_WARN, "comm_pct", "pct", p,
@@ -403,12 +410,20 @@ void pt_hr_device_idle(struct ctx *c, const struct hsite *s)
 	char b1[48];
 	hx_mark_eval(c, PT_HR_DEVICE_IDLE, rank);
 	struct pt_ivset tmpo = { 0 }, busyo = { 0 };
-	const struct pt_ivset *busy = hx_union_ref(hx_union_ref(s->dd->CM, Mc, &tmpo), Ms, &busyo);
+	struct pt_ivset none = { 0 };
+	const struct pt_ivset *busy = s->dd->sd ? &none : hx_union_ref(hx_union_ref(s->dd->CM, Mc, &tmpo), Ms, &busyo);
 	struct idle_acc ia = { .c = c, .rd = rd, .acts = acts, .call = s->dd->call, .nacts = nacts };
-	/* the idle gaps W − busy, in order */
+	/* the idle gaps W − busy, in order (streamed: classified as the stream passed) */
 	const struct pt_ivset *W = &rd->W;
+	if (s->dd->sd) {
+		const struct hx_idle *f = &s->dd->sd->idle;
+		ia.il = f->il;
+		ia.longest = f->longest;
+		memcpy(ia.cls, f->cls, sizeof(ia.cls));
+		memcpy(ia.cnt, f->cnt, sizeof(ia.cnt));
+	}
 	size_t bi = 0;
-	for (size_t w = 0; w < W->n; w++) {
+	for (size_t w = 0; w < W->n && !s->dd->sd; w++) {
 		pt_progress_tick("checking the device's idle time", bi, busy->n);
 		int64_t ws = W->v[w].s, we = W->v[w].e, pos = ws;
 		while (bi < busy->n && busy->v[bi].e <= ws)
@@ -481,7 +496,13 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 	char b1[48], b2[48], b3[48];
 	struct nlist ops = { 0 }, types = { 0 };
 	int64_t T = 0;
-	for (size_t j = 0; j < nacts; j++) {
+	const struct hx_sdev *sd = s->dd->sd;
+	if (sd) { /* summed as the stream passed; sorted here, freed with the figures */
+		ops = sd->ops;
+		types = sd->types;
+		T = sd->T;
+	}
+	for (size_t j = 0; j < nacts && !sd; j++) {
 		size_t i = acts[j];
 		uint32_t name = 0, type = 0;
 		if (ev->kind[i] == PT_EV_TASK && ev->op[i]) {
@@ -554,8 +575,13 @@ void pt_hr_top_ops(struct ctx *c, const struct hsite *s)
 			}
 		}
 	}
-	hx_nl_free(&ops);
-	hx_nl_free(&types);
+	if (sd) { /* the sorted lists go back to the figures, which free them */
+		((struct hx_sdev *)sd)->ops = ops;
+		((struct hx_sdev *)sd)->types = types;
+	} else {
+		hx_nl_free(&ops);
+		hx_nl_free(&types);
+	}
 }
 
 /* By type, then start (arg: the events' starts). */
@@ -637,13 +663,19 @@ void pt_hr_low_flops_util(struct ctx *c, const struct hsite *s)
 		pt_hint_ev_str(x, "peak_source", psrc);
 		pt_hint_ev_dbl(x, "coverage_pct", cov);
 		/* the three op types with the most time in K, each with its utilisation */
-		hx_sort_r(kx, nk, sizeof(*kx), cmp_fexec, (void *)m->events.start);
 		struct tfig {
 			uint32_t type;
 			int64_t busy;
 			long double f;
 		} *tv = pt_xmalloc(nk * sizeof(*tv));
 		size_t nt = 0;
+		if (dd->sd) { /* per type as the stream passed */
+			for (size_t i = 0; i < dd->sd->ntv; i++)
+				tv[nt++] = (struct tfig){ dd->sd->tv[i].type, dd->sd->tv[i].busy, dd->sd->tv[i].f };
+			nk = 0;
+		} else {
+			hx_sort_r(kx, nk, sizeof(*kx), cmp_fexec, (void *)m->events.start);
+		}
 		for (size_t i = 0; i < nk;) {
 			size_t j = i;
 			long double tf = 0;

@@ -1,0 +1,726 @@
+/*
+ * `hints` over a .ptm file without holding its events (pass-hints.h,
+ * pt_pass_hints_stream): two reads, then the rules of driver.c over what they
+ * kept.
+ *
+ * First read: every chunk but the events is applied to the model; each event
+ * batch is scanned as the streamed steps scan it (per device its span and
+ * device data, the --step-pattern ranges, the events' first start and last
+ * end), and per track the lag of its device tasks (support/lag.h) and
+ * whether it runs a task of a framework op. The step windows follow
+ * (pt_steps_collect_scan), as the in-memory pass derives them.
+ *
+ * Second read: each device task of a covered device is classed as the index
+ * classes it (ascend.md §3.8) and goes to the device's streamed breakdown
+ * (breakdown-stream.h, the windows of the rank) and to a pending heap; the
+ * member activities (those that start in W) are counted and summed where
+ * they pass (TOP_OPS per op name and type, TRUNCATED_LAST_STEP, the FLOPs of
+ * K). After each batch, what no later task of the device can start before
+ * (per track: its latest start less its lag, or its first start while none
+ * came) leaves the heap in start order and is swept into the unions the
+ * rules measure: C ∪ M (the first busy point of each window, and the idle
+ * gaps W − (C ∪ M) of DEVICE_IDLE, classed one by one), M (COMM_EXPOSED),
+ * kernels ∪ tasks (LOW_DEVICE_UTIL), K and K per op type (LOW_FLOPS_UTIL).
+ * On a device that runs tasks named as a receive, a second streamed
+ * breakdown takes C and the receive ops Rv (PP_RECEIVE, the bubble and the
+ * exposed communication without receives: Rv ⊆ M, so their measures follow
+ * from the unions' measures).
+ * A union keeps only its open interval. So the state is per device, per
+ * window, per track and per op name, and the tasks waiting within the lag.
+ * The MindData get_next records, which the queue verdicts pair with the
+ * queue's samples, are kept (a few per step) and become the model's events
+ * for the MindData rules.
+ *
+ * Only pure Ascend models stream, and only when nothing the in-memory pass
+ * reads from the events remains: a model with a CPU or GPU device, host
+ * ranges or launch links (GPU ranks join launches by correlation id), memory
+ * copies or sets (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is read
+ * again whole (pt_ptm_read) and goes to the in-memory pass.
+ */
+#define _GNU_SOURCE
+#include "pass/hints/hints-int.h"
+
+#include <inttypes.h>
+#include <regex.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-picked.h"
+#include "model/ptm-source.h"
+#include "pass/breakdown-stream.h"
+#include "pass/pass-steps-int.h"
+#include "pass/select.h"
+#include "support/err.h"
+#include "support/lag.h"
+#include "support/xalloc.h"
+
+/* a batch shows the model cannot stream: read it again whole */
+#define AGAIN 3
+
+static bool is_dev_task(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL;
+}
+
+/* ---- unions swept in start order ------------------------------------------------------- */
+
+/* The open interval of a union fed in start order (empty intervals dropped,
+ * touching ones joined, as pt_ivset_append joins them). */
+struct openu {
+	int64_t us, ue;
+	bool open;
+};
+
+/* Add [s, e); true when it closes the open interval, then *cs, *ce. */
+static bool u_add(struct openu *u, int64_t s, int64_t e, int64_t *cs, int64_t *ce)
+{
+	if (e <= s)
+		return false;
+	if (u->open && s <= u->ue) {
+		if (e > u->ue)
+			u->ue = e;
+		return false;
+	}
+	bool had = u->open;
+	*cs = u->us, *ce = u->ue;
+	u->us = s, u->ue = e, u->open = true;
+	return had;
+}
+
+static bool u_end(struct openu *u, int64_t *cs, int64_t *ce)
+{
+	*cs = u->us, *ce = u->ue;
+	bool had = u->open;
+	u->open = false;
+	return had;
+}
+
+/* ---- per device ------------------------------------------------------------------------ */
+
+enum { F_C = 1, F_M = 2, F_KT = 4, F_K = 8 };
+
+/* A device interval waiting in the heap until the watermark passes its start. */
+struct item {
+	int64_t s, e;
+	uint32_t type; /* F_K: its op type's index in sdv.kt */
+	uint8_t fl;
+};
+
+struct ktype {
+	uint32_t type;
+	struct openu u;
+	int64_t busy;
+	long double f;
+};
+
+struct sdv {
+	struct hx_sdev *out;
+	const struct rankdata *rd;
+	struct pt_bdstream *bd;
+	struct pt_bdstream *rv; /* C and Rv, the receive ops among M (hints.md §2.4), when the device may have any */
+	bool has_rv;
+	struct item *h; /* min-heap by start */
+	size_t nh, ch;
+	struct openu cm, mu, ku, kk;
+	size_t wi;      /* idle gaps: the window of W, and the time up to which it is measured */
+	int64_t pos;
+	size_t pw;      /* the first window (rd->win) whose first busy point is unknown */
+	struct ktype *kt;
+	size_t nkt, ckt;
+	struct pt_hashmap kt_at; /* type string id -> index in kt */
+	uint32_t *trk;  /* its tracks with device tasks */
+	size_t ntrk, ctrk;
+};
+
+static void heap_push(struct sdv *d, struct item it)
+{
+	pt_xgrow((void **)&d->h, &d->ch, d->nh + 1, sizeof(*d->h));
+	size_t i = d->nh++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (d->h[p].s <= it.s)
+			break;
+		d->h[i] = d->h[p];
+		i = p;
+	}
+	d->h[i] = it;
+}
+
+static struct item heap_pop(struct sdv *d)
+{
+	struct item top = d->h[0], last = d->h[--d->nh];
+	size_t i = 0, n = d->nh;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		if (l + 1 < n && d->h[l + 1].s < d->h[l].s)
+			l++;
+		if (d->h[l].s >= last.s)
+			break;
+		d->h[i] = d->h[l];
+		i = l;
+	}
+	if (n)
+		d->h[i] = last;
+	return top;
+}
+
+/* An idle gap [ga, gb) of W − (C ∪ M): DEVICE_IDLE's classes without launch calls (idle_gap, rules-device.c). */
+static void idle_gap(struct sdv *d, int64_t kw, int64_t ga, int64_t gb)
+{
+	struct hx_idle *f = &d->out->idle;
+	f->il += gb - ga;
+	if (gb - ga > f->longest)
+		f->longest = gb - ga;
+	int cl = gb - ga < kw ? 1 : 2;
+	f->cls[cl] += gb - ga;
+	f->cnt[cl]++;
+}
+
+/* A closed interval [a, b) of C ∪ M, in order: the first busy point of the windows it meets (prep), the
+ * idle gaps of W before it. */
+static void cm_closed(struct sdv *d, int64_t kw, int64_t a, int64_t b)
+{
+	const struct rankdata *rd = d->rd;
+	while (d->pw < rd->nwin) {
+		int64_t ws = rd->win[d->pw].s, we = rd->win[d->pw].e;
+		if (we <= a) {
+			d->out->a.prep += we - ws; /* no busy point in it */
+			d->pw++;
+		} else if (ws < b) {
+			d->out->a.prep += (a > ws ? a : ws) - ws;
+			d->pw++;
+		} else {
+			break;
+		}
+	}
+	const struct pt_ivset *W = &rd->W;
+	while (d->wi < W->n) {
+		int64_t ws = W->v[d->wi].s, we = W->v[d->wi].e;
+		if (b <= ws)
+			return;
+		if (a >= we) { /* the window ends before it */
+			if (d->pos < we)
+				idle_gap(d, kw, d->pos, we);
+			if (++d->wi < W->n)
+				d->pos = W->v[d->wi].s;
+			continue;
+		}
+		if (a > d->pos)
+			idle_gap(d, kw, d->pos, a);
+		if (b > d->pos)
+			d->pos = b;
+		if (b < we)
+			return;
+		if (++d->wi < W->n) /* it reaches the next window */
+			d->pos = W->v[d->wi].s;
+	}
+}
+
+static void sweep(struct sdv *d, int64_t kw, const struct item *it)
+{
+	const struct pt_ivset *W = &d->rd->W;
+	int64_t a, b;
+	if ((it->fl & (F_C | F_M)) && u_add(&d->cm, it->s, it->e, &a, &b))
+		cm_closed(d, kw, a, b);
+	if ((it->fl & F_M) && u_add(&d->mu, it->s, it->e, &a, &b))
+		d->out->mw += pt_ivset_measure_in(W, a, b);
+	if ((it->fl & F_KT) && u_add(&d->ku, it->s, it->e, &a, &b))
+		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (it->fl & F_K) {
+		if (u_add(&d->kk, it->s, it->e, &a, &b))
+			d->out->B += pt_ivset_measure_in(W, a, b);
+		struct ktype *t = &d->kt[it->type];
+		if (u_add(&t->u, it->s, it->e, &a, &b))
+			t->busy += pt_ivset_measure_in(W, a, b);
+	}
+}
+
+static void release(struct sdv *d, int64_t kw, int64_t below)
+{
+	pt_bdstream_release(d->bd, below);
+	if (d->rv)
+		pt_bdstream_release(d->rv, below);
+	while (d->nh && d->h[0].s < below) {
+		struct item it = heap_pop(d);
+		sweep(d, kw, &it);
+	}
+}
+
+/* Every interval came: sweep the rest, close the unions, the windows and the idle gaps. */
+static void finish(struct sdv *d, int64_t kw)
+{
+	release(d, kw, INT64_MAX);
+	while (d->nh) { /* starts at INT64_MAX */
+		struct item it = heap_pop(d);
+		sweep(d, kw, &it);
+	}
+	pt_bdstream_finish(d->bd);
+	if (d->rv)
+		pt_bdstream_finish(d->rv);
+	const struct pt_ivset *W = &d->rd->W;
+	int64_t a, b;
+	if (u_end(&d->cm, &a, &b))
+		cm_closed(d, kw, a, b);
+	if (u_end(&d->mu, &a, &b))
+		d->out->mw += pt_ivset_measure_in(W, a, b);
+	if (u_end(&d->ku, &a, &b))
+		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (u_end(&d->kk, &a, &b))
+		d->out->B += pt_ivset_measure_in(W, a, b);
+	for (size_t i = 0; i < d->nkt; i++)
+		if (u_end(&d->kt[i].u, &a, &b))
+			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
+	const struct rankdata *rd = d->rd;
+	for (; d->pw < rd->nwin; d->pw++)
+		d->out->a.prep += rd->win[d->pw].e - rd->win[d->pw].s;
+	for (; d->wi < W->n;) {
+		if (d->pos < W->v[d->wi].e)
+			idle_gap(d, kw, d->pos, W->v[d->wi].e);
+		if (++d->wi < W->n)
+			d->pos = W->v[d->wi].s;
+	}
+	/* the breakdown over the windows, as device_measure() sums it (no host: no runtime, loader or CPU time) */
+	struct devacc *x = &d->out->a;
+	for (size_t w = 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		struct pt_bdsums m4;
+		struct pt_breakdown bd;
+		pt_bdstream_window(d->bd, w, &m4);
+		pt_bdsums_breakdown(&m4, &bd);
+		x->step += e - s;
+		x->comp += bd.computation;
+		x->comm += bd.communication;
+		x->ovl += bd.overlapped;
+		x->cno += bd.comm_not_overlapped;
+		x->free += bd.free;
+		if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+			struct pt_bdsums r4;
+			pt_bdstream_window(d->rv, w, &r4);
+			x->bub += r4.comm;
+			x->cnox += m4.either - r4.either;
+			x->rva += r4.either - r4.comp;
+		} else {
+			x->cnox += bd.comm_not_overlapped;
+		}
+		x->other_t += bd.free;
+		double dp = hx_pct(0, e - s);
+		if (!x->has_worst || dp > x->worst_dl_pct) {
+			x->has_worst = true;
+			x->worst_dl_pct = dp;
+			x->worst_dl_step = rd->winnum[w];
+		}
+		x->nsteps++;
+	}
+	d->out->tv = pt_xmalloc((d->nkt ? d->nkt : 1) * sizeof(*d->out->tv));
+	for (size_t i = 0; i < d->nkt; i++)
+		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
+	d->out->ntv = d->nkt;
+	d->out->has_rv = d->has_rv;
+}
+
+static void sdv_free(struct sdv *d)
+{
+	pt_bdstream_free(d->bd);
+	pt_bdstream_free(d->rv);
+	free(d->h);
+	free(d->kt);
+	pt_hashmap_free(&d->kt_at);
+	free(d->trk);
+}
+
+void hx_sdev_free(struct hx_sdev *sd)
+{
+	hx_nl_free(&sd->ops);
+	hx_nl_free(&sd->types);
+	free(sd->tv);
+}
+
+/* ---- the reads ------------------------------------------------------------------------- */
+
+struct trk {
+	struct pt_lag lag; /* its device tasks, first read */
+	bool named;        /* runs a task of a framework op */
+	uint64_t left;     /* second read: device tasks still to come */
+	bool seen;
+	int64_t top;       /* the latest start among them so far */
+};
+
+struct hst {
+	/* first read */
+	size_t nbatch;
+	struct pt_steps_devscan *dev;
+	uint8_t *dev_recv; /* per device: a task named as a receive */
+	size_t ndev;
+	struct trk *t;
+	size_t ntrk;
+	bool has_re;
+	regex_t re;
+	struct pt_sel_found rf;
+	bool has_ev;
+	int64_t ev_s, ev_e;
+	uint8_t *recv; /* per string: 0 not seen, 1 no, 2 a receive name */
+	size_t nrecv;
+	struct pt_events gn; /* the get_next records (dataset-figures.c pairs the queue's samples with them) */
+	/* second read */
+	struct ctx *c;
+	uint8_t *op_comm;
+	uint8_t *kname; /* per string: 0 not seen, 1 computation, 2 communication */
+	size_t nstr;
+	struct sdv **of; /* per device: its figures' state, NULL not covered */
+	int64_t kw;      /* hints.idle.kernel_wait_gap_ns */
+};
+
+/* What the steps stream reads too: no CPU or GPU device, no host ranges, no launch links. */
+static bool streamable(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
+			return false;
+	return !m->ranges.n && !m->links.n;
+}
+
+static void fit(struct hst *s, const struct pt_model *m)
+{
+	if (m->devices.n > s->ndev) {
+		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
+		s->dev_recv = pt_xrealloc(s->dev_recv, m->devices.n);
+		memset(s->dev_recv + s->ndev, 0, m->devices.n - s->ndev);
+		s->ndev = m->devices.n;
+	}
+	if (m->tracks.n > s->ntrk) {
+		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
+		memset(s->t + s->ntrk, 0, (m->tracks.n - s->ntrk) * sizeof(*s->t));
+		s->ntrk = m->tracks.n;
+	}
+	if (m->strings.n > s->nrecv) {
+		s->recv = pt_xrealloc(s->recv, m->strings.n);
+		memset(s->recv + s->nrecv, 0, m->strings.n - s->nrecv);
+		s->nrecv = m->strings.n;
+	}
+}
+
+static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct hst *s = arg;
+	if (!streamable(m))
+		return AGAIN;
+	s->nbatch++;
+	fit(s, m);
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i];
+		uint8_t k = ev->kind[i];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET)
+			return AGAIN;
+		if (k == PT_EV_GETNEXT) /* MindData's get_next records: kept, in file order */
+			pt_ptm_pick_add(&s->gn, ev, i);
+		pt_steps_devscan_add(&s->dev[m->tracks.v[tr].device], k, st, ev->dur[i]);
+		if (!s->has_ev || st < s->ev_s)
+			s->ev_s = st;
+		if (!s->has_ev || en > s->ev_e)
+			s->ev_e = en;
+		s->has_ev = true;
+		if (is_dev_task(k)) {
+			pt_lag_add(&s->t[tr].lag, st);
+			uint32_t nm = ev->name[i];
+			uint8_t *r = &s->recv[nm < s->nrecv ? nm : 0];
+			if (!*r)
+				*r = hx_recv_name(pt_model_strget(m, nm)) ? 2 : 1;
+			if (*r == 2) /* a receive op may run there (PP_RECEIVE's Rv) */
+				s->dev_recv[m->tracks.v[tr].device] = 1;
+		}
+		if (k == PT_EV_TASK && ev->op[i])
+			s->t[tr].named = true;
+		if (k == PT_EV_RANGE && s->has_re)
+			pt_sel_found_range(&s->rf, &s->re, pt_model_strget(m, ev->name[i]));
+	}
+	return 0;
+}
+
+/* The earliest start a task of the device still to come can have (INT64_MAX: none comes). */
+static int64_t watermark(const struct hst *s, const struct sdv *d)
+{
+	int64_t w = INT64_MAX;
+	for (size_t j = 0; j < d->ntrk; j++) {
+		const struct trk *t = &s->t[d->trk[j]];
+		if (!t->left)
+			continue;
+		int64_t v = t->lag.min;
+		if (t->seen) {
+			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
+			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
+		}
+		if (v < w)
+			w = v;
+	}
+	return w;
+}
+
+static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct hst *s = arg;
+	struct ctx *c = s->c;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!is_dev_task(k))
+			continue;
+		uint32_t tr = ev->track[i];
+		struct trk *t = &s->t[tr];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		if (t->left)
+			t->left--;
+		if (!t->seen || st > t->top)
+			t->top = st;
+		t->seen = true;
+		struct sdv *d = s->of[m->tracks.v[tr].device];
+		if (!d)
+			continue;
+		uint32_t op = ev->op[i];
+		int cls = 1;
+		if (k == PT_EV_TASK) {
+			cls = pt_index_task_class(s->op_comm, op, t->named);
+		} else if (k == PT_EV_KERNEL) {
+			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
+			if (!*kn)
+				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
+			cls = *kn;
+		}
+		pt_bdstream_add(d->bd, cls, st, en);
+		if (d->rv) {
+			uint32_t nm = ev->name[i];
+			bool rcv = cls == 2 && s->recv[nm < s->nrecv ? nm : 0] == 2;
+			if (cls == 1 || rcv)
+				pt_bdstream_add(d->rv, cls, st, en);
+			d->has_rv |= rcv && en > st;
+		}
+		struct item it = { st, en, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
+		const struct rankdata *rd = d->rd;
+		struct hx_sdev *o = d->out;
+		if (pt_ivset_contains(&rd->W, st)) { /* a member activity */
+			o->nacts++;
+			for (int q = 0; q < 2 && rd->nwin >= 2; q++)
+				if (st >= rd->win[rd->nwin - 2 + q].s && st < rd->win[rd->nwin - 2 + q].e)
+					o->last2[q]++;
+			uint32_t name = 0, type = 0;
+			if (k == PT_EV_TASK && op) {
+				const struct pt_op *p = &m->ops.v[op - 1];
+				name = p->name;
+				type = p->type ? p->type : p->name;
+			} else if (k == PT_EV_KERNEL) {
+				name = type = ev->name[i];
+			}
+			if (name) { /* TOP_OPS */
+				struct named *a = hx_nl_get(&o->ops, name), *b = hx_nl_get(&o->types, type);
+				a->a += ev->dur[i], a->b++;
+				b->a += ev->dur[i], b->b++;
+				o->T += ev->dur[i];
+			}
+			if (k == PT_EV_TASK && op && cls != 2 && c->fig[op - 1].known) { /* K of LOW_FLOPS_UTIL */
+				bool added;
+				uint64_t *ix = pt_hashmap_put(&d->kt_at, type, d->nkt, &added);
+				if (added) {
+					pt_xgrow((void **)&d->kt, &d->ckt, d->nkt + 1, sizeof(*d->kt));
+					d->kt[d->nkt++] = (struct ktype){ type, { 0, 0, false }, 0, 0 };
+				}
+				uint64_t f = c->fig[op - 1].flops;
+				d->kt[*ix].f += (long double)f;
+				o->F += (long double)f;
+				o->nk++;
+				it.fl |= F_K;
+				it.type = (uint32_t)*ix;
+			}
+		}
+		heap_push(d, it);
+	}
+	for (uint32_t dv = 0; dv < s->ndev && dv < m->devices.n; dv++)
+		if (s->of[dv])
+			release(s->of[dv], s->kw, watermark(s, s->of[dv]));
+	return 0;
+}
+
+static void hst_free(struct hst *s)
+{
+	pt_events_free_columns(&s->gn);
+	free(s->dev);
+	free(s->dev_recv);
+	free(s->t);
+	free(s->recv);
+	if (s->has_re)
+		regfree(&s->re);
+	free(s->op_comm);
+	free(s->kname);
+	free(s->of);
+}
+
+/* Can the ranks of si be measured from a stream (see the top)? */
+static bool ranks_fit(const struct pt_model *m, const struct pt_steps_info *si, const struct rankdata *rds)
+{
+	uint8_t *used = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
+	bool ok = true;
+	for (size_t i = 0; i < si->n && ok; i++) {
+		ok = si->r[i].ascend && rds[i].win_apart;
+		for (size_t j = 0; j < si->r[i].ndevs && ok; j++)
+			ok = !used[si->r[i].devs[j]]++;
+	}
+	free(used);
+	return ok;
+}
+
+int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
+			 const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
+			 struct pt_err **e)
+{
+	memset(out, 0, sizeof(*out));
+	*whole = NULL;
+	struct hst s;
+	memset(&s, 0, sizeof(s));
+	pt_sel_found_init(&s.rf, sel);
+	char msg[128];
+	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink first = { scan_batch, &s, false, true };
+	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (!rc && !streamable(m)) /* known only after the events (or no event batch at all) */
+		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
+		*whole = m;
+		hst_free(&s);
+		return 0;
+	}
+	if (rc == AGAIN) {
+		pt_model_free(m);
+		hst_free(&s);
+		return pt_ptm_read(src->path, whole, e);
+	}
+	if (rc) {
+		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
+			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+		hst_free(&s);
+		pt_model_free(m);
+		return -1;
+	}
+	fit(&s, m);
+	s.rf.step_records = m->steps.n > 0;
+	int64_t span[2] = { s.ev_s, s.ev_e };
+	/* can its ranks stream? (before any note: a model read again whole gets the in-memory pass's) */
+	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
+	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
+	struct pt_steps_info si;
+	struct pt_err *ce = NULL;
+	bool have = !pt_steps_collect_scan(m, sel, s.dev, &si, NULL, &ce);
+	pt_err_free(ce);
+	if (have) {
+		struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
+		for (size_t i = 0; i < si.n; i++)
+			hx_rd_init(&c, &si.r[i], &rds[i]);
+		bool fits = ranks_fit(m, &si, rds);
+		for (size_t i = 0; i < si.n; i++)
+			hx_rd_free(&rds[i]);
+		free(rds);
+		if (!fits) {
+			pt_steps_info_free(&si);
+			hst_free(&s);
+			pt_model_free(m);
+			return pt_ptm_read(src->path, whole, e);
+		}
+	}
+	/* the selection's notes come before the pass's, as after a load */
+	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, have ? &si : NULL, d);
+	if (have)
+		pt_steps_info_free(&si);
+	if (pt_steps_collect_scan(m, sel, s.dev, &si, d, e)) {
+		hst_free(&s);
+		pt_model_free(m);
+		return -1;
+	}
+	c.fig = pt_flops_op_figs(m);
+	struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
+	for (size_t i = 0; i < si.n; i++)
+		hx_rd_init(&c, &si.r[i], &rds[i]);
+	/* the second read: the figures of every covered device */
+	size_t nd = m->devices.n;
+	s.c = &c;
+	s.kw = k->idle_kernel_wait_gap_ns;
+	s.op_comm = pt_index_op_comm(m);
+	s.nstr = m->strings.n;
+	s.kname = pt_xcalloc(s.nstr ? s.nstr : 1, 1);
+	s.of = pt_xcalloc(nd ? nd : 1, sizeof(*s.of));
+	c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
+	struct sdv *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
+	for (size_t i = 0; i < si.n; i++) {
+		const struct rankdata *rd = &rds[i];
+		if (!rd->nwin)
+			continue;
+		for (size_t j = 0; j < si.r[i].ndevs; j++) {
+			uint32_t dev = si.r[i].devs[j];
+			struct sdv *x = &dv[dev];
+			x->out = &c.sdev[dev];
+			x->out->measured = true;
+			x->rd = rd;
+			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			if (s.dev_recv[dev])
+				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
+			pt_hashmap_init(&x->kt_at);
+			if (rd->W.n)
+				x->pos = rd->W.v[0].s;
+			struct pt_ival *sp = NULL;
+			size_t nsp = pt_index_comm_spans(m, dev, &sp);
+			for (size_t q = 0; q < nsp; q++) {
+				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
+				heap_push(x, (struct item){ sp[q].s, sp[q].e, 0, F_M });
+			}
+			free(sp);
+			s.of[dev] = x;
+		}
+	}
+	for (size_t t = 0; t < s.ntrk; t++) {
+		struct trk *x = &s.t[t];
+		x->left = x->lag.count;
+		x->seen = false;
+		struct sdv *y = s.of[m->tracks.v[t].device];
+		if (!x->left || !y)
+			continue;
+		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
+		y->trk[y->ntrk++] = (uint32_t)t;
+	}
+	struct pt_ptm_sink again = { sum_batch, &s, true, true };
+	rc = pt_ptm_source_read(src, m, &again, e);
+	if (rc > 0) /* the first read would have stopped there */
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	for (size_t dev = 0; dev < nd; dev++) {
+		if (!rc && s.of[dev])
+			finish(&dv[dev], s.kw);
+		sdv_free(&dv[dev]);
+	}
+	free(dv);
+	for (size_t i = 0; i < si.n; i++)
+		hx_rd_free(&rds[i]);
+	free(rds);
+	if (!rc) {
+		/* the model's events are now its get_next records alone: what the MindData rules read of them */
+		pt_events_free_columns(&m->events);
+		m->events = s.gn;
+		memset(&s.gn, 0, sizeof(s.gn));
+		pt_steps_coverage_note(&si, "ratios are over those", d);
+		rc = hx_drive(&c, &si, e);
+	} else {
+		free(c.fig);
+		free(c.rk);
+		pt_steps_info_free(&si);
+	}
+	for (size_t dev = 0; dev < nd; dev++)
+		hx_sdev_free(&c.sdev[dev]);
+	free(c.sdev);
+	hst_free(&s);
+	pt_model_free(m);
+	return rc;
+}
