@@ -71,7 +71,7 @@ struct rs {
 	 * of the rest (a row that came before its track's latest), kept whole
 	 * in a pool.
 	 */
-	struct tqueue { PT_VEC(struct row) q; size_t head; } *tq;
+	struct tqueue { struct row *v; size_t cap, head, n; } *tq; /* a ring: cap a power of two */
 	struct tkey *th;          /* heap of the tracks whose queue holds rows, by their first row */
 	size_t nth;
 	PT_VEC(struct hkey) heap; /* the rows out of their track's order, earliest first */
@@ -165,7 +165,7 @@ static struct row heap_pop(struct rs *s)
 /* The order key of a track's first row, as the tracks' heap holds it. */
 static struct tkey tkey_of(const struct rs *s, uint32_t t)
 {
-	const struct row *r = &s->tq[t].q.v[s->tq[t].head];
+	const struct row *r = &s->tq[t].v[s->tq[t].head];
 	return (struct tkey){ r->start, r->idx, r->srank, t };
 }
 
@@ -196,13 +196,28 @@ static void th_down(struct rs *s, size_t i, struct tkey k)
 	h[i] = k;
 }
 
+/* Append r to queue q, growing its ring when full. */
+static void tq_push(struct tqueue *q, const struct row *r)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 16;
+		struct row *v = pt_xmalloc(cap * sizeof(*v));
+		for (size_t i = 0; i < q->n; i++)
+			v[i] = q->v[(q->head + i) & (q->cap - 1)];
+		free(q->v);
+		q->v = v;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->v[(q->head + q->n++) & (q->cap - 1)] = *r;
+}
+
 /* A row to wait: onto its track's queue when no earlier than the queue's last, else into the heap. */
 static void wait_push(struct rs *s, const struct row *r)
 {
 	struct tqueue *q = &s->tq[r->track];
-	if (q->head == q->q.n) { /* an empty queue: the track joins the tracks' heap */
-		q->head = q->q.n = 0;
-		pt_vec_push(&q->q, *r);
+	if (!q->n) { /* an empty queue: the track joins the tracks' heap */
+		tq_push(q, r);
 		struct tkey k = tkey_of(s, r->track);
 		size_t i = s->nth++;
 		while (i > 0) {
@@ -215,16 +230,11 @@ static void wait_push(struct rs *s, const struct row *r)
 		s->th[i] = k;
 		return;
 	}
-	if (r->start < q->q.v[q->q.n - 1].start) { /* same track: the start decides */
+	if (r->start < q->v[(q->head + q->n - 1) & (q->cap - 1)].start) { /* same track: the start decides */
 		heap_push(s, r);
 		return;
 	}
-	if (q->head >= 4096 && q->head >= q->q.n / 2) { /* the queue's rows gone out: their room back */
-		memmove(q->q.v, q->q.v + q->head, (q->q.n - q->head) * sizeof(*q->q.v));
-		q->q.n -= q->head;
-		q->head = 0;
-	}
-	pt_vec_push(&q->q, *r);
+	tq_push(q, r);
 }
 
 /* Take the earliest waiting row out into *out if it starts before wm; false when it does not, or none waits. */
@@ -243,11 +253,11 @@ static bool wait_pop(struct rs *s, int64_t wm, struct row *out)
 		return false;
 	uint32_t t = a->track;
 	struct tqueue *q = &s->tq[t];
-	*out = q->q.v[q->head++];
-	if (q->head < q->q.n) { /* the track's next row */
+	*out = q->v[q->head];
+	q->head = (q->head + 1) & (q->cap - 1);
+	if (--q->n) { /* the track's next row */
 		th_down(s, 0, tkey_of(s, t));
 	} else { /* the queue empty: the track leaves the heap */
-		q->head = q->q.n = 0;
 		if (--s->nth)
 			th_down(s, 0, s->th[s->nth]);
 	}
@@ -515,7 +525,7 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 			emit(&s, &x);
 	}
 	for (size_t t = 0; t < s.nw; t++)
-		pt_vec_free(&s.tq[t].q);
+		free(s.tq[t].v);
 	free(s.tq);
 	free(s.th);
 	pt_vec_free(&s.heap);
