@@ -16,11 +16,11 @@
 #define FAR INT32_MIN           /* a time not within int32 of its base: see the far maps */
 #define WIDE UINT16_MAX         /* a call's track beyond 16 bits: see wide */
 
-/* An activity that had no call when it came (the activities of call 0, in their order). */
+/* An activity that had no call when it came (the activities of call 0, in their order): 16 bytes,
+ * whether it is a kernel a bit apart (wkern). */
 struct waiting {
 	int64_t start;
 	uint32_t corr, corr2;
-	bool kernel;
 };
 
 /*
@@ -88,6 +88,7 @@ struct pt_cjoin {
 	PT_VEC(int32_t) delay;
 	struct pt_hashmap far;
 	PT_VEC(struct waiting) wait;
+	PT_VEC(uint64_t) wkern; /* a bit per waiting activity: a kernel */
 	uint64_t corr_dup;
 	/* pt_cjoin_filter(): only the calls whose id is in `want` are kept; `seen`
 	 * holds the id of every call (runtime, driver) to count the repeated ones */
@@ -451,7 +452,11 @@ void pt_cjoin_activity(struct pt_cjoin *j, uint32_t ev, int64_t start, uint32_t 
 	pt_vec_push(&j->act, a);
 	int32_t d = 0;
 	if (!a) {
-		struct waiting w = { start, corr, corr2, kernel };
+		struct waiting w = { start, corr, corr2 };
+		if (j->wait.n % 64 == 0)
+			pt_vec_push(&j->wkern, 0);
+		if (kernel)
+			j->wkern.v[j->wait.n / 64] |= UINT64_C(1) << (j->wait.n % 64);
 		pt_vec_push(&j->wait, w);
 	} else if ((d = near(start, call_start(j, a - 1))) == FAR) {
 		*pt_hashmap_put(&j->far, slot, 0, NULL) = (uint64_t)start;
@@ -665,13 +670,14 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 		int64_t gs = !a ? j->wait.v[w].start
 			     : d != FAR ? call_start(j, a - 1) + d : (int64_t)*pt_hashmap_get(&j->far, i);
 		if (!a) {
+			bool kernel = j->wkern.v[w / 64] >> (w % 64) & 1;
 			const struct waiting *x = &j->wait.v[w++];
 			a = find_call(j, x->corr, gs);
 			if (!a && x->corr2)
 				a = find_call(j, x->corr2, gs);
 			if (!a) {
 				st->gpu_without_api++;
-				if (x->kernel)
+				if (kernel)
 					st->kernels_without_launch++;
 				j->actbit.w.v[bit / 64] &= ~(UINT64_C(1) << (bit % 64));
 				continue;
@@ -688,6 +694,7 @@ void pt_cjoin_finish(struct pt_cjoin *j, const struct pt_cjoin_range *rs, size_t
 	pt_vec_free(&j->delay);
 	pt_hashmap_free(&j->far);
 	pt_vec_free(&j->wait);
+	pt_vec_free(&j->wkern);
 	pt_hashmap_free(&j->shared);
 	pt_vec_free(&j->shared_bit);
 	free(j->reps);
@@ -763,6 +770,7 @@ void pt_cjoin_free(struct pt_cjoin *j)
 	pt_vec_free(&j->delay);
 	pt_hashmap_free(&j->far);
 	pt_vec_free(&j->wait);
+	pt_vec_free(&j->wkern);
 	pt_vec_free(&j->act);
 	idset_free(&j->want);
 	idset_free(&j->seen[0]);

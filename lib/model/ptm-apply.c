@@ -86,6 +86,11 @@ static uint32_t kpair_code(struct ids *ids, uint8_t kind, uint32_t track)
 	uint64_t key = kind | (uint64_t)track << 8;
 	if (ids->nkpair && key == ids->klast)
 		return ids->klast_code;
+	size_t slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 58);
+	if (ids->kc_key[slot] == key + 1) {
+		ids->klast = key;
+		return ids->klast_code = ids->kc_code[slot];
+	}
 	if (!ids->nkpair)
 		pt_hashmap_init(&ids->kpmap);
 	bool added;
@@ -96,6 +101,8 @@ static uint32_t kpair_code(struct ids *ids, uint8_t kind, uint32_t track)
 	}
 	ids->klast = key;
 	ids->klast_code = (uint32_t)*v;
+	ids->kc_key[slot] = key + 1;
+	ids->kc_code[slot] = ids->klast_code;
 	return ids->klast_code;
 }
 
@@ -177,9 +184,10 @@ static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, con
 	if (!n)
 		return 0;
 	const uint32_t *tr = b->track, *nm = b->name, *kd = b->kind, *op = b->op;
+	/* a column left undecoded (pt_cols_chunk_some: NULL) is neither checked nor stored */
 	for (size_t i = 0; i < n; i++)
-		if (tr[i] >= ids->ntracks || nm[i] >= ids->nstrings || kd[i] >= 256 ||
-		    (b->n_op && (op[i] > ids->nops || (op[i] && ops[op[i] - 1].device != tracks[tr[i]].device)))) {
+		if (tr[i] >= ids->ntracks || (nm && nm[i] >= ids->nstrings) || kd[i] >= 256 ||
+		    (op && b->n_op && (op[i] > ids->nops || (op[i] && ops[op[i] - 1].device != tracks[tr[i]].device)))) {
 			bad_id = i;
 			break;
 		}
@@ -187,7 +195,10 @@ static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, con
 	uint8_t *ckd = ev->kind + k0;
 	int64_t *cst = ev->start + k0, *cdu = ev->dur + k0;
 	memcpy(ctr, tr, n * sizeof(*tr));
-	memcpy(cnm, nm, n * sizeof(*nm));
+	if (nm)
+		memcpy(cnm, nm, n * sizeof(*nm));
+	else
+		memset(cnm, 0, n * sizeof(*cnm));
 	for (size_t i = 0; i < n; i++)
 		ckd[i] = (uint8_t)kd[i];
 	uint64_t tq = 0; /* start / quantum, accumulated modulo 2^64 (no signed overflow on hostile input) */
@@ -195,8 +206,12 @@ static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, con
 	for (size_t i = 0; i < n; i++) {
 		tq += (uint64_t)sd[i];
 		cst[i] = (int64_t)(tq * (uint64_t)q);
-		cdu[i] = (int64_t)((uint64_t)du[i] * (uint64_t)q);
 	}
+	if (du)
+		for (size_t i = 0; i < n; i++)
+			cdu[i] = (int64_t)((uint64_t)du[i] * (uint64_t)q);
+	else
+		memset(cdu, 0, n * sizeof(*cdu));
 	/* the model's time range (model.h), which passes rely on for overflow-free sums */
 	for (size_t i = 0; i < n && i < bad_id; i++)
 		if (cst[i] < -PT_TIME_LIMIT || cst[i] > PT_TIME_LIMIT || cdu[i] < -PT_TIME_LIMIT || cdu[i] > PT_TIME_LIMIT) {
@@ -207,9 +222,9 @@ static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, con
 		return bad_id <= bad_t ? 1 : 2;
 	if (ev->dense & PT_EVCOL_CORR) {
 		uint64_t *cc = ev->corr + k0;
-		if (b->n_corr) {
+		if (b->n_corr && b->corr) {
 			memcpy(cc, b->corr, n * sizeof(*cc));
-		} else if (b->n_corr_delta) {
+		} else if (b->n_corr_delta && b->corr_delta) {
 			uint64_t corr = 0; /* likewise modulo 2^64 */
 			for (size_t i = 0; i < n; i++)
 				cc[i] = corr += (uint64_t)b->corr_delta[i];
@@ -218,13 +233,13 @@ static int events_apply(struct pt_events *ev, const Proftool__EventBatch *b, con
 		}
 	}
 	if (ev->dense & PT_EVCOL_OP) {
-		if (b->n_op)
+		if (b->n_op && op)
 			memcpy(ev->op + k0, op, n * sizeof(*op));
 		else
 			memset(ev->op + k0, 0, n * sizeof(*op));
 	}
 	if (ev->dense & PT_EVCOL_TASK) {
-		if (b->n_task)
+		if (b->n_task && b->task)
 			memcpy(ev->task + k0, b->task, n * sizeof(*b->task));
 		else
 			memset(ev->task + k0, 0, n * sizeof(*b->task));
@@ -402,11 +417,11 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		ev->expect = ids->expect && ev->n + n >= ids->expect / 2 ? ids->expect : 0;
 		pt_events_reserve(ev, ev->n + n);
 		/* sparse columns (model.h): store only what the batch carries */
-		if (b->n_corr || b->n_corr_delta)
+		if ((b->n_corr && b->corr) || (b->n_corr_delta && b->corr_delta))
 			ev->dense |= PT_EVCOL_CORR;
-		if (b->n_op)
+		if (b->n_op && b->op)
 			ev->dense |= PT_EVCOL_OP;
-		if (b->n_task)
+		if (b->n_task && b->task)
 			ev->dense |= PT_EVCOL_TASK;
 		int bad = events_apply(ev, b, ids, q, m->tracks.v, m->ops.v);
 		CHECK(bad != 1, "event");

@@ -44,6 +44,9 @@ struct ids {
 	struct pt_hashmap kpmap;  /* kind | track << 8 -> code */
 	uint64_t klast;           /* the last pair's key and code: events come in runs */
 	uint32_t klast_code;
+	/* recent pairs' keys + 1 (0: none) and codes, by a hash of the key: runs of a few tracks */
+	uint64_t kc_key[64];
+	uint32_t kc_code[64];
 	unsigned nempty;          /* chunks that added nothing (PT_PTM_MAX_EMPTY) */
 	size_t expect;            /* the events TrackEvents declares (for m->events.expect) */
 };

@@ -135,7 +135,29 @@ static void store_plain(void *msg, const ProtobufCFieldDescriptor *f, uint64_t x
 	}
 }
 
+/* The varints in q[0, qe): the bytes without the continuation bit; -1 when the last has it. */
+static ptrdiff_t count_varints(const uint8_t *q, const uint8_t *qe)
+{
+	if (q < qe && qe[-1] & 0x80)
+		return -1;
+	size_t cont = 0, n = (size_t)(qe - q);
+	for (; qe - q >= 8; q += 8) {
+		uint64_t w;
+		memcpy(&w, q, 8);
+		/* the continuation bits as 0/1 bytes, summed by a multiply into the top byte */
+		cont += (size_t)((((w & UINT64_C(0x8080808080808080)) >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+	}
+	for (; q < qe; q++)
+		cont += *q >> 7;
+	return (ptrdiff_t)(n - cont);
+}
+
 bool pt_cols_chunk(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftool__Chunk *c)
+{
+	return pt_cols_chunk_some(buf, len, cols, c, 0);
+}
+
+bool pt_cols_chunk_some(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftool__Chunk *c, uint32_t skip)
 {
 	const uint8_t *p = buf, *end = buf + len;
 	uint64_t key, blen;
@@ -172,8 +194,8 @@ bool pt_cols_chunk(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftoo
 		uint64_t plen;
 		if ((key & 7) != 2 || !pt_cols_varint(&p, end, &plen) || plen > (uint64_t)(end - p))
 			return false;
-		void *vals;
-		ptrdiff_t n = unpack_field(cols, k, f, p, p + plen, &vals);
+		void *vals = NULL;
+		ptrdiff_t n = skip & (1u << k) ? count_varints(p, p + plen) : unpack_field(cols, k, f, p, p + plen, &vals);
 		if (n < 0)
 			return false;
 		p += plen;

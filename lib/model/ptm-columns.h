@@ -32,6 +32,13 @@ struct pt_cols {
  * no varint longer than protobuf allows. Then protobuf-c's unpack decides.
  */
 bool pt_cols_chunk(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftool__Chunk *c);
+/*
+ * The same, but the packed fields whose descriptor index has its bit in skip
+ * are only counted, not decoded: their values pointer is NULL and their
+ * count that of the bytes that end a varint (the last byte must end one;
+ * an overlong varint is not noticed). For a read that does not use them.
+ */
+bool pt_cols_chunk_some(const uint8_t *buf, size_t len, struct pt_cols *cols, Proftool__Chunk *c, uint32_t skip);
 void pt_cols_free(struct pt_cols *cols);
 /* Bytes cols holds for decoded values; a reader frees them past PT_COLS_KEEP. */
 size_t pt_cols_bytes(const struct pt_cols *cols);

@@ -306,7 +306,7 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
  * or PT_PTM_WHOLE when the sink asked for it and the rest read well.
  */
 static int read_body(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
-		     struct pt_err **e)
+		     unsigned skip_cols, struct pt_err **e)
 {
 	struct reader r;
 	memset(&r, 0, sizeof(r));
@@ -336,6 +336,18 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
+	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
+	uint32_t skip_fields = 0;
+	static const struct { uint8_t bit; unsigned field; } nocol[] = {
+		{ PT_PTM_NO_NAME, 2 }, { PT_PTM_NO_DUR, 5 },  { PT_PTM_NO_CORR, 6 },
+		{ PT_PTM_NO_CORR, 10 }, { PT_PTM_NO_OP, 7 }, { PT_PTM_NO_TASK, 8 },
+	};
+	for (size_t k = 0; sink && k < sizeof(nocol) / sizeof(nocol[0]); k++) {
+		const ProtobufCFieldDescriptor *f =
+			protobuf_c_message_descriptor_get_field(&proftool__event_batch__descriptor, nocol[k].field);
+		if ((skip_cols & nocol[k].bit) && f)
+			skip_fields |= 1u << (f - proftool__event_batch__descriptor.fields);
+	}
 	int rc = 0;
 
 	/* header: 16 raw bytes */
@@ -367,6 +379,10 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	r.compressed = flags & PT_PTM_FLAG_ZLIB;
 	if (r.compressed && inflateInit(&r.z) != Z_OK)
 		BAD("cannot initialise zlib");
+	/* a read again of a file read whole before (events_only) checks the body's bytes by the footer's
+	 * CRC-32 alone: zlib's Adler-32 of the same bytes was checked the first time */
+	if (r.compressed && events_only)
+		inflateValidate(&r.z, 0);
 
 	bool footer = false;
 	while (!footer) {
@@ -442,7 +458,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		Proftool__Chunk fc;
 		Proftool__Chunk *c = NULL;
 		const Proftool__Chunk *a = &fc;
-		if (!pt_cols_chunk(chunk, len, cols, &fc)) {
+		bool some = skip_fields && !whole && field == PROFTOOL__CHUNK__BODY_EVENTS;
+		if (!(some ? pt_cols_chunk_some(chunk, len, cols, &fc, skip_fields) : pt_cols_chunk(chunk, len, cols, &fc))) {
 			if (!strings_clean(cf->descriptor, chunk + hlen, mlen, 0))
 				BAD("'%s': invalid string (a NUL byte) in the chunk at body offset %" PRIu64, name, off);
 			c = proftool__chunk__unpack(NULL, len, chunk);
@@ -515,7 +532,7 @@ out:
 int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err **e)
 {
 	struct pt_model *m = pt_model_new();
-	int rc = read_body(fd, name, m, NULL, e);
+	int rc = read_body(fd, name, m, NULL, 0, e);
 	if (rc) {
 		pt_model_free(m);
 		*mp = NULL;
@@ -540,17 +557,29 @@ int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 			  struct pt_err **e)
 {
-	return read_body(fd, name, m, sink, e);
+	return read_body(fd, name, m, sink, 0, e);
 }
 
-int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)
+int pt_ptm_read_stream_fd_cols(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
+			       unsigned skip_cols, struct pt_err **e)
+{
+	return read_body(fd, name, m, sink, skip_cols, e);
+}
+
+int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
+			    struct pt_err **e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	int rc = read_body(fd, path, m, sink, e);
+	int rc = read_body(fd, path, m, sink, skip_cols, e);
 	close(fd);
 	return rc;
+}
+
+int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)
+{
+	return pt_ptm_read_stream_cols(path, m, sink, 0, e);
 }
 
 bool pt_ptm_probe(const char *path)

@@ -24,5 +24,8 @@ bool pt_ptm_source_once(const struct pt_ptm_source *s);
 /* One streaming read of the input (pt_ptm_read_stream); returns what it returns. */
 int pt_ptm_source_read(const struct pt_ptm_source *s, struct pt_model *m, const struct pt_ptm_sink *sink,
 		       struct pt_err **e);
+/* The same, leaving the event columns of skip_cols (PT_PTM_NO_* bits) undecoded (pt_ptm_read_stream_cols). */
+int pt_ptm_source_read_cols(const struct pt_ptm_source *s, struct pt_model *m, const struct pt_ptm_sink *sink,
+			    unsigned skip_cols, struct pt_err **e);
 
 #endif

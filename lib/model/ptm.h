@@ -144,6 +144,18 @@ struct pt_ptm_sink {
 	bool events_only;
 	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
 };
+/*
+ * pt_ptm_read_stream_cols(): the event columns that a sink's batch() never
+ * reads, as PT_PTM_NO_* bits, are left undecoded and unchecked (zeros in
+ * m->events; corr, op and task stay sparse). Their bytes still count in the
+ * checksum and each must still hold one value per event; a read that uses
+ * them checks them. Track, kind and start are always read.
+ */
+#define PT_PTM_NO_NAME 1
+#define PT_PTM_NO_DUR 2
+#define PT_PTM_NO_CORR 4
+#define PT_PTM_NO_OP 8
+#define PT_PTM_NO_TASK 16
 /* skip_tables, but the kernel infos are applied (m->kernels), checked as a full read checks them */
 #define PT_PTM_SKIP_BUT_KERNELS 2
 /* skip_tables, but the event arguments are applied (m->event_args, indices of the file's events) */
@@ -155,6 +167,8 @@ struct pt_ptm_sink {
 /* skip_tables, but every table is applied (the events alone are not kept: a streamed dump) */
 #define PT_PTM_SKIP_BUT_TABLES 32
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
+int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
+			    struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,
  * pt_ptm_spill_start): its events, the spilled batches and then those still
@@ -170,6 +184,8 @@ int pt_ptm_spill_replay(struct pt_model *m, const struct pt_ptm_sink *sink, stru
 /* The same from an open file descriptor; name is used in messages. */
 int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 			  struct pt_err **e);
+int pt_ptm_read_stream_fd_cols(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
+			       unsigned skip_cols, struct pt_err **e);
 /* Read a model from path ("-" = standard input). */
 int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e);
 /* Read from an open file descriptor; name is used in messages. */

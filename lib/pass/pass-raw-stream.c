@@ -1,14 +1,16 @@
 /*
  * The api, kernels, tasks and ops tables of a .ptm file streamed (pass-raw.h): the rows
  * of pt_pass_raw() in the same order, made from the event batches of
- * streaming reads (model/ptm.h) instead of a whole model. Each row waits in
- * a heap, ordered as pass-raw.c orders them (start, rank of the thread or
- * stream id, model order), until no track of its device can still deliver an
- * earlier one: the first read measures, per track, its rows' count, earliest
- * start and lag (the most a start falls behind the latest one before it in
- * the file), so a track seen waits for its latest start less its lag. The
- * first read keeps the kernel infos (the launch configurations), which the
- * file stores after the events.
+ * streaming reads (model/ptm.h) instead of a whole model. Each row waits,
+ * ordered as pass-raw.c orders them (start, rank of the thread or stream id,
+ * model order), until no track of its device can still deliver an earlier
+ * one: the first read measures, per track, its rows' count, earliest start
+ * and lag (the most a start falls behind the latest one before it in the
+ * file), so a track seen waits for its latest start less its lag. Rows that
+ * come in order wait in their track's queue, merged through a heap of the
+ * tracks (a few dozen), the rest in a heap of their own. The first read keeps
+ * the kernel infos (the launch configurations), which the file stores after
+ * the events, and decodes only the columns it measures.
  */
 #include <demangle.h>
 #include <inttypes.h>
@@ -40,6 +42,19 @@ struct row {
 	uint32_t srank, track, name, op;
 };
 
+/* A waiting row's place in the heap: its order key, the rest of it in the pool. */
+struct hkey {
+	int64_t start;
+	uint32_t srank, slot;
+};
+
+/* A track in the tracks' heap: its queue's first row's order key. */
+struct tkey {
+	int64_t start;
+	uint64_t idx;
+	uint32_t srank, track;
+};
+
 struct rs {
 	struct pt_model *m;
 	struct wtrack *w;
@@ -49,7 +64,20 @@ struct rs {
 	size_t nd;
 	uint64_t base;    /* model index of the batch's first event */
 	uint32_t dev;     /* the device whose rows a read emits */
-	PT_VEC(struct row) heap;
+	/*
+	 * The rows waiting, in two parts: per track, a queue of those that came
+	 * in order (each at or after the one before it: most rows), merged
+	 * through a heap of the tracks by their queue's first row; and a heap
+	 * of the rest (a row that came before its track's latest), kept whole
+	 * in a pool.
+	 */
+	struct tqueue { struct row *v; size_t cap, head, n; } *tq; /* a ring: cap a power of two */
+	struct tkey *th;          /* heap of the tracks whose queue holds rows, by their first row */
+	size_t nth;
+	PT_VEC(struct hkey) heap; /* the rows out of their track's order, earliest first */
+	PT_VEC(struct row) pool;  /* those rows, by slot */
+	uint32_t *free;           /* slots of the pool free again */
+	size_t nfree, free_cap;
 	void (*row)(void *, const struct pt_cell *);
 	void *arg;
 	const char *name; /* the input's, in messages */
@@ -76,7 +104,72 @@ static bool is_row(const struct rs *s, const struct pt_events *ev, size_t i)
 	return ev->kind[i] == s->kind && (!s->ops_only || ev->op[i]);
 }
 
-static bool before(const struct row *a, const struct row *b)
+static bool before(const struct rs *s, const struct hkey *a, const struct hkey *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	if (a->srank != b->srank)
+		return a->srank < b->srank;
+	return s->pool.v[a->slot].idx < s->pool.v[b->slot].idx;
+}
+
+/* Sift moves a hole, not a swap at each level: the keys are 16 bytes, the rows stay in the pool. */
+static void heap_push(struct rs *s, const struct row *r)
+{
+	uint32_t slot;
+	if (s->nfree) {
+		slot = s->free[--s->nfree];
+	} else {
+		pt_vec_reserve(&s->pool, s->pool.n + 1);
+		slot = (uint32_t)s->pool.n++;
+	}
+	s->pool.v[slot] = *r;
+	struct hkey k = { r->start, r->srank, slot };
+	pt_vec_reserve(&s->heap, s->heap.n + 1);
+	struct hkey *h = s->heap.v;
+	size_t i = s->heap.n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!before(s, &k, &h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = k;
+}
+
+static struct row heap_pop(struct rs *s)
+{
+	struct hkey *h = s->heap.v, last = h[--s->heap.n];
+	uint32_t slot = h[0].slot;
+	size_t n = s->heap.n, i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, b = l;
+		if (l >= n)
+			break;
+		if (l + 1 < n && before(s, &h[l + 1], &h[l]))
+			b = l + 1;
+		if (!before(s, &h[b], &last))
+			break;
+		h[i] = h[b];
+		i = b;
+	}
+	if (n)
+		h[i] = last;
+	if (s->nfree == s->free_cap)
+		pt_xgrow((void **)&s->free, &s->free_cap, s->nfree + 1, sizeof(*s->free));
+	s->free[s->nfree++] = slot;
+	return s->pool.v[slot];
+}
+
+/* The order key of a track's first row, as the tracks' heap holds it. */
+static struct tkey tkey_of(const struct rs *s, uint32_t t)
+{
+	const struct row *r = &s->tq[t].v[s->tq[t].head];
+	return (struct tkey){ r->start, r->idx, r->srank, t };
+}
+
+static bool tkey_before(const struct tkey *a, const struct tkey *b)
 {
 	if (a->start != b->start)
 		return a->start < b->start;
@@ -85,40 +178,90 @@ static bool before(const struct row *a, const struct row *b)
 	return a->idx < b->idx;
 }
 
-static void heap_push(struct rs *s, struct row r)
+/* Put k at th[i] or below, where it belongs (the entries below i are in order). */
+static void th_down(struct rs *s, size_t i, struct tkey k)
 {
-	pt_vec_push(&s->heap, r);
-	struct row *h = s->heap.v;
-	for (size_t i = s->heap.n - 1; i > 0;) {
-		size_t p = (i - 1) / 2;
-		if (!before(&h[i], &h[p]))
+	struct tkey *h = s->th;
+	for (size_t n = s->nth;;) {
+		size_t l = 2 * i + 1, b = l;
+		if (l >= n)
 			break;
-		struct row t = h[i];
-		h[i] = h[p];
-		h[p] = t;
-		i = p;
-	}
-}
-
-static struct row heap_pop(struct rs *s)
-{
-	struct row *h = s->heap.v, top = h[0];
-	h[0] = h[--s->heap.n];
-	size_t n = s->heap.n;
-	for (size_t i = 0;;) {
-		size_t l = 2 * i + 1, r = l + 1, b = i;
-		if (l < n && before(&h[l], &h[b]))
-			b = l;
-		if (r < n && before(&h[r], &h[b]))
-			b = r;
-		if (b == i)
+		if (l + 1 < n && tkey_before(&h[l + 1], &h[l]))
+			b = l + 1;
+		if (!tkey_before(&h[b], &k))
 			break;
-		struct row t = h[i];
 		h[i] = h[b];
-		h[b] = t;
 		i = b;
 	}
-	return top;
+	h[i] = k;
+}
+
+/* Append r to queue q, growing its ring when full. */
+static void tq_push(struct tqueue *q, const struct row *r)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 16;
+		struct row *v = pt_xmalloc(cap * sizeof(*v));
+		for (size_t i = 0; i < q->n; i++)
+			v[i] = q->v[(q->head + i) & (q->cap - 1)];
+		free(q->v);
+		q->v = v;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->v[(q->head + q->n++) & (q->cap - 1)] = *r;
+}
+
+/* A row to wait: onto its track's queue when no earlier than the queue's last, else into the heap. */
+static void wait_push(struct rs *s, const struct row *r)
+{
+	struct tqueue *q = &s->tq[r->track];
+	if (!q->n) { /* an empty queue: the track joins the tracks' heap */
+		tq_push(q, r);
+		struct tkey k = tkey_of(s, r->track);
+		size_t i = s->nth++;
+		while (i > 0) {
+			size_t p = (i - 1) / 2;
+			if (!tkey_before(&k, &s->th[p]))
+				break;
+			s->th[i] = s->th[p];
+			i = p;
+		}
+		s->th[i] = k;
+		return;
+	}
+	if (r->start < q->v[(q->head + q->n - 1) & (q->cap - 1)].start) { /* same track: the start decides */
+		heap_push(s, r);
+		return;
+	}
+	tq_push(q, r);
+}
+
+/* Take the earliest waiting row out into *out if it starts before wm; false when it does not, or none waits. */
+static bool wait_pop(struct rs *s, int64_t wm, struct row *out)
+{
+	const struct tkey *a = s->nth ? &s->th[0] : NULL;
+	const struct row *b = s->heap.n ? &s->pool.v[s->heap.v[0].slot] : NULL;
+	if (b && (!a || b->start < a->start ||
+		  (b->start == a->start && (b->srank < a->srank || (b->srank == a->srank && b->idx < a->idx))))) {
+		if (b->start >= wm)
+			return false;
+		*out = heap_pop(s);
+		return true;
+	}
+	if (!a || a->start >= wm)
+		return false;
+	uint32_t t = a->track;
+	struct tqueue *q = &s->tq[t];
+	*out = q->v[q->head];
+	q->head = (q->head + 1) & (q->cap - 1);
+	if (--q->n) { /* the track's next row */
+		th_down(s, 0, tkey_of(s, t));
+	} else { /* the queue empty: the track leaves the heap */
+		if (--s->nth)
+			th_down(s, 0, s->th[s->nth]);
+	}
+	return true;
 }
 
 /* Grow the per-track and per-device arrays to m's. */
@@ -128,6 +271,9 @@ static void fit(struct rs *s)
 	if (m->tracks.n > s->nw) {
 		s->w = pt_xrealloc(s->w, m->tracks.n * sizeof(*s->w));
 		memset(s->w + s->nw, 0, (m->tracks.n - s->nw) * sizeof(*s->w));
+		s->tq = pt_xrealloc(s->tq, m->tracks.n * sizeof(*s->tq));
+		memset(s->tq + s->nw, 0, (m->tracks.n - s->nw) * sizeof(*s->tq));
+		s->th = pt_xrealloc(s->th, m->tracks.n * sizeof(*s->th));
 		s->nw = m->tracks.n;
 	}
 	if (m->devices.n > s->nd) {
@@ -304,15 +450,14 @@ static int rows(void *arg, struct pt_model *m, struct pt_err **e)
 		if (!w->seen || st > w->g.top)
 			w->g.top = st;
 		w->seen = true;
-		heap_push(s, (struct row){ st, ev->dur[i], s->base + i, s->tasks ? ev->task[i] : ev->corr[i], s->srank[t], t,
-					   ev->name[i], s->tasks ? ev->op[i] : 0 });
+		struct row r = { st, ev->dur[i], s->base + i, s->tasks ? ev->task[i] : ev->corr[i], s->srank[t], t,
+				 ev->name[i], s->tasks ? ev->op[i] : 0 };
+		wait_push(s, &r);
 	}
 	s->base += ev->n;
 	int64_t wm = watermark(s);
-	while (s->heap.n && s->heap.v[0].start < wm) {
-		struct row r = heap_pop(s);
-		emit(s, &r);
-	}
+	for (struct row x; wait_pop(s, wm, &x);)
+		emit(s, &x);
 	return 0;
 }
 
@@ -341,8 +486,11 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	s.arg = arg;
 	const char *name = pt_ptm_source_name(src);
 	s.name = name;
+	/* it measures the rows' starts per track: no name, duration, correlation or task id (checked by the
+	 * reads that emit the rows), no op but for the ops table */
 	struct pt_ptm_sink first = { scan, &s, false, s.api || s.tasks ? 1 : PT_PTM_SKIP_BUT_KERNELS };
-	int rc = pt_ptm_source_read(src, s.m, &first, e);
+	unsigned nocols = PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_TASK | (s.ops_only ? 0 : PT_PTM_NO_OP);
+	int rc = pt_ptm_source_read_cols(src, s.m, &first, nocols, e);
 	if (rc > 0) /* a skipping read never stops, and scan() never asks for more */
 		rc = pt_err(e, "'%s': cannot be read as a stream", name);
 	if (!rc) {
@@ -373,12 +521,16 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 		rc = pt_ptm_source_read(src, s.m, &again, e);
 		if (rc > 0)
 			rc = pt_err(e, "'%s' changed while it was read", name);
-		while (!rc && s.heap.n) {
-			struct row r = heap_pop(&s);
-			emit(&s, &r);
-		}
+		for (struct row x; !rc && wait_pop(&s, INT64_MAX, &x);)
+			emit(&s, &x);
 	}
+	for (size_t t = 0; t < s.nw; t++)
+		free(s.tq[t].v);
+	free(s.tq);
+	free(s.th);
 	pt_vec_free(&s.heap);
+	pt_vec_free(&s.pool);
+	free(s.free);
 	if (s.demangled)
 		for (size_t i = 0; i < s.m->strings.n; i++)
 			free(s.demangled[i]);

@@ -15,6 +15,8 @@
 
 #define DICT 32768u               /* deflate's window: the dictionary of a block */
 #define MAX_BLOCK (64u << 20)     /* fits zlib's uInt counts with room to spare */
+#define HIST (4 * DICT)           /* a streamed compressor's input buffer */
+#define SOUT (64u << 10)          /* and its output buffer */
 
 enum { J_FREE, J_QUEUED, J_BUSY, J_DONE };
 enum { E_NONE, E_ZLIB, E_SINK };
@@ -54,6 +56,19 @@ struct pt_pdeflate {
 	int err;
 	z_stream zs; /* the caller's own, while no threads run */
 	bool zs_ok;
+	/*
+	 * Without threads the blocks are streamed through zs instead of being
+	 * held whole: hist[0, hlen) holds the input's latest bytes, of which
+	 * [fed, hlen) wait for zs, and never fewer than the dictionary's
+	 * DICT before them; blen bytes of the current block came so far.
+	 * zs takes them in pieces that end where deflate, given the whole
+	 * block at once, would stop reading to fill its window: 2 * DICT less
+	 * the dictionary, then DICT at a time. Deflate slides its window at
+	 * the same points, so the bytes are those of compress_job().
+	 */
+	bool streamed, begun;
+	uint8_t *hist, *sout;
+	size_t hlen, fed, need, blen;
 	/* the pool */
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
@@ -260,6 +275,96 @@ static void submit(struct pt_pdeflate *z, bool last, bool final)
 	n->len = 0;
 }
 
+/* Streamed compression (no threads): zs takes hist[fed, fed + n) with flush; 0 or -1 (z->err set). */
+static int stream_feed(struct pt_pdeflate *z, size_t n, int flush)
+{
+	z_stream *s = &z->zs;
+	s->next_in = z->hist + z->fed;
+	s->avail_in = (uInt)n;
+	for (;;) {
+		s->next_out = z->sout;
+		s->avail_out = SOUT;
+		int r = deflate(s, flush);
+		if (r == Z_STREAM_ERROR) {
+			z->err = E_ZLIB;
+			return -1;
+		}
+		emit(z, z->sout, SOUT - s->avail_out);
+		if (z->err)
+			return -1;
+		if (flush == Z_FINISH ? r == Z_STREAM_END : !s->avail_in && s->avail_out)
+			break;
+		if (s->avail_out) { /* room left and not done: no progress possible */
+			z->err = E_ZLIB;
+			return -1;
+		}
+	}
+	z->fed += n;
+	return 0;
+}
+
+/* A block begins: its dictionary, the DICT bytes of input before it (fewer at the start). */
+static int stream_begin(struct pt_pdeflate *z)
+{
+	if (!z->zs_ok && !(z->zs_ok = !zinit(&z->zs, z->level))) {
+		z->err = E_ZLIB;
+		return -1;
+	}
+	size_t d = z->hlen < DICT ? z->hlen : DICT;
+	if (deflateReset(&z->zs) != Z_OK || (d && deflateSetDictionary(&z->zs, z->hist + z->hlen - d, (uInt)d) != Z_OK)) {
+		z->err = E_ZLIB;
+		return -1;
+	}
+	z->need = 2 * DICT - d;
+	z->blen = 0;
+	z->begun = true;
+	return 0;
+}
+
+/* The block ends: what waits, then a sync flush (or deflate's final block). */
+static int stream_end_block(struct pt_pdeflate *z, bool final)
+{
+	if (!z->begun && stream_begin(z))
+		return -1;
+	z->begun = false;
+	return stream_feed(z, z->hlen - z->fed, final ? Z_FINISH : Z_SYNC_FLUSH);
+}
+
+static int stream_write(struct pt_pdeflate *z, const uint8_t *p, size_t n)
+{
+	while (n && !z->err) {
+		if (z->begun && z->blen == z->block) { /* a full block ends once more input follows */
+			if (stream_end_block(z, false))
+				break;
+			continue;
+		}
+		if (!z->begun && stream_begin(z))
+			break;
+		if (z->hlen == HIST) { /* keep what waits and the dictionary's bytes before it */
+			size_t keep = z->hlen - z->fed > DICT ? z->hlen - z->fed : DICT;
+			memmove(z->hist, z->hist + z->hlen - keep, keep);
+			z->fed -= z->hlen - keep;
+			z->hlen = keep;
+		}
+		size_t k = n, room = HIST - z->hlen, left = z->block - z->blen, want = z->fed + z->need - z->hlen;
+		k = k < room ? k : room;
+		k = k < left ? k : left;
+		k = k < want ? k : want;
+		memcpy(z->hist + z->hlen, p, k);
+		z->adler = adler32(z->adler, p, (uInt)k);
+		if (z->gzip)
+			z->crc = crc32(z->crc, p, (uInt)k);
+		z->total += k;
+		z->hlen += k;
+		z->blen += k;
+		p += k;
+		n -= k;
+		if (z->hlen - z->fed == z->need && !stream_feed(z, z->need, Z_NO_FLUSH))
+			z->need = DICT;
+	}
+	return z->err ? -1 : 0;
+}
+
 struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdeflate_sink sink, void *ctx)
 {
 	struct pt_pdeflate *z = pt_xcalloc(1, sizeof(*z));
@@ -272,6 +377,11 @@ struct pt_pdeflate *pt_pdeflate_open(const struct pt_pdeflate_opts *o, pt_pdefla
 	z->threads = o->threads < 1 ? 1 : o->threads > PT_PDEFLATE_MAX_THREADS ? PT_PDEFLATE_MAX_THREADS : o->threads;
 	z->sink = sink;
 	z->ctx = ctx;
+	z->streamed = z->threads <= 1;
+	if (z->streamed) {
+		z->hist = pt_xmalloc(HIST);
+		z->sout = pt_xmalloc(SOUT);
+	}
 	z->njobs = z->threads > 1 ? (size_t)z->threads + 1 : 1;
 	z->jobs = pt_xcalloc(z->njobs, sizeof(*z->jobs));
 	z->spare = pt_xcalloc(z->njobs, sizeof(*z->spare));
@@ -310,6 +420,8 @@ void pt_pdeflate_set_sink(struct pt_pdeflate *z, pt_pdeflate_sink sink, void *ct
 
 int pt_pdeflate_write(struct pt_pdeflate *z, const void *p, size_t n)
 {
+	if (z->streamed)
+		return stream_write(z, p, n);
 	const uint8_t *s = p;
 	while (n && !z->err) {
 		struct job *j = &z->jobs[(z->head + z->nused) % z->njobs];
@@ -341,6 +453,8 @@ static void pdeflate_free(struct pt_pdeflate *z)
 	}
 	free(z->jobs);
 	free(z->spare);
+	free(z->hist);
+	free(z->sout);
 	free(z->tid);
 	if (z->zs_ok)
 		deflateEnd(&z->zs);
@@ -352,7 +466,9 @@ static void pdeflate_free(struct pt_pdeflate *z)
 
 int pt_pdeflate_end(struct pt_pdeflate *z, bool final, unsigned long *adler, uint64_t *len, struct pt_err **e)
 {
-	if (!z->err)
+	if (!z->err && z->streamed)
+		stream_end_block(z, final); /* an error stays in z->err */
+	else if (!z->err)
 		submit(z, true, final);
 	if (adler)
 		*adler = z->adler;

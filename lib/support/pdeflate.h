@@ -15,6 +15,9 @@
  * filled: about 2 MiB each), and the buffers of written blocks
  * are reused most recent first, so memory follows the blocks really in flight
  * (a few, when the caller produces input slower than the threads compress).
+ * Without threads (threads <= 1) no block is held: the input streams through
+ * one z_stream in pieces that end where deflate would refill its window from
+ * a whole block, with 192 KiB of buffers, and the bytes are the same.
  * Threads start when a second block begins, so a stream of one block starts
  * none.
  */

@@ -183,6 +183,67 @@ static void test_gzip(void **state)
 	test_identical(B, sizes, sizeof(sizes) / sizeof(sizes[0]), true);
 }
 
+/* Without threads the blocks are streamed through one z_stream in pieces of
+ * at most 64 KiB, not held whole: at every level (deflate_fast up to 3,
+ * deflate_slow from 4), whatever pieces the input comes in, the bytes are
+ * those of the threads, which compress each block given whole. */
+static void test_streamed_levels(void **state)
+{
+	(void)state;
+	static const int levels[] = { 1, 3, 4, 6, 9 };
+	static const size_t pieces[] = { 0, 1, 4093, 32768, 40000, 65536 };
+	const size_t B = 65536;
+	const size_t sizes[] = { 2 * 32768 - 1, 2 * 32768 + 1, 3 * B + 777, 7 * B + 32768 };
+	for (int k = REPEAT; k <= TEXT; k++) {
+		for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+			size_t n = sizes[si];
+			uint8_t *d = make(k, n);
+			for (size_t li = 0; li < sizeof(levels) / sizeof(levels[0]); li++) {
+				struct buf ref = run(d, n, levels[li], 2, B, false, 0);
+				check_inflates(&ref, d, n, false);
+				for (size_t pi = 0; pi < sizeof(pieces) / sizeof(pieces[0]); pi++) {
+					if (pieces[pi] == 1 && n > 100000)
+						continue;
+					struct buf b = run(d, n, levels[li], 1, B, false, pieces[pi]);
+					assert_int_equal(b.n, ref.n);
+					assert_memory_equal(b.p, ref.p, ref.n);
+					free(b.p);
+				}
+				free(ref.p);
+			}
+			free(d);
+		}
+	}
+}
+
+/*
+ * Around the window's slide: deflate moves its 64 KiB window by half once its
+ * position reaches 64 KiB - 262, and a match reaches at most 32,506 bytes
+ * back. Random bytes (no match but this one) with a copy of 258 bytes at
+ * exactly that distance, ending there, written byte by byte and in pieces
+ * that end at the slide point: the threads' bytes, at levels 1 and 9.
+ */
+static void test_streamed_slide(void **state)
+{
+	(void)state;
+	size_t n = 100000;
+	uint8_t *d = make(RANDOM, n);
+	memcpy(d + 65274, d + 32768, 258);
+	static const size_t pieces[] = { 1, 65535, 65274, 4093 };
+	for (int level = 1; level <= 9; level += 8) {
+		struct buf ref = run(d, n, level, 2, 0, false, 0);
+		check_inflates(&ref, d, n, false);
+		for (size_t pi = 0; pi < sizeof(pieces) / sizeof(pieces[0]); pi++) {
+			struct buf b = run(d, n, level, 1, 0, false, pieces[pi]);
+			assert_int_equal(b.n, ref.n);
+			assert_memory_equal(b.p, ref.p, ref.n);
+			free(b.p);
+		}
+		free(ref.p);
+	}
+	free(d);
+}
+
 /* The wrapper's header is the one zlib itself writes at each level. */
 static void test_headers(void **state)
 {
@@ -348,6 +409,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zlib_sizes),   cmocka_unit_test(test_small_blocks),
+		cmocka_unit_test(test_streamed_levels), cmocka_unit_test(test_streamed_slide),
 		cmocka_unit_test(test_default_block), cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_headers),      cmocka_unit_test(test_dictionary),
 		cmocka_unit_test(test_sink_failure), cmocka_unit_test(test_abort),

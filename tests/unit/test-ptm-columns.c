@@ -179,11 +179,82 @@ static void test_other_encodings(void **state)
 	assert_false(same_as_protobuf(vint, sizeof(vint)));
 }
 
+/* Field number num's descriptor index in d. */
+static unsigned index_of(const ProtobufCMessageDescriptor *d, unsigned num)
+{
+	const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(d, num);
+	assert_non_null(f);
+	return (unsigned)(f - d->fields);
+}
+
+/* Columns left undecoded (pt_cols_chunk_some): counted as protobuf-c counts them, values NULL; the
+ * others decoded as ever; a column whose last varint is cut declines the batch. */
+static void test_some(void **state)
+{
+	(void)state;
+	enum { N = 61 }; /* values of every width, runs of one-byte values longer and shorter than 8 */
+	uint32_t u32[N];
+	int64_t s64[N];
+	uint64_t u64[N];
+	for (int i = 0; i < N; i++) {
+		u32[i] = i % 9 == 4 ? UINT32_MAX : i < 24 ? (uint32_t)i : (uint32_t)i << (i % 32);
+		s64[i] = i % 7 == 3 ? INT64_MIN : i % 7 == 4 ? INT64_MAX : (int64_t)((uint64_t)(i - 18) << (i % 40));
+		u64[i] = i % 5 == 2 ? UINT64_MAX : (uint64_t)i << (i % 60);
+	}
+	Proftool__EventBatch eb = PROFTOOL__EVENT_BATCH__INIT;
+	eb.n_track = eb.n_name = eb.n_kind = eb.n_op = N, eb.track = eb.name = eb.kind = eb.op = u32;
+	eb.n_start_delta = eb.n_dur = eb.n_corr_delta = N, eb.start_delta = eb.dur = eb.corr_delta = s64;
+	eb.n_task = N, eb.task = u64;
+	Proftool__Chunk c = PROFTOOL__CHUNK__INIT;
+	c.body_case = PROFTOOL__CHUNK__BODY_EVENTS;
+	c.events = &eb;
+	size_t len;
+	uint8_t *buf = pack(&c, &len);
+	const ProtobufCMessageDescriptor *d = &proftool__event_batch__descriptor;
+	uint32_t skip = 1u << index_of(d, 2) | 1u << index_of(d, 5) | 1u << index_of(d, 8) | 1u << index_of(d, 10);
+	struct pt_cols *cols = calloc(1, sizeof(*cols));
+	assert_non_null(cols);
+	Proftool__Chunk fc;
+	assert_true(pt_cols_chunk_some(buf, len, cols, &fc, skip));
+	assert_int_equal(fc.body_case, PROFTOOL__CHUNK__BODY_EVENTS);
+	const Proftool__EventBatch *b = fc.events;
+	assert_int_equal(b->n_name, N);
+	assert_null(b->name);
+	assert_int_equal(b->n_dur, N);
+	assert_null(b->dur);
+	assert_int_equal(b->n_task, N);
+	assert_null(b->task);
+	assert_int_equal(b->n_corr_delta, N);
+	assert_null(b->corr_delta);
+	assert_int_equal(b->n_track, N);
+	assert_int_equal(b->n_start_delta, N);
+	assert_int_equal(b->n_op, N);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(b->track[i], u32[i]);
+		assert_int_equal(b->kind[i], u32[i]);
+		assert_int_equal(b->op[i], u32[i]);
+		assert_int_equal(b->start_delta[i], s64[i]);
+	}
+	/* chunk field 6 (events): track (field 1) one value, name (field 2) one 2-byte varint, counted
+	 * as one; cut (its last byte with the continuation bit): declined */
+	const uint8_t two[] = { 0x32, 7, 0x0a, 1, 0, 0x12, 2, 0x81, 0x01 };
+	assert_true(pt_cols_chunk_some(two, sizeof(two), cols, &fc, skip));
+	assert_int_equal(fc.events->n_track, 1);
+	assert_int_equal(fc.events->n_name, 1);
+	assert_null(fc.events->name);
+	const uint8_t cut[] = { 0x32, 7, 0x0a, 1, 0, 0x12, 2, 0x81, 0x81 };
+	assert_false(pt_cols_chunk_some(cut, sizeof(cut), cols, &fc, skip));
+	pt_cols_free(cols);
+	free(cols);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batches),
 		cmocka_unit_test(test_other_encodings),
+		cmocka_unit_test(test_some),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
