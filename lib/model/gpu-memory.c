@@ -295,9 +295,19 @@ void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_s
 	pt_sort(r->items, r->nitems, sizeof(*r->items), cmp_item);
 }
 
+void pt_gmem_state_init_like(const struct pt_gmem_state *r, struct pt_gmem_state *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->dev = r->dev;
+	out->items = r->items;
+	out->nitems = r->nitems;
+	out->items_borrowed = true;
+}
+
 void pt_gmem_state_free(struct pt_gmem_state *r)
 {
-	free(r->items);
+	if (!r->items_borrowed)
+		free(r->items);
 	pt_vec_free(&r->rows);
 	pt_vec_free(&r->pools);
 	pt_vec_free(&r->pevs);

@@ -101,6 +101,7 @@ struct pt_gmem_state {
 	uint32_t dev;
 	struct pt_gmem_item *items;
 	size_t nitems;
+	bool items_borrowed; /* items are another state's (pt_gmem_state_init_like) */
 	PT_VEC(struct pt_gmem_row) rows;
 	PT_VEC(struct pt_gmem_pool) pools;
 	PT_VEC(struct pt_gmem_pool_ev) pevs;
@@ -121,6 +122,9 @@ struct pt_gmem_state {
 
 
 void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_state *r);
+/* A state for another replay of the same device as r, sharing r's items
+ * (r must outlive it): no second sort, no second copy. */
+void pt_gmem_state_init_like(const struct pt_gmem_state *r, struct pt_gmem_state *out);
 void pt_gmem_state_free(struct pt_gmem_state *r);
 void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool full, size_t stop, int snap_group,
 		       struct pt_gmem_u32vec *open_out);
