@@ -348,41 +348,12 @@ struct rowview {
 	const struct pt_device *dv;
 	const struct calls *c;
 	const struct gwin *w;
-	struct pt_table *t;             /* --by time: the timeline */
+	size_t nrows;                   /* --by time: the timeline's rows in the window */
 	struct wpeak p[PT_GMEM__N];      /* --by pool in a window: each group's peak */
 	uint32_t prec[PT_GMEM__N];       /* and the record reaching it, UINT32_MAX: none */
 	struct callaggs ag;              /* --by op: the launching calls */
 	struct pt_hashmap idx;           /* their hashes -> index + 1 */
 };
-
-static void time_row(struct rowview *v, const struct pt_gmem_row *gw, const struct pt_gpu_mem *rec)
-{
-	const struct pt_model *m = v->m;
-	struct pt_table *t0t = v->t;
-	size_t row = pt_table_add_row(t0t);
-	pt_table_set_int(t0t, row, 0, v->dv->id);
-	pt_table_set_int(t0t, row, 1, rec->time);
-	set_s(t0t, row, 2, gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
-												: "release (unmatched)");
-	set_hex(t0t, row, 3, rec->address);
-	pt_table_set_int(t0t, row, 4, pt_gmem_sat(rec->bytes));
-	set_s(t0t, row, 5, mem_kind_name(rec->mem_kind));
-	set_s(t0t, row, 6, pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)]);
-	pt_table_set_int(t0t, row, 7, rec->stream);
-	if (rec->pool_type)
-		set_hex(t0t, row, 8, rec->pool_address);
-	pt_table_set_int(t0t, row, 9, gw->allocated);
-	if (gw->reserved >= 0)
-		pt_table_set_int(t0t, row, 10, gw->reserved);
-	pt_table_set_int(t0t, row, 11, rec->corr);
-	int64_t a = call_of(v->c, rec->corr);
-	if (a < 0) {
-		set_s(t0t, row, 12, "<unknown>");
-	} else {
-		const char *nm = pt_model_strget(m, m->events.name[a]);
-		pt_table_set_strdup(t0t, row, 12, nm, api_len(nm));
-	}
-}
 
 static void op_row(struct rowview *v, const struct pt_gpu_mem *rec)
 {
@@ -422,8 +393,7 @@ static void view_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gp
 	struct rowview *v = ctx;
 	const struct gwin *w = v->w;
 	if (v->by == PT_MEM_BY_TIME) {
-		if (in_win(w, rec->time))
-			time_row(v, gw, rec);
+		v->nrows += in_win(w, rec->time);
 	} else if (v->by == PT_MEM_BY_OP) {
 		if (gw->what == PT_GMEM_RS_ALLOC && in_win(w, rec->time))
 			op_row(v, rec);
@@ -438,6 +408,140 @@ static void view_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gp
 			v->prec[g] = gw->rec;
 		}
 	}
+}
+
+/*
+ * --by time: the timeline's rows are made when the exporter reads them
+ * (pt_table_set_rows), by a replay of each device run a record at a time,
+ * begun again when a row before the last one is asked for. As many rows as
+ * there are records, never held.
+ */
+struct trows {
+	const struct pt_model *m;
+	size_t ndev;
+	uint32_t *dev;        /* the devices with rows, in order */
+	struct calls *calls;  /* theirs */
+	struct gwin *win;
+	size_t di, made;      /* the device replayed; rows made so far */
+	bool running, got;
+	struct pt_gmem_state r;
+	struct pt_gmem_run x;
+	struct pt_gmem_row row; /* the last row made, of record rec */
+	struct pt_gpu_mem rec;
+	char addr[24], pool[24];
+};
+
+static void trows_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gpu_mem *rec)
+{
+	struct trows *g = ctx;
+	if (!in_win(&g->win[g->di], rec->time))
+		return;
+	g->got = true;
+	g->row = *gw;
+	g->rec = *rec;
+}
+
+static void trows_stop(struct trows *g)
+{
+	if (!g->running)
+		return;
+	pt_gmem_run_end(g->m, &g->r, &g->x, -1, NULL);
+	pt_gmem_state_free(&g->r);
+	g->running = false;
+}
+
+/* The next row of the window into g->row and g->rec; false after the last. */
+static bool trows_next(struct trows *g)
+{
+	g->got = false;
+	while (g->di < g->ndev) {
+		if (!g->running) {
+			pt_gmem_state_init(g->m, g->dev[g->di], &g->r);
+			g->r.row_fn = trows_row;
+			g->r.row_ctx = g;
+			pt_gmem_run_begin(g->m, &g->r, &g->x, true);
+			g->running = true;
+		}
+		while (!g->got && pt_gmem_run_some(g->m, &g->r, &g->x, 1))
+			;
+		if (g->got)
+			return true;
+		trows_stop(g);
+		g->di++;
+	}
+	return false;
+}
+
+static void hex_cell(struct pt_cell *c, char *b, uint64_t v)
+{
+	int n = snprintf(b, 24, "0x%" PRIx64, v);
+	*c = (struct pt_cell){ .kind = PT_CELL_STR, .len = (uint32_t)n, .u.s = b };
+}
+
+static void str_cell(struct pt_cell *c, const char *s, size_t n)
+{
+	*c = (struct pt_cell){ .kind = PT_CELL_STR, .len = (uint32_t)n, .u.s = s };
+}
+
+static void int_cell(struct pt_cell *c, int64_t v)
+{
+	*c = (struct pt_cell){ .kind = PT_CELL_INT, .u.i = v };
+}
+
+static void trows_cells(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct trows *g = arg;
+	if (r + 1 < g->made || (r + 1 == g->made && !g->got)) { /* an earlier row: replay again */
+		trows_stop(g);
+		g->di = 0;
+		g->made = 0;
+	}
+	while (g->made <= r) {
+		if (!trows_next(g))
+			return; /* past the last row: cannot happen, the rows were counted */
+		g->made++;
+	}
+	const struct pt_model *m = g->m;
+	const struct pt_gmem_row *gw = &g->row;
+	const struct pt_gpu_mem *rec = &g->rec;
+	const char *what = gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
+												: "release (unmatched)";
+	const char *kind = mem_kind_name(rec->mem_kind), *group = pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)];
+	int_cell(&cells[0], m->devices.v[g->dev[g->di]].id);
+	int_cell(&cells[1], rec->time);
+	str_cell(&cells[2], what, strlen(what));
+	hex_cell(&cells[3], g->addr, rec->address);
+	int_cell(&cells[4], pt_gmem_sat(rec->bytes));
+	str_cell(&cells[5], kind, strlen(kind));
+	str_cell(&cells[6], group, strlen(group));
+	int_cell(&cells[7], rec->stream);
+	if (rec->pool_type)
+		hex_cell(&cells[8], g->pool, rec->pool_address);
+	int_cell(&cells[9], gw->allocated);
+	if (gw->reserved >= 0)
+		int_cell(&cells[10], gw->reserved);
+	int_cell(&cells[11], rec->corr);
+	int64_t a = call_of(&g->calls[g->di], rec->corr);
+	if (a < 0) {
+		str_cell(&cells[12], "<unknown>", 9);
+	} else {
+		const char *nm = pt_model_strget(m, m->events.name[a]);
+		str_cell(&cells[12], nm, api_len(nm));
+	}
+}
+
+static void trows_free(void *arg)
+{
+	struct trows *g = arg;
+	trows_stop(g);
+	for (size_t i = 0; i < g->ndev; i++) {
+		pt_hashmap_free(&g->calls[i].byc);
+		pt_vec_free(&g->calls[i].steps);
+	}
+	free(g->dev);
+	free(g->calls);
+	free(g->win);
+	free(g);
 }
 
 void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, const regex_t *step_re,
@@ -561,6 +665,15 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t0t, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
 	}
+	struct trows *tr = NULL;
+	size_t trn = 0;
+	if (by == PT_MEM_BY_TIME) {
+		tr = pt_xcalloc(1, sizeof(*tr));
+		tr->m = m;
+		tr->dev = pt_xcalloc(m->devices.n, sizeof(*tr->dev));
+		tr->calls = pt_xcalloc(m->devices.n, sizeof(*tr->calls));
+		tr->win = pt_xcalloc(m->devices.n, sizeof(*tr->win));
+	}
 	for (size_t d = 0; d < m->devices.n; d++) {
 		if (!has[d])
 			continue;
@@ -577,7 +690,6 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 		rv.dv = dv;
 		rv.c = &c;
 		rv.w = &w;
-		rv.t = t0t;
 		for (int g = 0; g < PT_GMEM__N; g++)
 			rv.prec[g] = UINT32_MAX;
 		pt_hashmap_init(&rv.idx);
@@ -790,10 +902,19 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 			pt_vec_free(&ag);
 		}
 		pt_hashmap_free(&rv.idx);
+		pt_gmem_state_free(&r);
+		if (tr && rv.nrows) { /* the rows are made again when read */
+			tr->dev[tr->ndev] = (uint32_t)d;
+			tr->calls[tr->ndev] = c;
+			tr->win[tr->ndev++] = w;
+			trn += rv.nrows;
+			continue;
+		}
 		pt_hashmap_free(&c.byc);
 		pt_vec_free(&c.steps);
-		pt_gmem_state_free(&r);
 	}
+	if (tr)
+		pt_table_set_rows(t0t, trn, trows_cells, tr, trows_free);
 	struct pt_table *all[4] = { t0t, t1, t2, t3 };
 	for (int i = 0; i < 4; i++)
 		if (all[i])
