@@ -348,7 +348,7 @@ struct rowview {
 	const struct pt_device *dv;
 	const struct calls *c;
 	const struct gwin *w;
-	size_t nrows;                   /* --by time: the timeline's rows in the window */
+	size_t nrows;                   /* --by time: the timeline's rows in the window (counted apart) */
 	struct wpeak p[PT_GMEM__N];      /* --by pool in a window: each group's peak */
 	uint32_t prec[PT_GMEM__N];       /* and the record reaching it, UINT32_MAX: none */
 	struct callaggs ag;              /* --by op: the launching calls */
@@ -392,9 +392,7 @@ static void view_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gp
 {
 	struct rowview *v = ctx;
 	const struct gwin *w = v->w;
-	if (v->by == PT_MEM_BY_TIME) {
-		v->nrows += in_win(w, rec->time);
-	} else if (v->by == PT_MEM_BY_OP) {
+	if (v->by == PT_MEM_BY_OP) {
 		if (gw->what == PT_GMEM_RS_ALLOC && in_win(w, rec->time))
 			op_row(v, rec);
 	} else if (w->on && (gw->what == PT_GMEM_RS_ALLOC || gw->what == PT_GMEM_RS_RELEASE)) {
@@ -424,6 +422,8 @@ struct trows {
 	struct gwin *win;
 	size_t di, made;      /* the device replayed; rows made so far */
 	bool running, got;
+	struct pt_gmem_state items; /* device kdev's sorted items, kept for the next pass */
+	size_t kdev;
 	struct pt_gmem_state r;
 	struct pt_gmem_run x;
 	struct pt_gmem_row row; /* the last row made, of record rec */
@@ -456,7 +456,12 @@ static bool trows_next(struct trows *g)
 	g->got = false;
 	while (g->di < g->ndev) {
 		if (!g->running) {
-			pt_gmem_state_init(g->m, g->dev[g->di], &g->r);
+			if (!g->items.items || g->kdev != g->di) {
+				pt_gmem_state_free(&g->items);
+				pt_gmem_state_init(g->m, g->dev[g->di], &g->items);
+				g->kdev = g->di;
+			}
+			pt_gmem_state_init_like(&g->items, &g->r);
 			g->r.row_fn = trows_row;
 			g->r.row_ctx = g;
 			pt_gmem_run_begin(g->m, &g->r, &g->x, true);
@@ -534,6 +539,7 @@ static void trows_free(void *arg)
 {
 	struct trows *g = arg;
 	trows_stop(g);
+	pt_gmem_state_free(&g->items);
 	for (size_t i = 0; i < g->ndev; i++) {
 		pt_hashmap_free(&g->calls[i].byc);
 		pt_vec_free(&g->calls[i].steps);
@@ -552,8 +558,11 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 	bool any = false;
 	struct pt_gpu_mem_cursor cur; /* the records are packed in a streamed model (gpu-mem-pack.h) */
 	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
-	for (size_t i = 0, n = pt_model_gpu_mem_n(m); i < n; i++)
-		has[pt_model_gpu_mem(m, &cur, i)->device] = true;
+	struct pt_model_gpu_mem_heads hd;
+	struct pt_gpu_mem_head h;
+	pt_model_gpu_mem_heads_init(&hd, m);
+	while (pt_model_gpu_mem_heads_next(&hd, &h))
+		has[h.device] = true;
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		has[m->gpu_pools.v[i].device] = true;
 	for (size_t d = 0; d < m->devices.n; d++) {
@@ -694,10 +703,18 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 			rv.prec[g] = UINT32_MAX;
 		pt_hashmap_init(&rv.idx);
 		struct pt_gmem_state r;
-		pt_gmem_state_init(m, (uint32_t)d, &r);
-		r.row_fn = view_row;
-		r.row_ctx = &rv;
-		pt_gmem_state_run(m, &r, true, 0, -1, NULL);
+		memset(&r, 0, sizeof(r));
+		if (by != PT_MEM_BY_TIME) {
+			pt_gmem_state_init(m, (uint32_t)d, &r);
+			r.row_fn = view_row;
+			r.row_ctx = &rv;
+			pt_gmem_state_run(m, &r, true, 0, -1, NULL);
+		} else { /* a row for each allocation and release record: counted, made when read */
+			pt_model_gpu_mem_heads_init(&hd, m);
+			while (pt_model_gpu_mem_heads_next(&hd, &h))
+				rv.nrows += h.device == d && (h.op == PT_GMEM_ALLOC || h.op == PT_GMEM_RELEASE) &&
+					    in_win(&w, h.time);
+		}
 		if (by == PT_MEM_BY_POOL) {
 			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
 			struct gcounts ca, cb;

@@ -127,13 +127,12 @@ bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m)
 	p->corr = pt_xmalloc(sizeof(*p->corr));
 	pt_hashmap_init(p->corr);
 	bool added;
-	struct pt_gpu_mem_cursor cur;
-	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
-	for (size_t i = 0, n = pt_model_gpu_mem_n(m); i < n; i++) {
-		uint32_t corr = pt_model_gpu_mem(m, &cur, i)->corr;
-		if (corr)
-			pt_hashmap_put(p->corr, corr, 1, &added);
-	}
+	struct pt_model_gpu_mem_heads h;
+	struct pt_gpu_mem_head x;
+	pt_model_gpu_mem_heads_init(&h, m);
+	while (pt_model_gpu_mem_heads_next(&h, &x))
+		if (x.corr)
+			pt_hashmap_put(p->corr, x.corr, 1, &added);
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		if (m->gpu_pools.v[i].corr)
 			pt_hashmap_put(p->corr, m->gpu_pools.v[i].corr, 1, &added);
