@@ -6,7 +6,9 @@
  * CUPTI importer packs the rows while it reads a dump; a model that is only
  * written (`proftool import`) keeps them packed in m->gpu_mem_pack, after the
  * rows of m->gpu_mem, and the writer and the GPU memory replay read them
- * through a cursor; everywhere else they are unpacked into m->gpu_mem.
+ * through a cursor; so does a .ptm read given PT_PTM_PACK_GPU_MEM (model/ptm.h:
+ * `proftool memory` and `dump`, whose views and dump read them the same way);
+ * everywhere else they are unpacked into m->gpu_mem.
  */
 #ifndef PT_GPU_MEM_PACK_H
 #define PT_GPU_MEM_PACK_H
