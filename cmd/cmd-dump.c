@@ -39,7 +39,7 @@ static int dump_streamed(struct pt_common *c, const char *path, struct pt_err **
 	c->path = path;
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
 	struct pt_model *m = pt_model_new();
-	struct pt_ptm_sink first = { no_batch, NULL, false, 1 | PT_PTM_SKIP_BUT_TABLES };
+	struct pt_ptm_sink first = { no_batch, NULL, false, 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM };
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (rc > 0) /* a skipping read never stops */
 		rc = pt_err(e, "'%s': cannot be read as a stream", path);

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "model/ptm-picked.h"
 #include "model/ptm-source.h"
@@ -73,10 +74,11 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	struct pt_mem_pick mp;
 	memset(&mp, 0, sizeof(mp));
 	mp.once = pt_ptm_source_once(src);
-	struct pt_ptm_pick pick = { pt_pass_memory_pick, &mp, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_SKIP_BUT_RANGES };
+	struct pt_ptm_pick pick = { pt_pass_memory_pick, &mp,
+				    PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_SKIP_BUT_RANGES | PT_PTM_PACK_GPU_MEM };
 	bool whole;
 	int rc = pt_ptm_read_picked(src, &pick, m, &whole, e);
-	if (!rc && !whole && !mp.gpu && mp.batches && ((*m)->gpu_mem.n || (*m)->gpu_pools.n)) {
+	if (!rc && !whole && !mp.gpu && mp.batches && (pt_model_gpu_mem_n(*m) || (*m)->gpu_pools.n)) {
 		/* GPU memory records on no GPU device: the GPU views read every event */
 		pt_pass_memory_pick_end(&mp, *m);
 		pt_model_free(*m);

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "support/out.h"
 
@@ -211,8 +212,10 @@ static void dump_memory(const struct pt_model *m, struct pt_out *o)
 		kvt(o, m, "life_long", x->life_long);
 		pt_out_putc(o, '\n');
 	}
-	for (size_t i = 0; i < m->gpu_mem.n; i++) {
-		const struct pt_gpu_mem *r = &m->gpu_mem.v[i];
+	struct pt_gpu_mem_cursor cur; /* packed in a streamed dump (gpu-mem-pack.h) */
+	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
+	for (size_t i = 0, n = pt_model_gpu_mem_n(m); i < n; i++) {
+		const struct pt_gpu_mem *r = pt_model_gpu_mem(m, &cur, i);
 		pt_out_puts(o, "gpu-mem");
 		kv(o, "device", r->device);
 		kv(o, "op", r->op);

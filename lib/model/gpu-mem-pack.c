@@ -142,13 +142,30 @@ bool pt_gpu_mem_heads_next(struct pt_gpu_mem_heads *h, struct pt_gpu_mem_head *o
 	q++;
 	out->device = (uint32_t)take(&q);
 	out->op = (uint8_t)take(&q);
-	take(&q); /* the correlation id's difference */
+	out->corr = h->corr = (uint32_t)((int64_t)h->corr + unzig(take(&q)));
 	take(&q); /* pid */
 	take(&q); /* stream */
 	out->time = h->time = (int64_t)((uint64_t)h->time + (uint64_t)unzig(take(&q)));
 	h->off = (size_t)(end - h->p->b);
 	h->i++;
 	return true;
+}
+
+void pt_model_gpu_mem_heads_init(struct pt_model_gpu_mem_heads *h, const struct pt_model *m)
+{
+	memset(h, 0, sizeof(*h));
+	h->m = m;
+	pt_gpu_mem_heads_init(&h->h, m->gpu_mem_pack);
+}
+
+bool pt_model_gpu_mem_heads_next(struct pt_model_gpu_mem_heads *h, struct pt_gpu_mem_head *out)
+{
+	if (h->i < h->m->gpu_mem.n) {
+		const struct pt_gpu_mem *g = &h->m->gpu_mem.v[h->i++];
+		*out = (struct pt_gpu_mem_head){ g->device, g->op, g->corr, g->time };
+		return true;
+	}
+	return pt_gpu_mem_heads_next(&h->h, out);
 }
 
 void pt_gpu_mem_unpack(struct pt_model *m, struct pt_gpu_mem_pack *p)

@@ -6,7 +6,9 @@
  * CUPTI importer packs the rows while it reads a dump; a model that is only
  * written (`proftool import`) keeps them packed in m->gpu_mem_pack, after the
  * rows of m->gpu_mem, and the writer and the GPU memory replay read them
- * through a cursor; everywhere else they are unpacked into m->gpu_mem.
+ * through a cursor; so does a .ptm read given PT_PTM_PACK_GPU_MEM (model/ptm.h:
+ * `proftool memory` and `dump`, whose views and dump read them the same way);
+ * everywhere else they are unpacked into m->gpu_mem.
  */
 #ifndef PT_GPU_MEM_PACK_H
 #define PT_GPU_MEM_PACK_H
@@ -58,15 +60,27 @@ struct pt_gpu_mem_heads {
 	const struct pt_gpu_mem_pack *p;
 	size_t i, off;
 	int64_t time;
+	uint32_t corr;
 };
 struct pt_gpu_mem_head {
 	uint32_t device;
 	uint8_t op;
+	uint32_t corr;
 	int64_t time;
 };
 void pt_gpu_mem_heads_init(struct pt_gpu_mem_heads *h, const struct pt_gpu_mem_pack *p);
 /* The next row's head into *out: false after the last row. */
 bool pt_gpu_mem_heads_next(struct pt_gpu_mem_heads *h, struct pt_gpu_mem_head *out);
+
+/* The heads of every MEMORY2 row of m (those of m->gpu_mem, then those of
+ * m->gpu_mem_pack), in order: pt_model_gpu_mem_heads_next() is false after the last. */
+struct pt_model_gpu_mem_heads {
+	const struct pt_model *m;
+	size_t i;
+	struct pt_gpu_mem_heads h;
+};
+void pt_model_gpu_mem_heads_init(struct pt_model_gpu_mem_heads *h, const struct pt_model *m);
+bool pt_model_gpu_mem_heads_next(struct pt_model_gpu_mem_heads *h, struct pt_gpu_mem_head *out);
 
 /* Append p's rows to m->gpu_mem and empty p. */
 void pt_gpu_mem_unpack(struct pt_model *m, struct pt_gpu_mem_pack *p);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/gpu-memory.h"
 #include "model/model.h"
 #include "support/hashmap.h"
@@ -159,9 +160,12 @@ void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct 
 	pt_gmem_state_init(m, dev, &r);
 	pt_gmem_state_run(m, &r, true, 0, -1, NULL);
 	/* MEMORY2 record -> its replay row + 1 */
-	uint32_t *rowof = pt_xcalloc(m->gpu_mem.n + 1, sizeof(*rowof));
+	size_t nrec = pt_model_gpu_mem_n(m);
+	struct pt_gpu_mem_cursor cur;
+	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
+	uint32_t *rowof = pt_xcalloc(nrec + 1, sizeof(*rowof));
 	for (size_t i = 0; i < r.rows.n; i++)
-		if (r.rows.v[i].rec < m->gpu_mem.n)
+		if (r.rows.v[i].rec < nrec)
 			rowof[r.rows.v[i].rec] = (uint32_t)i + 1;
 	/* the fixed groups first, so that they precede the pools; empty ones are dropped below */
 	b.fixed[0] = new_group(&b, PT_GMS_MEMORY, 0, 0);
@@ -199,7 +203,7 @@ void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct 
 				touched = p;
 			}
 		} else {
-			const struct pt_gpu_mem *g = &m->gpu_mem.v[it->idx];
+			const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &cur, it->idx);
 			if (g->pool_type == 1 && g->pool_address) {
 				size_t pi = pool_find(&pools, &pm, g->pid, g->pool_address, 1);
 				struct spool *p = &pools.v[pi];

@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
+#include "support/hashmap.h"
 
 static inline int64_t pt_gmem_sat(uint64_t v)
 {
@@ -101,6 +103,7 @@ struct pt_gmem_state {
 	uint32_t dev;
 	struct pt_gmem_item *items;
 	size_t nitems;
+	bool items_borrowed; /* items are another state's (pt_gmem_state_init_like) */
 	PT_VEC(struct pt_gmem_row) rows;
 	PT_VEC(struct pt_gmem_pool) pools;
 	PT_VEC(struct pt_gmem_pool_ev) pevs;
@@ -121,8 +124,31 @@ struct pt_gmem_state {
 
 
 void pt_gmem_state_init(const struct pt_model *m, uint32_t dev, struct pt_gmem_state *r);
+/* A state for another replay of the same device as r, sharing r's items
+ * (r must outlive it): no second sort, no second copy. */
+void pt_gmem_state_init_like(const struct pt_gmem_state *r, struct pt_gmem_state *out);
 void pt_gmem_state_free(struct pt_gmem_state *r);
 void pt_gmem_state_run(const struct pt_model *m, struct pt_gmem_state *r, bool full, size_t stop, int snap_group,
 		       struct pt_gmem_u32vec *open_out);
+
+/*
+ * The same replay a few items at a time, for a caller that takes the rows
+ * when it needs them (row_fn set): begin, then pt_gmem_run_some() (false
+ * when no item is left), then end (snap_group and open_out as in
+ * pt_gmem_state_run(), after the items run so far).
+ */
+struct pt_gmem_run {
+	bool full;
+	size_t pos;                 /* the next item */
+	struct pt_hashmap open, pm; /* block keys -> blocks index + 1; pool keys -> pools index + 1 */
+	PT_VEC(struct pt_gmem_block) blocks;
+	struct pt_gpu_mem_cursor ic, bc; /* the records in item order, the blocks' records */
+	__int128 alloc[PT_GMEM__N], nonpool, local_sum;
+	__int128 peak[PT_GMEM__N], rpeak; /* exact values of r->peak and r->rpeak */
+};
+void pt_gmem_run_begin(const struct pt_model *m, struct pt_gmem_state *r, struct pt_gmem_run *x, bool full);
+bool pt_gmem_run_some(const struct pt_model *m, struct pt_gmem_state *r, struct pt_gmem_run *x, size_t n);
+void pt_gmem_run_end(const struct pt_model *m, struct pt_gmem_state *r, struct pt_gmem_run *x, int snap_group,
+		     struct pt_gmem_u32vec *open_out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/ptm-columns.h"
 #include "model/ptm.h"
 #include "support/err.h"
@@ -723,8 +724,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 						b->address[i], b->bytes[i], b->pc[i], b->pool_address[i],
 						b->pool_threshold[i], b->pool_size[i], b->pool_utilized[i], b->name[i],
 						b->source[i] };
-			if (!ids->skip || ids->keep_gpu_mem)
+			if (ids->skip && !ids->keep_gpu_mem)
+				continue;
+			if (ids->pack_gpu_mem) {
+				if (!m->gpu_mem_pack)
+					m->gpu_mem_pack = pt_xcalloc(1, sizeof(*m->gpu_mem_pack));
+				pt_gpu_mem_pack_add(m->gpu_mem_pack, &r);
+			} else {
 				pt_vec_push(&m->gpu_mem, r);
+			}
 		}
 		break;
 	}

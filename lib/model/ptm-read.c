@@ -336,6 +336,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
+	/* kept once set, a read turned whole included: the rows stay in one place */
+	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
 	uint32_t skip_fields = 0;
 	static const struct { uint8_t bit; unsigned field; } nocol[] = {

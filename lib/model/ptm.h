@@ -166,6 +166,10 @@ struct pt_ptm_sink {
 #define PT_PTM_SKIP_BUT_RANGES 16
 /* skip_tables, but every table is applied (the events alone are not kept: a streamed dump) */
 #define PT_PTM_SKIP_BUT_TABLES 32
+/* with any other bit: the memory records applied go packed to m->gpu_mem_pack
+ * (model/gpu-mem-pack.h, some 30 bytes a row instead of 96) instead of
+ * m->gpu_mem, for the passes that read them through pt_model_gpu_mem() */
+#define PT_PTM_PACK_GPU_MEM 128
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_err **e);

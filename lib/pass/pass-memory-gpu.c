@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/gpu-memory-series.h"
 #include "model/gpu-memory.h"
 #include "model/index.h"
@@ -289,14 +290,14 @@ struct gcounts {
 		over_open[PT_GMEM__N];
 };
 
-static void replay_prefix(const struct pt_model *m, uint32_t dev, size_t n, int g, struct gcounts *out,
-			  struct pt_gmem_u32vec *open)
+static void replay_prefix(const struct pt_model *m, const struct pt_gmem_state *full, size_t n, int g,
+			  struct gcounts *out, struct pt_gmem_u32vec *open)
 {
 	memset(out, 0, sizeof(*out));
 	if (!n)
 		return;
 	struct pt_gmem_state r;
-	pt_gmem_state_init(m, dev, &r);
+	pt_gmem_state_init_like(full, &r);
 	pt_gmem_state_run(m, &r, false, n - 1, g, open);
 	memcpy(out->allocs, r.allocs, sizeof(r.allocs));
 	memcpy(out->releases, r.releases, sizeof(r.releases));
@@ -335,14 +336,233 @@ static const struct pt_gms_group *gms_find(const struct pt_gms *gs, enum pt_gms_
 	return NULL;
 }
 
+struct callaggs {
+	struct callagg *v;
+	size_t n, cap;
+};
+
+/* What the views make of the replay's rows as they come (pt_gmem_state.row_fn). */
+struct rowview {
+	const struct pt_model *m;
+	enum pt_mem_by by;
+	const struct pt_device *dv;
+	const struct calls *c;
+	const struct gwin *w;
+	size_t nrows;                   /* --by time: the timeline's rows in the window (counted apart) */
+	struct wpeak p[PT_GMEM__N];      /* --by pool in a window: each group's peak */
+	uint32_t prec[PT_GMEM__N];       /* and the record reaching it, UINT32_MAX: none */
+	struct callaggs ag;              /* --by op: the launching calls */
+	struct pt_hashmap idx;           /* their hashes -> index + 1 */
+};
+
+static void op_row(struct rowview *v, const struct pt_gpu_mem *rec)
+{
+	const struct pt_model *m = v->m;
+	int64_t a = call_of(v->c, rec->corr);
+	uint32_t nm = a < 0 ? UINT32_MAX : m->events.name[a];
+	int64_t rg = a < 0 ? -1 : range_of(m, v->c, (size_t)a);
+	uint8_t grp = (uint8_t)pt_gmem_group_of(rec->mem_kind);
+	uint64_t key = pt_hash64(((uint64_t)nm << 32 | (uint32_t)(rg + 1)) ^ ((uint64_t)grp << 61));
+	bool added;
+	uint64_t *x = pt_hashmap_put(&v->idx, key, 0, &added);
+	struct callagg *ca = NULL;
+	if (!added) {
+		ca = &v->ag.v[*x - 1];
+		if (ca->api_name != nm || ca->range != (uint32_t)(rg + 1) || ca->group != grp)
+			ca = NULL; /* hash collision: linear fallback below */
+	}
+	if (!ca)
+		for (size_t q = 0; q < v->ag.n && !ca; q++)
+			if (v->ag.v[q].api_name == nm && v->ag.v[q].range == (uint32_t)(rg + 1) && v->ag.v[q].group == grp)
+				ca = &v->ag.v[q];
+	if (!ca) {
+		struct callagg z = { nm, (uint32_t)(rg + 1), grp, 0, 0, 0 };
+		pt_vec_push(&v->ag, z);
+		ca = &v->ag.v[v->ag.n - 1];
+		*x = v->ag.n;
+	}
+	ca->allocs++;
+	if (__builtin_add_overflow(ca->bytes, pt_gmem_sat(rec->bytes), &ca->bytes))
+		ca->bytes = INT64_MAX; /* sizes near 2^64 (hostile): saturated */
+	if (pt_gmem_sat(rec->bytes) > ca->max)
+		ca->max = pt_gmem_sat(rec->bytes);
+}
+
+static void view_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gpu_mem *rec)
+{
+	struct rowview *v = ctx;
+	const struct gwin *w = v->w;
+	if (v->by == PT_MEM_BY_OP) {
+		if (gw->what == PT_GMEM_RS_ALLOC && in_win(w, rec->time))
+			op_row(v, rec);
+	} else if (w->on && (gw->what == PT_GMEM_RS_ALLOC || gw->what == PT_GMEM_RS_RELEASE)) {
+		/* each group's peak in the window: the value carried in at its start, then its records */
+		int g = (int)pt_gmem_group_of(rec->mem_kind);
+		struct wpeak *p = &v->p[g];
+		if (rec->time < w->s) {
+			*p = (struct wpeak){ true, true, gw->allocated, w->s };
+		} else if (rec->time < w->e && (!p->has || gw->allocated > p->v)) {
+			*p = (struct wpeak){ true, false, gw->allocated, rec->time };
+			v->prec[g] = gw->rec;
+		}
+	}
+}
+
+/*
+ * --by time: the timeline's rows are made when the exporter reads them
+ * (pt_table_set_rows), by a replay of each device run a record at a time,
+ * begun again when a row before the last one is asked for. As many rows as
+ * there are records, never held.
+ */
+struct trows {
+	const struct pt_model *m;
+	size_t ndev;
+	uint32_t *dev;        /* the devices with rows, in order */
+	struct calls *calls;  /* theirs */
+	struct gwin *win;
+	size_t di, made;      /* the device replayed; rows made so far */
+	bool running, got;
+	struct pt_gmem_state items; /* device kdev's sorted items, kept for the next pass */
+	size_t kdev;
+	struct pt_gmem_state r;
+	struct pt_gmem_run x;
+	struct pt_gmem_row row; /* the last row made, of record rec */
+	struct pt_gpu_mem rec;
+	char addr[24], pool[24];
+};
+
+static void trows_row(void *ctx, const struct pt_gmem_row *gw, const struct pt_gpu_mem *rec)
+{
+	struct trows *g = ctx;
+	if (!in_win(&g->win[g->di], rec->time))
+		return;
+	g->got = true;
+	g->row = *gw;
+	g->rec = *rec;
+}
+
+static void trows_stop(struct trows *g)
+{
+	if (!g->running)
+		return;
+	pt_gmem_run_end(g->m, &g->r, &g->x, -1, NULL);
+	pt_gmem_state_free(&g->r);
+	g->running = false;
+}
+
+/* The next row of the window into g->row and g->rec; false after the last. */
+static bool trows_next(struct trows *g)
+{
+	g->got = false;
+	while (g->di < g->ndev) {
+		if (!g->running) {
+			if (!g->items.items || g->kdev != g->di) {
+				pt_gmem_state_free(&g->items);
+				pt_gmem_state_init(g->m, g->dev[g->di], &g->items);
+				g->kdev = g->di;
+			}
+			pt_gmem_state_init_like(&g->items, &g->r);
+			g->r.row_fn = trows_row;
+			g->r.row_ctx = g;
+			pt_gmem_run_begin(g->m, &g->r, &g->x, true);
+			g->running = true;
+		}
+		while (!g->got && pt_gmem_run_some(g->m, &g->r, &g->x, 1))
+			;
+		if (g->got)
+			return true;
+		trows_stop(g);
+		g->di++;
+	}
+	return false;
+}
+
+static void hex_cell(struct pt_cell *c, char *b, uint64_t v)
+{
+	int n = snprintf(b, 24, "0x%" PRIx64, v);
+	*c = (struct pt_cell){ .kind = PT_CELL_STR, .len = (uint32_t)n, .u.s = b };
+}
+
+static void str_cell(struct pt_cell *c, const char *s, size_t n)
+{
+	*c = (struct pt_cell){ .kind = PT_CELL_STR, .len = (uint32_t)n, .u.s = s };
+}
+
+static void int_cell(struct pt_cell *c, int64_t v)
+{
+	*c = (struct pt_cell){ .kind = PT_CELL_INT, .u.i = v };
+}
+
+static void trows_cells(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct trows *g = arg;
+	if (r + 1 < g->made || (r + 1 == g->made && !g->got)) { /* an earlier row: replay again */
+		trows_stop(g);
+		g->di = 0;
+		g->made = 0;
+	}
+	while (g->made <= r) {
+		if (!trows_next(g))
+			return; /* past the last row: cannot happen, the rows were counted */
+		g->made++;
+	}
+	const struct pt_model *m = g->m;
+	const struct pt_gmem_row *gw = &g->row;
+	const struct pt_gpu_mem *rec = &g->rec;
+	const char *what = gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
+												: "release (unmatched)";
+	const char *kind = mem_kind_name(rec->mem_kind), *group = pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)];
+	int_cell(&cells[0], m->devices.v[g->dev[g->di]].id);
+	int_cell(&cells[1], rec->time);
+	str_cell(&cells[2], what, strlen(what));
+	hex_cell(&cells[3], g->addr, rec->address);
+	int_cell(&cells[4], pt_gmem_sat(rec->bytes));
+	str_cell(&cells[5], kind, strlen(kind));
+	str_cell(&cells[6], group, strlen(group));
+	int_cell(&cells[7], rec->stream);
+	if (rec->pool_type)
+		hex_cell(&cells[8], g->pool, rec->pool_address);
+	int_cell(&cells[9], gw->allocated);
+	if (gw->reserved >= 0)
+		int_cell(&cells[10], gw->reserved);
+	int_cell(&cells[11], rec->corr);
+	int64_t a = call_of(&g->calls[g->di], rec->corr);
+	if (a < 0) {
+		str_cell(&cells[12], "<unknown>", 9);
+	} else {
+		const char *nm = pt_model_strget(m, m->events.name[a]);
+		str_cell(&cells[12], nm, api_len(nm));
+	}
+}
+
+static void trows_free(void *arg)
+{
+	struct trows *g = arg;
+	trows_stop(g);
+	pt_gmem_state_free(&g->items);
+	for (size_t i = 0; i < g->ndev; i++) {
+		pt_hashmap_free(&g->calls[i].byc);
+		pt_vec_free(&g->calls[i].steps);
+	}
+	free(g->dev);
+	free(g->calls);
+	free(g->win);
+	free(g);
+}
+
 void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, const regex_t *step_re,
 		      struct pt_table ***tv, size_t *nt)
 {
 	enum pt_mem_by by = o->by;
 	bool *has = pt_xcalloc(m->devices.n + 1, sizeof(*has));
 	bool any = false;
-	for (size_t i = 0; i < m->gpu_mem.n; i++)
-		has[m->gpu_mem.v[i].device] = true;
+	struct pt_gpu_mem_cursor cur; /* the records are packed in a streamed model (gpu-mem-pack.h) */
+	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
+	struct pt_model_gpu_mem_heads hd;
+	struct pt_gpu_mem_head h;
+	pt_model_gpu_mem_heads_init(&hd, m);
+	while (pt_model_gpu_mem_heads_next(&hd, &h))
+		has[h.device] = true;
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		has[m->gpu_pools.v[i].device] = true;
 	for (size_t d = 0; d < m->devices.n; d++) {
@@ -454,17 +674,47 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 		col(t0t, "bytes", PT_COL_INT, PT_ROLE_VALUE);
 		col(t0t, "max_bytes", PT_COL_INT, PT_ROLE_VALUE);
 	}
+	struct trows *tr = NULL;
+	size_t trn = 0;
+	if (by == PT_MEM_BY_TIME) {
+		tr = pt_xcalloc(1, sizeof(*tr));
+		tr->m = m;
+		tr->dev = pt_xcalloc(m->devices.n, sizeof(*tr->dev));
+		tr->calls = pt_xcalloc(m->devices.n, sizeof(*tr->calls));
+		tr->win = pt_xcalloc(m->devices.n, sizeof(*tr->win));
+	}
 	for (size_t d = 0; d < m->devices.n; d++) {
 		if (!has[d])
 			continue;
 		const struct pt_device *dv = &m->devices.v[d];
-		struct pt_gmem_state r;
-		pt_gmem_state_init(m, (uint32_t)d, &r);
-		pt_gmem_state_run(m, &r, true, 0, -1, NULL);
 		struct calls c;
 		calls_init(m, (uint32_t)d, x, &c);
 		calls_steps(m, &c, step_re);
 		struct gwin w = window_of(&sr, &c);
+		/* the replay's rows go to the view as they come, none is kept */
+		struct rowview rv;
+		memset(&rv, 0, sizeof(rv));
+		rv.m = m;
+		rv.by = by;
+		rv.dv = dv;
+		rv.c = &c;
+		rv.w = &w;
+		for (int g = 0; g < PT_GMEM__N; g++)
+			rv.prec[g] = UINT32_MAX;
+		pt_hashmap_init(&rv.idx);
+		struct pt_gmem_state r;
+		memset(&r, 0, sizeof(r));
+		if (by != PT_MEM_BY_TIME) {
+			pt_gmem_state_init(m, (uint32_t)d, &r);
+			r.row_fn = view_row;
+			r.row_ctx = &rv;
+			pt_gmem_state_run(m, &r, true, 0, -1, NULL);
+		} else { /* a row for each allocation and release record: counted, made when read */
+			pt_model_gpu_mem_heads_init(&hd, m);
+			while (pt_model_gpu_mem_heads_next(&hd, &h))
+				rv.nrows += h.device == d && (h.op == PT_GMEM_ALLOC || h.op == PT_GMEM_RELEASE) &&
+					    in_win(&w, h.time);
+		}
 		if (by == PT_MEM_BY_POOL) {
 			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
 			struct gcounts ca, cb;
@@ -473,8 +723,8 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 			if (w.on) {
 				ns = items_before(&r, w.s);
 				ne = items_before(&r, w.e);
-				replay_prefix(m, (uint32_t)d, ns, 0, &ca, NULL);
-				replay_prefix(m, (uint32_t)d, ne, 0, &cb, NULL);
+				replay_prefix(m, &r, ns, 0, &ca, NULL);
+				replay_prefix(m, &r, ne, 0, &cb, NULL);
 				pt_gms_build(m, (uint32_t)d, false, &gs);
 			}
 			for (int g = 0; g < PT_GMEM__N; g++) {
@@ -489,7 +739,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 				if (!w.on) {
 					if (has_peak) {
 						struct pt_gmem_state r2;
-						pt_gmem_state_init(m, (uint32_t)d, &r2);
+						pt_gmem_state_init_like(&r, &r2);
 						pt_gmem_state_run(m, &r2, false, r.peak_pos[g], g, &open);
 						pt_gmem_state_free(&r2);
 					}
@@ -502,39 +752,26 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 					/* the blocks open at the window's end */
 					struct pt_gmem_u32vec end = { 0 };
 					struct gcounts tmp;
-					replay_prefix(m, (uint32_t)d, ne, g, &tmp, &end);
+					replay_prefix(m, &r, ne, g, &tmp, &end);
 					live = (int64_t)end.n;
 					__int128 lb = 0; /* exact: hostile sizes reach 2^64 */
 					for (size_t i = 0; i < end.n; i++)
-						lb += pt_gmem_sat(m->gpu_mem.v[end.v[i]].bytes);
+						lb += pt_gmem_sat(pt_model_gpu_mem(m, &cur, end.v[i])->bytes);
 					live_bytes = clamp64(lb);
 					pt_vec_free(&end);
-					/* the peak: the value carried in at the start, then the records of the window */
-					struct wpeak p = { 0 };
-					uint32_t prec = UINT32_MAX;
-					for (size_t k = 0; k < r.rows.n; k++) {
-						const struct pt_gmem_row *gw = &r.rows.v[k];
-						const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
-						if ((gw->what != PT_GMEM_RS_ALLOC && gw->what != PT_GMEM_RS_RELEASE) ||
-						    (int)pt_gmem_group_of(rec->mem_kind) != g)
-							continue;
-						if (rec->time < w.s) {
-							p = (struct wpeak){ true, true, gw->allocated, w.s };
-						} else if (rec->time < w.e && (!p.has || gw->allocated > p.v)) {
-							p = (struct wpeak){ true, false, gw->allocated, rec->time };
-							prec = gw->rec;
-						}
-					}
+					/* the peak: the value carried in at the start, then the records of the window (view_row) */
+					struct wpeak p = rv.p[g];
+					uint32_t prec = rv.prec[g];
 					has_peak = p.has;
 					peak = p.v;
 					peak_time = p.t;
 					if (p.has && p.at_start) {
-						replay_prefix(m, (uint32_t)d, ns, g, &tmp, &open);
+						replay_prefix(m, &r, ns, g, &tmp, &open);
 					} else if (p.has) {
 						size_t pos = 0;
 						while (pos < r.nitems && (r.items[pos].pool || r.items[pos].idx != prec))
 							pos++;
-						replay_prefix(m, (uint32_t)d, pos + 1, g, &tmp, &open);
+						replay_prefix(m, &r, pos + 1, g, &tmp, &open);
 					}
 				}
 				if (w.on && !has_peak && !allocs && !releases && !unmatched && !live) {
@@ -544,12 +781,12 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 				int64_t without = 0;
 				struct orow *os = pt_xmalloc((open.n + 1) * sizeof(*os));
 				for (size_t i = 0; i < open.n; i++) {
-					const struct pt_gpu_mem *rec = &m->gpu_mem.v[open.v[i]];
+					const struct pt_gpu_mem *rec = pt_model_gpu_mem(m, &cur, open.v[i]);
 					os[i] = (struct orow){ open.v[i], rec->bytes, rec->address, rec->time };
 				}
 				pt_sort(os, open.n, sizeof(*os), cmp_orow);
 				for (size_t i = 0; i < open.n; i++) {
-					const struct pt_gpu_mem *rec = &m->gpu_mem.v[os[i].rec];
+					const struct pt_gpu_mem *rec = pt_model_gpu_mem(m, &cur, os[i].rec);
 					size_t row = pt_table_add_row(t1);
 					pt_table_set_int(t1, row, 0, dv->id);
 					pt_table_set_int(t1, row, 1, rec->pid);
@@ -659,77 +896,8 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 					pt_table_set_int(t3, row, 6, pt_gmem_sat(pe->min_keep));
 			}
 			pt_gms_free(&gs);
-		} else if (by == PT_MEM_BY_TIME) {
-			for (size_t k = 0; k < r.rows.n; k++) {
-				const struct pt_gmem_row *gw = &r.rows.v[k];
-				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
-				if (!in_win(&w, rec->time))
-					continue;
-				size_t row = pt_table_add_row(t0t);
-				pt_table_set_int(t0t, row, 0, dv->id);
-				pt_table_set_int(t0t, row, 1, rec->time);
-				set_s(t0t, row, 2, gw->what == PT_GMEM_RS_ALLOC ? "allocation" : gw->what == PT_GMEM_RS_RELEASE ? "release"
-														: "release (unmatched)");
-				set_hex(t0t, row, 3, rec->address);
-				pt_table_set_int(t0t, row, 4, pt_gmem_sat(rec->bytes));
-				set_s(t0t, row, 5, mem_kind_name(rec->mem_kind));
-				set_s(t0t, row, 6, pt_gmem_group_names[pt_gmem_group_of(rec->mem_kind)]);
-				pt_table_set_int(t0t, row, 7, rec->stream);
-				if (rec->pool_type)
-					set_hex(t0t, row, 8, rec->pool_address);
-				pt_table_set_int(t0t, row, 9, gw->allocated);
-				if (gw->reserved >= 0)
-					pt_table_set_int(t0t, row, 10, gw->reserved);
-				pt_table_set_int(t0t, row, 11, rec->corr);
-				int64_t a = call_of(&c, rec->corr);
-				if (a < 0) {
-					set_s(t0t, row, 12, "<unknown>");
-				} else {
-					const char *nm = pt_model_strget(m, m->events.name[a]);
-					pt_table_set_strdup(t0t, row, 12, nm, api_len(nm));
-				}
-			}
-		} else {
-			PT_VEC(struct callagg) ag = { 0 };
-			struct pt_hashmap idx;
-			pt_hashmap_init(&idx);
-			for (size_t k = 0; k < r.rows.n; k++) {
-				const struct pt_gmem_row *gw = &r.rows.v[k];
-				if (gw->what != PT_GMEM_RS_ALLOC)
-					continue;
-				const struct pt_gpu_mem *rec = &m->gpu_mem.v[gw->rec];
-				if (!in_win(&w, rec->time))
-					continue;
-				int64_t a = call_of(&c, rec->corr);
-				uint32_t nm = a < 0 ? UINT32_MAX : m->events.name[a];
-				int64_t rg = a < 0 ? -1 : range_of(m, &c, (size_t)a);
-				uint8_t grp = (uint8_t)pt_gmem_group_of(rec->mem_kind);
-				uint64_t key = pt_hash64(((uint64_t)nm << 32 | (uint32_t)(rg + 1)) ^ ((uint64_t)grp << 61));
-				bool added;
-				uint64_t *v = pt_hashmap_put(&idx, key, 0, &added);
-				struct callagg *ca = NULL;
-				if (!added) {
-					ca = &ag.v[*v - 1];
-					if (ca->api_name != nm || ca->range != (uint32_t)(rg + 1) || ca->group != grp)
-						ca = NULL; /* hash collision: linear fallback below */
-				}
-				if (!ca)
-					for (size_t q = 0; q < ag.n && !ca; q++)
-						if (ag.v[q].api_name == nm && ag.v[q].range == (uint32_t)(rg + 1) &&
-						    ag.v[q].group == grp)
-							ca = &ag.v[q];
-				if (!ca) {
-					struct callagg z = { nm, (uint32_t)(rg + 1), grp, 0, 0, 0 };
-					pt_vec_push(&ag, z);
-					ca = &ag.v[ag.n - 1];
-					*v = ag.n;
-				}
-				ca->allocs++;
-				if (__builtin_add_overflow(ca->bytes, pt_gmem_sat(rec->bytes), &ca->bytes))
-					ca->bytes = INT64_MAX; /* sizes near 2^64 (hostile): saturated */
-				if (pt_gmem_sat(rec->bytes) > ca->max)
-					ca->max = pt_gmem_sat(rec->bytes);
-			}
+		} else if (by == PT_MEM_BY_OP) {
+			struct callaggs ag = rv.ag;
 			pt_sort(ag.v, ag.n, sizeof(*ag.v), cmp_callagg);
 			for (size_t q = 0; q < ag.n; q++) {
 				const struct callagg *ca = &ag.v[q];
@@ -748,13 +916,22 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 				pt_table_set_int(t0t, row, 5, ca->bytes);
 				pt_table_set_int(t0t, row, 6, ca->max);
 			}
-			pt_hashmap_free(&idx);
 			pt_vec_free(&ag);
+		}
+		pt_hashmap_free(&rv.idx);
+		pt_gmem_state_free(&r);
+		if (tr && rv.nrows) { /* the rows are made again when read */
+			tr->dev[tr->ndev] = (uint32_t)d;
+			tr->calls[tr->ndev] = c;
+			tr->win[tr->ndev++] = w;
+			trn += rv.nrows;
+			continue;
 		}
 		pt_hashmap_free(&c.byc);
 		pt_vec_free(&c.steps);
-		pt_gmem_state_free(&r);
 	}
+	if (tr)
+		pt_table_set_rows(t0t, trn, trows_cells, tr, trows_free);
 	struct pt_table *all[4] = { t0t, t1, t2, t3 };
 	for (int i = 0; i < 4; i++)
 		if (all[i])

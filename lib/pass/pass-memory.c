@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/gpu-memory-series.h"
 #include "model/gpu-memory.h"
 #include "model/index.h"
@@ -40,7 +41,7 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 {
 	*tables = NULL;
 	*ntables = 0;
-	if (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n)
+	if (!m->mem_graphs.n && !pt_model_gpu_mem_n(m) && !m->gpu_pools.n)
 		return pt_err_nodata(e, "memory", -1,
 				     "Ascend memory_usage_<d>.pb (--minddata DIR) or CUPTI MEMORY2/MEMORY_POOL records");
 	if (o->at && !m->mem_graphs.n)
@@ -121,14 +122,17 @@ int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt
 
 bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m)
 {
-	if (!p->gpu || !p->batches || (!m->mem_graphs.n && !m->gpu_mem.n && !m->gpu_pools.n))
+	if (!p->gpu || !p->batches || (!m->mem_graphs.n && !pt_model_gpu_mem_n(m) && !m->gpu_pools.n))
 		return false; /* every event read already, or none needed: no memory data, or no event */
 	p->corr = pt_xmalloc(sizeof(*p->corr));
 	pt_hashmap_init(p->corr);
 	bool added;
-	for (size_t i = 0; i < m->gpu_mem.n; i++)
-		if (m->gpu_mem.v[i].corr)
-			pt_hashmap_put(p->corr, m->gpu_mem.v[i].corr, 1, &added);
+	struct pt_model_gpu_mem_heads h;
+	struct pt_gpu_mem_head x;
+	pt_model_gpu_mem_heads_init(&h, m);
+	while (pt_model_gpu_mem_heads_next(&h, &x))
+		if (x.corr)
+			pt_hashmap_put(p->corr, x.corr, 1, &added);
 	for (size_t i = 0; i < m->gpu_pools.n; i++)
 		if (m->gpu_pools.v[i].corr)
 			pt_hashmap_put(p->corr, m->gpu_pools.v[i].corr, 1, &added);
