@@ -20,6 +20,7 @@ struct pt_anchor_map;
 struct pt_diag;
 struct pt_err;
 struct pt_index;
+struct pt_ival;
 struct pt_model;
 struct pt_step;
 struct pt_table;
@@ -54,6 +55,9 @@ struct pt_rank_steps {
 				   * (an activity without a launch record: its own time) */
 	size_t nkept, ncovered;   /* kept steps, and of them those covered */
 	struct pt_anchor_map *am; /* GPU ranks: their anchors when a pass built them (owned), else NULL */
+	struct pt_ival *dl;       /* GPU ranks of a streamed read: the host's Dataloader ranges in event order
+				   * (owned); NULL: the model's events say */
+	size_t ndl;
 };
 
 struct pt_steps_info {
