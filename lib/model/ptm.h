@@ -154,6 +154,8 @@ struct pt_ptm_sink {
 #define PT_PTM_SKIP_BUT_RANGES 16
 /* skip_tables, but every table is applied (the events alone are not kept: a streamed dump) */
 #define PT_PTM_SKIP_BUT_TABLES 32
+/* skip_tables, but the launch links are applied (m->links, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_LINKS 64
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * The streaming read of a model still being spilled (an import in progress,

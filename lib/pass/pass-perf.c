@@ -209,7 +209,7 @@ int pt_pass_perf_stream(const struct pt_ptm_source *src, const struct pt_sel *se
 	*out = NULL;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
-	int rc = pt_steps_stream_read(src, sel, &m, &si, NULL, whole, d, e);
+	int rc = pt_steps_stream_read(src, sel, &m, &si, NULL, NULL, whole, d, e);
 	if (rc || *whole)
 		return rc;
 	if (!si.n)

@@ -56,6 +56,17 @@ struct pt_steps_launch {
 	uint64_t corr;
 	uint32_t name;
 };
+/* The kernel launches of a rank in launch order (their calls' start, then correlation id;
+ * ties in event order), through accessors: n of them, the i-th's kernel name and call. */
+struct pt_steps_lseq {
+	size_t n;
+	const void *arg;
+	uint32_t (*name)(const void *arg, size_t i);
+	int64_t (*call_s)(const void *arg, size_t i);
+	int64_t (*call_e)(const void *arg, size_t i);
+};
+/* The number after the last '#' of a step range's name, or -1. */
+int64_t pt_steps_name_number(const char *s);
 /* A host range that matches the step pattern: its window, the number after its last '#' (-1:
  * none), its event index. */
 struct pt_steps_grange {
@@ -66,14 +77,13 @@ struct pt_steps_grange {
  * What a streamed read of a GPU model (one host at most, no Ascend rank) gives the step
  * windows instead of the events: per device its scan (has_all: the span of all its events;
  * min_start: the origin), the host's ranges that match the step pattern in event order, and
- * when none does, the rank's kernel launches (any order).
+ * when none does, the rank's kernel launches in launch order.
  */
 struct pt_steps_gscan {
 	const struct pt_steps_devscan *dev;
 	const struct pt_steps_grange *ranges;
 	size_t nranges;
-	const struct pt_steps_launch *launches;
-	size_t nlaunches;
+	const struct pt_steps_lseq *launches; /* NULL: none */
 };
 /* pt_steps_collect() from gs: no coverage is measured (has_dev stays false; the caller widens
  * the ranks' spans, pt_steps_widen, then calls pt_steps_count_covered) and no note is made (d
@@ -99,6 +109,19 @@ void pt_gpu_figs_free(struct pt_gpu_figs *f);
 /* The GPU steps table; figs[ri]: per rank of si, an array of max(ndevs, 1) (those of GPU ranks). */
 struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_steps_info *si,
 				    struct pt_gpu_figs *const *figs);
+
+/*
+ * The streamed read of a GPU model (pass-steps-gstream.c), as pt_steps_stream_read() gives it:
+ * *m without its events, *si as pt_steps_collect() (the selection checked, notes in d); with
+ * figs, *figs per rank of si, max(ndevs, 1) each, for pt_steps_gpu_table() (free with
+ * pt_steps_gfigs_free), and the coverage measured. A model it cannot stream is read whole
+ * into *whole (*m NULL, 0 returned).
+ */
+struct pt_ptm_source;
+int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e);
+void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f);
 
 /* The span of each rank's device data, and the kept steps it meets
  * (after the steps are selected): has_dev, dev_s, dev_e, covered, nkept, ncovered.

@@ -306,13 +306,15 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 }
 
 int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
-			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_model **whole,
-			 struct pt_diag *d, struct pt_err **e)
+			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_gpu_figs ***gfigs,
+			 struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	*mout = NULL;
 	*whole = NULL;
 	if (figs)
 		*figs = NULL;
+	if (gfigs)
+		*gfigs = NULL;
 	memset(si, 0, sizeof(*si));
 	struct sst s;
 	memset(&s, 0, sizeof(s));
@@ -330,9 +332,11 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 		sst_free(&s, 0);
 		return 0;
 	}
-	if (rc == AGAIN) {
+	if (rc == AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
 		pt_model_free(m);
 		sst_free(&s, 0);
+		if (!figs || gfigs)
+			return pt_steps_gstream_read(src, sel, mout, si, gfigs, whole, d, e);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc) {
@@ -387,24 +391,30 @@ int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	struct pt_steps_figs *f = NULL;
-	if (pt_steps_stream_read(src, sel, &m, &si, &f, whole, d, e))
+	struct pt_gpu_figs **g = NULL;
+	if (pt_steps_stream_read(src, sel, &m, &si, &f, &g, whole, d, e))
 		return -1;
 	if (*whole)
 		return 0;
 	pt_steps_coverage_note(&si, "the avg row's device figures are over those", d);
-	bool asc = false;
-	for (size_t i = 0; i < si.n; i++)
+	bool asc = false, gpu = false;
+	for (size_t i = 0; i < si.n; i++) {
 		asc |= si.r[i].ascend;
+		gpu |= !si.r[i].ascend;
+	}
 	if (asc)
 		out[(*nout)++] = pt_steps_ascend_table(m, &si, f);
+	if (gpu)
+		out[(*nout)++] = pt_steps_gpu_table(m, &si, g);
 	for (size_t i = 0; i < *nout; i++)
 		if (!out[i]->nrows) {
 			char why[160];
 			pt_table_set_empty(out[i], pt_sel_empty_reason(sel, "steps", why, sizeof(why)));
 		}
-	for (size_t i = 0; i < si.n; i++)
+	for (size_t i = 0; f && i < si.n; i++)
 		pt_steps_figs_free(&f[i]);
 	free(f);
+	pt_steps_gfigs_free(&si, g);
 	pt_steps_info_free(&si);
 	pt_model_free(m);
 	if (!*nout)

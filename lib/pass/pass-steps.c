@@ -234,7 +234,7 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_
 }
 
 /* Number of the step named s: the decimal after the last '#', or -1. */
-static int64_t name_number(const char *s)
+int64_t pt_steps_name_number(const char *s)
 {
 	const char *h = strrchr(s, '#');
 	if (!h || !h[1])
@@ -276,7 +276,22 @@ static int cmp_launch(const void *a, const void *b)
 	return x->corr < y->corr ? -1 : x->corr > y->corr;
 }
 
-static size_t boundaries(struct pt_steps_launch *l, size_t nl, struct gstep **out);
+static size_t boundaries(const struct pt_steps_lseq *l, struct gstep **out);
+
+static uint32_t arr_name(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].name;
+}
+
+static int64_t arr_call_s(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].call_s;
+}
+
+static int64_t arr_call_e(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].call_e;
+}
 
 /* summary.md §9.2: steps from the recurrence of the first launched kernel. */
 static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_steps *r,
@@ -299,42 +314,44 @@ static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_step
 		l[nl++] = (struct pt_steps_launch){ ev->start[c], ev->start[c] + ev->dur[c], ev->corr[i], ev->name[i] };
 	}
 	free(in_rank);
-	size_t n = boundaries(l, nl, out);
+	pt_sort(l, nl, sizeof(*l), cmp_launch);
+	struct pt_steps_lseq q = { nl, l, arr_name, arr_call_s, arr_call_e };
+	size_t n = boundaries(&q, out);
 	free(l);
 	return n;
 }
 
-/* The windows of the launches l (sorted here): the recurrences of the first one's kernel. */
-static size_t boundaries(struct pt_steps_launch *l, size_t nl, struct gstep **out)
+/* The windows of the launches l (in launch order): the recurrences of the first one's kernel. */
+static size_t boundaries(const struct pt_steps_lseq *l, struct gstep **out)
 {
-	pt_sort(l, nl, sizeof(*l), cmp_launch);
-	size_t n = 0;
+	size_t n = 0, nl = l->n;
+	const void *a = l->arg;
 	*out = NULL;
 	if (nl) {
-		uint32_t s = l[0].name;
+		uint32_t s = l->name(a, 0);
 		size_t second = SIZE_MAX;
 		for (size_t i = 1; i < nl && second == SIZE_MAX; i++)
-			if (l[i].name == s)
+			if (l->name(a, i) == s)
 				second = i;
 		if (second != SIZE_MAX) {
-			uint32_t e = l[second - 1].name;
+			uint32_t e = l->name(a, second - 1);
 			struct gstep *g = NULL;
 			size_t cg = 0;
 			size_t prev = SIZE_MAX;
 			for (size_t i = 0; i < nl; i++) {
-				if (l[i].name != s)
+				if (l->name(a, i) != s)
 					continue;
 				if (prev != SIZE_MAX) {
 					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
-					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_s, SIZE_MAX, -1 };
+					g[n++] = (struct gstep){ l->call_s(a, prev), l->call_s(a, i), SIZE_MAX, -1 };
 				}
 				prev = i;
 			}
 			/* the last launch of s: up to the end of the call launching the next e */
 			for (size_t i = prev + 1; i < nl; i++)
-				if (l[i].name == e) {
+				if (l->name(a, i) == e) {
 					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
-					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_e, SIZE_MAX, -1 };
+					g[n++] = (struct gstep){ l->call_s(a, prev), l->call_e(a, i), SIZE_MAX, -1 };
 					break;
 				}
 			*out = g;
@@ -362,17 +379,14 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 				continue;
 			pt_xgrow((void **)&g, &cg, ng + 1, sizeof(*g));
 			g[ng++] = (struct gstep){ ev->start[i], ev->start[i] + ev->dur[i], i,
-						  name_number(pt_model_strget(m, ev->name[i])) };
+						  pt_steps_name_number(pt_model_strget(m, ev->name[i])) };
 		}
 	bool from_ranges = ng > 0;
 	if (!from_ranges && gs) {
 		free(g);
 		g = NULL;
-		struct pt_steps_launch *l = pt_xmalloc((gs->nlaunches ? gs->nlaunches : 1) * sizeof(*l));
-		if (gs->nlaunches)
-			memcpy(l, gs->launches, gs->nlaunches * sizeof(*l));
-		ng = boundaries(l, gs->nlaunches, &g);
-		free(l);
+		if (gs->launches)
+			ng = boundaries(gs->launches, &g);
 	} else if (!from_ranges) {
 		r->am = pt_anchor_map_new(m, r->host); /* kept for the coverage and the table */
 		ng = boundary_steps(m, r, r->am, &g);
