@@ -87,6 +87,7 @@ struct gst {
 	uint8_t *sel_dev; /* per device: a GPU device --device keeps */
 	/* read 2 */
 	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
+	uint64_t nbit;               /* their bits: the events of read 1 */
 	bool has_lc;
 	int64_t lc_s, lc_e; /* the linked calls' first and last start */
 	bool launches; /* the iteration-boundary rule: gather the kernels' launches */
@@ -101,9 +102,10 @@ struct gst {
 	size_t *ndtrk;
 };
 
-static bool bit(const uint64_t *b, uint64_t i)
+/* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
+static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
 {
-	return b && (b[i / 64] >> (i % 64) & 1);
+	return b && i < n && (b[i / 64] >> (i % 64) & 1);
 }
 
 /* Can m's steps stream here (so far as its devices say)? One host at most, GPU devices, no step trace. */
@@ -219,9 +221,10 @@ static void take_links(struct gst *s, struct pt_model *m)
 	size_t words = (size_t)(s->base / 64 + 1);
 	s->callbit = pt_xcalloc(words, sizeof(*s->callbit));
 	s->linkbit = pt_xcalloc(words, sizeof(*s->linkbit));
+	s->nbit = s->base;
 	for (size_t l = 0; l < m->links.n; l++) {
 		uint32_t a = m->links.v[l].event, c = m->links.v[l].api;
-		if (a >= s->base || c >= s->base || !bit(s->actbit, a))
+		if (a >= s->base || c >= s->base || !bit(s->actbit, s->base, a))
 			continue;
 		s->linkbit[a / 64] |= UINT64_C(1) << (a % 64);
 		s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
@@ -249,7 +252,7 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		int64_t st = ev->start[i];
 		if (ev->corr[i] && m->tracks.v[ev->track[i]].device == s->host)
 			pt_ljoin_call(&s->j, ev->corr[i], st, st + ev->dur[i]);
-		if (bit(s->callbit, s->base + i)) {
+		if (bit(s->callbit, s->nbit, s->base + i)) {
 			if (!s->has_lc || st < s->lc_s)
 				s->lc_s = st;
 			if (!s->has_lc || st > s->lc_e)
@@ -341,7 +344,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		/* the coverage: at the launch (its link's call, else its id's), else its own time */
 		if (links) {
-			if (!bit(s->linkbit, s->base + i))
+			if (!bit(s->linkbit, s->nbit, s->base + i))
 				pt_steps_widen(r, st, en);
 		} else if (found) {
 			pt_steps_widen(r, cs, cs);
