@@ -99,8 +99,8 @@ const struct pt_cmd pt_cmd_perf = {
 		"Dataloader ranges of the step on GPU data, the iteration interval on Ascend data), ips (steps/s,\n"
 		"or samples/s with --batch-size) and the reader ratio. avg = total / count; ips avg is the rate\n"
 		"over the whole interval. Text: one table per rank, times in the unit its costs pick (or\n"
-		"--time-unit); CSV/JSON: integer ns. A .ptm file of Ascend devices is streamed (one read, no event\n"
-		"held); other input is loaded whole. See proftool-perf(1).",
+		"--time-unit); CSV/JSON: integer ns. A .ptm file of Ascend devices, or of GPU data from one\n"
+		"process, is streamed (no event held); other input is loaded whole. See proftool-perf(1).",
 	.groups = groups,
 	.run = run,
 };

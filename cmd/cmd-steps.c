@@ -71,7 +71,8 @@ const struct pt_cmd pt_cmd_steps = {
 		"one column group per communication pair, the computation/communication breakdown and the\n"
 		"execution counts (a leading device_id column when the model holds several devices). GPU: wall,\n"
 		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
-		"is streamed (two reads, per-step state only); other input is loaded whole (proftool-steps(1) MEMORY).",
+		"is streamed (two reads, per-step state only), one of GPU data from one process too (three reads,\n"
+		"a launch join of the activities' ids); other input is loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

@@ -336,13 +336,18 @@ static bool comm_kernel_name(const struct pt_index *x, const char *s)
 	return x->comm_re ? comm_re_match(x, s) : pt_index_comm_kernel_name(s);
 }
 
-/* An Operator range with a communication name (summary.md §2.5). */
-static bool comm_op_name(const struct pt_index *x, const char *s)
+bool pt_index_comm_op_name(const char *s)
 {
 	static const char *const pats[] = { "allreduce",      "all_reduce", "allgather", "all_gather", "reducescatter",
 					    "reduce_scatter", "alltoall",   "all_to_all", "broadcast", "rpc",
 					    "hcom",           NULL };
-	return x->comm_re ? comm_re_match(x, s) : name_has(s, pats);
+	return name_has(s, pats);
+}
+
+/* An Operator range with a communication name (summary.md §2.5). */
+static bool comm_op_name(const struct pt_index *x, const char *s)
+{
+	return x->comm_re ? comm_re_match(x, s) : pt_index_comm_op_name(s);
 }
 
 /*

@@ -77,6 +77,9 @@ typedef void (*pt_index_visit)(void *arg, size_t ev);
 void pt_index_merge(struct pt_index *x, const uint32_t *tracks, size_t nt, pt_index_visit fn, void *arg);
 /* Is a kernel of this name communication by the built-in name list (no --comm-pattern)? */
 bool pt_index_comm_kernel_name(const char *name);
+/* Does a host Operator range's name read as communication (summary.md §2.5's name list, no
+ * --comm-pattern)? */
+bool pt_index_comm_op_name(const char *name);
 /* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
 bool pt_index_is_comm(struct pt_index *x, size_t ev);
 /* Per op of m: is it a communication op (ascend.md §3.8: a communication type, or a

@@ -166,6 +166,8 @@ struct pt_ptm_sink {
 #define PT_PTM_SKIP_BUT_RANGES 16
 /* skip_tables, but every table is applied (the events alone are not kept: a streamed dump) */
 #define PT_PTM_SKIP_BUT_TABLES 32
+/* skip_tables, but the launch links are applied (m->links, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_LINKS 64
 /* with any other bit: the memory records applied go packed to m->gpu_mem_pack
  * (model/gpu-mem-pack.h, some 30 bytes a row instead of 96) instead of
  * m->gpu_mem, for the passes that read them through pt_model_gpu_mem() */

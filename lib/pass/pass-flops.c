@@ -20,6 +20,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "pass/ascend-scan.h"
 #include "pass/flops-common.h"
 #include "pass/flops-model.h"
 #include "support/diag.h"
@@ -1360,7 +1361,6 @@ static void ctx_free(struct ctx *c)
 
 /* ---- the streamed pass over an Ascend model file ---- */
 
-#define NKIND (PT_EV_GETNEXT + 1) /* the kinds of a streamed model's events */
 #define NOT_STREAMED 4            /* a callback's value: the model is not one that streams */
 
 /*
@@ -1371,34 +1371,11 @@ static void ctx_free(struct ctx *c)
  * So the events that hold those, per track and kind, stand for all of them
  * there: three an (track, kind) pair.
  */
-struct rep {
-	bool has;
-	int64_t s[3], d[3]; /* earliest start, latest start, latest end */
-};
-
 struct stream {
 	struct ctx *c;
-	uint8_t *named;  /* per track: it runs a framework-named task */
-	struct rep *rep; /* per track and kind */
-	size_t ntracks;  /* tracks the two arrays cover */
-	size_t nev;      /* events read so far */
+	struct pt_ascan a; /* the first read: per track whether it runs framework-named tasks, the bounding events */
+	size_t nev;        /* events read so far */
 };
-
-static void rep_add(struct rep *r, int64_t s, int64_t d)
-{
-	if (!r->has) {
-		r->has = true;
-		for (int k = 0; k < 3; k++)
-			r->s[k] = s, r->d[k] = d;
-		return;
-	}
-	if (s < r->s[0])
-		r->s[0] = s, r->d[0] = d;
-	if (s > r->s[1])
-		r->s[1] = s, r->d[1] = d;
-	if (s + d > r->s[2] + r->d[2])
-		r->s[2] = s, r->d[2] = d;
-}
 
 /* The first read: the tracks that run framework-named tasks and the bounding events. */
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -1406,23 +1383,13 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	(void)e;
 	struct stream *st = arg;
 	const struct pt_events *ev = &m->events;
-	if (st->ntracks < m->tracks.n) {
-		size_t n = m->tracks.n;
-		st->named = pt_xrealloc(st->named, n);
-		st->rep = pt_xrealloc(st->rep, n * NKIND * sizeof(*st->rep));
-		memset(st->named + st->ntracks, 0, n - st->ntracks);
-		memset(st->rep + st->ntracks * NKIND, 0, (n - st->ntracks) * NKIND * sizeof(*st->rep));
-		st->ntracks = n;
-	}
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
-		uint32_t t = ev->track[i];
 		if ((k != PT_EV_TASK && k != PT_EV_AICPU && k != PT_EV_GETNEXT) ||
-		    m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU)
+		    m->devices.v[m->tracks.v[ev->track[i]].device].kind != PT_DEV_NPU)
 			return NOT_STREAMED;
-		st->named[t] |= k == PT_EV_TASK && ev->op[i];
-		rep_add(&st->rep[(size_t)t * NKIND + k], ev->start[i], ev->dur[i]);
 	}
+	pt_ascan_batch(&st->a, m);
 	st->nev += ev->n;
 	return 0;
 }
@@ -1451,7 +1418,9 @@ int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct
 	c.m = m;
 	c.o = o;
 	c.d = d;
-	struct stream st = { &c, NULL, NULL, 0, 0 };
+	struct stream st = { &c, { 0 }, 0 };
+	pt_ascan_init(&st.a, PT_ASCAN_REPS);
+	uint8_t *named = NULL;
 	struct pt_ptm_sink scan = { scan_batch, &st, false, true };
 	int rc = pt_ptm_read_stream(path, m, &scan, e);
 	bool ascend = !rc;
@@ -1463,9 +1432,9 @@ int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct
 	}
 	/* the bounding events stand for the events in the steps' derivation and the selection's checks */
 	m->events.n = 0;
-	for (size_t t = 0; t < st.ntracks; t++)
-		for (uint8_t k = 0; k < NKIND; k++) {
-			const struct rep *r = &st.rep[t * NKIND + k];
+	for (size_t t = 0; t < st.a.ntrk; t++)
+		for (uint8_t k = 0; k < PT_ASCAN_NKIND; k++) {
+			const struct pt_ascan_rep *r = &st.a.rep[t * PT_ASCAN_NKIND + k];
 			for (int j = 0; r->has && j < 3; j++)
 				pt_model_add_event(m, (uint32_t)t, 0, (enum pt_event_kind)k, r->s[j], r->d[j], 0, PT_NONE, 0);
 		}
@@ -1478,7 +1447,10 @@ int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct
 	begin(&c, c.si.origin);
 	uint8_t *op_comm = pt_index_op_comm(m);
 	c.op_comm = op_comm;
-	c.named_track = st.named;
+	named = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, 1);
+	for (size_t t = 0; t < st.a.ntrk && t < m->tracks.n; t++)
+		named[t] = st.a.trk[t].named;
+	c.named_track = named;
 	ascend_begin(&c);
 	st.nev = 0;
 	struct pt_ptm_sink items = { item_batch, &st, true, true };
@@ -1492,8 +1464,8 @@ int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct
 	else
 		rc = finish(&c, out, nout, e);
 out:
-	free(st.named);
-	free(st.rep);
+	free(named);
+	pt_ascan_free(&st.a);
 	if (rc || !*streamed)
 		pt_model_free(m);
 	else

@@ -34,13 +34,19 @@ static void stat_add(struct stat *s, int64_t v)
 	s->sum += v;
 }
 
-/* Outermost Dataloader ranges of a GPU rank as (anchor = start, dur), sorted by start. */
-static size_t outer_loaders(const struct pt_model *m, uint32_t host, struct pt_ival **out)
+/* Outermost Dataloader ranges of a GPU rank as (anchor = start, dur), sorted by start
+ * (those of a streamed read, else from the model's events). */
+static size_t outer_loaders(const struct pt_model *m, const struct pt_rank_steps *r, struct pt_ival **out)
 {
 	const struct pt_events *ev = &m->events;
 	struct pt_ival *v = NULL;
 	size_t n = 0, cap = 0;
-	if (host != PT_NONE)
+	uint32_t host = r->host;
+	if (r->dl) {
+		v = pt_xmalloc((r->ndl ? r->ndl : 1) * sizeof(*v));
+		memcpy(v, r->dl, r->ndl * sizeof(*v));
+		n = r->ndl;
+	} else if (host != PT_NONE)
 		for (size_t i = 0; i < ev->n; i++)
 			if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == host &&
 			    pt_steps_is_dataloader(pt_model_strget(m, ev->name[i]))) {
@@ -100,7 +106,7 @@ static struct pt_table *perf_table(const struct pt_model *m, const struct pt_ste
 	for (size_t ri = 0; ri < si.n; ri++) {
 		const struct pt_rank_steps *r = &si.r[ri];
 		struct pt_ival *dl = NULL;
-		size_t ndl = r->ascend ? 0 : outer_loaders(m, r->host, &dl);
+		size_t ndl = r->ascend ? 0 : outer_loaders(m, r, &dl);
 		struct stat batch = { 0 }, reader = { 0 };
 		__int128 reader_sum0 = 0; /* missing reader counts 0 */
 		double ips_max = 0, ips_min = 0;
@@ -203,7 +209,7 @@ int pt_pass_perf_stream(const struct pt_ptm_source *src, const struct pt_sel *se
 	*out = NULL;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
-	int rc = pt_steps_stream_read(src, sel, &m, &si, NULL, whole, d, e);
+	int rc = pt_steps_stream_read(src, sel, &m, &si, NULL, NULL, whole, d, e);
 	if (rc || *whole)
 		return rc;
 	if (!si.n)

@@ -173,7 +173,7 @@ static bool is_device_data(uint8_t k)
  * passes that need the anchors again (the steps table, hints).
  */
 
-static void widen(struct pt_rank_steps *x, int64_t a, int64_t b)
+void pt_steps_widen(struct pt_rank_steps *x, int64_t a, int64_t b)
 {
 	if (!x->has_dev) {
 		x->has_dev = true;
@@ -197,7 +197,7 @@ static void cover_links(const struct pt_model *m, struct pt_rank_steps *rs, cons
 		uint32_t r = rank_of[m->tracks.v[ev->track[a]].device];
 		if (r == UINT32_MAX || rs[r].ascend)
 			continue;
-		widen(&rs[r], ev->start[c], ev->start[c]);
+		pt_steps_widen(&rs[r], ev->start[c], ev->start[c]);
 		(*linked)[a / 64] |= UINT64_C(1) << (a % 64);
 	}
 }
@@ -207,6 +207,12 @@ void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, 
 	int64_t end = start + dur;
 	if (!x->has_any || start < x->min_start)
 		x->min_start = start;
+	int64_t ce = end < start ? start : end;
+	if (!x->has_all || start < x->all_s)
+		x->all_s = start;
+	if (!x->has_all || ce > x->all_e)
+		x->all_e = ce;
+	x->has_all = true;
 	x->has_any = true;
 	if (k == PT_EV_TASK || k == PT_EV_AICPU)
 		x->has_task = true;
@@ -228,7 +234,7 @@ void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, 
 }
 
 /* Which kept steps the device data covers. */
-static void count_covered(struct pt_rank_steps *rs, size_t n)
+void pt_steps_count_covered(struct pt_rank_steps *rs, size_t n)
 {
 	for (size_t r = 0; r < n; r++) {
 		struct pt_rank_steps *x = &rs[r];
@@ -252,7 +258,7 @@ static void cover_scan(const struct pt_steps_devscan *scan, struct pt_rank_steps
 		for (size_t k = 0; k < rs[r].ndevs; k++) {
 			const struct pt_steps_devscan *x = &scan[rs[r].devs[k]];
 			if (x->has_dev)
-				widen(&rs[r], x->dev_s, x->dev_e);
+				pt_steps_widen(&rs[r], x->dev_s, x->dev_e);
 		}
 }
 
@@ -262,7 +268,7 @@ void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *sca
 		return;
 	if (scan) {
 		cover_scan(scan, rs, n);
-		count_covered(rs, n);
+		pt_steps_count_covered(rs, n);
 		return;
 	}
 	size_t nd = m->devices.n ? m->devices.n : 1;
@@ -300,16 +306,16 @@ void pt_steps_cover(const struct pt_model *m, const struct pt_steps_devscan *sca
 		if (!x->ascend && !linked && x->am) {
 			size_t c = pt_anchor_call(x->am, i);
 			if (c != SIZE_MAX) {
-				widen(x, ev->start[c], ev->start[c]);
+				pt_steps_widen(x, ev->start[c], ev->start[c]);
 				continue;
 			}
 		}
 		/* Ascend device data; a GPU activity without a launch record or whose id names no call */
-		widen(x, ev->start[i], ev->start[i] + ev->dur[i]);
+		pt_steps_widen(x, ev->start[i], ev->start[i] + ev->dur[i]);
 	}
 	free(linked);
 	free(rank_of);
-	count_covered(rs, n);
+	pt_steps_count_covered(rs, n);
 }
 
 bool pt_steps_partly_covered(const struct pt_rank_steps *r)

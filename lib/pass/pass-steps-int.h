@@ -39,6 +39,8 @@ struct pt_steps_devscan {
 	int64_t span_s, span_e;
 	bool has_dev;            /* device data (pass-steps-cover.c): [dev_s, dev_e) */
 	int64_t dev_s, dev_e;
+	bool has_all;            /* any event: [all_s, all_e) (an end before its start: the start) */
+	int64_t all_s, all_e;
 };
 /* Add event (kind k, start, dur) of a device to its scan record. */
 void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, int64_t dur);
@@ -47,6 +49,79 @@ void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, 
  * NULL: m's events. */
 int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
 			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+
+/* A kernel launch, for the iteration-boundary rule (summary.md §9.2): its call's start and end. */
+struct pt_steps_launch {
+	int64_t call_s, call_e;
+	uint64_t corr;
+	uint32_t name;
+};
+/* The kernel launches of a rank in launch order (their calls' start, then correlation id;
+ * ties in event order), through accessors: n of them, the i-th's kernel name and call. */
+struct pt_steps_lseq {
+	size_t n;
+	const void *arg;
+	uint32_t (*name)(const void *arg, size_t i);
+	int64_t (*call_s)(const void *arg, size_t i);
+	int64_t (*call_e)(const void *arg, size_t i);
+};
+/* The number after the last '#' of a step range's name, or -1. */
+int64_t pt_steps_name_number(const char *s);
+/* A host range that matches the step pattern: its window, the number after its last '#' (-1:
+ * none), its event index. */
+struct pt_steps_grange {
+	int64_t s, e, num;
+	size_t ev;
+};
+/*
+ * What a streamed read of a GPU model (one host at most, no Ascend rank) gives the step
+ * windows instead of the events: per device its scan (has_all: the span of all its events;
+ * min_start: the origin), the host's ranges that match the step pattern in event order, and
+ * when none does, the rank's kernel launches in launch order.
+ */
+struct pt_steps_gscan {
+	const struct pt_steps_devscan *dev;
+	const struct pt_steps_grange *ranges;
+	size_t nranges;
+	const struct pt_steps_lseq *launches; /* NULL: none */
+};
+/* pt_steps_collect() from gs: no coverage is measured (has_dev stays false; the caller widens
+ * the ranks' spans, pt_steps_widen, then calls pt_steps_count_covered) and no note is made (d
+ * is passed on; the windows' overlap notes: pt_steps_overlap_note). */
+int pt_steps_collect_gscan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
+			   struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+void pt_steps_widen(struct pt_rank_steps *x, int64_t a, int64_t b);
+void pt_steps_count_covered(struct pt_rank_steps *rs, size_t n);
+/* The note that r's windows overlap (some were cut), if they do. */
+void pt_steps_overlap_note(const struct pt_rank_steps *r, struct pt_diag *d);
+
+/* The device figures of one device of a GPU rank (or of a rank without devices: zeros). */
+struct pt_gpu_figs {
+	int64_t (*m4)[4];        /* per window: busy, kernel, memcpy, memset time in it */
+	struct pt_breakdown *b;  /* per window */
+	uint64_t (*cnt)[3];      /* per window: kernels, copies, fills launched in it */
+	int64_t om4[4];          /* the same over the outside set (unfiltered only) */
+	struct pt_breakdown ob;
+	uint64_t ocnt[3];        /* launched in no window */
+};
+void pt_gpu_figs_alloc(struct pt_gpu_figs *f, size_t nwin);
+void pt_gpu_figs_free(struct pt_gpu_figs *f);
+/* The GPU steps table; figs[ri]: per rank of si, an array of max(ndevs, 1) (those of GPU ranks). */
+struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_steps_info *si,
+				    struct pt_gpu_figs *const *figs);
+
+/*
+ * The streamed read of a GPU model (pass-steps-gstream.c), as pt_steps_stream_read() gives it:
+ * *m without its events, *si as pt_steps_collect() (the selection checked, notes in d); with
+ * figs, *figs per rank of si, max(ndevs, 1) each, for pt_steps_gpu_table() (free with
+ * pt_steps_gfigs_free), and the coverage measured. A model it cannot stream is read whole
+ * into *whole (*m NULL, 0 returned).
+ */
+struct pt_ptm_source;
+int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e);
+void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f);
 
 /* The span of each rank's device data, and the kept steps it meets
  * (after the steps are selected): has_dev, dev_s, dev_e, covered, nkept, ncovered.

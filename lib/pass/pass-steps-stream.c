@@ -34,6 +34,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "model/ptm-source.h"
+#include "pass/ascend-scan.h"
 #include "pass/breakdown-stream.h"
 #include "pass/pass-steps-int.h"
 #include "pass/pass-steps.h"
@@ -52,8 +53,6 @@ static bool is_dev_task(uint8_t k)
 }
 
 struct trk {
-	struct pt_lag lag; /* its device tasks, first read */
-	bool named;        /* runs a task of a framework op */
 	uint64_t left;     /* second read: device tasks still to come */
 	bool seen;
 	int64_t top;       /* the latest start among them so far */
@@ -64,15 +63,12 @@ struct sst {
 	bool once;
 	size_t nbatch;
 	/* first read */
-	struct pt_steps_devscan *dev;
-	size_t ndev;
-	struct trk *t;
-	size_t ntrk;
+	struct pt_ascan a; /* per device its scan, per track its lag and whether it runs framework tasks */
 	bool has_re;
 	regex_t re;
 	struct pt_sel_found rf;
-	bool has_ev;
-	int64_t ev_s, ev_e;
+	/* second read */
+	struct trk *t;     /* per track of a.trk */
 	/* second read */
 	uint8_t *op_comm;
 	uint8_t *kname;        /* per string: 0 not seen, 1 computation, 2 communication */
@@ -92,20 +88,6 @@ static bool streamable(const struct pt_model *m)
 	return !m->ranges.n && !m->links.n;
 }
 
-static void fit(struct sst *s, const struct pt_model *m)
-{
-	if (m->devices.n > s->ndev) {
-		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
-		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
-		s->ndev = m->devices.n;
-	}
-	if (m->tracks.n > s->ntrk) {
-		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
-		memset(s->t + s->ntrk, 0, (m->tracks.n - s->ntrk) * sizeof(*s->t));
-		s->ntrk = m->tracks.n;
-	}
-}
-
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -113,25 +95,11 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	if (!streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
 		return AGAIN;
 	s->nbatch++;
-	fit(s, m);
+	pt_ascan_batch(&s->a, m);
 	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i];
-		uint8_t k = ev->kind[i];
-		int64_t st = ev->start[i], en = st + ev->dur[i];
-		pt_steps_devscan_add(&s->dev[m->tracks.v[tr].device], k, st, ev->dur[i]);
-		if (!s->has_ev || st < s->ev_s)
-			s->ev_s = st;
-		if (!s->has_ev || en > s->ev_e)
-			s->ev_e = en;
-		s->has_ev = true;
-		if (is_dev_task(k))
-			pt_lag_add(&s->t[tr].lag, st);
-		if (k == PT_EV_TASK && ev->op[i])
-			s->t[tr].named = true;
-		if (k == PT_EV_RANGE && s->has_re)
+	for (size_t i = 0; s->has_re && i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_RANGE)
 			pt_sel_found_range(&s->rf, &s->re, pt_model_strget(m, ev->name[i]));
-	}
 	return 0;
 }
 
@@ -140,12 +108,14 @@ static int64_t watermark(const struct sst *s, uint32_t dev)
 {
 	int64_t w = INT64_MAX;
 	for (size_t j = 0; j < s->ndtrk[dev]; j++) {
-		const struct trk *t = &s->t[s->dtrk[dev][j]];
+		uint32_t tr = s->dtrk[dev][j];
+		const struct trk *t = &s->t[tr];
+		const struct pt_lag *lag = &s->a.trk[tr].lag;
 		if (!t->left)
 			continue;
-		int64_t v = t->lag.min;
+		int64_t v = lag->min;
 		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
+			__int128 x = (__int128)t->top - (__int128)lag->lag;
 			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
 		}
 		if (v < w)
@@ -178,7 +148,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		pt_bdstream_mark(b, k == PT_EV_AICPU, st);
 		int cls = 1;
 		if (k == PT_EV_TASK) {
-			cls = pt_index_task_class(s->op_comm, ev->op[i], t->named);
+			cls = pt_index_task_class(s->op_comm, ev->op[i], s->a.trk[tr].named);
 		} else if (k == PT_EV_KERNEL) {
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
@@ -187,7 +157,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		pt_bdstream_add(b, cls, st, st + ev->dur[i]);
 	}
-	for (uint32_t d = 0; d < s->ndev; d++)
+	for (uint32_t d = 0; d < s->a.ndev; d++)
 		if (s->rank_of[d])
 			pt_bdstream_release(s->bd[s->rank_of[d] - 1], watermark(s, d));
 	return 0;
@@ -195,7 +165,6 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void sst_free(struct sst *s, size_t nranks)
 {
-	free(s->dev);
 	free(s->t);
 	if (s->has_re)
 		regfree(&s->re);
@@ -205,9 +174,10 @@ static void sst_free(struct sst *s, size_t nranks)
 	for (size_t r = 0; s->bd && r < nranks; r++)
 		pt_bdstream_free(s->bd[r]);
 	free(s->bd);
-	for (size_t d = 0; s->dtrk && d < s->ndev; d++)
+	for (size_t d = 0; s->dtrk && d < s->a.ndev; d++)
 		free(s->dtrk[d]);
 	free(s->dtrk);
+	pt_ascan_free(&s->a); /* after the arrays sized by it */
 	free(s->ndtrk);
 }
 
@@ -223,9 +193,10 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 	s->bd = pt_xcalloc(si->n ? si->n : 1, sizeof(*s->bd));
 	s->dtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->dtrk));
 	s->ndtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->ndtrk));
-	for (size_t t = 0; t < s->ntrk; t++) {
+	s->t = pt_xcalloc(s->a.ntrk ? s->a.ntrk : 1, sizeof(*s->t));
+	for (size_t t = 0; t < s->a.ntrk; t++) {
 		struct trk *x = &s->t[t];
-		x->left = x->lag.count;
+		x->left = s->a.trk[t].lag.count;
 		x->seen = false;
 		if (!x->left)
 			continue;
@@ -306,17 +277,20 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 }
 
 int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
-			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_model **whole,
-			 struct pt_diag *d, struct pt_err **e)
+			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_gpu_figs ***gfigs,
+			 struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	*mout = NULL;
 	*whole = NULL;
 	if (figs)
 		*figs = NULL;
+	if (gfigs)
+		*gfigs = NULL;
 	memset(si, 0, sizeof(*si));
 	struct sst s;
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
+	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
@@ -330,9 +304,11 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 		sst_free(&s, 0);
 		return 0;
 	}
-	if (rc == AGAIN) {
+	if (rc == AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
 		pt_model_free(m);
 		sst_free(&s, 0);
+		if (!figs || gfigs)
+			return pt_steps_gstream_read(src, sel, mout, si, gfigs, whole, d, e);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc) {
@@ -340,20 +316,20 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
 		goto fail;
 	}
-	fit(&s, m);
+	pt_ascan_fit(&s.a, m);
 	s.rf.step_records = m->steps.n > 0;
-	int64_t span[2] = { s.ev_s, s.ev_e };
+	int64_t span[2] = { s.a.ev_s, s.a.ev_e };
 	/* the selection's notes come before the pass's, as after a load */
 	struct pt_steps_info chk;
 	struct pt_err *ce = NULL;
-	if (!pt_steps_collect_scan(m, sel, s.dev, &chk, NULL, &ce)) {
-		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, &chk, d);
+	if (!pt_steps_collect_scan(m, sel, s.a.dev, &chk, NULL, &ce)) {
+		pt_sel_check_scanned(m, sel, &s.rf, s.a.has_ev ? span : NULL, &chk, d);
 		pt_steps_info_free(&chk);
 	} else {
 		pt_err_free(ce);
-		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
+		pt_sel_check_scanned(m, sel, &s.rf, s.a.has_ev ? span : NULL, NULL, d);
 	}
-	if (pt_steps_collect_scan(m, sel, s.dev, si, d, e)) {
+	if (pt_steps_collect_scan(m, sel, s.a.dev, si, d, e)) {
 		rc = -1;
 		goto fail;
 	}
@@ -387,24 +363,30 @@ int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	struct pt_steps_figs *f = NULL;
-	if (pt_steps_stream_read(src, sel, &m, &si, &f, whole, d, e))
+	struct pt_gpu_figs **g = NULL;
+	if (pt_steps_stream_read(src, sel, &m, &si, &f, &g, whole, d, e))
 		return -1;
 	if (*whole)
 		return 0;
 	pt_steps_coverage_note(&si, "the avg row's device figures are over those", d);
-	bool asc = false;
-	for (size_t i = 0; i < si.n; i++)
+	bool asc = false, gpu = false;
+	for (size_t i = 0; i < si.n; i++) {
 		asc |= si.r[i].ascend;
+		gpu |= !si.r[i].ascend;
+	}
 	if (asc)
 		out[(*nout)++] = pt_steps_ascend_table(m, &si, f);
+	if (gpu)
+		out[(*nout)++] = pt_steps_gpu_table(m, &si, g);
 	for (size_t i = 0; i < *nout; i++)
 		if (!out[i]->nrows) {
 			char why[160];
 			pt_table_set_empty(out[i], pt_sel_empty_reason(sel, "steps", why, sizeof(why)));
 		}
-	for (size_t i = 0; i < si.n; i++)
+	for (size_t i = 0; f && i < si.n; i++)
 		pt_steps_figs_free(&f[i]);
 	free(f);
+	pt_steps_gfigs_free(&si, g);
 	pt_steps_info_free(&si);
 	pt_model_free(m);
 	if (!*nout)

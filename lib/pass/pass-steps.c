@@ -162,6 +162,11 @@ static void make_disjoint(struct pt_rank_steps *r, struct pt_diag *d)
 		}
 		prev = w;
 	}
+	pt_steps_overlap_note(r, d);
+}
+
+void pt_steps_overlap_note(const struct pt_rank_steps *r, struct pt_diag *d)
+{
 	if (r->overlapping && d)
 		pt_diag_note(d, "rank %" PRIu32 ": %" PRIu64 " step windows overlap the next one; cut at its start",
 			     r->rank, r->overlapping);
@@ -229,7 +234,7 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_
 }
 
 /* Number of the step named s: the decimal after the last '#', or -1. */
-static int64_t name_number(const char *s)
+int64_t pt_steps_name_number(const char *s)
 {
 	const char *h = strrchr(s, '#');
 	if (!h || !h[1])
@@ -246,6 +251,7 @@ static int64_t name_number(const char *s)
 struct gstep {
 	int64_t s, e;
 	size_t ev;
+	int64_t num; /* a range's number after its last '#', -1: none */
 };
 
 static int cmp_gstep(const void *a, const void *b)
@@ -262,19 +268,29 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A kernel launch for the iteration-boundary rule. */
-struct launch {
-	int64_t call_s, call_e;
-	uint64_t corr;
-	uint32_t name;
-};
-
 static int cmp_launch(const void *a, const void *b)
 {
-	const struct launch *x = a, *y = b;
+	const struct pt_steps_launch *x = a, *y = b;
 	if (x->call_s != y->call_s)
 		return x->call_s < y->call_s ? -1 : 1;
 	return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+static size_t boundaries(const struct pt_steps_lseq *l, struct gstep **out);
+
+static uint32_t arr_name(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].name;
+}
+
+static int64_t arr_call_s(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].call_s;
+}
+
+static int64_t arr_call_e(const void *a, size_t i)
+{
+	return ((const struct pt_steps_launch *)a)[i].call_e;
 }
 
 /* summary.md §9.2: steps from the recurrence of the first launched kernel. */
@@ -282,7 +298,7 @@ static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_step
 			     const struct pt_anchor_map *am, struct gstep **out)
 {
 	const struct pt_events *ev = &m->events;
-	struct launch *l = NULL;
+	struct pt_steps_launch *l = NULL;
 	size_t nl = 0, cl = 0;
 	uint8_t *in_rank = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
 	for (size_t k = 0; k < r->ndevs; k++)
@@ -295,52 +311,66 @@ static size_t boundary_steps(const struct pt_model *m, const struct pt_rank_step
 		if (c == SIZE_MAX)
 			continue;
 		pt_xgrow((void **)&l, &cl, nl + 1, sizeof(*l));
-		l[nl++] = (struct launch){ ev->start[c], ev->start[c] + ev->dur[c], ev->corr[i], ev->name[i] };
+		l[nl++] = (struct pt_steps_launch){ ev->start[c], ev->start[c] + ev->dur[c], ev->corr[i], ev->name[i] };
 	}
 	free(in_rank);
 	pt_sort(l, nl, sizeof(*l), cmp_launch);
-	size_t n = 0;
+	struct pt_steps_lseq q = { nl, l, arr_name, arr_call_s, arr_call_e };
+	size_t n = boundaries(&q, out);
+	free(l);
+	return n;
+}
+
+/* The windows of the launches l (in launch order): the recurrences of the first one's kernel. */
+static size_t boundaries(const struct pt_steps_lseq *l, struct gstep **out)
+{
+	size_t n = 0, nl = l->n;
+	const void *a = l->arg;
 	*out = NULL;
 	if (nl) {
-		uint32_t s = l[0].name;
+		uint32_t s = l->name(a, 0);
 		size_t second = SIZE_MAX;
 		for (size_t i = 1; i < nl && second == SIZE_MAX; i++)
-			if (l[i].name == s)
+			if (l->name(a, i) == s)
 				second = i;
 		if (second != SIZE_MAX) {
-			uint32_t e = l[second - 1].name;
+			uint32_t e = l->name(a, second - 1);
 			struct gstep *g = NULL;
 			size_t cg = 0;
 			size_t prev = SIZE_MAX;
 			for (size_t i = 0; i < nl; i++) {
-				if (l[i].name != s)
+				if (l->name(a, i) != s)
 					continue;
 				if (prev != SIZE_MAX) {
 					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
-					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_s, SIZE_MAX };
+					g[n++] = (struct gstep){ l->call_s(a, prev), l->call_s(a, i), SIZE_MAX, -1 };
 				}
 				prev = i;
 			}
 			/* the last launch of s: up to the end of the call launching the next e */
 			for (size_t i = prev + 1; i < nl; i++)
-				if (l[i].name == e) {
+				if (l->name(a, i) == e) {
 					pt_xgrow((void **)&g, &cg, n + 1, sizeof(*g));
-					g[n++] = (struct gstep){ l[prev].call_s, l[i].call_e, SIZE_MAX };
+					g[n++] = (struct gstep){ l->call_s(a, prev), l->call_e(a, i), SIZE_MAX, -1 };
 					break;
 				}
 			*out = g;
 		}
 	}
-	free(l);
 	return n;
 }
 
-static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const regex_t *re, struct pt_diag *d)
+static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const regex_t *re,
+		     const struct pt_steps_gscan *gs, struct pt_diag *d)
 {
 	const struct pt_events *ev = &m->events;
 	struct gstep *g = NULL;
 	size_t ng = 0, cg = 0;
-	if (r->host != PT_NONE)
+	if (gs && r->host != PT_NONE) {
+		g = pt_xmalloc((gs->nranges ? gs->nranges : 1) * sizeof(*g));
+		for (size_t i = 0; i < gs->nranges; i++)
+			g[ng++] = (struct gstep){ gs->ranges[i].s, gs->ranges[i].e, gs->ranges[i].ev, gs->ranges[i].num };
+	} else if (r->host != PT_NONE)
 		for (size_t i = 0; i < ev->n; i++) {
 			pt_progress_tick("computing the steps", i, ev->n);
 			if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
@@ -348,10 +378,16 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 			if (regexec(re, pt_model_strget(m, ev->name[i]), 0, NULL, 0))
 				continue;
 			pt_xgrow((void **)&g, &cg, ng + 1, sizeof(*g));
-			g[ng++] = (struct gstep){ ev->start[i], ev->start[i] + ev->dur[i], i };
+			g[ng++] = (struct gstep){ ev->start[i], ev->start[i] + ev->dur[i], i,
+						  pt_steps_name_number(pt_model_strget(m, ev->name[i])) };
 		}
 	bool from_ranges = ng > 0;
-	if (!from_ranges) {
+	if (!from_ranges && gs) {
+		free(g);
+		g = NULL;
+		if (gs->launches)
+			ng = boundaries(gs->launches, &g);
+	} else if (!from_ranges) {
 		r->am = pt_anchor_map_new(m, r->host); /* kept for the coverage and the table */
 		ng = boundary_steps(m, r, r->am, &g);
 	}
@@ -362,7 +398,7 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 	bool named = from_ranges;
 	int64_t *nums = pt_xmalloc((ng ? ng : 1) * sizeof(*nums));
 	for (size_t i = 0; i < ng && named; i++) {
-		nums[i] = name_number(pt_model_strget(m, ev->name[g[i].ev]));
+		nums[i] = g[i].num;
 		named = nums[i] >= 0;
 	}
 	if (named && ng > 1) {
@@ -391,7 +427,10 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 		in_rank[r->devs[k]] = 1;
 	if (r->host != PT_NONE)
 		in_rank[r->host] = 1;
-	for (size_t i = 0; i < ev->n; i++) {
+	for (size_t i = 0; gs && i < m->devices.n; i++) /* the devices' spans: a min and a max, as below */
+		if (in_rank[i] && gs->dev[i].has_all)
+			span_add(r, gs->dev[i].all_s, gs->dev[i].all_e);
+	for (size_t i = 0; !gs && i < ev->n; i++) {
 		pt_progress_tick("finding the steps", i, ev->n);
 		if (in_rank[m->tracks.v[ev->track[i]].device])
 			span_add(r, ev->start[i], ev->start[i] + ev->dur[i]);
@@ -431,8 +470,23 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 	return pt_steps_collect_scan(m, sel, NULL, out, d, e);
 }
 
+static int collect(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
+		   const struct pt_steps_gscan *gs, struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+
 int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
 			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
+{
+	return collect(m, sel, scan, NULL, out, d, e);
+}
+
+int pt_steps_collect_gscan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
+			   struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
+{
+	return collect(m, sel, gs->dev, gs, out, d, e);
+}
+
+static int collect(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
+		   const struct pt_steps_gscan *gs, struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
 	regex_t re;
@@ -549,7 +603,7 @@ int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, co
 				continue;
 			}
 			sort_devs(m, r.devs, r.ndevs);
-			gpu_rank(m, &r, &re, d);
+			gpu_rank(m, &r, &re, gs, d);
 			pt_vec_push(&rs, r);
 		}
 		free(num);
@@ -566,7 +620,8 @@ int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, co
 		select_steps(&rs.v[i], &sr);
 		rs.v[i].first = 0;
 	}
-	pt_steps_cover(m, scan, rs.v, rs.n);
+	if (!gs) /* a streamed GPU read measures the coverage in its read of the activities */
+		pt_steps_cover(m, scan, rs.v, rs.n);
 	out->r = rs.v;
 	out->n = rs.n;
 	return 0;
@@ -577,6 +632,7 @@ void pt_steps_info_free(struct pt_steps_info *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->r[i].v);
 		free(s->r[i].devs);
+		free(s->r[i].dl);
 		pt_anchor_map_free(s->r[i].am);
 	}
 	free(s->r);
@@ -904,10 +960,26 @@ enum {
 	G_MEMSET, G_COMM, G_COMP, G_OVERLAP, G_CNO, G_FREE, G_NKERNEL, G_NMEMCPY, G_NMEMSET, G_NCOLS
 };
 
+void pt_gpu_figs_alloc(struct pt_gpu_figs *f, size_t nwin)
+{
+	memset(f, 0, sizeof(*f));
+	size_t n1 = nwin ? nwin : 1;
+	f->m4 = pt_xcalloc(n1, sizeof(*f->m4));
+	f->b = pt_xcalloc(n1, sizeof(*f->b));
+	f->cnt = pt_xcalloc(n1, sizeof(*f->cnt));
+}
+
+void pt_gpu_figs_free(struct pt_gpu_figs *f)
+{
+	free(f->m4);
+	free(f->b);
+	free(f->cnt);
+	memset(f, 0, sizeof(*f));
+}
+
 /* Time figures of one set of windows; only the host ones (total, dataloader) without dev_figs. */
-static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32_t dev, bool has_dev,
-		      const struct pt_ivset *win, const struct pt_ivset *dl, bool has_dl, const struct pt_ivset *sets,
-		      bool dev_figs)
+static void gpu_times(struct pt_table *t, size_t row, const struct pt_ivset *win, const struct pt_ivset *dl,
+		      bool has_dl, const int64_t m4[4], const struct pt_breakdown *b, bool has_dev, bool dev_figs)
 {
 	int64_t total = pt_ivset_measure(win);
 	pt_table_set_int(t, row, G_TOTAL, total);
@@ -919,28 +991,102 @@ static void gpu_times(struct pt_table *t, size_t row, struct pt_index *x, uint32
 	}
 	if (!dev_figs)
 		return;
-	int64_t m4[4] = { 0, 0, 0, 0 }; /* busy, kernel, memcpy, memset */
-	struct pt_breakdown b;
-	memset(&b, 0, sizeof(b));
-	if (has_dev) {
-		for (size_t k = 0; k < 4; k++)
-			for (size_t i = 0; i < win->n; i++)
-				m4[k] += pt_ivset_measure_in(&sets[k], win->v[i].s, win->v[i].e);
-		pt_index_breakdown_set(x, dev, win, &b);
-	}
 	pt_table_set_int(t, row, G_BUSY, m4[0]);
 	pt_table_set_int(t, row, G_IDLE, total - m4[0]);
 	pt_table_set_int(t, row, G_KERNEL, m4[1]);
 	pt_table_set_int(t, row, G_MEMCPY, m4[2]);
 	pt_table_set_int(t, row, G_MEMSET, m4[3]);
-	pt_table_set_int(t, row, G_COMM, b.communication);
-	pt_table_set_int(t, row, G_COMP, b.computation);
-	pt_table_set_int(t, row, G_OVERLAP, b.overlapped);
-	pt_table_set_int(t, row, G_CNO, b.comm_not_overlapped);
-	pt_table_set_int(t, row, G_FREE, has_dev ? b.free : 0);
+	pt_table_set_int(t, row, G_COMM, b->communication);
+	pt_table_set_int(t, row, G_COMP, b->computation);
+	pt_table_set_int(t, row, G_OVERLAP, b->overlapped);
+	pt_table_set_int(t, row, G_CNO, b->comm_not_overlapped);
+	pt_table_set_int(t, row, G_FREE, has_dev ? b->free : 0);
 }
 
-static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
+/* Busy, kernel, memcpy and memset time of sets within ws, and its breakdown from the index. */
+static void mem_times(struct pt_index *x, uint32_t dev, const struct pt_ivset *ws, const struct pt_ivset *sets,
+		      int64_t m4[4], struct pt_breakdown *b)
+{
+	for (size_t k = 0; k < 4; k++) {
+		m4[k] = 0;
+		for (size_t i = 0; i < ws->n; i++)
+			m4[k] += pt_ivset_measure_in(&sets[k], ws->v[i].s, ws->v[i].e);
+	}
+	pt_index_breakdown_set(x, dev, ws, b);
+}
+
+/* The device figures of device dev of GPU rank r from the model's events and the index. */
+static void gpu_figs_mem(const struct pt_model *m, struct pt_index *x, const struct pt_rank_steps *r, uint32_t dev,
+			 const struct pt_anchor_map *am, const struct pt_ivset *o, bool filtered, struct pt_gpu_figs *f)
+{
+	const struct pt_events *ev = &m->events;
+	pt_gpu_figs_alloc(f, r->n);
+	/* busy, kernel, memcpy, memset unions and anchors per type */
+	struct ivv iv[4] = { { 0 } };
+	struct i64v anc[3] = { { 0 } };
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!pt_steps_is_activity(k) || m->tracks.v[ev->track[i]].device != dev)
+			continue;
+		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+		iv_push(&iv[0], ev->start[i], ev->start[i] + ev->dur[i]);
+		iv_push(&iv[1 + ty], ev->start[i], ev->start[i] + ev->dur[i]);
+		i64_push(&anc[ty], pt_anchor_of(am, i));
+	}
+	struct pt_ivset sets[4] = { { 0 } };
+	for (size_t k = 0; k < 4; k++) {
+		pt_ivset_build(&sets[k], iv[k].v, iv[k].n);
+		free(iv[k].v);
+	}
+	for (size_t k = 0; k < 3; k++)
+		i64_sort(&anc[k]);
+	uint64_t inwin[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pt_stepwin *w = &r->v[i];
+		for (size_t k = 0; k < 3; k++) {
+			f->cnt[i][k] = count_in(anc[k].v, anc[k].n, w->s, w->e);
+			inwin[k] += f->cnt[i][k];
+		}
+		if (!w->kept || !(w->covered || !pt_steps_partly_covered(r)))
+			continue;
+		struct pt_ival one = { w->s, w->e };
+		struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
+		mem_times(x, dev, &win, sets, f->m4[i], &f->b[i]);
+	}
+	if (!filtered) {
+		mem_times(x, dev, o, sets, f->om4, &f->ob);
+		for (size_t k = 0; k < 3; k++)
+			f->ocnt[k] = anc[k].n - inwin[k];
+	}
+	for (size_t k = 0; k < 4; k++)
+		pt_ivset_free(&sets[k]);
+	for (size_t k = 0; k < 3; k++)
+		free(anc[k].v);
+}
+
+/* The Dataloader ranges of a GPU rank's host, as a set: from the streamed read or the events. */
+static bool rank_loaders(const struct pt_model *m, const struct pt_rank_steps *r, struct pt_ivset *dl)
+{
+	const struct pt_events *ev = &m->events;
+	struct ivv dlv = { 0 };
+	if (r->dl) {
+		for (size_t i = 0; i < r->ndl; i++)
+			iv_push(&dlv, r->dl[i].s, r->dl[i].e);
+	} else if (r->host != PT_NONE) {
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == r->host &&
+			    pt_steps_is_dataloader(pt_model_strget(m, ev->name[i])))
+				iv_push(&dlv, ev->start[i], ev->start[i] + ev->dur[i]);
+	}
+	bool has_dl = dlv.n > 0;
+	memset(dl, 0, sizeof(*dl));
+	pt_ivset_build(dl, dlv.v, dlv.n);
+	free(dlv.v);
+	return has_dl;
+}
+
+struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_steps_info *si,
+				    struct pt_gpu_figs *const *figs)
 {
 	static const char *const names[G_NCOLS] = {
 		"rank", "device_id", "step", "start", "end", "total", "dataloader", "busy", "idle", "kernel",
@@ -960,25 +1106,13 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 	bool avgcol[G_NCOLS] = { 0 };
 	for (size_t c = G_TOTAL; c < G_NCOLS; c++)
 		avgcol[c] = true;
-	const struct pt_events *ev = &m->events;
 
 	for (size_t ri = 0; ri < si->n; ri++) {
 		const struct pt_rank_steps *r = &si->r[ri];
 		if (r->ascend)
 			continue;
-		/* Dataloader ranges of the rank */
-		struct ivv dlv = { 0 };
-		if (r->host != PT_NONE)
-			for (size_t i = 0; i < ev->n; i++)
-				if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == r->host &&
-				    pt_steps_is_dataloader(pt_model_strget(m, ev->name[i])))
-					iv_push(&dlv, ev->start[i], ev->start[i] + ev->dur[i]);
-		bool has_dl = dlv.n > 0;
-		struct pt_ivset dl = { 0 };
-		pt_ivset_build(&dl, dlv.v, dlv.n);
-		free(dlv.v);
-		struct pt_anchor_map *own = r->am ? NULL : pt_anchor_map_new(m, r->host);
-		const struct pt_anchor_map *am = r->am ? r->am : own;
+		struct pt_ivset dl;
+		bool has_dl = rank_loaders(m, r, &dl);
 		struct pt_ivset o = { 0 };
 		if (!si->filtered)
 			pt_steps_outside_set(r, &o);
@@ -987,37 +1121,12 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 		for (size_t di = 0; di < ndev; di++) {
 			bool has_dev = r->ndevs > 0;
 			uint32_t dev = has_dev ? r->devs[di] : 0;
-			/* busy, kernel, memcpy, memset unions and anchors per type */
-			struct ivv iv[4] = { { 0 } };
-			struct i64v anc[3] = { { 0 } };
-			if (has_dev)
-				for (size_t i = 0; i < ev->n; i++) {
-					uint8_t k = ev->kind[i];
-					if (!pt_steps_is_activity(k) || m->tracks.v[ev->track[i]].device != dev)
-						continue;
-					size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-					iv_push(&iv[0], ev->start[i], ev->start[i] + ev->dur[i]);
-					iv_push(&iv[1 + ty], ev->start[i], ev->start[i] + ev->dur[i]);
-					i64_push(&anc[ty], pt_anchor_of(am, i));
-				}
-			struct pt_ivset sets[4] = { { 0 } };
-			for (size_t k = 0; k < 4; k++) {
-				pt_ivset_build(&sets[k], iv[k].v, iv[k].n);
-				free(iv[k].v);
-			}
-			for (size_t k = 0; k < 3; k++)
-				i64_sort(&anc[k]);
-			size_t inwin[3] = { 0, 0, 0 };
+			const struct pt_gpu_figs *f = &figs[ri][di];
 			size_t r0 = t->nrows, nrows = 0;
 			size_t *rowstep = pt_xmalloc((r->n ? r->n : 1) * sizeof(*rowstep));
 			bool *complete = pt_xcalloc(r->n ? r->n : 1, sizeof(*complete));
 			for (size_t i = 0; i < r->n; i++) {
 				const struct pt_stepwin *w = &r->v[i];
-				size_t cnt[3];
-				for (size_t k = 0; k < 3; k++) {
-					cnt[k] = count_in(anc[k].v, anc[k].n, w->s, w->e);
-					inwin[k] += cnt[k];
-				}
 				if (!w->kept)
 					continue;
 				size_t row = pt_table_add_row(t);
@@ -1034,9 +1143,9 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				pt_table_set_int(t, row, G_END, w->e);
 				struct pt_ival one = { w->s, w->e };
 				struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
-				gpu_times(t, row, x, dev, has_dev, &win, &dl, has_dl, sets, dev_figs);
+				gpu_times(t, row, &win, &dl, has_dl, f->m4[i], &f->b[i], has_dev, dev_figs);
 				for (size_t k = 0; k < 3 && dev_figs; k++)
-					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)cnt[k]);
+					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)f->cnt[i][k]);
 			}
 			if (nrows) {
 				bool *use = pt_xcalloc(nrows, sizeof(*use));
@@ -1055,21 +1164,50 @@ static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, 
 				if (has_dev)
 					pt_table_set_int(t, orow, G_DEVICE, m->devices.v[dev].id);
 				pt_table_set_str(t, orow, G_STEP, "outside", 7);
-				gpu_times(t, orow, x, dev, has_dev, &o, &dl, has_dl, sets, true);
+				gpu_times(t, orow, &o, &dl, has_dl, f->om4, &f->ob, has_dev, true);
 				for (size_t k = 0; k < 3; k++)
-					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)(anc[k].n - inwin[k]));
+					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)f->ocnt[k]);
 			}
 			free(rowstep);
 			free(complete);
-			for (size_t k = 0; k < 4; k++)
-				pt_ivset_free(&sets[k]);
-			for (size_t k = 0; k < 3; k++)
-				free(anc[k].v);
 		}
 		pt_ivset_free(&o);
 		pt_ivset_free(&dl);
+	}
+	return t;
+}
+
+static struct pt_table *gpu_table(const struct pt_model *m, struct pt_index *x, const struct pt_steps_info *si)
+{
+	struct pt_gpu_figs **figs = pt_xcalloc(si->n ? si->n : 1, sizeof(*figs));
+	for (size_t ri = 0; ri < si->n; ri++) {
+		const struct pt_rank_steps *r = &si->r[ri];
+		if (r->ascend)
+			continue;
+		size_t ndev = r->ndevs ? r->ndevs : 1;
+		figs[ri] = pt_xcalloc(ndev, sizeof(**figs));
+		struct pt_anchor_map *own = r->am ? NULL : pt_anchor_map_new(m, r->host);
+		const struct pt_anchor_map *am = r->am ? r->am : own;
+		struct pt_ivset o = { 0 };
+		if (!si->filtered)
+			pt_steps_outside_set(r, &o);
+		for (size_t di = 0; di < ndev; di++) {
+			if (r->ndevs)
+				gpu_figs_mem(m, x, r, r->devs[di], am, &o, si->filtered, &figs[ri][di]);
+			else
+				pt_gpu_figs_alloc(&figs[ri][di], r->n);
+		}
+		pt_ivset_free(&o);
 		pt_anchor_map_free(own);
 	}
+	struct pt_table *t = pt_steps_gpu_table(m, si, figs);
+	for (size_t ri = 0; ri < si->n; ri++) {
+		size_t ndev = si->r[ri].ndevs ? si->r[ri].ndevs : 1;
+		for (size_t di = 0; figs[ri] && di < ndev; di++)
+			pt_gpu_figs_free(&figs[ri][di]);
+		free(figs[ri]);
+	}
+	free(figs);
 	return t;
 }
 

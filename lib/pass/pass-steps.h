@@ -20,6 +20,7 @@ struct pt_anchor_map;
 struct pt_diag;
 struct pt_err;
 struct pt_index;
+struct pt_ival;
 struct pt_model;
 struct pt_step;
 struct pt_table;
@@ -54,6 +55,9 @@ struct pt_rank_steps {
 				   * (an activity without a launch record: its own time) */
 	size_t nkept, ncovered;   /* kept steps, and of them those covered */
 	struct pt_anchor_map *am; /* GPU ranks: their anchors when a pass built them (owned), else NULL */
+	struct pt_ival *dl;       /* GPU ranks of a streamed read: the host's Dataloader ranges in event order
+				   * (owned); NULL: the model's events say */
+	size_t ndl;
 };
 
 struct pt_steps_info {
@@ -129,9 +133,10 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
  */
 struct pt_ptm_source;
 struct pt_steps_figs;
+struct pt_gpu_figs;
 int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
-			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_model **whole,
-			 struct pt_diag *d, struct pt_err **e);
+			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_gpu_figs ***gfigs,
+			 struct pt_model **whole, struct pt_diag *d, struct pt_err **e);
 /* The `steps` view of such a file: pt_pass_steps() over pt_steps_stream_read(), or *whole. */
 int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_table **out,
 			 size_t *nout, struct pt_model **whole, struct pt_diag *d, struct pt_err **e);

@@ -15,6 +15,10 @@
 #include "import/registry.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/launch-join.h"
+#include "pass/pass-perf.h"
 #include "pass/pass-steps.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -961,6 +965,175 @@ static void test_select(void **state)
 	assert_true(msg[0] != 0);
 }
 
+/* ---- the streamed launch join (launch-join.h) ---- */
+
+static void test_ljoin(void **state)
+{
+	(void)state;
+	/* dense ids (a bit per id of the range), wanted out of order and twice; 0 is no id */
+	struct pt_ljoin j;
+	pt_ljoin_init(&j);
+	static const uint64_t want[] = { 40, 12, 12, 0, 99, 13, 40 };
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
+		pt_ljoin_want(&j, want[i]);
+	pt_ljoin_seal(&j);
+	assert_int_equal(j.n, 4);
+	assert_non_null(j.bits);
+	/* slots in id order */
+	assert_int_equal(pt_ljoin_slot(&j, 12), 0);
+	assert_int_equal(pt_ljoin_slot(&j, 13), 1);
+	assert_int_equal(pt_ljoin_slot(&j, 40), 2);
+	assert_int_equal(pt_ljoin_slot(&j, 99), 3);
+	assert_int_equal(pt_ljoin_slot(&j, 0), SIZE_MAX);
+	assert_int_equal(pt_ljoin_slot(&j, 11), SIZE_MAX);
+	assert_int_equal(pt_ljoin_slot(&j, 41), SIZE_MAX);
+	assert_int_equal(pt_ljoin_slot(&j, 100), SIZE_MAX);
+	/* the first call of an id wins; calls nobody wants are dropped */
+	pt_ljoin_call(&j, 40, 500, 510);
+	pt_ljoin_call(&j, 40, 400, 410);
+	pt_ljoin_call(&j, 41, 1, 2);
+	pt_ljoin_call(&j, 12, -7, -3); /* a negative time is a time */
+	int64_t s = 0, e = 0;
+	assert_true(pt_ljoin_get(&j, pt_ljoin_slot(&j, 40), &s, &e));
+	assert_int_equal(s, 500);
+	assert_int_equal(e, 510);
+	assert_true(pt_ljoin_get(&j, 0, &s, NULL));
+	assert_int_equal(s, -7);
+	assert_false(pt_ljoin_get(&j, pt_ljoin_slot(&j, 13), &s, &e));
+	assert_false(pt_ljoin_get(&j, SIZE_MAX, &s, &e));
+	assert_true(pt_ljoin_bytes(&j) > 0);
+	pt_ljoin_free(&j);
+
+	/* sparse ids over the whole 64-bit range: no bits, one bucket */
+	pt_ljoin_init(&j);
+	for (uint64_t i = 0; i < 1000; i++)
+		pt_ljoin_want(&j, i * 7919 * 1000003 + 1);
+	pt_ljoin_want(&j, UINT64_MAX);
+	pt_ljoin_seal(&j);
+	assert_null(j.bits);
+	assert_int_equal(j.n, 1001);
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint64_t id = i * 7919 * 1000003 + 1;
+		assert_int_equal(pt_ljoin_slot(&j, id), (size_t)i);
+		assert_int_equal(pt_ljoin_slot(&j, id + 1), SIZE_MAX);
+	}
+	assert_int_equal(pt_ljoin_slot(&j, UINT64_MAX), 1000);
+	pt_ljoin_call(&j, UINT64_MAX, 1, 2);
+	assert_true(pt_ljoin_get(&j, 1000, &s, &e));
+	pt_ljoin_free(&j);
+
+	/* nothing wanted: every id misses */
+	pt_ljoin_init(&j);
+	pt_ljoin_seal(&j);
+	assert_int_equal(pt_ljoin_slot(&j, 1), SIZE_MAX);
+	pt_ljoin_call(&j, 1, 1, 2);
+	pt_ljoin_free(&j);
+}
+
+/* ---- GPU models read as a stream: the same tables as in memory, or read whole ---- */
+
+static char *write_ptm(const struct pt_model *m, const char *name)
+{
+	char *path = pt_xasprintf("%s/pt-gstream-%ld-%s.ptm", P_tmpdir, (long)getpid(), name);
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, path, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, true, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	return path;
+}
+
+/* The steps and perf CSV of model file path, streamed (asserting it streamed when `streams`). */
+static char *stream_csv(const char *path, const struct pt_sel *sel, bool streams)
+{
+	struct pt_table *t[2] = { NULL, NULL };
+	size_t n = 0;
+	struct pt_model *whole = NULL;
+	struct pt_diag d = { 0 };
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_steps_stream(PT_PTM_SOURCE(path), sel, t, &n, &whole, &d, &e), 0);
+	if (!streams) {
+		assert_non_null(whole);
+		pt_model_free(whole);
+		pt_diag_free(&d);
+		return NULL;
+	}
+	assert_null(whole);
+	struct pt_perf_opts po = { 0, 0 };
+	assert_int_equal(pt_pass_perf_stream(PT_PTM_SOURCE(path), sel, &po, &t[n], &whole, &d, &e), 0);
+	assert_null(whole);
+	char *csv = render(t, n + 1, PT_FMT_CSV);
+	for (size_t i = 0; i <= n; i++)
+		pt_table_free(t[i]);
+	pt_diag_free(&d);
+	return csv;
+}
+
+static char *memory_csv(const struct pt_model *m, const struct pt_sel *sel)
+{
+	struct pt_table *t[3] = { steps1(m, sel), NULL, NULL };
+	struct pt_perf_opts po = { 0, 0 };
+	struct pt_diag d = { 0 };
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_pass_perf(m, sel, &po, &t[1], &d, &e), 0);
+	char *csv = render(t, 2, PT_FMT_CSV);
+	pt_table_free(t[0]);
+	pt_table_free(t[1]);
+	pt_diag_free(&d);
+	return csv;
+}
+
+static void test_gpu_stream(void **state)
+{
+	(void)state;
+	for (int ranges = 0; ranges < 2; ranges++) {
+		struct gpu_fx g = gpu_model(ranges);
+		/* a kernel launched by a call that comes after it, one whose id names no call, one with none */
+		gpu_act(&g, PT_EV_KERNEL, "gemm", 3910, 3950, g.s7, 30);
+		gpu_api(&g, "cudaLaunchKernel", 3905, 3908, 30);
+		gpu_act(&g, PT_EV_KERNEL, "gemm", 3960, 3970, g.s8, 31);
+		gpu_act(&g, PT_EV_MEMSET, NULL, 3980, 3990, g.s8, 0);
+		char *path = write_ptm(g.m, ranges ? "ranges" : "boundaries");
+		struct pt_sel sel;
+		for (int v = 0; v < 3; v++) {
+			sel_init(&sel);
+			if (v == 1) { /* --steps 2-3 */
+				sel.steps_given = true;
+				sel.step_a = 2;
+				sel.step_b = 3;
+			} else if (v == 2) { /* --time-window 1500: */
+				sel.window_given = sel.win_has_a = true;
+				sel.win_a = 1500;
+			}
+			char *a = stream_csv(path, &sel, true), *b = memory_csv(g.m, &sel);
+			assert_string_equal(a, b);
+			free(a);
+			free(b);
+		}
+		unlink(path);
+		free(path);
+		pt_model_free(g.m);
+	}
+	/* what only the in-memory pass reads: a second process, a communication range */
+	struct gpu_fx g = gpu_model(true);
+	uint32_t h2 = pt_model_device(g.m, PT_DEV_CPU, 2);
+	pt_model_track(g.m, h2, PT_TRACK_HOST_THREAD, 2, "thread 2");
+	char *path = write_ptm(g.m, "two-hosts");
+	struct pt_sel sel;
+	sel_init(&sel);
+	assert_null(stream_csv(path, &sel, false));
+	unlink(path);
+	free(path);
+	pt_model_free(g.m);
+	g = gpu_model(true);
+	gpu_range(&g, "nccl:all_reduce", 3400, 3420);
+	path = write_ptm(g.m, "comm-range");
+	assert_null(stream_csv(path, &sel, false));
+	unlink(path);
+	free(path);
+	pt_model_free(g.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -972,6 +1145,8 @@ int main(void)
 		cmocka_unit_test(test_gpu_case_88),
 		cmocka_unit_test(test_gpu_boundaries),
 		cmocka_unit_test(test_gpu_pattern),
+		cmocka_unit_test(test_ljoin),
+		cmocka_unit_test(test_gpu_stream),
 		cmocka_unit_test(test_gpu_ranks_by_pid),
 		cmocka_unit_test(test_ascend_sums),
 		cmocka_unit_test(test_ascend_multi_device),

@@ -1,6 +1,6 @@
 # proftool steps and perf over a model file of Ascend ranks read it as a stream (proftool-steps(1)
 # MEMORY): the same bytes as the in-memory path, which standard input takes, with every option;
-# a model it cannot stream (CUPTI: GPU ranks) is read whole and prints the same too ("same: ...").
+# a GPU model (CUPTI) streams its own way (steps-gpu-stream.t) and prints the same too ("same: ...").
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
 ln -s "$SHARED/fixtures" fx

@@ -1,0 +1,64 @@
+/*
+ * The first read of an Ascend model that a pass streams (`steps` and `perf`:
+ * pass-steps-stream.c; `flops`: pass-flops.c): what the events of each batch
+ * say about their tracks and devices, kept as a fixed amount of state per
+ * track and device, so that the step windows, the selection's checks and a
+ * second read's lag watermark follow without the events.
+ *
+ * Per track: whether it runs a task of a framework op (an unnamed task on
+ * such a stream computes, pt_index_task_class) and, with PT_ASCAN_LAG, how
+ * far its device tasks' starts (tasks, AI CPU ops, kernels) fall behind the
+ * latest one (support/lag.h); per device, with PT_ASCAN_DEV, its scan
+ * (struct pt_steps_devscan: spans, whether it runs tasks); per track and
+ * kind below PT_ASCAN_NKIND, with PT_ASCAN_REPS, the events that hold its
+ * earliest start, latest start and latest end (they stand for the events in
+ * pt_steps_collect() and pt_sel_check()); and the events' first start and
+ * last end. The caller's sink decides first whether a batch can stream.
+ */
+#ifndef PT_ASCEND_SCAN_H
+#define PT_ASCEND_SCAN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "support/lag.h"
+
+struct pt_steps_devscan;
+
+#define PT_ASCAN_DEV 1u
+#define PT_ASCAN_LAG 2u
+#define PT_ASCAN_REPS 4u
+#define PT_ASCAN_NKIND (PT_EV_GETNEXT + 1) /* the kinds of a streamed Ascend model's events */
+
+struct pt_ascan_trk {
+	bool named;        /* runs a task of a framework op */
+	struct pt_lag lag; /* its device tasks' starts (PT_ASCAN_LAG) */
+};
+
+/* Events that stand for a (track, kind) pair's: earliest start, latest start, latest end (start, dur). */
+struct pt_ascan_rep {
+	bool has;
+	int64_t s[3], d[3];
+};
+
+struct pt_ascan {
+	unsigned what;                /* PT_ASCAN_* bits */
+	struct pt_ascan_trk *trk;     /* per track */
+	size_t ntrk;
+	struct pt_steps_devscan *dev; /* per device (PT_ASCAN_DEV) */
+	size_t ndev;
+	struct pt_ascan_rep *rep;     /* per track x PT_ASCAN_NKIND (PT_ASCAN_REPS) */
+	bool has_ev;
+	int64_t ev_s, ev_e;           /* first start, last end (start + dur) */
+	uint64_t nev;                 /* events scanned */
+};
+
+void pt_ascan_init(struct pt_ascan *a, unsigned what);
+/* Size the arrays to m's tracks and devices (a batch does it itself). */
+void pt_ascan_fit(struct pt_ascan *a, const struct pt_model *m);
+/* Scan m's events (one batch of a streaming read). */
+void pt_ascan_batch(struct pt_ascan *a, const struct pt_model *m);
+void pt_ascan_free(struct pt_ascan *a);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * The streamed launch join (launch-join.h): a sorted id table, found through
+ * buckets of the ids' range (about eight ids a bucket) and a binary search in
+ * the bucket, behind a presence bit per id of the range where that range is
+ * at most 64 ids per wanted one (8 bytes a wanted id), so that the many calls
+ * that launch nothing mostly miss on one bit.
+ */
+#include "pass/launch-join.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/interval.h"
+#include "support/xalloc.h"
+
+/* The bucket of offset o (an id less lo). */
+static size_t bucket_of(unsigned shift, uint64_t o)
+{
+	return shift >= 64 ? 0 : (size_t)(o >> shift);
+}
+
+void pt_ljoin_init(struct pt_ljoin *j)
+{
+	memset(j, 0, sizeof(*j));
+}
+
+void pt_ljoin_free(struct pt_ljoin *j)
+{
+	free(j->id);
+	free(j->start);
+	free(j->end);
+	free(j->bits);
+	free(j->bucket);
+	memset(j, 0, sizeof(*j));
+}
+
+void pt_ljoin_want(struct pt_ljoin *j, uint64_t id)
+{
+	if (!id || j->sealed)
+		return;
+	/* an id repeated right away (the kernels of one graph launch) is kept once */
+	if (j->n && j->id[j->n - 1] == id)
+		return;
+	pt_xgrow((void **)&j->id, &j->cap, j->n + 1, sizeof(*j->id));
+	j->id[j->n++] = id;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void pt_ljoin_seal(struct pt_ljoin *j)
+{
+	if (j->sealed)
+		return;
+	j->sealed = true;
+	if (j->n > 1)
+		qsort(j->id, j->n, sizeof(*j->id), cmp_u64);
+	size_t u = 0;
+	for (size_t i = 0; i < j->n; i++)
+		if (!u || j->id[u - 1] != j->id[i])
+			j->id[u++] = j->id[i];
+	j->n = u;
+	j->id = pt_xrealloc(j->id, (u ? u : 1) * sizeof(*j->id));
+	j->cap = u;
+	j->start = pt_xmalloc((u ? u : 1) * sizeof(*j->start));
+	j->end = pt_xmalloc((u ? u : 1) * sizeof(*j->end));
+	for (size_t i = 0; i < u; i++)
+		j->start[i] = INT64_MIN;
+	if (!u)
+		return;
+	j->lo = j->id[0];
+	j->hi = j->id[u - 1];
+	uint64_t range = j->hi - j->lo; /* ids in the range, less one */
+	if (range / 64 < u) {
+		size_t words = (size_t)(range / 64) + 1;
+		j->bits = pt_xcalloc(words, sizeof(*j->bits));
+		for (size_t i = 0; i < u; i++) {
+			uint64_t o = j->id[i] - j->lo;
+			j->bits[o / 64] |= UINT64_C(1) << (o % 64);
+		}
+	}
+	/* buckets: a power of two of them, about u / 8, over the range */
+	size_t nb = 1;
+	while (nb < u / 8 && nb < ((size_t)1 << 30))
+		nb <<= 1;
+	unsigned sh = 0;
+	while (sh < 64 && (range >> sh) >= nb)
+		sh++;
+	j->shift = sh;
+	j->nbucket = nb;
+	j->bucket = pt_xmalloc((nb + 1) * sizeof(*j->bucket));
+	size_t at = 0;
+	for (size_t b = 0; b <= nb; b++) {
+		while (at < u && bucket_of(sh, j->id[at] - j->lo) < b)
+			at++;
+		j->bucket[b] = (uint32_t)at;
+	}
+}
+
+size_t pt_ljoin_slot(const struct pt_ljoin *j, uint64_t id)
+{
+	if (!j->n || id < j->lo || id > j->hi)
+		return SIZE_MAX;
+	uint64_t o = id - j->lo;
+	if (j->bits && !(j->bits[o / 64] >> (o % 64) & 1))
+		return SIZE_MAX;
+	size_t b = bucket_of(j->shift, o);
+	size_t lo = j->bucket[b], hi = j->bucket[b + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (j->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->n && j->id[lo] == id ? lo : SIZE_MAX;
+}
+
+void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
+{
+	size_t s = pt_ljoin_slot(j, id);
+	if (s == SIZE_MAX || j->start[s] != INT64_MIN)
+		return;
+	j->start[s] = start;
+	j->end[s] = end;
+}
+
+size_t pt_ljoin_bytes(const struct pt_ljoin *j)
+{
+	size_t b = j->cap * sizeof(*j->id);
+	if (j->sealed) {
+		b += 2 * (j->n ? j->n : 1) * sizeof(*j->start) + (j->nbucket + 1) * sizeof(*j->bucket);
+		if (j->bits)
+			b += (size_t)((j->hi - j->lo) / 64 + 1) * sizeof(*j->bits);
+	}
+	return b;
+}

@@ -1,0 +1,625 @@
+/*
+ * `steps` and `perf` of a GPU model (.ptm file) without holding its events
+ * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
+ *
+ * For a model of one traced process at most (one CPU device, any GPU
+ * devices; no Ascend device, no step trace, no Ascend work), whose host
+ * ranges name no communication (a kernel launched inside such a range counts
+ * as communication, summary.md §2.5: index.c joins the ranges for that).
+ * Up to three reads, none holding events:
+ *
+ *  1. every chunk but the events is applied to the model (and the launch
+ *     links, when the file has them); the events are scanned: per device the
+ *     span of its events, per track of GPU activities their lag
+ *     (support/lag.h), the host's ranges that match the step pattern and its
+ *     Dataloader ranges, the activities' correlation ids (the launch join's
+ *     keys, launch-join.h) and which events are activities of the kept
+ *     devices (a bit each, for the links);
+ *  2. (`steps`, or no range matched) the launching calls: each host API call
+ *     whose id an activity has gives its start and end to the join; a call
+ *     that a link names widens its rank's launch span (the coverage); under
+ *     the iteration-boundary rule (no range matched) each kernel's launch is
+ *     kept, 8 bytes a kernel, and sorted into launch order for the windows;
+ *  3. (`steps` only) each activity goes to its device's streamed breakdowns
+ *     (breakdown-stream.h): computation/communication, kernel/memcpy and
+ *     memset/busy time per window, its launch (its call's start, or its own
+ *     start) counted as a mark; the rank's launch span widens.
+ *
+ * What grows with the input: the join, 24 bytes an activity id (plus a bit
+ * per id of their range), a bit per event (read 1: the activities; read 2:
+ * the linked calls and activities), the links themselves (read 1 only, 12
+ * bytes each), the launches (read 2). Any other model is read whole and
+ * passed to the in-memory pass, as before.
+ */
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/breakdown-stream.h"
+#include "pass/launch-join.h"
+#include "pass/pass-steps-int.h"
+#include "pass/pass-steps.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/lag.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+
+/* a batch shows that the model cannot stream: read it whole */
+#define AGAIN 3
+
+struct gtrk {
+	struct pt_lag lag; /* its activities, read 1 */
+	uint64_t left;     /* read 4: activities still to come */
+	bool seen;
+	int64_t top;       /* the latest start among them so far */
+};
+
+struct lrec {
+	uint32_t slot, name; /* a kernel's launch: its join slot, its name */
+};
+
+struct gst {
+	const struct pt_sel *sel;
+	uint64_t base; /* event index of the batch's first event */
+	/* read 1 */
+	struct pt_steps_devscan *dev;
+	size_t ndev;
+	struct gtrk *t;
+	size_t ntrk;
+	bool has_re;
+	regex_t re;
+	struct pt_sel_found rf;
+	bool has_ev;
+	int64_t ev_s, ev_e;
+	uint32_t host;
+	PT_VEC(struct pt_steps_grange) gr;
+	PT_VEC(struct pt_ival) dl;
+	uint64_t *actbit; /* per event: an activity of a GPU device --device keeps (for the links) */
+	size_t actw;      /* its words */
+	bool no; /* something only the in-memory pass reads */
+	struct pt_ljoin j;
+	uint8_t *sel_dev; /* per device: a GPU device --device keeps */
+	/* read 2 */
+	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
+	uint64_t nbit;               /* their bits: the events of read 1 */
+	bool has_lc;
+	int64_t lc_s, lc_e; /* the linked calls' first and last start */
+	bool launches; /* the iteration-boundary rule: gather the kernels' launches */
+	PT_VEC(struct lrec) l;
+	/* read 4 */
+	struct pt_rank_steps *r;
+	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
+	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
+	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
+	size_t nstr;
+	uint32_t **dtrk;         /* per device of r: its tracks with activities */
+	size_t *ndtrk;
+};
+
+/* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
+static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
+{
+	return b && i < n && (b[i / 64] >> (i % 64) & 1);
+}
+
+/* Can m's steps stream here (so far as its devices say)? One host at most, GPU devices, no step trace. */
+static bool streamable(const struct pt_model *m)
+{
+	size_t ncpu = 0;
+	for (size_t i = 0; i < m->devices.n; i++) {
+		if (m->devices.v[i].kind == PT_DEV_CPU)
+			ncpu++;
+		else if (m->devices.v[i].kind != PT_DEV_GPU)
+			return false;
+	}
+	return ncpu <= 1 && !m->steps.n;
+}
+
+static void fit(struct gst *s, const struct pt_model *m)
+{
+	if (m->devices.n > s->ndev) {
+		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
+		s->ndev = m->devices.n;
+	}
+	if (m->tracks.n > s->ntrk) {
+		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
+		memset(s->t + s->ntrk, 0, (m->tracks.n - s->ntrk) * sizeof(*s->t));
+		s->ntrk = m->tracks.n;
+	}
+	s->host = PT_NONE;
+	for (uint32_t i = 0; i < m->devices.n && s->host == PT_NONE; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU)
+			s->host = i;
+	free(s->sel_dev);
+	s->sel_dev = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
+	for (size_t i = 0; i < m->devices.n; i++)
+		s->sel_dev[i] = m->devices.v[i].kind == PT_DEV_GPU &&
+				(s->sel->device < 0 || (int64_t)m->devices.v[i].id == s->sel->device);
+}
+
+static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	if (!streamable(m))
+		return AGAIN;
+	fit(s, m);
+	const struct pt_events *ev = &m->events;
+	size_t words = (size_t)((s->base + ev->n) / 64 + 1);
+	if (words > s->actw) {
+		size_t old = s->actw;
+		pt_xgrow((void **)&s->actbit, &s->actw, words, sizeof(*s->actbit));
+		memset(s->actbit + old, 0, (s->actw - old) * sizeof(*s->actbit));
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i], dv = m->tracks.v[tr].device;
+		uint8_t k = ev->kind[i];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		pt_steps_devscan_add(&s->dev[dv], k, st, ev->dur[i]);
+		if (!s->has_ev || st < s->ev_s)
+			s->ev_s = st;
+		if (!s->has_ev || en > s->ev_e)
+			s->ev_e = en;
+		s->has_ev = true;
+		if (k == PT_EV_RANGE) {
+			const char *name = pt_model_strget(m, ev->name[i]);
+			if (s->has_re)
+				pt_sel_found_range(&s->rf, &s->re, name);
+			if (pt_index_comm_op_name(name))
+				s->no = true;
+			if (dv != s->host)
+				continue;
+			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
+				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
+				pt_vec_push(&s->gr, g);
+			}
+			if (pt_steps_is_dataloader(name)) {
+				struct pt_ival x = { st, en };
+				pt_vec_push(&s->dl, x);
+			}
+		} else if (pt_steps_is_activity(k)) {
+			pt_lag_add(&s->t[tr].lag, st);
+			if (s->host != PT_NONE)
+				pt_ljoin_want(&s->j, ev->corr[i]);
+			if (s->sel_dev[dv]) {
+				uint64_t g = s->base + i;
+				s->actbit[g / 64] |= UINT64_C(1) << (g % 64);
+			}
+		} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
+			s->no = true; /* Ascend work outside an Ascend device */
+		}
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+/* Do the model's range records make a kernel communication by where it was launched (index.c)? */
+static bool comm_ranges(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (!ri->type)
+			continue;
+		const char *t = pt_model_strget(m, ri->type);
+		if (!strcmp(t, "Communication") ||
+		    (!strcmp(t, "Operator") && ri->label && pt_index_comm_op_name(pt_model_strget(m, ri->label))))
+			return true;
+	}
+	return false;
+}
+
+/* The links: which activities of the kept GPU devices are placed by them, at which calls. */
+static void take_links(struct gst *s, struct pt_model *m)
+{
+	size_t words = (size_t)(s->base / 64 + 1);
+	s->callbit = pt_xcalloc(words, sizeof(*s->callbit));
+	s->linkbit = pt_xcalloc(words, sizeof(*s->linkbit));
+	s->nbit = s->base;
+	for (size_t l = 0; l < m->links.n; l++) {
+		uint32_t a = m->links.v[l].event, c = m->links.v[l].api;
+		if (a >= s->base || c >= s->base || !bit(s->actbit, s->base, a))
+			continue;
+		s->linkbit[a / 64] |= UINT64_C(1) << (a % 64);
+		s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
+	}
+	pt_vec_free(&m->links);
+}
+
+static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] == PT_EV_KERNEL && s->launches && s->sel_dev[m->tracks.v[ev->track[i]].device]) {
+			/* its launch, kept if its call comes (before or after it) */
+			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
+			if (slot != SIZE_MAX) {
+				struct lrec x = { (uint32_t)slot, ev->name[i] };
+				pt_vec_push(&s->l, x);
+			}
+			continue;
+		}
+		if (ev->kind[i] != PT_EV_API)
+			continue;
+		int64_t st = ev->start[i];
+		if (ev->corr[i] && m->tracks.v[ev->track[i]].device == s->host)
+			pt_ljoin_call(&s->j, ev->corr[i], st, st + ev->dur[i]);
+		if (bit(s->callbit, s->nbit, s->base + i)) {
+			if (!s->has_lc || st < s->lc_s)
+				s->lc_s = st;
+			if (!s->has_lc || st > s->lc_e)
+				s->lc_e = st;
+			s->has_lc = true;
+		}
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+/* Launch order of the launch records: their calls' start, then id (slot order is id order). */
+static const struct pt_ljoin *sort_join; /* the join the records being sorted index */
+
+static int cmp_lrec(const void *a, const void *b)
+{
+	const struct lrec *x = a, *y = b;
+	int64_t p = sort_join->start[x->slot], q = sort_join->start[y->slot];
+	if (p != q)
+		return p < q ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static uint32_t l_name(const void *a, size_t i)
+{
+	return ((const struct gst *)a)->l.v[i].name;
+}
+
+static int64_t l_call_s(const void *a, size_t i)
+{
+	const struct gst *s = a;
+	return s->j.start[s->l.v[i].slot];
+}
+
+static int64_t l_call_e(const void *a, size_t i)
+{
+	const struct gst *s = a;
+	return s->j.end[s->l.v[i].slot];
+}
+
+/* The earliest start an activity of device d of the rank still to come can have (INT64_MAX: none). */
+static int64_t watermark(const struct gst *s, size_t d)
+{
+	int64_t w = INT64_MAX;
+	for (size_t j = 0; j < s->ndtrk[d]; j++) {
+		const struct gtrk *t = &s->t[s->dtrk[d][j]];
+		if (!t->left)
+			continue;
+		int64_t v = t->lag.min;
+		if (t->seen) {
+			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
+			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
+		}
+		if (v < w)
+			w = v;
+	}
+	return w;
+}
+
+static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	struct pt_rank_steps *r = s->r;
+	bool links = s->linkbit != NULL;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!pt_steps_is_activity(k))
+			continue;
+		uint32_t tr = ev->track[i];
+		uint32_t dp = s->dpos[m->tracks.v[tr].device];
+		if (!dp)
+			continue;
+		struct gtrk *t = &s->t[tr];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		if (t->left)
+			t->left--;
+		if (!t->seen || st > t->top)
+			t->top = st;
+		t->seen = true;
+		int64_t at = st, cs;
+		bool found = false;
+		if (ev->corr[i]) {
+			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
+			found = slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &cs, NULL);
+			if (found)
+				at = cs;
+		}
+		/* the coverage: at the launch (its link's call, else its id's), else its own time */
+		if (links) {
+			if (!bit(s->linkbit, s->nbit, s->base + i))
+				pt_steps_widen(r, st, en);
+		} else if (found) {
+			pt_steps_widen(r, cs, cs);
+		} else {
+			pt_steps_widen(r, st, en);
+		}
+		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
+		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
+		pt_bdstream_mark(b[0], ty, at);
+		if (k == PT_EV_KERNEL) {
+			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
+			if (!*kn)
+				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
+			pt_bdstream_add(b[0], *kn, st, en);
+			pt_bdstream_add(b[1], 1, st, en);
+		} else if (k == PT_EV_MEMCPY) {
+			pt_bdstream_add(b[1], 2, st, en);
+		} else {
+			pt_bdstream_add(b[2], 1, st, en);
+		}
+		pt_bdstream_add(b[2], 2, st, en);
+	}
+	for (size_t d = 0; d < r->ndevs; d++) {
+		int64_t w = watermark(s, d);
+		for (size_t q = 0; q < 3; q++)
+			pt_bdstream_release(s->bd[3 * d + q], w);
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+static void gst_free(struct gst *s)
+{
+	free(s->dev);
+	free(s->t);
+	if (s->has_re)
+		regfree(&s->re);
+	pt_vec_free(&s->gr);
+	pt_vec_free(&s->dl);
+	free(s->actbit);
+	pt_ljoin_free(&s->j);
+	free(s->sel_dev);
+	free(s->callbit);
+	free(s->linkbit);
+	pt_vec_free(&s->l);
+	free(s->dpos);
+	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
+		pt_bdstream_free(s->bd[i]);
+	free(s->bd);
+	free(s->kname);
+	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
+		free(s->dtrk[d]);
+	free(s->dtrk);
+	free(s->ndtrk);
+}
+
+/* One more read of src with batch(); a file that ends early now changed since the first. */
+static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s,
+		 int (*batch)(void *, struct pt_model *, struct pt_err **), struct pt_err **e)
+{
+	s->base = 0;
+	struct pt_ptm_sink k = { batch, s, true, true };
+	int rc = pt_ptm_source_read(src, m, &k, e);
+	if (rc > 0)
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	return rc;
+}
+
+/* Read 4: the device figures of GPU rank r (an element of si), its coverage. */
+static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_steps_info *si,
+		     struct pt_rank_steps *r, struct pt_gpu_figs *f, struct pt_err **e)
+{
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	s->r = r;
+	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
+	s->bd = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->bd));
+	s->dtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->dtrk));
+	s->ndtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->ndtrk));
+	s->nstr = m->strings.n;
+	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
+	for (size_t d = 0; d < r->ndevs; d++)
+		s->dpos[r->devs[d]] = (uint32_t)d + 1;
+	for (size_t t = 0; t < s->ntrk; t++) {
+		struct gtrk *x = &s->t[t];
+		x->left = x->lag.count;
+		x->seen = false;
+		uint32_t dp = s->dpos[m->tracks.v[t].device];
+		if (!x->left || !dp)
+			continue;
+		size_t d = dp - 1;
+		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
+		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	}
+	/* the windows: the steps', then the outside set's intervals */
+	struct pt_ivset o = { 0 };
+	if (!si->filtered)
+		pt_steps_outside_set(r, &o);
+	size_t nw = r->n + o.n;
+	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
+	for (size_t i = 0; i < r->n; i++)
+		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
+	if (o.n)
+		memcpy(w + r->n, o.v, o.n * sizeof(*w));
+	for (size_t d = 0; d < r->ndevs; d++) {
+		for (size_t q = 0; q < 3; q++)
+			s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+		struct pt_ival *k = NULL;
+		size_t nk = pt_index_comm_spans(m, r->devs[d], &k);
+		for (size_t i = 0; i < nk; i++)
+			pt_bdstream_add(s->bd[3 * d], 2, k[i].s, k[i].e);
+		free(k);
+	}
+	free(w);
+	if (s->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, s->lc_s, s->lc_e);
+	int rc = r->ndevs ? again(src, m, s, act_batch, e) : 0;
+	if (!rc)
+		pt_steps_count_covered(r, 1);
+	for (size_t d = 0; !rc && d < r->ndevs; d++) {
+		struct pt_bdstream **b = &s->bd[3 * d];
+		for (size_t q = 0; q < 3; q++)
+			pt_bdstream_finish(b[q]);
+		struct pt_gpu_figs *x = &f[d];
+		uint64_t inwin[3] = { 0, 0, 0 };
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *sw = &r->v[i];
+			for (size_t k = 0; k < 3; k++) {
+				x->cnt[i][k] = pt_bdstream_count(b[0], i, k);
+				inwin[k] += x->cnt[i][k];
+			}
+			if (!sw->kept || !(sw->covered || !pt_steps_partly_covered(r)))
+				continue;
+			struct pt_bdsums a, kc, sb;
+			pt_bdstream_window(b[0], i, &a);
+			pt_bdstream_window(b[1], i, &kc);
+			pt_bdstream_window(b[2], i, &sb);
+			pt_bdsums_breakdown(&a, &x->b[i]);
+			int64_t m4[4] = { sb.comm, kc.comp, kc.comm, sb.comp };
+			memcpy(x->m4[i], m4, sizeof(m4));
+		}
+		if (!si->filtered) {
+			struct pt_bdsums sum[3] = { { 0, 0, 0, 0 } };
+			for (size_t j = 0; j < o.n; j++)
+				for (size_t q = 0; q < 3; q++) {
+					struct pt_bdsums one;
+					pt_bdstream_window(b[q], r->n + j, &one);
+					sum[q].comp += one.comp;
+					sum[q].comm += one.comm;
+					sum[q].either += one.either;
+					sum[q].total += one.total;
+				}
+			pt_bdsums_breakdown(&sum[0], &x->ob);
+			int64_t m4[4] = { sum[2].comm, sum[1].comp, sum[1].comm, sum[2].comp };
+			memcpy(x->om4, m4, sizeof(m4));
+			for (size_t k = 0; k < 3; k++)
+				x->ocnt[k] = pt_bdstream_marks(b[0], k) - inwin[k];
+		}
+	}
+	pt_ivset_free(&o);
+	return rc;
+}
+
+void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f)
+{
+	for (size_t ri = 0; f && ri < si->n; ri++) {
+		size_t nd = si->r[ri].ndevs ? si->r[ri].ndevs : 1;
+		for (size_t d = 0; f[ri] && d < nd; d++)
+			pt_gpu_figs_free(&f[ri][d]);
+		free(f[ri]);
+	}
+	free(f);
+}
+
+int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
+			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e)
+{
+	*mout = NULL;
+	*whole = NULL;
+	if (figs)
+		*figs = NULL;
+	memset(si, 0, sizeof(*si));
+	if (pt_ptm_source_once(src)) /* read once only: whole */
+		return pt_ptm_read(src->path, whole, e);
+	struct gst s;
+	memset(&s, 0, sizeof(s));
+	s.sel = sel;
+	s.host = PT_NONE;
+	pt_sel_found_init(&s.rf, sel);
+	pt_ljoin_init(&s.j);
+	char msg[128];
+	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink first = { scan_batch, &s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES };
+	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (!rc && (s.no || !streamable(m) || comm_ranges(m)))
+		rc = AGAIN;
+	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
+		pt_model_free(m);
+		gst_free(&s);
+		return pt_ptm_read(src->path, whole, e);
+	}
+	if (rc)
+		goto fail;
+	fit(&s, m);
+	pt_vec_free(&m->ranges);
+	s.rf.step_records = m->steps.n > 0;
+	if (m->links.n)
+		take_links(&s, m);
+	free(s.actbit);
+	s.actbit = NULL;
+	pt_ljoin_seal(&s.j);
+	bool boundary = !s.gr.n && s.host != PT_NONE;
+	s.launches = boundary;
+	if ((figs || boundary) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, e)))
+		goto fail;
+	struct pt_steps_lseq lseq = { 0, &s, l_name, l_call_s, l_call_e };
+	if (boundary) {
+		/* the launches whose call came, in event order, then in launch order (a stable sort) */
+		size_t k = 0;
+		for (size_t i = 0; i < s.l.n; i++)
+			if (s.j.start[s.l.v[i].slot] != INT64_MIN)
+				s.l.v[k++] = s.l.v[i];
+		s.l.n = k;
+		sort_join = &s.j;
+		if (s.l.n > 1)
+			qsort(s.l.v, s.l.n, sizeof(*s.l.v), cmp_lrec);
+		sort_join = NULL;
+		lseq.n = s.l.n;
+	}
+	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq : NULL };
+	int64_t span[2] = { s.ev_s, s.ev_e };
+	/* the selection's notes come before the pass's, as after a load */
+	if (pt_steps_collect_gscan(m, sel, &gs, si, NULL, e)) {
+		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
+		rc = -1;
+		goto fail;
+	}
+	pt_vec_free(&s.l);
+	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, si, d);
+	for (size_t i = 0; i < si->n; i++) {
+		struct pt_rank_steps *r = &si->r[i];
+		pt_steps_overlap_note(r, d);
+		if (r->ascend || r->host == PT_NONE)
+			continue;
+		r->dl = pt_xmalloc((s.dl.n ? s.dl.n : 1) * sizeof(*r->dl));
+		if (s.dl.n)
+			memcpy(r->dl, s.dl.v, s.dl.n * sizeof(*r->dl));
+		r->ndl = s.dl.n;
+	}
+	pt_vec_free(&s.dl);
+	pt_vec_free(&s.gr);
+	if (figs) {
+		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
+		for (size_t i = 0; i < si->n && !rc; i++) {
+			struct pt_rank_steps *r = &si->r[i];
+			size_t ndv = r->ndevs ? r->ndevs : 1;
+			(*figs)[i] = pt_xcalloc(ndv, sizeof(***figs));
+			for (size_t k = 0; k < ndv; k++)
+				pt_gpu_figs_alloc(&(*figs)[i][k], r->n);
+			if (!r->ascend && !s.r) /* one GPU rank at most (one host) */
+				rc = figs_read(src, m, &s, si, r, (*figs)[i], e);
+		}
+		if (rc) {
+			pt_steps_gfigs_free(si, *figs);
+			*figs = NULL;
+			pt_steps_info_free(si);
+			goto fail;
+		}
+	}
+	gst_free(&s);
+	*mout = m;
+	return 0;
+fail:
+	gst_free(&s);
+	pt_model_free(m);
+	return -1;
+}
