@@ -282,6 +282,26 @@ static void test_overlap_sets(void **state)
 			pt_tl_overlap_set(&td->ov[PT_TL_OV_FREE], &got);
 			same_set(&got, &want);
 		}
+		/* the same rows from packed sets (a streamed timeline's unions) */
+		struct pt_ivpack pc = { 0 }, pm = { 0 };
+		for (size_t i = 0; i < C->n; i++)
+			pt_ivpack_append(&pc, C->v[i].s, C->v[i].e);
+		for (size_t i = 0; i < M->n; i++)
+			pt_ivpack_append(&pm, M->v[i].s, M->v[i].e);
+		pt_ivpack_close(&pc);
+		pt_ivpack_close(&pm);
+		const struct pt_ivset none = { 0 };
+		struct pt_tl_ovsrc free_src = { .w = &W, .a = &none, .b = &none, .pa = &pc, .pb = &pm };
+		pt_ivset_union(&tmp, C, M);
+		pt_ivset_diff(&want, &W, &tmp);
+		pt_tl_overlap_set(&free_src, &got);
+		same_set(&got, &want);
+		struct pt_tl_ovsrc pure_src = { .w = &none, .a = &none, .b = &none, .pw = &pm, .pa = &pc };
+		pt_ivset_diff(&want, M, C);
+		pt_tl_overlap_set(&pure_src, &got);
+		same_set(&got, &want);
+		pt_ivpack_free(&pc);
+		pt_ivpack_free(&pm);
 		pt_ivset_free(&W0);
 		pt_ivset_free(&W);
 		pt_ivset_free(&want);
