@@ -15,13 +15,15 @@
  * and membership, the Steps rows' spans, the scope ops), the layout's scan
  * of its track (count, span, nesting lanes and the items of each lane) and,
  * classed as the index classes it (ascend.md §3.8), into its device's
- * computation or communication union, through a heap that releases, after
- * each batch, what no later task of the device can start before (per track:
- * its latest start less its lag, or its first start while none came). The
+ * computation or communication union, through a queue in start order that
+ * releases, after each batch, what no later task of the device can start
+ * before (per track: its latest start less its lag, or its first start while
+ * none came; the device's latest start less the lag of all its tasks in file
+ * order, where that is later). The
  * unions C and M of each device (packed: support/ivpack.h) are all that is
  * kept of the events, for the overlap rows and the steps' busy time; M gets
- * the device's communication spans (HCCL operators, reduce pairs) through the
- * same heap, before the first event. A track whose kept events do not
+ * the device's communication spans (HCCL operators, reduce pairs), merged in
+ * as the queue is released. A track whose kept events do not
  * come in strictly increasing start order (its rows would need sorting) makes
  * the model read whole (PT_TL_NOSTREAM).
  *
@@ -75,12 +77,21 @@ struct pt_tl_stream {
 	bool has_ev;
 	int64_t evmin, evmax;   /* the events' first start and last end */
 	struct pt_steps_devscan *dev; /* per device, for the selection's notes */
+	struct pt_lag *dlag;  /* per device: the lag of its tasks in file order, all tracks together (first read) */
+	int64_t *dtop;        /* per device: the latest start of its tasks so far (second read) */
+	uint8_t *dseen;
 	/* second read */
 	struct tl_pass pass;
 	uint8_t *op_comm;
 	struct tl_tscan *scan;
 	uint64_t *nev;      /* per device: kept events */
-	PT_VEC(struct pend) *heap; /* per device: tasks not yet in the unions, a min-heap by start */
+	/* per device: tasks not yet in the unions (in start order from h), and the communication spans (sorted) */
+	struct pendq {
+		struct pend *v;
+		size_t h, n, cap;
+		struct pt_ival *sp;
+		size_t nsp, isp;
+	} *pq;
 	struct pt_ivpack *C, *M; /* per device: the unions, packed */
 	/* writing */
 	struct tl_trace *c;
@@ -142,9 +153,12 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		if (d >= s->nd) {
 			s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 			memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
+			s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
+			memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
 			s->nd = m->devices.n;
 		}
 		pt_steps_devscan_add(&s->dev[d], k, st, ev->dur[i]);
+		pt_lag_add(&s->dlag[d], st);
 		if (!s->has_ev || st < s->evmin)
 			s->evmin = st;
 		if (!s->has_ev || en > s->evmax)
@@ -156,63 +170,64 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ------------------------------------------------------------------ second read */
 
-static bool pend_before(const struct pend *a, const struct pend *b)
+/* Device d's pending task: into its queue, kept in start order (the tasks come nearly in that order). */
+static void pend_add(struct pt_tl_stream *s, uint32_t d, struct pend p)
 {
-	return a->s < b->s;
-}
-
-static void heap_push(struct pt_tl_stream *s, uint32_t d, struct pend p)
-{
-	pt_vec_push(&s->heap[d], p);
-	struct pend *h = s->heap[d].v;
-	for (size_t i = s->heap[d].n - 1; i > 0;) {
-		size_t q = (i - 1) / 2;
-		if (!pend_before(&h[i], &h[q]))
-			break;
-		struct pend x = h[i];
-		h[i] = h[q];
-		h[q] = x;
-		i = q;
+	struct pendq *q = &s->pq[d];
+	if (q->h && q->n == q->cap) { /* room from the front first */
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
 	}
-}
-
-static struct pend heap_pop(struct pt_tl_stream *s, uint32_t d)
-{
-	struct pend *h = s->heap[d].v, top = h[0];
-	h[0] = h[--s->heap[d].n];
-	size_t n = s->heap[d].n;
-	for (size_t i = 0;;) {
-		size_t l = 2 * i + 1, r = l + 1, b = i;
-		if (l < n && pend_before(&h[l], &h[b]))
-			b = l;
-		if (r < n && pend_before(&h[r], &h[b]))
-			b = r;
-		if (b == i)
-			break;
-		struct pend x = h[i];
-		h[i] = h[b];
-		h[b] = x;
-		i = b;
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	size_t i = q->n++;
+	while (i > q->h && q->v[i - 1].s > p.s) {
+		q->v[i] = q->v[i - 1];
+		i--;
 	}
-	return top;
+	q->v[i] = p;
 }
 
-/* Into the unions, in start order (pt_ivset_append joins them as the index's merge does), what starts before `below`. */
+static bool pending(const struct pt_tl_stream *s, size_t d)
+{
+	return s->pq[d].n > s->pq[d].h || s->pq[d].isp < s->pq[d].nsp;
+}
+
+/* Into the unions, in start order (pt_ivset_append joins them as the index's merge does), what starts before
+ * `below` of the device's tasks and communication spans. */
 static void release(struct pt_tl_stream *s, uint32_t d, int64_t below, bool all)
 {
-	while (s->heap[d].n && (all || s->heap[d].v[0].s < below)) {
-		struct pend p = heap_pop(s, d);
+	struct pendq *q = &s->pq[d];
+	for (;;) {
+		bool he = q->h < q->n, hs = q->isp < q->nsp;
+		if (!he && !hs)
+			break;
+		struct pend p;
+		if (he && (!hs || q->v[q->h].s <= q->sp[q->isp].s)) {
+			p = q->v[q->h];
+			if (!all && p.s >= below)
+				break;
+			q->h++;
+		} else {
+			p = (struct pend){ q->sp[q->isp].s, q->sp[q->isp].e, 2 };
+			if (!all && p.s >= below)
+				break;
+			q->isp++;
+		}
 		pt_ivpack_append(p.cls == 1 ? &s->C[d] : &s->M[d], p.s, p.e);
 	}
+	if (q->h == q->n)
+		q->h = q->n = 0;
 }
 
-/* No later task of track t starts before this. */
-static int64_t track_bound(const struct trk *t)
+/* No later start of a run of starts (a track's, a device's) whose lag is g comes before this: its latest start
+ * so far less the lag, or its earliest start while none came. */
+static int64_t lag_bound(const struct pt_lag *g, bool seen, int64_t top)
 {
-	if (!t->seen)
-		return t->lag.min;
+	if (!seen)
+		return g->min;
 	int64_t b;
-	if (t->lag.lag > (uint64_t)INT64_MAX || __builtin_sub_overflow(t->top, (int64_t)t->lag.lag, &b))
+	if (g->lag > (uint64_t)INT64_MAX || __builtin_sub_overflow(top, (int64_t)g->lag, &b))
 		return INT64_MIN;
 	return b;
 }
@@ -239,9 +254,12 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 		if (!t->seen || st0 > t->top)
 			t->top = st0;
 		t->seen = true;
+		if (!s->dseen[d] || st0 > s->dtop[d])
+			s->dtop[d] = st0;
+		s->dseen[d] = 1;
 		uint8_t cls = k == PT_EV_AICPU ? 1 : pt_index_task_class(s->op_comm, ev->op[i], t->named);
 		struct pend p = { st0, st0 + du, cls };
-		heap_push(s, d, p);
+		pend_add(s, d, p);
 		if (!keep)
 			continue;
 		s->nev[d]++;
@@ -267,16 +285,28 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 			q->lane_n[l]++;
 		q->n++;
 	}
-	/* per device: what no later task can start before */
+	/*
+	 * Per device: what no later task can start before, by its tracks (the
+	 * earliest of their bounds) or by the device's tasks all together in
+	 * file order (a track idle for a while holds the first back, not the
+	 * second): the later of the two holds.
+	 */
 	for (size_t d = 0; d < s->nd; d++) {
-		if (!s->heap[d].n)
+		if (!pending(s, d))
 			continue;
 		int64_t below = INT64_MAX;
+		bool any = false;
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			if (m->tracks.v[tr].device != d || !s->t[tr].left)
 				continue;
-			int64_t b = track_bound(&s->t[tr]);
+			int64_t b = lag_bound(&s->t[tr].lag, s->t[tr].seen, s->t[tr].top);
 			if (b < below)
+				below = b;
+			any = true;
+		}
+		if (any) {
+			int64_t b = lag_bound(&s->dlag[d], s->dseen[d], s->dtop[d]);
+			if (b > below)
 				below = b;
 		}
 		release(s, (uint32_t)d, below, false);
@@ -304,8 +334,12 @@ int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_mod
 	if (m->devices.n > s->nd) {
 		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 		memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
+		s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
+		memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
 	}
 	s->nd = m->devices.n;
+	s->dtop = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->dtop));
+	s->dseen = pt_xcalloc(s->nd ? s->nd : 1, 1);
 	for (size_t t = 0; t < s->nt; t++)
 		s->t[t].left = s->t[t].lag.count;
 	rc = tl_pass_begin(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), false, e);
@@ -314,16 +348,13 @@ int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_mod
 	s->op_comm = pt_index_op_comm(m);
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
-	s->heap = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->heap));
+	s->pq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->pq));
 	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
 	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
 	/* M holds the device's communication spans (HCCL operators, reduce pairs) too, as the index makes it */
 	for (size_t d = 0; d < s->nd; d++) {
-		struct pt_ival *k = NULL;
-		size_t nk = pt_index_comm_spans(m, (uint32_t)d, &k);
-		for (size_t i = 0; i < nk; i++)
-			heap_push(s, (uint32_t)d, (struct pend){ k[i].s, k[i].e, 2 });
-		free(k);
+		s->pq[d].nsp = pt_index_comm_spans(m, (uint32_t)d, &s->pq[d].sp);
+		pt_ival_sort(s->pq[d].sp, s->pq[d].nsp);
 	}
 	struct pt_ptm_sink again = { scan2, s, true, TL_SKIP };
 	rc = pt_ptm_read_stream(path, m, &again, e);
@@ -339,13 +370,15 @@ int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_mod
 	struct tl_sets *S = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*S));
 	for (size_t d = 0; d < s->nd; d++) {
 		release(s, (uint32_t)d, 0, true);
-		pt_vec_free(&s->heap[d]);
+		free(s->pq[d].v);
+		free(s->pq[d].sp);
+		memset(&s->pq[d], 0, sizeof(s->pq[d]));
 		pt_ivpack_close(&s->C[d]);
 		pt_ivpack_close(&s->M[d]);
 		S[d] = (struct tl_sets){ &none, &none, &s->C[d], &s->M[d] };
 	}
-	free(s->heap);
-	s->heap = NULL;
+	free(s->pq);
+	s->pq = NULL;
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
 	/* the lanes are made again as the events are written */
@@ -424,13 +457,13 @@ static void row_push(struct row *r, const struct tl_sev *v)
 		size_t cap = r->qcap ? 2 * r->qcap : 64;
 		struct tl_sev *q = pt_xmalloc(cap * sizeof(*q));
 		for (size_t k = 0; k < r->qn; k++)
-			q[k] = r->q[(r->qh + k) % r->qcap];
+			q[k] = r->q[(r->qh + k) & (r->qcap - 1)];
 		free(r->q);
 		r->q = q;
 		r->qh = 0;
 		r->qcap = cap;
 	}
-	r->q[(r->qh + r->qn) % r->qcap] = *v;
+	r->q[(r->qh + r->qn) & (r->qcap - 1)] = *v; /* qcap: a power of two */
 	r->qn++;
 }
 
@@ -550,6 +583,8 @@ void tl_stream_bind(struct tl_trace *c)
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	s->head = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->head));
 	s->has_head = pt_xcalloc(s->nt ? s->nt : 1, 1);
+	c->shead = s->head;
+	c->shas = s->has_head;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		struct row *rw = &c->rows.v[r];
 		if (rw->type != R_TRACK)
@@ -612,39 +647,12 @@ void tl_stream_rewind(struct tl_trace *c)
 	memset(s->has_head, 0, s->nt);
 }
 
-int64_t tl_stream_row_ts(const struct tl_trace *c, const struct row *r)
-{
-	if (r->qn)
-		return r->q[r->qh].start;
-	const struct pt_tl_stream *s = c->tl->stream;
-	int64_t b = r->qlast;
-	if (s->has_head[r->track] && s->head[r->track] > b)
-		b = s->head[r->track];
-	return b;
-}
-
 void tl_stream_row_pop(struct tl_trace *c, struct row *r)
 {
 	(void)c;
 	r->qlast = r->q[r->qh].start;
-	r->qh = (r->qh + 1) % r->qcap;
+	r->qh = (r->qh + 1) & (r->qcap - 1);
 	r->qn--;
-}
-
-bool tl_stream_live(const struct tl_trace *c, uint32_t w)
-{
-	if (w >= c->srcs.n)
-		return false;
-	const struct src *sc = &c->srcs.v[w];
-	if (sc->ph != PH_X || sc->pos >= sc->n)
-		return false;
-	const struct row *r = &c->rows.v[sc->ref];
-	return r->type == R_TRACK && !r->idx;
-}
-
-bool tl_stream_has(const struct tl_trace *c, uint32_t w)
-{
-	return c->rows.v[c->srcs.v[w].ref].qn > 0;
 }
 
 int tl_stream_pull(struct tl_trace *c)
@@ -666,10 +674,12 @@ static void stream_free(struct pt_tl_stream *s)
 	if (!s)
 		return;
 	stop_read(s);
-	if (s->heap)
-		for (size_t d = 0; d < s->nd; d++)
-			pt_vec_free(&s->heap[d]);
-	free(s->heap);
+	if (s->pq)
+		for (size_t d = 0; d < s->nd; d++) {
+			free(s->pq[d].v);
+			free(s->pq[d].sp);
+		}
+	free(s->pq);
 	if (s->C)
 		for (size_t d = 0; d < s->nd; d++) {
 			pt_ivpack_free(&s->C[d]);
@@ -689,6 +699,9 @@ static void stream_free(struct pt_tl_stream *s)
 		tl_pass_free(&s->pass);
 	free(s->t);
 	free(s->dev);
+	free(s->dlag);
+	free(s->dtop);
+	free(s->dseen);
 	free(s->path);
 	pt_err_free(s->rerr);
 	pt_err_free(s->ferr);

@@ -217,6 +217,9 @@ struct tl_trace {
 	size_t nleaf;
 	int64_t span;       /* the largest rel ts of the sources' items */
 	bool started;       /* the winner tree[0] was handed out and is advanced by the next call */
+	/* streamed (pass-timeline-stream.c): per track the latest start read, where shas */
+	const int64_t *shead;
+	const uint8_t *shas;
 	char built[192];    /* a name made for the current event */
 	/* what pub points to */
 	struct pt_trace_proc *pprocs;
@@ -375,13 +378,34 @@ uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt
 struct tl_tscan *tl_stream_scan(struct pt_tl_stream *s);
 const uint64_t *tl_stream_nev(const struct pt_tl_stream *s);
 void tl_stream_bind(struct tl_trace *c);
-/* The next item's start of a streamed row, or (none read yet) a lower bound of it, in model time. */
-int64_t tl_stream_row_ts(const struct tl_trace *c, const struct row *r);
+
 void tl_stream_row_pop(struct tl_trace *c, struct row *r);
 void tl_stream_rewind(struct tl_trace *c);
+/* The next item's start of a streamed row, or (none read yet) a lower bound of it, in model time. */
+static inline int64_t tl_stream_row_ts(const struct tl_trace *c, const struct row *r)
+{
+	if (r->qn)
+		return r->q[r->qh].start;
+	int64_t b = r->qlast;
+	if (c->shas[r->track] && c->shead[r->track] > b)
+		b = c->shead[r->track];
+	return b;
+}
 /* Is source w a streamed row with events still to write? Has it read the next one? */
-bool tl_stream_live(const struct tl_trace *c, uint32_t w);
-bool tl_stream_has(const struct tl_trace *c, uint32_t w);
+static inline bool tl_stream_live(const struct tl_trace *c, uint32_t w)
+{
+	if (w >= c->srcs.n)
+		return false;
+	const struct src *sc = &c->srcs.v[w];
+	if (sc->ph != PH_X || sc->pos >= sc->n)
+		return false;
+	const struct row *r = &c->rows.v[sc->ref];
+	return r->type == R_TRACK && !r->idx;
+}
+static inline bool tl_stream_has(const struct tl_trace *c, uint32_t w)
+{
+	return c->rows.v[c->srcs.v[w].ref].qn > 0;
+}
 /* Read one more batch of events to the rows; nonzero: the read ended or failed while a row still waits
  * (pt_trace.failed says why). */
 int tl_stream_pull(struct tl_trace *c);
