@@ -28,6 +28,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_JOBS,
 	OPT_PROFILE,
+	OPT_IN_MEMORY,
 };
 
 static const struct pt_opt timeline_opts[] = {
@@ -48,6 +49,8 @@ static const struct pt_opt timeline_opts[] = {
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
 	{ "no-flows", 0, NULL, OPT_NO_FLOWS, "no launch arrows (s/f events)", NULL },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "keep C++ names mangled", NULL },
+	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
+	  "read a model file whole instead of as a stream (same output; memory grows with the events)", NULL },
 	{ 0 },
 };
 
@@ -55,7 +58,7 @@ static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt
 
 static struct {
 	uint32_t scope_depth;
-	bool gzip, no_overlap, no_flows, no_demangle, kineto;
+	bool gzip, no_overlap, no_flows, no_demangle, kineto, in_memory;
 	int gzip_level;
 	int jobs; /* 0: pt_pdeflate_default_threads() */
 	uint64_t split_mb;
@@ -103,6 +106,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_NO_DEMANGLE:
 		opt.no_demangle = true;
+		return 0;
+	case OPT_IN_MEMORY:
+		opt.in_memory = true;
 		return 0;
 	}
 	return 0;
@@ -199,14 +205,29 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 
 	struct pt_err *e = NULL;
 	struct pt_model *m = NULL;
-	int rc = pt_common_load(&c, argv[first], &m, &e);
-	if (!rc) {
-		struct pt_index *x = pt_index_new(m);
-		struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
-		to.sel = c.sel;
-		struct pt_tl *tl = NULL;
-		rc = pt_pass_timeline(m, x, &to, &tl, &e);
+	struct pt_index *x = NULL;
+	struct pt_tl *tl = NULL;
+	struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
+	to.sel = c.sel;
+	/* a model file, in the viewer profile: read as a stream where the model allows (pass-timeline.h) */
+	int rc = PT_TL_NOSTREAM;
+	if (!opt.kineto && !opt.in_memory && pt_common_is_model_file(argv[first])) {
+		c.path = argv[first];
+		rc = pt_tl_stream_new(argv[first], &to, &m, &tl, &e);
 		if (!rc) {
+			pt_tl_stream_check_sel(tl, m, &c.sel, &c.diag);
+			c.sel_checked = true;
+		}
+	}
+	if (rc == PT_TL_NOSTREAM) {
+		rc = pt_common_load(&c, argv[first], &m, &e);
+		if (!rc) {
+			x = pt_index_new(m);
+			rc = pt_pass_timeline(m, x, &to, &tl, &e);
+		}
+	}
+	if (!rc) {
+		{
 			struct pt_tl_trace_opts tro = {
 				.trace_name = argv[first],
 				.profile = PT_TRACE_VIEWER,
@@ -244,9 +265,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 						     path, (unsigned long long)st.bytes, (unsigned long long)PT_CHROME_VIEWER_MAX);
 			}
 		}
-		pt_tl_free(tl);
-		pt_index_free(x);
 	}
+	pt_tl_free(tl);
+	if (x)
+		pt_index_free(x);
 	free(path);
 	pt_model_free(m);
 	return pt_common_finish(&c, rc, e);

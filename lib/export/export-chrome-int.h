@@ -107,6 +107,7 @@ struct loop {
 struct wctx {
 	struct pt_trace *t;
 	const struct pt_chrome_opts *o;
+	struct pt_err **err;    /* where run_loop reports events that ended early (pt_trace.failed) */
 	bool kineto;
 	struct arena arena, tmp;
 	struct frag *cache;     /* per pt_trace_str key */

@@ -357,9 +357,13 @@ int write_parts(struct wctx *c, const char *path, struct pt_chrome_stats *st, st
 	c->record_flow_ord = true;
 	struct loop L1 = { .mode = 1, .sk = &cnt, .pl = pl };
 	c->first_event = false;
-	run_loop(c, &L1);
+	int failed = run_loop(c, &L1);
 	c->record_flow_ord = false;
 	sink_free(&cnt);
+	if (failed < 0) {
+		pt_chrome_planner_free(pl);
+		return -1;
+	}
 	size_t nparts = pt_chrome_planner_finish(pl, &c->cuts);
 	c->ncuts = nparts - 1;
 	/* flows crossing parts are dropped */

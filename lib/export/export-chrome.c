@@ -824,6 +824,8 @@ static int run_loop_single(struct wctx *c, struct loop *L)
 	}
 	c->ord = ord;
 	L->pi[0].events += events;
+	if (t->failed && t->failed(t, c->err))
+		return -1;
 	return rc;
 }
 
@@ -887,6 +889,8 @@ int run_loop(struct wctx *c, struct loop *L)
 		if (L->mode == 0 && c->abort_over && sink_pos(L->sk) > c->limit)
 			return 1;
 	}
+	if (t->failed && t->failed(t, c->err))
+		return -1;
 	return 0;
 }
 
@@ -931,6 +935,7 @@ int pt_chrome_write(struct pt_trace *t, const struct pt_chrome_opts *o, const ch
 {
 	struct wctx c;
 	wctx_init(&c, t, o);
+	c.err = e;
 	memset(st, 0, sizeof(*st));
 	int rc = 0;
 	st->base_ns = t->base_ns;
@@ -946,7 +951,11 @@ int pt_chrome_write(struct pt_trace *t, const struct pt_chrome_opts *o, const ch
 		emit_header(&c, &cnt, &h);
 		struct part_info pi = { 0 };
 		struct loop L = { .mode = 0, .sk = &cnt, .pi = &pi };
-		run_loop(&c, &L);
+		if (run_loop(&c, &L) < 0) {
+			sink_free(&cnt);
+			rc = -1;
+			goto out;
+		}
 		emit_footer(&c, &cnt);
 		uint64_t total = sink_pos(&cnt);
 		sink_free(&cnt);
@@ -974,6 +983,12 @@ int pt_chrome_write(struct pt_trace *t, const struct pt_chrome_opts *o, const ch
 		struct loop L = { .mode = 0, .sk = &sk, .pi = &pi };
 		c.abort_over = c.limit && !to_stdout;
 		int over = run_loop(&c, &L);
+		if (over < 0) {
+			sink_free(&sk);
+			pt_out_abort(&out);
+			rc = -1;
+			goto out;
+		}
 		if (over) {
 			/* larger than one part: start again in parts */
 			sink_free(&sk);

@@ -382,21 +382,32 @@ static bool row_group(struct tl_trace *c, const struct row *r, struct pt_trace_e
 	return true;
 }
 
-static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+/* One model event in the viewer profile: v its fields, i its index (read only for a sync event: never streamed). */
+static inline void tl_sev_of(const struct tl_trace *c, uint32_t i, struct tl_sev *v)
+{
+	const struct pt_events *ev = &c->m->events;
+	v->start = ev->start[i];
+	v->dur = ev->dur[i];
+	v->kind = ev->kind[i];
+	v->name = ev->name[i];
+	v->op = ev->op[i];
+	v->task = ev->task[i];
+	v->corr = c->has_corr ? ev->corr[i] : 0;
+	v->step = pt_tl_ev_step(c->tl, i);
+	v->keep = c->tl->ev_keep[i];
+}
+
+static void track_event(struct tl_trace *c, const struct row *r, const struct tl_sev *v, uint32_t i,
+			struct pt_trace_ev *out)
 {
 	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
-	out->ts = ev->start[i] + r->off - c->base;
-	out->dur = ev->dur[i] > 0 ? ev->dur[i] : 0;
-	if (c->kineto) {
-		track_event_kineto(c, r, i, out);
-		return;
-	}
-	uint8_t k = ev->kind[i];
-	uint32_t name = ev->name[i];
+	out->ts = v->start + r->off - c->base;
+	out->dur = v->dur > 0 ? v->dur : 0;
+	uint8_t k = v->kind;
+	uint32_t name = v->name;
 	bool task = k == PT_EV_TASK || k == PT_EV_AICPU, fullf = false, rawf = false;
 	int cat = ev_cat(k);
-	if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2))
+	if (k == PT_EV_RANGE && (v->keep & 2))
 		cat = C_STEP;
 	const struct pt_track *tr = &m->tracks.v[r->track];
 	if (task) {
@@ -404,11 +415,11 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 			cat = C_UNNAMED;
 			memcpy(c->built, r->tname, sizeof(r->tname));
 			char *p = c->built + r->tname_len;
-			p += pt_fmt_i64(p, (int64_t)ev->task[i]);
+			p += pt_fmt_i64(p, (int64_t)v->task);
 			out->name = built(c, (int)(p - c->built));
 		} else {
 			out->name = name_of(c, name, NM_LAST);
-			fullf = !ev->op[i] && (name_flags(c, name) & NF_SLASH);
+			fullf = !v->op && (name_flags(c, name) & NF_SLASH);
 		}
 	} else if (k == PT_EV_KERNEL) {
 		out->name = name_of(c, name, NM_DEMANGLE);
@@ -422,8 +433,8 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 		out->name = k == PT_EV_MEMCPY ? LIT("[CUDA memcpy]") : LIT("[CUDA memset]");
 	}
 	out->cat = (uint16_t)cat;
-	if (ev->op[i])
-		op_args(c, out, ev->op[i] - 1);
+	if (v->op)
+		op_args(c, out, v->op - 1);
 	else if (fullf)
 		ARG_STR(out, "full_name", name_of(c, name, NM_RAW));
 	if (rawf)
@@ -433,7 +444,7 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 			if (row_group(c, r, out)) /* the row's stream id */
 				ARG_I64(out, "stream_id", tr->stream);
 			out->rn = (uint8_t)(out->nargs - out->rat);
-			ARG_I64(out, "task_id", (int64_t)ev->task[i]);
+			ARG_I64(out, "task_id", (int64_t)v->task);
 		}
 	} else if (tr->kind == PT_TRACK_STREAM) {
 		if (row_group(c, r, out)) { /* the row's device and stream */
@@ -442,12 +453,12 @@ static void track_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 		}
 		out->rn = (uint8_t)(out->nargs - out->rat);
 	}
-	if (c->has_corr && ev->corr[i])
-		ARG_U64(out, "correlation", ev->corr[i]);
+	if (c->has_corr && v->corr)
+		ARG_U64(out, "correlation", v->corr);
 	if (k == PT_EV_SYNC)
 		sync_args(c, out, i);
-	if (pt_tl_ev_step(c->tl, i))
-		ARG_U64(out, "step", pt_tl_ev_step(c->tl, i));
+	if (v->step)
+		ARG_U64(out, "step", v->step);
 }
 
 static void slice_event(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
@@ -546,7 +557,7 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		int64_t t = r->type == R_TRACK ? m->events.start[r->idx[pos]] :
+		int64_t t = r->type == R_TRACK ? (r->idx ? m->events.start[r->idx[pos]] : tl_stream_row_ts(c, r)) :
 			    r->type == R_SLICE ? r->sl[r->idx[pos]].start :
 						 tl_iv_at(r->iv, pos)->s;
 		return t + r->off - c->base;
@@ -738,11 +749,22 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 	switch (s->ph) {
 	case PH_X: {
 		const struct row *r = &c->rows.v[s->ref];
-		uint32_t i = tl_row_item(r, s->pos);
+		uint32_t i = r->type == R_TRACK && !r->idx ? 0 : tl_row_item(r, s->pos);
 		out->ph = PT_PH_X;
 		out->row = s->ref;
-		if (r->type == R_TRACK)
-			track_event(c, r, i, out);
+		if (r->type == R_TRACK) {
+			if (c->kineto) {
+				out->ts = c->m->events.start[i] + r->off - c->base;
+				out->dur = c->m->events.dur[i] > 0 ? c->m->events.dur[i] : 0;
+				track_event_kineto(c, r, i, out);
+			} else if (r->q) {
+				track_event(c, r, &r->q[r->qh], 0, out);
+			} else {
+				struct tl_sev v;
+				tl_sev_of(c, i, &v);
+				track_event(c, r, &v, i, out);
+			}
+		}
 		else if (r->type == R_SLICE)
 			slice_event(c, r, i, out);
 		else
@@ -779,9 +801,13 @@ static void advance(struct tl_trace *c)
 	uint32_t w = c->tree[0];
 	struct src *s = &c->srcs.v[w];
 	s->pos++;
-	if (s->ph == PH_X && s->pos + 1 < s->n) { /* the item after next: its columns are far apart in memory */
+	if (s->ph == PH_X && c->tl->stream) {
+		struct row *r = &c->rows.v[s->ref];
+		if (r->type == R_TRACK && !r->idx)
+			tl_stream_row_pop(c, r);
+	} else if (s->ph == PH_X && s->pos + 1 < s->n) { /* the item after next: its columns are far apart in memory */
 		const struct row *r = &c->rows.v[s->ref];
-		if (r->type == R_TRACK) {
+		if (r->type == R_TRACK && r->idx) {
 			uint32_t j = r->idx[s->pos + 1];
 			__builtin_prefetch(&c->m->events.start[j]);
 			__builtin_prefetch(&c->m->events.dur[j]);
@@ -799,6 +825,8 @@ static void advance(struct tl_trace *c)
 static void it_rewind(struct pt_trace *t)
 {
 	struct tl_trace *c = (struct tl_trace *)t;
+	if (c->tl->stream)
+		tl_stream_rewind(c);
 	tree_init(c);
 	c->started = false;
 	memset(c->op_given, 0, c->m->ops.n ? c->m->ops.n : 1);
@@ -812,6 +840,31 @@ static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
 	if (c->started)
 		advance(c);
 	uint32_t w = c->tree[0];
+	/*
+	 * A streamed row takes part with a lower bound while its next event is
+	 * not read, and keeps that key until it wins: then raise the key to
+	 * the bound now known or to its event's start, or read on.
+	 */
+	while (c->tl->stream && tl_stream_live(c, w)) {
+		struct src *s = &c->srcs.v[w];
+		int64_t cur = c->narrow ? (int64_t)(c->leafn[w] >> c->kbits) : (int64_t)(uint64_t)(c->leaf[w] >> 32);
+		int64_t t = src_item_ts(c, s, s->pos);
+		if (t == cur) {
+			if (tl_stream_has(c, w))
+				break;
+			if (tl_stream_pull(c))
+				goto done;
+			continue;
+		}
+		if (c->narrow) {
+			c->leafn[w] = (uint64_t)t << c->kbits | s->key;
+			tree_replay_n(c, w);
+		} else {
+			c->leaf[w] = mkey_of(t, s->key);
+			tree_replay(c, w);
+		}
+		w = c->tree[0];
+	}
 	int64_t ts;
 	if (c->narrow) {
 		uint64_t k = c->leafn[w];

@@ -111,7 +111,9 @@ static void choose_clock(struct tl_trace *c, struct pt_diag *diag)
 	const struct pt_model *m = c->m;
 	size_t nd = m->devices.n;
 	uint64_t *nev = pt_xcalloc(nd ? nd : 1, sizeof(*nev));
-	for (size_t i = 0; i < m->events.n; i++) {
+	if (c->tl->stream)
+		memcpy(nev, tl_stream_nev(c->tl->stream), nd * sizeof(*nev));
+	for (size_t i = 0; i < m->events.n && !c->tl->stream; i++) {
 		pt_progress_tick("laying out the timeline", i, m->events.n);
 		if (c->tl->ev_keep[i] & 1)
 			nev[m->tracks.v[m->events.track[i]].device]++;
@@ -184,74 +186,6 @@ static void fix_ties(const struct tl_trace *c, uint32_t *idx, const int64_t *s, 
 		idx[j] = v;
 		e[j] = ve;
 	}
-}
-
-/*
- * Nesting lanes (§5.3): items in order with [s, e); each goes to the first lane
- * where it nests inside (or after) the stack top. One lane set per row, fed
- * item by item.
- */
-struct lane_stack {
-	int64_t *v; /* ends */
-	size_t n, cap;
-};
-
-struct lanes {
-	struct lane_stack first;   /* lane 0 */
-	struct lane_stack *stacks; /* lanes 1..255, once a second lane is needed */
-	uint32_t nl;
-	uint64_t overflow;         /* items not on lane 0 */
-};
-
-static struct lane_stack *lane_stack(struct lanes *L, uint32_t l)
-{
-	if (!l)
-		return &L->first;
-	if (!L->stacks)
-		L->stacks = pt_xcalloc(256, sizeof(*L->stacks));
-	return &L->stacks[l];
-}
-
-static inline uint8_t lane_next(struct lanes *L, int64_t s, int64_t e)
-{
-	uint32_t l = 0;
-	struct lane_stack *st = &L->first;
-	/* lane 0 first, without the lane table: the common case */
-	while (st->n && st->v[st->n - 1] <= s)
-		st->n--;
-	if (!L->nl) {
-		L->nl = 1;
-	} else if (st->n && e > st->v[st->n - 1]) {
-		for (l = 1;; l++) {
-			if (l == 255)
-				break;
-			if (l == L->nl) {
-				L->nl++;
-				break;
-			}
-			st = lane_stack(L, l);
-			while (st->n && st->v[st->n - 1] <= s)
-				st->n--;
-			if (!st->n || e <= st->v[st->n - 1])
-				break;
-		}
-		if (l == 255 && L->nl < 256)
-			L->nl = 256;
-		st = lane_stack(L, l);
-	}
-	pt_vec_push(st, e);
-	if (l)
-		L->overflow++;
-	return (uint8_t)l;
-}
-
-static void lanes_free(struct lanes *L)
-{
-	pt_vec_free(&L->first);
-	if (L->stacks)
-		for (int k = 0; k < 256; k++)
-			pt_vec_free(&L->stacks[k]);
-	free(L->stacks);
 }
 
 /* Returns lanes used; lane[i] set. */
@@ -445,6 +379,57 @@ static void kineto_row(struct tl_trace *c, struct row *r)
 	c->procs.v[p].devid = dv->id;
 }
 
+/* The per-track scan of a model read whole: its kept events, in model order. */
+static struct tl_tscan *tl_scan_model(struct tl_trace *c)
+{
+	const struct pt_model *m = c->m;
+	const struct pt_events *ev = &m->events;
+	const struct pt_tl *tl = c->tl;
+	size_t nt = m->tracks.n;
+	struct tl_tscan *ts = pt_xcalloc(nt ? nt : 1, sizeof(*ts));
+	uint8_t *lane_of = pt_xmalloc(ev->n ? ev->n : 1);
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("laying out the timeline", i, ev->n);
+		int64_t du = ev->dur[i];
+		uint8_t keep = tl->ev_keep[i];
+		if (!(keep & 1) || du < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT)) /* Kineto has no get_next */
+			continue;
+		struct tl_tscan *q = &ts[ev->track[i]];
+		int64_t st0 = ev->start[i], en = st0 + du;
+		if (q->n && st0 <= q->last)
+			q->slow = true;
+		q->last = st0;
+		if (!q->n || st0 < q->lo)
+			q->lo = st0;
+		if (!q->n || en > q->hi)
+			q->hi = en;
+		q->steps |= (keep & 2) != 0;
+		q->n++;
+		if (!q->slow)
+			lane_of[i] = lane_next(&q->L, st0, en);
+	}
+	for (size_t t = 0; t < nt; t++) {
+		struct tl_tscan *q = &ts[t];
+		if (!q->n || !c->dev_ok[m->tracks.v[t].device])
+			continue;
+		q->idx = pt_xmalloc(q->n * sizeof(*q->idx));
+		if (!q->slow && q->L.nl > 1)
+			q->lane = pt_xmalloc(q->n);
+		q->n = 0;
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("laying out the timeline", i, ev->n);
+		struct tl_tscan *q = &ts[ev->track[i]];
+		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT))
+			continue;
+		if (q->lane)
+			q->lane[q->n] = lane_of[i];
+		q->idx[q->n++] = (uint32_t)i;
+	}
+	free(lane_of);
+	return ts;
+}
+
 static void build_layout(struct tl_trace *c)
 {
 	const struct pt_model *m = c->m;
@@ -498,62 +483,19 @@ static void build_layout(struct tl_trace *c)
 	 * that is its (start, dur desc, name) order. Any other track (equal or
 	 * decreasing starts) takes the index's sorted list and fix_ties().
 	 */
-	struct tscan {
-		size_t n;
-		int64_t last, lo, hi;
-		bool slow, steps;
-		struct lanes L;
-		uint32_t *idx;
-		uint8_t *lane;
-	} *ts = pt_xcalloc(nt ? nt : 1, sizeof(*ts));
-	uint8_t *lane_of = pt_xmalloc(ev->n ? ev->n : 1);
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("laying out the timeline", i, ev->n);
-		int64_t du = ev->dur[i];
-		uint8_t keep = tl->ev_keep[i];
-		if (!(keep & 1) || du < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT)) /* Kineto has no get_next */
-			continue;
-		struct tscan *q = &ts[ev->track[i]];
-		int64_t st0 = ev->start[i], en = st0 + du;
-		if (q->n && st0 <= q->last)
-			q->slow = true;
-		q->last = st0;
-		if (!q->n || st0 < q->lo)
-			q->lo = st0;
-		if (!q->n || en > q->hi)
-			q->hi = en;
-		q->steps |= (keep & 2) != 0;
-		q->n++;
-		if (!q->slow)
-			lane_of[i] = lane_next(&q->L, st0, en);
-	}
-	for (size_t t = 0; t < nt; t++) {
-		struct tscan *q = &ts[t];
-		if (!q->n || !c->dev_ok[m->tracks.v[t].device])
-			continue;
-		q->idx = pt_xmalloc(q->n * sizeof(*q->idx));
-		if (!q->slow && q->L.nl > 1)
-			q->lane = pt_xmalloc(q->n);
-		q->n = 0;
-	}
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("laying out the timeline", i, ev->n);
-		struct tscan *q = &ts[ev->track[i]];
-		if (!q->idx || !(tl->ev_keep[i] & 1) || ev->dur[i] < 0 || (c->kineto && ev->kind[i] == PT_EV_GETNEXT))
-			continue;
-		if (q->lane)
-			q->lane[q->n] = lane_of[i];
-		q->idx[q->n++] = (uint32_t)i;
-	}
-	free(lane_of);
+	struct tl_tscan *ts = c->tl->stream ? tl_stream_scan(c->tl->stream) : NULL;
+	bool own_scan = !ts;
+	if (!ts)
+		ts = tl_scan_model(c);
 	int64_t *s = NULL, *e = NULL; /* scratch starts and ends for the other tracks */
 	size_t scap = 0;
 	for (size_t t = 0; t < nt; t++) {
 		const struct pt_track *tr = &m->tracks.v[t];
-		struct tscan *q = &ts[t];
+		struct tl_tscan *q = &ts[t];
 		uint32_t d = tr->device;
 		if (!c->dev_ok[d] || !q->n) {
-			lanes_free(&q->L);
+			if (own_scan)
+				lanes_free(&q->L);
 			continue;
 		}
 		uint32_t *idx = q->idx;
@@ -603,7 +545,23 @@ static void build_layout(struct tl_trace *c)
 			r.order = (int64_t)t;
 			r.name = pt_xstrdup(*tn ? tn : "Track");
 		}
-		if (!q->slow) {
+		if (!q->slow && !own_scan) {
+			/* streamed: no items, their count per lane (pass-timeline-stream.c fills the rows as it reads) */
+			r.ranged = true;
+			r.lo = q->lo;
+			r.hi = q->hi;
+			c->overflow += q->L.overflow;
+			for (uint32_t l = 0; l < (q->L.nl > 1 ? q->L.nl : 1); l++) {
+				struct row rl = r;
+				rl.n = q->L.nl > 1 ? q->lane_n[l] : k;
+				if (!rl.n)
+					continue;
+				rl.lane = l;
+				rl.name = l ? pt_xasprintf("%s #%u", r.name, l + 1) : pt_xstrdup(r.name);
+				pt_vec_push(&c->rows, rl);
+			}
+			free(r.name);
+		} else if (!q->slow) {
 			r.ranged = true;
 			r.lo = q->lo;
 			r.hi = q->hi;
@@ -613,11 +571,13 @@ static void build_layout(struct tl_trace *c)
 		} else {
 			add_rows(c, r, idx, s, e, k);
 		}
-		lanes_free(&q->L);
+		if (own_scan)
+			lanes_free(&q->L);
 	}
 	free(s);
 	free(e);
-	free(ts);
+	if (own_scan)
+		free(ts);
 	free(stream_rank);
 	/* synthetic rows */
 	for (size_t d = 0; d < nd; d++) {
@@ -886,6 +846,8 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 	tl_events_init(c);
 	choose_clock(c, diag);
 	build_layout(c);
+	if (tl->stream)
+		tl_stream_bind(c);
 	tl_build_counters(c);
 	__int128 lo, hi;
 	time_range(c, &lo, &hi);
@@ -920,6 +882,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	if (!t)
 		return;
 	struct tl_trace *c = (struct tl_trace *)t;
+	tl_stream_unbind(c);
 	for (size_t i = 0; i < c->procs.n; i++)
 		free(c->procs.v[i].name);
 	pt_vec_free(&c->procs);

@@ -9,9 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "model/model.h"
 #include "pass/pass-timeline.h"
+#include "support/idmap.h"
+#include "support/ivpack.h"
+#include "support/xalloc.h"
 #include "support/interval.h"
 #include "support/vec.h"
 #include "table/trace.h"
@@ -22,6 +26,14 @@
 enum { NM_RAW, NM_DEMANGLE, NM_API, NM_LAST, NM_N };
 
 enum row_type { R_TRACK, R_SLICE, R_IV };
+
+/* The fields of a model event that its viewer-profile trace event reads (a streamed row keeps these). */
+struct tl_sev {
+	int64_t start, dur;
+	uint64_t task, corr;
+	uint32_t name, op, step; /* step number, 0 none */
+	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
+};
 enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM };
 
 struct row {
@@ -43,6 +55,10 @@ struct row {
 	const struct pt_tl_slice *sl;
 	struct ivgen *iv;  /* R_IV: the overlap row's intervals, made as read */
 	bool host;
+	/* a streamed track row (idx NULL): its events read and not yet written, a ring of qcap from qh */
+	struct tl_sev *q;
+	size_t qh, qn, qcap;
+	int64_t qlast;     /* the start of the last one written (lo before the first) */
 	char tname[32];    /* R_TRACK: "task <stream>_", the start of an unnamed task's name */
 	uint8_t tname_len;
 };
@@ -201,6 +217,9 @@ struct tl_trace {
 	size_t nleaf;
 	int64_t span;       /* the largest rel ts of the sources' items */
 	bool started;       /* the winner tree[0] was handed out and is advanced by the next call */
+	/* streamed (pass-timeline-stream.c): per track the latest start read, where shas */
+	const int64_t *shead;
+	const uint8_t *shas;
 	char built[192];    /* a name made for the current event */
 	/* what pub points to */
 	struct pt_trace_proc *pprocs;
@@ -214,6 +233,129 @@ static inline const char *tl_str(const struct tl_trace *c, uint32_t id)
 {
 	return pt_model_strget(c->m, id);
 }
+
+/*
+ * Nesting lanes (§5.3): items in order with [s, e); each goes to the first lane
+ * where it nests inside (or after) the stack top. One lane set per row, fed
+ * item by item.
+ */
+struct lane_stack {
+	int64_t *v; /* ends */
+	size_t n, cap;
+};
+
+struct lanes {
+	struct lane_stack first;   /* lane 0 */
+	struct lane_stack *stacks; /* lanes 1..255, once a second lane is needed */
+	uint32_t nl;
+	uint64_t overflow;         /* items not on lane 0 */
+};
+
+static inline struct lane_stack *lane_stack(struct lanes *L, uint32_t l)
+{
+	if (!l)
+		return &L->first;
+	if (!L->stacks)
+		L->stacks = pt_xcalloc(256, sizeof(*L->stacks));
+	return &L->stacks[l];
+}
+
+static inline uint8_t lane_next(struct lanes *L, int64_t s, int64_t e)
+{
+	uint32_t l = 0;
+	struct lane_stack *st = &L->first;
+	/* lane 0 first, without the lane table: the common case */
+	while (st->n && st->v[st->n - 1] <= s)
+		st->n--;
+	if (!L->nl) {
+		L->nl = 1;
+	} else if (st->n && e > st->v[st->n - 1]) {
+		for (l = 1;; l++) {
+			if (l == 255)
+				break;
+			if (l == L->nl) {
+				L->nl++;
+				break;
+			}
+			st = lane_stack(L, l);
+			while (st->n && st->v[st->n - 1] <= s)
+				st->n--;
+			if (!st->n || e <= st->v[st->n - 1])
+				break;
+		}
+		if (l == 255 && L->nl < 256)
+			L->nl = 256;
+		st = lane_stack(L, l);
+	}
+	pt_vec_push(st, e);
+	if (l)
+		L->overflow++;
+	return (uint8_t)l;
+}
+
+static inline void lanes_free(struct lanes *L)
+{
+	pt_vec_free(&L->first);
+	if (L->stacks)
+		for (int k = 0; k < 256; k++)
+			pt_vec_free(&L->stacks[k]);
+	free(L->stacks);
+}
+
+/*
+ * Per track, what the layout needs of its kept events: count, span, lanes,
+ * whether they hold a step range, whether they come in strictly increasing
+ * start order in the model (else slow: sorted) and, when sorted or read whole,
+ * the events (idx) and their lanes; streamed, the items per lane instead.
+ */
+struct tl_tscan {
+	size_t n;
+	int64_t last, lo, hi;
+	bool slow, steps;
+	struct lanes L;
+	uint32_t *idx;
+	uint8_t *lane;
+	uint64_t *lane_n; /* streamed: items of each of the 256 lanes, once a second lane is used */
+};
+
+/* pass-timeline.c: the pass in steps, for a model read whole or streamed */
+struct tl_dev_acc {
+	bool on;              /* a non-CPU device */
+	int64_t *mn, *mx;     /* per window: span of its kept activities */
+	uint32_t *cnt;        /* per window: kept activities */
+	uint32_t *canon;      /* per window: the first window with the same step number */
+	int64_t span_s, span_e;
+	PT_VEC(struct pt_tl_scope_op) sops;
+};
+struct tl_pass {
+	const struct pt_model *m;
+	const struct pt_tl_opts *o;
+	struct pt_tl *t;
+	uint32_t **wcode;     /* per device, per window: its step's code */
+	struct tl_dev_acc *acc;
+	size_t *tcur;         /* per track: a window cursor */
+	size_t ntcur;
+	uint8_t *is_step;     /* per event: a host step range */
+	struct pt_idmap api;  /* correlation id -> start of the launching call */
+	bool has_api, has_corr;
+};
+/* per_event: m holds every event, and the per-event arrays of pt_tl are made; else m holds none yet. */
+int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		  bool per_event, struct pt_err **e);
+/* Event i of ev, event gi of the model, in model order; is it kept? */
+bool tl_pass_event(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi);
+/* A device's computation and communication unions: plain (C, M), or packed (pC, pM set). */
+struct tl_sets {
+	const struct pt_ivset *C, *M;
+	const struct pt_ivpack *pC, *pM;
+};
+/* The rows from each device's sets (entries of CPU devices unread); frees the pass. */
+struct pt_tl *tl_pass_finish(struct tl_pass *p, const struct tl_sets *sets);
+void tl_pass_free(struct tl_pass *p);
+/* Step number of an event of device d anchored at `anchor` (0 none), *keep its membership, *win its window's
+ * upper bound; cur: a cursor per track. */
+uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t start, int64_t dur, size_t *cur,
+		      size_t *win, bool *keep);
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
@@ -231,6 +373,43 @@ void tl_build_gpu_annotations(struct tl_trace *c);
 void tl_gpu_annotation_sources(struct tl_trace *c);
 int64_t tl_gpu_annotation_ts(const struct tl_trace *c, uint32_t i);
 uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt_trace_ev *out);
+
+/* pass-timeline-stream.c: a streamed model's rows, filled as the events are read again */
+struct tl_tscan *tl_stream_scan(struct pt_tl_stream *s);
+const uint64_t *tl_stream_nev(const struct pt_tl_stream *s);
+void tl_stream_bind(struct tl_trace *c);
+
+void tl_stream_row_pop(struct tl_trace *c, struct row *r);
+void tl_stream_rewind(struct tl_trace *c);
+/* The next item's start of a streamed row, or (none read yet) a lower bound of it, in model time. */
+static inline int64_t tl_stream_row_ts(const struct tl_trace *c, const struct row *r)
+{
+	if (r->qn)
+		return r->q[r->qh].start;
+	int64_t b = r->qlast;
+	if (c->shas[r->track] && c->shead[r->track] > b)
+		b = c->shead[r->track];
+	return b;
+}
+/* Is source w a streamed row with events still to write? Has it read the next one? */
+static inline bool tl_stream_live(const struct tl_trace *c, uint32_t w)
+{
+	if (w >= c->srcs.n)
+		return false;
+	const struct src *sc = &c->srcs.v[w];
+	if (sc->ph != PH_X || sc->pos >= sc->n)
+		return false;
+	const struct row *r = &c->rows.v[sc->ref];
+	return r->type == R_TRACK && !r->idx;
+}
+static inline bool tl_stream_has(const struct tl_trace *c, uint32_t w)
+{
+	return c->rows.v[c->srcs.v[w].ref].qn > 0;
+}
+/* Read one more batch of events to the rows; nonzero: the read ended or failed while a row still waits
+ * (pt_trace.failed says why). */
+int tl_stream_pull(struct tl_trace *c);
+void tl_stream_unbind(struct tl_trace *c);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);

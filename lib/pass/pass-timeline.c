@@ -1,4 +1,5 @@
 #include "pass/pass-timeline.h"
+#include "pass/pass-timeline-trace.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -218,13 +219,37 @@ static bool covers(const struct pt_ivset *w, const struct pt_ivset *a)
 
 /* The intervals of a ∪ b in order, joined as pt_ivset_union() joins them (touching ones too). */
 
+static void ivc_init(struct pt_tl_ivc *c, const struct pt_ivset *s, const struct pt_ivpack *p)
+{
+	memset(c, 0, sizeof(*c));
+	c->s = s;
+	c->p = p;
+	if (p) {
+		pt_ivpack_begin(&c->pc);
+		c->has = pt_ivpack_next(p, &c->pc, &c->v);
+	} else if (s->n) {
+		c->has = true;
+		c->v = s->v[0];
+	}
+}
+
+static inline void ivc_next(struct pt_tl_ivc *c)
+{
+	if (c->p) {
+		c->has = pt_ivpack_next(c->p, &c->pc, &c->v);
+	} else if (++c->i < c->s->n) {
+		c->v = c->s->v[c->i];
+	} else {
+		c->has = false;
+	}
+}
+
 /* Which set holds the next interval: 0 = a, 1 = b (a first on equal starts), -1 = none left. */
 static int union_side(const struct pt_tl_ovit *u)
 {
-	const struct pt_ivset *a = u->src.a, *b = u->src.b;
-	if (u->j >= b->n)
-		return u->i < a->n ? 0 : -1;
-	return u->i < a->n && a->v[u->i].s <= b->v[u->j].s ? 0 : 1;
+	if (!u->b.has)
+		return u->a.has ? 0 : -1;
+	return u->a.has && u->a.v.s <= u->b.v.s ? 0 : 1;
 }
 
 static bool union_next(struct pt_tl_ovit *u, struct pt_ival *out)
@@ -232,17 +257,16 @@ static bool union_next(struct pt_tl_ovit *u, struct pt_ival *out)
 	int k = union_side(u);
 	if (k < 0)
 		return false;
-	*out = k ? u->src.b->v[u->j++] : u->src.a->v[u->i++];
+	struct pt_tl_ivc *c = k ? &u->b : &u->a;
+	*out = c->v;
+	ivc_next(c);
 	while ((k = union_side(u)) >= 0) {
-		const struct pt_ival *p = k ? &u->src.b->v[u->j] : &u->src.a->v[u->i];
-		if (p->s > out->e)
+		c = k ? &u->b : &u->a;
+		if (c->v.s > out->e)
 			break;
-		if (p->e > out->e)
-			out->e = p->e;
-		if (k)
-			u->j++;
-		else
-			u->i++;
+		if (c->v.e > out->e)
+			out->e = c->v.e;
+		ivc_next(c);
 	}
 	return true;
 }
@@ -251,6 +275,9 @@ void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src)
 {
 	memset(it, 0, sizeof(*it));
 	it->src = *src;
+	ivc_init(&it->a, src->a, src->pa);
+	ivc_init(&it->b, src->b, src->pb);
+	ivc_init(&it->w, src->w, src->pw);
 	it->have = union_next(it, &it->cur);
 }
 
@@ -261,11 +288,10 @@ void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src)
  */
 bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out)
 {
-	const struct pt_ivset *w = it->src.w;
-	while (it->x < w->n) {
-		int64_t e = w->v[it->x].e;
+	while (it->w.has) {
+		int64_t e = it->w.v.e;
 		if (!it->in) {
-			it->s = w->v[it->x].s;
+			it->s = it->w.v.s;
 			it->in = true;
 			while (it->have && it->cur.e <= it->s)
 				it->have = union_next(it, &it->cur);
@@ -276,7 +302,7 @@ bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out)
 				it->s = it->cur.e;
 			if (it->s >= e) {
 				it->in = false;
-				it->x++;
+				ivc_next(&it->w);
 			} else {
 				it->have = union_next(it, &it->cur);
 			}
@@ -288,7 +314,7 @@ bool pt_tl_ovit_next(struct pt_tl_ovit *it, struct pt_ival *out)
 		}
 		int64_t s = it->s;
 		it->in = false;
-		it->x++;
+		ivc_next(&it->w);
 		if (s < e) {
 			*out = (struct pt_ival){ s, e };
 			return true;
@@ -318,19 +344,32 @@ static bool step_kept(const struct pt_sel_res *sr, uint32_t step)
 	return step && pt_sel_res_step(sr, step);
 }
 
-int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
-		     struct pt_err **e)
+/*
+ * The pass in three steps (pass-timeline-trace.h, struct tl_pass), so that a
+ * streamed read (pass-timeline-stream.c) feeds it the events batch by batch:
+ * tl_pass_begin (step windows, codes, the selection), tl_pass_event for each
+ * event in model order, tl_pass_finish (the synthetic rows, from each device's
+ * C and M).
+ */
+int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		  bool per_event, struct pt_err **e)
 {
 	regex_t re;
 	char msg[128];
+	memset(p, 0, sizeof(*p));
 	if (pt_sel_step_re(&o->sel, &re, msg, sizeof(msg)))
 		return pt_err(e, "invalid step pattern '%s': %s", o->sel.step_pattern ? o->sel.step_pattern : "", msg);
+	p->m = m;
+	p->o = o;
 	const struct pt_events *ev = &m->events;
+	size_t nev = per_event ? ev->n : 0;
 	struct pt_tl *t = pt_xcalloc(1, sizeof(*t));
+	p->t = t;
 	t->scope_depth = o->scope_depth;
 	t->ndev = m->devices.n;
 	t->dev = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*t->dev));
-	t->ev_keep = pt_xmalloc(ev->n ? ev->n : 1);
+	if (per_event)
+		t->ev_keep = pt_xmalloc(nev ? nev : 1);
 	for (size_t d = 0; d < t->ndev; d++) {
 		t->dev[d].dev = (uint32_t)d;
 		t->dev[d].scope = pt_xcalloc(o->scope_depth ? o->scope_depth : 1, sizeof(*t->dev[d].scope));
@@ -361,11 +400,12 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		struct pt_tl_win w = { st, s->end, s->step, (uint32_t)i + 1 };
 		pt_vec_push(&t->dev[s->device].win, w);
 	}
-	/* host step ranges: shared by every CPU and GPU device (one rank) */
+	/* host step ranges (events of a model read whole; a streamed one has none): shared by every CPU and GPU
+	 * device (one rank) */
 	PT_VEC(struct pt_tl_win) host = { 0 };
-	uint8_t *is_step = pt_xcalloc(ev->n ? ev->n : 1, 1);
+	p->is_step = per_event ? pt_xcalloc(nev ? nev : 1, 1) : NULL;
 	bool numbered = true;
-	for (size_t i = 0; i < ev->n; i++) {
+	for (size_t i = 0; i < nev; i++) {
 		pt_progress_tick("building the timeline", i, ev->n);
 		if (ev->kind[i] != PT_EV_RANGE)
 			continue;
@@ -373,7 +413,7 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		if (regexec(&re, nm, 0, NULL, 0))
 			continue;
 		int64_t nr = host_step_number(nm);
-		is_step[i] = 1;
+		p->is_step[i] = 1;
 		struct pt_tl_win w = { ev->start[i], ev->start[i] + ev->dur[i], (uint32_t)nr, 0 };
 		pt_vec_push(&host, w);
 	}
@@ -398,8 +438,8 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 	for (size_t d = 0; d < t->ndev; d++)
 		sort_windows(&t->dev[d]);
 	/* the distinct step numbers: per window its code, per event the code of its window */
-	uint32_t **wcode = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*wcode));
-	{
+	p->wcode = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*p->wcode));
+	if (per_event) {
 		PT_VEC(uint32_t) nums = { 0 };
 		uint32_t zero = 0;
 		pt_vec_push(&nums, zero);
@@ -414,10 +454,10 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		if (nu <= 65536) {
 			t->step_code = pt_xmalloc(nu * sizeof(*t->step_code));
 			memcpy(t->step_code, nums.v, nu * sizeof(*t->step_code));
-			t->ev_code = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_code));
+			t->ev_code = pt_xcalloc(nev ? nev : 1, sizeof(*t->ev_code));
 			for (size_t d = 0; d < t->ndev; d++) {
 				size_t nw = t->dev[d].win.n;
-				wcode[d] = pt_xmalloc((nw ? nw : 1) * sizeof(**wcode));
+				p->wcode[d] = pt_xmalloc((nw ? nw : 1) * sizeof(**p->wcode));
 				for (size_t w = 0; w < nw; w++) {
 					size_t lo = 0, hi = nu; /* nums.v[lo] == the step: it is there */
 					while (hi - lo > 1) {
@@ -427,47 +467,40 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 						else
 							hi = mid;
 					}
-					wcode[d][w] = (uint32_t)lo;
+					p->wcode[d][w] = (uint32_t)lo;
 				}
 			}
 		} else {
-			t->ev_step = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*t->ev_step));
+			t->ev_step = pt_xcalloc(nev ? nev : 1, sizeof(*t->ev_step));
 		}
 		pt_vec_free(&nums);
 	}
 
 	/* launch anchors: correlation -> start of the runtime call */
-	struct pt_idmap api;
 	uint64_t clo, chi;
-	size_t nc = pt_events_corr_range(ev, PT_EV_API, &clo, &chi); /* 0 without correlation ids */
-	pt_idmap_init(&api, clo, chi, nc);
-	for (size_t i = 0; i < ev->n && nc; i++) {
-		pt_progress_tick("building the timeline", i, ev->n);
-		if (ev->kind[i] == PT_EV_API && ev->corr[i])
-			pt_idmap_put(&api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
+	size_t nc = per_event ? pt_events_corr_range(ev, PT_EV_API, &clo, &chi) : 0; /* 0 without correlation ids */
+	p->has_api = nc > 0;
+	if (p->has_api) {
+		pt_idmap_init(&p->api, clo, chi, nc);
+		for (size_t i = 0; i < ev->n; i++) {
+			pt_progress_tick("building the timeline", i, ev->n);
+			if (ev->kind[i] == PT_EV_API && ev->corr[i])
+				pt_idmap_put(&p->api, ev->corr[i], (uint64_t)ev->start[i], NULL); /* the first call wins */
+		}
 	}
-	struct pt_sel_res sr;
-	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
-	int64_t ws = sr.a, we = sr.b;
-	t->has_window = sr.window;
-	t->win_s = ws;
-	t->win_e = we;
+	pt_sel_resolve(&o->sel, origin, &t->sr);
+	t->has_window = t->sr.window;
+	t->win_s = t->sr.a;
+	t->win_e = t->sr.b;
 	/*
-	 * One pass over the events: step and membership of every event, and per
-	 * device the activity counts and spans per step window (Steps rows) and
-	 * the scope ops. A window is accounted under the first window of its step
-	 * number (acc.canon).
+	 * Step and membership of every event, and per device the activity
+	 * counts and spans per step window (Steps rows) and the scope ops. A
+	 * window is accounted under the first window of its step number
+	 * (acc.canon).
 	 */
-	struct dev_acc {
-		bool on;              /* a non-CPU device */
-		int64_t *mn, *mx;     /* per window: span of its kept activities */
-		uint32_t *cnt;        /* per window: kept activities */
-		uint32_t *canon;      /* per window: the first window with the same step number */
-		int64_t span_s, span_e;
-		PT_VEC(struct pt_tl_scope_op) sops;
-	} *acc = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*acc));
+	p->acc = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*p->acc));
 	for (size_t d = 0; d < t->ndev; d++) {
-		struct dev_acc *a = &acc[d];
+		struct tl_dev_acc *a = &p->acc[d];
 		const struct pt_tl_device *td = &t->dev[d];
 		size_t nw = td->win.n;
 		a->on = m->devices.v[d].kind != PT_DEV_CPU;
@@ -487,73 +520,154 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			a->canon[w] = (uint32_t)(*pt_hashmap_get(&widx, td->win.v[w].step) - 1);
 		pt_hashmap_free(&widx);
 	}
-	bool has_corr = ev->dense & PT_EVCOL_CORR; /* else the column is all zero: do not touch its pages */
-	size_t *tcur = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*tcur)); /* window cursor per track */
-	for (size_t i = 0; i < ev->n; i++) {
-		pt_progress_tick("building the timeline", i, ev->n);
-		uint32_t tr = ev->track[i];
-		uint32_t d = m->tracks.v[tr].device;
-		uint8_t kind = ev->kind[i];
-		const struct pt_tl_device *td = &t->dev[d];
-		int64_t anchor = ev->start[i];
-		if (has_corr && ev->corr[i] && is_device_activity(kind)) {
-			uint64_t *a = pt_idmap_get(&api, ev->corr[i]);
-			if (a)
-				anchor = (int64_t)*a;
-		}
-		size_t lo = win_upper_from(td, anchor, &tcur[tr]);
-		uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
-		if (t->ev_code)
-			t->ev_code[i] = step ? (uint16_t)wcode[d][lo - 1] : 0;
-		else
-			t->ev_step[i] = step;
-		bool keep = step_kept(&sr, step);
-		if (keep && sr.window) {
-			int64_t e = ev->start[i] + (ev->dur[i] > 0 ? ev->dur[i] : 0);
-			keep = ev->dur[i] > 0 ? (ev->start[i] < we && e > ws) : (ev->start[i] >= ws && ev->start[i] < we);
-		}
-		t->ev_keep[i] = (uint8_t)(keep | is_step[i] << 1);
-		struct dev_acc *a = &acc[d];
-		if (!keep || !a->on || !is_device_activity(kind))
-			continue;
-		int64_t s = ev->start[i], e = s + ev->dur[i];
-		if (s < a->span_s)
-			a->span_s = s;
-		if (e > a->span_e)
-			a->span_e = e;
-		if (step) {
-			size_t w = a->canon[lo - 1];
-			if (!a->cnt[w] || s < a->mn[w])
-				a->mn[w] = s;
-			if (!a->cnt[w] || e > a->mx[w])
-				a->mx[w] = e;
-			a->cnt[w]++;
-		}
-		if (o->scope_depth && ev->name[i] && pt_index_is_device_task(x, i)) {
-			struct pt_tl_scope_op so = { s, e, pt_model_strget(m, ev->name[i]), ev->name[i], step };
-			pt_vec_push(&a->sops, so);
-		}
-	}
-	free(tcur);
-	free(is_step);
-	for (size_t d = 0; d < t->ndev; d++)
-		free(wcode[d]);
-	free(wcode);
-	pt_idmap_free(&api);
+	p->has_corr = per_event && (ev->dense & PT_EVCOL_CORR); /* else the column is all zero: do not touch its pages */
+	p->tcur = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, sizeof(*p->tcur)); /* window cursor per track */
+	p->ntcur = m->tracks.n;
+	return 0;
+}
 
-	/*
-	 * The index's sets of every device the rows below read, built first, so
-	 * that its per-track event lists (4 bytes an event, needed only to build
-	 * them) are given back before the overlap rows are made.
-	 */
-	for (size_t d = 0; d < t->ndev && o->overlap; d++)
-		if (acc[d].on)
-			(void)pt_index_comp(x, (uint32_t)d);
-	pt_index_drop_event_lists(x);
+uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t start, int64_t dur, size_t *cur,
+		      size_t *win, bool *keep)
+{
+	const struct pt_tl_device *td = &t->dev[d];
+	size_t lo = win_upper_from(td, anchor, cur);
+	uint32_t step = lo && anchor < td->win.v[lo - 1].e ? td->win.v[lo - 1].step : 0;
+	bool k = step_kept(&t->sr, step);
+	if (k && t->sr.window) {
+		int64_t e = start + (dur > 0 ? dur : 0);
+		k = dur > 0 ? (start < t->sr.b && e > t->sr.a) : (start >= t->sr.a && start < t->sr.b);
+	}
+	*keep = k;
+	*win = lo;
+	return step;
+}
+
+bool tl_pass_event(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi)
+{
+	const struct pt_model *m = p->m;
+	struct pt_tl *t = p->t;
+	uint32_t tr = ev->track[i];
+	uint32_t d = m->tracks.v[tr].device;
+	uint8_t kind = ev->kind[i];
+	int64_t anchor = ev->start[i];
+	if (p->has_corr && p->has_api && ev->corr[i] && is_device_activity(kind)) {
+		uint64_t *a = pt_idmap_get(&p->api, ev->corr[i]);
+		if (a)
+			anchor = (int64_t)*a;
+	}
+	size_t lo;
+	bool keep;
+	uint32_t step = tl_step_keep(t, d, anchor, ev->start[i], ev->dur[i], &p->tcur[tr], &lo, &keep);
+	if (t->ev_code)
+		t->ev_code[gi] = step ? (uint16_t)p->wcode[d][lo - 1] : 0;
+	else if (t->ev_step)
+		t->ev_step[gi] = step;
+	if (t->ev_keep)
+		t->ev_keep[gi] = (uint8_t)(keep | p->is_step[gi] << 1);
+	struct tl_dev_acc *a = &p->acc[d];
+	if (!keep || !a->on || !is_device_activity(kind))
+		return keep;
+	int64_t s = ev->start[i], e = s + ev->dur[i];
+	if (s < a->span_s)
+		a->span_s = s;
+	if (e > a->span_e)
+		a->span_e = e;
+	if (step) {
+		size_t w = a->canon[lo - 1];
+		if (!a->cnt[w] || s < a->mn[w])
+			a->mn[w] = s;
+		if (!a->cnt[w] || e > a->mx[w])
+			a->mx[w] = e;
+		a->cnt[w]++;
+	}
+	if (p->o->scope_depth && ev->name[i] && (kind == PT_EV_TASK || kind == PT_EV_AICPU || kind == PT_EV_KERNEL)) {
+		struct pt_tl_scope_op so = { s, e, pt_model_strget(m, ev->name[i]), ev->name[i], step };
+		pt_vec_push(&a->sops, so);
+	}
+	return keep;
+}
+
+/*
+ * The busy time of a step: pt_index_breakdown's computation +
+ * comm_not_overlapped, which is |(C ∪ M) ∩ [a, b)|. For packed sets, the
+ * windows come in start order, disjoint (sort_windows): cursors that only move
+ * forward.
+ */
+struct busy_meas {
+	struct pt_tl_ivc c, m;
+};
+
+static int64_t busy_in(const struct tl_sets *S, struct busy_meas *q, int64_t a, int64_t b)
+{
+	if (b <= a)
+		return 0;
+	if (!S->pC)
+		return pt_ivset_union_measure_in(S->C, S->M, a, b);
+	while (q->c.has && q->c.v.e <= a)
+		ivc_next(&q->c);
+	while (q->m.has && q->m.v.e <= a)
+		ivc_next(&q->m);
+	struct pt_tl_ivc c = q->c, m = q->m;
+	int64_t total = 0, reach = a;
+	for (;;) {
+		bool hc = c.has && c.v.s < b, hm = m.has && m.v.s < b;
+		if (!hc && !hm)
+			break;
+		struct pt_tl_ivc *k = hc && (!hm || c.v.s <= m.v.s) ? &c : &m;
+		int64_t s0 = k->v.s > reach ? k->v.s : reach, e0 = k->v.e < b ? k->v.e : b;
+		if (e0 > s0)
+			total += e0 - s0;
+		if (e0 > reach)
+			reach = e0;
+		ivc_next(k);
+	}
+	return total;
+}
+
+/* Is every interval of packed a inside one of w? */
+static bool covers_packed(const struct pt_ivset *w, const struct pt_ivpack *a)
+{
+	struct pt_tl_ivc c;
+	ivc_init(&c, NULL, a);
+	size_t j = 0;
+	for (; c.has; ivc_next(&c)) {
+		while (j < w->n && w->v[j].e <= c.v.s)
+			j++;
+		if (j == w->n || w->v[j].s > c.v.s || w->v[j].e < c.v.e)
+			return false;
+	}
+	return true;
+}
+
+/* out = a ∩ w, packed. */
+static void inter_packed(struct pt_ivpack *out, const struct pt_ivpack *a, const struct pt_ivset *w)
+{
+	struct pt_tl_ivc c;
+	ivc_init(&c, NULL, a);
+	size_t j = 0;
+	while (c.has && j < w->n) {
+		int64_t s0 = c.v.s > w->v[j].s ? c.v.s : w->v[j].s, e0 = c.v.e < w->v[j].e ? c.v.e : w->v[j].e;
+		if (s0 < e0)
+			pt_ivpack_append(out, s0, e0);
+		if (c.v.e < w->v[j].e)
+			ivc_next(&c);
+		else
+			j++;
+	}
+	pt_ivpack_close(out);
+}
+
+struct pt_tl *tl_pass_finish(struct tl_pass *p, const struct tl_sets *sets)
+{
+	const struct pt_model *m = p->m;
+	const struct pt_tl_opts *o = p->o;
+	struct pt_tl *t = p->t;
+	const struct pt_sel_res sr = t->sr;
+	int64_t ws = sr.a, we = sr.b;
 	/* per device: Steps, scope, Communication and overlap rows */
 	for (size_t d = 0; d < t->ndev; d++) {
 		struct pt_tl_device *td = &t->dev[d];
-		struct dev_acc *a = &acc[d];
+		struct tl_dev_acc *a = &p->acc[d];
 		if (!a->on)
 			continue;
 		size_t nw = td->win.n;
@@ -561,6 +675,12 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		uint32_t *cnt = a->cnt;
 		int64_t span_s = a->span_s, span_e = a->span_e;
 		int64_t prev_end = INT64_MIN;
+		const struct tl_sets *S = &sets[d];
+		struct busy_meas bq;
+		if (S->pC) {
+			ivc_init(&bq.c, NULL, S->pC);
+			ivc_init(&bq.m, NULL, S->pM);
+		}
 		for (size_t w = 0; w < nw; w++) {
 			const struct pt_tl_win *win = &td->win.v[w];
 			if (!step_kept(&sr, win->step))
@@ -584,10 +704,8 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 			if (e <= s)
 				continue;
 			prev_end = e;
-			struct pt_breakdown b;
-			pt_index_breakdown(x, (uint32_t)d, win->s, win->e, &b);
 			struct pt_tl_slice sl = { .start = s, .end = e, .count = cnt[w], .step = win->step,
-						  .aux = (uint32_t)w + 1, .busy = b.computation + b.comm_not_overlapped };
+						  .aux = (uint32_t)w + 1, .busy = busy_in(S, &bq, win->s, win->e) };
 			pt_vec_push(&td->steps.s, sl);
 		}
 		/* Scope rows */
@@ -613,8 +731,8 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		/* Overlap rows over W */
 		if (!o->overlap)
 			continue;
-		const struct pt_ivset *C = pt_index_comp(x, (uint32_t)d), *M = pt_index_comm(x, (uint32_t)d);
-		if (!C->n && !M->n)
+		const struct pt_ivset *Cd = S->C, *Md = S->M;
+		if (S->pC ? !S->pC->count && !S->pM->count : !Cd->n && !Md->n)
 			continue;
 		struct pt_ival *wv = pt_xmalloc((nw ? nw : 1) * sizeof(*wv));
 		size_t nwv = 0;
@@ -635,37 +753,123 @@ int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct 
 		else
 			*W = W0, W0 = (struct pt_ivset){ 0 };
 		/*
-		 * Computation C ∩ W and communication M ∩ W (the index's sets
-		 * themselves when W covers them), pure communication
-		 * (M ∩ W) − C = (M − C) ∩ W, free time W − (C ∪ M), the last
-		 * two made as the rows are read. Every set is canonical
-		 * (disjoint, not touching), so equal sets are equal lists.
+		 * Computation C ∩ W and communication M ∩ W (C and M themselves
+		 * when W covers them), pure communication (M ∩ W) − C =
+		 * (M − C) ∩ W, free time W − (C ∪ M), the last two made as the
+		 * rows are read. Every set is canonical (disjoint, not
+		 * touching), so equal sets are equal lists.
 		 */
-		const struct pt_ivset *CW = C, *MW = M;
-		if (!covers(W, C)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], C, W);
+		if (S->pC) {
+			const struct pt_ivpack *CW = S->pC, *MW = S->pM;
+			if (!covers_packed(W, S->pC)) {
+				inter_packed(&td->povl[0], S->pC, W);
+				CW = &td->povl[0];
+			}
+			if (!covers_packed(W, S->pM)) {
+				inter_packed(&td->povl[1], S->pM, W);
+				MW = &td->povl[1];
+			}
+			const struct pt_ivset *no = &no_intervals;
+			td->ov[PT_TL_OV_COMP] = (struct pt_tl_ovsrc){ no, no, no, CW, NULL, NULL };
+			td->ov[PT_TL_OV_COMM] = (struct pt_tl_ovsrc){ no, no, no, MW, NULL, NULL };
+			td->ov[PT_TL_OV_PURE_COMM] = (struct pt_tl_ovsrc){ no, no, no, MW, S->pC, NULL };
+			td->ov[PT_TL_OV_FREE] = (struct pt_tl_ovsrc){ W, no, no, NULL, S->pC, S->pM };
+			td->has_overlap = true;
+			pt_ivset_free(&W0);
+			continue;
+		}
+		const struct pt_ivset *CW = Cd, *MW = Md;
+		if (!covers(W, Cd)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMP], Cd, W);
 			CW = &td->overlap[PT_TL_OV_COMP];
 		}
-		if (!covers(W, M)) {
-			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], M, W);
+		if (!covers(W, Md)) {
+			pt_ivset_inter(&td->overlap[PT_TL_OV_COMM], Md, W);
 			MW = &td->overlap[PT_TL_OV_COMM];
 		}
-		td->ov[PT_TL_OV_COMP] = (struct pt_tl_ovsrc){ CW, &no_intervals, &no_intervals };
-		td->ov[PT_TL_OV_COMM] = (struct pt_tl_ovsrc){ MW, &no_intervals, &no_intervals };
-		td->ov[PT_TL_OV_PURE_COMM] = (struct pt_tl_ovsrc){ MW, C, &no_intervals };
-		td->ov[PT_TL_OV_FREE] = (struct pt_tl_ovsrc){ W, C, M };
+		td->ov[PT_TL_OV_COMP] = (struct pt_tl_ovsrc){ .w = CW, .a = &no_intervals, .b = &no_intervals };
+		td->ov[PT_TL_OV_COMM] = (struct pt_tl_ovsrc){ .w = MW, .a = &no_intervals, .b = &no_intervals };
+		td->ov[PT_TL_OV_PURE_COMM] = (struct pt_tl_ovsrc){ .w = MW, .a = Cd, .b = &no_intervals };
+		td->ov[PT_TL_OV_FREE] = (struct pt_tl_ovsrc){ .w = W, .a = Cd, .b = Md };
 		td->has_overlap = true;
 		pt_ivset_free(&W0);
 	}
-	for (size_t d = 0; d < t->ndev; d++) {
-		free(acc[d].mn);
-		free(acc[d].mx);
-		free(acc[d].cnt);
-		free(acc[d].canon);
-		pt_vec_free(&acc[d].sops);
+	p->t = NULL;
+	tl_pass_free(p);
+	return t;
+}
+
+void tl_pass_free(struct tl_pass *p)
+{
+	if (p->acc)
+		for (size_t d = 0; d < (p->t ? p->t->ndev : p->m->devices.n); d++) {
+			free(p->acc[d].mn);
+			free(p->acc[d].mx);
+			free(p->acc[d].cnt);
+			free(p->acc[d].canon);
+			pt_vec_free(&p->acc[d].sops);
+		}
+	free(p->acc);
+	p->acc = NULL;
+	if (p->wcode)
+		for (size_t d = 0; d < p->m->devices.n; d++)
+			free(p->wcode[d]);
+	free(p->wcode);
+	p->wcode = NULL;
+	free(p->tcur);
+	p->tcur = NULL;
+	free(p->is_step);
+	p->is_step = NULL;
+	if (p->has_api)
+		pt_idmap_free(&p->api);
+	p->has_api = false;
+	pt_tl_free(p->t);
+	p->t = NULL;
+}
+
+int pt_pass_timeline(const struct pt_model *m, struct pt_index *x, const struct pt_tl_opts *o, struct pt_tl **out,
+		     struct pt_err **e)
+{
+	struct tl_pass p;
+	if (tl_pass_begin(&p, m, o, pt_index_origin(x), true, e))
+		return -1;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		pt_progress_tick("building the timeline", i, ev->n);
+		tl_pass_event(&p, ev, i, i);
 	}
-	free(acc);
-	*out = t;
+	free(p.tcur);
+	p.tcur = NULL;
+	free(p.is_step);
+	p.is_step = NULL;
+	if (p.has_api)
+		pt_idmap_free(&p.api);
+	p.has_api = false;
+	/*
+	 * The index's sets of every device the rows below read, built first, so
+	 * that its per-track event lists (4 bytes an event, needed only to build
+	 * them) are given back before the overlap rows are made.
+	 */
+	size_t nd = p.t->ndev;
+	const struct pt_ivset **C = pt_xcalloc(nd ? nd : 1, sizeof(*C)), **M = pt_xcalloc(nd ? nd : 1, sizeof(*M));
+	for (size_t d = 0; d < nd; d++)
+		if (p.acc[d].on)
+			(void)pt_index_comp(x, (uint32_t)d);
+	pt_index_drop_event_lists(x);
+	for (size_t d = 0; d < nd; d++)
+		if (p.acc[d].on) {
+			C[d] = pt_index_comp(x, (uint32_t)d);
+			M[d] = pt_index_comm(x, (uint32_t)d);
+		}
+	struct tl_sets *S = pt_xcalloc(nd ? nd : 1, sizeof(*S));
+	for (size_t d = 0; d < nd; d++) {
+		S[d].C = C[d];
+		S[d].M = M[d];
+	}
+	*out = tl_pass_finish(&p, S);
+	free(S);
+	free(C);
+	free(M);
 	return 0;
 }
 
@@ -683,6 +887,8 @@ void pt_tl_free(struct pt_tl *t)
 		free(td->scope);
 		for (int k = 0; k < PT_TL_OV_N; k++)
 			pt_ivset_free(&td->overlap[k]);
+		pt_ivpack_free(&td->povl[0]);
+		pt_ivpack_free(&td->povl[1]);
 		pt_ivset_free(&td->ovw);
 		pt_gms_free(&td->gmem);
 	}
@@ -691,5 +897,6 @@ void pt_tl_free(struct pt_tl *t)
 	free(t->ev_code);
 	free(t->step_code);
 	free(t->ev_keep);
+	pt_tl_stream_free(t->stream);
 	free(t);
 }

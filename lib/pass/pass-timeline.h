@@ -19,6 +19,7 @@
 #include "model/gpu-memory-series.h"
 #include "pass/select.h"
 #include "support/interval.h"
+#include "support/ivpack.h"
 #include "support/vec.h"
 #include "table/trace.h"
 
@@ -26,6 +27,7 @@ struct pt_model;
 struct pt_index;
 struct pt_err;
 struct pt_diag;
+struct pt_tl_stream;
 
 /* One slice of a synthetic row. The meaning of `name` and `aux` depends on the row. */
 struct pt_tl_slice {
@@ -43,19 +45,33 @@ struct pt_tl_row {
 
 enum { PT_TL_OV_COMP, PT_TL_OV_COMM, PT_TL_OV_PURE_COMM, PT_TL_OV_FREE, PT_TL_OV_N };
 
-/* An overlap row as sets: w − (a ∪ b); a and b may be empty, none is NULL. All canonical. */
+/*
+ * An overlap row as sets: w − (a ∪ b); a and b may be empty, none is NULL.
+ * All canonical. Where pw, pa or pb is set, that set is the packed one
+ * (support/ivpack.h, a streamed timeline's) instead of w, a or b.
+ */
 struct pt_tl_ovsrc {
 	const struct pt_ivset *w, *a, *b;
+	const struct pt_ivpack *pw, *pa, *pb;
+};
+
+/* A cursor over one set of an overlap row (plain or packed): its current interval v while has. */
+struct pt_tl_ivc {
+	const struct pt_ivset *s;
+	const struct pt_ivpack *p;
+	size_t i;
+	struct pt_ivpack_cur pc;
+	struct pt_ival v;
+	bool has;
 };
 
 /* The intervals of an overlap row in order (pt_tl_ovit_init, then pt_tl_ovit_next until false). */
 struct pt_tl_ovit {
 	struct pt_tl_ovsrc src;
-	size_t i, j;        /* a ∪ b: the next intervals of a and b */
-	struct pt_ival cur; /* a ∪ b: the current joined interval, if have */
+	struct pt_tl_ivc a, b, w; /* a ∪ b: the next intervals of a and b; w: the interval of w being cut */
+	struct pt_ival cur;       /* a ∪ b: the current joined interval, if have */
 	bool have;
-	size_t x;           /* the interval of w being cut */
-	int64_t s;          /* its start still to emit, if in */
+	int64_t s;                /* the start of w's interval still to emit, if in */
 	bool in;
 };
 void pt_tl_ovit_init(struct pt_tl_ovit *it, const struct pt_tl_ovsrc *src);
@@ -86,6 +102,7 @@ struct pt_tl_device {
 	struct pt_tl_ovsrc ov[PT_TL_OV_N];
 	struct pt_ivset overlap[PT_TL_OV_N];   /* storage: C ∩ W and M ∩ W where W does not cover them */
 	struct pt_ivset ovw;                   /* storage: W */
+	struct pt_ivpack povl[2];              /* streamed: C ∩ W and M ∩ W, packed, where W does not cover them */
 	/*
 	 * GPU devices with CUPTI memory records: the memory counter groups of
 	 * chrome-trace.md §7 (Memory, Managed memory, Pinned memory, one per
@@ -125,6 +142,9 @@ struct pt_tl {
 	uint8_t *ev_keep;            /* per model event: bit 0 kept (steps / window), bit 1 a host step range */
 	bool has_window;             /* --time-window: [win_s, win_e) absolute */
 	int64_t win_s, win_e;
+	struct pt_sel_res sr;        /* the selection resolved against the model's origin */
+	/* A streamed timeline (pt_tl_stream_new): the per-event arrays above are NULL. */
+	struct pt_tl_stream *stream;
 };
 
 static inline uint32_t pt_tl_ev_step(const struct pt_tl *t, size_t i)
@@ -160,6 +180,24 @@ struct pt_tl_trace_opts {
 int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct pt_tl *tl,
 		    const struct pt_tl_trace_opts *o, struct pt_diag *diag, struct pt_trace **out, struct pt_err **e);
 void pt_tl_trace_free(struct pt_trace *t);
+
+/*
+ * The timeline of a .ptm file read as a stream (pass-timeline-stream.c):
+ * its tables read into *m (no events), the pass run over its events in two
+ * reads, and a pt_tl whose trace (pt_tl_trace_new, with no index) reads the
+ * events a third time (again on each rewind) as the writer takes them. The
+ * viewer profile only. 0; PT_TL_NOSTREAM, nothing made, when the model must
+ * be read whole (events other than Ascend tasks, correlation ids, a track
+ * whose kept events are not in strictly increasing start order); -1 with *e
+ * set (a file that cannot be read, or a bad step pattern).
+ */
+#define PT_TL_NOSTREAM 1
+int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_model **m, struct pt_tl **out,
+		     struct pt_err **e);
+void pt_tl_stream_free(struct pt_tl_stream *s);
+/* The selection's notes (pt_sel_check) for a streamed timeline's model, from what its first read saw. */
+void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
+			    struct pt_diag *d);
 
 /* The distinct ranks of the model's devices, ascending; *out is malloc'd. */
 size_t pt_tl_ranks(const struct pt_model *m, uint32_t **out);

@@ -20,6 +20,8 @@
 
 enum pt_trace_profile { PT_TRACE_VIEWER = 0, PT_TRACE_KINETO = 1 };
 
+struct pt_err;
+
 /*
  * A text. key PT_TRACE_PLAIN: printable ASCII without '"' or '\\' (nothing
  * to escape). Other keys != 0: the same key always comes with the same text,
@@ -142,6 +144,12 @@ struct pt_trace {
 	void (*rewind)(struct pt_trace *t);
 	/* counter c's last sample delivered so far, at ts; false when there is none */
 	bool (*counter_last)(struct pt_trace *t, uint32_t c, int64_t ts, struct pt_trace_ev *ev);
+	/*
+	 * NULL, or: did the events end early since the last rewind (an input
+	 * read again as the events are made failed)? 0, or -1 with *e set: then
+	 * what was written of them must not stay.
+	 */
+	int (*failed)(struct pt_trace *t, struct pt_err **e);
 };
 
 #endif

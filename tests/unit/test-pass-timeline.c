@@ -9,11 +9,17 @@
 
 #include <cmocka.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export/export-chrome.h"
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm.h"
 #include "pass/pass-timeline.h"
 #include "support/diag.h"
 #include "support/err.h"
+#include "support/out.h"
 #include "table/trace.h"
 
 static void slice_is(const struct pt_model *m, const struct pt_tl_row *row, size_t k, uint32_t level, const char *seg,
@@ -282,6 +288,26 @@ static void test_overlap_sets(void **state)
 			pt_tl_overlap_set(&td->ov[PT_TL_OV_FREE], &got);
 			same_set(&got, &want);
 		}
+		/* the same rows from packed sets (a streamed timeline's unions) */
+		struct pt_ivpack pc = { 0 }, pm = { 0 };
+		for (size_t i = 0; i < C->n; i++)
+			pt_ivpack_append(&pc, C->v[i].s, C->v[i].e);
+		for (size_t i = 0; i < M->n; i++)
+			pt_ivpack_append(&pm, M->v[i].s, M->v[i].e);
+		pt_ivpack_close(&pc);
+		pt_ivpack_close(&pm);
+		const struct pt_ivset none = { 0 };
+		struct pt_tl_ovsrc free_src = { .w = &W, .a = &none, .b = &none, .pa = &pc, .pb = &pm };
+		pt_ivset_union(&tmp, C, M);
+		pt_ivset_diff(&want, &W, &tmp);
+		pt_tl_overlap_set(&free_src, &got);
+		same_set(&got, &want);
+		struct pt_tl_ovsrc pure_src = { .w = &none, .a = &none, .b = &none, .pw = &pm, .pa = &pc };
+		pt_ivset_diff(&want, M, C);
+		pt_tl_overlap_set(&pure_src, &got);
+		same_set(&got, &want);
+		pt_ivpack_free(&pc);
+		pt_ivpack_free(&pm);
 		pt_ivset_free(&W0);
 		pt_ivset_free(&W);
 		pt_ivset_free(&want);
@@ -477,6 +503,108 @@ static void test_event_steps(void **state)
 	}
 }
 
+static void write_ptm(struct pt_model *m, const char *path)
+{
+	struct pt_out o;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_out_open(&o, path, &e), 0);
+	assert_int_equal(pt_ptm_write(m, &o, true, 1, &e), 0);
+	assert_int_equal(pt_out_commit(&o, &e), 0);
+	pt_model_free(m);
+}
+
+/* An Ascend device with n tasks on one stream, 100 ns apart. */
+static struct pt_model *npu_model(int n)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+	uint32_t t = pt_model_track(m, d, PT_TRACK_STREAM, 3, "stream 3");
+	uint32_t nm = pt_model_str(m, "Default/net/MatMul-op1");
+	for (int i = 0; i < n; i++)
+		pt_model_add_event(m, t, nm, PT_EV_TASK, 1000 + 100 * i, 50, 0, PT_NONE, (uint64_t)i);
+	return m;
+}
+
+/*
+ * A model file read as a stream (pt_tl_stream_new) is read again as the
+ * trace is written: written unchanged, the trace is the in-memory one's; a
+ * file that changed in between (fewer events) fails the writer, and no output
+ * file is left.
+ */
+static void test_stream_changed(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-tls-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64], out[64], ref[64];
+	snprintf(path, sizeof(path), "%s/m.ptm", dir);
+	snprintf(out, sizeof(out), "%s/t.json", dir);
+	snprintf(ref, sizeof(ref), "%s/r.json", dir);
+	for (int change = 0; change < 2; change++) {
+		unlink(out);
+		write_ptm(npu_model(50), path);
+		struct pt_tl_opts o = { .overlap = true };
+		struct pt_model *m = NULL;
+		struct pt_tl *tl = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_tl_stream_new(path, &o, &m, &tl, &e), 0);
+		assert_non_null(tl->stream);
+		assert_int_equal(m->events.n, 0);
+		struct pt_diag diag = { 0 };
+		struct pt_tl_trace_opts to = { .trace_name = "m", .flows = true, .demangle = true };
+		struct pt_trace *t = NULL;
+		assert_int_equal(pt_tl_trace_new(m, NULL, tl, &to, &diag, &t, &e), 0);
+		if (change)
+			write_ptm(npu_model(5), path);
+		struct pt_chrome_opts co = { .trace_name = "m", .gzip_threads = 1 };
+		struct pt_chrome_stats st;
+		int rc = pt_chrome_write(t, &co, out, &st, &e);
+		pt_tl_trace_free(t);
+		pt_tl_free(tl);
+		pt_model_free(m);
+		struct stat sb;
+		if (change) {
+			assert_int_equal(rc, -1);
+			assert_non_null(e);
+			assert_non_null(strstr(e->msg, path)); /* the error names the file */
+			assert_true(stat(out, &sb) < 0);
+			pt_err_free(e);
+		} else {
+			assert_int_equal(rc, 0);
+			/* the tasks (no framework op: communication), Merged and Pure Communication, Free Time */
+			assert_int_equal(st.events, 50 + 50 + 50 + 49);
+			/* the same bytes as the model read whole */
+			struct pt_model *w = NULL;
+			assert_int_equal(pt_ptm_read(path, &w, &e), 0);
+			struct pt_index *x = pt_index_new(w);
+			struct pt_tl *tw = NULL;
+			assert_int_equal(pt_pass_timeline(w, x, &o, &tw, &e), 0);
+			struct pt_trace *t2 = NULL;
+			assert_int_equal(pt_tl_trace_new(w, x, tw, &to, &diag, &t2, &e), 0);
+			assert_int_equal(pt_chrome_write(t2, &co, ref, &st, &e), 0);
+			pt_tl_trace_free(t2);
+			pt_tl_free(tw);
+			pt_index_free(x);
+			pt_model_free(w);
+			FILE *fa = fopen(out, "rb"), *fb = fopen(ref, "rb");
+			assert_non_null(fa);
+			assert_non_null(fb);
+			static char ba[1 << 16], bb[1 << 16];
+			size_t na = fread(ba, 1, sizeof(ba), fa), nb = fread(bb, 1, sizeof(bb), fb);
+			fclose(fa);
+			fclose(fb);
+			assert_true(na > 1000);
+			assert_int_equal(na, nb);
+			assert_memory_equal(ba, bb, na);
+		}
+		pt_diag_free(&diag);
+	}
+	unlink(path);
+	unlink(out);
+	unlink(ref);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_event_steps),
 		cmocka_unit_test(test_overlap_sets),
 		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_stream_changed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

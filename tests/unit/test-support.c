@@ -22,6 +22,7 @@
 #include "support/hashmap.h"
 #include "support/idmap.h"
 #include "support/interval.h"
+#include "support/ivpack.h"
 #include "support/steppat.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -888,13 +889,48 @@ static void test_idmap(void **state)
 	}
 }
 
+/* A packed set reads back as the plain set built by the same appends (joins, a negative start, wide gaps). */
+static void test_ivpack(void **state)
+{
+	(void)state;
+	struct pt_ivpack p = { 0 };
+	struct pt_ivset x = { 0 };
+	const int64_t big = (int64_t)1 << 62;
+	const struct pt_ival in[] = { { -big, -big + 5 }, { -big + 3, -big + 9 }, { -7, -7 }, { -7, -2 }, { -2, 4 },
+				      { 0, 3 },       { 10, 11 },           { 11, 12 }, { 20, 20 }, { 21, 1000 },
+				      { 5000, 4000 }, { big - 10, big } };
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		pt_ivpack_append(&p, in[i].s, in[i].e);
+		pt_ivset_append(&x, in[i].s, in[i].e);
+	}
+	pt_ivpack_close(&p);
+	assert_int_equal(p.count, x.n);
+	assert_int_equal(x.n, 5); /* [-2^62, -2^62+9) [-7, 4) [10, 12) [21, 1000) [2^62-10, 2^62) */
+	struct pt_ivpack_cur c;
+	struct pt_ival v;
+	pt_ivpack_begin(&c);
+	for (size_t i = 0; i < x.n; i++) {
+		assert_true(pt_ivpack_next(&p, &c, &v));
+		assert_int_equal(v.s, x.v[i].s);
+		assert_int_equal(v.e, x.v[i].e);
+	}
+	assert_false(pt_ivpack_next(&p, &c, &v));
+	pt_ivpack_free(&p);
+	pt_ivset_free(&x);
+	/* an empty set */
+	pt_ivpack_close(&p);
+	pt_ivpack_begin(&c);
+	assert_false(pt_ivpack_next(&p, &c, &v));
+	assert_int_equal(p.count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_err_chain), cmocka_unit_test(test_diag_counts),
 		cmocka_unit_test(test_hashmap),   cmocka_unit_test(test_idmap), cmocka_unit_test(test_strtab),
 		cmocka_unit_test(test_fmt),       cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_out_errors),
+		cmocka_unit_test(test_step_pattern), cmocka_unit_test(test_intervals), cmocka_unit_test(test_ivpack), cmocka_unit_test(test_out_errors),
 		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_text_shorten), cmocka_unit_test(test_text_wrap),
 		cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale),
 		cmocka_unit_test(test_out_signals),

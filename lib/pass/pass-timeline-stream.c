@@ -1,0 +1,716 @@
+/*
+ * `timeline` over a .ptm file without holding its events (pass-timeline.h,
+ * pt_tl_stream_new): the model's tables are read, its events are read three
+ * times or more, and per event nothing is kept.
+ *
+ * First read: every chunk but the events is applied to the model; each event
+ * batch is scanned: the earliest start (the model's origin), per track the
+ * lag of its device tasks (support/lag.h), its count and whether it runs a
+ * task of a framework op (an unnamed task on such a stream computes:
+ * pt_index_task_class). A model that holds other events than Ascend tasks
+ * (host ranges, runtime calls, kernels: GPU models), or correlation ids,
+ * stops the read: it is read whole (PT_TL_NOSTREAM).
+ *
+ * Second read: each event goes through the pass (tl_pass_event: its step
+ * and membership, the Steps rows' spans, the scope ops), the layout's scan
+ * of its track (count, span, nesting lanes and the items of each lane) and,
+ * classed as the index classes it (ascend.md §3.8), into its device's
+ * computation or communication union, through a queue in start order that
+ * releases, after each batch, what no later task of the device can start
+ * before (per track: its latest start less its lag, or its first start while
+ * none came; the device's latest start less the lag of all its tasks in file
+ * order, where that is later). The
+ * unions C and M of each device (packed: support/ivpack.h) are all that is
+ * kept of the events, for the overlap rows and the steps' busy time; M gets
+ * the device's communication spans (HCCL operators, reduce pairs), merged in
+ * as the queue is released. A track whose kept events do not
+ * come in strictly increasing start order (its rows would need sorting) makes
+ * the model read whole (PT_TL_NOSTREAM).
+ *
+ * Writing (a third read, again for every rewind of the writer): the trace's
+ * merge (pass-timeline-events.c) pulls event batches from a read running in a
+ * second thread, one batch at a time and only while some row's next event is
+ * not read yet; each kept event goes to the row of its track and lane, the
+ * lanes made again as in the second read. A row whose next event is not read
+ * takes part in the merge with a lower bound of its start (its last event's,
+ * or the latest start read on its track). So only the events read and not yet
+ * written are held: for files written in time order (the importers write
+ * them so), those of a short stretch of time.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "pass/pass-steps-int.h"
+#include "pass/pass-steps.h"
+#include "pass/pass-timeline-trace.h"
+#include "support/err.h"
+#include "support/lag.h"
+#include "support/xalloc.h"
+
+#define NOT_STREAMABLE 3
+#define STOPPED 5
+#define TL_SKIP (1 | PT_PTM_SKIP_BUT_TABLES)
+
+struct pend {
+	int64_t s, e;
+	uint8_t cls;
+};
+
+struct trk {
+	struct pt_lag lag; /* its device tasks, first read */
+	uint64_t left;     /* second read: device tasks still to come */
+	bool named;        /* runs a task of a framework op */
+	bool seen;
+	int64_t top;       /* second read: the latest start of its device tasks */
+};
+
+struct pt_tl_stream {
+	char *path;
+	struct pt_model *m;
+	size_t nt, nd;
+	struct trk *t;
+	bool again;         /* the model cannot stream */
+	bool has_ev;
+	int64_t evmin, evmax;   /* the events' first start and last end */
+	struct pt_steps_devscan *dev; /* per device, for the selection's notes */
+	struct pt_lag *dlag;  /* per device: the lag of its tasks in file order, all tracks together (first read) */
+	int64_t *dtop;        /* per device: the latest start of its tasks so far (second read) */
+	uint8_t *dseen;
+	/* second read */
+	struct tl_pass pass;
+	uint8_t *op_comm;
+	struct tl_tscan *scan;
+	uint64_t *nev;      /* per device: kept events */
+	/* per device: tasks not yet in the unions (in start order from h), and the communication spans (sorted) */
+	struct pendq {
+		struct pend *v;
+		size_t h, n, cap;
+		struct pt_ival *sp;
+		size_t nsp, isp;
+	} *pq;
+	struct pt_ivpack *C, *M; /* per device: the unions, packed */
+	/* writing */
+	struct tl_trace *c;
+	uint32_t **lane_row; /* per track: the row of each lane */
+	struct lanes *L;
+	size_t *cur;
+	int64_t *head;       /* per track: the latest start read (valid where has_head) */
+	uint8_t *has_head;
+	/* the read that feeds the writer, in a thread of its own; one of the two runs at a time */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool running, eof, stop;
+	int turn;            /* 1: the read runs, 0: the writer */
+	int rc;
+	struct pt_err *rerr;
+	bool failed;
+	struct pt_err *ferr;
+};
+
+static bool is_task(uint8_t k)
+{
+	return k == PT_EV_TASK || k == PT_EV_AICPU;
+}
+
+static void fit_tracks(struct pt_tl_stream *s)
+{
+	size_t n = s->m->tracks.n;
+	if (n > s->nt) {
+		s->t = pt_xrealloc(s->t, n * sizeof(*s->t));
+		memset(s->t + s->nt, 0, (n - s->nt) * sizeof(*s->t));
+		s->nt = n;
+	}
+}
+
+/* ------------------------------------------------------------------ first read */
+
+static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_stream *s = arg;
+	fit_tracks(s);
+	const struct pt_events *ev = &m->events;
+	if (ev->dense & PT_EVCOL_CORR) {
+		s->again = true;
+		return NOT_STREAMABLE;
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (!is_task(k) || ev->track[i] >= m->tracks.n) {
+			s->again = true;
+			return NOT_STREAMABLE;
+		}
+		struct trk *t = &s->t[ev->track[i]];
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		pt_lag_add(&t->lag, st);
+		t->named |= k == PT_EV_TASK && ev->op[i];
+		uint32_t d = m->tracks.v[ev->track[i]].device;
+		if (d >= s->nd) {
+			s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+			memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
+			s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
+			memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
+			s->nd = m->devices.n;
+		}
+		pt_steps_devscan_add(&s->dev[d], k, st, ev->dur[i]);
+		pt_lag_add(&s->dlag[d], st);
+		if (!s->has_ev || st < s->evmin)
+			s->evmin = st;
+		if (!s->has_ev || en > s->evmax)
+			s->evmax = en;
+		s->has_ev = true;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ second read */
+
+/* Device d's pending task: into its queue, kept in start order (the tasks come nearly in that order). */
+static void pend_add(struct pt_tl_stream *s, uint32_t d, struct pend p)
+{
+	struct pendq *q = &s->pq[d];
+	if (q->h && q->n == q->cap) { /* room from the front first */
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
+	}
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	size_t i = q->n++;
+	while (i > q->h && q->v[i - 1].s > p.s) {
+		q->v[i] = q->v[i - 1];
+		i--;
+	}
+	q->v[i] = p;
+}
+
+static bool pending(const struct pt_tl_stream *s, size_t d)
+{
+	return s->pq[d].n > s->pq[d].h || s->pq[d].isp < s->pq[d].nsp;
+}
+
+/* Into the unions, in start order (pt_ivset_append joins them as the index's merge does), what starts before
+ * `below` of the device's tasks and communication spans. */
+static void release(struct pt_tl_stream *s, uint32_t d, int64_t below, bool all)
+{
+	struct pendq *q = &s->pq[d];
+	for (;;) {
+		bool he = q->h < q->n, hs = q->isp < q->nsp;
+		if (!he && !hs)
+			break;
+		struct pend p;
+		if (he && (!hs || q->v[q->h].s <= q->sp[q->isp].s)) {
+			p = q->v[q->h];
+			if (!all && p.s >= below)
+				break;
+			q->h++;
+		} else {
+			p = (struct pend){ q->sp[q->isp].s, q->sp[q->isp].e, 2 };
+			if (!all && p.s >= below)
+				break;
+			q->isp++;
+		}
+		pt_ivpack_append(p.cls == 1 ? &s->C[d] : &s->M[d], p.s, p.e);
+	}
+	if (q->h == q->n)
+		q->h = q->n = 0;
+}
+
+/* No later start of a run of starts (a track's, a device's) whose lag is g comes before this: its latest start
+ * so far less the lag, or its earliest start while none came. */
+static int64_t lag_bound(const struct pt_lag *g, bool seen, int64_t top)
+{
+	if (!seen)
+		return g->min;
+	int64_t b;
+	if (g->lag > (uint64_t)INT64_MAX || __builtin_sub_overflow(top, (int64_t)g->lag, &b))
+		return INT64_MIN;
+	return b;
+}
+
+static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_stream *s = arg;
+	const struct pt_events *ev = &m->events;
+	if (m->tracks.n != s->nt || (ev->dense & PT_EVCOL_CORR))
+		return NOT_STREAMABLE; /* the file changed */
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i];
+		uint8_t k = ev->kind[i];
+		if (!is_task(k))
+			return NOT_STREAMABLE;
+		uint32_t d = m->tracks.v[tr].device;
+		bool keep = tl_pass_event(&s->pass, ev, i, 0);
+		int64_t st0 = ev->start[i], du = ev->dur[i];
+		/* the union of its class (computation or communication), whatever its membership */
+		struct trk *t = &s->t[tr];
+		if (t->left)
+			t->left--;
+		if (!t->seen || st0 > t->top)
+			t->top = st0;
+		t->seen = true;
+		if (!s->dseen[d] || st0 > s->dtop[d])
+			s->dtop[d] = st0;
+		s->dseen[d] = 1;
+		uint8_t cls = k == PT_EV_AICPU ? 1 : pt_index_task_class(s->op_comm, ev->op[i], t->named);
+		struct pend p = { st0, st0 + du, cls };
+		pend_add(s, d, p);
+		if (!keep)
+			continue;
+		s->nev[d]++;
+		if (du < 0)
+			continue;
+		struct tl_tscan *q = &s->scan[tr];
+		int64_t en = st0 + du;
+		if (q->n && st0 <= q->last) {
+			s->again = true; /* its rows would need sorting */
+			return NOT_STREAMABLE;
+		}
+		q->last = st0;
+		if (!q->n || st0 < q->lo)
+			q->lo = st0;
+		if (!q->n || en > q->hi)
+			q->hi = en;
+		uint8_t l = lane_next(&q->L, st0, en);
+		if (!q->lane_n && q->L.nl > 1) {
+			q->lane_n = pt_xcalloc(256, sizeof(*q->lane_n));
+			q->lane_n[0] = q->n;
+		}
+		if (q->lane_n)
+			q->lane_n[l]++;
+		q->n++;
+	}
+	/*
+	 * Per device: what no later task can start before, by its tracks (the
+	 * earliest of their bounds) or by the device's tasks all together in
+	 * file order (a track idle for a while holds the first back, not the
+	 * second): the later of the two holds.
+	 */
+	for (size_t d = 0; d < s->nd; d++) {
+		if (!pending(s, d))
+			continue;
+		int64_t below = INT64_MAX;
+		bool any = false;
+		for (size_t tr = 0; tr < s->nt; tr++) {
+			if (m->tracks.v[tr].device != d || !s->t[tr].left)
+				continue;
+			int64_t b = lag_bound(&s->t[tr].lag, s->t[tr].seen, s->t[tr].top);
+			if (b < below)
+				below = b;
+			any = true;
+		}
+		if (any) {
+			int64_t b = lag_bound(&s->dlag[d], s->dseen[d], s->dtop[d]);
+			if (b > below)
+				below = b;
+		}
+		release(s, (uint32_t)d, below, false);
+	}
+	return 0;
+}
+
+static void stream_free(struct pt_tl_stream *s);
+
+int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_model **mp, struct pt_tl **out,
+		     struct pt_err **e)
+{
+	*mp = NULL;
+	*out = NULL;
+	struct pt_tl_stream *s = pt_xcalloc(1, sizeof(*s));
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->path = pt_xstrdup(path);
+	struct pt_model *m = s->m = pt_model_new();
+	struct pt_ptm_sink first = { scan1, s, false, TL_SKIP };
+	int rc = pt_ptm_read_stream(path, m, &first, e);
+	if (rc || s->again)
+		goto out;
+	fit_tracks(s);
+	if (m->devices.n > s->nd) {
+		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+		memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
+		s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
+		memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
+	}
+	s->nd = m->devices.n;
+	s->dtop = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->dtop));
+	s->dseen = pt_xcalloc(s->nd ? s->nd : 1, 1);
+	for (size_t t = 0; t < s->nt; t++)
+		s->t[t].left = s->t[t].lag.count;
+	rc = tl_pass_begin(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), false, e);
+	if (rc)
+		goto out;
+	s->op_comm = pt_index_op_comm(m);
+	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
+	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
+	s->pq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->pq));
+	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
+	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
+	/* M holds the device's communication spans (HCCL operators, reduce pairs) too, as the index makes it */
+	for (size_t d = 0; d < s->nd; d++) {
+		s->pq[d].nsp = pt_index_comm_spans(m, (uint32_t)d, &s->pq[d].sp);
+		pt_ival_sort(s->pq[d].sp, s->pq[d].nsp);
+	}
+	struct pt_ptm_sink again = { scan2, s, true, TL_SKIP };
+	rc = pt_ptm_read_stream(path, m, &again, e);
+	if (rc > 0 && !s->again)
+		rc = pt_err(e, "'%s' changed while it was read", path);
+	if (rc || s->again)
+		goto out;
+	m->events.n = 0; /* the last batch: not the model's events */
+	free(s->op_comm);
+	s->op_comm = NULL;
+	/* the unions */
+	static const struct pt_ivset none = { 0 };
+	struct tl_sets *S = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*S));
+	for (size_t d = 0; d < s->nd; d++) {
+		release(s, (uint32_t)d, 0, true);
+		free(s->pq[d].v);
+		free(s->pq[d].sp);
+		memset(&s->pq[d], 0, sizeof(s->pq[d]));
+		pt_ivpack_close(&s->C[d]);
+		pt_ivpack_close(&s->M[d]);
+		S[d] = (struct tl_sets){ &none, &none, &s->C[d], &s->M[d] };
+	}
+	free(s->pq);
+	s->pq = NULL;
+	struct pt_tl *t = tl_pass_finish(&s->pass, S);
+	free(S);
+	/* the lanes are made again as the events are written */
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		struct lanes *L = &s->scan[tr].L;
+		uint32_t nl = L->nl;
+		uint64_t ov = L->overflow;
+		lanes_free(L);
+		memset(L, 0, sizeof(*L));
+		L->nl = nl;
+		L->overflow = ov;
+	}
+	t->stream = s;
+	*mp = m;
+	*out = t;
+	return 0;
+out:
+	if (rc == NOT_STREAMABLE || (rc == 0 && s->again))
+		rc = PT_TL_NOSTREAM;
+	stream_free(s);
+	pt_model_free(m);
+	return rc < 0 ? -1 : rc;
+}
+
+void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
+			    struct pt_diag *d)
+{
+	const struct pt_tl_stream *s = tl->stream;
+	struct pt_sel_found rf;
+	pt_sel_found_init(&rf, sel);
+	rf.step_records = m->steps.n > 0; /* (a streamed model has no host ranges) */
+	int64_t span[2] = { s->evmin, s->evmax };
+	struct pt_steps_info chk;
+	struct pt_err *ce = NULL;
+	if (!pt_steps_collect_scan(m, sel, s->dev, &chk, NULL, &ce)) {
+		pt_sel_check_scanned(m, sel, &rf, s->has_ev ? span : NULL, &chk, d);
+		pt_steps_info_free(&chk);
+	} else {
+		pt_err_free(ce);
+		pt_sel_check_scanned(m, sel, &rf, s->has_ev ? span : NULL, NULL, d);
+	}
+}
+
+struct tl_tscan *tl_stream_scan(struct pt_tl_stream *s)
+{
+	return s->scan;
+}
+
+const uint64_t *tl_stream_nev(const struct pt_tl_stream *s)
+{
+	return s->nev;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static void stop_read(struct pt_tl_stream *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	s->turn = 1;
+	pthread_cond_broadcast(&s->cv);
+	while (!s->eof)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->th, NULL);
+	s->running = false;
+	pt_err_free(s->rerr);
+	s->rerr = NULL;
+}
+
+static void row_push(struct row *r, const struct tl_sev *v)
+{
+	if (r->qn == r->qcap) {
+		size_t cap = r->qcap ? 2 * r->qcap : 64;
+		struct tl_sev *q = pt_xmalloc(cap * sizeof(*q));
+		for (size_t k = 0; k < r->qn; k++)
+			q[k] = r->q[(r->qh + k) & (r->qcap - 1)];
+		free(r->q);
+		r->q = q;
+		r->qh = 0;
+		r->qcap = cap;
+	}
+	r->q[(r->qh + r->qn) & (r->qcap - 1)] = *v; /* qcap: a power of two */
+	r->qn++;
+}
+
+/* In the read's thread, while the writer waits: the batch's kept events to their rows. */
+static void route(struct pt_tl_stream *s, const struct pt_model *m)
+{
+	struct tl_trace *c = s->c;
+	const struct pt_tl *tl = c->tl;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i];
+		if (tr >= s->nt || !s->lane_row[tr])
+			continue;
+		uint32_t d = m->tracks.v[tr].device;
+		int64_t st0 = ev->start[i], du = ev->dur[i];
+		size_t lo;
+		bool keep;
+		uint32_t step = tl_step_keep(tl, d, st0, st0, du, &s->cur[tr], &lo, &keep);
+		if (!keep || du < 0)
+			continue;
+		uint8_t l = lane_next(&s->L[tr], st0, st0 + du);
+		struct tl_sev v = { .start = st0, .dur = du, .task = ev->task[i], .name = ev->name[i], .op = ev->op[i],
+				    .step = step, .kind = ev->kind[i], .keep = 1 };
+		uint32_t ri = s->lane_row[tr][l];
+		if (ri == UINT32_MAX)
+			continue; /* (a lane the second read did not make: the file changed; the row count tells) */
+		row_push(&c->rows.v[ri], &v);
+		s->head[tr] = st0;
+		s->has_head[tr] = 1;
+	}
+}
+
+static int feed(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_stream *s = arg;
+	if (m->tracks.n != s->nt || (m->events.dense & PT_EVCOL_CORR))
+		return NOT_STREAMABLE;
+	route(s, m);
+	pthread_mutex_lock(&s->mu);
+	s->turn = 0;
+	pthread_cond_broadcast(&s->cv);
+	while (s->turn == 0)
+		pthread_cond_wait(&s->cv, &s->mu);
+	bool stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	return stop ? STOPPED : 0;
+}
+
+static void *reader(void *arg)
+{
+	struct pt_tl_stream *s = arg;
+	struct pt_err *e = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&s->mu);
+	bool stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	if (!stop) {
+		struct pt_ptm_sink sink = { feed, s, true, TL_SKIP };
+		rc = pt_ptm_read_stream(s->path, s->m, &sink, &e);
+	}
+	pthread_mutex_lock(&s->mu);
+	s->rc = rc;
+	s->rerr = e;
+	s->eof = true;
+	s->turn = 0;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* One more batch routed: 0; the read is over (or failed: s->rc, s->rerr): 1. */
+static int pull(struct pt_tl_stream *s)
+{
+	if (s->eof)
+		return 1;
+	pthread_mutex_lock(&s->mu);
+	s->turn = 1;
+	if (!s->running) {
+		s->running = true;
+		if (pthread_create(&s->th, NULL, reader, s)) {
+			s->running = false;
+			s->eof = true;
+			s->rc = -1;
+			s->turn = 0;
+		}
+	} else {
+		pthread_cond_broadcast(&s->cv);
+	}
+	while (s->turn == 1)
+		pthread_cond_wait(&s->cv, &s->mu);
+	bool eof = s->eof;
+	pthread_mutex_unlock(&s->mu);
+	return eof;
+}
+
+static int it_failed(struct pt_trace *t, struct pt_err **e)
+{
+	struct tl_trace *c = (struct tl_trace *)t;
+	struct pt_tl_stream *s = c->tl->stream;
+	if (!s->failed)
+		return 0;
+	if (s->ferr) {
+		*e = s->ferr;
+		s->ferr = NULL;
+		return -1;
+	}
+	return pt_err(e, "'%s' changed while it was read", s->path);
+}
+
+void tl_stream_bind(struct tl_trace *c)
+{
+	struct pt_tl_stream *s = c->tl->stream;
+	s->c = c;
+	s->lane_row = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->lane_row));
+	s->L = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->L));
+	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
+	s->head = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->head));
+	s->has_head = pt_xcalloc(s->nt ? s->nt : 1, 1);
+	c->shead = s->head;
+	c->shas = s->has_head;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		if (rw->type != R_TRACK)
+			continue;
+		uint32_t tr = rw->track;
+		if (!s->lane_row[tr]) {
+			s->lane_row[tr] = pt_xmalloc(256 * sizeof(**s->lane_row));
+			memset(s->lane_row[tr], 0xff, 256 * sizeof(**s->lane_row));
+		}
+		s->lane_row[tr][rw->lane] = (uint32_t)r;
+		rw->qlast = rw->lo;
+	}
+	c->pub.failed = it_failed;
+}
+
+void tl_stream_unbind(struct tl_trace *c)
+{
+	struct pt_tl_stream *s = c->tl ? c->tl->stream : NULL;
+	if (!s || s->c != c)
+		return;
+	stop_read(s);
+	for (size_t r = 0; r < c->rows.n; r++)
+		free(c->rows.v[r].q);
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		free(s->lane_row[tr]);
+		lanes_free(&s->L[tr]);
+	}
+	free(s->lane_row);
+	free(s->L);
+	free(s->cur);
+	free(s->head);
+	free(s->has_head);
+	s->lane_row = NULL;
+	s->L = NULL;
+	s->cur = NULL;
+	s->head = NULL;
+	s->has_head = NULL;
+	pt_err_free(s->ferr);
+	s->ferr = NULL;
+	s->c = NULL;
+}
+
+void tl_stream_rewind(struct tl_trace *c)
+{
+	struct pt_tl_stream *s = c->tl->stream;
+	stop_read(s);
+	s->eof = s->stop = false;
+	s->turn = 0;
+	s->rc = 0;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		rw->qh = rw->qn = 0;
+		rw->qlast = rw->lo;
+	}
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		lanes_free(&s->L[tr]);
+		memset(&s->L[tr], 0, sizeof(s->L[tr]));
+	}
+	memset(s->cur, 0, s->nt * sizeof(*s->cur));
+	memset(s->has_head, 0, s->nt);
+}
+
+void tl_stream_row_pop(struct tl_trace *c, struct row *r)
+{
+	(void)c;
+	r->qlast = r->q[r->qh].start;
+	r->qh = (r->qh + 1) & (r->qcap - 1);
+	r->qn--;
+}
+
+int tl_stream_pull(struct tl_trace *c)
+{
+	struct pt_tl_stream *s = c->tl->stream;
+	if (!pull(s))
+		return 0;
+	/* the read ended, and a row still waits for events */
+	s->failed = true;
+	if (s->rc < 0 && s->rerr) {
+		s->ferr = s->rerr;
+		s->rerr = NULL;
+	}
+	return 1;
+}
+
+static void stream_free(struct pt_tl_stream *s)
+{
+	if (!s)
+		return;
+	stop_read(s);
+	if (s->pq)
+		for (size_t d = 0; d < s->nd; d++) {
+			free(s->pq[d].v);
+			free(s->pq[d].sp);
+		}
+	free(s->pq);
+	if (s->C)
+		for (size_t d = 0; d < s->nd; d++) {
+			pt_ivpack_free(&s->C[d]);
+			pt_ivpack_free(&s->M[d]);
+		}
+	free(s->C);
+	free(s->M);
+	if (s->scan)
+		for (size_t tr = 0; tr < s->nt; tr++) {
+			lanes_free(&s->scan[tr].L);
+			free(s->scan[tr].lane_n);
+		}
+	free(s->scan);
+	free(s->nev);
+	free(s->op_comm);
+	if (s->pass.m)
+		tl_pass_free(&s->pass);
+	free(s->t);
+	free(s->dev);
+	free(s->dlag);
+	free(s->dtop);
+	free(s->dseen);
+	free(s->path);
+	pt_err_free(s->rerr);
+	pt_err_free(s->ferr);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+void pt_tl_stream_free(struct pt_tl_stream *s)
+{
+	stream_free(s);
+}
