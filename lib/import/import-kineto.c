@@ -374,13 +374,7 @@ static int skip_container(struct kt *k, enum state ret)
 static void event_begin(struct kt *k)
 {
 	struct kev *ev = &k->ev;
-	char *name = ev->name, *aname = ev->aname;
-	size_t ncap = ev->ncap, acap = ev->acap;
-	memset(ev, 0, sizeof(*ev));
-	ev->name = name;
-	ev->aname = aname;
-	ev->ncap = ncap;
-	ev->acap = acap;
+	memset(ev, 0, offsetof(struct kev, a));
 	if (ev->name)
 		ev->name[0] = 0;
 	k->ka.has_dims = k->ka.has_types = false;
@@ -915,16 +909,21 @@ static int cb_end_array(void *c)
 	}
 }
 
-/* Whether the callbacks read the next value: values they would skip are only checked. */
+/* Whether the callbacks read the next value: values they would skip are only checked, and
+ * the state moves past them here (as on_scalar() would for them). */
 static int cb_wanted(void *c)
 {
-	const struct kt *k = c;
+	struct kt *k = c;
 	if (k->skip)
 		return 0;
-	if (k->st == S_EVVAL)
-		return k->ek != EK_OTHER;
-	if (k->st == S_ARGVAL)
-		return k->ak != AK_OTHER;
+	if (k->st == S_EVVAL && k->ek == EK_OTHER) {
+		k->st = S_EV;
+		return 0;
+	}
+	if (k->st == S_ARGVAL && k->ak == AK_OTHER) {
+		k->st = S_ARGS;
+		return 0;
+	}
 	return 1;
 }
 

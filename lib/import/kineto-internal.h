@@ -73,6 +73,8 @@ struct prop {
 	char *name;
 };
 
+/* One event; the members before `a` are cleared for each event, the rest are read only where
+ * the cleared ones say they were set (has, ngrid, nblock, nlen, alen). */
 struct kev {
 	char ph;
 	enum cat cat;
@@ -83,13 +85,15 @@ struct kev {
 	int64_t ts, dur;
 	uint64_t off; /* byte offset of the event's '{' */
 	bool has[AK__N];
+	uint32_t ngrid, nblock;
+	size_t nlen, alen;
+	/* not cleared */
 	int64_t a[AK__N];
 	int32_t grid[3], block[3];
-	uint32_t ngrid, nblock;
-	char *name;   /* the event's name, NUL-terminated */
-	size_t nlen, ncap;
-	char *aname;  /* args.name (metadata) or args.cuda_sync_kind */
-	size_t alen, acap;
+	char *name;   /* the event's name, NUL-terminated (nlen bytes) */
+	size_t ncap;
+	char *aname;  /* args.name (metadata) or args.cuda_sync_kind (alen bytes) */
+	size_t acap;
 };
 
 #define KW_SLOTS 128u

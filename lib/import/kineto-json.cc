@@ -163,12 +163,6 @@ struct walker {
 		default:
 			return fail(TAPE_ERROR);
 		}
-		if (!read && cb->wanted) {
-			// a value the callbacks do not read stands as one null (their state moves on)
-			at(p);
-			if (!cb->null(ctx))
-				return stop();
-		}
 		return true;
 	}
 };

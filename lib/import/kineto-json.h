@@ -15,7 +15,7 @@ extern "C" {
 
 /* The callbacks: each returns 1 to go on, 0 to stop the parse (the callee keeps the reason). */
 struct pt_kt_json_cb {
-	int (*null)(void *ctx);   /* null, or a value that wanted() said is not read */
+	int (*null)(void *ctx);
 	int (*boolean)(void *ctx, int b);
 	int (*number)(void *ctx, const char *s, size_t n); /* the number's text, checked as JSON */
 	int (*string)(void *ctx, const unsigned char *s, size_t n); /* unescaped */
@@ -24,8 +24,8 @@ struct pt_kt_json_cb {
 	int (*end_map)(void *ctx);
 	int (*start_array)(void *ctx);
 	int (*end_array)(void *ctx);
-	/* Called before each value is handed over: 0 says the callbacks do not read it; it is then
-	 * checked as JSON (numbers too) but handed over as one null. */
+	/* Called before each value is handed over: 0 says the callbacks do not read it (and have
+	 * moved past it themselves); it is then checked as JSON (numbers too), not handed over. */
 	int (*wanted)(void *ctx);
 };
 

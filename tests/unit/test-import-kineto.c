@@ -321,14 +321,33 @@ static int v_bool(void *c, int b) { (void)c; n_vals++; strcat(seen, b ? "T " : "
 static int v_num(void *c, const char *s, size_t n) { (void)c; n_vals++; strncat(seen, s, n); strcat(seen, " "); at_pos = *pos_p; return 1; }
 static int v_str(void *c, const unsigned char *s, size_t n) { (void)c; n_vals++; strcat(seen, "'"); strncat(seen, (const char *)s, n); strcat(seen, "' "); return 1; }
 static int v_sm(void *c) { (void)c; strcat(seen, "{ "); return 1; }
-static int v_key(void *c, const unsigned char *s, size_t n) { (void)c; strncat(seen, (const char *)s, n); strcat(seen, ": "); return 1; }
+static bool skip_next; /* v_key saw "skip": v_wanted declines the next value */
+static int v_key(void *c, const unsigned char *s, size_t n)
+{
+	(void)c;
+	strncat(seen, (const char *)s, n);
+	strcat(seen, ": ");
+	skip_next = n == 4 && !memcmp(s, "skip", 4);
+	return 1;
+}
+static int v_wanted(void *c)
+{
+	(void)c;
+	bool w = !skip_next;
+	skip_next = false;
+	return w;
+}
 static int v_em(void *c) { (void)c; strcat(seen, "} "); return 1; }
 static int v_sa(void *c) { (void)c; strcat(seen, "[ "); return 1; }
 static int v_ea(void *c) { (void)c; strcat(seen, "] "); return 1; }
 
-static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos)
+static int parse_cb(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos,
+		    bool wanted)
 {
-	static const struct pt_kt_json_cb cb = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
+	static const struct pt_kt_json_cb all = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
+	static const struct pt_kt_json_cb some = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, v_wanted };
+	const struct pt_kt_json_cb cb = wanted ? some : all;
+	skip_next = false;
 	struct pt_kt_json *p = pt_kt_json_new();
 	size_t n = strlen(text), cap = n + pt_kt_json_padding();
 	char *b = calloc(1, cap);
@@ -340,6 +359,11 @@ static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, cha
 	free(b);
 	pt_kt_json_free(p);
 	return rc;
+}
+
+static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos)
+{
+	return parse_cb(kind, text, items, msg, pos, false);
 }
 
 static void test_json(void **state)
@@ -378,6 +402,16 @@ static void test_json(void **state)
 	assert_int_equal(pos, 1003);
 	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[nul]", &items, msg, &pos), -1);
 	assert_string_equal(msg, "invalid literal");
+	/* values that wanted() declines are checked, never handed over (not even as null) */
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": {\"a\": [1, \"x\"]}, \"b\": 2, \"skip\": null}, 3]", &items,
+				  msg, &pos, true), 0);
+	assert_string_equal(seen, "{ skip: b: 2 skip: } 3 ");
+	assert_int_equal(n_vals, 2);
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": [1, 02], \"b\": 2}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid number '02'");
+	assert_int_equal(pos, 1014);
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": \"a\\qb\", \"b\": 2}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid string escape");
 }
 
 int main(void)
