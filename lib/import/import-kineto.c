@@ -453,7 +453,21 @@ static bool nontensor_type(const unsigned char *s, size_t n)
 	       KEYIS(s, n, "GenericList") || KEYIS(s, n, "None");
 }
 
-static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n)
+static const int64_t pow10_3[4] = { 1, 10, 100, 1000 };
+
+/* A number's value in units of 10^-scale (scale ≤ 3): from the digits its check read when they are
+ * plain, otherwise from its text; as pt_kineto_decimal(). */
+static bool num_value(const struct pt_kt_json_num *d, const unsigned char *s, size_t n, int scale, int64_t *out)
+{
+	if (d && d->plain && d->nfrac <= (uint32_t)scale) {
+		int64_t v = (int64_t)d->mant * pow10_3[scale - (int)d->nfrac];
+		*out = d->neg ? -v : v;
+		return true;
+	}
+	return pt_kineto_decimal((const char *)s, n, scale, out);
+}
+
+static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, const struct pt_kt_json_num *d)
 {
 	if (k->skip)
 		return 1;
@@ -506,7 +520,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			int64_t v = 0;
 			bool ok = false;
 			if (ty == V_NUM) {
-				ok = pt_kineto_decimal((const char *)s, n, 0, &v);
+				ok = num_value(d, s, n, 0, &v);
 			} else if (ty == V_STR && k->ek == EK_TID) {
 				/* older traces: "tid": "stream 7" */
 				size_t i = n;
@@ -529,7 +543,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			enum tstate st = T_BAD;
 			int64_t v = 0;
 			if (ty == V_NUM)
-				st = pt_kineto_decimal((const char *)s, n, 3, &v) ? T_OK : T_RANGE;
+				st = num_value(d, s, n, 3, &v) ? T_OK : T_RANGE;
 			if (k->ek == EK_TS) {
 				ev->ts_st = st;
 				ev->ts = v;
@@ -553,7 +567,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 				buf_set(&ev->aname, &ev->alen, &ev->acap, s, n);
 		} else if (k->ak != AK_OTHER && ty == V_NUM) {
 			int64_t v;
-			if (pt_kineto_decimal((const char *)s, n, 0, &v)) {
+			if (num_value(d, s, n, 0, &v)) {
 				ev->has[k->ak] = true;
 				ev->a[k->ak] = v;
 			}
@@ -580,7 +594,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		return 1;
 	case S_ARGARR: {
 		int64_t v;
-		if (ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+		if (ty == V_NUM && num_value(d, s, n, 0, &v) && v >= INT32_MIN && v <= INT32_MAX) {
 			if (k->ak == AK_GRID && ev->ngrid < 3)
 				ev->grid[ev->ngrid++] = (int32_t)v;
 			else if (k->ak == AK_BLOCK && ev->nblock < 3)
@@ -592,7 +606,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		k->st = S_PROP;
 		struct prop *p = &k->cur_prop;
 		int64_t v = 0;
-		bool num = ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v);
+		bool num = ty == V_NUM && num_value(d, s, n, 0, &v);
 		switch (k->pk) {
 		case PK_ID: if (num) p->id = v; break;
 		case PK_MEM: if (num) p->mem = v; break;
@@ -615,7 +629,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		if (k->dk == DK_BACKEND && ty == V_STR) {
 			free(k->backend);
 			k->backend = pt_xstrndup((const char *)s, n);
-		} else if (ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v)) {
+		} else if (ty == V_NUM && num_value(d, s, n, 0, &v)) {
 			if (k->dk == DK_RANK)
 				k->rank = v;
 			else if (k->dk == DK_WORLD)
@@ -630,20 +644,20 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 
 static int cb_null(void *c)
 {
-	return on_scalar(c, V_NULL, NULL, 0);
+	return on_scalar(c, V_NULL, NULL, 0, NULL);
 }
 static int cb_bool(void *c, int b)
 {
 	(void)b;
-	return on_scalar(c, V_BOOL, NULL, 0);
+	return on_scalar(c, V_BOOL, NULL, 0, NULL);
 }
-static int cb_number(void *c, const char *s, size_t n)
+static int cb_number(void *c, const char *s, size_t n, const struct pt_kt_json_num *d)
 {
-	return on_scalar(c, V_NUM, (const unsigned char *)s, n);
+	return on_scalar(c, V_NUM, (const unsigned char *)s, n, d);
 }
 static int cb_string(void *c, const unsigned char *s, size_t n)
 {
-	return on_scalar(c, V_STR, s, n);
+	return on_scalar(c, V_STR, s, n, NULL);
 }
 
 static int cb_start_map(void *c)

@@ -2,6 +2,7 @@
  * records one small trace gives (joins, ranges, steps, devices, the base in either place). */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -318,7 +319,21 @@ static uint64_t at_pos, *pos_p;
 static char seen[256];
 static int v_null(void *c) { (void)c; n_vals++; strcat(seen, "n "); return 1; }
 static int v_bool(void *c, int b) { (void)c; n_vals++; strcat(seen, b ? "T " : "F "); return 1; }
-static int v_num(void *c, const char *s, size_t n) { (void)c; n_vals++; strncat(seen, s, n); strcat(seen, " "); at_pos = *pos_p; return 1; }
+static char digits[256]; /* each number's digits as the check read them: -mant/nfrac, or "x" when not plain */
+static int v_num(void *c, const char *s, size_t n, const struct pt_kt_json_num *d)
+{
+	(void)c;
+	n_vals++;
+	strncat(seen, s, n);
+	strcat(seen, " ");
+	at_pos = *pos_p;
+	size_t l = strlen(digits);
+	if (d->plain)
+		snprintf(digits + l, sizeof(digits) - l, "%s%" PRIu64 "/%u ", d->neg ? "-" : "", d->mant, d->nfrac);
+	else
+		snprintf(digits + l, sizeof(digits) - l, "x ");
+	return 1;
+}
 static int v_str(void *c, const unsigned char *s, size_t n) { (void)c; n_vals++; strcat(seen, "'"); strncat(seen, (const char *)s, n); strcat(seen, "' "); return 1; }
 static int v_sm(void *c) { (void)c; strcat(seen, "{ "); return 1; }
 static bool skip_next; /* v_key saw "skip": v_wanted declines the next value */
@@ -353,7 +368,7 @@ static int parse_cb(enum pt_kt_json_kind kind, const char *text, size_t *items, 
 	char *b = calloc(1, cap);
 	memcpy(b, text, n);
 	n_vals = 0;
-	seen[0] = 0;
+	seen[0] = digits[0] = 0;
 	pos_p = pos;
 	int rc = pt_kt_json_parse(p, kind, b, n, cap, &cb, NULL, 1000, pos, items, msg, 128);
 	free(b);
@@ -402,6 +417,10 @@ static void test_json(void **state)
 	assert_int_equal(pos, 1003);
 	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[nul]", &items, msg, &pos), -1);
 	assert_string_equal(msg, "invalid literal");
+	/* numbers' digits for the callbacks: plain ones (no exponent, ≤ 15 + 3 digits) as one integer */
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[2413669097444.592, -0, 0.25, 7, 1e3, 1.2345, 1234567890123456, 0.0]",
+			       &items, msg, &pos), 0);
+	assert_string_equal(digits, "2413669097444592/3 -0/0 25/2 7/0 x x x 0/1 ");
 	/* values that wanted() declines are checked, never handed over (not even as null) */
 	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": {\"a\": [1, \"x\"]}, \"b\": 2, \"skip\": null}, 3]", &items,
 				  msg, &pos, true), 0);
