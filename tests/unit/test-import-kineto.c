@@ -421,6 +421,11 @@ static void test_json(void **state)
 	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[2413669097444.592, -0, 0.25, 7, 1e3, 1.2345, 1234567890123456, 0.0]",
 			       &items, msg, &pos), 0);
 	assert_string_equal(digits, "2413669097444592/3 -0/0 25/2 7/0 x x x 0/1 ");
+	/* keys: read in place without escapes, unescaped (and checked) with them */
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"a\\\"b\": 1, \"0123456789abcdefXY\": 2}]", &items, msg, &pos), 0);
+	assert_string_equal(seen, "{ a\"b: 1 0123456789abcdefXY: 2 } ");
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"ok\": 1, \"a\\qb\": 1}]", &items, msg, &pos), -1);
+	assert_string_equal(msg, "invalid string escape");
 	/* values that wanted() declines are checked, never handed over (not even as null) */
 	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": {\"a\": [1, \"x\"]}, \"b\": 2, \"skip\": null}, 3]", &items,
 				  msg, &pos, true), 0);
