@@ -965,7 +965,7 @@ static void kt_free(struct kt *k)
 	pt_hashmap_free(&k->tracks);
 	pt_hashmap_free(&k->pnames);
 	pt_hashmap_free(&k->tnames);
-	pt_hashmap_free(&k->names);
+	free(k->names);
 	pt_vec_free(&k->devs);
 	pt_vec_free(&k->host_tracks);
 	pt_vec_free(&k->ranges);
@@ -1494,13 +1494,13 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	k.rank = -1;
 	k.world = -1;
 	k.first_cpu = PT_NONE;
-	k.last_key = UINT64_MAX;
+	k.last_key[0] = k.last_key[1] = UINT64_MAX;
 	pt_hashmap_init(&k.cpu);
 	pt_hashmap_init(&k.gpu);
 	pt_hashmap_init(&k.tracks);
 	pt_hashmap_init(&k.pnames);
 	pt_hashmap_init(&k.tnames);
-	pt_hashmap_init(&k.names);
+	k.names = pt_xcalloc(KT_NAME_SLOTS, sizeof(*k.names));
 	k.join = pt_cjoin_new(m);
 	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));
 	kw_build(&k.args, arg_words, sizeof(arg_words) / sizeof(arg_words[0]));
