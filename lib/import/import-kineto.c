@@ -932,7 +932,7 @@ static int cb_wanted(void *c)
 		return 0;
 	if (k->st == S_EVVAL && k->ek == EK_OTHER) {
 		k->st = S_EV;
-		return 0;
+		return k->ev.drop ? -1 : 0; /* nothing more of a dropped event is read */
 	}
 	if (k->st == S_ARGVAL && k->ak == AK_OTHER) {
 		k->st = S_ARGS;

@@ -157,6 +157,7 @@ struct walker {
 	std::string_view text = {}; // ... and the text it is about
 	const char *where = nullptr;
 	bool cancelled = false;
+	bool rest_unread = false; // wanted() said: neither this value nor the rest of its object is read
 
 	void at(const char *p)
 	{
@@ -186,8 +187,12 @@ struct walker {
 	{
 		const char *p = v.raw_json_token().data();
 		at(p);
-		if (read && cb->wanted && !cb->wanted(ctx))
-			read = false;
+		if (read && cb->wanted) {
+			int w = cb->wanted(ctx);
+			if (w <= 0)
+				read = false;
+			rest_unread = w < 0;
+		}
 		ondemand::json_type t;
 		if (auto e = v.type().get(t))
 			return fail(e);
@@ -198,6 +203,7 @@ struct walker {
 				return fail(e);
 			if (read && !cb->start_map(ctx))
 				return stop();
+			bool fields = read; // its fields handed over (until wanted() says the rest are not)
 			for (auto f : o) {
 				ondemand::field fld;
 				if (auto e = std::move(f).get(fld))
@@ -207,10 +213,14 @@ struct walker {
 					if (auto e = fld.unescaped_key().get(key))
 						return fail(e);
 				}
-				if (read && !cb->map_key(ctx, (const unsigned char *)key.data(), key.size()))
+				if (fields && !cb->map_key(ctx, (const unsigned char *)key.data(), key.size()))
 					return stop();
-				if (!value(fld.value(), read))
+				if (!value(fld.value(), fields))
 					return false;
+				if (rest_unread) {
+					rest_unread = false;
+					fields = false;
+				}
 			}
 			if (read) {
 				at(p);
@@ -231,6 +241,7 @@ struct walker {
 					return fail(e);
 				if (!value(el, read))
 					return false;
+				rest_unread = false; // an element's -1 is a 0
 			}
 			if (read) {
 				at(p);
@@ -397,6 +408,7 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 						e = w.err;
 						break;
 					}
+					w.rest_unread = false;
 				}
 			}
 		} else if (!e) {
@@ -421,6 +433,7 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 						e = w.err;
 						break;
 					}
+					w.rest_unread = false; // the piece's one member: nothing after it
 				}
 			}
 		}

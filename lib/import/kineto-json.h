@@ -35,7 +35,9 @@ struct pt_kt_json_cb {
 	int (*start_array)(void *ctx);
 	int (*end_array)(void *ctx);
 	/* Called before each value is handed over: 0 says the callbacks do not read it (and have
-	 * moved past it themselves); it is then checked as JSON (numbers too), not handed over. */
+	 * moved past it themselves); it is then checked as JSON (numbers too), not handed over.
+	 * -1, for a member's value: neither it nor the members after it in its object are read
+	 * (checked, keys and values, not handed over; the object's end is). */
 	int (*wanted)(void *ctx);
 };
 

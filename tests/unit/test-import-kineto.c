@@ -336,20 +336,20 @@ static int v_num(void *c, const char *s, size_t n, const struct pt_kt_json_num *
 }
 static int v_str(void *c, const unsigned char *s, size_t n) { (void)c; n_vals++; strcat(seen, "'"); strncat(seen, (const char *)s, n); strcat(seen, "' "); return 1; }
 static int v_sm(void *c) { (void)c; strcat(seen, "{ "); return 1; }
-static bool skip_next; /* v_key saw "skip": v_wanted declines the next value */
+static int skip_next; /* v_key saw "skip": v_wanted declines the next value; "rest": it and the rest */
 static int v_key(void *c, const unsigned char *s, size_t n)
 {
 	(void)c;
 	strncat(seen, (const char *)s, n);
 	strcat(seen, ": ");
-	skip_next = n == 4 && !memcmp(s, "skip", 4);
+	skip_next = n == 4 && !memcmp(s, "skip", 4) ? 1 : n == 4 && !memcmp(s, "rest", 4) ? 2 : 0;
 	return 1;
 }
 static int v_wanted(void *c)
 {
 	(void)c;
-	bool w = !skip_next;
-	skip_next = false;
+	int w = skip_next == 2 ? -1 : !skip_next;
+	skip_next = 0;
 	return w;
 }
 static int v_em(void *c) { (void)c; strcat(seen, "} "); return 1; }
@@ -362,7 +362,7 @@ static int parse_cb(enum pt_kt_json_kind kind, const char *text, size_t *items, 
 	static const struct pt_kt_json_cb all = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
 	static const struct pt_kt_json_cb some = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, v_wanted };
 	const struct pt_kt_json_cb cb = wanted ? some : all;
-	skip_next = false;
+	skip_next = 0;
 	struct pt_kt_json *p = pt_kt_json_new();
 	size_t n = strlen(text), cap = n + pt_kt_json_padding();
 	char *b = calloc(1, cap);
@@ -435,6 +435,14 @@ static void test_json(void **state)
 	assert_string_equal(msg, "invalid number '02'");
 	assert_int_equal(pos, 1014);
 	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": \"a\\qb\", \"b\": 2}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid string escape");
+	/* -1: the rest of the object is checked, not handed over; its end and what follows are */
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"a\": 1, \"rest\": 2, \"b\": {\"c\": 3}, \"d\": 4}, [5]]", &items, msg,
+				  &pos, true), 0);
+	assert_string_equal(seen, "{ a: 1 rest: } [ 5 ] ");
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"rest\": 2, \"b\": 1e}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid number '1e'");
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"rest\": 2, \"b\\x\": 1}]", &items, msg, &pos, true), -1);
 	assert_string_equal(msg, "invalid string escape");
 }
 
