@@ -374,13 +374,7 @@ static int skip_container(struct kt *k, enum state ret)
 static void event_begin(struct kt *k)
 {
 	struct kev *ev = &k->ev;
-	char *name = ev->name, *aname = ev->aname;
-	size_t ncap = ev->ncap, acap = ev->acap;
-	memset(ev, 0, sizeof(*ev));
-	ev->name = name;
-	ev->aname = aname;
-	ev->ncap = ncap;
-	ev->acap = acap;
+	memset(ev, 0, offsetof(struct kev, a));
 	if (ev->name)
 		ev->name[0] = 0;
 	k->ka.has_dims = k->ka.has_types = false;
@@ -459,7 +453,21 @@ static bool nontensor_type(const unsigned char *s, size_t n)
 	       KEYIS(s, n, "GenericList") || KEYIS(s, n, "None");
 }
 
-static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n)
+static const int64_t pow10_3[4] = { 1, 10, 100, 1000 };
+
+/* A number's value in units of 10^-scale (scale ≤ 3): from the digits its check read when they are
+ * plain, otherwise from its text; as pt_kineto_decimal(). */
+static bool num_value(const struct pt_kt_json_num *d, const unsigned char *s, size_t n, int scale, int64_t *out)
+{
+	if (d && d->plain && d->nfrac <= (uint32_t)scale) {
+		int64_t v = (int64_t)d->mant * pow10_3[scale - (int)d->nfrac];
+		*out = d->neg ? -v : v;
+		return true;
+	}
+	return pt_kineto_decimal((const char *)s, n, scale, out);
+}
+
+static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, const struct pt_kt_json_num *d)
 {
 	if (k->skip)
 		return 1;
@@ -512,7 +520,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			int64_t v = 0;
 			bool ok = false;
 			if (ty == V_NUM) {
-				ok = pt_kineto_decimal((const char *)s, n, 0, &v);
+				ok = num_value(d, s, n, 0, &v);
 			} else if (ty == V_STR && k->ek == EK_TID) {
 				/* older traces: "tid": "stream 7" */
 				size_t i = n;
@@ -535,7 +543,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 			enum tstate st = T_BAD;
 			int64_t v = 0;
 			if (ty == V_NUM)
-				st = pt_kineto_decimal((const char *)s, n, 3, &v) ? T_OK : T_RANGE;
+				st = num_value(d, s, n, 3, &v) ? T_OK : T_RANGE;
 			if (k->ek == EK_TS) {
 				ev->ts_st = st;
 				ev->ts = v;
@@ -559,7 +567,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 				buf_set(&ev->aname, &ev->alen, &ev->acap, s, n);
 		} else if (k->ak != AK_OTHER && ty == V_NUM) {
 			int64_t v;
-			if (pt_kineto_decimal((const char *)s, n, 0, &v)) {
+			if (num_value(d, s, n, 0, &v)) {
 				ev->has[k->ak] = true;
 				ev->a[k->ak] = v;
 			}
@@ -586,7 +594,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		return 1;
 	case S_ARGARR: {
 		int64_t v;
-		if (ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v) && v >= INT32_MIN && v <= INT32_MAX) {
+		if (ty == V_NUM && num_value(d, s, n, 0, &v) && v >= INT32_MIN && v <= INT32_MAX) {
 			if (k->ak == AK_GRID && ev->ngrid < 3)
 				ev->grid[ev->ngrid++] = (int32_t)v;
 			else if (k->ak == AK_BLOCK && ev->nblock < 3)
@@ -598,7 +606,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		k->st = S_PROP;
 		struct prop *p = &k->cur_prop;
 		int64_t v = 0;
-		bool num = ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v);
+		bool num = ty == V_NUM && num_value(d, s, n, 0, &v);
 		switch (k->pk) {
 		case PK_ID: if (num) p->id = v; break;
 		case PK_MEM: if (num) p->mem = v; break;
@@ -621,7 +629,7 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 		if (k->dk == DK_BACKEND && ty == V_STR) {
 			free(k->backend);
 			k->backend = pt_xstrndup((const char *)s, n);
-		} else if (ty == V_NUM && pt_kineto_decimal((const char *)s, n, 0, &v)) {
+		} else if (ty == V_NUM && num_value(d, s, n, 0, &v)) {
 			if (k->dk == DK_RANK)
 				k->rank = v;
 			else if (k->dk == DK_WORLD)
@@ -636,20 +644,20 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 
 static int cb_null(void *c)
 {
-	return on_scalar(c, V_NULL, NULL, 0);
+	return on_scalar(c, V_NULL, NULL, 0, NULL);
 }
 static int cb_bool(void *c, int b)
 {
 	(void)b;
-	return on_scalar(c, V_BOOL, NULL, 0);
+	return on_scalar(c, V_BOOL, NULL, 0, NULL);
 }
-static int cb_number(void *c, const char *s, size_t n)
+static int cb_number(void *c, const char *s, size_t n, const struct pt_kt_json_num *d)
 {
-	return on_scalar(c, V_NUM, (const unsigned char *)s, n);
+	return on_scalar(c, V_NUM, (const unsigned char *)s, n, d);
 }
 static int cb_string(void *c, const unsigned char *s, size_t n)
 {
-	return on_scalar(c, V_STR, s, n);
+	return on_scalar(c, V_STR, s, n, NULL);
 }
 
 static int cb_start_map(void *c)
@@ -915,16 +923,21 @@ static int cb_end_array(void *c)
 	}
 }
 
-/* Whether the callbacks read the next value: values they would skip are only checked. */
+/* Whether the callbacks read the next value: values they would skip are only checked, and
+ * the state moves past them here (as on_scalar() would for them). */
 static int cb_wanted(void *c)
 {
-	const struct kt *k = c;
+	struct kt *k = c;
 	if (k->skip)
 		return 0;
-	if (k->st == S_EVVAL)
-		return k->ek != EK_OTHER;
-	if (k->st == S_ARGVAL)
-		return k->ak != AK_OTHER;
+	if (k->st == S_EVVAL && k->ek == EK_OTHER) {
+		k->st = S_EV;
+		return k->ev.drop ? -1 : 0; /* nothing more of a dropped event is read */
+	}
+	if (k->st == S_ARGVAL && k->ak == AK_OTHER) {
+		k->st = S_ARGS;
+		return 0;
+	}
 	return 1;
 }
 
@@ -952,7 +965,7 @@ static void kt_free(struct kt *k)
 	pt_hashmap_free(&k->tracks);
 	pt_hashmap_free(&k->pnames);
 	pt_hashmap_free(&k->tnames);
-	pt_hashmap_free(&k->names);
+	free(k->names);
 	pt_vec_free(&k->devs);
 	pt_vec_free(&k->host_tracks);
 	pt_vec_free(&k->ranges);
@@ -1292,18 +1305,48 @@ static void masks64(const char *p, struct masks64 *m)
 }
 #endif
 
-/*
- * The events' scanner from offset i to end: 64 bytes at a time with SSE2 (the quotes to an
- * in-string mask by a prefix xor, then the brackets outside strings one by one; a block with a
- * backslash, or after one, byte by byte). *ended: stopped at the bracket that closes the array.
- */
-static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define KT_AVX2 1
+/* masks64() with AVX2, 32 bytes a compare: the machine's, when it has it (PT_TEST_KINETO_SSE2 set in the
+ * environment: SSE2 all the same, for the tests) */
+__attribute__((target("avx2"))) static void masks64_avx2(const char *p, struct masks64 *m)
 {
+	const __m256i bs = _mm256_set1_epi8('\\'), q = _mm256_set1_epi8('"'), ob = _mm256_set1_epi8('{'),
+		      cb = _mm256_set1_epi8('}'), b5 = _mm256_set1_epi8(0x20), c1f = _mm256_set1_epi8(0x1f);
+	memset(m, 0, sizeof(*m));
+	for (int j = 0; j < 2; j++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * j)), l = _mm256_or_si256(v, b5);
+		int sh = 32 * j;
+		m->bs |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, bs)) << sh;
+		m->q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, q)) << sh;
+		m->open |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(l, ob)) << sh;
+		m->close |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(l, cb)) << sh;
+		m->ctl |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)) << sh;
+	}
+}
+#endif
+
+/*
+ * The events' scanner from offset i to end: 64 bytes at a time with SSE2, or AVX2 (avx2) (the
+ * quotes to an in-string mask by a prefix xor, then the brackets outside strings one by one; a
+ * block with a backslash, or after one, byte by byte). *ended: stopped at the bracket that closes
+ * the array.
+ */
+static inline __attribute__((always_inline)) uint64_t scan_events_blocks(struct jr *r, uint64_t i, uint64_t end,
+									 bool *ended, bool avx2)
+{
+	(void)avx2;
 	*ended = false;
 #ifdef __SSE2__
 	while (i + 64 <= end) {
 		struct masks64 m;
-		masks64(&JR(r, i), &m);
+#ifdef KT_AVX2
+		if (avx2)
+			masks64_avx2(&JR(r, i), &m);
+		else
+#endif
+			masks64(&JR(r, i), &m);
 		if (m.bs || r->esc) {
 			i = scan_events_bytes(r, i, i + 64, ended);
 			if (*ended || r->bad)
@@ -1345,6 +1388,25 @@ static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
 	}
 #endif
 	return scan_events_bytes(r, i, end, ended);
+}
+
+#ifdef KT_AVX2
+__attribute__((target("avx2"))) static uint64_t scan_events_avx2(struct jr *r, uint64_t i, uint64_t end, bool *ended)
+{
+	return scan_events_blocks(r, i, end, ended, true);
+}
+#endif
+
+static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
+{
+#ifdef KT_AVX2
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") && !getenv("PT_TEST_KINETO_SSE2");
+	if (avx2)
+		return scan_events_avx2(r, i, end, ended);
+#endif
+	return scan_events_blocks(r, i, end, ended, false);
 }
 
 /* Scan and parse the text in the buffer from offset `scan`; 0, or -1 with the error in k->e. */
@@ -1432,13 +1494,13 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	k.rank = -1;
 	k.world = -1;
 	k.first_cpu = PT_NONE;
-	k.last_key = UINT64_MAX;
+	k.last_key[0] = k.last_key[1] = UINT64_MAX;
 	pt_hashmap_init(&k.cpu);
 	pt_hashmap_init(&k.gpu);
 	pt_hashmap_init(&k.tracks);
 	pt_hashmap_init(&k.pnames);
 	pt_hashmap_init(&k.tnames);
-	pt_hashmap_init(&k.names);
+	k.names = pt_xcalloc(KT_NAME_SLOTS, sizeof(*k.names));
 	k.join = pt_cjoin_new(m);
 	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));
 	kw_build(&k.args, arg_words, sizeof(arg_words) / sizeof(arg_words[0]));

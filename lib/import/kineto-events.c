@@ -76,8 +76,9 @@ static uint32_t gpu_device(struct kt *k, int64_t dev)
 static uint32_t track(struct kt *k, uint32_t dev, enum pt_track_kind kind, int64_t stream)
 {
 	uint64_t key = (uint64_t)dev << 40 | (uint64_t)kind << 36 | ((uint64_t)stream & 0xfffffffffULL);
-	if (key == k->last_key)
-		return k->last_track;
+	int c = kind == PT_TRACK_STREAM; /* host and GPU events interleave: a cache of each */
+	if (key == k->last_key[c])
+		return k->last_track[c];
 	bool added;
 	uint64_t *v = pt_hashmap_put(&k->tracks, key, 0, &added);
 	if (added) {
@@ -90,12 +91,13 @@ static uint32_t track(struct kt *k, uint32_t dev, enum pt_track_kind kind, int64
 		if (kind == PT_TRACK_HOST_THREAD)
 			pt_vec_push(&k->host_tracks, (uint32_t)*v);
 	}
-	k->last_key = key;
-	k->last_track = (uint32_t)*v;
+	k->last_key[c] = key;
+	k->last_track[c] = (uint32_t)*v;
 	return (uint32_t)*v;
 }
 
-/* The model string of the event's name; the last id per hash slot is remembered. */
+/* The model string of the event's name; the last name per slot of the hash is remembered (a
+ * name that is not, a collision or a slot overwritten, is interned: the same id). */
 static uint32_t ev_name(struct kt *k)
 {
 	/* eight bytes at a time (kernel names run to hundreds of bytes) */
@@ -109,16 +111,16 @@ static uint32_t ev_name(struct kt *k)
 	}
 	for (; i < k->ev.nlen; i++)
 		hsh = (hsh ^ (unsigned char)k->ev.name[i]) * 1099511628211ULL;
-	bool added;
-	uint64_t *v = pt_hashmap_put(&k->names, hsh, 0, &added);
-	if (!added) {
-		uint32_t id = (uint32_t)(*v - 1);
+	struct kt_name *slot = &k->names[(hsh ^ hsh >> 32) & (KT_NAME_SLOTS - 1)];
+	if (slot->id1 && slot->hash == hsh) {
+		uint32_t id = slot->id1 - 1;
 		if (pt_strtab_len(&k->m->strings, id) == k->ev.nlen &&
 		    !memcmp(pt_model_strget(k->m, id), k->ev.name, k->ev.nlen))
 			return id;
 	}
 	uint32_t id = pt_strtab_intern(&k->m->strings, k->ev.name, k->ev.nlen);
-	*v = (uint64_t)id + 1;
+	slot->hash = hsh;
+	slot->id1 = id + 1;
 	return id;
 }
 

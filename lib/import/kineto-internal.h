@@ -73,6 +73,8 @@ struct prop {
 	char *name;
 };
 
+/* One event; the members before `a` are cleared for each event, the rest are read only where
+ * the cleared ones say they were set (has, ngrid, nblock, nlen, alen). */
 struct kev {
 	char ph;
 	enum cat cat;
@@ -83,13 +85,15 @@ struct kev {
 	int64_t ts, dur;
 	uint64_t off; /* byte offset of the event's '{' */
 	bool has[AK__N];
+	uint32_t ngrid, nblock;
+	size_t nlen, alen;
+	/* not cleared */
 	int64_t a[AK__N];
 	int32_t grid[3], block[3];
-	uint32_t ngrid, nblock;
-	char *name;   /* the event's name, NUL-terminated */
-	size_t nlen, ncap;
-	char *aname;  /* args.name (metadata) or args.cuda_sync_kind */
-	size_t alen, acap;
+	char *name;   /* the event's name, NUL-terminated (nlen bytes) */
+	size_t ncap;
+	char *aname;  /* args.name (metadata) or args.cuda_sync_kind (alen bytes) */
+	size_t acap;
 };
 
 #define KW_SLOTS 128u
@@ -101,6 +105,12 @@ struct kw {
 struct kwtab {
 	const struct kw *w;
 	uint8_t slot[KW_SLOTS]; /* index + 1 into w, 0 = empty */
+};
+
+#define KT_NAME_SLOTS 4096u
+struct kt_name {
+	uint64_t hash;
+	uint32_t id1; /* string id + 1; 0: empty */
 };
 
 struct kt {
@@ -140,14 +150,14 @@ struct kt {
 	struct pt_hashmap cpu;    /* host pid -> CPU device index */
 	struct pt_hashmap gpu;    /* CUDA device id -> GPU device index */
 	struct pt_hashmap tracks; /* (device << 40 | kind << 36 | stream) -> track index */
-	uint64_t last_key;
-	uint32_t last_track;
+	uint64_t last_key[2];     /* the last track used, of the host [0] and of the GPUs [1] */
+	uint32_t last_track[2];
 	uint32_t first_cpu;       /* PT_NONE until a host event */
 	PT_VEC(uint32_t) devs;    /* devices this file added */
 	PT_VEC(uint32_t) host_tracks;
 	struct pt_hashmap pnames; /* pid -> string id + 1 (process_name) */
 	struct pt_hashmap tnames; /* pid << 32 | tid -> string id + 1 (thread_name) */
-	struct pt_hashmap names;  /* hash of a name -> string id + 1, for the last one seen */
+	struct kt_name *names;    /* KT_NAME_SLOTS slots by a name's hash: the last name seen there */
 	uint32_t copy_names[64];
 	struct pt_cjoin *join;
 	PT_VEC(struct pt_cjoin_range) ranges;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <string>
 #include <string_view>
 
 #include "import/kineto-json.h"
@@ -35,6 +36,116 @@ std::string_view number_token(ondemand::value &v)
 	return s.substr(0, n);
 }
 
+// A JSON number's text -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, s[0 .. n), checked and, for
+// the numbers the callbacks read (Digits), its digits read as well: the callbacks convert the
+// common numbers from them without reading the text again. The digits are taken eight at a
+// time: the 8 bytes from any digit must be readable, and the byte s[n] none of "0-9.eE+-". A
+// number's token in a piece is followed by the whitespace or structural byte that ends it and
+// by the parser's padding.
+inline bool is_digit(char c)
+{
+	return (unsigned)(c - '0') <= 9;
+}
+
+// How many of the 8 bytes at p, from the first, are ASCII digits.
+inline size_t digit_run(const char *p)
+{
+	uint64_t w, t;
+	memcpy(&w, p, 8);
+	t = w & 0x7f7f7f7f7f7f7f7fULL;
+	// a byte's high bit: above '9', below '0', or not ASCII
+	uint64_t nd = ((t + 0x4646464646464646ULL) | ~(t + 0x5050505050505050ULL) | w) & 0x8080808080808080ULL;
+	return nd ? (size_t)__builtin_ctzll(nd) / 8 : 8; // little-endian: the first byte is the low one
+}
+
+// The value of the k (1 to 8) digits at p.
+inline uint64_t digits_value(const char *p, size_t k)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	w <<= 8 * (8 - k); // the bytes after the digits out, zeros (leading zeros) in
+	w = ((w & 0x0f0f0f0f0f0f0f0fULL) * 2561) >> 8;
+	w = ((w & 0x00ff00ff00ff00ffULL) * 6553601) >> 16;
+	return (uint32_t)(((w & 0x0000ffff0000ffffULL) * 42949672960001ULL) >> 32);
+}
+
+const uint64_t pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+
+// The digits from p on, into *m (which wraps past 19 digits: such a number is not plain); the end.
+template <bool Digits> inline const char *digits(const char *p, uint64_t *m)
+{
+	size_t k;
+	do {
+		k = digit_run(p);
+		if (!k)
+			break;
+		if (Digits)
+			*m = *m * pow10_8[k] + digits_value(p, k);
+		p += k;
+	} while (k == 8);
+	return p;
+}
+
+template <bool Digits> bool check_number(const char *s, size_t n, pt_kt_json_num *d)
+{
+	const char *p = s, *e = s + n;
+	bool neg = *p == '-';
+	p += neg;
+	if (!is_digit(*p))
+		return false;
+	uint64_t m = 0;
+	const char *i0 = p;
+	p = *p == '0' ? p + 1 : digits<Digits>(p, &m);
+	size_t nint = (size_t)(p - i0), nfrac = 0;
+	if (*p == '.') {
+		const char *f0 = ++p;
+		p = digits<Digits>(p, &m);
+		nfrac = (size_t)(p - f0);
+		if (!nfrac)
+			return false;
+	}
+	bool exp = *p == 'e' || *p == 'E';
+	if (exp) {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!is_digit(*p))
+			return false;
+		while (is_digit(*p))
+			p++;
+	}
+	if (Digits) {
+		d->neg = neg;
+		d->mant = m;
+		d->nfrac = (uint32_t)nfrac;
+		d->plain = !exp && nint <= 15 && nfrac <= 3;
+	}
+	return p == e;
+}
+
+// A string's content from p (after its opening quote) when it holds no escape: up to its closing
+// quote, taken 8 bytes at a time (the text is padded), nothing copied; stage 1 has checked it (UTF-8,
+// no control character). With a backslash first: false, and the caller unescapes (and checks) it.
+bool plain_string(const char *p, std::string_view *out)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	for (size_t i = 0;; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+		// a byte's high bit where it is a quote or a backslash (exact for the first such byte)
+		uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b);
+		hit &= high;
+		if (!hit)
+			continue;
+		size_t j = i + (size_t)__builtin_ctzll(hit) / 8;
+		if (p[j] != '"')
+			return false;
+		*out = std::string_view(p, j);
+		return true;
+	}
+}
+
 struct walker {
 	const pt_kt_json_cb *cb;
 	void *ctx;
@@ -46,6 +157,7 @@ struct walker {
 	std::string_view text = {}; // ... and the text it is about
 	const char *where = nullptr;
 	bool cancelled = false;
+	bool rest_unread = false; // wanted() said: neither this value nor the rest of its object is read
 
 	void at(const char *p)
 	{
@@ -75,8 +187,12 @@ struct walker {
 	{
 		const char *p = v.raw_json_token().data();
 		at(p);
-		if (read && cb->wanted && !cb->wanted(ctx))
-			read = false;
+		if (read && cb->wanted) {
+			int w = cb->wanted(ctx);
+			if (w <= 0)
+				read = false;
+			rest_unread = w < 0;
+		}
 		ondemand::json_type t;
 		if (auto e = v.type().get(t))
 			return fail(e);
@@ -87,17 +203,24 @@ struct walker {
 				return fail(e);
 			if (read && !cb->start_map(ctx))
 				return stop();
+			bool fields = read; // its fields handed over (until wanted() says the rest are not)
 			for (auto f : o) {
 				ondemand::field fld;
 				if (auto e = std::move(f).get(fld))
 					return fail(e);
 				std::string_view key;
-				if (auto e = fld.unescaped_key().get(key))
-					return fail(e);
-				if (read && !cb->map_key(ctx, (const unsigned char *)key.data(), key.size()))
+				if (!plain_string(fld.key().raw(), &key)) {
+					if (auto e = fld.unescaped_key().get(key))
+						return fail(e);
+				}
+				if (fields && !cb->map_key(ctx, (const unsigned char *)key.data(), key.size()))
 					return stop();
-				if (!value(fld.value(), read))
+				if (!value(fld.value(), fields))
 					return false;
+				if (rest_unread) {
+					rest_unread = false;
+					fields = false;
+				}
 			}
 			if (read) {
 				at(p);
@@ -118,6 +241,7 @@ struct walker {
 					return fail(e);
 				if (!value(el, read))
 					return false;
+				rest_unread = false; // an element's -1 is a 0
 			}
 			if (read) {
 				at(p);
@@ -136,9 +260,11 @@ struct walker {
 		}
 		case ondemand::json_type::number: {
 			std::string_view s = number_token(v);
-			if (!pt_kt_json_number(s.data(), s.size()))
+			pt_kt_json_num d;
+			if (!(read ? check_number<true>(s.data(), s.size(), &d)
+				   : check_number<false>(s.data(), s.size(), &d)))
 				return bad("invalid number", p, s);
-			if (read && !cb->number(ctx, s.data(), s.size()))
+			if (read && !cb->number(ctx, s.data(), s.size(), &d))
 				return stop();
 			break;
 		}
@@ -162,12 +288,6 @@ struct walker {
 		}
 		default:
 			return fail(TAPE_ERROR);
-		}
-		if (!read && cb->wanted) {
-			// a value the callbacks do not read stands as one null (their state moves on)
-			at(p);
-			if (!cb->null(ctx))
-				return stop();
 		}
 		return true;
 	}
@@ -207,31 +327,10 @@ const char *reason(error_code e)
 
 extern "C" int pt_kt_json_number(const char *s, size_t n)
 {
-	size_t i = 0;
-	if (i < n && s[i] == '-')
-		i++;
-	if (i >= n || s[i] < '0' || s[i] > '9')
-		return 0;
-	if (s[i] == '0')
-		i++;
-	else
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	if (i < n && s[i] == '.') {
-		if (++i >= n || s[i] < '0' || s[i] > '9')
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= n || s[i] < '0' || s[i] > '9')
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	return i == n;
+	std::string t(s, n); // check_number() reads up to 8 bytes after the text: here spaces
+	t.append(8, ' ');
+	pt_kt_json_num d;
+	return check_number<true>(t.data(), n, &d);
 }
 
 extern "C" size_t pt_kt_json_bad_utf8(const unsigned char *s, size_t n)
@@ -309,6 +408,7 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 						e = w.err;
 						break;
 					}
+					w.rest_unread = false;
 				}
 			}
 		} else if (!e) {
@@ -333,6 +433,7 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 						e = w.err;
 						break;
 					}
+					w.rest_unread = false; // the piece's one member: nothing after it
 				}
 			}
 		}

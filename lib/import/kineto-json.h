@@ -6,6 +6,7 @@
  */
 #ifndef PT_IMPORT_KINETO_JSON_H
 #define PT_IMPORT_KINETO_JSON_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,19 +14,30 @@
 extern "C" {
 #endif
 
+/* A number's digits, as its check read them: its value, when `plain`, is ±mant × 10^-nfrac. */
+struct pt_kt_json_num {
+	uint64_t mant;  /* the integer and fraction digits as one integer (when plain) */
+	uint32_t nfrac; /* digits after the '.' */
+	bool neg;
+	bool plain;     /* no exponent, at most 15 integer and 3 fraction digits */
+};
+
 /* The callbacks: each returns 1 to go on, 0 to stop the parse (the callee keeps the reason). */
 struct pt_kt_json_cb {
-	int (*null)(void *ctx);   /* null, or a value that wanted() said is not read */
+	int (*null)(void *ctx);
 	int (*boolean)(void *ctx, int b);
-	int (*number)(void *ctx, const char *s, size_t n); /* the number's text, checked as JSON */
+	/* the number's text, checked as JSON, and its digits */
+	int (*number)(void *ctx, const char *s, size_t n, const struct pt_kt_json_num *d);
 	int (*string)(void *ctx, const unsigned char *s, size_t n); /* unescaped */
 	int (*start_map)(void *ctx);
 	int (*map_key)(void *ctx, const unsigned char *s, size_t n); /* unescaped */
 	int (*end_map)(void *ctx);
 	int (*start_array)(void *ctx);
 	int (*end_array)(void *ctx);
-	/* Called before each value is handed over: 0 says the callbacks do not read it; it is then
-	 * checked as JSON (numbers too) but handed over as one null. */
+	/* Called before each value is handed over: 0 says the callbacks do not read it (and have
+	 * moved past it themselves); it is then checked as JSON (numbers too), not handed over.
+	 * -1, for a member's value: neither it nor the members after it in its object are read
+	 * (checked, keys and values, not handed over; the object's end is). */
 	int (*wanted)(void *ctx);
 };
 

@@ -2,6 +2,7 @@
  * records one small trace gives (joins, ranges, steps, devices, the base in either place). */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -318,28 +319,66 @@ static uint64_t at_pos, *pos_p;
 static char seen[256];
 static int v_null(void *c) { (void)c; n_vals++; strcat(seen, "n "); return 1; }
 static int v_bool(void *c, int b) { (void)c; n_vals++; strcat(seen, b ? "T " : "F "); return 1; }
-static int v_num(void *c, const char *s, size_t n) { (void)c; n_vals++; strncat(seen, s, n); strcat(seen, " "); at_pos = *pos_p; return 1; }
+static char digits[256]; /* each number's digits as the check read them: -mant/nfrac, or "x" when not plain */
+static int v_num(void *c, const char *s, size_t n, const struct pt_kt_json_num *d)
+{
+	(void)c;
+	n_vals++;
+	strncat(seen, s, n);
+	strcat(seen, " ");
+	at_pos = *pos_p;
+	size_t l = strlen(digits);
+	if (d->plain)
+		snprintf(digits + l, sizeof(digits) - l, "%s%" PRIu64 "/%u ", d->neg ? "-" : "", d->mant, d->nfrac);
+	else
+		snprintf(digits + l, sizeof(digits) - l, "x ");
+	return 1;
+}
 static int v_str(void *c, const unsigned char *s, size_t n) { (void)c; n_vals++; strcat(seen, "'"); strncat(seen, (const char *)s, n); strcat(seen, "' "); return 1; }
 static int v_sm(void *c) { (void)c; strcat(seen, "{ "); return 1; }
-static int v_key(void *c, const unsigned char *s, size_t n) { (void)c; strncat(seen, (const char *)s, n); strcat(seen, ": "); return 1; }
+static int skip_next; /* v_key saw "skip": v_wanted declines the next value; "rest": it and the rest */
+static int v_key(void *c, const unsigned char *s, size_t n)
+{
+	(void)c;
+	strncat(seen, (const char *)s, n);
+	strcat(seen, ": ");
+	skip_next = n == 4 && !memcmp(s, "skip", 4) ? 1 : n == 4 && !memcmp(s, "rest", 4) ? 2 : 0;
+	return 1;
+}
+static int v_wanted(void *c)
+{
+	(void)c;
+	int w = skip_next == 2 ? -1 : !skip_next;
+	skip_next = 0;
+	return w;
+}
 static int v_em(void *c) { (void)c; strcat(seen, "} "); return 1; }
 static int v_sa(void *c) { (void)c; strcat(seen, "[ "); return 1; }
 static int v_ea(void *c) { (void)c; strcat(seen, "] "); return 1; }
 
-static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos)
+static int parse_cb(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos,
+		    bool wanted)
 {
-	static const struct pt_kt_json_cb cb = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
+	static const struct pt_kt_json_cb all = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, NULL };
+	static const struct pt_kt_json_cb some = { v_null, v_bool, v_num, v_str, v_sm, v_key, v_em, v_sa, v_ea, v_wanted };
+	const struct pt_kt_json_cb cb = wanted ? some : all;
+	skip_next = 0;
 	struct pt_kt_json *p = pt_kt_json_new();
 	size_t n = strlen(text), cap = n + pt_kt_json_padding();
 	char *b = calloc(1, cap);
 	memcpy(b, text, n);
 	n_vals = 0;
-	seen[0] = 0;
+	seen[0] = digits[0] = 0;
 	pos_p = pos;
 	int rc = pt_kt_json_parse(p, kind, b, n, cap, &cb, NULL, 1000, pos, items, msg, 128);
 	free(b);
 	pt_kt_json_free(p);
 	return rc;
+}
+
+static int parse(enum pt_kt_json_kind kind, const char *text, size_t *items, char *msg, uint64_t *pos)
+{
+	return parse_cb(kind, text, items, msg, pos, false);
 }
 
 static void test_json(void **state)
@@ -378,6 +417,33 @@ static void test_json(void **state)
 	assert_int_equal(pos, 1003);
 	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[nul]", &items, msg, &pos), -1);
 	assert_string_equal(msg, "invalid literal");
+	/* numbers' digits for the callbacks: plain ones (no exponent, ≤ 15 + 3 digits) as one integer */
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[2413669097444.592, -0, 0.25, 7, 1e3, 1.2345, 1234567890123456, 0.0]",
+			       &items, msg, &pos), 0);
+	assert_string_equal(digits, "2413669097444592/3 -0/0 25/2 7/0 x x x 0/1 ");
+	/* keys: read in place without escapes, unescaped (and checked) with them */
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"a\\\"b\": 1, \"0123456789abcdefXY\": 2}]", &items, msg, &pos), 0);
+	assert_string_equal(seen, "{ a\"b: 1 0123456789abcdefXY: 2 } ");
+	assert_int_equal(parse(PT_KT_JSON_ELEMENTS, "[{\"ok\": 1, \"a\\qb\": 1}]", &items, msg, &pos), -1);
+	assert_string_equal(msg, "invalid string escape");
+	/* values that wanted() declines are checked, never handed over (not even as null) */
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": {\"a\": [1, \"x\"]}, \"b\": 2, \"skip\": null}, 3]", &items,
+				  msg, &pos, true), 0);
+	assert_string_equal(seen, "{ skip: b: 2 skip: } 3 ");
+	assert_int_equal(n_vals, 2);
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": [1, 02], \"b\": 2}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid number '02'");
+	assert_int_equal(pos, 1014);
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"skip\": \"a\\qb\", \"b\": 2}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid string escape");
+	/* -1: the rest of the object is checked, not handed over; its end and what follows are */
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"a\": 1, \"rest\": 2, \"b\": {\"c\": 3}, \"d\": 4}, [5]]", &items, msg,
+				  &pos, true), 0);
+	assert_string_equal(seen, "{ a: 1 rest: } [ 5 ] ");
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"rest\": 2, \"b\": 1e}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid number '1e'");
+	assert_int_equal(parse_cb(PT_KT_JSON_ELEMENTS, "[{\"rest\": 2, \"b\\x\": 1}]", &items, msg, &pos, true), -1);
+	assert_string_equal(msg, "invalid string escape");
 }
 
 int main(void)
