@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/pass-steps.h"
+#include "support/err.h"
 #include "support/xalloc.h"
 
 bool pt_ascan_streamable(const struct pt_model *m)
@@ -13,6 +16,16 @@ bool pt_ascan_streamable(const struct pt_model *m)
 		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
 			return false;
 	return !m->ranges.n && !m->links.n;
+}
+
+int pt_ascan_first_rc(int rc, const struct pt_model *m, size_t nbatch, const struct pt_ptm_source *src,
+		      struct pt_err **e)
+{
+	if (!rc && !pt_ascan_streamable(m)) /* known only after the events (or no event batch at all) */
+		return nbatch ? PT_ASCAN_AGAIN : PT_PTM_WHOLE;
+	if (rc == PT_PTM_STOP) /* side tables of a model that is not streamed */
+		return pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+	return rc < 0 ? -1 : rc;
 }
 
 void pt_ascan_init(struct pt_ascan *a, unsigned what)

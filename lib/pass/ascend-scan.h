@@ -70,6 +70,19 @@ static inline bool pt_ascan_is_dev_task(uint8_t k)
  * launch links (GPU ranks join launches by correlation id)? */
 bool pt_ascan_streamable(const struct pt_model *m);
 
+/* What a first read's sink returns for a batch that shows the model cannot stream (a batch for which
+ * pt_ascan_streamable is false): the caller reads it again whole. */
+#define PT_ASCAN_AGAIN 3
+
+struct pt_ptm_source;
+struct pt_err;
+/* The outcome of a first read (pt_ptm_source_read) that returned rc after nbatch streamable event
+ * batches into m: 0, stream it; PT_PTM_WHOLE, no event batch came and m is the whole model;
+ * PT_ASCAN_AGAIN, read it again whole; -1 with *e set: a bad or truncated input, or CUPTI side tables
+ * in a model whose events stream as an Ascend model's. */
+int pt_ascan_first_rc(int rc, const struct pt_model *m, size_t nbatch, const struct pt_ptm_source *src,
+		      struct pt_err **e);
+
 void pt_ascan_init(struct pt_ascan *a, unsigned what);
 /* Size the arrays to m's tracks and devices (a batch does it itself). */
 void pt_ascan_fit(struct pt_ascan *a, const struct pt_model *m);

@@ -44,9 +44,6 @@
 #include "support/xalloc.h"
 #include "table/table.h"
 
-/* a later batch shows the model cannot stream: read it again whole */
-#define AGAIN 3
-
 struct sst {
 	const struct pt_sel *sel;
 	bool once;
@@ -73,7 +70,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	(void)e;
 	struct sst *s = arg;
 	if (!pt_ascan_streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
-		return AGAIN;
+		return PT_ASCAN_AGAIN;
 	s->nbatch++;
 	pt_ascan_batch(&s->a, m);
 	const struct pt_events *ev = &m->events;
@@ -249,25 +246,21 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && !pt_ascan_streamable(m)) /* known only after the events (or no event batch at all) */
-		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
 		sst_free(&s, 0);
 		return 0;
 	}
-	if (rc == AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
+	if (rc == PT_ASCAN_AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
 		pt_model_free(m);
 		sst_free(&s, 0);
 		if (!figs || gfigs)
 			return pt_steps_gstream_read(src, sel, mout, si, gfigs, whole, d, e);
 		return pt_ptm_read(src->path, whole, e);
 	}
-	if (rc) {
-		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
-			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+	if (rc)
 		goto fail;
-	}
 	pt_ascan_fit(&s.a, m);
 	s.rf.step_records = m->steps.n > 0;
 	int64_t span[2] = { s.a.ev_s, s.a.ev_e };

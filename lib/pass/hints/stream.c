@@ -58,9 +58,6 @@
 #include "support/err.h"
 #include "support/xalloc.h"
 
-/* a batch shows the model cannot stream: read it again whole */
-#define AGAIN 3
-
 /* ---- unions swept in start order ------------------------------------------------------- */
 
 /* The open interval of a union fed in start order (empty intervals dropped,
@@ -380,7 +377,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	(void)e;
 	struct hst *s = arg;
 	if (!pt_ascan_streamable(m))
-		return AGAIN;
+		return PT_ASCAN_AGAIN;
 	s->nbatch++;
 	fit(s, m);
 	/* what hints reads beyond the shared scan: memory operations (read whole), get_next records, the
@@ -389,7 +386,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
 		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET)
-			return AGAIN;
+			return PT_ASCAN_AGAIN;
 		if (k == PT_EV_GETNEXT) /* MindData's get_next records: kept, in file order */
 			pt_ptm_pick_add(&s->gn, ev, i);
 		if (pt_ascan_is_dev_task(k)) {
@@ -529,21 +526,18 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && !pt_ascan_streamable(m)) /* known only after the events (or no event batch at all) */
-		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
 		hst_free(&s);
 		return 0;
 	}
-	if (rc == AGAIN) {
+	if (rc == PT_ASCAN_AGAIN) {
 		pt_model_free(m);
 		hst_free(&s);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc) {
-		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
-			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
 		hst_free(&s);
 		pt_model_free(m);
 		return -1;
