@@ -1,6 +1,6 @@
 /*
  * The first read of an Ascend model that a pass streams (`steps` and `perf`:
- * pass-steps-stream.c; `flops`: pass-flops.c): what the events of each batch
+ * pass-steps-stream.c; `hints`: hints/stream.c; `flops`: pass-flops.c): what the events of each batch
  * say about their tracks and devices, kept as a fixed amount of state per
  * track and device, so that the step windows, the selection's checks and a
  * second read's lag watermark follow without the events.
