@@ -4,8 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pass/pass-steps-int.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/pass-steps.h"
+#include "support/err.h"
 #include "support/xalloc.h"
+
+bool pt_ascan_streamable(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
+			return false;
+	return !m->ranges.n && !m->links.n;
+}
+
+int pt_ascan_first_rc(int rc, const struct pt_model *m, size_t nbatch, const struct pt_ptm_source *src,
+		      struct pt_err **e)
+{
+	if (!rc && !pt_ascan_streamable(m)) /* known only after the events (or no event batch at all) */
+		return nbatch ? PT_ASCAN_AGAIN : PT_PTM_WHOLE;
+	if (rc == PT_PTM_STOP) /* side tables of a model that is not streamed */
+		return pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+	return rc < 0 ? -1 : rc;
+}
 
 void pt_ascan_init(struct pt_ascan *a, unsigned what)
 {
@@ -72,7 +93,7 @@ void pt_ascan_batch(struct pt_ascan *a, const struct pt_model *m)
 		if (!a->has_ev || en > a->ev_e)
 			a->ev_e = en;
 		a->has_ev = true;
-		if (lag && (k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL))
+		if (lag && pt_ascan_is_dev_task(k))
 			pt_lag_add(&a->trk[tr].lag, st);
 		if (k == PT_EV_TASK && ev->op[i])
 			a->trk[tr].named = true;
@@ -80,4 +101,31 @@ void pt_ascan_batch(struct pt_ascan *a, const struct pt_model *m)
 			rep_add(&a->rep[(size_t)tr * PT_ASCAN_NKIND + k], st, ev->dur[i]);
 	}
 	a->nev += ev->n;
+}
+
+struct pt_ascan_next *pt_ascan_next_new(const struct pt_ascan *a)
+{
+	struct pt_ascan_next *t = pt_xcalloc(a->ntrk ? a->ntrk : 1, sizeof(*t));
+	for (size_t i = 0; i < a->ntrk; i++)
+		t[i].left = a->trk[i].lag.count;
+	return t;
+}
+
+int64_t pt_ascan_watermark(const struct pt_ascan *a, const struct pt_ascan_next *t, const uint32_t *trk, size_t n)
+{
+	int64_t w = INT64_MAX;
+	for (size_t j = 0; j < n; j++) {
+		const struct pt_ascan_next *x = &t[trk[j]];
+		const struct pt_lag *lag = &a->trk[trk[j]].lag;
+		if (!x->left)
+			continue;
+		int64_t v = lag->min;
+		if (x->seen) {
+			__int128 y = (__int128)x->top - (__int128)lag->lag;
+			v = y < INT64_MIN ? INT64_MIN : (int64_t)y;
+		}
+		if (v < w)
+			w = v;
+	}
+	return w;
 }

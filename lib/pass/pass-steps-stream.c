@@ -44,20 +44,6 @@
 #include "support/xalloc.h"
 #include "table/table.h"
 
-/* a later batch shows the model cannot stream: read it again whole */
-#define AGAIN 3
-
-static bool is_dev_task(uint8_t k)
-{
-	return k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL;
-}
-
-struct trk {
-	uint64_t left;     /* second read: device tasks still to come */
-	bool seen;
-	int64_t top;       /* the latest start among them so far */
-};
-
 struct sst {
 	const struct pt_sel *sel;
 	bool once;
@@ -68,7 +54,7 @@ struct sst {
 	regex_t re;
 	struct pt_sel_found rf;
 	/* second read */
-	struct trk *t;     /* per track of a.trk */
+	struct pt_ascan_next *t; /* per track of a.trk */
 	/* second read */
 	uint8_t *op_comm;
 	uint8_t *kname;        /* per string: 0 not seen, 1 computation, 2 communication */
@@ -79,21 +65,12 @@ struct sst {
 	size_t *ndtrk;
 };
 
-/* Can the steps of m stream (Ascend ranks only)? */
-static bool streamable(const struct pt_model *m)
-{
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
-			return false;
-	return !m->ranges.n && !m->links.n;
-}
-
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct sst *s = arg;
-	if (!streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
-		return AGAIN;
+	if (!pt_ascan_streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
+		return PT_ASCAN_AGAIN;
 	s->nbatch++;
 	pt_ascan_batch(&s->a, m);
 	const struct pt_events *ev = &m->events;
@@ -103,27 +80,6 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-/* The earliest start a task of device dev still to come can have (INT64_MAX: none comes). */
-static int64_t watermark(const struct sst *s, uint32_t dev)
-{
-	int64_t w = INT64_MAX;
-	for (size_t j = 0; j < s->ndtrk[dev]; j++) {
-		uint32_t tr = s->dtrk[dev][j];
-		const struct trk *t = &s->t[tr];
-		const struct pt_lag *lag = &s->a.trk[tr].lag;
-		if (!t->left)
-			continue;
-		int64_t v = lag->min;
-		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)lag->lag;
-			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
-		}
-		if (v < w)
-			w = v;
-	}
-	return w;
-}
-
 static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	struct sst *s = arg;
@@ -131,16 +87,11 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
-		if (!is_dev_task(k))
+		if (!pt_ascan_is_dev_task(k))
 			continue;
 		uint32_t tr = ev->track[i];
-		struct trk *t = &s->t[tr];
 		int64_t st = ev->start[i];
-		if (t->left)
-			t->left--;
-		if (!t->seen || st > t->top)
-			t->top = st;
-		t->seen = true;
+		pt_ascan_next_add(&s->t[tr], st);
 		uint32_t r = s->rank_of[m->tracks.v[tr].device];
 		if (!r)
 			continue;
@@ -159,7 +110,8 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	}
 	for (uint32_t d = 0; d < s->a.ndev; d++)
 		if (s->rank_of[d])
-			pt_bdstream_release(s->bd[s->rank_of[d] - 1], watermark(s, d));
+			pt_bdstream_release(s->bd[s->rank_of[d] - 1],
+					    pt_ascan_watermark(&s->a, s->t, s->dtrk[d], s->ndtrk[d]));
 	return 0;
 }
 
@@ -193,12 +145,9 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 	s->bd = pt_xcalloc(si->n ? si->n : 1, sizeof(*s->bd));
 	s->dtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->dtrk));
 	s->ndtrk = pt_xcalloc(nd ? nd : 1, sizeof(*s->ndtrk));
-	s->t = pt_xcalloc(s->a.ntrk ? s->a.ntrk : 1, sizeof(*s->t));
+	s->t = pt_ascan_next_new(&s->a);
 	for (size_t t = 0; t < s->a.ntrk; t++) {
-		struct trk *x = &s->t[t];
-		x->left = s->a.trk[t].lag.count;
-		x->seen = false;
-		if (!x->left)
+		if (!s->t[t].left)
 			continue;
 		uint32_t d = m->tracks.v[t].device;
 		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
@@ -297,25 +246,21 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && !streamable(m)) /* known only after the events (or no event batch at all) */
-		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
 		sst_free(&s, 0);
 		return 0;
 	}
-	if (rc == AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
+	if (rc == PT_ASCAN_AGAIN) { /* a GPU model streams its own way (pass-steps-gstream.c), or is read whole */
 		pt_model_free(m);
 		sst_free(&s, 0);
 		if (!figs || gfigs)
 			return pt_steps_gstream_read(src, sel, mout, si, gfigs, whole, d, e);
 		return pt_ptm_read(src->path, whole, e);
 	}
-	if (rc) {
-		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
-			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
+	if (rc)
 		goto fail;
-	}
 	pt_ascan_fit(&s.a, m);
 	s.rf.step_records = m->steps.n > 0;
 	int64_t span[2] = { s.a.ev_s, s.a.ev_e };

@@ -95,6 +95,32 @@ bool pt_steps_partly_covered(const struct pt_rank_steps *r);
  * (r partly covered)? */
 bool pt_steps_uncovered_at(const struct pt_rank_steps *r, int64_t t);
 
+/*
+ * What the events of one device show, for a model whose events are not held
+ * (the streamed steps and perf, pass-steps-stream.c; the Ascend first
+ * read, ascend-scan.h, that the streamed hints share): min and max, so that
+ * the order of the events does not matter. Only for models without CPU or
+ * GPU devices (Ascend ranks only).
+ */
+struct pt_steps_devscan {
+	bool has_any;            /* some event: min_start (the model's origin) */
+	int64_t min_start;
+	bool has_task;           /* a task or an AI CPU op: the device is an Ascend rank */
+	bool has_span;           /* tasks, AI CPU ops, kernels: [span_s, span_e) (an end before its start: the start) */
+	int64_t span_s, span_e;
+	bool has_dev;            /* device data (pass-steps-cover.c): [dev_s, dev_e) */
+	int64_t dev_s, dev_e;
+	bool has_all;            /* any event: [all_s, all_e) (an end before its start: the start) */
+	int64_t all_s, all_e;
+};
+/* Add event (kind k, start, dur) of a device to its scan record. */
+void pt_steps_devscan_add(struct pt_steps_devscan *x, uint8_t k, int64_t start, int64_t dur);
+
+/* pt_steps_collect() with the events' figures of scan (per device of m) instead of m's events, or
+ * NULL: m's events. */
+int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
+			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+
 /* Is a host range a data-loading ("Dataloader") range? (summary.md §1.1) */
 bool pt_steps_is_dataloader(const char *name);
 

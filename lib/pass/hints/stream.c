@@ -4,11 +4,13 @@
  * kept.
  *
  * First read: every chunk but the events is applied to the model; each event
- * batch is scanned as the streamed steps scan it (per device its span and
- * device data, the --step-pattern ranges, the events' first start and last
- * end), and per track the lag of its device tasks (support/lag.h) and
- * whether it runs a task of a framework op. The step windows follow
- * (pt_steps_collect_scan), as the in-memory pass derives them.
+ * batch is scanned by the Ascend first read that steps, perf and flops share
+ * (ascend-scan.h: per device its span and device data, the events' first
+ * start and last end, per track the lag of its device tasks and whether it
+ * runs a task of a framework op), plus what only hints reads: the
+ * --step-pattern ranges, the get_next records, the devices that may run a
+ * receive op. The step windows follow (pt_steps_collect_scan), as the
+ * in-memory pass derives them.
  *
  * Second read: each device task of a covered device is classed as the index
  * classes it (ascend.md §3.8) and goes to the device's streamed breakdown
@@ -49,20 +51,12 @@
 #include "model/ptm.h"
 #include "model/ptm-picked.h"
 #include "model/ptm-source.h"
+#include "pass/ascend-scan.h"
 #include "pass/breakdown-stream.h"
-#include "pass/pass-steps-int.h"
+#include "pass/pass-steps.h"
 #include "pass/select.h"
 #include "support/err.h"
-#include "support/lag.h"
 #include "support/xalloc.h"
-
-/* a batch shows the model cannot stream: read it again whole */
-#define AGAIN 3
-
-static bool is_dev_task(uint8_t k)
-{
-	return k == PT_EV_TASK || k == PT_EV_AICPU || k == PT_EV_KERNEL;
-}
 
 /* ---- unions swept in start order ------------------------------------------------------- */
 
@@ -341,32 +335,21 @@ void hx_sdev_free(struct hx_sdev *sd)
 
 /* ---- the reads ------------------------------------------------------------------------- */
 
-struct trk {
-	struct pt_lag lag; /* its device tasks, first read */
-	bool named;        /* runs a task of a framework op */
-	uint64_t left;     /* second read: device tasks still to come */
-	bool seen;
-	int64_t top;       /* the latest start among them so far */
-};
-
 struct hst {
 	/* first read */
 	size_t nbatch;
-	struct pt_steps_devscan *dev;
+	struct pt_ascan a; /* per device its scan, per track its lag and whether it runs framework tasks */
 	uint8_t *dev_recv; /* per device: a task named as a receive */
 	size_t ndev;
-	struct trk *t;
-	size_t ntrk;
 	bool has_re;
 	regex_t re;
 	struct pt_sel_found rf;
-	bool has_ev;
-	int64_t ev_s, ev_e;
 	uint8_t *recv; /* per string: 0 not seen, 1 no, 2 a receive name */
 	size_t nrecv;
 	struct pt_events gn; /* the get_next records (dataset-figures.c pairs the queue's samples with them) */
 	/* second read */
 	struct ctx *c;
+	struct pt_ascan_next *t; /* per track of a.trk */
 	uint8_t *op_comm;
 	uint8_t *kname; /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
@@ -374,28 +357,13 @@ struct hst {
 	int64_t kw;      /* hints.idle.kernel_wait_gap_ns */
 };
 
-/* What the steps stream reads too: no CPU or GPU device, no host ranges, no launch links. */
-static bool streamable(const struct pt_model *m)
-{
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_CPU || m->devices.v[i].kind == PT_DEV_GPU)
-			return false;
-	return !m->ranges.n && !m->links.n;
-}
-
 static void fit(struct hst *s, const struct pt_model *m)
 {
+	pt_ascan_fit(&s->a, m);
 	if (m->devices.n > s->ndev) {
-		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
-		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
 		s->dev_recv = pt_xrealloc(s->dev_recv, m->devices.n);
 		memset(s->dev_recv + s->ndev, 0, m->devices.n - s->ndev);
 		s->ndev = m->devices.n;
-	}
-	if (m->tracks.n > s->ntrk) {
-		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
-		memset(s->t + s->ntrk, 0, (m->tracks.n - s->ntrk) * sizeof(*s->t));
-		s->ntrk = m->tracks.n;
 	}
 	if (m->strings.n > s->nrecv) {
 		s->recv = pt_xrealloc(s->recv, m->strings.n);
@@ -408,59 +376,32 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct hst *s = arg;
-	if (!streamable(m))
-		return AGAIN;
+	if (!pt_ascan_streamable(m))
+		return PT_ASCAN_AGAIN;
 	s->nbatch++;
 	fit(s, m);
+	/* what hints reads beyond the shared scan: memory operations (read whole), get_next records, the
+	 * devices that may run a receive op, the --step-pattern ranges */
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i];
 		uint8_t k = ev->kind[i];
-		int64_t st = ev->start[i], en = st + ev->dur[i];
 		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET)
-			return AGAIN;
+			return PT_ASCAN_AGAIN;
 		if (k == PT_EV_GETNEXT) /* MindData's get_next records: kept, in file order */
 			pt_ptm_pick_add(&s->gn, ev, i);
-		pt_steps_devscan_add(&s->dev[m->tracks.v[tr].device], k, st, ev->dur[i]);
-		if (!s->has_ev || st < s->ev_s)
-			s->ev_s = st;
-		if (!s->has_ev || en > s->ev_e)
-			s->ev_e = en;
-		s->has_ev = true;
-		if (is_dev_task(k)) {
-			pt_lag_add(&s->t[tr].lag, st);
+		if (pt_ascan_is_dev_task(k)) {
 			uint32_t nm = ev->name[i];
 			uint8_t *r = &s->recv[nm < s->nrecv ? nm : 0];
 			if (!*r)
 				*r = hx_recv_name(pt_model_strget(m, nm)) ? 2 : 1;
 			if (*r == 2) /* a receive op may run there (PP_RECEIVE's Rv) */
-				s->dev_recv[m->tracks.v[tr].device] = 1;
+				s->dev_recv[m->tracks.v[ev->track[i]].device] = 1;
 		}
-		if (k == PT_EV_TASK && ev->op[i])
-			s->t[tr].named = true;
 		if (k == PT_EV_RANGE && s->has_re)
 			pt_sel_found_range(&s->rf, &s->re, pt_model_strget(m, ev->name[i]));
 	}
+	pt_ascan_batch(&s->a, m);
 	return 0;
-}
-
-/* The earliest start a task of the device still to come can have (INT64_MAX: none comes). */
-static int64_t watermark(const struct hst *s, const struct sdv *d)
-{
-	int64_t w = INT64_MAX;
-	for (size_t j = 0; j < d->ntrk; j++) {
-		const struct trk *t = &s->t[d->trk[j]];
-		if (!t->left)
-			continue;
-		int64_t v = t->lag.min;
-		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
-			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
-		}
-		if (v < w)
-			w = v;
-	}
-	return w;
 }
 
 static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -471,23 +412,18 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
-		if (!is_dev_task(k))
+		if (!pt_ascan_is_dev_task(k))
 			continue;
 		uint32_t tr = ev->track[i];
-		struct trk *t = &s->t[tr];
 		int64_t st = ev->start[i], en = st + ev->dur[i];
-		if (t->left)
-			t->left--;
-		if (!t->seen || st > t->top)
-			t->top = st;
-		t->seen = true;
+		pt_ascan_next_add(&s->t[tr], st);
 		struct sdv *d = s->of[m->tracks.v[tr].device];
 		if (!d)
 			continue;
 		uint32_t op = ev->op[i];
 		int cls = 1;
 		if (k == PT_EV_TASK) {
-			cls = pt_index_task_class(s->op_comm, op, t->named);
+			cls = pt_index_task_class(s->op_comm, op, s->a.trk[tr].named);
 		} else if (k == PT_EV_KERNEL) {
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
@@ -543,16 +479,16 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	}
 	for (uint32_t dv = 0; dv < s->ndev && dv < m->devices.n; dv++)
 		if (s->of[dv])
-			release(s->of[dv], s->kw, watermark(s, s->of[dv]));
+			release(s->of[dv], s->kw, pt_ascan_watermark(&s->a, s->t, s->of[dv]->trk, s->of[dv]->ntrk));
 	return 0;
 }
 
 static void hst_free(struct hst *s)
 {
 	pt_events_free_columns(&s->gn);
-	free(s->dev);
 	free(s->dev_recv);
 	free(s->t);
+	pt_ascan_free(&s->a);
 	free(s->recv);
 	if (s->has_re)
 		regfree(&s->re);
@@ -583,40 +519,38 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	*whole = NULL;
 	struct hst s;
 	memset(&s, 0, sizeof(s));
+	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && !streamable(m)) /* known only after the events (or no event batch at all) */
-		rc = s.nbatch ? AGAIN : PT_PTM_WHOLE;
+	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
 		hst_free(&s);
 		return 0;
 	}
-	if (rc == AGAIN) {
+	if (rc == PT_ASCAN_AGAIN) {
 		pt_model_free(m);
 		hst_free(&s);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc) {
-		if (rc > 0) /* PT_PTM_STOP: side tables of a model that is not streamed */
-			rc = pt_err(e, "'%s': unexpected CUPTI tables in an Ascend model", pt_ptm_source_name(src));
 		hst_free(&s);
 		pt_model_free(m);
 		return -1;
 	}
 	fit(&s, m);
 	s.rf.step_records = m->steps.n > 0;
-	int64_t span[2] = { s.ev_s, s.ev_e };
+	int64_t span[2] = { s.a.ev_s, s.a.ev_e };
 	/* can its ranks stream? (before any note: a model read again whole gets the in-memory pass's) */
 	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
 	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
 	struct pt_steps_info si;
 	struct pt_err *ce = NULL;
-	bool have = !pt_steps_collect_scan(m, sel, s.dev, &si, NULL, &ce);
+	bool have = !pt_steps_collect_scan(m, sel, s.a.dev, &si, NULL, &ce);
 	pt_err_free(ce);
 	if (have) {
 		struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
@@ -634,10 +568,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		}
 	}
 	/* the selection's notes come before the pass's, as after a load */
-	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, have ? &si : NULL, d);
+	pt_sel_check_scanned(m, sel, &s.rf, s.a.has_ev ? span : NULL, have ? &si : NULL, d);
 	if (have)
 		pt_steps_info_free(&si);
-	if (pt_steps_collect_scan(m, sel, s.dev, &si, d, e)) {
+	if (pt_steps_collect_scan(m, sel, s.a.dev, &si, d, e)) {
 		hst_free(&s);
 		pt_model_free(m);
 		return -1;
@@ -682,12 +616,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			s.of[dev] = x;
 		}
 	}
-	for (size_t t = 0; t < s.ntrk; t++) {
-		struct trk *x = &s.t[t];
-		x->left = x->lag.count;
-		x->seen = false;
+	s.t = pt_ascan_next_new(&s.a);
+	for (size_t t = 0; t < s.a.ntrk; t++) {
 		struct sdv *y = s.of[m->tracks.v[t].device];
-		if (!x->left || !y)
+		if (!s.t[t].left || !y)
 			continue;
 		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
 		y->trk[y->ntrk++] = (uint32_t)t;
