@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "model/index.h"
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "model/ptm.h"
 #include "pass/launch-join.h"
@@ -56,7 +57,7 @@
 
 #define AGAIN 3
 #define STOPPED 5
-#define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES)
+#define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
 #define NO_EV UINT32_MAX
 
 /* A track's kept events not yet released, in the rows' order from h. */
@@ -99,12 +100,6 @@ struct fapi {
 	uint8_t lane, placed;
 };
 
-/* An arrow's activity end, gathered in the third read. */
-struct fact {
-	int64_t s, d;
-	uint32_t gi, track, slot;
-	uint8_t lane;
-};
 
 struct pt_tl_gstream {
 	char *path;
@@ -136,7 +131,10 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
 	struct fapi *best;  /* per join slot, with flows */
-	PT_VEC(struct fact) acts;
+	/* the launch arrows: in the third read api = the join slot, frow = the activity's track, id = its lane,
+	 * fts = its midpoint; then api, srow = the call's track, sts = its midpoint, id |= its lane << 8; rows and
+	 * the export clock when the trace takes them */
+	PT_VEC(struct flow) fl;
 	size_t *cur;        /* per track: a window cursor (second read, writing) */
 	/* third read */
 	struct tl_pass pass;
@@ -250,18 +248,6 @@ static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *
 	q->v[i] = *v;
 }
 
-/* The next event of q that starts before below (all: any), or NULL. */
-static const struct tl_sev *tq_pop(struct tq *q, int64_t below, bool all)
-{
-	if (q->h == q->n) {
-		q->h = q->n = 0;
-		return NULL;
-	}
-	if (!all && q->v[q->h].start >= below)
-		return NULL;
-	return &q->v[q->h++];
-}
-
 /* Event gi of a read, in file order: a straggler (already held)? Else its start moves the bounds. */
 static bool saw(struct pt_tl_gstream *s, uint32_t tr, uint32_t gi, int64_t st)
 {
@@ -287,8 +273,8 @@ static int64_t track_bound(const struct pt_tl_gstream *s, const struct gtrk *t)
 	return a > b ? a : b;
 }
 
-/* The next event of track t in the rows' order that starts before below (all: any), or NULL. */
-static const struct tl_sev *next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool all)
+/* The next event of track t in the rows' order into *out, where it starts before below (all: any). */
+static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool all, struct tl_sev *out)
 {
 	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL;
 	const struct tl_sev *b = t->sh < t->sn ? &s->sg.v[t->sl[t->sh]].v : NULL;
@@ -296,16 +282,17 @@ static const struct tl_sev *next_of(struct pt_tl_gstream *s, struct gtrk *t, int
 		a = NULL;
 	if (a) {
 		if (!all && a->start >= below)
-			return NULL;
-		return tq_pop(&t->q, below, true);
-	}
-	if (!b || (!all && b->start >= below)) {
+			return false;
+		*out = t->q.v[t->q.h++];
 		if (t->q.h == t->q.n)
 			t->q.h = t->q.n = 0;
-		return NULL;
+		return true;
 	}
+	if (!b || (!all && b->start >= below))
+		return false;
 	t->sh++;
-	return b;
+	*out = *b;
+	return true;
 }
 
 static void reset_reads(struct pt_tl_gstream *s)
@@ -516,8 +503,8 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 			b->placed = 1;
 		}
 	} else if (v->dur >= 1) {
-		struct fact a = { st, v->dur, v->ev, tr, (uint32_t)slot, l };
-		pt_vec_push(&s->acts, a);
+		struct flow f = { (uint32_t)slot, v->ev, l, 0, tr, 0, st + v->dur / 2 };
+		pt_vec_push(&s->fl, f);
 	}
 }
 
@@ -554,9 +541,9 @@ static void scan_release(struct pt_tl_gstream *s, bool all)
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
 		int64_t below = track_bound(s, t);
-		const struct tl_sev *v;
-		while ((v = next_of(s, t, below, all)))
-			scan_one(s, (uint32_t)tr, v);
+		struct tl_sev v;
+		while (next_of(s, t, below, all, &v))
+			scan_one(s, (uint32_t)tr, &v);
 	}
 	for (size_t d = 0; d < s->nd; d++)
 		kq_release(s, d, all);
@@ -659,6 +646,11 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	pt_vec_free(&s->hr);
 	if (rc)
 		goto out;
+	/* the memory records: in the pass's counter groups now */
+	if (m->gpu_mem_pack) {
+		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+		m->gpu_mem_pack = NULL;
+	}
 	pt_ljoin_seal(&s->j);
 	s->want_flows = flows && s->has_corr;
 	if (s->want_flows && s->j.n) {
@@ -671,6 +663,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
+	free(s->j.end); /* the calls' starts are all the join gives from here */
+	s->j.end = NULL;
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -712,6 +706,22 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if ((rc = read_again(s, scan3, e)))
 		goto out;
 	scan_release(s, true);
+	/* each arrow's call, where one is on a row */
+	size_t nf = 0;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		struct flow f = s->fl.v[k];
+		const struct fapi *b = &s->best[f.api];
+		if (b->gi == NO_EV || !b->placed)
+			continue;
+		f.api = b->gi;
+		f.srow = b->track;
+		f.sts = b->s + b->d / 2;
+		f.id |= (uint32_t)b->lane << 8;
+		s->fl.v[nf++] = f;
+	}
+	s->fl.n = nf;
+	free(s->best);
+	s->best = NULL;
 	m->events.n = 0; /* the last batch: not the model's events */
 	if (s->has_corr)
 		m->events.dense |= PT_EVCOL_CORR;
@@ -772,22 +782,29 @@ void tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	const struct pt_model *m = c->m;
-	for (size_t k = 0; k < s->acts.n && s->best; k++) {
-		const struct fact *a = &s->acts.v[k];
-		const struct fapi *b = &s->best[a->slot];
-		if (b->gi == NO_EV || !b->placed || !s->lane_row[b->track] || !s->lane_row[a->track])
+	size_t n = 0;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		struct flow f = s->fl.v[k];
+		uint32_t at = f.srow, ft = f.frow;
+		if (!s->lane_row[at] || !s->lane_row[ft])
 			continue;
-		uint32_t arow = s->lane_row[b->track][b->lane], frow = s->lane_row[a->track][a->lane];
+		uint32_t arow = s->lane_row[at][f.id >> 8], frow = s->lane_row[ft][f.id & 255];
 		if (arow == UINT32_MAX || frow == UINT32_MAX)
 			continue;
-		uint32_t ad = m->tracks.v[b->track].device, dd = m->tracks.v[a->track].device;
-		struct flow f = { b->gi, a->gi, 0, arow, frow, b->s + b->d / 2 + c->dev_off[ad] - c->base,
-				  a->s + a->d / 2 + c->dev_off[dd] - c->base };
-		pt_vec_push(&c->flows, f);
+		f.srow = arow;
+		f.frow = frow;
+		f.id = 0;
+		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
+		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+		s->fl.v[n++] = f;
 	}
-	pt_vec_free(&s->acts);
-	free(s->best);
-	s->best = NULL;
+	/* the trace takes them */
+	pt_vec_free(&c->flows);
+	c->flows.v = s->fl.v;
+	c->flows.n = n;
+	c->flows.cap = s->fl.cap;
+	s->fl.v = NULL;
+	s->fl.n = s->fl.cap = 0;
 }
 
 /* ------------------------------------------------------------------ writing */
@@ -818,12 +835,12 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 		if (!s->lane_row[tr])
 			continue;
 		int64_t below = track_bound(s, t);
-		const struct tl_sev *v;
-		while ((v = next_of(s, t, below, all))) {
-			uint8_t l = lane_next(&s->L[tr], v->start, v->start + v->dur);
+		struct tl_sev v;
+		while (next_of(s, t, below, all, &v)) {
+			uint8_t l = lane_next(&s->L[tr], v.start, v.start + v.dur);
 			uint32_t ri = s->lane_row[tr][l];
 			if (ri != UINT32_MAX)
-				tl_row_push(&c->rows.v[ri], v);
+				tl_row_push(&c->rows.v[ri], &v);
 		}
 		if (!all && below > INT64_MIN) {
 			s->head[tr] = below;
@@ -1073,7 +1090,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->rstep);
 	free(s->kcls);
 	free(s->best);
-	pt_vec_free(&s->acts);
+	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
 	if (s->pass.m)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/index.h"
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -390,11 +391,16 @@ static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct 
 		t->dev[d].scope = pt_xcalloc(o->scope_depth ? o->scope_depth : 1, sizeof(*t->dev[d].scope));
 	}
 	/* GPU memory counter groups (chrome-trace.md §7) of the devices with MEMORY2 / MEMORY_POOL records */
-	if (m->gpu_mem.n || m->gpu_pools.n) {
+	size_t ngm = pt_model_gpu_mem_n(m); /* (packed in a streamed model) */
+	if (ngm || m->gpu_pools.n) {
 		bool *has = pt_xcalloc(t->ndev + 1, sizeof(*has));
-		for (size_t i = 0; i < m->gpu_mem.n; i++)
-			if (m->gpu_mem.v[i].device < t->ndev)
-				has[m->gpu_mem.v[i].device] = true;
+		struct pt_gpu_mem_cursor gc;
+		pt_gpu_mem_cursor_init(&gc, m->gpu_mem_pack);
+		for (size_t i = 0; i < ngm; i++) {
+			const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &gc, i);
+			if (g->device < t->ndev)
+				has[g->device] = true;
+		}
 		for (size_t i = 0; i < m->gpu_pools.n; i++)
 			if (m->gpu_pools.v[i].device < t->ndev)
 				has[m->gpu_pools.v[i].device] = true;
