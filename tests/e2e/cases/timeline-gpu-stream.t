@@ -12,6 +12,9 @@ run 'for f in td/cupti/real-*.cdump; do b=${f##*/}; proftool import "$f" -o "${b
 run 'for f in td/kineto/real-*.json.gz fx/kineto/*.json.gz; do b=${f##*/}; b=${b%.json.gz}; proftool import "$f" -o "k-${b%.pt.trace}.ptm" 2>/dev/null || echo "no $b"; done; ls k-*.ptm | wc -l'
 run 'for d in legacy train-current; do proftool-gen kineto td/kineto/$d.ktdesc -o $d.json && proftool import $d.json -o g-$d.ptm 2>/dev/null || echo "no $d"; done'
 run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 2>/dev/null && echo imported'
+# the benchmark's dump scaled down: repetitions of a real loop, each stream's syncs and copies written
+# apart from its kernels (held as stragglers), several host threads, equal starts on a thread
+run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M --id-stride 1 && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'
 cat > same.sh <<'SH'
 # same.sh MODEL OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one
 m=$1; shift
@@ -23,7 +26,7 @@ ok=1
 for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
 cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files)" || echo "DIFFERS: $m $*"
 SH
-for m in launch.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
+for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
 	run "for v in '' '--scope-depth 2' '--steps 2-3' '--time-window 0.001s:0.002s' '--no-flows' '--no-overlap' '--no-demangle' '--gzip' '--split-mb 1' '--step-pattern Foo' '--step-pattern ProfilerStep.*'; do bash same.sh $m \$v; done"
 done
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
