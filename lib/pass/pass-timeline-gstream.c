@@ -649,6 +649,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* the memory records: in the pass's counter groups now */
 	if (m->gpu_mem_pack) {
 		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+		free(m->gpu_mem_pack);
 		m->gpu_mem_pack = NULL;
 	}
 	pt_ljoin_seal(&s->j);
