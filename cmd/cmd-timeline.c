@@ -218,6 +218,13 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			pt_tl_stream_check_sel(tl, m, &c.sel, &c.diag);
 			c.sel_checked = true;
 		}
+		if (rc == PT_TL_NOSTREAM) { /* a GPU model */
+			rc = pt_tl_gstream_new(argv[first], &to, !opt.no_flows, &m, &tl, &e);
+			if (!rc) {
+				pt_tl_gstream_check_sel(tl, m, &c.sel, &c.diag);
+				c.sel_checked = true;
+			}
+		}
 	}
 	if (rc == PT_TL_NOSTREAM) {
 		rc = pt_common_load(&c, argv[first], &m, &e);

@@ -758,7 +758,7 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 				out->dur = c->m->events.dur[i] > 0 ? c->m->events.dur[i] : 0;
 				track_event_kineto(c, r, i, out);
 			} else if (r->q) {
-				track_event(c, r, &r->q[r->qh], 0, out);
+				track_event(c, r, &r->q[r->qh], r->q[r->qh].ev, out);
 			} else {
 				struct tl_sev v;
 				tl_sev_of(c, i, &v);
@@ -801,7 +801,7 @@ static void advance(struct tl_trace *c)
 	uint32_t w = c->tree[0];
 	struct src *s = &c->srcs.v[w];
 	s->pos++;
-	if (s->ph == PH_X && c->tl->stream) {
+	if (s->ph == PH_X && tl_streamed(c->tl)) {
 		struct row *r = &c->rows.v[s->ref];
 		if (r->type == R_TRACK && !r->idx)
 			tl_stream_row_pop(c, r);
@@ -827,6 +827,8 @@ static void it_rewind(struct pt_trace *t)
 	struct tl_trace *c = (struct tl_trace *)t;
 	if (c->tl->stream)
 		tl_stream_rewind(c);
+	else if (c->tl->gstream)
+		tl_gstream_rewind(c);
 	tree_init(c);
 	c->started = false;
 	memset(c->op_given, 0, c->m->ops.n ? c->m->ops.n : 1);
@@ -845,14 +847,14 @@ static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
 	 * not read, and keeps that key until it wins: then raise the key to
 	 * the bound now known or to its event's start, or read on.
 	 */
-	while (c->tl->stream && tl_stream_live(c, w)) {
+	while (tl_streamed(c->tl) && tl_stream_live(c, w)) {
 		struct src *s = &c->srcs.v[w];
 		int64_t cur = c->narrow ? (int64_t)(c->leafn[w] >> c->kbits) : (int64_t)(uint64_t)(c->leaf[w] >> 32);
 		int64_t t = src_item_ts(c, s, s->pos);
 		if (t == cur) {
 			if (tl_stream_has(c, w))
 				break;
-			if (tl_stream_pull(c))
+			if (c->tl->gstream ? tl_gstream_pull(c) : tl_stream_pull(c))
 				goto done;
 			continue;
 		}

@@ -87,6 +87,11 @@ void tl_build_flows(struct tl_trace *c)
 	const struct pt_events *ev = &m->events;
 	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
 		return;
+	if (c->tl->gstream) { /* streamed: from what its reads kept */
+		tl_gstream_flows(c);
+		tl_flows_order(c);
+		return;
+	}
 	/* the activities that may be linked, in row order, and the range of their ids */
 	PT_VEC(struct act) acts = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -152,6 +157,11 @@ void tl_build_flows(struct tl_trace *c)
 	}
 	pt_idmap_free(&api);
 	pt_vec_free(&acts);
+	tl_flows_order(c);
+}
+
+void tl_flows_order(struct tl_trace *c)
+{
 	/* order by (API arrow start, API event, activity event); flows were made in row order */
 	size_t nf = c->flows.n;
 	uint32_t *idx = pt_xmalloc((nf ? nf : 1) * sizeof(*idx));

@@ -113,7 +113,9 @@ static void choose_clock(struct tl_trace *c, struct pt_diag *diag)
 	uint64_t *nev = pt_xcalloc(nd ? nd : 1, sizeof(*nev));
 	if (c->tl->stream)
 		memcpy(nev, tl_stream_nev(c->tl->stream), nd * sizeof(*nev));
-	for (size_t i = 0; i < m->events.n && !c->tl->stream; i++) {
+	else if (c->tl->gstream)
+		memcpy(nev, tl_gstream_nev(c->tl->gstream), nd * sizeof(*nev));
+	for (size_t i = 0; i < m->events.n && !tl_streamed(c->tl); i++) {
 		pt_progress_tick("laying out the timeline", i, m->events.n);
 		if (c->tl->ev_keep[i] & 1)
 			nev[m->tracks.v[m->events.track[i]].device]++;
@@ -483,7 +485,8 @@ static void build_layout(struct tl_trace *c)
 	 * that is its (start, dur desc, name) order. Any other track (equal or
 	 * decreasing starts) takes the index's sorted list and fix_ties().
 	 */
-	struct tl_tscan *ts = c->tl->stream ? tl_stream_scan(c->tl->stream) : NULL;
+	struct tl_tscan *ts = c->tl->stream ? tl_stream_scan(c->tl->stream) :
+			      c->tl->gstream ? tl_gstream_scan(c->tl->gstream) : NULL;
 	bool own_scan = !ts;
 	if (!ts)
 		ts = tl_scan_model(c);
@@ -848,6 +851,8 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 	build_layout(c);
 	if (tl->stream)
 		tl_stream_bind(c);
+	else if (tl->gstream)
+		tl_gstream_bind(c);
 	tl_build_counters(c);
 	__int128 lo, hi;
 	time_range(c, &lo, &hi);
@@ -883,6 +888,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 		return;
 	struct tl_trace *c = (struct tl_trace *)t;
 	tl_stream_unbind(c);
+	tl_gstream_unbind(c);
 	for (size_t i = 0; i < c->procs.n; i++)
 		free(c->procs.v[i].name);
 	pt_vec_free(&c->procs);

@@ -467,6 +467,11 @@ static void row_push(struct row *r, const struct tl_sev *v)
 	r->qn++;
 }
 
+void tl_row_push(struct row *r, const struct tl_sev *v)
+{
+	row_push(r, v);
+}
+
 /* In the read's thread, while the writer waits: the batch's kept events to their rows. */
 static void route(struct pt_tl_stream *s, const struct pt_model *m)
 {

@@ -33,6 +33,7 @@ struct tl_sev {
 	uint64_t task, corr;
 	uint32_t name, op, step; /* step number, 0 none */
 	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
+	uint32_t ev;             /* its index in the model file (a sync event's arguments; 0 where never read) */
 };
 enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM };
 
@@ -318,6 +319,12 @@ struct tl_tscan {
 	uint64_t *lane_n; /* streamed: items of each of the 256 lanes, once a second lane is used */
 };
 
+/* Is the timeline streamed (its rows filled as the events are read again)? */
+static inline bool tl_streamed(const struct pt_tl *t)
+{
+	return t->stream || t->gstream;
+}
+
 /* pass-timeline.c: the pass in steps, for a model read whole or streamed */
 struct tl_dev_acc {
 	bool on;              /* a non-CPU device */
@@ -344,6 +351,16 @@ int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_t
 		  bool per_event, struct pt_err **e);
 /* Event i of ev, event gi of the model, in model order; is it kept? */
 bool tl_pass_event(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi);
+/* The same with its anchor given (a device activity's launching call's start, else its own start). */
+bool tl_pass_event_at(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi, int64_t anchor);
+/* A host range that matches the step pattern, for tl_pass_begin_host: its span and name. */
+struct tl_hrange {
+	int64_t s, e;
+	uint32_t name;
+};
+/* tl_pass_begin of a streamed model (per_event false) whose host step ranges are given, in model order. */
+int tl_pass_begin_host(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		       const struct tl_hrange *host, size_t nhost, struct pt_err **e);
 /* A device's computation and communication unions: plain (C, M), or packed (pC, pM set). */
 struct tl_sets {
 	const struct pt_ivset *C, *M;
@@ -365,6 +382,8 @@ void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struc
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
+/* The flows made (c->flows): ordered by (API arrow start, API event, activity event) and numbered. */
+void tl_flows_order(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
 
 /* pass-timeline-gpuann.c: the kineto profile's gpu_user_annotation events (needs the rows and ev_keep),
@@ -410,6 +429,19 @@ static inline bool tl_stream_has(const struct tl_trace *c, uint32_t w)
  * (pt_trace.failed says why). */
 int tl_stream_pull(struct tl_trace *c);
 void tl_stream_unbind(struct tl_trace *c);
+
+/* pass-timeline-stream.c: a streamed row's next event, queued */
+void tl_row_push(struct row *r, const struct tl_sev *v);
+
+/* pass-timeline-gstream.c: the same as tl_stream_* for a streamed GPU model */
+struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *g);
+const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *g);
+void tl_gstream_bind(struct tl_trace *c);
+void tl_gstream_unbind(struct tl_trace *c);
+void tl_gstream_rewind(struct tl_trace *c);
+int tl_gstream_pull(struct tl_trace *c);
+/* The launch arrows (c->flows, unordered) from what the third read kept. */
+void tl_gstream_flows(struct tl_trace *c);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);

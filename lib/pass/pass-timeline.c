@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/index.h"
+#include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -351,8 +352,23 @@ static bool step_kept(const struct pt_sel_res *sr, uint32_t step)
  * event in model order, tl_pass_finish (the synthetic rows, from each device's
  * C and M).
  */
+static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		      bool per_event, const struct tl_hrange *given, size_t ngiven, struct pt_err **e);
+
 int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
 		  bool per_event, struct pt_err **e)
+{
+	return pass_begin(p, m, o, origin, per_event, NULL, 0, e);
+}
+
+int tl_pass_begin_host(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		       const struct tl_hrange *host, size_t nhost, struct pt_err **e)
+{
+	return pass_begin(p, m, o, origin, false, host, nhost, e);
+}
+
+static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_tl_opts *o, int64_t origin,
+		      bool per_event, const struct tl_hrange *given, size_t ngiven, struct pt_err **e)
 {
 	regex_t re;
 	char msg[128];
@@ -375,11 +391,16 @@ int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_t
 		t->dev[d].scope = pt_xcalloc(o->scope_depth ? o->scope_depth : 1, sizeof(*t->dev[d].scope));
 	}
 	/* GPU memory counter groups (chrome-trace.md §7) of the devices with MEMORY2 / MEMORY_POOL records */
-	if (m->gpu_mem.n || m->gpu_pools.n) {
+	size_t ngm = pt_model_gpu_mem_n(m); /* (packed in a streamed model) */
+	if (ngm || m->gpu_pools.n) {
 		bool *has = pt_xcalloc(t->ndev + 1, sizeof(*has));
-		for (size_t i = 0; i < m->gpu_mem.n; i++)
-			if (m->gpu_mem.v[i].device < t->ndev)
-				has[m->gpu_mem.v[i].device] = true;
+		struct pt_gpu_mem_cursor gc;
+		pt_gpu_mem_cursor_init(&gc, m->gpu_mem_pack);
+		for (size_t i = 0; i < ngm; i++) {
+			const struct pt_gpu_mem *g = pt_model_gpu_mem(m, &gc, i);
+			if (g->device < t->ndev)
+				has[g->device] = true;
+		}
 		for (size_t i = 0; i < m->gpu_pools.n; i++)
 			if (m->gpu_pools.v[i].device < t->ndev)
 				has[m->gpu_pools.v[i].device] = true;
@@ -415,6 +436,11 @@ int tl_pass_begin(struct tl_pass *p, const struct pt_model *m, const struct pt_t
 		int64_t nr = host_step_number(nm);
 		p->is_step[i] = 1;
 		struct pt_tl_win w = { ev->start[i], ev->start[i] + ev->dur[i], (uint32_t)nr, 0 };
+		pt_vec_push(&host, w);
+	}
+	for (size_t i = 0; i < ngiven; i++) { /* a streamed model's, found by its first read */
+		struct pt_tl_win w = { given[i].s, given[i].e, (uint32_t)host_step_number(pt_model_strget(m, given[i].name)),
+				       0 };
 		pt_vec_push(&host, w);
 	}
 	if (host.n) {
@@ -544,17 +570,22 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 bool tl_pass_event(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi)
 {
+	int64_t anchor = ev->start[i];
+	if (p->has_corr && p->has_api && ev->corr[i] && is_device_activity(ev->kind[i])) {
+		uint64_t *a = pt_idmap_get(&p->api, ev->corr[i]);
+		if (a)
+			anchor = (int64_t)*a;
+	}
+	return tl_pass_event_at(p, ev, i, gi, anchor);
+}
+
+bool tl_pass_event_at(struct tl_pass *p, const struct pt_events *ev, size_t i, size_t gi, int64_t anchor)
+{
 	const struct pt_model *m = p->m;
 	struct pt_tl *t = p->t;
 	uint32_t tr = ev->track[i];
 	uint32_t d = m->tracks.v[tr].device;
 	uint8_t kind = ev->kind[i];
-	int64_t anchor = ev->start[i];
-	if (p->has_corr && p->has_api && ev->corr[i] && is_device_activity(kind)) {
-		uint64_t *a = pt_idmap_get(&p->api, ev->corr[i]);
-		if (a)
-			anchor = (int64_t)*a;
-	}
 	size_t lo;
 	bool keep;
 	uint32_t step = tl_step_keep(t, d, anchor, ev->start[i], ev->dur[i], &p->tcur[tr], &lo, &keep);
@@ -898,5 +929,6 @@ void pt_tl_free(struct pt_tl *t)
 	free(t->step_code);
 	free(t->ev_keep);
 	pt_tl_stream_free(t->stream);
+	pt_tl_gstream_free(t->gstream);
 	free(t);
 }

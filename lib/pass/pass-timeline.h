@@ -28,6 +28,7 @@ struct pt_index;
 struct pt_err;
 struct pt_diag;
 struct pt_tl_stream;
+struct pt_tl_gstream;
 
 /* One slice of a synthetic row. The meaning of `name` and `aux` depends on the row. */
 struct pt_tl_slice {
@@ -145,6 +146,8 @@ struct pt_tl {
 	struct pt_sel_res sr;        /* the selection resolved against the model's origin */
 	/* A streamed timeline (pt_tl_stream_new): the per-event arrays above are NULL. */
 	struct pt_tl_stream *stream;
+	/* A streamed timeline of a GPU model (pt_tl_gstream_new): the same. */
+	struct pt_tl_gstream *gstream;
 };
 
 static inline uint32_t pt_tl_ev_step(const struct pt_tl *t, size_t i)
@@ -198,6 +201,23 @@ void pt_tl_stream_free(struct pt_tl_stream *s);
 /* The selection's notes (pt_sel_check) for a streamed timeline's model, from what its first read saw. */
 void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
 			    struct pt_diag *d);
+
+/*
+ * The timeline of a GPU model file read as a stream (pass-timeline-gstream.c;
+ * proftool-timeline(1) MEMORY): as pt_tl_stream_new, for a model of CPU and GPU
+ * devices (host ranges, runtime calls, kernels, copies, syncs), in four reads
+ * and again for each rewind of the writer; flows: the launch arrows will be
+ * asked for (their ends are gathered as the events are read). PT_TL_NOSTREAM
+ * where the model must be read whole (Ascend data, host ranges that make a
+ * kernel communication, --steps or --time-window, whose notes need the
+ * model's steps).
+ */
+int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
+		      struct pt_tl **out, struct pt_err **e);
+void pt_tl_gstream_free(struct pt_tl_gstream *g);
+/* The selection's notes for a streamed GPU timeline's model, from what its first read saw. */
+void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
+			     struct pt_diag *d);
 
 /* The distinct ranks of the model's devices, ascending; *out is malloc'd. */
 size_t pt_tl_ranks(const struct pt_model *m, uint32_t **out);

@@ -1,0 +1,1112 @@
+/*
+ * `timeline` over a .ptm file of GPU data without holding its events
+ * (pass-timeline.h, pt_tl_gstream_new; proftool-timeline(1) MEMORY): the
+ * model's tables are read, its events four times or more, and per event
+ * nothing is kept.
+ *
+ * First read: every chunk but the events is applied to the model; each
+ * event batch is scanned: the earliest start and latest end (the model's
+ * origin, the selection's notes), per track the lag of its starts
+ * (support/lag.h), per device the lag of its kernels' starts, the host
+ * ranges that match the step pattern (the step windows, in model order), and
+ * the correlation ids of the activities (the launch join's keys,
+ * launch-join.h). Ascend work, a device other than a CPU or a GPU, or a host
+ * range that would make a kernel communication (index.c: a kernel launched
+ * inside it) stops the read: the model is read whole (PT_TL_NOSTREAM).
+ *
+ * Second read: the runtime calls: the first call of each wanted id gives its
+ * start to the join (a device activity's step is its launch's, as the
+ * in-memory pass anchors it) and, with flows, the kept call on a row that
+ * the launch arrow starts from (the earliest, then the first in the file).
+ *
+ * Third read: each event goes through the pass (tl_pass_event_at: its step
+ * and membership, the Steps rows' spans), each kernel into its device's
+ * computation or communication union (packed: support/ivpack.h) through a
+ * queue released in start order below the device's kernels' lag, and each
+ * kept event into its track's queue, released in the rows' order (start,
+ * then longer first, then by name, then file order: the layout's order of a
+ * track whose starts tie or fall back) below the track's lag: the layout's
+ * scan (count, span, nesting lanes), and, with flows, each arrow's two ends
+ * (row and time).
+ *
+ * Writing (a fourth read, again for each rewind of the writer): a read in a
+ * second thread fills the rows (pass-timeline-stream.c's queues) through the
+ * same track queues, one batch at a time, while the trace's merge waits for
+ * a row whose next event is not read yet; a row's lower bound is its track's
+ * release bound. What grows with the input: the launch join (the activities'
+ * ids, 16 bytes each), the launch arrows (40 bytes each, and 32 bytes an
+ * activity and an id while they are gathered): the trace numbers them in the
+ * order of their starts before writing any; the events of a track within its
+ * lag, the kernels of a device within its lag.
+ */
+#include <pthread.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/gpu-mem-pack.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "pass/launch-join.h"
+#include "pass/pass-timeline-trace.h"
+#include "support/diag.h"
+#include "support/err.h"
+#include "support/lag.h"
+#include "support/xalloc.h"
+
+#define AGAIN 3
+#define STOPPED 5
+#define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
+#define NO_EV UINT32_MAX
+
+/* A track's kept events not yet released, in the rows' order from h. */
+struct tq {
+	struct tl_sev *v;
+	size_t h, n, cap;
+};
+
+struct gtrk {
+	struct pt_lag lag; /* its events' starts but the stragglers', first read (no lag: a straggler is one that has) */
+	bool seen;         /* third read and writing: its latest start so far */
+	int64_t top;
+	struct tq q;
+	uint32_t *sl;      /* its kept stragglers (indexes into sg) in the rows' order, released from sh */
+	size_t sn, sh;
+};
+
+/* An event that starts before an earlier one of its track in the file (CUPTI writes a stream's syncs and
+ * copies apart from its kernels): held from the first read on, its track's order taken from it. */
+struct strag {
+	struct tl_sev v; /* (step and keep set by the third read) */
+	uint32_t track;
+};
+
+/* A device's kernels not yet in its unions, in start order from h. */
+struct kq {
+	struct kiv {
+		int64_t s, e;
+		uint8_t cls;
+	} *v;
+	size_t h, n, cap;
+	bool seen;
+	int64_t top;
+};
+
+/* The kept call on a row that an arrow of a join slot starts from (gi NO_EV: none). */
+struct fapi {
+	int64_t s, d;
+	uint32_t gi, track;
+	uint8_t lane, placed;
+};
+
+
+struct pt_tl_gstream {
+	char *path;
+	struct pt_model *m;
+	const struct pt_tl_opts *o;
+	size_t nt, nd;
+	struct gtrk *t;
+	struct pt_lag *klag; /* per device: its kernels' starts in file order */
+	struct pt_lag glag;  /* every event's start but the stragglers', in file order */
+	bool gseen;          /* the latest of those so far (third read, writing) */
+	int64_t gtop;
+	PT_VEC(struct strag) sg; /* in file order */
+	uint64_t hist[65];   /* first read: events by how far they start before the latest start so far (log2) */
+	bool atop_seen;
+	int64_t atop;        /* the latest start so far of all events (first and second reads) */
+	uint64_t late;       /* a straggler starts more than this before atop */
+	uint64_t nev_all;
+	size_t sgi;          /* the next straggler in a read */
+	struct kq *kq;
+	bool again, has_ev, has_corr, want_flows;
+	int64_t evmin, evmax;
+	uint64_t base;      /* model index of the batch's first event */
+	bool has_re;
+	regex_t re;
+	struct pt_sel_found rf;
+	PT_VEC(struct tl_hrange) hr;
+	uint8_t *rstep;     /* per string: 0 not known yet, 1 no step name, 2 a step name */
+	size_t nrstep;
+	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
+	struct pt_ljoin j;
+	struct fapi *best;  /* per join slot, with flows */
+	/* the launch arrows: in the third read api = the join slot, frow = the activity's track, id = its lane,
+	 * fts = its midpoint; then api, srow = the call's track, sts = its midpoint, id |= its lane << 8; rows and
+	 * the export clock when the trace takes them */
+	PT_VEC(struct flow) fl;
+	size_t *cur;        /* per track: a window cursor (second read, writing) */
+	/* third read */
+	struct tl_pass pass;
+	struct tl_tscan *scan;
+	uint64_t *nev;
+	struct pt_ivpack *C, *M;
+	/* writing */
+	struct tl_trace *c;
+	uint32_t **lane_row;
+	struct lanes *L;
+	int64_t *head;
+	uint8_t *has_head;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool running, eof, stop;
+	bool eof_told;       /* the read's end was answered once (its last events came with it) */
+	int turn;
+	int rc;
+	struct pt_err *rerr;
+	bool failed;
+	struct pt_err *ferr;
+};
+
+static bool is_device_activity(uint8_t k)
+{
+	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_SYNC;
+}
+
+static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
+{
+	if (m->tracks.n > s->nt) {
+		s->t = pt_xrealloc(s->t, m->tracks.n * sizeof(*s->t));
+		memset(s->t + s->nt, 0, (m->tracks.n - s->nt) * sizeof(*s->t));
+		s->nt = m->tracks.n;
+	}
+	if (m->devices.n > s->nd) {
+		s->klag = pt_xrealloc(s->klag, m->devices.n * sizeof(*s->klag));
+		memset(s->klag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->klag));
+		s->nd = m->devices.n;
+	}
+}
+
+/* Is string id a name the step pattern matches (a host step range)? */
+static bool step_name(struct pt_tl_gstream *s, const struct pt_model *m, uint32_t id)
+{
+	if (!s->has_re || id >= m->strings.n)
+		return false;
+	if (id >= s->nrstep) { /* (the strings grow as the first read goes) */
+		s->rstep = pt_xrealloc(s->rstep, m->strings.n);
+		memset(s->rstep + s->nrstep, 0, m->strings.n - s->nrstep);
+		s->nrstep = m->strings.n;
+	}
+	if (!s->rstep[id])
+		s->rstep[id] = regexec(&s->re, pt_model_strget(m, id), 0, NULL, 0) ? 1 : 2;
+	return s->rstep[id] == 2;
+}
+
+static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, uint32_t id)
+{
+	if (!s->kcls)
+		s->kcls = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
+	if (id >= m->strings.n)
+		id = 0;
+	if (!s->kcls[id])
+		s->kcls[id] = pt_index_comm_kernel_name(pt_model_strget(m, id)) ? 2 : 1;
+	return s->kcls[id];
+}
+
+/* No later start of a run of starts whose lag is g comes before this (see pass-timeline-stream.c). */
+static int64_t lag_bound(const struct pt_lag *g, bool seen, int64_t top)
+{
+	if (!seen)
+		return g->min;
+	int64_t b;
+	if (g->lag > (uint64_t)INT64_MAX || __builtin_sub_overflow(top, (int64_t)g->lag, &b))
+		return INT64_MIN;
+	return b;
+}
+
+/* ------------------------------------------------------------------ the rows' order */
+
+/* (start, longer first, name, file order): the layout's order of a track (fix_ties) */
+static bool sev_less(const struct pt_model *m, const struct tl_sev *a, const struct tl_sev *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	if (a->dur != b->dur)
+		return a->dur > b->dur;
+	if (a->name != b->name) {
+		int c = strcmp(pt_model_strget(m, a->name), pt_model_strget(m, b->name));
+		if (c)
+			return c < 0;
+	}
+	return a->ev < b->ev;
+}
+
+static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *v)
+{
+	if (q->h && q->n == q->cap) {
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
+	}
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	size_t i = q->n++;
+	while (i > q->h && sev_less(m, v, &q->v[i - 1])) {
+		q->v[i] = q->v[i - 1];
+		i--;
+	}
+	q->v[i] = *v;
+}
+
+/* Event gi of a read, in file order: a straggler (already held)? Else its start moves the bounds. */
+static bool saw(struct pt_tl_gstream *s, uint32_t tr, uint32_t gi, int64_t st)
+{
+	if (s->sgi < s->sg.n && s->sg.v[s->sgi].v.ev == gi) {
+		s->sgi++;
+		return true;
+	}
+	struct gtrk *t = &s->t[tr];
+	if (!t->seen || st > t->top)
+		t->top = st;
+	t->seen = true;
+	if (!s->gseen || st > s->gtop)
+		s->gtop = st;
+	s->gseen = true;
+	return false;
+}
+
+/* No later event of track t that is not a straggler starts before this: by its own starts, or by all
+ * the events' in file order, whichever says more. */
+static int64_t track_bound(const struct pt_tl_gstream *s, const struct gtrk *t)
+{
+	int64_t a = lag_bound(&t->lag, t->seen, t->top), b = lag_bound(&s->glag, s->gseen, s->gtop);
+	return a > b ? a : b;
+}
+
+/* The next event of track t in the rows' order into *out, where it starts before below (all: any). */
+static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool all, struct tl_sev *out)
+{
+	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL;
+	const struct tl_sev *b = t->sh < t->sn ? &s->sg.v[t->sl[t->sh]].v : NULL;
+	if (a && b && sev_less(s->m, b, a))
+		a = NULL;
+	if (a) {
+		if (!all && a->start >= below)
+			return false;
+		*out = t->q.v[t->q.h++];
+		if (t->q.h == t->q.n)
+			t->q.h = t->q.n = 0;
+		return true;
+	}
+	if (!b || (!all && b->start >= below))
+		return false;
+	t->sh++;
+	*out = *b;
+	return true;
+}
+
+static void reset_reads(struct pt_tl_gstream *s)
+{
+	s->base = 0;
+	s->sgi = 0;
+	s->gseen = false;
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		s->t[tr].seen = false;
+		s->t[tr].q.h = s->t[tr].q.n = 0;
+		s->t[tr].sh = 0;
+	}
+}
+
+static const struct pt_model *sort_m;
+static const struct strag *sort_sg;
+static int strag_cmp(const void *pa, const void *pb)
+{
+	const struct tl_sev *a = &sort_sg[*(const uint32_t *)pa].v, *b = &sort_sg[*(const uint32_t *)pb].v;
+	return sev_less(sort_m, a, b) ? -1 : sev_less(sort_m, b, a);
+}
+
+/* ------------------------------------------------------------------ first read */
+
+static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_gstream *s = arg;
+	fit(s, m);
+	const struct pt_events *ev = &m->events;
+	if (ev->dense & PT_EVCOL_CORR)
+		s->has_corr = true;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		uint32_t tr = ev->track[i];
+		if (k == PT_EV_TASK || k == PT_EV_AICPU || tr >= m->tracks.n)
+			goto again;
+		uint32_t d = m->tracks.v[tr].device;
+		if (d >= m->devices.n || (m->devices.v[d].kind != PT_DEV_CPU && m->devices.v[d].kind != PT_DEV_GPU))
+			goto again;
+		int64_t st = ev->start[i], en = st + ev->dur[i];
+		if (!s->has_ev || st < s->evmin)
+			s->evmin = st;
+		if (!s->has_ev || en > s->evmax)
+			s->evmax = en;
+		s->has_ev = true;
+		s->nev_all++;
+		uint64_t co = ev->corr[i];
+		/* how far it starts before the latest start so far, in powers of two */
+		if (s->atop_seen && st < s->atop)
+			s->hist[64 - __builtin_clzll((unsigned long long)((uint64_t)s->atop - (uint64_t)st))]++;
+		else
+			s->atop = st;
+		s->atop_seen = true;
+		if (k == PT_EV_RANGE) {
+			const char *name = pt_model_strget(m, ev->name[i]);
+			if (pt_index_comm_op_name(name))
+				goto again; /* it may make the kernels it launches communication (index.c) */
+			if (s->has_re) {
+				pt_sel_found_range(&s->rf, &s->re, name);
+				if (step_name(s, m, ev->name[i])) {
+					struct tl_hrange h = { st, en, ev->name[i] };
+					pt_vec_push(&s->hr, h);
+				}
+			}
+		} else if (k != PT_EV_API && co) {
+			pt_ljoin_want(&s->j, co);
+		}
+		if (k == PT_EV_KERNEL)
+			pt_lag_add(&s->klag[d], st);
+	}
+	s->base += ev->n;
+	return 0;
+again:
+	s->again = true;
+	return AGAIN;
+}
+
+/* Do the model's range records make a kernel communication by where it was launched (index.c)? */
+static bool comm_ranges(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (!ri->type)
+			continue;
+		const char *t = pt_model_strget(m, ri->type);
+		if (!strcmp(t, "Communication") ||
+		    (!strcmp(t, "Operator") && ri->label && pt_index_comm_op_name(pt_model_strget(m, ri->label))))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ second read */
+
+/*
+ * How far back a start may fall and its event still be read in its turn: the
+ * rows are filled in time order as the file is read, so an event that starts
+ * W before the latest start read holds back W of every row; one that starts
+ * further back is a straggler, held from the second read on. W = 2^b - 1 at
+ * the least of (stragglers x 64 bytes + W x the events per ns x 56 bytes).
+ */
+static void choose_late(struct pt_tl_gstream *s)
+{
+	uint64_t n = 0;
+	for (int b = 0; b <= 64; b++)
+		n += s->hist[b];
+	double span = s->has_ev && s->evmax > s->evmin ? (double)s->evmax - (double)s->evmin : 1.0;
+	double rate = (double)s->nev_all / span;
+	uint64_t above = n; /* events more than 2^b - 1 back: buckets b + 1 .. 64 */
+	double best = -1;
+	s->late = 0;
+	for (int b = 0; b < 64; b++) {
+		above -= s->hist[b];
+		double w = (double)((UINT64_C(1) << b) - 1);
+		double cost = (double)above * 64.0 + w * rate * 56.0;
+		if (best < 0 || cost < best) {
+			best = cost;
+			s->late = (UINT64_C(1) << b) - 1;
+		}
+	}
+}
+
+static int calls(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_gstream *s = arg;
+	const struct pt_events *ev = &m->events;
+	if (m->tracks.n != s->nt)
+		return AGAIN; /* the file changed */
+	for (size_t i = 0; i < ev->n; i++) {
+		uint64_t co = ev->corr[i];
+		int64_t st = ev->start[i], du = ev->dur[i];
+		uint32_t tr0 = ev->track[i];
+		/* a straggler, or the lags of the others */
+		if (s->atop_seen && st < s->atop && (uint64_t)s->atop - (uint64_t)st > s->late) {
+			struct strag g = { { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
+					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i) },
+					   tr0 };
+			pt_vec_push(&s->sg, g);
+		} else {
+			if (!s->atop_seen || st > s->atop)
+				s->atop = st;
+			s->atop_seen = true;
+			pt_lag_add(&s->t[tr0].lag, st);
+			pt_lag_add(&s->glag, st);
+		}
+		if (ev->kind[i] != PT_EV_API || !co)
+			continue;
+		size_t slot = pt_ljoin_slot(&s->j, co);
+		if (slot == SIZE_MAX)
+			continue;
+		pt_ljoin_call(&s->j, co, st, st + du);
+		if (!s->best || du < 1)
+			continue;
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		size_t lo;
+		bool keep;
+		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
+		struct fapi *b = &s->best[slot];
+		if (keep && (b->gi == NO_EV || st < b->s))
+			*b = (struct fapi){ st, du, gi, tr, 0, 0 };
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+/* The start of the call that launched a device activity with correlation id co, else its own start. */
+static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, int64_t st)
+{
+	if (!co || !is_device_activity(k))
+		return st;
+	size_t slot = pt_ljoin_slot(&s->j, co);
+	int64_t a;
+	return slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
+}
+
+/* ------------------------------------------------------------------ third read */
+
+/* One kept event of track tr in the rows' order: the layout's scan, the arrows' ends. */
+static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *v)
+{
+	struct tl_tscan *q = &s->scan[tr];
+	int64_t st = v->start, en = st + v->dur;
+	if (!q->n || st < q->lo)
+		q->lo = st;
+	if (!q->n || en > q->hi)
+		q->hi = en;
+	q->last = st;
+	q->steps |= (v->keep & 2) != 0;
+	uint8_t l = lane_next(&q->L, st, en);
+	if (!q->lane_n && q->L.nl > 1) {
+		q->lane_n = pt_xcalloc(256, sizeof(*q->lane_n));
+		q->lane_n[0] = q->n;
+	}
+	if (q->lane_n)
+		q->lane_n[l]++;
+	q->n++;
+	if (!s->best || !v->corr || v->kind == PT_EV_RANGE)
+		return;
+	size_t slot = pt_ljoin_slot(&s->j, v->corr);
+	if (slot == SIZE_MAX)
+		return;
+	if (v->kind == PT_EV_API) {
+		struct fapi *b = &s->best[slot];
+		if (b->gi == v->ev) {
+			b->lane = l;
+			b->placed = 1;
+		}
+	} else if (v->dur >= 1) {
+		struct flow f = { (uint32_t)slot, v->ev, l, 0, tr, 0, st + v->dur / 2 };
+		pt_vec_push(&s->fl, f);
+	}
+}
+
+static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
+{
+	if (q->h && q->n == q->cap) {
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
+	}
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	size_t i = q->n++;
+	while (i > q->h && q->v[i - 1].s > st) {
+		q->v[i] = q->v[i - 1];
+		i--;
+	}
+	q->v[i] = (struct kiv){ st, en, cls };
+}
+
+static void kq_release(struct pt_tl_gstream *s, size_t d, bool all)
+{
+	struct kq *q = &s->kq[d];
+	int64_t below = lag_bound(&s->klag[d], q->seen, q->top);
+	while (q->h < q->n && (all || q->v[q->h].s < below)) {
+		const struct kiv *k = &q->v[q->h++];
+		pt_ivpack_append(k->cls == 2 ? &s->M[d] : &s->C[d], k->s, k->e);
+	}
+	if (q->h == q->n)
+		q->h = q->n = 0;
+}
+
+static void scan_release(struct pt_tl_gstream *s, bool all)
+{
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		struct gtrk *t = &s->t[tr];
+		int64_t below = track_bound(s, t);
+		struct tl_sev v;
+		while (next_of(s, t, below, all, &v))
+			scan_one(s, (uint32_t)tr, &v);
+	}
+	for (size_t d = 0; d < s->nd; d++)
+		kq_release(s, d, all);
+}
+
+static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_gstream *s = arg;
+	const struct pt_events *ev = &m->events;
+	if (m->tracks.n != s->nt)
+		return AGAIN;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t d = m->tracks.v[tr].device;
+		uint8_t k = ev->kind[i];
+		int64_t st = ev->start[i], du = ev->dur[i];
+		uint64_t co = ev->corr[i];
+		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
+		bool late = saw(s, tr, gi, st);
+		if (k == PT_EV_KERNEL) {
+			struct kq *q = &s->kq[d];
+			kq_add(q, st, st + du, kernel_class(s, m, ev->name[i]));
+			if (!q->seen || st > q->top)
+				q->top = st;
+			q->seen = true;
+		}
+		if (!keep)
+			continue;
+		s->nev[d]++;
+		if (du < 0 || late)
+			continue;
+		uint8_t kb = 1;
+		if (k == PT_EV_RANGE && step_name(s, m, ev->name[i]))
+			kb |= 2;
+		struct tl_sev v = { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
+				    .op = ev->op[i], .kind = k, .keep = kb, .ev = gi };
+		tq_add(m, &s->t[tr].q, &v);
+	}
+	s->base += ev->n;
+	scan_release(s, false);
+	return 0;
+}
+
+static void gstream_free(struct pt_tl_gstream *s);
+
+static int read_again(struct pt_tl_gstream *s, int (*fn)(void *, struct pt_model *, struct pt_err **),
+		      struct pt_err **e)
+{
+	reset_reads(s);
+	struct pt_ptm_sink sink = { fn, s, true, G_SKIP };
+	int rc = pt_ptm_read_stream(s->path, s->m, &sink, e);
+	if (rc > 0)
+		return pt_err(e, "'%s' changed while it was read", s->path);
+	return rc;
+}
+
+int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **mp,
+		      struct pt_tl **out, struct pt_err **e)
+{
+	*mp = NULL;
+	*out = NULL;
+	if (o->sel.steps_given || o->sel.window_given)
+		return PT_TL_NOSTREAM; /* their notes need the model's steps (select.c) */
+	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->path = pt_xstrdup(path);
+	s->o = o;
+	pt_ljoin_init(&s->j);
+	pt_sel_found_init(&s->rf, &o->sel);
+	char msg[128];
+	s->has_re = !pt_sel_step_re(&o->sel, &s->re, msg, sizeof(msg));
+	struct pt_model *m = s->m = pt_model_new();
+	struct pt_ptm_sink first = { scan1, s, false, G_SKIP };
+	int rc = pt_ptm_read_stream(path, m, &first, e);
+	if (rc || s->again)
+		goto out;
+	fit(s, m);
+	if (m->steps.n || comm_ranges(m)) {
+		s->again = true;
+		goto out;
+	}
+	for (size_t d = 0; d < m->devices.n; d++) {
+		struct pt_ival *sp = NULL;
+		size_t n = pt_index_comm_spans(m, (uint32_t)d, &sp);
+		free(sp);
+		if (n || (m->devices.v[d].kind != PT_DEV_CPU && m->devices.v[d].kind != PT_DEV_GPU)) {
+			s->again = true;
+			goto out;
+		}
+	}
+	s->rf.step_records = false;
+	/* what the viewer profile never reads of the side tables */
+	pt_vec_free(&m->links);
+	pt_vec_free(&m->copies);
+	pt_vec_free(&m->kernels);
+	pt_vec_free(&m->ranges);
+	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
+	pt_vec_free(&s->hr);
+	if (rc)
+		goto out;
+	/* the memory records: in the pass's counter groups now */
+	if (m->gpu_mem_pack) {
+		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+		free(m->gpu_mem_pack);
+		m->gpu_mem_pack = NULL;
+	}
+	pt_ljoin_seal(&s->j);
+	s->want_flows = flows && s->has_corr;
+	if (s->want_flows && s->j.n) {
+		s->best = pt_xmalloc(s->j.n * sizeof(*s->best));
+		for (size_t k = 0; k < s->j.n; k++)
+			s->best[k].gi = NO_EV;
+	}
+	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
+	choose_late(s);
+	s->atop_seen = false;
+	if ((rc = read_again(s, calls, e)))
+		goto out;
+	free(s->j.end); /* the calls' starts are all the join gives from here */
+	s->j.end = NULL;
+	/* third read */
+	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
+	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
+	s->kq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->kq));
+	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
+	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
+	/* the stragglers that stay, per track in the rows' order */
+	for (size_t k = 0; k < s->sg.n; k++) {
+		struct strag *g = &s->sg.v[k];
+		size_t c0 = 0, lo;
+		bool keep;
+		uint32_t step = tl_step_keep(s->pass.t, m->tracks.v[g->track].device,
+					     anchor_of(s, g->v.kind, g->v.corr, g->v.start), g->v.start, g->v.dur, &c0, &lo,
+					     &keep);
+		g->v.step = step;
+		g->v.keep = keep && g->v.dur >= 0;
+		if (g->v.keep && g->v.kind == PT_EV_RANGE && step_name(s, m, g->v.name))
+			g->v.keep |= 2;
+		if (g->v.keep)
+			s->t[g->track].sn++;
+	}
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		struct gtrk *t = &s->t[tr];
+		t->sl = t->sn ? pt_xmalloc(t->sn * sizeof(*t->sl)) : NULL;
+		t->sn = 0;
+	}
+	for (size_t k = 0; k < s->sg.n; k++)
+		if (s->sg.v[k].v.keep) {
+			struct gtrk *t = &s->t[s->sg.v[k].track];
+			t->sl[t->sn++] = (uint32_t)k;
+		}
+	sort_m = m;
+	sort_sg = s->sg.v;
+	for (size_t tr = 0; tr < s->nt; tr++)
+		if (s->t[tr].sn > 1)
+			qsort(s->t[tr].sl, s->t[tr].sn, sizeof(*s->t[tr].sl), strag_cmp);
+	sort_m = NULL;
+	sort_sg = NULL;
+	if ((rc = read_again(s, scan3, e)))
+		goto out;
+	scan_release(s, true);
+	/* each arrow's call, where one is on a row */
+	size_t nf = 0;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		struct flow f = s->fl.v[k];
+		const struct fapi *b = &s->best[f.api];
+		if (b->gi == NO_EV || !b->placed)
+			continue;
+		f.api = b->gi;
+		f.srow = b->track;
+		f.sts = b->s + b->d / 2;
+		f.id |= (uint32_t)b->lane << 8;
+		s->fl.v[nf++] = f;
+	}
+	s->fl.n = nf;
+	free(s->best);
+	s->best = NULL;
+	m->events.n = 0; /* the last batch: not the model's events */
+	if (s->has_corr)
+		m->events.dense |= PT_EVCOL_CORR;
+	static const struct pt_ivset none = { 0 };
+	struct tl_sets *S = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*S));
+	for (size_t d = 0; d < s->nd; d++) {
+		free(s->kq[d].v);
+		pt_ivpack_close(&s->C[d]);
+		pt_ivpack_close(&s->M[d]);
+		S[d] = (struct tl_sets){ &none, &none, &s->C[d], &s->M[d] };
+	}
+	free(s->kq);
+	s->kq = NULL;
+	struct pt_tl *t = tl_pass_finish(&s->pass, S);
+	free(S);
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		struct lanes *L = &s->scan[tr].L;
+		uint32_t nl = L->nl;
+		uint64_t ov = L->overflow;
+		lanes_free(L);
+		memset(L, 0, sizeof(*L));
+		L->nl = nl;
+		L->overflow = ov;
+		free(s->t[tr].q.v);
+		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
+	}
+	t->gstream = s;
+	*mp = m;
+	*out = t;
+	return 0;
+out:
+	if (rc == AGAIN || (rc == 0 && s->again))
+		rc = PT_TL_NOSTREAM;
+	gstream_free(s);
+	pt_model_free(m);
+	return rc < 0 ? -1 : rc;
+}
+
+void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
+			     struct pt_diag *d)
+{
+	const struct pt_tl_gstream *s = tl->gstream;
+	int64_t span[2] = { s->evmin, s->evmax };
+	pt_sel_check_scanned(m, sel, &s->rf, s->has_ev ? span : NULL, NULL, d);
+}
+
+struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *s)
+{
+	return s->scan;
+}
+
+const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
+{
+	return s->nev;
+}
+
+void tl_gstream_flows(struct tl_trace *c)
+{
+	struct pt_tl_gstream *s = c->tl->gstream;
+	const struct pt_model *m = c->m;
+	size_t n = 0;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		struct flow f = s->fl.v[k];
+		uint32_t at = f.srow, ft = f.frow;
+		if (!s->lane_row[at] || !s->lane_row[ft])
+			continue;
+		uint32_t arow = s->lane_row[at][f.id >> 8], frow = s->lane_row[ft][f.id & 255];
+		if (arow == UINT32_MAX || frow == UINT32_MAX)
+			continue;
+		f.srow = arow;
+		f.frow = frow;
+		f.id = 0;
+		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
+		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+		s->fl.v[n++] = f;
+	}
+	/* the trace takes them */
+	pt_vec_free(&c->flows);
+	c->flows.v = s->fl.v;
+	c->flows.n = n;
+	c->flows.cap = s->fl.cap;
+	s->fl.v = NULL;
+	s->fl.n = s->fl.cap = 0;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static void stop_read(struct pt_tl_gstream *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	s->turn = 1;
+	pthread_cond_broadcast(&s->cv);
+	while (!s->eof)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->th, NULL);
+	s->running = false;
+	pt_err_free(s->rerr);
+	s->rerr = NULL;
+}
+
+/* The events of the track queues that start before their bound (all: every one) to their rows. */
+static void route_release(struct pt_tl_gstream *s, bool all)
+{
+	struct tl_trace *c = s->c;
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		struct gtrk *t = &s->t[tr];
+		if (!s->lane_row[tr])
+			continue;
+		int64_t below = track_bound(s, t);
+		struct tl_sev v;
+		while (next_of(s, t, below, all, &v)) {
+			uint8_t l = lane_next(&s->L[tr], v.start, v.start + v.dur);
+			uint32_t ri = s->lane_row[tr][l];
+			if (ri != UINT32_MAX)
+				tl_row_push(&c->rows.v[ri], &v);
+		}
+		if (!all && below > INT64_MIN) {
+			s->head[tr] = below;
+			s->has_head[tr] = 1;
+		}
+	}
+}
+
+/* In the read's thread, while the writer waits: the batch's kept events to their track queues, and on. */
+static void route(struct pt_tl_gstream *s, const struct pt_model *m)
+{
+	const struct pt_tl *tl = s->c->tl;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		int64_t st = ev->start[i], du = ev->dur[i];
+		if (saw(s, tr, gi, st) || !s->lane_row[tr] || du < 0)
+			continue;
+		uint8_t k = ev->kind[i];
+		uint64_t co = ev->corr[i];
+		size_t lo;
+		bool keep;
+		uint32_t step = tl_step_keep(tl, m->tracks.v[tr].device, anchor_of(s, k, co, st), st, du, &s->cur[tr],
+					     &lo, &keep);
+		if (!keep)
+			continue;
+		uint8_t kb = 1;
+		if (k == PT_EV_RANGE && step_name(s, m, ev->name[i]))
+			kb |= 2;
+		struct tl_sev v = { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
+				    .op = ev->op[i], .step = step, .kind = k, .keep = kb, .ev = gi };
+		tq_add(m, &s->t[tr].q, &v);
+	}
+	s->base += ev->n;
+	route_release(s, false);
+}
+
+static int feed(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct pt_tl_gstream *s = arg;
+	if (m->tracks.n != s->nt)
+		return AGAIN;
+	route(s, m);
+	pthread_mutex_lock(&s->mu);
+	s->turn = 0;
+	pthread_cond_broadcast(&s->cv);
+	while (s->turn == 0)
+		pthread_cond_wait(&s->cv, &s->mu);
+	bool stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	return stop ? STOPPED : 0;
+}
+
+static void *reader(void *arg)
+{
+	struct pt_tl_gstream *s = arg;
+	struct pt_err *e = NULL;
+	int rc = 0;
+	pthread_mutex_lock(&s->mu);
+	bool stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	if (!stop) {
+		reset_reads(s);
+		struct pt_ptm_sink sink = { feed, s, true, G_SKIP };
+		rc = pt_ptm_read_stream(s->path, s->m, &sink, &e);
+		if (!rc)
+			route_release(s, true); /* the file's end: every event is read */
+	}
+	pthread_mutex_lock(&s->mu);
+	s->rc = rc;
+	s->rerr = e;
+	s->eof = true;
+	s->turn = 0;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+static int pull(struct pt_tl_gstream *s)
+{
+	if (s->eof)
+		return 1;
+	pthread_mutex_lock(&s->mu);
+	s->turn = 1;
+	if (!s->running) {
+		s->running = true;
+		if (pthread_create(&s->th, NULL, reader, s)) {
+			s->running = false;
+			s->eof = true;
+			s->rc = -1;
+			s->turn = 0;
+		}
+	} else {
+		pthread_cond_broadcast(&s->cv);
+	}
+	while (s->turn == 1)
+		pthread_cond_wait(&s->cv, &s->mu);
+	bool eof = s->eof;
+	pthread_mutex_unlock(&s->mu);
+	return eof;
+}
+
+static int it_failed(struct pt_trace *t, struct pt_err **e)
+{
+	struct tl_trace *c = (struct tl_trace *)t;
+	struct pt_tl_gstream *s = c->tl->gstream;
+	if (!s->failed)
+		return 0;
+	if (s->ferr) {
+		*e = s->ferr;
+		s->ferr = NULL;
+		return -1;
+	}
+	return pt_err(e, "'%s' changed while it was read", s->path);
+}
+
+static void reset_tracks(struct pt_tl_gstream *s)
+{
+	reset_reads(s);
+	memset(s->cur, 0, s->nt * sizeof(*s->cur));
+}
+
+void tl_gstream_bind(struct tl_trace *c)
+{
+	struct pt_tl_gstream *s = c->tl->gstream;
+	s->c = c;
+	size_t nt = s->nt ? s->nt : 1;
+	s->lane_row = pt_xcalloc(nt, sizeof(*s->lane_row));
+	s->L = pt_xcalloc(nt, sizeof(*s->L));
+	s->head = pt_xcalloc(nt, sizeof(*s->head));
+	s->has_head = pt_xcalloc(nt, 1);
+	c->shead = s->head;
+	c->shas = s->has_head;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		if (rw->type != R_TRACK)
+			continue;
+		uint32_t tr = rw->track;
+		if (!s->lane_row[tr]) {
+			s->lane_row[tr] = pt_xmalloc(256 * sizeof(**s->lane_row));
+			memset(s->lane_row[tr], 0xff, 256 * sizeof(**s->lane_row));
+		}
+		s->lane_row[tr][rw->lane] = (uint32_t)r;
+		rw->qlast = rw->lo;
+	}
+	reset_tracks(s);
+	c->pub.failed = it_failed;
+}
+
+void tl_gstream_unbind(struct tl_trace *c)
+{
+	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
+	if (!s || s->c != c)
+		return;
+	stop_read(s);
+	for (size_t r = 0; r < c->rows.n; r++)
+		free(c->rows.v[r].q);
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		free(s->lane_row[tr]);
+		lanes_free(&s->L[tr]);
+		free(s->t[tr].q.v);
+		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
+	}
+	free(s->lane_row);
+	free(s->L);
+	free(s->head);
+	free(s->has_head);
+	s->lane_row = NULL;
+	s->L = NULL;
+	s->head = NULL;
+	s->has_head = NULL;
+	pt_err_free(s->ferr);
+	s->ferr = NULL;
+	s->c = NULL;
+}
+
+void tl_gstream_rewind(struct tl_trace *c)
+{
+	struct pt_tl_gstream *s = c->tl->gstream;
+	stop_read(s);
+	s->eof = s->stop = s->eof_told = false;
+	s->turn = 0;
+	s->rc = 0;
+	for (size_t r = 0; r < c->rows.n; r++) {
+		struct row *rw = &c->rows.v[r];
+		rw->qh = rw->qn = 0;
+		rw->qlast = rw->lo;
+	}
+	for (size_t tr = 0; tr < s->nt; tr++) {
+		lanes_free(&s->L[tr]);
+		memset(&s->L[tr], 0, sizeof(s->L[tr]));
+	}
+	memset(s->has_head, 0, s->nt);
+	reset_tracks(s);
+}
+
+int tl_gstream_pull(struct tl_trace *c)
+{
+	struct pt_tl_gstream *s = c->tl->gstream;
+	if (!pull(s))
+		return 0;
+	if (!s->eof_told && s->rc == 0) { /* the end released the queues' last events: look again */
+		s->eof_told = true;
+		return 0;
+	}
+	s->failed = true;
+	if (s->rc < 0 && s->rerr) {
+		s->ferr = s->rerr;
+		s->rerr = NULL;
+	}
+	return 1;
+}
+
+static void gstream_free(struct pt_tl_gstream *s)
+{
+	if (!s)
+		return;
+	stop_read(s);
+	if (s->t)
+		for (size_t tr = 0; tr < s->nt; tr++) {
+			free(s->t[tr].q.v);
+			free(s->t[tr].sl);
+		}
+	free(s->t);
+	pt_vec_free(&s->sg);
+	if (s->kq)
+		for (size_t d = 0; d < s->nd; d++)
+			free(s->kq[d].v);
+	free(s->kq);
+	if (s->C)
+		for (size_t d = 0; d < s->nd; d++) {
+			pt_ivpack_free(&s->C[d]);
+			pt_ivpack_free(&s->M[d]);
+		}
+	free(s->C);
+	free(s->M);
+	if (s->scan)
+		for (size_t tr = 0; tr < s->nt; tr++) {
+			lanes_free(&s->scan[tr].L);
+			free(s->scan[tr].lane_n);
+		}
+	free(s->scan);
+	free(s->nev);
+	free(s->klag);
+	free(s->cur);
+	free(s->rstep);
+	free(s->kcls);
+	free(s->best);
+	pt_vec_free(&s->fl);
+	pt_vec_free(&s->hr);
+	pt_ljoin_free(&s->j);
+	if (s->pass.m)
+		tl_pass_free(&s->pass);
+	if (s->has_re)
+		regfree(&s->re);
+	free(s->path);
+	pt_err_free(s->rerr);
+	pt_err_free(s->ferr);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+void pt_tl_gstream_free(struct pt_tl_gstream *s)
+{
+	gstream_free(s);
+}

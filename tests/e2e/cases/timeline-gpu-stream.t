@@ -1,0 +1,34 @@
+# proftool timeline over a model file of GPU data reads it as a stream (proftool-timeline(1) MEMORY):
+# the same bytes as the in-memory path (--in-memory), with every option, on CUPTI dumps (launch
+# arrows, memcpy/memset, syncs, several streams and threads), Kineto traces (host ranges, step
+# ranges) and Nsight Systems exports; --steps and --time-window read the model whole, the same.
+# the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
+ln -s "$SRC/testdata" td
+ln -s "$SHARED/fixtures" fx
+requires_shared
+run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
+run 'proftool import app.cdump -o launch.ptm 2>/dev/null && echo imported'
+run 'for f in td/cupti/real-*.cdump; do b=${f##*/}; proftool import "$f" -o "${b%.cdump}.ptm" 2>/dev/null || echo "no $b"; done; ls real-*.ptm | wc -l'
+run 'for f in td/kineto/real-*.json.gz fx/kineto/*.json.gz; do b=${f##*/}; b=${b%.json.gz}; proftool import "$f" -o "k-${b%.pt.trace}.ptm" 2>/dev/null || echo "no $b"; done; ls k-*.ptm | wc -l'
+run 'for d in legacy train-current; do proftool-gen kineto td/kineto/$d.ktdesc -o $d.json && proftool import $d.json -o g-$d.ptm 2>/dev/null || echo "no $d"; done'
+run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 2>/dev/null && echo imported'
+# the benchmark's dump scaled down: repetitions of a real loop, each stream's syncs and copies written
+# apart from its kernels (held as stragglers), several host threads, equal starts on a thread
+run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M --id-stride 1 && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'
+cat > same.sh <<'SH'
+# same.sh MODEL OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one
+m=$1; shift
+rm -rf a b; mkdir a b
+proftool timeline $m "$@" -o a/t.json > a.txt 2>&1; ra=$?
+proftool timeline $m "$@" --in-memory -o b/t.json > b.txt 2>&1; rb=$?
+sed -i "s#a/t#OUT#g" a.txt; sed -i "s#b/t#OUT#g" b.txt
+ok=1
+for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
+cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files)" || echo "DIFFERS: $m $*"
+SH
+for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
+	run "for v in '' '--scope-depth 2' '--steps 2-3' '--time-window 0.001s:0.002s' '--no-flows' '--no-overlap' '--no-demangle' '--gzip' '--split-mb 1' '--step-pattern Foo' '--step-pattern ProfilerStep.*'; do bash same.sh $m \$v; done"
+done
+# a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
+run 'head -c $(( $(stat -c %s real-13.0-h200-torch-loop.ptm) * 2 / 3 )) real-13.0-h200-torch-loop.ptm > cut.ptm; proftool timeline cut.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
+run 'python3 -c "d = bytearray(open(\"real-13.0-h200-torch-loop.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
