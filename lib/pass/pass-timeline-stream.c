@@ -1,7 +1,16 @@
 /*
  * `timeline` over a .ptm file without holding its events (pass-timeline.h,
- * pt_tl_stream_new): the model's tables are read, its events are read three
- * times or more, and per event nothing is kept.
+ * pt_tl_stream_new): the model's tables are read, its events are read twice
+ * (or three times) or more, and per event nothing is kept.
+ *
+ * Usually the first two reads below are one (a fold, fold_begin): the file's
+ * TrackEvents, written before the events, give what the first read measures
+ * but the device's lag in file order; a look-ahead of LOOKAHEAD tasks a
+ * device stands for that, and the communication spans, which come after the
+ * events, join the unions at the end. Where the file is not as its track
+ * table says (checked as it is read: counts, earliest starts, framework ops;
+ * a task that starts before one the look-ahead released), or has none (a
+ * version 1 file), it is read again the long way; nothing is written before.
  *
  * First read: every chunk but the events is applied to the model; each event
  * batch is scanned: the earliest start (the model's origin), per track the
@@ -53,6 +62,7 @@
 
 #define NOT_STREAMABLE 3
 #define STOPPED 5
+#define RETRY 7 /* a fold found the file not as its track table said: read it the long way */
 #define TL_SKIP (1 | PT_PTM_SKIP_BUT_TABLES)
 
 struct pend {
@@ -66,6 +76,12 @@ struct trk {
 	bool named;        /* runs a task of a framework op */
 	bool seen;
 	int64_t top;       /* second read: the latest start of its device tasks */
+	/* a read that measures nothing first: what the file's TrackEvents said, checked at the end */
+	uint64_t te_count;
+	int64_t te_min;
+	bool te_named;
+	int64_t min2;      /* its earliest start as read */
+	bool named2;
 };
 
 struct pt_tl_stream {
@@ -74,6 +90,11 @@ struct pt_tl_stream {
 	size_t nt, nd;
 	struct trk *t;
 	bool again;         /* the model cannot stream */
+	const struct pt_tl_opts *opts;
+	bool fold;          /* one read measures and passes: the track table stands for the first (below) */
+	bool begun;         /* fold: the pass began (at the first batch) */
+	bool retry;         /* fold: the file's order or track table did not hold; read it the long way */
+	unsigned skip_cols; /* the columns the second read leaves undecoded */
 	bool has_ev;
 	int64_t evmin, evmax;   /* the events' first start and last end */
 	struct pt_steps_devscan *dev; /* per device, for the selection's notes */
@@ -91,6 +112,8 @@ struct pt_tl_stream {
 		size_t h, n, cap;
 		struct pt_ival *sp;
 		size_t nsp, isp;
+		int64_t out;  /* fold: the latest start released */
+		bool any_out;
 	} *pq;
 	struct pt_ivpack *C, *M; /* per device: the unions, packed */
 	/* writing */
@@ -170,10 +193,13 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ------------------------------------------------------------------ second read */
 
-/* Device d's pending task: into its queue, kept in start order (the tasks come nearly in that order). */
-static void pend_add(struct pt_tl_stream *s, uint32_t d, struct pend p)
+/* Device d's pending task: into its queue, kept in start order (the tasks come nearly in that order). False
+ * where it starts before a task released already (only where no bound held it back: a read that folds). */
+static bool pend_add(struct pt_tl_stream *s, uint32_t d, struct pend p)
 {
 	struct pendq *q = &s->pq[d];
+	if (q->any_out && p.s < q->out)
+		return false;
 	if (q->h && q->n == q->cap) { /* room from the front first */
 		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
 		q->n -= q->h;
@@ -186,6 +212,7 @@ static void pend_add(struct pt_tl_stream *s, uint32_t d, struct pend p)
 		i--;
 	}
 	q->v[i] = p;
+	return true;
 }
 
 static bool pending(const struct pt_tl_stream *s, size_t d)
@@ -215,6 +242,8 @@ static void release(struct pt_tl_stream *s, uint32_t d, int64_t below, bool all)
 			q->isp++;
 		}
 		pt_ivpack_append(p.cls == 1 ? &s->C[d] : &s->M[d], p.s, p.e);
+		q->out = p.s;
+		q->any_out = true;
 	}
 	if (q->h == q->n)
 		q->h = q->n = 0;
@@ -232,23 +261,120 @@ static int64_t lag_bound(const struct pt_lag *g, bool seen, int64_t top)
 	return b;
 }
 
+/* What the pass needs before the events, once the model's tables are read (either read). */
+static int pass_begin(struct pt_tl_stream *s, struct pt_model *m, const struct pt_tl_opts *o, const int64_t *evmin,
+		      struct pt_err **e)
+{
+	fit_tracks(s);
+	if (m->devices.n > s->nd) {
+		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
+		memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
+		s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
+		memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
+	}
+	s->nd = m->devices.n;
+	s->dtop = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->dtop));
+	s->dseen = pt_xcalloc(s->nd ? s->nd : 1, 1);
+	for (size_t t = 0; t < s->nt; t++)
+		s->t[t].left = s->t[t].lag.count;
+	int rc = tl_pass_begin(&s->pass, m, o, pt_model_origin(m, evmin), false, e);
+	if (rc)
+		return rc;
+	s->op_comm = pt_index_op_comm(m);
+	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
+	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
+	s->pq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->pq));
+	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
+	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
+	return 0;
+}
+
+/*
+ * A read that folds the first into the second, at its first batch: the file's
+ * TrackEvents (written before the events) stand for what the first read
+ * measures: per track its count, earliest start, whether it is in start
+ * order and whether it runs a framework op's task; their earliest start is
+ * the events'. What they cannot say (the device's lag in file order, the
+ * communication spans that come after the events) is made up for below.
+ */
+static int fold_begin(struct pt_tl_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	if (m->track_events.n != m->tracks.n)
+		return RETRY;
+	fit_tracks(s);
+	const uint32_t task = 1u << PT_EV_TASK, aicpu = 1u << PT_EV_AICPU;
+	bool any = false;
+	int64_t lo = 0;
+	for (size_t i = 0; i < s->nt; i++) {
+		const struct pt_track_events *x = &m->track_events.v[i];
+		struct trk *t = &s->t[i];
+		if (!x->count)
+			continue;
+		if (x->kinds & ~(task | aicpu)) { /* other events than tasks: read whole (it would stop at them) */
+			s->again = true;
+			return NOT_STREAMABLE;
+		}
+		if ((x->kinds & aicpu) && (x->kinds & task) && x->with_op)
+			return RETRY;
+		t->te_count = x->count;
+		t->te_min = x->min_start;
+		t->te_named = (x->kinds & task) && x->with_op;
+		t->named = t->te_named;
+		t->lag = (struct pt_lag){ x->count, x->flags & PT_TRACKEV_IN_ORDER ? 0 : UINT64_MAX, x->min_start,
+					  x->min_start };
+		if (!any || x->min_start < lo)
+			lo = x->min_start;
+		any = true;
+	}
+	s->begun = true;
+	return pass_begin(s, m, s->opts, any ? &lo : NULL, e);
+}
+
+/* A fold's look-ahead: the tasks of a device that LOOKAHEAD later ones of it were read after go to the unions,
+ * whatever the tracks' bounds say (an idle track would hold them all back). */
+#define LOOKAHEAD 32768
+
 static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 {
-	(void)e;
 	struct pt_tl_stream *s = arg;
 	const struct pt_events *ev = &m->events;
-	if (m->tracks.n != s->nt || (ev->dense & PT_EVCOL_CORR))
-		return NOT_STREAMABLE; /* the file changed */
+	if (s->fold && !s->begun) {
+		int rc = fold_begin(s, m, e);
+		if (rc)
+			return rc;
+	}
+	if (m->tracks.n != s->nt || (ev->dense & PT_EVCOL_CORR)) {
+		s->again |= s->fold;
+		return NOT_STREAMABLE; /* the file changed (or, folding, GPU events) */
+	}
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t tr = ev->track[i];
 		uint8_t k = ev->kind[i];
-		if (!is_task(k))
+		if (!is_task(k) || tr >= s->nt) {
+			s->again |= s->fold;
 			return NOT_STREAMABLE;
+		}
 		uint32_t d = m->tracks.v[tr].device;
 		bool keep = tl_pass_event(&s->pass, ev, i, 0);
 		int64_t st0 = ev->start[i], du = ev->dur[i];
 		/* the union of its class (computation or communication), whatever its membership */
 		struct trk *t = &s->t[tr];
+		if (s->fold) {
+			if (d >= s->nd)
+				return RETRY;
+			if (!t->seen || st0 < t->min2)
+				t->min2 = st0;
+			t->named2 |= k == PT_EV_TASK && ev->op[i];
+			pt_steps_devscan_add(&s->dev[d], k, st0, du);
+			int64_t en = st0 + du;
+			if (!s->has_ev || st0 < s->evmin)
+				s->evmin = st0;
+			if (!s->has_ev || en > s->evmax)
+				s->evmax = en;
+			s->has_ev = true;
+			if (!t->left)
+				return RETRY; /* more than its count */
+		}
 		if (t->left)
 			t->left--;
 		if (!t->seen || st0 > t->top)
@@ -259,7 +385,10 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 		s->dseen[d] = 1;
 		uint8_t cls = k == PT_EV_AICPU ? 1 : pt_index_task_class(s->op_comm, ev->op[i], t->named);
 		struct pend p = { st0, st0 + du, cls };
-		pend_add(s, d, p);
+		if (!pend_add(s, d, p)) {
+			s->retry = true;
+			return RETRY;
+		}
 		if (!keep)
 			continue;
 		s->nev[d]++;
@@ -289,7 +418,10 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 	 * Per device: what no later task can start before, by its tracks (the
 	 * earliest of their bounds) or by the device's tasks all together in
 	 * file order (a track idle for a while holds the first back, not the
-	 * second): the later of the two holds.
+	 * second): the later of the two holds. A fold has no measure of the
+	 * second: it releases what a look-ahead of later tasks passed, and a
+	 * task that comes to start before one released makes it read again the
+	 * long way.
 	 */
 	for (size_t d = 0; d < s->nd; d++) {
 		if (!pending(s, d))
@@ -304,11 +436,14 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 				below = b;
 			any = true;
 		}
-		if (any) {
+		if (any && !s->fold) {
 			int64_t b = lag_bound(&s->dlag[d], s->dseen[d], s->dtop[d]);
 			if (b > below)
 				below = b;
 		}
+		struct pendq *q = &s->pq[d];
+		if (s->fold && q->n - q->h > LOOKAHEAD && q->v[q->n - LOOKAHEAD].s > below)
+			below = q->v[q->n - LOOKAHEAD].s;
 		release(s, (uint32_t)d, below, false);
 	}
 	return 0;
@@ -316,8 +451,52 @@ static int scan2(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void stream_free(struct pt_tl_stream *s);
 
-int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_model **mp, struct pt_tl **out,
-		     struct pt_err **e)
+/* The communication spans of device d merged into its closed union M, as the index joins them. */
+static void merge_spans(struct pt_ivpack *M, struct pt_ival *sp, size_t nsp)
+{
+	if (!nsp)
+		return;
+	pt_ival_sort(sp, nsp);
+	struct pt_ivpack out = { 0 };
+	struct pt_ivpack_cur c;
+	pt_ivpack_begin(&c);
+	struct pt_ival v;
+	bool has = pt_ivpack_next(M, &c, &v);
+	size_t k = 0;
+	while (has || k < nsp) {
+		if (has && (k == nsp || v.s <= sp[k].s)) {
+			pt_ivpack_append(&out, v.s, v.e);
+			has = pt_ivpack_next(M, &c, &v);
+		} else {
+			pt_ivpack_append(&out, sp[k].s, sp[k].e);
+			k++;
+		}
+	}
+	pt_ivpack_close(&out);
+	pt_ivpack_free(M);
+	*M = out;
+}
+
+/* A fold's read, over: did the file hold what its track table said? */
+static bool fold_held(const struct pt_tl_stream *s, const struct pt_model *m)
+{
+	if (!s->begun || s->retry || m->gpu_mem.n || m->gpu_pools.n)
+		return false;
+	int64_t lo = 0;
+	bool any = false;
+	for (size_t i = 0; i < s->nt; i++) {
+		const struct trk *t = &s->t[i];
+		if (t->left || (t->te_count && (t->min2 != t->te_min || t->named2 != t->te_named)))
+			return false;
+		if (t->te_count && (!any || t->te_min < lo))
+			lo = t->te_min;
+		any |= t->te_count > 0;
+	}
+	return any == s->has_ev && (!any || lo == s->evmin);
+}
+
+static int stream_new(const char *path, const struct pt_tl_opts *o, bool fold, struct pt_model **mp,
+		      struct pt_tl **out, struct pt_err **e)
 {
 	*mp = NULL;
 	*out = NULL;
@@ -325,43 +504,43 @@ int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_mod
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	s->path = pt_xstrdup(path);
+	s->opts = o;
+	s->fold = fold;
+	/* a second read decodes no task ids, nor names where no scope op is kept (the first checked them) */
+	s->skip_cols = PT_PTM_NO_TASK | (o->scope_depth ? 0 : PT_PTM_NO_NAME);
 	struct pt_model *m = s->m = pt_model_new();
-	struct pt_ptm_sink first = { scan1, s, false, TL_SKIP };
-	int rc = pt_ptm_read_stream(path, m, &first, e);
-	if (rc || s->again)
-		goto out;
-	fit_tracks(s);
-	if (m->devices.n > s->nd) {
-		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
-		memset(s->dev + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dev));
-		s->dlag = pt_xrealloc(s->dlag, m->devices.n * sizeof(*s->dlag));
-		memset(s->dlag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->dlag));
+	int rc;
+	if (fold) {
+		struct pt_ptm_sink one = { scan2, s, false, TL_SKIP };
+		rc = pt_ptm_read_stream(path, m, &one, e);
+		if (!rc && !s->again && !s->begun) /* no events: the tables alone */
+			rc = fold_begin(s, m, e);
+		if (rc == RETRY || (!rc && !s->again && !fold_held(s, m))) {
+			rc = RETRY;
+			goto out;
+		}
+		if (rc || s->again)
+			goto out;
+	} else {
+		struct pt_ptm_sink first = { scan1, s, false, TL_SKIP };
+		rc = pt_ptm_read_stream(path, m, &first, e);
+		if (rc || s->again)
+			goto out;
+		rc = pass_begin(s, m, o, s->has_ev ? &s->evmin : NULL, e);
+		if (rc)
+			goto out;
+		/* M holds the device's communication spans (HCCL operators, reduce pairs) too, as the index makes it */
+		for (size_t d = 0; d < s->nd; d++) {
+			s->pq[d].nsp = pt_index_comm_spans(m, (uint32_t)d, &s->pq[d].sp);
+			pt_ival_sort(s->pq[d].sp, s->pq[d].nsp);
+		}
+		struct pt_ptm_sink again = { scan2, s, true, TL_SKIP };
+		rc = pt_ptm_read_stream_cols(path, m, &again, s->skip_cols, e);
+		if (rc > 0 && !s->again)
+			rc = pt_err(e, "'%s' changed while it was read", path);
+		if (rc || s->again)
+			goto out;
 	}
-	s->nd = m->devices.n;
-	s->dtop = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->dtop));
-	s->dseen = pt_xcalloc(s->nd ? s->nd : 1, 1);
-	for (size_t t = 0; t < s->nt; t++)
-		s->t[t].left = s->t[t].lag.count;
-	rc = tl_pass_begin(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), false, e);
-	if (rc)
-		goto out;
-	s->op_comm = pt_index_op_comm(m);
-	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
-	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
-	s->pq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->pq));
-	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
-	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
-	/* M holds the device's communication spans (HCCL operators, reduce pairs) too, as the index makes it */
-	for (size_t d = 0; d < s->nd; d++) {
-		s->pq[d].nsp = pt_index_comm_spans(m, (uint32_t)d, &s->pq[d].sp);
-		pt_ival_sort(s->pq[d].sp, s->pq[d].nsp);
-	}
-	struct pt_ptm_sink again = { scan2, s, true, TL_SKIP };
-	rc = pt_ptm_read_stream(path, m, &again, e);
-	if (rc > 0 && !s->again)
-		rc = pt_err(e, "'%s' changed while it was read", path);
-	if (rc || s->again)
-		goto out;
 	m->events.n = 0; /* the last batch: not the model's events */
 	free(s->op_comm);
 	s->op_comm = NULL;
@@ -375,6 +554,12 @@ int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_mod
 		memset(&s->pq[d], 0, sizeof(s->pq[d]));
 		pt_ivpack_close(&s->C[d]);
 		pt_ivpack_close(&s->M[d]);
+		if (fold) { /* the spans come after the events: joined now */
+			struct pt_ival *sp;
+			size_t nsp = pt_index_comm_spans(m, (uint32_t)d, &sp);
+			merge_spans(&s->M[d], sp, nsp);
+			free(sp);
+		}
 		S[d] = (struct tl_sets){ &none, &none, &s->C[d], &s->M[d] };
 	}
 	free(s->pq);
@@ -401,6 +586,15 @@ out:
 	stream_free(s);
 	pt_model_free(m);
 	return rc < 0 ? -1 : rc;
+}
+
+int pt_tl_stream_new(const char *path, const struct pt_tl_opts *o, struct pt_model **mp, struct pt_tl **out,
+		     struct pt_err **e)
+{
+	int rc = stream_new(path, o, true, mp, out, e);
+	if (rc == RETRY)
+		rc = stream_new(path, o, false, mp, out, e);
+	return rc;
 }
 
 void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,

@@ -605,6 +605,103 @@ static void test_stream_changed(void **state)
 	rmdir(dir);
 }
 
+/* The trace of the model file at path, streamed (which must stream) and read whole: the same bytes. */
+static void same_streamed(const char *path, const char *out, const char *ref, size_t *events)
+{
+	struct pt_tl_opts o = { .overlap = true };
+	struct pt_tl_trace_opts to = { .trace_name = "m", .flows = true, .demangle = true };
+	struct pt_chrome_opts co = { .trace_name = "m", .gzip_threads = 1 };
+	struct pt_chrome_stats st, st2;
+	struct pt_diag diag = { 0 };
+	struct pt_err *e = NULL;
+	struct pt_model *m = NULL;
+	struct pt_tl *tl = NULL;
+	assert_int_equal(pt_tl_stream_new(path, &o, &m, &tl, &e), 0);
+	assert_non_null(tl->stream);
+	struct pt_trace *t = NULL;
+	assert_int_equal(pt_tl_trace_new(m, NULL, tl, &to, &diag, &t, &e), 0);
+	assert_int_equal(pt_chrome_write(t, &co, out, &st, &e), 0);
+	pt_tl_trace_free(t);
+	pt_tl_free(tl);
+	pt_model_free(m);
+	struct pt_model *w = NULL;
+	assert_int_equal(pt_ptm_read(path, &w, &e), 0);
+	struct pt_index *x = pt_index_new(w);
+	struct pt_tl *tw = NULL;
+	assert_int_equal(pt_pass_timeline(w, x, &o, &tw, &e), 0);
+	assert_int_equal(pt_tl_trace_new(w, x, tw, &to, &diag, &t, &e), 0);
+	assert_int_equal(pt_chrome_write(t, &co, ref, &st2, &e), 0);
+	pt_tl_trace_free(t);
+	pt_tl_free(tw);
+	pt_index_free(x);
+	pt_model_free(w);
+	pt_diag_free(&diag);
+	assert_int_equal(st.events, st2.events);
+	*events = st.events;
+	FILE *fa = fopen(out, "rb"), *fb = fopen(ref, "rb");
+	assert_non_null(fa);
+	assert_non_null(fb);
+	int a, b;
+	do {
+		a = getc(fa);
+		b = getc(fb);
+		assert_int_equal(a, b);
+	} while (a != EOF);
+	fclose(fa);
+	fclose(fb);
+}
+
+/*
+ * A file read once for its pass and layout (its TrackEvents stand for a first
+ * read) whose device's tasks come, in file order, further out of start order
+ * than the look-ahead reaches: stream 5's tasks (computation, as stream 3's),
+ * written after 40,000 of stream 3's, start before most of them. The read
+ * goes the long way: the trace is the in-memory one's, the computation union
+ * (the Merged and Free Time rows) included.
+ * The same file with stream 5's tasks where their start puts them reads in
+ * one go, the same again.
+ */
+static void test_stream_fold_lookahead(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-tlf-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64], out[64], ref[64];
+	snprintf(path, sizeof(path), "%s/m.ptm", dir);
+	snprintf(out, sizeof(out), "%s/t.json", dir);
+	snprintf(ref, sizeof(ref), "%s/r.json", dir);
+	for (int late = 0; late < 2; late++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_NPU, 0);
+		uint32_t t3 = pt_model_track(m, d, PT_TRACK_STREAM, 3, "stream 3");
+		uint32_t t5 = pt_model_track(m, d, PT_TRACK_STREAM, 5, "stream 5");
+		uint32_t nm = pt_model_str(m, "Default/net/MatMul-op1");
+		struct pt_op po = { .device = d, .name = nm, .type = pt_model_str(m, "MatMul"), .task_type = -1 };
+		uint32_t op = pt_model_add_op(m, &po);
+		const int n = 40000;
+		const int64_t b5[3] = { 1500, 2000050, 3999990 }; /* before, among and after stream 3's */
+		int k5 = 0;
+		for (int i = 0; i < n; i++) {
+			int64_t st = 1000 + 100 * (int64_t)i;
+			while (!late && k5 < 3 && b5[k5] <= st) {
+				pt_model_add_event(m, t5, nm, PT_EV_TASK, b5[k5], 70, 0, op, (uint64_t)k5);
+				k5++;
+			}
+			pt_model_add_event(m, t3, nm, PT_EV_TASK, st, 50, 0, op, (uint64_t)i);
+		}
+		for (; k5 < 3; k5++)
+			pt_model_add_event(m, t5, nm, PT_EV_TASK, b5[k5], 70, 0, op, (uint64_t)k5);
+		write_ptm(m, path);
+		size_t events = 0;
+		same_streamed(path, out, ref, &events);
+		assert_true(events > (size_t)n);
+	}
+	unlink(path);
+	unlink(out);
+	unlink(ref);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_sets),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_stream_changed),
+		cmocka_unit_test(test_stream_fold_lookahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
