@@ -575,7 +575,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 	}
 	struct pt_index *x = pt_index_new(m);
 	struct pt_sel_res sr;
-	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
+	pt_sel_resolve(&o->sel, o->has_origin ? o->origin : pt_index_origin(x), &sr);
 	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 	if (by == PT_MEM_BY_POOL) {
 		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
