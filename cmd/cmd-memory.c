@@ -10,6 +10,8 @@
 #include "model/ptm-source.h"
 #include "model/ptm.h"
 #include "pass/pass-memory.h"
+#include "pass/pass-steps.h"
+#include "support/diag.h"
 #include "table/table.h"
 
 enum { OPT_BY = 100, OPT_AT, OPT_MINDDATA, OPT_NO_DEMANGLE };
@@ -57,32 +59,74 @@ static int own(struct pt_common *c, int id, const char *arg)
 }
 
 /*
- * A model file or standard input without --steps, --time-window or
- * --step-pattern (whose checks read every event): read as a stream keeping
- * only the events the views read (pt_pass_memory_pick), so that a model
- * without memory data is found so without holding its events; a model with
- * a GPU device and memory data is read twice (standard input: whole). Else
- * loaded whole.
+ * A model file or standard input: read as a stream keeping only the events
+ * the views read (pt_pass_memory_pick), so that a model without memory data
+ * is found so without holding its events; a model with a GPU device and
+ * memory data is read twice (standard input: whole). With --steps or
+ * --time-window a model file is first read for its step windows and origin
+ * (pt_steps_stream_read, no event held; a model that cannot stream so is read
+ * whole there and used whole), and the selection's checks take what the
+ * memory reads saw of the events (pt_sel_check_scanned). Standard input with
+ * a selection, and raw paths, are loaded whole.
  */
 static int load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
 {
-	bool filters = c->sel.steps_given || c->sel.window_given || c->sel.step_pattern;
-	if (filters || (strcmp(path, "-") && !pt_common_is_model_file(path)))
+	bool by_steps = c->sel.steps_given || c->sel.window_given;
+	bool filters = by_steps || c->sel.step_pattern;
+	bool stdin_ = !strcmp(path, "-");
+	if ((filters && stdin_) || (!stdin_ && !pt_common_is_model_file(path)))
 		return pt_common_load(c, path, m, e);
 	c->path = path;
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
+	regex_t re;
+	char msg[128];
+	bool pattern_ok = !pt_sel_step_re(&c->sel, &re, msg, sizeof(msg));
+	struct pt_sel_found rf;
+	pt_sel_found_init(&rf, &c->sel);
+	struct pt_steps_info si;
+	memset(&si, 0, sizeof(si));
+	bool have_si = false;
+	int rc = 0;
+	if (by_steps && pattern_ok) { /* a bad pattern: the pass says so, as after a load */
+		struct pt_model *ms = NULL, *whole = NULL;
+		struct pt_diag quiet = { 0 }; /* the steps' own notes: not memory's */
+		rc = pt_steps_stream_read(src, &c->sel, &ms, &si, NULL, NULL, &whole, &quiet, e);
+		pt_diag_free(&quiet);
+		if (!rc && whole) { /* it cannot stream (or has no event): used whole, as loaded */
+			regfree(&re);
+			*m = whole;
+			pt_common_check_sel(c, *m);
+			return 0;
+		}
+		if (rc) {
+			regfree(&re);
+			pt_steps_info_free(&si);
+			return rc;
+		}
+		pt_model_free(ms);
+		have_si = true;
+		mo.has_origin = true;
+		mo.origin = si.origin;
+	}
 	struct pt_mem_pick mp;
 	memset(&mp, 0, sizeof(mp));
 	mp.once = pt_ptm_source_once(src);
+	if (filters) {
+		mp.found = &rf;
+		mp.re = pattern_ok && c->sel.step_pattern ? &re : NULL;
+	}
 	struct pt_ptm_pick pick = { pt_pass_memory_pick, &mp,
 				    PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_SKIP_BUT_RANGES | PT_PTM_PACK_GPU_MEM };
 	bool whole;
-	int rc = pt_ptm_read_picked(src, &pick, m, &whole, e);
+	rc = pt_ptm_read_picked(src, &pick, m, &whole, e);
 	if (!rc && !whole && !mp.gpu && mp.batches && (pt_model_gpu_mem_n(*m) || (*m)->gpu_pools.n)) {
 		/* GPU memory records on no GPU device: the GPU views read every event */
 		pt_pass_memory_pick_end(&mp, *m);
 		pt_model_free(*m);
 		*m = NULL;
+		if (pattern_ok)
+			regfree(&re);
+		pt_steps_info_free(&si);
 		if (mp.once)
 			return pt_err(e, "standard input holds GPU memory records on a device that is not a GPU: "
 					 "their views read every event, and it cannot be read again; give a model file");
@@ -90,6 +134,8 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	}
 	if (!rc && !whole && pt_pass_memory_pick_again(&mp, *m))
 		rc = pt_ptm_repick(src, &pick, *m, e);
+	int64_t span[2] = { mp.ev_s, mp.ev_e };
+	bool has_ev = mp.has_ev;
 	if (!rc && !whole)
 		pt_pass_memory_pick_end(&mp, *m);
 	else
@@ -97,9 +143,17 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	if (rc) {
 		pt_model_free(*m);
 		*m = NULL;
-	}
-	if (!rc)
+	} else if (filters && !whole) {
+		/* the selection's notes from what the reads saw, as pt_sel_check() on the whole model */
+		rf.step_records = (*m)->steps.n > 0;
+		c->sel_checked = true;
+		pt_sel_check_scanned(*m, &c->sel, &rf, has_ev ? span : NULL, have_si ? &si : NULL, &c->diag);
+	} else {
 		pt_common_check_sel(c, *m);
+	}
+	if (pattern_ok)
+		regfree(&re);
+	pt_steps_info_free(&si);
 	return rc;
 }
 
@@ -152,7 +206,8 @@ const struct pt_cmd pt_cmd_memory = {
 		       "allocations per launching call (--by op), the allocation timeline (--by time); --steps and\n"
 		       "--time-window keep a window of the GPU records (Ascend graphs are one plan for every step and\n"
 		       "stay whole). A model file is streamed, keeping of the events only those the views read\n"
-		       "(twice with a GPU device). See proftool-memory(1).",
+		       "(twice with a GPU device; with --steps or --time-window a first read takes the step windows).\n"
+		       "See proftool-memory(1).",
 	.groups = groups,
 	.run = run,
 };

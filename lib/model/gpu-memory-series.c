@@ -37,6 +37,9 @@ struct builder {
 	PT_VEC(struct pt_gms_group) g;
 	size_t fixed[3]; /* group index + 1 of Memory, Managed, Pinned */
 	bool coalesce;
+	/* pt_gms_build_fn: each sample handed to fn, a group keeping only its last */
+	pt_gms_sample_fn *fn;
+	void *ctx;
 };
 
 static size_t new_group(struct builder *b, enum pt_gms_kind k, uint32_t pid, uint64_t pool)
@@ -84,6 +87,18 @@ static void sample(struct builder *b, size_t gi, int64_t t, const int64_t *v, bo
 			zero &= !v[k];
 		if (zero)
 			return; /* no change from the implicit 0 before the first record */
+	}
+	if (b->fn) {
+		b->fn(b->ctx, g, t, v);
+		if (!last) {
+			pt_vec_push(&g->time, t);
+			for (size_t k = 0; k < ns; k++)
+				pt_vec_push(&g->val, v[k]);
+		} else {
+			g->time.v[0] = t;
+			memcpy(last, v, ns * sizeof(*v));
+		}
+		return;
 	}
 	if (b->coalesce && last && g->time.v[n - 1] == t) {
 		memcpy(last, v, ns * sizeof(*v)); /* equal times: the last value wins */
@@ -150,23 +165,39 @@ static void pool_sample(struct builder *b, struct spool *p, int64_t t)
 	sample(b, p->group, t, v, first);
 }
 
-void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct pt_gms *out)
+/* The replay's row of the item just run (pt_gmem_run_some, one item at a time). */
+struct itemrow {
+	bool has;
+	struct pt_gmem_row row;
+};
+
+static void take_row(void *ctx, const struct pt_gmem_row *row, const struct pt_gpu_mem *rec)
+{
+	(void)rec;
+	struct itemrow *x = ctx;
+	x->has = true;
+	x->row = *row;
+}
+
+static void build(const struct pt_model *m, uint32_t dev, const struct pt_gmem_state *like, struct builder *bp,
+		  struct pt_gms *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct builder b;
-	memset(&b, 0, sizeof(b));
-	b.coalesce = coalesce;
+	struct builder b = *bp;
+	/* the replay runs beside the samples, an item at a time, its rows taken as they come:
+	 * no row is kept */
 	struct pt_gmem_state r;
-	pt_gmem_state_init(m, dev, &r);
-	pt_gmem_state_run(m, &r, true, 0, -1, NULL);
-	/* MEMORY2 record -> its replay row + 1 */
-	size_t nrec = pt_model_gpu_mem_n(m);
+	if (like)
+		pt_gmem_state_init_like(like, &r);
+	else
+		pt_gmem_state_init(m, dev, &r);
+	struct itemrow cur_row = { false, { 0 } };
+	r.row_fn = take_row;
+	r.row_ctx = &cur_row;
+	struct pt_gmem_run run;
+	pt_gmem_run_begin(m, &r, &run, true);
 	struct pt_gpu_mem_cursor cur;
 	pt_gpu_mem_cursor_init(&cur, m->gpu_mem_pack);
-	uint32_t *rowof = pt_xcalloc(nrec + 1, sizeof(*rowof));
-	for (size_t i = 0; i < r.rows.n; i++)
-		if (r.rows.v[i].rec < nrec)
-			rowof[r.rows.v[i].rec] = (uint32_t)i + 1;
 	/* the fixed groups first, so that they precede the pools; empty ones are dropped below */
 	b.fixed[0] = new_group(&b, PT_GMS_MEMORY, 0, 0);
 	b.fixed[1] = new_group(&b, PT_GMS_MANAGED, 0, 0);
@@ -178,6 +209,8 @@ void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct 
 	__int128 nonpool = 0, local_sum = 0;
 	for (size_t pos = 0; pos < r.nitems; pos++) {
 		const struct pt_gmem_item *it = &r.items[pos];
+		cur_row.has = false;
+		pt_gmem_run_some(m, &r, &run, 1);
 		int64_t t = it->time;
 		struct spool *touched = NULL;
 		if (it->pool) {
@@ -212,8 +245,7 @@ void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct 
 				observe(p, g->pool_size, g->pool_utilized, &local_sum);
 				touched = p;
 			}
-			uint32_t ri = rowof[it->idx];
-			const struct pt_gmem_row *row = ri ? &r.rows.v[ri - 1] : NULL;
+			const struct pt_gmem_row *row = cur_row.has && cur_row.row.rec == it->idx ? &cur_row.row : NULL;
 			if (row && (row->what == PT_GMEM_RS_ALLOC || row->what == PT_GMEM_RS_RELEASE)) {
 				enum pt_gmem_group gr = pt_gmem_group_of(g->mem_kind);
 				alloc[gr] = row->allocated;
@@ -260,8 +292,26 @@ void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct 
 		out->g = NULL;
 	}
 	pt_vec_free(&pools);
-	free(rowof);
+	pt_gmem_run_end(m, &r, &run, -1, NULL);
 	pt_gmem_state_free(&r);
+}
+
+void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct pt_gms *out)
+{
+	struct builder b;
+	memset(&b, 0, sizeof(b));
+	b.coalesce = coalesce;
+	build(m, dev, NULL, &b, out);
+}
+
+void pt_gms_build_fn(const struct pt_model *m, uint32_t dev, const struct pt_gmem_state *like, pt_gms_sample_fn *fn,
+		     void *ctx, struct pt_gms *out)
+{
+	struct builder b;
+	memset(&b, 0, sizeof(b));
+	b.fn = fn;
+	b.ctx = ctx;
+	build(m, dev, like, &b, out);
 }
 
 void pt_gms_free(struct pt_gms *s)

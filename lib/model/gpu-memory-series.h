@@ -56,6 +56,18 @@ struct pt_gms {
  * (chrome-trace.md §7); otherwise one sample per record that changes a value.
  */
 void pt_gms_build(const struct pt_model *m, uint32_t dev, bool coalesce, struct pt_gms *out);
+/*
+ * The same without keeping the samples (coalesce false): each sample is
+ * handed to fn as it comes, in time order per group (g: its group, valid
+ * during the call; v: its g->nseries values); out's groups keep only their
+ * last sample. What it holds: the replay's blocks (and the device's sorted
+ * records, unless shared), no row or sample per record (memory's window peaks).
+ */
+typedef void pt_gms_sample_fn(void *ctx, const struct pt_gms_group *g, int64_t t, const int64_t *v);
+struct pt_gmem_state;
+/* like: NULL, or a replay state of device dev whose sorted records are shared (it must outlive the call) */
+void pt_gms_build_fn(const struct pt_model *m, uint32_t dev, const struct pt_gmem_state *like, pt_gms_sample_fn *fn,
+		     void *ctx, struct pt_gms *out);
 void pt_gms_free(struct pt_gms *s);
 
 #endif

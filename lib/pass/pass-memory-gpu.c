@@ -313,27 +313,54 @@ struct wpeak {
 	int64_t v, t;
 };
 
-static struct wpeak series_peak(const struct pt_gms_group *g, size_t k, const struct gwin *w)
+/*
+ * The window's peaks of the series memory reads, taken as the samples come
+ * (pt_gms_build_fn): reserved_bytes of the Memory group, size_bytes of each
+ * pool. A series' peak: the value carried in at the window's start, then its
+ * samples in the window.
+ */
+struct wpool {
+	uint32_t pid;
+	uint64_t pool;
+	struct wpeak p;
+};
+
+struct wpeaks {
+	const struct gwin *w;
+	struct wpeak mem; /* Memory: reserved_bytes */
+	PT_VEC(struct wpool) pools;
+};
+
+static void wpeak_take(struct wpeak *p, const struct gwin *w, int64_t t, int64_t v)
 {
-	struct wpeak p = { 0 };
-	for (size_t i = 0; i < g->time.n; i++) {
-		int64_t t = g->time.v[i], v = g->val.v[i * g->nseries + k];
-		if (t < w->s) {
-			p = (struct wpeak){ true, true, v, w->s };
-		} else if (t < w->e) {
-			if (!p.has || v > p.v)
-				p = (struct wpeak){ true, false, v, t };
-		}
-	}
-	return p;
+	if (t < w->s)
+		*p = (struct wpeak){ true, true, v, w->s };
+	else if (t < w->e && (!p->has || v > p->v))
+		*p = (struct wpeak){ true, false, v, t };
 }
 
-static const struct pt_gms_group *gms_find(const struct pt_gms *gs, enum pt_gms_kind k, uint32_t pid, uint64_t pool)
+static struct wpool *wpool_find(struct wpeaks *x, uint32_t pid, uint64_t pool)
 {
-	for (size_t i = 0; i < gs->n; i++)
-		if (gs->g[i].kind == k && (k != PT_GMS_POOL || (gs->g[i].pid == pid && gs->g[i].pool == pool)))
-			return &gs->g[i];
+	for (size_t i = 0; i < x->pools.n; i++)
+		if (x->pools.v[i].pid == pid && x->pools.v[i].pool == pool)
+			return &x->pools.v[i];
 	return NULL;
+}
+
+static void wpeak_sample(void *ctx, const struct pt_gms_group *g, int64_t t, const int64_t *v)
+{
+	struct wpeaks *x = ctx;
+	if (g->kind == PT_GMS_MEMORY) {
+		wpeak_take(&x->mem, x->w, t, v[1]);
+	} else if (g->kind == PT_GMS_POOL) {
+		struct wpool *p = wpool_find(x, g->pid, g->pool);
+		if (!p) {
+			struct wpool np = { g->pid, g->pool, { 0 } };
+			pt_vec_push(&x->pools, np);
+			p = &x->pools.v[x->pools.n - 1];
+		}
+		wpeak_take(&p->p, x->w, t, v[0]);
+	}
 }
 
 struct callaggs {
@@ -575,7 +602,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 	}
 	struct pt_index *x = pt_index_new(m);
 	struct pt_sel_res sr;
-	pt_sel_resolve(&o->sel, pt_index_origin(x), &sr);
+	pt_sel_resolve(&o->sel, o->has_origin ? o->origin : pt_index_origin(x), &sr);
 	struct pt_table *t0t = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 	if (by == PT_MEM_BY_POOL) {
 		t0t = pt_table_new("gpu_memory_peaks", "GPU memory per device and group (CUPTI MEMORY2)");
@@ -719,13 +746,16 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 			/* a window: the counters of its records, the series it crosses (model/gpu-memory-series.h) */
 			struct gcounts ca, cb;
 			struct pt_gms gs = { 0 };
+			struct wpeaks wp;
+			memset(&wp, 0, sizeof(wp));
+			wp.w = &w;
 			size_t ns = 0, ne = 0;
 			if (w.on) {
 				ns = items_before(&r, w.s);
 				ne = items_before(&r, w.e);
 				replay_prefix(m, &r, ns, 0, &ca, NULL);
 				replay_prefix(m, &r, ne, 0, &cb, NULL);
-				pt_gms_build(m, (uint32_t)d, false, &gs);
+				pt_gms_build_fn(m, (uint32_t)d, &r, wpeak_sample, &wp, &gs);
 			}
 			for (int g = 0; g < PT_GMEM__N; g++) {
 				if (!r.any[g])
@@ -822,8 +852,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 					pt_table_set_int(t0t, row, 8, r.rpeak);
 					pt_table_set_int(t0t, row, 9, r.rpeak_time);
 				} else if (g == PT_GMEM_DEVICE && w.on) {
-					const struct pt_gms_group *mg = gms_find(&gs, PT_GMS_MEMORY, 0, 0);
-					struct wpeak rp = mg ? series_peak(mg, 1, &w) : (struct wpeak){ 0 };
+					struct wpeak rp = wp.mem;
 					if (rp.has) {
 						pt_table_set_int(t0t, row, 8, rp.v);
 						pt_table_set_int(t0t, row, 9, rp.t);
@@ -861,8 +890,8 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 				} else {
 					if (pl->has_size)
 						pt_table_set_int(t2, row, 7, pt_gmem_sat(pl->initial));
-					const struct pt_gms_group *pg = gms_find(&gs, PT_GMS_POOL, pl->pid, pl->address);
-					struct wpeak mp = pg ? series_peak(pg, 0, &w) : (struct wpeak){ 0 };
+					const struct wpool *pg = wpool_find(&wp, pl->pid, pl->address);
+					struct wpeak mp = pg ? pg->p : (struct wpeak){ 0 };
 					if (mp.has) {
 						pt_table_set_int(t2, row, 8, mp.v);
 						pt_table_set_int(t2, row, 9, mp.t);
@@ -896,6 +925,7 @@ void pt_mem_gpu_views(const struct pt_model *m, const struct pt_mem_opts *o, con
 					pt_table_set_int(t3, row, 6, pt_gmem_sat(pe->min_keep));
 			}
 			pt_gms_free(&gs);
+			pt_vec_free(&wp.pools);
 		} else if (by == PT_MEM_BY_OP) {
 			struct callaggs ag = rv.ag;
 			pt_sort(ag.v, ag.n, sizeof(*ag.v), cmp_callagg);

@@ -75,6 +75,22 @@ int pt_pass_memory_ex(const struct pt_model *m, const struct pt_mem_opts *o, str
 	return rc;
 }
 
+/* What the selection's checks read of one batch (struct pt_mem_pick's found). */
+static void scan_sel(struct pt_mem_pick *p, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		int64_t s = ev->start[i], e = s + ev->dur[i];
+		if (!p->has_ev || s < p->ev_s)
+			p->ev_s = s;
+		if (!p->has_ev || e > p->ev_e)
+			p->ev_e = e;
+		p->has_ev = true;
+		if (ev->kind[i] == PT_EV_RANGE && p->re)
+			pt_sel_found_range(p->found, p->re, pt_model_strget(m, ev->name[i]));
+	}
+}
+
 int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e)
 {
 	(void)e;
@@ -89,6 +105,8 @@ int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt
 			p->gpu |= m->devices.v[d].kind == PT_DEV_GPU;
 	if (p->gpu && p->once)
 		return PT_PTM_WHOLE;
+	if (p->found && !p->stage)
+		scan_sel(p, m);
 	if (p->gpu && !p->stage)
 		return 0; /* the second read picks */
 	const struct pt_events *ev = &m->events;

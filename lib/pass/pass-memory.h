@@ -55,6 +55,13 @@ struct pt_mem_opts {
 	 */
 	struct pt_sel sel;        /* --device, --steps, --time-window, --step-pattern */
 	struct pt_diag *diag;     /* notes; may be NULL */
+	/*
+	 * The model's origin (pt_model_origin) when has_origin, for a model
+	 * whose events are not all held (a streamed read keeps some of them):
+	 * else the origin of m's own events.
+	 */
+	bool has_origin;
+	int64_t origin;
 };
 
 void pt_mem_opts_init(struct pt_mem_opts *o);
@@ -93,6 +100,16 @@ struct pt_mem_pick {
 	uint64_t *rfile;
 	uint32_t *rkept;
 	size_t nr, rcap;
+	/*
+	 * What the selection's checks read of the events (pt_sel_check_scanned),
+	 * gathered in the first read when found is set: every host range, in the
+	 * file's order, through pt_sel_found_range(found, re) (re NULL: no valid
+	 * pattern, no range is given), and the events' first start and last end.
+	 */
+	struct pt_sel_found *found;
+	const regex_t *re;
+	bool has_ev;
+	int64_t ev_s, ev_e;
 };
 int pt_pass_memory_pick(void *arg, struct pt_model *m, uint64_t first, struct pt_events *kept, struct pt_err **e);
 /* After stage 0: does the model need a second read (then stage 1, for pt_ptm_repick)? */
