@@ -33,6 +33,11 @@ static int no_batch(void *arg, struct pt_model *m, struct pt_err **e)
  * whole file and keeps all but the events (every table among them); a
  * second one writes the events batch by batch between what comes before
  * and after them. A damaged file fails in the first read, before any output.
+ * The first read decodes of the events only what the side tables' checks
+ * use (track, kind, start); the other columns are decoded, and checked
+ * value by value, by the second read (their bytes are in the first read's
+ * checksum): a second inflate and decode of every column cost 18 % more
+ * instructions than the whole load at 64 MiB.
  */
 static int dump_streamed(struct pt_common *c, const char *path, struct pt_err **e)
 {
@@ -40,7 +45,8 @@ static int dump_streamed(struct pt_common *c, const char *path, struct pt_err **
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { no_batch, NULL, false, 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM };
-	int rc = pt_ptm_source_read(src, m, &first, e);
+	unsigned nocols = PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK;
+	int rc = pt_ptm_source_read_cols(src, m, &first, nocols, e);
 	if (rc > 0) /* a skipping read never stops */
 		rc = pt_err(e, "'%s': cannot be read as a stream", path);
 	if (!rc)

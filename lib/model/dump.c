@@ -15,18 +15,22 @@ static void q(struct pt_out *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	pt_out_putc(o, '"');
+	size_t run = 0; /* s[run..i) needs no escape: written in one piece */
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c != '"' && c != '\\' && c >= 0x20 && c < 0x7f)
+			continue;
+		pt_out_write(o, s + run, i - run);
+		run = i + 1;
 		if (c == '"' || c == '\\') {
 			pt_out_putc(o, '\\');
 			pt_out_putc(o, (char)c);
-		} else if (c < 0x20 || c >= 0x7f) {
+		} else {
 			char b[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
 			pt_out_write(o, b, 4);
-		} else {
-			pt_out_putc(o, (char)c);
 		}
 	}
+	pt_out_write(o, s + run, n - run);
 	pt_out_putc(o, '"');
 }
 
@@ -417,7 +421,8 @@ void pt_model_dump_events(const struct pt_model *m, const struct pt_events *ev, 
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_out_puts(o, "event");
 		kv(o, "track", ev->track[i]);
-		pt_out_printf(o, " kind=%s", pt_event_kind_name((enum pt_event_kind)ev->kind[i]));
+		pt_out_puts(o, " kind=");
+		pt_out_puts(o, pt_event_kind_name((enum pt_event_kind)ev->kind[i]));
 		kv(o, "start", ev->start[i]);
 		kv(o, "dur", ev->dur[i]);
 		kv(o, "task", (int64_t)ev->task[i]);

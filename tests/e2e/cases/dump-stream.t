@@ -10,3 +10,7 @@ run "proftool dump real.ptm | cut -d' ' -f1 | uniq -c | head -20"
 # a truncated model and a corrupt one: the error names the file and the offset, exit 1, no output
 run 'head -c $(( $(stat -c %s real.ptm) * 3 / 4 )) real.ptm > cut.ptm; proftool dump cut.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; proftool dump cut.ptm | wc -c'
 run 'cp real.ptm bad.ptm; printf "\377\377\377\377" | dd of=bad.ptm bs=1 seek=$(( $(stat -c %s real.ptm) * 3 / 4 )) conv=notrunc 2>/dev/null; proftool dump bad.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; proftool dump bad.ptm | wc -c'
+# a model whose only fault is in an event column the first read leaves undecoded, its CRC valid
+# (tests/e2e/ptm-edit: every event named by string 120 of 14): the second read refuses it, naming
+# the file and the chunk's offset, exit 1, no -o file; the whole read refuses it the same way
+run '"$SRC/tests/e2e/ptm-edit" job.ptm badname.ptm 6:0:2=s:@120 && echo edited; proftool dump badname.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; proftool dump - < badname.ptm > /dev/null; echo "exit $?"'
