@@ -44,6 +44,10 @@ struct pt_kt_json_cb {
 enum pt_kt_json_kind {
 	PT_KT_JSON_ELEMENTS, /* buf is "[a, b, ...]": each element is handed over */
 	PT_KT_JSON_MEMBER,   /* buf is "{...}" with one member: its key and value are handed over */
+	/* buf is "[a, b, ...]" of traceEvents elements, ctx the importer's struct kt
+	 * (kineto-internal.h): each element read by the event walker, which hands the values of
+	 * known keys to its handlers directly and the rest, as the callbacks would, checked */
+	PT_KT_JSON_EVENTS,
 };
 
 struct pt_kt_json;
