@@ -314,6 +314,39 @@ inline evkey event_key(std::string_view s)
 	}
 }
 
+// An args key's code by length and bytes (the importer's table, arg_words in import-kineto.c).
+#define KT_IS(lit) (!memcmp(p, lit, sizeof(lit) - 1))
+inline argkey arg_key(std::string_view s)
+{
+	const char *p = s.data();
+	switch (s.size()) {
+	case 3: return KT_IS("Seq") ? AK_SEQ : AK_OTHER;
+	case 4: return KT_IS("grid") ? AK_GRID : KT_IS("name") ? AK_NAME : AK_OTHER;
+	case 5: return KT_IS("block") ? AK_BLOCK : KT_IS("bytes") ? AK_BYTES : KT_IS("dtype") ? AK_DTYPE : AK_OTHER;
+	case 6: return KT_IS("stream") ? AK_STREAM : KT_IS("device") ? AK_DEVICE : AK_OTHER;
+	case 8: return KT_IS("toDevice") ? AK_TODEV : AK_OTHER;
+	case 10:
+		return KT_IS("fromDevice") ? AK_FROMDEV : KT_IS("Input Dims") ? AK_DIMS
+			: KT_IS("Input type") ? AK_TYPES : KT_IS("Group size") ? AK_GROUP_SIZE : AK_OTHER;
+	case 11: return KT_IS("External id") ? AK_EXTID : KT_IS("correlation") ? AK_CORR : AK_OTHER;
+	case 13:
+		return KT_IS("shared memory") ? AK_SMEM : KT_IS("In msg nelems") ? AK_IN_NELEMS
+			: KT_IS("In split size") ? AK_IN_SPLIT : AK_OTHER;
+	case 14:
+		return KT_IS("cuda_sync_kind") ? AK_SYNC_KIND : KT_IS("wait_on_stream") ? AK_WAIT_STREAM
+			: KT_IS("Out msg nelems") ? AK_OUT_NELEMS : KT_IS("Out split size") ? AK_OUT_SPLIT : AK_OTHER;
+	case 15: return KT_IS("Collective name") ? AK_COLL : AK_OTHER;
+	case 18: return KT_IS("Process Group Name") ? AK_PG_NAME : AK_OTHER;
+	case 19: return KT_IS("Process Group Ranks") ? AK_PG_RANKS : AK_OTHER;
+	case 20: return KT_IS("registers per thread") ? AK_REGS : AK_OTHER;
+	case 21: return KT_IS("wait_on_cuda_event_id") ? AK_WAIT_EVENT : AK_OTHER;
+	case 25: return KT_IS("Process Group Description") ? AK_PG_DESC : AK_OTHER;
+	case 33: return KT_IS("wait_on_cuda_event_record_corr_id") ? AK_WAIT_CORR : AK_OTHER;
+	default: return AK_OTHER;
+	}
+}
+#undef KT_IS
+
 // The event walker: each traceEvents element read in one pass, its keys in the order they come,
 // dispatched on their bytes, the values of known keys handed to the importer's handler by a direct
 // call (strings and numbers; anything else, and elements that are not objects, through the
@@ -446,11 +479,11 @@ struct event_walker : walker {
 			if (auto e = std::move(f).get(fld))
 				return fail(e);
 			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
-			k->ak = pt_kt_argkey(k, (const unsigned char *)ks.data(), ks.size());
+			k->ak = arg_key(ks);
 			if (k->ak == AK_OTHER && escaped(ks)) {
 				if (!unescaped(fld, &ks))
 					return false;
-				k->ak = pt_kt_argkey(k, (const unsigned char *)ks.data(), ks.size());
+				k->ak = arg_key(ks);
 			}
 			if (k->ak == AK_OTHER) {
 				if (!value(fld.value(), false))
