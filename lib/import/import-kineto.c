@@ -22,8 +22,9 @@
  * alike, a chunk at a time, cut into pieces that are each one JSON document and
  * parsed by simdjson (kineto-json.cc, the reader below): memory holds the model,
  * the joins' small records and a chunk or two of text, never the whole text.
- * This file reads: the sniff, the pieces and the parser's callbacks (which collect
- * one event at a time in struct kt, kineto-internal.h), files and directories;
+ * This file reads: the sniff, the pieces and the parser's callbacks and value handlers
+ * (which collect one event at a time in struct kt, kineto-internal.h; kineto-json.cc's
+ * event walker calls the handlers directly), files and directories;
  * kineto-events.c maps each complete event onto the model.
  */
 #define _GNU_SOURCE /* memmem */
