@@ -22,8 +22,9 @@
  * alike, a chunk at a time, cut into pieces that are each one JSON document and
  * parsed by simdjson (kineto-json.cc, the reader below): memory holds the model,
  * the joins' small records and a chunk or two of text, never the whole text.
- * This file reads: the sniff, the pieces and the parser's callbacks (which collect
- * one event at a time in struct kt, kineto-internal.h), files and directories;
+ * This file reads: the sniff, the pieces and the parser's callbacks and value handlers
+ * (which collect one event at a time in struct kt, kineto-internal.h; kineto-json.cc's
+ * event walker calls the handlers directly), files and directories;
  * kineto-events.c maps each complete event onto the model.
  */
 #define _GNU_SOURCE /* memmem */
@@ -371,7 +372,7 @@ static int skip_container(struct kt *k, enum state ret)
 	return 1;
 }
 
-static void event_begin(struct kt *k)
+void pt_kt_event_begin(struct kt *k)
 {
 	struct kev *ev = &k->ev;
 	memset(ev, 0, offsetof(struct kev, a));
@@ -394,8 +395,6 @@ static void events_begin(struct kt *k)
 		k->base_known = true;
 	}
 }
-
-enum stype { V_NULL, V_BOOL, V_NUM, V_STR };
 
 /*
  * Whether the event's ph and cat, as far as read, already say that pt_kt_event_done()
@@ -467,7 +466,12 @@ static bool num_value(const struct pt_kt_json_num *d, const unsigned char *s, si
 	return pt_kineto_decimal((const char *)s, n, scale, out);
 }
 
-static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, const struct pt_kt_json_num *d)
+enum argkey pt_kt_argkey(const struct kt *k, const unsigned char *s, size_t n)
+{
+	return (enum argkey)kw_find(&k->args, s, n, AK_OTHER);
+}
+
+int pt_kt_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, const struct pt_kt_json_num *d)
 {
 	if (k->skip)
 		return 1;
@@ -644,20 +648,20 @@ static int on_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t
 
 static int cb_null(void *c)
 {
-	return on_scalar(c, V_NULL, NULL, 0, NULL);
+	return pt_kt_scalar(c, V_NULL, NULL, 0, NULL);
 }
 static int cb_bool(void *c, int b)
 {
 	(void)b;
-	return on_scalar(c, V_BOOL, NULL, 0, NULL);
+	return pt_kt_scalar(c, V_BOOL, NULL, 0, NULL);
 }
 static int cb_number(void *c, const char *s, size_t n, const struct pt_kt_json_num *d)
 {
-	return on_scalar(c, V_NUM, (const unsigned char *)s, n, d);
+	return pt_kt_scalar(c, V_NUM, (const unsigned char *)s, n, d);
 }
 static int cb_string(void *c, const unsigned char *s, size_t n)
 {
-	return on_scalar(c, V_STR, s, n, NULL);
+	return pt_kt_scalar(c, V_STR, s, n, NULL);
 }
 
 static int cb_start_map(void *c)
@@ -681,7 +685,7 @@ static int cb_start_map(void *c)
 				    k->pos);
 		return skip_container(k, S_TOP);
 	case S_EVENTS:
-		event_begin(k);
+		pt_kt_event_begin(k);
 		k->st = S_EV;
 		return 1;
 	case S_EVVAL:
@@ -924,7 +928,7 @@ static int cb_end_array(void *c)
 }
 
 /* Whether the callbacks read the next value: values they would skip are only checked, and
- * the state moves past them here (as on_scalar() would for them). */
+ * the state moves past them here (as pt_kt_scalar() would for them). */
 static int cb_wanted(void *c)
 {
 	struct kt *k = c;
@@ -1044,7 +1048,7 @@ static int batch(struct kt *k, struct jr *r, uint64_t to, bool final)
 				      k->nev, at, r->where);
 	}
 	size_t n;
-	if (piece(k, r, PT_KT_JSON_ELEMENTS, at, to, &n))
+	if (piece(k, r, PT_KT_JSON_EVENTS, at, to, &n))
 		return -1;
 	if (!n && r->comma)
 		return pt_err(k->e, "invalid JSON (an event expected after ',') at byte %" PRIu64 "%s", to, r->where);

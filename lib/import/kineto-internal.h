@@ -166,6 +166,20 @@ struct kt {
 	uint64_t n_unjoined; /* calls and ranges of a process other than the GPUs' (first) one */
 };
 
+/* A scalar's type, for the value handlers. */
+enum stype { V_NULL, V_BOOL, V_NUM, V_STR };
+
+struct pt_kt_json_num;
+/* The event walker's entry points (kineto-json.cc walks each traceEvents element itself and hands
+ * only the values of known keys over, by these direct calls):
+ * a new event: its fields cleared, ev.off = k->pos; */
+void pt_kt_event_begin(struct kt *k);
+/* a scalar value in the state k->st (S_EVVAL with k->ek, S_ARGVAL with k->ak): as the callbacks'
+ * own handler; returns 1, or 0 with the error kept (pt_kt_fail) */
+int pt_kt_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, const struct pt_kt_json_num *d);
+/* an args key's code (AK_OTHER when no value of it is read) */
+enum argkey pt_kt_argkey(const struct kt *k, const unsigned char *s, size_t n);
+
 /* Record the first error; returns 0, which stops the parse. */
 int pt_kt_fail(struct kt *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The complete event k->ev (and k->ka) onto the model; returns 1, or pt_kt_fail()'s 0. */

@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+extern "C" {
+#include "import/kineto-internal.h"
+}
 #include "import/kineto-json.h"
 
 using namespace simdjson;
@@ -293,6 +296,250 @@ struct walker {
 	}
 };
 
+// An event's key: its code by length and bytes (as the callbacks' key dispatch).
+inline evkey event_key(std::string_view s)
+{
+	const char *p = s.data();
+	switch (s.size()) {
+	case 2:
+		return p[0] == 'p' && p[1] == 'h' ? EK_PH : p[0] == 't' && p[1] == 's' ? EK_TS : EK_OTHER;
+	case 3:
+		if (p[1] == 'i' && p[2] == 'd')
+			return p[0] == 'p' ? EK_PID : p[0] == 't' ? EK_TID : EK_OTHER;
+		return !memcmp(p, "cat", 3) ? EK_CAT : !memcmp(p, "dur", 3) ? EK_DUR : EK_OTHER;
+	case 4:
+		return !memcmp(p, "name", 4) ? EK_NAME : !memcmp(p, "args", 4) ? EK_ARGS : EK_OTHER;
+	default:
+		return EK_OTHER;
+	}
+}
+
+// An args key's code by length and bytes (the importer's table, arg_words in import-kineto.c).
+#define KT_IS(lit) (!memcmp(p, lit, sizeof(lit) - 1))
+inline argkey arg_key(std::string_view s)
+{
+	const char *p = s.data();
+	switch (s.size()) {
+	case 3: return KT_IS("Seq") ? AK_SEQ : AK_OTHER;
+	case 4: return KT_IS("grid") ? AK_GRID : KT_IS("name") ? AK_NAME : AK_OTHER;
+	case 5: return KT_IS("block") ? AK_BLOCK : KT_IS("bytes") ? AK_BYTES : KT_IS("dtype") ? AK_DTYPE : AK_OTHER;
+	case 6: return KT_IS("stream") ? AK_STREAM : KT_IS("device") ? AK_DEVICE : AK_OTHER;
+	case 8: return KT_IS("toDevice") ? AK_TODEV : AK_OTHER;
+	case 10:
+		return KT_IS("fromDevice") ? AK_FROMDEV : KT_IS("Input Dims") ? AK_DIMS
+			: KT_IS("Input type") ? AK_TYPES : KT_IS("Group size") ? AK_GROUP_SIZE : AK_OTHER;
+	case 11: return KT_IS("External id") ? AK_EXTID : KT_IS("correlation") ? AK_CORR : AK_OTHER;
+	case 13:
+		return KT_IS("shared memory") ? AK_SMEM : KT_IS("In msg nelems") ? AK_IN_NELEMS
+			: KT_IS("In split size") ? AK_IN_SPLIT : AK_OTHER;
+	case 14:
+		return KT_IS("cuda_sync_kind") ? AK_SYNC_KIND : KT_IS("wait_on_stream") ? AK_WAIT_STREAM
+			: KT_IS("Out msg nelems") ? AK_OUT_NELEMS : KT_IS("Out split size") ? AK_OUT_SPLIT : AK_OTHER;
+	case 15: return KT_IS("Collective name") ? AK_COLL : AK_OTHER;
+	case 18: return KT_IS("Process Group Name") ? AK_PG_NAME : AK_OTHER;
+	case 19: return KT_IS("Process Group Ranks") ? AK_PG_RANKS : AK_OTHER;
+	case 20: return KT_IS("registers per thread") ? AK_REGS : AK_OTHER;
+	case 21: return KT_IS("wait_on_cuda_event_id") ? AK_WAIT_EVENT : AK_OTHER;
+	case 25: return KT_IS("Process Group Description") ? AK_PG_DESC : AK_OTHER;
+	case 33: return KT_IS("wait_on_cuda_event_record_corr_id") ? AK_WAIT_CORR : AK_OTHER;
+	default: return AK_OTHER;
+	}
+}
+#undef KT_IS
+
+// The event walker: each traceEvents element read in one pass, its keys in the order they come,
+// dispatched on their bytes, the values of known keys handed to the importer's handler by a direct
+// call (strings and numbers; anything else, and elements that are not objects, through the
+// generic walk and the callbacks, which know what to make of them); the values of other keys,
+// and everything after what says the event is dropped, checked and passed over.
+struct event_walker : walker {
+	kt *k;
+
+	// The field f's key as written: from after its opening quote to its closing quote, which is
+	// the last quote before the ':' that the parser found before the value at v (no scan of the
+	// key itself).
+	static std::string_view raw_key(ondemand::field &f, const char *v)
+	{
+		const char *k0 = f.key().raw(), *q = v - 1;
+		while (is_ws(*q))
+			q--;
+		q--; // the ':'
+		while (is_ws(*q))
+			q--;
+		return std::string_view(k0, (size_t)(q - k0));
+	}
+
+	// Whether a key as written has an escape (it is then unescaped and dispatched again).
+	static bool escaped(std::string_view s)
+	{
+		for (char c : s)
+			if (c == '\\')
+				return true;
+		return false;
+	}
+
+	bool unescaped(ondemand::field &f, std::string_view *key)
+	{
+		if (auto e = f.unescaped_key().get(*key))
+			return fail(e);
+		return true;
+	}
+
+	// An event's time (ts, dur: µs to ns) or id (pid, tid) from a plain number, as the handler
+	// would set it; false: the handler converts it.
+	bool event_number(evkey ek, const pt_kt_json_num &d)
+	{
+		static const int64_t p10[4] = { 1000, 100, 10, 1 };
+		kev *ev = &k->ev;
+		if (!d.plain)
+			return false;
+		if (ek == EK_TS || ek == EK_DUR) {
+			if (d.nfrac > 3)
+				return false;
+			int64_t v = (int64_t)d.mant * p10[d.nfrac];
+			v = d.neg ? -v : v;
+			if (ek == EK_TS) {
+				ev->ts_st = T_OK;
+				ev->ts = v;
+			} else {
+				ev->dur_st = T_OK;
+				ev->dur = v;
+			}
+			return true;
+		}
+		if ((ek != EK_PID && ek != EK_TID) || d.nfrac)
+			return false;
+		int64_t v = d.neg ? -(int64_t)d.mant : (int64_t)d.mant;
+		if (ek == EK_PID) {
+			ev->pid_num = true;
+			ev->pid = v;
+		} else {
+			ev->tid_num = true;
+			ev->tid = v;
+		}
+		return true;
+	}
+
+	// An args number of a key the handler converts to an integer, from its plain digits.
+	bool arg_number(argkey ak, const pt_kt_json_num &d)
+	{
+		if (!d.plain || d.nfrac || ak >= AK_COMM_FIRST || ak == AK_NAME || ak == AK_SYNC_KIND)
+			return false;
+		k->ev.has[ak] = true;
+		k->ev.a[ak] = d.neg ? -(int64_t)d.mant : (int64_t)d.mant;
+		return true;
+	}
+
+	// A value the importer reads, in state st (S_EVVAL, k->ek set; S_ARGVAL, k->ak set).
+	bool known(ondemand::value &v, state st)
+	{
+		const char *p = v.raw_json_token().data();
+		at(p);
+		k->st = st;
+		char c = *p;
+		if (c == '"') {
+			std::string_view s;
+			if (auto e = v.get_string().get(s))
+				return fail(e);
+			if (!pt_kt_scalar(k, V_STR, (const unsigned char *)s.data(), s.size(), nullptr))
+				return stop();
+			return true;
+		}
+		if (c == '-' || is_digit(c)) {
+			std::string_view s = number_token(v);
+			pt_kt_json_num d;
+			if (!check_number<true>(s.data(), s.size(), &d))
+				return bad("invalid number", p, s);
+			if (st == S_EVVAL ? event_number(k->ek, d) : arg_number(k->ak, d)) {
+				k->st = st == S_EVVAL ? S_EV : S_ARGS;
+				return true;
+			}
+			if (!pt_kt_scalar(k, V_NUM, (const unsigned char *)s.data(), s.size(), &d))
+				return stop();
+			return true;
+		}
+		return value(v, true); // containers, literals, bad tokens: the generic walk and callbacks
+	}
+
+	bool args(ondemand::value &v)
+	{
+		const char *p = v.raw_json_token().data();
+		if (*p != '{') {
+			k->st = S_EVVAL;
+			k->ek = EK_ARGS;
+			return value(v, true);
+		}
+		at(p);
+		ondemand::object o;
+		if (auto e = v.get_object().get(o))
+			return fail(e);
+		k->st = S_ARGS;
+		for (auto f : o) {
+			ondemand::field fld;
+			if (auto e = std::move(f).get(fld))
+				return fail(e);
+			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			k->ak = arg_key(ks);
+			if (k->ak == AK_OTHER && escaped(ks)) {
+				if (!unescaped(fld, &ks))
+					return false;
+				k->ak = arg_key(ks);
+			}
+			if (k->ak == AK_OTHER) {
+				if (!value(fld.value(), false))
+					return false;
+			} else if (!known(fld.value(), S_ARGVAL)) {
+				return false;
+			}
+		}
+		k->st = S_EV;
+		return true;
+	}
+
+	bool event(ondemand::value &v)
+	{
+		const char *p = v.raw_json_token().data();
+		at(p);
+		if (*p != '{')
+			return value(v, true); // the callbacks say what is wrong with it
+		ondemand::object o;
+		if (auto e = v.get_object().get(o))
+			return fail(e);
+		pt_kt_event_begin(k);
+		k->st = S_EV;
+		const kev *ev = &k->ev;
+		for (auto f : o) {
+			ondemand::field fld;
+			if (auto e = std::move(f).get(fld))
+				return fail(e);
+			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			evkey ek = ev->drop ? EK_OTHER : event_key(ks); // a dropped event: nothing more is read
+			if (ek == EK_OTHER && escaped(ks)) { // unescaped (and so checked), then dispatched
+				if (!unescaped(fld, &ks))
+					return false;
+				if (!ev->drop)
+					ek = event_key(ks);
+			}
+			bool ok;
+			if (ek == EK_OTHER) {
+				ok = value(fld.value(), false);
+			} else if (ek == EK_ARGS) {
+				ok = args(fld.value());
+			} else {
+				k->ek = ek;
+				ok = known(fld.value(), S_EVVAL);
+			}
+			if (!ok)
+				return false;
+		}
+		at(p);
+		k->st = S_EVENTS;
+		if (!pt_kt_event_done(k))
+			return stop();
+		return true;
+	}
+};
+
 const char *reason(error_code e)
 {
 	switch (e) {
@@ -384,7 +631,13 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 				size_t cap, const struct pt_kt_json_cb *cb, void *ctx, uint64_t base, uint64_t *pos,
 				size_t *nitems, char *msg, size_t msgn)
 {
-	walker w{ cb, ctx, buf, base, pos };
+	event_walker w;
+	w.cb = cb;
+	w.ctx = ctx;
+	w.buf = buf;
+	w.base = base;
+	w.pos = pos;
+	w.k = (kt *)ctx;
 	*nitems = 0;
 	*pos = base;
 	error_code e = SUCCESS;
@@ -393,7 +646,25 @@ extern "C" int pt_kt_json_parse(struct pt_kt_json *p, enum pt_kt_json_kind kind,
 	try {
 		e = p->parser.iterate(buf, len, cap).get(d);
 		iterated = !e;
-		if (!e && kind == PT_KT_JSON_ELEMENTS) {
+		if (!e && kind == PT_KT_JSON_EVENTS) {
+			ondemand::array a;
+			e = d.get_array().get(a);
+			if (!e) {
+				for (auto x : a) {
+					ondemand::value v;
+					if ((e = std::move(x).get(v)))
+						break;
+					++*nitems;
+					if (!w.event(v)) {
+						if (w.cancelled)
+							return 1;
+						e = w.err;
+						break;
+					}
+					w.rest_unread = false;
+				}
+			}
+		} else if (!e && kind == PT_KT_JSON_ELEMENTS) {
 			ondemand::array a;
 			e = d.get_array().get(a);
 			if (!e) {

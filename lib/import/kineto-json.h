@@ -2,7 +2,9 @@
  * The Kineto importer's JSON parser (kineto-json.cc, C++ over simdjson On-Demand), for the
  * C importer: import-kineto.c cuts the text into pieces that are each one JSON document
  * (a batch of traceEvents elements written as an array, or one top-level member written as
- * an object) and hands every value of a piece, in document order, to callbacks.
+ * an object) and hands every value of a piece, in document order, to callbacks; a batch of
+ * events is read by the event walker, which hands the values of known keys to the importer's
+ * handlers directly and leaves only the unusual ones to the callbacks.
  */
 #ifndef PT_IMPORT_KINETO_JSON_H
 #define PT_IMPORT_KINETO_JSON_H
@@ -44,6 +46,10 @@ struct pt_kt_json_cb {
 enum pt_kt_json_kind {
 	PT_KT_JSON_ELEMENTS, /* buf is "[a, b, ...]": each element is handed over */
 	PT_KT_JSON_MEMBER,   /* buf is "{...}" with one member: its key and value are handed over */
+	/* buf is "[a, b, ...]" of traceEvents elements, ctx the importer's struct kt
+	 * (kineto-internal.h): each element read by the event walker, which hands the values of
+	 * known keys to its handlers directly and the rest, as the callbacks would, checked */
+	PT_KT_JSON_EVENTS,
 };
 
 struct pt_kt_json;
