@@ -1,6 +1,6 @@
 # proftool timeline over a model file of Ascend tasks reads it as a stream (proftool-timeline(1)
-# MEMORY): the same bytes as the in-memory path (--in-memory), with every option; a model it cannot
-# stream (CUPTI: correlation ids, runtime calls) is read whole and writes the same too ("same: ...").
+# MEMORY): the same bytes as the in-memory path (--in-memory), with every option; a CUPTI model
+# takes the GPU stream (e2e/timeline-gpu-stream has its cases) and writes the same too ("same: ...").
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
 ln -s "$SHARED/fixtures" fx
