@@ -39,7 +39,6 @@
  * order of their starts before writing any; the events of a track within its
  * lag, the kernels of a device within its lag.
  */
-#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,7 @@
 #include "model/gpu-mem-pack.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-turns.h"
 #include "pass/launch-join.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
@@ -147,14 +147,8 @@ struct pt_tl_gstream {
 	struct lanes *L;
 	int64_t *head;
 	uint8_t *has_head;
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool running, eof, stop;
+	struct pt_ptm_turns rd; /* the read that feeds the writer, in a thread of its own */
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
-	int turn;
-	int rc;
-	struct pt_err *rerr;
 	bool failed;
 	struct pt_err *ferr;
 };
@@ -609,8 +603,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (o->sel.steps_given || o->sel.window_given)
 		return PT_TL_NOSTREAM; /* their notes need the model's steps (select.c) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
-	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->cv, NULL);
+	pt_ptm_turns_init(&s->rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	pt_ljoin_init(&s->j);
@@ -810,23 +803,6 @@ void tl_gstream_flows(struct tl_trace *c)
 
 /* ------------------------------------------------------------------ writing */
 
-static void stop_read(struct pt_tl_gstream *s)
-{
-	if (!s->running)
-		return;
-	pthread_mutex_lock(&s->mu);
-	s->stop = true;
-	s->turn = 1;
-	pthread_cond_broadcast(&s->cv);
-	while (!s->eof)
-		pthread_cond_wait(&s->cv, &s->mu);
-	pthread_mutex_unlock(&s->mu);
-	pthread_join(s->th, NULL);
-	s->running = false;
-	pt_err_free(s->rerr);
-	s->rerr = NULL;
-}
-
 /* The events of the track queues that start before their bound (all: every one) to their rows. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
@@ -886,63 +862,17 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
-	pthread_mutex_lock(&s->mu);
-	s->turn = 0;
-	pthread_cond_broadcast(&s->cv);
-	while (s->turn == 0)
-		pthread_cond_wait(&s->cv, &s->mu);
-	bool stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	return stop ? STOPPED : 0;
+	return pt_ptm_turns_yield(&s->rd) ? STOPPED : 0;
 }
 
-static void *reader(void *arg)
+static void before_read(void *arg)
 {
-	struct pt_tl_gstream *s = arg;
-	struct pt_err *e = NULL;
-	int rc = 0;
-	pthread_mutex_lock(&s->mu);
-	bool stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	if (!stop) {
-		reset_reads(s);
-		struct pt_ptm_sink sink = { feed, s, true, G_SKIP };
-		rc = pt_ptm_read_stream(s->path, s->m, &sink, &e);
-		if (!rc)
-			route_release(s, true); /* the file's end: every event is read */
-	}
-	pthread_mutex_lock(&s->mu);
-	s->rc = rc;
-	s->rerr = e;
-	s->eof = true;
-	s->turn = 0;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
+	reset_reads(arg);
 }
 
-static int pull(struct pt_tl_gstream *s)
+static void after_read(void *arg)
 {
-	if (s->eof)
-		return 1;
-	pthread_mutex_lock(&s->mu);
-	s->turn = 1;
-	if (!s->running) {
-		s->running = true;
-		if (pthread_create(&s->th, NULL, reader, s)) {
-			s->running = false;
-			s->eof = true;
-			s->rc = -1;
-			s->turn = 0;
-		}
-	} else {
-		pthread_cond_broadcast(&s->cv);
-	}
-	while (s->turn == 1)
-		pthread_cond_wait(&s->cv, &s->mu);
-	bool eof = s->eof;
-	pthread_mutex_unlock(&s->mu);
-	return eof;
+	route_release(arg, true); /* the file's end: every event is read */
 }
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
@@ -989,6 +919,12 @@ void tl_gstream_bind(struct tl_trace *c)
 		rw->qlast = rw->lo;
 	}
 	reset_tracks(s);
+	s->rd.path = s->path;
+	s->rd.m = s->m;
+	s->rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
+	s->rd.before = before_read;
+	s->rd.after = after_read;
+	s->rd.arg = s;
 	c->pub.failed = it_failed;
 }
 
@@ -997,7 +933,7 @@ void tl_gstream_unbind(struct tl_trace *c)
 	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
 	if (!s || s->c != c)
 		return;
-	stop_read(s);
+	pt_ptm_turns_stop(&s->rd);
 	for (size_t r = 0; r < c->rows.n; r++)
 		free(c->rows.v[r].q);
 	for (size_t tr = 0; tr < s->nt; tr++) {
@@ -1022,10 +958,8 @@ void tl_gstream_unbind(struct tl_trace *c)
 void tl_gstream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	stop_read(s);
-	s->eof = s->stop = s->eof_told = false;
-	s->turn = 0;
-	s->rc = 0;
+	pt_ptm_turns_rewind(&s->rd);
+	s->eof_told = false;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		struct row *rw = &c->rows.v[r];
 		rw->qh = rw->qn = 0;
@@ -1042,16 +976,16 @@ void tl_gstream_rewind(struct tl_trace *c)
 int tl_gstream_pull(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	if (!pull(s))
+	if (!pt_ptm_turns_pull(&s->rd))
 		return 0;
-	if (!s->eof_told && s->rc == 0) { /* the end released the queues' last events: look again */
+	if (!s->eof_told && s->rd.rc == 0) { /* the end released the queues' last events: look again */
 		s->eof_told = true;
 		return 0;
 	}
 	s->failed = true;
-	if (s->rc < 0 && s->rerr) {
-		s->ferr = s->rerr;
-		s->rerr = NULL;
+	if (s->rd.rc < 0 && s->rd.rerr) {
+		s->ferr = s->rd.rerr;
+		s->rd.rerr = NULL;
 	}
 	return 1;
 }
@@ -1060,7 +994,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 {
 	if (!s)
 		return;
-	stop_read(s);
+	pt_ptm_turns_destroy(&s->rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);
@@ -1099,10 +1033,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	if (s->has_re)
 		regfree(&s->re);
 	free(s->path);
-	pt_err_free(s->rerr);
 	pt_err_free(s->ferr);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->cv);
 	free(s);
 }
 

@@ -46,13 +46,13 @@
  * written are held: for files written in time order (the importers write
  * them so), those of a short stretch of time.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-turns.h"
 #include "pass/pass-steps-int.h"
 #include "pass/pass-steps.h"
 #include "pass/pass-timeline-trace.h"
@@ -124,13 +124,7 @@ struct pt_tl_stream {
 	int64_t *head;       /* per track: the latest start read (valid where has_head) */
 	uint8_t *has_head;
 	/* the read that feeds the writer, in a thread of its own; one of the two runs at a time */
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool running, eof, stop;
-	int turn;            /* 1: the read runs, 0: the writer */
-	int rc;
-	struct pt_err *rerr;
+	struct pt_ptm_turns rd;
 	bool failed;
 	struct pt_err *ferr;
 };
@@ -501,8 +495,7 @@ static int stream_new(const char *path, const struct pt_tl_opts *o, bool fold, s
 	*mp = NULL;
 	*out = NULL;
 	struct pt_tl_stream *s = pt_xcalloc(1, sizeof(*s));
-	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->cv, NULL);
+	pt_ptm_turns_init(&s->rd);
 	s->path = pt_xstrdup(path);
 	s->opts = o;
 	s->fold = fold;
@@ -628,23 +621,6 @@ const uint64_t *tl_stream_nev(const struct pt_tl_stream *s)
 
 /* ------------------------------------------------------------------ writing */
 
-static void stop_read(struct pt_tl_stream *s)
-{
-	if (!s->running)
-		return;
-	pthread_mutex_lock(&s->mu);
-	s->stop = true;
-	s->turn = 1;
-	pthread_cond_broadcast(&s->cv);
-	while (!s->eof)
-		pthread_cond_wait(&s->cv, &s->mu);
-	pthread_mutex_unlock(&s->mu);
-	pthread_join(s->th, NULL);
-	s->running = false;
-	pt_err_free(s->rerr);
-	s->rerr = NULL;
-}
-
 static void row_push(struct row *r, const struct tl_sev *v)
 {
 	if (r->qn == r->qcap) {
@@ -702,61 +678,7 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt || (m->events.dense & PT_EVCOL_CORR))
 		return NOT_STREAMABLE;
 	route(s, m);
-	pthread_mutex_lock(&s->mu);
-	s->turn = 0;
-	pthread_cond_broadcast(&s->cv);
-	while (s->turn == 0)
-		pthread_cond_wait(&s->cv, &s->mu);
-	bool stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	return stop ? STOPPED : 0;
-}
-
-static void *reader(void *arg)
-{
-	struct pt_tl_stream *s = arg;
-	struct pt_err *e = NULL;
-	int rc = 0;
-	pthread_mutex_lock(&s->mu);
-	bool stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	if (!stop) {
-		struct pt_ptm_sink sink = { feed, s, true, TL_SKIP };
-		rc = pt_ptm_read_stream(s->path, s->m, &sink, &e);
-	}
-	pthread_mutex_lock(&s->mu);
-	s->rc = rc;
-	s->rerr = e;
-	s->eof = true;
-	s->turn = 0;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
-}
-
-/* One more batch routed: 0; the read is over (or failed: s->rc, s->rerr): 1. */
-static int pull(struct pt_tl_stream *s)
-{
-	if (s->eof)
-		return 1;
-	pthread_mutex_lock(&s->mu);
-	s->turn = 1;
-	if (!s->running) {
-		s->running = true;
-		if (pthread_create(&s->th, NULL, reader, s)) {
-			s->running = false;
-			s->eof = true;
-			s->rc = -1;
-			s->turn = 0;
-		}
-	} else {
-		pthread_cond_broadcast(&s->cv);
-	}
-	while (s->turn == 1)
-		pthread_cond_wait(&s->cv, &s->mu);
-	bool eof = s->eof;
-	pthread_mutex_unlock(&s->mu);
-	return eof;
+	return pt_ptm_turns_yield(&s->rd) ? STOPPED : 0;
 }
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
@@ -777,6 +699,9 @@ void tl_stream_bind(struct tl_trace *c)
 {
 	struct pt_tl_stream *s = c->tl->stream;
 	s->c = c;
+	s->rd.path = s->path;
+	s->rd.m = s->m;
+	s->rd.sink = (struct pt_ptm_sink){ feed, s, true, TL_SKIP };
 	s->lane_row = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->lane_row));
 	s->L = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->L));
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
@@ -804,7 +729,7 @@ void tl_stream_unbind(struct tl_trace *c)
 	struct pt_tl_stream *s = c->tl ? c->tl->stream : NULL;
 	if (!s || s->c != c)
 		return;
-	stop_read(s);
+	pt_ptm_turns_stop(&s->rd);
 	for (size_t r = 0; r < c->rows.n; r++)
 		free(c->rows.v[r].q);
 	for (size_t tr = 0; tr < s->nt; tr++) {
@@ -829,10 +754,7 @@ void tl_stream_unbind(struct tl_trace *c)
 void tl_stream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_stream *s = c->tl->stream;
-	stop_read(s);
-	s->eof = s->stop = false;
-	s->turn = 0;
-	s->rc = 0;
+	pt_ptm_turns_rewind(&s->rd);
 	for (size_t r = 0; r < c->rows.n; r++) {
 		struct row *rw = &c->rows.v[r];
 		rw->qh = rw->qn = 0;
@@ -857,13 +779,13 @@ void tl_stream_row_pop(struct tl_trace *c, struct row *r)
 int tl_stream_pull(struct tl_trace *c)
 {
 	struct pt_tl_stream *s = c->tl->stream;
-	if (!pull(s))
+	if (!pt_ptm_turns_pull(&s->rd))
 		return 0;
 	/* the read ended, and a row still waits for events */
 	s->failed = true;
-	if (s->rc < 0 && s->rerr) {
-		s->ferr = s->rerr;
-		s->rerr = NULL;
+	if (s->rd.rc < 0 && s->rd.rerr) {
+		s->ferr = s->rd.rerr;
+		s->rd.rerr = NULL;
 	}
 	return 1;
 }
@@ -872,7 +794,7 @@ static void stream_free(struct pt_tl_stream *s)
 {
 	if (!s)
 		return;
-	stop_read(s);
+	pt_ptm_turns_destroy(&s->rd);
 	if (s->pq)
 		for (size_t d = 0; d < s->nd; d++) {
 			free(s->pq[d].v);
@@ -902,10 +824,7 @@ static void stream_free(struct pt_tl_stream *s)
 	free(s->dtop);
 	free(s->dseen);
 	free(s->path);
-	pt_err_free(s->rerr);
 	pt_err_free(s->ferr);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->cv);
 	free(s);
 }
 
