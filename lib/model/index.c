@@ -344,6 +344,20 @@ bool pt_index_comm_op_name(const char *s)
 	return name_has(s, pats);
 }
 
+bool pt_index_comm_ranges(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (!ri->type)
+			continue;
+		const char *t = pt_model_strget(m, ri->type);
+		if (!strcmp(t, "Communication") ||
+		    (!strcmp(t, "Operator") && ri->label && pt_index_comm_op_name(pt_model_strget(m, ri->label))))
+			return true;
+	}
+	return false;
+}
+
 /* An Operator range with a communication name (summary.md §2.5). */
 static bool comm_op_name(const struct pt_index *x, const char *s)
 {

@@ -80,6 +80,9 @@ bool pt_index_comm_kernel_name(const char *name);
 /* Does a host Operator range's name read as communication (summary.md §2.5's name list, no
  * --comm-pattern)? */
 bool pt_index_comm_op_name(const char *name);
+/* Do the model's range records make some kernel communication by where it was launched
+ * (a "Communication" range, or an Operator range of a communication name)? */
+bool pt_index_comm_ranges(const struct pt_model *m);
 /* Is event i a communication task (ascend.md §3.8; kernels: summary.md §2.5 name rule)? */
 bool pt_index_is_comm(struct pt_index *x, size_t ev);
 /* Per op of m: is it a communication op (ascend.md §3.8: a communication type, or a

@@ -200,21 +200,6 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-/* Do the model's range records make a kernel communication by where it was launched (index.c)? */
-static bool comm_ranges(const struct pt_model *m)
-{
-	for (size_t i = 0; i < m->ranges.n; i++) {
-		const struct pt_range_info *ri = &m->ranges.v[i];
-		if (!ri->type)
-			continue;
-		const char *t = pt_model_strget(m, ri->type);
-		if (!strcmp(t, "Communication") ||
-		    (!strcmp(t, "Operator") && ri->label && pt_index_comm_op_name(pt_model_strget(m, ri->label))))
-			return true;
-	}
-	return false;
-}
-
 /* The links: which activities of the kept GPU devices are placed by them, at which calls. */
 static void take_links(struct gst *s, struct pt_model *m)
 {
@@ -540,7 +525,7 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && (s.no || !streamable(m) || comm_ranges(m)))
+	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
 		rc = AGAIN;
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
 		pt_model_free(m);

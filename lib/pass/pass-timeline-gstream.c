@@ -365,21 +365,6 @@ again:
 	return AGAIN;
 }
 
-/* Do the model's range records make a kernel communication by where it was launched (index.c)? */
-static bool comm_ranges(const struct pt_model *m)
-{
-	for (size_t i = 0; i < m->ranges.n; i++) {
-		const struct pt_range_info *ri = &m->ranges.v[i];
-		if (!ri->type)
-			continue;
-		const char *t = pt_model_strget(m, ri->type);
-		if (!strcmp(t, "Communication") ||
-		    (!strcmp(t, "Operator") && ri->label && pt_index_comm_op_name(pt_model_strget(m, ri->label))))
-			return true;
-	}
-	return false;
-}
-
 /* ------------------------------------------------------------------ second read */
 
 /*
@@ -616,7 +601,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	if (m->steps.n || comm_ranges(m)) {
+	if (m->steps.n || pt_index_comm_ranges(m)) {
 		s->again = true;
 		goto out;
 	}
