@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -95,24 +96,27 @@ static ptrdiff_t inflate_some(struct reader *r, uint8_t *p, size_t n, uint64_t a
 	}
 }
 
-/* Keep p[0, n), the next body bytes, on the recording tape; past its limit, drop it. */
+/*
+ * Keep p[0, n), the next body bytes, on the recording tape; past its limit, drop it. The tape is a
+ * mapping of its own, of limit bytes, whose pages count once written: no copy as it grows, and
+ * dropping it gives them back without moving malloc's mmap threshold (freeing a large block raises
+ * it, and the blocks the pass grows after it would then be copied within the heap).
+ */
 static void tape_put(struct reader *r, const uint8_t *p, size_t n)
 {
 	struct pt_ptm_tape *t = r->rec;
-	if (n > t->limit - t->n) {
+	if (!t->v && t->limit) {
+		void *v = mmap(NULL, t->limit, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (v != MAP_FAILED) {
+			t->v = v;
+			t->cap = t->limit;
+		}
+	}
+	if (!t->v || n > t->cap - t->n) {
 		pt_ptm_tape_free(t);
 		t->over = true;
 		r->rec = NULL;
 		return;
-	}
-	if (t->n + n > t->cap) {
-		size_t want = t->cap < (64u << 10) ? (64u << 10) : t->cap * 2;
-		if (want < t->n + n)
-			want = t->n + n;
-		if (want > t->limit)
-			want = t->limit;
-		t->v = pt_xrealloc(t->v, want);
-		t->cap = want;
 	}
 	memcpy(t->v + t->n, p, n);
 	t->n += n;
@@ -354,8 +358,14 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	r.in_cap = replay ? 1 : 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
 	struct stat st;
-	if (pt_progress && !replay && !fstat(fd, &st) && S_ISREG(st.st_mode))
+	bool reg = !replay && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	if (pt_progress && reg)
 		r.raw_size = (uint64_t)st.st_size;
+	/* a file larger than the tape, with room for deflate's stored-block overhead: its body is too */
+	if (r.rec && reg && (uint64_t)st.st_size > (uint64_t)tape->limit + tape->limit / 64 + 4096) {
+		r.rec = NULL;
+		tape->over = true;
+	}
 	r.ob = pt_xmalloc(OB_CAP);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
@@ -672,7 +682,8 @@ int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct p
 
 void pt_ptm_tape_free(struct pt_ptm_tape *t)
 {
-	free(t->v);
+	if (t->v)
+		munmap(t->v, t->cap);
 	t->v = NULL;
 	t->n = t->cap = 0;
 	t->whole = false;

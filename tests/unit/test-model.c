@@ -1095,20 +1095,32 @@ static void test_tape(void **state)
 		e = NULL;
 		assert_true(t.over && !t.whole && !t.v && !t.n);
 		pt_model_free(m);
-		/* limit 0: a body of more than 1,000 bytes is dropped; 1: kept */
-		for (int big = 0; big < 2; big++) {
-			t = (struct pt_ptm_tape){ .limit = big ? 64u << 20 : 1000 };
+		/* the body's size, from a tape that keeps it */
+		t = (struct pt_ptm_tape){ .limit = 64u << 20 };
+		m = pt_model_new();
+		struct pt_ptm_sink count = { replay_batch, &(struct replay_check){ ref, 0, 0 }, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &count, 0, &t, &e), 0);
+		size_t body = t.n;
+		assert_true(t.whole && body > 2000);
+		if (!compress) { /* the file's bytes after the header */
+			assert_int_equal(body, fsize - 16);
+			assert_memory_equal(t.v, file + 16, body);
+		}
+		pt_ptm_tape_free(&t);
+		pt_model_free(m);
+		/* limits: 1,000 bytes (the file is larger: nothing kept from the start), one byte short of the
+		 * body (dropped as the read goes on), the body's size (kept) */
+		size_t limits[3] = { 1000, body - 1, body };
+		for (int l = 0; l < 3; l++) {
+			bool keep = l == 2;
+			t = (struct pt_ptm_tape){ .limit = limits[l] };
 			m = pt_model_new();
 			struct replay_check c = { ref, 0, 0 };
 			struct pt_ptm_sink first = { replay_batch, &c, false, true };
 			assert_int_equal(pt_ptm_read_stream_tape(path, m, &first, 0, &t, &e), 0);
 			assert_int_equal(c.next, n);
-			assert_true(t.whole == big && t.over == !big && (t.v != NULL) == big);
-			if (big && !compress) { /* the body is the file's bytes after the header */
-				assert_int_equal(t.n, fsize - 16);
-				assert_memory_equal(t.v, file + 16, t.n);
-			}
-			if (big)
+			assert_true(t.whole == keep && t.over == !keep && (t.v != NULL) == keep);
+			if (keep) /* the replays do not read the file */
 				assert_int_equal(unlink(path), 0);
 			for (int round = 0; round < 2; round++) {
 				struct replay_check c2 = { ref, 0, 0 };
