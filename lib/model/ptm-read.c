@@ -659,12 +659,7 @@ int pt_ptm_read_stream_fd_cols(int fd, const char *name, struct pt_model *m, con
 int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_err **e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	int rc = read_body(fd, path, m, sink, skip_cols, NULL, e);
-	close(fd);
-	return rc;
+	return pt_ptm_read_stream_tape(path, m, sink, skip_cols, NULL, e);
 }
 
 int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
