@@ -14,7 +14,7 @@
 
 #include "proftool.pb-c.h"
 
-#define PT_COLS_MAX 17 /* fields of the largest batch message decoded (GpuMemBatch) */
+#define PT_COLS_MAX 16 /* fields of the largest batch message decoded */
 
 struct pt_cols {
 	uint64_t *col[PT_COLS_MAX]; /* values of the field with that descriptor index */
