@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -35,6 +36,9 @@ struct reader {
 	 * inflate() at most, not one per byte */
 	uint8_t *ob;
 	size_t ob_len, ob_pos;
+	const struct pt_ptm_tape *play; /* the body comes from this tape, not from fd */
+	size_t play_pos;
+	struct pt_ptm_tape *rec;        /* the body read goes to this tape too (until it outgrows it) */
 };
 #define OB_CAP (64u << 10)
 
@@ -92,11 +96,43 @@ static ptrdiff_t inflate_some(struct reader *r, uint8_t *p, size_t n, uint64_t a
 	}
 }
 
+/*
+ * Keep p[0, n), the next body bytes, on the recording tape; past its limit, drop it. The tape is a
+ * mapping of its own, of limit bytes, whose pages count once written: no copy as it grows, and
+ * dropping it gives them back without moving malloc's mmap threshold (freeing a large block raises
+ * it, and the blocks the pass grows after it would then be copied within the heap).
+ */
+static void tape_put(struct reader *r, const uint8_t *p, size_t n)
+{
+	struct pt_ptm_tape *t = r->rec;
+	if (!t->v && t->limit) {
+		void *v = mmap(NULL, t->limit, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (v != MAP_FAILED) {
+			t->v = v;
+			t->cap = t->limit;
+		}
+	}
+	if (!t->v || n > t->cap - t->n) {
+		pt_ptm_tape_free(t);
+		t->over = true;
+		r->rec = NULL;
+		return;
+	}
+	memcpy(t->v + t->n, p, n);
+	t->n += n;
+}
+
 /* Read exactly n body bytes into p; returns 1 ok, 0 clean end before any byte, -1 error/truncation. */
 static int body_read(struct reader *r, uint8_t *p, size_t n, struct pt_err **e)
 {
 	size_t got = 0;
-	while (got < n) {
+	if (r->play) { /* bytes read, inflated and checked before */
+		size_t k = r->play->n - r->play_pos;
+		got = k < n ? k : n;
+		memcpy(p, r->play->v + r->play_pos, got);
+		r->play_pos += got;
+	}
+	while (got < n && !r->play) {
 		if (r->compressed) {
 			if (r->ob_pos < r->ob_len) {
 				size_t k = r->ob_len - r->ob_pos;
@@ -139,6 +175,8 @@ static int body_read(struct reader *r, uint8_t *p, size_t n, struct pt_err **e)
 		return pt_err(e, "'%s': truncated model at body offset %" PRIu64, r->name, r->body_off + got);
 	}
 	r->body_off += n;
+	if (r->rec)
+		tape_put(r, p, n);
 	return 1;
 }
 
@@ -306,17 +344,28 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
  * or PT_PTM_WHOLE when the sink asked for it and the rest read well.
  */
 static int read_body(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
-		     unsigned skip_cols, struct pt_err **e)
+		     unsigned skip_cols, struct pt_ptm_tape *tape, struct pt_err **e)
 {
 	struct reader r;
 	memset(&r, 0, sizeof(r));
 	r.fd = fd;
 	r.name = name;
-	r.in_cap = 1 << 20;
+	bool replay = tape && tape->whole;
+	if (replay)
+		r.play = tape;
+	else if (tape && !tape->over)
+		r.rec = tape;
+	r.in_cap = replay ? 1 : 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
 	struct stat st;
-	if (pt_progress && !fstat(fd, &st) && S_ISREG(st.st_mode))
+	bool reg = !replay && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	if (pt_progress && reg)
 		r.raw_size = (uint64_t)st.st_size;
+	/* a file larger than the tape, with room for deflate's stored-block overhead: its body is too */
+	if (r.rec && reg && (uint64_t)st.st_size > (uint64_t)tape->limit + tape->limit / 64 + 4096) {
+		r.rec = NULL;
+		tape->over = true;
+	}
 	r.ob = pt_xmalloc(OB_CAP);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
@@ -353,9 +402,11 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	}
 	int rc = 0;
 
-	/* header: 16 raw bytes */
+	/* header: 16 raw bytes (a tape holds the body of a file whose header was checked) */
 	uint8_t hdr[16];
-	size_t got = 0;
+	size_t got = replay ? sizeof(hdr) : 0;
+	if (replay)
+		memcpy(hdr, PT_PTM_MAGIC, PT_PTM_MAGIC_LEN);
 	while (got < sizeof(hdr)) {
 		if (fill_in(&r, e)) {
 			rc = -1;
@@ -374,6 +425,10 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		BAD("'%s': not a proftool model (bad magic at offset 0)", name);
 	uint32_t ver = (uint32_t)hdr[8] | (uint32_t)hdr[9] << 8 | (uint32_t)hdr[10] << 16 | (uint32_t)hdr[11] << 24;
 	uint32_t flags = (uint32_t)hdr[12] | (uint32_t)hdr[13] << 8 | (uint32_t)hdr[14] << 16 | (uint32_t)hdr[15] << 24;
+	if (replay) {
+		ver = PT_PTM_VERSION;
+		flags = 0;
+	}
 	if (ver > PT_PTM_VERSION)
 		BAD("'%s': model format version %" PRIu32 " is newer than this proftool reads (%d)", name, ver,
 		    PT_PTM_VERSION);
@@ -417,15 +472,22 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		/* the kind, from the first bytes: its limit holds before the rest is read */
 		size_t head = len < 16 ? (size_t)len : 16, hlen;
 		uint32_t field;
-		pt_xgrow((void **)&chunk, &chunk_cap, head, 1);
-		int k = body_read(&r, chunk, head, e);
-		if (k < 0) {
-			rc = -1;
-			goto out;
+		const uint8_t *cb = NULL; /* the chunk's bytes: where a tape replayed holds them, else in chunk */
+		if (r.play && r.play->n - r.play_pos >= len) {
+			cb = r.play->v + r.play_pos;
+			r.play_pos += (size_t)len;
+			r.body_off += len;
+		} else {
+			pt_xgrow((void **)&chunk, &chunk_cap, head, 1);
+			int k = body_read(&r, chunk, head, e);
+			if (k < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (!k)
+				BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
 		}
-		if (!k)
-			BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
-		if (!chunk_head(chunk, head, len, &field, &hlen))
+		if (!chunk_head(cb ? cb : chunk, head, len, &field, &hlen))
 			BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
 		const ProtobufCFieldDescriptor *cf =
 			protobuf_c_message_descriptor_get_field(&proftool__chunk__descriptor, field);
@@ -434,22 +496,38 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			BAD("'%s': %s chunk of %" PRIu64 " bytes at body offset %" PRIu64
 			    " exceeds the limit of %" PRIu64 " bytes for its kind",
 			    name, cf ? cf->name : "unknown", len, off, lim);
-		k = chunk_read(&r, &chunk, &chunk_cap, head, (size_t)len, e);
-		if (k < 0) {
-			rc = -1;
-			goto out;
+		if (!cb) {
+			int k = chunk_read(&r, &chunk, &chunk_cap, head, (size_t)len, e);
+			if (k < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (!k)
+				BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
+			cb = chunk;
 		}
-		if (!k)
-			BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
-		r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
-		r.crc = (uint32_t)crc32(r.crc, chunk, (uInt)len);
+		if (field == PROFTOOL__CHUNK__BODY_FOOTER) {
+			/* a tape's bytes were checked when it was recorded: its footer gets the checksum of then */
+			if (replay)
+				crc_before = tape->crc;
+			else if (r.rec)
+				tape->crc = crc_before;
+		}
+		if (!replay) {
+			r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
+			r.crc = (uint32_t)crc32(r.crc, cb, (uInt)len);
+		}
+		/* a read again applies the event batches and the footer alone: the rest, checked by the
+		 * first read, is not even decoded */
+		if (events_only && field != PROFTOOL__CHUNK__BODY_EVENTS && field != PROFTOOL__CHUNK__BODY_FOOTER)
+			continue;
 		size_t mlen = (size_t)len - hlen;
 		if (!cf || field == PROFTOOL__CHUNK__BODY_STRINGS) {
 			/* a kind from a newer writer (skipped), or the string table,
 			 * read from the chunk's bytes */
 			size_t added = 0;
 			if (cf && !events_only &&
-			    pt_ptm_strings_apply(m, &ids, chunk + hlen, mlen, name, off, &added, e)) {
+			    pt_ptm_strings_apply(m, &ids, cb + hlen, mlen, name, off, &added, e)) {
 				rc = -1;
 				goto out;
 			}
@@ -462,10 +540,10 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		Proftool__Chunk *c = NULL;
 		const Proftool__Chunk *a = &fc;
 		bool some = skip_fields && !whole && field == PROFTOOL__CHUNK__BODY_EVENTS;
-		if (!(some ? pt_cols_chunk_some(chunk, len, cols, &fc, skip_fields) : pt_cols_chunk(chunk, len, cols, &fc))) {
-			if (!strings_clean(cf->descriptor, chunk + hlen, mlen, 0))
+		if (!(some ? pt_cols_chunk_some(cb, len, cols, &fc, skip_fields) : pt_cols_chunk(cb, len, cols, &fc))) {
+			if (!strings_clean(cf->descriptor, cb + hlen, mlen, 0))
 				BAD("'%s': invalid string (a NUL byte) in the chunk at body offset %" PRIu64, name, off);
-			c = proftool__chunk__unpack(NULL, len, chunk);
+			c = proftool__chunk__unpack(NULL, len, cb);
 			if (!c)
 				BAD("'%s': corrupt chunk at body offset %" PRIu64, name, off);
 			a = c;
@@ -515,6 +593,14 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (whole)
 		rc = PT_PTM_WHOLE;
 out:
+	if (r.rec) { /* the tape holds a whole body, checked, or nothing */
+		if (rc == 0)
+			tape->whole = true;
+		else {
+			pt_ptm_tape_free(tape);
+			tape->over = true;
+		}
+	}
 	pt_progress_end();
 	m->events.expect = 0;
 	if (r.compressed)
@@ -536,7 +622,7 @@ out:
 int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err **e)
 {
 	struct pt_model *m = pt_model_new();
-	int rc = read_body(fd, name, m, NULL, 0, e);
+	int rc = read_body(fd, name, m, NULL, 0, NULL, e);
 	if (rc) {
 		pt_model_free(m);
 		*mp = NULL;
@@ -561,24 +647,41 @@ int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 int pt_ptm_read_stream_fd(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 			  struct pt_err **e)
 {
-	return read_body(fd, name, m, sink, 0, e);
+	return read_body(fd, name, m, sink, 0, NULL, e);
 }
 
 int pt_ptm_read_stream_fd_cols(int fd, const char *name, struct pt_model *m, const struct pt_ptm_sink *sink,
 			       unsigned skip_cols, struct pt_err **e)
 {
-	return read_body(fd, name, m, sink, skip_cols, e);
+	return read_body(fd, name, m, sink, skip_cols, NULL, e);
 }
 
 int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_err **e)
 {
+	return pt_ptm_read_stream_tape(path, m, sink, skip_cols, NULL, e);
+}
+
+int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
+			    struct pt_ptm_tape *t, struct pt_err **e)
+{
+	if (t && t->whole)
+		return read_body(-1, path, m, sink, skip_cols, t, e);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	int rc = read_body(fd, path, m, sink, skip_cols, e);
+	int rc = read_body(fd, path, m, sink, skip_cols, t, e);
 	close(fd);
 	return rc;
+}
+
+void pt_ptm_tape_free(struct pt_ptm_tape *t)
+{
+	if (t->v)
+		munmap(t->v, t->cap);
+	t->v = NULL;
+	t->n = t->cap = 0;
+	t->whole = false;
 }
 
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e)

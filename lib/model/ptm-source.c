@@ -25,5 +25,5 @@ int pt_ptm_source_read_cols(const struct pt_ptm_source *s, struct pt_model *m, c
 {
 	if (pt_ptm_source_once(s))
 		return pt_ptm_read_stream_fd_cols(0, pt_ptm_source_name(s), m, sink, skip_cols, e);
-	return pt_ptm_read_stream_cols(s->path, m, sink, skip_cols, e);
+	return pt_ptm_read_stream_tape(s->path, m, sink, skip_cols, s->tape, e);
 }

@@ -11,11 +11,15 @@ struct pt_model;
 struct pt_ptm_sink;
 struct pt_err;
 
+struct pt_ptm_tape;
+
 struct pt_ptm_source {
-	const char *path; /* "-": standard input */
+	const char *path;          /* "-": standard input */
+	struct pt_ptm_tape *tape;  /* NULL, or the reads of a file share it (model/ptm.h): the first keeps the
+				    * body, the later ones replay it */
 };
 /* A source for path, valid in the enclosing block. */
-#define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ (p) })
+#define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ (p), NULL })
 
 /* The input's name in messages ("standard input" or the path). */
 const char *pt_ptm_source_name(const struct pt_ptm_source *s);

@@ -173,6 +173,29 @@ struct pt_ptm_sink {
  * m->gpu_mem, for the passes that read them through pt_model_gpu_mem() */
 #define PT_PTM_PACK_GPU_MEM 128
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
+/*
+ * A model file's uncompressed body kept in memory by a streaming read, for
+ * the reads of the same file after it: pt_ptm_read_stream_tape() with a tape
+ * that holds no body reads the file and keeps its body bytes on the tape,
+ * up to limit bytes (a body that outgrows it is dropped as the read goes on,
+ * and so is that of a read that fails or stops: the tape is then over, and
+ * every later read reads the file); once a read has kept a whole body
+ * (whole), the later reads take it from the tape instead of reading,
+ * inflating and checksumming the file again. The tape's bytes were checked
+ * as they were read (the footer's CRC-32 included). The caller sets limit
+ * and frees the tape (pt_ptm_tape_free).
+ */
+struct pt_ptm_tape {
+	size_t limit; /* the most body bytes kept */
+	uint8_t *v;
+	size_t n, cap;
+	uint32_t crc; /* the body's CRC-32 before its footer */
+	bool whole;   /* v holds a whole body, read and checked */
+	bool over;    /* the body outgrew limit, or its read failed: nothing kept */
+};
+int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
+			    struct pt_ptm_tape *t, struct pt_err **e);
+void pt_ptm_tape_free(struct pt_ptm_tape *t);
 int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_err **e);
 /*

@@ -28,6 +28,10 @@
 #include "support/xalloc.h"
 #include "table/table.h"
 
+/* the most uncompressed body bytes the first read keeps for the later ones (model/ptm.h, pt_ptm_tape): the
+ * peak of the ops and tasks tables stays under their 1 GiB one (23 MiB) */
+#define RAW_TAPE_MAX (8u << 20)
+
 /* Per track, its API calls: how many are still to come, the earliest start, the latest start seen
  * and the lag. */
 struct wtrack {
@@ -486,6 +490,11 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	s.arg = arg;
 	const char *name = pt_ptm_source_name(src);
 	s.name = name;
+	/* the reads after the first replay the body it kept, when small (RAW_TAPE_MAX) */
+	struct pt_ptm_tape tape = { .limit = RAW_TAPE_MAX };
+	struct pt_ptm_source own = { src->path, &tape };
+	if (!pt_ptm_source_once(src))
+		src = &own;
 	/* it measures the rows' starts per track: no name, duration, correlation or task id (checked by the
 	 * reads that emit the rows), no op but for the ops table */
 	struct pt_ptm_sink first = { scan, &s, false, s.api || s.tasks ? 1 : PT_PTM_SKIP_BUT_KERNELS };
@@ -541,5 +550,6 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	free(s.srank);
 	free(s.ndev);
 	pt_model_free(s.m);
+	pt_ptm_tape_free(&tape);
 	return rc;
 }

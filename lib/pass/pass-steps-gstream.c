@@ -52,6 +52,8 @@
 
 /* a batch shows that the model cannot stream: read it whole */
 #define AGAIN 3
+/* the most uncompressed body bytes the first read keeps for the later ones (model/ptm.h, pt_ptm_tape) */
+#define PT_STEPS_TAPE_MAX (16u << 20)
 
 struct gtrk {
 	struct pt_lag lag; /* its activities, read 1 */
@@ -386,13 +388,14 @@ static void gst_free(struct gst *s)
 	free(s->ndtrk);
 }
 
-/* One more read of src with batch(); a file that ends early now changed since the first. */
+/* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked
+ * them); a file that ends early now changed since the first. */
 static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s,
-		 int (*batch)(void *, struct pt_model *, struct pt_err **), struct pt_err **e)
+		 int (*batch)(void *, struct pt_model *, struct pt_err **), unsigned skip, struct pt_err **e)
 {
 	s->base = 0;
 	struct pt_ptm_sink k = { batch, s, true, true };
-	int rc = pt_ptm_source_read(src, m, &k, e);
+	int rc = pt_ptm_source_read_cols(src, m, &k, skip, e);
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	return rc;
@@ -445,7 +448,7 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	free(w);
 	if (s->has_lc) /* the calls the links name (read 2) */
 		pt_steps_widen(r, s->lc_s, s->lc_e);
-	int rc = r->ndevs ? again(src, m, s, act_batch, e) : 0;
+	int rc = r->ndevs ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
 	if (!rc)
 		pt_steps_count_covered(r, 1);
 	for (size_t d = 0; !rc && d < r->ndevs; d++) {
@@ -514,6 +517,10 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 	memset(si, 0, sizeof(*si));
 	if (pt_ptm_source_once(src)) /* read once only: whole */
 		return pt_ptm_read(src->path, whole, e);
+	/* the reads after the first replay the body it kept, when small (TAPE_MAX) */
+	struct pt_ptm_tape tape = { .limit = PT_STEPS_TAPE_MAX };
+	struct pt_ptm_source own = { src->path, &tape };
+	src = &own;
 	struct gst s;
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
@@ -530,6 +537,7 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
 		pt_model_free(m);
 		gst_free(&s);
+		pt_ptm_tape_free(&tape);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc)
@@ -544,7 +552,8 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 	pt_ljoin_seal(&s.j);
 	bool boundary = !s.gr.n && s.host != PT_NONE;
 	s.launches = boundary;
-	if ((figs || boundary) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, e)))
+	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (s.launches ? 0 : PT_PTM_NO_NAME);
+	if ((figs || boundary) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
 	struct pt_steps_lseq lseq = { 0, &s, l_name, l_call_s, l_call_e };
 	if (boundary) {
@@ -601,10 +610,12 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 		}
 	}
 	gst_free(&s);
+	pt_ptm_tape_free(&tape);
 	*mout = m;
 	return 0;
 fail:
 	gst_free(&s);
+	pt_ptm_tape_free(&tape);
 	pt_model_free(m);
 	return -1;
 }

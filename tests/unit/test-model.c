@@ -1064,6 +1064,80 @@ static void test_spill_replay(void **state)
 	pt_model_free(ref);
 }
 
+static int fail_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)arg;
+	(void)m;
+	return pt_err(e, "stopped");
+}
+
+/* A tape (ptm.h): the first streaming read keeps the file's body, the later ones replay it, the file gone, with
+ * the same batches and the footer's checks passed; a body over the limit, or a read that fails, keeps nothing,
+ * and the later reads read the file. */
+static void test_tape(void **state)
+{
+	(void)state;
+	size_t n = 3 * PT_PTM_EVENT_BATCH + 17;
+	struct pt_model *ref = spill_model(0, -1, n, 0);
+	for (int compress = 0; compress < 2; compress++) {
+		char path[128];
+		snprintf(path, sizeof(path), "%s/tape%d.ptm", dir, compress);
+		write_model(ref, path, compress);
+		size_t fsize;
+		uint8_t *file = slurp(path, &fsize);
+		struct pt_err *e = NULL;
+		/* a read that fails */
+		struct pt_ptm_tape t = { .limit = 64u << 20 };
+		struct pt_model *m = pt_model_new();
+		struct pt_ptm_sink stop = { fail_batch, NULL, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &stop, 0, &t, &e), -1);
+		pt_err_free(e);
+		e = NULL;
+		assert_true(t.over && !t.whole && !t.v && !t.n);
+		pt_model_free(m);
+		/* the body's size, from a tape that keeps it */
+		t = (struct pt_ptm_tape){ .limit = 64u << 20 };
+		m = pt_model_new();
+		struct pt_ptm_sink count = { replay_batch, &(struct replay_check){ ref, 0, 0 }, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &count, 0, &t, &e), 0);
+		size_t body = t.n;
+		assert_true(t.whole && body > 2000);
+		if (!compress) { /* the file's bytes after the header */
+			assert_int_equal(body, fsize - 16);
+			assert_memory_equal(t.v, file + 16, body);
+		}
+		pt_ptm_tape_free(&t);
+		pt_model_free(m);
+		/* limits: 1,000 bytes (the file is larger: nothing kept from the start), one byte short of the
+		 * body (dropped as the read goes on), the body's size (kept) */
+		size_t limits[3] = { 1000, body - 1, body };
+		for (int l = 0; l < 3; l++) {
+			bool keep = l == 2;
+			t = (struct pt_ptm_tape){ .limit = limits[l] };
+			m = pt_model_new();
+			struct replay_check c = { ref, 0, 0 };
+			struct pt_ptm_sink first = { replay_batch, &c, false, true };
+			assert_int_equal(pt_ptm_read_stream_tape(path, m, &first, 0, &t, &e), 0);
+			assert_int_equal(c.next, n);
+			assert_true(t.whole == keep && t.over == !keep && (t.v != NULL) == keep);
+			if (keep) /* the replays do not read the file */
+				assert_int_equal(unlink(path), 0);
+			for (int round = 0; round < 2; round++) {
+				struct replay_check c2 = { ref, 0, 0 };
+				struct pt_ptm_sink again = { replay_batch, &c2, true, true };
+				assert_int_equal(pt_ptm_read_stream_tape(path, m, &again, 0, &t, &e), 0);
+				assert_int_equal(c2.next, n);
+				assert_int_equal(c2.batches, c.batches);
+			}
+			pt_ptm_tape_free(&t);
+			assert_true(!t.v && !t.whole);
+			pt_model_free(m);
+		}
+		free(file);
+	}
+	pt_model_free(ref);
+}
+
 /* A plain file spill whose file cannot take the events (a file size limit here): the replay says so, naming
  * the directory, and so does an undo. */
 static void test_spill_file_full(void **state)
@@ -1135,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_spill_replay),
 		cmocka_unit_test(test_spill_file_full),
+		cmocka_unit_test(test_tape),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
