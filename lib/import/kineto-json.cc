@@ -208,9 +208,9 @@ struct walker {
 				return stop();
 			bool fields = read; // its fields handed over (until wanted() says the rest are not)
 			for (auto f : o) {
-				ondemand::field fld;
-				if (auto e = std::move(f).get(fld))
+				if (auto e = f.error())
 					return fail(e);
+				ondemand::field &&fld = std::move(f).value_unsafe();
 				std::string_view key;
 				if (!plain_string(fld.key().raw(), &key)) {
 					if (auto e = fld.unescaped_key().get(key))
@@ -475,9 +475,9 @@ struct event_walker : walker {
 			return fail(e);
 		k->st = S_ARGS;
 		for (auto f : o) {
-			ondemand::field fld;
-			if (auto e = std::move(f).get(fld))
+			if (auto e = f.error())
 				return fail(e);
+			ondemand::field &&fld = std::move(f).value_unsafe();
 			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
 			k->ak = arg_key(ks);
 			if (k->ak == AK_OTHER && escaped(ks)) {
@@ -509,9 +509,9 @@ struct event_walker : walker {
 		k->st = S_EV;
 		const kev *ev = &k->ev;
 		for (auto f : o) {
-			ondemand::field fld;
-			if (auto e = std::move(f).get(fld))
+			if (auto e = f.error())
 				return fail(e);
+			ondemand::field &&fld = std::move(f).value_unsafe();
 			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
 			evkey ek = ev->drop ? EK_OTHER : event_key(ks); // a dropped event: nothing more is read
 			if (ek == EK_OTHER && escaped(ks)) { // unescaped (and so checked), then dispatched
