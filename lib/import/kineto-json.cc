@@ -460,7 +460,41 @@ struct event_walker : walker {
 				return stop();
 			return true;
 		}
+		if (c == '[' && st == S_ARGVAL && (k->ak == AK_GRID || k->ak == AK_BLOCK))
+			return numbers(v, p);
 		return value(v, true); // containers, literals, bad tokens: the generic walk and callbacks
+	}
+
+	// grid and block (an array at p, k->st S_ARGVAL), as the generic walk and the callbacks take it
+	// (the same states and positions), its numbers handed to the handler by a direct call;
+	// elements of other types through the generic walk.
+	bool numbers(ondemand::value &v, const char *p)
+	{
+		ondemand::array a;
+		if (auto e = v.get_array().get(a))
+			return fail(e);
+		k->st = S_ARGARR;
+		for (auto x : a) {
+			if (auto e = x.error())
+				return fail(e);
+			ondemand::value &&el = std::move(x).value_unsafe();
+			const char *q = el.raw_json_token().data();
+			if (*q != '-' && !is_digit(*q)) {
+				if (!value(el, true))
+					return false;
+				continue;
+			}
+			at(q);
+			std::string_view s = number_token(el);
+			pt_kt_json_num d;
+			if (!check_number<true>(s.data(), s.size(), &d))
+				return bad("invalid number", q, s);
+			if (!pt_kt_scalar(k, V_NUM, (const unsigned char *)s.data(), s.size(), &d))
+				return stop();
+		}
+		at(p);
+		k->st = S_ARGS;
+		return true;
 	}
 
 	bool args(ondemand::value &v)
