@@ -387,6 +387,17 @@ struct event_walker : walker {
 		return true;
 	}
 
+	// A value the importer does not read (at p), checked: a number here, without a call (as the
+	// generic walk checks it); anything else by the generic walk.
+	inline bool skip(ondemand::value &v, const char *p)
+	{
+		if (*p != '-' && !is_digit(*p))
+			return value(v, false);
+		at(p);
+		std::string_view s = number_token(v);
+		return check_number<false>(s.data(), s.size(), nullptr) || bad("invalid number", p, s);
+	}
+
 	// An event's time (ts, dur: µs to ns) or id (pid, tid) from a plain number, as the handler
 	// would set it; false: the handler converts it.
 	bool event_number(evkey ek, const pt_kt_json_num &d)
@@ -514,7 +525,8 @@ struct event_walker : walker {
 			if (auto e = f.error())
 				return fail(e);
 			ondemand::field &&fld = std::move(f).value_unsafe();
-			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			const char *vp = fld.value().raw_json_token().data();
+			std::string_view ks = raw_key(fld, vp);
 			k->ak = arg_key(ks);
 			if (k->ak == AK_OTHER && escaped(ks)) {
 				if (!unescaped(fld, &ks))
@@ -522,7 +534,7 @@ struct event_walker : walker {
 				k->ak = arg_key(ks);
 			}
 			if (k->ak == AK_OTHER) {
-				if (!value(fld.value(), false))
+				if (!skip(fld.value(), vp))
 					return false;
 			} else if (!known(fld.value(), S_ARGVAL)) {
 				return false;
@@ -548,7 +560,8 @@ struct event_walker : walker {
 			if (auto e = f.error())
 				return fail(e);
 			ondemand::field &&fld = std::move(f).value_unsafe();
-			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			const char *vp = fld.value().raw_json_token().data();
+			std::string_view ks = raw_key(fld, vp);
 			evkey ek = ev->drop ? EK_OTHER : event_key(ks); // a dropped event: nothing more is read
 			if (ek == EK_OTHER && escaped(ks)) { // unescaped (and so checked), then dispatched
 				if (!unescaped(fld, &ks))
@@ -558,7 +571,7 @@ struct event_walker : walker {
 			}
 			bool ok;
 			if (ek == EK_OTHER) {
-				ok = value(fld.value(), false);
+				ok = skip(fld.value(), vp);
 			} else if (ek == EK_ARGS) {
 				ok = args(fld.value());
 			} else {
