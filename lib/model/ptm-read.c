@@ -453,7 +453,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				rc = -1;
 				goto out;
 			}
-			if ((cf ? !added : !mlen) && ++ids.nempty > PT_PTM_MAX_EMPTY)
+			/* a read again (events_only) does not apply the strings: empty only when no bytes */
+			if ((cf && !events_only ? !added : !mlen) && ++ids.nempty > PT_PTM_MAX_EMPTY)
 				BAD("'%s': more than %d empty chunks (the last at body offset %" PRIu64 ")", name,
 				    PT_PTM_MAX_EMPTY, off);
 			continue;
