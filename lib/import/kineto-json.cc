@@ -443,6 +443,13 @@ struct event_walker : walker {
 		return true;
 	}
 
+	// The number at p (v's token) the importer reads: its text *s, checked, and its digits in *d.
+	__attribute__((always_inline)) bool read_number(ondemand::value &v, const char *p, std::string_view *s, pt_kt_json_num *d)
+	{
+		*s = number_token(v);
+		return check_number<true>(s->data(), s->size(), d) || bad("invalid number", p, *s);
+	}
+
 	// A value the importer reads, in state st (S_EVVAL, k->ek set; S_ARGVAL, k->ak set).
 	__attribute__((always_inline)) bool known(ondemand::value &v, state st)
 	{
@@ -459,10 +466,10 @@ struct event_walker : walker {
 			return true;
 		}
 		if (c == '-' || is_digit(c)) {
-			std::string_view s = number_token(v);
+			std::string_view s;
 			pt_kt_json_num d;
-			if (!check_number<true>(s.data(), s.size(), &d))
-				return bad("invalid number", p, s);
+			if (!read_number(v, p, &s, &d))
+				return false;
 			if (st == S_EVVAL ? event_number(k->ek, d) : arg_number(k->ak, d)) {
 				k->st = st == S_EVVAL ? S_EV : S_ARGS;
 				return true;
@@ -496,10 +503,10 @@ struct event_walker : walker {
 				continue;
 			}
 			at(q);
-			std::string_view s = number_token(el);
+			std::string_view s;
 			pt_kt_json_num d;
-			if (!check_number<true>(s.data(), s.size(), &d))
-				return bad("invalid number", q, s);
+			if (!read_number(el, q, &s, &d))
+				return false;
 			if (!pt_kt_scalar(k, V_NUM, (const unsigned char *)s.data(), s.size(), &d))
 				return stop();
 		}
