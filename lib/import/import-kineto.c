@@ -1312,8 +1312,9 @@ static void masks64(const char *p, struct masks64 *m)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define KT_AVX2 1
-/* masks64() with AVX2, 32 bytes a compare: the machine's, when it has it (PT_TEST_KINETO_SSE2 set in the
- * environment: SSE2 all the same, for the tests) */
+/* masks64() with AVX2, 32 bytes a compare; with AVX-512 (BW), 64 bytes a compare straight into the
+ * masks. The machine's best, when it has it (for the tests, the environment's PT_TEST_KINETO_SSE2
+ * forces SSE2, PT_TEST_KINETO_AVX2 AVX2) */
 __attribute__((target("avx2"))) static void masks64_avx2(const char *p, struct masks64 *m)
 {
 	const __m256i bs = _mm256_set1_epi8('\\'), q = _mm256_set1_epi8('"'), ob = _mm256_set1_epi8('{'),
@@ -1329,24 +1330,38 @@ __attribute__((target("avx2"))) static void masks64_avx2(const char *p, struct m
 		m->ctl |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)) << sh;
 	}
 }
+
+__attribute__((target("avx512f,avx512bw"))) static void masks64_avx512(const char *p, struct masks64 *m)
+{
+	__m512i v = _mm512_loadu_si512((const void *)p), l = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+	m->bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+	m->q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+	m->open = _mm512_cmpeq_epi8_mask(l, _mm512_set1_epi8('{'));
+	m->close = _mm512_cmpeq_epi8_mask(l, _mm512_set1_epi8('}'));
+	m->ctl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+}
 #endif
 
+enum kt_simd { KT_SSE2, KT_AVX2_ONLY, KT_AVX512 };
+
 /*
- * The events' scanner from offset i to end: 64 bytes at a time with SSE2, or AVX2 (avx2) (the
- * quotes to an in-string mask by a prefix xor, then the brackets outside strings one by one; a
- * block with a backslash, or after one, byte by byte). *ended: stopped at the bracket that closes
- * the array.
+ * The events' scanner from offset i to end: 64 bytes at a time with SSE2, AVX2 or AVX-512 (simd)
+ * (the quotes to an in-string mask by a prefix xor, then the brackets outside strings one by one;
+ * a block with a backslash, or after one, byte by byte). *ended: stopped at the bracket that
+ * closes the array.
  */
 static inline __attribute__((always_inline)) uint64_t scan_events_blocks(struct jr *r, uint64_t i, uint64_t end,
-									 bool *ended, bool avx2)
+									 bool *ended, enum kt_simd simd)
 {
-	(void)avx2;
+	(void)simd;
 	*ended = false;
 #ifdef __SSE2__
 	while (i + 64 <= end) {
 		struct masks64 m;
 #ifdef KT_AVX2
-		if (avx2)
+		if (simd == KT_AVX512)
+			masks64_avx512(&JR(r, i), &m);
+		else if (simd == KT_AVX2_ONLY)
 			masks64_avx2(&JR(r, i), &m);
 		else
 #endif
@@ -1397,20 +1412,34 @@ static inline __attribute__((always_inline)) uint64_t scan_events_blocks(struct 
 #ifdef KT_AVX2
 __attribute__((target("avx2"))) static uint64_t scan_events_avx2(struct jr *r, uint64_t i, uint64_t end, bool *ended)
 {
-	return scan_events_blocks(r, i, end, ended, true);
+	return scan_events_blocks(r, i, end, ended, KT_AVX2_ONLY);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static uint64_t scan_events_avx512(struct jr *r, uint64_t i, uint64_t end,
+									      bool *ended)
+{
+	return scan_events_blocks(r, i, end, ended, KT_AVX512);
 }
 #endif
 
 static uint64_t scan_events(struct jr *r, uint64_t i, uint64_t end, bool *ended)
 {
 #ifdef KT_AVX2
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") && !getenv("PT_TEST_KINETO_SSE2");
-	if (avx2)
+	static int simd = -1;
+	if (simd < 0) {
+		simd = KT_SSE2;
+		if (__builtin_cpu_supports("avx2") && !getenv("PT_TEST_KINETO_SSE2"))
+			simd = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+					       !getenv("PT_TEST_KINETO_AVX2")
+				       ? KT_AVX512
+				       : KT_AVX2_ONLY;
+	}
+	if (simd == KT_AVX512)
+		return scan_events_avx512(r, i, end, ended);
+	if (simd == KT_AVX2_ONLY)
 		return scan_events_avx2(r, i, end, ended);
 #endif
-	return scan_events_blocks(r, i, end, ended, false);
+	return scan_events_blocks(r, i, end, ended, KT_SSE2);
 }
 
 /* Scan and parse the text in the buffer from offset `scan`; 0, or -1 with the error in k->e. */

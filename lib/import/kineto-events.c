@@ -391,10 +391,21 @@ static int cmp_range(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
+/* Whether the ranges are in cmp_range's order already (a trace written in time order: a sort
+ * there costs as much as on any other order). */
+static bool ranges_sorted(const struct pt_cjoin_range *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_range(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
 void pt_kt_finish(struct kt *k, uint64_t size)
 {
 	struct pt_model *m = k->m;
-	pt_sort(k->ranges.v, k->ranges.n, sizeof(*k->ranges.v), cmp_range);
+	if (!ranges_sorted(k->ranges.v, k->ranges.n))
+		pt_sort(k->ranges.v, k->ranges.n, sizeof(*k->ranges.v), cmp_range);
 	struct pt_cjoin_stats js;
 	pt_cjoin_finish(k->join, k->ranges.v, k->ranges.n, &js);
 	/* names of threads and processes */

@@ -89,7 +89,9 @@ template <bool Digits> inline const char *digits(const char *p, uint64_t *m)
 	return p;
 }
 
-template <bool Digits> bool check_number(const char *s, size_t n, pt_kt_json_num *d)
+// Inlined where it is called (as known() below): the call's saves and constants cost as much as a
+// short number's check.
+template <bool Digits> __attribute__((always_inline)) inline bool check_number(const char *s, size_t n, pt_kt_json_num *d)
 {
 	const char *p = s, *e = s + n;
 	bool neg = *p == '-';
@@ -208,9 +210,9 @@ struct walker {
 				return stop();
 			bool fields = read; // its fields handed over (until wanted() says the rest are not)
 			for (auto f : o) {
-				ondemand::field fld;
-				if (auto e = std::move(f).get(fld))
+				if (auto e = f.error())
 					return fail(e);
+				ondemand::field &&fld = std::move(f).value_unsafe();
 				std::string_view key;
 				if (!plain_string(fld.key().raw(), &key)) {
 					if (auto e = fld.unescaped_key().get(key))
@@ -385,6 +387,17 @@ struct event_walker : walker {
 		return true;
 	}
 
+	// A value the importer does not read (at p), checked: a number here, without a call (as the
+	// generic walk checks it); anything else by the generic walk.
+	inline bool skip(ondemand::value &v, const char *p)
+	{
+		if (*p != '-' && !is_digit(*p))
+			return value(v, false);
+		at(p);
+		std::string_view s = number_token(v);
+		return check_number<false>(s.data(), s.size(), nullptr) || bad("invalid number", p, s);
+	}
+
 	// An event's time (ts, dur: µs to ns) or id (pid, tid) from a plain number, as the handler
 	// would set it; false: the handler converts it.
 	bool event_number(evkey ek, const pt_kt_json_num &d)
@@ -430,8 +443,15 @@ struct event_walker : walker {
 		return true;
 	}
 
+	// The number at p (v's token) the importer reads: its text *s, checked, and its digits in *d.
+	__attribute__((always_inline)) bool read_number(ondemand::value &v, const char *p, std::string_view *s, pt_kt_json_num *d)
+	{
+		*s = number_token(v);
+		return check_number<true>(s->data(), s->size(), d) || bad("invalid number", p, *s);
+	}
+
 	// A value the importer reads, in state st (S_EVVAL, k->ek set; S_ARGVAL, k->ak set).
-	bool known(ondemand::value &v, state st)
+	__attribute__((always_inline)) bool known(ondemand::value &v, state st)
 	{
 		const char *p = v.raw_json_token().data();
 		at(p);
@@ -446,10 +466,10 @@ struct event_walker : walker {
 			return true;
 		}
 		if (c == '-' || is_digit(c)) {
-			std::string_view s = number_token(v);
+			std::string_view s;
 			pt_kt_json_num d;
-			if (!check_number<true>(s.data(), s.size(), &d))
-				return bad("invalid number", p, s);
+			if (!read_number(v, p, &s, &d))
+				return false;
 			if (st == S_EVVAL ? event_number(k->ek, d) : arg_number(k->ak, d)) {
 				k->st = st == S_EVVAL ? S_EV : S_ARGS;
 				return true;
@@ -458,7 +478,41 @@ struct event_walker : walker {
 				return stop();
 			return true;
 		}
+		if (c == '[' && st == S_ARGVAL && (k->ak == AK_GRID || k->ak == AK_BLOCK))
+			return numbers(v, p);
 		return value(v, true); // containers, literals, bad tokens: the generic walk and callbacks
+	}
+
+	// grid and block (an array at p, k->st S_ARGVAL), as the generic walk and the callbacks take it
+	// (the same states and positions), its numbers handed to the handler by a direct call;
+	// elements of other types through the generic walk.
+	bool numbers(ondemand::value &v, const char *p)
+	{
+		ondemand::array a;
+		if (auto e = v.get_array().get(a))
+			return fail(e);
+		k->st = S_ARGARR;
+		for (auto x : a) {
+			if (auto e = x.error())
+				return fail(e);
+			ondemand::value &&el = std::move(x).value_unsafe();
+			const char *q = el.raw_json_token().data();
+			if (*q != '-' && !is_digit(*q)) {
+				if (!value(el, true))
+					return false;
+				continue;
+			}
+			at(q);
+			std::string_view s;
+			pt_kt_json_num d;
+			if (!read_number(el, q, &s, &d))
+				return false;
+			if (!pt_kt_scalar(k, V_NUM, (const unsigned char *)s.data(), s.size(), &d))
+				return stop();
+		}
+		at(p);
+		k->st = S_ARGS;
+		return true;
 	}
 
 	bool args(ondemand::value &v)
@@ -475,10 +529,11 @@ struct event_walker : walker {
 			return fail(e);
 		k->st = S_ARGS;
 		for (auto f : o) {
-			ondemand::field fld;
-			if (auto e = std::move(f).get(fld))
+			if (auto e = f.error())
 				return fail(e);
-			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			ondemand::field &&fld = std::move(f).value_unsafe();
+			const char *vp = fld.value().raw_json_token().data();
+			std::string_view ks = raw_key(fld, vp);
 			k->ak = arg_key(ks);
 			if (k->ak == AK_OTHER && escaped(ks)) {
 				if (!unescaped(fld, &ks))
@@ -486,7 +541,7 @@ struct event_walker : walker {
 				k->ak = arg_key(ks);
 			}
 			if (k->ak == AK_OTHER) {
-				if (!value(fld.value(), false))
+				if (!skip(fld.value(), vp))
 					return false;
 			} else if (!known(fld.value(), S_ARGVAL)) {
 				return false;
@@ -509,10 +564,11 @@ struct event_walker : walker {
 		k->st = S_EV;
 		const kev *ev = &k->ev;
 		for (auto f : o) {
-			ondemand::field fld;
-			if (auto e = std::move(f).get(fld))
+			if (auto e = f.error())
 				return fail(e);
-			std::string_view ks = raw_key(fld, fld.value().raw_json_token().data());
+			ondemand::field &&fld = std::move(f).value_unsafe();
+			const char *vp = fld.value().raw_json_token().data();
+			std::string_view ks = raw_key(fld, vp);
 			evkey ek = ev->drop ? EK_OTHER : event_key(ks); // a dropped event: nothing more is read
 			if (ek == EK_OTHER && escaped(ks)) { // unescaped (and so checked), then dispatched
 				if (!unescaped(fld, &ks))
@@ -522,7 +578,7 @@ struct event_walker : walker {
 			}
 			bool ok;
 			if (ek == EK_OTHER) {
-				ok = value(fld.value(), false);
+				ok = skip(fld.value(), vp);
 			} else if (ek == EK_ARGS) {
 				ok = args(fld.value());
 			} else {
