@@ -247,6 +247,25 @@ static void side_stages(struct side *sd)
 	}
 }
 
+/*
+ * The steps tables of a model file, streamed where `steps` streams it (pt_pass_steps_stream): 1 with
+ * *whole set (0 returned) where it reads the model whole instead. The selection's warnings are
+ * those a load gives (pt_common_load): of the options as given, against BASE only.
+ */
+static int side_steps_stream(struct pt_common *c, struct side *sd, struct pt_sel *sel, struct pt_model **whole,
+			     struct pt_err **e)
+{
+	c->path = sd->path;
+	sel->quiet = c->sel_checked;
+	sel->warn_as = &c->sel;
+	int rc = pt_pass_steps_stream(PT_PTM_SOURCE(sd->path), sel, sd->st, &sd->nst, whole, &c->diag, e);
+	sel->quiet = false;
+	sel->warn_as = NULL;
+	if (!*whole)
+		c->sel_checked = true;
+	return rc;
+}
+
 static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_err **e)
 {
 	struct pt_summary_opts so;
@@ -262,11 +281,22 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	}
 
 	struct pt_model *m = NULL;
-	bool streamed = false, need_model = dopt.by == PT_DB_STEP;
+	bool streamed = false, by_step = dopt.by == PT_DB_STEP, need_model = false;
 	int rc = 0;
-	if (!need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
+	if (by_step && pt_common_is_model_file(sd->path)) {
+		/* the steps streamed, then the summary's step figures streamed too: one model at a time,
+		 * per-step state only; where `steps` reads the model whole, both passes run on it */
+		rc = side_steps_stream(c, sd, &so.sel, &m, e);
+		if (!rc && m) {
+			pt_common_check_sel(c, m);
+			need_model = true;
+		}
+	} else if (by_step) {
+		need_model = true; /* standard input, a raw PATH: loaded whole, as `steps` loads them */
+	}
+	if (!rc && !m && !need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
-	} else if (!need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
+	} else if (!rc && !m && !need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
 		rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
 		if (!rc && !streamed)
 			rc = pt_ptm_spill_undo(m, e);
