@@ -23,6 +23,7 @@
 #include "pass/pass-diff.h"
 #include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
+#include "pass/summary-tap.h"
 #include "support/fmt-text.h"
 #include "support/fmt.h"
 #include "support/out.h"
@@ -248,19 +249,25 @@ static void side_stages(struct side *sd)
 }
 
 /*
- * The steps tables of a model file, streamed where `steps` streams it (pt_pass_steps_stream): 1 with
- * *whole set (0 returned) where it reads the model whole instead. The selection's warnings are
- * those a load gives (pt_common_load): of the options as given, against BASE only.
+ * The steps tables of a model file, streamed where `steps` streams it (pt_pass_steps_stream), and
+ * the summary so fed by the same reads (*summed set when it could be: pass/summary-tap.h); *whole
+ * set (0 returned) where `steps` reads the model whole instead. The selection's warnings are those
+ * a load gives (pt_common_load): of the options as given, against BASE only.
  */
-static int side_steps_stream(struct pt_common *c, struct side *sd, struct pt_sel *sel, struct pt_model **whole,
-			     struct pt_err **e)
+static int side_steps_stream(struct pt_common *c, struct side *sd, struct pt_summary_opts *so, bool *summed,
+			     struct pt_model **whole, struct pt_err **e)
 {
 	c->path = sd->path;
-	sel->quiet = c->sel_checked;
-	sel->warn_as = &c->sel;
-	int rc = pt_pass_steps_stream(PT_PTM_SOURCE(sd->path), sel, sd->st, &sd->nst, whole, &c->diag, e);
-	sel->quiet = false;
-	sel->warn_as = NULL;
+	so->sel.quiet = c->sel_checked;
+	so->sel.warn_as = &c->sel;
+	struct pt_ptm_tap tap;
+	struct pt_summary_tap *t = pt_summary_tap_new(so, &tap);
+	struct pt_ptm_source src = { .path = sd->path, .tap = &tap };
+	int rc = pt_pass_steps_stream(&src, &so->sel, sd->st, &sd->nst, whole, &c->diag, e);
+	so->sel.quiet = false;
+	so->sel.warn_as = NULL;
+	*summed = !rc && !*whole && pt_summary_tap_end(t, &sd->s);
+	pt_summary_tap_free(t);
 	if (!*whole)
 		c->sel_checked = true;
 	return rc;
@@ -284,9 +291,10 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	bool streamed = false, by_step = dopt.by == PT_DB_STEP, need_model = false;
 	int rc = 0;
 	if (by_step && pt_common_is_model_file(sd->path)) {
-		/* the steps streamed, then the summary's step figures streamed too: one model at a time,
-		 * per-step state only; where `steps` reads the model whole, both passes run on it */
-		rc = side_steps_stream(c, sd, &so.sel, &m, e);
+		/* the steps streamed, the summary's step figures from the same reads (or, where it needs
+		 * others, streamed after them): one model at a time, per-step state only; where `steps`
+		 * reads the model whole, both passes run on it */
+		rc = side_steps_stream(c, sd, &so, &streamed, &m, e);
 		if (!rc && m) {
 			pt_common_check_sel(c, m);
 			need_model = true;
@@ -294,9 +302,11 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	} else if (by_step) {
 		need_model = true; /* standard input, a raw PATH: loaded whole, as `steps` loads them */
 	}
-	if (!rc && !m && !need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
+	if (streamed || rc) {
+		/* summarised by the steps' reads, or failed */
+	} else if (!m && !need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
-	} else if (!rc && !m && !need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
+	} else if (!m && !need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
 		rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
 		if (!rc && !streamed)
 			rc = pt_ptm_spill_undo(m, e);
