@@ -4,8 +4,9 @@
  * Each side is summarised as `summary` does it (streamed where summary
  * streams, one side after the other): the model view gives the step count
  * and time, the operator, op-type, kernel or API view the items. With
- * --by step each side is loaded whole and the `steps` pass gives the stage
- * averages. pass-diff matches and compares.
+ * --by step the `steps` pass gives the stage averages, streamed where `steps`
+ * streams, the summary fed by the same reads (pass/summary-tap.h).
+ * pass-diff matches and compares.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -640,7 +641,8 @@ const struct pt_cmd pt_cmd_diff = {
 		"deltas (absolute and percent) and the share of the step time. --by step compares the step\n"
 		"stages of `proftool steps`. Text output ends with the verdict: the items that explain most of\n"
 		"the change of the mean step time. CSV is one table: the items, or the stages with --by step.\n"
-		"See proftool-diff(1).",
+		"One side is read at a time, streamed where `summary` streams it (--by step: where `steps`\n"
+		"does; proftool-diff(1) MEMORY). See proftool-diff(1).",
 	.groups = groups,
 	.run = run,
 };
