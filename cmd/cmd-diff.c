@@ -291,10 +291,11 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	struct pt_model *m = NULL;
 	bool streamed = false, by_step = dopt.by == PT_DB_STEP, need_model = false;
 	int rc = 0;
-	if (by_step && pt_common_is_model_file(sd->path)) {
+	if (by_step && pt_common_is_model_file(sd->path) && pt_summary_tap_probe(PT_PTM_SOURCE(sd->path), &so)) {
 		/* the steps streamed, the summary's step figures from the same reads (or, where it needs
 		 * others, streamed after them): one model at a time, per-step state only; where `steps`
-		 * reads the model whole, both passes run on it */
+		 * reads the model whole, both passes run on it, as they do where the summary would load
+		 * it whole (the probe: streamed steps and a whole summary cost more than one load) */
 		rc = side_steps_stream(c, sd, &so, &streamed, &m, e);
 		if (!rc && m) {
 			pt_common_check_sel(c, m);

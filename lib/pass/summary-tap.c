@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "model/ptm.h"
 #include "pass/pass-summary.h"
 #include "support/err.h"
@@ -80,6 +81,35 @@ static void tap_end(void *arg, int rc)
 		else
 			drop(t, T_DONE);
 	}
+}
+
+struct probe {
+	struct pt_summary_stream *s;
+	bool stop; /* the summary cannot stream the file */
+};
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	struct probe *p = arg;
+	int rc = pt_summary_stream_batch(p->s, m, e);
+	p->stop = rc == PT_PTM_STOP;
+	pt_summary_stream_free(p->s); /* while m is there */
+	p->s = NULL;
+	return rc ? rc : PT_PTM_STOP;
+}
+
+bool pt_summary_tap_probe(const struct pt_ptm_source *src, const struct pt_summary_opts *o)
+{
+	struct probe p = { pt_summary_stream_new(o), false };
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink first = { probe_batch, &p, false, true };
+	struct pt_ptm_source plain = { .path = src->path };
+	struct pt_err *e = NULL;
+	pt_ptm_source_read(&plain, m, &first, &e);
+	pt_err_free(e);
+	pt_summary_stream_free(p.s); /* no batch came */
+	pt_model_free(m);
+	return !p.stop;
 }
 
 struct pt_summary_tap *pt_summary_tap_new(const struct pt_summary_opts *o, struct pt_ptm_tap *tap)

@@ -19,6 +19,12 @@ struct pt_summary;
 struct pt_summary_opts;
 struct pt_summary_tap;
 
+/*
+ * Can the summary stream src with o, as far as its first event batch says (the devices with the
+ * selection; host ranges when the file's TrackEvents tell)? One read that stops after that batch.
+ * False only when the summary would load the model whole; a read error is left to the reads after.
+ */
+bool pt_summary_tap_probe(const struct pt_ptm_source *src, const struct pt_summary_opts *o);
 /* A tap summarising with o (held until _free); *tap is to be set in the source that is read. */
 struct pt_summary_tap *pt_summary_tap_new(const struct pt_summary_opts *o, struct pt_ptm_tap *tap);
 /* True with *out filled when the reads summarised the file; false: out untouched. */
