@@ -1817,11 +1817,25 @@ static void test_summary_tap(void **state)
 		assert_true(fs == !twice);
 		if (fs)
 			pt_summary_free(&b);
+		assert_true(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
 		free(ta);
 		pt_summary_free(&a);
 		pt_model_free(back);
 		pt_model_free(m);
 	}
+	/* the probe: a GPU device with --steps is summarised whole, without it streamed */
+	struct pt_model *g = random_npu_model();
+	pt_model_device(g, PT_DEV_GPU, 0);
+	write_ptm(g, ptm, true);
+	pt_model_free(g);
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	so.views = 1u << PT_SV_MODEL;
+	assert_true(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
+	so.sel.steps_given = true;
+	so.sel.step_a = 2;
+	so.sel.step_b = 3;
+	assert_false(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
 	scratch_close(dir, ptm, txt);
 }
 
