@@ -4,8 +4,9 @@
  * Each side is summarised as `summary` does it (streamed where summary
  * streams, one side after the other): the model view gives the step count
  * and time, the operator, op-type, kernel or API view the items. With
- * --by step each side is loaded whole and the `steps` pass gives the stage
- * averages. pass-diff matches and compares.
+ * --by step the `steps` pass gives the stage averages, streamed where `steps`
+ * streams, the summary fed by the same reads (pass/summary-tap.h).
+ * pass-diff matches and compares.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -23,6 +24,7 @@
 #include "pass/pass-diff.h"
 #include "pass/pass-steps.h"
 #include "pass/pass-summary.h"
+#include "pass/summary-tap.h"
 #include "support/fmt-text.h"
 #include "support/fmt.h"
 #include "support/out.h"
@@ -247,6 +249,31 @@ static void side_stages(struct side *sd)
 	}
 }
 
+/*
+ * The steps tables of a model file, streamed where `steps` streams it (pt_pass_steps_stream), and
+ * the summary so fed by the same reads (*summed set when it could be: pass/summary-tap.h); *whole
+ * set (0 returned) where `steps` reads the model whole instead. The selection's warnings are those
+ * a load gives (pt_common_load): of the options as given, against BASE only.
+ */
+static int side_steps_stream(struct pt_common *c, struct side *sd, struct pt_summary_opts *so, bool *summed,
+			     struct pt_model **whole, struct pt_err **e)
+{
+	c->path = sd->path;
+	so->sel.quiet = c->sel_checked;
+	so->sel.warn_as = &c->sel;
+	struct pt_ptm_tap tap;
+	struct pt_summary_tap *t = pt_summary_tap_new(so, &tap);
+	struct pt_ptm_source src = { .path = sd->path, .tap = &tap };
+	int rc = pt_pass_steps_stream(&src, &so->sel, sd->st, &sd->nst, whole, &c->diag, e);
+	so->sel.quiet = false;
+	so->sel.warn_as = NULL;
+	*summed = !rc && !*whole && pt_summary_tap_end(t, &sd->s);
+	pt_summary_tap_free(t);
+	if (!*whole)
+		c->sel_checked = true;
+	return rc;
+}
+
 static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_err **e)
 {
 	struct pt_summary_opts so;
@@ -262,11 +289,26 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	}
 
 	struct pt_model *m = NULL;
-	bool streamed = false, need_model = dopt.by == PT_DB_STEP;
+	bool streamed = false, by_step = dopt.by == PT_DB_STEP, need_model = false;
 	int rc = 0;
-	if (!need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
+	if (by_step && pt_common_is_model_file(sd->path) && pt_summary_tap_probe(PT_PTM_SOURCE(sd->path), &so)) {
+		/* the steps streamed, the summary's step figures from the same reads (or, where it needs
+		 * others, streamed after them): one model at a time, per-step state only; where `steps`
+		 * reads the model whole, both passes run on it, as they do where the summary would load
+		 * it whole (the probe: streamed steps and a whole summary cost more than one load) */
+		rc = side_steps_stream(c, sd, &so, &streamed, &m, e);
+		if (!rc && m) {
+			pt_common_check_sel(c, m);
+			need_model = true;
+		}
+	} else if (by_step) {
+		need_model = true; /* standard input, a raw PATH: loaded whole, as `steps` loads them */
+	}
+	if (streamed || rc) {
+		/* summarised by the steps' reads, or failed */
+	} else if (!m && !need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
-	} else if (!need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
+	} else if (!m && !need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
 		rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
 		if (!rc && !streamed)
 			rc = pt_ptm_spill_undo(m, e);
@@ -600,7 +642,8 @@ const struct pt_cmd pt_cmd_diff = {
 		"deltas (absolute and percent) and the share of the step time. --by step compares the step\n"
 		"stages of `proftool steps`. Text output ends with the verdict: the items that explain most of\n"
 		"the change of the mean step time. CSV is one table: the items, or the stages with --by step.\n"
-		"See proftool-diff(1).",
+		"One side is read at a time, streamed where `summary` streams it (--by step: where `steps`\n"
+		"does; proftool-diff(1) MEMORY). See proftool-diff(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -11,15 +11,33 @@ struct pt_model;
 struct pt_ptm_sink;
 struct pt_err;
 
+/*
+ * A tap: a second consumer fed the event batches of the reads another pass
+ * makes of the source, instead of reading it again itself (diff --by step:
+ * the summary's step figures during the steps' reads). begin() hears of each
+ * read before it starts (events_only: the events alone, into the m a first
+ * read filled) and says whether it wants the read's batches; then no event
+ * column is left undecoded, and batch() sees each batch before the reader's
+ * sink does (it cannot stop the read). end() hears how the read ended: 0 when
+ * it reached the end of the input, else it stopped early.
+ */
+struct pt_ptm_tap {
+	bool (*begin)(void *arg, struct pt_model *m, bool events_only);
+	void (*batch)(void *arg, const struct pt_model *m);
+	void (*end)(void *arg, int rc);
+	void *arg;
+};
+
 struct pt_ptm_tape;
 
 struct pt_ptm_source {
-	const char *path;          /* "-": standard input */
-	struct pt_ptm_tape *tape;  /* NULL, or the reads of a file share it (model/ptm.h): the first keeps the
-				    * body, the later ones replay it */
+	const char *path;             /* "-": standard input */
+	const struct pt_ptm_tap *tap; /* NULL: none */
+	struct pt_ptm_tape *tape;     /* NULL, or the reads of a file share it (model/ptm.h): the first keeps
+				       * the body, the later ones replay it */
 };
 /* A source for path, valid in the enclosing block. */
-#define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ (p), NULL })
+#define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ .path = (p) })
 
 /* The input's name in messages ("standard input" or the path). */
 const char *pt_ptm_source_name(const struct pt_ptm_source *s);

@@ -492,7 +492,7 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	s.name = name;
 	/* the reads after the first replay the body it kept, when small (RAW_TAPE_MAX) */
 	struct pt_ptm_tape tape = { .limit = RAW_TAPE_MAX };
-	struct pt_ptm_source own = { src->path, &tape };
+	struct pt_ptm_source own = { .path = src->path, .tap = src->tap, .tape = &tape };
 	if (!pt_ptm_source_once(src))
 		src = &own;
 	/* it measures the rows' starts per track: no name, duration, correlation or task id (checked by the

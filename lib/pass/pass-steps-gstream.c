@@ -519,7 +519,7 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 		return pt_ptm_read(src->path, whole, e);
 	/* the reads after the first replay the body it kept, when small (TAPE_MAX) */
 	struct pt_ptm_tape tape = { .limit = PT_STEPS_TAPE_MAX };
-	struct pt_ptm_source own = { src->path, &tape };
+	struct pt_ptm_source own = { .path = src->path, .tap = src->tap, .tape = &tape };
 	src = &own;
 	struct gst s;
 	memset(&s, 0, sizeof(s));

@@ -230,6 +230,10 @@ static bool step_pattern_unmatched(const struct pt_model *m, const struct pt_sel
 static void check(const struct pt_model *m, const struct pt_sel *s, const struct pt_sel_found *rf,
 		  const int64_t *span, const struct pt_steps_info *given, struct pt_diag *d)
 {
+	if (s->quiet)
+		return;
+	if (s->warn_as) /* the steps of given are numbered and placed alike whatever --steps keeps */
+		s = s->warn_as;
 	struct pt_sel_found dev;
 	pt_sel_found_init(&dev, s);
 	pt_sel_found_devices(&dev, m);

@@ -27,6 +27,11 @@ struct pt_sel {
 	const char *step_pattern; /* --step-pattern: POSIX ERE matched against the whole name; NULL = the default */
 	const char *steps_arg;    /* --steps and --time-window as given (for messages), or NULL */
 	const char *window_arg;
+	/* the warnings of pt_sel_check() and pt_sel_check_scanned(): none when quiet (the caller gave
+	 * them), else those of warn_as when set (diff: a side's --base-steps replaces --steps, the
+	 * warnings are of the options as given), else this selection's */
+	bool quiet;
+	const struct pt_sel *warn_as;
 };
 
 /* Nothing selected: every device, step and time. */

@@ -25,6 +25,7 @@
 #include "model/ptm-source.h"
 #include "pass/pass-raw.h"
 #include "pass/pass-summary.h"
+#include "pass/summary-tap.h"
 #include "pass/summary/summary.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -1727,6 +1728,117 @@ static void collect_row(void *arg, const struct pt_cell *c)
 
 /* The streamed api and kernels tables give pt_pass_raw()'s rows in its order, also for tracks
  * whose events the file holds out of start order; a damaged file fails before any row. */
+/* A pass reading a file for itself, with a tap on its source (pass/summary-tap.h): reads[] says what
+ * each read is, 'F' a first read, 'S' a first read its sink stops at the first batch, 'E' a read of
+ * the events alone (the steps streams: a first read, then one or two of the events). */
+static int tap_keep(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)arg;
+	(void)m;
+	(void)e;
+	return 0;
+}
+
+static int tap_stop(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)arg;
+	(void)m;
+	(void)e;
+	return PT_PTM_STOP;
+}
+
+static bool tap_reads(const char *ptm, const struct pt_summary_opts *so, const char *reads, struct pt_summary *out)
+{
+	struct pt_ptm_tap tap;
+	struct pt_summary_tap *t = pt_summary_tap_new(so, &tap);
+	struct pt_ptm_source src = { .path = ptm, .tap = &tap };
+	struct pt_model *m = NULL;
+	for (const char *r = reads; *r; r++) {
+		struct pt_err *e = NULL;
+		if (*r != 'E') {
+			pt_model_free(m);
+			m = pt_model_new();
+		}
+		struct pt_ptm_sink k = { *r == 'S' ? tap_stop : tap_keep, NULL, *r == 'E', true };
+		int rc = pt_ptm_source_read(&src, m, &k, &e);
+		assert_int_equal(rc, *r == 'S' ? PT_PTM_STOP : 0);
+		pt_err_free(e);
+	}
+	pt_model_free(m);
+	bool done = pt_summary_tap_end(t, out);
+	pt_summary_tap_free(t);
+	return done;
+}
+
+/* The summary fed by another pass's reads is the one it makes by itself; a first read that stops
+ * is forgotten; reads that end before it has what it needs leave it to the caller. */
+static void test_summary_tap(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-tap-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int round = 0; round < 8; round++) {
+		rng_state = 0x7a900000u + (uint64_t)round;
+		struct pt_model *m = random_npu_model();
+		struct pt_err *e = NULL;
+		write_ptm(m, ptm, round % 4 == 0);
+		bool twice = round % 2; /* without TrackEvents: the summary needs a second read */
+		if (twice)
+			rewrite_track_events(ptm, 0);
+		struct pt_model *back = NULL;
+		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		so.views = (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR);
+		struct pt_summary a = run(back, &so);
+		char *ta = render(&a, txt);
+		static const char *const ok[] = { "FE", "FEE", "SFE", "SSFEE" };
+		for (size_t k = 0; k < sizeof(ok) / sizeof(*ok); k++) {
+			struct pt_summary b;
+			assert_true(tap_reads(ptm, &so, ok[k], &b));
+			char *tb = render(&b, txt);
+			if (strcmp(ta, tb))
+				fail_msg("round %d reads %s: in memory:\n%s\ntapped:\n%s", round, ok[k], ta, tb);
+			free(tb);
+			pt_summary_free(&b);
+		}
+		struct pt_summary b;
+		memset(&b, 0, sizeof(b));
+		if (tap_reads(ptm, &so, "F", &b)) { /* one read: enough only with TrackEvents */
+			assert_false(twice);
+			pt_summary_free(&b);
+		} else {
+			assert_true(twice);
+		}
+		assert_false(tap_reads(ptm, &so, "S", &b));
+		/* a first read again instead of the events: what the first gave */
+		bool fs = tap_reads(ptm, &so, "FS", &b);
+		assert_true(fs == !twice);
+		if (fs)
+			pt_summary_free(&b);
+		assert_true(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
+		free(ta);
+		pt_summary_free(&a);
+		pt_model_free(back);
+		pt_model_free(m);
+	}
+	/* the probe: a GPU device with --steps is summarised whole, without it streamed */
+	struct pt_model *g = random_npu_model();
+	pt_model_device(g, PT_DEV_GPU, 0);
+	write_ptm(g, ptm, true);
+	pt_model_free(g);
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	so.views = 1u << PT_SV_MODEL;
+	assert_true(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
+	so.sel.steps_given = true;
+	so.sel.step_a = 2;
+	so.sel.step_b = 3;
+	assert_false(pt_summary_tap_probe(PT_PTM_SOURCE(ptm), &so));
+	scratch_close(dir, ptm, txt);
+}
+
 static void test_raw_stream_api(void **state)
 {
 	(void)state;
@@ -1878,6 +1990,7 @@ int main(void)
 		cmocka_unit_test(test_json_rows_apart),
 		cmocka_unit_test(test_job3_fixture),
 		cmocka_unit_test(test_stream_matches_memory),
+		cmocka_unit_test(test_summary_tap),
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_watermark_lag),

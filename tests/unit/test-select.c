@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "pass/pass-steps.h"
 #include "pass/select.h"
+#include "support/diag.h"
 #include "support/err.h"
 
 static void test_resolve_nothing(void **state)
@@ -230,6 +231,40 @@ static void test_origin_steps_pass(void **state)
 	pt_model_free(m);
 }
 
+/* The warnings a selection gives: its own; none when quiet; those of warn_as, against the steps of
+ * the selection itself (diff: --base-steps replaces --steps, the warnings are of --steps). */
+static void test_check_warn_as(void **state)
+{
+	(void)state;
+	struct pt_model *m = step_first_model(); /* steps 1-3 */
+	struct pt_sel given, side;
+	pt_sel_init(&given);
+	given.steps_given = true;
+	given.step_a = 400;
+	given.step_b = 500;
+	given.steps_arg = "400-500";
+	side = given;
+	side.step_a = 2;
+	side.step_b = 3; /* keeps steps: no warning of its own */
+	struct pt_diag d;
+	memset(&d, 0, sizeof(d));
+	pt_sel_check(m, &side, &d);
+	assert_int_equal(d.n, 0);
+	side.warn_as = &given;
+	pt_sel_check(m, &side, &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].what, "--steps 400-500 selects no step (the model has steps 1-3)");
+	pt_diag_free(&d);
+	memset(&d, 0, sizeof(d));
+	side.quiet = true;
+	pt_sel_check(m, &side, &d);
+	given.quiet = true;
+	pt_sel_check(m, &given, &d);
+	assert_int_equal(d.n, 0);
+	pt_diag_free(&d);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_steps),
 		cmocka_unit_test(test_origin),
 		cmocka_unit_test(test_origin_steps_pass),
+		cmocka_unit_test(test_check_warn_as),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
