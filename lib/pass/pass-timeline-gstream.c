@@ -93,12 +93,19 @@ struct kq {
 	int64_t top;
 };
 
-/* The kept call on a row that an arrow of a join slot starts from (gi NO_EV: none). */
-struct fapi {
-	int64_t s, d;
-	uint32_t gi, track;
-	uint8_t lane, placed;
-};
+/*
+ * The launch arrows while the reads gather them: one struct flow per join
+ * slot (fs), its call (api: NO_EV none; srow: the call's track, then with
+ * FL_PLACED and its lane in the top byte once the third read puts it on a
+ * row; sts: its start while the second read picks the earliest, then its
+ * midpoint) and its first activity (act: NO_EV none; frow: its track and
+ * lane; fts: its midpoint); a slot's further activities (a graph's kernels)
+ * in xf, api the slot until the end of the third read. A track index fits
+ * in FL_TRACK (a model with more tracks is read whole).
+ */
+#define FL_TRACK 0x7fffffu
+#define FL_PLACED 0x800000u
+#define FL_LANE(r) ((r) >> 24)
 
 
 struct pt_tl_gstream {
@@ -130,10 +137,10 @@ struct pt_tl_gstream {
 	size_t nrstep;
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
-	struct fapi *best;  /* per join slot, with flows */
-	/* the launch arrows: in the third read api = the join slot, frow = the activity's track, id = its lane,
-	 * fts = its midpoint; then api, srow = the call's track, sts = its midpoint, id |= its lane << 8; rows and
-	 * the export clock when the trace takes them */
+	struct flow *fs;    /* per join slot, with flows (FL_*) */
+	PT_VEC(struct flow) xf;
+	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
+	 * the trace takes them */
 	PT_VEC(struct flow) fl;
 	size_t *cur;        /* per track: a window cursor (second read, writing) */
 	/* third read */
@@ -425,15 +432,18 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (slot == SIZE_MAX)
 			continue;
 		pt_ljoin_call(&s->j, co, st, st + du);
-		if (!s->best || du < 1)
+		if (!s->fs || du < 1)
 			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
 		size_t lo;
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
-		struct fapi *b = &s->best[slot];
-		if (keep && (b->gi == NO_EV || st < b->s))
-			*b = (struct fapi){ st, du, gi, tr, 0, 0 };
+		struct flow *f = &s->fs[slot];
+		if (keep && (f->api == NO_EV || st < f->sts)) {
+			f->api = gi;
+			f->srow = tr;
+			f->sts = st;
+		}
 	}
 	s->base += ev->n;
 	return 0;
@@ -470,21 +480,59 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	if (q->lane_n)
 		q->lane_n[l]++;
 	q->n++;
-	if (!s->best || !v->corr || v->kind == PT_EV_RANGE)
+	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
 	size_t slot = pt_ljoin_slot(&s->j, v->corr);
 	if (slot == SIZE_MAX)
 		return;
+	struct flow *f = &s->fs[slot];
 	if (v->kind == PT_EV_API) {
-		struct fapi *b = &s->best[slot];
-		if (b->gi == v->ev) {
-			b->lane = l;
-			b->placed = 1;
+		if (f->api == v->ev) {
+			f->srow |= FL_PLACED | (uint32_t)l << 24;
+			f->sts = st + v->dur / 2;
 		}
 	} else if (v->dur >= 1) {
-		struct flow f = { (uint32_t)slot, v->ev, l, 0, tr, 0, st + v->dur / 2 };
-		pt_vec_push(&s->fl, f);
+		uint32_t row = tr | (uint32_t)l << 24;
+		int64_t mid = st + v->dur / 2;
+		if (f->act == NO_EV) {
+			f->act = v->ev;
+			f->frow = row;
+			f->fts = mid;
+		} else {
+			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
+			pt_vec_push(&s->xf, x);
+		}
 	}
+}
+
+/* The third read's end: the arrows whose call is on a row, from fs and xf into fl. */
+static void gather_flows(struct pt_tl_gstream *s)
+{
+	if (!s->fs)
+		return;
+	size_t nx = 0;
+	for (size_t k = 0; k < s->xf.n; k++) {
+		struct flow x = s->xf.v[k];
+		const struct flow *f = &s->fs[x.api];
+		if (f->api == NO_EV || !(f->srow & FL_PLACED))
+			continue;
+		x.api = f->api;
+		x.srow = f->srow;
+		x.sts = f->sts;
+		s->xf.v[nx++] = x;
+	}
+	size_t nf = 0;
+	for (size_t k = 0; k < s->j.n; k++) {
+		const struct flow *f = &s->fs[k];
+		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
+			s->fs[nf++] = *f;
+	}
+	pt_vec_free(&s->fl);
+	s->fl.v = pt_xrealloc(s->fs, (nf + nx ? nf + nx : 1) * sizeof(*s->fs));
+	s->fs = NULL;
+	memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
+	s->fl.n = s->fl.cap = nf + nx;
+	pt_vec_free(&s->xf);
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -601,7 +649,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	if (m->steps.n || pt_index_comm_ranges(m)) {
+	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m)) {
 		s->again = true;
 		goto out;
 	}
@@ -631,19 +679,19 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		m->gpu_mem_pack = NULL;
 	}
 	pt_ljoin_seal(&s->j);
+	free(s->j.end); /* the calls' starts are all the join gives here */
+	s->j.end = NULL;
 	s->want_flows = flows && s->has_corr;
 	if (s->want_flows && s->j.n) {
-		s->best = pt_xmalloc(s->j.n * sizeof(*s->best));
+		s->fs = pt_xcalloc(s->j.n, sizeof(*s->fs));
 		for (size_t k = 0; k < s->j.n; k++)
-			s->best[k].gi = NO_EV;
+			s->fs[k].api = s->fs[k].act = NO_EV;
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
 	s->atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
-	free(s->j.end); /* the calls' starts are all the join gives from here */
-	s->j.end = NULL;
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -685,22 +733,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if ((rc = read_again(s, scan3, e)))
 		goto out;
 	scan_release(s, true);
-	/* each arrow's call, where one is on a row */
-	size_t nf = 0;
-	for (size_t k = 0; k < s->fl.n; k++) {
-		struct flow f = s->fl.v[k];
-		const struct fapi *b = &s->best[f.api];
-		if (b->gi == NO_EV || !b->placed)
-			continue;
-		f.api = b->gi;
-		f.srow = b->track;
-		f.sts = b->s + b->d / 2;
-		f.id |= (uint32_t)b->lane << 8;
-		s->fl.v[nf++] = f;
-	}
-	s->fl.n = nf;
-	free(s->best);
-	s->best = NULL;
+	gather_flows(s);
 	m->events.n = 0; /* the last batch: not the model's events */
 	if (s->has_corr)
 		m->events.dense |= PT_EVCOL_CORR;
@@ -764,15 +797,14 @@ void tl_gstream_flows(struct tl_trace *c)
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
-		uint32_t at = f.srow, ft = f.frow;
+		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
 		if (!s->lane_row[at] || !s->lane_row[ft])
 			continue;
-		uint32_t arow = s->lane_row[at][f.id >> 8], frow = s->lane_row[ft][f.id & 255];
+		uint32_t arow = s->lane_row[at][FL_LANE(f.srow)], frow = s->lane_row[ft][FL_LANE(f.frow)];
 		if (arow == UINT32_MAX || frow == UINT32_MAX)
 			continue;
 		f.srow = arow;
 		f.frow = frow;
-		f.id = 0;
 		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
 		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
 		s->fl.v[n++] = f;
@@ -1009,7 +1041,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->cur);
 	free(s->rstep);
 	free(s->kcls);
-	free(s->best);
+	free(s->fs);
+	pt_vec_free(&s->xf);
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);

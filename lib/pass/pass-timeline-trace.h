@@ -101,9 +101,9 @@ struct proc {
 	uint32_t devid;
 };
 
+/* A launch arrow; flow k of c->flows (in tl_flows_order's order) has the id k + 1. */
 struct flow {
 	uint32_t api, act; /* event indexes */
-	uint32_t id;
 	uint32_t srow, frow;
 	int64_t sts, fts;  /* rel */
 };
@@ -376,13 +376,13 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
-/* Stable sort of the flow indexes idx[0 .. n) by key k (FK_*); tmp has room for n. */
-enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW, FK_ACT };
-void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp);
+/* Stable sort of the flow indexes idx[0 .. n) by fts; tmp has room for n. */
+void tl_flow_sort_fts(const struct flow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
-/* The flows made (c->flows): ordered by (API arrow start, API event, activity event) and numbered. */
+/* The flows made (c->flows): ordered in place by (API arrow start, API event, activity event), which numbers
+ * them (flow k has the id k + 1); no scratch beyond the flows. */
 void tl_flows_order(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
 
