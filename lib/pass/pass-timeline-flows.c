@@ -18,7 +18,7 @@
  * has room for n. A radix sort on the one integer key (DESIGN.md §8: no
  * comparison sorts with callbacks on hot paths).
  */
-void tl_flow_sort_fts(const struct flow *v, uint32_t *idx, size_t n, struct pt_ival *tmp)
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = (struct pt_ival){ v[idx[i]].fts, (int64_t)idx[i] };
@@ -231,12 +231,27 @@ void tl_flows_order(struct tl_trace *c)
 	const struct flow *v = c->flows.v;
 	while (k < nf && flow_less(&v[k - 1], &v[k]))
 		k++;
-	if (k >= nf) /* in order already */
-		return;
-	unsigned depth = 0;
-	for (size_t x = nf; x; x >>= 1)
-		depth += 2;
-	flow_sort(c->flows.v, nf, depth);
+	if (k < nf) {
+		unsigned depth = 0;
+		for (size_t x = nf; x; x >>= 1)
+			depth += 2;
+		flow_sort(c->flows.v, nf, depth);
+	}
+	/* the event indexes served the order only: pack each flow to its arrow, in place, forward (arrow i ends
+	 * at or before flow i + 1 starts) */
+	struct tl_arrow *a = (struct tl_arrow *)(void *)c->flows.v;
+	for (size_t i = 0; i < nf; i++) {
+		struct flow f;
+		memcpy(&f, (const char *)c->flows.v + i * sizeof(f), sizeof(f));
+		struct tl_arrow w = { f.srow, f.frow, f.sts, f.fts };
+		memcpy((char *)a + i * sizeof(w), &w, sizeof(w));
+	}
+	c->arrows = nf ? pt_xrealloc(a, nf * sizeof(*c->arrows)) : NULL;
+	if (!nf)
+		free(a);
+	c->narrows = nf;
+	c->flows.v = NULL;
+	c->flows.n = c->flows.cap = 0;
 }
 #undef API_PACK
 #undef API_NONE

@@ -101,11 +101,16 @@ struct proc {
 	uint32_t devid;
 };
 
-/* A launch arrow; flow k of c->flows (in tl_flows_order's order) has the id k + 1. */
+/* A launch arrow while the arrows are made (c->flows). */
 struct flow {
 	uint32_t api, act; /* event indexes */
 	uint32_t srow, frow;
 	int64_t sts, fts;  /* rel */
+};
+/* A launch arrow as the trace holds it (c->arrows, after tl_flows_order): arrow k has the id k + 1. */
+struct tl_arrow {
+	uint32_t srow, frow;
+	int64_t sts, fts; /* rel */
 };
 
 struct csrc { /* a counter group: queue samples of one track */
@@ -187,7 +192,9 @@ struct tl_trace {
 	int64_t base;
 	PT_VEC(struct proc) procs;
 	PT_VEC(struct row) rows;
-	PT_VEC(struct flow) flows;
+	PT_VEC(struct flow) flows; /* while made (tl_build_flows) */
+	struct tl_arrow *arrows;   /* then, in id order (tl_flows_order) */
+	size_t narrows;
 	PT_VEC(struct csrc) counters;
 	PT_VEC(struct src) srcs;
 	PT_VEC(struct tl_gann) ganns; /* kineto: gpu_user_annotation events, in (row, start) order */
@@ -376,13 +383,13 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
-/* Stable sort of the flow indexes idx[0 .. n) by fts; tmp has room for n. */
-void tl_flow_sort_fts(const struct flow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
+/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n. */
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
 /* The flows made (c->flows): ordered in place by (API arrow start, API event, activity event), which numbers
- * them (flow k has the id k + 1); no scratch beyond the flows. */
+ * them, then packed in place to c->arrows (arrow k has the id k + 1); no scratch beyond the flows. */
 void tl_flows_order(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
 
