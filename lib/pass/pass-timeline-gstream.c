@@ -34,10 +34,12 @@
  * same track queues, one batch at a time, while the trace's merge waits for
  * a row whose next event is not read yet; a row's lower bound is its track's
  * release bound. What grows with the input: the launch join (the activities'
- * ids, 16 bytes each), the launch arrows (40 bytes each, and 32 bytes an
- * activity and an id while they are gathered): the trace numbers them in the
- * order of their starts before writing any; the events of a track within its
- * lag, the kernels of a device within its lag.
+ * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
+ * flow of 32 bytes a join slot from the second read to the end of the third,
+ * a graph's further activities apart; then 24 bytes each in the trace,
+ * tl_flows_order): the trace numbers them in the order of their starts before
+ * writing any; the events of a track within its lag, the kernels of a device
+ * within its lag.
  */
 #include <regex.h>
 #include <stdlib.h>
