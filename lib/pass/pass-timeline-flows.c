@@ -144,34 +144,30 @@ static inline void flow_swap(struct flow *a, struct flow *b)
 	*b = t;
 }
 
+/* v[i] down its max-heap v[0 .. n) */
+static void flow_sift(struct flow *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && flow_less(&v[c], &v[c + 1]))
+			c++;
+		if (!flow_less(&v[i], &v[c]))
+			return;
+		flow_swap(&v[i], &v[c]);
+		i = c;
+	}
+}
+
 /* v[0 .. n) as a max-heap, then in order: the introsort's bound on a bad run of pivots */
 static void flow_heapsort(struct flow *v, size_t n)
 {
 	for (size_t k = n / 2; k-- > 0;)
-		for (size_t i = k;;) {
-			size_t c = 2 * i + 1;
-			if (c >= n)
-				break;
-			if (c + 1 < n && flow_less(&v[c], &v[c + 1]))
-				c++;
-			if (!flow_less(&v[i], &v[c]))
-				break;
-			flow_swap(&v[i], &v[c]);
-			i = c;
-		}
+		flow_sift(v, k, n);
 	for (size_t e = n; e-- > 1;) {
 		flow_swap(&v[0], &v[e]);
-		for (size_t i = 0;;) {
-			size_t c = 2 * i + 1;
-			if (c >= e)
-				break;
-			if (c + 1 < e && flow_less(&v[c], &v[c + 1]))
-				c++;
-			if (!flow_less(&v[i], &v[c]))
-				break;
-			flow_swap(&v[i], &v[c]);
-			i = c;
-		}
+		flow_sift(v, 0, e);
 	}
 }
 
