@@ -532,7 +532,8 @@ static void gather_flows(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	s->fl.v = pt_xrealloc(s->fs, (nf + nx ? nf + nx : 1) * sizeof(*s->fs));
 	s->fs = NULL;
-	memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
+	if (nx)
+		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
 	pt_vec_free(&s->xf);
 }
