@@ -150,16 +150,9 @@ struct pt_tl_gstream {
 	struct tl_tscan *scan;
 	uint64_t *nev;
 	struct pt_ivpack *C, *M;
-	/* writing */
-	struct tl_trace *c;
-	uint32_t **lane_row;
-	struct lanes *L;
-	int64_t *head;
-	uint8_t *has_head;
-	struct pt_ptm_turns rd; /* the read that feeds the writer, in a thread of its own */
+	/* writing (head: per track its release bound) */
+	struct tl_rowbind b;
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
-	bool failed;
-	struct pt_err *ferr;
 };
 
 static bool is_device_activity(uint8_t k)
@@ -639,7 +632,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (o->sel.steps_given || o->sel.window_given)
 		return PT_TL_NOSTREAM; /* their notes need the model's steps (select.c) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
-	pt_ptm_turns_init(&s->rd);
+	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	pt_ljoin_init(&s->j);
@@ -801,9 +794,9 @@ void tl_gstream_flows(struct tl_trace *c)
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
 		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
-		if (!s->lane_row[at] || !s->lane_row[ft])
+		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
 			continue;
-		uint32_t arow = s->lane_row[at][FL_LANE(f.srow)], frow = s->lane_row[ft][FL_LANE(f.frow)];
+		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
 		if (arow == UINT32_MAX || frow == UINT32_MAX)
 			continue;
 		f.srow = arow;
@@ -826,22 +819,22 @@ void tl_gstream_flows(struct tl_trace *c)
 /* The events of the track queues that start before their bound (all: every one) to their rows. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
-	struct tl_trace *c = s->c;
+	struct tl_trace *c = s->b.c;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		if (!s->lane_row[tr])
+		if (!s->b.lane_row[tr])
 			continue;
 		int64_t below = track_bound(s, t);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v)) {
-			uint8_t l = lane_next(&s->L[tr], v.start, v.start + v.dur);
-			uint32_t ri = s->lane_row[tr][l];
+			uint8_t l = lane_next(&s->b.L[tr], v.start, v.start + v.dur);
+			uint32_t ri = s->b.lane_row[tr][l];
 			if (ri != UINT32_MAX)
 				tl_row_push(&c->rows.v[ri], &v);
 		}
 		if (!all && below > INT64_MIN) {
-			s->head[tr] = below;
-			s->has_head[tr] = 1;
+			s->b.head[tr] = below;
+			s->b.has_head[tr] = 1;
 		}
 	}
 }
@@ -849,12 +842,12 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 /* In the read's thread, while the writer waits: the batch's kept events to their track queues, and on. */
 static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 {
-	const struct pt_tl *tl = s->c->tl;
+	const struct pt_tl *tl = s->b.c->tl;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
 		int64_t st = ev->start[i], du = ev->dur[i];
-		if (saw(s, tr, gi, st) || !s->lane_row[tr] || du < 0)
+		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
 		uint8_t k = ev->kind[i];
 		uint64_t co = ev->corr[i];
@@ -882,7 +875,7 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
-	return pt_ptm_turns_yield(&s->rd) ? STOPPED : 0;
+	return pt_ptm_turns_yield(&s->b.rd) ? STOPPED : 0;
 }
 
 static void before_read(void *arg)
@@ -897,16 +890,8 @@ static void after_read(void *arg)
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
 {
-	struct tl_trace *c = (struct tl_trace *)t;
-	struct pt_tl_gstream *s = c->tl->gstream;
-	if (!s->failed)
-		return 0;
-	if (s->ferr) {
-		*e = s->ferr;
-		s->ferr = NULL;
-		return -1;
-	}
-	return pt_err(e, "'%s' changed while it was read", s->path);
+	struct pt_tl_gstream *s = ((struct tl_trace *)t)->tl->gstream;
+	return tl_rowbind_failed(&s->b, s->path, e);
 }
 
 static void reset_tracks(struct pt_tl_gstream *s)
@@ -918,103 +903,48 @@ static void reset_tracks(struct pt_tl_gstream *s)
 void tl_gstream_bind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	s->c = c;
-	size_t nt = s->nt ? s->nt : 1;
-	s->lane_row = pt_xcalloc(nt, sizeof(*s->lane_row));
-	s->L = pt_xcalloc(nt, sizeof(*s->L));
-	s->head = pt_xcalloc(nt, sizeof(*s->head));
-	s->has_head = pt_xcalloc(nt, 1);
-	c->shead = s->head;
-	c->shas = s->has_head;
-	for (size_t r = 0; r < c->rows.n; r++) {
-		struct row *rw = &c->rows.v[r];
-		if (rw->type != R_TRACK)
-			continue;
-		uint32_t tr = rw->track;
-		if (!s->lane_row[tr]) {
-			s->lane_row[tr] = pt_xmalloc(256 * sizeof(**s->lane_row));
-			memset(s->lane_row[tr], 0xff, 256 * sizeof(**s->lane_row));
-		}
-		s->lane_row[tr][rw->lane] = (uint32_t)r;
-		rw->qlast = rw->lo;
-	}
+	tl_rowbind_bind(&s->b, c, s->nt, it_failed);
 	reset_tracks(s);
-	s->rd.path = s->path;
-	s->rd.m = s->m;
-	s->rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
-	s->rd.before = before_read;
-	s->rd.after = after_read;
-	s->rd.arg = s;
-	c->pub.failed = it_failed;
+	s->b.rd.path = s->path;
+	s->b.rd.m = s->m;
+	s->b.rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
+	s->b.rd.before = before_read;
+	s->b.rd.after = after_read;
+	s->b.rd.arg = s;
 }
 
 void tl_gstream_unbind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
-	if (!s || s->c != c)
+	if (!s || s->b.c != c)
 		return;
-	pt_ptm_turns_stop(&s->rd);
-	for (size_t r = 0; r < c->rows.n; r++)
-		free(c->rows.v[r].q);
+	tl_rowbind_unbind(&s->b, c);
 	for (size_t tr = 0; tr < s->nt; tr++) {
-		free(s->lane_row[tr]);
-		lanes_free(&s->L[tr]);
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
 	}
-	free(s->lane_row);
-	free(s->L);
-	free(s->head);
-	free(s->has_head);
-	s->lane_row = NULL;
-	s->L = NULL;
-	s->head = NULL;
-	s->has_head = NULL;
-	pt_err_free(s->ferr);
-	s->ferr = NULL;
-	s->c = NULL;
 }
 
 void tl_gstream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	pt_ptm_turns_rewind(&s->rd);
+	tl_rowbind_rewind(&s->b);
 	s->eof_told = false;
-	for (size_t r = 0; r < c->rows.n; r++) {
-		struct row *rw = &c->rows.v[r];
-		rw->qh = rw->qn = 0;
-		rw->qlast = rw->lo;
-	}
-	for (size_t tr = 0; tr < s->nt; tr++) {
-		lanes_free(&s->L[tr]);
-		memset(&s->L[tr], 0, sizeof(s->L[tr]));
-	}
-	memset(s->has_head, 0, s->nt);
 	reset_tracks(s);
 }
 
 int tl_gstream_pull(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	if (!pt_ptm_turns_pull(&s->rd))
-		return 0;
-	if (!s->eof_told && s->rd.rc == 0) { /* the end released the queues' last events: look again */
-		s->eof_told = true;
-		return 0;
-	}
-	s->failed = true;
-	if (s->rd.rc < 0 && s->rd.rerr) {
-		s->ferr = s->rd.rerr;
-		s->rd.rerr = NULL;
-	}
-	return 1;
+	/* the end released the queues' last events: looked at again once */
+	return tl_rowbind_pull(&s->b, &s->eof_told);
 }
 
 static void gstream_free(struct pt_tl_gstream *s)
 {
 	if (!s)
 		return;
-	pt_ptm_turns_destroy(&s->rd);
+	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);
@@ -1054,7 +984,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	if (s->has_re)
 		regfree(&s->re);
 	free(s->path);
-	pt_err_free(s->ferr);
+	pt_err_free(s->b.ferr);
 	free(s);
 }
 

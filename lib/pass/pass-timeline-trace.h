@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "model/model.h"
+#include "model/ptm-turns.h"
 #include "pass/pass-timeline.h"
 #include "support/idmap.h"
 #include "support/ivpack.h"
@@ -439,6 +440,33 @@ void tl_stream_unbind(struct tl_trace *c);
 
 /* pass-timeline-stream.c: a streamed row's next event, queued */
 void tl_row_push(struct row *r, const struct tl_sev *v);
+
+/* pass-timeline-stream.c: a streamed model's rows bound to the trace that writes them (the Ascend and the GPU
+ * streams alike) */
+struct tl_rowbind {
+	struct tl_trace *c;  /* the trace bound, or NULL */
+	size_t nt;           /* tracks */
+	uint32_t **lane_row; /* per track: the row of each lane (NULL: none; UINT32_MAX: a lane without a row) */
+	struct lanes *L;     /* per track: the writing read's lanes */
+	int64_t *head;       /* per track: no later event starts before this (valid where has_head) */
+	uint8_t *has_head;
+	/* the read that feeds the writer, in a thread of its own; one of the two runs at a time (the caller sets
+	 * its path, model and sink) */
+	struct pt_ptm_turns rd;
+	bool failed;         /* the read ended or failed while a row still waited */
+	struct pt_err *ferr; /* why, where it failed */
+};
+/* Bind the trace c's track rows (their lanes' rows, their queues empty from their lo); failed: c's pt_trace.failed. */
+void tl_rowbind_bind(struct tl_rowbind *b, struct tl_trace *c, size_t nt, int (*failed)(struct pt_trace *, struct pt_err **));
+/* Stop the read, free the rows' queues and what bind made (nothing where b is not bound to c). */
+void tl_rowbind_unbind(struct tl_rowbind *b, struct tl_trace *c);
+/* Read again from the start: the rows' queues, the lanes and the heads emptied. */
+void tl_rowbind_rewind(struct tl_rowbind *b);
+/* The read's next batch to the rows: 0, or 1 where the read ended (its error, if any, kept in b); with
+ * eof_told, its first clean end is answered 0 once (the end may have released the last events). */
+int tl_rowbind_pull(struct tl_rowbind *b, bool *eof_told);
+/* pt_trace.failed: 0, or -1 with why in *e (the read's error, or path changed while it was read). */
+int tl_rowbind_failed(struct tl_rowbind *b, const char *path, struct pt_err **e);
 
 /* pass-timeline-gstream.c: the same as tl_stream_* for a streamed GPU model */
 struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *g);

@@ -706,11 +706,9 @@ static void test_stream_fold_lookahead(void **state)
 static int flow_cmp(const void *pa, const void *pb)
 {
 	const struct flow *a = pa, *b = pb;
-	if (a->sts != b->sts)
-		return a->sts < b->sts ? -1 : 1;
-	if (a->api != b->api)
-		return a->api < b->api ? -1 : 1;
-	return a->act < b->act ? -1 : a->act > b->act;
+	int c = (a->sts > b->sts) - (a->sts < b->sts);
+	c = c ? c : (a->api > b->api) - (a->api < b->api);
+	return c ? c : (a->act > b->act) - (a->act < b->act);
 }
 
 /* tl_flows_order: (sts, api, act) order in place, packed to arrows, against qsort's order. */
