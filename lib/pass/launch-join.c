@@ -125,14 +125,15 @@ void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
 	if (s == SIZE_MAX || j->start[s] != INT64_MIN)
 		return;
 	j->start[s] = start;
-	j->end[s] = end;
+	if (j->end) /* (a caller that needs only the starts may free the ends after the seal) */
+		j->end[s] = end;
 }
 
 size_t pt_ljoin_bytes(const struct pt_ljoin *j)
 {
 	size_t b = j->cap * sizeof(*j->id);
 	if (j->sealed) {
-		b += 2 * (j->n ? j->n : 1) * sizeof(*j->start) + (j->nbucket + 1) * sizeof(*j->bucket);
+		b += (j->end ? 2 : 1) * (j->n ? j->n : 1) * sizeof(*j->start) + (j->nbucket + 1) * sizeof(*j->bucket);
 		if (j->bits)
 			b += (size_t)((j->hi - j->lo) / 64 + 1) * sizeof(*j->bits);
 	}

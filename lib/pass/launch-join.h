@@ -39,7 +39,8 @@ void pt_ljoin_want(struct pt_ljoin *j, uint64_t id);
 void pt_ljoin_seal(struct pt_ljoin *j);
 /* The slot of id, or SIZE_MAX when it was not wanted. */
 size_t pt_ljoin_slot(const struct pt_ljoin *j, uint64_t id);
-/* A call [start, end) with correlation id `id`: kept when wanted and the first of that id. */
+/* A call [start, end) with correlation id `id`: kept when wanted and the first of that id (its end only
+ * while j->end is there: a caller that reads no ends may free it and set it NULL after the seal). */
 void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end);
 /* The call of slot s (from pt_ljoin_slot): false when none came. */
 static inline bool pt_ljoin_get(const struct pt_ljoin *j, size_t s, int64_t *start, int64_t *end)

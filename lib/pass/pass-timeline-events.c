@@ -572,9 +572,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	case PH_G:
 		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
-		return c->flows.v[s->items[pos]].sts;
+		return c->arrows[s->items[pos]].sts;
 	default:
-		return c->flows.v[s->items[pos]].fts;
+		return c->arrows[s->items[pos]].fts;
 	}
 }
 
@@ -603,6 +603,20 @@ static void rank_sources(struct tl_trace *c)
 	free(v);
 }
 
+/* out = the flow indexes 0 .. nf - 1 grouped by their start row (fin: their end row), in id order within a row:
+ * a counting sort (rows are few next to flows), with no scratch beyond a count per row. */
+static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool fin, uint32_t *out)
+{
+	size_t *at = pt_xcalloc(nrows + 1, sizeof(*at));
+	for (size_t i = 0; i < nf; i++)
+		at[(fin ? v[i].frow : v[i].srow) + 1]++;
+	for (size_t r = 0; r < nrows; r++)
+		at[r + 1] += at[r];
+	for (size_t i = 0; i < nf; i++)
+		out[at[fin ? v[i].frow : v[i].srow]++] = (uint32_t)i;
+	free(at);
+}
+
 void tl_build_sources(struct tl_trace *c)
 {
 	c->row_given = pt_xcalloc(c->rows.n ? c->rows.n : 1, 1);
@@ -629,25 +643,35 @@ void tl_build_sources(struct tl_trace *c)
 		pt_vec_push(&c->srcs, s);
 	}
 	tl_gpu_annotation_sources(c);
-	size_t nf = c->flows.n;
+	size_t nf = c->narrows;
 	if (nf) {
 		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
 		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
-		for (size_t i = 0; i < nf; i++)
-			c->flow_s[i] = c->flow_f[i] = (uint32_t)i; /* id order */
-		struct pt_ival *tmp = pt_xmalloc(nf * sizeof(*tmp));
-		/* (srow, sts, id): id order is sts order already (tl_build_flows) */
-		tl_flow_sort_by(c->flows.v, c->flow_s, nf, FK_SROW, tmp);
-		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FTS, tmp); /* (frow, fts, id) */
-		tl_flow_sort_by(c->flows.v, c->flow_f, nf, FK_FROW, tmp);
+		flows_by_row(c->arrows, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
+		flows_by_row(c->arrows, nf, c->rows.n, true, c->flow_f);
+		/* (frow, fts, id): each row's run in fts order, where it is not already */
+		struct pt_ival *tmp = NULL;
+		size_t tcap = 0;
+		for (size_t i = 0; i < nf;) {
+			uint32_t row = c->arrows[c->flow_f[i]].frow;
+			size_t j = i + 1;
+			bool sorted = true;
+			for (; j < nf && c->arrows[c->flow_f[j]].frow == row; j++)
+				sorted &= c->arrows[c->flow_f[j - 1]].fts <= c->arrows[c->flow_f[j]].fts;
+			if (!sorted) {
+				pt_xgrow((void **)&tmp, &tcap, j - i, sizeof(*tmp));
+				tl_flow_sort_fts(c->arrows, c->flow_f + i, j - i, tmp);
+			}
+			i = j;
+		}
 		free(tmp);
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t *v = pass ? c->flow_f : c->flow_s;
 			for (size_t i = 0; i < nf;) {
-				const struct flow *f = &c->flows.v[v[i]];
+				const struct tl_arrow *f = &c->arrows[v[i]];
 				uint32_t row = pass ? f->frow : f->srow;
 				size_t j = i;
-				while (j < nf && (pass ? c->flows.v[v[j]].frow : c->flows.v[v[j]].srow) == row)
+				while (j < nf && (pass ? c->arrows[v[j]].frow : c->arrows[v[j]].srow) == row)
 					j++;
 				struct src s = { .ph = pass ? PH_F : PH_S, .pid = c->rows.v[row].pid, .tid = c->rows.v[row].tid,
 						 .ref = row, .n = j - i, .items = v + i };

@@ -14,51 +14,18 @@
 /* ------------------------------------------------------------------ flows and counters */
 
 /*
- * Flow orders are stable radix sorts on one integer key at a time (DESIGN.md §8:
- * no comparison sorts with callbacks on hot paths): sorting by the minor key
- * first, then by the major one, orders by (major, minor, previous order).
+ * Stable sort of the flow indexes idx[0 .. n) by their end's time (fts); tmp
+ * has room for n. A radix sort on the one integer key (DESIGN.md §8: no
+ * comparison sorts with callbacks on hot paths).
  */
-
-/*
- * Stable sort of the flow indexes idx[0 .. n) by key k; tmp has room for n.
- * One gather loop per key, so that the key's field is read directly (a
- * switch per flow cost as much as the sort itself when the flows are in
- * order already, as they usually are); pt_ival_sort returns at once then.
- */
-#define FLOW_GATHER(field)                                                              \
-	for (size_t i = 0; i < n; i++)                                                  \
-		tmp[i] = (struct pt_ival){ (int64_t)v[idx[i]].field, (int64_t)idx[i] }
-void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp)
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp)
 {
-	switch (k) {
-	case FK_API:
-		FLOW_GATHER(api);
-		break;
-	case FK_STS:
-		FLOW_GATHER(sts);
-		break;
-	case FK_SROW:
-		FLOW_GATHER(srow);
-		break;
-	case FK_FTS:
-		FLOW_GATHER(fts);
-		break;
-	case FK_ACT:
-		FLOW_GATHER(act);
-		break;
-	default:
-		FLOW_GATHER(frow);
-	}
-	size_t k0 = 1;
-	while (k0 < n && tmp[k0 - 1].s <= tmp[k0].s)
-		k0++;
-	if (k0 >= n) /* in order: idx stays */
-		return;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct pt_ival){ v[idx[i]].fts, (int64_t)idx[i] };
 	pt_ival_sort(tmp, n);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (uint32_t)tmp[i].e;
 }
-#undef FLOW_GATHER
 
 static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
 {
@@ -151,7 +118,7 @@ void tl_build_flows(struct tl_trace *c)
 		uint32_t ad = m->tracks.v[ev->track[ai]].device, dd = m->tracks.v[ev->track[i]].device;
 		/* viewer: at the midpoints (§6); kineto: at the starts, as Kineto writes them (cupti.md §7.6) */
 		int64_t sh = c->kineto ? 0 : ev->dur[ai] / 2, fh = c->kineto ? 0 : ev->dur[i] / 2;
-		struct flow f = { ai, i, 0, arow, acts.v[k].row, row_time(c, ev->start[ai] + sh, ad),
+		struct flow f = { ai, i, arow, acts.v[k].row, row_time(c, ev->start[ai] + sh, ad),
 				  row_time(c, ev->start[i] + fh, dd) };
 		pt_vec_push(&c->flows, f);
 	}
@@ -160,37 +127,127 @@ void tl_build_flows(struct tl_trace *c)
 	tl_flows_order(c);
 }
 
-void tl_flows_order(struct tl_trace *c)
+/* (sts, api, act): every flow has its own activity, so no two flows tie and any sort gives one order */
+static inline bool flow_less(const struct flow *a, const struct flow *b)
 {
-	/* order by (API arrow start, API event, activity event); flows were made in row order */
-	size_t nf = c->flows.n;
-	uint32_t *idx = pt_xmalloc((nf ? nf : 1) * sizeof(*idx));
-	struct pt_ival *tmp = pt_xmalloc((nf ? nf : 1) * sizeof(*tmp));
-	for (size_t i = 0; i < nf; i++)
-		idx[i] = (uint32_t)i;
-	tl_flow_sort_by(c->flows.v, idx, nf, FK_ACT, tmp);
-	tl_flow_sort_by(c->flows.v, idx, nf, FK_API, tmp);
-	tl_flow_sort_by(c->flows.v, idx, nf, FK_STS, tmp);
-	free(tmp);
-	/* permute in place, cycle by cycle (position j takes flow idx[j]; done ones marked) */
-	struct flow *v = c->flows.v;
-	for (size_t i = 0; i < nf; i++) {
-		if (idx[i] == UINT32_MAX)
-			continue;
+	if (a->sts != b->sts)
+		return a->sts < b->sts;
+	if (a->api != b->api)
+		return a->api < b->api;
+	return a->act < b->act;
+}
+
+static inline void flow_swap(struct flow *a, struct flow *b)
+{
+	struct flow t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* v[i] down its max-heap v[0 .. n) */
+static void flow_sift(struct flow *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && flow_less(&v[c], &v[c + 1]))
+			c++;
+		if (!flow_less(&v[i], &v[c]))
+			return;
+		flow_swap(&v[i], &v[c]);
+		i = c;
+	}
+}
+
+/* v[0 .. n) as a max-heap, then in order: the introsort's bound on a bad run of pivots */
+static void flow_heapsort(struct flow *v, size_t n)
+{
+	for (size_t k = n / 2; k-- > 0;)
+		flow_sift(v, k, n);
+	for (size_t e = n; e-- > 1;) {
+		flow_swap(&v[0], &v[e]);
+		flow_sift(v, 0, e);
+	}
+}
+
+/* Introsort in place: median-of-three quicksort, the smaller side first by recursion, insertion sort below 16. */
+static void flow_sort(struct flow *v, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		if (!depth--) {
+			flow_heapsort(v, n);
+			return;
+		}
+		size_t m = n / 2;
+		if (flow_less(&v[m], &v[0]))
+			flow_swap(&v[m], &v[0]);
+		if (flow_less(&v[n - 1], &v[m])) {
+			flow_swap(&v[n - 1], &v[m]);
+			if (flow_less(&v[m], &v[0]))
+				flow_swap(&v[m], &v[0]);
+		}
+		struct flow p = v[m];
+		size_t i = 0, j = n - 1;
+		for (;;) { /* Hoare partition around p: v[0] <= p <= v[n - 1] guard both scans */
+			while (flow_less(&v[i], &p))
+				i++;
+			while (flow_less(&p, &v[j]))
+				j--;
+			if (i >= j)
+				break;
+			flow_swap(&v[i], &v[j]);
+			i++;
+			j--;
+		}
+		size_t left = j + 1; /* v[0 .. j] <= p <= v[j + 1 .. n) */
+		if (left < n - left) {
+			flow_sort(v, left, depth);
+			v += left;
+			n -= left;
+		} else {
+			flow_sort(v + left, n - left, depth);
+			n = left;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
 		struct flow t = v[i];
 		size_t j = i;
-		while (idx[j] != i) {
-			size_t k = idx[j];
-			v[j] = v[k];
-			idx[j] = UINT32_MAX;
-			j = k;
+		while (j > 0 && flow_less(&t, &v[j - 1])) {
+			v[j] = v[j - 1];
+			j--;
 		}
 		v[j] = t;
-		idx[j] = UINT32_MAX;
 	}
-	for (size_t i = 0; i < nf; i++)
-		v[i].id = (uint32_t)i + 1;
-	free(idx);
+}
+
+void tl_flows_order(struct tl_trace *c)
+{
+	size_t nf = c->flows.n, k = 1;
+	const struct flow *v = c->flows.v;
+	while (k < nf && flow_less(&v[k - 1], &v[k]))
+		k++;
+	if (k < nf) {
+		unsigned depth = 0;
+		for (size_t x = nf; x; x >>= 1)
+			depth += 2;
+		flow_sort(c->flows.v, nf, depth);
+	}
+	/* the event indexes served the order only: pack each flow to its arrow, in place, forward (arrow i ends
+	 * at or before flow i + 1 starts) */
+	struct tl_arrow *a = (struct tl_arrow *)(void *)c->flows.v;
+	for (size_t i = 0; i < nf; i++) {
+		struct flow f;
+		memcpy(&f, (const char *)c->flows.v + i * sizeof(f), sizeof(f));
+		struct tl_arrow w = { f.srow, f.frow, f.sts, f.fts };
+		memcpy((char *)a + i * sizeof(w), &w, sizeof(w));
+	}
+	c->arrows = nf ? pt_xrealloc(a, nf * sizeof(*c->arrows)) : NULL;
+	if (!nf)
+		free(a);
+	c->narrows = nf;
+	c->flows.v = NULL;
+	c->flows.n = c->flows.cap = 0;
 }
 #undef API_PACK
 #undef API_NONE

@@ -34,10 +34,12 @@
  * same track queues, one batch at a time, while the trace's merge waits for
  * a row whose next event is not read yet; a row's lower bound is its track's
  * release bound. What grows with the input: the launch join (the activities'
- * ids, 16 bytes each), the launch arrows (40 bytes each, and 32 bytes an
- * activity and an id while they are gathered): the trace numbers them in the
- * order of their starts before writing any; the events of a track within its
- * lag, the kernels of a device within its lag.
+ * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
+ * flow of 32 bytes a join slot from the second read to the end of the third,
+ * a graph's further activities apart; then 24 bytes each in the trace,
+ * tl_flows_order): the trace numbers them in the order of their starts before
+ * writing any; the events of a track within its lag, the kernels of a device
+ * within its lag.
  */
 #include <regex.h>
 #include <stdlib.h>
@@ -93,12 +95,19 @@ struct kq {
 	int64_t top;
 };
 
-/* The kept call on a row that an arrow of a join slot starts from (gi NO_EV: none). */
-struct fapi {
-	int64_t s, d;
-	uint32_t gi, track;
-	uint8_t lane, placed;
-};
+/*
+ * The launch arrows while the reads gather them: one struct flow per join
+ * slot (fs), its call (api: NO_EV none; srow: the call's track, then with
+ * FL_PLACED and its lane in the top byte once the third read puts it on a
+ * row; sts: its start while the second read picks the earliest, then its
+ * midpoint) and its first activity (act: NO_EV none; frow: its track and
+ * lane; fts: its midpoint); a slot's further activities (a graph's kernels)
+ * in xf, api the slot until the end of the third read. A track index fits
+ * in FL_TRACK (a model with more tracks is read whole).
+ */
+#define FL_TRACK 0x7fffffu
+#define FL_PLACED 0x800000u
+#define FL_LANE(r) ((r) >> 24)
 
 
 struct pt_tl_gstream {
@@ -130,10 +139,10 @@ struct pt_tl_gstream {
 	size_t nrstep;
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
-	struct fapi *best;  /* per join slot, with flows */
-	/* the launch arrows: in the third read api = the join slot, frow = the activity's track, id = its lane,
-	 * fts = its midpoint; then api, srow = the call's track, sts = its midpoint, id |= its lane << 8; rows and
-	 * the export clock when the trace takes them */
+	struct flow *fs;    /* per join slot, with flows (FL_*) */
+	PT_VEC(struct flow) xf;
+	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
+	 * the trace takes them */
 	PT_VEC(struct flow) fl;
 	size_t *cur;        /* per track: a window cursor (second read, writing) */
 	/* third read */
@@ -141,16 +150,9 @@ struct pt_tl_gstream {
 	struct tl_tscan *scan;
 	uint64_t *nev;
 	struct pt_ivpack *C, *M;
-	/* writing */
-	struct tl_trace *c;
-	uint32_t **lane_row;
-	struct lanes *L;
-	int64_t *head;
-	uint8_t *has_head;
-	struct pt_ptm_turns rd; /* the read that feeds the writer, in a thread of its own */
+	/* writing (head: per track its release bound) */
+	struct tl_rowbind b;
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
-	bool failed;
-	struct pt_err *ferr;
 };
 
 static bool is_device_activity(uint8_t k)
@@ -425,15 +427,18 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (slot == SIZE_MAX)
 			continue;
 		pt_ljoin_call(&s->j, co, st, st + du);
-		if (!s->best || du < 1)
+		if (!s->fs || du < 1)
 			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
 		size_t lo;
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
-		struct fapi *b = &s->best[slot];
-		if (keep && (b->gi == NO_EV || st < b->s))
-			*b = (struct fapi){ st, du, gi, tr, 0, 0 };
+		struct flow *f = &s->fs[slot];
+		if (keep && (f->api == NO_EV || st < f->sts)) {
+			f->api = gi;
+			f->srow = tr;
+			f->sts = st;
+		}
 	}
 	s->base += ev->n;
 	return 0;
@@ -470,21 +475,60 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	if (q->lane_n)
 		q->lane_n[l]++;
 	q->n++;
-	if (!s->best || !v->corr || v->kind == PT_EV_RANGE)
+	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
 	size_t slot = pt_ljoin_slot(&s->j, v->corr);
 	if (slot == SIZE_MAX)
 		return;
+	struct flow *f = &s->fs[slot];
 	if (v->kind == PT_EV_API) {
-		struct fapi *b = &s->best[slot];
-		if (b->gi == v->ev) {
-			b->lane = l;
-			b->placed = 1;
+		if (f->api == v->ev) {
+			f->srow |= FL_PLACED | (uint32_t)l << 24;
+			f->sts = st + v->dur / 2;
 		}
 	} else if (v->dur >= 1) {
-		struct flow f = { (uint32_t)slot, v->ev, l, 0, tr, 0, st + v->dur / 2 };
-		pt_vec_push(&s->fl, f);
+		uint32_t row = tr | (uint32_t)l << 24;
+		int64_t mid = st + v->dur / 2;
+		if (f->act == NO_EV) {
+			f->act = v->ev;
+			f->frow = row;
+			f->fts = mid;
+		} else {
+			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
+			pt_vec_push(&s->xf, x);
+		}
 	}
+}
+
+/* The third read's end: the arrows whose call is on a row, from fs and xf into fl. */
+static void gather_flows(struct pt_tl_gstream *s)
+{
+	if (!s->fs)
+		return;
+	size_t nx = 0;
+	for (size_t k = 0; k < s->xf.n; k++) {
+		struct flow x = s->xf.v[k];
+		const struct flow *f = &s->fs[x.api];
+		if (f->api == NO_EV || !(f->srow & FL_PLACED))
+			continue;
+		x.api = f->api;
+		x.srow = f->srow;
+		x.sts = f->sts;
+		s->xf.v[nx++] = x;
+	}
+	size_t nf = 0;
+	for (size_t k = 0; k < s->j.n; k++) {
+		const struct flow *f = &s->fs[k];
+		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
+			s->fs[nf++] = *f;
+	}
+	pt_vec_free(&s->fl);
+	s->fl.v = pt_xrealloc(s->fs, (nf + nx ? nf + nx : 1) * sizeof(*s->fs));
+	s->fs = NULL;
+	if (nx)
+		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
+	s->fl.n = s->fl.cap = nf + nx;
+	pt_vec_free(&s->xf);
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -588,7 +632,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (o->sel.steps_given || o->sel.window_given)
 		return PT_TL_NOSTREAM; /* their notes need the model's steps (select.c) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
-	pt_ptm_turns_init(&s->rd);
+	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	pt_ljoin_init(&s->j);
@@ -601,7 +645,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	if (m->steps.n || pt_index_comm_ranges(m)) {
+	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m)) {
 		s->again = true;
 		goto out;
 	}
@@ -631,19 +675,19 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		m->gpu_mem_pack = NULL;
 	}
 	pt_ljoin_seal(&s->j);
+	free(s->j.end); /* the calls' starts are all the join gives here */
+	s->j.end = NULL;
 	s->want_flows = flows && s->has_corr;
 	if (s->want_flows && s->j.n) {
-		s->best = pt_xmalloc(s->j.n * sizeof(*s->best));
+		s->fs = pt_xcalloc(s->j.n, sizeof(*s->fs));
 		for (size_t k = 0; k < s->j.n; k++)
-			s->best[k].gi = NO_EV;
+			s->fs[k].api = s->fs[k].act = NO_EV;
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
 	s->atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
-	free(s->j.end); /* the calls' starts are all the join gives from here */
-	s->j.end = NULL;
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -685,22 +729,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if ((rc = read_again(s, scan3, e)))
 		goto out;
 	scan_release(s, true);
-	/* each arrow's call, where one is on a row */
-	size_t nf = 0;
-	for (size_t k = 0; k < s->fl.n; k++) {
-		struct flow f = s->fl.v[k];
-		const struct fapi *b = &s->best[f.api];
-		if (b->gi == NO_EV || !b->placed)
-			continue;
-		f.api = b->gi;
-		f.srow = b->track;
-		f.sts = b->s + b->d / 2;
-		f.id |= (uint32_t)b->lane << 8;
-		s->fl.v[nf++] = f;
-	}
-	s->fl.n = nf;
-	free(s->best);
-	s->best = NULL;
+	gather_flows(s);
 	m->events.n = 0; /* the last batch: not the model's events */
 	if (s->has_corr)
 		m->events.dense |= PT_EVCOL_CORR;
@@ -764,15 +793,14 @@ void tl_gstream_flows(struct tl_trace *c)
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
-		uint32_t at = f.srow, ft = f.frow;
-		if (!s->lane_row[at] || !s->lane_row[ft])
+		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
+		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
 			continue;
-		uint32_t arow = s->lane_row[at][f.id >> 8], frow = s->lane_row[ft][f.id & 255];
+		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
 		if (arow == UINT32_MAX || frow == UINT32_MAX)
 			continue;
 		f.srow = arow;
 		f.frow = frow;
-		f.id = 0;
 		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
 		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
 		s->fl.v[n++] = f;
@@ -791,22 +819,22 @@ void tl_gstream_flows(struct tl_trace *c)
 /* The events of the track queues that start before their bound (all: every one) to their rows. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
-	struct tl_trace *c = s->c;
+	struct tl_trace *c = s->b.c;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		if (!s->lane_row[tr])
+		if (!s->b.lane_row[tr])
 			continue;
 		int64_t below = track_bound(s, t);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v)) {
-			uint8_t l = lane_next(&s->L[tr], v.start, v.start + v.dur);
-			uint32_t ri = s->lane_row[tr][l];
+			uint8_t l = lane_next(&s->b.L[tr], v.start, v.start + v.dur);
+			uint32_t ri = s->b.lane_row[tr][l];
 			if (ri != UINT32_MAX)
 				tl_row_push(&c->rows.v[ri], &v);
 		}
 		if (!all && below > INT64_MIN) {
-			s->head[tr] = below;
-			s->has_head[tr] = 1;
+			s->b.head[tr] = below;
+			s->b.has_head[tr] = 1;
 		}
 	}
 }
@@ -814,12 +842,12 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 /* In the read's thread, while the writer waits: the batch's kept events to their track queues, and on. */
 static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 {
-	const struct pt_tl *tl = s->c->tl;
+	const struct pt_tl *tl = s->b.c->tl;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
 		int64_t st = ev->start[i], du = ev->dur[i];
-		if (saw(s, tr, gi, st) || !s->lane_row[tr] || du < 0)
+		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
 		uint8_t k = ev->kind[i];
 		uint64_t co = ev->corr[i];
@@ -847,7 +875,7 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
-	return pt_ptm_turns_yield(&s->rd) ? STOPPED : 0;
+	return pt_ptm_turns_yield(&s->b.rd) ? STOPPED : 0;
 }
 
 static void before_read(void *arg)
@@ -862,16 +890,8 @@ static void after_read(void *arg)
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
 {
-	struct tl_trace *c = (struct tl_trace *)t;
-	struct pt_tl_gstream *s = c->tl->gstream;
-	if (!s->failed)
-		return 0;
-	if (s->ferr) {
-		*e = s->ferr;
-		s->ferr = NULL;
-		return -1;
-	}
-	return pt_err(e, "'%s' changed while it was read", s->path);
+	struct pt_tl_gstream *s = ((struct tl_trace *)t)->tl->gstream;
+	return tl_rowbind_failed(&s->b, s->path, e);
 }
 
 static void reset_tracks(struct pt_tl_gstream *s)
@@ -883,103 +903,48 @@ static void reset_tracks(struct pt_tl_gstream *s)
 void tl_gstream_bind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	s->c = c;
-	size_t nt = s->nt ? s->nt : 1;
-	s->lane_row = pt_xcalloc(nt, sizeof(*s->lane_row));
-	s->L = pt_xcalloc(nt, sizeof(*s->L));
-	s->head = pt_xcalloc(nt, sizeof(*s->head));
-	s->has_head = pt_xcalloc(nt, 1);
-	c->shead = s->head;
-	c->shas = s->has_head;
-	for (size_t r = 0; r < c->rows.n; r++) {
-		struct row *rw = &c->rows.v[r];
-		if (rw->type != R_TRACK)
-			continue;
-		uint32_t tr = rw->track;
-		if (!s->lane_row[tr]) {
-			s->lane_row[tr] = pt_xmalloc(256 * sizeof(**s->lane_row));
-			memset(s->lane_row[tr], 0xff, 256 * sizeof(**s->lane_row));
-		}
-		s->lane_row[tr][rw->lane] = (uint32_t)r;
-		rw->qlast = rw->lo;
-	}
+	tl_rowbind_bind(&s->b, c, s->nt, it_failed);
 	reset_tracks(s);
-	s->rd.path = s->path;
-	s->rd.m = s->m;
-	s->rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
-	s->rd.before = before_read;
-	s->rd.after = after_read;
-	s->rd.arg = s;
-	c->pub.failed = it_failed;
+	s->b.rd.path = s->path;
+	s->b.rd.m = s->m;
+	s->b.rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
+	s->b.rd.before = before_read;
+	s->b.rd.after = after_read;
+	s->b.rd.arg = s;
 }
 
 void tl_gstream_unbind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
-	if (!s || s->c != c)
+	if (!s || s->b.c != c)
 		return;
-	pt_ptm_turns_stop(&s->rd);
-	for (size_t r = 0; r < c->rows.n; r++)
-		free(c->rows.v[r].q);
+	tl_rowbind_unbind(&s->b, c);
 	for (size_t tr = 0; tr < s->nt; tr++) {
-		free(s->lane_row[tr]);
-		lanes_free(&s->L[tr]);
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
 	}
-	free(s->lane_row);
-	free(s->L);
-	free(s->head);
-	free(s->has_head);
-	s->lane_row = NULL;
-	s->L = NULL;
-	s->head = NULL;
-	s->has_head = NULL;
-	pt_err_free(s->ferr);
-	s->ferr = NULL;
-	s->c = NULL;
 }
 
 void tl_gstream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	pt_ptm_turns_rewind(&s->rd);
+	tl_rowbind_rewind(&s->b);
 	s->eof_told = false;
-	for (size_t r = 0; r < c->rows.n; r++) {
-		struct row *rw = &c->rows.v[r];
-		rw->qh = rw->qn = 0;
-		rw->qlast = rw->lo;
-	}
-	for (size_t tr = 0; tr < s->nt; tr++) {
-		lanes_free(&s->L[tr]);
-		memset(&s->L[tr], 0, sizeof(s->L[tr]));
-	}
-	memset(s->has_head, 0, s->nt);
 	reset_tracks(s);
 }
 
 int tl_gstream_pull(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	if (!pt_ptm_turns_pull(&s->rd))
-		return 0;
-	if (!s->eof_told && s->rd.rc == 0) { /* the end released the queues' last events: look again */
-		s->eof_told = true;
-		return 0;
-	}
-	s->failed = true;
-	if (s->rd.rc < 0 && s->rd.rerr) {
-		s->ferr = s->rd.rerr;
-		s->rd.rerr = NULL;
-	}
-	return 1;
+	/* the end released the queues' last events: looked at again once */
+	return tl_rowbind_pull(&s->b, &s->eof_told);
 }
 
 static void gstream_free(struct pt_tl_gstream *s)
 {
 	if (!s)
 		return;
-	pt_ptm_turns_destroy(&s->rd);
+	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);
@@ -1009,7 +974,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->cur);
 	free(s->rstep);
 	free(s->kcls);
-	free(s->best);
+	free(s->fs);
+	pt_vec_free(&s->xf);
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
@@ -1018,7 +984,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	if (s->has_re)
 		regfree(&s->re);
 	free(s->path);
-	pt_err_free(s->ferr);
+	pt_err_free(s->b.ferr);
 	free(s);
 }
 

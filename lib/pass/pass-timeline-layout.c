@@ -780,7 +780,7 @@ static void publish(struct tl_trace *c)
 	}
 	t->ncounters = c->counters.n;
 	t->counters = c->pcounters;
-	t->nflows = c->flows.n;
+	t->nflows = c->narrows;
 	t->nbounds = c->bounds.n;
 	t->bounds = c->bounds.v;
 	t->bound_step = c->bound_step.v;
@@ -899,6 +899,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	}
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);
+	free(c->arrows);
 	for (size_t i = 0; i < c->counters.n; i++) {
 		free(c->counters.v[i].idx);
 		free(c->counters.v[i].name);

@@ -116,17 +116,9 @@ struct pt_tl_stream {
 		bool any_out;
 	} *pq;
 	struct pt_ivpack *C, *M; /* per device: the unions, packed */
-	/* writing */
-	struct tl_trace *c;
-	uint32_t **lane_row; /* per track: the row of each lane */
-	struct lanes *L;
+	/* writing (head: per track the latest start read) */
+	struct tl_rowbind b;
 	size_t *cur;
-	int64_t *head;       /* per track: the latest start read (valid where has_head) */
-	uint8_t *has_head;
-	/* the read that feeds the writer, in a thread of its own; one of the two runs at a time */
-	struct pt_ptm_turns rd;
-	bool failed;
-	struct pt_err *ferr;
 };
 
 static bool is_task(uint8_t k)
@@ -495,7 +487,7 @@ static int stream_new(const char *path, const struct pt_tl_opts *o, bool fold, s
 	*mp = NULL;
 	*out = NULL;
 	struct pt_tl_stream *s = pt_xcalloc(1, sizeof(*s));
-	pt_ptm_turns_init(&s->rd);
+	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->opts = o;
 	s->fold = fold;
@@ -645,12 +637,12 @@ void tl_row_push(struct row *r, const struct tl_sev *v)
 /* In the read's thread, while the writer waits: the batch's kept events to their rows. */
 static void route(struct pt_tl_stream *s, const struct pt_model *m)
 {
-	struct tl_trace *c = s->c;
+	struct tl_trace *c = s->b.c;
 	const struct pt_tl *tl = c->tl;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t tr = ev->track[i];
-		if (tr >= s->nt || !s->lane_row[tr])
+		if (tr >= s->nt || !s->b.lane_row[tr])
 			continue;
 		uint32_t d = m->tracks.v[tr].device;
 		int64_t st0 = ev->start[i], du = ev->dur[i];
@@ -659,15 +651,15 @@ static void route(struct pt_tl_stream *s, const struct pt_model *m)
 		uint32_t step = tl_step_keep(tl, d, st0, st0, du, &s->cur[tr], &lo, &keep);
 		if (!keep || du < 0)
 			continue;
-		uint8_t l = lane_next(&s->L[tr], st0, st0 + du);
+		uint8_t l = lane_next(&s->b.L[tr], st0, st0 + du);
 		struct tl_sev v = { .start = st0, .dur = du, .task = ev->task[i], .name = ev->name[i], .op = ev->op[i],
 				    .step = step, .kind = ev->kind[i], .keep = 1 };
-		uint32_t ri = s->lane_row[tr][l];
+		uint32_t ri = s->b.lane_row[tr][l];
 		if (ri == UINT32_MAX)
 			continue; /* (a lane the second read did not make: the file changed; the row count tells) */
 		row_push(&c->rows.v[ri], &v);
-		s->head[tr] = st0;
-		s->has_head[tr] = 1;
+		s->b.head[tr] = st0;
+		s->b.has_head[tr] = 1;
 	}
 }
 
@@ -678,94 +670,136 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt || (m->events.dense & PT_EVCOL_CORR))
 		return NOT_STREAMABLE;
 	route(s, m);
-	return pt_ptm_turns_yield(&s->rd) ? STOPPED : 0;
+	return pt_ptm_turns_yield(&s->b.rd) ? STOPPED : 0;
 }
 
-static int it_failed(struct pt_trace *t, struct pt_err **e)
-{
-	struct tl_trace *c = (struct tl_trace *)t;
-	struct pt_tl_stream *s = c->tl->stream;
-	if (!s->failed)
-		return 0;
-	if (s->ferr) {
-		*e = s->ferr;
-		s->ferr = NULL;
-		return -1;
-	}
-	return pt_err(e, "'%s' changed while it was read", s->path);
-}
+/* ------------------------------------------------------------------ rows bound to a trace */
 
-void tl_stream_bind(struct tl_trace *c)
+void tl_rowbind_bind(struct tl_rowbind *b, struct tl_trace *c, size_t nt, int (*failed)(struct pt_trace *, struct pt_err **))
 {
-	struct pt_tl_stream *s = c->tl->stream;
-	s->c = c;
-	s->rd.path = s->path;
-	s->rd.m = s->m;
-	s->rd.sink = (struct pt_ptm_sink){ feed, s, true, TL_SKIP };
-	s->lane_row = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->lane_row));
-	s->L = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->L));
-	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
-	s->head = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->head));
-	s->has_head = pt_xcalloc(s->nt ? s->nt : 1, 1);
-	c->shead = s->head;
-	c->shas = s->has_head;
+	b->c = c;
+	b->nt = nt;
+	b->lane_row = pt_xcalloc(nt ? nt : 1, sizeof(*b->lane_row));
+	b->L = pt_xcalloc(nt ? nt : 1, sizeof(*b->L));
+	b->head = pt_xcalloc(nt ? nt : 1, sizeof(*b->head));
+	b->has_head = pt_xcalloc(nt ? nt : 1, 1);
+	c->shead = b->head;
+	c->shas = b->has_head;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		struct row *rw = &c->rows.v[r];
 		if (rw->type != R_TRACK)
 			continue;
 		uint32_t tr = rw->track;
-		if (!s->lane_row[tr]) {
-			s->lane_row[tr] = pt_xmalloc(256 * sizeof(**s->lane_row));
-			memset(s->lane_row[tr], 0xff, 256 * sizeof(**s->lane_row));
+		if (!b->lane_row[tr]) {
+			b->lane_row[tr] = pt_xmalloc(256 * sizeof(**b->lane_row));
+			memset(b->lane_row[tr], 0xff, 256 * sizeof(**b->lane_row));
 		}
-		s->lane_row[tr][rw->lane] = (uint32_t)r;
+		b->lane_row[tr][rw->lane] = (uint32_t)r;
 		rw->qlast = rw->lo;
 	}
-	c->pub.failed = it_failed;
+	c->pub.failed = failed;
+}
+
+void tl_rowbind_unbind(struct tl_rowbind *b, struct tl_trace *c)
+{
+	if (b->c != c)
+		return;
+	pt_ptm_turns_stop(&b->rd);
+	for (size_t r = 0; r < c->rows.n; r++)
+		free(c->rows.v[r].q);
+	for (size_t tr = 0; tr < b->nt; tr++) {
+		free(b->lane_row[tr]);
+		lanes_free(&b->L[tr]);
+	}
+	free(b->lane_row);
+	free(b->L);
+	free(b->head);
+	free(b->has_head);
+	b->lane_row = NULL;
+	b->L = NULL;
+	b->head = NULL;
+	b->has_head = NULL;
+	pt_err_free(b->ferr);
+	b->ferr = NULL;
+	b->c = NULL;
+}
+
+void tl_rowbind_rewind(struct tl_rowbind *b)
+{
+	pt_ptm_turns_rewind(&b->rd);
+	for (size_t r = 0; r < b->c->rows.n; r++) {
+		struct row *rw = &b->c->rows.v[r];
+		rw->qh = rw->qn = 0;
+		rw->qlast = rw->lo;
+	}
+	for (size_t tr = 0; tr < b->nt; tr++) {
+		lanes_free(&b->L[tr]);
+		memset(&b->L[tr], 0, sizeof(b->L[tr]));
+	}
+	memset(b->has_head, 0, b->nt);
+}
+
+int tl_rowbind_pull(struct tl_rowbind *b, bool *eof_told)
+{
+	if (!pt_ptm_turns_pull(&b->rd))
+		return 0;
+	if (eof_told && !*eof_told && b->rd.rc == 0) {
+		*eof_told = true;
+		return 0;
+	}
+	b->failed = true;
+	if (b->rd.rc < 0 && b->rd.rerr) {
+		b->ferr = b->rd.rerr;
+		b->rd.rerr = NULL;
+	}
+	return 1;
+}
+
+int tl_rowbind_failed(struct tl_rowbind *b, const char *path, struct pt_err **e)
+{
+	if (!b->failed)
+		return 0;
+	if (b->ferr) {
+		*e = b->ferr;
+		b->ferr = NULL;
+		return -1;
+	}
+	return pt_err(e, "'%s' changed while it was read", path);
+}
+
+/* ------------------------------------------------------------------ the Ascend stream's writing */
+
+static int it_failed(struct pt_trace *t, struct pt_err **e)
+{
+	struct pt_tl_stream *s = ((struct tl_trace *)t)->tl->stream;
+	return tl_rowbind_failed(&s->b, s->path, e);
+}
+
+void tl_stream_bind(struct tl_trace *c)
+{
+	struct pt_tl_stream *s = c->tl->stream;
+	s->b.rd.path = s->path;
+	s->b.rd.m = s->m;
+	s->b.rd.sink = (struct pt_ptm_sink){ feed, s, true, TL_SKIP };
+	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
+	tl_rowbind_bind(&s->b, c, s->nt, it_failed);
 }
 
 void tl_stream_unbind(struct tl_trace *c)
 {
 	struct pt_tl_stream *s = c->tl ? c->tl->stream : NULL;
-	if (!s || s->c != c)
+	if (!s || s->b.c != c)
 		return;
-	pt_ptm_turns_stop(&s->rd);
-	for (size_t r = 0; r < c->rows.n; r++)
-		free(c->rows.v[r].q);
-	for (size_t tr = 0; tr < s->nt; tr++) {
-		free(s->lane_row[tr]);
-		lanes_free(&s->L[tr]);
-	}
-	free(s->lane_row);
-	free(s->L);
+	tl_rowbind_unbind(&s->b, c);
 	free(s->cur);
-	free(s->head);
-	free(s->has_head);
-	s->lane_row = NULL;
-	s->L = NULL;
 	s->cur = NULL;
-	s->head = NULL;
-	s->has_head = NULL;
-	pt_err_free(s->ferr);
-	s->ferr = NULL;
-	s->c = NULL;
 }
 
 void tl_stream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_stream *s = c->tl->stream;
-	pt_ptm_turns_rewind(&s->rd);
-	for (size_t r = 0; r < c->rows.n; r++) {
-		struct row *rw = &c->rows.v[r];
-		rw->qh = rw->qn = 0;
-		rw->qlast = rw->lo;
-	}
-	for (size_t tr = 0; tr < s->nt; tr++) {
-		lanes_free(&s->L[tr]);
-		memset(&s->L[tr], 0, sizeof(s->L[tr]));
-	}
+	tl_rowbind_rewind(&s->b);
 	memset(s->cur, 0, s->nt * sizeof(*s->cur));
-	memset(s->has_head, 0, s->nt);
 }
 
 void tl_stream_row_pop(struct tl_trace *c, struct row *r)
@@ -778,23 +812,15 @@ void tl_stream_row_pop(struct tl_trace *c, struct row *r)
 
 int tl_stream_pull(struct tl_trace *c)
 {
-	struct pt_tl_stream *s = c->tl->stream;
-	if (!pt_ptm_turns_pull(&s->rd))
-		return 0;
-	/* the read ended, and a row still waits for events */
-	s->failed = true;
-	if (s->rd.rc < 0 && s->rd.rerr) {
-		s->ferr = s->rd.rerr;
-		s->rd.rerr = NULL;
-	}
-	return 1;
+	/* nonzero: the read ended, and a row still waits for events */
+	return tl_rowbind_pull(&c->tl->stream->b, NULL);
 }
 
 static void stream_free(struct pt_tl_stream *s)
 {
 	if (!s)
 		return;
-	pt_ptm_turns_destroy(&s->rd);
+	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->pq)
 		for (size_t d = 0; d < s->nd; d++) {
 			free(s->pq[d].v);
@@ -824,7 +850,7 @@ static void stream_free(struct pt_tl_stream *s)
 	free(s->dtop);
 	free(s->dseen);
 	free(s->path);
-	pt_err_free(s->ferr);
+	pt_err_free(s->b.ferr);
 	free(s);
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "model/model.h"
+#include "model/ptm-turns.h"
 #include "pass/pass-timeline.h"
 #include "support/idmap.h"
 #include "support/ivpack.h"
@@ -101,11 +102,16 @@ struct proc {
 	uint32_t devid;
 };
 
+/* A launch arrow while the arrows are made (c->flows). */
 struct flow {
 	uint32_t api, act; /* event indexes */
-	uint32_t id;
 	uint32_t srow, frow;
 	int64_t sts, fts;  /* rel */
+};
+/* A launch arrow as the trace holds it (c->arrows, after tl_flows_order): arrow k has the id k + 1. */
+struct tl_arrow {
+	uint32_t srow, frow;
+	int64_t sts, fts; /* rel */
 };
 
 struct csrc { /* a counter group: queue samples of one track */
@@ -187,7 +193,9 @@ struct tl_trace {
 	int64_t base;
 	PT_VEC(struct proc) procs;
 	PT_VEC(struct row) rows;
-	PT_VEC(struct flow) flows;
+	PT_VEC(struct flow) flows; /* while made (tl_build_flows) */
+	struct tl_arrow *arrows;   /* then, in id order (tl_flows_order) */
+	size_t narrows;
 	PT_VEC(struct csrc) counters;
 	PT_VEC(struct src) srcs;
 	PT_VEC(struct tl_gann) ganns; /* kineto: gpu_user_annotation events, in (row, start) order */
@@ -376,13 +384,13 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
-/* Stable sort of the flow indexes idx[0 .. n) by key k (FK_*); tmp has room for n. */
-enum { FK_API, FK_STS, FK_SROW, FK_FTS, FK_FROW, FK_ACT };
-void tl_flow_sort_by(const struct flow *v, uint32_t *idx, size_t n, int k, struct pt_ival *tmp);
+/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n. */
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
-/* The flows made (c->flows): ordered by (API arrow start, API event, activity event) and numbered. */
+/* The flows made (c->flows): ordered in place by (API arrow start, API event, activity event), which numbers
+ * them, then packed in place to c->arrows (arrow k has the id k + 1); no scratch beyond the flows. */
 void tl_flows_order(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
 
@@ -432,6 +440,33 @@ void tl_stream_unbind(struct tl_trace *c);
 
 /* pass-timeline-stream.c: a streamed row's next event, queued */
 void tl_row_push(struct row *r, const struct tl_sev *v);
+
+/* pass-timeline-stream.c: a streamed model's rows bound to the trace that writes them (the Ascend and the GPU
+ * streams alike) */
+struct tl_rowbind {
+	struct tl_trace *c;  /* the trace bound, or NULL */
+	size_t nt;           /* tracks */
+	uint32_t **lane_row; /* per track: the row of each lane (NULL: none; UINT32_MAX: a lane without a row) */
+	struct lanes *L;     /* per track: the writing read's lanes */
+	int64_t *head;       /* per track: no later event starts before this (valid where has_head) */
+	uint8_t *has_head;
+	/* the read that feeds the writer, in a thread of its own; one of the two runs at a time (the caller sets
+	 * its path, model and sink) */
+	struct pt_ptm_turns rd;
+	bool failed;         /* the read ended or failed while a row still waited */
+	struct pt_err *ferr; /* why, where it failed */
+};
+/* Bind the trace c's track rows (their lanes' rows, their queues empty from their lo); failed: c's pt_trace.failed. */
+void tl_rowbind_bind(struct tl_rowbind *b, struct tl_trace *c, size_t nt, int (*failed)(struct pt_trace *, struct pt_err **));
+/* Stop the read, free the rows' queues and what bind made (nothing where b is not bound to c). */
+void tl_rowbind_unbind(struct tl_rowbind *b, struct tl_trace *c);
+/* Read again from the start: the rows' queues, the lanes and the heads emptied. */
+void tl_rowbind_rewind(struct tl_rowbind *b);
+/* The read's next batch to the rows: 0, or 1 where the read ended (its error, if any, kept in b); with
+ * eof_told, its first clean end is answered 0 once (the end may have released the last events). */
+int tl_rowbind_pull(struct tl_rowbind *b, bool *eof_told);
+/* pt_trace.failed: 0, or -1 with why in *e (the read's error, or path changed while it was read). */
+int tl_rowbind_failed(struct tl_rowbind *b, const char *path, struct pt_err **e);
 
 /* pass-timeline-gstream.c: the same as tl_stream_* for a streamed GPU model */
 struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *g);

@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "pass/pass-timeline.h"
+#include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/out.h"
@@ -702,6 +703,56 @@ static void test_stream_fold_lookahead(void **state)
 	rmdir(dir);
 }
 
+static int flow_cmp(const void *pa, const void *pb)
+{
+	const struct flow *a = pa, *b = pb;
+	int c = (a->sts > b->sts) - (a->sts < b->sts);
+	c = c ? c : (a->api > b->api) - (a->api < b->api);
+	return c ? c : (a->act > b->act) - (a->act < b->act);
+}
+
+/* tl_flows_order: (sts, api, act) order in place, packed to arrows, against qsort's order. */
+static void test_flows_order(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 0, 1, 2, 16, 17, 100, 5000 };
+	uint64_t x = 88172645463325252ull;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(*sizes); si++)
+		for (int shape = 0; shape < 5; shape++) {
+			size_t n = sizes[si];
+			struct tl_trace *c = calloc(1, sizeof(*c));
+			assert_non_null(c);
+			struct flow *want = calloc(n ? n : 1, sizeof(*want));
+			assert_non_null(want);
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* random with ties, sorted, reversed, one start (api and act decide), organ pipe */
+				int64_t ts = shape == 0 ? (int64_t)(x % 50) :
+					     shape == 1 ? (int64_t)i :
+					     shape == 2 ? (int64_t)(n - i) :
+					     shape == 3 ? 7 :
+							  (int64_t)(i < n / 2 ? i : n - i);
+				struct flow f = { (uint32_t)(x >> 40) % 8, (uint32_t)(n - i), (uint32_t)i, (uint32_t)(x % 1000),
+						  ts, ts + (int64_t)(x % 9) };
+				pt_vec_push(&c->flows, f);
+				want[i] = f;
+			}
+			qsort(want, n, sizeof(*want), flow_cmp);
+			tl_flows_order(c);
+			assert_int_equal(c->narrows, n);
+			assert_null(c->flows.v);
+			for (size_t i = 0; i < n; i++) {
+				assert_int_equal(c->arrows[i].srow, want[i].srow);
+				assert_int_equal(c->arrows[i].frow, want[i].frow);
+				assert_int_equal(c->arrows[i].sts, want[i].sts);
+				assert_int_equal(c->arrows[i].fts, want[i].fts);
+			}
+			free(c->arrows);
+			free(want);
+			free(c);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -713,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_stream_changed),
 		cmocka_unit_test(test_stream_fold_lookahead),
+		cmocka_unit_test(test_flows_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
