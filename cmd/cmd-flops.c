@@ -153,9 +153,24 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			pt_table_free(t[i]);
 		c.sel_checked = false;
 	}
-	if (!rc && !streamed)
+	if (!rc && !streamed && pt_common_is_model_file(argv[first]) &&
+	    (fo.sel.steps_given || fo.sel.window_given || fo.sel.step_pattern)) {
+		/* a GPU model file without FLOPs data: the steps of the selection streamed */
+		struct pt_table *t[2] = { NULL, NULL };
+		size_t n = 0;
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_flops_gsteps(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
+		if (!rc && streamed)
+			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
+		for (size_t i = 0; i < n; i++)
+			pt_table_free(t[i]);
+		c.sel_checked = false;
+		if (!rc && m) /* its steps do not stream: read whole */
+			pt_common_check_sel(&c, m);
+	}
+	if (!rc && !streamed && !m)
 		rc = probe(&c, argv[first], &e);
-	if (!rc && !streamed)
+	if (!rc && !streamed && !m)
 		rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc && !streamed) {
 		struct pt_index *x = pt_index_new(m);
