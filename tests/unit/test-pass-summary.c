@@ -1388,9 +1388,12 @@ static struct pt_model *random_gpu_model(bool sync, bool ranges)
  * GPU models without host ranges stream for every view but memcpy and gpu,
  * with every other option but --steps and --time-window, and print what the
  * in-memory summary prints; the CUPTI side tables are checked but not kept.
- * With host ranges only the kernel and api views stream. Other views and the
- * two filters are summarised in memory (streamed false), and standard input
- * then brings the model back whole.
+ * A model of one process also streams memcpy, gpu, --steps and
+ * --time-window (the launch reads: by the launch links, or by correlation
+ * id in the rounds whose links are dropped); of several it summarises them
+ * in memory (streamed false). With host ranges only the kernel and api
+ * views stream, without a selection. Standard input brings back whole what
+ * one read cannot sum.
  */
 static void test_stream_gpu(void **state)
 {
@@ -1400,18 +1403,26 @@ static void test_stream_gpu(void **state)
 	scratch_open(dir, ptm, txt);
 	regex_t re;
 	assert_int_equal(regcomp(&re, "gemm|nccl|Launch", REG_EXTENDED | REG_NOSUB), 0);
-	int streamed_runs = 0, memory_runs = 0;
+	int streamed_runs = 0, memory_runs = 0, nlaunch = 0, ncorr = 0;
 	for (int round = 0; round < 16; round++) {
 		rng_state = 0x69b00000u + (uint64_t)round;
 		bool ranges = round % 4 == 3, sync = round % 3 == 1;
 		struct pt_model *m = random_gpu_model(sync, ranges);
+		if (round % 8 >= 4) /* by correlation id */
+			m->links.n = 0;
+		size_t ncpu = 0;
+		for (size_t d = 0; d < m->devices.n; d++)
+			ncpu += m->devices.v[d].kind == PT_DEV_CPU;
+		bool launch = ncpu == 1; /* one process: the launch reads */
+		nlaunch += launch && !ranges;
+		ncorr += launch && !ranges && !m->links.n;
 		struct pt_err *e = NULL;
 		write_ptm(m, ptm, round % 4 == 0);
 		struct pt_model *back = NULL;
 		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
 		if (round % 2) /* a file without TrackEvents: read twice */
 			rewrite_track_events(ptm, 0);
-		for (int v = 0; v < 12; v++) {
+		for (int v = 0; v < 15; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
 			bool streams = true;
@@ -1439,13 +1450,13 @@ static void test_stream_gpu(void **state)
 			}
 			if (v == 5) {
 				so.views |= 1u << PT_SV_MEMCPY;
-				streams = false;
+				streams = launch;
 			}
 			if (v == 6) {
 				so.sel.steps_given = true;
 				so.sel.step_a = 1;
 				so.sel.step_b = 2;
-				streams = false;
+				streams = launch;
 			}
 			if (v == 7) {
 				so.sel.window_given = true;
@@ -1453,11 +1464,35 @@ static void test_stream_gpu(void **state)
 				so.sel.win_a = 100;
 				so.sel.win_has_b = true;
 				so.sel.win_b = 1500;
-				streams = false;
+				streams = launch;
 			}
 			if (v == 8) {
 				so.views = (1u << PT_SV_GPU) | (1u << PT_SV_DEVICE);
-				streams = false;
+				streams = launch;
+			}
+			if (v == 12) { /* the launches' figures where few calls are members */
+				so.views = (1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY) | (1u << PT_SV_OVERVIEW);
+				so.sel.window_given = true;
+				so.sel.win_has_a = true;
+				so.sel.win_a = 200;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 900;
+				so.sel.device = 1;
+				streams = launch;
+			}
+			if (v == 13) {
+				so.views = (1u << PT_SV_COUNT) - 1;
+				so.sel.steps_given = true;
+				so.sel.step_a = 3;
+				so.sel.step_b = 3;
+				streams = launch;
+			}
+			if (v == 14) {
+				so.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_API);
+				so.sel.window_given = true;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 2000;
+				streams = launch;
 			}
 			if (v == 9) {
 				so.views = 1u << PT_SV_KERNEL;
@@ -1474,8 +1509,9 @@ static void test_stream_gpu(void **state)
 				so.comm_re = &re;
 				so.sel.device = 0;
 			}
-			/* host ranges: only the views that read none of them stream */
-			if (ranges && (so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))))
+			/* host ranges: only the views that read none of them stream, without a selection */
+			if (ranges && ((so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))) || so.sel.steps_given ||
+				       so.sel.window_given))
 				streams = false;
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = !streams;
@@ -1513,8 +1549,11 @@ static void test_stream_gpu(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	assert_int_equal(streamed_runs, 12 * 8 + 4 * 2);
-	assert_int_equal(memory_runs, 12 * 4 + 4 * 10);
+	/* the rounds of one process without ranges: both joins among them */
+	assert_int_equal(nlaunch, 7);
+	assert_true(ncorr > 0 && ncorr < nlaunch);
+	assert_int_equal(streamed_runs, 12 * 8 + 4 * 2 + 7 * nlaunch);
+	assert_int_equal(memory_runs, 12 * 7 + 4 * 13 - 7 * nlaunch);
 	/* a side table that points past the events, or at an event of the wrong kind, fails the
 	 * streamed read as it fails a full one */
 	static const char *const whats[] = { "invalid GPU link in the chunk", "invalid copy info in the chunk at body offset",

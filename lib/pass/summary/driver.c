@@ -269,8 +269,11 @@ void sum_run_events(struct run *u)
 			buf[SB_ALL * SUM_BATCH + n[SB_ALL]++] = (uint32_t)i;
 		if (is_dev_activity(kd)) {
 			buf[SB_DEV * SUM_BATCH + n[SB_DEV]++] = (uint32_t)i;
-			if (member(r, i))
+			if (member(r, i)) {
 				buf[SB_MEM * SUM_BATCH + n[SB_MEM]++] = (uint32_t)i;
+				if (!r->ascend) /* a streamed GPU rank's G (in memory: sum_rank_prepare) */
+					r->G += ev->dur[i];
+			}
 		} else if (kd == PT_EV_API) {
 			buf[SB_API * SUM_BATCH + n[SB_API]++] = (uint32_t)i;
 			if (member(r, i))

@@ -68,16 +68,15 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 		x->first = ev->start[i];
 	ga->den += ev->dur[i];
 	if (type) {
-		const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
+		const struct pt_copy_info *ci = sum_copy_info(g, i);
 		if (ci) {
 			x->a += (int64_t)ci->bytes;
 			x->c = 1;
 		}
 	}
-	uint32_t a = api_of(r, i);
-	if (!a)
+	int64_t as, ae, ds = ev->start[i];
+	if (!launch_of(r, i, &as, &ae))
 		return;
-	int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
 	int64_t ld = ds - as;
 	if (ld < 0)
 		return; /* device record before its call (clock skew): left out */
@@ -221,11 +220,9 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	*tx = x;
 }
 
-/* The gpu view's sums: the member device activities of an Ascend rank (a GPU rank is read whole for it). */
+/* The gpu view's sums: the member device activities of an Ascend rank or a streamed GPU rank. */
 static void add(struct rank *r, const struct sum_batch *b)
 {
-	if (!r->ascend)
-		return;
 	for (size_t k = 0; k < b->n[SB_MEM]; k++)
 		gpu_add(r, r->asc->gpu, b->v[SB_MEM][k]);
 }
@@ -257,6 +254,6 @@ static void columns(struct pt_table *t)
 }
 
 const struct sum_view sum_view_gpu = {
-	.id = PT_SV_GPU, .name = "gpu", .flags = SV_LINKS,
+	.id = PT_SV_GPU, .name = "gpu", .flags = SV_LAUNCH,
 	.columns = columns, .emit = view_gpu, .add = add,
 };
