@@ -158,6 +158,8 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m);
 /* A batch of the read of the calls (events only); then _calls_end() before the summing read. */
 int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 void pt_summary_stream_calls_end(struct pt_summary_stream *s);
+/* The event columns the read of the calls leaves undecoded (PT_PTM_NO_* bits). */
+unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s);
 /* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
  * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);

@@ -68,7 +68,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 		rc = pt_summary_stream_begin(s, m, e);
 		if (!rc && (rc = pt_summary_stream_seal(s, m)) == 1) { /* the launching calls */
 			struct pt_ptm_sink calls = { on_calls, s, true, true };
-			rc = pt_ptm_source_read(src, m, &calls, e);
+			rc = pt_ptm_source_read_cols(src, m, &calls, pt_summary_stream_calls_skip(s), e);
 			if (rc > 0)
 				rc = pt_err(e, "'%s' changed while it was read", name);
 			pt_summary_stream_calls_end(s);

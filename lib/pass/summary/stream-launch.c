@@ -13,11 +13,13 @@
  *
  * The first read (the scan) gathers the activities' ids (launch-join.h) and
  * applies the links (12 bytes a link; the file stores them after its events);
- * sum_lj_seal() sorts the links by activity, or the ids into the join; a read
- * of the calls (sum_lj_calls) gives each wanted call its start and end (16
- * bytes a link or an id, plus the call's index: 4 bytes a link, 8 an id);
+ * sum_lj_seal() keeps of them the activity and the call (8 bytes) sorted by
+ * activity, or sorts the ids into the join; a read of the calls
+ * (sum_lj_calls, the links by call through 4 bytes each) gives each wanted
+ * call its start and end (16 bytes a link or an id, plus 8 an id's call);
  * the summing read then finds each activity's call (sum_lj_batch) in event
- * order. A file whose links name an activity twice is read whole (the
+ * order, and frees the links' calls, a block at a time, as it passes them
+ * (the gpu view's samples grow as they go). A file whose links name an activity twice is read whole (the
  * in-memory rule then takes the last link that holds).
  */
 #define _GNU_SOURCE
@@ -27,6 +29,12 @@
 
 #include "support/sort.h"
 #include "support/xalloc.h"
+
+/* The start and end of link k's call. */
+static inline int64_t *call_of(const struct sum_lj *lj, size_t k)
+{
+	return &lj->call[k / SUM_LJ_BLOCK][2 * (k % SUM_LJ_BLOCK)];
+}
 
 void sum_lj_init(struct sum_lj *lj)
 {
@@ -39,8 +47,9 @@ void sum_lj_free(struct sum_lj *lj)
 	pt_ljoin_free(&lj->j);
 	free(lj->key);
 	free(lj->link);
-	free(lj->ls);
-	free(lj->le);
+	for (size_t b = 0; b < lj->nblk; b++)
+		free(lj->call[b]);
+	free(lj->call);
 	free(lj->perm);
 	free(lj->keep);
 	free(lj->lk);
@@ -97,14 +106,14 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 /* The order of the links by activity. */
 static int cmp_link(const void *a, const void *b)
 {
-	const struct pt_gpu_link *x = a, *y = b;
+	const struct sum_link *x = a, *y = b;
 	return (x->event > y->event) - (x->event < y->event);
 }
 
 /* The order of link indexes by call (context: the links). */
 static int cmp_perm(const void *a, const void *b, void *arg)
 {
-	const struct pt_gpu_link *l = arg;
+	const struct sum_link *l = arg;
 	uint32_t x = l[*(const uint32_t *)a].api, y = l[*(const uint32_t *)b].api;
 	return (x > y) - (x < y);
 }
@@ -121,23 +130,29 @@ int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
 	/* the links that name events of the file, by activity; the model no longer holds them */
 	size_t n = 0;
 	for (size_t k = 0; k < m->links.n; k++)
+		n += m->links.v[k].event < lj->nev && m->links.v[k].api < lj->nev;
+	lj->link = pt_xmalloc((n ? n : 1) * sizeof(*lj->link));
+	n = 0;
+	for (size_t k = 0; k < m->links.n; k++)
 		if (m->links.v[k].event < lj->nev && m->links.v[k].api < lj->nev)
-			m->links.v[n++] = m->links.v[k];
-	lj->link = m->links.v;
+			lj->link[n++] = (struct sum_link){ m->links.v[k].event, m->links.v[k].api };
 	lj->nlink = n;
-	memset(&m->links, 0, sizeof(m->links));
+	pt_vec_free(&m->links);
 	if (n > 1)
 		pt_sort(lj->link, n, sizeof(*lj->link), cmp_link);
 	for (size_t k = 1; k < n; k++)
 		if (lj->link[k].event == lj->link[k - 1].event)
 			return -1; /* an activity linked twice: the in-memory rule takes the last that holds */
-	lj->ls = pt_xmalloc((n ? n : 1) * sizeof(*lj->ls));
-	lj->le = pt_xmalloc((n ? n : 1) * sizeof(*lj->le));
-	lj->perm = pt_xmalloc((n ? n : 1) * sizeof(*lj->perm));
-	for (size_t k = 0; k < n; k++) {
-		lj->ls[k] = INT64_MIN; /* no call of the rank (yet) */
-		lj->perm[k] = (uint32_t)k;
+	lj->nblk = (n + SUM_LJ_BLOCK - 1) / SUM_LJ_BLOCK;
+	lj->call = pt_xcalloc(lj->nblk + 1, sizeof(*lj->call));
+	for (size_t b = 0; b < lj->nblk; b++) {
+		lj->call[b] = pt_xmalloc(2 * SUM_LJ_BLOCK * sizeof(**lj->call));
+		for (size_t k = 0; k < SUM_LJ_BLOCK; k++)
+			lj->call[b][2 * k] = INT64_MIN; /* no call of the rank (yet) */
 	}
+	lj->perm = pt_xmalloc((n ? n : 1) * sizeof(*lj->perm));
+	for (size_t k = 0; k < n; k++)
+		lj->perm[k] = (uint32_t)k;
 	sum_sort(lj->perm, n, sizeof(*lj->perm), cmp_perm, lj->link);
 	return 0;
 }
@@ -160,8 +175,9 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 			while (lj->cur < lj->nlink && lj->link[lj->perm[lj->cur]].api < g)
 				lj->cur++;
 			for (size_t k = lj->cur; k < lj->nlink && lj->link[lj->perm[k]].api == g; k++) {
-				lj->ls[lj->perm[k]] = s;
-				lj->le[lj->perm[k]] = e;
+				int64_t *c = call_of(lj, lj->perm[k]);
+				c[0] = s;
+				c[1] = e;
 			}
 		} else if (ev->corr[i]) {
 			size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
@@ -194,10 +210,16 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 		if (lj->links) {
 			while (lj->cur < lj->nlink && lj->link[lj->cur].event < g)
 				lj->cur++;
+			/* the calls of the links passed are not read again */
+			for (; lj->freed < lj->cur / SUM_LJ_BLOCK; lj->freed++) {
+				free(lj->call[lj->freed]);
+				lj->call[lj->freed] = NULL;
+			}
 			size_t k = lj->cur;
-			if (k < lj->nlink && lj->link[k].event == g && lj->ls[k] != INT64_MIN) {
-				x->s = lj->ls[k];
-				x->e = lj->le[k];
+			const int64_t *c = k < lj->nlink ? call_of(lj, k) : NULL;
+			if (c && lj->link[k].event == g && c[0] != INT64_MIN) {
+				x->s = c[0];
+				x->e = c[1];
 				x->key = (uint64_t)lj->link[k].api + 1;
 			}
 		} else if (ev->corr[i]) {

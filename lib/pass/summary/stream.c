@@ -371,6 +371,11 @@ int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *
 	return 0;
 }
 
+unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s)
+{
+	return PT_PTM_NO_NAME | PT_PTM_NO_OP | PT_PTM_NO_TASK | (s->lj.links ? PT_PTM_NO_CORR : 0);
+}
+
 void pt_summary_stream_calls_end(struct pt_summary_stream *s)
 {
 	sum_lj_calls_end(&s->lj);
@@ -450,6 +455,7 @@ int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
 	for (size_t k = 0; k < u->ranks.n; k++)
 		if (u->ranks.v[k].asc)
 			sum_asc_release(&u->ranks.v[k], true);
+	sum_lj_free(&s->lj); /* the launches are summed: room for the views' sorts */
 	/* the views read no event: m->events holds the last batch */
 	sum_run_views(u, out);
 	return 0;

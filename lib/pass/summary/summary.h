@@ -311,6 +311,8 @@ struct mcacc {
 	struct items dev;
 	struct pt_hashmap api_gpu, api_bytes;
 	PT_VEC(struct mcall) calls;
+	uint8_t *copier; /* per raw name id: 0 not seen, 1 a call that neither copies nor fills, 2 one that does */
+	size_t nraw;
 };
 
 struct lstat {
@@ -323,11 +325,14 @@ struct lpair {
 	int64_t ld; /* a launch delay, or a call duration */
 };
 
-/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles. */
+/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles:
+ * per kind (0 launch delays, 1 call durations) item << 32 | value for a value in [0, 2^32) ns (8 bytes
+ * a sample), (item, value) pairs for the others. */
 struct gacc {
 	struct items it;
 	PT_VEC(struct lstat) ls;
-	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
+	PT_VEC(uint64_t) smp[2];
+	PT_VEC(struct lpair) wide[2];
 	int64_t den;
 	/* the item of an activity, found again without making its name: unnamed tasks by
 	 * track << 32 | task id, named kernels and tasks by raw name id (-> item index + 1) */
@@ -708,6 +713,7 @@ void sum_mcacc_init(struct mcacc *a);
 void sum_mcacc_free(struct mcacc *a);
 
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
+#define SUM_LJ_BLOCK 65536
 struct sum_lj {
 	uint8_t *keep;         /* per device: of the rank (every device but a GPU --device leaves out) */
 	size_t ndev;
@@ -715,9 +721,11 @@ struct sum_lj {
 	bool links;            /* by the file's launch links, else by correlation id */
 	struct pt_ljoin j;     /* by id: the activities' ids; per slot the last call's start and end */
 	uint64_t *key;         /* by id: per slot, the last call's event index + 1 */
-	struct pt_gpu_link *link; /* by link: the links, by activity */
+	struct sum_link { uint32_t event, api; } *link; /* by link: the links, by activity */
 	size_t nlink;
-	int64_t *ls, *le;      /* by link: per link, its call's start (INT64_MIN: none of the rank) and end */
+	int64_t **call;        /* by link: per block of SUM_LJ_BLOCK links, each one's call's start
+				  (INT64_MIN: none of the rank) and end */
+	size_t nblk, freed;    /* the blocks; those the summing read has passed and freed */
 	uint32_t *perm;        /* by link, the read of the calls: the links by call */
 	uint64_t base;         /* the index of the batch's first event */
 	size_t cur;            /* the cursor into the links (by call, then by activity) */

@@ -51,15 +51,28 @@ static void call_add(struct rank *r, struct mcacc *a, size_t i)
 {
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
-	uint32_t nm = sum_out_name(g, ev->name[i], true);
-	const char *s = out_str(g, nm);
-	if (!strcasestr(s, "memcpy") && !strcasestr(s, "memset"))
+	uint32_t raw = ev->name[i];
+	uint32_t nm = sum_out_name(g, raw, true);
+	if (!a->copier) {
+		a->nraw = g->m->strings.n;
+		a->copier = pt_xcalloc(a->nraw + 1, 1);
+	}
+	uint8_t *c = raw < a->nraw ? &a->copier[raw] : NULL, yes;
+	if (c && *c) {
+		yes = *c == 2;
+	} else {
+		const char *s = out_str(g, nm);
+		yes = strcasestr(s, "memcpy") || strcasestr(s, "memset");
+		if (c)
+			*c = yes ? 2 : 1;
+	}
+	if (!yes)
 		return;
 	uint32_t h = g->link ? g->link[i] : 0;
 	if (h && r->hr[h - 1].mem_anc)
 		return;
-	struct mcall c = { event_key(g, i), nm, ev->dur[i], ev->start[i] };
-	pt_vec_push(&a->calls, c);
+	struct mcall x = { event_key(g, i), nm, ev->dur[i], ev->start[i] };
+	pt_vec_push(&a->calls, x);
 }
 
 void sum_mcacc_free(struct mcacc *a)
@@ -70,6 +83,7 @@ void sum_mcacc_free(struct mcacc *a)
 	pt_hashmap_free(&a->api_gpu);
 	pt_hashmap_free(&a->api_bytes);
 	pt_vec_free(&a->calls);
+	free(a->copier);
 }
 
 void sum_mcacc_init(struct mcacc *a)
