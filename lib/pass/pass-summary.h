@@ -152,9 +152,9 @@ void pt_summary_stream_once(struct pt_summary_stream *s);
 void pt_summary_stream_rereads(struct pt_summary_stream *s);
 /* The first read's pt_ptm_sink.skip_tables (the launch reads keep the links and copy infos). */
 unsigned pt_summary_stream_skip(const struct pt_summary_stream *s);
-/* After _begin: 1 when a read of the calls must come (the launch reads; m's links are taken),
- * 0 when not, PT_PTM_STOP when the model cannot stream after all (an activity linked twice). */
-int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m);
+/* After _begin: *calls when a read of the calls must come (the launch reads; m's links are taken);
+ * 0, or PT_PTM_STOP when the model cannot stream after all (an activity linked twice). */
+int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls);
 /* A batch of the read of the calls (events only); then _calls_end() before the summing read. */
 int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 void pt_summary_stream_calls_end(struct pt_summary_stream *s);

@@ -1192,6 +1192,84 @@ static void test_stream_matches_memory(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/*
+ * The gpu view's launch figures, streamed (the launch reads) and in memory:
+ * launch delays and call durations past 2^32 ns (kept apart from the 8-byte
+ * samples) in their percentiles; by correlation id, the last call of an id
+ * launches its activities, also when it comes after them in the file; a
+ * kernel whose id no call has is not launched. And with the kernel linked
+ * twice, the file is not streamed.
+ */
+static void test_stream_gpu_launch(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-slaunch-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int links = 0; links < 2; links++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 7), gpu = pt_model_device(m, PT_DEV_GPU, 0);
+		m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+		uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1, "t");
+		uint32_t st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s");
+		uint32_t k = pt_model_str(m, "gemm_kernel"), api = pt_model_str(m, "cudaLaunchKernel");
+		const int64_t G = INT64_C(1) << 32; /* 4.29 s */
+		/* kernels first (as a CUPTI import writes them), then their calls: delays 100, 2G + 100,
+		 * 300; call durations 10, G + 5, 20 */
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 1100, 50, 1, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 2 * G + 2000, 50, 2, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 3 * G, 50, 3, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 3 * G + 500, 50, 9, PT_NONE, 0); /* no call */
+		pt_model_add_event(m, th, api, PT_EV_API, 1000, 10, 1, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 1900, G + 5, 2, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 3 * G - 1000, 7, 3, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 3 * G - 300, 20, 3, PT_NONE, 0); /* id 3's last call */
+		if (links) {
+			static const uint32_t l[][2] = { { 0, 4 }, { 1, 5 }, { 2, 7 } };
+			for (size_t i = 0; i < 3; i++) {
+				struct pt_gpu_link x = { l[i][0], l[i][1], 0 };
+				pt_vec_push(&m->links, x);
+			}
+		}
+		write_ptm(m, ptm, links == 1);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		so.views = 1u << PT_SV_GPU;
+		struct pt_summary a = run(m, &so), b;
+		bool streamed = false;
+		struct pt_model *whole = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
+		assert_true(streamed);
+		const struct pt_table *t = view(&b, PT_SV_GPU);
+		assert_int_equal(t->nrows, 1);
+		assert_int_equal(I(t, 0, "calls"), 4);
+		assert_int_equal(I(t, 0, "launches"), 3);
+		assert_int_equal(I(t, 0, "launch_delay_p50"), 300);
+		assert_int_equal(I(t, 0, "launch_delay_p90"), 2 * G + 100);
+		assert_int_equal(I(t, 0, "launch_delay_max"), 2 * G + 100);
+		assert_int_equal(I(t, 0, "api_p50"), 20);
+		assert_int_equal(I(t, 0, "api_p90"), G + 5);
+		char *ta = render(&a, txt), *tb = render(&b, txt);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		pt_summary_free(&a);
+		pt_summary_free(&b);
+		if (links) { /* kernel 0 linked twice: read whole by the caller */
+			struct pt_gpu_link x = { 0, 6, 0 };
+			pt_vec_push(&m->links, x);
+			write_ptm(m, ptm, false);
+			streamed = true;
+			assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
+			assert_false(streamed);
+			assert_null(whole);
+		}
+		pt_model_free(m);
+	}
+	scratch_close(dir, ptm, txt);
+}
+
 /* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
 static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struct pt_summary *b, bool *streamed,
 			struct pt_model **whole, struct pt_err **e)
@@ -1919,6 +1997,7 @@ int main(void)
 		cmocka_unit_test(test_stream_matches_memory),
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
+		cmocka_unit_test(test_stream_gpu_launch),
 		cmocka_unit_test(test_watermark_lag),
 		cmocka_unit_test(test_stream_gpu_lag),
 		cmocka_unit_test(test_raw_stream_api),

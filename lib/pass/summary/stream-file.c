@@ -66,7 +66,10 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
-		if (!rc && (rc = pt_summary_stream_seal(s, m)) == 1) { /* the launching calls */
+		bool calls = false;
+		if (!rc)
+			rc = pt_summary_stream_seal(s, m, &calls);
+		if (!rc && calls) { /* the launching calls */
 			struct pt_ptm_sink calls = { on_calls, s, true, true };
 			rc = pt_ptm_source_read_cols(src, m, &calls, pt_summary_stream_calls_skip(s), e);
 			if (rc > 0)

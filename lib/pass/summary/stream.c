@@ -354,14 +354,15 @@ unsigned pt_summary_stream_skip(const struct pt_summary_stream *s)
 	return s->rereads && needs_launch(s->o) ? 1u | PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_COPIES : 1u;
 }
 
-int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m)
+int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls)
 {
+	*calls = s->launch;
 	if (!s->launch)
 		return 0;
 	if (sum_lj_seal(&s->lj, m))
 		return PT_PTM_STOP;
 	sum_lj_begin(&s->lj);
-	return 1;
+	return 0;
 }
 
 int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
