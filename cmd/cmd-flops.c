@@ -197,7 +197,8 @@ const struct pt_cmd pt_cmd_flops = {
 		"operator ranges. Rows per op (default), op type, scope level, step or model; --format folded prints\n"
 		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
 		"as zero. An Ascend model file is read as a stream, its events never held; any other model file\n"
-		"without FLOPs data is told so after one streaming read. See proftool-flops(1).",
+		"without FLOPs data is told so after one streaming read (with --steps, --time-window or\n"
+		"--step-pattern, its steps are read as a stream too). See proftool-flops(1).",
 	.groups = groups,
 	.run = run,
 };
