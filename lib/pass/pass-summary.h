@@ -163,6 +163,10 @@ unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s);
 /* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
  * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+/* After the sums, before _end: under --steps without the launch reads, did a GPU rank's event
+ * start where its window ends (then an activity's launching call may be there, out of the window:
+ * the caller summarises the model whole)? */
+bool pt_summary_stream_unsure(const struct pt_summary_stream *s);
 /* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);

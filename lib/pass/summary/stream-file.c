@@ -83,6 +83,8 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
 	}
+	if (!rc && pt_summary_stream_unsure(s))
+		goto out; /* not streamed: the caller reads it whole */
 	if (!rc) {
 		int bad = pt_summary_stream_end(s, out);
 		if (bad)

@@ -45,10 +45,12 @@ struct pt_summary_stream {
 #define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~sum_views_with(SV_LAUNCH))
 
 /* Do a GPU rank's sums need each activity's launching call: the views that read it, or membership
- * (--steps, --time-window: an activity's anchor is its call's start, summary.md §2.1)? */
+ * under --time-window (an activity's anchor is its call's start, summary.md §2.1)? Under --steps
+ * alone a streamed GPU rank has no steps: its window is the span of its data, which holds every
+ * call's start but one that starts where the span ends (sum_run_events: then read whole). */
 static bool needs_launch(const struct pt_summary_opts *o)
 {
-	return (o->views & ~GPU_STREAM_VIEWS) || o->sel.steps_given || o->sel.window_given;
+	return (o->views & ~GPU_STREAM_VIEWS) || o->sel.window_given;
 }
 
 static bool has_gpu(const struct pt_model *m)
@@ -63,21 +65,21 @@ static bool has_gpu(const struct pt_model *m)
  * Every view of an Ascend rank reads no event, or reads them through
  * their add() (view.h). A GPU rank streams in one or two reads for the
  * views of GPU_STREAM_VIEWS (all but memcpy and gpu) without --steps or
- * --time-window; otherwise (needs_launch) only from an input that can be
- * read again (pt_summary_stream_rereads: the launch reads, stream-launch.c)
- * and from a model of one process without Ascend devices
- * (sum_lj_capable). Either way without host ranges unless only the kernel
- * and api views are asked for without a selection (gpu_streamable(), known
- * once the tracks' kinds are).
+ * --time-window; from an input that can be read again
+ * (pt_summary_stream_rereads) also with --steps; otherwise (needs_launch)
+ * only from such an input and a model of one process without Ascend
+ * devices (sum_lj_capable: the launch reads, stream-launch.c). Either way
+ * without host ranges unless only the kernel and api views are asked for
+ * without a selection (gpu_streamable(), known once the tracks' kinds are).
  */
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
-	return !has_gpu(m) || !needs_launch(o);
+	return !has_gpu(m) || (!needs_launch(o) && !o->sel.steps_given);
 }
 
 static bool can_stream(const struct pt_summary_stream *s, const struct pt_model *m)
 {
-	return pt_summary_can_stream(m, s->o) || (s->rereads && sum_lj_capable(m));
+	return pt_summary_can_stream(m, s->o) || (s->rereads && (!needs_launch(s->o) || sum_lj_capable(m)));
 }
 
 /* The views that read neither host ranges nor launch links when unfiltered: their items are sums
@@ -390,7 +392,7 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
 		s->state = ST_SCAN;
 		/* the launch reads: the first read scans (the file's TrackEvents would skip it) */
-		s->launch = !pt_summary_can_stream(m, s->o);
+		s->launch = has_gpu(m) && needs_launch(s->o);
 		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
 		bool npu = false;
 		for (size_t d = 0; d < m->devices.n; d++)
@@ -419,6 +421,11 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 	else
 		sum_batch(s);
 	return 0;
+}
+
+bool pt_summary_stream_unsure(const struct pt_summary_stream *s)
+{
+	return s->u.unsure;
 }
 
 bool pt_summary_stream_again(const struct pt_summary_stream *s)

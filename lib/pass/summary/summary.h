@@ -385,6 +385,7 @@ struct run {
 	size_t *nbuf;     /* per rank, SB__N counts */
 	size_t *seen;     /* per rank, events since its last batch */
 	struct pt_sel_found found; /* the host ranges --step-pattern saw (sum_run_events), for out->found */
+	bool unsure;      /* a streamed GPU rank's membership without the launch reads may differ (sum_run_events) */
 };
 
 /* ---- small helpers, inline (the per-event paths call them) ---- */
