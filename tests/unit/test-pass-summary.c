@@ -1192,6 +1192,20 @@ static void test_stream_matches_memory(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* A model of one process (pid 7): its host thread *th, its GPU's stream *st, the names of a kernel
+ * *k and of a launching call *api; no event yet. */
+static struct pt_model *one_process(uint32_t *th, uint32_t *st, uint32_t *k, uint32_t *api)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 7), gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+	*th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1, "t");
+	*st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s");
+	*k = pt_model_str(m, "gemm_kernel");
+	*api = pt_model_str(m, "cudaLaunchKernel");
+	return m;
+}
+
 /*
  * The gpu view's launch figures, streamed (the launch reads) and in memory:
  * launch delays and call durations past 2^32 ns (kept apart from the 8-byte
@@ -1210,12 +1224,8 @@ static void test_stream_gpu_launch(void **state)
 	char ptm[256], txt[256];
 	scratch_open(dir, ptm, txt);
 	for (int links = 0; links < 2; links++) {
-		struct pt_model *m = pt_model_new();
-		uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 7), gpu = pt_model_device(m, PT_DEV_GPU, 0);
-		m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
-		uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1, "t");
-		uint32_t st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s");
-		uint32_t k = pt_model_str(m, "gemm_kernel"), api = pt_model_str(m, "cudaLaunchKernel");
+		uint32_t th, st, k, api;
+		struct pt_model *m = one_process(&th, &st, &k, &api);
 		const int64_t G = INT64_C(1) << 32; /* 4.29 s */
 		/* kernels first (as a CUPTI import writes them), then their calls: delays 100, 2G + 100,
 		 * 300; call durations 10, G + 5, 20 */
@@ -1271,12 +1281,8 @@ static void test_stream_gpu_launch(void **state)
 		pt_model_free(m);
 	}
 	for (int64_t d = 0; d < 2; d++) {
-		struct pt_model *m = pt_model_new();
-		uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 7), gpu = pt_model_device(m, PT_DEV_GPU, 0);
-		m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
-		uint32_t th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1, "t");
-		uint32_t st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s");
-		uint32_t k = pt_model_str(m, "gemm_kernel"), api = pt_model_str(m, "cudaLaunchKernel");
+		uint32_t th, st, k, api;
+		struct pt_model *m = one_process(&th, &st, &k, &api);
 		pt_model_add_event(m, st, k, PT_EV_KERNEL, 70, 20, 2, PT_NONE, 0);
 		pt_model_add_event(m, st, k, PT_EV_KERNEL, 100, 50, 1, PT_NONE, 0);
 		pt_model_add_event(m, th, api, PT_EV_API, 50, 10, 2, PT_NONE, 0);
