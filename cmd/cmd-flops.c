@@ -121,6 +121,18 @@ static int probe(struct pt_common *c, const char *path, struct pt_err **e)
 	return rc;
 }
 
+/* After a pass that returned rc with tables t[0..*n): when it made them (rc 0, done), print them
+ * (folded, or as the format says); free them either way. Returns the status. */
+static int emit(struct pt_common *c, int rc, bool done, struct pt_table **t, size_t *n, struct pt_err **e)
+{
+	if (!rc && done)
+		rc = fo.folded ? emit_folded(c, t[*n - 1], e) : pt_common_emit(c, t, *n, e);
+	for (size_t i = 0; i < *n; i++)
+		pt_table_free(t[i]);
+	*n = 0;
+	return rc;
+}
+
 static int run(const struct pt_cmd *cmd, int argc, char **argv)
 {
 	struct pt_common c;
@@ -140,32 +152,34 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_model *m = NULL;
 	bool streamed = false;
 	int rc = 0;
+	struct pt_table *t[2] = { NULL, NULL };
+	size_t n = 0;
 	if (pt_common_is_model_file(argv[first])) {
 		/* an Ascend model file: streamed, its events never held */
-		struct pt_table *t[2] = { NULL, NULL };
-		size_t n = 0;
 		c.path = argv[first];
 		c.sel_checked = true; /* the pass checks the selection against what it read */
 		rc = pt_pass_flops_stream(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
-		if (!rc && streamed)
-			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
-		for (size_t i = 0; i < n; i++)
-			pt_table_free(t[i]);
+		rc = emit(&c, rc, streamed, t, &n, &e);
 		c.sel_checked = false;
 	}
-	if (!rc && !streamed)
+	if (!rc && !streamed && pt_common_is_model_file(argv[first]) &&
+	    (fo.sel.steps_given || fo.sel.window_given || fo.sel.step_pattern)) {
+		/* a GPU model file without FLOPs data: the steps of the selection streamed */
+		c.sel_checked = true; /* the streamed read checks the selection itself */
+		rc = pt_pass_flops_gsteps(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
+		rc = emit(&c, rc, streamed, t, &n, &e);
+		c.sel_checked = false;
+		if (!rc && m) /* its steps do not stream: read whole */
+			pt_common_check_sel(&c, m);
+	}
+	if (!rc && !streamed && !m)
 		rc = probe(&c, argv[first], &e);
-	if (!rc && !streamed)
+	if (!rc && !streamed && !m)
 		rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc && !streamed) {
 		struct pt_index *x = pt_index_new(m);
-		struct pt_table *t[2] = { NULL, NULL };
-		size_t n = 0;
 		rc = pt_pass_flops(m, x, &fo, t, &n, &c.diag, &e);
-		if (!rc)
-			rc = fo.folded ? emit_folded(&c, t[n - 1], &e) : pt_common_emit(&c, t, n, &e);
-		for (size_t i = 0; i < n; i++)
-			pt_table_free(t[i]);
+		rc = emit(&c, rc, true, t, &n, &e);
 		pt_index_free(x);
 	}
 	pt_model_free(m);
@@ -182,7 +196,8 @@ const struct pt_cmd pt_cmd_flops = {
 		"operator ranges. Rows per op (default), op type, scope level, step or model; --format folded prints\n"
 		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
 		"as zero. An Ascend model file is read as a stream, its events never held; any other model file\n"
-		"without FLOPs data is told so after one streaming read. See proftool-flops(1).",
+		"without FLOPs data is told so after one streaming read (with --steps, --time-window or\n"
+		"--step-pattern, its steps are read as a stream too). See proftool-flops(1).",
 	.groups = groups,
 	.run = run,
 };

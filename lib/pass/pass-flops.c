@@ -20,9 +20,11 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
+#include "model/ptm-source.h"
 #include "pass/ascend-scan.h"
 #include "pass/flops-common.h"
 #include "pass/flops-model.h"
+#include "pass/pass-steps-int.h"
 #include "support/diag.h"
 #include "support/err.h"
 #include "support/hashmap.h"
@@ -1270,6 +1272,49 @@ int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_
 	ascend_items(&c);
 	gpu_items(&c);
 	return finish(&c, out, nout, e);
+}
+
+/* The tables of a model without FLOPs data: no item, the steps of si (taken over, freed). */
+static int noitems(const struct pt_model *m, struct pt_steps_info *si, const struct pt_flops_opts *o,
+		   struct pt_table **out, size_t *nout, struct pt_diag *d, struct pt_err **e)
+{
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.o = o;
+	c.d = d;
+	*nout = 0;
+	c.si = *si;
+	memset(si, 0, sizeof(*si));
+	begin(&c, c.si.origin);
+	return finish(&c, out, nout, e);
+}
+
+int pt_pass_flops_gsteps(const char *path, const struct pt_flops_opts *o, struct pt_model **whole,
+			 struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d, struct pt_err **e)
+{
+	*whole = NULL;
+	*nout = 0;
+	*streamed = false;
+	struct pt_model *head = pt_model_new();
+	bool may;
+	int rc = pt_flops_probe(path, head, &may, e);
+	pt_model_free(head);
+	if (rc || may)
+		return rc; /* FLOPs data, maybe: the caller loads the model */
+	/* the coverage (pt_steps_partly_covered) is read by the steps and model views only */
+	bool cover = o->by == PT_FLOPS_BY_STEP || o->by == PT_FLOPS_BY_MODEL;
+	struct pt_model *m = NULL;
+	struct pt_steps_info si;
+	struct pt_gpu_figs **gf = NULL;
+	rc = pt_steps_stream_read(PT_PTM_SOURCE(path), &o->sel, &m, &si, NULL, cover ? &gf : NULL, whole, d, e);
+	if (rc || *whole)
+		return rc;
+	pt_steps_gfigs_free(&si, gf);
+	*streamed = true;
+	rc = noitems(m, &si, o, out, nout, d, e);
+	pt_model_free(m);
+	return rc;
 }
 
 /* After pt_steps_collect(): the selection, the ranks, the peaks and the buckets. */

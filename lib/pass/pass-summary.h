@@ -120,17 +120,23 @@ void pt_summary_free(struct pt_summary *s);
  * it over a .ptm input). It gives the output pt_pass_summary() gives, holding
  * one batch of events at a time: for models with no GPU or host device,
  * every view; for the others, every view but memcpy and gpu, without
- * --steps or --time-window (pt_summary_can_stream), when no
+ * --steps or --time-window (pt_summary_can_stream), and from an input read
+ * as often as needed (pt_summary_stream_rereads) of one process without
+ * Ascend devices, also memcpy, gpu, --steps and --time-window (the launch
+ * reads: each activity's launching call); all when no
  * GPU or host device has host ranges or only the kernel and api views are
- * asked for (known at _begin, or at the first batch from TrackEvents:
- * PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
+ * asked for without a selection (known at _begin, or at the first batch
+ * from TrackEvents: PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
  * distributed view of a model with NPUs, which needs the AI CPU ops first,
  * is not asked for), one
  * read sums them; otherwise the first read only scans them,
  * pt_summary_stream_again() says so, and after pt_summary_stream_begin() a
- * second read (events only) sums them. _end() writes the views into out.
+ * second read (events only) sums them. With the launch reads, the first read
+ * always scans, and a read of the calls (pt_summary_stream_seal, then each
+ * batch to pt_summary_stream_calls) comes before the summing read. _end()
+ * writes the views into out.
  */
 struct pt_summary_stream;
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o);
@@ -142,9 +148,25 @@ bool pt_summary_stream_again(const struct pt_summary_stream *s);
  * one read cannot sum makes pt_summary_stream_batch() return PT_PTM_WHOLE
  * instead of asking for a second read or stopping. */
 void pt_summary_stream_once(struct pt_summary_stream *s);
+/* The input can be read as often as needed (a file): a GPU model may take the launch reads. */
+void pt_summary_stream_rereads(struct pt_summary_stream *s);
+/* The first read's pt_ptm_sink.skip_tables (the launch reads keep the links and copy infos). */
+unsigned pt_summary_stream_skip(const struct pt_summary_stream *s);
+/* After _begin: *calls when a read of the calls must come (the launch reads; m's links are taken);
+ * 0, or PT_PTM_STOP when the model cannot stream after all (an activity linked twice). */
+int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls);
+/* A batch of the read of the calls (events only); then _calls_end() before the summing read. */
+int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+void pt_summary_stream_calls_end(struct pt_summary_stream *s);
+/* The event columns the read of the calls leaves undecoded (PT_PTM_NO_* bits). */
+unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s);
 /* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
  * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+/* After the sums, before _end: under --steps without the launch reads, did a GPU rank's event
+ * start where its window ends (then an activity's launching call may be there, out of the window:
+ * the caller summarises the model whole)? */
+bool pt_summary_stream_unsure(const struct pt_summary_stream *s);
 /* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);

@@ -1193,6 +1193,129 @@ static void test_stream_matches_memory(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* A model of one process (pid 7): its host thread *th, its GPU's stream *st, the names of a kernel
+ * *k and of a launching call *api; no event yet. */
+static struct pt_model *one_process(uint32_t *th, uint32_t *st, uint32_t *k, uint32_t *api)
+{
+	struct pt_model *m = pt_model_new();
+	uint32_t cpu = pt_model_device(m, PT_DEV_CPU, 7), gpu = pt_model_device(m, PT_DEV_GPU, 0);
+	m->devices.v[cpu].pid = m->devices.v[gpu].pid = 7;
+	*th = pt_model_track(m, cpu, PT_TRACK_HOST_THREAD, 1, "t");
+	*st = pt_model_track(m, gpu, PT_TRACK_STREAM, 7, "s");
+	*k = pt_model_str(m, "gemm_kernel");
+	*api = pt_model_str(m, "cudaLaunchKernel");
+	return m;
+}
+
+/*
+ * The gpu view's launch figures, streamed (the launch reads) and in memory:
+ * launch delays and call durations past 2^32 ns (kept apart from the 8-byte
+ * samples) in their percentiles; by correlation id, the last call of an id
+ * launches its activities, also when it comes after them in the file; a
+ * kernel whose id no call has is not launched. And with the kernel linked
+ * twice, the file is not streamed. Under --steps alone (no launch reads,
+ * the window the span of the data), a zero-length call where the span ends
+ * whose kernel ran before it: the kernel is no member, and the file is
+ * summarised whole; the call a little longer: streamed, the same.
+ */
+static void test_stream_gpu_launch(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-slaunch-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	for (int links = 0; links < 2; links++) {
+		uint32_t th, st, k, api;
+		struct pt_model *m = one_process(&th, &st, &k, &api);
+		const int64_t G = INT64_C(1) << 32; /* 4.29 s */
+		/* kernels first (as a CUPTI import writes them), then their calls: delays 100, 2G + 100,
+		 * 300; call durations 10, G + 5, 20 */
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 1100, 50, 1, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 2 * G + 2000, 50, 2, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 3 * G, 50, 3, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 3 * G + 500, 50, 9, PT_NONE, 0); /* no call */
+		pt_model_add_event(m, th, api, PT_EV_API, 1000, 10, 1, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 1900, G + 5, 2, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 3 * G - 1000, 7, 3, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 3 * G - 300, 20, 3, PT_NONE, 0); /* id 3's last call */
+		if (links) {
+			static const uint32_t l[][2] = { { 0, 4 }, { 1, 5 }, { 2, 7 } };
+			for (size_t i = 0; i < 3; i++) {
+				struct pt_gpu_link x = { l[i][0], l[i][1], 0 };
+				pt_vec_push(&m->links, x);
+			}
+		}
+		write_ptm(m, ptm, links == 1);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		so.views = 1u << PT_SV_GPU;
+		struct pt_summary a = run(m, &so), b;
+		bool streamed = false;
+		struct pt_model *whole = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
+		assert_true(streamed);
+		const struct pt_table *t = view(&b, PT_SV_GPU);
+		assert_int_equal(t->nrows, 1);
+		assert_int_equal(I(t, 0, "calls"), 4);
+		assert_int_equal(I(t, 0, "launches"), 3);
+		assert_int_equal(I(t, 0, "launch_delay_p50"), 300);
+		assert_int_equal(I(t, 0, "launch_delay_p90"), 2 * G + 100);
+		assert_int_equal(I(t, 0, "launch_delay_max"), 2 * G + 100);
+		assert_int_equal(I(t, 0, "api_p50"), 20);
+		assert_int_equal(I(t, 0, "api_p90"), G + 5);
+		char *ta = render(&a, txt), *tb = render(&b, txt);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		pt_summary_free(&a);
+		pt_summary_free(&b);
+		if (links) { /* kernel 0 linked twice: read whole by the caller */
+			struct pt_gpu_link x = { 0, 6, 0 };
+			pt_vec_push(&m->links, x);
+			write_ptm(m, ptm, false);
+			streamed = true;
+			assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
+			assert_false(streamed);
+			assert_null(whole);
+		}
+		pt_model_free(m);
+	}
+	for (int64_t d = 0; d < 2; d++) {
+		uint32_t th, st, k, api;
+		struct pt_model *m = one_process(&th, &st, &k, &api);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 70, 20, 2, PT_NONE, 0);
+		pt_model_add_event(m, st, k, PT_EV_KERNEL, 100, 50, 1, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 50, 10, 2, PT_NONE, 0);
+		pt_model_add_event(m, th, api, PT_EV_API, 200, 5 * d, 1, PT_NONE, 0);
+		write_ptm(m, ptm, true);
+		struct pt_summary_opts so;
+		pt_summary_opts_init(&so);
+		so.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_OVERVIEW);
+		so.sel.steps_given = true;
+		so.sel.step_a = 1;
+		so.sel.step_b = 2;
+		struct pt_summary a = run(m, &so), b;
+		assert_int_equal(I(view(&a, PT_SV_KERNEL), 0, "calls"), 2 - !d);
+		bool streamed = d == 0;
+		struct pt_model *whole = NULL;
+		struct pt_err *e = NULL;
+		assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
+		assert_int_equal(streamed, d == 1);
+		assert_null(whole);
+		if (streamed) {
+			char *ta = render(&a, txt), *tb = render(&b, txt);
+			assert_string_equal(ta, tb);
+			free(ta);
+			free(tb);
+			pt_summary_free(&b);
+		}
+		pt_summary_free(&a);
+		pt_model_free(m);
+	}
+	scratch_close(dir, ptm, txt);
+}
+
 /* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
 static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struct pt_summary *b, bool *streamed,
 			struct pt_model **whole, struct pt_err **e)
@@ -1385,13 +1508,41 @@ static struct pt_model *random_gpu_model(bool sync, bool ranges)
 	return m;
 }
 
+/* Does a call or an activity of some process of m start where the span of that process's data ends
+ * (zero-length there)? Then --steps alone without the launch reads cannot tell its membership. */
+static bool zero_at_end(const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t c = 0; c < m->devices.n; c++) {
+		if (m->devices.v[c].kind != PT_DEV_CPU)
+			continue;
+		uint32_t pid = m->devices.v[c].pid;
+		int64_t hi = INT64_MIN;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < ev->n; i++) {
+				uint8_t k = ev->kind[i];
+				if (m->devices.v[m->tracks.v[ev->track[i]].device].pid != pid ||
+				    (k != PT_EV_API && k != PT_EV_KERNEL && k != PT_EV_MEMCPY && k != PT_EV_MEMSET))
+					continue;
+				if (!pass && ev->start[i] + ev->dur[i] > hi)
+					hi = ev->start[i] + ev->dur[i];
+				if (pass && ev->start[i] >= hi)
+					return true;
+			}
+	}
+	return false;
+}
+
 /*
  * GPU models without host ranges stream for every view but memcpy and gpu,
  * with every other option but --steps and --time-window, and print what the
  * in-memory summary prints; the CUPTI side tables are checked but not kept.
- * With host ranges only the kernel and api views stream. Other views and the
- * two filters are summarised in memory (streamed false), and standard input
- * then brings the model back whole.
+ * A model of one process also streams memcpy, gpu, --steps and
+ * --time-window (the launch reads: by the launch links, or by correlation
+ * id in the rounds whose links are dropped); of several it summarises them
+ * in memory (streamed false). With host ranges only the kernel and api
+ * views stream, without a selection. Standard input brings back whole what
+ * one read cannot sum.
  */
 static void test_stream_gpu(void **state)
 {
@@ -1401,18 +1552,26 @@ static void test_stream_gpu(void **state)
 	scratch_open(dir, ptm, txt);
 	regex_t re;
 	assert_int_equal(regcomp(&re, "gemm|nccl|Launch", REG_EXTENDED | REG_NOSUB), 0);
-	int streamed_runs = 0, memory_runs = 0;
+	int streamed_runs = 0, memory_runs = 0, nlaunch = 0, ncorr = 0, nzero = 0;
 	for (int round = 0; round < 16; round++) {
 		rng_state = 0x69b00000u + (uint64_t)round;
 		bool ranges = round % 4 == 3, sync = round % 3 == 1;
 		struct pt_model *m = random_gpu_model(sync, ranges);
+		if (round % 8 >= 4) /* by correlation id */
+			m->links.n = 0;
+		size_t ncpu = 0;
+		for (size_t d = 0; d < m->devices.n; d++)
+			ncpu += m->devices.v[d].kind == PT_DEV_CPU;
+		bool launch = ncpu == 1; /* one process: the launch reads */
+		nlaunch += launch && !ranges;
+		ncorr += launch && !ranges && !m->links.n;
 		struct pt_err *e = NULL;
 		write_ptm(m, ptm, round % 4 == 0);
 		struct pt_model *back = NULL;
 		assert_int_equal(pt_ptm_read(ptm, &back, &e), 0);
 		if (round % 2) /* a file without TrackEvents: read twice */
 			rewrite_track_events(ptm, 0);
-		for (int v = 0; v < 12; v++) {
+		for (int v = 0; v < 15; v++) {
 			struct pt_summary_opts so;
 			pt_summary_opts_init(&so);
 			bool streams = true;
@@ -1440,13 +1599,14 @@ static void test_stream_gpu(void **state)
 			}
 			if (v == 5) {
 				so.views |= 1u << PT_SV_MEMCPY;
-				streams = false;
+				streams = launch;
 			}
-			if (v == 6) {
+			if (v == 6) { /* --steps alone: no launch reads, any number of processes */
 				so.sel.steps_given = true;
 				so.sel.step_a = 1;
 				so.sel.step_b = 2;
-				streams = false;
+				streams = !zero_at_end(m);
+				nzero += !streams && !ranges;
 			}
 			if (v == 7) {
 				so.sel.window_given = true;
@@ -1454,11 +1614,35 @@ static void test_stream_gpu(void **state)
 				so.sel.win_a = 100;
 				so.sel.win_has_b = true;
 				so.sel.win_b = 1500;
-				streams = false;
+				streams = launch;
 			}
 			if (v == 8) {
 				so.views = (1u << PT_SV_GPU) | (1u << PT_SV_DEVICE);
-				streams = false;
+				streams = launch;
+			}
+			if (v == 12) { /* the launches' figures where few calls are members */
+				so.views = (1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY) | (1u << PT_SV_OVERVIEW);
+				so.sel.window_given = true;
+				so.sel.win_has_a = true;
+				so.sel.win_a = 200;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 900;
+				so.sel.device = 1;
+				streams = launch;
+			}
+			if (v == 13) {
+				so.views = (1u << PT_SV_COUNT) - 1;
+				so.sel.steps_given = true;
+				so.sel.step_a = 3;
+				so.sel.step_b = 3;
+				streams = launch;
+			}
+			if (v == 14) {
+				so.views = (1u << PT_SV_KERNEL) | (1u << PT_SV_API);
+				so.sel.window_given = true;
+				so.sel.win_has_b = true;
+				so.sel.win_b = 2000;
+				streams = launch;
 			}
 			if (v == 9) {
 				so.views = 1u << PT_SV_KERNEL;
@@ -1475,8 +1659,9 @@ static void test_stream_gpu(void **state)
 				so.comm_re = &re;
 				so.sel.device = 0;
 			}
-			/* host ranges: only the views that read none of them stream */
-			if (ranges && (so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))))
+			/* host ranges: only the views that read none of them stream, without a selection */
+			if (ranges && ((so.views & ~((1u << PT_SV_KERNEL) | (1u << PT_SV_API))) || so.sel.steps_given ||
+				       so.sel.window_given))
 				streams = false;
 			struct pt_summary a = run(back, &so), b;
 			bool streamed = !streams;
@@ -1514,8 +1699,12 @@ static void test_stream_gpu(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	assert_int_equal(streamed_runs, 12 * 8 + 4 * 2);
-	assert_int_equal(memory_runs, 12 * 4 + 4 * 10);
+	/* the rounds of one process without ranges: both joins among them */
+	assert_int_equal(nlaunch, 7);
+	assert_true(nzero > 0 && nzero < 12); /* both ways of --steps alone */
+	assert_true(ncorr > 0 && ncorr < nlaunch);
+	assert_int_equal(streamed_runs, 12 * 9 + 4 * 2 + 6 * nlaunch - nzero);
+	assert_int_equal(memory_runs, 12 * 6 + 4 * 13 - 6 * nlaunch + nzero);
 	/* a side table that points past the events, or at an event of the wrong kind, fails the
 	 * streamed read as it fails a full one */
 	static const char *const whats[] = { "invalid GPU link in the chunk", "invalid copy info in the chunk at body offset",
@@ -1993,6 +2182,7 @@ int main(void)
 		cmocka_unit_test(test_summary_tap),
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
+		cmocka_unit_test(test_stream_gpu_launch),
 		cmocka_unit_test(test_watermark_lag),
 		cmocka_unit_test(test_stream_gpu_lag),
 		cmocka_unit_test(test_raw_stream_api),

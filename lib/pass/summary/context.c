@@ -126,15 +126,16 @@ bool sum_mem_name(const char *s)
 	return name_has(s, pats);
 }
 
-/* Range and copy info of event i, or NULL. */
+/* The range info of event i, or NULL. */
 const struct pt_range_info *sum_range_info(const struct pt_model *m, uint32_t i)
 {
 	return pt_model_range_info(m, i);
 }
 
-const struct pt_copy_info *sum_copy_info(const struct pt_model *m, uint32_t i)
+/* The copy info of event i (of the batch, when streamed), or NULL. */
+const struct pt_copy_info *sum_copy_info(const struct ctx *g, size_t i)
 {
-	return pt_model_copy_info(m, i);
+	return pt_model_copy_info(g->m, (uint32_t)(g->base + i));
 }
 
 /* Name of a copy or fill as nvprof names it (§3.7); [memcpy]/[memset] when the source records no kind. */
@@ -144,7 +145,7 @@ uint32_t sum_copy_name(struct ctx *g, size_t i)
 					     "AtoD",      "DtoA", "DtoD", "HtoH", "PtoP" };
 	const struct pt_model *m = g->m;
 	bool set = m->events.kind[i] == PT_EV_MEMSET;
-	const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
+	const struct pt_copy_info *ci = sum_copy_info(g, i);
 	if (!ci)
 		return set ? out_intern(g, "[memset]", 8) : out_intern(g, "[memcpy]", 8);
 	if (set)

@@ -262,6 +262,12 @@ void sum_run_events(struct run *u)
 		if (!k)
 			continue;
 		struct rank *r = &u->ranks.v[--k];
+		/* a streamed GPU rank without the launch reads (--steps alone, its window the span [lo, hi)
+		 * of its data) takes an activity's own start for its call's: the same membership but for
+		 * an event that starts at hi, zero-length, which may be the call (or the activity) */
+		if (!r->ascend && u->g.scan && !u->g.lk && r->filtered && r->W.n &&
+		    ev->start[i] >= r->W.v[r->W.n - 1].e && (ev->kind[i] == PT_EV_API || is_dev_activity(ev->kind[i])))
+			u->unsure = true;
 		uint32_t *buf = u->buf + k * SB__N * SUM_BATCH;
 		size_t *n = u->nbuf + k * SB__N;
 		uint8_t kd = ev->kind[i];
@@ -269,8 +275,11 @@ void sum_run_events(struct run *u)
 			buf[SB_ALL * SUM_BATCH + n[SB_ALL]++] = (uint32_t)i;
 		if (is_dev_activity(kd)) {
 			buf[SB_DEV * SUM_BATCH + n[SB_DEV]++] = (uint32_t)i;
-			if (member(r, i))
+			if (member(r, i)) {
 				buf[SB_MEM * SUM_BATCH + n[SB_MEM]++] = (uint32_t)i;
+				if (!r->ascend) /* a streamed GPU rank's G (in memory: sum_rank_prepare) */
+					r->G += ev->dur[i];
+			}
 		} else if (kd == PT_EV_API) {
 			buf[SB_API * SUM_BATCH + n[SB_API]++] = (uint32_t)i;
 			if (member(r, i))

@@ -305,7 +305,7 @@ void sum_gpu_prepare(struct rank *r)
 			x->gpu += ev->dur[i];
 			if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET) {
 				x->gpu_mem += ev->dur[i];
-				const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
+				const struct pt_copy_info *ci = sum_copy_info(g, i);
 				if (ci) {
 					x->bytes += (int64_t)ci->bytes;
 					x->has_bytes = true;

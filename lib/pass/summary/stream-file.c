@@ -6,6 +6,8 @@
  * first event; otherwise two: the first fills the model but for its events
  * and scans every batch, the second applies only the event batches and the
  * footer, whose counts and checksum must match what the first read found.
+ * A GPU model whose views or selection need each activity's launching call
+ * takes three: the scan, a read of the calls, the sums (stream-launch.c).
  * Standard input gets one read, or is read whole. A raw PATH imported
  * streaming has its encoded events replayed instead of read.
  */
@@ -24,6 +26,11 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return pt_summary_stream_batch(arg, m, e);
 }
 
+static int on_calls(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	return pt_summary_stream_calls(arg, m, e);
+}
+
 int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summary_opts *o, struct pt_summary *out,
 			   bool *streamed, struct pt_model **whole, struct pt_err **e)
 {
@@ -34,8 +41,10 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	const char *name = pt_ptm_source_name(src);
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
-	/* the CUPTI side tables are not summed: a GPU model streams only where they are not needed */
-	struct pt_ptm_sink first = { on_batch, s, false, true };
+	if (!pipe)
+		pt_summary_stream_rereads(s);
+	/* the CUPTI side tables are not summed, but for the launch reads' links and copy infos */
+	struct pt_ptm_sink first = { on_batch, s, false, (uint16_t)pt_summary_stream_skip(s) };
 	int rc;
 	if (pipe) {
 		/* one read only: what it cannot sum is read whole */
@@ -57,6 +66,16 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
+		bool calls = false;
+		if (!rc)
+			rc = pt_summary_stream_seal(s, m, &calls);
+		if (!rc && calls) { /* the launching calls */
+			struct pt_ptm_sink calls = { on_calls, s, true, true };
+			rc = pt_ptm_source_read_cols(src, m, &calls, pt_summary_stream_calls_skip(s), e);
+			if (rc > 0)
+				rc = pt_err(e, "'%s' changed while it was read", name);
+			pt_summary_stream_calls_end(s);
+		}
 		if (!rc) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };
 			rc = pt_ptm_source_read(src, m, &again, e);
@@ -64,6 +83,8 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
 	}
+	if (!rc && pt_summary_stream_unsure(s))
+		goto out; /* not streamed: the caller reads it whole */
 	if (!rc) {
 		int bad = pt_summary_stream_end(s, out);
 		if (bad)

@@ -33,27 +33,53 @@ struct pt_summary_stream {
 	struct run u;
 	bool begun;
 	bool once;          /* the input cannot be read again (pt_summary_stream_once) */
+	bool rereads;       /* the input can be read as often as needed (pt_summary_stream_rereads) */
+	bool launch;        /* a GPU rank takes the launch reads (stream-launch.c) */
+	struct sum_lj lj;
+	uint64_t sumbase;   /* the summing read: the index of the batch's first event */
 };
 
 /* The views a GPU rank without host ranges sums through their add() or that read no event of it
- * (the Ascend views optype and aicpu print nothing for it); memcpy and gpu need the launch links. */
-#define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~sum_views_with(SV_LINKS))
+ * (the Ascend views optype and aicpu print nothing for it), without the launch reads: all but memcpy
+ * and gpu, which read the launching calls. */
+#define GPU_STREAM_VIEWS (((1u << PT_SV_COUNT) - 1) & ~sum_views_with(SV_LAUNCH))
 
-/*
- * Every view of an Ascend rank reads no event, or reads them through
- * their add() (view.h). A GPU rank streams only for the views of GPU_STREAM_VIEWS
- * (all but memcpy and gpu), without --steps or --time-window (membership
- * then needs each activity's launching call, which the file's links give
- * only after the events), and without host ranges unless only the kernel
- * and api views are asked for (gpu_streamable(), known once the tracks'
- * kinds are).
- */
-bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
+/* Do a GPU rank's sums need each activity's launching call: the views that read it, or membership
+ * under --time-window (an activity's anchor is its call's start, summary.md §2.1)? Under --steps
+ * alone a streamed GPU rank has no steps: its window is the span of its data, which holds every
+ * call's start but one that starts where the span ends (sum_run_events: then read whole). */
+static bool needs_launch(const struct pt_summary_opts *o)
+{
+	return (o->views & ~GPU_STREAM_VIEWS) || o->sel.window_given;
+}
+
+static bool has_gpu(const struct pt_model *m)
 {
 	for (size_t d = 0; d < m->devices.n; d++)
 		if (m->devices.v[d].kind == PT_DEV_GPU || m->devices.v[d].kind == PT_DEV_CPU)
-			return !(o->views & ~GPU_STREAM_VIEWS) && !o->sel.steps_given && !o->sel.window_given;
-	return true;
+			return true;
+	return false;
+}
+
+/*
+ * Every view of an Ascend rank reads no event, or reads them through
+ * their add() (view.h). A GPU rank streams in one or two reads for the
+ * views of GPU_STREAM_VIEWS (all but memcpy and gpu) without --steps or
+ * --time-window; from an input that can be read again
+ * (pt_summary_stream_rereads) also with --steps; otherwise (needs_launch)
+ * only from such an input and a model of one process without Ascend
+ * devices (sum_lj_capable: the launch reads, stream-launch.c). Either way
+ * without host ranges unless only the kernel and api views are asked for
+ * without a selection (gpu_streamable(), known once the tracks' kinds are).
+ */
+bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
+{
+	return !has_gpu(m) || (!needs_launch(o) && !o->sel.steps_given);
+}
+
+static bool can_stream(const struct pt_summary_stream *s, const struct pt_model *m)
+{
+	return pt_summary_can_stream(m, s->o) || (s->rereads && (!needs_launch(s->o) || sum_lj_capable(m)));
 }
 
 /* The views that read neither host ranges nor launch links when unfiltered: their items are sums
@@ -62,11 +88,12 @@ bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opt
  * GPU rank in memory takes from its launches) never applies to one. */
 #define GPU_FLAT_VIEWS sum_views_with(SV_FLAT)
 
-/* Can the GPU ranks of m stream these views: no GPU or host device of m has host ranges, or the
- * views do not read them (x: per track, its events' kinds)? */
-static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x, unsigned views)
+/* Can the GPU ranks of m stream these views: no GPU or host device of m has host ranges, or
+ * nothing reads them (x: per track, its events' kinds): flat views without a selection (whose
+ * windows a GPU rank's steps, its host ranges, would make)? */
+static bool gpu_streamable(const struct pt_model *m, const struct pt_track_events *x, const struct pt_summary_opts *o)
 {
-	if (!(views & ~GPU_FLAT_VIEWS))
+	if (!(o->views & ~GPU_FLAT_VIEWS) && !o->sel.steps_given && !o->sel.window_given)
 		return true;
 	for (size_t t = 0; t < m->tracks.n; t++)
 		if (m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU && (x[t].kinds & (1u << PT_EV_RANGE)))
@@ -78,6 +105,7 @@ struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
 {
 	struct pt_summary_stream *s = pt_xcalloc(1, sizeof(*s));
 	s->o = o;
+	sum_lj_init(&s->lj);
 	s->sc.earliest = INT64_MAX;
 	return s;
 }
@@ -214,6 +242,8 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 {
 	scan_fit(s, m);
+	if (s->launch)
+		sum_lj_scan(&s->lj, m, s->o->sel.device);
 	struct scan *sc = &s->sc;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
@@ -246,7 +276,12 @@ static void sum_batch(struct pt_summary_stream *s)
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
 	struct scan *sc = &s->sc;
+	u->g.base = s->sumbase;
+	if (s->launch)
+		u->g.lk = sum_lj_batch(&s->lj, m);
 	sum_run_events(u);
+	u->g.lk = NULL;
+	s->sumbase += ev->n;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
 		if (s->claimed)
@@ -275,8 +310,9 @@ static void sum_batch(struct pt_summary_stream *s)
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	scan_fit(s, m);
-	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o->views))
+	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o))
 		return PT_PTM_STOP;
+	s->sumbase = 0;
 	if (!s->claimed)
 		scan_waits(s, m); /* what the first read found */
 	if (s->ntrk) /* a model without tracks has no array (memset(NULL, 0, 0) is undefined) */
@@ -309,17 +345,59 @@ void pt_summary_stream_once(struct pt_summary_stream *s)
 	s->once = true;
 }
 
+void pt_summary_stream_rereads(struct pt_summary_stream *s)
+{
+	s->rereads = true;
+}
+
+unsigned pt_summary_stream_skip(const struct pt_summary_stream *s)
+{
+	/* the launch reads take the links and the copies' bytes and kinds from the first read */
+	return s->rereads && needs_launch(s->o) ? 1u | PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_COPIES : 1u;
+}
+
+int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls)
+{
+	*calls = s->launch;
+	if (!s->launch)
+		return 0;
+	if (sum_lj_seal(&s->lj, m))
+		return PT_PTM_STOP;
+	sum_lj_begin(&s->lj);
+	return 0;
+}
+
+int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	sum_lj_calls(&s->lj, m);
+	return 0;
+}
+
+unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s)
+{
+	return PT_PTM_NO_NAME | PT_PTM_NO_OP | PT_PTM_NO_TASK | (s->lj.links ? PT_PTM_NO_CORR : 0);
+}
+
+void pt_summary_stream_calls_end(struct pt_summary_stream *s)
+{
+	sum_lj_calls_end(&s->lj);
+	sum_lj_begin(&s->lj);
+}
+
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
-		if (!pt_summary_can_stream(m, s->o))
+		if (!can_stream(s, m))
 			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
 		s->state = ST_SCAN;
+		/* the launch reads: the first read scans (the file's TrackEvents would skip it) */
+		s->launch = has_gpu(m) && needs_launch(s->o);
 		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
 		bool npu = false;
 		for (size_t d = 0; d < m->devices.n; d++)
 			npu |= m->devices.v[d].kind == PT_DEV_NPU;
-		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && scan_claims(s, m)) {
+		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && !s->launch && scan_claims(s, m)) {
 			int rc = begin(s, m, e);
 			if (rc == PT_PTM_STOP)
 				return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
@@ -345,6 +423,11 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 	return 0;
 }
 
+bool pt_summary_stream_unsure(const struct pt_summary_stream *s)
+{
+	return s->u.unsure;
+}
+
 bool pt_summary_stream_again(const struct pt_summary_stream *s)
 {
 	return s->state != ST_SUM;
@@ -352,7 +435,7 @@ bool pt_summary_stream_again(const struct pt_summary_stream *s)
 
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
-	if (s->state == ST_NEW && !pt_summary_can_stream(m, s->o))
+	if (s->state == ST_NEW && !can_stream(s, m))
 		return PT_PTM_STOP;
 	/* GPU-kind activities on an NPU (never imported so) take the index's name rules in the distributed view */
 	if (s->kernels && (s->o->views & (1u << PT_SV_DISTRIBUTED)))
@@ -380,6 +463,7 @@ int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out)
 	for (size_t k = 0; k < u->ranks.n; k++)
 		if (u->ranks.v[k].asc)
 			sum_asc_release(&u->ranks.v[k], true);
+	sum_lj_free(&s->lj); /* the launches are summed: room for the views' sorts */
 	/* the views read no event: m->events holds the last batch */
 	sum_run_views(u, out);
 	return 0;
@@ -404,5 +488,6 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(s->tev_last);
 	free(s->wt);
 	pt_vec_free(&s->deferred);
+	sum_lj_free(&s->lj);
 	free(s);
 }

@@ -16,6 +16,7 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "pass/launch-join.h"
 #include "pass/pass-summary.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
@@ -100,6 +101,17 @@ struct ctx {
 	uint64_t violations;      /* nesting_violations (§2.2) */
 	uint8_t *opcomm;          /* streaming: pt_index_op_comm() */
 	struct scan *scan;        /* streaming (pt_summary_stream_*): what is known before the events; NULL in memory */
+	/* streaming with the launch reads (stream-launch.c): per event of the batch, its launching
+	 * call; NULL otherwise (in memory: link) */
+	const struct sum_launch *lk;
+	uint64_t base;            /* streaming: the model's index of the batch's first event (0 in memory) */
+};
+
+/* A device activity's launching call, as a streamed GPU rank's launch reads find it: its start
+ * and end, and its event index + 1 in the model (0: no launching call). */
+struct sum_launch {
+	int64_t s, e;
+	uint64_t key;
 };
 
 /*
@@ -270,6 +282,7 @@ struct asc {
 	int64_t op_den, kn_den, ty_den;
 	struct pt_hashmap ty_seen;  /* (type, op name) pairs: the op type view's distinct ops */
 	struct gacc *gpu;           /* the gpu view's sums */
+	struct mcacc *mc;           /* the memcpy view's sums (streamed GPU ranks) */
 	uint32_t *op_raw, *kn_raw;  /* raw name id -> item + 1 */
 	uint8_t *trk;               /* per track: a stream track of the rank */
 	struct ovacc ov;            /* streaming: the overview's unions (in memory: the index's merge) */
@@ -284,6 +297,24 @@ struct asc {
 	int64_t api_calls;
 };
 
+/* A runtime call that copies or fills (the memcpy view's host calls): its event_key(), output name,
+ * duration and start. */
+struct mcall {
+	uint64_t key;
+	uint32_t name;
+	int64_t dur, start;
+};
+
+/* The memcpy view's sums: the device items, per launching call (event_key) the time + 0 and bytes + 1
+ * of the copies it launched, and the calls that may be host items, in model order. */
+struct mcacc {
+	struct items dev;
+	struct pt_hashmap api_gpu, api_bytes;
+	PT_VEC(struct mcall) calls;
+	uint8_t *copier; /* per raw name id: 0 not seen, 1 a call that neither copies nor fills, 2 one that does */
+	size_t nraw;
+};
+
 struct lstat {
 	int64_t n, ld_sum, ld_max, q_sum, api_sum, api_max, dout, aout, shrt;
 	int64_t p50, p90, api_p50, api_p90;
@@ -294,11 +325,14 @@ struct lpair {
 	int64_t ld; /* a launch delay, or a call duration */
 };
 
-/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles. */
+/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles:
+ * per kind (0 launch delays, 1 call durations) item << 32 | value for a value in [0, 2^32) ns (8 bytes
+ * a sample), (item, value) pairs for the others. */
 struct gacc {
 	struct items it;
 	PT_VEC(struct lstat) ls;
-	PT_VEC(struct lpair) lp, ap; /* launch delays, call durations */
+	PT_VEC(uint64_t) smp[2];
+	PT_VEC(struct lpair) wide[2];
 	int64_t den;
 	/* the item of an activity, found again without making its name: unnamed tasks by
 	 * track << 32 | task id, named kernels and tasks by raw name id (-> item index + 1) */
@@ -351,6 +385,7 @@ struct run {
 	size_t *nbuf;     /* per rank, SB__N counts */
 	size_t *seen;     /* per rank, events since its last batch */
 	struct pt_sel_found found; /* the host ranges --step-pattern saw (sum_run_events), for out->found */
+	bool unsure;      /* a streamed GPU rank's membership without the launch reads may differ (sum_run_events) */
 };
 
 /* ---- small helpers, inline (the per-event paths call them) ---- */
@@ -404,15 +439,41 @@ static inline uint32_t hr_of_act(const struct rank *r, size_t i)
 	return a ? r->g->link[a - 1] : 0;
 }
 
+/* The key of event i in the model (its index + 1), also when streamed: a batch's event. */
+static inline uint64_t event_key(const struct ctx *g, size_t i)
+{
+	return g->base + i + 1;
+}
+
+/* The launching call of device activity i of a GPU rank (in memory: link; streamed: lk): its
+ * start and end in *s, *e, and its event_key(); 0: none. */
+static inline uint64_t launch_of(const struct rank *r, size_t i, int64_t *s, int64_t *e)
+{
+	const struct ctx *g = r->g;
+	if (r->ascend)
+		return 0;
+	if (g->lk) {
+		if (!g->lk[i].key)
+			return 0;
+		*s = g->lk[i].s;
+		*e = g->lk[i].e;
+		return g->lk[i].key;
+	}
+	uint32_t a = api_of(r, i);
+	if (!a)
+		return 0;
+	*s = g->m->events.start[a - 1];
+	*e = *s + g->m->events.dur[a - 1];
+	return a;
+}
+
 /* Anchor time of event i (§2.1). */
 static inline int64_t anchor(const struct rank *r, size_t i)
 {
 	const struct pt_events *ev = &r->g->m->events;
-	if (is_dev_activity(ev->kind[i])) {
-		uint32_t a = api_of(r, i);
-		if (a)
-			return ev->start[a - 1];
-	}
+	int64_t s, e;
+	if (is_dev_activity(ev->kind[i]) && launch_of(r, i, &s, &e))
+		return s;
 	return ev->start[i];
 }
 
@@ -550,7 +611,7 @@ bool sum_comm_op_name(const struct ctx *g, const char *s);
 bool sum_comm_kernel_name(const struct ctx *g, const char *s);
 bool sum_mem_name(const char *s);
 const struct pt_range_info *sum_range_info(const struct pt_model *m, uint32_t i);
-const struct pt_copy_info *sum_copy_info(const struct pt_model *m, uint32_t i);
+const struct pt_copy_info *sum_copy_info(const struct ctx *g, size_t i);
 uint32_t sum_copy_name(struct ctx *g, size_t i);
 uint32_t sum_task_name(struct ctx *g, size_t i);
 uint64_t sum_task_key(const struct pt_model *m, size_t i);
@@ -648,6 +709,45 @@ struct sum_batch {
 void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need);
 /* view-gpu.c: the gpu view's sums (struct asc holds them) */
 void sum_gacc_free(struct gacc *ga);
+/* view-memcpy.c: the memcpy view's sums */
+void sum_mcacc_init(struct mcacc *a);
+void sum_mcacc_free(struct mcacc *a);
+
+/* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
+#define SUM_LJ_BLOCK 65536
+struct sum_lj {
+	uint8_t *keep;         /* per device: of the rank (every device but a GPU --device leaves out) */
+	size_t ndev;
+	uint64_t nev;          /* the events of the first read */
+	bool links;            /* by the file's launch links, else by correlation id */
+	struct pt_ljoin j;     /* by id: the activities' ids; per slot the last call's start and end */
+	uint64_t *key;         /* by id: per slot, the last call's event index + 1 */
+	struct sum_link { uint32_t event, api; } *link; /* by link: the links, by activity */
+	size_t nlink;
+	int64_t **call;        /* by link: per block of SUM_LJ_BLOCK links, each one's call's start
+				  (INT64_MIN: none of the rank) and end */
+	size_t nblk, freed;    /* the blocks; those the summing read has passed and freed */
+	uint32_t *perm;        /* by link, the read of the calls: the links by call */
+	uint64_t base;         /* the index of the batch's first event */
+	size_t cur;            /* the cursor into the links (by call, then by activity) */
+	struct sum_launch *lk; /* the batch's launches (sum_lj_batch) */
+	size_t lkcap;
+};
+void sum_lj_init(struct sum_lj *lj);
+void sum_lj_free(struct sum_lj *lj);
+/* Can m's GPU ranks take the launch reads: no NPU device, one process (one rank)? */
+bool sum_lj_capable(const struct pt_model *m);
+/* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
+void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
+/* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
+int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
+/* Before the read of the calls and before the summing read. */
+void sum_lj_begin(struct sum_lj *lj);
+/* A batch of the read of the calls: each wanted call's start and end. */
+void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m);
+void sum_lj_calls_end(struct sum_lj *lj);
+/* A batch of the summing read: per event its launch (key 0: none, or not an activity of the rank). */
+const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,

@@ -103,6 +103,8 @@ struct asc *sum_asc_new(struct rank *r)
 	pt_hashmap_init(&a->ty_seen);
 	a->gpu = pt_xcalloc(1, sizeof(*a->gpu));
 	sum_items_init(&a->gpu->it);
+	a->mc = pt_xcalloc(1, sizeof(*a->mc));
+	sum_mcacc_init(a->mc);
 	a->op_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->op_raw));
 	a->kn_raw = pt_xcalloc(m->strings.n + 1, sizeof(*a->kn_raw));
 	a->trk = pt_xcalloc(m->tracks.n + 1, 1);
@@ -138,6 +140,8 @@ void sum_asc_free(struct asc *a, size_t ndev)
 	pt_hashmap_free(&a->ty_seen);
 	sum_gacc_free(a->gpu);
 	free(a->gpu);
+	sum_mcacc_free(a->mc);
+	free(a->mc);
 	free(a->op_raw);
 	free(a->kn_raw);
 	free(a->trk);

@@ -17,10 +17,23 @@ void sum_gacc_free(struct gacc *ga)
 		return;
 	sum_items_free(&ga->it);
 	pt_vec_free(&ga->ls);
-	pt_vec_free(&ga->lp);
-	pt_vec_free(&ga->ap);
+	for (int k = 0; k < 2; k++) {
+		pt_vec_free(&ga->smp[k]);
+		pt_vec_free(&ga->wide[k]);
+	}
 	pt_hashmap_free(&ga->tasks);
 	free(ga->raw2item);
+}
+
+/* A sample of kind k (0 launch delay, 1 call duration) of item `item`. */
+static void sample(struct gacc *ga, int k, uint32_t item, int64_t v)
+{
+	if (v >= 0 && v <= (int64_t)UINT32_MAX) {
+		pt_vec_push(&ga->smp[k], (uint64_t)item << 32 | (uint64_t)v);
+	} else {
+		struct lpair p = { item, v };
+		pt_vec_push(&ga->wide[k], p);
+	}
 }
 
 /* Add device activity i (member) to the gpu view's sums. */
@@ -68,16 +81,15 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 		x->first = ev->start[i];
 	ga->den += ev->dur[i];
 	if (type) {
-		const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
+		const struct pt_copy_info *ci = sum_copy_info(g, i);
 		if (ci) {
 			x->a += (int64_t)ci->bytes;
 			x->c = 1;
 		}
 	}
-	uint32_t a = api_of(r, i);
-	if (!a)
+	int64_t as, ae, ds = ev->start[i];
+	if (!launch_of(r, i, &as, &ae))
 		return;
-	int64_t as = ev->start[a - 1], ae = as + ev->dur[a - 1], ds = ev->start[i];
 	int64_t ld = ds - as;
 	if (ld < 0)
 		return; /* device record before its call (clock skew): left out */
@@ -94,9 +106,8 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	s->dout += q > g->o->queue_cutoff_ns;
 	s->aout += ae - as > g->o->runtime_cutoff_ns;
 	s->shrt += ev->dur[i] < ae - as;
-	struct lpair p = { (uint32_t)x->d, ld }, pa = { (uint32_t)x->d, ae - as };
-	pt_vec_push(&ga->lp, p);
-	pt_vec_push(&ga->ap, pa);
+	sample(ga, 0, (uint32_t)x->d, ld);
+	sample(ga, 1, (uint32_t)x->d, ae - as);
 }
 
 static int cmp_lpair(const void *pa, const void *pb)
@@ -105,6 +116,53 @@ static int cmp_lpair(const void *pa, const void *pb)
 	if (a->item != b->item)
 		return a->item < b->item ? -1 : 1;
 	return (a->ld > b->ld) - (a->ld < b->ld);
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* The samples of one kind, sorted, item by item: v[a, b) packed and w[c, d) wide (negative ones first,
+ * then those past 2^32 ns) of `item`. */
+struct pctl {
+	const uint64_t *v;
+	size_t nv;
+	const struct lpair *w;
+	size_t nw, a, b, c, d;
+	uint32_t item;
+};
+
+/* The next item with samples: false when none is left. */
+static bool pctl_next(struct pctl *p)
+{
+	p->a = p->b;
+	p->c = p->d;
+	if (p->a == p->nv && p->c == p->nw)
+		return false;
+	uint32_t iv = p->a < p->nv ? (uint32_t)(p->v[p->a] >> 32) : UINT32_MAX;
+	uint32_t iw = p->c < p->nw ? p->w[p->c].item : UINT32_MAX;
+	p->item = iv < iw ? iv : iw;
+	while (p->b < p->nv && (uint32_t)(p->v[p->b] >> 32) == p->item)
+		p->b++;
+	while (p->d < p->nw && p->w[p->d].item == p->item)
+		p->d++;
+	return true;
+}
+
+/* The k-th smallest sample (from 0) of the current item. */
+static int64_t pctl_kth(const struct pctl *p, size_t k)
+{
+	size_t neg = 0;
+	while (p->c + neg < p->d && p->w[p->c + neg].ld < 0)
+		neg++;
+	if (k < neg)
+		return p->w[p->c + k].ld;
+	k -= neg;
+	if (k < p->b - p->a)
+		return (int64_t)(p->v[p->a + k] & UINT32_MAX);
+	return p->w[p->c + neg + k - (p->b - p->a)].ld;
 }
 
 static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
@@ -125,17 +183,14 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	int64_t den = ga->den;
 	/* nearest-rank percentiles per item: launch delay (pass 0), call duration (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
-		struct lpair *v = pass ? ga->ap.v : ga->lp.v;
-		size_t nv = pass ? ga->ap.n : ga->lp.n;
-		pt_sort(v, nv, sizeof(*v), cmp_lpair);
-		for (size_t a = 0; a < nv;) {
-			size_t b = a;
-			while (b < nv && v[b].item == v[a].item)
-				b++;
-			int64_t n = (int64_t)(b - a);
-			struct lstat *s = &ga->ls.v[v[a].item];
-			int64_t p50 = v[a + (size_t)((50 * n + 99) / 100) - 1].ld;
-			int64_t p90 = v[a + (size_t)((90 * n + 99) / 100) - 1].ld;
+		struct pctl p = { ga->smp[pass].v, ga->smp[pass].n, ga->wide[pass].v, ga->wide[pass].n, 0, 0, 0, 0, 0 };
+		pt_sort(ga->smp[pass].v, p.nv, sizeof(*p.v), cmp_u64);
+		pt_sort(ga->wide[pass].v, p.nw, sizeof(*p.w), cmp_lpair);
+		while (pctl_next(&p)) {
+			int64_t n = (int64_t)(p.b - p.a + p.d - p.c);
+			struct lstat *s = &ga->ls.v[p.item];
+			int64_t p50 = pctl_kth(&p, (size_t)((50 * n + 99) / 100) - 1);
+			int64_t p90 = pctl_kth(&p, (size_t)((90 * n + 99) / 100) - 1);
 			if (pass) {
 				s->api_p50 = p50;
 				s->api_p90 = p90;
@@ -143,7 +198,6 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 				s->p50 = p50;
 				s->p90 = p90;
 			}
-			a = b;
 		}
 	}
 	sum_items_sort(g, ga->it.v.v, ga->it.v.n, VK_DEV);
@@ -221,11 +275,9 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 	*tx = x;
 }
 
-/* The gpu view's sums: the member device activities of an Ascend rank (a GPU rank is read whole for it). */
+/* The gpu view's sums: the member device activities of an Ascend rank or a streamed GPU rank. */
 static void add(struct rank *r, const struct sum_batch *b)
 {
-	if (!r->ascend)
-		return;
 	for (size_t k = 0; k < b->n[SB_MEM]; k++)
 		gpu_add(r, r->asc->gpu, b->v[SB_MEM][k]);
 }
@@ -257,6 +309,6 @@ static void columns(struct pt_table *t)
 }
 
 const struct sum_view sum_view_gpu = {
-	.id = PT_SV_GPU, .name = "gpu", .flags = SV_LINKS,
+	.id = PT_SV_GPU, .name = "gpu", .flags = SV_LAUNCH,
 	.columns = columns, .emit = view_gpu, .add = add,
 };

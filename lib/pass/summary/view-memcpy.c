@@ -18,6 +18,82 @@ static void fbw(char *b, bool has, int64_t bytes, int64_t ns)
 		snprintf(b, 48, "%.2f", (double)bytes / (double)ns);
 }
 
+/* A device copy or fill i of the rank: its time and bytes to its launching call's sums, and when a
+ * member to its item. */
+static void copy_add(struct rank *r, struct mcacc *a, size_t i, bool mem)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	const struct pt_copy_info *ci = sum_copy_info(g, i);
+	int64_t s, e;
+	uint64_t k = launch_of(r, i, &s, &e);
+	if (k) {
+		*pt_hashmap_put(&a->api_gpu, k, 0, NULL) += (uint64_t)ev->dur[i];
+		if (ci)
+			*pt_hashmap_put(&a->api_bytes, k, 1, NULL) += ci->bytes;
+	}
+	if (!mem)
+		return;
+	uint32_t nm = sum_copy_name(g, i);
+	struct item *x = sum_items_get(&a->dev, nm, nm);
+	x->calls++;
+	item_gpu(x, ev->dur[i]);
+	if (ev->start[i] < x->first)
+		x->first = ev->start[i];
+	if (ci) {
+		x->a += (int64_t)ci->bytes;
+		x->c = 1;
+	}
+}
+
+/* A member runtime call i of the rank: kept when it copies or fills and lies in no memory range. */
+static void call_add(struct rank *r, struct mcacc *a, size_t i)
+{
+	struct ctx *g = r->g;
+	const struct pt_events *ev = &g->m->events;
+	uint32_t raw = ev->name[i];
+	uint32_t nm = sum_out_name(g, raw, true);
+	if (!a->copier) {
+		a->nraw = g->m->strings.n;
+		a->copier = pt_xcalloc(a->nraw + 1, 1);
+	}
+	uint8_t *c = raw < a->nraw ? &a->copier[raw] : NULL, yes;
+	if (c && *c) {
+		yes = *c == 2;
+	} else {
+		const char *s = out_str(g, nm);
+		yes = strcasestr(s, "memcpy") || strcasestr(s, "memset");
+		if (c)
+			*c = yes ? 2 : 1;
+	}
+	if (!yes)
+		return;
+	uint32_t h = g->link ? g->link[i] : 0;
+	if (h && r->hr[h - 1].mem_anc)
+		return;
+	struct mcall x = { event_key(g, i), nm, ev->dur[i], ev->start[i] };
+	pt_vec_push(&a->calls, x);
+}
+
+void sum_mcacc_free(struct mcacc *a)
+{
+	if (!a)
+		return;
+	sum_items_free(&a->dev);
+	pt_hashmap_free(&a->api_gpu);
+	pt_hashmap_free(&a->api_bytes);
+	pt_vec_free(&a->calls);
+	free(a->copier);
+}
+
+void sum_mcacc_init(struct mcacc *a)
+{
+	memset(a, 0, sizeof(*a));
+	sum_items_init(&a->dev);
+	pt_hashmap_init(&a->api_gpu);
+	pt_hashmap_init(&a->api_bytes);
+}
+
 static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -25,37 +101,23 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 	const struct pt_events *ev = &m->events;
 	if (r->ascend)
 		return;
-	struct items host, dev;
-	sum_items_init(&host);
-	sum_items_init(&dev);
-	struct pt_hashmap api_gpu, api_bytes; /* API event -> copy time / bytes + 1 it launched */
-	pt_hashmap_init(&api_gpu);
-	pt_hashmap_init(&api_bytes);
-	int64_t G = r->G;
-	for (size_t i = 0; i < ev->n; i++) {
-		uint8_t k = ev->kind[i];
-		if ((k != PT_EV_MEMCPY && k != PT_EV_MEMSET) || !in_rank(r, i))
-			continue;
-		const struct pt_copy_info *ci = sum_copy_info(m, (uint32_t)i);
-		uint32_t a = api_of(r, i);
-		if (a) {
-			*pt_hashmap_put(&api_gpu, a, 0, NULL) += (uint64_t)ev->dur[i];
-			if (ci)
-				*pt_hashmap_put(&api_bytes, a, 1, NULL) += ci->bytes;
+	struct mcacc own, *a = &own;
+	if (r->asc) {
+		a = r->asc->mc; /* add() */
+	} else {
+		sum_mcacc_init(&own);
+		for (size_t i = 0; i < ev->n; i++) {
+			uint8_t k = ev->kind[i];
+			if ((k == PT_EV_MEMCPY || k == PT_EV_MEMSET) && in_rank(r, i))
+				copy_add(r, &own, i, member(r, i));
 		}
-		if (!member(r, i))
-			continue;
-		uint32_t nm = sum_copy_name(g, i);
-		struct item *x = sum_items_get(&dev, nm, nm);
-		x->calls++;
-		item_gpu(x, ev->dur[i]);
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
-		if (ci) {
-			x->a += (int64_t)ci->bytes;
-			x->c = 1;
-		}
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && in_rank(r, i) && member(r, i))
+				call_add(r, &own, i);
 	}
+	struct items host, *dev = &a->dev;
+	sum_items_init(&host);
+	int64_t G = r->G;
 	/* (a) memory-manipulation ranges */
 	for (uint32_t k = 0; k < r->nhr; k++) {
 		const struct hr *h = &r->hr[k];
@@ -71,36 +133,26 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 			x->first = h->s;
 	}
 	/* (b) runtime copy calls outside (a) ranges */
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_API || !in_rank(r, i) || !member(r, i))
-			continue;
-		uint32_t nm = sum_out_name(g, ev->name[i], true);
-		const char *s = out_str(g, nm);
-		if (!strcasestr(s, "memcpy") && !strcasestr(s, "memset"))
-			continue;
-		uint32_t h = g->link ? g->link[i] : 0;
-		if (h && r->hr[h - 1].mem_anc)
-			continue;
-		struct item *x = sum_items_get(&host, nm, nm);
+	for (size_t k = 0; k < a->calls.n; k++) {
+		const struct mcall *c = &a->calls.v[k];
+		struct item *x = sum_items_get(&host, c->name, c->name);
 		x->calls++;
-		item_cpu(x, ev->dur[i]);
-		uint64_t *gsum = pt_hashmap_get(&api_gpu, i + 1);
+		item_cpu(x, c->dur);
+		uint64_t *gsum = pt_hashmap_get(&a->api_gpu, c->key);
 		item_gpu(x, gsum ? (int64_t)*gsum : 0);
-		uint64_t *bs = pt_hashmap_get(&api_bytes, i + 1);
+		uint64_t *bs = pt_hashmap_get(&a->api_bytes, c->key);
 		if (bs) {
 			x->a += (int64_t)(*bs - 1);
 			x->c = 1;
 		}
-		if (ev->start[i] < x->first)
-			x->first = ev->start[i];
+		if (c->start < x->first)
+			x->first = c->start;
 	}
-	pt_hashmap_free(&api_gpu);
-	pt_hashmap_free(&api_bytes);
 	sum_items_sort(g, host.v.v, host.v.n, VK_TWO);
-	sum_items_sort(g, dev.v.v, dev.v.n, VK_DEV);
+	sum_items_sort(g, dev->v.v, dev->v.n, VK_DEV);
 	size_t longest = 4;
 	for (int grp = 0; grp < 2; grp++) {
-		struct items *it = grp ? &dev : &host;
+		struct items *it = grp ? dev : &host;
 		for (size_t k = 0; k < it->v.n; k++) {
 			size_t l = strlen(out_str(g, it->v.v[k].name));
 			if (l > longest)
@@ -117,7 +169,7 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 	pt_table_add_text_col(x, "Bandwidth (GB/s)", 0, true, false);
 	char c1[32], c2[256], c3[256], c4[48], c5[48];
 	for (int grp = 0; grp < 2; grp++) {
-		struct items *it = grp ? &dev : &host;
+		struct items *it = grp ? dev : &host;
 		if (!it->v.n)
 			continue;
 		pt_table_add_group(x, grp ? "Device copies and fills" : "Host calls");
@@ -147,7 +199,8 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 		}
 	}
 	sum_items_free(&host);
-	sum_items_free(&dev);
+	if (a == &own)
+		sum_mcacc_free(&own);
 	*tx = x;
 }
 
@@ -162,7 +215,25 @@ static void columns(struct pt_table *t)
 	pt_table_add_col(t, "bandwidth_gbps", PT_COL_DOUBLE, PT_ROLE_VALUE, 4);
 }
 
+/* The memcpy view's sums: the device copies and fills and the member runtime calls of a streamed GPU rank. */
+static void add(struct rank *r, const struct sum_batch *b)
+{
+	if (r->ascend)
+		return;
+	const struct pt_events *ev = &r->g->m->events;
+	/* every copy of the rank goes to its call's sums; SB_MEM lists the members among SB_DEV, in order */
+	for (size_t k = 0, j = 0; k < b->n[SB_DEV]; k++) {
+		uint32_t i = b->v[SB_DEV][k];
+		bool mem = j < b->n[SB_MEM] && b->v[SB_MEM][j] == i;
+		j += mem;
+		if (ev->kind[i] == PT_EV_MEMCPY || ev->kind[i] == PT_EV_MEMSET)
+			copy_add(r, r->asc->mc, i, mem);
+	}
+	for (size_t k = 0; k < b->n[SB_MAPI]; k++)
+		call_add(r, r->asc->mc, b->v[SB_MAPI][k]);
+}
+
 const struct sum_view sum_view_memcpy = {
-	.id = PT_SV_MEMCPY, .name = "memcpy", .flags = SV_LINKS,
-	.columns = columns, .emit = view_memcpy,
+	.id = PT_SV_MEMCPY, .name = "memcpy", .flags = SV_LAUNCH,
+	.columns = columns, .emit = view_memcpy, .add = add,
 };

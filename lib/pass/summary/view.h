@@ -13,7 +13,8 @@
 
 enum {
 	SV_DEFAULT = 1u, /* printed when --view is not given */
-	SV_LINKS = 2u,   /* reads the launch links of GPU ranks: a GPU model is read whole for it */
+	SV_LAUNCH = 2u,  /* reads the launching call of GPU device activities: streamed, the launch reads
+			    (stream-launch.c) find them */
 	SV_FLAT = 4u,    /* reads neither host ranges nor launch links: a GPU rank with host ranges streams it */
 	/* the unions of streamed ranks it reads, which sums.c sums for every view that asks (sum_shared_add) */
 	SV_UNION = 8u,      /* device activities of the stream tracks, in start order (struct asc: pq, ov) */

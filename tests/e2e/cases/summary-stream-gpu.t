@@ -1,8 +1,8 @@
-# proftool summary of a CUPTI model whose process has no host ranges streams every view but memcpy
-# and gpu (proftool-summary(1) MEMORY): from the model file, from standard
-# input and from the raw dump. Every way prints what --in-memory prints ("same: ..."), also for the
-# options that make it read the whole model (other views, --steps, --time-window) and for a model
-# with NVTX ranges.
+# proftool summary of a CUPTI model whose process has no host ranges streams every view
+# (proftool-summary(1) MEMORY): from the model file, from standard input and from the raw dump
+# (memcpy, gpu, --steps and --time-window, which need the launching calls: from the file, in three
+# reads; the other two read it whole). Every way prints what --in-memory prints ("same: ..."),
+# also for a model with NVTX ranges.
 run 'proftool-gen cupti "$SRC/tests/gen/cases/summary-stream-gpu.cdtxt" -o g.cdump --scale 3M && echo generated'
 run 'proftool import g.cdump -o g.ptm 2>/dev/null && proftool info g.ptm | grep -E "^(events|devices)"'
 run "for v in '' '--view api,kernel --top 2 --sorted-by calls' '--device 0 --op-detail --thread-sep --time-unit us' '--view overview --format json' '--view device,distributed,userdefined --format json' '--view kernel --format csv --comm-pattern gemm' '--view api --name Launch --no-demangle --reverse' '--view memcpy,gpu' '--steps 1-2' '--time-window 0:2ms' '--view all'; do proftool summary g.ptm \$v > a.txt 2>&1; proftool summary g.ptm --in-memory \$v > b.txt 2>&1; proftool summary - \$v < g.ptm > c.txt 2>&1; proftool summary g.cdump \$v > d.txt 2>&1; cmp -s a.txt b.txt && cmp -s a.txt c.txt && cmp -s a.txt d.txt && echo \"same: \$v\" || echo \"DIFFERS: \$v\"; done"

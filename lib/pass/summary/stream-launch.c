@@ -1,0 +1,236 @@
+/*
+ * The launch reads of the streaming summary (stream.c): each device activity
+ * of a streamed GPU rank gets its launching call (struct sum_launch) without
+ * the model's events held, for what reads it (view.h SV_LAUNCH: the memcpy
+ * and gpu views; membership under --steps and --time-window, whose anchor is
+ * the launching call's start, summary.md §2.1). The rule is the in-memory
+ * one (ranks.c, sum_gpu_prepare step 4):
+ *
+ *  - a file with launch links: an activity's link names its call (links to
+ *    or from events outside the rank are dropped);
+ *  - otherwise the correlation id: the last call of the rank with the
+ *    activity's id, in model order.
+ *
+ * The first read (the scan) gathers the activities' ids (launch-join.h) and
+ * applies the links (12 bytes a link; the file stores them after its events);
+ * sum_lj_seal() keeps of them the activity and the call (8 bytes) sorted by
+ * activity, or sorts the ids into the join; a read of the calls
+ * (sum_lj_calls, the links by call through 4 bytes each) gives each wanted
+ * call its start and end (16 bytes a link or an id, plus 8 an id's call);
+ * the summing read then finds each activity's call (sum_lj_batch) in event
+ * order, and frees the links' calls, a block at a time, as it passes them
+ * (the gpu view's samples grow as they go). A file whose links name an activity twice is read whole (the
+ * in-memory rule then takes the last link that holds).
+ */
+#define _GNU_SOURCE
+#include "pass/summary/summary.h"
+
+#include <string.h>
+
+#include "support/sort.h"
+#include "support/xalloc.h"
+
+/* The start and end of link k's call. */
+static inline int64_t *call_of(const struct sum_lj *lj, size_t k)
+{
+	return &lj->call[k / SUM_LJ_BLOCK][2 * (k % SUM_LJ_BLOCK)];
+}
+
+void sum_lj_init(struct sum_lj *lj)
+{
+	memset(lj, 0, sizeof(*lj));
+	pt_ljoin_init(&lj->j);
+}
+
+void sum_lj_free(struct sum_lj *lj)
+{
+	pt_ljoin_free(&lj->j);
+	free(lj->key);
+	free(lj->link);
+	for (size_t b = 0; b < lj->nblk; b++)
+		free(lj->call[b]);
+	free(lj->call);
+	free(lj->perm);
+	free(lj->keep);
+	free(lj->lk);
+	memset(lj, 0, sizeof(*lj));
+}
+
+/* The devices of the one GPU rank (sum_lj_capable): every device but a GPU that --device leaves out. */
+static void fit(struct sum_lj *lj, const struct pt_model *m, int64_t device)
+{
+	if (lj->ndev == m->devices.n && lj->keep)
+		return;
+	free(lj->keep);
+	lj->ndev = m->devices.n;
+	lj->keep = pt_xcalloc(lj->ndev + 1, 1);
+	for (size_t d = 0; d < lj->ndev; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		lj->keep[d] = dv->kind != PT_DEV_NPU &&
+			      !(dv->kind == PT_DEV_GPU && device >= 0 && dv->id != (uint64_t)device);
+	}
+}
+
+bool sum_lj_capable(const struct pt_model *m)
+{
+	bool any = false;
+	uint32_t pid = 0;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		if (dv->kind == PT_DEV_NPU)
+			return false;
+		if (any && dv->pid != pid)
+			return false; /* several processes: several ranks, each with its own ids */
+		any = true;
+		pid = dv->pid;
+	}
+	return true;
+}
+
+static inline bool kept(const struct sum_lj *lj, const struct pt_model *m, size_t i)
+{
+	uint32_t d = m->tracks.v[m->events.track[i]].device;
+	return d < lj->ndev && lj->keep[d];
+}
+
+void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
+{
+	fit(lj, m, device);
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		if (is_dev_activity(ev->kind[i]) && ev->corr[i] && kept(lj, m, i))
+			pt_ljoin_want(&lj->j, ev->corr[i]);
+	lj->nev += ev->n;
+}
+
+/* The order of the links by activity. */
+static int cmp_link(const void *a, const void *b)
+{
+	const struct sum_link *x = a, *y = b;
+	return (x->event > y->event) - (x->event < y->event);
+}
+
+/* The order of link indexes by call (context: the links). */
+static int cmp_perm(const void *a, const void *b, void *arg)
+{
+	const struct sum_link *l = arg;
+	uint32_t x = l[*(const uint32_t *)a].api, y = l[*(const uint32_t *)b].api;
+	return (x > y) - (x < y);
+}
+
+int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
+{
+	lj->links = m->links.n > 0;
+	if (!lj->links) {
+		pt_ljoin_seal(&lj->j);
+		lj->key = pt_xcalloc(lj->j.n + 1, sizeof(*lj->key));
+		return 0;
+	}
+	pt_ljoin_free(&lj->j); /* the links say it all */
+	/* the links that name events of the file, by activity; the model no longer holds them */
+	size_t n = 0;
+	for (size_t k = 0; k < m->links.n; k++)
+		n += m->links.v[k].event < lj->nev && m->links.v[k].api < lj->nev;
+	lj->link = pt_xmalloc((n ? n : 1) * sizeof(*lj->link));
+	n = 0;
+	for (size_t k = 0; k < m->links.n; k++)
+		if (m->links.v[k].event < lj->nev && m->links.v[k].api < lj->nev)
+			lj->link[n++] = (struct sum_link){ m->links.v[k].event, m->links.v[k].api };
+	lj->nlink = n;
+	pt_vec_free(&m->links);
+	if (n > 1)
+		pt_sort(lj->link, n, sizeof(*lj->link), cmp_link);
+	for (size_t k = 1; k < n; k++)
+		if (lj->link[k].event == lj->link[k - 1].event)
+			return -1; /* an activity linked twice: the in-memory rule takes the last that holds */
+	lj->nblk = (n + SUM_LJ_BLOCK - 1) / SUM_LJ_BLOCK;
+	lj->call = pt_xcalloc(lj->nblk + 1, sizeof(*lj->call));
+	for (size_t b = 0; b < lj->nblk; b++) {
+		lj->call[b] = pt_xmalloc(2 * SUM_LJ_BLOCK * sizeof(**lj->call));
+		for (size_t k = 0; k < SUM_LJ_BLOCK; k++)
+			lj->call[b][2 * k] = INT64_MIN; /* no call of the rank (yet) */
+	}
+	lj->perm = pt_xmalloc((n ? n : 1) * sizeof(*lj->perm));
+	for (size_t k = 0; k < n; k++)
+		lj->perm[k] = (uint32_t)k;
+	sum_sort(lj->perm, n, sizeof(*lj->perm), cmp_perm, lj->link);
+	return 0;
+}
+
+void sum_lj_begin(struct sum_lj *lj)
+{
+	lj->base = 0;
+	lj->cur = 0;
+}
+
+void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_API || !kept(lj, m, i))
+			continue;
+		uint64_t g = lj->base + i;
+		int64_t s = ev->start[i], e = s + ev->dur[i];
+		if (lj->links) {
+			while (lj->cur < lj->nlink && lj->link[lj->perm[lj->cur]].api < g)
+				lj->cur++;
+			for (size_t k = lj->cur; k < lj->nlink && lj->link[lj->perm[k]].api == g; k++) {
+				int64_t *c = call_of(lj, lj->perm[k]);
+				c[0] = s;
+				c[1] = e;
+			}
+		} else if (ev->corr[i]) {
+			size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
+			if (slot != SIZE_MAX) { /* the last call of the id wins */
+				lj->j.start[slot] = s;
+				lj->j.end[slot] = e;
+				lj->key[slot] = g + 1;
+			}
+		}
+	}
+	lj->base += ev->n;
+}
+
+void sum_lj_calls_end(struct sum_lj *lj)
+{
+	free(lj->perm);
+	lj->perm = NULL;
+}
+
+const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	pt_xgrow((void **)&lj->lk, &lj->lkcap, ev->n + 1, sizeof(*lj->lk));
+	for (size_t i = 0; i < ev->n; i++) {
+		struct sum_launch *x = &lj->lk[i];
+		x->key = 0;
+		if (!is_dev_activity(ev->kind[i]) || !kept(lj, m, i))
+			continue;
+		uint64_t g = lj->base + i;
+		if (lj->links) {
+			while (lj->cur < lj->nlink && lj->link[lj->cur].event < g)
+				lj->cur++;
+			/* the calls of the links passed are not read again */
+			for (; lj->freed < lj->cur / SUM_LJ_BLOCK; lj->freed++) {
+				free(lj->call[lj->freed]);
+				lj->call[lj->freed] = NULL;
+			}
+			size_t k = lj->cur;
+			const int64_t *c = k < lj->nlink ? call_of(lj, k) : NULL;
+			if (c && lj->link[k].event == g && c[0] != INT64_MIN) {
+				x->s = c[0];
+				x->e = c[1];
+				x->key = (uint64_t)lj->link[k].api + 1;
+			}
+		} else if (ev->corr[i]) {
+			size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
+			if (slot != SIZE_MAX && lj->key[slot]) {
+				x->s = lj->j.start[slot];
+				x->e = lj->j.end[slot];
+				x->key = lj->key[slot];
+			}
+		}
+	}
+	lj->base += ev->n;
+	return lj->lk;
+}
