@@ -335,6 +335,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_gpu_mem = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_GPU_MEM);
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	ids.keep_links = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_LINKS);
+	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
 	/* kept once set, a read turned whole included: the rows stay in one place */
@@ -488,7 +489,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
-				ids.keep_links = false;
+				ids.keep_links = ids.keep_copies = false;
 				rc = 0;
 			}
 		}

@@ -142,7 +142,7 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
-	uint8_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
+	uint16_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
 };
 /*
  * pt_ptm_read_stream_cols(): the event columns that a sink's batch() never
@@ -172,6 +172,8 @@ struct pt_ptm_sink {
  * (model/gpu-mem-pack.h, some 30 bytes a row instead of 96) instead of
  * m->gpu_mem, for the passes that read them through pt_model_gpu_mem() */
 #define PT_PTM_PACK_GPU_MEM 128
+/* skip_tables, but the copy infos are applied (m->copies, indices of the file's events) */
+#define PT_PTM_SKIP_BUT_COPIES 256
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_err **e);

@@ -162,9 +162,12 @@ static void rule_memory(struct ctx *c, struct rankdata *rd)
 		}
 		if (dv->kind != PT_DEV_GPU)
 			continue;
-		bool recs = false;
-		for (size_t i = 0; i < m->gpu_mem.n && !recs; i++)
-			recs = m->gpu_mem.v[i].device == dev;
+		bool recs = false; /* the records may be packed (a streamed read, gpu-mem-pack.h) */
+		struct pt_model_gpu_mem_heads hd;
+		struct pt_gpu_mem_head h;
+		pt_model_gpu_mem_heads_init(&hd, m);
+		while (!recs && pt_model_gpu_mem_heads_next(&hd, &h))
+			recs = h.device == dev;
 		if (!recs) {
 			hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
 			any = true;
@@ -299,6 +302,11 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	int64_t rank = r->rank;
 	if (r->ascend || !r->ndevs) {
 		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
+		return;
+	}
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed (gstream.c): a model without host ranges, so without operator ranges */
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", sr->kern ? "no operator ranges" : "no kernels");
 		return;
 	}
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;

@@ -58,53 +58,54 @@
 #include "support/err.h"
 #include "support/xalloc.h"
 
-/* ---- unions swept in start order ------------------------------------------------------- */
+/* ---- unions swept in start order (hx_openu), the heap of intervals waiting (hx_heap) ------ */
 
-/* The open interval of a union fed in start order (empty intervals dropped,
- * touching ones joined, as pt_ivset_append joins them). */
-struct openu {
-	int64_t us, ue;
-	bool open;
-};
-
-/* Add [s, e); true when it closes the open interval, then *cs, *ce. */
-static bool u_add(struct openu *u, int64_t s, int64_t e, int64_t *cs, int64_t *ce)
+static bool item_before(const struct hx_item *a, const struct hx_item *b)
 {
-	if (e <= s)
-		return false;
-	if (u->open && s <= u->ue) {
-		if (e > u->ue)
-			u->ue = e;
-		return false;
-	}
-	bool had = u->open;
-	*cs = u->us, *ce = u->ue;
-	u->us = s, u->ue = e, u->open = true;
-	return had;
+	return a->s < b->s || (a->s == b->s && a->g < b->g);
 }
 
-static bool u_end(struct openu *u, int64_t *cs, int64_t *ce)
+void hx_heap_push(struct hx_heap *h, const struct hx_item *it)
 {
-	*cs = u->us, *ce = u->ue;
-	bool had = u->open;
-	u->open = false;
-	return had;
+	pt_xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
+	size_t i = h->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!item_before(it, &h->v[p]))
+			break;
+		h->v[i] = h->v[p];
+		i = p;
+	}
+	h->v[i] = *it;
+}
+
+struct hx_item hx_heap_pop(struct hx_heap *h)
+{
+	struct hx_item top = h->v[0], last = h->v[--h->n];
+	size_t i = 0, n = h->n;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		if (l + 1 < n && item_before(&h->v[l + 1], &h->v[l]))
+			l++;
+		if (!item_before(&h->v[l], &last))
+			break;
+		h->v[i] = h->v[l];
+		i = l;
+	}
+	if (n)
+		h->v[i] = last;
+	return top;
 }
 
 /* ---- per device ------------------------------------------------------------------------ */
 
 enum { F_C = 1, F_M = 2, F_KT = 4, F_K = 8 };
 
-/* A device interval waiting in the heap until the watermark passes its start. */
-struct item {
-	int64_t s, e;
-	uint32_t type; /* F_K: its op type's index in sdv.kt */
-	uint8_t fl;
-};
-
 struct ktype {
 	uint32_t type;
-	struct openu u;
+	struct hx_openu u;
 	int64_t busy;
 	long double f;
 };
@@ -115,9 +116,8 @@ struct sdv {
 	struct pt_bdstream *bd;
 	struct pt_bdstream *rv; /* C and Rv, the receive ops among M (hints.md §2.4), when the device may have any */
 	bool has_rv;
-	struct item *h; /* min-heap by start */
-	size_t nh, ch;
-	struct openu cm, mu, ku, kk;
+	struct hx_heap h; /* by start */
+	struct hx_openu cm, mu, ku, kk;
 	size_t wi;      /* idle gaps: the window of W, and the time up to which it is measured */
 	int64_t pos;
 	size_t pw;      /* the first window (rd->win) whose first busy point is unknown */
@@ -127,40 +127,6 @@ struct sdv {
 	uint32_t *trk;  /* its tracks with device tasks */
 	size_t ntrk, ctrk;
 };
-
-static void heap_push(struct sdv *d, struct item it)
-{
-	pt_xgrow((void **)&d->h, &d->ch, d->nh + 1, sizeof(*d->h));
-	size_t i = d->nh++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (d->h[p].s <= it.s)
-			break;
-		d->h[i] = d->h[p];
-		i = p;
-	}
-	d->h[i] = it;
-}
-
-static struct item heap_pop(struct sdv *d)
-{
-	struct item top = d->h[0], last = d->h[--d->nh];
-	size_t i = 0, n = d->nh;
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			break;
-		if (l + 1 < n && d->h[l + 1].s < d->h[l].s)
-			l++;
-		if (d->h[l].s >= last.s)
-			break;
-		d->h[i] = d->h[l];
-		i = l;
-	}
-	if (n)
-		d->h[i] = last;
-	return top;
-}
 
 /* An idle gap [ga, gb) of W − (C ∪ M): DEVICE_IDLE's classes without launch calls (idle_gap, rules-device.c). */
 static void idle_gap(struct sdv *d, int64_t kw, int64_t ga, int64_t gb)
@@ -214,21 +180,21 @@ static void cm_closed(struct sdv *d, int64_t kw, int64_t a, int64_t b)
 	}
 }
 
-static void sweep(struct sdv *d, int64_t kw, const struct item *it)
+static void sweep(struct sdv *d, int64_t kw, const struct hx_item *it)
 {
 	const struct pt_ivset *W = &d->rd->W;
 	int64_t a, b;
-	if ((it->fl & (F_C | F_M)) && u_add(&d->cm, it->s, it->e, &a, &b))
+	if ((it->fl & (F_C | F_M)) && hx_u_add(&d->cm, it->s, it->e, &a, &b))
 		cm_closed(d, kw, a, b);
-	if ((it->fl & F_M) && u_add(&d->mu, it->s, it->e, &a, &b))
+	if ((it->fl & F_M) && hx_u_add(&d->mu, it->s, it->e, &a, &b))
 		d->out->mw += pt_ivset_measure_in(W, a, b);
-	if ((it->fl & F_KT) && u_add(&d->ku, it->s, it->e, &a, &b))
+	if ((it->fl & F_KT) && hx_u_add(&d->ku, it->s, it->e, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
 	if (it->fl & F_K) {
-		if (u_add(&d->kk, it->s, it->e, &a, &b))
+		if (hx_u_add(&d->kk, it->s, it->e, &a, &b))
 			d->out->B += pt_ivset_measure_in(W, a, b);
 		struct ktype *t = &d->kt[it->type];
-		if (u_add(&t->u, it->s, it->e, &a, &b))
+		if (hx_u_add(&t->u, it->s, it->e, &a, &b))
 			t->busy += pt_ivset_measure_in(W, a, b);
 	}
 }
@@ -238,8 +204,8 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 	pt_bdstream_release(d->bd, below);
 	if (d->rv)
 		pt_bdstream_release(d->rv, below);
-	while (d->nh && d->h[0].s < below) {
-		struct item it = heap_pop(d);
+	while (d->h.n && d->h.v[0].s < below) {
+		struct hx_item it = hx_heap_pop(&d->h);
 		sweep(d, kw, &it);
 	}
 }
@@ -248,8 +214,8 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 static void finish(struct sdv *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
-	while (d->nh) { /* starts at INT64_MAX */
-		struct item it = heap_pop(d);
+	while (d->h.n) { /* starts at INT64_MAX */
+		struct hx_item it = hx_heap_pop(&d->h);
 		sweep(d, kw, &it);
 	}
 	pt_bdstream_finish(d->bd);
@@ -257,16 +223,16 @@ static void finish(struct sdv *d, int64_t kw)
 		pt_bdstream_finish(d->rv);
 	const struct pt_ivset *W = &d->rd->W;
 	int64_t a, b;
-	if (u_end(&d->cm, &a, &b))
+	if (hx_u_end(&d->cm, &a, &b))
 		cm_closed(d, kw, a, b);
-	if (u_end(&d->mu, &a, &b))
+	if (hx_u_end(&d->mu, &a, &b))
 		d->out->mw += pt_ivset_measure_in(W, a, b);
-	if (u_end(&d->ku, &a, &b))
+	if (hx_u_end(&d->ku, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
-	if (u_end(&d->kk, &a, &b))
+	if (hx_u_end(&d->kk, &a, &b))
 		d->out->B += pt_ivset_measure_in(W, a, b);
 	for (size_t i = 0; i < d->nkt; i++)
-		if (u_end(&d->kt[i].u, &a, &b))
+		if (hx_u_end(&d->kt[i].u, &a, &b))
 			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
 	const struct rankdata *rd = d->rd;
 	for (; d->pw < rd->nwin; d->pw++)
@@ -320,7 +286,7 @@ static void sdv_free(struct sdv *d)
 {
 	pt_bdstream_free(d->bd);
 	pt_bdstream_free(d->rv);
-	free(d->h);
+	free(d->h.v);
 	free(d->kt);
 	pt_hashmap_free(&d->kt_at);
 	free(d->trk);
@@ -331,6 +297,14 @@ void hx_sdev_free(struct hx_sdev *sd)
 	hx_nl_free(&sd->ops);
 	hx_nl_free(&sd->types);
 	free(sd->tv);
+	free(sd->mops);
+	hx_nl_free(&sd->apis);
+	free(sd->l.qd);
+	free(sd->l.ld);
+	free(sd->l.cpu);
+	hx_nl_free(&sd->l.qk);
+	hx_nl_free(&sd->l.sk);
+	hx_nl_free(&sd->l.ra);
 }
 
 /* ---- the reads ------------------------------------------------------------------------- */
@@ -438,7 +412,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_bdstream_add(d->rv, cls, st, en);
 			d->has_rv |= rcv && en > st;
 		}
-		struct item it = { st, en, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
+		struct hx_item it = { st, en, 0, INT64_MIN, 0, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
 		const struct rankdata *rd = d->rd;
 		struct hx_sdev *o = d->out;
 		if (pt_ivset_contains(&rd->W, st)) { /* a member activity */
@@ -475,7 +449,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				it.type = (uint32_t)*ix;
 			}
 		}
-		heap_push(d, it);
+		hx_heap_push(&d->h, &it);
 	}
 	for (uint32_t dv = 0; dv < s->ndev && dv < m->devices.n; dv++)
 		if (s->of[dv])
@@ -532,10 +506,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		hst_free(&s);
 		return 0;
 	}
-	if (rc == PT_ASCAN_AGAIN) {
+	if (rc == PT_ASCAN_AGAIN) { /* a GPU model streams its own way (gstream.c), or is read whole */
 		pt_model_free(m);
 		hst_free(&s);
-		return pt_ptm_read(src->path, whole, e);
+		return hx_gstream(src, sel, k, o, out, whole, d, e);
 	}
 	if (rc) {
 		hst_free(&s);
@@ -610,7 +584,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			size_t nsp = pt_index_comm_spans(m, dev, &sp);
 			for (size_t q = 0; q < nsp; q++) {
 				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
-				heap_push(x, (struct item){ sp[q].s, sp[q].e, 0, F_M });
+				struct hx_item it = { sp[q].s, sp[q].e, 0, INT64_MIN, 0, 0, F_M };
+				hx_heap_push(&x->h, &it);
 			}
 			free(sp);
 			s.of[dev] = x;
