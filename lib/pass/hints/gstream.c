@@ -346,6 +346,22 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 	return w;
 }
 
+struct mop_ord {
+	const struct memop *v;
+	const uint64_t *w;
+};
+
+static int cmp_mop(const void *pa, const void *pb, void *arg)
+{
+	const struct mop_ord *o = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	if (o->w[a] != o->w[b])
+		return o->w[a] < o->w[b] ? -1 : 1;
+	if (o->v[a].start != o->v[b].start)
+		return o->v[a].start < o->v[b].start ? -1 : 1;
+	return o->v[a].ev < o->v[b].ev ? -1 : o->v[a].ev > o->v[b].ev;
+}
+
 static void dev_finish(struct gdev *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
@@ -408,6 +424,30 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
+	/* the memory operations in the order device_measure() meets them: by the first window they meet,
+	 * then start and event (the order MEM_OPS_CRITICAL lists their kinds in) */
+	struct memop *mo = d->out->mops;
+	size_t n = d->out->nmops;
+	uint64_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
+	for (size_t q = 0; q < n; q++) {
+		size_t w = 0;
+		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
+			w++;
+		key[q] = (uint64_t)w;
+	}
+	struct memop *tmp = pt_xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
+	for (size_t q = 0; q < n; q++)
+		ix[q] = q;
+	struct mop_ord ord = { mo, key };
+	hx_sort_r(ix, n, sizeof(*ix), cmp_mop, &ord);
+	for (size_t q = 0; q < n; q++)
+		tmp[q] = mo[ix[q]];
+	if (n)
+		memcpy(mo, tmp, n * sizeof(*mo));
+	free(tmp);
+	free(ix);
+	free(key);
 }
 
 static void gdev_free(struct gdev *d)
@@ -577,7 +617,7 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				d->sr->any_kern = true;
 			} else {
 				o->has_mem = true;
-				const struct pt_copy_info *ci = k == PT_EV_MEMCPY ? pt_model_copy_info(m, (uint32_t)gi) : NULL;
+				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
 				pt_xgrow((void **)&o->mops, &d->cap_mops, o->nmops + 1, sizeof(*o->mops));
 				o->mops[o->nmops++] = (struct memop){
 					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ci->copy_kind) : "other",
