@@ -609,6 +609,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		take_links(&s, m);
 	free(s.actbit);
 	s.actbit = NULL;
+	if (keep && keep->tables)
+		keep->tables(keep->arg, m);
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
 		pt_ljoin_keep_names(&s.j);
 		for (size_t t = 0; t < s.ntrk; t++)

@@ -177,6 +177,10 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
  */
 struct pt_steps_gkeep {
 	bool (*mark_kernel)(const char *name);
+	/* after the first read, before the second: what the caller takes of the model's tables (its memory
+	 * records, which it may then free) */
+	void (*tables)(void *arg, struct pt_model *m);
+	void *arg;
 	struct pt_ljoin *j;
 	struct pt_lag *lag;   /* per track */
 	size_t ntrk;

@@ -49,6 +49,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/gpu-mem-pack.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
@@ -59,6 +60,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/lag.h"
+#include "support/vec.h"
 #include "support/xalloc.h"
 
 enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64 };
@@ -80,6 +82,7 @@ struct gap {
 };
 
 struct gdev {
+	const struct pt_ljoin *j;
 	struct hx_sdev *out;
 	struct hx_srank *sr;
 	const struct rankdata *rd;
@@ -130,6 +133,7 @@ struct gs {
 	int64_t lo, hi;   /* their windows' first start and last end */
 	uint32_t *htrk;   /* the host's tracks with calls */
 	size_t nhtrk;
+	struct hx_mempeak *gmem; /* per device (take_tables) */
 };
 
 static bool recv_kernel(const char *name)
@@ -185,6 +189,11 @@ static void win_measure(struct gdev *d, size_t w)
 	pt_ivset_inter(&t1, &rem, &x->ms);
 	d->ms_t += pt_ivset_measure(&t1);
 	pt_ivset_diff(&d->t2[w], &rem, &x->ms);
+	struct pt_ivset *t2 = &d->t2[w]; /* held until read 4: without the slack */
+	if (t2->cap > t2->n) {
+		t2->v = pt_xrealloc(t2->v, (t2->n ? t2->n : 1) * sizeof(*t2->v));
+		t2->cap = t2->n ? t2->n : 1;
+	}
 	pt_ivset_free(&F);
 	pt_ivset_free(&t1);
 	pt_ivset_free(&rem);
@@ -294,12 +303,13 @@ static void sweep(struct gdev *d, int64_t kw, const struct hx_item *it)
 	hx_u_add(&d->busy, s, e, &a, &b);
 	if (it->fl & G_MEMBER) {
 		bool call = it->fl & G_CALL;
+		int64_t cs = call ? d->j->start[it->type] : INT64_MIN;
 		for (; d->pg0 < d->npg; d->pg0++)
-			idle_class(d, kw, d->pg[d->pg0].a, d->pg[d->pg0].b, call, it->cs);
+			idle_class(d, kw, d->pg[d->pg0].a, d->pg[d->pg0].b, call, cs);
 		if (!d->fm || s > d->fm_t) {
 			d->fm = true;
 			d->fm_t = s;
-			d->fm_cs = call ? it->cs : INT64_MIN;
+			d->fm_cs = cs;
 		}
 	}
 	if ((it->fl & (G_C | G_M)) && hx_u_add(&d->cm, s, e, &a, &b))
@@ -627,7 +637,7 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (found)
 				launch_pair(g, d, slot, st, du, nm);
 		}
-		struct hx_item it = { st, en, gi, cs, 0, nm, fl };
+		struct hx_item it = { st, en, gi, found ? (uint32_t)slot : 0, fl };
 		hx_heap_push(&d->h, &it);
 	}
 	for (size_t dv = 0; dv < g->m->devices.n; dv++)
@@ -707,7 +717,7 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (x)
 				*pt_hashmap_put(&g->hd[q]->apisum, ev->name[i], 0, NULL) += (uint64_t)x;
 		}
-		struct hx_item it = { os, oe, g->base + i, 0, 0, 0, 0 };
+		struct hx_item it = { os, oe, g->base + i, 0, 0 };
 		hx_heap_push(&g->ch, &it);
 	}
 	r_release(g, watermark(g, g->htrk, g->nhtrk));
@@ -717,12 +727,28 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ---- the reads ---------------------------------------------------------------------- */
 
+/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
+ * and the later reads hold comes after them). */
+static void take_tables(void *arg, struct pt_model *m)
+{
+	struct gs *g = arg;
+	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
+	hx_gmem_measure(m, g->gmem);
+	if (m->gpu_mem_pack) {
+		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+		free(m->gpu_mem_pack);
+		m->gpu_mem_pack = NULL;
+	}
+	pt_vec_free(&m->gpu_mem);
+	pt_vec_free(&m->gpu_pools);
+}
+
 static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g,
-		 int (*batch)(void *, struct pt_model *, struct pt_err **), struct pt_err **e)
+		 int (*batch)(void *, struct pt_model *, struct pt_err **), unsigned skip_cols, struct pt_err **e)
 {
 	g->base = 0;
 	struct pt_ptm_sink k = { batch, g, true, true };
-	int rc = pt_ptm_source_read(src, m, &k, e);
+	int rc = pt_ptm_source_read_cols(src, m, &k, skip_cols, e);
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	return rc;
@@ -764,6 +790,7 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 			x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
 			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
 			x->called = pt_xcalloc(g->j->n / 64 + 1, sizeof(*x->called));
+			x->j = g->j;
 			struct launchdata *l = &x->out->l;
 			l->qd_cut = (int64_t)llround(k->queue_delay_us * 1000);
 			l->rt_cut = (int64_t)llround(k->runtime_us * 1000);
@@ -778,7 +805,7 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
 		y->trk[y->ntrk++] = (uint32_t)t;
 	}
-	int rc = again(src, m, g, dev_batch, e);
+	int rc = again(src, m, g, dev_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	for (size_t dev = 0; dev < nd && !rc; dev++)
 		if (g->of[dev])
 			dev_finish(g->of[dev], g->kw);
@@ -814,7 +841,7 @@ static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		for (size_t t = 0; t < g->ntrk; t++)
 			if (g->t[t].left)
 				g->htrk[g->nhtrk++] = (uint32_t)t;
-		rc = again(src, m, g, host_batch, e);
+		rc = again(src, m, g, host_batch, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	}
 	if (!rc && g->nhd) {
 		r_release(g, INT64_MAX);
@@ -861,6 +888,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	struct gs g;
 	memset(&g, 0, sizeof(g));
 	g.kp.mark_kernel = recv_kernel;
+	g.kp.tables = take_tables;
+	g.kp.arg = &g;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e))
@@ -886,6 +915,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.c = &c;
 	size_t nd = m->devices.n;
 	c.fig = pt_flops_op_figs(m);
+	c.gmem = g.gmem;
 	int rc = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again */
@@ -938,6 +968,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(c.sdev);
 	srank_free(c.srank, nsi);
 	free(g.ch.v);
+	free(g.gmem);
 	free(g.t);
 	free(g.kname);
 	free(g.lapi);

@@ -125,7 +125,16 @@ struct ctx {
 	size_t md_nrk;              /* MINDDATA: ranks known before its records */
 	struct hx_sdev *sdev;       /* streamed (stream.c): per device its figures; NULL: the events are in m */
 	struct hx_srank *srank;     /* streamed GPU ranks (gstream.c): per rank of si */
+	struct hx_mempeak *gmem;    /* streamed GPU models: per device its memory records' peak (hx_gmem_measure) */
 };
+
+/* MEMORY_NEAR_CAPACITY's figures of a GPU device: records, and the device group's peak allocation. */
+struct hx_mempeak {
+	int64_t peak, time;
+	bool any, recs;
+};
+/* Those of every device of m (out: m->devices.n, zeroed), before its memory records go. */
+void hx_gmem_measure(const struct pt_model *m, struct hx_mempeak *out);
 
 /* ---- figures --------------------------------------------------------------------------- */
 
@@ -353,9 +362,7 @@ static inline bool hx_u_end(struct hx_openu *u, int64_t *cs, int64_t *ce)
 struct hx_item {
 	int64_t s, e;
 	uint64_t g;   /* its event index (the file's): equal starts leave in event order */
-	int64_t cs;   /* GPU: its launching call's start (INT64_MIN none) */
-	uint32_t type;
-	uint32_t name;
+	uint32_t type; /* Ascend: its op type's index; GPU: its launching call's join slot */
 	uint8_t fl;
 };
 

@@ -412,7 +412,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_bdstream_add(d->rv, cls, st, en);
 			d->has_rv |= rcv && en > st;
 		}
-		struct hx_item it = { st, en, 0, INT64_MIN, 0, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
+		struct hx_item it = { st, en, 0, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
 		const struct rankdata *rd = d->rd;
 		struct hx_sdev *o = d->out;
 		if (pt_ivset_contains(&rd->W, st)) { /* a member activity */
@@ -584,7 +584,7 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			size_t nsp = pt_index_comm_spans(m, dev, &sp);
 			for (size_t q = 0; q < nsp; q++) {
 				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
-				struct hx_item it = { sp[q].s, sp[q].e, 0, INT64_MIN, 0, 0, F_M };
+				struct hx_item it = { sp[q].s, sp[q].e, 0, 0, F_M };
 				hx_heap_push(&x->h, &it);
 			}
 			free(sp);
