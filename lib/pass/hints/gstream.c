@@ -125,7 +125,8 @@ struct gs {
 	uint64_t base;
 	int64_t kw;
 	/* read 4 */
-	struct hx_heap ch;
+	struct pt_ival *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
+	size_t nch, cch;
 	struct hx_openu ru;
 	uint32_t host;
 	struct gdev **hd; /* the devices whose t2 read 4 measures */
@@ -682,12 +683,40 @@ static void r_closed(struct gs *g, int64_t a, int64_t b)
 		g->hd[q]->rt += t2_in(g->hd[q], a, b);
 }
 
+static void call_push(struct gs *g, int64_t s, int64_t e)
+{
+	pt_xgrow((void **)&g->ch, &g->cch, g->nch + 1, sizeof(*g->ch));
+	size_t i = g->nch++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (g->ch[p].s <= s)
+			break;
+		g->ch[i] = g->ch[p];
+		i = p;
+	}
+	g->ch[i] = (struct pt_ival){ s, e };
+}
+
 static void r_release(struct gs *g, int64_t below)
 {
-	while (g->ch.n && g->ch.v[0].s < below) {
-		struct hx_item it = hx_heap_pop(&g->ch);
+	while (g->nch && g->ch[0].s < below) {
+		struct pt_ival top = g->ch[0], last = g->ch[--g->nch];
+		size_t i = 0, n = g->nch;
+		for (;;) {
+			size_t l = 2 * i + 1;
+			if (l >= n)
+				break;
+			if (l + 1 < n && g->ch[l + 1].s < g->ch[l].s)
+				l++;
+			if (g->ch[l].s >= last.s)
+				break;
+			g->ch[i] = g->ch[l];
+			i = l;
+		}
+		if (n)
+			g->ch[i] = last;
 		int64_t a, b;
-		if (hx_u_add(&g->ru, it.s, it.e, &a, &b))
+		if (hx_u_add(&g->ru, top.s, top.e, &a, &b))
 			r_closed(g, a, b);
 	}
 }
@@ -712,13 +741,15 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		t->seen = true;
 		if (oe <= g->lo || os >= g->hi || oe <= os)
 			continue;
+		bool meets = false; /* a call that meets no t2 adds nothing to |t2 ∩ R|: not in the union */
 		for (size_t q = 0; q < g->nhd; q++) {
 			int64_t x = t2_in(g->hd[q], os, oe);
 			if (x)
 				*pt_hashmap_put(&g->hd[q]->apisum, ev->name[i], 0, NULL) += (uint64_t)x;
+			meets |= x != 0;
 		}
-		struct hx_item it = { os, oe, g->base + i, 0, 0 };
-		hx_heap_push(&g->ch, &it);
+		if (meets)
+			call_push(g, os, oe);
 	}
 	r_release(g, watermark(g, g->htrk, g->nhtrk));
 	g->base += ev->n;
@@ -866,7 +897,7 @@ static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	g->hd = NULL;
 	free(g->htrk);
 	g->htrk = NULL;
-	g->ch.n = 0;
+	g->nch = 0;
 	return rc;
 }
 
@@ -967,7 +998,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		hx_sdev_free(&c.sdev[dev]);
 	free(c.sdev);
 	srank_free(c.srank, nsi);
-	free(g.ch.v);
+	free(g.ch);
 	free(g.gmem);
 	free(g.t);
 	free(g.kname);
