@@ -47,6 +47,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/gpu-mem-pack.h"
@@ -62,6 +63,10 @@
 #include "support/lag.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
+
+/* Read 3 holds at most this many calls waiting for their windows (24 bytes each); beyond, read 4
+ * measures them (the tests set PT_TEST_HINTS_CALLS_CAP to take that path on small models). */
+#define MERGED_CAP ((size_t)1 << 20)
 
 enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64 };
 
@@ -109,6 +114,12 @@ struct gdev {
 	struct pt_hashmap apisum;   /* read 4: exposed time per call name id */
 };
 
+/* A host API call waiting until its windows' t2 is final and no earlier call can come. */
+struct gcall {
+	int64_t s, e;
+	uint32_t name;
+};
+
 struct gs {
 	struct ctx *c;
 	const struct pt_model *m;
@@ -125,8 +136,11 @@ struct gs {
 	uint64_t base;
 	int64_t kw;
 	/* read 4 */
-	struct pt_ival *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
+	struct gcall *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
 	size_t nch, cch;
+	bool merged;      /* the host's calls are measured in read 3 (else in read 4) */
+	bool dev_done;    /* read 3 ended: every window measured */
+	size_t cap;       /* MERGED_CAP */
 	struct hx_openu ru;
 	uint32_t host;
 	struct gdev **hd; /* the devices whose t2 read 4 measures */
@@ -141,6 +155,13 @@ static bool recv_kernel(const char *name)
 {
 	return pt_index_comm_kernel_name(name) && hx_recv_name(name);
 }
+
+struct gs;
+static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps *r);
+static void host_reset(struct gs *g);
+static void host_end(struct gs *g);
+static void host_event(struct gs *g, const struct pt_model *m, size_t i);
+static void host_release(struct gs *g, int64_t below);
 
 /* ---- windows -------------------------------------------------------------------------- */
 
@@ -644,6 +665,15 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	for (size_t dv = 0; dv < g->m->devices.n; dv++)
 		if (g->of[dv])
 			release(g->of[dv], g->kw, watermark(g, g->of[dv]->trk, g->of[dv]->ntrk));
+	if (g->merged) {
+		for (size_t i = 0; i < ev->n; i++)
+			host_event(g, m, i);
+		host_release(g, watermark(g, g->htrk, g->nhtrk));
+		if (g->nch > g->cap) { /* the windows are long next to the calls: read 4 takes them */
+			g->merged = false;
+			host_end(g);
+		}
+	}
 	g->base += ev->n;
 	return 0;
 }
@@ -683,7 +713,7 @@ static void r_closed(struct gs *g, int64_t a, int64_t b)
 		g->hd[q]->rt += t2_in(g->hd[q], a, b);
 }
 
-static void call_push(struct gs *g, int64_t s, int64_t e)
+static void call_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
 {
 	pt_xgrow((void **)&g->ch, &g->cch, g->nch + 1, sizeof(*g->ch));
 	size_t i = g->nch++;
@@ -694,65 +724,90 @@ static void call_push(struct gs *g, int64_t s, int64_t e)
 		g->ch[i] = g->ch[p];
 		i = p;
 	}
-	g->ch[i] = (struct pt_ival){ s, e };
+	g->ch[i] = (struct gcall){ s, e, name };
 }
 
-static void r_release(struct gs *g, int64_t below)
+static struct gcall call_pop(struct gs *g)
 {
-	while (g->nch && g->ch[0].s < below) {
-		struct pt_ival top = g->ch[0], last = g->ch[--g->nch];
-		size_t i = 0, n = g->nch;
-		for (;;) {
-			size_t l = 2 * i + 1;
-			if (l >= n)
-				break;
-			if (l + 1 < n && g->ch[l + 1].s < g->ch[l].s)
-				l++;
-			if (g->ch[l].s >= last.s)
-				break;
-			g->ch[i] = g->ch[l];
-			i = l;
+	struct gcall top = g->ch[0], last = g->ch[--g->nch];
+	size_t i = 0, n = g->nch;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		if (l + 1 < n && g->ch[l + 1].s < g->ch[l].s)
+			l++;
+		if (g->ch[l].s >= last.s)
+			break;
+		g->ch[i] = g->ch[l];
+		i = l;
+	}
+	if (n)
+		g->ch[i] = last;
+	return top;
+}
+
+/* Up to where t2 is final on every device of the host's rank (windows apart: measured in order). */
+static int64_t t2_final(const struct gs *g)
+{
+	int64_t f = INT64_MAX;
+	for (size_t q = 0; q < g->nhd && !g->dev_done; q++) {
+		const struct gdev *d = g->hd[q];
+		if (!d->rd->win_apart)
+			return INT64_MIN;
+		if (d->wf < d->rd->nwin && d->rd->win[d->wf].s < f)
+			f = d->rd->win[d->wf].s;
+	}
+	return f;
+}
+
+/* The calls that start before `below` (no call still to come starts earlier) and whose windows are
+ * measured, in start order: each one's exposed time |t2 ∩ call| by its name (LAUNCH_BOUND), and the
+ * union R of those that meet t2 (a call that meets none adds nothing to |t2 ∩ R|). */
+static void host_release(struct gs *g, int64_t below)
+{
+	int64_t fin = t2_final(g);
+	while (g->nch && g->ch[0].s < below && g->ch[0].e <= fin) {
+		struct gcall c = call_pop(g);
+		bool meets = false;
+		for (size_t q = 0; q < g->nhd; q++) {
+			int64_t x = t2_in(g->hd[q], c.s, c.e);
+			if (x)
+				*pt_hashmap_put(&g->hd[q]->apisum, c.name, 0, NULL) += (uint64_t)x;
+			meets |= x != 0;
 		}
-		if (n)
-			g->ch[i] = last;
 		int64_t a, b;
-		if (hx_u_add(&g->ru, top.s, top.e, &a, &b))
+		if (meets && hx_u_add(&g->ru, c.s, c.e, &a, &b))
 			r_closed(g, a, b);
 	}
+}
+
+/* Event i of the batch, when it is a call of the host that meets the windows. */
+static void host_event(struct gs *g, const struct pt_model *m, size_t i)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t tr = ev->track[i];
+	if (ev->kind[i] != PT_EV_API || m->tracks.v[tr].device != g->host)
+		return;
+	struct gtr *t = &g->t[tr];
+	int64_t os = ev->start[i], oe = os + ev->dur[i];
+	if (t->left)
+		t->left--;
+	if (!t->seen || os > t->top)
+		t->top = os;
+	t->seen = true;
+	if (oe > g->lo && os < g->hi && oe > os)
+		call_push(g, os, oe, ev->name[i]);
 }
 
 static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gs *g = arg;
-	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] != PT_EV_API)
-			continue;
-		uint32_t tr = ev->track[i];
-		if (m->tracks.v[tr].device != g->host)
-			continue;
-		struct gtr *t = &g->t[tr];
-		int64_t os = ev->start[i], oe = os + ev->dur[i];
-		if (t->left)
-			t->left--;
-		if (!t->seen || os > t->top)
-			t->top = os;
-		t->seen = true;
-		if (oe <= g->lo || os >= g->hi || oe <= os)
-			continue;
-		bool meets = false; /* a call that meets no t2 adds nothing to |t2 ∩ R|: not in the union */
-		for (size_t q = 0; q < g->nhd; q++) {
-			int64_t x = t2_in(g->hd[q], os, oe);
-			if (x)
-				*pt_hashmap_put(&g->hd[q]->apisum, ev->name[i], 0, NULL) += (uint64_t)x;
-			meets |= x != 0;
-		}
-		if (meets)
-			call_push(g, os, oe);
-	}
-	r_release(g, watermark(g, g->htrk, g->nhtrk));
-	g->base += ev->n;
+	for (size_t i = 0; i < m->events.n; i++)
+		host_event(g, m, i);
+	host_release(g, watermark(g, g->htrk, g->nhtrk));
+	g->base += m->events.n;
 	return 0;
 }
 
@@ -786,10 +841,10 @@ static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gs 
 }
 
 /* Tracks: count what read 3 (activities of d's devices) or read 4 (the host's calls) will deliver. */
-static void tracks_reset(struct gs *g, bool host)
+static void tracks_reset(struct gs *g)
 {
 	for (size_t t = 0; t < g->ntrk; t++)
-		g->t[t] = (struct gtr){ host == (g->m->tracks.v[t].device == g->host) ? g->kp.lag[t].count : 0, false, 0 };
+		g->t[t] = (struct gtr){ g->kp.lag[t].count, false, 0 };
 }
 
 /* Read 3 over the windows of rds: the figures of every covered device (c->sdev, c->srank). */
@@ -828,24 +883,33 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 			g->of[dev] = x;
 		}
 	}
-	tracks_reset(g, false);
+	tracks_reset(g);
 	for (size_t t = 0; t < g->ntrk; t++) {
 		struct gdev *y = g->of[m->tracks.v[t].device];
-		if (!g->t[t].left || !y)
+		if (!g->t[t].left || !y || m->tracks.v[t].device == g->host)
 			continue;
 		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
 		y->trk[y->ntrk++] = (uint32_t)t;
 	}
+	/* the host's calls in the same read (read 4 takes them when their windows are not apart, or too
+	 * many wait for their windows); the coverage may still make read 3 run again, without them */
+	g->dev_done = false;
+	g->merged = g->r && host_setup(g, dv, g->r);
+	for (size_t q = 0; q < g->nhd && g->merged; q++)
+		g->merged = g->hd[q]->rd->win_apart; /* else t2 is final only at the end */
+	if (!g->merged)
+		host_end(g);
 	int rc = again(src, m, g, dev_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	for (size_t dev = 0; dev < nd && !rc; dev++)
 		if (g->of[dev])
 			dev_finish(g->of[dev], g->kw);
+	g->dev_done = true;
 	return rc;
 }
 
-/* Read 4: the host's calls against t2 of each device of the host's rank (r). */
-static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g, struct gdev *dv,
-		     const struct pt_rank_steps *r, struct pt_err **e)
+/* The devices of the host's rank r whose t2 the host's calls meet, their windows' bounds, the host's
+ * tracks; false when none has windows. */
+static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps *r)
 {
 	g->hd = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*g->hd));
 	g->nhd = 0;
@@ -863,41 +927,73 @@ static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		pt_hashmap_init(&d->apisum);
 		g->hd[g->nhd++] = d;
 	}
-	int rc = 0;
-	if (g->nhd) {
-		g->ru = (struct hx_openu){ 0, 0, false };
-		tracks_reset(g, true);
-		g->htrk = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->htrk));
-		g->nhtrk = 0;
-		for (size_t t = 0; t < g->ntrk; t++)
-			if (g->t[t].left)
-				g->htrk[g->nhtrk++] = (uint32_t)t;
-		rc = again(src, m, g, host_batch, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	g->htrk = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->htrk));
+	g->nhtrk = 0;
+	for (size_t t = 0; t < g->ntrk; t++)
+		if (g->m->tracks.v[t].device == g->host && g->kp.lag[t].count)
+			g->htrk[g->nhtrk++] = (uint32_t)t;
+	host_reset(g);
+	if (!g->nhd)
+		host_end(g);
+	return g->nhd > 0;
+}
+
+/* Start the calls' sums again (none measured yet). */
+static void host_reset(struct gs *g)
+{
+	g->nch = 0;
+	g->ru = (struct hx_openu){ 0, 0, false };
+	for (size_t q = 0; q < g->nhd; q++) {
+		g->hd[q]->rt = 0;
+		pt_hashmap_free(&g->hd[q]->apisum);
+		pt_hashmap_init(&g->hd[q]->apisum);
 	}
-	if (!rc && g->nhd) {
-		r_release(g, INT64_MAX);
-		int64_t a, b;
-		if (hx_u_end(&g->ru, &a, &b))
-			r_closed(g, a, b);
-	}
+}
+
+/* Every call came (ok): the last ones, then each device's runtime time and exposed time per API. */
+static void host_end_ok(struct gs *g)
+{
+	host_release(g, INT64_MAX);
+	int64_t a, b;
+	if (hx_u_end(&g->ru, &a, &b))
+		r_closed(g, a, b);
 	for (size_t q = 0; q < g->nhd; q++) {
 		struct gdev *d = g->hd[q];
-		if (!rc) {
-			struct devacc *x = &d->out->a;
-			x->runtime_t = d->rt;
-			x->other_t = x->free - x->memcpy_t - x->memset_t - x->runtime_t;
-			for (size_t k = 0; k < d->apisum.cap; k++) /* sorted by a total order later */
-				if (d->apisum.used[k])
-					hx_nl_get_api(g->c, &d->out->apis, (uint32_t)d->apisum.keys[k])->a +=
-						(int64_t)d->apisum.vals[k];
-		}
-		pt_hashmap_free(&d->apisum);
+		struct devacc *x = &d->out->a;
+		x->runtime_t = d->rt;
+		x->other_t = x->free - x->memcpy_t - x->memset_t - x->runtime_t;
+		for (size_t k = 0; k < d->apisum.cap; k++) /* sorted by a total order later */
+			if (d->apisum.used[k])
+				hx_nl_get_api(g->c, &d->out->apis, (uint32_t)d->apisum.keys[k])->a += (int64_t)d->apisum.vals[k];
 	}
+}
+
+static void host_end(struct gs *g)
+{
+	for (size_t q = 0; q < g->nhd; q++)
+		pt_hashmap_free(&g->hd[q]->apisum);
 	free(g->hd);
 	g->hd = NULL;
+	g->nhd = 0;
 	free(g->htrk);
 	g->htrk = NULL;
 	g->nch = 0;
+}
+
+/* Read 4 (when read 3 did not take them): the host's calls against t2 of each device of the host's rank. */
+static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g, struct gdev *dv,
+		     const struct pt_rank_steps *r, struct pt_err **e)
+{
+	int rc = 0;
+	if (!g->merged) {
+		if (!host_setup(g, dv, r))
+			return 0;
+		tracks_reset(g);
+		rc = again(src, m, g, host_batch, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	}
+	if (!rc)
+		host_end_ok(g);
+	host_end(g);
 	return rc;
 }
 
@@ -937,6 +1033,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.lapi = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.kw = k->idle_kernel_wait_gap_ns;
+	const char *cap = getenv("PT_TEST_HINTS_CALLS_CAP");
+	g.cap = cap ? (size_t)strtoull(cap, NULL, 10) : MERGED_CAP;
 	g.host = PT_NONE;
 	for (size_t i = 0; i < si.n; i++)
 		if (!si.r[i].ascend && si.r[i].host != PT_NONE)
@@ -966,9 +1064,12 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			pt_steps_gkeep_covered(g.r);
 			redo = pt_steps_partly_covered(g.r);
 		}
-		if (!rc && !redo && g.r) { /* read 4, without the join */
+		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			pt_ljoin_free(g.j);
 			rc = host_read(src, m, &g, dv, g.r, e);
+		} else {
+			host_end(&g);
+			g.merged = false;
 		}
 		for (size_t dev = 0; dev < nd; dev++)
 			gdev_free(&dv[dev]);

@@ -37,6 +37,10 @@ for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
 	run "for v in '--format csv' '--format json --show-suppressed' '--steps 2-3 --format csv' '--device 0'; do bash same.sh $m $FIRE \$v; done"
 	run "for g in 0 1000 1000000000; do bash same.sh $m $IDLE --hint hints.idle.kernel_wait_gap_ns=\$g --format csv; done"
 done
+# the host's calls measured in a read of their own (when too many wait for their windows in the device read)
+for m in scaled.ptm real-13.0-h200-torch-loop.ptm real-13.0-h200-vecadd.ptm; do
+	run "for v in '--format csv' '--steps 2-3 --format csv'; do PT_TEST_HINTS_CALLS_CAP=0 bash same.sh $m $FIRE \$v; done"
+done
 # the streamed hints themselves
 run proftool hints real-13.0-h200-torch-loop.ptm $FIRE --format csv
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
