@@ -97,7 +97,8 @@ struct gdev {
 	struct hx_openu cm, mc, ms, busy, mu, ku;
 	struct gwin *w;
 	size_t wf;            /* windows before it are measured (windows apart) */
-	struct pt_ivset *t2;  /* per window: F − Mc − Ms (read 4) */
+	struct pt_ivset *t2;  /* per window: F − Mc − Ms, until no call can meet the window */
+	size_t t2f;           /* windows apart: those before it no call can meet any more (t2 freed) */
 	int64_t mc_t, ms_t;
 	size_t prep_w;        /* prep: the first window whose first C ∪ M point is unknown */
 	/* DEVICE_IDLE */
@@ -109,7 +110,7 @@ struct gdev {
 	uint32_t *trk;
 	size_t ntrk, ctrk;
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
-	size_t cap_qd, cap_ld, cap_cpu, cap_mops;
+	size_t cap_qd, cap_ld, cap_mops;
 	int64_t rt;                 /* read 4: |t2 ∩ R| */
 	struct pt_hashmap apisum;   /* read 4: exposed time per call name id */
 };
@@ -552,15 +553,9 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 			hx_nl_get(&l->qk, nm)->a++;
 		}
 	}
-	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once */
+	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once (calls_measure) */
 		d->called[slot / 64] |= UINT64_C(1) << (slot % 64);
 		l->calls++;
-		pt_xgrow((void **)&l->cpu, &d->cap_cpu, l->ncpu + 1, sizeof(*l->cpu));
-		l->cpu[l->ncpu++] = cd;
-		if (cd > l->rt_cut) {
-			l->rt_out++;
-			hx_nl_get_api(g->c, &l->ra, an)->a++;
-		}
 	}
 	if (cd <= l->rt_cut && du < cd) {
 		l->shortn++;
@@ -678,6 +673,23 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* The launching calls of d's launch pairs, each once: their durations (RUNTIME_OUTLIER), from the join. */
+static void calls_measure(struct gs *g, struct gdev *d)
+{
+	struct launchdata *l = &d->out->l;
+	l->cpu = pt_xmalloc((l->calls ? (size_t)l->calls : 1) * sizeof(*l->cpu));
+	for (size_t w = 0; w < g->j->n / 64 + 1; w++)
+		for (uint64_t b = d->called[w]; b; b &= b - 1) {
+			size_t slot = w * 64 + (size_t)__builtin_ctzll(b);
+			int64_t cd = g->j->end[slot] - g->j->start[slot];
+			l->cpu[l->ncpu++] = cd;
+			if (cd > l->rt_cut) {
+				l->rt_out++;
+				hx_nl_get_api(g->c, &l->ra, pt_ljoin_name(g->j, slot))->a++;
+			}
+		}
+}
+
 /* ---- read 4: the host read ------------------------------------------------------------- */
 
 /* |t2 ∩ [a, b)| over the windows [a, b) meets. */
@@ -779,6 +791,19 @@ static void host_release(struct gs *g, int64_t below)
 		int64_t a, b;
 		if (meets && hx_u_add(&g->ru, c.s, c.e, &a, &b))
 			r_closed(g, a, b);
+	}
+	/* no call still to come, waiting or in the open union reaches before `upto`: the windows that end
+	 * there are done with (their t2 goes) */
+	int64_t upto = below < fin ? below : fin;
+	if (g->nch && g->ch[0].s < upto)
+		upto = g->ch[0].s;
+	if (g->ru.open && g->ru.us < upto)
+		upto = g->ru.us;
+	for (size_t q = 0; q < g->nhd; q++) {
+		struct gdev *d = g->hd[q];
+		const struct rankdata *rd = d->rd;
+		for (; rd->win_apart && d->t2f < rd->nwin && rd->win[d->t2f].e <= upto; d->t2f++)
+			pt_ivset_free(&d->t2[d->t2f]);
 	}
 }
 
@@ -901,8 +926,10 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 		host_end(g);
 	int rc = again(src, m, g, dev_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	for (size_t dev = 0; dev < nd && !rc; dev++)
-		if (g->of[dev])
+		if (g->of[dev]) {
 			dev_finish(g->of[dev], g->kw);
+			calls_measure(g, g->of[dev]);
+		}
 	g->dev_done = true;
 	return rc;
 }

@@ -9,6 +9,8 @@
  *   rules-rank.c     per rank: steps, memory, Tensor Cores, DataParallel
  *   rules-cluster.c  across ranks: spread, pipeline stages, links
  *   rules-md.c       MindData (the figures of dataset-figures.c, dataset-figures.h)
+ *   stream.c         the figures of an Ascend .ptm read as a stream
+ *   gstream.c        the figures of a GPU .ptm of one process without host ranges read as a stream
  *
  * Adding a rule: an id in pass-hints.h (its place is the output order), a
  * row in rules.c, a function in the rules file of its stage.

@@ -33,11 +33,13 @@
  * queue's samples, are kept (a few per step) and become the model's events
  * for the MindData rules.
  *
- * Only pure Ascend models stream, and only when nothing the in-memory pass
- * reads from the events remains: a model with a CPU or GPU device, host
- * ranges or launch links (GPU ranks join launches by correlation id), memory
- * copies or sets (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is read
- * again whole (pt_ptm_read) and goes to the in-memory pass.
+ * Only pure Ascend models stream here, and only when nothing the in-memory
+ * pass reads from the events remains: a model with memory copies or sets
+ * (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is
+ * read again whole (pt_ptm_read) and goes to the in-memory pass. A model with
+ * a CPU or GPU device, host ranges or launch links goes to the GPU stream
+ * (gstream.c), which streams a GPU model of one process without host ranges
+ * and reads any other whole.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
