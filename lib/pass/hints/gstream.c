@@ -86,6 +86,46 @@ struct gap {
 	int64_t a, b;
 };
 
+/* Delays (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
+struct delays {
+	uint32_t *v32;
+	int64_t *v64;
+	size_t n, cap;
+};
+
+static void delays_add(struct delays *x, int64_t v)
+{
+	if (!x->v64 && (uint64_t)v > UINT32_MAX) { /* widen */
+		x->v64 = pt_xmalloc((x->cap ? x->cap : 1) * sizeof(*x->v64));
+		for (size_t i = 0; i < x->n; i++)
+			x->v64[i] = x->v32[i];
+		free(x->v32);
+		x->v32 = NULL;
+	}
+	if (x->v64) {
+		pt_xgrow((void **)&x->v64, &x->cap, x->n + 1, sizeof(*x->v64));
+		x->v64[x->n++] = v;
+	} else {
+		pt_xgrow((void **)&x->v32, &x->cap, x->n + 1, sizeof(*x->v32));
+		x->v32[x->n++] = (uint32_t)v;
+	}
+}
+
+/* The delays as 8-byte values (freed with *out); x is emptied. */
+static int64_t *delays_take(struct delays *x, size_t *n)
+{
+	int64_t *v = x->v64;
+	if (!v) {
+		v = pt_xmalloc((x->n ? x->n : 1) * sizeof(*v));
+		for (size_t i = 0; i < x->n; i++)
+			v[i] = x->v32[i];
+	}
+	*n = x->n;
+	free(x->v32);
+	memset(x, 0, sizeof(*x));
+	return v;
+}
+
 struct gdev {
 	const struct pt_ljoin *j;
 	struct hx_sdev *out;
@@ -110,7 +150,8 @@ struct gdev {
 	uint32_t *trk;
 	size_t ntrk, ctrk;
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
-	size_t cap_qd, cap_ld, cap_mops;
+	struct delays dl[2];        /* queue delays, launch delays (launchdata's qd, ld once the read ends) */
+	size_t cap_mops;
 	int64_t rt;                 /* read 4: |t2 ∩ R| */
 	struct pt_hashmap apisum;   /* read 4: exposed time per call name id */
 };
@@ -502,6 +543,10 @@ static void gdev_free(struct gdev *d)
 	free(d->pg);
 	free(d->trk);
 	free(d->called);
+	for (int k = 0; k < 2; k++) {
+		free(d->dl[k].v32);
+		free(d->dl[k].v64);
+	}
 }
 
 /* ---- read 3: the device read ------------------------------------------------------------- */
@@ -544,10 +589,8 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 		q = 0;
 	int64_t ldl = st - cs;
 	if (ldl >= 0) {
-		pt_xgrow((void **)&l->qd, &d->cap_qd, l->n + 1, sizeof(*l->qd));
-		l->qd[l->n++] = q;
-		pt_xgrow((void **)&l->ld, &d->cap_ld, l->nld + 1, sizeof(*l->ld));
-		l->ld[l->nld++] = ldl;
+		delays_add(&d->dl[0], q);
+		delays_add(&d->dl[1], ldl);
 		if (q > l->qd_cut) {
 			l->qd_out++;
 			hx_nl_get(&l->qk, nm)->a++;
@@ -1094,6 +1137,13 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			pt_ljoin_free(g.j);
 			rc = host_read(src, m, &g, dv, g.r, e);
+			for (size_t dev = 0; dev < nd && !rc; dev++) {
+				struct launchdata *l = &c.sdev[dev].l;
+				if (dv[dev].out) {
+					l->qd = delays_take(&dv[dev].dl[0], &l->n);
+					l->ld = delays_take(&dv[dev].dl[1], &l->nld);
+				}
+			}
 		} else {
 			host_end(&g);
 			g.merged = false;
