@@ -86,7 +86,7 @@ struct gap {
 	int64_t a, b;
 };
 
-/* Delays (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
+/* Delays and durations (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
 struct delays {
 	uint32_t *v32;
 	int64_t *v64;
@@ -150,7 +150,7 @@ struct gdev {
 	uint32_t *trk;
 	size_t ntrk, ctrk;
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
-	struct delays dl[2];        /* queue delays, launch delays (launchdata's qd, ld once the read ends) */
+	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
 	size_t cap_mops;
 	int64_t rt;                 /* read 4: |t2 ∩ R| */
 	struct pt_hashmap apisum;   /* read 4: exposed time per call name id */
@@ -501,7 +501,11 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	/* the memory operations in the order device_measure() meets them: by the first window they meet,
 	 * then start and event (the order MEM_OPS_CRITICAL lists their kinds in) */
 	struct memop *mo = d->out->mops;
-	size_t n = d->out->nmops;
+	size_t n = 0; /* those with no exposed time: MEM_OPS_CRITICAL reads none of them */
+	for (size_t q = 0; q < d->out->nmops; q++)
+		if (mo[q].exposed)
+			mo[n++] = mo[q];
+	d->out->nmops = n;
 	uint64_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
 	for (size_t q = 0; q < n; q++) {
 		size_t w = 0;
@@ -543,7 +547,7 @@ static void gdev_free(struct gdev *d)
 	free(d->pg);
 	free(d->trk);
 	free(d->called);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		free(d->dl[k].v32);
 		free(d->dl[k].v64);
 	}
@@ -596,9 +600,14 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 			hx_nl_get(&l->qk, nm)->a++;
 		}
 	}
-	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once (calls_measure) */
+	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once */
 		d->called[slot / 64] |= UINT64_C(1) << (slot % 64);
 		l->calls++;
+		delays_add(&d->dl[2], cd);
+		if (cd > l->rt_cut) {
+			l->rt_out++;
+			hx_nl_get_api(g->c, &l->ra, an)->a++;
+		}
 	}
 	if (cd <= l->rt_cut && du < cd) {
 		l->shortn++;
@@ -714,23 +723,6 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	}
 	g->base += ev->n;
 	return 0;
-}
-
-/* The launching calls of d's launch pairs, each once: their durations (RUNTIME_OUTLIER), from the join. */
-static void calls_measure(struct gs *g, struct gdev *d)
-{
-	struct launchdata *l = &d->out->l;
-	l->cpu = pt_xmalloc((l->calls ? (size_t)l->calls : 1) * sizeof(*l->cpu));
-	for (size_t w = 0; w < g->j->n / 64 + 1; w++)
-		for (uint64_t b = d->called[w]; b; b &= b - 1) {
-			size_t slot = w * 64 + (size_t)__builtin_ctzll(b);
-			int64_t cd = g->j->end[slot] - g->j->start[slot];
-			l->cpu[l->ncpu++] = cd;
-			if (cd > l->rt_cut) {
-				l->rt_out++;
-				hx_nl_get_api(g->c, &l->ra, pt_ljoin_name(g->j, slot))->a++;
-			}
-		}
 }
 
 /* ---- read 4: the host read ------------------------------------------------------------- */
@@ -969,10 +961,8 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 		host_end(g);
 	int rc = again(src, m, g, dev_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	for (size_t dev = 0; dev < nd && !rc; dev++)
-		if (g->of[dev]) {
+		if (g->of[dev])
 			dev_finish(g->of[dev], g->kw);
-			calls_measure(g, g->of[dev]);
-		}
 	g->dev_done = true;
 	return rc;
 }
@@ -1136,12 +1126,16 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		}
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			pt_ljoin_free(g.j);
+			pt_vec_free(&m->copies);
+			free(g.kp.linkbit);
+			g.kp.linkbit = NULL;
 			rc = host_read(src, m, &g, dv, g.r, e);
 			for (size_t dev = 0; dev < nd && !rc; dev++) {
 				struct launchdata *l = &c.sdev[dev].l;
 				if (dv[dev].out) {
 					l->qd = delays_take(&dv[dev].dl[0], &l->n);
 					l->ld = delays_take(&dv[dev].dl[1], &l->nld);
+					l->cpu = delays_take(&dv[dev].dl[2], &l->ncpu);
 				}
 			}
 		} else {
