@@ -126,16 +126,8 @@ static size_t first_by_start(const struct pt_events *ev, const uint32_t *mj, siz
 	return lo;
 }
 
-/* The first window (index) that holds time a, SIZE_MAX if none: a binary
- * search when the windows are in order and apart (rd->win_apart). */
-static size_t win_of(const struct rankdata *rd, int64_t a)
+size_t hx_win_after(const struct rankdata *rd, int64_t a)
 {
-	if (!rd->win_apart) {
-		for (size_t w = 0; w < rd->nwin; w++)
-			if (a >= rd->win[w].s && a < rd->win[w].e)
-				return w;
-		return SIZE_MAX;
-	}
 	size_t lo = 0, hi = rd->nwin;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -144,6 +136,18 @@ static size_t win_of(const struct rankdata *rd, int64_t a)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+size_t hx_win_of(const struct rankdata *rd, int64_t a)
+{
+	if (!rd->win_apart) {
+		for (size_t w = 0; w < rd->nwin; w++)
+			if (a >= rd->win[w].s && a < rd->win[w].e)
+				return w;
+		return SIZE_MAX;
+	}
+	size_t lo = hx_win_after(rd, a);
 	return lo < rd->nwin && a >= rd->win[lo].s ? lo : SIZE_MAX;
 }
 
@@ -205,7 +209,7 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
 				mine = r->devs[j] == dev;
 			if (!mine)
 				continue;
-			size_t w = win_of(rd, hx_anchor(rd, m, i));
+			size_t w = hx_win_of(rd, hx_anchor(rd, m, i));
 			if (w != SIZE_MAX) {
 				if (ev->start[i] < first[w])
 					first[w] = ev->start[i];

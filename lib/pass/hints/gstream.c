@@ -466,35 +466,7 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
-	for (size_t w = 0; w < rd->nwin; w++) {
-		int64_t s = rd->win[w].s, e = rd->win[w].e;
-		struct pt_bdsums m4;
-		struct pt_breakdown bd;
-		pt_bdstream_window(d->bd, w, &m4);
-		pt_bdsums_breakdown(&m4, &bd);
-		x->step += e - s;
-		x->comp += bd.computation;
-		x->comm += bd.communication;
-		x->ovl += bd.overlapped;
-		x->cno += bd.comm_not_overlapped;
-		x->free += bd.free;
-		if (d->has_rv) { /* Rv ⊆ M, as in stream.c */
-			struct pt_bdsums r4;
-			pt_bdstream_window(d->rv, w, &r4);
-			x->bub += r4.comm;
-			x->cnox += m4.either - r4.either;
-			x->rva += r4.either - r4.comp;
-		} else {
-			x->cnox += bd.comm_not_overlapped;
-		}
-		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
-		if (!x->has_worst || dp > x->worst_dl_pct) {
-			x->has_worst = true;
-			x->worst_dl_pct = dp;
-			x->worst_dl_step = rd->winnum[w];
-		}
-		x->nsteps++;
-	}
+	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until read 4 takes the rest */
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
@@ -554,25 +526,6 @@ static void gdev_free(struct gdev *d)
 }
 
 /* ---- read 3: the device read ------------------------------------------------------------- */
-
-static size_t win_of(const struct rankdata *rd, int64_t a)
-{
-	if (!rd->win_apart) {
-		for (size_t w = 0; w < rd->nwin; w++)
-			if (a >= rd->win[w].s && a < rd->win[w].e)
-				return w;
-		return SIZE_MAX;
-	}
-	size_t lo = 0, hi = rd->nwin;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (rd->win[mid].e <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < rd->nwin && a >= rd->win[lo].s ? lo : SIZE_MAX;
-}
 
 /* The launch pair of member activity (start st, duration du, name nm) and its call (slot). */
 static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, int64_t du, uint32_t nm)
@@ -677,7 +630,7 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			for (int q = 0; q < 2 && rd->nwin >= 2; q++)
 				if (an >= rd->win[rd->nwin - 2 + q].s && an < rd->win[rd->nwin - 2 + q].e)
 					o->last2[q]++;
-			size_t w = win_of(rd, an);
+			size_t w = hx_win_of(rd, an);
 			if (w != SIZE_MAX) { /* STEP_GAP */
 				if (st < d->sr->first[w])
 					d->sr->first[w] = st;
@@ -732,18 +685,7 @@ static int64_t t2_in(const struct gdev *d, int64_t a, int64_t b)
 {
 	const struct rankdata *rd = d->rd;
 	int64_t x = 0;
-	size_t w0 = 0;
-	if (rd->win_apart) {
-		size_t lo = 0, hi = rd->nwin;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (rd->win[mid].e <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		w0 = lo;
-	}
+	size_t w0 = rd->win_apart ? hx_win_after(rd, a) : 0;
 	for (size_t w = w0; w < rd->nwin; w++) {
 		if (rd->win_apart && rd->win[w].s >= b)
 			break;
@@ -1021,7 +963,7 @@ static void host_end_ok(struct gs *g)
 		struct gdev *d = g->hd[q];
 		struct devacc *x = &d->out->a;
 		x->runtime_t = d->rt;
-		x->other_t = x->free - x->memcpy_t - x->memset_t - x->runtime_t;
+		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t; /* no Dataloader or other host ranges */
 		for (size_t k = 0; k < d->apisum.cap; k++) /* sorted by a total order later */
 			if (d->apisum.used[k])
 				hx_nl_get_api(g->c, &d->out->apis, (uint32_t)d->apisum.keys[k])->a += (int64_t)d->apisum.vals[k];

@@ -329,6 +329,15 @@ void hx_rd_free(struct rankdata *rd);
  * and everything the rules allocated in c are freed. */
 int hx_drive(struct ctx *c, struct pt_steps_info *si, struct pt_err **e);
 void hx_sdev_free(struct hx_sdev *sd);
+/* The first window (index) that holds time a, SIZE_MAX if none (a binary search when the windows are
+ * apart); with windows apart, the first whose end is after a (nwin if none). */
+size_t hx_win_of(const struct rankdata *rd, int64_t a);
+size_t hx_win_after(const struct rankdata *rd, int64_t a);
+/* A streamed device's breakdown over the windows of rd (bd; rv: C and the receive ops when has_rv) added
+ * to x, as device_measure() sums it without host ranges (other_t: the free time). */
+struct pt_bdstream;
+void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
+	       struct devacc *x);
 
 /* The open interval of a union fed in start order (empty intervals dropped, touching ones joined, as
  * pt_ivset_append joins them): hx_u_add adds [s, e), true when that closes the open interval, then *cs, *ce. */

@@ -212,6 +212,41 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 	}
 }
 
+void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
+	       struct devacc *x)
+{
+	for (size_t w = 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		struct pt_bdsums m4;
+		struct pt_breakdown b;
+		pt_bdstream_window(bd, w, &m4);
+		pt_bdsums_breakdown(&m4, &b);
+		x->step += e - s;
+		x->comp += b.computation;
+		x->comm += b.communication;
+		x->ovl += b.overlapped;
+		x->cno += b.comm_not_overlapped;
+		x->free += b.free;
+		if (has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+			struct pt_bdsums r4;
+			pt_bdstream_window(rv, w, &r4);
+			x->bub += r4.comm;
+			x->cnox += m4.either - r4.either;
+			x->rva += r4.either - r4.comp;
+		} else {
+			x->cnox += b.comm_not_overlapped;
+		}
+		x->other_t += b.free;
+		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
+		if (!x->has_worst || dp > x->worst_dl_pct) {
+			x->has_worst = true;
+			x->worst_dl_pct = dp;
+			x->worst_dl_step = rd->winnum[w];
+		}
+		x->nsteps++;
+	}
+}
+
 /* Every interval came: sweep the rest, close the unions, the windows and the idle gaps. */
 static void finish(struct sdv *d, int64_t kw)
 {
@@ -246,37 +281,7 @@ static void finish(struct sdv *d, int64_t kw)
 			d->pos = W->v[d->wi].s;
 	}
 	/* the breakdown over the windows, as device_measure() sums it (no host: no runtime, loader or CPU time) */
-	struct devacc *x = &d->out->a;
-	for (size_t w = 0; w < rd->nwin; w++) {
-		int64_t s = rd->win[w].s, e = rd->win[w].e;
-		struct pt_bdsums m4;
-		struct pt_breakdown bd;
-		pt_bdstream_window(d->bd, w, &m4);
-		pt_bdsums_breakdown(&m4, &bd);
-		x->step += e - s;
-		x->comp += bd.computation;
-		x->comm += bd.communication;
-		x->ovl += bd.overlapped;
-		x->cno += bd.comm_not_overlapped;
-		x->free += bd.free;
-		if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
-			struct pt_bdsums r4;
-			pt_bdstream_window(d->rv, w, &r4);
-			x->bub += r4.comm;
-			x->cnox += m4.either - r4.either;
-			x->rva += r4.either - r4.comp;
-		} else {
-			x->cnox += bd.comm_not_overlapped;
-		}
-		x->other_t += bd.free;
-		double dp = hx_pct(0, e - s);
-		if (!x->has_worst || dp > x->worst_dl_pct) {
-			x->has_worst = true;
-			x->worst_dl_pct = dp;
-			x->worst_dl_step = rd->winnum[w];
-		}
-		x->nsteps++;
-	}
+	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, &d->out->a);
 	d->out->tv = pt_xmalloc((d->nkt ? d->nkt : 1) * sizeof(*d->out->tv));
 	for (size_t i = 0; i < d->nkt; i++)
 		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
