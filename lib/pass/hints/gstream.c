@@ -1100,17 +1100,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		srank_free(c.srank, si.n);
 	}
 	size_t nsi = si.n;
-	if (!rc) {
-		pt_steps_coverage_note(&si, "ratios are over those", d);
-		rc = hx_drive(&c, &si, e);
-	} else {
-		free(c.fig);
-		free(c.rk);
-		pt_steps_info_free(&si);
-	}
-	for (size_t dev = 0; dev < nd; dev++)
-		hx_sdev_free(&c.sdev[dev]);
-	free(c.sdev);
+	rc = hx_stream_end(&c, &si, nd, rc, d, e);
 	srank_free(c.srank, nsi);
 	free(g.ch);
 	free(g.gmem);

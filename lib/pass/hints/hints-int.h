@@ -329,6 +329,10 @@ void hx_rd_free(struct rankdata *rd);
  * and everything the rules allocated in c are freed. */
 int hx_drive(struct ctx *c, struct pt_steps_info *si, struct pt_err **e);
 void hx_sdev_free(struct hx_sdev *sd);
+/* The end of a streamed pass whose reads ended with rc: the rules over si (hx_drive, si freed) unless rc,
+ * then c's device figures (nd devices) freed. */
+struct pt_diag;
+int hx_stream_end(struct ctx *c, struct pt_steps_info *si, size_t nd, int rc, struct pt_diag *d, struct pt_err **e);
 /* The first window (index) that holds time a, SIZE_MAX if none (a binary search when the windows are
  * apart); with windows apart, the first whose end is after a (nwin if none). */
 size_t hx_win_of(const struct rankdata *rd, int64_t a);
@@ -387,7 +391,6 @@ struct hx_item hx_heap_pop(struct hx_heap *h);
 /* A GPU .ptm of one process without host ranges, streamed (gstream.c): as pt_pass_hints_stream(). */
 struct pt_ptm_source;
 struct pt_sel;
-struct pt_diag;
 int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
 	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
 	       struct pt_err **e);

@@ -299,6 +299,23 @@ static void sdv_free(struct sdv *d)
 	free(d->trk);
 }
 
+int hx_stream_end(struct ctx *c, struct pt_steps_info *si, size_t nd, int rc, struct pt_diag *d, struct pt_err **e)
+{
+	if (!rc) {
+		pt_steps_coverage_note(si, "ratios are over those", d);
+		rc = hx_drive(c, si, e);
+	} else {
+		free(c->fig);
+		free(c->rk);
+		pt_steps_info_free(si);
+	}
+	for (size_t dev = 0; dev < nd; dev++)
+		hx_sdev_free(&c->sdev[dev]);
+	free(c->sdev);
+	c->sdev = NULL;
+	return rc;
+}
+
 void hx_sdev_free(struct hx_sdev *sd)
 {
 	hx_nl_free(&sd->ops);
@@ -624,16 +641,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		pt_events_free_columns(&m->events);
 		m->events = s.gn;
 		memset(&s.gn, 0, sizeof(s.gn));
-		pt_steps_coverage_note(&si, "ratios are over those", d);
-		rc = hx_drive(&c, &si, e);
-	} else {
-		free(c.fig);
-		free(c.rk);
-		pt_steps_info_free(&si);
 	}
-	for (size_t dev = 0; dev < nd; dev++)
-		hx_sdev_free(&c.sdev[dev]);
-	free(c.sdev);
+	rc = hx_stream_end(&c, &si, nd, rc, d, e);
 	hst_free(&s);
 	pt_model_free(m);
 	return rc;
