@@ -220,7 +220,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 	}
 	s->base += ev->n;
-	return 0;
+	return s->keep && s->no ? AGAIN : 0; /* kept for hints: no need to read on */
 }
 
 /* The links: which activities of the kept GPU devices are placed by them, at which calls. */

@@ -1,8 +1,9 @@
 /*
  * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
  * pt_pass_hints_stream, for a model of one traced process with no host
- * ranges): the reads of the streamed GPU steps, two more, then the rules of
- * driver.c over what they kept.
+ * ranges): the reads of the streamed GPU steps, one more (two when the
+ * host's calls cannot wait in it), then the rules of driver.c over what
+ * they kept.
  *
  * Reads 1 and 2 are the streamed steps' (pass-steps-gstream.c,
  * pt_steps_gstream_keep): the scan, the step windows, the memory records
@@ -26,21 +27,24 @@
  * end), M (COMM_EXPOSED), kernels (LOW_DEVICE_UTIL). A window whose end the
  * watermark passed is measured as device_measure() measures it: its free
  * time F, memcpy and memset time, each memory operation's exposed time, and
- * the rest t2 = F − Mc − Ms, kept for read 4; its clipped sets are freed.
+ * the rest t2 = F − Mc − Ms; its clipped sets are freed.
  *
- * Read 4 (the host read): every API call of the host that meets a window
- * adds |t2 ∩ call| to its name's exposed time (LAUNCH_BOUND), and, through
- * a heap under the host tracks' lag, joins the union R of the calls in
- * start order, whose closed intervals measure the runtime time |t2 ∩ R|.
- * The Dataloader and other host ranges that the in-memory pass subtracts
- * next are none (models with host ranges are read whole).
+ * The host's API calls that meet the windows wait in the same read (in a
+ * heap, under the host tracks' lag) until their windows are measured and no
+ * earlier call can come; then, in start order, each adds |t2 ∩ call| to its
+ * name's exposed time (LAUNCH_BOUND) and, when it meets t2, joins the union
+ * R of the calls, whose closed intervals measure the runtime time |t2 ∩ R|.
+ * A window's t2 goes once no call can meet it. When the windows are not
+ * apart, or more than MERGED_CAP calls wait, read 4 takes the calls instead,
+ * every window measured. The Dataloader and other host ranges that the
+ * in-memory pass subtracts next are none (models with host ranges are read
+ * whole).
  *
- * What grows: the join (24 + 4 bytes an activity id), the launch pairs'
- * delays and call durations (8 bytes each), t2 (16 bytes an interval: at
- * most one per gap between activities in the windows), per kernel name its
- * totals, the member memory operations, the waiting activities and calls.
- * If the coverage read 3 measures leaves steps uncovered, read 3 runs again
- * over the covered windows.
+ * What grows: the join (28 bytes an activity id), the launch pairs' delays
+ * and call durations (4 bytes each while they fit), the memory operations
+ * with exposed time, per kernel name its totals, t2 of the windows calls can
+ * still meet, the waiting activities and calls. If the coverage read 3
+ * measures leaves steps uncovered, read 3 runs again over the covered windows.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -152,8 +156,8 @@ struct gdev {
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
 	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
 	size_t cap_mops;
-	int64_t rt;                 /* read 4: |t2 ∩ R| */
-	struct pt_hashmap apisum;   /* read 4: exposed time per call name id */
+	int64_t rt;                 /* the calls: |t2 ∩ R| */
+	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
 };
 
 /* A host API call waiting until its windows' t2 is final and no earlier call can come. */
@@ -177,7 +181,7 @@ struct gs {
 	size_t nstr;
 	uint64_t base;
 	int64_t kw;
-	/* read 4 */
+	/* the host's calls (read 3, else read 4) */
 	struct gcall *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
 	size_t nch, cch;
 	bool merged;      /* the host's calls are measured in read 3 (else in read 4) */
@@ -185,7 +189,7 @@ struct gs {
 	size_t cap;       /* MERGED_CAP */
 	struct hx_openu ru;
 	uint32_t host;
-	struct gdev **hd; /* the devices whose t2 read 4 measures */
+	struct gdev **hd; /* the devices whose t2 the calls meet */
 	size_t nhd;
 	int64_t lo, hi;   /* their windows' first start and last end */
 	uint32_t *htrk;   /* the host's tracks with calls */
@@ -253,7 +257,7 @@ static void win_measure(struct gdev *d, size_t w)
 	pt_ivset_inter(&t1, &rem, &x->ms);
 	d->ms_t += pt_ivset_measure(&t1);
 	pt_ivset_diff(&d->t2[w], &rem, &x->ms);
-	struct pt_ivset *t2 = &d->t2[w]; /* held until read 4: without the slack */
+	struct pt_ivset *t2 = &d->t2[w]; /* held until no call can meet it: without the slack */
 	if (t2->cap > t2->n) {
 		t2->v = pt_xrealloc(t2->v, (t2->n ? t2->n : 1) * sizeof(*t2->v));
 		t2->cap = t2->n ? t2->n : 1;
@@ -466,7 +470,7 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
-	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until read 4 takes the rest */
+	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
