@@ -166,6 +166,12 @@ struct gcall {
 	uint32_t name;
 };
 
+/* The calls of one host thread that come in start order, waiting. */
+struct gfifo {
+	struct gcall *v;
+	size_t h, n, cap; /* v[h..n) wait */
+};
+
 struct gs {
 	struct ctx *c;
 	const struct pt_model *m;
@@ -183,7 +189,10 @@ struct gs {
 	int64_t kw;
 	/* the host's calls (read 3, else read 4) */
 	struct gcall *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
-	size_t nch, cch;
+	size_t nch, cch;  /* (nch: all that wait, in the heap or the queues) */
+	bool ordered;     /* every host thread's calls come in start order (lag 0): a queue each, merged */
+	struct gfifo *fq; /* per host track of htrk */
+	uint32_t *fq_of;  /* per track: its queue */
 	bool merged;      /* the host's calls are measured in read 3 (else in read 4) */
 	bool dev_done;    /* read 3 ended: every window measured */
 	size_t cap;       /* MERGED_CAP */
@@ -706,7 +715,7 @@ static void r_closed(struct gs *g, int64_t a, int64_t b)
 		g->hd[q]->rt += t2_in(g->hd[q], a, b);
 }
 
-static void call_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
+static void heap_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
 {
 	pt_xgrow((void **)&g->ch, &g->cch, g->nch + 1, sizeof(*g->ch));
 	size_t i = g->nch++;
@@ -720,7 +729,7 @@ static void call_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
 	g->ch[i] = (struct gcall){ s, e, name };
 }
 
-static struct gcall call_pop(struct gs *g)
+static struct gcall heap_pop(struct gs *g)
 {
 	struct gcall top = g->ch[0], last = g->ch[--g->nch];
 	size_t i = 0, n = g->nch;
@@ -738,6 +747,48 @@ static struct gcall call_pop(struct gs *g)
 	if (n)
 		g->ch[i] = last;
 	return top;
+}
+
+/* A call of track tr waits: in its thread's queue (ordered), else in the heap. */
+static void call_push(struct gs *g, uint32_t tr, int64_t s, int64_t e, uint32_t name)
+{
+	if (!g->ordered) {
+		heap_push(g, s, e, name);
+		return;
+	}
+	struct gfifo *q = &g->fq[g->fq_of[tr]];
+	if (q->h && q->h == q->n)
+		q->h = q->n = 0;
+	if (q->n == q->cap && q->h > q->n / 2) { /* the consumed half goes */
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
+	}
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	q->v[q->n++] = (struct gcall){ s, e, name };
+	g->nch++;
+}
+
+/* The waiting call with the earliest start (NULL: none); *qi its queue. */
+static const struct gcall *call_top(const struct gs *g, size_t *qi)
+{
+	if (!g->ordered)
+		return g->nch ? &g->ch[0] : NULL;
+	const struct gcall *best = NULL;
+	for (size_t k = 0; k < g->nhtrk; k++) {
+		const struct gfifo *q = &g->fq[k];
+		if (q->h < q->n && (!best || q->v[q->h].s < best->s))
+			best = &q->v[q->h], *qi = k;
+	}
+	return best;
+}
+
+static struct gcall call_pop(struct gs *g, size_t qi)
+{
+	if (!g->ordered)
+		return heap_pop(g);
+	g->nch--;
+	return g->fq[qi].v[g->fq[qi].h++];
 }
 
 /* Up to where t2 is final on every device of the host's rank (windows apart: measured in order). */
@@ -760,8 +811,10 @@ static int64_t t2_final(const struct gs *g)
 static void host_release(struct gs *g, int64_t below)
 {
 	int64_t fin = t2_final(g);
-	while (g->nch && g->ch[0].s < below && g->ch[0].e <= fin) {
-		struct gcall c = call_pop(g);
+	const struct gcall *top;
+	size_t qi = 0;
+	while ((top = call_top(g, &qi)) && top->s < below && top->e <= fin) {
+		struct gcall c = call_pop(g, qi);
 		bool meets = false;
 		for (size_t q = 0; q < g->nhd; q++) {
 			int64_t x = t2_in(g->hd[q], c.s, c.e);
@@ -776,8 +829,8 @@ static void host_release(struct gs *g, int64_t below)
 	/* no call still to come, waiting or in the open union reaches before `upto`: the windows that end
 	 * there are done with (their t2 goes) */
 	int64_t upto = below < fin ? below : fin;
-	if (g->nch && g->ch[0].s < upto)
-		upto = g->ch[0].s;
+	if ((top = call_top(g, &qi)) && top->s < upto)
+		upto = top->s;
 	if (g->ru.open && g->ru.us < upto)
 		upto = g->ru.us;
 	for (size_t q = 0; q < g->nhd; q++) {
@@ -803,7 +856,7 @@ static void host_event(struct gs *g, const struct pt_model *m, size_t i)
 		t->top = os;
 	t->seen = true;
 	if (oe > g->lo && os < g->hi && oe > os)
-		call_push(g, os, oe, ev->name[i]);
+		call_push(g, tr, os, oe, ev->name[i]);
 }
 
 static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -934,10 +987,16 @@ static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps
 		g->hd[g->nhd++] = d;
 	}
 	g->htrk = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->htrk));
+	g->fq_of = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->fq_of));
 	g->nhtrk = 0;
+	g->ordered = true;
 	for (size_t t = 0; t < g->ntrk; t++)
-		if (g->m->tracks.v[t].device == g->host && g->kp.lag[t].count)
+		if (g->m->tracks.v[t].device == g->host && g->kp.lag[t].count) {
+			g->ordered &= g->kp.lag[t].lag == 0;
+			g->fq_of[t] = (uint32_t)g->nhtrk;
 			g->htrk[g->nhtrk++] = (uint32_t)t;
+		}
+	g->fq = pt_xcalloc(g->nhtrk ? g->nhtrk : 1, sizeof(*g->fq));
 	host_reset(g);
 	if (!g->nhd)
 		host_end(g);
@@ -948,6 +1007,8 @@ static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps
 static void host_reset(struct gs *g)
 {
 	g->nch = 0;
+	for (size_t k = 0; k < g->nhtrk; k++)
+		g->fq[k].h = g->fq[k].n = 0;
 	g->ru = (struct hx_openu){ 0, 0, false };
 	for (size_t q = 0; q < g->nhd; q++) {
 		g->hd[q]->rt = 0;
@@ -981,8 +1042,15 @@ static void host_end(struct gs *g)
 	free(g->hd);
 	g->hd = NULL;
 	g->nhd = 0;
+	for (size_t k = 0; g->fq && k < g->nhtrk; k++)
+		free(g->fq[k].v);
+	free(g->fq);
+	g->fq = NULL;
+	free(g->fq_of);
+	g->fq_of = NULL;
 	free(g->htrk);
 	g->htrk = NULL;
+	g->nhtrk = 0;
 	g->nch = 0;
 }
 

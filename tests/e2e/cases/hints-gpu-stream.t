@@ -18,7 +18,8 @@ run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 
 # apart from its kernels, several host threads, equal starts on a thread, sparse correlation ids
 run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'
 # a dump made for the streamed path: a kernel that runs 5 s after its launch call (delays beyond 4
-# bytes), a receive kernel (PP_RECEIVE's Rv), a copy, a memset, an activity without a call, two threads
+# bytes), a receive kernel (PP_RECEIVE's Rv), a copy, a memset, an activity without a call, two threads,
+# a call recorded after a later one on its thread (the calls then wait in a heap, not in queues)
 cat > odd.cdtxt <<'CD'
 header cupti=130001 pid=4242 flags=default-clock,rewritten,system-tids
 kinds default
@@ -40,6 +41,7 @@ buffer
   rec CONCURRENT_KERNEL start=1000007500 end=1000009800 deviceId=0 contextId=1 streamId=7 correlationId=13 name="relu_kernel" gridX=8 gridY=2 gridZ=1 blockX=128 blockY=1 blockZ=1 registersPerThread=16
   rec RUNTIME cbid=211 start=1000009900 end=1000010100 processId=4242 threadId=4242 correlationId=14
   rec CONCURRENT_KERNEL start=1000010200 end=1000010300 deviceId=0 contextId=1 streamId=7 correlationId=15 name="relu_kernel" gridX=8 gridY=2 gridZ=1 blockX=128 blockY=1 blockZ=1 registersPerThread=16
+  rec RUNTIME cbid=41 start=1000009000 end=1000009950 processId=4242 threadId=4242 correlationId=16
   rec RUNTIME cbid=165 start=1000011900 end=1000012000 processId=4242 threadId=4242 correlationId=12
   rec SYNCHRONIZATION type=4 start=1000011900 end=1000012000 correlationId=12 contextId=1 streamId=0xffffffff cudaEventId=0xffffffff
 end-buffer
