@@ -312,11 +312,7 @@ static int64_t watermark(const struct gst *s, size_t d)
 		const struct gtrk *t = &s->t[s->dtrk[d][j]];
 		if (!t->left)
 			continue;
-		int64_t v = t->lag.min;
-		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
-			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
-		}
+		int64_t v = pt_lag_floor(&t->lag, t->seen, t->top);
 		if (v < w)
 			w = v;
 	}

@@ -419,14 +419,9 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 	int64_t w = INT64_MAX;
 	for (size_t j = 0; j < n; j++) {
 		const struct gtr *t = &g->t[trk[j]];
-		const struct pt_lag *l = &g->kp.lag[trk[j]];
 		if (!t->left)
 			continue;
-		int64_t v = l->min;
-		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)l->lag;
-			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
-		}
+		int64_t v = pt_lag_floor(&g->kp.lag[trk[j]], t->seen, t->top);
 		if (v < w)
 			w = v;
 	}
