@@ -29,6 +29,7 @@ void pt_ljoin_free(struct pt_ljoin *j)
 	free(j->id);
 	free(j->start);
 	free(j->end);
+	free(j->name);
 	free(j->bits);
 	free(j->bucket);
 	memset(j, 0, sizeof(*j));
@@ -43,6 +44,12 @@ void pt_ljoin_want(struct pt_ljoin *j, uint64_t id)
 		return;
 	pt_xgrow((void **)&j->id, &j->cap, j->n + 1, sizeof(*j->id));
 	j->id[j->n++] = id;
+}
+
+void pt_ljoin_keep_names(struct pt_ljoin *j)
+{
+	if (!j->sealed)
+		j->names = true;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -69,6 +76,8 @@ void pt_ljoin_seal(struct pt_ljoin *j)
 	j->end = pt_xmalloc((u ? u : 1) * sizeof(*j->end));
 	for (size_t i = 0; i < u; i++)
 		j->start[i] = INT64_MIN;
+	if (j->names)
+		j->name = pt_xcalloc(u ? u : 1, sizeof(*j->name));
 	if (!u)
 		return;
 	j->lo = j->id[0];
@@ -119,7 +128,7 @@ size_t pt_ljoin_slot(const struct pt_ljoin *j, uint64_t id)
 	return lo < j->n && j->id[lo] == id ? lo : SIZE_MAX;
 }
 
-void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
+void pt_ljoin_call_named(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end, uint32_t name)
 {
 	size_t s = pt_ljoin_slot(j, id);
 	if (s == SIZE_MAX || j->start[s] != INT64_MIN)
@@ -127,6 +136,13 @@ void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
 	j->start[s] = start;
 	if (j->end) /* (a caller that needs only the starts may free the ends after the seal) */
 		j->end[s] = end;
+	if (j->name)
+		j->name[s] = name;
+}
+
+void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
+{
+	pt_ljoin_call_named(j, id, start, end, 0);
 }
 
 size_t pt_ljoin_bytes(const struct pt_ljoin *j)
@@ -134,6 +150,8 @@ size_t pt_ljoin_bytes(const struct pt_ljoin *j)
 	size_t b = j->cap * sizeof(*j->id);
 	if (j->sealed) {
 		b += (j->end ? 2 : 1) * (j->n ? j->n : 1) * sizeof(*j->start) + (j->nbucket + 1) * sizeof(*j->bucket);
+		if (j->name)
+			b += (j->n ? j->n : 1) * sizeof(*j->name);
 		if (j->bits)
 			b += (size_t)((j->hi - j->lo) / 64 + 1) * sizeof(*j->bits);
 	}

@@ -11,7 +11,10 @@
  * the model's event order) and keeps its start and end, 16 bytes an id; then
  * pt_ljoin_slot() finds an activity's id. The slots are in id order, so
  * comparing slots compares ids. The calls of one host only: the caller
- * filters them (correlation ids are per process).
+ * filters them (correlation ids are per process). A caller that needs each
+ * call's API name too (`hints`: the launch pairs) asks for it before the
+ * seal (pt_ljoin_keep_names: 4 more bytes a slot) and offers the calls with
+ * pt_ljoin_call_named().
  */
 #ifndef PT_LAUNCH_JOIN_H
 #define PT_LAUNCH_JOIN_H
@@ -23,6 +26,8 @@ struct pt_ljoin {
 	uint64_t *id;          /* the wanted ids; sorted and unique once sealed */
 	size_t n, cap;
 	int64_t *start, *end;  /* per slot, once sealed: its call; start INT64_MIN: none yet */
+	uint32_t *name;        /* per slot, once sealed, when names are kept: its call's name (a string id) */
+	bool names;            /* pt_ljoin_keep_names() */
 	uint64_t lo, hi;       /* the ids' range */
 	uint64_t *bits;        /* presence bit per id of [lo, hi], or NULL */
 	uint32_t *bucket;      /* first slot of each bucket of ids ((id - lo) >> shift) */
@@ -35,6 +40,8 @@ void pt_ljoin_init(struct pt_ljoin *j);
 void pt_ljoin_free(struct pt_ljoin *j);
 /* Before the seal: id may be looked up (0 is never an id: ignored). */
 void pt_ljoin_want(struct pt_ljoin *j, uint64_t id);
+/* Before the seal: keep each call's name too (pt_ljoin_call_named, pt_ljoin_name). */
+void pt_ljoin_keep_names(struct pt_ljoin *j);
 /* No more wants: sort them; the calls may come. */
 void pt_ljoin_seal(struct pt_ljoin *j);
 /* The slot of id, or SIZE_MAX when it was not wanted. */
@@ -42,6 +49,13 @@ size_t pt_ljoin_slot(const struct pt_ljoin *j, uint64_t id);
 /* A call [start, end) with correlation id `id`: kept when wanted and the first of that id (its end only
  * while j->end is there: a caller that reads no ends may free it and set it NULL after the seal). */
 void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end);
+/* The same, with the call's name (kept when pt_ljoin_keep_names() was asked for). */
+void pt_ljoin_call_named(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end, uint32_t name);
+/* The name of slot s's call (0 when names are not kept or no call came). */
+static inline uint32_t pt_ljoin_name(const struct pt_ljoin *j, size_t s)
+{
+	return j->name && s < j->n && j->start[s] != INT64_MIN ? j->name[s] : 0;
+}
 /* The call of slot s (from pt_ljoin_slot): false when none came. */
 static inline bool pt_ljoin_get(const struct pt_ljoin *j, size_t s, int64_t *start, int64_t *end)
 {

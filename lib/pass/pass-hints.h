@@ -120,12 +120,13 @@ int pt_pass_hints(const struct pt_model *m, struct pt_index *x, const struct pt_
 		  const struct pt_hint_knobs *k, const struct pt_hints_opts *o, struct pt_hints *out,
 		  struct pt_diag *d, struct pt_err **e);
 /*
- * pt_pass_hints() over a .ptm file (src: a file, not standard input) in two
- * streaming reads, its events never held (pass/hints/stream.c): the notes of
- * the selection in d, the hints in *out. A model that holds what only the
- * in-memory pass reads (GPU or CPU devices, host ranges, memory copies, ...)
- * is read whole instead: *whole set, *out empty, and the caller runs
- * pt_pass_hints() over it.
+ * pt_pass_hints() over a .ptm file (src: a file, not standard input) in
+ * streaming reads, its events never held: two for Ascend models
+ * (pass/hints/stream.c), three for a GPU model of one process without host
+ * ranges (pass/hints/gstream.c); the notes of the selection in d, the hints
+ * in *out. A model that holds what only the in-memory pass reads (host
+ * ranges, several processes, Ascend memory copies, ...) is read whole
+ * instead: *whole set, *out empty, and the caller runs pt_pass_hints() over it.
  */
 struct pt_ptm_source;
 int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,

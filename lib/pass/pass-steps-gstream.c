@@ -56,7 +56,7 @@
 #define PT_STEPS_TAPE_MAX (16u << 20)
 
 struct gtrk {
-	struct pt_lag lag; /* its activities, read 1 */
+	struct pt_lag lag; /* its activities, read 1; kept (pt_steps_gkeep): a host track's API calls, read 2 */
 	uint64_t left;     /* read 4: activities still to come */
 	bool seen;
 	int64_t top;       /* the latest start among them so far */
@@ -102,6 +102,10 @@ struct gst {
 	size_t nstr;
 	uint32_t **dtrk;         /* per device of r: its tracks with activities */
 	size_t *ndtrk;
+	/* kept for a later read (pt_steps_gstream_keep) */
+	struct pt_steps_gkeep *keep;
+	uint8_t *kmark; /* per string: 0 not seen, 1 no, 2 keep->mark_kernel() accepts it */
+	size_t nkmark;
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -128,6 +132,10 @@ static void fit(struct gst *s, const struct pt_model *m)
 	if (m->devices.n > s->ndev) {
 		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
+		if (s->keep) {
+			s->keep->dev_mark = pt_xrealloc(s->keep->dev_mark, m->devices.n);
+			memset(s->keep->dev_mark + s->ndev, 0, m->devices.n - s->ndev);
+		}
 		s->ndev = m->devices.n;
 	}
 	if (m->tracks.n > s->ntrk) {
@@ -170,8 +178,23 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		if (!s->has_ev || en > s->ev_e)
 			s->ev_e = en;
 		s->has_ev = true;
+		if (s->keep && k == PT_EV_KERNEL && s->keep->mark_kernel) {
+			uint32_t nm = ev->name[i];
+			if (nm >= s->nkmark) {
+				size_t n = m->strings.n > nm ? m->strings.n : nm + 1;
+				s->kmark = pt_xrealloc(s->kmark, n);
+				memset(s->kmark + s->nkmark, 0, n - s->nkmark);
+				s->nkmark = n;
+			}
+			if (!s->kmark[nm])
+				s->kmark[nm] = s->keep->mark_kernel(pt_model_strget(m, nm)) ? 2 : 1;
+			if (s->kmark[nm] == 2)
+				s->keep->dev_mark[dv] = 1;
+		}
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
+			if (s->keep) /* host ranges: Dataloader, operators, DDP names; only the in-memory pass reads them */
+				s->no = true;
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			if (pt_index_comm_op_name(name))
@@ -199,7 +222,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 	}
 	s->base += ev->n;
-	return 0;
+	return s->keep && s->no ? AGAIN : 0; /* kept for hints: no need to read on */
 }
 
 /* The links: which activities of the kept GPU devices are placed by them, at which calls. */
@@ -237,8 +260,11 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API)
 			continue;
 		int64_t st = ev->start[i];
-		if (ev->corr[i] && m->tracks.v[ev->track[i]].device == s->host)
-			pt_ljoin_call(&s->j, ev->corr[i], st, st + ev->dur[i]);
+		bool host = m->tracks.v[ev->track[i]].device == s->host;
+		if (ev->corr[i] && host)
+			pt_ljoin_call_named(&s->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
+		if (s->keep && host && ev->track[i] < s->ntrk)
+			pt_lag_add(&s->t[ev->track[i]].lag, st);
 		if (bit(s->callbit, s->nbit, s->base + i)) {
 			if (!s->has_lc || st < s->lc_s)
 				s->lc_s = st;
@@ -288,15 +314,53 @@ static int64_t watermark(const struct gst *s, size_t d)
 		const struct gtrk *t = &s->t[s->dtrk[d][j]];
 		if (!t->left)
 			continue;
-		int64_t v = t->lag.min;
-		if (t->seen) {
-			__int128 x = (__int128)t->top - (__int128)t->lag.lag;
-			v = x < INT64_MIN ? INT64_MIN : (int64_t)x;
-		}
+		int64_t v = pt_lag_floor(&t->lag, t->seen, t->top);
 		if (v < w)
 			w = v;
 	}
 	return w;
+}
+
+/* The coverage: at the launch (its link's call, else its id's), else its own time. */
+static void widen(const uint64_t *linkbit, uint64_t nbit, struct pt_rank_steps *r, uint64_t g, int64_t st, int64_t en,
+		  bool found, int64_t cs)
+{
+	if (linkbit) {
+		if (!bit(linkbit, nbit, g))
+			pt_steps_widen(r, st, en);
+	} else if (found) {
+		pt_steps_widen(r, cs, cs);
+	} else {
+		pt_steps_widen(r, st, en);
+	}
+}
+
+void pt_steps_gkeep_widen(const struct pt_steps_gkeep *k, struct pt_rank_steps *r, uint64_t ev, int64_t st,
+			  int64_t en, bool found, int64_t cs)
+{
+	widen(k->linkbit, k->nbit, r, ev, st, en, found, cs);
+}
+
+void pt_steps_gkeep_start(const struct pt_steps_gkeep *k, struct pt_rank_steps *r)
+{
+	if (k->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, k->lc_s, k->lc_e);
+}
+
+void pt_steps_gkeep_covered(struct pt_rank_steps *r)
+{
+	pt_steps_count_covered(r, 1);
+}
+
+void pt_steps_gkeep_free(struct pt_steps_gkeep *k)
+{
+	if (k->j)
+		pt_ljoin_free(k->j);
+	free(k->j);
+	free(k->lag);
+	free(k->dev_mark);
+	free(k->linkbit);
+	memset(k, 0, sizeof(*k));
 }
 
 static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -304,7 +368,6 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	(void)e;
 	struct gst *s = arg;
 	struct pt_rank_steps *r = s->r;
-	bool links = s->linkbit != NULL;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
@@ -329,15 +392,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (found)
 				at = cs;
 		}
-		/* the coverage: at the launch (its link's call, else its id's), else its own time */
-		if (links) {
-			if (!bit(s->linkbit, s->nbit, s->base + i))
-				pt_steps_widen(r, st, en);
-		} else if (found) {
-			pt_steps_widen(r, cs, cs);
-		} else {
-			pt_steps_widen(r, st, en);
-		}
+		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
 		pt_bdstream_mark(b[0], ty, at);
@@ -386,6 +441,7 @@ static void gst_free(struct gst *s)
 		free(s->dtrk[d]);
 	free(s->dtrk);
 	free(s->ndtrk);
+	free(s->kmark);
 }
 
 /* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked
@@ -506,9 +562,9 @@ void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f)
 	free(f);
 }
 
-int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
-			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
-			  struct pt_diag *d, struct pt_err **e)
+static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
+		   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_steps_gkeep *keep,
+		   struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	*mout = NULL;
 	*whole = NULL;
@@ -525,19 +581,27 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
 	s.host = PT_NONE;
+	s.keep = keep;
 	pt_sel_found_init(&s.rf, sel);
 	pt_ljoin_init(&s.j);
 	char msg[128];
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
-	struct pt_ptm_sink first = { scan_batch, &s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES };
+	/* kept: also the memory records (packed) and the copy infos, which hints reads */
+	struct pt_ptm_sink first = { scan_batch, &s, false,
+				     PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES |
+					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
 		rc = AGAIN;
+	if (!rc && keep && s.host == PT_NONE)
+		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
 		pt_model_free(m);
 		gst_free(&s);
 		pt_ptm_tape_free(&tape);
+		if (keep)
+			pt_steps_gkeep_free(keep);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (rc)
@@ -549,11 +613,20 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 		take_links(&s, m);
 	free(s.actbit);
 	s.actbit = NULL;
+	if (keep && keep->tables)
+		keep->tables(keep->arg, m);
+	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
+		pt_ljoin_keep_names(&s.j);
+		for (size_t t = 0; t < s.ntrk; t++)
+			if (m->tracks.v[t].device == s.host)
+				memset(&s.t[t].lag, 0, sizeof(s.t[t].lag));
+	}
 	pt_ljoin_seal(&s.j);
 	bool boundary = !s.gr.n && s.host != PT_NONE;
 	s.launches = boundary;
-	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (s.launches ? 0 : PT_PTM_NO_NAME);
-	if ((figs || boundary) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
+	/* (kept for hints: the calls' names too) */
+	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (s.launches || keep ? 0 : PT_PTM_NO_NAME);
+	if ((figs || boundary || keep) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
 	struct pt_steps_lseq lseq = { 0, &s, l_name, l_call_s, l_call_e };
 	if (boundary) {
@@ -609,6 +682,21 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 			goto fail;
 		}
 	}
+	if (keep) {
+		keep->j = pt_xmalloc(sizeof(*keep->j));
+		*keep->j = s.j;
+		memset(&s.j, 0, sizeof(s.j));
+		keep->ntrk = s.ntrk;
+		keep->lag = pt_xcalloc(s.ntrk ? s.ntrk : 1, sizeof(*keep->lag));
+		for (size_t t = 0; t < s.ntrk; t++)
+			keep->lag[t] = s.t[t].lag;
+		keep->linkbit = s.linkbit;
+		s.linkbit = NULL;
+		keep->nbit = s.nbit;
+		keep->has_lc = s.has_lc;
+		keep->lc_s = s.lc_s;
+		keep->lc_e = s.lc_e;
+	}
 	gst_free(&s);
 	pt_ptm_tape_free(&tape);
 	*mout = m;
@@ -617,5 +705,21 @@ fail:
 	gst_free(&s);
 	pt_ptm_tape_free(&tape);
 	pt_model_free(m);
+	if (keep)
+		pt_steps_gkeep_free(keep);
 	return -1;
+}
+
+int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
+			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e)
+{
+	return gstream(src, sel, mout, si, figs, NULL, whole, d, e);
+}
+
+int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			  struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e)
+{
+	return gstream(src, sel, m, si, NULL, keep, whole, d, e);
 }

@@ -160,9 +160,48 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
 struct pt_ptm_source;
 struct pt_steps_figs;
 struct pt_gpu_figs;
+struct pt_ljoin;
+struct pt_lag;
 int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_gpu_figs ***gfigs,
 			 struct pt_model **whole, struct pt_diag *d, struct pt_err **e);
+/*
+ * What the streamed read of a GPU model keeps for a later pass that reads the
+ * file again (`hints`, pass/hints/gstream.c), beside pt_steps_gstream_keep()'s
+ * steps: the launch join filled with every launching call's start, end and
+ * name; per track the lag of its activities (GPU tracks) or of its API calls
+ * (host tracks), and their counts; what the coverage of the steps needs
+ * (pt_steps_gkeep_widen). mark_kernel (set by the caller) marks the devices
+ * that run a kernel whose name it accepts (dev_mark, by device index).
+ * Asking for it narrows what streams: a model with host ranges is read whole.
+ */
+struct pt_steps_gkeep {
+	bool (*mark_kernel)(const char *name);
+	/* after the first read, before the second: what the caller takes of the model's tables (its memory
+	 * records, which it may then free) */
+	void (*tables)(void *arg, struct pt_model *m);
+	void *arg;
+	struct pt_ljoin *j;
+	struct pt_lag *lag;   /* per track */
+	size_t ntrk;
+	uint8_t *dev_mark;    /* per device */
+	uint64_t *linkbit;    /* per event of the file: an activity a launch link places (NULL: no links) */
+	uint64_t nbit;
+	bool has_lc;          /* the calls the links name: their first and last start */
+	int64_t lc_s, lc_e;
+};
+void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
+/* pt_steps_gstream_read() without the steps' figures, keeping *keep for one more read (GPU models:
+ * *m set; anything else: *whole, as there). */
+int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			  struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
+			  struct pt_diag *d, struct pt_err **e);
+/* The coverage of GPU rank r by activity `ev` (the file's event index) at [st, en), launched at call
+ * start cs when found, as the streamed steps widen it; then pt_steps_gkeep_covered(r) once all passed. */
+void pt_steps_gkeep_widen(const struct pt_steps_gkeep *k, struct pt_rank_steps *r, uint64_t ev, int64_t st,
+			  int64_t en, bool found, int64_t cs);
+void pt_steps_gkeep_start(const struct pt_steps_gkeep *k, struct pt_rank_steps *r);
+void pt_steps_gkeep_covered(struct pt_rank_steps *r);
 /* The `steps` view of such a file: pt_pass_steps() over pt_steps_stream_read(), or *whole. */
 int pt_pass_steps_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_table **out,
 			 size_t *nout, struct pt_model **whole, struct pt_diag *d, struct pt_err **e);

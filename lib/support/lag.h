@@ -6,6 +6,7 @@
  */
 #ifndef PT_LAG_H
 #define PT_LAG_H
+#include <stdbool.h>
 #include <stdint.h>
 
 struct pt_lag {
@@ -28,6 +29,16 @@ static inline void pt_lag_add(struct pt_lag *w, int64_t st)
 	} else {
 		w->top = st;
 	}
+}
+
+/* The earliest start the track's next event can have, when `seen` of its events came and `top` is
+ * the latest start among them (its earliest start while none came). */
+static inline int64_t pt_lag_floor(const struct pt_lag *w, bool seen, int64_t top)
+{
+	if (!seen)
+		return w->min;
+	__int128 x = (__int128)top - (__int128)w->lag;
+	return x < INT64_MIN ? INT64_MIN : (int64_t)x;
 }
 
 #endif

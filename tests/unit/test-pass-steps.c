@@ -1022,6 +1022,38 @@ static void test_ljoin(void **state)
 	assert_true(pt_ljoin_get(&j, 1000, &s, &e));
 	pt_ljoin_free(&j);
 
+	/* the calls' names, when asked for before the seal: the first call of an id wins, as for its times */
+	pt_ljoin_init(&j);
+	pt_ljoin_want(&j, 7);
+	pt_ljoin_want(&j, 9);
+	pt_ljoin_want(&j, 8);
+	size_t plain = 0;
+	{
+		struct pt_ljoin k;
+		pt_ljoin_init(&k);
+		pt_ljoin_want(&k, 7);
+		pt_ljoin_want(&k, 9);
+		pt_ljoin_want(&k, 8);
+		pt_ljoin_seal(&k);
+		plain = pt_ljoin_bytes(&k);
+		pt_ljoin_call(&k, 7, 1, 2);
+		assert_int_equal(pt_ljoin_name(&k, 0), 0); /* names not kept */
+		pt_ljoin_free(&k);
+	}
+	pt_ljoin_keep_names(&j);
+	pt_ljoin_seal(&j);
+	assert_int_equal(pt_ljoin_bytes(&j), plain + 3 * sizeof(uint32_t));
+	pt_ljoin_call_named(&j, 9, 30, 31, 44);
+	pt_ljoin_call_named(&j, 9, 20, 21, 55);
+	pt_ljoin_call(&j, 7, 10, 11); /* no name: 0 */
+	assert_int_equal(pt_ljoin_name(&j, pt_ljoin_slot(&j, 9)), 44);
+	assert_true(pt_ljoin_get(&j, pt_ljoin_slot(&j, 9), &s, &e));
+	assert_int_equal(s, 30);
+	assert_int_equal(pt_ljoin_name(&j, pt_ljoin_slot(&j, 7)), 0);
+	assert_int_equal(pt_ljoin_name(&j, pt_ljoin_slot(&j, 8)), 0); /* no call came */
+	assert_int_equal(pt_ljoin_name(&j, SIZE_MAX), 0);
+	pt_ljoin_free(&j);
+
 	/* nothing wanted: every id misses */
 	pt_ljoin_init(&j);
 	pt_ljoin_seal(&j);

@@ -126,16 +126,8 @@ static size_t first_by_start(const struct pt_events *ev, const uint32_t *mj, siz
 	return lo;
 }
 
-/* The first window (index) that holds time a, SIZE_MAX if none: a binary
- * search when the windows are in order and apart (rd->win_apart). */
-static size_t win_of(const struct rankdata *rd, int64_t a)
+size_t hx_win_after(const struct rankdata *rd, int64_t a)
 {
-	if (!rd->win_apart) {
-		for (size_t w = 0; w < rd->nwin; w++)
-			if (a >= rd->win[w].s && a < rd->win[w].e)
-				return w;
-		return SIZE_MAX;
-	}
 	size_t lo = 0, hi = rd->nwin;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -144,6 +136,18 @@ static size_t win_of(const struct rankdata *rd, int64_t a)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+size_t hx_win_of(const struct rankdata *rd, int64_t a)
+{
+	if (!rd->win_apart) {
+		for (size_t w = 0; w < rd->nwin; w++)
+			if (a >= rd->win[w].s && a < rd->win[w].e)
+				return w;
+		return SIZE_MAX;
+	}
+	size_t lo = hx_win_after(rd, a);
 	return lo < rd->nwin && a >= rd->win[lo].s ? lo : SIZE_MAX;
 }
 
@@ -185,13 +189,18 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
 				maxg = g, maxstep = w->num;
 		}
 	} else {
-		/* first member device start / last end per kept step */
+		/* first member device start / last end per kept step (streamed: as the activities passed) */
 		size_t nw = rd->nwin;
 		int64_t *first = pt_xmalloc((nw + 1) * sizeof(*first)), *last = pt_xmalloc((nw + 1) * sizeof(*last));
 		for (size_t w = 0; w < nw; w++)
 			first[w] = INT64_MAX, last[w] = INT64_MIN;
+		const struct hx_srank *sr = hx_srank_of(c, r);
+		if (sr) {
+			memcpy(first, sr->first, nw * sizeof(*first));
+			memcpy(last, sr->last, nw * sizeof(*last));
+		}
 		const struct pt_events *ev = &m->events;
-		for (size_t i = 0; i < ev->n; i++) {
+		for (size_t i = 0; i < ev->n && !sr; i++) {
 			if (!hx_is_dev_activity(ev->kind[i]))
 				continue;
 			uint32_t dev = m->tracks.v[ev->track[i]].device;
@@ -200,7 +209,7 @@ static void gap_measure(struct ctx *c, struct rankdata *rd)
 				mine = r->devs[j] == dev;
 			if (!mine)
 				continue;
-			size_t w = win_of(rd, hx_anchor(rd, m, i));
+			size_t w = hx_win_of(rd, hx_anchor(rd, m, i));
 			if (w != SIZE_MAX) {
 				if (ev->start[i] < first[w])
 					first[w] = ev->start[i];
@@ -554,6 +563,16 @@ static bool device_streamed(struct ctx *c, struct rankdata *rd, uint32_t dev, st
 	dd->sd = sd;
 	dd->nacts = sd->nacts;
 	dd->a = sd->a;
+	if (sd->gpu) { /* gstream.c: the memory operations and the exposed time per API, now the device's */
+		struct hx_sdev *own = &c->sdev[dev];
+		dd->has_mem = sd->has_mem;
+		dd->mops = own->mops;
+		dd->nmops = own->nmops;
+		dd->apis = own->apis;
+		own->mops = NULL;
+		own->nmops = 0;
+		memset(&own->apis, 0, sizeof(own->apis));
+	}
 	dd->steps = (int64_t)sd->a.nsteps;
 	rt_row(c, rank, dd->did, &sd->a, sd->has_rv);
 	for (int q = 0; q < 2 && rd->nwin >= 2; q++)
@@ -684,9 +703,13 @@ static bool device_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, str
 				if (!mix[q]) {
 					pt_xgrow((void **)&mops, &cmops, nmops + 1, sizeof(*mops));
 					const struct pt_copy_info *ci = hx_copy_of(m, i);
+					size_t call = rd->am ? pt_anchor_call(rd->am, i) : SIZE_MAX;
 					mops[nmops++] = (struct memop){ i, 0,
 									ev->kind[i] == PT_EV_MEMSET ? "memset"
-									: ci ? hx_copy_kind_name(ci->copy_kind) : "other" };
+									: ci ? hx_copy_kind_name(ci->copy_kind) : "other",
+									ev->name[i], call != SIZE_MAX ? ev->name[call] : 0,
+									call != SIZE_MAX, ev->kind[i] == PT_EV_MEMSET,
+									ev->start[i], ev->dur[i], ci ? ci->bytes : 0 };
 					mix[q] = (uint32_t)nmops;
 				}
 				mops[mix[q] - 1].exposed += x;
@@ -802,6 +825,16 @@ static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, boo
 	struct nlist qk = { 0 }, sk = { 0 }, ra = { 0 };
 	int64_t *callv = NULL; /* launching calls, for RUNTIME_OUTLIER (each once) */
 	size_t ncall = 0, capcall = 0;
+	if (c->sdev && c->sdev[dev].gpu) { /* measured as the stream passed (gstream.c): now the device's */
+		struct launchdata *sl = &c->sdev[dev].l;
+		qd = sl->qd, ld = sl->ld, cpu = sl->cpu;
+		n = sl->n, nld = sl->nld, ncpu = sl->ncpu;
+		qd_out = sl->qd_out, shortn = sl->shortn, short_cpu = sl->short_cpu, short_gpu = sl->short_gpu;
+		calls = sl->calls, rt_out = sl->rt_out;
+		qk = sl->qk, sk = sl->sk, ra = sl->ra;
+		memset(sl, 0, sizeof(*sl));
+		goto counted;
+	}
 	if (!rd->am)
 		goto counted;
 	for (size_t q = 0; q < nlc; q++) { /* the device's launched member activities, in event order */

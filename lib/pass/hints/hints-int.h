@@ -9,6 +9,8 @@
  *   rules-rank.c     per rank: steps, memory, Tensor Cores, DataParallel
  *   rules-cluster.c  across ranks: spread, pipeline stages, links
  *   rules-md.c       MindData (the figures of dataset-figures.c, dataset-figures.h)
+ *   stream.c         the figures of an Ascend .ptm read as a stream
+ *   gstream.c        the figures of a GPU .ptm of one process without host ranges read as a stream
  *
  * Adding a rule: an id in pass-hints.h (its place is the output order), a
  * row in rules.c, a function in the rules file of its stage.
@@ -124,7 +126,17 @@ struct ctx {
 	size_t nmd;
 	size_t md_nrk;              /* MINDDATA: ranks known before its records */
 	struct hx_sdev *sdev;       /* streamed (stream.c): per device its figures; NULL: the events are in m */
+	struct hx_srank *srank;     /* streamed GPU ranks (gstream.c): per rank of si */
+	struct hx_mempeak *gmem;    /* streamed GPU models: per device its memory records' peak (hx_gmem_measure) */
 };
+
+/* MEMORY_NEAR_CAPACITY's figures of a GPU device: records, and the device group's peak allocation. */
+struct hx_mempeak {
+	int64_t peak, time;
+	bool any, recs;
+};
+/* Those of every device of m (out: m->devices.n, zeroed), before its memory records go. */
+void hx_gmem_measure(const struct pt_model *m, struct hx_mempeak *out);
 
 /* ---- figures --------------------------------------------------------------------------- */
 
@@ -184,10 +196,17 @@ struct nlist {
 	struct pt_hashmap at; /* key -> index in v */
 };
 
+/* A member memory operation and its exposed time (MEM_OPS_CRITICAL): what the rule prints of it. */
 struct memop {
-	size_t ev;
+	size_t ev;        /* its event index (the file's): the order of equal exposed times */
 	int64_t exposed;
 	const char *kind;
+	uint32_t name;    /* its name, and its launching call's name (when has_call) */
+	uint32_t call;
+	bool has_call;
+	bool set;         /* a memset (else a memcpy) */
+	int64_t start, dur;
+	uint64_t bytes;   /* its copy info's bytes, 0 none */
 };
 
 struct fexec {
@@ -219,6 +238,18 @@ struct hx_idle {
 	int64_t il, longest, cls[3], cnt[3];
 };
 
+/* Launch pairs of a device (hints.md §2.3) for the LAUNCH rules. */
+struct launchdata {
+	uint32_t dev, did;
+	char scope[48];
+	bool low_util;              /* LOW_DEVICE_UTIL fired for the device (G3) */
+	int64_t qd_cut, rt_cut;
+	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted */
+	size_t n, nld, ncpu;
+	int64_t qd_out, shortn, short_cpu, short_gpu, calls, rt_out, pairs;
+	struct nlist qk, sk, ra;    /* outlier kernels, short kernels, slow APIs */
+};
+
 /*
  * A covered device measured from a stream (stream.c): what the DEVICE rules
  * read of the events, summed as the events pass, in place of the member
@@ -240,6 +271,22 @@ struct hx_sdev {
 	int64_t B;
 	struct hx_tfig *tv;
 	size_t ntv;
+	/* a GPU device (gstream.c): what the rules read of the host's calls and the launches too */
+	bool gpu;
+	bool active;                /* any device activity (DDP_WITHOUT_NCCL) */
+	bool has_mem;               /* member memcpy or memset */
+	struct memop *mops;         /* member memory operations with exposed time */
+	size_t nmops;
+	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
+	int64_t un, uncnt, tot;     /* UNATTRIBUTED_DEVICE: member time without a call, their count, all */
+	struct launchdata l;        /* the launch pairs (qd, ld, cpu unsorted until launch_measure) */
+};
+
+/* A GPU rank measured from a stream (gstream.c): what the RANK rules read of its member activities. */
+struct hx_srank {
+	int64_t *first, *last;      /* STEP_GAP: per window the first member start, the last member end */
+	int64_t kern;               /* TENSOR_CORES_UNUSED: Σ duration of member kernels */
+	bool any_kern;
 };
 
 /* A covered device of a rank, measured once for the DEVICE rules. */
@@ -265,18 +312,6 @@ struct devdata {
 	int64_t B;
 };
 
-/* Launch pairs of a device (hints.md §2.3) for the LAUNCH rules. */
-struct launchdata {
-	uint32_t dev, did;
-	char scope[48];
-	bool low_util;              /* LOW_DEVICE_UTIL fired for the device (G3) */
-	int64_t qd_cut, rt_cut;
-	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted */
-	size_t n, nld, ncpu;
-	int64_t qd_out, shortn, short_cpu, short_gpu, calls, rt_out, pairs;
-	struct nlist qk, sk, ra;    /* outlier kernels, short kernels, slow APIs */
-};
-
 /* Where a rule runs: the stage and its rank / device. */
 struct hsite {
 	enum hstage stage;
@@ -294,6 +329,71 @@ void hx_rd_free(struct rankdata *rd);
  * and everything the rules allocated in c are freed. */
 int hx_drive(struct ctx *c, struct pt_steps_info *si, struct pt_err **e);
 void hx_sdev_free(struct hx_sdev *sd);
+/* The end of a streamed pass whose reads ended with rc: the rules over si (hx_drive, si freed) unless rc,
+ * then c's device figures (nd devices) freed. */
+struct pt_diag;
+int hx_stream_end(struct ctx *c, struct pt_steps_info *si, size_t nd, int rc, struct pt_diag *d, struct pt_err **e);
+/* The first window (index) that holds time a, SIZE_MAX if none (a binary search when the windows are
+ * apart); with windows apart, the first whose end is after a (nwin if none). */
+size_t hx_win_of(const struct rankdata *rd, int64_t a);
+size_t hx_win_after(const struct rankdata *rd, int64_t a);
+/* A streamed device's breakdown over the windows of rd (bd; rv: C and the receive ops when has_rv) added
+ * to x, as device_measure() sums it without host ranges (other_t: the free time). */
+struct pt_bdstream;
+void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
+	       struct devacc *x);
+
+/* The open interval of a union fed in start order (empty intervals dropped, touching ones joined, as
+ * pt_ivset_append joins them): hx_u_add adds [s, e), true when that closes the open interval, then *cs, *ce. */
+struct hx_openu {
+	int64_t us, ue;
+	bool open;
+};
+
+static inline bool hx_u_add(struct hx_openu *u, int64_t s, int64_t e, int64_t *cs, int64_t *ce)
+{
+	if (e <= s)
+		return false;
+	if (u->open && s <= u->ue) {
+		if (e > u->ue)
+			u->ue = e;
+		return false;
+	}
+	bool had = u->open;
+	*cs = u->us, *ce = u->ue;
+	u->us = s, u->ue = e, u->open = true;
+	return had;
+}
+
+static inline bool hx_u_end(struct hx_openu *u, int64_t *cs, int64_t *ce)
+{
+	*cs = u->us, *ce = u->ue;
+	bool had = u->open;
+	u->open = false;
+	return had;
+}
+
+/* A device interval waiting in a stream's heap until the watermark passes its start: by (s, g). */
+struct hx_item {
+	int64_t s, e;
+	uint64_t g;   /* its event index (the file's): equal starts leave in event order */
+	uint32_t type; /* Ascend: its op type's index; GPU: its launching call's join slot */
+	uint8_t fl;
+};
+
+struct hx_heap {
+	struct hx_item *v;
+	size_t n, cap;
+};
+void hx_heap_push(struct hx_heap *h, const struct hx_item *it);
+struct hx_item hx_heap_pop(struct hx_heap *h);
+
+/* A GPU .ptm of one process without host ranges, streamed (gstream.c): as pt_pass_hints_stream(). */
+struct pt_ptm_source;
+struct pt_sel;
+int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
+	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
+	       struct pt_err **e);
 
 /* ---- helpers (util.c) -------------------------------------------------------------------- */
 
@@ -340,6 +440,8 @@ const struct pt_ivset *hx_union_ref(const struct pt_ivset *a, const struct pt_iv
 int64_t hx_busy_in(const struct rankdata *rd, const struct pt_model *m, const struct fexec *v, size_t n);
 /* K, F and B of a device (struct devdata), measured on first use (driver.c). */
 void hx_flops_measure(struct ctx *c, struct rankdata *rd, struct devdata *dd);
+/* The streamed figures of GPU rank r (an element of c->si), NULL when the events are in m. */
+const struct hx_srank *hx_srank_of(const struct ctx *c, const struct pt_rank_steps *r);
 /* Host range names of the rank, measured on first use. */
 const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd);
 

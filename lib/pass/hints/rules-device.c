@@ -262,10 +262,7 @@ static int cmp_memop(const void *pa, const void *pb)
 
 void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 {
-	const struct pt_model *m = c->m;
 	const struct pt_hint_knobs *k = c->k;
-	const struct pt_events *ev = &m->events;
-	struct rankdata *rd = s->rd;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->dd->scope;
 	uint32_t did = s->dd->did;
@@ -342,21 +339,17 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 			pt_hint_ev_int(x, "exposed_ops", nexp);
 			pt_sort(mops, nmops, sizeof(*mops), cmp_memop);
 			for (size_t i = 0; i < nmops && i < 3 && mops[i].exposed; i++) {
-				size_t e = mops[i].ev;
-				const struct pt_copy_info *ci = hx_copy_of(m, e);
 				char t[48];
 				int ix = (int)i + 1;
-				pt_hint_ev_item(x, "top", ix, "name", hx_dname(c, ev->name[e]), false);
+				pt_hint_ev_item(x, "top", ix, "name", hx_dname(c, mops[i].name), false);
 				pt_hint_ev_item(x, "top", ix, "kind", mops[i].kind, false);
-				snprintf(t, sizeof(t), "%" PRIu64, ci ? ci->bytes : 0);
+				snprintf(t, sizeof(t), "%" PRIu64, mops[i].bytes);
 				pt_hint_ev_item(x, "top", ix, "bytes", t, true);
-				snprintf(t, sizeof(t), "%" PRId64, ev->start[e]);
+				snprintf(t, sizeof(t), "%" PRId64, mops[i].start);
 				pt_hint_ev_item(x, "top", ix, "start_ns", t, true);
 				snprintf(t, sizeof(t), "%" PRId64, mops[i].exposed);
 				pt_hint_ev_item(x, "top", ix, "exposed_ns", t, true);
-				size_t call = rd->am ? pt_anchor_call(rd->am, e) : SIZE_MAX;
-				const char *cn = call != SIZE_MAX ? hx_aname(c, ev->name[call]) : "";
-				pt_hint_ev_item(x, "top", ix, "call", cn, false);
+				pt_hint_ev_item(x, "top", ix, "call", mops[i].has_call ? hx_aname(c, mops[i].call) : "", false);
 			}
 		}
 	}
@@ -725,7 +718,9 @@ void pt_hr_unattributed_device(struct ctx *c, const struct hsite *s)
 	} else {
 		hx_mark_eval(c, PT_HR_UNATTRIBUTED_DEVICE, rank);
 		int64_t un = 0, cnt = 0, tot = 0;
-		for (size_t j = 0; j < nacts; j++) {
+		if (s->dd->sd) /* summed as the stream passed */
+			un = s->dd->sd->un, cnt = s->dd->sd->uncnt, tot = s->dd->sd->tot;
+		for (size_t j = 0; j < nacts && !s->dd->sd; j++) {
 			size_t i = acts[j];
 			tot += ev->dur[i];
 			if (!s->dd->call[j])

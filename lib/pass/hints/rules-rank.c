@@ -50,14 +50,9 @@ void pt_hr_step_gap(struct ctx *c, const struct hsite *s)
 	pt_hint_ev_int(x, "steps", (int64_t)g->kept);
 }
 
-struct mempeak {
-	int64_t peak, time;
-	bool any;
-};
-
 static void mem_point(void *ctx, const struct pt_gmem_point *p)
 {
-	struct mempeak *mp = ctx;
+	struct hx_mempeak *mp = ctx;
 	if (p->group != PT_GMEM_DEVICE)
 		return;
 	if (!mp->any || p->allocated > mp->peak) {
@@ -141,6 +136,19 @@ static void memory_npu(struct ctx *c, int64_t rank, uint32_t dev)
 	}
 }
 
+void hx_gmem_measure(const struct pt_model *m, struct hx_mempeak *out)
+{
+	struct pt_model_gpu_mem_heads hd; /* the records may be packed (gpu-mem-pack.h) */
+	struct pt_gpu_mem_head h;
+	pt_model_gpu_mem_heads_init(&hd, m);
+	while (pt_model_gpu_mem_heads_next(&hd, &h))
+		if (h.device < m->devices.n)
+			out[h.device].recs = true;
+	for (uint32_t dev = 0; dev < m->devices.n; dev++)
+		if (out[dev].recs && m->devices.v[dev].kind == PT_DEV_GPU && m->devices.v[dev].mem_bytes)
+			pt_gmem_replay(m, dev, mem_point, &out[dev]);
+}
+
 /* MEMORY_NEAR_CAPACITY per device of the rank: on a GPU the peak allocated
  * device memory (the MEMORY2 replay of cupti.md §6.11) against
  * totalGlobalMem; on Ascend memory_npu(). */
@@ -162,10 +170,13 @@ static void rule_memory(struct ctx *c, struct rankdata *rd)
 		}
 		if (dv->kind != PT_DEV_GPU)
 			continue;
-		bool recs = false;
-		for (size_t i = 0; i < m->gpu_mem.n && !recs; i++)
-			recs = m->gpu_mem.v[i].device == dev;
-		if (!recs) {
+		struct hx_mempeak mp = { 0, 0, false, false };
+		if (c->gmem) /* streamed (gstream.c): measured after the first read */
+			mp = c->gmem[dev];
+		else
+			for (size_t i = 0; i < m->gpu_mem.n && !mp.recs; i++)
+				mp.recs = m->gpu_mem.v[i].device == dev;
+		if (!mp.recs) {
 			hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
 			any = true;
 			continue;
@@ -175,8 +186,8 @@ static void rule_memory(struct ctx *c, struct rankdata *rd)
 			any = true;
 			continue;
 		}
-		struct mempeak mp = { 0, 0, false };
-		pt_gmem_replay(m, dev, mem_point, &mp);
+		if (!c->gmem)
+			pt_gmem_replay(m, dev, mem_point, &mp);
 		any = true;
 		hx_mark_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank);
 		size_t before = c->h->n;
@@ -299,6 +310,11 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	int64_t rank = r->rank;
 	if (r->ascend || !r->ndevs) {
 		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
+		return;
+	}
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed (gstream.c): a model without host ranges, so without operator ranges */
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", sr->kern ? "no operator ranges" : "no kernels");
 		return;
 	}
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;

@@ -33,11 +33,13 @@
  * queue's samples, are kept (a few per step) and become the model's events
  * for the MindData rules.
  *
- * Only pure Ascend models stream, and only when nothing the in-memory pass
- * reads from the events remains: a model with a CPU or GPU device, host
- * ranges or launch links (GPU ranks join launches by correlation id), memory
- * copies or sets (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is read
- * again whole (pt_ptm_read) and goes to the in-memory pass.
+ * Only pure Ascend models stream here, and only when nothing the in-memory
+ * pass reads from the events remains: a model with memory copies or sets
+ * (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is
+ * read again whole (pt_ptm_read) and goes to the in-memory pass. A model with
+ * a CPU or GPU device, host ranges or launch links goes to the GPU stream
+ * (gstream.c), which streams a GPU model of one process without host ranges
+ * and reads any other whole.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -58,53 +60,54 @@
 #include "support/err.h"
 #include "support/xalloc.h"
 
-/* ---- unions swept in start order ------------------------------------------------------- */
+/* ---- unions swept in start order (hx_openu), the heap of intervals waiting (hx_heap) ------ */
 
-/* The open interval of a union fed in start order (empty intervals dropped,
- * touching ones joined, as pt_ivset_append joins them). */
-struct openu {
-	int64_t us, ue;
-	bool open;
-};
-
-/* Add [s, e); true when it closes the open interval, then *cs, *ce. */
-static bool u_add(struct openu *u, int64_t s, int64_t e, int64_t *cs, int64_t *ce)
+static bool item_before(const struct hx_item *a, const struct hx_item *b)
 {
-	if (e <= s)
-		return false;
-	if (u->open && s <= u->ue) {
-		if (e > u->ue)
-			u->ue = e;
-		return false;
-	}
-	bool had = u->open;
-	*cs = u->us, *ce = u->ue;
-	u->us = s, u->ue = e, u->open = true;
-	return had;
+	return a->s < b->s || (a->s == b->s && a->g < b->g);
 }
 
-static bool u_end(struct openu *u, int64_t *cs, int64_t *ce)
+void hx_heap_push(struct hx_heap *h, const struct hx_item *it)
 {
-	*cs = u->us, *ce = u->ue;
-	bool had = u->open;
-	u->open = false;
-	return had;
+	pt_xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
+	size_t i = h->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!item_before(it, &h->v[p]))
+			break;
+		h->v[i] = h->v[p];
+		i = p;
+	}
+	h->v[i] = *it;
+}
+
+struct hx_item hx_heap_pop(struct hx_heap *h)
+{
+	struct hx_item top = h->v[0], last = h->v[--h->n];
+	size_t i = 0, n = h->n;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		if (l + 1 < n && item_before(&h->v[l + 1], &h->v[l]))
+			l++;
+		if (!item_before(&h->v[l], &last))
+			break;
+		h->v[i] = h->v[l];
+		i = l;
+	}
+	if (n)
+		h->v[i] = last;
+	return top;
 }
 
 /* ---- per device ------------------------------------------------------------------------ */
 
 enum { F_C = 1, F_M = 2, F_KT = 4, F_K = 8 };
 
-/* A device interval waiting in the heap until the watermark passes its start. */
-struct item {
-	int64_t s, e;
-	uint32_t type; /* F_K: its op type's index in sdv.kt */
-	uint8_t fl;
-};
-
 struct ktype {
 	uint32_t type;
-	struct openu u;
+	struct hx_openu u;
 	int64_t busy;
 	long double f;
 };
@@ -115,9 +118,8 @@ struct sdv {
 	struct pt_bdstream *bd;
 	struct pt_bdstream *rv; /* C and Rv, the receive ops among M (hints.md §2.4), when the device may have any */
 	bool has_rv;
-	struct item *h; /* min-heap by start */
-	size_t nh, ch;
-	struct openu cm, mu, ku, kk;
+	struct hx_heap h; /* by start */
+	struct hx_openu cm, mu, ku, kk;
 	size_t wi;      /* idle gaps: the window of W, and the time up to which it is measured */
 	int64_t pos;
 	size_t pw;      /* the first window (rd->win) whose first busy point is unknown */
@@ -127,40 +129,6 @@ struct sdv {
 	uint32_t *trk;  /* its tracks with device tasks */
 	size_t ntrk, ctrk;
 };
-
-static void heap_push(struct sdv *d, struct item it)
-{
-	pt_xgrow((void **)&d->h, &d->ch, d->nh + 1, sizeof(*d->h));
-	size_t i = d->nh++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (d->h[p].s <= it.s)
-			break;
-		d->h[i] = d->h[p];
-		i = p;
-	}
-	d->h[i] = it;
-}
-
-static struct item heap_pop(struct sdv *d)
-{
-	struct item top = d->h[0], last = d->h[--d->nh];
-	size_t i = 0, n = d->nh;
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			break;
-		if (l + 1 < n && d->h[l + 1].s < d->h[l].s)
-			l++;
-		if (d->h[l].s >= last.s)
-			break;
-		d->h[i] = d->h[l];
-		i = l;
-	}
-	if (n)
-		d->h[i] = last;
-	return top;
-}
 
 /* An idle gap [ga, gb) of W − (C ∪ M): DEVICE_IDLE's classes without launch calls (idle_gap, rules-device.c). */
 static void idle_gap(struct sdv *d, int64_t kw, int64_t ga, int64_t gb)
@@ -214,21 +182,21 @@ static void cm_closed(struct sdv *d, int64_t kw, int64_t a, int64_t b)
 	}
 }
 
-static void sweep(struct sdv *d, int64_t kw, const struct item *it)
+static void sweep(struct sdv *d, int64_t kw, const struct hx_item *it)
 {
 	const struct pt_ivset *W = &d->rd->W;
 	int64_t a, b;
-	if ((it->fl & (F_C | F_M)) && u_add(&d->cm, it->s, it->e, &a, &b))
+	if ((it->fl & (F_C | F_M)) && hx_u_add(&d->cm, it->s, it->e, &a, &b))
 		cm_closed(d, kw, a, b);
-	if ((it->fl & F_M) && u_add(&d->mu, it->s, it->e, &a, &b))
+	if ((it->fl & F_M) && hx_u_add(&d->mu, it->s, it->e, &a, &b))
 		d->out->mw += pt_ivset_measure_in(W, a, b);
-	if ((it->fl & F_KT) && u_add(&d->ku, it->s, it->e, &a, &b))
+	if ((it->fl & F_KT) && hx_u_add(&d->ku, it->s, it->e, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
 	if (it->fl & F_K) {
-		if (u_add(&d->kk, it->s, it->e, &a, &b))
+		if (hx_u_add(&d->kk, it->s, it->e, &a, &b))
 			d->out->B += pt_ivset_measure_in(W, a, b);
 		struct ktype *t = &d->kt[it->type];
-		if (u_add(&t->u, it->s, it->e, &a, &b))
+		if (hx_u_add(&t->u, it->s, it->e, &a, &b))
 			t->busy += pt_ivset_measure_in(W, a, b);
 	}
 }
@@ -238,9 +206,44 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 	pt_bdstream_release(d->bd, below);
 	if (d->rv)
 		pt_bdstream_release(d->rv, below);
-	while (d->nh && d->h[0].s < below) {
-		struct item it = heap_pop(d);
+	while (d->h.n && d->h.v[0].s < below) {
+		struct hx_item it = hx_heap_pop(&d->h);
 		sweep(d, kw, &it);
+	}
+}
+
+void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
+	       struct devacc *x)
+{
+	for (size_t w = 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		struct pt_bdsums m4;
+		struct pt_breakdown b;
+		pt_bdstream_window(bd, w, &m4);
+		pt_bdsums_breakdown(&m4, &b);
+		x->step += e - s;
+		x->comp += b.computation;
+		x->comm += b.communication;
+		x->ovl += b.overlapped;
+		x->cno += b.comm_not_overlapped;
+		x->free += b.free;
+		if (has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+			struct pt_bdsums r4;
+			pt_bdstream_window(rv, w, &r4);
+			x->bub += r4.comm;
+			x->cnox += m4.either - r4.either;
+			x->rva += r4.either - r4.comp;
+		} else {
+			x->cnox += b.comm_not_overlapped;
+		}
+		x->other_t += b.free;
+		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
+		if (!x->has_worst || dp > x->worst_dl_pct) {
+			x->has_worst = true;
+			x->worst_dl_pct = dp;
+			x->worst_dl_step = rd->winnum[w];
+		}
+		x->nsteps++;
 	}
 }
 
@@ -248,8 +251,8 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 static void finish(struct sdv *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
-	while (d->nh) { /* starts at INT64_MAX */
-		struct item it = heap_pop(d);
+	while (d->h.n) { /* starts at INT64_MAX */
+		struct hx_item it = hx_heap_pop(&d->h);
 		sweep(d, kw, &it);
 	}
 	pt_bdstream_finish(d->bd);
@@ -257,16 +260,16 @@ static void finish(struct sdv *d, int64_t kw)
 		pt_bdstream_finish(d->rv);
 	const struct pt_ivset *W = &d->rd->W;
 	int64_t a, b;
-	if (u_end(&d->cm, &a, &b))
+	if (hx_u_end(&d->cm, &a, &b))
 		cm_closed(d, kw, a, b);
-	if (u_end(&d->mu, &a, &b))
+	if (hx_u_end(&d->mu, &a, &b))
 		d->out->mw += pt_ivset_measure_in(W, a, b);
-	if (u_end(&d->ku, &a, &b))
+	if (hx_u_end(&d->ku, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
-	if (u_end(&d->kk, &a, &b))
+	if (hx_u_end(&d->kk, &a, &b))
 		d->out->B += pt_ivset_measure_in(W, a, b);
 	for (size_t i = 0; i < d->nkt; i++)
-		if (u_end(&d->kt[i].u, &a, &b))
+		if (hx_u_end(&d->kt[i].u, &a, &b))
 			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
 	const struct rankdata *rd = d->rd;
 	for (; d->pw < rd->nwin; d->pw++)
@@ -278,37 +281,7 @@ static void finish(struct sdv *d, int64_t kw)
 			d->pos = W->v[d->wi].s;
 	}
 	/* the breakdown over the windows, as device_measure() sums it (no host: no runtime, loader or CPU time) */
-	struct devacc *x = &d->out->a;
-	for (size_t w = 0; w < rd->nwin; w++) {
-		int64_t s = rd->win[w].s, e = rd->win[w].e;
-		struct pt_bdsums m4;
-		struct pt_breakdown bd;
-		pt_bdstream_window(d->bd, w, &m4);
-		pt_bdsums_breakdown(&m4, &bd);
-		x->step += e - s;
-		x->comp += bd.computation;
-		x->comm += bd.communication;
-		x->ovl += bd.overlapped;
-		x->cno += bd.comm_not_overlapped;
-		x->free += bd.free;
-		if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
-			struct pt_bdsums r4;
-			pt_bdstream_window(d->rv, w, &r4);
-			x->bub += r4.comm;
-			x->cnox += m4.either - r4.either;
-			x->rva += r4.either - r4.comp;
-		} else {
-			x->cnox += bd.comm_not_overlapped;
-		}
-		x->other_t += bd.free;
-		double dp = hx_pct(0, e - s);
-		if (!x->has_worst || dp > x->worst_dl_pct) {
-			x->has_worst = true;
-			x->worst_dl_pct = dp;
-			x->worst_dl_step = rd->winnum[w];
-		}
-		x->nsteps++;
-	}
+	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, &d->out->a);
 	d->out->tv = pt_xmalloc((d->nkt ? d->nkt : 1) * sizeof(*d->out->tv));
 	for (size_t i = 0; i < d->nkt; i++)
 		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
@@ -320,10 +293,27 @@ static void sdv_free(struct sdv *d)
 {
 	pt_bdstream_free(d->bd);
 	pt_bdstream_free(d->rv);
-	free(d->h);
+	free(d->h.v);
 	free(d->kt);
 	pt_hashmap_free(&d->kt_at);
 	free(d->trk);
+}
+
+int hx_stream_end(struct ctx *c, struct pt_steps_info *si, size_t nd, int rc, struct pt_diag *d, struct pt_err **e)
+{
+	if (!rc) {
+		pt_steps_coverage_note(si, "ratios are over those", d);
+		rc = hx_drive(c, si, e);
+	} else {
+		free(c->fig);
+		free(c->rk);
+		pt_steps_info_free(si);
+	}
+	for (size_t dev = 0; dev < nd; dev++)
+		hx_sdev_free(&c->sdev[dev]);
+	free(c->sdev);
+	c->sdev = NULL;
+	return rc;
 }
 
 void hx_sdev_free(struct hx_sdev *sd)
@@ -331,6 +321,14 @@ void hx_sdev_free(struct hx_sdev *sd)
 	hx_nl_free(&sd->ops);
 	hx_nl_free(&sd->types);
 	free(sd->tv);
+	free(sd->mops);
+	hx_nl_free(&sd->apis);
+	free(sd->l.qd);
+	free(sd->l.ld);
+	free(sd->l.cpu);
+	hx_nl_free(&sd->l.qk);
+	hx_nl_free(&sd->l.sk);
+	hx_nl_free(&sd->l.ra);
 }
 
 /* ---- the reads ------------------------------------------------------------------------- */
@@ -438,7 +436,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_bdstream_add(d->rv, cls, st, en);
 			d->has_rv |= rcv && en > st;
 		}
-		struct item it = { st, en, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
+		struct hx_item it = { st, en, 0, 0, (uint8_t)((cls == 2 ? F_M : F_C) | (k != PT_EV_AICPU ? F_KT : 0)) };
 		const struct rankdata *rd = d->rd;
 		struct hx_sdev *o = d->out;
 		if (pt_ivset_contains(&rd->W, st)) { /* a member activity */
@@ -475,7 +473,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				it.type = (uint32_t)*ix;
 			}
 		}
-		heap_push(d, it);
+		hx_heap_push(&d->h, &it);
 	}
 	for (uint32_t dv = 0; dv < s->ndev && dv < m->devices.n; dv++)
 		if (s->of[dv])
@@ -532,10 +530,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		hst_free(&s);
 		return 0;
 	}
-	if (rc == PT_ASCAN_AGAIN) {
+	if (rc == PT_ASCAN_AGAIN) { /* a GPU model streams its own way (gstream.c), or is read whole */
 		pt_model_free(m);
 		hst_free(&s);
-		return pt_ptm_read(src->path, whole, e);
+		return hx_gstream(src, sel, k, o, out, whole, d, e);
 	}
 	if (rc) {
 		hst_free(&s);
@@ -610,7 +608,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			size_t nsp = pt_index_comm_spans(m, dev, &sp);
 			for (size_t q = 0; q < nsp; q++) {
 				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
-				heap_push(x, (struct item){ sp[q].s, sp[q].e, 0, F_M });
+				struct hx_item it = { sp[q].s, sp[q].e, 0, 0, F_M };
+				hx_heap_push(&x->h, &it);
 			}
 			free(sp);
 			s.of[dev] = x;
@@ -642,16 +641,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		pt_events_free_columns(&m->events);
 		m->events = s.gn;
 		memset(&s.gn, 0, sizeof(s.gn));
-		pt_steps_coverage_note(&si, "ratios are over those", d);
-		rc = hx_drive(&c, &si, e);
-	} else {
-		free(c.fig);
-		free(c.rk);
-		pt_steps_info_free(&si);
 	}
-	for (size_t dev = 0; dev < nd; dev++)
-		hx_sdev_free(&c.sdev[dev]);
-	free(c.sdev);
+	rc = hx_stream_end(&c, &si, nd, rc, d, e);
 	hst_free(&s);
 	pt_model_free(m);
 	return rc;

@@ -388,6 +388,13 @@ bool hx_has_hccl(const struct pt_model *m, uint32_t dev)
 	return false;
 }
 
+const struct hx_srank *hx_srank_of(const struct ctx *c, const struct pt_rank_steps *r)
+{
+	if (!c->srank || !c->si || r < c->si->r || r >= c->si->r + c->si->n)
+		return NULL;
+	return &c->srank[r - c->si->r];
+}
+
 const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
 {
 	struct ddpfig *f = &rd->ddp;
@@ -413,6 +420,8 @@ const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
 		uint32_t v = d->cc_major * 10 + d->cc_minor;
 		if (v > f->cc)
 			f->cc = v;
+		if (c->sdev && c->sdev[r->devs[j]].active) /* streamed: seen as it passed */
+			f->active++;
 		for (size_t i = 0; i < ev->n; i++)
 			if (hx_is_dev_activity(ev->kind[i]) && m->tracks.v[ev->track[i]].device == r->devs[j]) {
 				f->active++;

@@ -1,0 +1,1180 @@
+/*
+ * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
+ * pt_pass_hints_stream, for a model of one traced process with no host
+ * ranges): the reads of the streamed GPU steps, one more (two when the
+ * host's calls cannot wait in it), then the rules of driver.c over what
+ * they kept.
+ *
+ * Reads 1 and 2 are the streamed steps' (pass-steps-gstream.c,
+ * pt_steps_gstream_keep): the scan, the step windows, the memory records
+ * (packed) and copy infos, then the launch join filled with each launching
+ * call's start, end and API name and per host track the lag of its calls.
+ *
+ * Read 3 (the device read): each activity of a covered device is looked up
+ * in the join; an activity counts in the windows when its call (else it)
+ * starts in W, as in-memory: the member activities are counted and summed
+ * as they pass (TOP_OPS per kernel name, TRUNCATED_LAST_STEP, STEP_GAP's
+ * first and last work per window, UNATTRIBUTED_DEVICE, TENSOR_CORES_UNUSED's
+ * kernel time, the launch pairs of LAUNCH_DELAY, RUNTIME_OUTLIER and
+ * SHORT_KERNELS with each call counted once by its join slot, the memory
+ * operations of MEM_OPS_CRITICAL). Each activity goes to the device's
+ * streamed breakdown (C and M by kernel name; with receive kernels a second
+ * one takes C and Rv) and to a heap until no track of the device can still
+ * deliver an earlier start; from there, in (start, event) order, it is swept
+ * into the unions: C ∪ M, memcpy Mc and memset Ms clipped to each window
+ * that is still open, the busy union C ∪ M ∪ Mc ∪ Ms (DEVICE_IDLE's gaps of
+ * W, each classed by the first member activity that starts at or after its
+ * end), M (COMM_EXPOSED), kernels (LOW_DEVICE_UTIL). A window whose end the
+ * watermark passed is measured as device_measure() measures it: its free
+ * time F, memcpy and memset time, each memory operation's exposed time, and
+ * the rest t2 = F − Mc − Ms; its clipped sets are freed.
+ *
+ * The host's API calls that meet the windows wait in the same read (in a
+ * heap, under the host tracks' lag) until their windows are measured and no
+ * earlier call can come; then, in start order, each adds |t2 ∩ call| to its
+ * name's exposed time (LAUNCH_BOUND) and, when it meets t2, joins the union
+ * R of the calls, whose closed intervals measure the runtime time |t2 ∩ R|.
+ * A window's t2 goes once no call can meet it. When the windows are not
+ * apart, or more than MERGED_CAP calls wait, read 4 takes the calls instead,
+ * every window measured. The Dataloader and other host ranges that the
+ * in-memory pass subtracts next are none (models with host ranges are read
+ * whole).
+ *
+ * What grows: the join (28 bytes an activity id), the launch pairs' delays
+ * and call durations (4 bytes each while they fit), the memory operations
+ * with exposed time, per kernel name its totals, t2 of the windows calls can
+ * still meet, the waiting activities and calls. If the coverage read 3
+ * measures leaves steps uncovered, read 3 runs again over the covered windows.
+ */
+#define _GNU_SOURCE
+#include "pass/hints/hints-int.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/gpu-mem-pack.h"
+#include "model/index.h"
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "pass/breakdown-stream.h"
+#include "pass/launch-join.h"
+#include "pass/pass-steps.h"
+#include "support/err.h"
+#include "support/hashmap.h"
+#include "support/lag.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+
+/* Read 3 holds at most this many calls waiting for their windows (24 bytes each); beyond, read 4
+ * measures them (the tests set PT_TEST_HINTS_CALLS_CAP to take that path on small models). */
+#define MERGED_CAP ((size_t)1 << 20)
+
+enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64 };
+
+/* The sets of one window clipped to it, until the watermark passes its end. */
+struct gwin {
+	struct pt_ivset cm, mc, ms;
+	bool done;
+};
+
+struct gtr {
+	uint64_t left; /* activities (calls) still to come */
+	bool seen;
+	int64_t top;
+};
+
+struct gap {
+	int64_t a, b;
+};
+
+/* Delays and durations (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
+struct delays {
+	uint32_t *v32;
+	int64_t *v64;
+	size_t n, cap;
+};
+
+static void delays_add(struct delays *x, int64_t v)
+{
+	if (!x->v64 && (uint64_t)v > UINT32_MAX) { /* widen */
+		x->v64 = pt_xmalloc((x->cap ? x->cap : 1) * sizeof(*x->v64));
+		for (size_t i = 0; i < x->n; i++)
+			x->v64[i] = x->v32[i];
+		free(x->v32);
+		x->v32 = NULL;
+	}
+	if (x->v64) {
+		pt_xgrow((void **)&x->v64, &x->cap, x->n + 1, sizeof(*x->v64));
+		x->v64[x->n++] = v;
+	} else {
+		pt_xgrow((void **)&x->v32, &x->cap, x->n + 1, sizeof(*x->v32));
+		x->v32[x->n++] = (uint32_t)v;
+	}
+}
+
+/* The delays as 8-byte values (freed with *out); x is emptied. */
+static int64_t *delays_take(struct delays *x, size_t *n)
+{
+	int64_t *v = x->v64;
+	if (!v) {
+		v = pt_xmalloc((x->n ? x->n : 1) * sizeof(*v));
+		for (size_t i = 0; i < x->n; i++)
+			v[i] = x->v32[i];
+	}
+	*n = x->n;
+	free(x->v32);
+	memset(x, 0, sizeof(*x));
+	return v;
+}
+
+struct gdev {
+	const struct pt_ljoin *j;
+	struct hx_sdev *out;
+	struct hx_srank *sr;
+	const struct rankdata *rd;
+	struct pt_bdstream *bd, *rv;
+	bool may_rv, has_rv;
+	struct hx_heap h;
+	struct hx_openu cm, mc, ms, busy, mu, ku;
+	struct gwin *w;
+	size_t wf;            /* windows before it are measured (windows apart) */
+	struct pt_ivset *t2;  /* per window: F − Mc − Ms, until no call can meet the window */
+	size_t t2f;           /* windows apart: those before it no call can meet any more (t2 freed) */
+	int64_t mc_t, ms_t;
+	size_t prep_w;        /* prep: the first window whose first C ∪ M point is unknown */
+	/* DEVICE_IDLE */
+	size_t wi;
+	struct gap *pg;       /* gaps waiting for the next member activity */
+	size_t pg0, npg, cpg;
+	bool fm;              /* the first member activity at time fm_t */
+	int64_t fm_t, fm_cs;
+	uint32_t *trk;
+	size_t ntrk, ctrk;
+	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
+	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
+	size_t cap_mops;
+	int64_t rt;                 /* the calls: |t2 ∩ R| */
+	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
+};
+
+/* A host API call waiting until its windows' t2 is final and no earlier call can come. */
+struct gcall {
+	int64_t s, e;
+	uint32_t name;
+};
+
+/* The calls of one host thread that come in start order, waiting. */
+struct gfifo {
+	struct gcall *v;
+	size_t h, n, cap; /* v[h..n) wait */
+};
+
+struct gs {
+	struct ctx *c;
+	const struct pt_model *m;
+	struct pt_steps_gkeep kp;
+	struct pt_ljoin *j;
+	struct gtr *t;
+	size_t ntrk;
+	struct gdev **of; /* per device */
+	struct pt_rank_steps *r;
+	bool cover;       /* read 3 widens the coverage */
+	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those */
+	uint8_t *lapi;    /* per string: 0 not seen, 1 not a launch API, 2 one (hints.launch.apis) */
+	size_t nstr;
+	uint64_t base;
+	int64_t kw;
+	/* the host's calls (read 3, else read 4) */
+	struct gcall *ch; /* the calls waiting: a min-heap by start (equal starts in any order: a union) */
+	size_t nch, cch;  /* (nch: all that wait, in the heap or the queues) */
+	bool ordered;     /* every host thread's calls come in start order (lag 0): a queue each, merged */
+	struct gfifo *fq; /* per host track of htrk */
+	uint32_t *fq_of;  /* per track: its queue */
+	bool merged;      /* the host's calls are measured in read 3 (else in read 4) */
+	bool dev_done;    /* read 3 ended: every window measured */
+	size_t cap;       /* MERGED_CAP */
+	struct hx_openu ru;
+	uint32_t host;
+	struct gdev **hd; /* the devices whose t2 the calls meet */
+	size_t nhd;
+	int64_t lo, hi;   /* their windows' first start and last end */
+	uint32_t *htrk;   /* the host's tracks with calls */
+	size_t nhtrk;
+	struct hx_mempeak *gmem; /* per device (take_tables) */
+};
+
+static bool recv_kernel(const char *name)
+{
+	return pt_index_comm_kernel_name(name) && hx_recv_name(name);
+}
+
+struct gs;
+static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps *r);
+static void host_reset(struct gs *g);
+static void host_end(struct gs *g);
+static void host_event(struct gs *g, const struct pt_model *m, size_t i);
+static void host_release(struct gs *g, int64_t below);
+
+/* ---- windows -------------------------------------------------------------------------- */
+
+/* Each window not yet measured that [a, b) meets gets its part (sel: which set). */
+static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
+{
+	const struct rankdata *rd = d->rd;
+	for (size_t w = rd->win_apart ? d->wf : 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		if (rd->win_apart && s >= b)
+			break;
+		if (d->w[w].done || e <= a || s >= b)
+			continue;
+		struct pt_ivset *x = sel == 0 ? &d->w[w].cm : sel == 1 ? &d->w[w].mc : &d->w[w].ms;
+		pt_ivset_append(x, a > s ? a : s, b < e ? b : e);
+	}
+}
+
+/* Window w, every interval before its end swept: F, memcpy and memset time, each member memory
+ * operation's exposed time, t2 (as device_measure). */
+static void win_measure(struct gdev *d, size_t w)
+{
+	const struct rankdata *rd = d->rd;
+	struct gwin *x = &d->w[w];
+	int64_t s = rd->win[w].s, e = rd->win[w].e;
+	/* the open intervals' parts before the end are final */
+	if (d->cm.open)
+		pt_ivset_append(&x->cm, d->cm.us > s ? d->cm.us : s, d->cm.ue < e ? d->cm.ue : e);
+	if (d->mc.open)
+		pt_ivset_append(&x->mc, d->mc.us > s ? d->mc.us : s, d->mc.ue < e ? d->mc.ue : e);
+	if (d->ms.open)
+		pt_ivset_append(&x->ms, d->ms.us > s ? d->ms.us : s, d->ms.ue < e ? d->ms.ue : e);
+	struct pt_ival one = { s, e };
+	struct pt_ivset S = { &one, 1, 1 }, F = { 0 }, t1 = { 0 }, rem = { 0 };
+	pt_ivset_diff(&F, &S, &x->cm);
+	pt_ivset_inter(&t1, &F, &x->mc);
+	d->mc_t += pt_ivset_measure(&t1);
+	pt_ivset_diff(&rem, &F, &x->mc);
+	struct hx_sdev *o = d->out;
+	for (size_t q = 0; q < o->nmops; q++) {
+		struct memop *p = &o->mops[q];
+		int64_t oe = p->start + p->dur;
+		if (oe <= s || p->start >= e)
+			continue;
+		p->exposed += p->set ? pt_ivset_measure_in(&rem, p->start, oe) : pt_ivset_measure_in(&F, p->start, oe);
+	}
+	pt_ivset_inter(&t1, &rem, &x->ms);
+	d->ms_t += pt_ivset_measure(&t1);
+	pt_ivset_diff(&d->t2[w], &rem, &x->ms);
+	struct pt_ivset *t2 = &d->t2[w]; /* held until no call can meet it: without the slack */
+	if (t2->cap > t2->n) {
+		t2->v = pt_xrealloc(t2->v, (t2->n ? t2->n : 1) * sizeof(*t2->v));
+		t2->cap = t2->n ? t2->n : 1;
+	}
+	pt_ivset_free(&F);
+	pt_ivset_free(&t1);
+	pt_ivset_free(&rem);
+	pt_ivset_free(&x->cm);
+	pt_ivset_free(&x->mc);
+	pt_ivset_free(&x->ms);
+	x->done = true;
+}
+
+/* Every window that ends at or before `below` is measured. */
+static void win_pass(struct gdev *d, int64_t below)
+{
+	const struct rankdata *rd = d->rd;
+	if (rd->win_apart) {
+		while (d->wf < rd->nwin && rd->win[d->wf].e <= below)
+			win_measure(d, d->wf++);
+		return;
+	}
+	for (size_t w = 0; w < rd->nwin; w++)
+		if (!d->w[w].done && rd->win[w].e <= below)
+			win_measure(d, w);
+}
+
+/* ---- DEVICE_IDLE ------------------------------------------------------------------------ */
+
+/* Gap [ga, gb) classed by the first member activity at or after gb (call: its call's start, when it has one). */
+static void idle_class(struct gdev *d, int64_t kw, int64_t ga, int64_t gb, bool call, int64_t cs)
+{
+	struct hx_idle *f = &d->out->idle;
+	int cl = 2;
+	if (call && cs > ga)
+		cl = 0;
+	else if (gb - ga < kw)
+		cl = 1;
+	f->cls[cl] += gb - ga;
+	f->cnt[cl]++;
+}
+
+static void idle_gap(struct gdev *d, int64_t kw, int64_t ga, int64_t gb)
+{
+	struct hx_idle *f = &d->out->idle;
+	f->il += gb - ga;
+	if (gb - ga > f->longest)
+		f->longest = gb - ga;
+	if (d->fm && d->fm_t >= gb) { /* a member activity at gb passed already (before the one that ended it) */
+		idle_class(d, kw, ga, gb, d->fm_cs != INT64_MIN, d->fm_cs);
+		return;
+	}
+	if (d->pg0 == d->npg)
+		d->pg0 = d->npg = 0;
+	pt_xgrow((void **)&d->pg, &d->cpg, d->npg + 1, sizeof(*d->pg));
+	d->pg[d->npg++] = (struct gap){ ga, gb };
+}
+
+/* The idle parts of W in [lo, hi): complete where they end at an end of W, or at hi when `closed`. */
+static void idle_emit(struct gdev *d, int64_t kw, int64_t lo, int64_t hi, bool closed)
+{
+	const struct pt_ivset *W = &d->rd->W;
+	while (d->wi < W->n) {
+		int64_t ws = W->v[d->wi].s, we = W->v[d->wi].e;
+		if (we <= lo) {
+			d->wi++;
+			continue;
+		}
+		if (ws >= hi)
+			break;
+		int64_t ga = ws > lo ? ws : lo;
+		if (we <= hi) {
+			idle_gap(d, kw, ga, we);
+			d->wi++;
+			continue;
+		}
+		if (closed && ga < hi)
+			idle_gap(d, kw, ga, hi);
+		break;
+	}
+}
+
+/* ---- the sweep ------------------------------------------------------------------------ */
+
+/* A closed interval [a, b) of C ∪ M: to the windows' sets; the first busy point of the windows it meets (prep). */
+static void cm_closed(struct gdev *d, int64_t a, int64_t b)
+{
+	to_windows(d, 0, a, b);
+	const struct rankdata *rd = d->rd;
+	while (d->prep_w < rd->nwin) {
+		int64_t ws = rd->win[d->prep_w].s, we = rd->win[d->prep_w].e;
+		if (we <= a) {
+			d->out->a.prep += we - ws;
+			d->prep_w++;
+		} else if (ws < b) {
+			d->out->a.prep += (a > ws ? a : ws) - ws;
+			d->prep_w++;
+		} else {
+			break;
+		}
+	}
+}
+
+static void sweep(struct gdev *d, int64_t kw, const struct hx_item *it)
+{
+	const struct pt_ivset *W = &d->rd->W;
+	int64_t a, b, s = it->s, e = it->e;
+	/* DEVICE_IDLE: the idle time before s is final */
+	if (!(d->busy.open && s <= d->busy.ue))
+		idle_emit(d, kw, d->busy.open ? d->busy.ue : INT64_MIN, s, e > s);
+	hx_u_add(&d->busy, s, e, &a, &b);
+	if (it->fl & G_MEMBER) {
+		bool call = it->fl & G_CALL;
+		int64_t cs = call ? d->j->start[it->type] : INT64_MIN;
+		for (; d->pg0 < d->npg; d->pg0++)
+			idle_class(d, kw, d->pg[d->pg0].a, d->pg[d->pg0].b, call, cs);
+		if (!d->fm || s > d->fm_t) {
+			d->fm = true;
+			d->fm_t = s;
+			d->fm_cs = cs;
+		}
+	}
+	if ((it->fl & (G_C | G_M)) && hx_u_add(&d->cm, s, e, &a, &b))
+		cm_closed(d, a, b);
+	if ((it->fl & G_MC) && hx_u_add(&d->mc, s, e, &a, &b))
+		to_windows(d, 1, a, b);
+	if ((it->fl & G_MS) && hx_u_add(&d->ms, s, e, &a, &b))
+		to_windows(d, 2, a, b);
+	if ((it->fl & G_M) && hx_u_add(&d->mu, s, e, &a, &b))
+		d->out->mw += pt_ivset_measure_in(W, a, b);
+	if ((it->fl & G_K) && hx_u_add(&d->ku, s, e, &a, &b))
+		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+}
+
+static void release(struct gdev *d, int64_t kw, int64_t below)
+{
+	pt_bdstream_release(d->bd, below);
+	if (d->rv)
+		pt_bdstream_release(d->rv, below);
+	while (d->h.n && d->h.v[0].s < below) {
+		struct hx_item it = hx_heap_pop(&d->h);
+		sweep(d, kw, &it);
+	}
+	win_pass(d, below);
+}
+
+/* The earliest start an activity of a track of d still to come can have (INT64_MAX: none). */
+static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
+{
+	int64_t w = INT64_MAX;
+	for (size_t j = 0; j < n; j++) {
+		const struct gtr *t = &g->t[trk[j]];
+		if (!t->left)
+			continue;
+		int64_t v = pt_lag_floor(&g->kp.lag[trk[j]], t->seen, t->top);
+		if (v < w)
+			w = v;
+	}
+	return w;
+}
+
+struct mop_ord {
+	const struct memop *v;
+	const uint64_t *w;
+};
+
+static int cmp_mop(const void *pa, const void *pb, void *arg)
+{
+	const struct mop_ord *o = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	if (o->w[a] != o->w[b])
+		return o->w[a] < o->w[b] ? -1 : 1;
+	if (o->v[a].start != o->v[b].start)
+		return o->v[a].start < o->v[b].start ? -1 : 1;
+	return o->v[a].ev < o->v[b].ev ? -1 : o->v[a].ev > o->v[b].ev;
+}
+
+static void dev_finish(struct gdev *d, int64_t kw)
+{
+	release(d, kw, INT64_MAX);
+	while (d->h.n) {
+		struct hx_item it = hx_heap_pop(&d->h);
+		sweep(d, kw, &it);
+	}
+	pt_bdstream_finish(d->bd);
+	if (d->rv)
+		pt_bdstream_finish(d->rv);
+	const struct rankdata *rd = d->rd;
+	const struct pt_ivset *W = &rd->W;
+	int64_t a, b;
+	idle_emit(d, kw, d->busy.open ? d->busy.ue : INT64_MIN, INT64_MAX, true);
+	for (; d->pg0 < d->npg; d->pg0++)
+		idle_class(d, kw, d->pg[d->pg0].a, d->pg[d->pg0].b, false, 0);
+	if (hx_u_end(&d->cm, &a, &b))
+		cm_closed(d, a, b);
+	if (hx_u_end(&d->mc, &a, &b))
+		to_windows(d, 1, a, b);
+	if (hx_u_end(&d->ms, &a, &b))
+		to_windows(d, 2, a, b);
+	win_pass(d, INT64_MAX);
+	if (hx_u_end(&d->mu, &a, &b))
+		d->out->mw += pt_ivset_measure_in(W, a, b);
+	if (hx_u_end(&d->ku, &a, &b))
+		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	for (; d->prep_w < rd->nwin; d->prep_w++)
+		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
+	struct devacc *x = &d->out->a;
+	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
+	x->memcpy_t = d->mc_t;
+	x->memset_t = d->ms_t;
+	d->out->has_rv = d->has_rv;
+	/* the memory operations in the order device_measure() meets them: by the first window they meet,
+	 * then start and event (the order MEM_OPS_CRITICAL lists their kinds in) */
+	struct memop *mo = d->out->mops;
+	size_t n = 0; /* those with no exposed time: MEM_OPS_CRITICAL reads none of them */
+	for (size_t q = 0; q < d->out->nmops; q++)
+		if (mo[q].exposed)
+			mo[n++] = mo[q];
+	d->out->nmops = n;
+	uint64_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
+	for (size_t q = 0; q < n; q++) {
+		size_t w = 0;
+		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
+			w++;
+		key[q] = (uint64_t)w;
+	}
+	struct memop *tmp = pt_xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
+	for (size_t q = 0; q < n; q++)
+		ix[q] = q;
+	struct mop_ord ord = { mo, key };
+	hx_sort_r(ix, n, sizeof(*ix), cmp_mop, &ord);
+	for (size_t q = 0; q < n; q++)
+		tmp[q] = mo[ix[q]];
+	if (n)
+		memcpy(mo, tmp, n * sizeof(*mo));
+	free(tmp);
+	free(ix);
+	free(key);
+}
+
+static void gdev_free(struct gdev *d)
+{
+	pt_bdstream_free(d->bd);
+	pt_bdstream_free(d->rv);
+	free(d->h.v);
+	if (d->w)
+		for (size_t w = 0; w < d->rd->nwin; w++) {
+			pt_ivset_free(&d->w[w].cm);
+			pt_ivset_free(&d->w[w].mc);
+			pt_ivset_free(&d->w[w].ms);
+		}
+	free(d->w);
+	if (d->t2)
+		for (size_t w = 0; w < d->rd->nwin; w++)
+			pt_ivset_free(&d->t2[w]);
+	free(d->t2);
+	free(d->pg);
+	free(d->trk);
+	free(d->called);
+	for (int k = 0; k < 3; k++) {
+		free(d->dl[k].v32);
+		free(d->dl[k].v64);
+	}
+}
+
+/* ---- read 3: the device read ------------------------------------------------------------- */
+
+/* The launch pair of member activity (start st, duration du, name nm) and its call (slot). */
+static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, int64_t du, uint32_t nm)
+{
+	const struct pt_hint_knobs *k = g->c->k;
+	struct launchdata *l = &d->out->l;
+	uint32_t an = pt_ljoin_name(g->j, slot);
+	uint8_t *la = &g->lapi[an < g->nstr ? an : 0];
+	if (!*la) {
+		const char *s = pt_model_strget(g->m, an);
+		*la = hx_in_list(k->launch_apis, s, hx_api_base_len(s)) ? 2 : 1;
+	}
+	if (*la != 2)
+		return;
+	int64_t cs = g->j->start[slot], ce = g->j->end[slot], cd = ce - cs;
+	int64_t q = st - ce;
+	if (q < 0)
+		q = 0;
+	int64_t ldl = st - cs;
+	if (ldl >= 0) {
+		delays_add(&d->dl[0], q);
+		delays_add(&d->dl[1], ldl);
+		if (q > l->qd_cut) {
+			l->qd_out++;
+			hx_nl_get(&l->qk, nm)->a++;
+		}
+	}
+	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once */
+		d->called[slot / 64] |= UINT64_C(1) << (slot % 64);
+		l->calls++;
+		delays_add(&d->dl[2], cd);
+		if (cd > l->rt_cut) {
+			l->rt_out++;
+			hx_nl_get_api(g->c, &l->ra, an)->a++;
+		}
+	}
+	if (cd <= l->rt_cut && du < cd) {
+		l->shortn++;
+		l->short_cpu += cd;
+		l->short_gpu += du;
+		hx_nl_get(&l->sk, nm)->a++;
+	}
+}
+
+static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gs *g = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (k != PT_EV_KERNEL && k != PT_EV_MEMCPY && k != PT_EV_MEMSET)
+			continue;
+		uint32_t tr = ev->track[i];
+		struct gdev *d = g->of[m->tracks.v[tr].device];
+		if (!d)
+			continue;
+		uint64_t gi = g->base + i;
+		struct gtr *t = &g->t[tr];
+		int64_t st = ev->start[i], du = ev->dur[i], en = st + du;
+		if (t->left)
+			t->left--;
+		if (!t->seen || st > t->top)
+			t->top = st;
+		t->seen = true;
+		d->out->active = true;
+		size_t slot = SIZE_MAX;
+		int64_t cs = INT64_MIN;
+		bool found = false;
+		if (ev->corr[i] && g->r->host != PT_NONE) {
+			slot = pt_ljoin_slot(g->j, ev->corr[i]);
+			found = slot != SIZE_MAX && pt_ljoin_get(g->j, slot, &cs, NULL);
+		}
+		if (g->cover)
+			pt_steps_gkeep_widen(&g->kp, g->r, gi, st, en, found, cs);
+		const struct rankdata *rd = d->rd;
+		uint32_t nm = ev->name[i];
+		uint8_t fl = 0;
+		int cls = 0;
+		if (k == PT_EV_KERNEL) {
+			uint8_t *kn = &g->kname[nm < g->nstr ? nm : 0];
+			if (!*kn) {
+				const char *s = pt_model_strget(m, nm);
+				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : 1;
+			}
+			cls = *kn == 1 ? 1 : 2;
+			fl = (uint8_t)((cls == 1 ? G_C : G_M) | G_K);
+			pt_bdstream_add(d->bd, cls, st, en);
+			if (d->rv && (cls == 1 || *kn == 3))
+				pt_bdstream_add(d->rv, cls, st, en);
+			d->has_rv |= *kn == 3 && en > st;
+		} else {
+			fl = k == PT_EV_MEMCPY ? G_MC : G_MS;
+		}
+		int64_t an = found ? cs : st;
+		if (found)
+			fl |= G_CALL;
+		if (rd->nwin && pt_ivset_contains(&rd->W, an)) { /* a member activity */
+			struct hx_sdev *o = d->out;
+			fl |= G_MEMBER;
+			o->nacts++;
+			for (int q = 0; q < 2 && rd->nwin >= 2; q++)
+				if (an >= rd->win[rd->nwin - 2 + q].s && an < rd->win[rd->nwin - 2 + q].e)
+					o->last2[q]++;
+			size_t w = hx_win_of(rd, an);
+			if (w != SIZE_MAX) { /* STEP_GAP */
+				if (st < d->sr->first[w])
+					d->sr->first[w] = st;
+				if (en > d->sr->last[w])
+					d->sr->last[w] = en;
+			}
+			o->tot += du;
+			if (!found)
+				o->un += du, o->uncnt++;
+			if (k == PT_EV_KERNEL) {
+				struct named *a = hx_nl_get(&o->ops, nm), *b = hx_nl_get(&o->types, nm);
+				a->a += du, a->b++;
+				b->a += du, b->b++;
+				o->T += du;
+				d->sr->kern += du;
+				d->sr->any_kern = true;
+			} else {
+				o->has_mem = true;
+				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
+				pt_xgrow((void **)&o->mops, &d->cap_mops, o->nmops + 1, sizeof(*o->mops));
+				o->mops[o->nmops++] = (struct memop){
+					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ci->copy_kind) : "other",
+					nm, found ? pt_ljoin_name(g->j, slot) : 0, found, k == PT_EV_MEMSET, st, du,
+					ci ? ci->bytes : 0 };
+			}
+			if (found)
+				launch_pair(g, d, slot, st, du, nm);
+		}
+		struct hx_item it = { st, en, gi, found ? (uint32_t)slot : 0, fl };
+		hx_heap_push(&d->h, &it);
+	}
+	for (size_t dv = 0; dv < g->m->devices.n; dv++)
+		if (g->of[dv])
+			release(g->of[dv], g->kw, watermark(g, g->of[dv]->trk, g->of[dv]->ntrk));
+	if (g->merged) {
+		for (size_t i = 0; i < ev->n; i++)
+			host_event(g, m, i);
+		host_release(g, watermark(g, g->htrk, g->nhtrk));
+		if (g->nch > g->cap) { /* the windows are long next to the calls: read 4 takes them */
+			g->merged = false;
+			host_end(g);
+		}
+	}
+	g->base += ev->n;
+	return 0;
+}
+
+/* ---- read 4: the host read ------------------------------------------------------------- */
+
+/* |t2 ∩ [a, b)| over the windows [a, b) meets. */
+static int64_t t2_in(const struct gdev *d, int64_t a, int64_t b)
+{
+	const struct rankdata *rd = d->rd;
+	int64_t x = 0;
+	size_t w0 = rd->win_apart ? hx_win_after(rd, a) : 0;
+	for (size_t w = w0; w < rd->nwin; w++) {
+		if (rd->win_apart && rd->win[w].s >= b)
+			break;
+		if (rd->win[w].e <= a || rd->win[w].s >= b)
+			continue;
+		x += pt_ivset_measure_in(&d->t2[w], a, b);
+	}
+	return x;
+}
+
+static void r_closed(struct gs *g, int64_t a, int64_t b)
+{
+	for (size_t q = 0; q < g->nhd; q++)
+		g->hd[q]->rt += t2_in(g->hd[q], a, b);
+}
+
+static void heap_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
+{
+	pt_xgrow((void **)&g->ch, &g->cch, g->nch + 1, sizeof(*g->ch));
+	size_t i = g->nch++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (g->ch[p].s <= s)
+			break;
+		g->ch[i] = g->ch[p];
+		i = p;
+	}
+	g->ch[i] = (struct gcall){ s, e, name };
+}
+
+static struct gcall heap_pop(struct gs *g)
+{
+	struct gcall top = g->ch[0], last = g->ch[--g->nch];
+	size_t i = 0, n = g->nch;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= n)
+			break;
+		if (l + 1 < n && g->ch[l + 1].s < g->ch[l].s)
+			l++;
+		if (g->ch[l].s >= last.s)
+			break;
+		g->ch[i] = g->ch[l];
+		i = l;
+	}
+	if (n)
+		g->ch[i] = last;
+	return top;
+}
+
+/* A call of track tr waits: in its thread's queue (ordered), else in the heap. */
+static void call_push(struct gs *g, uint32_t tr, int64_t s, int64_t e, uint32_t name)
+{
+	if (!g->ordered) {
+		heap_push(g, s, e, name);
+		return;
+	}
+	struct gfifo *q = &g->fq[g->fq_of[tr]];
+	if (q->h && q->h == q->n)
+		q->h = q->n = 0;
+	if (q->n == q->cap && q->h > q->n / 2) { /* the consumed half goes */
+		memmove(q->v, q->v + q->h, (q->n - q->h) * sizeof(*q->v));
+		q->n -= q->h;
+		q->h = 0;
+	}
+	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	q->v[q->n++] = (struct gcall){ s, e, name };
+	g->nch++;
+}
+
+/* The waiting call with the earliest start (NULL: none); *qi its queue. */
+static const struct gcall *call_top(const struct gs *g, size_t *qi)
+{
+	if (!g->ordered)
+		return g->nch ? &g->ch[0] : NULL;
+	const struct gcall *best = NULL;
+	for (size_t k = 0; k < g->nhtrk; k++) {
+		const struct gfifo *q = &g->fq[k];
+		if (q->h < q->n && (!best || q->v[q->h].s < best->s))
+			best = &q->v[q->h], *qi = k;
+	}
+	return best;
+}
+
+static struct gcall call_pop(struct gs *g, size_t qi)
+{
+	if (!g->ordered)
+		return heap_pop(g);
+	g->nch--;
+	return g->fq[qi].v[g->fq[qi].h++];
+}
+
+/* Up to where t2 is final on every device of the host's rank (windows apart: measured in order). */
+static int64_t t2_final(const struct gs *g)
+{
+	int64_t f = INT64_MAX;
+	for (size_t q = 0; q < g->nhd && !g->dev_done; q++) {
+		const struct gdev *d = g->hd[q];
+		if (!d->rd->win_apart)
+			return INT64_MIN;
+		if (d->wf < d->rd->nwin && d->rd->win[d->wf].s < f)
+			f = d->rd->win[d->wf].s;
+	}
+	return f;
+}
+
+/* The calls that start before `below` (no call still to come starts earlier) and whose windows are
+ * measured, in start order: each one's exposed time |t2 ∩ call| by its name (LAUNCH_BOUND), and the
+ * union R of those that meet t2 (a call that meets none adds nothing to |t2 ∩ R|). */
+static void host_release(struct gs *g, int64_t below)
+{
+	int64_t fin = t2_final(g);
+	const struct gcall *top;
+	size_t qi = 0;
+	while ((top = call_top(g, &qi)) && top->s < below && top->e <= fin) {
+		struct gcall c = call_pop(g, qi);
+		bool meets = false;
+		for (size_t q = 0; q < g->nhd; q++) {
+			int64_t x = t2_in(g->hd[q], c.s, c.e);
+			if (x)
+				*pt_hashmap_put(&g->hd[q]->apisum, c.name, 0, NULL) += (uint64_t)x;
+			meets |= x != 0;
+		}
+		int64_t a, b;
+		if (meets && hx_u_add(&g->ru, c.s, c.e, &a, &b))
+			r_closed(g, a, b);
+	}
+	/* no call still to come, waiting or in the open union reaches before `upto`: the windows that end
+	 * there are done with (their t2 goes) */
+	int64_t upto = below < fin ? below : fin;
+	if ((top = call_top(g, &qi)) && top->s < upto)
+		upto = top->s;
+	if (g->ru.open && g->ru.us < upto)
+		upto = g->ru.us;
+	for (size_t q = 0; q < g->nhd; q++) {
+		struct gdev *d = g->hd[q];
+		const struct rankdata *rd = d->rd;
+		for (; rd->win_apart && d->t2f < rd->nwin && rd->win[d->t2f].e <= upto; d->t2f++)
+			pt_ivset_free(&d->t2[d->t2f]);
+	}
+}
+
+/* Event i of the batch, when it is a call of the host that meets the windows. */
+static void host_event(struct gs *g, const struct pt_model *m, size_t i)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t tr = ev->track[i];
+	if (ev->kind[i] != PT_EV_API || m->tracks.v[tr].device != g->host)
+		return;
+	struct gtr *t = &g->t[tr];
+	int64_t os = ev->start[i], oe = os + ev->dur[i];
+	if (t->left)
+		t->left--;
+	if (!t->seen || os > t->top)
+		t->top = os;
+	t->seen = true;
+	if (oe > g->lo && os < g->hi && oe > os)
+		call_push(g, tr, os, oe, ev->name[i]);
+}
+
+static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gs *g = arg;
+	for (size_t i = 0; i < m->events.n; i++)
+		host_event(g, m, i);
+	host_release(g, watermark(g, g->htrk, g->nhtrk));
+	g->base += m->events.n;
+	return 0;
+}
+
+/* ---- the reads ---------------------------------------------------------------------- */
+
+/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
+ * and the later reads hold comes after them). */
+static void take_tables(void *arg, struct pt_model *m)
+{
+	struct gs *g = arg;
+	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
+	hx_gmem_measure(m, g->gmem);
+	if (m->gpu_mem_pack) {
+		pt_gpu_mem_pack_free(m->gpu_mem_pack);
+		free(m->gpu_mem_pack);
+		m->gpu_mem_pack = NULL;
+	}
+	pt_vec_free(&m->gpu_mem);
+	pt_vec_free(&m->gpu_pools);
+}
+
+static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g,
+		 int (*batch)(void *, struct pt_model *, struct pt_err **), unsigned skip_cols, struct pt_err **e)
+{
+	g->base = 0;
+	struct pt_ptm_sink k = { batch, g, true, true };
+	int rc = pt_ptm_source_read_cols(src, m, &k, skip_cols, e);
+	if (rc > 0)
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	return rc;
+}
+
+/* Tracks: count what read 3 (activities of d's devices) or read 4 (the host's calls) will deliver. */
+static void tracks_reset(struct gs *g)
+{
+	for (size_t t = 0; t < g->ntrk; t++)
+		g->t[t] = (struct gtr){ g->kp.lag[t].count, false, 0 };
+}
+
+/* Read 3 over the windows of rds: the figures of every covered device (c->sdev, c->srank). */
+static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g, struct pt_steps_info *si,
+		    struct rankdata *rds, struct gdev *dv, struct pt_err **e)
+{
+	struct ctx *c = g->c;
+	size_t nd = m->devices.n;
+	const struct pt_hint_knobs *k = c->k;
+	for (size_t i = 0; i < si->n; i++) {
+		const struct rankdata *rd = &rds[i];
+		struct hx_srank *sr = &c->srank[i];
+		sr->first = pt_xmalloc((rd->nwin + 1) * sizeof(*sr->first));
+		sr->last = pt_xmalloc((rd->nwin + 1) * sizeof(*sr->last));
+		for (size_t w = 0; w < rd->nwin; w++)
+			sr->first[w] = INT64_MAX, sr->last[w] = INT64_MIN;
+		for (size_t j = 0; j < si->r[i].ndevs; j++) {
+			uint32_t dev = si->r[i].devs[j];
+			struct gdev *x = &dv[dev];
+			x->out = &c->sdev[dev];
+			x->out->measured = true;
+			x->out->gpu = true;
+			x->sr = sr;
+			x->rd = rd;
+			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			x->may_rv = g->kp.dev_mark && g->kp.dev_mark[dev];
+			if (x->may_rv)
+				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
+			x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
+			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
+			x->called = pt_xcalloc(g->j->n / 64 + 1, sizeof(*x->called));
+			x->j = g->j;
+			struct launchdata *l = &x->out->l;
+			l->qd_cut = (int64_t)llround(k->queue_delay_us * 1000);
+			l->rt_cut = (int64_t)llround(k->runtime_us * 1000);
+			g->of[dev] = x;
+		}
+	}
+	tracks_reset(g);
+	for (size_t t = 0; t < g->ntrk; t++) {
+		struct gdev *y = g->of[m->tracks.v[t].device];
+		if (!g->t[t].left || !y || m->tracks.v[t].device == g->host)
+			continue;
+		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
+		y->trk[y->ntrk++] = (uint32_t)t;
+	}
+	/* the host's calls in the same read (read 4 takes them when their windows are not apart, or too
+	 * many wait for their windows); the coverage may still make read 3 run again, without them */
+	g->dev_done = false;
+	g->merged = g->r && host_setup(g, dv, g->r);
+	for (size_t q = 0; q < g->nhd && g->merged; q++)
+		g->merged = g->hd[q]->rd->win_apart; /* else t2 is final only at the end */
+	if (!g->merged)
+		host_end(g);
+	int rc = again(src, m, g, dev_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	for (size_t dev = 0; dev < nd && !rc; dev++)
+		if (g->of[dev])
+			dev_finish(g->of[dev], g->kw);
+	g->dev_done = true;
+	return rc;
+}
+
+/* The devices of the host's rank r whose t2 the host's calls meet, their windows' bounds, the host's
+ * tracks; false when none has windows. */
+static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps *r)
+{
+	g->hd = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*g->hd));
+	g->nhd = 0;
+	for (size_t j = 0; j < r->ndevs; j++) {
+		struct gdev *d = &dv[r->devs[j]];
+		const struct rankdata *rd = d->rd;
+		if (!rd || !rd->nwin)
+			continue;
+		for (size_t w = 0; w < rd->nwin; w++) {
+			if ((!g->nhd && !w) || rd->win[w].s < g->lo)
+				g->lo = rd->win[w].s;
+			if ((!g->nhd && !w) || rd->win[w].e > g->hi)
+				g->hi = rd->win[w].e;
+		}
+		pt_hashmap_init(&d->apisum);
+		g->hd[g->nhd++] = d;
+	}
+	g->htrk = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->htrk));
+	g->fq_of = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->fq_of));
+	g->nhtrk = 0;
+	g->ordered = true;
+	for (size_t t = 0; t < g->ntrk; t++)
+		if (g->m->tracks.v[t].device == g->host && g->kp.lag[t].count) {
+			g->ordered &= g->kp.lag[t].lag == 0;
+			g->fq_of[t] = (uint32_t)g->nhtrk;
+			g->htrk[g->nhtrk++] = (uint32_t)t;
+		}
+	g->fq = pt_xcalloc(g->nhtrk ? g->nhtrk : 1, sizeof(*g->fq));
+	host_reset(g);
+	if (!g->nhd)
+		host_end(g);
+	return g->nhd > 0;
+}
+
+/* Start the calls' sums again (none measured yet). */
+static void host_reset(struct gs *g)
+{
+	g->nch = 0;
+	for (size_t k = 0; k < g->nhtrk; k++)
+		g->fq[k].h = g->fq[k].n = 0;
+	g->ru = (struct hx_openu){ 0, 0, false };
+	for (size_t q = 0; q < g->nhd; q++) {
+		g->hd[q]->rt = 0;
+		pt_hashmap_free(&g->hd[q]->apisum);
+		pt_hashmap_init(&g->hd[q]->apisum);
+	}
+}
+
+/* Every call came (ok): the last ones, then each device's runtime time and exposed time per API. */
+static void host_end_ok(struct gs *g)
+{
+	host_release(g, INT64_MAX);
+	int64_t a, b;
+	if (hx_u_end(&g->ru, &a, &b))
+		r_closed(g, a, b);
+	for (size_t q = 0; q < g->nhd; q++) {
+		struct gdev *d = g->hd[q];
+		struct devacc *x = &d->out->a;
+		x->runtime_t = d->rt;
+		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t; /* no Dataloader or other host ranges */
+		for (size_t k = 0; k < d->apisum.cap; k++) /* sorted by a total order later */
+			if (d->apisum.used[k])
+				hx_nl_get_api(g->c, &d->out->apis, (uint32_t)d->apisum.keys[k])->a += (int64_t)d->apisum.vals[k];
+	}
+}
+
+static void host_end(struct gs *g)
+{
+	for (size_t q = 0; q < g->nhd; q++)
+		pt_hashmap_free(&g->hd[q]->apisum);
+	free(g->hd);
+	g->hd = NULL;
+	g->nhd = 0;
+	for (size_t k = 0; g->fq && k < g->nhtrk; k++)
+		free(g->fq[k].v);
+	free(g->fq);
+	g->fq = NULL;
+	free(g->fq_of);
+	g->fq_of = NULL;
+	free(g->htrk);
+	g->htrk = NULL;
+	g->nhtrk = 0;
+	g->nch = 0;
+}
+
+/* Read 4 (when read 3 did not take them): the host's calls against t2 of each device of the host's rank. */
+static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct gs *g, struct gdev *dv,
+		     const struct pt_rank_steps *r, struct pt_err **e)
+{
+	int rc = 0;
+	if (!g->merged) {
+		if (!host_setup(g, dv, r))
+			return 0;
+		tracks_reset(g);
+		rc = again(src, m, g, host_batch, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	}
+	if (!rc)
+		host_end_ok(g);
+	host_end(g);
+	return rc;
+}
+
+static void srank_free(struct hx_srank *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++) {
+		free(s[i].first);
+		free(s[i].last);
+	}
+	free(s);
+}
+
+int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
+	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
+	       struct pt_err **e)
+{
+	memset(out, 0, sizeof(*out));
+	*whole = NULL;
+	struct gs g;
+	memset(&g, 0, sizeof(g));
+	g.kp.mark_kernel = recv_kernel;
+	g.kp.tables = take_tables;
+	g.kp.arg = &g;
+	struct pt_model *m = NULL;
+	struct pt_steps_info si;
+	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e))
+		return -1;
+	if (*whole)
+		return 0;
+	pt_events_free_columns(&m->events);
+	memset(&m->events, 0, sizeof(m->events));
+	g.m = m;
+	g.j = g.kp.j;
+	g.ntrk = g.kp.ntrk;
+	g.t = pt_xcalloc(g.ntrk ? g.ntrk : 1, sizeof(*g.t));
+	g.nstr = m->strings.n;
+	g.kname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
+	g.lapi = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
+	g.kw = k->idle_kernel_wait_gap_ns;
+	const char *cap = getenv("PT_TEST_HINTS_CALLS_CAP");
+	g.cap = cap ? (size_t)strtoull(cap, NULL, 10) : MERGED_CAP;
+	g.host = PT_NONE;
+	for (size_t i = 0; i < si.n; i++)
+		if (!si.r[i].ascend && si.r[i].host != PT_NONE)
+			g.host = si.r[i].host, g.r = &si.r[i];
+	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
+	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
+	g.c = &c;
+	size_t nd = m->devices.n;
+	c.fig = pt_flops_op_figs(m);
+	c.gmem = g.gmem;
+	int rc = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again */
+		g.cover = pass == 0 && g.r;
+		if (g.cover)
+			pt_steps_gkeep_start(&g.kp, g.r);
+		struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
+		for (size_t i = 0; i < si.n; i++)
+			hx_rd_init(&c, &si.r[i], &rds[i]);
+		g.of = pt_xcalloc(nd ? nd : 1, sizeof(*g.of));
+		c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
+		c.srank = pt_xcalloc(si.n ? si.n : 1, sizeof(*c.srank));
+		struct gdev *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
+		rc = dev_read(src, m, &g, &si, rds, dv, e);
+		bool redo = false;
+		if (!rc && g.cover) {
+			pt_steps_gkeep_covered(g.r);
+			redo = pt_steps_partly_covered(g.r);
+		}
+		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
+			pt_ljoin_free(g.j);
+			pt_vec_free(&m->copies);
+			free(g.kp.linkbit);
+			g.kp.linkbit = NULL;
+			rc = host_read(src, m, &g, dv, g.r, e);
+			for (size_t dev = 0; dev < nd && !rc; dev++) {
+				struct launchdata *l = &c.sdev[dev].l;
+				if (dv[dev].out) {
+					l->qd = delays_take(&dv[dev].dl[0], &l->n);
+					l->ld = delays_take(&dv[dev].dl[1], &l->nld);
+					l->cpu = delays_take(&dv[dev].dl[2], &l->ncpu);
+				}
+			}
+		} else {
+			host_end(&g);
+			g.merged = false;
+		}
+		for (size_t dev = 0; dev < nd; dev++)
+			gdev_free(&dv[dev]);
+		free(dv);
+		free(g.of);
+		g.of = NULL;
+		for (size_t i = 0; i < si.n; i++)
+			hx_rd_free(&rds[i]);
+		free(rds);
+		if (rc || !redo)
+			break;
+		for (size_t dev = 0; dev < nd; dev++)
+			hx_sdev_free(&c.sdev[dev]);
+		free(c.sdev);
+		srank_free(c.srank, si.n);
+	}
+	size_t nsi = si.n;
+	rc = hx_stream_end(&c, &si, nd, rc, d, e);
+	srank_free(c.srank, nsi);
+	free(g.ch);
+	free(g.gmem);
+	free(g.t);
+	free(g.kname);
+	free(g.lapi);
+	pt_steps_gkeep_free(&g.kp);
+	pt_model_free(m);
+	return rc;
+}
