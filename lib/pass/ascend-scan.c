@@ -119,11 +119,7 @@ int64_t pt_ascan_watermark(const struct pt_ascan *a, const struct pt_ascan_next 
 		const struct pt_lag *lag = &a->trk[trk[j]].lag;
 		if (!x->left)
 			continue;
-		int64_t v = lag->min;
-		if (x->seen) {
-			__int128 y = (__int128)x->top - (__int128)lag->lag;
-			v = y < INT64_MIN ? INT64_MIN : (int64_t)y;
-		}
+		int64_t v = pt_lag_floor(lag, x->seen, x->top);
 		if (v < w)
 			w = v;
 	}
