@@ -145,6 +145,17 @@ void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
 	pt_ljoin_call_named(j, id, start, end, 0);
 }
 
+size_t pt_ljoin_call_last(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end)
+{
+	size_t s = pt_ljoin_slot(j, id);
+	if (s != SIZE_MAX) {
+		j->start[s] = start;
+		if (j->end)
+			j->end[s] = end;
+	}
+	return s;
+}
+
 size_t pt_ljoin_bytes(const struct pt_ljoin *j)
 {
 	size_t b = j->cap * sizeof(*j->id);

@@ -51,6 +51,9 @@ size_t pt_ljoin_slot(const struct pt_ljoin *j, uint64_t id);
 void pt_ljoin_call(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end);
 /* The same, with the call's name (kept when pt_ljoin_keep_names() was asked for). */
 void pt_ljoin_call_named(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end, uint32_t name);
+/* A call that replaces any earlier one of its id (the last call of an id wins, as the summary's join
+ * has it): its slot, or SIZE_MAX when the id was not wanted. */
+size_t pt_ljoin_call_last(struct pt_ljoin *j, uint64_t id, int64_t start, int64_t end);
 /* The name of slot s's call (0 when names are not kept or no call came). */
 static inline uint32_t pt_ljoin_name(const struct pt_ljoin *j, size_t s)
 {

@@ -180,12 +180,9 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				c[1] = e;
 			}
 		} else if (ev->corr[i]) {
-			size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
-			if (slot != SIZE_MAX) { /* the last call of the id wins */
-				lj->j.start[slot] = s;
-				lj->j.end[slot] = e;
+			size_t slot = pt_ljoin_call_last(&lj->j, ev->corr[i], s, e);
+			if (slot != SIZE_MAX)
 				lj->key[slot] = g + 1;
-			}
 		}
 	}
 	lj->base += ev->n;
