@@ -304,14 +304,15 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	} else if (by_step) {
 		need_model = true; /* standard input, a raw PATH: loaded whole, as `steps` loads them */
 	}
-	if (streamed || rc) {
-		/* summarised by the steps' reads, or failed */
-	} else if (!m && !need_model && (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-"))) {
-		rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
-	} else if (!m && !need_model && !(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
-		rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
-		if (!rc && !streamed)
-			rc = pt_ptm_spill_undo(m, e);
+	/* not yet summarised by the steps' reads (and nothing failed): the summary's own stream */
+	if (!streamed && !rc && !m && !need_model) {
+		if (pt_common_is_model_file(sd->path) || !strcmp(sd->path, "-")) {
+			rc = pt_summary_stream_file(PT_PTM_SOURCE(sd->path), &so, &sd->s, &streamed, &m, e);
+		} else if (!(rc = pt_common_load_spilled(c, sd->path, &m, e))) {
+			rc = pt_summary_stream_import(m, &so, &sd->s, &streamed, e);
+			if (!rc && !streamed)
+				rc = pt_ptm_spill_undo(m, e);
+		}
 	}
 	if (!rc && streamed) {
 		sd->have_s = true;
