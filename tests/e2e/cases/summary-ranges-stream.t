@@ -11,3 +11,6 @@ run 'proftool summary m.ptm --steps 30-50 --view overview | grep -E "^(overview|
 # a number that repeats (rank 2's #20 renamed #10): all its steps are numbered 1, 2, ... in start
 # order (summary.md §2.1), so --steps 30-50 keeps 21 of them again
 run 'sed "s/\"ProfilerStep#20\"/\"ProfilerStep#10\"/" ranks/r2.pt.trace.json > r2dup.json && rm ranks/r2.pt.trace.json && mv r2dup.json ranks/r2.pt.trace.json && proftool import ranks -o dup.ptm 2>/dev/null && proftool summary dup.ptm --steps 30-50 --view overview | grep -E "^(overview|ProfileStep)"; proftool summary dup.ptm --steps 30-50 --view overview --in-memory > a.txt; proftool summary dup.ptm --steps 30-50 --view overview > b.txt; cmp a.txt b.txt && echo same'
+# the timeline numbers the steps by the same rule: rank 2 alone, in tens (Step 10 ... Step 1690), then
+# with #20 renamed #10 (Step 1 ... Step 169)
+run "sed -E 's/\"ProfilerStep#([0-9]+)\"/\"ProfilerStep#\\10\"/' r2.json > tens.json && sed 's/\"ProfilerStep#20\"/\"ProfilerStep#10\"/' tens.json > dup.json && for f in tens dup; do proftool timeline \$f.json -o \$f.tl 2>/dev/null && grep -o '\"name\":\"Step [0-9]*\"' \$f.tl | sort -u | sort -t' ' -k2n | sed -n '1p;\$p' | tr '\\n' ' ' && grep -o '\"name\":\"Step [0-9]*\"' \$f.tl | sort -u | wc -l; done"
