@@ -39,6 +39,12 @@ static void not_eval_stages(struct ctx *c, unsigned stages, int64_t rank, const 
 
 /* ---- per-rank figures ------------------------------------------------------------------ */
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
 void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *rd)
 {
 	const struct pt_model *m = c->m;
@@ -73,15 +79,20 @@ void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *r
 		return;
 	struct pt_ival *d = NULL, *h = NULL;
 	size_t nd = 0, cd = 0, nh = 0, ch = 0;
+	/* the step ranges' events in index order, passed as i grows (not every step per range) */
+	size_t *sev = pt_xmalloc((r->n + 1) * sizeof(*sev)), ns = 0, si = 0;
+	for (size_t j = 0; j < r->n; j++)
+		if (r->v[j].ev != SIZE_MAX)
+			sev[ns++] = r->v[j].ev;
+	pt_sort(sev, ns, sizeof(*sev), cmp_size);
 	for (size_t i = 0; i < ev->n; i++) {
 		pt_progress_tick("checking the hints", i, ev->n);
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
 			continue;
-		bool step = false;
-		for (size_t j = 0; j < r->n && !step; j++)
-			step = r->v[j].ev == i;
-		if (step)
-			continue;
+		while (si < ns && sev[si] < i)
+			si++;
+		if (si < ns && sev[si] == i)
+			continue; /* a step */
 		struct pt_ival iv = { ev->start[i], ev->start[i] + ev->dur[i] };
 		if (pt_steps_is_dataloader(pt_model_strget(m, ev->name[i]))) {
 			pt_xgrow((void **)&d, &cd, nd + 1, sizeof(*d));
@@ -95,6 +106,7 @@ void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *r
 			h[nh++] = iv;
 		}
 	}
+	free(sev);
 	pt_ivset_build(&rd->D, d, nd);
 	pt_ivset_build(&rd->H, h, nh);
 	free(d);
