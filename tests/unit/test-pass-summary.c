@@ -1209,8 +1209,8 @@ static struct pt_model *one_process(uint32_t *th, uint32_t *st, uint32_t *k, uin
 
 /*
  * The gpu view's launch figures, streamed (the launch reads) and in memory:
- * launch delays and call durations past 2^32 ns (kept apart from the 8-byte
- * samples) in their percentiles; by correlation id, the last call of an id
+ * launch delays and call durations past 2^32 ns in their percentiles (the
+ * runs of struct sum_durs); by correlation id, the last call of an id
  * launches its activities, also when it comes after them in the file; a
  * kernel whose id no call has is not launched. And with the kernel linked
  * twice, the file is not streamed. Under --steps alone (no launch reads,
