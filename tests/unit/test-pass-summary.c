@@ -1209,8 +1209,8 @@ static struct pt_model *one_process(uint32_t *th, uint32_t *st, uint32_t *k, uin
 
 /*
  * The gpu view's launch figures, streamed (the launch reads) and in memory:
- * launch delays and call durations past 2^32 ns (kept apart from the 8-byte
- * samples) in their percentiles; by correlation id, the last call of an id
+ * launch delays and call durations past 2^32 ns in their percentiles (the
+ * runs of struct sum_durs); by correlation id, the last call of an id
  * launches its activities, also when it comes after them in the file; a
  * kernel whose id no call has is not launched. And with the kernel linked
  * twice, the file is not streamed. Under --steps alone (no launch reads,
@@ -2165,6 +2165,55 @@ static void test_item_median(void **state)
 	sum_item_free(&two);
 }
 
+/* The gpu view's percentiles from the run form (struct sum_durs, issue #30): the values at two ranks
+ * in one walk equal the sorted samples' nearest-rank P50 and P90, for counts below, at and past the
+ * buffer, one value repeated, values past 2^32 ns and negative ones; the count merges the buffer. */
+static void test_durs_ranks(void **state)
+{
+	(void)state;
+	static const size_t counts[] = { 1, 2, 9, 10, 511, 512, 513, 3000 };
+	uint64_t seed = 11;
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		for (int same = 0; same < 2; same++) {
+			size_t n = counts[c];
+			int64_t *v = malloc(n * sizeof(*v));
+			struct sum_durs s = { 0 };
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				int64_t d = same ? 4242 : (int64_t)(seed >> 44) % 700;
+				if (!same && i % 53 == 3)
+					d += INT64_C(5) << 32; /* past 2^32 ns */
+				if (!same && i % 71 == 9)
+					d = -d;
+				v[i] = d;
+				sum_durs_add(&s, d);
+			}
+			qsort(v, n, sizeof(*v), cmp_ll);
+			assert_int_equal(sum_durs_count(&s), n);
+			uint64_t r50 = (50 * n + 99) / 100 - 1, r90 = (90 * n + 99) / 100 - 1;
+			int64_t a = -1, b = -1;
+			sum_durs_ranks(&s, r50, r90, &a, &b);
+			assert_int_equal(a, v[r50]);
+			assert_int_equal(b, v[r90]);
+			/* the same rank twice, and the ends */
+			sum_durs_ranks(&s, r90, r90, &a, &b);
+			assert_int_equal(a, v[r90]);
+			assert_int_equal(b, v[r90]);
+			sum_durs_ranks(&s, 0, n - 1, &a, &b);
+			assert_int_equal(a, v[0]);
+			assert_int_equal(b, v[n - 1]);
+			/* memory with the distinct values: one run for a value repeated */
+			if (same)
+				assert_int_equal(s.runs.n, 2);
+			sum_durs_free(&s);
+			free(v);
+		}
+	}
+	struct sum_durs none = { 0 };
+	assert_int_equal(sum_durs_count(&none), 0);
+	sum_durs_free(&none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2188,6 +2237,7 @@ int main(void)
 		cmocka_unit_test(test_raw_stream_api),
 		cmocka_unit_test(test_raw_order),
 		cmocka_unit_test(test_item_median),
+		cmocka_unit_test(test_durs_ranks),
 		cmocka_unit_test(test_gpu_coverage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

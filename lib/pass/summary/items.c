@@ -25,11 +25,16 @@ void sum_item_free(struct item *x)
 		sum_item_free(&x->sub.v[i]);
 	pt_vec_free(&x->sub);
 	if (x->durs) {
-		pt_vec_free(&x->durs->buf);
-		pt_vec_free(&x->durs->runs);
+		sum_durs_free(x->durs);
 		free(x->durs);
 		x->durs = NULL;
 	}
+}
+
+void sum_durs_free(struct sum_durs *s)
+{
+	pt_vec_free(&s->buf);
+	pt_vec_free(&s->runs);
 }
 
 /* LSD radix sort of v[0, n) (durations; a negative one sorts first), 8 bits a pass, skipping
@@ -99,40 +104,55 @@ static void durs_merge(struct sum_durs *s)
 	s->buf.n = 0;
 }
 
-void sum_item_dur(struct item *x, int64_t d)
+void sum_durs_add(struct sum_durs *s, int64_t d)
 {
-	if (!x->durs)
-		x->durs = pt_xcalloc(1, sizeof(*x->durs));
-	struct sum_durs *s = x->durs;
 	pt_vec_push(&s->buf, d);
 	if (s->buf.n == SUM_DURS_BUF)
 		durs_merge(s);
 }
 
-int64_t sum_item_median(const struct item *x)
+uint64_t sum_durs_count(struct sum_durs *s)
 {
-	struct sum_durs *s = x->durs;
-	if (!s)
-		return 0;
 	durs_merge(s);
 	uint64_t total = 0;
 	for (size_t i = 0; i < s->runs.n; i += 2)
 		total += (uint64_t)s->runs.v[i + 1];
-	if (!total)
-		return 0;
-	/* the values at 0-based ranks lo = (total-1)/2 and hi = total/2 */
-	uint64_t lo = (total - 1) / 2, hi = total / 2, seen = 0;
-	int64_t a = 0, b = 0;
+	return total;
+}
+
+void sum_durs_ranks(struct sum_durs *s, uint64_t lo, uint64_t hi, int64_t *a, int64_t *b)
+{
+	durs_merge(s);
+	uint64_t seen = 0;
+	*a = *b = 0;
 	for (size_t i = 0; i < s->runs.n; i += 2) {
 		uint64_t next = seen + (uint64_t)s->runs.v[i + 1];
 		if (lo >= seen && lo < next)
-			a = s->runs.v[i];
+			*a = s->runs.v[i];
 		if (hi >= seen && hi < next) {
-			b = s->runs.v[i];
+			*b = s->runs.v[i];
 			break;
 		}
 		seen = next;
 	}
+}
+
+void sum_item_dur(struct item *x, int64_t d)
+{
+	if (!x->durs)
+		x->durs = pt_xcalloc(1, sizeof(*x->durs));
+	sum_durs_add(x->durs, d);
+}
+
+int64_t sum_item_median(const struct item *x)
+{
+	if (!x->durs)
+		return 0;
+	uint64_t total = sum_durs_count(x->durs);
+	if (!total)
+		return 0;
+	int64_t a, b;
+	sum_durs_ranks(x->durs, (total - 1) / 2, total / 2, &a, &b);
 	return ravg(a + b, 2);
 }
 

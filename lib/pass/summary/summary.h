@@ -203,9 +203,10 @@ struct item {
 	struct sum_durs *durs;
 };
 
-/* Durations of an item: the latest ones as they come (at most SUM_DURS_BUF), merged now and then
- * into sorted (duration, count) runs, so that memory grows with the distinct durations of a name,
- * not with its calls. */
+/* Durations of an item (the kernel and api views' medians), or the launch delays and call durations
+ * of a gpu view item (its percentiles): the latest ones as they come (at most SUM_DURS_BUF), merged
+ * now and then into sorted (value, count) runs, so that memory grows with the distinct values of a
+ * name, not with its calls. */
 #define SUM_DURS_BUF 512
 struct sum_durs {
 	PT_VEC(int64_t) buf;
@@ -320,19 +321,13 @@ struct lstat {
 	int64_t p50, p90, api_p50, api_p90;
 };
 
-struct lpair {
-	uint32_t item;
-	int64_t ld; /* a launch delay, or a call duration */
-};
-
-/* The gpu view's sums: items by (type, name), launch statistics and the samples of their percentiles:
- * per kind (0 launch delays, 1 call durations) item << 32 | value for a value in [0, 2^32) ns (8 bytes
- * a sample), (item, value) pairs for the others. */
+/* The gpu view's sums: items by (type, name), launch statistics and, per item, the samples of their
+ * percentiles as runs (struct sum_durs) in smp[item * 2 + kind] (kind 0 launch delays, 1 call
+ * durations). */
 struct gacc {
 	struct items it;
 	PT_VEC(struct lstat) ls;
-	PT_VEC(uint64_t) smp[2];
-	PT_VEC(struct lpair) wide[2];
+	PT_VEC(struct sum_durs) smp;
 	int64_t den;
 	/* the item of an activity, found again without making its name: unnamed tasks by
 	 * track << 32 | task id, named kernels and tasks by raw name id (-> item index + 1) */
@@ -630,6 +625,14 @@ void sum_rank_free(struct rank *r);
 /* ---- items.c: items, their order (§4.2), the rows a view prints, thread groups ---- */
 void sum_items_init(struct items *it);
 void sum_item_free(struct item *x);
+/* Count value d in s (buffered; merged into the runs when the buffer is full). */
+void sum_durs_add(struct sum_durs *s, int64_t d);
+/* The count of s's values (the buffer merged first). */
+uint64_t sum_durs_count(struct sum_durs *s);
+/* The values of 0-based ranks lo <= hi < sum_durs_count(s) in ascending order, in one walk of the
+   runs: the median's two middle values, the gpu view's nearest-rank P50 and P90. */
+void sum_durs_ranks(struct sum_durs *s, uint64_t lo, uint64_t hi, int64_t *a, int64_t *b);
+void sum_durs_free(struct sum_durs *s);
 /* Count duration d in x's duration histogram (the median's input). */
 void sum_item_dur(struct item *x, int64_t d);
 /* The median of x's durations: of an even count, the mean of the two middle

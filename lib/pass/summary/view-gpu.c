@@ -8,7 +8,6 @@
 #include <strings.h>
 
 #include "pass/summary/view.h"
-#include "support/sort.h"
 #include "support/xalloc.h"
 
 void sum_gacc_free(struct gacc *ga)
@@ -17,23 +16,11 @@ void sum_gacc_free(struct gacc *ga)
 		return;
 	sum_items_free(&ga->it);
 	pt_vec_free(&ga->ls);
-	for (int k = 0; k < 2; k++) {
-		pt_vec_free(&ga->smp[k]);
-		pt_vec_free(&ga->wide[k]);
-	}
+	for (size_t k = 0; k < ga->smp.n; k++)
+		sum_durs_free(&ga->smp.v[k]);
+	pt_vec_free(&ga->smp);
 	pt_hashmap_free(&ga->tasks);
 	free(ga->raw2item);
-}
-
-/* A sample of kind k (0 launch delay, 1 call duration) of item `item`. */
-static void sample(struct gacc *ga, int k, uint32_t item, int64_t v)
-{
-	if (v >= 0 && v <= (int64_t)UINT32_MAX) {
-		pt_vec_push(&ga->smp[k], (uint64_t)item << 32 | (uint64_t)v);
-	} else {
-		struct lpair p = { item, v };
-		pt_vec_push(&ga->wide[k], p);
-	}
 }
 
 /* Add device activity i (member) to the gpu view's sums. */
@@ -74,6 +61,9 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 		x->d = (int64_t)ga->ls.n;
 		struct lstat z = { 0 };
 		pt_vec_push(&ga->ls, z);
+		struct sum_durs e = { 0 };
+		pt_vec_push(&ga->smp, e);
+		pt_vec_push(&ga->smp, e);
 	}
 	x->calls++;
 	item_gpu(x, ev->dur[i]);
@@ -106,63 +96,8 @@ static void gpu_add(const struct rank *r, struct gacc *ga, size_t i)
 	s->dout += q > g->o->queue_cutoff_ns;
 	s->aout += ae - as > g->o->runtime_cutoff_ns;
 	s->shrt += ev->dur[i] < ae - as;
-	sample(ga, 0, (uint32_t)x->d, ld);
-	sample(ga, 1, (uint32_t)x->d, ae - as);
-}
-
-static int cmp_lpair(const void *pa, const void *pb)
-{
-	const struct lpair *a = pa, *b = pb;
-	if (a->item != b->item)
-		return a->item < b->item ? -1 : 1;
-	return (a->ld > b->ld) - (a->ld < b->ld);
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return (a > b) - (a < b);
-}
-
-/* The samples of one kind, sorted, item by item: v[a, b) packed and w[c, d) wide (negative ones first,
- * then those past 2^32 ns) of `item`. */
-struct pctl {
-	const uint64_t *v;
-	size_t nv;
-	const struct lpair *w;
-	size_t nw, a, b, c, d;
-	uint32_t item;
-};
-
-/* The next item with samples: false when none is left. */
-static bool pctl_next(struct pctl *p)
-{
-	p->a = p->b;
-	p->c = p->d;
-	if (p->a == p->nv && p->c == p->nw)
-		return false;
-	uint32_t iv = p->a < p->nv ? (uint32_t)(p->v[p->a] >> 32) : UINT32_MAX;
-	uint32_t iw = p->c < p->nw ? p->w[p->c].item : UINT32_MAX;
-	p->item = iv < iw ? iv : iw;
-	while (p->b < p->nv && (uint32_t)(p->v[p->b] >> 32) == p->item)
-		p->b++;
-	while (p->d < p->nw && p->w[p->d].item == p->item)
-		p->d++;
-	return true;
-}
-
-/* The k-th smallest sample (from 0) of the current item. */
-static int64_t pctl_kth(const struct pctl *p, size_t k)
-{
-	size_t neg = 0;
-	while (p->c + neg < p->d && p->w[p->c + neg].ld < 0)
-		neg++;
-	if (k < neg)
-		return p->w[p->c + k].ld;
-	k -= neg;
-	if (k < p->b - p->a)
-		return (int64_t)(p->v[p->a + k] & UINT32_MAX);
-	return p->w[p->c + neg + k - (p->b - p->a)].ld;
+	sum_durs_add(&ga->smp.v[2 * x->d], ld);
+	sum_durs_add(&ga->smp.v[2 * x->d + 1], ae - as);
 }
 
 static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
@@ -181,17 +116,17 @@ static void view_gpu(struct rank *r, struct pt_table *t, struct pt_table **tx, b
 				gpu_add(r, &own, i);
 	}
 	int64_t den = ga->den;
-	/* nearest-rank percentiles per item: launch delay (pass 0), call duration (pass 1) */
-	for (int pass = 0; pass < 2; pass++) {
-		struct pctl p = { ga->smp[pass].v, ga->smp[pass].n, ga->wide[pass].v, ga->wide[pass].n, 0, 0, 0, 0, 0 };
-		pt_sort(ga->smp[pass].v, p.nv, sizeof(*p.v), cmp_u64);
-		pt_sort(ga->wide[pass].v, p.nw, sizeof(*p.w), cmp_lpair);
-		while (pctl_next(&p)) {
-			int64_t n = (int64_t)(p.b - p.a + p.d - p.c);
-			struct lstat *s = &ga->ls.v[p.item];
-			int64_t p50 = pctl_kth(&p, (size_t)((50 * n + 99) / 100) - 1);
-			int64_t p90 = pctl_kth(&p, (size_t)((90 * n + 99) / 100) - 1);
-			if (pass) {
+	/* nearest-rank percentiles per item: launch delay (kind 0), call duration (kind 1) */
+	for (size_t d = 0; d < ga->ls.n; d++) {
+		struct lstat *s = &ga->ls.v[d];
+		for (int kind = 0; kind < 2; kind++) {
+			struct sum_durs *sd = &ga->smp.v[2 * d + (size_t)kind];
+			uint64_t n = sum_durs_count(sd);
+			if (!n)
+				continue;
+			int64_t p50, p90;
+			sum_durs_ranks(sd, (50 * n + 99) / 100 - 1, (90 * n + 99) / 100 - 1, &p50, &p90);
+			if (kind) {
 				s->api_p50 = p50;
 				s->api_p90 = p90;
 			} else {
