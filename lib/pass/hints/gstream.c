@@ -543,7 +543,9 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 	}
 	if (*la != 2)
 		return;
-	int64_t cs = g->j->start[slot], ce = g->j->end[slot], cd = ce - cs;
+	int64_t cs = 0, ce = 0;
+	pt_ljoin_get(g->j, slot, &cs, &ce);
+	int64_t cd = ce - cs;
 	int64_t q = st - ce;
 	if (q < 0)
 		q = 0;
