@@ -30,6 +30,7 @@ void pt_ljoin_init(struct pt_ljoin *j)
 void pt_ljoin_free(struct pt_ljoin *j)
 {
 	free(j->id);
+	free(j->id32);
 	free(j->start);
 	free(j->end);
 	free(j->name);
@@ -45,11 +46,23 @@ void pt_ljoin_want(struct pt_ljoin *j, uint64_t id)
 {
 	if (!id || j->sealed)
 		return;
+	if (!j->id && id > UINT32_MAX) { /* widen: 8 bytes an id from here */
+		j->id = pt_xmalloc((j->cap ? j->cap : 1) * sizeof(*j->id));
+		for (size_t i = 0; i < j->n; i++)
+			j->id[i] = j->id32[i];
+		free(j->id32);
+		j->id32 = NULL;
+	}
 	/* an id repeated right away (the kernels of one graph launch) is kept once */
-	if (j->n && j->id[j->n - 1] == id)
+	if (j->n && (j->id ? j->id[j->n - 1] : j->id32[j->n - 1]) == id)
 		return;
-	pt_xgrow((void **)&j->id, &j->cap, j->n + 1, sizeof(*j->id));
-	j->id[j->n++] = id;
+	if (j->id) {
+		pt_xgrow((void **)&j->id, &j->cap, j->n + 1, sizeof(*j->id));
+		j->id[j->n++] = id;
+	} else {
+		pt_xgrow((void **)&j->id32, &j->cap, j->n + 1, sizeof(*j->id32));
+		j->id32[j->n++] = (uint32_t)id;
+	}
 }
 
 void pt_ljoin_keep_names(struct pt_ljoin *j)
@@ -70,19 +83,38 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 void pt_ljoin_seal(struct pt_ljoin *j)
 {
 	if (j->sealed)
 		return;
 	j->sealed = true;
-	if (j->n > 1)
-		qsort(j->id, j->n, sizeof(*j->id), cmp_u64);
 	size_t u = 0;
-	for (size_t i = 0; i < j->n; i++)
-		if (!u || j->id[u - 1] != j->id[i])
-			j->id[u++] = j->id[i];
+	if (j->id32) { /* sorted and unique in their 4 bytes, then 8 (the presence bits may take them) */
+		if (j->n > 1)
+			qsort(j->id32, j->n, sizeof(*j->id32), cmp_u32);
+		for (size_t i = 0; i < j->n; i++)
+			if (!u || j->id32[u - 1] != j->id32[i])
+				j->id32[u++] = j->id32[i];
+		j->id = pt_xmalloc((u ? u : 1) * sizeof(*j->id));
+		for (size_t i = 0; i < u; i++)
+			j->id[i] = j->id32[i];
+		free(j->id32);
+		j->id32 = NULL;
+	} else {
+		if (j->n > 1)
+			qsort(j->id, j->n, sizeof(*j->id), cmp_u64);
+		for (size_t i = 0; i < j->n; i++)
+			if (!u || j->id[u - 1] != j->id[i])
+				j->id[u++] = j->id[i];
+		j->id = pt_xrealloc(j->id, (u ? u : 1) * sizeof(*j->id));
+	}
 	j->n = u;
-	j->id = pt_xrealloc(j->id, (u ? u : 1) * sizeof(*j->id));
 	j->cap = u;
 	j->start = pt_xmalloc((u ? u : 1) * sizeof(*j->start));
 	if (j->compact)
@@ -221,7 +253,7 @@ size_t pt_ljoin_call_last(struct pt_ljoin *j, uint64_t id, int64_t start, int64_
 
 size_t pt_ljoin_bytes(const struct pt_ljoin *j)
 {
-	size_t b = j->cap * sizeof(*j->id);
+	size_t b = j->cap * (j->id32 ? sizeof(*j->id32) : sizeof(*j->id));
 	if (j->sealed) {
 		size_t n = j->n ? j->n : 1;
 		b += n * sizeof(*j->start);

@@ -16,7 +16,8 @@
  * seal (pt_ljoin_keep_names: 4 more bytes a slot) and offers the calls with
  * pt_ljoin_call_named().
  *
- * Where the ids are dense enough for the presence bits, the sorted ids and
+ * The wanted ids are held in 4 bytes each until one does not fit (CUPTI's
+ * are 32-bit). Where the ids are dense enough for the presence bits, the sorted ids and
  * their buckets go once sealed: an id's slot is the count of the bits before
  * its own (a count per word of bits, 4 bytes each), so the table holds 1.5
  * bits per id of the range instead of 8 bytes an id. A caller that reads the
@@ -34,6 +35,7 @@
 
 struct pt_ljoin {
 	uint64_t *id;          /* the wanted ids; sorted and unique once sealed */
+	uint32_t *id32;        /* before the seal, while every wanted id fits in 4 bytes: them (id NULL) */
 	size_t n, cap;
 	int64_t *start, *end;  /* per slot, once sealed: its call; start INT64_MIN: none yet */
 	uint32_t *name;        /* per slot, once sealed, when names are kept: its call's name (a string id) */

@@ -1004,10 +1004,16 @@ static void test_ljoin(void **state)
 	assert_true(pt_ljoin_bytes(&j) > 0);
 	pt_ljoin_free(&j);
 
-	/* sparse ids over the whole 64-bit range: no bits, one bucket */
+	/* sparse ids over the whole 64-bit range: no bits, one bucket; the wants in 4 bytes each until one
+	 * does not fit there (the first few do) */
 	pt_ljoin_init(&j);
-	for (uint64_t i = 0; i < 1000; i++)
+	for (uint64_t i = 0; i < 1000; i++) {
 		pt_ljoin_want(&j, i * 7919 * 1000003 + 1);
+		if (i == 0)
+			assert_int_equal(pt_ljoin_bytes(&j), j.cap * sizeof(uint32_t));
+	}
+	assert_null(j.id32);
+	assert_int_equal(pt_ljoin_bytes(&j), j.cap * sizeof(uint64_t));
 	pt_ljoin_want(&j, UINT64_MAX);
 	pt_ljoin_seal(&j);
 	assert_null(j.bits);
