@@ -95,17 +95,13 @@ void pt_ljoin_seal(struct pt_ljoin *j)
 		return;
 	j->sealed = true;
 	size_t u = 0;
-	if (j->id32) { /* sorted and unique in their 4 bytes, then 8 (the presence bits may take them) */
+	if (j->id32) { /* sorted and unique in their 4 bytes (8 only for a table without the presence bits) */
 		if (j->n > 1)
 			qsort(j->id32, j->n, sizeof(*j->id32), cmp_u32);
 		for (size_t i = 0; i < j->n; i++)
 			if (!u || j->id32[u - 1] != j->id32[i])
 				j->id32[u++] = j->id32[i];
-		j->id = pt_xmalloc((u ? u : 1) * sizeof(*j->id));
-		for (size_t i = 0; i < u; i++)
-			j->id[i] = j->id32[i];
-		free(j->id32);
-		j->id32 = NULL;
+		j->id32 = pt_xrealloc(j->id32, (u ? u : 1) * sizeof(*j->id32));
 	} else {
 		if (j->n > 1)
 			qsort(j->id, j->n, sizeof(*j->id), cmp_u64);
@@ -129,14 +125,14 @@ void pt_ljoin_seal(struct pt_ljoin *j)
 		j->name = pt_xcalloc(u ? u : 1, sizeof(*j->name));
 	if (!u)
 		return;
-	j->lo = j->id[0];
-	j->hi = j->id[u - 1];
+	j->lo = j->id32 ? j->id32[0] : j->id[0];
+	j->hi = j->id32 ? j->id32[u - 1] : j->id[u - 1];
 	uint64_t range = j->hi - j->lo; /* ids in the range, less one */
 	if (range / 64 < u) {
 		size_t words = (size_t)(range / 64) + 1;
 		j->bits = pt_xcalloc(words, sizeof(*j->bits));
 		for (size_t i = 0; i < u; i++) {
-			uint64_t o = j->id[i] - j->lo;
+			uint64_t o = (j->id32 ? j->id32[i] : j->id[i]) - j->lo;
 			j->bits[o / 64] |= UINT64_C(1) << (o % 64);
 		}
 		/* an id's slot is the count of the bits before its own: the ids and buckets go */
@@ -147,9 +143,18 @@ void pt_ljoin_seal(struct pt_ljoin *j)
 			before += (uint32_t)__builtin_popcountll(j->bits[w]);
 		}
 		free(j->id);
+		free(j->id32);
 		j->id = NULL;
+		j->id32 = NULL;
 		j->cap = 0;
 		return;
+	}
+	if (j->id32) { /* the table's ids: 8 bytes each */
+		j->id = pt_xmalloc(u * sizeof(*j->id));
+		for (size_t i = 0; i < u; i++)
+			j->id[i] = j->id32[i];
+		free(j->id32);
+		j->id32 = NULL;
 	}
 	/* buckets: a power of two of them, about u / 8, over the range */
 	size_t nb = 1;
