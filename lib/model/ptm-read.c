@@ -384,6 +384,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_gpu_mem = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_GPU_MEM);
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	ids.keep_links = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_LINKS);
+	ids.links_batchwise = ids.keep_links && (sink->skip_tables & PT_PTM_LINKS_BATCHWISE);
 	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
@@ -556,18 +557,22 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			    PT_PTM_MAX_EMPTY, off);
 		}
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
-		if (sink && batch && !whole)
+		/* a chunk of links alone, for the sink (PT_PTM_LINKS_BATCHWISE) */
+		bool lbatch = a->body_case == PROFTOOL__CHUNK__BODY_LINKS && ids.links_batchwise && !whole;
+		if (sink && (batch || lbatch) && !whole)
 			m->events.n = 0;
+		if (lbatch)
+			m->links.n = 0;
 		if (sink && !whole && needs_events(a->body_case) && !ids.skip) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = pt_ptm_apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (!rc && sink && batch && !whole)
+			if (!rc && sink && (batch || lbatch) && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
-				ids.keep_links = ids.keep_copies = false;
+				ids.keep_links = ids.keep_copies = ids.links_batchwise = false;
 				rc = 0;
 			}
 		}

@@ -174,6 +174,10 @@ struct pt_ptm_sink {
 #define PT_PTM_PACK_GPU_MEM 128
 /* skip_tables, but the copy infos are applied (m->copies, indices of the file's events) */
 #define PT_PTM_SKIP_BUT_COPIES 256
+/* with PT_PTM_SKIP_BUT_LINKS: m->links holds one chunk's links at a time, as m->events one batch:
+ * emptied before each links chunk, and batch() runs after it with m->events empty (m->links.n
+ * rows to take; the caller may empty it), so that no more than a chunk's links are held */
+#define PT_PTM_LINKS_BATCHWISE 512
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

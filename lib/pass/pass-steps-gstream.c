@@ -89,6 +89,7 @@ struct gst {
 	uint8_t *sel_dev; /* per device: a GPU device --device keeps */
 	/* read 2 */
 	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
+	size_t lbw;                  /* their words (read 1: they grow with the links' chunks) */
 	uint64_t nbit;               /* their bits: the events of read 1 */
 	bool has_lc;
 	int64_t lc_s, lc_e; /* the linked calls' first and last start */
@@ -154,12 +155,39 @@ static void fit(struct gst *s, const struct pt_model *m)
 				(s->sel->device < 0 || (int64_t)m->devices.v[i].id == s->sel->device);
 }
 
+/* Links v[0..n), of events before s->base: which activities of the kept GPU devices are placed by
+ * them, at which calls (a bit each). */
+static void link_bits(struct gst *s, const struct pt_gpu_link *v, size_t n)
+{
+	size_t words = (size_t)(s->base / 64 + 1);
+	if (words > s->lbw) {
+		size_t old = s->lbw, cap = s->lbw;
+		pt_xgrow((void **)&s->callbit, &cap, words, sizeof(*s->callbit));
+		pt_xgrow((void **)&s->linkbit, &s->lbw, words, sizeof(*s->linkbit));
+		memset(s->callbit + old, 0, (s->lbw - old) * sizeof(*s->callbit));
+		memset(s->linkbit + old, 0, (s->lbw - old) * sizeof(*s->linkbit));
+	}
+	for (size_t l = 0; l < n; l++) {
+		uint32_t a = v[l].event, c = v[l].api;
+		if (a >= s->base || c >= s->base || !bit(s->actbit, s->base, a))
+			continue;
+		s->linkbit[a / 64] |= UINT64_C(1) << (a % 64);
+		s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
+	}
+}
+
+
+
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gst *s = arg;
 	if (!streamable(m))
 		return AGAIN;
+	if (m->links.n) { /* a chunk of links alone (PT_PTM_LINKS_BATCHWISE): to bits, none of them kept */
+		link_bits(s, m->links.v, m->links.n);
+		m->links.n = 0;
+	}
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
 	size_t words = (size_t)((s->base + ev->n) / 64 + 1);
@@ -225,23 +253,6 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return s->keep && s->no ? AGAIN : 0; /* kept for hints: no need to read on */
 }
 
-/* The links: which activities of the kept GPU devices are placed by them, at which calls. */
-static void take_links(struct gst *s, struct pt_model *m)
-{
-	size_t words = (size_t)(s->base / 64 + 1);
-	s->callbit = pt_xcalloc(words, sizeof(*s->callbit));
-	s->linkbit = pt_xcalloc(words, sizeof(*s->linkbit));
-	s->nbit = s->base;
-	for (size_t l = 0; l < m->links.n; l++) {
-		uint32_t a = m->links.v[l].event, c = m->links.v[l].api;
-		if (a >= s->base || c >= s->base || !bit(s->actbit, s->base, a))
-			continue;
-		s->linkbit[a / 64] |= UINT64_C(1) << (a % 64);
-		s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
-	}
-	pt_vec_free(&m->links);
-}
-
 static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -303,7 +314,9 @@ static int64_t l_call_s(const void *a, size_t i)
 static int64_t l_call_e(const void *a, size_t i)
 {
 	const struct gst *s = a;
-	return s->j.end[s->l.v[i].slot];
+	int64_t cs, ce = 0;
+	pt_ljoin_get(&s->j, s->l.v[i].slot, &cs, &ce);
+	return ce;
 }
 
 /* The earliest start an activity of device d of the rank still to come can have (INT64_MAX: none). */
@@ -587,9 +600,11 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	char msg[128];
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
-	/* kept: also the memory records (packed) and the copy infos, which hints reads */
+	/* kept: also the memory records (packed) and the copy infos, which hints reads; the links go to
+	 * bits a chunk at a time (not 12 bytes a link held, but two bits an event) */
 	struct pt_ptm_sink first = { scan_batch, &s, false,
 				     PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES |
+					     PT_PTM_LINKS_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
@@ -609,14 +624,20 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	fit(&s, m);
 	pt_vec_free(&m->ranges);
 	s.rf.step_records = m->steps.n > 0;
-	if (m->links.n)
-		take_links(&s, m);
+	if (m->links.n) /* (a read that applied them all) */
+		link_bits(&s, m->links.v, m->links.n);
+	pt_vec_free(&m->links);
+	if (s.linkbit) { /* the bits of every event of read 1 */
+		link_bits(&s, NULL, 0);
+		s.nbit = s.base;
+	}
 	free(s.actbit);
 	s.actbit = NULL;
 	if (keep && keep->tables)
 		keep->tables(keep->arg, m);
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
 		pt_ljoin_keep_names(&s.j);
+		pt_ljoin_compact(&s.j); /* read through pt_ljoin_get() and pt_ljoin_name() */
 		for (size_t t = 0; t < s.ntrk; t++)
 			if (m->tracks.v[t].device == s.host)
 				memset(&s.t[t].lag, 0, sizeof(s.t[t].lag));

@@ -306,6 +306,47 @@ static void test_huge_quantum(void **state)
 	pt_model_free(m);
 }
 
+/* PT_PTM_LINKS_BATCHWISE: the links of one chunk at a time, the events emptied */
+struct link_seen {
+	const struct pt_model *ref;
+	size_t links, events, link_calls;
+	bool mixed; /* a call that held both events and links */
+};
+
+static int link_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct link_seen *c = arg;
+	if (m->links.n && m->events.n)
+		c->mixed = true;
+	if (m->links.n) {
+		c->link_calls++;
+		assert_true(m->links.n <= PT_PTM_EVENT_BATCH);
+		for (size_t j = 0; j < m->links.n; j++)
+			assert_memory_equal(&m->links.v[j], &c->ref->links.v[c->links + j], sizeof(m->links.v[j]));
+		c->links += m->links.n;
+		m->links.n = 0; /* taken */
+	}
+	c->events += m->events.n;
+	return 0;
+}
+
+static void check_links_batchwise(const struct pt_model *ref, const char *path, uint16_t flags, size_t want_calls)
+{
+	struct link_seen c = { ref, 0, 0, 0, false };
+	struct pt_ptm_sink sink = { link_batch, &c, false, flags };
+	struct pt_model *r = pt_model_new();
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_ptm_read_stream(path, r, &sink, &e), 0);
+	assert_false(c.mixed);
+	assert_int_equal(c.events, ref->events.n);
+	assert_int_equal(c.link_calls, want_calls);
+	assert_int_equal(c.links, want_calls ? ref->links.n : 0);
+	if (!want_calls) /* without the flag they are applied whole, as before */
+		assert_int_equal(r->links.n, ref->links.n);
+	pt_model_free(r);
+}
+
 /* Format 2 writes correlation ids and the CUPTI side tables' event indices as
  * differences within a batch: values that go down, wrap or sit at the limits
  * must come back exactly, across batch boundaries. */
@@ -362,6 +403,9 @@ static void test_delta_columns(void **state)
 		assert_int_equal(r->copies.v[j].dst_device, m->copies.v[j].dst_device);
 		assert_memory_equal(&r->links.v[j], &m->links.v[j], sizeof(m->links.v[j]));
 	}
+	/* streamed with the links a chunk at a time (n / 2 links: one chunk), and without */
+	check_links_batchwise(m, path, PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE, 1);
+	check_links_batchwise(m, path, PT_PTM_SKIP_BUT_LINKS, 0);
 	pt_model_free(r);
 	pt_model_free(m);
 }

@@ -1225,6 +1225,27 @@ static void test_comm_pattern(void **st)
 	pt_model_free(g.m);
 }
 
+/* hx_permute_mops: the order an index array gives, in place, over cycles of every length */
+static void test_permute_mops(void **st)
+{
+	(void)st;
+	static const uint32_t order[] = { 3, 0, 4, 1, 2, 5, 7, 6 }; /* cycles (0 3 1) (2 4), 5 alone, (6 7) */
+	size_t n = sizeof(order) / sizeof(*order);
+	struct memop v[8];
+	uint32_t ix[8];
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct memop){ .ev = 100 + i, .start = (int64_t)i };
+		ix[i] = order[i];
+	}
+	hx_permute_mops(v, ix, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(v[i].ev, 100 + order[i]);
+		assert_int_equal(v[i].start, order[i]);
+		assert_int_equal(ix[i], i);
+	}
+	hx_permute_mops(NULL, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1241,6 +1262,7 @@ int main(void)
 		cmocka_unit_test(test_ddp), cmocka_unit_test(test_tensor_cores),
 		cmocka_unit_test(test_rank_spread_bubble), cmocka_unit_test(test_comm_pattern),
 		cmocka_unit_test(test_rank_flops_alone), cmocka_unit_test(test_rule_table),
+		cmocka_unit_test(test_permute_mops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

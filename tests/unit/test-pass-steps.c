@@ -1004,10 +1004,16 @@ static void test_ljoin(void **state)
 	assert_true(pt_ljoin_bytes(&j) > 0);
 	pt_ljoin_free(&j);
 
-	/* sparse ids over the whole 64-bit range: no bits, one bucket */
+	/* sparse ids over the whole 64-bit range: no bits, one bucket; the wants in 4 bytes each until one
+	 * does not fit there (the first few do) */
 	pt_ljoin_init(&j);
-	for (uint64_t i = 0; i < 1000; i++)
+	for (uint64_t i = 0; i < 1000; i++) {
 		pt_ljoin_want(&j, i * 7919 * 1000003 + 1);
+		if (i == 0)
+			assert_int_equal(pt_ljoin_bytes(&j), j.cap * sizeof(uint32_t));
+	}
+	assert_null(j.id32);
+	assert_int_equal(pt_ljoin_bytes(&j), j.cap * sizeof(uint64_t));
 	pt_ljoin_want(&j, UINT64_MAX);
 	pt_ljoin_seal(&j);
 	assert_null(j.bits);
@@ -1053,6 +1059,73 @@ static void test_ljoin(void **state)
 	assert_int_equal(pt_ljoin_name(&j, pt_ljoin_slot(&j, 8)), 0); /* no call came */
 	assert_int_equal(pt_ljoin_name(&j, SIZE_MAX), 0);
 	pt_ljoin_free(&j);
+
+	/* dense ids: the slots are the counts of the bits before them, over several words of bits; the
+	 * sorted ids and buckets go */
+	pt_ljoin_init(&j);
+	for (uint64_t i = 0; i < 300; i++)
+		pt_ljoin_want(&j, 1000 + 3 * i);
+	pt_ljoin_seal(&j);
+	assert_non_null(j.bits);
+	assert_non_null(j.rank);
+	assert_null(j.id);
+	assert_null(j.bucket);
+	for (uint64_t i = 0; i < 300; i++) {
+		assert_int_equal(pt_ljoin_slot(&j, 1000 + 3 * i), (size_t)i);
+		assert_int_equal(pt_ljoin_slot(&j, 1001 + 3 * i), SIZE_MAX);
+	}
+	assert_int_equal(pt_ljoin_slot(&j, 999), SIZE_MAX);
+	assert_int_equal(pt_ljoin_bytes(&j), 300 * 2 * sizeof(int64_t) + ((897 / 64) + 1) * (8 + 4));
+	pt_ljoin_free(&j);
+
+	/* compact slots: a 4-byte duration and a 2-byte name, the same calls as the plain slots; a name or
+	 * a duration that does not fit widens its column, every slot kept */
+	for (int wide = 0; wide < 3; wide++) {
+		struct pt_ljoin c;
+		pt_ljoin_init(&c);
+		for (uint64_t i = 1; i <= 5; i++)
+			pt_ljoin_want(&c, i);
+		pt_ljoin_keep_names(&c);
+		pt_ljoin_compact(&c);
+		pt_ljoin_seal(&c);
+		assert_int_equal(pt_ljoin_bytes(&c), 5 * (8 + 4 + 2) + 8 + 4);
+		pt_ljoin_call_named(&c, 1, -50, -40, 7);
+		pt_ljoin_call_named(&c, 2, 100, 100 + (int64_t)UINT32_MAX, UINT16_MAX);
+		pt_ljoin_call_named(&c, 2, 1, 2, 3); /* the first call wins */
+		if (wide == 1)
+			pt_ljoin_call_named(&c, 3, 10, 10 + (int64_t)UINT32_MAX + 1, 9);
+		if (wide == 2)
+			pt_ljoin_call_named(&c, 3, 10, 20, UINT16_MAX + 1);
+		assert_true(c.dur != NULL || wide == 1);
+		assert_true(c.name16 != NULL || wide == 2);
+		pt_ljoin_call_named(&c, 4, 5, 5, 1);
+		assert_true(pt_ljoin_get(&c, 0, &s, &e));
+		assert_int_equal(s, -50);
+		assert_int_equal(e, -40);
+		assert_int_equal(pt_ljoin_name(&c, 0), 7);
+		assert_true(pt_ljoin_get(&c, 1, &s, &e));
+		assert_int_equal(s, 100);
+		assert_int_equal(e, 100 + (int64_t)UINT32_MAX);
+		assert_int_equal(pt_ljoin_name(&c, 1), UINT16_MAX);
+		if (wide) {
+			assert_true(pt_ljoin_get(&c, 2, &s, &e));
+			assert_int_equal(e, wide == 1 ? 10 + (int64_t)UINT32_MAX + 1 : 20);
+			assert_int_equal(pt_ljoin_name(&c, 2), wide == 1 ? 9 : UINT16_MAX + 1);
+		} else {
+			assert_false(pt_ljoin_get(&c, 2, &s, &e));
+		}
+		assert_true(pt_ljoin_get(&c, 3, &s, &e));
+		assert_int_equal(e, 5);
+		assert_false(pt_ljoin_get(&c, 4, &s, &e));
+		assert_int_equal(pt_ljoin_name(&c, 4), 0);
+		/* the last call of an id wins there, its name kept */
+		assert_int_equal(pt_ljoin_call_last(&c, 1, 60, 61), 0);
+		assert_true(pt_ljoin_get(&c, 0, &s, &e));
+		assert_int_equal(s, 60);
+		assert_int_equal(e, 61);
+		assert_int_equal(pt_ljoin_name(&c, 0), 7);
+		pt_ljoin_free(&c);
+	}
 
 	/* nothing wanted: every id misses */
 	pt_ljoin_init(&j);

@@ -430,13 +430,13 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 
 struct mop_ord {
 	const struct memop *v;
-	const uint64_t *w;
+	const uint32_t *w;
 };
 
 static int cmp_mop(const void *pa, const void *pb, void *arg)
 {
 	const struct mop_ord *o = arg;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	if (o->w[a] != o->w[b])
 		return o->w[a] < o->w[b] ? -1 : 1;
 	if (o->v[a].start != o->v[b].start)
@@ -486,26 +486,21 @@ static void dev_finish(struct gdev *d, int64_t kw)
 		if (mo[q].exposed)
 			mo[n++] = mo[q];
 	d->out->nmops = n;
-	uint64_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
+	uint32_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
 	for (size_t q = 0; q < n; q++) {
 		size_t w = 0;
 		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
 			w++;
-		key[q] = (uint64_t)w;
+		key[q] = (uint32_t)w;
 	}
-	struct memop *tmp = pt_xmalloc((n ? n : 1) * sizeof(*tmp));
-	size_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
+	uint32_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
 	for (size_t q = 0; q < n; q++)
-		ix[q] = q;
+		ix[q] = (uint32_t)q;
 	struct mop_ord ord = { mo, key };
 	hx_sort_r(ix, n, sizeof(*ix), cmp_mop, &ord);
-	for (size_t q = 0; q < n; q++)
-		tmp[q] = mo[ix[q]];
-	if (n)
-		memcpy(mo, tmp, n * sizeof(*mo));
-	free(tmp);
-	free(ix);
 	free(key);
+	hx_permute_mops(mo, ix, n); /* in place: no second copy of the operations (they are 64 bytes each) */
+	free(ix);
 }
 
 static void gdev_free(struct gdev *d)
@@ -548,7 +543,9 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 	}
 	if (*la != 2)
 		return;
-	int64_t cs = g->j->start[slot], ce = g->j->end[slot], cd = ce - cs;
+	int64_t cs = 0, ce = 0;
+	pt_ljoin_get(g->j, slot, &cs, &ce);
+	int64_t cd = ce - cs;
 	int64_t q = st - ce;
 	if (q < 0)
 		q = 0;

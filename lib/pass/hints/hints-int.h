@@ -460,6 +460,10 @@ hint_rule_fn pt_hr_input_bound, pt_hr_unexplained_time, pt_hr_step_gap, pt_hr_md
 int hx_md_prepare(struct ctx *c, struct pt_err **e);
 void hx_md_gates(struct ctx *c, size_t first);
 
+/* Put v[0..n) in the order ix gives (v[ix[0]] first), in place: each cycle of the permutation is
+ * followed with one element aside, so no second copy of v is made; ix ends as the identity. */
+void hx_permute_mops(struct memop *v, uint32_t *ix, size_t n);
+
 /* qsort_r for arrays that may be empty (NULL): the sort context is an argument, never a global. */
 static inline void hx_sort_r(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *arg)
 {

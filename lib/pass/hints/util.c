@@ -430,3 +430,21 @@ const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
 	}
 	return f;
 }
+
+void hx_permute_mops(struct memop *v, uint32_t *ix, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ix[i] == i)
+			continue;
+		struct memop aside = v[i];
+		size_t j = i;
+		while (ix[j] != i) {
+			size_t from = ix[j];
+			v[j] = v[from];
+			ix[j] = (uint32_t)j;
+			j = from;
+		}
+		v[j] = aside;
+		ix[j] = (uint32_t)j;
+	}
+}
