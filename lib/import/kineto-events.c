@@ -204,6 +204,20 @@ static void metadata(struct kt *k)
 		*pt_hashmap_put(&k->tnames, (uint64_t)ev->pid << 32 ^ (uint32_t)ev->tid, 0, NULL) = sid;
 }
 
+/* The "cbid" of a runtime or driver call named `name`: into m->api_cbids once (a model of several files: once). */
+static void api_cbid(struct kt *k, uint32_t name, uint32_t cbid)
+{
+	bool added;
+	pt_hashmap_put(&k->cbids, (uint64_t)name << 32 | cbid, 1, &added);
+	if (!added)
+		return;
+	struct pt_model *m = k->m;
+	for (size_t i = 0; i < m->api_cbids.n; i++)
+		if (m->api_cbids.v[i].name == name && m->api_cbids.v[i].cbid == cbid)
+			return;
+	pt_model_add_api_cbid(m, name, cbid);
+}
+
 static void add_arg(struct kt *k, uint32_t evi, enum argkey key, const char *s, size_t n)
 {
 	if (!k->key_ids[key])
@@ -354,6 +368,8 @@ int pt_kt_event_done(struct kt *k)
 			struct pt_ext_corr x = { cd, 3, corr, (uint64_t)ev->a[AK_EXTID] };
 			pt_model_add_ext_corr(m, &x);
 		}
+		if (ev->has[AK_CBID] && ev->a[AK_CBID] >= 0 && ev->a[AK_CBID] <= UINT32_MAX)
+			api_cbid(k, name, (uint32_t)ev->a[AK_CBID]);
 	} else { /* cpu_op, user_annotation, python_function */
 		pt_model_add_event(m, t, name, PT_EV_RANGE, start, dur, 0, PT_NONE, 0);
 		bool coll = false; /* a collective call (record_param_comms, nccl:all_reduce, ...) */
@@ -424,6 +440,8 @@ void pt_kt_finish(struct kt *k, uint64_t size)
 			free(d->comm_backend);
 			d->comm_backend = pt_xstrdup(k->backend);
 		}
+		if (k->world > 0 && k->world <= INT32_MAX)
+			d->world_size = (int32_t)k->world;
 		if (d->kind == PT_DEV_CPU) {
 			uint64_t *v = pt_hashmap_get(&k->pnames, d->pid);
 			if (v) {

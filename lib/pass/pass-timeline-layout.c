@@ -846,6 +846,8 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 					c->kconf_of[m->kernels.v[k].event] = m->kernels.v[k].config + 1;
 		}
 	}
+	if (c->kineto)
+		tl_kext_init(c);
 	tl_events_init(c);
 	choose_clock(c, diag);
 	build_layout(c);
@@ -920,6 +922,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	free(c->dev_rank);
 	free(c->copy_of);
 	free(c->kconf_of);
+	tl_kext_free(c);
 	free(c->step_first);
 	free(c->step_last);
 	free(c->pprocs);
