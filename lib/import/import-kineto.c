@@ -970,6 +970,7 @@ static void kt_free(struct kt *k)
 	pt_hashmap_free(&k->pnames);
 	pt_hashmap_free(&k->tnames);
 	pt_hashmap_free(&k->cbids);
+	pt_vec_free(&k->gpu_ext);
 	free(k->names);
 	pt_vec_free(&k->devs);
 	pt_vec_free(&k->host_tracks);
@@ -1535,6 +1536,7 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	pt_hashmap_init(&k.pnames);
 	pt_hashmap_init(&k.tnames);
 	pt_hashmap_init(&k.cbids);
+	k.ext0 = m->ext_corr.n;
 	k.names = pt_xcalloc(KT_NAME_SLOTS, sizeof(*k.names));
 	k.join = pt_cjoin_new(m);
 	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));

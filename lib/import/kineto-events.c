@@ -343,6 +343,10 @@ int pt_kt_event_done(struct kt *k)
 			pt_model_add_copy(m, &ci);
 			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, false);
 		}
+		if (ev->has[AK_EXTID] && corr) {
+			struct kt_gext x = { corr, (uint64_t)ev->a[AK_EXTID] };
+			pt_vec_push(&k->gpu_ext, x);
+		}
 		if (k->ka.has_dims || k->ka.ncv)
 			keep_args(k, evi);
 		k->n_imported++;
@@ -417,6 +421,37 @@ static bool ranges_sorted(const struct pt_cjoin_range *v, size_t n)
 	return true;
 }
 
+/*
+ * The External ids of GPU events whose correlation id no call of this file gave one (a trace without those
+ * calls): external correlations of the first process, as its calls' are, so that the GPU events keep them.
+ */
+static void gpu_external_ids(struct kt *k)
+{
+	struct pt_model *m = k->m;
+	if (!k->gpu_ext.n || k->first_cpu == PT_NONE) {
+		pt_vec_free(&k->gpu_ext);
+		return;
+	}
+	struct pt_hashmap have;
+	pt_hashmap_init(&have);
+	pt_hashmap_reserve(&have, m->ext_corr.n - k->ext0 + 1);
+	for (size_t i = k->ext0; i < m->ext_corr.n; i++)
+		if (m->ext_corr.v[i].device == k->first_cpu && m->ext_corr.v[i].kind == 3) {
+			bool added;
+			pt_hashmap_put(&have, m->ext_corr.v[i].corr, 1, &added);
+		}
+	for (size_t i = 0; i < k->gpu_ext.n; i++) {
+		bool added;
+		pt_hashmap_put(&have, k->gpu_ext.v[i].corr, 1, &added);
+		if (!added)
+			continue;
+		struct pt_ext_corr x = { k->first_cpu, 3, k->gpu_ext.v[i].corr, k->gpu_ext.v[i].id };
+		pt_model_add_ext_corr(m, &x);
+	}
+	pt_hashmap_free(&have);
+	pt_vec_free(&k->gpu_ext);
+}
+
 void pt_kt_finish(struct kt *k, uint64_t size)
 {
 	struct pt_model *m = k->m;
@@ -466,6 +501,7 @@ void pt_kt_finish(struct kt *k, uint64_t size)
 		}
 	}
 	int32_t sd = k->first_cpu != PT_NONE ? (int32_t)k->first_cpu : -1;
+	gpu_external_ids(k);
 	pt_model_add_source(m, k->path, size, "kineto", sd);
 	const struct { const char *key; uint64_t v; } s[] = {
 		{ "kineto.events", k->nev },

@@ -113,6 +113,10 @@ struct kt_name {
 	uint32_t id1; /* string id + 1; 0: empty */
 };
 
+struct kt_gext {
+	uint64_t corr, id;
+};
+
 struct kt {
 	struct pt_model *m;
 	const char *path;
@@ -158,6 +162,10 @@ struct kt {
 	struct pt_hashmap pnames; /* pid -> string id + 1 (process_name) */
 	struct pt_hashmap tnames; /* pid << 32 | tid -> string id + 1 (thread_name) */
 	struct pt_hashmap cbids;  /* name string id << 32 | cbid -> 1 once in m->api_cbids */
+	/* External ids of GPU events (correlation, id), until finish: those whose correlation no call of this file
+	 * carries an External id for (a trace cut short of its calls) become external correlations there */
+	PT_VEC(struct kt_gext) gpu_ext;
+	size_t ext0; /* m->ext_corr rows before this file */
 	struct kt_name *names;    /* KT_NAME_SLOTS slots by a name's hash: the last name seen there */
 	uint32_t copy_names[64];
 	struct pt_cjoin *join;

@@ -474,7 +474,7 @@ static void slice_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 	const struct pt_tl_slice *sl = &r->sl[i];
 	out->ts = sl->start + r->off - c->base;
 	out->dur = sl->end - sl->start;
-	if (c->kineto) { /* the Ascend steps: host-side ProfilerStep#<n>, correlation = the step (see §11 of the spec) */
+	if (r->slkind == SL_KSTEPS) { /* kineto's Ascend steps: host-side ProfilerStep#<n>, correlation = the step (§11) */
 		out->cat = K_USER;
 		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", sl->step));
 		ARG_I64(out, "correlation", sl->step);

@@ -36,7 +36,7 @@ struct tl_sev {
 	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
 	uint32_t ev;             /* its index in the model file (a sync event's arguments; 0 where never read) */
 };
-enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM };
+enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM, SL_KSTEPS /* kineto: host-side ProfilerStep#<n> slices */ };
 
 struct row {
 	uint32_t pid;
