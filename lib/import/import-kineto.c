@@ -971,6 +971,7 @@ static void kt_free(struct kt *k)
 	pt_hashmap_free(&k->tnames);
 	pt_hashmap_free(&k->cbids);
 	pt_vec_free(&k->gpu_ext);
+	free(k->api_ext);
 	free(k->names);
 	pt_vec_free(&k->devs);
 	pt_vec_free(&k->host_tracks);

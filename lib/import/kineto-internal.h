@@ -166,6 +166,8 @@ struct kt {
 	 * carries an External id for (a trace cut short of its calls) become external correlations there */
 	PT_VEC(struct kt_gext) gpu_ext;
 	size_t ext0; /* m->ext_corr rows before this file */
+	uint64_t *api_ext;    /* bit per correlation id (below 2^28) that a call of the first process gave an External id */
+	size_t api_ext_words;
 	struct kt_name *names;    /* KT_NAME_SLOTS slots by a name's hash: the last name seen there */
 	uint32_t copy_names[64];
 	struct pt_cjoin *join;

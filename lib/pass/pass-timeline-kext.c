@@ -17,12 +17,13 @@
 #include <string.h>
 
 #include "support/hashmap.h"
+#include "support/idmap.h"
 #include "support/xalloc.h"
 
 #define EXT_CUSTOM0 3 /* CUpti_ExternalCorrelationKind CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 */
 
 struct tl_kext {
-	struct pt_hashmap *ext; /* per CPU device index: correlation id -> external id (NULL: none at all) */
+	struct pt_idmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
 	uint32_t *cpu_of;       /* per device: the CPU device index of its process, PT_NONE none */
 	uint8_t *kineto_src;    /* per device: a Kineto input imported it (its ranges' ids are external ids) */
 	struct pt_hashmap cbid; /* API name string id -> cbid (the first row of the name) */
@@ -55,15 +56,38 @@ void tl_kext_init(struct tl_trace *c)
 		if (s->device >= 0 && (size_t)s->device < m->devices.n && s->importer && !strcmp(s->importer, "kineto"))
 			k->kineto_src[s->device] = 1;
 	}
+	/* per process, the ids' range and count first: correlation ids are dense, a direct array (8 bytes an id) */
+	uint64_t *lo = NULL, *hi = NULL;
+	size_t *cnt = NULL;
 	for (size_t i = 0; i < m->ext_corr.n; i++) {
 		const struct pt_ext_corr *x = &m->ext_corr.v[i];
 		if (x->kind != EXT_CUSTOM0 || x->device >= m->devices.n)
 			continue;
-		if (!k->ext)
-			k->ext = pt_xcalloc(nd, sizeof(*k->ext));
-		bool added;
-		pt_hashmap_put(&k->ext[x->device], x->corr, x->id, &added); /* the first id of a correlation */
+		if (!cnt) {
+			lo = pt_xmalloc(nd * sizeof(*lo));
+			hi = pt_xcalloc(nd, sizeof(*hi));
+			cnt = pt_xcalloc(nd, sizeof(*cnt));
+			for (size_t d = 0; d < nd; d++)
+				lo[d] = UINT64_MAX;
+		}
+		lo[x->device] = x->corr < lo[x->device] ? x->corr : lo[x->device];
+		hi[x->device] = x->corr > hi[x->device] ? x->corr : hi[x->device];
+		cnt[x->device]++;
 	}
+	if (cnt) {
+		k->ext = pt_xcalloc(nd, sizeof(*k->ext));
+		for (size_t d = 0; d < m->devices.n; d++)
+			if (cnt[d])
+				pt_idmap_init(&k->ext[d], lo[d], hi[d], cnt[d]);
+		for (size_t i = 0; i < m->ext_corr.n; i++) {
+			const struct pt_ext_corr *x = &m->ext_corr.v[i];
+			if (x->kind == EXT_CUSTOM0 && x->device < m->devices.n)
+				pt_idmap_put(&k->ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
+		}
+	}
+	free(lo);
+	free(hi);
+	free(cnt);
 	pt_hashmap_init(&k->cbid);
 	for (size_t i = 0; i < m->api_cbids.n; i++) {
 		bool added;
@@ -80,7 +104,7 @@ void tl_kext_free(struct tl_trace *c)
 		return;
 	if (k->ext)
 		for (size_t d = 0; d < c->m->devices.n; d++)
-			pt_hashmap_free(&k->ext[d]);
+			pt_idmap_free(&k->ext[d]);
 	free(k->ext);
 	free(k->cpu_of);
 	free(k->kineto_src);
@@ -110,7 +134,7 @@ bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
 	uint64_t corr = m->events.corr[i];
 	if (cd == PT_NONE || !corr)
 		return false;
-	const uint64_t *v = pt_hashmap_get(&k->ext[cd], corr);
+	const uint64_t *v = pt_idmap_get(&k->ext[cd], corr);
 	if (!v)
 		return false;
 	*id = *v;
