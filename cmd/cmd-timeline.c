@@ -29,6 +29,7 @@ enum {
 	OPT_JOBS,
 	OPT_PROFILE,
 	OPT_IN_MEMORY,
+	OPT_EXTRA_TRACKS,
 };
 
 static const struct pt_opt timeline_opts[] = {
@@ -46,6 +47,10 @@ static const struct pt_opt timeline_opts[] = {
 	  "gzip with N threads (default: the CPUs it may run on, at most 16); same bytes for any N", NULL },
 	{ "split-mb", 0, "N", OPT_SPLIT_MB,
 	  "write parts of at most N MiB of JSON beside FILE instead of FILE (default 0: never split)", NULL },
+	{ "extra-tracks", 0, NULL, OPT_EXTRA_TRACKS,
+	  "kineto: also the viewer profile's Steps, scope, Communication and overlap rows on each device (the viewer "
+	  "profile always has them)",
+	  NULL },
 	{ "no-overlap", 0, NULL, OPT_NO_OVERLAP, "no overlap-analysis processes", NULL },
 	{ "no-flows", 0, NULL, OPT_NO_FLOWS, "no launch arrows (s/f events)", NULL },
 	{ "no-demangle", 0, NULL, OPT_NO_DEMANGLE, "keep C++ names mangled", NULL },
@@ -58,7 +63,7 @@ static const struct pt_opt *const groups[] = { timeline_opts, pt_filter_opts, pt
 
 static struct {
 	uint32_t scope_depth;
-	bool gzip, no_overlap, no_flows, no_demangle, kineto, in_memory;
+	bool gzip, no_overlap, no_flows, no_demangle, kineto, in_memory, extra_tracks;
 	int gzip_level;
 	int jobs; /* 0: pt_pdeflate_default_threads() */
 	uint64_t split_mb;
@@ -109,6 +114,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 		return 0;
 	case OPT_IN_MEMORY:
 		opt.in_memory = true;
+		return 0;
+	case OPT_EXTRA_TRACKS:
+		opt.extra_tracks = true;
 		return 0;
 	}
 	return 0;
@@ -178,6 +186,10 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		pt_usage_error(cmd, "--profile kineto writes one file per rank into a directory: use -o DIR");
 		return 2;
 	}
+	if (!opt.kineto && opt.extra_tracks) {
+		pt_usage_error(cmd, "--extra-tracks is for --profile kineto: the viewer profile always writes the extra tracks");
+		return 2;
+	}
 	if (opt.kineto && opt.split_mb > 0) {
 		pt_usage_error(cmd, "--profile kineto writes one file per rank and does not split: drop --split-mb");
 		return 2;
@@ -240,6 +252,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 				.profile = PT_TRACE_VIEWER,
 				.flows = !opt.no_flows,
 				.demangle = !opt.no_demangle,
+				.extra_tracks = opt.extra_tracks,
 			};
 			struct pt_chrome_opts co = {
 				.trace_name = argv[first],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches]
+"""hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids]
 
 What HolisticTraceAnalysis (facebookresearch/HolisticTraceAnalysis) sees in the
 kineto traces proftool writes into DIR, computed with HTA's parsing and
@@ -15,6 +15,7 @@ with `ijson` HTA keeps the floats, and the totals here are
 round(sum of dur x 1000) ns.
 """
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -29,7 +30,7 @@ def die(msg):
 
 args = sys.argv[1:]
 if not args:
-    die("usage: hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches]")
+    die("usage: hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids]")
 trace_dir = args[0]
 backend = "json"
 if "--backend" in args:
@@ -107,8 +108,10 @@ def parse(path):
             ts_ns, dur_ns = round(ts * 1000), round(dur * 1000)
         a = e.get("args") or {}
         # parser_config ARGS_CUDA_MINIMUM: stream and correlation, default -1
+        # ARGS_INDEX and ARGS_COMPLETE: "External id" -> external_id, "cbid" -> cbid (Int, default -1)
         rows.append({"index": idx, "name": e.get("name", ""), "cat": e["cat"], "ts": ts_ns, "dur": dur_ns,
-                     "end": ts_ns + dur_ns, "stream": a.get("stream", -1), "correlation": a.get("correlation", -1)})
+                     "end": ts_ns + dur_ns, "stream": a.get("stream", -1), "correlation": a.get("correlation", -1),
+                     "external_id": int(a.get("External id", -1)), "cbid": int(a.get("cbid", -1))})
     return data, rows
 
 
@@ -175,9 +178,11 @@ def iterations(rows):
 
 
 traces = {}
+bases = {}
 for r, f in sorted(rank_file.items()):
     data, rows = parse(os.path.join(trace_dir, f))
     traces[r] = rows
+    bases[r] = data.get("baseTimeNanoseconds", 0)
 parsed = traces
 traces = filter_ranks(traces)
 for r in sorted(traces):
@@ -212,3 +217,23 @@ for r in sorted(traces):
                 per[x["name"]] = per.get(x["name"], 0) + 1
         for name in sorted(per):
             print("  launch,%s,%d" % (name, per[name]))
+    if "--ids" in args:
+        # the parsed rows before the step filter; gpu_user_annotation rows are dropped by
+        # trace.py (ParserConfig.drop_gpu_user_annotation, on by default)
+        prow = [x for x in parsed[r] if x["cat"] != "gpu_user_annotation"]
+        for col in ("external_id", "cbid"):
+            per = {}
+            for x in prow:
+                if x[col] != -1:
+                    # absolute times (trace.py: baseTimeNanoseconds + ts): the two files' bases differ
+                    per.setdefault(x["cat"], []).append("%s|%d|%d" % (x["name"], bases[r] + x["ts"], x[col]))
+            for cat in sorted(per):
+                v = sorted(per[cat])
+                print("  %s,%s,%d,%s" % (col, cat, len(v), hashlib.sha1("\n".join(v).encode()).hexdigest()[:16]))
+        cb = {}
+        for x in prow:
+            if x["cbid"] != -1:
+                cb.setdefault((x["name"], x["cbid"]), 0)
+                cb[(x["name"], x["cbid"])] += 1
+        for (name, cbid) in sorted(cb):
+            print("  cbid,%s,%d,%d" % (name, cbid, cb[(name, cbid)]))

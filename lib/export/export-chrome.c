@@ -676,6 +676,26 @@ static void emit_device_props(struct wctx *c, struct sink *sk)
 		sink_puts(sk, "],\n");
 }
 
+/* distributedInfo (chrome-trace.md §11): "backend" when known, "rank": <n> with one space (HTA's regex), "world_size"
+ * when known. */
+static void emit_dist_info(struct wctx *c, struct sink *sk, uint32_t rank)
+{
+	const struct pt_trace *t = c->t;
+	sink_puts(sk, "\"distributedInfo\": {");
+	if (t->backend) {
+		sink_puts(sk, "\"backend\": ");
+		sink_jstr(sk, &c->tmp, t->backend, strlen(t->backend));
+		sink_puts(sk, ", ");
+	}
+	sink_puts(sk, "\"rank\": ");
+	sink_i64(sk, rank);
+	if (t->world_size > 0) {
+		sink_puts(sk, ", \"world_size\": ");
+		sink_i64(sk, t->world_size);
+	}
+	sink_puts(sk, "},\n");
+}
+
 /*
  * The kineto file of one rank (chrome-trace.md §11): its keys in Kineto's
  * order, each on its own line; "rank": <n> with one space, before
@@ -686,9 +706,8 @@ static void emit_header_kineto(struct wctx *c, struct sink *sk)
 	const struct pt_trace *t = c->t;
 	sink_puts(sk, "{\"schemaVersion\": 1,\n");
 	emit_device_props(c, sk);
-	sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
-	sink_i64(sk, t->rank);
-	sink_puts(sk, "},\n\"baseTimeNanoseconds\": ");
+	emit_dist_info(c, sk, t->rank);
+	sink_puts(sk, "\"baseTimeNanoseconds\": ");
 	sink_i64(sk, t->base_ns);
 	sink_puts(sk, ",\n\"proftool\": {\"version\": \"" PT_VERSION "\", \"profile\": \"kineto\", \"clock\": ");
 	sink_jstr(sk, &c->tmp, t->clock, strlen(t->clock));
@@ -713,9 +732,7 @@ void emit_header(struct wctx *c, struct sink *sk, const struct hdr *h)
 	sink_puts(sk, "{\"schemaVersion\": 1,\n");
 	if (t->nranks == 1) {
 		emit_device_props(c, sk);
-		sink_puts(sk, "\"distributedInfo\": {\"rank\": ");
-		sink_i64(sk, t->ranks[0].rank);
-		sink_puts(sk, "},\n");
+		emit_dist_info(c, sk, t->ranks[0].rank);
 	}
 	sink_puts(sk, "\"proftool\": {\"version\": \"" PT_VERSION "\", \"profile\": \"viewer\", \"clock\": ");
 	sink_jstr(sk, &c->tmp, t->clock, strlen(t->clock));

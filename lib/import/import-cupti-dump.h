@@ -125,6 +125,7 @@ struct cf {
 	uint32_t last_str_id, last_blob_id;
 	uint64_t nblobs;
 	struct pt_hashmap cbid;   /* domain << 32 | cbid -> model string id + 1 */
+	struct pt_hashmap cbid_put; /* domain << 32 | cbid -> 1 once its row is in m->api_cbids */
 	struct pt_hashmap tnames; /* tid -> model string id + 1 (THREAD_NAMES) */
 	struct pt_hashmap nvtx_tnames; /* tid -> model string id + 1 (NAME records) */
 	PT_VEC(struct clk) clocks;

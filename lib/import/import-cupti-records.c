@@ -64,8 +64,23 @@ static uint32_t gpu_device(struct pt_model *m, struct cf *f, uint32_t cuda_dev)
 	d.clock = pt_xstrdup("unix");
 	d.pid = f->pid;
 	d.rank = f->rank;
+	d.world_size = f->world > 0 ? f->world : 0;
 	*v = pt_model_new_device(m, &d);
 	return (uint32_t)*v;
+}
+
+/* The cbid of API name `name` (key: domain << 32 | cbid) into m->api_cbids, once per file and once per model
+ * (called when the cbid cache misses: the table is a few hundred rows at most). */
+static void api_cbid(struct pt_model *m, struct cf *f, uint64_t key, uint32_t name, uint32_t cbid)
+{
+	bool added;
+	pt_hashmap_put(&f->cbid_put, key, 1, &added);
+	if (!added)
+		return;
+	for (size_t i = 0; i < m->api_cbids.n; i++)
+		if (m->api_cbids.v[i].name == name && m->api_cbids.v[i].cbid == cbid)
+			return;
+	pt_model_add_api_cbid(m, name, cbid);
 }
 
 static uint32_t track(struct pt_model *m, struct cf *f, uint32_t dev, enum pt_track_kind kind, int64_t stream)
@@ -339,6 +354,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 				}
 				cc->key = key;
 				cc->name = name + 1;
+				api_cbid(m, f, key, name, cbid);
 			}
 		}
 		uint32_t ev = (uint32_t)pt_events_total(&m->events);

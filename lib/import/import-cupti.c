@@ -480,6 +480,7 @@ static void cf_free(struct cf *f)
 {
 	free(f->str);
 	pt_hashmap_free(&f->cbid);
+	pt_hashmap_free(&f->cbid_put);
 	pt_hashmap_free(&f->tnames);
 	pt_hashmap_free(&f->nvtx_tnames);
 	pt_vec_free(&f->clocks);
@@ -522,6 +523,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	f->diag = diag;
 	f->last_track_key = f->last_track_key2 = UINT64_MAX;
 	pt_hashmap_init(&f->cbid);
+	pt_hashmap_init(&f->cbid_put);
 	pt_hashmap_init(&f->tnames);
 	pt_hashmap_init(&f->nvtx_tnames);
 	pt_hashmap_init(&f->gpu);
@@ -547,6 +549,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	cd.clock = pt_xstrdup("unix");
 	cd.pid = f->pid;
 	cd.rank = f->rank;
+	cd.world_size = f->world > 0 ? f->world : 0;
 	f->cpu_dev = pt_model_new_device(m, &cd);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
 	/* the joins keep what they need of the events: these may be encoded and dropped as they come */

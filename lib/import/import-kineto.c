@@ -361,7 +361,7 @@ static const struct kw arg_words[] = {
 	E("Group size", AK_GROUP_SIZE), E("Process Group Name", AK_PG_NAME),
 	E("Process Group Description", AK_PG_DESC), E("Process Group Ranks", AK_PG_RANKS),
 	E("In split size", AK_IN_SPLIT), E("Out split size", AK_OUT_SPLIT),
-	E("Seq", AK_SEQ),
+	E("Seq", AK_SEQ),             E("cbid", AK_CBID),
 };
 
 /* Enter a value that is skipped whole (its nesting counted), then return to `ret`. */
@@ -969,6 +969,9 @@ static void kt_free(struct kt *k)
 	pt_hashmap_free(&k->tracks);
 	pt_hashmap_free(&k->pnames);
 	pt_hashmap_free(&k->tnames);
+	pt_hashmap_free(&k->cbids);
+	pt_vec_free(&k->gpu_ext);
+	free(k->api_ext);
 	free(k->names);
 	pt_vec_free(&k->devs);
 	pt_vec_free(&k->host_tracks);
@@ -1533,6 +1536,8 @@ static int import_file(struct pt_model *m, const char *path, bool named, const s
 	pt_hashmap_init(&k.tracks);
 	pt_hashmap_init(&k.pnames);
 	pt_hashmap_init(&k.tnames);
+	pt_hashmap_init(&k.cbids);
+	k.ext0 = m->ext_corr.n;
 	k.names = pt_xcalloc(KT_NAME_SLOTS, sizeof(*k.names));
 	k.join = pt_cjoin_new(m);
 	kw_build(&k.cats, cat_words, sizeof(cat_words) / sizeof(cat_words[0]));

@@ -204,6 +204,35 @@ static void metadata(struct kt *k)
 		*pt_hashmap_put(&k->tnames, (uint64_t)ev->pid << 32 ^ (uint32_t)ev->tid, 0, NULL) = sid;
 }
 
+/* A call of the first process gave correlation id corr (< 2^28) an External id: its bit, the set grown by doubling. */
+static void api_ext_mark(struct kt *k, uint64_t corr)
+{
+	size_t w = (size_t)(corr / 64);
+	if (w >= k->api_ext_words) {
+		size_t n = k->api_ext_words ? k->api_ext_words : 64;
+		while (n <= w)
+			n *= 2;
+		k->api_ext = pt_xrealloc(k->api_ext, n * sizeof(*k->api_ext));
+		memset(k->api_ext + k->api_ext_words, 0, (n - k->api_ext_words) * sizeof(*k->api_ext));
+		k->api_ext_words = n;
+	}
+	k->api_ext[w] |= (uint64_t)1 << (corr % 64);
+}
+
+/* The "cbid" of a runtime or driver call named `name`: into m->api_cbids once (a model of several files: once). */
+static void api_cbid(struct kt *k, uint32_t name, uint32_t cbid)
+{
+	bool added;
+	pt_hashmap_put(&k->cbids, (uint64_t)name << 32 | cbid, 1, &added);
+	if (!added)
+		return;
+	struct pt_model *m = k->m;
+	for (size_t i = 0; i < m->api_cbids.n; i++)
+		if (m->api_cbids.v[i].name == name && m->api_cbids.v[i].cbid == cbid)
+			return;
+	pt_model_add_api_cbid(m, name, cbid);
+}
+
 static void add_arg(struct kt *k, uint32_t evi, enum argkey key, const char *s, size_t n)
 {
 	if (!k->key_ids[key])
@@ -329,6 +358,13 @@ int pt_kt_event_done(struct kt *k)
 			pt_model_add_copy(m, &ci);
 			pt_cjoin_activity(k->join, evi, start, (uint32_t)corr, 0, false);
 		}
+		/* an External id that no earlier call gave its correlation id (kept until finish, which drops those
+		 * that a later call gives) */
+		if (ev->has[AK_EXTID] && corr && !(corr < (uint64_t)k->api_ext_words * 64 &&
+						   (k->api_ext[corr / 64] >> (corr % 64) & 1))) {
+			struct kt_gext x = { corr, (uint64_t)ev->a[AK_EXTID] };
+			pt_vec_push(&k->gpu_ext, x);
+		}
 		if (k->ka.has_dims || k->ka.ncv)
 			keep_args(k, evi);
 		k->n_imported++;
@@ -353,7 +389,11 @@ int pt_kt_event_done(struct kt *k)
 		if (ev->has[AK_EXTID] && corr) {
 			struct pt_ext_corr x = { cd, 3, corr, (uint64_t)ev->a[AK_EXTID] };
 			pt_model_add_ext_corr(m, &x);
+			if (joins && corr < ((uint64_t)1 << 28))
+				api_ext_mark(k, corr);
 		}
+		if (ev->has[AK_CBID] && ev->a[AK_CBID] >= 0 && ev->a[AK_CBID] <= UINT32_MAX)
+			api_cbid(k, name, (uint32_t)ev->a[AK_CBID]);
 	} else { /* cpu_op, user_annotation, python_function */
 		pt_model_add_event(m, t, name, PT_EV_RANGE, start, dur, 0, PT_NONE, 0);
 		bool coll = false; /* a collective call (record_param_comms, nccl:all_reduce, ...) */
@@ -401,6 +441,48 @@ static bool ranges_sorted(const struct pt_cjoin_range *v, size_t n)
 	return true;
 }
 
+/*
+ * The External ids of GPU events whose correlation id no call of this file gave one (a trace without those
+ * calls): external correlations of the first process, as its calls' are, so that the GPU events keep them.
+ */
+static void gpu_external_ids(struct kt *k)
+{
+	struct pt_model *m = k->m;
+	if (!k->gpu_ext.n || k->first_cpu == PT_NONE) {
+		pt_vec_free(&k->gpu_ext);
+		free(k->api_ext);
+		k->api_ext = NULL;
+		k->api_ext_words = 0;
+		return;
+	}
+	/* the GPU events' correlation ids (the first entry of each), then those a call of the file gave an id */
+	struct pt_hashmap want;
+	pt_hashmap_init(&want);
+	pt_hashmap_reserve(&want, k->gpu_ext.n);
+	for (size_t i = 0; i < k->gpu_ext.n; i++) {
+		bool added;
+		pt_hashmap_put(&want, k->gpu_ext.v[i].corr, i + 1, &added);
+	}
+	for (size_t i = k->ext0; i < m->ext_corr.n; i++)
+		if (m->ext_corr.v[i].device == k->first_cpu && m->ext_corr.v[i].kind == 3) {
+			uint64_t *v = pt_hashmap_get(&want, m->ext_corr.v[i].corr);
+			if (v)
+				*v = 0;
+		}
+	for (size_t i = 0; i < k->gpu_ext.n; i++) {
+		uint64_t *v = pt_hashmap_get(&want, k->gpu_ext.v[i].corr);
+		if (!v || *v != i + 1)
+			continue;
+		struct pt_ext_corr x = { k->first_cpu, 3, k->gpu_ext.v[i].corr, k->gpu_ext.v[i].id };
+		pt_model_add_ext_corr(m, &x);
+	}
+	pt_hashmap_free(&want);
+	pt_vec_free(&k->gpu_ext);
+	free(k->api_ext);
+	k->api_ext = NULL;
+	k->api_ext_words = 0;
+}
+
 void pt_kt_finish(struct kt *k, uint64_t size)
 {
 	struct pt_model *m = k->m;
@@ -424,6 +506,8 @@ void pt_kt_finish(struct kt *k, uint64_t size)
 			free(d->comm_backend);
 			d->comm_backend = pt_xstrdup(k->backend);
 		}
+		if (k->world > 0 && k->world <= INT32_MAX)
+			d->world_size = (int32_t)k->world;
 		if (d->kind == PT_DEV_CPU) {
 			uint64_t *v = pt_hashmap_get(&k->pnames, d->pid);
 			if (v) {
@@ -448,6 +532,7 @@ void pt_kt_finish(struct kt *k, uint64_t size)
 		}
 	}
 	int32_t sd = k->first_cpu != PT_NONE ? (int32_t)k->first_cpu : -1;
+	gpu_external_ids(k);
 	pt_model_add_source(m, k->path, size, "kineto", sd);
 	const struct { const char *key; uint64_t v; } s[] = {
 		{ "kineto.events", k->nev },

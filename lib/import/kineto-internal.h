@@ -26,7 +26,7 @@ enum topkey { TK_OTHER, TK_EVENTS, TK_PROPS, TK_DIST, TK_BASE };
 enum evkey { EK_OTHER, EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS };
 enum argkey {
 	AK_OTHER, AK_EXTID, AK_CORR, AK_STREAM, AK_DEVICE, AK_GRID, AK_BLOCK, AK_REGS, AK_SMEM, AK_BYTES,
-	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV,
+	AK_SYNC_KIND, AK_WAIT_STREAM, AK_WAIT_CORR, AK_WAIT_EVENT, AK_NAME, AK_FROMDEV, AK_TODEV, AK_CBID,
 	AK_DIMS, AK_TYPES,
 	/* NCCL collective arguments, kept as text in the model's event arguments */
 	AK_COLL, AK_DTYPE, AK_IN_NELEMS, AK_OUT_NELEMS, AK_GROUP_SIZE, AK_PG_NAME, AK_PG_DESC, AK_PG_RANKS,
@@ -113,6 +113,10 @@ struct kt_name {
 	uint32_t id1; /* string id + 1; 0: empty */
 };
 
+struct kt_gext {
+	uint64_t corr, id;
+};
+
 struct kt {
 	struct pt_model *m;
 	const char *path;
@@ -157,6 +161,13 @@ struct kt {
 	PT_VEC(uint32_t) host_tracks;
 	struct pt_hashmap pnames; /* pid -> string id + 1 (process_name) */
 	struct pt_hashmap tnames; /* pid << 32 | tid -> string id + 1 (thread_name) */
+	struct pt_hashmap cbids;  /* name string id << 32 | cbid -> 1 once in m->api_cbids */
+	/* External ids of GPU events (correlation, id), until finish: those whose correlation no call of this file
+	 * carries an External id for (a trace cut short of its calls) become external correlations there */
+	PT_VEC(struct kt_gext) gpu_ext;
+	size_t ext0; /* m->ext_corr rows before this file */
+	uint64_t *api_ext;    /* bit per correlation id (below 2^28) that a call of the first process gave an External id */
+	size_t api_ext_words;
 	struct kt_name *names;    /* KT_NAME_SLOTS slots by a name's hash: the last name seen there */
 	uint32_t copy_names[64];
 	struct pt_cjoin *join;

@@ -323,7 +323,7 @@ inline argkey arg_key(std::string_view s)
 	const char *p = s.data();
 	switch (s.size()) {
 	case 3: return KT_IS("Seq") ? AK_SEQ : AK_OTHER;
-	case 4: return KT_IS("grid") ? AK_GRID : KT_IS("name") ? AK_NAME : AK_OTHER;
+	case 4: return KT_IS("grid") ? AK_GRID : KT_IS("name") ? AK_NAME : KT_IS("cbid") ? AK_CBID : AK_OTHER;
 	case 5: return KT_IS("block") ? AK_BLOCK : KT_IS("bytes") ? AK_BYTES : KT_IS("dtype") ? AK_DTYPE : AK_OTHER;
 	case 6: return KT_IS("stream") ? AK_STREAM : KT_IS("device") ? AK_DEVICE : AK_OTHER;
 	case 8: return KT_IS("toDevice") ? AK_TODEV : AK_OTHER;

@@ -134,6 +134,12 @@ static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 		kv(o, "id", (int64_t)x->id);
 		pt_out_putc(o, '\n');
 	}
+	for (size_t i = 0; i < m->api_cbids.n; i++) {
+		pt_out_puts(o, "api-cbid");
+		kvs(o, "name", pt_model_strget(m, m->api_cbids.v[i].name));
+		kv(o, "cbid", m->api_cbids.v[i].cbid);
+		pt_out_putc(o, '\n');
+	}
 	for (size_t i = 0; i < m->ranges.n; i++) {
 		const struct pt_range_info *r = &m->ranges.v[i];
 		pt_out_puts(o, "range-info");
@@ -314,6 +320,8 @@ void pt_model_dump_head(const struct pt_model *m, struct pt_out *o)
 			kv(o, "mem_bandwidth_kbs", (int64_t)d->mem_bandwidth_kbs);
 			if (d->comm_backend)
 				kvs(o, "comm_backend", d->comm_backend);
+			if (d->world_size)
+				kv(o, "world_size", d->world_size);
 			if (d->has_cpu_process)
 				pt_out_printf(o, " cpu_process=%.15g", d->cpu_process);
 			if (d->has_cpu_system)

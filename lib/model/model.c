@@ -71,6 +71,7 @@ void pt_model_free(struct pt_model *m)
 	pt_vec_free(&m->copies);
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->ext_corr);
+	pt_vec_free(&m->api_cbids);
 	pt_vec_free(&m->ranges);
 	pt_vec_free(&m->event_args);
 	pt_vec_free(&m->syncs);

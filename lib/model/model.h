@@ -123,6 +123,7 @@ struct pt_device {
 	uint32_t cc_major, cc_minor;
 	uint64_t mem_bandwidth_kbs;
 	char *comm_backend;       /* distributed backend (Kineto's distributedInfo.backend), NULL unknown */
+	int32_t world_size;       /* processes of the distributed run (CUPTI PROCESS, Kineto distributedInfo), 0 unknown */
 	/* run CPU utilisation of the traced process (CUPTI ExtraInfo markers, cupti.md): fractions */
 	bool has_cpu_process, has_cpu_system;
 	double cpu_process, cpu_system;
@@ -326,6 +327,16 @@ struct pt_gpu_link {
 	uint32_t event; /* the GPU event */
 	uint32_t api;   /* event index of the API call (kind PT_EV_API) */
 	uint32_t range; /* event index + 1 of the innermost host range enclosing the call, 0 = none */
+};
+
+/*
+ * The CUPTI callback id of a runtime or driver API name (cupti.md §7.4's
+ * "cbid"): one row per distinct (name, cbid) an importer met, in the order
+ * met. API events carry only their name; the cbid is looked up by it.
+ */
+struct pt_api_cbid {
+	uint32_t name; /* string id of the API event's name as stored */
+	uint32_t cbid;
 };
 
 /* External correlation (CUPTI EXTERNAL_CORRELATION): framework ids of an API call. */
@@ -539,6 +550,7 @@ struct pt_model {
 	PT_VEC(struct pt_copy_info) copies;
 	PT_VEC(struct pt_gpu_link) links;
 	PT_VEC(struct pt_ext_corr) ext_corr;
+	PT_VEC(struct pt_api_cbid) api_cbids; /* distinct, in order met */
 	PT_VEC(struct pt_range_info) ranges;
 	PT_VEC(struct pt_event_arg) event_args; /* event order */
 	PT_VEC(struct pt_sync_info) syncs; /* event order */
@@ -689,6 +701,11 @@ static inline void pt_model_add_range(struct pt_model *m, const struct pt_range_
 static inline void pt_model_add_ext_corr(struct pt_model *m, const struct pt_ext_corr *x)
 {
 	pt_vec_push(&m->ext_corr, *x);
+}
+static inline void pt_model_add_api_cbid(struct pt_model *m, uint32_t name, uint32_t cbid)
+{
+	struct pt_api_cbid a = { name, cbid };
+	pt_vec_push(&m->api_cbids, a);
 }
 static inline void pt_model_add_gpu_mem(struct pt_model *m, const struct pt_gpu_mem *g)
 {

@@ -289,6 +289,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		d.framework_era = dupz(p->framework_era);
 		d.framework_backend = dupz(p->framework_backend);
 		d.comm_backend = dupz(p->comm_backend);
+		d.world_size = p->world_size > 0 ? p->world_size : 0;
 		/* a value the importer could not have stored (negative, not finite) is not one */
 		d.has_cpu_process = (p->cpu_util_set & 1) && p->cpu_process >= 0 && p->cpu_process < 1e300;
 		d.has_cpu_system = (p->cpu_util_set & 2) && p->cpu_system >= 0 && p->cpu_system < 1e300;
@@ -575,6 +576,18 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 				continue;
 			struct pt_ext_corr x = { b->device[i], b->kind[i], b->corr[i], b->id[i] };
 			pt_vec_push(&m->ext_corr, x);
+		}
+		break;
+	}
+	case PROFTOOL__CHUNK__BODY_API_CBIDS: {
+		const Proftool__ApiCbidBatch *b = c->api_cbids;
+		size_t n = b->n_name;
+		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
+		CHECK(b->n_cbid == n, "API cbid batch (column lengths differ)");
+		pt_vec_reserve(&m->api_cbids, m->api_cbids.n + n);
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b->name[i] < ids->nstrings, "API cbid");
+			pt_model_add_api_cbid(m, b->name[i], b->cbid[i]);
 		}
 		break;
 	}

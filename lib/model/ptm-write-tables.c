@@ -163,6 +163,18 @@ void pt_ptm_write_cupti(struct writer *w, const struct pt_model *m)
 		pb.id = u64[1];
 		CHUNK(ext_corr, EXT_CORR, &pb);
 	}
+	for (size_t b = 0; b < m->api_cbids.n; b += B) {
+		size_t n = m->api_cbids.n - b < B ? m->api_cbids.n - b : B;
+		for (size_t i = 0; i < n; i++) {
+			u[0][i] = m->api_cbids.v[b + i].name;
+			u[1][i] = m->api_cbids.v[b + i].cbid;
+		}
+		Proftool__ApiCbidBatch pb = PROFTOOL__API_CBID_BATCH__INIT;
+		pb.n_name = pb.n_cbid = n;
+		pb.name = u[0];
+		pb.cbid = u[1];
+		CHUNK(api_cbids, API_CBIDS, &pb);
+	}
 	for (size_t b = 0; b < m->syncs.n; b += B) {
 		size_t n = m->syncs.n - b < B ? m->syncs.n - b : B;
 		for (size_t i = 0; i < n; i++) {

@@ -199,6 +199,7 @@ static void write_devices(struct writer *w, const struct pt_model *m)
 		pd.framework_era = s(d->framework_era);
 		pd.framework_backend = s(d->framework_backend);
 		pd.comm_backend = s(d->comm_backend);
+		pd.world_size = d->world_size;
 		pd.cpu_process = d->has_cpu_process ? d->cpu_process : 0;
 		pd.cpu_system = d->has_cpu_system ? d->cpu_system : 0;
 		pd.cpu_util_set = (d->has_cpu_process ? 1u : 0u) | (d->has_cpu_system ? 2u : 0u);

@@ -26,13 +26,13 @@ enum {
 	C_KERNEL, C_AICPU, C_GETNEXT, C_MEMCPY, C_MEMSET, C_RUNTIME, C_USERRANGE, C_SYNC, C_EVENT, C_STEP, C_UNNAMED,
 	C_REDUCE, C_SCOPE, C_OVERLAP, C_FLOW,
 	/* kineto */
-	K_KERNEL, K_MEMCPY, K_MEMSET, K_DRIVER, K_RUNTIME, K_SYNC, K_USER, K_GPU_USER, K_AC2G, C_N
+	K_KERNEL, K_MEMCPY, K_MEMSET, K_DRIVER, K_RUNTIME, K_SYNC, K_USER, K_GPU_USER, K_AC2G, K_CPU_OP, C_N
 };
 static const char *const cat_names[C_N] = {
 	"Kernel",	"AICPU",      "GetNext",     "Memcpy",	     "Memset",	    "Runtime",	       "UserRange",
 	"Sync",		"Event",      "Step",	     "UnnamedTask",  "Reduce",	    "Scope",	       "Overlap",
 	"flow",		"kernel",     "gpu_memcpy",  "gpu_memset",   "cuda_driver", "cuda_runtime",    "cuda_sync",
-	"user_annotation", "gpu_user_annotation", "ac2g",
+	"user_annotation", "gpu_user_annotation", "ac2g", "cpu_op",
 };
 
 #define LIT(lit) ((struct pt_trace_str){ (lit), sizeof(lit) - 1, PT_TRACE_PLAIN })
@@ -307,8 +307,13 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 	case PT_EV_SYNC:
 		out->cat = K_SYNC;
 		break;
-	default:
-		out->cat = r->host ? K_USER : K_GPU_USER;
+	default: /* host ranges: Operator ranges are cpu_op, the others user_annotation (chrome-trace.md §11) */
+		out->cat = !r->host ? K_GPU_USER : k == PT_EV_RANGE && tl_kext_cpu_op(c, i) ? K_CPU_OP : K_USER;
+	}
+	{ /* "External id" first (cupti.md §7.4) */
+		uint64_t xid;
+		if (!task && tl_kext_external_id(c, i, &xid))
+			ARG_U64(out, "External id", xid);
 	}
 	if (task) {
 		if (name)
@@ -334,6 +339,9 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		out->name = name_of(c, name, NM_RAW);
 	}
 	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
+	uint32_t cbid;
+	if (k == PT_EV_API && tl_kext_cbid(c, name, &cbid))
+		ARG_U64(out, "cbid", cbid);
 	if (!r->host) {
 		ARG_I64(out, "device", m->devices.v[r->dev].id);
 		/* a stream row: its stream id as recorded (CUPTI's invalid stream of a context-wide
@@ -466,7 +474,7 @@ static void slice_event(struct tl_trace *c, const struct row *r, uint32_t i, str
 	const struct pt_tl_slice *sl = &r->sl[i];
 	out->ts = sl->start + r->off - c->base;
 	out->dur = sl->end - sl->start;
-	if (c->kineto) { /* the Ascend steps: host-side ProfilerStep#<n>, correlation = the step (see §11 of the spec) */
+	if (r->slkind == SL_KSTEPS) { /* kineto's Ascend steps: host-side ProfilerStep#<n>, correlation = the step (§11) */
 		out->cat = K_USER;
 		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", sl->step));
 		ARG_I64(out, "correlation", sl->step);
@@ -803,6 +811,9 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", pt_tl_ev_step(c->tl, i)));
 		else
 			out->name = name_of(c, name, NM_RAW);
+		uint64_t xid; /* its host range's */
+		if (tl_kext_external_id(c, i, &xid))
+			ARG_U64(out, "External id", xid);
 		break;
 	}
 	case PH_C:

@@ -592,9 +592,10 @@ static void build_layout(struct tl_trace *c)
 			if (!c->host_steps && td->steps.s.n) {
 				c->step_first[d] = td->steps.s.v[0].step;
 				c->step_last[d] = td->steps.s.v[td->steps.s.n - 1].step;
-				add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
+				add_slice_row(c, (uint32_t)d, SL_KSTEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
 			}
-			continue;
+			if (!c->o.extra_tracks)
+				continue;
 		}
 		add_slice_row(c, (uint32_t)d, SL_STEPS, 0, &td->steps, 0, pt_xstrdup("Steps"));
 		for (uint32_t l = 0; l < tl->scope_depth; l++)
@@ -742,6 +743,16 @@ static void publish(struct tl_trace *c)
 				break;
 			}
 	t->ranks = c->pranks;
+	/* distributedInfo: the first world size and backend that a device of the file's rank records */
+	for (size_t d = 0; d < nd; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		if (c->kineto ? c->dev_rank[d] != c->o.rank : t->nranks != 1)
+			continue;
+		if (!t->world_size && dv->world_size > 0)
+			t->world_size = dv->world_size;
+		if (!t->backend && dv->comm_backend && *dv->comm_backend)
+			t->backend = dv->comm_backend;
+	}
 	/* device properties: the devices (kineto: of the file's rank) */
 	c->pdevprops = pt_xcalloc(nd ? nd : 1, sizeof(*c->pdevprops));
 	for (size_t d = 0; d < nd; d++) {
@@ -846,6 +857,8 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 					c->kconf_of[m->kernels.v[k].event] = m->kernels.v[k].config + 1;
 		}
 	}
+	if (c->kineto)
+		tl_kext_init(c);
 	tl_events_init(c);
 	choose_clock(c, diag);
 	build_layout(c);
@@ -920,6 +933,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	free(c->dev_rank);
 	free(c->copy_of);
 	free(c->kconf_of);
+	tl_kext_free(c);
 	free(c->step_first);
 	free(c->step_last);
 	free(c->pprocs);

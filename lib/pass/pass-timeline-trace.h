@@ -36,7 +36,7 @@ struct tl_sev {
 	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
 	uint32_t ev;             /* its index in the model file (a sync event's arguments; 0 where never read) */
 };
-enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM };
+enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM, SL_KSTEPS /* kineto: host-side ProfilerStep#<n> slices */ };
 
 struct row {
 	uint32_t pid;
@@ -213,6 +213,7 @@ struct tl_trace {
 	bool host_steps;       /* the model has host step ranges (CUPTI): no device Steps rows */
 	uint32_t *copy_of;     /* per event: m->copies index + 1 (memcpy, memset) */
 	uint32_t *kconf_of;    /* per event: m->kernel_configs index + 1 (kernels) */
+	struct tl_kext *kext;  /* kineto: External id, cbid, cpu_op (pass-timeline-kext.c) */
 	uint32_t *step_first, *step_last; /* per device: first and last step of its Steps row, 0 = none */
 	uint64_t overflow, unaligned, unanchored;
 	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */
@@ -477,6 +478,16 @@ void tl_gstream_rewind(struct tl_trace *c);
 int tl_gstream_pull(struct tl_trace *c);
 /* The launch arrows (c->flows, unordered) from what the third read kept. */
 void tl_gstream_flows(struct tl_trace *c);
+
+/* pass-timeline-kext.c: the kineto profile's External id, cbid and cpu_op (made by init, for that profile) */
+void tl_kext_init(struct tl_trace *c);
+void tl_kext_free(struct tl_trace *c);
+/* The External id of event i: true and *id, or false when it has none. */
+bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id);
+/* The cbid of an API call named by string id `name`: true and *cbid, or false when unknown. */
+bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid);
+/* Is range event i an Operator range (Kineto's cpu_op)? */
+bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);

@@ -165,12 +165,14 @@ struct pt_tl_trace_opts {
 	/*
 	 * PT_TRACE_KINETO: the dialect of PyTorch's profiler for HTA
 	 * (chrome-trace.md §11, cupti.md §7) for the devices of one rank
-	 * (`rank`); no synthetic rows but the Ascend steps, no counters.
+	 * (`rank`); no synthetic rows but the Ascend steps (and, with
+	 * extra_tracks, the viewer's), no counters.
 	 */
 	enum pt_trace_profile profile;
 	uint32_t rank;
 	bool flows;             /* launch arrows */
 	bool demangle;          /* demangle C++ names */
+	bool extra_tracks;      /* kineto: the viewer's synthetic rows too (Steps, scope, Communication, overlap) */
 };
 
 /*

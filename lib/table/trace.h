@@ -118,6 +118,9 @@ struct pt_trace_devprop {
 struct pt_trace {
 	enum pt_trace_profile profile;
 	uint32_t rank;                 /* kineto: the rank of this file */
+	/* distributedInfo of a file of one rank (kineto, or a viewer file of one rank): 0 / NULL unknown */
+	int32_t world_size;
+	const char *backend;
 	const char *clock;             /* the export clock domain */
 	int64_t base_ns;
 	size_t nranks;

@@ -571,6 +571,46 @@ static void test_event_args(void **state)
 	}
 }
 
+/* API cbids (ApiCbidBatch) and a device's world size: a round trip over more than one batch, and the reader's
+ * check (a name beyond the strings). */
+static void test_api_cbids(void **state)
+{
+	(void)state;
+	for (int bad = 0; bad < 2; bad++) {
+		struct pt_model *m = pt_model_new();
+		uint32_t d = pt_model_device(m, PT_DEV_CPU, 100);
+		m->devices.v[d].world_size = 8;
+		size_t n = PT_PTM_EVENT_BATCH + 7;
+		for (size_t i = 0; i < n; i++) {
+			char nm[32];
+			snprintf(nm, sizeof(nm), "cudaApi%zu", i);
+			pt_model_add_api_cbid(m, pt_model_str(m, nm), (uint32_t)(i * 3 + 1));
+		}
+		if (bad)
+			m->api_cbids.v[n - 1].name = (uint32_t)m->strings.n + 2;
+		char path[128];
+		snprintf(path, sizeof(path), "%s/cbids%d.ptm", dir, bad);
+		write_model(m, path, false);
+		check_canonical(path);
+		if (bad) {
+			char *err = read_err(path);
+			assert_non_null(err);
+			assert_non_null(strstr(err, "API cbid"));
+			free(err);
+		} else {
+			struct pt_model *r = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_ptm_read(path, &r, &e), 0);
+			assert_int_equal(r->api_cbids.n, n);
+			for (size_t j = 0; j < n; j++)
+				assert_memory_equal(&r->api_cbids.v[j], &m->api_cbids.v[j], sizeof(m->api_cbids.v[j]));
+			assert_int_equal(r->devices.v[d].world_size, 8);
+			pt_model_free(r);
+		}
+		pt_model_free(m);
+	}
+}
+
 /* The writer encodes column batches itself: every chunk of an uncompressed
  * model must be exactly what protobuf-c packs for the message it decodes to. */
 static void check_canonical(const char *path)
@@ -1261,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_quantum_division),
 		cmocka_unit_test(test_sync_info),
 		cmocka_unit_test(test_event_args),
+		cmocka_unit_test(test_api_cbids),
 		cmocka_unit_test(test_cross_references),
 		cmocka_unit_test(test_kernel_configs),
 		cmocka_unit_test(test_index_unions),

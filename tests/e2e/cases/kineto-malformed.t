@@ -136,3 +136,14 @@ printf '%s\n' "$good" | sed 's/"args": {"device": 0, "stream": 7, "correlation":
 run "proftool import args-list.json -o a.ptm && proftool info a.ptm --format csv --table stats | grep kineto"
 printf '%s\n' "$good" | sed 's/"dur": 1.125/"dur": 1125e-3/; s/"tid": 7/"tid": 7.0/' >num-forms.json
 run proftool export num-forms.json --table kernels
+# a call's "cbid" that is not a callback id (text, negative, beyond 32 bits, null) is not kept: the call
+# has no cbid in the model nor in the kineto profile; a fraction is rounded, as for every integer
+# argument (correlation, stream); a good one is kept
+for v in '"211"' -1 211.5 4294967296 null 211; do
+	printf '%s\n' "$good" | sed "s/\"args\": {\"correlation\": 5}/\"args\": {\"cbid\": $v, \"correlation\": 5}/" >cbid.json
+	run "proftool import cbid.json -o c.ptm && proftool dump c.ptm | grep -c '^api-cbid'"
+done
+run "proftool timeline cbid.json --profile kineto -o kc && grep -o '\"cbid\":[0-9]*' kc/rank0.pt.trace.json"
+# a distributedInfo world_size or backend of the wrong type is not kept; the rank still is
+printf '%s\n' "$good" | sed 's/"baseTimeNanoseconds"/"distributedInfo": {"backend": 3, "rank": 2, "world_size": "8"}, "baseTimeNanoseconds"/' >dist.json
+run "proftool timeline dist.json --profile kineto -o kd && grep -h distributedInfo kd/*.json"

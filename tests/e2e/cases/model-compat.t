@@ -5,10 +5,11 @@ run proftool-gen cupti '$SRC/testdata/cupti/launch.cdtxt' -o launch.cdump
 run proftool import launch.cdump -o v2.ptm
 proftool dump "$SRC/testdata/compat/v1-cupti-launch.ptm" >v1.txt
 proftool dump v2.ptm >v2.txt
-# the synchronization joins (sync-info) came after that model was written:
-# it has none, and is otherwise the same model
+# the synchronization joins (sync-info) and the API calls' cbids (api-cbid) came after that
+# model was written: it has none, and is otherwise the same model
 run "grep -c '^sync-info' v1.txt v2.txt"
-grep -v '^sync-info' v2.txt >v2-nosync.txt
+run "grep -c '^api-cbid' v1.txt v2.txt"
+grep -v -e '^sync-info' -e '^api-cbid' v2.txt >v2-nosync.txt
 run cmp v1.txt v2-nosync.txt
 run proftool export '$SRC/testdata/compat/v1-cupti-launch.ptm' --table kernels --format csv
 ln -s "$SRC/testdata" testdata

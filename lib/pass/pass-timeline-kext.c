@@ -1,0 +1,160 @@
+/*
+ * What the kineto profile's events carry beyond their times and launch keys
+ * (cupti.md §7.4, chrome-trace.md §11): the "External id" of every event that
+ * has one, the "cbid" of runtime and driver calls, and Kineto's category of
+ * a host range (Operator ranges are cpu_op). Made once per trace from the
+ * model's side tables:
+ *  - a GPU activity or an API call: the external id of kind CUSTOM0
+ *    (PyTorch's op id) that the call's process recorded for its correlation
+ *    id (ExtCorrBatch; the first one when several);
+ *  - a host range: the id a Kineto input recorded for it (RangeInfo.id of a
+ *    range on a CPU device that a Kineto source imported; on other sources
+ *    that field is an NVTX range id, no external id);
+ *  - an API call's cbid: the row of m->api_cbids for its name.
+ */
+#include "pass/pass-timeline-trace.h"
+
+#include <string.h>
+
+#include "support/hashmap.h"
+#include "support/idmap.h"
+#include "support/xalloc.h"
+
+#define EXT_CUSTOM0 3 /* CUpti_ExternalCorrelationKind CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 */
+
+struct tl_kext {
+	struct pt_idmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
+	uint32_t *cpu_of;       /* per device: the CPU device index of its process, PT_NONE none */
+	uint8_t *kineto_src;    /* per device: a Kineto input imported it (its ranges' ids are external ids) */
+	struct pt_hashmap cbid; /* API name string id -> cbid (the first row of the name) */
+	uint32_t op_type;       /* string id of "Operator", UINT32_MAX: none */
+};
+
+void tl_kext_init(struct tl_trace *c)
+{
+	const struct pt_model *m = c->m;
+	struct tl_kext *k = pt_xcalloc(1, sizeof(*k));
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	k->cpu_of = pt_xmalloc(nd * sizeof(*k->cpu_of));
+	k->kineto_src = pt_xcalloc(nd, 1);
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *dv = &m->devices.v[d];
+		k->cpu_of[d] = PT_NONE;
+		if (dv->kind == PT_DEV_CPU) {
+			k->cpu_of[d] = (uint32_t)d;
+			continue;
+		}
+		for (size_t j = 0; j < m->devices.n && dv->pid; j++)
+			if (m->devices.v[j].kind == PT_DEV_CPU && m->devices.v[j].pid == dv->pid &&
+			    m->devices.v[j].rank == dv->rank) {
+				k->cpu_of[d] = (uint32_t)j;
+				break;
+			}
+	}
+	for (size_t i = 0; i < m->sources.n; i++) {
+		const struct pt_source *s = &m->sources.v[i];
+		if (s->device >= 0 && (size_t)s->device < m->devices.n && s->importer && !strcmp(s->importer, "kineto"))
+			k->kineto_src[s->device] = 1;
+	}
+	/* per process, the ids' range and count first: correlation ids are dense, a direct array (8 bytes an id) */
+	uint64_t *lo = NULL, *hi = NULL;
+	size_t *cnt = NULL;
+	for (size_t i = 0; i < m->ext_corr.n; i++) {
+		const struct pt_ext_corr *x = &m->ext_corr.v[i];
+		if (x->kind != EXT_CUSTOM0 || x->device >= m->devices.n)
+			continue;
+		if (!cnt) {
+			lo = pt_xmalloc(nd * sizeof(*lo));
+			hi = pt_xcalloc(nd, sizeof(*hi));
+			cnt = pt_xcalloc(nd, sizeof(*cnt));
+			for (size_t d = 0; d < nd; d++)
+				lo[d] = UINT64_MAX;
+		}
+		lo[x->device] = x->corr < lo[x->device] ? x->corr : lo[x->device];
+		hi[x->device] = x->corr > hi[x->device] ? x->corr : hi[x->device];
+		cnt[x->device]++;
+	}
+	if (cnt) {
+		k->ext = pt_xcalloc(nd, sizeof(*k->ext));
+		for (size_t d = 0; d < m->devices.n; d++)
+			if (cnt[d])
+				pt_idmap_init(&k->ext[d], lo[d], hi[d], cnt[d]);
+		for (size_t i = 0; i < m->ext_corr.n; i++) {
+			const struct pt_ext_corr *x = &m->ext_corr.v[i];
+			if (x->kind == EXT_CUSTOM0 && x->device < m->devices.n)
+				pt_idmap_put(&k->ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
+		}
+	}
+	free(lo);
+	free(hi);
+	free(cnt);
+	pt_hashmap_init(&k->cbid);
+	for (size_t i = 0; i < m->api_cbids.n; i++) {
+		bool added;
+		pt_hashmap_put(&k->cbid, m->api_cbids.v[i].name, m->api_cbids.v[i].cbid, &added);
+	}
+	k->op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	c->kext = k;
+}
+
+void tl_kext_free(struct tl_trace *c)
+{
+	struct tl_kext *k = c->kext;
+	if (!k)
+		return;
+	if (k->ext)
+		for (size_t d = 0; d < c->m->devices.n; d++)
+			pt_idmap_free(&k->ext[d]);
+	free(k->ext);
+	free(k->cpu_of);
+	free(k->kineto_src);
+	pt_hashmap_free(&k->cbid);
+	free(k);
+	c->kext = NULL;
+}
+
+bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
+{
+	const struct tl_kext *k = c->kext;
+	const struct pt_model *m = c->m;
+	uint32_t dev = m->tracks.v[m->events.track[i]].device;
+	uint8_t kind = m->events.kind[i];
+	if (kind == PT_EV_RANGE) {
+		if (!k->kineto_src[dev])
+			return false;
+		const struct pt_range_info *ri = pt_model_range_info(m, i);
+		if (!ri || !ri->id)
+			return false;
+		*id = ri->id;
+		return true;
+	}
+	if (!k->ext || !c->has_corr || kind == PT_EV_TASK || kind == PT_EV_AICPU || kind == PT_EV_GETNEXT)
+		return false;
+	uint32_t cd = k->cpu_of[dev];
+	uint64_t corr = m->events.corr[i];
+	if (cd == PT_NONE || !corr)
+		return false;
+	const uint64_t *v = pt_idmap_get(&k->ext[cd], corr);
+	if (!v)
+		return false;
+	*id = *v;
+	return true;
+}
+
+bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid)
+{
+	const uint64_t *v = pt_hashmap_get(&c->kext->cbid, name);
+	if (!v)
+		return false;
+	*cbid = (uint32_t)*v;
+	return true;
+}
+
+bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i)
+{
+	const struct tl_kext *k = c->kext;
+	if (k->op_type == UINT32_MAX)
+		return false;
+	const struct pt_range_info *ri = pt_model_range_info(c->m, i);
+	return ri && ri->type == k->op_type;
+}
