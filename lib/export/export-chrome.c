@@ -658,7 +658,7 @@ static void emit_meta(struct wctx *c, struct sink *sk)
 	}
 }
 
-/* The device entries of "deviceProperties" (keys known for the device: id, name). */
+/* The device entries of "deviceProperties" (the keys known for the device: id, name, then the pass's). */
 static void emit_device_props(struct wctx *c, struct sink *sk)
 {
 	for (size_t d = 0; d < c->t->ndevprops; d++) {
@@ -669,6 +669,14 @@ static void emit_device_props(struct wctx *c, struct sink *sk)
 		if (dp->name) {
 			sink_puts(sk, ", \"name\": ");
 			sink_jstr(sk, &c->tmp, dp->name, strlen(dp->name));
+		}
+		for (uint32_t k = 0; k < dp->nkeys; k++) {
+			sink_puts(sk, ", \"");
+			sink_puts(sk, dp->key[k]); /* fixed ASCII */
+			sink_puts(sk, "\": ");
+			char b[24];
+			int n = snprintf(b, sizeof(b), "%llu", (unsigned long long)dp->v[k]);
+			sink_write(sk, b, (size_t)n);
 		}
 		sink_puts(sk, "}");
 	}

@@ -381,6 +381,42 @@ static void kineto_row(struct tl_trace *c, struct row *r)
 	c->procs.v[p].devid = dv->id;
 }
 
+/*
+ * A device's entry of "deviceProperties" (chrome-trace.md §11, cupti.md §7.1): the keys known, in
+ * Kineto's order; computeMinor with computeMajor (0 is a minor version).
+ */
+static void devprop_of(const struct pt_device *dv, struct pt_trace_devprop *p)
+{
+	const struct pt_gpu_limits *l = &dv->lim;
+	const struct {
+		const char *key;
+		uint64_t v;
+		bool known;
+	} kv[] = {
+		{ "totalGlobalMem", dv->mem_bytes, dv->mem_bytes > 0 },
+		{ "computeMajor", dv->cc_major, dv->cc_major > 0 },
+		{ "computeMinor", dv->cc_minor, dv->cc_major > 0 },
+		{ "maxThreadsPerBlock", l->max_threads_per_block, l->max_threads_per_block > 0 },
+		{ "maxThreadsPerMultiprocessor", l->max_threads_per_sm, l->max_threads_per_sm > 0 },
+		{ "regsPerBlock", l->regs_per_block, l->regs_per_block > 0 },
+		{ "warpSize", l->warp_size, l->warp_size > 0 },
+		{ "sharedMemPerBlock", l->smem_per_block, l->smem_per_block > 0 },
+		{ "numSms", dv->sm_count, dv->sm_count > 0 },
+		{ "regsPerMultiprocessor", l->regs_per_sm, l->regs_per_sm > 0 },
+		{ "sharedMemPerBlockOptin", l->smem_per_block_optin, l->smem_per_block_optin > 0 },
+		{ "sharedMemPerMultiprocessor", l->smem_per_sm, l->smem_per_sm > 0 },
+	};
+	_Static_assert(sizeof(kv) / sizeof(kv[0]) <= PT_TRACE_DEVPROP_KEYS, "deviceProperties keys");
+	memset(p, 0, sizeof(*p));
+	p->id = dv->id;
+	p->name = dv->name;
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
+		if (kv[i].known) {
+			p->key[p->nkeys] = kv[i].key;
+			p->v[p->nkeys++] = kv[i].v;
+		}
+}
+
 /* The per-track scan of a model read whole: its kept events, in model order. */
 static struct tl_tscan *tl_scan_model(struct tl_trace *c)
 {
@@ -748,7 +784,7 @@ static void publish(struct tl_trace *c)
 		const struct pt_device *dv = &m->devices.v[d];
 		if (dv->kind == PT_DEV_CPU || (c->kineto && c->dev_rank[d] != c->o.rank))
 			continue;
-		c->pdevprops[t->ndevprops++] = (struct pt_trace_devprop){ dv->id, dv->name };
+		devprop_of(dv, &c->pdevprops[t->ndevprops++]);
 	}
 	t->devprops = c->pdevprops;
 	/* processes: viewer: those with rows or counters; kineto: those with rows */

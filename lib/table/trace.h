@@ -110,9 +110,14 @@ struct pt_trace_rank {
 	int64_t offset_ns;
 };
 
+/* A device of "deviceProperties": id, name, then nkeys integer keys in the order given (Kineto's names). */
+#define PT_TRACE_DEVPROP_KEYS 12
 struct pt_trace_devprop {
 	int64_t id;
 	const char *name;    /* NULL: none */
+	uint32_t nkeys;
+	const char *key[PT_TRACE_DEVPROP_KEYS];
+	uint64_t v[PT_TRACE_DEVPROP_KEYS];
 };
 
 struct pt_trace {
