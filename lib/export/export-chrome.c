@@ -370,13 +370,23 @@ static char *put_num(char *p, double v)
 	return put(p, b, (size_t)n);
 }
 
+/* A number with exactly 6 decimals (a non-finite one, never made, as 0) */
+static char *put_f6(char *p, double v)
+{
+	char b[400];
+	int n = isfinite(v) ? snprintf(b, sizeof(b), "%.6f", v) : 0;
+	if (n < 1 || n >= (int)sizeof(b))
+		return PUTL(p, "0");
+	return put(p, b, (size_t)n);
+}
+
 /* Room for one argument: ',', the key (quoted, maybe escaped), ':', the value (an integer or three: 72 bytes at most) */
 static inline size_t arg_room(struct wctx *c, const struct pt_trace_arg *a)
 {
 	size_t n = 8 + 72 + (a->kesc ? 6 * (size_t)a->k.n : PT_TRACE_KEY_ROOM);
 	if (a->type == PT_TA_STR)
 		n += str_room(c, a->v.s);
-	else if (a->type == PT_TA_NUM)
+	else if (a->type == PT_TA_NUM || a->type == PT_TA_F6)
 		n += 400;
 	return n;
 }
@@ -404,6 +414,8 @@ static inline __attribute__((always_inline)) char *put_arg(const struct wctx *c,
 		return put_str(c, p, a->v.s);
 	case PT_TA_NUM:
 		return put_num(p, a->v.d);
+	case PT_TA_F6:
+		return put_f6(p, a->v.d);
 	default:
 		*p++ = '[';
 		for (int d = 0; d < 3; d++) {

@@ -40,7 +40,8 @@ enum pt_trace_arg_type {
 	PT_TA_U64,  /* u */
 	PT_TA_STR,  /* s: a string */
 	PT_TA_NUM,  /* d: a number (an integer when it is one) */
-	PT_TA_I64_3 /* v3: an array of three integers */
+	PT_TA_I64_3, /* v3: an array of three integers */
+	PT_TA_F6     /* d: a finite number written with exactly 6 decimals (Kineto's per-SM values) */
 };
 
 /* A plain argument key (kesc false) lies in storage of at least this many bytes (a writer may copy them all). */
