@@ -622,7 +622,7 @@ static void emit_meta_kineto(struct wctx *c, struct sink *sk)
 		n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":",
 			     pr->pid);
 		sink_write(sk, b, (size_t)n);
-		const char *lb = pr->device ? pr->name : "CPU";
+		const char *lb = pr->labels ? pr->labels : pr->device ? pr->name : "CPU";
 		sink_jstr(sk, &c->tmp, lb, strlen(lb));
 		sink_puts(sk, "}}");
 		sep(c, sk);
@@ -651,6 +651,14 @@ static void emit_meta(struct wctx *c, struct sink *sk)
 		sink_jstr(sk, &c->tmp, pr->name, strlen(pr->name));
 		sink_puts(sk, "}}");
 		sep(c, sk);
+		if (pr->labels) { /* the host name of a host process (chrome-trace.md §5.2) */
+			n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"args\":{\"labels\":",
+				     pr->pid);
+			sink_write(sk, b, (size_t)n);
+			sink_jstr(sk, &c->tmp, pr->labels, strlen(pr->labels));
+			sink_puts(sk, "}}");
+			sep(c, sk);
+		}
 		n = snprintf(b, sizeof(b),
 			     "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"args\":{\"sort_index\":%u}}", pr->pid,
 			     pr->sort_index);

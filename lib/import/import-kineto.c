@@ -763,7 +763,7 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 			: KEYIS(s, n, "computeMinor")   ? PK_CCMIN
 							: PK_OTHER;
 		for (int i = 0; k->pk == PK_OTHER && i < KT_NLIM; i++)
-			if (KEYIS(s, n, pt_kt_lim_keys[i]))
+			if (n == strlen(pt_kt_lim_keys[i]) && !memcmp(s, pt_kt_lim_keys[i], n))
 				k->pk = (enum propkey)(PK_LIM + i);
 		k->st = S_PROPVAL;
 		break;

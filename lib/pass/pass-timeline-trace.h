@@ -97,6 +97,7 @@ static inline uint32_t tl_row_item(const struct row *r, size_t k)
 struct proc {
 	uint32_t pid;
 	char *name;
+	char *labels;       /* its process_labels, NULL: none (kineto: "CPU" for a host process) */
 	uint32_t first_tid; /* for counters */
 	bool used;
 	bool device;        /* kineto: a GPU/NPU process (labels, sort index 5000000 + id) */

@@ -90,6 +90,7 @@ struct pt_trace_ev {
 struct pt_trace_proc {
 	uint32_t pid;
 	char *name;
+	const char *labels;  /* process_labels: NULL none (kineto: "CPU" for a host process) */
 	bool shown;          /* has a process_name entry */
 	bool device;         /* kineto: a device process (its labels are its name), else labels "CPU" */
 	uint32_t sort_index;
