@@ -111,11 +111,12 @@ static int64_t carveout(const struct arch *a, int64_t bytes)
 static int64_t regs_limit(const struct pt_occ_device *d, const struct arch *a, int subparts, int64_t block_size,
 			  int64_t regs)
 {
+	if (regs > a->max_regs || block_size > d->max_threads_per_block)
+		return 0; /* (the warp limit is 0 then too) */
 	int64_t warps = div_up(block_size, d->warp_size);
 	int64_t per_warp = div_up(regs * d->warp_size, 256) * 256;
 	/* the hardware checks a block's registers as if its warps filled every sub-partition alike */
-	if (per_warp * warps > d->regs_per_block || per_warp * (div_up(warps, subparts) * subparts) > d->regs_per_block ||
-	    regs > a->max_regs)
+	if (per_warp * warps > d->regs_per_block || per_warp * (div_up(warps, subparts) * subparts) > d->regs_per_block)
 		return 0;
 	if (!per_warp)
 		return INT_MAX;
@@ -126,6 +127,8 @@ int pt_occ_active_blocks(const struct pt_occ_device *d, int64_t block_size, int6
 			 int64_t dynamic_smem)
 {
 	if (block_size <= 0 || regs < 0 || regs > INT_MAX || static_smem < 0 || dynamic_smem < 0 ||
+	    static_smem > INT_MAX || dynamic_smem > INT_MAX || d->reserved_smem_per_block > INT_MAX ||
+	    d->smem_per_block > INT64_MAX / 4 || d->smem_per_sm > INT64_MAX / 4 ||
 	    d->max_threads_per_block <= 0 || d->max_threads_per_sm <= 0 || d->regs_per_block <= 0 ||
 	    d->regs_per_sm <= 0 || d->warp_size <= 0 || d->smem_per_block <= 0 || d->smem_per_sm <= 0 ||
 	    d->num_sms <= 0 || d->reserved_smem_per_block < 0)
@@ -197,15 +200,15 @@ void pt_kernel_sm_calc(const struct pt_occ_device *occ, int num_sms, const int32
 	*out = (struct pt_kernel_sm){ 0 };
 	if (num_sms <= 0)
 		return;
-	/* single precision, as Kineto computes them */
-	int64_t blocks = (int64_t)grid[0] * grid[1] * grid[2], bsize = (int64_t)block[0] * block[1] * block[2];
+	/* single precision, as Kineto computes them (the products exact in doubles where they fit 53 bits) */
+	double blocks = (double)grid[0] * grid[1] * grid[2], bsize = (double)block[0] * block[1] * block[2];
 	float bpsm = (float)blocks / (float)num_sms;
 	out->per_sm = true;
 	out->blocks_per_sm = bpsm;
 	out->warps_per_sm = bpsm * (float)bsize / 32.0f;
-	if (!occ)
+	if (!occ || !(bsize > 0 && bsize < 9e15))
 		return;
-	int act = pt_occ_active_blocks(occ, bsize, regs, static_smem, dynamic_smem);
+	int act = pt_occ_active_blocks(occ, (int64_t)bsize, regs, static_smem, dynamic_smem);
 	if (act < 0)
 		return;
 	if ((float)act < bpsm)

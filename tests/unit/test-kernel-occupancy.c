@@ -273,6 +273,31 @@ static void test_model_device(void **state)
 	dv.lim.regs_per_sm = 65536;
 	assert_true(pt_occ_device_of(&dv, &o));
 	assert_int_equal(o.reserved_smem_per_block, 0);
+	/* values a hostile input can give: out of the calculation's range, no occupancy */
+	dv.lim.max_threads_per_block = UINT32_MAX;
+	assert_false(pt_occ_device_of(&dv, &o));
+	dv.lim.max_threads_per_block = 1024;
+	dv.lim.smem_per_sm = UINT64_MAX;
+	assert_false(pt_occ_device_of(&dv, &o));
+	dv.lim.smem_per_sm = 233472;
+	dv.sm_count = UINT32_MAX;
+	assert_false(pt_occ_device_of(&dv, &o));
+	pt_kernel_sm_of(&dv, &kc, &s);
+	assert_false(s.per_sm);
+	/* a grid or block whose product leaves int32, negative shared memory (an H200 again) */
+	dv.cc_major = 9;
+	dv.sm_count = 132;
+	struct pt_kernel_config big = { { INT32_MAX, INT32_MAX, INT32_MAX }, { INT32_MAX, INT32_MAX, -64 }, 32, 0, 0, 0 };
+	pt_kernel_sm_of(&dv, &big, &s);
+	assert_true(s.per_sm && !s.has_occupancy);
+	big.block[0] = big.block[1] = 1024; /* a block too large to run: 0 % */
+	big.block[2] = 64;
+	pt_kernel_sm_of(&dv, &big, &s);
+	assert_true(s.per_sm && s.has_occupancy);
+	assert_int_equal(s.occupancy_pct, 0);
+	struct pt_kernel_config neg = { { 10, 1, 1 }, { 128, 1, 1 }, 32, -5, 0, 0 };
+	pt_kernel_sm_of(&dv, &neg, &s);
+	assert_true(s.per_sm && !s.has_occupancy);
 }
 
 int main(void)
