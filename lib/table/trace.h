@@ -62,7 +62,10 @@ struct pt_trace_arg {
 
 enum pt_trace_ph { PT_PH_X, PT_PH_C, PT_PH_S, PT_PH_F };
 
-#define PT_TRACE_MAX_ARGS 16
+/* A kineto kernel carries up to 17 keys (cupti.md §7.4: External id, queued, device, context, stream,
+ * correlation, registers, shared memory, blocks and warps per SM, grid, block, occupancy, graph and
+ * node ids, channel and its type) */
+#define PT_TRACE_MAX_ARGS 24
 
 struct pt_trace_ev {
 	uint8_t ph;
