@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids]
+"""hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids] [--sm]
 
 What HolisticTraceAnalysis (facebookresearch/HolisticTraceAnalysis) sees in the
 kineto traces proftool writes into DIR, computed with HTA's parsing and
@@ -9,7 +9,10 @@ Plain Python; each step names the HTA function it follows.
 Prints, per rank: the file, the number of GPU kernels HTA keeps and their total
 time, the iterations it finds; with --kernels the breakdown per kernel name
 (count, total), with --launches the runtime launch events that HTA's launch
-statistics pair with a kernel. Times: ns. With the default `json` backend HTA
+statistics pair with a kernel, with --sm the kernels' launch and per-SM
+arguments as HTA's columns hold them (grid, block, registers_per_thread,
+shared_memory, blocks_per_sm, warps_per_sm, est_occupancy; a missing one
+reads as its default) and how many kernels carry each set. Times: ns. With the default `json` backend HTA
 rounds float-us events to whole us (ts up, end down) and so does this script;
 with `ijson` HTA keeps the floats, and the totals here are
 round(sum of dur x 1000) ns.
@@ -30,7 +33,7 @@ def die(msg):
 
 args = sys.argv[1:]
 if not args:
-    die("usage: hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids]")
+    die("usage: hta-check.py DIR [--backend json|ijson] [--include-last-step] [--kernels] [--launches] [--ids] [--sm]")
 trace_dir = args[0]
 backend = "json"
 if "--backend" in args:
@@ -112,6 +115,14 @@ def parse(path):
         rows.append({"index": idx, "name": e.get("name", ""), "cat": e["cat"], "ts": ts_ns, "dur": dur_ns,
                      "end": ts_ns + dur_ns, "stream": a.get("stream", -1), "correlation": a.get("correlation", -1),
                      "external_id": int(a.get("External id", -1)), "cbid": int(a.get("cbid", -1))})
+        if "--sm" in args:
+            # event_args_1.0.0.yaml: threads::grid/block (Object, "[]"), threads::registers and
+            # kernel::shared_memory (Int, -1), sm::blocks (Object, "[]"), sm::warps (Float, 0.0),
+            # sm::occupancy (Int, -1)
+            rows[-1]["sm"] = (json.dumps(a.get("grid", [])), json.dumps(a.get("block", [])),
+                              a.get("registers per thread", -1), a.get("shared memory", -1),
+                              json.dumps(a.get("blocks per SM", [])), float(a.get("warps per SM", 0.0)),
+                              a.get("est. achieved occupancy %", -1))
     return data, rows
 
 
@@ -207,6 +218,13 @@ for r in sorted(traces):
             per[x["name"]] = (c + 1, t + x["dur"])
         for name in sorted(per):
             print("  kernel,%s,%s,%d,%d" % (ktype(name), name, per[name][0], per[name][1]))
+    if "--sm" in args:
+        per = {}
+        for x in kern:
+            if x["cat"] == "kernel":
+                per[x["sm"]] = per.get(x["sm"], 0) + 1
+        for k in sorted(per, key=str):
+            print("  sm,%s,%s,%d,%d,%s,%.6f,%d,%d" % (k + (per[k],)))
     if "--launches" in args:
         # TraceSymbolTable.get_runtime_launch_events_query: these names with index_correlation > 0
         launch = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync"}

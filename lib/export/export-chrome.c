@@ -370,13 +370,23 @@ static char *put_num(char *p, double v)
 	return put(p, b, (size_t)n);
 }
 
+/* A number with exactly 6 decimals (a non-finite one, never made, as 0) */
+static char *put_f6(char *p, double v)
+{
+	char b[400];
+	int n = isfinite(v) ? snprintf(b, sizeof(b), "%.6f", v) : 0;
+	if (n < 1 || n >= (int)sizeof(b))
+		return PUTL(p, "0");
+	return put(p, b, (size_t)n);
+}
+
 /* Room for one argument: ',', the key (quoted, maybe escaped), ':', the value (an integer or three: 72 bytes at most) */
 static inline size_t arg_room(struct wctx *c, const struct pt_trace_arg *a)
 {
 	size_t n = 8 + 72 + (a->kesc ? 6 * (size_t)a->k.n : PT_TRACE_KEY_ROOM);
 	if (a->type == PT_TA_STR)
 		n += str_room(c, a->v.s);
-	else if (a->type == PT_TA_NUM)
+	else if (a->type == PT_TA_NUM || a->type == PT_TA_F6)
 		n += 400;
 	return n;
 }
@@ -404,6 +414,8 @@ static inline __attribute__((always_inline)) char *put_arg(const struct wctx *c,
 		return put_str(c, p, a->v.s);
 	case PT_TA_NUM:
 		return put_num(p, a->v.d);
+	case PT_TA_F6:
+		return put_f6(p, a->v.d);
 	default:
 		*p++ = '[';
 		for (int d = 0; d < 3; d++) {
@@ -610,7 +622,7 @@ static void emit_meta_kineto(struct wctx *c, struct sink *sk)
 		n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"tid\":0,\"args\":{\"labels\":",
 			     pr->pid);
 		sink_write(sk, b, (size_t)n);
-		const char *lb = pr->device ? pr->name : "CPU";
+		const char *lb = pr->labels ? pr->labels : pr->device ? pr->name : "CPU";
 		sink_jstr(sk, &c->tmp, lb, strlen(lb));
 		sink_puts(sk, "}}");
 		sep(c, sk);
@@ -639,6 +651,14 @@ static void emit_meta(struct wctx *c, struct sink *sk)
 		sink_jstr(sk, &c->tmp, pr->name, strlen(pr->name));
 		sink_puts(sk, "}}");
 		sep(c, sk);
+		if (pr->labels) { /* the host name of a host process (chrome-trace.md §5.2) */
+			n = snprintf(b, sizeof(b), "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%u,\"args\":{\"labels\":",
+				     pr->pid);
+			sink_write(sk, b, (size_t)n);
+			sink_jstr(sk, &c->tmp, pr->labels, strlen(pr->labels));
+			sink_puts(sk, "}}");
+			sep(c, sk);
+		}
 		n = snprintf(b, sizeof(b),
 			     "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"args\":{\"sort_index\":%u}}", pr->pid,
 			     pr->sort_index);
@@ -658,7 +678,7 @@ static void emit_meta(struct wctx *c, struct sink *sk)
 	}
 }
 
-/* The device entries of "deviceProperties" (keys known for the device: id, name). */
+/* The device entries of "deviceProperties" (the keys known for the device: id, name, then the pass's). */
 static void emit_device_props(struct wctx *c, struct sink *sk)
 {
 	for (size_t d = 0; d < c->t->ndevprops; d++) {
@@ -669,6 +689,14 @@ static void emit_device_props(struct wctx *c, struct sink *sk)
 		if (dp->name) {
 			sink_puts(sk, ", \"name\": ");
 			sink_jstr(sk, &c->tmp, dp->name, strlen(dp->name));
+		}
+		for (uint32_t k = 0; k < dp->nkeys; k++) {
+			sink_puts(sk, ", \"");
+			sink_puts(sk, dp->key[k]); /* fixed ASCII */
+			sink_puts(sk, "\": ");
+			char b[24];
+			int n = snprintf(b, sizeof(b), "%llu", (unsigned long long)dp->v[k]);
+			sink_write(sk, b, (size_t)n);
 		}
 		sink_puts(sk, "}");
 	}

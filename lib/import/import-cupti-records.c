@@ -253,6 +253,29 @@ static void note_ctx(struct cf *f, uint32_t ctx, uint32_t dev)
 	pt_hashmap_put(&f->ctx_dev, ctx, dev, &added);
 }
 
+/* A DEVICE record's field by name (cupti.md §3.4), 0 when its layout has none. */
+static uint64_t device_field(const struct cf *f, const uint8_t *r, const char *name)
+{
+	const struct pt_cl_field *fd = pt_cl_field(PT_CK_DEVICE, name);
+	if (!fd || !f->lay[PT_CK_DEVICE] || !pt_cl_field_in(fd, f->lay[PT_CK_DEVICE]->size, pt_cl_range_of(f->version)))
+		return 0;
+	return get(r, (struct fo){ (int16_t)fd->off, fd->size });
+}
+
+/* The GPU limits of Kineto's deviceProperties from a DEVICE record (cupti.md §7.1). */
+static void device_limits(const struct cf *f, const uint8_t *r, struct pt_device *dv)
+{
+	struct pt_gpu_limits *l = &dv->lim;
+	uint64_t warp = device_field(f, r, "numThreadsPerWarp"), warps = device_field(f, r, "maxWarpsPerMultiprocessor");
+	l->warp_size = (uint32_t)warp;
+	l->max_threads_per_sm = warp * warps <= UINT32_MAX ? (uint32_t)(warp * warps) : 0;
+	l->max_threads_per_block = (uint32_t)device_field(f, r, "maxThreadsPerBlock");
+	l->regs_per_block = (uint32_t)device_field(f, r, "maxRegistersPerBlock");
+	l->regs_per_sm = (uint32_t)device_field(f, r, "maxRegistersPerMultiprocessor");
+	l->smem_per_block = device_field(f, r, "maxSharedMemoryPerBlock");
+	l->smem_per_sm = device_field(f, r, "maxSharedMemoryPerMultiprocessor");
+}
+
 static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *r)
 {
 	const struct fo *o = f->fo[k];
@@ -431,6 +454,7 @@ static void decode(struct pt_model *m, struct cf *f, uint32_t k, const uint8_t *
 		dv->mem_bandwidth_kbs = get(r, o[F_BW]);
 		dv->cc_major = (uint32_t)get(r, o[F_CCMAJ]);
 		dv->cc_minor = (uint32_t)get(r, o[F_CCMIN]);
+		device_limits(f, r, dv);
 		break;
 	}
 	case PT_CK_CONTEXT:

@@ -550,6 +550,7 @@ static int import_one(struct pt_model *m, const char *path, int fd, size_t size,
 	cd.pid = f->pid;
 	cd.rank = f->rank;
 	cd.world_size = f->world > 0 ? f->world : 0;
+	cd.host = f->host && *f->host ? pt_xstrdup(f->host) : NULL;
 	f->cpu_dev = pt_model_new_device(m, &cd);
 	pt_model_add_source(m, path, size, "cupti", (int32_t)f->cpu_dev);
 	/* the joins keep what they need of the events: these may be encoded and dropped as they come */

@@ -623,7 +623,10 @@ int pt_kt_scalar(struct kt *k, enum stype ty, const unsigned char *s, size_t n, 
 				p->name = pt_xstrndup((const char *)s, n);
 			}
 			break;
-		default: break;
+		default:
+			if (k->pk >= PK_LIM && k->pk < PK_LIM + KT_NLIM && num)
+				p->lim[k->pk - PK_LIM] = v;
+			break;
 		}
 		return 1;
 	}
@@ -759,6 +762,9 @@ static int cb_map_key(void *c, const unsigned char *s, size_t n)
 			: KEYIS(s, n, "computeMajor")   ? PK_CCMAJ
 			: KEYIS(s, n, "computeMinor")   ? PK_CCMIN
 							: PK_OTHER;
+		for (int i = 0; k->pk == PK_OTHER && i < KT_NLIM; i++)
+			if (n == strlen(pt_kt_lim_keys[i]) && !memcmp(s, pt_kt_lim_keys[i], n))
+				k->pk = (enum propkey)(PK_LIM + i);
 		k->st = S_PROPVAL;
 		break;
 	case S_DIST:

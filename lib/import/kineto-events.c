@@ -483,6 +483,22 @@ static void gpu_external_ids(struct kt *k)
 	k->api_ext_words = 0;
 }
 
+const char *const pt_kt_lim_keys[KT_NLIM] = { "maxThreadsPerBlock", "maxThreadsPerMultiprocessor", "warpSize",
+					       "regsPerBlock", "regsPerMultiprocessor", "sharedMemPerBlock",
+					       "sharedMemPerMultiprocessor", "sharedMemPerBlockOptin" };
+
+/* A deviceProperties entry's GPU limits (pt_kt_lim_keys order); a value out of range is unknown (0). */
+static void kt_limits(const struct prop *p, struct pt_gpu_limits *l)
+{
+	uint32_t *u32[5] = { &l->max_threads_per_block, &l->max_threads_per_sm, &l->warp_size, &l->regs_per_block,
+			     &l->regs_per_sm };
+	uint64_t *u64[3] = { &l->smem_per_block, &l->smem_per_sm, &l->smem_per_block_optin };
+	for (int i = 0; i < 5; i++)
+		*u32[i] = p->lim[i] > 0 && p->lim[i] <= UINT32_MAX ? (uint32_t)p->lim[i] : 0;
+	for (int i = 0; i < 3; i++)
+		*u64[i] = p->lim[5 + i] > 0 ? (uint64_t)p->lim[5 + i] : 0;
+}
+
 void pt_kt_finish(struct kt *k, uint64_t size)
 {
 	struct pt_model *m = k->m;
@@ -529,6 +545,7 @@ void pt_kt_finish(struct kt *k, uint64_t size)
 			d->sm_count = p->sms > 0 && p->sms <= UINT32_MAX ? (uint32_t)p->sms : 0;
 			d->cc_major = p->ccmaj > 0 && p->ccmaj <= UINT32_MAX ? (uint32_t)p->ccmaj : 0;
 			d->cc_minor = p->ccmin > 0 && p->ccmin <= UINT32_MAX ? (uint32_t)p->ccmin : 0;
+			kt_limits(p, &d->lim);
 		}
 	}
 	int32_t sd = k->first_cpu != PT_NONE ? (int32_t)k->first_cpu : -1;

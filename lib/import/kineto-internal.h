@@ -57,7 +57,10 @@ struct kargs {
 	struct { uint8_t key; uint32_t off, len; } cv[AK__N - AK_COMM_FIRST];
 	uint32_t ncv;
 };
-enum propkey { PK_OTHER, PK_ID, PK_NAME, PK_MEM, PK_SMS, PK_CCMAJ, PK_CCMIN };
+enum propkey { PK_OTHER, PK_ID, PK_NAME, PK_MEM, PK_SMS, PK_CCMAJ, PK_CCMIN, PK_LIM };
+/* the GPU limits of deviceProperties (struct pt_gpu_limits), in prop.lim order; PK_LIM + i is key i */
+#define KT_NLIM 8
+extern const char *const pt_kt_lim_keys[KT_NLIM];
 enum distkey { DK_OTHER, DK_RANK, DK_WORLD, DK_BACKEND };
 
 enum cat {
@@ -70,6 +73,7 @@ enum tstate { T_ABSENT, T_OK, T_BAD, T_RANGE };
 
 struct prop {
 	int64_t id, mem, sms, ccmaj, ccmin;
+	int64_t lim[KT_NLIM];
 	char *name;
 };
 

@@ -322,6 +322,15 @@ void pt_model_dump_head(const struct pt_model *m, struct pt_out *o)
 				kvs(o, "comm_backend", d->comm_backend);
 			if (d->world_size)
 				kv(o, "world_size", d->world_size);
+			if (d->host)
+				kvs(o, "host", d->host);
+			const struct pt_gpu_limits *l = &d->lim;
+			if (l->max_threads_per_block || l->max_threads_per_sm || l->warp_size || l->regs_per_block ||
+			    l->regs_per_sm || l->smem_per_block || l->smem_per_sm || l->smem_per_block_optin)
+				pt_out_printf(o, " limits=%u/%u/%u/%u/%u/%llu/%llu/%llu", l->max_threads_per_block,
+					      l->max_threads_per_sm, l->warp_size, l->regs_per_block, l->regs_per_sm,
+					      (unsigned long long)l->smem_per_block, (unsigned long long)l->smem_per_sm,
+					      (unsigned long long)l->smem_per_block_optin);
 			if (d->has_cpu_process)
 				pt_out_printf(o, " cpu_process=%.15g", d->cpu_process);
 			if (d->has_cpu_system)

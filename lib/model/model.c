@@ -48,6 +48,7 @@ void pt_model_free(struct pt_model *m)
 		free(d->framework_era);
 		free(d->framework_backend);
 		free(d->comm_backend);
+		free(d->host);
 		free(d->dtype_table);
 		free(d->dtype_table_origin);
 	}

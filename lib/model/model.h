@@ -124,6 +124,14 @@ struct pt_device {
 	uint64_t mem_bandwidth_kbs;
 	char *comm_backend;       /* distributed backend (Kineto's distributedInfo.backend), NULL unknown */
 	int32_t world_size;       /* processes of the distributed run (CUPTI PROCESS, Kineto distributedInfo), 0 unknown */
+	/* the GPU's limits that Kineto's deviceProperties lists and CUDA's occupancy calculation reads
+	 * (cupti.md §7.1; CUPTI DEVICE records, a Kineto input's deviceProperties), 0 = unknown */
+	struct pt_gpu_limits {
+		uint32_t max_threads_per_block, max_threads_per_sm, warp_size;
+		uint32_t regs_per_block, regs_per_sm;
+		uint64_t smem_per_block, smem_per_sm, smem_per_block_optin; /* bytes */
+	} lim;
+	char *host;               /* host name of the traced process (CUPTI PROCESS record), NULL unknown */
 	/* run CPU utilisation of the traced process (CUPTI ExtraInfo markers, cupti.md): fractions */
 	bool has_cpu_process, has_cpu_system;
 	double cpu_process, cpu_system;

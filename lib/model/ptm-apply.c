@@ -306,6 +306,10 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		d.cc_major = p->cc_major;
 		d.cc_minor = p->cc_minor;
 		d.mem_bandwidth_kbs = p->mem_bandwidth_kbs;
+		d.host = dupz(p->host);
+		d.lim = (struct pt_gpu_limits){ p->max_threads_per_block, p->max_threads_per_sm, p->warp_size,
+						p->regs_per_block, p->regs_per_sm, p->smem_per_block, p->smem_per_sm,
+						p->smem_per_block_optin };
 		pt_vec_push(&m->devices, d);
 		ids->ndevices++;
 		break;

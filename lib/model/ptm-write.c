@@ -214,6 +214,15 @@ static void write_devices(struct writer *w, const struct pt_model *m)
 		pd.cc_major = d->cc_major;
 		pd.cc_minor = d->cc_minor;
 		pd.mem_bandwidth_kbs = d->mem_bandwidth_kbs;
+		pd.host = s(d->host);
+		pd.max_threads_per_block = d->lim.max_threads_per_block;
+		pd.max_threads_per_sm = d->lim.max_threads_per_sm;
+		pd.warp_size = d->lim.warp_size;
+		pd.regs_per_block = d->lim.regs_per_block;
+		pd.regs_per_sm = d->lim.regs_per_sm;
+		pd.smem_per_block = d->lim.smem_per_block;
+		pd.smem_per_sm = d->lim.smem_per_sm;
+		pd.smem_per_block_optin = d->lim.smem_per_block_optin;
 		CHUNK(device, DEVICE, &pd);
 		free(offs);
 		free(offp);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pass/kernel-occupancy.h"
 #include "support/fmt.h"
 #include "support/names.h"
 #include "support/sort.h"
@@ -275,6 +276,38 @@ static uint32_t task_step_corr(const struct tl_trace *c, const struct row *r, ui
 	return c->m->events.start[i] < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
 }
 
+/* A kernel configuration's per-SM arguments on the device it last ran on (kineto). */
+struct tl_ksm {
+	uint32_t dev1; /* device index + 1, 0 = not made */
+	struct pt_kernel_sm sm;
+};
+
+/* The per-SM arguments of kernel configuration k on device d, made once per (configuration, device). */
+static const struct pt_kernel_sm *kernel_sm(struct tl_trace *c, uint32_t k, uint32_t d)
+{
+	const struct pt_model *m = c->m;
+	if (!c->ksm)
+		c->ksm = pt_xcalloc(m->kernel_configs.n ? m->kernel_configs.n : 1, sizeof(*c->ksm));
+	struct tl_ksm *x = &c->ksm[k];
+	if (x->dev1 != d + 1) {
+		pt_kernel_sm_of(&m->devices.v[d], &m->kernel_configs.v[k], &x->sm);
+		x->dev1 = d + 1;
+	}
+	return &x->sm;
+}
+
+/* "grid" and "block": [x, y, z] each (both profiles) */
+static void grid_block_args(struct pt_trace_ev *out, const struct pt_kernel_config *kc)
+{
+	static const char kgrid[PT_TRACE_KEY_ROOM] = "grid", kblock[PT_TRACE_KEY_ROOM] = "block";
+	struct pt_trace_arg *a = arg(out, (struct pt_trace_str){ kgrid, 4, PT_TRACE_PLAIN }, PT_TA_I64_3);
+	for (int d = 0; d < 3; d++)
+		a->v.v3[d] = kc->grid[d];
+	a = arg(out, (struct pt_trace_str){ kblock, 5, PT_TRACE_PLAIN }, PT_TA_I64_3);
+	for (int d = 0; d < 3; d++)
+		a->v.v3[d] = kc->block[d];
+}
+
 /*
  * One model event in the kineto dialect (cupti.md §7.3, §7.4): Kineto's
  * categories and names; device events carry "device", "stream" and
@@ -360,13 +393,14 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
 		ARG_U64(out, "registers per thread", kc->registers);
 		ARG_I64(out, "shared memory", (int64_t)kc->static_smem + kc->dynamic_smem);
-		static const char kgrid[PT_TRACE_KEY_ROOM] = "grid", kblock[PT_TRACE_KEY_ROOM] = "block";
-		struct pt_trace_arg *a = arg(out, (struct pt_trace_str){ kgrid, 4, PT_TRACE_PLAIN }, PT_TA_I64_3);
-		for (int d = 0; d < 3; d++)
-			a->v.v3[d] = kc->grid[d];
-		a = arg(out, (struct pt_trace_str){ kblock, 5, PT_TRACE_PLAIN }, PT_TA_I64_3);
-		for (int d = 0; d < 3; d++)
-			a->v.v3[d] = kc->block[d];
+		const struct pt_kernel_sm *sm = kernel_sm(c, c->kconf_of[i] - 1, r->dev);
+		if (sm->per_sm) {
+			ARG(out, "blocks per SM", PT_TA_F6, d, (double)sm->blocks_per_sm);
+			ARG(out, "warps per SM", PT_TA_F6, d, (double)sm->warps_per_sm);
+		}
+		grid_block_args(out, kc);
+		if (sm->has_occupancy)
+			ARG_I64(out, "est. achieved occupancy %", sm->occupancy_pct);
 		if (kc->graph_id)
 			ARG_U64(out, "graph id", kc->graph_id);
 	}
@@ -390,6 +424,25 @@ static bool row_group(struct tl_trace *c, const struct row *r, struct pt_trace_e
 	return true;
 }
 
+/* The configuration (+ 1, 0 none) of kernel event i of a model read whole: m->kernels is in event order. */
+static uint32_t kernel_conf(const struct tl_trace *c, uint32_t i)
+{
+	if (c->kconf_of)
+		return c->kconf_of[i];
+	const struct pt_model *m = c->m;
+	size_t lo = 0, hi = m->kernels.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->kernels.v[mid].event < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->kernels.n || m->kernels.v[lo].event != i || m->kernels.v[lo].config >= m->kernel_configs.n)
+		return 0;
+	return m->kernels.v[lo].config + 1;
+}
+
 /* One model event in the viewer profile: v its fields, i its index (read only for a sync event: never streamed). */
 static inline void tl_sev_of(const struct tl_trace *c, uint32_t i, struct tl_sev *v)
 {
@@ -403,6 +456,7 @@ static inline void tl_sev_of(const struct tl_trace *c, uint32_t i, struct tl_sev
 	v->corr = c->has_corr ? ev->corr[i] : 0;
 	v->step = pt_tl_ev_step(c->tl, i);
 	v->keep = c->tl->ev_keep[i];
+	v->kconf = v->kind == PT_EV_KERNEL ? kernel_conf(c, i) : 0;
 }
 
 static void track_event(struct tl_trace *c, const struct row *r, const struct tl_sev *v, uint32_t i,
@@ -463,6 +517,8 @@ static void track_event(struct tl_trace *c, const struct row *r, const struct tl
 	}
 	if (c->has_corr && v->corr)
 		ARG_U64(out, "correlation", v->corr);
+	if (k == PT_EV_KERNEL && v->kconf && v->kconf <= m->kernel_configs.n)
+		grid_block_args(out, &m->kernel_configs.v[v->kconf - 1]);
 	if (k == PT_EV_SYNC)
 		sync_args(c, out, i);
 	if (v->step)
@@ -957,6 +1013,7 @@ void tl_events_free(struct tl_trace *c)
 	free(c->opshapes);
 	free(c->op_given);
 	free(c->row_given);
+	free(c->ksm);
 	pt_vec_free(&c->shapetext);
 	free(c->leaf);
 	free(c->leafn);

@@ -150,6 +150,18 @@ struct pt_tl_gstream {
 	struct tl_tscan *scan;
 	uint64_t *nev;
 	struct pt_ivpack *C, *M;
+	/*
+	 * The kernels' launch configurations, for their "grid" and "block" (from the first read's kernel
+	 * infos, which follow the events in the file): per kernel info in event order its
+	 * m->kernel_configs index + 1 in kw bytes (1, 2 or 4; 0: none), and, unless the infos follow the
+	 * file's kernel events one for one (kev NULL), their events. A read counts the kernel events
+	 * (kord) or walks the infos (kcur) as it goes.
+	 */
+	uint8_t kw;
+	void *kcode;
+	uint32_t *kev;
+	size_t nk, kord, kcur;
+	uint64_t nkev;       /* the first read's kernel events */
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
@@ -291,10 +303,59 @@ static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool
 	return true;
 }
 
+/* The configuration (+ 1, 0 none) of kernel event gi, the next kernel event of a read in file order. */
+static uint32_t kconf_next(struct pt_tl_gstream *s, uint32_t gi)
+{
+	size_t k;
+	if (!s->kev) {
+		k = s->kord++;
+		if (k >= s->nk)
+			return 0;
+	} else {
+		while (s->kcur < s->nk && s->kev[s->kcur] < gi)
+			s->kcur++;
+		if (s->kcur == s->nk || s->kev[s->kcur] != gi)
+			return 0;
+		k = s->kcur;
+	}
+	return s->kw == 1 ? ((const uint8_t *)s->kcode)[k] : s->kw == 2 ? ((const uint16_t *)s->kcode)[k] :
+			    ((const uint32_t *)s->kcode)[k];
+}
+
+/* The codes of the model's kernel infos (m->kernels, in event order), which are then freed. */
+static void kconf_keep(struct pt_tl_gstream *s, struct pt_model *m)
+{
+	size_t n = m->kernels.n, nc = m->kernel_configs.n;
+	if (!n)
+		return;
+	s->kw = nc < UINT8_MAX ? 1 : nc < UINT16_MAX ? 2 : 4;
+	s->kcode = pt_xmalloc(n * s->kw);
+	s->nk = n;
+	bool dense = n == s->nkev;
+	for (size_t k = 1; k < n && dense; k++)
+		dense = m->kernels.v[k].event > m->kernels.v[k - 1].event;
+	if (!dense) {
+		/* (pt_model_add_kernel keeps them in event order: a file's are checked so) */
+		s->kev = pt_xmalloc(n * sizeof(*s->kev));
+		for (size_t k = 0; k < n; k++)
+			s->kev[k] = m->kernels.v[k].event;
+	}
+	for (size_t k = 0; k < n; k++) {
+		uint32_t c = m->kernels.v[k].config < nc ? m->kernels.v[k].config + 1 : 0;
+		if (s->kw == 1)
+			((uint8_t *)s->kcode)[k] = (uint8_t)c;
+		else if (s->kw == 2)
+			((uint16_t *)s->kcode)[k] = (uint16_t)c;
+		else
+			((uint32_t *)s->kcode)[k] = c;
+	}
+}
+
 static void reset_reads(struct pt_tl_gstream *s)
 {
 	s->base = 0;
 	s->sgi = 0;
+	s->kord = s->kcur = 0;
 	s->gseen = false;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		s->t[tr].seen = false;
@@ -357,8 +418,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		} else if (k != PT_EV_API && co) {
 			pt_ljoin_want(&s->j, co);
 		}
-		if (k == PT_EV_KERNEL)
+		if (k == PT_EV_KERNEL) {
 			pt_lag_add(&s->klag[d], st);
+			s->nkev++;
+		}
 	}
 	s->base += ev->n;
 	return 0;
@@ -408,10 +471,12 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint32_t tr0 = ev->track[i];
+		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->base + i)) : 0;
 		/* a straggler, or the lags of the others */
 		if (s->atop_seen && st < s->atop && (uint64_t)s->atop - (uint64_t)st > s->late) {
 			struct strag g = { { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
-					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i) },
+					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i),
+					     .kconf = kc },
 					   tr0 };
 			pt_vec_push(&s->sg, g);
 		} else {
@@ -662,6 +727,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* what the viewer profile never reads of the side tables */
 	pt_vec_free(&m->links);
 	pt_vec_free(&m->copies);
+	kconf_keep(s, m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
@@ -847,9 +913,10 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
 		int64_t st = ev->start[i], du = ev->dur[i];
+		uint8_t k = ev->kind[i];
+		uint32_t kc = k == PT_EV_KERNEL ? kconf_next(s, gi) : 0;
 		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
-		uint8_t k = ev->kind[i];
 		uint64_t co = ev->corr[i];
 		size_t lo;
 		bool keep;
@@ -861,7 +928,7 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 		if (k == PT_EV_RANGE && step_name(s, m, ev->name[i]))
 			kb |= 2;
 		struct tl_sev v = { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
-				    .op = ev->op[i], .step = step, .kind = k, .keep = kb, .ev = gi };
+				    .op = ev->op[i], .step = step, .kind = k, .keep = kb, .ev = gi, .kconf = kc };
 		tq_add(m, &s->t[tr].q, &v);
 	}
 	s->base += ev->n;
@@ -944,6 +1011,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 {
 	if (!s)
 		return;
+	free(s->kcode);
+	free(s->kev);
 	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {

@@ -209,7 +209,7 @@ static uint32_t add_proc(struct tl_trace *c, uint32_t pid, char *name)
 			free(name);
 			return (uint32_t)i;
 		}
-	struct proc p = { pid, name, 0, false, false, 0 };
+	struct proc p = { pid, name, NULL, 0, false, false, 0 };
 	pt_vec_push(&c->procs, p);
 	return (uint32_t)c->procs.n - 1;
 }
@@ -333,6 +333,19 @@ static const char *kind_word(enum pt_device_kind k)
 	return k == PT_DEV_NPU ? "NPU" : k == PT_DEV_GPU ? "GPU" : "Device";
 }
 
+/* The name of the process a CUPTI or Kineto device belongs to (its CPU device's), NULL when unknown. */
+static const char *process_name(const struct pt_model *m, const struct pt_device *dv)
+{
+	if (!dv->pid)
+		return NULL;
+	for (size_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *h = &m->devices.v[d];
+		if (h->kind == PT_DEV_CPU && h->pid == dv->pid && h->rank == dv->rank && h->name && *h->name)
+			return h->name;
+	}
+	return NULL;
+}
+
 /*
  * Kineto's pid/tid scheme and row names (cupti.md §7.5): device rows pid =
  * device id, tid = stream id, named "stream <id> " (with the trailing
@@ -375,10 +388,51 @@ static void kineto_row(struct tl_trace *c, struct row *r)
 	} else {
 		r->sort = -1;
 	}
-	uint32_t p = add_proc(c, r->pid, host ? pt_xasprintf("Host %u", r->pid) :
-				      pt_xasprintf("%s %u", kind_word(dv->kind), dv->id));
+	/* named after the traced process, as Kineto names its host and device processes; labels "CPU" or
+	 * "GPU <n>" */
+	const char *pn = process_name(m, dv);
+	uint32_t p = add_proc(c, r->pid, pn ? pt_xstrdup(pn) : host ? pt_xasprintf("Host %u", r->pid) :
+								  pt_xasprintf("%s %u", kind_word(dv->kind), dv->id));
 	c->procs.v[p].device = !host;
 	c->procs.v[p].devid = dv->id;
+	if (!host && !c->procs.v[p].labels)
+		c->procs.v[p].labels = pt_xasprintf("%s %u", kind_word(dv->kind), dv->id);
+}
+
+/*
+ * A device's entry of "deviceProperties" (chrome-trace.md §11, cupti.md §7.1): the keys known, in
+ * Kineto's order; computeMinor with computeMajor (0 is a minor version).
+ */
+static void devprop_of(const struct pt_device *dv, struct pt_trace_devprop *p)
+{
+	const struct pt_gpu_limits *l = &dv->lim;
+	const struct {
+		const char *key;
+		uint64_t v;
+		bool known;
+	} kv[] = {
+		{ "totalGlobalMem", dv->mem_bytes, dv->mem_bytes > 0 },
+		{ "computeMajor", dv->cc_major, dv->cc_major > 0 },
+		{ "computeMinor", dv->cc_minor, dv->cc_major > 0 },
+		{ "maxThreadsPerBlock", l->max_threads_per_block, l->max_threads_per_block > 0 },
+		{ "maxThreadsPerMultiprocessor", l->max_threads_per_sm, l->max_threads_per_sm > 0 },
+		{ "regsPerBlock", l->regs_per_block, l->regs_per_block > 0 },
+		{ "warpSize", l->warp_size, l->warp_size > 0 },
+		{ "sharedMemPerBlock", l->smem_per_block, l->smem_per_block > 0 },
+		{ "numSms", dv->sm_count, dv->sm_count > 0 },
+		{ "regsPerMultiprocessor", l->regs_per_sm, l->regs_per_sm > 0 },
+		{ "sharedMemPerBlockOptin", l->smem_per_block_optin, l->smem_per_block_optin > 0 },
+		{ "sharedMemPerMultiprocessor", l->smem_per_sm, l->smem_per_sm > 0 },
+	};
+	_Static_assert(sizeof(kv) / sizeof(kv[0]) <= PT_TRACE_DEVPROP_KEYS, "deviceProperties keys");
+	memset(p, 0, sizeof(*p));
+	p->id = dv->id;
+	p->name = dv->name;
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
+		if (kv[i].known) {
+			p->key[p->nkeys] = kv[i].key;
+			p->v[p->nkeys++] = kv[i].v;
+		}
 }
 
 /* The per-track scan of a model read whole: its kept events, in model order. */
@@ -445,7 +499,9 @@ static void build_layout(struct tl_trace *c)
 		uint32_t r = c->dev_rank[d];
 		if (dv->kind == PT_DEV_CPU) {
 			c->dev_pid[d] = (r + 1) * 1000 + host_slot++;
-			add_proc(c, c->dev_pid[d], pt_xasprintf("Rank %u Host %u", r, dv->id));
+			uint32_t p = add_proc(c, c->dev_pid[d], pt_xasprintf("Rank %u Host %u", r, dv->id));
+			if (dv->host && *dv->host && !c->procs.v[p].labels) /* chrome-trace.md §5.2 */
+				c->procs.v[p].labels = pt_xstrdup(dv->host);
 		} else {
 			c->dev_pid[d] = (r + 1) * 1000 + 100 + (dv->id % 400);
 			c->dev_ovpid[d] = (r + 1) * 1000 + 500 + (dv->id % 400);
@@ -639,7 +695,7 @@ static void build_layout(struct tl_trace *c)
 	pt_sort(c->rows.v, c->rows.n, sizeof(*c->rows.v), row_cmp);
 	if (c->kineto) { /* processes by Kineto's pids (cupti.md §7.5) */
 		for (size_t i = 0; i < c->procs.n; i++)
-			free(c->procs.v[i].name);
+			free(c->procs.v[i].name), free(c->procs.v[i].labels);
 		c->procs.n = 0;
 	}
 	for (size_t i = 0; i < c->rows.n; i++) {
@@ -759,7 +815,7 @@ static void publish(struct tl_trace *c)
 		const struct pt_device *dv = &m->devices.v[d];
 		if (dv->kind == PT_DEV_CPU || (c->kineto && c->dev_rank[d] != c->o.rank))
 			continue;
-		c->pdevprops[t->ndevprops++] = (struct pt_trace_devprop){ dv->id, dv->name };
+		devprop_of(dv, &c->pdevprops[t->ndevprops++]);
 	}
 	t->devprops = c->pdevprops;
 	/* processes: viewer: those with rows or counters; kineto: those with rows */
@@ -769,7 +825,8 @@ static void publish(struct tl_trace *c)
 		bool shown = pr->used;
 		for (size_t i = 0; i < c->counters.n && !shown && !c->kineto; i++)
 			shown = c->counters.v[i].pid == pr->pid;
-		c->pprocs[p] = (struct pt_trace_proc){ .pid = pr->pid, .name = pr->name, .shown = shown, .device = pr->device,
+		c->pprocs[p] = (struct pt_trace_proc){ .pid = pr->pid, .name = pr->name, .labels = pr->labels,
+						       .shown = shown, .device = pr->device,
 						       .sort_index = c->kineto && pr->device ? 5000000u + pr->devid : pr->pid };
 	}
 	t->nprocs = c->procs.n;
@@ -903,7 +960,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	tl_stream_unbind(c);
 	tl_gstream_unbind(c);
 	for (size_t i = 0; i < c->procs.n; i++)
-		free(c->procs.v[i].name);
+		free(c->procs.v[i].name), free(c->procs.v[i].labels);
 	pt_vec_free(&c->procs);
 	for (size_t i = 0; i < c->rows.n; i++) {
 		free(c->rows.v[i].name);

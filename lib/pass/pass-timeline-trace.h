@@ -35,6 +35,7 @@ struct tl_sev {
 	uint32_t name, op, step; /* step number, 0 none */
 	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
 	uint32_t ev;             /* its index in the model file (a sync event's arguments; 0 where never read) */
+	uint32_t kconf;          /* a kernel's m->kernel_configs index + 1 ("grid", "block"), 0 = none */
 };
 enum sl_kind { SL_STEPS, SL_SCOPE, SL_COMM, SL_KSTEPS /* kineto: host-side ProfilerStep#<n> slices */ };
 
@@ -96,6 +97,7 @@ static inline uint32_t tl_row_item(const struct row *r, size_t k)
 struct proc {
 	uint32_t pid;
 	char *name;
+	char *labels;       /* its process_labels, NULL: none (kineto: "CPU" for a host process) */
 	uint32_t first_tid; /* for counters */
 	bool used;
 	bool device;        /* kineto: a GPU/NPU process (labels, sort index 5000000 + id) */
@@ -180,6 +182,7 @@ struct opshape {
 	uint32_t in_off, in_len, out_off, out_len;
 };
 
+struct tl_ksm;
 struct tl_trace {
 	struct pt_trace pub; /* first: what the writer sees */
 	const struct pt_model *m;
@@ -214,6 +217,7 @@ struct tl_trace {
 	uint32_t *copy_of;     /* per event: m->copies index + 1 (memcpy, memset) */
 	uint32_t *kconf_of;    /* per event: m->kernel_configs index + 1 (kernels) */
 	struct tl_kext *kext;  /* kineto: External id, cbid, cpu_op (pass-timeline-kext.c) */
+	struct tl_ksm *ksm;    /* kineto: per kernel configuration, its per-SM arguments (pass-timeline-events.c) */
 	uint32_t *step_first, *step_last; /* per device: first and last step of its Steps row, 0 = none */
 	uint64_t overflow, unaligned, unanchored;
 	PT_VEC(int64_t) bounds; /* step boundaries (rel), sorted */

@@ -40,7 +40,8 @@ enum pt_trace_arg_type {
 	PT_TA_U64,  /* u */
 	PT_TA_STR,  /* s: a string */
 	PT_TA_NUM,  /* d: a number (an integer when it is one) */
-	PT_TA_I64_3 /* v3: an array of three integers */
+	PT_TA_I64_3, /* v3: an array of three integers */
+	PT_TA_F6     /* d: a finite number written with exactly 6 decimals (Kineto's per-SM values) */
 };
 
 /* A plain argument key (kesc false) lies in storage of at least this many bytes (a writer may copy them all). */
@@ -61,7 +62,10 @@ struct pt_trace_arg {
 
 enum pt_trace_ph { PT_PH_X, PT_PH_C, PT_PH_S, PT_PH_F };
 
-#define PT_TRACE_MAX_ARGS 16
+/* A kineto kernel carries up to 17 keys (cupti.md §7.4: External id, queued, device, context, stream,
+ * correlation, registers, shared memory, blocks and warps per SM, grid, block, occupancy, graph and
+ * node ids, channel and its type) */
+#define PT_TRACE_MAX_ARGS 24
 
 struct pt_trace_ev {
 	uint8_t ph;
@@ -89,6 +93,7 @@ struct pt_trace_ev {
 struct pt_trace_proc {
 	uint32_t pid;
 	char *name;
+	const char *labels;  /* process_labels: NULL none (kineto: "CPU" for a host process) */
 	bool shown;          /* has a process_name entry */
 	bool device;         /* kineto: a device process (its labels are its name), else labels "CPU" */
 	uint32_t sort_index;
@@ -110,9 +115,14 @@ struct pt_trace_rank {
 	int64_t offset_ns;
 };
 
+/* A device of "deviceProperties": id, name, then nkeys integer keys in the order given (Kineto's names). */
+#define PT_TRACE_DEVPROP_KEYS 12
 struct pt_trace_devprop {
 	int64_t id;
 	const char *name;    /* NULL: none */
+	uint32_t nkeys;
+	const char *key[PT_TRACE_DEVPROP_KEYS];
+	uint64_t v[PT_TRACE_DEVPROP_KEYS];
 };
 
 struct pt_trace {

@@ -24,3 +24,7 @@ proftool summary sample.ptm --view overview,model,operator,kernel,optype >s2.txt
 proftool summary "$SRC/testdata/compat/v1-ascend-sample.ptm" --view overview,model,operator,kernel,optype >s3.txt
 proftool summary "$SRC/testdata/compat/v1-ascend-sample.ptm" --view overview,model,operator,kernel,optype --in-memory >s4.txt
 run 'cmp s2.txt s3.txt && cmp s3.txt s4.txt && wc -l < s3.txt'
+# a model written before Device fields 52-60 (host name, GPU limits): its devices have none, so its
+# kineto timeline writes the deviceProperties the older fields give and blocks and warps per SM
+# (numSms), but no occupancy
+run "proftool timeline '$SRC/testdata/compat/v1-cupti-launch.ptm' --profile kineto -o k1 && sed -n 2p k1/rank0.pt.trace.json && grep -m1 '\"cat\":\"kernel\"' k1/rank0.pt.trace.json | grep -o '\"args\".*'"
