@@ -1,14 +1,13 @@
 #include "model/index.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <demangle.h>
 
 #include "model/model.h"
 #include "support/hashmap.h"
+#include "support/names.h"
 #include "support/progress.h"
 #include "support/xalloc.h"
 
@@ -302,20 +301,6 @@ static bool comm_type(const char *t)
 	return false;
 }
 
-/* Does s hold one of the lower-case patterns, in any case? The first letter is compared before
- * the call: strncasecmp() at every position of every name is most of a summary's CPU otherwise. */
-static bool name_has(const char *s, const char *const *pats)
-{
-	for (size_t i = 0; pats[i]; i++) {
-		size_t l = strlen(pats[i]);
-		unsigned char c0 = (unsigned char)pats[i][0];
-		for (const char *p = s; *p; p++)
-			if (tolower((unsigned char)*p) == c0 && !strncasecmp(p, pats[i], l))
-				return true;
-	}
-	return false;
-}
-
 /* Does --comm-pattern match the output name of s (demangled unless --no-demangle)? */
 static bool comm_re_match(const struct pt_index *x, const char *s)
 {
@@ -330,7 +315,7 @@ static bool comm_re_match(const struct pt_index *x, const char *s)
 bool pt_index_comm_kernel_name(const char *s)
 {
 	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
-	return name_has(s, pats);
+	return pt_name_has_any(s, pats);
 }
 
 /* A communication kernel by its name (summary.md §2.5). */
@@ -344,7 +329,7 @@ bool pt_index_comm_op_name(const char *s)
 	static const char *const pats[] = { "allreduce",      "all_reduce", "allgather", "all_gather", "reducescatter",
 					    "reduce_scatter", "alltoall",   "all_to_all", "broadcast", "rpc",
 					    "hcom",           NULL };
-	return name_has(s, pats);
+	return pt_name_has_any(s, pats);
 }
 
 bool pt_index_comm_ranges(const struct pt_model *m)

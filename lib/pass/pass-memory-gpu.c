@@ -43,12 +43,6 @@ struct calls {
 	struct swins steps;       /* the process's host step ranges, start order */
 };
 
-static int cmp_num(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 static int cmp_swin(const void *x, const void *y)
 {
 	const struct swin *a = x, *b = y;
@@ -86,13 +80,11 @@ static void calls_steps(const struct pt_model *m, struct calls *c, const regex_t
 		pt_vec_push(&c->steps, w);
 	}
 	pt_sort(c->steps.v, c->steps.n, sizeof(*c->steps.v), cmp_swin);
-	if (numbered && c->steps.n > 1) { /* a number twice: all are renumbered (sorted copy, not every pair) */
+	if (numbered && c->steps.n > 1) { /* a number twice: all are renumbered */
 		int64_t *nums = pt_xmalloc(c->steps.n * sizeof(*nums));
 		for (size_t i = 0; i < c->steps.n; i++)
 			nums[i] = c->steps.v[i].num;
-		pt_sort(nums, c->steps.n, sizeof(*nums), cmp_num);
-		for (size_t i = 1; i < c->steps.n && numbered; i++)
-			numbered = nums[i - 1] != nums[i];
+		numbered = pt_i64_distinct(nums, c->steps.n);
 		free(nums);
 	}
 	for (size_t i = 0; i < c->steps.n && !numbered; i++)

@@ -7,13 +7,34 @@
  */
 #ifndef PT_SORT_H
 #define PT_SORT_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static inline void pt_sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(v, n, size, cmp);
+}
+
+static inline int pt_i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Do the n numbers v[] all differ? Sorts v (the caller's copy): n log n, not
+ * every pair (which a trace of 167,383 steps spent tens of seconds on).
+ */
+static inline bool pt_i64_distinct(int64_t *v, size_t n)
+{
+	pt_sort(v, n, sizeof(*v), pt_i64_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] == v[i])
+			return false;
+	return true;
 }
 
 #endif

@@ -2,11 +2,9 @@
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include <demangle.h>
 
@@ -92,42 +90,24 @@ int64_t sum_urun_end(const struct rank *r, struct urun *u)
 	return u->total;
 }
 
-/* Does s hold one of the lower-case patterns, in any case? The first letter is compared before
- * the call: strncasecmp() at every position of every name is most of a summary's CPU otherwise. */
-static bool name_has(const char *s, const char *const *pats)
-{
-	for (size_t i = 0; pats[i]; i++) {
-		size_t l = strlen(pats[i]);
-		unsigned char c0 = (unsigned char)pats[i][0];
-		for (const char *p = s; *p; p++)
-			if (tolower((unsigned char)*p) == c0 && !strncasecmp(p, pats[i], l))
-				return true;
-	}
-	return false;
-}
-
 bool sum_comm_op_name(const struct ctx *g, const char *s)
 {
-	static const char *const pats[] = { "allreduce",      "all_reduce", "allgather", "all_gather", "reducescatter",
-					    "reduce_scatter", "alltoall",   "all_to_all", "broadcast", "rpc",
-					    "hcom",           NULL };
 	if (g->o->comm_re)
 		return !regexec(g->o->comm_re, s, 0, NULL, 0);
-	return name_has(s, pats);
+	return pt_index_comm_op_name(s);
 }
 
 bool sum_comm_kernel_name(const struct ctx *g, const char *s)
 {
-	static const char *const pats[] = { "nccl", "xccl", "rccl", "hccl", NULL };
 	if (g->o->comm_re)
 		return !regexec(g->o->comm_re, s, 0, NULL, 0);
-	return name_has(s, pats);
+	return pt_index_comm_kernel_name(s);
 }
 
 bool sum_mem_name(const char *s)
 {
 	static const char *const pats[] = { "memcpy", "memorycopy", "memset", NULL };
-	return name_has(s, pats);
+	return pt_name_has_any(s, pats);
 }
 
 /* The range info of event i, or NULL. */

@@ -24,12 +24,6 @@ static int cmp_win(const void *a, const void *b)
 	return (x->e > y->e) - (x->e < y->e);
 }
 
-static int cmp_num(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 static int type_of(const struct pt_model *m, const struct pt_range_info *ri)
 {
 	if (!ri || !ri->type)
@@ -520,13 +514,11 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 		pt_sort(w.v, w.n, sizeof(*w.v), cmp_win);
-		if (all_hash && w.n > 1) { /* a number twice: all are renumbered (sorted copy: n log n) */
+		if (all_hash && w.n > 1) { /* a number twice: all are renumbered */
 			int64_t *nums = pt_xmalloc(w.n * sizeof(*nums));
 			for (size_t k = 0; k < w.n; k++)
 				nums[k] = w.v[k].num;
-			pt_sort(nums, w.n, sizeof(*nums), cmp_num);
-			for (size_t k = 1; k < w.n && all_hash; k++)
-				all_hash = nums[k - 1] != nums[k];
+			all_hash = pt_i64_distinct(nums, w.n);
 			free(nums);
 		}
 		for (size_t k = 0; k < w.n && !all_hash; k++)
