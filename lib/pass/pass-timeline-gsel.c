@@ -17,11 +17,6 @@
 #include "support/vec.h"
 #include "support/xalloc.h"
 
-/* A kernel's launch: its join slot, its name. */
-struct lrec {
-	uint32_t slot, name;
-};
-
 struct tl_gsel {
 	const struct pt_sel *sel;
 	struct pt_steps_devscan *dev; /* per device: its events' span (first read) */
@@ -29,7 +24,7 @@ struct tl_gsel {
 	PT_VEC(struct pt_steps_grange) gr; /* the step ranges of the CPU devices, in the file's order */
 	uint64_t nk;                       /* the first read's kernels of the devices --device keeps */
 	bool launches;                     /* the second read keeps the kernels' launches (lr, nk of them) */
-	struct lrec *lr;                   /* in the file's order (pt_xbig_grow: its pages go back when freed) */
+	struct tl_glaunch *lr;             /* in the file's order (pt_xbig_grow: its pages go back when freed) */
 	size_t nlr, caplr;
 	bool has_si;
 	struct pt_steps_info si;
@@ -131,50 +126,103 @@ void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uin
 	if (slot == SIZE_MAX)
 		return;
 	lr_fit(g, g->nlr + 1);
-	g->lr[g->nlr++] = (struct lrec){ (uint32_t)slot, name };
+	g->lr[g->nlr++] = (struct tl_glaunch){ (uint32_t)slot, name };
 }
 
-/*
- * The iteration-boundary rule (pass-steps.c, boundaries()) reads the launches
- * in launch order: the first one's kernel s, where it is launched again, the
- * launch just before its second launch (kernel e), and the first launch of e
- * after the last of s. Those few launches, in order, make the same windows as
- * all of them: found in a few passes over the launches, with no sort of them
- * (whose scratch would double them). Launch order: the call's start, then its
- * id (slot order is id order), then the file's order.
- */
-struct lseq {
-	const struct tl_gsel *g;
-	const struct pt_ljoin *j;
-	uint32_t *v; /* indexes into g->lr */
+/* The launch order (pass-timeline-gsel.h, tl_gsel_boundary): the call's start, then its slot (id order),
+ * then the order of v. */
+struct order {
+	const struct tl_glaunch *v;
+	const int64_t *start;
 };
 
-static int64_t call_of(const struct tl_gsel *g, const struct pt_ljoin *j, uint32_t k)
+static int64_t call_of(const struct order *o, uint32_t k)
 {
-	return j->start[g->lr[k].slot];
+	return o->start[o->v[k].slot];
 }
 
 /* Does launch a come before launch b? */
-static bool before(const struct tl_gsel *g, const struct pt_ljoin *j, uint32_t a, uint32_t b)
+static bool before(const struct order *o, uint32_t a, uint32_t b)
 {
-	int64_t p = call_of(g, j, a), q = call_of(g, j, b);
+	int64_t p = call_of(o, a), q = call_of(o, b);
 	if (p != q)
 		return p < q;
-	if (g->lr[a].slot != g->lr[b].slot)
-		return g->lr[a].slot < g->lr[b].slot;
+	if (o->v[a].slot != o->v[b].slot)
+		return o->v[a].slot < o->v[b].slot;
 	return a < b;
 }
+
+static const struct order *sort_o;
+static int cmp_launch(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return before(sort_o, a, b) ? -1 : before(sort_o, b, a);
+}
+
+size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out)
+{
+	const uint32_t none = UINT32_MAX;
+	struct order o = { v, start };
+	*out = NULL;
+	uint32_t first = none;
+	size_t ns = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && (first == none || before(&o, k, first)))
+			first = k;
+	if (first == none)
+		return 0;
+	uint32_t s = v[first].name;
+	for (uint32_t k = 0; k < n; k++)
+		ns += call_of(&o, k) != INT64_MIN && v[k].name == s;
+	uint32_t *l = pt_xmalloc((ns + 2) * sizeof(*l));
+	*out = l;
+	size_t nl = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && v[k].name == s)
+			l[nl++] = k;
+	sort_o = &o;
+	pt_sort(l, nl, sizeof(*l), cmp_launch); /* (the launches of s: one a step) */
+	sort_o = NULL;
+	if (nl < 2)
+		return nl;
+	/* the launch just before the second of s: the first of s, or one of another kernel (e) */
+	uint32_t second = l[1], last = l[nl - 1], pred = first;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && before(&o, k, second) && before(&o, pred, k))
+			pred = k;
+	/* the first launch of e after the last of s */
+	uint32_t e = v[pred].name, after = none;
+	for (uint32_t k = 0; k < n && e != s; k++)
+		if (call_of(&o, k) != INT64_MIN && v[k].name == e && before(&o, last, k) &&
+		    (after == none || before(&o, k, after)))
+			after = k;
+	if (pred != first) {
+		memmove(l + 2, l + 1, (nl - 1) * sizeof(*l));
+		l[1] = pred;
+		nl++;
+	}
+	if (after != none)
+		l[nl++] = after;
+	return nl;
+}
+
+/* The launches tl_gsel_boundary() chose, as pass-steps.c reads them. */
+struct lseq {
+	const struct tl_glaunch *v;
+	const int64_t *start;
+	const uint32_t *k;
+};
 
 static uint32_t seq_name(const void *a, size_t i)
 {
 	const struct lseq *l = a;
-	return l->g->lr[l->v[i]].name;
+	return l->v[l->k[i]].name;
 }
 
 static int64_t seq_call_s(const void *a, size_t i)
 {
 	const struct lseq *l = a;
-	return call_of(l->g, l->j, l->v[i]);
+	return l->start[l->v[l->k[i]].slot];
 }
 
 /* (the join keeps no ends: the last window ends at its call's start, which no note reads) */
@@ -183,72 +231,20 @@ static int64_t seq_call_e(const void *a, size_t i)
 	return seq_call_s(a, i);
 }
 
-static const struct tl_gsel *sort_g;
-static const struct pt_ljoin *sort_j;
-static int cmp_launch(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	return before(sort_g, sort_j, a, b) ? -1 : before(sort_g, sort_j, b, a);
-}
-
-/* The launches that make the rule's windows, in launch order, into l->v[0..return). */
-static size_t boundary_launches(const struct tl_gsel *g, const struct pt_ljoin *j, struct lseq *l)
-{
-	const uint32_t none = UINT32_MAX;
-	uint32_t first = none;
-	size_t ns = 0;
-	for (uint32_t k = 0; k < g->nlr; k++)
-		if (call_of(g, j, k) != INT64_MIN && (first == none || before(g, j, k, first)))
-			first = k;
-	if (first == none)
-		return 0;
-	uint32_t s = g->lr[first].name;
-	for (uint32_t k = 0; k < g->nlr; k++)
-		ns += call_of(g, j, k) != INT64_MIN && g->lr[k].name == s;
-	l->v = pt_xmalloc((ns + 2) * sizeof(*l->v));
-	size_t n = 0;
-	for (uint32_t k = 0; k < g->nlr; k++)
-		if (call_of(g, j, k) != INT64_MIN && g->lr[k].name == s)
-			l->v[n++] = k;
-	sort_g = g;
-	sort_j = j;
-	pt_sort(l->v, n, sizeof(*l->v), cmp_launch); /* (the launches of s: one a step) */
-	sort_g = NULL;
-	sort_j = NULL;
-	if (n < 2)
-		return n;
-	/* the launch just before the second of s (the first of s, or one of another kernel) */
-	uint32_t second = l->v[1], last = l->v[n - 1], pred = first;
-	for (uint32_t k = 0; k < g->nlr; k++)
-		if (call_of(g, j, k) != INT64_MIN && before(g, j, k, second) && before(g, j, pred, k))
-			pred = k;
-	uint32_t e = g->lr[pred].name, after = none;
-	for (uint32_t k = 0; k < g->nlr && e != s; k++)
-		if (call_of(g, j, k) != INT64_MIN && g->lr[k].name == e && before(g, j, last, k) &&
-		    (after == none || before(g, j, k, after)))
-			after = k;
-	if (pred != first) {
-		memmove(l->v + 2, l->v + 1, (n - 1) * sizeof(*l->v));
-		l->v[1] = pred;
-		n++;
-	}
-	if (after != none)
-		l->v[n++] = after;
-	return n;
-}
-
 void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);
-	struct lseq l = { g, j, NULL };
+	struct lseq l = { g->lr, j->start, NULL };
 	struct pt_steps_lseq q = { 0, &l, seq_name, seq_call_s, seq_call_e };
+	uint32_t *k = NULL;
 	if (g->launches)
-		q.n = boundary_launches(g, j, &l);
+		q.n = tl_gsel_boundary(g->lr, g->nlr, j->start, &k);
+	l.k = k;
 	struct pt_steps_gscan gs = { g->dev, g->gr.v, g->gr.n, g->launches ? &q : NULL };
 	struct pt_err *e = NULL;
 	g->has_si = !pt_steps_collect_gscan(m, g->sel, &gs, &g->si, NULL, &e);
 	pt_err_free(e); /* a bad --step-pattern: the pass says so itself */
-	free(l.v);
+	free(k);
 	lr_free(g);
 	pt_vec_free(&g->gr);
 }

@@ -54,4 +54,19 @@ void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 void tl_gsel_check(const struct tl_gsel *g, const struct pt_model *m, const struct pt_sel *sel,
 		   const struct pt_sel_found *rf, const int64_t *span, struct pt_diag *d);
 
+/*
+ * The iteration-boundary rule (pass-steps.c, summary.md §9.2) reads the
+ * launches in launch order (their call's start, then id, then file order): the
+ * first one's kernel s, where s is launched again, the launch just before its
+ * second launch (kernel e), and the first launch of e after the last of s.
+ * Those few make the same windows as all the launches: found by passes over
+ * v[0..n) (start: per join slot, its call's start, INT64_MIN: no call, the
+ * launch is left out), without sorting them all (whose scratch would double
+ * them). Returns their count, their indexes into v in launch order in *out
+ * (malloc'd, NULL for none).
+ */
+struct tl_glaunch {
+	uint32_t slot, name; /* its launch join slot, its kernel's name */
+};
+size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out);
 #endif
