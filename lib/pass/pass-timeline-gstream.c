@@ -10,14 +10,17 @@
  * (support/lag.h), per device the lag of its kernels' starts, the host
  * ranges that match the step pattern (the step windows, in model order), and
  * the correlation ids of the activities (the launch join's keys,
- * launch-join.h). Ascend work, a device other than a CPU or a GPU, or a host
- * range that would make a kernel communication (index.c: a kernel launched
- * inside it) stops the read: the model is read whole (PT_TL_NOSTREAM).
+ * launch-join.h); with --steps or --time-window, what their notes count of
+ * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
+ * a GPU, or a host range that would make a kernel communication (index.c: a
+ * kernel launched inside it) stops the read: the model is read whole
+ * (PT_TL_NOSTREAM), as is a model of several processes with a selection.
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
  * in-memory pass anchors it) and, with flows, the kept call on a row that
- * the launch arrow starts from (the earliest, then the first in the file).
+ * the launch arrow starts from (the earliest, then the first in the file);
+ * with --steps and no step range, the kernels' launches (pass-timeline-gsel.h).
  *
  * Third read: each event goes through the pass (tl_pass_event_at: its step
  * and membership, the Steps rows' spans), each kernel into its device's
@@ -51,6 +54,7 @@
 #include "model/ptm.h"
 #include "model/ptm-turns.h"
 #include "pass/launch-join.h"
+#include "pass/pass-timeline-gsel.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -134,6 +138,7 @@ struct pt_tl_gstream {
 	bool has_re;
 	regex_t re;
 	struct pt_sel_found rf;
+	struct tl_gsel *sel; /* --steps, --time-window: the steps their notes count (pass-timeline-gsel.h) */
 	PT_VEC(struct tl_hrange) hr;
 	uint8_t *rstep;     /* per string: 0 not known yet, 1 no step name, 2 a step name */
 	size_t nrstep;
@@ -397,6 +402,8 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			s->evmax = en;
 		s->has_ev = true;
 		s->nev_all++;
+		if (s->sel)
+			tl_gsel_event(s->sel, m, ev, i, s->base + i, k == PT_EV_RANGE && step_name(s, m, ev->name[i]));
 		uint64_t co = ev->corr[i];
 		/* how far it starts before the latest start so far, in powers of two */
 		if (s->atop_seen && st < s->atop)
@@ -471,6 +478,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint32_t tr0 = ev->track[i];
+		if (s->sel && ev->kind[i] == PT_EV_KERNEL)
+			tl_gsel_kernel(s->sel, m, m->tracks.v[tr0].device, co, ev->name[i], &s->j);
 		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->base + i)) : 0;
 		/* a straggler, or the lags of the others */
 		if (s->atop_seen && st < s->atop && (uint64_t)s->atop - (uint64_t)st > s->late) {
@@ -694,14 +703,13 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
-	if (o->sel.steps_given || o->sel.window_given)
-		return PT_TL_NOSTREAM; /* their notes need the model's steps (select.c) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	pt_ljoin_init(&s->j);
 	pt_sel_found_init(&s->rf, &o->sel);
+	s->sel = tl_gsel_new(&o->sel);
 	char msg[128];
 	s->has_re = !pt_sel_step_re(&o->sel, &s->re, msg, sizeof(msg));
 	struct pt_model *m = s->m = pt_model_new();
@@ -722,6 +730,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			s->again = true;
 			goto out;
 		}
+	}
+	if (s->sel && !tl_gsel_streams(s->sel, m)) {
+		s->again = true;
+		goto out;
 	}
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables */
@@ -754,6 +766,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
+	if (s->sel)
+		tl_gsel_steps(s->sel, m, &s->j);
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -839,7 +853,7 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 {
 	const struct pt_tl_gstream *s = tl->gstream;
 	int64_t span[2] = { s->evmin, s->evmax };
-	pt_sel_check_scanned(m, sel, &s->rf, s->has_ev ? span : NULL, NULL, d);
+	tl_gsel_check(s->sel, m, sel, &s->rf, s->has_ev ? span : NULL, d);
 }
 
 struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *s)
@@ -1048,6 +1062,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	tl_gsel_free(s->sel);
 	if (s->pass.m)
 		tl_pass_free(&s->pass);
 	if (s->has_re)

@@ -211,13 +211,13 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * and again for each rewind of the writer; flows: the launch arrows will be
  * asked for (their ends are gathered as the events are read). PT_TL_NOSTREAM
  * where the model must be read whole (Ascend data, host ranges that make a
- * kernel communication, --steps or --time-window, whose notes need the
- * model's steps).
+ * kernel communication, --steps or --time-window on a model of several
+ * processes, whose notes need the events; pass-timeline-gsel.h).
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
 		      struct pt_tl **out, struct pt_err **e);
 void pt_tl_gstream_free(struct pt_tl_gstream *g);
-/* The selection's notes for a streamed GPU timeline's model, from what its first read saw. */
+/* The selection's notes for a streamed GPU timeline's model, from what its first two reads saw. */
 void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, const struct pt_sel *sel,
 			     struct pt_diag *d);
 

@@ -1,7 +1,7 @@
 # proftool timeline over a model file of GPU data reads it as a stream (proftool-timeline(1) MEMORY):
 # the same bytes as the in-memory path (--in-memory), with every option, on CUPTI dumps (launch
 # arrows, memcpy/memset, syncs, several streams and threads), Kineto traces (host ranges, step
-# ranges) and Nsight Systems exports; --steps and --time-window read the model whole, the same.
+# ranges) and Nsight Systems exports; --steps and --time-window stream too (more of them: timeline-gpu-sel.t).
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
 ln -s "$SHARED/fixtures" fx

@@ -1,0 +1,256 @@
+/*
+ * --steps and --time-window on the streamed GPU timeline: the steps the
+ * selection's notes count (pass-timeline-gsel.h).
+ */
+#include "pass/pass-timeline-gsel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "pass/launch-join.h"
+#include "pass/pass-steps-int.h"
+#include "pass/pass-steps.h"
+#include "pass/select.h"
+#include "support/err.h"
+#include "support/sort.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+
+struct tl_gsel {
+	const struct pt_sel *sel;
+	struct pt_steps_devscan *dev; /* per device: its events' span (first read) */
+	size_t ndev;
+	PT_VEC(struct pt_steps_grange) gr; /* the step ranges of the CPU devices, in the file's order */
+	uint64_t nk;                       /* the first read's kernels of the devices --device keeps */
+	bool launches;                     /* the second read keeps the kernels' launches (lr, nk of them) */
+	struct tl_glaunch *lr;             /* in the file's order (pt_xbig_grow: its pages go back when freed) */
+	size_t nlr, caplr;
+	bool has_si;
+	struct pt_steps_info si;
+};
+
+struct tl_gsel *tl_gsel_new(const struct pt_sel *sel)
+{
+	if (!sel->steps_given && !sel->window_given)
+		return NULL;
+	struct tl_gsel *g = pt_xcalloc(1, sizeof(*g));
+	g->sel = sel;
+	return g;
+}
+
+static void lr_free(struct tl_gsel *g)
+{
+	pt_xbig_free(g->lr, g->caplr * sizeof(*g->lr));
+	g->lr = NULL;
+	g->nlr = g->caplr = 0;
+}
+
+/* Room for n launches (the second read may find more kernels than the first, in a file that grew). */
+static void lr_fit(struct tl_gsel *g, size_t n)
+{
+	if (n <= g->caplr)
+		return;
+	size_t cap = g->caplr ? 2 * g->caplr : n;
+	g->lr = pt_xbig_grow(g->lr, g->caplr * sizeof(*g->lr), (cap > n ? cap : n) * sizeof(*g->lr), true);
+	g->caplr = cap > n ? cap : n;
+}
+
+void tl_gsel_free(struct tl_gsel *g)
+{
+	if (!g)
+		return;
+	free(g->dev);
+	pt_vec_free(&g->gr);
+	lr_free(g);
+	if (g->has_si)
+		pt_steps_info_free(&g->si);
+	free(g);
+}
+
+static void fit(struct tl_gsel *g, const struct pt_model *m)
+{
+	if (m->devices.n <= g->ndev)
+		return;
+	g->dev = pt_xrealloc(g->dev, m->devices.n * sizeof(*g->dev));
+	memset(g->dev + g->ndev, 0, (m->devices.n - g->ndev) * sizeof(*g->dev));
+	g->ndev = m->devices.n;
+}
+
+/* Does --device keep GPU device d? */
+static bool dev_kept(const struct tl_gsel *g, const struct pt_model *m, uint32_t d)
+{
+	return d < m->devices.n && m->devices.v[d].kind == PT_DEV_GPU &&
+	       (g->sel->device < 0 || (int64_t)m->devices.v[d].id == g->sel->device);
+}
+
+void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_events *ev, size_t i, uint64_t gi,
+		   bool step)
+{
+	uint32_t d = m->tracks.v[ev->track[i]].device;
+	int64_t st = ev->start[i];
+	if (d >= g->ndev)
+		fit(g, m);
+	pt_steps_devscan_add(&g->dev[d], ev->kind[i], st, ev->dur[i]);
+	if (ev->kind[i] == PT_EV_KERNEL && dev_kept(g, m, d))
+		g->nk++;
+	if (step && ev->kind[i] == PT_EV_RANGE && m->devices.v[d].kind == PT_DEV_CPU) {
+		struct pt_steps_grange r = { st, st + ev->dur[i], pt_steps_name_number(pt_model_strget(m, ev->name[i])),
+					     (size_t)gi };
+		pt_vec_push(&g->gr, r);
+	}
+}
+
+bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
+{
+	size_t ncpu = 0;
+	for (size_t d = 0; d < m->devices.n; d++)
+		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
+	if (ncpu > 1)
+		return false;
+	fit(g, m);
+	/* no step range on the host: `steps` numbers the iterations of the kernels' launches, which
+	 * only --steps counts (a window's note is of the data's span) */
+	g->launches = ncpu && !g->gr.n && g->sel->steps_given;
+	if (g->launches && g->nk)
+		lr_fit(g, g->nk);
+	return true;
+}
+
+void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
+		    const struct pt_ljoin *j)
+{
+	if (!g->launches || !dev_kept(g, m, d))
+		return;
+	size_t slot = pt_ljoin_slot(j, corr);
+	if (slot == SIZE_MAX)
+		return;
+	lr_fit(g, g->nlr + 1);
+	g->lr[g->nlr++] = (struct tl_glaunch){ (uint32_t)slot, name };
+}
+
+/* The launch order (pass-timeline-gsel.h, tl_gsel_boundary): the call's start, then its slot (id order),
+ * then the order of v. */
+struct order {
+	const struct tl_glaunch *v;
+	const int64_t *start;
+};
+
+static int64_t call_of(const struct order *o, uint32_t k)
+{
+	return o->start[o->v[k].slot];
+}
+
+/* Does launch a come before launch b? */
+static bool before(const struct order *o, uint32_t a, uint32_t b)
+{
+	int64_t p = call_of(o, a), q = call_of(o, b);
+	if (p != q)
+		return p < q;
+	if (o->v[a].slot != o->v[b].slot)
+		return o->v[a].slot < o->v[b].slot;
+	return a < b;
+}
+
+static const struct order *sort_o;
+static int cmp_launch(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return before(sort_o, a, b) ? -1 : before(sort_o, b, a);
+}
+
+size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out)
+{
+	const uint32_t none = UINT32_MAX;
+	struct order o = { v, start };
+	*out = NULL;
+	uint32_t first = none;
+	size_t ns = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && (first == none || before(&o, k, first)))
+			first = k;
+	if (first == none)
+		return 0;
+	uint32_t s = v[first].name;
+	for (uint32_t k = 0; k < n; k++)
+		ns += call_of(&o, k) != INT64_MIN && v[k].name == s;
+	uint32_t *l = pt_xmalloc((ns + 2) * sizeof(*l));
+	*out = l;
+	size_t nl = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && v[k].name == s)
+			l[nl++] = k;
+	sort_o = &o;
+	pt_sort(l, nl, sizeof(*l), cmp_launch); /* (the launches of s: one a step) */
+	sort_o = NULL;
+	if (nl < 2)
+		return nl;
+	/* the launch just before the second of s: the first of s, or one of another kernel (e) */
+	uint32_t second = l[1], last = l[nl - 1], pred = first;
+	for (uint32_t k = 0; k < n; k++)
+		if (call_of(&o, k) != INT64_MIN && before(&o, k, second) && before(&o, pred, k))
+			pred = k;
+	/* the first launch of e after the last of s */
+	uint32_t e = v[pred].name, after = none;
+	for (uint32_t k = 0; k < n && e != s; k++)
+		if (call_of(&o, k) != INT64_MIN && v[k].name == e && before(&o, last, k) &&
+		    (after == none || before(&o, k, after)))
+			after = k;
+	if (pred != first) {
+		memmove(l + 2, l + 1, (nl - 1) * sizeof(*l));
+		l[1] = pred;
+		nl++;
+	}
+	if (after != none)
+		l[nl++] = after;
+	return nl;
+}
+
+/* The launches tl_gsel_boundary() chose, as pass-steps.c reads them. */
+struct lseq {
+	const struct tl_glaunch *v;
+	const int64_t *start;
+	const uint32_t *k;
+};
+
+static uint32_t seq_name(const void *a, size_t i)
+{
+	const struct lseq *l = a;
+	return l->v[l->k[i]].name;
+}
+
+static int64_t seq_call_s(const void *a, size_t i)
+{
+	const struct lseq *l = a;
+	return l->start[l->v[l->k[i]].slot];
+}
+
+/* (the join keeps no ends: the last window ends at its call's start, which no note reads) */
+static int64_t seq_call_e(const void *a, size_t i)
+{
+	return seq_call_s(a, i);
+}
+
+void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
+{
+	fit(g, m);
+	struct lseq l = { g->lr, j->start, NULL };
+	struct pt_steps_lseq q = { 0, &l, seq_name, seq_call_s, seq_call_e };
+	uint32_t *k = NULL;
+	if (g->launches)
+		q.n = tl_gsel_boundary(g->lr, g->nlr, j->start, &k);
+	l.k = k;
+	struct pt_steps_gscan gs = { g->dev, g->gr.v, g->gr.n, g->launches ? &q : NULL };
+	struct pt_err *e = NULL;
+	g->has_si = !pt_steps_collect_gscan(m, g->sel, &gs, &g->si, NULL, &e);
+	pt_err_free(e); /* a bad --step-pattern: the pass says so itself */
+	free(k);
+	lr_free(g);
+	pt_vec_free(&g->gr);
+}
+
+void tl_gsel_check(const struct tl_gsel *g, const struct pt_model *m, const struct pt_sel *sel,
+		   const struct pt_sel_found *rf, const int64_t *span, struct pt_diag *d)
+{
+	pt_sel_check_scanned(m, sel, rf, span, g && g->has_si ? &g->si : NULL, d);
+}

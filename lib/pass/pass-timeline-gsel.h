@@ -1,0 +1,72 @@
+/*
+ * --steps and --time-window on the streamed timeline of a GPU model
+ * (pass-timeline-gstream.c): what the selection's notes (select.c,
+ * pt_sel_check) need of the steps, gathered by the reads that stream the
+ * model instead of from its events.
+ *
+ * The timeline pass keeps and drops the events itself (tl_step_keep: the
+ * host step ranges the first read finds, the window); the notes count the
+ * steps as `proftool steps` derives them (pt_steps_collect): the host's
+ * ranges that match the step pattern, else the iteration-boundary rule over
+ * the kernels' launches (summary.md §9.2). So the first read scans each
+ * device's events (their span, pt_steps_devscan) and the host's step ranges;
+ * with --steps and no step range on the host, the second read keeps each
+ * kernel's launch (its join slot and name, 8 bytes a kernel, until the read
+ * ends) and orders them by their calls' starts once the join has them.
+ *
+ * A model of several traced processes (CPU devices) is read whole with a
+ * selection: its ranks' steps need the events (which host launched which
+ * device's kernels).
+ */
+#ifndef PT_PASS_TIMELINE_GSEL_H
+#define PT_PASS_TIMELINE_GSEL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pt_diag;
+struct pt_events;
+struct pt_ljoin;
+struct pt_model;
+struct pt_sel;
+struct pt_sel_found;
+struct tl_gsel;
+
+/* The selection's state for a streamed read, or NULL when sel gives neither --steps nor --time-window. */
+struct tl_gsel *tl_gsel_new(const struct pt_sel *sel);
+void tl_gsel_free(struct tl_gsel *g);
+
+/* First read: event i of ev (of a CPU or GPU device of m), the file's event gi; step: a host range whose
+ * name the step pattern matches. */
+void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_events *ev, size_t i, uint64_t gi,
+		   bool step);
+/* After the first read: can the model's steps be counted so (one traced process at most)? Also says
+ * whether the second read is to keep the kernels' launches. */
+bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m);
+/* Second read: a kernel of device d (join j sealed), name its kernel name. */
+void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
+		    const struct pt_ljoin *j);
+/* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them. */
+void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
+/* The selection's notes into d, as pt_sel_check() gives them for the model read whole: rf, the host
+ * ranges the first read found (pt_sel_found_range); span, the events' first start and last end (NULL:
+ * no event). */
+void tl_gsel_check(const struct tl_gsel *g, const struct pt_model *m, const struct pt_sel *sel,
+		   const struct pt_sel_found *rf, const int64_t *span, struct pt_diag *d);
+
+/*
+ * The iteration-boundary rule (pass-steps.c, summary.md §9.2) reads the
+ * launches in launch order (their call's start, then id, then file order): the
+ * first one's kernel s, where s is launched again, the launch just before its
+ * second launch (kernel e), and the first launch of e after the last of s.
+ * Those few make the same windows as all the launches: found by passes over
+ * v[0..n) (start: per join slot, its call's start, INT64_MIN: no call, the
+ * launch is left out), without sorting them all (whose scratch would double
+ * them). Returns their count, their indexes into v in launch order in *out
+ * (malloc'd, NULL for none).
+ */
+struct tl_glaunch {
+	uint32_t slot, name; /* its launch join slot, its kernel's name */
+};
+size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out);
+#endif
