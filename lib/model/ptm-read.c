@@ -389,6 +389,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
+	ids.drop_launch = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_LAUNCH_TABLES);
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
@@ -573,7 +574,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
-				ids.keep_links = ids.keep_copies = ids.links_batchwise = false;
+				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.drop_launch = false;
 				rc = 0;
 			}
 		}

@@ -178,6 +178,10 @@ struct pt_ptm_sink {
  * emptied before each links chunk, and batch() runs after it with m->events empty (m->links.n
  * rows to take; the caller may empty it), so that no more than a chunk's links are held */
 #define PT_PTM_LINKS_BATCHWISE 512
+/* with PT_PTM_SKIP_BUT_TABLES: the launch tables, the launch links and the copy infos, are checked as a
+ * full read checks them but not applied (m->links and m->copies stay empty), for a read that never
+ * looks at them (the streamed GPU timeline) */
+#define PT_PTM_SKIP_LAUNCH_TABLES 1024
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

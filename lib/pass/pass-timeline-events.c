@@ -636,9 +636,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	case PH_G:
 		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
-		return c->arrows[s->items[pos]].sts;
+		return c->arrow_ts[s->items[pos]].sts;
 	default:
-		return c->arrows[s->items[pos]].fts;
+		return c->arrow_ts[s->items[pos]].fts;
 	}
 }
 
@@ -743,6 +743,17 @@ void tl_build_sources(struct tl_trace *c)
 				i = j;
 			}
 		}
+		/* the rows are the sources' now: each arrow keeps its two times, packed in place, forward (arrow i's
+		 * times end at or before arrow i + 1 starts), 8 bytes an arrow less while the trace is written */
+		struct tl_arrow_ts *ts = (struct tl_arrow_ts *)(void *)c->arrows;
+		for (size_t i = 0; i < nf; i++) {
+			struct tl_arrow a;
+			memcpy(&a, (const char *)c->arrows + i * sizeof(a), sizeof(a));
+			struct tl_arrow_ts w = { a.sts, a.fts };
+			memcpy((char *)ts + i * sizeof(w), &w, sizeof(w));
+		}
+		c->arrow_ts = pt_xrealloc(ts, nf * sizeof(*c->arrow_ts));
+		c->arrows = NULL;
 	}
 	rank_sources(c);
 }

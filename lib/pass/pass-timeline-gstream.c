@@ -4,8 +4,9 @@
  * model's tables are read, its events four times or more, and per event
  * nothing is kept.
  *
- * First read: every chunk but the events is applied to the model; each
- * event batch is scanned: the earliest start and latest end (the model's
+ * First read: every chunk but the events and the launch tables (links and
+ * copy infos: checked, not applied, PT_PTM_SKIP_LAUNCH_TABLES) is applied to
+ * the model; each event batch is scanned: the earliest start and latest end (the model's
  * origin, the selection's notes), per track the lag of its starts
  * (support/lag.h), per device the lag of its kernels' starts, the host
  * ranges that match the step pattern (the step windows, in model order), and
@@ -39,9 +40,10 @@
  * release bound. What grows with the input: the launch join (the activities'
  * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
  * flow of 32 bytes a join slot from the second read to the end of the third,
- * a graph's further activities apart; then 24 bytes each in the trace,
- * tl_flows_order): the trace numbers them in the order of their starts before
- * writing any; the events of a track within its lag, the kernels of a device
+ * a graph's further activities apart; then 24 bytes each while the trace
+ * orders them, tl_flows_order, and 24 bytes while it is written: their two
+ * times and an index in each end's row, tl_build_sources): the trace numbers
+ * them in the order of their starts before writing any; the events of a track within its lag, the kernels of a device
  * within its lag.
  */
 #include <regex.h>
@@ -713,7 +715,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	char msg[128];
 	s->has_re = !pt_sel_step_re(&o->sel, &s->re, msg, sizeof(msg));
 	struct pt_model *m = s->m = pt_model_new();
-	struct pt_ptm_sink first = { scan1, s, false, G_SKIP };
+	struct pt_ptm_sink first = { scan1, s, false, G_SKIP | PT_PTM_SKIP_LAUNCH_TABLES }; /* links, copies: never read */
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
 		goto out;
@@ -736,9 +738,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		goto out;
 	}
 	s->rf.step_records = false;
-	/* what the viewer profile never reads of the side tables */
-	pt_vec_free(&m->links);
-	pt_vec_free(&m->copies);
+	/* what the viewer profile never reads of the side tables (the links and copies were not kept) */
 	kconf_keep(s, m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
@@ -755,6 +755,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
+	/* what the first read held (the event codes, the kernel infos, the memory records) was grown through
+	 * malloc and stays resident once freed: given back before the arrows' slots come on top of it */
+	pt_xtrim();
 	s->want_flows = flows && s->has_corr;
 	if (s->want_flows && s->j.n) {
 		s->fs = pt_xcalloc(s->j.n, sizeof(*s->fs));

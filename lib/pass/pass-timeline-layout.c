@@ -970,6 +970,7 @@ void pt_tl_trace_free(struct pt_trace *t)
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);
 	free(c->arrows);
+	free(c->arrow_ts);
 	for (size_t i = 0; i < c->counters.n; i++) {
 		free(c->counters.v[i].idx);
 		free(c->counters.v[i].name);

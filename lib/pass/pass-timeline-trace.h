@@ -115,6 +115,10 @@ struct tl_arrow {
 	uint32_t srow, frow;
 	int64_t sts, fts; /* rel */
 };
+/* The same once the sources group the arrows by row (c->arrow_ts, after tl_build_sources): its two times. */
+struct tl_arrow_ts {
+	int64_t sts, fts; /* rel */
+};
 
 struct csrc { /* a counter group: queue samples of one track */
 	uint32_t track, pid, tid;
@@ -198,6 +202,7 @@ struct tl_trace {
 	PT_VEC(struct row) rows;
 	PT_VEC(struct flow) flows; /* while made (tl_build_flows) */
 	struct tl_arrow *arrows;   /* then, in id order (tl_flows_order) */
+	struct tl_arrow_ts *arrow_ts; /* then, their rows in the sources, their times in place (tl_build_sources) */
 	size_t narrows;
 	PT_VEC(struct csrc) counters;
 	PT_VEC(struct src) srcs;
@@ -395,7 +400,8 @@ void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
 /* The flows made (c->flows): ordered in place by (API arrow start, API event, activity event), which numbers
- * them, then packed in place to c->arrows (arrow k has the id k + 1); no scratch beyond the flows. */
+ * them, then packed in place to c->arrows (arrow k has the id k + 1); no scratch beyond the flows.
+ * tl_build_sources then groups them by row and packs them again, to c->arrow_ts. */
 void tl_flows_order(struct tl_trace *c);
 void tl_build_counters(struct tl_trace *c);
 

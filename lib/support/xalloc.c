@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static void oom(size_t n)
 {
@@ -29,6 +32,13 @@ void *pt_xcalloc(size_t n, size_t size)
 	if (!p)
 		oom(n * size);
 	return p;
+}
+
+void pt_xtrim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 void *pt_xrealloc(void *p, size_t n)

@@ -26,6 +26,13 @@ void pt_xgrow(void **p, size_t *cap, size_t need, size_t elem);
 #define PT_XBIG_MIN (256u << 10)
 void *pt_xbig_grow(void *p, size_t old, size_t n, bool keep);
 void pt_xbig_free(void *p, size_t n);
+/*
+ * The heap's free pages back to the system (glibc's malloc_trim; elsewhere
+ * nothing): for a pass that has just freed what one read held (blocks grown
+ * through malloc stay resident in the heap once freed) before the next reads
+ * allocate theirs, which would otherwise come on top of them.
+ */
+void pt_xtrim(void);
 char *pt_xstrdup(const char *s);
 char *pt_xstrndup(const char *s, size_t n);
 char *pt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

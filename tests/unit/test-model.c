@@ -347,6 +347,33 @@ static void check_links_batchwise(const struct pt_model *ref, const char *path, 
 	pt_model_free(r);
 }
 
+/* PT_PTM_SKIP_LAUNCH_TABLES: the links and copy infos are checked, not applied; the other tables are */
+static int count_events(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	*(size_t *)arg += m->events.n;
+	return 0;
+}
+
+/* A streamed read with PT_PTM_SKIP_BUT_TABLES | PT_PTM_SKIP_LAUNCH_TABLES: 0, or its error's text in *err. */
+static int read_no_launch(const char *path, struct pt_model **out, size_t *events, char **err)
+{
+	*events = 0;
+	*err = NULL;
+	struct pt_ptm_sink sink = { count_events, events, false, PT_PTM_SKIP_BUT_TABLES | PT_PTM_SKIP_LAUNCH_TABLES };
+	struct pt_model *r = pt_model_new();
+	struct pt_err *e = NULL;
+	int rc = pt_ptm_read_stream(path, r, &sink, &e);
+	if (rc) {
+		*err = pt_err_str(e);
+		pt_err_free(e);
+		pt_model_free(r);
+		r = NULL;
+	}
+	*out = r;
+	return rc;
+}
+
 /* Format 2 writes correlation ids and the CUPTI side tables' event indices as
  * differences within a batch: values that go down, wrap or sit at the limits
  * must come back exactly, across batch boundaries. */
@@ -406,6 +433,17 @@ static void test_delta_columns(void **state)
 	/* streamed with the links a chunk at a time (n / 2 links: one chunk), and without */
 	check_links_batchwise(m, path, PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE, 1);
 	check_links_batchwise(m, path, PT_PTM_SKIP_BUT_LINKS, 0);
+	/* streamed without the launch tables: every event, the kernel infos, no links, no copies */
+	struct pt_model *s = NULL;
+	size_t nev;
+	char *err;
+	assert_int_equal(read_no_launch(path, &s, &nev, &err), 0);
+	assert_int_equal(nev, nall);
+	assert_int_equal(s->kernels.n, m->kernels.n);
+	assert_int_equal(s->kernel_configs.n, 5);
+	assert_int_equal(s->links.n, 0);
+	assert_int_equal(s->copies.n, 0);
+	pt_model_free(s);
 	pt_model_free(r);
 	pt_model_free(m);
 }
@@ -462,6 +500,21 @@ static void test_cross_references(void **state)
 			assert_null(err);
 		}
 		free(err);
+		/* a read that does not apply the launch tables still checks them */
+		struct pt_model *s = NULL;
+		size_t nev;
+		int rc = read_no_launch(path, &s, &nev, &err);
+		if (what[bad]) {
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(err, what[bad]));
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(nev, m->events.n);
+			assert_int_equal(s->links.n + s->copies.n, 0);
+			assert_int_equal(s->ranges.n, 2);
+		}
+		free(err);
+		pt_model_free(s);
 		pt_model_free(m);
 	}
 }
