@@ -406,7 +406,7 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		s->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (pt_index_comm_op_name(name))
+			if (s->o->kineto || pt_index_comm_op_name(name))
 				goto again; /* it may make the kernels it launches communication (index.c) */
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
@@ -532,6 +532,8 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 		q->hi = en;
 	q->last = st;
 	q->steps |= (v->keep & 2) != 0;
+	/* the arrows' ends: viewer at the midpoints, kineto at the starts (pass-timeline-flows.c) */
+	int64_t half = s->o->kineto ? 0 : v->dur / 2;
 	uint8_t l = lane_next(&q->L, st, en);
 	if (!q->lane_n && q->L.nl > 1) {
 		q->lane_n = pt_xcalloc(256, sizeof(*q->lane_n));
@@ -549,11 +551,11 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	if (v->kind == PT_EV_API) {
 		if (f->api == v->ev) {
 			f->srow |= FL_PLACED | (uint32_t)l << 24;
-			f->sts = st + v->dur / 2;
+			f->sts = st + half;
 		}
 	} else if (v->dur >= 1) {
 		uint32_t row = tr | (uint32_t)l << 24;
-		int64_t mid = st + v->dur / 2;
+		int64_t mid = st + half;
 		if (f->act == NO_EV) {
 			f->act = v->ev;
 			f->frow = row;
@@ -678,6 +680,15 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void gstream_free(struct pt_tl_gstream *s);
 
+/* The kineto profile of a model with devices of several ranks: one trace per rank, read whole. */
+static bool kineto_whole(const struct pt_model *m)
+{
+	uint32_t *r = NULL;
+	size_t n = pt_tl_ranks(m, &r);
+	free(r);
+	return n > 1;
+}
+
 static int read_again(struct pt_tl_gstream *s, int (*fn)(void *, struct pt_model *, struct pt_err **),
 		      struct pt_err **e)
 {
@@ -723,10 +734,17 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
+	if (o->kineto && kineto_whole(m)) {
+		s->again = true;
+		goto out;
+	}
 	s->rf.step_records = false;
-	/* what the viewer profile never reads of the side tables */
+	/* what the viewer profile never reads of the side tables (kineto: the copies' kinds and sizes) */
 	pt_vec_free(&m->links);
-	pt_vec_free(&m->copies);
+	if (o->kineto)
+		tl_kext_copies_in_order(m);
+	else
+		pt_vec_free(&m->copies);
 	kconf_keep(s, m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);

@@ -118,6 +118,13 @@ struct pt_tl_opts {
 	uint32_t scope_depth;      /* 0 = no scope rows */
 	bool overlap;              /* compute the overlap rows */
 	/*
+	 * The trace will be the kineto profile: a streamed GPU model keeps what
+	 * that profile reads beyond the viewer's (the copies' kinds and sizes, the
+	 * arrows at the starts) and is read whole where the profile needs more of
+	 * it (host ranges, several ranks).
+	 */
+	bool kineto;
+	/*
 	 * Kept time T (--time-window, relative to the model's origin, select.h),
 	 * kept steps (--steps) and the step-name pattern (host ranges whose
 	 * whole name matches it are steps). sel.device is not read: a raw
@@ -212,7 +219,8 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * asked for (their ends are gathered as the events are read). PT_TL_NOSTREAM
  * where the model must be read whole (Ascend data, host ranges that make a
  * kernel communication, --steps or --time-window, whose notes need the
- * model's steps).
+ * model's steps; with o->kineto also host ranges, whose range infos and GPU
+ * annotations that profile reads, and devices of several ranks).
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
 		      struct pt_tl **out, struct pt_err **e);
