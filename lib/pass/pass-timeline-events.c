@@ -718,7 +718,7 @@ void tl_build_sources(struct tl_trace *c)
 		flows_by_row(c->arrows, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
 		flows_by_row(c->arrows, nf, c->rows.n, true, c->flow_f);
 		/* (frow, fts, id): each row's run in fts order, where it is not already */
-		struct pt_ival *tmp = NULL;
+		uint32_t *tmp = NULL;
 		size_t tcap = 0;
 		for (size_t i = 0; i < nf;) {
 			uint32_t row = c->arrows[c->flow_f[i]].frow;
@@ -727,7 +727,7 @@ void tl_build_sources(struct tl_trace *c)
 			for (; j < nf && c->arrows[c->flow_f[j]].frow == row; j++)
 				sorted &= c->arrows[c->flow_f[j - 1]].fts <= c->arrows[c->flow_f[j]].fts;
 			if (!sorted) {
-				pt_xgrow((void **)&tmp, &tcap, j - i, sizeof(*tmp));
+				pt_xgrow((void **)&tmp, &tcap, (j - i) / 2 + 1, sizeof(*tmp));
 				tl_flow_sort_fts(c->arrows, c->flow_f + i, j - i, tmp);
 			}
 			i = j;

@@ -389,8 +389,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
-/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n. */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
+/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
