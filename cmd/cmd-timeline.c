@@ -222,6 +222,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
 	to.sel = c.sel;
 	to.kineto = opt.kineto;
+	to.kineto_extra = opt.kineto && opt.extra_tracks;
 	/*
 	 * a model file: read as a stream where the model allows (pass-timeline.h; the kineto profile: a GPU
 	 * model of one rank without host ranges)

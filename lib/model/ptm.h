@@ -178,6 +178,9 @@ struct pt_ptm_sink {
  * emptied before each links chunk, and batch() runs after it with m->events empty (m->links.n
  * rows to take; the caller may empty it), so that no more than a chunk's links are held */
 #define PT_PTM_LINKS_BATCHWISE 512
+/* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
+ * applied (a pass that reads the other tables, such as the kineto profile's timeline) */
+#define PT_PTM_TABLES_NO_MEM_LINKS 1024
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

@@ -129,6 +129,7 @@ struct pt_tl_gstream {
 	size_t sgi;          /* the next straggler in a read */
 	struct kq *kq;
 	bool again, has_ev, has_corr, want_flows;
+	bool no_sets;        /* the kineto profile without its extra rows: no computation and communication unions */
 	int64_t evmin, evmax;
 	uint64_t base;      /* model index of the batch's first event */
 	bool has_re;
@@ -654,7 +655,7 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
 		bool late = saw(s, tr, gi, st);
-		if (k == PT_EV_KERNEL) {
+		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
 			kq_add(q, st, st + du, kernel_class(s, m, ev->name[i]));
 			if (!q->seen || st > q->top)
@@ -711,12 +712,14 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
+	s->no_sets = o->kineto && !o->kineto_extra;
 	pt_ljoin_init(&s->j);
 	pt_sel_found_init(&s->rf, &o->sel);
 	char msg[128];
 	s->has_re = !pt_sel_step_re(&o->sel, &s->re, msg, sizeof(msg));
 	struct pt_model *m = s->m = pt_model_new();
-	struct pt_ptm_sink first = { scan1, s, false, G_SKIP };
+	/* (kineto: no counters, no GPU annotations without host ranges: the memory records and the links unread) */
+	struct pt_ptm_sink first = { scan1, s, false, G_SKIP | (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS : 0) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
 		goto out;
@@ -829,6 +832,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->kq = NULL;
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
+	/* without step windows no event's step is its launch's: the join's calls are not read again */
+	bool wins = t->has_window;
+	for (size_t d = 0; d < t->ndev && !wins; d++)
+		wins = t->dev[d].win.n > 0;
+	if (!wins)
+		pt_ljoin_free(&s->j);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct lanes *L = &s->scan[tr].L;
 		uint32_t nl = L->nl;

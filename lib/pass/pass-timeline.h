@@ -124,6 +124,7 @@ struct pt_tl_opts {
 	 * it (host ranges, several ranks).
 	 */
 	bool kineto;
+	bool kineto_extra;         /* kineto: with the viewer's rows (--extra-tracks), which read the devices' unions */
 	/*
 	 * Kept time T (--time-window, relative to the model's origin, select.h),
 	 * kept steps (--steps) and the step-name pattern (host ranges whose
