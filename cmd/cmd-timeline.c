@@ -224,14 +224,13 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	to.kineto = opt.kineto;
 	to.kineto_extra = opt.kineto && opt.extra_tracks;
 	/*
-	 * a model file: read as a stream where the model allows (pass-timeline.h; the kineto profile: a GPU
-	 * model of one rank without host ranges)
+	 * a model file: read as a stream where the model allows (pass-timeline.h; in the kineto profile a GPU
+	 * model only of one rank and without host ranges)
 	 */
 	int rc = PT_TL_NOSTREAM;
 	if (!opt.in_memory && pt_common_is_model_file(argv[first])) {
 		c.path = argv[first];
-		if (!opt.kineto)
-			rc = pt_tl_stream_new(argv[first], &to, &m, &tl, &e);
+		rc = pt_tl_stream_new(argv[first], &to, &m, &tl, &e);
 		if (!rc) {
 			pt_tl_stream_check_sel(tl, m, &c.sel, &c.diag);
 			c.sel_checked = true;

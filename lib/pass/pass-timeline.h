@@ -198,9 +198,9 @@ void pt_tl_trace_free(struct pt_trace *t);
  * The timeline of a .ptm file read as a stream (pass-timeline-stream.c):
  * its tables read into *m (no events), the pass run over its events in two
  * reads, and a pt_tl whose trace (pt_tl_trace_new, with no index) reads the
- * events a third time (again on each rewind) as the writer takes them. The
- * viewer profile only. 0; PT_TL_NOSTREAM, nothing made, when the model must
- * be read whole (events other than Ascend tasks, correlation ids, a track
+ * events a third time (again on each rewind, and for each rank's file of
+ * the kineto profile) as the writer takes them. 0; PT_TL_NOSTREAM, nothing
+ * made, when the model must be read whole (events other than Ascend tasks, correlation ids, a track
  * whose kept events are not in strictly increasing start order); -1 with *e
  * set (a file that cannot be read, or a bad step pattern).
  */
