@@ -811,6 +811,35 @@ static void test_flow_sort_fts(void **state)
 		}
 }
 
+/* tl_kext_copies_in_order: a streamed model's copies in event order, the last row of an event's several kept. */
+static void test_copies_in_order(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	static const uint32_t ev[] = { 9, 3, 7, 3, 1, 9, 5 };
+	for (size_t k = 0; k < sizeof(ev) / sizeof(*ev); k++) {
+		struct pt_copy_info c = { ev[k], 1, 2, 3, 100 + k, -1, -1 };
+		pt_vec_push(&m->copies, c);
+	}
+	tl_kext_copies_in_order(m);
+	static const uint32_t want_ev[] = { 1, 3, 5, 7, 9 };
+	static const uint64_t want_bytes[] = { 104, 103, 106, 102, 105 }; /* 3 and 9: their last rows */
+	assert_int_equal(m->copies.n, 5);
+	for (size_t k = 0; k < 5; k++) {
+		assert_int_equal(m->copies.v[k].event, want_ev[k]);
+		assert_int_equal(m->copies.v[k].bytes, want_bytes[k]);
+		const struct pt_copy_info *ci = pt_model_copy_info(m, want_ev[k]);
+		assert_non_null(ci);
+		assert_int_equal(ci->bytes, want_bytes[k]);
+	}
+	assert_null(pt_model_copy_info(m, 4));
+	/* in order already: left as it is */
+	tl_kext_copies_in_order(m);
+	assert_int_equal(m->copies.n, 5);
+	assert_int_equal(m->copies.v[4].bytes, 105);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_stream_fold_lookahead),
 		cmocka_unit_test(test_flows_order),
 		cmocka_unit_test(test_flow_sort_fts),
+		cmocka_unit_test(test_copies_in_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
