@@ -221,9 +221,14 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_tl *tl = NULL;
 	struct pt_tl_opts to = { .scope_depth = opt.scope_depth, .overlap = !opt.no_overlap };
 	to.sel = c.sel;
-	/* a model file, in the viewer profile: read as a stream where the model allows (pass-timeline.h) */
+	to.kineto = opt.kineto;
+	to.kineto_extra = opt.kineto && opt.extra_tracks;
+	/*
+	 * a model file: read as a stream where the model allows (pass-timeline.h; in the kineto profile a GPU
+	 * model only of one rank and without host ranges)
+	 */
 	int rc = PT_TL_NOSTREAM;
-	if (!opt.kineto && !opt.in_memory && pt_common_is_model_file(argv[first])) {
+	if (!opt.in_memory && pt_common_is_model_file(argv[first])) {
 		c.path = argv[first];
 		rc = pt_tl_stream_new(argv[first], &to, &m, &tl, &e);
 		if (!rc) {

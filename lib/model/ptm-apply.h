@@ -34,6 +34,7 @@ struct ids {
 	bool keep_tables;         /* skip, but every table is applied */
 	bool pack_gpu_mem;        /* the GPU memory records go to m->gpu_mem_pack (PT_PTM_PACK_GPU_MEM) */
 	bool keep_links;          /* skip, but the launch links are applied */
+	bool no_links;            /* keep_tables, but the launch links are not applied (PT_PTM_TABLES_NO_MEM_LINKS) */
 	bool links_batchwise;     /* keep_links, a chunk at a time (PT_PTM_LINKS_BATCHWISE) */
 	bool keep_copies;         /* skip, but the copy infos are applied */
 	bool drop_launch;         /* skip: the links and copy infos are not applied, whatever else is */

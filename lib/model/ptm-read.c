@@ -390,6 +390,10 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
 	ids.drop_launch = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_LAUNCH_TABLES);
+	if (ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_MEM_LINKS)) {
+		ids.keep_gpu_mem = false;
+		ids.no_links = true;
+	}
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */

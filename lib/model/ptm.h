@@ -182,6 +182,9 @@ struct pt_ptm_sink {
  * full read checks them but not applied (m->links and m->copies stay empty), for a read that never
  * looks at them (the streamed GPU timeline) */
 #define PT_PTM_SKIP_LAUNCH_TABLES 1024
+/* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
+ * applied (a pass that reads the other tables, such as the kineto profile's timeline) */
+#define PT_PTM_TABLES_NO_MEM_LINKS 2048
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

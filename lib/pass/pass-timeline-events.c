@@ -266,14 +266,14 @@ static const char *mem_kind(uint8_t k)
 }
 
 /* The correlation an Ascend task carries in the kineto profile: its step's (see slice_event). */
-static uint32_t task_step_corr(const struct tl_trace *c, const struct row *r, uint32_t i)
+static uint32_t task_step_corr(const struct tl_trace *c, const struct row *r, const struct tl_sev *v)
 {
-	uint32_t st = pt_tl_ev_step(c->tl, i);
+	uint32_t st = v->step;
 	if (st || !c->step_first[r->dev])
 		return st;
 	/* outside every step: the nearest one, the first before it starts, else the last */
 	const struct pt_tl_device *td = &c->tl->dev[r->dev];
-	return c->m->events.start[i] < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
+	return v->start < td->steps.s.v[0].start ? c->step_first[r->dev] : c->step_last[r->dev];
 }
 
 /* A kernel configuration's per-SM arguments on the device it last ran on (kineto). */
@@ -312,16 +312,20 @@ static void grid_block_args(struct pt_trace_ev *out, const struct pt_kernel_conf
  * One model event in the kineto dialect (cupti.md §7.3, §7.4): Kineto's
  * categories and names; device events carry "device", "stream" and
  * "correlation", host events no "stream" (HTA tells device rows by it).
+ * v: its fields, i its index in the model (its side tables' key: a streamed
+ * event's v->ev).
  */
-static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t i, struct pt_trace_ev *out)
+static void track_event_kineto(struct tl_trace *c, const struct row *r, const struct tl_sev *v, uint32_t i,
+			       struct pt_trace_ev *out)
 {
 	const struct pt_model *m = c->m;
-	const struct pt_events *ev = &m->events;
 	const struct pt_track *tr = &m->tracks.v[r->track];
-	uint8_t k = ev->kind[i];
-	uint32_t name = ev->name[i];
+	uint8_t k = v->kind;
+	uint32_t name = v->name;
 	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
-	const struct pt_copy_info *ci = c->copy_of && c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL;
+	const struct pt_copy_info *ci = k != PT_EV_MEMCPY && k != PT_EV_MEMSET ? NULL :
+					c->copy_of ? (c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL) :
+						     pt_model_copy_info(m, i);
 	switch (k) {
 	case PT_EV_TASK:
 	case PT_EV_AICPU:
@@ -345,7 +349,7 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 	}
 	{ /* "External id" first (cupti.md §7.4) */
 		uint64_t xid;
-		if (!task && tl_kext_external_id(c, i, &xid))
+		if (!task && tl_kext_external_id_of(c, r->dev, k, v->corr, i, &xid))
 			ARG_U64(out, "External id", xid);
 	}
 	if (task) {
@@ -353,7 +357,7 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 			out->name = name_of(c, name, NM_LAST);
 		else
 			out->name = built(c, snprintf(c->built, sizeof(c->built), "task %lld_%llu", (long long)tr->stream,
-						      (unsigned long long)ev->task[i]));
+						      (unsigned long long)v->task));
 	} else if (k == PT_EV_KERNEL) {
 		out->name = name_of(c, name, NM_DEMANGLE);
 	} else if (k == PT_EV_API) {
@@ -365,13 +369,13 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 					      mem_kind(ci ? ci->src_kind : 0), mem_kind(ci ? ci->dst_kind : 0)));
 	} else if (k == PT_EV_MEMSET) {
 		out->name = built(c, snprintf(c->built, sizeof(c->built), "Memset (%s)", mem_kind(ci ? ci->dst_kind : 0)));
-	} else if (k == PT_EV_RANGE && (c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13)) {
+	} else if (k == PT_EV_RANGE && (v->keep & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13)) {
 		/* HTA finds steps by name */
-		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", pt_tl_ev_step(c->tl, i)));
+		out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", v->step));
 	} else {
 		out->name = name_of(c, name, NM_RAW);
 	}
-	uint64_t corr = task ? task_step_corr(c, r, i) : c->has_corr ? ev->corr[i] : 0;
+	uint64_t corr = task ? task_step_corr(c, r, v) : c->has_corr ? v->corr : 0;
 	uint32_t cbid;
 	if (k == PT_EV_API && tl_kext_cbid(c, name, &cbid))
 		ARG_U64(out, "cbid", cbid);
@@ -388,12 +392,12 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		ARG_U64(out, "correlation", corr);
 	}
 	if (task)
-		ARG_U64(out, "task_id", ev->task[i]);
-	if (k == PT_EV_KERNEL && c->kconf_of && c->kconf_of[i]) { /* Kineto's launch keys (cupti.md §7.4) */
-		const struct pt_kernel_config *kc = &m->kernel_configs.v[c->kconf_of[i] - 1];
+		ARG_U64(out, "task_id", v->task);
+	if (k == PT_EV_KERNEL && v->kconf && v->kconf <= m->kernel_configs.n) { /* Kineto's launch keys (cupti.md §7.4) */
+		const struct pt_kernel_config *kc = &m->kernel_configs.v[v->kconf - 1];
 		ARG_U64(out, "registers per thread", kc->registers);
 		ARG_I64(out, "shared memory", (int64_t)kc->static_smem + kc->dynamic_smem);
-		const struct pt_kernel_sm *sm = kernel_sm(c, c->kconf_of[i] - 1, r->dev);
+		const struct pt_kernel_sm *sm = kernel_sm(c, v->kconf - 1, r->dev);
 		if (sm->per_sm) {
 			ARG(out, "blocks per SM", PT_TA_F6, d, (double)sm->blocks_per_sm);
 			ARG(out, "warps per SM", PT_TA_F6, d, (double)sm->warps_per_sm);
@@ -408,8 +412,8 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, uint32_t
 		ARG_U64(out, "bytes", ci->bytes);
 	if (k == PT_EV_SYNC)
 		sync_args(c, out, i);
-	if (task && ev->op[i])
-		op_args(c, out, ev->op[i] - 1);
+	if (task && v->op)
+		op_args(c, out, v->op - 1);
 }
 
 /* The row's group of arguments starts here: true when they are to be given (the first time after a rewind). */
@@ -714,7 +718,7 @@ void tl_build_sources(struct tl_trace *c)
 		flows_by_row(c->arrows, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
 		flows_by_row(c->arrows, nf, c->rows.n, true, c->flow_f);
 		/* (frow, fts, id): each row's run in fts order, where it is not already */
-		struct pt_ival *tmp = NULL;
+		uint32_t *tmp = NULL;
 		size_t tcap = 0;
 		for (size_t i = 0; i < nf;) {
 			uint32_t row = c->arrows[c->flow_f[i]].frow;
@@ -723,7 +727,7 @@ void tl_build_sources(struct tl_trace *c)
 			for (; j < nf && c->arrows[c->flow_f[j]].frow == row; j++)
 				sorted &= c->arrows[c->flow_f[j - 1]].fts <= c->arrows[c->flow_f[j]].fts;
 			if (!sorted) {
-				pt_xgrow((void **)&tmp, &tcap, j - i, sizeof(*tmp));
+				pt_xgrow((void **)&tmp, &tcap, (j - i) / 2 + 1, sizeof(*tmp));
 				tl_flow_sort_fts(c->arrows, c->flow_f + i, j - i, tmp);
 			}
 			i = j;
@@ -853,9 +857,15 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 		out->row = s->ref;
 		if (r->type == R_TRACK) {
 			if (c->kineto) {
-				out->ts = c->m->events.start[i] + r->off - c->base;
-				out->dur = c->m->events.dur[i] > 0 ? c->m->events.dur[i] : 0;
-				track_event_kineto(c, r, i, out);
+				struct tl_sev v;
+				const struct tl_sev *p = r->q ? &r->q[r->qh] : &v;
+				if (r->q)
+					i = p->ev;
+				else
+					tl_sev_of(c, i, &v);
+				out->ts = p->start + r->off - c->base;
+				out->dur = p->dur > 0 ? p->dur : 0;
+				track_event_kineto(c, r, p, i, out);
 			} else if (r->q) {
 				track_event(c, r, &r->q[r->qh], r->q[r->qh].ev, out);
 			} else {

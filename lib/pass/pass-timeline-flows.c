@@ -15,16 +15,37 @@
 
 /*
  * Stable sort of the flow indexes idx[0 .. n) by their end's time (fts); tmp
- * has room for n. A radix sort on the one integer key (DESIGN.md §8: no
- * comparison sorts with callbacks on hot paths).
+ * has room for n / 2 + 1. A merge sort (DESIGN.md §8: no comparison sorts
+ * with callbacks on hot paths) that merges only halves out of order: a row's
+ * arrows come nearly in fts order already (they are numbered by their calls'
+ * starts), so it costs about a pass over them, and its scratch is 4 bytes for
+ * every two arrows (a radix sort of (fts, index) pairs took 32 bytes an arrow:
+ * 37 MiB for the 1.15 million arrows of a 1 GiB CUPTI dump's stream).
  */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp)
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp)
 {
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (struct pt_ival){ v[idx[i]].fts, (int64_t)idx[i] };
-	pt_ival_sort(tmp, n);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)tmp[i].e;
+	if (n < 24) {
+		for (size_t i = 1; i < n; i++) {
+			uint32_t x = idx[i];
+			size_t j = i;
+			for (; j && v[idx[j - 1]].fts > v[x].fts; j--)
+				idx[j] = idx[j - 1];
+			idx[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2;
+	tl_flow_sort_fts(v, idx, h, tmp);
+	tl_flow_sort_fts(v, idx + h, n - h, tmp);
+	if (v[idx[h - 1]].fts <= v[idx[h]].fts)
+		return; /* in order already */
+	/* the left half out of the way, then merged in front of the right one (ties: the left first) */
+	memcpy(tmp, idx, h * sizeof(*tmp));
+	size_t a = 0, b = h, o = 0;
+	while (a < h && b < n)
+		idx[o++] = v[idx[b]].fts < v[tmp[a]].fts ? idx[b++] : tmp[a++];
+	while (a < h)
+		idx[o++] = tmp[a++];
 }
 
 static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)

@@ -5,8 +5,9 @@
  * nothing is kept.
  *
  * First read: every chunk but the events and the launch tables (links and
- * copy infos: checked, not applied, PT_PTM_SKIP_LAUNCH_TABLES) is applied to
- * the model; each event batch is scanned: the earliest start and latest end (the model's
+ * copy infos: checked, not applied, PT_PTM_SKIP_LAUNCH_TABLES; the kineto
+ * profile keeps the copies and leaves the memory records and the links,
+ * PT_PTM_TABLES_NO_MEM_LINKS) is applied to the model; each event batch is scanned: the earliest start and latest end (the model's
  * origin, the selection's notes), per track the lag of its starts
  * (support/lag.h), per device the lag of its kernels' starts, the host
  * ranges that match the step pattern (the step windows, in model order), and
@@ -135,6 +136,7 @@ struct pt_tl_gstream {
 	size_t sgi;          /* the next straggler in a read */
 	struct kq *kq;
 	bool again, has_ev, has_corr, want_flows;
+	bool no_sets;        /* the kineto profile without its extra rows: no computation and communication unions */
 	int64_t evmin, evmax;
 	uint64_t base;      /* model index of the batch's first event */
 	bool has_re;
@@ -415,7 +417,7 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		s->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (pt_index_comm_op_name(name))
+			if (s->o->kineto || pt_index_comm_op_name(name))
 				goto again; /* it may make the kernels it launches communication (index.c) */
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
@@ -543,6 +545,8 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 		q->hi = en;
 	q->last = st;
 	q->steps |= (v->keep & 2) != 0;
+	/* the arrows' ends: viewer at the midpoints, kineto at the starts (pass-timeline-flows.c) */
+	int64_t half = s->o->kineto ? 0 : v->dur / 2;
 	uint8_t l = lane_next(&q->L, st, en);
 	if (!q->lane_n && q->L.nl > 1) {
 		q->lane_n = pt_xcalloc(256, sizeof(*q->lane_n));
@@ -560,11 +564,11 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	if (v->kind == PT_EV_API) {
 		if (f->api == v->ev) {
 			f->srow |= FL_PLACED | (uint32_t)l << 24;
-			f->sts = st + v->dur / 2;
+			f->sts = st + half;
 		}
 	} else if (v->dur >= 1) {
 		uint32_t row = tr | (uint32_t)l << 24;
-		int64_t mid = st + v->dur / 2;
+		int64_t mid = st + half;
 		if (f->act == NO_EV) {
 			f->act = v->ev;
 			f->frow = row;
@@ -663,7 +667,7 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
 		bool late = saw(s, tr, gi, st);
-		if (k == PT_EV_KERNEL) {
+		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
 			kq_add(q, st, st + du, kernel_class(s, m, ev->name[i]));
 			if (!q->seen || st > q->top)
@@ -689,6 +693,15 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void gstream_free(struct pt_tl_gstream *s);
 
+/* The kineto profile of a model with devices of several ranks: one trace per rank, read whole. */
+static bool kineto_whole(const struct pt_model *m)
+{
+	uint32_t *r = NULL;
+	size_t n = pt_tl_ranks(m, &r);
+	free(r);
+	return n > 1;
+}
+
 static int read_again(struct pt_tl_gstream *s, int (*fn)(void *, struct pt_model *, struct pt_err **),
 		      struct pt_err **e)
 {
@@ -705,17 +718,23 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
+	if (o->kineto && (o->sel.steps_given || o->sel.window_given))
+		return PT_TL_NOSTREAM; /* the kineto profile's selection is not streamed (pass-timeline-gsel.h) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
 	s->o = o;
+	s->no_sets = o->kineto && !o->kineto_extra;
 	pt_ljoin_init(&s->j);
 	pt_sel_found_init(&s->rf, &o->sel);
 	s->sel = tl_gsel_new(&o->sel);
 	char msg[128];
 	s->has_re = !pt_sel_step_re(&o->sel, &s->re, msg, sizeof(msg));
 	struct pt_model *m = s->m = pt_model_new();
-	struct pt_ptm_sink first = { scan1, s, false, G_SKIP | PT_PTM_SKIP_LAUNCH_TABLES }; /* links, copies: never read */
+	/* links and copies are never read (kineto: the copies are; no counters, no GPU annotations without
+	 * host ranges: the memory records and the links unread) */
+	struct pt_ptm_sink first = { scan1, s, false,
+				     G_SKIP | (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS : PT_PTM_SKIP_LAUNCH_TABLES) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
 		goto out;
@@ -733,12 +752,15 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if (s->sel && !tl_gsel_streams(s->sel, m)) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && kineto_whole(m))) {
 		s->again = true;
 		goto out;
 	}
 	s->rf.step_records = false;
-	/* what the viewer profile never reads of the side tables (the links and copies were not kept) */
+	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
+	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
+	if (o->kineto)
+		tl_kext_copies_in_order(m);
 	kconf_keep(s, m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
@@ -828,6 +850,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->kq = NULL;
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
+	/* without step windows no event's step is its launch's: the join's calls are not read again */
+	bool wins = t->has_window;
+	for (size_t d = 0; d < t->ndev && !wins; d++)
+		wins = t->dev[d].win.n > 0;
+	if (!wins)
+		pt_ljoin_free(&s->j);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct lanes *L = &s->scan[tr].L;
 		uint32_t nl = L->nl;

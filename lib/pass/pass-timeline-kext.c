@@ -18,6 +18,7 @@
 
 #include "support/hashmap.h"
 #include "support/idmap.h"
+#include "support/sort.h"
 #include "support/xalloc.h"
 
 #define EXT_CUSTOM0 3 /* CUpti_ExternalCorrelationKind CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 */
@@ -113,12 +114,11 @@ void tl_kext_free(struct tl_trace *c)
 	c->kext = NULL;
 }
 
-bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
+bool tl_kext_external_id_of(const struct tl_trace *c, uint32_t dev, uint8_t kind, uint64_t corr, uint32_t i,
+			    uint64_t *id)
 {
 	const struct tl_kext *k = c->kext;
 	const struct pt_model *m = c->m;
-	uint32_t dev = m->tracks.v[m->events.track[i]].device;
-	uint8_t kind = m->events.kind[i];
 	if (kind == PT_EV_RANGE) {
 		if (!k->kineto_src[dev])
 			return false;
@@ -131,7 +131,6 @@ bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
 	if (!k->ext || !c->has_corr || kind == PT_EV_TASK || kind == PT_EV_AICPU || kind == PT_EV_GETNEXT)
 		return false;
 	uint32_t cd = k->cpu_of[dev];
-	uint64_t corr = m->events.corr[i];
 	if (cd == PT_NONE || !corr)
 		return false;
 	const uint64_t *v = pt_idmap_get(&k->ext[cd], corr);
@@ -139,6 +138,13 @@ bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
 		return false;
 	*id = *v;
 	return true;
+}
+
+bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)
+{
+	const struct pt_model *m = c->m;
+	return tl_kext_external_id_of(c, m->tracks.v[m->events.track[i]].device, m->events.kind[i],
+				      c->has_corr ? m->events.corr[i] : 0, i, id);
 }
 
 bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid)
@@ -157,4 +163,45 @@ bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i)
 		return false;
 	const struct pt_range_info *ri = pt_model_range_info(c->m, i);
 	return ri && ri->type == k->op_type;
+}
+
+static const struct pt_copy_info *sort_ci;
+static int copy_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	if (sort_ci[a].event != sort_ci[b].event)
+		return sort_ci[a].event < sort_ci[b].event ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * A streamed model's copies in event order for pt_model_copy_info, each
+ * event's last row where a file has several (as the whole load's per-event
+ * table keeps the last).
+ */
+void tl_kext_copies_in_order(struct pt_model *m)
+{
+	size_t n = m->copies.n, k = 0;
+	bool sorted = true;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = m->copies.v[i].event > m->copies.v[i - 1].event;
+	if (sorted)
+		return;
+	uint32_t *ix = pt_xmalloc(n * sizeof(*ix));
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	sort_ci = m->copies.v;
+	pt_sort(ix, n, sizeof(*ix), copy_cmp);
+	sort_ci = NULL;
+	struct pt_copy_info *v = pt_xmalloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		if (k && v[k - 1].event == m->copies.v[ix[i]].event)
+			k--;
+		v[k++] = m->copies.v[ix[i]];
+	}
+	free(ix);
+	free(m->copies.v);
+	m->copies.v = v;
+	m->copies.n = k;
+	m->copies.cap = n;
 }

@@ -898,7 +898,7 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 	c->kineto = o->profile == PT_TRACE_KINETO;
 	c->step_first = pt_xcalloc(nd, sizeof(*c->step_first));
 	c->step_last = pt_xcalloc(nd, sizeof(*c->step_last));
-	if (c->kineto) {
+	if (c->kineto && !tl_streamed(tl)) { /* (a streamed model: no host step ranges; its events carry the rest) */
 		for (size_t i = 0; i < m->events.n && !c->host_steps; i++)
 			c->host_steps = (tl->ev_keep[i] & 3) == 3;
 		if (m->copies.n) {

@@ -394,8 +394,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
-/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n. */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, struct pt_ival *tmp);
+/* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
+void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
@@ -494,10 +494,15 @@ void tl_kext_init(struct tl_trace *c);
 void tl_kext_free(struct tl_trace *c);
 /* The External id of event i: true and *id, or false when it has none. */
 bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id);
+/* The same from its device, kind and correlation id (a streamed event; i is read for a host range only). */
+bool tl_kext_external_id_of(const struct tl_trace *c, uint32_t dev, uint8_t kind, uint64_t corr, uint32_t i,
+			    uint64_t *id);
 /* The cbid of an API call named by string id `name`: true and *cbid, or false when unknown. */
 bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid);
 /* Is range event i an Operator range (Kineto's cpu_op)? */
 bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i);
+/* A streamed model's copy infos in event order (pt_model_copy_info finds an event's; the last of several). */
+void tl_kext_copies_in_order(struct pt_model *m);
 
 /* pass-timeline-events.c */
 void tl_events_init(struct tl_trace *c);

@@ -118,6 +118,14 @@ struct pt_tl_opts {
 	uint32_t scope_depth;      /* 0 = no scope rows */
 	bool overlap;              /* compute the overlap rows */
 	/*
+	 * The trace will be the kineto profile: a streamed GPU model keeps what
+	 * that profile reads beyond the viewer's (the copies' kinds and sizes, the
+	 * arrows at the starts) and is read whole where the profile needs more of
+	 * it (host ranges, several ranks).
+	 */
+	bool kineto;
+	bool kineto_extra;         /* kineto: with the viewer's rows (--extra-tracks), which read the devices' unions */
+	/*
 	 * Kept time T (--time-window, relative to the model's origin, select.h),
 	 * kept steps (--steps) and the step-name pattern (host ranges whose
 	 * whole name matches it are steps). sel.device is not read: a raw
@@ -190,9 +198,9 @@ void pt_tl_trace_free(struct pt_trace *t);
  * The timeline of a .ptm file read as a stream (pass-timeline-stream.c):
  * its tables read into *m (no events), the pass run over its events in two
  * reads, and a pt_tl whose trace (pt_tl_trace_new, with no index) reads the
- * events a third time (again on each rewind) as the writer takes them. The
- * viewer profile only. 0; PT_TL_NOSTREAM, nothing made, when the model must
- * be read whole (events other than Ascend tasks, correlation ids, a track
+ * events a third time (again on each rewind, and for each rank's file of
+ * the kineto profile) as the writer takes them. 0; PT_TL_NOSTREAM, nothing
+ * made, when the model must be read whole (events other than Ascend tasks, correlation ids, a track
  * whose kept events are not in strictly increasing start order); -1 with *e
  * set (a file that cannot be read, or a bad step pattern).
  */
@@ -212,7 +220,9 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * asked for (their ends are gathered as the events are read). PT_TL_NOSTREAM
  * where the model must be read whole (Ascend data, host ranges that make a
  * kernel communication, --steps or --time-window on a model of several
- * processes, whose notes need the events; pass-timeline-gsel.h).
+ * processes, whose notes need the events, pass-timeline-gsel.h; with
+ * o->kineto also --steps or --time-window, host ranges, whose range infos
+ * and GPU annotations that profile reads, and devices of several ranks).
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
 		      struct pt_tl **out, struct pt_err **e);

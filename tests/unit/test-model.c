@@ -444,6 +444,19 @@ static void test_delta_columns(void **state)
 	assert_int_equal(s->links.n, 0);
 	assert_int_equal(s->copies.n, 0);
 	pt_model_free(s);
+	/* every table, and every table but the links (and the memory records) */
+	for (int no = 0; no < 2; no++) {
+		struct link_seen c = { m, 0, 0, 0, false };
+		uint16_t flags = 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM | (no ? PT_PTM_TABLES_NO_MEM_LINKS : 0);
+		struct pt_ptm_sink sink = { link_batch, &c, false, flags };
+		struct pt_model *t = pt_model_new();
+		assert_int_equal(pt_ptm_read_stream(path, t, &sink, &e), 0);
+		assert_int_equal(c.events, m->events.n);
+		assert_int_equal(t->links.n, no ? 0 : m->links.n);
+		assert_int_equal(t->copies.n, m->copies.n);
+		assert_int_equal(t->kernels.n, m->kernels.n);
+		pt_model_free(t);
+	}
 	pt_model_free(r);
 	pt_model_free(m);
 }

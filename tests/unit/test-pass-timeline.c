@@ -753,6 +753,93 @@ static void test_flows_order(void **state)
 		}
 }
 
+static const struct tl_arrow *fts_arrows;
+static int fts_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int64_t x = fts_arrows[a].fts, y = fts_arrows[b].fts;
+	return x != y ? (x > y) - (x < y) : (a > b) - (a < b);
+}
+
+/* tl_flow_sort_fts: a stable sort by fts (ties in the given order) with half the run as scratch, against qsort. */
+static void test_flow_sort_fts(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 0, 1, 2, 23, 24, 25, 100, 5000, 70001 };
+	uint64_t x = 88172645463325252ull;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(*sizes); si++)
+		for (int shape = 0; shape < 6; shape++) {
+			size_t n = sizes[si];
+			struct tl_arrow *v = calloc(n ? n : 1, sizeof(*v));
+			uint32_t *idx = calloc(n ? n : 1, sizeof(*idx)), *want = calloc(n ? n : 1, sizeof(*want));
+			uint32_t *tmp = calloc(n / 2 + 1, sizeof(*tmp));
+			assert_true(v && idx && want && tmp);
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* random with ties, sorted, reversed, all equal, organ pipe, sorted with a few out of place */
+				v[i].fts = shape == 0 ? (int64_t)(x % 50) :
+					   shape == 1 ? (int64_t)i :
+					   shape == 2 ? (int64_t)(n - i) :
+					   shape == 3 ? 7 :
+					   shape == 4 ? (int64_t)(i < n / 2 ? i : n - i) :
+							(x % 97 ? (int64_t)i : (int64_t)(x % (n + 1)));
+				idx[i] = want[i] = (uint32_t)(n - 1 - i); /* the given order: ties keep it */
+			}
+			fts_arrows = v;
+			/* want: by (fts, position in the given order); positions map back to the indexes */
+			uint32_t *pos = calloc(n ? n : 1, sizeof(*pos));
+			assert_non_null(pos);
+			for (size_t i = 0; i < n; i++)
+				pos[i] = (uint32_t)i;
+			struct tl_arrow *byp = calloc(n ? n : 1, sizeof(*byp));
+			assert_non_null(byp);
+			for (size_t i = 0; i < n; i++)
+				byp[i] = v[idx[i]];
+			fts_arrows = byp;
+			qsort(pos, n, sizeof(*pos), fts_cmp);
+			for (size_t i = 0; i < n; i++)
+				want[i] = idx[pos[i]];
+			tl_flow_sort_fts(v, idx, n, tmp);
+			for (size_t i = 0; i < n; i++)
+				assert_int_equal(idx[i], want[i]);
+			free(byp);
+			free(pos);
+			free(v);
+			free(idx);
+			free(want);
+			free(tmp);
+		}
+}
+
+/* tl_kext_copies_in_order: a streamed model's copies in event order, the last row of an event's several kept. */
+static void test_copies_in_order(void **state)
+{
+	(void)state;
+	struct pt_model *m = pt_model_new();
+	static const uint32_t ev[] = { 9, 3, 7, 3, 1, 9, 5 };
+	for (size_t k = 0; k < sizeof(ev) / sizeof(*ev); k++) {
+		struct pt_copy_info c = { ev[k], 1, 2, 3, 100 + k, -1, -1 };
+		pt_vec_push(&m->copies, c);
+	}
+	tl_kext_copies_in_order(m);
+	static const uint32_t want_ev[] = { 1, 3, 5, 7, 9 };
+	static const uint64_t want_bytes[] = { 104, 103, 106, 102, 105 }; /* 3 and 9: their last rows */
+	assert_int_equal(m->copies.n, 5);
+	for (size_t k = 0; k < 5; k++) {
+		assert_int_equal(m->copies.v[k].event, want_ev[k]);
+		assert_int_equal(m->copies.v[k].bytes, want_bytes[k]);
+		const struct pt_copy_info *ci = pt_model_copy_info(m, want_ev[k]);
+		assert_non_null(ci);
+		assert_int_equal(ci->bytes, want_bytes[k]);
+	}
+	assert_null(pt_model_copy_info(m, 4));
+	/* in order already: left as it is */
+	tl_kext_copies_in_order(m);
+	assert_int_equal(m->copies.n, 5);
+	assert_int_equal(m->copies.v[4].bytes, 105);
+	pt_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -765,6 +852,8 @@ int main(void)
 		cmocka_unit_test(test_stream_changed),
 		cmocka_unit_test(test_stream_fold_lookahead),
 		cmocka_unit_test(test_flows_order),
+		cmocka_unit_test(test_flow_sort_fts),
+		cmocka_unit_test(test_copies_in_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
