@@ -190,6 +190,23 @@ struct urun {
 	bool open;
 };
 
+/*
+ * Runs in start order merged by start (a min-heap of their next items): the
+ * threads' runs of a GPU rank's host ranges (r->hr holds each thread's
+ * together, in start order: ranks.c), or the index's tracks (each in start
+ * order), so that a union of them needs no copy of their intervals.
+ */
+struct srun {
+	int64_t key;          /* the start of the run's next item */
+	size_t cur, end;
+	const uint32_t *list; /* a track's events (the items are list[cur]); NULL: host ranges */
+};
+
+struct sruns {
+	struct srun *v;
+	size_t n;
+};
+
 struct item {
 	uint32_t name;  /* output name id */
 	int64_t calls;
@@ -341,7 +358,7 @@ struct grp {
 	int64_t first;
 	int64_t tid;
 	int64_t cpu_den, gpu_den;
-	struct ivl cpu;  /* member ranges, for the CPU denominator */
+	struct urun cpu; /* the union of its member operators, for the CPU denominator (W aside) */
 };
 
 struct groups {
@@ -602,6 +619,14 @@ int64_t sum_measure_W(const struct rank *r, const struct pt_ivset *s);
 void sum_ivl_add(struct ivl *l, int64_t s, int64_t e);
 int64_t sum_ivl_measure(const struct rank *r, struct ivl *l);
 int64_t sum_urun_end(const struct rank *r, struct urun *u);
+/* The host ranges of GPU rank r in memory, one run per thread; the next of them by start
+ * (UINT32_MAX: none left). */
+void sum_sruns_ranges(struct sruns *x, const struct rank *r);
+uint32_t sum_sruns_next_range(struct sruns *x, const struct hr *H);
+/* The events of kind k on the tracks of rank r in memory (the index's tracks); the next of
+ * them by start (UINT32_MAX: none left). */
+void sum_sruns_events(struct sruns *x, struct rank *r, uint8_t k);
+uint32_t sum_sruns_next_event(struct sruns *x, const struct pt_events *ev, uint8_t k);
 bool sum_comm_op_name(const struct ctx *g, const char *s);
 bool sum_comm_kernel_name(const struct ctx *g, const char *s);
 bool sum_mem_name(const char *s);

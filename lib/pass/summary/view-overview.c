@@ -32,117 +32,6 @@ static int cmp_ival(const void *pa, const void *pb)
 	return (a->e > b->e) - (a->e < b->e);
 }
 
-/*
- * Runs in start order merged by start (a min-heap of their next items): the
- * threads' runs of a GPU rank's host ranges (r->hr holds each thread's
- * together, in start order: ranks.c), or the index's tracks (each in start
- * order), so that a type's union needs no copy of its intervals.
- */
-struct srun {
-	int64_t key;          /* the start of the run's next item */
-	size_t cur, end;
-	const uint32_t *list; /* a track's events (the items are list[cur]); NULL: host ranges */
-};
-
-struct sruns {
-	struct srun *v;
-	size_t n;
-};
-
-static void sruns_down(struct sruns *x, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < x->n && x->v[l].key < x->v[m].key)
-			m = l;
-		if (l + 1 < x->n && x->v[l + 1].key < x->v[m].key)
-			m = l + 1;
-		if (m == i)
-			return;
-		struct srun t = x->v[i];
-		x->v[i] = x->v[m];
-		x->v[m] = t;
-		i = m;
-	}
-}
-
-static void sruns_heapify(struct sruns *x)
-{
-	for (size_t i = x->n / 2; i-- > 0;)
-		sruns_down(x, i);
-}
-
-/* The host ranges of rank r, one run per thread. */
-static void sruns_ranges(struct sruns *x, const struct rank *r)
-{
-	const struct hr *H = r->hr;
-	x->v = pt_xmalloc((r->nhr ? r->nhr : 1) * sizeof(*x->v)); /* at most one run per range */
-	x->n = 0;
-	for (size_t k = 0; k < r->nhr; k++)
-		if (!k || H[k].track != H[k - 1].track)
-			x->v[x->n++] = (struct srun){ H[k].s, k, k + 1, NULL };
-		else
-			x->v[x->n - 1].end = k + 1;
-	x->v = pt_xrealloc(x->v, (x->n ? x->n : 1) * sizeof(*x->v));
-	sruns_heapify(x);
-}
-
-/* The next host range by start (UINT32_MAX: none left). */
-static uint32_t sruns_next_range(struct sruns *x, const struct hr *H)
-{
-	if (!x->n)
-		return UINT32_MAX;
-	struct srun *t = &x->v[0];
-	uint32_t k = (uint32_t)t->cur;
-	if (++t->cur < t->end)
-		t->key = H[t->cur].s;
-	else
-		x->v[0] = x->v[--x->n];
-	sruns_down(x, 0);
-	return k;
-}
-
-/* Skip run t to its next event of kind k; false: none left. */
-static bool srun_seek(struct srun *t, const struct pt_events *ev, uint8_t k)
-{
-	while (t->cur < t->end && ev->kind[t->list[t->cur]] != k)
-		t->cur++;
-	if (t->cur == t->end)
-		return false;
-	t->key = ev->start[t->list[t->cur]];
-	return true;
-}
-
-/* The events of kind k on the tracks of rank r (in memory: the index's tracks). */
-static void sruns_events(struct sruns *x, struct rank *r, uint8_t k)
-{
-	const struct pt_events *ev = &r->g->m->events;
-	x->v = pt_xmalloc((r->natracks ? r->natracks : 1) * sizeof(*x->v));
-	x->n = 0;
-	for (size_t q = 0; q < r->natracks; q++) {
-		size_t n;
-		const uint32_t *l = pt_index_track_events(r->g->x, r->atracks[q], &n);
-		struct srun t = { 0, 0, n, l };
-		if (srun_seek(&t, ev, k))
-			x->v[x->n++] = t;
-	}
-	sruns_heapify(x);
-}
-
-/* The next event of kind k by start (UINT32_MAX: none left). */
-static uint32_t sruns_next_event(struct sruns *x, const struct pt_events *ev, uint8_t k)
-{
-	if (!x->n)
-		return UINT32_MAX;
-	struct srun *t = &x->v[0];
-	uint32_t i = t->list[t->cur];
-	t->cur++;
-	if (!srun_seek(t, ev, k))
-		x->v[0] = x->v[--x->n];
-	sruns_down(x, 0);
-	return i;
-}
-
 static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **tx, bool multi)
 {
 	struct ctx *g = r->g;
@@ -179,8 +68,8 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		memset(tl, 0, sizeof(tl));
 		PT_VEC(struct pt_ival) pairs = { 0 };
 		struct sruns hs;
-		sruns_ranges(&hs, r);
-		for (uint32_t k; (k = sruns_next_range(&hs, r->hr)) != UINT32_MAX;) {
+		sum_sruns_ranges(&hs, r);
+		for (uint32_t k; (k = sum_sruns_next_range(&hs, r->hr)) != UINT32_MAX;) {
 			const struct hr *h = &r->hr[k];
 			if (h->type == HT_STEP)
 				continue;
@@ -203,8 +92,8 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		} else {
 			struct urun api = { 0 };
 			struct sruns as;
-			sruns_events(&as, r, PT_EV_API);
-			for (uint32_t i; (i = sruns_next_event(&as, ev, PT_EV_API)) != UINT32_MAX;) {
+			sum_sruns_events(&as, r, PT_EV_API);
+			for (uint32_t i; (i = sum_sruns_next_event(&as, ev, PT_EV_API)) != UINT32_MAX;) {
 				urun_add(r, &api, ev->start[i], ev->start[i] + ev->dur[i]);
 				api.calls += member(r, i);
 			}
