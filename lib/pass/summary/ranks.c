@@ -545,7 +545,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			w.v[k].e = w.v[k + 1].s;
 	if (w.n)
 		w.v[0].first = true;
-	r->w = w.v;
+	r->w = pt_xrealloc(w.v, (w.n ? w.n : 1) * sizeof(*w.v)); /* the vector's spare room back */
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
 	r->filtered = g->sel.steps || g->sel.window;
