@@ -325,11 +325,14 @@ struct mcall {
 };
 
 /* The memcpy view's sums: the device items, per launching call (event_key) the time + 0 and bytes + 1
- * of the copies it launched, and the calls that may be host items, in model order. */
+ * of the copies it launched, and the calls that may be host items, in model order. In memory the
+ * calls come first and those sums are kept per call in sums (time, bytes + 1; 0: none), found by
+ * key, not in the maps for every launching call. */
 struct mcacc {
 	struct items dev;
 	struct pt_hashmap api_gpu, api_bytes;
 	PT_VEC(struct mcall) calls;
+	int64_t (*sums)[2];
 	uint8_t *copier; /* per raw name id: 0 not seen, 1 a call that neither copies nor fills, 2 one that does */
 	size_t nraw;
 };
