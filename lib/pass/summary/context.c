@@ -82,6 +82,99 @@ int64_t sum_ivl_measure(const struct rank *r, struct ivl *l)
 	return t;
 }
 
+/* Runs in start order merged by start (summary.h: struct sruns). */
+static void sruns_down(struct sruns *x, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < x->n && x->v[l].key < x->v[m].key)
+			m = l;
+		if (l + 1 < x->n && x->v[l + 1].key < x->v[m].key)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct srun t = x->v[i];
+		x->v[i] = x->v[m];
+		x->v[m] = t;
+		i = m;
+	}
+}
+
+static void sruns_heapify(struct sruns *x)
+{
+	for (size_t i = x->n / 2; i-- > 0;)
+		sruns_down(x, i);
+}
+
+void sum_sruns_ranges(struct sruns *x, const struct rank *r)
+{
+	const struct hr *H = r->hr;
+	size_t runs = 0;
+	for (size_t k = 0; k < r->nhr; k++)
+		runs += !k || H[k].track != H[k - 1].track;
+	x->v = pt_xmalloc((runs ? runs : 1) * sizeof(*x->v));
+	x->n = 0;
+	for (size_t k = 0; k < r->nhr; k++)
+		if (!k || H[k].track != H[k - 1].track)
+			x->v[x->n++] = (struct srun){ H[k].s, k, k + 1, NULL };
+		else
+			x->v[x->n - 1].end = k + 1;
+	sruns_heapify(x);
+}
+
+uint32_t sum_sruns_next_range(struct sruns *x, const struct hr *H)
+{
+	if (!x->n)
+		return UINT32_MAX;
+	struct srun *t = &x->v[0];
+	uint32_t k = (uint32_t)t->cur;
+	if (++t->cur < t->end)
+		t->key = H[t->cur].s;
+	else
+		x->v[0] = x->v[--x->n];
+	sruns_down(x, 0);
+	return k;
+}
+
+/* Skip run t to its next event of kind k; false: none left. */
+static bool srun_seek(struct srun *t, const struct pt_events *ev, uint8_t k)
+{
+	while (t->cur < t->end && ev->kind[t->list[t->cur]] != k)
+		t->cur++;
+	if (t->cur == t->end)
+		return false;
+	t->key = ev->start[t->list[t->cur]];
+	return true;
+}
+
+void sum_sruns_events(struct sruns *x, struct rank *r, uint8_t k)
+{
+	const struct pt_events *ev = &r->g->m->events;
+	x->v = pt_xmalloc((r->natracks ? r->natracks : 1) * sizeof(*x->v));
+	x->n = 0;
+	for (size_t q = 0; q < r->natracks; q++) {
+		size_t n;
+		const uint32_t *l = pt_index_track_events(r->g->x, r->atracks[q], &n);
+		struct srun t = { 0, 0, n, l };
+		if (srun_seek(&t, ev, k))
+			x->v[x->n++] = t;
+	}
+	sruns_heapify(x);
+}
+
+uint32_t sum_sruns_next_event(struct sruns *x, const struct pt_events *ev, uint8_t k)
+{
+	if (!x->n)
+		return UINT32_MAX;
+	struct srun *t = &x->v[0];
+	uint32_t i = t->list[t->cur];
+	t->cur++;
+	if (!srun_seek(t, ev, k))
+		x->v[0] = x->v[--x->n];
+	sruns_down(x, 0);
+	return i;
+}
+
 int64_t sum_urun_end(const struct rank *r, struct urun *u)
 {
 	if (u->open)

@@ -380,8 +380,6 @@ void sum_groups_order(struct groups *gs)
 
 void sum_groups_free(struct groups *gs)
 {
-	for (size_t k = 0; k < gs->v.n; k++)
-		free(gs->v.v[k].cpu.v);
 	pt_vec_free(&gs->v);
 	free(gs->of_track);
 	free(gs->order);

@@ -145,10 +145,26 @@ void sum_gpu_prepare(struct rank *r)
 	struct hr_order hr_sort = { hv.v, g };
 	for (size_t s = 0; s + 1 < seg.n; s++)
 		sum_sort(perm + seg.v[s], seg.v[s + 1] - seg.v[s], sizeof(*perm), cmp_hr, &hr_sort);
-	struct hr *H = pt_xmalloc((nh ? nh : 1) * sizeof(*H));
-	for (size_t k = 0; k < nh; k++)
-		H[k] = hv.v[perm[k]];
-	pt_vec_free(&hv);
+	/* put the ranges in that order where they are (H[k] = the range perm[k] was), one cycle of the
+	 * permutation at a time: no second array of them (on a 1 GiB Kineto trace, 80 MiB) */
+	for (size_t k = 0; k < nh; k++) {
+		if (perm[k] == k)
+			continue;
+		struct hr tmp = hv.v[k];
+		size_t j = k;
+		for (;;) {
+			size_t p = perm[j];
+			perm[j] = (uint32_t)j;
+			if (p == k) {
+				hv.v[j] = tmp;
+				break;
+			}
+			hv.v[j] = hv.v[p];
+			j = p;
+		}
+	}
+	free(perm);
+	struct hr *H = pt_xrealloc(hv.v, (nh ? nh : 1) * sizeof(*H)); /* the vector's spare room back */
 	for (size_t k = 0; k < nh; k++)
 		link[H[k].ev] = (uint32_t)k + 1;
 	/* 2. nesting: explicit parents as they are, otherwise the stack rule */
@@ -259,7 +275,6 @@ void sum_gpu_prepare(struct rank *r)
 	pt_vec_free(&active);
 	free(stack);
 	pt_vec_free(&seg);
-	free(perm);
 	/* 4. device activities -> launching call (cupti.md §6.3 links, else the correlation id) */
 	if (m->links.n) {
 		for (size_t k = 0; k < m->links.n; k++) {
@@ -530,7 +545,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			w.v[k].e = w.v[k + 1].s;
 	if (w.n)
 		w.v[0].first = true;
-	r->w = w.v;
+	r->w = pt_xrealloc(w.v, (w.n ? w.n : 1) * sizeof(*w.v)); /* the vector's spare room back */
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
 	r->filtered = g->sel.steps || g->sel.window;

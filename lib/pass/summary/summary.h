@@ -49,14 +49,15 @@ struct hr {
 	uint32_t track;
 	uint32_t name;     /* output name id */
 	uint8_t type;      /* enum htype */
-	bool comm;         /* communication host range (§2.5) */
-	bool comm_anc;     /* comm, or a descendant of one */
-	bool phase_anc;    /* a phase range, or inside one */
-	bool step_anc;     /* a step range, or inside one */
-	bool outer;        /* a phase range with no phase ancestor */
-	bool memname;      /* UserDefined/UserRange memory manipulation (§3.7a) */
-	bool mem_anc;      /* memname, or inside such a range */
-	bool has_bytes;
+	/* one bit each: a range takes 72 bytes, not 80 (a 1 GiB Kineto trace has a million) */
+	bool comm : 1;      /* communication host range (§2.5) */
+	bool comm_anc : 1;  /* comm, or a descendant of one */
+	bool phase_anc : 1; /* a phase range, or inside one */
+	bool step_anc : 1;  /* a step range, or inside one */
+	bool outer : 1;     /* a phase range with no phase ancestor */
+	bool memname : 1;   /* UserDefined/UserRange memory manipulation (§3.7a) */
+	bool mem_anc : 1;   /* memname, or inside such a range */
+	bool has_bytes : 1;
 	int64_t s, e, ne;  /* start, end, nesting end */
 	int64_t gpu;       /* inclusive device time (§2.6) */
 	int64_t gpu_mem;   /* inclusive Memcpy/Memset time */
@@ -190,6 +191,23 @@ struct urun {
 	bool open;
 };
 
+/*
+ * Runs in start order merged by start (a min-heap of their next items): the
+ * threads' runs of a GPU rank's host ranges (r->hr holds each thread's
+ * together, in start order: ranks.c), or the index's tracks (each in start
+ * order), so that a union of them needs no copy of their intervals.
+ */
+struct srun {
+	int64_t key;          /* the start of the run's next item */
+	size_t cur, end;
+	const uint32_t *list; /* a track's events (the items are list[cur]); NULL: host ranges */
+};
+
+struct sruns {
+	struct srun *v;
+	size_t n;
+};
+
 struct item {
 	uint32_t name;  /* output name id */
 	int64_t calls;
@@ -307,11 +325,14 @@ struct mcall {
 };
 
 /* The memcpy view's sums: the device items, per launching call (event_key) the time + 0 and bytes + 1
- * of the copies it launched, and the calls that may be host items, in model order. */
+ * of the copies it launched, and the calls that may be host items, in model order. In memory the
+ * calls come first and those sums are kept per call in sums (time, bytes + 1; 0: none), found by
+ * key, not in the maps for every launching call. */
 struct mcacc {
 	struct items dev;
 	struct pt_hashmap api_gpu, api_bytes;
 	PT_VEC(struct mcall) calls;
+	int64_t (*sums)[2];
 	uint8_t *copier; /* per raw name id: 0 not seen, 1 a call that neither copies nor fills, 2 one that does */
 	size_t nraw;
 };
@@ -341,7 +362,7 @@ struct grp {
 	int64_t first;
 	int64_t tid;
 	int64_t cpu_den, gpu_den;
-	struct ivl cpu;  /* member ranges, for the CPU denominator */
+	struct urun cpu; /* the union of its member operators, for the CPU denominator (W aside) */
 };
 
 struct groups {
@@ -602,6 +623,14 @@ int64_t sum_measure_W(const struct rank *r, const struct pt_ivset *s);
 void sum_ivl_add(struct ivl *l, int64_t s, int64_t e);
 int64_t sum_ivl_measure(const struct rank *r, struct ivl *l);
 int64_t sum_urun_end(const struct rank *r, struct urun *u);
+/* The host ranges of GPU rank r in memory, one run per thread; the next of them by start
+ * (UINT32_MAX: none left). */
+void sum_sruns_ranges(struct sruns *x, const struct rank *r);
+uint32_t sum_sruns_next_range(struct sruns *x, const struct hr *H);
+/* The events of kind k on the tracks of rank r in memory (the index's tracks); the next of
+ * them by start (UINT32_MAX: none left). */
+void sum_sruns_events(struct sruns *x, struct rank *r, uint8_t k);
+uint32_t sum_sruns_next_event(struct sruns *x, const struct pt_events *ev, uint8_t k);
 bool sum_comm_op_name(const struct ctx *g, const char *s);
 bool sum_comm_kernel_name(const struct ctx *g, const char *s);
 bool sum_mem_name(const char *s);

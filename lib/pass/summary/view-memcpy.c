@@ -27,7 +27,21 @@ static void copy_add(struct rank *r, struct mcacc *a, size_t i, bool mem)
 	const struct pt_copy_info *ci = sum_copy_info(g, i);
 	int64_t s, e;
 	uint64_t k = launch_of(r, i, &s, &e);
-	if (k) {
+	if (k && a->sums) {
+		size_t lo = 0, hi = a->calls.n; /* the calls in key order */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (a->calls.v[mid].key < k)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < a->calls.n && a->calls.v[lo].key == k) {
+			a->sums[lo][0] += ev->dur[i];
+			if (ci)
+				a->sums[lo][1] = (a->sums[lo][1] ? a->sums[lo][1] : 1) + (int64_t)ci->bytes;
+		}
+	} else if (k) {
 		*pt_hashmap_put(&a->api_gpu, k, 0, NULL) += (uint64_t)ev->dur[i];
 		if (ci)
 			*pt_hashmap_put(&a->api_bytes, k, 1, NULL) += ci->bytes;
@@ -83,6 +97,7 @@ void sum_mcacc_free(struct mcacc *a)
 	pt_hashmap_free(&a->api_gpu);
 	pt_hashmap_free(&a->api_bytes);
 	pt_vec_free(&a->calls);
+	free(a->sums);
 	free(a->copier);
 }
 
@@ -105,15 +120,17 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 	if (r->asc) {
 		a = r->asc->mc; /* add() */
 	} else {
+		/* the calls first (in model order: by key), then the copies' sums into theirs */
 		sum_mcacc_init(&own);
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_API && in_rank(r, i) && member(r, i))
+				call_add(r, &own, i);
+		own.sums = pt_xcalloc(own.calls.n + 1, sizeof(*own.sums));
 		for (size_t i = 0; i < ev->n; i++) {
 			uint8_t k = ev->kind[i];
 			if ((k == PT_EV_MEMCPY || k == PT_EV_MEMSET) && in_rank(r, i))
 				copy_add(r, &own, i, member(r, i));
 		}
-		for (size_t i = 0; i < ev->n; i++)
-			if (ev->kind[i] == PT_EV_API && in_rank(r, i) && member(r, i))
-				call_add(r, &own, i);
 	}
 	struct items host, *dev = &a->dev;
 	sum_items_init(&host);
@@ -138,12 +155,20 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 		struct item *x = sum_items_get(&host, c->name, c->name);
 		x->calls++;
 		item_cpu(x, c->dur);
-		uint64_t *gsum = pt_hashmap_get(&a->api_gpu, c->key);
-		item_gpu(x, gsum ? (int64_t)*gsum : 0);
-		uint64_t *bs = pt_hashmap_get(&a->api_bytes, c->key);
-		if (bs) {
-			x->a += (int64_t)(*bs - 1);
-			x->c = 1;
+		if (a->sums) {
+			item_gpu(x, a->sums[k][0]);
+			if (a->sums[k][1]) {
+				x->a += a->sums[k][1] - 1;
+				x->c = 1;
+			}
+		} else {
+			uint64_t *gsum = pt_hashmap_get(&a->api_gpu, c->key);
+			item_gpu(x, gsum ? (int64_t)*gsum : 0);
+			uint64_t *bs = pt_hashmap_get(&a->api_bytes, c->key);
+			if (bs) {
+				x->a += (int64_t)(*bs - 1);
+				x->c = 1;
+			}
 		}
 		if (c->start < x->first)
 			x->first = c->start;

@@ -94,7 +94,6 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 		struct grp *gr = &gs.v.v[gi];
 		if (h->s < gr->first)
 			gr->first = h->s;
-		sum_ivl_add(&gr->cpu, h->s, h->e);
 		struct item *x = sum_items_get(&it, ((uint64_t)gi << 32) | h->name, h->name);
 		x->d = gi;
 		x->calls++;
@@ -125,6 +124,23 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 			gs.v.v[sum_group_of(&gs, r, r->hr[h - 1].track)].gpu_den += ev->dur[i];
 	}
 	free(inop);
+	/* each group's CPU denominator: the union of its member operators, taken in start order */
+	struct sruns hs;
+	sum_sruns_ranges(&hs, r);
+	for (uint32_t k; (k = sum_sruns_next_range(&hs, r->hr)) != UINT32_MAX;) {
+		const struct hr *h = &r->hr[k];
+		if (h->type != HT_OPERATOR || !member_at(r, h->s) || h->e <= h->s)
+			continue; /* an empty range adds nothing and bridges nothing (pt_ivset_build) */
+		struct urun *u = &gs.v.v[sum_group_of(&gs, r, h->track)].cpu;
+		if (u->open && h->s <= u->ce) {
+			u->ce = h->e > u->ce ? h->e : u->ce;
+			continue;
+		}
+		if (u->open)
+			u->total += u->ce - u->cs;
+		*u = (struct urun){ .cs = h->s, .ce = h->e, .total = u->total, .open = true };
+	}
+	free(hs.v);
 	sum_groups_order(&gs);
 	struct pt_table *x = sum_stext(r, sum_view_operator.name, NULL, true, multi);
 	char hb1[96], hb2[96];
@@ -137,10 +153,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 	for (size_t gk = 0; gk < gs.v.n; gk++) {
 		uint32_t gi = gs.order[gk];
 		struct grp *gr = &gs.v.v[gi];
-		struct pt_ivset u = { 0 };
-		pt_ivset_build(&u, gr->cpu.v, gr->cpu.n);
-		gr->cpu_den = pt_ivset_measure(&u);
-		pt_ivset_free(&u);
+		gr->cpu_den = gr->cpu.total + (gr->cpu.open ? gr->cpu.ce - gr->cpu.cs : 0);
 		size_t n;
 		struct item *v = sum_group_items(g, &it, gi, &n, VK_TWO);
 		sum_group_label(r, gr, title, key);

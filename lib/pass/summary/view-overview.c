@@ -63,39 +63,46 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 				cpu[nc++] = (struct ovrow){ ph[p], calls, time };
 		}
 	} else {
-		struct ivl tl[HT_NTYPES], cl = { 0 }, api = { 0 };
+		/* each type's union from the ranges in start order: the threads' runs of r->hr merged */
+		struct urun tl[HT_NTYPES], cl = { 0 };
 		memset(tl, 0, sizeof(tl));
 		PT_VEC(struct pt_ival) pairs = { 0 };
-		for (size_t k = 0; k < r->nhr; k++) {
+		struct sruns hs;
+		sum_sruns_ranges(&hs, r);
+		for (uint32_t k; (k = sum_sruns_next_range(&hs, r->hr)) != UINT32_MAX;) {
 			const struct hr *h = &r->hr[k];
 			if (h->type == HT_STEP)
 				continue;
 			bool mem = member_at(r, h->s);
 			if (h->type != HT_COMM) {
-				sum_ivl_add(&tl[h->type], h->s, h->e);
+				urun_add(r, &tl[h->type], h->s, h->e);
 				tl[h->type].calls += mem && (!is_phase(h->type) || h->outer);
 			}
 			if (h->comm) {
-				sum_ivl_add(&cl, h->s, h->e);
+				urun_add(r, &cl, h->s, h->e);
 				if (mem)
 					pt_vec_push(&pairs, ((struct pt_ival){ h->s, h->e }));
 			}
 		}
+		free(hs.v);
 		int64_t ca, ta;
 		if (r->asc) { /* streamed: add(), sum_asc_release() */
 			ca = r->asc->api_calls;
 			ta = sum_urun_end(r, &r->asc->api_u);
 		} else {
-			for (size_t i = 0; i < ev->n; i++)
-				if (ev->kind[i] == PT_EV_API && in_rank(r, i)) {
-					sum_ivl_add(&api, ev->start[i], ev->start[i] + ev->dur[i]);
-					api.calls += member(r, i);
-				}
+			struct urun api = { 0 };
+			struct sruns as;
+			sum_sruns_events(&as, r, PT_EV_API);
+			for (uint32_t i; (i = sum_sruns_next_event(&as, ev, PT_EV_API)) != UINT32_MAX;) {
+				urun_add(r, &api, ev->start[i], ev->start[i] + ev->dur[i]);
+				api.calls += member(r, i);
+			}
+			free(as.v);
 			ca = api.calls;
-			ta = sum_ivl_measure(r, &api);
+			ta = sum_urun_end(r, &api);
 		}
 		for (int k = 0; k < HT_NTYPES; k++) {
-			int64_t calls = tl[k].calls, time = sum_ivl_measure(r, &tl[k]);
+			int64_t calls = tl[k].calls, time = sum_urun_end(r, &tl[k]);
 			if (calls)
 				cpu[nc++] = (struct ovrow){ sum_htype_names[k], calls, time };
 		}
@@ -106,7 +113,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		for (size_t k = 0; k < pairs.n; k++)
 			cc += !k || pairs.v[k].s != pairs.v[k - 1].s || pairs.v[k].e != pairs.v[k - 1].e;
 		pt_vec_free(&pairs);
-		int64_t tc = sum_ivl_measure(r, &cl);
+		int64_t tc = sum_urun_end(r, &cl);
 		if (cc)
 			cpu[nc++] = (struct ovrow){ "Communication", cc, tc };
 	}
