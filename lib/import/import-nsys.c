@@ -324,13 +324,14 @@ uint32_t pt_nsys_track(struct ns *s, uint32_t dev, enum pt_track_kind kind, int6
 
 /*
  * Session ns [start, end] to model times in *t0, *dur: false (counted) when
- * they leave the model's range or end before start.
+ * they leave the model's range, span more than it allows a duration (2^62 ns,
+ * model.h), or end before start.
  */
 bool pt_nsys_times(struct ns *s, int64_t start, int64_t end, int64_t *t0, int64_t *dur)
 {
 	if (start > PT_TIME_LIMIT || start < -PT_TIME_LIMIT || end > PT_TIME_LIMIT || end < -PT_TIME_LIMIT ||
 	    (s->base > 0 && start > PT_TIME_LIMIT - s->base) || (s->base > 0 && end > PT_TIME_LIMIT - s->base) ||
-	    (s->base < 0 && start < -PT_TIME_LIMIT - s->base)) {
+	    (s->base < 0 && start < -PT_TIME_LIMIT - s->base) || (end > 0 && start < end - PT_TIME_LIMIT)) {
 		s->n_untimed++;
 		return false;
 	}

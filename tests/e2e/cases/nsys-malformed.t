@@ -44,8 +44,11 @@ done
 # rows nsys may hold that are skipped and counted: negative durations, times out of range
 { cat "$SRC/testdata/nsys/train.nsysdesc"; echo 'sql "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET \"end\" = start - 5 WHERE rowid = 1"';
   echo 'sql "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9000000000000000000 WHERE rowid = 2"';
-  echo 'sql "UPDATE NVTX_EVENTS SET \"end\" = NULL WHERE rowid = 2"'; } >skip.nsysdesc
+  echo 'sql "UPDATE NVTX_EVENTS SET \"end\" = NULL WHERE rowid = 2"';
+  echo 'sql "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4541967255183346666, \"end\" = 1600000000001128000 WHERE rowid = 3"'; } >skip.nsysdesc
 run "proftool-gen nsys skip.nsysdesc -o skip.sqlite && proftool info --table stats skip.sqlite --format csv | sed -n '/^device_id,key/,\$p'"
+# (the last: both ends in the model's range, but longer than a duration may be; the model reads back)
+run "proftool import skip.sqlite -o skip.ptm && proftool info skip.ptm --format csv | grep -E '^(events|devices),'"
 # in a directory walk another program's database is skipped with a warning, a damaged one names
 # the file; among several paths the failing file is named
 run "mkdir d && cp good.sqlite d/a.sqlite && cp other.sqlite d/b.sqlite && : >d/empty.sqlite && proftool import d -o d.ptm"
