@@ -1316,6 +1316,124 @@ static void test_stream_gpu_launch(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* A tap that counts the reads of its source (and takes none of their batches); at the read numbered
+ * redo, it first writes model *redo_m over the file. */
+struct read_count {
+	int n, redo;
+	const struct pt_model *redo_m;
+	const char *ptm;
+};
+
+static bool count_begin(void *arg, struct pt_model *m, bool events_only)
+{
+	(void)m;
+	(void)events_only;
+	struct read_count *c = arg;
+	if (++c->n == c->redo)
+		write_ptm(c->redo_m, c->ptm, true);
+	return false;
+}
+
+/* One process whose n kernels come first in the file, then their n calls (each linked), or the
+ * calls first (calls_first). */
+static struct pt_model *kernels_then_calls(size_t n, bool calls_first)
+{
+	uint32_t th, st, k, api;
+	struct pt_model *m = one_process(&th, &st, &k, &api);
+	uint32_t k2 = pt_model_str(m, "relu_kernel");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			int64_t t = 1000 * (int64_t)i;
+			if ((pass == 0) != calls_first)
+				pt_model_add_event(m, st, i % 3 ? k : k2, PT_EV_KERNEL, t + 300 + (int64_t)(i % 7) * 20,
+						   50 + (int64_t)(i % 5), i + 1, PT_NONE, 0);
+			else
+				pt_model_add_event(m, th, api, PT_EV_API, t, 10 + (int64_t)(i % 11), i + 1, PT_NONE, 0);
+		}
+	for (size_t i = 0; i < n; i++) {
+		struct pt_gpu_link x = { (uint32_t)(calls_first ? n + i : i), (uint32_t)(calls_first ? i : n + i), 0 };
+		pt_vec_push(&m->links, x);
+	}
+	return m;
+}
+
+/*
+ * The launch reads by link in two reads, not three, where each activity's call comes no later than
+ * the event batch after the activity's: the calls a batch ahead of the sums in one read (kernels
+ * first, their calls from the same batch into the next; or the calls first); three where a call
+ * comes two batches after its kernel. The same figures as in memory either way. A file that
+ * changes between the reads (other batches) is an error, not a summary.
+ */
+static void test_stream_calls_ahead(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-sahead-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	static const struct { size_t n; bool calls_first; int reads; } c[] = {
+		{ 3000, false, 2 }, /* kernel i's call is event 3000 + i: batch 0 or 1 */
+		{ 3000, true, 2 },
+		{ 6000, false, 3 }, /* kernel 4095's call is event 10095, in batch 2 */
+	};
+	for (size_t ci = 0; ci < sizeof(c) / sizeof(c[0]); ci++) {
+		struct pt_model *m = kernels_then_calls(c[ci].n, c[ci].calls_first);
+		write_ptm(m, ptm, true);
+		for (int win = 0; win < 2; win++) {
+			struct pt_summary_opts so;
+			pt_summary_opts_init(&so);
+			so.views = (1u << PT_SV_GPU) | (1u << PT_SV_KERNEL) | (1u << PT_SV_API) | (1u << PT_SV_OVERVIEW);
+			if (win) { /* membership by the call's start */
+				so.sel.window_given = so.sel.win_has_a = so.sel.win_has_b = true;
+				so.sel.win_a = 500000;
+				so.sel.win_b = 2000000;
+			}
+			struct pt_summary a = run(m, &so), b;
+			struct read_count rc = { 0, 0, NULL, ptm };
+			struct pt_ptm_tap tap = { count_begin, NULL, NULL, &rc };
+			struct pt_ptm_source src = { .path = ptm, .tap = &tap };
+			bool streamed = false;
+			struct pt_model *whole = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_summary_stream_file(&src, &so, &b, &streamed, &whole, &e), 0);
+			assert_true(streamed);
+			assert_int_equal(rc.n, c[ci].reads);
+			const struct pt_table *t = view(&b, PT_SV_GPU);
+			int64_t launches = 0;
+			for (size_t r = 0; r < t->nrows; r++)
+				launches += I(t, r, "launches");
+			assert_int_equal(launches, win ? 1500 : (int64_t)c[ci].n);
+			char *ta = render(&a, txt), *tb = render(&b, txt);
+			assert_string_equal(ta, tb);
+			free(ta);
+			free(tb);
+			pt_summary_free(&a);
+			pt_summary_free(&b);
+		}
+		pt_model_free(m);
+	}
+	/* the file changes before the read of calls and sums: its second batch is not the first read's */
+	struct pt_model *m = kernels_then_calls(3000, false), *m2 = kernels_then_calls(3001, false);
+	write_ptm(m, ptm, true);
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	so.views = 1u << PT_SV_GPU;
+	struct read_count rc = { 0, 2, m2, ptm };
+	struct pt_ptm_tap tap = { count_begin, NULL, NULL, &rc };
+	struct pt_ptm_source src = { .path = ptm, .tap = &tap };
+	struct pt_summary b;
+	bool streamed = false;
+	struct pt_model *whole = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_summary_stream_file(&src, &so, &b, &streamed, &whole, &e), -1);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "changed while it was read"));
+	free(msg);
+	pt_err_free(e);
+	pt_model_free(m);
+	pt_model_free(m2);
+	scratch_close(dir, ptm, txt);
+}
+
 /* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
 static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struct pt_summary *b, bool *streamed,
 			struct pt_model **whole, struct pt_err **e)
@@ -2232,6 +2350,7 @@ int main(void)
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_stream_gpu_launch),
+		cmocka_unit_test(test_stream_calls_ahead),
 		cmocka_unit_test(test_watermark_lag),
 		cmocka_unit_test(test_stream_gpu_lag),
 		cmocka_unit_test(test_raw_stream_api),
