@@ -1334,24 +1334,29 @@ static bool count_begin(void *arg, struct pt_model *m, bool events_only)
 	return false;
 }
 
-/* One process whose n kernels come first in the file, then their n calls (each linked), or the
- * calls first (calls_first). */
-static struct pt_model *kernels_then_calls(size_t n, bool calls_first)
+/* One process with n kernels and their n calls, each linked: the kernels first in the file, then the
+ * calls (layout 0), the calls first (1), or each kernel right before its call (2, as a CUPTI import
+ * stores them). */
+static struct pt_model *kernels_then_calls(size_t n, int layout)
 {
 	uint32_t th, st, k, api;
 	struct pt_model *m = one_process(&th, &st, &k, &api);
 	uint32_t k2 = pt_model_str(m, "relu_kernel");
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < n; i++) {
-			int64_t t = 1000 * (int64_t)i;
-			if ((pass == 0) != calls_first)
-				pt_model_add_event(m, st, i % 3 ? k : k2, PT_EV_KERNEL, t + 300 + (int64_t)(i % 7) * 20,
-						   50 + (int64_t)(i % 5), i + 1, PT_NONE, 0);
-			else
-				pt_model_add_event(m, th, api, PT_EV_API, t, 10 + (int64_t)(i % 11), i + 1, PT_NONE, 0);
-		}
+	for (size_t j = 0; j < 2 * n; j++) {
+		/* event j: kernel or call i */
+		size_t i = layout == 2 ? j / 2 : j % n;
+		bool kernel = layout == 2 ? !(j & 1) : (j < n) == (layout == 0);
+		int64_t t = 1000 * (int64_t)i;
+		if (kernel)
+			pt_model_add_event(m, st, i % 3 ? k : k2, PT_EV_KERNEL, t + 300 + (int64_t)(i % 7) * 20,
+					   50 + (int64_t)(i % 5), i + 1, PT_NONE, 0);
+		else
+			pt_model_add_event(m, th, api, PT_EV_API, t, 10 + (int64_t)(i % 11), i + 1, PT_NONE, 0);
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct pt_gpu_link x = { (uint32_t)(calls_first ? n + i : i), (uint32_t)(calls_first ? i : n + i), 0 };
+		uint32_t kev = (uint32_t)(layout == 2 ? 2 * i : layout == 0 ? i : n + i);
+		uint32_t cev = (uint32_t)(layout == 2 ? 2 * i + 1 : layout == 0 ? n + i : i);
+		struct pt_gpu_link x = { kev, cev, 0 };
 		pt_vec_push(&m->links, x);
 	}
 	return m;
@@ -1360,7 +1365,8 @@ static struct pt_model *kernels_then_calls(size_t n, bool calls_first)
 /*
  * The launch reads by link in two reads, not three, where each activity's call comes no later than
  * the event batch after the activity's: the calls a batch ahead of the sums in one read (kernels
- * first, their calls from the same batch into the next; or the calls first); three where a call
+ * first, their calls from the same batch into the next; the calls first; each kernel before its
+ * call); three where a call
  * comes two batches after its kernel. The same figures as in memory either way. A file that
  * changes between the reads (other batches) is an error, not a summary.
  */
@@ -1370,13 +1376,14 @@ static void test_stream_calls_ahead(void **state)
 	char dir[] = "/tmp/pt-sahead-XXXXXX";
 	char ptm[256], txt[256];
 	scratch_open(dir, ptm, txt);
-	static const struct { size_t n; bool calls_first; int reads; } c[] = {
-		{ 3000, false, 2 }, /* kernel i's call is event 3000 + i: batch 0 or 1 */
-		{ 3000, true, 2 },
-		{ 6000, false, 3 }, /* kernel 4095's call is event 10095, in batch 2 */
+	static const struct { size_t n; int layout, reads; } c[] = {
+		{ 3000, 0, 2 }, /* kernel i's call is event 3000 + i: batch 0 or 1 */
+		{ 3000, 1, 2 },
+		{ 10000, 2, 2 }, /* kernel 4095's call is event 4096: the next batch; several blocks of links */
+		{ 6000, 0, 3 }, /* kernel 4095's call is event 10095, in batch 2 */
 	};
 	for (size_t ci = 0; ci < sizeof(c) / sizeof(c[0]); ci++) {
-		struct pt_model *m = kernels_then_calls(c[ci].n, c[ci].calls_first);
+		struct pt_model *m = kernels_then_calls(c[ci].n, c[ci].layout);
 		write_ptm(m, ptm, true);
 		for (int win = 0; win < 2; win++) {
 			struct pt_summary_opts so;
@@ -1412,7 +1419,7 @@ static void test_stream_calls_ahead(void **state)
 		pt_model_free(m);
 	}
 	/* the file changes before the read of calls and sums: its second batch is not the first read's */
-	struct pt_model *m = kernels_then_calls(3000, false), *m2 = kernels_then_calls(3001, false);
+	struct pt_model *m = kernels_then_calls(3000, 0), *m2 = kernels_then_calls(3001, 0);
 	write_ptm(m, ptm, true);
 	struct pt_summary_opts so;
 	pt_summary_opts_init(&so);

@@ -717,7 +717,7 @@ void sum_mcacc_init(struct mcacc *a);
 void sum_mcacc_free(struct mcacc *a);
 
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
-#define SUM_LJ_BLOCK 65536
+#define SUM_LJ_BLOCK 4096
 struct sum_lj {
 	uint8_t *keep;         /* per device: of the rank (every device but a GPU --device leaves out) */
 	size_t ndev;
