@@ -351,10 +351,12 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	memset(&r, 0, sizeof(r));
 	r.fd = fd;
 	r.name = name;
-	bool replay = tape && tape->whole;
+	bool events_only = sink && sink->events_only, whole = false;
+	/* a tape of the event batches alone serves the reads of the events alone; another reads the file */
+	bool replay = tape && tape->whole && (!tape->events_only || events_only);
 	if (replay)
 		r.play = tape;
-	else if (tape && !tape->over)
+	else if (tape && !tape->over && !tape->whole)
 		r.rec = tape;
 	r.in_cap = replay ? 1 : 1 << 20;
 	r.in = pt_xmalloc(r.in_cap);
@@ -367,6 +369,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		r.rec = NULL;
 		tape->over = true;
 	}
+	bool taping = r.rec != NULL; /* (r.rec is NULL meanwhile over a chunk the tape does not keep) */
 	r.ob = pt_xmalloc(OB_CAP);
 	r.crc = (uint32_t)crc32(0, NULL, 0);
 	uint8_t *chunk = NULL;
@@ -374,7 +377,6 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
 	struct ids ids;
 	memset(&ids, 0, sizeof(ids));
-	bool events_only = sink && sink->events_only, whole = false;
 	if (events_only) /* the model a first read of the same file filled */
 		pt_ptm_ids_of(&ids, m);
 	ids.batchwise = sink != NULL;
@@ -454,6 +456,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	while (!footer) {
 		uint64_t off = r.body_off;
 		uint32_t crc_before = r.crc;
+		size_t tape_at = r.rec ? tape->n : 0; /* where this chunk starts on the recording tape */
 		uint64_t len = 0;
 		uint8_t vb[10];
 		int shift = 0, nb = 0;
@@ -504,8 +507,17 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			BAD("'%s': %s chunk of %" PRIu64 " bytes at body offset %" PRIu64
 			    " exceeds the limit of %" PRIu64 " bytes for its kind",
 			    name, cf ? cf->name : "unknown", len, off, lim);
+		/* a tape of the event batches alone (pt_ptm_tape.events_only) does not keep this chunk */
+		bool untaped = r.rec && tape->events_only && field != PROFTOOL__CHUNK__BODY_EVENTS &&
+			       field != PROFTOOL__CHUNK__BODY_FOOTER;
+		if (untaped) {
+			tape->n = tape_at;
+			r.rec = NULL;
+		}
 		if (!cb) {
 			int k = chunk_read(&r, &chunk, &chunk_cap, head, (size_t)len, e);
+			if (untaped)
+				r.rec = tape;
 			if (k < 0) {
 				rc = -1;
 				goto out;
@@ -513,6 +525,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			if (!k)
 				BAD("'%s': truncated model at body offset %" PRIu64, name, r.body_off);
 			cb = chunk;
+		} else if (untaped) {
+			r.rec = tape;
 		}
 		if (field == PROFTOOL__CHUNK__BODY_FOOTER) {
 			/* a tape's bytes were checked when it was recorded: its footer gets the checksum of then */
@@ -605,7 +619,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (whole)
 		rc = PT_PTM_WHOLE;
 out:
-	if (r.rec) { /* the tape holds a whole body, checked, or nothing */
+	if (taping && !tape->over) { /* the tape holds a whole body, checked, or nothing */
 		if (rc == 0)
 			tape->whole = true;
 		else {
@@ -677,7 +691,7 @@ int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct p
 int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_ptm_tape *t, struct pt_err **e)
 {
-	if (t && t->whole)
+	if (t && t->whole && (!t->events_only || sink->events_only))
 		return read_body(-1, path, m, sink, skip_cols, t, e);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -196,10 +196,14 @@ int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm
  * (whole), the later reads take it from the tape instead of reading,
  * inflating and checksumming the file again. The tape's bytes were checked
  * as they were read (the footer's CRC-32 included). The caller sets limit
- * and frees the tape (pt_ptm_tape_free).
+ * and frees the tape (pt_ptm_tape_free). With events_only set, the tape keeps
+ * the event batches and the footer alone (each with its length): what a read
+ * of the events alone (sink events_only) applies, and all that such a read
+ * takes from it; a read that is not of the events alone reads the file.
  */
 struct pt_ptm_tape {
 	size_t limit; /* the most body bytes kept */
+	bool events_only; /* keep the event batches and the footer alone (set by the caller) */
 	uint8_t *v;
 	size_t n, cap;
 	uint32_t crc; /* the body's CRC-32 before its footer */

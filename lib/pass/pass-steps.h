@@ -192,7 +192,8 @@ struct pt_steps_gkeep {
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
 /* pt_steps_gstream_read() without the steps' figures, keeping *keep for one more read (GPU models:
- * *m set; anything else: *whole, as there). */
+ * *m set; anything else: *whole, as there). With a tape on src (model/ptm.h, pt_ptm_tape, of the
+ * event batches alone), the reads after the first replay it, and it stays for the caller's reads. */
 int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			  struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e);

@@ -135,7 +135,9 @@ void pt_summary_free(struct pt_summary *s);
  * pt_summary_stream_again() says so, and after pt_summary_stream_begin() a
  * second read (events only) sums them. With the launch reads, the first read
  * always scans, and a read of the calls (pt_summary_stream_seal, then each
- * batch to pt_summary_stream_calls) comes before the summing read. _end()
+ * batch to pt_summary_stream_calls) comes before the summing read, unless
+ * the calls can come a batch ahead of the sums in one read
+ * (pt_summary_stream_calls_ahead, pt_summary_stream_both). _end()
  * writes the views into out.
  */
 struct pt_summary_stream;
@@ -160,6 +162,15 @@ int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *
 void pt_summary_stream_calls_end(struct pt_summary_stream *s);
 /* The event columns the read of the calls leaves undecoded (PT_PTM_NO_* bits). */
 unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s);
+/* After _seal with *calls: can one read take the calls and the sums (each activity's launching
+ * call comes, by the file's launch links, no later than the event batch after the activity's)?
+ * Then each batch of that read (events only) goes to _both(), which takes its calls and sums the
+ * batch before it (m->events then holds other columns: the reader refills them), and
+ * _both_end() after it sums the last. Both return 0, PT_PTM_STOP when the batches are not those
+ * of the first read (the file changed), or -1 with *e set. */
+bool pt_summary_stream_calls_ahead(const struct pt_summary_stream *s);
+int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_both_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e);
 /* 0, PT_PTM_STOP (not streamable; or the distributed view of GPU-kind activities on an NPU, whose
  * classes need the index), or -1 with *e set. */
 int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);

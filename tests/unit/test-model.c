@@ -1288,6 +1288,92 @@ static void test_tape(void **state)
 	pt_model_free(ref);
 }
 
+/* A tape of the event batches alone (pt_ptm_tape.events_only): it keeps less than the body, only what a read
+ * of the events alone takes, and such reads replay it, the file gone; its limit counts what it keeps; a read
+ * that is not of the events alone reads the file and leaves the tape as it was; a read that fails keeps
+ * nothing. */
+static void test_tape_events_only(void **state)
+{
+	(void)state;
+	size_t n = 3 * PT_PTM_EVENT_BATCH + 17;
+	struct pt_model *ref = spill_model(0, -1, n, 0);
+	for (int compress = 0; compress < 2; compress++) {
+		char path[128];
+		snprintf(path, sizeof(path), "%s/tapev%d.ptm", dir, compress);
+		write_model(ref, path, compress);
+		struct pt_err *e = NULL;
+		/* the whole body's size */
+		struct pt_ptm_tape t = { .limit = 64u << 20 };
+		struct pt_model *m = pt_model_new();
+		struct pt_ptm_sink count = { replay_batch, &(struct replay_check){ ref, 0, 0 }, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &count, 0, &t, &e), 0);
+		size_t body = t.n;
+		pt_ptm_tape_free(&t);
+		pt_model_free(m);
+		/* a read that fails keeps nothing */
+		t = (struct pt_ptm_tape){ .limit = 64u << 20, .events_only = true };
+		m = pt_model_new();
+		struct pt_ptm_sink stop = { fail_batch, NULL, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &stop, 0, &t, &e), -1);
+		pt_err_free(e);
+		e = NULL;
+		assert_true(t.over && !t.whole && !t.v && !t.n);
+		pt_model_free(m);
+		/* the event batches: less than the body */
+		t = (struct pt_ptm_tape){ .limit = 64u << 20, .events_only = true };
+		m = pt_model_new();
+		struct replay_check c = { ref, 0, 0 };
+		struct pt_ptm_sink first = { replay_batch, &c, false, true };
+		assert_int_equal(pt_ptm_read_stream_tape(path, m, &first, 0, &t, &e), 0);
+		size_t kept = t.n;
+		assert_true(t.whole && kept > 1000 && kept < body);
+		pt_ptm_tape_free(&t);
+		pt_model_free(m);
+		/* limits: one byte short of what it keeps (dropped), that much (kept) */
+		for (int l = 0; l < 2; l++) {
+			t = (struct pt_ptm_tape){ .limit = kept - 1 + (size_t)l, .events_only = true };
+			m = pt_model_new();
+			c = (struct replay_check){ ref, 0, 0 };
+			assert_int_equal(pt_ptm_read_stream_tape(path, m, &first, 0, &t, &e), 0);
+			assert_int_equal(c.next, n);
+			assert_true(t.whole == (l == 1) && t.over == (l == 0));
+			/* a read that is not of the events alone: from the file, the tape as it was */
+			struct pt_model *m2 = pt_model_new();
+			struct replay_check c3 = { ref, 0, 0 };
+			struct pt_ptm_sink full = { replay_batch, &c3, false, true };
+			assert_int_equal(pt_ptm_read_stream_tape(path, m2, &full, 0, &t, &e), 0);
+			assert_int_equal(c3.next, n);
+			assert_int_equal(m2->strings.n, ref->strings.n);
+			assert_int_equal(m2->tracks.n, ref->tracks.n);
+			assert_int_equal(t.n, l ? kept : 0);
+			pt_model_free(m2);
+			if (l) { /* the replays do not read the file */
+				char moved[160];
+				snprintf(moved, sizeof(moved), "%s.moved", path);
+				assert_int_equal(rename(path, moved), 0);
+				for (int round = 0; round < 2; round++) {
+					struct replay_check c2 = { ref, 0, 0 };
+					struct pt_ptm_sink again = { replay_batch, &c2, true, true };
+					assert_int_equal(pt_ptm_read_stream_tape(path, m, &again, 0, &t, &e), 0);
+					assert_int_equal(c2.next, n);
+					assert_int_equal(c2.batches, c.batches);
+				}
+				/* nor can a full read come from it */
+				m2 = pt_model_new();
+				assert_int_equal(pt_ptm_read_stream_tape(path, m2, &full, 0, &t, &e), -1);
+				pt_err_free(e);
+				e = NULL;
+				pt_model_free(m2);
+				assert_int_equal(rename(moved, path), 0);
+			}
+			pt_ptm_tape_free(&t);
+			pt_model_free(m);
+		}
+		unlink(path);
+	}
+	pt_model_free(ref);
+}
+
 /* A plain file spill whose file cannot take the events (a file size limit here): the replay says so, naming
  * the directory, and so does an undo. */
 static void test_spill_file_full(void **state)
@@ -1360,6 +1446,7 @@ int main(void)
 		cmocka_unit_test(test_spill_replay),
 		cmocka_unit_test(test_spill_file_full),
 		cmocka_unit_test(test_tape),
+		cmocka_unit_test(test_tape_events_only),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),

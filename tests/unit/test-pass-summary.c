@@ -1316,6 +1316,131 @@ static void test_stream_gpu_launch(void **state)
 	scratch_close(dir, ptm, txt);
 }
 
+/* A tap that counts the reads of its source (and takes none of their batches); at the read numbered
+ * redo, it first writes model *redo_m over the file. */
+struct read_count {
+	int n, redo;
+	const struct pt_model *redo_m;
+	const char *ptm;
+};
+
+static bool count_begin(void *arg, struct pt_model *m, bool events_only)
+{
+	(void)m;
+	(void)events_only;
+	struct read_count *c = arg;
+	if (++c->n == c->redo)
+		write_ptm(c->redo_m, c->ptm, true);
+	return false;
+}
+
+/* One process with n kernels and their n calls, each linked: the kernels first in the file, then the
+ * calls (layout 0), the calls first (1), or each kernel right before its call (2, as a CUPTI import
+ * stores them). */
+static struct pt_model *kernels_then_calls(size_t n, int layout)
+{
+	uint32_t th, st, k, api;
+	struct pt_model *m = one_process(&th, &st, &k, &api);
+	uint32_t k2 = pt_model_str(m, "relu_kernel");
+	for (size_t j = 0; j < 2 * n; j++) {
+		/* event j: kernel or call i */
+		size_t i = layout == 2 ? j / 2 : j % n;
+		bool kernel = layout == 2 ? !(j & 1) : (j < n) == (layout == 0);
+		int64_t t = 1000 * (int64_t)i;
+		if (kernel)
+			pt_model_add_event(m, st, i % 3 ? k : k2, PT_EV_KERNEL, t + 300 + (int64_t)(i % 7) * 20,
+					   50 + (int64_t)(i % 5), i + 1, PT_NONE, 0);
+		else
+			pt_model_add_event(m, th, api, PT_EV_API, t, 10 + (int64_t)(i % 11), i + 1, PT_NONE, 0);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t kev = (uint32_t)(layout == 2 ? 2 * i : layout == 0 ? i : n + i);
+		uint32_t cev = (uint32_t)(layout == 2 ? 2 * i + 1 : layout == 0 ? n + i : i);
+		struct pt_gpu_link x = { kev, cev, 0 };
+		pt_vec_push(&m->links, x);
+	}
+	return m;
+}
+
+/*
+ * The launch reads by link in two reads, not three, where each activity's call comes no later than
+ * the event batch after the activity's: the calls a batch ahead of the sums in one read (kernels
+ * first, their calls from the same batch into the next; the calls first; each kernel before its
+ * call); three where a call
+ * comes two batches after its kernel. The same figures as in memory either way. A file that
+ * changes between the reads (other batches) is an error, not a summary.
+ */
+static void test_stream_calls_ahead(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pt-sahead-XXXXXX";
+	char ptm[256], txt[256];
+	scratch_open(dir, ptm, txt);
+	static const struct { size_t n; int layout, reads; } c[] = {
+		{ 3000, 0, 2 }, /* kernel i's call is event 3000 + i: batch 0 or 1 */
+		{ 3000, 1, 2 },
+		{ 10000, 2, 2 }, /* kernel 4095's call is event 4096: the next batch; several blocks of links */
+		{ 6000, 0, 3 }, /* kernel 4095's call is event 10095, in batch 2 */
+	};
+	for (size_t ci = 0; ci < sizeof(c) / sizeof(c[0]); ci++) {
+		struct pt_model *m = kernels_then_calls(c[ci].n, c[ci].layout);
+		write_ptm(m, ptm, true);
+		for (int win = 0; win < 2; win++) {
+			struct pt_summary_opts so;
+			pt_summary_opts_init(&so);
+			so.views = (1u << PT_SV_GPU) | (1u << PT_SV_KERNEL) | (1u << PT_SV_API) | (1u << PT_SV_OVERVIEW);
+			if (win) { /* membership by the call's start */
+				so.sel.window_given = so.sel.win_has_a = so.sel.win_has_b = true;
+				so.sel.win_a = 500000;
+				so.sel.win_b = 2000000;
+			}
+			struct pt_summary a = run(m, &so), b;
+			struct read_count rc = { 0, 0, NULL, ptm };
+			struct pt_ptm_tap tap = { count_begin, NULL, NULL, &rc };
+			struct pt_ptm_source src = { .path = ptm, .tap = &tap };
+			bool streamed = false;
+			struct pt_model *whole = NULL;
+			struct pt_err *e = NULL;
+			assert_int_equal(pt_summary_stream_file(&src, &so, &b, &streamed, &whole, &e), 0);
+			assert_true(streamed);
+			assert_int_equal(rc.n, c[ci].reads);
+			const struct pt_table *t = view(&b, PT_SV_GPU);
+			int64_t launches = 0;
+			for (size_t r = 0; r < t->nrows; r++)
+				launches += I(t, r, "launches");
+			assert_int_equal(launches, win ? 1500 : (int64_t)c[ci].n);
+			char *ta = render(&a, txt), *tb = render(&b, txt);
+			assert_string_equal(ta, tb);
+			free(ta);
+			free(tb);
+			pt_summary_free(&a);
+			pt_summary_free(&b);
+		}
+		pt_model_free(m);
+	}
+	/* the file changes before the read of calls and sums: its second batch is not the first read's */
+	struct pt_model *m = kernels_then_calls(3000, 0), *m2 = kernels_then_calls(3001, 0);
+	write_ptm(m, ptm, true);
+	struct pt_summary_opts so;
+	pt_summary_opts_init(&so);
+	so.views = 1u << PT_SV_GPU;
+	struct read_count rc = { 0, 2, m2, ptm };
+	struct pt_ptm_tap tap = { count_begin, NULL, NULL, &rc };
+	struct pt_ptm_source src = { .path = ptm, .tap = &tap };
+	struct pt_summary b;
+	bool streamed = false;
+	struct pt_model *whole = NULL;
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_summary_stream_file(&src, &so, &b, &streamed, &whole, &e), -1);
+	char *msg = pt_err_str(e);
+	assert_non_null(strstr(msg, "changed while it was read"));
+	free(msg);
+	pt_err_free(e);
+	pt_model_free(m);
+	pt_model_free(m2);
+	scratch_close(dir, ptm, txt);
+}
+
 /* pt_summary_stream_file("-"): the model comes on standard input, which cannot be read twice. */
 static int stream_stdin(const char *ptm, const struct pt_summary_opts *so, struct pt_summary *b, bool *streamed,
 			struct pt_model **whole, struct pt_err **e)
@@ -2232,6 +2357,7 @@ int main(void)
 		cmocka_unit_test(test_stream_stdin),
 		cmocka_unit_test(test_stream_gpu),
 		cmocka_unit_test(test_stream_gpu_launch),
+		cmocka_unit_test(test_stream_calls_ahead),
 		cmocka_unit_test(test_watermark_lag),
 		cmocka_unit_test(test_stream_gpu_lag),
 		cmocka_unit_test(test_raw_stream_api),

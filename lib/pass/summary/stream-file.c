@@ -7,7 +7,8 @@
  * and scans every batch, the second applies only the event batches and the
  * footer, whose counts and checksum must match what the first read found.
  * A GPU model whose views or selection need each activity's launching call
- * takes three: the scan, a read of the calls, the sums (stream-launch.c).
+ * takes three: the scan, a read of the calls, the sums (stream-launch.c);
+ * two where the calls come a batch ahead of the sums in one read.
  * Standard input gets one read, or is read whole. A raw PATH imported
  * streaming has its encoded events replayed instead of read.
  */
@@ -29,6 +30,11 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 static int on_calls(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	return pt_summary_stream_calls(arg, m, e);
+}
+
+static int on_both(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	return pt_summary_stream_both(arg, m, e);
 }
 
 int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summary_opts *o, struct pt_summary *out,
@@ -69,14 +75,22 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 		bool calls = false;
 		if (!rc)
 			rc = pt_summary_stream_seal(s, m, &calls);
-		if (!rc && calls) { /* the launching calls */
+		bool both = !rc && calls && pt_summary_stream_calls_ahead(s);
+		if (both) { /* the launching calls a batch ahead of the sums, in one read */
+			struct pt_ptm_sink ahead = { on_both, s, true, true };
+			rc = pt_ptm_source_read(src, m, &ahead, e);
+			if (!rc)
+				rc = pt_summary_stream_both_end(s, m, e);
+			if (rc > 0)
+				rc = pt_err(e, "'%s' changed while it was read", name);
+		} else if (!rc && calls) { /* the launching calls */
 			struct pt_ptm_sink calls = { on_calls, s, true, true };
 			rc = pt_ptm_source_read_cols(src, m, &calls, pt_summary_stream_calls_skip(s), e);
 			if (rc > 0)
 				rc = pt_err(e, "'%s' changed while it was read", name);
 			pt_summary_stream_calls_end(s);
 		}
-		if (!rc) {
+		if (!rc && !both) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };
 			rc = pt_ptm_source_read(src, m, &again, e);
 			if (rc > 0) /* the first read would have stopped there */

@@ -21,6 +21,13 @@
  * order, and frees the links' calls, a block at a time, as it passes them
  * (the gpu view's samples grow as they go). A file whose links name an activity twice is read whole (the
  * in-memory rule then takes the last link that holds).
+ *
+ * The file is read twice, not three times, where every link's call comes no
+ * later than the batch after its activity's (a CUPTI import writes each
+ * activity right before its call): the read of the calls is then the summing
+ * read itself, a batch ahead (sum_lj_calls on a batch, then the sums of the
+ * batch before it, pt_summary_stream_both), and a block of calls lives only
+ * from its first call to the summing read's passing it.
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
@@ -30,10 +37,26 @@
 #include "support/sort.h"
 #include "support/xalloc.h"
 
-/* The start and end of link k's call. */
+/* The start and end of link k's call; NULL while its block holds no call. */
 static inline int64_t *call_of(const struct sum_lj *lj, size_t k)
 {
-	return &lj->call[k / SUM_LJ_BLOCK][2 * (k % SUM_LJ_BLOCK)];
+	int64_t *b = lj->call[k / SUM_LJ_BLOCK];
+	return b ? &b[2 * (k % SUM_LJ_BLOCK)] : NULL;
+}
+
+/* The same to write, its block allocated at its first call; NULL for a block the summing read has
+ * passed (never, for the calls it takes a batch ahead: sum_lj_seal checked that). */
+static int64_t *call_at(struct sum_lj *lj, size_t k)
+{
+	size_t b = k / SUM_LJ_BLOCK;
+	if (b < lj->freed)
+		return NULL;
+	if (!lj->call[b]) {
+		lj->call[b] = pt_xmalloc(2 * SUM_LJ_BLOCK * sizeof(**lj->call));
+		for (size_t i = 0; i < SUM_LJ_BLOCK; i++)
+			lj->call[b][2 * i] = INT64_MIN; /* no call of the rank (yet) */
+	}
+	return &lj->call[b][2 * (k % SUM_LJ_BLOCK)];
 }
 
 void sum_lj_init(struct sum_lj *lj)
@@ -50,9 +73,10 @@ void sum_lj_free(struct sum_lj *lj)
 	for (size_t b = 0; b < lj->nblk; b++)
 		free(lj->call[b]);
 	free(lj->call);
-	free(lj->perm);
+	sum_lj_calls_end(lj);
 	free(lj->keep);
 	free(lj->lk);
+	free(lj->bend);
 	memset(lj, 0, sizeof(*lj));
 }
 
@@ -101,6 +125,8 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 		if (is_dev_activity(ev->kind[i]) && ev->corr[i] && kept(lj, m, i))
 			pt_ljoin_want(&lj->j, ev->corr[i]);
 	lj->nev += ev->n;
+	pt_xgrow((void **)&lj->bend, &lj->cb, lj->nb + 1, sizeof(*lj->bend));
+	lj->bend[lj->nb++] = lj->nev;
 }
 
 /* The order of the links by activity. */
@@ -143,24 +169,42 @@ int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
 	for (size_t k = 1; k < n; k++)
 		if (lj->link[k].event == lj->link[k - 1].event)
 			return -1; /* an activity linked twice: the in-memory rule takes the last that holds */
+	/* a call no later than the batch after its activity's, for every link: the summing read can take
+	 * the calls a batch ahead (b: the batch of the link's activity) */
+	lj->ahead = true;
+	for (size_t k = 0, b = 0; k < n && lj->ahead; k++) {
+		while (lj->bend[b] <= lj->link[k].event)
+			b++;
+		lj->ahead = lj->link[k].api < lj->bend[b + 1 < lj->nb ? b + 1 : b];
+	}
 	lj->nblk = (n + SUM_LJ_BLOCK - 1) / SUM_LJ_BLOCK;
 	lj->call = pt_xcalloc(lj->nblk + 1, sizeof(*lj->call));
-	for (size_t b = 0; b < lj->nblk; b++) {
-		lj->call[b] = pt_xmalloc(2 * SUM_LJ_BLOCK * sizeof(**lj->call));
-		for (size_t k = 0; k < SUM_LJ_BLOCK; k++)
-			lj->call[b][2 * k] = INT64_MIN; /* no call of the rank (yet) */
-	}
-	lj->perm = pt_xmalloc((n ? n : 1) * sizeof(*lj->perm));
+	uint32_t *perm = pt_xmalloc((n ? n : 1) * sizeof(*perm));
 	for (size_t k = 0; k < n; k++)
-		lj->perm[k] = (uint32_t)k;
-	sum_sort(lj->perm, n, sizeof(*lj->perm), cmp_perm, lj->link);
+		perm[k] = (uint32_t)k;
+	sum_sort(perm, n, sizeof(*perm), cmp_perm, lj->link);
+	/* in blocks, which the read of the calls frees as it passes them */
+	lj->perm = pt_xcalloc(lj->nblk + 1, sizeof(*lj->perm));
+	for (size_t b = 0; b < lj->nblk; b++) {
+		size_t k = b * SUM_LJ_BLOCK, nk = n - k < SUM_LJ_BLOCK ? n - k : SUM_LJ_BLOCK;
+		lj->perm[b] = pt_xmalloc(nk * sizeof(**lj->perm));
+		memcpy(lj->perm[b], perm + k, nk * sizeof(**lj->perm));
+	}
+	free(perm);
 	return 0;
 }
 
 void sum_lj_begin(struct sum_lj *lj)
 {
-	lj->base = 0;
-	lj->cur = 0;
+	lj->base = lj->cbase = 0;
+	lj->cur = lj->ccur = 0;
+	lj->nbatch = 0;
+}
+
+/* The link of the k-th call in call order. */
+static inline uint32_t perm_at(const struct sum_lj *lj, size_t k)
+{
+	return lj->perm[k / SUM_LJ_BLOCK][k % SUM_LJ_BLOCK];
 }
 
 void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
@@ -169,15 +213,21 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_API || !kept(lj, m, i))
 			continue;
-		uint64_t g = lj->base + i;
+		uint64_t g = lj->cbase + i;
 		int64_t s = ev->start[i], e = s + ev->dur[i];
 		if (lj->links) {
-			while (lj->cur < lj->nlink && lj->link[lj->perm[lj->cur]].api < g)
-				lj->cur++;
-			for (size_t k = lj->cur; k < lj->nlink && lj->link[lj->perm[k]].api == g; k++) {
-				int64_t *c = call_of(lj, lj->perm[k]);
-				c[0] = s;
-				c[1] = e;
+			while (lj->ccur < lj->nlink && lj->link[perm_at(lj, lj->ccur)].api < g)
+				lj->ccur++;
+			for (; lj->pfreed < lj->ccur / SUM_LJ_BLOCK; lj->pfreed++) {
+				free(lj->perm[lj->pfreed]);
+				lj->perm[lj->pfreed] = NULL;
+			}
+			for (size_t k = lj->ccur; k < lj->nlink && lj->link[perm_at(lj, k)].api == g; k++) {
+				int64_t *c = call_at(lj, perm_at(lj, k));
+				if (c) {
+					c[0] = s;
+					c[1] = e;
+				}
 			}
 		} else if (ev->corr[i]) {
 			size_t slot = pt_ljoin_call_last(&lj->j, ev->corr[i], s, e);
@@ -185,13 +235,16 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				lj->key[slot] = g + 1;
 		}
 	}
-	lj->base += ev->n;
+	lj->cbase += ev->n;
 }
 
 void sum_lj_calls_end(struct sum_lj *lj)
 {
+	for (size_t b = 0; lj->perm && b < lj->nblk; b++)
+		free(lj->perm[b]);
 	free(lj->perm);
 	lj->perm = NULL;
+	lj->pfreed = 0;
 }
 
 const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m)
@@ -213,7 +266,7 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 				lj->call[lj->freed] = NULL;
 			}
 			size_t k = lj->cur;
-			const int64_t *c = k < lj->nlink ? call_of(lj, k) : NULL;
+			const int64_t *c = k < lj->nlink && lj->link[k].event == g ? call_of(lj, k) : NULL;
 			if (c && lj->link[k].event == g && c[0] != INT64_MIN) {
 				x->s = c[0];
 				x->e = c[1];

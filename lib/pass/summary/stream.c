@@ -37,6 +37,8 @@ struct pt_summary_stream {
 	bool launch;        /* a GPU rank takes the launch reads (stream-launch.c) */
 	struct sum_lj lj;
 	uint64_t sumbase;   /* the summing read: the index of the batch's first event */
+	struct pt_events held; /* the read of calls and sums (pt_summary_stream_both): the batch before */
+	bool holding;
 };
 
 /* The views a GPU rank without host ranges sums through their add() or that read no event of it
@@ -385,6 +387,57 @@ void pt_summary_stream_calls_end(struct pt_summary_stream *s)
 	sum_lj_begin(&s->lj);
 }
 
+bool pt_summary_stream_calls_ahead(const struct pt_summary_stream *s)
+{
+	return s->launch && s->lj.links && s->lj.ahead;
+}
+
+/* The sums of the batch held (none: 0), m->events standing for it meanwhile. */
+static int held_sum(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	if (!s->holding)
+		return 0;
+	struct pt_events cur = m->events;
+	m->events = s->held;
+	int rc = pt_summary_stream_batch(s, m, e);
+	s->held = m->events;
+	m->events = cur;
+	return rc;
+}
+
+int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	struct sum_lj *lj = &s->lj;
+	/* the batches of the first read, whose ends sum_lj_seal() checked the links against */
+	size_t b = lj->nbatch;
+	if (b >= lj->nb || m->events.n != lj->bend[b] - (b ? lj->bend[b - 1] : 0))
+		return PT_PTM_STOP;
+	lj->nbatch++;
+	sum_lj_calls(lj, m);
+	int rc = held_sum(s, m, e);
+	if (rc)
+		return rc;
+	/* this batch waits for the next one's calls; the reader fills the columns of the one summed */
+	struct pt_events done = s->held;
+	s->held = m->events;
+	s->holding = true;
+	m->events = done;
+	m->events.n = 0;
+	return 0;
+}
+
+int pt_summary_stream_both_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	if (s->lj.nbatch != s->lj.nb)
+		return PT_PTM_STOP;
+	int rc = held_sum(s, m, e);
+	s->holding = false;
+	pt_events_free_columns(&s->held);
+	memset(&s->held, 0, sizeof(s->held));
+	sum_lj_calls_end(&s->lj);
+	return rc;
+}
+
 int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->state == ST_NEW) {
@@ -487,6 +540,7 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(s->tev);
 	free(s->tev_last);
 	free(s->wt);
+	pt_events_free_columns(&s->held);
 	pt_vec_free(&s->deferred);
 	sum_lj_free(&s->lj);
 	free(s);

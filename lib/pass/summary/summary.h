@@ -746,7 +746,7 @@ void sum_mcacc_init(struct mcacc *a);
 void sum_mcacc_free(struct mcacc *a);
 
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
-#define SUM_LJ_BLOCK 65536
+#define SUM_LJ_BLOCK 4096
 struct sum_lj {
 	uint8_t *keep;         /* per device: of the rank (every device but a GPU --device leaves out) */
 	size_t ndev;
@@ -757,11 +757,21 @@ struct sum_lj {
 	struct sum_link { uint32_t event, api; } *link; /* by link: the links, by activity */
 	size_t nlink;
 	int64_t **call;        /* by link: per block of SUM_LJ_BLOCK links, each one's call's start
-				  (INT64_MIN: none of the rank) and end */
+				  (INT64_MIN: none of the rank) and end; a block is allocated at its
+				  first call (NULL before: no call) */
 	size_t nblk, freed;    /* the blocks; those the summing read has passed and freed */
-	uint32_t *perm;        /* by link, the read of the calls: the links by call */
-	uint64_t base;         /* the index of the batch's first event */
-	size_t cur;            /* the cursor into the links (by call, then by activity) */
+	uint32_t **perm;       /* by link, the read of the calls: the links by call, in blocks of
+				  SUM_LJ_BLOCK */
+	size_t pfreed;         /* the blocks of perm the read of the calls has passed and freed */
+	uint64_t base;         /* the summing read: the index of the batch's first event */
+	size_t cur;            /* the summing read: the cursor into the links by activity */
+	uint64_t cbase;        /* the calls: the index of the batch's first event */
+	size_t ccur;           /* the calls: the cursor into the links by call */
+	uint64_t *bend;        /* the first read: per event batch, the index of the event after it */
+	size_t nb, cb;         /* its batches, their room */
+	size_t nbatch;         /* the batches the read of calls and sums has taken */
+	bool ahead;            /* by link: every activity's call comes no later than the batch after the
+				  activity's (sum_lj_seal): the summing read takes the calls a batch ahead */
 	struct sum_launch *lk; /* the batch's launches (sum_lj_batch) */
 	size_t lkcap;
 };
@@ -773,7 +783,7 @@ bool sum_lj_capable(const struct pt_model *m);
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
 /* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
-/* Before the read of the calls and before the summing read. */
+/* Before the read of the calls and before the summing read (or the one read of both). */
 void sum_lj_begin(struct sum_lj *lj);
 /* A batch of the read of the calls: each wanted call's start and end. */
 void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m);
