@@ -718,8 +718,6 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
-	if (o->kineto && (o->sel.steps_given || o->sel.window_given))
-		return PT_TL_NOSTREAM; /* the kineto profile's selection is not streamed (pass-timeline-gsel.h) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
