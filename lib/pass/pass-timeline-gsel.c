@@ -22,10 +22,8 @@ struct tl_gsel {
 	struct pt_steps_devscan *dev; /* per device: its events' span (first read) */
 	size_t ndev;
 	PT_VEC(struct pt_steps_grange) gr; /* the step ranges of the CPU devices, in the file's order */
-	uint64_t nk;                       /* the first read's kernels of the devices --device keeps */
-	bool launches;                     /* the second read keeps the kernels' launches (lr, nk of them) */
-	struct tl_glaunch *lr;             /* in the file's order (pt_xbig_grow: its pages go back when freed) */
-	size_t nlr, caplr;
+	bool launches;                     /* the second read keeps the kernels' launches (lf) */
+	struct tl_glfold lf;
 	bool has_si;
 	struct pt_steps_info si;
 };
@@ -39,21 +37,47 @@ struct tl_gsel *tl_gsel_new(const struct pt_sel *sel)
 	return g;
 }
 
-static void lr_free(struct tl_gsel *g)
+void tl_glfold_free(struct tl_glfold *f)
 {
-	pt_xbig_free(g->lr, g->caplr * sizeof(*g->lr));
-	g->lr = NULL;
-	g->nlr = g->caplr = 0;
+	pt_xbig_free(f->n16, f->nslot * sizeof(*f->n16));
+	pt_xbig_free(f->n32, f->nslot * sizeof(*f->n32));
+	free(f->x);
+	memset(f, 0, sizeof(*f));
 }
 
-/* Room for n launches (the second read may find more kernels than the first, in a file that grew). */
-static void lr_fit(struct tl_gsel *g, size_t n)
+void tl_glfold_add(struct tl_glfold *f, size_t nslot, uint32_t slot, uint32_t name)
 {
-	if (n <= g->caplr)
+	if (!f->n16 && !f->n32 && nslot) {
+		f->n16 = pt_xbig_grow(NULL, 0, nslot * sizeof(*f->n16), false);
+		f->nslot = nslot;
+	}
+	if (slot >= f->nslot)
 		return;
-	size_t cap = g->caplr ? 2 * g->caplr : n;
-	g->lr = pt_xbig_grow(g->lr, g->caplr * sizeof(*g->lr), (cap > n ? cap : n) * sizeof(*g->lr), true);
-	g->caplr = cap > n ? cap : n;
+	uint32_t had = f->n16 ? f->n16[slot] : f->n32[slot];
+	if (had) { /* a further kernel of the slot's call (a graph's) */
+		if (f->nx == f->capx) {
+			f->capx = f->capx ? 2 * f->capx : 16;
+			f->x = pt_xrealloc(f->x, f->capx * sizeof(*f->x));
+		}
+		f->x[f->nx++] = (struct tl_glaunch){ slot, name };
+		return;
+	}
+	if (f->n16 && name >= UINT16_MAX) { /* a name that does not fit: every slot's widens */
+		f->n32 = pt_xbig_grow(NULL, 0, f->nslot * sizeof(*f->n32), false);
+		for (size_t k = 0; k < f->nslot; k++)
+			f->n32[k] = f->n16[k];
+		pt_xbig_free(f->n16, f->nslot * sizeof(*f->n16));
+		f->n16 = NULL;
+	}
+	if (f->n16)
+		f->n16[slot] = (uint16_t)(name + 1);
+	else
+		f->n32[slot] = name + 1;
+}
+
+struct tl_glset tl_glfold_set(const struct tl_glfold *f)
+{
+	return (struct tl_glset){ f->x, f->nx, f->n16, f->n32, f->nslot };
 }
 
 void tl_gsel_free(struct tl_gsel *g)
@@ -62,7 +86,7 @@ void tl_gsel_free(struct tl_gsel *g)
 		return;
 	free(g->dev);
 	pt_vec_free(&g->gr);
-	lr_free(g);
+	tl_glfold_free(&g->lf);
 	if (g->has_si)
 		pt_steps_info_free(&g->si);
 	free(g);
@@ -92,8 +116,6 @@ void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 	if (d >= g->ndev)
 		fit(g, m);
 	pt_steps_devscan_add(&g->dev[d], ev->kind[i], st, ev->dur[i]);
-	if (ev->kind[i] == PT_EV_KERNEL && dev_kept(g, m, d))
-		g->nk++;
 	if (step && ev->kind[i] == PT_EV_RANGE && m->devices.v[d].kind == PT_DEV_CPU) {
 		struct pt_steps_grange r = { st, st + ev->dur[i], pt_steps_name_number(pt_model_strget(m, ev->name[i])),
 					     (size_t)gi };
@@ -112,8 +134,6 @@ bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
 	/* no step range on the host: `steps` numbers the iterations of the kernels' launches, which
 	 * only --steps counts (a window's note is of the data's span) */
 	g->launches = ncpu && !g->gr.n && g->sel->steps_given;
-	if (g->launches && g->nk)
-		lr_fit(g, g->nk);
 	return true;
 }
 
@@ -125,20 +145,35 @@ void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uin
 	size_t slot = pt_ljoin_slot(j, corr);
 	if (slot == SIZE_MAX)
 		return;
-	lr_fit(g, g->nlr + 1);
-	g->lr[g->nlr++] = (struct tl_glaunch){ (uint32_t)slot, name };
+	tl_glfold_add(&g->lf, j->n, (uint32_t)slot, name);
+}
+
+/* Launch k of L (pass-timeline-gsel.h, struct tl_glset); name 0 and slot UINT32_MAX: none. */
+static struct tl_glaunch at(const struct tl_glset *L, size_t k)
+{
+	if (k >= L->nslot)
+		return L->x[k - L->nslot];
+	uint32_t c = L->n16 ? L->n16[k] : L->n32[k];
+	return c ? (struct tl_glaunch){ (uint32_t)k, c - 1 } : (struct tl_glaunch){ UINT32_MAX, 0 };
+}
+
+struct tl_glaunch tl_glset_at(const struct tl_glset *L, size_t k)
+{
+	return at(L, k);
 }
 
 /* The launch order (pass-timeline-gsel.h, tl_gsel_boundary): the call's start, then its slot (id order),
- * then the order of v. */
+ * then the order of the launches (file order within a slot). */
 struct order {
-	const struct tl_glaunch *v;
+	const struct tl_glset *L;
 	const int64_t *start;
 };
 
+/* Launch k's call's start, INT64_MIN: no call (or no launch). */
 static int64_t call_of(const struct order *o, uint32_t k)
 {
-	return o->start[o->v[k].slot];
+	uint32_t slot = at(o->L, k).slot;
+	return slot == UINT32_MAX ? INT64_MIN : o->start[slot];
 }
 
 /* Does launch a come before launch b? */
@@ -147,8 +182,9 @@ static bool before(const struct order *o, uint32_t a, uint32_t b)
 	int64_t p = call_of(o, a), q = call_of(o, b);
 	if (p != q)
 		return p < q;
-	if (o->v[a].slot != o->v[b].slot)
-		return o->v[a].slot < o->v[b].slot;
+	uint32_t x = at(o->L, a).slot, y = at(o->L, b).slot;
+	if (x != y)
+		return x < y;
 	return a < b;
 }
 
@@ -161,8 +197,15 @@ static int cmp_launch(const void *pa, const void *pb)
 
 size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out)
 {
+	struct tl_glset L = { v, n, NULL, NULL, 0 };
+	return tl_glset_boundary(&L, start, out);
+}
+
+size_t tl_glset_boundary(const struct tl_glset *L, const int64_t *start, uint32_t **out)
+{
 	const uint32_t none = UINT32_MAX;
-	struct order o = { v, start };
+	struct order o = { L, start };
+	size_t n = L->nslot + L->nx;
 	*out = NULL;
 	uint32_t first = none;
 	size_t ns = 0;
@@ -171,14 +214,14 @@ size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *sta
 			first = k;
 	if (first == none)
 		return 0;
-	uint32_t s = v[first].name;
+	uint32_t s = at(L, first).name;
 	for (uint32_t k = 0; k < n; k++)
-		ns += call_of(&o, k) != INT64_MIN && v[k].name == s;
+		ns += call_of(&o, k) != INT64_MIN && at(L, k).name == s;
 	uint32_t *l = pt_xmalloc((ns + 2) * sizeof(*l));
 	*out = l;
 	size_t nl = 0;
 	for (uint32_t k = 0; k < n; k++)
-		if (call_of(&o, k) != INT64_MIN && v[k].name == s)
+		if (call_of(&o, k) != INT64_MIN && at(L, k).name == s)
 			l[nl++] = k;
 	sort_o = &o;
 	pt_sort(l, nl, sizeof(*l), cmp_launch); /* (the launches of s: one a step) */
@@ -191,9 +234,9 @@ size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *sta
 		if (call_of(&o, k) != INT64_MIN && before(&o, k, second) && before(&o, pred, k))
 			pred = k;
 	/* the first launch of e after the last of s */
-	uint32_t e = v[pred].name, after = none;
+	uint32_t e = at(L, pred).name, after = none;
 	for (uint32_t k = 0; k < n && e != s; k++)
-		if (call_of(&o, k) != INT64_MIN && v[k].name == e && before(&o, last, k) &&
+		if (call_of(&o, k) != INT64_MIN && at(L, k).name == e && before(&o, last, k) &&
 		    (after == none || before(&o, k, after)))
 			after = k;
 	if (pred != first) {
@@ -206,9 +249,9 @@ size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *sta
 	return nl;
 }
 
-/* The launches tl_gsel_boundary() chose, as pass-steps.c reads them. */
+/* The launches tl_glset_boundary() chose, as pass-steps.c reads them. */
 struct lseq {
-	const struct tl_glaunch *v;
+	const struct tl_glset *L;
 	const int64_t *start;
 	const uint32_t *k;
 };
@@ -216,13 +259,13 @@ struct lseq {
 static uint32_t seq_name(const void *a, size_t i)
 {
 	const struct lseq *l = a;
-	return l->v[l->k[i]].name;
+	return at(l->L, l->k[i]).name;
 }
 
 static int64_t seq_call_s(const void *a, size_t i)
 {
 	const struct lseq *l = a;
-	return l->start[l->v[l->k[i]].slot];
+	return l->start[at(l->L, l->k[i]).slot];
 }
 
 /* (the join keeps no ends: the last window ends at its call's start, which no note reads) */
@@ -234,18 +277,19 @@ static int64_t seq_call_e(const void *a, size_t i)
 void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);
-	struct lseq l = { g->lr, j->start, NULL };
+	struct tl_glset L = tl_glfold_set(&g->lf);
+	struct lseq l = { &L, j->start, NULL };
 	struct pt_steps_lseq q = { 0, &l, seq_name, seq_call_s, seq_call_e };
 	uint32_t *k = NULL;
 	if (g->launches)
-		q.n = tl_gsel_boundary(g->lr, g->nlr, j->start, &k);
+		q.n = tl_glset_boundary(&L, j->start, &k);
 	l.k = k;
 	struct pt_steps_gscan gs = { g->dev, g->gr.v, g->gr.n, g->launches ? &q : NULL };
 	struct pt_err *e = NULL;
 	g->has_si = !pt_steps_collect_gscan(m, g->sel, &gs, &g->si, NULL, &e);
 	pt_err_free(e); /* a bad --step-pattern: the pass says so itself */
 	free(k);
-	lr_free(g);
+	tl_glfold_free(&g->lf);
 	pt_vec_free(&g->gr);
 }
 

@@ -11,8 +11,10 @@
  * the kernels' launches (summary.md §9.2). So the first read scans each
  * device's events (their span, pt_steps_devscan) and the host's step ranges;
  * with --steps and no step range on the host, the second read keeps each
- * kernel's launch (its join slot and name, 8 bytes a kernel, until the read
- * ends) and orders them by their calls' starts once the join has them.
+ * kernel's launch folded per join slot (struct tl_glfold: its first kernel's
+ * name, 2 bytes a slot, and a graph's further kernels apart, 8 bytes each,
+ * until the read ends) and orders them by their calls' starts once the join
+ * has them.
  *
  * A model of several traced processes (CPU devices) is read whole with a
  * selection: its ranks' steps need the events (which host launched which
@@ -69,4 +71,35 @@ struct tl_glaunch {
 	uint32_t slot, name; /* its launch join slot, its kernel's name */
 };
 size_t tl_gsel_boundary(const struct tl_glaunch *v, size_t n, const int64_t *start, uint32_t **out);
+
+/*
+ * The launches of a read folded per join slot: launch k < nslot is slot k's
+ * first launch in the file, its name (n16, or n32 once a name does not fit in
+ * 16 bits) + 1, 0: the slot launched nothing; launch nslot + i is x[i], a
+ * slot's further launches (a graph's kernels) in the file's order. The launch
+ * order (start, slot, then k) is the file's within a slot, as for a plain
+ * list (nslot 0).
+ */
+struct tl_glset {
+	const struct tl_glaunch *x;
+	size_t nx;
+	const uint16_t *n16;
+	const uint32_t *n32;
+	size_t nslot;
+};
+struct tl_glfold {
+	struct tl_glaunch *x;
+	size_t nx, capx;
+	uint16_t *n16;
+	uint32_t *n32;
+	size_t nslot;
+};
+/* A launch of slot (of nslot, the join's slots: fixed by the first launch) and kernel name, in file order. */
+void tl_glfold_add(struct tl_glfold *f, size_t nslot, uint32_t slot, uint32_t name);
+struct tl_glset tl_glfold_set(const struct tl_glfold *f);
+void tl_glfold_free(struct tl_glfold *f);
+/* Launch k of L (slot UINT32_MAX: none). */
+struct tl_glaunch tl_glset_at(const struct tl_glset *L, size_t k);
+/* tl_gsel_boundary() over L: indexes k of L. */
+size_t tl_glset_boundary(const struct tl_glset *L, const int64_t *start, uint32_t **out);
 #endif

@@ -525,7 +525,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 /* The start of the call that launched a device activity with correlation id co, else its own start. */
 static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, int64_t st)
 {
-	if (!co || !is_device_activity(k))
+	if (!co || !is_device_activity(k) || !s->j.start)
 		return st;
 	size_t slot = pt_ljoin_slot(&s->j, co);
 	int64_t a;
@@ -718,8 +718,6 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
-	if (o->kineto && (o->sel.steps_given || o->sel.window_given))
-		return PT_TL_NOSTREAM; /* the kineto profile's selection is not streamed (pass-timeline-gsel.h) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->path = pt_xstrdup(path);
@@ -793,6 +791,16 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		goto out;
 	if (s->sel)
 		tl_gsel_steps(s->sel, m, &s->j);
+	/* without step windows no event's step is its launch's (tl_step_keep): the calls' starts go before
+	 * the third read, the join's slots stay for the arrows */
+	bool wins = false;
+	for (size_t d = 0; d < s->pass.t->ndev && !wins; d++)
+		wins = s->pass.t->dev[d].win.n > 0;
+	if (!wins && s->j.start) {
+		free(s->j.start);
+		s->j.start = NULL;
+		pt_xtrim();
+	}
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -851,7 +859,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
 	/* without step windows no event's step is its launch's: the join's calls are not read again */
-	bool wins = t->has_window;
+	wins = t->has_window;
 	for (size_t d = 0; d < t->ndev && !wins; d++)
 		wins = t->dev[d].win.n > 0;
 	if (!wins)

@@ -221,7 +221,7 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * where the model must be read whole (Ascend data, host ranges that make a
  * kernel communication, --steps or --time-window on a model of several
  * processes, whose notes need the events, pass-timeline-gsel.h; with
- * o->kineto also --steps or --time-window, host ranges, whose range infos
+ * o->kineto also host ranges, whose range infos
  * and GPU annotations that profile reads, and devices of several ranks).
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,

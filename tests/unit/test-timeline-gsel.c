@@ -86,6 +86,37 @@ static void check(const struct tl_glaunch *v, size_t n, const int64_t *start)
 		assert_int_equal(wa[i].e, wb[i].e);
 	}
 	free(few);
+	/* the same launches folded per slot, as the second read keeps them: the same windows */
+	struct tl_glfold f = { 0 };
+	size_t nslot = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].slot + 1 > nslot)
+			nslot = v[i].slot + 1;
+	for (size_t i = 0; i < n; i++)
+		tl_glfold_add(&f, nslot, v[i].slot, v[i].name);
+	struct tl_glset L = tl_glfold_set(&f);
+	nf = tl_glset_boundary(&L, start, &few);
+	assert_true(nf <= na);
+	struct tl_glaunch *r = pt_xmalloc((nf + 1) * sizeof(*r));
+	uint32_t *id = pt_xmalloc((nf + 1) * sizeof(*id));
+	for (size_t i = 0; i < nf; i++) {
+		r[i] = tl_glset_at(&L, few[i]);
+		id[i] = (uint32_t)i;
+		assert_true(r[i].slot != UINT32_MAX);
+		if (i) /* in launch order */
+			assert_true(start[r[i - 1].slot] < start[r[i].slot] ||
+				    (start[r[i - 1].slot] == start[r[i].slot] && r[i - 1].slot <= r[i].slot));
+	}
+	nwb = windows(r, start, id, nf, wb);
+	assert_int_equal(nwa, nwb);
+	for (size_t i = 0; i < nwa; i++) {
+		assert_int_equal(wa[i].s, wb[i].s);
+		assert_int_equal(wa[i].e, wb[i].e);
+	}
+	free(r);
+	free(id);
+	free(few);
+	tl_glfold_free(&f);
 	free(all);
 	free(wa);
 	free(wb);
@@ -134,8 +165,11 @@ static void test_random(void **state)
 			start[i] = rand() % 8 == 0 ? INT64_MIN : (int64_t)(rand() % (1 + round % 30));
 		struct tl_glaunch *v = pt_xmalloc((n ? n : 1) * sizeof(*v));
 		uint32_t names = 1 + (uint32_t)(rand() % 5);
+		/* now and then names past 16 bits: the folded slots widen */
+		uint32_t base = round % 7 == 0 ? UINT16_MAX - 3 : 0;
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct tl_glaunch){ (uint32_t)(rand() % (int)nslot), (uint32_t)(rand() % (int)names) };
+			v[i] = (struct tl_glaunch){ (uint32_t)(rand() % (int)nslot),
+						    base + (uint32_t)(rand() % (int)names) };
 		check(v, n, start);
 		free(v);
 		free(start);

@@ -4,7 +4,8 @@
 # Kineto traces and generated ones (ProfilerStep#N ranges) and an Nsight Systems export, for step
 # ranges, open ends, a step pattern, a window, both, --device, and selections that select nothing
 # (the notes: steps not found, a window outside the data, a pattern or device that names nothing).
-# A model of two traced processes is read whole with a selection, the same.
+# A model of two traced processes is read whole with a selection, the same. The kineto profile
+# (--profile kineto, with and without --extra-tracks) likewise.
 ln -s "$SRC/testdata" td
 ln -s "$SHARED/fixtures" fx
 requires_shared
@@ -29,6 +30,19 @@ cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $r
 SH
 for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm two.ptm; do
 	run "for v in '--steps 2-3' '--steps 1' '--steps 2-' '--steps 900-901' '--time-window 0.001s:0.002s' '--time-window 10000s:' '--time-window :1us' '--steps 1-2 --time-window 0.0005s:' '--step-pattern ProfilerStep#[0-9]+ --steps 1-2' '--step-pattern Foo --steps 1' '--device 0 --steps 1' '--device 9 --steps 1-2' '--steps 2-3 --no-flows --split-mb 1'; do bash same.sh $m \$v; done"
+done
+# the kineto profile (one file per rank) with a selection, streamed the same way
+cat > samek.sh <<'SH'
+m=$1; shift
+rm -rf a b
+proftool timeline $m --profile kineto "$@" -o a > a.txt 2>&1; ra=$?
+proftool timeline $m --profile kineto "$@" --in-memory -o b > b.txt 2>&1; rb=$?
+ok=1
+for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
+cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files, $(grep -c warning a.txt) warnings)" || echo "DIFFERS: $m $*"
+SH
+for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm two.ptm; do
+	run "for v in '--steps 2-3' '--steps 2-' '--steps 900-901' '--time-window 0.001s:0.002s' '--time-window 10000s:' '--steps 1-2 --time-window 0.0005s:' '--step-pattern Foo --steps 1' '--device 9 --steps 1-2' '--steps 2-3 --extra-tracks' '--time-window 0.001s:0.002s --extra-tracks --no-flows'; do bash samek.sh $m \$v; done"
 done
 # what the notes say, streamed: steps of the iteration-boundary rule, of step ranges, a window outside
 run 'proftool timeline scaled.ptm --steps 900-901 -o t.json; echo "exit $?"'

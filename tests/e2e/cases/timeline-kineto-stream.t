@@ -3,7 +3,8 @@
 # option, on CUPTI dumps without host ranges (External ids, cbids, copies and sets, syncs, per-SM
 # kernel arguments, launch arrows at the starts, two processes of one rank, the benchmark's loop
 # scaled down), Ascend models (one and two ranks); and on what it reads whole: host ranges (NVTX,
-# Kineto traces), several ranks of GPU data, --steps and --time-window. HTA reads the streamed files.
+# Kineto traces), several ranks of GPU data. --steps and --time-window are streamed too (also in
+# timeline-gpu-sel.t). HTA reads the streamed files.
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
 HTA="python3 \$SRC/tests/hta-check.py"
