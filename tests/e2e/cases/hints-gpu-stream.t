@@ -4,16 +4,7 @@
 # that reads the events fires, on CUPTI dumps (launch links, memcpy/memset, several streams and
 # threads, sparse ids); models it cannot stream (host ranges: NVTX, Kineto, Nsight Systems) are
 # read whole and print the same too ("same: ...").
-# the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
-ln -s "$SRC/testdata" td
-ln -s "$SHARED/fixtures" fx
-requires_shared
-run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
-run 'proftool import app.cdump -o launch.ptm 2>/dev/null && echo imported'
-run 'for f in td/cupti/real-*.cdump; do b=${f##*/}; proftool import "$f" -o "${b%.cdump}.ptm" 2>/dev/null || echo "no $b"; done; ls real-*.ptm | wc -l'
-run 'for f in td/kineto/real-*.json.gz fx/kineto/*.json.gz; do b=${f##*/}; b=${b%.json.gz}; proftool import "$f" -o "k-${b%.pt.trace}.ptm" 2>/dev/null || echo "no $b"; done; ls k-*.ptm | wc -l'
-run 'for d in legacy train-current; do proftool-gen kineto td/kineto/$d.ktdesc -o $d.json && proftool import $d.json -o g-$d.ptm 2>/dev/null || echo "no $d"; done'
-run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 2>/dev/null && echo imported'
+gpu_models
 # the benchmark's dump scaled down: repetitions of a real loop, each stream's syncs and copies written
 # apart from its kernels, several host threads, equal starts on a thread, sparse correlation ids
 run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'

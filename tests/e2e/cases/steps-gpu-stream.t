@@ -2,16 +2,7 @@
 # (proftool-steps(1) MEMORY): the same bytes as the in-memory path, which standard input takes,
 # with every option, on CUPTI dumps (launch links), Kineto traces (step ranges, no links in one)
 # and Nsight Systems exports; a model it cannot stream (two processes) is read whole, the same.
-# the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
-ln -s "$SRC/testdata" td
-ln -s "$SHARED/fixtures" fx
-requires_shared
-run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
-run 'proftool import app.cdump -o launch.ptm 2>/dev/null && echo imported'
-run 'for f in td/cupti/real-*.cdump; do b=${f##*/}; proftool import "$f" -o "${b%.cdump}.ptm" 2>/dev/null || echo "no $b"; done; ls real-*.ptm | wc -l'
-run 'for f in td/kineto/real-*.json.gz fx/kineto/*.json.gz; do b=${f##*/}; b=${b%.json.gz}; proftool import "$f" -o "k-${b%.pt.trace}.ptm" 2>/dev/null || echo "no $b"; done; ls k-*.ptm | wc -l'
-run 'for d in legacy train-current; do proftool-gen kineto td/kineto/$d.ktdesc -o $d.json && proftool import $d.json -o g-$d.ptm 2>/dev/null || echo "no $d"; done'
-run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 2>/dev/null && echo imported'
+gpu_models
 cat > same.sh <<'SH'
 # same.sh CMD MODEL OPTIONS...: the output (and exit status) of the file and of standard input
 c=$1 m=$2; shift 2

@@ -6,15 +6,7 @@
 # (the notes: steps not found, a window outside the data, a pattern or device that names nothing).
 # A model of two traced processes is read whole with a selection, the same. The kineto profile
 # (--profile kineto, with and without --extra-tracks) likewise.
-ln -s "$SRC/testdata" td
-ln -s "$SHARED/fixtures" fx
-requires_shared
-run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
-run 'proftool import app.cdump -o launch.ptm 2>/dev/null && echo imported'
-run 'for f in td/cupti/real-*.cdump; do b=${f##*/}; proftool import "$f" -o "${b%.cdump}.ptm" 2>/dev/null || echo "no $b"; done; ls real-*.ptm | wc -l'
-run 'for f in td/kineto/real-*.json.gz fx/kineto/*.json.gz; do b=${f##*/}; b=${b%.json.gz}; proftool import "$f" -o "k-${b%.pt.trace}.ptm" 2>/dev/null || echo "no $b"; done; ls k-*.ptm | wc -l'
-run 'for d in legacy train-current; do proftool-gen kineto td/kineto/$d.ktdesc -o $d.json && proftool import $d.json -o g-$d.ptm 2>/dev/null || echo "no $d"; done'
-run 'proftool import fx/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o nsys.ptm 2>/dev/null && echo imported'
+gpu_models
 run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M --id-stride 1 && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'
 run 'proftool import td/cupti/real-13.0-h200-vecadd.cdump td/cupti/real-13.0-h200-torch-loop.cdump -o two.ptm 2>/dev/null && echo imported'
 cat > same.sh <<'SH'
