@@ -257,11 +257,18 @@ static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *
 		q->h = 0;
 	}
 	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
-	size_t i = q->n++;
-	while (i > q->h && sev_less(m, v, &q->v[i - 1])) {
-		q->v[i] = q->v[i - 1];
+	/* The place after the last event not after it: starts compared inline, the names only on a tie; the
+	 * later ones moved up at once. */
+	size_t i = q->n;
+	while (i > q->h) {
+		const struct tl_sev *x = &q->v[i - 1];
+		if (x->start < v->start || (x->start == v->start && !sev_less(m, v, x)))
+			break;
 		i--;
 	}
+	if (i < q->n)
+		memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
+	q->n++;
 	q->v[i] = *v;
 }
 
