@@ -7,8 +7,9 @@
  * First read: every chunk but the events and the launch tables (links and
  * copy infos: checked, not applied, PT_PTM_SKIP_LAUNCH_TABLES; the kineto
  * profile keeps the copies and leaves the memory records and the links,
- * PT_PTM_TABLES_NO_MEM_LINKS) is applied to the model; each event batch is scanned: the earliest start and latest end (the model's
- * origin, the selection's notes), per track the lag of its starts
+ * PT_PTM_TABLES_NO_MEM_LINKS) is applied to the model; each event batch is
+ * scanned: the earliest start and latest end (the model's origin, the
+ * selection's notes), per track the lag of its starts
  * (support/lag.h), per device the lag of its kernels' starts, the host
  * ranges that match the step pattern (the step windows, in model order), and
  * the correlation ids of the activities (the launch join's keys,
@@ -16,7 +17,8 @@
  * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
- * (PT_TL_NOSTREAM), as is a model of several processes with a selection.
+ * (PT_TL_NOSTREAM), as is a model of several processes with a selection,
+ * and in the kineto profile one with host ranges or several ranks.
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
@@ -44,8 +46,10 @@
  * a graph's further activities apart; then 24 bytes each while the trace
  * orders them, tl_flows_order, and 24 bytes while it is written: their two
  * times and an index in each end's row, tl_build_sources): the trace numbers
- * them in the order of their starts before writing any; the events of a track within its lag, the kernels of a device
- * within its lag.
+ * them in the order of their starts before writing any; the events of a
+ * track within its lag, the kernels of a device within its lag. Without step
+ * windows the join's call starts go before the third read and the join
+ * after it (no event's step is then its launch's).
  */
 #include <regex.h>
 #include <stdlib.h>
