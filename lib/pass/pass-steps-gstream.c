@@ -52,8 +52,6 @@
 
 /* a batch shows that the model cannot stream: read it whole */
 #define AGAIN 3
-/* the most uncompressed event batch bytes the first read keeps for the later ones (model/ptm.h, pt_ptm_tape) */
-#define PT_STEPS_TAPE_MAX (16u << 20)
 
 struct gtrk {
 	struct pt_lag lag; /* its activities, read 1; kept (pt_steps_gkeep): a host track's API calls, read 2 */
@@ -587,7 +585,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	if (pt_ptm_source_once(src)) /* read once only: whole */
 		return pt_ptm_read(src->path, whole, e);
 	/* the reads after the first (of the events alone) replay the event batches it kept, when small
-	 * (TAPE_MAX); or the caller's tape keeps them, for its own reads after these */
+	 * (PT_STEPS_TAPE_MAX); or the caller's tape keeps them, for its own reads after these */
 	struct pt_ptm_tape tape = { .limit = PT_STEPS_TAPE_MAX, .events_only = true };
 	struct pt_ptm_source own = { .path = src->path, .tap = src->tap, .tape = src->tape ? src->tape : &tape };
 	src = &own;

@@ -191,6 +191,9 @@ struct pt_steps_gkeep {
 	int64_t lc_s, lc_e;
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
+/* The most uncompressed event batch bytes the first streamed read of a GPU model keeps on a tape for
+ * the later ones (model/ptm.h, pt_ptm_tape, events_only); a caller that brings its own tape sets it. */
+#define PT_STEPS_TAPE_MAX (16u << 20)
 /* pt_steps_gstream_read() without the steps' figures, keeping *keep for one more read (GPU models:
  * *m set; anything else: *whole, as there). With a tape on src (model/ptm.h, pt_ptm_tape, of the
  * event batches alone), the reads after the first replay it, and it stays for the caller's reads. */

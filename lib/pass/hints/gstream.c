@@ -40,7 +40,7 @@
  * in-memory pass subtracts next are none (models with host ranges are read
  * whole).
  *
- * Read 1 keeps the event batches of a model whose events take at most TAPE_MAX (a tape of the
+ * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
  *
  * What grows: the join (28 bytes an activity id), the launch pairs' delays
@@ -70,10 +70,6 @@
 #include "support/lag.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
-
-/* The most uncompressed event batch bytes that read 1 keeps for reads 2 to 4 (model/ptm.h, pt_ptm_tape: a
- * model whose events take more is read from the file each time) */
-#define TAPE_MAX (16u << 20)
 
 /* Read 3 holds at most this many calls waiting for their windows (24 bytes each); beyond, read 4
  * measures them (the tests set PT_TEST_HINTS_CALLS_CAP to take that path on small models). */
@@ -1092,8 +1088,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.arg = &g;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
-	/* the reads after the first replay its event batches, when small (TAPE_MAX) */
-	struct pt_ptm_tape tape = { .limit = TAPE_MAX, .events_only = true };
+	/* the reads after the first replay its event batches, when small (as steps' own tape would) */
+	struct pt_ptm_tape tape = { .limit = PT_STEPS_TAPE_MAX, .events_only = true };
 	struct pt_ptm_source own = { .path = src->path, .tap = src->tap, .tape = &tape };
 	if (!pt_ptm_source_once(src))
 		src = &own;
