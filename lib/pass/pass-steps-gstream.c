@@ -219,7 +219,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (s->keep) /* host ranges: Dataloader, operators, DDP names; only the in-memory pass reads them */
+			if (s->keep && !s->keep->host_ranges) /* host ranges: only the in-memory pass reads them */
 				s->no = true;
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
@@ -266,6 +266,9 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			}
 			continue;
 		}
+		if (ev->kind[i] == PT_EV_RANGE && s->keep && s->keep->host_ranges && ev->track[i] < s->ntrk &&
+		    m->tracks.v[ev->track[i]].device == s->host)
+			pt_lag_add(&s->t[ev->track[i]].lag, ev->start[i]); /* with the track's calls */
 		if (ev->kind[i] != PT_EV_API)
 			continue;
 		int64_t st = ev->start[i];
@@ -621,7 +624,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	if (rc)
 		goto fail;
 	fit(&s, m);
-	pt_vec_free(&m->ranges);
+	if (!keep || !keep->host_ranges) /* (else the caller's tables() reads them first) */
+		pt_vec_free(&m->ranges);
 	s.rf.step_records = m->steps.n > 0;
 	if (m->links.n) /* (a read that applied them all) */
 		link_bits(&s, m->links.v, m->links.n);
@@ -634,6 +638,14 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.actbit = NULL;
 	if (keep && keep->tables)
 		keep->tables(keep->arg, m);
+	pt_vec_free(&m->ranges);
+	if (keep && keep->whole) { /* the caller cannot stream what the tables hold */
+		pt_model_free(m);
+		gst_free(&s);
+		pt_ptm_tape_free(&tape);
+		pt_steps_gkeep_free(keep);
+		return pt_ptm_read(src->path, whole, e);
+	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
 		pt_ljoin_keep_names(&s.j);
 		pt_ljoin_compact(&s.j); /* read through pt_ljoin_get() and pt_ljoin_name() */
