@@ -189,9 +189,10 @@ struct pt_steps_gkeep {
 	uint64_t nbit;
 	bool has_lc;          /* the calls the links name: their first and last start */
 	int64_t lc_s, lc_e;
-	/* set by the caller: its own reads take the host's ranges, which then do not make the model read
-	 * whole; the lag of a host track (lag) is that of its API calls and ranges together */
-	bool host_ranges;
+	/* set by the caller: its own reads take the host's ranges when host_ranges() says so, asked at the
+	 * first range of the first read (m: the tables so far); then the ranges do not make the model read
+	 * whole, and the lag of a host track (lag) is that of its API calls and ranges together */
+	bool (*host_ranges)(void *arg, const struct pt_model *m);
 	/* set by tables(): the model is read whole after all */
 	bool whole;
 };

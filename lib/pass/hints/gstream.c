@@ -175,6 +175,7 @@ struct gdev {
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
 	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
 	size_t cap_mops;
+	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
 	int64_t rd2, rd3;           /* the host ranges: |t2 ∩ (R ∪ D)|, |t2 ∩ (R ∪ D ∪ H)| */
 	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time */
@@ -293,7 +294,11 @@ static void win_measure(struct gdev *d, size_t w)
 	d->mc_t += pt_ivset_measure(&t1);
 	pt_ivset_diff(&rem, &F, &x->mc);
 	struct hx_sdev *o = d->out;
-	for (size_t q = 0; q < o->nmops; q++) {
+	/* windows apart are measured in order: the operations that end by the start meet no window still to
+	 * measure (they come nearly in start order, so that each window visits few) */
+	for (; rd->win_apart && d->mop0 < o->nmops && o->mops[d->mop0].start + o->mops[d->mop0].dur <= s; d->mop0++)
+		;
+	for (size_t q = rd->win_apart ? d->mop0 : 0; q < o->nmops; q++) {
 		struct memop *p = &o->mops[q];
 		int64_t oe = p->start + p->dur;
 		if (oe <= s || p->start >= e)
@@ -526,6 +531,11 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	uint32_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
 	for (size_t q = 0; q < n; q++) {
 		size_t w = 0;
+		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
+			w = hx_win_after(rd, mo[q].start);
+			if (w < rd->nwin && rd->win[w].s >= mo[q].start + mo[q].dur)
+				w = rd->nwin;
+		}
 		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
 			w++;
 		key[q] = (uint32_t)w;
@@ -964,12 +974,29 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
  * and the later reads hold comes after them). */
+/* What the stream does not measure of the host's ranges: PyTorch Operator ranges (TOP_OPS' op types,
+ * the FLOPs of LOW_FLOPS_UTIL, TENSOR_CORES_UNUSED, through the launch links) and the names USE_DDP and
+ * DDP_WITHOUT_NCCL count. Before the range infos (which follow the events), a string table that holds
+ * "Operator" or those names so far makes the model read whole at its first range; after them, an
+ * Operator range or those names. */
+static bool names_stream(const struct pt_model *m)
+{
+	static const char *const s[] = { "Operator", "DataParallel.forward", "DistributedDataParallel.forward" };
+	for (size_t i = 0; i < 3; i++)
+		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
+			return false;
+	return true;
+}
+
+static bool ranges_stream(void *arg, const struct pt_model *m)
+{
+	(void)arg;
+	return names_stream(m);
+}
+
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
-	/* what the stream does not measure of the host's ranges: PyTorch Operator ranges (TOP_OPS' op types,
-	 * the FLOPs of LOW_FLOPS_UTIL, TENSOR_CORES_UNUSED, through the launch links) and the names of
-	 * USE_DDP and DDP_WITHOUT_NCCL: the model is read whole */
 	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8);
 	for (size_t i = 0; i < m->ranges.n && op != UINT32_MAX && !g->kp.whole; i++)
 		g->kp.whole = m->ranges.v[i].type == op;
@@ -1217,7 +1244,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	memset(&g, 0, sizeof(g));
 	g.kp.mark_kernel = recv_kernel;
 	g.kp.tables = take_tables;
-	g.kp.host_ranges = true;
+	g.kp.host_ranges = ranges_stream;
 	g.kp.arg = &g;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
