@@ -105,6 +105,7 @@ struct gst {
 	struct pt_steps_gkeep *keep;
 	uint8_t *kmark; /* per string: 0 not seen, 1 no, 2 keep->mark_kernel() accepts it */
 	size_t nkmark;
+	bool hr_asked, hr_ok; /* keep->host_ranges() asked, its answer */
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -219,7 +220,11 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (s->keep) /* host ranges: Dataloader, operators, DDP names; only the in-memory pass reads them */
+			if (s->keep && !s->hr_asked) { /* host ranges: the caller's own reads take them, or whole */
+				s->hr_asked = true;
+				s->hr_ok = s->keep->host_ranges && s->keep->host_ranges(s->keep->arg, m);
+			}
+			if (s->keep && !s->hr_ok)
 				s->no = true;
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
@@ -266,6 +271,9 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			}
 			continue;
 		}
+		if (ev->kind[i] == PT_EV_RANGE && s->keep && s->hr_ok && ev->track[i] < s->ntrk &&
+		    m->tracks.v[ev->track[i]].device == s->host)
+			pt_lag_add(&s->t[ev->track[i]].lag, ev->start[i]); /* with the track's calls */
 		if (ev->kind[i] != PT_EV_API)
 			continue;
 		int64_t st = ev->start[i];
@@ -621,7 +629,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	if (rc)
 		goto fail;
 	fit(&s, m);
-	pt_vec_free(&m->ranges);
+	if (!s.hr_ok) /* (else the caller's tables() reads them first) */
+		pt_vec_free(&m->ranges);
 	s.rf.step_records = m->steps.n > 0;
 	if (m->links.n) /* (a read that applied them all) */
 		link_bits(&s, m->links.v, m->links.n);
@@ -634,6 +643,14 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.actbit = NULL;
 	if (keep && keep->tables)
 		keep->tables(keep->arg, m);
+	pt_vec_free(&m->ranges);
+	if (keep && keep->whole) { /* the caller cannot stream what the tables hold */
+		pt_model_free(m);
+		gst_free(&s);
+		pt_ptm_tape_free(&tape);
+		pt_steps_gkeep_free(keep);
+		return pt_ptm_read(src->path, whole, e);
+	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
 		pt_ljoin_keep_names(&s.j);
 		pt_ljoin_compact(&s.j); /* read through pt_ljoin_get() and pt_ljoin_name() */

@@ -173,7 +173,7 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
  * (host tracks), and their counts; what the coverage of the steps needs
  * (pt_steps_gkeep_widen). mark_kernel (set by the caller) marks the devices
  * that run a kernel whose name it accepts (dev_mark, by device index).
- * Asking for it narrows what streams: a model with host ranges is read whole.
+ * Asking for it narrows what streams: a model with host ranges is read whole, unless host_ranges.
  */
 struct pt_steps_gkeep {
 	bool (*mark_kernel)(const char *name);
@@ -189,6 +189,12 @@ struct pt_steps_gkeep {
 	uint64_t nbit;
 	bool has_lc;          /* the calls the links name: their first and last start */
 	int64_t lc_s, lc_e;
+	/* set by the caller: its own reads take the host's ranges when host_ranges() says so, asked at the
+	 * first range of the first read (m: the tables so far); then the ranges do not make the model read
+	 * whole, and the lag of a host track (lag) is that of its API calls and ranges together */
+	bool (*host_ranges)(void *arg, const struct pt_model *m);
+	/* set by tables(): the model is read whole after all */
+	bool whole;
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
 /* The most uncompressed event batch bytes the first streamed read of a GPU model keeps on a tape for

@@ -77,6 +77,12 @@ void hx_rd_init(struct ctx *c, const struct pt_rank_steps *r, struct rankdata *r
 	free(tmp);
 	if (r->host == PT_NONE)
 		return;
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed (gstream.c): measured as the ranges passed; the model holds no events */
+		rd->has_loader = sr->has_loader;
+		rd->loader_wall = sr->loader_wall;
+		return;
+	}
 	struct pt_ival *d = NULL, *h = NULL;
 	size_t nd = 0, cd = 0, nh = 0, ch = 0;
 	/* the step ranges' events in index order, passed as i grows (not every step per range) */

@@ -1,9 +1,9 @@
 /*
  * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
- * pt_pass_hints_stream, for a model of one traced process with no host
- * ranges): the reads of the streamed GPU steps, one more (two when the
- * host's calls cannot wait in it), then the rules of driver.c over what
- * they kept.
+ * pt_pass_hints_stream, for a model of one traced process whose host ranges
+ * are no PyTorch operators): the reads of the streamed GPU steps, one more
+ * (two when the host's calls cannot wait in it), then the rules of driver.c
+ * over what they kept.
  *
  * Reads 1 and 2 are the streamed steps' (pass-steps-gstream.c,
  * pt_steps_gstream_keep): the scan, the step windows, the memory records
@@ -36,9 +36,24 @@
  * R of the calls, whose closed intervals measure the runtime time |t2 ∩ R|.
  * A window's t2 goes once no call can meet it. When the windows are not
  * apart, or more than MERGED_CAP calls wait, read 4 takes the calls instead,
- * every window measured. The Dataloader and other host ranges that the
- * in-memory pass subtracts next are none (models with host ranges are read
- * whole).
+ * every window measured (read 3 runs again without the calls when it gave
+ * them up after some window's t2 went).
+ *
+ * The host's ranges (but the steps') wait with the calls, in the same order
+ * (a host track's lag is that of its calls and ranges, read 2): the
+ * in-memory pass takes from t2 − R the Dataloader ranges D, then the other
+ * ranges H. Three unions fed in start order give the same: R, R ∪ D and
+ * R ∪ D ∪ H, each closed interval measured against t2 (dataloader time
+ * |t2 ∩ (R ∪ D)| − |t2 ∩ R| per window, for INPUT_BOUND's worst step, cpu
+ * time the next difference). A Dataloader range that starts in W adds its
+ * wall time (INPUT_BOUND). What else the rules read of the host's ranges is
+ * not measured here, and a model that has it is read whole, as found after
+ * the first read: PyTorch Operator ranges (TOP_OPS' op type of a kernel,
+ * LOW_FLOPS_UTIL's executions with FLOPs, TENSOR_CORES_UNUSED, all through
+ * the kernel's launch link to the innermost range, whose range infos and
+ * links come after the events), and the names USE_DDP and DDP_WITHOUT_NCCL
+ * count (DataParallel.forward, DistributedDataParallel.forward) anywhere in
+ * the string table. Communication ranges are read whole by the steps' read.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
@@ -46,7 +61,8 @@
  * What grows: the join (28 bytes an activity id), the launch pairs' delays
  * and call durations (4 bytes each while they fit), the memory operations
  * with exposed time, per kernel name its totals, t2 of the windows calls can
- * still meet, the waiting activities and calls. If the coverage read 3
+ * still meet, the waiting activities, calls and ranges, 8 bytes a window and
+ * device (its Dataloader time), 8 bytes a step range. If the coverage read 3
  * measures leaves steps uncovered, read 3 runs again over the covered windows.
  */
 #define _GNU_SOURCE
@@ -159,14 +175,19 @@ struct gdev {
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
 	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
 	size_t cap_mops;
+	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
+	int64_t rd2, rd3;           /* the host ranges: |t2 ∩ (R ∪ D)|, |t2 ∩ (R ∪ D ∪ H)| */
+	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time */
 	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
 };
 
-/* A host API call waiting until its windows' t2 is final and no earlier call can come. */
+/* A host API call or range waiting until its windows' t2 is final and no earlier one can come. */
+enum { GC_CALL, GC_LOADER, GC_RANGE };
 struct gcall {
 	int64_t s, e;
 	uint32_t name;
+	uint8_t kind; /* GC_*: a call, a Dataloader range (D), another range (H) */
 };
 
 /* The calls of one host thread that come in start order, waiting. */
@@ -197,9 +218,17 @@ struct gs {
 	struct gfifo *fq; /* per host track of htrk */
 	uint32_t *fq_of;  /* per track: its queue */
 	bool merged;      /* the host's calls are measured in read 3 (else in read 4) */
+	bool no_merge;    /* read 3 leaves them to read 4 */
+	bool lost;        /* read 3 left them to read 4 after windows' t2 went: read 3 again, no_merge */
 	bool dev_done;    /* read 3 ended: every window measured */
 	size_t cap;       /* MERGED_CAP */
-	struct hx_openu ru;
+	struct hx_openu ru, ru2, ru3; /* the unions R, R ∪ D, R ∪ D ∪ H */
+	const struct rankdata *hrd;   /* the host's rank's windows */
+	bool has_loader;              /* Dataloader ranges that start in W, their wall time */
+	int64_t loader_wall;
+	uint64_t *sev;                /* the step ranges' events (the file's indexes), sorted: in neither D nor H */
+	size_t nsev;
+	size_t ri;                    /* the host's rank in si */
 	uint32_t host;
 	struct gdev **hd; /* the devices whose t2 the calls meet */
 	size_t nhd;
@@ -208,6 +237,12 @@ struct gs {
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
 };
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
 
 static bool recv_kernel(const char *name)
 {
@@ -259,7 +294,11 @@ static void win_measure(struct gdev *d, size_t w)
 	d->mc_t += pt_ivset_measure(&t1);
 	pt_ivset_diff(&rem, &F, &x->mc);
 	struct hx_sdev *o = d->out;
-	for (size_t q = 0; q < o->nmops; q++) {
+	/* windows apart are measured in order: the operations that end by the start meet no window still to
+	 * measure (they come nearly in start order, so that each window visits few) */
+	for (; rd->win_apart && d->mop0 < o->nmops && o->mops[d->mop0].start + o->mops[d->mop0].dur <= s; d->mop0++)
+		;
+	for (size_t q = rd->win_apart ? d->mop0 : 0; q < o->nmops; q++) {
 		struct memop *p = &o->mops[q];
 		int64_t oe = p->start + p->dur;
 		if (oe <= s || p->start >= e)
@@ -492,6 +531,11 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	uint32_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
 	for (size_t q = 0; q < n; q++) {
 		size_t w = 0;
+		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
+			w = hx_win_after(rd, mo[q].start);
+			if (w < rd->nwin && rd->win[w].s >= mo[q].start + mo[q].dur)
+				w = rd->nwin;
+		}
 		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
 			w++;
 		key[q] = (uint32_t)w;
@@ -525,6 +569,7 @@ static void gdev_free(struct gdev *d)
 	free(d->pg);
 	free(d->trk);
 	free(d->called);
+	free(d->wdl);
 	for (int k = 0; k < 3; k++) {
 		free(d->dl[k].v32);
 		free(d->dl[k].v64);
@@ -678,6 +723,9 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			host_event(g, m, i);
 		host_release(g, watermark(g, g->htrk, g->nhtrk));
 		if (g->nch > g->cap) { /* the windows are long next to the calls: read 4 takes them */
+			/* t2 of the windows done with is gone: read 3 again, without the calls, for read 4 */
+			for (size_t q = 0; q < g->nhd; q++)
+				g->lost |= g->hd[q]->t2f > 0;
 			g->merged = false;
 			host_end(g);
 		}
@@ -704,13 +752,33 @@ static int64_t t2_in(const struct gdev *d, int64_t a, int64_t b)
 	return x;
 }
 
-static void r_closed(struct gs *g, int64_t a, int64_t b)
+/* |t2 ∩ [a, b)| added to *sum and, per window, sign times it to wdl. */
+static void t2_add(struct gdev *d, int64_t a, int64_t b, int64_t *sum, int sign)
 {
-	for (size_t q = 0; q < g->nhd; q++)
-		g->hd[q]->rt += t2_in(g->hd[q], a, b);
+	const struct rankdata *rd = d->rd;
+	size_t w0 = rd->win_apart ? hx_win_after(rd, a) : 0;
+	for (size_t w = w0; w < rd->nwin; w++) {
+		if (rd->win_apart && rd->win[w].s >= b)
+			break;
+		if (rd->win[w].e <= a || rd->win[w].s >= b)
+			continue;
+		int64_t x = pt_ivset_measure_in(&d->t2[w], a, b);
+		*sum += x;
+		if (sign)
+			d->wdl[w] += sign * x;
+	}
 }
 
-static void heap_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
+/* A closed interval [a, b) of R (u 0), R ∪ D (1) or R ∪ D ∪ H (2). */
+static void r_closed(struct gs *g, int u, int64_t a, int64_t b)
+{
+	for (size_t q = 0; q < g->nhd; q++) {
+		struct gdev *d = g->hd[q];
+		t2_add(d, a, b, u == 0 ? &d->rt : u == 1 ? &d->rd2 : &d->rd3, u == 0 ? -1 : u == 1 ? 1 : 0);
+	}
+}
+
+static void heap_push(struct gs *g, int64_t s, int64_t e, uint32_t name, uint8_t kind)
 {
 	pt_xgrow((void **)&g->ch, &g->cch, g->nch + 1, sizeof(*g->ch));
 	size_t i = g->nch++;
@@ -721,7 +789,7 @@ static void heap_push(struct gs *g, int64_t s, int64_t e, uint32_t name)
 		g->ch[i] = g->ch[p];
 		i = p;
 	}
-	g->ch[i] = (struct gcall){ s, e, name };
+	g->ch[i] = (struct gcall){ s, e, name, kind };
 }
 
 static struct gcall heap_pop(struct gs *g)
@@ -745,10 +813,10 @@ static struct gcall heap_pop(struct gs *g)
 }
 
 /* A call of track tr waits: in its thread's queue (ordered), else in the heap. */
-static void call_push(struct gs *g, uint32_t tr, int64_t s, int64_t e, uint32_t name)
+static void call_push(struct gs *g, uint32_t tr, int64_t s, int64_t e, uint32_t name, uint8_t kind)
 {
 	if (!g->ordered) {
-		heap_push(g, s, e, name);
+		heap_push(g, s, e, name, kind);
 		return;
 	}
 	struct gfifo *q = &g->fq[g->fq_of[tr]];
@@ -760,7 +828,7 @@ static void call_push(struct gs *g, uint32_t tr, int64_t s, int64_t e, uint32_t 
 		q->h = 0;
 	}
 	pt_xgrow((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v));
-	q->v[q->n++] = (struct gcall){ s, e, name };
+	q->v[q->n++] = (struct gcall){ s, e, name, kind };
 	g->nch++;
 }
 
@@ -800,9 +868,11 @@ static int64_t t2_final(const struct gs *g)
 	return f;
 }
 
-/* The calls that start before `below` (no call still to come starts earlier) and whose windows are
- * measured, in start order: each one's exposed time |t2 ∩ call| by its name (LAUNCH_BOUND), and the
- * union R of those that meet t2 (a call that meets none adds nothing to |t2 ∩ R|). */
+/* The calls and ranges that start before `below` (none still to come starts earlier) and whose windows
+ * are measured, in start order: each call's exposed time |t2 ∩ call| by its name (LAUNCH_BOUND), and the
+ * union R of the calls that meet t2 (a call that meets none adds nothing to |t2 ∩ R|); the unions R ∪ D
+ * and R ∪ D ∪ H with the Dataloader ranges D and the other ranges H: the in-memory pass's t2 − R, then
+ * − D, measured by difference (|t2 ∩ D − R| = |t2 ∩ (R ∪ D)| − |t2 ∩ R|, and so on). */
 static void host_release(struct gs *g, int64_t below)
 {
 	int64_t fin = t2_final(g);
@@ -810,16 +880,22 @@ static void host_release(struct gs *g, int64_t below)
 	size_t qi = 0;
 	while ((top = call_top(g, &qi)) && top->s < below && top->e <= fin) {
 		struct gcall c = call_pop(g, qi);
-		bool meets = false;
-		for (size_t q = 0; q < g->nhd; q++) {
+		bool meets = c.kind != GC_CALL;
+		for (size_t q = 0; q < g->nhd && c.kind == GC_CALL; q++) {
 			int64_t x = t2_in(g->hd[q], c.s, c.e);
 			if (x)
 				*pt_hashmap_put(&g->hd[q]->apisum, c.name, 0, NULL) += (uint64_t)x;
 			meets |= x != 0;
 		}
 		int64_t a, b;
-		if (meets && hx_u_add(&g->ru, c.s, c.e, &a, &b))
-			r_closed(g, a, b);
+		if (!meets)
+			continue;
+		if (c.kind == GC_CALL && hx_u_add(&g->ru, c.s, c.e, &a, &b))
+			r_closed(g, 0, a, b);
+		if (c.kind != GC_RANGE && hx_u_add(&g->ru2, c.s, c.e, &a, &b))
+			r_closed(g, 1, a, b);
+		if (hx_u_add(&g->ru3, c.s, c.e, &a, &b))
+			r_closed(g, 2, a, b);
 	}
 	/* no call still to come, waiting or in the open union reaches before `upto`: the windows that end
 	 * there are done with (their t2 goes) */
@@ -828,6 +904,10 @@ static void host_release(struct gs *g, int64_t below)
 		upto = top->s;
 	if (g->ru.open && g->ru.us < upto)
 		upto = g->ru.us;
+	if (g->ru2.open && g->ru2.us < upto)
+		upto = g->ru2.us;
+	if (g->ru3.open && g->ru3.us < upto)
+		upto = g->ru3.us;
 	for (size_t q = 0; q < g->nhd; q++) {
 		struct gdev *d = g->hd[q];
 		const struct rankdata *rd = d->rd;
@@ -836,12 +916,27 @@ static void host_release(struct gs *g, int64_t below)
 	}
 }
 
-/* Event i of the batch, when it is a call of the host that meets the windows. */
+static bool step_event(const struct gs *g, uint64_t gi)
+{
+	size_t lo = 0, hi = g->nsev;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->sev[mid] < gi)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nsev && g->sev[lo] == gi;
+}
+
+/* Event i of the batch, when it is a call or a range (not a step's) of the host that meets the windows;
+ * a Dataloader range that starts in W counts for INPUT_BOUND (hx_rd_init in memory). */
 static void host_event(struct gs *g, const struct pt_model *m, size_t i)
 {
 	const struct pt_events *ev = &m->events;
 	uint32_t tr = ev->track[i];
-	if (ev->kind[i] != PT_EV_API || m->tracks.v[tr].device != g->host)
+	uint8_t k = ev->kind[i];
+	if ((k != PT_EV_API && k != PT_EV_RANGE) || m->tracks.v[tr].device != g->host)
 		return;
 	struct gtr *t = &g->t[tr];
 	int64_t os = ev->start[i], oe = os + ev->dur[i];
@@ -850,8 +945,18 @@ static void host_event(struct gs *g, const struct pt_model *m, size_t i)
 	if (!t->seen || os > t->top)
 		t->top = os;
 	t->seen = true;
+	uint8_t kind = GC_CALL;
+	if (k == PT_EV_RANGE) {
+		if (step_event(g, g->base + i))
+			return;
+		kind = pt_steps_is_dataloader(pt_model_strget(m, ev->name[i])) ? GC_LOADER : GC_RANGE;
+		if (kind == GC_LOADER && pt_ivset_contains(&g->hrd->W, os)) {
+			g->has_loader = true;
+			g->loader_wall += ev->dur[i];
+		}
+	}
 	if (oe > g->lo && os < g->hi && oe > os)
-		call_push(g, tr, os, oe, ev->name[i]);
+		call_push(g, tr, os, oe, ev->name[i], kind);
 }
 
 static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -869,9 +974,37 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
  * and the later reads hold comes after them). */
+/* What the stream does not measure of the host's ranges: PyTorch Operator ranges (TOP_OPS' op types,
+ * the FLOPs of LOW_FLOPS_UTIL, TENSOR_CORES_UNUSED, through the launch links) and the names USE_DDP and
+ * DDP_WITHOUT_NCCL count. Before the range infos (which follow the events), a string table that holds
+ * "Operator" or those names so far makes the model read whole at its first range; after them, an
+ * Operator range or those names. */
+static bool names_stream(const struct pt_model *m)
+{
+	static const char *const s[] = { "Operator", "DataParallel.forward", "DistributedDataParallel.forward" };
+	for (size_t i = 0; i < 3; i++)
+		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
+			return false;
+	return true;
+}
+
+static bool ranges_stream(void *arg, const struct pt_model *m)
+{
+	(void)arg;
+	return names_stream(m);
+}
+
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
+	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8);
+	for (size_t i = 0; i < m->ranges.n && op != UINT32_MAX && !g->kp.whole; i++)
+		g->kp.whole = m->ranges.v[i].type == op;
+	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
+	for (size_t i = 0; i < 2; i++)
+		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
+	if (g->kp.whole)
+		return;
 	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
 	hx_gmem_measure(m, g->gmem);
 	if (m->gpu_mem_pack) {
@@ -948,7 +1081,7 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 	/* the host's calls in the same read (read 4 takes them when their windows are not apart, or too
 	 * many wait for their windows); the coverage may still make read 3 run again, without them */
 	g->dev_done = false;
-	g->merged = g->r && host_setup(g, dv, g->r);
+	g->merged = !g->no_merge && g->r && host_setup(g, dv, g->r);
 	for (size_t q = 0; q < g->nhd && g->merged; q++)
 		g->merged = g->hd[q]->rd->win_apart; /* else t2 is final only at the end */
 	if (!g->merged)
@@ -979,6 +1112,9 @@ static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps
 				g->hi = rd->win[w].e;
 		}
 		pt_hashmap_init(&d->apisum);
+		free(d->wdl);
+		d->wdl = pt_xcalloc(rd->nwin, sizeof(*d->wdl));
+		g->hrd = rd;
 		g->hd[g->nhd++] = d;
 	}
 	g->htrk = pt_xcalloc(g->ntrk ? g->ntrk : 1, sizeof(*g->htrk));
@@ -1004,9 +1140,13 @@ static void host_reset(struct gs *g)
 	g->nch = 0;
 	for (size_t k = 0; k < g->nhtrk; k++)
 		g->fq[k].h = g->fq[k].n = 0;
-	g->ru = (struct hx_openu){ 0, 0, false };
+	g->ru = g->ru2 = g->ru3 = (struct hx_openu){ 0, 0, false };
+	g->has_loader = false;
+	g->loader_wall = 0;
 	for (size_t q = 0; q < g->nhd; q++) {
-		g->hd[q]->rt = 0;
+		struct gdev *d = g->hd[q];
+		d->rt = d->rd2 = d->rd3 = 0;
+		memset(d->wdl, 0, d->rd->nwin * sizeof(*d->wdl));
 		pt_hashmap_free(&g->hd[q]->apisum);
 		pt_hashmap_init(&g->hd[q]->apisum);
 	}
@@ -1018,12 +1158,31 @@ static void host_end_ok(struct gs *g)
 	host_release(g, INT64_MAX);
 	int64_t a, b;
 	if (hx_u_end(&g->ru, &a, &b))
-		r_closed(g, a, b);
+		r_closed(g, 0, a, b);
+	if (hx_u_end(&g->ru2, &a, &b))
+		r_closed(g, 1, a, b);
+	if (hx_u_end(&g->ru3, &a, &b))
+		r_closed(g, 2, a, b);
+	struct hx_srank *sr = &g->c->srank[g->ri];
+	sr->has_loader = g->has_loader;
+	sr->loader_wall = g->loader_wall;
 	for (size_t q = 0; q < g->nhd; q++) {
 		struct gdev *d = g->hd[q];
+		const struct rankdata *rd = d->rd;
 		struct devacc *x = &d->out->a;
 		x->runtime_t = d->rt;
-		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t; /* no Dataloader or other host ranges */
+		x->dl_t = d->rd2 - d->rt;
+		x->cpu_t = d->rd3 - d->rd2;
+		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t + x->dl_t + x->cpu_t;
+		x->has_worst = false; /* the window with the largest share of Dataloader time, as in memory */
+		for (size_t w = 0; w < rd->nwin; w++) {
+			double dp = hx_pct(d->wdl[w], rd->win[w].e - rd->win[w].s);
+			if (!x->has_worst || dp > x->worst_dl_pct) {
+				x->has_worst = true;
+				x->worst_dl_pct = dp;
+				x->worst_dl_step = rd->winnum[w];
+			}
+		}
 		for (size_t k = 0; k < d->apisum.cap; k++) /* sorted by a total order later */
 			if (d->apisum.used[k])
 				hx_nl_get_api(g->c, &d->out->apis, (uint32_t)d->apisum.keys[k])->a += (int64_t)d->apisum.vals[k];
@@ -1085,6 +1244,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	memset(&g, 0, sizeof(g));
 	g.kp.mark_kernel = recv_kernel;
 	g.kp.tables = take_tables;
+	g.kp.host_ranges = ranges_stream;
 	g.kp.arg = &g;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
@@ -1094,6 +1254,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	if (!pt_ptm_source_once(src))
 		src = &own;
 	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e) || *whole) {
+		free(g.gmem);
 		pt_ptm_tape_free(&tape);
 		return *whole ? 0 : -1;
 	}
@@ -1112,7 +1273,14 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.host = PT_NONE;
 	for (size_t i = 0; i < si.n; i++)
 		if (!si.r[i].ascend && si.r[i].host != PT_NONE)
-			g.host = si.r[i].host, g.r = &si.r[i];
+			g.host = si.r[i].host, g.r = &si.r[i], g.ri = i;
+	if (g.r) { /* the step ranges' events, which count in neither D nor H */
+		g.sev = pt_xmalloc((g.r->n ? g.r->n : 1) * sizeof(*g.sev));
+		for (size_t j = 0; j < g.r->n; j++)
+			if (g.r->v[j].ev != SIZE_MAX)
+				g.sev[g.nsev++] = g.r->v[j].ev;
+		qsort(g.sev, g.nsev, sizeof(*g.sev), cmp_u64);
+	}
 	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
 	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
 	g.c = &c;
@@ -1120,8 +1288,9 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	c.fig = pt_flops_op_figs(m);
 	c.gmem = g.gmem;
 	int rc = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again */
+	for (int pass = 0;; pass++) {
+		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
+		 * and again without the calls when read 3 gave them up too late (lost) */
 		g.cover = pass == 0 && g.r;
 		if (g.cover)
 			pt_steps_gkeep_start(&g.kp, g.r);
@@ -1137,6 +1306,11 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		if (!rc && g.cover) {
 			pt_steps_gkeep_covered(g.r);
 			redo = pt_steps_partly_covered(g.r);
+		}
+		if (!rc && g.lost) {
+			redo = true;
+			g.no_merge = true;
+			g.lost = false;
 		}
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			pt_ljoin_free(g.j);
@@ -1175,6 +1349,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	rc = hx_stream_end(&c, &si, nd, rc, d, e);
 	srank_free(c.srank, nsi);
 	free(g.ch);
+	free(g.sev);
 	free(g.gmem);
 	free(g.t);
 	free(g.kname);

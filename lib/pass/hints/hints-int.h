@@ -10,7 +10,7 @@
  *   rules-cluster.c  across ranks: spread, pipeline stages, links
  *   rules-md.c       MindData (the figures of dataset-figures.c, dataset-figures.h)
  *   stream.c         the figures of an Ascend .ptm read as a stream
- *   gstream.c        the figures of a GPU .ptm of one process without host ranges read as a stream
+ *   gstream.c        the figures of a GPU .ptm of one process without operator ranges read as a stream
  *
  * Adding a rule: an id in pass-hints.h (its place is the output order), a
  * row in rules.c, a function in the rules file of its stage.
@@ -287,6 +287,8 @@ struct hx_srank {
 	int64_t *first, *last;      /* STEP_GAP: per window the first member start, the last member end */
 	int64_t kern;               /* TENSOR_CORES_UNUSED: Σ duration of member kernels */
 	bool any_kern;
+	bool has_loader;            /* INPUT_BOUND: Dataloader ranges that start in W, their wall time */
+	int64_t loader_wall;
 };
 
 /* A covered device of a rank, measured once for the DEVICE rules. */
@@ -388,7 +390,7 @@ struct hx_heap {
 void hx_heap_push(struct hx_heap *h, const struct hx_item *it);
 struct hx_item hx_heap_pop(struct hx_heap *h);
 
-/* A GPU .ptm of one process without host ranges, streamed (gstream.c): as pt_pass_hints_stream(). */
+/* A GPU .ptm of one process without PyTorch operator ranges, streamed (gstream.c): as pt_pass_hints_stream(). */
 struct pt_ptm_source;
 struct pt_sel;
 int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,

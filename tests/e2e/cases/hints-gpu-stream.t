@@ -1,9 +1,10 @@
-# proftool hints over a model file of GPU data from one process without host ranges reads it as a
-# stream (proftool-hints(1) MEMORY): the same bytes as --in-memory and as standard input, which load
-# the model whole, in every format, with selections and with thresholds moved so that every rule
-# that reads the events fires, on CUPTI dumps (launch links, memcpy/memset, several streams and
-# threads, sparse ids); models it cannot stream (host ranges: NVTX, Kineto, Nsight Systems) are
-# read whole and print the same too ("same: ...").
+# proftool hints over a model file of GPU data from one process without PyTorch operator ranges
+# reads it as a stream (proftool-hints(1) MEMORY): the same bytes as --in-memory and as standard
+# input, which load the model whole, in every format, with selections and with thresholds moved so
+# that every rule that reads the events fires, on CUPTI dumps (launch links, memcpy/memset, several
+# streams and threads, sparse ids) and NVTX and Nsight Systems ranges; models it cannot stream
+# (operator ranges: Kineto) are read whole and print the same too ("same: ...").
+# hints-hrange-stream has the host ranges that stream.
 gpu_models
 # the benchmark's dump scaled down: repetitions of a real loop, each stream's syncs and copies written
 # apart from its kernels, several host threads, equal starts on a thread, sparse correlation ids
