@@ -186,6 +186,13 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		link_bits(s, m->links.v, m->links.n);
 		m->links.n = 0;
 	}
+	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
+		if (pt_index_comm_ranges(m))
+			s->no = true;
+		m->ranges.n = 0;
+		if (s->no)
+			return AGAIN;
+	}
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
 	size_t words = (size_t)((s->base + ev->n) / 64 + 1);
@@ -600,10 +607,11 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
 	/* kept: also the memory records (packed) and the copy infos, which hints reads; the links go to
-	 * bits a chunk at a time (not 12 bytes a link held, but two bits an event) */
+	 * bits a chunk at a time (not 12 bytes a link held, but two bits an event); the range infos are
+	 * checked for communication a batch at a time (not 40 bytes a host range held) */
 	struct pt_ptm_sink first = { scan_batch, &s, false,
 				     PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES |
-					     PT_PTM_LINKS_BATCHWISE |
+					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
