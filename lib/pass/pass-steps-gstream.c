@@ -64,6 +64,25 @@ struct lrec {
 	uint32_t slot, name; /* a kernel's launch: its join slot, its name */
 };
 
+/* Read 4 over disjoint windows: a step's window or an interval of the outside set, in start order. */
+struct dwin {
+	int64_t s, e;
+	uint32_t step; /* its index in the rank's steps; UINT32_MAX: the outside set's */
+};
+
+/* What the runs of one streamed breakdown (q: 0 comp/comm, 1 kernel/memcpy, 2 memset/busy) of a device
+ * add to its figures: per window, straight into them (pt_gpu_figs, the breakdown's fields holding the
+ * measures of C, M and C ∪ M until the end); over the outside set, into out. */
+struct dsum {
+	const struct dwin *w;
+	size_t nw;
+	struct pt_gpu_figs *f;
+	int q;
+	size_t cur[3];  /* per union: the first window its later runs can meet */
+	int64_t out[3];
+	uint64_t nmark[3]; /* q 0: the activities launched, per type */
+};
+
 struct gst {
 	const struct pt_sel *sel;
 	uint64_t base; /* event index of the batch's first event */
@@ -97,6 +116,9 @@ struct gst {
 	struct pt_rank_steps *r;
 	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
 	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
+	struct dwin *dw;         /* disjoint windows (else the breakdowns keep their own, per point) */
+	size_t ndw;
+	struct dsum *ds;         /* with dw: per breakdown */
 	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
 	uint32_t **dtrk;         /* per device of r: its tracks with activities */
@@ -381,6 +403,79 @@ void pt_steps_gkeep_free(struct pt_steps_gkeep *k)
 	memset(k, 0, sizeof(*k));
 }
 
+/* A final run [a, b) of union k: its measure in each window it meets. */
+static void drun(void *arg, int k, int64_t a, int64_t b)
+{
+	struct dsum *x = arg;
+	if (x->q && k == 2)
+		return; /* (C ∪ M of the kernel/memcpy and memset/busy breakdowns: not asked for) */
+	const struct dwin *w = x->w;
+	size_t c = x->cur[k];
+	while (c < x->nw && w[c].e <= a)
+		c++;
+	x->cur[k] = c;
+	for (size_t j = c; j < x->nw && w[j].s < b; j++) {
+		int64_t lo = a > w[j].s ? a : w[j].s, hi = b < w[j].e ? b : w[j].e;
+		if (hi <= lo)
+			continue;
+		int64_t *v;
+		uint32_t i = w[j].step;
+		if (i == UINT32_MAX)
+			v = &x->out[k];
+		else if (x->q == 0)
+			v = k == 0 ? &x->f->b[i].computation : k == 1 ? &x->f->b[i].communication : &x->f->b[i].overlapped;
+		else if (x->q == 1)
+			v = &x->f->m4[i][k == 0 ? 1 : 2];
+		else
+			v = &x->f->m4[i][k == 0 ? 3 : 0];
+		*v += hi - lo;
+	}
+}
+
+/* A launch of type ty at t: counted in the step window that holds it, if any. */
+static void dmark(struct dsum *x, size_t ty, int64_t t)
+{
+	x->nmark[ty]++;
+	size_t lo = 0, hi = x->nw; /* the first window starting after t */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->w[mid].s <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && t < x->w[lo - 1].e && x->w[lo - 1].step != UINT32_MAX)
+		x->f->cnt[x->w[lo - 1].step][ty]++;
+}
+
+static int cmp_dwin(const void *a, const void *b)
+{
+	const struct dwin *x = a, *y = b;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* The step windows of r and the intervals of o (the non-empty ones) in start order, when no two meet;
+ * else NULL. */
+static struct dwin *disjoint_windows(const struct pt_rank_steps *r, const struct pt_ivset *o, size_t *n)
+{
+	struct dwin *w = pt_xmalloc((r->n + o->n ? r->n + o->n : 1) * sizeof(*w));
+	size_t k = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].e > r->v[i].s && i < UINT32_MAX)
+			w[k++] = (struct dwin){ r->v[i].s, r->v[i].e, (uint32_t)i };
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].e > o->v[i].s)
+			w[k++] = (struct dwin){ o->v[i].s, o->v[i].e, UINT32_MAX };
+	qsort(w, k, sizeof(*w), cmp_dwin);
+	for (size_t i = 1; i < k; i++)
+		if (w[i].s < w[i - 1].e) {
+			free(w);
+			return NULL;
+		}
+	*n = k;
+	return w;
+}
+
 static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -413,7 +508,10 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		pt_bdstream_mark(b[0], ty, at);
+		if (s->dw)
+			dmark(&s->ds[3 * (dp - 1)], ty, at);
+		else
+			pt_bdstream_mark(b[0], ty, at);
 		if (k == PT_EV_KERNEL) {
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
@@ -454,6 +552,8 @@ static void gst_free(struct gst *s)
 	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
 		pt_bdstream_free(s->bd[i]);
 	free(s->bd);
+	free(s->dw);
+	free(s->ds);
 	free(s->kname);
 	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
 		free(s->dtrk[d]);
@@ -473,6 +573,35 @@ static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	return rc;
+}
+
+/* The figures of a device of r from its sums ds[0..3) over disjoint windows (read 4), as the breakdowns'
+ * windows give them: a step without device figures gets none; o: the outside set's measure. */
+static void dfigs(const struct pt_rank_steps *r, bool filtered, const struct dsum *ds, int64_t o,
+		  struct pt_gpu_figs *x)
+{
+	uint64_t inwin[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pt_stepwin *sw = &r->v[i];
+		for (size_t k = 0; k < 3; k++)
+			inwin[k] += x->cnt[i][k];
+		if (!sw->kept || !(sw->covered || !pt_steps_partly_covered(r))) {
+			memset(&x->b[i], 0, sizeof(x->b[i]));
+			memset(x->m4[i], 0, sizeof(x->m4[i]));
+			continue;
+		}
+		struct pt_bdsums a = { x->b[i].computation, x->b[i].communication, x->b[i].overlapped,
+				       sw->e > sw->s ? sw->e - sw->s : 0 };
+		pt_bdsums_breakdown(&a, &x->b[i]);
+	}
+	if (filtered)
+		return;
+	struct pt_bdsums a = { ds[0].out[0], ds[0].out[1], ds[0].out[2], o };
+	pt_bdsums_breakdown(&a, &x->ob);
+	int64_t m4[4] = { ds[2].out[1], ds[1].out[0], ds[1].out[1], ds[2].out[0] };
+	memcpy(x->om4, m4, sizeof(m4));
+	for (size_t k = 0; k < 3; k++)
+		x->ocnt[k] = ds[0].nmark[k] - inwin[k];
 }
 
 /* Read 4: the device figures of GPU rank r (an element of si), its coverage. */
@@ -504,15 +633,35 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	struct pt_ivset o = { 0 };
 	if (!si->filtered)
 		pt_steps_outside_set(r, &o);
-	size_t nw = r->n + o.n;
+	/* disjoint (the steps' windows are made so): their measures go straight to the figures, the outside
+	 * set's summed; else each breakdown keeps its measures per window end point */
+	int64_t ototal = 0;
+	s->dw = disjoint_windows(r, &o, &s->ndw);
+	size_t nw = s->dw ? 0 : r->n + o.n;
 	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < nw && i < r->n; i++)
 		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
-	if (o.n)
+	if (nw && o.n)
 		memcpy(w + r->n, o.v, o.n * sizeof(*w));
+	if (s->dw) {
+		s->ds = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->ds));
+		for (size_t i = 0; i < o.n; i++)
+			ototal += o.v[i].e > o.v[i].s ? o.v[i].e - o.v[i].s : 0;
+		pt_ivset_free(&o);
+	}
 	for (size_t d = 0; d < r->ndevs; d++) {
-		for (size_t q = 0; q < 3; q++)
-			s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+		for (size_t q = 0; q < 3; q++) {
+			if (!s->dw) {
+				s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+				continue;
+			}
+			struct dsum *x = &s->ds[3 * d + q];
+			x->w = s->dw;
+			x->nw = s->ndw;
+			x->f = &f[d];
+			x->q = (int)q;
+			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
+		}
 		struct pt_ival *k = NULL;
 		size_t nk = pt_index_comm_spans(m, r->devs[d], &k);
 		for (size_t i = 0; i < nk; i++)
@@ -530,6 +679,10 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_finish(b[q]);
 		struct pt_gpu_figs *x = &f[d];
+		if (s->dw) {
+			dfigs(r, si->filtered, &s->ds[3 * d], ototal, x);
+			continue;
+		}
 		uint64_t inwin[3] = { 0, 0, 0 };
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pt_stepwin *sw = &r->v[i];
