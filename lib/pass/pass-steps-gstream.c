@@ -64,21 +64,24 @@ struct lrec {
 	uint32_t slot, name; /* a kernel's launch: its join slot, its name */
 };
 
-/* Read 4 over disjoint windows: a step's window or an interval of the outside set, in start order. */
-struct dwin {
-	int64_t s, e;
-	uint32_t step; /* its index in the rank's steps; UINT32_MAX: the outside set's */
+/* Read 4 over disjoint windows: the rank's non-empty step windows in start order (their indices), and
+ * the outside set's intervals. */
+struct dwins {
+	const struct pt_stepwin *v; /* the rank's steps */
+	uint32_t *step;
+	size_t nstep;
+	const struct pt_ival *o;
+	size_t no;
 };
 
 /* What the runs of one streamed breakdown (q: 0 comp/comm, 1 kernel/memcpy, 2 memset/busy) of a device
  * add to its figures: per window, straight into them (pt_gpu_figs, the breakdown's fields holding the
  * measures of C, M and C ∪ M until the end); over the outside set, into out. */
 struct dsum {
-	const struct dwin *w;
-	size_t nw;
+	const struct dwins *w;
 	struct pt_gpu_figs *f;
 	int q;
-	size_t cur[3];  /* per union: the first window its later runs can meet */
+	size_t cs[3], co[3]; /* per union: the first step window, outside interval, its later runs can meet */
 	int64_t out[3];
 	uint64_t nmark[3]; /* q 0: the activities launched, per type */
 };
@@ -116,9 +119,8 @@ struct gst {
 	struct pt_rank_steps *r;
 	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
 	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
-	struct dwin *dw;         /* disjoint windows (else the breakdowns keep their own, per point) */
-	size_t ndw;
-	struct dsum *ds;         /* with dw: per breakdown */
+	struct dwins dw;         /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
+	struct dsum *ds;         /* with dw.step: per breakdown */
 	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
 	uint32_t **dtrk;         /* per device of r: its tracks with activities */
@@ -403,77 +405,92 @@ void pt_steps_gkeep_free(struct pt_steps_gkeep *k)
 	memset(k, 0, sizeof(*k));
 }
 
+static int64_t overlap(int64_t a, int64_t b, int64_t s, int64_t e)
+{
+	int64_t lo = a > s ? a : s, hi = b < e ? b : e;
+	return hi > lo ? hi - lo : 0;
+}
+
 /* A final run [a, b) of union k: its measure in each window it meets. */
 static void drun(void *arg, int k, int64_t a, int64_t b)
 {
 	struct dsum *x = arg;
 	if (x->q && k == 2)
 		return; /* (C ∪ M of the kernel/memcpy and memset/busy breakdowns: not asked for) */
-	const struct dwin *w = x->w;
-	size_t c = x->cur[k];
-	while (c < x->nw && w[c].e <= a)
+	const struct dwins *w = x->w;
+	size_t c = x->cs[k];
+	while (c < w->nstep && w->v[w->step[c]].e <= a)
 		c++;
-	x->cur[k] = c;
-	for (size_t j = c; j < x->nw && w[j].s < b; j++) {
-		int64_t lo = a > w[j].s ? a : w[j].s, hi = b < w[j].e ? b : w[j].e;
-		if (hi <= lo)
-			continue;
-		int64_t *v;
-		uint32_t i = w[j].step;
-		if (i == UINT32_MAX)
-			v = &x->out[k];
-		else if (x->q == 0)
+	x->cs[k] = c;
+	for (size_t j = c; j < w->nstep && w->v[w->step[j]].s < b; j++) {
+		uint32_t i = w->step[j];
+		int64_t d = overlap(a, b, w->v[i].s, w->v[i].e), *v;
+		if (x->q == 0)
 			v = k == 0 ? &x->f->b[i].computation : k == 1 ? &x->f->b[i].communication : &x->f->b[i].overlapped;
 		else if (x->q == 1)
 			v = &x->f->m4[i][k == 0 ? 1 : 2];
 		else
 			v = &x->f->m4[i][k == 0 ? 3 : 0];
-		*v += hi - lo;
+		*v += d;
 	}
+	c = x->co[k];
+	while (c < w->no && w->o[c].e <= a)
+		c++;
+	x->co[k] = c;
+	for (size_t j = c; j < w->no && w->o[j].s < b; j++)
+		x->out[k] += overlap(a, b, w->o[j].s, w->o[j].e);
 }
 
 /* A launch of type ty at t: counted in the step window that holds it, if any. */
 static void dmark(struct dsum *x, size_t ty, int64_t t)
 {
+	const struct dwins *w = x->w;
 	x->nmark[ty]++;
-	size_t lo = 0, hi = x->nw; /* the first window starting after t */
+	size_t lo = 0, hi = w->nstep; /* the first window starting after t */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (x->w[mid].s <= t)
+		if (w->v[w->step[mid]].s <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo && t < x->w[lo - 1].e && x->w[lo - 1].step != UINT32_MAX)
-		x->f->cnt[x->w[lo - 1].step][ty]++;
+	if (lo && t < w->v[w->step[lo - 1]].e)
+		x->f->cnt[w->step[lo - 1]][ty]++;
 }
 
-static int cmp_dwin(const void *a, const void *b)
+/* The step windows of r and the intervals of o, when no two of them meet (w->step set); else false. */
+static bool disjoint_windows(const struct pt_rank_steps *r, const struct pt_ivset *o, struct dwins *w)
 {
-	const struct dwin *x = a, *y = b;
-	return x->s < y->s ? -1 : x->s > y->s;
-}
-
-/* The step windows of r and the intervals of o (the non-empty ones) in start order, when no two meet;
- * else NULL. */
-static struct dwin *disjoint_windows(const struct pt_rank_steps *r, const struct pt_ivset *o, size_t *n)
-{
-	struct dwin *w = pt_xmalloc((r->n + o->n ? r->n + o->n : 1) * sizeof(*w));
-	size_t k = 0;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].e > r->v[i].s && i < UINT32_MAX)
-			w[k++] = (struct dwin){ r->v[i].s, r->v[i].e, (uint32_t)i };
-	for (size_t i = 0; i < o->n; i++)
-		if (o->v[i].e > o->v[i].s)
-			w[k++] = (struct dwin){ o->v[i].s, o->v[i].e, UINT32_MAX };
-	qsort(w, k, sizeof(*w), cmp_dwin);
-	for (size_t i = 1; i < k; i++)
-		if (w[i].s < w[i - 1].e) {
-			free(w);
-			return NULL;
-		}
-	*n = k;
-	return w;
+	memset(w, 0, sizeof(*w));
+	w->v = r->v;
+	w->o = o->v;
+	w->no = o->n;
+	w->step = pt_xmalloc((r->n ? r->n : 1) * sizeof(*w->step));
+	for (size_t i = 0; i < r->n && i < UINT32_MAX; i++) {
+		if (r->v[i].e <= r->v[i].s)
+			continue;
+		if (w->nstep && r->v[i].s < r->v[w->step[w->nstep - 1]].e)
+			goto no; /* out of start order, or meeting the one before */
+		w->step[w->nstep++] = (uint32_t)i;
+	}
+	for (size_t i = 1; i < o->n; i++)
+		if (o->v[i].s < o->v[i - 1].e)
+			goto no;
+	for (size_t i = 0, j = 0; i < w->nstep && j < o->n;) {
+		const struct pt_stepwin *a = &r->v[w->step[i]];
+		if (o->v[j].e <= o->v[j].s || o->v[j].e <= a->s)
+			j++;
+		else if (a->e <= o->v[j].s)
+			i++;
+		else
+			goto no;
+	}
+	if (r->n < UINT32_MAX)
+		return true;
+no:
+	free(w->step);
+	w->step = NULL;
+	return false;
 }
 
 static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -508,7 +525,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		if (s->dw)
+		if (s->dw.step)
 			dmark(&s->ds[3 * (dp - 1)], ty, at);
 		else
 			pt_bdstream_mark(b[0], ty, at);
@@ -552,7 +569,7 @@ static void gst_free(struct gst *s)
 	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
 		pt_bdstream_free(s->bd[i]);
 	free(s->bd);
-	free(s->dw);
+	free(s->dw.step);
 	free(s->ds);
 	free(s->kname);
 	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
@@ -636,28 +653,26 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	/* disjoint (the steps' windows are made so): their measures go straight to the figures, the outside
 	 * set's summed; else each breakdown keeps its measures per window end point */
 	int64_t ototal = 0;
-	s->dw = disjoint_windows(r, &o, &s->ndw);
-	size_t nw = s->dw ? 0 : r->n + o.n;
+	bool dj = disjoint_windows(r, &o, &s->dw);
+	size_t nw = dj ? 0 : r->n + o.n;
 	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
 	for (size_t i = 0; i < nw && i < r->n; i++)
 		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
 	if (nw && o.n)
 		memcpy(w + r->n, o.v, o.n * sizeof(*w));
-	if (s->dw) {
+	if (dj) {
 		s->ds = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->ds));
 		for (size_t i = 0; i < o.n; i++)
 			ototal += o.v[i].e > o.v[i].s ? o.v[i].e - o.v[i].s : 0;
-		pt_ivset_free(&o);
 	}
 	for (size_t d = 0; d < r->ndevs; d++) {
 		for (size_t q = 0; q < 3; q++) {
-			if (!s->dw) {
+			if (!dj) {
 				s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
 				continue;
 			}
 			struct dsum *x = &s->ds[3 * d + q];
-			x->w = s->dw;
-			x->nw = s->ndw;
+			x->w = &s->dw;
 			x->f = &f[d];
 			x->q = (int)q;
 			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
@@ -679,7 +694,7 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_finish(b[q]);
 		struct pt_gpu_figs *x = &f[d];
-		if (s->dw) {
+		if (dj) {
 			dfigs(r, si->filtered, &s->ds[3 * d], ototal, x);
 			continue;
 		}
