@@ -84,6 +84,10 @@ struct dsum {
 	size_t cs[3], co[3]; /* per union: the first step window, outside interval, its later runs can meet */
 	int64_t out[3];
 	uint64_t nmark[3]; /* q 0: the activities launched, per type */
+	size_t mcur;       /* q 0: the step window after the last launch (launches come mostly in time order) */
+	char *at[2];       /* per union C, M (and C ∪ M, q 0): step i's measure at at[k] + i * stride */
+	char *at2;
+	size_t stride;
 };
 
 struct gst {
@@ -415,7 +419,8 @@ static int64_t overlap(int64_t a, int64_t b, int64_t s, int64_t e)
 static void drun(void *arg, int k, int64_t a, int64_t b)
 {
 	struct dsum *x = arg;
-	if (x->q && k == 2)
+	char *at = k < 2 ? x->at[k] : x->at2;
+	if (!at)
 		return; /* (C ∪ M of the kernel/memcpy and memset/busy breakdowns: not asked for) */
 	const struct dwins *w = x->w;
 	size_t c = x->cs[k];
@@ -423,15 +428,10 @@ static void drun(void *arg, int k, int64_t a, int64_t b)
 		c++;
 	x->cs[k] = c;
 	for (size_t j = c; j < w->nstep && w->v[w->step[j]].s < b; j++) {
-		uint32_t i = w->step[j];
-		int64_t d = overlap(a, b, w->v[i].s, w->v[i].e), *v;
-		if (x->q == 0)
-			v = k == 0 ? &x->f->b[i].computation : k == 1 ? &x->f->b[i].communication : &x->f->b[i].overlapped;
-		else if (x->q == 1)
-			v = &x->f->m4[i][k == 0 ? 1 : 2];
-		else
-			v = &x->f->m4[i][k == 0 ? 3 : 0];
-		*v += d;
+		const struct pt_stepwin *sw = &w->v[w->step[j]];
+		*(int64_t *)(at + w->step[j] * x->stride) += overlap(a, b, sw->s, sw->e);
+		if (sw->s <= a && b <= sw->e)
+			return; /* within one step's window: in no other, nor in the outside set */
 	}
 	c = x->co[k];
 	while (c < w->no && w->o[c].e <= a)
@@ -446,13 +446,17 @@ static void dmark(struct dsum *x, size_t ty, int64_t t)
 {
 	const struct dwins *w = x->w;
 	x->nmark[ty]++;
-	size_t lo = 0, hi = w->nstep; /* the first window starting after t */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (w->v[w->step[mid]].s <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
+	size_t lo = x->mcur, hi = w->nstep; /* the first window starting after t: the last one's, if still */
+	if (!((!lo || w->v[w->step[lo - 1]].s <= t) && (lo == hi || t < w->v[w->step[lo]].s))) {
+		lo = 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (w->v[w->step[mid]].s <= t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		x->mcur = lo;
 	}
 	if (lo && t < w->v[w->step[lo - 1]].e)
 		x->f->cnt[w->step[lo - 1]][ty]++;
@@ -675,6 +679,16 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 			x->w = &s->dw;
 			x->f = &f[d];
 			x->q = (int)q;
+			if (q == 0) {
+				x->at[0] = (char *)&f[d].b[0].computation;
+				x->at[1] = (char *)&f[d].b[0].communication;
+				x->at2 = (char *)&f[d].b[0].overlapped;
+				x->stride = sizeof(*f[d].b);
+			} else {
+				x->at[0] = (char *)&f[d].m4[0][q == 1 ? 1 : 3];
+				x->at[1] = (char *)&f[d].m4[0][q == 1 ? 2 : 0];
+				x->stride = sizeof(*f[d].m4);
+			}
 			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
 		}
 		struct pt_ival *k = NULL;
