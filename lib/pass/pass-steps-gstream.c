@@ -23,12 +23,19 @@
  *  3. (`steps` only) each activity goes to its device's streamed breakdowns
  *     (breakdown-stream.h): computation/communication, kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
- *     start) counted as a mark; the rank's launch span widens.
+ *     start) counted as a mark; the rank's launch span widens. When the step
+ *     windows and the outside set's intervals do not meet (as the windows
+ *     are made), the breakdowns hand over their unions' runs and each run's
+ *     measure goes straight to the figures of the step that holds it (or to
+ *     the outside set's sums), the launches to its counts: no state per
+ *     window but the figures themselves.
  *
  * What grows with the input: the join, 24 bytes an activity id (plus a bit
  * per id of their range), a bit per event (read 1: the activities; read 2:
  * the linked calls and activities), the links themselves (read 1 only, 12
- * bytes each), the launches (read 2). Any other model is read whole and
+ * bytes each, a chunk at a time), the launches (read 2), and per step its
+ * window and figures; the host ranges' records are checked for
+ * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held. Any other model is read whole and
  * passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
