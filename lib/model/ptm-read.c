@@ -388,6 +388,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	ids.keep_links = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_LINKS);
 	ids.links_batchwise = ids.keep_links && (sink->skip_tables & PT_PTM_LINKS_BATCHWISE);
+	ids.ranges_batchwise = ids.keep_ranges && (sink->skip_tables & PT_PTM_RANGES_BATCHWISE);
 	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
@@ -589,10 +590,16 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			rc = pt_ptm_apply(m, a, &ids, name, off, &footer, crc_before, e);
 			if (!rc && sink && (batch || lbatch) && !whole)
 				rc = sink->batch(sink->arg, m, e);
+			/* range infos for the sink, a batch of them at a time (PT_PTM_RANGES_BATCHWISE) */
+			if (!rc && sink && !whole && ids.ranges_batchwise && a->body_case == PROFTOOL__CHUNK__BODY_RANGE &&
+			    m->ranges.n >= PT_PTM_EVENT_BATCH) {
+				m->events.n = 0;
+				rc = sink->batch(sink->arg, m, e);
+			}
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
-				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.drop_launch = false;
+				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.ranges_batchwise = ids.drop_launch = false;
 				rc = 0;
 			}
 		}

@@ -185,6 +185,11 @@ struct pt_ptm_sink {
 /* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
  * applied (a pass that reads the other tables, such as the kineto profile's timeline) */
 #define PT_PTM_TABLES_NO_MEM_LINKS 2048
+/* with PT_PTM_SKIP_BUT_RANGES: m->ranges holds at most PT_PTM_EVENT_BATCH range infos at a time: once
+ * it holds that many, batch() runs with m->events empty (m->ranges.n rows to take; the caller empties
+ * it, else they stay; that call may not return PT_PTM_WHOLE), and the last rows are in m->ranges after
+ * the read, so that a read that looks at each range info once does not hold them all */
+#define PT_PTM_RANGES_BATCHWISE 4096
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

@@ -43,6 +43,8 @@ struct pt_bdstream {
 	size_t peak;
 	size_t mcur;       /* the point index of the last mark (marks come mostly in time order) */
 	bool finished;
+	void (*run)(void *arg, int k, int64_t a, int64_t b); /* pt_bdstream_new_runs() */
+	void *run_arg;
 };
 
 static int cmp_i64(const void *a, const void *b)
@@ -99,6 +101,14 @@ struct pt_bdstream *pt_bdstream_new(const struct pt_ival *win, size_t nwin, size
 	return s;
 }
 
+struct pt_bdstream *pt_bdstream_new_runs(void (*run)(void *arg, int k, int64_t a, int64_t b), void *arg)
+{
+	struct pt_bdstream *s = pt_bdstream_new(NULL, 0, 0);
+	s->run = run;
+	s->run_arg = arg;
+	return s;
+}
+
 void pt_bdstream_free(struct pt_bdstream *s)
 {
 	if (!s)
@@ -120,6 +130,8 @@ void pt_bdstream_free(struct pt_bdstream *s)
 static void run_done(struct pt_bdstream *s, struct sweep *u, int64_t a, int64_t b)
 {
 	const int64_t *p = s->pts;
+	if (s->run)
+		s->run(s->run_arg, (int)(u - s->u), a, b);
 	while (u->next < s->np && p[u->next] <= a)
 		u->f[u->next++] = u->cum;
 	while (u->next < s->np && p[u->next] < b) {

@@ -34,6 +34,10 @@ struct pt_bdsums {
 
 /* nwin windows [s, e) (copied; an empty or reversed one measures 0) and nmarks kinds of marks. */
 struct pt_bdstream *pt_bdstream_new(const struct pt_ival *win, size_t nwin, size_t nmarks);
+/* No windows: instead, each run of the three unions (k 0: C, 1: M, 2: C ∪ M) goes to run(arg, k, a, b)
+ * once final, in start order per union, so that a caller with disjoint windows sums them itself (no
+ * state per window here); no marks. */
+struct pt_bdstream *pt_bdstream_new_runs(void (*run)(void *arg, int k, int64_t a, int64_t b), void *arg);
 void pt_bdstream_free(struct pt_bdstream *s);
 /* An interval of class 1 (computation) or 2 (communication); others are ignored. Its start must not
  * lie before the last pt_bdstream_release() bound. */

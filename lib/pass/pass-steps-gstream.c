@@ -23,12 +23,19 @@
  *  3. (`steps` only) each activity goes to its device's streamed breakdowns
  *     (breakdown-stream.h): computation/communication, kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
- *     start) counted as a mark; the rank's launch span widens.
+ *     start) counted as a mark; the rank's launch span widens. When the step
+ *     windows and the outside set's intervals do not meet (as the windows
+ *     are made), the breakdowns hand over their unions' runs and each run's
+ *     measure goes straight to the figures of the step that holds it (or to
+ *     the outside set's sums), the launches to its counts: no state per
+ *     window but the figures themselves.
  *
  * What grows with the input: the join, 24 bytes an activity id (plus a bit
  * per id of their range), a bit per event (read 1: the activities; read 2:
  * the linked calls and activities), the links themselves (read 1 only, 12
- * bytes each), the launches (read 2). Any other model is read whole and
+ * bytes each, a chunk at a time), the launches (read 2), and per step its
+ * window and figures; the host ranges' records are checked for
+ * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held. Any other model is read whole and
  * passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
@@ -64,6 +71,32 @@ struct lrec {
 	uint32_t slot, name; /* a kernel's launch: its join slot, its name */
 };
 
+/* Read 4 over disjoint windows: the rank's non-empty step windows in start order (their indices), and
+ * the outside set's intervals. */
+struct dwins {
+	const struct pt_stepwin *v; /* the rank's steps */
+	uint32_t *step;
+	size_t nstep;
+	const struct pt_ival *o;
+	size_t no;
+};
+
+/* What the runs of one streamed breakdown (q: 0 comp/comm, 1 kernel/memcpy, 2 memset/busy) of a device
+ * add to its figures: per window, straight into them (pt_gpu_figs, the breakdown's fields holding the
+ * measures of C, M and C ∪ M until the end); over the outside set, into out. */
+struct dsum {
+	const struct dwins *w;
+	struct pt_gpu_figs *f;
+	int q;
+	size_t cs[3], co[3]; /* per union: the first step window, outside interval, its later runs can meet */
+	int64_t out[3];
+	uint64_t nmark[3]; /* q 0: the activities launched, per type */
+	size_t mcur;       /* q 0: the step window after the last launch (launches come mostly in time order) */
+	char *at[2];       /* per union C, M (and C ∪ M, q 0): step i's measure at at[k] + i * stride */
+	char *at2;
+	size_t stride;
+};
+
 struct gst {
 	const struct pt_sel *sel;
 	uint64_t base; /* event index of the batch's first event */
@@ -97,6 +130,8 @@ struct gst {
 	struct pt_rank_steps *r;
 	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
 	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
+	struct dwins dw;         /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
+	struct dsum *ds;         /* with dw.step: per breakdown */
 	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
 	uint32_t **dtrk;         /* per device of r: its tracks with activities */
@@ -186,6 +221,13 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->links.n) { /* a chunk of links alone (PT_PTM_LINKS_BATCHWISE): to bits, none of them kept */
 		link_bits(s, m->links.v, m->links.n);
 		m->links.n = 0;
+	}
+	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
+		if (pt_index_comm_ranges(m))
+			s->no = true;
+		m->ranges.n = 0;
+		if (s->no)
+			return AGAIN;
 	}
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
@@ -382,6 +424,94 @@ void pt_steps_gkeep_free(struct pt_steps_gkeep *k)
 	memset(k, 0, sizeof(*k));
 }
 
+static int64_t overlap(int64_t a, int64_t b, int64_t s, int64_t e)
+{
+	int64_t lo = a > s ? a : s, hi = b < e ? b : e;
+	return hi > lo ? hi - lo : 0;
+}
+
+/* A final run [a, b) of union k: its measure in each window it meets. */
+static void drun(void *arg, int k, int64_t a, int64_t b)
+{
+	struct dsum *x = arg;
+	char *at = k < 2 ? x->at[k] : x->at2;
+	if (!at)
+		return; /* (C ∪ M of the kernel/memcpy and memset/busy breakdowns: not asked for) */
+	const struct dwins *w = x->w;
+	size_t c = x->cs[k];
+	while (c < w->nstep && w->v[w->step[c]].e <= a)
+		c++;
+	x->cs[k] = c;
+	for (size_t j = c; j < w->nstep && w->v[w->step[j]].s < b; j++) {
+		const struct pt_stepwin *sw = &w->v[w->step[j]];
+		*(int64_t *)(at + w->step[j] * x->stride) += overlap(a, b, sw->s, sw->e);
+		if (sw->s <= a && b <= sw->e)
+			return; /* within one step's window: in no other, nor in the outside set */
+	}
+	c = x->co[k];
+	while (c < w->no && w->o[c].e <= a)
+		c++;
+	x->co[k] = c;
+	for (size_t j = c; j < w->no && w->o[j].s < b; j++)
+		x->out[k] += overlap(a, b, w->o[j].s, w->o[j].e);
+}
+
+/* A launch of type ty at t: counted in the step window that holds it, if any. */
+static void dmark(struct dsum *x, size_t ty, int64_t t)
+{
+	const struct dwins *w = x->w;
+	x->nmark[ty]++;
+	size_t lo = x->mcur, hi = w->nstep; /* the first window starting after t: the last one's, if still */
+	if (!((!lo || w->v[w->step[lo - 1]].s <= t) && (lo == hi || t < w->v[w->step[lo]].s))) {
+		lo = 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (w->v[w->step[mid]].s <= t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		x->mcur = lo;
+	}
+	if (lo && t < w->v[w->step[lo - 1]].e)
+		x->f->cnt[w->step[lo - 1]][ty]++;
+}
+
+/* The step windows of r and the intervals of o, when no two of them meet (w->step set); else false. */
+static bool disjoint_windows(const struct pt_rank_steps *r, const struct pt_ivset *o, struct dwins *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->v = r->v;
+	w->o = o->v;
+	w->no = o->n;
+	w->step = pt_xmalloc((r->n ? r->n : 1) * sizeof(*w->step));
+	for (size_t i = 0; i < r->n && i < UINT32_MAX; i++) {
+		if (r->v[i].e <= r->v[i].s)
+			continue;
+		if (w->nstep && r->v[i].s < r->v[w->step[w->nstep - 1]].e)
+			goto no; /* out of start order, or meeting the one before */
+		w->step[w->nstep++] = (uint32_t)i;
+	}
+	for (size_t i = 1; i < o->n; i++)
+		if (o->v[i].s < o->v[i - 1].e)
+			goto no;
+	for (size_t i = 0, j = 0; i < w->nstep && j < o->n;) {
+		const struct pt_stepwin *a = &r->v[w->step[i]];
+		if (o->v[j].e <= o->v[j].s || o->v[j].e <= a->s)
+			j++;
+		else if (a->e <= o->v[j].s)
+			i++;
+		else
+			goto no;
+	}
+	if (r->n < UINT32_MAX)
+		return true;
+no:
+	free(w->step);
+	w->step = NULL;
+	return false;
+}
+
 static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -414,7 +544,10 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		pt_bdstream_mark(b[0], ty, at);
+		if (s->dw.step)
+			dmark(&s->ds[3 * (dp - 1)], ty, at);
+		else
+			pt_bdstream_mark(b[0], ty, at);
 		if (k == PT_EV_KERNEL) {
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
@@ -455,6 +588,8 @@ static void gst_free(struct gst *s)
 	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
 		pt_bdstream_free(s->bd[i]);
 	free(s->bd);
+	free(s->dw.step);
+	free(s->ds);
 	free(s->kname);
 	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
 		free(s->dtrk[d]);
@@ -474,6 +609,35 @@ static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	return rc;
+}
+
+/* The figures of a device of r from its sums ds[0..3) over disjoint windows (read 4), as the breakdowns'
+ * windows give them: a step without device figures gets none; o: the outside set's measure. */
+static void dfigs(const struct pt_rank_steps *r, bool filtered, const struct dsum *ds, int64_t o,
+		  struct pt_gpu_figs *x)
+{
+	uint64_t inwin[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pt_stepwin *sw = &r->v[i];
+		for (size_t k = 0; k < 3; k++)
+			inwin[k] += x->cnt[i][k];
+		if (!sw->kept || !(sw->covered || !pt_steps_partly_covered(r))) {
+			memset(&x->b[i], 0, sizeof(x->b[i]));
+			memset(x->m4[i], 0, sizeof(x->m4[i]));
+			continue;
+		}
+		struct pt_bdsums a = { x->b[i].computation, x->b[i].communication, x->b[i].overlapped,
+				       sw->e > sw->s ? sw->e - sw->s : 0 };
+		pt_bdsums_breakdown(&a, &x->b[i]);
+	}
+	if (filtered)
+		return;
+	struct pt_bdsums a = { ds[0].out[0], ds[0].out[1], ds[0].out[2], o };
+	pt_bdsums_breakdown(&a, &x->ob);
+	int64_t m4[4] = { ds[2].out[1], ds[1].out[0], ds[1].out[1], ds[2].out[0] };
+	memcpy(x->om4, m4, sizeof(m4));
+	for (size_t k = 0; k < 3; k++)
+		x->ocnt[k] = ds[0].nmark[k] - inwin[k];
 }
 
 /* Read 4: the device figures of GPU rank r (an element of si), its coverage. */
@@ -505,15 +669,43 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	struct pt_ivset o = { 0 };
 	if (!si->filtered)
 		pt_steps_outside_set(r, &o);
-	size_t nw = r->n + o.n;
+	/* disjoint (the steps' windows are made so): their measures go straight to the figures, the outside
+	 * set's summed; else each breakdown keeps its measures per window end point */
+	int64_t ototal = 0;
+	bool dj = disjoint_windows(r, &o, &s->dw);
+	size_t nw = dj ? 0 : r->n + o.n;
 	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < nw && i < r->n; i++)
 		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
-	if (o.n)
+	if (nw && o.n)
 		memcpy(w + r->n, o.v, o.n * sizeof(*w));
+	if (dj) {
+		s->ds = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->ds));
+		for (size_t i = 0; i < o.n; i++)
+			ototal += o.v[i].e > o.v[i].s ? o.v[i].e - o.v[i].s : 0;
+	}
 	for (size_t d = 0; d < r->ndevs; d++) {
-		for (size_t q = 0; q < 3; q++)
-			s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+		for (size_t q = 0; q < 3; q++) {
+			if (!dj) {
+				s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+				continue;
+			}
+			struct dsum *x = &s->ds[3 * d + q];
+			x->w = &s->dw;
+			x->f = &f[d];
+			x->q = (int)q;
+			if (q == 0) {
+				x->at[0] = (char *)&f[d].b[0].computation;
+				x->at[1] = (char *)&f[d].b[0].communication;
+				x->at2 = (char *)&f[d].b[0].overlapped;
+				x->stride = sizeof(*f[d].b);
+			} else {
+				x->at[0] = (char *)&f[d].m4[0][q == 1 ? 1 : 3];
+				x->at[1] = (char *)&f[d].m4[0][q == 1 ? 2 : 0];
+				x->stride = sizeof(*f[d].m4);
+			}
+			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
+		}
 		struct pt_ival *k = NULL;
 		size_t nk = pt_index_comm_spans(m, r->devs[d], &k);
 		for (size_t i = 0; i < nk; i++)
@@ -531,6 +723,10 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_finish(b[q]);
 		struct pt_gpu_figs *x = &f[d];
+		if (dj) {
+			dfigs(r, si->filtered, &s->ds[3 * d], ototal, x);
+			continue;
+		}
 		uint64_t inwin[3] = { 0, 0, 0 };
 		for (size_t i = 0; i < r->n; i++) {
 			const struct pt_stepwin *sw = &r->v[i];
@@ -608,10 +804,11 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
 	/* kept: also the memory records (packed) and the copy infos, which hints reads; the links go to
-	 * bits a chunk at a time (not 12 bytes a link held, but two bits an event) */
+	 * bits a chunk at a time (not 12 bytes a link held, but two bits an event); the range infos are
+	 * checked for communication a batch at a time (not 40 bytes a host range held) */
 	struct pt_ptm_sink first = { scan_batch, &s, false,
 				     PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_RANGES |
-					     PT_PTM_LINKS_BATCHWISE |
+					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))

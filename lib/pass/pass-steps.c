@@ -1085,6 +1085,103 @@ static bool rank_loaders(const struct pt_model *m, const struct pt_rank_steps *r
 	return has_dl;
 }
 
+/* A step of a GPU rank as its rows read it. */
+struct gsrow {
+	int64_t num, s, e;
+	bool dev_figs; /* it gets device figures */
+};
+
+/* The rows of one device of a GPU rank (or of a rank without devices): its kept steps' rows, then
+ * the avg row (has_avg), then the outside row (has_out). */
+struct gblk {
+	size_t r0, nrows;             /* its first row; its step rows */
+	size_t rank;                  /* in gtab's ranks */
+	bool has_dev;
+	int64_t rank_num, dev_id;
+	struct pt_gpu_figs f;         /* per step of the rank (taken from the caller) */
+	uint32_t *rowstep;            /* per step row: the step */
+	bool has_avg, has_out;
+	struct pt_cell avg[G_NCOLS], out[G_NCOLS];
+};
+
+/* Per GPU rank: its steps and its Dataloader ranges. */
+struct grank {
+	struct gsrow *v;
+	struct pt_ivset dl;
+	bool has_dl;
+};
+
+/* The GPU table's rows, made when read (pt_table_set_rows): what they need, never the model. */
+struct gtab {
+	struct grank *r;
+	size_t nr;
+	struct gblk *b;
+	size_t nb;
+	struct pt_table *one; /* one row of the table's columns, filled by the code that fills a table */
+};
+
+static void gtab_free(void *arg)
+{
+	struct gtab *g = arg;
+	for (size_t i = 0; i < g->nr; i++) {
+		free(g->r[i].v);
+		pt_ivset_free(&g->r[i].dl);
+	}
+	for (size_t i = 0; i < g->nb; i++) {
+		pt_gpu_figs_free(&g->b[i].f);
+		free(g->b[i].rowstep);
+	}
+	free(g->r);
+	free(g->b);
+	pt_table_free(g->one);
+	free(g);
+}
+
+/* Step row k of block b into g->one's row (all null before). */
+static void gsrow_fill(struct gtab *g, const struct gblk *b, size_t k)
+{
+	struct pt_table *t = g->one;
+	const struct grank *gr = &g->r[b->rank];
+	size_t i = b->rowstep[k];
+	const struct gsrow *w = &gr->v[i];
+	const struct pt_gpu_figs *f = &b->f;
+	pt_table_set_int(t, 0, G_RANK, b->rank_num);
+	if (b->has_dev)
+		pt_table_set_int(t, 0, G_DEVICE, b->dev_id);
+	pt_table_set_int(t, 0, G_STEP, w->num);
+	pt_table_set_int(t, 0, G_START, w->s);
+	pt_table_set_int(t, 0, G_END, w->e);
+	struct pt_ival one = { w->s, w->e };
+	struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
+	gpu_times(t, 0, &win, &gr->dl, gr->has_dl, f->m4[i], &f->b[i], b->has_dev, w->dev_figs);
+	for (size_t c = 0; c < 3 && w->dev_figs; c++)
+		pt_table_set_int(t, 0, G_NKERNEL + c, (int64_t)f->cnt[i][c]);
+}
+
+static void gtab_row(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct gtab *g = arg;
+	size_t lo = 0, hi = g->nb; /* the last block starting at or before r */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->b[mid].r0 <= r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct gblk *b = &g->b[lo - 1];
+	size_t k = r - b->r0;
+	if (k < b->nrows) {
+		memset(g->one->cells, 0, G_NCOLS * sizeof(*cells));
+		gsrow_fill(g, b, k);
+		memcpy(cells, g->one->cells, G_NCOLS * sizeof(*cells));
+	} else {
+		memcpy(cells, k == b->nrows && b->has_avg ? b->avg : b->out, G_NCOLS * sizeof(*cells));
+	}
+}
+
+/* The GPU steps table. Its rows are made when read, from the figures, which it takes (figs' arrays are
+ * left empty), and from copies of what it needs of si and m. */
 struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_steps_info *si,
 				    struct pt_gpu_figs *const *figs)
 {
@@ -1094,10 +1191,14 @@ struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_st
 		"kernel_count", "memcpy_count", "memset_count",
 	};
 	struct pt_table *t = pt_table_new("steps", "Step Summary");
+	struct gtab *g = pt_xcalloc(1, sizeof(*g));
+	g->one = pt_table_new("steps", NULL);
 	for (size_t c = 0; c < G_NCOLS; c++) {
 		enum pt_col_type ty = c <= G_STEP || c >= G_NKERNEL ? PT_COL_INT : PT_COL_TIME;
 		pt_table_add_col(t, names[c], ty, c <= G_STEP ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
+		pt_table_add_col(g->one, names[c], ty, c <= G_STEP ? PT_ROLE_KEY : PT_ROLE_VALUE, 0);
 	}
+	pt_table_add_row(g->one);
 	/* text without --wide: wall, busy and idle time and what the busy time
 	 * was; the absolute times, the breakdown and the counts are detail columns */
 	static const char *const shown[] = { "rank", "device_id", "step", "total", "dataloader", "busy", "idle",
@@ -1107,73 +1208,101 @@ struct pt_table *pt_steps_gpu_table(const struct pt_model *m, const struct pt_st
 	for (size_t c = G_TOTAL; c < G_NCOLS; c++)
 		avgcol[c] = true;
 
+	g->r = pt_xcalloc(si->n ? si->n : 1, sizeof(*g->r));
+	size_t nblk = 0;
+	for (size_t ri = 0; ri < si->n; ri++)
+		nblk += si->r[ri].ascend ? 0 : si->r[ri].ndevs ? si->r[ri].ndevs : 1;
+	g->b = pt_xcalloc(nblk ? nblk : 1, sizeof(*g->b));
+	size_t nrows = 0;
+	struct pt_table *one = g->one;
 	for (size_t ri = 0; ri < si->n; ri++) {
 		const struct pt_rank_steps *r = &si->r[ri];
 		if (r->ascend)
 			continue;
-		struct pt_ivset dl;
-		bool has_dl = rank_loaders(m, r, &dl);
+		struct grank *gr = &g->r[g->nr++];
+		gr->has_dl = rank_loaders(m, r, &gr->dl);
+		gr->v = pt_xmalloc((r->n ? r->n : 1) * sizeof(*gr->v));
+		size_t nkept = 0;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct pt_stepwin *w = &r->v[i];
+			/* device data over part of the steps: a step it does not reach has no device
+			 * figures (not zero ones), and the avg row takes the covered ones */
+			gr->v[i] = (struct gsrow){ w->num, w->s, w->e, w->covered || !pt_steps_partly_covered(r) };
+			nkept += w->kept;
+		}
 		struct pt_ivset o = { 0 };
 		if (!si->filtered)
 			pt_steps_outside_set(r, &o);
 
 		size_t ndev = r->ndevs ? r->ndevs : 1;
 		for (size_t di = 0; di < ndev; di++) {
-			bool has_dev = r->ndevs > 0;
-			uint32_t dev = has_dev ? r->devs[di] : 0;
-			const struct pt_gpu_figs *f = &figs[ri][di];
-			size_t r0 = t->nrows, nrows = 0;
-			size_t *rowstep = pt_xmalloc((r->n ? r->n : 1) * sizeof(*rowstep));
-			bool *complete = pt_xcalloc(r->n ? r->n : 1, sizeof(*complete));
+			struct gblk *b = &g->b[g->nb++];
+			b->rank = g->nr - 1;
+			b->has_dev = r->ndevs > 0;
+			b->rank_num = r->rank;
+			uint32_t dev = b->has_dev ? r->devs[di] : 0;
+			b->dev_id = b->has_dev ? (int64_t)m->devices.v[dev].id : 0;
+			b->f = figs[ri][di];
+			memset(&figs[ri][di], 0, sizeof(figs[ri][di]));
+			b->r0 = nrows;
+			b->rowstep = pt_xmalloc((nkept ? nkept : 1) * sizeof(*b->rowstep));
+			bool *complete = pt_xcalloc(nkept ? nkept : 1, sizeof(*complete));
+			size_t *rowstep = pt_xmalloc((nkept ? nkept : 1) * sizeof(*rowstep));
 			for (size_t i = 0; i < r->n; i++) {
-				const struct pt_stepwin *w = &r->v[i];
-				if (!w->kept)
+				if (!r->v[i].kept)
 					continue;
-				size_t row = pt_table_add_row(t);
-				rowstep[nrows] = i;
-				/* device data over part of the steps: a step it does not reach has no device
-				 * figures (not zero ones), and the avg row takes the covered ones */
-				bool dev_figs = w->covered || !pt_steps_partly_covered(r);
-				complete[nrows++] = dev_figs;
-				pt_table_set_int(t, row, G_RANK, r->rank);
-				if (has_dev)
-					pt_table_set_int(t, row, G_DEVICE, m->devices.v[dev].id);
-				pt_table_set_int(t, row, G_STEP, w->num);
-				pt_table_set_int(t, row, G_START, w->s);
-				pt_table_set_int(t, row, G_END, w->e);
-				struct pt_ival one = { w->s, w->e };
-				struct pt_ivset win = { &one, w->e > w->s ? 1 : 0, 1 };
-				gpu_times(t, row, &win, &dl, has_dl, f->m4[i], &f->b[i], has_dev, dev_figs);
-				for (size_t k = 0; k < 3 && dev_figs; k++)
-					pt_table_set_int(t, row, G_NKERNEL + k, (int64_t)f->cnt[i][k]);
+				rowstep[b->nrows] = i;
+				b->rowstep[b->nrows] = (uint32_t)i;
+				complete[b->nrows++] = gr->v[i].dev_figs;
 			}
-			if (nrows) {
-				bool *use = pt_xcalloc(nrows, sizeof(*use));
-				avg_use(r, rowstep, nrows, complete, use);
-				size_t ar = pt_table_add_row(t);
-				pt_table_set_int(t, ar, G_RANK, r->rank);
-				if (has_dev)
-					pt_table_set_int(t, ar, G_DEVICE, m->devices.v[dev].id);
-				pt_table_set_str(t, ar, G_STEP, "avg", 3);
-				avg_row(t, r0, r0 + nrows, use, avgcol, ar);
+			nrows += b->nrows;
+			if (b->nrows) {
+				/* the avg row over the step rows it takes, read as the table reads them */
+				bool *use = pt_xcalloc(b->nrows, sizeof(*use));
+				avg_use(r, rowstep, b->nrows, complete, use);
+				struct acc a[G_NCOLS];
+				memset(a, 0, sizeof(a));
+				for (size_t k = 0; k < b->nrows; k++) {
+					if (!use[k])
+						continue;
+					memset(one->cells, 0, G_NCOLS * sizeof(*one->cells));
+					gsrow_fill(g, b, k);
+					for (size_t c = 0; c < G_NCOLS; c++)
+						if (avgcol[c])
+							acc_add(&a[c], pt_table_cell(one, 0, c));
+				}
+				memset(one->cells, 0, G_NCOLS * sizeof(*one->cells));
+				pt_table_set_int(one, 0, G_RANK, r->rank);
+				if (b->has_dev)
+					pt_table_set_int(one, 0, G_DEVICE, b->dev_id);
+				pt_table_set_str(one, 0, G_STEP, "avg", 3);
+				for (size_t c = 0; c < G_NCOLS; c++)
+					if (avgcol[c] && a[c].n)
+						pt_table_set_int(one, 0, c, pt_steps_mean(a[c].sum, a[c].n));
+				memcpy(b->avg, one->cells, sizeof(b->avg));
+				b->has_avg = true;
+				nrows++;
 				free(use);
 			}
 			if (!si->filtered) {
-				size_t orow = pt_table_add_row(t);
-				pt_table_set_int(t, orow, G_RANK, r->rank);
-				if (has_dev)
-					pt_table_set_int(t, orow, G_DEVICE, m->devices.v[dev].id);
-				pt_table_set_str(t, orow, G_STEP, "outside", 7);
-				gpu_times(t, orow, &o, &dl, has_dl, f->om4, &f->ob, has_dev, true);
+				memset(one->cells, 0, G_NCOLS * sizeof(*one->cells));
+				pt_table_set_int(one, 0, G_RANK, r->rank);
+				if (b->has_dev)
+					pt_table_set_int(one, 0, G_DEVICE, b->dev_id);
+				pt_table_set_str(one, 0, G_STEP, "outside", 7);
+				gpu_times(one, 0, &o, &gr->dl, gr->has_dl, b->f.om4, &b->f.ob, b->has_dev, true);
 				for (size_t k = 0; k < 3; k++)
-					pt_table_set_int(t, orow, G_NKERNEL + k, (int64_t)f->ocnt[k]);
+					pt_table_set_int(one, 0, G_NKERNEL + k, (int64_t)b->f.ocnt[k]);
+				memcpy(b->out, one->cells, sizeof(b->out));
+				b->has_out = true;
+				nrows++;
 			}
 			free(rowstep);
 			free(complete);
 		}
 		pt_ivset_free(&o);
-		pt_ivset_free(&dl);
 	}
+	pt_table_set_rows(t, nrows, gtab_row, g, gtab_free);
 	return t;
 }
 

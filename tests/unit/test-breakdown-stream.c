@@ -164,6 +164,74 @@ static void test_random_lagged(void **state)
 	}
 }
 
+/* pt_bdstream_new_runs(): each union's final runs, in start order, disjoint and apart; their
+ * measure in any window is the one a breakdown over that window gives. */
+struct runs {
+	struct pt_ival *v[3];
+	size_t n[3], cap[3];
+};
+
+static void take_run(void *arg, int k, int64_t a, int64_t b)
+{
+	struct runs *r = arg;
+	assert_true(k >= 0 && k < 3 && a < b);
+	if (r->n[k]) /* after the last one, not touching it (else they were one run) */
+		assert_true(a > r->v[k][r->n[k] - 1].e);
+	pt_xgrow((void **)&r->v[k], &r->cap[k], r->n[k] + 1, sizeof(**r->v));
+	r->v[k][r->n[k]++] = (struct pt_ival){ a, b };
+}
+
+static int64_t runs_in(const struct runs *r, int k, int64_t s, int64_t e)
+{
+	int64_t m = 0;
+	for (size_t i = 0; i < r->n[k]; i++) {
+		int64_t lo = r->v[k][i].s > s ? r->v[k][i].s : s, hi = r->v[k][i].e < e ? r->v[k][i].e : e;
+		m += hi > lo ? hi - lo : 0;
+	}
+	return m;
+}
+
+static void test_runs(void **state)
+{
+	(void)state;
+	uint64_t seed = 7122334455667788ull;
+	for (int round = 0; round < 30; round++) {
+		size_t n = 1 + rnd(&seed) % 2000;
+		int64_t lag = (int64_t)(rnd(&seed) % 40);
+		struct pt_ival *iv = pt_xmalloc(n * sizeof(*iv));
+		int *cls = pt_xmalloc(n * sizeof(*cls));
+		struct runs r;
+		memset(&r, 0, sizeof(r));
+		struct pt_bdstream *s = pt_bdstream_new_runs(take_run, &r);
+		int64_t t = 0;
+		size_t batch = 1 + rnd(&seed) % 100;
+		for (size_t i = 0; i < n; i++) {
+			t += (int64_t)(rnd(&seed) % 6);
+			int64_t st = t - (lag ? (int64_t)(rnd(&seed) % (uint64_t)(lag + 1)) : 0);
+			iv[i] = (struct pt_ival){ st, st + (int64_t)(rnd(&seed) % 25) };
+			cls[i] = (int)(rnd(&seed) % 3);
+			pt_bdstream_add(s, cls[i], iv[i].s, iv[i].e);
+			if ((i + 1) % batch == 0)
+				pt_bdstream_release(s, t - lag);
+		}
+		pt_bdstream_finish(s);
+		for (int k = 0; k < 20; k++) {
+			int64_t a = (int64_t)(rnd(&seed) % (uint64_t)(t + 60)) - 30;
+			struct pt_ival w = { a, a + (int64_t)(rnd(&seed) % 300) };
+			struct pt_bdsums want;
+			reference(iv, cls, n, &w, &want);
+			assert_int_equal(runs_in(&r, 0, w.s, w.e), want.comp);
+			assert_int_equal(runs_in(&r, 1, w.s, w.e), want.comm);
+			assert_int_equal(runs_in(&r, 2, w.s, w.e), want.either);
+		}
+		pt_bdstream_free(s);
+		for (int k = 0; k < 3; k++)
+			free(r.v[k]);
+		free(iv);
+		free(cls);
+	}
+}
+
 /* No window, no interval: nothing to answer, nothing to crash on. */
 static void test_empty(void **state)
 {
@@ -185,6 +253,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_random_lagged),
+		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

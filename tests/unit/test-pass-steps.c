@@ -93,7 +93,7 @@ static int64_t cell_i(struct pt_table *t, size_t r, const char *col)
 	int c = pt_table_col(t, col);
 	if (c < 0)
 		fail_msg("no column '%s'", col);
-	struct pt_cell *x = pt_table_cell(t, r, (size_t)c);
+	const struct pt_cell *x = &pt_table_row(t, r)[c];
 	if (x->kind != PT_CELL_INT)
 		fail_msg("row %zu column '%s' is not an integer", r, col);
 	return x->u.i;
@@ -103,13 +103,13 @@ static bool cell_null(struct pt_table *t, size_t r, const char *col)
 {
 	int c = pt_table_col(t, col);
 	assert_true(c >= 0);
-	return pt_table_cell(t, r, (size_t)c)->kind == PT_CELL_NULL;
+	return pt_table_row(t, r)[c].kind == PT_CELL_NULL;
 }
 
 static bool row_is(struct pt_table *t, size_t r, const char *label)
 {
 	int c = pt_table_col(t, "step");
-	struct pt_cell *x = pt_table_cell(t, r, (size_t)c);
+	const struct pt_cell *x = &pt_table_row(t, r)[c];
 	return x->kind == PT_CELL_STR && !strcmp(x->u.s, label);
 }
 
