@@ -61,3 +61,5 @@ run 'echo garbage | proftool steps -; echo "exit $?"; proftool hints - < /dev/nu
 # TMPDIR cannot take the copy (a file size limit stands for a full disk): the error names TMPDIR and
 # the byte, exit 1
 run '(trap "" XFSZ; ulimit -f 64; cat two.ptm | TMPDIR=. proftool steps - 2>&1; echo "exit $?") | cat'
+# the model of two processes through a pipe, streamed where it streams, against --in-memory
+run 'for c in summary "summary --view all" "summary --view kernel --format csv" hints "timeline -o out.json"; do rm -f out.json; cat two.ptm | proftool $c - > a.txt 2>&1; test -e out.json && cat out.json >> a.txt; rm -f out.json; proftool $c --in-memory - < two.ptm > b.txt 2>&1; test -e out.json && cat out.json >> b.txt; cmp -s a.txt b.txt && echo "same: $c" || echo "DIFFERS: $c"; done'
