@@ -272,7 +272,8 @@ static int on_coll(void *arg, struct pt_model *m, struct pt_err **e)
  * A model file read as a stream: one read counts the events and keeps every
  * other part of the model, the event arguments among them (the CUPTI side
  * tables are checked, not kept); when some events carry a collective, a
- * second read takes their track and kind. Standard input is read whole.
+ * second read takes their track and kind. Standard input that cannot be read
+ * again (pt_common_is_model_file: no file in $TMPDIR) is read whole.
  */
 static int read_streamed(const struct pt_ptm_source *src, struct pt_model **mp, struct counts *k,
 			 struct coll_events *ce, struct pt_err **e)

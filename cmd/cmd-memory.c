@@ -62,19 +62,21 @@ static int own(struct pt_common *c, int id, const char *arg)
  * A model file or standard input: read as a stream keeping only the events
  * the views read (pt_pass_memory_pick), so that a model without memory data
  * is found so without holding its events; a model with a GPU device and
- * memory data is read twice (standard input: whole). With --steps or
+ * memory data is read twice (standard input that cannot be read again:
+ * whole; proftool(1) MEMORY). With --steps or
  * --time-window a model file is first read for its step windows and origin
  * (pt_steps_stream_read, no event held; a model that cannot stream so is read
  * whole there and used whole), and the selection's checks take what the
- * memory reads saw of the events (pt_sel_check_scanned). Standard input with
- * a selection, and raw paths, are loaded whole.
+ * memory reads saw of the events (pt_sel_check_scanned). Standard input that
+ * cannot be read again with a selection, and raw paths, are loaded whole.
  */
 static int load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e)
 {
 	bool by_steps = c->sel.steps_given || c->sel.window_given;
 	bool filters = by_steps || c->sel.step_pattern;
-	bool stdin_ = !strcmp(path, "-");
-	if ((filters && stdin_) || (!stdin_ && !pt_common_is_model_file(path)))
+	bool model = pt_common_is_model_file(path); /* standard input: made readable again where it can be */
+	bool stdin_ = !strcmp(path, "-") && !model;
+	if ((filters && stdin_) || (!stdin_ && !model))
 		return pt_common_load(c, path, m, e);
 	c->path = path;
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);

@@ -73,7 +73,8 @@ const struct pt_cmd pt_cmd_steps = {
 		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
 		"is streamed (two reads, per-step state only), one of GPU data from one process too (three reads,\n"
 		"a launch join of the activities' ids; a body of at most 16 MiB is read from the file once and\n"
-		"kept for the later reads); other input is loaded whole (proftool-steps(1) MEMORY).",
+		"kept for the later reads); standard input too (a pipe from a copy in $TMPDIR); other input is\n"
+		"loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

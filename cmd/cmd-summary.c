@@ -60,8 +60,9 @@ static const struct pt_opt summary_opts[] = {
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
 	  "load the whole model first (by default Ascend data, and CUPTI data without host ranges, from a .ptm "
 	  "file, standard input ('-') or a raw PATH, is summed one batch of events at a time; with --steps from "
-	  "a .ptm file only, its memcpy and gpu views and --time-window from a .ptm file of one process only: see "
-	  "MEMORY in proftool-summary(1))",
+	  "a .ptm file or standard input only, its memcpy and gpu views and --time-window from a .ptm file or "
+	  "standard input of one process only (a pipe read again from a copy in $TMPDIR): see MEMORY in "
+	  "proftool-summary(1))",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },
 	{ "skip-steps", 0, "N", OPT_SKIP_STEPS, "accepted for proftool perf; no effect here", NULL },

@@ -133,10 +133,29 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* Standard input made readable again (pt_ptm_stdin_spool): a pipe copied to an unlinked file of $TMPDIR
+ * (else /tmp); where no file can be made there, false (read once, whole); a failed copy ends the run. */
+static bool stdin_again(void)
+{
+	const char *t = getenv("TMPDIR");
+	const char *dir = t && *t ? t : "/tmp";
+	unsigned long long n;
+	struct pt_err *e = NULL;
+	int r = pt_ptm_stdin_spool(dir, &n, &e);
+	if (r < 0) {
+		pt_print_error(e);
+		pt_err_free(e);
+		exit(1);
+	}
+	return r > 0;
+}
+
 bool pt_common_is_model_file(const char *path)
 {
 	struct stat st;
-	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+	if (!strcmp(path, "-"))
+		return stdin_again();
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
 	return ends_with(path, ".ptm") || pt_ptm_probe(path);
 }

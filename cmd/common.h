@@ -47,7 +47,10 @@ extern const struct pt_opt pt_table_opts[];    /* --table, for commands with sev
 void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt);
 /* Handle a shared option (the filters among them, into c->sel): 0 handled, -1 bad value (printed), 1 not a shared option. */
 int pt_common_opt(struct pt_common *c, int id, const char *arg);
-/* Is path a regular file holding a model (.ptm magic, or named *.ptm)? Such a file can be read twice. */
+/* Is path a regular file holding a model (.ptm magic, or named *.ptm)? Such a file can be read twice.
+ * "-" (standard input, always a model) is made readable again first (model/ptm-source.h,
+ * pt_ptm_stdin_spool: a pipe copied to an unlinked file of $TMPDIR, else /tmp): true unless no
+ * file can be made there; a failed copy prints its error and exits 1. */
 bool pt_common_is_model_file(const char *path);
 /* Load MODEL (a .ptm, "-" for standard input) or import a raw PATH in memory. */
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);

@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "model/ptm-apply.h"
 #include "model/ptm-columns.h"
+#include "model/ptm-source.h"
 #include "proftool.pb-c.h"
 #include "support/err.h"
 #include "support/progress.h"
@@ -665,10 +666,35 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 	return rc;
 }
 
+/* A descriptor for one read of path ("-": standard input, read again where pt_ptm_stdin_spool() allows;
+ * *own: the caller closes it), or -1 with *e set. */
+static int open_input(const char *path, bool *own, struct pt_err **e)
+{
+	*own = true;
+	if (strcmp(path, "-")) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		return fd >= 0 ? fd : pt_err_errno(e, errno, "cannot open '%s'", path);
+	}
+	if (!pt_ptm_stdin_again()) {
+		*own = false;
+		return 0;
+	}
+	int fd = pt_ptm_stdin_open();
+	return fd >= 0 ? fd : pt_err_errno(e, errno, "cannot read standard input again");
+}
+
 int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 {
-	if (!strcmp(path, "-"))
-		return pt_ptm_read_fd(0, "standard input", m, e);
+	if (!strcmp(path, "-")) {
+		bool own;
+		int fd = open_input(path, &own, e);
+		if (fd < 0)
+			return -1;
+		int rc = pt_ptm_read_fd(fd, "standard input", m, e);
+		if (own)
+			close(fd);
+		return rc;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pt_err_errno(e, errno, "cannot open '%s'", path);
@@ -698,13 +724,16 @@ int pt_ptm_read_stream_cols(const char *path, struct pt_model *m, const struct p
 int pt_ptm_read_stream_tape(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, unsigned skip_cols,
 			    struct pt_ptm_tape *t, struct pt_err **e)
 {
+	const char *name = strcmp(path, "-") ? path : "standard input";
 	if (t && t->whole && (!t->events_only || sink->events_only))
-		return read_body(-1, path, m, sink, skip_cols, t, e);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+		return read_body(-1, name, m, sink, skip_cols, t, e);
+	bool own;
+	int fd = open_input(path, &own, e);
 	if (fd < 0)
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	int rc = read_body(fd, path, m, sink, skip_cols, t, e);
-	close(fd);
+		return -1;
+	int rc = read_body(fd, name, m, sink, skip_cols, t, e);
+	if (own)
+		close(fd);
 	return rc;
 }
 

@@ -1,17 +1,26 @@
 #include "model/ptm-source.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/ptm.h"
+#include "support/err.h"
+#include "support/xalloc.h"
+
+static bool in_again; /* pt_ptm_stdin_spool() made standard input readable again */
 
 const char *pt_ptm_source_name(const struct pt_ptm_source *s)
 {
-	return pt_ptm_source_once(s) ? "standard input" : s->path;
+	return !strcmp(s->path, "-") ? "standard input" : s->path;
 }
 
 bool pt_ptm_source_once(const struct pt_ptm_source *s)
 {
-	return !strcmp(s->path, "-");
+	return !strcmp(s->path, "-") && !in_again;
 }
 
 int pt_ptm_source_read(const struct pt_ptm_source *s, struct pt_model *m, const struct pt_ptm_sink *sink,
@@ -48,4 +57,110 @@ int pt_ptm_source_read_cols(const struct pt_ptm_source *s, struct pt_model *m, c
 	if (pt_ptm_source_once(s))
 		return pt_ptm_read_stream_fd_cols(0, pt_ptm_source_name(s), m, sink, skip_cols, e);
 	return pt_ptm_read_stream_tape(s->path, m, sink, skip_cols, s->tape, e);
+}
+
+/* ------------------------------------------------------------------ standard input read again */
+
+static off_t in_start; /* where its reads start */
+
+bool pt_ptm_stdin_again(void)
+{
+	return in_again;
+}
+
+int pt_ptm_stdin_open(void)
+{
+	/* a description of its own (the kernel reopens the file, deleted or not), else a shared one */
+	int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+	if (fd >= 0 && lseek(fd, in_start, SEEK_SET) != in_start) {
+		int er = errno;
+		close(fd);
+		errno = er;
+		return -1;
+	}
+	return fd;
+}
+
+/* An unlinked file of dir to write, -1 when none can be made. */
+static int spool_file(const char *dir)
+{
+	int fd;
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	size_t n = strlen(dir);
+	char *p = pt_xmalloc(n + 32);
+	memcpy(p, dir, n);
+	strcpy(p + n, "/proftool-stdin-XXXXXX");
+	fd = mkstemp(p);
+	if (fd >= 0) {
+		unlink(p);
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	free(p);
+	return fd;
+}
+
+int pt_ptm_stdin_spool(const char *dir, unsigned long long *bytes, struct pt_err **e)
+{
+	*bytes = 0;
+	if (in_again)
+		return 1;
+	struct stat st;
+	if (fstat(0, &st))
+		return pt_err_errno(e, errno, "cannot read standard input");
+	if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(0, 0, SEEK_CUR);
+		if (at >= 0) {
+			in_start = at;
+			in_again = true;
+			return 1;
+		}
+	}
+	int fd = spool_file(dir);
+	if (fd < 0)
+		return 0;
+	enum { BUF = 1 << 20 };
+	char *buf = pt_xmalloc(BUF);
+	int rc = 0;
+	for (;;) {
+		ssize_t n = read(0, buf, BUF);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = pt_err_errno(e, errno, "cannot read standard input (at byte %llu)", *bytes);
+			break;
+		}
+		if (!n)
+			break;
+		for (ssize_t w = 0; w < n;) {
+			ssize_t k = write(fd, buf + w, (size_t)(n - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				rc = pt_err_errno(e, errno,
+						  "cannot copy standard input to a temporary file in '%s' (TMPDIR) to read it "
+						  "again (at byte %llu)",
+						  dir, *bytes + (unsigned long long)w);
+				break;
+			}
+			w += k;
+		}
+		if (rc)
+			break;
+		*bytes += (unsigned long long)n;
+	}
+	free(buf);
+	if (!rc && dup2(fd, 0) < 0)
+		rc = pt_err_errno(e, errno, "cannot read standard input again");
+	close(fd);
+	if (rc)
+		return -1;
+	in_start = 0;
+	in_again = true;
+	return 1;
 }

@@ -1,7 +1,8 @@
 /*
  * A .ptm input for streaming reads (model/ptm.h), handed to a pass that reads
  * it once or more without opening anything itself: a file, which can be read
- * again, or standard input ("-"), which can be read once only.
+ * again, or standard input ("-"), which can be read once only, unless
+ * pt_ptm_stdin_spool() made it a file that can.
  */
 #ifndef PT_PTM_SOURCE_H
 #define PT_PTM_SOURCE_H
@@ -38,6 +39,23 @@ struct pt_ptm_source {
 };
 /* A source for path, valid in the enclosing block. */
 #define PT_PTM_SOURCE(p) (&(const struct pt_ptm_source){ .path = (p) })
+
+/*
+ * Make standard input readable again, once per process: a regular file is
+ * read again from the offset it stands at now; anything else (a pipe) is
+ * copied to an unlinked temporary file in dir (O_TMPFILE, else mkstemp and
+ * unlink), which becomes descriptor 0 and is deleted when the process ends:
+ * the disk it takes is the model file's size. Returns 1 when it can be read
+ * again (*bytes: what was copied, 0 for a regular file), 0 when no file can
+ * be made in dir (nothing read: it stays read-once), -1 with *e set when the
+ * copy fails (standard input unreadable or dir full: part of it is gone).
+ */
+int pt_ptm_stdin_spool(const char *dir, unsigned long long *bytes, struct pt_err **e);
+/* Can standard input be read again (pt_ptm_stdin_spool() said 1)? */
+bool pt_ptm_stdin_again(void);
+/* A descriptor of its own at the start of standard input, for one more read
+ * (pt_ptm_stdin_again() true; the caller closes it); -1 with errno set. */
+int pt_ptm_stdin_open(void);
 
 /* The input's name in messages ("standard input" or the path). */
 const char *pt_ptm_source_name(const struct pt_ptm_source *s);
