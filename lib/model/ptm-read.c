@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
 #include "model/model.h"
@@ -24,7 +26,11 @@ struct reader {
 	int fd;
 	const char *name;
 	bool compressed;
-	z_stream z;
+	struct inflate_state *z; /* ISA-L's inflate of the body (heap: 85 KiB) */
+	int zhdr;                /* zlib header bytes taken (2: the deflate data follows) */
+	uint8_t zh[2];
+	bool zcheck;             /* verify the Adler-32 after the deflate data */
+	const char *zerr;        /* a fault found after bytes that were returned first, in words */
 	bool zend;
 	uint8_t *in;   /* raw file bytes */
 	size_t in_cap, in_len, in_pos;
@@ -67,33 +73,82 @@ static int fill_in(struct reader *r, struct pt_err **e)
 	}
 }
 
+/* An ISA-L inflate error in words (zlib's own for the same fault). */
+static const char *inflate_words(int zr)
+{
+	switch (zr) {
+	case ISAL_INVALID_BLOCK:
+		return "invalid block";
+	case ISAL_INVALID_SYMBOL:
+		return "invalid code";
+	case ISAL_INVALID_LOOKBACK:
+		return "invalid distance too far back";
+	case ISAL_INCORRECT_CHECKSUM:
+		return "incorrect data check";
+	default:
+		return "inflate error";
+	}
+}
+
+/*
+ * The zlib header (RFC 1950), checked here; ISA-L reads the deflate data after it, and the Adler-32
+ * after that unless this read skips it. NULL when it is good or not all read yet; else the fault.
+ */
+static const char *zlib_header(struct reader *r)
+{
+	while (r->zhdr < 2 && r->in_pos < r->in_len)
+		r->zh[r->zhdr++] = r->in[r->in_pos++];
+	if (r->zhdr < 2)
+		return NULL;
+	if ((r->zh[0] & 0x0f) != 8)
+		return "unknown compression method";
+	if (r->zh[0] >> 4 > 7)
+		return "invalid window size";
+	if (((unsigned)r->zh[0] << 8 | r->zh[1]) % 31)
+		return "incorrect header check";
+	if (r->zh[1] & 0x20)
+		return "needs a preset dictionary";
+	r->z->crc_flag = r->zcheck ? ISAL_ZLIB_NO_HDR_VER : ISAL_DEFLATE;
+	return NULL;
+}
+
 /* Inflate into p[0, n); returns the bytes produced (0: the stream ended or
  * the input is exhausted), or -1 with *e set. */
 static ptrdiff_t inflate_some(struct reader *r, uint8_t *p, size_t n, uint64_t at, struct pt_err **e)
 {
 	for (;;) {
+		if (r->zerr)
+			return pt_err(e, "'%s': corrupt compressed data near body offset %" PRIu64 " (%s)", r->name,
+				      at, r->zerr);
 		if (r->zend || fill_in(r, e))
 			return r->zend ? 0 : -1;
-		r->z.next_in = r->in + r->in_pos;
-		r->z.avail_in = (uInt)(r->in_len - r->in_pos);
-		r->z.next_out = p;
-		r->z.avail_out = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
-		uInt before = r->z.avail_out;
-		int zr = inflate(&r->z, Z_NO_FLUSH);
-		size_t got = before - r->z.avail_out;
-		r->in_pos = r->in_len - r->z.avail_in;
-		if (zr == Z_STREAM_END) {
-			r->zend = true;
-		} else if (zr == Z_BUF_ERROR && r->in_eof && r->in_pos == r->in_len) {
-			return (ptrdiff_t)got;
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			if (got) /* the bytes before the damage first; the next call fails again */
-				return (ptrdiff_t)got;
-			return pt_err(e, "'%s': corrupt compressed data near body offset %" PRIu64 " (%s)", r->name,
-				      at, r->z.msg ? r->z.msg : "zlib error");
+		struct inflate_state *z = r->z;
+		if (r->zhdr < 2) {
+			r->zerr = zlib_header(r);
+			if (r->zerr || r->zhdr < 2) {
+				if (!r->zerr && r->in_eof)
+					return 0;
+				continue;
+			}
 		}
+		z->next_in = r->in + r->in_pos;
+		z->avail_in = (uint32_t)(r->in_len - r->in_pos);
+		z->next_out = p;
+		z->avail_out = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
+		uint32_t before = z->avail_out, in_before = z->avail_in;
+		int zr = isal_inflate(z);
+		size_t got = before - z->avail_out;
+		r->in_pos = r->in_len - z->avail_in;
+		if (zr != ISAL_DECOMP_OK && zr != ISAL_END_INPUT && zr != ISAL_OUT_OVERFLOW)
+			r->zerr = inflate_words(zr); /* the bytes before the damage first; the next call reports it */
+		else if (z->block_state == ISAL_BLOCK_FINISH)
+			r->zend = true;
+		else if (!got && z->avail_in == in_before && in_before)
+			r->zerr = "no progress"; /* neither input taken nor output made: never loop on it */
 		if (got || r->zend)
 			return (ptrdiff_t)got;
+		if (!r->zerr && r->in_eof && r->in_pos == r->in_len)
+			return 0; /* truncated: the caller names the offset */
 	}
 }
 
@@ -372,7 +427,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	}
 	bool taping = r.rec != NULL; /* (r.rec is NULL meanwhile over a chunk the tape does not keep) */
 	r.ob = pt_xmalloc(OB_CAP);
-	r.crc = (uint32_t)crc32(0, NULL, 0);
+	r.crc = 0; /* CRC-32 (zlib's crc32(), ISA-L's crc32_gzip_refl(): the same function) */
 	uint8_t *chunk = NULL;
 	size_t chunk_cap = 0;
 	struct pt_cols *cols = pt_xcalloc(1, sizeof(*cols));
@@ -447,12 +502,13 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	if (ver == 0 || (flags & ~PT_PTM_FLAG_ZLIB))
 		BAD("'%s': unsupported model header at offset 8", name);
 	r.compressed = flags & PT_PTM_FLAG_ZLIB;
-	if (r.compressed && inflateInit(&r.z) != Z_OK)
-		BAD("cannot initialise zlib");
-	/* a read again of a file read whole before (events_only) checks the body's bytes by the footer's
-	 * CRC-32 alone: zlib's Adler-32 of the same bytes was checked the first time */
-	if (r.compressed && events_only)
-		inflateValidate(&r.z, 0);
+	if (r.compressed) {
+		r.z = pt_xmalloc(sizeof(*r.z));
+		isal_inflate_init(r.z);
+		/* a read again of a file read whole before (events_only) checks the body's bytes by the
+		 * footer's CRC-32 alone: the zlib Adler-32 of the same bytes was checked the first time */
+		r.zcheck = !events_only;
+	}
 
 	bool footer = false;
 	while (!footer) {
@@ -538,8 +594,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				tape->crc = crc_before;
 		}
 		if (!replay) {
-			r.crc = (uint32_t)crc32(r.crc, vb, (uInt)nb);
-			r.crc = (uint32_t)crc32(r.crc, cb, (uInt)len);
+			r.crc = crc32_gzip_refl(r.crc, vb, (uint64_t)nb);
+			r.crc = crc32_gzip_refl(r.crc, cb, len);
 		}
 		/* a read again applies the event batches and the footer alone: the rest, checked by the
 		 * first read, is not even decoded */
@@ -637,8 +693,7 @@ out:
 	}
 	pt_progress_end();
 	m->events.expect = 0;
-	if (r.compressed)
-		inflateEnd(&r.z);
+	free(r.z);
 	free(chunk);
 	pt_cols_free(cols);
 	free(cols);

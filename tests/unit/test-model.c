@@ -11,7 +11,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmocka.h>
 
@@ -805,6 +807,157 @@ static void test_corrupt(void **state)
 	pt_model_free(m);
 }
 
+/* A compressed model's zlib body made again from plain: the 16-byte header, then zlib's compress(). */
+static void spit_zlib(const char *path, const uint8_t *hdr, const uint8_t *plain, size_t n)
+{
+	uLongf zn = compressBound(n);
+	uint8_t *z = malloc(16 + zn);
+	memcpy(z, hdr, 16);
+	assert_int_equal(compress2(z + 16, &zn, plain, n, 6), Z_OK);
+	spit(path, z, 16 + zn);
+	free(z);
+}
+
+static int count_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	*(size_t *)arg += m->events.n;
+	return 0;
+}
+
+/*
+ * The compressed body's faults, each named with its place: a deflate block of the reserved type, a
+ * distance before the start, an Adler-32 that is not the body's, a zlib header that is not one, and a
+ * good zlib stream of a body whose CRC-32 (the footer's) is not its own. A read of the events again
+ * (events_only) checks the CRC-32 alone. Read a byte at a time from a pipe, a good file reads whole.
+ */
+static void test_inflate_faults(void **state)
+{
+	(void)state;
+	struct pt_model *m = sample();
+	char good[128], bad[128];
+	snprintf(good, sizeof(good), "%s/zgood.ptm", dir);
+	snprintf(bad, sizeof(bad), "%s/zbad.ptm", dir);
+	write_model(m, good, true);
+	size_t n;
+	uint8_t *b = slurp(good, &n);
+	assert_true(n > 40 && b[16] == 0x78);
+	/* the body, inflated by zlib */
+	size_t pn = 16u << 20;
+	uint8_t *plain = malloc(pn);
+	uLongf pl = pn;
+	assert_int_equal(uncompress(plain, &pl, b + 16, n - 16), Z_OK);
+	uint8_t *c = malloc(n + 64);
+	static const struct {
+		size_t at;      /* from the end when negative */
+		long long xor_or_set;
+		const char *want;
+	} cases[] = {
+		{ 18, -0x07, "corrupt compressed data near body offset 0 (invalid block)" }, /* final, type 3 */
+		{ 17, 0x01, "corrupt compressed data near body offset 0 (incorrect header check)" },
+		{ 16, -0x79, "corrupt compressed data near body offset 0 (unknown compression method)" },
+		{ 16, -0x88, "corrupt compressed data near body offset 0 (invalid window size)" },
+		{ 17, -0xbb, "corrupt compressed data near body offset 0 (needs a preset dictionary)" },
+		{ (size_t)-1, 0x10, "(incorrect data check)" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		memcpy(c, b, n);
+		size_t at = (ptrdiff_t)cases[k].at < 0 ? n + (size_t)cases[k].at : cases[k].at;
+		if (cases[k].xor_or_set < 0)
+			c[at] = (uint8_t)-cases[k].xor_or_set;
+		else
+			c[at] ^= (uint8_t)cases[k].xor_or_set;
+		spit(bad, c, n);
+		char *s = read_err(bad);
+		assert_non_null(s);
+		if (!strstr(s, cases[k].want))
+			fail_msg("case %zu: '%s' lacks '%s'", k, s, cases[k].want);
+		assert_non_null(strstr(s, "zbad.ptm"));
+		free(s);
+	}
+	/* a stored block whose length check fails; a fixed-Huffman block whose first match reaches back
+	 * before the start (length 3, distance 1, as its first symbol) */
+	const uint8_t stored[] = { 0x78, 0x9c, 0x01, 0x05, 0x00, 0x05, 0x00, 'h', 'e', 'l', 'l', 'o' };
+	const uint8_t far[] = { 0x78, 0x9c, 0x03, 0x02, 0x00, 0x00 };
+	const struct { const uint8_t *z; size_t n; const char *want; } raw[] = {
+		{ stored, sizeof(stored), "(invalid block)" },
+		{ far, sizeof(far), "(invalid distance too far back)" },
+	};
+	for (size_t k = 0; k < 2; k++) {
+		memcpy(c, b, 16);
+		memcpy(c + 16, raw[k].z, raw[k].n);
+		spit(bad, c, 16 + raw[k].n);
+		char *s = read_err(bad);
+		assert_non_null(s);
+		if (!strstr(s, raw[k].want))
+			fail_msg("raw %zu: '%s' lacks '%s'", k, s, raw[k].want);
+		free(s);
+	}
+	/* a good zlib stream, a body whose bytes are not the ones its CRC-32 was made of */
+	uint8_t *hit = memmem(plain, pl, "ascend-device", 13);
+	assert_non_null(hit);
+	hit[12] ^= 1;
+	spit_zlib(bad, b, plain, pl);
+	hit[12] ^= 1;
+	char *s = read_err(bad);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "checksum mismatch"));
+	free(s);
+	/* the events read again: the Adler-32 is not checked, the CRC-32 is */
+	struct pt_model *first = pt_model_new();
+	size_t events = 0;
+	struct pt_ptm_sink all = { count_batch, &events, false, false };
+	struct pt_err *e = NULL;
+	assert_int_equal(pt_ptm_read_stream(good, first, &all, &e), 0);
+	assert_int_equal(events, m->events.n);
+	struct pt_ptm_sink again = { count_batch, &events, true, false };
+	events = 0;
+	assert_int_equal(pt_ptm_read_stream(bad, first, &again, &e), -1); /* the CRC-32 */
+	s = pt_err_str(e);
+	assert_non_null(strstr(s, "checksum mismatch"));
+	free(s);
+	pt_err_free(e);
+	e = NULL;
+	memcpy(c, b, n);
+	c[n - 1] ^= 0x10;
+	spit(bad, c, n);
+	events = 0;
+	assert_int_equal(pt_ptm_read_stream(bad, first, &again, &e), 0); /* the Adler-32 */
+	assert_int_equal(events, m->events.n);
+	pt_model_free(first);
+	/* a pipe that gives a byte at a time at first (the zlib header split across reads), then the rest */
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(fds[0]);
+		for (size_t i = 0; i < 40; i++) {
+			if (write(fds[1], b + i, 1) != 1)
+				_exit(1);
+			usleep(2000);
+		}
+		_exit(write(fds[1], b + 40, n - 40) == (ssize_t)(n - 40) ? 0 : 1);
+	}
+	close(fds[1]);
+	struct pt_model *r = NULL;
+	assert_int_equal(pt_ptm_read_fd(fds[0], "pipe", &r, &e), 0);
+	close(fds[0]);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && !WEXITSTATUS(st));
+	char *want = dump_str(m), *got = dump_str(r);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	pt_model_free(r);
+	unlink(bad);
+	free(c);
+	free(plain);
+	free(b);
+	pt_model_free(m);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -1448,6 +1601,7 @@ int main(void)
 		cmocka_unit_test(test_tape),
 		cmocka_unit_test(test_tape_events_only),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_inflate_faults),
 		cmocka_unit_test(test_extreme_times),
 		cmocka_unit_test(test_delta_columns),
 		cmocka_unit_test(test_huge_quantum),
