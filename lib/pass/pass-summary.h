@@ -178,6 +178,14 @@ int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *
  * start where its window ends (then an activity's launching call may be there, out of the window:
  * the caller summarises the model whole)? */
 bool pt_summary_stream_unsure(const struct pt_summary_stream *s);
+/* A GPU rank with host ranges streamed (stream-host.c): after the read of the calls, a read of the
+ * steps (pt_summary_stream_steps), then _host_begin(), the host read (_hosts_batch, _hosts_end),
+ * then the summing read. */
+bool pt_summary_stream_hosts(const struct pt_summary_stream *s);
+int pt_summary_stream_steps(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_hosts_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+void pt_summary_stream_hosts_end(struct pt_summary_stream *s);
 /* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);

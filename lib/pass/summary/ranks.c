@@ -511,15 +511,35 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 	} else {
-		if (!g->scan) /* a streamed GPU rank has no host ranges, or no view reads them (gpu_streamable) */
+		/* streamed: no view reads host ranges (gpu_streamable), or the host read sums them
+		 * (stream-host.c), whose earlier reads found the steps and the launch span */
+		const struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
+		if (!g->scan)
 			sum_gpu_prepare(r);
+		if (hs) {
+			r->has_launch_span = hs->has_span;
+			r->launch_a = hs->la;
+			r->launch_b = hs->lb;
+		}
 		bool all_hash = true;
-		for (size_t k = 0; k < r->nhr; k++) {
-			const struct hr *h = &r->hr[k];
-			if (h->type != HT_STEP)
-				continue;
-			const char *nm = pt_strtab_get(&m->strings, ev->name[h->ev]);
-			struct win x = { .s = h->s, .e = h->e };
+		size_t nst = hs ? hs->steps.n : 0;
+		for (size_t k = 0; k < r->nhr + nst; k++) {
+			struct win x = { 0 };
+			uint32_t raw;
+			if (k < r->nhr) {
+				const struct hr *h = &r->hr[k];
+				if (h->type != HT_STEP)
+					continue;
+				x.s = h->s;
+				x.e = h->e;
+				raw = ev->name[h->ev];
+			} else {
+				const struct hs_step *st = &hs->steps.v[k - r->nhr];
+				x.s = st->s;
+				x.e = st->e;
+				raw = st->name;
+			}
+			const char *nm = pt_strtab_get(&m->strings, raw);
 			const char *hs = strrchr(nm, '#');
 			char *end = NULL;
 			if (hs && isdigit((unsigned char)hs[1]))
@@ -561,7 +581,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		/* a GPU rank: not when only the flat views (kernel, api) are asked, which stream, read no
 		 * host ranges and so are over the whole data: in memory too, so that their figures do not
 		 * depend on the path (a streamed GPU rank never has steps: stream.c) */
-		if (o->coverage && (r->ascend || (!g->scan && (o->views & ~sum_views_with(SV_FLAT)))))
+		if (o->coverage && (r->ascend || ((!g->scan || g->scan->hs) && (o->views & ~sum_views_with(SV_FLAT)))))
 			coverage(r);
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
@@ -570,7 +590,11 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		}
 	} else {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		for (uint32_t d = 0; g->scan && d < m->devices.n; d++) { /* streaming */
+		if (g->scan && g->scan->hs && !r->ascend) { /* the host read's span: host ranges, not markers */
+			lo = g->scan->hs->lo;
+			hi = g->scan->hs->hi;
+		}
+		for (uint32_t d = 0; g->scan && !(g->scan->hs && !r->ascend) && d < m->devices.n; d++) { /* streaming */
 			if (r->ascend ? d != r->dev : !r->devin[d])
 				continue;
 			if (g->scan->lo[d] < lo)
@@ -618,6 +642,7 @@ void sum_rank_free(struct rank *r)
 	free(r->kid);
 	free(r->act_off);
 	free(r->act);
+	sum_hsres_free(r->hs);
 	if (r->lc) {
 		for (size_t d = 0; d < r->g->m->devices.n; d++) {
 			pt_ivset_free(&r->lc[d]);
