@@ -36,6 +36,7 @@ struct ids {
 	bool keep_links;          /* skip, but the launch links are applied */
 	bool no_links;            /* keep_tables, but the launch links are not applied (PT_PTM_TABLES_NO_MEM_LINKS) */
 	bool links_batchwise;     /* keep_links, a chunk at a time (PT_PTM_LINKS_BATCHWISE) */
+	bool ranges_batchwise;    /* keep_ranges, a range at a time (PT_PTM_RANGES_BATCHWISE) */
 	bool keep_copies;         /* skip, but the copy infos are applied */
 	bool drop_launch;         /* skip: the links and copy infos are not applied, whatever else is */
 	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */

@@ -388,6 +388,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	ids.keep_links = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_LINKS);
 	ids.links_batchwise = ids.keep_links && (sink->skip_tables & PT_PTM_LINKS_BATCHWISE);
+	ids.ranges_batchwise = ids.keep_ranges && (sink->skip_tables & PT_PTM_RANGES_BATCHWISE);
 	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
@@ -579,9 +580,14 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
 		/* a chunk of links alone, for the sink (PT_PTM_LINKS_BATCHWISE) */
 		bool lbatch = a->body_case == PROFTOOL__CHUNK__BODY_LINKS && ids.links_batchwise && !whole;
+		/* a range info alone, for the sink (PT_PTM_RANGES_BATCHWISE) */
+		if (a->body_case == PROFTOOL__CHUNK__BODY_RANGE && ids.ranges_batchwise && !whole) {
+			lbatch = true;
+			m->ranges.n = 0;
+		}
 		if (sink && (batch || lbatch) && !whole)
 			m->events.n = 0;
-		if (lbatch)
+		if (lbatch && a->body_case == PROFTOOL__CHUNK__BODY_LINKS)
 			m->links.n = 0;
 		if (sink && !whole && needs_events(a->body_case) && !ids.skip) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
@@ -593,6 +599,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
 				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.drop_launch = false;
+				ids.ranges_batchwise = false;
 				rc = 0;
 			}
 		}

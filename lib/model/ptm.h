@@ -185,6 +185,9 @@ struct pt_ptm_sink {
 /* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
  * applied (a pass that reads the other tables, such as the kineto profile's timeline) */
 #define PT_PTM_TABLES_NO_MEM_LINKS 2048
+/* with PT_PTM_SKIP_BUT_RANGES: m->ranges holds one range info at a time, as m->events one batch: emptied
+ * before each, and batch() runs after it with m->events empty (the caller keeps what it needs) */
+#define PT_PTM_RANGES_BATCHWISE 4096
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

@@ -64,14 +64,50 @@ static int htype_of(const struct pt_model *m, uint32_t type)
 	return HT_USERRANGE;
 }
 
-int sum_hs_open(struct sum_hs *h, struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj,
-		const struct pt_summary_opts *o)
+int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o)
 {
 	memset(h, 0, sizeof(*h));
 	char msg[128];
 	if (pt_sel_step_re(&o->sel, &h->re, msg, sizeof(msg)))
 		return -1; /* the whole load reports it */
 	h->re_own = true;
+	h->nstr = m->strings.n;
+	h->tcache = pt_xcalloc(h->nstr + 1, 1);
+	h->scache = pt_xcalloc(h->nstr + 1, 1);
+	h->lo = INT64_MAX;
+	h->hi = INT64_MIN;
+	return 0;
+}
+
+void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
+{
+	for (size_t k = 0; k < m->ranges.n; k++) {
+		const struct pt_range_info *ri = &m->ranges.v[k];
+		if (ri->parent)
+			h->parents = true; /* explicit parents: the whole load's rule */
+		uint32_t ty = ri->type < h->nstr ? ri->type : 0;
+		if (!h->tcache[ty])
+			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
+		size_t n = h->nr;
+		pt_xgrow((void **)&h->rev, &h->crev, n + 1, sizeof(*h->rev));
+		pt_xgrow((void **)&h->rtb, &h->crtb, n + 1, 1);
+		if (ri->label || h->rlab) { /* labels (nsys): 4 bytes a range from the first, 0 before */
+			size_t had = h->clab;
+			pt_xgrow((void **)&h->rlab, &h->clab, n + 1, sizeof(*h->rlab));
+			if (!had)
+				memset(h->rlab, 0, n * sizeof(*h->rlab));
+			h->rlab[n] = ri->label;
+		}
+		h->rev[n] = ri->event;
+		h->rtb[n] = (uint8_t)((h->tcache[ty] - 1) | (ri->flags & PT_RANGE_INSTANT ? RT_INSTANT : 0));
+		h->nr = n + 1;
+	}
+}
+
+int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj)
+{
+	if (h->parents)
+		return -1;
 	h->keep = lj->keep;
 	h->ndev = lj->ndev;
 	h->ntrk = m->tracks.n;
@@ -86,27 +122,11 @@ int sum_hs_open(struct sum_hs *h, struct pt_model *m, const struct pt_lag *lag, 
 		if (lag[t].lag)
 			return -1; /* not in start order */
 	}
-	h->tcache = pt_xcalloc(m->strings.n + 1, 1);
-	h->scache = pt_xcalloc(m->strings.n + 1, 1);
-	size_t n = m->ranges.n;
-	h->rev = pt_xmalloc((n + 1) * sizeof(*h->rev));
-	h->rlab = pt_xmalloc((n + 1) * sizeof(*h->rlab));
-	h->rtb = pt_xmalloc(n + 1);
-	for (size_t k = 0; k < n; k++) {
-		const struct pt_range_info *ri = &m->ranges.v[k];
-		if (ri->parent)
-			return -1; /* explicit parents: the whole load's rule */
-		uint32_t ty = ri->type < m->strings.n ? ri->type : 0;
-		if (!h->tcache[ty])
-			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
-		h->rev[k] = ri->event;
-		h->rlab[k] = ri->label;
-		h->rtb[k] = (uint8_t)((h->tcache[ty] - 1) | (ri->flags & PT_RANGE_INSTANT ? RT_INSTANT : 0));
-	}
-	h->nr = n;
-	pt_vec_free(&m->ranges); /* the model keeps no range infos: no view of a streamed rank reads them */
-	h->lo = INT64_MAX;
-	h->hi = INT64_MIN;
+	/* the vectors' spare room back */
+	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
+	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
+	if (h->rlab)
+		h->rlab = pt_xrealloc(h->rlab, (h->nr + 1) * sizeof(*h->rlab));
 	return 0;
 }
 
@@ -182,9 +202,10 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 		if (k == SIZE_MAX)
 			return SIZE_MAX;
 		const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
-		if (b && b[2 * (k % SUM_LJ_BLOCK)] != INT64_MIN) {
+		size_t w = sum_lj_words(lj);
+		if (b && b[w * (k % SUM_LJ_BLOCK)] != INT64_MIN) {
 			*called = true;
-			*at = b[2 * (k % SUM_LJ_BLOCK)];
+			*at = b[w * (k % SUM_LJ_BLOCK)];
 		}
 		return call_unit(h, lj->link[k].api);
 	}
@@ -216,7 +237,7 @@ void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mode
 /* Is raw name id nm a step name (--step-pattern, ProfilerStep#N)? */
 static bool step_name(struct sum_hs *h, const struct pt_model *m, uint32_t nm)
 {
-	uint8_t *c = &h->scache[nm < m->strings.n ? nm : 0];
+	uint8_t *c = &h->scache[nm < h->nstr ? nm : 0];
 	if (!*c)
 		*c = regexec(&h->re, pt_strtab_get(&m->strings, nm), 0, NULL, 0) ? 1 : 2;
 	return *c == 2;
@@ -232,7 +253,7 @@ static int range_type(struct sum_hs *h, const struct pt_model *m, size_t i, uint
 		if (h->rtb[k] & RT_INSTANT)
 			return -1;
 		ty = h->rtb[k] & 15;
-		*label = h->rlab[k];
+		*label = h->rlab ? h->rlab[k] : 0;
 	}
 	if (ty != HT_STEP && step_name(h, m, m->events.name[i]))
 		ty = HT_STEP;

@@ -41,7 +41,7 @@ struct pt_summary_stream {
 	bool holding;
 	bool hostcand;      /* the first read gathers what the host read needs (stream-host.c) */
 	bool host;          /* a GPU rank with host ranges takes the host read */
-	PT_VEC(struct pt_gpu_link) links; /* the first read's launch links, a chunk at a time (hostcand) */
+	PT_VEC(struct sum_link) links; /* the first read's launch links, a chunk at a time (hostcand) */
 	struct sum_hs hs;
 };
 
@@ -261,12 +261,16 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 /* A first read's batch: the scan from the events themselves. */
 static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 {
-	if (!m->events.n) { /* a chunk of links (PT_PTM_LINKS_BATCHWISE) */
-		if (s->hostcand && m->links.n) {
-			pt_vec_reserve(&s->links, s->links.n + m->links.n);
-			memcpy(s->links.v + s->links.n, m->links.v, m->links.n * sizeof(*m->links.v));
-			s->links.n += m->links.n;
-		}
+	if (!m->events.n) { /* a chunk of links or a range info (PT_PTM_*_BATCHWISE) */
+		if (!s->hostcand)
+			return;
+		for (size_t k = 0; k < m->links.n; k++)
+			pt_vec_push(&s->links, ((struct sum_link){ m->links.v[k].event, m->links.v[k].api }));
+		sum_hs_ranges(&s->hs, m);
+		/* taken: the reader empties each only before a chunk of its own kind */
+		struct pt_model *w = (struct pt_model *)m;
+		w->links.n = 0;
+		w->ranges.n = 0;
 		return;
 	}
 	scan_fit(s, m);
@@ -343,18 +347,10 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	scan_fit(s, m);
 	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o)) {
 		/* host ranges: the host read (stream-host.c), where it gives what the whole load gives */
-		if (!s->hostcand || s->claimed || sum_hs_open(&s->hs, (struct pt_model *)m, s->wt, &s->lj, s->o))
+		if (!s->hostcand || s->claimed || sum_hs_open(&s->hs, m, s->wt, &s->lj))
 			return PT_PTM_STOP;
 		s->host = true;
 		s->launch = true;
-		if (s->links.n) { /* the launch join's seal takes them from the model */
-			struct pt_model *mm = (struct pt_model *)m;
-			pt_vec_free(&mm->links);
-			mm->links.v = s->links.v;
-			mm->links.n = s->links.n;
-			mm->links.cap = s->links.cap;
-			memset(&s->links, 0, sizeof(s->links));
-		}
 		return 0;
 	}
 	pt_vec_free(&s->links);
@@ -407,7 +403,7 @@ unsigned pt_summary_stream_skip(const struct pt_summary_stream *s)
 	/* the host read (stream-host.c) takes the range infos and the links: a chunk of them at a time,
 	 * kept where it may take place (the launch reads keep them all themselves) */
 	if (s->rereads && sum_hs_views(s->o)) {
-		k |= PT_PTM_SKIP_BUT_RANGES;
+		k |= PT_PTM_SKIP_BUT_RANGES | PT_PTM_RANGES_BATCHWISE;
 		if (!needs_launch(s->o))
 			k |= PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE;
 	}
@@ -419,8 +415,16 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 	*calls = s->launch;
 	if (!s->launch)
 		return 0;
-	if (sum_lj_seal(&s->lj, m))
+	if (s->host) { /* the links the first read kept (sum_lj_seal_with takes them) */
+		/* the calls' ends: for the gpu and memcpy views alone (launch_of) */
+		s->lj.starts = !(s->o->views & ((1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY)));
+		int rc = sum_lj_seal_with(&s->lj, s->links.v, s->links.n);
+		memset(&s->links, 0, sizeof(s->links));
+		if (rc)
+			return PT_PTM_STOP;
+	} else if (sum_lj_seal(&s->lj, m)) {
 		return PT_PTM_STOP;
+	}
 	sum_lj_begin(&s->lj);
 	if (s->host)
 		sum_hs_seal(&s->hs, &s->lj);
@@ -508,7 +512,11 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		s->state = ST_SCAN;
 		/* the launch reads: the first read scans (the file's TrackEvents would skip it) */
 		s->launch = has_gpu(m) && needs_launch(s->o);
-		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) && sum_lj_capable(m) && host_claimed(m);
+		/* the host read may take place: views that read host ranges (or a selection: the steps are
+		 * host ranges), a file's TrackEvents that say there are some */
+		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
+			      ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given) &&
+			      sum_lj_capable(m) && host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
 		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
 		bool npu = false;
 		for (size_t d = 0; d < m->devices.n; d++)
@@ -567,6 +575,7 @@ int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_mo
 		return -1;
 	s->begun = true;
 	s->state = ST_SUM;
+	pt_vec_free(&s->hs.steps); /* the ranks' windows hold them */
 	sum_hs_begin(&s->hs, &s->u);
 	return 0;
 }

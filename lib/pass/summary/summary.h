@@ -778,12 +778,19 @@ struct sum_lj {
 	uint64_t *bend;        /* the first read: per event batch, the index of the event after it */
 	size_t nb, cb;         /* its batches, their room */
 	size_t nbatch;         /* the batches the read of calls and sums has taken */
+	bool starts;           /* by link: the calls' starts alone (set before the seal: no view reads their
+				  ends; sum_launch e is then the start) */
 	bool ahead;            /* by link: every activity's call comes no later than the batch after the
 				  activity's (sum_lj_seal): the summing read takes the calls a batch ahead */
 	struct sum_launch *lk; /* the batch's launches (sum_lj_batch) */
 	size_t lkcap;
 };
 void sum_lj_init(struct sum_lj *lj);
+/* The int64 words a link's call takes in its block: start and end, or the start alone. */
+static inline size_t sum_lj_words(const struct sum_lj *lj)
+{
+	return lj->starts ? 1 : 2;
+}
 void sum_lj_free(struct sum_lj *lj);
 /* Can m's GPU ranks take the launch reads: no NPU device, one process (one rank)? */
 bool sum_lj_capable(const struct pt_model *m);
@@ -791,6 +798,8 @@ bool sum_lj_capable(const struct pt_model *m);
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
 /* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
+/* The same with the links given (v, n: taken over; none: by correlation id), not m's. */
+int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n);
 /* Before the read of the calls and before the summing read (or the one read of both). */
 void sum_lj_begin(struct sum_lj *lj);
 /* A batch of the read of the calls: each wanted call's start and end. */
@@ -845,9 +854,11 @@ struct hsres {
 };
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
-	uint32_t *rev, *rlab;
+	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
 	uint8_t *rtb;
-	size_t nr, rcur;
+	size_t nr, rcur, crev, crtb, clab;
+	bool parents;      /* a range info names an explicit parent */
+	size_t nstr;       /* the model's strings (the caches' size) */
 	uint8_t *tcache;   /* per raw string id: its htype + 1 (0: not looked up) */
 	uint8_t *scache;   /* per raw string id: 1 not a step name, 2 a step name (0: not looked up) */
 	regex_t re;
@@ -874,11 +885,13 @@ struct sum_hs {
 struct run;
 /* Can the views and options of o take the host read? */
 bool sum_hs_views(const struct pt_summary_opts *o);
-/* After the first read (m: its model, m->ranges whole; lag: per track, its span events): the range
- * infos compacted (m->ranges freed); -1 (read whole) for explicit parents or a host thread whose
- * events are not in start order. */
-int sum_hs_open(struct sum_hs *h, struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj,
-		const struct pt_summary_opts *o);
+/* Before the first read's events (m: its strings); -1: an invalid --step-pattern (the whole load says so). */
+int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o);
+/* The first read's range infos (m->ranges, a few at a time), kept compact: 5 bytes a range (9 with labels). */
+void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m);
+/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents or a
+ * host thread whose events are not in start order. */
+int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj);
 /* Before each read: its cursors at the first event. */
 void sum_hs_rewind(struct sum_hs *h);
 /* After the launch join's seal: a unit per launching call. */
