@@ -126,7 +126,9 @@ void pt_summary_free(struct pt_summary *s);
  * reads: each activity's launching call); all when no
  * GPU or host device has host ranges or only the kernel and api views are
  * asked for without a selection (known at _begin, or at the first batch
- * from TrackEvents: PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
+ * from TrackEvents: PT_PTM_STOP otherwise), and with host ranges from such an
+ * input whose TrackEvents say so, the views the host read sums
+ * (stream-host.c; pt_summary_stream_hosts). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
  * distributed view of a model with NPUs, which needs the AI CPU ops first,

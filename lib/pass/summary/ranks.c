@@ -436,7 +436,8 @@ static bool span_kind(uint8_t k)
  * meets; when that is some, not all, of them, only those stay kept. A GPU rank's span is that of
  * its launches (pass-steps-cover.c, the same rule as steps, hints and flops), gathered by
  * sum_gpu_prepare() where the launch links are known: [first, last] launch, a closed span (a
- * launch is an instant). A streamed GPU rank has no host ranges, so no steps: it never comes here. */
+ * launch is an instant); streamed, the host read's launch span (stream-host.c). A GPU rank streamed
+ * without it has no host ranges, so no steps: it never comes here. */
 static void coverage(struct rank *r)
 {
 	struct ctx *g = r->g;

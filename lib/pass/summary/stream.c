@@ -76,7 +76,9 @@ static bool has_gpu(const struct pt_model *m)
  * only from such an input and a model of one process without Ascend
  * devices (sum_lj_capable: the launch reads, stream-launch.c). Either way
  * without host ranges unless only the kernel and api views are asked for
- * without a selection (gpu_streamable(), known once the tracks' kinds are).
+ * without a selection (gpu_streamable(), known once the tracks' kinds are),
+ * or the host read takes them (stream-host.c: from such an input, for the
+ * views of sum_hs_views, when the file's TrackEvents tell of host ranges).
  */
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
@@ -264,12 +266,15 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 	if (!m->events.n) { /* a chunk of links or a range info (PT_PTM_*_BATCHWISE) */
 		if (!s->hostcand)
 			return;
-		for (size_t k = 0; k < m->links.n; k++)
-			pt_vec_push(&s->links, ((struct sum_link){ m->links.v[k].event, m->links.v[k].api }));
-		sum_hs_ranges(&s->hs, m);
-		/* taken: the reader empties each only before a chunk of its own kind */
+		/* taken: the reader empties each only before a chunk of its own kind (the links a chunk at a
+		 * time unless the launch reads keep them whole: pt_summary_stream_skip) */
 		struct pt_model *w = (struct pt_model *)m;
-		w->links.n = 0;
+		if (!needs_launch(s->o)) {
+			for (size_t k = 0; k < m->links.n; k++)
+				pt_vec_push(&s->links, ((struct sum_link){ m->links.v[k].event, m->links.v[k].api }));
+			w->links.n = 0;
+		}
+		sum_hs_ranges(&s->hs, m);
 		w->ranges.n = 0;
 		return;
 	}
@@ -415,9 +420,9 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 	*calls = s->launch;
 	if (!s->launch)
 		return 0;
-	if (s->host) { /* the links the first read kept (sum_lj_seal_with takes them) */
-		/* the calls' ends: for the gpu and memcpy views alone (launch_of) */
-		s->lj.starts = !(s->o->views & ((1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY)));
+	/* the host read: the calls' ends for the gpu and memcpy views alone (launch_of) */
+	s->lj.starts = s->host && !(s->o->views & ((1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY)));
+	if (s->host && !needs_launch(s->o)) { /* the links the first read kept (sum_lj_seal_with takes them) */
 		int rc = sum_lj_seal_with(&s->lj, s->links.v, s->links.n);
 		memset(&s->links, 0, sizeof(s->links));
 		if (rc)
