@@ -331,6 +331,11 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 			rc = pt_ptm_spill_undo(m, &e);
 	}
 	if (!rc && streamed) {
+		if (s.nesting_violations) /* host ranges streamed (stream-host.c): as in memory */
+			pt_diag_note(&c.diag,
+				     "%" PRIu64 " host range(s) overlap their parent partially (nesting_violations); "
+				     "they are nested up to the parent's end",
+				     s.nesting_violations);
 		pt_sel_report(&s.found, &c.diag); /* the selection, as the summary found it */
 		coverage_notes(&c, &s);
 		rc = emit(&c, &s, &e);

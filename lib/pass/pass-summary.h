@@ -126,7 +126,9 @@ void pt_summary_free(struct pt_summary *s);
  * reads: each activity's launching call); all when no
  * GPU or host device has host ranges or only the kernel and api views are
  * asked for without a selection (known at _begin, or at the first batch
- * from TrackEvents: PT_PTM_STOP otherwise). pt_summary_stream_batch() sees every
+ * from TrackEvents: PT_PTM_STOP otherwise), and with host ranges from such an
+ * input whose TrackEvents say so, the views the host read sums
+ * (stream-host.c; pt_summary_stream_hosts). pt_summary_stream_batch() sees every
  * batch of a streaming read (m->events holds the batch). When the file's
  * TrackEvents say what the summary needs before the first batch (and the
  * distributed view of a model with NPUs, which needs the AI CPU ops first,
@@ -178,6 +180,14 @@ int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *
  * start where its window ends (then an activity's launching call may be there, out of the window:
  * the caller summarises the model whole)? */
 bool pt_summary_stream_unsure(const struct pt_summary_stream *s);
+/* A GPU rank with host ranges streamed (stream-host.c): after the read of the calls, a read of the
+ * steps (pt_summary_stream_steps), then _host_begin(), the host read (_hosts_batch, _hosts_end),
+ * then the summing read. */
+bool pt_summary_stream_hosts(const struct pt_summary_stream *s);
+int pt_summary_stream_steps(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_hosts_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+void pt_summary_stream_hosts_end(struct pt_summary_stream *s);
 /* 0, or track index + 1 of a track whose TrackEvents the events contradict (then out is empty). */
 int pt_summary_stream_end(struct pt_summary_stream *s, struct pt_summary *out);
 void pt_summary_stream_free(struct pt_summary_stream *s);

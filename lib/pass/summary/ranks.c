@@ -24,6 +24,17 @@ static int cmp_win(const void *a, const void *b)
 	return (x->e > y->e) - (x->e < y->e);
 }
 
+/* The windows in (start, end) order: a sort only when they are not (glibc's qsort would take a copy of
+ * them, 104 bytes a step, even in order). */
+static void sort_wins(struct win *v, size_t n)
+{
+	for (size_t k = 1; k < n; k++)
+		if (cmp_win(&v[k - 1], &v[k]) > 0) {
+			pt_sort(v, n, sizeof(*v), cmp_win);
+			return;
+		}
+}
+
 static int type_of(const struct pt_model *m, const struct pt_range_info *ri)
 {
 	if (!ri || !ri->type)
@@ -425,7 +436,8 @@ static bool span_kind(uint8_t k)
  * meets; when that is some, not all, of them, only those stay kept. A GPU rank's span is that of
  * its launches (pass-steps-cover.c, the same rule as steps, hints and flops), gathered by
  * sum_gpu_prepare() where the launch links are known: [first, last] launch, a closed span (a
- * launch is an instant). A streamed GPU rank has no host ranges, so no steps: it never comes here. */
+ * launch is an instant); streamed, the host read's launch span (stream-host.c). A GPU rank streamed
+ * without it has no host ranges, so no steps: it never comes here. */
 static void coverage(struct rank *r)
 {
 	struct ctx *g = r->g;
@@ -511,15 +523,37 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			pt_vec_push(&w, x);
 		}
 	} else {
-		if (!g->scan) /* a streamed GPU rank has no host ranges, or no view reads them (gpu_streamable) */
+		/* streamed: no view reads host ranges (gpu_streamable), or the host read sums them
+		 * (stream-host.c), whose earlier reads found the steps and the launch span */
+		const struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
+		if (!g->scan)
 			sum_gpu_prepare(r);
+		if (hs) {
+			r->has_launch_span = hs->has_span;
+			r->launch_a = hs->la;
+			r->launch_b = hs->lb;
+		}
 		bool all_hash = true;
-		for (size_t k = 0; k < r->nhr; k++) {
-			const struct hr *h = &r->hr[k];
-			if (h->type != HT_STEP)
-				continue;
-			const char *nm = pt_strtab_get(&m->strings, ev->name[h->ev]);
-			struct win x = { .s = h->s, .e = h->e };
+		size_t nst = hs ? hs->steps.n : 0;
+		if (nst) /* no growth room: 104 bytes a step, 167,383 steps in a 1 GiB Kineto trace */
+			pt_vec_reserve(&w, nst);
+		for (size_t k = 0; k < r->nhr + nst; k++) {
+			struct win x = { 0 };
+			uint32_t raw;
+			if (k < r->nhr) {
+				const struct hr *h = &r->hr[k];
+				if (h->type != HT_STEP)
+					continue;
+				x.s = h->s;
+				x.e = h->e;
+				raw = ev->name[h->ev];
+			} else {
+				const struct hs_step *st = &hs->steps.v[k - r->nhr];
+				x.s = st->s;
+				x.e = st->e;
+				raw = st->name;
+			}
+			const char *nm = pt_strtab_get(&m->strings, raw);
 			const char *hs = strrchr(nm, '#');
 			char *end = NULL;
 			if (hs && isdigit((unsigned char)hs[1]))
@@ -528,7 +562,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 				all_hash = false;
 			pt_vec_push(&w, x);
 		}
-		pt_sort(w.v, w.n, sizeof(*w.v), cmp_win);
+		sort_wins(w.v, w.n);
 		if (all_hash && w.n > 1) { /* a number twice: all are renumbered */
 			int64_t *nums = pt_xmalloc(w.n * sizeof(*nums));
 			for (size_t k = 0; k < w.n; k++)
@@ -539,7 +573,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		for (size_t k = 0; k < w.n && !all_hash; k++)
 			w.v[k].num = (int64_t)k + 1;
 	}
-	pt_sort(w.v, w.n, sizeof(*w.v), cmp_win);
+	sort_wins(w.v, w.n);
 	for (size_t k = 0; k + 1 < w.n; k++)
 		if (w.v[k].e > w.v[k + 1].s)
 			w.v[k].e = w.v[k + 1].s;
@@ -561,7 +595,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		/* a GPU rank: not when only the flat views (kernel, api) are asked, which stream, read no
 		 * host ranges and so are over the whole data: in memory too, so that their figures do not
 		 * depend on the path (a streamed GPU rank never has steps: stream.c) */
-		if (o->coverage && (r->ascend || (!g->scan && (o->views & ~sum_views_with(SV_FLAT)))))
+		if (o->coverage && (r->ascend || ((!g->scan || g->scan->hs) && (o->views & ~sum_views_with(SV_FLAT)))))
 			coverage(r);
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
@@ -570,7 +604,11 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		}
 	} else {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
-		for (uint32_t d = 0; g->scan && d < m->devices.n; d++) { /* streaming */
+		if (g->scan && g->scan->hs && !r->ascend) { /* the host read's span: host ranges, not markers */
+			lo = g->scan->hs->lo;
+			hi = g->scan->hs->hi;
+		}
+		for (uint32_t d = 0; g->scan && !(g->scan->hs && !r->ascend) && d < m->devices.n; d++) { /* streaming */
 			if (r->ascend ? d != r->dev : !r->devin[d])
 				continue;
 			if (g->scan->lo[d] < lo)
@@ -618,6 +656,7 @@ void sum_rank_free(struct rank *r)
 	free(r->kid);
 	free(r->act_off);
 	free(r->act);
+	sum_hsres_free(r->hs);
 	if (r->lc) {
 		for (size_t d = 0; d < r->g->m->devices.n; d++) {
 			pt_ivset_free(&r->lc[d]);

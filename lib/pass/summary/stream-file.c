@@ -8,7 +8,9 @@
  * footer, whose counts and checksum must match what the first read found.
  * A GPU model whose views or selection need each activity's launching call
  * takes three: the scan, a read of the calls, the sums (stream-launch.c);
- * two where the calls come a batch ahead of the sums in one read.
+ * two where the calls come a batch ahead of the sums in one read. One with
+ * host ranges takes five: the scan, the calls, the steps, the host read
+ * (stream-host.c) and the sums.
  * Standard input gets one read, or is read whole. A raw PATH imported
  * streaming has its encoded events replayed instead of read.
  */
@@ -30,6 +32,16 @@ static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 static int on_calls(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	return pt_summary_stream_calls(arg, m, e);
+}
+
+static int on_steps(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	return pt_summary_stream_steps(arg, m, e);
+}
+
+static int on_hosts(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	return pt_summary_stream_hosts_batch(arg, m, e);
 }
 
 static int on_both(void *arg, struct pt_model *m, struct pt_err **e)
@@ -89,6 +101,20 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			if (rc > 0)
 				rc = pt_err(e, "'%s' changed while it was read", name);
 			pt_summary_stream_calls_end(s);
+		}
+		if (!rc && pt_summary_stream_hosts(s)) { /* host ranges: the steps, then the host read */
+			struct pt_ptm_sink steps = { on_steps, s, true, true };
+			rc = pt_ptm_source_read_cols(src, m, &steps, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+			if (!rc)
+				rc = pt_summary_stream_host_begin(s, m, e);
+			if (!rc) {
+				struct pt_ptm_sink hosts = { on_hosts, s, true, true };
+				rc = pt_ptm_source_read_cols(src, m, &hosts, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+			}
+			if (!rc)
+				pt_summary_stream_hosts_end(s);
+			if (rc > 0)
+				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
 		if (!rc && !both) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };

@@ -41,7 +41,7 @@
 static inline int64_t *call_of(const struct sum_lj *lj, size_t k)
 {
 	int64_t *b = lj->call[k / SUM_LJ_BLOCK];
-	return b ? &b[2 * (k % SUM_LJ_BLOCK)] : NULL;
+	return b ? &b[sum_lj_words(lj) * (k % SUM_LJ_BLOCK)] : NULL;
 }
 
 /* The same to write, its block allocated at its first call; NULL for a block the summing read has
@@ -52,11 +52,12 @@ static int64_t *call_at(struct sum_lj *lj, size_t k)
 	if (b < lj->freed)
 		return NULL;
 	if (!lj->call[b]) {
-		lj->call[b] = pt_xmalloc(2 * SUM_LJ_BLOCK * sizeof(**lj->call));
+		size_t w = sum_lj_words(lj);
+		lj->call[b] = pt_xmalloc(w * SUM_LJ_BLOCK * sizeof(**lj->call));
 		for (size_t i = 0; i < SUM_LJ_BLOCK; i++)
-			lj->call[b][2 * i] = INT64_MIN; /* no call of the rank (yet) */
+			lj->call[b][w * i] = INT64_MIN; /* no call of the rank (yet) */
 	}
-	return &lj->call[b][2 * (k % SUM_LJ_BLOCK)];
+	return &lj->call[b][sum_lj_words(lj) * (k % SUM_LJ_BLOCK)];
 }
 
 void sum_lj_init(struct sum_lj *lj)
@@ -144,6 +145,8 @@ static int cmp_perm(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
+static int seal_links(struct sum_lj *lj);
+
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
 {
 	lj->links = m->links.n > 0;
@@ -164,6 +167,33 @@ int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
 			lj->link[n++] = (struct sum_link){ m->links.v[k].event, m->links.v[k].api };
 	lj->nlink = n;
 	pt_vec_free(&m->links);
+	return seal_links(lj);
+}
+
+int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n)
+{
+	if (!n) {
+		free(v);
+		lj->links = false;
+		pt_ljoin_seal(&lj->j);
+		lj->key = pt_xcalloc(lj->j.n + 1, sizeof(*lj->key));
+		return 0;
+	}
+	lj->links = true;
+	pt_ljoin_free(&lj->j);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].event < lj->nev && v[i].api < lj->nev)
+			v[k++] = v[i];
+	lj->link = pt_xrealloc(v, (k ? k : 1) * sizeof(*v)); /* the vector's spare room back */
+	lj->nlink = k;
+	return seal_links(lj);
+}
+
+/* The links by activity (lj->link) sorted and checked, then by call, in blocks. */
+static int seal_links(struct sum_lj *lj)
+{
+	size_t n = lj->nlink;
 	if (n > 1)
 		pt_sort(lj->link, n, sizeof(*lj->link), cmp_link);
 	for (size_t k = 1; k < n; k++)
@@ -226,7 +256,8 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				int64_t *c = call_at(lj, perm_at(lj, k));
 				if (c) {
 					c[0] = s;
-					c[1] = e;
+					if (!lj->starts)
+						c[1] = e;
 				}
 			}
 		} else if (ev->corr[i]) {
@@ -269,7 +300,7 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 			const int64_t *c = k < lj->nlink && lj->link[k].event == g ? call_of(lj, k) : NULL;
 			if (c && lj->link[k].event == g && c[0] != INT64_MIN) {
 				x->s = c[0];
-				x->e = c[1];
+				x->e = lj->starts ? c[0] : c[1];
 				x->key = (uint64_t)lj->link[k].api + 1;
 			}
 		} else if (ev->corr[i]) {

@@ -39,6 +39,10 @@ struct pt_summary_stream {
 	uint64_t sumbase;   /* the summing read: the index of the batch's first event */
 	struct pt_events held; /* the read of calls and sums (pt_summary_stream_both): the batch before */
 	bool holding;
+	bool hostcand;      /* the first read gathers what the host read needs (stream-host.c) */
+	bool host;          /* a GPU rank with host ranges takes the host read */
+	PT_VEC(struct sum_link) links; /* the first read's launch links, a chunk at a time (hostcand) */
+	struct sum_hs hs;
 };
 
 /* The views a GPU rank without host ranges sums through their add() or that read no event of it
@@ -72,7 +76,9 @@ static bool has_gpu(const struct pt_model *m)
  * only from such an input and a model of one process without Ascend
  * devices (sum_lj_capable: the launch reads, stream-launch.c). Either way
  * without host ranges unless only the kernel and api views are asked for
- * without a selection (gpu_streamable(), known once the tracks' kinds are).
+ * without a selection (gpu_streamable(), known once the tracks' kinds are),
+ * or the host read takes them (stream-host.c: from such an input, for the
+ * views of sum_hs_views, when the file's TrackEvents tell of host ranges).
  */
 bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opts *o)
 {
@@ -101,6 +107,20 @@ static bool gpu_streamable(const struct pt_model *m, const struct pt_track_event
 		if (m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU && (x[t].kinds & (1u << PT_EV_RANGE)))
 			return false;
 	return true;
+}
+
+/* Do the file's TrackEvents say that a host thread of a GPU or host device has ranges (the views
+ * read them: the host read may stream them)? */
+static bool host_claimed(const struct pt_model *m)
+{
+	if (m->track_events.n != m->tracks.n)
+		return false;
+	for (size_t t = 0; t < m->tracks.n; t++)
+		if (m->tracks.v[t].kind == PT_TRACK_HOST_THREAD &&
+		    m->devices.v[m->tracks.v[t].device].kind != PT_DEV_NPU &&
+		    (m->track_events.v[t].kinds & (1u << PT_EV_RANGE)))
+			return true;
+	return false;
 }
 
 struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
@@ -243,8 +263,25 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 /* A first read's batch: the scan from the events themselves. */
 static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 {
+	if (!m->events.n) { /* a chunk of links or a batch of range infos (PT_PTM_*_BATCHWISE) */
+		struct pt_model *w = (struct pt_model *)m;
+		if (!s->hostcand) {
+			w->ranges.n = 0; /* (the reader leaves range infos to the sink to empty) */
+			return;
+		}
+		/* taken: the reader empties the links only before a chunk of them (a chunk at a time unless
+		 * the launch reads keep them whole: pt_summary_stream_skip), the range infos never */
+		if (!needs_launch(s->o)) {
+			for (size_t k = 0; k < m->links.n; k++)
+				pt_vec_push(&s->links, ((struct sum_link){ m->links.v[k].event, m->links.v[k].api }));
+			w->links.n = 0;
+		}
+		sum_hs_ranges(&s->hs, m);
+		w->ranges.n = 0;
+		return;
+	}
 	scan_fit(s, m);
-	if (s->launch)
+	if (s->launch || s->hostcand)
 		sum_lj_scan(&s->lj, m, s->o->sel.device);
 	struct scan *sc = &s->sc;
 	const struct pt_events *ev = &m->events;
@@ -281,8 +318,11 @@ static void sum_batch(struct pt_summary_stream *s)
 	u->g.base = s->sumbase;
 	if (s->launch)
 		u->g.lk = sum_lj_batch(&s->lj, m);
+	if (s->host)
+		u->g.hat = sum_hs_batch(&s->hs, &s->lj, u->g.lk, m);
 	sum_run_events(u);
 	u->g.lk = NULL;
+	u->g.hat = NULL;
 	s->sumbase += ev->n;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
@@ -311,9 +351,24 @@ static void sum_batch(struct pt_summary_stream *s)
 /* 0, PT_PTM_STOP (host ranges on a GPU rank), or -1 with *e set. */
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
+	if (s->hostcand && m->ranges.n) { /* the read's last range infos (PT_PTM_RANGES_BATCHWISE) */
+		sum_hs_ranges(&s->hs, m);
+		((struct pt_model *)m)->ranges.n = 0;
+	}
 	scan_fit(s, m);
-	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o))
-		return PT_PTM_STOP;
+	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o)) {
+		/* host ranges: the host read (stream-host.c), where it gives what the whole load gives */
+		if (!s->hostcand || s->claimed || sum_hs_open(&s->hs, m, s->wt, &s->lj))
+			return PT_PTM_STOP;
+		s->host = true;
+		s->launch = true;
+		return 0;
+	}
+	pt_vec_free(&s->links);
+	if (s->hostcand && !s->launch) { /* the wanted ids are not needed */
+		sum_lj_free(&s->lj);
+		sum_lj_init(&s->lj);
+	}
 	s->sumbase = 0;
 	if (!s->claimed)
 		scan_waits(s, m); /* what the first read found */
@@ -355,7 +410,15 @@ void pt_summary_stream_rereads(struct pt_summary_stream *s)
 unsigned pt_summary_stream_skip(const struct pt_summary_stream *s)
 {
 	/* the launch reads take the links and the copies' bytes and kinds from the first read */
-	return s->rereads && needs_launch(s->o) ? 1u | PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_COPIES : 1u;
+	unsigned k = s->rereads && needs_launch(s->o) ? 1u | PT_PTM_SKIP_BUT_LINKS | PT_PTM_SKIP_BUT_COPIES : 1u;
+	/* the host read (stream-host.c) takes the range infos and the links: a chunk of them at a time,
+	 * kept where it may take place (the launch reads keep them all themselves) */
+	if (s->rereads && sum_hs_views(s->o)) {
+		k |= PT_PTM_SKIP_BUT_RANGES | PT_PTM_RANGES_BATCHWISE;
+		if (!needs_launch(s->o))
+			k |= PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE;
+	}
+	return k;
 }
 
 int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls)
@@ -363,9 +426,19 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 	*calls = s->launch;
 	if (!s->launch)
 		return 0;
-	if (sum_lj_seal(&s->lj, m))
+	/* the host read: the calls' ends for the gpu and memcpy views alone (launch_of) */
+	s->lj.starts = s->host && !(s->o->views & ((1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY)));
+	if (s->host && !needs_launch(s->o)) { /* the links the first read kept (sum_lj_seal_with takes them) */
+		int rc = sum_lj_seal_with(&s->lj, s->links.v, s->links.n);
+		memset(&s->links, 0, sizeof(s->links));
+		if (rc)
+			return PT_PTM_STOP;
+	} else if (sum_lj_seal(&s->lj, m)) {
 		return PT_PTM_STOP;
+	}
 	sum_lj_begin(&s->lj);
+	if (s->host)
+		sum_hs_seal(&s->hs, &s->lj);
 	return 0;
 }
 
@@ -373,6 +446,8 @@ int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *
 {
 	(void)e;
 	sum_lj_calls(&s->lj, m);
+	if (s->host)
+		sum_hs_acts(&s->hs, &s->lj, m);
 	return 0;
 }
 
@@ -385,11 +460,13 @@ void pt_summary_stream_calls_end(struct pt_summary_stream *s)
 {
 	sum_lj_calls_end(&s->lj);
 	sum_lj_begin(&s->lj);
+	if (s->host)
+		sum_hs_rewind(&s->hs);
 }
 
 bool pt_summary_stream_calls_ahead(const struct pt_summary_stream *s)
 {
-	return s->launch && s->lj.links && s->lj.ahead;
+	return s->launch && s->lj.links && s->lj.ahead && !s->host;
 }
 
 /* The sums of the batch held (none: 0), m->events standing for it meanwhile. */
@@ -446,11 +523,16 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		s->state = ST_SCAN;
 		/* the launch reads: the first read scans (the file's TrackEvents would skip it) */
 		s->launch = has_gpu(m) && needs_launch(s->o);
+		/* the host read may take place: views that read host ranges (or a selection: the steps are
+		 * host ranges), a file's TrackEvents that say there are some */
+		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
+			      ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given) &&
+			      sum_lj_capable(m) && host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
 		/* the distributed view of an NPU needs its AI CPU ops before the tasks: a first read finds them */
 		bool npu = false;
 		for (size_t d = 0; d < m->devices.n; d++)
 			npu |= m->devices.v[d].kind == PT_DEV_NPU;
-		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && !s->launch && scan_claims(s, m)) {
+		if (!(npu && (s->o->views & (1u << PT_SV_DISTRIBUTED))) && !s->launch && !s->hostcand && scan_claims(s, m)) {
 			int rc = begin(s, m, e);
 			if (rc == PT_PTM_STOP)
 				return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;
@@ -478,7 +560,48 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 
 bool pt_summary_stream_unsure(const struct pt_summary_stream *s)
 {
-	return s->u.unsure;
+	return s->u.unsure || s->hs.unsure;
+}
+
+bool pt_summary_stream_hosts(const struct pt_summary_stream *s)
+{
+	return s->host;
+}
+
+int pt_summary_stream_steps(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	sum_hs_steps(&s->hs, &s->lj, m);
+	return 0;
+}
+
+int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	s->sumbase = 0;
+	scan_waits(s, m);
+	if (s->ntrk)
+		memset(s->sc.seen, 0, s->ntrk);
+	s->sc.hs = &s->hs;
+	if (sum_run_init(&s->u, m, NULL, &s->sc, s->o, pt_model_origin(m, &s->sc.earliest), e))
+		return -1;
+	s->begun = true;
+	s->state = ST_SUM;
+	pt_vec_free(&s->hs.steps); /* the ranks' windows hold them */
+	sum_hs_begin(&s->hs, &s->u);
+	return 0;
+}
+
+int pt_summary_stream_hosts_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	(void)m;
+	sum_hs_hosts(&s->hs, &s->u, &s->lj);
+	return 0;
+}
+
+void pt_summary_stream_hosts_end(struct pt_summary_stream *s)
+{
+	sum_hs_hosts_end(&s->hs, &s->u);
 }
 
 bool pt_summary_stream_again(const struct pt_summary_stream *s)
@@ -543,5 +666,7 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	pt_events_free_columns(&s->held);
 	pt_vec_free(&s->deferred);
 	sum_lj_free(&s->lj);
+	sum_hs_free(&s->hs);
+	pt_vec_free(&s->links);
 	free(s);
 }

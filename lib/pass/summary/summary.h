@@ -20,6 +20,7 @@
 #include "pass/pass-summary.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
+#include "support/lag.h"
 #include "support/strtab.h"
 #include "support/vec.h"
 #include "table/table.h"
@@ -106,6 +107,9 @@ struct ctx {
 	 * call; NULL otherwise (in memory: link) */
 	const struct sum_launch *lk;
 	uint64_t base;            /* streaming: the model's index of the batch's first event (0 in memory) */
+	/* a streamed GPU rank with host ranges (stream-host.c): per event of the batch, for an activity
+	 * the HS_* bits of its launching call's range; NULL otherwise */
+	const uint8_t *hat;
 };
 
 /* A device activity's launching call, as a streamed GPU rank's launch reads find it: its start
@@ -132,6 +136,7 @@ struct scan {
 	uint64_t *lag;      /* per track: how far a start can fall behind the latest before it
 			       (0: in start order; SCAN_LAG_UNKNOWN: not known) */
 	uint8_t *seen, *named;
+	struct sum_hs *hs;  /* a GPU rank whose host ranges are streamed (stream-host.c), else NULL */
 };
 
 struct rank {
@@ -172,6 +177,7 @@ struct rank {
 	bool local_cm;            /* the kernel classes differ from the index's: local C/M sets */
 	struct pt_ivset *lc, *lm; /* per device index */
 	struct asc *asc;          /* Ascend ranks: the per-event sums (see struct asc) */
+	struct hsres *hs;         /* a streamed GPU rank with host ranges: what the host read summed */
 };
 
 /* Growable interval list that becomes an ivset (host ranges: few per rank). */
@@ -247,7 +253,7 @@ struct ovacc {
 	size_t wk; /* window cursor: starts arrive in ascending order */
 };
 
-enum { OV_CLASS = 3, OV_COMM = 4, OV_MEM = 8 };
+enum { OV_CLASS = 3, OV_COMM = 4, OV_MEM = 8, OV_ATTR = 16 /* a streamed rank with host ranges: attributed */ };
 
 /* A device activity of a streamed rank waiting for its turn in start order. */
 struct ov_ent {
@@ -720,6 +726,8 @@ const struct dacc *sum_rank_dacc(const struct rank *r, uint32_t d);
 struct asc *sum_asc_new(struct rank *r);
 void sum_asc_free(struct asc *a, size_t ndev);
 void sum_pendq_free(struct pendq *p);
+/* The earliest pending entry if it starts at or before wm: true and *x. */
+bool sum_pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x);
 void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x);
 unsigned sum_dist_class(const struct rank *r, uint8_t kind, uint32_t op, uint32_t track);
 void sum_dist_begin(struct rank *r, const struct deferred *dv, size_t nd);
@@ -770,12 +778,19 @@ struct sum_lj {
 	uint64_t *bend;        /* the first read: per event batch, the index of the event after it */
 	size_t nb, cb;         /* its batches, their room */
 	size_t nbatch;         /* the batches the read of calls and sums has taken */
+	bool starts;           /* by link: the calls' starts alone (set before the seal: no view reads their
+				  ends; sum_launch e is then the start) */
 	bool ahead;            /* by link: every activity's call comes no later than the batch after the
 				  activity's (sum_lj_seal): the summing read takes the calls a batch ahead */
 	struct sum_launch *lk; /* the batch's launches (sum_lj_batch) */
 	size_t lkcap;
 };
 void sum_lj_init(struct sum_lj *lj);
+/* The int64 words a link's call takes in its block: start and end, or the start alone. */
+static inline size_t sum_lj_words(const struct sum_lj *lj)
+{
+	return lj->starts ? 1 : 2;
+}
 void sum_lj_free(struct sum_lj *lj);
 /* Can m's GPU ranks take the launch reads: no NPU device, one process (one rank)? */
 bool sum_lj_capable(const struct pt_model *m);
@@ -783,6 +798,8 @@ bool sum_lj_capable(const struct pt_model *m);
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
 /* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
+/* The same with the links given (v, n: taken over; none: by correlation id), not m's. */
+int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n);
 /* Before the read of the calls and before the summing read (or the one read of both). */
 void sum_lj_begin(struct sum_lj *lj);
 /* A batch of the read of the calls: each wanted call's start and end. */
@@ -790,6 +807,109 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m);
 void sum_lj_calls_end(struct sum_lj *lj);
 /* A batch of the summing read: per event its launch (key 0: none, or not an activity of the rank). */
 const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m);
+
+/* ---- stream-host.c: the host model of a streamed GPU rank (summary.md §2.2–§2.4 without the events) ---- */
+/* What an activity's launching call carries (struct ctx hat, struct sum_hs att): attached to a range,
+ * under a communication range, under a step range but in no phase */
+enum { HS_ATT = 1, HS_COMM = 2, HS_SNP = 4 };
+/* A step range of the rank: its start, end and raw name. */
+struct hs_step {
+	int64_t s, e;
+	uint32_t name;
+};
+/* A range on a thread's nesting stack. */
+struct hs_node {
+	int64_t s, e, ne, gpu;
+	uint32_t name, track;
+	uint8_t type, fl; /* enum htype; HN_* */
+};
+/* A range or call of a thread at the start its buffer holds. */
+struct hs_pend {
+	int64_t e;
+	uint64_t ev, corr; /* corr: a call's unit (struct sum_hs) */
+	uint32_t name;
+	uint8_t type;
+	bool call;
+};
+struct hs_trk {
+	bool on;         /* a host thread of the rank with ranges */
+	bool any;        /* an event of it came */
+	int64_t t;       /* the start of the events in buf (the latest start seen) */
+	uint64_t left;   /* its span events still to come */
+	PT_VEC(struct hs_pend) buf;
+	PT_VEC(struct hs_node) st;
+};
+/* The host read's sums of a rank, for the views (overview, model, operator). */
+struct hsres {
+	struct urun tl[HT_NTYPES], cl; /* the overview's unions per type and of communication ranges */
+	int64_t pairs, pair_s;         /* distinct member communication ranges; the start of pair_e */
+	PT_VEC(int64_t) pair_e;        /* the ends seen at start pair_s */
+	struct items op;               /* the operator view's items and thread groups */
+	struct groups gs;
+	struct item st, ph[4];         /* the model view: steps and outer phases */
+	struct ivl cover;
+	bool any;
+	int64_t others_gpu, un_n, un_t; /* the summing read (view-model.c add()) */
+	struct pendq q;                /* ranges pending in start order across threads */
+};
+struct sum_hs {
+	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
+	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
+	uint8_t *rtb;
+	size_t nr, rcur, crev, crtb, clab;
+	bool parents;      /* a range info names an explicit parent */
+	size_t nstr;       /* the model's strings (the caches' size) */
+	uint8_t *tcache;   /* per raw string id: its htype + 1 (0: not looked up) */
+	uint8_t *scache;   /* per raw string id: 1 not a step name, 2 a step name (0: not looked up) */
+	regex_t re;
+	bool re_own;
+	/* a unit per launching call: by links, the calls they name (capi, sorted), else the launch
+	 * join's slots (an id's last call) */
+	uint32_t *capi;
+	size_t ncapi, lcur, ucur; /* cursors: into the links by activity, into capi */
+	int64_t *gpu;      /* per unit: the device time of its activities */
+	uint8_t *att;      /* per unit: HS_* of its launching call */
+	PT_VEC(struct hs_step) steps;
+	bool has_span;     /* the launch span [la, lb] */
+	int64_t la, lb;
+	int64_t lo, hi;    /* the span of the rank's data, as in memory (no steps) */
+	struct hs_trk *trk;
+	size_t ntrk;
+	uint64_t base;     /* the read's index of the batch's first event */
+	uint8_t *hat;      /* the summing read's batch: per event, ctx hat */
+	size_t hatcap;
+	const uint8_t *keep; /* per device: of the rank (the launch join's) */
+	size_t ndev;
+	bool unsure;       /* a nesting the stack does not give as the whole load does: read it whole */
+};
+struct run;
+/* Can the views and options of o take the host read? */
+bool sum_hs_views(const struct pt_summary_opts *o);
+/* Before the first read's events (m: its strings); -1: an invalid --step-pattern (the whole load says so). */
+int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o);
+/* The first read's range infos (m->ranges, a few at a time), kept compact: 5 bytes a range (9 with labels). */
+void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m);
+/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents or a
+ * host thread whose events are not in start order. */
+int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj);
+/* Before each read: its cursors at the first event. */
+void sum_hs_rewind(struct sum_hs *h);
+/* After the launch join's seal: a unit per launching call. */
+void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj);
+/* The read of the calls: each unit's device time. */
+void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m);
+/* The read of the steps, the launch span and the data's span. */
+void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m);
+/* Before the host read: the ranks are prepared (u). */
+void sum_hs_begin(struct sum_hs *h, struct run *u);
+/* The host read. */
+void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj);
+void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
+/* The summing read's batch: ctx hat. */
+const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const struct sum_launch *lk,
+			    const struct pt_model *m);
+void sum_hs_free(struct sum_hs *h);
+void sum_hsres_free(struct hsres *x);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,

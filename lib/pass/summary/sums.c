@@ -26,8 +26,8 @@ static bool kcomm(const struct rank *r, size_t i)
 {
 	if (!r->ascend && r->g->cls)
 		return r->g->cls[i] == 2;
-	if (!r->ascend && !r->g->x) /* a streamed GPU rank: no host ranges, so by its name alone */
-		return sum_kname_comm(r->g, r->g->m->events.name[i]);
+	if (!r->ascend && !r->g->x) /* a streamed GPU rank: by its name, or its launching call's range */
+		return sum_kname_comm(r->g, r->g->m->events.name[i]) || (r->g->hat && (r->g->hat[i] & HS_COMM));
 	if (r->g->x)
 		return pt_index_is_comm(r->g->x, i);
 	/* streaming (Ascend models only): the index's rule for tasks, ascend.md §3.8 */
@@ -45,6 +45,8 @@ unsigned sum_ov_flags(const struct rank *r, size_t i)
 		f |= OV_COMM;
 	if (member(r, i))
 		f |= OV_MEM;
+	if (r->g->hat && (r->g->hat[i] & HS_ATT))
+		f |= OV_ATTR;
 	return f;
 }
 
@@ -232,6 +234,11 @@ static inline bool pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x)
 	return false;
 }
 
+bool sum_pendq_pop(struct pendq *p, int64_t wm, struct ov_ent *x)
+{
+	return pendq_pop(p, wm, x);
+}
+
 /* One activity of class 1 (computation) or 2 (communication) of the distributed view's sets, in start order. */
 void sum_dist_add(const struct rank *r, struct dacc *d, const struct ov_ent *x)
 {
@@ -305,9 +312,9 @@ void sum_asc_release(struct rank *r, bool all)
 	struct asc *a = r->asc;
 	int64_t wm = sum_watermark(sc, r->tracks, r->ntracks, all);
 	struct ov_ent x;
-	/* a streamed GPU rank has no host ranges: all its device activity is unattributed */
+	/* a streamed GPU rank without host ranges: all its device activity is unattributed */
 	while (pendq_pop(&a->pq, wm, &x))
-		sum_ov_add(&a->ov, x.s, x.e, x.f, r->ascend ? -1 : 1);
+		sum_ov_add(&a->ov, x.s, x.e, x.f, r->ascend ? -1 : !(x.f & OV_ATTR));
 	while (pendq_pop(&a->dist.pq, wm, &x))
 		sum_dist_add(r, &a->dist, &x);
 	if (r->ascend)

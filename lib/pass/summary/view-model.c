@@ -77,6 +77,13 @@ static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_table *
 	memset(ph, 0, sizeof(ph));
 	struct ivl cover = { 0 };
 	bool any = false;
+	if (r->hs) { /* streamed: the host read's sums (stream-host.c) */
+		st = r->hs->st;
+		memcpy(ph, r->hs->ph, sizeof(ph));
+		cover = r->hs->cover;
+		r->hs->cover = (struct ivl){ 0 };
+		any = r->hs->any;
+	}
 	for (size_t k = 0; k < r->nhr; k++) {
 		const struct hr *h = &r->hr[k];
 		if (!member_at(r, h->s))
@@ -100,7 +107,12 @@ static void view_model_gpu(struct rank *r, struct pt_table *t, struct pt_table *
 	}
 	int64_t others_cpu = r->Wlen - sum_ivl_measure(r, &cover);
 	int64_t others_gpu = 0, un_n = 0, un_t = 0;
-	for (size_t i = 0; i < ev->n; i++) {
+	if (r->hs) { /* add() */
+		others_gpu = r->hs->others_gpu;
+		un_n = r->hs->un_n;
+		un_t = r->hs->un_t;
+	}
+	for (size_t i = 0; i < ev->n && !r->hs; i++) {
 		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i) || !member(r, i))
 			continue;
 		uint32_t h = hr_of_act(r, i);
@@ -170,8 +182,20 @@ static void add(struct rank *r, const struct sum_batch *b)
 {
 	const struct pt_events *ev = &r->g->m->events;
 	struct asc *a = r->asc;
-	if (!r->ascend)
+	if (!r->ascend) {
+		/* a streamed GPU rank with host ranges: its member activities by their call's range */
+		const uint8_t *hat = r->g->hat;
+		for (size_t q = 0; r->hs && hat && q < b->n[SB_MEM]; q++) {
+			uint32_t i = b->v[SB_MEM][q];
+			if (!(hat[i] & HS_ATT)) {
+				r->hs->un_n++;
+				r->hs->un_t += ev->dur[i];
+			} else if (hat[i] & HS_SNP) {
+				r->hs->others_gpu += ev->dur[i];
+			}
+		}
 		return;
+	}
 	for (size_t q = 0; q < b->n[SB_MEM]; q++) {
 		uint32_t i = b->v[SB_MEM][q];
 		a->G += ev->dur[i];

@@ -75,9 +75,16 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 	struct ctx *g = r->g;
 	const struct pt_events *ev = &g->m->events;
 	struct groups gs;
-	sum_groups_init(&gs, r);
 	struct items it;
-	sum_items_init(&it);
+	if (r->hs) { /* streamed: the host read's items and groups (stream-host.c) */
+		gs = r->hs->gs;
+		it = r->hs->op;
+		memset(&r->hs->gs, 0, sizeof(r->hs->gs));
+		sum_items_init(&r->hs->op);
+	} else {
+		sum_groups_init(&gs, r);
+		sum_items_init(&it);
+	}
 	/* member operators, and which ranges lie in one (for the GPU denominator) */
 	uint8_t *inop = pt_xcalloc(r->nhr + 1, 1);
 	for (size_t q = 0; q < r->nhr; q++) {
@@ -116,7 +123,7 @@ static void view_operator_gpu(struct rank *r, struct pt_table *t, struct pt_tabl
 		}
 		sum_act_rows(g, r, x, k, 1);
 	}
-	for (size_t i = 0; i < ev->n; i++) {
+	for (size_t i = 0; i < ev->n && !r->hs; i++) {
 		if (!is_dev_activity(ev->kind[i]) || !in_rank(r, i))
 			continue;
 		uint32_t h = hr_of_act(r, i);

@@ -67,6 +67,12 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		struct urun tl[HT_NTYPES], cl = { 0 };
 		memset(tl, 0, sizeof(tl));
 		PT_VEC(struct pt_ival) pairs = { 0 };
+		int64_t cc = 0;
+		if (r->hs) { /* streamed: the host read's unions (stream-host.c) */
+			memcpy(tl, r->hs->tl, sizeof(tl));
+			cl = r->hs->cl;
+			cc = r->hs->pairs;
+		}
 		struct sruns hs;
 		sum_sruns_ranges(&hs, r);
 		for (uint32_t k; (k = sum_sruns_next_range(&hs, r->hr)) != UINT32_MAX;) {
@@ -109,7 +115,6 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 		if (ca)
 			cpu[nc++] = (struct ovrow){ "CudaRuntime", ca, ta };
 		pt_sort(pairs.v, pairs.n, sizeof(*pairs.v), cmp_ival);
-		int64_t cc = 0;
 		for (size_t k = 0; k < pairs.n; k++)
 			cc += !k || pairs.v[k].s != pairs.v[k - 1].s || pairs.v[k].e != pairs.v[k - 1].e;
 		pt_vec_free(&pairs);

@@ -3,8 +3,8 @@
 # length, and runtime calls of both threads that overlap, taken in start order. By hand, in us:
 # Operator [100,400) ∪ [1200,1300) = 400 (aten::c on thread 20 lies across a and b, aten::f on
 # thread 10 inside d, aten::z is empty); CudaRuntime [120,140) ∪ [1210,1215) = 25; per thread
-# (--thread-sep) the operators of thread 10 cover 310, those of thread 20 200. The summary streams
-# none of this (host ranges: the model loads whole) and prints what --in-memory prints.
+# (--thread-sep) the operators of thread 10 cover 310, those of thread 20 200. The summary prints
+# what --in-memory prints (the ranges of thread 20 are not in start order: the model loads whole).
 ev() { printf '{"ph": "X", "cat": "%s", "name": "%s", "pid": 4, "tid": %s, "ts": %s, "dur": %s, "args": {%s}},\n' "$@"; }
 kn() { printf '{"ph": "X", "cat": "kernel", "name": "%s", "pid": 0, "tid": 7, "ts": %s, "dur": %s, "args": {"device": 0, "stream": 7, "correlation": %s}},\n' "$@"; }
 {

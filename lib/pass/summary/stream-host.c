@@ -1,0 +1,652 @@
+/*
+ * The host model of a streamed GPU rank (summary.md §2.2–§2.4), for the
+ * views that read host ranges (overview, model, operator) without the
+ * model's events held. The reads of the file (stream-file.c):
+ *
+ *  1. the first read (stream.c): the scan, the launch join's wanted ids
+ *     (stream-launch.c) and the range infos, kept here compact (9 bytes a
+ *     range: its event, label and type) once it ends (sum_hs_open);
+ *  2. the read of the calls: each id's last call (the launch join), and each
+ *     id's device time, the sum of its activities (8 bytes a slot);
+ *  3. the steps (24 bytes a ProfilerStep range), the launch span (coverage)
+ *     and the span of the data: what the ranks' windows and W need;
+ *  4. the host read: per host thread, its ranges and calls in start order
+ *     (equal starts held back and sorted as §2.2 sorts them) through one
+ *     nesting stack; each launching call adds its id's device time to the
+ *     deepest range on the stack that holds it (§2.3), and a range's
+ *     inclusive time is final when it leaves the stack: then it is summed
+ *     into the operator items and the model view's steps and phases; every
+ *     range waits in a queue for the threads' common start order, for the
+ *     overview's unions and the operator groups' CPU denominators; each id
+ *     keeps a byte (HS_*) of where its call was attached;
+ *  5. the summing read (stream.c), each activity taking its id's byte: its
+ *     class, its attribution (overview, model view).
+ *
+ * What this does not give as the whole load does sends the model to the
+ * whole load: explicit parents (NVTX typed domains), launch links, a host
+ * thread whose events are not in start order (read 1), and two zero-length
+ * ranges of a thread with the same start (read 4: the whole load's attachment
+ * can then pick one that the stack has passed).
+ */
+#define _GNU_SOURCE
+#include "pass/summary/summary.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "pass/summary/view.h"
+#include "support/sort.h"
+#include "support/xalloc.h"
+
+/* Node flags. */
+enum { HN_COMM = 1, HN_CANC = 2, HN_PANC = 4, HN_SANC = 8, HN_OUTER = 16, HN_INOP = 32, HN_MEM = 64 };
+/* Queue entry flags (ov_ent f): the type in the low 4 bits, then these, the group above QF_GSHIFT. */
+enum { QF_COMM = 16, QF_MEM = 32, QF_OUTER = 64, QF_GSHIFT = 8 };
+#define RT_INSTANT 0x80
+
+#define HOST_VIEWS \
+	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | \
+	 (1u << PT_SV_API) | (1u << PT_SV_GPU))
+
+bool sum_hs_views(const struct pt_summary_opts *o)
+{
+	return !(o->views & ~HOST_VIEWS) && !o->op_detail;
+}
+
+static int htype_of(const struct pt_model *m, uint32_t type)
+{
+	if (!type)
+		return HT_USERRANGE;
+	const char *t = pt_strtab_get(&m->strings, type);
+	for (int k = 0; k < HT_NTYPES; k++)
+		if (!strcmp(t, sum_htype_names[k]))
+			return k;
+	return HT_USERRANGE;
+}
+
+int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o)
+{
+	memset(h, 0, sizeof(*h));
+	char msg[128];
+	if (pt_sel_step_re(&o->sel, &h->re, msg, sizeof(msg)))
+		return -1; /* the whole load reports it */
+	h->re_own = true;
+	h->nstr = m->strings.n;
+	h->tcache = pt_xcalloc(h->nstr + 1, 1);
+	h->scache = pt_xcalloc(h->nstr + 1, 1);
+	h->lo = INT64_MAX;
+	h->hi = INT64_MIN;
+	return 0;
+}
+
+void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
+{
+	for (size_t k = 0; k < m->ranges.n; k++) {
+		const struct pt_range_info *ri = &m->ranges.v[k];
+		if (ri->parent)
+			h->parents = true; /* explicit parents: the whole load's rule */
+		uint32_t ty = ri->type < h->nstr ? ri->type : 0;
+		if (!h->tcache[ty])
+			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
+		size_t n = h->nr;
+		pt_xgrow((void **)&h->rev, &h->crev, n + 1, sizeof(*h->rev));
+		pt_xgrow((void **)&h->rtb, &h->crtb, n + 1, 1);
+		if (ri->label || h->rlab) { /* labels (nsys): 4 bytes a range from the first, 0 before */
+			size_t had = h->clab;
+			pt_xgrow((void **)&h->rlab, &h->clab, n + 1, sizeof(*h->rlab));
+			if (!had)
+				memset(h->rlab, 0, n * sizeof(*h->rlab));
+			h->rlab[n] = ri->label;
+		}
+		h->rev[n] = ri->event;
+		h->rtb[n] = (uint8_t)((h->tcache[ty] - 1) | (ri->flags & PT_RANGE_INSTANT ? RT_INSTANT : 0));
+		h->nr = n + 1;
+	}
+}
+
+int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj)
+{
+	if (h->parents)
+		return -1;
+	h->keep = lj->keep;
+	h->ndev = lj->ndev;
+	h->ntrk = m->tracks.n;
+	h->trk = pt_xcalloc(h->ntrk + 1, sizeof(*h->trk));
+	for (size_t t = 0; t < m->tracks.n; t++) {
+		const struct pt_track *tk = &m->tracks.v[t];
+		if (tk->kind != PT_TRACK_HOST_THREAD || tk->device >= h->ndev || !h->keep[tk->device] || !lag[t].count)
+			continue;
+		h->trk[t].on = true;
+		h->trk[t].left = lag[t].count;
+		h->trk[t].t = lag[t].min;
+		if (lag[t].lag)
+			return -1; /* not in start order */
+	}
+	/* the vectors' spare room back */
+	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
+	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
+	if (h->rlab)
+		h->rlab = pt_xrealloc(h->rlab, (h->nr + 1) * sizeof(*h->rlab));
+	return 0;
+}
+
+/* The range info row of event g (the reads go in event order: a cursor), or SIZE_MAX. */
+static size_t rinfo(struct sum_hs *h, uint64_t g)
+{
+	while (h->rcur < h->nr && h->rev[h->rcur] < g)
+		h->rcur++;
+	return h->rcur < h->nr && h->rev[h->rcur] == g ? h->rcur : SIZE_MAX;
+}
+
+static inline bool kept(const struct sum_hs *h, const struct pt_model *m, size_t i)
+{
+	uint32_t d = m->tracks.v[m->events.track[i]].device;
+	return d < h->ndev && h->keep[d];
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
+{
+	size_t n = lj->j.n;
+	if (lj->links) { /* the calls the links name, sorted, once each */
+		uint32_t *c = pt_xmalloc((lj->nlink + 1) * sizeof(*c));
+		for (size_t k = 0; k < lj->nlink; k++)
+			c[k] = lj->link[k].api;
+		pt_sort(c, lj->nlink, sizeof(*c), cmp_u32);
+		n = 0;
+		for (size_t k = 0; k < lj->nlink; k++)
+			if (!n || c[k] != c[n - 1])
+				c[n++] = c[k];
+		h->capi = pt_xrealloc(c, (n + 1) * sizeof(*c));
+		h->ncapi = n;
+	}
+	h->gpu = pt_xcalloc(n + 1, sizeof(*h->gpu));
+	h->att = pt_xcalloc(n + 1, 1);
+}
+
+/* The unit of call event g (links: its index in capi), or SIZE_MAX. */
+static size_t call_unit(const struct sum_hs *h, uint64_t g)
+{
+	size_t lo = 0, hi = h->ncapi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->capi[mid] < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->ncapi && h->capi[lo] == g ? lo : SIZE_MAX;
+}
+
+/* The link of activity event g (the reads go in event order: the cursor h->lcur), or SIZE_MAX. */
+static size_t link_of(struct sum_hs *h, const struct sum_lj *lj, uint64_t g)
+{
+	while (h->lcur < lj->nlink && lj->link[h->lcur].event < g)
+		h->lcur++;
+	return h->lcur < lj->nlink && lj->link[h->lcur].event == g ? h->lcur : SIZE_MAX;
+}
+
+/* The unit (links: capi index; ids: the slot) that activity i (g in the file) adds its time to, and
+ * its launching call's start in *at when known; SIZE_MAX: none. */
+static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m, size_t i, uint64_t g,
+		       int64_t *at, bool *called)
+{
+	*called = false;
+	if (lj->links) {
+		size_t k = link_of(h, lj, g);
+		if (k == SIZE_MAX)
+			return SIZE_MAX;
+		const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
+		size_t w = sum_lj_words(lj);
+		if (b && b[w * (k % SUM_LJ_BLOCK)] != INT64_MIN) {
+			*called = true;
+			*at = b[w * (k % SUM_LJ_BLOCK)];
+		}
+		return call_unit(h, lj->link[k].api);
+	}
+	uint64_t corr = m->events.corr[i];
+	size_t slot = corr ? pt_ljoin_slot(&lj->j, corr) : SIZE_MAX;
+	if (slot != SIZE_MAX && lj->key[slot]) {
+		*called = true;
+		*at = lj->j.start[slot];
+	}
+	return slot;
+}
+
+void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint64_t g = h->base + i;
+		if (!is_dev_activity(ev->kind[i]) || !kept(h, m, i))
+			continue;
+		int64_t at;
+		bool called;
+		size_t u = act_unit(h, lj, m, i, g, &at, &called);
+		if (u != SIZE_MAX)
+			h->gpu[u] += ev->dur[i];
+	}
+	h->base += ev->n;
+}
+
+/* Is raw name id nm a step name (--step-pattern, ProfilerStep#N)? */
+static bool step_name(struct sum_hs *h, const struct pt_model *m, uint32_t nm)
+{
+	uint8_t *c = &h->scache[nm < h->nstr ? nm : 0];
+	if (!*c)
+		*c = regexec(&h->re, pt_strtab_get(&m->strings, nm), 0, NULL, 0) ? 1 : 2;
+	return *c == 2;
+}
+
+/* The type of range event i (g: its index in the file) and whether it is a host range of the rank. */
+static int range_type(struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, uint32_t *label)
+{
+	size_t k = rinfo(h, g);
+	int ty = HT_USERRANGE;
+	*label = 0;
+	if (k != SIZE_MAX) {
+		if (h->rtb[k] & RT_INSTANT)
+			return -1;
+		ty = h->rtb[k] & 15;
+		*label = h->rlab ? h->rlab[k] : 0;
+	}
+	if (ty != HT_STEP && step_name(h, m, m->events.name[i]))
+		ty = HT_STEP;
+	return ty;
+}
+
+void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		uint64_t g = h->base + i;
+		int64_t s = ev->start[i], e = s + ev->dur[i];
+		if (!kept(h, m, i))
+			continue;
+		if (k == PT_EV_RANGE) {
+			if (!h->trk[ev->track[i]].on)
+				continue; /* not a host range: no step, and not in the span (ranks.c) */
+			uint32_t label;
+			int ty = range_type(h, m, i, g, &label);
+			if (ty < 0)
+				continue; /* an instant marker */
+			if (ty == HT_STEP)
+				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i] }));
+		} else if (is_dev_activity(k)) {
+			/* the launch span (ranks.c sum_gpu_prepare step 5) */
+			int64_t la = s, lb = e, at;
+			bool called;
+			act_unit(h, lj, m, i, g, &at, &called);
+			if (called)
+				la = lb = at;
+			if (!h->has_span) {
+				h->has_span = true;
+				h->la = la;
+				h->lb = lb;
+			}
+			h->la = la < h->la ? la : h->la;
+			h->lb = lb > h->lb ? lb : h->lb;
+		} else if (k != PT_EV_API && k != PT_EV_AICPU) {
+			continue;
+		}
+		h->lo = s < h->lo ? s : h->lo;
+		h->hi = e > h->hi ? e : h->hi;
+	}
+	h->base += ev->n;
+}
+
+void sum_hs_rewind(struct sum_hs *h)
+{
+	h->base = 0;
+	h->rcur = h->lcur = h->ucur = 0;
+}
+
+void sum_hs_begin(struct sum_hs *h, struct run *u)
+{
+	sum_hs_rewind(h);
+	for (size_t k = 0; k < u->ranks.n; k++) {
+		struct rank *r = &u->ranks.v[k];
+		if (r->ascend)
+			continue;
+		r->hs = pt_xcalloc(1, sizeof(*r->hs));
+		sum_items_init(&r->hs->op);
+		sum_groups_init(&r->hs->gs, r);
+	}
+}
+
+/* The one GPU rank (sum_lj_capable). */
+static struct rank *gpu_rank(struct run *u)
+{
+	for (size_t k = 0; k < u->ranks.n; k++)
+		if (!u->ranks.v[k].ascend)
+			return &u->ranks.v[k];
+	return NULL;
+}
+
+/* §2.2 order of ranges with one start: end desc, type, name, event. */
+static int cmp_pend(const void *pa, const void *pb, void *arg)
+{
+	const struct hs_pend *a = pa, *b = pb;
+	struct ctx *g = arg;
+	if (a->call != b->call)
+		return a->call ? 1 : -1; /* the calls after the ranges that start with them */
+	if (a->call)
+		return (a->ev > b->ev) - (a->ev < b->ev);
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	int c = strcmp(out_str(g, a->name), out_str(g, b->name));
+	if (c)
+		return c;
+	return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
+/* Range x leaves the stack of its thread: its sums are final. */
+static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
+{
+	struct hsres *hs = r->hs;
+	if (tk->st.n)
+		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
+	if (!(x->fl & HN_MEM))
+		return;
+	if (x->type == HT_STEP) {
+		hs->st.calls++;
+		item_cpu(&hs->st, x->e - x->s);
+		item_gpu(&hs->st, x->gpu);
+	} else if (x->fl & HN_OUTER) {
+		struct item *it = &hs->ph[x->type - HT_DATALOADER];
+		it->calls++;
+		item_cpu(it, x->e - x->s);
+		item_gpu(it, x->gpu);
+		sum_ivl_add(&hs->cover, x->s, x->e);
+		hs->any = true;
+	}
+	if (x->type == HT_OPERATOR) {
+		uint32_t gi = sum_group_of(&hs->gs, r, x->track);
+		struct grp *gr = &hs->gs.v.v[gi];
+		if (x->s < gr->first)
+			gr->first = x->s;
+		struct item *it = sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
+		it->d = gi;
+		it->calls++;
+		item_cpu(it, x->e - x->s);
+		item_gpu(it, x->gpu);
+		if (x->s < it->first)
+			it->first = x->s;
+	}
+}
+
+static void pop(struct rank *r, struct hs_trk *tk)
+{
+	struct hs_node x = tk->st.v[--tk->st.n];
+	finish(r, tk, &x);
+}
+
+/* The ranges and calls of thread t at start tk->t, in §2.2 order through the stack. */
+static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
+{
+	struct hs_trk *tk = &h->trk[t];
+	struct ctx *g = r->g;
+	if (!tk->buf.n)
+		return;
+	if (tk->buf.n > 1)
+		sum_sort(tk->buf.v, tk->buf.n, sizeof(*tk->buf.v), cmp_pend, g);
+	int64_t at = tk->t;
+	for (size_t q = 0; q < tk->buf.n; q++) {
+		const struct hs_pend *p = &tk->buf.v[q];
+		if (!p->call) {
+			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at) {
+				const struct hs_node *top = &tk->st.v[tk->st.n - 1];
+				if (top->s == top->ne && top->s == at)
+					h->unsure = true; /* zero-length siblings: the whole load may attach to the first */
+				pop(r, tk);
+			}
+			const struct hs_node *par = tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL;
+			struct hs_node x = { .s = at, .e = p->e, .ne = p->e, .name = p->name, .track = t, .type = p->type };
+			if (par && x.e > par->ne) {
+				x.ne = par->ne;
+				g->violations++;
+			}
+			bool comm = x.type == HT_COMM || (x.type == HT_OPERATOR && sum_comm_op_name(g, out_str(g, x.name)));
+			bool mem = member_at(r, at);
+			uint8_t pf = par ? par->fl : 0;
+			x.fl = (uint8_t)((comm ? HN_COMM : 0) | (comm || (pf & HN_CANC) ? HN_CANC : 0) |
+					 (is_phase(x.type) || (pf & HN_PANC) ? HN_PANC : 0) |
+					 (is_phase(x.type) && !(pf & HN_PANC) ? HN_OUTER : 0) |
+					 (x.type == HT_STEP || (pf & HN_SANC) ? HN_SANC : 0) |
+					 ((x.type == HT_OPERATOR && mem) || (pf & HN_INOP) ? HN_INOP : 0) | (mem ? HN_MEM : 0));
+			pt_vec_push(&tk->st, x);
+			if (x.type != HT_STEP || comm) {
+				unsigned f = x.type | (comm ? QF_COMM : 0) | (mem ? QF_MEM : 0) |
+					     (x.fl & HN_OUTER ? QF_OUTER : 0);
+				if (x.type == HT_OPERATOR && mem)
+					f |= sum_group_of(&r->hs->gs, r, t) << QF_GSHIFT;
+				pendq_add(&r->hs->q, (struct ov_ent){ at, x.e, f });
+			}
+			continue;
+		}
+		/* a call that launches something: the deepest range of the stack that holds it (§2.3) */
+		size_t slot = (size_t)p->corr;
+		for (size_t k = tk->st.n; k-- > 0;) {
+			struct hs_node *x = &tk->st.v[k];
+			if (!(at < x->ne || (x->s == x->ne && at == x->s)))
+				continue;
+			int64_t d = h->gpu[slot];
+			x->gpu += d;
+			if (x->fl & HN_INOP)
+				r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;
+			h->att[slot] = (uint8_t)(HS_ATT | (x->fl & HN_CANC ? HS_COMM : 0) |
+						 ((x->fl & HN_SANC) && !(x->fl & HN_PANC) ? HS_SNP : 0));
+			break;
+		}
+	}
+	tk->buf.n = 0;
+}
+
+/* The queued ranges that start at or before wm, in start order: the overview's unions, the operator
+ * groups' CPU denominators. */
+static void release(struct rank *r, int64_t wm)
+{
+	struct hsres *hs = r->hs;
+	struct ov_ent x;
+	while (sum_pendq_pop(&hs->q, wm, &x)) {
+		int ty = (int)(x.f & 15);
+		bool mem = x.f & QF_MEM;
+		if (ty != HT_STEP && ty != HT_COMM) {
+			urun_add(r, &hs->tl[ty], x.s, x.e);
+			hs->tl[ty].calls += mem && (!is_phase(ty) || (x.f & QF_OUTER));
+		}
+		if (x.f & QF_COMM) {
+			urun_add(r, &hs->cl, x.s, x.e);
+			if (mem) {
+				if (!hs->pairs || x.s != hs->pair_s) {
+					hs->pair_s = x.s;
+					hs->pair_e.n = 0;
+				}
+				bool seen = false;
+				for (size_t k = 0; k < hs->pair_e.n && !seen; k++)
+					seen = hs->pair_e.v[k] == x.e;
+				if (!seen) {
+					pt_vec_push(&hs->pair_e, x.e);
+					hs->pairs++;
+				}
+			}
+		}
+		if (ty == HT_OPERATOR && mem && x.e > x.s) {
+			struct urun *cu = &hs->gs.v.v[x.f >> QF_GSHIFT].cpu;
+			if (cu->open && x.s <= cu->ce) {
+				cu->ce = x.e > cu->ce ? x.e : cu->ce;
+				continue;
+			}
+			if (cu->open)
+				cu->total += cu->ce - cu->cs;
+			*cu = (struct urun){ .cs = x.s, .ce = x.e, .total = cu->total, .open = true };
+		}
+	}
+}
+
+/* The earliest start the host threads can still deliver. */
+static int64_t watermark(const struct sum_hs *h)
+{
+	int64_t wm = INT64_MAX;
+	for (size_t t = 0; t < h->ntrk; t++) {
+		const struct hs_trk *tk = &h->trk[t];
+		if (tk->on && (tk->left || tk->buf.n) && tk->t < wm)
+			wm = tk->t;
+	}
+	return wm;
+}
+
+void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
+{
+	struct rank *r = gpu_rank(u);
+	const struct pt_model *m = u->g.m;
+	const struct pt_events *ev = &m->events;
+	if (!r)
+		return;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t t = ev->track[i];
+		struct hs_trk *tk = &h->trk[t];
+		uint8_t k = ev->kind[i];
+		uint64_t g = h->base + i;
+		if (!tk->on || !(k == PT_EV_RANGE || k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU ||
+				 k == PT_EV_TASK))
+			continue;
+		int64_t s = ev->start[i];
+		if (tk->left)
+			tk->left--;
+		if (s > tk->t || !tk->any) {
+			flush(h, r, t);
+			tk->t = s;
+			tk->any = true;
+		}
+		if (k == PT_EV_RANGE) {
+			uint32_t label;
+			int ty = range_type(h, m, i, g, &label);
+			if (ty < 0)
+				continue;
+			uint32_t nm = sum_out_name(&u->g, label ? label : ev->name[i], false);
+			pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, 0, nm, (uint8_t)ty, false }));
+		} else if (k == PT_EV_API) {
+			/* its unit, when it is the launching call of some activity */
+			size_t unit = SIZE_MAX;
+			if (lj->links) {
+				while (h->ucur < h->ncapi && h->capi[h->ucur] < g)
+					h->ucur++;
+				if (h->ucur < h->ncapi && h->capi[h->ucur] == g)
+					unit = h->ucur;
+			} else if (ev->corr[i]) {
+				size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
+				if (slot != SIZE_MAX && lj->key[slot] == g + 1)
+					unit = slot; /* an id's activities take its last call */
+			}
+			if (unit != SIZE_MAX)
+				pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, unit, 0, 0, true }));
+		}
+	}
+	h->base += ev->n;
+	/* a thread whose events are over: its stack too */
+	for (size_t t = 0; t < h->ntrk; t++) {
+		struct hs_trk *tk = &h->trk[t];
+		if (tk->on && !tk->left && (tk->buf.n || tk->st.n)) {
+			flush(h, r, (uint32_t)t);
+			while (tk->st.n)
+				pop(r, tk);
+		}
+	}
+	release(r, watermark(h));
+}
+
+void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
+{
+	struct rank *r = gpu_rank(u);
+	if (!r)
+		return;
+	for (size_t t = 0; t < h->ntrk; t++) {
+		struct hs_trk *tk = &h->trk[t];
+		tk->left = 0;
+		if (tk->on && (tk->buf.n || tk->st.n)) {
+			flush(h, r, (uint32_t)t);
+			while (tk->st.n)
+				pop(r, tk);
+		}
+		pt_vec_free(&tk->buf);
+		pt_vec_free(&tk->st);
+	}
+	release(r, INT64_MAX);
+	pt_vec_free(&r->hs->pair_e);
+	sum_pendq_free(&r->hs->q);
+	/* the range infos and the device times are summed: room for the summing read */
+	free(h->rev);
+	free(h->rlab);
+	free(h->rtb);
+	h->rev = h->rlab = NULL;
+	h->rtb = NULL;
+	free(h->gpu);
+	h->gpu = NULL;
+	free(h->trk);
+	h->trk = NULL;
+	h->ntrk = 0;
+}
+
+const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const struct sum_launch *lk,
+			    const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	pt_xgrow((void **)&h->hat, &h->hatcap, ev->n + 1, 1);
+	for (size_t i = 0; i < ev->n; i++) {
+		h->hat[i] = 0;
+		if (!is_dev_activity(ev->kind[i]) || !kept(h, m, i))
+			continue;
+		if (lk) { /* the launch join's call (stream-launch.c) */
+			size_t u = lk[i].key ? (lj->links ? call_unit(h, lk[i].key - 1) : pt_ljoin_slot(&lj->j, ev->corr[i]))
+					     : SIZE_MAX;
+			if (u != SIZE_MAX)
+				h->hat[i] = h->att[u];
+		}
+	}
+	return h->hat;
+}
+
+void sum_hs_free(struct sum_hs *h)
+{
+	if (!h)
+		return;
+	if (h->re_own)
+		regfree(&h->re);
+	free(h->rev);
+	free(h->rlab);
+	free(h->rtb);
+	free(h->tcache);
+	free(h->scache);
+	free(h->gpu);
+	free(h->att);
+	free(h->capi);
+	pt_vec_free(&h->steps);
+	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
+		pt_vec_free(&h->trk[t].buf);
+		pt_vec_free(&h->trk[t].st);
+	}
+	free(h->trk);
+	free(h->hat);
+	memset(h, 0, sizeof(*h));
+}
+
+void sum_hsres_free(struct hsres *x)
+{
+	if (!x)
+		return;
+	sum_items_free(&x->op);
+	sum_groups_free(&x->gs);
+	free(x->cover.v);
+	pt_vec_free(&x->pair_e);
+	sum_pendq_free(&x->q);
+	free(x);
+}
