@@ -404,6 +404,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	}
 	ids.no_ext_corr = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_EXT_CORR);
 	bool tables_batchwise = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_BATCHWISE);
+	bool ranges_batchwise = ids.keep_ranges && (sink->skip_tables & PT_PTM_RANGES_BATCHWISE);
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
@@ -598,17 +599,21 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			m->kernels.n = m->copies.n = m->links.n = m->ext_corr.n = m->api_cbids.n = 0;
 			m->syncs.n = m->ranges.n = m->event_args.n = 0;
 		}
+		/* a range info alone (PT_PTM_RANGES_BATCHWISE) */
+		bool rbatch = ranges_batchwise && !whole && a->body_case == PROFTOOL__CHUNK__BODY_RANGE;
+		if (rbatch)
+			m->events.n = m->ranges.n = 0;
 		if (sink && !whole && needs_events(a->body_case) && !ids.skip) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = pt_ptm_apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (!rc && sink && (batch || lbatch || tbatch) && !whole)
+			if (!rc && sink && (batch || lbatch || tbatch || rbatch) && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			if (rc == PT_PTM_WHOLE) { /* the batch stays: every later one joins it */
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
 				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.drop_launch = false;
-				ids.no_ext_corr = tables_batchwise = false;
+				ids.no_ext_corr = tables_batchwise = ranges_batchwise = false;
 				rc = 0;
 			}
 		}

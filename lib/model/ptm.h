@@ -194,6 +194,10 @@ struct pt_ptm_sink {
  * kernel configurations stay) and batch() runs after it with m->events empty, so that no more than a
  * chunk's rows are held (a streamed dump) */
 #define PT_PTM_TABLES_BATCHWISE 8192
+/* with the range infos applied (PT_PTM_SKIP_BUT_RANGES or PT_PTM_SKIP_BUT_TABLES): m->ranges holds one
+ * range info at a time, emptied before each, and batch() runs after it with m->events empty (the
+ * streamed timeline: what it asks of them is answered one at a time) */
+#define PT_PTM_RANGES_BATCHWISE 16384
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for
