@@ -76,94 +76,120 @@ static void step_point(struct pt_out *o, const char *k, const struct pt_step *s,
 		pt_out_printf(o, " %s=-", k);
 }
 
-/* CUPTI side tables (printed only when present). */
+/* CUPTI side tables (printed only when present), one at a time in dump order. */
+void pt_model_dump_side(const struct pt_model *m, enum pt_dump_side t, struct pt_out *o)
+{
+	switch (t) {
+	case PT_DUMP_KERNELS:
+		for (size_t i = 0; i < m->kernels.n; i++) {
+			const struct pt_kernel_config *k = pt_model_kernel_config(m, i);
+			pt_out_puts(o, "kernel-info");
+			kv(o, "event", m->kernels.v[i].event);
+			pt_out_printf(o, " grid=%d,%d,%d block=%d,%d,%d", k->grid[0], k->grid[1], k->grid[2], k->block[0],
+				      k->block[1], k->block[2]);
+			kv(o, "registers", k->registers);
+			kv(o, "static_smem", k->static_smem);
+			kv(o, "dynamic_smem", k->dynamic_smem);
+			kv(o, "graph_id", k->graph_id);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_COPIES:
+		for (size_t i = 0; i < m->copies.n; i++) {
+			const struct pt_copy_info *c = &m->copies.v[i];
+			pt_out_puts(o, "copy-info");
+			kv(o, "event", c->event);
+			kv(o, "copy_kind", c->copy_kind);
+			kv(o, "src_kind", c->src_kind);
+			kv(o, "dst_kind", c->dst_kind);
+			kv(o, "bytes", (int64_t)c->bytes);
+			kv(o, "src_device", c->src_device);
+			kv(o, "dst_device", c->dst_device);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_LINKS:
+		for (size_t i = 0; i < m->links.n; i++) {
+			const struct pt_gpu_link *l = &m->links.v[i];
+			pt_out_puts(o, "gpu-link");
+			kv(o, "event", l->event);
+			kv(o, "api", l->api);
+			pt_out_puts(o, " range=");
+			if (l->range)
+				pt_out_u64(o, l->range - 1);
+			else
+				pt_out_putc(o, '-');
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_SYNCS:
+		for (size_t i = 0; i < m->syncs.n; i++) {
+			const struct pt_sync_info *s = &m->syncs.v[i];
+			pt_out_puts(o, "sync-info");
+			kv(o, "event", s->event);
+			kv(o, "type", s->type);
+			kv(o, "cuda_event_id", s->cuda_event_id);
+			kv(o, "wait_on_stream", s->wait_stream);
+			kv(o, "wait_corr", s->wait_corr);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_EXT_CORR:
+		for (size_t i = 0; i < m->ext_corr.n; i++) {
+			const struct pt_ext_corr *x = &m->ext_corr.v[i];
+			pt_out_puts(o, "ext-corr");
+			kv(o, "device", x->device);
+			kv(o, "kind", x->kind);
+			kv(o, "corr", (int64_t)x->corr);
+			kv(o, "id", (int64_t)x->id);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_API_CBIDS:
+		for (size_t i = 0; i < m->api_cbids.n; i++) {
+			pt_out_puts(o, "api-cbid");
+			kvs(o, "name", pt_model_strget(m, m->api_cbids.v[i].name));
+			kv(o, "cbid", m->api_cbids.v[i].cbid);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_RANGES:
+		for (size_t i = 0; i < m->ranges.n; i++) {
+			const struct pt_range_info *r = &m->ranges.v[i];
+			pt_out_puts(o, "range-info");
+			kv(o, "event", r->event);
+			kvt(o, m, "type", r->type);
+			kvt(o, m, "label", r->label);
+			kvt(o, m, "domain", r->domain);
+			pt_out_puts(o, " parent=");
+			if (r->parent)
+				pt_out_u64(o, r->parent - 1);
+			else
+				pt_out_putc(o, '-');
+			kv(o, "id", (int64_t)r->id);
+			kv(o, "flags", r->flags);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_ARGS:
+		for (size_t i = 0; i < m->event_args.n; i++) {
+			const struct pt_event_arg *a = &m->event_args.v[i];
+			pt_out_puts(o, "event-arg");
+			kv(o, "event", a->event);
+			kvt(o, m, "key", a->key);
+			kvt(o, m, "value", a->value);
+			pt_out_putc(o, '\n');
+		}
+		break;
+	case PT_DUMP_NSIDE:
+		break;
+	}
+}
+
 static void dump_cupti(const struct pt_model *m, struct pt_out *o)
 {
-	for (size_t i = 0; i < m->kernels.n; i++) {
-		const struct pt_kernel_config *k = pt_model_kernel_config(m, i);
-		pt_out_puts(o, "kernel-info");
-		kv(o, "event", m->kernels.v[i].event);
-		pt_out_printf(o, " grid=%d,%d,%d block=%d,%d,%d", k->grid[0], k->grid[1], k->grid[2], k->block[0],
-			      k->block[1], k->block[2]);
-		kv(o, "registers", k->registers);
-		kv(o, "static_smem", k->static_smem);
-		kv(o, "dynamic_smem", k->dynamic_smem);
-		kv(o, "graph_id", k->graph_id);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->copies.n; i++) {
-		const struct pt_copy_info *c = &m->copies.v[i];
-		pt_out_puts(o, "copy-info");
-		kv(o, "event", c->event);
-		kv(o, "copy_kind", c->copy_kind);
-		kv(o, "src_kind", c->src_kind);
-		kv(o, "dst_kind", c->dst_kind);
-		kv(o, "bytes", (int64_t)c->bytes);
-		kv(o, "src_device", c->src_device);
-		kv(o, "dst_device", c->dst_device);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->links.n; i++) {
-		const struct pt_gpu_link *l = &m->links.v[i];
-		pt_out_puts(o, "gpu-link");
-		kv(o, "event", l->event);
-		kv(o, "api", l->api);
-		pt_out_puts(o, " range=");
-		if (l->range)
-			pt_out_u64(o, l->range - 1);
-		else
-			pt_out_putc(o, '-');
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->syncs.n; i++) {
-		const struct pt_sync_info *s = &m->syncs.v[i];
-		pt_out_puts(o, "sync-info");
-		kv(o, "event", s->event);
-		kv(o, "type", s->type);
-		kv(o, "cuda_event_id", s->cuda_event_id);
-		kv(o, "wait_on_stream", s->wait_stream);
-		kv(o, "wait_corr", s->wait_corr);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->ext_corr.n; i++) {
-		const struct pt_ext_corr *x = &m->ext_corr.v[i];
-		pt_out_puts(o, "ext-corr");
-		kv(o, "device", x->device);
-		kv(o, "kind", x->kind);
-		kv(o, "corr", (int64_t)x->corr);
-		kv(o, "id", (int64_t)x->id);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->api_cbids.n; i++) {
-		pt_out_puts(o, "api-cbid");
-		kvs(o, "name", pt_model_strget(m, m->api_cbids.v[i].name));
-		kv(o, "cbid", m->api_cbids.v[i].cbid);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->ranges.n; i++) {
-		const struct pt_range_info *r = &m->ranges.v[i];
-		pt_out_puts(o, "range-info");
-		kv(o, "event", r->event);
-		kvt(o, m, "type", r->type);
-		kvt(o, m, "label", r->label);
-		kvt(o, m, "domain", r->domain);
-		pt_out_puts(o, " parent=");
-		if (r->parent)
-			pt_out_u64(o, r->parent - 1);
-		else
-			pt_out_putc(o, '-');
-		kv(o, "id", (int64_t)r->id);
-		kv(o, "flags", r->flags);
-		pt_out_putc(o, '\n');
-	}
-	for (size_t i = 0; i < m->event_args.n; i++) {
-		const struct pt_event_arg *a = &m->event_args.v[i];
-		pt_out_puts(o, "event-arg");
-		kv(o, "event", a->event);
-		kvt(o, m, "key", a->key);
-		kvt(o, m, "value", a->value);
-		pt_out_putc(o, '\n');
-	}
+	for (int t = 0; t < PT_DUMP_NSIDE; t++)
+		pt_model_dump_side(m, (enum pt_dump_side)t, o);
 }
 
 static void kvu(struct pt_out *o, const char *k, uint64_t v)

@@ -571,7 +571,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		size_t n = b->n_device;
 		CHECK(n <= PT_PTM_EVENT_BATCH, "batch (more than 4096 rows)");
 		CHECK(b->n_kind == n && b->n_corr == n && b->n_id == n, "external correlation batch");
-		bool drop = ids->skip && !ids->keep_tables;
+		bool drop = ids->skip && (!ids->keep_tables || ids->no_ext_corr);
 		if (!drop)
 			pt_vec_reserve(&m->ext_corr, m->ext_corr.n + n);
 		for (size_t i = 0; i < n; i++) {
@@ -606,16 +606,15 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		if (!drop)
 			pt_vec_reserve(&m->event_args, m->event_args.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nargs = drop ? ids->nargs : m->event_args.n;
-			uint64_t last = drop ? ids->last_arg : nargs ? m->event_args.v[nargs - 1].event : 0;
+			/* (counted here, not by m->event_args.n, which a batchwise read empties) */
+			uint64_t nargs = ids->nargs, last = ids->last_arg;
 			CHECK(ev_ref(m, ids, event[i], -1) && (!nargs || event[i] >= last) && b->key[i] < ids->nstrings &&
 				      b->value[i] < ids->nstrings,
 			      "event argument");
-			if (drop) {
-				ids->nargs++;
-				ids->last_arg = event[i];
+			ids->nargs++;
+			ids->last_arg = event[i];
+			if (drop)
 				continue;
-			}
 			struct pt_event_arg a = { event[i], b->key[i], b->value[i] };
 			pt_vec_push(&m->event_args, a);
 		}
@@ -633,15 +632,13 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		if (!drop)
 			pt_vec_reserve(&m->syncs, m->syncs.n + n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t nsyncs = drop ? ids->nsyncs : m->syncs.n;
-			uint64_t last = drop ? ids->last_sync : nsyncs ? m->syncs.v[nsyncs - 1].event : 0;
+			uint64_t nsyncs = ids->nsyncs, last = ids->last_sync; /* (as the arguments) */
 			CHECK(ev_ref(m, ids, event[i], PT_EV_SYNC) && (!nsyncs || event[i] > last),
 			      "synchronization info");
-			if (drop) {
-				ids->nsyncs++;
-				ids->last_sync = event[i];
+			ids->nsyncs++;
+			ids->last_sync = event[i];
+			if (drop)
 				continue;
-			}
 			struct pt_sync_info s = { event[i], b->type[i], b->cuda_event_id[i], b->wait_stream[i],
 						  b->wait_corr[i] };
 			pt_vec_push(&m->syncs, s);

@@ -39,8 +39,9 @@ struct ids {
 	bool ranges_batchwise;    /* keep_ranges, a batch at a time (PT_PTM_RANGES_BATCHWISE) */
 	bool keep_copies;         /* skip, but the copy infos are applied */
 	bool drop_launch;         /* skip: the links and copy infos are not applied, whatever else is */
-	uint64_t nsyncs, last_sync; /* skip: synchronization rows checked so far, the last one's event */
-	uint64_t nargs, last_arg;   /* skip: event arguments checked so far, the last one's event */
+	bool no_ext_corr;         /* keep_tables, but the external correlations are not applied (PT_PTM_TABLES_NO_EXT_CORR) */
+	uint64_t nsyncs, last_sync; /* synchronization rows checked so far, the last one's event */
+	uint64_t nargs, last_arg;   /* event arguments checked so far, the last one's event */
 	/* skip: the (kind, track) pair of every event read, as a code of kbits bits (1 to 32: as
 	 * few as the distinct pairs so far need) into the pairs' table kpair */
 	uint8_t *kcode;

@@ -393,6 +393,12 @@ static bool needs_events(Proftool__Chunk__BodyCase body)
 	       body == PROFTOOL__CHUNK__BODY_RANGE || body == PROFTOOL__CHUNK__BODY_EVENT_ARGS;
 }
 
+/* The chunks of the CUPTI side tables that PT_PTM_TABLES_BATCHWISE hands to the sink one at a time. */
+static bool side_table(Proftool__Chunk__BodyCase body)
+{
+	return needs_events(body) || body == PROFTOOL__CHUNK__BODY_EXT_CORR || body == PROFTOOL__CHUNK__BODY_API_CBIDS;
+}
+
 /*
  * The body of every read. Without a sink the events accumulate in m; with
  * one, m->events is emptied before each batch and the sink sees the batch
@@ -444,15 +450,17 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.keep_ranges = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_RANGES);
 	ids.keep_links = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_LINKS);
 	ids.links_batchwise = ids.keep_links && (sink->skip_tables & PT_PTM_LINKS_BATCHWISE);
-	ids.ranges_batchwise = ids.keep_ranges && (sink->skip_tables & PT_PTM_RANGES_BATCHWISE);
 	ids.keep_copies = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_COPIES);
 	if (ids.kinds && (sink->skip_tables & PT_PTM_SKIP_BUT_TABLES))
 		ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = true;
+	ids.ranges_batchwise = ids.keep_ranges && (sink->skip_tables & PT_PTM_RANGES_BATCHWISE);
 	ids.drop_launch = ids.kinds && (sink->skip_tables & PT_PTM_SKIP_LAUNCH_TABLES);
 	if (ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_MEM_LINKS)) {
 		ids.keep_gpu_mem = false;
 		ids.no_links = true;
 	}
+	ids.no_ext_corr = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_EXT_CORR);
+	bool tables_batchwise = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_BATCHWISE);
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
@@ -641,11 +649,18 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			m->events.n = 0;
 		if (lbatch)
 			m->links.n = 0;
+		/* a chunk of a CUPTI side table alone, for the sink (PT_PTM_TABLES_BATCHWISE) */
+		bool tbatch = tables_batchwise && !whole && side_table(a->body_case);
+		if (tbatch) {
+			m->events.n = 0;
+			m->kernels.n = m->copies.n = m->links.n = m->ext_corr.n = m->api_cbids.n = 0;
+			m->syncs.n = m->ranges.n = m->event_args.n = 0;
+		}
 		if (sink && !whole && needs_events(a->body_case) && !ids.skip) {
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = pt_ptm_apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (!rc && sink && (batch || lbatch) && !whole)
+			if (!rc && sink && (batch || lbatch || tbatch) && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			/* range infos for the sink, a batch of them at a time (PT_PTM_RANGES_BATCHWISE) */
 			if (!rc && sink && !whole && ids.ranges_batchwise && a->body_case == PROFTOOL__CHUNK__BODY_RANGE &&
@@ -657,6 +672,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
 				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.ranges_batchwise = ids.drop_launch = false;
+				ids.no_ext_corr = tables_batchwise = false;
 				rc = 0;
 			}
 		}

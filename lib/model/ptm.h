@@ -185,11 +185,20 @@ struct pt_ptm_sink {
 /* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
  * applied (a pass that reads the other tables, such as the kineto profile's timeline) */
 #define PT_PTM_TABLES_NO_MEM_LINKS 2048
-/* with PT_PTM_SKIP_BUT_RANGES: m->ranges holds at most PT_PTM_EVENT_BATCH range infos at a time: once
+/* with the range infos applied (PT_PTM_SKIP_BUT_RANGES or PT_PTM_SKIP_BUT_TABLES): m->ranges holds at most PT_PTM_EVENT_BATCH range infos at a time: once
  * it holds that many, batch() runs with m->events empty (m->ranges.n rows to take; the caller empties
  * it, else they stay; that call may not return PT_PTM_WHOLE), and the last rows are in m->ranges after
  * the read, so that a read that looks at each range info once does not hold them all */
 #define PT_PTM_RANGES_BATCHWISE 4096
+/* with PT_PTM_SKIP_BUT_TABLES: the external correlations are checked but not applied (m->ext_corr stays
+ * empty), for a read that never looks at them (the viewer profile's streamed timeline) */
+#define PT_PTM_TABLES_NO_EXT_CORR 8192
+/* with PT_PTM_SKIP_BUT_TABLES: each chunk of the CUPTI side tables (kernel infos, copy infos, links,
+ * external correlations, API cbids, synchronization infos, range infos, event arguments) is applied
+ * alone, as PT_PTM_LINKS_BATCHWISE applies the links: those eight tables are emptied before it (the
+ * kernel configurations stay) and batch() runs after it with m->events empty, so that no more than a
+ * chunk's rows are held (a streamed dump) */
+#define PT_PTM_TABLES_BATCHWISE 16384
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

@@ -407,6 +407,13 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	struct pt_tl_gstream *s = arg;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
+	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): a communication range is read whole */
+		if (pt_index_comm_ranges(m))
+			goto again;
+		m->ranges.n = 0;
+		if (!ev->n)
+			return 0;
+	}
 	if (ev->dense & PT_EVCOL_CORR)
 		s->has_corr = true;
 	for (size_t i = 0; i < ev->n; i++) {
@@ -764,7 +771,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* links and copies are never read (kineto: the copies are; no counters, no GPU annotations without
 	 * host ranges: the memory records and the links unread) */
 	struct pt_ptm_sink first = { scan1, s, false,
-				     G_SKIP | (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS : PT_PTM_SKIP_LAUNCH_TABLES) };
+				     G_SKIP | PT_PTM_RANGES_BATCHWISE |
+					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS
+							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
 		goto out;

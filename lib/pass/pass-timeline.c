@@ -424,6 +424,7 @@ static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct 
 	/* host step ranges (events of a model read whole; a streamed one has none): shared by every CPU and GPU
 	 * device (one rank) */
 	PT_VEC(struct pt_tl_win) host = { 0 };
+	size_t host_win = SIZE_MAX; /* the device that holds the host step windows */
 	p->is_step = per_event ? pt_xcalloc(nev ? nev : 1, 1) : NULL;
 	bool numbered = true;
 	for (size_t i = 0; i < nev; i++) {
@@ -460,14 +461,24 @@ static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct 
 			enum pt_device_kind k = m->devices.v[d].kind;
 			if ((k != PT_DEV_GPU && k != PT_DEV_CPU) || t->dev[d].win.n)
 				continue;
-			for (size_t i = 0; i < host.n; i++)
-				pt_vec_push(&t->dev[d].win, host.v[i]);
+			/* one copy, the first such device's: the others share it (win_shared) once it is sorted */
+			if (host_win == SIZE_MAX) {
+				host_win = d;
+				for (size_t i = 0; i < host.n; i++)
+					pt_vec_push(&t->dev[d].win, host.v[i]);
+			} else {
+				t->dev[d].win_shared = true;
+			}
 		}
 	}
 	pt_vec_free(&host);
 	regfree(&re);
 	for (size_t d = 0; d < t->ndev; d++)
-		sort_windows(&t->dev[d]);
+		if (!t->dev[d].win_shared)
+			sort_windows(&t->dev[d]);
+	for (size_t d = 0; d < t->ndev; d++)
+		if (t->dev[d].win_shared)
+			t->dev[d].win = t->dev[host_win].win;
 	/* the distinct step numbers: per window its code, per event the code of its window */
 	p->wcode = pt_xcalloc(t->ndev ? t->ndev : 1, sizeof(*p->wcode));
 	if (per_event) {
@@ -915,7 +926,8 @@ void pt_tl_free(struct pt_tl *t)
 		return;
 	for (size_t d = 0; d < t->ndev; d++) {
 		struct pt_tl_device *td = &t->dev[d];
-		pt_vec_free(&td->win);
+		if (!td->win_shared)
+			pt_vec_free(&td->win);
 		pt_vec_free(&td->steps.s);
 		pt_vec_free(&td->comm.s);
 		for (uint32_t l = 0; l < t->scope_depth; l++)

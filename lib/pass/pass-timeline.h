@@ -90,6 +90,7 @@ struct pt_tl_win {
 struct pt_tl_device {
 	uint32_t dev;                /* device index */
 	PT_VEC(struct pt_tl_win) win; /* disjoint step windows in start order (all steps) */
+	bool win_shared;             /* win is another device's (the host step windows of one rank): not freed here */
 	struct pt_tl_row steps;      /* `Steps` */
 	struct pt_tl_row *scope;     /* `Scope L0` .. `Scope L<depth-1>` */
 	struct pt_tl_row comm;       /* Ascend `Communication` (empty when no reduce pairs) */

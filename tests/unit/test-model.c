@@ -357,6 +357,40 @@ static int count_events(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* PT_PTM_TABLES_BATCHWISE: one side table's chunk at a time, the others and the events empty */
+struct side_seen {
+	const struct pt_model *ref;
+	size_t rows[4]; /* kernels, copies, links, external correlations so far */
+	size_t events, calls;
+	bool mixed;     /* a call that held rows of two tables, or events and rows */
+};
+
+static int side_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct side_seen *c = arg;
+	size_t n[4] = { m->kernels.n, m->copies.n, m->links.n, m->ext_corr.n };
+	int tables = 0;
+	for (int k = 0; k < 4; k++) {
+		if (!n[k])
+			continue;
+		tables++;
+		assert_true(n[k] <= PT_PTM_EVENT_BATCH);
+		if (k == 0)
+			for (size_t j = 0; j < n[k]; j++)
+				assert_int_equal(m->kernels.v[j].event, c->ref->kernels.v[c->rows[0] + j].event);
+		if (k == 3)
+			for (size_t j = 0; j < n[k]; j++)
+				assert_true(m->ext_corr.v[j].corr == c->ref->ext_corr.v[c->rows[3] + j].corr);
+		c->rows[k] += n[k];
+	}
+	if (tables > 1 || (tables && m->events.n))
+		c->mixed = true;
+	c->calls += (size_t)tables;
+	c->events += m->events.n;
+	return 0;
+}
+
 /* A streamed read with PT_PTM_SKIP_BUT_TABLES | PT_PTM_SKIP_LAUNCH_TABLES: 0, or its error's text in *err. */
 static int read_no_launch(const char *path, struct pt_model **out, size_t *events, char **err)
 {
@@ -405,6 +439,10 @@ static void test_delta_columns(void **state)
 		pt_vec_push(&m->copies, c);
 		struct pt_gpu_link l = { ev, ev - 1, j % 3 ? 0 : (uint32_t)nall };
 		pt_vec_push(&m->links, l);
+	}
+	for (size_t j = 0; j < PT_PTM_EVENT_BATCH + 7; j++) { /* two chunks */
+		struct pt_ext_corr x = { h, 3, j * 977, j % 11 };
+		pt_vec_push(&m->ext_corr, x);
 	}
 	char path[128];
 	snprintf(path, sizeof(path), "%s/delta-raw.ptm", dir);
@@ -457,6 +495,35 @@ static void test_delta_columns(void **state)
 		assert_int_equal(t->links.n, no ? 0 : m->links.n);
 		assert_int_equal(t->copies.n, m->copies.n);
 		assert_int_equal(t->kernels.n, m->kernels.n);
+		pt_model_free(t);
+	}
+	/* every table but the external correlations */
+	{
+		size_t nev = 0;
+		struct pt_ptm_sink sink = { count_events, &nev, false,
+					    1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_NO_EXT_CORR };
+		struct pt_model *t = pt_model_new();
+		assert_int_equal(pt_ptm_read_stream(path, t, &sink, &e), 0);
+		assert_int_equal(nev, nall);
+		assert_int_equal(t->ext_corr.n, 0);
+		assert_int_equal(t->links.n, m->links.n);
+		assert_int_equal(t->kernels.n, m->kernels.n);
+		pt_model_free(t);
+	}
+	/* the side tables a chunk at a time (PT_PTM_TABLES_BATCHWISE), each alone, in the file's order */
+	{
+		struct side_seen c = { m, { 0 }, 0, 0, false };
+		struct pt_ptm_sink sink = { side_batch, &c, false, 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE };
+		struct pt_model *t = pt_model_new();
+		assert_int_equal(pt_ptm_read_stream(path, t, &sink, &e), 0);
+		assert_false(c.mixed);
+		assert_int_equal(c.events, nall);
+		assert_int_equal(c.rows[0], m->kernels.n);
+		assert_int_equal(c.rows[1], m->copies.n);
+		assert_int_equal(c.rows[2], m->links.n);
+		assert_int_equal(c.rows[3], m->ext_corr.n);
+		assert_int_equal(c.calls, 1 + 1 + 1 + 2); /* (n / 2 rows: one chunk; the external ids: two) */
+		assert_int_equal(t->kernel_configs.n, 5);
 		pt_model_free(t);
 	}
 	pt_model_free(r);

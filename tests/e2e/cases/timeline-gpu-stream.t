@@ -20,6 +20,14 @@ SH
 for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
 	run "for v in '' '--scope-depth 2' '--steps 2-3' '--time-window 0.001s:0.002s' '--no-flows' '--no-overlap' '--no-demangle' '--gzip' '--split-mb 1' '--step-pattern Foo' '--step-pattern ProfilerStep.*'; do bash same.sh $m \$v; done"
 done
+# a Kineto operator that only its range info makes communication (a "Collective name" argument, a
+# name without a collective's word): the first read, which takes the range infos one at a time, reads
+# the model whole, its kernel's time communication
+cat > comm.sed <<'SED'
+22s/"args": {}/"args": {"Collective name": "send"}/
+SED
+run 'sed -f comm.sed td/kineto/train-current.pt.trace.json > comm.json && proftool import comm.json -o comm.ptm 2>/dev/null && echo imported'
+run "for v in '' '--steps 2-3' '--no-flows' '--scope-depth 2'; do bash same.sh comm.ptm \$v; done; proftool timeline comm.ptm -o - | grep -c 'Pure Communication'"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
 run 'head -c $(( $(stat -c %s real-13.0-h200-torch-loop.ptm) * 2 / 3 )) real-13.0-h200-torch-loop.ptm > cut.ptm; proftool timeline cut.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
 run 'python3 -c "d = bytearray(open(\"real-13.0-h200-torch-loop.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
