@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "support/hashmap.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 
@@ -113,6 +112,29 @@ static int cmp_rng(const void *a, const void *b, void *arg)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The position of event ev in v[n] (event << 32 | position, ascending). */
+static bool find_ev(const uint64_t *v, size_t n, uint64_t ev, uint32_t *pos)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] >> 32 < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || v[lo] >> 32 != ev)
+		return false;
+	*pos = (uint32_t)v[lo];
+	return true;
+}
+
 struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, uint32_t **kernel_range)
 {
 	*n = 0;
@@ -204,28 +226,35 @@ struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, 
 			for (uint32_t p = rs.v[i].parent; p && !rs.v[p - 1].nonzero_desc; p = rs.v[p - 1].parent)
 				rs.v[p - 1].nonzero_desc = true;
 	/* inclusive kernel time through the innermost-range links */
-	struct pt_hashmap evr; /* event index -> position in rs */
-	pt_hashmap_init(&evr);
-	for (size_t i = 0; i < rs.n; i++)
-		pt_hashmap_put(&evr, rs.v[i].ev, i, NULL);
+	/* event index -> position in rs: (event << 32 | position), sorted, searched by halves
+	 * (8 bytes a range; a hash map took 25 MiB for the 669 k operator ranges of a 1 GiB Kineto trace) */
+	uint64_t *evr = pt_xmalloc(rs.n * sizeof(*evr));
+	bool evr_sorted = true;
+	for (size_t i = 0; i < rs.n; i++) {
+		evr[i] = (uint64_t)rs.v[i].ev << 32 | (uint32_t)i;
+		if (i && evr[i] < evr[i - 1])
+			evr_sorted = false;
+	}
+	if (!evr_sorted)
+		qsort(evr, rs.n, sizeof(*evr), cmp_u64);
 	uint32_t *kr = kernel_range ? pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*kr)) : NULL;
 	for (size_t i = 0; i < m->links.n; i++) {
 		const struct pt_gpu_link *l = &m->links.v[i];
 		if (!l->range || l->event >= m->events.n || m->events.kind[l->event] != PT_EV_KERNEL)
 			continue;
-		uint64_t *q = pt_hashmap_get(&evr, l->range - 1);
-		if (!q)
+		uint32_t q;
+		if (!find_ev(evr, rs.n, (uint64_t)l->range - 1, &q))
 			continue;
 		if (kr)
-			kr[l->event] = (uint32_t)*q + 1;
+			kr[l->event] = q + 1;
 		uint32_t kdev = m->tracks.v[m->events.track[l->event]].device;
-		for (uint32_t p = (uint32_t)*q + 1; p; p = rs.v[p - 1].parent) {
+		for (uint32_t p = q + 1; p; p = rs.v[p - 1].parent) {
 			rs.v[p - 1].gpu += m->events.dur[l->event];
 			if (rs.v[p - 1].dev == PT_NONE)
 				rs.v[p - 1].dev = kdev;
 		}
 	}
-	pt_hashmap_free(&evr);
+	free(evr);
 	if (kernel_range)
 		*kernel_range = kr;
 	*n = rs.n;
