@@ -736,22 +736,6 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ---- read 4: the host read ------------------------------------------------------------- */
 
-/* |t2 ∩ [a, b)| over the windows [a, b) meets. */
-static int64_t t2_in(const struct gdev *d, int64_t a, int64_t b)
-{
-	const struct rankdata *rd = d->rd;
-	int64_t x = 0;
-	size_t w0 = rd->win_apart ? hx_win_after(rd, a) : 0;
-	for (size_t w = w0; w < rd->nwin; w++) {
-		if (rd->win_apart && rd->win[w].s >= b)
-			break;
-		if (rd->win[w].e <= a || rd->win[w].s >= b)
-			continue;
-		x += pt_ivset_measure_in(&d->t2[w], a, b);
-	}
-	return x;
-}
-
 /* |t2 ∩ [a, b)| added to *sum and, per window, sign times it to wdl. */
 static void t2_add(struct gdev *d, int64_t a, int64_t b, int64_t *sum, int sign)
 {
@@ -767,6 +751,14 @@ static void t2_add(struct gdev *d, int64_t a, int64_t b, int64_t *sum, int sign)
 		if (sign)
 			d->wdl[w] += sign * x;
 	}
+}
+
+/* |t2 ∩ [a, b)| over the windows [a, b) meets. */
+static int64_t t2_in(struct gdev *d, int64_t a, int64_t b)
+{
+	int64_t x = 0;
+	t2_add(d, a, b, &x, 0);
+	return x;
 }
 
 /* A closed interval [a, b) of R (u 0), R ∪ D (1) or R ∪ D ∪ H (2). */
