@@ -71,7 +71,8 @@ static int stream_table(struct pt_common *c, const char *path, struct pt_err **e
 	x.c = c;
 	bool tasks = !strcmp(table_name, "tasks") || !strcmp(table_name, "ops");
 	x.t = tasks ? pt_raw_tasks_head(!strcmp(table_name, "ops")) : pt_raw_cupti_head(!strcmp(table_name, "api"));
-	int rc = pt_pass_raw_stream(PT_PTM_SOURCE(path), table_name, c->imp.ascend.device, csv_row, &x, e);
+	int rc = pt_pass_raw_stream(PT_PTM_SOURCE(path), table_name, c->imp.ascend.device, &c->diag, csv_row, &x, e);
+	c->sel_checked = true;
 	if (!rc && !csv_open(&x)) { /* no rows: the header alone */
 		*e = x.e;
 		x.e = NULL;

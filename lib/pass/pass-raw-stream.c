@@ -21,6 +21,7 @@
 #include "model/ptm.h"
 #include "model/ptm-source.h"
 #include "pass/pass-raw.h"
+#include "pass/select.h"
 #include "support/err.h"
 #include "support/lag.h"
 #include "support/names.h"
@@ -473,7 +474,7 @@ static int cmp_kinfo(const void *a, const void *b)
 	return x->info < y->info ? -1 : x->info > y->info;
 }
 
-int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device,
+int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device, struct pt_diag *d,
 		       void (*row)(void *arg, const struct pt_cell *cells), void *arg, struct pt_err **e)
 {
 	struct rs s;
@@ -502,6 +503,12 @@ int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64
 	int rc = pt_ptm_source_read_cols(src, s.m, &first, nocols, e);
 	if (rc > 0) /* a skipping read never stops, and scan() never asks for more */
 		rc = pt_err(e, "'%s': cannot be read as a stream", name);
+	if (!rc && d && device >= 0) { /* a --device that names no device of the model says so */
+		struct pt_sel sel;
+		pt_sel_init(&sel);
+		sel.device = device;
+		pt_sel_check(s.m, &sel, d);
+	}
 	if (!rc) {
 		fit(&s);
 		/* the rank of each track's stream among all tracks' streams, as pass-raw.c ranks them */

@@ -35,9 +35,11 @@ struct pt_table *pt_raw_tasks_head(bool ops_only);
  * out; then one read per device with rows. Rows wait in a heap only until no
  * track of their device can still deliver an earlier one. 0, or -1 with *e
  * set (then before any row, unless the file changed between the reads).
+ * With d, a device that the model does not have is a warning in d (pt_sel_check).
  */
 struct pt_ptm_source;
-int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device,
+struct pt_diag;
+int pt_pass_raw_stream(const struct pt_ptm_source *src, const char *table, int64_t device, struct pt_diag *d,
 		       void (*row)(void *arg, const struct pt_cell *cells), void *arg, struct pt_err **e);
 
 #endif

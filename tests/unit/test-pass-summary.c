@@ -2177,7 +2177,7 @@ static void test_raw_stream_api(void **state)
 				a.n++;
 			}
 			rows_ncols = t->ncols;
-			assert_int_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), tn, dev, collect_row, &b, &e), 0);
+			assert_int_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), tn, dev, NULL, collect_row, &b, &e), 0);
 			assert_true(k == 2 || a.n > 200);
 			assert_int_equal(a.n, b.n);
 			if (a.n)
@@ -2196,7 +2196,7 @@ static void test_raw_stream_api(void **state)
 	struct text_rows b = { NULL, 0, 0 };
 	struct pt_err *e = NULL;
 	rows_ncols = 7;
-	assert_int_not_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), "api", -1, collect_row, &b, &e), 0);
+	assert_int_not_equal(pt_pass_raw_stream(PT_PTM_SOURCE(ptm), "api", -1, NULL, collect_row, &b, &e), 0);
 	assert_int_equal(b.n, 0);
 	char *msg = pt_err_str(e);
 	assert_non_null(strstr(msg, "truncated model"));
