@@ -48,12 +48,6 @@ static int cmp_rev(const void *pa, const void *pb)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
 static bool has_key(const uint64_t *v, size_t n, uint64_t k)
 {
 	size_t lo = 0, hi = n;
@@ -108,7 +102,7 @@ void pt_hccl_links_add(const struct pt_model *m, uint32_t dev, const struct pt_i
 		for (size_t i = a; i < b; i++)
 			if (h[i].transport == s_rdma)
 				rk[nk++] = key[i];
-		pt_sort(rk, nk, sizeof(*rk), cmp_u64);
+		pt_sort(rk, nk, sizeof(*rk), pt_u64_cmp);
 		size_t nr = 0;
 		for (size_t i = a; i < b; i++) {
 			bool rdma = h[i].transport == s_rdma || (h[i].transport == s_local && has_key(rk, nk, key[i]));

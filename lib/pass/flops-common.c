@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "support/sort.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 
@@ -110,12 +111,6 @@ static int cmp_rng(const void *a, const void *b, void *arg)
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* The position of event ev in v[n] (event << 32 | position, ascending). */
@@ -236,7 +231,7 @@ struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, 
 			evr_sorted = false;
 	}
 	if (!evr_sorted)
-		qsort(evr, rs.n, sizeof(*evr), cmp_u64);
+		qsort(evr, rs.n, sizeof(*evr), pt_u64_cmp);
 	uint32_t *kr = kernel_range ? pt_xcalloc(m->events.n ? m->events.n : 1, sizeof(*kr)) : NULL;
 	for (size_t i = 0; i < m->links.n; i++) {
 		const struct pt_gpu_link *l = &m->links.v[i];

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "support/interval.h"
+#include "support/sort.h"
 #include "support/xalloc.h"
 
 /* The bucket of offset o (an id less lo). */
@@ -77,18 +78,6 @@ void pt_ljoin_compact(struct pt_ljoin *j)
 		j->compact = true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 void pt_ljoin_seal(struct pt_ljoin *j)
 {
 	if (j->sealed)
@@ -97,14 +86,14 @@ void pt_ljoin_seal(struct pt_ljoin *j)
 	size_t u = 0;
 	if (j->id32) { /* sorted and unique in their 4 bytes (8 only for a table without the presence bits) */
 		if (j->n > 1)
-			qsort(j->id32, j->n, sizeof(*j->id32), cmp_u32);
+			qsort(j->id32, j->n, sizeof(*j->id32), pt_u32_cmp);
 		for (size_t i = 0; i < j->n; i++)
 			if (!u || j->id32[u - 1] != j->id32[i])
 				j->id32[u++] = j->id32[i];
 		j->id32 = pt_xrealloc(j->id32, (u ? u : 1) * sizeof(*j->id32));
 	} else {
 		if (j->n > 1)
-			qsort(j->id, j->n, sizeof(*j->id), cmp_u64);
+			qsort(j->id, j->n, sizeof(*j->id), pt_u64_cmp);
 		for (size_t i = 0; i < j->n; i++)
 			if (!u || j->id[u - 1] != j->id[i])
 				j->id[u++] = j->id[i];

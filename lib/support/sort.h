@@ -24,6 +24,18 @@ static inline int pt_i64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static inline int pt_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static inline int pt_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /*
  * Do the n numbers v[] all differ? Sorts v (the caller's copy): n log n, not
  * every pair (which a trace of 167,383 steps spent tens of seconds on).

@@ -375,12 +375,6 @@ static int cmp_u32(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static int hx_cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
 /* The merge leaves equal starts of different tracks in no fixed order: put
  * each run of equal starts in event order, the order of a stable sort by
  * start of the events in model order. */
@@ -398,7 +392,7 @@ static void acts_fix_ties(const struct pt_events *ev, uint32_t *v, uint32_t *cal
 		uint64_t *p = pt_xmalloc((b - a) * sizeof(*p)); /* {event, call} pairs, sorted by event */
 		for (size_t j = a; j < b; j++)
 			p[j - a] = (uint64_t)v[j] << 32 | call[j];
-		pt_sort(p, b - a, sizeof(*p), hx_cmp_u64);
+		pt_sort(p, b - a, sizeof(*p), pt_u64_cmp);
 		for (size_t j = a; j < b; j++)
 			v[j] = (uint32_t)(p[j - a] >> 32), call[j] = (uint32_t)p[j - a];
 		free(p);
@@ -978,7 +972,7 @@ static void rank_run(struct ctx *c, struct rankdata *rd)
 		for (size_t q = 0; q < dd.nacts && dd.call; q++)
 			if (dd.call[q])
 				lc[j][nlc[j]++] = (uint64_t)dd.acts[q] << 32 | (dd.call[q] - 1);
-		pt_sort(lc[j], nlc[j], sizeof(**lc), hx_cmp_u64);
+		pt_sort(lc[j], nlc[j], sizeof(**lc), pt_u64_cmp);
 		device_free(&dd);
 	}
 	run_stage(c, &s, HS_RANK_DEVICES);

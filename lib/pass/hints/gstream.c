@@ -84,6 +84,7 @@
 #include "support/err.h"
 #include "support/hashmap.h"
 #include "support/lag.h"
+#include "support/sort.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 
@@ -237,12 +238,6 @@ struct gs {
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
 };
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return a < b ? -1 : a > b;
-}
 
 static bool recv_kernel(const char *name)
 {
@@ -1271,7 +1266,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		for (size_t j = 0; j < g.r->n; j++)
 			if (g.r->v[j].ev != SIZE_MAX)
 				g.sev[g.nsev++] = g.r->v[j].ev;
-		qsort(g.sev, g.nsev, sizeof(*g.sev), cmp_u64);
+		qsort(g.sev, g.nsev, sizeof(*g.sev), pt_u64_cmp);
 	}
 	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
 	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };

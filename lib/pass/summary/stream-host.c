@@ -144,12 +144,6 @@ static inline bool kept(const struct sum_hs *h, const struct pt_model *m, size_t
 	return d < h->ndev && h->keep[d];
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 {
 	size_t n = lj->j.n;
@@ -157,7 +151,7 @@ void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 		uint32_t *c = pt_xmalloc((lj->nlink + 1) * sizeof(*c));
 		for (size_t k = 0; k < lj->nlink; k++)
 			c[k] = lj->link[k].api;
-		pt_sort(c, lj->nlink, sizeof(*c), cmp_u32);
+		pt_sort(c, lj->nlink, sizeof(*c), pt_u32_cmp);
 		n = 0;
 		for (size_t k = 0; k < lj->nlink; k++)
 			if (!n || c[k] != c[n - 1])
