@@ -9,6 +9,7 @@
 #include "model/ptm.h"
 #include "support/err.h"
 #include "support/out.h"
+#include "support/varint.h"
 #include "support/vec.h"
 
 static const struct pt_opt dump_opts[] = {
@@ -65,36 +66,12 @@ struct dstream {
 	bool flushed;
 };
 
+/* v appended to the byte vector vec (a PT_VEC(uint8_t)) as a varint. */
 static void put_var(void *vec, uint64_t v)
 {
 	PT_VEC(uint8_t) *b = vec;
 	pt_vec_reserve(b, b->n + 10);
-	while (v >= 0x80) {
-		b->v[b->n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b->v[b->n++] = (uint8_t)v;
-}
-
-static uint64_t get_var(const uint8_t **p)
-{
-	uint64_t v = 0;
-	for (int sh = 0;; sh += 7) {
-		uint8_t c = *(*p)++;
-		v |= (uint64_t)(c & 0x7f) << sh;
-		if (!(c & 0x80))
-			return v;
-	}
-}
-
-static uint64_t zz(uint64_t d)
-{
-	return d << 1 ^ (uint64_t)-(int64_t)(d >> 63);
-}
-
-static uint64_t unzz(uint64_t z)
-{
-	return z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
+	b->n = (size_t)(pt_varint_put(b->v + b->n, v) - b->v);
 }
 
 /* The held external correlations and API cbids, printed through m's tables a batch at a time. */
@@ -108,10 +85,10 @@ static void flush_held(struct dstream *d, struct pt_model *m)
 	uint64_t corr = 0, id = 0;
 	for (size_t i = 0; i < d->nx; i++) {
 		struct pt_ext_corr x;
-		x.device = (uint32_t)get_var(&p);
-		x.kind = (uint32_t)get_var(&p);
-		x.corr = corr += unzz(get_var(&p));
-		x.id = id += unzz(get_var(&p));
+		x.device = (uint32_t)pt_varint_take(&p);
+		x.kind = (uint32_t)pt_varint_take(&p);
+		x.corr = corr += (uint64_t)pt_unzigzag(pt_varint_take(&p));
+		x.id = id += (uint64_t)pt_unzigzag(pt_varint_take(&p));
 		pt_vec_push(&m->ext_corr, x);
 		if (m->ext_corr.n == PT_PTM_EVENT_BATCH || i + 1 == d->nx) {
 			pt_model_dump_side(m, PT_DUMP_EXT_CORR, d->o);
@@ -120,8 +97,8 @@ static void flush_held(struct dstream *d, struct pt_model *m)
 	}
 	p = d->a.v;
 	for (size_t i = 0; i < d->na; i++) {
-		uint32_t name = (uint32_t)get_var(&p);
-		pt_model_add_api_cbid(m, name, (uint32_t)get_var(&p));
+		uint32_t name = (uint32_t)pt_varint_take(&p);
+		pt_model_add_api_cbid(m, name, (uint32_t)pt_varint_take(&p));
 		if (m->api_cbids.n == PT_PTM_EVENT_BATCH || i + 1 == d->na) {
 			pt_model_dump_side(m, PT_DUMP_API_CBIDS, d->o);
 			m->api_cbids.n = 0;
@@ -155,8 +132,8 @@ static int on_chunk(void *arg, struct pt_model *m, struct pt_err **e)
 			const struct pt_ext_corr *x = &m->ext_corr.v[i];
 			put_var(&d->x, x->device);
 			put_var(&d->x, x->kind);
-			put_var(&d->x, zz(x->corr - d->xcorr));
-			put_var(&d->x, zz(x->id - d->xid));
+			put_var(&d->x, pt_zigzag((int64_t)(x->corr - d->xcorr)));
+			put_var(&d->x, pt_zigzag((int64_t)(x->id - d->xid)));
 			d->xcorr = x->corr, d->xid = x->id;
 		}
 		d->nx += m->ext_corr.n;

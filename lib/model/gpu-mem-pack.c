@@ -4,42 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/varint.h"
 #include "support/xalloc.h"
 
 #define PACK_FIELDS 15
-
-static uint8_t *put(uint8_t *q, uint64_t v)
-{
-	while (v >= 0x80) {
-		*q++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*q++ = (uint8_t)v;
-	return q;
-}
-
-static uint64_t take(const uint8_t **q)
-{
-	if (!(**q & 0x80)) /* most fields: one byte */
-		return *(*q)++;
-	uint64_t v = 0;
-	for (unsigned sh = 0;; sh += 7) {
-		uint8_t c = *(*q)++;
-		v |= (uint64_t)(c & 0x7f) << sh;
-		if (!(c & 0x80))
-			return v;
-	}
-}
-
-static uint64_t zig(int64_t d)
-{
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-
-static int64_t unzig(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
 
 void pt_gpu_mem_pack_add(struct pt_gpu_mem_pack *p, const struct pt_gpu_mem *g)
 {
@@ -49,21 +17,21 @@ void pt_gpu_mem_pack_add(struct pt_gpu_mem_pack *p, const struct pt_gpu_mem *g)
 	}
 	pt_xgrow((void **)&p->b, &p->cap, p->len + 1 + PACK_FIELDS * 10, 1);
 	uint8_t *q = p->b + p->len + 1; /* after the byte of the row's length */
-	q = put(q, g->device);
-	q = put(q, (uint64_t)g->op | (uint64_t)g->mem_kind << 8 | (uint64_t)g->pool_type << 16);
-	q = put(q, zig((int64_t)g->corr - (int64_t)p->corr));
-	q = put(q, g->pid);
-	q = put(q, g->stream);
-	q = put(q, zig((int64_t)((uint64_t)g->time - (uint64_t)p->time))); /* modulo 2^64: any times */
-	q = put(q, g->address);
-	q = put(q, g->bytes);
-	q = put(q, g->pc);
-	q = put(q, g->pool_address);
-	q = put(q, g->pool_threshold);
-	q = put(q, g->pool_size);
-	q = put(q, g->pool_utilized);
-	q = put(q, g->name);
-	q = put(q, g->source);
+	q = pt_varint_put(q, g->device);
+	q = pt_varint_put(q, (uint64_t)g->op | (uint64_t)g->mem_kind << 8 | (uint64_t)g->pool_type << 16);
+	q = pt_varint_put(q, pt_zigzag((int64_t)g->corr - (int64_t)p->corr));
+	q = pt_varint_put(q, g->pid);
+	q = pt_varint_put(q, g->stream);
+	q = pt_varint_put(q, pt_zigzag((int64_t)((uint64_t)g->time - (uint64_t)p->time))); /* modulo 2^64: any times */
+	q = pt_varint_put(q, g->address);
+	q = pt_varint_put(q, g->bytes);
+	q = pt_varint_put(q, g->pc);
+	q = pt_varint_put(q, g->pool_address);
+	q = pt_varint_put(q, g->pool_threshold);
+	q = pt_varint_put(q, g->pool_size);
+	q = pt_varint_put(q, g->pool_utilized);
+	q = pt_varint_put(q, g->name);
+	q = pt_varint_put(q, g->source);
 	p->b[p->len] = (uint8_t)(q - (p->b + p->len + 1)); /* at most 15 * 10 */
 	p->len = (size_t)(q - p->b);
 	p->corr = g->corr;
@@ -90,24 +58,24 @@ static void next(struct pt_gpu_mem_cursor *c)
 	const uint8_t *q = c->p->b + c->off + 1;
 	struct pt_gpu_mem *g = &c->row;
 	memset(g, 0, sizeof(*g));
-	g->device = (uint32_t)take(&q);
-	uint64_t k = take(&q);
+	g->device = (uint32_t)pt_varint_take(&q);
+	uint64_t k = pt_varint_take(&q);
 	g->op = (uint8_t)k;
 	g->mem_kind = (uint8_t)(k >> 8);
 	g->pool_type = (uint8_t)(k >> 16);
-	g->corr = c->corr = (uint32_t)((int64_t)c->corr + unzig(take(&q)));
-	g->pid = (uint32_t)take(&q);
-	g->stream = (uint32_t)take(&q);
-	g->time = c->time = (int64_t)((uint64_t)c->time + (uint64_t)unzig(take(&q)));
-	g->address = take(&q);
-	g->bytes = take(&q);
-	g->pc = take(&q);
-	g->pool_address = take(&q);
-	g->pool_threshold = take(&q);
-	g->pool_size = take(&q);
-	g->pool_utilized = take(&q);
-	g->name = (uint32_t)take(&q);
-	g->source = (uint32_t)take(&q);
+	g->corr = c->corr = (uint32_t)((int64_t)c->corr + pt_unzigzag(pt_varint_take(&q)));
+	g->pid = (uint32_t)pt_varint_take(&q);
+	g->stream = (uint32_t)pt_varint_take(&q);
+	g->time = c->time = (int64_t)((uint64_t)c->time + (uint64_t)pt_unzigzag(pt_varint_take(&q)));
+	g->address = pt_varint_take(&q);
+	g->bytes = pt_varint_take(&q);
+	g->pc = pt_varint_take(&q);
+	g->pool_address = pt_varint_take(&q);
+	g->pool_threshold = pt_varint_take(&q);
+	g->pool_size = pt_varint_take(&q);
+	g->pool_utilized = pt_varint_take(&q);
+	g->name = (uint32_t)pt_varint_take(&q);
+	g->source = (uint32_t)pt_varint_take(&q);
 	c->off = (size_t)(q - c->p->b);
 	c->i++;
 }
@@ -140,12 +108,12 @@ bool pt_gpu_mem_heads_next(struct pt_gpu_mem_heads *h, struct pt_gpu_mem_head *o
 		return false;
 	const uint8_t *q = h->p->b + h->off, *end = q + 1 + *q;
 	q++;
-	out->device = (uint32_t)take(&q);
-	out->op = (uint8_t)take(&q);
-	out->corr = h->corr = (uint32_t)((int64_t)h->corr + unzig(take(&q)));
-	take(&q); /* pid */
-	take(&q); /* stream */
-	out->time = h->time = (int64_t)((uint64_t)h->time + (uint64_t)unzig(take(&q)));
+	out->device = (uint32_t)pt_varint_take(&q);
+	out->op = (uint8_t)pt_varint_take(&q);
+	out->corr = h->corr = (uint32_t)((int64_t)h->corr + pt_unzigzag(pt_varint_take(&q)));
+	pt_varint_take(&q); /* pid */
+	pt_varint_take(&q); /* stream */
+	out->time = h->time = (int64_t)((uint64_t)h->time + (uint64_t)pt_unzigzag(pt_varint_take(&q)));
 	h->off = (size_t)(end - h->p->b);
 	h->i++;
 	return true;
