@@ -30,3 +30,6 @@ run proftool summary three.ptm --view memcpy --time-window 0:300ms --time-unit u
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, as the whole load's
 run 'head -c $(( $(stat -c %s three.ptm) * 2 / 3 )) three.ptm > cut.ptm; for v in "--view memcpy" "--view all" "--time-window 1s:3s"; do proftool summary cut.ptm $v; echo "exit $?"; proftool summary cut.ptm --in-memory $v; echo "exit $?"; done'
 run 'python3 -c "d = bytearray(open(\"three.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; for v in "--view gpu" "--time-window 0:1s"; do proftool summary bad.ptm $v; echo "exit $?"; proftool summary bad.ptm --in-memory $v; echo "exit $?"; done'
+# a launch link whose call is another process's (the second process's first links moved onto the
+# same calls of the first, ptm-edit links-back): the model reader rejects it, streamed as read whole
+run 'n=$(proftool info three.ptm --table devices --format csv | awk -F, "NR == 2 || NR == 3 { s += \$14 } END { print s }"); python3 "$SRC/tests/e2e/ptm-edit" three.ptm cross.ptm links-back:$n && for v in "--view memcpy" "--time-window 1s:3s"; do proftool summary cross.ptm $v; echo "exit $?"; proftool summary cross.ptm --in-memory $v; echo "exit $?"; done'
