@@ -1662,10 +1662,10 @@ static bool zero_at_end(const struct pt_model *m)
  * GPU models without host ranges stream for every view but memcpy and gpu,
  * with every other option but --steps and --time-window, and print what the
  * in-memory summary prints; the CUPTI side tables are checked but not kept.
- * A model of one process also streams memcpy, gpu, --steps and
+ * A model of one process or several also streams memcpy, gpu, --steps and
  * --time-window (the launch reads: by the launch links, or by correlation
- * id in the rounds whose links are dropped); of several it summarises them
- * in memory (streamed false). With host ranges only the kernel and api
+ * id in the rounds whose links are dropped, the ids of each process its
+ * own). With host ranges only the kernel and api
  * views stream, without a selection. Standard input brings back whole what
  * one read cannot sum.
  */
@@ -1677,7 +1677,7 @@ static void test_stream_gpu(void **state)
 	scratch_open(dir, ptm, txt);
 	regex_t re;
 	assert_int_equal(regcomp(&re, "gemm|nccl|Launch", REG_EXTENDED | REG_NOSUB), 0);
-	int streamed_runs = 0, memory_runs = 0, nlaunch = 0, ncorr = 0, nzero = 0;
+	int streamed_runs = 0, memory_runs = 0, nlaunch = 0, ncorr = 0, nzero = 0, nmulti = 0, nmcorr = 0;
 	for (int round = 0; round < 16; round++) {
 		rng_state = 0x69b00000u + (uint64_t)round;
 		bool ranges = round % 4 == 3, sync = round % 3 == 1;
@@ -1687,9 +1687,11 @@ static void test_stream_gpu(void **state)
 		size_t ncpu = 0;
 		for (size_t d = 0; d < m->devices.n; d++)
 			ncpu += m->devices.v[d].kind == PT_DEV_CPU;
-		bool launch = ncpu == 1; /* one process: the launch reads */
+		bool launch = true; /* the launch reads: one process or several */
 		nlaunch += launch && !ranges;
 		ncorr += launch && !ranges && !m->links.n;
+		nmulti += ncpu > 1 && !ranges;
+		nmcorr += ncpu > 1 && !ranges && !m->links.n;
 		struct pt_err *e = NULL;
 		write_ptm(m, ptm, round % 4 == 0);
 		struct pt_model *back = NULL;
@@ -1824,8 +1826,9 @@ static void test_stream_gpu(void **state)
 		pt_model_free(back);
 		pt_model_free(m);
 	}
-	/* the rounds of one process without ranges: both joins among them */
-	assert_int_equal(nlaunch, 7);
+	/* the rounds without ranges: both joins among them, of one process and of several */
+	assert_int_equal(nlaunch, 12);
+	assert_true(nmulti > 0 && nmulti < nlaunch && nmcorr > 0 && nmcorr < nmulti);
 	assert_true(nzero > 0 && nzero < 12); /* both ways of --steps alone */
 	assert_true(ncorr > 0 && ncorr < nlaunch);
 	assert_int_equal(streamed_runs, 12 * 9 + 4 * 2 + 6 * nlaunch - nzero);

@@ -314,7 +314,7 @@ void sum_hs_begin(struct sum_hs *h, struct run *u)
 	}
 }
 
-/* The one GPU rank (sum_lj_capable). */
+/* The one GPU rank (sum_lj_one_rank). */
 static struct rank *gpu_rank(struct run *u)
 {
 	for (size_t k = 0; k < u->ranks.n; k++)

@@ -4,12 +4,18 @@
  * the model's events held, for what reads it (view.h SV_LAUNCH: the memcpy
  * and gpu views; membership under --steps and --time-window, whose anchor is
  * the launching call's start, summary.md §2.1). The rule is the in-memory
- * one (ranks.c, sum_gpu_prepare step 4):
+ * one (ranks.c, sum_gpu_prepare step 4), for a model of one process or of
+ * several (a rank each: its CPU device and its GPUs, by pid):
  *
  *  - a file with launch links: an activity's link names its call (links to
- *    or from events outside the rank are dropped);
+ *    or from events outside the rank are dropped: the model reader rejects
+ *    a link whose call is not on the CPU device of the activity's process,
+ *    proftool-model(5), so no link of a file crosses ranks, and a GPU that
+ *    --device leaves out has no activity here);
  *  - otherwise the correlation id: the last call of the rank with the
- *    activity's id, in model order.
+ *    activity's id, in model order (each process numbers its own: the join
+ *    is keyed by id and rank, id x ranks + rank, the id itself for one
+ *    process).
  *
  * The first read (the scan) gathers the activities' ids (launch-join.h) and
  * applies the links (12 bytes a link; the file stores them after its events);
@@ -76,40 +82,62 @@ void sum_lj_free(struct sum_lj *lj)
 	free(lj->call);
 	sum_lj_calls_end(lj);
 	free(lj->keep);
+	free(lj->rank);
 	free(lj->lk);
 	free(lj->bend);
 	memset(lj, 0, sizeof(*lj));
 }
 
-/* The devices of the one GPU rank (sum_lj_capable): every device but a GPU that --device leaves out. */
+/* The devices of the GPU ranks (sum_lj_capable): every device but a GPU that --device leaves out;
+ * each one's rank, by pid in the order of the devices (ids by rank: a rank that appears after the
+ * first wanted id would renumber them, so the join by id is then given up). */
 static void fit(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 {
 	if (lj->ndev == m->devices.n && lj->keep)
 		return;
 	free(lj->keep);
+	free(lj->rank);
 	lj->ndev = m->devices.n;
 	lj->keep = pt_xcalloc(lj->ndev + 1, 1);
+	lj->rank = pt_xcalloc(lj->ndev + 1, sizeof(*lj->rank));
+	uint32_t nrank = 0;
 	for (size_t d = 0; d < lj->ndev; d++) {
 		const struct pt_device *dv = &m->devices.v[d];
 		lj->keep[d] = dv->kind != PT_DEV_NPU &&
 			      !(dv->kind == PT_DEV_GPU && device >= 0 && dv->id != (uint64_t)device);
+		size_t f = 0;
+		while (f < d && m->devices.v[f].pid != dv->pid)
+			f++;
+		lj->rank[d] = f < d ? lj->rank[f] : nrank++;
 	}
+	nrank = nrank ? nrank : 1;
+	if (lj->nrank && nrank != lj->nrank && lj->j.n)
+		lj->idfail = true;
+	lj->nrank = nrank;
 }
 
 bool sum_lj_capable(const struct pt_model *m)
 {
-	bool any = false;
-	uint32_t pid = 0;
-	for (size_t d = 0; d < m->devices.n; d++) {
-		const struct pt_device *dv = &m->devices.v[d];
-		if (dv->kind == PT_DEV_NPU)
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].kind == PT_DEV_NPU)
 			return false;
-		if (any && dv->pid != pid)
-			return false; /* several processes: several ranks, each with its own ids */
-		any = true;
-		pid = dv->pid;
-	}
 	return true;
+}
+
+bool sum_lj_one_rank(const struct pt_model *m)
+{
+	for (size_t d = 1; d < m->devices.n; d++)
+		if (m->devices.v[d].pid != m->devices.v[0].pid)
+			return false;
+	return sum_lj_capable(m);
+}
+
+/* The key of event i in the join by id: its correlation id and its rank (0: none, or beyond 64 bits). */
+static inline uint64_t join_id(const struct sum_lj *lj, const struct pt_model *m, size_t i)
+{
+	uint64_t c = m->events.corr[i];
+	uint32_t r = lj->rank[m->tracks.v[m->events.track[i]].device];
+	return c > (UINT64_MAX - r) / lj->nrank ? 0 : c * lj->nrank + r;
 }
 
 static inline bool kept(const struct sum_lj *lj, const struct pt_model *m, size_t i)
@@ -123,8 +151,12 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 	fit(lj, m, device);
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++)
-		if (is_dev_activity(ev->kind[i]) && ev->corr[i] && kept(lj, m, i))
-			pt_ljoin_want(&lj->j, ev->corr[i]);
+		if (is_dev_activity(ev->kind[i]) && ev->corr[i] && kept(lj, m, i)) {
+			uint64_t id = join_id(lj, m, i);
+			if (!id)
+				lj->idfail = true;
+			pt_ljoin_want(&lj->j, id);
+		}
 	lj->nev += ev->n;
 	pt_xgrow((void **)&lj->bend, &lj->cb, lj->nb + 1, sizeof(*lj->bend));
 	lj->bend[lj->nb++] = lj->nev;
@@ -151,6 +183,8 @@ int sum_lj_seal(struct sum_lj *lj, struct pt_model *m)
 {
 	lj->links = m->links.n > 0;
 	if (!lj->links) {
+		if (lj->idfail)
+			return -1;
 		pt_ljoin_seal(&lj->j);
 		lj->key = pt_xcalloc(lj->j.n + 1, sizeof(*lj->key));
 		return 0;
@@ -175,6 +209,8 @@ int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n)
 	if (!n) {
 		free(v);
 		lj->links = false;
+		if (lj->idfail)
+			return -1;
 		pt_ljoin_seal(&lj->j);
 		lj->key = pt_xcalloc(lj->j.n + 1, sizeof(*lj->key));
 		return 0;
@@ -261,7 +297,7 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				}
 			}
 		} else if (ev->corr[i]) {
-			size_t slot = pt_ljoin_call_last(&lj->j, ev->corr[i], s, e);
+			size_t slot = pt_ljoin_call_last(&lj->j, join_id(lj, m, i), s, e);
 			if (slot != SIZE_MAX)
 				lj->key[slot] = g + 1;
 		}
@@ -304,7 +340,7 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 				x->key = (uint64_t)lj->link[k].api + 1;
 			}
 		} else if (ev->corr[i]) {
-			size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
+			size_t slot = pt_ljoin_slot(&lj->j, join_id(lj, m, i));
 			if (slot != SIZE_MAX && lj->key[slot]) {
 				x->s = lj->j.start[slot];
 				x->e = lj->j.end[slot];

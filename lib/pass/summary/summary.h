@@ -756,8 +756,11 @@ void sum_mcacc_free(struct mcacc *a);
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
 #define SUM_LJ_BLOCK 4096
 struct sum_lj {
-	uint8_t *keep;         /* per device: of the rank (every device but a GPU --device leaves out) */
+	uint8_t *keep;         /* per device: of a GPU rank (every device but a GPU --device leaves out) */
+	uint32_t *rank;        /* per device: its GPU rank, by pid (the join by id is keyed by id and rank) */
 	size_t ndev;
+	uint32_t nrank;        /* the GPU ranks (1 at least) */
+	bool idfail;           /* an id and rank beyond 64 bits, or a rank after the first id: by id, read whole */
 	uint64_t nev;          /* the events of the first read */
 	bool links;            /* by the file's launch links, else by correlation id */
 	struct pt_ljoin j;     /* by id: the activities' ids; per slot the last call's start and end */
@@ -792,8 +795,10 @@ static inline size_t sum_lj_words(const struct sum_lj *lj)
 	return lj->starts ? 1 : 2;
 }
 void sum_lj_free(struct sum_lj *lj);
-/* Can m's GPU ranks take the launch reads: no NPU device, one process (one rank)? */
+/* Can m's GPU ranks take the launch reads: no NPU device (one process or several, a rank each)? */
 bool sum_lj_capable(const struct pt_model *m);
+/* The same, and one process (one GPU rank): the host read (stream-host.c) takes one rank only. */
+bool sum_lj_one_rank(const struct pt_model *m);
 /* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
 /* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
