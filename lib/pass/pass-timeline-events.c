@@ -345,11 +345,12 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, const st
 		out->cat = K_SYNC;
 		break;
 	default: /* host ranges: Operator ranges are cpu_op, the others user_annotation (chrome-trace.md §11) */
-		out->cat = !r->host ? K_GPU_USER : k == PT_EV_RANGE && tl_kext_cpu_op(c, i) ? K_CPU_OP : K_USER;
+		out->cat = !r->host ? K_GPU_USER : k == PT_EV_RANGE && tl_kext_cpu_op(c, v, i) ? K_CPU_OP : K_USER;
 	}
 	{ /* "External id" first (cupti.md §7.4) */
 		uint64_t xid;
-		if (!task && tl_kext_external_id_of(c, r->dev, k, v->corr, i, &xid))
+		if (k == PT_EV_RANGE ? tl_kext_range_id(c, r->dev, v, i, &xid) :
+				       !task && tl_kext_external_id_of(c, r->dev, k, v->corr, i, &xid))
 			ARG_U64(out, "External id", xid);
 	}
 	if (task) {
@@ -461,6 +462,7 @@ static inline void tl_sev_of(const struct tl_trace *c, uint32_t i, struct tl_sev
 	v->step = pt_tl_ev_step(c->tl, i);
 	v->keep = c->tl->ev_keep[i];
 	v->kconf = v->kind == PT_EV_KERNEL ? kernel_conf(c, i) : 0;
+	v->kx = 0;
 }
 
 static void track_event(struct tl_trace *c, const struct row *r, const struct tl_sev *v, uint32_t i,

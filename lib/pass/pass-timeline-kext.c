@@ -13,6 +13,7 @@
  *  - an API call's cbid: the row of m->api_cbids for its name.
  */
 #include "pass/pass-timeline-trace.h"
+#include "pass/pass-timeline-krange.h"
 
 #include <string.h>
 
@@ -156,9 +157,22 @@ bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid)
 	return true;
 }
 
-bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i)
+/* A host range's External id: a streamed GPU model's from its event (tl_sev.kx, .task), else its range info's. */
+bool tl_kext_range_id(const struct tl_trace *c, uint32_t dev, const struct tl_sev *v, uint32_t i, uint64_t *id)
+{
+	if (!c->tl->gstream)
+		return tl_kext_external_id_of(c, dev, PT_EV_RANGE, 0, i, id);
+	if (!c->kext->kineto_src[dev] || !(v->kx & TL_KX_INFO) || !v->task)
+		return false;
+	*id = v->task;
+	return true;
+}
+
+bool tl_kext_cpu_op(const struct tl_trace *c, const struct tl_sev *v, uint32_t i)
 {
 	const struct tl_kext *k = c->kext;
+	if (c->tl->gstream)
+		return v->kx & TL_KX_OP;
 	if (k->op_type == UINT32_MAX)
 		return false;
 	const struct pt_range_info *ri = pt_model_range_info(c->m, i);

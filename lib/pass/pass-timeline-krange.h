@@ -1,0 +1,49 @@
+/*
+ * The kineto profile of a GPU model of one process with host ranges, read as
+ * a stream (pass-timeline-gstream.c, pass-timeline-krange.c): what the
+ * profile reads of each host range's range info (its "External id" and
+ * whether it is an Operator range, Kineto's cpu_op; pass-timeline-kext.c),
+ * which follow the events in the file: taken from the first read's batches
+ * of range infos, packed (varints, about 2 bytes a range where the ids are
+ * dense or absent), and handed to each range event as a later read meets it
+ * in file order.
+ */
+#ifndef PT_PASS_TIMELINE_KRANGE_H
+#define PT_PASS_TIMELINE_KRANGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct tl_krange {
+	uint8_t *b; /* per range info: varint (event delta << 1 | Operator), varint zigzag (id delta) */
+	size_t n, cap;
+	bool any;        /* a range info was taken (last_ev, last_id hold the last one) */
+	bool bad;        /* not in strictly ascending event order (the model is read whole) */
+	uint32_t last_ev;
+	uint64_t last_id;
+	/* a read in file order: the next range info not yet asked for */
+	size_t at;
+	bool rhas;
+	uint32_t rev;
+	uint64_t rid;
+	bool rop;
+};
+
+/* Packs m->ranges (the first read's batch) and empties it; false where they leave event order. */
+bool tl_krange_take(struct tl_krange *k, struct pt_model *m);
+/* Before a read in file order. */
+void tl_krange_rewind(struct tl_krange *k);
+/*
+ * Range event ev of a read (asked in ascending order): its range info's kx
+ * bits for tl_sev.kx (TL_KX_INFO: it has one, its id in *id; TL_KX_OP: its
+ * type is Operator), 0 where it has none.
+ */
+#define TL_KX_INFO 1
+#define TL_KX_OP 2
+uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id);
+void tl_krange_free(struct tl_krange *k);
+
+#endif
