@@ -185,6 +185,9 @@ struct pt_tl_gstream {
 	struct tl_krange kr;
 	uint8_t *rdev;
 	bool link_range, host_steps;
+	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
+	struct pt_idmap *ext;
+	size_t next;
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
@@ -848,8 +851,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
 	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
-	if (o->kineto)
+	if (o->kineto) {
 		tl_kext_copies_in_order(m);
+		s->ext = tl_kext_ext_map(m);
+		s->next = m->devices.n;
+		pt_vec_free(&m->ext_corr);
+	}
 	kconf_keep(s, m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
@@ -984,6 +991,11 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 	const struct pt_tl_gstream *s = tl->gstream;
 	int64_t span[2] = { s->evmin, s->evmax };
 	tl_gsel_check(s->sel, m, sel, &s->rf, s->has_ev ? span : NULL, d);
+}
+
+struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
+{
+	return s->ext;
 }
 
 bool tl_gstream_host_steps(const struct pt_tl_gstream *s)
@@ -1165,6 +1177,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kev);
 	tl_krange_free(&s->kr);
 	free(s->rdev);
+	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {

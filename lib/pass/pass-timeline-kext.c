@@ -26,6 +26,7 @@
 
 struct tl_kext {
 	struct pt_idmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
+	bool ext_lent;          /* ext is a streamed model's (tl_gstream_ext) */
 	uint32_t *cpu_of;       /* per device: the CPU device index of its process, PT_NONE none */
 	uint8_t *kineto_src;    /* per device: a Kineto input imported it (its ranges' ids are external ids) */
 	struct pt_hashmap cbid; /* API name string id -> cbid (the first row of the name) */
@@ -58,6 +59,21 @@ void tl_kext_init(struct tl_trace *c)
 		if (s->device >= 0 && (size_t)s->device < m->devices.n && s->importer && !strcmp(s->importer, "kineto"))
 			k->kineto_src[s->device] = 1;
 	}
+	k->ext = c->tl->gstream ? tl_gstream_ext(c->tl->gstream) : tl_kext_ext_map(m);
+	k->ext_lent = c->tl->gstream != NULL;
+	pt_hashmap_init(&k->cbid);
+	for (size_t i = 0; i < m->api_cbids.n; i++) {
+		bool added;
+		pt_hashmap_put(&k->cbid, m->api_cbids.v[i].name, m->api_cbids.v[i].cbid, &added);
+	}
+	k->op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	c->kext = k;
+}
+
+struct pt_idmap *tl_kext_ext_map(const struct pt_model *m)
+{
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	struct pt_idmap *ext = NULL;
 	/* per process, the ids' range and count first: correlation ids are dense, a direct array (8 bytes an id) */
 	uint64_t *lo = NULL, *hi = NULL;
 	size_t *cnt = NULL;
@@ -77,26 +93,28 @@ void tl_kext_init(struct tl_trace *c)
 		cnt[x->device]++;
 	}
 	if (cnt) {
-		k->ext = pt_xcalloc(nd, sizeof(*k->ext));
+		ext = pt_xcalloc(nd, sizeof(*ext));
 		for (size_t d = 0; d < m->devices.n; d++)
 			if (cnt[d])
-				pt_idmap_init(&k->ext[d], lo[d], hi[d], cnt[d]);
+				pt_idmap_init(&ext[d], lo[d], hi[d], cnt[d]);
 		for (size_t i = 0; i < m->ext_corr.n; i++) {
 			const struct pt_ext_corr *x = &m->ext_corr.v[i];
 			if (x->kind == EXT_CUSTOM0 && x->device < m->devices.n)
-				pt_idmap_put(&k->ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
+				pt_idmap_put(&ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
 		}
 	}
 	free(lo);
 	free(hi);
 	free(cnt);
-	pt_hashmap_init(&k->cbid);
-	for (size_t i = 0; i < m->api_cbids.n; i++) {
-		bool added;
-		pt_hashmap_put(&k->cbid, m->api_cbids.v[i].name, m->api_cbids.v[i].cbid, &added);
-	}
-	k->op_type = pt_strtab_find(&m->strings, "Operator", 8);
-	c->kext = k;
+	return ext;
+}
+
+void tl_kext_ext_map_free(struct pt_idmap *ext, size_t nd)
+{
+	if (ext)
+		for (size_t d = 0; d < nd; d++)
+			pt_idmap_free(&ext[d]);
+	free(ext);
 }
 
 void tl_kext_free(struct tl_trace *c)
@@ -104,10 +122,8 @@ void tl_kext_free(struct tl_trace *c)
 	struct tl_kext *k = c->kext;
 	if (!k)
 		return;
-	if (k->ext)
-		for (size_t d = 0; d < c->m->devices.n; d++)
-			pt_idmap_free(&k->ext[d]);
-	free(k->ext);
+	if (!k->ext_lent)
+		tl_kext_ext_map_free(k->ext, c->m->devices.n);
 	free(k->cpu_of);
 	free(k->kineto_src);
 	pt_hashmap_free(&k->cbid);
