@@ -445,6 +445,19 @@ static void krange_sev(struct pt_tl_gstream *s, struct tl_sev *v)
 		v->task = id;
 }
 
+/*
+ * The kineto profile without its extra rows writes a device's Steps row only where no host step range
+ * is kept (pass-timeline-layout.c): where one is, the rows' slices (about 60 bytes a step and device)
+ * are not held while it writes.
+ */
+static void krange_no_steps_rows(const struct pt_tl_gstream *s, struct pt_tl *t)
+{
+	if (!s->o->kineto || s->o->kineto_extra || !s->host_steps)
+		return;
+	for (size_t d = 0; d < t->ndev; d++)
+		pt_vec_free(&t->dev[d].steps.s);
+}
+
 /* ------------------------------------------------------------------ first read */
 
 static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
@@ -852,6 +865,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
 	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
 	if (o->kineto) {
+		tl_krange_fit(&s->kr);
 		tl_kext_copies_in_order(m);
 		s->ext = tl_kext_ext_map(m);
 		s->next = m->devices.n;
@@ -956,6 +970,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->kq = NULL;
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
+	krange_no_steps_rows(s, t);
 	/* without step windows no event's step is its launch's: the join's calls are not read again */
 	wins = t->has_window;
 	for (size_t d = 0; d < t->ndev && !wins; d++)

@@ -33,6 +33,14 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 	return !k->bad;
 }
 
+void tl_krange_fit(struct tl_krange *k)
+{
+	if (k->n < k->cap) {
+		k->b = pt_xrealloc(k->b, k->n ? k->n : 1);
+		k->cap = k->n ? k->n : 1;
+	}
+}
+
 void tl_krange_rewind(struct tl_krange *k)
 {
 	k->at = 0;

@@ -34,6 +34,8 @@ struct tl_krange {
 
 /* Packs m->ranges (the first read's batch) and empties it; false where they leave event order. */
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m);
+/* After the first read: the pack's room beyond its bytes given back. */
+void tl_krange_fit(struct tl_krange *k);
 /* Before a read in file order. */
 void tl_krange_rewind(struct tl_krange *k);
 /*
