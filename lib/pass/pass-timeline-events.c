@@ -323,9 +323,11 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, const st
 	uint8_t k = v->kind;
 	uint32_t name = v->name;
 	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	struct pt_copy_info cv;
 	const struct pt_copy_info *ci = k != PT_EV_MEMCPY && k != PT_EV_MEMSET ? NULL :
 					c->copy_of ? (c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL) :
-						     pt_model_copy_info(m, i);
+					c->tl->gstream ? tl_kext_copy_sev(v, &cv) :
+							 pt_model_copy_info(m, i);
 	switch (k) {
 	case PT_EV_TASK:
 	case PT_EV_AICPU:

@@ -183,6 +183,7 @@ struct pt_tl_gstream {
 	 * profile's Steps rows are then the host's).
 	 */
 	struct tl_krange kr;
+	struct tl_kcopy kc; /* the kineto profile's copy infos, packed after the first read */
 	uint8_t *rdev;
 	bool link_range, host_steps;
 	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
@@ -400,6 +401,7 @@ static void reset_reads(struct pt_tl_gstream *s)
 	s->kord = s->kcur = 0;
 	s->gseen = false;
 	tl_krange_rewind(&s->kr);
+	tl_kcopy_rewind(&s->kc);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		s->t[tr].seen = false;
 		s->t[tr].q.h = s->t[tr].q.n = 0;
@@ -437,12 +439,22 @@ static bool krange_annotated(const struct pt_tl_gstream *s, const struct pt_mode
 	return false;
 }
 
-/* A host range of a read in file order (the kineto profile): its range info's bits and id into v. */
+/*
+ * An event of a read in file order (the kineto profile): a host range's range info (its bits, its id in
+ * task), a copy's or set's copy info (TL_KX_COPY, its bytes in task, its kinds in kconf) into v.
+ */
 static void krange_sev(struct pt_tl_gstream *s, struct tl_sev *v)
 {
-	uint64_t id = 0;
-	if (s->o->kineto && v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->kr, v->ev, &id)))
-		v->task = id;
+	uint64_t x = 0;
+	uint32_t kinds = 0;
+	if (!s->o->kineto)
+		return;
+	if (v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->kr, v->ev, &x)))
+		v->task = x;
+	else if ((v->kind == PT_EV_MEMCPY || v->kind == PT_EV_MEMSET) && (v->kx = tl_kcopy_of(&s->kc, v->ev, &kinds, &x))) {
+		v->task = x;
+		v->kconf = kinds;
+	}
 }
 
 /*
@@ -867,6 +879,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (o->kineto) {
 		tl_krange_fit(&s->kr);
 		tl_kext_copies_in_order(m);
+		tl_kcopy_take(&s->kc, m);
 		s->ext = tl_kext_ext_map(m);
 		s->next = m->devices.n;
 		pt_vec_free(&m->ext_corr);
@@ -1191,6 +1204,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kcode);
 	free(s->kev);
 	tl_krange_free(&s->kr);
+	tl_kcopy_free(&s->kc);
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);

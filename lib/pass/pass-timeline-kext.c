@@ -195,6 +195,16 @@ bool tl_kext_cpu_op(const struct tl_trace *c, const struct tl_sev *v, uint32_t i
 	return ri && ri->type == k->op_type;
 }
 
+const struct pt_copy_info *tl_kext_copy_sev(const struct tl_sev *v, struct pt_copy_info *tmp)
+{
+	if (!(v->kx & TL_KX_COPY))
+		return NULL;
+	*tmp = (struct pt_copy_info){ .event = v->ev, .copy_kind = (uint8_t)v->kconf, .src_kind = (uint8_t)(v->kconf >> 8),
+				      .dst_kind = (uint8_t)(v->kconf >> 16), .bytes = v->task, .src_device = -1,
+				      .dst_device = -1 };
+	return tmp;
+}
+
 static const struct pt_copy_info *sort_ci;
 static int copy_cmp(const void *pa, const void *pb)
 {

@@ -1,6 +1,6 @@
 /*
- * The range infos a streamed kineto profile reads, packed in event order
- * (pass-timeline-krange.h).
+ * The range infos and copy infos a streamed kineto profile reads, packed in
+ * event order (pass-timeline-krange.h).
  */
 #include "pass/pass-timeline-krange.h"
 
@@ -80,4 +80,56 @@ void tl_krange_free(struct tl_krange *k)
 {
 	free(k->b);
 	*k = (struct tl_krange){ 0 };
+}
+
+void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)
+{
+	size_t n = m->copies.n;
+	k->b = pt_xmalloc(n * 18 + 1);
+	uint8_t *q = k->b;
+	uint32_t last = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pt_copy_info *ci = &m->copies.v[i];
+		q = pt_varint_put(q, ci->event - last); /* (ascending: the first from 0) */
+		last = ci->event;
+		*q++ = ci->copy_kind;
+		*q++ = ci->src_kind;
+		*q++ = ci->dst_kind;
+		q = pt_varint_put(q, ci->bytes);
+	}
+	k->n = (size_t)(q - k->b);
+	k->b = pt_xrealloc(k->b, k->n ? k->n : 1);
+	pt_vec_free(&m->copies);
+	tl_kcopy_rewind(k);
+}
+
+void tl_kcopy_rewind(struct tl_kcopy *k)
+{
+	k->at = 0;
+	k->rhas = false;
+	k->rev = 0;
+}
+
+uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes)
+{
+	while ((!k->rhas || k->rev < ev) && k->at < k->n) {
+		const uint8_t *q = k->b + k->at;
+		k->rev += (uint32_t)pt_varint_take(&q);
+		k->rkinds = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
+		q += 3;
+		k->rbytes = pt_varint_take(&q);
+		k->at = (size_t)(q - k->b);
+		k->rhas = true;
+	}
+	if (!k->rhas || k->rev != ev)
+		return 0;
+	*kinds = k->rkinds;
+	*bytes = k->rbytes;
+	return TL_KX_COPY;
+}
+
+void tl_kcopy_free(struct tl_kcopy *k)
+{
+	free(k->b);
+	*k = (struct tl_kcopy){ 0 };
 }

@@ -48,4 +48,27 @@ void tl_krange_rewind(struct tl_krange *k);
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id);
 void tl_krange_free(struct tl_krange *k);
 
+/*
+ * The copy infos the profile reads (kinds and bytes of each copy and set; the
+ * first read's m->copies in event order, tl_kext_copies_in_order), packed the
+ * same way (about 7 bytes a copy against 24), handed to each copy or set in
+ * file order: TL_KX_COPY in tl_sev.kx, the bytes in task, the kinds in kconf
+ * (copy_kind | src_kind << 8 | dst_kind << 16).
+ */
+#define TL_KX_COPY 4
+struct tl_kcopy {
+	uint8_t *b; /* per copy info: varint event delta, copy_kind, src_kind, dst_kind, varint bytes */
+	size_t n, at;
+	bool rhas;
+	uint32_t rev;
+	uint32_t rkinds;
+	uint64_t rbytes;
+};
+/* Packs m->copies (in event order, one row an event) and frees them. */
+void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m);
+void tl_kcopy_rewind(struct tl_kcopy *k);
+/* Copy or set event ev of a read (asked in ascending order): TL_KX_COPY and *kinds, *bytes, or 0. */
+uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes);
+void tl_kcopy_free(struct tl_kcopy *k);
+
 #endif

@@ -513,6 +513,8 @@ bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid);
 bool tl_kext_cpu_op(const struct tl_trace *c, const struct tl_sev *v, uint32_t i);
 /* The External id of range event i on device dev (v: its fields): a streamed GPU model's from v->kx and v->task. */
 bool tl_kext_range_id(const struct tl_trace *c, uint32_t dev, const struct tl_sev *v, uint32_t i, uint64_t *id);
+/* A streamed GPU model's copy or set v: its copy info (kinds and bytes) in *tmp, from v->kx, kconf, task; or NULL. */
+const struct pt_copy_info *tl_kext_copy_sev(const struct tl_sev *v, struct pt_copy_info *tmp);
 /* A streamed model's copy infos in event order (pt_model_copy_info finds an event's; the last of several). */
 void tl_kext_copies_in_order(struct pt_model *m);
 
