@@ -18,7 +18,11 @@
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
  * (PT_TL_NOSTREAM), as is a model of several processes (several_procs),
- * and in the kineto profile one with host ranges or several ranks.
+ * and in the kineto profile one of several ranks or whose GPU user
+ * annotations it writes (krange_annotated). The kineto profile's first read
+ * also packs the range infos (External id, cpu_op) and, once it ends, the
+ * copy infos (pass-timeline-krange.h), handed to the events as later reads
+ * meet them in file order.
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
@@ -877,7 +881,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
 	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
 	if (o->kineto) {
-		tl_krange_fit(&s->kr);
+		tl_kpack_fit(&s->kr.p);
 		tl_kext_copies_in_order(m);
 		tl_kcopy_take(&s->kc, m);
 		s->ext = tl_kext_ext_map(m);
@@ -1203,8 +1207,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 		return;
 	free(s->kcode);
 	free(s->kev);
-	tl_krange_free(&s->kr);
-	tl_kcopy_free(&s->kc);
+	tl_kpack_free(&s->kr.p);
+	tl_kpack_free(&s->kc.p);
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);

@@ -10,6 +10,50 @@
 #include "support/varint.h"
 #include "support/xalloc.h"
 
+/* Room for a row of up to `most` bytes at the pack's end. */
+static uint8_t *row_room(struct tl_kpack *p, size_t most)
+{
+	pt_xgrow((void **)&p->b, &p->cap, p->n + most, 1);
+	return p->b + p->n;
+}
+
+/*
+ * The cursor moved on to the row of event ev, or past it: true where that row is ev's. take reads a row's
+ * fields into arg from its first varint h and *q (after h) on, and returns its event delta.
+ */
+static bool seek(struct tl_kpack *p, uint32_t ev, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
+{
+	while ((!p->rhas || p->rev < ev) && p->at < p->n) {
+		const uint8_t *q = p->b + p->at;
+		uint64_t h = pt_varint_take(&q);
+		p->rev += take(arg, h, &q);
+		p->at = (size_t)(q - p->b);
+		p->rhas = true;
+	}
+	return p->rhas && p->rev == ev;
+}
+
+void tl_kpack_fit(struct tl_kpack *p)
+{
+	if (p->n < p->cap) {
+		p->b = pt_xrealloc(p->b, p->n ? p->n : 1);
+		p->cap = p->n ? p->n : 1;
+	}
+}
+
+static void rewind_pack(struct tl_kpack *p)
+{
+	p->at = 0;
+	p->rhas = false;
+	p->rev = 0;
+}
+
+void tl_kpack_free(struct tl_kpack *p)
+{
+	free(p->b);
+	*p = (struct tl_kpack){ 0 };
+}
+
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 {
 	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
@@ -20,11 +64,10 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 			break;
 		}
 		uint32_t d = k->any ? ri->event - k->last_ev : ri->event;
-		pt_xgrow((void **)&k->b, &k->cap, k->n + 20, 1);
-		uint8_t *q = k->b + k->n;
+		uint8_t *q = row_room(&k->p, 20);
 		q = pt_varint_put(q, (uint64_t)d << 1 | (op != UINT32_MAX && ri->type == op));
 		q = pt_varint_put(q, pt_zigzag((int64_t)(ri->id - k->last_id)));
-		k->n = (size_t)(q - k->b);
+		k->p.n = (size_t)(q - k->p.b);
 		k->any = true;
 		k->last_ev = ri->event;
 		k->last_id = ri->id;
@@ -33,103 +76,67 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 	return !k->bad;
 }
 
-void tl_krange_fit(struct tl_krange *k)
-{
-	if (k->n < k->cap) {
-		k->b = pt_xrealloc(k->b, k->n ? k->n : 1);
-		k->cap = k->n ? k->n : 1;
-	}
-}
-
 void tl_krange_rewind(struct tl_krange *k)
 {
-	k->at = 0;
-	k->rhas = false;
-	k->rev = 0;
+	rewind_pack(&k->p);
 	k->rid = 0;
-	k->rop = false;
 }
 
-/* The next range info into rev, rid, rop; false at the end. */
-static bool next_info(struct tl_krange *k)
+/* (the Operator bit in h's low bit, the event delta above it) */
+static uint32_t range_take(void *arg, uint64_t h, const uint8_t **q)
 {
-	if (k->at >= k->n)
-		return false;
-	const uint8_t *q = k->b + k->at;
-	uint64_t h = pt_varint_take(&q);
-	uint32_t d = (uint32_t)(h >> 1);
-	k->rev += d; /* (the first: from 0) */
+	struct tl_krange *k = arg;
 	k->rop = h & 1;
-	k->rid += (uint64_t)pt_unzigzag(pt_varint_take(&q));
-	k->at = (size_t)(q - k->b);
-	k->rhas = true;
-	return true;
+	k->rid += (uint64_t)pt_unzigzag(pt_varint_take(q));
+	return (uint32_t)(h >> 1);
 }
 
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
 {
-	while ((!k->rhas || k->rev < ev) && next_info(k))
-		;
-	if (!k->rhas || k->rev != ev)
+	if (!seek(&k->p, ev, range_take, k))
 		return 0;
 	*id = k->rid;
 	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0);
 }
 
-void tl_krange_free(struct tl_krange *k)
-{
-	free(k->b);
-	*k = (struct tl_krange){ 0 };
-}
-
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)
 {
-	size_t n = m->copies.n;
-	k->b = pt_xmalloc(n * 18 + 1);
-	uint8_t *q = k->b;
 	uint32_t last = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < m->copies.n; i++) {
 		const struct pt_copy_info *ci = &m->copies.v[i];
-		q = pt_varint_put(q, ci->event - last); /* (ascending: the first from 0) */
+		uint8_t *q = row_room(&k->p, 18);
+		q = pt_varint_put(q, ci->event - last); /* (ascending) */
 		last = ci->event;
 		*q++ = ci->copy_kind;
 		*q++ = ci->src_kind;
 		*q++ = ci->dst_kind;
 		q = pt_varint_put(q, ci->bytes);
+		k->p.n = (size_t)(q - k->p.b);
 	}
-	k->n = (size_t)(q - k->b);
-	k->b = pt_xrealloc(k->b, k->n ? k->n : 1);
 	pt_vec_free(&m->copies);
-	tl_kcopy_rewind(k);
+	tl_kpack_fit(&k->p);
 }
 
 void tl_kcopy_rewind(struct tl_kcopy *k)
 {
-	k->at = 0;
-	k->rhas = false;
-	k->rev = 0;
+	rewind_pack(&k->p);
+}
+
+static uint32_t copy_take(void *arg, uint64_t h, const uint8_t **q)
+{
+	struct tl_kcopy *k = arg;
+	const uint8_t *b = *q;
+	k->rkinds = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
+	*q = b + 3;
+	k->rbytes = pt_varint_take(q);
+	return (uint32_t)h;
 }
 
 uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes)
 {
-	while ((!k->rhas || k->rev < ev) && k->at < k->n) {
-		const uint8_t *q = k->b + k->at;
-		k->rev += (uint32_t)pt_varint_take(&q);
-		k->rkinds = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
-		q += 3;
-		k->rbytes = pt_varint_take(&q);
-		k->at = (size_t)(q - k->b);
-		k->rhas = true;
-	}
-	if (!k->rhas || k->rev != ev)
+	if (!seek(&k->p, ev, copy_take, k))
 		return 0;
 	*kinds = k->rkinds;
 	*bytes = k->rbytes;
 	return TL_KX_COPY;
-}
-
-void tl_kcopy_free(struct tl_kcopy *k)
-{
-	free(k->b);
-	*k = (struct tl_kcopy){ 0 };
 }

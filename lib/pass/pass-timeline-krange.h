@@ -17,36 +17,34 @@
 
 #include "model/model.h"
 
+/* Rows in event order, each a varint event delta (the first from 0) and its fields; a read's cursor. */
+struct tl_kpack {
+	uint8_t *b;
+	size_t n, cap, at;
+	bool rhas;    /* rev is the row at the cursor's back */
+	uint32_t rev;
+};
+
 struct tl_krange {
-	uint8_t *b; /* per range info: varint (event delta << 1 | Operator), varint zigzag (id delta) */
-	size_t n, cap;
-	bool any;        /* a range info was taken (last_ev, last_id hold the last one) */
-	bool bad;        /* not in strictly ascending event order (the model is read whole) */
+	struct tl_kpack p; /* per range info: (event delta << 1 | Operator), varint zigzag (id delta) */
+	bool any;          /* a range info was taken (last_ev, last_id hold the last one) */
+	bool bad;          /* not in strictly ascending event order (the model is read whole) */
 	uint32_t last_ev;
 	uint64_t last_id;
-	/* a read in file order: the next range info not yet asked for */
-	size_t at;
-	bool rhas;
-	uint32_t rev;
-	uint64_t rid;
+	uint64_t rid;      /* a read's last row */
 	bool rop;
 };
 
 /* Packs m->ranges (the first read's batch) and empties it; false where they leave event order. */
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m);
-/* After the first read: the pack's room beyond its bytes given back. */
-void tl_krange_fit(struct tl_krange *k);
-/* Before a read in file order. */
-void tl_krange_rewind(struct tl_krange *k);
 /*
- * Range event ev of a read (asked in ascending order): its range info's kx
- * bits for tl_sev.kx (TL_KX_INFO: it has one, its id in *id; TL_KX_OP: its
- * type is Operator), 0 where it has none.
+ * Range event ev of a read in file order (asked in ascending order): its
+ * range info's kx bits for tl_sev.kx (TL_KX_INFO: it has one, its id in *id;
+ * TL_KX_OP: its type is Operator), 0 where it has none.
  */
 #define TL_KX_INFO 1
 #define TL_KX_OP 2
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id);
-void tl_krange_free(struct tl_krange *k);
 
 /*
  * The copy infos the profile reads (kinds and bytes of each copy and set; the
@@ -57,18 +55,20 @@ void tl_krange_free(struct tl_krange *k);
  */
 #define TL_KX_COPY 4
 struct tl_kcopy {
-	uint8_t *b; /* per copy info: varint event delta, copy_kind, src_kind, dst_kind, varint bytes */
-	size_t n, at;
-	bool rhas;
-	uint32_t rev;
-	uint32_t rkinds;
+	struct tl_kpack p; /* per copy info: event delta, copy_kind, src_kind, dst_kind (a byte each), varint bytes */
+	uint32_t rkinds;   /* a read's last row */
 	uint64_t rbytes;
 };
 /* Packs m->copies (in event order, one row an event) and frees them. */
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m);
-void tl_kcopy_rewind(struct tl_kcopy *k);
 /* Copy or set event ev of a read (asked in ascending order): TL_KX_COPY and *kinds, *bytes, or 0. */
 uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes);
-void tl_kcopy_free(struct tl_kcopy *k);
+
+/* Before a read in file order. */
+void tl_krange_rewind(struct tl_krange *k);
+void tl_kcopy_rewind(struct tl_kcopy *k);
+/* After the first read: the pack's room beyond its bytes given back. */
+void tl_kpack_fit(struct tl_kpack *p);
+void tl_kpack_free(struct tl_kpack *p);
 
 #endif
