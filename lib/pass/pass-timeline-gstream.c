@@ -474,6 +474,28 @@ static void krange_no_steps_rows(const struct pt_tl_gstream *s, struct pt_tl *t)
 		pt_vec_free(&t->dev[d].steps.s);
 }
 
+/*
+ * The synchronization infos the trace reads (an Event Sync's or Stream Wait Event's arguments,
+ * pass-timeline-events.c sync_args): the others' rows dropped, in event order still (the 1 GiB
+ * Kineto trace of bench/RESULTS.md holds 167,000 stream syncs' rows, 7.6 MB with their vector's room).
+ */
+static void syncs_waited(struct pt_model *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m->syncs.n; i++)
+		if (m->syncs.v[i].type == 1 || m->syncs.v[i].type == 2)
+			m->syncs.v[k++] = m->syncs.v[i];
+	if (k == m->syncs.n)
+		return;
+	m->syncs.n = k;
+	if (!k) {
+		pt_vec_free(&m->syncs);
+		return;
+	}
+	m->syncs.v = pt_xrealloc(m->syncs.v, k * sizeof(*m->syncs.v));
+	m->syncs.cap = k;
+}
+
 /* ------------------------------------------------------------------ first read */
 
 static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
@@ -889,6 +911,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		pt_vec_free(&m->ext_corr);
 	}
 	kconf_keep(s, m);
+	syncs_waited(m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
