@@ -323,9 +323,11 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, const st
 	uint8_t k = v->kind;
 	uint32_t name = v->name;
 	bool task = k == PT_EV_TASK || k == PT_EV_AICPU;
+	struct pt_copy_info cv;
 	const struct pt_copy_info *ci = k != PT_EV_MEMCPY && k != PT_EV_MEMSET ? NULL :
 					c->copy_of ? (c->copy_of[i] ? &m->copies.v[c->copy_of[i] - 1] : NULL) :
-						     pt_model_copy_info(m, i);
+					c->tl->gstream ? tl_kext_copy_sev(v, &cv) :
+							 pt_model_copy_info(m, i);
 	switch (k) {
 	case PT_EV_TASK:
 	case PT_EV_AICPU:
@@ -345,11 +347,12 @@ static void track_event_kineto(struct tl_trace *c, const struct row *r, const st
 		out->cat = K_SYNC;
 		break;
 	default: /* host ranges: Operator ranges are cpu_op, the others user_annotation (chrome-trace.md §11) */
-		out->cat = !r->host ? K_GPU_USER : k == PT_EV_RANGE && tl_kext_cpu_op(c, i) ? K_CPU_OP : K_USER;
+		out->cat = !r->host ? K_GPU_USER : k == PT_EV_RANGE && tl_kext_cpu_op(c, v, i) ? K_CPU_OP : K_USER;
 	}
 	{ /* "External id" first (cupti.md §7.4) */
 		uint64_t xid;
-		if (!task && tl_kext_external_id_of(c, r->dev, k, v->corr, i, &xid))
+		if (k == PT_EV_RANGE ? tl_kext_range_id(c, r->dev, v, i, &xid) :
+				       !task && tl_kext_external_id_of(c, r->dev, k, v->corr, i, &xid))
 			ARG_U64(out, "External id", xid);
 	}
 	if (task) {
@@ -461,6 +464,7 @@ static inline void tl_sev_of(const struct tl_trace *c, uint32_t i, struct tl_sev
 	v->step = pt_tl_ev_step(c->tl, i);
 	v->keep = c->tl->ev_keep[i];
 	v->kconf = v->kind == PT_EV_KERNEL ? kernel_conf(c, i) : 0;
+	v->kx = 0;
 }
 
 static void track_event(struct tl_trace *c, const struct row *r, const struct tl_sev *v, uint32_t i,

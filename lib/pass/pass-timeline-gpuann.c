@@ -97,6 +97,12 @@ static void user_ancestors(const struct pt_model *m, struct pt_hashmap *ua)
 	free(v);
 }
 
+bool tl_gpu_annotations_wanted(const struct pt_model *m, uint32_t dev)
+{
+	return pt_model_stat_get(m, (int32_t)dev, "kineto.events", -1) < 0 ||
+	       pt_model_stat_get(m, (int32_t)dev, "kineto.gpu_user_annotations_skipped", 0);
+}
+
 void tl_build_gpu_annotations(struct tl_trace *c)
 {
 	const struct pt_model *m = c->m;
@@ -128,10 +134,7 @@ void tl_build_gpu_annotations(struct tl_trace *c)
 			continue;
 		uint32_t dev = m->tracks.v[m->events.track[*u - 1]].device;
 		if (!want[dev])
-			want[dev] = pt_model_stat_get(m, (int32_t)dev, "kineto.events", -1) >= 0 &&
-						    !pt_model_stat_get(m, (int32_t)dev, "kineto.gpu_user_annotations_skipped", 0)
-					    ? -1
-					    : 1;
+			want[dev] = tl_gpu_annotations_wanted(m, dev) ? 1 : -1;
 		if (want[dev] < 0)
 			continue;
 		int64_t s = m->events.start[g], e = s + m->events.dur[g];

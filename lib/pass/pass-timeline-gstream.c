@@ -18,7 +18,11 @@
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
  * (PT_TL_NOSTREAM), as is a model of several processes (several_procs),
- * and in the kineto profile one with host ranges or several ranks.
+ * and in the kineto profile one of several ranks or whose GPU user
+ * annotations it writes (krange_annotated). The kineto profile's first read
+ * also packs the range infos (External id, cpu_op) and, once it ends, the
+ * copy infos (pass-timeline-krange.h), handed to the events as later reads
+ * meet them in file order.
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
@@ -62,6 +66,7 @@
 #include "model/ptm-turns.h"
 #include "pass/launch-join.h"
 #include "pass/pass-timeline-gsel.h"
+#include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -175,6 +180,19 @@ struct pt_tl_gstream {
 	uint32_t *kev;
 	size_t nk, kord, kcur;
 	uint64_t nkev;       /* the first read's kernel events */
+	/*
+	 * The kineto profile of one process with host ranges: their range infos (pass-timeline-krange.h),
+	 * per device whether it has host ranges and whether a launch link names one (first read: GPU
+	 * annotations, read whole where that process gets them), a kept host step range (third read: the
+	 * profile's Steps rows are then the host's).
+	 */
+	struct tl_krange kr;
+	struct tl_kcopy kc; /* the kineto profile's copy infos, packed after the first read */
+	uint8_t *rdev;
+	bool link_range, host_steps;
+	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
+	struct pt_idmap *ext;
+	size_t next;
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
 	bool eof_told;       /* the read's end was answered once (its last events came with it) */
@@ -195,6 +213,8 @@ static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 	if (m->devices.n > s->nd) {
 		s->klag = pt_xrealloc(s->klag, m->devices.n * sizeof(*s->klag));
 		memset(s->klag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->klag));
+		s->rdev = pt_xrealloc(s->rdev, m->devices.n);
+		memset(s->rdev + s->nd, 0, m->devices.n - s->nd);
 		s->nd = m->devices.n;
 	}
 }
@@ -384,6 +404,8 @@ static void reset_reads(struct pt_tl_gstream *s)
 	s->sgi = 0;
 	s->kord = s->kcur = 0;
 	s->gseen = false;
+	tl_krange_rewind(&s->kr);
+	tl_kcopy_rewind(&s->kc);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		s->t[tr].seen = false;
 		s->t[tr].q.h = s->t[tr].q.n = 0;
@@ -399,6 +421,81 @@ static int strag_cmp(const void *pa, const void *pb)
 	return sev_less(sort_m, a, b) ? -1 : sev_less(sort_m, b, a);
 }
 
+/* ------------------------------------------------------------------ the kineto profile's host ranges */
+
+/* A chunk of launch links (the kineto profile's first read): does one name a host range? Then emptied. */
+static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
+{
+	for (size_t l = 0; l < m->links.n && !s->link_range; l++)
+		s->link_range = m->links.v[l].range != 0;
+	m->links.n = 0;
+}
+
+/*
+ * After the first read: would the profile write GPU user annotations (pass-timeline-gpuann.c: a launch
+ * link names a host range of a process that gets them)? They need every link and range: read whole.
+ */
+static bool krange_annotated(const struct pt_tl_gstream *s, const struct pt_model *m)
+{
+	for (size_t d = 0; d < m->devices.n && d < s->nd && s->link_range; d++)
+		if (s->rdev[d] && tl_gpu_annotations_wanted(m, (uint32_t)d))
+			return true;
+	return false;
+}
+
+/*
+ * An event of a read in file order (the kineto profile): a host range's range info (its bits, its id in
+ * task), a copy's or set's copy info (TL_KX_COPY, its bytes in task, its kinds in kconf) into v.
+ */
+static void krange_sev(struct pt_tl_gstream *s, struct tl_sev *v)
+{
+	uint64_t x = 0;
+	uint32_t kinds = 0;
+	if (!s->o->kineto)
+		return;
+	if (v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->kr, v->ev, &x)))
+		v->task = x;
+	else if ((v->kind == PT_EV_MEMCPY || v->kind == PT_EV_MEMSET) && (v->kx = tl_kcopy_of(&s->kc, v->ev, &kinds, &x))) {
+		v->task = x;
+		v->kconf = kinds;
+	}
+}
+
+/*
+ * The kineto profile without its extra rows writes a device's Steps row only where no host step range
+ * is kept (pass-timeline-layout.c): where one is, the rows' slices (about 60 bytes a step and device)
+ * are not held while it writes.
+ */
+static void krange_no_steps_rows(const struct pt_tl_gstream *s, struct pt_tl *t)
+{
+	if (!s->o->kineto || s->o->kineto_extra || !s->host_steps)
+		return;
+	for (size_t d = 0; d < t->ndev; d++)
+		pt_vec_free(&t->dev[d].steps.s);
+}
+
+/*
+ * The synchronization infos the trace reads (an Event Sync's or Stream Wait Event's arguments,
+ * pass-timeline-events.c sync_args): the others' rows dropped, in event order still (the 1 GiB
+ * Kineto trace of bench/RESULTS.md holds 167,000 stream syncs' rows, 7.6 MB with their vector's room).
+ */
+static void syncs_waited(struct pt_model *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m->syncs.n; i++)
+		if (m->syncs.v[i].type == 1 || m->syncs.v[i].type == 2)
+			m->syncs.v[k++] = m->syncs.v[i];
+	if (k == m->syncs.n)
+		return;
+	m->syncs.n = k;
+	if (!k) {
+		pt_vec_free(&m->syncs);
+		return;
+	}
+	m->syncs.v = pt_xrealloc(m->syncs.v, k * sizeof(*m->syncs.v));
+	m->syncs.cap = k;
+}
+
 /* ------------------------------------------------------------------ first read */
 
 static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
@@ -407,8 +504,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	struct pt_tl_gstream *s = arg;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
+	if (m->links.n) /* the kineto profile's (PT_PTM_LINKS_BATCHWISE) */
+		krange_links(s, m);
 	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): a communication range is read whole */
-		if (pt_index_comm_ranges(m))
+		if (pt_index_comm_ranges(m) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
 			goto again;
 		m->ranges.n = 0;
 		if (!ev->n)
@@ -442,8 +541,9 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		s->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (s->o->kineto || pt_index_comm_op_name(name))
+			if (pt_index_comm_op_name(name))
 				goto again; /* it may make the kernels it launches communication (index.c) */
+			s->rdev[d] = 1;
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
 				if (step_name(s, m, ev->name[i])) {
@@ -516,6 +616,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i),
 					     .kconf = kc },
 					   tr0 };
+			krange_sev(s, &g.v);
 			pt_vec_push(&s->sg, g);
 		} else {
 			if (!s->atop_seen || st > s->atop)
@@ -692,6 +793,8 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
 		bool late = saw(s, tr, gi, st);
+		if (keep && k == PT_EV_RANGE && !s->host_steps && step_name(s, m, ev->name[i]))
+			s->host_steps = true;
 		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
 			kq_add(q, st, st + du, kernel_class(s, m, ev->name[i]));
@@ -772,7 +875,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * host ranges: the memory records and the links unread) */
 	struct pt_ptm_sink first = { scan1, s, false,
 				     G_SKIP | PT_PTM_RANGES_BATCHWISE |
-					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS
+					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE
 							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
@@ -791,16 +894,24 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && kineto_whole(m)) || several_procs(m)) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && kineto_whole(m)) || several_procs(m) ||
+	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
 		s->again = true;
 		goto out;
 	}
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
 	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
-	if (o->kineto)
+	if (o->kineto) {
+		tl_kpack_fit(&s->kr.p);
 		tl_kext_copies_in_order(m);
+		tl_kcopy_take(&s->kc, m);
+		s->ext = tl_kext_ext_map(m);
+		s->next = m->devices.n;
+		pt_vec_free(&m->ext_corr);
+	}
 	kconf_keep(s, m);
+	syncs_waited(m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
@@ -899,6 +1010,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->kq = NULL;
 	struct pt_tl *t = tl_pass_finish(&s->pass, S);
 	free(S);
+	krange_no_steps_rows(s, t);
 	/* without step windows no event's step is its launch's: the join's calls are not read again */
 	wins = t->has_window;
 	for (size_t d = 0; d < t->ndev && !wins; d++)
@@ -934,6 +1046,16 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 	const struct pt_tl_gstream *s = tl->gstream;
 	int64_t span[2] = { s->evmin, s->evmax };
 	tl_gsel_check(s->sel, m, sel, &s->rf, s->has_ev ? span : NULL, d);
+}
+
+struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
+{
+	return s->ext;
+}
+
+bool tl_gstream_host_steps(const struct pt_tl_gstream *s)
+{
+	return s->host_steps;
 }
 
 struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *s)
@@ -1023,6 +1145,7 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 			kb |= 2;
 		struct tl_sev v = { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
 				    .op = ev->op[i], .step = step, .kind = k, .keep = kb, .ev = gi, .kconf = kc };
+		krange_sev(s, &v);
 		tq_add(m, &s->t[tr].q, &v);
 	}
 	s->base += ev->n;
@@ -1107,6 +1230,10 @@ static void gstream_free(struct pt_tl_gstream *s)
 		return;
 	free(s->kcode);
 	free(s->kev);
+	tl_kpack_free(&s->kr.p);
+	tl_kpack_free(&s->kc.p);
+	free(s->rdev);
+	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {

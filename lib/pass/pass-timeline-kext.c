@@ -13,6 +13,7 @@
  *  - an API call's cbid: the row of m->api_cbids for its name.
  */
 #include "pass/pass-timeline-trace.h"
+#include "pass/pass-timeline-krange.h"
 
 #include <string.h>
 
@@ -25,6 +26,7 @@
 
 struct tl_kext {
 	struct pt_idmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
+	bool ext_lent;          /* ext is a streamed model's (tl_gstream_ext) */
 	uint32_t *cpu_of;       /* per device: the CPU device index of its process, PT_NONE none */
 	uint8_t *kineto_src;    /* per device: a Kineto input imported it (its ranges' ids are external ids) */
 	struct pt_hashmap cbid; /* API name string id -> cbid (the first row of the name) */
@@ -57,6 +59,21 @@ void tl_kext_init(struct tl_trace *c)
 		if (s->device >= 0 && (size_t)s->device < m->devices.n && s->importer && !strcmp(s->importer, "kineto"))
 			k->kineto_src[s->device] = 1;
 	}
+	k->ext = c->tl->gstream ? tl_gstream_ext(c->tl->gstream) : tl_kext_ext_map(m);
+	k->ext_lent = c->tl->gstream != NULL;
+	pt_hashmap_init(&k->cbid);
+	for (size_t i = 0; i < m->api_cbids.n; i++) {
+		bool added;
+		pt_hashmap_put(&k->cbid, m->api_cbids.v[i].name, m->api_cbids.v[i].cbid, &added);
+	}
+	k->op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	c->kext = k;
+}
+
+struct pt_idmap *tl_kext_ext_map(const struct pt_model *m)
+{
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	struct pt_idmap *ext = NULL;
 	/* per process, the ids' range and count first: correlation ids are dense, a direct array (8 bytes an id) */
 	uint64_t *lo = NULL, *hi = NULL;
 	size_t *cnt = NULL;
@@ -76,26 +93,28 @@ void tl_kext_init(struct tl_trace *c)
 		cnt[x->device]++;
 	}
 	if (cnt) {
-		k->ext = pt_xcalloc(nd, sizeof(*k->ext));
+		ext = pt_xcalloc(nd, sizeof(*ext));
 		for (size_t d = 0; d < m->devices.n; d++)
 			if (cnt[d])
-				pt_idmap_init(&k->ext[d], lo[d], hi[d], cnt[d]);
+				pt_idmap_init(&ext[d], lo[d], hi[d], cnt[d]);
 		for (size_t i = 0; i < m->ext_corr.n; i++) {
 			const struct pt_ext_corr *x = &m->ext_corr.v[i];
 			if (x->kind == EXT_CUSTOM0 && x->device < m->devices.n)
-				pt_idmap_put(&k->ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
+				pt_idmap_put(&ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
 		}
 	}
 	free(lo);
 	free(hi);
 	free(cnt);
-	pt_hashmap_init(&k->cbid);
-	for (size_t i = 0; i < m->api_cbids.n; i++) {
-		bool added;
-		pt_hashmap_put(&k->cbid, m->api_cbids.v[i].name, m->api_cbids.v[i].cbid, &added);
-	}
-	k->op_type = pt_strtab_find(&m->strings, "Operator", 8);
-	c->kext = k;
+	return ext;
+}
+
+void tl_kext_ext_map_free(struct pt_idmap *ext, size_t nd)
+{
+	if (ext)
+		for (size_t d = 0; d < nd; d++)
+			pt_idmap_free(&ext[d]);
+	free(ext);
 }
 
 void tl_kext_free(struct tl_trace *c)
@@ -103,10 +122,8 @@ void tl_kext_free(struct tl_trace *c)
 	struct tl_kext *k = c->kext;
 	if (!k)
 		return;
-	if (k->ext)
-		for (size_t d = 0; d < c->m->devices.n; d++)
-			pt_idmap_free(&k->ext[d]);
-	free(k->ext);
+	if (!k->ext_lent)
+		tl_kext_ext_map_free(k->ext, c->m->devices.n);
 	free(k->cpu_of);
 	free(k->kineto_src);
 	pt_hashmap_free(&k->cbid);
@@ -156,13 +173,36 @@ bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid)
 	return true;
 }
 
-bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i)
+/* A host range's External id: a streamed GPU model's from its event (tl_sev.kx, .task), else its range info's. */
+bool tl_kext_range_id(const struct tl_trace *c, uint32_t dev, const struct tl_sev *v, uint32_t i, uint64_t *id)
+{
+	if (!c->tl->gstream)
+		return tl_kext_external_id_of(c, dev, PT_EV_RANGE, 0, i, id);
+	if (!c->kext->kineto_src[dev] || !(v->kx & TL_KX_INFO) || !v->task)
+		return false;
+	*id = v->task;
+	return true;
+}
+
+bool tl_kext_cpu_op(const struct tl_trace *c, const struct tl_sev *v, uint32_t i)
 {
 	const struct tl_kext *k = c->kext;
+	if (c->tl->gstream)
+		return v->kx & TL_KX_OP;
 	if (k->op_type == UINT32_MAX)
 		return false;
 	const struct pt_range_info *ri = pt_model_range_info(c->m, i);
 	return ri && ri->type == k->op_type;
+}
+
+const struct pt_copy_info *tl_kext_copy_sev(const struct tl_sev *v, struct pt_copy_info *tmp)
+{
+	if (!(v->kx & TL_KX_COPY))
+		return NULL;
+	*tmp = (struct pt_copy_info){ .event = v->ev, .copy_kind = (uint8_t)v->kconf, .src_kind = (uint8_t)(v->kconf >> 8),
+				      .dst_kind = (uint8_t)(v->kconf >> 16), .bytes = v->task, .src_device = -1,
+				      .dst_device = -1 };
+	return tmp;
 }
 
 static const struct pt_copy_info *sort_ci;

@@ -914,6 +914,8 @@ int pt_tl_trace_new(const struct pt_model *m, struct pt_index *x, const struct p
 					c->kconf_of[m->kernels.v[k].event] = m->kernels.v[k].config + 1;
 		}
 	}
+	if (c->kineto && tl->gstream) /* (streamed with host ranges: its third read saw them) */
+		c->host_steps = tl_gstream_host_steps(tl->gstream);
 	if (c->kineto)
 		tl_kext_init(c);
 	tl_events_init(c);

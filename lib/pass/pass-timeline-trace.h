@@ -34,6 +34,7 @@ struct tl_sev {
 	uint64_t task, corr;
 	uint32_t name, op, step; /* step number, 0 none */
 	uint8_t kind, keep;      /* keep: pt_tl.ev_keep's bits */
+	uint8_t kx;              /* a streamed kineto profile's host range: TL_KX_* (pass-timeline-krange.h), its id in task */
 	uint32_t ev;             /* its index in the model file (a sync event's arguments; 0 where never read) */
 	uint32_t kconf;          /* a kernel's m->kernel_configs index + 1 ("grid", "block"), 0 = none */
 };
@@ -408,6 +409,8 @@ void tl_build_counters(struct tl_trace *c);
 /* pass-timeline-gpuann.c: the kineto profile's gpu_user_annotation events (needs the rows and ev_keep),
  * their sources (one per row, phase PH_G), an item's ts and event (returns the range event) */
 void tl_build_gpu_annotations(struct tl_trace *c);
+/* Does the process of CPU device dev get them (not a Kineto trace's that had none)? */
+bool tl_gpu_annotations_wanted(const struct pt_model *m, uint32_t dev);
 void tl_gpu_annotation_sources(struct tl_trace *c);
 int64_t tl_gpu_annotation_ts(const struct tl_trace *c, uint32_t i);
 uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt_trace_ev *out);
@@ -482,6 +485,10 @@ int tl_rowbind_failed(struct tl_rowbind *b, const char *path, struct pt_err **e)
 /* pass-timeline-gstream.c: the same as tl_stream_* for a streamed GPU model */
 struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *g);
 const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *g);
+/* Is a host step range kept (the kineto profile's Steps rows are then the host's)? */
+bool tl_gstream_host_steps(const struct pt_tl_gstream *g);
+/* The kineto profile: per device its correlation ids' External ids (tl_kext_ext_map), the stream's. */
+struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *g);
 void tl_gstream_bind(struct tl_trace *c);
 void tl_gstream_unbind(struct tl_trace *c);
 void tl_gstream_rewind(struct tl_trace *c);
@@ -492,6 +499,9 @@ void tl_gstream_flows(struct tl_trace *c);
 /* pass-timeline-kext.c: the kineto profile's External id, cbid and cpu_op (made by init, for that profile) */
 void tl_kext_init(struct tl_trace *c);
 void tl_kext_free(struct tl_trace *c);
+/* Per device index (a CPU device's): correlation id -> External id (CUSTOM0, the first of an id); NULL none. */
+struct pt_idmap *tl_kext_ext_map(const struct pt_model *m);
+void tl_kext_ext_map_free(struct pt_idmap *ext, size_t ndevices);
 /* The External id of event i: true and *id, or false when it has none. */
 bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id);
 /* The same from its device, kind and correlation id (a streamed event; i is read for a host range only). */
@@ -499,8 +509,12 @@ bool tl_kext_external_id_of(const struct tl_trace *c, uint32_t dev, uint8_t kind
 			    uint64_t *id);
 /* The cbid of an API call named by string id `name`: true and *cbid, or false when unknown. */
 bool tl_kext_cbid(const struct tl_trace *c, uint32_t name, uint32_t *cbid);
-/* Is range event i an Operator range (Kineto's cpu_op)? */
-bool tl_kext_cpu_op(const struct tl_trace *c, uint32_t i);
+/* Is range event i (v: its fields) an Operator range (Kineto's cpu_op)? A streamed GPU model: from v->kx. */
+bool tl_kext_cpu_op(const struct tl_trace *c, const struct tl_sev *v, uint32_t i);
+/* The External id of range event i on device dev (v: its fields): a streamed GPU model's from v->kx and v->task. */
+bool tl_kext_range_id(const struct tl_trace *c, uint32_t dev, const struct tl_sev *v, uint32_t i, uint64_t *id);
+/* A streamed GPU model's copy or set v: its copy info (kinds and bytes) in *tmp, from v->kx, kconf, task; or NULL. */
+const struct pt_copy_info *tl_kext_copy_sev(const struct tl_sev *v, struct pt_copy_info *tmp);
 /* A streamed model's copy infos in event order (pt_model_copy_info finds an event's; the last of several). */
 void tl_kext_copies_in_order(struct pt_model *m);
 

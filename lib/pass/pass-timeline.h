@@ -222,8 +222,8 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * where the model must be read whole (Ascend data, host ranges that make a
  * kernel communication, --steps or --time-window on a model of several
  * processes, whose notes need the events, pass-timeline-gsel.h; with
- * o->kineto also host ranges, whose range infos
- * and GPU annotations that profile reads, and devices of several ranks).
+ * o->kineto also GPU user annotations, which need every launch link and host
+ * range, range infos out of event order, and devices of several ranks).
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
 		      struct pt_tl **out, struct pt_err **e);

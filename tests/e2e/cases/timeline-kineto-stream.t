@@ -2,8 +2,8 @@
 # does (proftool-timeline(1) MEMORY): the same files as the in-memory path (--in-memory), with every
 # option, on CUPTI dumps without host ranges (External ids, cbids, copies and sets, syncs, per-SM
 # kernel arguments, launch arrows at the starts, two processes of one rank, the benchmark's loop
-# scaled down), Ascend models (one and two ranks); and on what it reads whole: host ranges (NVTX,
-# Kineto traces), several ranks of GPU data. --steps and --time-window are streamed too (also in
+# scaled down), a Kineto trace's host ranges (also timeline-kineto-host.t), Ascend models (one and two
+# ranks); and on what it reads whole: NVTX ranges (their GPU user annotations), several ranks of GPU data. --steps and --time-window are streamed too (also in
 # timeline-gpu-sel.t). HTA reads the streamed files.
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td

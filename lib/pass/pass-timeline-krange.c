@@ -1,0 +1,142 @@
+/*
+ * The range infos and copy infos a streamed kineto profile reads, packed in
+ * event order (pass-timeline-krange.h).
+ */
+#include "pass/pass-timeline-krange.h"
+
+#include <stdlib.h>
+
+#include "support/strtab.h"
+#include "support/varint.h"
+#include "support/xalloc.h"
+
+/* Room for a row of up to `most` bytes at the pack's end. */
+static uint8_t *row_room(struct tl_kpack *p, size_t most)
+{
+	pt_xgrow((void **)&p->b, &p->cap, p->n + most, 1);
+	return p->b + p->n;
+}
+
+/*
+ * The cursor moved on to the row of event ev, or past it: true where that row is ev's. take reads a row's
+ * fields into arg from its first varint h and *q (after h) on, and returns its event delta.
+ */
+static bool seek(struct tl_kpack *p, uint32_t ev, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
+{
+	while ((!p->rhas || p->rev < ev) && p->at < p->n) {
+		const uint8_t *q = p->b + p->at;
+		uint64_t h = pt_varint_take(&q);
+		p->rev += take(arg, h, &q);
+		p->at = (size_t)(q - p->b);
+		p->rhas = true;
+	}
+	return p->rhas && p->rev == ev;
+}
+
+void tl_kpack_fit(struct tl_kpack *p)
+{
+	if (p->n < p->cap) {
+		p->b = pt_xrealloc(p->b, p->n ? p->n : 1);
+		p->cap = p->n ? p->n : 1;
+	}
+}
+
+static void rewind_pack(struct tl_kpack *p)
+{
+	p->at = 0;
+	p->rhas = false;
+	p->rev = 0;
+}
+
+void tl_kpack_free(struct tl_kpack *p)
+{
+	free(p->b);
+	*p = (struct tl_kpack){ 0 };
+}
+
+bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
+{
+	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
+	for (size_t i = 0; i < m->ranges.n && !k->bad; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		if (k->any && ri->event <= k->last_ev) {
+			k->bad = true;
+			break;
+		}
+		uint32_t d = k->any ? ri->event - k->last_ev : ri->event;
+		uint8_t *q = row_room(&k->p, 20);
+		q = pt_varint_put(q, (uint64_t)d << 1 | (op != UINT32_MAX && ri->type == op));
+		q = pt_varint_put(q, pt_zigzag((int64_t)(ri->id - k->last_id)));
+		k->p.n = (size_t)(q - k->p.b);
+		k->any = true;
+		k->last_ev = ri->event;
+		k->last_id = ri->id;
+	}
+	m->ranges.n = 0;
+	return !k->bad;
+}
+
+void tl_krange_rewind(struct tl_krange *k)
+{
+	rewind_pack(&k->p);
+	k->rid = 0;
+}
+
+/* (the Operator bit in h's low bit, the event delta above it) */
+static uint32_t range_take(void *arg, uint64_t h, const uint8_t **q)
+{
+	struct tl_krange *k = arg;
+	k->rop = h & 1;
+	k->rid += (uint64_t)pt_unzigzag(pt_varint_take(q));
+	return (uint32_t)(h >> 1);
+}
+
+uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
+{
+	if (!seek(&k->p, ev, range_take, k))
+		return 0;
+	*id = k->rid;
+	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0);
+}
+
+void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)
+{
+	uint32_t last = 0;
+	for (size_t i = 0; i < m->copies.n; i++) {
+		const struct pt_copy_info *ci = &m->copies.v[i];
+		uint8_t *q = row_room(&k->p, 18);
+		q = pt_varint_put(q, ci->event - last); /* (ascending) */
+		last = ci->event;
+		*q++ = ci->copy_kind;
+		*q++ = ci->src_kind;
+		*q++ = ci->dst_kind;
+		q = pt_varint_put(q, ci->bytes);
+		k->p.n = (size_t)(q - k->p.b);
+	}
+	pt_vec_free(&m->copies);
+	tl_kpack_fit(&k->p);
+}
+
+void tl_kcopy_rewind(struct tl_kcopy *k)
+{
+	rewind_pack(&k->p);
+}
+
+static uint32_t copy_take(void *arg, uint64_t h, const uint8_t **q)
+{
+	struct tl_kcopy *k = arg;
+	const uint8_t *b = *q;
+	k->rkinds = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
+	*q = b + 3;
+	k->rbytes = pt_varint_take(q);
+	return (uint32_t)h;
+}
+
+uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes)
+{
+	if (!seek(&k->p, ev, copy_take, k))
+		return 0;
+	*kinds = k->rkinds;
+	*bytes = k->rbytes;
+	return TL_KX_COPY;
+}
