@@ -92,7 +92,7 @@
  * measures them (the tests set PT_TEST_HINTS_CALLS_CAP to take that path on small models). */
 #define MERGED_CAP ((size_t)1 << 20)
 
-enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64 };
+enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64, G_FK = 128 };
 
 /* The sets of one window clipped to it, until the watermark passes its end. */
 struct gwin {
@@ -150,6 +150,14 @@ static int64_t *delays_take(struct delays *x, size_t *n)
 	return v;
 }
 
+/* An op type of LOW_FLOPS_UTIL's executions on a device: the union of their times, its time in W, FLOPs. */
+struct gktype {
+	uint32_t type;
+	struct hx_openu u;
+	int64_t busy;
+	long double f;
+};
+
 struct gdev {
 	const struct pt_ljoin *j;
 	struct hx_sdev *out;
@@ -181,6 +189,14 @@ struct gdev {
 	int64_t rd2, rd3;           /* the host ranges: |t2 ∩ (R ∪ D)|, |t2 ∩ (R ∪ D ∪ H)| */
 	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time */
 	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
+	/* LOW_FLOPS_UTIL: its executions' union, per op type (kt_at: type -> index), the Operator ranges
+	 * whose FLOPs a kernel of the device carries already (a bit each) */
+	struct hx_openu kk;
+	struct gktype *kt;
+	size_t nkt, ckt;
+	struct pt_hashmap kt_at;
+	uint64_t *rdone;
+	const struct hx_gops *ops;
 };
 
 /* A host API call or range waiting until its windows' t2 is final and no earlier one can come. */
@@ -237,6 +253,8 @@ struct gs {
 	uint32_t *htrk;   /* the host's tracks with calls */
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
+	struct hx_gops ops;      /* the PyTorch Operator ranges (gops.c), none when ops.n is 0 */
+	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
 static bool recv_kernel(const char *name)
@@ -436,6 +454,15 @@ static void sweep(struct gdev *d, int64_t kw, const struct hx_item *it)
 		d->out->mw += pt_ivset_measure_in(W, a, b);
 	if ((it->fl & G_K) && hx_u_add(&d->ku, s, e, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (it->fl & G_FK) { /* LOW_FLOPS_UTIL: B, and per op type its busy time */
+		if (hx_u_add(&d->kk, s, e, &a, &b))
+			d->out->B += pt_ivset_measure_in(W, a, b);
+		struct hx_kops ko;
+		hx_gops_kernel(d->ops, it->g, &ko);
+		struct gktype *t = &d->kt[*pt_hashmap_get(&d->kt_at, d->ops->type[ko.fl - 1])];
+		if (hx_u_add(&t->u, s, e, &a, &b))
+			t->busy += pt_ivset_measure_in(W, a, b);
+	}
 }
 
 static void release(struct gdev *d, int64_t kw, int64_t below)
@@ -508,6 +535,15 @@ static void dev_finish(struct gdev *d, int64_t kw)
 		d->out->mw += pt_ivset_measure_in(W, a, b);
 	if (hx_u_end(&d->ku, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (hx_u_end(&d->kk, &a, &b))
+		d->out->B += pt_ivset_measure_in(W, a, b);
+	d->out->tv = pt_xmalloc((d->nkt ? d->nkt : 1) * sizeof(*d->out->tv));
+	for (size_t i = 0; i < d->nkt; i++) {
+		if (hx_u_end(&d->kt[i].u, &a, &b))
+			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
+		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
+	}
+	d->out->ntv = d->nkt;
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
@@ -564,6 +600,10 @@ static void gdev_free(struct gdev *d)
 	free(d->pg);
 	free(d->trk);
 	free(d->called);
+	free(d->kt);
+	free(d->rdone);
+	if (d->kt_at.cap)
+		pt_hashmap_free(&d->kt_at);
 	free(d->wdl);
 	for (int k = 0; k < 3; k++) {
 		free(d->dl[k].v32);
@@ -572,6 +612,33 @@ static void gdev_free(struct gdev *d)
 }
 
 /* ---- read 3: the device read ------------------------------------------------------------- */
+
+/* A member computation kernel of d launched in Operator range q, which counts for FLOPs: an execution of
+ * LOW_FLOPS_UTIL, which carries the range's FLOPs when it is the first on d to (the sum is the same in any
+ * order). */
+static uint8_t flops_exec(struct gdev *d, uint32_t q, const struct hx_gops *ops)
+{
+	if (!d->rdone) {
+		d->rdone = pt_xcalloc(ops->n / 64 + 1, sizeof(*d->rdone));
+		pt_hashmap_init(&d->kt_at);
+		d->ops = ops;
+	}
+	bool added;
+	uint64_t *ix = pt_hashmap_put(&d->kt_at, ops->type[q], d->nkt, &added);
+	if (added) {
+		pt_xgrow((void **)&d->kt, &d->ckt, d->nkt + 1, sizeof(*d->kt));
+		d->kt[d->nkt++] = (struct gktype){ ops->type[q], { 0, 0, false }, 0, 0 };
+	}
+	uint64_t f = 0;
+	if (!(d->rdone[q / 64] >> (q % 64) & 1)) {
+		d->rdone[q / 64] |= UINT64_C(1) << (q % 64);
+		f = ops->flops[q];
+	}
+	d->kt[*ix].f += (long double)f;
+	d->out->F += (long double)f;
+	d->out->nk++;
+	return G_FK;
+}
 
 /* The launch pair of member activity (start st, duration du, name nm) and its call (slot). */
 static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, int64_t du, uint32_t nm)
@@ -689,12 +756,30 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (!found)
 				o->un += du, o->uncnt++;
 			if (k == PT_EV_KERNEL) {
-				struct named *a = hx_nl_get(&o->ops, nm), *b = hx_nl_get(&o->types, nm);
+				struct hx_kops ko;
+				hx_gops_kernel(&g->ops, gi, &ko);
+				/* TOP_OPS: the op type is that of the Operator range its launch is in */
+				uint32_t ty = found && ko.top ? g->ops.type[ko.top - 1] : nm;
+				struct named *a = hx_nl_get(&o->ops, nm), *b = hx_nl_get(&o->types, ty);
 				a->a += du, a->b++;
 				b->a += du, b->b++;
 				o->T += du;
-				d->sr->kern += du;
-				d->sr->any_kern = true;
+				struct hx_srank *sr = d->sr;
+				sr->kern += du;
+				sr->any_kern = true;
+				uint8_t *tn = &g->tcname[nm < g->nstr ? nm : 0]; /* TENSOR_CORES_UNUSED */
+				if (!*tn)
+					*tn = hx_tc_kernel_name(g->c->k, pt_model_strget(m, nm)) ? 2 : 1;
+				if (*tn == 2)
+					sr->tc += du;
+				if (ko.tc) {
+					sr->ops = true;
+					sr->by_op += du;
+					if (g->ops.fl[ko.tc - 1] & HX_OP_LEAF)
+						sr->elig += du;
+				}
+				if (cls == 1 && ko.fl && (g->ops.fl[ko.fl - 1] & HX_OP_COUNT)) /* LOW_FLOPS_UTIL's K */
+					fl |= flops_exec(d, ko.fl - 1, &g->ops);
 			} else {
 				o->has_mem = true;
 				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
@@ -968,8 +1053,8 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
  * Operator range or those names. */
 static bool names_stream(const struct pt_model *m)
 {
-	static const char *const s[] = { "Operator", "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 3; i++)
+	static const char *const s[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
+	for (size_t i = 0; i < 2; i++)
 		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
 			return false;
 	return true;
@@ -984,9 +1069,6 @@ static bool ranges_stream(void *arg, const struct pt_model *m)
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
-	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8);
-	for (size_t i = 0; i < m->ranges.n && op != UINT32_MAX && !g->kp.whole; i++)
-		g->kp.whole = m->ranges.v[i].type == op;
 	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
 	for (size_t i = 0; i < 2; i++)
 		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
@@ -1253,6 +1335,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.t = pt_xcalloc(g.ntrk ? g.ntrk : 1, sizeof(*g.t));
 	g.nstr = m->strings.n;
 	g.kname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
+	g.tcname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.lapi = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.kw = k->idle_kernel_wait_gap_ns;
 	const char *cap = getenv("PT_TEST_HINTS_CALLS_CAP");
@@ -1274,8 +1357,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	size_t nd = m->devices.n;
 	c.fig = pt_flops_op_figs(m);
 	c.gmem = g.gmem;
-	int rc = 0;
-	for (int pass = 0;; pass++) {
+	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, g.host, &g.ops, e) : 0;
+	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */
 		g.cover = pass == 0 && g.r;
@@ -1333,14 +1416,16 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		srank_free(c.srank, si.n);
 	}
 	size_t nsi = si.n;
-	rc = hx_stream_end(&c, &si, nd, rc, d, e);
+	rc = hx_stream_end(&c, &si, c.sdev ? nd : 0, rc, d, e);
 	srank_free(c.srank, nsi);
 	free(g.ch);
 	free(g.sev);
 	free(g.gmem);
 	free(g.t);
 	free(g.kname);
+	free(g.tcname);
 	free(g.lapi);
+	hx_gops_free(&g.ops);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);
 	pt_ptm_tape_free(&tape);

@@ -259,6 +259,16 @@ static bool has_pattern(const char *list, const char *s)
 	return false;
 }
 
+bool hx_tc_kernel_name(const struct pt_hint_knobs *k, const char *name)
+{
+	return has_pattern(k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt, name);
+}
+
+bool hx_tc_op_name(const struct pt_hint_knobs *k, const char *name)
+{
+	return hx_in_list(k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt, name, strlen(name));
+}
+
 struct tcr {
 	uint32_t track;
 	int64_t s, e;
@@ -299,24 +309,14 @@ static bool tc_kernel(const struct pt_model *m, const struct rankdata *rd, size_
 	return false;
 }
 
-/* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
-void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
+/* TENSOR_CORES_UNUSED's figures of a rank whose events are in the model. */
+static void tc_measure(struct ctx *c, const struct rankdata *rd, int64_t *all_out, int64_t *tc_out, int64_t *by_op_out,
+		       int64_t *elig_out, bool *ops_out)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
-	const struct rankdata *rd = s->rd;
 	const struct pt_rank_steps *r = rd->r;
 	const struct pt_hint_knobs *k = c->k;
-	int64_t rank = r->rank;
-	if (r->ascend || !r->ndevs) {
-		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
-		return;
-	}
-	const struct hx_srank *sr = hx_srank_of(c, r);
-	if (sr) { /* streamed (gstream.c): a model without host ranges, so without operator ranges */
-		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", sr->kern ? "no operator ranges" : "no kernels");
-		return;
-	}
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;
 	const char *on = k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt;
 	/* eligible Operator ranges, and which of them have an eligible descendant */
@@ -373,6 +373,29 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	free(seen);
 	free(kern);
 	free(leaf);
+	*all_out = all, *tc_out = tc, *by_op_out = by_op, *elig_out = elig, *ops_out = ops;
+}
+
+/* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
+void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
+{
+	const struct pt_model *m = c->m;
+	const struct rankdata *rd = s->rd;
+	const struct pt_rank_steps *r = rd->r;
+	const struct pt_hint_knobs *k = c->k;
+	int64_t rank = r->rank;
+	if (r->ascend || !r->ndevs) {
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
+		return;
+	}
+	int64_t all = 0, tc = 0, by_op = 0, elig = 0;
+	bool ops = false;
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed (gstream.c): summed as the member kernels passed */
+		all = sr->kern, tc = sr->tc, by_op = sr->by_op, elig = sr->elig, ops = sr->ops;
+	} else {
+		tc_measure(c, rd, &all, &tc, &by_op, &elig, &ops);
+	}
 	const struct pt_device *d0 = &m->devices.v[r->devs[0]];
 	if (!all) {
 		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "no kernels");
