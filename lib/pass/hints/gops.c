@@ -26,8 +26,9 @@
  *     on the host's threads whose op is in hints.tensor_cores.ops is a leaf
  *     when no other such range on its thread starts inside it.
  *
- * What stays for the device read: per Operator range its type (4 bytes),
- * flags (1) and FLOPs (8), and the kernel map.
+ * What stays for the device read: per Operator range its type (4 bytes)
+ * and flags (1), the FLOPs of those that count with non-zero FLOPs (12), and
+ * the kernel map.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -72,6 +73,7 @@ struct ost {
 	/* read P */
 	size_t rp;
 	PT_VEC(struct onest) nf, nt; /* default-domain ranges (FLOPs), Tensor Core ranges of the host */
+	size_t cfv;
 	const struct pt_hint_knobs *k;
 	struct hx_gops *o;
 };
@@ -220,7 +222,11 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			pt_flops_range_figure(m, text, s->dims_key, (uint32_t)gi, &r->shapes, &f);
 			if (f.known)
 				o->fl[q] |= HX_OP_KNOWN;
-			o->flops[q] = f.flops;
+			if (f.known && f.flops) { /* (ranges in event order: the list stays sorted) */
+				o->fl[q] |= HX_OP_NZ;
+				pt_xgrow((void **)&o->fv, &s->cfv, o->nfv + 1, sizeof(*o->fv));
+				o->fv[o->nfv++] = (struct hx_opflops){ (uint32_t)q, f.flops };
+			}
 			pt_vec_push(&s->nf, x);
 		}
 		if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == s->host &&
@@ -260,7 +266,7 @@ static void nest(struct ost *s)
 				break;
 			sp--;
 		}
-		if ((o->fl[x->op] & HX_OP_KNOWN) && o->flops[x->op])
+		if (o->fl[x->op] & HX_OP_NZ)
 			for (size_t q = sp; q > 0 && !(o->fl[s->nf.v[stack[q - 1]].op] & HX_OP_DESC); q--)
 				o->fl[s->nf.v[stack[q - 1]].op] |= HX_OP_DESC;
 		stack[sp++] = (uint32_t)i;
@@ -272,6 +278,11 @@ static void nest(struct ost *s)
 			o->fl[q] |= HX_OP_COUNT;
 	}
 	pt_vec_free(&s->nf);
+	size_t n = 0; /* the FLOPs of those that count, alone */
+	for (size_t i = 0; i < o->nfv; i++)
+		if (o->fl[o->fv[i].op] & HX_OP_COUNT)
+			o->fv[n++] = o->fv[i];
+	o->nfv = n;
 	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), cmp_onest);
 	for (size_t i = 0; i < s->nt.n; i++)
 		if (!(i + 1 < s->nt.n && s->nt.v[i + 1].track == s->nt.v[i].track && s->nt.v[i + 1].s < s->nt.v[i].e))
@@ -312,7 +323,6 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	o->n = s.r.n;
 	o->type = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->type));
 	o->fl = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->fl));
-	o->flops = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->flops));
 	for (size_t q = 0; q < o->n; q++)
 		o->fl[q] = s.r.v[q].dom0 ? HX_OP_DOM0 : 0;
 	/* read P: the events, for the ranges' names and places */
@@ -365,11 +375,24 @@ void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out)
 		*out = o->x[lo];
 }
 
+uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q)
+{
+	size_t lo = 0, hi = o->nfv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->fv[mid].op < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < o->nfv && o->fv[lo].op == q ? o->fv[lo].flops : 0;
+}
+
 void hx_gops_free(struct hx_gops *o)
 {
 	free(o->type);
 	free(o->fl);
-	free(o->flops);
+	free(o->fv);
 	free(o->k);
 	free(o->x);
 	memset(o, 0, sizeof(*o));

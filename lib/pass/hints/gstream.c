@@ -1,7 +1,6 @@
 /*
  * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
- * pt_pass_hints_stream, for a model of one traced process whose host ranges
- * are no PyTorch operators): the reads of the streamed GPU steps, one more
+ * pt_pass_hints_stream, for a model of one traced process): the reads of the streamed GPU steps, one more
  * (two when the host's calls cannot wait in it), then the rules of driver.c
  * over what they kept.
  *
@@ -46,14 +45,16 @@
  * R ∪ D ∪ H, each closed interval measured against t2 (dataloader time
  * |t2 ∩ (R ∪ D)| − |t2 ∩ R| per window, for INPUT_BOUND's worst step, cpu
  * time the next difference). A Dataloader range that starts in W adds its
- * wall time (INPUT_BOUND). What else the rules read of the host's ranges is
- * not measured here, and a model that has it is read whole, as found after
- * the first read: PyTorch Operator ranges (TOP_OPS' op type of a kernel,
- * LOW_FLOPS_UTIL's executions with FLOPs, TENSOR_CORES_UNUSED, all through
- * the kernel's launch link to the innermost range, whose range infos and
- * links come after the events), and the names USE_DDP and DDP_WITHOUT_NCCL
- * count (DataParallel.forward, DistributedDataParallel.forward) anywhere in
- * the string table. Communication ranges are read whole by the steps' read.
+ * wall time (INPUT_BOUND). PyTorch Operator ranges (gops.c: two reads
+ * between reads 2 and 3 when the string table holds "Operator") give a
+ * member kernel its op type (TOP_OPS, through its first launch link with a
+ * range), its LOW_FLOPS_UTIL execution (its last link to a default-domain
+ * Operator range that counts: the range's FLOPs once per device, the busy
+ * time per op type swept with the rest) and TENSOR_CORES_UNUSED's time (its
+ * last link's range). The names USE_DDP and DDP_WITHOUT_NCCL count
+ * (DataParallel.forward, DistributedDataParallel.forward) anywhere in the
+ * string table make the model read whole, as found after the first read.
+ * Communication ranges are read whole by the steps' read.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
@@ -62,8 +63,10 @@
  * and call durations (4 bytes each while they fit), the memory operations
  * with exposed time, per kernel name its totals, t2 of the windows calls can
  * still meet, the waiting activities, calls and ranges, 8 bytes a window and
- * device (its Dataloader time), 8 bytes a step range. If the coverage read 3
- * measures leaves steps uncovered, read 3 runs again over the covered windows.
+ * device (its Dataloader time), 8 bytes a step range; gops.c's ranges (5
+ * bytes each, 12 more for FLOPs that count) and kernel map (8 bytes a linked
+ * kernel). If the coverage read 3 measures leaves steps uncovered, read 3
+ * runs again over the covered windows.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -632,7 +635,7 @@ static uint8_t flops_exec(struct gdev *d, uint32_t q, const struct hx_gops *ops)
 	uint64_t f = 0;
 	if (!(d->rdone[q / 64] >> (q % 64) & 1)) {
 		d->rdone[q / 64] |= UINT64_C(1) << (q % 64);
-		f = ops->flops[q];
+		f = hx_gops_flops(ops, q);
 	}
 	d->kt[*ix].f += (long double)f;
 	d->out->F += (long double)f;
@@ -1046,11 +1049,9 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
  * and the later reads hold comes after them). */
-/* What the stream does not measure of the host's ranges: PyTorch Operator ranges (TOP_OPS' op types,
- * the FLOPs of LOW_FLOPS_UTIL, TENSOR_CORES_UNUSED, through the launch links) and the names USE_DDP and
- * DDP_WITHOUT_NCCL count. Before the range infos (which follow the events), a string table that holds
- * "Operator" or those names so far makes the model read whole at its first range; after them, an
- * Operator range or those names. */
+/* What the stream does not measure of the host's ranges: the names USE_DDP and DDP_WITHOUT_NCCL count.
+ * A string table that holds them so far makes the model read whole at its first range; after the first
+ * read, one that holds them. */
 static bool names_stream(const struct pt_model *m)
 {
 	static const char *const s[] = { "DataParallel.forward", "DistributedDataParallel.forward" };

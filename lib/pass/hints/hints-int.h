@@ -403,7 +403,11 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 /* The PyTorch Operator ranges of a GPU .ptm read as a stream (gops.c), for TOP_OPS' op types, the
  * executions of LOW_FLOPS_UTIL and TENSOR_CORES_UNUSED: per range (by event) its type and flags, per linked
  * kernel the ranges of its links that those read (index + 1, 0 none). */
-enum { HX_OP_DOM0 = 1, HX_OP_KNOWN = 2, HX_OP_DESC = 4, HX_OP_COUNT = 8, HX_OP_LEAF = 16 };
+enum { HX_OP_DOM0 = 1, HX_OP_KNOWN = 2, HX_OP_NZ = 4, HX_OP_DESC = 8, HX_OP_COUNT = 16, HX_OP_LEAF = 32 };
+struct hx_opflops {
+	uint32_t op;
+	uint64_t flops;
+};
 struct hx_kops {
 	uint32_t ev;
 	uint32_t top; /* its first link with a range, when an Operator range (TOP_OPS) */
@@ -413,9 +417,11 @@ struct hx_kops {
 struct hx_gops {
 	size_t n;
 	uint32_t *type;  /* the op type: the label, else the range's name */
-	uint8_t *fl;     /* HX_OP_*: default domain; FLOPs known; a descendant with FLOPs; counts for FLOPs
-			  * (known, none); a Tensor Core op with none among its descendants on the host */
-	uint64_t *flops; /* its FLOPs (HX_OP_KNOWN) */
+	uint8_t *fl;     /* HX_OP_*: default domain; FLOPs known; non-zero; a descendant with non-zero FLOPs;
+			  * counts for FLOPs (known, no such descendant); a Tensor Core op with none among its
+			  * descendants on the host */
+	struct hx_opflops *fv; /* the FLOPs of those that count, when not zero, by range */
+	size_t nfv;
 	uint64_t *k;     /* kernel event << 32 | range, where top == tc and fl is top in the default domain */
 	size_t nk;
 	struct hx_kops *x; /* the other linked kernels, by event */
@@ -424,6 +430,7 @@ struct hx_gops {
 int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k, uint32_t host,
 		 struct hx_gops *o, struct pt_err **e);
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
+uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
 /* TENSOR_CORES_UNUSED's lists (rules-rank.c): a Tensor Core kernel's name, an op that could use them. */
 bool hx_tc_kernel_name(const struct pt_hint_knobs *k, const char *name);

@@ -4,8 +4,8 @@
 # other ranges (UNEXPLAINED_TIME's rest) come from three unions fed in start order; the same bytes as
 # --in-memory and as standard input, which load the model whole, in every format, with selections, with
 # the calls measured in a read of their own (from the start, or given up after some windows went), and
-# with thresholds moved so that the rules fire. A model with operator ranges is read whole and prints
-# the same too. The trace: a launch inside the Dataloader range, a range of another thread over it and
+# with thresholds moved so that the rules fire. A model with operator ranges prints the same too (it
+# streams as well: hints-ops-stream). The trace: a launch inside the Dataloader range, a range of another thread over it and
 # over the next annotation, copies and sets every step.
 cat > hr.ktdesc <<'KT'
 dialect current
@@ -32,7 +32,7 @@ kernel "multi_tensor_apply_kernel" 2510us 6us 2530us 30.999us stream=7
 KT
 run 'proftool-gen kineto hr.ktdesc -o hr.json && proftool import hr.json -o hr.ptm 2>/dev/null && echo imported'
 run 'proftool-gen kineto hr.ktdesc -o hrs.json --scale 1M && proftool import hrs.json -o hrs.ptm 2>/dev/null && echo imported'
-# the same trace with one PyTorch operator: read whole
+# the same trace with one PyTorch operator
 run "sed 's/^ann \"forward\"/op \"aten::linear\"/' hr.ktdesc > op.ktdesc && proftool-gen kineto op.ktdesc -o op.json && proftool import op.json -o op.ptm 2>/dev/null && echo imported"
 cat > same.sh <<'SH'
 # same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
