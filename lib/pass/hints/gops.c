@@ -310,8 +310,8 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	struct pt_ptm_source own = { .path = src->path };
 	struct pt_model *mo = pt_model_new();
 	struct pt_ptm_sink so = { o_batch, &s, false,
-				  1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE | PT_PTM_PACK_GPU_MEM |
-					  PT_PTM_TABLES_NO_EXT_CORR };
+				  1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE | PT_PTM_TABLES_NO_EXT_CORR |
+					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS }; /* (no memory records) */
 	int rc = pt_ptm_source_read_cols(&own, mo, &so, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
 							      PT_PTM_NO_TASK, e);
 	pt_model_free(mo);

@@ -190,7 +190,7 @@ struct gdev {
 	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
 	int64_t rd2, rd3;           /* the host ranges: |t2 ∩ (R ∪ D)|, |t2 ∩ (R ∪ D ∪ H)| */
-	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time */
+	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time (NULL: no D) */
 	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
 	/* LOW_FLOPS_UTIL: its executions' union, per op type (kt_at: type -> index), the Operator ranges
 	 * whose FLOPs a kernel of the device carries already (a bit each) */
@@ -831,7 +831,7 @@ static void t2_add(struct gdev *d, int64_t a, int64_t b, int64_t *sum, int sign)
 			continue;
 		int64_t x = pt_ivset_measure_in(&d->t2[w], a, b);
 		*sum += x;
-		if (sign)
+		if (sign && d->wdl)
 			d->wdl[w] += sign * x;
 	}
 }
@@ -1182,8 +1182,8 @@ static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps
 				g->hi = rd->win[w].e;
 		}
 		pt_hashmap_init(&d->apisum);
-		free(d->wdl);
-		d->wdl = pt_xcalloc(rd->nwin, sizeof(*d->wdl));
+		free(d->wdl); /* (without Dataloader ranges R ∪ D is R: every window's difference 0) */
+		d->wdl = r->ndl ? pt_xcalloc(rd->nwin, sizeof(*d->wdl)) : NULL;
 		g->hrd = rd;
 		g->hd[g->nhd++] = d;
 	}
@@ -1216,7 +1216,8 @@ static void host_reset(struct gs *g)
 	for (size_t q = 0; q < g->nhd; q++) {
 		struct gdev *d = g->hd[q];
 		d->rt = d->rd2 = d->rd3 = 0;
-		memset(d->wdl, 0, d->rd->nwin * sizeof(*d->wdl));
+		if (d->wdl)
+			memset(d->wdl, 0, d->rd->nwin * sizeof(*d->wdl));
 		pt_hashmap_free(&g->hd[q]->apisum);
 		pt_hashmap_init(&g->hd[q]->apisum);
 	}
@@ -1246,7 +1247,7 @@ static void host_end_ok(struct gs *g)
 		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t + x->dl_t + x->cpu_t;
 		x->has_worst = false; /* the window with the largest share of Dataloader time, as in memory */
 		for (size_t w = 0; w < rd->nwin; w++) {
-			double dp = hx_pct(d->wdl[w], rd->win[w].e - rd->win[w].s);
+			double dp = hx_pct(d->wdl ? d->wdl[w] : 0, rd->win[w].e - rd->win[w].s);
 			if (!x->has_worst || dp > x->worst_dl_pct) {
 				x->has_worst = true;
 				x->worst_dl_pct = dp;
