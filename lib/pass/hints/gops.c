@@ -54,12 +54,6 @@ struct orng {
 	bool dom0;
 };
 
-/* A range's place, for the nesting. */
-struct onest {
-	uint32_t track, op;
-	int64_t s, e;
-};
-
 struct ost {
 	const struct pt_model *m;
 	uint32_t op_type, dims_key, host;
@@ -72,7 +66,7 @@ struct ost {
 	bool r_sorted, l_sorted;
 	/* read P */
 	size_t rp;
-	PT_VEC(struct onest) nf, nt; /* default-domain ranges (FLOPs), Tensor Core ranges of the host */
+	PT_VEC(struct hx_nest) nf, nt; /* default-domain ranges (FLOPs), Tensor Core ranges of the host */
 	size_t cfv;
 	const struct pt_hint_knobs *k;
 	struct hx_gops *o;
@@ -215,7 +209,7 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		const struct orng *r = &s->r.v[q];
 		o->type[q] = r->label ? r->label : ev->name[i];
 		const char *text = pt_model_strget(m, ev->name[i]);
-		struct onest x = { ev->track[i], (uint32_t)q, ev->start[i], ev->start[i] + ev->dur[i] };
+		struct hx_nest x = { ev->track[i], (uint32_t)q, ev->start[i], ev->start[i] + ev->dur[i] };
 		if (r->dom0) {
 			struct pt_flops_range f;
 			memset(&f, 0, sizeof(f));
@@ -237,43 +231,30 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-/* By track, start, the longest first, then event (pt_flops_gpu_ranges and TENSOR_CORES_UNUSED sort so). */
-static int cmp_onest(const void *pa, const void *pb)
-{
-	const struct onest *a = pa, *b = pb;
-	if (a->track != b->track)
-		return a->track < b->track ? -1 : 1;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->op < b->op ? -1 : a->op > b->op;
-}
-
 /* FLOPs: a range counts when known with no descendant of non-zero known FLOPs (the stack holds a
  * range's ancestors when it comes); Tensor Cores: a leaf when the next on its track starts after it. */
 static void nest(struct ost *s)
 {
 	struct hx_gops *o = s->o;
-	pt_sort(s->nf.v, s->nf.n, sizeof(*s->nf.v), cmp_onest);
+	pt_sort(s->nf.v, s->nf.n, sizeof(*s->nf.v), hx_nest_cmp); /* (as pt_flops_gpu_ranges sorts them) */
 	uint32_t *stack = pt_xmalloc((s->nf.n ? s->nf.n : 1) * sizeof(*stack));
 	size_t sp = 0;
 	for (size_t i = 0; i < s->nf.n; i++) {
-		const struct onest *x = &s->nf.v[i];
+		const struct hx_nest *x = &s->nf.v[i];
 		while (sp) {
-			const struct onest *p = &s->nf.v[stack[sp - 1]];
+			const struct hx_nest *p = &s->nf.v[stack[sp - 1]];
 			if (p->track == x->track && x->s < p->e && x->e <= p->e)
 				break;
 			sp--;
 		}
-		if (o->fl[x->op] & HX_OP_NZ)
-			for (size_t q = sp; q > 0 && !(o->fl[s->nf.v[stack[q - 1]].op] & HX_OP_DESC); q--)
-				o->fl[s->nf.v[stack[q - 1]].op] |= HX_OP_DESC;
+		if (o->fl[x->id] & HX_OP_NZ)
+			for (size_t q = sp; q > 0 && !(o->fl[s->nf.v[stack[q - 1]].id] & HX_OP_DESC); q--)
+				o->fl[s->nf.v[stack[q - 1]].id] |= HX_OP_DESC;
 		stack[sp++] = (uint32_t)i;
 	}
 	free(stack);
 	for (size_t i = 0; i < s->nf.n; i++) {
-		uint32_t q = s->nf.v[i].op;
+		uint32_t q = s->nf.v[i].id;
 		if ((o->fl[q] & (HX_OP_KNOWN | HX_OP_DESC)) == HX_OP_KNOWN)
 			o->fl[q] |= HX_OP_COUNT;
 	}
@@ -283,10 +264,10 @@ static void nest(struct ost *s)
 		if (o->fl[o->fv[i].op] & HX_OP_COUNT)
 			o->fv[n++] = o->fv[i];
 	o->nfv = n;
-	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), cmp_onest);
+	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), hx_nest_cmp);
 	for (size_t i = 0; i < s->nt.n; i++)
 		if (!(i + 1 < s->nt.n && s->nt.v[i + 1].track == s->nt.v[i].track && s->nt.v[i + 1].s < s->nt.v[i].e))
-			o->fl[s->nt.v[i].op] |= HX_OP_LEAF;
+			o->fl[s->nt.v[i].id] |= HX_OP_LEAF;
 	pt_vec_free(&s->nt);
 }
 

@@ -432,6 +432,13 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
+/* A host range's place on its thread, for the nesting of ranges (id: its event, or its index in a list);
+ * hx_nest_cmp orders by track, start, the longest first, then id (util.c). */
+struct hx_nest {
+	uint32_t track, id;
+	int64_t s, e;
+};
+int hx_nest_cmp(const void *pa, const void *pb);
 /* TENSOR_CORES_UNUSED's lists (rules-rank.c): a Tensor Core kernel's name, an op that could use them. */
 bool hx_tc_kernel_name(const struct pt_hint_knobs *k, const char *name);
 bool hx_tc_op_name(const struct pt_hint_knobs *k, const char *name);

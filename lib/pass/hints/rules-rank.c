@@ -269,24 +269,6 @@ bool hx_tc_op_name(const struct pt_hint_knobs *k, const char *name)
 	return hx_in_list(k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt, name, strlen(name));
 }
 
-struct tcr {
-	uint32_t track;
-	int64_t s, e;
-	size_t ev;
-};
-
-static int cmp_tcr(const void *pa, const void *pb)
-{
-	const struct tcr *a = pa, *b = pb;
-	if (a->track != b->track)
-		return a->track < b->track ? -1 : 1;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->ev < b->ev ? -1 : a->ev > b->ev;
-}
-
 /* The display name of an Operator range (its op), or NULL for another range. */
 static const char *operator_name(const struct pt_model *m, size_t re)
 {
@@ -320,7 +302,7 @@ static void tc_measure(struct ctx *c, const struct rankdata *rd, int64_t *all_ou
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;
 	const char *on = k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt;
 	/* eligible Operator ranges, and which of them have an eligible descendant */
-	struct tcr *er = NULL;
+	struct hx_nest *er = NULL;
 	size_t ner = 0, cer = 0;
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
@@ -329,14 +311,14 @@ static void tc_measure(struct ctx *c, const struct rankdata *rd, int64_t *all_ou
 		if (!nm || !hx_in_list(on, nm, strlen(nm)))
 			continue;
 		pt_xgrow((void **)&er, &cer, ner + 1, sizeof(*er));
-		er[ner++] = (struct tcr){ ev->track[i], ev->start[i], ev->start[i] + ev->dur[i], i };
+		er[ner++] = (struct hx_nest){ ev->track[i], (uint32_t)i, ev->start[i], ev->start[i] + ev->dur[i] };
 	}
-	pt_sort(er, ner, sizeof(*er), cmp_tcr);
+	pt_sort(er, ner, sizeof(*er), hx_nest_cmp);
 	size_t nw = ev->n / 64 + 1;
 	uint64_t *leaf = pt_xcalloc(nw, sizeof(*leaf)); /* bits: eligible with no eligible descendant */
 	for (size_t i = 0; i < ner; i++)
 		if (!(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e))
-			leaf[er[i].ev / 64] |= 1ULL << (er[i].ev % 64);
+			leaf[er[i].id / 64] |= 1ULL << (er[i].id % 64);
 	free(er);
 	/* kernels of the rank: their time, and that of Tensor Core kernels (a name's verdict once) */
 	uint8_t *pat = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1); /* 0 not yet, 1 no, 2 yes */

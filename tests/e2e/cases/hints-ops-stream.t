@@ -36,16 +36,7 @@ run 'proftool-gen kineto ops.ktdesc -o ops.json && proftool import ops.json -o o
 run 'proftool-gen kineto ops.ktdesc -o opss.json --scale 3M && proftool import opss.json -o opss.ptm 2>/dev/null && echo imported'
 # malformed sizes (a negative dimension): that aten::mm's FLOPs unknown
 run "sed 's/\"Input Dims\": \[\[64, 1024\], \[1024, 512\]\]/\"Input Dims\": [[64, 1024], [1024, -512]]/' ops.json > bad.json && grep -c '1024, -512' bad.json && proftool import bad.json -o bad.ptm 2>/dev/null && echo imported"
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
-m=$1; shift
-proftool hints $m "$@" > a.txt 2>&1; ra=$?
-proftool hints $m --in-memory "$@" > b.txt 2>&1; rb=$?
-proftool hints - "$@" < $m > c.txt 2>&1; rc=$?
-sed -i "s#'$m'#MODEL#g; s#$m#MODEL#g; s#standard input#MODEL#g" a.txt b.txt c.txt
-cmp -s a.txt b.txt && cmp -s a.txt c.txt && [ $ra = $rb ] && [ $ra = $rc ] && echo "same: $m $* (exit $ra)" ||
-	echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.launch.queue_delay_us=0 --hint hints.mem_ops.moderate_pct=0 --hint hints.flops_util.min_coverage_pct=0'
 for m in ops.ptm opss.ptm bad.ptm; do
 	run "for v in '' '--format csv' '--format json --show-suppressed' '--format jsonl' '--steps 2-3' '--steps 1 --format csv' '--time-window 4ms:11ms --format csv' '--time-window 10000s:' '--step-pattern Foo'; do bash same.sh $m \$v; done"
