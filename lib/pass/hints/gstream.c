@@ -1311,6 +1311,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 {
 	memset(out, 0, sizeof(*out));
 	*whole = NULL;
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the memory records) */
 	struct gs g;
 	memset(&g, 0, sizeof(g));
 	g.kp.mark_kernel = recv_kernel;

@@ -1,5 +1,5 @@
-# Helper of the streamed hints cases (hints-hrange-stream.t, hints-ops-stream.t; copied beside their
-# models as same.sh; not a case itself).
+# Helper of the streamed hints cases (hints-stream.t, hints-gpu-stream.t, hints-hrange-stream.t,
+# hints-ops-stream.t; copied beside their models as same.sh; not a case itself).
 # same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
 m=$1; shift
 proftool hints $m "$@" > a.txt 2>&1; ra=$?
