@@ -130,6 +130,51 @@ static bool find_ev(const uint64_t *v, size_t n, uint64_t ev, uint32_t *pos)
 	return true;
 }
 
+void pt_flops_range_figure(const struct pt_model *m, const char *text, uint32_t dims_key, uint32_t event,
+			   const uint32_t *given, struct pt_flops_range *r)
+{
+	const char *opn;
+	size_t opl, nin;
+	int64_t *dims;
+	size_t *off;
+	int k = pt_flops_parse_nvtx(text, strlen(text), &opn, &opl, &dims, &off, &nin);
+	uint32_t shapes = k || dims_key == UINT32_MAX ? UINT32_MAX : given ? *given : pt_model_event_arg(m, event, dims_key);
+	r->shapes = shapes;
+	if (shapes != UINT32_MAX) /* a Kineto cpu_op: the name is the op, its Input Dims the sizes */
+		k = pt_flops_parse_sizes(pt_model_strget(m, shapes), pt_strtab_len(&m->strings, shapes), &dims, &off,
+					 &nin);
+	if (k == 1) {
+		char opname[256];
+		snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+		struct pt_fm_tensor *in = pt_xcalloc(nin ? nin : 1, sizeof(*in));
+		for (size_t j = 0; j < nin; j++) {
+			in[j].present = true;
+			in[j].shape = dims + off[j];
+			in[j].nshape = (uint32_t)(off[j + 1] - off[j]);
+		}
+		struct pt_fm_op fo = { opname, in, nin, NULL, 0 };
+		struct pt_fm_result res;
+		pt_flops_model(&fo, &res);
+		r->known = res.known;
+		r->flops = res.flops;
+		r->cls = res.cls;
+		free(in);
+		free(dims);
+		free(off);
+	} else if (k == 0) {
+		/* no sizes: only the known zeros need none */
+		char opname[256];
+		snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
+		struct pt_fm_op fo = { opname, NULL, 0, NULL, 0 };
+		struct pt_fm_result res;
+		pt_flops_model(&fo, &res);
+		r->known = res.known && res.flops == 0 && res.cls && !strcmp(res.cls, "data-movement");
+		r->cls = res.cls;
+	} else {
+		r->malformed = true;
+	}
+}
+
 struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, uint32_t **kernel_range)
 {
 	*n = 0;
@@ -150,48 +195,8 @@ struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, 
 		r.dev = PT_NONE;
 		r.shapes = UINT32_MAX;
 		const char *text = pt_model_strget(m, m->events.name[ri->event]);
-		const char *opn;
-		size_t opl, nin;
-		int64_t *dims;
-		size_t *off;
-		int k = pt_flops_parse_nvtx(text, strlen(text), &opn, &opl, &dims, &off, &nin);
-		uint32_t shapes = k || dims_key == UINT32_MAX ? UINT32_MAX
-							      : pt_model_event_arg(m, ri->event, dims_key);
-		r.shapes = shapes;
-		if (shapes != UINT32_MAX) /* a Kineto cpu_op: the name is the op, its Input Dims the sizes */
-			k = pt_flops_parse_sizes(pt_model_strget(m, shapes), pt_strtab_len(&m->strings, shapes), &dims,
-						 &off, &nin);
+		pt_flops_range_figure(m, text, dims_key, ri->event, NULL, &r);
 		r.type = ri->label ? ri->label : m->events.name[ri->event];
-		if (k == 1) {
-			char opname[256];
-			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
-			struct pt_fm_tensor *in = pt_xcalloc(nin ? nin : 1, sizeof(*in));
-			for (size_t j = 0; j < nin; j++) {
-				in[j].present = true;
-				in[j].shape = dims + off[j];
-				in[j].nshape = (uint32_t)(off[j + 1] - off[j]);
-			}
-			struct pt_fm_op fo = { opname, in, nin, NULL, 0 };
-			struct pt_fm_result res;
-			pt_flops_model(&fo, &res);
-			r.known = res.known;
-			r.flops = res.flops;
-			r.cls = res.cls;
-			free(in);
-			free(dims);
-			free(off);
-		} else if (k == 0) {
-			/* no sizes: only the known zeros need none */
-			char opname[256];
-			snprintf(opname, sizeof(opname), "%.*s", (int)(opl < 255 ? opl : 255), opn);
-			struct pt_fm_op fo = { opname, NULL, 0, NULL, 0 };
-			struct pt_fm_result res;
-			pt_flops_model(&fo, &res);
-			r.known = res.known && res.flops == 0 && res.cls && !strcmp(res.cls, "data-movement");
-			r.cls = res.cls;
-		} else {
-			r.malformed = true;
-		}
 		pt_vec_push(&rs, r);
 	}
 	if (!rs.n) {

@@ -60,6 +60,15 @@ struct pt_flops_range {
  */
 struct pt_flops_range *pt_flops_gpu_ranges(const struct pt_model *m, size_t *n, uint32_t **kernel_range);
 
+/*
+ * known, flops, cls, malformed and shapes of r for an Operator range named text: FLOPs from the name's
+ * NVTX sizes, else from its Input Dims argument (key dims_key, UINT32_MAX: none), which is *given when
+ * given is not NULL (UINT32_MAX: none; a caller that read the arguments itself), else looked up for
+ * event in m->event_args.
+ */
+void pt_flops_range_figure(const struct pt_model *m, const char *text, uint32_t dims_key, uint32_t event,
+			   const uint32_t *given, struct pt_flops_range *r);
+
 enum pt_peak_src { PT_PEAK_SRC_NONE, PT_PEAK_SRC_INFO_JSON, PT_PEAK_SRC_TABLE };
 
 struct pt_flops_peak {

@@ -41,6 +41,13 @@ void pt_xtrim(void)
 #endif
 }
 
+void pt_xmap_big(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
+#endif
+}
+
 void *pt_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -33,6 +33,14 @@ void pt_xbig_free(void *p, size_t n);
  * allocate theirs, which would otherwise come on top of them.
  */
 void pt_xtrim(void);
+/*
+ * From here on, every block of 128 KiB or more is a mapping of its own, given back when freed (glibc's
+ * mallopt M_MMAP_THRESHOLD, its default made fixed; elsewhere nothing): for a pass that frees a large
+ * block (a read's buffers, a table it has taken in) and then grows many arrays. Otherwise glibc raises
+ * the threshold to the size of each mapping freed (up to 32 MiB), and the arrays that grow after it do
+ * so in the heap, whose freed pieces stay resident between them.
+ */
+void pt_xmap_big(void);
 char *pt_xstrdup(const char *s);
 char *pt_xstrndup(const char *s, size_t n);
 char *pt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

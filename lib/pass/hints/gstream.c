@@ -1,7 +1,6 @@
 /*
  * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
- * pt_pass_hints_stream, for a model of one traced process whose host ranges
- * are no PyTorch operators): the reads of the streamed GPU steps, one more
+ * pt_pass_hints_stream, for a model of one traced process): the reads of the streamed GPU steps, one more
  * (two when the host's calls cannot wait in it), then the rules of driver.c
  * over what they kept.
  *
@@ -46,14 +45,16 @@
  * R ∪ D ∪ H, each closed interval measured against t2 (dataloader time
  * |t2 ∩ (R ∪ D)| − |t2 ∩ R| per window, for INPUT_BOUND's worst step, cpu
  * time the next difference). A Dataloader range that starts in W adds its
- * wall time (INPUT_BOUND). What else the rules read of the host's ranges is
- * not measured here, and a model that has it is read whole, as found after
- * the first read: PyTorch Operator ranges (TOP_OPS' op type of a kernel,
- * LOW_FLOPS_UTIL's executions with FLOPs, TENSOR_CORES_UNUSED, all through
- * the kernel's launch link to the innermost range, whose range infos and
- * links come after the events), and the names USE_DDP and DDP_WITHOUT_NCCL
- * count (DataParallel.forward, DistributedDataParallel.forward) anywhere in
- * the string table. Communication ranges are read whole by the steps' read.
+ * wall time (INPUT_BOUND). PyTorch Operator ranges (gops.c: two reads
+ * between reads 2 and 3 when the string table holds "Operator") give a
+ * member kernel its op type (TOP_OPS, through its first launch link with a
+ * range), its LOW_FLOPS_UTIL execution (its last link to a default-domain
+ * Operator range that counts: the range's FLOPs once per device, the busy
+ * time per op type swept with the rest) and TENSOR_CORES_UNUSED's time (its
+ * last link's range). The names USE_DDP and DDP_WITHOUT_NCCL count
+ * (DataParallel.forward, DistributedDataParallel.forward) anywhere in the
+ * string table make the model read whole, as found after the first read.
+ * Communication ranges are read whole by the steps' read.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
@@ -62,8 +63,10 @@
  * and call durations (4 bytes each while they fit), the memory operations
  * with exposed time, per kernel name its totals, t2 of the windows calls can
  * still meet, the waiting activities, calls and ranges, 8 bytes a window and
- * device (its Dataloader time), 8 bytes a step range. If the coverage read 3
- * measures leaves steps uncovered, read 3 runs again over the covered windows.
+ * device (its Dataloader time), 8 bytes a step range; gops.c's ranges (5
+ * bytes each, 12 more for FLOPs that count) and kernel map (8 bytes a linked
+ * kernel). If the coverage read 3 measures leaves steps uncovered, read 3
+ * runs again over the covered windows.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -92,7 +95,7 @@
  * measures them (the tests set PT_TEST_HINTS_CALLS_CAP to take that path on small models). */
 #define MERGED_CAP ((size_t)1 << 20)
 
-enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64 };
+enum { G_C = 1, G_M = 2, G_MC = 4, G_MS = 8, G_K = 16, G_MEMBER = 32, G_CALL = 64, G_FK = 128 };
 
 /* The sets of one window clipped to it, until the watermark passes its end. */
 struct gwin {
@@ -150,6 +153,14 @@ static int64_t *delays_take(struct delays *x, size_t *n)
 	return v;
 }
 
+/* An op type of LOW_FLOPS_UTIL's executions on a device: the union of their times, its time in W, FLOPs. */
+struct gktype {
+	uint32_t type;
+	struct hx_openu u;
+	int64_t busy;
+	long double f;
+};
+
 struct gdev {
 	const struct pt_ljoin *j;
 	struct hx_sdev *out;
@@ -179,8 +190,16 @@ struct gdev {
 	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
 	int64_t rd2, rd3;           /* the host ranges: |t2 ∩ (R ∪ D)|, |t2 ∩ (R ∪ D ∪ H)| */
-	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time */
+	int64_t *wdl;               /* per window: |t2 ∩ (R ∪ D)| − |t2 ∩ R|, its Dataloader time (NULL: no D) */
 	struct pt_hashmap apisum;   /* the calls: exposed time per call name id */
+	/* LOW_FLOPS_UTIL: its executions' union, per op type (kt_at: type -> index), the Operator ranges
+	 * whose FLOPs a kernel of the device carries already (a bit each) */
+	struct hx_openu kk;
+	struct gktype *kt;
+	size_t nkt, ckt;
+	struct pt_hashmap kt_at;
+	uint64_t *rdone;
+	const struct hx_gops *ops;
 };
 
 /* A host API call or range waiting until its windows' t2 is final and no earlier one can come. */
@@ -237,6 +256,8 @@ struct gs {
 	uint32_t *htrk;   /* the host's tracks with calls */
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
+	struct hx_gops ops;      /* the PyTorch Operator ranges (gops.c), none when ops.n is 0 */
+	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
 static bool recv_kernel(const char *name)
@@ -436,6 +457,15 @@ static void sweep(struct gdev *d, int64_t kw, const struct hx_item *it)
 		d->out->mw += pt_ivset_measure_in(W, a, b);
 	if ((it->fl & G_K) && hx_u_add(&d->ku, s, e, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (it->fl & G_FK) { /* LOW_FLOPS_UTIL: B, and per op type its busy time */
+		if (hx_u_add(&d->kk, s, e, &a, &b))
+			d->out->B += pt_ivset_measure_in(W, a, b);
+		struct hx_kops ko;
+		hx_gops_kernel(d->ops, it->g, &ko);
+		struct gktype *t = &d->kt[*pt_hashmap_get(&d->kt_at, d->ops->type[ko.fl - 1])];
+		if (hx_u_add(&t->u, s, e, &a, &b))
+			t->busy += pt_ivset_measure_in(W, a, b);
+	}
 }
 
 static void release(struct gdev *d, int64_t kw, int64_t below)
@@ -508,6 +538,15 @@ static void dev_finish(struct gdev *d, int64_t kw)
 		d->out->mw += pt_ivset_measure_in(W, a, b);
 	if (hx_u_end(&d->ku, &a, &b))
 		d->out->ku_busy += pt_ivset_measure_in(W, a, b);
+	if (hx_u_end(&d->kk, &a, &b))
+		d->out->B += pt_ivset_measure_in(W, a, b);
+	d->out->tv = pt_xmalloc((d->nkt ? d->nkt : 1) * sizeof(*d->out->tv));
+	for (size_t i = 0; i < d->nkt; i++) {
+		if (hx_u_end(&d->kt[i].u, &a, &b))
+			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
+		d->out->tv[i] = (struct hx_tfig){ d->kt[i].type, d->kt[i].busy, d->kt[i].f };
+	}
+	d->out->ntv = d->nkt;
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
@@ -564,6 +603,10 @@ static void gdev_free(struct gdev *d)
 	free(d->pg);
 	free(d->trk);
 	free(d->called);
+	free(d->kt);
+	free(d->rdone);
+	if (d->kt_at.cap)
+		pt_hashmap_free(&d->kt_at);
 	free(d->wdl);
 	for (int k = 0; k < 3; k++) {
 		free(d->dl[k].v32);
@@ -572,6 +615,33 @@ static void gdev_free(struct gdev *d)
 }
 
 /* ---- read 3: the device read ------------------------------------------------------------- */
+
+/* A member computation kernel of d launched in Operator range q, which counts for FLOPs: an execution of
+ * LOW_FLOPS_UTIL, which carries the range's FLOPs when it is the first on d to (the sum is the same in any
+ * order). */
+static uint8_t flops_exec(struct gdev *d, uint32_t q, const struct hx_gops *ops)
+{
+	if (!d->rdone) {
+		d->rdone = pt_xcalloc(ops->n / 64 + 1, sizeof(*d->rdone));
+		pt_hashmap_init(&d->kt_at);
+		d->ops = ops;
+	}
+	bool added;
+	uint64_t *ix = pt_hashmap_put(&d->kt_at, ops->type[q], d->nkt, &added);
+	if (added) {
+		pt_xgrow((void **)&d->kt, &d->ckt, d->nkt + 1, sizeof(*d->kt));
+		d->kt[d->nkt++] = (struct gktype){ ops->type[q], { 0, 0, false }, 0, 0 };
+	}
+	uint64_t f = 0;
+	if (!(d->rdone[q / 64] >> (q % 64) & 1)) {
+		d->rdone[q / 64] |= UINT64_C(1) << (q % 64);
+		f = hx_gops_flops(ops, q);
+	}
+	d->kt[*ix].f += (long double)f;
+	d->out->F += (long double)f;
+	d->out->nk++;
+	return G_FK;
+}
 
 /* The launch pair of member activity (start st, duration du, name nm) and its call (slot). */
 static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, int64_t du, uint32_t nm)
@@ -689,12 +759,30 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (!found)
 				o->un += du, o->uncnt++;
 			if (k == PT_EV_KERNEL) {
-				struct named *a = hx_nl_get(&o->ops, nm), *b = hx_nl_get(&o->types, nm);
+				struct hx_kops ko;
+				hx_gops_kernel(&g->ops, gi, &ko);
+				/* TOP_OPS: the op type is that of the Operator range its launch is in */
+				uint32_t ty = found && ko.top ? g->ops.type[ko.top - 1] : nm;
+				struct named *a = hx_nl_get(&o->ops, nm), *b = hx_nl_get(&o->types, ty);
 				a->a += du, a->b++;
 				b->a += du, b->b++;
 				o->T += du;
-				d->sr->kern += du;
-				d->sr->any_kern = true;
+				struct hx_srank *sr = d->sr;
+				sr->kern += du;
+				sr->any_kern = true;
+				uint8_t *tn = &g->tcname[nm < g->nstr ? nm : 0]; /* TENSOR_CORES_UNUSED */
+				if (!*tn)
+					*tn = hx_tc_kernel_name(g->c->k, pt_model_strget(m, nm)) ? 2 : 1;
+				if (*tn == 2)
+					sr->tc += du;
+				if (ko.tc) {
+					sr->ops = true;
+					sr->by_op += du;
+					if (g->ops.fl[ko.tc - 1] & HX_OP_LEAF)
+						sr->elig += du;
+				}
+				if (cls == 1 && ko.fl && (g->ops.fl[ko.fl - 1] & HX_OP_COUNT)) /* LOW_FLOPS_UTIL's K */
+					fl |= flops_exec(d, ko.fl - 1, &g->ops);
 			} else {
 				o->has_mem = true;
 				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
@@ -743,7 +831,7 @@ static void t2_add(struct gdev *d, int64_t a, int64_t b, int64_t *sum, int sign)
 			continue;
 		int64_t x = pt_ivset_measure_in(&d->t2[w], a, b);
 		*sum += x;
-		if (sign)
+		if (sign && d->wdl)
 			d->wdl[w] += sign * x;
 	}
 }
@@ -961,15 +1049,13 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
  * and the later reads hold comes after them). */
-/* What the stream does not measure of the host's ranges: PyTorch Operator ranges (TOP_OPS' op types,
- * the FLOPs of LOW_FLOPS_UTIL, TENSOR_CORES_UNUSED, through the launch links) and the names USE_DDP and
- * DDP_WITHOUT_NCCL count. Before the range infos (which follow the events), a string table that holds
- * "Operator" or those names so far makes the model read whole at its first range; after them, an
- * Operator range or those names. */
+/* What the stream does not measure of the host's ranges: the names USE_DDP and DDP_WITHOUT_NCCL count.
+ * A string table that holds them so far makes the model read whole at its first range; after the first
+ * read, one that holds them. */
 static bool names_stream(const struct pt_model *m)
 {
-	static const char *const s[] = { "Operator", "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 3; i++)
+	static const char *const s[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
+	for (size_t i = 0; i < 2; i++)
 		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
 			return false;
 	return true;
@@ -984,9 +1070,6 @@ static bool ranges_stream(void *arg, const struct pt_model *m)
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
-	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8);
-	for (size_t i = 0; i < m->ranges.n && op != UINT32_MAX && !g->kp.whole; i++)
-		g->kp.whole = m->ranges.v[i].type == op;
 	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
 	for (size_t i = 0; i < 2; i++)
 		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
@@ -1099,8 +1182,8 @@ static bool host_setup(struct gs *g, struct gdev *dv, const struct pt_rank_steps
 				g->hi = rd->win[w].e;
 		}
 		pt_hashmap_init(&d->apisum);
-		free(d->wdl);
-		d->wdl = pt_xcalloc(rd->nwin, sizeof(*d->wdl));
+		free(d->wdl); /* (without Dataloader ranges R ∪ D is R: every window's difference 0) */
+		d->wdl = r->ndl ? pt_xcalloc(rd->nwin, sizeof(*d->wdl)) : NULL;
 		g->hrd = rd;
 		g->hd[g->nhd++] = d;
 	}
@@ -1133,7 +1216,8 @@ static void host_reset(struct gs *g)
 	for (size_t q = 0; q < g->nhd; q++) {
 		struct gdev *d = g->hd[q];
 		d->rt = d->rd2 = d->rd3 = 0;
-		memset(d->wdl, 0, d->rd->nwin * sizeof(*d->wdl));
+		if (d->wdl)
+			memset(d->wdl, 0, d->rd->nwin * sizeof(*d->wdl));
 		pt_hashmap_free(&g->hd[q]->apisum);
 		pt_hashmap_init(&g->hd[q]->apisum);
 	}
@@ -1163,7 +1247,7 @@ static void host_end_ok(struct gs *g)
 		x->other_t -= x->memcpy_t + x->memset_t + x->runtime_t + x->dl_t + x->cpu_t;
 		x->has_worst = false; /* the window with the largest share of Dataloader time, as in memory */
 		for (size_t w = 0; w < rd->nwin; w++) {
-			double dp = hx_pct(d->wdl[w], rd->win[w].e - rd->win[w].s);
+			double dp = hx_pct(d->wdl ? d->wdl[w] : 0, rd->win[w].e - rd->win[w].s);
 			if (!x->has_worst || dp > x->worst_dl_pct) {
 				x->has_worst = true;
 				x->worst_dl_pct = dp;
@@ -1227,6 +1311,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 {
 	memset(out, 0, sizeof(*out));
 	*whole = NULL;
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the memory records) */
 	struct gs g;
 	memset(&g, 0, sizeof(g));
 	g.kp.mark_kernel = recv_kernel;
@@ -1253,6 +1338,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.t = pt_xcalloc(g.ntrk ? g.ntrk : 1, sizeof(*g.t));
 	g.nstr = m->strings.n;
 	g.kname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
+	g.tcname = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.lapi = pt_xcalloc(g.nstr ? g.nstr : 1, 1);
 	g.kw = k->idle_kernel_wait_gap_ns;
 	const char *cap = getenv("PT_TEST_HINTS_CALLS_CAP");
@@ -1274,8 +1360,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	size_t nd = m->devices.n;
 	c.fig = pt_flops_op_figs(m);
 	c.gmem = g.gmem;
-	int rc = 0;
-	for (int pass = 0;; pass++) {
+	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, g.host, &g.ops, e) : 0;
+	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */
 		g.cover = pass == 0 && g.r;
@@ -1333,14 +1419,16 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		srank_free(c.srank, si.n);
 	}
 	size_t nsi = si.n;
-	rc = hx_stream_end(&c, &si, nd, rc, d, e);
+	rc = hx_stream_end(&c, &si, c.sdev ? nd : 0, rc, d, e);
 	srank_free(c.srank, nsi);
 	free(g.ch);
 	free(g.sev);
 	free(g.gmem);
 	free(g.t);
 	free(g.kname);
+	free(g.tcname);
 	free(g.lapi);
+	hx_gops_free(&g.ops);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);
 	pt_ptm_tape_free(&tape);

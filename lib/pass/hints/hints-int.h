@@ -10,7 +10,8 @@
  *   rules-cluster.c  across ranks: spread, pipeline stages, links
  *   rules-md.c       MindData (the figures of dataset-figures.c, dataset-figures.h)
  *   stream.c         the figures of an Ascend .ptm read as a stream
- *   gstream.c        the figures of a GPU .ptm of one process without operator ranges read as a stream
+ *   gstream.c        the figures of a GPU .ptm of one process read as a stream
+ *   gops.c           its PyTorch Operator ranges as the rules read them through the launch links
  *
  * Adding a rule: an id in pass-hints.h (its place is the output order), a
  * row in rules.c, a function in the rules file of its stage.
@@ -287,6 +288,8 @@ struct hx_srank {
 	int64_t *first, *last;      /* STEP_GAP: per window the first member start, the last member end */
 	int64_t kern;               /* TENSOR_CORES_UNUSED: Σ duration of member kernels */
 	bool any_kern;
+	int64_t tc, by_op, elig;    /* ... of those of Tensor Cores, launched in an Operator range, in an eligible one */
+	bool ops;                   /* a member kernel launched in an Operator range */
 	bool has_loader;            /* INPUT_BOUND: Dataloader ranges that start in W, their wall time */
 	int64_t loader_wall;
 };
@@ -396,6 +399,49 @@ struct pt_sel;
 int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
 	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
 	       struct pt_err **e);
+
+/* The PyTorch Operator ranges of a GPU .ptm read as a stream (gops.c), for TOP_OPS' op types, the
+ * executions of LOW_FLOPS_UTIL and TENSOR_CORES_UNUSED: per range (by event) its type and flags, per linked
+ * kernel the ranges of its links that those read (index + 1, 0 none). */
+enum { HX_OP_DOM0 = 1, HX_OP_KNOWN = 2, HX_OP_NZ = 4, HX_OP_DESC = 8, HX_OP_COUNT = 16, HX_OP_LEAF = 32 };
+struct hx_opflops {
+	uint32_t op;
+	uint64_t flops;
+};
+struct hx_kops {
+	uint32_t ev;
+	uint32_t top; /* its first link with a range, when an Operator range (TOP_OPS) */
+	uint32_t fl;  /* its last link to a default-domain Operator range (LOW_FLOPS_UTIL) */
+	uint32_t tc;  /* its last link, when to an Operator range (TENSOR_CORES_UNUSED) */
+};
+struct hx_gops {
+	size_t n;
+	uint32_t *type;  /* the op type: the label, else the range's name */
+	uint8_t *fl;     /* HX_OP_*: default domain; FLOPs known; non-zero; a descendant with non-zero FLOPs;
+			  * counts for FLOPs (known, no such descendant); a Tensor Core op with none among its
+			  * descendants on the host */
+	struct hx_opflops *fv; /* the FLOPs of those that count, when not zero, by range */
+	size_t nfv;
+	uint64_t *k;     /* kernel event << 32 | range, where top == tc and fl is top in the default domain */
+	size_t nk;
+	struct hx_kops *x; /* the other linked kernels, by event */
+	size_t nx;
+};
+int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k, uint32_t host,
+		 struct hx_gops *o, struct pt_err **e);
+void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
+uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
+void hx_gops_free(struct hx_gops *o);
+/* A host range's place on its thread, for the nesting of ranges (id: its event, or its index in a list);
+ * hx_nest_cmp orders by track, start, the longest first, then id (util.c). */
+struct hx_nest {
+	uint32_t track, id;
+	int64_t s, e;
+};
+int hx_nest_cmp(const void *pa, const void *pb);
+/* TENSOR_CORES_UNUSED's lists (rules-rank.c): a Tensor Core kernel's name, an op that could use them. */
+bool hx_tc_kernel_name(const struct pt_hint_knobs *k, const char *name);
+bool hx_tc_op_name(const struct pt_hint_knobs *k, const char *name);
 
 /* ---- helpers (util.c) -------------------------------------------------------------------- */
 

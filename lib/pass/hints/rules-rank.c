@@ -259,22 +259,14 @@ static bool has_pattern(const char *list, const char *s)
 	return false;
 }
 
-struct tcr {
-	uint32_t track;
-	int64_t s, e;
-	size_t ev;
-};
-
-static int cmp_tcr(const void *pa, const void *pb)
+bool hx_tc_kernel_name(const struct pt_hint_knobs *k, const char *name)
 {
-	const struct tcr *a = pa, *b = pb;
-	if (a->track != b->track)
-		return a->track < b->track ? -1 : 1;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	if (a->e != b->e)
-		return a->e > b->e ? -1 : 1;
-	return a->ev < b->ev ? -1 : a->ev > b->ev;
+	return has_pattern(k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt, name);
+}
+
+bool hx_tc_op_name(const struct pt_hint_knobs *k, const char *name)
+{
+	return hx_in_list(k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt, name, strlen(name));
 }
 
 /* The display name of an Operator range (its op), or NULL for another range. */
@@ -299,28 +291,18 @@ static bool tc_kernel(const struct pt_model *m, const struct rankdata *rd, size_
 	return false;
 }
 
-/* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
-void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
+/* TENSOR_CORES_UNUSED's figures of a rank whose events are in the model. */
+static void tc_measure(struct ctx *c, const struct rankdata *rd, int64_t *all_out, int64_t *tc_out, int64_t *by_op_out,
+		       int64_t *elig_out, bool *ops_out)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
-	const struct rankdata *rd = s->rd;
 	const struct pt_rank_steps *r = rd->r;
 	const struct pt_hint_knobs *k = c->k;
-	int64_t rank = r->rank;
-	if (r->ascend || !r->ndevs) {
-		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
-		return;
-	}
-	const struct hx_srank *sr = hx_srank_of(c, r);
-	if (sr) { /* streamed (gstream.c): a model without host ranges, so without operator ranges */
-		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", sr->kern ? "no operator ranges" : "no kernels");
-		return;
-	}
 	const char *kp = k->tc_kernel_patterns && *k->tc_kernel_patterns ? k->tc_kernel_patterns : tc_kernels_dflt;
 	const char *on = k->tc_op_names && *k->tc_op_names ? k->tc_op_names : tc_ops_dflt;
 	/* eligible Operator ranges, and which of them have an eligible descendant */
-	struct tcr *er = NULL;
+	struct hx_nest *er = NULL;
 	size_t ner = 0, cer = 0;
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
@@ -329,14 +311,14 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 		if (!nm || !hx_in_list(on, nm, strlen(nm)))
 			continue;
 		pt_xgrow((void **)&er, &cer, ner + 1, sizeof(*er));
-		er[ner++] = (struct tcr){ ev->track[i], ev->start[i], ev->start[i] + ev->dur[i], i };
+		er[ner++] = (struct hx_nest){ ev->track[i], (uint32_t)i, ev->start[i], ev->start[i] + ev->dur[i] };
 	}
-	pt_sort(er, ner, sizeof(*er), cmp_tcr);
+	pt_sort(er, ner, sizeof(*er), hx_nest_cmp);
 	size_t nw = ev->n / 64 + 1;
 	uint64_t *leaf = pt_xcalloc(nw, sizeof(*leaf)); /* bits: eligible with no eligible descendant */
 	for (size_t i = 0; i < ner; i++)
 		if (!(i + 1 < ner && er[i + 1].track == er[i].track && er[i + 1].s < er[i].e))
-			leaf[er[i].ev / 64] |= 1ULL << (er[i].ev % 64);
+			leaf[er[i].id / 64] |= 1ULL << (er[i].id % 64);
 	free(er);
 	/* kernels of the rank: their time, and that of Tensor Core kernels (a name's verdict once) */
 	uint8_t *pat = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1); /* 0 not yet, 1 no, 2 yes */
@@ -373,6 +355,29 @@ void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
 	free(seen);
 	free(kern);
 	free(leaf);
+	*all_out = all, *tc_out = tc, *by_op_out = by_op, *elig_out = elig, *ops_out = ops;
+}
+
+/* TENSOR_CORES_UNUSED (hints.md §3, the TensorBoard plugin's tensor_cores rule) for one rank. */
+void pt_hr_tensor_cores_unused(struct ctx *c, const struct hsite *s)
+{
+	const struct pt_model *m = c->m;
+	const struct rankdata *rd = s->rd;
+	const struct pt_rank_steps *r = rd->r;
+	const struct pt_hint_knobs *k = c->k;
+	int64_t rank = r->rank;
+	if (r->ascend || !r->ndevs) {
+		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "not a CUDA device");
+		return;
+	}
+	int64_t all = 0, tc = 0, by_op = 0, elig = 0;
+	bool ops = false;
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed (gstream.c): summed as the member kernels passed */
+		all = sr->kern, tc = sr->tc, by_op = sr->by_op, elig = sr->elig, ops = sr->ops;
+	} else {
+		tc_measure(c, rd, &all, &tc, &by_op, &elig, &ops);
+	}
 	const struct pt_device *d0 = &m->devices.v[r->devs[0]];
 	if (!all) {
 		hx_not_eval(c, PT_HR_TENSOR_CORES_UNUSED, rank, "rank", "no kernels");

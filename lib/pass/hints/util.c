@@ -204,6 +204,18 @@ uint32_t hx_link_range(struct ctx *c, size_t i)
 	return lo < c->nlr && c->lr[lo].ev == i ? c->lr[lo].range : 0;
 }
 
+int hx_nest_cmp(const void *pa, const void *pb)
+{
+	const struct hx_nest *a = pa, *b = pb;
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
 /* A pipeline receive (hints.md §2.4): lower-cased name contains "receive" or "recv". */
 bool hx_recv_name(const char *s)
 {

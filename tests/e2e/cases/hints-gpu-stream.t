@@ -41,16 +41,7 @@ clock cupti=6000010000 real=6000010000 reason=2
 end
 CD
 run 'proftool-gen cupti odd.cdtxt -o odd.cdump && proftool import odd.cdump -o odd.ptm 2>/dev/null && echo imported'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
-m=$1; shift
-proftool hints $m "$@" > a.txt 2>&1; ra=$?
-proftool hints $m --in-memory "$@" > b.txt 2>&1; rb=$?
-proftool hints - "$@" < $m > c.txt 2>&1; rc=$?
-sed -i "s#'$m'#MODEL#g; s#$m#MODEL#g; s#standard input#MODEL#g" a.txt b.txt c.txt
-cmp -s a.txt b.txt && cmp -s a.txt c.txt && [ $ra = $rb ] && [ $ra = $rc ] && echo "same: $m $* (exit $ra)" ||
-	echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 # every GPU rule that reads the events fires: utilisation, idle time, launch-bound time, launch delays,
 # runtime outliers, short kernels, memory operations, communication, top ops, unattributed device time,
 # the unexplained time, the step gap, the truncated last step, memory capacity

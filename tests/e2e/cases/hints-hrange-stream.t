@@ -4,8 +4,8 @@
 # other ranges (UNEXPLAINED_TIME's rest) come from three unions fed in start order; the same bytes as
 # --in-memory and as standard input, which load the model whole, in every format, with selections, with
 # the calls measured in a read of their own (from the start, or given up after some windows went), and
-# with thresholds moved so that the rules fire. A model with operator ranges is read whole and prints
-# the same too. The trace: a launch inside the Dataloader range, a range of another thread over it and
+# with thresholds moved so that the rules fire. A model with operator ranges prints the same too (it
+# streams as well: hints-ops-stream). The trace: a launch inside the Dataloader range, a range of another thread over it and
 # over the next annotation, copies and sets every step.
 cat > hr.ktdesc <<'KT'
 dialect current
@@ -32,18 +32,9 @@ kernel "multi_tensor_apply_kernel" 2510us 6us 2530us 30.999us stream=7
 KT
 run 'proftool-gen kineto hr.ktdesc -o hr.json && proftool import hr.json -o hr.ptm 2>/dev/null && echo imported'
 run 'proftool-gen kineto hr.ktdesc -o hrs.json --scale 1M && proftool import hrs.json -o hrs.ptm 2>/dev/null && echo imported'
-# the same trace with one PyTorch operator: read whole
+# the same trace with one PyTorch operator
 run "sed 's/^ann \"forward\"/op \"aten::linear\"/' hr.ktdesc > op.ktdesc && proftool-gen kineto op.ktdesc -o op.json && proftool import op.json -o op.ptm 2>/dev/null && echo imported"
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
-m=$1; shift
-proftool hints $m "$@" > a.txt 2>&1; ra=$?
-proftool hints $m --in-memory "$@" > b.txt 2>&1; rb=$?
-proftool hints - "$@" < $m > c.txt 2>&1; rc=$?
-sed -i "s#'$m'#MODEL#g; s#$m#MODEL#g; s#standard input#MODEL#g" a.txt b.txt c.txt
-cmp -s a.txt b.txt && cmp -s a.txt c.txt && [ $ra = $rb ] && [ $ra = $rc ] && echo "same: $m $* (exit $ra)" ||
-	echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.input_bound.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.truncated.ratio=1 --hint hints.launch_bound.moderate_pct=0 --hint hints.launch.queue_delay_us=0 --hint hints.launch.queue_delay_warn_pct=0 --hint hints.mem_ops.moderate_pct=0 --hint hints.unattributed.pct=0'
 for m in hr.ptm hrs.ptm op.ptm; do
 	run "for v in '' '--format csv' '--format json --show-suppressed' '--format jsonl' '--steps 2-3' '--steps 1 --format csv' '--time-window 4ms:11ms --format csv' '--time-window 10000s:' '--device 0' '--step-pattern Foo'; do bash same.sh $m \$v; done"

@@ -31,16 +31,7 @@ run 'proftool import "td/ascend/binary" -o binary.ptm 2>/dev/null && echo import
 run 'for j in JOB1 JOB2 JOB3 JOB4 JOB_AICPU; do proftool import "fx/mindinsight/$j" -o $j.ptm 2>/dev/null || echo "no $j"; done'
 run proftool-gen cupti 'td/cupti/launch.cdtxt' -o app.cdump
 run 'proftool import app.cdump -o cupti.ptm 2>/dev/null && echo imported'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the output (and exit status) of the file streamed, loaded whole and from standard input
-m=$1; shift
-proftool hints $m "$@" > a.txt 2>&1; ra=$?
-proftool hints $m --in-memory "$@" > b.txt 2>&1; rb=$?
-proftool hints - "$@" < $m > c.txt 2>&1; rc=$?
-sed -i "s#'$m'#MODEL#g; s#$m#MODEL#g; s#standard input#MODEL#g" a.txt b.txt c.txt
-cmp -s a.txt b.txt && cmp -s a.txt c.txt && [ $ra = $rb ] && [ $ra = $rc ] && echo "same: $m $* (exit $ra)" ||
-	echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 # every rule that reads the events fires: utilisation, idle time (each class), communication, top ops,
 # FLOPs utilisation, the unexplained time, the step gap and the truncated last step
 FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.comm.exposed_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.truncated.ratio=1 --hint hints.flops_util.low_pct=100 --hint hints.flops_util.min_coverage_pct=0 --hint hints.flops_util.peak_tflops=1000000 --hint hints.rank_spread.pct=0 --hint hints.rank_flops.pct=0 --hint hints.pp.stages=2 --hint hints.pp.stage_comm_pct=0 --hint hints.pp.stage_flops_pct=0 --hint hints.pp.receive_pct=0'

@@ -1,0 +1,380 @@
+/*
+ * The PyTorch Operator ranges of a GPU .ptm file as the hints rules read them
+ * through the kernels' launch links (hints-int.h, struct hx_gops), for the
+ * streamed pass (gstream.c), without holding the events, the links or the
+ * range infos.
+ *
+ * The range infos, the links and the event arguments follow every event in
+ * the file, in that order after the links. Two reads:
+ *
+ *  O. the side tables a chunk at a time (PT_PTM_TABLES_BATCHWISE), into a
+ *     model of their own: a bit per event that is a kernel; each link to a
+ *     kernel (12 bytes); each Operator range info (its event, label and
+ *     domain, 16 bytes); each such range's Input Dims argument. Then per
+ *     linked kernel, from its links in file order, the Operator ranges the
+ *     rules read (in memory: util.c hx_link_range, flops-common.c
+ *     pt_flops_gpu_ranges' kernel_range, rules-rank.c TENSOR_CORES_UNUSED):
+ *     the range of its first link that has one (TOP_OPS' op type), that of
+ *     its last link to an Operator range of the default domain (LOW_FLOPS_UTIL),
+ *     that of its last link (TENSOR_CORES_UNUSED). Where the three agree, 8
+ *     bytes a kernel; else 16.
+ *  P. the events alone: each Operator range's name (its op type when it has
+ *     no label), its FLOPs (pt_flops_range_figure: the name's NVTX sizes or
+ *     its Input Dims), and its place (track, start, end) for the nesting:
+ *     a default-domain range counts for FLOPs when no descendant among those
+ *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them); a range
+ *     on the host's threads whose op is in hints.tensor_cores.ops is a leaf
+ *     when no other such range on its thread starts inside it.
+ *
+ * What stays for the device read: per Operator range its type (4 bytes)
+ * and flags (1), the FLOPs of those that count with non-zero FLOPs (12), and
+ * the kernel map.
+ */
+#define _GNU_SOURCE
+#include "pass/hints/hints-int.h"
+
+#include <string.h>
+
+#include "model/model.h"
+#include "model/ptm.h"
+#include "model/ptm-source.h"
+#include "support/err.h"
+#include "support/sort.h"
+#include "support/vec.h"
+#include "support/xalloc.h"
+
+/* A link to a kernel: its event, range (event index + 1, 0 none) and place among the links. */
+struct olink {
+	uint32_t ev, range, at;
+};
+
+/* An Operator range info. */
+struct orng {
+	uint32_t ev, label, shapes;
+	bool dom0;
+};
+
+struct ost {
+	const struct pt_model *m;
+	uint32_t op_type, dims_key, host;
+	uint64_t *kbit; /* per event of the file: a kernel */
+	size_t kw;
+	uint64_t base;
+	int64_t last_ri; /* the event of the last range info seen (the first of an event counts) */
+	PT_VEC(struct olink) l;
+	PT_VEC(struct orng) r;
+	bool r_sorted, l_sorted;
+	/* read P */
+	size_t rp;
+	PT_VEC(struct hx_nest) nf, nt; /* default-domain ranges (FLOPs), Tensor Core ranges of the host */
+	size_t cfv;
+	const struct pt_hint_knobs *k;
+	struct hx_gops *o;
+};
+
+static bool kbit(const struct ost *s, uint64_t ev)
+{
+	return ev / 64 < s->kw && (s->kbit[ev / 64] >> (ev % 64) & 1);
+}
+
+/* The Operator range of event ev (index + 1), 0 when it is none. */
+static uint32_t op_of(const struct ost *s, uint32_t ev)
+{
+	size_t lo = 0, hi = s->r.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->r.v[mid].ev < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->r.n && s->r.v[lo].ev == ev ? (uint32_t)lo + 1 : 0;
+}
+
+static int cmp_orng(const void *pa, const void *pb)
+{
+	const struct orng *a = pa, *b = pb;
+	return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+static int cmp_olink(const void *pa, const void *pb)
+{
+	const struct olink *a = pa, *b = pb;
+	if (a->ev != b->ev)
+		return a->ev < b->ev ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+static int o_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct ost *s = arg;
+	const struct pt_events *ev = &m->events;
+	if (ev->n) {
+		size_t words = (size_t)((s->base + ev->n) / 64 + 1);
+		if (words > s->kw) {
+			size_t old = s->kw;
+			pt_xgrow((void **)&s->kbit, &s->kw, words, sizeof(*s->kbit));
+			memset(s->kbit + old, 0, (s->kw - old) * sizeof(*s->kbit));
+		}
+		for (size_t i = 0; i < ev->n; i++)
+			if (ev->kind[i] == PT_EV_KERNEL)
+				s->kbit[(s->base + i) / 64] |= UINT64_C(1) << ((s->base + i) % 64);
+		s->base += ev->n;
+	}
+	for (size_t i = 0; i < m->links.n; i++) {
+		const struct pt_gpu_link *lk = &m->links.v[i];
+		if (!kbit(s, lk->event))
+			continue;
+		struct olink x = { lk->event, lk->range, (uint32_t)s->l.n };
+		if (s->l.n && s->l.v[s->l.n - 1].ev > x.ev)
+			s->l_sorted = false;
+		pt_vec_push(&s->l, x);
+	}
+	m->links.n = 0;
+	for (size_t i = 0; i < m->ranges.n; i++) {
+		const struct pt_range_info *ri = &m->ranges.v[i];
+		bool first = s->last_ri != (int64_t)ri->event; /* the first info of an event is its own (hx_range_of) */
+		s->last_ri = ri->event;
+		if (!first || ri->type != s->op_type)
+			continue;
+		struct orng x = { ri->event, ri->label, UINT32_MAX, ri->domain == 0 };
+		if (s->r.n && s->r.v[s->r.n - 1].ev >= x.ev)
+			s->r_sorted = false;
+		pt_vec_push(&s->r, x);
+	}
+	m->ranges.n = 0;
+	if (m->event_args.n && !s->r_sorted) { /* (the arguments come after the range infos) */
+		pt_sort(s->r.v, s->r.n, sizeof(*s->r.v), cmp_orng);
+		s->r_sorted = true;
+	}
+	for (size_t i = 0; i < m->event_args.n && s->dims_key != UINT32_MAX; i++) {
+		const struct pt_event_arg *a = &m->event_args.v[i];
+		if (a->key != s->dims_key)
+			continue;
+		uint32_t q = op_of(s, a->event);
+		if (q && s->r.v[q - 1].shapes == UINT32_MAX) /* the first, as pt_model_event_arg finds it */
+			s->r.v[q - 1].shapes = a->value;
+	}
+	m->event_args.n = 0;
+	return 0;
+}
+
+/* Per linked kernel its three ranges (read O's links, by event then file order). */
+static void kernel_map(struct ost *s)
+{
+	struct hx_gops *o = s->o;
+	if (!s->l_sorted)
+		pt_sort(s->l.v, s->l.n, sizeof(*s->l.v), cmp_olink);
+	size_t ck = 0, cx = 0;
+	for (size_t i = 0; i < s->l.n;) {
+		size_t j = i;
+		uint32_t ev = s->l.v[i].ev, top = 0, fl = 0, tc = 0;
+		bool has_top = false;
+		for (; j < s->l.n && s->l.v[j].ev == ev; j++) {
+			uint32_t q = s->l.v[j].range ? op_of(s, s->l.v[j].range - 1) : 0;
+			if (s->l.v[j].range && !has_top)
+				has_top = true, top = q;
+			if (q && s->r.v[q - 1].dom0)
+				fl = q;
+			tc = q;
+		}
+		i = j;
+		if (top == tc && fl == (top && s->r.v[top - 1].dom0 ? top : 0)) {
+			if (!top)
+				continue;
+			pt_xgrow((void **)&o->k, &ck, o->nk + 1, sizeof(*o->k));
+			o->k[o->nk++] = (uint64_t)ev << 32 | top;
+		} else {
+			pt_xgrow((void **)&o->x, &cx, o->nx + 1, sizeof(*o->x));
+			o->x[o->nx++] = (struct hx_kops){ ev, top, fl, tc };
+		}
+	}
+	pt_vec_free(&s->l);
+}
+
+static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct ost *s = arg;
+	const struct pt_events *ev = &m->events;
+	struct hx_gops *o = s->o;
+	for (size_t i = 0; i < ev->n && s->rp < s->r.n; i++) {
+		uint64_t gi = s->base + i;
+		while (s->rp < s->r.n && s->r.v[s->rp].ev < gi)
+			s->rp++;
+		if (s->rp == s->r.n || s->r.v[s->rp].ev != gi)
+			continue;
+		size_t q = s->rp;
+		const struct orng *r = &s->r.v[q];
+		o->type[q] = r->label ? r->label : ev->name[i];
+		const char *text = pt_model_strget(m, ev->name[i]);
+		struct hx_nest x = { ev->track[i], (uint32_t)q, ev->start[i], ev->start[i] + ev->dur[i] };
+		if (r->dom0) {
+			struct pt_flops_range f;
+			memset(&f, 0, sizeof(f));
+			pt_flops_range_figure(m, text, s->dims_key, (uint32_t)gi, &r->shapes, &f);
+			if (f.known)
+				o->fl[q] |= HX_OP_KNOWN;
+			if (f.known && f.flops) { /* (ranges in event order: the list stays sorted) */
+				o->fl[q] |= HX_OP_NZ;
+				pt_xgrow((void **)&o->fv, &s->cfv, o->nfv + 1, sizeof(*o->fv));
+				o->fv[o->nfv++] = (struct hx_opflops){ (uint32_t)q, f.flops };
+			}
+			pt_vec_push(&s->nf, x);
+		}
+		if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == s->host &&
+		    hx_tc_op_name(s->k, pt_model_strget(m, o->type[q])))
+			pt_vec_push(&s->nt, x);
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+/* FLOPs: a range counts when known with no descendant of non-zero known FLOPs (the stack holds a
+ * range's ancestors when it comes); Tensor Cores: a leaf when the next on its track starts after it. */
+static void nest(struct ost *s)
+{
+	struct hx_gops *o = s->o;
+	pt_sort(s->nf.v, s->nf.n, sizeof(*s->nf.v), hx_nest_cmp); /* (as pt_flops_gpu_ranges sorts them) */
+	uint32_t *stack = pt_xmalloc((s->nf.n ? s->nf.n : 1) * sizeof(*stack));
+	size_t sp = 0;
+	for (size_t i = 0; i < s->nf.n; i++) {
+		const struct hx_nest *x = &s->nf.v[i];
+		while (sp) {
+			const struct hx_nest *p = &s->nf.v[stack[sp - 1]];
+			if (p->track == x->track && x->s < p->e && x->e <= p->e)
+				break;
+			sp--;
+		}
+		if (o->fl[x->id] & HX_OP_NZ)
+			for (size_t q = sp; q > 0 && !(o->fl[s->nf.v[stack[q - 1]].id] & HX_OP_DESC); q--)
+				o->fl[s->nf.v[stack[q - 1]].id] |= HX_OP_DESC;
+		stack[sp++] = (uint32_t)i;
+	}
+	free(stack);
+	for (size_t i = 0; i < s->nf.n; i++) {
+		uint32_t q = s->nf.v[i].id;
+		if ((o->fl[q] & (HX_OP_KNOWN | HX_OP_DESC)) == HX_OP_KNOWN)
+			o->fl[q] |= HX_OP_COUNT;
+	}
+	pt_vec_free(&s->nf);
+	size_t n = 0; /* the FLOPs of those that count, alone */
+	for (size_t i = 0; i < o->nfv; i++)
+		if (o->fl[o->fv[i].op] & HX_OP_COUNT)
+			o->fv[n++] = o->fv[i];
+	o->nfv = n;
+	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), hx_nest_cmp);
+	for (size_t i = 0; i < s->nt.n; i++)
+		if (!(i + 1 < s->nt.n && s->nt.v[i + 1].track == s->nt.v[i].track && s->nt.v[i + 1].s < s->nt.v[i].e))
+			o->fl[s->nt.v[i].id] |= HX_OP_LEAF;
+	pt_vec_free(&s->nt);
+}
+
+int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k, uint32_t host,
+		 struct hx_gops *o, struct pt_err **e)
+{
+	memset(o, 0, sizeof(*o));
+	struct ost s;
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.k = k;
+	s.o = o;
+	s.host = host;
+	s.op_type = pt_strtab_find(&m->strings, "Operator", 8);
+	s.dims_key = pt_strtab_find(&m->strings, "Input Dims", 10);
+	s.last_ri = -1;
+	s.r_sorted = s.l_sorted = true;
+	if (s.op_type == UINT32_MAX)
+		return 0;
+	/* read O: the side tables, a chunk at a time, into a model of their own (no tape: it keeps events) */
+	struct pt_ptm_source own = { .path = src->path };
+	struct pt_model *mo = pt_model_new();
+	struct pt_ptm_sink so = { o_batch, &s, false,
+				  1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE | PT_PTM_TABLES_NO_EXT_CORR |
+					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS }; /* (no memory records) */
+	int rc = pt_ptm_source_read_cols(&own, mo, &so, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
+							      PT_PTM_NO_TASK, e);
+	pt_model_free(mo);
+	free(s.kbit);
+	if (!rc && !s.r_sorted)
+		pt_sort(s.r.v, s.r.n, sizeof(*s.r.v), cmp_orng);
+	if (!rc)
+		kernel_map(&s);
+	o->n = s.r.n;
+	o->type = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->type));
+	o->fl = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->fl));
+	for (size_t q = 0; q < o->n; q++)
+		o->fl[q] = s.r.v[q].dom0 ? HX_OP_DOM0 : 0;
+	/* read P: the events, for the ranges' names and places */
+	if (!rc && s.r.n) {
+		s.base = 0;
+		struct pt_ptm_sink sp = { p_batch, &s, true, true };
+		rc = pt_ptm_source_read_cols(src, m, &sp, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	}
+	if (rc > 0)
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	if (!rc)
+		nest(&s);
+	pt_vec_free(&s.l);
+	pt_vec_free(&s.r);
+	pt_vec_free(&s.nf);
+	pt_vec_free(&s.nt);
+	if (rc)
+		hx_gops_free(o);
+	return rc;
+}
+
+void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out)
+{
+	*out = (struct hx_kops){ (uint32_t)ev, 0, 0, 0 };
+	if (!o || ev > UINT32_MAX)
+		return;
+	size_t lo = 0, hi = o->nk;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->k[mid] >> 32 < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < o->nk && o->k[lo] >> 32 == ev) {
+		uint32_t q = (uint32_t)o->k[lo];
+		out->top = out->tc = q;
+		out->fl = o->fl[q - 1] & HX_OP_DOM0 ? q : 0;
+		return;
+	}
+	lo = 0, hi = o->nx;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->x[mid].ev < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < o->nx && o->x[lo].ev == ev)
+		*out = o->x[lo];
+}
+
+uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q)
+{
+	size_t lo = 0, hi = o->nfv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->fv[mid].op < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < o->nfv && o->fv[lo].op == q ? o->fv[lo].flops : 0;
+}
+
+void hx_gops_free(struct hx_gops *o)
+{
+	free(o->type);
+	free(o->fl);
+	free(o->fv);
+	free(o->k);
+	free(o->x);
+	memset(o, 0, sizeof(*o));
+}
