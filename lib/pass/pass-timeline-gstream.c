@@ -120,6 +120,33 @@ struct kq {
 #define FL_PLACED 0x800000u
 #define FL_LANE(r) ((r) >> 24)
 
+/*
+ * A traced process (the devices of one pid): a model of several holds each
+ * one's events after the other's, so its order in the file is its own: the
+ * stragglers are those that start far before its latest start (atop), the
+ * bound of its tracks is its events' lag in file order (glag, second read)
+ * below its latest start read (gtop), and the writing read is one per
+ * process (struct gcur), each routing its own events alone.
+ */
+struct gproc {
+	uint32_t pid;
+	struct pt_lag glag;
+	bool gseen;     /* third read, writing: gtop is set */
+	int64_t gtop;
+	bool atop_seen; /* first and second reads: atop is set */
+	int64_t atop;
+};
+
+/* A read's place in the file; the writing reads' one per process (proc), whose events alone it routes. */
+struct gcur {
+	struct pt_tl_gstream *s;
+	uint32_t proc;
+	uint64_t base;   /* model index of the batch's first event */
+	size_t sgi;      /* the next straggler */
+	size_t kord, kcur; /* the kernel infos' cursor (kconf_next) */
+	bool eof_told;   /* the read's end was answered once (its last events came with it) */
+	struct pt_ptm_turns rd; /* proc > 0: its writing read (proc 0's is b.rd) */
+};
 
 struct pt_tl_gstream {
 	char *path;
@@ -128,21 +155,20 @@ struct pt_tl_gstream {
 	size_t nt, nd;
 	struct gtrk *t;
 	struct pt_lag *klag; /* per device: its kernels' starts in file order */
-	struct pt_lag glag;  /* every event's start but the stragglers', in file order */
-	bool gseen;          /* the latest of those so far (third read, writing) */
-	int64_t gtop;
+	struct gproc *P;     /* per traced process (np of them; one for a model of one) */
+	uint32_t *dproc;     /* per device: its process */
+	size_t np;
+	struct gcur *cu;     /* per process: the writing reads' places (cu[0]: the earlier reads' too) */
+	struct gcur *at;     /* the read running */
+	bool rd_init;        /* cu[1..np)'s reads made */
 	PT_VEC(struct strag) sg; /* in file order */
 	uint64_t hist[65];   /* first read: events by how far they start before the latest start so far (log2) */
-	bool atop_seen;
-	int64_t atop;        /* the latest start so far of all events (first and second reads) */
 	uint64_t late;       /* a straggler starts more than this before atop */
 	uint64_t nev_all;
-	size_t sgi;          /* the next straggler in a read */
 	struct kq *kq;
 	bool again, has_ev, has_corr, want_flows;
 	bool no_sets;        /* the kineto profile without its extra rows: no computation and communication unions */
 	int64_t evmin, evmax;
-	uint64_t base;      /* model index of the batch's first event */
 	bool has_re;
 	regex_t re;
 	struct pt_sel_found rf;
@@ -173,16 +199,45 @@ struct pt_tl_gstream {
 	uint8_t kw;
 	void *kcode;
 	uint32_t *kev;
-	size_t nk, kord, kcur;
+	size_t nk;
 	uint64_t nkev;       /* the first read's kernel events */
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
-	bool eof_told;       /* the read's end was answered once (its last events came with it) */
 };
 
 static bool is_device_activity(uint8_t k)
 {
 	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_SYNC;
+}
+
+/* The process of pid, added when new (with its read's place; s->at is cu[0] again: the first read's). */
+static uint32_t proc_of_pid(struct pt_tl_gstream *s, uint32_t pid)
+{
+	for (size_t p = 0; p < s->np; p++)
+		if (s->P[p].pid == pid)
+			return (uint32_t)p;
+	if (s->np) { /* (the first is there from the start) */
+		s->P = pt_xrealloc(s->P, (s->np + 1) * sizeof(*s->P));
+		s->cu = pt_xrealloc(s->cu, (s->np + 1) * sizeof(*s->cu));
+		memset(&s->P[s->np], 0, sizeof(*s->P));
+		memset(&s->cu[s->np], 0, sizeof(*s->cu));
+	}
+	s->P[s->np].pid = pid;
+	s->cu[s->np].s = s;
+	s->cu[s->np].proc = (uint32_t)s->np;
+	s->at = &s->cu[0];
+	return (uint32_t)s->np++;
+}
+
+static uint32_t tproc(const struct pt_tl_gstream *s, uint32_t tr)
+{
+	return s->np > 1 ? s->dproc[s->m->tracks.v[tr].device] : 0;
+}
+
+/* The writing read of process p. */
+static struct pt_ptm_turns *turns_of(struct pt_tl_gstream *s, uint32_t p)
+{
+	return p ? &s->cu[p].rd : &s->b.rd;
 }
 
 static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
@@ -195,6 +250,9 @@ static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 	if (m->devices.n > s->nd) {
 		s->klag = pt_xrealloc(s->klag, m->devices.n * sizeof(*s->klag));
 		memset(s->klag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->klag));
+		s->dproc = pt_xrealloc(s->dproc, m->devices.n * sizeof(*s->dproc));
+		for (size_t d = s->nd; d < m->devices.n; d++)
+			s->dproc[d] = proc_of_pid(s, m->devices.v[d].pid);
 		s->nd = m->devices.n;
 	}
 }
@@ -286,25 +344,31 @@ static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *
 /* Event gi of a read, in file order: a straggler (already held)? Else its start moves the bounds. */
 static bool saw(struct pt_tl_gstream *s, uint32_t tr, uint32_t gi, int64_t st)
 {
-	if (s->sgi < s->sg.n && s->sg.v[s->sgi].v.ev == gi) {
-		s->sgi++;
+	struct gcur *c = s->at;
+	while (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev < gi) /* (another process's: a writing read skips them) */
+		c->sgi++;
+	if (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev == gi) {
+		c->sgi++;
 		return true;
 	}
 	struct gtrk *t = &s->t[tr];
 	if (!t->seen || st > t->top)
 		t->top = st;
 	t->seen = true;
-	if (!s->gseen || st > s->gtop)
-		s->gtop = st;
-	s->gseen = true;
+	struct gproc *p = &s->P[tproc(s, tr)];
+	if (!p->gseen || st > p->gtop)
+		p->gtop = st;
+	p->gseen = true;
 	return false;
 }
 
-/* No later event of track t that is not a straggler starts before this: by its own starts, or by all
- * the events' in file order, whichever says more. */
-static int64_t track_bound(const struct pt_tl_gstream *s, const struct gtrk *t)
+/* No later event of track tr that is not a straggler starts before this: by its own starts, or by all
+ * its process's events' in file order, whichever says more. */
+static int64_t track_bound(const struct pt_tl_gstream *s, uint32_t tr)
 {
-	int64_t a = lag_bound(&t->lag, t->seen, t->top), b = lag_bound(&s->glag, s->gseen, s->gtop);
+	const struct gtrk *t = &s->t[tr];
+	const struct gproc *p = &s->P[tproc(s, tr)];
+	int64_t a = lag_bound(&t->lag, t->seen, t->top), b = lag_bound(&p->glag, p->gseen, p->gtop);
 	return a > b ? a : b;
 }
 
@@ -333,17 +397,18 @@ static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool
 /* The configuration (+ 1, 0 none) of kernel event gi, the next kernel event of a read in file order. */
 static uint32_t kconf_next(struct pt_tl_gstream *s, uint32_t gi)
 {
+	struct gcur *c = s->at;
 	size_t k;
 	if (!s->kev) {
-		k = s->kord++;
+		k = c->kord++;
 		if (k >= s->nk)
 			return 0;
 	} else {
-		while (s->kcur < s->nk && s->kev[s->kcur] < gi)
-			s->kcur++;
-		if (s->kcur == s->nk || s->kev[s->kcur] != gi)
+		while (c->kcur < s->nk && s->kev[c->kcur] < gi)
+			c->kcur++;
+		if (c->kcur == s->nk || s->kev[c->kcur] != gi)
 			return 0;
-		k = s->kcur;
+		k = c->kcur;
 	}
 	return s->kw == 1 ? ((const uint8_t *)s->kcode)[k] : s->kw == 2 ? ((const uint16_t *)s->kcode)[k] :
 			    ((const uint32_t *)s->kcode)[k];
@@ -378,17 +443,30 @@ static void kconf_keep(struct pt_tl_gstream *s, struct pt_model *m)
 	}
 }
 
-static void reset_reads(struct pt_tl_gstream *s)
+/* A read of process c->proc's events (all: of every process) from the file's start. */
+static void reset_read(struct pt_tl_gstream *s, struct gcur *c, bool all)
 {
-	s->base = 0;
-	s->sgi = 0;
-	s->kord = s->kcur = 0;
-	s->gseen = false;
+	s->at = c;
+	for (size_t p = 0; p < s->np; p++) {
+		if (!all && p != c->proc)
+			continue;
+		s->cu[p].base = 0;
+		s->cu[p].sgi = 0;
+		s->cu[p].kord = s->cu[p].kcur = 0;
+		s->P[p].gseen = false;
+	}
 	for (size_t tr = 0; tr < s->nt; tr++) {
+		if (!all && tproc(s, (uint32_t)tr) != c->proc)
+			continue;
 		s->t[tr].seen = false;
 		s->t[tr].q.h = s->t[tr].q.n = 0;
 		s->t[tr].sh = 0;
 	}
+}
+
+static void reset_reads(struct pt_tl_gstream *s)
+{
+	reset_read(s, &s->cu[0], true);
 }
 
 static const struct pt_model *sort_m;
@@ -432,14 +510,15 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		s->has_ev = true;
 		s->nev_all++;
 		if (s->sel)
-			tl_gsel_event(s->sel, m, ev, i, s->base + i, k == PT_EV_RANGE && step_name(s, m, ev->name[i]));
+			tl_gsel_event(s->sel, m, ev, i, s->at->base + i, k == PT_EV_RANGE && step_name(s, m, ev->name[i]));
 		uint64_t co = ev->corr[i];
 		/* how far it starts before the latest start so far, in powers of two */
-		if (s->atop_seen && st < s->atop)
-			s->hist[64 - __builtin_clzll((unsigned long long)((uint64_t)s->atop - (uint64_t)st))]++;
+		struct gproc *p = &s->P[s->dproc[d]];
+		if (p->atop_seen && st < p->atop)
+			s->hist[64 - __builtin_clzll((unsigned long long)((uint64_t)p->atop - (uint64_t)st))]++;
 		else
-			s->atop = st;
-		s->atop_seen = true;
+			p->atop = st;
+		p->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
 			if (s->o->kineto || pt_index_comm_op_name(name))
@@ -459,7 +538,7 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			s->nkev++;
 		}
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	return 0;
 again:
 	s->again = true;
@@ -509,20 +588,21 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t tr0 = ev->track[i];
 		if (s->sel && ev->kind[i] == PT_EV_KERNEL)
 			tl_gsel_kernel(s->sel, m, m->tracks.v[tr0].device, co, ev->name[i], &s->j);
-		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->base + i)) : 0;
+		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->at->base + i)) : 0;
 		/* a straggler, or the lags of the others */
-		if (s->atop_seen && st < s->atop && (uint64_t)s->atop - (uint64_t)st > s->late) {
+		struct gproc *p = &s->P[tproc(s, tr0)];
+		if (p->atop_seen && st < p->atop && (uint64_t)p->atop - (uint64_t)st > s->late) {
 			struct strag g = { { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
-					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i),
+					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->at->base + i),
 					     .kconf = kc },
 					   tr0 };
 			pt_vec_push(&s->sg, g);
 		} else {
-			if (!s->atop_seen || st > s->atop)
-				s->atop = st;
-			s->atop_seen = true;
+			if (!p->atop_seen || st > p->atop)
+				p->atop = st;
+			p->atop_seen = true;
 			pt_lag_add(&s->t[tr0].lag, st);
-			pt_lag_add(&s->glag, st);
+			pt_lag_add(&p->glag, st);
 		}
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
@@ -532,7 +612,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		pt_ljoin_call(&s->j, co, st, st + du);
 		if (!s->fs || du < 1)
 			continue;
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		size_t lo;
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
@@ -543,7 +623,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 			f->sts = st;
 		}
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	return 0;
 }
 
@@ -668,7 +748,7 @@ static void scan_release(struct pt_tl_gstream *s, bool all)
 {
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		int64_t below = track_bound(s, t);
+		int64_t below = track_bound(s, (uint32_t)tr);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v))
 			scan_one(s, (uint32_t)tr, &v);
@@ -685,7 +765,7 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		uint32_t d = m->tracks.v[tr].device;
 		uint8_t k = ev->kind[i];
 		int64_t st = ev->start[i], du = ev->dur[i];
@@ -711,7 +791,7 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 				    .op = ev->op[i], .kind = k, .keep = kb, .ev = gi };
 		tq_add(m, &s->t[tr].q, &v);
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	scan_release(s, false);
 	return 0;
 }
@@ -759,6 +839,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	*out = NULL;
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
+	s->P = pt_xcalloc(1, sizeof(*s->P));
+	s->cu = pt_xcalloc(1, sizeof(*s->cu));
+	s->cu[0].s = s;
+	s->at = s->cu;
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
@@ -791,7 +875,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && kineto_whole(m)) || several_procs(m)) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && (kineto_whole(m) || several_procs(m)))) {
 		s->again = true;
 		goto out;
 	}
@@ -827,7 +911,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
-	s->atop_seen = false;
+	for (size_t p = 0; p < s->np; p++)
+		s->P[p].atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
 	if (s->sel)
@@ -916,6 +1001,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
 	}
+	for (uint32_t p = 1; p < s->np; p++)
+		pt_ptm_turns_init(turns_of(s, p));
+	s->rd_init = true;
 	t->gstream = s;
 	*mp = m;
 	*out = t;
@@ -976,15 +1064,16 @@ void tl_gstream_flows(struct tl_trace *c)
 
 /* ------------------------------------------------------------------ writing */
 
-/* The events of the track queues that start before their bound (all: every one) to their rows. */
+/* The events of the running read's track queues that start before their bound (all: every one) to their
+ * rows. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
 	struct tl_trace *c = s->b.c;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		if (!s->b.lane_row[tr])
+		if (!s->b.lane_row[tr] || tproc(s, (uint32_t)tr) != s->at->proc)
 			continue;
-		int64_t below = track_bound(s, t);
+		int64_t below = track_bound(s, (uint32_t)tr);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v)) {
 			uint8_t l = lane_next(&s->b.L[tr], v.start, v.start + v.dur);
@@ -999,17 +1088,19 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 	}
 }
 
-/* In the read's thread, while the writer waits: the batch's kept events to their track queues, and on. */
+/* In the read's thread, while the writer waits: the batch's kept events of the read's process to their
+ * track queues, and on. */
 static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 {
 	const struct pt_tl *tl = s->b.c->tl;
 	const struct pt_events *ev = &m->events;
+	uint32_t proc = s->at->proc;
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint8_t k = ev->kind[i];
 		uint32_t kc = k == PT_EV_KERNEL ? kconf_next(s, gi) : 0;
-		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
+		if (tproc(s, tr) != proc || saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
 		uint64_t co = ev->corr[i];
 		size_t lo;
@@ -1025,28 +1116,34 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 				    .op = ev->op[i], .step = step, .kind = k, .keep = kb, .ev = gi, .kconf = kc };
 		tq_add(m, &s->t[tr].q, &v);
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	route_release(s, false);
 }
 
+/* (In the read's thread: one runs at a time, while the writer waits, and it is s->at.) */
 static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
-	struct pt_tl_gstream *s = arg;
+	struct gcur *c = arg;
+	struct pt_tl_gstream *s = c->s;
+	s->at = c;
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
-	return pt_ptm_turns_yield(&s->b.rd) ? STOPPED : 0;
+	return pt_ptm_turns_yield(turns_of(s, c->proc)) ? STOPPED : 0;
 }
 
 static void before_read(void *arg)
 {
-	reset_reads(arg);
+	struct gcur *c = arg;
+	reset_read(c->s, c, false);
 }
 
 static void after_read(void *arg)
 {
-	route_release(arg, true); /* the file's end: every event is read */
+	struct gcur *c = arg;
+	c->s->at = c;
+	route_release(c->s, true); /* the file's end: every event of its process is read */
 }
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
@@ -1066,12 +1163,18 @@ void tl_gstream_bind(struct tl_trace *c)
 	struct pt_tl_gstream *s = c->tl->gstream;
 	tl_rowbind_bind(&s->b, c, s->nt, it_failed);
 	reset_tracks(s);
-	s->b.rd.path = s->path;
-	s->b.rd.m = s->m;
-	s->b.rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
-	s->b.rd.before = before_read;
-	s->b.rd.after = after_read;
-	s->b.rd.arg = s;
+	/* one writing read per process over the same file and model (one runs at a time) */
+	for (uint32_t p = 0; p < s->np; p++) {
+		struct pt_ptm_turns *rd = turns_of(s, p);
+		if (p)
+			pt_ptm_turns_rewind(rd);
+		rd->path = s->path;
+		rd->m = s->m;
+		rd->sink = (struct pt_ptm_sink){ feed, &s->cu[p], true, G_SKIP };
+		rd->before = before_read;
+		rd->after = after_read;
+		rd->arg = &s->cu[p];
+	}
 }
 
 void tl_gstream_unbind(struct tl_trace *c)
@@ -1079,6 +1182,8 @@ void tl_gstream_unbind(struct tl_trace *c)
 	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
 	if (!s || s->b.c != c)
 		return;
+	for (uint32_t p = 1; p < s->np; p++)
+		pt_ptm_turns_stop(turns_of(s, p));
 	tl_rowbind_unbind(&s->b, c);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		free(s->t[tr].q.v);
@@ -1090,15 +1195,21 @@ void tl_gstream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	tl_rowbind_rewind(&s->b);
-	s->eof_told = false;
+	for (uint32_t p = 0; p < s->np; p++) {
+		if (p)
+			pt_ptm_turns_rewind(turns_of(s, p));
+		s->cu[p].eof_told = false;
+	}
 	reset_tracks(s);
 }
 
-int tl_gstream_pull(struct tl_trace *c)
+int tl_gstream_pull(struct tl_trace *c, uint32_t row)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
+	/* the read of the row's process (its track's) */
+	uint32_t p = tproc(s, c->rows.v[row].track);
 	/* the end released the queues' last events: looked at again once */
-	return tl_rowbind_pull(&s->b, &s->eof_told);
+	return tl_rowbind_pull_rd(&s->b, turns_of(s, p), &s->cu[p].eof_told);
 }
 
 static void gstream_free(struct pt_tl_gstream *s)
@@ -1108,6 +1219,12 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kcode);
 	free(s->kev);
 	pt_ptm_turns_destroy(&s->b.rd);
+	if (s->rd_init)
+		for (uint32_t p = 1; p < s->np; p++)
+			pt_ptm_turns_destroy(turns_of(s, p));
+	free(s->P);
+	free(s->cu);
+	free(s->dproc);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);
