@@ -161,6 +161,8 @@ struct pt_tl_gstream {
 	struct gcur *cu;     /* per process: the writing reads' places (cu[0]: the earlier reads' too) */
 	struct gcur *at;     /* the read running */
 	bool rd_init;        /* cu[1..np)'s reads made */
+	bool kranks;         /* the kineto profile of several ranks: a trace per rank, each with its launch arrows */
+	uint8_t dense;       /* the model's events.dense after the third read (a writing read's batches change it) */
 	PT_VEC(struct strag) sg; /* in file order */
 	uint64_t hist[65];   /* first read: events by how far they start before the latest start so far (log2) */
 	uint64_t late;       /* a straggler starts more than this before atop */
@@ -240,6 +242,15 @@ static struct pt_ptm_turns *turns_of(struct pt_tl_gstream *s, uint32_t p)
 	return p ? &s->cu[p].rd : &s->b.rd;
 }
 
+/* Devices of several ranks (the kineto profile writes one trace per rank). */
+static bool several_ranks(const struct pt_model *m)
+{
+	uint32_t *r = NULL;
+	size_t n = pt_tl_ranks(m, &r);
+	free(r);
+	return n > 1;
+}
+
 static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 {
 	if (m->tracks.n > s->nt) {
@@ -254,6 +265,10 @@ static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 		for (size_t d = s->nd; d < m->devices.n; d++)
 			s->dproc[d] = proc_of_pid(s, m->devices.v[d].pid);
 		s->nd = m->devices.n;
+		bool kr = s->o->kineto && several_ranks(m);
+		if (kr != s->kranks && s->nev_all)
+			s->again = true; /* (the join's keys so far are not those) */
+		s->kranks = kr;
 	}
 }
 
@@ -281,6 +296,17 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
 	if (!s->kcls[id])
 		s->kcls[id] = pt_index_comm_kernel_name(pt_model_strget(m, id)) ? 2 : 1;
 	return s->kcls[id];
+}
+
+/*
+ * The launch join's key of correlation id co on device d: co, but in the kineto profile of several ranks,
+ * whose trace of a rank links its own calls and activities alone (the ranks' ids are alike), the rank
+ * above bit 56 (KEY_MAX: ids and ranks that do not fit are read whole).
+ */
+#define KEY_MAX (UINT64_C(1) << 56)
+static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
 }
 
 /* No later start of a run of starts whose lag is g comes before this (see pass-timeline-stream.c). */
@@ -531,7 +557,9 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 				}
 			}
 		} else if (k != PT_EV_API && co) {
-			pt_ljoin_want(&s->j, co);
+			if (s->kranks && (co >= KEY_MAX || tl_device_rank(&m->devices.v[d]) > 255))
+				goto again;
+			pt_ljoin_want(&s->j, jkey(s, d, co));
 		}
 		if (k == PT_EV_KERNEL) {
 			pt_lag_add(&s->klag[d], st);
@@ -606,10 +634,11 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
-		size_t slot = pt_ljoin_slot(&s->j, co);
+		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
+		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
-		pt_ljoin_call(&s->j, co, st, st + du);
+		pt_ljoin_call(&s->j, key, st, st + du);
 		if (!s->fs || du < 1)
 			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
@@ -662,7 +691,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	q->n++;
 	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
-	size_t slot = pt_ljoin_slot(&s->j, v->corr);
+	size_t slot = pt_ljoin_slot(&s->j, jkey(s, s->m->tracks.v[tr].device, v->corr));
 	if (slot == SIZE_MAX)
 		return;
 	struct flow *f = &s->fs[slot];
@@ -798,15 +827,6 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void gstream_free(struct pt_tl_gstream *s);
 
-/* The kineto profile of a model with devices of several ranks: one trace per rank, read whole. */
-static bool kineto_whole(const struct pt_model *m)
-{
-	uint32_t *r = NULL;
-	size_t n = pt_tl_ranks(m, &r);
-	free(r);
-	return n > 1;
-}
-
 /*
  * Several traced processes (CPU devices): a model holds each one's events after the other's while the
  * trace interleaves them in time, so the writing read would hold every event of the processes before
@@ -875,7 +895,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && (kineto_whole(m) || several_procs(m)))) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && several_procs(m) && !s->kranks)) {
 		s->again = true;
 		goto out;
 	}
@@ -1004,6 +1024,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	for (uint32_t p = 1; p < s->np; p++)
 		pt_ptm_turns_init(turns_of(s, p));
 	s->rd_init = true;
+	s->dense = m->events.dense;
 	t->gstream = s;
 	*mp = m;
 	*out = t;
@@ -1034,10 +1055,35 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
 	return s->nev;
 }
 
+/* The launch arrows of the kineto profile's trace c of one rank (lanes and rows as tl_gstream_flows()). */
+static void kineto_rank_flows(struct pt_tl_gstream *s, struct tl_trace *c)
+{
+	const struct pt_model *m = c->m;
+	pt_vec_free(&c->flows);
+	for (size_t k = 0; k < s->fl.n; k++) {
+		struct flow f = s->fl.v[k];
+		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
+		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
+			continue;
+		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
+		if (arow == UINT32_MAX || frow == UINT32_MAX)
+			continue;
+		f.srow = arow;
+		f.frow = frow;
+		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
+		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+		pt_vec_push(&c->flows, f);
+	}
+}
+
 void tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	const struct pt_model *m = c->m;
+	if (s->kranks) { /* one trace per rank: each takes a copy of its rank's */
+		kineto_rank_flows(s, c);
+		return;
+	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
@@ -1185,6 +1231,9 @@ void tl_gstream_unbind(struct tl_trace *c)
 	for (uint32_t p = 1; p < s->np; p++)
 		pt_ptm_turns_stop(turns_of(s, p));
 	tl_rowbind_unbind(&s->b, c);
+	/* the model as the third read left it, for the next trace (the kineto profile's next rank) */
+	s->m->events.n = 0;
+	s->m->events.dense = s->dense;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
