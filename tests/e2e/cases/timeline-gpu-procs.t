@@ -28,6 +28,9 @@ cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, 
 SH
 run "for v in '' '--no-flows' '--no-overlap' '--scope-depth 2' '--no-demangle' '--gzip' '--split-mb 2'; do bash same.sh \$v; done"
 run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profile kineto \$v; done; ls a/k"
+# --time-window streams too (its note is of the events' span), --steps reads the model whole (its ranks'
+# steps need the events): the same bytes and notes either way
+run "for v in '--time-window 1s:3s' '--time-window 6.5s:7s --no-flows' '--time-window 100s:200s' '--time-window=-5s:-1s' '--steps 2-3' '--steps 900-901'; do bash same.sh \$v; bash same.sh --profile kineto \$v; done; cat a.txt"
 # the trace interleaves the processes: each one's launch arrows start on its own host thread
 run "proftool timeline procs.ptm -o - | grep -c '\"ph\":\"s\"'; proftool timeline procs.ptm --profile kineto -o k && grep -c '\"ph\":\"s\"' k/rank*.pt.trace.json"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
