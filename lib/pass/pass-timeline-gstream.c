@@ -17,8 +17,12 @@
  * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
- * (PT_TL_NOSTREAM), as is a model of several processes (several_procs),
- * and in the kineto profile one with host ranges or several ranks.
+ * (PT_TL_NOSTREAM), as is in the kineto profile one with host ranges. A
+ * model of several
+ * processes (struct gproc) holds each one's events after the other's: the
+ * stragglers, lags and bounds below are each process's own, in its file
+ * order, and the kineto profile of several ranks keys the launch join by
+ * rank too (jkey: each rank's file links its own calls alone).
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
@@ -40,7 +44,11 @@
  * second thread fills the rows (pass-timeline-stream.c's queues) through the
  * same track queues, one batch at a time, while the trace's merge waits for
  * a row whose next event is not read yet; a row's lower bound is its track's
- * release bound. What grows with the input: the launch join (the activities'
+ * release bound. A model of several processes has one such read per process
+ * (struct gcur, each in a thread of its own, one running at a time), each
+ * routing its process's events alone: the merge pulls the read of the row
+ * that waits, so that no process's events are held while another's are
+ * read (the trace interleaves them in time). What grows with the input: the launch join (the activities'
  * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
  * flow of 32 bytes a join slot from the second read to the end of the third,
  * a graph's further activities apart; then 24 bytes each while the trace
@@ -827,20 +835,6 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 
 static void gstream_free(struct pt_tl_gstream *s);
 
-/*
- * Several traced processes (CPU devices): a model holds each one's events after the other's while the
- * trace interleaves them in time, so the writing read would hold every event of the processes before
- * the last in its rows (about 100 bytes each: 1,973 MiB for four 256 MiB CUPTI ranks, 968 whole): read
- * whole.
- */
-static bool several_procs(const struct pt_model *m)
-{
-	size_t ncpu = 0;
-	for (size_t d = 0; d < m->devices.n; d++)
-		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
-	return ncpu > 1;
-}
-
 static int read_again(struct pt_tl_gstream *s, int (*fn)(void *, struct pt_model *, struct pt_err **),
 		      struct pt_err **e)
 {
@@ -895,7 +889,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && several_procs(m) && !s->kranks)) {
+	if (s->sel && !tl_gsel_streams(s->sel, m)) {
 		s->again = true;
 		goto out;
 	}

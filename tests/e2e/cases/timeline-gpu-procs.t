@@ -31,6 +31,10 @@ run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profi
 # --time-window streams too (its note is of the events' span), --steps reads the model whole (its ranks'
 # steps need the events): the same bytes and notes either way
 run "for v in '--time-window 1s:3s' '--time-window 6.5s:7s --no-flows' '--time-window 100s:200s' '--time-window=-5s:-1s' '--steps 2-3' '--steps 900-901'; do bash same.sh \$v; bash same.sh --profile kineto \$v; done; cat a.txt"
+# two processes of one rank (rank -1: 0, the same ids): one kineto file of both
+run 'for p in 900 901; do sed -e "s/pid=664/pid=$p/" "$SRC/bench/torch-loop.cdtxt" > u$p.cdtxt && proftool-gen cupti u$p.cdtxt -o u$p.cdump --scale 2M > /dev/null; done; proftool import u900.cdump u901.cdump -o procs.ptm 2>/dev/null && echo imported'
+run "for v in '' '--extra-tracks' '--time-window 6.5s:7s'; do bash same.sh --profile kineto \$v; done; ls a/k; bash same.sh"
+run 'proftool import r0.cdump r1.cdump r2.cdump -o procs.ptm 2>/dev/null && echo imported'
 # the trace interleaves the processes: each one's launch arrows start on its own host thread
 run "proftool timeline procs.ptm -o - | grep -c '\"ph\":\"s\"'; proftool timeline procs.ptm --profile kineto -o k && grep -c '\"ph\":\"s\"' k/rank*.pt.trace.json"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
