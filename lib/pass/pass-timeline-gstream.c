@@ -78,6 +78,7 @@
 
 #define AGAIN 3
 #define STOPPED 5
+#define OWN_DONE 6
 #define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
 #define NO_EV UINT32_MAX
 
@@ -154,6 +155,7 @@ struct gcur {
 	size_t kord, kcur; /* the kernel infos' cursor (kconf_next) */
 	bool eof_told;   /* the read's end was answered once (its last events came with it) */
 	struct pt_ptm_turns rd; /* proc > 0: its writing read (proc 0's is b.rd) */
+	uint64_t nown, total; /* a writing read: its process's events read, and in the file (UINT64_MAX: unknown) */
 };
 
 struct pt_tl_gstream {
@@ -485,6 +487,7 @@ static void reset_read(struct pt_tl_gstream *s, struct gcur *c, bool all)
 		if (!all && p != c->proc)
 			continue;
 		s->cu[p].base = 0;
+		s->cu[p].nown = 0;
 		s->cu[p].sgi = 0;
 		s->cu[p].kord = s->cu[p].kcur = 0;
 		s->P[p].gseen = false;
@@ -1018,6 +1021,11 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	for (uint32_t p = 1; p < s->np; p++)
 		pt_ptm_turns_init(turns_of(s, p));
 	s->rd_init = true;
+	/* each process's events in the file (the track table's counts), for its read to end after its last */
+	for (uint32_t p = 0; p < s->np; p++)
+		s->cu[p].total = m->track_events.n == m->tracks.n ? 0 : UINT64_MAX;
+	for (size_t tr = 0; tr < m->track_events.n && m->track_events.n == m->tracks.n; tr++)
+		s->cu[tproc(s, (uint32_t)tr)].total += m->track_events.v[tr].count;
 	s->dense = m->events.dense;
 	t->gstream = s;
 	*mp = m;
@@ -1140,7 +1148,10 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint8_t k = ev->kind[i];
 		uint32_t kc = k == PT_EV_KERNEL ? kconf_next(s, gi) : 0;
-		if (tproc(s, tr) != proc || saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
+		if (tproc(s, tr) != proc)
+			continue;
+		s->at->nown++;
+		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
 		uint64_t co = ev->corr[i];
 		size_t lo;
@@ -1170,6 +1181,10 @@ static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
+	if (s->np > 1 && c->nown == c->total) { /* its process's last event: the rest of the file is the others' */
+		route_release(s, true);
+		return OWN_DONE;
+	}
 	return pt_ptm_turns_yield(turns_of(s, c->proc)) ? STOPPED : 0;
 }
 
@@ -1251,8 +1266,13 @@ int tl_gstream_pull(struct tl_trace *c, uint32_t row)
 	struct pt_tl_gstream *s = c->tl->gstream;
 	/* the read of the row's process (its track's) */
 	uint32_t p = tproc(s, c->rows.v[row].track);
+	struct pt_ptm_turns *rd = turns_of(s, p);
+	if (!rd->eof && !pt_ptm_turns_pull(rd))
+		return 0;
+	if (rd->rc == OWN_DONE) /* ended after its process's last event, which released its queues */
+		rd->rc = 0;
 	/* the end released the queues' last events: looked at again once */
-	return tl_rowbind_pull_rd(&s->b, turns_of(s, p), &s->cu[p].eof_told);
+	return tl_rowbind_pull_rd(&s->b, rd, &s->cu[p].eof_told);
 }
 
 static void gstream_free(struct pt_tl_gstream *s)
