@@ -1057,49 +1057,41 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
 	return s->nev;
 }
 
-/* The launch arrows of the kineto profile's trace c of one rank (lanes and rows as tl_gstream_flows()). */
-static void kineto_rank_flows(struct pt_tl_gstream *s, struct tl_trace *c)
+/* Arrow f on trace c's rows (its ends' tracks and lanes made rows, its times the export clock's): false
+ * where an end has no row in c. */
+static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
 {
 	const struct pt_model *m = c->m;
-	pt_vec_free(&c->flows);
-	for (size_t k = 0; k < s->fl.n; k++) {
-		struct flow f = s->fl.v[k];
-		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
-		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
-			continue;
-		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
-		if (arow == UINT32_MAX || frow == UINT32_MAX)
-			continue;
-		f.srow = arow;
-		f.frow = frow;
-		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
-		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
-		pt_vec_push(&c->flows, f);
-	}
+	uint32_t at = f->srow & FL_TRACK, ft = f->frow & FL_TRACK;
+	if (!s->b.lane_row[at] || !s->b.lane_row[ft])
+		return false;
+	uint32_t arow = s->b.lane_row[at][FL_LANE(f->srow)], frow = s->b.lane_row[ft][FL_LANE(f->frow)];
+	if (arow == UINT32_MAX || frow == UINT32_MAX)
+		return false;
+	f->srow = arow;
+	f->frow = frow;
+	f->sts += c->dev_off[m->tracks.v[at].device] - c->base;
+	f->fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+	return true;
 }
 
 void tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	const struct pt_model *m = c->m;
-	if (s->kranks) { /* one trace per rank: each takes a copy of its rank's */
-		kineto_rank_flows(s, c);
+	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
+		pt_vec_free(&c->flows);
+		for (size_t k = 0; k < s->fl.n; k++) {
+			struct flow f = s->fl.v[k];
+			if (flow_on_rows(s, c, &f))
+				pt_vec_push(&c->flows, f);
+		}
 		return;
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
-		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
-		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
-			continue;
-		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
-		if (arow == UINT32_MAX || frow == UINT32_MAX)
-			continue;
-		f.srow = arow;
-		f.frow = frow;
-		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
-		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
-		s->fl.v[n++] = f;
+		if (flow_on_rows(s, c, &f))
+			s->fl.v[n++] = f;
 	}
 	/* the trace takes them */
 	pt_vec_free(&c->flows);
