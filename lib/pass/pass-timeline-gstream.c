@@ -191,7 +191,12 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
 	struct flow *fs;    /* per join slot, with flows (FL_*) */
-	PT_VEC(struct flow) xf;
+	/* a slot's further activities: a block of pt_xbig_grow (its spare room untouched, grown without a copy:
+	 * the ranks of a model of several processes share their ids, three in four activities here for four) */
+	struct flowvec {
+		struct flow *v;
+		size_t n, cap;
+	} xf;
 	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
 	 * the trace takes them */
 	PT_VEC(struct flow) fl;
@@ -679,6 +684,22 @@ static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, 
 
 /* ------------------------------------------------------------------ third read */
 
+static void xf_push(struct flowvec *v, const struct flow *x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 1024;
+		v->v = pt_xbig_grow(v->v, v->cap * sizeof(*v->v), cap * sizeof(*v->v), true);
+		v->cap = cap;
+	}
+	v->v[v->n++] = *x;
+}
+
+static void xf_free(struct flowvec *v)
+{
+	pt_xbig_free(v->v, v->cap * sizeof(*v->v));
+	memset(v, 0, sizeof(*v));
+}
+
 /* One kept event of track tr in the rows' order: the layout's scan, the arrows' ends. */
 static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *v)
 {
@@ -720,7 +741,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 			f->fts = mid;
 		} else {
 			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
-			pt_vec_push(&s->xf, x);
+			xf_push(&s->xf, &x);
 		}
 	}
 }
@@ -753,7 +774,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	if (nx)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
-	pt_vec_free(&s->xf);
+	xf_free(&s->xf);
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -1310,7 +1331,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->rstep);
 	free(s->kcls);
 	free(s->fs);
-	pt_vec_free(&s->xf);
+	xf_free(&s->xf);
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
