@@ -970,7 +970,7 @@ static bool it_next(struct pt_trace *t, struct pt_trace_ev *ev)
 		if (t == cur) {
 			if (tl_stream_has(c, w))
 				break;
-			if (c->tl->gstream ? tl_gstream_pull(c) : tl_stream_pull(c))
+			if (c->tl->gstream ? tl_gstream_pull(c, s->ref) : tl_stream_pull(c))
 				goto done;
 			continue;
 		}

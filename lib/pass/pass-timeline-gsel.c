@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/index.h"
 #include "model/model.h"
 #include "pass/launch-join.h"
 #include "pass/pass-steps-int.h"
@@ -26,6 +27,7 @@ struct tl_gsel {
 	struct tl_glfold lf;
 	bool has_si;
 	struct pt_steps_info si;
+	bool no_steps; /* --time-window alone on several processes: no steps (their ranks' need the events) */
 };
 
 struct tl_gsel *tl_gsel_new(const struct pt_sel *sel)
@@ -128,9 +130,11 @@ bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
 	size_t ncpu = 0;
 	for (size_t d = 0; d < m->devices.n; d++)
 		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
-	if (ncpu > 1)
+	if (ncpu > 1 && g->sel->steps_given)
 		return false;
 	fit(g, m);
+	/* several processes, a window alone: its note is of the events' span, the steps are not counted */
+	g->no_steps = ncpu > 1;
 	/* no step range on the host: `steps` numbers the iterations of the kernels' launches, which
 	 * only --steps counts (a window's note is of the data's span) */
 	g->launches = ncpu && !g->gr.n && g->sel->steps_given;
@@ -277,6 +281,21 @@ static int64_t seq_call_e(const void *a, size_t i)
 void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);
+	if (g->no_steps) { /* no steps, the model's origin */
+		pt_vec_free(&g->gr);
+		bool any = false;
+		int64_t mn = 0;
+		for (size_t d = 0; d < g->ndev; d++)
+			if (g->dev[d].has_any && (!any || g->dev[d].min_start < mn)) {
+				mn = g->dev[d].min_start;
+				any = true;
+			}
+		memset(&g->si, 0, sizeof(g->si));
+		g->si.origin = pt_model_origin(m, any ? &mn : NULL);
+		g->si.filtered = true;
+		g->has_si = true;
+		return;
+	}
 	struct tl_glset L = tl_glfold_set(&g->lf);
 	struct lseq l = { &L, j->start, NULL };
 	struct pt_steps_lseq q = { 0, &l, seq_name, seq_call_s, seq_call_e };

@@ -16,9 +16,10 @@
  * until the read ends) and orders them by their calls' starts once the join
  * has them.
  *
- * A model of several traced processes (CPU devices) is read whole with a
- * selection: its ranks' steps need the events (which host launched which
- * device's kernels).
+ * A model of several traced processes (CPU devices) is read whole with
+ * --steps: its ranks' steps need the events (which host launched which
+ * device's kernels); with --time-window alone it streams, no steps counted
+ * (the window's note is of the events' span).
  */
 #ifndef PT_PASS_TIMELINE_GSEL_H
 #define PT_PASS_TIMELINE_GSEL_H
@@ -42,8 +43,8 @@ void tl_gsel_free(struct tl_gsel *g);
  * name the step pattern matches. */
 void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_events *ev, size_t i, uint64_t gi,
 		   bool step);
-/* After the first read: can the model's steps be counted so (one traced process at most)? Also says
- * whether the second read is to keep the kernels' launches. */
+/* After the first read: can the model's steps be counted so (one traced process at most, or a window
+ * alone)? Also says whether the second read is to keep the kernels' launches. */
 bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m);
 /* Second read: a kernel of device d (join j sealed), name its kernel name. */
 void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,

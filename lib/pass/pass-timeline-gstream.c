@@ -17,12 +17,17 @@
  * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
- * (PT_TL_NOSTREAM), as is a model of several processes (several_procs),
- * and in the kineto profile one of several ranks or whose GPU user
- * annotations it writes (krange_annotated). The kineto profile's first read
- * also packs the range infos (External id, cpu_op) and, once it ends, the
- * copy infos (pass-timeline-krange.h), handed to the events as later reads
- * meet them in file order.
+ * (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
+ * annotations it writes (krange_annotated) or whose host ranges belong to
+ * several processes (kineto_procs_ranges: the range and copy infos below are
+ * handed out in one file order). The kineto profile's first read also packs
+ * the range infos (External id, cpu_op) and, once it ends, the copy infos
+ * (pass-timeline-krange.h), handed to the events as later reads meet them in
+ * file order. A model of several processes (struct gproc) holds each one's
+ * events after the other's: the stragglers, lags and bounds below are each
+ * process's own, in its file order, and the kineto profile of several ranks
+ * keys the launch join by rank too (jkey: each rank's file links its own
+ * calls alone).
  *
  * Second read: the runtime calls: the first call of each wanted id gives its
  * start to the join (a device activity's step is its launch's, as the
@@ -44,7 +49,11 @@
  * second thread fills the rows (pass-timeline-stream.c's queues) through the
  * same track queues, one batch at a time, while the trace's merge waits for
  * a row whose next event is not read yet; a row's lower bound is its track's
- * release bound. What grows with the input: the launch join (the activities'
+ * release bound. A model of several processes has one such read per process
+ * (struct gcur, each in a thread of its own, one running at a time), each
+ * routing its process's events alone: the merge pulls the read of the row
+ * that waits, so that no process's events are held while another's are
+ * read (the trace interleaves them in time). What grows with the input: the launch join (the activities'
  * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
  * flow of 32 bytes a join slot from the second read to the end of the third,
  * a graph's further activities apart; then 24 bytes each while the trace
@@ -75,6 +84,7 @@
 
 #define AGAIN 3
 #define STOPPED 5
+#define OWN_DONE 6
 #define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
 #define NO_EV UINT32_MAX
 
@@ -125,6 +135,35 @@ struct kq {
 #define FL_PLACED 0x800000u
 #define FL_LANE(r) ((r) >> 24)
 
+/*
+ * A traced process (the devices of one pid): a model of several holds each
+ * one's events after the other's, so its order in the file is its own: the
+ * stragglers are those that start far before its latest start (atop), the
+ * bound of its tracks is its events' lag in file order (glag, second read)
+ * below its latest start read (gtop), and the writing read is one per
+ * process (struct gcur), each routing its own events alone.
+ */
+struct gproc {
+	uint32_t pid;
+	struct pt_lag glag;
+	bool gseen;     /* third read, writing: gtop is set */
+	int64_t gtop;
+	bool atop_seen; /* first and second reads: atop is set */
+	int64_t atop;
+};
+
+/* A read's place in the file; the writing reads' one per process (proc), whose events alone it routes. */
+struct gcur {
+	struct pt_tl_gstream *s;
+	uint32_t proc;
+	uint64_t base;   /* model index of the batch's first event */
+	size_t sgi;      /* the next straggler */
+	size_t kord, kcur; /* the kernel infos' cursor (kconf_next) */
+	bool eof_told;   /* the read's end was answered once (its last events came with it) */
+	struct pt_ptm_turns rd; /* proc > 0: its writing read (proc 0's is b.rd) */
+	uint64_t nown, total; /* a writing read: its process's events read, and in the file (UINT64_MAX: unknown) */
+	struct tl_kcopy kc; /* the kineto profile: its cursor in the copy infos (the pack is s->kc's) */
+};
 
 struct pt_tl_gstream {
 	char *path;
@@ -133,21 +172,22 @@ struct pt_tl_gstream {
 	size_t nt, nd;
 	struct gtrk *t;
 	struct pt_lag *klag; /* per device: its kernels' starts in file order */
-	struct pt_lag glag;  /* every event's start but the stragglers', in file order */
-	bool gseen;          /* the latest of those so far (third read, writing) */
-	int64_t gtop;
+	struct gproc *P;     /* per traced process (np of them; one for a model of one) */
+	uint32_t *dproc;     /* per device: its process */
+	size_t np;
+	struct gcur *cu;     /* per process: the writing reads' places (cu[0]: the earlier reads' too) */
+	struct gcur *at;     /* the read running */
+	bool rd_init;        /* cu[1..np)'s reads made */
+	bool kranks;         /* the kineto profile of several ranks: a trace per rank, each with its launch arrows */
+	uint8_t dense;       /* the model's events.dense after the third read (a writing read's batches change it) */
 	PT_VEC(struct strag) sg; /* in file order */
 	uint64_t hist[65];   /* first read: events by how far they start before the latest start so far (log2) */
-	bool atop_seen;
-	int64_t atop;        /* the latest start so far of all events (first and second reads) */
 	uint64_t late;       /* a straggler starts more than this before atop */
 	uint64_t nev_all;
-	size_t sgi;          /* the next straggler in a read */
 	struct kq *kq;
 	bool again, has_ev, has_corr, want_flows;
 	bool no_sets;        /* the kineto profile without its extra rows: no computation and communication unions */
 	int64_t evmin, evmax;
-	uint64_t base;      /* model index of the batch's first event */
 	bool has_re;
 	regex_t re;
 	struct pt_sel_found rf;
@@ -158,7 +198,12 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
 	struct flow *fs;    /* per join slot, with flows (FL_*) */
-	PT_VEC(struct flow) xf;
+	/* a slot's further activities: a block of pt_xbig_grow (its spare room untouched, grown without a copy:
+	 * the ranks of a model of several processes share their ids, three in four activities here for four) */
+	struct flowvec {
+		struct flow *v;
+		size_t n, cap;
+	} xf;
 	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
 	 * the trace takes them */
 	PT_VEC(struct flow) fl;
@@ -178,7 +223,7 @@ struct pt_tl_gstream {
 	uint8_t kw;
 	void *kcode;
 	uint32_t *kev;
-	size_t nk, kord, kcur;
+	size_t nk;
 	uint64_t nkev;       /* the first read's kernel events */
 	/*
 	 * The kineto profile of one process with host ranges: their range infos (pass-timeline-krange.h),
@@ -195,12 +240,50 @@ struct pt_tl_gstream {
 	size_t next;
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
-	bool eof_told;       /* the read's end was answered once (its last events came with it) */
 };
 
 static bool is_device_activity(uint8_t k)
 {
 	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_SYNC;
+}
+
+/* The process of pid, added when new (with its read's place; s->at is cu[0] again: the first read's). */
+static uint32_t proc_of_pid(struct pt_tl_gstream *s, uint32_t pid)
+{
+	for (size_t p = 0; p < s->np; p++)
+		if (s->P[p].pid == pid)
+			return (uint32_t)p;
+	if (s->np) { /* (the first is there from the start) */
+		s->P = pt_xrealloc(s->P, (s->np + 1) * sizeof(*s->P));
+		s->cu = pt_xrealloc(s->cu, (s->np + 1) * sizeof(*s->cu));
+		memset(&s->P[s->np], 0, sizeof(*s->P));
+		memset(&s->cu[s->np], 0, sizeof(*s->cu));
+	}
+	s->P[s->np].pid = pid;
+	s->cu[s->np].s = s;
+	s->cu[s->np].proc = (uint32_t)s->np;
+	s->at = &s->cu[0];
+	return (uint32_t)s->np++;
+}
+
+static uint32_t tproc(const struct pt_tl_gstream *s, uint32_t tr)
+{
+	return s->np > 1 ? s->dproc[s->m->tracks.v[tr].device] : 0;
+}
+
+/* The writing read of process p. */
+static struct pt_ptm_turns *turns_of(struct pt_tl_gstream *s, uint32_t p)
+{
+	return p ? &s->cu[p].rd : &s->b.rd;
+}
+
+/* Devices of several ranks (the kineto profile writes one trace per rank). */
+static bool several_ranks(const struct pt_model *m)
+{
+	uint32_t *r = NULL;
+	size_t n = pt_tl_ranks(m, &r);
+	free(r);
+	return n > 1;
 }
 
 static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
@@ -215,7 +298,14 @@ static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 		memset(s->klag + s->nd, 0, (m->devices.n - s->nd) * sizeof(*s->klag));
 		s->rdev = pt_xrealloc(s->rdev, m->devices.n);
 		memset(s->rdev + s->nd, 0, m->devices.n - s->nd);
+		s->dproc = pt_xrealloc(s->dproc, m->devices.n * sizeof(*s->dproc));
+		for (size_t d = s->nd; d < m->devices.n; d++)
+			s->dproc[d] = proc_of_pid(s, m->devices.v[d].pid);
 		s->nd = m->devices.n;
+		bool kr = s->o->kineto && several_ranks(m);
+		if (kr != s->kranks && s->nev_all)
+			s->again = true; /* (the join's keys so far are not those) */
+		s->kranks = kr;
 	}
 }
 
@@ -243,6 +333,17 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
 	if (!s->kcls[id])
 		s->kcls[id] = pt_index_comm_kernel_name(pt_model_strget(m, id)) ? 2 : 1;
 	return s->kcls[id];
+}
+
+/*
+ * The launch join's key of correlation id co on device d: co, but in the kineto profile of several ranks,
+ * whose trace of a rank links its own calls and activities alone (the ranks' ids are alike), the rank
+ * above bit 56 (KEY_MAX: ids and ranks that do not fit are read whole).
+ */
+#define KEY_MAX (UINT64_C(1) << 56)
+static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
 }
 
 /* No later start of a run of starts whose lag is g comes before this (see pass-timeline-stream.c). */
@@ -306,25 +407,31 @@ static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *
 /* Event gi of a read, in file order: a straggler (already held)? Else its start moves the bounds. */
 static bool saw(struct pt_tl_gstream *s, uint32_t tr, uint32_t gi, int64_t st)
 {
-	if (s->sgi < s->sg.n && s->sg.v[s->sgi].v.ev == gi) {
-		s->sgi++;
+	struct gcur *c = s->at;
+	while (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev < gi) /* (another process's: a writing read skips them) */
+		c->sgi++;
+	if (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev == gi) {
+		c->sgi++;
 		return true;
 	}
 	struct gtrk *t = &s->t[tr];
 	if (!t->seen || st > t->top)
 		t->top = st;
 	t->seen = true;
-	if (!s->gseen || st > s->gtop)
-		s->gtop = st;
-	s->gseen = true;
+	struct gproc *p = &s->P[tproc(s, tr)];
+	if (!p->gseen || st > p->gtop)
+		p->gtop = st;
+	p->gseen = true;
 	return false;
 }
 
-/* No later event of track t that is not a straggler starts before this: by its own starts, or by all
- * the events' in file order, whichever says more. */
-static int64_t track_bound(const struct pt_tl_gstream *s, const struct gtrk *t)
+/* No later event of track tr that is not a straggler starts before this: by its own starts, or by all
+ * its process's events' in file order, whichever says more. */
+static int64_t track_bound(const struct pt_tl_gstream *s, uint32_t tr)
 {
-	int64_t a = lag_bound(&t->lag, t->seen, t->top), b = lag_bound(&s->glag, s->gseen, s->gtop);
+	const struct gtrk *t = &s->t[tr];
+	const struct gproc *p = &s->P[tproc(s, tr)];
+	int64_t a = lag_bound(&t->lag, t->seen, t->top), b = lag_bound(&p->glag, p->gseen, p->gtop);
 	return a > b ? a : b;
 }
 
@@ -353,17 +460,18 @@ static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool
 /* The configuration (+ 1, 0 none) of kernel event gi, the next kernel event of a read in file order. */
 static uint32_t kconf_next(struct pt_tl_gstream *s, uint32_t gi)
 {
+	struct gcur *c = s->at;
 	size_t k;
 	if (!s->kev) {
-		k = s->kord++;
+		k = c->kord++;
 		if (k >= s->nk)
 			return 0;
 	} else {
-		while (s->kcur < s->nk && s->kev[s->kcur] < gi)
-			s->kcur++;
-		if (s->kcur == s->nk || s->kev[s->kcur] != gi)
+		while (c->kcur < s->nk && s->kev[c->kcur] < gi)
+			c->kcur++;
+		if (c->kcur == s->nk || s->kev[c->kcur] != gi)
 			return 0;
-		k = s->kcur;
+		k = c->kcur;
 	}
 	return s->kw == 1 ? ((const uint8_t *)s->kcode)[k] : s->kw == 2 ? ((const uint16_t *)s->kcode)[k] :
 			    ((const uint32_t *)s->kcode)[k];
@@ -398,19 +506,33 @@ static void kconf_keep(struct pt_tl_gstream *s, struct pt_model *m)
 	}
 }
 
-static void reset_reads(struct pt_tl_gstream *s)
+/* A read of process c->proc's events (all: of every process) from the file's start. */
+static void reset_read(struct pt_tl_gstream *s, struct gcur *c, bool all)
 {
-	s->base = 0;
-	s->sgi = 0;
-	s->kord = s->kcur = 0;
-	s->gseen = false;
+	s->at = c;
+	for (size_t p = 0; p < s->np; p++) {
+		if (!all && p != c->proc)
+			continue;
+		s->cu[p].base = 0;
+		s->cu[p].nown = 0;
+		s->cu[p].sgi = 0;
+		s->cu[p].kord = s->cu[p].kcur = 0;
+		s->P[p].gseen = false;
+		tl_kcopy_rewind(&s->cu[p].kc);
+	}
 	tl_krange_rewind(&s->kr);
-	tl_kcopy_rewind(&s->kc);
 	for (size_t tr = 0; tr < s->nt; tr++) {
+		if (!all && tproc(s, (uint32_t)tr) != c->proc)
+			continue;
 		s->t[tr].seen = false;
 		s->t[tr].q.h = s->t[tr].q.n = 0;
 		s->t[tr].sh = 0;
 	}
+}
+
+static void reset_reads(struct pt_tl_gstream *s)
+{
+	reset_read(s, &s->cu[0], true);
 }
 
 static const struct pt_model *sort_m;
@@ -429,6 +551,20 @@ static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
 	for (size_t l = 0; l < m->links.n && !s->link_range; l++)
 		s->link_range = m->links.v[l].range != 0;
 	m->links.n = 0;
+}
+
+/*
+ * The kineto profile's host ranges in several processes: their range infos are packed in one file
+ * order and handed out as the reads meet them, which the reads of several processes do not keep.
+ */
+static bool kineto_procs_ranges(const struct pt_tl_gstream *s)
+{
+	if (s->np < 2)
+		return false;
+	for (size_t d = 0; d < s->nd; d++)
+		if (s->rdev[d])
+			return true;
+	return false;
 }
 
 /*
@@ -455,7 +591,7 @@ static void krange_sev(struct pt_tl_gstream *s, struct tl_sev *v)
 		return;
 	if (v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->kr, v->ev, &x)))
 		v->task = x;
-	else if ((v->kind == PT_EV_MEMCPY || v->kind == PT_EV_MEMSET) && (v->kx = tl_kcopy_of(&s->kc, v->ev, &kinds, &x))) {
+	else if ((v->kind == PT_EV_MEMCPY || v->kind == PT_EV_MEMSET) && (v->kx = tl_kcopy_of(&s->at->kc, v->ev, &kinds, &x))) {
 		v->task = x;
 		v->kconf = kinds;
 	}
@@ -531,14 +667,15 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		s->has_ev = true;
 		s->nev_all++;
 		if (s->sel)
-			tl_gsel_event(s->sel, m, ev, i, s->base + i, k == PT_EV_RANGE && step_name(s, m, ev->name[i]));
+			tl_gsel_event(s->sel, m, ev, i, s->at->base + i, k == PT_EV_RANGE && step_name(s, m, ev->name[i]));
 		uint64_t co = ev->corr[i];
 		/* how far it starts before the latest start so far, in powers of two */
-		if (s->atop_seen && st < s->atop)
-			s->hist[64 - __builtin_clzll((unsigned long long)((uint64_t)s->atop - (uint64_t)st))]++;
+		struct gproc *p = &s->P[s->dproc[d]];
+		if (p->atop_seen && st < p->atop)
+			s->hist[64 - __builtin_clzll((unsigned long long)((uint64_t)p->atop - (uint64_t)st))]++;
 		else
-			s->atop = st;
-		s->atop_seen = true;
+			p->atop = st;
+		p->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
 			if (pt_index_comm_op_name(name))
@@ -552,14 +689,16 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 				}
 			}
 		} else if (k != PT_EV_API && co) {
-			pt_ljoin_want(&s->j, co);
+			if (s->kranks && (co >= KEY_MAX || tl_device_rank(&m->devices.v[d]) > 255))
+				goto again;
+			pt_ljoin_want(&s->j, jkey(s, d, co));
 		}
 		if (k == PT_EV_KERNEL) {
 			pt_lag_add(&s->klag[d], st);
 			s->nkev++;
 		}
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	return 0;
 again:
 	s->again = true;
@@ -609,31 +748,33 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t tr0 = ev->track[i];
 		if (s->sel && ev->kind[i] == PT_EV_KERNEL)
 			tl_gsel_kernel(s->sel, m, m->tracks.v[tr0].device, co, ev->name[i], &s->j);
-		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->base + i)) : 0;
+		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->at->base + i)) : 0;
 		/* a straggler, or the lags of the others */
-		if (s->atop_seen && st < s->atop && (uint64_t)s->atop - (uint64_t)st > s->late) {
+		struct gproc *p = &s->P[tproc(s, tr0)];
+		if (p->atop_seen && st < p->atop && (uint64_t)p->atop - (uint64_t)st > s->late) {
 			struct strag g = { { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
-					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->base + i),
+					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->at->base + i),
 					     .kconf = kc },
 					   tr0 };
 			krange_sev(s, &g.v);
 			pt_vec_push(&s->sg, g);
 		} else {
-			if (!s->atop_seen || st > s->atop)
-				s->atop = st;
-			s->atop_seen = true;
+			if (!p->atop_seen || st > p->atop)
+				p->atop = st;
+			p->atop_seen = true;
 			pt_lag_add(&s->t[tr0].lag, st);
-			pt_lag_add(&s->glag, st);
+			pt_lag_add(&p->glag, st);
 		}
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
-		size_t slot = pt_ljoin_slot(&s->j, co);
+		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
+		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
-		pt_ljoin_call(&s->j, co, st, st + du);
+		pt_ljoin_call(&s->j, key, st, st + du);
 		if (!s->fs || du < 1)
 			continue;
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		size_t lo;
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
@@ -644,7 +785,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 			f->sts = st;
 		}
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	return 0;
 }
 
@@ -659,6 +800,22 @@ static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, 
 }
 
 /* ------------------------------------------------------------------ third read */
+
+static void xf_push(struct flowvec *v, const struct flow *x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 1024;
+		v->v = pt_xbig_grow(v->v, v->cap * sizeof(*v->v), cap * sizeof(*v->v), true);
+		v->cap = cap;
+	}
+	v->v[v->n++] = *x;
+}
+
+static void xf_free(struct flowvec *v)
+{
+	pt_xbig_free(v->v, v->cap * sizeof(*v->v));
+	memset(v, 0, sizeof(*v));
+}
 
 /* One kept event of track tr in the rows' order: the layout's scan, the arrows' ends. */
 static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *v)
@@ -683,7 +840,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	q->n++;
 	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
-	size_t slot = pt_ljoin_slot(&s->j, v->corr);
+	size_t slot = pt_ljoin_slot(&s->j, jkey(s, s->m->tracks.v[tr].device, v->corr));
 	if (slot == SIZE_MAX)
 		return;
 	struct flow *f = &s->fs[slot];
@@ -701,7 +858,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 			f->fts = mid;
 		} else {
 			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
-			pt_vec_push(&s->xf, x);
+			xf_push(&s->xf, &x);
 		}
 	}
 }
@@ -734,7 +891,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	if (nx)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
-	pt_vec_free(&s->xf);
+	xf_free(&s->xf);
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -769,7 +926,7 @@ static void scan_release(struct pt_tl_gstream *s, bool all)
 {
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		int64_t below = track_bound(s, t);
+		int64_t below = track_bound(s, (uint32_t)tr);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v))
 			scan_one(s, (uint32_t)tr, &v);
@@ -786,7 +943,7 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		uint32_t d = m->tracks.v[tr].device;
 		uint8_t k = ev->kind[i];
 		int64_t st = ev->start[i], du = ev->dur[i];
@@ -814,35 +971,12 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 				    .op = ev->op[i], .kind = k, .keep = kb, .ev = gi };
 		tq_add(m, &s->t[tr].q, &v);
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	scan_release(s, false);
 	return 0;
 }
 
 static void gstream_free(struct pt_tl_gstream *s);
-
-/* The kineto profile of a model with devices of several ranks: one trace per rank, read whole. */
-static bool kineto_whole(const struct pt_model *m)
-{
-	uint32_t *r = NULL;
-	size_t n = pt_tl_ranks(m, &r);
-	free(r);
-	return n > 1;
-}
-
-/*
- * Several traced processes (CPU devices): a model holds each one's events after the other's while the
- * trace interleaves them in time, so the writing read would hold every event of the processes before
- * the last in its rows (about 100 bytes each: 1,973 MiB for four 256 MiB CUPTI ranks, 968 whole): read
- * whole.
- */
-static bool several_procs(const struct pt_model *m)
-{
-	size_t ncpu = 0;
-	for (size_t d = 0; d < m->devices.n; d++)
-		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
-	return ncpu > 1;
-}
 
 static int read_again(struct pt_tl_gstream *s, int (*fn)(void *, struct pt_model *, struct pt_err **),
 		      struct pt_err **e)
@@ -862,6 +996,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	*out = NULL;
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
+	s->P = pt_xcalloc(1, sizeof(*s->P));
+	s->cu = pt_xcalloc(1, sizeof(*s->cu));
+	s->cu[0].s = s;
+	s->at = s->cu;
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
@@ -894,8 +1032,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && kineto_whole(m)) || several_procs(m) ||
-	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) ||
+	    (o->kineto && (kineto_procs_ranges(s) || !tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
 		s->again = true;
 		goto out;
 	}
@@ -906,6 +1044,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		tl_kpack_fit(&s->kr.p);
 		tl_kext_copies_in_order(m);
 		tl_kcopy_take(&s->kc, m);
+		for (size_t p = 0; p < s->np; p++)
+			s->cu[p].kc = s->kc; /* (a cursor each over the one pack: the processes' reads interleave) */
 		s->ext = tl_kext_ext_map(m);
 		s->next = m->devices.n;
 		pt_vec_free(&m->ext_corr);
@@ -938,7 +1078,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
-	s->atop_seen = false;
+	for (size_t p = 0; p < s->np; p++)
+		s->P[p].atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
 	if (s->sel)
@@ -1028,6 +1169,15 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
 	}
+	for (uint32_t p = 1; p < s->np; p++)
+		pt_ptm_turns_init(turns_of(s, p));
+	s->rd_init = true;
+	/* each process's events in the file (the track table's counts), for its read to end after its last */
+	for (uint32_t p = 0; p < s->np; p++)
+		s->cu[p].total = m->track_events.n == m->tracks.n ? 0 : UINT64_MAX;
+	for (size_t tr = 0; tr < m->track_events.n && m->track_events.n == m->tracks.n; tr++)
+		s->cu[tproc(s, (uint32_t)tr)].total += m->track_events.v[tr].count;
+	s->dense = m->events.dense;
 	t->gstream = s;
 	*mp = m;
 	*out = t;
@@ -1068,24 +1218,41 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
 	return s->nev;
 }
 
+/* Arrow f on trace c's rows (its ends' tracks and lanes made rows, its times the export clock's): false
+ * where an end has no row in c. */
+static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
+{
+	const struct pt_model *m = c->m;
+	uint32_t at = f->srow & FL_TRACK, ft = f->frow & FL_TRACK;
+	if (!s->b.lane_row[at] || !s->b.lane_row[ft])
+		return false;
+	uint32_t arow = s->b.lane_row[at][FL_LANE(f->srow)], frow = s->b.lane_row[ft][FL_LANE(f->frow)];
+	if (arow == UINT32_MAX || frow == UINT32_MAX)
+		return false;
+	f->srow = arow;
+	f->frow = frow;
+	f->sts += c->dev_off[m->tracks.v[at].device] - c->base;
+	f->fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+	return true;
+}
+
 void tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	const struct pt_model *m = c->m;
+	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
+		pt_vec_free(&c->flows);
+		for (size_t k = 0; k < s->fl.n; k++) {
+			struct flow f = s->fl.v[k];
+			if (flow_on_rows(s, c, &f))
+				pt_vec_push(&c->flows, f);
+		}
+		return;
+	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
 		struct flow f = s->fl.v[k];
-		uint32_t at = f.srow & FL_TRACK, ft = f.frow & FL_TRACK;
-		if (!s->b.lane_row[at] || !s->b.lane_row[ft])
-			continue;
-		uint32_t arow = s->b.lane_row[at][FL_LANE(f.srow)], frow = s->b.lane_row[ft][FL_LANE(f.frow)];
-		if (arow == UINT32_MAX || frow == UINT32_MAX)
-			continue;
-		f.srow = arow;
-		f.frow = frow;
-		f.sts += c->dev_off[m->tracks.v[at].device] - c->base;
-		f.fts += c->dev_off[m->tracks.v[ft].device] - c->base;
-		s->fl.v[n++] = f;
+		if (flow_on_rows(s, c, &f))
+			s->fl.v[n++] = f;
 	}
 	/* the trace takes them */
 	pt_vec_free(&c->flows);
@@ -1098,15 +1265,16 @@ void tl_gstream_flows(struct tl_trace *c)
 
 /* ------------------------------------------------------------------ writing */
 
-/* The events of the track queues that start before their bound (all: every one) to their rows. */
+/* The events of the running read's track queues that start before their bound (all: every one) to their
+ * rows. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
 	struct tl_trace *c = s->b.c;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
-		if (!s->b.lane_row[tr])
+		if (!s->b.lane_row[tr] || tproc(s, (uint32_t)tr) != s->at->proc)
 			continue;
-		int64_t below = track_bound(s, t);
+		int64_t below = track_bound(s, (uint32_t)tr);
 		struct tl_sev v;
 		while (next_of(s, t, below, all, &v)) {
 			uint8_t l = lane_next(&s->b.L[tr], v.start, v.start + v.dur);
@@ -1121,16 +1289,21 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 	}
 }
 
-/* In the read's thread, while the writer waits: the batch's kept events to their track queues, and on. */
+/* In the read's thread, while the writer waits: the batch's kept events of the read's process to their
+ * track queues, and on. */
 static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 {
 	const struct pt_tl *tl = s->b.c->tl;
 	const struct pt_events *ev = &m->events;
+	uint32_t proc = s->at->proc;
 	for (size_t i = 0; i < ev->n; i++) {
-		uint32_t tr = ev->track[i], gi = (uint32_t)(s->base + i);
+		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint8_t k = ev->kind[i];
 		uint32_t kc = k == PT_EV_KERNEL ? kconf_next(s, gi) : 0;
+		if (tproc(s, tr) != proc)
+			continue;
+		s->at->nown++;
 		if (saw(s, tr, gi, st) || !s->b.lane_row[tr] || du < 0)
 			continue;
 		uint64_t co = ev->corr[i];
@@ -1148,28 +1321,38 @@ static void route(struct pt_tl_gstream *s, const struct pt_model *m)
 		krange_sev(s, &v);
 		tq_add(m, &s->t[tr].q, &v);
 	}
-	s->base += ev->n;
+	s->at->base += ev->n;
 	route_release(s, false);
 }
 
+/* (In the read's thread: one runs at a time, while the writer waits, and it is s->at.) */
 static int feed(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
-	struct pt_tl_gstream *s = arg;
+	struct gcur *c = arg;
+	struct pt_tl_gstream *s = c->s;
+	s->at = c;
 	if (m->tracks.n != s->nt)
 		return AGAIN;
 	route(s, m);
-	return pt_ptm_turns_yield(&s->b.rd) ? STOPPED : 0;
+	if (s->np > 1 && c->nown == c->total) { /* its process's last event: the rest of the file is the others' */
+		route_release(s, true);
+		return OWN_DONE;
+	}
+	return pt_ptm_turns_yield(turns_of(s, c->proc)) ? STOPPED : 0;
 }
 
 static void before_read(void *arg)
 {
-	reset_reads(arg);
+	struct gcur *c = arg;
+	reset_read(c->s, c, false);
 }
 
 static void after_read(void *arg)
 {
-	route_release(arg, true); /* the file's end: every event is read */
+	struct gcur *c = arg;
+	c->s->at = c;
+	route_release(c->s, true); /* the file's end: every event of its process is read */
 }
 
 static int it_failed(struct pt_trace *t, struct pt_err **e)
@@ -1189,12 +1372,18 @@ void tl_gstream_bind(struct tl_trace *c)
 	struct pt_tl_gstream *s = c->tl->gstream;
 	tl_rowbind_bind(&s->b, c, s->nt, it_failed);
 	reset_tracks(s);
-	s->b.rd.path = s->path;
-	s->b.rd.m = s->m;
-	s->b.rd.sink = (struct pt_ptm_sink){ feed, s, true, G_SKIP };
-	s->b.rd.before = before_read;
-	s->b.rd.after = after_read;
-	s->b.rd.arg = s;
+	/* one writing read per process over the same file and model (one runs at a time) */
+	for (uint32_t p = 0; p < s->np; p++) {
+		struct pt_ptm_turns *rd = turns_of(s, p);
+		if (p)
+			pt_ptm_turns_rewind(rd);
+		rd->path = s->path;
+		rd->m = s->m;
+		rd->sink = (struct pt_ptm_sink){ feed, &s->cu[p], true, G_SKIP };
+		rd->before = before_read;
+		rd->after = after_read;
+		rd->arg = &s->cu[p];
+	}
 }
 
 void tl_gstream_unbind(struct tl_trace *c)
@@ -1202,7 +1391,12 @@ void tl_gstream_unbind(struct tl_trace *c)
 	struct pt_tl_gstream *s = c->tl ? c->tl->gstream : NULL;
 	if (!s || s->b.c != c)
 		return;
+	for (uint32_t p = 1; p < s->np; p++)
+		pt_ptm_turns_stop(turns_of(s, p));
 	tl_rowbind_unbind(&s->b, c);
+	/* the model as the third read left it, for the next trace (the kineto profile's next rank) */
+	s->m->events.n = 0;
+	s->m->events.dense = s->dense;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		free(s->t[tr].q.v);
 		memset(&s->t[tr].q, 0, sizeof(s->t[tr].q));
@@ -1213,15 +1407,26 @@ void tl_gstream_rewind(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	tl_rowbind_rewind(&s->b);
-	s->eof_told = false;
+	for (uint32_t p = 0; p < s->np; p++) {
+		if (p)
+			pt_ptm_turns_rewind(turns_of(s, p));
+		s->cu[p].eof_told = false;
+	}
 	reset_tracks(s);
 }
 
-int tl_gstream_pull(struct tl_trace *c)
+int tl_gstream_pull(struct tl_trace *c, uint32_t row)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
+	/* the read of the row's process (its track's) */
+	uint32_t p = tproc(s, c->rows.v[row].track);
+	struct pt_ptm_turns *rd = turns_of(s, p);
+	if (!rd->eof && !pt_ptm_turns_pull(rd))
+		return 0;
+	if (rd->rc == OWN_DONE) /* ended after its process's last event, which released its queues */
+		rd->rc = 0;
 	/* the end released the queues' last events: looked at again once */
-	return tl_rowbind_pull(&s->b, &s->eof_told);
+	return tl_rowbind_pull_rd(&s->b, rd, &s->cu[p].eof_told);
 }
 
 static void gstream_free(struct pt_tl_gstream *s)
@@ -1235,6 +1440,12 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);
+	if (s->rd_init)
+		for (uint32_t p = 1; p < s->np; p++)
+			pt_ptm_turns_destroy(turns_of(s, p));
+	free(s->P);
+	free(s->cu);
+	free(s->dproc);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);
@@ -1265,7 +1476,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->rstep);
 	free(s->kcls);
 	free(s->fs);
-	pt_vec_free(&s->xf);
+	xf_free(&s->xf);
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);

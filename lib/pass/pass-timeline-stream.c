@@ -741,16 +741,21 @@ void tl_rowbind_rewind(struct tl_rowbind *b)
 
 int tl_rowbind_pull(struct tl_rowbind *b, bool *eof_told)
 {
-	if (!pt_ptm_turns_pull(&b->rd))
+	return tl_rowbind_pull_rd(b, &b->rd, eof_told);
+}
+
+int tl_rowbind_pull_rd(struct tl_rowbind *b, struct pt_ptm_turns *rd, bool *eof_told)
+{
+	if (!pt_ptm_turns_pull(rd))
 		return 0;
-	if (eof_told && !*eof_told && b->rd.rc == 0) {
+	if (eof_told && !*eof_told && rd->rc == 0) {
 		*eof_told = true;
 		return 0;
 	}
 	b->failed = true;
-	if (b->rd.rc < 0 && b->rd.rerr) {
-		b->ferr = b->rd.rerr;
-		b->rd.rerr = NULL;
+	if (rd->rc < 0 && rd->rerr && !b->ferr) {
+		b->ferr = rd->rerr;
+		rd->rerr = NULL;
 	}
 	return 1;
 }

@@ -479,6 +479,8 @@ void tl_rowbind_rewind(struct tl_rowbind *b);
 /* The read's next batch to the rows: 0, or 1 where the read ended (its error, if any, kept in b); with
  * eof_told, its first clean end is answered 0 once (the end may have released the last events). */
 int tl_rowbind_pull(struct tl_rowbind *b, bool *eof_told);
+/* The same from the read rd (b->rd, or another read feeding b's rows). */
+int tl_rowbind_pull_rd(struct tl_rowbind *b, struct pt_ptm_turns *rd, bool *eof_told);
 /* pt_trace.failed: 0, or -1 with why in *e (the read's error, or path changed while it was read). */
 int tl_rowbind_failed(struct tl_rowbind *b, const char *path, struct pt_err **e);
 
@@ -492,7 +494,8 @@ struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *g);
 void tl_gstream_bind(struct tl_trace *c);
 void tl_gstream_unbind(struct tl_trace *c);
 void tl_gstream_rewind(struct tl_trace *c);
-int tl_gstream_pull(struct tl_trace *c);
+/* row: the track row that waits (a model of several processes: its process's read is pulled) */
+int tl_gstream_pull(struct tl_trace *c, uint32_t row);
 /* The launch arrows (c->flows, unordered) from what the third read kept. */
 void tl_gstream_flows(struct tl_trace *c);
 

@@ -220,10 +220,13 @@ void pt_tl_stream_check_sel(const struct pt_tl *tl, const struct pt_model *m, co
  * and again for each rewind of the writer; flows: the launch arrows will be
  * asked for (their ends are gathered as the events are read). PT_TL_NOSTREAM
  * where the model must be read whole (Ascend data, host ranges that make a
- * kernel communication, --steps or --time-window on a model of several
- * processes, whose notes need the events, pass-timeline-gsel.h; with
- * o->kineto also GPU user annotations, which need every launch link and host
- * range, range infos out of event order, and devices of several ranks).
+ * kernel communication, --steps on a model of several processes, whose notes
+ * need the events, pass-timeline-gsel.h; with o->kineto also GPU user
+ * annotations, which need every link and host range, range infos out of
+ * event order, and host ranges of several processes). A model of several
+ * processes is written by one read per process (each one's events follow the
+ * other's in the file), the kineto profile's file of a rank by its
+ * processes' reads.
  */
 int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, struct pt_model **m,
 		      struct pt_tl **out, struct pt_err **e);

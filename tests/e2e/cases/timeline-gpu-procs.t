@@ -1,0 +1,42 @@
+# proftool timeline over a GPU model of several traced processes (three CUPTI ranks in one model, each
+# one's events after the other's in the file) reads it as a stream, one writing read per process
+# (proftool-timeline(1) MEMORY): the same bytes as the in-memory path (--in-memory), the viewer
+# profile and the kineto profile's file per rank. The ranks' dumps are the benchmark's loop scaled to
+# about twenty event batches each, of different lengths, with the same correlation ids in two of them,
+# their clocks a little apart (their events interleave in the trace, their equal starts tie).
+cat > rank.sh <<'SH'
+# rank.sh SRC R REAL SCALE STRIDE: rank R's dump, pid 700+R, its CUPTI clock at REAL
+src=$1; shift
+sed -E -e "s/^(process )rank=-?[0-9]+ local_rank=-?[0-9]+ world_size=-?[0-9]+/\1rank=$1 local_rank=$1 world_size=3/" \
+	-e "s/^(header .*)pid=664/\1pid=$((700 + $1))/" -e "s/real=1795780314720567446/real=$2/" "$src/bench/torch-loop.cdtxt" > r$1.cdtxt
+proftool-gen cupti r$1.cdtxt -o r$1.cdump --scale $3 --id-stride $4 > /dev/null
+SH
+run 'bash rank.sh "$SRC" 0 1795780314720567446 3M 1 && bash rank.sh "$SRC" 1 1795780314721801013 2M 1 && bash rank.sh "$SRC" 2 1795780314719000001 4M 2 && proftool import r0.cdump r1.cdump r2.cdump -o procs.ptm && proftool info procs.ptm | grep -E "^ +(70[0-9]|0) "'
+cat > same.sh <<'SH'
+# same.sh OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one; -o DIR
+m=procs.ptm
+rm -rf a b; mkdir a b
+case " $* " in *" --profile kineto "*) oa=a/k ob=b/k ;; *) oa=a/t.json ob=b/t.json ;; esac
+proftool timeline $m "$@" -o $oa > a.txt 2>&1; ra=$?
+proftool timeline $m "$@" --in-memory -o $ob > b.txt 2>&1; rb=$?
+sed -i "s#a/#OUT/#g" a.txt; sed -i "s#b/#OUT/#g" b.txt
+(cd a && find . -type f | sort) > a.ls; (cd b && find . -type f | sort) > b.ls
+ok=1
+[ -s a.ls ] && cmp -s a.ls b.ls || ok=0
+for f in $(cat a.ls); do cmp -s a/$f b/$f || ok=0; done
+cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, $(wc -l < a.ls) files, $(cat a/$(head -1 a.ls) | wc -c) bytes in the first)" || echo "DIFFERS: $*"
+SH
+run "for v in '' '--no-flows' '--no-overlap' '--scope-depth 2' '--no-demangle' '--gzip' '--split-mb 2'; do bash same.sh \$v; done"
+run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profile kineto \$v; done; ls a/k"
+# --time-window streams too (its note is of the events' span), --steps reads the model whole (its ranks'
+# steps need the events): the same bytes and notes either way
+run "for v in '--time-window 1s:3s' '--time-window 6.5s:7s --no-flows' '--time-window 100s:200s' '--time-window=-5s:-1s' '--steps 2-3' '--steps 900-901'; do bash same.sh \$v; bash same.sh --profile kineto \$v; done; cat a.txt"
+# two processes of one rank (rank -1: 0, the same ids): one kineto file of both
+run 'for p in 900 901; do sed -e "s/pid=664/pid=$p/" "$SRC/bench/torch-loop.cdtxt" > u$p.cdtxt && proftool-gen cupti u$p.cdtxt -o u$p.cdump --scale 2M > /dev/null; done; proftool import u900.cdump u901.cdump -o procs.ptm 2>/dev/null && echo imported'
+run "for v in '' '--extra-tracks' '--time-window 6.5s:7s'; do bash same.sh --profile kineto \$v; done; ls a/k; bash same.sh"
+run 'proftool import r0.cdump r1.cdump r2.cdump -o procs.ptm 2>/dev/null && echo imported'
+# the trace interleaves the processes: each one's launch arrows start on its own host thread
+run "proftool timeline procs.ptm -o - | grep -c '\"ph\":\"s\"'; proftool timeline procs.ptm --profile kineto -o k && grep -c '\"ph\":\"s\"' k/rank*.pt.trace.json"
+# a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
+run 'head -c $(( $(stat -c %s procs.ptm) * 3 / 4 )) procs.ptm > cut.ptm; proftool timeline cut.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
+run 'python3 -c "d = bytearray(open(\"procs.ptm\", \"rb\").read()); d[len(d) * 7 // 8] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline bad.ptm --profile kineto -o kd; echo "exit $?"; find kd -type f 2>/dev/null | wc -l'
