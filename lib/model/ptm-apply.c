@@ -270,6 +270,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_DEVICE: {
 		const Proftool__Device *p = c->device;
+		CHECK((unsigned)p->kind <= PT_DEV_CPU, "device kind");
 		struct pt_device d;
 		memset(&d, 0, sizeof(d));
 		d.id = p->id;
@@ -316,7 +317,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 	}
 	case PROFTOOL__CHUNK__BODY_TRACK: {
 		const Proftool__Track *p = c->track;
-		CHECK(p->device < ids->ndevices && p->name < ids->nstrings, "track");
+		CHECK(p->device < ids->ndevices && p->name < ids->nstrings && (unsigned)p->kind <= PT_TRACK_COUNTER, "track");
 		struct pt_track t = { p->device, (enum pt_track_kind)p->kind, p->stream, p->name };
 		pt_vec_push(&m->tracks, t);
 		ids->ntracks++;

@@ -30,6 +30,11 @@ every track.ptm
 # the device's own pid kept, the GPU's changed: the same join, seen from the other side
 run "'$E' launch.ptm gpupid.ptm 3:1:40=1"
 run proftool summary --in-memory gpupid.ptm
+# a device kind and a track kind beyond their enums (the summary shifted a bit
+# mask by the device kind: UBSan, found by the ptm fuzz target)
+run "'$E' launch.ptm devkind.ptm 3:0:2=91; '$E' launch.ptm trkind.ptm 4:0:2=91"
+every devkind.ptm
+every trkind.ptm
 # the untouched model still reads and sums
 run "proftool summary launch.ptm >/dev/null"
 
