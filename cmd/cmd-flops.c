@@ -177,7 +177,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		rc = pt_pass_flops_gsteps(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
 		rc = emit(&c, rc, streamed, t, &n, &e);
 		c.sel_checked = false;
-		if (!rc && m) /* its steps do not stream: read whole */
+		if (!rc && m && !streamed) /* its steps do not stream: read whole */
 			pt_common_check_sel(&c, m);
 	}
 	if (!rc && !streamed && !m && file)

@@ -578,6 +578,7 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 		return rc;
 	}
 	pt_steps_gfigs_free(&si, gf);
+	pt_xtrim(); /* what the steps' reads held, before the reads of the ranges */
 	struct pt_flops_gstream *gs;
 	rc = pt_flops_gstream_open(src, &gs, e);
 	if (rc || !gs) { /* an error, or the ranges do not stream: read whole */
@@ -589,6 +590,7 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 		return rc ? rc : pt_ptm_read(path, whole, e);
 	}
 	pt_diag_append(d, &d0);
+	pt_xtrim(); /* the kernels, the links and the tables' model */
 	*streamed = true;
 	struct ctx c;
 	memset(&c, 0, sizeof(c));
@@ -1172,45 +1174,105 @@ static uint32_t rank_dev_id(struct ctx *c, uint32_t rank)
 	return rs->ndevs ? c->m->devices.v[rs->devs[0]].id : rs->rank;
 }
 
-static struct pt_table *steps_view(struct ctx *c)
+/* Row r of the steps view into t: step s of rank rk. */
+static void step_row(struct ctx *c, struct pt_table *t, size_t r, uint32_t rk, size_t s)
 {
-	struct pt_table *t = pt_table_new("steps", "FLOPs per step");
-	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
-	pt_table_add_col(t, "step", PT_COL_INT, PT_ROLE_KEY, 0);
-	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "fpbp", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "fpbp_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
-	pt_table_add_col(t, "mfu_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
-	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	for (uint32_t rk = 0; rk < c->si.n; rk++) {
-		const struct pt_rank_steps *rs = &c->si.r[rk];
-		double peak = rank_peak(c, rk);
-		for (size_t s = 0; s < rs->n; s++) {
-			if (!rs->v[s].kept)
-				continue;
-			struct stepfig f;
-			step_figs(c, rk, s, &f);
-			size_t r = pt_table_add_row(t);
-			pt_table_set_int(t, r, 0, rank_dev_id(c, rk));
-			pt_table_set_int(t, r, 1, rs->v[s].num);
-			if (rs->v[s].has_win)
-				set_u128(t, r, 2, f.flops);
-			if (f.has_fpbp) {
-				pt_table_set_int(t, r, 3, f.fpbp);
-				set_u128(t, r, 4, f.fpbp_flops);
-				double g;
-				if (rate(f.fpbp_flops, f.fpbp, &g)) {
-					pt_table_set_double(t, r, 5, g);
-					if (peak > 0)
-						pt_table_set_double(t, r, 6, g * 1e9 / peak * 100);
-				}
-			}
-			pt_table_set_int(t, r, 7, (int64_t)f.ucalls);
-			pt_table_set_int(t, r, 8, f.utime);
+	const struct pt_rank_steps *rs = &c->si.r[rk];
+	double peak = rank_peak(c, rk);
+	struct stepfig f;
+	step_figs(c, rk, s, &f);
+	pt_table_set_int(t, r, 0, rank_dev_id(c, rk));
+	pt_table_set_int(t, r, 1, rs->v[s].num);
+	if (rs->v[s].has_win)
+		set_u128(t, r, 2, f.flops);
+	if (f.has_fpbp) {
+		pt_table_set_int(t, r, 3, f.fpbp);
+		set_u128(t, r, 4, f.fpbp_flops);
+		double g;
+		if (rate(f.fpbp_flops, f.fpbp, &g)) {
+			pt_table_set_double(t, r, 5, g);
+			if (peak > 0)
+				pt_table_set_double(t, r, 6, g * 1e9 / peak * 100);
 		}
 	}
+	pt_table_set_int(t, r, 7, (int64_t)f.ucalls);
+	pt_table_set_int(t, r, 8, f.utime);
+}
+
+/* The steps view's rows, made when read (pt_table_set_rows; a row of 9 cells a kept step held
+ * otherwise): from the buckets, the steps and the peaks, taken over from the pass. */
+struct srows {
+	struct ctx c;            /* m (which outlives the table), si, rb, peaks */
+	uint32_t *rank, *step;   /* per row */
+	struct pt_table *one;    /* one row of the view's columns */
+};
+
+static void srows_row(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct srows *g = arg;
+	memset(g->one->cells, 0, g->one->ncols * sizeof(*cells));
+	step_row(&g->c, g->one, 0, g->rank[r], g->step[r]);
+	memcpy(cells, g->one->cells, g->one->ncols * sizeof(*cells));
+}
+
+static void srows_free(void *arg)
+{
+	struct srows *g = arg;
+	free_buckets(&g->c);
+	free(g->c.peaks);
+	pt_steps_info_free(&g->c.si);
+	free(g->rank);
+	free(g->step);
+	pt_table_free(g->one);
+	free(g);
+}
+
+static struct pt_table *steps_view(struct ctx *c)
+{
+	static const char *const names[] = { "device_id", "step", "flops", "fpbp", "fpbp_flops",
+					     "gflops", "mfu_pct", "unknown_calls", "unknown_time" };
+	static const enum pt_col_type types[] = { PT_COL_INT, PT_COL_INT, PT_COL_INT, PT_COL_TIME, PT_COL_INT,
+						  PT_COL_DOUBLE, PT_COL_DOUBLE, PT_COL_INT, PT_COL_TIME };
+	static const int prec[] = { 0, 0, 0, 0, 0, 3, 2, 0, 0 };
+	struct pt_table *t = pt_table_new("steps", "FLOPs per step");
+	struct srows *g = pt_xcalloc(1, sizeof(*g));
+	g->one = pt_table_new("steps", NULL);
+	for (size_t k = 0; k < 9; k++) {
+		enum pt_col_role role = k < 2 ? PT_ROLE_KEY : PT_ROLE_VALUE;
+		pt_table_add_col(t, names[k], types[k], role, prec[k]);
+		pt_table_add_col(g->one, names[k], types[k], role, prec[k]);
+	}
+	pt_table_add_row(g->one);
+	size_t n = 0;
+	for (uint32_t rk = 0; rk < c->si.n; rk++)
+		for (size_t s = 0; s < c->si.r[rk].n; s++)
+			n += c->si.r[rk].v[s].kept;
+	g->rank = pt_xmalloc((n ? n : 1) * sizeof(*g->rank));
+	g->step = pt_xmalloc((n ? n : 1) * sizeof(*g->step));
+	n = 0;
+	for (uint32_t rk = 0; rk < c->si.n; rk++)
+		for (size_t s = 0; s < c->si.r[rk].n; s++)
+			if (c->si.r[rk].v[s].kept) {
+				g->rank[n] = rk;
+				g->step[n++] = (uint32_t)s;
+			}
+	/* the steps, buckets and a copy of the peaks go with the table */
+	g->c.m = c->m;
+	g->c.si = c->si;
+	g->c.rb = c->rb;
+	size_t np = c->m->devices.n ? c->m->devices.n : 1;
+	g->c.peaks = pt_xmalloc(np * sizeof(*g->c.peaks));
+	memcpy(g->c.peaks, c->peaks, np * sizeof(*g->c.peaks));
+	for (size_t i = 0; i < c->m->devices.n; i++)
+		if (c->peaks[i].source == c->peaks[i].buf)
+			g->c.peaks[i].source = g->c.peaks[i].buf;
+	for (uint32_t r = 0; c->kept && r < c->si.n; r++)
+		free(c->kept[r].v);
+	free(c->kept);
+	c->kept = NULL;
+	memset(&c->si, 0, sizeof(c->si));
+	c->rb = NULL;
+	pt_table_set_rows(t, n, srows_row, g, srows_free);
 	return t;
 }
 
@@ -1439,7 +1501,10 @@ int pt_pass_flops_gsteps(const char *path, const struct pt_flops_opts *o, struct
 	pt_steps_gfigs_free(&si, gf);
 	*streamed = true;
 	rc = noitems(m, &si, o, out, nout, d, e);
-	pt_model_free(m);
+	if (rc)
+		pt_model_free(m);
+	else
+		*whole = m; /* the tables' rows refer to it: free it after them */
 	return rc;
 }
 
