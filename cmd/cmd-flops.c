@@ -11,7 +11,7 @@
 #include "support/out.h"
 #include "table/table.h"
 
-enum { OPT_BY = 100, OPT_SCOPE_DEPTH, OPT_PEAK, OPT_FFORMAT };
+enum { OPT_BY = 100, OPT_SCOPE_DEPTH, OPT_PEAK, OPT_FFORMAT, OPT_IN_MEMORY };
 
 static const char *const by_values[] = { "op", "type", "scope", "step", "model", NULL };
 static const char *const fmt_values[] = { "table", "csv", "json", "jsonl", "folded", NULL };
@@ -22,6 +22,8 @@ static const struct pt_opt flops_opts[] = {
 	  NULL },
 	{ "peak", 0, "TFLOPS", OPT_PEAK, "peak FLOPS of every device, in TFLOPS (default: info.json or the GPU table)",
 	  NULL },
+	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
+	  "load a model file whole instead of reading it as a stream (same output, more memory)", NULL },
 	{ 0 },
 };
 
@@ -41,6 +43,7 @@ static const struct pt_opt *const groups[] = { flops_opts,    pt_filter_opts,  o
 					       pt_table_opts, pt_rawpath_opts, NULL };
 
 static struct pt_flops_opts fo;
+static bool in_memory;
 
 static int own(struct pt_common *c, int id, const char *arg)
 {
@@ -68,6 +71,9 @@ static int own(struct pt_common *c, int id, const char *arg)
 		fo.peak = v * 1e12;
 		return 0;
 	}
+	case OPT_IN_MEMORY:
+		in_memory = true;
+		return 0;
 	case OPT_FFORMAT:
 		if (!strcmp(arg, "folded")) {
 			fo.folded = true;
@@ -138,6 +144,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_common c;
 	pt_common_init(&c, cmd, PT_FMT_TABLE);
 	memset(&fo, 0, sizeof(fo));
+	in_memory = false;
 	int first = pt_common_parse(&c, argc, argv, own);
 	if (first == -2)
 		return 0;
@@ -154,7 +161,8 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	int rc = 0;
 	struct pt_table *t[2] = { NULL, NULL };
 	size_t n = 0;
-	if (pt_common_is_model_file(argv[first])) {
+	bool file = !in_memory && pt_common_is_model_file(argv[first]);
+	if (file) {
 		/* an Ascend model file: streamed, its events never held */
 		c.path = argv[first];
 		c.sel_checked = true; /* the pass checks the selection against what it read */
@@ -162,18 +170,33 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 		rc = emit(&c, rc, streamed, t, &n, &e);
 		c.sel_checked = false;
 	}
-	if (!rc && !streamed && pt_common_is_model_file(argv[first]) &&
+	if (!rc && !streamed && file &&
 	    (fo.sel.steps_given || fo.sel.window_given || fo.sel.step_pattern)) {
 		/* a GPU model file without FLOPs data: the steps of the selection streamed */
 		c.sel_checked = true; /* the streamed read checks the selection itself */
 		rc = pt_pass_flops_gsteps(argv[first], &fo, &m, t, &n, &streamed, &c.diag, &e);
 		rc = emit(&c, rc, streamed, t, &n, &e);
 		c.sel_checked = false;
-		if (!rc && m) /* its steps do not stream: read whole */
+		if (!rc && m && !streamed) /* its steps do not stream: read whole */
 			pt_common_check_sel(&c, m);
 	}
-	if (!rc && !streamed && !m)
+	if (!rc && !streamed && !m && file)
 		rc = probe(&c, argv[first], &e);
+	if (!rc && !streamed && !m && file) {
+		/* a GPU model file with operator ranges: streamed */
+		c.path = argv[first];
+		c.sel_checked = true; /* the streamed steps check the selection */
+		struct pt_model *whole = NULL;
+		rc = pt_pass_flops_gstream(argv[first], &fo, &m, &whole, t, &n, &streamed, &c.diag, &e);
+		rc = emit(&c, rc, streamed, t, &n, &e);
+		c.sel_checked = false;
+		if (!rc && whole) { /* its steps do not stream: read whole */
+			m = whole;
+			pt_common_check_sel(&c, m);
+		} else if (whole) {
+			pt_model_free(whole);
+		}
+	}
 	if (!rc && !streamed && !m)
 		rc = pt_common_load(&c, argv[first], &m, &e);
 	if (!rc && !streamed) {
@@ -197,7 +220,8 @@ const struct pt_cmd pt_cmd_flops = {
 		"'a;b;c FLOPS' stacks for flame-graph tools. Ops of unknown FLOPs are listed and counted, never taken\n"
 		"as zero. An Ascend model file is read as a stream, its events never held; any other model file\n"
 		"without FLOPs data is told so after one streaming read (with --steps, --time-window or\n"
-		"--step-pattern, its steps are read as a stream too). See proftool-flops(1).",
+		"--step-pattern, its steps are read as a stream too); a GPU model file with PyTorch operator ranges\n"
+		"is read as a stream too (--in-memory loads it). See proftool-flops(1).",
 	.groups = groups,
 	.run = run,
 };

@@ -23,6 +23,7 @@
 #include "model/ptm-source.h"
 #include "pass/ascend-scan.h"
 #include "pass/flops-common.h"
+#include "pass/flops-gstream.h"
 #include "pass/flops-model.h"
 #include "pass/pass-steps-int.h"
 #include "support/diag.h"
@@ -51,6 +52,8 @@ struct item {
 	int64_t total;       /* Σ durations */
 	int64_t first;       /* first execution start */
 	size_t first_ev;
+	uint32_t first_trk;  /* GPU streamed: its first range's track and duration (the ranges' order) */
+	int64_t first_dur;
 	struct pt_fm_result an; /* analytical */
 	bool has_an;
 	uint64_t ctr_n;      /* AI Core records */
@@ -399,7 +402,71 @@ static void ascend_items(struct ctx *c)
 	ascend_end(c);
 }
 
+static void begin(struct ctx *c, int64_t origin);
+static void ctx_free(struct ctx *c);
+static int finish(struct ctx *cp, struct pt_table **out, size_t *nout, struct pt_err **e);
+
 /* ---- GPU: PyTorch operator ranges (cupti.md §6.12) ---- */
+
+/*
+ * The item of operator range r (its event on track trk, named name, starting
+ * at start), made when new, with the rank its execution counts in; false when
+ * it does not count (left out by the selection, or in a step its rank's
+ * device data does not cover). key_item: (device, name or pair) -> item;
+ * pairs: (name, Input Dims) -> pair id.
+ */
+static bool range_item(struct ctx *c, const struct pt_flops_range *r, uint32_t trk, uint32_t name, int64_t start,
+		       struct pt_hashmap *key_item, struct pt_hashmap *pairs, uint32_t *item, uint32_t *rank_out)
+{
+	const struct pt_model *m = c->m;
+	uint32_t dev = r->dev;
+	if (dev == PT_NONE) {
+		/* no kernel: the process's first GPU, else the host device */
+		uint32_t host = m->tracks.v[trk].device;
+		dev = host;
+		for (uint32_t k = 0; k < m->devices.n; k++)
+			if (m->devices.v[k].kind == PT_DEV_GPU && m->devices.v[k].pid &&
+			    m->devices.v[k].pid == m->devices.v[host].pid) {
+				dev = k;
+				break;
+			}
+	}
+	uint32_t rank;
+	if (!selected(c, dev, start, &rank))
+		return false; /* GPU ranks are keyed by their host device */
+	uint32_t host = m->tracks.v[trk].device;
+	rank = c->dev_rank[host];
+	/* a step whose device work the data lacks: its ranges' FLOPs would have no device time */
+	if (rank != UINT32_MAX && pt_steps_uncovered_at(&c->si.r[rank], start)) {
+		c->uncovered++;
+		return false;
+	}
+	uint64_t key = (uint64_t)dev << 32 | name;
+	if (r->shapes != UINT32_MAX) {
+		uint64_t *pr = pt_hashmap_put(pairs, (uint64_t)name << 32 | r->shapes, m->strings.n + pairs->n, NULL);
+		key = (uint64_t)dev << 32 | (uint32_t)*pr; /* above every string id */
+	}
+	bool added;
+	uint64_t *v = pt_hashmap_put(key_item, key, 0, &added);
+	if (added) {
+		*v = new_item(c, dev, name, r->type, PT_NONE, IT_RANGE, start, r->ev);
+		struct item *it = &c->items.v[*v];
+		if (r->shapes != UINT32_MAX) {
+			it->own = pt_xasprintf("%s, sizes = %s", str(m, name), str(m, r->shapes));
+			it->label = it->own;
+		}
+		it->known = r->known;
+		it->flops = r->flops;
+		it->has_an = true;
+		it->an.known = r->known;
+		it->an.flops = r->flops;
+		it->an.cls = r->cls;
+		it->source = r->known ? "analytical" : "unknown";
+	}
+	*item = (uint32_t)*v;
+	*rank_out = rank;
+	return true;
+}
 
 static void gpu_items(struct ctx *c)
 {
@@ -431,59 +498,124 @@ static void gpu_items(struct ctx *c)
 		const struct pt_flops_range *r = &rs.v[ord[i]];
 		if (r->nonzero_desc)
 			continue; /* its FLOPs are its descendants' (inclusive) */
-		uint32_t dev = r->dev;
-		if (dev == PT_NONE) {
-			/* no kernel: the process's first GPU, else the host device */
-			uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
-			dev = host;
-			for (uint32_t k = 0; k < m->devices.n; k++)
-				if (m->devices.v[k].kind == PT_DEV_GPU && m->devices.v[k].pid &&
-				    m->devices.v[k].pid == m->devices.v[host].pid) {
-					dev = k;
-					break;
-				}
-		}
-		uint32_t rank;
-		if (!selected(c, dev, m->events.start[r->ev], &rank)) {
-			/* GPU ranks are keyed by their host device */
+		uint32_t item, rank;
+		if (!range_item(c, r, m->events.track[r->ev], m->events.name[r->ev], m->events.start[r->ev], &key_item, &pairs,
+				&item, &rank))
 			continue;
-		}
-		uint32_t host = m->tracks.v[m->events.track[r->ev]].device;
-		rank = c->dev_rank[host];
-		/* a step whose device work the data lacks: its ranges' FLOPs would have no device time */
-		if (rank != UINT32_MAX && pt_steps_uncovered_at(&c->si.r[rank], m->events.start[r->ev])) {
-			c->uncovered++;
-			continue;
-		}
-		uint64_t key = (uint64_t)dev << 32 | m->events.name[r->ev];
-		if (r->shapes != UINT32_MAX) {
-			uint64_t *pr = pt_hashmap_put(&pairs, (uint64_t)m->events.name[r->ev] << 32 | r->shapes,
-						      m->strings.n + pairs.n, NULL);
-			key = (uint64_t)dev << 32 | (uint32_t)*pr; /* above every string id */
-		}
-		bool added;
-		uint64_t *v = pt_hashmap_put(&key_item, key, 0, &added);
-		if (added) {
-			*v = new_item(c, dev, m->events.name[r->ev], r->type, PT_NONE, IT_RANGE, m->events.start[r->ev], r->ev);
-			struct item *it = &c->items.v[*v];
-			if (r->shapes != UINT32_MAX) {
-				it->own = pt_xasprintf("%s, sizes = %s", str(m, m->events.name[r->ev]), str(m, r->shapes));
-				it->label = it->own;
-			}
-			it->known = r->known;
-			it->flops = r->flops;
-			it->has_an = true;
-			it->an.known = r->known;
-			it->an.flops = r->flops;
-			it->an.cls = r->cls;
-			it->source = r->known ? "analytical" : "unknown";
-		}
-		add_exec(c, (uint32_t)*v, rank, m->events.start[r->ev], r->gpu);
+		add_exec(c, item, rank, m->events.start[r->ev], r->gpu);
 	}
 	free(ord);
 	pt_hashmap_free(&key_item);
 	pt_hashmap_free(&pairs);
 	free(rsv);
+}
+
+/* ---- GPU, streamed: the operator ranges of a model file (flops-gstream.h) ---- */
+
+struct gitems {
+	struct ctx *c;
+	struct pt_hashmap key_item, pairs;
+	uint64_t malformed;
+};
+
+/* Does range g come before the first range of item it in the loaded model's order of the ranges
+ * (track, start, longest first, event)? */
+static bool range_before(const struct pt_flops_grange *g, const struct item *it)
+{
+	if (g->track != it->first_trk)
+		return g->track < it->first_trk;
+	if (g->start != it->first)
+		return g->start < it->first;
+	if (g->dur != it->first_dur)
+		return g->dur > it->first_dur;
+	return g->r.ev < it->first_ev;
+}
+
+/* A final operator range (they come in no set order): as gpu_items() takes it, its item's first
+ * range the first in the ranges' order (its figure is the same for every range of the item) */
+static void grange(void *arg, const struct pt_flops_grange *g)
+{
+	struct gitems *x = arg;
+	struct ctx *c = x->c;
+	const struct pt_flops_range *r = &g->r;
+	if (r->malformed)
+		x->malformed++;
+	if (r->nonzero_desc)
+		return;
+	uint32_t item, rank;
+	if (!range_item(c, r, g->track, g->name, g->start, &x->key_item, &x->pairs, &item, &rank))
+		return;
+	struct item *it = &c->items.v[item];
+	if (!it->calls || range_before(g, it)) {
+		it->first = g->start;
+		it->first_ev = r->ev;
+		it->first_trk = g->track;
+		it->first_dur = g->dur;
+		it->type = r->type;
+	}
+	add_exec(c, item, rank, g->start, r->gpu);
+}
+
+int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,
+			  struct pt_model **whole, struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d,
+			  struct pt_err **e)
+{
+	*mp = *whole = NULL;
+	*nout = 0;
+	*streamed = false;
+	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
+	struct pt_model *m = NULL;
+	struct pt_steps_info si;
+	struct pt_gpu_figs **gf = NULL;
+	/* the steps' coverage (pt_steps_uncovered_at) is measured with their figures; their notes wait
+	 * in d0 until the ranges are known to stream (else the whole load makes them) */
+	struct pt_diag d0 = { 0 };
+	int rc = pt_steps_stream_read(src, &o->sel, &m, &si, NULL, &gf, whole, &d0, e);
+	if (rc || *whole) {
+		if (rc)
+			pt_diag_append(d, &d0);
+		pt_diag_free(&d0);
+		return rc;
+	}
+	pt_steps_gfigs_free(&si, gf);
+	pt_xtrim(); /* what the steps' reads held, before the reads of the ranges */
+	struct pt_flops_gstream *gs;
+	rc = pt_flops_gstream_open(src, &gs, e);
+	if (rc || !gs) { /* an error, or the ranges do not stream: read whole */
+		pt_steps_info_free(&si);
+		pt_model_free(m);
+		if (rc)
+			pt_diag_append(d, &d0);
+		pt_diag_free(&d0);
+		return rc ? rc : pt_ptm_read(path, whole, e);
+	}
+	pt_diag_append(d, &d0);
+	pt_xtrim(); /* the kernels, the links and the tables' model */
+	*streamed = true;
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.o = o;
+	c.d = d;
+	c.si = si;
+	begin(&c, c.si.origin);
+	struct gitems x = { &c, { 0 }, { 0 }, 0 };
+	pt_hashmap_init(&x.key_item);
+	pt_hashmap_init(&x.pairs);
+	rc = pt_flops_gstream_ranges(gs, src, m, grange, &x, e);
+	pt_flops_gstream_free(gs);
+	pt_hashmap_free(&x.key_item);
+	pt_hashmap_free(&x.pairs);
+	pt_diag_warn_n(d, NULL, "operator ranges with malformed sizes text (FLOPs unknown)", PT_POS_NONE, 0, x.malformed);
+	if (rc)
+		ctx_free(&c);
+	else
+		rc = finish(&c, out, nout, e);
+	if (rc)
+		pt_model_free(m);
+	else
+		*mp = m;
+	return rc;
 }
 
 static int cmp_item(const void *a, const void *b, void *arg)
@@ -1042,45 +1174,105 @@ static uint32_t rank_dev_id(struct ctx *c, uint32_t rank)
 	return rs->ndevs ? c->m->devices.v[rs->devs[0]].id : rs->rank;
 }
 
-static struct pt_table *steps_view(struct ctx *c)
+/* Row r of the steps view into t: step s of rank rk. */
+static void step_row(struct ctx *c, struct pt_table *t, size_t r, uint32_t rk, size_t s)
 {
-	struct pt_table *t = pt_table_new("steps", "FLOPs per step");
-	pt_table_add_col(t, "device_id", PT_COL_INT, PT_ROLE_KEY, 0);
-	pt_table_add_col(t, "step", PT_COL_INT, PT_ROLE_KEY, 0);
-	pt_table_add_col(t, "flops", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "fpbp", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "fpbp_flops", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "gflops", PT_COL_DOUBLE, PT_ROLE_VALUE, 3);
-	pt_table_add_col(t, "mfu_pct", PT_COL_DOUBLE, PT_ROLE_VALUE, 2);
-	pt_table_add_col(t, "unknown_calls", PT_COL_INT, PT_ROLE_VALUE, 0);
-	pt_table_add_col(t, "unknown_time", PT_COL_TIME, PT_ROLE_VALUE, 0);
-	for (uint32_t rk = 0; rk < c->si.n; rk++) {
-		const struct pt_rank_steps *rs = &c->si.r[rk];
-		double peak = rank_peak(c, rk);
-		for (size_t s = 0; s < rs->n; s++) {
-			if (!rs->v[s].kept)
-				continue;
-			struct stepfig f;
-			step_figs(c, rk, s, &f);
-			size_t r = pt_table_add_row(t);
-			pt_table_set_int(t, r, 0, rank_dev_id(c, rk));
-			pt_table_set_int(t, r, 1, rs->v[s].num);
-			if (rs->v[s].has_win)
-				set_u128(t, r, 2, f.flops);
-			if (f.has_fpbp) {
-				pt_table_set_int(t, r, 3, f.fpbp);
-				set_u128(t, r, 4, f.fpbp_flops);
-				double g;
-				if (rate(f.fpbp_flops, f.fpbp, &g)) {
-					pt_table_set_double(t, r, 5, g);
-					if (peak > 0)
-						pt_table_set_double(t, r, 6, g * 1e9 / peak * 100);
-				}
-			}
-			pt_table_set_int(t, r, 7, (int64_t)f.ucalls);
-			pt_table_set_int(t, r, 8, f.utime);
+	const struct pt_rank_steps *rs = &c->si.r[rk];
+	double peak = rank_peak(c, rk);
+	struct stepfig f;
+	step_figs(c, rk, s, &f);
+	pt_table_set_int(t, r, 0, rank_dev_id(c, rk));
+	pt_table_set_int(t, r, 1, rs->v[s].num);
+	if (rs->v[s].has_win)
+		set_u128(t, r, 2, f.flops);
+	if (f.has_fpbp) {
+		pt_table_set_int(t, r, 3, f.fpbp);
+		set_u128(t, r, 4, f.fpbp_flops);
+		double g;
+		if (rate(f.fpbp_flops, f.fpbp, &g)) {
+			pt_table_set_double(t, r, 5, g);
+			if (peak > 0)
+				pt_table_set_double(t, r, 6, g * 1e9 / peak * 100);
 		}
 	}
+	pt_table_set_int(t, r, 7, (int64_t)f.ucalls);
+	pt_table_set_int(t, r, 8, f.utime);
+}
+
+/* The steps view's rows, made when read (pt_table_set_rows; a row of 9 cells a kept step held
+ * otherwise): from the buckets, the steps and the peaks, taken over from the pass. */
+struct srows {
+	struct ctx c;            /* m (which outlives the table), si, rb, peaks */
+	uint32_t *rank, *step;   /* per row */
+	struct pt_table *one;    /* one row of the view's columns */
+};
+
+static void srows_row(void *arg, size_t r, struct pt_cell *cells)
+{
+	struct srows *g = arg;
+	memset(g->one->cells, 0, g->one->ncols * sizeof(*cells));
+	step_row(&g->c, g->one, 0, g->rank[r], g->step[r]);
+	memcpy(cells, g->one->cells, g->one->ncols * sizeof(*cells));
+}
+
+static void srows_free(void *arg)
+{
+	struct srows *g = arg;
+	free_buckets(&g->c);
+	free(g->c.peaks);
+	pt_steps_info_free(&g->c.si);
+	free(g->rank);
+	free(g->step);
+	pt_table_free(g->one);
+	free(g);
+}
+
+static struct pt_table *steps_view(struct ctx *c)
+{
+	static const char *const names[] = { "device_id", "step", "flops", "fpbp", "fpbp_flops",
+					     "gflops", "mfu_pct", "unknown_calls", "unknown_time" };
+	static const enum pt_col_type types[] = { PT_COL_INT, PT_COL_INT, PT_COL_INT, PT_COL_TIME, PT_COL_INT,
+						  PT_COL_DOUBLE, PT_COL_DOUBLE, PT_COL_INT, PT_COL_TIME };
+	static const int prec[] = { 0, 0, 0, 0, 0, 3, 2, 0, 0 };
+	struct pt_table *t = pt_table_new("steps", "FLOPs per step");
+	struct srows *g = pt_xcalloc(1, sizeof(*g));
+	g->one = pt_table_new("steps", NULL);
+	for (size_t k = 0; k < 9; k++) {
+		enum pt_col_role role = k < 2 ? PT_ROLE_KEY : PT_ROLE_VALUE;
+		pt_table_add_col(t, names[k], types[k], role, prec[k]);
+		pt_table_add_col(g->one, names[k], types[k], role, prec[k]);
+	}
+	pt_table_add_row(g->one);
+	size_t n = 0;
+	for (uint32_t rk = 0; rk < c->si.n; rk++)
+		for (size_t s = 0; s < c->si.r[rk].n; s++)
+			n += c->si.r[rk].v[s].kept;
+	g->rank = pt_xmalloc((n ? n : 1) * sizeof(*g->rank));
+	g->step = pt_xmalloc((n ? n : 1) * sizeof(*g->step));
+	n = 0;
+	for (uint32_t rk = 0; rk < c->si.n; rk++)
+		for (size_t s = 0; s < c->si.r[rk].n; s++)
+			if (c->si.r[rk].v[s].kept) {
+				g->rank[n] = rk;
+				g->step[n++] = (uint32_t)s;
+			}
+	/* the steps, buckets and a copy of the peaks go with the table */
+	g->c.m = c->m;
+	g->c.si = c->si;
+	g->c.rb = c->rb;
+	size_t np = c->m->devices.n ? c->m->devices.n : 1;
+	g->c.peaks = pt_xmalloc(np * sizeof(*g->c.peaks));
+	memcpy(g->c.peaks, c->peaks, np * sizeof(*g->c.peaks));
+	for (size_t i = 0; i < c->m->devices.n; i++)
+		if (c->peaks[i].source == c->peaks[i].buf)
+			g->c.peaks[i].source = g->c.peaks[i].buf;
+	for (uint32_t r = 0; c->kept && r < c->si.n; r++)
+		free(c->kept[r].v);
+	free(c->kept);
+	c->kept = NULL;
+	memset(&c->si, 0, sizeof(c->si));
+	c->rb = NULL;
+	pt_table_set_rows(t, n, srows_row, g, srows_free);
 	return t;
 }
 
@@ -1252,10 +1444,6 @@ int pt_flops_probe(const char *path, struct pt_model *m, bool *may, struct pt_er
 	return rc < 0 ? -1 : 0;
 }
 
-static void begin(struct ctx *c, int64_t origin);
-static void ctx_free(struct ctx *c);
-static int finish(struct ctx *cp, struct pt_table **out, size_t *nout, struct pt_err **e);
-
 int pt_pass_flops(const struct pt_model *m, struct pt_index *x, const struct pt_flops_opts *o, struct pt_table **out,
 		  size_t *nout, struct pt_diag *d, struct pt_err **e)
 {
@@ -1313,7 +1501,10 @@ int pt_pass_flops_gsteps(const char *path, const struct pt_flops_opts *o, struct
 	pt_steps_gfigs_free(&si, gf);
 	*streamed = true;
 	rc = noitems(m, &si, o, out, nout, d, e);
-	pt_model_free(m);
+	if (rc)
+		pt_model_free(m);
+	else
+		*whole = m; /* the tables' rows refer to it: free it after them */
 	return rc;
 }
 

@@ -79,12 +79,29 @@ int pt_flops_probe(const char *path, struct pt_model *m, bool *may, struct pt_er
  * (pt_flops_probe): the steps and the selection's checks from a streamed
  * read (pt_steps_stream_read, no event held; the coverage measured for
  * --by step and --by model), then the same tables (the steps' rows, empty
- * tables that say why, or the "no FLOPs data" error) with *streamed set. A
- * file that may hold FLOPs data: 0, *streamed false, the caller loads it; a
- * model whose steps do not stream: *whole, read whole for the caller.
+ * tables that say why, or the "no FLOPs data" error) with *streamed set and
+ * *whole the model without its events (free it after the tables). A file
+ * that may hold FLOPs data: 0, *streamed false, the caller loads it; a model
+ * whose steps do not stream: *whole, read whole for the caller.
  */
 int pt_pass_flops_gsteps(const char *path, const struct pt_flops_opts *o, struct pt_model **whole,
 			 struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d, struct pt_err **e);
+
+/*
+ * pt_pass_flops() over the model file at path without holding its events,
+ * for a GPU model with PyTorch operator ranges (flops-gstream.h): a read of
+ * its tables, the steps and the selection's checks from a streamed read
+ * (pt_steps_stream_read, the steps' coverage measured), then the operator
+ * ranges thread by thread through a stack, each range's item and figures
+ * summed once its nesting is final. Same tables as pt_pass_flops() on the
+ * loaded model, *streamed set, *mp the model without its events (free it
+ * after the tables). 0 and *streamed false: the model has no operator range
+ * or does not stream (load it); or *whole, read whole for the caller (its
+ * steps do not stream).
+ */
+int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,
+			  struct pt_model **whole, struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d,
+			  struct pt_err **e);
 
 /* The "no FLOPs data" error of pt_pass_flops() (pt_err_nodata()); returns -1. */
 int pt_flops_nodata(const struct pt_flops_opts *o, struct pt_err **e);

@@ -119,6 +119,21 @@ uint64_t pt_diag_total(const struct pt_diag *d)
 	return t;
 }
 
+void pt_diag_append(struct pt_diag *d, struct pt_diag *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		struct pt_diag_entry *e = &from->v[i];
+		if (!e->note) {
+			pt_diag_warn_n(d, e->file, e->what, e->pos, e->first, e->count);
+			continue;
+		}
+		pt_xgrow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+		d->v[d->n++] = *e;
+		e->file = e->what = NULL;
+	}
+	pt_diag_free(from);
+}
+
 void pt_diag_free(struct pt_diag *d)
 {
 	for (size_t i = 0; i < d->n; i++) {

@@ -39,6 +39,8 @@ void pt_diag_once(struct pt_diag *d, const char *fmt, ...) __attribute__((format
 /* Print every entry as a "proftool: warning:" line, in the order first seen. */
 void pt_diag_print(const struct pt_diag *d, FILE *f);
 uint64_t pt_diag_total(const struct pt_diag *d);
+/* The entries of from added to d, in their order, as if they had been made in d; from is emptied. */
+void pt_diag_append(struct pt_diag *d, struct pt_diag *from);
 void pt_diag_free(struct pt_diag *d);
 
 #endif
