@@ -97,6 +97,19 @@ struct dsum {
 	size_t stride;
 };
 
+/* A traced process (a CPU device; one without, in a model that has none): its launch join (correlation
+ * ids are per process), the linked calls' span (read 2), its Dataloader ranges and kernel launches. */
+struct ghost {
+	uint32_t dev; /* its CPU device, PT_NONE */
+	struct pt_ljoin j;
+	bool has_lc;
+	int64_t lc_s, lc_e; /* the linked calls' first and last start */
+	bool launches;      /* the iteration-boundary rule: gather the kernels' launches */
+	PT_VEC(struct lrec) l;
+	PT_VEC(struct pt_ival) dl;
+	size_t nr; /* its ranges that match the step pattern */
+};
+
 struct gst {
 	const struct pt_sel *sel;
 	uint64_t base; /* event index of the batch's first event */
@@ -110,24 +123,23 @@ struct gst {
 	struct pt_sel_found rf;
 	bool has_ev;
 	int64_t ev_s, ev_e;
-	uint32_t host;
+	uint32_t host; /* the first CPU device */
+	struct ghost *h; /* the hosts, in device order (one at least) */
+	size_t nh;
+	uint32_t *hof;   /* per device: its host's position in h (a GPU device: by its process), PT_NONE */
 	PT_VEC(struct pt_steps_grange) gr;
-	PT_VEC(struct pt_ival) dl;
+	PT_VEC(uint32_t) grh; /* per range of gr: its host (device index) */
 	uint64_t *actbit; /* per event: an activity of a GPU device --device keeps (for the links) */
 	size_t actw;      /* its words */
 	bool no; /* something only the in-memory pass reads */
-	struct pt_ljoin j;
 	uint8_t *sel_dev; /* per device: a GPU device --device keeps */
 	/* read 2 */
 	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
 	size_t lbw;                  /* their words (read 1: they grow with the links' chunks) */
 	uint64_t nbit;               /* their bits: the events of read 1 */
-	bool has_lc;
-	int64_t lc_s, lc_e; /* the linked calls' first and last start */
-	bool launches; /* the iteration-boundary rule: gather the kernels' launches */
-	PT_VEC(struct lrec) l;
 	/* read 4 */
 	struct pt_rank_steps *r;
+	struct ghost *rh;        /* r's host */
 	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
 	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
 	struct dwins dw;         /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
@@ -149,8 +161,20 @@ static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
 	return b && i < n && (b[i / 64] >> (i % 64) & 1);
 }
 
-/* Can m's steps stream here (so far as its devices say)? One host at most, GPU devices, no step trace. */
-static bool streamable(const struct pt_model *m)
+/* The first CPU device whose process is pid (0: unknown), or PT_NONE. */
+static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
+{
+	for (uint32_t i = 0; pid && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
+			return i;
+	return PT_NONE;
+}
+
+/* Can m's steps stream here (so far as its devices say)? GPU devices and hosts, no step trace. With
+ * several hosts (processes), each GPU device belongs to one by its recorded process (else the pass
+ * gives it to the host that launched most of its work, which only the events say), and not for a
+ * caller that keeps the join (hints: one host). */
+static bool streamable(const struct gst *s, const struct pt_model *m)
 {
 	size_t ncpu = 0;
 	for (size_t i = 0; i < m->devices.n; i++) {
@@ -159,11 +183,67 @@ static bool streamable(const struct pt_model *m)
 		else if (m->devices.v[i].kind != PT_DEV_GPU)
 			return false;
 	}
-	return ncpu <= 1 && !m->steps.n;
+	if (m->steps.n || (ncpu > 1 && s->keep))
+		return false;
+	for (size_t i = 0; ncpu > 1 && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_GPU && host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
+			return false;
+	return true;
+}
+
+/* The hosts (new CPU devices come after the known ones: device indices only grow) and each device's:
+ * its own position for a CPU device; for a GPU device, the host of its process, or with one host at
+ * most, that one. An owner that changes once its work was joined leaves the model to the whole read. */
+static void fit_hosts(struct gst *s, const struct pt_model *m)
+{
+	if (!s->nh) {
+		s->h = pt_xcalloc(1, sizeof(*s->h));
+		s->nh = 1;
+		s->h[0].dev = PT_NONE;
+		pt_ljoin_init(&s->h[0].j);
+	}
+	for (uint32_t i = 0; i < m->devices.n; i++) {
+		if (m->devices.v[i].kind != PT_DEV_CPU)
+			continue;
+		bool known = false;
+		for (size_t h = 0; h < s->nh && !known; h++)
+			known = s->h[h].dev == i;
+		if (known)
+			continue;
+		if (s->h[s->nh - 1].dev != PT_NONE) {
+			s->h = pt_xrealloc(s->h, (s->nh + 1) * sizeof(*s->h));
+			memset(&s->h[s->nh], 0, sizeof(*s->h));
+			pt_ljoin_init(&s->h[s->nh].j);
+			s->nh++;
+		}
+		s->h[s->nh - 1].dev = i;
+	}
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	uint32_t *hof = pt_xmalloc(nd * sizeof(*hof));
+	for (uint32_t i = 0; i < m->devices.n; i++) {
+		uint32_t d = m->devices.v[i].kind == PT_DEV_CPU ? i : PT_NONE;
+		if (m->devices.v[i].kind == PT_DEV_GPU)
+			d = s->nh > 1 ? host_of_pid(m, m->devices.v[i].pid) : s->h[0].dev;
+		hof[i] = PT_NONE;
+		for (uint32_t h = 0; h < s->nh && hof[i] == PT_NONE; h++)
+			if (s->h[h].dev == d)
+				hof[i] = h;
+		if (i < s->ndev && s->hof && s->hof[i] != hof[i])
+			s->no = true;
+	}
+	free(s->hof);
+	s->hof = hof;
+}
+
+/* The host of device dv, or NULL. */
+static struct ghost *ghost(const struct gst *s, uint32_t dv)
+{
+	return dv < s->ndev && s->hof[dv] != PT_NONE ? &s->h[s->hof[dv]] : NULL;
 }
 
 static void fit(struct gst *s, const struct pt_model *m)
 {
+	fit_hosts(s, m);
 	if (m->devices.n > s->ndev) {
 		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
@@ -216,7 +296,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gst *s = arg;
-	if (!streamable(m))
+	if (!streamable(s, m))
 		return AGAIN;
 	if (m->links.n) { /* a chunk of links alone (PT_PTM_LINKS_BATCHWISE): to bits, none of them kept */
 		link_bits(s, m->links.v, m->links.n);
@@ -272,20 +352,24 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			if (pt_index_comm_op_name(name))
 				s->no = true;
-			if (dv != s->host)
+			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
+			if (!h)
 				continue;
 			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
 				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
 				pt_vec_push(&s->gr, g);
+				pt_vec_push(&s->grh, dv);
+				h->nr++;
 			}
 			if (pt_steps_is_dataloader(name)) {
 				struct pt_ival x = { st, en };
-				pt_vec_push(&s->dl, x);
+				pt_vec_push(&h->dl, x);
 			}
 		} else if (pt_steps_is_activity(k)) {
 			pt_lag_add(&s->t[tr].lag, st);
-			if (s->host != PT_NONE)
-				pt_ljoin_want(&s->j, ev->corr[i]);
+			struct ghost *h = ghost(s, dv);
+			if (h && h->dev != PT_NONE)
+				pt_ljoin_want(&h->j, ev->corr[i]);
 			if (s->sel_dev[dv]) {
 				uint64_t g = s->base + i;
 				s->actbit[g / 64] |= UINT64_C(1) << (g % 64);
@@ -304,12 +388,14 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	struct gst *s = arg;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] == PT_EV_KERNEL && s->launches && s->sel_dev[m->tracks.v[ev->track[i]].device]) {
+		uint32_t dv = m->tracks.v[ev->track[i]].device;
+		struct ghost *h = ghost(s, dv);
+		if (ev->kind[i] == PT_EV_KERNEL && h && h->launches && s->sel_dev[dv]) {
 			/* its launch, kept if its call comes (before or after it) */
-			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
+			size_t slot = pt_ljoin_slot(&h->j, ev->corr[i]);
 			if (slot != SIZE_MAX) {
 				struct lrec x = { (uint32_t)slot, ev->name[i] };
-				pt_vec_push(&s->l, x);
+				pt_vec_push(&h->l, x);
 			}
 			continue;
 		}
@@ -319,17 +405,20 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API)
 			continue;
 		int64_t st = ev->start[i];
-		bool host = m->tracks.v[ev->track[i]].device == s->host;
+		bool host = m->devices.v[dv].kind == PT_DEV_CPU && h; /* (a call of a host: its join's) */
 		if (ev->corr[i] && host)
-			pt_ljoin_call_named(&s->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
+			pt_ljoin_call_named(&h->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
 		if (s->keep && host && ev->track[i] < s->ntrk)
 			pt_lag_add(&s->t[ev->track[i]].lag, st);
-		if (bit(s->callbit, s->nbit, s->base + i)) {
-			if (!s->has_lc || st < s->lc_s)
-				s->lc_s = st;
-			if (!s->has_lc || st > s->lc_e)
-				s->lc_e = st;
-			s->has_lc = true;
+		/* a linked call widens its host's rank (a link stays inside its process); with one host, that
+		 * host's wherever the call is */
+		struct ghost *lh = host ? h : s->nh == 1 ? &s->h[0] : NULL;
+		if (lh && bit(s->callbit, s->nbit, s->base + i)) {
+			if (!lh->has_lc || st < lh->lc_s)
+				lh->lc_s = st;
+			if (!lh->has_lc || st > lh->lc_e)
+				lh->lc_e = st;
+			lh->has_lc = true;
 		}
 	}
 	s->base += ev->n;
@@ -350,20 +439,20 @@ static int cmp_lrec(const void *a, const void *b)
 
 static uint32_t l_name(const void *a, size_t i)
 {
-	return ((const struct gst *)a)->l.v[i].name;
+	return ((const struct ghost *)a)->l.v[i].name;
 }
 
 static int64_t l_call_s(const void *a, size_t i)
 {
-	const struct gst *s = a;
-	return s->j.start[s->l.v[i].slot];
+	const struct ghost *h = a;
+	return h->j.start[h->l.v[i].slot];
 }
 
 static int64_t l_call_e(const void *a, size_t i)
 {
-	const struct gst *s = a;
+	const struct ghost *h = a;
 	int64_t cs, ce = 0;
-	pt_ljoin_get(&s->j, s->l.v[i].slot, &cs, &ce);
+	pt_ljoin_get(&h->j, h->l.v[i].slot, &cs, &ce);
 	return ce;
 }
 
@@ -536,8 +625,9 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		int64_t at = st, cs;
 		bool found = false;
 		if (ev->corr[i]) {
-			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
-			found = slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &cs, NULL);
+			const struct pt_ljoin *j = &s->rh->j;
+			size_t slot = pt_ljoin_slot(j, ev->corr[i]);
+			found = slot != SIZE_MAX && pt_ljoin_get(j, slot, &cs, NULL);
 			if (found)
 				at = cs;
 		}
@@ -570,20 +660,9 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-static void gst_free(struct gst *s)
+/* What read 4 held for its rank. */
+static void rank_free(struct gst *s)
 {
-	free(s->dev);
-	free(s->t);
-	if (s->has_re)
-		regfree(&s->re);
-	pt_vec_free(&s->gr);
-	pt_vec_free(&s->dl);
-	free(s->actbit);
-	pt_ljoin_free(&s->j);
-	free(s->sel_dev);
-	free(s->callbit);
-	free(s->linkbit);
-	pt_vec_free(&s->l);
 	free(s->dpos);
 	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
 		pt_bdstream_free(s->bd[i]);
@@ -595,6 +674,37 @@ static void gst_free(struct gst *s)
 		free(s->dtrk[d]);
 	free(s->dtrk);
 	free(s->ndtrk);
+	s->dpos = NULL;
+	s->bd = NULL;
+	memset(&s->dw, 0, sizeof(s->dw));
+	s->ds = NULL;
+	s->kname = NULL;
+	s->dtrk = NULL;
+	s->ndtrk = NULL;
+	s->r = NULL;
+	s->rh = NULL;
+}
+
+static void gst_free(struct gst *s)
+{
+	free(s->dev);
+	free(s->t);
+	if (s->has_re)
+		regfree(&s->re);
+	pt_vec_free(&s->gr);
+	pt_vec_free(&s->grh);
+	for (size_t h = 0; h < s->nh; h++) {
+		pt_ljoin_free(&s->h[h].j);
+		pt_vec_free(&s->h[h].l);
+		pt_vec_free(&s->h[h].dl);
+	}
+	free(s->h);
+	free(s->hof);
+	free(s->actbit);
+	free(s->sel_dev);
+	free(s->callbit);
+	free(s->linkbit);
+	rank_free(s);
 	free(s->kmark);
 }
 
@@ -645,7 +755,9 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		     struct pt_rank_steps *r, struct pt_gpu_figs *f, struct pt_err **e)
 {
 	size_t nd = m->devices.n ? m->devices.n : 1;
+	rank_free(s);
 	s->r = r;
+	s->rh = r->host != PT_NONE ? ghost(s, r->host) : &s->h[0];
 	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
 	s->bd = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->bd));
 	s->dtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->dtrk));
@@ -713,8 +825,8 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 		free(k);
 	}
 	free(w);
-	if (s->has_lc) /* the calls the links name (read 2) */
-		pt_steps_widen(r, s->lc_s, s->lc_e);
+	if (s->rh->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, s->rh->lc_s, s->rh->lc_e);
 	int rc = r->ndevs ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
 	if (!rc)
 		pt_steps_count_covered(r, 1);
@@ -799,7 +911,6 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.host = PT_NONE;
 	s.keep = keep;
 	pt_sel_found_init(&s.rf, sel);
-	pt_ljoin_init(&s.j);
 	char msg[128];
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
@@ -811,7 +922,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
+	if (!rc && (s.no || !streamable(&s, m) || pt_index_comm_ranges(m)))
 		rc = AGAIN;
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
@@ -849,55 +960,71 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
-		pt_ljoin_keep_names(&s.j);
-		pt_ljoin_compact(&s.j); /* read through pt_ljoin_get() and pt_ljoin_name() */
+		pt_ljoin_keep_names(&s.h[0].j);
+		pt_ljoin_compact(&s.h[0].j); /* read through pt_ljoin_get() and pt_ljoin_name() */
 		for (size_t t = 0; t < s.ntrk; t++)
 			if (m->tracks.v[t].device == s.host)
 				memset(&s.t[t].lag, 0, sizeof(s.t[t].lag));
 	}
-	pt_ljoin_seal(&s.j);
-	bool boundary = !s.gr.n && s.host != PT_NONE;
-	s.launches = boundary;
+	/* per host: no range matched, the iteration-boundary rule (its kernels' launches) */
+	bool boundary = false;
+	for (size_t h = 0; h < s.nh; h++) {
+		pt_ljoin_seal(&s.h[h].j);
+		s.h[h].launches = !s.h[h].nr && s.h[h].dev != PT_NONE;
+		boundary |= s.h[h].launches;
+	}
 	/* (kept for hints: the calls' names too) */
-	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (s.launches || keep ? 0 : PT_PTM_NO_NAME);
+	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (boundary || keep ? 0 : PT_PTM_NO_NAME);
 	if ((figs || boundary || keep) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
-	struct pt_steps_lseq lseq = { 0, &s, l_name, l_call_s, l_call_e };
-	if (boundary) {
+	/* per device index: the launches of the host it is (several hosts) */
+	struct pt_steps_lseq *lseq = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*lseq));
+	for (size_t h = 0; h < s.nh; h++) {
+		struct ghost *g = &s.h[h];
+		if (!g->launches)
+			continue;
 		/* the launches whose call came, in event order, then in launch order (a stable sort) */
 		size_t k = 0;
-		for (size_t i = 0; i < s.l.n; i++)
-			if (s.j.start[s.l.v[i].slot] != INT64_MIN)
-				s.l.v[k++] = s.l.v[i];
-		s.l.n = k;
-		sort_join = &s.j;
-		if (s.l.n > 1)
-			qsort(s.l.v, s.l.n, sizeof(*s.l.v), cmp_lrec);
+		for (size_t i = 0; i < g->l.n; i++)
+			if (g->j.start[g->l.v[i].slot] != INT64_MIN)
+				g->l.v[k++] = g->l.v[i];
+		g->l.n = k;
+		sort_join = &g->j;
+		if (g->l.n > 1)
+			qsort(g->l.v, g->l.n, sizeof(*g->l.v), cmp_lrec);
 		sort_join = NULL;
-		lseq.n = s.l.n;
+		lseq[g->dev] = (struct pt_steps_lseq){ g->l.n, g, l_name, l_call_s, l_call_e };
 	}
-	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq : NULL };
+	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq[s.h[0].dev] : NULL };
+	struct pt_steps_ghosts hs = { s.grh.v, lseq };
 	int64_t span[2] = { s.ev_s, s.ev_e };
 	/* the selection's notes come before the pass's, as after a load */
-	if (pt_steps_collect_gscan(m, sel, &gs, si, NULL, e)) {
+	rc = s.nh > 1 ? pt_steps_collect_ghosts(m, sel, &gs, &hs, si, NULL, e)
+		      : pt_steps_collect_gscan(m, sel, &gs, si, NULL, e);
+	free(lseq);
+	if (rc) {
 		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
 		rc = -1;
 		goto fail;
 	}
-	pt_vec_free(&s.l);
+	for (size_t h = 0; h < s.nh; h++)
+		pt_vec_free(&s.h[h].l);
 	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, si, d);
 	for (size_t i = 0; i < si->n; i++) {
 		struct pt_rank_steps *r = &si->r[i];
 		pt_steps_overlap_note(r, d);
-		if (r->ascend || r->host == PT_NONE)
+		struct ghost *g = r->ascend || r->host == PT_NONE ? NULL : ghost(&s, r->host);
+		if (!g)
 			continue;
-		r->dl = pt_xmalloc((s.dl.n ? s.dl.n : 1) * sizeof(*r->dl));
-		if (s.dl.n)
-			memcpy(r->dl, s.dl.v, s.dl.n * sizeof(*r->dl));
-		r->ndl = s.dl.n;
+		r->dl = pt_xmalloc((g->dl.n ? g->dl.n : 1) * sizeof(*r->dl));
+		if (g->dl.n)
+			memcpy(r->dl, g->dl.v, g->dl.n * sizeof(*r->dl));
+		r->ndl = g->dl.n;
 	}
-	pt_vec_free(&s.dl);
+	for (size_t h = 0; h < s.nh; h++)
+		pt_vec_free(&s.h[h].dl);
 	pt_vec_free(&s.gr);
+	pt_vec_free(&s.grh);
 	if (figs) {
 		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
 		for (size_t i = 0; i < si->n && !rc; i++) {
@@ -906,7 +1033,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 			(*figs)[i] = pt_xcalloc(ndv, sizeof(***figs));
 			for (size_t k = 0; k < ndv; k++)
 				pt_gpu_figs_alloc(&(*figs)[i][k], r->n);
-			if (!r->ascend && !s.r) /* one GPU rank at most (one host) */
+			if (!r->ascend) /* a read for each GPU rank */
 				rc = figs_read(src, m, &s, si, r, (*figs)[i], e);
 		}
 		if (rc) {
@@ -918,8 +1045,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	}
 	if (keep) {
 		keep->j = pt_xmalloc(sizeof(*keep->j));
-		*keep->j = s.j;
-		memset(&s.j, 0, sizeof(s.j));
+		*keep->j = s.h[0].j; /* (one host) */
+		memset(&s.h[0].j, 0, sizeof(s.h[0].j));
 		keep->ntrk = s.ntrk;
 		keep->lag = pt_xcalloc(s.ntrk ? s.ntrk : 1, sizeof(*keep->lag));
 		for (size_t t = 0; t < s.ntrk; t++)
@@ -927,9 +1054,9 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		keep->linkbit = s.linkbit;
 		s.linkbit = NULL;
 		keep->nbit = s.nbit;
-		keep->has_lc = s.has_lc;
-		keep->lc_s = s.lc_s;
-		keep->lc_e = s.lc_e;
+		keep->has_lc = s.h[0].has_lc;
+		keep->lc_s = s.h[0].lc_s;
+		keep->lc_e = s.h[0].lc_e;
 	}
 	gst_free(&s);
 	pt_ptm_tape_free(&tape);
