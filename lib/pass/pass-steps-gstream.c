@@ -110,6 +110,18 @@ struct ghost {
 	size_t nr; /* its ranges that match the step pattern */
 };
 
+/* Read 4: a GPU rank, its device figures. */
+struct grank {
+	struct pt_rank_steps *r;
+	struct ghost *h;       /* its host */
+	struct pt_gpu_figs *f; /* per device of r */
+	struct pt_ivset o;     /* the outside set (unfiltered) */
+	struct dwins dw;       /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
+	int64_t ototal;        /* with dw.step: the outside set's measure */
+	size_t nw;             /* without: the breakdowns' windows (the steps', then o's) */
+	size_t p0;             /* its first device's position */
+};
+
 struct gst {
 	const struct pt_sel *sel;
 	uint64_t base; /* event index of the batch's first event */
@@ -137,16 +149,17 @@ struct gst {
 	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
 	size_t lbw;                  /* their words (read 1: they grow with the links' chunks) */
 	uint64_t nbit;               /* their bits: the events of read 1 */
-	/* read 4 */
-	struct pt_rank_steps *r;
-	struct ghost *rh;        /* r's host */
-	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
-	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
-	struct dwins dw;         /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
-	struct dsum *ds;         /* with dw.step: per breakdown */
+	/* read 4, of every GPU rank at once: their devices numbered in rank order (positions) */
+	struct grank *rk;        /* the GPU ranks */
+	size_t nrk;
+	size_t npos;             /* the positions */
+	uint32_t *pof;           /* per position: its rank in rk */
+	uint32_t *dpos;          /* per device: its position + 1, 0: no GPU rank's */
+	struct pt_bdstream **bd; /* per position: comp/comm, kernel/memcpy, memset/busy */
+	struct dsum *ds;         /* per position, its rank's windows disjoint: per breakdown */
 	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
-	uint32_t **dtrk;         /* per device of r: its tracks with activities */
+	uint32_t **dtrk;         /* per position: its device's tracks with activities */
 	size_t *ndtrk;
 	/* kept for a later read (pt_steps_gstream_keep) */
 	struct pt_steps_gkeep *keep;
@@ -456,7 +469,7 @@ static int64_t l_call_e(const void *a, size_t i)
 	return ce;
 }
 
-/* The earliest start an activity of device d of the rank still to come can have (INT64_MAX: none). */
+/* The earliest start an activity of the device at position d still to come can have (INT64_MAX: none). */
 static int64_t watermark(const struct gst *s, size_t d)
 {
 	int64_t w = INT64_MAX;
@@ -605,7 +618,6 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gst *s = arg;
-	struct pt_rank_steps *r = s->r;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
@@ -615,6 +627,8 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t dp = s->dpos[m->tracks.v[tr].device];
 		if (!dp)
 			continue;
+		const struct grank *g = &s->rk[s->pof[dp - 1]];
+		struct pt_rank_steps *r = g->r;
 		struct gtrk *t = &s->t[tr];
 		int64_t st = ev->start[i], en = st + ev->dur[i];
 		if (t->left)
@@ -625,7 +639,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		int64_t at = st, cs;
 		bool found = false;
 		if (ev->corr[i]) {
-			const struct pt_ljoin *j = &s->rh->j;
+			const struct pt_ljoin *j = &g->h->j;
 			size_t slot = pt_ljoin_slot(j, ev->corr[i]);
 			found = slot != SIZE_MAX && pt_ljoin_get(j, slot, &cs, NULL);
 			if (found)
@@ -634,7 +648,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		if (s->dw.step)
+		if (g->dw.step)
 			dmark(&s->ds[3 * (dp - 1)], ty, at);
 		else
 			pt_bdstream_mark(b[0], ty, at);
@@ -651,7 +665,7 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		pt_bdstream_add(b[2], 2, st, en);
 	}
-	for (size_t d = 0; d < r->ndevs; d++) {
+	for (size_t d = 0; d < s->npos; d++) {
 		int64_t w = watermark(s, d);
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_release(s->bd[3 * d + q], w);
@@ -660,29 +674,25 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-/* What read 4 held for its rank. */
-static void rank_free(struct gst *s)
+/* What read 4 holds. */
+static void read4_free(struct gst *s)
 {
+	for (size_t i = 0; i < s->nrk; i++) {
+		pt_ivset_free(&s->rk[i].o);
+		free(s->rk[i].dw.step);
+	}
+	free(s->rk);
+	free(s->pof);
 	free(s->dpos);
-	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
+	for (size_t i = 0; s->bd && i < 3 * s->npos; i++)
 		pt_bdstream_free(s->bd[i]);
 	free(s->bd);
-	free(s->dw.step);
 	free(s->ds);
 	free(s->kname);
-	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
+	for (size_t d = 0; s->dtrk && d < s->npos; d++)
 		free(s->dtrk[d]);
 	free(s->dtrk);
 	free(s->ndtrk);
-	s->dpos = NULL;
-	s->bd = NULL;
-	memset(&s->dw, 0, sizeof(s->dw));
-	s->ds = NULL;
-	s->kname = NULL;
-	s->dtrk = NULL;
-	s->ndtrk = NULL;
-	s->r = NULL;
-	s->rh = NULL;
 }
 
 static void gst_free(struct gst *s)
@@ -704,7 +714,7 @@ static void gst_free(struct gst *s)
 	free(s->sel_dev);
 	free(s->callbit);
 	free(s->linkbit);
-	rank_free(s);
+	read4_free(s);
 	free(s->kmark);
 }
 
@@ -750,60 +760,39 @@ static void dfigs(const struct pt_rank_steps *r, bool filtered, const struct dsu
 		x->ocnt[k] = ds[0].nmark[k] - inwin[k];
 }
 
-/* Read 4: the device figures of GPU rank r (an element of si), its coverage. */
-static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_steps_info *si,
-		     struct pt_rank_steps *r, struct pt_gpu_figs *f, struct pt_err **e)
+/* Read 4, set up for GPU rank g (its devices at positions g->p0 on): its windows, its devices' streamed
+ * breakdowns, its linked calls' span. */
+static void rank_setup(struct gst *s, const struct pt_model *m, bool filtered, struct grank *g)
 {
-	size_t nd = m->devices.n ? m->devices.n : 1;
-	rank_free(s);
-	s->r = r;
-	s->rh = r->host != PT_NONE ? ghost(s, r->host) : &s->h[0];
-	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
-	s->bd = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->bd));
-	s->dtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->dtrk));
-	s->ndtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->ndtrk));
-	s->nstr = m->strings.n;
-	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
-	for (size_t d = 0; d < r->ndevs; d++)
-		s->dpos[r->devs[d]] = (uint32_t)d + 1;
-	for (size_t t = 0; t < s->ntrk; t++) {
-		struct gtrk *x = &s->t[t];
-		x->left = x->lag.count;
-		x->seen = false;
-		uint32_t dp = s->dpos[m->tracks.v[t].device];
-		if (!x->left || !dp)
-			continue;
-		size_t d = dp - 1;
-		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
-		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	struct pt_rank_steps *r = g->r;
+	struct pt_gpu_figs *f = g->f;
+	for (size_t d = 0; d < r->ndevs; d++) {
+		s->dpos[r->devs[d]] = (uint32_t)(g->p0 + d) + 1;
+		s->pof[g->p0 + d] = (uint32_t)(g - s->rk);
 	}
 	/* the windows: the steps', then the outside set's intervals */
-	struct pt_ivset o = { 0 };
-	if (!si->filtered)
-		pt_steps_outside_set(r, &o);
+	if (!filtered)
+		pt_steps_outside_set(r, &g->o);
 	/* disjoint (the steps' windows are made so): their measures go straight to the figures, the outside
 	 * set's summed; else each breakdown keeps its measures per window end point */
-	int64_t ototal = 0;
-	bool dj = disjoint_windows(r, &o, &s->dw);
-	size_t nw = dj ? 0 : r->n + o.n;
+	bool dj = disjoint_windows(r, &g->o, &g->dw);
+	size_t nw = dj ? 0 : r->n + g->o.n;
 	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
 	for (size_t i = 0; i < nw && i < r->n; i++)
 		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
-	if (nw && o.n)
-		memcpy(w + r->n, o.v, o.n * sizeof(*w));
-	if (dj) {
-		s->ds = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->ds));
-		for (size_t i = 0; i < o.n; i++)
-			ototal += o.v[i].e > o.v[i].s ? o.v[i].e - o.v[i].s : 0;
-	}
+	if (nw && g->o.n)
+		memcpy(w + r->n, g->o.v, g->o.n * sizeof(*w));
+	for (size_t i = 0; dj && i < g->o.n; i++)
+		g->ototal += g->o.v[i].e > g->o.v[i].s ? g->o.v[i].e - g->o.v[i].s : 0;
 	for (size_t d = 0; d < r->ndevs; d++) {
+		size_t p = g->p0 + d;
 		for (size_t q = 0; q < 3; q++) {
 			if (!dj) {
-				s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+				s->bd[3 * p + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
 				continue;
 			}
-			struct dsum *x = &s->ds[3 * d + q];
-			x->w = &s->dw;
+			struct dsum *x = &s->ds[3 * p + q];
+			x->w = &g->dw;
 			x->f = &f[d];
 			x->q = (int)q;
 			if (q == 0) {
@@ -816,27 +805,31 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 				x->at[1] = (char *)&f[d].m4[0][q == 1 ? 2 : 0];
 				x->stride = sizeof(*f[d].m4);
 			}
-			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
+			s->bd[3 * p + q] = pt_bdstream_new_runs(drun, x);
 		}
 		struct pt_ival *k = NULL;
 		size_t nk = pt_index_comm_spans(m, r->devs[d], &k);
 		for (size_t i = 0; i < nk; i++)
-			pt_bdstream_add(s->bd[3 * d], 2, k[i].s, k[i].e);
+			pt_bdstream_add(s->bd[3 * p], 2, k[i].s, k[i].e);
 		free(k);
 	}
 	free(w);
-	if (s->rh->has_lc) /* the calls the links name (read 2) */
-		pt_steps_widen(r, s->rh->lc_s, s->rh->lc_e);
-	int rc = r->ndevs ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
-	if (!rc)
-		pt_steps_count_covered(r, 1);
-	for (size_t d = 0; !rc && d < r->ndevs; d++) {
-		struct pt_bdstream **b = &s->bd[3 * d];
+	if (g->h->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, g->h->lc_s, g->h->lc_e);
+}
+
+/* After read 4: the coverage of GPU rank g and its device figures. */
+static void rank_finish(struct gst *s, bool filtered, struct grank *g)
+{
+	struct pt_rank_steps *r = g->r;
+	pt_steps_count_covered(r, 1);
+	for (size_t d = 0; d < r->ndevs; d++) {
+		struct pt_bdstream **b = &s->bd[3 * (g->p0 + d)];
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_finish(b[q]);
-		struct pt_gpu_figs *x = &f[d];
-		if (dj) {
-			dfigs(r, si->filtered, &s->ds[3 * d], ototal, x);
+		struct pt_gpu_figs *x = &g->f[d];
+		if (g->dw.step) {
+			dfigs(r, filtered, &s->ds[3 * (g->p0 + d)], g->ototal, x);
 			continue;
 		}
 		uint64_t inwin[3] = { 0, 0, 0 };
@@ -856,9 +849,9 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 			int64_t m4[4] = { sb.comm, kc.comp, kc.comm, sb.comp };
 			memcpy(x->m4[i], m4, sizeof(m4));
 		}
-		if (!si->filtered) {
+		if (!filtered) {
 			struct pt_bdsums sum[3] = { { 0, 0, 0, 0 } };
-			for (size_t j = 0; j < o.n; j++)
+			for (size_t j = 0; j < g->o.n; j++)
 				for (size_t q = 0; q < 3; q++) {
 					struct pt_bdsums one;
 					pt_bdstream_window(b[q], r->n + j, &one);
@@ -874,7 +867,53 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 				x->ocnt[k] = pt_bdstream_marks(b[0], k) - inwin[k];
 		}
 	}
-	pt_ivset_free(&o);
+}
+
+/* Read 4: the device figures of every GPU rank of si (figs[i]: rank i's, per device), their coverage;
+ * one read for all (a process's activities go to its rank's devices, its join). */
+static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_steps_info *si,
+		     struct pt_gpu_figs **figs, struct pt_err **e)
+{
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	s->rk = pt_xcalloc(si->n ? si->n : 1, sizeof(*s->rk));
+	size_t np = 0;
+	for (size_t i = 0; i < si->n; i++) {
+		struct pt_rank_steps *r = &si->r[i];
+		if (r->ascend)
+			continue;
+		struct grank *g = &s->rk[s->nrk++];
+		g->r = r;
+		g->h = r->host != PT_NONE ? ghost(s, r->host) : &s->h[0];
+		g->f = figs[i];
+		g->p0 = np;
+		np += r->ndevs;
+	}
+	s->npos = np;
+	np = np ? np : 1;
+	s->pof = pt_xcalloc(np, sizeof(*s->pof));
+	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
+	s->bd = pt_xcalloc(3 * np, sizeof(*s->bd));
+	s->ds = pt_xcalloc(3 * np, sizeof(*s->ds));
+	s->dtrk = pt_xcalloc(np, sizeof(*s->dtrk));
+	s->ndtrk = pt_xcalloc(np, sizeof(*s->ndtrk));
+	s->nstr = m->strings.n;
+	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
+	for (size_t i = 0; i < s->nrk; i++)
+		rank_setup(s, m, si->filtered, &s->rk[i]);
+	for (size_t t = 0; t < s->ntrk; t++) {
+		struct gtrk *x = &s->t[t];
+		x->left = x->lag.count;
+		x->seen = false;
+		uint32_t dp = s->dpos[m->tracks.v[t].device];
+		if (!x->left || !dp)
+			continue;
+		size_t d = dp - 1;
+		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
+		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	}
+	int rc = s->npos ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
+	for (size_t i = 0; !rc && i < s->nrk; i++)
+		rank_finish(s, si->filtered, &s->rk[i]);
 	return rc;
 }
 
@@ -1027,15 +1066,14 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	pt_vec_free(&s.grh);
 	if (figs) {
 		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
-		for (size_t i = 0; i < si->n && !rc; i++) {
+		for (size_t i = 0; i < si->n; i++) {
 			struct pt_rank_steps *r = &si->r[i];
 			size_t ndv = r->ndevs ? r->ndevs : 1;
 			(*figs)[i] = pt_xcalloc(ndv, sizeof(***figs));
 			for (size_t k = 0; k < ndv; k++)
 				pt_gpu_figs_alloc(&(*figs)[i][k], r->n);
-			if (!r->ascend) /* a read for each GPU rank */
-				rc = figs_read(src, m, &s, si, r, (*figs)[i], e);
 		}
+		rc = figs_read(src, m, &s, si, *figs, e);
 		if (rc) {
 			pt_steps_gfigs_free(si, *figs);
 			*figs = NULL;
