@@ -2,25 +2,32 @@
  * `steps` and `perf` of a GPU model (.ptm file) without holding its events
  * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
  *
- * For a model of one traced process at most (one CPU device, any GPU
- * devices; no Ascend device, no step trace, no Ascend work), whose host
- * ranges name no communication (a kernel launched inside such a range counts
- * as communication, summary.md §2.5: index.c joins the ranges for that).
- * Up to three reads, none holding events:
+ * For a model of CPU and GPU devices (no Ascend device, no step trace, no
+ * Ascend work) whose host ranges name no communication (a kernel launched
+ * inside such a range counts as communication, summary.md §2.5: index.c
+ * joins the ranges for that), of one traced process (one CPU device) or of
+ * several whose GPU devices each record the process of one of them (the
+ * in-memory pass would give any other by a vote of its launches). Each
+ * process is a host (struct ghost) with its own launch join: correlation ids
+ * are per process, and a GPU device's activities look up its host's calls,
+ * as the in-memory pass's anchor map of its rank does. Up to three reads,
+ * none holding events:
  *
  *  1. every chunk but the events is applied to the model (and the launch
  *     links, when the file has them); the events are scanned: per device the
  *     span of its events, per track of GPU activities their lag
- *     (support/lag.h), the host's ranges that match the step pattern and its
- *     Dataloader ranges, the activities' correlation ids (the launch join's
- *     keys, launch-join.h) and which events are activities of the kept
- *     devices (a bit each, for the links);
- *  2. (`steps`, or no range matched) the launching calls: each host API call
- *     whose id an activity has gives its start and end to the join; a call
- *     that a link names widens its rank's launch span (the coverage); under
- *     the iteration-boundary rule (no range matched) each kernel's launch is
- *     kept, 8 bytes a kernel, and sorted into launch order for the windows;
- *  3. (`steps` only) each activity goes to its device's streamed breakdowns
+ *     (support/lag.h), the hosts' ranges that match the step pattern (each
+ *     with its host) and their Dataloader ranges, the activities' correlation
+ *     ids (the keys of their host's launch join, launch-join.h) and which
+ *     events are activities of the kept devices (a bit each, for the links);
+ *  2. (`steps`, or no range of a host matched) the launching calls: each host
+ *     API call whose id an activity has gives its start and end to its
+ *     host's join; a call that a link names widens its rank's launch span
+ *     (the coverage); under the iteration-boundary rule (no range of the host
+ *     matched) each of its kernels' launch is kept, 8 bytes a kernel, and
+ *     sorted into launch order for its rank's windows;
+ *  3. (`steps` only; every GPU rank in the one read) each activity goes to its
+ *     device's streamed breakdowns
  *     (breakdown-stream.h): computation/communication, kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
  *     start) counted as a mark; the rank's launch span widens. When the step
@@ -30,7 +37,7 @@
  *     the outside set's sums), the launches to its counts: no state per
  *     window but the figures themselves.
  *
- * What grows with the input: the join, 24 bytes an activity id (plus a bit
+ * What grows with the input: the joins, 24 bytes an activity id (plus a bit
  * per id of their range), a bit per event (read 1: the activities; read 2:
  * the linked calls and activities), the links themselves (read 1 only, 12
  * bytes each, a chunk at a time), the launches (read 2), and per step its
@@ -140,7 +147,7 @@ struct gst {
 	size_t nh;
 	uint32_t *hof;   /* per device: its host's position in h (a GPU device: by its process), PT_NONE */
 	PT_VEC(struct pt_steps_grange) gr;
-	PT_VEC(uint32_t) grh; /* per range of gr: its host (device index) */
+	PT_VEC(uint32_t) grh; /* per range of gr: its host (device index); with one host, none (grh_fill) */
 	uint64_t *actbit; /* per event: an activity of a GPU device --device keeps (for the links) */
 	size_t actw;      /* its words */
 	bool no; /* something only the in-memory pass reads */
@@ -246,6 +253,13 @@ static void fit_hosts(struct gst *s, const struct pt_model *m)
 	}
 	free(s->hof);
 	s->hof = hof;
+}
+
+/* With several hosts: the host of every range of gr (those before the second host came: the first's). */
+static void grh_fill(struct gst *s)
+{
+	while (s->nh > 1 && s->grh.n < s->gr.n)
+		pt_vec_push(&s->grh, s->h[0].dev);
 }
 
 /* The host of device dv, or NULL. */
@@ -370,8 +384,10 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				continue;
 			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
 				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
+				grh_fill(s);
 				pt_vec_push(&s->gr, g);
-				pt_vec_push(&s->grh, dv);
+				if (s->nh > 1)
+					pt_vec_push(&s->grh, dv);
 				h->nr++;
 			}
 			if (pt_steps_is_dataloader(name)) {
@@ -1035,6 +1051,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		lseq[g->dev] = (struct pt_steps_lseq){ g->l.n, g, l_name, l_call_s, l_call_e };
 	}
 	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq[s.h[0].dev] : NULL };
+	grh_fill(&s);
 	struct pt_steps_ghosts hs = { s.grh.v, lseq };
 	int64_t span[2] = { s.ev_s, s.ev_e };
 	/* the selection's notes come before the pass's, as after a load */

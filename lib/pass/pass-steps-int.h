@@ -49,7 +49,7 @@ struct pt_steps_grange {
 	size_t ev;
 };
 /*
- * What a streamed read of a GPU model (one host at most, no Ascend rank) gives the step
+ * What a streamed read of a GPU model (one host, else pt_steps_ghosts; no Ascend rank) gives the step
  * windows instead of the events: per device its scan (has_all: the span of all its events;
  * min_start: the origin), the host's ranges that match the step pattern in event order, and
  * when none does, the rank's kernel launches in launch order.
