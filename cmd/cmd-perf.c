@@ -100,7 +100,7 @@ const struct pt_cmd pt_cmd_perf = {
 		"or samples/s with --batch-size) and the reader ratio. avg = total / count; ips avg is the rate\n"
 		"over the whole interval. Text: one table per rank, times in the unit its costs pick (or\n"
 		"--time-unit); CSV/JSON: integer ns. A .ptm file of Ascend devices, or of GPU data from one\n"
-		"process, is streamed (no event held), on standard input too (a pipe from a copy in $TMPDIR);\n"
+		"process or several, is streamed (no event held), on standard input too (a pipe from a copy in $TMPDIR);\n"
 		"other input is loaded whole. See proftool-perf(1).",
 	.groups = groups,
 	.run = run,

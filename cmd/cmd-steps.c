@@ -71,10 +71,10 @@ const struct pt_cmd pt_cmd_steps = {
 		"one column group per communication pair, the computation/communication breakdown and the\n"
 		"execution counts (a leading device_id column when the model holds several devices). GPU: wall,\n"
 		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
-		"is streamed (two reads, per-step state only), one of GPU data from one process too (three reads,\n"
-		"a launch join of the activities' ids; a body of at most 16 MiB is read from the file once and\n"
-		"kept for the later reads); standard input too (a pipe from a copy in $TMPDIR); other input is\n"
-		"loaded whole (proftool-steps(1) MEMORY).",
+		"is streamed (two reads, per-step state only), one of GPU data from one process or several too\n"
+		"(three reads, a launch join of the activities' ids per process; a body of at most 16 MiB is read\n"
+		"from the file once and kept for the later reads); standard input too (a pipe from a copy in\n"
+		"$TMPDIR); other input is loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

@@ -11,7 +11,8 @@
  * the model's event order) and keeps its start and end, 16 bytes an id; then
  * pt_ljoin_slot() finds an activity's id. The slots are in id order, so
  * comparing slots compares ids. The calls of one host only: the caller
- * filters them (correlation ids are per process). A caller that needs each
+ * filters them (correlation ids are per process; several processes, one join
+ * each). A caller that needs each
  * call's API name too (`hints`: the launch pairs) asks for it before the
  * seal (pt_ljoin_keep_names: 4 more bytes a slot) and offers the calls with
  * pt_ljoin_call_named().

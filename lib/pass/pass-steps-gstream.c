@@ -2,25 +2,32 @@
  * `steps` and `perf` of a GPU model (.ptm file) without holding its events
  * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
  *
- * For a model of one traced process at most (one CPU device, any GPU
- * devices; no Ascend device, no step trace, no Ascend work), whose host
- * ranges name no communication (a kernel launched inside such a range counts
- * as communication, summary.md §2.5: index.c joins the ranges for that).
- * Up to three reads, none holding events:
+ * For a model of CPU and GPU devices (no Ascend device, no step trace, no
+ * Ascend work) whose host ranges name no communication (a kernel launched
+ * inside such a range counts as communication, summary.md §2.5: index.c
+ * joins the ranges for that), of one traced process (one CPU device) or of
+ * several whose GPU devices each record the process of one of them (the
+ * in-memory pass would give any other by a vote of its launches). Each
+ * process is a host (struct ghost) with its own launch join: correlation ids
+ * are per process, and a GPU device's activities look up its host's calls,
+ * as the in-memory pass's anchor map of its rank does. Up to three reads,
+ * none holding events:
  *
  *  1. every chunk but the events is applied to the model (and the launch
  *     links, when the file has them); the events are scanned: per device the
  *     span of its events, per track of GPU activities their lag
- *     (support/lag.h), the host's ranges that match the step pattern and its
- *     Dataloader ranges, the activities' correlation ids (the launch join's
- *     keys, launch-join.h) and which events are activities of the kept
- *     devices (a bit each, for the links);
- *  2. (`steps`, or no range matched) the launching calls: each host API call
- *     whose id an activity has gives its start and end to the join; a call
- *     that a link names widens its rank's launch span (the coverage); under
- *     the iteration-boundary rule (no range matched) each kernel's launch is
- *     kept, 8 bytes a kernel, and sorted into launch order for the windows;
- *  3. (`steps` only) each activity goes to its device's streamed breakdowns
+ *     (support/lag.h), the hosts' ranges that match the step pattern (each
+ *     with its host) and their Dataloader ranges, the activities' correlation
+ *     ids (the keys of their host's launch join, launch-join.h) and which
+ *     events are activities of the kept devices (a bit each, for the links);
+ *  2. (`steps`, or no range of a host matched) the launching calls: each host
+ *     API call whose id an activity has gives its start and end to its
+ *     host's join; a call that a link names widens its rank's launch span
+ *     (the coverage); under the iteration-boundary rule (no range of the host
+ *     matched) each of its kernels' launch is kept, 8 bytes a kernel, and
+ *     sorted into launch order for its rank's windows;
+ *  3. (`steps` only; every GPU rank in the one read) each activity goes to its
+ *     device's streamed breakdowns
  *     (breakdown-stream.h): computation/communication, kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
  *     start) counted as a mark; the rank's launch span widens. When the step
@@ -30,7 +37,7 @@
  *     the outside set's sums), the launches to its counts: no state per
  *     window but the figures themselves.
  *
- * What grows with the input: the join, 24 bytes an activity id (plus a bit
+ * What grows with the input: the joins, 24 bytes an activity id (plus a bit
  * per id of their range), a bit per event (read 1: the activities; read 2:
  * the linked calls and activities), the links themselves (read 1 only, 12
  * bytes each, a chunk at a time), the launches (read 2), and per step its
@@ -97,6 +104,31 @@ struct dsum {
 	size_t stride;
 };
 
+/* A traced process (a CPU device; one without, in a model that has none): its launch join (correlation
+ * ids are per process), the linked calls' span (read 2), its Dataloader ranges and kernel launches. */
+struct ghost {
+	uint32_t dev; /* its CPU device, PT_NONE */
+	struct pt_ljoin j;
+	bool has_lc;
+	int64_t lc_s, lc_e; /* the linked calls' first and last start */
+	bool launches;      /* the iteration-boundary rule: gather the kernels' launches */
+	PT_VEC(struct lrec) l;
+	PT_VEC(struct pt_ival) dl;
+	size_t nr; /* its ranges that match the step pattern */
+};
+
+/* Read 4: a GPU rank, its device figures. */
+struct grank {
+	struct pt_rank_steps *r;
+	struct ghost *h;       /* its host */
+	struct pt_gpu_figs *f; /* per device of r */
+	struct pt_ivset o;     /* the outside set (unfiltered) */
+	struct dwins dw;       /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
+	int64_t ototal;        /* with dw.step: the outside set's measure */
+	size_t nw;             /* without: the breakdowns' windows (the steps', then o's) */
+	size_t p0;             /* its first device's position */
+};
+
 struct gst {
 	const struct pt_sel *sel;
 	uint64_t base; /* event index of the batch's first event */
@@ -110,31 +142,31 @@ struct gst {
 	struct pt_sel_found rf;
 	bool has_ev;
 	int64_t ev_s, ev_e;
-	uint32_t host;
+	uint32_t host; /* the first CPU device */
+	struct ghost *h; /* the hosts, in device order (one at least) */
+	size_t nh;
+	uint32_t *hof;   /* per device: its host's position in h (a GPU device: by its process), PT_NONE */
 	PT_VEC(struct pt_steps_grange) gr;
-	PT_VEC(struct pt_ival) dl;
+	PT_VEC(uint32_t) grh; /* per range of gr: its host (device index); with one host, none (grh_fill) */
 	uint64_t *actbit; /* per event: an activity of a GPU device --device keeps (for the links) */
 	size_t actw;      /* its words */
 	bool no; /* something only the in-memory pass reads */
-	struct pt_ljoin j;
 	uint8_t *sel_dev; /* per device: a GPU device --device keeps */
 	/* read 2 */
 	uint64_t *callbit, *linkbit; /* per event: a call linked from, an activity linked to (links) */
 	size_t lbw;                  /* their words (read 1: they grow with the links' chunks) */
 	uint64_t nbit;               /* their bits: the events of read 1 */
-	bool has_lc;
-	int64_t lc_s, lc_e; /* the linked calls' first and last start */
-	bool launches; /* the iteration-boundary rule: gather the kernels' launches */
-	PT_VEC(struct lrec) l;
-	/* read 4 */
-	struct pt_rank_steps *r;
-	uint32_t *dpos;          /* per device: its position in r->devs + 1, 0: not the rank's */
-	struct pt_bdstream **bd; /* per device of r: comp/comm, kernel/memcpy, memset/busy */
-	struct dwins dw;         /* disjoint windows (dw.step set; else the breakdowns keep their own, per point) */
-	struct dsum *ds;         /* with dw.step: per breakdown */
+	/* read 4, of every GPU rank at once: their devices numbered in rank order (positions) */
+	struct grank *rk;        /* the GPU ranks */
+	size_t nrk;
+	size_t npos;             /* the positions */
+	uint32_t *pof;           /* per position: its rank in rk */
+	uint32_t *dpos;          /* per device: its position + 1, 0: no GPU rank's */
+	struct pt_bdstream **bd; /* per position: comp/comm, kernel/memcpy, memset/busy */
+	struct dsum *ds;         /* per position, its rank's windows disjoint: per breakdown */
 	uint8_t *kname;          /* per string: 0 not seen, 1 computation, 2 communication */
 	size_t nstr;
-	uint32_t **dtrk;         /* per device of r: its tracks with activities */
+	uint32_t **dtrk;         /* per position: its device's tracks with activities */
 	size_t *ndtrk;
 	/* kept for a later read (pt_steps_gstream_keep) */
 	struct pt_steps_gkeep *keep;
@@ -149,8 +181,20 @@ static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
 	return b && i < n && (b[i / 64] >> (i % 64) & 1);
 }
 
-/* Can m's steps stream here (so far as its devices say)? One host at most, GPU devices, no step trace. */
-static bool streamable(const struct pt_model *m)
+/* The first CPU device whose process is pid (0: unknown), or PT_NONE. */
+static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
+{
+	for (uint32_t i = 0; pid && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
+			return i;
+	return PT_NONE;
+}
+
+/* Can m's steps stream here (so far as its devices say)? GPU devices and hosts, no step trace. With
+ * several hosts (processes), each GPU device belongs to one by its recorded process (else the pass
+ * gives it to the host that launched most of its work, which only the events say), and not for a
+ * caller that keeps the join (hints: one host). */
+static bool streamable(const struct gst *s, const struct pt_model *m)
 {
 	size_t ncpu = 0;
 	for (size_t i = 0; i < m->devices.n; i++) {
@@ -159,11 +203,74 @@ static bool streamable(const struct pt_model *m)
 		else if (m->devices.v[i].kind != PT_DEV_GPU)
 			return false;
 	}
-	return ncpu <= 1 && !m->steps.n;
+	if (m->steps.n || (ncpu > 1 && s->keep))
+		return false;
+	for (size_t i = 0; ncpu > 1 && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_GPU && host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
+			return false;
+	return true;
+}
+
+/* The hosts (new CPU devices come after the known ones: device indices only grow) and each device's:
+ * its own position for a CPU device; for a GPU device, the host of its process, or with one host at
+ * most, that one. An owner that changes once its work was joined leaves the model to the whole read. */
+static void fit_hosts(struct gst *s, const struct pt_model *m)
+{
+	if (!s->nh) {
+		s->h = pt_xcalloc(1, sizeof(*s->h));
+		s->nh = 1;
+		s->h[0].dev = PT_NONE;
+		pt_ljoin_init(&s->h[0].j);
+	}
+	for (uint32_t i = 0; i < m->devices.n; i++) {
+		if (m->devices.v[i].kind != PT_DEV_CPU)
+			continue;
+		bool known = false;
+		for (size_t h = 0; h < s->nh && !known; h++)
+			known = s->h[h].dev == i;
+		if (known)
+			continue;
+		if (s->h[s->nh - 1].dev != PT_NONE) {
+			s->h = pt_xrealloc(s->h, (s->nh + 1) * sizeof(*s->h));
+			memset(&s->h[s->nh], 0, sizeof(*s->h));
+			pt_ljoin_init(&s->h[s->nh].j);
+			s->nh++;
+		}
+		s->h[s->nh - 1].dev = i;
+	}
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	uint32_t *hof = pt_xmalloc(nd * sizeof(*hof));
+	for (uint32_t i = 0; i < m->devices.n; i++) {
+		uint32_t d = m->devices.v[i].kind == PT_DEV_CPU ? i : PT_NONE;
+		if (m->devices.v[i].kind == PT_DEV_GPU)
+			d = s->nh > 1 ? host_of_pid(m, m->devices.v[i].pid) : s->h[0].dev;
+		hof[i] = PT_NONE;
+		for (uint32_t h = 0; h < s->nh && hof[i] == PT_NONE; h++)
+			if (s->h[h].dev == d)
+				hof[i] = h;
+		if (i < s->ndev && s->hof && s->hof[i] != hof[i])
+			s->no = true;
+	}
+	free(s->hof);
+	s->hof = hof;
+}
+
+/* With several hosts: the host of every range of gr (those before the second host came: the first's). */
+static void grh_fill(struct gst *s)
+{
+	while (s->nh > 1 && s->grh.n < s->gr.n)
+		pt_vec_push(&s->grh, s->h[0].dev);
+}
+
+/* The host of device dv, or NULL. */
+static struct ghost *ghost(const struct gst *s, uint32_t dv)
+{
+	return dv < s->ndev && s->hof[dv] != PT_NONE ? &s->h[s->hof[dv]] : NULL;
 }
 
 static void fit(struct gst *s, const struct pt_model *m)
 {
+	fit_hosts(s, m);
 	if (m->devices.n > s->ndev) {
 		s->dev = pt_xrealloc(s->dev, m->devices.n * sizeof(*s->dev));
 		memset(s->dev + s->ndev, 0, (m->devices.n - s->ndev) * sizeof(*s->dev));
@@ -216,7 +323,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gst *s = arg;
-	if (!streamable(m))
+	if (!streamable(s, m))
 		return AGAIN;
 	if (m->links.n) { /* a chunk of links alone (PT_PTM_LINKS_BATCHWISE): to bits, none of them kept */
 		link_bits(s, m->links.v, m->links.n);
@@ -272,20 +379,26 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			if (pt_index_comm_op_name(name))
 				s->no = true;
-			if (dv != s->host)
+			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
+			if (!h)
 				continue;
 			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
 				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
+				grh_fill(s);
 				pt_vec_push(&s->gr, g);
+				if (s->nh > 1)
+					pt_vec_push(&s->grh, dv);
+				h->nr++;
 			}
 			if (pt_steps_is_dataloader(name)) {
 				struct pt_ival x = { st, en };
-				pt_vec_push(&s->dl, x);
+				pt_vec_push(&h->dl, x);
 			}
 		} else if (pt_steps_is_activity(k)) {
 			pt_lag_add(&s->t[tr].lag, st);
-			if (s->host != PT_NONE)
-				pt_ljoin_want(&s->j, ev->corr[i]);
+			struct ghost *h = ghost(s, dv);
+			if (h && h->dev != PT_NONE)
+				pt_ljoin_want(&h->j, ev->corr[i]);
 			if (s->sel_dev[dv]) {
 				uint64_t g = s->base + i;
 				s->actbit[g / 64] |= UINT64_C(1) << (g % 64);
@@ -304,12 +417,14 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	struct gst *s = arg;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->kind[i] == PT_EV_KERNEL && s->launches && s->sel_dev[m->tracks.v[ev->track[i]].device]) {
+		uint32_t dv = m->tracks.v[ev->track[i]].device;
+		struct ghost *h = ghost(s, dv);
+		if (ev->kind[i] == PT_EV_KERNEL && h && h->launches && s->sel_dev[dv]) {
 			/* its launch, kept if its call comes (before or after it) */
-			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
+			size_t slot = pt_ljoin_slot(&h->j, ev->corr[i]);
 			if (slot != SIZE_MAX) {
 				struct lrec x = { (uint32_t)slot, ev->name[i] };
-				pt_vec_push(&s->l, x);
+				pt_vec_push(&h->l, x);
 			}
 			continue;
 		}
@@ -319,17 +434,20 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API)
 			continue;
 		int64_t st = ev->start[i];
-		bool host = m->tracks.v[ev->track[i]].device == s->host;
+		bool host = m->devices.v[dv].kind == PT_DEV_CPU && h; /* (a call of a host: its join's) */
 		if (ev->corr[i] && host)
-			pt_ljoin_call_named(&s->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
+			pt_ljoin_call_named(&h->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
 		if (s->keep && host && ev->track[i] < s->ntrk)
 			pt_lag_add(&s->t[ev->track[i]].lag, st);
-		if (bit(s->callbit, s->nbit, s->base + i)) {
-			if (!s->has_lc || st < s->lc_s)
-				s->lc_s = st;
-			if (!s->has_lc || st > s->lc_e)
-				s->lc_e = st;
-			s->has_lc = true;
+		/* a linked call widens its host's rank (a link stays inside its process); with one host, that
+		 * host's wherever the call is */
+		struct ghost *lh = host ? h : s->nh == 1 ? &s->h[0] : NULL;
+		if (lh && bit(s->callbit, s->nbit, s->base + i)) {
+			if (!lh->has_lc || st < lh->lc_s)
+				lh->lc_s = st;
+			if (!lh->has_lc || st > lh->lc_e)
+				lh->lc_e = st;
+			lh->has_lc = true;
 		}
 	}
 	s->base += ev->n;
@@ -350,24 +468,24 @@ static int cmp_lrec(const void *a, const void *b)
 
 static uint32_t l_name(const void *a, size_t i)
 {
-	return ((const struct gst *)a)->l.v[i].name;
+	return ((const struct ghost *)a)->l.v[i].name;
 }
 
 static int64_t l_call_s(const void *a, size_t i)
 {
-	const struct gst *s = a;
-	return s->j.start[s->l.v[i].slot];
+	const struct ghost *h = a;
+	return h->j.start[h->l.v[i].slot];
 }
 
 static int64_t l_call_e(const void *a, size_t i)
 {
-	const struct gst *s = a;
+	const struct ghost *h = a;
 	int64_t cs, ce = 0;
-	pt_ljoin_get(&s->j, s->l.v[i].slot, &cs, &ce);
+	pt_ljoin_get(&h->j, h->l.v[i].slot, &cs, &ce);
 	return ce;
 }
 
-/* The earliest start an activity of device d of the rank still to come can have (INT64_MAX: none). */
+/* The earliest start an activity of the device at position d still to come can have (INT64_MAX: none). */
 static int64_t watermark(const struct gst *s, size_t d)
 {
 	int64_t w = INT64_MAX;
@@ -516,7 +634,6 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct gst *s = arg;
-	struct pt_rank_steps *r = s->r;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
@@ -526,6 +643,8 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t dp = s->dpos[m->tracks.v[tr].device];
 		if (!dp)
 			continue;
+		const struct grank *g = &s->rk[s->pof[dp - 1]];
+		struct pt_rank_steps *r = g->r;
 		struct gtrk *t = &s->t[tr];
 		int64_t st = ev->start[i], en = st + ev->dur[i];
 		if (t->left)
@@ -536,15 +655,16 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		int64_t at = st, cs;
 		bool found = false;
 		if (ev->corr[i]) {
-			size_t slot = pt_ljoin_slot(&s->j, ev->corr[i]);
-			found = slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &cs, NULL);
+			const struct pt_ljoin *j = &g->h->j;
+			size_t slot = pt_ljoin_slot(j, ev->corr[i]);
+			found = slot != SIZE_MAX && pt_ljoin_get(j, slot, &cs, NULL);
 			if (found)
 				at = cs;
 		}
 		widen(s->linkbit, s->nbit, r, s->base + i, st, en, found, cs);
 		struct pt_bdstream **b = &s->bd[3 * (dp - 1)];
 		size_t ty = k == PT_EV_KERNEL ? 0 : k == PT_EV_MEMCPY ? 1 : 2;
-		if (s->dw.step)
+		if (g->dw.step)
 			dmark(&s->ds[3 * (dp - 1)], ty, at);
 		else
 			pt_bdstream_mark(b[0], ty, at);
@@ -561,13 +681,34 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		}
 		pt_bdstream_add(b[2], 2, st, en);
 	}
-	for (size_t d = 0; d < r->ndevs; d++) {
+	for (size_t d = 0; d < s->npos; d++) {
 		int64_t w = watermark(s, d);
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_release(s->bd[3 * d + q], w);
 	}
 	s->base += ev->n;
 	return 0;
+}
+
+/* What read 4 holds. */
+static void read4_free(struct gst *s)
+{
+	for (size_t i = 0; i < s->nrk; i++) {
+		pt_ivset_free(&s->rk[i].o);
+		free(s->rk[i].dw.step);
+	}
+	free(s->rk);
+	free(s->pof);
+	free(s->dpos);
+	for (size_t i = 0; s->bd && i < 3 * s->npos; i++)
+		pt_bdstream_free(s->bd[i]);
+	free(s->bd);
+	free(s->ds);
+	free(s->kname);
+	for (size_t d = 0; s->dtrk && d < s->npos; d++)
+		free(s->dtrk[d]);
+	free(s->dtrk);
+	free(s->ndtrk);
 }
 
 static void gst_free(struct gst *s)
@@ -577,24 +718,19 @@ static void gst_free(struct gst *s)
 	if (s->has_re)
 		regfree(&s->re);
 	pt_vec_free(&s->gr);
-	pt_vec_free(&s->dl);
+	pt_vec_free(&s->grh);
+	for (size_t h = 0; h < s->nh; h++) {
+		pt_ljoin_free(&s->h[h].j);
+		pt_vec_free(&s->h[h].l);
+		pt_vec_free(&s->h[h].dl);
+	}
+	free(s->h);
+	free(s->hof);
 	free(s->actbit);
-	pt_ljoin_free(&s->j);
 	free(s->sel_dev);
 	free(s->callbit);
 	free(s->linkbit);
-	pt_vec_free(&s->l);
-	free(s->dpos);
-	for (size_t i = 0; s->bd && s->r && i < 3 * s->r->ndevs; i++)
-		pt_bdstream_free(s->bd[i]);
-	free(s->bd);
-	free(s->dw.step);
-	free(s->ds);
-	free(s->kname);
-	for (size_t d = 0; s->dtrk && s->r && d < s->r->ndevs; d++)
-		free(s->dtrk[d]);
-	free(s->dtrk);
-	free(s->ndtrk);
+	read4_free(s);
 	free(s->kmark);
 }
 
@@ -640,58 +776,39 @@ static void dfigs(const struct pt_rank_steps *r, bool filtered, const struct dsu
 		x->ocnt[k] = ds[0].nmark[k] - inwin[k];
 }
 
-/* Read 4: the device figures of GPU rank r (an element of si), its coverage. */
-static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_steps_info *si,
-		     struct pt_rank_steps *r, struct pt_gpu_figs *f, struct pt_err **e)
+/* Read 4, set up for GPU rank g (its devices at positions g->p0 on): its windows, its devices' streamed
+ * breakdowns, its linked calls' span. */
+static void rank_setup(struct gst *s, const struct pt_model *m, bool filtered, struct grank *g)
 {
-	size_t nd = m->devices.n ? m->devices.n : 1;
-	s->r = r;
-	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
-	s->bd = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->bd));
-	s->dtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->dtrk));
-	s->ndtrk = pt_xcalloc(r->ndevs ? r->ndevs : 1, sizeof(*s->ndtrk));
-	s->nstr = m->strings.n;
-	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
-	for (size_t d = 0; d < r->ndevs; d++)
-		s->dpos[r->devs[d]] = (uint32_t)d + 1;
-	for (size_t t = 0; t < s->ntrk; t++) {
-		struct gtrk *x = &s->t[t];
-		x->left = x->lag.count;
-		x->seen = false;
-		uint32_t dp = s->dpos[m->tracks.v[t].device];
-		if (!x->left || !dp)
-			continue;
-		size_t d = dp - 1;
-		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
-		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	struct pt_rank_steps *r = g->r;
+	struct pt_gpu_figs *f = g->f;
+	for (size_t d = 0; d < r->ndevs; d++) {
+		s->dpos[r->devs[d]] = (uint32_t)(g->p0 + d) + 1;
+		s->pof[g->p0 + d] = (uint32_t)(g - s->rk);
 	}
 	/* the windows: the steps', then the outside set's intervals */
-	struct pt_ivset o = { 0 };
-	if (!si->filtered)
-		pt_steps_outside_set(r, &o);
+	if (!filtered)
+		pt_steps_outside_set(r, &g->o);
 	/* disjoint (the steps' windows are made so): their measures go straight to the figures, the outside
 	 * set's summed; else each breakdown keeps its measures per window end point */
-	int64_t ototal = 0;
-	bool dj = disjoint_windows(r, &o, &s->dw);
-	size_t nw = dj ? 0 : r->n + o.n;
+	bool dj = disjoint_windows(r, &g->o, &g->dw);
+	size_t nw = dj ? 0 : r->n + g->o.n;
 	struct pt_ival *w = pt_xcalloc(nw ? nw : 1, sizeof(*w));
 	for (size_t i = 0; i < nw && i < r->n; i++)
 		w[i] = (struct pt_ival){ r->v[i].s, r->v[i].e };
-	if (nw && o.n)
-		memcpy(w + r->n, o.v, o.n * sizeof(*w));
-	if (dj) {
-		s->ds = pt_xcalloc(3 * (r->ndevs ? r->ndevs : 1), sizeof(*s->ds));
-		for (size_t i = 0; i < o.n; i++)
-			ototal += o.v[i].e > o.v[i].s ? o.v[i].e - o.v[i].s : 0;
-	}
+	if (nw && g->o.n)
+		memcpy(w + r->n, g->o.v, g->o.n * sizeof(*w));
+	for (size_t i = 0; dj && i < g->o.n; i++)
+		g->ototal += g->o.v[i].e > g->o.v[i].s ? g->o.v[i].e - g->o.v[i].s : 0;
 	for (size_t d = 0; d < r->ndevs; d++) {
+		size_t p = g->p0 + d;
 		for (size_t q = 0; q < 3; q++) {
 			if (!dj) {
-				s->bd[3 * d + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
+				s->bd[3 * p + q] = pt_bdstream_new(w, nw, q ? 0 : 3);
 				continue;
 			}
-			struct dsum *x = &s->ds[3 * d + q];
-			x->w = &s->dw;
+			struct dsum *x = &s->ds[3 * p + q];
+			x->w = &g->dw;
 			x->f = &f[d];
 			x->q = (int)q;
 			if (q == 0) {
@@ -704,27 +821,31 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 				x->at[1] = (char *)&f[d].m4[0][q == 1 ? 2 : 0];
 				x->stride = sizeof(*f[d].m4);
 			}
-			s->bd[3 * d + q] = pt_bdstream_new_runs(drun, x);
+			s->bd[3 * p + q] = pt_bdstream_new_runs(drun, x);
 		}
 		struct pt_ival *k = NULL;
 		size_t nk = pt_index_comm_spans(m, r->devs[d], &k);
 		for (size_t i = 0; i < nk; i++)
-			pt_bdstream_add(s->bd[3 * d], 2, k[i].s, k[i].e);
+			pt_bdstream_add(s->bd[3 * p], 2, k[i].s, k[i].e);
 		free(k);
 	}
 	free(w);
-	if (s->has_lc) /* the calls the links name (read 2) */
-		pt_steps_widen(r, s->lc_s, s->lc_e);
-	int rc = r->ndevs ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
-	if (!rc)
-		pt_steps_count_covered(r, 1);
-	for (size_t d = 0; !rc && d < r->ndevs; d++) {
-		struct pt_bdstream **b = &s->bd[3 * d];
+	if (g->h->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, g->h->lc_s, g->h->lc_e);
+}
+
+/* After read 4: the coverage of GPU rank g and its device figures. */
+static void rank_finish(struct gst *s, bool filtered, struct grank *g)
+{
+	struct pt_rank_steps *r = g->r;
+	pt_steps_count_covered(r, 1);
+	for (size_t d = 0; d < r->ndevs; d++) {
+		struct pt_bdstream **b = &s->bd[3 * (g->p0 + d)];
 		for (size_t q = 0; q < 3; q++)
 			pt_bdstream_finish(b[q]);
-		struct pt_gpu_figs *x = &f[d];
-		if (dj) {
-			dfigs(r, si->filtered, &s->ds[3 * d], ototal, x);
+		struct pt_gpu_figs *x = &g->f[d];
+		if (g->dw.step) {
+			dfigs(r, filtered, &s->ds[3 * (g->p0 + d)], g->ototal, x);
 			continue;
 		}
 		uint64_t inwin[3] = { 0, 0, 0 };
@@ -744,9 +865,9 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 			int64_t m4[4] = { sb.comm, kc.comp, kc.comm, sb.comp };
 			memcpy(x->m4[i], m4, sizeof(m4));
 		}
-		if (!si->filtered) {
+		if (!filtered) {
 			struct pt_bdsums sum[3] = { { 0, 0, 0, 0 } };
-			for (size_t j = 0; j < o.n; j++)
+			for (size_t j = 0; j < g->o.n; j++)
 				for (size_t q = 0; q < 3; q++) {
 					struct pt_bdsums one;
 					pt_bdstream_window(b[q], r->n + j, &one);
@@ -762,7 +883,53 @@ static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 				x->ocnt[k] = pt_bdstream_marks(b[0], k) - inwin[k];
 		}
 	}
-	pt_ivset_free(&o);
+}
+
+/* Read 4: the device figures of every GPU rank of si (figs[i]: rank i's, per device), their coverage;
+ * one read for all (a process's activities go to its rank's devices, its join). */
+static int figs_read(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_steps_info *si,
+		     struct pt_gpu_figs **figs, struct pt_err **e)
+{
+	size_t nd = m->devices.n ? m->devices.n : 1;
+	s->rk = pt_xcalloc(si->n ? si->n : 1, sizeof(*s->rk));
+	size_t np = 0;
+	for (size_t i = 0; i < si->n; i++) {
+		struct pt_rank_steps *r = &si->r[i];
+		if (r->ascend)
+			continue;
+		struct grank *g = &s->rk[s->nrk++];
+		g->r = r;
+		g->h = r->host != PT_NONE ? ghost(s, r->host) : &s->h[0];
+		g->f = figs[i];
+		g->p0 = np;
+		np += r->ndevs;
+	}
+	s->npos = np;
+	np = np ? np : 1;
+	s->pof = pt_xcalloc(np, sizeof(*s->pof));
+	s->dpos = pt_xcalloc(nd, sizeof(*s->dpos));
+	s->bd = pt_xcalloc(3 * np, sizeof(*s->bd));
+	s->ds = pt_xcalloc(3 * np, sizeof(*s->ds));
+	s->dtrk = pt_xcalloc(np, sizeof(*s->dtrk));
+	s->ndtrk = pt_xcalloc(np, sizeof(*s->ndtrk));
+	s->nstr = m->strings.n;
+	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
+	for (size_t i = 0; i < s->nrk; i++)
+		rank_setup(s, m, si->filtered, &s->rk[i]);
+	for (size_t t = 0; t < s->ntrk; t++) {
+		struct gtrk *x = &s->t[t];
+		x->left = x->lag.count;
+		x->seen = false;
+		uint32_t dp = s->dpos[m->tracks.v[t].device];
+		if (!x->left || !dp)
+			continue;
+		size_t d = dp - 1;
+		s->dtrk[d] = pt_xrealloc(s->dtrk[d], (s->ndtrk[d] + 1) * sizeof(**s->dtrk));
+		s->dtrk[d][s->ndtrk[d]++] = (uint32_t)t;
+	}
+	int rc = s->npos ? again(src, m, s, act_batch, PT_PTM_NO_OP | PT_PTM_NO_TASK, e) : 0;
+	for (size_t i = 0; !rc && i < s->nrk; i++)
+		rank_finish(s, si->filtered, &s->rk[i]);
 	return rc;
 }
 
@@ -799,7 +966,6 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.host = PT_NONE;
 	s.keep = keep;
 	pt_sel_found_init(&s.rf, sel);
-	pt_ljoin_init(&s.j);
 	char msg[128];
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
@@ -811,7 +977,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && (s.no || !streamable(m) || pt_index_comm_ranges(m)))
+	if (!rc && (s.no || !streamable(&s, m) || pt_index_comm_ranges(m)))
 		rc = AGAIN;
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
@@ -849,66 +1015,82 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
-		pt_ljoin_keep_names(&s.j);
-		pt_ljoin_compact(&s.j); /* read through pt_ljoin_get() and pt_ljoin_name() */
+		pt_ljoin_keep_names(&s.h[0].j);
+		pt_ljoin_compact(&s.h[0].j); /* read through pt_ljoin_get() and pt_ljoin_name() */
 		for (size_t t = 0; t < s.ntrk; t++)
 			if (m->tracks.v[t].device == s.host)
 				memset(&s.t[t].lag, 0, sizeof(s.t[t].lag));
 	}
-	pt_ljoin_seal(&s.j);
-	bool boundary = !s.gr.n && s.host != PT_NONE;
-	s.launches = boundary;
+	/* per host: no range matched, the iteration-boundary rule (its kernels' launches) */
+	bool boundary = false;
+	for (size_t h = 0; h < s.nh; h++) {
+		pt_ljoin_seal(&s.h[h].j);
+		s.h[h].launches = !s.h[h].nr && s.h[h].dev != PT_NONE;
+		boundary |= s.h[h].launches;
+	}
 	/* (kept for hints: the calls' names too) */
-	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (s.launches || keep ? 0 : PT_PTM_NO_NAME);
+	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (boundary || keep ? 0 : PT_PTM_NO_NAME);
 	if ((figs || boundary || keep) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
-	struct pt_steps_lseq lseq = { 0, &s, l_name, l_call_s, l_call_e };
-	if (boundary) {
+	/* per device index: the launches of the host it is (several hosts) */
+	struct pt_steps_lseq *lseq = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*lseq));
+	for (size_t h = 0; h < s.nh; h++) {
+		struct ghost *g = &s.h[h];
+		if (!g->launches)
+			continue;
 		/* the launches whose call came, in event order, then in launch order (a stable sort) */
 		size_t k = 0;
-		for (size_t i = 0; i < s.l.n; i++)
-			if (s.j.start[s.l.v[i].slot] != INT64_MIN)
-				s.l.v[k++] = s.l.v[i];
-		s.l.n = k;
-		sort_join = &s.j;
-		if (s.l.n > 1)
-			qsort(s.l.v, s.l.n, sizeof(*s.l.v), cmp_lrec);
+		for (size_t i = 0; i < g->l.n; i++)
+			if (g->j.start[g->l.v[i].slot] != INT64_MIN)
+				g->l.v[k++] = g->l.v[i];
+		g->l.n = k;
+		sort_join = &g->j;
+		if (g->l.n > 1)
+			qsort(g->l.v, g->l.n, sizeof(*g->l.v), cmp_lrec);
 		sort_join = NULL;
-		lseq.n = s.l.n;
+		lseq[g->dev] = (struct pt_steps_lseq){ g->l.n, g, l_name, l_call_s, l_call_e };
 	}
-	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq : NULL };
+	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq[s.h[0].dev] : NULL };
+	grh_fill(&s);
+	struct pt_steps_ghosts hs = { s.grh.v, lseq };
 	int64_t span[2] = { s.ev_s, s.ev_e };
 	/* the selection's notes come before the pass's, as after a load */
-	if (pt_steps_collect_gscan(m, sel, &gs, si, NULL, e)) {
+	rc = s.nh > 1 ? pt_steps_collect_ghosts(m, sel, &gs, &hs, si, NULL, e)
+		      : pt_steps_collect_gscan(m, sel, &gs, si, NULL, e);
+	free(lseq);
+	if (rc) {
 		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
 		rc = -1;
 		goto fail;
 	}
-	pt_vec_free(&s.l);
+	for (size_t h = 0; h < s.nh; h++)
+		pt_vec_free(&s.h[h].l);
 	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, si, d);
 	for (size_t i = 0; i < si->n; i++) {
 		struct pt_rank_steps *r = &si->r[i];
 		pt_steps_overlap_note(r, d);
-		if (r->ascend || r->host == PT_NONE)
+		struct ghost *g = r->ascend || r->host == PT_NONE ? NULL : ghost(&s, r->host);
+		if (!g)
 			continue;
-		r->dl = pt_xmalloc((s.dl.n ? s.dl.n : 1) * sizeof(*r->dl));
-		if (s.dl.n)
-			memcpy(r->dl, s.dl.v, s.dl.n * sizeof(*r->dl));
-		r->ndl = s.dl.n;
+		r->dl = pt_xmalloc((g->dl.n ? g->dl.n : 1) * sizeof(*r->dl));
+		if (g->dl.n)
+			memcpy(r->dl, g->dl.v, g->dl.n * sizeof(*r->dl));
+		r->ndl = g->dl.n;
 	}
-	pt_vec_free(&s.dl);
+	for (size_t h = 0; h < s.nh; h++)
+		pt_vec_free(&s.h[h].dl);
 	pt_vec_free(&s.gr);
+	pt_vec_free(&s.grh);
 	if (figs) {
 		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
-		for (size_t i = 0; i < si->n && !rc; i++) {
+		for (size_t i = 0; i < si->n; i++) {
 			struct pt_rank_steps *r = &si->r[i];
 			size_t ndv = r->ndevs ? r->ndevs : 1;
 			(*figs)[i] = pt_xcalloc(ndv, sizeof(***figs));
 			for (size_t k = 0; k < ndv; k++)
 				pt_gpu_figs_alloc(&(*figs)[i][k], r->n);
-			if (!r->ascend && !s.r) /* one GPU rank at most (one host) */
-				rc = figs_read(src, m, &s, si, r, (*figs)[i], e);
 		}
+		rc = figs_read(src, m, &s, si, *figs, e);
 		if (rc) {
 			pt_steps_gfigs_free(si, *figs);
 			*figs = NULL;
@@ -918,8 +1100,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	}
 	if (keep) {
 		keep->j = pt_xmalloc(sizeof(*keep->j));
-		*keep->j = s.j;
-		memset(&s.j, 0, sizeof(s.j));
+		*keep->j = s.h[0].j; /* (one host) */
+		memset(&s.h[0].j, 0, sizeof(s.h[0].j));
 		keep->ntrk = s.ntrk;
 		keep->lag = pt_xcalloc(s.ntrk ? s.ntrk : 1, sizeof(*keep->lag));
 		for (size_t t = 0; t < s.ntrk; t++)
@@ -927,9 +1109,9 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		keep->linkbit = s.linkbit;
 		s.linkbit = NULL;
 		keep->nbit = s.nbit;
-		keep->has_lc = s.has_lc;
-		keep->lc_s = s.lc_s;
-		keep->lc_e = s.lc_e;
+		keep->has_lc = s.h[0].has_lc;
+		keep->lc_s = s.h[0].lc_s;
+		keep->lc_e = s.h[0].lc_e;
 	}
 	gst_free(&s);
 	pt_ptm_tape_free(&tape);

@@ -49,7 +49,7 @@ struct pt_steps_grange {
 	size_t ev;
 };
 /*
- * What a streamed read of a GPU model (one host at most, no Ascend rank) gives the step
+ * What a streamed read of a GPU model (one host, else pt_steps_ghosts; no Ascend rank) gives the step
  * windows instead of the events: per device its scan (has_all: the span of all its events;
  * min_start: the origin), the host's ranges that match the step pattern in event order, and
  * when none does, the rank's kernel launches in launch order.
@@ -60,11 +60,21 @@ struct pt_steps_gscan {
 	size_t nranges;
 	const struct pt_steps_lseq *launches; /* NULL: none */
 };
+/* Several hosts (processes) in one streamed read: per range of a gscan, its host (a CPU device
+ * index); per device index, the launches of the rank whose host it is (n 0 for any other). */
+struct pt_steps_ghosts {
+	const uint32_t *range_host;
+	const struct pt_steps_lseq *launches; /* NULL: none */
+};
 /* pt_steps_collect() from gs: no coverage is measured (has_dev stays false; the caller widens
  * the ranks' spans, pt_steps_widen, then calls pt_steps_count_covered) and no note is made (d
  * is passed on; the windows' overlap notes: pt_steps_overlap_note). */
 int pt_steps_collect_gscan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
 			   struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+/* The same, each rank taking the ranges and launches that hs gives its host (gs->launches unread). */
+int pt_steps_collect_ghosts(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
+			    const struct pt_steps_ghosts *hs, struct pt_steps_info *out, struct pt_diag *d,
+			    struct pt_err **e);
 void pt_steps_widen(struct pt_rank_steps *x, int64_t a, int64_t b);
 void pt_steps_count_covered(struct pt_rank_steps *rs, size_t n);
 /* The note that r's windows overlap (some were cut), if they do. */

@@ -361,15 +361,18 @@ static size_t boundaries(const struct pt_steps_lseq *l, struct gstep **out)
 }
 
 static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const regex_t *re,
-		     const struct pt_steps_gscan *gs, struct pt_diag *d)
+		     const struct pt_steps_gscan *gs, const struct pt_steps_ghosts *hs, struct pt_diag *d)
 {
 	const struct pt_events *ev = &m->events;
 	struct gstep *g = NULL;
 	size_t ng = 0, cg = 0;
 	if (gs && r->host != PT_NONE) {
 		g = pt_xmalloc((gs->nranges ? gs->nranges : 1) * sizeof(*g));
-		for (size_t i = 0; i < gs->nranges; i++)
-			g[ng++] = (struct gstep){ gs->ranges[i].s, gs->ranges[i].e, gs->ranges[i].ev, gs->ranges[i].num };
+		for (size_t i = 0; i < gs->nranges; i++) {
+			const struct pt_steps_grange *x = &gs->ranges[i];
+			if (!hs || hs->range_host[i] == r->host)
+				g[ng++] = (struct gstep){ x->s, x->e, x->ev, x->num };
+		}
 	} else if (r->host != PT_NONE)
 		for (size_t i = 0; i < ev->n; i++) {
 			pt_progress_tick("computing the steps", i, ev->n);
@@ -385,8 +388,9 @@ static void gpu_rank(const struct pt_model *m, struct pt_rank_steps *r, const re
 	if (!from_ranges && gs) {
 		free(g);
 		g = NULL;
-		if (gs->launches)
-			ng = boundaries(gs->launches, &g);
+		const struct pt_steps_lseq *l = hs ? (hs->launches ? &hs->launches[r->host] : NULL) : gs->launches;
+		if (l)
+			ng = boundaries(l, &g);
 	} else if (!from_ranges) {
 		r->am = pt_anchor_map_new(m, r->host); /* kept for the coverage and the table */
 		ng = boundary_steps(m, r, r->am, &g);
@@ -471,22 +475,31 @@ int pt_steps_collect(const struct pt_model *m, const struct pt_sel *sel, struct 
 }
 
 static int collect(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
-		   const struct pt_steps_gscan *gs, struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e);
+		   const struct pt_steps_gscan *gs, const struct pt_steps_ghosts *hs, struct pt_steps_info *out,
+		   struct pt_diag *d, struct pt_err **e);
 
 int pt_steps_collect_scan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
 			  struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
 {
-	return collect(m, sel, scan, NULL, out, d, e);
+	return collect(m, sel, scan, NULL, NULL, out, d, e);
 }
 
 int pt_steps_collect_gscan(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
 			   struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
 {
-	return collect(m, sel, gs->dev, gs, out, d, e);
+	return collect(m, sel, gs->dev, gs, NULL, out, d, e);
+}
+
+int pt_steps_collect_ghosts(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_gscan *gs,
+			    const struct pt_steps_ghosts *hs, struct pt_steps_info *out, struct pt_diag *d,
+			    struct pt_err **e)
+{
+	return collect(m, sel, gs->dev, gs, hs, out, d, e);
 }
 
 static int collect(const struct pt_model *m, const struct pt_sel *sel, const struct pt_steps_devscan *scan,
-		   const struct pt_steps_gscan *gs, struct pt_steps_info *out, struct pt_diag *d, struct pt_err **e)
+		   const struct pt_steps_gscan *gs, const struct pt_steps_ghosts *hs, struct pt_steps_info *out,
+		   struct pt_diag *d, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
 	regex_t re;
@@ -603,7 +616,7 @@ static int collect(const struct pt_model *m, const struct pt_sel *sel, const str
 				continue;
 			}
 			sort_devs(m, r.devs, r.ndevs);
-			gpu_rank(m, &r, &re, gs, d);
+			gpu_rank(m, &r, &re, gs, hs, d);
 			pt_vec_push(&rs, r);
 		}
 		free(num);
