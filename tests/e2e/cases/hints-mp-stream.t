@@ -6,10 +6,7 @@
 # that a join across processes would move its launches and calls), one with NVTX step ranges; their
 # ranks (2, 0, 1) not in device order; each has its own launch calls, delays and exposed API time.
 ln -s "$SRC/testdata" td
-run 'sed -E "s/^process rank=-?[0-9]+/process rank=2/; s/^header cupti=130001 pid=664/header cupti=130001 pid=700/" "$SRC/bench/torch-loop.cdtxt" > p0.cdtxt
-sed -E "s/^process rank=-?[0-9]+/process rank=0/; s/^header cupti=130001 pid=664/header cupti=130001 pid=701/" "$SRC/bench/torch-loop.cdtxt" | perl -pe "s/\b(start|end|timestamp)=(\d+)/\$1.q(=).(\$2+123457)/ge" > p1.cdtxt
-sed -E "/^end\$/d; s/^process rank=-?[0-9]+/process rank=1/; s/pid=4242/pid=702/; s/processId=4242/processId=702/g; s/objectId=4242,4242/objectId=702,702/g" td/cupti/launch.cdtxt > p2.cdtxt
-proftool-gen cupti p0.cdtxt -o p0.cdump --scale 2560K && proftool-gen cupti p1.cdtxt -o p1.cdump --scale 2M && proftool-gen cupti p2.cdtxt -o p2.cdump --scale 256K && proftool import p0.cdump p1.cdump p2.cdump -o three.ptm'
+run 'bash "$SRC/tests/e2e/cases/mp-three.sh" "$SRC"'
 run 'proftool info three.ptm --table devices --format csv | cut -d, -f1-3,13-14'
 cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.comm.exposed_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.truncated.ratio=1 --hint hints.launch_bound.moderate_pct=0 --hint hints.launch.queue_delay_us=0 --hint hints.launch.queue_delay_warn_pct=0 --hint hints.launch.runtime_us=1 --hint hints.launch.runtime_warn_pct=0 --hint hints.short_kernels.pct=0 --hint hints.mem_ops.moderate_pct=0 --hint hints.unattributed.pct=0 --hint hints.memory.peak_pct=0 --hint hints.rank_spread.pct=0'
