@@ -192,8 +192,8 @@ static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
 
 /* Can m's steps stream here (so far as its devices say)? GPU devices and hosts, no step trace. With
  * several hosts (processes), each GPU device belongs to one by its recorded process (else the pass
- * gives it to the host that launched most of its work, which only the events say), and not for a
- * caller that keeps the join (hints: one host). */
+ * gives it to the host that launched most of its work, which only the events say), and for a caller
+ * that keeps the joins only when it takes several (keep->hosts). */
 static bool streamable(const struct gst *s, const struct pt_model *m)
 {
 	size_t ncpu = 0;
@@ -203,7 +203,7 @@ static bool streamable(const struct gst *s, const struct pt_model *m)
 		else if (m->devices.v[i].kind != PT_DEV_GPU)
 			return false;
 	}
-	if (m->steps.n || (ncpu > 1 && s->keep))
+	if (m->steps.n || (ncpu > 1 && s->keep && !s->keep->hosts))
 		return false;
 	for (size_t i = 0; ncpu > 1 && i < m->devices.n; i++)
 		if (m->devices.v[i].kind == PT_DEV_GPU && host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
@@ -429,7 +429,7 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			continue;
 		}
 		if (ev->kind[i] == PT_EV_RANGE && s->keep && s->hr_ok && ev->track[i] < s->ntrk &&
-		    m->tracks.v[ev->track[i]].device == s->host)
+		    m->devices.v[dv].kind == PT_DEV_CPU)
 			pt_lag_add(&s->t[ev->track[i]].lag, ev->start[i]); /* with the track's calls */
 		if (ev->kind[i] != PT_EV_API)
 			continue;
@@ -520,10 +520,19 @@ void pt_steps_gkeep_widen(const struct pt_steps_gkeep *k, struct pt_rank_steps *
 	widen(k->linkbit, k->nbit, r, ev, st, en, found, cs);
 }
 
+const struct pt_steps_khost *pt_steps_gkeep_host(const struct pt_steps_gkeep *k, const struct pt_rank_steps *r)
+{
+	for (size_t h = 0; r->host != PT_NONE && h < k->nh; h++)
+		if (k->h[h].dev == r->host)
+			return &k->h[h];
+	return &k->h[0];
+}
+
 void pt_steps_gkeep_start(const struct pt_steps_gkeep *k, struct pt_rank_steps *r)
 {
-	if (k->has_lc) /* the calls the links name (read 2) */
-		pt_steps_widen(r, k->lc_s, k->lc_e);
+	const struct pt_steps_khost *h = pt_steps_gkeep_host(k, r);
+	if (h->has_lc) /* the calls the links name (read 2) */
+		pt_steps_widen(r, h->lc_s, h->lc_e);
 }
 
 void pt_steps_gkeep_covered(struct pt_rank_steps *r)
@@ -533,9 +542,12 @@ void pt_steps_gkeep_covered(struct pt_rank_steps *r)
 
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k)
 {
-	if (k->j)
-		pt_ljoin_free(k->j);
-	free(k->j);
+	for (size_t h = 0; h < k->nh; h++) {
+		if (k->h[h].j)
+			pt_ljoin_free(k->h[h].j);
+		free(k->h[h].j);
+	}
+	free(k->h);
 	free(k->lag);
 	free(k->dev_mark);
 	free(k->linkbit);
@@ -1015,10 +1027,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
-		pt_ljoin_keep_names(&s.h[0].j);
-		pt_ljoin_compact(&s.h[0].j); /* read through pt_ljoin_get() and pt_ljoin_name() */
+		for (size_t h = 0; h < s.nh; h++) {
+			pt_ljoin_keep_names(&s.h[h].j);
+			pt_ljoin_compact(&s.h[h].j); /* read through pt_ljoin_get() and pt_ljoin_name() */
+		}
 		for (size_t t = 0; t < s.ntrk; t++)
-			if (m->tracks.v[t].device == s.host)
+			if (m->devices.v[m->tracks.v[t].device].kind == PT_DEV_CPU)
 				memset(&s.t[t].lag, 0, sizeof(s.t[t].lag));
 	}
 	/* per host: no range matched, the iteration-boundary rule (its kernels' launches) */
@@ -1099,9 +1113,18 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		}
 	}
 	if (keep) {
-		keep->j = pt_xmalloc(sizeof(*keep->j));
-		*keep->j = s.h[0].j; /* (one host) */
-		memset(&s.h[0].j, 0, sizeof(s.h[0].j));
+		keep->nh = s.nh;
+		keep->h = pt_xcalloc(s.nh, sizeof(*keep->h));
+		for (size_t h = 0; h < s.nh; h++) {
+			struct pt_steps_khost *x = &keep->h[h];
+			x->dev = s.h[h].dev;
+			x->j = pt_xmalloc(sizeof(*x->j));
+			*x->j = s.h[h].j;
+			memset(&s.h[h].j, 0, sizeof(s.h[h].j));
+			x->has_lc = s.h[h].has_lc;
+			x->lc_s = s.h[h].lc_s;
+			x->lc_e = s.h[h].lc_e;
+		}
 		keep->ntrk = s.ntrk;
 		keep->lag = pt_xcalloc(s.ntrk ? s.ntrk : 1, sizeof(*keep->lag));
 		for (size_t t = 0; t < s.ntrk; t++)
@@ -1109,9 +1132,6 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		keep->linkbit = s.linkbit;
 		s.linkbit = NULL;
 		keep->nbit = s.nbit;
-		keep->has_lc = s.h[0].has_lc;
-		keep->lc_s = s.h[0].lc_s;
-		keep->lc_e = s.h[0].lc_e;
 	}
 	gst_free(&s);
 	pt_ptm_tape_free(&tape);

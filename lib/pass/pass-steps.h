@@ -168,27 +168,36 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 /*
  * What the streamed read of a GPU model keeps for a later pass that reads the
  * file again (`hints`, pass/hints/gstream.c), beside pt_steps_gstream_keep()'s
- * steps: the launch join filled with every launching call's start, end and
- * name; per track the lag of its activities (GPU tracks) or of its API calls
+ * steps: per host (traced process; several only when the caller sets hosts)
+ * its launch join filled with every launching call's start, end and name; per track the lag of its activities (GPU tracks) or of its API calls
  * (host tracks), and their counts; what the coverage of the steps needs
  * (pt_steps_gkeep_widen). mark_kernel (set by the caller) marks the devices
  * that run a kernel whose name it accepts (dev_mark, by device index).
  * Asking for it narrows what streams: a model with host ranges is read whole, unless host_ranges.
  */
+/* A traced process kept for a later read: its CPU device (PT_NONE: none), its launch join, the calls
+ * the links name (their first and last start). */
+struct pt_steps_khost {
+	uint32_t dev;
+	struct pt_ljoin *j;
+	bool has_lc;
+	int64_t lc_s, lc_e;
+};
 struct pt_steps_gkeep {
 	bool (*mark_kernel)(const char *name);
 	/* after the first read, before the second: what the caller takes of the model's tables (its memory
 	 * records, which it may then free) */
 	void (*tables)(void *arg, struct pt_model *m);
 	void *arg;
-	struct pt_ljoin *j;
+	/* set by the caller: it takes several hosts (processes), a launch join each */
+	bool hosts;
+	struct pt_steps_khost *h; /* the hosts, a launch join each (correlation ids are per process) */
+	size_t nh;
 	struct pt_lag *lag;   /* per track */
 	size_t ntrk;
 	uint8_t *dev_mark;    /* per device */
 	uint64_t *linkbit;    /* per event of the file: an activity a launch link places (NULL: no links) */
 	uint64_t nbit;
-	bool has_lc;          /* the calls the links name: their first and last start */
-	int64_t lc_s, lc_e;
 	/* set by the caller: its own reads take the host's ranges when host_ranges() says so, asked at the
 	 * first range of the first read (m: the tables so far); then the ranges do not make the model read
 	 * whole, and the lag of a host track (lag) is that of its API calls and ranges together */
@@ -197,6 +206,8 @@ struct pt_steps_gkeep {
 	bool whole;
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
+/* The host of rank r (its host's, else the first). */
+const struct pt_steps_khost *pt_steps_gkeep_host(const struct pt_steps_gkeep *k, const struct pt_rank_steps *r);
 /* The most uncompressed event batch bytes the first streamed read of a GPU model keeps on a tape for
  * the later ones (model/ptm.h, pt_ptm_tape, events_only); a caller that brings its own tape sets it. */
 #define PT_STEPS_TAPE_MAX (16u << 20)

@@ -1,8 +1,14 @@
 /*
  * `hints` over a GPU .ptm file without holding its events (pass-hints.h,
- * pt_pass_hints_stream, for a model of one traced process): the reads of the streamed GPU steps, one more
+ * pt_pass_hints_stream, for a model of one traced process or of several): the reads of the streamed GPU steps, one more
  * (two when the host's calls cannot wait in it), then the rules of driver.c
  * over what they kept.
+ *
+ * Several traced processes (hosts: CPU devices, each GPU device recording the process of one) have a
+ * launch join each, as the streamed steps keep them (correlation ids are per process): an activity
+ * looks up its call in the join of its rank's host and widens its own rank's coverage; the calls and
+ * ranges of each host are measured in read 4, once per host (its GPU rank), against t2 of that rank's
+ * devices. With several hosts the PyTorch Operator ranges (gops.c, one host's) make the model read whole.
  *
  * Reads 1 and 2 are the streamed steps' (pass-steps-gstream.c,
  * pt_steps_gstream_keep): the scan, the step windows, the memory records
@@ -162,7 +168,8 @@ struct gktype {
 };
 
 struct gdev {
-	const struct pt_ljoin *j;
+	const struct pt_ljoin *j;    /* its host's launch join */
+	struct pt_rank_steps *cr;    /* the rank its activities widen (the coverage) and whose host they look up */
 	struct hx_sdev *out;
 	struct hx_srank *sr;
 	const struct rankdata *rd;
@@ -220,7 +227,7 @@ struct gs {
 	struct ctx *c;
 	const struct pt_model *m;
 	struct pt_steps_gkeep kp;
-	struct pt_ljoin *j;
+	bool multi;       /* several hosts (processes): a launch join each, read 4 once per host */
 	struct gtr *t;
 	size_t ntrk;
 	struct gdev **of; /* per device */
@@ -648,7 +655,7 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 {
 	const struct pt_hint_knobs *k = g->c->k;
 	struct launchdata *l = &d->out->l;
-	uint32_t an = pt_ljoin_name(g->j, slot);
+	uint32_t an = pt_ljoin_name(d->j, slot);
 	uint8_t *la = &g->lapi[an < g->nstr ? an : 0];
 	if (!*la) {
 		const char *s = pt_model_strget(g->m, an);
@@ -657,7 +664,7 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 	if (*la != 2)
 		return;
 	int64_t cs = 0, ce = 0;
-	pt_ljoin_get(g->j, slot, &cs, &ce);
+	pt_ljoin_get(d->j, slot, &cs, &ce);
 	int64_t cd = ce - cs;
 	int64_t q = st - ce;
 	if (q < 0)
@@ -713,12 +720,12 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		size_t slot = SIZE_MAX;
 		int64_t cs = INT64_MIN;
 		bool found = false;
-		if (ev->corr[i] && g->r->host != PT_NONE) {
-			slot = pt_ljoin_slot(g->j, ev->corr[i]);
-			found = slot != SIZE_MAX && pt_ljoin_get(g->j, slot, &cs, NULL);
+		if (ev->corr[i] && d->cr->host != PT_NONE) {
+			slot = pt_ljoin_slot(d->j, ev->corr[i]);
+			found = slot != SIZE_MAX && pt_ljoin_get(d->j, slot, &cs, NULL);
 		}
 		if (g->cover)
-			pt_steps_gkeep_widen(&g->kp, g->r, gi, st, en, found, cs);
+			pt_steps_gkeep_widen(&g->kp, d->cr, gi, st, en, found, cs);
 		const struct rankdata *rd = d->rd;
 		uint32_t nm = ev->name[i];
 		uint8_t fl = 0;
@@ -789,7 +796,7 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_xgrow((void **)&o->mops, &d->cap_mops, o->nmops + 1, sizeof(*o->mops));
 				o->mops[o->nmops++] = (struct memop){
 					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ci->copy_kind) : "other",
-					nm, found ? pt_ljoin_name(g->j, slot) : 0, found, k == PT_EV_MEMSET, st, du,
+					nm, found ? pt_ljoin_name(d->j, slot) : 0, found, k == PT_EV_MEMSET, st, du,
 					ci ? ci->bytes : 0 };
 			}
 			if (found)
@@ -1073,6 +1080,11 @@ static void take_tables(void *arg, struct pt_model *m)
 	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
 	for (size_t i = 0; i < 2; i++)
 		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
+	/* several hosts: the Operator ranges (gops.c) are one host's */
+	size_t ncpu = 0;
+	for (size_t i = 0; i < m->devices.n; i++)
+		ncpu += m->devices.v[i].kind == PT_DEV_CPU;
+	g->kp.whole |= ncpu > 1 && pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX;
 	if (g->kp.whole)
 		return;
 	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
@@ -1132,8 +1144,9 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
 			x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
 			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
-			x->called = pt_xcalloc(g->j->n / 64 + 1, sizeof(*x->called));
-			x->j = g->j;
+			x->j = pt_steps_gkeep_host(&g->kp, &si->r[i])->j;
+			x->cr = g->multi ? &si->r[i] : g->r;
+			x->called = pt_xcalloc(x->j->n / 64 + 1, sizeof(*x->called));
 			struct launchdata *l = &x->out->l;
 			l->qd_cut = (int64_t)llround(k->queue_delay_us * 1000);
 			l->rt_cut = (int64_t)llround(k->runtime_us * 1000);
@@ -1296,6 +1309,21 @@ static int host_read(const struct pt_ptm_source *src, struct pt_model *m, struct
 	return rc;
 }
 
+/* The host of GPU rank i of si, whose calls and ranges read 4 (or read 3) measures, and the events of its
+ * step ranges (sorted), which count in neither D nor H. */
+static void host_rank(struct gs *g, struct pt_steps_info *si, size_t i)
+{
+	g->r = &si->r[i];
+	g->host = g->r->host;
+	g->ri = i;
+	g->sev = pt_xrealloc(g->sev, (g->r->n ? g->r->n : 1) * sizeof(*g->sev));
+	g->nsev = 0;
+	for (size_t j = 0; j < g->r->n; j++)
+		if (g->r->v[j].ev != SIZE_MAX)
+			g->sev[g->nsev++] = g->r->v[j].ev;
+	qsort(g->sev, g->nsev, sizeof(*g->sev), pt_u64_cmp);
+}
+
 static void srank_free(struct hx_srank *s, size_t n)
 {
 	for (size_t i = 0; s && i < n; i++) {
@@ -1318,6 +1346,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.tables = take_tables;
 	g.kp.host_ranges = ranges_stream;
 	g.kp.arg = &g;
+	g.kp.hosts = true;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	/* the reads after the first replay its event batches, when small (as steps' own tape would) */
@@ -1333,7 +1362,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	pt_events_free_columns(&m->events);
 	memset(&m->events, 0, sizeof(m->events));
 	g.m = m;
-	g.j = g.kp.j;
+	g.multi = g.kp.nh > 1;
+	g.no_merge = g.multi; /* (read 4 takes each host's calls in turn) */
 	g.ntrk = g.kp.ntrk;
 	g.t = pt_xcalloc(g.ntrk ? g.ntrk : 1, sizeof(*g.t));
 	g.nstr = m->strings.n;
@@ -1344,16 +1374,14 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	const char *cap = getenv("PT_TEST_HINTS_CALLS_CAP");
 	g.cap = cap ? (size_t)strtoull(cap, NULL, 10) : MERGED_CAP;
 	g.host = PT_NONE;
+	/* the GPU ranks of a host: one host, its last such rank (hr[nhr - 1]); several, each in turn */
+	size_t *hr = pt_xmalloc((si.n ? si.n : 1) * sizeof(*hr)), nhr = 0;
 	for (size_t i = 0; i < si.n; i++)
 		if (!si.r[i].ascend && si.r[i].host != PT_NONE)
-			g.host = si.r[i].host, g.r = &si.r[i], g.ri = i;
-	if (g.r) { /* the step ranges' events, which count in neither D nor H */
-		g.sev = pt_xmalloc((g.r->n ? g.r->n : 1) * sizeof(*g.sev));
-		for (size_t j = 0; j < g.r->n; j++)
-			if (g.r->v[j].ev != SIZE_MAX)
-				g.sev[g.nsev++] = g.r->v[j].ev;
-		qsort(g.sev, g.nsev, sizeof(*g.sev), pt_u64_cmp);
-	}
+			hr[nhr++] = i;
+	size_t h0 = g.multi || !nhr ? 0 : nhr - 1;
+	if (nhr)
+		host_rank(&g, &si, hr[nhr - 1]);
 	struct pt_hints_opts dflt = { .unit = PT_TU_DEFAULT };
 	struct ctx c = { .m = m, .k = k, .o = o ? o : &dflt, .h = out, .sel_device = sel ? sel->device : -1 };
 	g.c = &c;
@@ -1365,8 +1393,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */
 		g.cover = pass == 0 && g.r;
-		if (g.cover)
-			pt_steps_gkeep_start(&g.kp, g.r);
+		for (size_t q = h0; g.cover && q < nhr; q++)
+			pt_steps_gkeep_start(&g.kp, &si.r[hr[q]]);
 		struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
 		for (size_t i = 0; i < si.n; i++)
 			hx_rd_init(&c, &si.r[i], &rds[i]);
@@ -1376,9 +1404,9 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		struct gdev *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
 		rc = dev_read(src, m, &g, &si, rds, dv, e);
 		bool redo = false;
-		if (!rc && g.cover) {
-			pt_steps_gkeep_covered(g.r);
-			redo = pt_steps_partly_covered(g.r);
+		for (size_t q = h0; !rc && g.cover && q < nhr; q++) {
+			pt_steps_gkeep_covered(&si.r[hr[q]]);
+			redo |= pt_steps_partly_covered(&si.r[hr[q]]);
 		}
 		if (!rc && g.lost) {
 			redo = true;
@@ -1386,11 +1414,16 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			g.lost = false;
 		}
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
-			pt_ljoin_free(g.j);
+			for (size_t h = 0; h < g.kp.nh; h++)
+				pt_ljoin_free(g.kp.h[h].j);
 			pt_vec_free(&m->copies);
 			free(g.kp.linkbit);
 			g.kp.linkbit = NULL;
-			rc = host_read(src, m, &g, dv, g.r, e);
+			for (size_t q = h0; q < nhr && !rc; q++) {
+				if (g.multi)
+					host_rank(&g, &si, hr[q]);
+				rc = host_read(src, m, &g, dv, g.r, e);
+			}
 			for (size_t dev = 0; dev < nd && !rc; dev++) {
 				struct launchdata *l = &c.sdev[dev].l;
 				if (dv[dev].out) {
@@ -1421,6 +1454,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	size_t nsi = si.n;
 	rc = hx_stream_end(&c, &si, c.sdev ? nd : 0, rc, d, e);
 	srank_free(c.srank, nsi);
+	free(hr);
 	free(g.ch);
 	free(g.sev);
 	free(g.gmem);

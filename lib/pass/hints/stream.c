@@ -38,8 +38,8 @@
  * (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is
  * read again whole (pt_ptm_read) and goes to the in-memory pass. A model with
  * a CPU or GPU device, host ranges or launch links goes to the GPU stream
- * (gstream.c), which streams a GPU model of one process and reads any other
- * whole.
+ * (gstream.c), which streams a GPU model of one process or of several (a
+ * launch join each) and reads any other whole.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
