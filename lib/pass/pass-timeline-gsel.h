@@ -46,11 +46,15 @@ void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 /* After the first read: can the model's steps be counted so (one traced process at most, or a window
  * alone)? Also says whether the second read is to keep the kernels' launches. */
 bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m);
-/* Second read: a kernel of device d (join j sealed), name its kernel name. */
+/* Second read: a kernel of device d (join j sealed) whose join key is corr, name its kernel name. */
 void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
 		    const struct pt_ljoin *j);
-/* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them. */
-void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
+/* Second read, several processes: a call of host d whose correlation id has join slot `slot` (j sealed). */
+void tl_gsel_call(struct tl_gsel *g, const struct pt_model *m, uint32_t d, size_t slot, int64_t start,
+		  const struct pt_ljoin *j);
+/* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them;
+ * false: the model is to be read whole (a process's calls and kernels not together in the file). */
+bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
 /* The selection's notes into d, as pt_sel_check() gives them for the model read whole: rf, the host
  * ranges the first read found (pt_sel_found_range); span, the events' first start and last end (NULL:
  * no event). */
