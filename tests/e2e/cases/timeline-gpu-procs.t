@@ -28,8 +28,8 @@ cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, 
 SH
 run "for v in '' '--no-flows' '--no-overlap' '--scope-depth 2' '--no-demangle' '--gzip' '--split-mb 2'; do bash same.sh \$v; done"
 run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profile kineto \$v; done; ls a/k"
-# --time-window streams too (its note is of the events' span), --steps reads the model whole (its ranks'
-# steps need the events): the same bytes and notes either way
+# --time-window streams too (its note is of the events' span), and --steps (each rank's steps from its
+# own launches, timeline-steps-mp-stream.t): the same bytes and notes either way
 run "for v in '--time-window 1s:3s' '--time-window 6.5s:7s --no-flows' '--time-window 100s:200s' '--time-window=-5s:-1s' '--steps 2-3' '--steps 900-901'; do bash same.sh \$v; bash same.sh --profile kineto \$v; done; cat a.txt"
 # two processes of one rank (rank -1: 0, the same ids): one kineto file of both
 run 'for p in 900 901; do sed -e "s/pid=664/pid=$p/" "$SRC/bench/torch-loop.cdtxt" > u$p.cdtxt && proftool-gen cupti u$p.cdtxt -o u$p.cdump --scale 2M > /dev/null; done; proftool import u900.cdump u901.cdump -o procs.ptm 2>/dev/null && echo imported'
