@@ -33,7 +33,8 @@
  * start to the join (a device activity's step is its launch's, as the
  * in-memory pass anchors it) and, with flows, the kept call on a row that
  * the launch arrow starts from (the earliest, then the first in the file);
- * with --steps and no step range, the kernels' launches (pass-timeline-gsel.h).
+ * with --steps and a host without step ranges, the kernels' launches (several
+ * processes: one process at a time, pass-timeline-gsel.h).
  *
  * Third read: each event goes through the pass (tl_pass_event_at: its step
  * and membership, the Steps rows' spans), each kernel into its device's
