@@ -227,6 +227,8 @@ static void take_launches(struct tl_gsel *g, const struct pt_model *m)
 	uint32_t *k = NULL;
 	size_t n = g->ps ? tl_glset_boundary(&L, g->ps, &k) : 0;
 	struct hlaunch *x = &g->hl[h];
+	free(x->name); /* (a process met again: bad, the model is read whole) */
+	free(x->call_s);
 	x->n = n;
 	x->name = pt_xmalloc((n ? n : 1) * sizeof(*x->name));
 	x->call_s = pt_xmalloc((n ? n : 1) * sizeof(*x->call_s));
