@@ -27,7 +27,26 @@ struct tl_gsel {
 	struct tl_glfold lf;
 	bool has_si;
 	struct pt_steps_info si;
-	bool no_steps; /* --time-window alone on several processes: no steps (their ranks' need the events) */
+	bool no_steps; /* --time-window alone on several processes: no steps counted */
+	/*
+	 * Several processes with --steps: the host (CPU device) of each range of gr once a second host has
+	 * one (grh; those before it: host0's), and the second read's launches one process at a time, in
+	 * the file's order of its calls and kernels (ps: its calls' starts per join slot; a process met
+	 * again after another's leaves the model to the whole read, bad). Per device index of a host, the
+	 * few launches the boundary rule reads (hl).
+	 */
+	bool multi, bad, has_cur;
+	uint32_t host0, curpid;
+	PT_VEC(uint32_t) grh;
+	PT_VEC(uint32_t) done; /* the processes whose launches were taken */
+	int64_t *ps;
+	size_t nps;
+	struct hlaunch {
+		size_t n;
+		uint32_t *name;
+		int64_t *call_s;
+	} *hl;
+	size_t nhl;
 };
 
 struct tl_gsel *tl_gsel_new(const struct pt_sel *sel)
@@ -91,6 +110,14 @@ void tl_gsel_free(struct tl_gsel *g)
 	tl_glfold_free(&g->lf);
 	if (g->has_si)
 		pt_steps_info_free(&g->si);
+	pt_vec_free(&g->grh);
+	pt_vec_free(&g->done);
+	pt_xbig_free(g->ps, g->nps * sizeof(*g->ps));
+	for (size_t d = 0; d < g->nhl; d++) {
+		free(g->hl[d].name);
+		free(g->hl[d].call_s);
+	}
+	free(g->hl);
 	free(g);
 }
 
@@ -121,8 +148,52 @@ void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 	if (step && ev->kind[i] == PT_EV_RANGE && m->devices.v[d].kind == PT_DEV_CPU) {
 		struct pt_steps_grange r = { st, st + ev->dur[i], pt_steps_name_number(pt_model_strget(m, ev->name[i])),
 					     (size_t)gi };
+		if (!g->gr.n)
+			g->host0 = d;
+		else if (d != g->host0 && !g->grh.n) /* a second host: the ranges so far are the first's */
+			for (size_t k = 0; k < g->gr.n; k++)
+				pt_vec_push(&g->grh, g->host0);
+		if (g->grh.n || d != g->host0)
+			pt_vec_push(&g->grh, d);
 		pt_vec_push(&g->gr, r);
 	}
+}
+
+/* The first CPU device whose process is pid (0: unknown), or UINT32_MAX. */
+static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
+{
+	for (uint32_t i = 0; pid && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Does host (CPU device) h have a step range? */
+static bool has_range(const struct tl_gsel *g, uint32_t h)
+{
+	if (!g->grh.n)
+		return g->gr.n && g->host0 == h;
+	for (size_t k = 0; k < g->grh.n; k++)
+		if (g->grh.v[k] == h)
+			return true;
+	return false;
+}
+
+/* Several processes: can each rank's steps be counted by process (every GPU device's process recorded
+ * with a host of its own, no two hosts of one process)? Sets launches: a host without step ranges. */
+static bool multi_streams(struct tl_gsel *g, const struct pt_model *m)
+{
+	g->launches = false;
+	for (uint32_t d = 0; d < m->devices.n; d++) {
+		const struct pt_device *v = &m->devices.v[d];
+		uint32_t h = host_of_pid(m, v->pid);
+		if (h == UINT32_MAX || (v->kind == PT_DEV_CPU && h != d))
+			return false;
+		if (v->kind == PT_DEV_CPU && !has_range(g, d))
+			g->launches = true;
+	}
+	g->multi = true;
+	return true;
 }
 
 bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
@@ -130,15 +201,71 @@ bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
 	size_t ncpu = 0;
 	for (size_t d = 0; d < m->devices.n; d++)
 		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
-	if (ncpu > 1 && g->sel->steps_given)
-		return false;
 	fit(g, m);
+	if (ncpu > 1 && g->sel->steps_given)
+		return multi_streams(g, m);
 	/* several processes, a window alone: its note is of the events' span, the steps are not counted */
 	g->no_steps = ncpu > 1;
 	/* no step range on the host: `steps` numbers the iterations of the kernels' launches, which
 	 * only --steps counts (a window's note is of the data's span) */
 	g->launches = ncpu && !g->gr.n && g->sel->steps_given;
 	return true;
+}
+
+/* The launches of the process read so far, to its host's few (the boundary rule's), the fold and the
+ * calls' starts made ready for the next. */
+static void take_launches(struct tl_gsel *g, const struct pt_model *m)
+{
+	uint32_t h = host_of_pid(m, g->curpid);
+	pt_vec_push(&g->done, g->curpid);
+	g->has_cur = false;
+	if (h == UINT32_MAX || h >= g->nhl) { /* (a device the first read did not see) */
+		g->bad = true;
+		return;
+	}
+	struct tl_glset L = tl_glfold_set(&g->lf);
+	uint32_t *k = NULL;
+	size_t n = g->ps ? tl_glset_boundary(&L, g->ps, &k) : 0;
+	struct hlaunch *x = &g->hl[h];
+	free(x->name); /* (a process met again: bad, the model is read whole) */
+	free(x->call_s);
+	x->n = n;
+	x->name = pt_xmalloc((n ? n : 1) * sizeof(*x->name));
+	x->call_s = pt_xmalloc((n ? n : 1) * sizeof(*x->call_s));
+	for (size_t i = 0; i < n; i++) {
+		struct tl_glaunch a = tl_glset_at(&L, k[i]);
+		x->name[i] = a.name;
+		x->call_s[i] = g->ps[a.slot];
+	}
+	free(k);
+	tl_glfold_free(&g->lf);
+	for (size_t i = 0; i < g->nps; i++)
+		g->ps[i] = INT64_MIN;
+}
+
+/* A call or kernel of process pid in the second read: the launches of the one before it are taken when it
+ * changes. */
+static void section(struct tl_gsel *g, const struct pt_model *m, uint32_t pid, const struct pt_ljoin *j)
+{
+	if (g->has_cur && pid == g->curpid)
+		return;
+	if (g->has_cur)
+		take_launches(g, m);
+	for (size_t k = 0; k < g->done.n; k++)
+		if (g->done.v[k] == pid)
+			g->bad = true; /* its calls and kernels are not together in the file */
+	if (!g->hl) {
+		g->nhl = m->devices.n;
+		g->hl = pt_xcalloc(g->nhl ? g->nhl : 1, sizeof(*g->hl));
+	}
+	if (!g->ps && j->n) {
+		g->nps = j->n;
+		g->ps = pt_xbig_grow(NULL, 0, g->nps * sizeof(*g->ps), false);
+		for (size_t i = 0; i < g->nps; i++)
+			g->ps[i] = INT64_MIN;
+	}
+	g->curpid = pid;
+	g->has_cur = true;
 }
 
 void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
@@ -149,7 +276,19 @@ void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uin
 	size_t slot = pt_ljoin_slot(j, corr);
 	if (slot == SIZE_MAX)
 		return;
+	if (g->multi)
+		section(g, m, m->devices.v[d].pid, j);
 	tl_glfold_add(&g->lf, j->n, (uint32_t)slot, name);
+}
+
+void tl_gsel_call(struct tl_gsel *g, const struct pt_model *m, uint32_t d, size_t slot, int64_t start,
+		  const struct pt_ljoin *j)
+{
+	if (!g || !g->multi || !g->launches || d >= m->devices.n)
+		return;
+	section(g, m, m->devices.v[d].pid, j);
+	if (slot < g->nps && g->ps[slot] == INT64_MIN)
+		g->ps[slot] = start;
 }
 
 /* Launch k of L (pass-timeline-gsel.h, struct tl_glset); name 0 and slot UINT32_MAX: none. */
@@ -278,9 +417,47 @@ static int64_t seq_call_e(const void *a, size_t i)
 	return seq_call_s(a, i);
 }
 
-void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
+static uint32_t hl_name(const void *a, size_t i)
+{
+	return ((const struct hlaunch *)a)->name[i];
+}
+
+static int64_t hl_call(const void *a, size_t i)
+{
+	return ((const struct hlaunch *)a)->call_s[i];
+}
+
+/* Several processes: each rank's steps from its host's ranges, else its launches. */
+static bool multi_steps(struct tl_gsel *g, const struct pt_model *m)
+{
+	if (g->has_cur)
+		take_launches(g, m);
+	if (g->bad)
+		return false;
+	size_t nd = m->devices.n;
+	struct pt_steps_lseq *lseq = pt_xcalloc(nd ? nd : 1, sizeof(*lseq));
+	for (size_t d = 0; d < g->nhl && d < nd; d++)
+		if (g->hl[d].name)
+			lseq[d] = (struct pt_steps_lseq){ g->hl[d].n, &g->hl[d], hl_name, hl_call, hl_call };
+	if (!g->grh.n)
+		for (size_t k = 0; k < g->gr.n; k++)
+			pt_vec_push(&g->grh, g->host0);
+	struct pt_steps_gscan gs = { g->dev, g->gr.v, g->gr.n, NULL };
+	struct pt_steps_ghosts hs = { g->grh.v, g->launches ? lseq : NULL };
+	struct pt_err *e = NULL;
+	g->has_si = !pt_steps_collect_ghosts(m, g->sel, &gs, &hs, &g->si, NULL, &e);
+	pt_err_free(e); /* a bad --step-pattern: the pass says so itself */
+	free(lseq);
+	pt_vec_free(&g->gr);
+	pt_vec_free(&g->grh);
+	return true;
+}
+
+bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);
+	if (g->multi)
+		return multi_steps(g, m);
 	if (g->no_steps) { /* no steps, the model's origin */
 		pt_vec_free(&g->gr);
 		bool any = false;
@@ -294,7 +471,7 @@ void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 		g->si.origin = pt_model_origin(m, any ? &mn : NULL);
 		g->si.filtered = true;
 		g->has_si = true;
-		return;
+		return true;
 	}
 	struct tl_glset L = tl_glfold_set(&g->lf);
 	struct lseq l = { &L, j->start, NULL };
@@ -310,6 +487,7 @@ void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 	free(k);
 	tl_glfold_free(&g->lf);
 	pt_vec_free(&g->gr);
+	return true;
 }
 
 void tl_gsel_check(const struct tl_gsel *g, const struct pt_model *m, const struct pt_sel *sel,

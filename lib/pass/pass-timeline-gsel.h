@@ -16,10 +16,16 @@
  * until the read ends) and orders them by their calls' starts once the join
  * has them.
  *
- * A model of several traced processes (CPU devices) is read whole with
- * --steps: its ranks' steps need the events (which host launched which
- * device's kernels); with --time-window alone it streams, no steps counted
- * (the window's note is of the events' span).
+ * A model of several traced processes (CPU devices) counts each rank's steps
+ * as pt_steps_collect_ghosts() does (pass-steps-int.h): a GPU device is its
+ * process's (by pid: one whose process is not recorded, or a process with two
+ * hosts, is read whole), a range its host's, and a host without step ranges
+ * takes its own process's launches: the second read folds them one process
+ * at a time (its calls and kernels together in the file, else the model is
+ * read whole), its calls' starts per join slot beside the fold (8 bytes a
+ * slot, reused by the next process: the processes' correlation ids are alike),
+ * and keeps the few the boundary rule reads. With --time-window alone no
+ * steps are counted (the window's note is of the events' span).
  */
 #ifndef PT_PASS_TIMELINE_GSEL_H
 #define PT_PASS_TIMELINE_GSEL_H
@@ -43,14 +49,18 @@ void tl_gsel_free(struct tl_gsel *g);
  * name the step pattern matches. */
 void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_events *ev, size_t i, uint64_t gi,
 		   bool step);
-/* After the first read: can the model's steps be counted so (one traced process at most, or a window
- * alone)? Also says whether the second read is to keep the kernels' launches. */
+/* After the first read: can the model's steps be counted so (several traced processes: each GPU device's
+ * recorded, one host each)? Also says whether the second read is to keep the kernels' launches. */
 bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m);
-/* Second read: a kernel of device d (join j sealed), name its kernel name. */
+/* Second read: a kernel of device d (join j sealed) whose join key is corr, name its kernel name. */
 void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
 		    const struct pt_ljoin *j);
-/* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them. */
-void tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
+/* Second read, several processes: a call of host d whose correlation id has join slot `slot` (j sealed). */
+void tl_gsel_call(struct tl_gsel *g, const struct pt_model *m, uint32_t d, size_t slot, int64_t start,
+		  const struct pt_ljoin *j);
+/* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them;
+ * false: the model is to be read whole (a process's calls and kernels not together in the file). */
+bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
 /* The selection's notes into d, as pt_sel_check() gives them for the model read whole: rf, the host
  * ranges the first read found (pt_sel_found_range); span, the events' first start and last end (NULL:
  * no event). */

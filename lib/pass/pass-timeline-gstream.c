@@ -33,7 +33,8 @@
  * start to the join (a device activity's step is its launch's, as the
  * in-memory pass anchors it) and, with flows, the kept call on a row that
  * the launch arrow starts from (the earliest, then the first in the file);
- * with --steps and no step range, the kernels' launches (pass-timeline-gsel.h).
+ * with --steps and a host without step ranges, the kernels' launches (several
+ * processes: one process at a time, pass-timeline-gsel.h).
  *
  * Third read: each event goes through the pass (tl_pass_event_at: its step
  * and membership, the Steps rows' spans), each kernel into its device's
@@ -747,7 +748,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		int64_t st = ev->start[i], du = ev->dur[i];
 		uint32_t tr0 = ev->track[i];
 		if (s->sel && ev->kind[i] == PT_EV_KERNEL)
-			tl_gsel_kernel(s->sel, m, m->tracks.v[tr0].device, co, ev->name[i], &s->j);
+			tl_gsel_kernel(s->sel, m, m->tracks.v[tr0].device, jkey(s, m->tracks.v[tr0].device, co),
+				       ev->name[i], &s->j);
 		uint32_t kc = ev->kind[i] == PT_EV_KERNEL ? kconf_next(s, (uint32_t)(s->at->base + i)) : 0;
 		/* a straggler, or the lags of the others */
 		struct gproc *p = &s->P[tproc(s, tr0)];
@@ -772,6 +774,7 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (slot == SIZE_MAX)
 			continue;
 		pt_ljoin_call(&s->j, key, st, st + du);
+		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
 		if (!s->fs || du < 1)
 			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
@@ -1082,8 +1085,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->P[p].atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
-	if (s->sel)
-		tl_gsel_steps(s->sel, m, &s->j);
+	if (s->sel && !tl_gsel_steps(s->sel, m, &s->j)) {
+		s->again = true;
+		goto out;
+	}
 	/* without step windows no event's step is its launch's (tl_step_keep): the calls' starts go before
 	 * the third read, the join's slots stay for the arrows */
 	bool wins = false;

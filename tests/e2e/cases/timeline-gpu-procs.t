@@ -14,7 +14,8 @@ SH
 run 'bash rank.sh "$SRC" 0 1795780314720567446 3M 1 && bash rank.sh "$SRC" 1 1795780314721801013 2M 1 && bash rank.sh "$SRC" 2 1795780314719000001 4M 2 && proftool import r0.cdump r1.cdump r2.cdump -o procs.ptm && proftool info procs.ptm | grep -E "^ +(70[0-9]|0) "'
 cat > same.sh <<'SH'
 # same.sh OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one; -o DIR
-m=procs.ptm
+# (of $M, procs.ptm unless given)
+m=${M:-procs.ptm}
 rm -rf a b; mkdir a b
 case " $* " in *" --profile kineto "*) oa=a/k ob=b/k ;; *) oa=a/t.json ob=b/t.json ;; esac
 proftool timeline $m "$@" -o $oa > a.txt 2>&1; ra=$?
@@ -28,8 +29,8 @@ cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, 
 SH
 run "for v in '' '--no-flows' '--no-overlap' '--scope-depth 2' '--no-demangle' '--gzip' '--split-mb 2'; do bash same.sh \$v; done"
 run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profile kineto \$v; done; ls a/k"
-# --time-window streams too (its note is of the events' span), --steps reads the model whole (its ranks'
-# steps need the events): the same bytes and notes either way
+# --time-window streams too (its note is of the events' span), and --steps (each rank's steps from its
+# own launches, below): the same bytes and notes either way
 run "for v in '--time-window 1s:3s' '--time-window 6.5s:7s --no-flows' '--time-window 100s:200s' '--time-window=-5s:-1s' '--steps 2-3' '--steps 900-901'; do bash same.sh \$v; bash same.sh --profile kineto \$v; done; cat a.txt"
 # two processes of one rank (rank -1: 0, the same ids): one kineto file of both
 run 'for p in 900 901; do sed -e "s/pid=664/pid=$p/" "$SRC/bench/torch-loop.cdtxt" > u$p.cdtxt && proftool-gen cupti u$p.cdtxt -o u$p.cdump --scale 2M > /dev/null; done; proftool import u900.cdump u901.cdump -o procs.ptm 2>/dev/null && echo imported'
@@ -40,3 +41,19 @@ run "proftool timeline procs.ptm -o - | grep -c '\"ph\":\"s\"'; proftool timelin
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
 run 'head -c $(( $(stat -c %s procs.ptm) * 3 / 4 )) procs.ptm > cut.ptm; proftool timeline cut.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
 run 'python3 -c "d = bytearray(open(\"procs.ptm\", \"rb\").read()); d[len(d) * 7 // 8] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline bad.ptm --profile kineto -o kd; echo "exit $?"; find kd -type f 2>/dev/null | wc -l'
+# --steps on a model whose ranks count their steps apart (each rank's steps from its host's step ranges,
+# else from its own launches): three CUPTI processes numbering their correlation ids alike, each over
+# several event batches, two under the iteration-boundary rule (the second shifted in time, so that
+# launches joined across processes would move its steps), one with NVTX step ranges (its clock moved to
+# the others' day: a trace spans less than 2^53 ns)
+ln -s "$SRC/testdata" td
+run 'sed -E "s/^process rank=-?[0-9]+/process rank=2/; s/^header cupti=130001 pid=664/header cupti=130001 pid=700/" "$SRC/bench/torch-loop.cdtxt" > p0.cdtxt
+sed -E "s/^process rank=-?[0-9]+/process rank=0/; s/^header cupti=130001 pid=664/header cupti=130001 pid=701/" "$SRC/bench/torch-loop.cdtxt" | perl -pe "s/\b(start|end|timestamp)=(\d+)/\$1.q(=).(\$2+123457)/ge" > p1.cdtxt
+sed -E "/^end\$/d; s/^process rank=-?[0-9]+/process rank=1/; s/pid=4242/pid=702/; s/processId=4242/processId=702/g; s/objectId=4242,4242/objectId=702,702/g" td/cupti/launch.cdtxt | perl -pe "s/\breal=(\d+)/q(real=).(\$1+1795780320388000000)/ge" > p2.cdtxt
+proftool-gen cupti p0.cdtxt -o p0.cdump --scale 2560K && proftool-gen cupti p1.cdtxt -o p1.cdump --scale 2M && proftool-gen cupti p2.cdtxt -o p2.cdump --scale 256K && proftool import p0.cdump p1.cdump p2.cdump -o three.ptm'
+run "for v in '--steps 2-3' '--steps 1' '--steps 150-160' '--steps 900-901' '--steps 2-3 --device 0' '--steps 2-3 --device 5' '--steps 2 --no-flows' '--steps 2-3 --step-pattern Foo' '--steps 1-2 --step-pattern ProfilerStep.*' '--steps 2-3 --time-window 0.001s:0.5s'; do M=three.ptm bash same.sh \$v; M=three.ptm bash same.sh --profile kineto \$v; done"
+# the notes count each rank's steps by its own launches or ranges
+run "proftool timeline three.ptm --steps 900-901 -o t.json; proftool timeline three.ptm --steps 2-3 --step-pattern Foo -o t.json"
+# a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
+run 'head -c $(( $(stat -c %s three.ptm) * 2 / 3 )) three.ptm > cut.ptm; proftool timeline cut.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
+run 'python3 -c "d = bytearray(open(\"three.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline bad.ptm --steps 2-3 --profile kineto -o kd; echo "exit $?"; find kd -type f 2>/dev/null | wc -l'
