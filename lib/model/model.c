@@ -104,6 +104,14 @@ void pt_model_free(struct pt_model *m)
 	free(m);
 }
 
+uint32_t pt_model_host_of_pid(const struct pt_model *m, uint32_t pid)
+{
+	for (uint32_t i = 0; pid && i < m->devices.n; i++)
+		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
+			return i;
+	return PT_NONE;
+}
+
 uint32_t pt_model_only_device(const struct pt_model *m, enum pt_device_kind kind)
 {
 	uint32_t found = PT_NONE;

@@ -602,6 +602,8 @@ uint32_t pt_model_find_device(const struct pt_model *m, enum pt_device_kind kind
 /* Index of the model's only device of that kind, or PT_NONE when there are none or several
  * (the attachment rule of ascend.md §1.4: files numbered otherwise go to the only NPU). */
 uint32_t pt_model_only_device(const struct pt_model *m, enum pt_device_kind kind);
+/* Index of the first CPU device (the host) of process pid, or PT_NONE (also for pid 0: not recorded). */
+uint32_t pt_model_host_of_pid(const struct pt_model *m, uint32_t pid);
 /* Track index of (device, kind, stream), the first such track, added with `name`
  * if absent. A hash lookup (tracks are only ever appended to m->tracks). */
 uint32_t pt_model_track(struct pt_model *m, uint32_t device, enum pt_track_kind kind, int64_t stream,

@@ -181,15 +181,6 @@ static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
 	return b && i < n && (b[i / 64] >> (i % 64) & 1);
 }
 
-/* The first CPU device whose process is pid (0: unknown), or PT_NONE. */
-static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
-{
-	for (uint32_t i = 0; pid && i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
-			return i;
-	return PT_NONE;
-}
-
 /* Can m's steps stream here (so far as its devices say)? GPU devices and hosts, no step trace. With
  * several hosts (processes), each GPU device belongs to one by its recorded process (else the pass
  * gives it to the host that launched most of its work, which only the events say), and for a caller
@@ -206,7 +197,7 @@ static bool streamable(const struct gst *s, const struct pt_model *m)
 	if (m->steps.n || (ncpu > 1 && s->keep && !s->keep->hosts))
 		return false;
 	for (size_t i = 0; ncpu > 1 && i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_GPU && host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
+		if (m->devices.v[i].kind == PT_DEV_GPU && pt_model_host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
 			return false;
 	return true;
 }
@@ -243,7 +234,7 @@ static void fit_hosts(struct gst *s, const struct pt_model *m)
 	for (uint32_t i = 0; i < m->devices.n; i++) {
 		uint32_t d = m->devices.v[i].kind == PT_DEV_CPU ? i : PT_NONE;
 		if (m->devices.v[i].kind == PT_DEV_GPU)
-			d = s->nh > 1 ? host_of_pid(m, m->devices.v[i].pid) : s->h[0].dev;
+			d = s->nh > 1 ? pt_model_host_of_pid(m, m->devices.v[i].pid) : s->h[0].dev;
 		hof[i] = PT_NONE;
 		for (uint32_t h = 0; h < s->nh && hof[i] == PT_NONE; h++)
 			if (s->h[h].dev == d)

@@ -159,15 +159,6 @@ void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 	}
 }
 
-/* The first CPU device whose process is pid (0: unknown), or UINT32_MAX. */
-static uint32_t host_of_pid(const struct pt_model *m, uint32_t pid)
-{
-	for (uint32_t i = 0; pid && i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_CPU && m->devices.v[i].pid == pid)
-			return i;
-	return UINT32_MAX;
-}
-
 /* Does host (CPU device) h have a step range? */
 static bool has_range(const struct tl_gsel *g, uint32_t h)
 {
@@ -186,7 +177,7 @@ static bool multi_streams(struct tl_gsel *g, const struct pt_model *m)
 	g->launches = false;
 	for (uint32_t d = 0; d < m->devices.n; d++) {
 		const struct pt_device *v = &m->devices.v[d];
-		uint32_t h = host_of_pid(m, v->pid);
+		uint32_t h = pt_model_host_of_pid(m, v->pid);
 		if (h == UINT32_MAX || (v->kind == PT_DEV_CPU && h != d))
 			return false;
 		if (v->kind == PT_DEV_CPU && !has_range(g, d))
@@ -216,7 +207,7 @@ bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
  * calls' starts made ready for the next. */
 static void take_launches(struct tl_gsel *g, const struct pt_model *m)
 {
-	uint32_t h = host_of_pid(m, g->curpid);
+	uint32_t h = pt_model_host_of_pid(m, g->curpid);
 	pt_vec_push(&g->done, g->curpid);
 	g->has_cur = false;
 	if (h == UINT32_MAX || h >= g->nhl) { /* (a device the first read did not see) */
