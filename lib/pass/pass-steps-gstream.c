@@ -172,6 +172,8 @@ struct gst {
 	struct pt_steps_gkeep *keep;
 	uint8_t *kmark; /* per string: 0 not seen, 1 no, 2 keep->mark_kernel() accepts it */
 	size_t nkmark;
+	uint8_t *rmark; /* per string, a range's name: 0 not seen, else RM_SEEN | RM_COMM | RM_DL */
+	size_t nrmark;
 	bool hr_asked, hr_ok; /* keep->host_ranges() asked, its answer */
 };
 
@@ -319,6 +321,24 @@ static void link_bits(struct gst *s, const struct pt_gpu_link *v, size_t n)
 
 
 
+enum { RM_SEEN = 1, RM_COMM = 2, RM_DL = 4 };
+
+/* What a range's name nm is (communication, data loading), found once per name: a trace repeats a few
+ * names, and comparing each with the lists was a third of the first read's time */
+static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, const char *name)
+{
+	if (nm >= s->nrmark) {
+		size_t n = m->strings.n > nm ? m->strings.n : nm + 1;
+		s->rmark = pt_xrealloc(s->rmark, n);
+		memset(s->rmark + s->nrmark, 0, n - s->nrmark);
+		s->nrmark = n;
+	}
+	if (!s->rmark[nm])
+		s->rmark[nm] = RM_SEEN | (pt_index_comm_op_name(name) ? RM_COMM : 0) |
+			       (pt_steps_is_dataloader(name) ? RM_DL : 0);
+	return s->rmark[nm];
+}
+
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -377,7 +397,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				s->no = true;
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
-			if (pt_index_comm_op_name(name))
+			uint8_t mark = range_mark(s, m, ev->name[i], name);
+			if (mark & RM_COMM)
 				s->no = true;
 			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
 			if (!h)
@@ -390,7 +411,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 					pt_vec_push(&s->grh, dv);
 				h->nr++;
 			}
-			if (pt_steps_is_dataloader(name)) {
+			if (mark & RM_DL) {
 				struct pt_ival x = { st, en };
 				pt_vec_push(&h->dl, x);
 			}
@@ -732,6 +753,7 @@ static void gst_free(struct gst *s)
 	free(s->linkbit);
 	read4_free(s);
 	free(s->kmark);
+	free(s->rmark);
 }
 
 /* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked
