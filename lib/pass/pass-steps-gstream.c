@@ -172,7 +172,7 @@ struct gst {
 	struct pt_steps_gkeep *keep;
 	uint8_t *kmark; /* per string: 0 not seen, 1 no, 2 keep->mark_kernel() accepts it */
 	size_t nkmark;
-	uint8_t *rmark; /* per string, a range's name: 0 not seen, else RM_SEEN | RM_COMM | RM_DL */
+	uint8_t *rmark; /* per string, a range's name: 0 not seen, else RM_SEEN | RM_COMM | RM_DL | RM_STEP */
 	size_t nrmark;
 	bool hr_asked, hr_ok; /* keep->host_ranges() asked, its answer */
 };
@@ -321,9 +321,9 @@ static void link_bits(struct gst *s, const struct pt_gpu_link *v, size_t n)
 
 
 
-enum { RM_SEEN = 1, RM_COMM = 2, RM_DL = 4 };
+enum { RM_SEEN = 1, RM_COMM = 2, RM_DL = 4, RM_STEP = 8 };
 
-/* What a range's name nm is (communication, data loading), found once per name: a trace repeats a few
+/* What a range's name nm is (communication, data loading, a step by the steps' pattern), found once per name: a trace repeats a few
  * names, and comparing each with the lists was a third of the first read's time */
 static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, const char *name)
 {
@@ -335,7 +335,8 @@ static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, 
 	}
 	if (!s->rmark[nm])
 		s->rmark[nm] = RM_SEEN | (pt_index_comm_op_name(name) ? RM_COMM : 0) |
-			       (pt_steps_is_dataloader(name) ? RM_DL : 0);
+			       (pt_steps_is_dataloader(name) ? RM_DL : 0) |
+			       (s->has_re && !regexec(&s->re, name, 0, NULL, 0) ? RM_STEP : 0);
 	return s->rmark[nm];
 }
 
@@ -403,7 +404,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
 			if (!h)
 				continue;
-			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
+			if (mark & RM_STEP) {
 				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
 				grh_fill(s);
 				pt_vec_push(&s->gr, g);
