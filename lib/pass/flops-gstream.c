@@ -8,6 +8,7 @@
 #include "model/ptm-source.h"
 #include "model/ptm.h"
 #include "support/err.h"
+#include "support/hashmap.h"
 #include "support/sort.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
@@ -23,6 +24,14 @@ struct lnk {
 struct node {
 	struct pt_flops_grange g;
 	uint32_t ord; /* the link order of its first kernel (its own and its descendants'), UINT32_MAX: none */
+};
+
+/* A figure of an operator range (pt_flops_range_figure): the same for every range of one name and sizes. */
+struct fig {
+	bool known, malformed;
+	uint32_t shapes;
+	uint64_t flops;
+	const char *cls;
 };
 
 struct trk {
@@ -53,6 +62,8 @@ struct pt_flops_gstream {
 	struct trk *trk;
 	size_t ntrk, rcur;
 	uint32_t dims2; /* the Input Dims key in the model of read 2 */
+	struct pt_hashmap fig_at; /* (name << 32 | sizes) -> place in figs + 1 */
+	PT_VEC(struct fig) figs;
 	void (*fn)(void *arg, const struct pt_flops_grange *r);
 	void *arg;
 };
@@ -287,6 +298,27 @@ static void flush(struct pt_flops_gstream *s, struct trk *tk)
 	tk->buf.n = 0;
 }
 
+/* r's figure, found once per (name, sizes): parsing the sizes and the model's table is most of a range's
+ * cost, and a trace repeats the same few ops */
+static void figure(struct pt_flops_gstream *s, const struct pt_model *m, uint32_t name, uint32_t ev,
+		   const uint32_t *shapes, struct pt_flops_range *r)
+{
+	bool added;
+	uint64_t *at = pt_hashmap_put(&s->fig_at, (uint64_t)name << 32 | *shapes, 0, &added);
+	if (!added) {
+		const struct fig *f = &s->figs.v[*at - 1];
+		r->known = f->known;
+		r->malformed = f->malformed;
+		r->shapes = f->shapes;
+		r->flops = f->flops;
+		r->cls = f->cls;
+		return;
+	}
+	pt_flops_range_figure(m, pt_model_strget(m, name), s->dims2, ev, shapes, r);
+	pt_vec_push(&s->figs, ((struct fig){ r->known, r->malformed, r->shapes, r->flops, r->cls }));
+	*at = s->figs.n;
+}
+
 static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -325,7 +357,7 @@ static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		r->dev = s->dev[q];
 		r->gpu = s->gpu[q];
 		r->type = s->label.v[q] ? s->label.v[q] : x.g.name;
-		pt_flops_range_figure(m, pt_model_strget(m, x.g.name), s->dims2, (uint32_t)g, &s->shapes[q], r);
+		figure(s, m, x.g.name, (uint32_t)g, &s->shapes[q], r);
 		pt_vec_push(&tk->buf, x);
 	}
 	s->base += ev->n;
@@ -342,6 +374,7 @@ int pt_flops_gstream_ranges(struct pt_flops_gstream *s, const struct pt_ptm_sour
 	s->ntrk = m->tracks.n;
 	s->dims2 = pt_strtab_find(&m->strings, "Input Dims", 10);
 	s->trk = pt_xcalloc(s->ntrk + 1, sizeof(*s->trk));
+	pt_hashmap_init(&s->fig_at);
 	struct pt_ptm_sink k = { r2_batch, s, true, true };
 	int rc = pt_ptm_source_read_cols(src, m, &k, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 	if (rc > 0)
@@ -376,5 +409,7 @@ void pt_flops_gstream_free(struct pt_flops_gstream *s)
 		pt_vec_free(&s->trk[t].buf);
 	}
 	free(s->trk);
+	pt_hashmap_free(&s->fig_at);
+	pt_vec_free(&s->figs);
 	free(s);
 }

@@ -563,7 +563,10 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 	*mp = *whole = NULL;
 	*nout = 0;
 	*streamed = false;
-	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
+	/* the steps' first read keeps the event batches on a tape when small (PT_STEPS_TAPE_MAX): the
+	 * steps' later reads and the ranges' read replay it instead of reading the file again */
+	struct pt_ptm_tape tape = { .limit = PT_STEPS_TAPE_MAX, .events_only = true };
+	const struct pt_ptm_source *src = &(const struct pt_ptm_source){ .path = path, .tape = &tape };
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	struct pt_gpu_figs **gf = NULL;
@@ -575,6 +578,7 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 		if (rc)
 			pt_diag_append(d, &d0);
 		pt_diag_free(&d0);
+		pt_ptm_tape_free(&tape);
 		return rc;
 	}
 	pt_steps_gfigs_free(&si, gf);
@@ -587,6 +591,7 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 		if (rc)
 			pt_diag_append(d, &d0);
 		pt_diag_free(&d0);
+		pt_ptm_tape_free(&tape);
 		return rc ? rc : pt_ptm_read(path, whole, e);
 	}
 	pt_diag_append(d, &d0);
@@ -604,6 +609,7 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 	pt_hashmap_init(&x.pairs);
 	rc = pt_flops_gstream_ranges(gs, src, m, grange, &x, e);
 	pt_flops_gstream_free(gs);
+	pt_ptm_tape_free(&tape);
 	pt_hashmap_free(&x.key_item);
 	pt_hashmap_free(&x.pairs);
 	pt_diag_warn_n(d, NULL, "operator ranges with malformed sizes text (FLOPs unknown)", PT_POS_NONE, 0, x.malformed);

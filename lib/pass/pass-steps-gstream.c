@@ -172,6 +172,8 @@ struct gst {
 	struct pt_steps_gkeep *keep;
 	uint8_t *kmark; /* per string: 0 not seen, 1 no, 2 keep->mark_kernel() accepts it */
 	size_t nkmark;
+	uint8_t *rmark; /* per string, a range's name: 0 not seen, else RM_SEEN | RM_COMM | RM_DL | RM_STEP */
+	size_t nrmark;
 	bool hr_asked, hr_ok; /* keep->host_ranges() asked, its answer */
 };
 
@@ -310,6 +312,32 @@ static void link_bits(struct gst *s, const struct pt_gpu_link *v, size_t n)
 
 
 
+/* The mark of string nm in *v, a byte per string of m (0: not seen yet), *n of them so far. */
+static uint8_t *mark_at(uint8_t **v, size_t *n, const struct pt_model *m, uint32_t nm)
+{
+	if (nm >= *n) {
+		size_t k = m->strings.n > nm ? m->strings.n : nm + 1;
+		*v = pt_xrealloc(*v, k);
+		memset(*v + *n, 0, k - *n);
+		*n = k;
+	}
+	return &(*v)[nm];
+}
+
+enum { RM_SEEN = 1, RM_COMM = 2, RM_DL = 4, RM_STEP = 8 };
+
+/* What a range's name nm is (communication, data loading, a step by the steps' pattern), found once
+ * per name: a trace repeats a few names, and comparing each with the lists was a third of the first
+ * read's time */
+static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, const char *name)
+{
+	uint8_t *k = mark_at(&s->rmark, &s->nrmark, m, nm);
+	if (!*k)
+		*k = RM_SEEN | (pt_index_comm_op_name(name) ? RM_COMM : 0) | (pt_steps_is_dataloader(name) ? RM_DL : 0) |
+		     (s->has_re && !regexec(&s->re, name, 0, NULL, 0) ? RM_STEP : 0);
+	return *k;
+}
+
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -347,15 +375,10 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		s->has_ev = true;
 		if (s->keep && k == PT_EV_KERNEL && s->keep->mark_kernel) {
 			uint32_t nm = ev->name[i];
-			if (nm >= s->nkmark) {
-				size_t n = m->strings.n > nm ? m->strings.n : nm + 1;
-				s->kmark = pt_xrealloc(s->kmark, n);
-				memset(s->kmark + s->nkmark, 0, n - s->nkmark);
-				s->nkmark = n;
-			}
-			if (!s->kmark[nm])
-				s->kmark[nm] = s->keep->mark_kernel(pt_model_strget(m, nm)) ? 2 : 1;
-			if (s->kmark[nm] == 2)
+			uint8_t *km = mark_at(&s->kmark, &s->nkmark, m, nm);
+			if (!*km)
+				*km = s->keep->mark_kernel(pt_model_strget(m, nm)) ? 2 : 1;
+			if (*km == 2)
 				s->keep->dev_mark[dv] = 1;
 		}
 		if (k == PT_EV_RANGE) {
@@ -368,12 +391,13 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				s->no = true;
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
-			if (pt_index_comm_op_name(name))
+			uint8_t mark = range_mark(s, m, ev->name[i], name);
+			if (mark & RM_COMM)
 				s->no = true;
 			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
 			if (!h)
 				continue;
-			if (s->has_re && !regexec(&s->re, name, 0, NULL, 0)) {
+			if (mark & RM_STEP) {
 				struct pt_steps_grange g = { st, en, pt_steps_name_number(name), s->base + i };
 				grh_fill(s);
 				pt_vec_push(&s->gr, g);
@@ -381,7 +405,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 					pt_vec_push(&s->grh, dv);
 				h->nr++;
 			}
-			if (pt_steps_is_dataloader(name)) {
+			if (mark & RM_DL) {
 				struct pt_ival x = { st, en };
 				pt_vec_push(&h->dl, x);
 			}
@@ -735,6 +759,7 @@ static void gst_free(struct gst *s)
 	free(s->linkbit);
 	read4_free(s);
 	free(s->kmark);
+	free(s->rmark);
 }
 
 /* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked

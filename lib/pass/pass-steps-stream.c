@@ -245,7 +245,10 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
-	int rc = pt_ptm_source_read(src, m, &first, e);
+	/* without the caller's tape: this read stops at a GPU model's first batch, which would end the
+	 * tape before the GPU steps' own first read could keep it (model/ptm.h) */
+	const struct pt_ptm_source *first_src = &(const struct pt_ptm_source){ .path = src->path, .tap = src->tap };
+	int rc = pt_ptm_source_read(first_src, m, &first, e);
 	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;

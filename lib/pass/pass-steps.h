@@ -155,7 +155,11 @@ int pt_pass_steps(const struct pt_model *m, struct pt_index *x, const struct pt_
  * *si. A model that cannot stream is read whole instead: *whole set, *m
  * NULL, 0 returned; the caller runs the in-memory pass on it (after
  * checking the selection). Errors (bad or truncated input, a file that
- * changed between the reads): -1, message in *e naming the file.
+ * changed between the reads): -1, message in *e naming the file. A tape on
+ * src (model/ptm.h, of the event batches alone) is left out of the first
+ * read, which stops at a GPU model's first batch; the GPU steps' first read
+ * keeps the batches on it (as in pt_steps_gstream_keep), the later ones
+ * replay it, and it stays for the caller's reads.
  */
 struct pt_ptm_source;
 struct pt_steps_figs;
