@@ -197,7 +197,11 @@ struct pt_tl_gstream {
 	size_t nrstep;
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
-	struct flow *fs;    /* per join slot, with flows (FL_*) */
+	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
+	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key */
+	struct pt_ljoin fj;
+	bool fkeyed, fbig;
+	struct flow *fs;    /* per join slot (fj's when fkeyed), with flows (FL_*) */
 	/* a slot's further activities: a block of pt_xbig_grow (its spare room untouched, grown without a copy:
 	 * the ranks of a model of several processes share their ids, three in four activities here for four) */
 	struct flowvec {
@@ -344,6 +348,22 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
 static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
 	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
+}
+
+/*
+ * The arrows' join key of correlation id co on device d in the viewer profile of several processes: co
+ * with the process above bit 56, so that a call joins the activities of its own process alone (their ids
+ * are alike), 0 (never an id) where the id does not fit (fbig: then the model is read whole).
+ */
+static uint64_t fkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	return co >= KEY_MAX ? 0 : co | (uint64_t)s->dproc[d] << 56;
+}
+
+/* The slot of the arrows' join (fs) of correlation id co on device d, or SIZE_MAX. */
+static size_t flow_slot(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	return s->fkeyed ? pt_ljoin_slot(&s->fj, fkey(s, d, co)) : pt_ljoin_slot(&s->j, jkey(s, d, co));
 }
 
 /* No later start of a run of starts whose lag is g comes before this (see pass-timeline-stream.c). */
@@ -692,6 +712,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			if (s->kranks && (co >= KEY_MAX || tl_device_rank(&m->devices.v[d]) > 255))
 				goto again;
 			pt_ljoin_want(&s->j, jkey(s, d, co));
+			if (!s->o->kineto && (co >= KEY_MAX || s->np > 256))
+				s->fbig = true;
+			else if (!s->o->kineto && s->dproc[d]) /* (the first process's keys are j's) */
+				pt_ljoin_want(&s->fj, fkey(s, d, co));
 		}
 		if (k == PT_EV_KERNEL) {
 			pt_lag_add(&s->klag[d], st);
@@ -774,6 +798,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		pt_ljoin_call(&s->j, key, st, st + du);
 		if (!s->fs || du < 1)
 			continue;
+		if (s->fkeyed && (slot = flow_slot(s, m->tracks.v[tr0].device, co)) == SIZE_MAX)
+			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		size_t lo;
 		bool keep;
@@ -840,7 +866,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	q->n++;
 	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
-	size_t slot = pt_ljoin_slot(&s->j, jkey(s, s->m->tracks.v[tr].device, v->corr));
+	size_t slot = flow_slot(s, s->m->tracks.v[tr].device, v->corr);
 	if (slot == SIZE_MAX)
 		return;
 	struct flow *f = &s->fs[slot];
@@ -879,8 +905,8 @@ static void gather_flows(struct pt_tl_gstream *s)
 		x.sts = f->sts;
 		s->xf.v[nx++] = x;
 	}
-	size_t nf = 0;
-	for (size_t k = 0; k < s->j.n; k++) {
+	size_t nf = 0, ns = s->fkeyed ? s->fj.n : s->j.n;
+	for (size_t k = 0; k < ns; k++) {
 		const struct flow *f = &s->fs[k];
 		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
 			s->fs[nf++] = *f;
@@ -888,6 +914,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	s->fl.v = pt_xrealloc(s->fs, (nf + nx ? nf + nx : 1) * sizeof(*s->fs));
 	s->fs = NULL;
+	pt_ljoin_free(&s->fj);
 	if (nx)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
@@ -1004,6 +1031,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
 	pt_ljoin_init(&s->j);
+	pt_ljoin_init(&s->fj);
 	pt_sel_found_init(&s->rf, &o->sel);
 	s->sel = tl_gsel_new(&o->sel);
 	char msg[128];
@@ -1019,7 +1047,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m)) {
+	/* (fbig: the arrows of several processes cannot be keyed by theirs) */
+	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1064,6 +1093,20 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		free(m->gpu_mem_pack);
 		m->gpu_mem_pack = NULL;
 	}
+	/* the viewer profile of several processes: the arrows' join by (process, id), the first process's keys
+	 * being its ids (j's wants: a superset, whose keys no activity of another process is under) */
+	s->fkeyed = flows && s->has_corr && !o->kineto && s->np > 1;
+	if (s->fkeyed) {
+		for (size_t k = 0; k < s->j.n; k++)
+			pt_ljoin_want(&s->fj, s->j.id ? s->j.id[k] : s->j.id32[k]);
+		pt_ljoin_seal(&s->fj);
+		free(s->fj.start);
+		s->fj.start = NULL;
+		free(s->fj.end);
+		s->fj.end = NULL;
+	} else {
+		pt_ljoin_free(&s->fj);
+	}
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1071,9 +1114,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * malloc and stays resident once freed: given back before the arrows' slots come on top of it */
 	pt_xtrim();
 	s->want_flows = flows && s->has_corr;
-	if (s->want_flows && s->j.n) {
-		s->fs = pt_xcalloc(s->j.n, sizeof(*s->fs));
-		for (size_t k = 0; k < s->j.n; k++)
+	size_t nslot = s->fkeyed ? s->fj.n : s->j.n;
+	if (s->want_flows && nslot) {
+		s->fs = pt_xcalloc(nslot, sizeof(*s->fs));
+		for (size_t k = 0; k < nslot; k++)
 			s->fs[k].api = s->fs[k].act = NO_EV;
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
@@ -1480,6 +1524,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	pt_ljoin_free(&s->fj);
 	tl_gsel_free(s->sel);
 	if (s->pass.m)
 		tl_pass_free(&s->pass);
