@@ -198,9 +198,12 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
-	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key */
+	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
+	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
+	 * processes one after the other (fbase), plus one, so that they are dense enough for presence bits. */
 	struct pt_ljoin fj;
 	bool fkeyed, fbig;
+	uint64_t *flo, *fspan, *fbase;
 	struct flow *fs;    /* per join slot (fj's when fkeyed), with flows (FL_*) */
 	/* a slot's further activities: a block of pt_xbig_grow (its spare room untouched, grown without a copy:
 	 * the ranks of a model of several processes share their ids, three in four activities here for four) */
@@ -351,13 +354,57 @@ static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 }
 
 /*
- * The arrows' join key of correlation id co on device d in the viewer profile of several processes: co
- * with the process above bit 56, so that a call joins the activities of its own process alone (their ids
- * are alike), 0 (never an id) where the id does not fit (fbig: then the model is read whole).
+ * The arrows' join key of correlation id co on device d in the viewer profile of several processes, so
+ * that a call joins the activities of its own process alone (their ids are alike): in the first read, co
+ * with the process above bit 56 (fbig where the id does not fit: then the model is read whole); after it,
+ * the dense key of struct pt_tl_gstream's fj, 0 (never an id) where no activity of the process has co.
  */
 static uint64_t fkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
-	return co >= KEY_MAX ? 0 : co | (uint64_t)s->dproc[d] << 56;
+	uint32_t p = s->dproc[d];
+	if (!s->fbase)
+		return co >= KEY_MAX ? 0 : co | (uint64_t)p << 56;
+	return co < s->flo[p] || co - s->flo[p] >= s->fspan[p] ? 0 : 1 + s->fbase[p] + (co - s->flo[p]);
+}
+
+/* The first read's keys of fj (the other processes', rewritten in place) and j's ids (the first
+ * process's, a superset), made dense (fkey) and sealed: only the slots are read (the calls' starts are j's). */
+static void fj_seal(struct pt_tl_gstream *s)
+{
+	size_t np = s->np, nj = s->j.n, nf = s->fj.n;
+	s->flo = pt_xmalloc(np * sizeof(*s->flo));
+	s->fspan = pt_xcalloc(np, sizeof(*s->fspan));
+	s->fbase = pt_xcalloc(np, sizeof(*s->fbase));
+	uint64_t *hi = pt_xcalloc(np, sizeof(*hi));
+	for (size_t p = 0; p < np; p++)
+		s->flo[p] = UINT64_MAX;
+	for (size_t k = 0; k < nj + nf; k++) {
+		uint64_t key = k < nj ? (s->j.id ? s->j.id[k] : s->j.id32[k]) : s->fj.id[k - nj];
+		uint32_t p = k < nj ? 0 : (uint32_t)(key >> 56);
+		uint64_t co = key & (KEY_MAX - 1);
+		if (co < s->flo[p])
+			s->flo[p] = co;
+		if (co > hi[p])
+			hi[p] = co;
+	}
+	uint64_t b = 0;
+	for (size_t p = 0; p < np; p++) {
+		s->fbase[p] = b;
+		s->fspan[p] = s->flo[p] <= hi[p] ? hi[p] - s->flo[p] + 1 : 0;
+		b += s->fspan[p];
+	}
+	free(hi);
+	for (size_t k = 0; k < nf; k++) { /* (the other processes' keys are all wider than 4 bytes: fj.id) */
+		uint32_t p = (uint32_t)(s->fj.id[k] >> 56);
+		s->fj.id[k] = 1 + s->fbase[p] + ((s->fj.id[k] & (KEY_MAX - 1)) - s->flo[p]);
+	}
+	for (size_t k = 0; k < nj; k++)
+		pt_ljoin_want(&s->fj, 1 + ((s->j.id ? s->j.id[k] : s->j.id32[k]) - s->flo[0]));
+	pt_ljoin_seal(&s->fj);
+	free(s->fj.start);
+	s->fj.start = NULL;
+	free(s->fj.end);
+	s->fj.end = NULL;
 }
 
 /* The slot of the arrows' join (fs) of correlation id co on device d, or SIZE_MAX. */
@@ -1097,13 +1144,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * being its ids (j's wants: a superset, whose keys no activity of another process is under) */
 	s->fkeyed = flows && s->has_corr && !o->kineto && s->np > 1;
 	if (s->fkeyed) {
-		for (size_t k = 0; k < s->j.n; k++)
-			pt_ljoin_want(&s->fj, s->j.id ? s->j.id[k] : s->j.id32[k]);
-		pt_ljoin_seal(&s->fj);
-		free(s->fj.start);
-		s->fj.start = NULL;
-		free(s->fj.end);
-		s->fj.end = NULL;
+		fj_seal(s);
 	} else {
 		pt_ljoin_free(&s->fj);
 	}
@@ -1525,6 +1566,9 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
 	pt_ljoin_free(&s->fj);
+	free(s->flo);
+	free(s->fspan);
+	free(s->fbase);
 	tl_gsel_free(s->sel);
 	if (s->pass.m)
 		tl_pass_free(&s->pass);
