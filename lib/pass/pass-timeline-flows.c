@@ -60,7 +60,11 @@ static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
  * which are few next to the API calls' (most calls launch nothing): a map of
  * those ids to the best API call seen (first by start, then by model order,
  * with its row), and a bitmap of them over their range so that most calls
- * are passed over without a probe.
+ * are passed over without a probe. Correlation ids are per process: in a
+ * model of several processes (the CPU devices' pids; a GPU device is of the
+ * process of its pid) each process is joined alone, so that no arrow joins
+ * one process's call to another's activity where their ids are alike
+ * (proftool-timeline(1)). The kineto profile joins the model as one.
  */
 #define API_PACK(row, i) ((uint64_t)(row) << 32 | (uint64_t)(i))
 #define API_NONE UINT64_MAX
@@ -69,27 +73,28 @@ struct act {
 	uint32_t ev, row;
 };
 
-void tl_build_flows(struct tl_trace *c)
+/* The process of row r's events (their device's pid), or UINT32_MAX when the row has none. */
+static uint32_t row_pid(const struct tl_trace *c, const struct row *rw)
+{
+	if (rw->type != R_TRACK || rw->track >= c->m->tracks.n)
+		return UINT32_MAX;
+	return c->m->devices.v[c->m->tracks.v[rw->track].device].pid;
+}
+
+/* The flows of the rows of process pid (all: of every row), after the others' in c->flows. */
+static void join_rows(struct tl_trace *c, uint32_t pid, bool all, size_t *done)
 {
 	const struct pt_model *m = c->m;
 	const struct pt_events *ev = &m->events;
-	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
-		return;
-	if (c->tl->gstream) { /* streamed: from what its reads kept */
-		tl_gstream_flows(c);
-		tl_flows_order(c);
-		return;
-	}
 	/* the activities that may be linked, in row order, and the range of their ids */
 	PT_VEC(struct act) acts = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
-	size_t done = 0;
 	for (size_t r = 0; r < c->rows.n; r++) {
 		const struct row *rw = &c->rows.v[r];
-		if (rw->type != R_TRACK)
+		if (rw->type != R_TRACK || (!all && row_pid(c, rw) != pid))
 			continue;
 		for (size_t k = 0; k < rw->n; k++) {
-			pt_progress_tick("linking the launches", done++, 2 * ev->n);
+			pt_progress_tick("linking the launches", (*done)++, 2 * ev->n);
 			uint32_t i = rw->idx[k];
 			uint8_t kd = ev->kind[i];
 			uint64_t co = ev->corr[i];
@@ -114,10 +119,10 @@ void tl_build_flows(struct tl_trace *c)
 		pt_idmap_put(&api, acts.v[k].corr, API_NONE, NULL);
 	for (size_t r = 0; r < c->rows.n; r++) {
 		const struct row *rw = &c->rows.v[r];
-		if (rw->type != R_TRACK)
+		if (rw->type != R_TRACK || (!all && row_pid(c, rw) != pid))
 			continue;
 		for (size_t k = 0; k < rw->n; k++) {
-			pt_progress_tick("linking the launches", done++, 2 * ev->n);
+			pt_progress_tick("linking the launches", (*done)++, 2 * ev->n);
 			uint32_t i = rw->idx[k];
 			uint64_t co = ev->corr[i];
 			if (ev->kind[i] != PT_EV_API || co < lo || co > hi || ev->dur[i] < 1)
@@ -145,6 +150,44 @@ void tl_build_flows(struct tl_trace *c)
 	}
 	pt_idmap_free(&api);
 	pt_vec_free(&acts);
+}
+
+void tl_build_flows(struct tl_trace *c)
+{
+	const struct pt_events *ev = &c->m->events;
+	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
+		return;
+	if (c->tl->gstream) { /* streamed: from what its reads kept */
+		tl_gstream_flows(c);
+		tl_flows_order(c);
+		return;
+	}
+	/* the processes of the rows, each joined alone (tl_flows_order then orders all the arrows) */
+	uint32_t first = UINT32_MAX;
+	bool several = false;
+	for (size_t r = 0; r < c->rows.n && !several; r++) {
+		uint32_t p = row_pid(c, &c->rows.v[r]);
+		if (p != UINT32_MAX && first == UINT32_MAX)
+			first = p;
+		several = p != UINT32_MAX && p != first;
+	}
+	size_t done = 0;
+	if (!several || c->kineto) {
+		join_rows(c, 0, true, &done);
+	} else {
+		PT_VEC(uint32_t) pids = { 0 };
+		for (size_t r = 0; r < c->rows.n; r++) {
+			uint32_t p = row_pid(c, &c->rows.v[r]);
+			bool seen = p == UINT32_MAX;
+			for (size_t k = 0; k < pids.n && !seen; k++)
+				seen = pids.v[k] == p;
+			if (!seen)
+				pt_vec_push(&pids, p);
+		}
+		for (size_t k = 0; k < pids.n; k++)
+			join_rows(c, pids.v[k], false, &done);
+		pt_vec_free(&pids);
+	}
 	tl_flows_order(c);
 }
 

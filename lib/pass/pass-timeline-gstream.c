@@ -198,7 +198,14 @@ struct pt_tl_gstream {
 	size_t nrstep;
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct pt_ljoin j;
-	struct flow *fs;    /* per join slot, with flows (FL_*) */
+	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
+	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
+	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
+	 * processes one after the other (fbase), plus one, so that they are dense enough for presence bits. */
+	struct pt_ljoin fj;
+	bool fkeyed, fbig;
+	uint64_t *flo, *fspan, *fbase;
+	struct flow *fs;    /* per join slot (fj's when fkeyed), with flows (FL_*) */
 	/* a slot's further activities: a block of pt_xbig_grow (its spare room untouched, grown without a copy:
 	 * the ranks of a model of several processes share their ids, three in four activities here for four) */
 	struct flowvec {
@@ -345,6 +352,66 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
 static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
 	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
+}
+
+/*
+ * The arrows' join key of correlation id co on device d in the viewer profile of several processes, so
+ * that a call joins the activities of its own process alone (their ids are alike): in the first read, co
+ * with the process above bit 56 (fbig where the id does not fit: then the model is read whole); after it,
+ * the dense key of struct pt_tl_gstream's fj, 0 (never an id) where no activity of the process has co.
+ */
+static uint64_t fkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	uint32_t p = s->dproc[d];
+	if (!s->fbase)
+		return co >= KEY_MAX ? 0 : co | (uint64_t)p << 56;
+	return co < s->flo[p] || co - s->flo[p] >= s->fspan[p] ? 0 : 1 + s->fbase[p] + (co - s->flo[p]);
+}
+
+/* The first read's keys of fj (the other processes', rewritten in place) and j's ids (the first
+ * process's, a superset), made dense (fkey) and sealed: only the slots are read (the calls' starts are j's). */
+static void fj_seal(struct pt_tl_gstream *s)
+{
+	size_t np = s->np, nj = s->j.n, nf = s->fj.n;
+	s->flo = pt_xmalloc(np * sizeof(*s->flo));
+	s->fspan = pt_xcalloc(np, sizeof(*s->fspan));
+	s->fbase = pt_xcalloc(np, sizeof(*s->fbase));
+	uint64_t *hi = pt_xcalloc(np, sizeof(*hi));
+	for (size_t p = 0; p < np; p++)
+		s->flo[p] = UINT64_MAX;
+	for (size_t k = 0; k < nj + nf; k++) {
+		uint64_t key = k < nj ? (s->j.id ? s->j.id[k] : s->j.id32[k]) : s->fj.id[k - nj];
+		uint32_t p = k < nj ? 0 : (uint32_t)(key >> 56);
+		uint64_t co = key & (KEY_MAX - 1);
+		if (co < s->flo[p])
+			s->flo[p] = co;
+		if (co > hi[p])
+			hi[p] = co;
+	}
+	uint64_t b = 0;
+	for (size_t p = 0; p < np; p++) {
+		s->fbase[p] = b;
+		s->fspan[p] = s->flo[p] <= hi[p] ? hi[p] - s->flo[p] + 1 : 0;
+		b += s->fspan[p];
+	}
+	free(hi);
+	for (size_t k = 0; k < nf; k++) { /* (the other processes' keys are all wider than 4 bytes: fj.id) */
+		uint32_t p = (uint32_t)(s->fj.id[k] >> 56);
+		s->fj.id[k] = 1 + s->fbase[p] + ((s->fj.id[k] & (KEY_MAX - 1)) - s->flo[p]);
+	}
+	for (size_t k = 0; k < nj; k++)
+		pt_ljoin_want(&s->fj, 1 + ((s->j.id ? s->j.id[k] : s->j.id32[k]) - s->flo[0]));
+	pt_ljoin_seal(&s->fj);
+	free(s->fj.start);
+	s->fj.start = NULL;
+	free(s->fj.end);
+	s->fj.end = NULL;
+}
+
+/* The slot of the arrows' join (fs) of correlation id co on device d, or SIZE_MAX. */
+static size_t flow_slot(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
+{
+	return s->fkeyed ? pt_ljoin_slot(&s->fj, fkey(s, d, co)) : pt_ljoin_slot(&s->j, jkey(s, d, co));
 }
 
 /* No later start of a run of starts whose lag is g comes before this (see pass-timeline-stream.c). */
@@ -693,6 +760,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			if (s->kranks && (co >= KEY_MAX || tl_device_rank(&m->devices.v[d]) > 255))
 				goto again;
 			pt_ljoin_want(&s->j, jkey(s, d, co));
+			if (!s->o->kineto && (co >= KEY_MAX || s->np > 256))
+				s->fbig = true;
+			else if (!s->o->kineto && s->dproc[d]) /* (the first process's keys are j's) */
+				pt_ljoin_want(&s->fj, fkey(s, d, co));
 		}
 		if (k == PT_EV_KERNEL) {
 			pt_lag_add(&s->klag[d], st);
@@ -777,6 +848,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
 		if (!s->fs || du < 1)
 			continue;
+		if (s->fkeyed && (slot = flow_slot(s, m->tracks.v[tr0].device, co)) == SIZE_MAX)
+			continue;
 		uint32_t tr = ev->track[i], gi = (uint32_t)(s->at->base + i);
 		size_t lo;
 		bool keep;
@@ -843,7 +916,7 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 	q->n++;
 	if (!s->fs || !v->corr || v->kind == PT_EV_RANGE)
 		return;
-	size_t slot = pt_ljoin_slot(&s->j, jkey(s, s->m->tracks.v[tr].device, v->corr));
+	size_t slot = flow_slot(s, s->m->tracks.v[tr].device, v->corr);
 	if (slot == SIZE_MAX)
 		return;
 	struct flow *f = &s->fs[slot];
@@ -882,8 +955,8 @@ static void gather_flows(struct pt_tl_gstream *s)
 		x.sts = f->sts;
 		s->xf.v[nx++] = x;
 	}
-	size_t nf = 0;
-	for (size_t k = 0; k < s->j.n; k++) {
+	size_t nf = 0, ns = s->fkeyed ? s->fj.n : s->j.n;
+	for (size_t k = 0; k < ns; k++) {
 		const struct flow *f = &s->fs[k];
 		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
 			s->fs[nf++] = *f;
@@ -891,6 +964,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	s->fl.v = pt_xrealloc(s->fs, (nf + nx ? nf + nx : 1) * sizeof(*s->fs));
 	s->fs = NULL;
+	pt_ljoin_free(&s->fj);
 	if (nx)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
@@ -1007,6 +1081,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
 	pt_ljoin_init(&s->j);
+	pt_ljoin_init(&s->fj);
 	pt_sel_found_init(&s->rf, &o->sel);
 	s->sel = tl_gsel_new(&o->sel);
 	char msg[128];
@@ -1022,7 +1097,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m)) {
+	/* (fbig: the arrows of several processes cannot be keyed by theirs) */
+	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1067,6 +1143,14 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		free(m->gpu_mem_pack);
 		m->gpu_mem_pack = NULL;
 	}
+	/* the viewer profile of several processes: the arrows' join by (process, id), the first process's keys
+	 * being its ids (j's wants: a superset, whose keys no activity of another process is under) */
+	s->fkeyed = flows && s->has_corr && !o->kineto && s->np > 1;
+	if (s->fkeyed) {
+		fj_seal(s);
+	} else {
+		pt_ljoin_free(&s->fj);
+	}
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1074,9 +1158,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * malloc and stays resident once freed: given back before the arrows' slots come on top of it */
 	pt_xtrim();
 	s->want_flows = flows && s->has_corr;
-	if (s->want_flows && s->j.n) {
-		s->fs = pt_xcalloc(s->j.n, sizeof(*s->fs));
-		for (size_t k = 0; k < s->j.n; k++)
+	size_t nslot = s->fkeyed ? s->fj.n : s->j.n;
+	if (s->want_flows && nslot) {
+		s->fs = pt_xcalloc(nslot, sizeof(*s->fs));
+		for (size_t k = 0; k < nslot; k++)
 			s->fs[k].api = s->fs[k].act = NO_EV;
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
@@ -1485,6 +1570,10 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	pt_ljoin_free(&s->fj);
+	free(s->flo);
+	free(s->fspan);
+	free(s->fbase);
 	tl_gsel_free(s->sel);
 	if (s->pass.m)
 		tl_pass_free(&s->pass);
