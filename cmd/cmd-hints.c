@@ -238,9 +238,9 @@ const struct pt_cmd pt_cmd_hints = {
 		"warn, info), one line of advice and the evidence behind it. A run where no rule fires prints\n"
 		"'No hints to show.' and exits 0. Exit 3 only under --fail-on. An Ascend model file is read as a\n"
 		"stream (two reads, per-device, per-window and per-op state; its events never held), and so is a\n"
-		"GPU one of one process (a CUPTI dump, with or without NVTX ranges; Nsight Systems; Kineto,\n"
-		"PyTorch operator ranges too: three reads, five with those, the launch join and per-window\n"
-		"state); standard input too\n"
+		"GPU one (a CUPTI dump, with or without NVTX ranges; Nsight Systems; Kineto, PyTorch operator\n"
+		"ranges too: three reads, five with those, the launch join and per-window state; several\n"
+		"processes too, a launch join each, but with operator ranges); standard input too\n"
 		"(a pipe from a copy in $TMPDIR); other input, --comm-pattern and --in-memory load the model\n"
 		"whole (proftool-hints(1) MEMORY).",
 	.groups = groups,
