@@ -45,8 +45,8 @@ SH
 run "for v in '' '--format csv --wide' '--format json' '--by type' '--by type --format csv' '--by scope --format json' '--by step --format csv' '--by step --format json' '--by model' '--by model --format json' '--format folded' '--steps 2-3' '--steps 1490- --by model --format csv' '--steps 700-710 --by step' '--time-window 0.5s:1s --format csv' '--time-window 10000s:' '--device 0 --by type' '--device 7' '--step-pattern Foo' '--step-pattern ProfilerStep#1.* --by model --format csv' '--peak 100 --by model --format csv'; do bash same.sh f.ptm \$v; done"
 # it is read as a stream: five reads of the file (the steps' four, the tables; the ranges replay the
 # event batches the steps' first read kept in memory, this model's being small) against one
-term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 $*" /dev/null | tr '\r' '\n' | grep -c "reading 'f.ptm': 100%"; }
-run "term proftool flops f.ptm -o s.txt; term proftool flops --in-memory f.ptm -o m.txt; cmp s.txt m.txt && echo same"
+term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PROFTOOL\" $*" /dev/null | tr '\r' '\n' | grep -c "reading 'f.ptm': 100%"; }
+run "term flops f.ptm -o s.txt; term flops --in-memory f.ptm -o m.txt; cmp s.txt m.txt && echo same"
 run proftool flops f.ptm
 # an operator range whose Input Dims do not parse: FLOPs unknown, warned once for all of them
 sed -e 's/^op "aten::mm" 1000us 20us dims=3x4,5x6 /op "aten::mm" 1000us 20us dims=-3x4,4x6 /' f.ktdesc >bad.ktdesc
