@@ -71,13 +71,7 @@ done
 run "PT_TEST_HINTS_CALLS_CAP=5 bash same.sh twos.ptm $FIRE --steps 2-40 --format csv"
 # the streamed rules themselves, each rank by its own operator ranges: rank 1 ran a Tensor Core kernel
 run "proftool hints twos.ptm $FIRE --format csv --show-suppressed -o hs/ && cat hs/hints.csv hs/hints_suppressed.csv | grep -E 'TOP_OPS|LOW_FLOPS_UTIL|TENSOR_CORES_UNUSED' | cut -d, -f1-8"
-cat > fsame.sh <<'SH'
-# fsame.sh MODEL OPTIONS...: the streamed flops output (and exit status) and that of --in-memory
-m=$1; shift
-proftool flops $m "$@" > a.txt 2>&1; ra=$?
-proftool flops --in-memory $m "$@" > b.txt 2>&1; rb=$?
-cmp -s a.txt b.txt && [ $ra = $rb ] && echo "same: $m $* ($(wc -l < a.txt) lines, exit $ra)" || echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/flops-stream-same.sh" fsame.sh # (the streamed and whole flops outputs compared)
 run "for v in '' '--format csv --wide' '--format json' '--by type' '--by scope --format json' '--by step --format csv' '--by model --format json' '--format folded' '--steps 2-3' '--steps 150- --by model --format csv' '--time-window 0.1s:0.2s --format csv' '--time-window 10000s:' '--device 0 --by type' '--step-pattern Foo'; do bash fsame.sh twos.ptm \$v; done"
 # they are read as streams: hints three reads of the file and no index of the events (the whole load
 # indexes them), flops five reads against one (the later reads replay the event batches the first kept
