@@ -240,7 +240,7 @@ const struct pt_cmd pt_cmd_hints = {
 		"stream (two reads, per-device, per-window and per-op state; its events never held), and so is a\n"
 		"GPU one (a CUPTI dump, with or without NVTX ranges; Nsight Systems; Kineto, PyTorch operator\n"
 		"ranges too: three reads, five with those, the launch join and per-window state; several\n"
-		"processes too, a launch join each, but with operator ranges); standard input too\n"
+		"processes too, a launch join each, with operator ranges too); standard input too\n"
 		"(a pipe from a copy in $TMPDIR); other input, --comm-pattern and --in-memory load the model\n"
 		"whole (proftool-hints(1) MEMORY).",
 	.groups = groups,

@@ -23,16 +23,21 @@
  *     its Input Dims), and its place (track, start, end) for the nesting:
  *     a default-domain range counts for FLOPs when no descendant among those
  *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them); a range
- *     on the host's threads whose op is in hints.tensor_cores.ops is a leaf
- *     when no other such range on its thread starts inside it.
+ *     on a host's threads (the CPU device of a GPU rank's process) whose op
+ *     is in hints.tensor_cores.ops is a leaf when no other such range on its
+ *     thread starts inside it. Ranges nest on their own thread only, so one
+ *     read serves the hosts of several processes; with several, such a range
+ *     keeps its host, as the in-memory rule counts a rank's kernels under
+ *     the ranges of that rank's host alone.
  *
  * What stays for the device read: per Operator range its type (4 bytes)
  * and flags (1), the FLOPs of those that count with non-zero FLOPs (12), and
- * the kernel map.
+ * the kernel map; with several hosts, 4 bytes more a range (its host).
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -56,7 +61,9 @@ struct orng {
 
 struct ost {
 	const struct pt_model *m;
-	uint32_t op_type, dims_key, host;
+	uint32_t op_type, dims_key;
+	const uint32_t *hosts; /* the CPU devices whose threads' Tensor Core ranges count, sorted */
+	size_t nhosts;
 	uint64_t *kbit; /* per event of the file: a kernel */
 	size_t kw;
 	uint64_t base;
@@ -193,6 +200,11 @@ static void kernel_map(struct ost *s)
 	pt_vec_free(&s->l);
 }
 
+static bool is_host(const struct ost *s, uint32_t dev)
+{
+	return s->nhosts && bsearch(&dev, s->hosts, s->nhosts, sizeof(*s->hosts), pt_u32_cmp);
+}
+
 static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -223,9 +235,12 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			}
 			pt_vec_push(&s->nf, x);
 		}
-		if (ev->kind[i] == PT_EV_RANGE && m->tracks.v[ev->track[i]].device == s->host &&
-		    hx_tc_op_name(s->k, pt_model_strget(m, o->type[q])))
+		if (ev->kind[i] == PT_EV_RANGE && is_host(s, m->tracks.v[ev->track[i]].device) &&
+		    hx_tc_op_name(s->k, pt_model_strget(m, o->type[q]))) {
 			pt_vec_push(&s->nt, x);
+			if (o->host)
+				o->host[q] = m->tracks.v[ev->track[i]].device;
+		}
 	}
 	s->base += ev->n;
 	return 0;
@@ -271,8 +286,8 @@ static void nest(struct ost *s)
 	pt_vec_free(&s->nt);
 }
 
-int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k, uint32_t host,
-		 struct hx_gops *o, struct pt_err **e)
+int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k,
+		 const uint32_t *hosts, size_t nhosts, struct hx_gops *o, struct pt_err **e)
 {
 	memset(o, 0, sizeof(*o));
 	struct ost s;
@@ -280,7 +295,8 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	s.m = m;
 	s.k = k;
 	s.o = o;
-	s.host = host;
+	s.hosts = hosts;
+	s.nhosts = nhosts;
 	s.op_type = pt_strtab_find(&m->strings, "Operator", 8);
 	s.dims_key = pt_strtab_find(&m->strings, "Input Dims", 10);
 	s.last_ri = -1;
@@ -306,6 +322,10 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	o->fl = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->fl));
 	for (size_t q = 0; q < o->n; q++)
 		o->fl[q] = s.r.v[q].dom0 ? HX_OP_DOM0 : 0;
+	if (nhosts > 1) { /* a Tensor Core range counts for its own host's ranks only */
+		o->host = pt_xmalloc((o->n ? o->n : 1) * sizeof(*o->host));
+		memset(o->host, 0xff, (o->n ? o->n : 1) * sizeof(*o->host));
+	}
 	/* read P: the events, for the ranges' names and places */
 	if (!rc && s.r.n) {
 		s.base = 0;
@@ -373,6 +393,7 @@ void hx_gops_free(struct hx_gops *o)
 {
 	free(o->type);
 	free(o->fl);
+	free(o->host);
 	free(o->fv);
 	free(o->k);
 	free(o->x);

@@ -8,7 +8,8 @@
  * launch join each, as the streamed steps keep them (correlation ids are per process): an activity
  * looks up its call in the join of its rank's host and widens its own rank's coverage; the calls and
  * ranges of each host are measured in read 4, once per host (its GPU rank), against t2 of that rank's
- * devices. With several hosts the PyTorch Operator ranges (gops.c, one host's) make the model read whole.
+ * devices. The PyTorch Operator ranges (gops.c) are read once for every host: they nest on their own
+ * threads, and a Tensor Core range counts for the kernels of its own host's ranks.
  *
  * Reads 1 and 2 are the streamed steps' (pass-steps-gstream.c,
  * pt_steps_gstream_keep): the scan, the step windows, the memory records
@@ -785,7 +786,8 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				if (ko.tc) {
 					sr->ops = true;
 					sr->by_op += du;
-					if (g->ops.fl[ko.tc - 1] & HX_OP_LEAF)
+					if ((g->ops.fl[ko.tc - 1] & HX_OP_LEAF) &&
+					    (!g->ops.host || g->ops.host[ko.tc - 1] == rd->r->host))
 						sr->elig += du;
 				}
 				if (cls == 1 && ko.fl && (g->ops.fl[ko.fl - 1] & HX_OP_COUNT)) /* LOW_FLOPS_UTIL's K */
@@ -1080,11 +1082,6 @@ static void take_tables(void *arg, struct pt_model *m)
 	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
 	for (size_t i = 0; i < 2; i++)
 		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
-	/* several hosts: the Operator ranges (gops.c) are one host's */
-	size_t ncpu = 0;
-	for (size_t i = 0; i < m->devices.n; i++)
-		ncpu += m->devices.v[i].kind == PT_DEV_CPU;
-	g->kp.whole |= ncpu > 1 && pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX;
 	if (g->kp.whole)
 		return;
 	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
@@ -1388,7 +1385,18 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	size_t nd = m->devices.n;
 	c.fig = pt_flops_op_figs(m);
 	c.gmem = g.gmem;
-	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, g.host, &g.ops, e) : 0;
+	/* the hosts whose Tensor Core ranges count: the one host's, or each GPU rank's */
+	uint32_t *hosts = pt_xmalloc((nhr ? nhr : 1) * sizeof(*hosts));
+	size_t nhosts = 0;
+	for (size_t q = h0; q < nhr; q++)
+		hosts[nhosts++] = si.r[hr[q]].host;
+	qsort(hosts, nhosts, sizeof(*hosts), pt_u32_cmp);
+	size_t nuh = 0;
+	for (size_t q = 0; q < nhosts; q++)
+		if (!nuh || hosts[nuh - 1] != hosts[q])
+			hosts[nuh++] = hosts[q];
+	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, hosts, nuh, &g.ops, e) : 0;
+	free(hosts);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */

@@ -420,6 +420,7 @@ struct hx_gops {
 	uint8_t *fl;     /* HX_OP_*: default domain; FLOPs known; non-zero; a descendant with non-zero FLOPs;
 			  * counts for FLOPs (known, no such descendant); a Tensor Core op with none among its
 			  * descendants on the host */
+	uint32_t *host;  /* several hosts: a Tensor Core range's host (its thread's CPU device), else PT_NONE */
 	struct hx_opflops *fv; /* the FLOPs of those that count, when not zero, by range */
 	size_t nfv;
 	uint64_t *k;     /* kernel event << 32 | range, where top == tc and fl is top in the default domain */
@@ -427,8 +428,9 @@ struct hx_gops {
 	struct hx_kops *x; /* the other linked kernels, by event */
 	size_t nx;
 };
-int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k, uint32_t host,
-		 struct hx_gops *o, struct pt_err **e);
+/* hosts: the hosts (CPU devices, sorted) of the GPU ranks, whose threads' Tensor Core ranges count */
+int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k,
+		 const uint32_t *hosts, size_t nhosts, struct hx_gops *o, struct pt_err **e);
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);

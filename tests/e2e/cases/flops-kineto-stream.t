@@ -35,13 +35,7 @@ op "aten::empty" 1100us 10us
 DESC
 run 'proftool-gen kineto f.ktdesc -o f.json && proftool import f.json -o f.ptm 2>/dev/null && echo imported'
 run 'proftool info f.ptm | grep -E "^events"'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the streamed output (and exit status) and that of --in-memory
-m=$1; shift
-proftool flops $m "$@" > a.txt 2>&1; ra=$?
-proftool flops --in-memory $m "$@" > b.txt 2>&1; rb=$?
-cmp -s a.txt b.txt && [ $ra = $rb ] && echo "same: $m $* ($(wc -l < a.txt) lines, exit $ra)" || echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/flops-stream-same.sh" same.sh # (the streamed and whole outputs compared)
 run "for v in '' '--format csv --wide' '--format json' '--by type' '--by type --format csv' '--by scope --format json' '--by step --format csv' '--by step --format json' '--by model' '--by model --format json' '--format folded' '--steps 2-3' '--steps 1490- --by model --format csv' '--steps 700-710 --by step' '--time-window 0.5s:1s --format csv' '--time-window 10000s:' '--device 0 --by type' '--device 7' '--step-pattern Foo' '--step-pattern ProfilerStep#1.* --by model --format csv' '--peak 100 --by model --format csv'; do bash same.sh f.ptm \$v; done"
 # it is read as a stream: five reads of the file (the steps' four, the tables; the ranges replay the
 # event batches the steps' first read kept in memory, this model's being small) against one
