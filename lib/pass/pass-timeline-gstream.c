@@ -18,14 +18,14 @@
  * a GPU, or a host range that would make a kernel communication (index.c: a
  * kernel launched inside it) stops the read: the model is read whole
  * (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
- * annotations it writes (krange_annotated) or whose host ranges belong to
- * several processes (kineto_procs_ranges: the range and copy infos below are
- * handed out in one file order). The kineto profile's first read also packs
- * the range infos (External id, cpu_op) and, once it ends, the copy infos
- * (pass-timeline-krange.h), handed to the events as later reads meet them in
- * file order. A model of several processes (struct gproc) holds each one's
- * events after the other's: the stragglers, lags and bounds below are each
- * process's own, in its file order, and the kineto profile of several ranks
+ * annotations it writes (krange_annotated). The kineto profile's first read
+ * also packs the range infos (External id, cpu_op) and, once it ends, the
+ * copy infos (pass-timeline-krange.h), handed to the events as later reads
+ * meet them in file order: one cursor per process over each pack (struct
+ * gcur), since the writing reads of several processes interleave. A model
+ * of several processes (struct gproc) holds each one's events after the
+ * other's: the stragglers, lags and bounds below are each process's own, in
+ * its file order, and the kineto profile of several ranks
  * keys the launch join by rank too (jkey: each rank's file links its own
  * calls alone).
  *
@@ -164,6 +164,7 @@ struct gcur {
 	struct pt_ptm_turns rd; /* proc > 0: its writing read (proc 0's is b.rd) */
 	uint64_t nown, total; /* a writing read: its process's events read, and in the file (UINT64_MAX: unknown) */
 	struct tl_kcopy kc; /* the kineto profile: its cursor in the copy infos (the pack is s->kc's) */
+	struct tl_krange kr; /* and in the range infos (the pack is s->kr's) */
 };
 
 struct pt_tl_gstream {
@@ -587,8 +588,8 @@ static void reset_read(struct pt_tl_gstream *s, struct gcur *c, bool all)
 		s->cu[p].kord = s->cu[p].kcur = 0;
 		s->P[p].gseen = false;
 		tl_kcopy_rewind(&s->cu[p].kc);
+		tl_krange_rewind(&s->cu[p].kr);
 	}
-	tl_krange_rewind(&s->kr);
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		if (!all && tproc(s, (uint32_t)tr) != c->proc)
 			continue;
@@ -622,20 +623,6 @@ static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
 }
 
 /*
- * The kineto profile's host ranges in several processes: their range infos are packed in one file
- * order and handed out as the reads meet them, which the reads of several processes do not keep.
- */
-static bool kineto_procs_ranges(const struct pt_tl_gstream *s)
-{
-	if (s->np < 2)
-		return false;
-	for (size_t d = 0; d < s->nd; d++)
-		if (s->rdev[d])
-			return true;
-	return false;
-}
-
-/*
  * After the first read: would the profile write GPU user annotations (pass-timeline-gpuann.c: a launch
  * link names a host range of a process that gets them)? They need every link and range: read whole.
  */
@@ -657,7 +644,7 @@ static void krange_sev(struct pt_tl_gstream *s, struct tl_sev *v)
 	uint32_t kinds = 0;
 	if (!s->o->kineto)
 		return;
-	if (v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->kr, v->ev, &x)))
+	if (v->kind == PT_EV_RANGE && (v->kx = tl_krange_of(&s->at->kr, v->ev, &x)))
 		v->task = x;
 	else if ((v->kind == PT_EV_MEMCPY || v->kind == PT_EV_MEMSET) && (v->kx = tl_kcopy_of(&s->at->kc, v->ev, &kinds, &x))) {
 		v->task = x;
@@ -1112,7 +1099,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		}
 	}
 	if ((s->sel && !tl_gsel_streams(s->sel, m)) ||
-	    (o->kineto && (kineto_procs_ranges(s) || !tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
+	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
 		s->again = true;
 		goto out;
 	}
@@ -1123,8 +1110,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		tl_kpack_fit(&s->kr.p);
 		tl_kext_copies_in_order(m);
 		tl_kcopy_take(&s->kc, m);
-		for (size_t p = 0; p < s->np; p++)
-			s->cu[p].kc = s->kc; /* (a cursor each over the one pack: the processes' reads interleave) */
+		for (size_t p = 0; p < s->np; p++) { /* (a cursor each over the one pack: the processes' reads interleave) */
+			s->cu[p].kc = s->kc;
+			s->cu[p].kr = s->kr;
+		}
 		s->ext = tl_kext_ext_map(m);
 		s->next = m->devices.n;
 		pt_vec_free(&m->ext_corr);
