@@ -61,7 +61,9 @@ static const struct pt_opt summary_opts[] = {
 	  "load the whole model first (by default Ascend data, and CUPTI data without host ranges, from a .ptm "
 	  "file, standard input ('-') or a raw PATH, is summed one batch of events at a time; with --steps from "
 	  "a .ptm file or standard input only, its memcpy and gpu views and --time-window from a .ptm file or "
-	  "standard input, of several processes too (a pipe read again from a copy in $TMPDIR): see MEMORY in "
+	  "standard input, of several processes too (a pipe read again from a copy in $TMPDIR); GPU data with "
+	  "host ranges, of one process or several, from a .ptm file for the overview, model, operator, kernel, "
+	  "api and gpu views: see MEMORY in "
 	  "proftool-summary(1))",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },

@@ -526,17 +526,20 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		/* streamed: no view reads host ranges (gpu_streamable), or the host read sums them
 		 * (stream-host.c), whose earlier reads found the steps and the launch span */
 		const struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
+		uint32_t q = hs ? sum_hs_rank(hs, r) : 0; /* streamed: the rank's steps and spans */
 		if (!g->scan)
 			sum_gpu_prepare(r);
 		if (hs) {
-			r->has_launch_span = hs->has_span;
-			r->launch_a = hs->la;
-			r->launch_b = hs->lb;
+			r->has_launch_span = hs->rs[q].has_span;
+			r->launch_a = hs->rs[q].la;
+			r->launch_b = hs->rs[q].lb;
 		}
 		bool all_hash = true;
-		size_t nst = hs ? hs->steps.n : 0;
-		if (nst) /* no growth room: 104 bytes a step, 167,383 steps in a 1 GiB Kineto trace */
-			pt_vec_reserve(&w, nst);
+		size_t nst = hs ? hs->steps.n : 0, mine = 0;
+		for (size_t k = 0; k < nst; k++)
+			mine += hs->steps.v[k].rank == q;
+		if (mine) /* no growth room: 104 bytes a step, 167,383 steps in a 1 GiB Kineto trace */
+			pt_vec_reserve(&w, mine);
 		for (size_t k = 0; k < r->nhr + nst; k++) {
 			struct win x = { 0 };
 			uint32_t raw;
@@ -549,6 +552,8 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 				raw = ev->name[h->ev];
 			} else {
 				const struct hs_step *st = &hs->steps.v[k - r->nhr];
+				if (st->rank != q)
+					continue; /* another process's */
 				x.s = st->s;
 				x.e = st->e;
 				raw = st->name;
@@ -605,8 +610,9 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	} else {
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		if (g->scan && g->scan->hs && !r->ascend) { /* the host read's span: host ranges, not markers */
-			lo = g->scan->hs->lo;
-			hi = g->scan->hs->hi;
+			const struct hs_rspan *rs = &g->scan->hs->rs[sum_hs_rank(g->scan->hs, r)];
+			lo = rs->lo;
+			hi = rs->hi;
 		}
 		for (uint32_t d = 0; g->scan && !(g->scan->hs && !r->ascend) && d < m->devices.n; d++) { /* streaming */
 			if (r->ascend ? d != r->dev : !r->devin[d])

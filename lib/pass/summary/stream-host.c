@@ -22,6 +22,13 @@
  *  5. the summing read (stream.c), each activity taking its id's byte: its
  *     class, its attribution (overview, model view).
  *
+ * A model of several processes (a GPU rank each: its CPU device and GPUs, by
+ * pid) takes the same reads: each host thread is its process's (struct
+ * hs_trk rank), a call's unit is its process's (the launch join's id x ranks
+ * + rank), and each rank has its own steps, launch span, data span
+ * (struct hs_rspan), groups and queue, released by the watermark of its own
+ * threads, so that one process's ranges never wait for another's.
+ *
  * What this does not give as the whole load does sends the model to the
  * whole load: explicit parents (NVTX typed domains), launch links, a host
  * thread whose events are not in start order (read 1), and two zero-length
@@ -74,8 +81,6 @@ int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summ
 	h->nstr = m->strings.n;
 	h->tcache = pt_xcalloc(h->nstr + 1, 1);
 	h->scache = pt_xcalloc(h->nstr + 1, 1);
-	h->lo = INT64_MAX;
-	h->hi = INT64_MIN;
 	return 0;
 }
 
@@ -110,6 +115,13 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		return -1;
 	h->keep = lj->keep;
 	h->ndev = lj->ndev;
+	h->rk = lj->rank;
+	h->nrank = lj->nrank;
+	h->rs = pt_xcalloc(h->nrank, sizeof(*h->rs));
+	for (uint32_t q = 0; q < h->nrank; q++) {
+		h->rs[q].lo = INT64_MAX;
+		h->rs[q].hi = INT64_MIN;
+	}
 	h->ntrk = m->tracks.n;
 	h->trk = pt_xcalloc(h->ntrk + 1, sizeof(*h->trk));
 	for (size_t t = 0; t < m->tracks.n; t++) {
@@ -117,6 +129,7 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		if (tk->kind != PT_TRACK_HOST_THREAD || tk->device >= h->ndev || !h->keep[tk->device] || !lag[t].count)
 			continue;
 		h->trk[t].on = true;
+		h->trk[t].rank = h->rk[tk->device];
 		h->trk[t].left = lag[t].count;
 		h->trk[t].t = lag[t].min;
 		if (lag[t].lag)
@@ -204,7 +217,7 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 		return call_unit(h, lj->link[k].api);
 	}
 	uint64_t corr = m->events.corr[i];
-	size_t slot = corr ? pt_ljoin_slot(&lj->j, corr) : SIZE_MAX;
+	size_t slot = corr ? pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i)) : SIZE_MAX;
 	if (slot != SIZE_MAX && lj->key[slot]) {
 		*called = true;
 		*at = lj->j.start[slot];
@@ -254,6 +267,15 @@ static int range_type(struct sum_hs *h, const struct pt_model *m, size_t i, uint
 	return ty;
 }
 
+uint32_t sum_hs_rank(const struct sum_hs *h, const struct rank *r)
+{
+	const struct pt_model *m = r->g->m;
+	for (size_t d = 0; d < m->devices.n && d < h->ndev; d++)
+		if (m->devices.v[d].pid == r->pid && m->devices.v[d].kind != PT_DEV_NPU)
+			return h->rk[d];
+	return 0;
+}
+
 void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
@@ -263,6 +285,8 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 		int64_t s = ev->start[i], e = s + ev->dur[i];
 		if (!kept(h, m, i))
 			continue;
+		uint32_t q = h->rk[m->tracks.v[ev->track[i]].device];
+		struct hs_rspan *rs = &h->rs[q];
 		if (k == PT_EV_RANGE) {
 			if (!h->trk[ev->track[i]].on)
 				continue; /* not a host range: no step, and not in the span (ranks.c) */
@@ -271,7 +295,7 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 			if (ty < 0)
 				continue; /* an instant marker */
 			if (ty == HT_STEP)
-				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i] }));
+				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i], q }));
 		} else if (is_dev_activity(k)) {
 			/* the launch span (ranks.c sum_gpu_prepare step 5) */
 			int64_t la = s, lb = e, at;
@@ -279,18 +303,18 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 			act_unit(h, lj, m, i, g, &at, &called);
 			if (called)
 				la = lb = at;
-			if (!h->has_span) {
-				h->has_span = true;
-				h->la = la;
-				h->lb = lb;
+			if (!rs->has_span) {
+				rs->has_span = true;
+				rs->la = la;
+				rs->lb = lb;
 			}
-			h->la = la < h->la ? la : h->la;
-			h->lb = lb > h->lb ? lb : h->lb;
+			rs->la = la < rs->la ? la : rs->la;
+			rs->lb = lb > rs->lb ? lb : rs->lb;
 		} else if (k != PT_EV_API && k != PT_EV_AICPU) {
 			continue;
 		}
-		h->lo = s < h->lo ? s : h->lo;
-		h->hi = e > h->hi ? e : h->hi;
+		rs->lo = s < rs->lo ? s : rs->lo;
+		rs->hi = e > rs->hi ? e : rs->hi;
 	}
 	h->base += ev->n;
 }
@@ -304,23 +328,16 @@ void sum_hs_rewind(struct sum_hs *h)
 void sum_hs_begin(struct sum_hs *h, struct run *u)
 {
 	sum_hs_rewind(h);
+	h->rr = pt_xcalloc(h->nrank, sizeof(*h->rr));
 	for (size_t k = 0; k < u->ranks.n; k++) {
 		struct rank *r = &u->ranks.v[k];
 		if (r->ascend)
 			continue;
+		h->rr[sum_hs_rank(h, r)] = r;
 		r->hs = pt_xcalloc(1, sizeof(*r->hs));
 		sum_items_init(&r->hs->op);
 		sum_groups_init(&r->hs->gs, r);
 	}
-}
-
-/* The one GPU rank (sum_lj_one_rank). */
-static struct rank *gpu_rank(struct run *u)
-{
-	for (size_t k = 0; k < u->ranks.n; k++)
-		if (!u->ranks.v[k].ascend)
-			return &u->ranks.v[k];
-	return NULL;
 }
 
 /* §2.2 order of ranges with one start: end desc, type, name, event. */
@@ -486,13 +503,13 @@ static void release(struct rank *r, int64_t wm)
 	}
 }
 
-/* The earliest start the host threads can still deliver. */
-static int64_t watermark(const struct sum_hs *h)
+/* The earliest start the host threads of rank q can still deliver. */
+static int64_t watermark(const struct sum_hs *h, uint32_t q)
 {
 	int64_t wm = INT64_MAX;
 	for (size_t t = 0; t < h->ntrk; t++) {
 		const struct hs_trk *tk = &h->trk[t];
-		if (tk->on && (tk->left || tk->buf.n) && tk->t < wm)
+		if (tk->on && tk->rank == q && (tk->left || tk->buf.n) && tk->t < wm)
 			wm = tk->t;
 	}
 	return wm;
@@ -500,17 +517,15 @@ static int64_t watermark(const struct sum_hs *h)
 
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 {
-	struct rank *r = gpu_rank(u);
 	const struct pt_model *m = u->g.m;
 	const struct pt_events *ev = &m->events;
-	if (!r)
-		return;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint32_t t = ev->track[i];
 		struct hs_trk *tk = &h->trk[t];
 		uint8_t k = ev->kind[i];
 		uint64_t g = h->base + i;
-		if (!tk->on || !(k == PT_EV_RANGE || k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU ||
+		struct rank *r = h->rr[tk->rank];
+		if (!tk->on || !r || !(k == PT_EV_RANGE || k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU ||
 				 k == PT_EV_TASK))
 			continue;
 		int64_t s = ev->start[i];
@@ -537,7 +552,7 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 				if (h->ucur < h->ncapi && h->capi[h->ucur] == g)
 					unit = h->ucur;
 			} else if (ev->corr[i]) {
-				size_t slot = pt_ljoin_slot(&lj->j, ev->corr[i]);
+				size_t slot = pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i));
 				if (slot != SIZE_MAX && lj->key[slot] == g + 1)
 					unit = slot; /* an id's activities take its last call */
 			}
@@ -549,24 +564,26 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 	/* a thread whose events are over: its stack too */
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
-		if (tk->on && !tk->left && (tk->buf.n || tk->st.n)) {
+		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
+		if (r && !tk->left && (tk->buf.n || tk->st.n)) {
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
 				pop(r, tk);
 		}
 	}
-	release(r, watermark(h));
+	for (uint32_t q = 0; q < h->nrank; q++) /* each rank's queue in its own threads' start order */
+		if (h->rr[q])
+			release(h->rr[q], watermark(h, q));
 }
 
 void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 {
-	struct rank *r = gpu_rank(u);
-	if (!r)
-		return;
+	(void)u;
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
+		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
 		tk->left = 0;
-		if (tk->on && (tk->buf.n || tk->st.n)) {
+		if (r && (tk->buf.n || tk->st.n)) {
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
 				pop(r, tk);
@@ -574,9 +591,14 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
 	}
-	release(r, INT64_MAX);
-	pt_vec_free(&r->hs->pair_e);
-	sum_pendq_free(&r->hs->q);
+	for (uint32_t q = 0; q < h->nrank; q++) {
+		struct rank *r = h->rr[q];
+		if (!r)
+			continue;
+		release(r, INT64_MAX);
+		pt_vec_free(&r->hs->pair_e);
+		sum_pendq_free(&r->hs->q);
+	}
 	/* the range infos and the device times are summed: room for the summing read */
 	free(h->rev);
 	free(h->rlab);
@@ -600,7 +622,7 @@ const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const str
 		if (!is_dev_activity(ev->kind[i]) || !kept(h, m, i))
 			continue;
 		if (lk) { /* the launch join's call (stream-launch.c) */
-			size_t u = lk[i].key ? (lj->links ? call_unit(h, lk[i].key - 1) : pt_ljoin_slot(&lj->j, ev->corr[i]))
+			size_t u = lk[i].key ? (lj->links ? call_unit(h, lk[i].key - 1) : pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i)))
 					     : SIZE_MAX;
 			if (u != SIZE_MAX)
 				h->hat[i] = h->att[u];
@@ -623,6 +645,8 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->gpu);
 	free(h->att);
 	free(h->capi);
+	free(h->rs);
+	free(h->rr);
 	pt_vec_free(&h->steps);
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);

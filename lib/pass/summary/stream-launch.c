@@ -132,14 +132,6 @@ bool sum_lj_one_rank(const struct pt_model *m)
 	return sum_lj_capable(m);
 }
 
-/* The key of event i in the join by id: its correlation id and its rank (0: none, or beyond 64 bits). */
-static inline uint64_t join_id(const struct sum_lj *lj, const struct pt_model *m, size_t i)
-{
-	uint64_t c = m->events.corr[i];
-	uint32_t r = lj->rank[m->tracks.v[m->events.track[i]].device];
-	return c > (UINT64_MAX - r) / lj->nrank ? 0 : c * lj->nrank + r;
-}
-
 static inline bool kept(const struct sum_lj *lj, const struct pt_model *m, size_t i)
 {
 	uint32_t d = m->tracks.v[m->events.track[i]].device;
@@ -152,7 +144,7 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++)
 		if (is_dev_activity(ev->kind[i]) && ev->corr[i] && kept(lj, m, i)) {
-			uint64_t id = join_id(lj, m, i);
+			uint64_t id = sum_lj_id(lj, m, i);
 			if (!id)
 				lj->idfail = true;
 			pt_ljoin_want(&lj->j, id);
@@ -297,7 +289,7 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				}
 			}
 		} else if (ev->corr[i]) {
-			size_t slot = pt_ljoin_call_last(&lj->j, join_id(lj, m, i), s, e);
+			size_t slot = pt_ljoin_call_last(&lj->j, sum_lj_id(lj, m, i), s, e);
 			if (slot != SIZE_MAX)
 				lj->key[slot] = g + 1;
 		}
@@ -340,7 +332,7 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 				x->key = (uint64_t)lj->link[k].api + 1;
 			}
 		} else if (ev->corr[i]) {
-			size_t slot = pt_ljoin_slot(&lj->j, join_id(lj, m, i));
+			size_t slot = pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i));
 			if (slot != SIZE_MAX && lj->key[slot]) {
 				x->s = lj->j.start[slot];
 				x->e = lj->j.end[slot];

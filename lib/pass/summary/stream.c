@@ -74,8 +74,8 @@ static bool has_gpu(const struct pt_model *m)
  * --time-window; from an input that can be read again
  * (pt_summary_stream_rereads) also with --steps; otherwise (needs_launch)
  * only from such an input and a model without Ascend devices, of one
- * process or several (sum_lj_capable: the launch reads, stream-launch.c;
- * the host read takes one process only). Either way
+ * process or several (sum_lj_capable: the launch reads, stream-launch.c,
+ * and the host read, each process's threads by its own ids). Either way
  * without host ranges unless only the kernel and api views are asked for
  * without a selection (gpu_streamable(), known once the tracks' kinds are),
  * or the host read takes them (stream-host.c: from such an input, for the
@@ -359,8 +359,8 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	scan_fit(s, m);
 	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o)) {
 		/* host ranges: the host read (stream-host.c), where it gives what the whole load gives (of one
-		 * process: its ids are the join's own) */
-		if (!s->hostcand || s->claimed || s->lj.nrank > 1 || sum_hs_open(&s->hs, m, s->wt, &s->lj))
+		 * process or several: each thread's ranges and calls are its process's, joined by its ids) */
+		if (!s->hostcand || s->claimed || sum_hs_open(&s->hs, m, s->wt, &s->lj))
 			return PT_PTM_STOP;
 		s->host = true;
 		s->launch = true;
@@ -529,9 +529,10 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		 * host ranges), a file's TrackEvents that say there are some */
 		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
 			      ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given) &&
-			      sum_lj_one_rank(m) && host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
-		/* several processes with host ranges that the views read, as the file's TrackEvents say: read
-		 * whole at once (the host read takes one process; the scan would find them) */
+			      sum_lj_capable(m) && host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
+		/* several processes with host ranges that the views read, as the file's TrackEvents say, and
+		 * no host read (a view or option it does not take): read whole at once (the scan would find
+		 * them) */
 		if (s->launch && !s->hostcand && !sum_lj_one_rank(m) && m->track_events.n == m->tracks.n &&
 		    !gpu_streamable(m, m->track_events.v, s->o))
 			return s->once ? PT_PTM_WHOLE : PT_PTM_STOP;

@@ -805,6 +805,13 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
 /* The same with the links given (v, n: taken over; none: by correlation id), not m's. */
 int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n);
+/* The key of event i in the join by id: its correlation id and its rank (0: none, or beyond 64 bits). */
+static inline uint64_t sum_lj_id(const struct sum_lj *lj, const struct pt_model *m, size_t i)
+{
+	uint64_t c = m->events.corr[i];
+	uint32_t r = lj->rank[m->tracks.v[m->events.track[i]].device];
+	return c > (UINT64_MAX - r) / lj->nrank ? 0 : c * lj->nrank + r;
+}
 /* Before the read of the calls and before the summing read (or the one read of both). */
 void sum_lj_begin(struct sum_lj *lj);
 /* A batch of the read of the calls: each wanted call's start and end. */
@@ -817,10 +824,17 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 /* What an activity's launching call carries (struct ctx hat, struct sum_hs att): attached to a range,
  * under a communication range, under a step range but in no phase */
 enum { HS_ATT = 1, HS_COMM = 2, HS_SNP = 4 };
-/* A step range of the rank: its start, end and raw name. */
+/* A step range: its start, end, raw name and rank (the launch join's, sum_lj rank). */
 struct hs_step {
 	int64_t s, e;
-	uint32_t name;
+	uint32_t name, rank;
+};
+/* Per rank (the launch join's): the launch span [la, lb] (coverage) and the span of its data [lo, hi]
+ * (no steps), as the whole load finds them. */
+struct hs_rspan {
+	bool has_span;
+	int64_t la, lb;
+	int64_t lo, hi;
 };
 /* A range on a thread's nesting stack. */
 struct hs_node {
@@ -839,6 +853,7 @@ struct hs_pend {
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
+	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
@@ -874,10 +889,11 @@ struct sum_hs {
 	size_t ncapi, lcur, ucur; /* cursors: into the links by activity, into capi */
 	int64_t *gpu;      /* per unit: the device time of its activities */
 	uint8_t *att;      /* per unit: HS_* of its launching call */
-	PT_VEC(struct hs_step) steps;
-	bool has_span;     /* the launch span [la, lb] */
-	int64_t la, lb;
-	int64_t lo, hi;    /* the span of the rank's data, as in memory (no steps) */
+	PT_VEC(struct hs_step) steps; /* of every rank */
+	uint32_t nrank;    /* the launch join's ranks: one per process */
+	uint32_t *rk;      /* per device: its rank (sum_lj rank) */
+	struct hs_rspan *rs; /* per rank */
+	struct rank **rr;  /* per rank: the run's GPU rank (sum_hs_begin) */
 	struct hs_trk *trk;
 	size_t ntrk;
 	uint64_t base;     /* the read's index of the batch's first event */
@@ -903,6 +919,8 @@ void sum_hs_rewind(struct sum_hs *h);
 void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj);
 /* The read of the calls: each unit's device time. */
 void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m);
+/* The launch join's rank of GPU rank r (an index of h->rs). */
+uint32_t sum_hs_rank(const struct sum_hs *h, const struct rank *r);
 /* The read of the steps, the launch span and the data's span. */
 void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m);
 /* Before the host read: the ranks are prepared (u). */
