@@ -46,7 +46,8 @@ enum { QF_COMM = 16, QF_MEM = 32, QF_OUTER = 64, QF_GSHIFT = 8 };
 
 #define HOST_VIEWS \
 	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | \
-	 (1u << PT_SV_API) | (1u << PT_SV_GPU))
+	 (1u << PT_SV_API) | (1u << PT_SV_GPU) | (1u << PT_SV_DEVICE) | (1u << PT_SV_DISTRIBUTED) | \
+	 (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU))
 
 bool sum_hs_views(const struct pt_summary_opts *o)
 {
