@@ -2,7 +2,8 @@
  * What the host read (stream-host.c) sums for the memcpy and userdefined
  * views of a streamed GPU rank, as ranks.c and the views sum them in memory:
  *
- *  - memcpy (summary.md §3.7): per launching call, the Memcpy/Memset time
+ *  - memcpy (summary.md §3.7), when the first read finds a range whose name
+ *    may say memory manipulation: per launching call, the Memcpy/Memset time
  *    and bytes of its activities (the read of the calls); on the stack each
  *    range's inclusive sums of them, like its device time; a member
  *    memory-manipulation range (a UserDefined or UserRange range named so)
@@ -20,6 +21,32 @@
 #include "pass/summary/view.h"
 #include "support/sort.h"
 
+/* Can raw string id s name a memory-manipulation range (a mangled name may demangle to one)? */
+static bool maybe_mem(struct sum_hs *h, const struct pt_model *m, uint32_t s)
+{
+	uint8_t *c = s < h->nstr ? &h->mcache[s] : NULL;
+	if (c && *c)
+		return *c == 2;
+	const char *t = pt_strtab_get(&m->strings, s);
+	bool yes = (t[0] == '_' && t[1] == 'Z') || sum_mem_name(t);
+	if (c)
+		*c = yes ? 2 : 1;
+	return yes;
+}
+
+void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; h->mc && !h->memr && i < ev->n; i++)
+		h->memr = ev->kind[i] == PT_EV_RANGE && maybe_mem(h, m, ev->name[i]);
+}
+
+void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label)
+{
+	if (h->mc && !h->memr)
+		h->memr = maybe_mem(h, m, label);
+}
+
 void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g)
 {
 	uint8_t k = m->events.kind[i];
@@ -33,7 +60,7 @@ void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i,
 
 bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw)
 {
-	return h->mc && r->asc && sum_mc_copier(r->g, r->asc->mc, raw);
+	return h->mgpu && r->asc && sum_mc_copier(r->g, r->asc->mc, raw);
 }
 
 void sum_hsv_push(struct rank *r, struct hs_node *x, const struct hs_node *par)

@@ -72,6 +72,7 @@ int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summ
 	h->re_own = true;
 	h->mc = o->views & (1u << PT_SV_MEMCPY);
 	h->nstr = m->strings.n;
+	h->mcache = h->mc ? pt_xcalloc(h->nstr + 1, 1) : NULL;
 	h->tcache = pt_xcalloc(h->nstr + 1, 1);
 	h->scache = pt_xcalloc(h->nstr + 1, 1);
 	h->lo = INT64_MAX;
@@ -85,6 +86,8 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 		const struct pt_range_info *ri = &m->ranges.v[k];
 		if (ri->parent)
 			h->parents = true; /* explicit parents: the whole load's rule */
+		if (ri->label)
+			sum_hsv_label(h, m, ri->label);
 		uint32_t ty = ri->type < h->nstr ? ri->type : 0;
 		if (!h->tcache[ty])
 			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
@@ -161,8 +164,10 @@ void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 	}
 	h->gpu = pt_xcalloc(n + 1, sizeof(*h->gpu));
 	h->att = pt_xcalloc(n + 1, 1);
-	if (h->mc)
+	if (h->mc && h->memr)
 		h->mgpu = pt_xcalloc(n + 1, sizeof(*h->mgpu));
+	free(h->mcache);
+	h->mcache = NULL;
 }
 
 /* The unit of call event g (links: its index in capi), or SIZE_MAX. */
@@ -639,6 +644,7 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->rtb);
 	free(h->tcache);
 	free(h->scache);
+	free(h->mcache);
 	free(h->gpu);
 	free(h->att);
 	free(h->mgpu);

@@ -885,7 +885,9 @@ struct sum_hs {
 	size_t ncapi, lcur, ucur; /* cursors: into the links by activity, into capi */
 	int64_t *gpu;      /* per unit: the device time of its activities */
 	uint8_t *att;      /* per unit: HS_* of its launching call */
-	bool mc;           /* the memcpy view is asked for: mgpu and the copy calls */
+	bool mc;           /* the memcpy view is asked for */
+	bool memr;         /* and a range may be a memory manipulation (its name says so): mgpu, the copy calls */
+	uint8_t *mcache;   /* per raw string id: 1 not such a name, 2 maybe one (0: not looked up) */
 	int64_t (*mgpu)[2];/* per unit: the Memcpy/Memset time of its activities, their bytes + 1 (0: none) */
 	PT_VEC(struct hs_step) steps;
 	bool has_span;     /* the launch span [la, lb] */
@@ -936,6 +938,9 @@ enum {
 	HN_COMM = 1, HN_CANC = 2, HN_PANC = 4, HN_SANC = 8, HN_OUTER = 16, HN_INOP = 32, HN_MEM = 64,
 	HN_MNAME = 128, HN_MANC = 256, HN_MHAS = 512
 };
+/* The first read's batch (m->events), and a range info's label: may a range be a memory manipulation? */
+void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m);
+void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label);
 /* The read of the calls: activity i (g in the file) of unit u, its copy time and bytes. */
 void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g);
 /* Is call event i of the batch one that copies or fills (the memcpy view asked for)? */
