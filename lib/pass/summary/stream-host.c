@@ -1,6 +1,7 @@
 /*
  * The host model of a streamed GPU rank (summary.md §2.2–§2.4), for the
- * views that read host ranges (overview, model, operator) without the
+ * views that read host ranges (overview, model, operator; memcpy and userdefined:
+ * stream-host-views.c) without the
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
