@@ -1,6 +1,7 @@
 /*
  * The host model of a streamed GPU rank (summary.md §2.2–§2.4), for the
- * views that read host ranges (overview, model, operator) without the
+ * views that read host ranges (overview, model, operator; memcpy and userdefined:
+ * stream-host-views.c) without the
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
@@ -45,15 +46,14 @@
 #include "support/sort.h"
 #include "support/xalloc.h"
 
-/* Node flags. */
-enum { HN_COMM = 1, HN_CANC = 2, HN_PANC = 4, HN_SANC = 8, HN_OUTER = 16, HN_INOP = 32, HN_MEM = 64 };
 /* Queue entry flags (ov_ent f): the type in the low 4 bits, then these, the group above QF_GSHIFT. */
 enum { QF_COMM = 16, QF_MEM = 32, QF_OUTER = 64, QF_GSHIFT = 8 };
 #define RT_INSTANT 0x80
 
 #define HOST_VIEWS \
 	((1u << PT_SV_OVERVIEW) | (1u << PT_SV_MODEL) | (1u << PT_SV_OPERATOR) | (1u << PT_SV_KERNEL) | \
-	 (1u << PT_SV_API) | (1u << PT_SV_GPU))
+	 (1u << PT_SV_API) | (1u << PT_SV_GPU) | (1u << PT_SV_DEVICE) | (1u << PT_SV_DISTRIBUTED) | \
+	 (1u << PT_SV_OPTYPE) | (1u << PT_SV_AICPU) | (1u << PT_SV_MEMCPY) | (1u << PT_SV_USERDEFINED))
 
 bool sum_hs_views(const struct pt_summary_opts *o)
 {
@@ -78,7 +78,9 @@ int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summ
 	if (pt_sel_step_re(&o->sel, &h->re, msg, sizeof(msg)))
 		return -1; /* the whole load reports it */
 	h->re_own = true;
+	h->mc = o->views & (1u << PT_SV_MEMCPY);
 	h->nstr = m->strings.n;
+	h->mcache = h->mc ? pt_xcalloc(h->nstr + 1, 1) : NULL;
 	h->tcache = pt_xcalloc(h->nstr + 1, 1);
 	h->scache = pt_xcalloc(h->nstr + 1, 1);
 	return 0;
@@ -90,6 +92,8 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 		const struct pt_range_info *ri = &m->ranges.v[k];
 		if (ri->parent)
 			h->parents = true; /* explicit parents: the whole load's rule */
+		if (ri->label)
+			sum_hsv_label(h, m, ri->label);
 		uint32_t ty = ri->type < h->nstr ? ri->type : 0;
 		if (!h->tcache[ty])
 			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
@@ -174,6 +178,10 @@ void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 	}
 	h->gpu = pt_xcalloc(n + 1, sizeof(*h->gpu));
 	h->att = pt_xcalloc(n + 1, 1);
+	if (h->mc && h->memr)
+		h->mgpu = pt_xcalloc(n + 1, sizeof(*h->mgpu));
+	free(h->mcache);
+	h->mcache = NULL;
 }
 
 /* The unit of call event g (links: its index in capi), or SIZE_MAX. */
@@ -235,8 +243,11 @@ void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mode
 		int64_t at;
 		bool called;
 		size_t u = act_unit(h, lj, m, i, g, &at, &called);
-		if (u != SIZE_MAX)
+		if (u != SIZE_MAX) {
 			h->gpu[u] += ev->dur[i];
+			if (h->mgpu)
+				sum_hsv_act(h, m, u, i, g);
+		}
 	}
 	h->base += ev->n;
 }
@@ -337,6 +348,9 @@ void sum_hs_begin(struct sum_hs *h, struct run *u)
 		r->hs = pt_xcalloc(1, sizeof(*r->hs));
 		sum_items_init(&r->hs->op);
 		sum_groups_init(&r->hs->gs, r);
+		sum_items_init(&r->hs->mc);
+		sum_items_init(&r->hs->ud);
+		sum_groups_init(&r->hs->ugs, r);
 	}
 }
 
@@ -365,6 +379,7 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 	struct hsres *hs = r->hs;
 	if (tk->st.n)
 		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
+	sum_hsv_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
 	if (!(x->fl & HN_MEM))
 		return;
 	if (x->type == HT_STEP) {
@@ -427,12 +442,13 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			}
 			bool comm = x.type == HT_COMM || (x.type == HT_OPERATOR && sum_comm_op_name(g, out_str(g, x.name)));
 			bool mem = member_at(r, at);
-			uint8_t pf = par ? par->fl : 0;
-			x.fl = (uint8_t)((comm ? HN_COMM : 0) | (comm || (pf & HN_CANC) ? HN_CANC : 0) |
+			uint16_t pf = par ? par->fl : 0;
+			x.fl = (uint16_t)((comm ? HN_COMM : 0) | (comm || (pf & HN_CANC) ? HN_CANC : 0) |
 					 (is_phase(x.type) || (pf & HN_PANC) ? HN_PANC : 0) |
 					 (is_phase(x.type) && !(pf & HN_PANC) ? HN_OUTER : 0) |
 					 (x.type == HT_STEP || (pf & HN_SANC) ? HN_SANC : 0) |
 					 ((x.type == HT_OPERATOR && mem) || (pf & HN_INOP) ? HN_INOP : 0) | (mem ? HN_MEM : 0));
+			sum_hsv_push(r, &x, par);
 			pt_vec_push(&tk->st, x);
 			if (x.type != HT_STEP || comm) {
 				unsigned f = x.type | (comm ? QF_COMM : 0) | (mem ? QF_MEM : 0) |
@@ -443,12 +459,16 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			}
 			continue;
 		}
-		/* a call that launches something: the deepest range of the stack that holds it (§2.3) */
-		size_t slot = (size_t)p->corr;
+		/* a call that launches something (or copies: the memcpy view): the deepest range of the
+		 * stack that holds it (§2.3) */
+		size_t slot = p->corr == UINT64_MAX ? SIZE_MAX : (size_t)p->corr;
 		for (size_t k = tk->st.n; k-- > 0;) {
 			struct hs_node *x = &tk->st.v[k];
 			if (!(at < x->ne || (x->s == x->ne && at == x->s)))
 				continue;
+			sum_hsv_attach(h, r, x, p, slot);
+			if (slot == SIZE_MAX)
+				break;
 			int64_t d = h->gpu[slot];
 			x->gpu += d;
 			if (x->fl & HN_INOP)
@@ -542,7 +562,7 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 			if (ty < 0)
 				continue;
 			uint32_t nm = sum_out_name(&u->g, label ? label : ev->name[i], false);
-			pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, 0, nm, (uint8_t)ty, false }));
+			pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false }));
 		} else if (k == PT_EV_API) {
 			/* its unit, when it is the launching call of some activity */
 			size_t unit = SIZE_MAX;
@@ -556,8 +576,10 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 				if (slot != SIZE_MAX && lj->key[slot] == g + 1)
 					unit = slot; /* an id's activities take its last call */
 			}
-			if (unit != SIZE_MAX)
-				pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, unit, 0, 0, true }));
+			bool copier = sum_hsv_copier(h, r, ev->name[i]);
+			if (unit != SIZE_MAX || copier)
+				pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, unit == SIZE_MAX ? UINT64_MAX : unit,
+									0, 0, true, copier }));
 		}
 	}
 	h->base += ev->n;
@@ -596,6 +618,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		if (!r)
 			continue;
 		release(r, INT64_MAX);
+		sum_hsv_end(r->hs);
 		pt_vec_free(&r->hs->pair_e);
 		sum_pendq_free(&r->hs->q);
 	}
@@ -607,6 +630,8 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 	h->rtb = NULL;
 	free(h->gpu);
 	h->gpu = NULL;
+	free(h->mgpu);
+	h->mgpu = NULL;
 	free(h->trk);
 	h->trk = NULL;
 	h->ntrk = 0;
@@ -642,8 +667,10 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->rtb);
 	free(h->tcache);
 	free(h->scache);
+	free(h->mcache);
 	free(h->gpu);
 	free(h->att);
+	free(h->mgpu);
 	free(h->capi);
 	free(h->rs);
 	free(h->rr);
@@ -663,6 +690,10 @@ void sum_hsres_free(struct hsres *x)
 		return;
 	sum_items_free(&x->op);
 	sum_groups_free(&x->gs);
+	sum_items_free(&x->mc);
+	sum_items_free(&x->ud);
+	sum_groups_free(&x->ugs);
+	pt_vec_free(&x->mcx);
 	free(x->cover.v);
 	pt_vec_free(&x->pair_e);
 	sum_pendq_free(&x->q);

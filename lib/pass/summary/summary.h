@@ -752,6 +752,8 @@ void sum_gacc_free(struct gacc *ga);
 /* view-memcpy.c: the memcpy view's sums */
 void sum_mcacc_init(struct mcacc *a);
 void sum_mcacc_free(struct mcacc *a);
+/* Does the runtime call of raw name id raw copy or fill (its name says memcpy or memset)? */
+bool sum_mc_copier(struct ctx *g, struct mcacc *a, uint32_t raw);
 
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
 #define SUM_LJ_BLOCK 4096
@@ -839,8 +841,10 @@ struct hs_rspan {
 /* A range on a thread's nesting stack. */
 struct hs_node {
 	int64_t s, e, ne, gpu;
+	int64_t mgpu, mbytes; /* the memcpy view: inclusive Memcpy/Memset time and bytes (stream-host-views.c) */
 	uint32_t name, track;
-	uint8_t type, fl; /* enum htype; HN_* */
+	uint8_t type;     /* enum htype */
+	uint16_t fl;      /* HN_* */
 };
 /* A range or call of a thread at the start its buffer holds. */
 struct hs_pend {
@@ -849,6 +853,7 @@ struct hs_pend {
 	uint32_t name;
 	uint8_t type;
 	bool call;
+	bool copier;       /* a call that copies or fills (the memcpy view's host calls) */
 };
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
@@ -871,6 +876,12 @@ struct hsres {
 	bool any;
 	int64_t others_gpu, un_n, un_t; /* the summing read (view-model.c add()) */
 	struct pendq q;                /* ranges pending in start order across threads */
+	/* the memcpy and userdefined views (stream-host-views.c) */
+	struct items mc;               /* the memcpy view's memory-manipulation ranges */
+	PT_VEC(uint64_t) mcx;          /* copy calls inside such a range (events, sorted: left out) */
+	size_t mcur;                   /* the summing read's cursor into mcx */
+	struct items ud;               /* the userdefined view's items and thread groups */
+	struct groups ugs;
 };
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
@@ -894,6 +905,10 @@ struct sum_hs {
 	uint32_t *rk;      /* per device: its rank (sum_lj rank) */
 	struct hs_rspan *rs; /* per rank */
 	struct rank **rr;  /* per rank: the run's GPU rank (sum_hs_begin) */
+	bool mc;           /* the memcpy view is asked for */
+	bool memr;         /* and a range may be a memory manipulation (its name says so): mgpu, the copy calls */
+	uint8_t *mcache;   /* per raw string id: 1 not such a name, 2 maybe one (0: not looked up) */
+	int64_t (*mgpu)[2];/* per unit: the Memcpy/Memset time of its activities, their bytes + 1 (0: none) */
 	struct hs_trk *trk;
 	size_t ntrk;
 	uint64_t base;     /* the read's index of the batch's first event */
@@ -933,6 +948,31 @@ const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const str
 			    const struct pt_model *m);
 void sum_hs_free(struct sum_hs *h);
 void sum_hsres_free(struct hsres *x);
+
+/* ---- stream-host-views.c: what the host read sums for the memcpy and userdefined views ---- */
+/* Node flags of the host read's stack (struct hs_node fl): those of stream-host.c, then the memcpy
+ * view's: a memory-manipulation range, one or inside one, its copies have bytes. */
+enum {
+	HN_COMM = 1, HN_CANC = 2, HN_PANC = 4, HN_SANC = 8, HN_OUTER = 16, HN_INOP = 32, HN_MEM = 64,
+	HN_MNAME = 128, HN_MANC = 256, HN_MHAS = 512
+};
+/* The first read's batch (m->events), and a range info's label: may a range be a memory manipulation? */
+void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m);
+void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label);
+/* The read of the calls: activity i (g in the file) of unit u, its copy time and bytes. */
+void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g);
+/* Is call event i of the batch one that copies or fills (the memcpy view asked for)? */
+bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw);
+/* A range x pushed on the stack, under par (NULL: none): its memory-manipulation flags. */
+void sum_hsv_push(struct rank *r, struct hs_node *x, const struct hs_node *par);
+/* Call p attached to range x (unit: its unit, or SIZE_MAX). */
+void sum_hsv_attach(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_pend *p, size_t unit);
+/* Range x leaves the stack (parent: the range under it, or NULL): its sums to the parent and the views. */
+void sum_hsv_finish(struct rank *r, struct hs_node *parent, const struct hs_node *x);
+/* After the host read: the copy calls to leave out in order. */
+void sum_hsv_end(struct hsres *x);
+/* The summing read: is call event g (in the file) inside a memory-manipulation range? In event order. */
+bool sum_hsv_left_out(struct hsres *x, uint64_t g);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,

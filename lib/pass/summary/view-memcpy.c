@@ -60,6 +60,22 @@ static void copy_add(struct rank *r, struct mcacc *a, size_t i, bool mem)
 	}
 }
 
+bool sum_mc_copier(struct ctx *g, struct mcacc *a, uint32_t raw)
+{
+	if (!a->copier) {
+		a->nraw = g->m->strings.n;
+		a->copier = pt_xcalloc(a->nraw + 1, 1);
+	}
+	uint8_t *c = raw < a->nraw ? &a->copier[raw] : NULL;
+	if (c && *c)
+		return *c == 2;
+	const char *s = out_str(g, sum_out_name(g, raw, true));
+	bool yes = strcasestr(s, "memcpy") || strcasestr(s, "memset");
+	if (c)
+		*c = yes ? 2 : 1;
+	return yes;
+}
+
 /* A member runtime call i of the rank: kept when it copies or fills and lies in no memory range. */
 static void call_add(struct rank *r, struct mcacc *a, size_t i)
 {
@@ -67,23 +83,12 @@ static void call_add(struct rank *r, struct mcacc *a, size_t i)
 	const struct pt_events *ev = &g->m->events;
 	uint32_t raw = ev->name[i];
 	uint32_t nm = sum_out_name(g, raw, true);
-	if (!a->copier) {
-		a->nraw = g->m->strings.n;
-		a->copier = pt_xcalloc(a->nraw + 1, 1);
-	}
-	uint8_t *c = raw < a->nraw ? &a->copier[raw] : NULL, yes;
-	if (c && *c) {
-		yes = *c == 2;
-	} else {
-		const char *s = out_str(g, nm);
-		yes = strcasestr(s, "memcpy") || strcasestr(s, "memset");
-		if (c)
-			*c = yes ? 2 : 1;
-	}
-	if (!yes)
+	if (!sum_mc_copier(g, a, raw))
 		return;
 	uint32_t h = g->link ? g->link[i] : 0;
 	if (h && r->hr[h - 1].mem_anc)
+		return;
+	if (r->hs && sum_hsv_left_out(r->hs, g->base + i)) /* streamed: the host read's attachment */
 		return;
 	struct mcall x = { event_key(g, i), nm, ev->dur[i], ev->start[i] };
 	pt_vec_push(&a->calls, x);
@@ -133,7 +138,12 @@ static void view_memcpy(struct rank *r, struct pt_table *t, struct pt_table **tx
 		}
 	}
 	struct items host, *dev = &a->dev;
-	sum_items_init(&host);
+	if (r->hs) { /* streamed: the host read's memory-manipulation ranges (stream-host-views.c) */
+		host = r->hs->mc;
+		sum_items_init(&r->hs->mc);
+	} else {
+		sum_items_init(&host);
+	}
 	int64_t G = r->G;
 	/* (a) memory-manipulation ranges */
 	for (uint32_t k = 0; k < r->nhr; k++) {

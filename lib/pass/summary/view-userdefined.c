@@ -16,10 +16,22 @@ static void view_userdefined(struct rank *r, struct pt_table *t, struct pt_table
 	if (r->ascend)
 		return;
 	struct groups gs;
-	sum_groups_init(&gs, r);
 	struct items it;
-	sum_items_init(&it);
 	size_t longest = 4;
+	if (r->hs) { /* streamed: the host read's items and groups (stream-host-views.c) */
+		gs = r->hs->ugs;
+		it = r->hs->ud;
+		memset(&r->hs->ugs, 0, sizeof(r->hs->ugs));
+		sum_items_init(&r->hs->ud);
+		for (size_t k = 0; k < it.v.n; k++) {
+			size_t l = strlen(out_str(g, it.v.v[k].name));
+			if (l > longest)
+				longest = l;
+		}
+	} else {
+		sum_groups_init(&gs, r);
+		sum_items_init(&it);
+	}
 	for (uint32_t k = 0; k < r->nhr; k++) {
 		const struct hr *h = &r->hr[k];
 		if (h->type != HT_USERRANGE || h->memname || !member_at(r, h->s))

@@ -1,0 +1,131 @@
+/*
+ * What the host read (stream-host.c) sums for the memcpy and userdefined
+ * views of a streamed GPU rank, as ranks.c and the views sum them in memory:
+ *
+ *  - memcpy (summary.md §3.7), when the first read finds a range whose name
+ *    may say memory manipulation: per launching call, the Memcpy/Memset time
+ *    and bytes of its activities (the read of the calls); on the stack each
+ *    range's inclusive sums of them, like its device time; a member
+ *    memory-manipulation range (a UserDefined or UserRange range named so)
+ *    is an item when it leaves the stack; a runtime call that copies or
+ *    fills, attached to such a range or to a range inside one, is left out
+ *    of the host calls (the summing read asks sum_hsv_left_out);
+ *  - userdefined (§3.8): each member UserRange range that is not a memory
+ *    manipulation, by thread group, with its inclusive device time.
+ */
+#define _GNU_SOURCE
+#include "pass/summary/summary.h"
+
+#include <string.h>
+
+#include "pass/summary/view.h"
+#include "support/sort.h"
+
+/* Can raw string id s name a memory-manipulation range (a mangled name may demangle to one)? */
+static bool maybe_mem(struct sum_hs *h, const struct pt_model *m, uint32_t s)
+{
+	uint8_t *c = s < h->nstr ? &h->mcache[s] : NULL;
+	if (c && *c)
+		return *c == 2;
+	const char *t = pt_strtab_get(&m->strings, s);
+	bool yes = (t[0] == '_' && t[1] == 'Z') || sum_mem_name(t);
+	if (c)
+		*c = yes ? 2 : 1;
+	return yes;
+}
+
+void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m)
+{
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; h->mc && !h->memr && i < ev->n; i++)
+		h->memr = ev->kind[i] == PT_EV_RANGE && maybe_mem(h, m, ev->name[i]);
+}
+
+void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label)
+{
+	if (h->mc && !h->memr)
+		h->memr = maybe_mem(h, m, label);
+}
+
+void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g)
+{
+	uint8_t k = m->events.kind[i];
+	if (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)
+		return;
+	h->mgpu[u][0] += m->events.dur[i];
+	const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)g);
+	if (ci)
+		h->mgpu[u][1] = (h->mgpu[u][1] ? h->mgpu[u][1] : 1) + (int64_t)ci->bytes;
+}
+
+bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw)
+{
+	return h->mgpu && r->asc && sum_mc_copier(r->g, r->asc->mc, raw);
+}
+
+void sum_hsv_push(struct rank *r, struct hs_node *x, const struct hs_node *par)
+{
+	bool mname = (x->type == HT_USERDEF || x->type == HT_USERRANGE) && sum_mem_name(out_str(r->g, x->name));
+	x->fl |= (uint16_t)((mname ? HN_MNAME : 0) | (mname || (par && (par->fl & HN_MANC)) ? HN_MANC : 0));
+}
+
+void sum_hsv_attach(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_pend *p, size_t unit)
+{
+	if (unit != SIZE_MAX && h->mgpu) {
+		x->mgpu += h->mgpu[unit][0];
+		if (h->mgpu[unit][1]) {
+			x->mbytes += h->mgpu[unit][1] - 1;
+			x->fl |= HN_MHAS;
+		}
+	}
+	if (p->copier && (x->fl & HN_MANC))
+		pt_vec_push(&r->hs->mcx, p->ev);
+}
+
+void sum_hsv_finish(struct rank *r, struct hs_node *par, const struct hs_node *x)
+{
+	struct hsres *hs = r->hs;
+	if (par) { /* inclusive, as the device time */
+		par->mgpu += x->mgpu;
+		par->mbytes += x->mbytes;
+		par->fl |= x->fl & HN_MHAS;
+	}
+	if (!(x->fl & HN_MEM))
+		return;
+	struct item *it;
+	if (x->fl & HN_MNAME) {
+		it = sum_items_get(&hs->mc, x->name, x->name);
+		it->calls++;
+		item_cpu(it, x->e - x->s);
+		item_gpu(it, x->mgpu);
+		it->a += x->mbytes;
+		it->c |= (x->fl & HN_MHAS) != 0;
+	} else if (x->type == HT_USERRANGE) {
+		uint32_t gi = sum_group_of(&hs->ugs, r, x->track);
+		struct grp *gr = &hs->ugs.v.v[gi];
+		if (x->s < gr->first)
+			gr->first = x->s;
+		it = sum_items_get(&hs->ud, ((uint64_t)gi << 32) | x->name, x->name);
+		it->d = gi;
+		it->calls++;
+		item_cpu(it, x->e - x->s);
+		item_gpu(it, x->gpu);
+	} else {
+		return;
+	}
+	if (x->s < it->first)
+		it->first = x->s;
+}
+
+void sum_hsv_end(struct hsres *x)
+{
+	pt_sort(x->mcx.v, x->mcx.n, sizeof(*x->mcx.v), pt_u64_cmp);
+	x->mcur = 0;
+}
+
+bool sum_hsv_left_out(struct hsres *x, uint64_t g)
+{
+	while (x->mcur < x->mcx.n && x->mcx.v[x->mcur] < g)
+		x->mcur++;
+	return x->mcur < x->mcx.n && x->mcx.v[x->mcur] == g;
+}
