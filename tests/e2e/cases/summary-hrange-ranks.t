@@ -35,6 +35,10 @@ run "for f in table csv json; do for v in '' '--view overview,model,operator,ker
 # sums) against the one read of the whole load
 term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PROFTOOL\" $*" /dev/null | tr '\r' '\n' | grep -c "reading 'three.ptm': 100%"; }
 run "term summary three.ptm -o s.txt; term summary --in-memory three.ptm -o m.txt; cmp s.txt m.txt && echo same"
+# the other views of the host read (device, distributed, memcpy, userdefined, optype, aicpu, so
+# --view all), of several processes too: the same as the whole load, and streamed (five reads)
+run "for f in table csv json; do for v in '--view all' '--view memcpy,userdefined' '--view device,distributed --steps 2-3' '--view all --time-window 0:100ms --thread-sep'; do bash same.sh three.ptm \$f \$v; done; done"
+run "term summary three.ptm --view all -o s.txt; term summary --in-memory three.ptm --view all -o m.txt; cmp s.txt m.txt && echo same"
 # the streamed figures themselves: each rank's steps and its communication
 run proftool summary three.ptm --view model,overview --steps 250- --time-unit us
 run proftool summary three.ptm --view operator --top 2 --format csv
