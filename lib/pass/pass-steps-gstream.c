@@ -3,9 +3,7 @@
  * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
  *
  * For a model of CPU and GPU devices (no Ascend device, no step trace, no
- * Ascend work) whose host ranges name no communication (a kernel launched
- * inside such a range counts as communication, summary.md §2.5: index.c
- * joins the ranges for that), of one traced process (one CPU device) or of
+ * Ascend work), of one traced process (one CPU device) or of
  * several whose GPU devices each record the process of one of them (the
  * in-memory pass would give any other by a vote of its launches). Each
  * process is a host (struct ghost) with its own launch join: correlation ids
@@ -26,9 +24,19 @@
  *     (the coverage); under the iteration-boundary rule (no range of the host
  *     matched) each of its kernels' launch is kept, 8 bytes a kernel, and
  *     sorted into launch order for its rank's windows;
+ *     where host ranges name communication (a kernel launched inside such a
+ *     range counts as communication, summary.md §2.5) and the figures are
+ *     asked for, each launching call (the link's, else the first of its id)
+ *     gets a bit per join slot when it starts inside a communication range of
+ *     its thread (comm-attr.h: the range infos that say which ranges are
+ *     communication come after the events, so read 1 marks them, read 2 meets
+ *     each thread's ranges and calls in start order; a thread out of start
+ *     order, or several hosts without launch links, leave the model to the
+ *     whole read);
  *  3. (`steps` only; every GPU rank in the one read) each activity goes to its
  *     device's streamed breakdowns
- *     (breakdown-stream.h): computation/communication, kernel/memcpy and
+ *     (breakdown-stream.h): computation/communication (a kernel by its name,
+ *     or by its launch's bit), kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
  *     start) counted as a mark; the rank's launch span widens. When the step
  *     windows and the outside set's intervals do not meet (as the windows
@@ -42,8 +50,11 @@
  * the linked calls and activities), the links themselves (read 1 only, 12
  * bytes each, a chunk at a time), the launches (read 2), and per step its
  * window and figures; the host ranges' records are checked for
- * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held. Any other model is read whole and
- * passed to the in-memory pass, as before.
+ * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held (with
+ * communication ranges: two bits an event in read 1, one in read 2, a bit per
+ * join slot). For `hints` (pt_steps_gstream_keep) host ranges that name
+ * communication still send the model to the whole read. Any other model is
+ * read whole and passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
 #include <regex.h>
