@@ -45,7 +45,7 @@ void pt_cattr_order(struct pt_cattr *c, uint32_t tr, int64_t st)
 	grow_trk(c, (size_t)tr + 1);
 	struct pt_cattr_trk *t = &c->t[tr];
 	if (t->seen && st < t->last)
-		c->unordered = true;
+		t->bad = true;
 	if (!t->seen || st > t->last)
 		t->last = st;
 	t->seen = true;
@@ -106,7 +106,7 @@ void pt_cattr_seal(struct pt_cattr *c)
 	c->tmark = c->lmark = NULL;
 	c->ntmark = c->nlmark = 0;
 	for (size_t t = 0; t < c->nt; t++)
-		c->t[t] = (struct pt_cattr_trk){ 0 };
+		c->t[t] = (struct pt_cattr_trk){ .bad = c->t[t].bad };
 }
 
 static void wake(struct pt_cattr_trk *t)
@@ -122,6 +122,10 @@ void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int
 		return;
 	grow_trk(c, (size_t)tr + 1);
 	struct pt_cattr_trk *t = &c->t[tr];
+	if (t->bad) {
+		c->late = true;
+		return;
+	}
 	if (t->seen && st == t->last)
 		wake(t); /* the calls that start with it are inside it */
 	else

@@ -18,7 +18,9 @@
  *     after its start (a range that starts with the call but comes after it
  *     in the file still counts: the calls of the thread's latest start wait
  *     for it); pt_cattr_call() sets the caller's bit of the call (its join
- *     slot) when it is inside.
+ *     slot) when it is inside. A communication range on a thread whose ranges
+ *     and calls were out of start order in read 1 sets `late`: the caller
+ *     reads the model whole instead.
  *
  * What grows with the input: two bits per event in read 1, one in read 2,
  * and per thread a few words.
@@ -44,6 +46,7 @@ struct pt_cattr_trk {
 	bool seen;
 	int64_t end;   /* read 2: the latest end of a communication range so far */
 	bool has_end;
+	bool bad;      /* read 1: its ranges and calls out of start order */
 	PT_VEC(struct pt_cattr_wait) wait; /* read 2: the calls at `last` outside every range so far */
 };
 
@@ -59,8 +62,8 @@ struct pt_cattr {
 	struct pt_cattr_trk *t;
 	size_t nt;
 	bool any;         /* some communication range */
-	bool unordered;   /* read 1: a thread's ranges and calls out of start order */
 	bool no;          /* a range info read 1 cannot place (an event not seen yet) */
+	bool late;        /* read 2: a communication range on a thread out of start order (read it whole) */
 };
 
 /* Read 1: event g (an index in the file) is a range whose name reads as communication. */

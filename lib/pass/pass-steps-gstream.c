@@ -30,9 +30,9 @@
  *     gets a bit per join slot when it starts inside a communication range of
  *     its thread (comm-attr.h: the range infos that say which ranges are
  *     communication come after the events, so read 1 marks them, read 2 meets
- *     each thread's ranges and calls in start order; a thread out of start
- *     order, or several hosts without launch links, leave the model to the
- *     whole read);
+ *     each thread's ranges and calls in start order; a communication range
+ *     on a thread out of start order, or several hosts without launch links,
+ *     leave the model to the whole read);
  *  3. (`steps` only; every GPU rank in the one read) each activity goes to its
  *     device's streamed breakdowns
  *     (breakdown-stream.h): computation/communication (a kernel by its name,
@@ -1051,7 +1051,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	 * order; with several hosts, the launch links name the calls (the whole load's join by id alone
 	 * would cross processes) */
 	s.comm = !rc && figs && s.ca.any;
-	if (s.comm && (s.ca.unordered || s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
+	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
 		rc = AGAIN;
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
@@ -1112,6 +1112,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (boundary || keep ? 0 : PT_PTM_NO_NAME);
 	if ((figs || boundary || keep) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
+	if (s.ca.late) { /* a communication range on a thread out of start order */
+		pt_model_free(m);
+		gst_free(&s);
+		pt_ptm_tape_free(&tape);
+		return pt_ptm_read(src->path, whole, e);
+	}
 	/* per device index: the launches of the host it is (several hosts) */
 	struct pt_steps_lseq *lseq = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*lseq));
 	for (size_t h = 0; h < s.nh; h++) {
