@@ -51,16 +51,13 @@ void pt_cattr_order(struct pt_cattr *c, uint32_t tr, int64_t st)
 	t->seen = true;
 }
 
-/* The mark of string s in *v (*n of them so far; m has the strings). */
-static uint8_t *mark(uint8_t **v, size_t *n, const struct pt_model *m, uint32_t s)
+/* The mark of string s (v 0: not met, or pushed out by another). */
+static struct pt_cattr_mark *mark(struct pt_cattr_mark *cache, uint32_t s)
 {
-	if (s >= *n) {
-		size_t k = m->strings.n > s ? m->strings.n : (size_t)s + 1;
-		*v = pt_xrealloc(*v, k);
-		memset(*v + *n, 0, k - *n);
-		*n = k;
-	}
-	return &(*v)[s];
+	struct pt_cattr_mark *x = &cache[s % PT_CATTR_CACHE];
+	if (x->id != s || !x->v)
+		*x = (struct pt_cattr_mark){ s, 0 };
+	return x;
 }
 
 void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev)
@@ -69,19 +66,19 @@ void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev)
 		const struct pt_range_info *ri = &m->ranges.v[k];
 		if (!ri->type || (ri->flags & PT_RANGE_INSTANT))
 			continue;
-		uint8_t *tm = mark(&c->tmark, &c->ntmark, m, ri->type);
-		if (!*tm) {
+		struct pt_cattr_mark *tm = mark(c->tmark, ri->type);
+		if (!tm->v) {
 			const char *t = pt_model_strget(m, ri->type);
-			*tm = !strcmp(t, "Communication") ? 2 : !strcmp(t, "Operator") ? 3 : 1;
+			tm->v = !strcmp(t, "Communication") ? 2 : !strcmp(t, "Operator") ? 3 : 1;
 		}
-		if (*tm == 1)
+		if (tm->v == 1)
 			continue;
-		bool comm = *tm == 2;
+		bool comm = tm->v == 2;
 		if (!comm && ri->label) {
-			uint8_t *lm = mark(&c->lmark, &c->nlmark, m, ri->label);
-			if (!*lm)
-				*lm = pt_index_comm_op_name(pt_model_strget(m, ri->label)) ? 2 : 1;
-			comm = *lm == 2;
+			struct pt_cattr_mark *lm = mark(c->lmark, ri->label);
+			if (!lm->v)
+				lm->v = pt_index_comm_op_name(pt_model_strget(m, ri->label)) ? 2 : 1;
+			comm = lm->v == 2;
 		} else if (!comm) {
 			comm = bit(c->name, c->nw, ri->event);
 		}
@@ -101,10 +98,6 @@ void pt_cattr_seal(struct pt_cattr *c)
 {
 	free(c->name);
 	c->name = NULL;
-	free(c->tmark);
-	free(c->lmark);
-	c->tmark = c->lmark = NULL;
-	c->ntmark = c->nlmark = 0;
 	for (size_t t = 0; t < c->nt; t++)
 		c->t[t] = (struct pt_cattr_trk){ .bad = c->t[t].bad };
 }
@@ -157,8 +150,6 @@ void pt_cattr_free(struct pt_cattr *c)
 {
 	free(c->name);
 	free(c->comm);
-	free(c->tmark);
-	free(c->lmark);
 	for (size_t t = 0; t < c->nt; t++)
 		pt_vec_free(&c->t[t].wait);
 	free(c->t);

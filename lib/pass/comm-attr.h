@@ -35,6 +35,8 @@
 
 struct pt_model;
 
+#define PT_CATTR_CACHE 64
+
 /* A call waiting for the ranges that start with it: its bit in bits. */
 struct pt_cattr_wait {
 	uint64_t *bits;
@@ -55,10 +57,9 @@ struct pt_cattr {
 	uint64_t *comm;   /* per event: a communication range (its range info) */
 	size_t nw;        /* the words of both */
 	uint64_t nev;     /* read 1: the events seen */
-	uint8_t *tmark;   /* per string, a range type: 0 not seen, 1 other, 2 Communication, 3 Operator */
-	size_t ntmark;
-	uint8_t *lmark;   /* per string, a label: 0 not seen, 1 no, 2 communication */
-	size_t nlmark;
+	/* the marks of strings met last, by the string's id modulo PT_CATTR_CACHE (a type: 1 other, 2
+	 * Communication, 3 Operator; a label: 1 no, 2 communication): a few types, not a byte per string */
+	struct pt_cattr_mark { uint32_t id; uint8_t v; } tmark[PT_CATTR_CACHE], lmark[PT_CATTR_CACHE];
 	struct pt_cattr_trk *t;
 	size_t nt;
 	bool any;         /* some communication range */
