@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/model.h"
 #include "model/ptm.h"
 #include "support/err.h"
 #include "support/xalloc.h"
@@ -37,8 +38,16 @@ struct tapped {
 static int tapped_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	struct tapped *t = arg;
+	/* the range infos a tap takes (PT_PTM_RANGES_BATCHWISE: it empties them) are the sink's too; taken
+	 * by either, they go */
+	size_t nr = m->ranges.n;
 	t->tap->batch(t->tap->arg, m);
-	return t->sink->batch(t->sink->arg, m, e);
+	bool took = nr && !m->ranges.n;
+	m->ranges.n = nr;
+	int rc = t->sink->batch(t->sink->arg, m, e);
+	if (took)
+		m->ranges.n = 0;
+	return rc;
 }
 
 int pt_ptm_source_read_cols(const struct pt_ptm_source *s, struct pt_model *m, const struct pt_ptm_sink *sink,
@@ -51,7 +60,9 @@ int pt_ptm_source_read_cols(const struct pt_ptm_source *s, struct pt_model *m, c
 		both.batch = tapped_batch;
 		both.arg = &t;
 		int rc = pt_ptm_source_read_cols(&plain, m, &both, 0, e);
+		size_t nr = m->ranges.n; /* (the last range infos: the caller's too) */
 		s->tap->end(s->tap->arg, rc);
+		m->ranges.n = nr;
 		return rc;
 	}
 	if (pt_ptm_source_once(s))

@@ -3,9 +3,7 @@
  * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
  *
  * For a model of CPU and GPU devices (no Ascend device, no step trace, no
- * Ascend work) whose host ranges name no communication (a kernel launched
- * inside such a range counts as communication, summary.md §2.5: index.c
- * joins the ranges for that), of one traced process (one CPU device) or of
+ * Ascend work), of one traced process (one CPU device) or of
  * several whose GPU devices each record the process of one of them (the
  * in-memory pass would give any other by a vote of its launches). Each
  * process is a host (struct ghost) with its own launch join: correlation ids
@@ -26,9 +24,19 @@
  *     (the coverage); under the iteration-boundary rule (no range of the host
  *     matched) each of its kernels' launch is kept, 8 bytes a kernel, and
  *     sorted into launch order for its rank's windows;
+ *     where host ranges name communication (a kernel launched inside such a
+ *     range counts as communication, summary.md §2.5) and the figures are
+ *     asked for, each launching call (the link's, else the first of its id)
+ *     gets a bit per join slot when it starts inside a communication range of
+ *     its thread (comm-attr.h: the range infos that say which ranges are
+ *     communication come after the events, so read 1 marks them, read 2 meets
+ *     each thread's ranges and calls in start order; a communication range
+ *     on a thread out of start order, or several hosts without launch links,
+ *     leave the model to the whole read);
  *  3. (`steps` only; every GPU rank in the one read) each activity goes to its
  *     device's streamed breakdowns
- *     (breakdown-stream.h): computation/communication, kernel/memcpy and
+ *     (breakdown-stream.h): computation/communication (a kernel by its name,
+ *     or by its launch's bit), kernel/memcpy and
  *     memset/busy time per window, its launch (its call's start, or its own
  *     start) counted as a mark; the rank's launch span widens. When the step
  *     windows and the outside set's intervals do not meet (as the windows
@@ -42,8 +50,11 @@
  * the linked calls and activities), the links themselves (read 1 only, 12
  * bytes each, a chunk at a time), the launches (read 2), and per step its
  * window and figures; the host ranges' records are checked for
- * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held. Any other model is read whole and
- * passed to the in-memory pass, as before.
+ * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held (with
+ * communication ranges: two bits an event in read 1, one in read 2, a bit per
+ * join slot). For `hints` (pt_steps_gstream_keep) host ranges that name
+ * communication still send the model to the whole read. Any other model is
+ * read whole and passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
 #include <regex.h>
@@ -55,6 +66,7 @@
 #include "model/ptm.h"
 #include "model/ptm-source.h"
 #include "pass/breakdown-stream.h"
+#include "pass/comm-attr.h"
 #include "pass/launch-join.h"
 #include "pass/pass-steps-int.h"
 #include "pass/pass-steps.h"
@@ -115,6 +127,7 @@ struct ghost {
 	PT_VEC(struct lrec) l;
 	PT_VEC(struct pt_ival) dl;
 	size_t nr; /* its ranges that match the step pattern */
+	uint64_t *cbit; /* read 2, host ranges that name communication: per join slot, its call inside one */
 };
 
 /* Read 4: a GPU rank, its device figures. */
@@ -175,6 +188,9 @@ struct gst {
 	uint8_t *rmark; /* per string, a range's name: 0 not seen, else RM_SEEN | RM_COMM | RM_DL | RM_STEP */
 	size_t nrmark;
 	bool hr_asked, hr_ok; /* keep->host_ranges() asked, its answer */
+	/* host ranges that name communication (figures only; comm-attr.h): a kernel launched inside one */
+	struct pt_cattr ca;
+	bool comm; /* read 2 and 4: some, and figures asked for */
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -349,7 +365,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		m->links.n = 0;
 	}
 	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
-		if (pt_index_comm_ranges(m))
+		if (s->keep ? pt_index_comm_ranges(m) : (pt_cattr_infos(&s->ca, m, s->base), s->ca.no))
 			s->no = true;
 		m->ranges.n = 0;
 		if (s->no)
@@ -392,8 +408,12 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (s->has_re)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			uint8_t mark = range_mark(s, m, ev->name[i], name);
-			if (mark & RM_COMM)
+			if ((mark & RM_COMM) && s->keep)
 				s->no = true;
+			else if (mark & RM_COMM)
+				pt_cattr_name(&s->ca, s->base + i);
+			if (!s->keep)
+				pt_cattr_order(&s->ca, tr, st);
 			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
 			if (!h)
 				continue;
@@ -420,6 +440,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			}
 		} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
 			s->no = true; /* Ascend work outside an Ascend device */
+		} else if (k == PT_EV_API && !s->keep) {
+			pt_cattr_order(&s->ca, tr, st);
 		}
 	}
 	s->base += ev->n;
@@ -443,6 +465,8 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			}
 			continue;
 		}
+		if (ev->kind[i] == PT_EV_RANGE && s->comm)
+			pt_cattr_range(&s->ca, s->base + i, ev->track[i], ev->start[i], ev->dur[i]);
 		if (ev->kind[i] == PT_EV_RANGE && s->keep && s->hr_ok && ev->track[i] < s->ntrk &&
 		    m->devices.v[dv].kind == PT_DEV_CPU)
 			pt_lag_add(&s->t[ev->track[i]].lag, ev->start[i]); /* with the track's calls */
@@ -450,8 +474,15 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			continue;
 		int64_t st = ev->start[i];
 		bool host = m->devices.v[dv].kind == PT_DEV_CPU && h; /* (a call of a host: its join's) */
-		if (ev->corr[i] && host)
+		if (ev->corr[i] && host && s->comm) { /* the launching call: the link's, else the first of its id */
+			size_t slot = pt_ljoin_slot(&h->j, ev->corr[i]);
+			bool first = slot != SIZE_MAX && h->j.start[slot] == INT64_MIN;
 			pt_ljoin_call_named(&h->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
+			if (s->linkbit ? slot != SIZE_MAX && bit(s->callbit, s->nbit, s->base + i) : first)
+				pt_cattr_call(&s->ca, ev->track[i], st, h->cbit, slot);
+		} else if (ev->corr[i] && host) {
+			pt_ljoin_call_named(&h->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
+		}
 		if (s->keep && host && ev->track[i] < s->ntrk)
 			pt_lag_add(&s->t[ev->track[i]].lag, st);
 		/* a linked call widens its host's rank (a link stays inside its process); with one host, that
@@ -681,9 +712,10 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		t->seen = true;
 		int64_t at = st, cs;
 		bool found = false;
+		size_t slot = SIZE_MAX;
 		if (ev->corr[i]) {
 			const struct pt_ljoin *j = &g->h->j;
-			size_t slot = pt_ljoin_slot(j, ev->corr[i]);
+			slot = pt_ljoin_slot(j, ev->corr[i]);
 			found = slot != SIZE_MAX && pt_ljoin_get(j, slot, &cs, NULL);
 			if (found)
 				at = cs;
@@ -699,7 +731,11 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
 				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
-			pt_bdstream_add(b[0], *kn, st, en);
+			/* (or communication by its launch: its call, the link's where the model has links, inside a
+			 * communication range) */
+			bool ca = *kn == 1 && s->comm && slot != SIZE_MAX && (g->h->cbit[slot / 64] >> (slot % 64) & 1) &&
+				  (!s->linkbit || bit(s->linkbit, s->nbit, s->base + i));
+			pt_bdstream_add(b[0], ca ? 2 : *kn, st, en);
 			pt_bdstream_add(b[1], 1, st, en);
 		} else if (k == PT_EV_MEMCPY) {
 			pt_bdstream_add(b[1], 2, st, en);
@@ -750,6 +786,7 @@ static void gst_free(struct gst *s)
 		pt_ljoin_free(&s->h[h].j);
 		pt_vec_free(&s->h[h].l);
 		pt_vec_free(&s->h[h].dl);
+		free(s->h[h].cbit);
 	}
 	free(s->h);
 	free(s->hof);
@@ -760,6 +797,7 @@ static void gst_free(struct gst *s)
 	read4_free(s);
 	free(s->kmark);
 	free(s->rmark);
+	pt_cattr_free(&s->ca);
 }
 
 /* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked
@@ -1005,7 +1043,15 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && (s.no || !streamable(&s, m) || pt_index_comm_ranges(m)))
+	if (!rc && !keep)
+		pt_cattr_infos(&s.ca, m, s.base); /* the last range infos */
+	if (!rc && (s.no || !streamable(&s, m) || (keep ? pt_index_comm_ranges(m) : s.ca.no)))
+		rc = AGAIN;
+	/* kernels communication by their launch (figures only): each thread's ranges and calls in start
+	 * order; with several hosts, the launch links name the calls (the whole load's join by id alone
+	 * would cross processes) */
+	s.comm = !rc && figs && s.ca.any;
+	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
 		rc = AGAIN;
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
@@ -1053,8 +1099,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	}
 	/* per host: no range matched, the iteration-boundary rule (its kernels' launches) */
 	bool boundary = false;
+	if (s.comm)
+		pt_cattr_seal(&s.ca);
 	for (size_t h = 0; h < s.nh; h++) {
 		pt_ljoin_seal(&s.h[h].j);
+		if (s.comm)
+			s.h[h].cbit = pt_xcalloc(s.h[h].j.n / 64 + 1, sizeof(*s.h[h].cbit));
 		s.h[h].launches = !s.h[h].nr && s.h[h].dev != PT_NONE;
 		boundary |= s.h[h].launches;
 	}
@@ -1062,6 +1112,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (boundary || keep ? 0 : PT_PTM_NO_NAME);
 	if ((figs || boundary || keep) && s.host != PT_NONE && (rc = again(src, m, &s, call_batch, skip2, e)))
 		goto fail;
+	if (s.ca.late) { /* a communication range on a thread out of start order */
+		pt_model_free(m);
+		gst_free(&s);
+		pt_ptm_tape_free(&tape);
+		return pt_ptm_read(src->path, whole, e);
+	}
 	/* per device index: the launches of the host it is (several hosts) */
 	struct pt_steps_lseq *lseq = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*lseq));
 	for (size_t h = 0; h < s.nh; h++) {

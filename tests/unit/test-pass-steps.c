@@ -1230,13 +1230,48 @@ static void test_gpu_stream(void **state)
 	unlink(path);
 	free(path);
 	pt_model_free(g.m);
+	/* a range that names communication but has no range record: no communication range, streamed */
 	g = gpu_model(true);
 	gpu_range(&g, "nccl:all_reduce", 3400, 3420);
-	path = write_ptm(g.m, "comm-range");
-	assert_null(stream_csv(path, &sel, false));
+	path = write_ptm(g.m, "comm-name");
+	char *a = stream_csv(path, &sel, true), *b = memory_csv(g.m, &sel);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
 	unlink(path);
 	free(path);
 	pt_model_free(g.m);
+	/* an Operator range of a communication name on a second thread (its record after the events): the
+	 * kernel whose call starts with it (and comes before it in the file) is communication, streamed as
+	 * in memory (the first thread's events are not in start order: no matter); that thread out of
+	 * start order, read whole */
+	for (int late = 0; late < 2; late++) {
+		g = gpu_model(true);
+		uint32_t t2 = pt_model_track(g.m, g.host, PT_TRACK_HOST_THREAD, 2, "thread 2");
+		uint32_t launch = pt_model_str(g.m, "cudaLaunchKernel");
+		pt_model_add_event(g.m, t2, launch, PT_EV_API, 3600, 5, 50, PT_NONE, 0);
+		gpu_act(&g, PT_EV_KERNEL, "allreduce_add", 3700, 3710, g.s8, 50);
+		if (late)
+			pt_model_add_event(g.m, t2, launch, PT_EV_API, 3100, 5, 51, PT_NONE, 0);
+		pt_model_add_event(g.m, t2, pt_model_str(g.m, "c10d::allreduce_"), PT_EV_RANGE, 3600, 20, 0, PT_NONE, 0);
+		struct pt_range_info ri = { (uint32_t)(g.m->events.n - 1), pt_model_str(g.m, "Operator"), 0, 0, 0, 0, 0 };
+		pt_model_add_range(g.m, &ri);
+		path = write_ptm(g.m, "comm-range");
+		if (late) {
+			assert_null(stream_csv(path, &sel, false));
+		} else {
+			a = stream_csv(path, &sel, true);
+			b = memory_csv(g.m, &sel);
+			assert_string_equal(a, b);
+			/* step 3: communication 300 ns with the kernel of id 50 (290 without), computation 300 */
+			assert_non_null(strstr(a, "\n0,0,3,3000,4000,1000,300,400,600,400,0,0,300,300,"));
+			free(a);
+			free(b);
+		}
+		unlink(path);
+		free(path);
+		pt_model_free(g.m);
+	}
 }
 
 int main(void)

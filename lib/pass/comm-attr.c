@@ -1,0 +1,157 @@
+/* Kernels communication by their launch, over a stream: see comm-attr.h. */
+#include "pass/comm-attr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/index.h"
+#include "model/model.h"
+#include "support/xalloc.h"
+
+static void grow_bits(struct pt_cattr *c, uint64_t n)
+{
+	size_t words = (size_t)(n / 64 + 1);
+	if (words <= c->nw)
+		return;
+	size_t old = c->nw, cap = c->nw;
+	pt_xgrow((void **)&c->name, &cap, words, sizeof(*c->name));
+	pt_xgrow((void **)&c->comm, &c->nw, words, sizeof(*c->comm));
+	memset(c->name + old, 0, (c->nw - old) * sizeof(*c->name));
+	memset(c->comm + old, 0, (c->nw - old) * sizeof(*c->comm));
+}
+
+static bool bit(const uint64_t *b, size_t nw, uint64_t g)
+{
+	return b && g / 64 < nw && (b[g / 64] >> (g % 64) & 1);
+}
+
+static void grow_trk(struct pt_cattr *c, size_t n)
+{
+	if (n <= c->nt)
+		return;
+	c->t = pt_xrealloc(c->t, n * sizeof(*c->t));
+	memset(c->t + c->nt, 0, (n - c->nt) * sizeof(*c->t));
+	c->nt = n;
+}
+
+void pt_cattr_name(struct pt_cattr *c, uint64_t g)
+{
+	grow_bits(c, g + 1);
+	c->name[g / 64] |= UINT64_C(1) << (g % 64);
+}
+
+void pt_cattr_order(struct pt_cattr *c, uint32_t tr, int64_t st)
+{
+	grow_trk(c, (size_t)tr + 1);
+	struct pt_cattr_trk *t = &c->t[tr];
+	if (t->seen && st < t->last)
+		t->bad = true;
+	if (!t->seen || st > t->last)
+		t->last = st;
+	t->seen = true;
+}
+
+/* The mark of string s (v 0: not met, or pushed out by another). */
+static struct pt_cattr_mark *mark(struct pt_cattr_mark *cache, uint32_t s)
+{
+	struct pt_cattr_mark *x = &cache[s % PT_CATTR_CACHE];
+	if (x->id != s || !x->v)
+		*x = (struct pt_cattr_mark){ s, 0 };
+	return x;
+}
+
+void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev)
+{
+	for (size_t k = 0; k < m->ranges.n; k++) {
+		const struct pt_range_info *ri = &m->ranges.v[k];
+		if (!ri->type || (ri->flags & PT_RANGE_INSTANT))
+			continue;
+		struct pt_cattr_mark *tm = mark(c->tmark, ri->type);
+		if (!tm->v) {
+			const char *t = pt_model_strget(m, ri->type);
+			tm->v = !strcmp(t, "Communication") ? 2 : !strcmp(t, "Operator") ? 3 : 1;
+		}
+		if (tm->v == 1)
+			continue;
+		bool comm = tm->v == 2;
+		if (!comm && ri->label) {
+			struct pt_cattr_mark *lm = mark(c->lmark, ri->label);
+			if (!lm->v)
+				lm->v = pt_index_comm_op_name(pt_model_strget(m, ri->label)) ? 2 : 1;
+			comm = lm->v == 2;
+		} else if (!comm) {
+			comm = bit(c->name, c->nw, ri->event);
+		}
+		if (!comm)
+			continue;
+		if (ri->event >= nev) {
+			c->no = true; /* (its event's name and time are gone or still to come) */
+			continue;
+		}
+		grow_bits(c, (uint64_t)ri->event + 1);
+		c->comm[ri->event / 64] |= UINT64_C(1) << (ri->event % 64);
+		c->any = true;
+	}
+}
+
+void pt_cattr_seal(struct pt_cattr *c)
+{
+	free(c->name);
+	c->name = NULL;
+	for (size_t t = 0; t < c->nt; t++)
+		c->t[t] = (struct pt_cattr_trk){ .bad = c->t[t].bad };
+}
+
+static void wake(struct pt_cattr_trk *t)
+{
+	for (size_t k = 0; k < t->wait.n; k++)
+		t->wait.v[k].bits[t->wait.v[k].bit / 64] |= UINT64_C(1) << (t->wait.v[k].bit % 64);
+	t->wait.n = 0;
+}
+
+void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int64_t dur)
+{
+	if (dur <= 0 || !bit(c->comm, c->nw, g))
+		return;
+	grow_trk(c, (size_t)tr + 1);
+	struct pt_cattr_trk *t = &c->t[tr];
+	if (t->bad) {
+		c->late = true;
+		return;
+	}
+	if (t->seen && st == t->last)
+		wake(t); /* the calls that start with it are inside it */
+	else
+		t->wait.n = 0; /* (no later range can start with them) */
+	int64_t e = st + dur;
+	if (!t->has_end || e > t->end)
+		t->end = e;
+	t->has_end = true;
+}
+
+void pt_cattr_call(struct pt_cattr *c, uint32_t tr, int64_t st, uint64_t *bits, size_t b)
+{
+	grow_trk(c, (size_t)tr + 1);
+	struct pt_cattr_trk *t = &c->t[tr];
+	if (!t->seen || st > t->last) {
+		t->wait.n = 0;
+		t->last = st;
+	}
+	t->seen = true;
+	if (t->has_end && t->end > st) {
+		bits[b / 64] |= UINT64_C(1) << (b % 64);
+		return;
+	}
+	if (c->any)
+		pt_vec_push(&t->wait, ((struct pt_cattr_wait){ bits, b }));
+}
+
+void pt_cattr_free(struct pt_cattr *c)
+{
+	free(c->name);
+	free(c->comm);
+	for (size_t t = 0; t < c->nt; t++)
+		pt_vec_free(&c->t[t].wait);
+	free(c->t);
+	memset(c, 0, sizeof(*c));
+}
