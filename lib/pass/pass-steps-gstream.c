@@ -338,6 +338,16 @@ static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, 
 	return *k;
 }
 
+/* A communication host range (or a range named as one): the caller classes the kernels it launches
+ * (keep->comm_ranges), else the model is read whole. */
+static void comm_range(struct gst *s)
+{
+	if (s->keep && s->keep->comm_ranges)
+		s->keep->comm = true;
+	else
+		s->no = true;
+}
+
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -350,7 +360,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	}
 	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
 		if (pt_index_comm_ranges(m))
-			s->no = true;
+			comm_range(s);
 		m->ranges.n = 0;
 		if (s->no)
 			return AGAIN;
@@ -393,7 +403,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			uint8_t mark = range_mark(s, m, ev->name[i], name);
 			if (mark & RM_COMM)
-				s->no = true;
+				comm_range(s);
 			struct ghost *h = m->devices.v[dv].kind == PT_DEV_CPU ? ghost(s, dv) : NULL;
 			if (!h)
 				continue;
@@ -1005,8 +1015,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
-	if (!rc && (s.no || !streamable(&s, m) || pt_index_comm_ranges(m)))
+	if (!rc && pt_index_comm_ranges(m))
+		comm_range(&s);
+	if (!rc && (s.no || !streamable(&s, m)))
 		rc = AGAIN;
+	if (!rc && keep && keep->comm && !s.linkbit)
+		rc = AGAIN; /* no launch links: the caller cannot class the kernels under the ranges */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {

@@ -208,6 +208,11 @@ struct pt_steps_gkeep {
 	bool (*host_ranges)(void *arg, const struct pt_model *m);
 	/* set by tables(): the model is read whole after all */
 	bool whole;
+	/* set by the caller: its own reads class the kernels launched inside communication host ranges
+	 * (summary.md §2.5) through the launch links; then such ranges do not make a model with links read
+	 * whole, and comm says whether the first read met any (a range named or typed as one) */
+	bool comm_ranges;
+	bool comm;
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
 /* The host of rank r (its host's, else the first). */

@@ -233,7 +233,9 @@ struct gs {
 	struct gdev **of; /* per device */
 	struct pt_rank_steps *r;
 	bool cover;       /* read 3 widens the coverage */
-	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those */
+	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those,
+			   * 4 computation named as a receive (communication when launched as such: comm) */
+	struct hx_gcomm comm; /* the kernels launched inside communication ranges (gcomm.c), when kp.comm */
 	uint8_t *lapi;    /* per string: 0 not seen, 1 not a launch API, 2 one (hints.launch.apis) */
 	size_t nstr;
 	uint64_t base;
@@ -267,9 +269,10 @@ struct gs {
 	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
+/* A kernel that may be a receive: communication by its name, or by where it was launched (gcomm.c). */
 static bool recv_kernel(const char *name)
 {
-	return pt_index_comm_kernel_name(name) && hx_recv_name(name);
+	return hx_recv_name(name);
 }
 
 struct gs;
@@ -734,14 +737,16 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			uint8_t *kn = &g->kname[nm < g->nstr ? nm : 0];
 			if (!*kn) {
 				const char *s = pt_model_strget(m, nm);
-				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : 1;
+				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : hx_recv_name(s) ? 4 : 1;
 			}
-			cls = *kn == 1 ? 1 : 2;
+			bool comm = *kn == 2 || *kn == 3 || (g->comm.kbit && hx_gcomm_kernel(&g->comm, gi));
+			bool recv = comm && (*kn == 3 || *kn == 4);
+			cls = comm ? 2 : 1;
 			fl = (uint8_t)((cls == 1 ? G_C : G_M) | G_K);
 			pt_bdstream_add(d->bd, cls, st, en);
-			if (d->rv && (cls == 1 || *kn == 3))
+			if (d->rv && (cls == 1 || recv))
 				pt_bdstream_add(d->rv, cls, st, en);
-			d->has_rv |= *kn == 3 && en > st;
+			d->has_rv |= recv && en > st;
 		} else {
 			fl = k == PT_EV_MEMCPY ? G_MC : G_MS;
 		}
@@ -1345,6 +1350,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.mark_kernel = recv_kernel;
 	g.kp.tables = take_tables;
 	g.kp.host_ranges = ranges_stream;
+	g.kp.comm_ranges = true; /* (gcomm.c) */
 	g.kp.arg = &g;
 	g.kp.hosts = true;
 	struct pt_model *m = NULL;
@@ -1389,6 +1395,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	c.fig = pt_flops_op_figs(m);
 	c.gmem = g.gmem;
 	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, g.host, &g.ops, e) : 0;
+	if (!rc && g.kp.comm)
+		rc = hx_gcomm_read(src, m, &g.comm, e);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */
@@ -1463,6 +1471,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.tcname);
 	free(g.lapi);
 	hx_gops_free(&g.ops);
+	hx_gcomm_free(&g.comm);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);
 	pt_ptm_tape_free(&tape);

@@ -432,6 +432,19 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
+/* The kernels of a GPU .ptm with launch links that are communication by where they were launched
+ * (summary.md §2.5: the call of their last link starts inside a communication host range of its thread),
+ * read as a stream (gcomm.c): a bit per event of the file. */
+struct hx_gcomm {
+	uint64_t *kbit;
+	uint64_t n; /* the events the bits cover */
+};
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcomm *o, struct pt_err **e);
+static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev)
+{
+	return ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
+}
+void hx_gcomm_free(struct hx_gcomm *o);
 /* A host range's place on its thread, for the nesting of ranges (id: its event, or its index in a list);
  * hx_nest_cmp orders by track, start, the longest first, then id (util.c). */
 struct hx_nest {
