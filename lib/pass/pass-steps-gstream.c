@@ -358,6 +358,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		link_bits(s, m->links.v, m->links.n);
 		m->links.n = 0;
 	}
+	if (s->keep && s->keep->scan)
+		s->keep->scan(s->keep->arg, m, s->base);
 	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
 		if (pt_index_comm_ranges(m))
 			comm_range(s);
@@ -1015,6 +1017,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (!rc && keep && keep->scan && m->ranges.n) { /* the last range infos */
+		size_t n = m->events.n;
+		m->events.n = 0;
+		keep->scan(keep->arg, m, s.base);
+		m->events.n = n;
+	}
 	if (!rc && pt_index_comm_ranges(m))
 		comm_range(&s);
 	if (!rc && (s.no || !streamable(&s, m)))

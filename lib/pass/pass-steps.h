@@ -213,6 +213,9 @@ struct pt_steps_gkeep {
 	 * whole, and comm says whether the first read met any (a range named or typed as one) */
 	bool comm_ranges;
 	bool comm;
+	/* set by the caller: each batch of the first read before it is taken (the events of the file from
+	 * index base, or a batch of range infos with no events) */
+	void (*scan)(void *arg, const struct pt_model *m, uint64_t base);
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
 /* The host of rank r (its host's, else the first). */

@@ -6,22 +6,22 @@
  * starts inside a communication host range of the call's thread (a range of
  * type Communication, or an Operator range whose label, else name, is a
  * communication name; neither instant nor empty). The range infos, the links
- * and the event arguments follow every event in the file. Two reads, a third
- * when a range info makes a range communication that is not named as one:
+ * and the event arguments follow every event in the file.
  *
- *  1. the events and the range infos, a batch at a time: each non-empty range
- *     named as communication (its event, thread, start and end: a candidate);
- *     then each range info of type Communication, or Operator, confirms the
- *     candidate of its event (an Operator range without a label takes its name)
- *     or, when its event is none, keeps the event for read 1b;
- *  1b. (those events only) the events alone, for their thread, start and end;
+ *  1. (the steps' first read, pt_steps_gkeep's scan: hx_gcomm_scan) each
+ *     non-empty range named as communication (its event, thread, start and
+ *     end: a candidate); then each range info of type Communication, or
+ *     Operator, confirms the candidate of its event (an Operator range without
+ *     a label takes its name) or, when its event is none, keeps the event for
+ *     read 1b;
+ *  1b. (only for those events) the events alone, for their thread, start and end;
  *  2. the events and the launch links, a batch at a time: a bit per event that
- *     starts inside the communication ranges of its thread (the union per
+ *     starts inside the communication ranges of its thread (their union per
  *     thread), then per link in file order its kernel's bit, which the last
- *     link of a kernel sets.
+ *     link of a kernel sets or clears.
  *
  * What stays for the device read: a bit per event. What the reads hold: the
- * candidates (32 bytes each) and the ranges' unions per thread, two bits per
+ * candidates (32 bytes each), the ranges' unions per thread, and two bits per
  * event during read 2.
  */
 #define _GNU_SOURCE
@@ -40,7 +40,7 @@
 #include "support/xalloc.h"
 
 /* A range named as communication. */
-struct cand {
+struct hx_gcand {
 	uint64_t ev;
 	int64_t s, e;
 	uint32_t track;
@@ -48,74 +48,87 @@ struct cand {
 };
 
 struct cst {
-	const struct pt_model *m; /* the kept model: its strings, its tracks */
-	uint32_t t_comm, t_op;    /* the string ids of the types Communication and Operator (UINT32_MAX: none) */
-	uint8_t *nmark;           /* per string: 0 not seen, 1 not a communication name, 2 one */
+	const struct pt_model *m; /* the kept model: its tracks */
 	uint64_t base;
-	PT_VEC(struct cand) c;    /* in event order */
-	PT_VEC(uint64_t) x;       /* events a range info makes communication that are no candidate */
+	struct hx_gcscan *sc;
 	size_t xp;
-	PT_VEC(struct pt_ival) *iv; /* per track: its communication ranges (read 1b) */
+	PT_VEC(struct pt_ival) *iv; /* per track: its communication ranges */
 	struct pt_ivset *cr;        /* per track: their union */
 	uint64_t *cbit;             /* read 2: per event, it starts inside the ranges of its track */
 	size_t cw;
 	struct hx_gcomm *o;
 };
 
-static bool comm_name(struct cst *s, const struct pt_model *m, uint32_t nm)
+static bool comm_name(struct hx_gcscan *sc, const struct pt_model *m, uint32_t nm)
 {
-	uint8_t one = 0, *k = nm < s->m->strings.n ? &s->nmark[nm] : &one;
+	if (nm >= sc->nnm && nm < m->strings.n) {
+		size_t k = m->strings.n;
+		sc->nmark = pt_xrealloc(sc->nmark, k);
+		memset(sc->nmark + sc->nnm, 0, k - sc->nnm);
+		sc->nnm = k;
+	}
+	uint8_t one = 0, *k = nm < sc->nnm ? &sc->nmark[nm] : &one;
 	if (!*k)
 		*k = pt_index_comm_op_name(pt_model_strget(m, nm)) ? 2 : 1;
 	return *k == 2;
 }
 
-static struct cand *cand_of(struct cst *s, uint64_t ev)
+static struct hx_gcand *cand_of(struct hx_gcscan *sc, uint64_t ev)
 {
-	size_t lo = 0, hi = s->c.n;
+	size_t lo = 0, hi = sc->nc;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->c.v[mid].ev < ev)
+		if (sc->c[mid].ev < ev)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < s->c.n && s->c.v[lo].ev == ev ? &s->c.v[lo] : NULL;
+	return lo < sc->nc && sc->c[lo].ev == ev ? &sc->c[lo] : NULL;
 }
 
-static void info(struct cst *s, const struct pt_model *m, const struct pt_range_info *ri)
+static void info(struct hx_gcscan *sc, const struct pt_model *m, const struct pt_range_info *ri, uint32_t t_comm,
+		 uint32_t t_op)
 {
-	if (!ri->type || (ri->flags & PT_RANGE_INSTANT) || (ri->type != s->t_comm && ri->type != s->t_op))
+	if (!ri->type || (ri->flags & PT_RANGE_INSTANT) || (ri->type != t_comm && ri->type != t_op))
 		return;
-	struct cand *c = cand_of(s, ri->event);
-	if (ri->type == s->t_op && !ri->label) { /* its name: a candidate when a communication name */
+	struct hx_gcand *c = cand_of(sc, ri->event);
+	if (ri->type == t_op && !ri->label) { /* its name: a candidate when a communication name */
 		if (c)
 			c->ok = true;
 		return;
 	}
-	if (ri->type == s->t_op && !comm_name(s, m, ri->label))
+	if (ri->type == t_op && !comm_name(sc, m, ri->label))
 		return;
-	if (c)
+	if (c) {
 		c->ok = true;
-	else
-		pt_vec_push(&s->x, (uint64_t)ri->event);
+	} else {
+		pt_xgrow((void **)&sc->x, &sc->cx, sc->nx + 1, sizeof(*sc->x));
+		sc->x[sc->nx++] = ri->event;
+	}
 }
 
-static int r1_batch(void *arg, struct pt_model *m, struct pt_err **e)
+void hx_gcomm_scan(struct hx_gcscan *sc, const struct pt_model *m, uint64_t base)
 {
-	(void)e;
-	struct cst *s = arg;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->kind[i] == PT_EV_RANGE && ev->dur[i] && comm_name(s, m, ev->name[i])) {
-			struct cand c = { s->base + i, ev->start[i], ev->start[i] + ev->dur[i], ev->track[i], false };
-			pt_vec_push(&s->c, c);
+		if (ev->kind[i] == PT_EV_RANGE && ev->dur[i] && comm_name(sc, m, ev->name[i])) {
+			pt_xgrow((void **)&sc->c, &sc->cc, sc->nc + 1, sizeof(*sc->c));
+			sc->c[sc->nc++] = (struct hx_gcand){ base + i, ev->start[i], ev->start[i] + ev->dur[i], ev->track[i],
+							     false };
 		}
-	s->base += ev->n;
+	if (!m->ranges.n)
+		return;
+	uint32_t t_comm = pt_strtab_find(&m->strings, "Communication", 13), t_op = pt_strtab_find(&m->strings, "Operator", 8);
 	for (size_t k = 0; k < m->ranges.n; k++)
-		info(s, m, &m->ranges.v[k]);
-	m->ranges.n = 0;
-	return 0;
+		info(sc, m, &m->ranges.v[k], t_comm, t_op);
+}
+
+void hx_gcomm_scan_free(struct hx_gcscan *sc)
+{
+	free(sc->nmark);
+	free(sc->c);
+	free(sc->x);
+	memset(sc, 0, sizeof(*sc));
 }
 
 static void add_range(struct cst *s, uint32_t track, int64_t a, int64_t b)
@@ -132,11 +145,12 @@ static int r1b_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	(void)e;
 	struct cst *s = arg;
 	const struct pt_events *ev = &m->events;
-	for (size_t i = 0; i < ev->n && s->xp < s->x.n; i++) {
+	const struct hx_gcscan *sc = s->sc;
+	for (size_t i = 0; i < ev->n && s->xp < sc->nx; i++) {
 		uint64_t gi = s->base + i;
-		while (s->xp < s->x.n && s->x.v[s->xp] < gi)
+		while (s->xp < sc->nx && sc->x[s->xp] < gi)
 			s->xp++;
-		if (s->xp < s->x.n && s->x.v[s->xp] == gi && ev->kind[i] == PT_EV_RANGE && ev->dur[i])
+		if (s->xp < sc->nx && sc->x[s->xp] == gi && ev->kind[i] == PT_EV_RANGE && ev->dur[i])
 			add_range(s, ev->track[i], ev->start[i], ev->start[i] + ev->dur[i]);
 	}
 	s->base += ev->n;
@@ -189,13 +203,9 @@ static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 static int read_fresh(const struct pt_ptm_source *src, const struct pt_ptm_sink *k, unsigned skip_cols,
 		      struct pt_err **e)
 {
-	struct pt_ptm_source own = { .path = src->path }; /* (no tape: these reads take tables too) */
+	struct pt_ptm_source own = { .path = src->path }; /* (no tape: it takes the links too) */
 	struct pt_model *mo = pt_model_new();
 	int rc = pt_ptm_source_read_cols(&own, mo, k, skip_cols, e);
-	if (!rc) { /* the last range infos stay in the model (PT_PTM_RANGES_BATCHWISE) */
-		mo->events.n = 0;
-		rc = k->batch(k->arg, mo, e);
-	}
 	pt_model_free(mo);
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
@@ -205,9 +215,6 @@ static int read_fresh(const struct pt_ptm_source *src, const struct pt_ptm_sink 
 static void cst_free(struct cst *s)
 {
 	size_t nt = s->m->tracks.n;
-	free(s->nmark);
-	pt_vec_free(&s->c);
-	pt_vec_free(&s->x);
 	for (size_t t = 0; s->iv && t < nt; t++)
 		pt_vec_free(&s->iv[t]);
 	free(s->iv);
@@ -217,34 +224,31 @@ static void cst_free(struct cst *s)
 	free(s->cbit);
 }
 
-int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcomm *o, struct pt_err **e)
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc, struct hx_gcomm *o,
+		  struct pt_err **e)
 {
 	memset(o, 0, sizeof(*o));
 	struct cst s;
 	memset(&s, 0, sizeof(s));
 	s.m = m;
 	s.o = o;
-	s.t_comm = pt_strtab_find(&m->strings, "Communication", 13);
-	s.t_op = pt_strtab_find(&m->strings, "Operator", 8);
-	s.nmark = pt_xcalloc(m->strings.n ? m->strings.n : 1, 1);
+	s.sc = sc;
 	size_t nt = m->tracks.n;
-	/* read 1: the ranges named as communication, the range infos */
-	struct pt_ptm_sink k1 = { r1_batch, &s, false, PT_PTM_SKIP_BUT_RANGES | PT_PTM_RANGES_BATCHWISE };
-	int rc = read_fresh(src, &k1, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	int rc = 0;
 	s.iv = pt_xcalloc(nt ? nt : 1, sizeof(*s.iv));
-	for (size_t q = 0; !rc && q < s.c.n; q++)
-		if (s.c.v[q].ok)
-			add_range(&s, s.c.v[q].track, s.c.v[q].s, s.c.v[q].e);
-	pt_vec_free(&s.c);
-	if (!rc && s.x.n) { /* read 1b: the other communication ranges */
-		pt_sort(s.x.v, s.x.n, sizeof(*s.x.v), pt_u64_cmp);
-		s.base = 0;
+	for (size_t q = 0; q < sc->nc; q++)
+		if (sc->c[q].ok)
+			add_range(&s, sc->c[q].track, sc->c[q].s, sc->c[q].e);
+	free(sc->c);
+	sc->c = NULL;
+	sc->nc = sc->cc = 0;
+	if (sc->nx) { /* read 1b: the other communication ranges */
+		pt_sort(sc->x, sc->nx, sizeof(*sc->x), pt_u64_cmp);
 		struct pt_ptm_sink k = { r1b_batch, &s, true, true };
 		rc = pt_ptm_source_read_cols(src, m, &k, PT_PTM_NO_NAME | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 		if (rc > 0)
 			rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	}
-	pt_vec_free(&s.x);
 	s.cr = pt_xcalloc(nt ? nt : 1, sizeof(*s.cr));
 	bool any = false;
 	for (size_t t = 0; t < nt; t++) {

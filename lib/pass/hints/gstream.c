@@ -236,6 +236,7 @@ struct gs {
 	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those,
 			   * 4 computation named as a receive (communication when launched as such: comm) */
 	struct hx_gcomm comm; /* the kernels launched inside communication ranges (gcomm.c), when kp.comm */
+	struct hx_gcscan cscan; /* what the first read gives gcomm.c */
 	uint8_t *lapi;    /* per string: 0 not seen, 1 not a launch API, 2 one (hints.launch.apis) */
 	size_t nstr;
 	uint64_t base;
@@ -1073,6 +1074,12 @@ static bool names_stream(const struct pt_model *m)
 	return true;
 }
 
+static void comm_scan(void *arg, const struct pt_model *m, uint64_t base)
+{
+	struct gs *g = arg;
+	hx_gcomm_scan(&g->cscan, m, base);
+}
+
 static bool ranges_stream(void *arg, const struct pt_model *m)
 {
 	(void)arg;
@@ -1351,6 +1358,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.tables = take_tables;
 	g.kp.host_ranges = ranges_stream;
 	g.kp.comm_ranges = true; /* (gcomm.c) */
+	g.kp.scan = comm_scan;
 	g.kp.arg = &g;
 	g.kp.hosts = true;
 	struct pt_model *m = NULL;
@@ -1362,6 +1370,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		src = &own;
 	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e) || *whole) {
 		free(g.gmem);
+		hx_gcomm_scan_free(&g.cscan);
 		pt_ptm_tape_free(&tape);
 		return *whole ? 0 : -1;
 	}
@@ -1396,7 +1405,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	c.gmem = g.gmem;
 	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, g.host, &g.ops, e) : 0;
 	if (!rc && g.kp.comm)
-		rc = hx_gcomm_read(src, m, &g.comm, e);
+		rc = hx_gcomm_read(src, m, &g.cscan, &g.comm, e);
+	hx_gcomm_scan_free(&g.cscan);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */

@@ -439,7 +439,21 @@ struct hx_gcomm {
 	uint64_t *kbit;
 	uint64_t n; /* the events the bits cover */
 };
-int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcomm *o, struct pt_err **e);
+/* What the steps' first read gives it (hx_gcomm_scan, pt_steps_gkeep's scan): the ranges named as
+ * communication, the range infos that make a range communication. */
+struct hx_gcand;
+struct hx_gcscan {
+	uint8_t *nmark; /* per string: 0 not seen, 1 not a communication name, 2 one */
+	size_t nnm;
+	struct hx_gcand *c;
+	size_t nc, cc;
+	uint64_t *x; /* events a range info makes communication that are no candidate */
+	size_t nx, cx;
+};
+void hx_gcomm_scan(struct hx_gcscan *sc, const struct pt_model *m, uint64_t base);
+void hx_gcomm_scan_free(struct hx_gcscan *sc);
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc, struct hx_gcomm *o,
+		  struct pt_err **e);
 static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev)
 {
 	return ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
