@@ -237,6 +237,7 @@ struct gs {
 			   * 4 computation named as a receive (communication when launched as such: comm) */
 	struct hx_gcomm comm; /* the kernels launched inside communication ranges (gcomm.c), when kp.comm */
 	struct hx_gcscan cscan; /* what the first read gives gcomm.c */
+	struct hx_gddp ddp;     /* the host ranges' names of USE_DDP and DDP_WITHOUT_NCCL (gddp.c) */
 	uint8_t *lapi;    /* per string: 0 not seen, 1 not a launch API, 2 one (hints.launch.apis) */
 	size_t nstr;
 	uint64_t base;
@@ -1060,38 +1061,28 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ---- the reads ---------------------------------------------------------------------- */
 
-/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
- * and the later reads hold comes after them). */
-/* What the stream does not measure of the host's ranges: the names USE_DDP and DDP_WITHOUT_NCCL count.
- * A string table that holds them so far makes the model read whole at its first range; after the first
- * read, one that holds them. */
-static bool names_stream(const struct pt_model *m)
-{
-	static const char *const s[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 2; i++)
-		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
-			return false;
-	return true;
-}
-
+/* The first read's batches: the communication ranges (gcomm.c) and the names USE_DDP and DDP_WITHOUT_NCCL
+ * count (gddp.c). */
 static void comm_scan(void *arg, const struct pt_model *m, uint64_t base)
 {
 	struct gs *g = arg;
 	hx_gcomm_scan(&g->cscan, m, base);
+	hx_gddp_scan(&g->ddp, m);
 }
 
+/* The host's ranges: every one is read by the stream. */
 static bool ranges_stream(void *arg, const struct pt_model *m)
 {
 	(void)arg;
-	return names_stream(m);
+	(void)m;
+	return true;
 }
 
+/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
+ * and the later reads hold comes after them). */
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
-	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 2; i++)
-		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
 	/* several hosts: the Operator ranges (gops.c) are one host's */
 	size_t ncpu = 0;
 	for (size_t i = 0; i < m->devices.n; i++)
@@ -1371,6 +1362,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e) || *whole) {
 		free(g.gmem);
 		hx_gcomm_scan_free(&g.cscan);
+		hx_gddp_free(&g.ddp);
 		pt_ptm_tape_free(&tape);
 		return *whole ? 0 : -1;
 	}
@@ -1419,6 +1411,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		g.of = pt_xcalloc(nd ? nd : 1, sizeof(*g.of));
 		c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
 		c.srank = pt_xcalloc(si.n ? si.n : 1, sizeof(*c.srank));
+		for (size_t i = 0; i < si.n; i++)
+			hx_gddp_rank(&g.ddp, si.r[i].host, &c.srank[i]);
 		struct gdev *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
 		rc = dev_read(src, m, &g, &si, rds, dv, e);
 		bool redo = false;
@@ -1482,6 +1476,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.lapi);
 	hx_gops_free(&g.ops);
 	hx_gcomm_free(&g.comm);
+	hx_gddp_free(&g.ddp);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);
 	pt_ptm_tape_free(&tape);

@@ -292,6 +292,7 @@ struct hx_srank {
 	bool ops;                   /* a member kernel launched in an Operator range */
 	bool has_loader;            /* INPUT_BOUND: Dataloader ranges that start in W, their wall time */
 	int64_t loader_wall;
+	struct ddpfig ddp;          /* USE_DDP, DDP_WITHOUT_NCCL: its host's ranges by name (dp, ddp, nccl; gddp.c) */
 };
 
 /* A covered device of a rank, measured once for the DEVICE rules. */
@@ -459,6 +460,17 @@ static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev)
 	return ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
 }
 void hx_gcomm_free(struct hx_gcomm *o);
+/* The host ranges' names that USE_DDP and DDP_WITHOUT_NCCL count, per device, as a streamed read passes
+ * them (gddp.c). */
+struct hx_gddp {
+	uint8_t *mark; /* per string: 0 not seen, else N_* bits */
+	size_t nnm;
+	struct ddpfig *dev; /* dp, ddp, nccl per device */
+	size_t ndev;
+};
+void hx_gddp_scan(struct hx_gddp *x, const struct pt_model *m);
+void hx_gddp_rank(const struct hx_gddp *x, uint32_t host, struct hx_srank *sr);
+void hx_gddp_free(struct hx_gddp *x);
 /* A host range's place on its thread, for the nesting of ranges (id: its event, or its index in a list);
  * hx_nest_cmp orders by track, start, the longest first, then id (util.c). */
 struct hx_nest {
