@@ -1,4 +1,5 @@
-# proftool hints over a Kineto model with communication host ranges reads it as a stream
+# proftool hints over a Kineto model with communication host ranges, or with the host ranges USE_DDP and
+# DDP_WITHOUT_NCCL count (DataParallel.forward, DistributedDataParallel.forward, nccl:*), reads it as a stream
 # (proftool-hints(1) MEMORY): two reads of their own find the ranges (an Operator range of a
 # communication name, a Communication range, record_param_comms, whose name is none) and the calls that
 # start inside them on their thread, and each kernel whose last launch link is such a call counts as
@@ -43,14 +44,19 @@ KT
 # two ranks whose host ranges are annotations and record_param_comms alone (no operator ranges)
 sed 's/^op "aten::[a-z_]*"/ann "user"/; s/^op "c10d::\([a-z]*\)_"/op "record_param_comms"/; s/^\(op "record_param_comms" [0-9]*us [0-9]*us\)$/\1 comm=allreduce:Float:1024:1024:2:0/' cr.ktdesc > r0.ktdesc
 sed 's/^pid 4242/pid 4243/; s/rank 0 world/rank 1 world/; s/^thread 4242/thread 4243/; s/"user" 10us 300us/"user" 10us 400us/; s/unpack_recv_buffer" 910us 4us 1000us 30us/unpack_recv_buffer" 910us 4us 1000us 60us/' r0.ktdesc > r1.ktdesc
-run 'grep -c "^op \"record_param_comms\".*comm=" r0.ktdesc r1.ktdesc'
+# DataParallel on two devices of one process; DistributedDataParallel without, then with, an nccl: range
+sed 's/^device 0 name "NVIDIA H100 80GB HBM3" sms 132 mem 85029158912 cc 9.0/&\ndevice 1 name "NVIDIA H100 80GB HBM3" sms 132 mem 85029158912 cc 9.0/; s/^kernel "copy_kernel" 1110us 3us 1200us 10us stream=7/& device=1/; s/^ann "Optimizer.step#SGD.step" 2500us 100us/ann "DataParallel.forward" 5us 560us\n&/' cr.ktdesc > dp.ktdesc
+sed 's/^ann "Optimizer.step#SGD.step" 2500us 100us/ann "DistributedDataParallel.forward" 5us 560us\n&/' cr.ktdesc > ddp.ktdesc
+sed 's/^ann "allreduce_bucket_view"/ann "nccl:all_reduce" 1050us 10us\n&/' ddp.ktdesc > ddpn.ktdesc
+run 'grep -c "^op \"record_param_comms\".*comm=" r0.ktdesc r1.ktdesc; grep -c -E "DataParallel|device=1|^device 1|nccl:" dp.ktdesc ddp.ktdesc ddpn.ktdesc'
+run 'for f in dp ddp ddpn; do proftool-gen kineto $f.ktdesc -o $f.json --scale 2M && proftool import $f.json -o $f.ptm 2>/dev/null || exit 1; done; echo imported'
 run 'proftool-gen kineto cr.ktdesc -o cr.json && proftool import cr.json -o cr.ptm 2>/dev/null && echo imported'
 run 'proftool-gen kineto cr.ktdesc -o crs.json --scale 4M && proftool import crs.json -o crs.ptm 2>/dev/null && echo imported'
 run 'for r in 0 1; do proftool-gen kineto r$r.ktdesc -o r$r.json --scale 2M || exit 1; done; proftool import r0.json r1.json -o two.ptm 2>/dev/null && echo imported'
 run 'proftool info crs.ptm --table devices --format csv | cut -d, -f1-3,6-7; proftool info two.ptm --table devices --format csv | cut -d, -f1-3,6-7'
 cp "$SRC/tests/e2e/cases/hints-stream-same.sh" same.sh # (the streamed, whole and standard input outputs compared)
 FIRE='--hint hints.low_util.pct=100 --hint hints.idle.min_pct=0 --hint hints.top_ops.type_pct=0 --hint hints.unexplained.moderate_pct=0 --hint hints.step_gap.ms=0 --hint hints.launch.queue_delay_us=0 --hint hints.mem_ops.moderate_pct=0 --hint hints.comm.exposed_pct=0 --hint hints.rank_spread.pct=0 --hint hints.pp.receive_pct=0'
-for m in cr.ptm crs.ptm two.ptm; do
+for m in cr.ptm crs.ptm two.ptm dp.ptm ddp.ptm ddpn.ptm; do
 	run "for v in '' '--format csv' '--format json --show-suppressed' '--format jsonl' '--steps 2-3' '--steps 1 --format csv' '--time-window 4ms:11ms --format csv' '--time-window 10000s:' '--step-pattern Foo'; do bash same.sh $m \$v; done"
 	run "for v in '--format csv --show-suppressed' '--format json --show-suppressed' '--steps 2-40 --format csv'; do bash same.sh $m $FIRE \$v; done"
 done
@@ -59,6 +65,7 @@ run "PT_TEST_HINTS_CALLS_CAP=5 bash same.sh crs.ptm $FIRE --steps 2-40 --format 
 # the streamed rules themselves: the communication the ranges make, a receive among it
 run "proftool hints crs.ptm $FIRE --format csv | cut -d, -f1-6 | grep -E 'COMM_EXPOSED'"
 run "proftool hints two.ptm $FIRE --format csv | cut -d, -f1-6 | grep -E 'COMM_EXPOSED|PP_RECEIVE|RANK_SPREAD'"
+run "for m in dp ddp ddpn; do proftool hints \$m.ptm --format json | grep -o '\"[A-Z_]*DDP[A-Z_]*\"[^{]*{[^}]*}' || echo \"\$m: no DDP hint\"; done"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
 run 'head -c $(( $(stat -c %s crs.ptm) * 9 / 10 )) crs.ptm > cut.ptm; proftool hints cut.ptm -o out.csv; echo "exit $?"; ls out.csv 2>&1 | sed "s/.*No such.*/no out.csv/"'
 run 'cp two.ptm bad.ptm; printf "\377\377\377\377\377\377\377\377" | dd of=bad.ptm bs=1 seek=$(( $(stat -c %s two.ptm) * 3 / 4 )) conv=notrunc 2>/dev/null; proftool hints bad.ptm > /dev/null; echo "exit $?"'
