@@ -5,7 +5,9 @@
  * For a model of CPU and GPU devices (no Ascend device, no step trace, no
  * Ascend work) whose host ranges name no communication (a kernel launched
  * inside such a range counts as communication, summary.md §2.5: index.c
- * joins the ranges for that), of one traced process (one CPU device) or of
+ * joins the ranges for that; a caller of pt_steps_gstream_keep that classes
+ * those kernels itself, comm_ranges, takes such a model when it has launch
+ * links), of one traced process (one CPU device) or of
  * several whose GPU devices each record the process of one of them (the
  * in-memory pass would give any other by a vote of its launches). Each
  * process is a host (struct ghost) with its own launch join: correlation ids

@@ -58,9 +58,12 @@
  * Operator range that counts: the range's FLOPs once per device, the busy
  * time per op type swept with the rest) and TENSOR_CORES_UNUSED's time (its
  * last link's range). The names USE_DDP and DDP_WITHOUT_NCCL count
- * (DataParallel.forward, DistributedDataParallel.forward) anywhere in the
- * string table make the model read whole, as found after the first read.
- * Communication ranges are read whole by the steps' read.
+ * (DataParallel.forward, DistributedDataParallel.forward, nccl:*) are counted
+ * per host as the steps' first read passes them (gddp.c, its scan hook).
+ * Communication host ranges (a kernel launched inside one is communication)
+ * give the device read a bit per kernel (gcomm.c: what the first read's scan
+ * hook kept, then one read of the events and the launch links, before read
+ * 3); a file with such ranges and no links is read whole by the steps' read.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
