@@ -239,10 +239,10 @@ const struct pt_cmd pt_cmd_hints = {
 		"'No hints to show.' and exits 0. Exit 3 only under --fail-on. An Ascend model file is read as a\n"
 		"stream (two reads, per-device, per-window and per-op state; its events never held), and so is a\n"
 		"GPU one (a CUPTI dump, with or without NVTX ranges; Nsight Systems; Kineto, PyTorch operator\n"
-		"ranges too: three reads, five with those, the launch join and per-window state; several\n"
-		"processes too, a launch join each, with operator ranges too); standard input too\n"
-		"(a pipe from a copy in $TMPDIR); other input, --comm-pattern and --in-memory load the model\n"
-		"whole (proftool-hints(1) MEMORY).",
+		"ranges and communication ranges too: three reads, five with operator ranges, one more with\n"
+		"communication ones, the launch join and per-window state; several processes too, a launch join\n"
+		"each, with operator ranges too); standard input too (a pipe from a copy in $TMPDIR); other input,\n"
+		"--comm-pattern and --in-memory load the model whole (proftool-hints(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

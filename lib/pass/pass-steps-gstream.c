@@ -3,7 +3,11 @@
  * (pass-steps.h, pt_steps_stream_read; proftool-steps(1) MEMORY).
  *
  * For a model of CPU and GPU devices (no Ascend device, no step trace, no
- * Ascend work), of one traced process (one CPU device) or of
+ * Ascend work) whose host ranges name communication only where it can class
+ * the kernels launched inside them (summary.md §2.5): the steps by their
+ * launching calls' place in each thread's ranges (comm-attr.c), a caller of
+ * pt_steps_gstream_keep that classes them itself (comm_ranges) when the file
+ * has launch links; of one traced process (one CPU device) or of
  * several whose GPU devices each record the process of one of them (the
  * in-memory pass would give any other by a vote of its launches). Each
  * process is a host (struct ghost) with its own launch join: correlation ids
@@ -354,6 +358,16 @@ static uint8_t range_mark(struct gst *s, const struct pt_model *m, uint32_t nm, 
 	return *k;
 }
 
+/* A communication host range (or a range named as one): the caller classes the kernels it launches
+ * (keep->comm_ranges), else the model is read whole. */
+static void comm_range(struct gst *s)
+{
+	if (s->keep && s->keep->comm_ranges)
+		s->keep->comm = true;
+	else
+		s->no = true;
+}
+
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -364,9 +378,17 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		link_bits(s, m->links.v, m->links.n);
 		m->links.n = 0;
 	}
+	if (s->keep && s->keep->scan)
+		s->keep->scan(s->keep->arg, m, s->base);
 	if (m->ranges.n) { /* a batch of range infos (PT_PTM_RANGES_BATCHWISE): checked, none of them kept */
-		if (s->keep ? pt_index_comm_ranges(m) : (pt_cattr_infos(&s->ca, m, s->base), s->ca.no))
-			s->no = true;
+		if (s->keep) {
+			if (pt_index_comm_ranges(m))
+				comm_range(s);
+		} else {
+			pt_cattr_infos(&s->ca, m, s->base);
+			if (s->ca.no)
+				s->no = true;
+		}
 		m->ranges.n = 0;
 		if (s->no)
 			return AGAIN;
@@ -409,7 +431,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_sel_found_range(&s->rf, &s->re, name);
 			uint8_t mark = range_mark(s, m, ev->name[i], name);
 			if ((mark & RM_COMM) && s->keep)
-				s->no = true;
+				comm_range(s);
 			else if (mark & RM_COMM)
 				pt_cattr_name(&s->ca, s->base + i);
 			if (!s->keep)
@@ -1043,9 +1065,17 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 					     PT_PTM_LINKS_BATCHWISE | PT_PTM_RANGES_BATCHWISE |
 					     (keep ? PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM | PT_PTM_SKIP_BUT_COPIES : 0) };
 	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (!rc && keep && keep->scan && m->ranges.n) { /* the last range infos */
+		size_t n = m->events.n;
+		m->events.n = 0;
+		keep->scan(keep->arg, m, s.base);
+		m->events.n = n;
+	}
 	if (!rc && !keep)
 		pt_cattr_infos(&s.ca, m, s.base); /* the last range infos */
-	if (!rc && (s.no || !streamable(&s, m) || (keep ? pt_index_comm_ranges(m) : s.ca.no)))
+	if (!rc && keep && pt_index_comm_ranges(m))
+		comm_range(&s);
+	if (!rc && (s.no || !streamable(&s, m) || (!keep && s.ca.no)))
 		rc = AGAIN;
 	/* kernels communication by their launch (figures only): each thread's ranges and calls in start
 	 * order; with several hosts, the launch links name the calls (the whole load's join by id alone
@@ -1053,6 +1083,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.comm = !rc && figs && s.ca.any;
 	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
 		rc = AGAIN;
+	if (!rc && keep && keep->comm && !s.linkbit)
+		rc = AGAIN; /* no launch links: the caller cannot class the kernels under the ranges */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {

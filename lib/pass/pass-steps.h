@@ -208,6 +208,14 @@ struct pt_steps_gkeep {
 	bool (*host_ranges)(void *arg, const struct pt_model *m);
 	/* set by tables(): the model is read whole after all */
 	bool whole;
+	/* set by the caller: its own reads class the kernels launched inside communication host ranges
+	 * (summary.md §2.5) through the launch links; then such ranges do not make a model with links read
+	 * whole, and comm says whether the first read met any (a range named or typed as one) */
+	bool comm_ranges;
+	bool comm;
+	/* set by the caller: each batch of the first read before it is taken (the events of the file from
+	 * index base, or a batch of range infos with no events) */
+	void (*scan)(void *arg, const struct pt_model *m, uint64_t base);
 };
 void pt_steps_gkeep_free(struct pt_steps_gkeep *k);
 /* The host of rank r (its host's, else the first). */

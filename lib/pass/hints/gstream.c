@@ -59,9 +59,12 @@
  * Operator range that counts: the range's FLOPs once per device, the busy
  * time per op type swept with the rest) and TENSOR_CORES_UNUSED's time (its
  * last link's range). The names USE_DDP and DDP_WITHOUT_NCCL count
- * (DataParallel.forward, DistributedDataParallel.forward) anywhere in the
- * string table make the model read whole, as found after the first read.
- * Communication ranges are read whole by the steps' read.
+ * (DataParallel.forward, DistributedDataParallel.forward, nccl:*) are counted
+ * per host as the steps' first read passes them (gddp.c, its scan hook).
+ * Communication host ranges (a kernel launched inside one is communication)
+ * give the device read a bit per kernel (gcomm.c: what the first read's scan
+ * hook kept, then one read of the events and the launch links, before read
+ * 3); a file with such ranges and no links is read whole by the steps' read.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
@@ -234,7 +237,11 @@ struct gs {
 	struct gdev **of; /* per device */
 	struct pt_rank_steps *r;
 	bool cover;       /* read 3 widens the coverage */
-	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those */
+	uint8_t *kname;   /* per string: 0 not seen, 1 computation, 2 communication, 3 a receive among those,
+			   * 4 computation named as a receive (communication when launched as such: comm) */
+	struct hx_gcomm comm; /* the kernels launched inside communication ranges (gcomm.c), when kp.comm */
+	struct hx_gcscan cscan; /* what the first read gives gcomm.c */
+	struct hx_gddp ddp;     /* the host ranges' names of USE_DDP and DDP_WITHOUT_NCCL (gddp.c) */
 	uint8_t *lapi;    /* per string: 0 not seen, 1 not a launch API, 2 one (hints.launch.apis) */
 	size_t nstr;
 	uint64_t base;
@@ -268,9 +275,10 @@ struct gs {
 	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
+/* A kernel that may be a receive: communication by its name, or by where it was launched (gcomm.c). */
 static bool recv_kernel(const char *name)
 {
-	return pt_index_comm_kernel_name(name) && hx_recv_name(name);
+	return hx_recv_name(name);
 }
 
 struct gs;
@@ -735,14 +743,16 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			uint8_t *kn = &g->kname[nm < g->nstr ? nm : 0];
 			if (!*kn) {
 				const char *s = pt_model_strget(m, nm);
-				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : 1;
+				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : hx_recv_name(s) ? 4 : 1;
 			}
-			cls = *kn == 1 ? 1 : 2;
+			bool comm = *kn == 2 || *kn == 3 || (g->comm.kbit && hx_gcomm_kernel(&g->comm, gi));
+			bool recv = comm && (*kn == 3 || *kn == 4);
+			cls = comm ? 2 : 1;
 			fl = (uint8_t)((cls == 1 ? G_C : G_M) | G_K);
 			pt_bdstream_add(d->bd, cls, st, en);
-			if (d->rv && (cls == 1 || *kn == 3))
+			if (d->rv && (cls == 1 || recv))
 				pt_bdstream_add(d->rv, cls, st, en);
-			d->has_rv |= *kn == 3 && en > st;
+			d->has_rv |= recv && en > st;
 		} else {
 			fl = k == PT_EV_MEMCPY ? G_MC : G_MS;
 		}
@@ -1056,32 +1066,28 @@ static int host_batch(void *arg, struct pt_model *m, struct pt_err **e)
 
 /* ---- the reads ---------------------------------------------------------------------- */
 
-/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
- * and the later reads hold comes after them). */
-/* What the stream does not measure of the host's ranges: the names USE_DDP and DDP_WITHOUT_NCCL count.
- * A string table that holds them so far makes the model read whole at its first range; after the first
- * read, one that holds them. */
-static bool names_stream(const struct pt_model *m)
+/* The first read's batches: the communication ranges (gcomm.c) and the names USE_DDP and DDP_WITHOUT_NCCL
+ * count (gddp.c). */
+static void comm_scan(void *arg, const struct pt_model *m, uint64_t base)
 {
-	static const char *const s[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 2; i++)
-		if (pt_strtab_find(&m->strings, s[i], strlen(s[i])) != UINT32_MAX)
-			return false;
-	return true;
+	struct gs *g = arg;
+	hx_gcomm_scan(&g->cscan, m, base);
+	hx_gddp_scan(&g->ddp, m);
 }
 
+/* The host's ranges: every one is read by the stream. */
 static bool ranges_stream(void *arg, const struct pt_model *m)
 {
 	(void)arg;
-	return names_stream(m);
+	(void)m;
+	return true;
 }
 
+/* After the first read: MEMORY_NEAR_CAPACITY's figures, then the memory records go (what the join
+ * and the later reads hold comes after them). */
 static void take_tables(void *arg, struct pt_model *m)
 {
 	struct gs *g = arg;
-	static const char *const ddp[] = { "DataParallel.forward", "DistributedDataParallel.forward" };
-	for (size_t i = 0; i < 2; i++)
-		g->kp.whole |= pt_strtab_find(&m->strings, ddp[i], strlen(ddp[i])) != UINT32_MAX;
 	if (g->kp.whole)
 		return;
 	g->gmem = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*g->gmem));
@@ -1342,6 +1348,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.mark_kernel = recv_kernel;
 	g.kp.tables = take_tables;
 	g.kp.host_ranges = ranges_stream;
+	g.kp.comm_ranges = true; /* (gcomm.c) */
+	g.kp.scan = comm_scan;
 	g.kp.arg = &g;
 	g.kp.hosts = true;
 	struct pt_model *m = NULL;
@@ -1353,6 +1361,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		src = &own;
 	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e) || *whole) {
 		free(g.gmem);
+		hx_gcomm_scan_free(&g.cscan);
+		hx_gddp_free(&g.ddp);
 		pt_ptm_tape_free(&tape);
 		return *whole ? 0 : -1;
 	}
@@ -1397,6 +1407,9 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			hosts[nuh++] = hosts[q];
 	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, hosts, nuh, &g.ops, e) : 0;
 	free(hosts);
+	if (!rc && g.kp.comm)
+		rc = hx_gcomm_read(src, m, &g.cscan, &g.comm, e);
+	hx_gcomm_scan_free(&g.cscan);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
 		 * and again without the calls when read 3 gave them up too late (lost) */
@@ -1409,6 +1422,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		g.of = pt_xcalloc(nd ? nd : 1, sizeof(*g.of));
 		c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
 		c.srank = pt_xcalloc(si.n ? si.n : 1, sizeof(*c.srank));
+		for (size_t i = 0; i < si.n; i++)
+			hx_gddp_rank(&g.ddp, si.r[i].host, &c.srank[i]);
 		struct gdev *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
 		rc = dev_read(src, m, &g, &si, rds, dv, e);
 		bool redo = false;
@@ -1471,6 +1486,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.tcname);
 	free(g.lapi);
 	hx_gops_free(&g.ops);
+	hx_gcomm_free(&g.comm);
+	hx_gddp_free(&g.ddp);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);
 	pt_ptm_tape_free(&tape);

@@ -292,6 +292,7 @@ struct hx_srank {
 	bool ops;                   /* a member kernel launched in an Operator range */
 	bool has_loader;            /* INPUT_BOUND: Dataloader ranges that start in W, their wall time */
 	int64_t loader_wall;
+	struct ddpfig ddp;          /* USE_DDP, DDP_WITHOUT_NCCL: its host's ranges by name (dp, ddp, nccl; gddp.c) */
 };
 
 /* A covered device of a rank, measured once for the DEVICE rules. */
@@ -434,6 +435,44 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
+/* The kernels of a GPU .ptm with launch links that are communication by where they were launched
+ * (summary.md §2.5: the call of their last link starts inside a communication host range of its thread),
+ * read as a stream (gcomm.c): a bit per event of the file. */
+struct hx_gcomm {
+	uint64_t *kbit;
+	uint64_t n; /* the events the bits cover */
+};
+/* What the steps' first read gives it (hx_gcomm_scan, pt_steps_gkeep's scan): the ranges named as
+ * communication, the range infos that make a range communication. */
+struct hx_gcand;
+struct hx_gcscan {
+	uint8_t *nmark; /* per string: 0 not seen, 1 not a communication name, 2 one */
+	size_t nnm;
+	struct hx_gcand *c;
+	size_t nc, cc;
+	uint64_t *x; /* events a range info makes communication that are no candidate */
+	size_t nx, cx;
+};
+void hx_gcomm_scan(struct hx_gcscan *sc, const struct pt_model *m, uint64_t base);
+void hx_gcomm_scan_free(struct hx_gcscan *sc);
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc, struct hx_gcomm *o,
+		  struct pt_err **e);
+static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev)
+{
+	return ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
+}
+void hx_gcomm_free(struct hx_gcomm *o);
+/* The host ranges' names that USE_DDP and DDP_WITHOUT_NCCL count, per device, as a streamed read passes
+ * them (gddp.c). */
+struct hx_gddp {
+	uint8_t *mark; /* per string: 0 not seen, else N_* bits */
+	size_t nnm;
+	struct ddpfig *dev; /* dp, ddp, nccl per device */
+	size_t ndev;
+};
+void hx_gddp_scan(struct hx_gddp *x, const struct pt_model *m);
+void hx_gddp_rank(const struct hx_gddp *x, uint32_t host, struct hx_srank *sr);
+void hx_gddp_free(struct hx_gddp *x);
 /* A host range's place on its thread, for the nesting of ranges (id: its event, or its index in a list);
  * hx_nest_cmp orders by track, start, the longest first, then id (util.c). */
 struct hx_nest {

@@ -418,7 +418,13 @@ const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
 	const struct pt_rank_steps *r = rd->r;
 	static const char *const nc[] = { "nccl:broadcast", "nccl:reduce", "nccl:all_reduce", "nccl:all_gather",
 					  "nccl:reduce_scatter", NULL };
-	for (size_t i = 0; i < ev->n; i++) {
+	const struct hx_srank *sr = hx_srank_of(c, r);
+	if (sr) { /* streamed: counted as they passed (gddp.c); m holds no events (but a read's last batch) */
+		f->dp = sr->ddp.dp;
+		f->ddp = sr->ddp.ddp;
+		f->nccl = sr->ddp.nccl;
+	}
+	for (size_t i = 0; i < ev->n && !sr; i++) {
 		if (ev->kind[i] != PT_EV_RANGE || m->tracks.v[ev->track[i]].device != r->host)
 			continue;
 		const char *s = pt_model_strget(m, ev->name[i]);
@@ -434,7 +440,7 @@ const struct ddpfig *hx_ddp(struct ctx *c, struct rankdata *rd)
 			f->cc = v;
 		if (c->sdev && c->sdev[r->devs[j]].active) /* streamed: seen as it passed */
 			f->active++;
-		for (size_t i = 0; i < ev->n; i++)
+		for (size_t i = 0; i < ev->n && !sr; i++)
 			if (hx_is_dev_activity(ev->kind[i]) && m->tracks.v[ev->track[i]].device == r->devs[j]) {
 				f->active++;
 				break;
