@@ -710,8 +710,9 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	if (m->links.n) /* the kineto profile's (PT_PTM_LINKS_BATCHWISE) */
 		krange_links(s, m);
-	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): a communication range is read whole */
-		if (pt_index_comm_ranges(m) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
+	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): a communication range is read whole (but
+			    * without the unions, the kernels' classes unread) */
+		if ((!s->no_sets && pt_index_comm_ranges(m)) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
 			goto again;
 		m->ranges.n = 0;
 		if (!ev->n)
@@ -746,7 +747,7 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		p->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (pt_index_comm_op_name(name))
+			if (!s->no_sets && pt_index_comm_op_name(name))
 				goto again; /* it may make the kernels it launches communication (index.c) */
 			s->rdev[d] = 1;
 			if (s->has_re) {
@@ -1098,7 +1099,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		goto out;
 	fit(s, m);
 	/* (fbig: the arrows of several processes cannot be keyed by theirs) */
-	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
+	if (m->steps.n || m->tracks.n > FL_TRACK || (!s->no_sets && pt_index_comm_ranges(m)) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
