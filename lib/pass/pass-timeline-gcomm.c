@@ -14,17 +14,10 @@ void tl_gcomm_range(struct tl_gcomm *c, uint64_t ev, uint32_t track, int64_t sta
 	pt_vec_push(&c->cand, x);
 }
 
+/* The candidate of event ev (their ev, the first field, ascending in file order). */
 static struct tl_gcand *cand_of(struct tl_gcomm *c, uint64_t ev)
 {
-	size_t lo = 0, hi = c->cand.n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->cand.v[mid].ev < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->cand.n && c->cand.v[lo].ev == ev ? &c->cand.v[lo] : NULL;
+	return c->cand.n ? bsearch(&ev, c->cand.v, c->cand.n, sizeof(*c->cand.v), pt_u64_cmp) : NULL;
 }
 
 bool tl_gcomm_infos(struct tl_gcomm *c, const struct pt_model *m)
@@ -160,15 +153,8 @@ void tl_gcomm_resolve(struct tl_gcomm *c)
 
 bool tl_gcomm_kernel(const struct tl_gcomm *c, uint64_t ev)
 {
-	size_t lo = 0, hi = c->nck;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->ck[mid] < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nck && c->ck[lo] == ev;
+	uint32_t k = (uint32_t)ev;
+	return c->nck && k == ev && bsearch(&k, c->ck, c->nck, sizeof(*c->ck), pt_u32_cmp);
 }
 
 void tl_gcomm_free(struct tl_gcomm *c)

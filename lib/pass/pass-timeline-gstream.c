@@ -14,10 +14,12 @@
  * ranges that match the step pattern (the step windows, in model order), and
  * the correlation ids of the activities (the launch join's keys,
  * launch-join.h); with --steps or --time-window, what their notes count of
- * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
- * a GPU, or a host range that would make a kernel communication (index.c: a
- * kernel launched inside it) stops the read: the model is read whole
- * (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
+ * the steps (pass-timeline-gsel.h); with the unions, the host ranges and launch
+ * links that make a kernel communication by where it was launched
+ * (pass-timeline-gcomm.h: marked by the second read, looked up by the third).
+ * Ascend work, a device other than a CPU or a GPU, or a communication range
+ * that the stream cannot classify as index.c does stops the read: the model is
+ * read whole (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
  * annotations it writes (krange_annotated) or whose host ranges belong to
  * several processes (kineto_procs_ranges: the range and copy infos below are
  * handed out in one file order). The kineto profile's first read also packs
