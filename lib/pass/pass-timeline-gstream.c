@@ -1150,6 +1150,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	syncs_waited(m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
+	pt_vec_free(&m->links); /* (a chunk's, PT_PTM_LINKS_BATCHWISE) */
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
 	pt_vec_free(&s->hr);
 	if (rc)
