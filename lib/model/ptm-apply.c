@@ -552,7 +552,8 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 			      undelta(b->range, b->n_range, b->range_delta, b->n_range_delta, &ids->scratch[2], &range) &&
 			      b->n_api + b->n_api_delta == n && b->n_range + b->n_range_delta == n,
 		      "link batch (column lengths differ)");
-		bool drop = ids->skip && (((!ids->keep_tables || ids->no_links) && !ids->keep_links) || ids->drop_launch);
+		bool drop = ids->skip && (((!ids->keep_tables || ids->no_links) && !ids->keep_links) ||
+					 (ids->drop_launch && !ids->links_batchwise));
 		if (!drop)
 			pt_vec_reserve(&m->links, m->links.n + n);
 		for (size_t i = 0; i < n; i++) {

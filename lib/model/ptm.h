@@ -180,7 +180,8 @@ struct pt_ptm_sink {
 #define PT_PTM_LINKS_BATCHWISE 512
 /* with PT_PTM_SKIP_BUT_TABLES: the launch tables, the launch links and the copy infos, are checked as a
  * full read checks them but not applied (m->links and m->copies stay empty), for a read that never
- * looks at them (the streamed GPU timeline) */
+ * looks at them (the streamed GPU timeline); with PT_PTM_LINKS_BATCHWISE the links are handed to the
+ * sink a chunk at a time all the same */
 #define PT_PTM_SKIP_LAUNCH_TABLES 1024
 /* with PT_PTM_SKIP_BUT_TABLES: the memory records and pools and the launch links are checked but not
  * applied (a pass that reads the other tables, such as the kineto profile's timeline) */

@@ -14,10 +14,12 @@
  * ranges that match the step pattern (the step windows, in model order), and
  * the correlation ids of the activities (the launch join's keys,
  * launch-join.h); with --steps or --time-window, what their notes count of
- * the steps (pass-timeline-gsel.h). Ascend work, a device other than a CPU or
- * a GPU, or a host range that would make a kernel communication (index.c: a
- * kernel launched inside it) stops the read: the model is read whole
- * (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
+ * the steps (pass-timeline-gsel.h); with the unions, the host ranges and launch
+ * links that make a kernel communication by where it was launched
+ * (pass-timeline-gcomm.h: marked by the second read, looked up by the third).
+ * Ascend work, a device other than a CPU or a GPU, or a communication range
+ * that the stream cannot classify as index.c does stops the read: the model is
+ * read whole (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
  * annotations it writes (krange_annotated). The kineto profile's first read
  * also packs the range infos (External id, cpu_op) and, once it ends, the
  * copy infos (pass-timeline-krange.h), handed to the events as later reads
@@ -75,6 +77,7 @@
 #include "model/ptm.h"
 #include "model/ptm-turns.h"
 #include "pass/launch-join.h"
+#include "pass/pass-timeline-gcomm.h"
 #include "pass/pass-timeline-gsel.h"
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
@@ -198,6 +201,7 @@ struct pt_tl_gstream {
 	uint8_t *rstep;     /* per string: 0 not known yet, 1 no step name, 2 a step name */
 	size_t nrstep;
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
+	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
@@ -614,12 +618,11 @@ static int strag_cmp(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------------ the kineto profile's host ranges */
 
-/* A chunk of launch links (the kineto profile's first read): does one name a host range? Then emptied. */
+/* A chunk of launch links (the kineto profile's first read): does one name a host range? */
 static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
 {
 	for (size_t l = 0; l < m->links.n && !s->link_range; l++)
 		s->link_range = m->links.v[l].range != 0;
-	m->links.n = 0;
 }
 
 /*
@@ -695,10 +698,16 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	struct pt_tl_gstream *s = arg;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
-	if (m->links.n) /* the kineto profile's (PT_PTM_LINKS_BATCHWISE) */
-		krange_links(s, m);
-	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): a communication range is read whole */
-		if (pt_index_comm_ranges(m) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
+	if (m->links.n) { /* PT_PTM_LINKS_BATCHWISE */
+		if (s->o->kineto)
+			krange_links(s, m);
+		if (!s->no_sets && !tl_gcomm_links(&s->gc, m))
+			goto again;
+		m->links.n = 0;
+	}
+	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): which make kernels communication (without
+			    * the unions, the kineto profile's, the kernels' classes are not read) */
+		if ((!s->no_sets && !tl_gcomm_infos(&s->gc, m)) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
 			goto again;
 		m->ranges.n = 0;
 		if (!ev->n)
@@ -733,8 +742,9 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 		p->atop_seen = true;
 		if (k == PT_EV_RANGE) {
 			const char *name = pt_model_strget(m, ev->name[i]);
-			if (pt_index_comm_op_name(name))
-				goto again; /* it may make the kernels it launches communication (index.c) */
+			if (!s->no_sets && pt_index_comm_op_name(name)) /* it may make the kernels it launches
+									 * communication (index.c) */
+				tl_gcomm_range(&s->gc, s->at->base + i, tr, st, ev->dur[i]);
 			s->rdev[d] = 1;
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
@@ -825,6 +835,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 			pt_lag_add(&s->t[tr0].lag, st);
 			pt_lag_add(&p->glag, st);
 		}
+		if (ev->kind[i] == PT_EV_API && tl_gcomm_on(&s->gc))
+			tl_gcomm_call(&s->gc, s->at->base + i, tr0, st);
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
 		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
@@ -1018,7 +1030,10 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 			s->host_steps = true;
 		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
-			kq_add(q, st, st + du, kernel_class(s, m, ev->name[i]));
+			uint8_t cls = kernel_class(s, m, ev->name[i]);
+			if (cls == 1 && s->gc.nck && tl_gcomm_kernel(&s->gc, gi))
+				cls = 2;
+			kq_add(q, st, st + du, cls);
 			if (!q->seen || st > q->top)
 				q->top = st;
 			q->seen = true;
@@ -1079,13 +1094,15 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	struct pt_ptm_sink first = { scan1, s, false,
 				     G_SKIP | PT_PTM_RANGES_BATCHWISE |
 					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE
-							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR) };
+							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR | PT_PTM_SKIP_BUT_LINKS |
+							  PT_PTM_LINKS_BATCHWISE) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
 	/* (fbig: the arrows of several processes cannot be keyed by theirs) */
-	if (m->steps.n || m->tracks.n > FL_TRACK || pt_index_comm_ranges(m) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
+	if (m->steps.n || m->tracks.n > FL_TRACK ||
+	    (!s->no_sets && (!tl_gcomm_infos(&s->gc, m) || !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n))) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1122,6 +1139,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	syncs_waited(m);
 	pt_vec_free(&m->kernels);
 	pt_vec_free(&m->ranges);
+	pt_vec_free(&m->links); /* (a chunk's, PT_PTM_LINKS_BATCHWISE) */
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
 	pt_vec_free(&s->hr);
 	if (rc)
@@ -1159,6 +1177,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->P[p].atop_seen = false;
 	if ((rc = read_again(s, calls, e)))
 		goto out;
+	tl_gcomm_resolve(&s->gc);
 	if (s->sel && !tl_gsel_steps(s->sel, m, &s->j)) {
 		s->again = true;
 		goto out;
@@ -1554,6 +1573,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->cur);
 	free(s->rstep);
 	free(s->kcls);
+	tl_gcomm_free(&s->gc);
 	free(s->fs);
 	xf_free(&s->xf);
 	pt_vec_free(&s->fl);
