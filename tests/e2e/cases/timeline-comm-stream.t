@@ -33,6 +33,12 @@ run "for v in '' '--extra-tracks' '--steps 2-3' '--time-window 0.01s:0.05s' '--e
 # it is read as a stream: four reads of the file and more, against one
 term() { m=$1; shift; script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PROFTOOL\" $*" /dev/null | tr '\r' '\n' | grep -c "reading '$m': 100%"; }
 run "term kc.ptm timeline kc.ptm -o s.json; term kc.ptm timeline --in-memory kc.ptm -o m.json; term kc.ptm timeline --profile kineto kc.ptm -o ks; term kc.ptm timeline --profile kineto --extra-tracks kc.ptm -o kx"
+# two ranks with all-reduce ranges in one model: both profiles stream (the kineto profile a file per
+# rank, each process's range infos by its own cursor), the same bytes as the whole load
+sed -e 's/^pid 4242/pid 4243/' -e 's/^rank 0 world 2/rank 1 world 2/' kc.ktdesc >kc1.ktdesc
+run 'proftool-gen kineto kc1.ktdesc -o kc1.json --scale 2M && proftool import kc.json kc1.json -o two.ptm 2>/dev/null && echo imported'
+run "for v in '' '--steps 2-3' '--time-window 0.01s:0.05s'; do bash same.sh two.ptm \$v; bash same.sh two.ptm --profile kineto \$v; done"
+run "term two.ptm timeline two.ptm -o s2.json; term two.ptm timeline --profile kineto two.ptm -o k2; term two.ptm timeline --in-memory two.ptm -o m2.json"
 # the elementwise kernel launched under the all-reduce range is communication: the overlap rows differ
 # from those of the same trace with the range renamed
 sed -e 's/^op "c10d::allreduce_"/op "c10d::barrier_"/' kc.ktdesc >nc.ktdesc
