@@ -80,6 +80,19 @@ prog() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PR
 run "for a in '' --in-memory; do echo \"hints \$a: \$(prog hints \$a twos.ptm -o h\$a.txt | grep -c \"reading 'twos.ptm': 100%\") reads, \$(prog hints \$a twos.ptm -o h\$a.txt | grep -c 'indexing the events') event indexes\"; done; cmp h.txt h--in-memory.txt && echo same"
 run "for a in '' --in-memory; do echo \"flops \$a: \$(prog flops \$a twos.ptm -o f\$a.txt | grep -c \"reading 'twos.ptm': 100%\") reads\"; done; cmp f.txt f--in-memory.txt && echo same"
 run proftool flops twos.ptm
+# with all-reduce ranges on both ranks too (an elementwise kernel communication only by where it was
+# launched): still streamed, the same bytes as the whole load
+for p in p0 p1; do cat $p.ktdesc - >c$p.ktdesc <<'KT'
+op "c10d::allreduce_" 1600us 150us
+kernel "ncclDevKernel_AllReduce_Sum_f32_RING_LL" 1610us 5us 1650us 80us stream=30
+op "aten::add_" 1620us 20us
+kernel "vectorized_elementwise_kernel" 1625us 3us 1735us 9us stream=30
+KT
+done
+run 'for p in p0 p1; do proftool-gen kineto c$p.ktdesc -o c${p}s.json --scale 3M || exit 1; done; proftool import cp0s.json cp1s.json -o ctwos.ptm 2>/dev/null && echo imported'
+run "for v in '' '--format json --show-suppressed' '--steps 2-3 --format csv'; do bash same.sh ctwos.ptm \$v; done; for v in '' '--by step --format csv' '--steps 2-3'; do bash fsame.sh ctwos.ptm \$v; done"
+reads() { prog "$@" -o o.txt | grep -c "reading 'ctwos.ptm': 100%"; }
+run "for c in hints flops; do echo \"\$c: \$(reads \$c ctwos.ptm) reads streamed, \$(reads \$c --in-memory ctwos.ptm) whole\"; done"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output file
 run 'head -c $(( $(stat -c %s twos.ptm) * 2 / 3 )) twos.ptm > cut.ptm; for c in hints flops; do proftool $c cut.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; done'
 run 'proftool import p0s.json p1s.json --no-compress -o p.ptm 2>/dev/null; n=$(stat -c %s p.ptm); cp p.ptm bad.ptm; printf "\377\377\377" | dd of=bad.ptm bs=1 seek=$(( n * 9 / 10 )) conv=notrunc 2>/dev/null; for c in hints flops; do proftool $c bad.ptm -o out.txt; echo "exit $?"; test -e out.txt && echo "out.txt written" || echo "no out.txt"; done'
