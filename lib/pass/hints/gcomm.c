@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/index.h"
@@ -73,17 +74,15 @@ static bool comm_name(struct hx_gcscan *sc, const struct pt_model *m, uint32_t n
 	return *k == 2;
 }
 
+static int cand_cmp(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = ((const struct hx_gcand *)elem)->ev;
+	return (a > b) - (a < b);
+}
+
 static struct hx_gcand *cand_of(struct hx_gcscan *sc, uint64_t ev)
 {
-	size_t lo = 0, hi = sc->nc;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (sc->c[mid].ev < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sc->nc && sc->c[lo].ev == ev ? &sc->c[lo] : NULL;
+	return sc->nc ? bsearch(&ev, sc->c, sc->nc, sizeof(*sc->c), cand_cmp) : NULL;
 }
 
 static void info(struct hx_gcscan *sc, const struct pt_model *m, const struct pt_range_info *ri, uint32_t t_comm,
