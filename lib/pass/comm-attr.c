@@ -6,23 +6,14 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "support/bits.h"
 #include "support/xalloc.h"
 
 static void grow_bits(struct pt_cattr *c, uint64_t n)
 {
-	size_t words = (size_t)(n / 64 + 1);
-	if (words <= c->nw)
-		return;
-	size_t old = c->nw, cap = c->nw;
-	pt_xgrow((void **)&c->name, &cap, words, sizeof(*c->name));
-	pt_xgrow((void **)&c->comm, &c->nw, words, sizeof(*c->comm));
-	memset(c->name + old, 0, (c->nw - old) * sizeof(*c->name));
-	memset(c->comm + old, 0, (c->nw - old) * sizeof(*c->comm));
-}
-
-static bool bit(const uint64_t *b, size_t nw, uint64_t g)
-{
-	return b && g / 64 < nw && (b[g / 64] >> (g % 64) & 1);
+	size_t cap = c->nw; /* (the two grow alike) */
+	pt_bits_grow(&c->name, &cap, n);
+	pt_bits_grow(&c->comm, &c->nw, n);
 }
 
 static void grow_trk(struct pt_cattr *c, size_t n)
@@ -37,7 +28,7 @@ static void grow_trk(struct pt_cattr *c, size_t n)
 void pt_cattr_name(struct pt_cattr *c, uint64_t g)
 {
 	grow_bits(c, g + 1);
-	c->name[g / 64] |= UINT64_C(1) << (g % 64);
+	pt_bits_set(c->name, g);
 }
 
 void pt_cattr_order(struct pt_cattr *c, uint32_t tr, int64_t st)
@@ -80,7 +71,7 @@ void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev)
 				lm->v = pt_index_comm_op_name(pt_model_strget(m, ri->label)) ? 2 : 1;
 			comm = lm->v == 2;
 		} else if (!comm) {
-			comm = bit(c->name, c->nw, ri->event);
+			comm = (c->name && pt_bits_get(c->name, c->nw, ri->event));
 		}
 		if (!comm)
 			continue;
@@ -89,7 +80,7 @@ void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev)
 			continue;
 		}
 		grow_bits(c, (uint64_t)ri->event + 1);
-		c->comm[ri->event / 64] |= UINT64_C(1) << (ri->event % 64);
+		pt_bits_set(c->comm, ri->event);
 		c->any = true;
 	}
 }
@@ -105,13 +96,13 @@ void pt_cattr_seal(struct pt_cattr *c)
 static void wake(struct pt_cattr_trk *t)
 {
 	for (size_t k = 0; k < t->wait.n; k++)
-		t->wait.v[k].bits[t->wait.v[k].bit / 64] |= UINT64_C(1) << (t->wait.v[k].bit % 64);
+		pt_bits_set(t->wait.v[k].bits, t->wait.v[k].bit);
 	t->wait.n = 0;
 }
 
 void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int64_t dur)
 {
-	if (dur <= 0 || !bit(c->comm, c->nw, g))
+	if (dur <= 0 || !pt_bits_get(c->comm, c->nw, g))
 		return;
 	grow_trk(c, (size_t)tr + 1);
 	struct pt_cattr_trk *t = &c->t[tr];
@@ -139,7 +130,7 @@ void pt_cattr_call(struct pt_cattr *c, uint32_t tr, int64_t st, uint64_t *bits, 
 	}
 	t->seen = true;
 	if (t->has_end && t->end > st) {
-		bits[b / 64] |= UINT64_C(1) << (b % 64);
+		pt_bits_set(bits, b);
 		return;
 	}
 	if (c->any)

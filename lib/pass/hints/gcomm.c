@@ -35,6 +35,7 @@
 #include "model/ptm.h"
 #include "model/ptm-source.h"
 #include "support/err.h"
+#include "support/bits.h"
 #include "support/interval.h"
 #include "support/sort.h"
 #include "support/vec.h"
@@ -156,28 +157,18 @@ static int r1b_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-static bool bit(const uint64_t *v, uint64_t n, uint64_t i)
-{
-	return i < n && (v[i / 64] >> (i % 64) & 1);
-}
-
 static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct cst *s = arg;
 	const struct pt_events *ev = &m->events;
 	if (ev->n) {
-		size_t words = (size_t)((s->base + ev->n) / 64 + 1);
-		if (words > s->cw) {
-			size_t old = s->cw;
-			pt_xgrow((void **)&s->cbit, &s->cw, words, sizeof(*s->cbit));
-			memset(s->cbit + old, 0, (s->cw - old) * sizeof(*s->cbit));
-		}
+		pt_bits_grow(&s->cbit, &s->cw, s->base + ev->n);
 		for (size_t i = 0; i < ev->n; i++) {
 			uint32_t tr = ev->track[i];
 			uint64_t gi = s->base + i;
 			if (tr < s->m->tracks.n && s->cr[tr].n && pt_ivset_contains(&s->cr[tr], ev->start[i]))
-				s->cbit[gi / 64] |= UINT64_C(1) << (gi % 64);
+				pt_bits_set(s->cbit, gi);
 		}
 		s->base += ev->n;
 	}
@@ -190,8 +181,8 @@ static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		const struct pt_gpu_link *lk = &m->links.v[l];
 		if (lk->event >= o->n || lk->api >= o->n)
 			continue;
-		if (bit(s->cbit, s->base, lk->api))
-			o->kbit[lk->event / 64] |= UINT64_C(1) << (lk->event % 64);
+		if (pt_bits_get(s->cbit, s->cw, lk->api))
+			pt_bits_set(o->kbit, lk->event);
 		else
 			o->kbit[lk->event / 64] &= ~(UINT64_C(1) << (lk->event % 64));
 	}

@@ -43,6 +43,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "model/ptm-source.h"
+#include "support/bits.h"
 #include "support/err.h"
 #include "support/sort.h"
 #include "support/vec.h"
@@ -79,11 +80,6 @@ struct ost {
 	struct hx_gops *o;
 };
 
-static bool kbit(const struct ost *s, uint64_t ev)
-{
-	return ev / 64 < s->kw && (s->kbit[ev / 64] >> (ev % 64) & 1);
-}
-
 /* The Operator range of event ev (index + 1), 0 when it is none. */
 static uint32_t op_of(const struct ost *s, uint32_t ev)
 {
@@ -118,20 +114,15 @@ static int o_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	struct ost *s = arg;
 	const struct pt_events *ev = &m->events;
 	if (ev->n) {
-		size_t words = (size_t)((s->base + ev->n) / 64 + 1);
-		if (words > s->kw) {
-			size_t old = s->kw;
-			pt_xgrow((void **)&s->kbit, &s->kw, words, sizeof(*s->kbit));
-			memset(s->kbit + old, 0, (s->kw - old) * sizeof(*s->kbit));
-		}
+		pt_bits_grow(&s->kbit, &s->kw, s->base + ev->n);
 		for (size_t i = 0; i < ev->n; i++)
 			if (ev->kind[i] == PT_EV_KERNEL)
-				s->kbit[(s->base + i) / 64] |= UINT64_C(1) << ((s->base + i) % 64);
+				pt_bits_set(s->kbit, s->base + i);
 		s->base += ev->n;
 	}
 	for (size_t i = 0; i < m->links.n; i++) {
 		const struct pt_gpu_link *lk = &m->links.v[i];
-		if (!kbit(s, lk->event))
+		if (!pt_bits_get(s->kbit, s->kw, lk->event))
 			continue;
 		struct olink x = { lk->event, lk->range, (uint32_t)s->l.n };
 		if (s->l.n && s->l.v[s->l.n - 1].ev > x.ev)
