@@ -578,11 +578,10 @@ static bool device_streamed(struct ctx *c, struct rankdata *rd, uint32_t dev, st
 	if (sd->gpu) { /* gstream.c: the memory operations and the exposed time per API, now the device's */
 		struct hx_sdev *own = &c->sdev[dev];
 		dd->has_mem = sd->has_mem;
-		dd->mops = own->mops;
-		dd->nmops = own->nmops;
+		dd->mf = own->mf;
+		dd->has_mf = true;
 		dd->apis = own->apis;
-		own->mops = NULL;
-		own->nmops = 0;
+		memset(&own->mf, 0, sizeof(own->mf));
 		memset(&own->apis, 0, sizeof(own->apis));
 	}
 	dd->steps = (int64_t)sd->a.nsteps;
@@ -804,6 +803,7 @@ static void device_free(struct devdata *dd)
 {
 	hx_nl_free(&dd->apis);
 	free(dd->mops);
+	hx_mfold_free(&dd->mf);
 	free(dd->acts);
 	free(dd->call);
 	free(dd->kx);

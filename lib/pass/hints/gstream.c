@@ -354,13 +354,53 @@ static void win_measure(struct gdev *d, size_t w)
 	x->done = true;
 }
 
+/* The memory operations whose windows are all measured (all: every one) go to MEM_OPS_CRITICAL's figures, placed
+ * as device_measure() lists them: by the first window they meet, then start and event. An operation comes after
+ * the windows the watermark passed, so none meets a window measured before it came. */
+static void mops_fold(struct gdev *d, bool all)
+{
+	const struct rankdata *rd = d->rd;
+	struct hx_sdev *o = d->out;
+	int64_t lim = all || d->wf >= rd->nwin ? INT64_MAX : rd->win[d->wf].s; /* windows apart: later ones start here on */
+	size_t n = 0;
+	for (size_t q = 0; q < o->nmops; q++) {
+		struct memop *p = &o->mops[q];
+		int64_t oe = p->start + p->dur;
+		if (!all && oe > lim) {
+			o->mops[n++] = *p;
+			continue;
+		}
+		if (!p->exposed)
+			continue;
+		size_t w = 0;
+		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
+			w = hx_win_after(rd, p->start);
+			if (w < rd->nwin && rd->win[w].s >= oe)
+				w = rd->nwin;
+		}
+		while (w < rd->nwin && !(rd->win[w].e > p->start && rd->win[w].s < oe))
+			w++;
+		hx_mfold_add(&o->mf, p, (struct hx_mkey){ w, p->start, p->ev });
+	}
+	o->nmops = n;
+	d->mop0 = 0;
+	if (all) {
+		free(o->mops);
+		o->mops = NULL;
+		d->cap_mops = 0;
+	}
+}
+
 /* Every window that ends at or before `below` is measured. */
 static void win_pass(struct gdev *d, int64_t below)
 {
 	const struct rankdata *rd = d->rd;
 	if (rd->win_apart) {
+		size_t wf = d->wf;
 		while (d->wf < rd->nwin && rd->win[d->wf].e <= below)
 			win_measure(d, d->wf++);
+		if (d->wf != wf && d->out->nmops)
+			mops_fold(d, false);
 		return;
 	}
 	for (size_t w = 0; w < rd->nwin; w++)
@@ -511,22 +551,6 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 	return w;
 }
 
-struct mop_ord {
-	const struct memop *v;
-	const uint32_t *w;
-};
-
-static int cmp_mop(const void *pa, const void *pb, void *arg)
-{
-	const struct mop_ord *o = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	if (o->w[a] != o->w[b])
-		return o->w[a] < o->w[b] ? -1 : 1;
-	if (o->v[a].start != o->v[b].start)
-		return o->v[a].start < o->v[b].start ? -1 : 1;
-	return o->v[a].ev < o->v[b].ev ? -1 : o->v[a].ev > o->v[b].ev;
-}
-
 static void dev_finish(struct gdev *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
@@ -570,34 +594,7 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
-	/* the memory operations in the order device_measure() meets them: by the first window they meet,
-	 * then start and event (the order MEM_OPS_CRITICAL lists their kinds in) */
-	struct memop *mo = d->out->mops;
-	size_t n = 0; /* those with no exposed time: MEM_OPS_CRITICAL reads none of them */
-	for (size_t q = 0; q < d->out->nmops; q++)
-		if (mo[q].exposed)
-			mo[n++] = mo[q];
-	d->out->nmops = n;
-	uint32_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
-	for (size_t q = 0; q < n; q++) {
-		size_t w = 0;
-		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
-			w = hx_win_after(rd, mo[q].start);
-			if (w < rd->nwin && rd->win[w].s >= mo[q].start + mo[q].dur)
-				w = rd->nwin;
-		}
-		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
-			w++;
-		key[q] = (uint32_t)w;
-	}
-	uint32_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
-	for (size_t q = 0; q < n; q++)
-		ix[q] = (uint32_t)q;
-	struct mop_ord ord = { mo, key };
-	hx_sort_r(ix, n, sizeof(*ix), cmp_mop, &ord);
-	free(key);
-	hx_permute_mops(mo, ix, n); /* in place: no second copy of the operations (they are 64 bytes each) */
-	free(ix);
+	mops_fold(d, true);
 }
 
 static void gdev_free(struct gdev *d)

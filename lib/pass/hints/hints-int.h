@@ -210,6 +210,38 @@ struct memop {
 	uint64_t bytes;   /* its copy info's bytes, 0 none */
 };
 
+/* Where a memory operation comes in MEM_OPS_CRITICAL's list: the in-memory list's index (w), else
+ * the first window it meets, its start and its event. */
+struct hx_mkey {
+	uint64_t w;
+	int64_t start;
+	uint64_t ev;
+};
+
+/* A kind of memory operation: its exposed time, its first operation's place. */
+struct hx_mkind {
+	const char *kind;
+	int64_t t;
+	struct hx_mkey first;
+};
+
+/* MEM_OPS_CRITICAL's figures of the operations with exposed time (mfold.c). */
+struct hx_mfold {
+	int64_t nexp;          /* operations with exposed time */
+	struct hx_mkind *kinds;
+	size_t nk, ck;
+	struct memop top[3];   /* the most exposed time first, equal times by event */
+	size_t ntop;
+};
+
+/* p, whose exposed time is final (none: not counted), at place key. */
+void hx_mfold_add(struct hx_mfold *f, const struct memop *p, struct hx_mkey key);
+/* The list v[0..n) in its order. */
+void hx_mfold_list(struct hx_mfold *f, const struct memop *v, size_t n);
+/* The kinds in the order of their first operation. */
+void hx_mfold_order(struct hx_mfold *f);
+void hx_mfold_free(struct hx_mfold *f);
+
 struct fexec {
 	uint32_t type;
 	uint32_t ev; /* the execution (its time is the event's) */
@@ -276,8 +308,9 @@ struct hx_sdev {
 	bool gpu;
 	bool active;                /* any device activity (DDP_WITHOUT_NCCL) */
 	bool has_mem;               /* member memcpy or memset */
-	struct memop *mops;         /* member memory operations with exposed time */
+	struct memop *mops;         /* member memory operations whose exposed time may still grow */
 	size_t nmops;
+	struct hx_mfold mf;         /* the others (MEM_OPS_CRITICAL) */
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	int64_t un, uncnt, tot;     /* UNATTRIBUTED_DEVICE: member time without a call, their count, all */
 	struct launchdata l;        /* the launch pairs (qd, ld, cpu unsorted until launch_measure) */
@@ -310,6 +343,8 @@ struct devdata {
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	struct memop *mops;         /* exposed time per memory op (MEM_OPS_CRITICAL) */
 	size_t nmops;
+	struct hx_mfold mf;         /* what the rule reads of them, folded (has_mf: mops are none) */
+	bool has_mf;
 	const struct hx_sdev *sd;   /* streamed: the device's figures (acts, call, M, CM, Mc, Ms are then unset) */
 	bool flops_done;            /* hx_flops_measure() ran: */
 	struct fexec *kx;           /* K of LOW_FLOPS_UTIL, its FLOPs F and busy time B */

@@ -252,14 +252,6 @@ void pt_hr_comm_exposed(struct ctx *c, const struct hsite *s)
 	}
 }
 
-static int cmp_memop(const void *pa, const void *pb)
-{
-	const struct memop *a = pa, *b = pb;
-	if (a->exposed != b->exposed)
-		return a->exposed > b->exposed ? -1 : 1;
-	return a->ev < b->ev ? -1 : a->ev > b->ev;
-}
-
 void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 {
 	const struct pt_hint_knobs *k = c->k;
@@ -269,8 +261,7 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 	struct devacc a = s->dd->a;
 	int64_t steps = s->dd->steps;
 	bool has_mem = s->dd->has_mem;
-	struct memop *mops = s->dd->mops;
-	size_t nmops = s->dd->nmops;
+	struct hx_mfold *f = &s->dd->mf;
 	char b1[48];
 	if (!has_mem) {
 		hx_not_eval(c, PT_HR_MEM_OPS_CRITICAL, rank, scope, "no memcpy or memset activity");
@@ -284,25 +275,15 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 		else if (p >= k->mem_ops_moderate_pct)
 			thr = k->mem_ops_moderate_pct;
 		if (thr >= 0) {
-			/* exposed time per kind: union per kind inside the attribution */
-			struct kt {
-				const char *kind;
-				int64_t t;
-			} kinds[16];
-			size_t nk = 0;
-			int64_t nexp = 0;
-			for (size_t i = 0; i < nmops; i++) {
-				if (!mops[i].exposed)
-					continue;
-				nexp++;
-				size_t q = 0;
-				while (q < nk && strcmp(kinds[q].kind, mops[i].kind))
-					q++;
-				if (q == nk && nk < 16)
-					kinds[nk++] = (struct kt){ mops[i].kind, 0 };
-				if (q < nk)
-					kinds[q].t += mops[i].exposed;
+			/* exposed time per kind: union per kind inside the attribution (the first 16 kinds) */
+			if (!s->dd->has_mf) {
+				hx_mfold_list(f, s->dd->mops, s->dd->nmops);
+				s->dd->has_mf = true;
 			}
+			hx_mfold_order(f);
+			const struct hx_mkind *kinds = f->kinds;
+			size_t nk = f->nk < 16 ? f->nk : 16;
+			int64_t nexp = f->nexp;
 			size_t best = 0;
 			int64_t ksum = 0;
 			for (size_t q = 0; q < nk; q++) {
@@ -337,8 +318,8 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 				pt_hint_ev_int(x, key, kinds[q].t);
 			}
 			pt_hint_ev_int(x, "exposed_ops", nexp);
-			pt_sort(mops, nmops, sizeof(*mops), cmp_memop);
-			for (size_t i = 0; i < nmops && i < 3 && mops[i].exposed; i++) {
+			const struct memop *mops = f->top;
+			for (size_t i = 0; i < f->ntop; i++) {
 				char t[48];
 				int ix = (int)i + 1;
 				pt_hint_ev_item(x, "top", ix, "name", hx_dname(c, mops[i].name), false);

@@ -322,6 +322,7 @@ void hx_sdev_free(struct hx_sdev *sd)
 	hx_nl_free(&sd->types);
 	free(sd->tv);
 	free(sd->mops);
+	hx_mfold_free(&sd->mf);
 	hx_nl_free(&sd->apis);
 	free(sd->l.qd);
 	free(sd->l.ld);
