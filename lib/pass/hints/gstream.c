@@ -181,7 +181,8 @@ struct gdev {
 	bool may_rv, has_rv;
 	struct hx_heap h;
 	struct hx_openu cm, mc, ms, busy, mu, ku;
-	struct gwin *w;
+	struct gwin *w;       /* the windows' clipped sets: all, else (windows apart) w[i] is window w0 + i, from w0 <= wf */
+	size_t w0, nw, cw;
 	size_t wf;            /* windows before it are measured (windows apart) */
 	struct pt_ivset *t2;  /* per window: F − Mc − Ms, until no call can meet the window */
 	size_t t2f;           /* windows apart: those before it no call can meet any more (t2 freed) */
@@ -290,6 +291,27 @@ static void host_release(struct gs *g, int64_t below);
 
 /* ---- windows -------------------------------------------------------------------------- */
 
+/* Window w's clipped sets (not measured yet). Windows apart hold those from the first not measured to
+ * the last an interval met, the measured ones dropped when they are as many as those held. */
+static struct gwin *gw(struct gdev *d, size_t w)
+{
+	if (!d->rd->win_apart)
+		return &d->w[w];
+	if (w - d->w0 >= d->nw) {
+		size_t dead = d->wf - d->w0; /* measured: their sets are freed */
+		if (dead && dead >= d->nw / 2) {
+			memmove(d->w, d->w + dead, (d->nw - dead) * sizeof(*d->w));
+			d->nw -= dead;
+			d->w0 = d->wf;
+		}
+		size_t need = w - d->w0 + 1;
+		pt_xgrow((void **)&d->w, &d->cw, need, sizeof(*d->w));
+		memset(d->w + d->nw, 0, (need - d->nw) * sizeof(*d->w));
+		d->nw = need;
+	}
+	return &d->w[w - d->w0];
+}
+
 /* Each window not yet measured that [a, b) meets gets its part (sel: which set). */
 static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 {
@@ -298,9 +320,10 @@ static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
 		if (rd->win_apart && s >= b)
 			break;
-		if (d->w[w].done || e <= a || s >= b)
+		if ((!rd->win_apart && d->w[w].done) || e <= a || s >= b)
 			continue;
-		struct pt_ivset *x = sel == 0 ? &d->w[w].cm : sel == 1 ? &d->w[w].mc : &d->w[w].ms;
+		struct gwin *g = gw(d, w);
+		struct pt_ivset *x = sel == 0 ? &g->cm : sel == 1 ? &g->mc : &g->ms;
 		pt_ivset_append(x, a > s ? a : s, b < e ? b : e);
 	}
 }
@@ -310,7 +333,7 @@ static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 static void win_measure(struct gdev *d, size_t w)
 {
 	const struct rankdata *rd = d->rd;
-	struct gwin *x = &d->w[w];
+	struct gwin *x = gw(d, w);
 	int64_t s = rd->win[w].s, e = rd->win[w].e;
 	/* the open intervals' parts before the end are final */
 	if (d->cm.open)
@@ -603,7 +626,7 @@ static void gdev_free(struct gdev *d)
 	pt_bdstream_free(d->rv);
 	free(d->h.v);
 	if (d->w)
-		for (size_t w = 0; w < d->rd->nwin; w++) {
+		for (size_t w = 0; w < (d->rd->win_apart ? d->nw : d->rd->nwin); w++) {
 			pt_ivset_free(&d->w[w].cm);
 			pt_ivset_free(&d->w[w].mc);
 			pt_ivset_free(&d->w[w].ms);
@@ -1142,7 +1165,8 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 			x->may_rv = g->kp.dev_mark && g->kp.dev_mark[dev];
 			if (x->may_rv)
 				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
-			x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
+			if (!rd->win_apart)
+				x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
 			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
 			x->j = pt_steps_gkeep_host(&g->kp, &si->r[i])->j;
 			x->cr = g->multi ? &si->r[i] : g->r;
