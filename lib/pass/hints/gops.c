@@ -325,10 +325,10 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	}
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	pt_vec_free(&s.r); /* (the nesting wants the places alone) */
 	if (!rc)
 		nest(&s);
 	pt_vec_free(&s.l);
-	pt_vec_free(&s.r);
 	pt_vec_free(&s.nf);
 	pt_vec_free(&s.nt);
 	if (rc)
