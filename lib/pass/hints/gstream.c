@@ -123,46 +123,6 @@ struct gap {
 	int64_t a, b;
 };
 
-/* Delays and durations (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
-struct delays {
-	uint32_t *v32;
-	int64_t *v64;
-	size_t n, cap;
-};
-
-static void delays_add(struct delays *x, int64_t v)
-{
-	if (!x->v64 && (uint64_t)v > UINT32_MAX) { /* widen */
-		x->v64 = pt_xmalloc((x->cap ? x->cap : 1) * sizeof(*x->v64));
-		for (size_t i = 0; i < x->n; i++)
-			x->v64[i] = x->v32[i];
-		free(x->v32);
-		x->v32 = NULL;
-	}
-	if (x->v64) {
-		pt_xgrow((void **)&x->v64, &x->cap, x->n + 1, sizeof(*x->v64));
-		x->v64[x->n++] = v;
-	} else {
-		pt_xgrow((void **)&x->v32, &x->cap, x->n + 1, sizeof(*x->v32));
-		x->v32[x->n++] = (uint32_t)v;
-	}
-}
-
-/* The delays as 8-byte values (freed with *out); x is emptied. */
-static int64_t *delays_take(struct delays *x, size_t *n)
-{
-	int64_t *v = x->v64;
-	if (!v) {
-		v = pt_xmalloc((x->n ? x->n : 1) * sizeof(*v));
-		for (size_t i = 0; i < x->n; i++)
-			v[i] = x->v32[i];
-	}
-	*n = x->n;
-	free(x->v32);
-	memset(x, 0, sizeof(*x));
-	return v;
-}
-
 /* An op type of LOW_FLOPS_UTIL's executions on a device: the union of their times, its time in W, FLOPs. */
 struct gktype {
 	uint32_t type;
@@ -197,7 +157,7 @@ struct gdev {
 	uint32_t *trk;
 	size_t ntrk, ctrk;
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
-	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
+	struct hx_qvals dl[3];      /* queue and launch delays, call durations (launchdata's quantiles at the end) */
 	size_t cap_mops;
 	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
@@ -645,8 +605,7 @@ static void gdev_free(struct gdev *d)
 		pt_hashmap_free(&d->kt_at);
 	free(d->wdl);
 	for (int k = 0; k < 3; k++) {
-		free(d->dl[k].v32);
-		free(d->dl[k].v64);
+		hx_qvals_free(&d->dl[k]);
 	}
 }
 
@@ -700,8 +659,8 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 		q = 0;
 	int64_t ldl = st - cs;
 	if (ldl >= 0) {
-		delays_add(&d->dl[0], q);
-		delays_add(&d->dl[1], ldl);
+		hx_qvals_add(&d->dl[0], q);
+		hx_qvals_add(&d->dl[1], ldl);
 		if (q > l->qd_cut) {
 			l->qd_out++;
 			hx_nl_get(&l->qk, nm)->a++;
@@ -710,7 +669,7 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once */
 		d->called[slot / 64] |= UINT64_C(1) << (slot % 64);
 		l->calls++;
-		delays_add(&d->dl[2], cd);
+		hx_qvals_add(&d->dl[2], cd);
 		if (cd > l->rt_cut) {
 			l->rt_out++;
 			hx_nl_get_api(g->c, &l->ra, an)->a++;
@@ -1471,9 +1430,12 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			for (size_t dev = 0; dev < nd && !rc; dev++) {
 				struct launchdata *l = &c.sdev[dev].l;
 				if (dv[dev].out) {
-					l->qd = delays_take(&dv[dev].dl[0], &l->n);
-					l->ld = delays_take(&dv[dev].dl[1], &l->nld);
-					l->cpu = delays_take(&dv[dev].dl[2], &l->ncpu);
+					l->n = dv[dev].dl[0].n;
+					l->nld = dv[dev].dl[1].n;
+					l->ncpu = dv[dev].dl[2].n;
+					hx_qvals_take(&dv[dev].dl[0], l->qd_q);
+					hx_qvals_take(&dv[dev].dl[1], l->ld_q);
+					hx_qvals_take(&dv[dev].dl[2], l->cpu_q);
 				}
 			}
 		} else {

@@ -277,11 +277,30 @@ struct launchdata {
 	char scope[48];
 	bool low_util;              /* LOW_DEVICE_UTIL fired for the device (G3) */
 	int64_t qd_cut, rt_cut;
-	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted */
+	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted (none when streamed) */
 	size_t n, nld, ncpu;
+	int64_t qd_q[3], ld_q[3], cpu_q[3]; /* their p50, p99 and largest */
 	int64_t qd_out, shortn, short_cpu, short_gpu, calls, rt_out, pairs;
 	struct nlist qk, sk, ra;    /* outlier kernels, short kernels, slow APIs */
 };
+
+/* Values held for their p50, p99 and largest (qvals.c): sorted runs of varint differences. */
+struct hx_qrun {
+	size_t at, n; /* its first byte, its values */
+};
+struct hx_qvals {
+	int64_t *buf;         /* the values not yet in a run */
+	size_t nb;
+	uint8_t *z;           /* the runs */
+	size_t nz, cz;
+	struct hx_qrun *run;
+	size_t nrun, crun;
+	size_t n;             /* values */
+};
+void hx_qvals_add(struct hx_qvals *q, int64_t v);
+/* out: hx_pctile(v, n, 50), hx_pctile(v, n, 99) and v[n - 1] of the values sorted (0 when none); q is emptied. */
+void hx_qvals_take(struct hx_qvals *q, int64_t out[3]);
+void hx_qvals_free(struct hx_qvals *q);
 
 /*
  * A covered device measured from a stream (stream.c): what the DEVICE rules

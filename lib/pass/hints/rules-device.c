@@ -729,10 +729,7 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 	const struct pt_hint_knobs *k = c->k;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->ld->scope;
-	const int64_t *qd = s->ld->qd;
-	const int64_t *ld = s->ld->ld;
-	size_t n = s->ld->n;
-	size_t nld = s->ld->nld;
+	const int64_t *qd = s->ld->qd_q, *ld = s->ld->ld_q; /* p50, p99, largest */
 	int64_t qd_cut = s->ld->qd_cut;
 	int64_t qd_out = s->ld->qd_out;
 	int64_t pairs = s->ld->pairs;
@@ -749,17 +746,16 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 				    "after the launch call returned (p50 %s, p99 %s, max %s). With a busy device this "
 				    "is queueing; with an idle one the work waited on a synchronisation, an event or "
 				    "another stream.", qd_out, pairs, share, hx_ftime(c, b1, qd_cut),
-				    hx_ftime(c, b2, hx_pctile(qd, n, 50)), hx_ftime(c, b3, hx_pctile(qd, n, 99)),
-				    hx_ftime(c, b4, qd[n - 1]));
+				    hx_ftime(c, b2, qd[0]), hx_ftime(c, b3, qd[1]), hx_ftime(c, b4, qd[2]));
 		pt_hint_ev_int(x, "outliers", qd_out);
 		pt_hint_ev_int(x, "launches", pairs);
 		pt_hint_ev_dbl(x, "share_pct", share);
 		pt_hint_ev_int(x, "queue_delay_cutoff_ns", qd_cut); /* what makes an outlier */
-		pt_hint_ev_int(x, "queue_delay_p50_ns", hx_pctile(qd, n, 50));
-		pt_hint_ev_int(x, "queue_delay_p99_ns", hx_pctile(qd, n, 99));
-		pt_hint_ev_int(x, "queue_delay_max_ns", qd[n - 1]);
-		pt_hint_ev_int(x, "launch_delay_p50_ns", hx_pctile(ld, nld, 50));
-		pt_hint_ev_int(x, "launch_delay_p99_ns", hx_pctile(ld, nld, 99));
+		pt_hint_ev_int(x, "queue_delay_p50_ns", qd[0]);
+		pt_hint_ev_int(x, "queue_delay_p99_ns", qd[1]);
+		pt_hint_ev_int(x, "queue_delay_max_ns", qd[2]);
+		pt_hint_ev_int(x, "launch_delay_p50_ns", ld[0]);
+		pt_hint_ev_int(x, "launch_delay_p99_ns", ld[1]);
 		hx_nl_sort(c, &qk);
 		hx_ev_top3(c, x, "kernels", &qk, false, "outliers");
 	}
@@ -770,8 +766,7 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 	const struct pt_hint_knobs *k = c->k;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->ld->scope;
-	const int64_t *cpu = s->ld->cpu;
-	size_t ncpu = s->ld->ncpu;
+	const int64_t *cpu = s->ld->cpu_q; /* p50, p99, largest */
 	int64_t rt_cut = s->ld->rt_cut;
 	int64_t calls = s->ld->calls;
 	int64_t rt_out = s->ld->rt_out;
@@ -787,13 +782,13 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 		x->message = hx_msg("%" PRId64 " launch calls (" PT_TEXT_FRAC "%%) took longer than %s on the host (max %s, mostly "
 				    "%s). Slow launch calls usually hide implicit synchronisation, memory allocation or "
 				    "lock contention inside the runtime.", rt_out, share, hx_ftime(c, b1, rt_cut),
-				    hx_ftime(c, b2, cpu[ncpu - 1]), hx_aname(c, ra.v[0].name));
+				    hx_ftime(c, b2, cpu[2]), hx_aname(c, ra.v[0].name));
 		pt_hint_ev_int(x, "outliers", rt_out);
 		pt_hint_ev_int(x, "launches", calls);
 		pt_hint_ev_dbl(x, "share_pct", share);
-		pt_hint_ev_int(x, "cpu_dur_p50_ns", hx_pctile(cpu, ncpu, 50));
-		pt_hint_ev_int(x, "cpu_dur_p99_ns", hx_pctile(cpu, ncpu, 99));
-		pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[ncpu - 1]);
+		pt_hint_ev_int(x, "cpu_dur_p50_ns", cpu[0]);
+		pt_hint_ev_int(x, "cpu_dur_p99_ns", cpu[1]);
+		pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[2]);
 		hx_ev_top3(c, x, "apis", &ra, true, "outliers");
 	}
 }
