@@ -237,15 +237,52 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* The order hx_nest_cmp puts v[0..n) in (ntr tracks). When each track's places come in that order already (a
+ * trace writes each thread's ranges by start), the indexes grouped by track (a stable counting sort: 4 bytes a
+ * place); else v is sorted in place (qsort's copy: 24 bytes a place) and NULL comes back. */
+static uint32_t *nest_order(struct hx_nest *v, size_t n, size_t ntr)
+{
+	bool byt = n <= UINT32_MAX;
+	uint32_t *at = pt_xmalloc((ntr ? ntr : 1) * sizeof(*at));
+	memset(at, 0xff, (ntr ? ntr : 1) * sizeof(*at));
+	for (size_t i = 0; i < n && byt; i++) {
+		uint32_t t = v[i].track;
+		byt = t < ntr && (at[t] == UINT32_MAX || hx_nest_cmp(&v[at[t]], &v[i]) < 0);
+		if (byt)
+			at[t] = (uint32_t)i;
+	}
+	if (!byt) {
+		free(at);
+		pt_sort(v, n, sizeof(*v), hx_nest_cmp);
+		return NULL;
+	}
+	memset(at, 0, (ntr ? ntr : 1) * sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		at[v[i].track]++;
+	uint32_t sum = 0;
+	for (size_t t = 0; t < ntr; t++) {
+		uint32_t c = at[t];
+		at[t] = sum;
+		sum += c;
+	}
+	uint32_t *ord = pt_xmalloc((n ? n : 1) * sizeof(*ord));
+	for (size_t i = 0; i < n; i++)
+		ord[at[v[i].track]++] = (uint32_t)i;
+	free(at);
+	return ord;
+}
+
 /* FLOPs: a range counts when known with no descendant of non-zero known FLOPs (the stack holds a
  * range's ancestors when it comes); Tensor Cores: a leaf when the next on its track starts after it. */
 static void nest(struct ost *s)
 {
 	struct hx_gops *o = s->o;
-	pt_sort(s->nf.v, s->nf.n, sizeof(*s->nf.v), hx_nest_cmp); /* (as pt_flops_gpu_ranges sorts them) */
+	size_t ntr = s->m->tracks.n;
+	uint32_t *ord = nest_order(s->nf.v, s->nf.n, ntr); /* (as pt_flops_gpu_ranges sorts them) */
 	uint32_t *stack = pt_xmalloc((s->nf.n ? s->nf.n : 1) * sizeof(*stack));
 	size_t sp = 0;
-	for (size_t i = 0; i < s->nf.n; i++) {
+	for (size_t k = 0; k < s->nf.n; k++) {
+		size_t i = ord ? ord[k] : k;
 		const struct hx_nest *x = &s->nf.v[i];
 		while (sp) {
 			const struct hx_nest *p = &s->nf.v[stack[sp - 1]];
@@ -259,6 +296,7 @@ static void nest(struct ost *s)
 		stack[sp++] = (uint32_t)i;
 	}
 	free(stack);
+	free(ord);
 	for (size_t i = 0; i < s->nf.n; i++) {
 		uint32_t q = s->nf.v[i].id;
 		if ((o->fl[q] & (HX_OP_KNOWN | HX_OP_DESC)) == HX_OP_KNOWN)
@@ -270,10 +308,14 @@ static void nest(struct ost *s)
 		if (o->fl[o->fv[i].op] & HX_OP_COUNT)
 			o->fv[n++] = o->fv[i];
 	o->nfv = n;
-	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), hx_nest_cmp);
-	for (size_t i = 0; i < s->nt.n; i++)
-		if (!(i + 1 < s->nt.n && s->nt.v[i + 1].track == s->nt.v[i].track && s->nt.v[i + 1].s < s->nt.v[i].e))
-			o->fl[s->nt.v[i].id] |= HX_OP_LEAF;
+	ord = nest_order(s->nt.v, s->nt.n, ntr);
+	for (size_t k = 0; k < s->nt.n; k++) {
+		const struct hx_nest *x = &s->nt.v[ord ? ord[k] : k];
+		const struct hx_nest *y = k + 1 < s->nt.n ? &s->nt.v[ord ? ord[k + 1] : k + 1] : NULL;
+		if (!(y && y->track == x->track && y->s < x->e))
+			o->fl[x->id] |= HX_OP_LEAF;
+	}
+	free(ord);
 	pt_vec_free(&s->nt);
 }
 
