@@ -138,6 +138,7 @@ struct gdev {
 	struct hx_srank *sr;
 	const struct rankdata *rd;
 	struct pt_bdstream *bd, *rv;
+	struct pt_bdsums bs[2];      /* windows apart: bd's and rv's measures summed over the windows (their runs) */
 	bool may_rv, has_rv;
 	struct hx_heap h;
 	struct hx_openu cm, mc, ms, busy, mu, ku;
@@ -534,6 +535,63 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 	return w;
 }
 
+/* The breakdown of windows apart from their runs (as hx_bd_sum from each window's: the measures add up). */
+static void bd_run(struct pt_bdsums *m, const struct rankdata *rd, int k, int64_t a, int64_t b)
+{
+	int64_t x = pt_ivset_measure_in(&rd->W, a, b);
+	if (k == 0)
+		m->comp += x;
+	else if (k == 1)
+		m->comm += x;
+	else
+		m->either += x;
+}
+
+static void bd_run0(void *arg, int k, int64_t a, int64_t b)
+{
+	struct gdev *d = arg;
+	bd_run(&d->bs[0], d->rd, k, a, b);
+}
+
+static void bd_run1(void *arg, int k, int64_t a, int64_t b)
+{
+	struct gdev *d = arg;
+	bd_run(&d->bs[1], d->rd, k, a, b);
+}
+
+static void bd_sum_apart(struct gdev *d, struct devacc *x)
+{
+	const struct rankdata *rd = d->rd;
+	struct pt_bdsums m4 = d->bs[0], r4 = d->bs[1];
+	for (size_t w = 0; w < rd->nwin; w++) {
+		int64_t s = rd->win[w].s, e = rd->win[w].e;
+		m4.total += e > s ? e - s : 0;
+		x->step += e - s;
+		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
+		if (!x->has_worst || dp > x->worst_dl_pct) {
+			x->has_worst = true;
+			x->worst_dl_pct = dp;
+			x->worst_dl_step = rd->winnum[w];
+		}
+		x->nsteps++;
+	}
+	struct pt_breakdown b;
+	pt_bdsums_breakdown(&m4, &b);
+	x->comp += b.computation;
+	x->comm += b.communication;
+	x->ovl += b.overlapped;
+	x->cno += b.comm_not_overlapped;
+	x->free += b.free;
+	if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+		x->bub += r4.comm;
+		x->cnox += m4.either - r4.either;
+		x->rva += r4.either - r4.comp;
+	} else {
+		x->cnox += b.comm_not_overlapped;
+	}
+	x->other_t += b.free;
+}
+
 static void dev_finish(struct gdev *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
@@ -573,7 +631,10 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
-	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
+	if (rd->win_apart)
+		bd_sum_apart(d, x);
+	else
+		hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
@@ -1120,10 +1181,11 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 			x->out->gpu = true;
 			x->sr = sr;
 			x->rd = rd;
-			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			/* windows apart: no state per window in the breakdowns, their runs summed over W */
+			x->bd = rd->win_apart ? pt_bdstream_new_runs(bd_run0, x) : pt_bdstream_new(rd->win, rd->nwin, 0);
 			x->may_rv = g->kp.dev_mark && g->kp.dev_mark[dev];
 			if (x->may_rv)
-				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
+				x->rv = rd->win_apart ? pt_bdstream_new_runs(bd_run1, x) : pt_bdstream_new(rd->win, rd->nwin, 0);
 			if (!rd->win_apart)
 				x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
 			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
