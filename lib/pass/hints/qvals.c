@@ -16,7 +16,18 @@
 #include "support/varint.h"
 #include "support/xalloc.h"
 
+/* Values a run (the tests set PT_TEST_HINTS_QRUN to merge several runs on small models). */
 #define HX_QRUN 16384
+
+static size_t run_len(void)
+{
+	static size_t n;
+	if (!n) {
+		const char *t = getenv("PT_TEST_HINTS_QRUN");
+		n = t && strtoull(t, NULL, 10) ? (size_t)strtoull(t, NULL, 10) : HX_QRUN;
+	}
+	return n;
+}
 
 /* The buffered values to a run. */
 static void seal(struct hx_qvals *q)
@@ -40,10 +51,10 @@ static void seal(struct hx_qvals *q)
 void hx_qvals_add(struct hx_qvals *q, int64_t v)
 {
 	if (!q->buf)
-		q->buf = pt_xmalloc(HX_QRUN * sizeof(*q->buf));
+		q->buf = pt_xmalloc(run_len() * sizeof(*q->buf));
 	q->buf[q->nb++] = v;
 	q->n++;
-	if (q->nb == HX_QRUN)
+	if (q->nb == run_len())
 		seal(q);
 }
 
