@@ -259,11 +259,14 @@ static struct gwin *gw(struct gdev *d, size_t w)
 	if (!d->rd->win_apart)
 		return &d->w[w];
 	if (w - d->w0 >= d->nw) {
-		size_t dead = d->wf - d->w0; /* measured: their sets are freed */
+		size_t from = d->wf < w ? d->wf : w; /* (win_pass counts w measured as it measures it) */
+		size_t dead = from - d->w0;          /* measured: their sets are freed */
 		if (dead && dead >= d->nw / 2) {
+			if (dead > d->nw)
+				dead = d->nw;
 			memmove(d->w, d->w + dead, (d->nw - dead) * sizeof(*d->w));
 			d->nw -= dead;
-			d->w0 = d->wf;
+			d->w0 = from;
 		}
 		size_t need = w - d->w0 + 1;
 		pt_xgrow((void **)&d->w, &d->cw, need, sizeof(*d->w));
