@@ -562,39 +562,6 @@ static void bd_run1(void *arg, int k, int64_t a, int64_t b)
 	bd_run(&d->bs[1], d->rd, k, a, b);
 }
 
-static void bd_sum_apart(struct gdev *d, struct devacc *x)
-{
-	const struct rankdata *rd = d->rd;
-	struct pt_bdsums m4 = d->bs[0], r4 = d->bs[1];
-	for (size_t w = 0; w < rd->nwin; w++) {
-		int64_t s = rd->win[w].s, e = rd->win[w].e;
-		m4.total += e > s ? e - s : 0;
-		x->step += e - s;
-		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
-		if (!x->has_worst || dp > x->worst_dl_pct) {
-			x->has_worst = true;
-			x->worst_dl_pct = dp;
-			x->worst_dl_step = rd->winnum[w];
-		}
-		x->nsteps++;
-	}
-	struct pt_breakdown b;
-	pt_bdsums_breakdown(&m4, &b);
-	x->comp += b.computation;
-	x->comm += b.communication;
-	x->ovl += b.overlapped;
-	x->cno += b.comm_not_overlapped;
-	x->free += b.free;
-	if (d->has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
-		x->bub += r4.comm;
-		x->cnox += m4.either - r4.either;
-		x->rva += r4.either - r4.comp;
-	} else {
-		x->cnox += b.comm_not_overlapped;
-	}
-	x->other_t += b.free;
-}
-
 static void dev_finish(struct gdev *d, int64_t kw)
 {
 	release(d, kw, INT64_MAX);
@@ -634,9 +601,12 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
-	if (rd->win_apart)
-		bd_sum_apart(d, x);
-	else
+	if (rd->win_apart) { /* (the total |W| of bd's sums: that of the windows, as each window's adds up) */
+		struct pt_bdsums m4 = d->bs[0];
+		for (size_t w = 0; w < rd->nwin; w++)
+			m4.total += rd->win[w].e > rd->win[w].s ? rd->win[w].e - rd->win[w].s : 0;
+		hx_bd_sums(rd, &m4, &d->bs[1], d->has_rv, x);
+	} else
 		hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;

@@ -402,6 +402,10 @@ size_t hx_win_after(const struct rankdata *rd, int64_t a);
 struct pt_bdstream;
 void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
 	       struct devacc *x);
+/* The same from the measures summed over the windows (windows apart: the unions' runs measured over W). */
+struct pt_bdsums;
+void hx_bd_sums(const struct rankdata *rd, const struct pt_bdsums *m4, const struct pt_bdsums *r4, bool has_rv,
+		struct devacc *x);
 
 /* The open interval of a union fed in start order (empty intervals dropped, touching ones joined, as
  * pt_ivset_append joins them): hx_u_add adds [s, e), true when that closes the open interval, then *cs, *ce. */
