@@ -22,7 +22,9 @@
  *     no label), its FLOPs (pt_flops_range_figure: the name's NVTX sizes or
  *     its Input Dims), and its place (track, start, end) for the nesting:
  *     a default-domain range counts for FLOPs when no descendant among those
- *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them); a range
+ *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them, sorted;
+ *     here per track as they pass, a stack of the open ones, while each
+ *     track's come in that order, else P again keeping the places to sort); a range
  *     on a host's threads (the CPU device of a GPU rank's process) whose op
  *     is in hints.tensor_cores.ops is a leaf when no other such range on its
  *     thread starts inside it. Ranges nest on their own thread only, so one

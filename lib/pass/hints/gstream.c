@@ -70,8 +70,11 @@
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
  *
  * What grows: the join (28 bytes an activity id), the launch pairs' delays
- * and call durations (4 bytes each while they fit), the memory operations
- * with exposed time, per kernel name its totals, t2 of the windows calls can
+ * and call durations (sorted runs of varint differences, qvals.c), the memory
+ * operations whose windows are not all measured (then folded into
+ * MEM_OPS_CRITICAL's figures, mfold.c), per kernel name its totals, with
+ * windows apart the clipped sets of the open windows only and no per-window
+ * breakdown state (its runs are measured against W), t2 of the windows calls can
  * still meet, the waiting activities, calls and ranges, 8 bytes a window and
  * device (its Dataloader time), 8 bytes a step range; gops.c's ranges (5
  * bytes each, 12 more for FLOPs that count) and kernel map (8 bytes a linked
