@@ -33,10 +33,16 @@
  * queue's samples, are kept (a few per step) and become the model's events
  * for the MindData rules.
  *
+ * Step windows may overlap or come out of start order (a step trace whose
+ * end point goes back in time): the breakdown and the rules' windows are
+ * measured per window as in-memory, the unions over W (their union), and the
+ * first busy point of each window is found with the windows taken by start.
+ *
  * Only pure Ascend models stream here, and only when nothing the in-memory
  * pass reads from the events remains: a model with memory copies or sets
- * (MEM_OPS_CRITICAL), step windows that overlap, or a device in two ranks is
- * read again whole (pt_ptm_read) and goes to the in-memory pass. A model with
+ * (MEM_OPS_CRITICAL) is read again whole (pt_ptm_read) and goes to the
+ * in-memory pass. (Its ranks are its NPU devices, one each, so no device
+ * is in two ranks; ranks_fit checks it all the same.) A model with
  * a CPU or GPU device, host ranges or launch links goes to the GPU stream
  * (gstream.c), which streams a GPU model of one process or of several (a
  * launch join each) and reads any other whole.
@@ -122,7 +128,8 @@ struct sdv {
 	struct hx_openu cm, mu, ku, kk;
 	size_t wi;      /* idle gaps: the window of W, and the time up to which it is measured */
 	int64_t pos;
-	size_t pw;      /* the first window (rd->win) whose first busy point is unknown */
+	size_t pw;      /* the first window (in ord) whose first busy point is unknown */
+	const uint32_t *ord; /* the windows of rd by start (windows apart: NULL, their own order) */
 	struct ktype *kt;
 	size_t nkt, ckt;
 	struct pt_hashmap kt_at; /* type string id -> index in kt */
@@ -147,8 +154,9 @@ static void idle_gap(struct sdv *d, int64_t kw, int64_t ga, int64_t gb)
 static void cm_closed(struct sdv *d, int64_t kw, int64_t a, int64_t b)
 {
 	const struct rankdata *rd = d->rd;
-	while (d->pw < rd->nwin) {
-		int64_t ws = rd->win[d->pw].s, we = rd->win[d->pw].e;
+	while (d->pw < rd->nwin) { /* by start: a window that ends before a, after one that did not, has none */
+		size_t w = d->ord ? d->ord[d->pw] : d->pw;
+		int64_t ws = rd->win[w].s, we = rd->win[w].e;
 		if (we <= a) {
 			d->out->a.prep += we - ws; /* no busy point in it */
 			d->pw++;
@@ -293,8 +301,10 @@ static void finish(struct sdv *d, int64_t kw)
 		if (hx_u_end(&d->kt[i].u, &a, &b))
 			d->kt[i].busy += pt_ivset_measure_in(W, a, b);
 	const struct rankdata *rd = d->rd;
-	for (; d->pw < rd->nwin; d->pw++)
-		d->out->a.prep += rd->win[d->pw].e - rd->win[d->pw].s;
+	for (; d->pw < rd->nwin; d->pw++) {
+		size_t w = d->ord ? d->ord[d->pw] : d->pw;
+		d->out->a.prep += rd->win[w].e - rd->win[w].s;
+	}
 	for (; d->wi < W->n;) {
 		if (d->pos < W->v[d->wi].e)
 			idle_gap(d, kw, d->pos, W->v[d->wi].e);
@@ -518,17 +528,35 @@ static void hst_free(struct hst *s)
 }
 
 /* Can the ranks of si be measured from a stream (see the top)? */
-static bool ranks_fit(const struct pt_model *m, const struct pt_steps_info *si, const struct rankdata *rds)
+static bool ranks_fit(const struct pt_model *m, const struct pt_steps_info *si)
 {
 	uint8_t *used = pt_xcalloc(m->devices.n ? m->devices.n : 1, 1);
 	bool ok = true;
 	for (size_t i = 0; i < si->n && ok; i++) {
-		ok = si->r[i].ascend && rds[i].win_apart;
+		ok = si->r[i].ascend;
 		for (size_t j = 0; j < si->r[i].ndevs && ok; j++)
 			ok = !used[si->r[i].devs[j]]++;
 	}
 	free(used);
 	return ok;
+}
+
+/* Windows that overlap or come out of start order (step order is not time order when a step's points
+ * are lost or wrong): their indexes by start, for the first busy point of each (cm_closed); NULL when
+ * they are apart, in order. */
+static uint32_t *win_order(const struct rankdata *rd)
+{
+	if (rd->win_apart)
+		return NULL;
+	struct pt_ival *v = pt_xmalloc(rd->nwin * sizeof(*v));
+	for (size_t w = 0; w < rd->nwin; w++)
+		v[w] = (struct pt_ival){ rd->win[w].s, (int64_t)w };
+	pt_ival_sort(v, rd->nwin); /* stable */
+	uint32_t *o = pt_xmalloc(rd->nwin * sizeof(*o));
+	for (size_t w = 0; w < rd->nwin; w++)
+		o[w] = (uint32_t)v[w].e;
+	free(v);
+	return o;
 }
 
 int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
@@ -573,13 +601,7 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	bool have = !pt_steps_collect_scan(m, sel, s.a.dev, &si, NULL, &ce);
 	pt_err_free(ce);
 	if (have) {
-		struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
-		for (size_t i = 0; i < si.n; i++)
-			hx_rd_init(&c, &si.r[i], &rds[i]);
-		bool fits = ranks_fit(m, &si, rds);
-		for (size_t i = 0; i < si.n; i++)
-			hx_rd_free(&rds[i]);
-		free(rds);
+		bool fits = ranks_fit(m, &si);
 		if (!fits) {
 			pt_steps_info_free(&si);
 			hst_free(&s);
@@ -598,8 +620,11 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	}
 	c.fig = pt_flops_op_figs(m);
 	struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
-	for (size_t i = 0; i < si.n; i++)
+	uint32_t **ord = pt_xcalloc(si.n ? si.n : 1, sizeof(*ord));
+	for (size_t i = 0; i < si.n; i++) {
 		hx_rd_init(&c, &si.r[i], &rds[i]);
+		ord[i] = win_order(&rds[i]);
+	}
 	/* the second read: the figures of every covered device */
 	size_t nd = m->devices.n;
 	s.c = &c;
@@ -620,6 +645,7 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 			x->out = &c.sdev[dev];
 			x->out->measured = true;
 			x->rd = rd;
+			x->ord = ord[i];
 			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
 			if (s.dev_recv[dev])
 				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
@@ -655,9 +681,12 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		sdv_free(&dv[dev]);
 	}
 	free(dv);
-	for (size_t i = 0; i < si.n; i++)
+	for (size_t i = 0; i < si.n; i++) {
 		hx_rd_free(&rds[i]);
+		free(ord[i]);
+	}
 	free(rds);
+	free(ord);
 	if (!rc) {
 		/* the model's events are now its get_next records alone: what the MindData rules read of them */
 		pt_events_free_columns(&m->events);
