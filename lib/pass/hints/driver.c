@@ -578,11 +578,10 @@ static bool device_streamed(struct ctx *c, struct rankdata *rd, uint32_t dev, st
 	if (sd->gpu) { /* gstream.c: the memory operations and the exposed time per API, now the device's */
 		struct hx_sdev *own = &c->sdev[dev];
 		dd->has_mem = sd->has_mem;
-		dd->mops = own->mops;
-		dd->nmops = own->nmops;
+		dd->mf = own->mf;
+		dd->has_mf = true;
 		dd->apis = own->apis;
-		own->mops = NULL;
-		own->nmops = 0;
+		memset(&own->mf, 0, sizeof(own->mf));
 		memset(&own->apis, 0, sizeof(own->apis));
 	}
 	dd->steps = (int64_t)sd->a.nsteps;
@@ -804,6 +803,7 @@ static void device_free(struct devdata *dd)
 {
 	hx_nl_free(&dd->apis);
 	free(dd->mops);
+	hx_mfold_free(&dd->mf);
 	free(dd->acts);
 	free(dd->call);
 	free(dd->kx);
@@ -815,6 +815,14 @@ static void device_free(struct devdata *dd)
  * when there are none (the LAUNCH rules are then not evaluated). The
  * LAUNCH_BOUND record of the device gets the SHORT_KERNELS share.
  */
+/* The p50, p99 and largest of v[0..n), sorted. */
+static void quantiles(const int64_t *v, size_t n, int64_t q[3])
+{
+	q[0] = hx_pctile(v, n, 50);
+	q[1] = hx_pctile(v, n, 99);
+	q[2] = n ? v[n - 1] : 0;
+}
+
 static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, bool low_util, const uint64_t *lc,
 			   size_t nlc, struct launchdata *lp)
 {
@@ -837,8 +845,14 @@ static bool launch_measure(struct ctx *c, struct rankdata *rd, uint32_t dev, boo
 	struct nlist qk = { 0 }, sk = { 0 }, ra = { 0 };
 	int64_t *callv = NULL; /* launching calls, for RUNTIME_OUTLIER (each once) */
 	size_t ncall = 0, capcall = 0;
+	int64_t qq[3][3] = { { 0 } }; /* the quantiles of qd, ld, cpu */
+	bool streamed = false;
 	if (c->sdev && c->sdev[dev].gpu) { /* measured as the stream passed (gstream.c): now the device's */
 		struct launchdata *sl = &c->sdev[dev].l;
+		streamed = true;
+		memcpy(qq[0], sl->qd_q, sizeof(qq[0]));
+		memcpy(qq[1], sl->ld_q, sizeof(qq[1]));
+		memcpy(qq[2], sl->cpu_q, sizeof(qq[2]));
 		qd = sl->qd, ld = sl->ld, cpu = sl->cpu;
 		n = sl->n, nld = sl->nld, ncpu = sl->ncpu;
 		qd_out = sl->qd_out, shortn = sl->shortn, short_cpu = sl->short_cpu, short_gpu = sl->short_gpu;
@@ -905,10 +919,18 @@ counted:;
 		    !strcmp(x->scope, scope))
 			pt_hint_ev_dbl(x, "short_kernels_pct", hx_pct(shortn, pairs));
 	}
-	pt_sort(qd, n, sizeof(*qd), hx_cmp_i64);
-	pt_sort(ld, nld, sizeof(*ld), hx_cmp_i64);
-	pt_sort(cpu, ncpu, sizeof(*cpu), hx_cmp_i64);
+	if (!streamed) { /* (a streamed device's values are gone: their quantiles came with it) */
+		pt_sort(qd, n, sizeof(*qd), hx_cmp_i64);
+		pt_sort(ld, nld, sizeof(*ld), hx_cmp_i64);
+		pt_sort(cpu, ncpu, sizeof(*cpu), hx_cmp_i64);
+		quantiles(qd, n, qq[0]);
+		quantiles(ld, nld, qq[1]);
+		quantiles(cpu, ncpu, qq[2]);
+	}
 out:
+	memcpy(lp->qd_q, qq[0], sizeof(qq[0]));
+	memcpy(lp->ld_q, qq[1], sizeof(qq[1]));
+	memcpy(lp->cpu_q, qq[2], sizeof(qq[2]));
 	lp->qd_cut = qd_cut;
 	lp->rt_cut = rt_cut;
 	lp->qd = qd;

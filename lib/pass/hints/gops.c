@@ -22,7 +22,9 @@
  *     no label), its FLOPs (pt_flops_range_figure: the name's NVTX sizes or
  *     its Input Dims), and its place (track, start, end) for the nesting:
  *     a default-domain range counts for FLOPs when no descendant among those
- *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them); a range
+ *     has non-zero known FLOPs (as pt_flops_gpu_ranges nests them, sorted;
+ *     here per track as they pass, a stack of the open ones, while each
+ *     track's come in that order, else P again keeping the places to sort); a range
  *     on a host's threads (the CPU device of a GPU rank's process) whose op
  *     is in hints.tensor_cores.ops is a leaf when no other such range on its
  *     thread starts inside it. Ranges nest on their own thread only, so one
@@ -60,6 +62,14 @@ struct orng {
 	bool dom0;
 };
 
+/* A track of read P: its open default-domain ranges (the ancestors of the next), its last one and its last
+ * Tensor Core range (a leaf unless the next such on the track starts inside it). */
+struct otr {
+	PT_VEC(struct hx_nest) st;
+	struct hx_nest last, tlast;
+	bool has, thas;
+};
+
 struct ost {
 	const struct pt_model *m;
 	uint32_t op_type, dims_key;
@@ -74,7 +84,11 @@ struct ost {
 	bool r_sorted, l_sorted;
 	/* read P */
 	size_t rp;
-	PT_VEC(struct hx_nest) nf, nt; /* default-domain ranges (FLOPs), Tensor Core ranges of the host */
+	struct otr *tr;  /* per track: the nesting as the ranges pass (when each track's come in nesting order) */
+	size_t ntr;
+	bool broken;     /* a track's ranges came out of that order: read P again, keeping the places */
+	bool keep;
+	PT_VEC(struct hx_nest) nf, nt; /* (keep) default-domain ranges (FLOPs), Tensor Core ranges of the host */
 	size_t cfv;
 	const struct pt_hint_knobs *k;
 	struct hx_gops *o;
@@ -191,6 +205,42 @@ static void kernel_map(struct ost *s)
 	pt_vec_free(&s->l);
 }
 
+/* A default-domain range x as it passes: its ancestors on its track are the stack's ranges that hold it
+ * (as nest() walks them, sorted); with non-zero FLOPs, they have such a descendant. */
+static void nest_one(struct ost *s, const struct hx_nest *x)
+{
+	struct otr *t = &s->tr[x->track];
+	if (t->has && hx_nest_cmp(&t->last, x) >= 0) {
+		s->broken = true;
+		return;
+	}
+	t->last = *x;
+	t->has = true;
+	uint8_t *fl = s->o->fl;
+	while (t->st.n && !(x->s < t->st.v[t->st.n - 1].e && x->e <= t->st.v[t->st.n - 1].e))
+		t->st.n--;
+	if (fl[x->id] & HX_OP_NZ)
+		for (size_t q = t->st.n; q > 0 && !(fl[t->st.v[q - 1].id] & HX_OP_DESC); q--)
+			fl[t->st.v[q - 1].id] |= HX_OP_DESC;
+	pt_vec_push(&t->st, *x);
+}
+
+/* A Tensor Core range x as it passes: the track's last one is a leaf unless x starts inside it. */
+static void tc_one(struct ost *s, const struct hx_nest *x)
+{
+	struct otr *t = &s->tr[x->track];
+	if (t->thas) {
+		if (hx_nest_cmp(&t->tlast, x) >= 0) {
+			s->broken = true;
+			return;
+		}
+		if (!(x->s < t->tlast.e))
+			s->o->fl[t->tlast.id] |= HX_OP_LEAF;
+	}
+	t->tlast = *x;
+	t->thas = true;
+}
+
 static bool is_host(const struct ost *s, uint32_t dev)
 {
 	return s->nhosts && bsearch(&dev, s->hosts, s->nhosts, sizeof(*s->hosts), pt_u32_cmp);
@@ -224,11 +274,17 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_xgrow((void **)&o->fv, &s->cfv, o->nfv + 1, sizeof(*o->fv));
 				o->fv[o->nfv++] = (struct hx_opflops){ (uint32_t)q, f.flops };
 			}
-			pt_vec_push(&s->nf, x);
+			if (s->keep)
+				pt_vec_push(&s->nf, x);
+			else if (!s->broken)
+				nest_one(s, &x);
 		}
 		if (ev->kind[i] == PT_EV_RANGE && is_host(s, m->tracks.v[ev->track[i]].device) &&
 		    hx_tc_op_name(s->k, pt_model_strget(m, o->type[q]))) {
-			pt_vec_push(&s->nt, x);
+			if (s->keep)
+				pt_vec_push(&s->nt, x);
+			else if (!s->broken)
+				tc_one(s, &x);
 			if (o->host)
 				o->host[q] = m->tracks.v[ev->track[i]].device;
 		}
@@ -237,15 +293,52 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* The order hx_nest_cmp puts v[0..n) in (ntr tracks). When each track's places come in that order already (a
+ * trace writes each thread's ranges by start), the indexes grouped by track (a stable counting sort: 4 bytes a
+ * place); else v is sorted in place (qsort's copy: 24 bytes a place) and NULL comes back. */
+static uint32_t *nest_order(struct hx_nest *v, size_t n, size_t ntr)
+{
+	bool byt = n <= UINT32_MAX;
+	uint32_t *at = pt_xmalloc((ntr ? ntr : 1) * sizeof(*at));
+	memset(at, 0xff, (ntr ? ntr : 1) * sizeof(*at));
+	for (size_t i = 0; i < n && byt; i++) {
+		uint32_t t = v[i].track;
+		byt = t < ntr && (at[t] == UINT32_MAX || hx_nest_cmp(&v[at[t]], &v[i]) < 0);
+		if (byt)
+			at[t] = (uint32_t)i;
+	}
+	if (!byt) {
+		free(at);
+		pt_sort(v, n, sizeof(*v), hx_nest_cmp);
+		return NULL;
+	}
+	memset(at, 0, (ntr ? ntr : 1) * sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		at[v[i].track]++;
+	uint32_t sum = 0;
+	for (size_t t = 0; t < ntr; t++) {
+		uint32_t c = at[t];
+		at[t] = sum;
+		sum += c;
+	}
+	uint32_t *ord = pt_xmalloc((n ? n : 1) * sizeof(*ord));
+	for (size_t i = 0; i < n; i++)
+		ord[at[v[i].track]++] = (uint32_t)i;
+	free(at);
+	return ord;
+}
+
 /* FLOPs: a range counts when known with no descendant of non-zero known FLOPs (the stack holds a
  * range's ancestors when it comes); Tensor Cores: a leaf when the next on its track starts after it. */
 static void nest(struct ost *s)
 {
 	struct hx_gops *o = s->o;
-	pt_sort(s->nf.v, s->nf.n, sizeof(*s->nf.v), hx_nest_cmp); /* (as pt_flops_gpu_ranges sorts them) */
+	size_t ntr = s->m->tracks.n;
+	uint32_t *ord = nest_order(s->nf.v, s->nf.n, ntr); /* (as pt_flops_gpu_ranges sorts them) */
 	uint32_t *stack = pt_xmalloc((s->nf.n ? s->nf.n : 1) * sizeof(*stack));
 	size_t sp = 0;
-	for (size_t i = 0; i < s->nf.n; i++) {
+	for (size_t k = 0; k < s->nf.n; k++) {
+		size_t i = ord ? ord[k] : k;
 		const struct hx_nest *x = &s->nf.v[i];
 		while (sp) {
 			const struct hx_nest *p = &s->nf.v[stack[sp - 1]];
@@ -259,22 +352,58 @@ static void nest(struct ost *s)
 		stack[sp++] = (uint32_t)i;
 	}
 	free(stack);
-	for (size_t i = 0; i < s->nf.n; i++) {
-		uint32_t q = s->nf.v[i].id;
+	free(ord);
+	pt_vec_free(&s->nf);
+	ord = nest_order(s->nt.v, s->nt.n, ntr);
+	for (size_t k = 0; k < s->nt.n; k++) {
+		const struct hx_nest *x = &s->nt.v[ord ? ord[k] : k];
+		const struct hx_nest *y = k + 1 < s->nt.n ? &s->nt.v[ord ? ord[k + 1] : k + 1] : NULL;
+		if (!(y && y->track == x->track && y->s < x->e))
+			o->fl[x->id] |= HX_OP_LEAF;
+	}
+	free(ord);
+	pt_vec_free(&s->nt);
+}
+
+/* After the nesting: a range counts for FLOPs when known (a default-domain range read P saw) without a
+ * descendant of non-zero FLOPs; the FLOPs of those that count, alone. */
+static void count_end(struct hx_gops *o)
+{
+	for (size_t q = 0; q < o->n; q++)
 		if ((o->fl[q] & (HX_OP_KNOWN | HX_OP_DESC)) == HX_OP_KNOWN)
 			o->fl[q] |= HX_OP_COUNT;
-	}
-	pt_vec_free(&s->nf);
-	size_t n = 0; /* the FLOPs of those that count, alone */
+	size_t n = 0;
 	for (size_t i = 0; i < o->nfv; i++)
 		if (o->fl[o->fv[i].op] & HX_OP_COUNT)
 			o->fv[n++] = o->fv[i];
 	o->nfv = n;
-	pt_sort(s->nt.v, s->nt.n, sizeof(*s->nt.v), hx_nest_cmp);
-	for (size_t i = 0; i < s->nt.n; i++)
-		if (!(i + 1 < s->nt.n && s->nt.v[i + 1].track == s->nt.v[i].track && s->nt.v[i + 1].s < s->nt.v[i].e))
-			o->fl[s->nt.v[i].id] |= HX_OP_LEAF;
-	pt_vec_free(&s->nt);
+}
+
+/* Read P: the events (keep: the places too, for nest()). */
+static int read_p(const struct pt_ptm_source *src, struct pt_model *m, struct ost *s, bool keep, struct pt_err **e)
+{
+	struct hx_gops *o = s->o;
+	for (size_t q = 0; q < o->n; q++)
+		o->fl[q] = s->r.v[q].dom0 ? HX_OP_DOM0 : 0;
+	o->nfv = 0;
+	if (o->host)
+		memset(o->host, 0xff, (o->n ? o->n : 1) * sizeof(*o->host));
+	s->base = 0;
+	s->rp = 0;
+	s->keep = keep;
+	s->broken = false;
+	s->ntr = m->tracks.n;
+	s->tr = pt_xcalloc(s->ntr ? s->ntr : 1, sizeof(*s->tr));
+	struct pt_ptm_sink sp = { p_batch, s, true, true };
+	int rc = pt_ptm_source_read_cols(src, m, &sp, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	for (size_t t = 0; t < s->ntr; t++) {
+		if (!rc && !keep && !s->broken && s->tr[t].thas)
+			o->fl[s->tr[t].tlast.id] |= HX_OP_LEAF;
+		pt_vec_free(&s->tr[t].st);
+	}
+	free(s->tr);
+	s->tr = NULL;
+	return rc;
 }
 
 int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const struct pt_hint_knobs *k,
@@ -313,22 +442,23 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	o->fl = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->fl));
 	for (size_t q = 0; q < o->n; q++)
 		o->fl[q] = s.r.v[q].dom0 ? HX_OP_DOM0 : 0;
-	if (nhosts > 1) { /* a Tensor Core range counts for its own host's ranks only */
+	if (nhosts > 1) /* a Tensor Core range counts for its own host's ranks only */
 		o->host = pt_xmalloc((o->n ? o->n : 1) * sizeof(*o->host));
-		memset(o->host, 0xff, (o->n ? o->n : 1) * sizeof(*o->host));
-	}
-	/* read P: the events, for the ranges' names and places */
+	/* read P: the events, for the ranges' names and places, nested per track as they pass; when a track's
+	 * come out of the nesting order, again, keeping the places to sort */
 	if (!rc && s.r.n) {
-		s.base = 0;
-		struct pt_ptm_sink sp = { p_batch, &s, true, true };
-		rc = pt_ptm_source_read_cols(src, m, &sp, PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+		rc = read_p(src, m, &s, false, e);
+		if (!rc && s.broken)
+			rc = read_p(src, m, &s, true, e);
 	}
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
-	if (!rc)
+	pt_vec_free(&s.r); /* (the nesting wants the places alone) */
+	if (!rc && s.keep)
 		nest(&s);
+	if (!rc)
+		count_end(o);
 	pt_vec_free(&s.l);
-	pt_vec_free(&s.r);
 	pt_vec_free(&s.nf);
 	pt_vec_free(&s.nt);
 	if (rc)

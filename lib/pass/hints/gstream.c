@@ -70,8 +70,11 @@
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
  *
  * What grows: the join (28 bytes an activity id), the launch pairs' delays
- * and call durations (4 bytes each while they fit), the memory operations
- * with exposed time, per kernel name its totals, t2 of the windows calls can
+ * and call durations (sorted runs of varint differences, qvals.c), the memory
+ * operations whose windows are not all measured (then folded into
+ * MEM_OPS_CRITICAL's figures, mfold.c), per kernel name its totals, with
+ * windows apart the clipped sets of the open windows only and no per-window
+ * breakdown state (its runs are measured against W), t2 of the windows calls can
  * still meet, the waiting activities, calls and ranges, 8 bytes a window and
  * device (its Dataloader time), 8 bytes a step range; gops.c's ranges (5
  * bytes each, 12 more for FLOPs that count) and kernel map (8 bytes a linked
@@ -123,46 +126,6 @@ struct gap {
 	int64_t a, b;
 };
 
-/* Delays and durations (non-negative) held in 4 bytes each while they fit, in 8 from the first that does not. */
-struct delays {
-	uint32_t *v32;
-	int64_t *v64;
-	size_t n, cap;
-};
-
-static void delays_add(struct delays *x, int64_t v)
-{
-	if (!x->v64 && (uint64_t)v > UINT32_MAX) { /* widen */
-		x->v64 = pt_xmalloc((x->cap ? x->cap : 1) * sizeof(*x->v64));
-		for (size_t i = 0; i < x->n; i++)
-			x->v64[i] = x->v32[i];
-		free(x->v32);
-		x->v32 = NULL;
-	}
-	if (x->v64) {
-		pt_xgrow((void **)&x->v64, &x->cap, x->n + 1, sizeof(*x->v64));
-		x->v64[x->n++] = v;
-	} else {
-		pt_xgrow((void **)&x->v32, &x->cap, x->n + 1, sizeof(*x->v32));
-		x->v32[x->n++] = (uint32_t)v;
-	}
-}
-
-/* The delays as 8-byte values (freed with *out); x is emptied. */
-static int64_t *delays_take(struct delays *x, size_t *n)
-{
-	int64_t *v = x->v64;
-	if (!v) {
-		v = pt_xmalloc((x->n ? x->n : 1) * sizeof(*v));
-		for (size_t i = 0; i < x->n; i++)
-			v[i] = x->v32[i];
-	}
-	*n = x->n;
-	free(x->v32);
-	memset(x, 0, sizeof(*x));
-	return v;
-}
-
 /* An op type of LOW_FLOPS_UTIL's executions on a device: the union of their times, its time in W, FLOPs. */
 struct gktype {
 	uint32_t type;
@@ -178,10 +141,12 @@ struct gdev {
 	struct hx_srank *sr;
 	const struct rankdata *rd;
 	struct pt_bdstream *bd, *rv;
+	struct pt_bdsums bs[2];      /* windows apart: bd's and rv's measures summed over the windows (their runs) */
 	bool may_rv, has_rv;
 	struct hx_heap h;
 	struct hx_openu cm, mc, ms, busy, mu, ku;
-	struct gwin *w;
+	struct gwin *w;       /* the windows' clipped sets: all, else (windows apart) w[i] is window w0 + i, from w0 <= wf */
+	size_t w0, nw, cw;
 	size_t wf;            /* windows before it are measured (windows apart) */
 	struct pt_ivset *t2;  /* per window: F − Mc − Ms, until no call can meet the window */
 	size_t t2f;           /* windows apart: those before it no call can meet any more (t2 freed) */
@@ -196,7 +161,7 @@ struct gdev {
 	uint32_t *trk;
 	size_t ntrk, ctrk;
 	uint64_t *called;     /* per join slot: its call counted (RUNTIME_OUTLIER) */
-	struct delays dl[3];        /* queue and launch delays, call durations (launchdata's qd, ld, cpu at the end) */
+	struct hx_qvals dl[3];      /* queue and launch delays, call durations (launchdata's quantiles at the end) */
 	size_t cap_mops;
 	size_t mop0;                /* windows apart: the memory operations before it end before every window left */
 	int64_t rt;                 /* the calls: |t2 ∩ R| */
@@ -290,6 +255,30 @@ static void host_release(struct gs *g, int64_t below);
 
 /* ---- windows -------------------------------------------------------------------------- */
 
+/* Window w's clipped sets (not measured yet). Windows apart hold those from the first not measured to
+ * the last an interval met, the measured ones dropped when they are as many as those held. */
+static struct gwin *gw(struct gdev *d, size_t w)
+{
+	if (!d->rd->win_apart)
+		return &d->w[w];
+	if (w - d->w0 >= d->nw) {
+		size_t from = d->wf < w ? d->wf : w; /* (win_pass counts w measured as it measures it) */
+		size_t dead = from - d->w0;          /* measured: their sets are freed */
+		if (dead && dead >= d->nw / 2) {
+			if (dead > d->nw)
+				dead = d->nw;
+			memmove(d->w, d->w + dead, (d->nw - dead) * sizeof(*d->w));
+			d->nw -= dead;
+			d->w0 = from;
+		}
+		size_t need = w - d->w0 + 1;
+		pt_xgrow((void **)&d->w, &d->cw, need, sizeof(*d->w));
+		memset(d->w + d->nw, 0, (need - d->nw) * sizeof(*d->w));
+		d->nw = need;
+	}
+	return &d->w[w - d->w0];
+}
+
 /* Each window not yet measured that [a, b) meets gets its part (sel: which set). */
 static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 {
@@ -298,9 +287,10 @@ static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
 		if (rd->win_apart && s >= b)
 			break;
-		if (d->w[w].done || e <= a || s >= b)
+		if ((!rd->win_apart && d->w[w].done) || e <= a || s >= b)
 			continue;
-		struct pt_ivset *x = sel == 0 ? &d->w[w].cm : sel == 1 ? &d->w[w].mc : &d->w[w].ms;
+		struct gwin *g = gw(d, w);
+		struct pt_ivset *x = sel == 0 ? &g->cm : sel == 1 ? &g->mc : &g->ms;
 		pt_ivset_append(x, a > s ? a : s, b < e ? b : e);
 	}
 }
@@ -310,7 +300,7 @@ static void to_windows(struct gdev *d, int sel, int64_t a, int64_t b)
 static void win_measure(struct gdev *d, size_t w)
 {
 	const struct rankdata *rd = d->rd;
-	struct gwin *x = &d->w[w];
+	struct gwin *x = gw(d, w);
 	int64_t s = rd->win[w].s, e = rd->win[w].e;
 	/* the open intervals' parts before the end are final */
 	if (d->cm.open)
@@ -354,13 +344,53 @@ static void win_measure(struct gdev *d, size_t w)
 	x->done = true;
 }
 
+/* The memory operations whose windows are all measured (all: every one) go to MEM_OPS_CRITICAL's figures, placed
+ * as device_measure() lists them: by the first window they meet, then start and event. An operation comes after
+ * the windows the watermark passed, so none meets a window measured before it came. */
+static void mops_fold(struct gdev *d, bool all)
+{
+	const struct rankdata *rd = d->rd;
+	struct hx_sdev *o = d->out;
+	int64_t lim = all || d->wf >= rd->nwin ? INT64_MAX : rd->win[d->wf].s; /* windows apart: later ones start here on */
+	size_t n = 0;
+	for (size_t q = 0; q < o->nmops; q++) {
+		struct memop *p = &o->mops[q];
+		int64_t oe = p->start + p->dur;
+		if (!all && oe > lim) {
+			o->mops[n++] = *p;
+			continue;
+		}
+		if (!p->exposed)
+			continue;
+		size_t w = 0;
+		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
+			w = hx_win_after(rd, p->start);
+			if (w < rd->nwin && rd->win[w].s >= oe)
+				w = rd->nwin;
+		}
+		while (w < rd->nwin && !(rd->win[w].e > p->start && rd->win[w].s < oe))
+			w++;
+		hx_mfold_add(&o->mf, p, (struct hx_mkey){ w, p->start, p->ev });
+	}
+	o->nmops = n;
+	d->mop0 = 0;
+	if (all) {
+		free(o->mops);
+		o->mops = NULL;
+		d->cap_mops = 0;
+	}
+}
+
 /* Every window that ends at or before `below` is measured. */
 static void win_pass(struct gdev *d, int64_t below)
 {
 	const struct rankdata *rd = d->rd;
 	if (rd->win_apart) {
+		size_t wf = d->wf;
 		while (d->wf < rd->nwin && rd->win[d->wf].e <= below)
 			win_measure(d, d->wf++);
+		if (d->wf != wf && d->out->nmops)
+			mops_fold(d, false);
 		return;
 	}
 	for (size_t w = 0; w < rd->nwin; w++)
@@ -511,20 +541,28 @@ static int64_t watermark(const struct gs *g, const uint32_t *trk, size_t n)
 	return w;
 }
 
-struct mop_ord {
-	const struct memop *v;
-	const uint32_t *w;
-};
-
-static int cmp_mop(const void *pa, const void *pb, void *arg)
+/* The breakdown of windows apart from their runs (as hx_bd_sum from each window's: the measures add up). */
+static void bd_run(struct pt_bdsums *m, const struct rankdata *rd, int k, int64_t a, int64_t b)
 {
-	const struct mop_ord *o = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	if (o->w[a] != o->w[b])
-		return o->w[a] < o->w[b] ? -1 : 1;
-	if (o->v[a].start != o->v[b].start)
-		return o->v[a].start < o->v[b].start ? -1 : 1;
-	return o->v[a].ev < o->v[b].ev ? -1 : o->v[a].ev > o->v[b].ev;
+	int64_t x = pt_ivset_measure_in(&rd->W, a, b);
+	if (k == 0)
+		m->comp += x;
+	else if (k == 1)
+		m->comm += x;
+	else
+		m->either += x;
+}
+
+static void bd_run0(void *arg, int k, int64_t a, int64_t b)
+{
+	struct gdev *d = arg;
+	bd_run(&d->bs[0], d->rd, k, a, b);
+}
+
+static void bd_run1(void *arg, int k, int64_t a, int64_t b)
+{
+	struct gdev *d = arg;
+	bd_run(&d->bs[1], d->rd, k, a, b);
 }
 
 static void dev_finish(struct gdev *d, int64_t kw)
@@ -566,38 +604,17 @@ static void dev_finish(struct gdev *d, int64_t kw)
 	for (; d->prep_w < rd->nwin; d->prep_w++)
 		d->out->a.prep += rd->win[d->prep_w].e - rd->win[d->prep_w].s;
 	struct devacc *x = &d->out->a;
-	hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
+	if (rd->win_apart) { /* (the total |W| of bd's sums: that of the windows, as each window's adds up) */
+		struct pt_bdsums m4 = d->bs[0];
+		for (size_t w = 0; w < rd->nwin; w++)
+			m4.total += rd->win[w].e > rd->win[w].s ? rd->win[w].e - rd->win[w].s : 0;
+		hx_bd_sums(rd, &m4, &d->bs[1], d->has_rv, x);
+	} else
+		hx_bd_sum(rd, d->bd, d->rv, d->has_rv, x); /* other_t: the free time, until the calls take the rest */
 	x->memcpy_t = d->mc_t;
 	x->memset_t = d->ms_t;
 	d->out->has_rv = d->has_rv;
-	/* the memory operations in the order device_measure() meets them: by the first window they meet,
-	 * then start and event (the order MEM_OPS_CRITICAL lists their kinds in) */
-	struct memop *mo = d->out->mops;
-	size_t n = 0; /* those with no exposed time: MEM_OPS_CRITICAL reads none of them */
-	for (size_t q = 0; q < d->out->nmops; q++)
-		if (mo[q].exposed)
-			mo[n++] = mo[q];
-	d->out->nmops = n;
-	uint32_t *key = pt_xmalloc((n ? n : 1) * sizeof(*key));
-	for (size_t q = 0; q < n; q++) {
-		size_t w = 0;
-		if (rd->win_apart) { /* the first window that ends after the start, if it meets the operation */
-			w = hx_win_after(rd, mo[q].start);
-			if (w < rd->nwin && rd->win[w].s >= mo[q].start + mo[q].dur)
-				w = rd->nwin;
-		}
-		while (w < rd->nwin && !(rd->win[w].e > mo[q].start && rd->win[w].s < mo[q].start + mo[q].dur))
-			w++;
-		key[q] = (uint32_t)w;
-	}
-	uint32_t *ix = pt_xmalloc((n ? n : 1) * sizeof(*ix));
-	for (size_t q = 0; q < n; q++)
-		ix[q] = (uint32_t)q;
-	struct mop_ord ord = { mo, key };
-	hx_sort_r(ix, n, sizeof(*ix), cmp_mop, &ord);
-	free(key);
-	hx_permute_mops(mo, ix, n); /* in place: no second copy of the operations (they are 64 bytes each) */
-	free(ix);
+	mops_fold(d, true);
 }
 
 static void gdev_free(struct gdev *d)
@@ -606,7 +623,7 @@ static void gdev_free(struct gdev *d)
 	pt_bdstream_free(d->rv);
 	free(d->h.v);
 	if (d->w)
-		for (size_t w = 0; w < d->rd->nwin; w++) {
+		for (size_t w = 0; w < (d->rd->win_apart ? d->nw : d->rd->nwin); w++) {
 			pt_ivset_free(&d->w[w].cm);
 			pt_ivset_free(&d->w[w].mc);
 			pt_ivset_free(&d->w[w].ms);
@@ -625,8 +642,7 @@ static void gdev_free(struct gdev *d)
 		pt_hashmap_free(&d->kt_at);
 	free(d->wdl);
 	for (int k = 0; k < 3; k++) {
-		free(d->dl[k].v32);
-		free(d->dl[k].v64);
+		hx_qvals_free(&d->dl[k]);
 	}
 }
 
@@ -680,8 +696,8 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 		q = 0;
 	int64_t ldl = st - cs;
 	if (ldl >= 0) {
-		delays_add(&d->dl[0], q);
-		delays_add(&d->dl[1], ldl);
+		hx_qvals_add(&d->dl[0], q);
+		hx_qvals_add(&d->dl[1], ldl);
 		if (q > l->qd_cut) {
 			l->qd_out++;
 			hx_nl_get(&l->qk, nm)->a++;
@@ -690,7 +706,7 @@ static void launch_pair(struct gs *g, struct gdev *d, size_t slot, int64_t st, i
 	if (!(d->called[slot / 64] >> (slot % 64) & 1)) { /* each call once */
 		d->called[slot / 64] |= UINT64_C(1) << (slot % 64);
 		l->calls++;
-		delays_add(&d->dl[2], cd);
+		hx_qvals_add(&d->dl[2], cd);
 		if (cd > l->rt_cut) {
 			l->rt_out++;
 			hx_nl_get_api(g->c, &l->ra, an)->a++;
@@ -1141,11 +1157,13 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 			x->out->gpu = true;
 			x->sr = sr;
 			x->rd = rd;
-			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			/* windows apart: no state per window in the breakdowns, their runs summed over W */
+			x->bd = rd->win_apart ? pt_bdstream_new_runs(bd_run0, x) : pt_bdstream_new(rd->win, rd->nwin, 0);
 			x->may_rv = g->kp.dev_mark && g->kp.dev_mark[dev];
 			if (x->may_rv)
-				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
-			x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
+				x->rv = rd->win_apart ? pt_bdstream_new_runs(bd_run1, x) : pt_bdstream_new(rd->win, rd->nwin, 0);
+			if (!rd->win_apart)
+				x->w = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->w));
 			x->t2 = pt_xcalloc(rd->nwin ? rd->nwin : 1, sizeof(*x->t2));
 			x->j = pt_steps_gkeep_host(&g->kp, &si->r[i])->j;
 			x->cr = g->multi ? &si->r[i] : g->r;
@@ -1450,9 +1468,12 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			for (size_t dev = 0; dev < nd && !rc; dev++) {
 				struct launchdata *l = &c.sdev[dev].l;
 				if (dv[dev].out) {
-					l->qd = delays_take(&dv[dev].dl[0], &l->n);
-					l->ld = delays_take(&dv[dev].dl[1], &l->nld);
-					l->cpu = delays_take(&dv[dev].dl[2], &l->ncpu);
+					l->n = dv[dev].dl[0].n;
+					l->nld = dv[dev].dl[1].n;
+					l->ncpu = dv[dev].dl[2].n;
+					hx_qvals_take(&dv[dev].dl[0], l->qd_q);
+					hx_qvals_take(&dv[dev].dl[1], l->ld_q);
+					hx_qvals_take(&dv[dev].dl[2], l->cpu_q);
 				}
 			}
 		} else {

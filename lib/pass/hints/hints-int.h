@@ -210,6 +210,38 @@ struct memop {
 	uint64_t bytes;   /* its copy info's bytes, 0 none */
 };
 
+/* Where a memory operation comes in MEM_OPS_CRITICAL's list: the in-memory list's index (w), else
+ * the first window it meets, its start and its event. */
+struct hx_mkey {
+	uint64_t w;
+	int64_t start;
+	uint64_t ev;
+};
+
+/* A kind of memory operation: its exposed time, its first operation's place. */
+struct hx_mkind {
+	const char *kind;
+	int64_t t;
+	struct hx_mkey first;
+};
+
+/* MEM_OPS_CRITICAL's figures of the operations with exposed time (mfold.c). */
+struct hx_mfold {
+	int64_t nexp;          /* operations with exposed time */
+	struct hx_mkind *kinds;
+	size_t nk, ck;
+	struct memop top[3];   /* the most exposed time first, equal times by event */
+	size_t ntop;
+};
+
+/* p, whose exposed time is final (none: not counted), at place key. */
+void hx_mfold_add(struct hx_mfold *f, const struct memop *p, struct hx_mkey key);
+/* The list v[0..n) in its order. */
+void hx_mfold_list(struct hx_mfold *f, const struct memop *v, size_t n);
+/* The kinds in the order of their first operation. */
+void hx_mfold_order(struct hx_mfold *f);
+void hx_mfold_free(struct hx_mfold *f);
+
 struct fexec {
 	uint32_t type;
 	uint32_t ev; /* the execution (its time is the event's) */
@@ -245,11 +277,30 @@ struct launchdata {
 	char scope[48];
 	bool low_util;              /* LOW_DEVICE_UTIL fired for the device (G3) */
 	int64_t qd_cut, rt_cut;
-	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted */
+	int64_t *qd, *ld, *cpu;     /* queue delays, launch delays, call durations: sorted (none when streamed) */
 	size_t n, nld, ncpu;
+	int64_t qd_q[3], ld_q[3], cpu_q[3]; /* their p50, p99 and largest */
 	int64_t qd_out, shortn, short_cpu, short_gpu, calls, rt_out, pairs;
 	struct nlist qk, sk, ra;    /* outlier kernels, short kernels, slow APIs */
 };
+
+/* Values held for their p50, p99 and largest (qvals.c): sorted runs of varint differences. */
+struct hx_qrun {
+	size_t at, n; /* its first byte, its values */
+};
+struct hx_qvals {
+	int64_t *buf;         /* the values not yet in a run */
+	size_t nb;
+	uint8_t *z;           /* the runs */
+	size_t nz, cz;
+	struct hx_qrun *run;
+	size_t nrun, crun;
+	size_t n;             /* values */
+};
+void hx_qvals_add(struct hx_qvals *q, int64_t v);
+/* out: hx_pctile(v, n, 50), hx_pctile(v, n, 99) and v[n - 1] of the values sorted (0 when none); q is emptied. */
+void hx_qvals_take(struct hx_qvals *q, int64_t out[3]);
+void hx_qvals_free(struct hx_qvals *q);
 
 /*
  * A covered device measured from a stream (stream.c): what the DEVICE rules
@@ -276,8 +327,9 @@ struct hx_sdev {
 	bool gpu;
 	bool active;                /* any device activity (DDP_WITHOUT_NCCL) */
 	bool has_mem;               /* member memcpy or memset */
-	struct memop *mops;         /* member memory operations with exposed time */
+	struct memop *mops;         /* member memory operations whose exposed time may still grow */
 	size_t nmops;
+	struct hx_mfold mf;         /* the others (MEM_OPS_CRITICAL) */
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	int64_t un, uncnt, tot;     /* UNATTRIBUTED_DEVICE: member time without a call, their count, all */
 	struct launchdata l;        /* the launch pairs (qd, ld, cpu unsorted until launch_measure) */
@@ -310,6 +362,8 @@ struct devdata {
 	struct nlist apis;          /* exposed runtime time per API (LAUNCH_BOUND) */
 	struct memop *mops;         /* exposed time per memory op (MEM_OPS_CRITICAL) */
 	size_t nmops;
+	struct hx_mfold mf;         /* what the rule reads of them, folded (has_mf: mops are none) */
+	bool has_mf;
 	const struct hx_sdev *sd;   /* streamed: the device's figures (acts, call, M, CM, Mc, Ms are then unset) */
 	bool flops_done;            /* hx_flops_measure() ran: */
 	struct fexec *kx;           /* K of LOW_FLOPS_UTIL, its FLOPs F and busy time B */
@@ -348,6 +402,10 @@ size_t hx_win_after(const struct rankdata *rd, int64_t a);
 struct pt_bdstream;
 void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
 	       struct devacc *x);
+/* The same from the measures summed over the windows (windows apart: the unions' runs measured over W). */
+struct pt_bdsums;
+void hx_bd_sums(const struct rankdata *rd, const struct pt_bdsums *m4, const struct pt_bdsums *r4, bool has_rv,
+		struct devacc *x);
 
 /* The open interval of a union fed in start order (empty intervals dropped, touching ones joined, as
  * pt_ivset_append joins them): hx_u_add adds [s, e), true when that closes the open interval, then *cs, *ce. */

@@ -252,14 +252,6 @@ void pt_hr_comm_exposed(struct ctx *c, const struct hsite *s)
 	}
 }
 
-static int cmp_memop(const void *pa, const void *pb)
-{
-	const struct memop *a = pa, *b = pb;
-	if (a->exposed != b->exposed)
-		return a->exposed > b->exposed ? -1 : 1;
-	return a->ev < b->ev ? -1 : a->ev > b->ev;
-}
-
 void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 {
 	const struct pt_hint_knobs *k = c->k;
@@ -269,8 +261,7 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 	struct devacc a = s->dd->a;
 	int64_t steps = s->dd->steps;
 	bool has_mem = s->dd->has_mem;
-	struct memop *mops = s->dd->mops;
-	size_t nmops = s->dd->nmops;
+	struct hx_mfold *f = &s->dd->mf;
 	char b1[48];
 	if (!has_mem) {
 		hx_not_eval(c, PT_HR_MEM_OPS_CRITICAL, rank, scope, "no memcpy or memset activity");
@@ -284,25 +275,15 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 		else if (p >= k->mem_ops_moderate_pct)
 			thr = k->mem_ops_moderate_pct;
 		if (thr >= 0) {
-			/* exposed time per kind: union per kind inside the attribution */
-			struct kt {
-				const char *kind;
-				int64_t t;
-			} kinds[16];
-			size_t nk = 0;
-			int64_t nexp = 0;
-			for (size_t i = 0; i < nmops; i++) {
-				if (!mops[i].exposed)
-					continue;
-				nexp++;
-				size_t q = 0;
-				while (q < nk && strcmp(kinds[q].kind, mops[i].kind))
-					q++;
-				if (q == nk && nk < 16)
-					kinds[nk++] = (struct kt){ mops[i].kind, 0 };
-				if (q < nk)
-					kinds[q].t += mops[i].exposed;
+			/* exposed time per kind: union per kind inside the attribution (the first 16 kinds) */
+			if (!s->dd->has_mf) {
+				hx_mfold_list(f, s->dd->mops, s->dd->nmops);
+				s->dd->has_mf = true;
 			}
+			hx_mfold_order(f);
+			const struct hx_mkind *kinds = f->kinds;
+			size_t nk = f->nk < 16 ? f->nk : 16;
+			int64_t nexp = f->nexp;
 			size_t best = 0;
 			int64_t ksum = 0;
 			for (size_t q = 0; q < nk; q++) {
@@ -337,8 +318,8 @@ void pt_hr_mem_ops_critical(struct ctx *c, const struct hsite *s)
 				pt_hint_ev_int(x, key, kinds[q].t);
 			}
 			pt_hint_ev_int(x, "exposed_ops", nexp);
-			pt_sort(mops, nmops, sizeof(*mops), cmp_memop);
-			for (size_t i = 0; i < nmops && i < 3 && mops[i].exposed; i++) {
+			const struct memop *mops = f->top;
+			for (size_t i = 0; i < f->ntop; i++) {
 				char t[48];
 				int ix = (int)i + 1;
 				pt_hint_ev_item(x, "top", ix, "name", hx_dname(c, mops[i].name), false);
@@ -748,10 +729,7 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 	const struct pt_hint_knobs *k = c->k;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->ld->scope;
-	const int64_t *qd = s->ld->qd;
-	const int64_t *ld = s->ld->ld;
-	size_t n = s->ld->n;
-	size_t nld = s->ld->nld;
+	const int64_t *qd = s->ld->qd_q, *ld = s->ld->ld_q; /* p50, p99, largest */
 	int64_t qd_cut = s->ld->qd_cut;
 	int64_t qd_out = s->ld->qd_out;
 	int64_t pairs = s->ld->pairs;
@@ -768,17 +746,16 @@ void pt_hr_launch_delay(struct ctx *c, const struct hsite *s)
 				    "after the launch call returned (p50 %s, p99 %s, max %s). With a busy device this "
 				    "is queueing; with an idle one the work waited on a synchronisation, an event or "
 				    "another stream.", qd_out, pairs, share, hx_ftime(c, b1, qd_cut),
-				    hx_ftime(c, b2, hx_pctile(qd, n, 50)), hx_ftime(c, b3, hx_pctile(qd, n, 99)),
-				    hx_ftime(c, b4, qd[n - 1]));
+				    hx_ftime(c, b2, qd[0]), hx_ftime(c, b3, qd[1]), hx_ftime(c, b4, qd[2]));
 		pt_hint_ev_int(x, "outliers", qd_out);
 		pt_hint_ev_int(x, "launches", pairs);
 		pt_hint_ev_dbl(x, "share_pct", share);
 		pt_hint_ev_int(x, "queue_delay_cutoff_ns", qd_cut); /* what makes an outlier */
-		pt_hint_ev_int(x, "queue_delay_p50_ns", hx_pctile(qd, n, 50));
-		pt_hint_ev_int(x, "queue_delay_p99_ns", hx_pctile(qd, n, 99));
-		pt_hint_ev_int(x, "queue_delay_max_ns", qd[n - 1]);
-		pt_hint_ev_int(x, "launch_delay_p50_ns", hx_pctile(ld, nld, 50));
-		pt_hint_ev_int(x, "launch_delay_p99_ns", hx_pctile(ld, nld, 99));
+		pt_hint_ev_int(x, "queue_delay_p50_ns", qd[0]);
+		pt_hint_ev_int(x, "queue_delay_p99_ns", qd[1]);
+		pt_hint_ev_int(x, "queue_delay_max_ns", qd[2]);
+		pt_hint_ev_int(x, "launch_delay_p50_ns", ld[0]);
+		pt_hint_ev_int(x, "launch_delay_p99_ns", ld[1]);
 		hx_nl_sort(c, &qk);
 		hx_ev_top3(c, x, "kernels", &qk, false, "outliers");
 	}
@@ -789,8 +766,7 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 	const struct pt_hint_knobs *k = c->k;
 	int64_t rank = s->rd->r->rank;
 	const char *scope = s->ld->scope;
-	const int64_t *cpu = s->ld->cpu;
-	size_t ncpu = s->ld->ncpu;
+	const int64_t *cpu = s->ld->cpu_q; /* p50, p99, largest */
 	int64_t rt_cut = s->ld->rt_cut;
 	int64_t calls = s->ld->calls;
 	int64_t rt_out = s->ld->rt_out;
@@ -806,13 +782,13 @@ void pt_hr_runtime_outlier(struct ctx *c, const struct hsite *s)
 		x->message = hx_msg("%" PRId64 " launch calls (" PT_TEXT_FRAC "%%) took longer than %s on the host (max %s, mostly "
 				    "%s). Slow launch calls usually hide implicit synchronisation, memory allocation or "
 				    "lock contention inside the runtime.", rt_out, share, hx_ftime(c, b1, rt_cut),
-				    hx_ftime(c, b2, cpu[ncpu - 1]), hx_aname(c, ra.v[0].name));
+				    hx_ftime(c, b2, cpu[2]), hx_aname(c, ra.v[0].name));
 		pt_hint_ev_int(x, "outliers", rt_out);
 		pt_hint_ev_int(x, "launches", calls);
 		pt_hint_ev_dbl(x, "share_pct", share);
-		pt_hint_ev_int(x, "cpu_dur_p50_ns", hx_pctile(cpu, ncpu, 50));
-		pt_hint_ev_int(x, "cpu_dur_p99_ns", hx_pctile(cpu, ncpu, 99));
-		pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[ncpu - 1]);
+		pt_hint_ev_int(x, "cpu_dur_p50_ns", cpu[0]);
+		pt_hint_ev_int(x, "cpu_dur_p99_ns", cpu[1]);
+		pt_hint_ev_int(x, "cpu_dur_max_ns", cpu[2]);
 		hx_ev_top3(c, x, "apis", &ra, true, "outliers");
 	}
 }

@@ -220,31 +220,32 @@ static void release(struct sdv *d, int64_t kw, int64_t below)
 	}
 }
 
-void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
-	       struct devacc *x)
+/* The measures of windows (m4: bd's, r4: rv's when has_rv) added to x's breakdown (they add up). */
+static void bd_add(struct devacc *x, const struct pt_bdsums *m4, const struct pt_bdsums *r4, bool has_rv)
+{
+	struct pt_breakdown b;
+	pt_bdsums_breakdown(m4, &b);
+	x->comp += b.computation;
+	x->comm += b.communication;
+	x->ovl += b.overlapped;
+	x->cno += b.comm_not_overlapped;
+	x->free += b.free;
+	if (has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
+		x->bub += r4->comm;
+		x->cnox += m4->either - r4->either;
+		x->rva += r4->either - r4->comp;
+	} else {
+		x->cnox += b.comm_not_overlapped;
+	}
+	x->other_t += b.free;
+}
+
+/* The windows' steps and time (no Dataloader ranges: the worst step is the first). */
+static void bd_steps(const struct rankdata *rd, struct devacc *x)
 {
 	for (size_t w = 0; w < rd->nwin; w++) {
 		int64_t s = rd->win[w].s, e = rd->win[w].e;
-		struct pt_bdsums m4;
-		struct pt_breakdown b;
-		pt_bdstream_window(bd, w, &m4);
-		pt_bdsums_breakdown(&m4, &b);
 		x->step += e - s;
-		x->comp += b.computation;
-		x->comm += b.communication;
-		x->ovl += b.overlapped;
-		x->cno += b.comm_not_overlapped;
-		x->free += b.free;
-		if (has_rv) { /* Rv ⊆ M: |(M − Rv) − C| = |C ∪ M| − |C ∪ Rv|, |Rv − C| = |C ∪ Rv| − |C| */
-			struct pt_bdsums r4;
-			pt_bdstream_window(rv, w, &r4);
-			x->bub += r4.comm;
-			x->cnox += m4.either - r4.either;
-			x->rva += r4.either - r4.comp;
-		} else {
-			x->cnox += b.comm_not_overlapped;
-		}
-		x->other_t += b.free;
 		double dp = hx_pct(0, e - s); /* no Dataloader ranges */
 		if (!x->has_worst || dp > x->worst_dl_pct) {
 			x->has_worst = true;
@@ -253,6 +254,26 @@ void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const st
 		}
 		x->nsteps++;
 	}
+}
+
+void hx_bd_sum(const struct rankdata *rd, const struct pt_bdstream *bd, const struct pt_bdstream *rv, bool has_rv,
+	       struct devacc *x)
+{
+	for (size_t w = 0; w < rd->nwin; w++) {
+		struct pt_bdsums m4, r4 = { 0 };
+		pt_bdstream_window(bd, w, &m4);
+		if (has_rv)
+			pt_bdstream_window(rv, w, &r4);
+		bd_add(x, &m4, &r4, has_rv);
+	}
+	bd_steps(rd, x);
+}
+
+void hx_bd_sums(const struct rankdata *rd, const struct pt_bdsums *m4, const struct pt_bdsums *r4, bool has_rv,
+		struct devacc *x)
+{
+	bd_add(x, m4, r4, has_rv);
+	bd_steps(rd, x);
 }
 
 /* Every interval came: sweep the rest, close the unions, the windows and the idle gaps. */
@@ -332,6 +353,7 @@ void hx_sdev_free(struct hx_sdev *sd)
 	hx_nl_free(&sd->types);
 	free(sd->tv);
 	free(sd->mops);
+	hx_mfold_free(&sd->mf);
 	hx_nl_free(&sd->apis);
 	free(sd->l.qd);
 	free(sd->l.ld);
