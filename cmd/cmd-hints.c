@@ -186,7 +186,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_hints_opts ho = { .unit = c.ex.unit, .no_demangle = no_demangle };
 	int rc;
 	bool streamed = false;
-	if (!in_memory && !comm_re_set && pt_common_is_model_file(argv[first])) {
+	if (comm_re_set)
+		ho.comm_re = &comm_re;
+	if (!in_memory && pt_common_is_model_file(argv[first])) {
 		/* a model file: streamed, unless it holds what only the in-memory pass reads (then m) */
 		c.path = argv[first];
 		c.sel_checked = true; /* the streamed read checks the selection itself */

@@ -1083,8 +1083,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.comm = !rc && figs && s.ca.any;
 	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
 		rc = AGAIN;
-	if (!rc && keep && keep->comm && !s.linkbit)
-		rc = AGAIN; /* no launch links: the caller cannot class the kernels under the ranges */
+	if (!rc && keep && keep->comm && !s.linkbit && s.nh > 1)
+		rc = AGAIN; /* no launch links: the whole load's join by id alone would cross processes */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
