@@ -57,8 +57,9 @@
  * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held (with
  * communication ranges: two bits an event in read 1, one in read 2, a bit per
  * join slot). For `hints` (pt_steps_gstream_keep) host ranges that name
- * communication still send the model to the whole read. Any other model is
- * read whole and passed to the in-memory pass, as before.
+ * communication are the caller's to class (keep->comm_ranges), but in a file
+ * without launch links of several hosts, which goes to the whole read. Any
+ * other model is read whole and passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
 #include <regex.h>

@@ -2,11 +2,13 @@
  * The kernels of a GPU .ptm file that are communication by where they were
  * launched (summary.md §2.5; in memory: model/index.c classify_attributed),
  * for the streamed pass (gstream.c), without holding the events, the links
- * or the range infos: a kernel whose launching call (its last launch link's)
+ * or the range infos: a kernel whose launching call (its last launch link's;
+ * in a file without links the first API call of its correlation id)
  * starts inside a communication host range of the call's thread (a range of
  * type Communication, or an Operator range whose label, else name, is a
- * communication name; neither instant nor empty). The range infos, the links
- * and the event arguments follow every event in the file.
+ * communication name, by the name list or --comm-pattern; neither instant nor
+ * empty). The range infos, the links and the event arguments follow every
+ * event in the file.
  *
  *  1. (the steps' first read, pt_steps_gkeep's scan: hx_gcomm_scan) each
  *     non-empty range named as communication (its event, thread, start and
@@ -18,11 +20,16 @@
  *  2. the events and the launch links, a batch at a time: a bit per event that
  *     starts inside the communication ranges of its thread (their union per
  *     thread), then per link in file order its kernel's bit, which the last
- *     link of a kernel sets or clears.
+ *     link of a kernel sets or clears; in a file without links (one host: the
+ *     whole load joins every call by id alone, which several processes'
+ *     ids would cross), the events alone: per slot of the host's launch join
+ *     (the kernels' ids) whether its first API call came, and whether it
+ *     starts inside the communication ranges of its thread.
  *
- * What stays for the device read: a bit per event. What the reads hold: the
- * candidates (32 bytes each), the ranges' unions per thread, and two bits per
- * event during read 2.
+ * What stays for the device read: a bit per event (with links) or per join
+ * slot (without). What the reads hold: the candidates (32 bytes each), the
+ * ranges' unions per thread, and two bits per event (or join slot) during
+ * read 2.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"

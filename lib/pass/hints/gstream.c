@@ -64,7 +64,10 @@
  * Communication host ranges (a kernel launched inside one is communication)
  * give the device read a bit per kernel (gcomm.c: what the first read's scan
  * hook kept, then one read of the events and the launch links, before read
- * 3); a file with such ranges and no links is read whole by the steps' read.
+ * 3); in a file without links, of one host, a bit per slot of its launch join
+ * (the first API call of each id, as the whole load joins them); several hosts
+ * without links are read whole by the steps' read. --comm-pattern (o->comm_re)
+ * names the communication kernels and Operator ranges here as the index does.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.

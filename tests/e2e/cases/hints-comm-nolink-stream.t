@@ -5,38 +5,14 @@
 # load joins them (one traced process; several are still read whole, whose ids the whole load's join
 # would cross). The same bytes as --in-memory and standard input, on traces of several event batches,
 # with selections, thresholds that make the rules fire and patterns that match kernels, Operator ranges,
-# nothing or mangled names. The trace: an allreduce range launching an NCCL kernel and, from inside it,
-# an elementwise kernel (communication by its launch); a kernel of another thread launched at the same
-# time (not); a receive kernel launched inside a Communication range; an annotation of a communication
-# name (not).
-cat > cr.ktdesc <<'KT'
-dialect current
-base 1790857026000000000
-pid 4242
-rank 0 world 2 backend nccl
-device 0 name "NVIDIA H100 80GB HBM3" sms 132 mem 85029158912 cc 9.0
-thread 4242 "python3"
-thread 4250 "pt_autograd_0"
-steps 6 period 3ms
-op "aten::linear" 10us 300us
-kernel "ampere_sgemm_128x64_tn" 30us 5.5us 60us 120.125us stream=7
-memcpy HtoD Pinned Device 1048576 250us 4us 260us 80.333us stream=7
-op "c10d::allreduce_" 600us 150us
-kernel "ncclDevKernel_AllReduce_Sum_f32_RING_LL" 610us 5us 650us 80us stream=30
-op "aten::add_" 620us 20us
-kernel "vectorized_elementwise_kernel" 625us 3us 735us 9us stream=30
-op "aten::mul" 612us 30us tid=4250
-kernel "mul_kernel" 615us 2us 700us 50us stream=20 tid=4250
-op "record_param_comms" 900us 100us comm=recv:Float:1024:1024:2:0
-kernel "unpack_recv_buffer" 910us 4us 1000us 30us stream=30
-ann "allreduce_bucket_view" 1100us 50us
-kernel "copy_kernel" 1110us 3us 1200us 10us stream=7
-op "my_exchange" 1300us 50us
-kernel "_Z13ring_exchangePf" 1310us 2us 1400us 40us stream=30
-sync "Stream Sync" 2400us 300.5us stream=7
-ann "Optimizer.step#SGD.step" 2500us 100us
-kernel "multi_tensor_apply_kernel" 2510us 6us 2530us 30.999us stream=7
-KT
+# nothing or mangled names. The trace is that of hints-comm-stream.t (an allreduce range launching an
+# NCCL kernel and, from inside it, an elementwise kernel: communication by its launch; a kernel of
+# another thread launched at the same time: not; a receive kernel launched inside a Communication
+# range; an annotation of a communication name: not) and an Operator range my_exchange launching a
+# kernel ring_exchange(float*), mangled.
+sed -n '/^cat > cr.ktdesc/,/^KT$/p' "$SRC/tests/e2e/cases/hints-comm-stream.t" | sed '1d;$d' |
+	sed 's/^sync "Stream Sync"/op "my_exchange" 1700us 50us\nkernel "_Z13ring_exchangePf" 1710us 2us 1800us 40us stream=30\n&/' > cr.ktdesc
+run 'grep -c -E "^(op \"(c10d::allreduce_|my_exchange)\"|kernel \"_Z13ring_exchangePf\")" cr.ktdesc'
 sed 's/^pid 4242/pid 4243/; s/rank 0 world/rank 1 world/; s/^thread 4242/thread 4243/; s/unpack_recv_buffer" 910us 4us 1000us 30us/unpack_recv_buffer" 910us 4us 1000us 60us/' cr.ktdesc > r1.ktdesc
 run 'proftool-gen kineto cr.ktdesc -o crs.json --scale 4M && proftool import crs.json -o crs.ptm 2>/dev/null && echo imported'
 run 'proftool-gen kineto r1.ktdesc -o r1.json --scale 2M && proftool-gen kineto cr.ktdesc -o r0.json --scale 2M && proftool import r0.json r1.json -o two.ptm 2>/dev/null && echo imported'
