@@ -27,6 +27,9 @@ done
 for m in crs.ptm crs-nl.ptm two.ptm two-nl.ptm; do
 	run "for p in 'nccl|allreduce' 'gemm|my_exchange' '^ring_exchange' '^zzz' 'RING_EXCHANGE|_Z13'; do bash same.sh $m $FIRE --format csv --comm-pattern \"\$p\"; bash same.sh $m --comm-pattern \"\$p\" --no-demangle --steps 2-9; done"
 done
+# an Ascend model streams with the pattern too (its tasks keep ascend.md §3.8; a kernel goes by the pattern)
+run 'proftool import "$SRC/testdata/ascend/sample" -o sample.ptm 2>/dev/null && echo imported'
+run "for p in 'MatMul|Cast' 'hcom' '^zzz'; do bash same.sh sample.ptm --comm-pattern \"\$p\" --format csv; done"
 # the calls measured in a read of their own
 run "PT_TEST_HINTS_CALLS_CAP=5 bash same.sh crs-nl.ptm $FIRE --comm-pattern 'nccl|my_exchange' --steps 2-40 --format csv"
 # the streamed rules themselves: without links the elementwise kernel launched inside the allreduce range
