@@ -221,7 +221,7 @@ static int r2n_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API || !ev->corr[i])
 			continue;
 		size_t q = pt_ljoin_slot(s->j, ev->corr[i]);
-		if (q == SIZE_MAX || pt_bits_get(s->seen, o->ns, q))
+		if (q >= o->ns || pt_bits_get(s->seen, o->ns / 64 + 1, q))
 			continue;
 		pt_bits_set(s->seen, q);
 		uint32_t tr = ev->track[i];

@@ -27,6 +27,7 @@
 #include "pass/flops-common.h"
 #include "pass/pass-hints.h"
 #include "pass/pass-steps.h"
+#include "support/bits.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
 
@@ -469,8 +470,8 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev, size_t slot)
 {
 	if (o->sbit)
-		return slot < o->ns && (o->sbit[slot / 64] >> (slot % 64) & 1);
-	return o->kbit && ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
+		return slot < o->ns && pt_bits_get(o->sbit, o->ns / 64 + 1, slot);
+	return o->kbit && ev < o->n && pt_bits_get(o->kbit, o->n / 64 + 1, ev);
 }
 /* A kernel named as communication: --comm-pattern's match (o->comm_re), else the name list. */
 bool hx_comm_kernel_name(const struct pt_hints_opts *o, const char *s);
