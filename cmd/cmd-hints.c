@@ -186,7 +186,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	struct pt_hints_opts ho = { .unit = c.ex.unit, .no_demangle = no_demangle };
 	int rc;
 	bool streamed = false;
-	if (!in_memory && !comm_re_set && pt_common_is_model_file(argv[first])) {
+	if (comm_re_set)
+		ho.comm_re = &comm_re;
+	if (!in_memory && pt_common_is_model_file(argv[first])) {
 		/* a model file: streamed, unless it holds what only the in-memory pass reads (then m) */
 		c.path = argv[first];
 		c.sel_checked = true; /* the streamed read checks the selection itself */
@@ -239,10 +241,11 @@ const struct pt_cmd pt_cmd_hints = {
 		"'No hints to show.' and exits 0. Exit 3 only under --fail-on. An Ascend model file is read as a\n"
 		"stream (two reads, per-device, per-window and per-op state; its events never held), and so is a\n"
 		"GPU one (a CUPTI dump, with or without NVTX ranges; Nsight Systems; Kineto, PyTorch operator\n"
-		"ranges and communication ranges too: three reads, five with operator ranges, one more with\n"
-		"communication ones, the launch join and per-window state; several processes too, a launch join\n"
-		"each, with operator ranges too); standard input too (a pipe from a copy in $TMPDIR); other input,\n"
-		"--comm-pattern and --in-memory load the model whole (proftool-hints(1) MEMORY).",
+		"ranges and communication ranges too, without launch links of one process: three reads, five with\n"
+		"operator ranges, one more with communication ones, the launch join and per-window state; several\n"
+		"processes too, a launch join each, with operator ranges too), with --comm-pattern too; standard\n"
+		"input too (a pipe from a copy in $TMPDIR); other input and --in-memory load the model whole\n"
+		"(proftool-hints(1) MEMORY).",
 	.groups = groups,
 	.run = run,
 };

@@ -301,15 +301,20 @@ static bool comm_type(const char *t)
 	return false;
 }
 
+bool pt_index_comm_re_match(const regex_t *re, bool demangle, const char *s)
+{
+	char *dm = NULL;
+	if (demangle && s[0] == '_' && s[1] == 'Z')
+		dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+	bool r = !regexec(re, dm ? dm : s, 0, NULL, 0);
+	free(dm);
+	return r;
+}
+
 /* Does --comm-pattern match the output name of s (demangled unless --no-demangle)? */
 static bool comm_re_match(const struct pt_index *x, const char *s)
 {
-	char *dm = NULL;
-	if (x->comm_demangle && s[0] == '_' && s[1] == 'Z')
-		dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
-	bool r = !regexec(x->comm_re, dm ? dm : s, 0, NULL, 0);
-	free(dm);
-	return r;
+	return pt_index_comm_re_match(x->comm_re, x->comm_demangle, s);
 }
 
 bool pt_index_comm_kernel_name(const char *s)

@@ -58,6 +58,9 @@ int64_t pt_model_origin(const struct pt_model *m, const int64_t *events_min);
  * communication, and Ascend tasks keep ascend.md §3.8.
  */
 void pt_index_set_comm_pattern(struct pt_index *x, const regex_t *re, bool demangle);
+/* Does --comm-pattern `re` match name s (demangled first when `demangle` and s is a mangled C++ name),
+ * as the index matches it? (For the streamed passes, which hold no index.) */
+bool pt_index_comm_re_match(const regex_t *re, bool demangle, const char *s);
 
 /*
  * Memory back before the index's last use, for a caller holding what it

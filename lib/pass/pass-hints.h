@@ -10,6 +10,7 @@
  */
 #ifndef PT_PASS_HINTS_H
 #define PT_PASS_HINTS_H
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,6 +110,8 @@ char *pt_hint_explain(const char *id, const struct pt_hint_knobs *k);
 struct pt_hints_opts {
 	enum pt_time_unit unit; /* of the times in messages (pt_time_text; PT_TU_DEFAULT: auto, per time) */
 	bool no_demangle;      /* --no-demangle: C++ names as recorded */
+	const regex_t *comm_re; /* --comm-pattern for the streamed pass (pt_pass_hints_stream), NULL: the name
+				 * lists (the in-memory pass takes it through its index) */
 };
 
 /*

@@ -57,8 +57,9 @@
  * communication a batch at a time (PT_PTM_RANGES_BATCHWISE), none held (with
  * communication ranges: two bits an event in read 1, one in read 2, a bit per
  * join slot). For `hints` (pt_steps_gstream_keep) host ranges that name
- * communication still send the model to the whole read. Any other model is
- * read whole and passed to the in-memory pass, as before.
+ * communication are the caller's to class (keep->comm_ranges), but in a file
+ * without launch links of several hosts, which goes to the whole read. Any
+ * other model is read whole and passed to the in-memory pass, as before.
  */
 #include <inttypes.h>
 #include <regex.h>
@@ -1083,8 +1084,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.comm = !rc && figs && s.ca.any;
 	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
 		rc = AGAIN;
-	if (!rc && keep && keep->comm && !s.linkbit)
-		rc = AGAIN; /* no launch links: the caller cannot class the kernels under the ranges */
+	if (!rc && keep && keep->comm && !s.linkbit && s.nh > 1)
+		rc = AGAIN; /* no launch links: the whole load's join by id alone would cross processes */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {

@@ -209,8 +209,9 @@ struct pt_steps_gkeep {
 	/* set by tables(): the model is read whole after all */
 	bool whole;
 	/* set by the caller: its own reads class the kernels launched inside communication host ranges
-	 * (summary.md §2.5) through the launch links; then such ranges do not make a model with links read
-	 * whole, and comm says whether the first read met any (a range named or typed as one) */
+	 * (summary.md §2.5) through the launch links, or in a file without links of one host by correlation
+	 * id; then such ranges do not make the model read whole, and comm says whether the first read met any
+	 * (a range named or typed as one; the caller's scan may set it too) */
 	bool comm_ranges;
 	bool comm;
 	/* set by the caller: each batch of the first read before it is taken (the events of the file from

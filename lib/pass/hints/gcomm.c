@@ -2,11 +2,13 @@
  * The kernels of a GPU .ptm file that are communication by where they were
  * launched (summary.md §2.5; in memory: model/index.c classify_attributed),
  * for the streamed pass (gstream.c), without holding the events, the links
- * or the range infos: a kernel whose launching call (its last launch link's)
+ * or the range infos: a kernel whose launching call (its last launch link's;
+ * in a file without links the first API call of its correlation id)
  * starts inside a communication host range of the call's thread (a range of
  * type Communication, or an Operator range whose label, else name, is a
- * communication name; neither instant nor empty). The range infos, the links
- * and the event arguments follow every event in the file.
+ * communication name, by the name list or --comm-pattern; neither instant nor
+ * empty). The range infos, the links and the event arguments follow every
+ * event in the file.
  *
  *  1. (the steps' first read, pt_steps_gkeep's scan: hx_gcomm_scan) each
  *     non-empty range named as communication (its event, thread, start and
@@ -18,11 +20,16 @@
  *  2. the events and the launch links, a batch at a time: a bit per event that
  *     starts inside the communication ranges of its thread (their union per
  *     thread), then per link in file order its kernel's bit, which the last
- *     link of a kernel sets or clears.
+ *     link of a kernel sets or clears; in a file without links (one host: the
+ *     whole load joins every call by id alone, which several processes'
+ *     ids would cross), the events alone: per slot of the host's launch join
+ *     (the kernels' ids) whether its first API call came, and whether it
+ *     starts inside the communication ranges of its thread.
  *
- * What stays for the device read: a bit per event. What the reads hold: the
- * candidates (32 bytes each), the ranges' unions per thread, and two bits per
- * event during read 2.
+ * What stays for the device read: a bit per event (with links) or per join
+ * slot (without). What the reads hold: the candidates (32 bytes each), the
+ * ranges' unions per thread, and two bits per event (or join slot) during
+ * read 2.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -34,6 +41,7 @@
 #include "model/model.h"
 #include "model/ptm.h"
 #include "model/ptm-source.h"
+#include "pass/launch-join.h"
 #include "support/err.h"
 #include "support/bits.h"
 #include "support/interval.h"
@@ -58,8 +66,15 @@ struct cst {
 	struct pt_ivset *cr;        /* per track: their union */
 	uint64_t *cbit;             /* read 2: per event, it starts inside the ranges of its track */
 	size_t cw;
+	const struct pt_ljoin *j;   /* read 2 without links: the one host's launch join */
+	uint64_t *seen;             /* per join slot: its first call came */
 	struct hx_gcomm *o;
 };
+
+bool hx_comm_kernel_name(const struct pt_hints_opts *o, const char *s)
+{
+	return o && o->comm_re ? pt_index_comm_re_match(o->comm_re, !o->no_demangle, s) : pt_index_comm_kernel_name(s);
+}
 
 static bool comm_name(struct hx_gcscan *sc, const struct pt_model *m, uint32_t nm)
 {
@@ -71,7 +86,10 @@ static bool comm_name(struct hx_gcscan *sc, const struct pt_model *m, uint32_t n
 	}
 	uint8_t one = 0, *k = nm < sc->nnm ? &sc->nmark[nm] : &one;
 	if (!*k)
-		*k = pt_index_comm_op_name(pt_model_strget(m, nm)) ? 2 : 1;
+		*k = (sc->re ? pt_index_comm_re_match(sc->re, sc->demangle, pt_model_strget(m, nm))
+			     : pt_index_comm_op_name(pt_model_strget(m, nm)))
+			     ? 2
+			     : 1;
 	return *k == 2;
 }
 
@@ -94,11 +112,12 @@ static void info(struct hx_gcscan *sc, const struct pt_model *m, const struct pt
 	struct hx_gcand *c = cand_of(sc, ri->event);
 	if (ri->type == t_op && !ri->label) { /* its name: a candidate when a communication name */
 		if (c)
-			c->ok = true;
+			c->ok = sc->any = true;
 		return;
 	}
 	if (ri->type == t_op && !comm_name(sc, m, ri->label))
 		return;
+	sc->any = true;
 	if (c) {
 		c->ok = true;
 	} else {
@@ -190,6 +209,28 @@ static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* Read 2 without launch links: the call of an id is the first API call with that id, as the whole load
+ * joins them (one host: its launch join's slots). */
+static int r2n_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct cst *s = arg;
+	const struct pt_events *ev = &m->events;
+	struct hx_gcomm *o = s->o;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->kind[i] != PT_EV_API || !ev->corr[i])
+			continue;
+		size_t q = pt_ljoin_slot(s->j, ev->corr[i]);
+		if (q >= o->ns || pt_bits_get(s->seen, o->ns / 64 + 1, q))
+			continue;
+		pt_bits_set(s->seen, q);
+		uint32_t tr = ev->track[i];
+		if (tr < s->m->tracks.n && s->cr[tr].n && pt_ivset_contains(&s->cr[tr], ev->start[i]))
+			pt_bits_set(o->sbit, q);
+	}
+	return 0;
+}
+
 static int read_fresh(const struct pt_ptm_source *src, const struct pt_ptm_sink *k, unsigned skip_cols,
 		      struct pt_err **e)
 {
@@ -212,10 +253,11 @@ static void cst_free(struct cst *s)
 		pt_ivset_free(&s->cr[t]);
 	free(s->cr);
 	free(s->cbit);
+	free(s->seen);
 }
 
-int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc, struct hx_gcomm *o,
-		  struct pt_err **e)
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc,
+		  const struct pt_ljoin *j, struct hx_gcomm *o, struct pt_err **e)
 {
 	memset(o, 0, sizeof(*o));
 	struct cst s;
@@ -246,8 +288,20 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 		pt_vec_free(&s.iv[t]);
 		any |= s.cr[t].n > 0;
 	}
+	/* read 2 without links: per activity id of the join, its first call's place */
+	if (!rc && any && j) {
+		s.j = j;
+		o->ns = j->n;
+		o->sbit = pt_xcalloc(j->n / 64 + 1, sizeof(*o->sbit));
+		s.seen = pt_xcalloc(j->n / 64 + 1, sizeof(*s.seen));
+		struct pt_ptm_sink k2 = { r2n_batch, &s, true, true };
+		rc = pt_ptm_source_read_cols(src, m, &k2, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_OP | PT_PTM_NO_TASK,
+					     e);
+		if (rc > 0)
+			rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	}
 	/* read 2: the calls inside them, the kernels the links launch from there */
-	if (!rc && any) {
+	else if (!rc && any) {
 		s.base = 0;
 		struct pt_ptm_sink k2 = { r2_batch, &s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE };
 		rc = read_fresh(src, &k2, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK,
@@ -262,5 +316,6 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 void hx_gcomm_free(struct hx_gcomm *o)
 {
 	free(o->kbit);
+	free(o->sbit);
 	memset(o, 0, sizeof(*o));
 }

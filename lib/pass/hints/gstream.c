@@ -64,7 +64,10 @@
  * Communication host ranges (a kernel launched inside one is communication)
  * give the device read a bit per kernel (gcomm.c: what the first read's scan
  * hook kept, then one read of the events and the launch links, before read
- * 3); a file with such ranges and no links is read whole by the steps' read.
+ * 3); in a file without links, of one host, a bit per slot of its launch join
+ * (the first API call of each id, as the whole load joins them); several hosts
+ * without links are read whole by the steps' read. --comm-pattern (o->comm_re)
+ * names the communication kernels and Operator ranges here as the index does.
  *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
@@ -759,9 +762,9 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			uint8_t *kn = &g->kname[nm < g->nstr ? nm : 0];
 			if (!*kn) {
 				const char *s = pt_model_strget(m, nm);
-				*kn = pt_index_comm_kernel_name(s) ? (hx_recv_name(s) ? 3 : 2) : hx_recv_name(s) ? 4 : 1;
+				*kn = hx_comm_kernel_name(g->c->o, s) ? (hx_recv_name(s) ? 3 : 2) : hx_recv_name(s) ? 4 : 1;
 			}
-			bool comm = *kn == 2 || *kn == 3 || (g->comm.kbit && hx_gcomm_kernel(&g->comm, gi));
+			bool comm = *kn == 2 || *kn == 3 || hx_gcomm_kernel(&g->comm, gi, slot);
 			bool recv = comm && (*kn == 3 || *kn == 4);
 			cls = comm ? 2 : 1;
 			fl = (uint8_t)((cls == 1 ? G_C : G_M) | G_K);
@@ -1088,6 +1091,7 @@ static void comm_scan(void *arg, const struct pt_model *m, uint64_t base)
 {
 	struct gs *g = arg;
 	hx_gcomm_scan(&g->cscan, m, base);
+	g->kp.comm |= g->cscan.any; /* (--comm-pattern's Operator ranges) */
 	hx_gddp_scan(&g->ddp, m);
 }
 
@@ -1370,6 +1374,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	g.kp.scan = comm_scan;
 	g.kp.arg = &g;
 	g.kp.hosts = true;
+	g.cscan.re = o ? o->comm_re : NULL;
+	g.cscan.demangle = o && !o->no_demangle;
 	struct pt_model *m = NULL;
 	struct pt_steps_info si;
 	/* the reads after the first replay its event batches, when small (as steps' own tape would) */
@@ -1426,7 +1432,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, hosts, nuh, &g.ops, e) : 0;
 	free(hosts);
 	if (!rc && g.kp.comm)
-		rc = hx_gcomm_read(src, m, &g.cscan, &g.comm, e);
+		rc = hx_gcomm_read(src, m, &g.cscan, g.kp.linkbit || g.kp.nh != 1 ? NULL : g.kp.h[0].j, &g.comm, e);
 	hx_gcomm_scan_free(&g.cscan);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;

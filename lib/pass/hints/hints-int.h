@@ -27,6 +27,7 @@
 #include "pass/flops-common.h"
 #include "pass/pass-hints.h"
 #include "pass/pass-steps.h"
+#include "support/bits.h"
 #include "support/hashmap.h"
 #include "support/interval.h"
 
@@ -493,12 +494,15 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
-/* The kernels of a GPU .ptm with launch links that are communication by where they were launched
- * (summary.md §2.5: the call of their last link starts inside a communication host range of its thread),
- * read as a stream (gcomm.c): a bit per event of the file. */
+/* The kernels of a GPU .ptm that are communication by where they were launched (summary.md §2.5: the call
+ * of their last launch link, else the first API call of their correlation id, starts inside a communication
+ * host range of its thread), read as a stream (gcomm.c): with links a bit per event of the file, without a
+ * bit per slot of the one host's launch join. */
 struct hx_gcomm {
 	uint64_t *kbit;
-	uint64_t n; /* the events the bits cover */
+	uint64_t n;    /* the events the bits cover */
+	uint64_t *sbit; /* without links: per join slot */
+	size_t ns;
 };
 /* What the steps' first read gives it (hx_gcomm_scan, pt_steps_gkeep's scan): the ranges named as
  * communication, the range infos that make a range communication. */
@@ -510,15 +514,25 @@ struct hx_gcscan {
 	size_t nc, cc;
 	uint64_t *x; /* events a range info makes communication that are no candidate */
 	size_t nx, cx;
+	const regex_t *re; /* --comm-pattern (set by the caller), NULL: the name list */
+	bool demangle;
+	bool any; /* a range info made a range communication */
 };
 void hx_gcomm_scan(struct hx_gcscan *sc, const struct pt_model *m, uint64_t base);
 void hx_gcomm_scan_free(struct hx_gcscan *sc);
-int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc, struct hx_gcomm *o,
-		  struct pt_err **e);
-static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev)
+/* j: the one host's launch join when the file has no launch links (else NULL) */
+struct pt_ljoin;
+int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc,
+		  const struct pt_ljoin *j, struct hx_gcomm *o, struct pt_err **e);
+/* Kernel `ev` (the file's event index; slot: its id's slot in its host's join, SIZE_MAX none) */
+static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev, size_t slot)
 {
-	return ev < o->n && (o->kbit[ev / 64] >> (ev % 64) & 1);
+	if (o->sbit)
+		return slot < o->ns && pt_bits_get(o->sbit, o->ns / 64 + 1, slot);
+	return o->kbit && ev < o->n && pt_bits_get(o->kbit, o->n / 64 + 1, ev);
 }
+/* A kernel named as communication: --comm-pattern's match (o->comm_re), else the name list. */
+bool hx_comm_kernel_name(const struct pt_hints_opts *o, const char *s);
 void hx_gcomm_free(struct hx_gcomm *o);
 /* The host ranges' names that USE_DDP and DDP_WITHOUT_NCCL count, per device, as a streamed read passes
  * them (gddp.c). */

@@ -457,7 +457,7 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		} else if (k == PT_EV_KERNEL) {
 			uint8_t *kn = &s->kname[ev->name[i] < s->nstr ? ev->name[i] : 0];
 			if (!*kn)
-				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
+				*kn = hx_comm_kernel_name(s->c->o, pt_model_strget(m, ev->name[i])) ? 2 : 1;
 			cls = *kn;
 		}
 		pt_bdstream_add(d->bd, cls, st, en);
