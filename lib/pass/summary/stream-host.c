@@ -1,7 +1,7 @@
 /*
  * The host model of a streamed GPU rank (summary.md §2.2–§2.4), for the
  * views that read host ranges (overview, model, operator; memcpy and userdefined:
- * stream-host-views.c) without the
+ * stream-host-views.c; --op-detail: stream-host-detail.c) without the
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
@@ -57,7 +57,7 @@ enum { QF_COMM = 16, QF_MEM = 32, QF_OUTER = 64, QF_GSHIFT = 8 };
 
 bool sum_hs_views(const struct pt_summary_opts *o)
 {
-	return !(o->views & ~HOST_VIEWS) && !o->op_detail;
+	return !(o->views & ~HOST_VIEWS);
 }
 
 static int htype_of(const struct pt_model *m, uint32_t type)
@@ -79,6 +79,7 @@ int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summ
 		return -1; /* the whole load reports it */
 	h->re_own = true;
 	h->mc = o->views & (1u << PT_SV_MEMCPY);
+	h->opd = o->op_detail && (o->views & (1u << PT_SV_OPERATOR));
 	h->nstr = m->strings.n;
 	h->mcache = h->mc ? pt_xcalloc(h->nstr + 1, 1) : NULL;
 	h->tcache = pt_xcalloc(h->nstr + 1, 1);
@@ -178,6 +179,8 @@ void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 	}
 	h->gpu = pt_xcalloc(n + 1, sizeof(*h->gpu));
 	h->att = pt_xcalloc(n + 1, 1);
+	if (h->opd)
+		h->tgt = pt_xcalloc(n + 1, sizeof(*h->tgt));
 	if (h->mc && h->memr)
 		h->mgpu = pt_xcalloc(n + 1, sizeof(*h->mgpu));
 	free(h->mcache);
@@ -380,6 +383,7 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 	if (tk->st.n)
 		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
 	sum_hsv_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
+	sum_hsd_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
 	if (!(x->fl & HN_MEM))
 		return;
 	if (x->type == HT_STEP) {
@@ -399,7 +403,8 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 		struct grp *gr = &hs->gs.v.v[gi];
 		if (x->s < gr->first)
 			gr->first = x->s;
-		struct item *it = sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
+		struct item *it = x->oi ? &hs->op.v.v[x->oi - 1]
+					: sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
 		it->d = gi;
 		it->calls++;
 		item_cpu(it, x->e - x->s);
@@ -449,6 +454,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 					 (x.type == HT_STEP || (pf & HN_SANC) ? HN_SANC : 0) |
 					 ((x.type == HT_OPERATOR && mem) || (pf & HN_INOP) ? HN_INOP : 0) | (mem ? HN_MEM : 0));
 			sum_hsv_push(r, &x, par);
+			sum_hsd_push(h, r, &x, par);
 			pt_vec_push(&tk->st, x);
 			if (x.type != HT_STEP || comm) {
 				unsigned f = x.type | (comm ? QF_COMM : 0) | (mem ? QF_MEM : 0) |
@@ -469,6 +475,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			sum_hsv_attach(h, r, x, p, slot);
 			if (slot == SIZE_MAX)
 				break;
+			sum_hsd_attach(h, tk->rank, tk->st.v, k, slot);
 			int64_t d = h->gpu[slot];
 			x->gpu += d;
 			if (x->fl & HN_INOP)
@@ -649,8 +656,10 @@ const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const str
 		if (lk) { /* the launch join's call (stream-launch.c) */
 			size_t u = lk[i].key ? (lj->links ? call_unit(h, lk[i].key - 1) : pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i)))
 					     : SIZE_MAX;
-			if (u != SIZE_MAX)
+			if (u != SIZE_MAX) {
 				h->hat[i] = h->att[u];
+				sum_hsd_act(h, m, u, i);
+			}
 		}
 	}
 	return h->hat;
@@ -681,6 +690,9 @@ void sum_hs_free(struct sum_hs *h)
 	}
 	free(h->trk);
 	free(h->hat);
+	free(h->tgt);
+	pt_vec_free(&h->tg);
+	pt_hashmap_free(&h->tgh);
 	memset(h, 0, sizeof(*h));
 }
 

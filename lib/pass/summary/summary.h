@@ -843,8 +843,15 @@ struct hs_node {
 	int64_t s, e, ne, gpu;
 	int64_t mgpu, mbytes; /* the memcpy view: inclusive Memcpy/Memset time and bytes (stream-host-views.c) */
 	uint32_t name, track;
+	uint32_t oi, ci, tg; /* --op-detail (stream-host-detail.c): its operator item + 1, its child row + 1
+			      * in its parent's item, its calls' target + 1 (UINT32_MAX: none) */
 	uint8_t type;     /* enum htype */
 	uint16_t fl;      /* HN_* */
+};
+/* --op-detail: where the activities of a call go: operator item a (its device rows) and child row c
+ * of operator item p (the child's device rows), each + 1 (0: none), of rank q. */
+struct hs_tgt {
+	uint32_t q, a, p, c;
 };
 /* A range or call of a thread at the start its buffer holds. */
 struct hs_pend {
@@ -917,6 +924,10 @@ struct sum_hs {
 	const uint8_t *keep; /* per device: of the rank (the launch join's) */
 	size_t ndev;
 	bool unsure;       /* a nesting the stack does not give as the whole load does: read it whole */
+	bool opd;          /* --op-detail with the operator view: children and device rows */
+	uint32_t *tgt;     /* per unit: its call's target + 1 (hs_tgt, 0: none) */
+	PT_VEC(struct hs_tgt) tg; /* the distinct targets */
+	struct pt_hashmap tgh;    /* target hash -> index + 1 (probed on a clash) */
 };
 struct run;
 /* Can the views and options of o take the host read? */
@@ -973,6 +984,16 @@ void sum_hsv_finish(struct rank *r, struct hs_node *parent, const struct hs_node
 void sum_hsv_end(struct hsres *x);
 /* The summing read: is call event g (in the file) inside a memory-manipulation range? In event order. */
 bool sum_hsv_left_out(struct hsres *x, uint64_t g);
+
+/* ---- stream-host-detail.c: the operator view's --op-detail rows of the host read ---- */
+/* Range x is pushed on its thread's stack above par (NULL: none): its item and child row. */
+void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_node *par);
+/* A call of unit `unit` (rank q) is attached to range st[k] of its thread's stack. */
+void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_node *st, size_t k, size_t unit);
+/* Range x leaves the stack, par under it (NULL: none): its child row. */
+void sum_hsd_finish(struct rank *r, const struct hs_node *par, const struct hs_node *x);
+/* The summing read: activity i of the batch m, of unit u: its device rows. */
+void sum_hsd_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,
