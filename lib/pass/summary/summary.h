@@ -862,14 +862,26 @@ struct hs_pend {
 	bool call;
 	bool copier;       /* a call that copies or fills (the memcpy view's host calls) */
 };
+/* A range of a thread whose ranges the file holds out of start order, held from the read of the
+ * steps for the host read. */
+struct hs_late {
+	int64_t s, e;
+	uint64_t ev;
+	uint32_t name;     /* its raw label, else its raw name */
+	uint8_t type;
+};
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
+	bool late;       /* its events are not in start order: its ranges are held (lr) */
 	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
+	int64_t last;    /* late: the latest start of its other events in the read of the steps */
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
+	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come */
+	size_t lk;
 };
 /* The host read's sums of a rank, for the views (overview, model, operator). */
 struct hsres {
