@@ -23,6 +23,7 @@
 #include "model/ptm-source.h"
 #include "pass/pass-summary.h"
 #include "support/err.h"
+#include "support/xalloc.h"
 
 static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
@@ -74,6 +75,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	memset(out, 0, sizeof(*out));
 	bool pipe = pt_ptm_source_once(src);
 	const char *name = pt_ptm_source_name(src);
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the launch join's tables) */
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
 	if (!pipe)

@@ -18,22 +18,24 @@
 
 #include "support/xalloc.h"
 
-void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_node *par)
+void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 {
-	x->oi = x->ci = x->tg = 0;
 	if (!h->opd)
 		return;
 	struct hsres *hs = r->hs;
+	struct hs_dnode d = { 0, 0, 0 };
 	if (x->type == HT_OPERATOR && (x->fl & HN_MEM)) {
 		uint32_t gi = sum_group_of(&hs->gs, r, x->track);
 		struct item *it = sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
 		it->d = gi;
-		x->oi = (uint32_t)(it - hs->op.v.v) + 1;
+		d.oi = (uint32_t)(it - hs->op.v.v) + 1;
 	}
-	if (par && par->oi) {
-		struct item *p = &hs->op.v.v[par->oi - 1];
-		x->ci = (uint32_t)(sum_sub_get(p, x->name, 0) - p->sub.v) + 1;
+	uint32_t poi = tk->dst.n ? tk->dst.v[tk->dst.n - 1].oi : 0;
+	if (poi) {
+		struct item *p = &hs->op.v.v[poi - 1];
+		d.ci = (uint32_t)(sum_sub_get(p, x->name, 0) - p->sub.v) + 1;
 	}
+	pt_vec_push(&tk->dst, d);
 }
 
 /* The index + 1 of target t, added when new. */
@@ -52,27 +54,31 @@ static uint32_t target(struct sum_hs *h, struct hs_tgt t)
 	}
 }
 
-void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_node *st, size_t k, size_t unit)
+void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_trk *tk, size_t k, size_t unit)
 {
 	if (!h->tgt)
 		return;
-	struct hs_node *x = &st[k];
+	struct hs_dnode *x = &tk->dst.v[k];
 	if (!x->tg)
-		x->tg = x->oi || x->ci ? target(h, (struct hs_tgt){ q, x->oi, x->ci ? st[k - 1].oi : 0, x->ci })
+		x->tg = x->oi || x->ci ? target(h, (struct hs_tgt){ q, x->oi, x->ci ? tk->dst.v[k - 1].oi : 0, x->ci })
 				       : UINT32_MAX;
 	h->tgt[unit] = x->tg == UINT32_MAX ? 0 : x->tg;
 }
 
-void sum_hsd_finish(struct rank *r, const struct hs_node *par, const struct hs_node *x)
+uint32_t sum_hsd_finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 {
-	if (!x->ci)
-		return;
-	struct item *s = &r->hs->op.v.v[par->oi - 1].sub.v[x->ci - 1];
-	s->calls++;
-	item_cpu(s, x->e - x->s);
-	item_gpu(s, x->gpu);
-	if (x->s < s->first)
-		s->first = x->s;
+	if (!tk->dst.n)
+		return 0; /* no --op-detail */
+	struct hs_dnode d = tk->dst.v[--tk->dst.n];
+	if (d.ci) {
+		struct item *s = &r->hs->op.v.v[tk->dst.v[tk->dst.n - 1].oi - 1].sub.v[d.ci - 1];
+		s->calls++;
+		item_cpu(s, x->e - x->s);
+		item_gpu(s, x->gpu);
+		if (x->s < s->first)
+			s->first = x->s;
+	}
+	return d.oi;
 }
 
 static void act_row(struct item *x, uint32_t name, int64_t s, int64_t d)

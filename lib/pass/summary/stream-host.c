@@ -407,7 +407,7 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 	if (tk->st.n)
 		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
 	sum_hsv_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
-	sum_hsd_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
+	uint32_t oi = sum_hsd_finish(r, tk, x);
 	if (!(x->fl & HN_MEM))
 		return;
 	if (x->type == HT_STEP) {
@@ -427,7 +427,7 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 		struct grp *gr = &hs->gs.v.v[gi];
 		if (x->s < gr->first)
 			gr->first = x->s;
-		struct item *it = x->oi ? &hs->op.v.v[x->oi - 1]
+		struct item *it = oi ? &hs->op.v.v[oi - 1]
 					: sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
 		it->d = gi;
 		it->calls++;
@@ -478,7 +478,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 					 (x.type == HT_STEP || (pf & HN_SANC) ? HN_SANC : 0) |
 					 ((x.type == HT_OPERATOR && mem) || (pf & HN_INOP) ? HN_INOP : 0) | (mem ? HN_MEM : 0));
 			sum_hsv_push(r, &x, par);
-			sum_hsd_push(h, r, &x, par);
+			sum_hsd_push(h, r, tk, &x);
 			pt_vec_push(&tk->st, x);
 			if (x.type != HT_STEP || comm) {
 				unsigned f = x.type | (comm ? QF_COMM : 0) | (mem ? QF_MEM : 0) |
@@ -499,7 +499,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			sum_hsv_attach(h, r, x, p, slot);
 			if (slot == SIZE_MAX)
 				break;
-			sum_hsd_attach(h, tk->rank, tk->st.v, k, slot);
+			sum_hsd_attach(h, tk->rank, tk, k, slot);
 			int64_t d = h->gpu[slot];
 			x->gpu += d;
 			if (x->fl & HN_INOP)
@@ -669,6 +669,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
 		pt_vec_free(&tk->lr);
+		pt_vec_free(&tk->dst);
 	}
 	for (uint32_t q = 0; q < h->nrank; q++) {
 		struct rank *r = h->rr[q];
@@ -738,6 +739,7 @@ void sum_hs_free(struct sum_hs *h)
 		pt_vec_free(&h->trk[t].buf);
 		pt_vec_free(&h->trk[t].st);
 		pt_vec_free(&h->trk[t].lr);
+		pt_vec_free(&h->trk[t].dst);
 	}
 	free(h->trk);
 	free(h->hat);

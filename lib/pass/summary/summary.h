@@ -843,10 +843,13 @@ struct hs_node {
 	int64_t s, e, ne, gpu;
 	int64_t mgpu, mbytes; /* the memcpy view: inclusive Memcpy/Memset time and bytes (stream-host-views.c) */
 	uint32_t name, track;
-	uint32_t oi, ci, tg; /* --op-detail (stream-host-detail.c): its operator item + 1, its child row + 1
-			      * in its parent's item, its calls' target + 1 (UINT32_MAX: none) */
 	uint8_t type;     /* enum htype */
 	uint16_t fl;      /* HN_* */
+};
+/* --op-detail (stream-host-detail.c), beside each hs_node of the stack: its operator item + 1, its
+ * child row + 1 in its parent's item, its calls' target + 1 (UINT32_MAX: none). */
+struct hs_dnode {
+	uint32_t oi, ci, tg;
 };
 /* --op-detail: where the activities of a call go: operator item a (its device rows) and child row c
  * of operator item p (the child's device rows), each + 1 (0: none), of rank q. */
@@ -882,6 +885,7 @@ struct hs_trk {
 	PT_VEC(struct hs_node) st;
 	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come */
 	size_t lk;
+	PT_VEC(struct hs_dnode) dst; /* --op-detail: beside st */
 };
 /* The host read's sums of a rank, for the views (overview, model, operator). */
 struct hsres {
@@ -998,12 +1002,12 @@ void sum_hsv_end(struct hsres *x);
 bool sum_hsv_left_out(struct hsres *x, uint64_t g);
 
 /* ---- stream-host-detail.c: the operator view's --op-detail rows of the host read ---- */
-/* Range x is pushed on its thread's stack above par (NULL: none): its item and child row. */
-void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_node *par);
-/* A call of unit `unit` (rank q) is attached to range st[k] of its thread's stack. */
-void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_node *st, size_t k, size_t unit);
-/* Range x leaves the stack, par under it (NULL: none): its child row. */
-void sum_hsd_finish(struct rank *r, const struct hs_node *par, const struct hs_node *x);
+/* Range x is about to be pushed on the stack of thread tk: its item and child row (tk->dst). */
+void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_trk *tk, const struct hs_node *x);
+/* A call of unit `unit` (rank q) is attached to range k of the stack of thread tk. */
+void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_trk *tk, size_t k, size_t unit);
+/* Range x has left the stack of thread tk: its child row; its operator item + 1 (0: none). */
+uint32_t sum_hsd_finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x);
 /* The summing read: activity i of the batch m, of unit u: its device rows. */
 void sum_hsd_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i);
 
