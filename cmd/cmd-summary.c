@@ -62,7 +62,7 @@ static const struct pt_opt summary_opts[] = {
 	  "file, standard input ('-') or a raw PATH, is summed one batch of events at a time; with --steps from "
 	  "a .ptm file or standard input only, its memcpy and gpu views and --time-window from a .ptm file or "
 	  "standard input, of several processes too (a pipe read again from a copy in $TMPDIR); GPU data with "
-	  "host ranges, of one process or several, from a .ptm file for every view but --op-detail: see MEMORY in "
+	  "host ranges, of one process or several, from a .ptm file for every view, --op-detail too: see MEMORY in "
 	  "proftool-summary(1))",
 	  NULL },
 	{ "batch-size", 0, "N", OPT_BATCH_SIZE, "accepted for proftool perf; no effect here", NULL },

@@ -643,6 +643,8 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			    PT_PTM_MAX_EMPTY, off);
 		}
 		bool batch = a->body_case == PROFTOOL__CHUNK__BODY_EVENTS;
+		if (sink && !(sink->skip_tables & PT_PTM_SKIP_BUT_COPIES))
+			ids.keep_copies = false; /* the sink needs them no more (ptm.h) */
 		/* a chunk of links alone, for the sink (PT_PTM_LINKS_BATCHWISE) */
 		bool lbatch = a->body_case == PROFTOOL__CHUNK__BODY_LINKS && ids.links_batchwise && !whole;
 		if (sink && (batch || lbatch) && !whole)

@@ -172,7 +172,9 @@ struct pt_ptm_sink {
  * (model/gpu-mem-pack.h, some 30 bytes a row instead of 96) instead of
  * m->gpu_mem, for the passes that read them through pt_model_gpu_mem() */
 #define PT_PTM_PACK_GPU_MEM 128
-/* skip_tables, but the copy infos are applied (m->copies, indices of the file's events) */
+/* skip_tables, but the copy infos are applied (m->copies, indices of the file's events); a sink
+ * that finds during the read that it needs none clears the bit in its pt_ptm_sink: the later chunks'
+ * copy infos are then not applied */
 #define PT_PTM_SKIP_BUT_COPIES 256
 /* with PT_PTM_SKIP_BUT_LINKS: m->links holds one chunk's links at a time, as m->events one batch:
  * emptied before each links chunk, and batch() runs after it with m->events empty (m->links.n

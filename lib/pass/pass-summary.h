@@ -156,6 +156,9 @@ void pt_summary_stream_once(struct pt_summary_stream *s);
 void pt_summary_stream_rereads(struct pt_summary_stream *s);
 /* The first read's pt_ptm_sink.skip_tables (the launch reads keep the links and copy infos). */
 unsigned pt_summary_stream_skip(const struct pt_summary_stream *s);
+/* During the first read: are the copy infos the first read keeps for --op-detail's device rows
+ * (the host read's) of no use, there being no host read (the caller drops them batch by batch)? */
+bool pt_summary_stream_copies_unused(const struct pt_summary_stream *s);
 /* After _begin: *calls when a read of the calls must come (the launch reads; m's links are taken);
  * 0, or PT_PTM_STOP when the model cannot stream after all (an activity linked twice). */
 int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls);

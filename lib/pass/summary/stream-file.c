@@ -23,10 +23,28 @@
 #include "model/ptm-source.h"
 #include "pass/pass-summary.h"
 #include "support/err.h"
+#include "support/xalloc.h"
 
 static int on_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	return pt_summary_stream_batch(arg, m, e);
+}
+
+/* The first read: its sink, whose copy infos the summary may find it needs not. */
+struct first {
+	struct pt_summary_stream *s;
+	struct pt_ptm_sink sink;
+};
+
+static int on_first(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	struct first *f = arg;
+	int rc = pt_summary_stream_batch(f->s, m, e);
+	if ((f->sink.skip_tables & PT_PTM_SKIP_BUT_COPIES) && pt_summary_stream_copies_unused(f->s)) {
+		f->sink.skip_tables &= (uint16_t)~PT_PTM_SKIP_BUT_COPIES;
+		pt_vec_free(&m->copies);
+	}
+	return rc;
 }
 
 static int on_calls(void *arg, struct pt_model *m, struct pt_err **e)
@@ -57,17 +75,19 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	memset(out, 0, sizeof(*out));
 	bool pipe = pt_ptm_source_once(src);
 	const char *name = pt_ptm_source_name(src);
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the launch join's tables) */
 	struct pt_model *m = pt_model_new();
 	struct pt_summary_stream *s = pt_summary_stream_new(o);
 	if (!pipe)
 		pt_summary_stream_rereads(s);
 	/* the CUPTI side tables are not summed, but for the launch reads' links and copy infos */
-	struct pt_ptm_sink first = { on_batch, s, false, (uint16_t)pt_summary_stream_skip(s) };
+	struct first f = { s, { on_first, NULL, false, (uint16_t)pt_summary_stream_skip(s) } };
+	f.sink.arg = &f;
 	int rc;
 	if (pipe) {
 		/* one read only: what it cannot sum is read whole */
 		pt_summary_stream_once(s);
-		rc = pt_ptm_source_read(src, m, &first, e);
+		rc = pt_ptm_source_read(src, m, &f.sink, e);
 		if (rc == PT_PTM_WHOLE || (!rc && pt_summary_stream_again(s))) { /* also: no batch at all */
 			*whole = m;
 			m = NULL;
@@ -80,7 +100,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 				       "tasks); summarise it from a file, or with --in-memory",
 				    name);
 	} else {
-		rc = pt_ptm_source_read(src, m, &first, e);
+		rc = pt_ptm_source_read(src, m, &f.sink, e);
 	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);

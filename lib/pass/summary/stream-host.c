@@ -1,7 +1,7 @@
 /*
  * The host model of a streamed GPU rank (summary.md §2.2–§2.4), for the
  * views that read host ranges (overview, model, operator; memcpy and userdefined:
- * stream-host-views.c) without the
+ * stream-host-views.c; --op-detail: stream-host-detail.c) without the
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
@@ -31,8 +31,10 @@
  * threads, so that one process's ranges never wait for another's.
  *
  * What this does not give as the whole load does sends the model to the
- * whole load: explicit parents (NVTX typed domains), launch links, a host
- * thread whose events are not in start order (read 1), and two zero-length
+ * whole load: explicit parents (NVTX typed domains), a host thread whose
+ * calls are not in start order (read 3: one whose ranges alone are not, as a
+ * CUPTI dump holds its NVTX ranges after its calls, has them held from read 3,
+ * 32 bytes a range, and put in order into read 4), and two zero-length
  * ranges of a thread with the same start (read 4: the whole load's attachment
  * can then pick one that the stack has passed).
  */
@@ -57,7 +59,7 @@ enum { QF_COMM = 16, QF_MEM = 32, QF_OUTER = 64, QF_GSHIFT = 8 };
 
 bool sum_hs_views(const struct pt_summary_opts *o)
 {
-	return !(o->views & ~HOST_VIEWS) && !o->op_detail;
+	return !(o->views & ~HOST_VIEWS);
 }
 
 static int htype_of(const struct pt_model *m, uint32_t type)
@@ -79,6 +81,7 @@ int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summ
 		return -1; /* the whole load reports it */
 	h->re_own = true;
 	h->mc = o->views & (1u << PT_SV_MEMCPY);
+	h->opd = o->op_detail && (o->views & (1u << PT_SV_OPERATOR));
 	h->nstr = m->strings.n;
 	h->mcache = h->mc ? pt_xcalloc(h->nstr + 1, 1) : NULL;
 	h->tcache = pt_xcalloc(h->nstr + 1, 1);
@@ -136,8 +139,10 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		h->trk[t].rank = h->rk[tk->device];
 		h->trk[t].left = lag[t].count;
 		h->trk[t].t = lag[t].min;
-		if (lag[t].lag)
-			return -1; /* not in start order */
+		/* not in start order (a CUPTI dump holds its NVTX ranges after its calls): its ranges are
+		 * held from the read of the steps, its other events must come in order (else read whole) */
+		h->trk[t].late = lag[t].lag != 0;
+		h->trk[t].last = INT64_MIN;
 	}
 	/* the vectors' spare room back */
 	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
@@ -178,6 +183,8 @@ void sum_hs_seal(struct sum_hs *h, const struct sum_lj *lj)
 	}
 	h->gpu = pt_xcalloc(n + 1, sizeof(*h->gpu));
 	h->att = pt_xcalloc(n + 1, 1);
+	if (h->opd)
+		h->tgt = pt_xcalloc(n + 1, sizeof(*h->tgt));
 	if (h->mc && h->memr)
 		h->mgpu = pt_xcalloc(n + 1, sizeof(*h->mgpu));
 	free(h->mcache);
@@ -298,13 +305,22 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 			continue;
 		uint32_t q = h->rk[m->tracks.v[ev->track[i]].device];
 		struct hs_rspan *rs = &h->rs[q];
+		struct hs_trk *tk = &h->trk[ev->track[i]];
+		if (tk->late && k != PT_EV_RANGE && (k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU ||
+						      k == PT_EV_TASK)) {
+			if (s < tk->last)
+				h->unsure = true; /* its calls out of start order too: the whole load */
+			tk->last = s;
+		}
 		if (k == PT_EV_RANGE) {
-			if (!h->trk[ev->track[i]].on)
+			if (!tk->on)
 				continue; /* not a host range: no step, and not in the span (ranks.c) */
 			uint32_t label;
 			int ty = range_type(h, m, i, g, &label);
 			if (ty < 0)
 				continue; /* an instant marker */
+			if (tk->late)
+				pt_vec_push(&tk->lr, ((struct hs_late){ s, e, g, label ? label : ev->name[i], (uint8_t)ty }));
 			if (ty == HT_STEP)
 				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i], q }));
 		} else if (is_dev_activity(k)) {
@@ -336,9 +352,20 @@ void sum_hs_rewind(struct sum_hs *h)
 	h->rcur = h->lcur = h->ucur = 0;
 }
 
+static int cmp_late(const void *pa, const void *pb)
+{
+	const struct hs_late *a = pa, *b = pb;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return (a->ev > b->ev) - (a->ev < b->ev);
+}
+
 void sum_hs_begin(struct sum_hs *h, struct run *u)
 {
 	sum_hs_rewind(h);
+	for (size_t t = 0; t < h->ntrk; t++)
+		if (h->trk[t].lr.n > 1)
+			pt_sort(h->trk[t].lr.v, h->trk[t].lr.n, sizeof(*h->trk[t].lr.v), cmp_late);
 	h->rr = pt_xcalloc(h->nrank, sizeof(*h->rr));
 	for (size_t k = 0; k < u->ranks.n; k++) {
 		struct rank *r = &u->ranks.v[k];
@@ -380,6 +407,7 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 	if (tk->st.n)
 		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
 	sum_hsv_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
+	uint32_t oi = sum_hsd_finish(r, tk, x);
 	if (!(x->fl & HN_MEM))
 		return;
 	if (x->type == HT_STEP) {
@@ -399,7 +427,8 @@ static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 		struct grp *gr = &hs->gs.v.v[gi];
 		if (x->s < gr->first)
 			gr->first = x->s;
-		struct item *it = sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
+		struct item *it = oi ? &hs->op.v.v[oi - 1]
+					: sum_items_get(&hs->op, ((uint64_t)gi << 32) | x->name, x->name);
 		it->d = gi;
 		it->calls++;
 		item_cpu(it, x->e - x->s);
@@ -449,6 +478,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 					 (x.type == HT_STEP || (pf & HN_SANC) ? HN_SANC : 0) |
 					 ((x.type == HT_OPERATOR && mem) || (pf & HN_INOP) ? HN_INOP : 0) | (mem ? HN_MEM : 0));
 			sum_hsv_push(r, &x, par);
+			sum_hsd_push(h, r, tk, &x);
 			pt_vec_push(&tk->st, x);
 			if (x.type != HT_STEP || comm) {
 				unsigned f = x.type | (comm ? QF_COMM : 0) | (mem ? QF_MEM : 0) |
@@ -469,6 +499,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			sum_hsv_attach(h, r, x, p, slot);
 			if (slot == SIZE_MAX)
 				break;
+			sum_hsd_attach(h, tk->rank, tk, k, slot);
 			int64_t d = h->gpu[slot];
 			x->gpu += d;
 			if (x->fl & HN_INOP)
@@ -535,6 +566,24 @@ static int64_t watermark(const struct sum_hs *h, uint32_t q)
 	return wm;
 }
 
+/* The held ranges of late thread t that start at or before s, as if the file held them in order. */
+static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
+{
+	struct hs_trk *tk = &h->trk[t];
+	for (; tk->lk < tk->lr.n && tk->lr.v[tk->lk].s <= s; tk->lk++) {
+		const struct hs_late *x = &tk->lr.v[tk->lk];
+		if (x->s > tk->t || !tk->any) {
+			flush(h, r, t);
+			tk->t = x->s;
+			tk->any = true;
+		}
+		uint32_t nm = sum_out_name(r->g, x->name, false);
+		pt_vec_push(&tk->buf, ((struct hs_pend){ x->e, x->ev, 0, nm, x->type, false, false }));
+	}
+	if (tk->lk == tk->lr.n && tk->lr.v)
+		pt_vec_free(&tk->lr);
+}
+
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 {
 	const struct pt_model *m = u->g.m;
@@ -551,6 +600,11 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 		int64_t s = ev->start[i];
 		if (tk->left)
 			tk->left--;
+		if (tk->late) { /* its ranges come from lr, each before the events that start after it */
+			if (k == PT_EV_RANGE)
+				continue;
+			late_upto(h, r, t, s);
+		}
 		if (s > tk->t || !tk->any) {
 			flush(h, r, t);
 			tk->t = s;
@@ -587,7 +641,8 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
-		if (r && !tk->left && (tk->buf.n || tk->st.n)) {
+		if (r && !tk->left && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n)) {
+			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
 				pop(r, tk);
@@ -605,13 +660,16 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
 		tk->left = 0;
-		if (r && (tk->buf.n || tk->st.n)) {
+		if (r && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n)) {
+			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
 				pop(r, tk);
 		}
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
+		pt_vec_free(&tk->lr);
+		pt_vec_free(&tk->dst);
 	}
 	for (uint32_t q = 0; q < h->nrank; q++) {
 		struct rank *r = h->rr[q];
@@ -649,8 +707,10 @@ const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const str
 		if (lk) { /* the launch join's call (stream-launch.c) */
 			size_t u = lk[i].key ? (lj->links ? call_unit(h, lk[i].key - 1) : pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i)))
 					     : SIZE_MAX;
-			if (u != SIZE_MAX)
+			if (u != SIZE_MAX) {
 				h->hat[i] = h->att[u];
+				sum_hsd_act(h, m, u, i);
+			}
 		}
 	}
 	return h->hat;
@@ -678,9 +738,14 @@ void sum_hs_free(struct sum_hs *h)
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);
 		pt_vec_free(&h->trk[t].st);
+		pt_vec_free(&h->trk[t].lr);
+		pt_vec_free(&h->trk[t].dst);
 	}
 	free(h->trk);
 	free(h->hat);
+	free(h->tgt);
+	pt_vec_free(&h->tg);
+	pt_hashmap_free(&h->tgh);
 	memset(h, 0, sizeof(*h));
 }
 

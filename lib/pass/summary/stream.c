@@ -421,8 +421,15 @@ unsigned pt_summary_stream_skip(const struct pt_summary_stream *s)
 		k |= PT_PTM_SKIP_BUT_RANGES | PT_PTM_RANGES_BATCHWISE;
 		if (!needs_launch(s->o))
 			k |= PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE;
+		if (s->o->op_detail) /* the device rows name the copies by their kinds */
+			k |= PT_PTM_SKIP_BUT_COPIES;
 	}
 	return k;
+}
+
+bool pt_summary_stream_copies_unused(const struct pt_summary_stream *s)
+{
+	return s->state != ST_NEW && s->o->op_detail && !needs_launch(s->o) && !s->hostcand;
 }
 
 int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool *calls)

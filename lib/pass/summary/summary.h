@@ -846,6 +846,16 @@ struct hs_node {
 	uint8_t type;     /* enum htype */
 	uint16_t fl;      /* HN_* */
 };
+/* --op-detail (stream-host-detail.c), beside each hs_node of the stack: its operator item + 1, its
+ * child row + 1 in its parent's item, its calls' target + 1 (UINT32_MAX: none). */
+struct hs_dnode {
+	uint32_t oi, ci, tg;
+};
+/* --op-detail: where the activities of a call go: operator item a (its device rows) and child row c
+ * of operator item p (the child's device rows), each + 1 (0: none), of rank q. */
+struct hs_tgt {
+	uint32_t q, a, p, c;
+};
 /* A range or call of a thread at the start its buffer holds. */
 struct hs_pend {
 	int64_t e;
@@ -855,14 +865,27 @@ struct hs_pend {
 	bool call;
 	bool copier;       /* a call that copies or fills (the memcpy view's host calls) */
 };
+/* A range of a thread whose ranges the file holds out of start order, held from the read of the
+ * steps for the host read. */
+struct hs_late {
+	int64_t s, e;
+	uint64_t ev;
+	uint32_t name;     /* its raw label, else its raw name */
+	uint8_t type;
+};
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
+	bool late;       /* its events are not in start order: its ranges are held (lr) */
 	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
+	int64_t last;    /* late: the latest start of its other events in the read of the steps */
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
+	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come */
+	size_t lk;
+	PT_VEC(struct hs_dnode) dst; /* --op-detail: beside st */
 };
 /* The host read's sums of a rank, for the views (overview, model, operator). */
 struct hsres {
@@ -917,6 +940,10 @@ struct sum_hs {
 	const uint8_t *keep; /* per device: of the rank (the launch join's) */
 	size_t ndev;
 	bool unsure;       /* a nesting the stack does not give as the whole load does: read it whole */
+	bool opd;          /* --op-detail with the operator view: children and device rows */
+	uint32_t *tgt;     /* per unit: its call's target + 1 (hs_tgt, 0: none) */
+	PT_VEC(struct hs_tgt) tg; /* the distinct targets */
+	struct pt_hashmap tgh;    /* target hash -> index + 1 (probed on a clash) */
 };
 struct run;
 /* Can the views and options of o take the host read? */
@@ -973,6 +1000,16 @@ void sum_hsv_finish(struct rank *r, struct hs_node *parent, const struct hs_node
 void sum_hsv_end(struct hsres *x);
 /* The summing read: is call event g (in the file) inside a memory-manipulation range? In event order. */
 bool sum_hsv_left_out(struct hsres *x, uint64_t g);
+
+/* ---- stream-host-detail.c: the operator view's --op-detail rows of the host read ---- */
+/* Range x is about to be pushed on the stack of thread tk: its item and child row (tk->dst). */
+void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_trk *tk, const struct hs_node *x);
+/* A call of unit `unit` (rank q) is attached to range k of the stack of thread tk. */
+void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_trk *tk, size_t k, size_t unit);
+/* Range x has left the stack of thread tk: its child row; its operator item + 1 (0: none). */
+uint32_t sum_hsd_finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x);
+/* The summing read: activity i of the batch m, of unit u: its device rows. */
+void sum_hsd_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i);
 
 /* ---- driver.c ---- */
 int sum_run_init(struct run *u, const struct pt_model *m, struct pt_index *x, struct scan *sc,

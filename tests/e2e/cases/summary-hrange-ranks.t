@@ -45,7 +45,7 @@ run proftool summary three.ptm --view operator --top 2 --format csv
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, as the whole load's
 run 'head -c $(( $(stat -c %s three.ptm) * 2 / 3 )) three.ptm > cut.ptm; for v in "" "--steps 2-3"; do proftool summary cut.ptm $v; echo "exit $?"; proftool summary cut.ptm --in-memory $v; echo "exit $?"; done'
 run 'python3 -c "d = bytearray(open(\"three.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; for v in "" "--view operator"; do proftool summary bad.ptm $v; echo "exit $?"; proftool summary bad.ptm --in-memory $v; echo "exit $?"; done'
-# a process whose thread is out of start order (the host read leaves the model to the whole load),
+# a process whose thread holds its ranges out of start order (the host read puts them in order),
 # beside one in order: the same output
 {
 	echo '{"schemaVersion": 1, "baseTimeNanoseconds": 1000000000, "traceEvents": ['

@@ -5,8 +5,9 @@
 # end, a zero-length range holding the call at its start, a range that outlives its parent (clipped:
 # nesting_violations, noted as in memory), a call at a range's end (the parent holds it), a
 # communication op launching a collective kernel, a user range, activities launched outside every
-# range and without a call. Models the host read leaves to the whole load print the same too: two
-# zero-length ranges of a thread with one start, a thread whose events are not in start order.
+# range and without a call. A model the host read leaves to the whole load prints the same too: two
+# zero-length ranges of a thread with one start; and so does a thread whose ranges are not in start
+# order (held, and put in order into the host read).
 proftool-gen kineto "$SRC"/testdata/kineto/train-current.ktdesc -o k.pt.trace.json --scale 3M >/dev/null
 run 'proftool import k.pt.trace.json -o k.ptm 2>/dev/null && echo imported'
 ev() { printf '{"ph": "X", "cat": "%s", "name": "%s", "pid": 4, "tid": %s, "ts": %s, "dur": %s, "args": {%s}},\n' "$@"; }

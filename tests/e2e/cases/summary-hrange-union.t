@@ -4,7 +4,8 @@
 # Operator [100,400) ∪ [1200,1300) = 400 (aten::c on thread 20 lies across a and b, aten::f on
 # thread 10 inside d, aten::z is empty); CudaRuntime [120,140) ∪ [1210,1215) = 25; per thread
 # (--thread-sep) the operators of thread 10 cover 310, those of thread 20 200. The summary prints
-# what --in-memory prints (the ranges of thread 20 are not in start order: the model loads whole).
+# what --in-memory prints (the ranges of thread 20 are not in start order: the host read holds them
+# and puts them in order).
 ev() { printf '{"ph": "X", "cat": "%s", "name": "%s", "pid": 4, "tid": %s, "ts": %s, "dur": %s, "args": {%s}},\n' "$@"; }
 kn() { printf '{"ph": "X", "cat": "kernel", "name": "%s", "pid": 0, "tid": 7, "ts": %s, "dur": %s, "args": {"device": 0, "stream": 7, "correlation": %s}},\n' "$@"; }
 {
