@@ -20,6 +20,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm-picked.h"
+#include "model/ptm-source.h"
 #include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -198,6 +199,27 @@ void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m)
 	free(p->rfile);
 	free(p->rkept);
 	memset(p, 0, sizeof(*p));
+}
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)arg;
+	(void)m;
+	(void)e;
+	return 0;
+}
+
+int pt_pass_memory_probe(const struct pt_ptm_source *src, bool *has, struct pt_err **e)
+{
+	*has = false;
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink sink = { probe_batch, NULL, false, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM };
+	int rc = pt_ptm_source_read_cols(src, m, &sink, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
+								PT_PTM_NO_TASK, e);
+	if (!rc)
+		*has = m->mem_graphs.n || pt_model_gpu_mem_n(m) || m->gpu_pools.n;
+	pt_model_free(m);
+	return rc < 0 ? -1 : rc ? pt_err(e, "'%s': the model could not be read as a stream", pt_ptm_source_name(src)) : 0;
 }
 
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,
