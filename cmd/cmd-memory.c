@@ -90,9 +90,10 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	bool have_si = false;
 	int rc = 0;
 	if (by_steps && pattern_ok && !pt_ptm_source_once(src)) {
-		/* a model without memory data is found so before its steps are made (the pass says so) */
-		bool has;
-		if ((rc = pt_pass_memory_probe(src, &has, e)) || !has) {
+		/* a model that its tables show to hold no memory data is found so before its steps are made (the
+		 * pass says so) */
+		bool none;
+		if ((rc = pt_pass_memory_probe(src, &none, e)) || none) {
 			regfree(&re);
 			if (!rc)
 				*m = pt_model_new();

@@ -201,25 +201,38 @@ void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m)
 	memset(p, 0, sizeof(*p));
 }
 
-static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+/* Every source of m a Kineto trace, whose importer writes no memory record. */
+static bool kineto_only(const struct pt_model *m)
 {
-	(void)arg;
-	(void)m;
-	(void)e;
-	return 0;
+	for (size_t i = 0; i < m->sources.n; i++)
+		if (!m->sources.v[i].importer || strcmp(m->sources.v[i].importer, "kineto"))
+			return false;
+	return m->sources.n > 0;
 }
 
-int pt_pass_memory_probe(const struct pt_ptm_source *src, bool *has, struct pt_err **e)
+#define PROBE_STOP 3 /* (another model: the read stops at its first event batch) */
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
-	*has = false;
+	(void)e;
+	int *state = arg;
+	if (!*state)
+		*state = kineto_only(m) ? 1 : 2;
+	return *state == 1 ? 0 : PROBE_STOP;
+}
+
+int pt_pass_memory_probe(const struct pt_ptm_source *src, bool *none, struct pt_err **e)
+{
+	*none = false;
+	int state = 0;
 	struct pt_model *m = pt_model_new();
-	struct pt_ptm_sink sink = { probe_batch, NULL, false, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM };
+	struct pt_ptm_sink sink = { probe_batch, &state, false, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM };
 	int rc = pt_ptm_source_read_cols(src, m, &sink, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
 								PT_PTM_NO_TASK, e);
-	if (!rc)
-		*has = m->mem_graphs.n || pt_model_gpu_mem_n(m) || m->gpu_pools.n;
+	if (!rc && state != 2)
+		*none = !m->mem_graphs.n && !pt_model_gpu_mem_n(m) && !m->gpu_pools.n;
 	pt_model_free(m);
-	return rc < 0 ? -1 : rc ? pt_err(e, "'%s': the model could not be read as a stream", pt_ptm_source_name(src)) : 0;
+	return rc == PROBE_STOP ? 0 : rc < 0 ? -1 : rc;
 }
 
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,

@@ -1,8 +1,9 @@
-# proftool memory --steps / --time-window on a model file without memory data (a Kineto trace) says so
-# after one read that keeps no event (proftool-memory(1) MEMORY), not after making the steps: the error
-# and the exit status of before, and the selection is not checked (no warning for steps that the model
-# does not have). Standard input that cannot be read again is loaded whole, as before (the selection's
-# warning then comes). A model with memory data is read as before (memory-filters-stream). The trace is
+# proftool memory --steps / --time-window on a model file without memory data whose sources are all
+# Kineto traces says so after one read that keeps no event (proftool-memory(1) MEMORY), not after
+# making the steps: the error and the exit status of before, and the selection is not checked (no
+# warning for steps that the model does not have). Standard input that cannot be read again is loaded
+# whole, as before (the selection's warning then comes). A model with memory data (CUPTI) is read as
+# before: its tables alone before the events, then the reads of memory-filters-stream. The trace is
 # scaled (several event batches).
 ln -s "$SRC/testdata" td
 run 'proftool-gen kineto td/kineto/train-current.ktdesc -o k.json --scale 4M && proftool import k.json -o k.ptm 2>/dev/null && echo imported'
