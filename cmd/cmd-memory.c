@@ -89,6 +89,17 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	memset(&si, 0, sizeof(si));
 	bool have_si = false;
 	int rc = 0;
+	if (by_steps && pattern_ok && !pt_ptm_source_once(src)) {
+		/* a model that its tables show to hold no memory data is found so before its steps are made (the
+		 * pass says so) */
+		bool none;
+		if ((rc = pt_pass_memory_probe(src, &none, e)) || none) {
+			regfree(&re);
+			if (!rc)
+				*m = pt_model_new();
+			return rc;
+		}
+	}
 	if (by_steps && pattern_ok) { /* a bad pattern: the pass says so, as after a load */
 		struct pt_model *ms = NULL, *whole = NULL;
 		struct pt_diag quiet = { 0 }; /* the steps' own notes: not memory's */

@@ -93,6 +93,31 @@ void pt_cattr_seal(struct pt_cattr *c)
 		c->t[t] = (struct pt_cattr_trk){ .bad = c->t[t].bad };
 }
 
+bool pt_cattr_spans_wanted(const struct pt_cattr *c)
+{
+	for (size_t t = 0; c->any && t < c->nt; t++)
+		if (c->t[t].bad)
+			return true;
+	return false;
+}
+
+void pt_cattr_span(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int64_t dur)
+{
+	if (dur > 0 && tr < c->nt && c->t[tr].bad && pt_bits_get(c->comm, c->nw, g))
+		pt_vec_push(&c->t[tr].span, ((struct pt_ival){ st, st + dur }));
+}
+
+void pt_cattr_spans_end(struct pt_cattr *c)
+{
+	for (size_t t = 0; t < c->nt; t++) {
+		struct pt_cattr_trk *k = &c->t[t];
+		if (k->span.n)
+			pt_ivset_build(&k->u, k->span.v, k->span.n);
+		pt_vec_free(&k->span);
+	}
+	c->spans = true;
+}
+
 static void wake(struct pt_cattr_trk *t)
 {
 	for (size_t k = 0; k < t->wait.n; k++)
@@ -107,7 +132,7 @@ void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int
 	grow_trk(c, (size_t)tr + 1);
 	struct pt_cattr_trk *t = &c->t[tr];
 	if (t->bad) {
-		c->late = true;
+		c->late |= !c->spans; /* (with them, its calls look its union up) */
 		return;
 	}
 	if (t->seen && st == t->last)
@@ -124,6 +149,11 @@ void pt_cattr_call(struct pt_cattr *c, uint32_t tr, int64_t st, uint64_t *bits, 
 {
 	grow_trk(c, (size_t)tr + 1);
 	struct pt_cattr_trk *t = &c->t[tr];
+	if (t->bad && c->spans) {
+		if (t->u.n && pt_ivset_contains(&t->u, st))
+			pt_bits_set(bits, b);
+		return;
+	}
 	if (!t->seen || st > t->last) {
 		t->wait.n = 0;
 		t->last = st;
@@ -141,8 +171,11 @@ void pt_cattr_free(struct pt_cattr *c)
 {
 	free(c->name);
 	free(c->comm);
-	for (size_t t = 0; t < c->nt; t++)
+	for (size_t t = 0; t < c->nt; t++) {
 		pt_vec_free(&c->t[t].wait);
+		pt_vec_free(&c->t[t].span);
+		pt_ivset_free(&c->t[t].u);
+	}
 	free(c->t);
 	memset(c, 0, sizeof(*c));
 }

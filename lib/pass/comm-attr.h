@@ -18,12 +18,18 @@
  *     after its start (a range that starts with the call but comes after it
  *     in the file still counts: the calls of the thread's latest start wait
  *     for it); pt_cattr_call() sets the caller's bit of the call (its join
- *     slot) when it is inside. A communication range on a thread whose ranges
- *     and calls were out of start order in read 1 sets `late`: the caller
- *     reads the model whole instead.
+ *     slot) when it is inside. A thread whose ranges and calls were out of
+ *     start order in read 1 cannot be read so: where there is one and some
+ *     communication range (pt_cattr_spans_wanted), a read between the two
+ *     takes the communication ranges of those threads (pt_cattr_span, then
+ *     pt_cattr_spans_end: their union per thread), and read 2 tests each of
+ *     their calls against its thread's union, as the whole load does. A
+ *     communication range met in read 2 on such a thread without that read
+ *     sets `late`: the caller reads the model whole instead.
  *
  * What grows with the input: two bits per event in read 1, one in read 2,
- * and per thread a few words.
+ * per thread a few words, and the communication ranges of the threads out of
+ * start order (16 bytes each).
  */
 #ifndef PT_COMM_ATTR_H
 #define PT_COMM_ATTR_H
@@ -31,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "support/interval.h"
 #include "support/vec.h"
 
 struct pt_model;
@@ -50,6 +57,8 @@ struct pt_cattr_trk {
 	bool has_end;
 	bool bad;      /* read 1: its ranges and calls out of start order */
 	PT_VEC(struct pt_cattr_wait) wait; /* read 2: the calls at `last` outside every range so far */
+	PT_VEC(struct pt_ival) span; /* bad, between the reads: its communication ranges */
+	struct pt_ivset u;           /* bad, read 2: their union */
 };
 
 struct pt_cattr {
@@ -64,6 +73,7 @@ struct pt_cattr {
 	size_t nt;
 	bool any;         /* some communication range */
 	bool no;          /* a range info read 1 cannot place (an event not seen yet) */
+	bool spans;       /* the threads out of start order have their unions (pt_cattr_spans_end) */
 	bool late;        /* read 2: a communication range on a thread out of start order (read it whole) */
 };
 
@@ -75,6 +85,12 @@ void pt_cattr_order(struct pt_cattr *c, uint32_t tr, int64_t st);
 void pt_cattr_infos(struct pt_cattr *c, const struct pt_model *m, uint64_t nev);
 /* After read 1: ready for read 2 (the name bits go). */
 void pt_cattr_seal(struct pt_cattr *c);
+/* After the seal: are there threads out of start order and communication ranges (a read for
+ * pt_cattr_span, then pt_cattr_spans_end, before read 2)? */
+bool pt_cattr_spans_wanted(const struct pt_cattr *c);
+/* That read: range event g on track tr, [st, st + dur). */
+void pt_cattr_span(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int64_t dur);
+void pt_cattr_spans_end(struct pt_cattr *c);
 /* Read 2: range event g on track tr, [st, st + dur). */
 void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int64_t dur);
 /* Read 2: a launching call on track tr at st: bit `bit` of bits is set when it is inside a communication

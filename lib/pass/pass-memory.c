@@ -20,6 +20,7 @@
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm-picked.h"
+#include "model/ptm-source.h"
 #include "model/ptm.h"
 #include "support/diag.h"
 #include "support/err.h"
@@ -198,6 +199,40 @@ void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m)
 	free(p->rfile);
 	free(p->rkept);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Every source of m a Kineto trace, whose importer writes no memory record. */
+static bool kineto_only(const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->sources.n; i++)
+		if (!m->sources.v[i].importer || strcmp(m->sources.v[i].importer, "kineto"))
+			return false;
+	return m->sources.n > 0;
+}
+
+#define PROBE_STOP 3 /* (another model: the read stops at its first event batch) */
+
+static int probe_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	int *state = arg;
+	if (!*state)
+		*state = kineto_only(m) ? 1 : 2;
+	return *state == 1 ? 0 : PROBE_STOP;
+}
+
+int pt_pass_memory_probe(const struct pt_ptm_source *src, bool *none, struct pt_err **e)
+{
+	*none = false;
+	int state = 0;
+	struct pt_model *m = pt_model_new();
+	struct pt_ptm_sink sink = { probe_batch, &state, false, PT_PTM_SKIP_BUT_GPU_MEM | PT_PTM_PACK_GPU_MEM };
+	int rc = pt_ptm_source_read_cols(src, m, &sink, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
+								PT_PTM_NO_TASK, e);
+	if (!rc && state != 2)
+		*none = !m->mem_graphs.n && !pt_model_gpu_mem_n(m) && !m->gpu_pools.n;
+	pt_model_free(m);
+	return rc == PROBE_STOP ? 0 : rc < 0 ? -1 : rc;
 }
 
 int pt_pass_memory(const struct pt_model *m, enum pt_mem_by by, int64_t device, struct pt_table ***tables,

@@ -118,6 +118,20 @@ bool pt_pass_memory_pick_again(struct pt_mem_pick *p, const struct pt_model *m);
 void pt_pass_memory_pick_end(struct pt_mem_pick *p, struct pt_model *m);
 
 /*
+ * Does the model file src surely hold no memory data (what pt_pass_memory_ex()
+ * reads: Ascend memory graphs, CUPTI memory records or pools)? For a caller
+ * about to make a costlier read first (the steps, for --steps). A model whose
+ * every source is a Kineto trace (an importer that writes no memory record) is
+ * read to its end keeping no event, and decoding of the events only the columns
+ * every read checks (every check of a full read runs): *none where it holds no
+ * such record; of any other model the read stops at the first event batch
+ * (*none false: it may hold some). 0, or -1 with *e set. Not for a source read
+ * once.
+ */
+struct pt_ptm_source;
+int pt_pass_memory_probe(const struct pt_ptm_source *src, bool *none, struct pt_err **e);
+
+/*
  * `proftool export --table tensors` (ascend.md §3.13): every tensor of every
  * Ascend memory graph (device id to keep, -1 = all) with its source node and
  * the node index range it occupies after the lifetime rules (first_index,

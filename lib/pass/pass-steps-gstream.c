@@ -471,6 +471,19 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return s->keep && s->no ? AGAIN : 0; /* kept for hints: no need to read on */
 }
 
+/* Between reads 1 and 2, where a thread is out of start order: its communication ranges (comm-attr.h). */
+static int span_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->kind[i] == PT_EV_RANGE)
+			pt_cattr_span(&s->ca, s->base + i, ev->track[i], ev->start[i], ev->dur[i]);
+	s->base += ev->n;
+	return 0;
+}
+
 static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -1140,6 +1153,11 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 			s.h[h].cbit = pt_xcalloc(s.h[h].j.n / 64 + 1, sizeof(*s.h[h].cbit));
 		s.h[h].launches = !s.h[h].nr && s.h[h].dev != PT_NONE;
 		boundary |= s.h[h].launches;
+	}
+	if (s.comm && pt_cattr_spans_wanted(&s.ca)) {
+		if ((rc = again(src, m, &s, span_batch, PT_PTM_NO_NAME | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e)))
+			goto fail;
+		pt_cattr_spans_end(&s.ca);
 	}
 	/* (kept for hints: the calls' names too) */
 	unsigned skip2 = PT_PTM_NO_OP | PT_PTM_NO_TASK | (boundary || keep ? 0 : PT_PTM_NO_NAME);

@@ -9,11 +9,22 @@
  * each); the second read marks each runtime call that starts inside its
  * thread's union of confirmed ranges (a bit an event); the kernels whose link
  * names a marked call are communication (4 bytes each, sorted), looked up as
- * the third read meets them. What it cannot say as the whole load does sends the
- * model to the whole load: a range that only its range info makes communication
- * (a label, the type Communication), launch links read before the first
- * candidate or none at all (the whole load then joins by correlation id), and
- * links that name an activity twice.
+ * the third read meets them. The cases the whole load decides from what the
+ * first read cannot hold, as the whole load decides them:
+ *  - a range that only its range info makes communication (its label, or the
+ *    type Communication on a range whose name names no collective): a bit an
+ *    event marks it in the first read, and a read again (tl_gcomm_reread,
+ *    before the second read) takes its track, start and length;
+ *  - launch links read before the first candidate (dropped then): that read
+ *    again takes every link, in the file's order;
+ *  - links that name an activity twice: the last link of the activity wins
+ *    (the links walked from the end, a bit an event);
+ *  - no link at all: each kernel joins the first runtime call of its
+ *    correlation id in the file (index.c's join, over the whole model): the
+ *    second read marks, per slot of the caller's launch join, whether that
+ *    first call starts inside its thread's union (a bit a slot), and the third
+ *    read looks the kernel's slot up; where the join's keys are not the plain
+ *    ids (several ranks of the kineto profile) the model is read whole.
  */
 #ifndef PT_PASS_TIMELINE_GCOMM_H
 #define PT_PASS_TIMELINE_GCOMM_H
@@ -23,6 +34,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "support/err.h"
 #include "support/interval.h"
 #include "support/vec.h"
 
@@ -40,10 +52,22 @@ struct tl_glink {
 struct tl_gcomm {
 	PT_VEC(struct tl_gcand) cand; /* first read, in file order */
 	PT_VEC(struct tl_glink) lk;   /* first read, once a candidate is seen */
-	uint8_t *lseen;               /* first read: the activities the links name (bits) */
+	uint64_t *lseen;              /* the activities the links name (bits; till the resolve where one is twice) */
 	size_t nlseen;
-	bool links_dropped;           /* links read before any candidate */
+	bool dup;                     /* an activity linked twice */
+	bool links_dropped;           /* links read before any candidate (taken again by tl_gcomm_reread) */
 	bool linked;                  /* the model has links */
+	uint64_t *xb;                 /* first read: the ranges that their range info alone makes communication */
+	size_t nxw;
+	bool xany;
+	bool more, relink;            /* tl_gcomm_reread is needed; it takes every link */
+	uint64_t rbase;               /* tl_gcomm_reread: the events read */
+	uint64_t nev;                 /* from the seal: the events, the tracks, may the kernels join by id */
+	size_t ntracks;
+	bool corr_join;
+	bool bycorr;                  /* no link: the kernels join the first call of their correlation id */
+	uint64_t *cs;                 /* bycorr, second read: per join slot, its first call inside a union (bits) */
+	size_t ncs;
 	struct pt_ivset *cr;          /* per track: the union of its confirmed ranges (after the first read) */
 	size_t ncr;
 	uint8_t *in;                  /* second read: per event, a call inside its thread's union (bits) */
@@ -54,12 +78,22 @@ struct tl_gcomm {
 
 /* First read: a host range (event ev) whose name is a communication operator's. */
 void tl_gcomm_range(struct tl_gcomm *c, uint64_t ev, uint32_t track, int64_t start, int64_t dur);
-/* First read: a batch of range infos (m->ranges); false where the model is to be read whole. */
-bool tl_gcomm_infos(struct tl_gcomm *c, const struct pt_model *m);
-/* First read: a chunk of launch links (m->links, emptied); false where the model is to be read whole. */
-bool tl_gcomm_links(struct tl_gcomm *c, struct pt_model *m);
-/* After the first read (nev events, ntracks tracks): the unions; false where the model is to be read whole. */
-bool tl_gcomm_seal(struct tl_gcomm *c, uint64_t nev, size_t ntracks);
+/* First read: a batch of range infos (m->ranges). */
+void tl_gcomm_infos(struct tl_gcomm *c, const struct pt_model *m);
+/* First read: a chunk of launch links (m->links, emptied). */
+void tl_gcomm_links(struct tl_gcomm *c, struct pt_model *m);
+/* After the first read (nev events, ntracks tracks; corr_join: the caller's launch join is keyed by the plain
+ * correlation ids): the unions, unless tl_gcomm_more() says a read again must come first; false where the
+ * model is to be read whole. */
+bool tl_gcomm_seal(struct tl_gcomm *c, uint64_t nev, size_t ntracks, bool corr_join);
+static inline bool tl_gcomm_more(const struct tl_gcomm *c)
+{
+	return c->more;
+}
+/* The read again of path that tl_gcomm_more() asks for: 0, or -1 with *e set. */
+int tl_gcomm_reread(struct tl_gcomm *c, const char *path, struct pt_err **e);
+/* After tl_gcomm_reread: the unions; false where the model is to be read whole. */
+bool tl_gcomm_build(struct tl_gcomm *c);
 /* Does the second read mark calls? */
 static inline bool tl_gcomm_on(const struct tl_gcomm *c)
 {
@@ -67,10 +101,14 @@ static inline bool tl_gcomm_on(const struct tl_gcomm *c)
 }
 /* Second read: a runtime call (event ev). */
 void tl_gcomm_call(struct tl_gcomm *c, uint64_t ev, uint32_t track, int64_t start);
+/* Second read, bycorr: the first call of the correlation id of the caller's join slot `slot`. */
+void tl_gcomm_first_call(struct tl_gcomm *c, size_t slot, uint32_t track, int64_t start);
 /* After the second read: the communication kernels. */
 void tl_gcomm_resolve(struct tl_gcomm *c);
 /* Third read: is kernel ev communication by where it was launched? */
 bool tl_gcomm_kernel(const struct tl_gcomm *c, uint64_t ev);
+/* Third read, bycorr: is a kernel whose correlation id has join slot `slot` (SIZE_MAX: none) communication? */
+bool tl_gcomm_kernel_slot(const struct tl_gcomm *c, size_t slot);
 void tl_gcomm_free(struct tl_gcomm *c);
 
 #endif

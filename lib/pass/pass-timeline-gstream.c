@@ -16,9 +16,12 @@
  * launch-join.h); with --steps or --time-window, what their notes count of
  * the steps (pass-timeline-gsel.h); with the unions, the host ranges and launch
  * links that make a kernel communication by where it was launched
- * (pass-timeline-gcomm.h: marked by the second read, looked up by the third).
- * Ascend work, a device other than a CPU or a GPU, or a communication range
- * that the stream cannot classify as index.c does stops the read: the model is
+ * (pass-timeline-gcomm.h: marked by the second read, looked up by the third;
+ * a range that only its range info makes communication, or launch links read
+ * before the first such range, are taken by one more read before the second).
+ * Ascend work, a device other than a CPU or a GPU, or, in the kineto profile
+ * of several ranks, kernels that join their calls by correlation id under a
+ * communication range (the join is keyed by rank there) stops the read: the model is
  * read whole (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
  * annotations it writes (krange_annotated). The kineto profile's first read
  * also packs the range infos (External id, cpu_op) and, once it ends, the
@@ -701,13 +704,15 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	if (m->links.n) { /* PT_PTM_LINKS_BATCHWISE */
 		if (s->o->kineto)
 			krange_links(s, m);
-		if (!s->no_sets && !tl_gcomm_links(&s->gc, m))
-			goto again;
+		if (!s->no_sets)
+			tl_gcomm_links(&s->gc, m);
 		m->links.n = 0;
 	}
 	if (m->ranges.n) { /* range infos (PT_PTM_RANGES_BATCHWISE): which make kernels communication (without
 			    * the unions, the kineto profile's, the kernels' classes are not read) */
-		if ((!s->no_sets && !tl_gcomm_infos(&s->gc, m)) || (s->o->kineto && !tl_krange_take(&s->kr, m)))
+		if (!s->no_sets)
+			tl_gcomm_infos(&s->gc, m);
+		if (s->o->kineto && !tl_krange_take(&s->kr, m))
 			goto again;
 		m->ranges.n = 0;
 		if (!ev->n)
@@ -843,6 +848,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
+		if (s->gc.bycorr && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
+			tl_gcomm_first_call(&s->gc, slot, tr0, st);
 		pt_ljoin_call(&s->j, key, st, st + du);
 		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
 		if (!s->fs || du < 1)
@@ -1031,7 +1038,8 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
 			uint8_t cls = kernel_class(s, m, ev->name[i]);
-			if (cls == 1 && s->gc.nck && tl_gcomm_kernel(&s->gc, gi))
+			if (cls == 1 && ((s->gc.nck && tl_gcomm_kernel(&s->gc, gi)) ||
+					 (s->gc.ncs && co && tl_gcomm_kernel_slot(&s->gc, pt_ljoin_slot(&s->j, jkey(s, d, co))))))
 				cls = 2;
 			kq_add(q, st, st + du, cls);
 			if (!q->seen || st > q->top)
@@ -1100,9 +1108,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc || s->again)
 		goto out;
 	fit(s, m);
-	/* (fbig: the arrows of several processes cannot be keyed by theirs) */
+	if (!s->no_sets)
+		tl_gcomm_infos(&s->gc, m);
+	/* (fbig: the arrows of several processes cannot be keyed by theirs; the kernels that join their calls
+	 * by correlation id for the unions, keyed by rank too, cannot be looked up as index.c does) */
 	if (m->steps.n || m->tracks.n > FL_TRACK ||
-	    (!s->no_sets && (!tl_gcomm_infos(&s->gc, m) || !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n))) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
+	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks)) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1175,6 +1186,14 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	choose_late(s);
 	for (size_t p = 0; p < s->np; p++)
 		s->P[p].atop_seen = false;
+	if (tl_gcomm_more(&s->gc)) { /* (the ranges that a range info alone makes communication, the links) */
+		if ((rc = tl_gcomm_reread(&s->gc, s->path, e)))
+			goto out;
+		if (!tl_gcomm_build(&s->gc)) {
+			s->again = true;
+			goto out;
+		}
+	}
 	if ((rc = read_again(s, calls, e)))
 		goto out;
 	tl_gcomm_resolve(&s->gc);

@@ -45,8 +45,9 @@ sed -e 's/^op "c10d::allreduce_"/op "c10d::barrier_"/' kc.ktdesc >nc.ktdesc
 run 'proftool-gen kineto nc.ktdesc -o nc.json --scale 4M && proftool import nc.json -o nc.ptm 2>/dev/null && echo imported'
 run "proftool timeline kc.ptm -o tk.json; proftool timeline nc.ptm -o tn.json; grep -c '\"name\":\"Pure Communication\"' tk.json tn.json"
 # a range that only its range info makes communication (a Communication range whose name names no
-# collective) is read whole by the viewer profile, the same bytes (three reads: the two streamed paths'
-# first reads stop, then the whole load); the kineto profile, which reads no class, streams it (five)
+# collective) is streamed by the viewer profile too, the same bytes (six reads: the first, one more for
+# that range's place and time, and the launch links dropped before it); the kineto profile, which reads
+# no class, streams it (five)
 cat > label.py <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
