@@ -8,8 +8,10 @@
  * launching calls' place in each thread's ranges (comm-attr.c), a caller of
  * pt_steps_gstream_keep that classes them itself (comm_ranges) when the file
  * has launch links; of one traced process (one CPU device) or of
- * several whose GPU devices each record the process of one of them (the
- * in-memory pass would give any other by a vote of its launches). Each
+ * several, a GPU device going to the host of the process it records, else
+ * to the one the vote of its launches gives it (pass-steps-gvote.h: one
+ * more read between reads 1 and 2; its linked calls widen that host's rank;
+ * with communication host ranges, read whole). Each
  * process is a host (struct ghost) with its own launch join: correlation ids
  * are per process, and a GPU device's activities look up its host's calls,
  * as the in-memory pass's anchor map of its rank does. Up to three reads,
