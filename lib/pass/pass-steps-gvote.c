@@ -17,13 +17,9 @@ void pt_gvote_init(struct pt_gvote *v)
 
 void pt_gvote_free(struct pt_gvote *v)
 {
-	for (size_t p = 0; p < v->nd; p++) {
-		pt_ljoin_free(&v->d[p].j);
-		free(v->d[p].cnt);
-		free(v->d[p].mark);
-		free(v->d[p].act);
+	pt_gvote_done(v);
+	for (size_t p = 0; p < v->nd; p++)
 		free(v->d[p].call);
-	}
 	free(v->d);
 	memset(v, 0, sizeof(*v));
 }
