@@ -200,6 +200,7 @@ struct gst {
 	bool comm; /* read 2 and 4: some, and figures asked for */
 	/* several hosts: the GPU devices of no host's process, their vote (read 1, then the vote read) */
 	struct pt_gvote gv;
+	bool voted; /* some device went to a host by the vote */
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -890,6 +891,7 @@ static int vote(const struct pt_ptm_source *src, struct pt_model *m, struct gst 
 			continue;
 		size_t p = pt_gvote_find(&s->gv, dv);
 		s->hof[dv] = p == SIZE_MAX ? 0 : (uint32_t)pt_gvote_owner(&s->gv, p);
+		s->voted = true;
 		if (p != SIZE_MAX)
 			pt_gvote_want_into(&s->gv, p, &s->h[s->hof[dv]].j);
 	}
@@ -1244,8 +1246,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	}
 	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq[s.h[0].dev] : NULL };
 	grh_fill(&s);
-	uint32_t *vown = pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*vown)); /* (the vote's, several hosts) */
-	for (uint32_t dv = 0; dv < m->devices.n; dv++)
+	uint32_t *vown = s.voted ? pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*vown)) : NULL; /* (the vote's) */
+	for (uint32_t dv = 0; vown && dv < m->devices.n; dv++)
 		vown[dv] = dv < s.ndev && s.hof[dv] != PT_NONE ? s.h[s.hof[dv]].dev : PT_NONE;
 	struct pt_steps_ghosts hs = { s.grh.v, lseq, vown };
 	int64_t span[2] = { s.ev_s, s.ev_e };
