@@ -8,8 +8,10 @@
  * launching calls' place in each thread's ranges (comm-attr.c), a caller of
  * pt_steps_gstream_keep that classes them itself (comm_ranges) when the file
  * has launch links; of one traced process (one CPU device) or of
- * several whose GPU devices each record the process of one of them (the
- * in-memory pass would give any other by a vote of its launches). Each
+ * several, a GPU device going to the host of the process it records, else
+ * to the one the vote of its launches gives it (pass-steps-gvote.h: one
+ * more read between reads 1 and 2; its linked calls widen that host's rank;
+ * with communication host ranges, read whole). Each
  * process is a host (struct ghost) with its own launch join: correlation ids
  * are per process, and a GPU device's activities look up its host's calls,
  * as the in-memory pass's anchor map of its rank does. Up to three reads,
@@ -73,6 +75,7 @@
 #include "pass/breakdown-stream.h"
 #include "pass/comm-attr.h"
 #include "pass/launch-join.h"
+#include "pass/pass-steps-gvote.h"
 #include "pass/pass-steps-int.h"
 #include "pass/pass-steps.h"
 #include "support/diag.h"
@@ -196,6 +199,9 @@ struct gst {
 	/* host ranges that name communication (figures only; comm-attr.h): a kernel launched inside one */
 	struct pt_cattr ca;
 	bool comm; /* read 2 and 4: some, and figures asked for */
+	/* several hosts: the GPU devices of no host's process, their vote (read 1, then the vote read) */
+	struct pt_gvote gv;
+	bool voted; /* some device went to a host by the vote */
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -205,9 +211,9 @@ static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
 }
 
 /* Can m's steps stream here (so far as its devices say)? GPU devices and hosts, no step trace. With
- * several hosts (processes), each GPU device belongs to one by its recorded process (else the pass
- * gives it to the host that launched most of its work, which only the events say), and for a caller
- * that keeps the joins only when it takes several (keep->hosts). */
+ * several hosts (processes), for a caller that keeps the joins only when it takes several
+ * (keep->hosts); a GPU device belongs to the host of its recorded process, else to the one the vote
+ * of its launches gives it (pass-steps-gvote.h). */
 static bool streamable(const struct gst *s, const struct pt_model *m)
 {
 	size_t ncpu = 0;
@@ -217,12 +223,7 @@ static bool streamable(const struct gst *s, const struct pt_model *m)
 		else if (m->devices.v[i].kind != PT_DEV_GPU)
 			return false;
 	}
-	if (m->steps.n || (ncpu > 1 && s->keep && !s->keep->hosts))
-		return false;
-	for (size_t i = 0; ncpu > 1 && i < m->devices.n; i++)
-		if (m->devices.v[i].kind == PT_DEV_GPU && pt_model_host_of_pid(m, m->devices.v[i].pid) == PT_NONE)
-			return false;
-	return true;
+	return !m->steps.n && !(ncpu > 1 && s->keep && !s->keep->hosts);
 }
 
 /* The hosts (new CPU devices come after the known ones: device indices only grow) and each device's:
@@ -327,7 +328,8 @@ static void link_bits(struct gst *s, const struct pt_gpu_link *v, size_t n)
 		if (a >= s->base || c >= s->base || !bit(s->actbit, s->base, a))
 			continue;
 		s->linkbit[a / 64] |= UINT64_C(1) << (a % 64);
-		s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
+		if (!pt_gvote_link(&s->gv, a, c)) /* (a call an activity of a device that votes names: its own bits) */
+			s->callbit[c / 64] |= UINT64_C(1) << (c % 64);
 	}
 }
 
@@ -457,8 +459,12 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			struct ghost *h = ghost(s, dv);
 			if (h && h->dev != PT_NONE)
 				pt_ljoin_want(&h->j, ev->corr[i]);
+			else if (!h && s->nh > 1 && m->devices.v[dv].kind == PT_DEV_GPU)
+				pt_gvote_want(&s->gv, dv, ev->corr[i]); /* (its host: by the vote) */
 			if (s->sel_dev[dv]) {
 				uint64_t g = s->base + i;
+				if (!h && s->nh > 1)
+					pt_gvote_act(&s->gv, dv, g);
 				s->actbit[g / 64] |= UINT64_C(1) << (g % 64);
 			}
 		} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
@@ -482,6 +488,39 @@ static int span_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			pt_cattr_span(&s->ca, s->base + i, ev->track[i], ev->start[i], ev->dur[i]);
 	s->base += ev->n;
 	return 0;
+}
+
+/* The vote read: the activities of the GPU devices that vote, the API calls of every host. */
+static int vote_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint32_t dv = m->tracks.v[ev->track[i]].device;
+		if (!ev->corr[i] || dv >= s->ndev)
+			continue;
+		uint8_t k = ev->kind[i];
+		if (k == PT_EV_API && m->devices.v[dv].kind == PT_DEV_CPU && s->hof[dv] != PT_NONE) {
+			pt_gvote_call(&s->gv, s->hof[dv], ev->corr[i]);
+		} else if (pt_steps_is_activity(k) && s->hof[dv] == PT_NONE) {
+			size_t p = pt_gvote_find(&s->gv, dv);
+			if (p != SIZE_MAX)
+				pt_gvote_activity(&s->gv, p, ev->corr[i]);
+		}
+	}
+	s->base += ev->n;
+	return 0;
+}
+
+/* A linked call at st widens the span of g's linked calls. */
+static void lc_widen(struct ghost *g, int64_t st)
+{
+	if (!g->has_lc || st < g->lc_s)
+		g->lc_s = st;
+	if (!g->has_lc || st > g->lc_e)
+		g->lc_e = st;
+	g->has_lc = true;
 }
 
 static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
@@ -524,13 +563,12 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		/* a linked call widens its host's rank (a link stays inside its process); with one host, that
 		 * host's wherever the call is */
 		struct ghost *lh = host ? h : s->nh == 1 ? &s->h[0] : NULL;
-		if (lh && bit(s->callbit, s->nbit, s->base + i)) {
-			if (!lh->has_lc || st < lh->lc_s)
-				lh->lc_s = st;
-			if (!lh->has_lc || st > lh->lc_e)
-				lh->lc_e = st;
-			lh->has_lc = true;
-		}
+		if (lh && bit(s->callbit, s->nbit, s->base + i))
+			lc_widen(lh, st);
+		/* a call that an activity of a device that voted names: the host the vote gave that device */
+		for (size_t p = 0; p < s->gv.nd; p++)
+			if (pt_gvote_linked(&s->gv, p, s->base + i))
+				lc_widen(&s->h[s->hof[s->gv.d[p].dev]], st);
 	}
 	s->base += ev->n;
 	return 0;
@@ -834,6 +872,7 @@ static void gst_free(struct gst *s)
 	free(s->kmark);
 	free(s->rmark);
 	pt_cattr_free(&s->ca);
+	pt_gvote_free(&s->gv);
 }
 
 /* One more read of src with batch(), which reads no column of skip (PT_PTM_NO_*: the first read checked
@@ -846,6 +885,31 @@ static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst
 	int rc = pt_ptm_source_read_cols(src, m, &k, skip, e);
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	return rc;
+}
+
+/* Several hosts: each GPU device of no host's process goes to the host its vote gives it (a read of
+ * the calls and those devices' activities, when they have ids), its ids wanted in that host's join.
+ * 1: a count did not fit, read the model whole. */
+static int vote(const struct pt_ptm_source *src, struct pt_model *m, struct gst *s, struct pt_err **e)
+{
+	if (s->nh < 2)
+		return 0;
+	int rc = 0;
+	if (pt_gvote_seal(&s->gv, s->nh))
+		rc = again(src, m, s, vote_batch, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	if (!rc && s->gv.over)
+		rc = 1;
+	for (uint32_t dv = 0; !rc && dv < s->ndev && dv < m->devices.n; dv++) {
+		if (m->devices.v[dv].kind != PT_DEV_GPU || s->hof[dv] != PT_NONE)
+			continue;
+		size_t p = pt_gvote_find(&s->gv, dv);
+		s->hof[dv] = p == SIZE_MAX ? 0 : (uint32_t)pt_gvote_owner(&s->gv, p);
+		s->voted = true;
+		if (p != SIZE_MAX)
+			pt_gvote_want_into(&s->gv, p, &s->h[s->hof[dv]].j);
+	}
+	pt_gvote_done(&s->gv);
 	return rc;
 }
 
@@ -1099,6 +1163,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		rc = AGAIN;
 	if (!rc && keep && keep->comm && !s.linkbit && s.nh > 1)
 		rc = AGAIN; /* no launch links: the whole load's join by id alone would cross processes */
+	if (!rc && (s.comm || (keep && keep->comm)) && s.gv.nd)
+		rc = AGAIN; /* (communication by the launching call, and a device that votes: read whole) */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
@@ -1132,6 +1198,16 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		gst_free(&s);
 		pt_ptm_tape_free(&tape);
 		pt_steps_gkeep_free(keep);
+		return pt_ptm_read(src->path, whole, e);
+	}
+	if ((rc = vote(src, m, &s, e)) < 0)
+		goto fail;
+	if (rc) {
+		pt_model_free(m);
+		gst_free(&s);
+		pt_ptm_tape_free(&tape);
+		if (keep)
+			pt_steps_gkeep_free(keep);
 		return pt_ptm_read(src->path, whole, e);
 	}
 	if (keep) { /* read 2 measures the API calls' lag per host track: from zero */
@@ -1189,12 +1265,16 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	}
 	struct pt_steps_gscan gs = { s.dev, s.gr.v, s.gr.n, boundary ? &lseq[s.h[0].dev] : NULL };
 	grh_fill(&s);
-	struct pt_steps_ghosts hs = { s.grh.v, lseq };
+	uint32_t *vown = s.voted ? pt_xmalloc((m->devices.n ? m->devices.n : 1) * sizeof(*vown)) : NULL; /* (the vote's) */
+	for (uint32_t dv = 0; vown && dv < m->devices.n; dv++)
+		vown[dv] = dv < s.ndev && s.hof[dv] != PT_NONE ? s.h[s.hof[dv]].dev : PT_NONE;
+	struct pt_steps_ghosts hs = { s.grh.v, lseq, vown };
 	int64_t span[2] = { s.ev_s, s.ev_e };
 	/* the selection's notes come before the pass's, as after a load */
 	rc = s.nh > 1 ? pt_steps_collect_ghosts(m, sel, &gs, &hs, si, NULL, e)
 		      : pt_steps_collect_gscan(m, sel, &gs, si, NULL, e);
 	free(lseq);
+	free(vown);
 	if (rc) {
 		pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, NULL, d);
 		rc = -1;

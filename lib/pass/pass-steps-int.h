@@ -65,6 +65,9 @@ struct pt_steps_gscan {
 struct pt_steps_ghosts {
 	const uint32_t *range_host;
 	const struct pt_steps_lseq *launches; /* NULL: none */
+	/* per device index, the host (CPU device index) that a GPU device of no host's process goes to, as
+	 * the streamed read's vote decided it (pass-steps-gvote.h); NULL: the first host */
+	const uint32_t *owner;
 };
 /* pt_steps_collect() from gs: no coverage is measured (has_dev stays false; the caller widens
  * the ranks' spans, pt_steps_widen, then calls pt_steps_count_covered) and no note is made (d

@@ -578,7 +578,12 @@ static int collect(const struct pt_model *m, const struct pt_sel *sel, const str
 				}
 			nvote += !by_pid[i];
 		}
-		if (nh > 1 && nvote)
+		if (nh > 1 && nvote && hs && hs->owner) { /* a streamed read (no events here): its vote */
+			for (size_t i = 0; i < nd; i++)
+				for (uint32_t h = 0; h < nh && !by_pid[i]; h++)
+					if (hosts[h] == hs->owner[i])
+						owner[i] = h;
+		} else if (nh > 1 && nvote)
 			pt_steps_vote_hosts(m, hosts, nh, by_pid, owner);
 		/* rank numbers (summary.md §1): the ranks the processes record when
 		 * every host has a distinct one, else the order of the hosts */

@@ -434,7 +434,7 @@ static bool multi_steps(struct tl_gsel *g, const struct pt_model *m)
 		for (size_t k = 0; k < g->gr.n; k++)
 			pt_vec_push(&g->grh, g->host0);
 	struct pt_steps_gscan gs = { g->dev, g->gr.v, g->gr.n, NULL };
-	struct pt_steps_ghosts hs = { g->grh.v, g->launches ? lseq : NULL };
+	struct pt_steps_ghosts hs = { g->grh.v, g->launches ? lseq : NULL, NULL };
 	struct pt_err *e = NULL;
 	g->has_si = !pt_steps_collect_ghosts(m, g->sel, &gs, &hs, &g->si, NULL, &e);
 	pt_err_free(e); /* a bad --step-pattern: the pass says so itself */
