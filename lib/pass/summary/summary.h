@@ -65,12 +65,18 @@ struct hr {
 	int64_t bytes;     /* inclusive Memcpy/Memset bytes */
 };
 
+/* A step window: 32 bytes a step (167,383 steps in a 1 GiB Kineto trace); an Ascend step's points and
+ * sums are apart, in the rank's wx[x], so that a GPU rank's steps do not carry them. */
 struct win {
 	int64_t s, e;       /* disjoint window */
+	int64_t num;
+	uint32_t x;         /* Ascend: the step's row in wx */
+	bool kept, first;
+};
+
+struct winx {
 	int64_t fp, bp, end, sp; /* Ascend step points */
 	uint32_t has;
-	int64_t num;
-	bool kept, first;
 	int64_t gpu[4];     /* Ascend: member task time attributed to dataloader, forward, optimization, step */
 };
 
@@ -152,6 +158,7 @@ struct rank {
 	size_t natracks;
 	struct win *w;
 	size_t nw;
+	struct winx *wx;          /* Ascend: the steps' points and sums (win x) */
 	bool has_steps;           /* the rank has steps at all */
 	/* coverage: the device data's span [cov_a, cov_b) (GPU ranks in memory: [cov_a, cov_b], each
 	 * activity at the start of its launching call, or at its own times without one) meets
@@ -570,13 +577,17 @@ static inline int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-/* Phase ranges of step k: 0 Dataloader, 1 Forward, 2 Optimization; false if absent. */
-static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
+/* Phase ranges of step w of rank r: 0 Dataloader, 1 Forward, 2 Optimization; false if absent (always
+ * on a GPU rank: no step points). */
+static inline bool sum_phase(const struct rank *r, const struct win *w, int p, int64_t *s, int64_t *e)
 {
+	if (!r->wx)
+		return false;
+	const struct winx *x = &r->wx[w->x];
 	bool fp = x->has & PT_STEP_HAS_FP && x->fp, bp = x->has & PT_STEP_HAS_BP && x->bp;
 	switch (p) {
 	case 0:
-		if (x->first || !fp || x->fp <= x->sp)
+		if (w->first || !fp || x->fp <= x->sp)
 			return false;
 		*s = x->sp, *e = x->fp;
 		return true;
@@ -594,11 +605,11 @@ static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
 }
 
 /* The phase (0..2) of step k containing t, or 3 for none. */
-static inline int sum_phase_of(const struct win *x, int64_t t)
+static inline int sum_phase_of(const struct rank *r, const struct win *w, int64_t t)
 {
 	for (int p = 0; p < 3; p++) {
 		int64_t s, e;
-		if (sum_phase(x, p, &s, &e) && s <= t && t < e)
+		if (sum_phase(r, w, p, &s, &e) && s <= t && t < e)
 			return p;
 	}
 	return 3;
