@@ -237,11 +237,11 @@ static void side_stages(struct side *sd)
 				const struct pt_cell *x = cell(t, r, (int)c);
 				if (x->kind != PT_CELL_INT)
 					continue;
-				if (dev >= 0) {
-					char *n = pt_xasprintf("device %" PRId64 ": %s", cell_i(cell(t, r, dev)), nm);
-					pt_vec_push(&sd->names, n);
-					nm = n;
-				}
+				/* the name kept here: the steps tables are freed once read (side_load) */
+				char *n = dev >= 0 ? pt_xasprintf("device %" PRId64 ": %s", cell_i(cell(t, r, dev)), nm)
+						   : pt_xstrdup(nm);
+				pt_vec_push(&sd->names, n);
+				nm = n;
 				struct pt_diff_stage s = { (uint32_t)cell_i(cell(t, r, rank)), nm, x->u.i };
 				pt_vec_push(&sd->stages, s);
 			}
@@ -329,6 +329,11 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		return pt_err(e, "cannot read %s '%s'", which ? "TEST" : "BASE", sd->path);
 	side_items(sd);
 	side_stages(sd);
+	/* the steps tables (a row a step) hold nothing more that the diff reads: freed before the other
+	 * side is read, so that the two sides' steps are never held at once */
+	for (size_t k = 0; k < sd->nst; k++)
+		pt_table_free(sd->st[k]);
+	sd->nst = 0;
 	sd->d.items = sd->items.v;
 	sd->d.nitems = sd->items.n;
 	sd->d.stages = sd->stages.v;
