@@ -635,6 +635,7 @@ static inline void sum_sort(void *v, size_t n, size_t size, int (*cmp)(const voi
 
 /* ---- context.c: names, ranges, intervals, step phases ---- */
 uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api);
+int sum_out_cmp_raw(const struct ctx *g, uint32_t a, uint32_t b);
 ssize_t sum_win_of(const struct rank *r, int64_t t);
 int64_t sum_measure_W(const struct rank *r, const struct pt_ivset *s);
 void sum_ivl_add(struct ivl *l, int64_t s, int64_t e);
@@ -861,7 +862,7 @@ struct hs_node {
 struct hs_pend {
 	int64_t e;
 	uint64_t ev, corr; /* corr: a call's unit (struct sum_hs) */
-	uint32_t name;
+	uint32_t name;     /* output name id; a step range's: its raw string id (struct hs_node too) */
 	uint8_t type;
 	bool call;
 	bool copier;       /* a call that copies or fills (the memcpy view's host calls) */
@@ -894,6 +895,10 @@ struct hsres {
 	struct items ud;               /* the userdefined view's items and thread groups */
 	struct groups ugs;
 };
+struct hs_mcopy {
+	uint64_t unit;
+	int64_t t, b;
+};
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
 	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
@@ -917,9 +922,14 @@ struct sum_hs {
 	struct hs_rspan *rs; /* per rank */
 	struct rank **rr;  /* per rank: the run's GPU rank (sum_hs_begin) */
 	bool mc;           /* the memcpy view is asked for */
-	bool memr;         /* and a range may be a memory manipulation (its name says so): mgpu, the copy calls */
+	bool memr;         /* and a range may be a memory manipulation (its name says so): the copy calls */
 	uint8_t *mcache;   /* per raw string id: 1 not such a name, 2 maybe one (0: not looked up) */
-	int64_t (*mgpu)[2];/* per unit: the Memcpy/Memset time of its activities, their bytes + 1 (0: none) */
+	/* the memcpy view: per unit that launched a Memcpy/Memset, their time and bytes + 1 (0: none), by
+	 * unit once the read of the calls is over (24 bytes a copying call, not 16 a unit) */
+	struct hs_mcopy *mcopy;
+	size_t nmcopy, cmcopy;
+	bool mcopy_sorted;
+	const struct sum_lj *lj; /* the launch join (sum_hs_seal) */
 	struct hs_trk *trk;
 	size_t ntrk;
 	uint64_t base;     /* the read's index of the batch's first event */
@@ -954,6 +964,10 @@ void sum_hs_begin(struct sum_hs *h, struct run *u);
 /* The host read. */
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj);
 void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
+/* The Memcpy/Memset time and bytes + 1 of the activities that runtime call i (g in the file) launched;
+ * false when it launched none (the memcpy view's host calls). */
+bool sum_hs_call_copies(const struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, int64_t *t,
+			int64_t *b);
 /* The summing read's batch: ctx hat. */
 const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const struct sum_launch *lk,
 			    const struct pt_model *m);
@@ -972,6 +986,10 @@ void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m);
 void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label);
 /* The read of the calls: activity i (g in the file) of unit u, its copy time and bytes. */
 void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g);
+/* After the read of the calls: the units' copy sums by unit. */
+void sum_hsv_acts_end(struct sum_hs *h);
+/* The copy time and bytes + 1 of unit u; false when it launched no copy. */
+bool sum_hsv_copies(const struct sum_hs *h, size_t u, int64_t *t, int64_t *b);
 /* Is call event i of the batch one that copies or fills (the memcpy view asked for)? */
 bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw);
 /* A range x pushed on the stack, under par (NULL: none): its memory-manipulation flags. */
