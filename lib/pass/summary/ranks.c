@@ -527,7 +527,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	} else {
 		/* streamed: no view reads host ranges (gpu_streamable), or the host read sums them
 		 * (stream-host.c), whose earlier reads found the steps and the launch span */
-		const struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
+		struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
 		uint32_t q = hs ? sum_hs_rank(hs, r) : 0; /* streamed: the rank's steps and spans */
 		if (!g->scan)
 			sum_gpu_prepare(r);
@@ -569,6 +569,16 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 				all_hash = false;
 			pt_vec_push(&w, x);
 		}
+		if (mine) { /* the rank's steps are its windows now: the host read's list lets them go, and
+			     * is freed once every rank has taken its own, before W is built */
+			size_t n = 0;
+			for (size_t k = 0; k < nst; k++)
+				if (hs->steps.v[k].rank != q)
+					hs->steps.v[n++] = hs->steps.v[k];
+			hs->steps.n = n;
+			if (!n)
+				pt_vec_free(&hs->steps);
+		}
 		sort_wins(w.v, w.n);
 		if (all_hash && w.n > 1) { /* a number twice: all are renumbered */
 			int64_t *nums = pt_xmalloc(w.n * sizeof(*nums));
@@ -596,6 +606,8 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	r->tb = tb;
 	struct ivl l = { 0 };
 	if (r->has_steps) {
+		l.v = pt_xmalloc(r->nw * sizeof(*l.v)); /* no growth room: a window a step at most */
+		l.cap = r->nw;
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
 			x->kept = pt_sel_res_step(&g->sel, x->num);
