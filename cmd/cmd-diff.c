@@ -249,6 +249,16 @@ static void side_stages(struct side *sd)
 	}
 }
 
+/* The stage averages taken, the steps tables (a row a step) hold nothing more that the diff reads:
+ * freed at once, so that the summary's own reads and the other side never hold them. */
+static void side_take_stages(struct side *sd)
+{
+	side_stages(sd);
+	for (size_t k = 0; k < sd->nst; k++)
+		pt_table_free(sd->st[k]);
+	sd->nst = 0;
+}
+
 /*
  * The steps tables of a model file, streamed where `steps` streams it (pt_pass_steps_stream), and
  * the summary so fed by the same reads (*summed set when it could be: pass/summary-tap.h); *whole
@@ -297,6 +307,8 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		 * reads the model whole, both passes run on it, as they do where the summary would load
 		 * it whole (the probe: streamed steps and a whole summary cost more than one load) */
 		rc = side_steps_stream(c, sd, &so, &streamed, &m, e);
+		if (!rc && !m)
+			side_take_stages(sd); /* before the summary's own reads, where it needs them */
 		if (!rc && m) {
 			pt_common_check_sel(c, m);
 			need_model = true;
@@ -328,12 +340,7 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	if (rc)
 		return pt_err(e, "cannot read %s '%s'", which ? "TEST" : "BASE", sd->path);
 	side_items(sd);
-	side_stages(sd);
-	/* the steps tables (a row a step) hold nothing more that the diff reads: freed before the other
-	 * side is read, so that the two sides' steps are never held at once */
-	for (size_t k = 0; k < sd->nst; k++)
-		pt_table_free(sd->st[k]);
-	sd->nst = 0;
+	side_take_stages(sd);
 	sd->d.items = sd->items.v;
 	sd->d.nitems = sd->items.n;
 	sd->d.stages = sd->stages.v;
