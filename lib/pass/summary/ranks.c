@@ -514,6 +514,13 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	PT_VEC(struct win) w = { 0 };
 	PT_VEC(struct winx) wx = { 0 };
 	if (r->ascend) {
+		size_t mine = 0; /* no growth room for either vector */
+		for (size_t i = 0; i < m->steps.n; i++)
+			mine += m->steps.v[i].device == r->dev;
+		if (mine) {
+			pt_vec_reserve(&w, mine);
+			pt_vec_reserve(&wx, mine);
+		}
 		for (size_t i = 0; i < m->steps.n; i++) {
 			const struct pt_step *s = &m->steps.v[i];
 			if (s->device != r->dev || !(s->has & PT_STEP_HAS_START) || !(s->has & PT_STEP_HAS_END) ||
@@ -597,7 +604,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	if (w.n)
 		w.v[0].first = true;
 	r->w = pt_xrealloc(w.v, (w.n ? w.n : 1) * sizeof(*w.v)); /* the vector's spare room back */
-	r->wx = wx.v;
+	r->wx = wx.n ? pt_xrealloc(wx.v, wx.n * sizeof(*wx.v)) : NULL; /* the same */
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
 	r->filtered = g->sel.steps || g->sel.window;
