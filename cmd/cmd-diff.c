@@ -237,16 +237,26 @@ static void side_stages(struct side *sd)
 				const struct pt_cell *x = cell(t, r, (int)c);
 				if (x->kind != PT_CELL_INT)
 					continue;
-				if (dev >= 0) {
-					char *n = pt_xasprintf("device %" PRId64 ": %s", cell_i(cell(t, r, dev)), nm);
-					pt_vec_push(&sd->names, n);
-					nm = n;
-				}
+				/* the name kept here: the steps tables are freed once read (side_load) */
+				char *n = dev >= 0 ? pt_xasprintf("device %" PRId64 ": %s", cell_i(cell(t, r, dev)), nm)
+						   : pt_xstrdup(nm);
+				pt_vec_push(&sd->names, n);
+				nm = n;
 				struct pt_diff_stage s = { (uint32_t)cell_i(cell(t, r, rank)), nm, x->u.i };
 				pt_vec_push(&sd->stages, s);
 			}
 		}
 	}
+}
+
+/* The stage averages taken, the steps tables (a row a step) hold nothing more that the diff reads:
+ * freed at once, so that the summary's own reads and the other side never hold them. */
+static void side_take_stages(struct side *sd)
+{
+	side_stages(sd);
+	for (size_t k = 0; k < sd->nst; k++)
+		pt_table_free(sd->st[k]);
+	sd->nst = 0;
 }
 
 /*
@@ -297,6 +307,8 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		 * reads the model whole, both passes run on it, as they do where the summary would load
 		 * it whole (the probe: streamed steps and a whole summary cost more than one load) */
 		rc = side_steps_stream(c, sd, &so, &streamed, &m, e);
+		if (!rc && !m)
+			side_take_stages(sd); /* before the summary's own reads, where it needs them */
 		if (!rc && m) {
 			pt_common_check_sel(c, m);
 			need_model = true;
@@ -328,7 +340,7 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 	if (rc)
 		return pt_err(e, "cannot read %s '%s'", which ? "TEST" : "BASE", sd->path);
 	side_items(sd);
-	side_stages(sd);
+	side_take_stages(sd);
 	sd->d.items = sd->items.v;
 	sd->d.nitems = sd->items.n;
 	sd->d.stages = sd->stages.v;

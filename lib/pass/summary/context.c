@@ -16,6 +16,16 @@ const char *const sum_htype_names[HT_NTYPES] = { "ProfileStep", "Dataloader",  "
 						 "Optimization", "Operator", "OperatorInner", "UserDefined",
 						 "UserRange",   "PythonOp",  "Communication" };
 
+/* The demangled form of raw string id raw (to free), or NULL when it is not a mangled name. */
+static char *demangled(const struct ctx *g, uint32_t raw)
+{
+	const char *s = pt_strtab_get(&g->m->strings, raw);
+	size_t n = pt_strtab_len(&g->m->strings, raw);
+	if (!g->o->no_demangle && n > 2 && s[0] == '_' && s[1] == 'Z')
+		return cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+	return NULL;
+}
+
 /* Output name of a raw string id: demangled, API suffix _vNNNN dropped (§1). */
 uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api)
 {
@@ -25,9 +35,7 @@ uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api)
 	const char *s = pt_strtab_get(&g->m->strings, raw);
 	size_t n = pt_strtab_len(&g->m->strings, raw);
 	uint32_t id;
-	char *dm = NULL;
-	if (!g->o->no_demangle && n > 2 && s[0] == '_' && s[1] == 'Z')
-		dm = cplus_demangle(s, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE);
+	char *dm = demangled(g, raw);
 	if (dm) {
 		id = out_intern(g, dm, strlen(dm));
 		free(dm);
@@ -38,6 +46,19 @@ uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api)
 	}
 	cache[raw] = id + 1;
 	return id;
+}
+
+/* The order of the output names (not an API's) of raw string ids a and b, as strcmp orders them,
+ * without interning them (names that no output row shows: a step range's, one a step). */
+int sum_out_cmp_raw(const struct ctx *g, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return 0;
+	char *da = demangled(g, a), *db = demangled(g, b);
+	int c = strcmp(da ? da : pt_strtab_get(&g->m->strings, a), db ? db : pt_strtab_get(&g->m->strings, b));
+	free(da);
+	free(db);
+	return c;
 }
 
 /* Index of the window containing t, or -1. */

@@ -25,7 +25,7 @@ static int cmp_win(const void *a, const void *b)
 }
 
 /* The windows in (start, end) order: a sort only when they are not (glibc's qsort would take a copy of
- * them, 104 bytes a step, even in order). */
+ * them, 32 bytes a step, even in order). */
 static void sort_wins(struct win *v, size_t n)
 {
 	for (size_t k = 1; k < n; k++)
@@ -512,20 +512,29 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 			r->tracks[r->ntracks++] = t;
 	}
 	PT_VEC(struct win) w = { 0 };
+	PT_VEC(struct winx) wx = { 0 };
 	if (r->ascend) {
+		size_t mine = 0; /* no growth room for either vector */
+		for (size_t i = 0; i < m->steps.n; i++)
+			mine += m->steps.v[i].device == r->dev;
+		if (mine) {
+			pt_vec_reserve(&w, mine);
+			pt_vec_reserve(&wx, mine);
+		}
 		for (size_t i = 0; i < m->steps.n; i++) {
 			const struct pt_step *s = &m->steps.v[i];
 			if (s->device != r->dev || !(s->has & PT_STEP_HAS_START) || !(s->has & PT_STEP_HAS_END) ||
 			    s->end < s->start)
 				continue;
-			struct win x = { .s = s->start, .e = s->end, .sp = s->start, .end = s->end, .fp = s->fp,
-					 .bp = s->bp, .has = s->has, .num = s->step };
+			struct win x = { .s = s->start, .e = s->end, .num = s->step, .x = (uint32_t)wx.n };
+			struct winx a = { .sp = s->start, .end = s->end, .fp = s->fp, .bp = s->bp, .has = s->has };
 			pt_vec_push(&w, x);
+			pt_vec_push(&wx, a);
 		}
 	} else {
 		/* streamed: no view reads host ranges (gpu_streamable), or the host read sums them
 		 * (stream-host.c), whose earlier reads found the steps and the launch span */
-		const struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
+		struct sum_hs *hs = g->scan ? g->scan->hs : NULL;
 		uint32_t q = hs ? sum_hs_rank(hs, r) : 0; /* streamed: the rank's steps and spans */
 		if (!g->scan)
 			sum_gpu_prepare(r);
@@ -538,7 +547,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 		size_t nst = hs ? hs->steps.n : 0, mine = 0;
 		for (size_t k = 0; k < nst; k++)
 			mine += hs->steps.v[k].rank == q;
-		if (mine) /* no growth room: 104 bytes a step, 167,383 steps in a 1 GiB Kineto trace */
+		if (mine) /* no growth room: 32 bytes a step, 167,383 steps in a 1 GiB Kineto trace */
 			pt_vec_reserve(&w, mine);
 		for (size_t k = 0; k < r->nhr + nst; k++) {
 			struct win x = { 0 };
@@ -567,6 +576,16 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 				all_hash = false;
 			pt_vec_push(&w, x);
 		}
+		if (mine) { /* the rank's steps are its windows now: the host read's list lets them go, and
+			     * is freed once every rank has taken its own, before W is built */
+			size_t n = 0;
+			for (size_t k = 0; k < nst; k++)
+				if (hs->steps.v[k].rank != q)
+					hs->steps.v[n++] = hs->steps.v[k];
+			hs->steps.n = n;
+			if (!n)
+				pt_vec_free(&hs->steps);
+		}
 		sort_wins(w.v, w.n);
 		if (all_hash && w.n > 1) { /* a number twice: all are renumbered */
 			int64_t *nums = pt_xmalloc(w.n * sizeof(*nums));
@@ -585,6 +604,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	if (w.n)
 		w.v[0].first = true;
 	r->w = pt_xrealloc(w.v, (w.n ? w.n : 1) * sizeof(*w.v)); /* the vector's spare room back */
+	r->wx = wx.n ? pt_xrealloc(wx.v, wx.n * sizeof(*wx.v)) : NULL; /* the same */
 	r->nw = w.n;
 	r->has_steps = w.n > 0;
 	r->filtered = g->sel.steps || g->sel.window;
@@ -593,6 +613,8 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 	r->tb = tb;
 	struct ivl l = { 0 };
 	if (r->has_steps) {
+		l.v = pt_xmalloc(r->nw * sizeof(*l.v)); /* no growth room: a window a step at most */
+		l.cap = r->nw;
 		for (size_t k = 0; k < r->nw; k++) {
 			struct win *x = &r->w[k];
 			x->kept = pt_sel_res_step(&g->sel, x->num);
@@ -652,6 +674,7 @@ int sum_rank_prepare(struct rank *r, struct pt_err **e)
 void sum_rank_free(struct rank *r)
 {
 	free(r->w);
+	free(r->wx);
 	free(r->tracks);
 	free(r->atracks);
 	pt_ivset_free(&r->W);

@@ -52,15 +52,70 @@ void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i,
 	uint8_t k = m->events.kind[i];
 	if (k != PT_EV_MEMCPY && k != PT_EV_MEMSET)
 		return;
-	h->mgpu[u][0] += m->events.dur[i];
 	const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)g);
+	struct hs_mcopy *x = h->nmcopy ? &h->mcopy[h->nmcopy - 1] : NULL;
+	if (!x || x->unit != u) { /* a unit's copies come together, mostly: sorted and merged later */
+		pt_xgrow((void **)&h->mcopy, &h->cmcopy, h->nmcopy + 1, sizeof(*h->mcopy));
+		x = &h->mcopy[h->nmcopy++];
+		*x = (struct hs_mcopy){ u, 0, 0 };
+	}
+	x->t += m->events.dur[i];
 	if (ci)
-		h->mgpu[u][1] = (h->mgpu[u][1] ? h->mgpu[u][1] : 1) + (int64_t)ci->bytes;
+		x->b = (x->b ? x->b : 1) + (int64_t)ci->bytes;
+}
+
+static int cmp_mcopy(const void *a, const void *b)
+{
+	const struct hs_mcopy *x = a, *y = b;
+	return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+void sum_hsv_acts_end(struct sum_hs *h)
+{
+	if (h->mcopy_sorted)
+		return;
+	h->mcopy_sorted = true;
+	/* by unit, one entry a unit */
+	pt_sort(h->mcopy, h->nmcopy, sizeof(*h->mcopy), cmp_mcopy);
+	size_t n = 0;
+	for (size_t k = 0; k < h->nmcopy; k++) {
+		const struct hs_mcopy *x = &h->mcopy[k];
+		if (n && h->mcopy[n - 1].unit == x->unit) {
+			struct hs_mcopy *y = &h->mcopy[n - 1];
+			y->t += x->t;
+			if (x->b)
+				y->b = (y->b ? y->b : 1) + x->b - 1;
+		} else {
+			h->mcopy[n++] = *x;
+		}
+	}
+	h->nmcopy = n;
+	if (n < h->cmcopy) { /* the vector's spare room back */
+		h->mcopy = pt_xrealloc(h->mcopy, (n + 1) * sizeof(*h->mcopy));
+		h->cmcopy = n + 1;
+	}
+}
+
+bool sum_hsv_copies(const struct sum_hs *h, size_t u, int64_t *t, int64_t *b)
+{
+	size_t lo = 0, hi = h->nmcopy;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->mcopy[mid].unit < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= h->nmcopy || h->mcopy[lo].unit != u)
+		return false;
+	*t = h->mcopy[lo].t;
+	*b = h->mcopy[lo].b;
+	return true;
 }
 
 bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw)
 {
-	return h->mgpu && r->asc && sum_mc_copier(r->g, r->asc->mc, raw);
+	return h->mc && h->memr && r->asc && sum_mc_copier(r->g, r->asc->mc, raw);
 }
 
 void sum_hsv_push(struct rank *r, struct hs_node *x, const struct hs_node *par)
@@ -71,10 +126,11 @@ void sum_hsv_push(struct rank *r, struct hs_node *x, const struct hs_node *par)
 
 void sum_hsv_attach(struct sum_hs *h, struct rank *r, struct hs_node *x, const struct hs_pend *p, size_t unit)
 {
-	if (unit != SIZE_MAX && h->mgpu) {
-		x->mgpu += h->mgpu[unit][0];
-		if (h->mgpu[unit][1]) {
-			x->mbytes += h->mgpu[unit][1] - 1;
+	int64_t t, b;
+	if (unit != SIZE_MAX && h->memr && sum_hsv_copies(h, unit, &t, &b)) {
+		x->mgpu += t;
+		if (b) {
+			x->mbytes += b - 1;
 			x->fl |= HN_MHAS;
 		}
 	}

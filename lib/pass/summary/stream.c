@@ -437,8 +437,9 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 	*calls = s->launch;
 	if (!s->launch)
 		return 0;
-	/* the host read: the calls' ends for the gpu and memcpy views alone (launch_of) */
-	s->lj.starts = s->host && !(s->o->views & ((1u << PT_SV_GPU) | (1u << PT_SV_MEMCPY)));
+	/* the host read: the calls' ends for the gpu view alone (launch_of; the memcpy view takes a
+	 * copy's call by its key, membership by the call's start) */
+	s->lj.starts = s->host && !(s->o->views & (1u << PT_SV_GPU));
 	if (s->host && !needs_launch(s->o)) { /* the links the first read kept (sum_lj_seal_with takes them) */
 		int rc = sum_lj_seal_with(&s->lj, s->links.v, s->links.n);
 		memset(&s->links, 0, sizeof(s->links));

@@ -65,12 +65,18 @@ struct hr {
 	int64_t bytes;     /* inclusive Memcpy/Memset bytes */
 };
 
+/* A step window: 32 bytes a step (167,383 steps in a 1 GiB Kineto trace); an Ascend step's points and
+ * sums are apart, in the rank's wx[x], so that a GPU rank's steps do not carry them. */
 struct win {
 	int64_t s, e;       /* disjoint window */
+	int64_t num;
+	uint32_t x;         /* Ascend: the step's row in wx */
+	bool kept, first;
+};
+
+struct winx {
 	int64_t fp, bp, end, sp; /* Ascend step points */
 	uint32_t has;
-	int64_t num;
-	bool kept, first;
 	int64_t gpu[4];     /* Ascend: member task time attributed to dataloader, forward, optimization, step */
 };
 
@@ -152,6 +158,7 @@ struct rank {
 	size_t natracks;
 	struct win *w;
 	size_t nw;
+	struct winx *wx;          /* Ascend: the steps' points and sums (win x) */
 	bool has_steps;           /* the rank has steps at all */
 	/* coverage: the device data's span [cov_a, cov_b) (GPU ranks in memory: [cov_a, cov_b], each
 	 * activity at the start of its launching call, or at its own times without one) meets
@@ -570,13 +577,17 @@ static inline int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-/* Phase ranges of step k: 0 Dataloader, 1 Forward, 2 Optimization; false if absent. */
-static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
+/* Phase ranges of step w of rank r: 0 Dataloader, 1 Forward, 2 Optimization; false if absent (always
+ * on a GPU rank: no step points). */
+static inline bool sum_phase(const struct rank *r, const struct win *w, int p, int64_t *s, int64_t *e)
 {
+	if (!r->wx)
+		return false;
+	const struct winx *x = &r->wx[w->x];
 	bool fp = x->has & PT_STEP_HAS_FP && x->fp, bp = x->has & PT_STEP_HAS_BP && x->bp;
 	switch (p) {
 	case 0:
-		if (x->first || !fp || x->fp <= x->sp)
+		if (w->first || !fp || x->fp <= x->sp)
 			return false;
 		*s = x->sp, *e = x->fp;
 		return true;
@@ -594,11 +605,11 @@ static inline bool sum_phase(const struct win *x, int p, int64_t *s, int64_t *e)
 }
 
 /* The phase (0..2) of step k containing t, or 3 for none. */
-static inline int sum_phase_of(const struct win *x, int64_t t)
+static inline int sum_phase_of(const struct rank *r, const struct win *w, int64_t t)
 {
 	for (int p = 0; p < 3; p++) {
 		int64_t s, e;
-		if (sum_phase(x, p, &s, &e) && s <= t && t < e)
+		if (sum_phase(r, w, p, &s, &e) && s <= t && t < e)
 			return p;
 	}
 	return 3;
@@ -624,6 +635,7 @@ static inline void sum_sort(void *v, size_t n, size_t size, int (*cmp)(const voi
 
 /* ---- context.c: names, ranges, intervals, step phases ---- */
 uint32_t sum_out_name(struct ctx *g, uint32_t raw, bool api);
+int sum_out_cmp_raw(const struct ctx *g, uint32_t a, uint32_t b);
 ssize_t sum_win_of(const struct rank *r, int64_t t);
 int64_t sum_measure_W(const struct rank *r, const struct pt_ivset *s);
 void sum_ivl_add(struct ivl *l, int64_t s, int64_t e);
@@ -860,7 +872,7 @@ struct hs_tgt {
 struct hs_pend {
 	int64_t e;
 	uint64_t ev, corr; /* corr: a call's unit (struct sum_hs) */
-	uint32_t name;
+	uint32_t name;     /* output name id; a step range's: its raw string id (struct hs_node too) */
 	uint8_t type;
 	bool call;
 	bool copier;       /* a call that copies or fills (the memcpy view's host calls) */
@@ -906,6 +918,10 @@ struct hsres {
 	struct items ud;               /* the userdefined view's items and thread groups */
 	struct groups ugs;
 };
+struct hs_mcopy {
+	uint64_t unit;
+	int64_t t, b;
+};
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
 	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
@@ -929,9 +945,14 @@ struct sum_hs {
 	struct hs_rspan *rs; /* per rank */
 	struct rank **rr;  /* per rank: the run's GPU rank (sum_hs_begin) */
 	bool mc;           /* the memcpy view is asked for */
-	bool memr;         /* and a range may be a memory manipulation (its name says so): mgpu, the copy calls */
+	bool memr;         /* and a range may be a memory manipulation (its name says so): the copy calls */
 	uint8_t *mcache;   /* per raw string id: 1 not such a name, 2 maybe one (0: not looked up) */
-	int64_t (*mgpu)[2];/* per unit: the Memcpy/Memset time of its activities, their bytes + 1 (0: none) */
+	/* the memcpy view: per unit that launched a Memcpy/Memset, their time and bytes + 1 (0: none), by
+	 * unit once the read of the calls is over (24 bytes a copying call, not 16 a unit) */
+	struct hs_mcopy *mcopy;
+	size_t nmcopy, cmcopy;
+	bool mcopy_sorted;
+	const struct sum_lj *lj; /* the launch join (sum_hs_seal) */
 	struct hs_trk *trk;
 	size_t ntrk;
 	uint64_t base;     /* the read's index of the batch's first event */
@@ -970,6 +991,10 @@ void sum_hs_begin(struct sum_hs *h, struct run *u);
 /* The host read. */
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj);
 void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
+/* The Memcpy/Memset time and bytes + 1 of the activities that runtime call i (g in the file) launched;
+ * false when it launched none (the memcpy view's host calls). */
+bool sum_hs_call_copies(const struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, int64_t *t,
+			int64_t *b);
 /* The summing read's batch: ctx hat. */
 const uint8_t *sum_hs_batch(struct sum_hs *h, const struct sum_lj *lj, const struct sum_launch *lk,
 			    const struct pt_model *m);
@@ -988,6 +1013,10 @@ void sum_hsv_scan(struct sum_hs *h, const struct pt_model *m);
 void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label);
 /* The read of the calls: activity i (g in the file) of unit u, its copy time and bytes. */
 void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g);
+/* After the read of the calls: the units' copy sums by unit. */
+void sum_hsv_acts_end(struct sum_hs *h);
+/* The copy time and bytes + 1 of unit u; false when it launched no copy. */
+bool sum_hsv_copies(const struct sum_hs *h, size_t u, int64_t *t, int64_t *b);
 /* Is call event i of the batch one that copies or fills (the memcpy view asked for)? */
 bool sum_hsv_copier(struct sum_hs *h, struct rank *r, uint32_t raw);
 /* A range x pushed on the stack, under par (NULL: none): its memory-manipulation flags. */

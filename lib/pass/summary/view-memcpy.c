@@ -41,7 +41,7 @@ static void copy_add(struct rank *r, struct mcacc *a, size_t i, bool mem)
 			if (ci)
 				a->sums[lo][1] = (a->sums[lo][1] ? a->sums[lo][1] : 1) + (int64_t)ci->bytes;
 		}
-	} else if (k) {
+	} else if (k && !(r->hs && g->scan && g->scan->hs)) { /* (with the host read: call_add) */
 		*pt_hashmap_put(&a->api_gpu, k, 0, NULL) += (uint64_t)ev->dur[i];
 		if (ci)
 			*pt_hashmap_put(&a->api_bytes, k, 1, NULL) += ci->bytes;
@@ -90,6 +90,24 @@ static void call_add(struct rank *r, struct mcacc *a, size_t i)
 		return;
 	if (r->hs && sum_hsv_left_out(r->hs, g->base + i)) /* streamed: the host read's attachment */
 		return;
+	if (r->hs && g->scan && g->scan->hs) {
+		/* streamed with the host read: the read of the calls summed the copies of each call (its
+		 * unit's), so the call is a host item now, after the ranges' (the order view_memcpy adds
+		 * them in), and no call waits for its copies */
+		struct item *x = sum_items_get(&r->hs->mc, nm, nm);
+		int64_t t = 0, b = 0;
+		sum_hs_call_copies(g->scan->hs, g->m, i, g->base + i, &t, &b);
+		x->calls++;
+		item_cpu(x, ev->dur[i]);
+		item_gpu(x, t);
+		if (b) {
+			x->a += b - 1;
+			x->c = 1;
+		}
+		if (ev->start[i] < x->first)
+			x->first = ev->start[i];
+		return;
+	}
 	struct mcall x = { event_key(g, i), nm, ev->dur[i], ev->start[i] };
 	pt_vec_push(&a->calls, x);
 }

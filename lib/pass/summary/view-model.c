@@ -138,21 +138,22 @@ static void view_model(struct rank *r, struct pt_table *t, struct pt_table **tx,
 		view_model_gpu(r, t, tx, multi);
 		return;
 	}
-	int64_t G = r->asc->G; /* and r->w[k].gpu: add() */
+	int64_t G = r->asc->G; /* and r->wx[].gpu: add() */
 	struct item st = { 0 }, ph[3] = { { 0 } };
 	struct ivl cover = { 0 };
 	int64_t others_gpu = 0;
 	for (size_t k = 0; k < r->nw; k++) {
-		struct win *x = &r->w[k];
-		if (member_at(r, x->s)) {
+		const struct win *w = &r->w[k];
+		const struct winx *x = &r->wx[w->x];
+		if (member_at(r, w->s)) {
 			st.calls++;
-			item_cpu(&st, x->e - x->s);
+			item_cpu(&st, w->e - w->s);
 			item_gpu(&st, x->gpu[3]);
 			others_gpu += x->gpu[3] - x->gpu[0] - x->gpu[1] - x->gpu[2];
 		}
 		for (int p = 0; p < 3; p++) {
 			int64_t s, e;
-			if (!sum_phase(x, p, &s, &e) || !member_at(r, s))
+			if (!sum_phase(r, w, p, &s, &e) || !member_at(r, s))
 				continue;
 			ph[p].calls++;
 			item_cpu(&ph[p], e - s);
@@ -177,7 +178,7 @@ static void view_model(struct rank *r, struct pt_table *t, struct pt_table **tx,
 }
 
 /* The model view's sums (Ascend ranks): the member device activities, in all and per step window
- * and phase (r->w[k].gpu). */
+ * and phase (r->wx[r->w[k].x].gpu). */
 static void add(struct rank *r, const struct sum_batch *b)
 {
 	const struct pt_events *ev = &r->g->m->events;
@@ -208,9 +209,9 @@ static void add(struct rank *r, const struct sum_batch *b)
 			k = sum_win_of(r, t0);
 		if (k >= 0) {
 			a->hint = (size_t)k;
-			struct win *x = &r->w[k];
+			struct winx *x = &r->wx[r->w[k].x];
 			x->gpu[3] += ev->dur[i];
-			int p = sum_phase_of(x, t0);
+			int p = sum_phase_of(r, &r->w[k], t0);
 			if (p < 3)
 				x->gpu[p] += ev->dur[i];
 		}

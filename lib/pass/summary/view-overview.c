@@ -52,7 +52,7 @@ static void view_overview(struct rank *r, struct pt_table *t, struct pt_table **
 			struct ivl l = { 0 };
 			for (size_t k = 0; k < r->nw; k++) {
 				int64_t s, e;
-				if (!sum_phase(&r->w[k], p, &s, &e))
+				if (!sum_phase(r, &r->w[k], p, &s, &e))
 					continue;
 				sum_ivl_add(&l, s, e);
 				l.calls += member_at(r, s);
