@@ -33,7 +33,9 @@ void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_trk *tk, const str
 	uint32_t poi = tk->dst.n ? tk->dst.v[tk->dst.n - 1].oi : 0;
 	if (poi) {
 		struct item *p = &hs->op.v.v[poi - 1];
-		d.ci = (uint32_t)(sum_sub_get(p, x->name, 0) - p->sub.v) + 1;
+		/* (a step's name is raw: sum_hs_hosts) */
+		uint32_t nm = x->type == HT_STEP ? sum_out_name(r->g, x->name, false) : x->name;
+		d.ci = (uint32_t)(sum_sub_get(p, nm, 0) - p->sub.v) + 1;
 	}
 	pt_vec_push(&tk->dst, d);
 }

@@ -578,7 +578,8 @@ static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 			tk->t = x->s;
 			tk->any = true;
 		}
-		uint32_t nm = sum_out_name(r->g, x->name, false);
+		/* a step's name stays raw, as sum_hs_hosts gives it */
+		uint32_t nm = x->type == HT_STEP ? x->name : sum_out_name(r->g, x->name, false);
 		pt_vec_push(&tk->buf, ((struct hs_pend){ x->e, x->ev, 0, nm, x->type, false, false }));
 	}
 	if (tk->lk == tk->lr.n && tk->lr.v)
