@@ -89,9 +89,9 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	memset(&si, 0, sizeof(si));
 	bool have_si = false;
 	int rc = 0;
-	if (by_steps && pattern_ok && !pt_ptm_source_once(src)) {
-		/* a model that its tables show to hold no memory data is found so before its steps are made (the
-		 * pass says so) */
+	if (pattern_ok && !pt_ptm_source_once(src)) {
+		/* a model that its tables show to hold no memory data is found so before its steps are made, or
+		 * its host ranges kept for them (the pass says so) */
 		bool none;
 		if ((rc = pt_pass_memory_probe(src, &none, e)) || none) {
 			regfree(&re);

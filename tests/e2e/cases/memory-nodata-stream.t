@@ -1,6 +1,6 @@
-# proftool memory --steps / --time-window on a model file without memory data whose sources are all
-# Kineto traces says so after one read that keeps no event (proftool-memory(1) MEMORY), not after
-# making the steps: the error and the exit status of before, and the selection is not checked (no
+# proftool memory (with --steps / --time-window, --step-pattern or no selection) on a model file
+# without memory data whose sources are all Kineto traces says so after one read that keeps no event
+# (proftool-memory(1) MEMORY), not after making the steps or keeping the host ranges for them: the error and the exit status of before, and the selection is not checked (no
 # warning for steps that the model does not have). Standard input that cannot be read again is loaded
 # whole, as before (the selection's warning then comes). A model with memory data (CUPTI) is read as
 # before: its tables alone before the events, then the reads of memory-filters-stream. The trace is
@@ -10,6 +10,8 @@ run 'proftool-gen kineto td/kineto/train-current.ktdesc -o k.json --scale 4M && 
 run proftool memory k.ptm --steps 2-3
 run proftool memory k.ptm --time-window 1ms:3ms --by op
 run proftool memory k.ptm --steps 99999
+run proftool memory k.ptm
+run proftool memory k.ptm --step-pattern 'ProfilerStep#[0-9]+' --by op
 # piped: loaded whole, the same error (and the selection's warning, checked on the loaded model)
 run 'cat k.ptm | TMPDIR=/nonexistent proftool memory - --steps 2-3; echo "exit $?"'
 run 'cat k.ptm | TMPDIR=/nonexistent proftool memory - --steps 99999; echo "exit $?"'
