@@ -10,11 +10,6 @@
 #include "support/bits.h"
 #include "support/xalloc.h"
 
-void pt_gvote_init(struct pt_gvote *v)
-{
-	memset(v, 0, sizeof(*v));
-}
-
 void pt_gvote_free(struct pt_gvote *v)
 {
 	pt_gvote_done(v);

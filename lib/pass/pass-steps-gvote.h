@@ -44,7 +44,6 @@ struct pt_gvote {
 	bool over;              /* a count did not fit: the caller reads the model whole */
 };
 
-void pt_gvote_init(struct pt_gvote *v);
 void pt_gvote_free(struct pt_gvote *v);
 /* Device dev (a GPU device of no host's process) votes; its position in v->d. */
 size_t pt_gvote_add(struct pt_gvote *v, uint32_t dev);
