@@ -38,6 +38,13 @@ static const char *const cat_names[C_N] = {
 
 #define LIT(lit) ((struct pt_trace_str){ (lit), sizeof(lit) - 1, PT_TRACE_PLAIN })
 
+/* The key of (id, mode): a mode's keys one after the other (the writer's table of what it made of each key
+ * is then touched in the modes given alone, most strings being given in one). */
+static inline uint32_t name_key(const struct tl_trace *c, uint32_t id, int mode)
+{
+	return (uint32_t)mode * (uint32_t)c->m->strings.n + id + 1;
+}
+
 /* name_of's first use of (id, mode): the name made and kept. */
 static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *c, uint32_t id, int mode)
 {
@@ -68,7 +75,7 @@ static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *
 		d->s = s;
 		d->n = (uint32_t)n;
 	}
-	return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
+	return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
 }
 
 /* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). Inline: once per event. */
@@ -76,14 +83,23 @@ static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int m
 {
 	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
 	if (d && d->s)
-		return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
+		return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
 	return name_make(c, id, mode);
 }
 
+/* Does string id read otherwise in mode (NM_DEMANGLE, NM_API)? Worked out without making the name where it
+ * is plain: a mode's names are made for the strings that are given in it alone (a name made for each
+ * string id in each mode held 16 bytes an id and mode, whose ids are mostly the step ranges' names). */
 static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
 {
-	struct pt_trace_str a = name_of(c, id, mode), b = name_of(c, id, NM_RAW);
-	return a.n != b.n || memcmp(a.s, b.s, a.n);
+	const char *s = tl_str(c, id);
+	if (mode == NM_DEMANGLE && !(c->o.demangle && s[0] == '_' && s[1] == 'Z'))
+		return false;
+	size_t n = strlen(s);
+	if (mode == NM_API)
+		return pt_api_name_len(s, n) != n;
+	struct pt_trace_str a = name_of(c, id, mode);
+	return a.n != n || memcmp(a.s, s, n);
 }
 
 /* name_flags the first time for id. */
@@ -621,6 +637,18 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 
 /* ------------------------------------------------------------------ the merge */
 
+/* Arrow id's call time (f: its activity's), as arrow_times_pack packed them. */
+static inline int64_t arrow_time(const struct tl_arrow_times *at, uint32_t id, bool f)
+{
+	uint32_t b = id >> TL_ATB_BITS, w = at->wat[b];
+	if (w != UINT32_MAX) {
+		const struct tl_arrow_ts *x = &at->wide[(size_t)w * TL_ATB + (id & (TL_ATB - 1))];
+		return f ? x->fts : x->sts;
+	}
+	int64_t s = at->base[b] + (int64_t)at->d[id].ds;
+	return f ? s + at->d[id].df : s;
+}
+
 /* inline into advance: once per event */
 static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl_trace *c, const struct src *s,
 								   size_t pos)
@@ -644,9 +672,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	case PH_G:
 		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
-		return c->arrow_ts[s->items[pos]].sts;
+		return arrow_time(&c->arrow_ts, s->items[pos], false);
 	default:
-		return c->arrow_ts[s->items[pos]].fts;
+		return arrow_time(&c->arrow_ts, s->items[pos], true);
 	}
 }
 
@@ -687,6 +715,51 @@ static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool
 	for (size_t i = 0; i < nf; i++)
 		out[at[fin ? v[i].frow : v[i].srow]++] = (uint32_t)i;
 	free(at);
+}
+
+/*
+ * c->arrows' times to c->arrow_ts, in place, a block at a time: block b's 8-byte entries end at or before
+ * its first arrow's 24 bytes begin (b > 0), and block 0's arrows are read whole before any is written.
+ */
+static void arrow_times_pack(struct tl_trace *c, size_t nf)
+{
+	struct tl_arrow_times *at = &c->arrow_ts;
+	size_t nb = (nf + TL_ATB - 1) / TL_ATB;
+	at->base = pt_xmalloc(nb * sizeof(*at->base));
+	at->wat = pt_xmalloc(nb * sizeof(*at->wat));
+	struct tl_arrow_dt *d = (struct tl_arrow_dt *)(void *)c->arrows;
+	struct tl_arrow_ts blk[TL_ATB];
+	size_t wcap = 0;
+	for (size_t b = 0; b < nb; b++) {
+		size_t i0 = b * TL_ATB, n = nf - i0 < TL_ATB ? nf - i0 : TL_ATB;
+		bool fits = true;
+		for (size_t k = 0; k < n; k++) {
+			struct tl_arrow a;
+			memcpy(&a, (const char *)c->arrows + (i0 + k) * sizeof(a), sizeof(a));
+			blk[k] = (struct tl_arrow_ts){ a.sts, a.fts };
+		}
+		int64_t base = blk[0].sts;
+		for (size_t k = 0; k < n && fits; k++) {
+			int64_t ds, df;
+			fits = !__builtin_sub_overflow(blk[k].sts, base, &ds) && ds >= 0 && ds <= (int64_t)UINT32_MAX &&
+			       !__builtin_sub_overflow(blk[k].fts, blk[k].sts, &df) && df >= INT32_MIN && df <= INT32_MAX;
+		}
+		at->base[b] = base;
+		at->wat[b] = UINT32_MAX;
+		if (!fits) {
+			pt_xgrow((void **)&at->wide, &wcap, (at->nwide + 1) * TL_ATB, sizeof(*at->wide));
+			memcpy(at->wide + at->nwide * TL_ATB, blk, n * sizeof(*blk));
+			at->wat[b] = (uint32_t)at->nwide++;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct tl_arrow_dt w = { 0, 0 };
+			if (fits)
+				w = (struct tl_arrow_dt){ (uint32_t)(blk[k].sts - base), (int32_t)(blk[k].fts - blk[k].sts) };
+			memcpy((char *)d + (i0 + k) * sizeof(w), &w, sizeof(w));
+		}
+	}
+	at->d = pt_xrealloc(d, nf * sizeof(*at->d));
+	c->arrows = NULL;
 }
 
 void tl_build_sources(struct tl_trace *c)
@@ -751,17 +824,9 @@ void tl_build_sources(struct tl_trace *c)
 				i = j;
 			}
 		}
-		/* the rows are the sources' now: each arrow keeps its two times, packed in place, forward (arrow i's
-		 * times end at or before arrow i + 1 starts), 8 bytes an arrow less while the trace is written */
-		struct tl_arrow_ts *ts = (struct tl_arrow_ts *)(void *)c->arrows;
-		for (size_t i = 0; i < nf; i++) {
-			struct tl_arrow a;
-			memcpy(&a, (const char *)c->arrows + i * sizeof(a), sizeof(a));
-			struct tl_arrow_ts w = { a.sts, a.fts };
-			memcpy((char *)ts + i * sizeof(w), &w, sizeof(w));
-		}
-		c->arrow_ts = pt_xrealloc(ts, nf * sizeof(*c->arrow_ts));
-		c->arrows = NULL;
+		/* the rows are the sources' now: each arrow keeps its two times, packed in place (struct
+		 * tl_arrow_times), 16 bytes an arrow less while the trace is written */
+		arrow_times_pack(c, nf);
 	}
 	rank_sources(c);
 }

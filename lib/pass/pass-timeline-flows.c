@@ -157,9 +157,9 @@ void tl_build_flows(struct tl_trace *c)
 	const struct pt_events *ev = &c->m->events;
 	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
 		return;
-	if (c->tl->gstream) { /* streamed: from what its reads kept */
-		tl_gstream_flows(c);
-		tl_flows_order(c);
+	if (c->tl->gstream) { /* streamed: from what its reads kept (ordered and packed by them, or not yet) */
+		if (!tl_gstream_flows(c))
+			tl_flows_order(c);
 		return;
 	}
 	/* the processes of the rows, each joined alone (tl_flows_order then orders all the arrows) */
@@ -285,18 +285,23 @@ static void flow_sort(struct flow *v, size_t n, unsigned depth)
 	}
 }
 
-void tl_flows_order(struct tl_trace *c)
+void tl_flows_sort(struct flow *v, size_t nf)
 {
-	size_t nf = c->flows.n, k = 1;
-	const struct flow *v = c->flows.v;
+	size_t k = 1;
 	while (k < nf && flow_less(&v[k - 1], &v[k]))
 		k++;
 	if (k < nf) {
 		unsigned depth = 0;
 		for (size_t x = nf; x; x >>= 1)
 			depth += 2;
-		flow_sort(c->flows.v, nf, depth);
+		flow_sort(v, nf, depth);
 	}
+}
+
+void tl_flows_order(struct tl_trace *c)
+{
+	size_t nf = c->flows.n;
+	tl_flows_sort(c->flows.v, nf);
 	/* the event indexes served the order only: pack each flow to its arrow, in place, forward (arrow i ends
 	 * at or before flow i + 1 starts) */
 	struct tl_arrow *a = (struct tl_arrow *)(void *)c->flows.v;

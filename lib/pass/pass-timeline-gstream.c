@@ -221,8 +221,11 @@ struct pt_tl_gstream {
 		size_t n, cap;
 	} xf;
 	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
-	 * the trace takes them */
+	 * the trace takes them. Their calls on one device (packed): ordered as the trace orders them (its clock
+	 * moves every call's time by that device's offset alike) and packed to struct tl_arrow in place, 8
+	 * bytes an arrow less from the third read's end on (fl.v holds tl_arrows then) */
 	PT_VEC(struct flow) fl;
+	bool packed;
 	size_t *cur;        /* per track: a window cursor (second read, writing) */
 	/* third read */
 	struct tl_pass pass;
@@ -975,6 +978,29 @@ static void gather_flows(struct pt_tl_gstream *s)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
 	xf_free(&s->xf);
+	/* the calls on one device: ordered now, the event indexes dropped (tl_flows_order's order and packing) */
+	const struct pt_model *m = s->m;
+	bool one = !s->kranks;
+	uint32_t d0 = UINT32_MAX;
+	for (size_t k = 0; k < s->fl.n && one; k++) {
+		uint32_t d = m->tracks.v[s->fl.v[k].srow & FL_TRACK].device;
+		if (d0 == UINT32_MAX)
+			d0 = d;
+		one = d == d0;
+	}
+	if (!one || !s->fl.n)
+		return;
+	tl_flows_sort(s->fl.v, s->fl.n);
+	struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+	for (size_t i = 0; i < s->fl.n; i++) { /* forward: arrow i ends at or before flow i + 1 starts */
+		struct flow f;
+		memcpy(&f, (const char *)s->fl.v + i * sizeof(f), sizeof(f));
+		struct tl_arrow w = { f.srow, f.frow, f.sts, f.fts };
+		memcpy((char *)a + i * sizeof(w), &w, sizeof(w));
+	}
+	s->fl.v = pt_xrealloc(a, s->fl.n * sizeof(*a));
+	s->fl.cap = s->fl.n;
+	s->packed = true;
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -1081,6 +1107,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the launch arrows' slots) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->P = pt_xcalloc(1, sizeof(*s->P));
@@ -1337,23 +1364,29 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
 
 /* Arrow f on trace c's rows (its ends' tracks and lanes made rows, its times the export clock's): false
  * where an end has no row in c. */
-static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
+static bool ends_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, uint32_t *srow, uint32_t *frow,
+			 int64_t *sts, int64_t *fts)
 {
 	const struct pt_model *m = c->m;
-	uint32_t at = f->srow & FL_TRACK, ft = f->frow & FL_TRACK;
+	uint32_t at = *srow & FL_TRACK, ft = *frow & FL_TRACK;
 	if (!s->b.lane_row[at] || !s->b.lane_row[ft])
 		return false;
-	uint32_t arow = s->b.lane_row[at][FL_LANE(f->srow)], frow = s->b.lane_row[ft][FL_LANE(f->frow)];
-	if (arow == UINT32_MAX || frow == UINT32_MAX)
+	uint32_t arow = s->b.lane_row[at][FL_LANE(*srow)], brow = s->b.lane_row[ft][FL_LANE(*frow)];
+	if (arow == UINT32_MAX || brow == UINT32_MAX)
 		return false;
-	f->srow = arow;
-	f->frow = frow;
-	f->sts += c->dev_off[m->tracks.v[at].device] - c->base;
-	f->fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+	*srow = arow;
+	*frow = brow;
+	*sts += c->dev_off[m->tracks.v[at].device] - c->base;
+	*fts += c->dev_off[m->tracks.v[ft].device] - c->base;
 	return true;
 }
 
-void tl_gstream_flows(struct tl_trace *c)
+static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
+{
+	return ends_on_rows(s, c, &f->srow, &f->frow, &f->sts, &f->fts);
+}
+
+bool tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
@@ -1363,7 +1396,25 @@ void tl_gstream_flows(struct tl_trace *c)
 			if (flow_on_rows(s, c, &f))
 				pt_vec_push(&c->flows, f);
 		}
-		return;
+		return false;
+	}
+	if (s->packed) { /* ordered and packed: the trace takes them as its arrows */
+		struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+		size_t n = 0;
+		for (size_t k = 0; k < s->fl.n; k++) {
+			struct tl_arrow w = a[k];
+			if (ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts))
+				a[n++] = w;
+		}
+		pt_vec_free(&c->flows);
+		free(c->arrows);
+		c->arrows = n ? a : NULL;
+		if (!n)
+			free(a);
+		c->narrows = n;
+		s->fl.v = NULL;
+		s->fl.n = s->fl.cap = 0;
+		return true;
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
@@ -1378,6 +1429,7 @@ void tl_gstream_flows(struct tl_trace *c)
 	c->flows.cap = s->fl.cap;
 	s->fl.v = NULL;
 	s->fl.n = s->fl.cap = 0;
+	return false;
 }
 
 /* ------------------------------------------------------------------ writing */
