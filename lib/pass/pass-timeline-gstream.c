@@ -93,7 +93,6 @@
 #define STOPPED 5
 #define OWN_DONE 6
 #define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
-#define NO_EV UINT32_MAX
 
 /* A track's kept events not yet released, in the rows' order from h. */
 struct tq {
@@ -130,13 +129,15 @@ struct kq {
 
 /*
  * The launch arrows while the reads gather them: one struct flow per join
- * slot (fs), its call (api: NO_EV none; srow: the call's track, then with
+ * slot (fs), its call (api: its event index + 1, 0 none; srow: the call's track, then with
  * FL_PLACED and its lane in the top byte once the third read puts it on a
  * row; sts: its start while the second read picks the earliest, then its
- * midpoint) and its first activity (act: NO_EV none; frow: its track and
+ * midpoint) and its first activity (act: the same; frow: its track and
  * lane; fts: its midpoint); a slot's further activities (a graph's kernels)
  * in xf, api the slot until the end of the third read. A track index fits
- * in FL_TRACK (a model with more tracks is read whole).
+ * in FL_TRACK (a model with more tracks is read whole). With 0 for none, a
+ * slot that no read writes (its call or activity not kept: --steps,
+ * --time-window) leaves its page of the zeroed mapping untouched.
  */
 #define FL_TRACK 0x7fffffu
 #define FL_PLACED 0x800000u
@@ -864,8 +865,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
 		struct flow *f = &s->fs[slot];
-		if (keep && (f->api == NO_EV || st < f->sts)) {
-			f->api = gi;
+		if (keep && (!f->api || st < f->sts)) {
+			f->api = gi + 1;
 			f->srow = tr;
 			f->sts = st;
 		}
@@ -930,19 +931,19 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 		return;
 	struct flow *f = &s->fs[slot];
 	if (v->kind == PT_EV_API) {
-		if (f->api == v->ev) {
+		if (f->api == v->ev + 1) {
 			f->srow |= FL_PLACED | (uint32_t)l << 24;
 			f->sts = st + half;
 		}
 	} else if (v->dur >= 1) {
 		uint32_t row = tr | (uint32_t)l << 24;
 		int64_t mid = st + half;
-		if (f->act == NO_EV) {
-			f->act = v->ev;
+		if (!f->act) {
+			f->act = v->ev + 1;
 			f->frow = row;
 			f->fts = mid;
 		} else {
-			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
+			struct flow x = { .api = (uint32_t)slot, .act = v->ev + 1, .frow = row, .fts = mid };
 			xf_push(&s->xf, &x);
 		}
 	}
@@ -957,7 +958,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	for (size_t k = 0; k < s->xf.n; k++) {
 		struct flow x = s->xf.v[k];
 		const struct flow *f = &s->fs[x.api];
-		if (f->api == NO_EV || !(f->srow & FL_PLACED))
+		if (!f->api || !(f->srow & FL_PLACED))
 			continue;
 		x.api = f->api;
 		x.srow = f->srow;
@@ -967,7 +968,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	size_t nf = 0, ns = s->fkeyed ? s->fj.n : s->j.n;
 	for (size_t k = 0; k < ns; k++) {
 		const struct flow *f = &s->fs[k];
-		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
+		if (f->api && f->act && (f->srow & FL_PLACED))
 			s->fs[nf++] = *f;
 	}
 	pt_vec_free(&s->fl);
@@ -1202,12 +1203,17 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* what the first read held (the event codes, the kernel infos, the memory records) was grown through
 	 * malloc and stays resident once freed: given back before the arrows' slots come on top of it */
 	pt_xtrim();
+	/* steps counted from the host's ranges alone: before the arrows' slots come (what the count holds for a
+	 * while would come on top of them) */
+	bool sel_early = s->sel && tl_gsel_no_launches(s->sel);
+	if (sel_early && !tl_gsel_steps(s->sel, m, &s->j)) {
+		s->again = true;
+		goto out;
+	}
 	s->want_flows = flows && s->has_corr;
 	size_t nslot = s->fkeyed ? s->fj.n : s->j.n;
 	if (s->want_flows && nslot) {
-		s->fs = pt_xcalloc(nslot, sizeof(*s->fs));
-		for (size_t k = 0; k < nslot; k++)
-			s->fs[k].api = s->fs[k].act = NO_EV;
+		s->fs = pt_xcalloc(nslot, sizeof(*s->fs)); /* (a mapping: its pages are resident once written) */
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
@@ -1224,7 +1230,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if ((rc = read_again(s, calls, e)))
 		goto out;
 	tl_gcomm_resolve(&s->gc);
-	if (s->sel && !tl_gsel_steps(s->sel, m, &s->j)) {
+	if (s->sel && !sel_early && !tl_gsel_steps(s->sel, m, &s->j)) {
 		s->again = true;
 		goto out;
 	}
