@@ -78,17 +78,8 @@ static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *
 	return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
 }
 
-/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). Inline: once per event. */
-static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
-{
-	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
-	if (d && d->s)
-		return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
-	return name_make(c, id, mode);
-}
-
 /* Does string id read otherwise in mode (NM_DEMANGLE, NM_API)? Worked out without making the name where it
- * is plain: a mode's names are made for the strings that are given in it alone (a name made for each
+ * is plain: a mode's names are made for the strings that read otherwise in it alone (a name made for each
  * string id in each mode held 16 bytes an id and mode, whose ids are mostly the step ranges' names). */
 static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
 {
@@ -98,7 +89,7 @@ static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
 	size_t n = strlen(s);
 	if (mode == NM_API)
 		return pt_api_name_len(s, n) != n;
-	struct pt_trace_str a = name_of(c, id, mode);
+	struct pt_trace_str a = name_make(c, id, mode);
 	return a.n != n || memcmp(a.s, s, n);
 }
 
@@ -121,6 +112,22 @@ static inline uint8_t name_flags(struct tl_trace *c, uint32_t id)
 {
 	uint8_t f = c->nflags[id];
 	return f ? f : name_flags_make(c, id);
+}
+
+/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode), and a mode in
+ * which the string reads as it is gives its NM_RAW name (one name and one text in the writer, not one a
+ * mode). Inline: once per event. */
+static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
+{
+	if (mode != NM_RAW) {
+		uint8_t f = name_flags(c, id);
+		if (!(f & (mode == NM_DEMANGLE ? NF_DEMANGLED : mode == NM_API ? NF_API : NF_SLASH)))
+			mode = NM_RAW;
+	}
+	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
+	if (d && d->s)
+		return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
+	return name_make(c, id, mode);
 }
 
 static void shapes(struct tl_trace *c, const struct pt_op *op, bool output)

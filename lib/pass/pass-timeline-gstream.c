@@ -207,6 +207,13 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
+	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack), j.start gone */
+	struct anchors {
+		int64_t *base;  /* per block of AN_B slots: its least start */
+		uint32_t *d;    /* per slot: its start after base, AN_NONE none */
+		int64_t *wide;  /* the starts whole of a block that does not fit (AN_B each; wat: its place) */
+		uint32_t *wat;
+	} an;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
 	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
@@ -875,14 +882,84 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/*
+ * The calls' starts that the third read and the writing read anchor the activities' steps at, 4 bytes a
+ * slot instead of 8: per block of AN_B slots (ids in order: their calls close in time) the least start,
+ * and each slot's start after it; a block whose starts span 2^32 - 1 units or more keeps them whole.
+ */
+#define AN_BITS 8
+#define AN_B (1u << AN_BITS)
+#define AN_NONE UINT32_MAX
+
+static void anchors_pack(struct pt_tl_gstream *s)
+{
+	struct anchors *a = &s->an;
+	const int64_t *v = s->j.start;
+	size_t n = s->j.n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
+	if (!v || !n)
+		return;
+	a->base = pt_xmalloc(nb * sizeof(*a->base));
+	a->wat = pt_xmalloc(nb * sizeof(*a->wat));
+	a->d = pt_xmalloc(n * sizeof(*a->d));
+	for (size_t b = 0; b < nb; b++) {
+		size_t i0 = b * AN_B, i1 = n - i0 < AN_B ? n : i0 + AN_B;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = i0; i < i1; i++)
+			if (v[i] != INT64_MIN) {
+				lo = v[i] < lo ? v[i] : lo;
+				hi = v[i] > hi ? v[i] : hi;
+			}
+		int64_t span;
+		bool fits = lo > hi || (!__builtin_sub_overflow(hi, lo, &span) && span < (int64_t)AN_NONE);
+		a->base[b] = lo;
+		a->wat[b] = AN_NONE;
+		if (!fits) {
+			pt_xgrow((void **)&a->wide, &wcap, (nw + 1) * AN_B, sizeof(*a->wide));
+			memcpy(a->wide + nw * AN_B, v + i0, (i1 - i0) * sizeof(*v));
+			a->wat[b] = (uint32_t)nw++;
+		}
+		for (size_t i = i0; i < i1; i++)
+			a->d[i] = !fits || v[i] == INT64_MIN ? AN_NONE : (uint32_t)(v[i] - lo);
+	}
+	free(s->j.start);
+	s->j.start = NULL;
+}
+
+static bool anchor_get(const struct anchors *a, size_t slot, int64_t *st)
+{
+	uint32_t w = a->wat[slot >> AN_BITS];
+	if (w != AN_NONE) {
+		int64_t x = a->wide[(size_t)w * AN_B + (slot & (AN_B - 1))];
+		*st = x;
+		return x != INT64_MIN;
+	}
+	if (a->d[slot] == AN_NONE)
+		return false;
+	*st = a->base[slot >> AN_BITS] + (int64_t)a->d[slot];
+	return true;
+}
+
+static void anchors_free(struct anchors *a)
+{
+	free(a->base);
+	free(a->d);
+	free(a->wide);
+	free(a->wat);
+	memset(a, 0, sizeof(*a));
+}
+
 /* The start of the call that launched a device activity with correlation id co, else its own start. */
 static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, int64_t st)
 {
-	if (!co || !is_device_activity(k) || !s->j.start)
+	if (!co || !is_device_activity(k) || (!s->j.start && !s->an.d))
 		return st;
 	size_t slot = pt_ljoin_slot(&s->j, co);
 	int64_t a;
-	return slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
+	if (slot == SIZE_MAX)
+		return st;
+	if (s->an.d)
+		return anchor_get(&s->an, slot, &a) ? a : st;
+	return pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
 }
 
 /* ------------------------------------------------------------------ third read */
@@ -1244,6 +1321,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->j.start = NULL;
 		pt_xtrim();
 	}
+	anchors_pack(s);
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -1306,8 +1384,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	wins = t->has_window;
 	for (size_t d = 0; d < t->ndev && !wins; d++)
 		wins = t->dev[d].win.n > 0;
-	if (!wins)
+	if (!wins) {
 		pt_ljoin_free(&s->j);
+		anchors_free(&s->an);
+	}
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct lanes *L = &s->scan[tr].L;
 		uint32_t nl = L->nl;
@@ -1656,6 +1736,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	anchors_free(&s->an);
 	pt_ljoin_free(&s->fj);
 	free(s->flo);
 	free(s->fspan);
