@@ -644,18 +644,6 @@ static void counter_event(struct tl_trace *c, uint32_t q, size_t pos, int64_t ts
 
 /* ------------------------------------------------------------------ the merge */
 
-/* Arrow id's call time (f: its activity's), as arrow_times_pack packed them. */
-static inline int64_t arrow_time(const struct tl_arrow_times *at, uint32_t id, bool f)
-{
-	uint32_t b = id >> TL_ATB_BITS, w = at->wat[b];
-	if (w != UINT32_MAX) {
-		const struct tl_arrow_ts *x = &at->wide[(size_t)w * TL_ATB + (id & (TL_ATB - 1))];
-		return f ? x->fts : x->sts;
-	}
-	int64_t s = at->base[b] + (int64_t)at->d[id].ds;
-	return f ? s + at->d[id].df : s;
-}
-
 /* inline into advance: once per event */
 static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl_trace *c, const struct src *s,
 								   size_t pos)
@@ -679,9 +667,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	case PH_G:
 		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
-		return arrow_time(&c->arrow_ts, s->items[pos], false);
+		return tl_arrow_time_at(&c->arrow_ts, s->items[pos], c->arrow_ts.d[s->items[pos]], false);
 	default:
-		return arrow_time(&c->arrow_ts, s->items[pos], true);
+		return tl_arrow_time_at(&c->arrow_ts, s->items[pos], c->arrow_ts.d[s->items[pos]], true);
 	}
 }
 
@@ -712,7 +700,7 @@ static void rank_sources(struct tl_trace *c)
 
 /* out = the flow indexes 0 .. nf - 1 grouped by their start row (fin: their end row), in id order within a row:
  * a counting sort (rows are few next to flows), with no scratch beyond a count per row. */
-static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool fin, uint32_t *out)
+static void flows_by_row(const struct tl_arrow_rt *v, size_t nf, size_t nrows, bool fin, uint32_t *out)
 {
 	size_t *at = pt_xcalloc(nrows + 1, sizeof(*at));
 	for (size_t i = 0; i < nf; i++)
@@ -725,26 +713,23 @@ static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool
 }
 
 /*
- * c->arrows' times to c->arrow_ts, in place, a block at a time: block b's 8-byte entries end at or before
- * its first arrow's 24 bytes begin (b > 0), and block 0's arrows are read whole before any is written.
+ * c->arrows to their rows and packed times (struct tl_arrow_rt, c->arrow_ts's blocks), in place, a block
+ * at a time: block b's 16-byte entries end at or before its first arrow's 24 bytes begin (b > 0), and
+ * block 0's arrows are read whole before any is written.
  */
-static void arrow_times_pack(struct tl_trace *c, size_t nf)
+static struct tl_arrow_rt *arrow_times_pack(struct tl_trace *c, size_t nf)
 {
 	struct tl_arrow_times *at = &c->arrow_ts;
 	size_t nb = (nf + TL_ATB - 1) / TL_ATB;
 	at->base = pt_xmalloc(nb * sizeof(*at->base));
 	at->wat = pt_xmalloc(nb * sizeof(*at->wat));
-	struct tl_arrow_dt *d = (struct tl_arrow_dt *)(void *)c->arrows;
-	struct tl_arrow_ts blk[TL_ATB];
+	struct tl_arrow_rt *v = (struct tl_arrow_rt *)(void *)c->arrows;
+	struct tl_arrow blk[TL_ATB];
 	size_t wcap = 0;
 	for (size_t b = 0; b < nb; b++) {
 		size_t i0 = b * TL_ATB, n = nf - i0 < TL_ATB ? nf - i0 : TL_ATB;
 		bool fits = true;
-		for (size_t k = 0; k < n; k++) {
-			struct tl_arrow a;
-			memcpy(&a, (const char *)c->arrows + (i0 + k) * sizeof(a), sizeof(a));
-			blk[k] = (struct tl_arrow_ts){ a.sts, a.fts };
-		}
+		memcpy(blk, (const char *)c->arrows + i0 * sizeof(*blk), n * sizeof(*blk));
 		int64_t base = blk[0].sts;
 		for (size_t k = 0; k < n && fits; k++) {
 			int64_t ds, df;
@@ -755,18 +740,19 @@ static void arrow_times_pack(struct tl_trace *c, size_t nf)
 		at->wat[b] = UINT32_MAX;
 		if (!fits) {
 			pt_xgrow((void **)&at->wide, &wcap, (at->nwide + 1) * TL_ATB, sizeof(*at->wide));
-			memcpy(at->wide + at->nwide * TL_ATB, blk, n * sizeof(*blk));
+			for (size_t k = 0; k < n; k++)
+				at->wide[at->nwide * TL_ATB + k] = (struct tl_arrow_ts){ blk[k].sts, blk[k].fts };
 			at->wat[b] = (uint32_t)at->nwide++;
 		}
 		for (size_t k = 0; k < n; k++) {
-			struct tl_arrow_dt w = { 0, 0 };
+			struct tl_arrow_rt w = { blk[k].srow, blk[k].frow, { 0, 0 } };
 			if (fits)
-				w = (struct tl_arrow_dt){ (uint32_t)(blk[k].sts - base), (int32_t)(blk[k].fts - blk[k].sts) };
-			memcpy((char *)d + (i0 + k) * sizeof(w), &w, sizeof(w));
+				w.t = (struct tl_arrow_dt){ (uint32_t)(blk[k].sts - base), (int32_t)(blk[k].fts - blk[k].sts) };
+			memcpy((char *)v + (i0 + k) * sizeof(w), &w, sizeof(w));
 		}
 	}
-	at->d = pt_xrealloc(d, nf * sizeof(*at->d));
 	c->arrows = NULL;
+	return pt_xrealloc(v, nf * sizeof(*v));
 }
 
 void tl_build_sources(struct tl_trace *c)
@@ -797,43 +783,53 @@ void tl_build_sources(struct tl_trace *c)
 	tl_gpu_annotation_sources(c);
 	size_t nf = c->narrows;
 	if (nf) {
+		/* the arrows' times packed first (16 bytes an arrow with their rows, not 24, under the row lists) */
+		struct tl_arrow_times *at = &c->arrow_ts;
+		struct tl_arrow_rt *v = arrow_times_pack(c, nf);
 		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
 		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
-		flows_by_row(c->arrows, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
-		flows_by_row(c->arrows, nf, c->rows.n, true, c->flow_f);
+		flows_by_row(v, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
+		flows_by_row(v, nf, c->rows.n, true, c->flow_f);
 		/* (frow, fts, id): each row's run in fts order, where it is not already */
 		uint32_t *tmp = NULL;
 		size_t tcap = 0;
 		for (size_t i = 0; i < nf;) {
-			uint32_t row = c->arrows[c->flow_f[i]].frow;
+			uint32_t row = v[c->flow_f[i]].frow;
 			size_t j = i + 1;
 			bool sorted = true;
-			for (; j < nf && c->arrows[c->flow_f[j]].frow == row; j++)
-				sorted &= c->arrows[c->flow_f[j - 1]].fts <= c->arrows[c->flow_f[j]].fts;
+			for (; j < nf && v[c->flow_f[j]].frow == row; j++)
+				sorted &= tl_arrow_time_at(at, c->flow_f[j - 1], v[c->flow_f[j - 1]].t, true) <=
+					  tl_arrow_time_at(at, c->flow_f[j], v[c->flow_f[j]].t, true);
 			if (!sorted) {
 				pt_xgrow((void **)&tmp, &tcap, (j - i) / 2 + 1, sizeof(*tmp));
-				tl_flow_sort_fts(c->arrows, c->flow_f + i, j - i, tmp);
+				tl_flow_sort_fts(at, v, c->flow_f + i, j - i, tmp);
 			}
 			i = j;
 		}
 		free(tmp);
 		for (int pass = 0; pass < 2; pass++) {
-			uint32_t *v = pass ? c->flow_f : c->flow_s;
+			uint32_t *x = pass ? c->flow_f : c->flow_s;
 			for (size_t i = 0; i < nf;) {
-				const struct tl_arrow *f = &c->arrows[v[i]];
+				const struct tl_arrow_rt *f = &v[x[i]];
 				uint32_t row = pass ? f->frow : f->srow;
 				size_t j = i;
-				while (j < nf && (pass ? c->arrows[v[j]].frow : c->arrows[v[j]].srow) == row)
+				while (j < nf && (pass ? v[x[j]].frow : v[x[j]].srow) == row)
 					j++;
 				struct src s = { .ph = pass ? PH_F : PH_S, .pid = c->rows.v[row].pid, .tid = c->rows.v[row].tid,
-						 .ref = row, .n = j - i, .items = v + i };
+						 .ref = row, .n = j - i, .items = x + i };
 				pt_vec_push(&c->srcs, s);
 				i = j;
 			}
 		}
-		/* the rows are the sources' now: each arrow keeps its two times, packed in place (struct
-		 * tl_arrow_times), 16 bytes an arrow less while the trace is written */
-		arrow_times_pack(c, nf);
+		/* the rows are the sources' now: each arrow keeps its packed times, in place, forward (arrow i's 8
+		 * bytes end at or before arrow i's 16 began), 16 bytes an arrow less than whole while written */
+		struct tl_arrow_dt *d = (struct tl_arrow_dt *)(void *)v;
+		for (size_t i = 0; i < nf; i++) {
+			struct tl_arrow_rt r;
+			memcpy(&r, (const char *)v + i * sizeof(r), sizeof(r));
+			memcpy((char *)d + i * sizeof(r.t), &r.t, sizeof(r.t));
+		}
+		at->d = pt_xrealloc(d, nf * sizeof(*at->d));
 	}
 	rank_sources(c);
 }

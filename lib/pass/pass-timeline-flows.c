@@ -22,31 +22,37 @@
  * every two arrows (a radix sort of (fts, index) pairs took 32 bytes an arrow:
  * 37 MiB for the 1.15 million arrows of a 1 GiB CUPTI dump's stream).
  */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp)
+/* (the activity's time of arrow i of v) */
+#define FTS(i) tl_arrow_time_at(at, (i), v[(i)].t, true)
+
+void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
+		      uint32_t *tmp)
 {
 	if (n < 24) {
 		for (size_t i = 1; i < n; i++) {
 			uint32_t x = idx[i];
+			int64_t fx = FTS(x);
 			size_t j = i;
-			for (; j && v[idx[j - 1]].fts > v[x].fts; j--)
+			for (; j && FTS(idx[j - 1]) > fx; j--)
 				idx[j] = idx[j - 1];
 			idx[j] = x;
 		}
 		return;
 	}
 	size_t h = n / 2;
-	tl_flow_sort_fts(v, idx, h, tmp);
-	tl_flow_sort_fts(v, idx + h, n - h, tmp);
-	if (v[idx[h - 1]].fts <= v[idx[h]].fts)
+	tl_flow_sort_fts(at, v, idx, h, tmp);
+	tl_flow_sort_fts(at, v, idx + h, n - h, tmp);
+	if (FTS(idx[h - 1]) <= FTS(idx[h]))
 		return; /* in order already */
 	/* the left half out of the way, then merged in front of the right one (ties: the left first) */
 	memcpy(tmp, idx, h * sizeof(*tmp));
 	size_t a = 0, b = h, o = 0;
 	while (a < h && b < n)
-		idx[o++] = v[idx[b]].fts < v[tmp[a]].fts ? idx[b++] : tmp[a++];
+		idx[o++] = FTS(idx[b]) < FTS(tmp[a]) ? idx[b++] : tmp[a++];
 	while (a < h)
 		idx[o++] = tmp[a++];
 }
+#undef FTS
 
 static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
 {

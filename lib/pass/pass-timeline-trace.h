@@ -140,6 +140,22 @@ struct tl_arrow_times {
 	struct tl_arrow_ts *wide; /* TL_ATB per wide block */
 	size_t nwide;
 };
+/* An arrow while tl_build_sources groups them by row: its rows and packed times (16 bytes). */
+struct tl_arrow_rt {
+	uint32_t srow, frow;
+	struct tl_arrow_dt t;
+};
+/* Arrow id's call time (f: its activity's), its packed times d. */
+static inline int64_t tl_arrow_time_at(const struct tl_arrow_times *at, uint32_t id, struct tl_arrow_dt d, bool f)
+{
+	uint32_t b = id >> TL_ATB_BITS, w = at->wat[b];
+	if (w != UINT32_MAX) {
+		const struct tl_arrow_ts *x = &at->wide[(size_t)w * TL_ATB + (id & (TL_ATB - 1))];
+		return f ? x->fts : x->sts;
+	}
+	int64_t s = at->base[b] + (int64_t)d.ds;
+	return f ? s + d.df : s;
+}
 
 struct csrc { /* a counter group: queue samples of one track */
 	uint32_t track, pid, tid;
@@ -416,7 +432,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
 /* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp);
+void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
+		      uint32_t *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
