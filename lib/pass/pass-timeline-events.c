@@ -38,6 +38,13 @@ static const char *const cat_names[C_N] = {
 
 #define LIT(lit) ((struct pt_trace_str){ (lit), sizeof(lit) - 1, PT_TRACE_PLAIN })
 
+/* The key of (id, mode): a mode's keys one after the other (the writer's table of what it made of each key
+ * is then touched in the modes given alone, most strings being given in one). */
+static inline uint32_t name_key(const struct tl_trace *c, uint32_t id, int mode)
+{
+	return (uint32_t)mode * (uint32_t)c->m->strings.n + id + 1;
+}
+
 /* name_of's first use of (id, mode): the name made and kept. */
 static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *c, uint32_t id, int mode)
 {
@@ -68,22 +75,22 @@ static __attribute__((noinline)) struct pt_trace_str name_make(struct tl_trace *
 		d->s = s;
 		d->n = (uint32_t)n;
 	}
-	return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
+	return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
 }
 
-/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode). Inline: once per event. */
-static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
-{
-	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
-	if (d && d->s)
-		return (struct pt_trace_str){ d->s, d->n, id * NM_N + (uint32_t)mode + 1 };
-	return name_make(c, id, mode);
-}
-
+/* Does string id read otherwise in mode (NM_DEMANGLE, NM_API)? Worked out without making the name where it
+ * is plain: a mode's names are made for the strings that read otherwise in it alone (a name made for each
+ * string id in each mode held 16 bytes an id and mode, whose ids are mostly the step ranges' names). */
 static bool name_differs(struct tl_trace *c, uint32_t id, int mode)
 {
-	struct pt_trace_str a = name_of(c, id, mode), b = name_of(c, id, NM_RAW);
-	return a.n != b.n || memcmp(a.s, b.s, a.n);
+	const char *s = tl_str(c, id);
+	if (mode == NM_DEMANGLE && !(c->o.demangle && s[0] == '_' && s[1] == 'Z'))
+		return false;
+	size_t n = strlen(s);
+	if (mode == NM_API)
+		return pt_api_name_len(s, n) != n;
+	struct pt_trace_str a = name_make(c, id, mode);
+	return a.n != n || memcmp(a.s, s, n);
 }
 
 /* name_flags the first time for id. */
@@ -105,6 +112,22 @@ static inline uint8_t name_flags(struct tl_trace *c, uint32_t id)
 {
 	uint8_t f = c->nflags[id];
 	return f ? f : name_flags_make(c, id);
+}
+
+/* Name of string id in the given mode (NM_*), made once; its key is unique to (id, mode), and a mode in
+ * which the string reads as it is gives its NM_RAW name (one name and one text in the writer, not one a
+ * mode). Inline: once per event. */
+static inline struct pt_trace_str name_of(struct tl_trace *c, uint32_t id, int mode)
+{
+	if (mode != NM_RAW) {
+		uint8_t f = name_flags(c, id);
+		if (!(f & (mode == NM_DEMANGLE ? NF_DEMANGLED : mode == NM_API ? NF_API : NF_SLASH)))
+			mode = NM_RAW;
+	}
+	const struct dname *d = c->names[mode] ? &c->names[mode][id] : NULL;
+	if (d && d->s)
+		return (struct pt_trace_str){ d->s, d->n, name_key(c, id, mode) };
+	return name_make(c, id, mode);
 }
 
 static void shapes(struct tl_trace *c, const struct pt_op *op, bool output)
@@ -644,9 +667,9 @@ static inline __attribute__((always_inline)) int64_t src_item_ts(const struct tl
 	case PH_G:
 		return tl_gpu_annotation_ts(c, s->items[pos]);
 	case PH_S:
-		return c->arrow_ts[s->items[pos]].sts;
+		return tl_arrow_time_at(&c->arrow_ts, s->items[pos], c->arrow_ts.d[s->items[pos]], false);
 	default:
-		return c->arrow_ts[s->items[pos]].fts;
+		return tl_arrow_time_at(&c->arrow_ts, s->items[pos], c->arrow_ts.d[s->items[pos]], true);
 	}
 }
 
@@ -677,7 +700,7 @@ static void rank_sources(struct tl_trace *c)
 
 /* out = the flow indexes 0 .. nf - 1 grouped by their start row (fin: their end row), in id order within a row:
  * a counting sort (rows are few next to flows), with no scratch beyond a count per row. */
-static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool fin, uint32_t *out)
+static void flows_by_row(const struct tl_arrow_rt *v, size_t nf, size_t nrows, bool fin, uint32_t *out)
 {
 	size_t *at = pt_xcalloc(nrows + 1, sizeof(*at));
 	for (size_t i = 0; i < nf; i++)
@@ -687,6 +710,49 @@ static void flows_by_row(const struct tl_arrow *v, size_t nf, size_t nrows, bool
 	for (size_t i = 0; i < nf; i++)
 		out[at[fin ? v[i].frow : v[i].srow]++] = (uint32_t)i;
 	free(at);
+}
+
+/*
+ * c->arrows to their rows and packed times (struct tl_arrow_rt, c->arrow_ts's blocks), in place, a block
+ * at a time: block b's 16-byte entries end at or before its first arrow's 24 bytes begin (b > 0), and
+ * block 0's arrows are read whole before any is written.
+ */
+static struct tl_arrow_rt *arrow_times_pack(struct tl_trace *c, size_t nf)
+{
+	struct tl_arrow_times *at = &c->arrow_ts;
+	size_t nb = (nf + TL_ATB - 1) / TL_ATB;
+	at->base = pt_xmalloc(nb * sizeof(*at->base));
+	at->wat = pt_xmalloc(nb * sizeof(*at->wat));
+	struct tl_arrow_rt *v = (struct tl_arrow_rt *)(void *)c->arrows;
+	struct tl_arrow blk[TL_ATB];
+	size_t wcap = 0;
+	for (size_t b = 0; b < nb; b++) {
+		size_t i0 = b * TL_ATB, n = nf - i0 < TL_ATB ? nf - i0 : TL_ATB;
+		bool fits = true;
+		memcpy(blk, (const char *)c->arrows + i0 * sizeof(*blk), n * sizeof(*blk));
+		int64_t base = blk[0].sts;
+		for (size_t k = 0; k < n && fits; k++) {
+			int64_t ds, df;
+			fits = !__builtin_sub_overflow(blk[k].sts, base, &ds) && ds >= 0 && ds <= (int64_t)UINT32_MAX &&
+			       !__builtin_sub_overflow(blk[k].fts, blk[k].sts, &df) && df >= INT32_MIN && df <= INT32_MAX;
+		}
+		at->base[b] = base;
+		at->wat[b] = UINT32_MAX;
+		if (!fits) {
+			pt_xgrow((void **)&at->wide, &wcap, (at->nwide + 1) * TL_ATB, sizeof(*at->wide));
+			for (size_t k = 0; k < n; k++)
+				at->wide[at->nwide * TL_ATB + k] = (struct tl_arrow_ts){ blk[k].sts, blk[k].fts };
+			at->wat[b] = (uint32_t)at->nwide++;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct tl_arrow_rt w = { blk[k].srow, blk[k].frow, { 0, 0 } };
+			if (fits)
+				w.t = (struct tl_arrow_dt){ (uint32_t)(blk[k].sts - base), (int32_t)(blk[k].fts - blk[k].sts) };
+			memcpy((char *)v + (i0 + k) * sizeof(w), &w, sizeof(w));
+		}
+	}
+	c->arrows = NULL;
+	return pt_xrealloc(v, nf * sizeof(*v));
 }
 
 void tl_build_sources(struct tl_trace *c)
@@ -717,51 +783,53 @@ void tl_build_sources(struct tl_trace *c)
 	tl_gpu_annotation_sources(c);
 	size_t nf = c->narrows;
 	if (nf) {
+		/* the arrows' times packed first (16 bytes an arrow with their rows, not 24, under the row lists) */
+		struct tl_arrow_times *at = &c->arrow_ts;
+		struct tl_arrow_rt *v = arrow_times_pack(c, nf);
 		c->flow_s = pt_xmalloc(nf * sizeof(*c->flow_s));
 		c->flow_f = pt_xmalloc(nf * sizeof(*c->flow_f));
-		flows_by_row(c->arrows, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
-		flows_by_row(c->arrows, nf, c->rows.n, true, c->flow_f);
+		flows_by_row(v, nf, c->rows.n, false, c->flow_s); /* (srow, id): id order is sts order */
+		flows_by_row(v, nf, c->rows.n, true, c->flow_f);
 		/* (frow, fts, id): each row's run in fts order, where it is not already */
 		uint32_t *tmp = NULL;
 		size_t tcap = 0;
 		for (size_t i = 0; i < nf;) {
-			uint32_t row = c->arrows[c->flow_f[i]].frow;
+			uint32_t row = v[c->flow_f[i]].frow;
 			size_t j = i + 1;
 			bool sorted = true;
-			for (; j < nf && c->arrows[c->flow_f[j]].frow == row; j++)
-				sorted &= c->arrows[c->flow_f[j - 1]].fts <= c->arrows[c->flow_f[j]].fts;
+			for (; j < nf && v[c->flow_f[j]].frow == row; j++)
+				sorted &= tl_arrow_time_at(at, c->flow_f[j - 1], v[c->flow_f[j - 1]].t, true) <=
+					  tl_arrow_time_at(at, c->flow_f[j], v[c->flow_f[j]].t, true);
 			if (!sorted) {
 				pt_xgrow((void **)&tmp, &tcap, (j - i) / 2 + 1, sizeof(*tmp));
-				tl_flow_sort_fts(c->arrows, c->flow_f + i, j - i, tmp);
+				tl_flow_sort_fts(at, v, c->flow_f + i, j - i, tmp);
 			}
 			i = j;
 		}
 		free(tmp);
 		for (int pass = 0; pass < 2; pass++) {
-			uint32_t *v = pass ? c->flow_f : c->flow_s;
+			uint32_t *x = pass ? c->flow_f : c->flow_s;
 			for (size_t i = 0; i < nf;) {
-				const struct tl_arrow *f = &c->arrows[v[i]];
+				const struct tl_arrow_rt *f = &v[x[i]];
 				uint32_t row = pass ? f->frow : f->srow;
 				size_t j = i;
-				while (j < nf && (pass ? c->arrows[v[j]].frow : c->arrows[v[j]].srow) == row)
+				while (j < nf && (pass ? v[x[j]].frow : v[x[j]].srow) == row)
 					j++;
 				struct src s = { .ph = pass ? PH_F : PH_S, .pid = c->rows.v[row].pid, .tid = c->rows.v[row].tid,
-						 .ref = row, .n = j - i, .items = v + i };
+						 .ref = row, .n = j - i, .items = x + i };
 				pt_vec_push(&c->srcs, s);
 				i = j;
 			}
 		}
-		/* the rows are the sources' now: each arrow keeps its two times, packed in place, forward (arrow i's
-		 * times end at or before arrow i + 1 starts), 8 bytes an arrow less while the trace is written */
-		struct tl_arrow_ts *ts = (struct tl_arrow_ts *)(void *)c->arrows;
+		/* the rows are the sources' now: each arrow keeps its packed times, in place, forward (arrow i's 8
+		 * bytes end at or before arrow i's 16 began), 16 bytes an arrow less than whole while written */
+		struct tl_arrow_dt *d = (struct tl_arrow_dt *)(void *)v;
 		for (size_t i = 0; i < nf; i++) {
-			struct tl_arrow a;
-			memcpy(&a, (const char *)c->arrows + i * sizeof(a), sizeof(a));
-			struct tl_arrow_ts w = { a.sts, a.fts };
-			memcpy((char *)ts + i * sizeof(w), &w, sizeof(w));
+			struct tl_arrow_rt r;
+			memcpy(&r, (const char *)v + i * sizeof(r), sizeof(r));
+			memcpy((char *)d + i * sizeof(r.t), &r.t, sizeof(r.t));
 		}
-		c->arrow_ts = pt_xrealloc(ts, nf * sizeof(*c->arrow_ts));
-		c->arrows = NULL;
+		at->d = pt_xrealloc(d, nf * sizeof(*at->d));
 	}
 	rank_sources(c);
 }

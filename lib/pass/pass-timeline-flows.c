@@ -22,31 +22,37 @@
  * every two arrows (a radix sort of (fts, index) pairs took 32 bytes an arrow:
  * 37 MiB for the 1.15 million arrows of a 1 GiB CUPTI dump's stream).
  */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp)
+/* (the activity's time of arrow i of v) */
+#define FTS(i) tl_arrow_time_at(at, (i), v[(i)].t, true)
+
+void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
+		      uint32_t *tmp)
 {
 	if (n < 24) {
 		for (size_t i = 1; i < n; i++) {
 			uint32_t x = idx[i];
+			int64_t fx = FTS(x);
 			size_t j = i;
-			for (; j && v[idx[j - 1]].fts > v[x].fts; j--)
+			for (; j && FTS(idx[j - 1]) > fx; j--)
 				idx[j] = idx[j - 1];
 			idx[j] = x;
 		}
 		return;
 	}
 	size_t h = n / 2;
-	tl_flow_sort_fts(v, idx, h, tmp);
-	tl_flow_sort_fts(v, idx + h, n - h, tmp);
-	if (v[idx[h - 1]].fts <= v[idx[h]].fts)
+	tl_flow_sort_fts(at, v, idx, h, tmp);
+	tl_flow_sort_fts(at, v, idx + h, n - h, tmp);
+	if (FTS(idx[h - 1]) <= FTS(idx[h]))
 		return; /* in order already */
 	/* the left half out of the way, then merged in front of the right one (ties: the left first) */
 	memcpy(tmp, idx, h * sizeof(*tmp));
 	size_t a = 0, b = h, o = 0;
 	while (a < h && b < n)
-		idx[o++] = v[idx[b]].fts < v[tmp[a]].fts ? idx[b++] : tmp[a++];
+		idx[o++] = FTS(idx[b]) < FTS(tmp[a]) ? idx[b++] : tmp[a++];
 	while (a < h)
 		idx[o++] = tmp[a++];
 }
+#undef FTS
 
 static int64_t row_time(const struct tl_trace *c, int64_t t, uint32_t dev)
 {
@@ -157,9 +163,9 @@ void tl_build_flows(struct tl_trace *c)
 	const struct pt_events *ev = &c->m->events;
 	if (!c->o.flows || !(ev->dense & PT_EVCOL_CORR)) /* no correlation ids: no arrows */
 		return;
-	if (c->tl->gstream) { /* streamed: from what its reads kept */
-		tl_gstream_flows(c);
-		tl_flows_order(c);
+	if (c->tl->gstream) { /* streamed: from what its reads kept (ordered and packed by them, or not yet) */
+		if (!tl_gstream_flows(c))
+			tl_flows_order(c);
 		return;
 	}
 	/* the processes of the rows, each joined alone (tl_flows_order then orders all the arrows) */
@@ -285,18 +291,23 @@ static void flow_sort(struct flow *v, size_t n, unsigned depth)
 	}
 }
 
-void tl_flows_order(struct tl_trace *c)
+void tl_flows_sort(struct flow *v, size_t nf)
 {
-	size_t nf = c->flows.n, k = 1;
-	const struct flow *v = c->flows.v;
+	size_t k = 1;
 	while (k < nf && flow_less(&v[k - 1], &v[k]))
 		k++;
 	if (k < nf) {
 		unsigned depth = 0;
 		for (size_t x = nf; x; x >>= 1)
 			depth += 2;
-		flow_sort(c->flows.v, nf, depth);
+		flow_sort(v, nf, depth);
 	}
+}
+
+void tl_flows_order(struct tl_trace *c)
+{
+	size_t nf = c->flows.n;
+	tl_flows_sort(c->flows.v, nf);
 	/* the event indexes served the order only: pack each flow to its arrow, in place, forward (arrow i ends
 	 * at or before flow i + 1 starts) */
 	struct tl_arrow *a = (struct tl_arrow *)(void *)c->flows.v;

@@ -444,6 +444,11 @@ static bool multi_steps(struct tl_gsel *g, const struct pt_model *m)
 	return true;
 }
 
+bool tl_gsel_no_launches(const struct tl_gsel *g)
+{
+	return !g->launches;
+}
+
 bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);

@@ -61,6 +61,8 @@ void tl_gsel_call(struct tl_gsel *g, const struct pt_model *m, uint32_t d, size_
 /* After the second read (j holds the calls' starts): the steps, as pt_steps_collect() would make them;
  * false: the model is to be read whole (a process's calls and kernels not together in the file). */
 bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j);
+/* Do the steps need nothing of the second read (no kernels' launches)? tl_gsel_steps may then come before it. */
+bool tl_gsel_no_launches(const struct tl_gsel *g);
 /* The selection's notes into d, as pt_sel_check() gives them for the model read whole: rf, the host
  * ranges the first read found (pt_sel_found_range); span, the events' first start and last end (NULL:
  * no event). */

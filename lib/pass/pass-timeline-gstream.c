@@ -93,7 +93,6 @@
 #define STOPPED 5
 #define OWN_DONE 6
 #define G_SKIP (1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM)
-#define NO_EV UINT32_MAX
 
 /* A track's kept events not yet released, in the rows' order from h. */
 struct tq {
@@ -130,13 +129,15 @@ struct kq {
 
 /*
  * The launch arrows while the reads gather them: one struct flow per join
- * slot (fs), its call (api: NO_EV none; srow: the call's track, then with
+ * slot (fs), its call (api: its event index + 1, 0 none; srow: the call's track, then with
  * FL_PLACED and its lane in the top byte once the third read puts it on a
  * row; sts: its start while the second read picks the earliest, then its
- * midpoint) and its first activity (act: NO_EV none; frow: its track and
+ * midpoint) and its first activity (act: the same; frow: its track and
  * lane; fts: its midpoint); a slot's further activities (a graph's kernels)
  * in xf, api the slot until the end of the third read. A track index fits
- * in FL_TRACK (a model with more tracks is read whole).
+ * in FL_TRACK (a model with more tracks is read whole). With 0 for none, a
+ * slot that no read writes (its call or activity not kept: --steps,
+ * --time-window) leaves its page of the zeroed mapping untouched.
  */
 #define FL_TRACK 0x7fffffu
 #define FL_PLACED 0x800000u
@@ -206,6 +207,13 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
+	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack), j.start gone */
+	struct anchors {
+		int64_t *base;  /* per block of AN_B slots: its least start */
+		uint32_t *d;    /* per slot: its start after base, AN_NONE none */
+		int64_t *wide;  /* the starts whole of a block that does not fit (AN_B each; wat: its place) */
+		uint32_t *wat;
+	} an;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
 	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
@@ -221,8 +229,11 @@ struct pt_tl_gstream {
 		size_t n, cap;
 	} xf;
 	/* the launch arrows once the third read ends (tracks and lanes as in fs); rows and the export clock when
-	 * the trace takes them */
+	 * the trace takes them. Their calls on one device (packed): ordered as the trace orders them (its clock
+	 * moves every call's time by that device's offset alike) and packed to struct tl_arrow in place, 8
+	 * bytes an arrow less from the third read's end on (fl.v holds tl_arrows then) */
 	PT_VEC(struct flow) fl;
+	bool packed;
 	size_t *cur;        /* per track: a window cursor (second read, writing) */
 	/* third read */
 	struct tl_pass pass;
@@ -861,8 +872,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		bool keep;
 		(void)tl_step_keep(s->pass.t, m->tracks.v[tr].device, st, st, du, &s->cur[tr], &lo, &keep);
 		struct flow *f = &s->fs[slot];
-		if (keep && (f->api == NO_EV || st < f->sts)) {
-			f->api = gi;
+		if (keep && (!f->api || st < f->sts)) {
+			f->api = gi + 1;
 			f->srow = tr;
 			f->sts = st;
 		}
@@ -871,14 +882,84 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/*
+ * The calls' starts that the third read and the writing read anchor the activities' steps at, 4 bytes a
+ * slot instead of 8: per block of AN_B slots (ids in order: their calls close in time) the least start,
+ * and each slot's start after it; a block whose starts span 2^32 - 1 units or more keeps them whole.
+ */
+#define AN_BITS 8
+#define AN_B (1u << AN_BITS)
+#define AN_NONE UINT32_MAX
+
+static void anchors_pack(struct pt_tl_gstream *s)
+{
+	struct anchors *a = &s->an;
+	const int64_t *v = s->j.start;
+	size_t n = s->j.n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
+	if (!v || !n)
+		return;
+	a->base = pt_xmalloc(nb * sizeof(*a->base));
+	a->wat = pt_xmalloc(nb * sizeof(*a->wat));
+	a->d = pt_xmalloc(n * sizeof(*a->d));
+	for (size_t b = 0; b < nb; b++) {
+		size_t i0 = b * AN_B, i1 = n - i0 < AN_B ? n : i0 + AN_B;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = i0; i < i1; i++)
+			if (v[i] != INT64_MIN) {
+				lo = v[i] < lo ? v[i] : lo;
+				hi = v[i] > hi ? v[i] : hi;
+			}
+		int64_t span;
+		bool fits = lo > hi || (!__builtin_sub_overflow(hi, lo, &span) && span < (int64_t)AN_NONE);
+		a->base[b] = lo;
+		a->wat[b] = AN_NONE;
+		if (!fits) {
+			pt_xgrow((void **)&a->wide, &wcap, (nw + 1) * AN_B, sizeof(*a->wide));
+			memcpy(a->wide + nw * AN_B, v + i0, (i1 - i0) * sizeof(*v));
+			a->wat[b] = (uint32_t)nw++;
+		}
+		for (size_t i = i0; i < i1; i++)
+			a->d[i] = !fits || v[i] == INT64_MIN ? AN_NONE : (uint32_t)(v[i] - lo);
+	}
+	free(s->j.start);
+	s->j.start = NULL;
+}
+
+static bool anchor_get(const struct anchors *a, size_t slot, int64_t *st)
+{
+	uint32_t w = a->wat[slot >> AN_BITS];
+	if (w != AN_NONE) {
+		int64_t x = a->wide[(size_t)w * AN_B + (slot & (AN_B - 1))];
+		*st = x;
+		return x != INT64_MIN;
+	}
+	if (a->d[slot] == AN_NONE)
+		return false;
+	*st = a->base[slot >> AN_BITS] + (int64_t)a->d[slot];
+	return true;
+}
+
+static void anchors_free(struct anchors *a)
+{
+	free(a->base);
+	free(a->d);
+	free(a->wide);
+	free(a->wat);
+	memset(a, 0, sizeof(*a));
+}
+
 /* The start of the call that launched a device activity with correlation id co, else its own start. */
 static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, int64_t st)
 {
-	if (!co || !is_device_activity(k) || !s->j.start)
+	if (!co || !is_device_activity(k) || (!s->j.start && !s->an.d))
 		return st;
 	size_t slot = pt_ljoin_slot(&s->j, co);
 	int64_t a;
-	return slot != SIZE_MAX && pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
+	if (slot == SIZE_MAX)
+		return st;
+	if (s->an.d)
+		return anchor_get(&s->an, slot, &a) ? a : st;
+	return pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
 }
 
 /* ------------------------------------------------------------------ third read */
@@ -927,19 +1008,19 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 		return;
 	struct flow *f = &s->fs[slot];
 	if (v->kind == PT_EV_API) {
-		if (f->api == v->ev) {
+		if (f->api == v->ev + 1) {
 			f->srow |= FL_PLACED | (uint32_t)l << 24;
 			f->sts = st + half;
 		}
 	} else if (v->dur >= 1) {
 		uint32_t row = tr | (uint32_t)l << 24;
 		int64_t mid = st + half;
-		if (f->act == NO_EV) {
-			f->act = v->ev;
+		if (!f->act) {
+			f->act = v->ev + 1;
 			f->frow = row;
 			f->fts = mid;
 		} else {
-			struct flow x = { .api = (uint32_t)slot, .act = v->ev, .frow = row, .fts = mid };
+			struct flow x = { .api = (uint32_t)slot, .act = v->ev + 1, .frow = row, .fts = mid };
 			xf_push(&s->xf, &x);
 		}
 	}
@@ -954,7 +1035,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	for (size_t k = 0; k < s->xf.n; k++) {
 		struct flow x = s->xf.v[k];
 		const struct flow *f = &s->fs[x.api];
-		if (f->api == NO_EV || !(f->srow & FL_PLACED))
+		if (!f->api || !(f->srow & FL_PLACED))
 			continue;
 		x.api = f->api;
 		x.srow = f->srow;
@@ -964,7 +1045,7 @@ static void gather_flows(struct pt_tl_gstream *s)
 	size_t nf = 0, ns = s->fkeyed ? s->fj.n : s->j.n;
 	for (size_t k = 0; k < ns; k++) {
 		const struct flow *f = &s->fs[k];
-		if (f->api != NO_EV && f->act != NO_EV && (f->srow & FL_PLACED))
+		if (f->api && f->act && (f->srow & FL_PLACED))
 			s->fs[nf++] = *f;
 	}
 	pt_vec_free(&s->fl);
@@ -975,6 +1056,29 @@ static void gather_flows(struct pt_tl_gstream *s)
 		memcpy(s->fl.v + nf, s->xf.v, nx * sizeof(*s->xf.v));
 	s->fl.n = s->fl.cap = nf + nx;
 	xf_free(&s->xf);
+	/* the calls on one device: ordered now, the event indexes dropped (tl_flows_order's order and packing) */
+	const struct pt_model *m = s->m;
+	bool one = !s->kranks;
+	uint32_t d0 = UINT32_MAX;
+	for (size_t k = 0; k < s->fl.n && one; k++) {
+		uint32_t d = m->tracks.v[s->fl.v[k].srow & FL_TRACK].device;
+		if (d0 == UINT32_MAX)
+			d0 = d;
+		one = d == d0;
+	}
+	if (!one || !s->fl.n)
+		return;
+	tl_flows_sort(s->fl.v, s->fl.n);
+	struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+	for (size_t i = 0; i < s->fl.n; i++) { /* forward: arrow i ends at or before flow i + 1 starts */
+		struct flow f;
+		memcpy(&f, (const char *)s->fl.v + i * sizeof(f), sizeof(f));
+		struct tl_arrow w = { f.srow, f.frow, f.sts, f.fts };
+		memcpy((char *)a + i * sizeof(w), &w, sizeof(w));
+	}
+	s->fl.v = pt_xrealloc(a, s->fl.n * sizeof(*a));
+	s->fl.cap = s->fl.n;
+	s->packed = true;
 }
 
 static void kq_add(struct kq *q, int64_t st, int64_t en, uint8_t cls)
@@ -1081,6 +1185,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 {
 	*mp = NULL;
 	*out = NULL;
+	pt_xmap_big(); /* the reads free large blocks (the first read's buffers, the launch arrows' slots) */
 	struct pt_tl_gstream *s = pt_xcalloc(1, sizeof(*s));
 	pt_ptm_turns_init(&s->b.rd);
 	s->P = pt_xcalloc(1, sizeof(*s->P));
@@ -1175,12 +1280,17 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* what the first read held (the event codes, the kernel infos, the memory records) was grown through
 	 * malloc and stays resident once freed: given back before the arrows' slots come on top of it */
 	pt_xtrim();
+	/* steps counted from the host's ranges alone: before the arrows' slots come (what the count holds for a
+	 * while would come on top of them) */
+	bool sel_early = s->sel && tl_gsel_no_launches(s->sel);
+	if (sel_early && !tl_gsel_steps(s->sel, m, &s->j)) {
+		s->again = true;
+		goto out;
+	}
 	s->want_flows = flows && s->has_corr;
 	size_t nslot = s->fkeyed ? s->fj.n : s->j.n;
 	if (s->want_flows && nslot) {
-		s->fs = pt_xcalloc(nslot, sizeof(*s->fs));
-		for (size_t k = 0; k < nslot; k++)
-			s->fs[k].api = s->fs[k].act = NO_EV;
+		s->fs = pt_xcalloc(nslot, sizeof(*s->fs)); /* (a mapping: its pages are resident once written) */
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
@@ -1197,7 +1307,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if ((rc = read_again(s, calls, e)))
 		goto out;
 	tl_gcomm_resolve(&s->gc);
-	if (s->sel && !tl_gsel_steps(s->sel, m, &s->j)) {
+	if (s->sel && !sel_early && !tl_gsel_steps(s->sel, m, &s->j)) {
 		s->again = true;
 		goto out;
 	}
@@ -1211,6 +1321,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->j.start = NULL;
 		pt_xtrim();
 	}
+	anchors_pack(s);
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -1273,8 +1384,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	wins = t->has_window;
 	for (size_t d = 0; d < t->ndev && !wins; d++)
 		wins = t->dev[d].win.n > 0;
-	if (!wins)
+	if (!wins) {
 		pt_ljoin_free(&s->j);
+		anchors_free(&s->an);
+	}
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct lanes *L = &s->scan[tr].L;
 		uint32_t nl = L->nl;
@@ -1337,23 +1450,29 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *s)
 
 /* Arrow f on trace c's rows (its ends' tracks and lanes made rows, its times the export clock's): false
  * where an end has no row in c. */
-static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
+static bool ends_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, uint32_t *srow, uint32_t *frow,
+			 int64_t *sts, int64_t *fts)
 {
 	const struct pt_model *m = c->m;
-	uint32_t at = f->srow & FL_TRACK, ft = f->frow & FL_TRACK;
+	uint32_t at = *srow & FL_TRACK, ft = *frow & FL_TRACK;
 	if (!s->b.lane_row[at] || !s->b.lane_row[ft])
 		return false;
-	uint32_t arow = s->b.lane_row[at][FL_LANE(f->srow)], frow = s->b.lane_row[ft][FL_LANE(f->frow)];
-	if (arow == UINT32_MAX || frow == UINT32_MAX)
+	uint32_t arow = s->b.lane_row[at][FL_LANE(*srow)], brow = s->b.lane_row[ft][FL_LANE(*frow)];
+	if (arow == UINT32_MAX || brow == UINT32_MAX)
 		return false;
-	f->srow = arow;
-	f->frow = frow;
-	f->sts += c->dev_off[m->tracks.v[at].device] - c->base;
-	f->fts += c->dev_off[m->tracks.v[ft].device] - c->base;
+	*srow = arow;
+	*frow = brow;
+	*sts += c->dev_off[m->tracks.v[at].device] - c->base;
+	*fts += c->dev_off[m->tracks.v[ft].device] - c->base;
 	return true;
 }
 
-void tl_gstream_flows(struct tl_trace *c)
+static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c, struct flow *f)
+{
+	return ends_on_rows(s, c, &f->srow, &f->frow, &f->sts, &f->fts);
+}
+
+bool tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
 	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
@@ -1363,7 +1482,25 @@ void tl_gstream_flows(struct tl_trace *c)
 			if (flow_on_rows(s, c, &f))
 				pt_vec_push(&c->flows, f);
 		}
-		return;
+		return false;
+	}
+	if (s->packed) { /* ordered and packed: the trace takes them as its arrows */
+		struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+		size_t n = 0;
+		for (size_t k = 0; k < s->fl.n; k++) {
+			struct tl_arrow w = a[k];
+			if (ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts))
+				a[n++] = w;
+		}
+		pt_vec_free(&c->flows);
+		free(c->arrows);
+		c->arrows = n ? a : NULL;
+		if (!n)
+			free(a);
+		c->narrows = n;
+		s->fl.v = NULL;
+		s->fl.n = s->fl.cap = 0;
+		return true;
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
@@ -1378,6 +1515,7 @@ void tl_gstream_flows(struct tl_trace *c)
 	c->flows.cap = s->fl.cap;
 	s->fl.v = NULL;
 	s->fl.n = s->fl.cap = 0;
+	return false;
 }
 
 /* ------------------------------------------------------------------ writing */
@@ -1598,6 +1736,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	anchors_free(&s->an);
 	pt_ljoin_free(&s->fj);
 	free(s->flo);
 	free(s->fspan);

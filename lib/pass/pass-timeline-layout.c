@@ -972,7 +972,10 @@ void pt_tl_trace_free(struct pt_trace *t)
 	pt_vec_free(&c->rows);
 	pt_vec_free(&c->flows);
 	free(c->arrows);
-	free(c->arrow_ts);
+	free(c->arrow_ts.base);
+	free(c->arrow_ts.wat);
+	free(c->arrow_ts.d);
+	free(c->arrow_ts.wide);
 	for (size_t i = 0; i < c->counters.n; i++) {
 		free(c->counters.v[i].idx);
 		free(c->counters.v[i].name);

@@ -120,6 +120,42 @@ struct tl_arrow {
 struct tl_arrow_ts {
 	int64_t sts, fts; /* rel */
 };
+/*
+ * The arrows' two times as tl_build_sources packs them (in place of the arrows, forward): per block of
+ * TL_ATB consecutive ids, the first one's call time (base: the calls' times do not fall with the ids); per
+ * arrow its call time after base (32 bits) and its activity's time from its call's (signed 32 bits), 8
+ * bytes an arrow; a block whose times do not fit so has them whole in wide (wat: its place there, else
+ * UINT32_MAX).
+ */
+#define TL_ATB_BITS 8
+#define TL_ATB (1u << TL_ATB_BITS)
+struct tl_arrow_dt {
+	uint32_t ds;
+	int32_t df;
+};
+struct tl_arrow_times {
+	int64_t *base;          /* per block */
+	uint32_t *wat;          /* per block */
+	struct tl_arrow_dt *d;  /* per arrow */
+	struct tl_arrow_ts *wide; /* TL_ATB per wide block */
+	size_t nwide;
+};
+/* An arrow while tl_build_sources groups them by row: its rows and packed times (16 bytes). */
+struct tl_arrow_rt {
+	uint32_t srow, frow;
+	struct tl_arrow_dt t;
+};
+/* Arrow id's call time (f: its activity's), its packed times d. */
+static inline int64_t tl_arrow_time_at(const struct tl_arrow_times *at, uint32_t id, struct tl_arrow_dt d, bool f)
+{
+	uint32_t b = id >> TL_ATB_BITS, w = at->wat[b];
+	if (w != UINT32_MAX) {
+		const struct tl_arrow_ts *x = &at->wide[(size_t)w * TL_ATB + (id & (TL_ATB - 1))];
+		return f ? x->fts : x->sts;
+	}
+	int64_t s = at->base[b] + (int64_t)d.ds;
+	return f ? s + d.df : s;
+}
 
 struct csrc { /* a counter group: queue samples of one track */
 	uint32_t track, pid, tid;
@@ -203,7 +239,7 @@ struct tl_trace {
 	PT_VEC(struct row) rows;
 	PT_VEC(struct flow) flows; /* while made (tl_build_flows) */
 	struct tl_arrow *arrows;   /* then, in id order (tl_flows_order) */
-	struct tl_arrow_ts *arrow_ts; /* then, their rows in the sources, their times in place (tl_build_sources) */
+	struct tl_arrow_times arrow_ts; /* then, their rows in the sources, their times in place (tl_build_sources) */
 	size_t narrows;
 	PT_VEC(struct csrc) counters;
 	PT_VEC(struct src) srcs;
@@ -396,7 +432,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
 /* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
-void tl_flow_sort_fts(const struct tl_arrow *v, uint32_t *idx, size_t n, uint32_t *tmp);
+void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
+		      uint32_t *tmp);
 
 /* pass-timeline-flows.c: the flows (needs the rows and base) and the counter groups (needs the processes' rows) */
 void tl_build_flows(struct tl_trace *c);
@@ -404,6 +441,8 @@ void tl_build_flows(struct tl_trace *c);
  * them, then packed in place to c->arrows (arrow k has the id k + 1); no scratch beyond the flows.
  * tl_build_sources then groups them by row and packs them again, to c->arrow_ts. */
 void tl_flows_order(struct tl_trace *c);
+/* Flows v[0 .. n) in that order, in place (left as they are when already so). */
+void tl_flows_sort(struct flow *v, size_t n);
 void tl_build_counters(struct tl_trace *c);
 
 /* pass-timeline-gpuann.c: the kineto profile's gpu_user_annotation events (needs the rows and ev_keep),
@@ -496,8 +535,9 @@ void tl_gstream_unbind(struct tl_trace *c);
 void tl_gstream_rewind(struct tl_trace *c);
 /* row: the track row that waits (a model of several processes: its process's read is pulled) */
 int tl_gstream_pull(struct tl_trace *c, uint32_t row);
-/* The launch arrows (c->flows, unordered) from what the third read kept. */
-void tl_gstream_flows(struct tl_trace *c);
+/* The launch arrows from what the third read kept: c->flows, unordered (false), or c->arrows, ordered and
+ * packed (true: the third read ordered them, their calls being on one device, whose clock moves them alike). */
+bool tl_gstream_flows(struct tl_trace *c);
 
 /* pass-timeline-kext.c: the kineto profile's External id, cbid and cpu_op (made by init, for that profile) */
 void tl_kext_init(struct tl_trace *c);

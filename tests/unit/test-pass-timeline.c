@@ -799,9 +799,25 @@ static void test_flow_sort_fts(void **state)
 			qsort(pos, n, sizeof(*pos), fts_cmp);
 			for (size_t i = 0; i < n; i++)
 				want[i] = idx[pos[i]];
-			tl_flow_sort_fts(v, idx, n, tmp);
+			/* the times as tl_build_sources packs them: odd shapes in wide blocks, even ones in 32 bits */
+			size_t nb = n / TL_ATB + 1;
+			struct tl_arrow_times at = { calloc(nb, sizeof(int64_t)), calloc(nb, sizeof(uint32_t)), NULL,
+						     calloc(nb * TL_ATB, sizeof(struct tl_arrow_ts)), nb };
+			struct tl_arrow_rt *rt = calloc(n ? n : 1, sizeof(*rt));
+			assert_true(at.base && at.wat && at.wide && rt);
+			for (size_t b = 0; b < nb; b++)
+				at.wat[b] = shape % 2 ? (uint32_t)b : UINT32_MAX;
+			for (size_t i = 0; i < n; i++) {
+				rt[i].t.df = (int32_t)v[i].fts;
+				at.wide[i].fts = v[i].fts;
+			}
+			tl_flow_sort_fts(&at, rt, idx, n, tmp);
 			for (size_t i = 0; i < n; i++)
 				assert_int_equal(idx[i], want[i]);
+			free(at.base);
+			free(at.wat);
+			free(at.wide);
+			free(rt);
 			free(byp);
 			free(pos);
 			free(v);
