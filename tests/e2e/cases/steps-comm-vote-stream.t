@@ -1,4 +1,4 @@
-# steps, perf, flops --steps, memory --steps, diff --by step and hints read a model file as a stream where
+# steps, perf, flops (and --steps), memory --steps, diff --by step and hints read a model file as a stream where
 # host ranges name communication (a kernel launched inside one counts as communication, summary.md §2.5)
 # and (1) a GPU device records no traced process (its host by the vote of its launches), or (2) several
 # processes come without launch links (proftool-steps(1), proftool-hints(1) MEMORY). The kernel's call is
@@ -34,7 +34,7 @@ SH
 cp "$SRC/tests/e2e/cases/hints-stream-same.sh" hsame.sh
 for m in va.ptm va-nl.ptm two-nl.ptm owt-nl.ptm; do
 	run "for v in '' '--format csv --wide' '--format json' '--steps 2-3 --format csv' '--device 0 --format csv' '--step-pattern Foo'; do bash same.sh $m steps \$v; done"
-	run "for v in '--format csv' '--time-window 4ms:11ms'; do bash same.sh $m perf \$v; done; bash same.sh $m flops --steps 2-3 --format csv; bash same.sh $m memory --steps 2-3 --format csv; bash same.sh $m diff $m --by step --format csv"
+	run "for v in '--format csv' '--time-window 4ms:11ms'; do bash same.sh $m perf \$v; done; bash same.sh $m flops --format csv; bash same.sh $m flops --steps 2-3 --format csv; bash same.sh $m memory --steps 2-3 --format csv; bash same.sh $m diff $m --by step --format csv"
 	run "for v in '' '--format csv' '--format json --show-suppressed' '--steps 2-3' '--device 0 --format csv'; do bash hsame.sh $m \$v; done"
 done
 # what the kernels' calls make of the communication column (communication_ns and computation_ns of each
