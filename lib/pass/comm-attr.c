@@ -167,10 +167,52 @@ void pt_cattr_call(struct pt_cattr *c, uint32_t tr, int64_t st, uint64_t *bits, 
 		pt_vec_push(&t->wait, ((struct pt_cattr_wait){ bits, b }));
 }
 
+void pt_cattr_first_hosts(struct pt_cattr *c, size_t nh, const size_t *nslot)
+{
+	c->seen = pt_xcalloc(nh ? nh : 1, sizeof(*c->seen));
+	c->nseen = nh;
+	for (size_t h = 0; h < nh; h++)
+		c->seen[h] = pt_xcalloc(nslot[h] / 64 + 1, sizeof(**c->seen));
+}
+
+bool pt_cattr_first(struct pt_cattr *c, size_t h, size_t slot)
+{
+	uint64_t *b = c->seen[h];
+	if (b[slot / 64] >> (slot % 64) & 1)
+		return false;
+	pt_bits_set(b, slot);
+	return true;
+}
+
+void pt_cattr_kbits(struct pt_cattr *c, uint64_t nev)
+{
+	c->nkb = nev;
+	c->ccall = pt_xcalloc(nev / 64 + 1, sizeof(*c->ccall));
+	c->kbit = pt_xcalloc(nev / 64 + 1, sizeof(*c->kbit));
+}
+
+void pt_cattr_links(struct pt_cattr *c, const struct pt_gpu_link *v, size_t n)
+{
+	for (size_t l = 0; l < n; l++) { /* (the last link of a kernel wins, as index.c joins them) */
+		uint64_t a = v[l].event, k = v[l].api;
+		if (a >= c->nkb || k >= c->nkb)
+			continue;
+		if (c->ccall[k / 64] >> (k % 64) & 1)
+			pt_bits_set(c->kbit, a);
+		else
+			c->kbit[a / 64] &= ~(UINT64_C(1) << (a % 64));
+	}
+}
+
 void pt_cattr_free(struct pt_cattr *c)
 {
 	free(c->name);
 	free(c->comm);
+	for (size_t h = 0; h < c->nseen; h++)
+		free(c->seen[h]);
+	free(c->seen);
+	free(c->ccall);
+	free(c->kbit);
 	for (size_t t = 0; t < c->nt; t++) {
 		pt_vec_free(&c->t[t].wait);
 		pt_vec_free(&c->t[t].span);

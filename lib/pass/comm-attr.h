@@ -27,9 +27,25 @@
  *     communication range met in read 2 on such a thread without that read
  *     sets `late`: the caller reads the model whole instead.
  *
+ * Two cases join a kernel to its call otherwise (the whole load's join, not
+ * the caller's per process):
+ *  - a file without launch links of several traced processes: the call of a
+ *    kernel is the first API call of its correlation id in the whole file,
+ *    whichever process made it; read 2 offers each API call to every host's
+ *    launch join that has its id (pt_cattr_first: a bit per join slot, set at
+ *    the first call of the slot's id), and that first call sets the slot's
+ *    bit when it is inside;
+ *  - a file with launch links and a GPU device that records no traced process
+ *    (its host by the vote of its launches, whose linked calls may be another
+ *    host's): read 2 gives every API call a bit when it is inside
+ *    (pt_cattr_kbits: a bit per event), and a read of the links then gives
+ *    each kernel the bit of its last link's call (pt_cattr_links: a bit per
+ *    event), as the whole load joins them.
+ *
  * What grows with the input: two bits per event in read 1, one in read 2,
  * per thread a few words, and the communication ranges of the threads out of
- * start order (16 bytes each).
+ * start order (16 bytes each); in those two cases a bit per join slot, or two
+ * bits per event.
  */
 #ifndef PT_COMM_ATTR_H
 #define PT_COMM_ATTR_H
@@ -41,6 +57,7 @@
 #include "support/vec.h"
 
 struct pt_model;
+struct pt_gpu_link;
 
 #define PT_CATTR_CACHE 64
 
@@ -75,6 +92,11 @@ struct pt_cattr {
 	bool no;          /* a range info read 1 cannot place (an event not seen yet) */
 	bool spans;       /* the threads out of start order have their unions (pt_cattr_spans_end) */
 	bool late;        /* read 2: a communication range on a thread out of start order (read it whole) */
+	uint64_t **seen;  /* no links, several hosts: per host, per join slot, its id's first API call came */
+	size_t nseen;
+	uint64_t *ccall;  /* links and a device that votes: per event, an API call inside (read 2) */
+	uint64_t *kbit;   /* then per event, a kernel whose last link names such a call */
+	uint64_t nkb;     /* the events both cover */
 };
 
 /* Read 1: event g (an index in the file) is a range whose name reads as communication. */
@@ -96,6 +118,19 @@ void pt_cattr_range(struct pt_cattr *c, uint64_t g, uint32_t tr, int64_t st, int
 /* Read 2: a launching call on track tr at st: bit `bit` of bits is set when it is inside a communication
  * range of its track (now, or once one that starts with it comes). */
 void pt_cattr_call(struct pt_cattr *c, uint32_t tr, int64_t st, uint64_t *bits, size_t bit);
+/* No links, several hosts: nh hosts, host h's launch join of nslot[h] slots. */
+void pt_cattr_first_hosts(struct pt_cattr *c, size_t nh, const size_t *nslot);
+/* Read 2: an API call whose id has slot `slot` in host h's join: true at the first such call of the file. */
+bool pt_cattr_first(struct pt_cattr *c, size_t h, size_t slot);
+/* Links and a device that votes: read 2 marks the API calls of nev events (pt_cattr_call with c->ccall). */
+void pt_cattr_kbits(struct pt_cattr *c, uint64_t nev);
+/* After read 2: links v[0..n) in the file's order, each kernel the bit of its last link's call. */
+void pt_cattr_links(struct pt_cattr *c, const struct pt_gpu_link *v, size_t n);
+/* After them: is event g a kernel launched inside a communication range? */
+static inline bool pt_cattr_kernel(const struct pt_cattr *c, uint64_t g)
+{
+	return g < c->nkb && (c->kbit[g / 64] >> (g % 64) & 1);
+}
 void pt_cattr_free(struct pt_cattr *c);
 
 #endif

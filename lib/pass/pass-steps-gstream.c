@@ -549,7 +549,18 @@ static int call_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			continue;
 		int64_t st = ev->start[i];
 		bool host = m->devices.v[dv].kind == PT_DEV_CPU && h; /* (a call of a host: its join's) */
-		if (ev->corr[i] && host && s->comm) { /* the launching call: the link's, else the first of its id */
+		if (s->comm && s->ca.kbit) { /* links and a device that votes: every call, its kernels by the links */
+			pt_cattr_call(&s->ca, ev->track[i], st, s->ca.ccall, s->base + i);
+		} else if (s->comm && !s->linkbit && s->nh > 1 && ev->corr[i]) {
+			/* no links, several hosts: the first call of an id in the file, whichever host made it */
+			for (size_t x = 0; x < s->nh; x++) {
+				size_t q = pt_ljoin_slot(&s->h[x].j, ev->corr[i]);
+				if (q != SIZE_MAX && pt_cattr_first(&s->ca, x, q))
+					pt_cattr_call(&s->ca, ev->track[i], st, s->h[x].cbit, q);
+			}
+		}
+		if (ev->corr[i] && host && s->comm && !s->ca.kbit && (s->linkbit || s->nh == 1)) {
+			/* the launching call: the link's, else the first of its id */
 			size_t slot = pt_ljoin_slot(&h->j, ev->corr[i]);
 			bool first = slot != SIZE_MAX && h->j.start[slot] == INT64_MIN;
 			pt_ljoin_call_named(&h->j, ev->corr[i], st, st + ev->dur[i], ev->name[i]);
@@ -807,8 +818,10 @@ static int act_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				*kn = pt_index_comm_kernel_name(pt_model_strget(m, ev->name[i])) ? 2 : 1;
 			/* (or communication by its launch: its call, the link's where the model has links, inside a
 			 * communication range) */
-			bool ca = *kn == 1 && s->comm && slot != SIZE_MAX && (g->h->cbit[slot / 64] >> (slot % 64) & 1) &&
-				  (!s->linkbit || bit(s->linkbit, s->nbit, s->base + i));
+			bool ca = *kn == 1 && s->comm &&
+				  (s->ca.kbit ? pt_cattr_kernel(&s->ca, s->base + i)
+					      : slot != SIZE_MAX && (g->h->cbit[slot / 64] >> (slot % 64) & 1) &&
+							(!s->linkbit || bit(s->linkbit, s->nbit, s->base + i)));
 			pt_bdstream_add(b[0], ca ? 2 : *kn, st, en);
 			pt_bdstream_add(b[1], 1, st, en);
 		} else if (k == PT_EV_MEMCPY) {
@@ -883,6 +896,30 @@ static int again(const struct pt_ptm_source *src, struct pt_model *m, struct gst
 	s->base = 0;
 	struct pt_ptm_sink k = { batch, s, true, true };
 	int rc = pt_ptm_source_read_cols(src, m, &k, skip, e);
+	if (rc > 0)
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	return rc;
+}
+
+/* The launch links alone, in the file's order (comm-attr.h, pt_cattr_links). */
+static int link_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct gst *s = arg;
+	pt_cattr_links(&s->ca, m->links.v, m->links.n);
+	m->links.n = 0;
+	return 0;
+}
+
+/* A read of the links (no tape: it keeps the events alone), after read 2 marked the calls. */
+static int links_read(const struct pt_ptm_source *src, struct gst *s, struct pt_err **e)
+{
+	struct pt_ptm_source own = { .path = src->path };
+	struct pt_model *mo = pt_model_new();
+	struct pt_ptm_sink k = { link_batch, s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE };
+	int rc = pt_ptm_source_read_cols(&own, mo, &k,
+					 PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
+	pt_model_free(mo);
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	return rc;
@@ -1156,15 +1193,12 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	if (!rc && (s.no || !streamable(&s, m) || (!keep && s.ca.no)))
 		rc = AGAIN;
 	/* kernels communication by their launch (figures only): each thread's ranges and calls in start
-	 * order; with several hosts, the launch links name the calls (the whole load's join by id alone
-	 * would cross processes) */
+	 * order; the calls the whole load joins them to (comm-attr.h: without links the first of their id in
+	 * the file, whichever process made it; with links and a device that votes, each kernel's link read
+	 * again) */
 	s.comm = !rc && figs && s.ca.any;
-	if (s.comm && (s.host == PT_NONE || (s.nh > 1 && !s.linkbit && !m->links.n)))
+	if (s.comm && s.host == PT_NONE)
 		rc = AGAIN;
-	if (!rc && keep && keep->comm && !s.linkbit && s.nh > 1)
-		rc = AGAIN; /* no launch links: the whole load's join by id alone would cross processes */
-	if (!rc && (s.comm || (keep && keep->comm)) && s.gv.nd)
-		rc = AGAIN; /* (communication by the launching call, and a device that votes: read whole) */
 	if (!rc && keep && s.host == PT_NONE)
 		rc = AGAIN; /* no launching calls to join */
 	if (rc == PT_PTM_WHOLE || rc == AGAIN || rc == PT_PTM_STOP) {
@@ -1230,6 +1264,15 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		s.h[h].launches = !s.h[h].nr && s.h[h].dev != PT_NONE;
 		boundary |= s.h[h].launches;
 	}
+	if (s.comm && !s.linkbit && s.nh > 1) { /* (the first call of an id, per host's join slot) */
+		size_t *ns = pt_xmalloc(s.nh * sizeof(*ns));
+		for (size_t h = 0; h < s.nh; h++)
+			ns[h] = s.h[h].j.n;
+		pt_cattr_first_hosts(&s.ca, s.nh, ns);
+		free(ns);
+	}
+	if (s.comm && s.linkbit && s.voted)
+		pt_cattr_kbits(&s.ca, s.nbit);
 	if (s.comm && pt_cattr_spans_wanted(&s.ca)) {
 		if ((rc = again(src, m, &s, span_batch, PT_PTM_NO_NAME | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK, e)))
 			goto fail;
@@ -1245,6 +1288,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		pt_ptm_tape_free(&tape);
 		return pt_ptm_read(src->path, whole, e);
 	}
+	if (s.ca.kbit && (rc = links_read(src, &s, e))) /* each kernel its last link's call */
+		goto fail;
 	/* per device index: the launches of the host it is (several hosts) */
 	struct pt_steps_lseq *lseq = pt_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*lseq));
 	for (size_t h = 0; h < s.nh; h++) {

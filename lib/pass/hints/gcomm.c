@@ -20,14 +20,14 @@
  *  2. the events and the launch links, a batch at a time: a bit per event that
  *     starts inside the communication ranges of its thread (their union per
  *     thread), then per link in file order its kernel's bit, which the last
- *     link of a kernel sets or clears; in a file without links (one host: the
- *     whole load joins every call by id alone, which several processes'
- *     ids would cross), the events alone: per slot of the host's launch join
- *     (the kernels' ids) whether its first API call came, and whether it
- *     starts inside the communication ranges of its thread.
+ *     link of a kernel sets or clears; in a file without links (the whole
+ *     load joins every call by id alone, across processes), the events
+ *     alone: per slot of each host's launch join (the kernels' ids) whether
+ *     the first API call of its id in the file came, whichever process made
+ *     it, and whether it starts inside the communication ranges of its thread.
  *
- * What stays for the device read: a bit per event (with links) or per join
- * slot (without). What the reads hold: the candidates (32 bytes each), the
+ * What stays for the device read: a bit per event (with links) or per slot
+ * of each host's join (without). What the reads hold: the candidates (32 bytes each), the
  * ranges' unions per thread, and two bits per event (or join slot) during
  * read 2.
  */
@@ -66,8 +66,7 @@ struct cst {
 	struct pt_ivset *cr;        /* per track: their union */
 	uint64_t *cbit;             /* read 2: per event, it starts inside the ranges of its track */
 	size_t cw;
-	const struct pt_ljoin *j;   /* read 2 without links: the one host's launch join */
-	uint64_t *seen;             /* per join slot: its first call came */
+	uint64_t **seen;            /* read 2 without links: per host's join, per slot: its first call came */
 	struct hx_gcomm *o;
 };
 
@@ -209,8 +208,8 @@ static int r2_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
-/* Read 2 without launch links: the call of an id is the first API call with that id, as the whole load
- * joins them (one host: its launch join's slots). */
+/* Read 2 without launch links: the call of an id is the first API call with that id in the file, as the
+ * whole load joins them, whichever process made it (each host's launch join that has the id: its slot). */
 static int r2n_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
@@ -220,13 +219,19 @@ static int r2n_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->kind[i] != PT_EV_API || !ev->corr[i])
 			continue;
-		size_t q = pt_ljoin_slot(s->j, ev->corr[i]);
-		if (q >= o->ns || pt_bits_get(s->seen, o->ns / 64 + 1, q))
-			continue;
-		pt_bits_set(s->seen, q);
-		uint32_t tr = ev->track[i];
-		if (tr < s->m->tracks.n && s->cr[tr].n && pt_ivset_contains(&s->cr[tr], ev->start[i]))
-			pt_bits_set(o->sbit, q);
+		int in = -1; /* (found once per call) */
+		for (size_t k = 0; k < o->nj; k++) {
+			size_t q = pt_ljoin_slot(o->js[k], ev->corr[i]);
+			if (q >= o->ns[k] || pt_bits_get(s->seen[k], o->ns[k] / 64 + 1, q))
+				continue;
+			pt_bits_set(s->seen[k], q);
+			if (in < 0) {
+				uint32_t tr = ev->track[i];
+				in = tr < s->m->tracks.n && s->cr[tr].n && pt_ivset_contains(&s->cr[tr], ev->start[i]);
+			}
+			if (in)
+				pt_bits_set(o->sbit[k], q);
+		}
 	}
 	return 0;
 }
@@ -253,11 +258,13 @@ static void cst_free(struct cst *s)
 		pt_ivset_free(&s->cr[t]);
 	free(s->cr);
 	free(s->cbit);
+	for (size_t k = 0; s->seen && k < s->o->nj; k++)
+		free(s->seen[k]);
 	free(s->seen);
 }
 
 int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc,
-		  const struct pt_ljoin *j, struct hx_gcomm *o, struct pt_err **e)
+		  const struct pt_ljoin *const *js, size_t nj, struct hx_gcomm *o, struct pt_err **e)
 {
 	memset(o, 0, sizeof(*o));
 	struct cst s;
@@ -289,11 +296,17 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 		any |= s.cr[t].n > 0;
 	}
 	/* read 2 without links: per activity id of the join, its first call's place */
-	if (!rc && any && j) {
-		s.j = j;
-		o->ns = j->n;
-		o->sbit = pt_xcalloc(j->n / 64 + 1, sizeof(*o->sbit));
-		s.seen = pt_xcalloc(j->n / 64 + 1, sizeof(*s.seen));
+	if (!rc && any && nj) {
+		o->js = js;
+		o->nj = nj;
+		o->ns = pt_xmalloc(nj * sizeof(*o->ns));
+		o->sbit = pt_xmalloc(nj * sizeof(*o->sbit));
+		s.seen = pt_xmalloc(nj * sizeof(*s.seen));
+		for (size_t k = 0; k < nj; k++) {
+			o->ns[k] = js[k]->n;
+			o->sbit[k] = pt_xcalloc(js[k]->n / 64 + 1, sizeof(**o->sbit));
+			s.seen[k] = pt_xcalloc(js[k]->n / 64 + 1, sizeof(**s.seen));
+		}
 		struct pt_ptm_sink k2 = { r2n_batch, &s, true, true };
 		rc = pt_ptm_source_read_cols(src, m, &k2, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_OP | PT_PTM_NO_TASK,
 					     e);
@@ -316,6 +329,9 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 void hx_gcomm_free(struct hx_gcomm *o)
 {
 	free(o->kbit);
+	for (size_t k = 0; o->sbit && k < o->nj; k++)
+		free(o->sbit[k]);
 	free(o->sbit);
+	free(o->ns);
 	memset(o, 0, sizeof(*o));
 }

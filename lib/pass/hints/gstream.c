@@ -764,7 +764,7 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				const char *s = pt_model_strget(m, nm);
 				*kn = hx_comm_kernel_name(g->c->o, s) ? (hx_recv_name(s) ? 3 : 2) : hx_recv_name(s) ? 4 : 1;
 			}
-			bool comm = *kn == 2 || *kn == 3 || hx_gcomm_kernel(&g->comm, gi, slot);
+			bool comm = *kn == 2 || *kn == 3 || hx_gcomm_kernel(&g->comm, d->j, gi, slot);
 			bool recv = comm && (*kn == 3 || *kn == 4);
 			cls = comm ? 2 : 1;
 			fl = (uint8_t)((cls == 1 ? G_C : G_M) | G_K);
@@ -1431,8 +1431,11 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 			hosts[nuh++] = hosts[q];
 	int rc = g.host != PT_NONE ? hx_gops_read(src, m, k, hosts, nuh, &g.ops, e) : 0;
 	free(hosts);
+	const struct pt_ljoin **hj = pt_xmalloc((g.kp.nh ? g.kp.nh : 1) * sizeof(*hj)); /* (no links: the hosts' joins) */
+	for (size_t h = 0; h < g.kp.nh; h++)
+		hj[h] = g.kp.h[h].j;
 	if (!rc && g.kp.comm)
-		rc = hx_gcomm_read(src, m, &g.cscan, g.kp.linkbit || g.kp.nh != 1 ? NULL : g.kp.h[0].j, &g.comm, e);
+		rc = hx_gcomm_read(src, m, &g.cscan, hj, g.kp.linkbit ? 0 : g.kp.nh, &g.comm, e);
 	hx_gcomm_scan_free(&g.cscan);
 	for (int pass = 0; !rc; pass++) {
 		/* the first pass widens the coverage; when it leaves steps uncovered, the windows shrink: again;
@@ -1514,6 +1517,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.lapi);
 	hx_gops_free(&g.ops);
 	hx_gcomm_free(&g.comm);
+	free(hj);
 	hx_gddp_free(&g.ddp);
 	pt_steps_gkeep_free(&g.kp);
 	pt_model_free(m);

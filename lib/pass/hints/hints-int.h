@@ -495,14 +495,16 @@ void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
 /* The kernels of a GPU .ptm that are communication by where they were launched (summary.md §2.5: the call
- * of their last launch link, else the first API call of their correlation id, starts inside a communication
- * host range of its thread), read as a stream (gcomm.c): with links a bit per event of the file, without a
- * bit per slot of the one host's launch join. */
+ * of their last launch link, else the first API call of their correlation id in the file, whichever process
+ * made it, starts inside a communication host range of its thread), read as a stream (gcomm.c): with links
+ * a bit per event of the file, without a bit per slot of each host's launch join. */
 struct hx_gcomm {
 	uint64_t *kbit;
 	uint64_t n;    /* the events the bits cover */
-	uint64_t *sbit; /* without links: per join slot */
-	size_t ns;
+	const struct pt_ljoin *const *js; /* without links: the hosts' joins (the caller's) */
+	uint64_t **sbit; /* per join, per slot */
+	size_t *ns;      /* per join: its slots */
+	size_t nj;
 };
 /* What the steps' first read gives it (hx_gcomm_scan, pt_steps_gkeep's scan): the ranges named as
  * communication, the range infos that make a range communication. */
@@ -520,15 +522,20 @@ struct hx_gcscan {
 };
 void hx_gcomm_scan(struct hx_gcscan *sc, const struct pt_model *m, uint64_t base);
 void hx_gcomm_scan_free(struct hx_gcscan *sc);
-/* j: the one host's launch join when the file has no launch links (else NULL) */
+/* js[0..nj): the hosts' launch joins when the file has no launch links (else NULL, 0), kept by the caller
+ * until hx_gcomm_free */
 struct pt_ljoin;
 int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx_gcscan *sc,
-		  const struct pt_ljoin *j, struct hx_gcomm *o, struct pt_err **e);
-/* Kernel `ev` (the file's event index; slot: its id's slot in its host's join, SIZE_MAX none) */
-static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, uint64_t ev, size_t slot)
+		  const struct pt_ljoin *const *js, size_t nj, struct hx_gcomm *o, struct pt_err **e);
+/* Kernel `ev` (the file's event index; slot: its id's slot in its host's join j, SIZE_MAX none) */
+static inline bool hx_gcomm_kernel(const struct hx_gcomm *o, const struct pt_ljoin *j, uint64_t ev, size_t slot)
 {
-	if (o->sbit)
-		return slot < o->ns && pt_bits_get(o->sbit, o->ns / 64 + 1, slot);
+	if (o->sbit) {
+		for (size_t k = 0; k < o->nj; k++)
+			if (o->js[k] == j)
+				return slot < o->ns[k] && pt_bits_get(o->sbit[k], o->ns[k] / 64 + 1, slot);
+		return false;
+	}
 	return o->kbit && ev < o->n && pt_bits_get(o->kbit, o->n / 64 + 1, ev);
 }
 /* A kernel named as communication: --comm-pattern's match (o->comm_re), else the name list. */

@@ -1,9 +1,9 @@
 # proftool hints reads a model file as a stream with --comm-pattern, and with communication host ranges
 # in a file without launch links (proftool-hints(1) MEMORY): the pattern replaces the built-in names of
 # communication kernels and Operator ranges in the streamed reads as in the index (summary.md §2.5), and
-# without links the launching call of a kernel is the first API call of its correlation id, as the whole
-# load joins them (one traced process; several are still read whole, whose ids the whole load's join
-# would cross). The same bytes as --in-memory and standard input, on traces of several event batches,
+# without links the launching call of a kernel is the first API call of its correlation id in the file,
+# as the whole load joins them (with several traced processes whichever made it: steps-comm-vote-stream.t).
+# The same bytes as --in-memory and standard input, on traces of several event batches,
 # with selections, thresholds that make the rules fire and patterns that match kernels, Operator ranges,
 # nothing or mangled names. The trace is that of hints-comm-stream.t (an allreduce range launching an
 # NCCL kernel and, from inside it, an elementwise kernel: communication by its launch; a kernel of
