@@ -55,6 +55,8 @@ void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i,
 	const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)g);
 	struct hs_mcopy *x = h->nmcopy ? &h->mcopy[h->nmcopy - 1] : NULL;
 	if (!x || x->unit != u) { /* a unit's copies come together, mostly: sorted and merged later */
+		if (x && x->unit > u)
+			h->mcopy_unordered = true;
 		pt_xgrow((void **)&h->mcopy, &h->cmcopy, h->nmcopy + 1, sizeof(*h->mcopy));
 		x = &h->mcopy[h->nmcopy++];
 		*x = (struct hs_mcopy){ u, 0, 0 };
@@ -75,8 +77,11 @@ void sum_hsv_acts_end(struct sum_hs *h)
 	if (h->mcopy_sorted)
 		return;
 	h->mcopy_sorted = true;
-	/* by unit, one entry a unit */
-	pt_sort(h->mcopy, h->nmcopy, sizeof(*h->mcopy), cmp_mcopy);
+	/* by unit, one entry a unit; in unit order as they came, mostly (a launch's activities follow its
+	 * call's order): no sort then, whose scratch copy of the entries (8 MiB for the 334,766 calls with
+	 * copies of a 1 GiB Kineto trace) came on top of the host read's peak */
+	if (h->mcopy_unordered)
+		pt_sort(h->mcopy, h->nmcopy, sizeof(*h->mcopy), cmp_mcopy);
 	size_t n = 0;
 	for (size_t k = 0; k < h->nmcopy; k++) {
 		const struct hs_mcopy *x = &h->mcopy[k];

@@ -952,6 +952,7 @@ struct sum_hs {
 	struct hs_mcopy *mcopy;
 	size_t nmcopy, cmcopy;
 	bool mcopy_sorted;
+	bool mcopy_unordered; /* a unit's entry came after a later unit's: the entries need a sort */
 	const struct sum_lj *lj; /* the launch join (sum_hs_seal) */
 	struct hs_trk *trk;
 	size_t ntrk;
