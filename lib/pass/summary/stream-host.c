@@ -222,11 +222,10 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 		size_t k = link_of(h, lj, g);
 		if (k == SIZE_MAX)
 			return SIZE_MAX;
-		const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
-		size_t w = sum_lj_words(lj);
-		if (b && b[w * (k % SUM_LJ_BLOCK)] != INT64_MIN) {
+		int64_t s = sum_lj_call_start(lj, k);
+		if (s != INT64_MIN) {
 			*called = true;
-			*at = b[w * (k % SUM_LJ_BLOCK)];
+			*at = s;
 		}
 		return call_unit(h, lj->link[k].api);
 	}

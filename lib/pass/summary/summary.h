@@ -782,8 +782,10 @@ struct sum_lj {
 	struct sum_link { uint32_t event, api; } *link; /* by link: the links, by activity */
 	size_t nlink;
 	int64_t **call;        /* by link: per block of SUM_LJ_BLOCK links, each one's call's start
-				  (INT64_MIN: none of the rank) and end; a block is allocated at its
-				  first call (NULL before: no call) */
+				  (INT64_MIN: none of the rank), then (not starts) each one's duration,
+				  32 bits (UINT32_MAX: in longc); a block is allocated at its first call
+				  (NULL before: no call) */
+	struct pt_hashmap longc; /* by link: link -> its call's end, for a duration beyond 32 bits */
 	size_t nblk, freed;    /* the blocks; those the summing read has passed and freed */
 	uint32_t **perm;       /* by link, the read of the calls: the links by call, in blocks of
 				  SUM_LJ_BLOCK */
@@ -803,10 +805,11 @@ struct sum_lj {
 	size_t lkcap;
 };
 void sum_lj_init(struct sum_lj *lj);
-/* The int64 words a link's call takes in its block: start and end, or the start alone. */
-static inline size_t sum_lj_words(const struct sum_lj *lj)
+/* The start of link k's call (INT64_MIN: none, or its block not allocated). */
+static inline int64_t sum_lj_call_start(const struct sum_lj *lj, size_t k)
 {
-	return lj->starts ? 1 : 2;
+	const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
+	return b ? b[k % SUM_LJ_BLOCK] : INT64_MIN;
 }
 void sum_lj_free(struct sum_lj *lj);
 /* Can m's GPU ranks take the launch reads: no NPU device (one process or several, a rank each)? */
