@@ -8,7 +8,8 @@
  *     (stream-launch.c) and the range infos, kept here compact (9 bytes a
  *     range: its event, label and type) once it ends (sum_hs_open);
  *  2. the read of the calls: each id's last call (the launch join), and each
- *     id's device time, the sum of its activities (8 bytes a slot);
+ *     id's device time, the sum of its activities (4 bytes a slot; one
+ *     beyond 32 bits in a table);
  *  3. the steps (24 bytes a ProfilerStep range), the launch span (coverage)
  *     and the span of the data: what the ranks' windows and W need;
  *  4. the host read: per host thread, its ranges and calls in start order
@@ -238,6 +239,30 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 	return slot;
 }
 
+/* Unit u's device time, d more. */
+static void gpu_add(struct sum_hs *h, size_t u, int64_t d)
+{
+	uint32_t *x = &h->gpu[u];
+	if (*x == UINT32_MAX) {
+		uint64_t *v = pt_hashmap_get(&h->gpubig, u);
+		*v = (uint64_t)((int64_t)*v + d);
+		return;
+	}
+	int64_t v = (int64_t)*x + d;
+	if (v >= 0 && v < UINT32_MAX) {
+		*x = (uint32_t)v;
+		return;
+	}
+	bool added;
+	*pt_hashmap_put(&h->gpubig, u, 0, &added) = (uint64_t)v;
+	*x = UINT32_MAX;
+}
+
+static int64_t gpu_of(const struct sum_hs *h, size_t u)
+{
+	return h->gpu[u] != UINT32_MAX ? (int64_t)h->gpu[u] : (int64_t)*pt_hashmap_get(&h->gpubig, u);
+}
+
 void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
@@ -249,7 +274,7 @@ void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mode
 		bool called;
 		size_t u = act_unit(h, lj, m, i, g, &at, &called);
 		if (u != SIZE_MAX) {
-			h->gpu[u] += ev->dur[i];
+			gpu_add(h, u, ev->dur[i]);
 			if (h->mc)
 				sum_hsv_act(h, m, u, i, g);
 		}
@@ -500,7 +525,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			if (slot == SIZE_MAX)
 				break;
 			sum_hsd_attach(h, tk->rank, tk, k, slot);
-			int64_t d = h->gpu[slot];
+			int64_t d = gpu_of(h, slot);
 			x->gpu += d;
 			if (x->fl & HN_INOP)
 				r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;
@@ -692,6 +717,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 	h->rtb = NULL;
 	free(h->gpu);
 	h->gpu = NULL;
+	pt_hashmap_free(&h->gpubig);
 	free(h->trk);
 	h->trk = NULL;
 	h->ntrk = 0;
@@ -748,6 +774,7 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->scache);
 	free(h->mcache);
 	free(h->gpu);
+	pt_hashmap_free(&h->gpubig);
 	free(h->att);
 	free(h->mcopy);
 	free(h->capi);

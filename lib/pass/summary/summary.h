@@ -940,7 +940,9 @@ struct sum_hs {
 	 * join's slots (an id's last call) */
 	uint32_t *capi;
 	size_t ncapi, lcur, ucur; /* cursors: into the links by activity, into capi */
-	int64_t *gpu;      /* per unit: the device time of its activities */
+	uint32_t *gpu;     /* per unit: the device time of its activities; UINT32_MAX: one that 32 bits do not
+			      hold (negative, or 2^32 - 1 ns and more), in gpubig (4 bytes a unit, not 8) */
+	struct pt_hashmap gpubig; /* unit -> its device time (int64), for those */
 	uint8_t *att;      /* per unit: HS_* of its launching call */
 	PT_VEC(struct hs_step) steps; /* of every rank */
 	uint32_t nrank;    /* the launch join's ranks: one per process */
