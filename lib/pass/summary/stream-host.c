@@ -777,6 +777,7 @@ void sum_hs_free(struct sum_hs *h)
 	pt_hashmap_free(&h->gpubig);
 	free(h->att);
 	free(h->mcopy);
+	pt_hashmap_free(&h->mbig);
 	free(h->capi);
 	free(h->rs);
 	free(h->rr);

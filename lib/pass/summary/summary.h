@@ -921,9 +921,11 @@ struct hsres {
 	struct items ud;               /* the userdefined view's items and thread groups */
 	struct groups ugs;
 };
+/* A unit's copies (the memcpy view): their time, 32 bits (UINT32_MAX: the unit's in sum_hs mbig), and
+ * 1 + their bytes (0: none known); 16 bytes */
 struct hs_mcopy {
-	uint64_t unit;
-	int64_t t, b;
+	uint32_t unit, t;
+	int64_t b;
 };
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
@@ -958,6 +960,7 @@ struct sum_hs {
 	size_t nmcopy, cmcopy;
 	bool mcopy_sorted;
 	bool mcopy_unordered; /* a unit's entry came after a later unit's: the entries need a sort */
+	struct pt_hashmap mbig; /* unit -> the time of its entries whose time 32 bits do not hold (int64) */
 	const struct sum_lj *lj; /* the launch join (sum_hs_seal) */
 	struct hs_trk *trk;
 	size_t ntrk;
