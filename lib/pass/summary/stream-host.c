@@ -5,8 +5,10 @@
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
- *     (stream-launch.c) and the range infos, kept here compact (9 bytes a
- *     range: its event, label and type) once it ends (sum_hs_open);
+ *     (stream-launch.c) and the range infos, kept here compact once it ends
+ *     (sum_hs_open): a range's event as its difference from the range's
+ *     before (a varint: a byte, mostly), its type (a byte) and its label (4
+ *     bytes, from the first range with one);
  *  2. the read of the calls: each id's last call (the launch join), and each
  *     id's device time, the sum of its activities (4 bytes a slot; one
  *     beyond 32 bits in a table);
@@ -47,6 +49,7 @@
 
 #include "pass/summary/view.h"
 #include "support/sort.h"
+#include "support/varint.h"
 #include "support/xalloc.h"
 
 /* Queue entry flags (ov_ent f): the type in the low 4 bits, then these, the group above QF_GSHIFT. */
@@ -102,7 +105,7 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 		if (!h->tcache[ty])
 			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
 		size_t n = h->nr;
-		pt_xgrow((void **)&h->rev, &h->crev, n + 1, sizeof(*h->rev));
+		pt_xgrow((void **)&h->rev, &h->crev, h->nrev + 5, 1);
 		pt_xgrow((void **)&h->rtb, &h->crtb, n + 1, 1);
 		if (ri->label || h->rlab) { /* labels (nsys): 4 bytes a range from the first, 0 before */
 			size_t had = h->clab;
@@ -111,7 +114,8 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 				memset(h->rlab, 0, n * sizeof(*h->rlab));
 			h->rlab[n] = ri->label;
 		}
-		h->rev[n] = ri->event;
+		h->nrev = (size_t)(pt_varint_put(h->rev + h->nrev, pt_zigzag((int64_t)ri->event - h->rlast)) - h->rev);
+		h->rlast = ri->event;
 		h->rtb[n] = (uint8_t)((h->tcache[ty] - 1) | (ri->flags & PT_RANGE_INSTANT ? RT_INSTANT : 0));
 		h->nr = n + 1;
 	}
@@ -146,7 +150,7 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		h->trk[t].last = INT64_MIN;
 	}
 	/* the vectors' spare room back */
-	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
+	h->rev = pt_xrealloc(h->rev, h->nrev + 1);
 	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
 	if (h->rlab)
 		h->rlab = pt_xrealloc(h->rlab, (h->nr + 1) * sizeof(*h->rlab));
@@ -156,9 +160,18 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 /* The range info row of event g (the reads go in event order: a cursor), or SIZE_MAX. */
 static size_t rinfo(struct sum_hs *h, uint64_t g)
 {
-	while (h->rcur < h->nr && h->rev[h->rcur] < g)
+	while (h->rcur < h->nr) {
+		if (h->rdec <= h->rcur) { /* range rcur's event */
+			const uint8_t *q = h->rev + h->roff;
+			h->rval = (uint32_t)((int64_t)h->rval + pt_unzigzag(pt_varint_take(&q)));
+			h->roff = (size_t)(q - h->rev);
+			h->rdec++;
+		}
+		if (h->rval >= g)
+			break;
 		h->rcur++;
-	return h->rcur < h->nr && h->rev[h->rcur] == g ? h->rcur : SIZE_MAX;
+	}
+	return h->rcur < h->nr && h->rval == g ? h->rcur : SIZE_MAX;
 }
 
 static inline bool kept(const struct sum_hs *h, const struct pt_model *m, size_t i)
@@ -373,6 +386,8 @@ void sum_hs_rewind(struct sum_hs *h)
 {
 	h->base = 0;
 	h->rcur = h->lcur = h->ucur = 0;
+	h->rdec = h->roff = 0;
+	h->rval = 0;
 }
 
 static int cmp_late(const void *pa, const void *pb)
@@ -713,8 +728,8 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 	free(h->rev);
 	free(h->rlab);
 	free(h->rtb);
-	h->rev = h->rlab = NULL;
-	h->rtb = NULL;
+	h->rev = h->rtb = NULL;
+	h->rlab = NULL;
 	free(h->gpu);
 	h->gpu = NULL;
 	pt_hashmap_free(&h->gpubig);

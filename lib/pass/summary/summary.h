@@ -929,9 +929,15 @@ struct hs_mcopy {
 };
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
-	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
+	uint8_t *rev;         /* the events: each one's difference from the one before, zigzag varints (a
+			         byte a range, mostly, not 4), read in order through the cursor */
+	uint32_t *rlab;       /* NULL while every label is 0 (a Kineto trace's) */
 	uint8_t *rtb;
 	size_t nr, rcur, crev, crtb, clab;
+	size_t nrev;          /* rev's bytes */
+	uint32_t rlast;       /* the last event put into rev */
+	size_t rdec, roff;    /* the cursor: the events read from rev, the offset of the next */
+	uint32_t rval;        /* the cursor: the last event read (range rcur's when rdec > rcur) */
 	bool parents;      /* a range info names an explicit parent */
 	size_t nstr;       /* the model's strings (the caches' size) */
 	uint8_t *tcache;   /* per raw string id: its htype + 1 (0: not looked up) */
