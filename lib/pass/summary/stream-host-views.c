@@ -47,26 +47,6 @@ void sum_hsv_label(struct sum_hs *h, const struct pt_model *m, uint32_t label)
 		h->memr = maybe_mem(h, m, label);
 }
 
-/* Entry x's time, d more: beyond 32 bits (negative, or 2^32 - 1 ns and more), in h->mbig, which sums
- * every such entry of the unit. */
-static void mc_add(struct sum_hs *h, struct hs_mcopy *x, int64_t d)
-{
-	bool added;
-	if (x->t == UINT32_MAX) {
-		uint64_t *v = pt_hashmap_get(&h->mbig, x->unit);
-		*v = (uint64_t)((int64_t)*v + d);
-		return;
-	}
-	int64_t v = (int64_t)x->t + d;
-	if (v >= 0 && v < UINT32_MAX) {
-		x->t = (uint32_t)v;
-		return;
-	}
-	uint64_t *w = pt_hashmap_put(&h->mbig, x->unit, 0, &added);
-	*w = (uint64_t)((int64_t)*w + v);
-	x->t = UINT32_MAX;
-}
-
 void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i, uint64_t g)
 {
 	uint8_t k = m->events.kind[i];
@@ -85,7 +65,7 @@ void sum_hsv_act(struct sum_hs *h, const struct pt_model *m, size_t u, size_t i,
 		x = &h->mcopy[h->nmcopy++];
 		*x = (struct hs_mcopy){ (uint32_t)u, 0, 0 };
 	}
-	mc_add(h, x, m->events.dur[i]);
+	sum_u32_add(&x->t, &h->mbig, x->unit, m->events.dur[i]);
 	if (ci)
 		x->b = (x->b ? x->b : 1) + (int64_t)ci->bytes;
 }
@@ -112,12 +92,11 @@ void sum_hsv_acts_end(struct sum_hs *h)
 		if (n && h->mcopy[n - 1].unit == x->unit) {
 			struct hs_mcopy *y = &h->mcopy[n - 1];
 			if (x->t != UINT32_MAX) {
-				mc_add(h, y, x->t);
+				sum_u32_add(&y->t, &h->mbig, y->unit, x->t);
 			} else if (y->t != UINT32_MAX) { /* the unit's sum in mbig holds x's: and y's now */
-				bool added;
-				uint64_t *w = pt_hashmap_put(&h->mbig, y->unit, 0, &added);
-				*w = (uint64_t)((int64_t)*w + y->t);
+				int64_t t = y->t;
 				y->t = UINT32_MAX;
+				sum_u32_add(&y->t, &h->mbig, y->unit, t);
 			}
 			if (x->b)
 				y->b = (y->b ? y->b : 1) + x->b - 1;
@@ -145,7 +124,7 @@ bool sum_hsv_copies(const struct sum_hs *h, size_t u, int64_t *t, int64_t *b)
 	if (lo >= h->nmcopy || h->mcopy[lo].unit != u)
 		return false;
 	const struct hs_mcopy *x = &h->mcopy[lo];
-	*t = x->t != UINT32_MAX ? (int64_t)x->t : (int64_t)*pt_hashmap_get(&h->mbig, x->unit);
+	*t = sum_u32_get(x->t, &h->mbig, x->unit);
 	*b = x->b;
 	return true;
 }

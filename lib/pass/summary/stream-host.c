@@ -252,30 +252,6 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 	return slot;
 }
 
-/* Unit u's device time, d more. */
-static void gpu_add(struct sum_hs *h, size_t u, int64_t d)
-{
-	uint32_t *x = &h->gpu[u];
-	if (*x == UINT32_MAX) {
-		uint64_t *v = pt_hashmap_get(&h->gpubig, u);
-		*v = (uint64_t)((int64_t)*v + d);
-		return;
-	}
-	int64_t v = (int64_t)*x + d;
-	if (v >= 0 && v < UINT32_MAX) {
-		*x = (uint32_t)v;
-		return;
-	}
-	bool added;
-	*pt_hashmap_put(&h->gpubig, u, 0, &added) = (uint64_t)v;
-	*x = UINT32_MAX;
-}
-
-static int64_t gpu_of(const struct sum_hs *h, size_t u)
-{
-	return h->gpu[u] != UINT32_MAX ? (int64_t)h->gpu[u] : (int64_t)*pt_hashmap_get(&h->gpubig, u);
-}
-
 void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
@@ -287,7 +263,7 @@ void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mode
 		bool called;
 		size_t u = act_unit(h, lj, m, i, g, &at, &called);
 		if (u != SIZE_MAX) {
-			gpu_add(h, u, ev->dur[i]);
+			sum_u32_add(&h->gpu[u], &h->gpubig, u, ev->dur[i]);
 			if (h->mc)
 				sum_hsv_act(h, m, u, i, g);
 		}
@@ -540,7 +516,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			if (slot == SIZE_MAX)
 				break;
 			sum_hsd_attach(h, tk->rank, tk, k, slot);
-			int64_t d = gpu_of(h, slot);
+			int64_t d = sum_u32_get(h->gpu[slot], &h->gpubig, slot);
 			x->gpu += d;
 			if (x->fl & HN_INOP)
 				r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;

@@ -837,6 +837,31 @@ void sum_lj_calls_end(struct sum_lj *lj);
 /* A batch of the summing read: per event its launch (key 0: none, or not an activity of the rank). */
 const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m);
 
+/*
+ * A sum kept in 32 bits (*x) where it fits: UINT32_MAX says it is key's in big (an int64, the sum of
+ * every such value of key), for one that 32 bits do not hold (negative, or 2^32 - 1 and more).
+ */
+static inline void sum_u32_add(uint32_t *x, struct pt_hashmap *big, uint64_t key, int64_t d)
+{
+	bool added;
+	if (*x != UINT32_MAX) {
+		int64_t v = (int64_t)*x + d;
+		if (v >= 0 && v < UINT32_MAX) {
+			*x = (uint32_t)v;
+			return;
+		}
+		d = v;
+		*x = UINT32_MAX;
+	}
+	uint64_t *w = pt_hashmap_put(big, key, 0, &added);
+	*w = (uint64_t)((int64_t)*w + d);
+}
+
+static inline int64_t sum_u32_get(uint32_t x, const struct pt_hashmap *big, uint64_t key)
+{
+	return x != UINT32_MAX ? (int64_t)x : (int64_t)*pt_hashmap_get(big, key);
+}
+
 /* ---- stream-host.c: the host model of a streamed GPU rank (summary.md §2.2–§2.4 without the events) ---- */
 /* What an activity's launching call carries (struct ctx hat, struct sum_hs att): attached to a range,
  * under a communication range, under a step range but in no phase */
