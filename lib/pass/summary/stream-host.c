@@ -5,10 +5,13 @@
  * model's events held. The reads of the file (stream-file.c):
  *
  *  1. the first read (stream.c): the scan, the launch join's wanted ids
- *     (stream-launch.c) and the range infos, kept here compact (9 bytes a
- *     range: its event, label and type) once it ends (sum_hs_open);
+ *     (stream-launch.c) and the range infos, kept here compact once it ends
+ *     (sum_hs_open): a range's event as its difference from the range's
+ *     before (a varint: a byte, mostly), its type (a byte) and its label (4
+ *     bytes, from the first range with one);
  *  2. the read of the calls: each id's last call (the launch join), and each
- *     id's device time, the sum of its activities (8 bytes a slot);
+ *     id's device time, the sum of its activities (4 bytes a slot; one
+ *     beyond 32 bits in a table);
  *  3. the steps (24 bytes a ProfilerStep range), the launch span (coverage)
  *     and the span of the data: what the ranks' windows and W need;
  *  4. the host read: per host thread, its ranges and calls in start order
@@ -46,6 +49,7 @@
 
 #include "pass/summary/view.h"
 #include "support/sort.h"
+#include "support/varint.h"
 #include "support/xalloc.h"
 
 /* Queue entry flags (ov_ent f): the type in the low 4 bits, then these, the group above QF_GSHIFT. */
@@ -101,7 +105,7 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 		if (!h->tcache[ty])
 			h->tcache[ty] = (uint8_t)(htype_of(m, ty) + 1);
 		size_t n = h->nr;
-		pt_xgrow((void **)&h->rev, &h->crev, n + 1, sizeof(*h->rev));
+		pt_xgrow((void **)&h->rev, &h->crev, h->nrev + 5, 1);
 		pt_xgrow((void **)&h->rtb, &h->crtb, n + 1, 1);
 		if (ri->label || h->rlab) { /* labels (nsys): 4 bytes a range from the first, 0 before */
 			size_t had = h->clab;
@@ -110,7 +114,8 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 				memset(h->rlab, 0, n * sizeof(*h->rlab));
 			h->rlab[n] = ri->label;
 		}
-		h->rev[n] = ri->event;
+		h->nrev = (size_t)(pt_varint_put(h->rev + h->nrev, pt_zigzag((int64_t)ri->event - h->rlast)) - h->rev);
+		h->rlast = ri->event;
 		h->rtb[n] = (uint8_t)((h->tcache[ty] - 1) | (ri->flags & PT_RANGE_INSTANT ? RT_INSTANT : 0));
 		h->nr = n + 1;
 	}
@@ -145,7 +150,7 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		h->trk[t].last = INT64_MIN;
 	}
 	/* the vectors' spare room back */
-	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
+	h->rev = pt_xrealloc(h->rev, h->nrev + 1);
 	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
 	if (h->rlab)
 		h->rlab = pt_xrealloc(h->rlab, (h->nr + 1) * sizeof(*h->rlab));
@@ -155,9 +160,18 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 /* The range info row of event g (the reads go in event order: a cursor), or SIZE_MAX. */
 static size_t rinfo(struct sum_hs *h, uint64_t g)
 {
-	while (h->rcur < h->nr && h->rev[h->rcur] < g)
+	while (h->rcur < h->nr) {
+		if (h->rdec <= h->rcur) { /* range rcur's event */
+			const uint8_t *q = h->rev + h->roff;
+			h->rval = (uint32_t)((int64_t)h->rval + pt_unzigzag(pt_varint_take(&q)));
+			h->roff = (size_t)(q - h->rev);
+			h->rdec++;
+		}
+		if (h->rval >= g)
+			break;
 		h->rcur++;
-	return h->rcur < h->nr && h->rev[h->rcur] == g ? h->rcur : SIZE_MAX;
+	}
+	return h->rcur < h->nr && h->rval == g ? h->rcur : SIZE_MAX;
 }
 
 static inline bool kept(const struct sum_hs *h, const struct pt_model *m, size_t i)
@@ -222,11 +236,10 @@ static size_t act_unit(struct sum_hs *h, const struct sum_lj *lj, const struct p
 		size_t k = link_of(h, lj, g);
 		if (k == SIZE_MAX)
 			return SIZE_MAX;
-		const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
-		size_t w = sum_lj_words(lj);
-		if (b && b[w * (k % SUM_LJ_BLOCK)] != INT64_MIN) {
+		int64_t s = sum_lj_call_start(lj, k);
+		if (s != INT64_MIN) {
 			*called = true;
-			*at = b[w * (k % SUM_LJ_BLOCK)];
+			*at = s;
 		}
 		return call_unit(h, lj->link[k].api);
 	}
@@ -250,7 +263,7 @@ void sum_hs_acts(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mode
 		bool called;
 		size_t u = act_unit(h, lj, m, i, g, &at, &called);
 		if (u != SIZE_MAX) {
-			h->gpu[u] += ev->dur[i];
+			sum_u32_add(&h->gpu[u], &h->gpubig, u, ev->dur[i]);
 			if (h->mc)
 				sum_hsv_act(h, m, u, i, g);
 		}
@@ -349,6 +362,8 @@ void sum_hs_rewind(struct sum_hs *h)
 {
 	h->base = 0;
 	h->rcur = h->lcur = h->ucur = 0;
+	h->rdec = h->roff = 0;
+	h->rval = 0;
 }
 
 static int cmp_late(const void *pa, const void *pb)
@@ -501,7 +516,7 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 			if (slot == SIZE_MAX)
 				break;
 			sum_hsd_attach(h, tk->rank, tk, k, slot);
-			int64_t d = h->gpu[slot];
+			int64_t d = sum_u32_get(h->gpu[slot], &h->gpubig, slot);
 			x->gpu += d;
 			if (x->fl & HN_INOP)
 				r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;
@@ -689,10 +704,11 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 	free(h->rev);
 	free(h->rlab);
 	free(h->rtb);
-	h->rev = h->rlab = NULL;
-	h->rtb = NULL;
+	h->rev = h->rtb = NULL;
+	h->rlab = NULL;
 	free(h->gpu);
 	h->gpu = NULL;
+	pt_hashmap_free(&h->gpubig);
 	free(h->trk);
 	h->trk = NULL;
 	h->ntrk = 0;
@@ -749,8 +765,10 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->scache);
 	free(h->mcache);
 	free(h->gpu);
+	pt_hashmap_free(&h->gpubig);
 	free(h->att);
 	free(h->mcopy);
+	pt_hashmap_free(&h->mbig);
 	free(h->capi);
 	free(h->rs);
 	free(h->rr);

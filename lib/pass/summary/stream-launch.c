@@ -22,7 +22,9 @@
  * sum_lj_seal() keeps of them the activity and the call (8 bytes) sorted by
  * activity, or sorts the ids into the join; a read of the calls
  * (sum_lj_calls, the links by call through 4 bytes each) gives each wanted
- * call its start and end (16 bytes a link or an id, plus 8 an id's call);
+ * call its start and end (a link: 8 bytes for the start, 4 for the duration,
+ * where a view reads the ends, the rare one beyond 32 bits in a table; an
+ * id: 16 bytes, plus 8 for its call);
  * the summing read then finds each activity's call (sum_lj_batch) in event
  * order, and frees the links' calls, a block at a time, as it passes them
  * (the gpu view's samples grow as they go). A file whose links name an activity twice is read whole (the
@@ -43,27 +45,41 @@
 #include "support/sort.h"
 #include "support/xalloc.h"
 
-/* The start and end of link k's call; NULL while its block holds no call. */
-static inline int64_t *call_of(const struct sum_lj *lj, size_t k)
+/* Link k's call starts at s and ends at e: its block allocated at its first call (starts, then the
+ * durations but for lj->starts: 12 bytes a link, not 16); not kept for a block the summing read has
+ * passed (never, for the calls it takes a batch ahead: sum_lj_seal checked that). */
+static void call_set(struct sum_lj *lj, size_t k, int64_t s, int64_t e)
 {
-	int64_t *b = lj->call[k / SUM_LJ_BLOCK];
-	return b ? &b[sum_lj_words(lj) * (k % SUM_LJ_BLOCK)] : NULL;
+	size_t b = k / SUM_LJ_BLOCK, i = k % SUM_LJ_BLOCK;
+	if (b < lj->freed)
+		return;
+	if (!lj->call[b]) {
+		lj->call[b] = pt_xmalloc(SUM_LJ_BLOCK * (sizeof(**lj->call) + (lj->starts ? 0 : sizeof(uint32_t))));
+		for (size_t j = 0; j < SUM_LJ_BLOCK; j++)
+			lj->call[b][j] = INT64_MIN; /* no call of the rank (yet) */
+	}
+	lj->call[b][i] = s;
+	if (lj->starts)
+		return;
+	uint32_t *d = (uint32_t *)(lj->call[b] + SUM_LJ_BLOCK);
+	bool added;
+	if (e >= s && e - s < UINT32_MAX) {
+		d[i] = (uint32_t)(e - s);
+		if (lj->longc.n)
+			pt_hashmap_del(&lj->longc, k); /* a later call of the link's (never in a file) */
+	} else {
+		d[i] = UINT32_MAX;
+		*pt_hashmap_put(&lj->longc, k, 0, &added) = (uint64_t)e;
+	}
 }
 
-/* The same to write, its block allocated at its first call; NULL for a block the summing read has
- * passed (never, for the calls it takes a batch ahead: sum_lj_seal checked that). */
-static int64_t *call_at(struct sum_lj *lj, size_t k)
+/* The end of link k's call, whose start s its block holds. */
+static int64_t call_end(const struct sum_lj *lj, size_t k, int64_t s)
 {
-	size_t b = k / SUM_LJ_BLOCK;
-	if (b < lj->freed)
-		return NULL;
-	if (!lj->call[b]) {
-		size_t w = sum_lj_words(lj);
-		lj->call[b] = pt_xmalloc(w * SUM_LJ_BLOCK * sizeof(**lj->call));
-		for (size_t i = 0; i < SUM_LJ_BLOCK; i++)
-			lj->call[b][w * i] = INT64_MIN; /* no call of the rank (yet) */
-	}
-	return &lj->call[b][sum_lj_words(lj) * (k % SUM_LJ_BLOCK)];
+	if (lj->starts)
+		return s;
+	uint32_t d = ((const uint32_t *)(lj->call[k / SUM_LJ_BLOCK] + SUM_LJ_BLOCK))[k % SUM_LJ_BLOCK];
+	return d != UINT32_MAX ? s + d : (int64_t)*pt_hashmap_get(&lj->longc, k);
 }
 
 void sum_lj_init(struct sum_lj *lj)
@@ -80,6 +96,7 @@ void sum_lj_free(struct sum_lj *lj)
 	for (size_t b = 0; b < lj->nblk; b++)
 		free(lj->call[b]);
 	free(lj->call);
+	pt_hashmap_free(&lj->longc);
 	sum_lj_calls_end(lj);
 	free(lj->keep);
 	free(lj->rank);
@@ -280,14 +297,8 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 				free(lj->perm[lj->pfreed]);
 				lj->perm[lj->pfreed] = NULL;
 			}
-			for (size_t k = lj->ccur; k < lj->nlink && lj->link[perm_at(lj, k)].api == g; k++) {
-				int64_t *c = call_at(lj, perm_at(lj, k));
-				if (c) {
-					c[0] = s;
-					if (!lj->starts)
-						c[1] = e;
-				}
-			}
+			for (size_t k = lj->ccur; k < lj->nlink && lj->link[perm_at(lj, k)].api == g; k++)
+				call_set(lj, perm_at(lj, k), s, e);
 		} else if (ev->corr[i]) {
 			size_t slot = pt_ljoin_call_last(&lj->j, sum_lj_id(lj, m, i), s, e);
 			if (slot != SIZE_MAX)
@@ -325,10 +336,10 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 				lj->call[lj->freed] = NULL;
 			}
 			size_t k = lj->cur;
-			const int64_t *c = k < lj->nlink && lj->link[k].event == g ? call_of(lj, k) : NULL;
-			if (c && lj->link[k].event == g && c[0] != INT64_MIN) {
-				x->s = c[0];
-				x->e = lj->starts ? c[0] : c[1];
+			int64_t cs = k < lj->nlink && lj->link[k].event == g ? sum_lj_call_start(lj, k) : INT64_MIN;
+			if (cs != INT64_MIN) {
+				x->s = cs;
+				x->e = call_end(lj, k, cs);
 				x->key = (uint64_t)lj->link[k].api + 1;
 			}
 		} else if (ev->corr[i]) {

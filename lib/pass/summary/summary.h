@@ -782,8 +782,10 @@ struct sum_lj {
 	struct sum_link { uint32_t event, api; } *link; /* by link: the links, by activity */
 	size_t nlink;
 	int64_t **call;        /* by link: per block of SUM_LJ_BLOCK links, each one's call's start
-				  (INT64_MIN: none of the rank) and end; a block is allocated at its
-				  first call (NULL before: no call) */
+				  (INT64_MIN: none of the rank), then (not starts) each one's duration,
+				  32 bits (UINT32_MAX: in longc); a block is allocated at its first call
+				  (NULL before: no call) */
+	struct pt_hashmap longc; /* by link: link -> its call's end, for a duration beyond 32 bits */
 	size_t nblk, freed;    /* the blocks; those the summing read has passed and freed */
 	uint32_t **perm;       /* by link, the read of the calls: the links by call, in blocks of
 				  SUM_LJ_BLOCK */
@@ -803,10 +805,11 @@ struct sum_lj {
 	size_t lkcap;
 };
 void sum_lj_init(struct sum_lj *lj);
-/* The int64 words a link's call takes in its block: start and end, or the start alone. */
-static inline size_t sum_lj_words(const struct sum_lj *lj)
+/* The start of link k's call (INT64_MIN: none, or its block not allocated). */
+static inline int64_t sum_lj_call_start(const struct sum_lj *lj, size_t k)
 {
-	return lj->starts ? 1 : 2;
+	const int64_t *b = lj->call[k / SUM_LJ_BLOCK];
+	return b ? b[k % SUM_LJ_BLOCK] : INT64_MIN;
 }
 void sum_lj_free(struct sum_lj *lj);
 /* Can m's GPU ranks take the launch reads: no NPU device (one process or several, a rank each)? */
@@ -833,6 +836,31 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m);
 void sum_lj_calls_end(struct sum_lj *lj);
 /* A batch of the summing read: per event its launch (key 0: none, or not an activity of the rank). */
 const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m);
+
+/*
+ * A sum kept in 32 bits (*x) where it fits: UINT32_MAX says it is key's in big (an int64, the sum of
+ * every such value of key), for one that 32 bits do not hold (negative, or 2^32 - 1 and more).
+ */
+static inline void sum_u32_add(uint32_t *x, struct pt_hashmap *big, uint64_t key, int64_t d)
+{
+	bool added;
+	if (*x != UINT32_MAX) {
+		int64_t v = (int64_t)*x + d;
+		if (v >= 0 && v < UINT32_MAX) {
+			*x = (uint32_t)v;
+			return;
+		}
+		d = v;
+		*x = UINT32_MAX;
+	}
+	uint64_t *w = pt_hashmap_put(big, key, 0, &added);
+	*w = (uint64_t)((int64_t)*w + d);
+}
+
+static inline int64_t sum_u32_get(uint32_t x, const struct pt_hashmap *big, uint64_t key)
+{
+	return x != UINT32_MAX ? (int64_t)x : (int64_t)*pt_hashmap_get(big, key);
+}
 
 /* ---- stream-host.c: the host model of a streamed GPU rank (summary.md §2.2–§2.4 without the events) ---- */
 /* What an activity's launching call carries (struct ctx hat, struct sum_hs att): attached to a range,
@@ -918,15 +946,23 @@ struct hsres {
 	struct items ud;               /* the userdefined view's items and thread groups */
 	struct groups ugs;
 };
+/* A unit's copies (the memcpy view): their time, 32 bits (UINT32_MAX: the unit's in sum_hs mbig), and
+ * 1 + their bytes (0: none known); 16 bytes */
 struct hs_mcopy {
-	uint64_t unit;
-	int64_t t, b;
+	uint32_t unit, t;
+	int64_t b;
 };
 struct sum_hs {
 	/* the range infos, compact, by event: event, label, type (bit 7: instant) */
-	uint32_t *rev, *rlab; /* rlab: NULL while every label is 0 (a Kineto trace's) */
+	uint8_t *rev;         /* the events: each one's difference from the one before, zigzag varints (a
+			         byte a range, mostly, not 4), read in order through the cursor */
+	uint32_t *rlab;       /* NULL while every label is 0 (a Kineto trace's) */
 	uint8_t *rtb;
 	size_t nr, rcur, crev, crtb, clab;
+	size_t nrev;          /* rev's bytes */
+	uint32_t rlast;       /* the last event put into rev */
+	size_t rdec, roff;    /* the cursor: the events read from rev, the offset of the next */
+	uint32_t rval;        /* the cursor: the last event read (range rcur's when rdec > rcur) */
 	bool parents;      /* a range info names an explicit parent */
 	size_t nstr;       /* the model's strings (the caches' size) */
 	uint8_t *tcache;   /* per raw string id: its htype + 1 (0: not looked up) */
@@ -937,7 +973,9 @@ struct sum_hs {
 	 * join's slots (an id's last call) */
 	uint32_t *capi;
 	size_t ncapi, lcur, ucur; /* cursors: into the links by activity, into capi */
-	int64_t *gpu;      /* per unit: the device time of its activities */
+	uint32_t *gpu;     /* per unit: the device time of its activities; UINT32_MAX: one that 32 bits do not
+			      hold (negative, or 2^32 - 1 ns and more), in gpubig (4 bytes a unit, not 8) */
+	struct pt_hashmap gpubig; /* unit -> its device time (int64), for those */
 	uint8_t *att;      /* per unit: HS_* of its launching call */
 	PT_VEC(struct hs_step) steps; /* of every rank */
 	uint32_t nrank;    /* the launch join's ranks: one per process */
@@ -952,6 +990,8 @@ struct sum_hs {
 	struct hs_mcopy *mcopy;
 	size_t nmcopy, cmcopy;
 	bool mcopy_sorted;
+	bool mcopy_unordered; /* a unit's entry came after a later unit's: the entries need a sort */
+	struct pt_hashmap mbig; /* unit -> the time of its entries whose time 32 bits do not hold (int64) */
 	const struct sum_lj *lj; /* the launch join (sum_hs_seal) */
 	struct hs_trk *trk;
 	size_t ntrk;
