@@ -1131,6 +1131,13 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->again = true;
 		goto out;
 	}
+	if (tl_gsel_by_read(s->sel)) { /* the steps of several processes by their own read (pass-timeline-gsel.h) */
+		bool whole;
+		if ((rc = tl_gsel_read_steps(s->sel, s->path, &whole, e)) || whole) {
+			s->again = whole;
+			goto out;
+		}
+	}
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
 	 * the copies, were not kept; kineto: the copies' kinds and sizes) */
