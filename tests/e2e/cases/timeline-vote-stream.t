@@ -29,6 +29,10 @@ for f in $(cat a.ls); do cmp -s a/$f b/$f || ok=0; done
 cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, $(wc -l < a.ls) files, $(cat a/$(head -1 a.ls) | wc -c) bytes in the first)" || echo "DIFFERS: $*"
 SH
 run "for v in '--steps 2-3' '--steps 1' '--steps 150-160' '--steps 900-901' '--steps 2-3 --device 0' '--steps 2 --no-flows' '--steps 2-3 --step-pattern Foo' '--steps 1-2 --step-pattern ProfilerStep.*' '--steps 2-3 --time-window 0.001s:0.5s'; do bash same.sh four.ptm \$v; done"
+# without a selection too: A's, B's and C's dumps record one pid (none), each read as a process of its own
+# for the reads' order (held one after the other in the file), the launch arrows joined by pid as the
+# whole load joins them
+run "for v in '' '--no-flows' '--time-window 1s:3s' '--split-mb 1'; do bash same.sh four.ptm \$v; done"
 # the notes count each rank's steps: A's by its launches and C's device (by the vote), B's by its own
 run "proftool timeline four.ptm --steps 900-901 -o t.json; proftool timeline four.ptm --steps 2-3 --step-pattern Foo -o t.json"
 # it is read as a stream: the timeline's first read, the steps' reads (the vote's among them), then the
@@ -37,7 +41,7 @@ term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PR
 run "term timeline four.ptm --steps 2-3 -o t.json; term timeline four.ptm --steps 2-3 --in-memory -o t.json"
 # the kineto profile (no NVTX ranges that it would annotate: A, B and the loop with pid 702)
 run 'sed -E "s/^process rank=-?[0-9]+/process rank=3/; s/^header cupti=130001 pid=664/header cupti=130001 pid=702/" "$SRC/bench/torch-loop.cdtxt" > e.cdtxt && proftool-gen cupti e.cdtxt -o e.cdump --scale 512K --id-stride 1 && proftool import a.cdump b.cdump e.cdump -o three.ptm'
-run "for v in '--steps 1' '--steps 1-2' '--steps 2-3' '--steps 1 --device 0' '--steps 900-901'; do bash same.sh three.ptm --profile kineto \$v; bash same.sh three.ptm \$v; done; bash same.sh three.ptm --profile kineto --steps 1 --extra-tracks; bash same.sh three.ptm --steps 900-901; cat a.txt"
+run "for v in '--steps 1' '--steps 1-2' '--steps 2-3' '--steps 1 --device 0' '--steps 900-901'; do bash same.sh three.ptm --profile kineto \$v; bash same.sh three.ptm \$v; done; for v in '' '--extra-tracks' '--time-window 1s:3s'; do bash same.sh three.ptm --profile kineto \$v; done; bash same.sh three.ptm; bash same.sh three.ptm --profile kineto --steps 1 --extra-tracks; bash same.sh three.ptm --steps 900-901; cat a.txt"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
 run 'head -c $(( $(stat -c %s four.ptm) * 2 / 3 )) four.ptm > cut.ptm; proftool timeline cut.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
 run 'python3 -c "d = bytearray(open(\"four.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline three.ptm --steps 2-3 --profile kineto -o kd > /dev/null; head -c $(( $(stat -c %s three.ptm) / 2 )) three.ptm > cut3.ptm; proftool timeline cut3.ptm --steps 2-3 --profile kineto -o kd2; echo "exit $?"; find kd2 -type f 2>/dev/null | wc -l'
