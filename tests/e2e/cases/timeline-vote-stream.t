@@ -14,25 +14,12 @@ sed -E "s/^process rank=-?[0-9]+/process rank=1/; s/^header cupti=130001 pid=664
 for x in c:2:0 d:3:702; do IFS=: read n r p <<< "$x"; sed -E "/^end\$/d; s/^process rank=-?[0-9]+/process rank=$r/; s/pid=4242/pid=$p/; s/processId=4242/processId=$p/g; s/objectId=4242,4242/objectId=$p,$p/g" td/cupti/launch.cdtxt | perl -pe "s/\breal=(\d+)/q(real=).(\$1+1795780315000000000)/ge" > $n.cdtxt; done
 proftool-gen cupti a.cdtxt -o a.cdump --scale 1M --id-stride 1 && proftool-gen cupti b.cdtxt -o b.cdump --scale 2M --id-stride 1 && proftool-gen cupti c.cdtxt -o c.cdump --scale 256K && proftool-gen cupti d.cdtxt -o d.cdump --scale 256K && proftool import a.cdump b.cdump c.cdump d.cdump -o four.ptm'
 run 'proftool info four.ptm --table devices --format csv | cut -d, -f1-3,13-14'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one
-m=$1; shift
-rm -rf a b; mkdir a b
-case " $* " in *" --profile kineto "*) oa=a/k ob=b/k ;; *) oa=a/t.json ob=b/t.json ;; esac
-proftool timeline $m "$@" -o $oa > a.txt 2>&1; ra=$?
-proftool timeline $m "$@" --in-memory -o $ob > b.txt 2>&1; rb=$?
-sed -i "s#a/#OUT/#g" a.txt; sed -i "s#b/#OUT/#g" b.txt
-(cd a && find . -type f | sort) > a.ls; (cd b && find . -type f | sort) > b.ls
-ok=1
-[ -s a.ls ] && cmp -s a.ls b.ls || ok=0
-for f in $(cat a.ls); do cmp -s a/$f b/$f || ok=0; done
-cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, $(wc -l < a.ls) files, $(cat a/$(head -1 a.ls) | wc -c) bytes in the first)" || echo "DIFFERS: $*"
-SH
-run "for v in '--steps 2-3' '--steps 1' '--steps 150-160' '--steps 900-901' '--steps 2-3 --device 0' '--steps 2 --no-flows' '--steps 2-3 --step-pattern Foo' '--steps 1-2 --step-pattern ProfilerStep.*' '--steps 2-3 --time-window 0.001s:0.5s'; do bash same.sh four.ptm \$v; done"
+cp "$SRC/tests/e2e/cases/timeline-stream-same.sh" same.sh # (the streamed and in-memory traces compared)
+run "for v in '--steps 2-3' '--steps 1' '--steps 150-160' '--steps 900-901' '--steps 2-3 --device 0' '--steps 2 --no-flows' '--steps 2-3 --step-pattern Foo' '--steps 1-2 --step-pattern ProfilerStep.*' '--steps 2-3 --time-window 0.001s:0.5s'; do M=four.ptm bash same.sh \$v; done"
 # without a selection too: A's, B's and C's dumps record one pid (none), each read as a process of its own
 # for the reads' order (held one after the other in the file), the launch arrows joined by pid as the
 # whole load joins them
-run "for v in '' '--no-flows' '--time-window 1s:3s' '--split-mb 1'; do bash same.sh four.ptm \$v; done"
+run "for v in '' '--no-flows' '--time-window 1s:3s' '--split-mb 1'; do M=four.ptm bash same.sh \$v; done"
 # the notes count each rank's steps: A's by its launches and C's device (by the vote), B's by its own
 run "proftool timeline four.ptm --steps 900-901 -o t.json; proftool timeline four.ptm --steps 2-3 --step-pattern Foo -o t.json"
 # it is read as a stream: the timeline's first read, the steps' reads (the vote's among them), then the
@@ -41,7 +28,7 @@ term() { script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PR
 run "term timeline four.ptm --steps 2-3 -o t.json; term timeline four.ptm --steps 2-3 --in-memory -o t.json"
 # the kineto profile (no NVTX ranges that it would annotate: A, B and the loop with pid 702)
 run 'sed -E "s/^process rank=-?[0-9]+/process rank=3/; s/^header cupti=130001 pid=664/header cupti=130001 pid=702/" "$SRC/bench/torch-loop.cdtxt" > e.cdtxt && proftool-gen cupti e.cdtxt -o e.cdump --scale 512K --id-stride 1 && proftool import a.cdump b.cdump e.cdump -o three.ptm'
-run "for v in '--steps 1' '--steps 1-2' '--steps 2-3' '--steps 1 --device 0' '--steps 900-901'; do bash same.sh three.ptm --profile kineto \$v; bash same.sh three.ptm \$v; done; for v in '' '--extra-tracks' '--time-window 1s:3s'; do bash same.sh three.ptm --profile kineto \$v; done; bash same.sh three.ptm; bash same.sh three.ptm --profile kineto --steps 1 --extra-tracks; bash same.sh three.ptm --steps 900-901; cat a.txt"
+run "for v in '--steps 1' '--steps 1-2' '--steps 2-3' '--steps 1 --device 0' '--steps 900-901'; do M=three.ptm bash same.sh --profile kineto \$v; M=three.ptm bash same.sh \$v; done; for v in '' '--extra-tracks' '--time-window 1s:3s'; do M=three.ptm bash same.sh --profile kineto \$v; done; M=three.ptm bash same.sh; M=three.ptm bash same.sh --profile kineto --steps 1 --extra-tracks; M=three.ptm bash same.sh --steps 900-901; cat a.txt"
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
 run 'head -c $(( $(stat -c %s four.ptm) * 2 / 3 )) four.ptm > cut.ptm; proftool timeline cut.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
 run 'python3 -c "d = bytearray(open(\"four.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline three.ptm --steps 2-3 --profile kineto -o kd > /dev/null; head -c $(( $(stat -c %s three.ptm) / 2 )) three.ptm > cut3.ptm; proftool timeline cut3.ptm --steps 2-3 --profile kineto -o kd2; echo "exit $?"; find kd2 -type f 2>/dev/null | wc -l'
