@@ -2,28 +2,12 @@
 # (CUPTI dumps without a process id beside a Kineto trace with PyTorch operator ranges) reads it as a
 # stream (proftool-flops(1) MEMORY): the steps as `proftool steps` streams them (each such device goes
 # to the host whose calls have the ids of most of its activities, the first of a tie), then the
-# operator ranges; the tables and messages are those of --in-memory. The trace is scaled over several
-# event batches; the two dumps (the benchmark's loop, the second twice as long and shifted in time)
-# number their correlation ids alike.
-cat >f.ktdesc <<'DESC'
-dialect current
-base 1795780314000000000
-pid 100
-rank 0 world 2 backend nccl
-device 0 name "NVIDIA A100-SXM4-40GB"
-thread 100 "python3"
-thread 101 "pt_autograd_0"
-steps 1500 period 2ms
-op "aten::linear" 10us 300us dims=64x1024,512x1024,512 types=float,float,float
-op "aten::addmm" 20us 200us dims=512,64x1024,1024x512,-,- types=float,float,float,Scalar,Scalar
-kernel "ampere_sgemm_64x32" 30us 5us 60us 100us
-op "aten::mm" 400us 100us dims=128x256,256x64 types=c10::Half,c10::Half
-kernel "ampere_sgemm_128x64" 410us 5us 420us 50us
-op "aten::add" 600us 50us dims=32x64,64,5 types=float,float,Scalar tid=101
-kernel "add_kernel" 610us 3us 620us 10us tid=101
-op "aten::relu" 1050us 20us
-kernel "relu_kernel" 1055us 3us 1060us 4us
-DESC
+# operator ranges; the tables and messages are those of --in-memory. The trace (testdata/kineto/
+# train-current.ktdesc, its addmm with sizes) is scaled over several event batches; the two dumps (the
+# benchmark's loop, the second twice as long and shifted in time) number their correlation ids alike.
+sed -e 's/^base .*/base 1795780314000000000/' -e 's/^steps 3 /steps 1500 /' \
+	-e 's/^op "aten::addmm" 20us 200us$/& dims=512,64x1024,1024x512,-,- types=float,float,float,Scalar,Scalar/' \
+	"$SRC/testdata/kineto/train-current.ktdesc" > f.ktdesc
 run 'proftool-gen kineto f.ktdesc -o f.json --scale 512K >/dev/null
 sed -E "s/^process rank=-?[0-9]+/process rank=1/; s/^header cupti=130001 pid=664/header cupti=130001 pid=0/" "$SRC/bench/torch-loop.cdtxt" > a.cdtxt
 sed -E "s/^process rank=-?[0-9]+/process rank=2/; s/^header cupti=130001 pid=664/header cupti=130001 pid=0/" "$SRC/bench/torch-loop.cdtxt" | perl -pe "s/\b(start|end|timestamp)=(\d+)/\$1.q(=).(\$2+123457)/ge" > b.cdtxt
