@@ -143,7 +143,8 @@ struct kq {
 #define FL_LANE(r) ((r) >> 24)
 
 /*
- * A traced process (the devices of one pid): a model of several holds each
+ * A traced process (the devices of one pid; of a pid that several dumps
+ * record, each dump's: dsec): a model of several holds each
  * one's events after the other's, so its order in the file is its own: the
  * stragglers are those that start far before its latest start (atop), the
  * bound of its tracks is its events' lag in file order (glag, second read)
