@@ -9,10 +9,12 @@
 
 #include "model/index.h"
 #include "model/model.h"
+#include "model/ptm-source.h"
 #include "pass/launch-join.h"
 #include "pass/pass-steps-int.h"
 #include "pass/pass-steps.h"
 #include "pass/select.h"
+#include "support/diag.h"
 #include "support/err.h"
 #include "support/sort.h"
 #include "support/vec.h"
@@ -28,6 +30,8 @@ struct tl_gsel {
 	bool has_si;
 	struct pt_steps_info si;
 	bool no_steps; /* --time-window alone on several processes: no steps counted */
+	bool by_read;  /* several processes whose steps need the events (a GPU device of no host's process, a
+			* process of two hosts): the steps' own streamed read (tl_gsel_read_steps) */
 	/*
 	 * Several processes with --steps: the host (CPU device) of each range of gr once a second host has
 	 * one (grh; those before it: host0's), and the second read's launches one process at a time, in
@@ -193,8 +197,14 @@ bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m)
 	for (size_t d = 0; d < m->devices.n; d++)
 		ncpu += m->devices.v[d].kind == PT_DEV_CPU;
 	fit(g, m);
-	if (ncpu > 1 && g->sel->steps_given)
-		return multi_streams(g, m);
+	if (ncpu > 1 && g->sel->steps_given) {
+		if (multi_streams(g, m))
+			return true;
+		/* a device's host by the vote of its launches, or a process of two hosts: not by process */
+		g->by_read = true;
+		g->launches = false;
+		return true;
+	}
 	/* several processes, a window alone: its note is of the events' span, the steps are not counted */
 	g->no_steps = ncpu > 1;
 	/* no step range on the host: `steps` numbers the iterations of the kernels' launches, which
@@ -449,9 +459,40 @@ bool tl_gsel_no_launches(const struct tl_gsel *g)
 	return !g->launches;
 }
 
+bool tl_gsel_by_read(const struct tl_gsel *g)
+{
+	return g && g->by_read;
+}
+
+int tl_gsel_read_steps(struct tl_gsel *g, const char *path, bool *whole, struct pt_err **e)
+{
+	struct pt_model *ms = NULL, *w = NULL;
+	struct pt_diag quiet = { 0 }; /* the steps' own notes: pt_sel_check() makes none of them */
+	struct pt_steps_info si;
+	memset(&si, 0, sizeof(si));
+	int rc = pt_steps_stream_read(PT_PTM_SOURCE(path), g->sel, &ms, &si, NULL, NULL, &w, &quiet, e);
+	pt_diag_free(&quiet);
+	pt_model_free(ms);
+	*whole = !rc && w;
+	pt_model_free(w); /* (the timeline's own whole load follows) */
+	if (rc || *whole) {
+		pt_steps_info_free(&si);
+		return rc;
+	}
+	g->si = si;
+	g->has_si = true;
+	pt_xtrim(); /* what the steps' reads held, before the timeline's */
+	return 0;
+}
+
 bool tl_gsel_steps(struct tl_gsel *g, const struct pt_model *m, const struct pt_ljoin *j)
 {
 	fit(g, m);
+	if (g->by_read) { /* (tl_gsel_read_steps made them) */
+		pt_vec_free(&g->gr);
+		pt_vec_free(&g->grh);
+		return true;
+	}
 	if (g->multi)
 		return multi_steps(g, m);
 	if (g->no_steps) { /* no steps, the model's origin */

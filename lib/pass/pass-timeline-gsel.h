@@ -18,13 +18,18 @@
  *
  * A model of several traced processes (CPU devices) counts each rank's steps
  * as pt_steps_collect_ghosts() does (pass-steps-int.h): a GPU device is its
- * process's (by pid: one whose process is not recorded, or a process with two
- * hosts, is read whole), a range its host's, and a host without step ranges
+ * process's (by pid), a range its host's, and a host without step ranges
  * takes its own process's launches: the second read folds them one process
  * at a time (its calls and kernels together in the file, else the model is
  * read whole), its calls' starts per join slot beside the fold (8 bytes a
  * slot, reused by the next process: the processes' correlation ids are alike),
- * and keeps the few the boundary rule reads. With --time-window alone no
+ * and keeps the few the boundary rule reads. Where a GPU device records no
+ * host's process (its host is the one the vote of its launches gives it,
+ * pass-steps-gvote.h), or a process has two hosts, the steps are made by the
+ * streamed read of `proftool steps` (pt_steps_stream_read: the vote's read,
+ * then each host's launch join; no event held) right after the timeline's
+ * first read, and its si alone is kept (a model that read takes whole is
+ * read whole). With --time-window alone no
  * steps are counted (the window's note is of the events' span).
  */
 #ifndef PT_PASS_TIMELINE_GSEL_H
@@ -34,6 +39,7 @@
 #include <stdint.h>
 
 struct pt_diag;
+struct pt_err;
 struct pt_events;
 struct pt_ljoin;
 struct pt_model;
@@ -52,6 +58,13 @@ void tl_gsel_event(struct tl_gsel *g, const struct pt_model *m, const struct pt_
 /* After the first read: can the model's steps be counted so (several traced processes: each GPU device's
  * recorded, one host each)? Also says whether the second read is to keep the kernels' launches. */
 bool tl_gsel_streams(struct tl_gsel *g, const struct pt_model *m);
+/* Several processes with --steps whose steps only their own read makes: a GPU device that records no
+ * host's process (its host is the one the vote of its launches gives it, pass-steps-gvote.h) or a process
+ * with two hosts. Then tl_gsel_read_steps() makes them, before the timeline's second read. */
+bool tl_gsel_by_read(const struct tl_gsel *g);
+/* The steps of the model file at path by the streamed read of `proftool steps` (pt_steps_stream_read,
+ * no event held); *whole: it reads such a model whole (the timeline is then loaded whole too). */
+int tl_gsel_read_steps(struct tl_gsel *g, const char *path, bool *whole, struct pt_err **e);
 /* Second read: a kernel of device d (join j sealed) whose join key is corr, name its kernel name. */
 void tl_gsel_kernel(struct tl_gsel *g, const struct pt_model *m, uint32_t d, uint64_t corr, uint32_t name,
 		    const struct pt_ljoin *j);

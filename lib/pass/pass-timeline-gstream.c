@@ -144,7 +144,8 @@ struct kq {
 #define FL_LANE(r) ((r) >> 24)
 
 /*
- * A traced process (the devices of one pid): a model of several holds each
+ * A traced process (the devices of one pid; of a pid that several dumps
+ * record, each dump's: dsec): a model of several holds each
  * one's events after the other's, so its order in the file is its own: the
  * stragglers are those that start far before its latest start (atop), the
  * bound of its tracks is its events' lag in file order (glag, second read)
@@ -153,6 +154,7 @@ struct kq {
  */
 struct gproc {
 	uint32_t pid;
+	uint32_t host; /* of a pid of several hosts (CPU devices): the devices from its host-th on (dsec) */
 	struct pt_lag glag;
 	bool gseen;     /* third read, writing: gtop is set */
 	int64_t gtop;
@@ -182,7 +184,9 @@ struct pt_tl_gstream {
 	struct gtrk *t;
 	struct pt_lag *klag; /* per device: its kernels' starts in file order */
 	struct gproc *P;     /* per traced process (np of them; one for a model of one) */
-	uint32_t *dproc;     /* per device: its process */
+	uint32_t *dproc;     /* per device: its process (P, cu) */
+	uint32_t *dpid;      /* per device: its pid's place in pids (the arrows' join is keyed by pid: fkey) */
+	PT_VEC(uint32_t) pids; /* the devices' pids, in device order */
 	size_t np;
 	struct gcur *cu;     /* per process: the writing reads' places (cu[0]: the earlier reads' too) */
 	struct gcur *at;     /* the read running */
@@ -274,11 +278,12 @@ static bool is_device_activity(uint8_t k)
 	return k == PT_EV_KERNEL || k == PT_EV_MEMCPY || k == PT_EV_MEMSET || k == PT_EV_SYNC;
 }
 
-/* The process of pid, added when new (with its read's place; s->at is cu[0] again: the first read's). */
-static uint32_t proc_of_pid(struct pt_tl_gstream *s, uint32_t pid)
+/* The process of pid's host-th host on (dsec), added when new (with its read's place; s->at is cu[0] again:
+ * the first read's). */
+static uint32_t proc_of_pid(struct pt_tl_gstream *s, uint32_t pid, uint32_t host)
 {
 	for (size_t p = 0; p < s->np; p++)
-		if (s->P[p].pid == pid)
+		if (s->P[p].pid == pid && s->P[p].host == host)
 			return (uint32_t)p;
 	if (s->np) { /* (the first is there from the start) */
 		s->P = pt_xrealloc(s->P, (s->np + 1) * sizeof(*s->P));
@@ -287,10 +292,36 @@ static uint32_t proc_of_pid(struct pt_tl_gstream *s, uint32_t pid)
 		memset(&s->cu[s->np], 0, sizeof(*s->cu));
 	}
 	s->P[s->np].pid = pid;
+	s->P[s->np].host = host;
 	s->cu[s->np].s = s;
 	s->cu[s->np].proc = (uint32_t)s->np;
 	s->at = &s->cu[0];
 	return (uint32_t)s->np++;
+}
+
+/*
+ * The host of device d among its pid's (0: the first CPU device of the pid and every device before the
+ * second, 1: the second and those after it up to the third, ...): dumps of several processes that record
+ * one pid (none: 0) are held one after the other in the file, each with its own CPU device first, and
+ * each is a process of its own for the reads' order (the stragglers are each one's own). The arrows stay
+ * joined by pid, as the whole load joins them (fkey, dpid).
+ */
+static uint32_t dsec(const struct pt_model *m, uint32_t d)
+{
+	uint32_t n = 0, pid = m->devices.v[d].pid;
+	for (uint32_t k = 0; k <= d; k++)
+		n += m->devices.v[k].kind == PT_DEV_CPU && m->devices.v[k].pid == pid;
+	return n ? n - 1 : 0;
+}
+
+/* The place of pid in s->pids, added when new. */
+static uint32_t pid_at(struct pt_tl_gstream *s, uint32_t pid)
+{
+	for (size_t k = 0; k < s->pids.n; k++)
+		if (s->pids.v[k] == pid)
+			return (uint32_t)k;
+	pt_vec_push(&s->pids, pid);
+	return (uint32_t)(s->pids.n - 1);
 }
 
 static uint32_t tproc(const struct pt_tl_gstream *s, uint32_t tr)
@@ -326,8 +357,11 @@ static void fit(struct pt_tl_gstream *s, const struct pt_model *m)
 		s->rdev = pt_xrealloc(s->rdev, m->devices.n);
 		memset(s->rdev + s->nd, 0, m->devices.n - s->nd);
 		s->dproc = pt_xrealloc(s->dproc, m->devices.n * sizeof(*s->dproc));
-		for (size_t d = s->nd; d < m->devices.n; d++)
-			s->dproc[d] = proc_of_pid(s, m->devices.v[d].pid);
+		s->dpid = pt_xrealloc(s->dpid, m->devices.n * sizeof(*s->dpid));
+		for (size_t d = s->nd; d < m->devices.n; d++) {
+			s->dproc[d] = proc_of_pid(s, m->devices.v[d].pid, dsec(m, (uint32_t)d));
+			s->dpid[d] = pid_at(s, m->devices.v[d].pid);
+		}
 		s->nd = m->devices.n;
 		bool kr = s->o->kineto && several_ranks(m);
 		if (kr != s->kranks && s->nev_all)
@@ -381,7 +415,7 @@ static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
  */
 static uint64_t fkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
-	uint32_t p = s->dproc[d];
+	uint32_t p = s->dpid[d];
 	if (!s->fbase)
 		return co >= KEY_MAX ? 0 : co | (uint64_t)p << 56;
 	return co < s->flo[p] || co - s->flo[p] >= s->fspan[p] ? 0 : 1 + s->fbase[p] + (co - s->flo[p]);
@@ -391,7 +425,7 @@ static uint64_t fkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
  * process's, a superset), made dense (fkey) and sealed: only the slots are read (the calls' starts are j's). */
 static void fj_seal(struct pt_tl_gstream *s)
 {
-	size_t np = s->np, nj = s->j.n, nf = s->fj.n;
+	size_t np = s->pids.n, nj = s->j.n, nf = s->fj.n;
 	s->flo = pt_xmalloc(np * sizeof(*s->flo));
 	s->fspan = pt_xcalloc(np, sizeof(*s->fspan));
 	s->fbase = pt_xcalloc(np, sizeof(*s->fbase));
@@ -773,9 +807,9 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			if (s->kranks && (co >= KEY_MAX || tl_device_rank(&m->devices.v[d]) > 255))
 				goto again;
 			pt_ljoin_want(&s->j, jkey(s, d, co));
-			if (!s->o->kineto && (co >= KEY_MAX || s->np > 256))
+			if (!s->o->kineto && (co >= KEY_MAX || s->pids.n > 256))
 				s->fbig = true;
-			else if (!s->o->kineto && s->dproc[d]) /* (the first process's keys are j's) */
+			else if (!s->o->kineto && s->dpid[d]) /* (the first process's keys are j's) */
 				pt_ljoin_want(&s->fj, fkey(s, d, co));
 		}
 		if (k == PT_EV_KERNEL) {
@@ -1218,7 +1252,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* (fbig: the arrows of several processes cannot be keyed by theirs; the kernels that join their calls
 	 * by correlation id for the unions, keyed by rank too, cannot be looked up as index.c does) */
 	if (m->steps.n || m->tracks.n > FL_TRACK ||
-	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks)) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
+	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks)) || (flows && !o->kineto && s->pids.n > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1235,6 +1269,13 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
 		s->again = true;
 		goto out;
+	}
+	if (tl_gsel_by_read(s->sel)) { /* the steps of several processes by their own read (pass-timeline-gsel.h) */
+		bool whole;
+		if ((rc = tl_gsel_read_steps(s->sel, s->path, &whole, e)) || whole) {
+			s->again = whole;
+			goto out;
+		}
 	}
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
@@ -1268,7 +1309,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	}
 	/* the viewer profile of several processes: the arrows' join by (process, id), the first process's keys
 	 * being its ids (j's wants: a superset, whose keys no activity of another process is under) */
-	s->fkeyed = flows && s->has_corr && !o->kineto && s->np > 1;
+	s->fkeyed = flows && s->has_corr && !o->kineto && s->pids.n > 1;
 	if (s->fkeyed) {
 		fj_seal(s);
 	} else {
@@ -1701,6 +1742,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->P);
 	free(s->cu);
 	free(s->dproc);
+	free(s->dpid);
+	pt_vec_free(&s->pids);
 	if (s->t)
 		for (size_t tr = 0; tr < s->nt; tr++) {
 			free(s->t[tr].q.v);

@@ -12,21 +12,7 @@ sed -E -e "s/^(process )rank=-?[0-9]+ local_rank=-?[0-9]+ world_size=-?[0-9]+/\1
 proftool-gen cupti r$1.cdtxt -o r$1.cdump --scale $3 --id-stride $4 > /dev/null
 SH
 run 'bash rank.sh "$SRC" 0 1795780314720567446 3M 1 && bash rank.sh "$SRC" 1 1795780314721801013 2M 1 && bash rank.sh "$SRC" 2 1795780314719000001 4M 2 && proftool import r0.cdump r1.cdump r2.cdump -o procs.ptm && proftool info procs.ptm | grep -E "^ +(70[0-9]|0) "'
-cat > same.sh <<'SH'
-# same.sh OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one; -o DIR
-# (of $M, procs.ptm unless given)
-m=${M:-procs.ptm}
-rm -rf a b; mkdir a b
-case " $* " in *" --profile kineto "*) oa=a/k ob=b/k ;; *) oa=a/t.json ob=b/t.json ;; esac
-proftool timeline $m "$@" -o $oa > a.txt 2>&1; ra=$?
-proftool timeline $m "$@" --in-memory -o $ob > b.txt 2>&1; rb=$?
-sed -i "s#a/#OUT/#g" a.txt; sed -i "s#b/#OUT/#g" b.txt
-(cd a && find . -type f | sort) > a.ls; (cd b && find . -type f | sort) > b.ls
-ok=1
-[ -s a.ls ] && cmp -s a.ls b.ls || ok=0
-for f in $(cat a.ls); do cmp -s a/$f b/$f || ok=0; done
-cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $* (exit $ra, $(wc -l < a.ls) files, $(cat a/$(head -1 a.ls) | wc -c) bytes in the first)" || echo "DIFFERS: $*"
-SH
+cp "$SRC/tests/e2e/cases/timeline-stream-same.sh" same.sh # (the streamed and in-memory traces compared)
 run "for v in '' '--no-flows' '--no-overlap' '--scope-depth 2' '--no-demangle' '--gzip' '--split-mb 2'; do bash same.sh \$v; done"
 run "for v in '' '--extra-tracks' '--no-flows' '--gzip'; do bash same.sh --profile kineto \$v; done; ls a/k"
 # --time-window streams too (its note is of the events' span), and --steps (each rank's steps from its
