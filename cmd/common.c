@@ -14,7 +14,6 @@
 #include "support/fmt-text.h"
 #include "support/out.h"
 #include "support/parse.h"
-#include "support/pdeflate.h"
 #include "support/progress.h"
 #include "support/steppat.h"
 #include "support/xalloc.h"
@@ -191,13 +190,15 @@ static void diag_replay(struct pt_diag *d, const struct pt_diag *from)
 }
 
 /*
- * A raw PATH imported as `proftool import` imports it (events encoded and compressed as they come,
- * spilled to $TMPDIR) into a model file of its own, unnamed in $TMPDIR (else /tmp), which path's
- * reads then read (its stand-in, model/ptm-source.h): the commands read it as they read a model
- * file, and every message names path. The import's warnings are the command's, as a load's are.
- * True when made; false where no file can be made there, the import fails or the model cannot be
- * written there: nothing is left of the try, and path is imported in memory as before (a failed
- * import then fails again, with the error and warnings a load gives).
+ * A raw PATH imported as `proftool import` imports it (its events encoded as they come and spilled,
+ * a window at a time, plain, to an unnamed file of $TMPDIR, else /tmp), then written uncompressed
+ * (compressing costs more CPU than the reads of a file of the page cache) to a model file of its
+ * own, unnamed there too, which path's reads then read (its stand-in, model/ptm-source.h): the
+ * commands read it as they read a model file, and every message names path. The import's
+ * warnings are the command's, as a load's are. True when made; false where no file can be made
+ * there, the import fails or the model cannot be written there: nothing is left of the try, and
+ * path is imported in memory as before (a failed import then fails again, with the error and
+ * warnings a load gives).
  */
 static bool raw_standin(struct pt_common *c, const char *path)
 {
@@ -208,11 +209,13 @@ static bool raw_standin(struct pt_common *c, const char *path)
 	raws = pt_xrealloc(raws, (nraws + 1) * sizeof(*raws));
 	struct raw *r = &raws[nraws++];
 	*r = (struct raw){ .path = pt_xstrdup(path) };
-	int jobs = pt_pdeflate_default_threads();
 	struct pt_model *m = pt_model_new();
 	pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
-	pt_ptm_spill_compress(m, jobs);
-	pt_ptm_spill_to_file(m, dir);
+	if (!pt_ptm_spill_to_plain_file(m, dir)) {
+		pt_model_free(m);
+		close(fd);
+		return false;
+	}
 	struct pt_import_opts imp = c->imp;
 	imp.only_written = true;
 	struct pt_err *e = NULL;
@@ -221,7 +224,7 @@ static bool raw_standin(struct pt_common *c, const char *path)
 	if (!rc) {
 		struct pt_out o;
 		pt_out_init_fd(&o, fd, "a temporary model file");
-		rc = pt_ptm_write(m, &o, true, jobs, &e);
+		rc = pt_ptm_write(m, &o, false, 1, &e);
 		if (!rc)
 			rc = pt_out_commit(&o, &e);
 		else
