@@ -298,6 +298,8 @@ static int side_load(struct pt_common *c, struct side *sd, int which, struct pt_
 		so.sel.step_b = side_b[which];
 	}
 
+	if (which)
+		pt_common_raw_again(c, sd->path); /* the same raw PATH on both sides: imported once, warned twice */
 	struct pt_model *m = NULL;
 	bool streamed = false, by_step = dopt.by == PT_DB_STEP, need_model = false;
 	int rc = 0;

@@ -323,7 +323,9 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	/* several views chosen for CSV to a stream: say so before the work */
 	rc = views_given ? pt_common_check_csv_choice(&c, (size_t)__builtin_popcount(so.views), "--view", &e) : 0;
 	bool csv_ok = !rc;
-	if (csv_ok && !in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
+	/* a raw PATH: summarised from its import's events replayed (below), where the summary streams them */
+	bool raw = pt_common_is_raw(argv[first]);
+	if (csv_ok && !in_memory && !raw && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
 	} else if (csv_ok && !in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
 		/* a raw PATH: the import keeps its events encoded, and the summary replays them */

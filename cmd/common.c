@@ -47,8 +47,11 @@ const struct pt_opt pt_rawpath_opts[] = {
 	{ 0 },
 };
 
+static struct pt_common *cur; /* the command's, for the import of a raw PATH (pt_common_is_model_file) */
+
 void pt_common_init(struct pt_common *c, const struct pt_cmd *cmd, enum pt_format dflt)
 {
+	cur = c;
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
 	c->ex.format = dflt;
@@ -133,12 +136,18 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* $TMPDIR, else /tmp: where standard input and raw PATHs become files to read again */
+static const char *tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : "/tmp";
+}
+
 /* Standard input made readable again (pt_ptm_stdin_spool): a pipe copied to an unlinked file of $TMPDIR
  * (else /tmp); where no file can be made there, false (read once, whole); a failed copy ends the run. */
 static bool stdin_again(void)
 {
-	const char *t = getenv("TMPDIR");
-	const char *dir = t && *t ? t : "/tmp";
+	const char *dir = tmp_dir();
 	unsigned long long n;
 	struct pt_err *e = NULL;
 	int r = pt_ptm_stdin_spool(dir, &n, &e);
@@ -150,28 +159,126 @@ static bool stdin_again(void)
 	return r > 0;
 }
 
+/* The raw PATHs tried (raw_standin): made into a model file (ok) or not, with the import's warnings. */
+static struct raw {
+	char *path;
+	bool ok;
+	struct pt_diag warns;
+} *raws;
+static size_t nraws;
+
+static struct raw *raw_of(const char *path)
+{
+	for (size_t i = 0; i < nraws; i++)
+		if (!strcmp(raws[i].path, path))
+			return &raws[i];
+	return NULL;
+}
+
+/* The warnings of from added to d as if made there (from kept): counted ones add up, notes once. */
+static void diag_replay(struct pt_diag *d, const struct pt_diag *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		const struct pt_diag_entry *x = &from->v[i];
+		if (x->note == 1)
+			pt_diag_info(d, "%s", x->what);
+		else if (x->note)
+			pt_diag_once(d, "%s", x->what);
+		else
+			pt_diag_warn_n(d, x->file, x->what, x->pos, x->first, x->count);
+	}
+}
+
+/*
+ * A raw PATH imported as `proftool import` imports it (its events encoded as they come and spilled,
+ * a window at a time, plain, to an unnamed file of $TMPDIR, else /tmp), then written uncompressed
+ * (compressing costs more CPU than the reads of a file of the page cache) to a model file of its
+ * own, unnamed there too, which path's reads then read (its stand-in, model/ptm-source.h): the
+ * commands read it as they read a model file, and every message names path. The import's
+ * warnings are the command's, as a load's are. True when made; false where no file can be made
+ * there, the import fails or the model cannot be written there: nothing is left of the try, and
+ * path is imported in memory as before (a failed import then fails again, with the error and
+ * warnings a load gives).
+ */
+static bool raw_standin(struct pt_common *c, const char *path)
+{
+	const char *dir = tmp_dir();
+	int fd = pt_ptm_standin_file(dir);
+	if (fd < 0)
+		return false;
+	raws = pt_xrealloc(raws, (nraws + 1) * sizeof(*raws));
+	struct raw *r = &raws[nraws++];
+	*r = (struct raw){ .path = pt_xstrdup(path) };
+	struct pt_model *m = pt_model_new();
+	pt_ptm_spill_start(m, PT_PTM_SPILL_WINDOW);
+	if (!pt_ptm_spill_to_plain_file(m, dir)) {
+		pt_model_free(m);
+		close(fd);
+		return false;
+	}
+	struct pt_import_opts imp = c->imp;
+	imp.only_written = true;
+	struct pt_err *e = NULL;
+	const char *paths[1] = { path };
+	int rc = pt_import(m, paths, 1, &imp, &r->warns, &e);
+	if (!rc) {
+		struct pt_out o;
+		pt_out_init_fd(&o, fd, "a temporary model file");
+		rc = pt_ptm_write(m, &o, false, 1, &e);
+		if (!rc)
+			rc = pt_out_commit(&o, &e);
+		else
+			pt_out_abort(&o);
+	}
+	pt_model_free(m);
+	if (rc) {
+		pt_err_free(e);
+		pt_diag_free(&r->warns);
+		close(fd);
+		return false;
+	}
+	r->ok = true;
+	diag_replay(&c->diag, &r->warns);
+	pt_ptm_standin_set(path, fd);
+	return true;
+}
+
+void pt_common_raw_again(struct pt_common *c, const char *path)
+{
+	const struct raw *r = raw_of(path);
+	if (r && r->ok)
+		diag_replay(&c->diag, &r->warns);
+}
+
 bool pt_common_is_model_file(const char *path)
 {
 	struct stat st;
 	if (!strcmp(path, "-"))
 		return stdin_again();
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	return ends_with(path, ".ptm") || pt_ptm_probe(path);
+	const struct raw *r = raw_of(path);
+	if (r)
+		return r->ok;
+	if (!pt_common_is_raw(path))
+		return !stat(path, &st) && S_ISREG(st.st_mode);
+	return cur && raw_standin(cur, path);
+}
+
+bool pt_common_is_raw(const char *path)
+{
+	/* a .ptm name is a model even when its magic is wrong: load() says so rather than "nothing importable" */
+	return strcmp(path, "-") && !ends_with(path, ".ptm") && !pt_ptm_probe(path);
 }
 
 static int load(struct pt_common *c, const char *path, bool spill, struct pt_model **m, struct pt_err **e)
 {
 	c->path = path;
-	/* a .ptm name is a model even when its magic is wrong: say so rather than "nothing importable" */
-	if (!strcmp(path, "-") || pt_ptm_probe(path) || ends_with(path, ".ptm"))
+	if (!pt_common_is_raw(path)) /* (a raw PATH made into a model file too: its stand-in read whole) */
 		return pt_ptm_read(path, m, e);
 	struct pt_model *nm = pt_model_new();
 	if (spill) { /* plain, in an unnamed file of $TMPDIR (else /tmp), read back a window at a time; where no
 		      * file can be made there, in memory */
 		pt_ptm_spill_start(nm, PT_PTM_SPILL_WINDOW);
-		const char *t = getenv("TMPDIR");
-		pt_ptm_spill_to_plain_file(nm, t && *t ? t : "/tmp");
+		pt_ptm_spill_to_plain_file(nm, tmp_dir());
 	}
 	const char *paths[1] = { path };
 	if (pt_import(nm, paths, 1, &c->imp, &c->diag, e)) {

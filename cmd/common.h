@@ -50,8 +50,18 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg);
 /* Is path a regular file holding a model (.ptm magic, or named *.ptm)? Such a file can be read twice.
  * "-" (standard input, always a model) is made readable again first (model/ptm-source.h,
  * pt_ptm_stdin_spool: a pipe copied to an unlinked file of $TMPDIR, else /tmp): true unless no
- * file can be made there; a failed copy prints its error and exits 1. */
+ * file can be made there; a failed copy prints its error and exits 1. A raw PATH (anything else)
+ * is imported, the first time, as `proftool import` imports it into an unnamed model file of
+ * $TMPDIR (else /tmp) that its reads then read, named path (model/ptm-source.h, stand-ins): true,
+ * its import's warnings in the command's (the command initialised last, pt_common_init); false
+ * where no file can be made there or the import fails (pt_common_load() then imports it in memory,
+ * as before, and says why it fails). */
 bool pt_common_is_model_file(const char *path);
+/* Is path a raw PATH to import (not "-", not named *.ptm, no model's magic; false once it has a stand-in)? */
+bool pt_common_is_raw(const char *path);
+/* A raw PATH used a second time (diff's two sides): its import's warnings counted again, as a second
+ * load that imports it again counts them. */
+void pt_common_raw_again(struct pt_common *c, const char *path);
 /* Load MODEL (a .ptm, "-" for standard input) or import a raw PATH in memory. */
 int pt_common_load(struct pt_common *c, const char *path, struct pt_model **m, struct pt_err **e);
 /* The same, but a raw PATH is imported streaming (pt_ptm_spill_start): for

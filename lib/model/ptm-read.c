@@ -740,12 +740,17 @@ int pt_ptm_read_fd(int fd, const char *name, struct pt_model **mp, struct pt_err
 }
 
 /* A descriptor for one read of path ("-": standard input, read again where pt_ptm_stdin_spool() allows;
- * *own: the caller closes it), or -1 with *e set. */
+ * a path with a stand-in: that model file, model/ptm-source.h; *own: the caller closes it), or -1 with *e
+ * set. */
 static int open_input(const char *path, bool *own, struct pt_err **e)
 {
 	*own = true;
 	if (strcmp(path, "-")) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int fd = pt_ptm_standin_open(path);
+		if (fd == -1)
+			return pt_err_errno(e, errno, "cannot read '%s' again (its model in a temporary file)", path);
+		if (fd < 0)
+			fd = open(path, O_RDONLY | O_CLOEXEC);
 		return fd >= 0 ? fd : pt_err_errno(e, errno, "cannot open '%s'", path);
 	}
 	if (!pt_ptm_stdin_again()) {
@@ -758,21 +763,13 @@ static int open_input(const char *path, bool *own, struct pt_err **e)
 
 int pt_ptm_read(const char *path, struct pt_model **m, struct pt_err **e)
 {
-	if (!strcmp(path, "-")) {
-		bool own;
-		int fd = open_input(path, &own, e);
-		if (fd < 0)
-			return -1;
-		int rc = pt_ptm_read_fd(fd, "standard input", m, e);
-		if (own)
-			close(fd);
-		return rc;
-	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool own;
+	int fd = open_input(path, &own, e);
 	if (fd < 0)
-		return pt_err_errno(e, errno, "cannot open '%s'", path);
-	int rc = pt_ptm_read_fd(fd, path, m, e);
-	close(fd);
+		return -1;
+	int rc = pt_ptm_read_fd(fd, strcmp(path, "-") ? path : "standard input", m, e);
+	if (own)
+		close(fd);
 	return rc;
 }
 
@@ -826,6 +823,8 @@ int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm
 
 bool pt_ptm_probe(const char *path)
 {
+	if (pt_ptm_standin_has(path))
+		return true;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;

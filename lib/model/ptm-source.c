@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,13 +80,16 @@ bool pt_ptm_stdin_again(void)
 	return in_again;
 }
 
-int pt_ptm_stdin_open(void)
+/* A descriptor of its own reading the file of descriptor src from offset at: a description of its own
+ * (the kernel reopens the file, deleted or not), else a shared one; -1 with errno set. */
+static int reopen_at(int src, off_t at)
 {
-	/* a description of its own (the kernel reopens the file, deleted or not), else a shared one */
-	int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	char proc[32];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src);
+	int fd = open(proc, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
-	if (fd >= 0 && lseek(fd, in_start, SEEK_SET) != in_start) {
+		fd = fcntl(src, F_DUPFD_CLOEXEC, 3);
+	if (fd >= 0 && lseek(fd, at, SEEK_SET) != at) {
 		int er = errno;
 		close(fd);
 		errno = er;
@@ -94,8 +98,13 @@ int pt_ptm_stdin_open(void)
 	return fd;
 }
 
+int pt_ptm_stdin_open(void)
+{
+	return reopen_at(0, in_start);
+}
+
 /* An unlinked file of dir to write, -1 when none can be made. */
-static int spool_file(const char *dir)
+static int spool_file(const char *dir, const char *tag)
 {
 	int fd;
 #ifdef O_TMPFILE
@@ -103,10 +112,7 @@ static int spool_file(const char *dir)
 	if (fd >= 0)
 		return fd;
 #endif
-	size_t n = strlen(dir);
-	char *p = pt_xmalloc(n + 32);
-	memcpy(p, dir, n);
-	strcpy(p + n, "/proftool-stdin-XXXXXX");
+	char *p = pt_xasprintf("%s/proftool-%s-XXXXXX", dir, tag);
 	fd = mkstemp(p);
 	if (fd >= 0) {
 		unlink(p);
@@ -132,7 +138,7 @@ int pt_ptm_stdin_spool(const char *dir, unsigned long long *bytes, struct pt_err
 			return 1;
 		}
 	}
-	int fd = spool_file(dir);
+	int fd = spool_file(dir, "stdin");
 	if (fd < 0)
 		return 0;
 	enum { BUF = 1 << 20 };
@@ -174,4 +180,42 @@ int pt_ptm_stdin_spool(const char *dir, unsigned long long *bytes, struct pt_err
 	in_start = 0;
 	in_again = true;
 	return 1;
+}
+
+/* ------------------------------------------------------------------ stand-ins */
+
+static struct standin {
+	char *path;
+	int fd;
+} *standins;
+static size_t nstandins;
+
+int pt_ptm_standin_file(const char *dir)
+{
+	return spool_file(dir, "model");
+}
+
+void pt_ptm_standin_set(const char *path, int fd)
+{
+	standins = pt_xrealloc(standins, (nstandins + 1) * sizeof(*standins));
+	standins[nstandins++] = (struct standin){ pt_xstrdup(path), fd };
+}
+
+static const struct standin *standin_of(const char *path)
+{
+	for (size_t i = 0; i < nstandins; i++)
+		if (!strcmp(standins[i].path, path))
+			return &standins[i];
+	return NULL;
+}
+
+bool pt_ptm_standin_has(const char *path)
+{
+	return standin_of(path) != NULL;
+}
+
+int pt_ptm_standin_open(const char *path)
+{
+	const struct standin *s = standin_of(path);
+	return s ? reopen_at(s->fd, 0) : -2;
 }

@@ -57,6 +57,25 @@ bool pt_ptm_stdin_again(void);
  * (pt_ptm_stdin_again() true; the caller closes it); -1 with errno set. */
 int pt_ptm_stdin_open(void);
 
+/*
+ * A stand-in: a model file read in place of path, which names it in every
+ * message (a raw dump imported into an unlinked temporary model file, cmd/
+ * common.c). pt_ptm_standin_file() makes such a file in dir as
+ * pt_ptm_stdin_spool() makes its copy (O_TMPFILE, else mkstemp and unlink):
+ * a descriptor to write, -1 when none can be made there. Once the model is
+ * written to it, pt_ptm_standin_set() hands it over (the process keeps it
+ * open until it ends): from then on every read of path (pt_ptm_read, the
+ * streaming reads, pt_ptm_probe) reads that model, and path can be read
+ * again as a model file can.
+ */
+int pt_ptm_standin_file(const char *dir);
+void pt_ptm_standin_set(const char *path, int fd);
+/* Has path a stand-in? */
+bool pt_ptm_standin_has(const char *path);
+/* A descriptor of its own at the start of path's stand-in (the caller closes it), -1 with errno set
+ * when it cannot be opened, -2 when path has none. */
+int pt_ptm_standin_open(const char *path);
+
 /* The input's name in messages ("standard input" or the path). */
 const char *pt_ptm_source_name(const struct pt_ptm_source *s);
 /* Can the input be read only once (a pipe)? */

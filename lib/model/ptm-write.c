@@ -623,6 +623,20 @@ static void write_events(struct writer *w, const struct pt_model *m, int jobs)
 	struct pt_spill *sp = ev->spill;
 	if (w->pz)
 		second_part(w, sp, jobs);
+	if (sp && sp->plain_file) { /* written plain (pt_ptm_write): the file's bytes, a piece at a time */
+		int err = sp->ferr;
+		uint8_t *buf = pt_xmalloc(1u << 20);
+		for (uint64_t o = 0; !err && o < sp->flen; o += 1u << 20) {
+			size_t n = sp->flen - o < (1u << 20) ? (size_t)(sp->flen - o) : 1u << 20;
+			if (!(err = spill_file_read(sp, o, buf, n)))
+				emit(w, buf, n, true);
+		}
+		free(buf);
+		if (err) {
+			spill_file_error(sp, err, w->ze);
+			w->zerr = 1;
+		}
+	}
 	if (sp) /* the spilled batches, in pieces that zlib's and crc32's counts hold */
 		for (size_t o = 0; o < sp->w.mlen; o += 1u << 20)
 			emit(w, sp->w.mem + o, sp->w.mlen - o < (1u << 20) ? sp->w.mlen - o : 1u << 20, true);
@@ -858,7 +872,8 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 	struct pt_spill *sp = m->events.spill;
 	if (sp && sp->taken)
 		return pt_err(e, "the spilled events of this model were written once and are gone");
-	if (sp && (sp->sealed || sp->plain_file) && pt_ptm_spill_inflate(sp, e)) /* read back: written plain */
+	/* read back: written plain; a plain file spill written plain is copied from its file (write_events) */
+	if (sp && (sp->sealed || (sp->plain_file && compress)) && pt_ptm_spill_inflate(sp, e))
 		return -1;
 	struct writer w_, *w = &w_;
 	memset(w, 0, sizeof(*w));
@@ -878,7 +893,7 @@ int pt_ptm_write(const struct pt_model *m, struct pt_out *o, bool compress, int 
 		pt_pdeflate_zlib_header(1, zh);
 		pt_out_write(o, zh, sizeof(zh));
 		w->pz = part_open(jobs, to_out, o);
-	} else if (pt_ptm_spill_inflate(sp, e)) { /* a compressing spill, written plain after all */
+	} else if (!(sp && sp->plain_file) && pt_ptm_spill_inflate(sp, e)) { /* a compressing spill, written plain */
 		return -1;
 	}
 
