@@ -64,7 +64,7 @@ struct sst {
 	uint32_t **dtrk;       /* per device: its tracks with device tasks */
 	size_t *ndtrk;
 	/* Ascend devices beside CPU or GPU ones (mixed_read) */
-	bool mixed_ok; /* the caller takes both tables, and the file can be read again */
+	bool mixed_ok; /* the caller takes both kinds' figures or neither, and the file can be read again */
 	bool mixed;    /* such a model: the first read goes on over every event */
 };
 
@@ -264,10 +264,12 @@ static int mixed_read(const struct pt_ptm_source *src, struct pt_model *m, struc
 	for (size_t i = 0; i < si->n; i++)
 		if (si->r[i].ascend)
 			pt_steps_cover(g, s->a.dev, &si->r[i], 1);
-	*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
-	rc = sum_figs(src, g, s, si, *figs, e);
+	if (figs) {
+		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
+		rc = sum_figs(src, g, s, si, *figs, e);
+	}
 	sst_free(s, si->n);
-	if (rc) {
+	if (rc) { /* (figs: the read of the Ascend figures) */
 		for (size_t i = 0; i < si->n; i++)
 			pt_steps_figs_free(&(*figs)[i]);
 		free(*figs);
@@ -297,7 +299,7 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
 	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
-	s.mixed_ok = figs && gfigs && !pt_ptm_source_once(src);
+	s.mixed_ok = !figs == !gfigs && !pt_ptm_source_once(src); /* (steps; perf and memory: the windows alone) */
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
