@@ -117,20 +117,12 @@ static void fit(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 	lj->nrank = nrank;
 }
 
-bool sum_lj_no_npu(const struct pt_model *m)
-{
-	for (size_t d = 0; d < m->devices.n; d++)
-		if (m->devices.v[d].kind == PT_DEV_NPU)
-			return false;
-	return true;
-}
-
 bool sum_lj_one_rank(const struct pt_model *m)
 {
-	for (size_t d = 1; d < m->devices.n; d++)
-		if (m->devices.v[d].pid != m->devices.v[0].pid)
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].pid != m->devices.v[0].pid || m->devices.v[d].kind == PT_DEV_NPU)
 			return false;
-	return sum_lj_no_npu(m);
+	return true;
 }
 
 static inline bool kept(const struct sum_lj *lj, const struct pt_model *m, size_t i)

@@ -810,10 +810,8 @@ static inline size_t sum_lj_words(const struct sum_lj *lj)
 }
 void sum_lj_free(struct sum_lj *lj);
 /* The launch reads take the GPU ranks of any model (one process or several, a rank each; NPU devices,
- * Ascend ranks, beside them take no part). No NPU device: the host read (stream-host.c) takes such a
- * model only. */
-bool sum_lj_no_npu(const struct pt_model *m);
-/* No NPU device, and one process (one GPU rank): the host read takes one rank only. */
+ * Ascend ranks, beside them take no part). */
+/* One process (one GPU rank) and no NPU device. */
 bool sum_lj_one_rank(const struct pt_model *m);
 /* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
