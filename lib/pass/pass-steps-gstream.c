@@ -1298,6 +1298,8 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 		struct pt_rank_steps *r = &si->r[i];
 		pt_steps_reversed_note(r, d);
 		pt_steps_overlap_note(r, d);
+		if (r->ascend) /* (beside Ascend devices) their coverage: the span of their tasks */
+			pt_steps_cover(m, s.dev, r, 1);
 		struct ghost *g = r->ascend || r->host == PT_NONE ? NULL : ghost(&s, r->host);
 		if (!g)
 			continue;

@@ -112,7 +112,7 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e);
 /* The same beside Ascend devices (a model of Ascend and GPU data): their ranks in *si as
- * pt_steps_collect() makes them, without coverage or figures (the caller's, from its own reads); a
+ * pt_steps_collect() makes them, their coverage measured, without figures (the caller's); a
  * GPU device with step-trace records, or kernels or copies on an Ascend device: read whole. */
 int pt_steps_gstream_mixed(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,

@@ -65,7 +65,8 @@ struct sst {
 	size_t *ndtrk;
 	/* Ascend devices beside CPU or GPU ones (mixed_read) */
 	bool mixed_ok; /* the caller takes both kinds' figures or neither, and the file can be read again */
-	bool mixed;    /* such a model: the first read goes on over every event */
+	bool mixed;    /* such a model: with figures the first read goes on over every event, else it stops */
+	bool figs;     /* the Ascend figures are asked for (the second read's lags: the scan's) */
 };
 
 /* Ascend devices beside CPU and GPU ones, and no other kind */
@@ -88,7 +89,9 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	if (!s->mixed && !pt_ascan_streamable(m)) { /* read again: what came before the first batch is small */
 		if (!s->mixed_ok || !mixed_model(m))
 			return PT_ASCAN_AGAIN;
-		s->mixed = true; /* Ascend and GPU data: this read scans on (mixed_read) */
+		s->mixed = true; /* Ascend and GPU data: mixed_read */
+		if (!s->figs) /* the windows alone: the GPU reads scan every device */
+			return PT_ASCAN_AGAIN;
 	}
 	s->nbatch++;
 	pt_ascan_batch(&s->a, m);
@@ -244,16 +247,16 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 	return rc;
 }
 
-/* A model of Ascend and GPU data, its first read done (every event scanned, m without them): the GPU
- * ranks' reads (pt_steps_gstream_mixed) give every rank's steps, as the whole load's collection
- * makes them, and the GPU ranks' figures; the Ascend ranks take their coverage from the scan and
- * their figures from one more read (sum_figs), each kind as it streams alone. */
+/* A model of Ascend and GPU data, its first read done (with figs: every event scanned, m without
+ * them; else stopped at the first batch): the GPU ranks' reads (pt_steps_gstream_mixed) give every
+ * rank's steps and coverage, as the whole load's collection makes them, and the GPU ranks' figures;
+ * the Ascend ranks take their figures from one more read (sum_figs), each kind as it streams alone. */
 static int mixed_read(const struct pt_ptm_source *src, struct pt_model *m, struct sst *s, const struct pt_sel *sel,
 		      struct pt_model **mout, struct pt_steps_info *si, struct pt_steps_figs **figs,
 		      struct pt_gpu_figs ***gfigs, struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	pt_ascan_fit(&s->a, m);
-	bool ok = mixed_model(m);
+	bool ok = mixed_model(m); /* (without figs, as far as the first batch tells: the GPU reads check on) */
 	pt_model_free(m);
 	struct pt_model *g = NULL;
 	int rc = ok ? pt_steps_gstream_mixed(src, sel, &g, si, gfigs, whole, d, e) : pt_ptm_read(src->path, whole, e);
@@ -261,9 +264,6 @@ static int mixed_read(const struct pt_ptm_source *src, struct pt_model *m, struc
 		sst_free(s, 0);
 		return rc ? -1 : 0;
 	}
-	for (size_t i = 0; i < si->n; i++)
-		if (si->r[i].ascend)
-			pt_steps_cover(g, s->a.dev, &si->r[i], 1);
 	if (figs) {
 		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
 		rc = sum_figs(src, g, s, si, *figs, e);
@@ -300,6 +300,7 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	s.sel = sel;
 	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
 	s.mixed_ok = !figs == !gfigs && !pt_ptm_source_once(src); /* (steps; perf and memory: the windows alone) */
+	s.figs = figs;
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
