@@ -73,7 +73,8 @@ const struct pt_cmd pt_cmd_steps = {
 		"busy, kernel, copy and fill time, the breakdown and activity counts. A .ptm file of Ascend devices\n"
 		"is streamed (two reads, per-step state only), one of GPU data from one process or several too\n"
 		"(three reads, a launch join of the activities' ids per process; a body of at most 16 MiB is read\n"
-		"from the file once and kept for the later reads); standard input too (a pipe from a copy in\n"
+		"from the file once and kept for the later reads), one of both kinds too (each through its own\n"
+		"reads); standard input too (a pipe from a copy in\n"
 		"$TMPDIR); other input is loaded whole (proftool-steps(1) MEMORY).",
 	.groups = groups,
 	.run = run,

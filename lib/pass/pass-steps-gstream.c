@@ -202,6 +202,9 @@ struct gst {
 	/* several hosts: the GPU devices of no host's process, their vote (read 1, then the vote read) */
 	struct pt_gvote gv;
 	bool voted; /* some device went to a host by the vote */
+	/* beside Ascend devices (pt_steps_gstream_mixed): their ranks are the caller's */
+	bool mixed;
+	size_t nstep_ok; /* the step records known to be on Ascend devices */
 };
 
 /* Bit i of b, which holds n bits (a file that grew between two reads has more events). */
@@ -214,16 +217,20 @@ static bool bit(const uint64_t *b, uint64_t n, uint64_t i)
  * several hosts (processes), for a caller that keeps the joins only when it takes several
  * (keep->hosts); a GPU device belongs to the host of its recorded process, else to the one the vote
  * of its launches gives it (pass-steps-gvote.h). */
-static bool streamable(const struct gst *s, const struct pt_model *m)
+static bool streamable(struct gst *s, const struct pt_model *m)
 {
 	size_t ncpu = 0;
 	for (size_t i = 0; i < m->devices.n; i++) {
 		if (m->devices.v[i].kind == PT_DEV_CPU)
 			ncpu++;
-		else if (m->devices.v[i].kind != PT_DEV_GPU)
+		else if (m->devices.v[i].kind != PT_DEV_GPU && !(s->mixed && m->devices.v[i].kind == PT_DEV_NPU))
 			return false;
 	}
-	return !m->steps.n && !(ncpu > 1 && s->keep && !s->keep->hosts);
+	/* beside Ascend devices: their step trace (a GPU device's makes it a step-trace rank: whole) */
+	for (; s->mixed && s->nstep_ok < m->steps.n; s->nstep_ok++)
+		if (m->devices.v[m->steps.v[s->nstep_ok].device].kind != PT_DEV_NPU)
+			return false;
+	return (!m->steps.n || s->mixed) && !(ncpu > 1 && s->keep && !s->keep->hosts);
 }
 
 /* The hosts (new CPU devices come after the known ones: device indices only grow) and each device's:
@@ -260,7 +267,7 @@ static void fit_hosts(struct gst *s, const struct pt_model *m)
 		if (m->devices.v[i].kind == PT_DEV_GPU)
 			d = s->nh > 1 ? pt_model_host_of_pid(m, m->devices.v[i].pid) : s->h[0].dev;
 		hof[i] = PT_NONE;
-		for (uint32_t h = 0; h < s->nh && hof[i] == PT_NONE; h++)
+		for (uint32_t h = 0; h < s->nh && hof[i] == PT_NONE && m->devices.v[i].kind != PT_DEV_NPU; h++)
 			if (s->h[h].dev == d)
 				hof[i] = h;
 		if (i < s->ndev && s->hof && s->hof[i] != hof[i])
@@ -455,6 +462,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				pt_vec_push(&h->dl, x);
 			}
 		} else if (pt_steps_is_activity(k)) {
+			if (s->mixed && m->devices.v[dv].kind == PT_DEV_NPU)
+				s->no = true; /* kernels or copies of an Ascend device */
 			pt_lag_add(&s->t[tr].lag, st);
 			struct ghost *h = ghost(s, dv);
 			if (h && h->dev != PT_NONE)
@@ -468,7 +477,8 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 				s->actbit[g / 64] |= UINT64_C(1) << (g % 64);
 			}
 		} else if (k == PT_EV_TASK || k == PT_EV_AICPU) {
-			s->no = true; /* Ascend work outside an Ascend device */
+			if (!s->mixed || m->devices.v[dv].kind != PT_DEV_NPU)
+				s->no = true; /* Ascend work outside an Ascend device */
 		} else if (k == PT_EV_API && !s->keep) {
 			pt_cattr_order(&s->ca, tr, st);
 		}
@@ -1148,7 +1158,7 @@ void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f)
 }
 
 static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
-		   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_steps_gkeep *keep,
+		   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_steps_gkeep *keep, bool mixed,
 		   struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	*mout = NULL;
@@ -1168,6 +1178,7 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	s.sel = sel;
 	s.host = PT_NONE;
 	s.keep = keep;
+	s.mixed = mixed;
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
@@ -1330,7 +1341,10 @@ static int gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, st
 	pt_sel_check_scanned(m, sel, &s.rf, s.has_ev ? span : NULL, si, d);
 	for (size_t i = 0; i < si->n; i++) {
 		struct pt_rank_steps *r = &si->r[i];
+		pt_steps_reversed_note(r, d);
 		pt_steps_overlap_note(r, d);
+		if (r->ascend) /* (beside Ascend devices) their coverage: the span of their tasks */
+			pt_steps_cover(m, s.dev, r, 1);
 		struct ghost *g = r->ascend || r->host == PT_NONE ? NULL : ghost(&s, r->host);
 		if (!g)
 			continue;
@@ -1398,12 +1412,19 @@ int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *
 			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e)
 {
-	return gstream(src, sel, mout, si, figs, NULL, whole, d, e);
+	return gstream(src, sel, mout, si, figs, NULL, false, whole, d, e);
+}
+
+int pt_steps_gstream_mixed(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
+			   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			   struct pt_diag *d, struct pt_err **e)
+{
+	return gstream(src, sel, mout, si, figs, NULL, true, whole, d, e);
 }
 
 int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			  struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e)
 {
-	return gstream(src, sel, m, si, NULL, keep, whole, d, e);
+	return gstream(src, sel, m, si, NULL, keep, false, whole, d, e);
 }

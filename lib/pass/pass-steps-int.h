@@ -82,6 +82,8 @@ void pt_steps_widen(struct pt_rank_steps *x, int64_t a, int64_t b);
 void pt_steps_count_covered(struct pt_rank_steps *rs, size_t n);
 /* The note that r's windows overlap (some were cut), if they do. */
 void pt_steps_overlap_note(const struct pt_rank_steps *r, struct pt_diag *d);
+/* The note that some steps of an Ascend rank r end before they start (they have no window), if so. */
+void pt_steps_reversed_note(const struct pt_rank_steps *r, struct pt_diag *d);
 
 /* The device figures of one device of a GPU rank (or of a rank without devices: zeros). */
 struct pt_gpu_figs {
@@ -109,6 +111,12 @@ struct pt_ptm_source;
 int pt_steps_gstream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			  struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e);
+/* The same beside Ascend devices (a model of Ascend and GPU data): their ranks in *si as
+ * pt_steps_collect() makes them, their coverage measured, without figures (the caller's); a
+ * GPU device with step-trace records, or kernels or copies on an Ascend device: read whole. */
+int pt_steps_gstream_mixed(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+			   struct pt_steps_info *si, struct pt_gpu_figs ***figs, struct pt_model **whole,
+			   struct pt_diag *d, struct pt_err **e);
 void pt_steps_gfigs_free(const struct pt_steps_info *si, struct pt_gpu_figs **f);
 
 /* The span of each rank's device data, and the kept steps it meets

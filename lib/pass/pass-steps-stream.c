@@ -63,14 +63,36 @@ struct sst {
 	struct pt_bdstream **bd; /* per rank */
 	uint32_t **dtrk;       /* per device: its tracks with device tasks */
 	size_t *ndtrk;
+	/* Ascend devices beside CPU or GPU ones (mixed_read) */
+	bool mixed_ok; /* the caller takes both kinds' figures or neither, and the file can be read again */
+	bool mixed;    /* such a model: with figures the first read goes on over every event, else it stops */
+	bool figs;     /* the Ascend figures are asked for (the second read's lags: the scan's) */
 };
+
+/* Ascend devices beside CPU and GPU ones, and no other kind */
+static bool mixed_model(const struct pt_model *m)
+{
+	bool npu = false;
+	for (size_t i = 0; i < m->devices.n; i++) {
+		int k = m->devices.v[i].kind;
+		if (k != PT_DEV_NPU && k != PT_DEV_CPU && k != PT_DEV_GPU)
+			return false;
+		npu |= k == PT_DEV_NPU;
+	}
+	return npu;
+}
 
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct sst *s = arg;
-	if (!pt_ascan_streamable(m)) /* read again by pt_ptm_read(): what came before the first batch is small */
-		return PT_ASCAN_AGAIN;
+	if (!s->mixed && !pt_ascan_streamable(m)) { /* read again: what came before the first batch is small */
+		if (!s->mixed_ok || !mixed_model(m))
+			return PT_ASCAN_AGAIN;
+		s->mixed = true; /* Ascend and GPU data: mixed_read */
+		if (!s->figs) /* the windows alone: the GPU reads scan every device */
+			return PT_ASCAN_AGAIN;
+	}
 	s->nbatch++;
 	pt_ascan_batch(&s->a, m);
 	const struct pt_events *ev = &m->events;
@@ -225,6 +247,43 @@ static int sum_figs(const struct pt_ptm_source *src, struct pt_model *m, struct 
 	return rc;
 }
 
+/* A model of Ascend and GPU data, its first read done (with figs: every event scanned, m without
+ * them; else stopped at the first batch): the GPU ranks' reads (pt_steps_gstream_mixed) give every
+ * rank's steps and coverage, as the whole load's collection makes them, and the GPU ranks' figures;
+ * the Ascend ranks take their figures from one more read (sum_figs), each kind as it streams alone. */
+static int mixed_read(const struct pt_ptm_source *src, struct pt_model *m, struct sst *s, const struct pt_sel *sel,
+		      struct pt_model **mout, struct pt_steps_info *si, struct pt_steps_figs **figs,
+		      struct pt_gpu_figs ***gfigs, struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
+{
+	pt_ascan_fit(&s->a, m);
+	bool ok = mixed_model(m); /* (without figs, as far as the first batch tells: the GPU reads check on) */
+	pt_model_free(m);
+	struct pt_model *g = NULL;
+	int rc = ok ? pt_steps_gstream_mixed(src, sel, &g, si, gfigs, whole, d, e) : pt_ptm_read(src->path, whole, e);
+	if (rc || *whole) {
+		sst_free(s, 0);
+		return rc ? -1 : 0;
+	}
+	if (figs) {
+		*figs = pt_xcalloc(si->n ? si->n : 1, sizeof(**figs));
+		rc = sum_figs(src, g, s, si, *figs, e);
+	}
+	sst_free(s, si->n);
+	if (rc) { /* (figs: the read of the Ascend figures) */
+		for (size_t i = 0; i < si->n; i++)
+			pt_steps_figs_free(&(*figs)[i]);
+		free(*figs);
+		*figs = NULL;
+		pt_steps_gfigs_free(si, *gfigs);
+		*gfigs = NULL;
+		pt_steps_info_free(si);
+		pt_model_free(g);
+		return -1;
+	}
+	*mout = g;
+	return 0;
+}
+
 int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **mout,
 			 struct pt_steps_info *si, struct pt_steps_figs **figs, struct pt_gpu_figs ***gfigs,
 			 struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
@@ -240,6 +299,8 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
 	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
+	s.mixed_ok = !figs == !gfigs && !pt_ptm_source_once(src); /* (steps; perf and memory: the windows alone) */
+	s.figs = figs;
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
@@ -249,6 +310,8 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	 * tape before the GPU steps' own first read could keep it (model/ptm.h) */
 	const struct pt_ptm_source *first_src = &(const struct pt_ptm_source){ .path = src->path, .tap = src->tap };
 	int rc = pt_ptm_source_read(first_src, m, &first, e);
+	if (s.mixed && rc >= 0)
+		return mixed_read(src, m, &s, sel, mout, si, figs, gfigs, whole, d, e);
 	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;

@@ -172,6 +172,13 @@ void pt_steps_overlap_note(const struct pt_rank_steps *r, struct pt_diag *d)
 			     r->rank, r->overlapping);
 }
 
+void pt_steps_reversed_note(const struct pt_rank_steps *r, struct pt_diag *d)
+{
+	if (r->reversed && d)
+		pt_diag_note(d, "device %" PRIu32 ": %" PRIu64 " steps end before they start; they have no window",
+			     r->rank, r->reversed);
+}
+
 static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_steps_devscan *scan,
 			struct pt_rank_steps *r, struct pt_diag *d)
 {
@@ -190,7 +197,6 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_
 				r->inference = false;
 		}
 	r->v = pt_xcalloc(n ? n : 1, sizeof(*r->v));
-	uint64_t reversed = 0;
 	for (size_t i = 0; i < m->steps.n; i++) {
 		const struct pt_step *st = &m->steps.v[i];
 		if (st->device != dev)
@@ -206,15 +212,13 @@ static void ascend_rank(const struct pt_model *m, uint32_t dev, const struct pt_
 				w->s = st->start;
 				w->e = st->end;
 			} else {
-				reversed++;
+				r->reversed++;
 			}
 		}
 		for (size_t j = 0; j < st->comm.n; j++)
 			span_add(r, st->comm.v[j].start, st->comm.v[j].end);
 	}
-	if (reversed && d)
-		pt_diag_note(d, "device %" PRIu32 ": %" PRIu64 " steps end before they start; they have no window",
-			     r->rank, reversed);
+	pt_steps_reversed_note(r, d);
 	make_disjoint(r, d);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].has_win)

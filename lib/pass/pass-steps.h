@@ -50,6 +50,7 @@ struct pt_rank_steps {
 	bool has_span;
 	int64_t span_s, span_e;   /* [min start, max end) of the rank's events and windows */
 	uint64_t overlapping;     /* windows cut to keep them disjoint */
+	uint64_t reversed;        /* Ascend: steps that end before they start (no window) */
 	bool has_dev;             /* device data (tasks, AI CPU ops, kernels, copies) of its devices */
 	int64_t dev_s, dev_e;     /* Ascend: [first start, last end) of that data; GPU: [first, last] launch of it
 				   * (an activity without a launch record: its own time) */

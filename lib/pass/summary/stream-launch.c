@@ -105,7 +105,8 @@ void sum_lj_free(struct sum_lj *lj)
 	memset(lj, 0, sizeof(*lj));
 }
 
-/* The devices of the GPU ranks (sum_lj_capable): every device but a GPU that --device leaves out;
+/* The devices of the GPU ranks: every device but an NPU (an Ascend rank's, which launches nothing) or a
+ * GPU that --device leaves out;
  * each one's rank, by pid in the order of the devices (ids by rank: a rank that appears after the
  * first wanted id would renumber them, so the join by id is then given up). */
 static void fit(struct sum_lj *lj, const struct pt_model *m, int64_t device)
@@ -133,20 +134,12 @@ static void fit(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 	lj->nrank = nrank;
 }
 
-bool sum_lj_capable(const struct pt_model *m)
-{
-	for (size_t d = 0; d < m->devices.n; d++)
-		if (m->devices.v[d].kind == PT_DEV_NPU)
-			return false;
-	return true;
-}
-
 bool sum_lj_one_rank(const struct pt_model *m)
 {
-	for (size_t d = 1; d < m->devices.n; d++)
-		if (m->devices.v[d].pid != m->devices.v[0].pid)
+	for (size_t d = 0; d < m->devices.n; d++)
+		if (m->devices.v[d].pid != m->devices.v[0].pid || m->devices.v[d].kind == PT_DEV_NPU)
 			return false;
-	return sum_lj_capable(m);
+	return true;
 }
 
 static inline bool kept(const struct sum_lj *lj, const struct pt_model *m, size_t i)

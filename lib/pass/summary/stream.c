@@ -73,9 +73,9 @@ static bool has_gpu(const struct pt_model *m)
  * views of GPU_STREAM_VIEWS (all but memcpy and gpu) without --steps or
  * --time-window; from an input that can be read again
  * (pt_summary_stream_rereads) also with --steps; otherwise (needs_launch)
- * only from such an input and a model without Ascend devices, of one
- * process or several (sum_lj_capable: the launch reads, stream-launch.c,
- * and the host read, each process's threads by its own ids). Either way
+ * only from such an input, of one process or several, with Ascend devices
+ * beside them or not (the launch reads, stream-launch.c, and the host read,
+ * each process's threads by its own ids; the Ascend ranks sum as alone). Either way
  * without host ranges unless only the kernel and api views are asked for
  * without a selection (gpu_streamable(), known once the tracks' kinds are),
  * or the host read takes them (stream-host.c: from such an input, for the
@@ -88,7 +88,7 @@ bool pt_summary_can_stream(const struct pt_model *m, const struct pt_summary_opt
 
 static bool can_stream(const struct pt_summary_stream *s, const struct pt_model *m)
 {
-	return pt_summary_can_stream(m, s->o) || (s->rereads && (!needs_launch(s->o) || sum_lj_capable(m)));
+	return pt_summary_can_stream(m, s->o) || s->rereads;
 }
 
 /* The views that read neither host ranges nor launch links when unfiltered: their items are sums
@@ -352,6 +352,15 @@ static void sum_batch(struct pt_summary_stream *s)
 }
 
 /* 0, PT_PTM_STOP (host ranges on a GPU rank), or -1 with *e set. */
+/* The distributed view of the Ascend ranks: the first read's AI CPU ops and tasks off stream tracks. */
+static void dist_begin(struct pt_summary_stream *s)
+{
+	if (s->o->views & (1u << PT_SV_DISTRIBUTED))
+		for (size_t k = 0; k < s->u.ranks.n; k++)
+			if (s->u.ranks.v[k].ascend) /* a GPU rank's sets are its devices' kernels alone */
+				sum_dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
+}
+
 static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	if (s->hostcand && m->ranges.n) { /* the read's last range infos (PT_PTM_RANGES_BATCHWISE) */
@@ -384,10 +393,7 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 		return -1;
 	s->begun = true;
 	s->state = ST_SUM;
-	if (s->o->views & (1u << PT_SV_DISTRIBUTED))
-		for (size_t k = 0; k < s->u.ranks.n; k++)
-			if (s->u.ranks.v[k].ascend) /* a GPU rank's sets are its devices' kernels alone */
-				sum_dist_begin(&s->u.ranks.v[k], s->deferred.v, s->deferred.n);
+	dist_begin(s);
 	return 0;
 }
 
@@ -539,7 +545,7 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		 * host ranges), a file's TrackEvents that say there are some */
 		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
 			      ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given) &&
-			      sum_lj_capable(m) && host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
+			      host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
 		/* several processes with host ranges that the views read, as the file's TrackEvents say, and
 		 * no host read (a view or option it does not take): read whole at once (the scan would find
 		 * them) */
@@ -605,6 +611,7 @@ int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_mo
 	s->begun = true;
 	s->state = ST_SUM;
 	pt_vec_free(&s->hs.steps); /* the ranks' windows hold them */
+	dist_begin(s); /* (Ascend ranks beside the GPU ones) */
 	sum_hs_begin(&s->hs, &s->u);
 	return 0;
 }

@@ -812,9 +812,9 @@ static inline int64_t sum_lj_call_start(const struct sum_lj *lj, size_t k)
 	return b ? b[k % SUM_LJ_BLOCK] : INT64_MIN;
 }
 void sum_lj_free(struct sum_lj *lj);
-/* Can m's GPU ranks take the launch reads: no NPU device (one process or several, a rank each)? */
-bool sum_lj_capable(const struct pt_model *m);
-/* The same, and one process (one GPU rank): the host read (stream-host.c) takes one rank only. */
+/* The launch reads take the GPU ranks of any model (one process or several, a rank each; NPU devices,
+ * Ascend ranks, beside them take no part). */
+/* One process (one GPU rank) and no NPU device. */
 bool sum_lj_one_rank(const struct pt_model *m);
 /* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
