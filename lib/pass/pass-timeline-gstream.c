@@ -22,9 +22,11 @@
  * Ascend work, a device other than a CPU or a GPU, or, in the kineto profile
  * of several ranks, kernels that join their calls by correlation id under a
  * communication range (the join is keyed by rank there) stops the read: the model is
- * read whole (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
- * annotations it writes (krange_annotated). The kineto profile's first read
- * also packs the range infos (External id, cpu_op) and, once it ends, the
+ * read whole (PT_TL_NOSTREAM). The kineto profile's first read
+ * also packs the range infos (External id, cpu_op, user annotation), the
+ * launch links that name a host range where a process gets GPU user
+ * annotations (krange_annotated: nested by a read of their own before the
+ * second, pass-timeline-gpuann.c) and, once it ends, the
  * copy infos (pass-timeline-krange.h), handed to the events as later reads
  * meet them in file order: one cursor per process over each pack (struct
  * gcur), since the writing reads of several processes interleave. A model
@@ -249,6 +251,7 @@ struct pt_tl_gstream {
 	 */
 	struct tl_krange kr;
 	struct tl_kcopy kc; /* the kineto profile's copy infos, packed after the first read */
+	struct tl_gast *ga; /* the kineto profile: its GPU user annotations (pass-timeline-gpuann.c), NULL none */
 	uint8_t *rdev;
 	bool link_range, host_steps;
 	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
@@ -621,23 +624,30 @@ static int strag_cmp(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------------ the kineto profile's host ranges */
 
-/* A chunk of launch links (the kineto profile's first read): does one name a host range? */
+static bool krange_wanted(const struct pt_tl_gstream *s, const struct pt_model *m)
+{
+	for (size_t d = 0; d < m->devices.n && d < s->nd; d++)
+		if (s->rdev[d] && tl_gpu_annotations_wanted(m, (uint32_t)d))
+			return true;
+	return false;
+}
+
+/* A chunk of launch links (the kineto profile's first read): does one name a host range? Those that do,
+ * packed for the GPU user annotations where a process with host ranges gets them. */
 static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
 {
 	for (size_t l = 0; l < m->links.n && !s->link_range; l++)
 		s->link_range = m->links.v[l].range != 0;
+	tl_gast_links(s->ga, m, krange_wanted(s, m));
 }
 
 /*
  * After the first read: would the profile write GPU user annotations (pass-timeline-gpuann.c: a launch
- * link names a host range of a process that gets them)? They need every link and range: read whole.
+ * link names a host range of a process that gets them)?
  */
 static bool krange_annotated(const struct pt_tl_gstream *s, const struct pt_model *m)
 {
-	for (size_t d = 0; d < m->devices.n && d < s->nd && s->link_range; d++)
-		if (s->rdev[d] && tl_gpu_annotations_wanted(m, (uint32_t)d))
-			return true;
-	return false;
+	return s->link_range && krange_wanted(s, m);
 }
 
 /*
@@ -751,6 +761,8 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 									 * communication (index.c) */
 				tl_gcomm_range(&s->gc, s->at->base + i, tr, st, ev->dur[i]);
 			s->rdev[d] = 1;
+			if (s->ga)
+				tl_gast_range(s->ga, tr, st);
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
 				if (step_name(s, m, ev->name[i])) {
@@ -1033,6 +1045,8 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
 		bool late = saw(s, tr, gi, st);
+		if (s->ga)
+			tl_gast_event(s->ga, gi, tr, k, st, du, keep);
 		if (keep && k == PT_EV_RANGE && !s->host_steps && step_name(s, m, ev->name[i]))
 			s->host_steps = true;
 		if (k == PT_EV_KERNEL && !s->no_sets) {
@@ -1090,6 +1104,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
+	if (o->kineto)
+		s->ga = tl_gast_new();
 	pt_ljoin_init(&s->j);
 	pt_ljoin_init(&s->fj);
 	pt_sel_found_init(&s->rf, &o->sel);
@@ -1126,10 +1142,18 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) ||
-	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && !tl_krange_take(&s->kr, m))) {
 		s->again = true;
 		goto out;
+	}
+	if (o->kineto && krange_annotated(s, m)) { /* (links out of activity order: read whole) */
+		if (!tl_gast_seal(s->ga)) {
+			s->again = true;
+			goto out;
+		}
+	} else {
+		tl_gast_free(s->ga);
+		s->ga = NULL;
 	}
 	s->rf.step_records = false;
 	/* what the viewer profile never reads of the side tables (the links, and but for the kineto profile
@@ -1154,6 +1178,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	rc = tl_pass_begin_host(&s->pass, m, o, pt_model_origin(m, s->has_ev ? &s->evmin : NULL), s->hr.v, s->hr.n, e);
 	pt_vec_free(&s->hr);
 	if (rc)
+		goto out;
+	/* the GPU user annotations' ranges nested, in a read of their own once the steps are known */
+	if (s->ga && (rc = tl_gast_nest(s->ga, s->path, m, s->pass.t, &s->kr, s->has_re ? &s->re : NULL, G_SKIP, e)))
 		goto out;
 	/* the memory records: in the pass's counter groups now */
 	if (m->gpu_mem_pack) {
@@ -1251,6 +1278,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	sort_sg = NULL;
 	if ((rc = read_again(s, scan3, e)))
 		goto out;
+	if (s->ga)
+		tl_gast_finish(s->ga);
 	scan_release(s, true);
 	gather_flows(s);
 	m->events.n = 0; /* the last batch: not the model's events */
@@ -1318,6 +1347,11 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
 {
 	return s->ext;
+}
+
+struct tl_gast *tl_gstream_gast(const struct pt_tl_gstream *s)
+{
+	return s->ga;
 }
 
 bool tl_gstream_host_steps(const struct pt_tl_gstream *s)
@@ -1554,6 +1588,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kev);
 	tl_kpack_free(&s->kr.p);
 	tl_kpack_free(&s->kc.p);
+	tl_gast_free(s->ga);
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);
