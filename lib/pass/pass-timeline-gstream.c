@@ -19,10 +19,12 @@
  * (pass-timeline-gcomm.h: marked by the second read, looked up by the third;
  * a range that only its range info makes communication, or launch links read
  * before the first such range, are taken by one more read before the second).
- * Ascend work, a device other than a CPU or a GPU, or, in the kineto profile
- * of several ranks, kernels that join their calls by correlation id under a
- * communication range (the join is keyed by rank there) stops the read: the model is
- * read whole (PT_TL_NOSTREAM). The kineto profile's first read
+ * Ascend work, a device other than a CPU or a GPU stops the read: the model is
+ * read whole (PT_TL_NOSTREAM). In the kineto profile of several ranks, whose
+ * launch join is keyed by rank, kernels that join their calls by correlation
+ * id under a communication range (no launch link, --extra-tracks) join the
+ * first call of their id in the file, of any rank, as the whole load's index
+ * does (a join by the id alone, gj). The kineto profile's first read
  * also packs the range infos (External id, cpu_op, user annotation), the
  * launch links that name a host range where a process gets GPU user
  * annotations (krange_annotated: nested by a read of their own before the
@@ -87,6 +89,7 @@
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
+#include "support/bits.h"
 #include "support/err.h"
 #include "support/lag.h"
 #include "support/xalloc.h"
@@ -208,6 +211,13 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
+	/* the kineto profile of several ranks with its extra rows and no launch link: the kernels that join the
+	 * first call of their correlation id for the unions join it by the id alone, as the whole load's index
+	 * does (j is keyed by rank too: each rank's arrows are its own); gseen: per slot, its first call came */
+	struct pt_ljoin gj;
+	bool gjon;
+	uint64_t *gseen;
+	size_t ngseen;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
 	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
@@ -417,6 +427,24 @@ static void fj_seal(struct pt_tl_gstream *s)
 	s->fj.start = NULL;
 	free(s->fj.end);
 	s->fj.end = NULL;
+}
+
+/* The join by the id alone (gj) of the kineto profile of several ranks with its extra rows and no launch
+ * link, from j's wants (keyed by rank, made plain) before j's seal. */
+static void gj_seal(struct pt_tl_gstream *s)
+{
+	if (!s->kranks || s->no_sets || s->gc.linked || !s->j.n)
+		return;
+	pt_ljoin_init(&s->gj);
+	for (size_t k = 0; k < s->j.n; k++)
+		pt_ljoin_want(&s->gj, (s->j.id ? s->j.id[k] : s->j.id32[k]) & (KEY_MAX - 1));
+	pt_ljoin_seal(&s->gj);
+	free(s->gj.start); /* (only the slots are read) */
+	s->gj.start = NULL;
+	free(s->gj.end);
+	s->gj.end = NULL;
+	pt_bits_grow(&s->gseen, &s->ngseen, s->gj.n ? s->gj.n : 1);
+	s->gjon = true;
 }
 
 /* The slot of the arrows' join (fs) of correlation id co on device d, or SIZE_MAX. */
@@ -857,10 +885,17 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
 		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
+		if (s->gjon && s->gc.bycorr) {
+			size_t g = pt_ljoin_slot(&s->gj, co);
+			if (g != SIZE_MAX && !pt_bits_get(s->gseen, s->ngseen, g)) { /* (the first call of its id) */
+				pt_bits_set(s->gseen, g);
+				tl_gcomm_first_call(&s->gc, g, tr0, st);
+			}
+		}
 		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
-		if (s->gc.bycorr && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
+		if (s->gc.bycorr && !s->gjon && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
 			tl_gcomm_first_call(&s->gc, slot, tr0, st);
 		pt_ljoin_call(&s->j, key, st, st + du);
 		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
@@ -1053,7 +1088,9 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 			struct kq *q = &s->kq[d];
 			uint8_t cls = kernel_class(s, m, ev->name[i]);
 			if (cls == 1 && ((s->gc.nck && tl_gcomm_kernel(&s->gc, gi)) ||
-					 (s->gc.ncs && co && tl_gcomm_kernel_slot(&s->gc, pt_ljoin_slot(&s->j, jkey(s, d, co))))))
+					 (s->gc.ncs && co &&
+					  tl_gcomm_kernel_slot(&s->gc, s->gjon ? pt_ljoin_slot(&s->gj, co) :
+										 pt_ljoin_slot(&s->j, jkey(s, d, co))))))
 				cls = 2;
 			kq_add(q, st, st + du, cls);
 			if (!q->seen || st > q->top)
@@ -1129,7 +1166,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* (fbig: the arrows of several processes cannot be keyed by theirs; the kernels that join their calls
 	 * by correlation id for the unions, keyed by rank too, cannot be looked up as index.c does) */
 	if (m->steps.n || m->tracks.n > FL_TRACK ||
-	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks)) || (flows && !o->kineto && s->np > 1 && s->fbig)) {
+	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks || !s->gc.linked)) ||
+	    (flows && !o->kineto && s->np > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1196,6 +1234,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	} else {
 		pt_ljoin_free(&s->fj);
 	}
+	gj_seal(s);
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1220,6 +1259,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			s->again = true;
 			goto out;
 		}
+	}
+	if (s->gjon && !s->gc.bycorr) { /* (no kernel joins its call by id for the unions) */
+		pt_ljoin_free(&s->gj);
+		free(s->gseen);
+		s->gseen = NULL;
+		s->gjon = false;
 	}
 	if ((rc = read_again(s, calls, e)))
 		goto out;
@@ -1634,6 +1679,9 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
 	pt_ljoin_free(&s->fj);
+	if (s->gjon)
+		pt_ljoin_free(&s->gj);
+	free(s->gseen);
 	free(s->flo);
 	free(s->fspan);
 	free(s->fbase);
