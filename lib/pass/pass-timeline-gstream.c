@@ -1435,14 +1435,29 @@ static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c
 void tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
+	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes its own arrows (an
+			  * arrow's ends are of one rank), the others' stay, in their order, for their traces */
 		pt_vec_free(&c->flows);
-		for (size_t k = 0; k < s->fl.n; k++) {
-			struct flow f = s->fl.v[k];
-			if (flow_on_rows(s, c, &f))
-				pt_vec_push(&c->flows, f);
+		size_t n = 0, k = 0;
+		for (size_t i = 0; i < s->fl.n; i++) {
+			struct flow f = s->fl.v[i];
+			n += flow_on_rows(s, c, &f);
 		}
-		return;
+		if (n < s->fl.n) {
+			c->flows.v = pt_xmalloc((n ? n : 1) * sizeof(*c->flows.v));
+			c->flows.cap = n ? n : 1;
+			for (size_t i = 0; i < s->fl.n; i++) {
+				struct flow f = s->fl.v[i];
+				if (flow_on_rows(s, c, &f))
+					c->flows.v[c->flows.n++] = f;
+				else
+					s->fl.v[k++] = s->fl.v[i];
+			}
+			s->fl.n = k;
+			s->fl.v = pt_xrealloc(s->fl.v, (k ? k : 1) * sizeof(*s->fl.v));
+			s->fl.cap = k ? k : 1;
+			return;
+		}
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < s->fl.n; k++) {
