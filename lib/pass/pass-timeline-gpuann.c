@@ -108,6 +108,25 @@ bool tl_gpu_annotations_wanted(const struct pt_model *m, uint32_t dev)
 	       pt_model_stat_get(m, (int32_t)dev, "kineto.gpu_user_annotations_skipped", 0);
 }
 
+/* Activity [s, e) of annotation range on row (or track) row into the spans v (at: (range, row) -> index + 1). */
+static void span_add(struct pt_hashmap *at, struct tl_gann **v, size_t *n, size_t *cap, uint32_t range, uint32_t row,
+		     int64_t s, int64_t e)
+{
+	bool added;
+	uint64_t *p = pt_hashmap_put(at, (uint64_t)range << 32 | row, 0, &added);
+	if (added) {
+		pt_xgrow((void **)v, cap, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = (struct tl_gann){ range, row, s, e };
+		*p = *n;
+		return;
+	}
+	struct tl_gann *a = &(*v)[*p - 1];
+	if (s < a->s)
+		a->s = s;
+	if (e > a->e)
+		a->e = e;
+}
+
 /* Per track its stream row (lane 0), UINT32_MAX none. */
 static uint32_t *stream_rows(const struct tl_trace *c)
 {
@@ -158,20 +177,8 @@ void tl_build_gpu_annotations(struct tl_trace *c)
 			want[dev] = tl_gpu_annotations_wanted(m, dev) ? 1 : -1;
 		if (want[dev] < 0)
 			continue;
-		int64_t s = m->events.start[g], e = s + m->events.dur[g];
-		bool added;
-		uint64_t *p = pt_hashmap_put(&at, (*u - 1) << 32 | row, 0, &added);
-		if (added) {
-			struct tl_gann a = { (uint32_t)(*u - 1), row, s, e };
-			pt_vec_push(&c->ganns, a);
-			*p = c->ganns.n;
-			continue;
-		}
-		struct tl_gann *a = &c->ganns.v[*p - 1];
-		if (s < a->s)
-			a->s = s;
-		if (e > a->e)
-			a->e = e;
+		int64_t s = m->events.start[g];
+		span_add(&at, &c->ganns.v, &c->ganns.n, &c->ganns.cap, (uint32_t)(*u - 1), row, s, s + m->events.dur[g]);
 	}
 	pt_hashmap_free(&at);
 	pt_hashmap_free(&ua);
@@ -511,20 +518,7 @@ void tl_gast_event(struct tl_gast *g, uint32_t gi, uint32_t track, uint8_t kind,
 	uint32_t a = slot != SIZE_MAX ? g->annv[slot] : 0;
 	if (!a)
 		return;
-	int64_t s = start, e = s + dur;
-	bool added;
-	uint64_t *p = pt_hashmap_put(&g->acc, (uint64_t)(a - 1) << 32 | track, 0, &added);
-	if (added) {
-		struct tl_gann x = { a - 1, track, s, e };
-		pt_vec_push(&g->g, x);
-		*p = g->g.n;
-		return;
-	}
-	struct tl_gann *x = &g->g.v[*p - 1];
-	if (s < x->s)
-		x->s = s;
-	if (e > x->e)
-		x->e = e;
+	span_add(&g->acc, &g->g.v, &g->g.n, &g->g.cap, a - 1, track, start, start + dur);
 }
 
 static const struct gattr *sort_at;
