@@ -1184,8 +1184,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		s->again = true;
 		goto out;
 	}
-	if (o->kineto && krange_annotated(s, m)) { /* (links out of activity order: read whole) */
-		if (!tl_gast_seal(s->ga)) {
+	if (o->kineto && krange_annotated(s, m)) { /* (links out of activity order, or several processes with a
+						     * selection, whose steps the stream counts apart from the whole load's
+						     * there: read whole) */
+		if (!tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
 			s->again = true;
 			goto out;
 		}
