@@ -5,8 +5,8 @@
 # span on its stream. The same rank files as --in-memory with every option, on models of several
 # event batches: launch.cdtxt's NVTX ranges scaled (27,000 events, a range every six), a real dump with
 # NVTX ranges, two ranks with NVTX ranges (one file per rank), a Kineto trace with user annotations and
-# one gpu_user_annotation event; the read count says the model was streamed. A truncated and a corrupt
-# model fail as read whole.
+# one gpu_user_annotation event (several processes with --steps or --time-window are read whole); the
+# read count says the model was streamed. A truncated and a corrupt model fail as read whole.
 ln -s "$SRC/testdata" td
 grep -v '^end$\|^clock cupti=1000010000' td/cupti/launch.cdtxt >l.cdtxt
 run 'proftool-gen cupti l.cdtxt -o n.cdump --scale 2M --id-stride 1 && proftool import n.cdump -o n.ptm 2>/dev/null && echo imported'
