@@ -953,16 +953,15 @@ static void item_event(struct tl_trace *c, const struct src *s, int64_t ts, stru
 		break;
 	}
 	case PH_G: {
-		uint32_t i = tl_gpu_annotation_event(c, s->items[s->pos], out);
-		uint32_t name = c->m->events.name[i];
+		struct tl_gann_info a; /* its host range's */
+		tl_gpu_annotation_info(c, tl_gpu_annotation_event(c, s->items[s->pos], out), &a);
 		out->cat = K_GPU_USER;
-		if ((c->tl->ev_keep[i] & 2) && strncmp(tl_str(c, name), "ProfilerStep#", 13))
-			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", pt_tl_ev_step(c->tl, i)));
+		if (a.is_step && strncmp(tl_str(c, a.name), "ProfilerStep#", 13))
+			out->name = built(c, snprintf(c->built, sizeof(c->built), "ProfilerStep#%u", a.step));
 		else
-			out->name = name_of(c, name, NM_RAW);
-		uint64_t xid; /* its host range's */
-		if (tl_kext_external_id(c, i, &xid))
-			ARG_U64(out, "External id", xid);
+			out->name = name_of(c, a.name, NM_RAW);
+		if (a.has_xid)
+			ARG_U64(out, "External id", a.xid);
 		break;
 	}
 	case PH_C:

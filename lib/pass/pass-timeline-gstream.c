@@ -19,12 +19,16 @@
  * (pass-timeline-gcomm.h: marked by the second read, looked up by the third;
  * a range that only its range info makes communication, or launch links read
  * before the first such range, are taken by one more read before the second).
- * Ascend work, a device other than a CPU or a GPU, or, in the kineto profile
- * of several ranks, kernels that join their calls by correlation id under a
- * communication range (the join is keyed by rank there) stops the read: the model is
- * read whole (PT_TL_NOSTREAM), and in the kineto profile one whose GPU user
- * annotations it writes (krange_annotated). The kineto profile's first read
- * also packs the range infos (External id, cpu_op) and, once it ends, the
+ * Ascend work, a device other than a CPU or a GPU stops the read: the model is
+ * read whole (PT_TL_NOSTREAM). In the kineto profile of several ranks, whose
+ * launch join is keyed by rank, kernels that join their calls by correlation
+ * id under a communication range (no launch link, --extra-tracks) join the
+ * first call of their id in the file, of any rank, as the whole load's index
+ * does (a join by the id alone, gj). The kineto profile's first read
+ * also packs the range infos (External id, cpu_op, user annotation), the
+ * launch links that name a host range where a process gets GPU user
+ * annotations (krange_annotated: nested by a read of their own before the
+ * second, pass-timeline-gpuann.c) and, once it ends, the
  * copy infos (pass-timeline-krange.h), handed to the events as later reads
  * meet them in file order: one cursor per process over each pack (struct
  * gcur), since the writing reads of several processes interleave. A model
@@ -85,6 +89,7 @@
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
+#include "support/bits.h"
 #include "support/err.h"
 #include "support/lag.h"
 #include "support/xalloc.h"
@@ -218,6 +223,13 @@ struct pt_tl_gstream {
 		int64_t *wide;  /* the starts whole of a block that does not fit (AN_B each; wat: its place) */
 		uint32_t *wat;
 	} an;
+	/* the kineto profile of several ranks with its extra rows and no launch link: the kernels that join the
+	 * first call of their correlation id for the unions join it by the id alone, as the whole load's index
+	 * does (j is keyed by rank too: each rank's arrows are its own); gseen: per slot, its first call came */
+	struct pt_ljoin gj;
+	bool gjon;
+	uint64_t *gseen;
+	size_t ngseen;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
 	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
@@ -264,6 +276,7 @@ struct pt_tl_gstream {
 	 */
 	struct tl_krange kr;
 	struct tl_kcopy kc; /* the kineto profile's copy infos, packed after the first read */
+	struct tl_gast *ga; /* the kineto profile: its GPU user annotations (pass-timeline-gpuann.c), NULL none */
 	uint8_t *rdev;
 	bool link_range, host_steps;
 	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
@@ -459,6 +472,24 @@ static void fj_seal(struct pt_tl_gstream *s)
 	s->fj.start = NULL;
 	free(s->fj.end);
 	s->fj.end = NULL;
+}
+
+/* The join by the id alone (gj) of the kineto profile of several ranks with its extra rows and no launch
+ * link, from j's wants (keyed by rank, made plain) before j's seal. */
+static void gj_seal(struct pt_tl_gstream *s)
+{
+	if (!s->kranks || s->no_sets || s->gc.linked || !s->j.n)
+		return;
+	pt_ljoin_init(&s->gj);
+	for (size_t k = 0; k < s->j.n; k++)
+		pt_ljoin_want(&s->gj, (s->j.id ? s->j.id[k] : s->j.id32[k]) & (KEY_MAX - 1));
+	pt_ljoin_seal(&s->gj);
+	free(s->gj.start); /* (only the slots are read) */
+	s->gj.start = NULL;
+	free(s->gj.end);
+	s->gj.end = NULL;
+	pt_bits_grow(&s->gseen, &s->ngseen, s->gj.n ? s->gj.n : 1);
+	s->gjon = true;
 }
 
 /* The slot of the arrows' join (fs) of correlation id co on device d, or SIZE_MAX. */
@@ -666,23 +697,30 @@ static int strag_cmp(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------------ the kineto profile's host ranges */
 
-/* A chunk of launch links (the kineto profile's first read): does one name a host range? */
+static bool krange_wanted(const struct pt_tl_gstream *s, const struct pt_model *m)
+{
+	for (size_t d = 0; d < m->devices.n && d < s->nd; d++)
+		if (s->rdev[d] && tl_gpu_annotations_wanted(m, (uint32_t)d))
+			return true;
+	return false;
+}
+
+/* A chunk of launch links (the kineto profile's first read): does one name a host range? Those that do,
+ * packed for the GPU user annotations where a process with host ranges gets them. */
 static void krange_links(struct pt_tl_gstream *s, struct pt_model *m)
 {
 	for (size_t l = 0; l < m->links.n && !s->link_range; l++)
 		s->link_range = m->links.v[l].range != 0;
+	tl_gast_links(s->ga, m, krange_wanted(s, m));
 }
 
 /*
  * After the first read: would the profile write GPU user annotations (pass-timeline-gpuann.c: a launch
- * link names a host range of a process that gets them)? They need every link and range: read whole.
+ * link names a host range of a process that gets them)?
  */
 static bool krange_annotated(const struct pt_tl_gstream *s, const struct pt_model *m)
 {
-	for (size_t d = 0; d < m->devices.n && d < s->nd && s->link_range; d++)
-		if (s->rdev[d] && tl_gpu_annotations_wanted(m, (uint32_t)d))
-			return true;
-	return false;
+	return s->link_range && krange_wanted(s, m);
 }
 
 /*
@@ -796,6 +834,8 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 									 * communication (index.c) */
 				tl_gcomm_range(&s->gc, s->at->base + i, tr, st, ev->dur[i]);
 			s->rdev[d] = 1;
+			if (s->ga)
+				tl_gast_range(s->ga, tr, st);
 			if (s->has_re) {
 				pt_sel_found_range(&s->rf, &s->re, name);
 				if (step_name(s, m, ev->name[i])) {
@@ -890,10 +930,17 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
 		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
+		if (s->gjon && s->gc.bycorr) {
+			size_t g = pt_ljoin_slot(&s->gj, co);
+			if (g != SIZE_MAX && !pt_bits_get(s->gseen, s->ngseen, g)) { /* (the first call of its id) */
+				pt_bits_set(s->gseen, g);
+				tl_gcomm_first_call(&s->gc, g, tr0, st);
+			}
+		}
 		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
-		if (s->gc.bycorr && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
+		if (s->gc.bycorr && !s->gjon && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
 			tl_gcomm_first_call(&s->gc, slot, tr0, st);
 		pt_ljoin_call(&s->j, key, st, st + du);
 		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
@@ -1171,13 +1218,17 @@ static int scan3(void *arg, struct pt_model *m, struct pt_err **e)
 		uint64_t co = ev->corr[i];
 		bool keep = tl_pass_event_at(&s->pass, ev, i, gi, anchor_of(s, k, co, st));
 		bool late = saw(s, tr, gi, st);
+		if (s->ga)
+			tl_gast_event(s->ga, gi, tr, k, st, du, keep);
 		if (keep && k == PT_EV_RANGE && !s->host_steps && step_name(s, m, ev->name[i]))
 			s->host_steps = true;
 		if (k == PT_EV_KERNEL && !s->no_sets) {
 			struct kq *q = &s->kq[d];
 			uint8_t cls = kernel_class(s, m, ev->name[i]);
 			if (cls == 1 && ((s->gc.nck && tl_gcomm_kernel(&s->gc, gi)) ||
-					 (s->gc.ncs && co && tl_gcomm_kernel_slot(&s->gc, pt_ljoin_slot(&s->j, jkey(s, d, co))))))
+					 (s->gc.ncs && co &&
+					  tl_gcomm_kernel_slot(&s->gc, s->gjon ? pt_ljoin_slot(&s->gj, co) :
+										 pt_ljoin_slot(&s->j, jkey(s, d, co))))))
 				cls = 2;
 			kq_add(q, st, st + du, cls);
 			if (!q->seen || st > q->top)
@@ -1229,6 +1280,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->path = pt_xstrdup(path);
 	s->o = o;
 	s->no_sets = o->kineto && !o->kineto_extra;
+	if (o->kineto)
+		s->ga = tl_gast_new();
 	pt_ljoin_init(&s->j);
 	pt_ljoin_init(&s->fj);
 	pt_sel_found_init(&s->rf, &o->sel);
@@ -1252,7 +1305,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	/* (fbig: the arrows of several processes cannot be keyed by theirs; the kernels that join their calls
 	 * by correlation id for the unions, keyed by rank too, cannot be looked up as index.c does) */
 	if (m->steps.n || m->tracks.n > FL_TRACK ||
-	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks)) || (flows && !o->kineto && s->pids.n > 1 && s->fbig)) {
+	    (!s->no_sets && !tl_gcomm_seal(&s->gc, s->nev_all, m->tracks.n, !s->kranks || !s->gc.linked)) ||
+	    (flows && !o->kineto && s->pids.n > 1 && s->fbig)) {
 		s->again = true;
 		goto out;
 	}
@@ -1265,10 +1319,20 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) ||
-	    (o->kineto && (!tl_krange_take(&s->kr, m) || krange_annotated(s, m)))) {
+	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && !tl_krange_take(&s->kr, m))) {
 		s->again = true;
 		goto out;
+	}
+	if (o->kineto && krange_annotated(s, m)) { /* (links out of activity order, or several processes with a
+						     * selection, whose steps the stream counts apart from the whole load's
+						     * there: read whole) */
+		if (!tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
+			s->again = true;
+			goto out;
+		}
+	} else {
+		tl_gast_free(s->ga);
+		s->ga = NULL;
 	}
 	if (tl_gsel_by_read(s->sel)) { /* the steps of several processes by their own read (pass-timeline-gsel.h) */
 		bool whole;
@@ -1301,6 +1365,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	pt_vec_free(&s->hr);
 	if (rc)
 		goto out;
+	/* the GPU user annotations' ranges nested, in a read of their own once the steps are known */
+	if (s->ga && (rc = tl_gast_nest(s->ga, s->path, m, s->pass.t, &s->kr, s->has_re ? &s->re : NULL, G_SKIP, e)))
+		goto out;
 	/* the memory records: in the pass's counter groups now */
 	if (m->gpu_mem_pack) {
 		pt_gpu_mem_pack_free(m->gpu_mem_pack);
@@ -1315,6 +1382,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	} else {
 		pt_ljoin_free(&s->fj);
 	}
+	gj_seal(s);
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1344,6 +1412,12 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			s->again = true;
 			goto out;
 		}
+	}
+	if (s->gjon && !s->gc.bycorr) { /* (no kernel joins its call by id for the unions) */
+		pt_ljoin_free(&s->gj);
+		free(s->gseen);
+		s->gseen = NULL;
+		s->gjon = false;
 	}
 	if ((rc = read_again(s, calls, e)))
 		goto out;
@@ -1403,6 +1477,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	sort_sg = NULL;
 	if ((rc = read_again(s, scan3, e)))
 		goto out;
+	if (s->ga)
+		tl_gast_finish(s->ga);
 	scan_release(s, true);
 	gather_flows(s);
 	m->events.n = 0; /* the last batch: not the model's events */
@@ -1474,6 +1550,11 @@ struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
 	return s->ext;
 }
 
+struct tl_gast *tl_gstream_gast(const struct pt_tl_gstream *s)
+{
+	return s->ga;
+}
+
 bool tl_gstream_host_steps(const struct pt_tl_gstream *s)
 {
 	return s->host_steps;
@@ -1516,14 +1597,29 @@ static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c
 bool tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
-	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes a copy of its own */
+	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes its own arrows (an
+			  * arrow's ends are of one rank), the others' stay, in their order, for their traces */
 		pt_vec_free(&c->flows);
-		for (size_t k = 0; k < s->fl.n; k++) {
-			struct flow f = s->fl.v[k];
-			if (flow_on_rows(s, c, &f))
-				pt_vec_push(&c->flows, f);
+		size_t n = 0, k = 0;
+		for (size_t i = 0; i < s->fl.n; i++) {
+			struct flow f = s->fl.v[i];
+			n += flow_on_rows(s, c, &f);
 		}
-		return false;
+		if (n < s->fl.n) {
+			c->flows.v = pt_xmalloc((n ? n : 1) * sizeof(*c->flows.v));
+			c->flows.cap = n ? n : 1;
+			for (size_t i = 0; i < s->fl.n; i++) {
+				struct flow f = s->fl.v[i];
+				if (flow_on_rows(s, c, &f))
+					c->flows.v[c->flows.n++] = f;
+				else
+					s->fl.v[k++] = s->fl.v[i];
+			}
+			s->fl.n = k;
+			s->fl.v = pt_xrealloc(s->fl.v, (k ? k : 1) * sizeof(*s->fl.v));
+			s->fl.cap = k ? k : 1;
+			return false;
+		}
 	}
 	if (s->packed) { /* ordered and packed: the trace takes them as its arrows */
 		struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
@@ -1733,6 +1829,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kev);
 	tl_kpack_free(&s->kr.p);
 	tl_kpack_free(&s->kc.p);
+	tl_gast_free(s->ga);
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
 	pt_ptm_turns_destroy(&s->b.rd);
@@ -1781,6 +1878,9 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_ljoin_free(&s->j);
 	anchors_free(&s->an);
 	pt_ljoin_free(&s->fj);
+	if (s->gjon)
+		pt_ljoin_free(&s->gj);
+	free(s->gseen);
 	free(s->flo);
 	free(s->fspan);
 	free(s->fbase);

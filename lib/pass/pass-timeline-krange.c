@@ -54,9 +54,17 @@ void tl_kpack_free(struct tl_kpack *p)
 	*p = (struct tl_kpack){ 0 };
 }
 
+/* Is string id t one of the types that are not user annotations (pass-timeline-gpuann.c)? */
+static bool not_user(const uint32_t *nu, uint32_t t)
+{
+	return t == nu[0] || t == nu[1] || t == nu[2] || t == nu[3];
+}
+
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 {
 	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
+	uint32_t nu[4] = { op, pt_strtab_find(&m->strings, "OperatorInner", 13), pt_strtab_find(&m->strings, "PythonOp", 8),
+			   pt_strtab_find(&m->strings, "Communication", 13) };
 	for (size_t i = 0; i < m->ranges.n && !k->bad; i++) {
 		const struct pt_range_info *ri = &m->ranges.v[i];
 		if (k->any && ri->event <= k->last_ev) {
@@ -65,7 +73,8 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 		}
 		uint32_t d = k->any ? ri->event - k->last_ev : ri->event;
 		uint8_t *q = row_room(&k->p, 20);
-		q = pt_varint_put(q, (uint64_t)d << 1 | (op != UINT32_MAX && ri->type == op));
+		q = pt_varint_put(q, (uint64_t)d << 2 | (uint64_t)!not_user(nu, ri->type) << 1 |
+					     (op != UINT32_MAX && ri->type == op));
 		q = pt_varint_put(q, pt_zigzag((int64_t)(ri->id - k->last_id)));
 		k->p.n = (size_t)(q - k->p.b);
 		k->any = true;
@@ -82,13 +91,14 @@ void tl_krange_rewind(struct tl_krange *k)
 	k->rid = 0;
 }
 
-/* (the Operator bit in h's low bit, the event delta above it) */
+/* (the Operator bit in h's low bit, the user annotation bit above it, the event delta above them) */
 static uint32_t range_take(void *arg, uint64_t h, const uint8_t **q)
 {
 	struct tl_krange *k = arg;
 	k->rop = h & 1;
+	k->ruser = h >> 1 & 1;
 	k->rid += (uint64_t)pt_unzigzag(pt_varint_take(q));
-	return (uint32_t)(h >> 1);
+	return (uint32_t)(h >> 2);
 }
 
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
@@ -96,7 +106,58 @@ uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
 	if (!seek(&k->p, ev, range_take, k))
 		return 0;
 	*id = k->rid;
-	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0);
+	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
+}
+
+bool tl_klink_take(struct tl_klink *k, const struct pt_model *m)
+{
+	for (size_t i = 0; i < m->links.n && !k->bad; i++) {
+		const struct pt_gpu_link *l = &m->links.v[i];
+		if (!l->range)
+			continue;
+		if (k->any && l->event <= k->last_ev) {
+			k->bad = true;
+			break;
+		}
+		uint8_t *q = row_room(&k->p, 10);
+		q = pt_varint_put(q, k->any ? l->event - k->last_ev : l->event);
+		q = pt_varint_put(q, pt_zigzag((int64_t)l->range - (int64_t)k->last_range));
+		k->p.n = (size_t)(q - k->p.b);
+		k->any = true;
+		k->last_ev = l->event;
+		k->last_range = l->range;
+	}
+	return !k->bad;
+}
+
+void tl_klink_rewind(struct tl_klink *k)
+{
+	rewind_pack(&k->p);
+	k->rrange = 0;
+}
+
+static uint32_t link_take(void *arg, uint64_t h, const uint8_t **q)
+{
+	struct tl_klink *k = arg;
+	k->rrange = (uint32_t)((int64_t)k->rrange + pt_unzigzag(pt_varint_take(q)));
+	return (uint32_t)h;
+}
+
+uint32_t tl_klink_of(struct tl_klink *k, uint32_t ev)
+{
+	return seek(&k->p, ev, link_take, k) ? k->rrange : 0;
+}
+
+uint32_t tl_klink_next(struct tl_klink *k)
+{
+	if (k->p.at >= k->p.n)
+		return 0;
+	const uint8_t *q = k->p.b + k->p.at;
+	uint64_t h = pt_varint_take(&q);
+	k->p.rev += link_take(k, h, &q);
+	k->p.at = (size_t)(q - k->p.b);
+	k->p.rhas = true;
+	return k->rrange;
 }
 
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)

@@ -11,6 +11,7 @@
 #ifndef PT_PASS_TIMELINE_KRANGE_H
 #define PT_PASS_TIMELINE_KRANGE_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,13 +27,13 @@ struct tl_kpack {
 };
 
 struct tl_krange {
-	struct tl_kpack p; /* per range info: (event delta << 1 | Operator), varint zigzag (id delta) */
+	struct tl_kpack p; /* per range info: (event delta << 2 | user annotation << 1 | Operator), varint zigzag (id delta) */
 	bool any;          /* a range info was taken (last_ev, last_id hold the last one) */
 	bool bad;          /* not in strictly ascending event order (the model is read whole) */
 	uint32_t last_ev;
 	uint64_t last_id;
 	uint64_t rid;      /* a read's last row */
-	bool rop;
+	bool rop, ruser;
 };
 
 /* Packs m->ranges (the first read's batch) and empties it; false where they leave event order. */
@@ -40,10 +41,13 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m);
 /*
  * Range event ev of a read in file order (asked in ascending order): its
  * range info's kx bits for tl_sev.kx (TL_KX_INFO: it has one, its id in *id;
- * TL_KX_OP: its type is Operator), 0 where it has none.
+ * TL_KX_OP: its type is Operator; TL_KX_USER: it is a user annotation, a type
+ * but Operator, OperatorInner, PythonOp and Communication, pass-timeline-gpuann.c),
+ * 0 where it has none.
  */
 #define TL_KX_INFO 1
 #define TL_KX_OP 2
+#define TL_KX_USER 8
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id);
 
 /*
@@ -63,6 +67,52 @@ struct tl_kcopy {
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m);
 /* Copy or set event ev of a read (asked in ascending order): TL_KX_COPY and *kinds, *bytes, or 0. */
 uint8_t tl_kcopy_of(struct tl_kcopy *k, uint32_t ev, uint32_t *kinds, uint64_t *bytes);
+
+/*
+ * The launch links that name a host range (the GPU user annotations' input,
+ * pass-timeline-gpuann.c), packed the same way from the first read's chunks
+ * (the file stores them after its events, in activity order): per link its
+ * activity's event delta and its range (event index + 1) as a zigzag delta
+ * from the last link's, about 2 bytes a link where the ranges enclose runs of
+ * launches.
+ */
+struct tl_klink {
+	struct tl_kpack p;
+	bool any, bad;    /* bad: not in strictly ascending activity order (an activity linked twice) */
+	uint32_t last_ev, last_range;
+	uint32_t rrange;  /* a read's last row */
+};
+/* Packs a chunk of m->links (those with a range); false where they leave activity order. */
+bool tl_klink_take(struct tl_klink *k, const struct pt_model *m);
+/* Activity ev of a read (asked in ascending order): its link's range (event index + 1), 0 none. */
+uint32_t tl_klink_of(struct tl_klink *k, uint32_t ev);
+/* The next link's range (event index + 1) in the pack's order, 0 at its end. */
+uint32_t tl_klink_next(struct tl_klink *k);
+void tl_klink_rewind(struct tl_klink *k);
+
+/*
+ * The GPU user annotations of such a model (pass-timeline-gpuann.c): the
+ * first read offers each range event's start (tl_gast_range) and each chunk
+ * of links (tl_gast_links; wanted: a process with host ranges gets
+ * annotations, else they are not packed); tl_gast_seal after it (false: the
+ * links were not packed or leave activity order); tl_gast_nest, a read of its
+ * own once the pass knows its steps (3: the model is read whole: a range info
+ * of an event that is no range); the third read offers each event
+ * (tl_gast_event); tl_gast_finish after it.
+ */
+struct tl_gast;
+struct pt_tl;
+struct pt_err;
+struct tl_gast *tl_gast_new(void);
+void tl_gast_free(struct tl_gast *g);
+void tl_gast_range(struct tl_gast *g, uint32_t track, int64_t start);
+void tl_gast_links(struct tl_gast *g, const struct pt_model *m, bool wanted);
+bool tl_gast_seal(struct tl_gast *g);
+int tl_gast_nest(struct tl_gast *g, const char *path, struct pt_model *m, const struct pt_tl *tl,
+		 const struct tl_krange *kr, const regex_t *re, uint16_t skip, struct pt_err **e);
+void tl_gast_event(struct tl_gast *g, uint32_t gi, uint32_t track, uint8_t kind, int64_t start, int64_t dur,
+		   bool keep);
+void tl_gast_finish(struct tl_gast *g);
 
 /* Before a read in file order. */
 void tl_krange_rewind(struct tl_krange *k);

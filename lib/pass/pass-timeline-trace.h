@@ -451,6 +451,14 @@ void tl_build_gpu_annotations(struct tl_trace *c);
 /* Does the process of CPU device dev get them (not a Kineto trace's that had none)? */
 bool tl_gpu_annotations_wanted(const struct pt_model *m, uint32_t dev);
 void tl_gpu_annotation_sources(struct tl_trace *c);
+/* What an annotation's event writes of its host range (the item's range; a streamed model's from its read). */
+struct tl_gann_info {
+	uint32_t name, step; /* string id; its step (a host step range's) */
+	bool is_step;        /* a host step range (the step pattern matches its name) */
+	bool has_xid;
+	uint64_t xid;        /* its External id */
+};
+void tl_gpu_annotation_info(const struct tl_trace *c, uint32_t range, struct tl_gann_info *out);
 int64_t tl_gpu_annotation_ts(const struct tl_trace *c, uint32_t i);
 uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt_trace_ev *out);
 
@@ -528,6 +536,8 @@ struct tl_tscan *tl_gstream_scan(struct pt_tl_gstream *g);
 const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *g);
 /* Is a host step range kept (the kineto profile's Steps rows are then the host's)? */
 bool tl_gstream_host_steps(const struct pt_tl_gstream *g);
+/* The kineto profile's GPU user annotations of a streamed model (pass-timeline-gpuann.c), or NULL. */
+struct tl_gast *tl_gstream_gast(const struct pt_tl_gstream *g);
 /* The kineto profile: per device its correlation ids' External ids (tl_kext_ext_map), the stream's. */
 struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *g);
 void tl_gstream_bind(struct tl_trace *c);

@@ -3,7 +3,7 @@
 # option, on CUPTI dumps without host ranges (External ids, cbids, copies and sets, syncs, per-SM
 # kernel arguments, launch arrows at the starts, two processes of one rank, the benchmark's loop
 # scaled down), a Kineto trace's host ranges (also timeline-kineto-host.t), Ascend models (one and two
-# ranks); and on what it reads whole: NVTX ranges (their GPU user annotations), several ranks of GPU data. --steps and --time-window are streamed too (also in
+# ranks), NVTX ranges (their GPU user annotations, also timeline-kineto-gpuann-stream.t), several ranks of GPU data. --steps and --time-window are streamed too (also in
 # timeline-gpu-sel.t). HTA reads the streamed files.
 # the inputs under a relative name: a model stores its sources' paths, so offsets into it must not depend on where the tree is
 ln -s "$SRC/testdata" td
