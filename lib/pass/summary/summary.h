@@ -815,7 +815,8 @@ bool sum_lj_capable(const struct pt_model *m);
 bool sum_lj_one_rank(const struct pt_model *m);
 /* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
-/* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
+/* After the first read: the links (taken from m; an activity linked twice keeps its last) or the ids
+ * sorted; -1: ids the join cannot key. */
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
 /* The same with the links given (v, n: taken over; none: by correlation id), not m's. */
 int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n);
