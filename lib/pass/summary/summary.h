@@ -892,7 +892,13 @@ struct hs_trk {
 	bool late;       /* its events are not in start order: its ranges are held (lr) */
 	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
-	int64_t last;    /* late: the latest start of its other events in the read of the steps */
+	struct pt_lag cl; /* late: its other events' starts in the read of the steps (lag: its calls too
+			   * are out of start order, held in a window by the host read, stream-host-order.c) */
+	struct pendq hq;  /* late with a lag: its calls held, by start (ov_ent f: an index of hp) */
+	PT_VEC(struct hs_pend) hp;
+	PT_VEC(uint32_t) hfree; /* the free entries of hp */
+	int64_t htop;     /* the latest start of its other events in the host read */
+	bool hseen;
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
@@ -974,8 +980,7 @@ bool sum_hs_views(const struct pt_summary_opts *o);
 int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o);
 /* The first read's range infos (m->ranges, a few at a time), kept compact: 5 bytes a range (9 with labels). */
 void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m);
-/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents or a
- * host thread whose events are not in start order. */
+/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents. */
 int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj);
 /* Before each read: its cursors at the first event. */
 void sum_hs_rewind(struct sum_hs *h);
@@ -992,6 +997,18 @@ void sum_hs_begin(struct sum_hs *h, struct run *u);
 /* The host read. */
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj);
 void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
+/* The host read: range or call p of thread t at start s, the thread's held ranges that start no later
+ * before it, in start order (as the file would hold them in order). */
+void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p);
+
+/* ---- stream-host-order.c: the calls of a host thread out of start order, held in a window ---- */
+/* The host read: event (range or not) of late thread t at start s whose calls are out of start order
+ * (tk->cl.lag); p: the call to place, or NULL (an event that places nothing). Releases, in start
+ * order, the held calls that no later event can precede. */
+void sum_hso_hold(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p);
+/* The thread's events are over: every held call, in start order. */
+void sum_hso_drain(struct sum_hs *h, struct rank *r, uint32_t t);
+void sum_hso_free(struct hs_trk *tk);
 /* The Memcpy/Memset time and bytes + 1 of the activities that runtime call i (g in the file) launched;
  * false when it launched none (the memcpy view's host calls). */
 bool sum_hs_call_copies(const struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, int64_t *t,

@@ -1,0 +1,65 @@
+/*
+ * The host read (stream-host.c) of a host thread whose calls, not only its
+ * ranges, the file holds out of start order (a writer that stores a thread's
+ * events as they end, say). Its ranges are held from the read of the steps,
+ * as those of any thread out of order; that read also measures how far a
+ * start of its other events (calls, and whatever else of the span kinds the
+ * thread holds) falls behind the latest one before it (its lag). The host
+ * read then holds each call that the stack takes (one that launches something,
+ * or copies) in a queue by start, and releases, in start order, the calls
+ * that start no later than the latest start seen less the lag: no later
+ * event of the thread can start before them. Each released call comes after
+ * the held ranges that start no later (sum_hs_put), so that the stack sees
+ * the thread's ranges and calls in start order, as the whole load does
+ * (ranks.c: the calls by start, one start in the file's order; the stack's
+ * buffer sorts one start's calls by event). What is held is the calls of the
+ * window: 60 bytes a call (its pending entry, its queue entry, a free slot).
+ */
+#define _GNU_SOURCE
+#include "pass/summary/summary.h"
+
+/* The held calls of thread t that start at or before wm, in start order, onto the stack's buffer. */
+static void release(struct sum_hs *h, struct rank *r, uint32_t t, int64_t wm)
+{
+	struct hs_trk *tk = &h->trk[t];
+	struct ov_ent x;
+	while (sum_pendq_pop(&tk->hq, wm, &x)) {
+		sum_hs_put(h, r, t, x.s, &tk->hp.v[x.f]);
+		pt_vec_push(&tk->hfree, x.f);
+	}
+	if (tk->hfree.n == tk->hp.n) /* none held: the slots start again */
+		tk->hp.n = tk->hfree.n = 0;
+}
+
+void sum_hso_hold(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p)
+{
+	struct hs_trk *tk = &h->trk[t];
+	if (p) {
+		uint32_t k;
+		if (tk->hfree.n) {
+			k = tk->hfree.v[--tk->hfree.n];
+			tk->hp.v[k] = *p;
+		} else {
+			k = (uint32_t)tk->hp.n;
+			pt_vec_push(&tk->hp, *p);
+		}
+		pendq_add(&tk->hq, (struct ov_ent){ s, p->e, k });
+	}
+	if (!tk->hseen || s > tk->htop)
+		tk->htop = s;
+	tk->hseen = true;
+	release(h, r, t, pt_lag_floor(&tk->cl, true, tk->htop));
+}
+
+void sum_hso_drain(struct sum_hs *h, struct rank *r, uint32_t t)
+{
+	if (h->trk[t].hp.n)
+		release(h, r, t, INT64_MAX);
+}
+
+void sum_hso_free(struct hs_trk *tk)
+{
+	sum_pendq_free(&tk->hq);
+	pt_vec_free(&tk->hp);
+	pt_vec_free(&tk->hfree);
+}
