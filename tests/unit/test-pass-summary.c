@@ -1213,7 +1213,7 @@ static struct pt_model *one_process(uint32_t *th, uint32_t *st, uint32_t *k, uin
  * runs of struct sum_durs); by correlation id, the last call of an id
  * launches its activities, also when it comes after them in the file; a
  * kernel whose id no call has is not launched. And with the kernel linked
- * twice, the file is not streamed. Under --steps alone (no launch reads,
+ * twice, streamed, the last link holds, as in memory. Under --steps alone (no launch reads,
  * the window the span of the data), a zero-length call where the span ends
  * whose kernel ran before it: the kernel is no member, and the file is
  * summarised whole; the call a little longer: streamed, the same.
@@ -1264,21 +1264,31 @@ static void test_stream_gpu_launch(void **state)
 		assert_int_equal(I(t, 0, "launch_delay_max"), 2 * G + 100);
 		assert_int_equal(I(t, 0, "api_p50"), 20);
 		assert_int_equal(I(t, 0, "api_p90"), G + 5);
-		char *ta = render(&a, txt), *tb = render(&b, txt);
+		char *ta = render(&a, txt), *tb = render(&b, txt), *once = tb;
 		assert_string_equal(ta, tb);
 		free(ta);
-		free(tb);
 		pt_summary_free(&a);
 		pt_summary_free(&b);
-		if (links) { /* kernel 0 linked twice: read whole by the caller */
+		if (links) { /* kernel 0 linked twice: streamed, its last link holds as in memory */
 			struct pt_gpu_link x = { 0, 6, 0 };
 			pt_vec_push(&m->links, x);
 			write_ptm(m, ptm, false);
-			streamed = true;
+			a = run(m, &so);
+			streamed = false;
 			assert_int_equal(pt_summary_stream_file(PT_PTM_SOURCE(ptm), &so, &b, &streamed, &whole, &e), 0);
-			assert_false(streamed);
+			assert_true(streamed);
 			assert_null(whole);
+			ta = render(&a, txt);
+			tb = render(&b, txt);
+			assert_string_equal(ta, tb);
+			/* kernel 0 (at 1100) launched by call 6 (at 3G - 1000), no longer by call 4 (at 1000) */
+			assert_string_not_equal(tb, once);
+			free(ta);
+			free(tb);
+			pt_summary_free(&a);
+			pt_summary_free(&b);
 		}
+		free(once);
 		pt_model_free(m);
 	}
 	for (int64_t d = 0; d < 2; d++) {
