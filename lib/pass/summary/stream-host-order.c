@@ -18,6 +18,8 @@
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
 
+#include <string.h>
+
 /* The held calls of thread t that start at or before wm, in start order, onto the stack's buffer. */
 static void release(struct sum_hs *h, struct rank *r, uint32_t t, int64_t wm)
 {
@@ -62,4 +64,30 @@ void sum_hso_free(struct hs_trk *tk)
 	sum_pendq_free(&tk->hq);
 	pt_vec_free(&tk->hp);
 	pt_vec_free(&tk->hfree);
+}
+
+/*
+ * Zero-length ranges with one start: in §2.2 order they come after that
+ * start's other ranges, and each leaves the stack when the next is pushed
+ * (the stack rule nests none in another), so that they are siblings. A call
+ * at that start is held by all of them; the whole load attaches it to the
+ * first in §2.2 order (ranks.c hr_better: one depth, one start, one length),
+ * which the stack has passed. Pushed with that first one last, it is the one
+ * on the stack when the calls come; the others take no call either way (a
+ * call holds a zero-length range only at its start), and their sums do not
+ * depend on the order they leave the stack in.
+ */
+void sum_hso_zero_last(struct hs_pend *v, size_t n, int64_t at)
+{
+	size_t a = 0;
+	while (a < n && !v[a].call && v[a].e != at)
+		a++;
+	size_t b = a;
+	while (b < n && !v[b].call && v[b].e == at)
+		b++;
+	if (b - a < 2)
+		return;
+	struct hs_pend first = v[a];
+	memmove(v + a, v + a + 1, (b - a - 1) * sizeof(*v));
+	v[b - 1] = first;
 }

@@ -34,11 +34,11 @@
  * NVTX ranges after its calls) has its ranges held from read 3 (32 bytes a
  * range) and put in order into read 4; where its calls too are out of order,
  * read 3 measures how far they fall behind and read 4 holds them in that
- * window (stream-host-order.c). What this does not give as the whole load
- * does sends the model to the whole load: explicit parents (NVTX typed
- * domains), and two zero-length ranges of a thread with the same start
- * (read 4: the whole load's attachment can then pick one that the stack has
- * passed).
+ * window (stream-host-order.c). Zero-length ranges of a thread with one
+ * start are pushed with the first of them last, so that a call at that start
+ * attaches to it as in the whole load (stream-host-order.c). What this does
+ * not give as the whole load does sends the model to the whole load:
+ * explicit parents (NVTX typed domains).
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
@@ -453,15 +453,12 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 	if (tk->buf.n > 1)
 		sum_sort(tk->buf.v, tk->buf.n, sizeof(*tk->buf.v), cmp_pend, g);
 	int64_t at = tk->t;
+	sum_hso_zero_last(tk->buf.v, tk->buf.n, at);
 	for (size_t q = 0; q < tk->buf.n; q++) {
 		const struct hs_pend *p = &tk->buf.v[q];
 		if (!p->call) {
-			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at) {
-				const struct hs_node *top = &tk->st.v[tk->st.n - 1];
-				if (top->s == top->ne && top->s == at)
-					h->unsure = true; /* zero-length siblings: the whole load may attach to the first */
-				pop(r, tk);
-			}
+			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at)
+				pop(r, tk); /* (zero-length siblings at `at` too: sum_hso_zero_last) */
 			const struct hs_node *par = tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL;
 			struct hs_node x = { .s = at, .e = p->e, .ne = p->e, .name = p->name, .track = t, .type = p->type };
 			if (par && x.e > par->ne) {

@@ -1009,6 +1009,9 @@ void sum_hso_hold(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const
 /* The thread's events are over: every held call, in start order. */
 void sum_hso_drain(struct sum_hs *h, struct rank *r, uint32_t t);
 void sum_hso_free(struct hs_trk *tk);
+/* One start's ranges and calls (v, n) in §2.2 order: the first of its zero-length ranges moved after the
+ * others, so that it is the one on the stack when the calls come. */
+void sum_hso_zero_last(struct hs_pend *v, size_t n, int64_t at);
 /* The Memcpy/Memset time and bytes + 1 of the activities that runtime call i (g in the file) launched;
  * false when it launched none (the memcpy view's host calls). */
 bool sum_hs_call_copies(const struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, int64_t *t,
