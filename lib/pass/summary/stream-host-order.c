@@ -20,6 +20,8 @@
 
 #include <string.h>
 
+#include "support/xalloc.h"
+
 /* The held calls of thread t that start at or before wm, in start order, onto the stack's buffer. */
 static void release(struct sum_hs *h, struct rank *r, uint32_t t, int64_t wm)
 {
@@ -90,4 +92,34 @@ void sum_hso_zero_last(struct hs_pend *v, size_t n, int64_t at)
 	struct hs_pend first = v[a];
 	memmove(v + a, v + a + 1, (b - a - 1) * sizeof(*v));
 	v[b - 1] = first;
+}
+
+/*
+ * A thread whose calls are out of start order about as far as its events
+ * are (its ranges in order among them, or out of order no farther) takes one
+ * window for its ranges and calls, the first read's lag of its events: what
+ * is held is the events of that window, not every range of the thread. One
+ * whose ranges come much later than its calls (a CUPTI dump's NVTX ranges
+ * after its calls) has its ranges held, its calls in their own window.
+ */
+void sum_hso_scan(struct sum_hs *h, const struct pt_model *m)
+{
+	if (m->tracks.n > h->nolag) {
+		h->olag = pt_xrealloc(h->olag, m->tracks.n * sizeof(*h->olag));
+		memset(h->olag + h->nolag, 0, (m->tracks.n - h->nolag) * sizeof(*h->olag));
+		h->nolag = m->tracks.n;
+	}
+	const struct pt_events *ev = &m->events;
+	for (size_t i = 0; i < ev->n; i++) {
+		uint8_t k = ev->kind[i];
+		if (k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU || k == PT_EV_TASK)
+			pt_lag_add(&h->olag[ev->track[i]], ev->start[i]);
+	}
+}
+
+bool sum_hso_window(const struct sum_hs *h, size_t t, const struct pt_lag *lag)
+{
+	if (t >= h->nolag || !h->olag[t].lag)
+		return false;
+	return lag->lag / 2 <= h->olag[t].lag;
 }

@@ -143,8 +143,14 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		h->trk[t].t = lag[t].min;
 		/* not in start order (a CUPTI dump holds its NVTX ranges after its calls): its ranges are
 		 * held from the read of the steps, its calls in a window where they too are out of order */
-		h->trk[t].late = lag[t].lag != 0;
+		h->trk[t].win = lag[t].lag != 0 && sum_hso_window(h, t, &lag[t]);
+		h->trk[t].late = lag[t].lag != 0 && !h->trk[t].win;
+		if (h->trk[t].win)
+			h->trk[t].cl.lag = lag[t].lag;
 	}
+	free(h->olag);
+	h->olag = NULL;
+	h->nolag = 0;
 	/* the vectors' spare room back */
 	h->rev = pt_xrealloc(h->rev, (h->nr + 1) * sizeof(*h->rev));
 	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
@@ -593,6 +599,23 @@ void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const s
 	pt_vec_push(&tk->buf, *p);
 }
 
+/* Range event i (g in the file): *p, unless it is an instant marker. */
+static bool range_pend(struct sum_hs *h, struct run *u, const struct pt_model *m, size_t i, uint64_t g,
+		       struct hs_pend *p)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t label;
+	int ty = range_type(h, m, i, g, &label);
+	if (ty < 0)
+		return false;
+	/* a step's name is not an output name: no row shows it (one a step, 167,383 in a 1 GiB Kineto
+	 * trace, 8 MiB of output names) */
+	uint32_t raw = label ? label : ev->name[i];
+	uint32_t nm = ty == HT_STEP ? raw : sum_out_name(&u->g, raw, false);
+	*p = (struct hs_pend){ ev->start[i] + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false };
+	return true;
+}
+
 /* Call event i (g in the file) of rank r: *p when it launches something (its unit) or copies. */
 static bool call_pend(struct sum_hs *h, struct rank *r, const struct sum_lj *lj, const struct pt_model *m, size_t i,
 		      uint64_t g, struct hs_pend *p)
@@ -633,6 +656,13 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 		int64_t s = ev->start[i];
 		if (tk->left)
 			tk->left--;
+		if (tk->win) { /* its ranges and calls held in one window */
+			struct hs_pend p;
+			bool put = k == PT_EV_RANGE ? range_pend(h, u, m, i, g, &p)
+						    : k == PT_EV_API && call_pend(h, r, lj, m, i, g, &p);
+			sum_hso_hold(h, r, t, s, put ? &p : NULL);
+			continue;
+		}
 		if (tk->late) { /* its ranges come from lr, each before the events that start after it */
 			if (k == PT_EV_RANGE)
 				continue;
@@ -650,15 +680,9 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 			tk->any = true;
 		}
 		if (k == PT_EV_RANGE) {
-			uint32_t label;
-			int ty = range_type(h, m, i, g, &label);
-			if (ty < 0)
-				continue;
-			/* a step's name is not an output name: no row shows it (one a step, 167,383 in a
-			 * 1 GiB Kineto trace, 8 MiB of output names) */
-			uint32_t raw = label ? label : ev->name[i];
-			uint32_t nm = ty == HT_STEP ? raw : sum_out_name(&u->g, raw, false);
-			pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false }));
+			struct hs_pend p;
+			if (range_pend(h, u, m, i, g, &p))
+				pt_vec_push(&tk->buf, p);
 		} else if (k == PT_EV_API) {
 			struct hs_pend p;
 			if (call_pend(h, r, lj, m, i, g, &p))
@@ -781,6 +805,7 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->capi);
 	free(h->rs);
 	free(h->rr);
+	free(h->olag);
 	pt_vec_free(&h->steps);
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);

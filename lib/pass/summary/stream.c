@@ -305,8 +305,10 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 	scan_fit(s, m);
 	if (s->launch || s->hostcand)
 		sum_lj_scan(&s->lj, m, s->o->sel.device);
-	if (s->hostcand)
+	if (s->hostcand) {
 		sum_hsv_scan(&s->hs, m);
+		sum_hso_scan(&s->hs, m);
+	}
 	struct scan *sc = &s->sc;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {

@@ -890,6 +890,8 @@ struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
 	bool late;       /* its events are not in start order: its ranges are held (lr) */
+	bool win;        /* not in start order, its calls too: its ranges and calls held in one window
+			  * (cl.lag: the first read's lag of its events; stream-host-order.c) */
 	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
 	struct pt_lag cl; /* late: its other events' starts in the read of the steps (lag: its calls too
@@ -968,6 +970,8 @@ struct sum_hs {
 	const uint8_t *keep; /* per device: of the rank (the launch join's) */
 	size_t ndev;
 	bool unsure;       /* a nesting the stack does not give as the whole load does: read it whole */
+	struct pt_lag *olag; /* the first read: per track, the lag of its events other than ranges */
+	size_t nolag;
 	bool opd;          /* --op-detail with the operator view: children and device rows */
 	uint32_t *tgt;     /* per unit: its call's target + 1 (hs_tgt, 0: none) */
 	PT_VEC(struct hs_tgt) tg; /* the distinct targets */
@@ -1009,6 +1013,11 @@ void sum_hso_hold(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const
 /* The thread's events are over: every held call, in start order. */
 void sum_hso_drain(struct sum_hs *h, struct rank *r, uint32_t t);
 void sum_hso_free(struct hs_trk *tk);
+/* The first read's batch (m->events): per track, how far its events other than ranges fall behind. */
+void sum_hso_scan(struct sum_hs *h, const struct pt_model *m);
+/* After the first read: does host thread t out of start order (lag: its events') take one window for
+ * its ranges and calls (its calls out of order about as far as its ranges), else its ranges held? */
+bool sum_hso_window(const struct sum_hs *h, size_t t, const struct pt_lag *lag);
 /* One start's ranges and calls (v, n) in §2.2 order: the first of its zero-length ranges moved after the
  * others, so that it is the one on the stack when the calls come. */
 void sum_hso_zero_last(struct hs_pend *v, size_t n, int64_t at);
