@@ -1,19 +1,20 @@
 /*
  * The host read (stream-host.c) of a host thread whose calls, not only its
- * ranges, the file holds out of start order (a writer that stores a thread's
- * events as they end, say). Its ranges are held from the read of the steps,
- * as those of any thread out of order; that read also measures how far a
- * start of its other events (calls, and whatever else of the span kinds the
- * thread holds) falls behind the latest one before it (its lag). The host
- * read then holds each call that the stack takes (one that launches something,
- * or copies) in a queue by start, and releases, in start order, the calls
- * that start no later than the latest start seen less the lag: no later
- * event of the thread can start before them. Each released call comes after
- * the held ranges that start no later (sum_hs_put), so that the stack sees
+ * ranges, the file holds out of start order (a writer's reordering). The
+ * host read holds each call that the stack takes (one that launches
+ * something, or copies) in a queue by start, and releases, in start order,
+ * the calls that start no later than the latest start seen less the lag: no
+ * later event of the thread can start before them. Each released call comes
+ * after the ranges that start no later (sum_hs_put), so that the stack sees
  * the thread's ranges and calls in start order, as the whole load does
  * (ranks.c: the calls by start, one start in the file's order; the stack's
  * buffer sorts one start's calls by event). What is held is the calls of the
  * window: 60 bytes a call (its pending entry, its queue entry, a free slot).
+ * The lag: where the calls are out of order about as far as the thread's
+ * events (sum_hso_window), the first read's lag of its events, its ranges
+ * held in the same window; otherwise its ranges are held from the read of
+ * the steps, as those of any thread out of order, and that read measures the
+ * lag of its other events (calls, and whatever else of the span kinds).
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"

@@ -3,7 +3,7 @@
 # second link naming another call (ptm-edit links-twice: the last link holds), of a CUPTI dump (the
 # launch reads: memcpy, gpu, --time-window) and of a Kineto trace (the host read); and host threads
 # whose runtime calls the file holds out of start order (each run of four calls of a thread written
-# in reverse: the read of the steps measures how far a call falls behind, the host read holds the
+# in reverse: the first read measures how far they fall behind, the host read holds the ranges and
 # calls of that window), of one process and of two in one model; and zero-length operators of a
 # thread with one start, a call there (each call with two such operators before it at its start, every
 # fifth with three: the call attaches to the first in §2.2 order, which the host read pushes last),
