@@ -154,6 +154,11 @@ bool pt_summary_stream_again(const struct pt_summary_stream *s);
 void pt_summary_stream_once(struct pt_summary_stream *s);
 /* The input can be read as often as needed (a file): a GPU model may take the launch reads. */
 void pt_summary_stream_rereads(struct pt_summary_stream *s);
+/* After pt_summary_stream_begin() returned PT_PTM_STOP: a file without TrackEvents whose first read
+ * found host ranges that the host read can take, had it gathered what it needs: read it first again,
+ * into a new model, with a new stream told so (pt_summary_stream_hosts_known). */
+bool pt_summary_stream_rescan(const struct pt_summary_stream *s);
+void pt_summary_stream_hosts_known(struct pt_summary_stream *s);
 /* The first read's pt_ptm_sink.skip_tables (the launch reads keep the links and copy infos). */
 unsigned pt_summary_stream_skip(const struct pt_summary_stream *s);
 /* During the first read: are the copy infos the first read keeps for --op-detail's device rows

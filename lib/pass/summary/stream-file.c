@@ -104,6 +104,20 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	}
 	if (!rc && pt_summary_stream_again(s)) {
 		rc = pt_summary_stream_begin(s, m, e);
+		if (rc == PT_PTM_STOP && pt_summary_stream_rescan(s)) {
+			/* a file without TrackEvents with host ranges: the first read again, for the host read */
+			pt_summary_stream_free(s);
+			pt_model_free(m);
+			m = pt_model_new();
+			s = pt_summary_stream_new(o);
+			pt_summary_stream_rereads(s);
+			pt_summary_stream_hosts_known(s);
+			f = (struct first){ s, { on_first, NULL, false, (uint16_t)pt_summary_stream_skip(s) } };
+			f.sink.arg = &f;
+			rc = pt_ptm_source_read(src, m, &f.sink, e); /* (PT_PTM_STOP: read whole) */
+			if (!rc)
+				rc = pt_summary_stream_again(s) ? pt_summary_stream_begin(s, m, e) : PT_PTM_STOP;
+		}
 		bool calls = false;
 		if (!rc)
 			rc = pt_summary_stream_seal(s, m, &calls);

@@ -33,13 +33,15 @@
  * (struct hs_rspan), groups and queue, released by the watermark of its own
  * threads, so that one process's ranges never wait for another's.
  *
- * What this does not give as the whole load does sends the model to the
- * whole load: explicit parents (NVTX typed domains), a host thread whose
- * calls are not in start order (read 3: one whose ranges alone are not, as a
- * CUPTI dump holds its NVTX ranges after its calls, has them held from read 3,
- * 32 bytes a range, and put in order into read 4), and two zero-length
- * ranges of a thread with the same start (read 4: the whole load's attachment
- * can then pick one that the stack has passed).
+ * A host thread whose events are not in start order (a CUPTI dump holds its
+ * NVTX ranges after its calls) has its ranges held from read 3 (32 bytes a
+ * range) and put in order into read 4; where its calls too are out of order,
+ * read 3 measures how far they fall behind and read 4 holds them in that
+ * window (stream-host-order.c). Zero-length ranges of a thread with one
+ * start are pushed with the first of them last, so that a call at that start
+ * attaches to it as in the whole load (stream-host-order.c). What this does
+ * not give as the whole load does sends the model to the whole load:
+ * explicit parents (NVTX typed domains).
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
@@ -145,10 +147,15 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 		h->trk[t].left = lag[t].count;
 		h->trk[t].t = lag[t].min;
 		/* not in start order (a CUPTI dump holds its NVTX ranges after its calls): its ranges are
-		 * held from the read of the steps, its other events must come in order (else read whole) */
-		h->trk[t].late = lag[t].lag != 0;
-		h->trk[t].last = INT64_MIN;
+		 * held from the read of the steps, its calls in a window where they too are out of order */
+		h->trk[t].win = lag[t].lag != 0 && sum_hso_window(h, t, &lag[t]);
+		h->trk[t].late = lag[t].lag != 0 && !h->trk[t].win;
+		if (h->trk[t].win)
+			h->trk[t].cl.lag = lag[t].lag;
 	}
+	free(h->olag);
+	h->olag = NULL;
+	h->nolag = 0;
 	/* the vectors' spare room back */
 	h->rev = pt_xrealloc(h->rev, h->nrev + 1);
 	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
@@ -319,11 +326,8 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 		struct hs_rspan *rs = &h->rs[q];
 		struct hs_trk *tk = &h->trk[ev->track[i]];
 		if (tk->late && k != PT_EV_RANGE && (k == PT_EV_API || is_dev_activity(k) || k == PT_EV_AICPU ||
-						      k == PT_EV_TASK)) {
-			if (s < tk->last)
-				h->unsure = true; /* its calls out of start order too: the whole load */
-			tk->last = s;
-		}
+						      k == PT_EV_TASK))
+			pt_lag_add(&tk->cl, s); /* its calls out of start order too: held in a window (lag) */
 		if (k == PT_EV_RANGE) {
 			if (!tk->on)
 				continue; /* not a host range: no step, and not in the span (ranks.c) */
@@ -470,15 +474,12 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 	if (tk->buf.n > 1)
 		sum_sort(tk->buf.v, tk->buf.n, sizeof(*tk->buf.v), cmp_pend, g);
 	int64_t at = tk->t;
+	sum_hso_zero_last(tk->buf.v, tk->buf.n, at);
 	for (size_t q = 0; q < tk->buf.n; q++) {
 		const struct hs_pend *p = &tk->buf.v[q];
 		if (!p->call) {
-			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at) {
-				const struct hs_node *top = &tk->st.v[tk->st.n - 1];
-				if (top->s == top->ne && top->s == at)
-					h->unsure = true; /* zero-length siblings: the whole load may attach to the first */
-				pop(r, tk);
-			}
+			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at)
+				pop(r, tk); /* (zero-length siblings at `at` too: sum_hso_zero_last) */
 			const struct hs_node *par = tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL;
 			struct hs_node x = { .s = at, .e = p->e, .ne = p->e, .name = p->name, .track = t, .type = p->type };
 			if (par && x.e > par->ne) {
@@ -601,6 +602,59 @@ static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 		pt_vec_free(&tk->lr);
 }
 
+void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p)
+{
+	struct hs_trk *tk = &h->trk[t];
+	late_upto(h, r, t, s);
+	if (s > tk->t || !tk->any) {
+		flush(h, r, t);
+		tk->t = s;
+		tk->any = true;
+	}
+	pt_vec_push(&tk->buf, *p);
+}
+
+/* Range event i (g in the file): *p, unless it is an instant marker. */
+static bool range_pend(struct sum_hs *h, struct run *u, const struct pt_model *m, size_t i, uint64_t g,
+		       struct hs_pend *p)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t label;
+	int ty = range_type(h, m, i, g, &label);
+	if (ty < 0)
+		return false;
+	/* a step's name is not an output name: no row shows it (one a step, 167,383 in a 1 GiB Kineto
+	 * trace, 8 MiB of output names) */
+	uint32_t raw = label ? label : ev->name[i];
+	uint32_t nm = ty == HT_STEP ? raw : sum_out_name(&u->g, raw, false);
+	*p = (struct hs_pend){ ev->start[i] + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false };
+	return true;
+}
+
+/* Call event i (g in the file) of rank r: *p when it launches something (its unit) or copies. */
+static bool call_pend(struct sum_hs *h, struct rank *r, const struct sum_lj *lj, const struct pt_model *m, size_t i,
+		      uint64_t g, struct hs_pend *p)
+{
+	const struct pt_events *ev = &m->events;
+	/* its unit, when it is the launching call of some activity */
+	size_t unit = SIZE_MAX;
+	if (lj->links) {
+		while (h->ucur < h->ncapi && h->capi[h->ucur] < g)
+			h->ucur++;
+		if (h->ucur < h->ncapi && h->capi[h->ucur] == g)
+			unit = h->ucur;
+	} else if (ev->corr[i]) {
+		size_t slot = pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i));
+		if (slot != SIZE_MAX && lj->key[slot] == g + 1)
+			unit = slot; /* an id's activities take its last call */
+	}
+	bool copier = sum_hsv_copier(h, r, ev->name[i]);
+	if (unit == SIZE_MAX && !copier)
+		return false;
+	*p = (struct hs_pend){ ev->start[i] + ev->dur[i], g, unit == SIZE_MAX ? UINT64_MAX : unit, 0, 0, true, copier };
+	return true;
+}
+
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 {
 	const struct pt_model *m = u->g.m;
@@ -617,9 +671,22 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 		int64_t s = ev->start[i];
 		if (tk->left)
 			tk->left--;
+		if (tk->win) { /* its ranges and calls held in one window */
+			struct hs_pend p;
+			bool put = k == PT_EV_RANGE ? range_pend(h, u, m, i, g, &p)
+						    : k == PT_EV_API && call_pend(h, r, lj, m, i, g, &p);
+			sum_hso_hold(h, r, t, s, put ? &p : NULL);
+			continue;
+		}
 		if (tk->late) { /* its ranges come from lr, each before the events that start after it */
 			if (k == PT_EV_RANGE)
 				continue;
+			if (tk->cl.lag) { /* its calls too: held until no later event can start before them */
+				struct hs_pend p;
+				bool put = k == PT_EV_API && call_pend(h, r, lj, m, i, g, &p);
+				sum_hso_hold(h, r, t, s, put ? &p : NULL);
+				continue;
+			}
 			late_upto(h, r, t, s);
 		}
 		if (s > tk->t || !tk->any) {
@@ -628,32 +695,13 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 			tk->any = true;
 		}
 		if (k == PT_EV_RANGE) {
-			uint32_t label;
-			int ty = range_type(h, m, i, g, &label);
-			if (ty < 0)
-				continue;
-			/* a step's name is not an output name: no row shows it (one a step, 167,383 in a
-			 * 1 GiB Kineto trace, 8 MiB of output names) */
-			uint32_t raw = label ? label : ev->name[i];
-			uint32_t nm = ty == HT_STEP ? raw : sum_out_name(&u->g, raw, false);
-			pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false }));
+			struct hs_pend p;
+			if (range_pend(h, u, m, i, g, &p))
+				pt_vec_push(&tk->buf, p);
 		} else if (k == PT_EV_API) {
-			/* its unit, when it is the launching call of some activity */
-			size_t unit = SIZE_MAX;
-			if (lj->links) {
-				while (h->ucur < h->ncapi && h->capi[h->ucur] < g)
-					h->ucur++;
-				if (h->ucur < h->ncapi && h->capi[h->ucur] == g)
-					unit = h->ucur;
-			} else if (ev->corr[i]) {
-				size_t slot = pt_ljoin_slot(&lj->j, sum_lj_id(lj, m, i));
-				if (slot != SIZE_MAX && lj->key[slot] == g + 1)
-					unit = slot; /* an id's activities take its last call */
-			}
-			bool copier = sum_hsv_copier(h, r, ev->name[i]);
-			if (unit != SIZE_MAX || copier)
-				pt_vec_push(&tk->buf, ((struct hs_pend){ s + ev->dur[i], g, unit == SIZE_MAX ? UINT64_MAX : unit,
-									0, 0, true, copier }));
+			struct hs_pend p;
+			if (call_pend(h, r, lj, m, i, g, &p))
+				pt_vec_push(&tk->buf, p);
 		}
 	}
 	h->base += ev->n;
@@ -661,7 +709,8 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
-		if (r && !tk->left && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n)) {
+		if (r && !tk->left && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
@@ -680,12 +729,14 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
 		tk->left = 0;
-		if (r && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n)) {
+		if (r && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
 			while (tk->st.n)
 				pop(r, tk);
 		}
+		sum_hso_free(tk);
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
 		pt_vec_free(&tk->lr);
@@ -772,12 +823,14 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->capi);
 	free(h->rs);
 	free(h->rr);
+	free(h->olag);
 	pt_vec_free(&h->steps);
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);
 		pt_vec_free(&h->trk[t].st);
 		pt_vec_free(&h->trk[t].lr);
 		pt_vec_free(&h->trk[t].dst);
+		sum_hso_free(&h->trk[t]);
 	}
 	free(h->trk);
 	free(h->hat);

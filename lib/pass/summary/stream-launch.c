@@ -27,8 +27,8 @@
  * id: 16 bytes, plus 8 for its call);
  * the summing read then finds each activity's call (sum_lj_batch) in event
  * order, and frees the links' calls, a block at a time, as it passes them
- * (the gpu view's samples grow as they go). A file whose links name an activity twice is read whole (the
- * in-memory rule then takes the last link that holds).
+ * (the gpu view's samples grow as they go). Of the links that name one activity the last in the file
+ * holds, as in memory (sum_lj_seal sorts the links stably and keeps that one).
  *
  * The file is read twice, not three times, where every link's call comes no
  * later than the batch after its activity's (a CUPTI import writes each
@@ -42,7 +42,6 @@
 
 #include <string.h>
 
-#include "support/sort.h"
 #include "support/xalloc.h"
 
 /* Link k's call starts at s and ends at e: its block allocated at its first call (starts, then the
@@ -164,11 +163,32 @@ void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device)
 	lj->bend[lj->nb++] = lj->nev;
 }
 
-/* The order of the links by activity. */
-static int cmp_link(const void *a, const void *b)
+/* The links by activity, links of one activity in their order (the file's): an LSD radix sort, 8 bits
+ * a pass, skipping the passes whose digit is the same for all (tmp: room for n links). */
+static void sort_links(struct sum_link *v, size_t n, struct sum_link *tmp)
 {
-	const struct sum_link *x = a, *y = b;
-	return (x->event > y->event) - (x->event < y->event);
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		lo &= v[i].event;
+		hi |= v[i].event;
+	}
+	struct sum_link *a = v, *b = tmp;
+	for (int sh = 0; sh < 32; sh += 8) {
+		if (!(((lo ^ hi) >> sh) & 0xff))
+			continue;
+		size_t cnt[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			cnt[(a[i].event >> sh & 0xff) + 1]++;
+		for (int d = 0; d < 256; d++)
+			cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++)
+			b[cnt[a[i].event >> sh & 0xff]++] = a[i];
+		struct sum_link *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof(*v));
 }
 
 /* The order of link indexes by call (context: the links). */
@@ -232,11 +252,21 @@ int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n)
 static int seal_links(struct sum_lj *lj)
 {
 	size_t n = lj->nlink;
-	if (n > 1)
-		pt_sort(lj->link, n, sizeof(*lj->link), cmp_link);
-	for (size_t k = 1; k < n; k++)
-		if (lj->link[k].event == lj->link[k - 1].event)
-			return -1; /* an activity linked twice: the in-memory rule takes the last that holds */
+	if (n > 1) {
+		struct sum_link *tmp = pt_xmalloc(n * sizeof(*tmp));
+		sort_links(lj->link, n, tmp);
+		free(tmp);
+	}
+	/* an activity linked twice takes its last link, as in memory (ranks.c: each link that holds, in
+	 * the file's order, overwrites the one before; every link kept here holds) */
+	size_t w = 0;
+	for (size_t k = 0; k < n; k++)
+		if (k + 1 == n || lj->link[k + 1].event != lj->link[k].event)
+			lj->link[w++] = lj->link[k];
+	if (w < n) {
+		lj->link = pt_xrealloc(lj->link, w * sizeof(*lj->link));
+		n = lj->nlink = w;
+	}
 	/* a call no later than the batch after its activity's, for every link: the summing read can take
 	 * the calls a batch ahead (b: the batch of the link's activity) */
 	lj->ahead = true;

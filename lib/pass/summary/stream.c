@@ -41,6 +41,8 @@ struct pt_summary_stream {
 	bool holding;
 	bool hostcand;      /* the first read gathers what the host read needs (stream-host.c) */
 	bool host;          /* a GPU rank with host ranges takes the host read */
+	bool hosts_known;   /* a file without TrackEvents that a first read found host ranges in */
+	bool rescan;        /* such a file, its first read without what the host read needs */
 	PT_VEC(struct sum_link) links; /* the first read's launch links, a chunk at a time (hostcand) */
 	struct sum_hs hs;
 };
@@ -122,6 +124,24 @@ static bool host_claimed(const struct pt_model *m)
 		    (m->track_events.v[t].kinds & (1u << PT_EV_RANGE)))
 			return true;
 	return false;
+}
+
+/* May the host read take the model's host ranges: an input read again, views that read host ranges
+ * (or a selection: the steps are host ranges), no Ascend device? */
+static bool host_reads(const struct pt_summary_stream *s, const struct pt_model *m)
+{
+	return s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
+	       ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given);
+}
+
+bool pt_summary_stream_rescan(const struct pt_summary_stream *s)
+{
+	return s->rescan;
+}
+
+void pt_summary_stream_hosts_known(struct pt_summary_stream *s)
+{
+	s->hosts_known = true;
 }
 
 struct pt_summary_stream *pt_summary_stream_new(const struct pt_summary_opts *o)
@@ -284,8 +304,10 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 	scan_fit(s, m);
 	if (s->launch || s->hostcand)
 		sum_lj_scan(&s->lj, m, s->o->sel.device);
-	if (s->hostcand)
+	if (s->hostcand) {
 		sum_hsv_scan(&s->hs, m);
+		sum_hso_scan(&s->hs, m);
+	}
 	struct scan *sc = &s->sc;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
@@ -371,6 +393,11 @@ static int begin(struct pt_summary_stream *s, const struct pt_model *m, struct p
 	if (!gpu_streamable(m, s->claimed ? m->track_events.v : s->tev, s->o)) {
 		/* host ranges: the host read (stream-host.c), where it gives what the whole load gives (of one
 		 * process or several: each thread's ranges and calls are its process's, joined by its ids) */
+		if (!s->hostcand && !s->claimed && !s->hosts_known && m->track_events.n != m->tracks.n &&
+		    host_reads(s, m)) {
+			s->rescan = true; /* a file without TrackEvents: its first read again, gathering it */
+			return PT_PTM_STOP;
+		}
 		if (!s->hostcand || s->claimed || sum_hs_open(&s->hs, m, s->wt, &s->lj))
 			return PT_PTM_STOP;
 		s->host = true;
@@ -543,9 +570,7 @@ int pt_summary_stream_batch(struct pt_summary_stream *s, const struct pt_model *
 		s->launch = has_gpu(m) && needs_launch(s->o);
 		/* the host read may take place: views that read host ranges (or a selection: the steps are
 		 * host ranges), a file's TrackEvents that say there are some */
-		s->hostcand = s->rereads && has_gpu(m) && sum_hs_views(s->o) &&
-			      ((s->o->views & ~GPU_FLAT_VIEWS) || s->o->sel.steps_given || s->o->sel.window_given) &&
-			      host_claimed(m) && !sum_hs_init(&s->hs, m, s->o);
+		s->hostcand = host_reads(s, m) && (host_claimed(m) || s->hosts_known) && !sum_hs_init(&s->hs, m, s->o);
 		/* several processes with host ranges that the views read, as the file's TrackEvents say, and
 		 * no host read (a view or option it does not take): read whole at once (the scan would find
 		 * them) */

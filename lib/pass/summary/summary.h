@@ -818,7 +818,8 @@ void sum_lj_free(struct sum_lj *lj);
 bool sum_lj_one_rank(const struct pt_model *m);
 /* The first read's batch (m->events): the activities' ids; device: --device (-1: all). */
 void sum_lj_scan(struct sum_lj *lj, const struct pt_model *m, int64_t device);
-/* After the first read: the links (taken from m) or the ids sorted; -1: an activity linked twice. */
+/* After the first read: the links (taken from m; an activity linked twice keeps its last) or the ids
+ * sorted; -1: ids the join cannot key. */
 int sum_lj_seal(struct sum_lj *lj, struct pt_model *m);
 /* The same with the links given (v, n: taken over; none: by correlation id), not m's. */
 int sum_lj_seal_with(struct sum_lj *lj, struct sum_link *v, size_t n);
@@ -917,9 +918,17 @@ struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
 	bool late;       /* its events are not in start order: its ranges are held (lr) */
+	bool win;        /* not in start order, its calls too: its ranges and calls held in one window
+			  * (cl.lag: the first read's lag of its events; stream-host-order.c) */
 	uint32_t rank;   /* its rank (the launch join's) */
 	int64_t t;       /* the start of the events in buf (the latest start seen) */
-	int64_t last;    /* late: the latest start of its other events in the read of the steps */
+	struct pt_lag cl; /* late: its other events' starts in the read of the steps (lag: its calls too
+			   * are out of start order, held in a window by the host read, stream-host-order.c) */
+	struct pendq hq;  /* late with a lag: its calls held, by start (ov_ent f: an index of hp) */
+	PT_VEC(struct hs_pend) hp;
+	PT_VEC(uint32_t) hfree; /* the free entries of hp */
+	int64_t htop;     /* the latest start of its other events in the host read */
+	bool hseen;
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
@@ -1001,6 +1010,8 @@ struct sum_hs {
 	const uint8_t *keep; /* per device: of the rank (the launch join's) */
 	size_t ndev;
 	bool unsure;       /* a nesting the stack does not give as the whole load does: read it whole */
+	struct pt_lag *olag; /* the first read: per track, the lag of its events other than ranges */
+	size_t nolag;
 	bool opd;          /* --op-detail with the operator view: children and device rows */
 	uint32_t *tgt;     /* per unit: its call's target + 1 (hs_tgt, 0: none) */
 	PT_VEC(struct hs_tgt) tg; /* the distinct targets */
@@ -1013,8 +1024,7 @@ bool sum_hs_views(const struct pt_summary_opts *o);
 int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o);
 /* The first read's range infos (m->ranges, a few at a time), kept compact: 5 bytes a range (9 with labels). */
 void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m);
-/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents or a
- * host thread whose events are not in start order. */
+/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents. */
 int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj);
 /* Before each read: its cursors at the first event. */
 void sum_hs_rewind(struct sum_hs *h);
@@ -1031,6 +1041,26 @@ void sum_hs_begin(struct sum_hs *h, struct run *u);
 /* The host read. */
 void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj);
 void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
+/* The host read: range or call p of thread t at start s, the thread's held ranges that start no later
+ * before it, in start order (as the file would hold them in order). */
+void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p);
+
+/* ---- stream-host-order.c: the calls of a host thread out of start order, held in a window ---- */
+/* The host read: event (range or not) of late thread t at start s whose calls are out of start order
+ * (tk->cl.lag); p: the call to place, or NULL (an event that places nothing). Releases, in start
+ * order, the held calls that no later event can precede. */
+void sum_hso_hold(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p);
+/* The thread's events are over: every held call, in start order. */
+void sum_hso_drain(struct sum_hs *h, struct rank *r, uint32_t t);
+void sum_hso_free(struct hs_trk *tk);
+/* The first read's batch (m->events): per track, how far its events other than ranges fall behind. */
+void sum_hso_scan(struct sum_hs *h, const struct pt_model *m);
+/* After the first read: does host thread t out of start order (lag: its events') take one window for
+ * its ranges and calls (its calls out of order about as far as its ranges), else its ranges held? */
+bool sum_hso_window(const struct sum_hs *h, size_t t, const struct pt_lag *lag);
+/* One start's ranges and calls (v, n) in §2.2 order: the first of its zero-length ranges moved after the
+ * others, so that it is the one on the stack when the calls come. */
+void sum_hso_zero_last(struct hs_pend *v, size_t n, int64_t at);
 /* The Memcpy/Memset time and bytes + 1 of the activities that runtime call i (g in the file) launched;
  * false when it launched none (the memcpy view's host calls). */
 bool sum_hs_call_copies(const struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, int64_t *t,

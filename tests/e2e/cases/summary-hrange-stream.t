@@ -5,9 +5,9 @@
 # end, a zero-length range holding the call at its start, a range that outlives its parent (clipped:
 # nesting_violations, noted as in memory), a call at a range's end (the parent holds it), a
 # communication op launching a collective kernel, a user range, activities launched outside every
-# range and without a call. A model the host read leaves to the whole load prints the same too: two
-# zero-length ranges of a thread with one start; and so does a thread whose ranges are not in start
-# order (held, and put in order into the host read).
+# range and without a call. Two zero-length ranges of a thread with one start print the same too (the
+# call there attaches to the first, as in the whole load); and so does a thread whose ranges are not in
+# start order (held, and put in order into the host read).
 proftool-gen kineto "$SRC"/testdata/kineto/train-current.ktdesc -o k.pt.trace.json --scale 3M >/dev/null
 run 'proftool import k.pt.trace.json -o k.ptm 2>/dev/null && echo imported'
 ev() { printf '{"ph": "X", "cat": "%s", "name": "%s", "pid": 4, "tid": %s, "ts": %s, "dur": %s, "args": {%s}},\n' "$@"; }

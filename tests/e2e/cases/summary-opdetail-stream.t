@@ -50,8 +50,8 @@ run 'head -c $(( $(stat -c %s two.ptm) * 2 / 3 )) two.ptm > cut.ptm; for v in ""
 run 'python3 -c "d = bytearray(open(\"two.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; for v in "" "--view operator"; do proftool summary bad.ptm --op-detail $v; echo "exit $?"; proftool summary bad.ptm --op-detail --in-memory $v; echo "exit $?"; done'
 # A CUPTI dump whose NVTX ranges come after the calls they hold (as the collector writes them): the
 # thread is out of start order, its ranges held from the read of the steps and put in order into the
-# host read (five reads, as streamed); with two calls of a thread out of order too (nvs), the whole
-# load after all (six). Both print what --in-memory prints.
+# host read (five reads, as streamed); with two calls of a thread out of order too (nvs), those held
+# in the window the read of the steps measures (five reads too). Both print what --in-memory prints.
 nv() { # nv N [swap]: N iterations, a buffer each: two calls, a kernel, a copy, a call of a second thread, then the ranges
 	n=$1
 	echo 'header cupti=130001 pid=4242 flags=default-clock,rewritten,system-tids'
