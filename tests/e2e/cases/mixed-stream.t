@@ -5,7 +5,10 @@
 # input that cannot be copied), on a model of some 25,000 events (many event batches), and no index
 # of the events is built (the whole load's). A truncated model: the error names the file.
 run 'proftool-gen "$SRC/testdata/ascend/sample.desc" -o job --steps 200 >/dev/null && proftool-gen cupti "$SRC/testdata/cupti/launch.cdtxt" -o app.cdump >/dev/null && echo generated'
-run 'proftool import job "$SRC/testdata/cupti/real-13.0-h200-torch-loop.cdump" -o mix.ptm 2>&1 | grep wrote; proftool import job app.cdump -o mix2.ptm 2>&1 | grep wrote; proftool import job "$SRC/testdata/cupti/real-13.0-h200-vecadd-nvtx.cdump" -o mix3.ptm 2>&1 | grep wrote'
+# (the dumps copied here: a model holds its inputs' paths, and the truncation's offset below must not
+# depend on where the checkout is)
+cp "$SRC/testdata/cupti/real-13.0-h200-torch-loop.cdump" "$SRC/testdata/cupti/real-13.0-h200-vecadd-nvtx.cdump" .
+run 'proftool import job real-13.0-h200-torch-loop.cdump -o mix.ptm 2>&1 | grep wrote; proftool import job app.cdump -o mix2.ptm 2>&1 | grep wrote; proftool import job real-13.0-h200-vecadd-nvtx.cdump -o mix3.ptm 2>&1 | grep wrote'
 run 'proftool info mix.ptm --table devices --format csv | cut -d, -f1-3,13-14'
 cat > same.sh <<'SH'
 # same.sh MODEL CMD OPTIONS...: CMD on MODEL streamed and loaded whole (a pipe that cannot be copied)

@@ -63,6 +63,11 @@ run "every '\"\$PROFTOOL\" flops p.ptm >/dev/null' | stages"
 run "every '\"\$PROFTOOL\" timeline p.ptm -o e.json' | stages"
 run "every '\"\$PROFTOOL\" steps big >/dev/null' | stages"
 run "every '\"\$PROFTOOL\" flops big >/dev/null' | stages"
+# a raw job is read through a temporary model file (its import's lines, then the model's read);
+# where no file can be made in $TMPDIR it is imported in memory and loaded whole, each stage after
+# the read a line of its own
+run "every 'TMPDIR=/nonexistent \"\$PROFTOOL\" steps big >/dev/null' | stages"
+run "every 'TMPDIR=/nonexistent \"\$PROFTOOL\" flops big >/dev/null' | stages"
 for c in "steps big" "flops big" "timeline p.ptm -o e2.json"; do
 	run "PROFTOOL_PROGRESS_EVERY=1 PROFTOOL_PROGRESS_DELAY=0 proftool $c 2>&1 >/dev/null | tr '\r\033' '@@' | grep -q @ || echo silent"
 done
