@@ -1,0 +1,34 @@
+# A model file streamed gives the bytes of its whole load (--in-memory) where the two once differed.
+# summary's distributed view of a MindSpore GPU run: the step trace's reduce intervals are part of the
+# device's communication M as the index takes them (pt_index_comm_spans), so the nccl kernel's 2 us
+# before each of them count (0.491 ms, 50.28 %, not 0.483 ms). hints' MEMORY_NEAR_CAPACITY on Ascend
+# memory data: peak_ns, the first start of the peak node (ascend.md §3.13), comes from the second read.
+same() { # MODEL COMMAND OPTIONS...: the streamed and the whole output (and exit status) compared
+	m=$1 c=$2; shift 2
+	proftool $c $m "$@" > a.txt 2>&1; ra=$?
+	proftool $c $m --in-memory "$@" > b.txt 2>&1; rb=$?
+	if cmp -s a.txt b.txt && [ $ra = $rb ]; then echo "same: $c $m $* (exit $ra)"; else echo "DIFFERS: $c $m $*"; diff a.txt b.txt; fi
+}
+cp -r "$SRC/testdata/msgpu/lenet" lenet
+run 'proftool import -o lenet.ptm lenet'
+run 'proftool summary lenet.ptm --view distributed'
+for v in '--view distributed' '--view distributed --format csv' '--view all' '--op-detail' '--view device'; do
+	run "same lenet.ptm summary $v"
+done
+cat > near.desc <<'DESC'
+device 0
+steps 1
+op Default/net/MatMul-op1 type MatMul stream 5 task 1 dur 10ms
+op Default/net/Add-op2 type Add stream 5 task 2 dur 5ms
+mem-file total 17179869184
+mem-graph 1 static 1073741824
+mem-node MatMul-op1 out 1
+mem-node Add-op2 out 2
+mem-tensor 1 13958643712 start 0 end 1
+mem-tensor 2 1073741824 start 1 end 1
+DESC
+run 'proftool-gen near.desc -o near && proftool import -o near.ptm near 2>/dev/null'
+run 'proftool hints near.ptm --format csv 2>/dev/null | grep -o "peak_ns=[0-9]*"'
+for v in '--format csv' '' '--format json' '--format jsonl --show-suppressed' '--hint hints.memory.peak_pct=95 --format csv'; do
+	run "same near.ptm hints $v"
+done
