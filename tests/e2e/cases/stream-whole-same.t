@@ -15,6 +15,10 @@ run 'proftool summary lenet.ptm --view distributed'
 for v in '--view distributed' '--view distributed --format csv' '--view all' '--op-detail' '--view device'; do
 	run "same lenet.ptm summary $v"
 done
+run 'cp -r "$SRC/testdata/msgpu/lenet-mindrt" mindrt && proftool import -o mindrt.ptm mindrt 2>/dev/null'
+for v in '--view distributed --format csv' '--view all'; do
+	run "same mindrt.ptm summary $v"
+done
 cat > near.desc <<'DESC'
 device 0
 steps 1
@@ -32,3 +36,8 @@ run 'proftool hints near.ptm --format csv 2>/dev/null | grep -o "peak_ns=[0-9]*"
 for v in '--format csv' '' '--format json' '--format jsonl --show-suppressed' '--hint hints.memory.peak_pct=95 --format csv'; do
 	run "same near.ptm hints $v"
 done
+# every model of testdata and the fixtures (the Ascend jobs, MindSpore GPU runs, CUPTI dumps, Kineto
+# traces, the Nsight Systems export): summary (each view, all, --op-detail), hints, timeline, flops
+gpu_models
+run 'for d in ascend/sample ascend/binary msgpu/lenet msgpu/lenet-mindrt; do proftool import td/$d -o a-${d#*/}.ptm 2>/dev/null || echo "no $d"; done; for j in JOB1 JOB2 JOB3 JOB4 JOB_AICPU container; do proftool import fx/mindinsight/$j -o mi-$j.ptm 2>/dev/null || echo "no $j"; done'
+run 'for m in *.ptm; do for c in device overview model distributed operator kernel memcpy userdefined optype aicpu gpu api all; do same $m summary --view $c; done; same $m summary --op-detail; same $m summary --view all --steps 2-3; for c in "hints --format csv" "hints --steps 2-3 --format json" "timeline -o -" "flops"; do same $m $c; done; done | grep -v "^same:"; echo checked'
