@@ -67,18 +67,7 @@ run 'for p in td/ascend/sample td/cupti/real-13.0-h200-torch-loop.cdump td/kinet
 # an Ascend job with memory data (hints-memory.t's "near"): hints streamed gives MEMORY_NEAR_CAPACITY its
 # peak_ns as in memory; the MindSpore GPU runs: summary streamed from the model file, the step trace's
 # reduce intervals in the distributed view
-cat > near.desc <<'DESC'
-device 0
-steps 1
-op Default/net/MatMul-op1 type MatMul stream 5 task 1 dur 10ms
-op Default/net/Add-op2 type Add stream 5 task 2 dur 5ms
-mem-file total 17179869184
-mem-graph 1 static 1073741824
-mem-node MatMul-op1 out 1
-mem-node Add-op2 out 2
-mem-tensor 1 13958643712 start 0 end 1
-mem-tensor 2 1073741824 start 1 end 1
-DESC
+cp "$SRC/tests/e2e/cases/memory-near.desc" near.desc
 run 'proftool-gen near.desc -o near >/dev/null && for c in "hints --format csv" "hints --format json" "summary --view all"; do bash same.sh near $c; done; proftool hints near --format csv 2>/dev/null | grep -o "peak_ns=[0-9]*"'
 run 'for p in td/msgpu/lenet td/msgpu/lenet-mindrt; do b=${p##*/}; cp -r $p $b; proftool import $b -o $b.ptm 2>/dev/null; for c in "summary --view all" "summary --view distributed --format csv" "summary --op-detail" hints; do bash same.sh $b $c; done; done'
 # a truncated raw dump: the import's error names the raw file and the byte, exit 1, no -o file, the

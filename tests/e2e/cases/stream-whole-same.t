@@ -19,18 +19,7 @@ run 'cp -r "$SRC/testdata/msgpu/lenet-mindrt" mindrt && proftool import -o mindr
 for v in '--view distributed --format csv' '--view all'; do
 	run "same mindrt.ptm summary $v"
 done
-cat > near.desc <<'DESC'
-device 0
-steps 1
-op Default/net/MatMul-op1 type MatMul stream 5 task 1 dur 10ms
-op Default/net/Add-op2 type Add stream 5 task 2 dur 5ms
-mem-file total 17179869184
-mem-graph 1 static 1073741824
-mem-node MatMul-op1 out 1
-mem-node Add-op2 out 2
-mem-tensor 1 13958643712 start 0 end 1
-mem-tensor 2 1073741824 start 1 end 1
-DESC
+cp "$SRC/tests/e2e/cases/memory-near.desc" near.desc
 run 'proftool-gen near.desc -o near && proftool import -o near.ptm near 2>/dev/null'
 run 'proftool hints near.ptm --format csv 2>/dev/null | grep -o "peak_ns=[0-9]*"'
 for v in '--format csv' '' '--format json' '--format jsonl --show-suppressed' '--hint hints.memory.peak_pct=95 --format csv'; do
