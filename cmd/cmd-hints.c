@@ -188,8 +188,7 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	bool streamed = false;
 	if (comm_re_set)
 		ho.comm_re = &comm_re;
-	/* a raw PATH: imported in memory (its streamed hints would lose the Ascend memory peak's time) */
-	if (!in_memory && !pt_common_is_raw(argv[first]) && pt_common_is_model_file(argv[first])) {
+	if (!in_memory && pt_common_is_model_file(argv[first])) {
 		/* a model file: streamed, unless it holds what only the in-memory pass reads (then m) */
 		c.path = argv[first];
 		c.sel_checked = true; /* the streamed read checks the selection itself */

@@ -59,7 +59,7 @@ static const struct pt_opt summary_opts[] = {
 	  NULL },
 	{ "in-memory", 0, NULL, OPT_IN_MEMORY,
 	  "load the whole model first (by default Ascend data, and CUPTI data without host ranges, from a .ptm "
-	  "file, standard input ('-') or a raw PATH, is summed one batch of events at a time; with --steps from "
+	  "file, standard input ('-') or a raw PATH (imported into a temporary model file), is summed one batch of events at a time; with --steps from "
 	  "a .ptm file or standard input only, its memcpy and gpu views and --time-window from a .ptm file or "
 	  "standard input, of several processes too (a pipe read again from a copy in $TMPDIR); GPU data with "
 	  "host ranges, of one process or several, from a .ptm file for every view, --op-detail too: see MEMORY in "
@@ -323,12 +323,12 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	/* several views chosen for CSV to a stream: say so before the work */
 	rc = views_given ? pt_common_check_csv_choice(&c, (size_t)__builtin_popcount(so.views), "--view", &e) : 0;
 	bool csv_ok = !rc;
-	/* a raw PATH: summarised from its import's events replayed (below), where the summary streams them */
-	bool raw = pt_common_is_raw(argv[first]);
-	if (csv_ok && !in_memory && !raw && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
+	/* a raw PATH: imported into a temporary model file, streamed as a model file is (common.c); where no
+	 * such file can be made, summarised from its import's events replayed (below) */
+	if (csv_ok && !in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
 	} else if (csv_ok && !in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
-		/* a raw PATH: the import keeps its events encoded, and the summary replays them */
+		/* a raw PATH without its model file: the import keeps its events encoded, and the summary replays them */
 		rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);
 		if (!rc && !streamed)
 			rc = pt_ptm_spill_undo(m, &e);

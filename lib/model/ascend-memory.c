@@ -72,6 +72,34 @@ static const char *last_segment(const char *s)
 	return p ? p + 1 : s;
 }
 
+bool pt_amem_node_is(const char *task_name, const char *node_name)
+{
+	return !strcmp(last_segment(task_name), node_name);
+}
+
+bool pt_amem_device_peak(const struct pt_model *m, uint32_t dev, struct pt_amem_peak *best, uint32_t *graph,
+			 uint64_t *cap)
+{
+	bool any = false;
+	*best = (struct pt_amem_peak){ 0, -1, UINT32_MAX };
+	*graph = 0;
+	*cap = 0;
+	for (uint32_t g = 0; g < m->mem_graphs.n; g++) {
+		if (m->mem_graphs.v[g].device != dev)
+			continue;
+		struct pt_amem_peak pk;
+		pt_amem_graph_peak(m, g, &pk);
+		if (!any || pk.peak > best->peak) {
+			*best = pk;
+			*graph = g;
+		}
+		if (m->mem_graphs.v[g].total_mem > *cap)
+			*cap = m->mem_graphs.v[g].total_mem;
+		any = true;
+	}
+	return any;
+}
+
 bool pt_amem_node_start(const struct pt_model *m, uint32_t dev, const char *node_name, int64_t *start)
 {
 	const struct pt_events *ev = &m->events;
@@ -84,7 +112,7 @@ bool pt_amem_node_start(const struct pt_model *m, uint32_t dev, const char *node
 			continue;
 		if (ev->name[k] != last) {
 			last = ev->name[k];
-			last_match = !strcmp(last_segment(pt_model_strget(m, last)), node_name);
+			last_match = pt_amem_node_is(pt_model_strget(m, last), node_name);
 		}
 		if (last_match && (!found || ev->start[k] < *start)) {
 			*start = ev->start[k];

@@ -26,4 +26,15 @@ void pt_amem_graph_peak(const struct pt_model *m, uint32_t g, struct pt_amem_pea
  */
 bool pt_amem_node_start(const struct pt_model *m, uint32_t dev, const char *node_name, int64_t *start);
 
+/* Does an execution named task_name run node_name (its last name segment equals it, as above)? */
+bool pt_amem_node_is(const char *task_name, const char *node_name);
+
+/*
+ * The peak of device index dev: that of its graph with the largest peak (the
+ * first such) in *best, that graph's index in *graph, and the largest total_mem
+ * of its graphs in *cap. False when the device has no memory graph.
+ */
+bool pt_amem_device_peak(const struct pt_model *m, uint32_t dev, struct pt_amem_peak *best, uint32_t *graph,
+			 uint64_t *cap);
+
 #endif

@@ -130,6 +130,13 @@ struct ctx {
 	struct hx_sdev *sdev;       /* streamed (stream.c): per device its figures; NULL: the events are in m */
 	struct hx_srank *srank;     /* streamed GPU ranks (gstream.c): per rank of si */
 	struct hx_mempeak *gmem;    /* streamed GPU models: per device its memory records' peak (hx_gmem_measure) */
+	struct hx_amem *amem;       /* streamed Ascend models: per device the time of its memory peak node */
+};
+
+/* The first start of the executions of an Ascend device's memory peak node (pt_amem_node_start). */
+struct hx_amem {
+	int64_t t;
+	bool found;
 };
 
 /* MEMORY_NEAR_CAPACITY's figures of a GPU device: records, and the device group's peak allocation. */

@@ -94,24 +94,10 @@ static void memory_npu(struct ctx *c, int64_t rank, uint32_t dev)
 	uint32_t did = m->devices.v[dev].id;
 	char scope[48];
 	snprintf(scope, sizeof(scope), "device:%" PRIu32, did);
-	bool any = false;
-	struct pt_amem_peak best = { 0, -1, UINT32_MAX };
-	uint32_t bg = 0;
-	uint64_t cap = 0;
-	for (uint32_t g = 0; g < m->mem_graphs.n; g++) {
-		if (m->mem_graphs.v[g].device != dev)
-			continue;
-		struct pt_amem_peak pk;
-		pt_amem_graph_peak(m, g, &pk);
-		if (!any || pk.peak > best.peak) {
-			best = pk;
-			bg = g;
-		}
-		if (m->mem_graphs.v[g].total_mem > cap)
-			cap = m->mem_graphs.v[g].total_mem;
-		any = true;
-	}
-	if (!any) {
+	struct pt_amem_peak best;
+	uint32_t bg;
+	uint64_t cap;
+	if (!pt_amem_device_peak(m, dev, &best, &bg, &cap)) {
 		hx_not_eval(c, PT_HR_MEMORY_NEAR_CAPACITY, rank, scope, "no memory records");
 		return;
 	}
@@ -126,8 +112,15 @@ static void memory_npu(struct ctx *c, int64_t rank, uint32_t dev)
 		return;
 	struct pt_hint *x = &c->h->v[c->h->n - 1];
 	const char *node = best.node != UINT32_MAX ? pt_model_strget(m, m->mem_nodes.v[best.node].name) : NULL;
-	int64_t t;
-	if (node && pt_amem_node_start(m, dev, node, &t))
+	int64_t t = 0;
+	bool at = false;
+	if (node && c->amem) { /* streamed (stream.c): found in the second read */
+		at = c->amem[dev].found;
+		t = c->amem[dev].t;
+	} else if (node) {
+		at = pt_amem_node_start(m, dev, node, &t);
+	}
+	if (at)
 		pt_hint_ev_int(x, "peak_ns", t);
 	pt_hint_ev_int(x, "graph_id", m->mem_graphs.v[bg].graph_id);
 	if (node) {

@@ -54,6 +54,7 @@
 #include <regex.h>
 #include <string.h>
 
+#include "model/ascend-memory.h"
 #include "model/index.h"
 #include "model/model.h"
 #include "model/ptm.h"
@@ -385,7 +386,66 @@ struct hst {
 	size_t nstr;
 	struct sdv **of; /* per device: its figures' state, NULL not covered */
 	int64_t kw;      /* hints.idle.kernel_wait_gap_ns */
+	/* MEMORY_NEAR_CAPACITY's time of the peak: per device its peak node (an index into anode, -1 none),
+	 * per string the node its last segment is (0 not seen, 1 none, 2 + index) */
+	const char **anode;
+	size_t nanode;
+	int32_t *adev;
+	uint32_t *amatch;
+	struct hx_amem *amem; /* per device */
 };
+
+/* The peak node of every device with memory graphs (rules-rank.c takes the same), before the second read. */
+static void amem_begin(struct hst *s, const struct pt_model *m)
+{
+	size_t nd = m->devices.n;
+	s->adev = pt_xmalloc((nd ? nd : 1) * sizeof(*s->adev));
+	s->amem = pt_xcalloc(nd ? nd : 1, sizeof(*s->amem));
+	s->anode = pt_xcalloc(nd ? nd : 1, sizeof(*s->anode));
+	for (uint32_t dev = 0; dev < nd; dev++) {
+		struct pt_amem_peak pk;
+		uint32_t g;
+		uint64_t cap;
+		s->adev[dev] = -1;
+		if (!pt_amem_device_peak(m, dev, &pk, &g, &cap) || pk.node == UINT32_MAX)
+			continue;
+		const char *node = pt_model_strget(m, m->mem_nodes.v[pk.node].name);
+		size_t j = 0;
+		while (j < s->nanode && strcmp(s->anode[j], node))
+			j++;
+		if (j == s->nanode)
+			s->anode[s->nanode++] = node;
+		s->adev[dev] = (int32_t)j;
+	}
+	if (s->nanode)
+		s->amatch = pt_xcalloc(s->nstr ? s->nstr : 1, sizeof(*s->amatch));
+}
+
+/* An execution i (a task or an AI CPU op) of the second read: the earliest of its device's peak node. */
+static void amem_add(struct hst *s, const struct pt_model *m, size_t i, uint32_t dev)
+{
+	const struct pt_events *ev = &m->events;
+	uint32_t nm = ev->name[i];
+	if (!s->amatch || dev >= m->devices.n || s->adev[dev] < 0 || !nm)
+		return;
+	uint32_t mt = 0;
+	if (nm < s->nstr)
+		mt = s->amatch[nm];
+	if (!mt) {
+		const char *name = pt_model_strget(m, nm);
+		mt = 1;
+		for (size_t j = 0; j < s->nanode && mt == 1; j++)
+			if (pt_amem_node_is(name, s->anode[j]))
+				mt = (uint32_t)j + 2;
+		if (nm < s->nstr)
+			s->amatch[nm] = mt;
+	}
+	struct hx_amem *a = &s->amem[dev];
+	if (mt == (uint32_t)s->adev[dev] + 2 && (!a->found || ev->start[i] < a->t)) {
+		a->t = ev->start[i];
+		a->found = true;
+	}
+}
 
 static void fit(struct hst *s, const struct pt_model *m)
 {
@@ -447,6 +507,8 @@ static int sum_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		uint32_t tr = ev->track[i];
 		int64_t st = ev->start[i], en = st + ev->dur[i];
 		pt_ascan_next_add(&s->t[tr], st);
+		if (k == PT_EV_TASK || k == PT_EV_AICPU)
+			amem_add(s, m, i, m->tracks.v[tr].device);
 		struct sdv *d = s->of[m->tracks.v[tr].device];
 		if (!d)
 			continue;
@@ -524,6 +586,10 @@ static void hst_free(struct hst *s)
 		regfree(&s->re);
 	free(s->op_comm);
 	free(s->kname);
+	free(s->anode);
+	free(s->adev);
+	free(s->amatch);
+	free(s->amem);
 	free(s->of);
 }
 
@@ -632,6 +698,8 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	s.op_comm = pt_index_op_comm(m);
 	s.nstr = m->strings.n;
 	s.kname = pt_xcalloc(s.nstr ? s.nstr : 1, 1);
+	amem_begin(&s, m);
+	c.amem = s.amem;
 	s.of = pt_xcalloc(nd ? nd : 1, sizeof(*s.of));
 	c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
 	struct sdv *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));

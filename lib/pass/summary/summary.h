@@ -288,10 +288,11 @@ struct dacc {
 
 /* One GPU of a streamed GPU rank: its kernels pending in start order (ov_ent.f: the class, 1
  * computation, 2 communication), their union (the device view) and the distributed view's sets. */
+enum { GD_SPAN = 6 /* gdev.pq: a step communication interval (distributed view only) */ };
 struct gdev {
 	uint32_t *tracks; /* its stream tracks */
 	size_t ntracks;
-	struct pendq pq;
+	struct pendq pq;  /* its kernels, and its step communication intervals (GD_SPAN) */
 	struct urun u;
 	int64_t kernels;  /* every kernel, zero-length ones too */
 	struct dacc dist;

@@ -121,6 +121,17 @@ struct asc *sum_asc_new(struct rank *r)
 				d->tracks = pt_xmalloc(r->ntracks * sizeof(*d->tracks));
 			d->tracks[d->ntracks++] = r->tracks[k];
 		}
+		/* the step trace's communication intervals of a device join its M as the index's do
+		 * (pt_index_comm_spans), not its kernels' union: into the heap, as sum_dist_begin() */
+		for (uint32_t d = 0; d < m->devices.n; d++) {
+			if (!a->gd[d].ntracks)
+				continue;
+			struct pt_ival *k = NULL;
+			size_t nk = pt_index_comm_spans(m, d, &k);
+			for (size_t j = 0; j < nk; j++)
+				sum_heap_push(&a->gd[d].pq, (struct ov_ent){ k[j].s, k[j].e, GD_SPAN });
+			free(k);
+		}
 	}
 	return a;
 }
@@ -328,7 +339,10 @@ void sum_asc_release(struct rank *r, bool all)
 			continue;
 		wm = sum_watermark(sc, gd->tracks, gd->ntracks, all);
 		while (pendq_pop(&gd->pq, wm, &x)) {
-			urun_add(r, &gd->u, x.s, x.e);
+			if (x.f == GD_SPAN)
+				x.f = 2; /* communication, not a kernel */
+			else
+				urun_add(r, &gd->u, x.s, x.e);
 			sum_dist_add(r, &gd->dist, &x);
 		}
 	}

@@ -64,6 +64,12 @@ for p in job app.cdump k.json; do
 done
 # the real dumps of testdata and the fixtures, raw against their model files
 run 'for p in td/ascend/sample td/cupti/real-13.0-h200-torch-loop.cdump td/kineto/real-torch2.11-h200-loop.pt.trace.json.gz td/msgpu/lenet-mindrt; do b=${p##*/}; cp -r $p $b; proftool import $b -o $b.ptm 2>/dev/null; for c in steps hints "timeline -o out.json --split-mb 0" "memory" "flops"; do bash same.sh $b $c; done; done'
+# an Ascend job with memory data (hints-memory.t's "near"): hints streamed gives MEMORY_NEAR_CAPACITY its
+# peak_ns as in memory; the MindSpore GPU runs: summary streamed from the model file, the step trace's
+# reduce intervals in the distributed view
+cp "$SRC/tests/e2e/cases/memory-near.desc" near.desc
+run 'proftool-gen near.desc -o near >/dev/null && for c in "hints --format csv" "hints --format json" "summary --view all"; do bash same.sh near $c; done; proftool hints near --format csv 2>/dev/null | grep -o "peak_ns=[0-9]*"'
+run 'for p in td/msgpu/lenet td/msgpu/lenet-mindrt; do b=${p##*/}; cp -r $p $b; proftool import $b -o $b.ptm 2>/dev/null; for c in "summary --view all" "summary --view distributed --format csv" "summary --op-detail" hints; do bash same.sh $b $c; done; done'
 # a truncated raw dump: the import's error names the raw file and the byte, exit 1, no -o file, the
 # same error as the import in memory; nothing is left in $TMPDIR
 run 'head -c 3000000 k.json > cut.json; for c in steps hints "timeline -o out.json" "summary --view all" perf flops memory info dump "diff cut.json"; do rm -rf out.json tmp; mkdir tmp; TMPDIR=$PWD/tmp proftool $c cut.json -o out.json > a.txt 2>&1; echo "$c: exit $?"; test -e out.json && echo "out.json written"; test -z "$(ls -A tmp)" || echo "left in TMPDIR"; TMPDIR=/nonexistent proftool $c cut.json -o out.json > b.txt 2>&1; cmp -s a.txt b.txt || echo "DIFFERS from the import in memory: $c"; cat a.txt; done'
