@@ -323,15 +323,20 @@ static int run(const struct pt_cmd *cmd, int argc, char **argv)
 	/* several views chosen for CSV to a stream: say so before the work */
 	rc = views_given ? pt_common_check_csv_choice(&c, (size_t)__builtin_popcount(so.views), "--view", &e) : 0;
 	bool csv_ok = !rc;
-	/* a raw PATH: imported into a temporary model file, streamed as a model file is (common.c); where no
-	 * such file can be made, summarised from its import's events replayed (below) */
-	if (csv_ok && !in_memory && (pt_common_is_model_file(argv[first]) || !strcmp(argv[first], "-"))) {
+	/* a raw PATH: imported streaming, its events encoded as they come, and summarised from them replayed
+	 * where the summary of one read takes them (pt_summary_can_stream: an Ascend job, the kernel and api
+	 * views of CUPTI data), which costs no model file; otherwise its model is written to a temporary model
+	 * file and streamed as a model file is (common.c); where no such file can be made, loaded whole */
+	if (csv_ok && !in_memory && pt_common_is_raw(argv[first])) {
+		if (!(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
+			rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);
+			if (!rc && !streamed && pt_common_raw_standin_from(&c, argv[first], &m))
+				rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
+			else if (!rc && !streamed)
+				rc = pt_ptm_spill_undo(m, &e);
+		}
+	} else if (csv_ok && !in_memory) {
 		rc = pt_summary_stream_file(PT_PTM_SOURCE(argv[first]), &so, &s, &streamed, &m, &e);
-	} else if (csv_ok && !in_memory && !(rc = pt_common_load_spilled(&c, argv[first], &m, &e))) {
-		/* a raw PATH without its model file: the import keeps its events encoded, and the summary replays them */
-		rc = pt_summary_stream_import(m, &so, &s, &streamed, &e);
-		if (!rc && !streamed)
-			rc = pt_ptm_spill_undo(m, &e);
 	}
 	if (!rc && streamed) {
 		if (s.nesting_violations) /* host ranges streamed (stream-host.c): as in memory */

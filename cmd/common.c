@@ -243,6 +243,33 @@ static bool raw_standin(struct pt_common *c, const char *path)
 	return true;
 }
 
+bool pt_common_raw_standin_from(struct pt_common *c, const char *path, struct pt_model **m)
+{
+	(void)c; /* (the import's warnings went to c's diagnostics when it was loaded) */
+	int fd = pt_ptm_standin_file(tmp_dir());
+	if (fd < 0)
+		return false;
+	struct pt_err *e = NULL;
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, "a temporary model file");
+	int rc = pt_ptm_write(*m, &o, false, 1, &e);
+	if (!rc)
+		rc = pt_out_commit(&o, &e);
+	else
+		pt_out_abort(&o);
+	if (rc) {
+		pt_err_free(e);
+		close(fd);
+		return false;
+	}
+	raws = pt_xrealloc(raws, (nraws + 1) * sizeof(*raws));
+	raws[nraws++] = (struct raw){ .path = pt_xstrdup(path), .ok = true };
+	pt_model_free(*m);
+	*m = NULL;
+	pt_ptm_standin_set(path, fd);
+	return true;
+}
+
 void pt_common_raw_again(struct pt_common *c, const char *path)
 {
 	const struct raw *r = raw_of(path);

@@ -59,6 +59,11 @@ int pt_common_opt(struct pt_common *c, int id, const char *arg);
 bool pt_common_is_model_file(const char *path);
 /* Is path a raw PATH to import (not "-", not named *.ptm, no model's magic; false once it has a stand-in)? */
 bool pt_common_is_raw(const char *path);
+/* A raw PATH loaded by pt_common_load_spilled() whose events the command cannot take as they are
+ * replayed: its model (*m, freed and set to NULL) written to a temporary model file of $TMPDIR (else
+ * /tmp) that path's reads then read (pt_common_is_model_file() true of it). False, *m kept, where no
+ * file can be made there or the model cannot be written to it. */
+bool pt_common_raw_standin_from(struct pt_common *c, const char *path, struct pt_model **m);
 /* A raw PATH used a second time (diff's two sides): its import's warnings counted again, as a second
  * load that imports it again counts them. */
 void pt_common_raw_again(struct pt_common *c, const char *path);
