@@ -28,17 +28,8 @@ with open("k0.json") as f, open("k.json", "w") as o:
         o.write(line)
 PY
 run 'proftool import k.json -o kga.ptm 2>/dev/null && proftool info kga.ptm | grep -c gpu_user_annotations_skipped'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the streamed files (and messages, exit status) and the in-memory ones
-m=$1; shift
-rm -rf a b
-proftool timeline $m --profile kineto "$@" -o a > a.txt 2>&1; ra=$?
-proftool timeline $m --profile kineto "$@" --in-memory -o b > b.txt 2>&1; rb=$?
-ok=1
-for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
-n=$(cat a/* | grep -o '"cat": *"gpu_user_annotation"' | wc -l)
-cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files, $n annotations)" || echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/timeline-kineto-same.sh" same.sh # (the streamed and in-memory files compared)
+export COUNT='"cat": *"gpu_user_annotation"' WHAT='annotations'
 for m in n.ptm real.ptm job.ptm kga.ptm; do
 	run "for v in '' '--extra-tracks' '--no-flows' '--steps 2-3' '--time-window 0.001s:0.002s' '--step-pattern Forward'; do bash same.sh $m \$v; done"
 done

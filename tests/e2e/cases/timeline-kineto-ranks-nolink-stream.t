@@ -10,17 +10,8 @@ sed 's/^pid 4242/pid 4243/; s/rank 0 world/rank 1 world/; s/^thread 4242/thread 
 run 'grep -c "my_bucket" r1.ktdesc'
 run 'proftool-gen kineto r1.ktdesc -o r1.json --scale 2M && proftool-gen kineto cr.ktdesc -o r0.json --scale 2M && proftool import r0.json r1.json -o two.ptm 2>/dev/null && echo imported'
 run 'python3 "$SRC/tests/e2e/ptm-edit" two.ptm nl.ptm drop:22 && proftool dump nl.ptm | grep -c "^gpu-link"; proftool info nl.ptm | grep -E "^events"'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the streamed files (and messages, exit status) and the in-memory ones
-m=$1; shift
-rm -rf a b
-proftool timeline $m --profile kineto "$@" -o a > a.txt 2>&1; ra=$?
-proftool timeline $m --profile kineto "$@" --in-memory -o b > b.txt 2>&1; rb=$?
-ok=1
-for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
-n=$(cat a/* | grep -o '"name": *"Communication"' | wc -l)
-cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files, $n Communication rows)" || echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/timeline-kineto-same.sh" same.sh # (the streamed and in-memory files compared)
+export COUNT='"name": *"Communication"' WHAT='Communication rows'
 run "for v in '--extra-tracks' '--extra-tracks --no-flows' '--extra-tracks --no-overlap' '--extra-tracks --steps 2-3' '--extra-tracks --time-window 0.001s:0.002s' ''; do bash same.sh nl.ptm \$v; done"
 # rank 1's communication union holds its elementwise kernels (by rank 0's calls): the overlap rows' names
 run 'proftool timeline nl.ptm --profile kineto --extra-tracks -o x && grep -o "\"name\": *\"[A-Za-z ]*Communication[A-Za-z ]*\"" x/rank1.pt.trace.json | sort | uniq -c'

@@ -26,16 +26,7 @@ for r in 0 1; do
 	proftool-gen cupti r$r.cdtxt -o job/cupti-host-$((100 + r)).cdump >/dev/null
 done
 run 'proftool import job -o job.ptm 2>/dev/null && echo imported'
-cat > same.sh <<'SH'
-# same.sh MODEL OPTIONS...: the streamed files (and messages, exit status) and the in-memory ones
-m=$1; shift
-rm -rf a b
-proftool timeline $m --profile kineto "$@" -o a > a.txt 2>&1; ra=$?
-proftool timeline $m --profile kineto "$@" --in-memory -o b > b.txt 2>&1; rb=$?
-ok=1
-for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
-cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files)" || echo "DIFFERS: $m $*"
-SH
+cp "$SRC/tests/e2e/cases/timeline-kineto-same.sh" same.sh # (the streamed and in-memory files compared)
 for m in nr.ptm procs.ptm scaled.ptm real-*.ptm sample.ptm ranks.ptm nvtx.ptm kineto.ptm job.ptm; do
 	run "for v in '' '--extra-tracks' '--gzip' '--extra-tracks --gzip' '--no-flows' '--no-overlap' '--extra-tracks --no-overlap' '--no-demangle' '--scope-depth 2' '--steps 2-3' '--time-window 0.001s:0.002s' '--step-pattern Foo'; do bash same.sh $m \$v; done"
 done
