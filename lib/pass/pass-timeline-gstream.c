@@ -587,8 +587,10 @@ static int64_t track_bound(const struct pt_tl_gstream *s, uint32_t tr)
 	return a > b ? a : b;
 }
 
-/* The next event of track t in the rows' order into *out, where it starts before below (all: any). */
-static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool all, struct tl_sev *out)
+/* The next event of track t in the rows' order into *out, where it starts before below, a straggler before
+ * sbelow (all: any). */
+static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, int64_t sbelow, bool all,
+		    struct tl_sev *out)
 {
 	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL;
 	const struct tl_sev *b = t->sh < t->sn ? &s->sg.v[t->sl[t->sh]].v : NULL;
@@ -602,7 +604,7 @@ static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, bool
 			t->q.h = t->q.n = 0;
 		return true;
 	}
-	if (!b || (!all && b->start >= below))
+	if (!b || (!all && b->start >= sbelow))
 		return false;
 	t->sh++;
 	*out = *b;
@@ -1196,7 +1198,7 @@ static void scan_release(struct pt_tl_gstream *s, bool all)
 		struct gtrk *t = &s->t[tr];
 		int64_t below = track_bound(s, (uint32_t)tr);
 		struct tl_sev v;
-		while (next_of(s, t, below, all, &v))
+		while (next_of(s, t, below, below, all, &v))
 			scan_one(s, (uint32_t)tr, &v);
 	}
 	for (size_t d = 0; d < s->nd; d++)
@@ -1658,7 +1660,9 @@ bool tl_gstream_flows(struct tl_trace *c)
 /* ------------------------------------------------------------------ writing */
 
 /* The events of the running read's track queues that start before their bound (all: every one) to their
- * rows. */
+ * rows. A track's stragglers, all held, go to its row only below its process's bound (the merge's reach):
+ * where the track's own bound runs ahead (a track whose few events in their turn came late in the file,
+ * CUPTI's syncs), they would all be queued twice at once. */
 static void route_release(struct pt_tl_gstream *s, bool all)
 {
 	struct tl_trace *c = s->b.c;
@@ -1667,13 +1671,19 @@ static void route_release(struct pt_tl_gstream *s, bool all)
 		if (!s->b.lane_row[tr] || tproc(s, (uint32_t)tr) != s->at->proc)
 			continue;
 		int64_t below = track_bound(s, (uint32_t)tr);
+		const struct gproc *p = &s->P[tproc(s, (uint32_t)tr)];
+		int64_t sbelow = lag_bound(&p->glag, p->gseen, p->gtop);
+		if (sbelow > below)
+			sbelow = below;
 		struct tl_sev v;
-		while (next_of(s, t, below, all, &v)) {
+		while (next_of(s, t, below, sbelow, all, &v)) {
 			uint8_t l = lane_next(&s->b.L[tr], v.start, v.start + v.dur);
 			uint32_t ri = s->b.lane_row[tr][l];
 			if (ri != UINT32_MAX)
 				tl_row_push(&c->rows.v[ri], &v);
 		}
+		if (t->sh < t->sn) /* (no straggler left starts before sbelow) */
+			below = sbelow;
 		if (!all && below > INT64_MIN) {
 			s->b.head[tr] = below;
 			s->b.has_head[tr] = 1;

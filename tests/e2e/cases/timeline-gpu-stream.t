@@ -6,6 +6,11 @@ gpu_models
 # the benchmark's dump scaled down: repetitions of a real loop, each stream's syncs and copies written
 # apart from its kernels (held as stragglers), several host threads, equal starts on a thread
 run 'proftool-gen cupti "$SRC/bench/torch-loop.cdtxt" -o s.cdump --scale 3M --id-stride 1 && proftool import s.cdump -o scaled.ptm 2>/dev/null && echo imported'
+# a dump with NVTX ranges scaled over several event batches: the importer writes the ranges after all
+# the calls they enclose, so each one is read long after its start (every range a straggler)
+run 'sed "/^end\$/d" td/cupti/launch.cdtxt > nvtx.cdtxt && proftool-gen cupti nvtx.cdtxt -o n.cdump --scale 1M && proftool import n.cdump -o nvtx.ptm 2>/dev/null && proftool info nvtx.ptm | grep "^events"'
+# streamed (read more than once), not loaded whole: the comparisons below compare the two paths
+run "script -qec 'PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PROFTOOL\" timeline -o t.json nvtx.ptm' /dev/null | tr '\\r' '\\n' | grep -c \"reading 'nvtx.ptm': 100%\"; rm -f t.json"
 cat > same.sh <<'SH'
 # same.sh MODEL OPTIONS...: the streamed trace (and messages, exit status) and the in-memory one
 m=$1; shift
@@ -17,7 +22,7 @@ ok=1
 for f in a/* b/*; do [ -e a/${f#*/} ] && [ -e b/${f#*/} ] && cmp -s a/${f#*/} b/${f#*/} || ok=0; done
 cmp -s a.txt b.txt && [ $ra = $rb ] && [ $ok = 1 ] && echo "same: $m $* (exit $ra, $(ls a | wc -l) files)" || echo "DIFFERS: $m $*"
 SH
-for m in launch.ptm scaled.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
+for m in launch.ptm scaled.ptm nvtx.ptm real-*.ptm k-*.ptm g-*.ptm nsys.ptm; do
 	run "for v in '' '--scope-depth 2' '--steps 2-3' '--time-window 0.001s:0.002s' '--no-flows' '--no-overlap' '--no-demangle' '--gzip' '--split-mb 1' '--step-pattern Foo' '--step-pattern ProfilerStep.*'; do bash same.sh $m \$v; done"
 done
 # a Kineto operator that only its range info makes communication (a "Collective name" argument, a
