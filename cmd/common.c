@@ -189,6 +189,22 @@ static void diag_replay(struct pt_diag *d, const struct pt_diag *from)
 	}
 }
 
+/* m written uncompressed to fd (an unnamed temporary model file): 0, else nonzero, the error dropped (the
+ * caller falls back to the import in memory). */
+static int write_standin(int fd, const struct pt_model *m)
+{
+	struct pt_err *e = NULL;
+	struct pt_out o;
+	pt_out_init_fd(&o, fd, "a temporary model file");
+	int rc = pt_ptm_write(m, &o, false, 1, &e);
+	if (!rc)
+		rc = pt_out_commit(&o, &e);
+	else
+		pt_out_abort(&o);
+	pt_err_free(e);
+	return rc;
+}
+
 /*
  * A raw PATH imported as `proftool import` imports it (its events encoded as they come and spilled,
  * a window at a time, plain, to an unnamed file of $TMPDIR, else /tmp), then written uncompressed
@@ -221,15 +237,8 @@ static bool raw_standin(struct pt_common *c, const char *path)
 	struct pt_err *e = NULL;
 	const char *paths[1] = { path };
 	int rc = pt_import(m, paths, 1, &imp, &r->warns, &e);
-	if (!rc) {
-		struct pt_out o;
-		pt_out_init_fd(&o, fd, "a temporary model file");
-		rc = pt_ptm_write(m, &o, false, 1, &e);
-		if (!rc)
-			rc = pt_out_commit(&o, &e);
-		else
-			pt_out_abort(&o);
-	}
+	if (!rc)
+		rc = write_standin(fd, m);
 	pt_model_free(m);
 	if (rc) {
 		pt_err_free(e);
@@ -249,16 +258,7 @@ bool pt_common_raw_standin_from(struct pt_common *c, const char *path, struct pt
 	int fd = pt_ptm_standin_file(tmp_dir());
 	if (fd < 0)
 		return false;
-	struct pt_err *e = NULL;
-	struct pt_out o;
-	pt_out_init_fd(&o, fd, "a temporary model file");
-	int rc = pt_ptm_write(*m, &o, false, 1, &e);
-	if (!rc)
-		rc = pt_out_commit(&o, &e);
-	else
-		pt_out_abort(&o);
-	if (rc) {
-		pt_err_free(e);
+	if (write_standin(fd, *m)) {
 		close(fd);
 		return false;
 	}
