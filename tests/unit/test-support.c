@@ -23,6 +23,7 @@
 #include "support/idmap.h"
 #include "support/interval.h"
 #include "support/ivpack.h"
+#include "support/lagprof.h"
 #include "support/steppat.h"
 #include "support/out.h"
 #include "support/parse.h"
@@ -924,6 +925,53 @@ static void test_ivpack(void **state)
 	assert_int_equal(p.count, 0);
 }
 
+/* The lag profile's floor is never above a start still to come, and where the events come in order
+ * it is exact at each block's end: random tracks of every shape (in order, bursts that come late,
+ * jitter), sizes across the blocks' doubling. */
+static void test_lagprof(void **state)
+{
+	(void)state;
+	uint64_t seed = 42;
+	for (int round = 0; round < 60; round++) {
+		size_t n = round < 20 ? (size_t)round * 7 + 1 : (size_t)(round * round * 97) % 20000 + 1;
+		int64_t *st = pt_xmalloc(n * sizeof(*st));
+		int64_t t = 1000;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned r = (unsigned)(seed >> 33);
+			t += r % 100;
+			st[i] = t;
+			if (round % 3 == 1 && r % 50 == 0)
+				st[i] = t - (int64_t)(r % 5000); /* jitter */
+			if (round % 3 == 2 && i % 997 == 500)
+				st[i] = 0; /* an early event that comes late */
+		}
+		struct pt_lagprof p = { 0 };
+		for (size_t i = 0; i < n; i++)
+			pt_lagprof_add(&p, st[i]);
+		pt_lagprof_finish(&p);
+		assert_true(p.n <= PT_LAGPROF_CAP);
+		assert_int_equal(p.count, n);
+		int64_t top = INT64_MIN, rest = INT64_MAX;
+		int64_t *sufmin = pt_xmalloc((n + 1) * sizeof(*sufmin));
+		sufmin[n] = INT64_MAX;
+		for (size_t i = n; i-- > 0;)
+			sufmin[i] = (rest = st[i] < rest ? st[i] : rest);
+		for (size_t j = 0; j <= n; j++) {
+			int64_t f = pt_lagprof_floor(&p, j, top);
+			assert_true(f <= sufmin[j]);
+			if (round % 3 == 0 && j < n && j % p.k == 0)
+				assert_true(f == sufmin[j]); /* in order: exact where a block begins */
+			if (j < n && st[j] > top)
+				top = st[j];
+		}
+		assert_true(pt_lagprof_floor(&p, n, top) == INT64_MAX);
+		free(sufmin);
+		free(st);
+		pt_lagprof_free(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -934,7 +982,7 @@ int main(void)
 		cmocka_unit_test(test_text_escape), cmocka_unit_test(test_text_shorten), cmocka_unit_test(test_text_wrap),
 		cmocka_unit_test(test_out_link_mode), cmocka_unit_test(test_out_fd_and_dir), cmocka_unit_test(test_out_stale),
 		cmocka_unit_test(test_out_signals),
-		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig),
+		cmocka_unit_test(test_ival_sort_stable), cmocka_unit_test(test_xbig), cmocka_unit_test(test_lagprof),
 		cmocka_unit_test(test_diag_once_nodata),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

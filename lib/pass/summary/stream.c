@@ -12,6 +12,7 @@
 #include "pass/summary/view.h"
 #include "support/err.h"
 #include "support/lag.h"
+#include "support/lagprof.h"
 #include "support/xalloc.h"
 
 /* What a first read finds of the span events of a track: their count, earliest start, latest start
@@ -27,6 +28,7 @@ struct pt_summary_stream {
 					 scan; claimed: checked against the file's record by _end()) */
 	int64_t *tev_last;
 	struct pt_lag *wt; /* a first read: per track, what its span events turned out to be */
+	struct pt_lagprof *wp; /* the same, block by block (the watermark's, sum_watermark) */
 	uint32_t bad_track; /* claimed and wrong: the first such track + 1 */
 	PT_VEC(struct deferred) deferred; /* distributed view: the first read's events off stream tracks */
 	bool kernels;       /* the first read saw GPU-kind activities (their class needs the index) */
@@ -177,8 +179,12 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 		s->tev = pt_xrealloc(s->tev, n * sizeof(*s->tev));
 		s->tev_last = pt_xrealloc(s->tev_last, n * sizeof(*s->tev_last));
 		s->wt = pt_xrealloc(s->wt, n * sizeof(*s->wt));
+		s->wp = pt_xrealloc(s->wp, n * sizeof(*s->wp));
 		memset(s->tev + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->tev));
 		memset(s->wt + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->wt));
+		memset(s->wp + s->ntrk, 0, (n - s->ntrk) * sizeof(*s->wp));
+		if (sc->prof)
+			sc->prof = s->wp;
 		for (size_t t = s->ntrk; t < n; t++) {
 			sc->left[t] = 0;
 			sc->min[t] = INT64_MAX;
@@ -237,7 +243,9 @@ static void scan_waits(struct pt_summary_stream *s, const struct pt_model *m)
 		sc->left[t] = s->wt[t].count;
 		sc->min[t] = s->wt[t].min;
 		sc->lag[t] = s->wt[t].lag;
+		pt_lagprof_finish(&s->wp[t]);
 	}
+	sc->prof = s->wp;
 	scan_earliest(s, m, s->tev);
 }
 
@@ -317,6 +325,7 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		pt_track_events_add(&s->tev[t], &s->tev_last[t], k, st, ev->dur[i], ev->op[i]);
 		if (waits(k)) {
 			pt_lag_add(&s->wt[t], st);
+			pt_lagprof_add(&s->wp[t], st);
 			uint32_t d = m->tracks.v[t].device;
 			if (st < sc->lo[d])
 				sc->lo[d] = st;
@@ -713,6 +722,9 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(s->tev);
 	free(s->tev_last);
 	free(s->wt);
+	for (size_t t = 0; t < s->ntrk; t++)
+		pt_lagprof_free(&s->wp[t]);
+	free(s->wp);
 	pt_events_free_columns(&s->held);
 	pt_vec_free(&s->deferred);
 	sum_lj_free(&s->lj);

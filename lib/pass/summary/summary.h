@@ -21,6 +21,7 @@
 #include "support/hashmap.h"
 #include "support/interval.h"
 #include "support/lag.h"
+#include "support/lagprof.h"
 #include "support/strtab.h"
 #include "support/vec.h"
 #include "table/table.h"
@@ -142,6 +143,7 @@ struct scan {
 	uint64_t *lag;      /* per track: how far a start can fall behind the latest before it
 			       (0: in start order; SCAN_LAG_UNKNOWN: not known) */
 	uint8_t *seen, *named;
+	const struct pt_lagprof *prof; /* per track, a first read's lag block by block (NULL: lag alone) */
 	struct sum_hs *hs;  /* a GPU rank whose host ranges are streamed (stream-host.c), else NULL */
 };
 

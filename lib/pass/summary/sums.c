@@ -301,8 +301,10 @@ int64_t sum_watermark(const struct scan *sc, const uint32_t *tr, size_t n, bool 
 		if (!sc->left[t])
 			continue;
 		int64_t c = sc->min[t];
+		if (sc->prof && sc->prof[t].count >= sc->left[t]) /* where in the track the read is */
+			c = pt_lagprof_floor(&sc->prof[t], sc->prof[t].count - sc->left[t], sc->last[t]);
 		/* last - lag, never below min (a lag can reach 2^63: computed unsigned) */
-		if (sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN && sc->lag[t] < (uint64_t)sc->last[t] - (uint64_t)c)
+		else if (sc->seen[t] && sc->lag[t] != SCAN_LAG_UNKNOWN && sc->lag[t] < (uint64_t)sc->last[t] - (uint64_t)c)
 			c = (int64_t)((uint64_t)sc->last[t] - sc->lag[t]);
 		if (c < wm)
 			wm = c;
