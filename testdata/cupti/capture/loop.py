@@ -1,8 +1,10 @@
 # A short PyTorch training loop for the collector's GPU checks (cupti.md §8.5).
 # mode: plain | nvtx (emit_nvtx(record_shapes=True)) | kineto (torch.profiler) | region (cudaProfilerStart/Stop around steps 4-6)
+# usage: loop.py MODE [OUTDIR [STEPS]]; STEPS (plain: 20, nvtx: 6) makes long runs for the memory benchmark.
 # Phases are printed as "phase NAME realtime_ns" so dump timestamps (CUPTI realtime ns) can be placed.
 import os, sys, time, torch, torch.nn as nn
 mode = sys.argv[1]; out = sys.argv[2] if len(sys.argv) > 2 else "."
+steps = int(sys.argv[3]) if len(sys.argv) > 3 else None
 torch.manual_seed(0)
 dev = "cuda"
 model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1),
@@ -19,10 +21,10 @@ for _ in range(3): step()
 torch.cuda.synchronize()
 t0 = time.perf_counter()
 if mode == "plain":
-    for i in range(20): step()
+    for i in range(steps or 20): step()
 elif mode == "nvtx":
     with torch.autograd.profiler.emit_nvtx(record_shapes=True):
-        for i in range(6):
+        for i in range(steps or 6):
             torch.cuda.nvtx.range_push(f"ProfilerStep#{i}"); step(); torch.cuda.nvtx.range_pop()
 elif mode == "region":
     for i in range(9):

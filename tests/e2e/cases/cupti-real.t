@@ -37,6 +37,11 @@ PY
 run "proftool summary $D/real-13.0-h200-torch-loop.cdump --view kernel --format csv >k.csv && python3 mix.py $K/real-torch2.11-h200-loop.pt.trace.json.gz k.csv 23"
 # both at once: the collector, subscribed first, keeps every step (3 + 3 + 6 profiled + 3) ...
 run "proftool summary $D/real-13.0-h200-torch-beside-profiler.cdump --view kernel --format csv >k.csv && python3 mix.py $K/real-torch2.11-h200-loop.pt.trace.json.gz k.csv 15"
+# the loop under emit_nvtx(record_shapes=True), NVTX through CUPTI (3 warm-up + 6 steps, each in a
+# ProfilerStep#K range): the same kernel mix, the ranges are the steps, the op ranges group by name
+run "proftool summary $D/real-13.0-h200-torch-nvtx.cdump --view kernel --format csv >k.csv && python3 mix.py $K/real-torch2.11-h200-loop.pt.trace.json.gz k.csv 9"
+run "proftool steps $D/real-13.0-h200-torch-nvtx.cdump --format csv | cut -d, -f1-3,6,8"
+run "proftool summary $D/real-13.0-h200-torch-nvtx.cdump --view operator --format csv --top 4 | cut -d, -f4,7,13"
 # ... and torch.profiler's trace of that run holds CPU events only (Kineto's CUPTI set-up failed)
 run "proftool info --table devices --format csv $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz | sed -n '/^device_id,kind/,/^\$/p' | cut -d, -f1-3"
 run "proftool summary $K/real-torch2.11-h200-beside-collector.pt.trace.json.gz --view kernel --format csv"
