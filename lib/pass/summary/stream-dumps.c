@@ -22,6 +22,7 @@
 
 #include <string.h>
 
+#include "support/sort.h"
 #include "support/varint.h"
 #include "support/xalloc.h"
 
@@ -37,53 +38,61 @@ static uint32_t host_of(const struct pt_model *m, uint32_t d)
 	return 0;
 }
 
-/* The dumps' spans: the time each dump's devices span (the first read's, over the events that wait in
- * the queues), the dumps whose spans meet in one. A dump read after another whose events it does not
- * meet in time (a dump of another day) then holds back none of the other's runs. */
-static void spans(const struct rank *r, struct dumps *x, const uint32_t *of_dev)
+static int cmp_i64p(const void *a, const void *b)
+{
+	return cmp_i64(*(const int64_t *)a, *(const int64_t *)b);
+}
+
+/* The dumps' spans of time and the stretches between their ends. */
+static void stretches(const struct rank *r, struct dumps *x, const uint32_t *of_dev)
 {
 	const struct pt_model *m = r->g->m;
 	const struct scan *sc = r->g->scan;
-	int64_t *lo = pt_xmalloc(2 * x->n * sizeof(*lo)), *hi = lo + x->n;
 	for (uint32_t k = 0; k < x->n; k++) {
-		lo[k] = INT64_MAX;
-		hi[k] = INT64_MIN;
+		x->v[k].lo = INT64_MAX;
+		x->v[k].hi = INT64_MIN;
 	}
 	for (uint32_t d = 0; d < m->devices.n; d++) {
 		if (!r->devin[d] || sc->lo[d] > sc->hi[d])
 			continue;
-		uint32_t k = of_dev[d];
-		lo[k] = sc->lo[d] < lo[k] ? sc->lo[d] : lo[k];
-		hi[k] = sc->hi[d] > hi[k] ? sc->hi[d] : hi[k];
+		struct dump *p = &x->v[of_dev[d]];
+		p->lo = sc->lo[d] < p->lo ? sc->lo[d] : p->lo;
+		p->hi = sc->hi[d] > p->hi ? sc->hi[d] : p->hi;
 	}
-	/* each dump joins the span of the first dump before it whose time it meets, else one of its own
-	 * (spans joined through a later dump merge into the earliest one's) */
-	uint32_t *up = pt_xmalloc(x->n * sizeof(*up));
-	for (uint32_t k = 0; k < x->n; k++) {
-		up[k] = k;
-		for (uint32_t j = 0; j < k; j++)
-			if (lo[k] <= hi[j] && lo[j] <= hi[k]) {
-				uint32_t a = up[j], b = up[k];
-				while (up[a] != a)
-					a = up[a];
-				while (up[b] != b)
-					b = up[b];
-				up[a > b ? a : b] = a < b ? a : b;
-			}
-	}
-	x->nspan = 0;
-	for (uint32_t k = 0; k < x->n; k++) {
-		uint32_t a = k;
-		while (up[a] != a)
-			a = up[a];
-		if (a == k)
-			x->v[k].span = x->nspan++;
-		else
-			x->v[k].span = x->v[a].span; /* (a < k: placed) */
-	}
-	x->T = pt_xcalloc(x->nspan, sizeof(*x->T));
-	free(up);
-	free(lo);
+	x->cut = pt_xmalloc((2 * x->n + 2) * sizeof(*x->cut));
+	size_t n = 0;
+	for (uint32_t k = 0; k < x->n; k++)
+		if (x->v[k].lo <= x->v[k].hi) {
+			x->cut[n++] = x->v[k].lo;
+			x->cut[n++] = x->v[k].hi;
+		}
+	pt_sort(x->cut, n, sizeof(*x->cut), cmp_i64p);
+	size_t u = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!u || x->cut[k] != x->cut[u - 1])
+			x->cut[u++] = x->cut[k];
+	x->nseg = u > 1 ? (uint32_t)(u - 1) : 1;
+	x->T = pt_xcalloc(x->nseg, sizeof(*x->T));
+	for (uint32_t k = 0; k < x->n; k++)
+		x->v[k].u = pt_xcalloc((size_t)x->nseg * DU_N, sizeof(*x->v[k].u));
+}
+
+/* Where stretch g starts and ends (the first and the last unbounded). */
+static int64_t seg_lo(const struct dumps *x, uint32_t g)
+{
+	return g ? x->cut[g] : INT64_MIN;
+}
+
+static int64_t seg_hi(const struct dumps *x, uint32_t g)
+{
+	return g + 1 < x->nseg ? x->cut[g + 1] : INT64_MAX;
+}
+
+/* Can dump k still give a run that starts in stretch g: does its span meet it? */
+static bool meets(const struct dumps *x, uint32_t k, uint32_t g)
+{
+	const struct dump *p = &x->v[k];
+	return p->lo <= p->hi && p->lo < seg_hi(x, g) && p->hi > seg_lo(x, g);
 }
 
 struct dumps *sum_dumps_new(const struct rank *r)
@@ -128,7 +137,7 @@ struct dumps *sum_dumps_new(const struct rank *r)
 		if (r->g->scan->api[r->atracks[k]])
 			p->atr[p->natr++] = r->atracks[k];
 	}
-	spans(r, x, of_dev);
+	stretches(r, x, of_dev);
 	free(of_dev);
 	return x;
 }
@@ -143,11 +152,13 @@ void sum_dumps_free(struct dumps *x)
 		free(p->atr);
 		sum_pendq_free(&p->pq);
 		sum_pendq_free(&p->apq);
-		for (int c = 0; c < DU_N; c++)
+		for (size_t c = 0; p->u && c < (size_t)x->nseg * DU_N; c++)
 			free(p->u[c].b);
+		free(p->u);
 	}
 	free(x->v);
 	free(x->of_trk);
+	free(x->cut);
 	free(x->T);
 	free(x);
 }
@@ -158,34 +169,54 @@ struct pendq *sum_dumps_q(struct dumps *x, uint32_t t, bool api)
 	return api ? &p->apq : &p->pq;
 }
 
-/* The open run of u closed: written after the others. */
-static void drun_close(struct drun *u)
+/* Run [s, e) after the others of u. */
+static void drun_put(struct drun *u, int64_t s, int64_t e)
 {
-	if (!u->o.open)
-		return;
 	pt_xgrow((void **)&u->b, &u->cap, u->n + 20, 1);
 	/* (differences taken unsigned: two times far apart wrap, and wrap back when read) */
-	uint8_t *q = pt_varint_put(u->b + u->n, pt_zigzag((int64_t)((uint64_t)u->o.cs - (uint64_t)u->wend)));
-	q = pt_varint_put(q, (uint64_t)u->o.ce - (uint64_t)u->o.cs);
+	uint8_t *q = pt_varint_put(u->b + u->n, pt_zigzag((int64_t)((uint64_t)s - (uint64_t)u->wend)));
+	q = pt_varint_put(q, (uint64_t)e - (uint64_t)s);
 	u->n = (size_t)(q - u->b);
-	u->wend = u->o.ce;
+	u->wend = e;
 	u->runs++;
-	u->o.open = false;
 }
 
-/* [s, e) into the runs of u, in start order (urun_add's rule: empty intervals add nothing, one that
- * starts at or before the open run's end extends it). */
-static void drun_add(struct drun *u, int64_t s, int64_t e)
+/* The open run of union c of dump p closed: written, cut where it crosses a stretch's end. */
+static void dump_close(const struct dumps *x, struct dump *p, int c)
 {
+	struct urun *o = &p->o[c];
+	if (!o->open)
+		return;
+	int64_t s = o->cs;
+	uint32_t g = p->g[c];
+	while (g + 1 < x->nseg && s >= seg_hi(x, g))
+		g++;
+	for (;;) {
+		int64_t e = o->ce < seg_hi(x, g) ? o->ce : seg_hi(x, g);
+		drun_put(&p->u[(size_t)g * DU_N + c], s, e);
+		if (e == o->ce)
+			break;
+		s = e;
+		g++;
+	}
+	p->g[c] = g;
+	o->open = false;
+}
+
+/* [s, e) into the runs of union c of dump p, in start order (urun_add's rule: empty intervals add
+ * nothing, one that starts at or before the open run's end extends it). */
+static void dump_add(const struct dumps *x, struct dump *p, int c, int64_t s, int64_t e)
+{
+	struct urun *o = &p->o[c];
 	if (e <= s)
 		return;
-	if (u->o.open && s <= u->o.ce) {
-		if (e > u->o.ce)
-			u->o.ce = e;
+	if (o->open && s <= o->ce) {
+		if (e > o->ce)
+			o->ce = e;
 		return;
 	}
-	drun_close(u);
-	u->o = (struct urun){ .cs = s, .ce = e, .open = true };
+	dump_close(x, p, c);
+	*o = (struct urun){ .cs = s, .ce = e, .open = true };
 }
 
 /* The next closed run of u (u->runs > 0): its start and end; take: past it. */
@@ -197,7 +228,7 @@ static void drun_peek(struct drun *u, int64_t *s, int64_t *e, bool take)
 	if (take) {
 		u->off = (size_t)(q - u->b);
 		u->rend = *e;
-		if (!--u->runs && !u->o.open) { /* all read: its room back */
+		if (!--u->runs) { /* all read: its room back */
 			free(u->b);
 			u->b = NULL;
 			u->n = u->cap = u->off = 0;
@@ -211,17 +242,17 @@ static void drun_peek(struct drun *u, int64_t *s, int64_t *e, bool take)
 	}
 }
 
-/* The runs of union c of the dumps of span sp into T, by start, as far as no dump can still give an
- * earlier one (bound: per dump, the earliest start of a run it may still close). */
-static void merge(const struct rank *r, struct dumps *x, uint32_t sp, int c, const int64_t *bound, struct urun *T)
+/* The runs of union c of stretch g of every dump into T, by start, as far as no dump can still give
+ * an earlier one (bound: per dump, the earliest start of a run it may still close). */
+static void merge(const struct rank *r, struct dumps *x, uint32_t g, int c, const int64_t *bound, struct urun *T)
 {
 	for (;;) {
 		uint32_t best = UINT32_MAX;
 		int64_t bs = 0, be = 0;
 		for (uint32_t k = 0; k < x->n; k++) {
-			struct drun *u = &x->v[k].u[c];
+			struct drun *u = &x->v[k].u[(size_t)g * DU_N + c];
 			int64_t s, e;
-			if (!u->runs || x->v[k].span != sp)
+			if (!u->runs)
 				continue;
 			drun_peek(u, &s, &e, false);
 			if (best == UINT32_MAX || s < bs) {
@@ -231,10 +262,12 @@ static void merge(const struct rank *r, struct dumps *x, uint32_t sp, int c, con
 		}
 		if (best == UINT32_MAX)
 			return;
+		/* a dump whose span does not meet the stretch gives nothing to it; one that does, nothing
+		 * before the stretch's start */
 		for (uint32_t k = 0; k < x->n; k++)
-			if (k != best && x->v[k].span == sp && bound[k] < bs)
-				return; /* dump k may still close a run that starts earlier */
-		drun_peek(&x->v[best].u[c], &bs, &be, true);
+			if (k != best && meets(x, k, g) && bound[k] < bs && seg_lo(x, g) < bs)
+				return;
+		drun_peek(&x->v[best].u[(size_t)g * DU_N + c], &bs, &be, true);
 		urun_add(r, T, bs, be);
 	}
 }
@@ -254,29 +287,29 @@ void sum_dumps_release(struct rank *r, bool all)
 			unsigned in = sum_ov_count(&a->ov, y.f, !(y.f & OV_ATTR));
 			for (int c = 0; c < 5; c++)
 				if (in & (1u << c))
-					drun_add(&p->u[c], y.s, y.e);
+					dump_add(x, p, c, y.s, y.e);
 		}
 		wa[k] = sum_watermark(sc, p->atr, p->natr, all);
 		while (sum_pendq_pop(&p->apq, wa[k], &y))
-			drun_add(&p->u[DU_API], y.s, y.e);
+			dump_add(x, p, DU_API, y.s, y.e);
 	}
 	int64_t *bound = pt_xmalloc(x->n * sizeof(*bound));
 	for (int c = 0; c < DU_N; c++) {
 		for (uint32_t k = 0; k < x->n; k++) {
-			struct drun *u = &x->v[k].u[c];
+			struct dump *p = &x->v[k];
 			if (all)
-				drun_close(u);
+				dump_close(x, p, c);
 			/* a run it closes later starts at its open run's start, or at its watermark or after */
-			bound[k] = all ? INT64_MAX : u->o.open ? u->o.cs : c == DU_API ? wa[k] : wd[k];
+			bound[k] = all ? INT64_MAX : p->o[c].open ? p->o[c].cs : c == DU_API ? wa[k] : wd[k];
 		}
-		for (uint32_t sp = 0; sp < x->nspan; sp++)
-			merge(r, x, sp, c, bound, &x->T[sp][c]);
+		for (uint32_t g = 0; g < x->nseg; g++)
+			merge(r, x, g, c, bound, &x->T[g][c]);
 	}
-	if (all) /* the rank's unions: the spans' measures summed (the counts are there) */
-		for (uint32_t sp = 0; sp < x->nspan; sp++)
+	if (all) /* the rank's unions: the stretches' measures summed (the counts are there) */
+		for (uint32_t g = 0; g < x->nseg; g++)
 			for (int c = 0; c < DU_N; c++) {
-				(c == DU_API ? &a->api_u : &a->ov.u[c])->total += sum_urun_end(r, &x->T[sp][c]);
-				x->T[sp][c] = (struct urun){ 0 };
+				(c == DU_API ? &a->api_u : &a->ov.u[c])->total += sum_urun_end(r, &x->T[g][c]);
+				x->T[g][c] = (struct urun){ 0 };
 			}
 	free(bound);
 	free(wd);

@@ -773,33 +773,36 @@ void sum_mcacc_free(struct mcacc *a);
 bool sum_mc_copier(struct ctx *g, struct mcacc *a, uint32_t raw);
 
 /* ---- stream-dumps.c: the overview's unions of a streamed GPU rank of several dumps of one pid ---- */
-/* The unions of a dump (struct dump u): the overview's five device classes (struct ovacc u), its API calls. */
+/* The unions of a dump (struct dump o): the overview's five device classes (struct ovacc u), its API calls. */
 enum { DU_API = 5, DU_N = 6 };
-/* One union's runs of a dump: those closed and waiting for the other dumps' (zigzag varints: a run's start
- * from the end of the run before, then its length), and the run still open (o). */
+/* One union's runs of a dump in one stretch of time, closed and waiting for the other dumps' (zigzag
+ * varints: a run's start from the end of the run before, then its length). */
 struct drun {
 	uint8_t *b;
 	size_t n, cap, off;   /* bytes written, room, the offset of the next run to read */
 	int64_t wend, rend;   /* the end of the last run written, of the last run read */
 	size_t runs;          /* written and not yet read */
-	struct urun o;        /* the open run (o.open; o.total unused) */
 };
-/* A dump: the devices from a CPU device of the rank's pid up to the pid's next CPU device. */
+/* A dump: the devices imported with one CPU device (the devices after it up to the next CPU device). */
 struct dump {
 	uint32_t *tr, *atr;   /* its stream tracks (the rank's tracks), its tracks that hold API calls */
 	size_t ntr, natr;
 	struct pendq pq, apq; /* its device activities and API calls pending in start order */
-	struct drun u[DU_N];
-	uint32_t span;        /* its span's place among the dumps' spans (struct dumps T) */
+	struct urun o[DU_N];  /* each union's open run (o.total unused) */
+	uint32_t g[DU_N];     /* the stretch of each union's last run written */
+	struct drun *u;       /* per stretch (struct dumps cut) and union: u[g * DU_N + c] */
+	int64_t lo, hi;       /* its span of time (the first read's, over the events the queues take) */
 };
 struct dumps {
 	uint32_t n;
 	uint32_t *of_trk;     /* per track: its dump */
 	struct dump *v;
-	/* per span (the dumps whose devices' spans meet, summed apart: no run of one meets another's):
-	 * its unions, each dump's runs merged by start */
+	/* the stretches of time between the dumps' first and last times (cut[g] .. cut[g + 1], the first
+	 * and the last unbounded): a run is cut where it crosses one, and each stretch merges the runs of
+	 * the dumps whose spans meet it alone, into its own unions (T), summed at the end */
+	int64_t *cut;
+	uint32_t nseg;
 	struct urun (*T)[DU_N];
-	uint32_t nspan;
 };
 /* The dumps of streamed GPU rank r when it has several, else NULL. */
 struct dumps *sum_dumps_new(const struct rank *r);
