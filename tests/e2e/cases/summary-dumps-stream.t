@@ -14,19 +14,7 @@ for x in c:2:0 d:3:702; do IFS=: read n r p <<< "$x"; sed -E "/^end\$/d; s/^proc
 proftool-gen cupti a.cdtxt -o a.cdump --scale 16M --id-stride 1 && proftool-gen cupti b.cdtxt -o b.cdump --scale 24M --id-stride 1 && for n in c d c-day d-day; do proftool-gen cupti $n.cdtxt -o $n.cdump --scale 2M || exit 1; done
 proftool import a.cdump b.cdump c-day.cdump d-day.cdump -o four.ptm && proftool import a.cdump b.cdump c.cdump d.cdump -o split.ptm'
 run 'proftool info four.ptm --table devices --format csv | cut -d, -f1-3,13-14'
-cat > same.sh <<'SH'
-# same.sh MODEL FORMAT OPTIONS...: the streamed summary (within the limit) and --in-memory alike
-m=$1; f=$2; shift 2
-lim() { if grep -q __asan_init "$PROFTOOL"; then "$@"; else (ulimit -v 30000; "$@"); fi; }
-one() { # one OUT OPTIONS...: the output (CSV: every table's file) and exit status
-	o=$1; shift; rm -rf d; mkdir d
-	if [ $f = csv ]; then "$@" --format csv -o d/ > $o 2>&1; echo "exit $?" >> $o; cat d/* >> $o 2>/dev/null
-	else "$@" --format $f > $o 2>&1; echo "exit $?" >> $o; fi
-}
-one a.txt lim "$PROFTOOL" summary $m "$@"
-one b.txt "$PROFTOOL" summary $m --in-memory "$@"
-cmp -s a.txt b.txt && echo "same: $m $f $* ($(wc -l < a.txt) lines, $(grep -m1 '^exit' a.txt))" || { echo "DIFFERS: $m $f $*"; diff a.txt b.txt | head -5; }
-SH
+cp "$SRC/tests/e2e/cases/summary-stream-same.sh" same.sh; export LIMIT=30000 # (the streamed summary within the limit and --in-memory compared)
 for m in four.ptm split.ptm; do
 	run "for v in '' '--view overview --thread-sep' '--view all' '--op-detail' '--steps 2-3' '--time-window 1s:3s' '--time-window 0:1.2s' '--device 0' '--view device,distributed'; do bash same.sh $m table \$v; done"
 	run "for f in csv json; do for v in '' '--view all'; do bash same.sh $m \$f \$v; done; done"
