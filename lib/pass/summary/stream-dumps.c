@@ -4,18 +4,21 @@
  * after the other in the file, each with its own CPU device first, and each
  * starts back at its own time: one queue of the rank in start order (struct
  * asc pq, apq) would hold every event of the earlier dumps until the last
- * dump's tracks are over. Each dump (the devices from a CPU device of the
- * pid up to its next one, as the streamed timeline takes them) has its own
- * queues instead, released by the watermark of its own tracks, whose
- * activities and API calls go into its own runs of each union (struct
- * drun: closed runs held as varints, 2 to 4 bytes a run, while the other
- * dumps may still deliver earlier ones); the rank's unions (struct ovacc u,
- * asc api_u) take the dumps' runs merged by start, as far as every dump's
- * next run can no longer start earlier; dumps whose spans of time do not
- * meet are merged apart and their measures summed. A union of the dumps'
- * unions is the union of their intervals: the figures are the whole load's,
- * ranks by pid.
- * The counts are summed as the activities are released.
+ * dump's tracks are over. Each dump (the devices imported with one CPU
+ * device: those after it up to the next CPU device) has its own queues
+ * instead, released by the watermark of its own tracks (its API calls by its
+ * tracks that hold API calls), whose activities and API calls go into its own
+ * runs of each union (struct drun: closed runs held as varints, about 4 bytes
+ * a run, while the other dumps may still deliver earlier ones). The rank's
+ * unions take the dumps' runs merged by start, as far as no dump can still
+ * deliver an earlier run: the time is cut where the dumps' first and last
+ * times divide it, a run where it crosses a cut, and each stretch merges the
+ * runs of the dumps whose spans meet it alone into unions of its own (struct
+ * dumps T), whose measures are summed at the end; so a dump whose time meets
+ * another's only for a moment holds back only that moment's runs. A union of
+ * the dumps' unions is the union of their intervals and a measure is the sum
+ * of its stretches': the figures are the whole load's, ranks by pid. The
+ * counts are summed as the activities are released.
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
