@@ -176,6 +176,7 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 		sc->lag = pt_xrealloc(sc->lag, n * sizeof(*sc->lag));
 		sc->seen = pt_xrealloc(sc->seen, n);
 		sc->named = pt_xrealloc(sc->named, n);
+		sc->api = pt_xrealloc(sc->api, n);
 		s->tev = pt_xrealloc(s->tev, n * sizeof(*s->tev));
 		s->tev_last = pt_xrealloc(s->tev_last, n * sizeof(*s->tev_last));
 		s->wt = pt_xrealloc(s->wt, n * sizeof(*s->wt));
@@ -190,7 +191,7 @@ static void scan_fit(struct pt_summary_stream *s, const struct pt_model *m)
 			sc->min[t] = INT64_MAX;
 			sc->last[t] = INT64_MIN;
 			sc->lag[t] = 0;
-			sc->seen[t] = sc->named[t] = 0;
+			sc->seen[t] = sc->named[t] = sc->api[t] = 0;
 		}
 		s->ntrk = n;
 	}
@@ -278,6 +279,7 @@ static bool scan_claims(struct pt_summary_stream *s, const struct pt_model *m)
 			continue;
 		uint32_t d = m->tracks.v[t].device;
 		sc->named[t] = x->with_op > 0;
+		sc->api[t] = (x->kinds >> PT_EV_API) & 1;
 		if (x->kinds & SPAN_KINDS) {
 			if (x->min_start < sc->lo[d])
 				sc->lo[d] = x->min_start;
@@ -334,6 +336,7 @@ static void scan_batch(struct pt_summary_stream *s, const struct pt_model *m)
 		}
 		if (k == PT_EV_TASK && ev->op[i])
 			sc->named[t] = 1; /* the index's named_track */
+		sc->api[t] |= k == PT_EV_API;
 		if ((s->o->views & (1u << PT_SV_DISTRIBUTED)) && m->tracks.v[t].kind != PT_TRACK_STREAM &&
 		    (k == PT_EV_TASK || k == PT_EV_AICPU))
 			pt_vec_push(&s->deferred, ((struct deferred){ st, st + ev->dur[i], t, ev->op[i], k }));
@@ -719,6 +722,7 @@ void pt_summary_stream_free(struct pt_summary_stream *s)
 	free(sc->lag);
 	free(sc->seen);
 	free(sc->named);
+	free(sc->api);
 	free(s->tev);
 	free(s->tev_last);
 	free(s->wt);

@@ -144,6 +144,7 @@ struct scan {
 			       (0: in start order; SCAN_LAG_UNKNOWN: not known) */
 	uint8_t *seen, *named;
 	const struct pt_lagprof *prof; /* per track, a first read's lag block by block (NULL: lag alone) */
+	uint8_t *api;       /* per track: it holds API calls (a claim, or the first read's) */
 	struct sum_hs *hs;  /* a GPU rank whose host ranges are streamed (stream-host.c), else NULL */
 };
 
@@ -330,6 +331,7 @@ struct asc {
 	struct pendq apq;           /* the overview's CudaRuntime union: API calls pending in start order */
 	struct urun api_u;
 	int64_t api_calls;
+	struct dumps *dm;           /* a rank of several dumps that record its pid (stream-dumps.c), else NULL */
 };
 
 /* A runtime call that copies or fills (the memcpy view's host calls): its event_key(), output name,
@@ -736,6 +738,8 @@ void sum_text_finish(struct ctx *g, struct pt_table *x);
 /* ---- sums.c: the per-event sums of Ascend and streamed GPU ranks ---- */
 unsigned sum_ov_flags(const struct rank *r, size_t i);
 void sum_ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr);
+/* The counts of sum_ov_add(); returns the unions (ovacc u) the activity joins, a bit each. */
+unsigned sum_ov_count(struct ovacc *a, unsigned f, bool unattr);
 void sum_ov_visit(void *arg, size_t i);
 const struct dacc *sum_rank_dacc(const struct rank *r, uint32_t d);
 struct asc *sum_asc_new(struct rank *r);
@@ -769,6 +773,46 @@ void sum_mcacc_init(struct mcacc *a);
 void sum_mcacc_free(struct mcacc *a);
 /* Does the runtime call of raw name id raw copy or fill (its name says memcpy or memset)? */
 bool sum_mc_copier(struct ctx *g, struct mcacc *a, uint32_t raw);
+
+/* ---- stream-dumps.c: the overview's unions of a streamed GPU rank of several dumps of one pid ---- */
+/* The unions of a dump (struct dump o): the overview's five device classes (struct ovacc u), its API calls. */
+enum { DU_API = 5, DU_N = 6 };
+/* One union's runs of a dump in one stretch of time, closed and waiting for the other dumps' (zigzag
+ * varints: a run's start from the end of the run before, then its length). */
+struct drun {
+	uint8_t *b;
+	size_t n, cap, off;   /* bytes written, room, the offset of the next run to read */
+	int64_t wend, rend;   /* the end of the last run written, of the last run read */
+	size_t runs;          /* written and not yet read */
+};
+/* A dump: the devices imported with one CPU device (the devices after it up to the next CPU device). */
+struct dump {
+	uint32_t *tr, *atr;   /* its stream tracks (the rank's tracks), its tracks that hold API calls */
+	size_t ntr, natr;
+	struct pendq pq, apq; /* its device activities and API calls pending in start order */
+	struct urun o[DU_N];  /* each union's open run (o.total unused) */
+	uint32_t g[DU_N];     /* the stretch of each union's last run written */
+	struct drun *u;       /* per stretch (struct dumps cut) and union: u[g * DU_N + c] */
+	int64_t lo, hi;       /* its span of time (the first read's, over the events the queues take) */
+};
+struct dumps {
+	uint32_t n;
+	uint32_t *of_trk;     /* per track: its dump */
+	struct dump *v;
+	/* the stretches of time between the dumps' first and last times (cut[g] .. cut[g + 1], the first
+	 * and the last unbounded): a run is cut where it crosses one, and each stretch merges the runs of
+	 * the dumps whose spans meet it alone, into its own unions (T), summed at the end */
+	int64_t *cut;
+	uint32_t nseg;
+	struct urun (*T)[DU_N];
+};
+/* The dumps of streamed GPU rank r when it has several, else NULL. */
+struct dumps *sum_dumps_new(const struct rank *r);
+void sum_dumps_free(struct dumps *x);
+/* The queue of device activities (api: API calls) of track t. */
+struct pendq *sum_dumps_q(struct dumps *x, uint32_t t, bool api);
+/* sum_asc_release() of the overview's unions: each dump's by its own tracks, merged by start. */
+void sum_dumps_release(struct rank *r, bool all);
 
 /* ---- stream-launch.c: the launching calls of a streamed GPU rank's activities ---- */
 #define SUM_LJ_BLOCK 4096

@@ -51,24 +51,33 @@ unsigned sum_ov_flags(const struct rank *r, size_t i)
 }
 
 /* One device activity [s, e) of the overview, in start order; unattr < 0: Ascend, by the windows. */
-void sum_ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr)
+unsigned sum_ov_count(struct ovacc *a, unsigned f, bool unattr)
 {
-	struct rank *r = a->r;
 	bool mem = f & OV_MEM;
 	int c = (int)(f & OV_CLASS);
-	urun_add(r, &a->u[c], s, e);
+	unsigned u = 1u << c;
 	a->u[c].calls += mem;
 	a->kernels += c == 0;
 	if (f & OV_COMM) {
-		urun_add(r, &a->u[3], s, e);
+		u |= 1u << 3;
 		a->u[3].calls += mem;
 	}
-	if (unattr < 0)
-		unattr = !sum_in_win_seq(r, &a->wk, s);
 	if (unattr) {
-		urun_add(r, &a->u[4], s, e);
+		u |= 1u << 4;
 		a->u[4].calls += mem;
 	}
+	return u;
+}
+
+void sum_ov_add(struct ovacc *a, int64_t s, int64_t e, unsigned f, int unattr)
+{
+	struct rank *r = a->r;
+	if (unattr < 0)
+		unattr = !sum_in_win_seq(r, &a->wk, s);
+	unsigned u = sum_ov_count(a, f, unattr);
+	for (int c = 0; c < 5; c++)
+		if (u & (1u << c))
+			urun_add(r, &a->u[c], s, e);
 }
 
 void sum_ov_visit(void *arg, size_t i)
@@ -132,6 +141,7 @@ struct asc *sum_asc_new(struct rank *r)
 				sum_heap_push(&a->gd[d].pq, (struct ov_ent){ k[j].s, k[j].e, GD_SPAN });
 			free(k);
 		}
+		a->dm = sum_dumps_new(r);
 	}
 	return a;
 }
@@ -161,6 +171,7 @@ void sum_asc_free(struct asc *a, size_t ndev)
 	sum_pendq_free(&a->pq);
 	sum_pendq_free(&a->dist.pq);
 	sum_pendq_free(&a->apq);
+	sum_dumps_free(a->dm);
 	free(a);
 }
 
@@ -325,6 +336,8 @@ void sum_asc_release(struct rank *r, bool all)
 	struct asc *a = r->asc;
 	int64_t wm = sum_watermark(sc, r->tracks, r->ntracks, all);
 	struct ov_ent x;
+	if (a->dm) /* its dumps' unions, merged */
+		sum_dumps_release(r, all);
 	/* a streamed GPU rank without host ranges: all its device activity is unattributed */
 	while (pendq_pop(&a->pq, wm, &x))
 		sum_ov_add(&a->ov, x.s, x.e, x.f, r->ascend ? -1 : !(x.f & OV_ATTR));
@@ -371,7 +384,8 @@ void sum_shared_add(struct rank *r, const struct sum_batch *b, unsigned need)
 			continue;
 		int64_t s = ev->start[i], e = s + ev->dur[i];
 		if ((need & SV_UNION) || ((need & SV_UNION_NPU) && r->ascend))
-			pendq_add(&a->pq, (struct ov_ent){ s, e, sum_ov_flags(r, i) });
+			pendq_add(a->dm ? sum_dumps_q(a->dm, ev->track[i], false) : &a->pq,
+				  (struct ov_ent){ s, e, sum_ov_flags(r, i) });
 		if ((need & SV_KERNELS) && !r->ascend && is_kernel(kd)) {
 			struct gdev *gd = &a->gd[track_dev(g->m, i)];
 			gd->kernels++;

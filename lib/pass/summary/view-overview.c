@@ -212,7 +212,8 @@ static void add(struct rank *r, const struct sum_batch *b)
 		return;
 	for (size_t q = 0; q < b->n[SB_API]; q++) {
 		uint32_t i = b->v[SB_API][q];
-		pendq_add(&a->apq, (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], 0 });
+		pendq_add(a->dm ? sum_dumps_q(a->dm, ev->track[i], true) : &a->apq,
+			  (struct ov_ent){ ev->start[i], ev->start[i] + ev->dur[i], 0 });
 		a->api_calls += member(r, i);
 	}
 }

@@ -9,19 +9,7 @@
 run 'for r in 0 1 2; do sed -E "s/^process rank=-?[0-9]+/process rank=$r/; s/^header cupti=130001 pid=664/header cupti=130001 pid=$((700 + r))/" "$SRC/bench/torch-loop.cdtxt" > r$r.cdtxt && proftool-gen cupti r$r.cdtxt -o r$r.cdump --scale $((24 - 8 * r))M >/dev/null; done; proftool import r0.cdump r1.cdump r2.cdump -o three.ptm 2>/dev/null && proftool info three.ptm --table devices --format csv | cut -d, -f1-3,13-14'
 # the same model without its launch links (a writer that wrote none): joined by correlation id
 run 'python3 "$SRC/tests/e2e/ptm-edit" three.ptm nolinks.ptm drop:22 && proftool info nolinks.ptm | grep -E "^(events|devices)"'
-cat > same.sh <<'SH'
-# same.sh MODEL FORMAT OPTIONS...: the streamed summary (within the limit) and --in-memory alike
-m=$1; f=$2; shift 2
-lim() { if grep -q __asan_init "$PROFTOOL"; then "$@"; else (ulimit -v 40000; "$@"); fi; }
-one() { # one OUT OPTIONS...: the output (CSV: every table's file) and exit status
-	o=$1; shift; rm -rf d; mkdir d
-	if [ $f = csv ]; then "$@" --format csv -o d/ > $o 2>&1; echo "exit $?" >> $o; cat d/* >> $o 2>/dev/null
-	else "$@" --format $f > $o 2>&1; echo "exit $?" >> $o; fi
-}
-one a.txt lim "$PROFTOOL" summary $m "$@"
-one b.txt "$PROFTOOL" summary $m --in-memory "$@"
-cmp -s a.txt b.txt && echo "same: $m $f $* ($(wc -l < a.txt) lines, $(grep -m1 '^exit' a.txt))" || { echo "DIFFERS: $m $f $*"; diff a.txt b.txt | head -5; }
-SH
+cp "$SRC/tests/e2e/cases/summary-stream-same.sh" same.sh # (the streamed summary within the limit and --in-memory compared)
 for m in three.ptm nolinks.ptm; do
 	run "for f in table csv json; do for v in '--view memcpy' '--view gpu' '--time-window 1s:3s' '--view all' '--view memcpy,gpu --time-window 0:10s --device 0' '--view gpu,memcpy --top 3 --sorted-by calls --time-unit us'; do bash same.sh $m \$f \$v; done; done"
 done
