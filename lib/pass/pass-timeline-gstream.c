@@ -592,7 +592,9 @@ static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, int6
 {
 	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL, *b = NULL;
 	struct tl_sev g;
-	if (t->sh < t->sn) {
+	/* (the straggler made whole only where its start does not settle it) */
+	if (t->sh < t->sn && !(a && a->start < s->sg.st[t->sl[t->sh]]) &&
+	    (all || a || s->sg.st[t->sl[t->sh]] < sbelow)) {
 		tl_strags_get(&s->sg, t->sl[t->sh], &g);
 		b = &g;
 	}
