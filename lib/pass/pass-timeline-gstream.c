@@ -86,6 +86,7 @@
 #include "pass/launch-join.h"
 #include "pass/pass-timeline-gcomm.h"
 #include "pass/pass-timeline-gsel.h"
+#include "pass/pass-timeline-gstrag.h"
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
@@ -112,13 +113,6 @@ struct gtrk {
 	struct tq q;
 	uint32_t *sl;      /* its kept stragglers (indexes into sg) in the rows' order, released from sh */
 	size_t sn, sh;
-};
-
-/* An event that starts before an earlier one of its track in the file (CUPTI writes a stream's syncs and
- * copies apart from its kernels): held from the first read on, its track's order taken from it. */
-struct strag {
-	struct tl_sev v; /* (step and keep set by the third read) */
-	uint32_t track;
 };
 
 /* A device's kernels not yet in its unions, in start order from h. */
@@ -198,7 +192,11 @@ struct pt_tl_gstream {
 	bool rd_init;        /* cu[1..np)'s reads made */
 	bool kranks;         /* the kineto profile of several ranks: a trace per rank, each with its launch arrows */
 	uint8_t dense;       /* the model's events.dense after the third read (a writing read's batches change it) */
-	PT_VEC(struct strag) sg; /* in file order */
+	/* the events that start before an earlier one of their process in the file (CUPTI writes NVTX ranges and
+	 * a stream's syncs apart from its calls and kernels), held from the second read on, in file order
+	 * (pass-timeline-gstrag.h); nlate: their count, from the first read */
+	struct tl_strags sg;
+	uint64_t nlate;
 	uint64_t hist[65];   /* first read: events by how far they start before the latest start so far (log2) */
 	uint64_t late;       /* a straggler starts more than this before atop */
 	uint64_t nev_all;
@@ -560,9 +558,9 @@ static void tq_add(const struct pt_model *m, struct tq *q, const struct tl_sev *
 static bool saw(struct pt_tl_gstream *s, uint32_t tr, uint32_t gi, int64_t st)
 {
 	struct gcur *c = s->at;
-	while (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev < gi) /* (another process's: a writing read skips them) */
+	while (c->sgi < s->sg.n && s->sg.ev[c->sgi] < gi) /* (another process's: a writing read skips them) */
 		c->sgi++;
-	if (c->sgi < s->sg.n && s->sg.v[c->sgi].v.ev == gi) {
+	if (c->sgi < s->sg.n && s->sg.ev[c->sgi] == gi) {
 		c->sgi++;
 		return true;
 	}
@@ -592,8 +590,14 @@ static int64_t track_bound(const struct pt_tl_gstream *s, uint32_t tr)
 static bool next_of(struct pt_tl_gstream *s, struct gtrk *t, int64_t below, int64_t sbelow, bool all,
 		    struct tl_sev *out)
 {
-	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL;
-	const struct tl_sev *b = t->sh < t->sn ? &s->sg.v[t->sl[t->sh]].v : NULL;
+	const struct tl_sev *a = t->q.h < t->q.n ? &t->q.v[t->q.h] : NULL, *b = NULL;
+	struct tl_sev g;
+	/* (the straggler made whole only where its start does not settle it) */
+	if (t->sh < t->sn && !(a && a->start < s->sg.st[t->sl[t->sh]]) &&
+	    (all || a || s->sg.st[t->sl[t->sh]] < sbelow)) {
+		tl_strags_get(&s->sg, t->sl[t->sh], &g);
+		b = &g;
+	}
 	if (a && b && sev_less(s->m, b, a))
 		a = NULL;
 	if (a) {
@@ -690,11 +694,17 @@ static void reset_reads(struct pt_tl_gstream *s)
 }
 
 static const struct pt_model *sort_m;
-static const struct strag *sort_sg;
+static const struct tl_strags *sort_sg;
 static int strag_cmp(const void *pa, const void *pb)
 {
-	const struct tl_sev *a = &sort_sg[*(const uint32_t *)pa].v, *b = &sort_sg[*(const uint32_t *)pb].v;
-	return sev_less(sort_m, a, b) ? -1 : sev_less(sort_m, b, a);
+	uint32_t ka = *(const uint32_t *)pa, kb = *(const uint32_t *)pb;
+	int64_t sa = sort_sg->st[ka], sb = sort_sg->st[kb];
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	struct tl_sev a, b;
+	tl_strags_get(sort_sg, ka, &a);
+	tl_strags_get(sort_sg, kb, &b);
+	return sev_less(sort_m, &a, &b) ? -1 : sev_less(sort_m, &b, &a);
 }
 
 /* ------------------------------------------------------------------ the kineto profile's host ranges */
@@ -873,7 +883,8 @@ again:
  * rows are filled in time order as the file is read, so an event that starts
  * W before the latest start read holds back W of every row; one that starts
  * further back is a straggler, held from the second read on. W = 2^b - 1 at
- * the least of (stragglers x 64 bytes + W x the events per ns x 56 bytes).
+ * the least of (stragglers x 33 bytes + W x the events per ns x 56 bytes): a
+ * straggler's columns and its place in its track's list.
  */
 static void choose_late(struct pt_tl_gstream *s)
 {
@@ -888,10 +899,11 @@ static void choose_late(struct pt_tl_gstream *s)
 	for (int b = 0; b < 64; b++) {
 		above -= s->hist[b];
 		double w = (double)((UINT64_C(1) << b) - 1);
-		double cost = (double)above * 64.0 + w * rate * 56.0;
+		double cost = (double)above * 33.0 + w * rate * 56.0;
 		if (best < 0 || cost < best) {
 			best = cost;
 			s->late = (UINT64_C(1) << b) - 1;
+			s->nlate = above;
 		}
 	}
 }
@@ -914,12 +926,10 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		/* a straggler, or the lags of the others */
 		struct gproc *p = &s->P[tproc(s, tr0)];
 		if (p->atop_seen && st < p->atop && (uint64_t)p->atop - (uint64_t)st > s->late) {
-			struct strag g = { { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
-					     .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->at->base + i),
-					     .kconf = kc },
-					   tr0 };
-			krange_sev(s, &g.v);
-			pt_vec_push(&s->sg, g);
+			struct tl_sev g = { .start = st, .dur = du, .task = ev->task[i], .corr = co, .name = ev->name[i],
+					    .op = ev->op[i], .kind = ev->kind[i], .ev = (uint32_t)(s->at->base + i), .kconf = kc };
+			krange_sev(s, &g);
+			tl_strags_push(&s->sg, &g, tr0);
 		} else {
 			if (!p->atop_seen || st > p->atop)
 				p->atop = st;
@@ -1405,6 +1415,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	}
 	s->cur = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->cur));
 	choose_late(s);
+	tl_strags_reserve(&s->sg, s->nlate);
 	for (size_t p = 0; p < s->np; p++)
 		s->P[p].atop_seen = false;
 	if (tl_gcomm_more(&s->gc)) { /* (the ranges that a range info alone makes communication, the links) */
@@ -1445,33 +1456,40 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	s->kq = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->kq));
 	s->C = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->C));
 	s->M = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->M));
-	/* the stragglers that stay, per track in the rows' order */
-	for (size_t k = 0; k < s->sg.n; k++) {
-		struct strag *g = &s->sg.v[k];
-		size_t c0 = 0, lo;
-		bool keep;
-		uint32_t step = tl_step_keep(s->pass.t, m->tracks.v[g->track].device,
-					     anchor_of(s, g->v.kind, g->v.corr, g->v.start), g->v.start, g->v.dur, &c0, &lo,
-					     &keep);
-		g->v.step = step;
-		g->v.keep = keep && g->v.dur >= 0;
-		if (g->v.keep && g->v.kind == PT_EV_RANGE && step_name(s, m, g->v.name))
-			g->v.keep |= 2;
-		if (g->v.keep)
-			s->t[g->track].sn++;
-	}
+	/* the stragglers that stay, per track in the rows' order (room for each track's, the kept listed) */
+	for (size_t k = 0; k < s->sg.n; k++)
+		s->t[tl_strags_track(&s->sg, k)].sn++;
 	for (size_t tr = 0; tr < s->nt; tr++) {
 		struct gtrk *t = &s->t[tr];
 		t->sl = t->sn ? pt_xmalloc(t->sn * sizeof(*t->sl)) : NULL;
 		t->sn = 0;
 	}
-	for (size_t k = 0; k < s->sg.n; k++)
-		if (s->sg.v[k].v.keep) {
-			struct gtrk *t = &s->t[s->sg.v[k].track];
+	for (size_t k = 0; k < s->sg.n; k++) {
+		struct gtrk *t = &s->t[tl_strags_track(&s->sg, k)];
+		struct tl_sev g;
+		tl_strags_get(&s->sg, k, &g);
+		size_t c0 = 0, lo;
+		bool keep;
+		uint32_t step = tl_step_keep(s->pass.t, m->tracks.v[tl_strags_track(&s->sg, k)].device,
+					     anchor_of(s, g.kind, g.corr, g.start), g.start, g.dur, &c0, &lo, &keep);
+		uint8_t kb = keep && g.dur >= 0;
+		if (kb && g.kind == PT_EV_RANGE && step_name(s, m, g.name))
+			kb |= 2;
+		tl_strags_set(&s->sg, k, step, kb);
+		if (kb)
 			t->sl[t->sn++] = (uint32_t)k;
+	}
+	for (size_t tr = 0; tr < s->nt; tr++) { /* (the unkept's room given back: a selection keeps few) */
+		struct gtrk *t = &s->t[tr];
+		if (t->sl && !t->sn) {
+			free(t->sl);
+			t->sl = NULL;
+		} else if (t->sl) {
+			t->sl = pt_xrealloc(t->sl, t->sn * sizeof(*t->sl));
 		}
+	}
 	sort_m = m;
-	sort_sg = s->sg.v;
+	sort_sg = &s->sg;
 	for (size_t tr = 0; tr < s->nt; tr++)
 		if (s->t[tr].sn > 1)
 			qsort(s->t[tr].sl, s->t[tr].sn, sizeof(*s->t[tr].sl), strag_cmp);
@@ -1857,7 +1875,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 			free(s->t[tr].sl);
 		}
 	free(s->t);
-	pt_vec_free(&s->sg);
+	tl_strags_free(&s->sg);
 	if (s->kq)
 		for (size_t d = 0; d < s->nd; d++)
 			free(s->kq[d].v);
