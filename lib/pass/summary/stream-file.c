@@ -140,6 +140,8 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			struct pt_ptm_sink steps = { on_steps, s, true, true };
 			rc = pt_ptm_source_read_cols(src, m, &steps, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 			if (!rc)
+				rc = pt_summary_stream_steps_end(s, m, e);
+			if (!rc)
 				rc = pt_summary_stream_host_begin(s, m, e);
 			if (!rc) {
 				struct pt_ptm_sink hosts = { on_hosts, s, true, true };
@@ -150,7 +152,14 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			if (rc > 0)
 				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
-		if (!rc && !both) {
+		if (!rc && !both && pt_summary_stream_hosts_ahead(s)) { /* the calls again, a batch ahead */
+			struct pt_ptm_sink ahead = { on_both, s, true, true };
+			rc = pt_ptm_source_read(src, m, &ahead, e);
+			if (!rc)
+				rc = pt_summary_stream_both_end(s, m, e);
+			if (rc > 0)
+				rc = pt_err(e, "'%s' changed while it was read", name);
+		} else if (!rc && !both) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };
 			rc = pt_ptm_source_read(src, m, &again, e);
 			if (rc > 0) /* the first read would have stopped there */
