@@ -12,6 +12,7 @@
 #include "pass/pass-memory.h"
 #include "pass/pass-steps.h"
 #include "support/diag.h"
+#include "support/xalloc.h"
 #include "table/table.h"
 
 enum { OPT_BY = 100, OPT_AT, OPT_MINDDATA, OPT_NO_DEMANGLE };
@@ -79,6 +80,9 @@ static int load(struct pt_common *c, const char *path, struct pt_model **m, stru
 	if ((filters && stdin_) || (!stdin_ && !model))
 		return pt_common_load(c, path, m, e);
 	c->path = path;
+	/* the reads free large blocks (the steps read's windows and buffers before the memory reads, the
+	 * first read's host calls): mapped, they go back at once, not held beside what comes after them */
+	pt_xmap_big();
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
 	regex_t re;
 	char msg[128];

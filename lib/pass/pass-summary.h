@@ -189,10 +189,14 @@ int pt_summary_stream_begin(struct pt_summary_stream *s, const struct pt_model *
  * the caller summarises the model whole)? */
 bool pt_summary_stream_unsure(const struct pt_summary_stream *s);
 /* A GPU rank with host ranges streamed (stream-host.c): after the read of the calls, a read of the
- * steps (pt_summary_stream_steps), then _host_begin(), the host read (_hosts_batch, _hosts_end),
- * then the summing read. */
+ * steps (pt_summary_stream_steps, then _steps_end), then _host_begin(), the host read (_hosts_batch,
+ * _hosts_end), then the summing read. Where the calls come a batch ahead (_hosts_ahead), the read
+ * of the calls keeps none of them: the read of the steps takes them a batch ahead of its own use
+ * (m->events holds other columns meanwhile, as with _both), and the summing read is _both's. */
 bool pt_summary_stream_hosts(const struct pt_summary_stream *s);
-int pt_summary_stream_steps(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+bool pt_summary_stream_hosts_ahead(const struct pt_summary_stream *s);
+int pt_summary_stream_steps(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e);
+int pt_summary_stream_steps_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e);
 int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 int pt_summary_stream_hosts_batch(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
 void pt_summary_stream_hosts_end(struct pt_summary_stream *s);

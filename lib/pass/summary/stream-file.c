@@ -67,6 +67,19 @@ static int on_both(void *arg, struct pt_model *m, struct pt_err **e)
 	return pt_summary_stream_both(arg, m, e);
 }
 
+/* A read that takes the launching calls a batch ahead of the sums (pt_summary_stream_both). */
+static int read_both(const struct pt_ptm_source *src, struct pt_model *m, struct pt_summary_stream *s, const char *name,
+		     struct pt_err **e)
+{
+	struct pt_ptm_sink ahead = { on_both, s, true, true };
+	int rc = pt_ptm_source_read(src, m, &ahead, e);
+	if (!rc)
+		rc = pt_summary_stream_both_end(s, m, e);
+	if (rc > 0)
+		rc = pt_err(e, "'%s' changed while it was read", name);
+	return rc;
+}
+
 int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summary_opts *o, struct pt_summary *out,
 			   bool *streamed, struct pt_model **whole, struct pt_err **e)
 {
@@ -123,12 +136,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			rc = pt_summary_stream_seal(s, m, &calls);
 		bool both = !rc && calls && pt_summary_stream_calls_ahead(s);
 		if (both) { /* the launching calls a batch ahead of the sums, in one read */
-			struct pt_ptm_sink ahead = { on_both, s, true, true };
-			rc = pt_ptm_source_read(src, m, &ahead, e);
-			if (!rc)
-				rc = pt_summary_stream_both_end(s, m, e);
-			if (rc > 0)
-				rc = pt_err(e, "'%s' changed while it was read", name);
+			rc = read_both(src, m, s, name, e);
 		} else if (!rc && calls) { /* the launching calls */
 			struct pt_ptm_sink calls = { on_calls, s, true, true };
 			rc = pt_ptm_source_read_cols(src, m, &calls, pt_summary_stream_calls_skip(s), e);
@@ -140,6 +148,8 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			struct pt_ptm_sink steps = { on_steps, s, true, true };
 			rc = pt_ptm_source_read_cols(src, m, &steps, PT_PTM_NO_OP | PT_PTM_NO_TASK, e);
 			if (!rc)
+				rc = pt_summary_stream_steps_end(s, m, e);
+			if (!rc)
 				rc = pt_summary_stream_host_begin(s, m, e);
 			if (!rc) {
 				struct pt_ptm_sink hosts = { on_hosts, s, true, true };
@@ -150,7 +160,9 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			if (rc > 0)
 				rc = pt_err(e, "'%s' changed while it was read", name);
 		}
-		if (!rc && !both) {
+		if (!rc && !both && pt_summary_stream_hosts_ahead(s)) { /* the calls again, a batch ahead */
+			rc = read_both(src, m, s, name, e);
+		} else if (!rc && !both) {
 			struct pt_ptm_sink again = { on_batch, s, true, true };
 			rc = pt_ptm_source_read(src, m, &again, e);
 			if (rc > 0) /* the first read would have stopped there */

@@ -316,7 +316,7 @@ void sum_lj_calls(struct sum_lj *lj, const struct pt_model *m)
 		if (lj->links) {
 			while (lj->ccur < lj->nlink && lj->link[perm_at(lj, lj->ccur)].api < g)
 				lj->ccur++;
-			for (; lj->pfreed < lj->ccur / SUM_LJ_BLOCK; lj->pfreed++) {
+			for (; !lj->keep_perm && lj->pfreed < lj->ccur / SUM_LJ_BLOCK; lj->pfreed++) {
 				free(lj->perm[lj->pfreed]);
 				lj->perm[lj->pfreed] = NULL;
 			}
@@ -340,6 +340,34 @@ void sum_lj_calls_end(struct sum_lj *lj)
 	lj->pfreed = 0;
 }
 
+/* The links whose activities come before event g are passed: the calls of their blocks are not read
+ * again (the blocks freed). */
+static inline void pass_to(struct sum_lj *lj, uint64_t g)
+{
+	while (lj->cur < lj->nlink && lj->link[lj->cur].event < g)
+		lj->cur++;
+	for (; lj->freed < lj->cur / SUM_LJ_BLOCK; lj->freed++) {
+		free(lj->call[lj->freed]);
+		lj->call[lj->freed] = NULL;
+	}
+}
+
+void sum_lj_pass(struct sum_lj *lj, uint64_t g)
+{
+	pass_to(lj, g);
+}
+
+void sum_lj_recall(struct sum_lj *lj)
+{
+	for (size_t b = 0; b < lj->nblk; b++) {
+		free(lj->call[b]);
+		lj->call[b] = NULL;
+	}
+	lj->freed = 0;
+	lj->keep_perm = false;
+	sum_lj_begin(lj);
+}
+
 const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *m)
 {
 	const struct pt_events *ev = &m->events;
@@ -351,13 +379,7 @@ const struct sum_launch *sum_lj_batch(struct sum_lj *lj, const struct pt_model *
 			continue;
 		uint64_t g = lj->base + i;
 		if (lj->links) {
-			while (lj->cur < lj->nlink && lj->link[lj->cur].event < g)
-				lj->cur++;
-			/* the calls of the links passed are not read again */
-			for (; lj->freed < lj->cur / SUM_LJ_BLOCK; lj->freed++) {
-				free(lj->call[lj->freed]);
-				lj->call[lj->freed] = NULL;
-			}
+			pass_to(lj, g);
 			size_t k = lj->cur;
 			int64_t cs = k < lj->nlink && lj->link[k].event == g ? sum_lj_call_start(lj, k) : INT64_MIN;
 			if (cs != INT64_MIN) {

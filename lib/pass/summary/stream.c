@@ -43,6 +43,8 @@ struct pt_summary_stream {
 	bool holding;
 	bool hostcand;      /* the first read gathers what the host read needs (stream-host.c) */
 	bool host;          /* a GPU rank with host ranges takes the host read */
+	bool hahead;        /* and its calls come a batch ahead (sum_lj ahead): the read of the steps and the
+			       summing read take them so, each keeping a few blocks of them, not all */
 	bool hosts_known;   /* a file without TrackEvents that a first read found host ranges in */
 	bool rescan;        /* such a file, its first read without what the host read needs */
 	PT_VEC(struct sum_link) links; /* the first read's launch links, a chunk at a time (hostcand) */
@@ -493,6 +495,10 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 	} else if (sum_lj_seal(&s->lj, m)) {
 		return PT_PTM_STOP;
 	}
+	/* the host read: with the calls a batch ahead, the read of the calls keeps none (it sums the
+	 * activities' device time alone); the read of the steps and the summing read take them */
+	s->hahead = s->host && s->lj.links && s->lj.ahead;
+	s->lj.keep_perm = s->hahead;
 	sum_lj_begin(&s->lj);
 	if (s->host)
 		sum_hs_seal(&s->hs, &s->lj);
@@ -502,7 +508,8 @@ int pt_summary_stream_seal(struct pt_summary_stream *s, struct pt_model *m, bool
 int pt_summary_stream_calls(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
-	sum_lj_calls(&s->lj, m);
+	if (!s->hahead)
+		sum_lj_calls(&s->lj, m);
 	if (s->host)
 		sum_hs_acts(&s->hs, &s->lj, m);
 	return 0;
@@ -515,7 +522,8 @@ unsigned pt_summary_stream_calls_skip(const struct pt_summary_stream *s)
 
 void pt_summary_stream_calls_end(struct pt_summary_stream *s)
 {
-	sum_lj_calls_end(&s->lj);
+	if (!s->hahead) /* (else the links by call are kept for the reads to come) */
+		sum_lj_calls_end(&s->lj);
 	sum_lj_begin(&s->lj);
 	if (s->host)
 		sum_hs_rewind(&s->hs);
@@ -526,20 +534,24 @@ bool pt_summary_stream_calls_ahead(const struct pt_summary_stream *s)
 	return s->launch && s->lj.links && s->lj.ahead && !s->host;
 }
 
-/* The sums of the batch held (none: 0), m->events standing for it meanwhile. */
-static int held_sum(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+/* What a read that takes the calls a batch ahead does with the batch before: the sums, or the steps. */
+typedef int held_fn(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e);
+
+/* f on the batch held (none: 0), m->events standing for it meanwhile. */
+static int held_do(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e, held_fn *f)
 {
 	if (!s->holding)
 		return 0;
 	struct pt_events cur = m->events;
 	m->events = s->held;
-	int rc = pt_summary_stream_batch(s, m, e);
+	int rc = f(s, m, e);
 	s->held = m->events;
 	m->events = cur;
 	return rc;
 }
 
-int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+/* A batch of a read that takes the calls a batch ahead of f. */
+static int ahead(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e, held_fn *f)
 {
 	struct sum_lj *lj = &s->lj;
 	/* the batches of the first read, whose ends sum_lj_seal() checked the links against */
@@ -548,7 +560,7 @@ int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, stru
 		return PT_PTM_STOP;
 	lj->nbatch++;
 	sum_lj_calls(lj, m);
-	int rc = held_sum(s, m, e);
+	int rc = held_do(s, m, e, f);
 	if (rc)
 		return rc;
 	/* this batch waits for the next one's calls; the reader fills the columns of the one summed */
@@ -560,14 +572,26 @@ int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, stru
 	return 0;
 }
 
-int pt_summary_stream_both_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+/* After the last batch of such a read: f on the batch held. */
+static int ahead_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e, held_fn *f)
 {
 	if (s->lj.nbatch != s->lj.nb)
 		return PT_PTM_STOP;
-	int rc = held_sum(s, m, e);
+	int rc = held_do(s, m, e, f);
 	s->holding = false;
 	pt_events_free_columns(&s->held);
 	memset(&s->held, 0, sizeof(s->held));
+	return rc;
+}
+
+int pt_summary_stream_both(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	return ahead(s, m, e, pt_summary_stream_batch);
+}
+
+int pt_summary_stream_both_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	int rc = ahead_end(s, m, e, pt_summary_stream_batch);
 	sum_lj_calls_end(&s->lj);
 	return rc;
 }
@@ -629,11 +653,34 @@ bool pt_summary_stream_hosts(const struct pt_summary_stream *s)
 	return s->host;
 }
 
-int pt_summary_stream_steps(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
+bool pt_summary_stream_hosts_ahead(const struct pt_summary_stream *s)
+{
+	return s->hahead;
+}
+
+/* The steps of a batch whose activities' calls are known; with the calls a batch ahead, those of
+ * the activities passed are not read again. */
+static int steps_of(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	sum_hs_steps(&s->hs, &s->lj, m);
+	if (s->hahead)
+		sum_lj_pass(&s->lj, s->hs.base);
 	return 0;
+}
+
+int pt_summary_stream_steps(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	return s->hahead ? ahead(s, m, e, steps_of) : steps_of(s, m, e);
+}
+
+int pt_summary_stream_steps_end(struct pt_summary_stream *s, struct pt_model *m, struct pt_err **e)
+{
+	if (!s->hahead)
+		return 0;
+	int rc = ahead_end(s, m, e, steps_of);
+	sum_lj_recall(&s->lj); /* the summing read takes the calls again, a batch ahead */
+	return rc;
 }
 
 int pt_summary_stream_host_begin(struct pt_summary_stream *s, const struct pt_model *m, struct pt_err **e)

@@ -848,6 +848,8 @@ struct sum_lj {
 				  ends; sum_launch e is then the start) */
 	bool ahead;            /* by link: every activity's call comes no later than the batch after the
 				  activity's (sum_lj_seal): the summing read takes the calls a batch ahead */
+	bool keep_perm;        /* by link: the read of the calls keeps the links by call (the calls are read
+				  again: sum_lj_recall) */
 	struct sum_launch *lk; /* the batch's launches (sum_lj_batch) */
 	size_t lkcap;
 };
@@ -859,6 +861,12 @@ static inline int64_t sum_lj_call_start(const struct sum_lj *lj, size_t k)
 	return b ? b[k % SUM_LJ_BLOCK] : INT64_MIN;
 }
 void sum_lj_free(struct sum_lj *lj);
+/* By link, a read of the calls a batch ahead of what reads them: the calls of the links whose
+ * activities come before event g are not read again (their blocks freed). */
+void sum_lj_pass(struct sum_lj *lj, uint64_t g);
+/* By link, after such a read (keep_perm): every call's block freed, the calls to be read again by
+ * the summing read, a batch ahead of its sums (pt_summary_stream_both). */
+void sum_lj_recall(struct sum_lj *lj);
 /* The launch reads take the GPU ranks of any model (one process or several, a rank each; NPU devices,
  * Ascend ranks, beside them take no part). */
 /* One process (one GPU rank) and no NPU device. */
