@@ -62,27 +62,44 @@ static bool not_user(const uint32_t *nu, uint32_t t)
 
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 {
-	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
-	uint32_t nu[4] = { op, pt_strtab_find(&m->strings, "OperatorInner", 13), pt_strtab_find(&m->strings, "PythonOp", 8),
-			   pt_strtab_find(&m->strings, "Communication", 13) };
+	uint32_t nu[4];
+	tl_krange_types(m, nu);
 	for (size_t i = 0; i < m->ranges.n && !k->bad; i++) {
 		const struct pt_range_info *ri = &m->ranges.v[i];
 		if (k->any && ri->event <= k->last_ev) {
 			k->bad = true;
 			break;
 		}
-		uint32_t d = k->any ? ri->event - k->last_ev : ri->event;
-		uint8_t *q = row_room(&k->p, 20);
-		q = pt_varint_put(q, (uint64_t)d << 2 | (uint64_t)!not_user(nu, ri->type) << 1 |
-					     (op != UINT32_MAX && ri->type == op));
-		q = pt_varint_put(q, pt_zigzag((int64_t)(ri->id - k->last_id)));
-		k->p.n = (size_t)(q - k->p.b);
-		k->any = true;
-		k->last_ev = ri->event;
-		k->last_id = ri->id;
+		tl_krange_put(k, ri->event, tl_krange_kx(nu, ri->type), ri->id);
 	}
 	m->ranges.n = 0;
 	return !k->bad;
+}
+
+void tl_krange_types(const struct pt_model *m, uint32_t nu[4])
+{
+	nu[0] = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
+	nu[1] = pt_strtab_find(&m->strings, "OperatorInner", 13);
+	nu[2] = pt_strtab_find(&m->strings, "PythonOp", 8);
+	nu[3] = pt_strtab_find(&m->strings, "Communication", 13);
+}
+
+uint8_t tl_krange_kx(const uint32_t nu[4], uint32_t type)
+{
+	return (uint8_t)(TL_KX_INFO | (nu[0] != UINT32_MAX && type == nu[0] ? TL_KX_OP : 0) |
+			 (!not_user(nu, type) ? TL_KX_USER : 0));
+}
+
+void tl_krange_put(struct tl_krange *k, uint32_t ev, uint8_t kx, uint64_t id)
+{
+	uint32_t d = k->any ? ev - k->last_ev : ev;
+	uint8_t *q = row_room(&k->p, 20);
+	q = pt_varint_put(q, (uint64_t)d << 2 | (uint64_t)((kx & TL_KX_USER) != 0) << 1 | ((kx & TL_KX_OP) != 0));
+	q = pt_varint_put(q, pt_zigzag((int64_t)(id - k->last_id)));
+	k->p.n = (size_t)(q - k->p.b);
+	k->any = true;
+	k->last_ev = ev;
+	k->last_id = id;
 }
 
 void tl_krange_rewind(struct tl_krange *k)
@@ -109,6 +126,20 @@ uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
 	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
 }
 
+uint8_t tl_krange_next(struct tl_krange *k, uint32_t *ev, uint64_t *id)
+{
+	if (k->p.at >= k->p.n)
+		return 0;
+	const uint8_t *q = k->p.b + k->p.at;
+	uint64_t h = pt_varint_take(&q);
+	k->p.rev += range_take(k, h, &q);
+	k->p.at = (size_t)(q - k->p.b);
+	k->p.rhas = true;
+	*ev = k->p.rev;
+	*id = k->rid;
+	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
+}
+
 bool tl_klink_take(struct tl_klink *k, const struct pt_model *m)
 {
 	for (size_t i = 0; i < m->links.n && !k->bad; i++) {
@@ -119,15 +150,20 @@ bool tl_klink_take(struct tl_klink *k, const struct pt_model *m)
 			k->bad = true;
 			break;
 		}
-		uint8_t *q = row_room(&k->p, 10);
-		q = pt_varint_put(q, k->any ? l->event - k->last_ev : l->event);
-		q = pt_varint_put(q, pt_zigzag((int64_t)l->range - (int64_t)k->last_range));
-		k->p.n = (size_t)(q - k->p.b);
-		k->any = true;
-		k->last_ev = l->event;
-		k->last_range = l->range;
+		tl_klink_put(k, l->event, l->range);
 	}
 	return !k->bad;
+}
+
+void tl_klink_put(struct tl_klink *k, uint32_t ev, uint32_t range)
+{
+	uint8_t *q = row_room(&k->p, 10);
+	q = pt_varint_put(q, k->any ? ev - k->last_ev : ev);
+	q = pt_varint_put(q, pt_zigzag((int64_t)range - (int64_t)k->last_range));
+	k->p.n = (size_t)(q - k->p.b);
+	k->any = true;
+	k->last_ev = ev;
+	k->last_range = range;
 }
 
 void tl_klink_rewind(struct tl_klink *k)
@@ -146,6 +182,16 @@ static uint32_t link_take(void *arg, uint64_t h, const uint8_t **q)
 uint32_t tl_klink_of(struct tl_klink *k, uint32_t ev)
 {
 	return seek(&k->p, ev, link_take, k) ? k->rrange : 0;
+}
+
+uint32_t tl_klink_more(struct tl_klink *k)
+{
+	const uint8_t *q = k->p.b + k->p.at;
+	if (!k->p.rhas || k->p.at >= k->p.n || pt_varint_take(&q)) /* (a further row of one activity: delta 0) */
+		return 0;
+	link_take(k, 0, &q);
+	k->p.at = (size_t)(q - k->p.b);
+	return k->rrange;
 }
 
 uint32_t tl_klink_next(struct tl_klink *k)
