@@ -47,20 +47,6 @@ void tl_kro_take(struct tl_kro *o, struct tl_krange *k, struct pt_model *m)
 	m->ranges.n = 0;
 }
 
-/* The row the whole load's search for event ev lands on (pt_model_range_info over the rows in file order). */
-static size_t kro_search(const struct tl_kro *o, uint32_t ev)
-{
-	size_t lo = 0, hi = o->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (o->v[mid].ev < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The rows (all, or only those found) as keys event << 32 | row, sorted; their count in *n. */
 static uint64_t *kro_keys(const struct tl_kro *o, bool all, size_t *n)
 {
@@ -79,9 +65,10 @@ void tl_kro_seal(struct tl_kro *o, struct tl_krange *k)
 	if (!o->on)
 		return;
 	o->found = pt_xcalloc(o->n / 8 + 1, 1);
-	for (size_t j = 0; j < o->n; j++) {
-		size_t lo = kro_search(o, o->v[j].ev);
-		if (lo < o->n && o->v[lo].ev == o->v[j].ev)
+	for (size_t j = 0; j < o->n; j++) { /* (the whole load's search, pt_model_range_info's, over the rows) */
+		const struct tl_kro_row *r = pt_model_row_of_event(o->v, o->n, sizeof(*o->v), o->v[j].ev);
+		size_t lo = r ? (size_t)(r - o->v) : 0;
+		if (r)
 			o->found[lo >> 3] |= (uint8_t)(1u << (lo & 7));
 	}
 	size_t n;

@@ -18,18 +18,26 @@ static uint8_t *row_room(struct tl_kpack *p, size_t most)
 }
 
 /*
- * The cursor moved on to the row of event ev, or past it: true where that row is ev's. take reads a row's
- * fields into arg from its first varint h and *q (after h) on, and returns its event delta.
+ * The cursor moved on to the next row (false: at the pack's end). take reads a row's fields into arg from
+ * its first varint h and *q (after h) on, and returns its event delta.
  */
+static bool step(struct tl_kpack *p, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
+{
+	if (p->at >= p->n)
+		return false;
+	const uint8_t *q = p->b + p->at;
+	uint64_t h = pt_varint_take(&q);
+	p->rev += take(arg, h, &q);
+	p->at = (size_t)(q - p->b);
+	p->rhas = true;
+	return true;
+}
+
+/* The cursor moved on to the row of event ev, or past it: true where that row is ev's. */
 static bool seek(struct tl_kpack *p, uint32_t ev, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
 {
-	while ((!p->rhas || p->rev < ev) && p->at < p->n) {
-		const uint8_t *q = p->b + p->at;
-		uint64_t h = pt_varint_take(&q);
-		p->rev += take(arg, h, &q);
-		p->at = (size_t)(q - p->b);
-		p->rhas = true;
-	}
+	while ((!p->rhas || p->rev < ev) && step(p, take, arg))
+		;
 	return p->rhas && p->rev == ev;
 }
 
@@ -128,13 +136,8 @@ uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
 
 uint8_t tl_krange_next(struct tl_krange *k, uint32_t *ev, uint64_t *id)
 {
-	if (k->p.at >= k->p.n)
+	if (!step(&k->p, range_take, k))
 		return 0;
-	const uint8_t *q = k->p.b + k->p.at;
-	uint64_t h = pt_varint_take(&q);
-	k->p.rev += range_take(k, h, &q);
-	k->p.at = (size_t)(q - k->p.b);
-	k->p.rhas = true;
 	*ev = k->p.rev;
 	*id = k->rid;
 	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
@@ -196,14 +199,7 @@ uint32_t tl_klink_more(struct tl_klink *k)
 
 uint32_t tl_klink_next(struct tl_klink *k)
 {
-	if (k->p.at >= k->p.n)
-		return 0;
-	const uint8_t *q = k->p.b + k->p.at;
-	uint64_t h = pt_varint_take(&q);
-	k->p.rev += link_take(k, h, &q);
-	k->p.at = (size_t)(q - k->p.b);
-	k->p.rhas = true;
-	return k->rrange;
+	return step(&k->p, link_take, k) ? k->rrange : 0;
 }
 
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)
