@@ -7,12 +7,41 @@
 #include <stdlib.h>
 
 #include "support/sort.h"
+#include "support/varint.h"
 #include "support/xalloc.h"
 
 static void kro_push(struct tl_kro *o, uint32_t ev, uint8_t kx, uint64_t id)
 {
-	pt_xgrow((void **)&o->v, &o->cap, o->n + 1, sizeof(*o->v));
-	o->v[o->n++] = (struct tl_kro_row){ ev, kx, id };
+	pt_xgrow((void **)&o->ev, &o->cap, o->n + 1, sizeof(*o->ev));
+	o->ev[o->n++] = ev;
+	pt_xgrow((void **)&o->p.b, &o->p.cap, o->p.n + 11, 1);
+	uint8_t *q = o->p.b + o->p.n;
+	*q++ = kx;
+	q = pt_varint_put(q, pt_zigzag((int64_t)(id - o->last_id)));
+	o->p.n = (size_t)(q - o->p.b);
+	o->last_id = id;
+}
+
+/* The next info's bits and id in file order (from the pack's cursor, o->p.at and o->last_id). */
+static uint8_t kro_next(struct tl_kro *o, uint64_t *id)
+{
+	const uint8_t *q = o->p.b + o->p.at;
+	uint8_t kx = *q++;
+	o->last_id += (uint64_t)pt_unzigzag(pt_varint_take(&q));
+	o->p.at = (size_t)(q - o->p.b);
+	*id = o->last_id;
+	return kx;
+}
+
+static void kro_rewind(struct tl_kro *o)
+{
+	o->p.at = 0;
+	o->last_id = 0;
+}
+
+static bool kro_found(const struct tl_kro *o, size_t j)
+{
+	return o->found[j >> 3] >> (j & 7) & 1;
 }
 
 void tl_kro_take(struct tl_kro *o, struct tl_krange *k, struct pt_model *m)
@@ -47,17 +76,16 @@ void tl_kro_take(struct tl_kro *o, struct tl_krange *k, struct pt_model *m)
 	m->ranges.n = 0;
 }
 
-/* The rows (all, or only those found) as keys event << 32 | row, sorted; their count in *n. */
-static uint64_t *kro_keys(const struct tl_kro *o, bool all, size_t *n)
+struct kro_row {
+	uint32_t ev;
+	uint8_t kx;
+	uint64_t id;
+};
+
+static int kro_row_cmp(const void *pa, const void *pb)
 {
-	uint64_t *x = pt_xmalloc((o->n ? o->n : 1) * sizeof(*x));
-	size_t k = 0;
-	for (size_t j = 0; j < o->n; j++)
-		if (all || (o->found[j >> 3] >> (j & 7) & 1))
-			x[k++] = (uint64_t)o->v[j].ev << 32 | j;
-	pt_sort(x, k, sizeof(*x), pt_u64_cmp);
-	*n = k;
-	return x;
+	const struct kro_row *a = pa, *b = pb;
+	return a->ev < b->ev ? -1 : a->ev > b->ev;
 }
 
 void tl_kro_seal(struct tl_kro *o, struct tl_krange *k)
@@ -65,42 +93,63 @@ void tl_kro_seal(struct tl_kro *o, struct tl_krange *k)
 	if (!o->on)
 		return;
 	o->found = pt_xcalloc(o->n / 8 + 1, 1);
-	for (size_t j = 0; j < o->n; j++) { /* (the whole load's search, pt_model_range_info's, over the rows) */
-		const struct tl_kro_row *r = pt_model_row_of_event(o->v, o->n, sizeof(*o->v), o->v[j].ev);
-		size_t lo = r ? (size_t)(r - o->v) : 0;
-		if (r)
+	size_t nf = 0;
+	for (size_t j = 0; j < o->n; j++) { /* (the whole load's search, pt_model_range_info's, over the events) */
+		const uint32_t *r = pt_model_row_of_event(o->ev, o->n, sizeof(*o->ev), o->ev[j]);
+		size_t lo = r ? (size_t)(r - o->ev) : 0;
+		if (r && !kro_found(o, lo)) {
 			o->found[lo >> 3] |= (uint8_t)(1u << (lo & 7));
+			nf++;
+		}
 	}
-	size_t n;
-	uint64_t *x = kro_keys(o, false, &n); /* (one row an event: the search finds one row for each) */
-	for (size_t i = 0; i < n; i++) {
-		const struct tl_kro_row *r = &o->v[(uint32_t)x[i]];
-		tl_krange_put(k, r->ev, r->kx, r->id);
+	o->nf = nf;
+	/* the rows found (one an event: the search finds one row for each) in event order */
+	struct kro_row *f = pt_xmalloc((nf ? nf : 1) * sizeof(*f));
+	size_t n = 0;
+	kro_rewind(o);
+	for (size_t j = 0; j < o->n; j++) {
+		uint64_t id;
+		uint8_t kx = kro_next(o, &id);
+		if (kro_found(o, j))
+			f[n++] = (struct kro_row){ o->ev[j], kx, id };
 	}
-	free(x);
+	pt_sort(f, n, sizeof(*f), kro_row_cmp);
+	for (size_t i = 0; i < n; i++)
+		tl_krange_put(k, f[i].ev, f[i].kx, f[i].id);
+	free(f);
 }
 
 int tl_kro_nest(struct tl_kro *o, struct tl_krange *kn)
 {
-	if (!o->on)
+	if (!o->on || o->nf == o->n) { /* (every info found: one an event, all in k) */
+		tl_kro_free(o);
 		return 0;
-	size_t n;
-	uint64_t *x = kro_keys(o, true, &n);
-	int rc = 0;
-	for (size_t i = 0; i < n && rc >= 0; i++) {
-		uint32_t j = (uint32_t)x[i];
-		bool f = o->found[j >> 3] >> (j & 7) & 1;
-		if (i && x[i] >> 32 == x[i - 1] >> 32)
-			rc = -1;
-		else if (!f)
-			rc = 1;
 	}
-	if (rc > 0)
+	size_t n = o->n;
+	uint64_t *x = pt_xmalloc(n * sizeof(*x)); /* event << 32 | row, sorted */
+	for (size_t j = 0; j < n; j++)
+		x[j] = (uint64_t)o->ev[j] << 32 | j;
+	free(o->ev);
+	o->ev = NULL;
+	pt_sort(x, n, sizeof(*x), pt_u64_cmp);
+	int rc = 1;
+	for (size_t i = 1; i < n && rc > 0; i++)
+		if (x[i] >> 32 == x[i - 1] >> 32)
+			rc = -1;
+	if (rc > 0) {
+		uint8_t *kx = pt_xmalloc(n);
+		uint64_t *id = pt_xmalloc(n * sizeof(*id));
+		kro_rewind(o);
+		for (size_t j = 0; j < n; j++)
+			kx[j] = kro_next(o, &id[j]);
+		tl_kpack_free(&o->p);
 		for (size_t i = 0; i < n; i++) {
 			uint32_t j = (uint32_t)x[i];
-			const struct tl_kro_row *r = &o->v[j];
-			tl_krange_put(kn, r->ev, r->kx, o->found[j >> 3] >> (j & 7) & 1 ? r->id : 0);
+			tl_krange_put(kn, (uint32_t)(x[i] >> 32), kx[j], kro_found(o, j) ? id[j] : 0);
 		}
+		free(kx);
+		free(id);
+	}
 	free(x);
 	tl_kro_free(o);
 	return rc;
@@ -108,7 +157,8 @@ int tl_kro_nest(struct tl_kro *o, struct tl_krange *kn)
 
 void tl_kro_free(struct tl_kro *o)
 {
-	free(o->v);
+	free(o->ev);
+	tl_kpack_free(&o->p);
 	free(o->found);
 	*o = (struct tl_kro){ 0 };
 }

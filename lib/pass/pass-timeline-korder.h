@@ -4,7 +4,8 @@
  *  - range infos out of event order (or two of one event): the whole load
  *    looks each range's info up by a binary search over the infos in file
  *    order (pt_model_range_info), which then finds some and misses others;
- *    the first read holds the infos (16 bytes each) and, once it ends, packs
+ *    the first read holds the infos (about 7 bytes each: the event, then the
+ *    bits and id packed) and, once it ends, packs
  *    the very rows that search finds, in event order, as tl_krange packs
  *    infos in order;
  *  - launch links that name a host range out of activity order (an activity
@@ -22,14 +23,12 @@
 #include "pass/pass-timeline-krange.h"
 
 struct tl_kro {
-	struct tl_kro_row {
-		uint32_t ev;
-		uint8_t kx;
-		uint64_t id;
-	} *v;
-	size_t n, cap;
-	uint8_t *found; /* per row of v: the whole load's search finds it (a bit each; tl_kro_seal) */
-	bool on;        /* the infos left event order: held in v, in file order (the pack's rows first) */
+	uint32_t *ev;        /* per info in file order: its event */
+	size_t n, cap, nf;   /* nf: how many the whole load's search finds (tl_kro_seal) */
+	struct tl_kpack p;   /* per info in file order: its kx bits (a byte), varint zigzag (id delta) */
+	uint64_t last_id;    /* (the pack's last id, or a read's) */
+	uint8_t *found;      /* per info: the whole load's search finds it (a bit each; tl_kro_seal) */
+	bool on;             /* the infos left event order: held here (the pack's rows first) */
 };
 /* The first read's batch of range infos (m->ranges) into k, or into o from the first that leaves event order. */
 void tl_kro_take(struct tl_kro *o, struct tl_krange *k, struct pt_model *m);
