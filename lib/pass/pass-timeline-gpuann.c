@@ -232,7 +232,9 @@ uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt
  * The same events of a GPU model read as a stream (pass-timeline-gstream.c,
  * proftool-timeline(1) MEMORY), without holding its ranges or its links:
  *  - its first read packs the links that name a host range (tl_klink, about
- *    2 bytes a link) and, per track, how far its host ranges' starts fall back
+ *    2 bytes a link; held and sorted by activity where they leave its order,
+ *    an activity linked twice: pass-timeline-korder.h) and, per track, how far
+ *    its host ranges' starts fall back
  *    in the file (support/lag.h);
  *  - the ranges those links name become the keys of a join (launch-join.h:
  *    presence bits where they are dense, 1.5 bits an event of their span);

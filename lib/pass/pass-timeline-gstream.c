@@ -29,7 +29,9 @@
  * launch links that name a host range where a process gets GPU user
  * annotations (krange_annotated: nested by a read of their own before the
  * second, pass-timeline-gpuann.c) and, once it ends, the
- * copy infos (pass-timeline-krange.h), handed to the events as later reads
+ * copy infos (pass-timeline-krange.h; range infos and links out of event
+ * order are held, then packed as the whole load finds them:
+ * pass-timeline-korder.h), handed to the events as later reads
  * meet them in file order: one cursor per process over each pack (struct
  * gcur), since the writing reads of several processes interleave. A model
  * of several processes (struct gproc) holds each one's events after the
@@ -1333,8 +1335,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		tl_kro_seal(&s->kro, &s->kr);
 	}
 	if (o->kineto && krange_annotated(s, m)) { /* (two range infos of one event, or several processes with a
-						     * selection, whose steps the stream counts apart from the whole load's
-						     * there: read whole) */
+						     * selection, whose device activities the whole load anchors at the first
+						     * call of their id of any process and the stream at their own rank's:
+						     * read whole) */
 		int kn = tl_kro_nest(&s->kro, &s->kn);
 		if (kn < 0 || !tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
 			s->again = true;
