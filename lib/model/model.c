@@ -542,6 +542,11 @@ const struct pt_range_info *pt_model_range_info(const struct pt_model *m, uint32
 	return row_of_event(m->ranges.v, m->ranges.n, sizeof(*m->ranges.v), event);
 }
 
+const void *pt_model_row_of_event(const void *v, size_t n, size_t size, uint32_t event)
+{
+	return row_of_event(v, n, size, event);
+}
+
 size_t pt_events_corr_range(const struct pt_events *ev, int kind, uint64_t *lo, uint64_t *hi)
 {
 	size_t n = 0;

@@ -629,6 +629,9 @@ const struct pt_sync_info *pt_model_sync_info(const struct pt_model *m, uint32_t
 /* The copy or range info of an event (m->copies, m->ranges are in event order), or NULL. */
 const struct pt_copy_info *pt_model_copy_info(const struct pt_model *m, uint32_t event);
 const struct pt_range_info *pt_model_range_info(const struct pt_model *m, uint32_t event);
+/* The search of those three over any rows of `size` bytes, each starting with its uint32_t event, in the
+ * rows' order (a table out of event order: the row it lands on, or NULL). */
+const void *pt_model_row_of_event(const void *v, size_t n, size_t size, uint32_t event);
 /* Append a step; its comm vector is taken over. */
 void pt_model_add_step(struct pt_model *m, struct pt_step *s);
 

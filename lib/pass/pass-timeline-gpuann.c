@@ -26,6 +26,7 @@
 
 #include "model/ptm.h"
 #include "pass/launch-join.h"
+#include "pass/pass-timeline-korder.h"
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/hashmap.h"
@@ -231,7 +232,9 @@ uint32_t tl_gpu_annotation_event(const struct tl_trace *c, uint32_t i, struct pt
  * The same events of a GPU model read as a stream (pass-timeline-gstream.c,
  * proftool-timeline(1) MEMORY), without holding its ranges or its links:
  *  - its first read packs the links that name a host range (tl_klink, about
- *    2 bytes a link) and, per track, how far its host ranges' starts fall back
+ *    2 bytes a link; held and sorted by activity where they leave its order,
+ *    an activity linked twice: pass-timeline-korder.h) and, per track, how far
+ *    its host ranges' starts fall back
  *    in the file (support/lag.h);
  *  - the ranges those links name become the keys of a join (launch-join.h:
  *    presence bits where they are dense, 1.5 bits an event of their span);
@@ -274,6 +277,7 @@ struct gstk { /* a range open in the sweep */
 
 struct tl_gast {
 	struct tl_klink lk;
+	struct tl_kls ls;   /* the links while out of activity order (pass-timeline-korder.h) */
 	int8_t on;          /* the links are packed: 0 not known yet, 1 yes, -1 no (no process gets annotations) */
 	struct pt_lag *rlag; /* per track: its range events' starts in file order (first read) */
 	size_t nt;
@@ -310,6 +314,7 @@ void tl_gast_free(struct tl_gast *g)
 	if (!g)
 		return;
 	tl_kpack_free(&g->lk.p);
+	tl_kls_free(&g->ls);
 	free(g->rlag);
 	pt_ljoin_free(&g->named);
 	free(g->annv);
@@ -334,14 +339,15 @@ void tl_gast_links(struct tl_gast *g, const struct pt_model *m, bool wanted)
 {
 	if (!g->on)
 		g->on = wanted ? 1 : -1;
-	if (g->on > 0 && !tl_klink_take(&g->lk, m))
-		g->bad = true;
+	if (g->on > 0)
+		tl_kls_take(&g->ls, &g->lk, m);
 }
 
 bool tl_gast_seal(struct tl_gast *g)
 {
 	if (g->on <= 0 || g->bad)
 		return false;
+	tl_kls_seal(&g->ls, &g->lk);
 	tl_kpack_fit(&g->lk.p);
 	tl_klink_rewind(&g->lk);
 	for (uint32_t r; (r = tl_klink_next(&g->lk));)
@@ -514,11 +520,12 @@ void tl_gast_event(struct tl_gast *g, uint32_t gi, uint32_t track, uint8_t kind,
 	uint32_t r = tl_klink_of(&g->lk, gi);
 	if (!r || !keep)
 		return;
-	size_t slot = pt_ljoin_slot(&g->named, r);
-	uint32_t a = slot != SIZE_MAX ? g->annv[slot] : 0;
-	if (!a)
-		return;
-	span_add(&g->acc, &g->g.v, &g->g.n, &g->g.cap, a - 1, track, start, start + dur);
+	for (; r; r = tl_klink_more(&g->lk)) { /* (an activity linked twice: each link's range, as the whole load) */
+		size_t slot = pt_ljoin_slot(&g->named, r);
+		uint32_t a = slot != SIZE_MAX ? g->annv[slot] : 0;
+		if (a)
+			span_add(&g->acc, &g->g.v, &g->g.n, &g->g.cap, a - 1, track, start, start + dur);
+	}
 }
 
 static const struct gattr *sort_at;

@@ -29,7 +29,9 @@
  * launch links that name a host range where a process gets GPU user
  * annotations (krange_annotated: nested by a read of their own before the
  * second, pass-timeline-gpuann.c) and, once it ends, the
- * copy infos (pass-timeline-krange.h), handed to the events as later reads
+ * copy infos (pass-timeline-krange.h; range infos and links out of event
+ * order are held, then packed as the whole load finds them:
+ * pass-timeline-korder.h), handed to the events as later reads
  * meet them in file order: one cursor per process over each pack (struct
  * gcur), since the writing reads of several processes interleave. A model
  * of several processes (struct gproc) holds each one's events after the
@@ -87,6 +89,7 @@
 #include "pass/pass-timeline-gcomm.h"
 #include "pass/pass-timeline-gsel.h"
 #include "pass/pass-timeline-gstrag.h"
+#include "pass/pass-timeline-korder.h"
 #include "pass/pass-timeline-krange.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
@@ -273,6 +276,8 @@ struct pt_tl_gstream {
 	 * profile's Steps rows are then the host's).
 	 */
 	struct tl_krange kr;
+	struct tl_kro kro; /* the range infos while out of event order (pass-timeline-korder.h) */
+	struct tl_krange kn; /* the GPU user annotations' nesting read: every range info, where kr has not all */
 	struct tl_kcopy kc; /* the kineto profile's copy infos, packed after the first read */
 	struct tl_gast *ga; /* the kineto profile: its GPU user annotations (pass-timeline-gpuann.c), NULL none */
 	uint8_t *rdev;
@@ -807,8 +812,8 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 			    * the unions, the kineto profile's, the kernels' classes are not read) */
 		if (!s->no_sets)
 			tl_gcomm_infos(&s->gc, m);
-		if (s->o->kineto && !tl_krange_take(&s->kr, m))
-			goto again;
+		if (s->o->kineto)
+			tl_kro_take(&s->kro, &s->kr, m);
 		m->ranges.n = 0;
 		if (!ev->n)
 			return 0;
@@ -1331,14 +1336,20 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			goto out;
 		}
 	}
-	if ((s->sel && !tl_gsel_streams(s->sel, m)) || (o->kineto && !tl_krange_take(&s->kr, m))) {
+	if (s->sel && !tl_gsel_streams(s->sel, m)) {
 		s->again = true;
 		goto out;
 	}
-	if (o->kineto && krange_annotated(s, m)) { /* (links out of activity order, or several processes with a
-						     * selection, whose steps the stream counts apart from the whole load's
-						     * there: read whole) */
-		if (!tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
+	if (o->kineto) {
+		tl_kro_take(&s->kro, &s->kr, m);
+		tl_kro_seal(&s->kro, &s->kr);
+	}
+	if (o->kineto && krange_annotated(s, m)) { /* (two range infos of one event, or several processes with a
+						     * selection, whose device activities the whole load anchors at the first
+						     * call of their id of any process and the stream at their own rank's:
+						     * read whole) */
+		int kn = tl_kro_nest(&s->kro, &s->kn);
+		if (kn < 0 || !tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
 			s->again = true;
 			goto out;
 		}
@@ -1346,6 +1357,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		tl_gast_free(s->ga);
 		s->ga = NULL;
 	}
+	tl_kro_free(&s->kro);
 	if (tl_gsel_by_read(s->sel)) { /* the steps of several processes by their own read (pass-timeline-gsel.h) */
 		bool whole;
 		if ((rc = tl_gsel_read_steps(s->sel, s->path, &whole, e)) || whole) {
@@ -1378,8 +1390,10 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	if (rc)
 		goto out;
 	/* the GPU user annotations' ranges nested, in a read of their own once the steps are known */
-	if (s->ga && (rc = tl_gast_nest(s->ga, s->path, m, s->pass.t, &s->kr, s->has_re ? &s->re : NULL, G_SKIP, e)))
+	if (s->ga && (rc = tl_gast_nest(s->ga, s->path, m, s->pass.t, s->kn.any ? &s->kn : &s->kr,
+					s->has_re ? &s->re : NULL, G_SKIP, e)))
 		goto out;
+	tl_kpack_free(&s->kn.p);
 	/* the memory records: in the pass's counter groups now */
 	if (m->gpu_mem_pack) {
 		pt_gpu_mem_pack_free(m->gpu_mem_pack);
@@ -1856,6 +1870,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 	free(s->kcode);
 	free(s->kev);
 	tl_kpack_free(&s->kr.p);
+	tl_kpack_free(&s->kn.p);
+	tl_kro_free(&s->kro);
 	tl_kpack_free(&s->kc.p);
 	tl_gast_free(s->ga);
 	free(s->rdev);

@@ -18,18 +18,26 @@ static uint8_t *row_room(struct tl_kpack *p, size_t most)
 }
 
 /*
- * The cursor moved on to the row of event ev, or past it: true where that row is ev's. take reads a row's
- * fields into arg from its first varint h and *q (after h) on, and returns its event delta.
+ * The cursor moved on to the next row (false: at the pack's end). take reads a row's fields into arg from
+ * its first varint h and *q (after h) on, and returns its event delta.
  */
+static bool step(struct tl_kpack *p, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
+{
+	if (p->at >= p->n)
+		return false;
+	const uint8_t *q = p->b + p->at;
+	uint64_t h = pt_varint_take(&q);
+	p->rev += take(arg, h, &q);
+	p->at = (size_t)(q - p->b);
+	p->rhas = true;
+	return true;
+}
+
+/* The cursor moved on to the row of event ev, or past it: true where that row is ev's. */
 static bool seek(struct tl_kpack *p, uint32_t ev, uint32_t (*take)(void *arg, uint64_t h, const uint8_t **q), void *arg)
 {
-	while ((!p->rhas || p->rev < ev) && p->at < p->n) {
-		const uint8_t *q = p->b + p->at;
-		uint64_t h = pt_varint_take(&q);
-		p->rev += take(arg, h, &q);
-		p->at = (size_t)(q - p->b);
-		p->rhas = true;
-	}
+	while ((!p->rhas || p->rev < ev) && step(p, take, arg))
+		;
 	return p->rhas && p->rev == ev;
 }
 
@@ -62,27 +70,44 @@ static bool not_user(const uint32_t *nu, uint32_t t)
 
 bool tl_krange_take(struct tl_krange *k, struct pt_model *m)
 {
-	uint32_t op = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
-	uint32_t nu[4] = { op, pt_strtab_find(&m->strings, "OperatorInner", 13), pt_strtab_find(&m->strings, "PythonOp", 8),
-			   pt_strtab_find(&m->strings, "Communication", 13) };
+	uint32_t nu[4];
+	tl_krange_types(m, nu);
 	for (size_t i = 0; i < m->ranges.n && !k->bad; i++) {
 		const struct pt_range_info *ri = &m->ranges.v[i];
 		if (k->any && ri->event <= k->last_ev) {
 			k->bad = true;
 			break;
 		}
-		uint32_t d = k->any ? ri->event - k->last_ev : ri->event;
-		uint8_t *q = row_room(&k->p, 20);
-		q = pt_varint_put(q, (uint64_t)d << 2 | (uint64_t)!not_user(nu, ri->type) << 1 |
-					     (op != UINT32_MAX && ri->type == op));
-		q = pt_varint_put(q, pt_zigzag((int64_t)(ri->id - k->last_id)));
-		k->p.n = (size_t)(q - k->p.b);
-		k->any = true;
-		k->last_ev = ri->event;
-		k->last_id = ri->id;
+		tl_krange_put(k, ri->event, tl_krange_kx(nu, ri->type), ri->id);
 	}
 	m->ranges.n = 0;
 	return !k->bad;
+}
+
+void tl_krange_types(const struct pt_model *m, uint32_t nu[4])
+{
+	nu[0] = pt_strtab_find(&m->strings, "Operator", 8); /* (as tl_kext_init finds it) */
+	nu[1] = pt_strtab_find(&m->strings, "OperatorInner", 13);
+	nu[2] = pt_strtab_find(&m->strings, "PythonOp", 8);
+	nu[3] = pt_strtab_find(&m->strings, "Communication", 13);
+}
+
+uint8_t tl_krange_kx(const uint32_t nu[4], uint32_t type)
+{
+	return (uint8_t)(TL_KX_INFO | (nu[0] != UINT32_MAX && type == nu[0] ? TL_KX_OP : 0) |
+			 (!not_user(nu, type) ? TL_KX_USER : 0));
+}
+
+void tl_krange_put(struct tl_krange *k, uint32_t ev, uint8_t kx, uint64_t id)
+{
+	uint32_t d = k->any ? ev - k->last_ev : ev;
+	uint8_t *q = row_room(&k->p, 20);
+	q = pt_varint_put(q, (uint64_t)d << 2 | (uint64_t)((kx & TL_KX_USER) != 0) << 1 | ((kx & TL_KX_OP) != 0));
+	q = pt_varint_put(q, pt_zigzag((int64_t)(id - k->last_id)));
+	k->p.n = (size_t)(q - k->p.b);
+	k->any = true;
+	k->last_ev = ev;
+	k->last_id = id;
 }
 
 void tl_krange_rewind(struct tl_krange *k)
@@ -109,6 +134,15 @@ uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id)
 	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
 }
 
+uint8_t tl_krange_next(struct tl_krange *k, uint32_t *ev, uint64_t *id)
+{
+	if (!step(&k->p, range_take, k))
+		return 0;
+	*ev = k->p.rev;
+	*id = k->rid;
+	return TL_KX_INFO | (k->rop ? TL_KX_OP : 0) | (k->ruser ? TL_KX_USER : 0);
+}
+
 bool tl_klink_take(struct tl_klink *k, const struct pt_model *m)
 {
 	for (size_t i = 0; i < m->links.n && !k->bad; i++) {
@@ -119,15 +153,20 @@ bool tl_klink_take(struct tl_klink *k, const struct pt_model *m)
 			k->bad = true;
 			break;
 		}
-		uint8_t *q = row_room(&k->p, 10);
-		q = pt_varint_put(q, k->any ? l->event - k->last_ev : l->event);
-		q = pt_varint_put(q, pt_zigzag((int64_t)l->range - (int64_t)k->last_range));
-		k->p.n = (size_t)(q - k->p.b);
-		k->any = true;
-		k->last_ev = l->event;
-		k->last_range = l->range;
+		tl_klink_put(k, l->event, l->range);
 	}
 	return !k->bad;
+}
+
+void tl_klink_put(struct tl_klink *k, uint32_t ev, uint32_t range)
+{
+	uint8_t *q = row_room(&k->p, 10);
+	q = pt_varint_put(q, k->any ? ev - k->last_ev : ev);
+	q = pt_varint_put(q, pt_zigzag((int64_t)range - (int64_t)k->last_range));
+	k->p.n = (size_t)(q - k->p.b);
+	k->any = true;
+	k->last_ev = ev;
+	k->last_range = range;
 }
 
 void tl_klink_rewind(struct tl_klink *k)
@@ -148,16 +187,19 @@ uint32_t tl_klink_of(struct tl_klink *k, uint32_t ev)
 	return seek(&k->p, ev, link_take, k) ? k->rrange : 0;
 }
 
+uint32_t tl_klink_more(struct tl_klink *k)
+{
+	const uint8_t *q = k->p.b + k->p.at;
+	if (!k->p.rhas || k->p.at >= k->p.n || pt_varint_take(&q)) /* (a further row of one activity: delta 0) */
+		return 0;
+	link_take(k, 0, &q);
+	k->p.at = (size_t)(q - k->p.b);
+	return k->rrange;
+}
+
 uint32_t tl_klink_next(struct tl_klink *k)
 {
-	if (k->p.at >= k->p.n)
-		return 0;
-	const uint8_t *q = k->p.b + k->p.at;
-	uint64_t h = pt_varint_take(&q);
-	k->p.rev += link_take(k, h, &q);
-	k->p.at = (size_t)(q - k->p.b);
-	k->p.rhas = true;
-	return k->rrange;
+	return step(&k->p, link_take, k) ? k->rrange : 0;
 }
 
 void tl_kcopy_take(struct tl_kcopy *k, struct pt_model *m)

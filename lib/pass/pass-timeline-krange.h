@@ -49,6 +49,14 @@ bool tl_krange_take(struct tl_krange *k, struct pt_model *m);
 #define TL_KX_OP 2
 #define TL_KX_USER 8
 uint8_t tl_krange_of(struct tl_krange *k, uint32_t ev, uint64_t *id);
+/* The row at the cursor's back, then the next ones in event order (0 at the pack's end): its kx, event, id. */
+uint8_t tl_krange_next(struct tl_krange *k, uint32_t *ev, uint64_t *id);
+/* The string ids of the types that are no user annotation (Operator first), UINT32_MAX where absent. */
+void tl_krange_types(const struct pt_model *m, uint32_t nu[4]);
+/* A range info's kx bits by its type (nu: tl_krange_types). */
+uint8_t tl_krange_kx(const uint32_t nu[4], uint32_t type);
+/* One more row (event ev after the last one's), its kx bits and id. */
+void tl_krange_put(struct tl_krange *k, uint32_t ev, uint8_t kx, uint64_t id);
 
 /*
  * The copy infos the profile reads (kinds and bytes of each copy and set; the
@@ -86,6 +94,10 @@ struct tl_klink {
 bool tl_klink_take(struct tl_klink *k, const struct pt_model *m);
 /* Activity ev of a read (asked in ascending order): its link's range (event index + 1), 0 none. */
 uint32_t tl_klink_of(struct tl_klink *k, uint32_t ev);
+/* One more link (activity ev, from the last one's on; ev again: a further range of it). */
+void tl_klink_put(struct tl_klink *k, uint32_t ev, uint32_t range);
+/* After tl_klink_of found activity ev's range: its next one (a pack with ev twice), 0 none. */
+uint32_t tl_klink_more(struct tl_klink *k);
 /* The next link's range (event index + 1) in the pack's order, 0 at its end. */
 uint32_t tl_klink_next(struct tl_klink *k);
 void tl_klink_rewind(struct tl_klink *k);
