@@ -428,7 +428,8 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	struct pt_model *mo = pt_model_new();
 	struct pt_ptm_sink so = { o_batch, &s, false,
 				  1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE | PT_PTM_TABLES_NO_EXT_CORR |
-					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS }; /* (no memory records) */
+					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS |
+					  PT_PTM_STRINGS_COUNTED }; /* (no memory records; m holds the strings) */
 	int rc = pt_ptm_source_read_cols(&own, mo, &so, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
 							      PT_PTM_NO_TASK, e);
 	pt_model_free(mo);
