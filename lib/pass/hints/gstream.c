@@ -240,6 +240,7 @@ struct gs {
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
 	struct hx_gops ops;      /* the PyTorch Operator ranges (gops.c), none when ops.n is 0 */
+	struct hx_gcopies cp;    /* the copy infos (gcopy.c), taken from m after the steps' read */
 	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
@@ -823,12 +824,13 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 					fl |= flops_exec(d, ko.fl - 1, &g->ops);
 			} else {
 				o->has_mem = true;
-				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
+				uint8_t ck = 0;
+				uint64_t cb = 0;
+				bool ci = hx_gcopies_get(&g->cp, (uint32_t)gi, &ck, &cb);
 				pt_xgrow((void **)&o->mops, &d->cap_mops, o->nmops + 1, sizeof(*o->mops));
 				o->mops[o->nmops++] = (struct memop){
-					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ci->copy_kind) : "other",
-					nm, found ? pt_ljoin_name(d->j, slot) : 0, found, k == PT_EV_MEMSET, st, du,
-					ci ? ci->bytes : 0 };
+					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ck) : "other",
+					nm, found ? pt_ljoin_name(d->j, slot) : 0, found, k == PT_EV_MEMSET, st, du, cb };
 			}
 			if (found)
 				launch_pair(g, d, slot, st, du, nm);
@@ -1392,6 +1394,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	}
 	pt_events_free_columns(&m->events);
 	memset(&m->events, 0, sizeof(m->events));
+	hx_gcopies_take(&g.cp, m);
 	g.m = m;
 	g.multi = g.kp.nh > 1;
 	g.no_merge = g.multi; /* (read 4 takes each host's calls in turn) */
@@ -1466,7 +1469,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			for (size_t h = 0; h < g.kp.nh; h++)
 				pt_ljoin_free(g.kp.h[h].j);
-			pt_vec_free(&m->copies);
+			hx_gcopies_free(&g.cp);
 			free(g.kp.linkbit);
 			g.kp.linkbit = NULL;
 			for (size_t q = h0; q < nhr && !rc; q++) {
@@ -1516,6 +1519,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.tcname);
 	free(g.lapi);
 	hx_gops_free(&g.ops);
+	hx_gcopies_free(&g.cp);
 	hx_gcomm_free(&g.comm);
 	free(hj);
 	hx_gddp_free(&g.ddp);

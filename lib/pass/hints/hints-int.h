@@ -501,6 +501,21 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
+/* The copy infos of a GPU .ptm as the streamed device read looks them up (gcopy.c): per row its event,
+ * copy kind and the index of its byte count among the distinct ones (9 bytes a row, not 24). */
+struct hx_gcopies {
+	uint32_t *ev;   /* in event order (the file's) */
+	uint8_t *kind;  /* the copy kind */
+	uint32_t *at;   /* the row's index into bytes */
+	size_t n;
+	uint64_t *bytes; /* the distinct byte counts */
+	size_t nbytes;
+};
+/* Takes m->copies (freed). */
+void hx_gcopies_take(struct hx_gcopies *c, struct pt_model *m);
+/* The first row of event ev, as pt_model_copy_info() finds it: false when none. */
+bool hx_gcopies_get(const struct hx_gcopies *c, uint32_t ev, uint8_t *kind, uint64_t *bytes);
+void hx_gcopies_free(struct hx_gcopies *c);
 /* The kernels of a GPU .ptm that are communication by where they were launched (summary.md §2.5: the call
  * of their last launch link, else the first API call of their correlation id in the file, whichever process
  * made it, starts inside a communication host range of its thread), read as a stream (gcomm.c): with links
