@@ -490,8 +490,13 @@ struct hx_gops {
 	uint32_t *host;  /* several hosts: a Tensor Core range's host (its thread's CPU device), else PT_NONE */
 	struct hx_opflops *fv; /* the FLOPs of those that count, when not zero, by range */
 	size_t nfv;
-	uint64_t *k;     /* kernel event << 32 | range, where top == tc and fl is top in the default domain */
+	/* the kernels where top == tc and fl is top in the default domain, by event: per kernel its event
+	 * less the previous one's and its range less the previous one's (zigzag), varints, in blocks of
+	 * HX_KBLK kernels that start from event 0 and range 0 (2 to 4 bytes a kernel, not 8) */
+	uint8_t *kz;
 	size_t nk;
+	struct hx_kblk { uint64_t at; uint32_t ev; } *kb; /* per block: its first byte in kz, its first event */
+	size_t nkb;
 	struct hx_kops *x; /* the other linked kernels, by event */
 	size_t nx;
 };
