@@ -315,10 +315,14 @@ static void win_measure(struct gdev *d, size_t w)
 		pt_ivset_append(&x->ms, d->ms.us > s ? d->ms.us : s, d->ms.ue < e ? d->ms.ue : e);
 	struct pt_ival one = { s, e };
 	struct pt_ivset S = { &one, 1, 1 }, F = { 0 }, t1 = { 0 }, rem = { 0 };
+	/* (each set goes once the next is made: a window of many intervals holds two sets at a time, not six) */
 	pt_ivset_diff(&F, &S, &x->cm);
+	pt_ivset_free(&x->cm);
 	pt_ivset_inter(&t1, &F, &x->mc);
 	d->mc_t += pt_ivset_measure(&t1);
+	pt_ivset_free(&t1);
 	pt_ivset_diff(&rem, &F, &x->mc);
+	pt_ivset_free(&x->mc);
 	struct hx_sdev *o = d->out;
 	/* windows apart are measured in order: the operations that end by the start meet no window still to
 	 * measure (they come nearly in start order, so that each window visits few) */
@@ -331,20 +335,18 @@ static void win_measure(struct gdev *d, size_t w)
 			continue;
 		p->exposed += p->set ? pt_ivset_measure_in(&rem, p->start, oe) : pt_ivset_measure_in(&F, p->start, oe);
 	}
+	pt_ivset_free(&F);
 	pt_ivset_inter(&t1, &rem, &x->ms);
 	d->ms_t += pt_ivset_measure(&t1);
+	pt_ivset_free(&t1);
 	pt_ivset_diff(&d->t2[w], &rem, &x->ms);
+	pt_ivset_free(&rem);
+	pt_ivset_free(&x->ms);
 	struct pt_ivset *t2 = &d->t2[w]; /* held until no call can meet it: without the slack */
 	if (t2->cap > t2->n) {
 		t2->v = pt_xrealloc(t2->v, (t2->n ? t2->n : 1) * sizeof(*t2->v));
 		t2->cap = t2->n ? t2->n : 1;
 	}
-	pt_ivset_free(&F);
-	pt_ivset_free(&t1);
-	pt_ivset_free(&rem);
-	pt_ivset_free(&x->cm);
-	pt_ivset_free(&x->mc);
-	pt_ivset_free(&x->ms);
 	x->done = true;
 }
 
