@@ -792,7 +792,7 @@ int pt_ptm_apply(struct pt_model *m, const Proftool__Chunk *c, struct ids *ids, 
 		if (f->crc32 != crc)
 			BAD("'%s': checksum mismatch (model says %08" PRIx32 ", content gives %08" PRIx32 ")", name,
 			    f->crc32, crc);
-		if (f->n_strings != m->strings.n || f->n_devices != m->devices.n || f->n_tracks != m->tracks.n ||
+		if (f->n_strings != (ids->strings_counted ? ids->nstrings : m->strings.n) || f->n_devices != m->devices.n || f->n_tracks != m->tracks.n ||
 		    f->n_events != ids->nevents || f->n_ops != m->ops.n || f->n_steps != m->steps.n ||
 		    f->n_queue_samples != m->queues.n || f->n_counter_samples != m->counters.n ||
 		    f->n_stats != m->stats.n || f->n_sources != m->sources.n || f->n_aicpu != m->aicpu.n)
@@ -834,7 +834,8 @@ int pt_ptm_strings_apply(struct pt_model *m, struct ids *ids, const uint8_t *p, 
 		if (memchr(q, 0, (size_t)v))
 			return pt_err(e, "'%s': invalid string table (a string holds a NUL byte) in the chunk at body offset %" PRIu64,
 				      name, off);
-		uint32_t id = pt_strtab_intern(&m->strings, (const char *)q, (size_t)v);
+		uint32_t id = ids->strings_counted ? (uint32_t)ids->nstrings
+						   : pt_strtab_intern(&m->strings, (const char *)q, (size_t)v);
 		if (!(id == ids->nstrings || (ids->nstrings == 0 && id == 0)))
 			return pt_err(e, "'%s': invalid string table (duplicate string) in the chunk at body offset %" PRIu64,
 				      name, off);

@@ -40,6 +40,7 @@ struct ids {
 	bool keep_copies;         /* skip, but the copy infos are applied */
 	bool drop_launch;         /* skip: the links and copy infos are not applied, whatever else is */
 	bool no_ext_corr;         /* keep_tables, but the external correlations are not applied (PT_PTM_TABLES_NO_EXT_CORR) */
+	bool strings_counted;     /* skip: the strings are counted, not interned (PT_PTM_STRINGS_COUNTED) */
 	uint64_t nsyncs, last_sync; /* synchronization rows checked so far, the last one's event */
 	uint64_t nargs, last_arg;   /* event arguments checked so far, the last one's event */
 	/* skip: the (kind, track) pair of every event read, as a code of kbits bits (1 to 32: as

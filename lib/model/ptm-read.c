@@ -461,6 +461,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	}
 	ids.no_ext_corr = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_EXT_CORR);
 	bool tables_batchwise = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_BATCHWISE);
+	ids.strings_counted = ids.kinds && (sink->skip_tables & PT_PTM_STRINGS_COUNTED);
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */

@@ -202,6 +202,10 @@ struct pt_ptm_sink {
  * kernel configurations stay) and batch() runs after it with m->events empty, so that no more than a
  * chunk's rows are held (a streamed dump) */
 #define PT_PTM_TABLES_BATCHWISE 16384
+/* with skip_tables: the string table is checked (a string's length, no NUL byte) and counted but not
+ * interned (m->strings stays empty; the tables' string ids are checked against the count), for a read
+ * that never looks at the strings' text, of a file whose table a read before holds (the caller's model) */
+#define PT_PTM_STRINGS_COUNTED 32768
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

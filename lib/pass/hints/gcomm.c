@@ -316,7 +316,8 @@ int hx_gcomm_read(const struct pt_ptm_source *src, struct pt_model *m, struct hx
 	/* read 2: the calls inside them, the kernels the links launch from there */
 	else if (!rc && any) {
 		s.base = 0;
-		struct pt_ptm_sink k2 = { r2_batch, &s, false, PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE };
+		struct pt_ptm_sink k2 = { r2_batch, &s, false,
+					  PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE | PT_PTM_STRINGS_COUNTED };
 		rc = read_fresh(src, &k2, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK,
 				e);
 	}

@@ -9,15 +9,19 @@
  *
  *  O. the side tables a chunk at a time (PT_PTM_TABLES_BATCHWISE), into a
  *     model of their own: a bit per event that is a kernel; each link to a
- *     kernel (12 bytes); each Operator range info (its event, label and
- *     domain, 16 bytes); each such range's Input Dims argument. Then per
+ *     kernel (its event and range, 8 bytes, in file order); each Operator
+ *     range info (its event, label and Input Dims argument, 12 bytes; a bit
+ *     per event of the file for the default domain). Then per
  *     linked kernel, from its links in file order, the Operator ranges the
  *     rules read (in memory: util.c hx_link_range, flops-common.c
  *     pt_flops_gpu_ranges' kernel_range, rules-rank.c TENSOR_CORES_UNUSED):
  *     the range of its first link that has one (TOP_OPS' op type), that of
  *     its last link to an Operator range of the default domain (LOW_FLOPS_UTIL),
- *     that of its last link (TENSOR_CORES_UNUSED). Where the three agree, 8
- *     bytes a kernel; else 16.
+ *     that of its last link (TENSOR_CORES_UNUSED). Where the three agree,
+ *     the kernel and the range as varints of their differences to the
+ *     previous kernel's (2 to 4 bytes a kernel: hx_gops.kz); else 16.
+ *     Links out of event order are sorted by event, file order kept (12
+ *     bytes a link while sorting).
  *  P. the events alone: each Operator range's name (its op type when it has
  *     no label), its FLOPs (pt_flops_range_figure: the name's NVTX sizes or
  *     its Input Dims), and its place (track, start, end) for the nesting:
@@ -48,18 +52,22 @@
 #include "support/bits.h"
 #include "support/err.h"
 #include "support/sort.h"
+#include "support/varint.h"
 #include "support/vec.h"
 #include "support/xalloc.h"
 
-/* A link to a kernel: its event, range (event index + 1, 0 none) and place among the links. */
+/* A link to a kernel, as the links hold it: its event << 32 | its range (event index + 1, 0 none). */
+#define OL_EV(x) ((uint32_t)((x) >> 32))
+#define OL_RANGE(x) ((uint32_t)(x))
+
+/* A link while links out of event order are sorted: its event, range and place among the links. */
 struct olink {
 	uint32_t ev, range, at;
 };
 
-/* An Operator range info. */
+/* An Operator range info (its domain: ost.dbit). */
 struct orng {
 	uint32_t ev, label, shapes;
-	bool dom0;
 };
 
 /* A track of read P: its open default-domain ranges (the ancestors of the next), its last one and its last
@@ -77,9 +85,11 @@ struct ost {
 	size_t nhosts;
 	uint64_t *kbit; /* per event of the file: a kernel */
 	size_t kw;
+	uint64_t *dbit; /* per event of the file: an Operator range of the default domain */
+	size_t dw;
 	uint64_t base;
 	int64_t last_ri; /* the event of the last range info seen (the first of an event counts) */
-	PT_VEC(struct olink) l;
+	PT_VEC(uint64_t) l; /* the links to kernels (OL_EV, OL_RANGE), in file order */
 	PT_VEC(struct orng) r;
 	bool r_sorted, l_sorted;
 	/* read P */
@@ -106,6 +116,12 @@ static uint32_t op_of(const struct ost *s, uint32_t ev)
 			hi = mid;
 	}
 	return lo < s->r.n && s->r.v[lo].ev == ev ? (uint32_t)lo + 1 : 0;
+}
+
+/* Operator range q (index + 1) is of the default domain. */
+static bool dom0(const struct ost *s, uint32_t q)
+{
+	return pt_bits_get(s->dbit, s->dw, s->r.v[q - 1].ev);
 }
 
 static int cmp_orng(const void *pa, const void *pb)
@@ -138,10 +154,9 @@ static int o_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		const struct pt_gpu_link *lk = &m->links.v[i];
 		if (!pt_bits_get(s->kbit, s->kw, lk->event))
 			continue;
-		struct olink x = { lk->event, lk->range, (uint32_t)s->l.n };
-		if (s->l.n && s->l.v[s->l.n - 1].ev > x.ev)
+		if (s->l.n && OL_EV(s->l.v[s->l.n - 1]) > lk->event)
 			s->l_sorted = false;
-		pt_vec_push(&s->l, x);
+		pt_vec_push(&s->l, (uint64_t)lk->event << 32 | lk->range);
 	}
 	m->links.n = 0;
 	for (size_t i = 0; i < m->ranges.n; i++) {
@@ -150,10 +165,14 @@ static int o_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		s->last_ri = ri->event;
 		if (!first || ri->type != s->op_type)
 			continue;
-		struct orng x = { ri->event, ri->label, UINT32_MAX, ri->domain == 0 };
+		struct orng x = { ri->event, ri->label, UINT32_MAX };
 		if (s->r.n && s->r.v[s->r.n - 1].ev >= x.ev)
 			s->r_sorted = false;
 		pt_vec_push(&s->r, x);
+		if (ri->domain == 0) {
+			pt_bits_grow(&s->dbit, &s->dw, ri->event);
+			pt_bits_set(s->dbit, ri->event);
+		}
 	}
 	m->ranges.n = 0;
 	if (m->event_args.n && !s->r_sorted) { /* (the arguments come after the range infos) */
@@ -172,37 +191,79 @@ static int o_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	return 0;
 }
 
+/* The links in event order, file order kept among those of an event (qsort is not stable: each with its
+ * place, 12 bytes a link, while sorting). */
+static void links_sort(struct ost *s)
+{
+	struct olink *t = pt_xmalloc((s->l.n ? s->l.n : 1) * sizeof(*t));
+	for (size_t i = 0; i < s->l.n; i++)
+		t[i] = (struct olink){ OL_EV(s->l.v[i]), OL_RANGE(s->l.v[i]), (uint32_t)i };
+	pt_sort(t, s->l.n, sizeof(*t), cmp_olink);
+	for (size_t i = 0; i < s->l.n; i++)
+		s->l.v[i] = (uint64_t)t[i].ev << 32 | t[i].range;
+	free(t);
+}
+
+#define HX_KBLK 16 /* kernels a block of hx_gops.kz */
+
+/* The writing of hx_gops.kz: its bytes so far and room, the room of kb, the previous kernel and range. */
+struct kzw {
+	size_t len, cap, cb;
+	uint32_t ev, q;
+};
+
+/* Kernel ev whose three ranges are q (after the previous one in event order), to o->kz. */
+static void kz_put(struct hx_gops *o, struct kzw *w, uint32_t ev, uint32_t q)
+{
+	if (o->nk % HX_KBLK == 0) {
+		pt_xgrow((void **)&o->kb, &w->cb, o->nkb + 1, sizeof(*o->kb));
+		o->kb[o->nkb++] = (struct hx_kblk){ w->len, ev };
+		w->ev = ev;
+		w->q = 0;
+	}
+	pt_xgrow((void **)&o->kz, &w->cap, w->len + 20, 1);
+	uint8_t *p = pt_varint_put(o->kz + w->len, ev - w->ev);
+	p = pt_varint_put(p, pt_zigzag((int64_t)q - (int64_t)w->q));
+	w->len = (size_t)(p - o->kz);
+	w->ev = ev;
+	w->q = q;
+	o->nk++;
+}
+
 /* Per linked kernel its three ranges (read O's links, by event then file order). */
 static void kernel_map(struct ost *s)
 {
 	struct hx_gops *o = s->o;
 	if (!s->l_sorted)
-		pt_sort(s->l.v, s->l.n, sizeof(*s->l.v), cmp_olink);
-	size_t ck = 0, cx = 0;
+		links_sort(s);
+	size_t cx = 0;
+	struct kzw w = { 0, 0, 0, 0, 0 };
 	for (size_t i = 0; i < s->l.n;) {
 		size_t j = i;
-		uint32_t ev = s->l.v[i].ev, top = 0, fl = 0, tc = 0;
+		uint32_t ev = OL_EV(s->l.v[i]), top = 0, fl = 0, tc = 0;
 		bool has_top = false;
-		for (; j < s->l.n && s->l.v[j].ev == ev; j++) {
-			uint32_t q = s->l.v[j].range ? op_of(s, s->l.v[j].range - 1) : 0;
-			if (s->l.v[j].range && !has_top)
+		for (; j < s->l.n && OL_EV(s->l.v[j]) == ev; j++) {
+			uint32_t rg = OL_RANGE(s->l.v[j]);
+			uint32_t q = rg ? op_of(s, rg - 1) : 0;
+			if (rg && !has_top)
 				has_top = true, top = q;
-			if (q && s->r.v[q - 1].dom0)
+			if (q && dom0(s, q))
 				fl = q;
 			tc = q;
 		}
 		i = j;
-		if (top == tc && fl == (top && s->r.v[top - 1].dom0 ? top : 0)) {
+		if (top == tc && fl == (top && dom0(s, top) ? top : 0)) {
 			if (!top)
 				continue;
-			pt_xgrow((void **)&o->k, &ck, o->nk + 1, sizeof(*o->k));
-			o->k[o->nk++] = (uint64_t)ev << 32 | top;
+			kz_put(o, &w, ev, top);
 		} else {
 			pt_xgrow((void **)&o->x, &cx, o->nx + 1, sizeof(*o->x));
 			o->x[o->nx++] = (struct hx_kops){ ev, top, fl, tc };
 		}
 	}
 	pt_vec_free(&s->l);
+	if (w.cap > w.len) /* (the slack goes) */
+		o->kz = pt_xrealloc(o->kz, w.len ? w.len : 1);
 }
 
 /* A default-domain range x as it passes: its ancestors on its track are the stack's ranges that hold it
@@ -263,7 +324,7 @@ static int p_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		o->type[q] = r->label ? r->label : ev->name[i];
 		const char *text = pt_model_strget(m, ev->name[i]);
 		struct hx_nest x = { ev->track[i], (uint32_t)q, ev->start[i], ev->start[i] + ev->dur[i] };
-		if (r->dom0) {
+		if (o->fl[q] & HX_OP_DOM0) {
 			struct pt_flops_range f;
 			memset(&f, 0, sizeof(f));
 			pt_flops_range_figure(m, text, s->dims_key, (uint32_t)gi, &r->shapes, &f);
@@ -384,7 +445,7 @@ static int read_p(const struct pt_ptm_source *src, struct pt_model *m, struct os
 {
 	struct hx_gops *o = s->o;
 	for (size_t q = 0; q < o->n; q++)
-		o->fl[q] = s->r.v[q].dom0 ? HX_OP_DOM0 : 0;
+		o->fl[q] = dom0(s, (uint32_t)q + 1) ? HX_OP_DOM0 : 0;
 	o->nfv = 0;
 	if (o->host)
 		memset(o->host, 0xff, (o->n ? o->n : 1) * sizeof(*o->host));
@@ -428,11 +489,13 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	struct pt_model *mo = pt_model_new();
 	struct pt_ptm_sink so = { o_batch, &s, false,
 				  1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_TABLES_BATCHWISE | PT_PTM_TABLES_NO_EXT_CORR |
-					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS }; /* (no memory records) */
+					  PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS |
+					  PT_PTM_STRINGS_COUNTED }; /* (no memory records; m holds the strings) */
 	int rc = pt_ptm_source_read_cols(&own, mo, &so, PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP |
 							      PT_PTM_NO_TASK, e);
 	pt_model_free(mo);
 	free(s.kbit);
+	s.kbit = NULL;
 	if (!rc && !s.r_sorted)
 		pt_sort(s.r.v, s.r.n, sizeof(*s.r.v), cmp_orng);
 	if (!rc)
@@ -441,7 +504,7 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	o->type = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->type));
 	o->fl = pt_xcalloc(o->n ? o->n : 1, sizeof(*o->fl));
 	for (size_t q = 0; q < o->n; q++)
-		o->fl[q] = s.r.v[q].dom0 ? HX_OP_DOM0 : 0;
+		o->fl[q] = dom0(&s, (uint32_t)q + 1) ? HX_OP_DOM0 : 0;
 	if (nhosts > 1) /* a Tensor Core range counts for its own host's ranks only */
 		o->host = pt_xmalloc((o->n ? o->n : 1) * sizeof(*o->host));
 	/* read P: the events, for the ranges' names and places, nested per track as they pass; when a track's
@@ -454,6 +517,7 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 	if (rc > 0)
 		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
 	pt_vec_free(&s.r); /* (the nesting wants the places alone) */
+	free(s.dbit);
 	if (!rc && s.keep)
 		nest(&s);
 	if (!rc)
@@ -471,19 +535,28 @@ void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out)
 	*out = (struct hx_kops){ (uint32_t)ev, 0, 0, 0 };
 	if (!o || ev > UINT32_MAX)
 		return;
-	size_t lo = 0, hi = o->nk;
+	size_t lo = 0, hi = o->nkb; /* the last block that starts at or before ev */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (o->k[mid] >> 32 < ev)
+		if (o->kb[mid].ev <= ev)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < o->nk && o->k[lo] >> 32 == ev) {
-		uint32_t q = (uint32_t)o->k[lo];
-		out->top = out->tc = q;
-		out->fl = o->fl[q - 1] & HX_OP_DOM0 ? q : 0;
-		return;
+	if (lo) {
+		size_t b = lo - 1, n = o->nk - b * HX_KBLK < HX_KBLK ? o->nk - b * HX_KBLK : HX_KBLK;
+		const uint8_t *p = o->kz + o->kb[b].at;
+		uint64_t e = o->kb[b].ev;
+		int64_t q = 0;
+		for (size_t i = 0; i < n && e <= ev; i++) {
+			e += pt_varint_take(&p);
+			q += pt_unzigzag(pt_varint_take(&p));
+			if (e == ev) {
+				out->top = out->tc = (uint32_t)q;
+				out->fl = o->fl[q - 1] & HX_OP_DOM0 ? (uint32_t)q : 0;
+				return;
+			}
+		}
 	}
 	lo = 0, hi = o->nx;
 	while (lo < hi) {
@@ -516,7 +589,8 @@ void hx_gops_free(struct hx_gops *o)
 	free(o->fl);
 	free(o->host);
 	free(o->fv);
-	free(o->k);
+	free(o->kz);
+	free(o->kb);
 	free(o->x);
 	memset(o, 0, sizeof(*o));
 }

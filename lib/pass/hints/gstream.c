@@ -240,6 +240,7 @@ struct gs {
 	size_t nhtrk;
 	struct hx_mempeak *gmem; /* per device (take_tables) */
 	struct hx_gops ops;      /* the PyTorch Operator ranges (gops.c), none when ops.n is 0 */
+	struct hx_gcopies cp;    /* the copy infos (gcopy.c), taken from m after the steps' read */
 	uint8_t *tcname;         /* per string: 0 not seen, 1 not a Tensor Core kernel, 2 one */
 };
 
@@ -314,10 +315,14 @@ static void win_measure(struct gdev *d, size_t w)
 		pt_ivset_append(&x->ms, d->ms.us > s ? d->ms.us : s, d->ms.ue < e ? d->ms.ue : e);
 	struct pt_ival one = { s, e };
 	struct pt_ivset S = { &one, 1, 1 }, F = { 0 }, t1 = { 0 }, rem = { 0 };
+	/* (each set goes once the next is made: a window of many intervals holds two sets at a time, not six) */
 	pt_ivset_diff(&F, &S, &x->cm);
+	pt_ivset_free(&x->cm);
 	pt_ivset_inter(&t1, &F, &x->mc);
 	d->mc_t += pt_ivset_measure(&t1);
+	pt_ivset_free(&t1);
 	pt_ivset_diff(&rem, &F, &x->mc);
+	pt_ivset_free(&x->mc);
 	struct hx_sdev *o = d->out;
 	/* windows apart are measured in order: the operations that end by the start meet no window still to
 	 * measure (they come nearly in start order, so that each window visits few) */
@@ -330,20 +335,18 @@ static void win_measure(struct gdev *d, size_t w)
 			continue;
 		p->exposed += p->set ? pt_ivset_measure_in(&rem, p->start, oe) : pt_ivset_measure_in(&F, p->start, oe);
 	}
+	pt_ivset_free(&F);
 	pt_ivset_inter(&t1, &rem, &x->ms);
 	d->ms_t += pt_ivset_measure(&t1);
+	pt_ivset_free(&t1);
 	pt_ivset_diff(&d->t2[w], &rem, &x->ms);
+	pt_ivset_free(&rem);
+	pt_ivset_free(&x->ms);
 	struct pt_ivset *t2 = &d->t2[w]; /* held until no call can meet it: without the slack */
 	if (t2->cap > t2->n) {
 		t2->v = pt_xrealloc(t2->v, (t2->n ? t2->n : 1) * sizeof(*t2->v));
 		t2->cap = t2->n ? t2->n : 1;
 	}
-	pt_ivset_free(&F);
-	pt_ivset_free(&t1);
-	pt_ivset_free(&rem);
-	pt_ivset_free(&x->cm);
-	pt_ivset_free(&x->mc);
-	pt_ivset_free(&x->ms);
 	x->done = true;
 }
 
@@ -823,12 +826,13 @@ static int dev_batch(void *arg, struct pt_model *m, struct pt_err **e)
 					fl |= flops_exec(d, ko.fl - 1, &g->ops);
 			} else {
 				o->has_mem = true;
-				const struct pt_copy_info *ci = pt_model_copy_info(m, (uint32_t)gi);
+				uint8_t ck = 0;
+				uint64_t cb = 0;
+				bool ci = hx_gcopies_get(&g->cp, (uint32_t)gi, &ck, &cb);
 				pt_xgrow((void **)&o->mops, &d->cap_mops, o->nmops + 1, sizeof(*o->mops));
 				o->mops[o->nmops++] = (struct memop){
-					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ci->copy_kind) : "other",
-					nm, found ? pt_ljoin_name(d->j, slot) : 0, found, k == PT_EV_MEMSET, st, du,
-					ci ? ci->bytes : 0 };
+					(size_t)gi, 0, k == PT_EV_MEMSET ? "memset" : ci ? hx_copy_kind_name(ck) : "other",
+					nm, found ? pt_ljoin_name(d->j, slot) : 0, found, k == PT_EV_MEMSET, st, du, cb };
 			}
 			if (found)
 				launch_pair(g, d, slot, st, du, nm);
@@ -1392,6 +1396,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	}
 	pt_events_free_columns(&m->events);
 	memset(&m->events, 0, sizeof(m->events));
+	hx_gcopies_take(&g.cp, m);
 	g.m = m;
 	g.multi = g.kp.nh > 1;
 	g.no_merge = g.multi; /* (read 4 takes each host's calls in turn) */
@@ -1466,7 +1471,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		if (!rc && !redo && g.r) { /* read 4 (unless read 3 measured the calls), without the join */
 			for (size_t h = 0; h < g.kp.nh; h++)
 				pt_ljoin_free(g.kp.h[h].j);
-			pt_vec_free(&m->copies);
+			hx_gcopies_free(&g.cp);
 			free(g.kp.linkbit);
 			g.kp.linkbit = NULL;
 			for (size_t q = h0; q < nhr && !rc; q++) {
@@ -1516,6 +1521,7 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	free(g.tcname);
 	free(g.lapi);
 	hx_gops_free(&g.ops);
+	hx_gcopies_free(&g.cp);
 	hx_gcomm_free(&g.comm);
 	free(hj);
 	hx_gddp_free(&g.ddp);

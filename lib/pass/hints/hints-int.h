@@ -490,8 +490,13 @@ struct hx_gops {
 	uint32_t *host;  /* several hosts: a Tensor Core range's host (its thread's CPU device), else PT_NONE */
 	struct hx_opflops *fv; /* the FLOPs of those that count, when not zero, by range */
 	size_t nfv;
-	uint64_t *k;     /* kernel event << 32 | range, where top == tc and fl is top in the default domain */
+	/* the kernels where top == tc and fl is top in the default domain, by event: per kernel its event
+	 * less the previous one's and its range less the previous one's (zigzag), varints, in blocks of
+	 * HX_KBLK kernels that start from event 0 and range 0 (2 to 4 bytes a kernel, not 8) */
+	uint8_t *kz;
 	size_t nk;
+	struct hx_kblk { uint64_t at; uint32_t ev; } *kb; /* per block: its first byte in kz, its first event */
+	size_t nkb;
 	struct hx_kops *x; /* the other linked kernels, by event */
 	size_t nx;
 };
@@ -501,6 +506,21 @@ int hx_gops_read(const struct pt_ptm_source *src, struct pt_model *m, const stru
 void hx_gops_kernel(const struct hx_gops *o, uint64_t ev, struct hx_kops *out);
 uint64_t hx_gops_flops(const struct hx_gops *o, uint32_t q);
 void hx_gops_free(struct hx_gops *o);
+/* The copy infos of a GPU .ptm as the streamed device read looks them up (gcopy.c): per row its event,
+ * copy kind and the index of its byte count among the distinct ones (9 bytes a row, not 24). */
+struct hx_gcopies {
+	uint32_t *ev;   /* in event order (the file's) */
+	uint8_t *kind;  /* the copy kind */
+	uint32_t *at;   /* the row's index into bytes */
+	size_t n;
+	uint64_t *bytes; /* the distinct byte counts */
+	size_t nbytes;
+};
+/* Takes m->copies (freed). */
+void hx_gcopies_take(struct hx_gcopies *c, struct pt_model *m);
+/* The first row of event ev, as pt_model_copy_info() finds it: false when none. */
+bool hx_gcopies_get(const struct hx_gcopies *c, uint32_t ev, uint8_t *kind, uint64_t *bytes);
+void hx_gcopies_free(struct hx_gcopies *c);
 /* The kernels of a GPU .ptm that are communication by where they were launched (summary.md §2.5: the call
  * of their last launch link, else the first API call of their correlation id in the file, whichever process
  * made it, starts inside a communication host range of its thread), read as a stream (gcomm.c): with links
