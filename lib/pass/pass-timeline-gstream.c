@@ -216,6 +216,10 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
+	/* the kineto profile of several ranks, once the first read ends: j's keys dense (jkey), each rank's ids
+	 * from its least (jlo) up (jspan of them), the ranks one after the other in rank order (jbase), plus one,
+	 * so that the join holds presence bits instead of an 8-byte key a slot (NULL: the keys as read) */
+	uint64_t *jlo, *jspan, *jbase;
 	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack), j.start gone */
 	struct anchors {
 		int64_t *base;  /* per block of AN_B slots: its least start */
@@ -415,9 +419,64 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
  * above bit 56 (KEY_MAX: ids and ranks that do not fit are read whole).
  */
 #define KEY_MAX (UINT64_C(1) << 56)
+#define KEY_RANKS 256
+/* (rank r's dense key of co once j_dense made them: 0, never an id, where no activity of r has co) */
+static uint64_t jkey_dense(const struct pt_tl_gstream *s, uint32_t r, uint64_t co)
+{
+	if (r >= KEY_RANKS || co < s->jlo[r] || co - s->jlo[r] >= s->jspan[r])
+		return 0;
+	return 1 + s->jbase[r] + (co - s->jlo[r]);
+}
+
 static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
-	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
+	if (!s->kranks || !co)
+		return co;
+	uint32_t r = tl_device_rank(&s->m->devices.v[d]);
+	return s->jbase ? jkey_dense(s, r, co) : co | (uint64_t)r << 56;
+}
+
+/* The key of j that co is as it stands (rank 0's where the ranks are in the key: anchor_of). */
+static uint64_t jkey_plain(const struct pt_tl_gstream *s, uint64_t co)
+{
+	return s->jbase && co ? jkey_dense(s, 0, co) : co;
+}
+
+/* The first read's keys of j in the kineto profile of several ranks (co with the rank above bit 56),
+ * rewritten in place to their dense keys (jkey), in the same order: the slots stay as they were. */
+static void j_dense(struct pt_tl_gstream *s)
+{
+	if (!s->kranks || !s->j.n || s->j.sealed)
+		return;
+	s->jlo = pt_xmalloc(KEY_RANKS * sizeof(*s->jlo));
+	s->jspan = pt_xcalloc(KEY_RANKS, sizeof(*s->jspan));
+	s->jbase = pt_xcalloc(KEY_RANKS, sizeof(*s->jbase));
+	uint64_t hi[KEY_RANKS] = { 0 };
+	for (size_t r = 0; r < KEY_RANKS; r++)
+		s->jlo[r] = UINT64_MAX;
+	for (size_t k = 0; k < s->j.n; k++) {
+		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
+		uint32_t r = (uint32_t)(key >> 56);
+		uint64_t co = key & (KEY_MAX - 1);
+		if (co < s->jlo[r])
+			s->jlo[r] = co;
+		if (co > hi[r])
+			hi[r] = co;
+	}
+	uint64_t b = 0;
+	for (size_t r = 0; r < KEY_RANKS; r++) {
+		s->jbase[r] = b;
+		s->jspan[r] = s->jlo[r] <= hi[r] ? hi[r] - s->jlo[r] + 1 : 0;
+		b += s->jspan[r];
+	}
+	for (size_t k = 0; k < s->j.n; k++) { /* (4-byte keys are all rank 0's, and 1 + co - jlo[0] <= co) */
+		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
+		uint64_t d = jkey_dense(s, (uint32_t)(key >> 56), key & (KEY_MAX - 1));
+		if (s->j.id)
+			s->j.id[k] = d;
+		else
+			s->j.id32[k] = (uint32_t)d;
+	}
 }
 
 /*
@@ -1036,7 +1095,7 @@ static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, 
 {
 	if (!co || !is_device_activity(k) || (!s->j.start && !s->an.d))
 		return st;
-	size_t slot = pt_ljoin_slot(&s->j, co);
+	size_t slot = pt_ljoin_slot(&s->j, jkey_plain(s, co));
 	int64_t a;
 	if (slot == SIZE_MAX)
 		return st;
@@ -1385,6 +1444,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		pt_ljoin_free(&s->fj);
 	}
 	gj_seal(s);
+	j_dense(s);
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1842,6 +1902,9 @@ static void gstream_free(struct pt_tl_gstream *s)
 	tl_gast_free(s->ga);
 	free(s->rdev);
 	tl_kext_ext_map_free(s->ext, s->next);
+	free(s->jlo);
+	free(s->jspan);
+	free(s->jbase);
 	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->rd_init)
 		for (uint32_t p = 1; p < s->np; p++)
