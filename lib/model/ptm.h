@@ -202,6 +202,10 @@ struct pt_ptm_sink {
  * kernel configurations stay) and batch() runs after it with m->events empty, so that no more than a
  * chunk's rows are held (a streamed dump) */
 #define PT_PTM_TABLES_BATCHWISE 16384
+/* with PT_PTM_SKIP_BUT_TABLES (the external correlations applied): m->ext_corr holds one chunk's rows at
+ * a time: emptied before each such chunk, and batch() runs after it with m->events empty (m->ext_corr.n
+ * rows to take; the caller may empty it), so that no more than a chunk's rows are held */
+#define PT_PTM_EXT_CORR_BATCHWISE 32768
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

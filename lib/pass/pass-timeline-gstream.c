@@ -87,6 +87,7 @@
 #include "pass/pass-timeline-gcomm.h"
 #include "pass/pass-timeline-gsel.h"
 #include "pass/pass-timeline-krange.h"
+#include "pass/pass-timeline-kxmap.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
 #include "support/bits.h"
@@ -283,9 +284,10 @@ struct pt_tl_gstream {
 	struct tl_gast *ga; /* the kineto profile: its GPU user annotations (pass-timeline-gpuann.c), NULL none */
 	uint8_t *rdev;
 	bool link_range, host_steps;
-	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
-	struct pt_idmap *ext;
-	size_t next;
+	/* the kineto profile: per device its correlation ids' external ids, packed as the first read's batches
+	 * come (PT_PTM_EXT_CORR_BATCHWISE: m->ext_corr emptied), the map after it (pass-timeline-kxmap.h) */
+	struct tl_kxpack xp;
+	struct tl_kxmap *ext;
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
 };
@@ -845,6 +847,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	struct pt_tl_gstream *s = arg;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
+	if (m->ext_corr.n && s->o->kineto) { /* PT_PTM_EXT_CORR_BATCHWISE */
+		tl_kxpack_add(&s->xp, m);
+		m->ext_corr.n = 0;
+	}
 	if (m->links.n) { /* PT_PTM_LINKS_BATCHWISE */
 		if (s->o->kineto)
 			krange_links(s, m);
@@ -1354,7 +1360,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * host ranges: the memory records and the links unread) */
 	struct pt_ptm_sink first = { scan1, s, false,
 				     G_SKIP | PT_PTM_RANGES_BATCHWISE |
-					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE
+					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE |
+								  PT_PTM_EXT_CORR_BATCHWISE
 							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR | PT_PTM_SKIP_BUT_LINKS |
 							  PT_PTM_LINKS_BATCHWISE) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
@@ -1413,9 +1420,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			s->cu[p].kc = s->kc;
 			s->cu[p].kr = s->kr;
 		}
-		s->ext = tl_kext_ext_map(m);
-		s->next = m->devices.n;
+		tl_kxpack_add(&s->xp, m); /* (any rows left) */
 		pt_vec_free(&m->ext_corr);
+		s->ext = tl_kxmap_build(&s->xp, m->devices.n);
 	}
 	kconf_keep(s, m);
 	syncs_waited(m);
@@ -1607,7 +1614,7 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 	tl_gsel_check(s->sel, m, sel, &s->rf, s->has_ev ? span : NULL, d);
 }
 
-struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
+struct tl_kxmap *tl_gstream_ext(const struct pt_tl_gstream *s)
 {
 	return s->ext;
 }
@@ -1901,7 +1908,8 @@ static void gstream_free(struct pt_tl_gstream *s)
 	tl_kpack_free(&s->kc.p);
 	tl_gast_free(s->ga);
 	free(s->rdev);
-	tl_kext_ext_map_free(s->ext, s->next);
+	tl_kxpack_free(&s->xp);
+	tl_kxmap_free(s->ext);
 	free(s->jlo);
 	free(s->jspan);
 	free(s->jbase);

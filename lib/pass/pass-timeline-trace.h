@@ -538,8 +538,8 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *g);
 bool tl_gstream_host_steps(const struct pt_tl_gstream *g);
 /* The kineto profile's GPU user annotations of a streamed model (pass-timeline-gpuann.c), or NULL. */
 struct tl_gast *tl_gstream_gast(const struct pt_tl_gstream *g);
-/* The kineto profile: per device its correlation ids' External ids (tl_kext_ext_map), the stream's. */
-struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *g);
+/* The kineto profile: per device its correlation ids' External ids (pass-timeline-kxmap.h), the stream's. */
+struct tl_kxmap *tl_gstream_ext(const struct pt_tl_gstream *g);
 void tl_gstream_bind(struct tl_trace *c);
 void tl_gstream_unbind(struct tl_trace *c);
 void tl_gstream_rewind(struct tl_trace *c);
@@ -552,9 +552,6 @@ bool tl_gstream_flows(struct tl_trace *c);
 /* pass-timeline-kext.c: the kineto profile's External id, cbid and cpu_op (made by init, for that profile) */
 void tl_kext_init(struct tl_trace *c);
 void tl_kext_free(struct tl_trace *c);
-/* Per device index (a CPU device's): correlation id -> External id (CUSTOM0, the first of an id); NULL none. */
-struct pt_idmap *tl_kext_ext_map(const struct pt_model *m);
-void tl_kext_ext_map_free(struct pt_idmap *ext, size_t ndevices);
 /* The External id of event i: true and *id, or false when it has none. */
 bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id);
 /* The same from its device, kind and correlation id (a streamed event; i is read for a host range only). */
