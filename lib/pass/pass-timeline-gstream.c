@@ -1175,6 +1175,27 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 }
 
 /* The third read's end: the arrows whose call is on a row, from fs and xf into fl. */
+/*
+ * The kineto profile of several ranks, a trace per rank (tl_gstream_flows): are the calls of each rank's
+ * arrows on one device? Then the arrows of each trace are in the order that tl_flows_order gives them
+ * once they are in the order of their calls' model times (the trace's clock moves a device's times alike),
+ * and all of them can be ordered and packed at once, each trace taking its own in that order.
+ */
+static bool ranks_one_device(const struct pt_tl_gstream *s)
+{
+	uint32_t dr[KEY_RANKS];
+	for (size_t r = 0; r < KEY_RANKS; r++)
+		dr[r] = UINT32_MAX;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		uint32_t d = s->m->tracks.v[s->fl.v[k].srow & FL_TRACK].device;
+		uint32_t r = tl_device_rank(&s->m->devices.v[d]);
+		if (r >= KEY_RANKS || (dr[r] != UINT32_MAX && dr[r] != d))
+			return false;
+		dr[r] = d;
+	}
+	return true;
+}
+
 static void gather_flows(struct pt_tl_gstream *s)
 {
 	if (!s->fs)
@@ -1214,6 +1235,8 @@ static void gather_flows(struct pt_tl_gstream *s)
 			d0 = d;
 		one = d == d0;
 	}
+	if (s->kranks && s->fl.n)
+		one = ranks_one_device(s);
 	if (!one || !s->fl.n)
 		return;
 	tl_flows_sort(s->fl.v, s->fl.n);
@@ -1663,9 +1686,44 @@ static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c
 	return ends_on_rows(s, c, &f->srow, &f->frow, &f->sts, &f->fts);
 }
 
+/* The kineto profile of several ranks, its arrows ordered and packed (ranks_one_device): trace c takes its
+ * own, in their order, and the others stay, in theirs, for their traces. */
+static bool ranks_take_arrows(struct pt_tl_gstream *s, struct tl_trace *c)
+{
+	struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < s->fl.n; i++) {
+		struct tl_arrow w = a[i];
+		n += ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts);
+	}
+	struct tl_arrow *mine = n ? pt_xmalloc(n * sizeof(*mine)) : NULL;
+	n = 0;
+	for (size_t i = 0; i < s->fl.n; i++) {
+		struct tl_arrow w = a[i];
+		if (ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts))
+			mine[n++] = w;
+		else
+			a[k++] = a[i];
+	}
+	s->fl.n = k;
+	if (k) {
+		s->fl.v = pt_xrealloc(s->fl.v, k * sizeof(*a));
+		s->fl.cap = k;
+	} else {
+		pt_vec_free(&s->fl);
+	}
+	pt_vec_free(&c->flows);
+	free(c->arrows);
+	c->arrows = mine;
+	c->narrows = n;
+	return true;
+}
+
 bool tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
+	if (s->kranks && s->packed)
+		return ranks_take_arrows(s, c);
 	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes its own arrows (an
 			  * arrow's ends are of one rank), the others' stay, in their order, for their traces */
 		pt_vec_free(&c->flows);
