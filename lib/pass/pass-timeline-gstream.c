@@ -1042,13 +1042,15 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 static void anchors_pack(struct pt_tl_gstream *s)
 {
 	struct anchors *a = &s->an;
-	const int64_t *v = s->j.start;
+	int64_t *v = s->j.start;
 	size_t n = s->j.n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
 	if (!v || !n)
 		return;
 	a->base = pt_xmalloc(nb * sizeof(*a->base));
 	a->wat = pt_xmalloc(nb * sizeof(*a->wat));
-	a->d = pt_xmalloc(n * sizeof(*a->d));
+	/* d in place of the starts, forward: slot i's 4 bytes end at or before slot i's start begins, each
+	 * block's starts read (its bounds, its wide copy) before its first d is written */
+	uint32_t *d = (uint32_t *)(void *)v;
 	for (size_t b = 0; b < nb; b++) {
 		size_t i0 = b * AN_B, i1 = n - i0 < AN_B ? n : i0 + AN_B;
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -1066,10 +1068,14 @@ static void anchors_pack(struct pt_tl_gstream *s)
 			memcpy(a->wide + nw * AN_B, v + i0, (i1 - i0) * sizeof(*v));
 			a->wat[b] = (uint32_t)nw++;
 		}
-		for (size_t i = i0; i < i1; i++)
-			a->d[i] = !fits || v[i] == INT64_MIN ? AN_NONE : (uint32_t)(v[i] - lo);
+		for (size_t i = i0; i < i1; i++) {
+			int64_t x;
+			memcpy(&x, &v[i], sizeof(x));
+			uint32_t y = !fits || x == INT64_MIN ? AN_NONE : (uint32_t)(x - lo);
+			memcpy(&d[i], &y, sizeof(y));
+		}
 	}
-	free(s->j.start);
+	a->d = pt_xrealloc(v, n * sizeof(*a->d));
 	s->j.start = NULL;
 }
 
