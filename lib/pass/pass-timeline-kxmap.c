@@ -15,6 +15,7 @@
 #define EXT_CUSTOM0 3 /* CUpti_ExternalCorrelationKind CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 */
 #define XB 64         /* ids a block */
 #define NARROW UINT32_MAX
+#define W16 0x80000000u /* wat: a block of 2-byte distances (its place in w16, in blocks) */
 
 /* A device's ids: dense (bits, base, d, wat, wide) or hashed (h). */
 struct xdev {
@@ -22,10 +23,11 @@ struct xdev {
 	uint64_t lo, span;
 	uint64_t *bits;   /* per id of [lo, lo + span): it has an External id */
 	uint64_t *base;   /* per block: its least External id */
-	uint16_t *d;      /* per id: its External id less its block's base */
-	uint32_t *wat;    /* per block: NARROW, or its place in wide (in blocks) */
-	uint64_t *wide;   /* the External ids of the blocks that do not fit d, XB each */
-	size_t nwide;
+	uint8_t *d;       /* per id: its External id less its block's base */
+	uint32_t *wat;    /* per block: NARROW, W16 | its place in w16, or its place in wide (in blocks) */
+	uint16_t *w16;    /* the distances of the blocks whose distances do not fit d, XB each */
+	uint64_t *wide;   /* the External ids of the blocks whose distances do not fit w16, XB each */
+	size_t n16, nwide;
 	struct pt_idmap h;
 };
 
@@ -77,16 +79,36 @@ static void row_next(const struct tl_kxpack *x, size_t *at, struct row *r)
 	*at = (size_t)(q - x->b);
 }
 
-/* Block b of device v made wide: its ids so far whole. */
-static void widen(struct xdev *v, uint64_t b)
+/* The External id of id o of a dense device (present). */
+static uint64_t value_at(const struct xdev *v, uint64_t o)
 {
-	v->wide = pt_xrealloc(v->wide, (v->nwide + 1) * XB * sizeof(*v->wide));
-	uint64_t *w = v->wide + v->nwide * XB;
+	uint32_t w = v->wat[o / XB];
+	if (w == NARROW)
+		return v->base[o / XB] + v->d[o];
+	if (w & W16)
+		return v->base[o / XB] + v->w16[(size_t)(w & ~W16) * XB + o % XB];
+	return v->wide[(size_t)w * XB + o % XB];
+}
+
+/* Block b of device v made of 2-byte distances (wide: of whole ids), its ids so far moved there. */
+static void widen(struct xdev *v, uint64_t b, bool wide)
+{
+	uint64_t x[XB];
+	size_t nw = (size_t)((v->span + 63) / 64);
 	for (uint64_t k = 0; k < XB; k++) {
 		uint64_t o = b * XB + k;
-		w[k] = o < v->span && pt_bits_get(v->bits, (size_t)((v->span + 63) / 64), o) ? v->base[b] + v->d[o] : 0;
+		x[k] = o < v->span && pt_bits_get(v->bits, nw, o) ? value_at(v, o) : v->base[b];
 	}
-	v->wat[b] = (uint32_t)v->nwide++;
+	if (wide) {
+		v->wide = pt_xrealloc(v->wide, (v->nwide + 1) * XB * sizeof(*v->wide));
+		memcpy(v->wide + v->nwide * XB, x, sizeof(x));
+		v->wat[b] = (uint32_t)v->nwide++;
+	} else {
+		v->w16 = pt_xrealloc(v->w16, (v->n16 + 1) * XB * sizeof(*v->w16));
+		for (uint64_t k = 0; k < XB; k++)
+			v->w16[v->n16 * XB + k] = (uint16_t)(x[k] - v->base[b]);
+		v->wat[b] = W16 | (uint32_t)v->n16++;
+	}
 }
 
 struct tl_kxmap *tl_kxmap_build(struct tl_kxpack *x, size_t nd)
@@ -165,13 +187,19 @@ struct tl_kxmap *tl_kxmap_build(struct tl_kxpack *x, size_t nd)
 		uint64_t o = r.corr - v->lo, b = o / XB;
 		if (v->bits[o / 64] >> (o % 64) & 1)
 			continue;
-		if (v->wat[b] == NARROW && r.id - v->base[b] > UINT16_MAX)
-			widen(v, b);
+		uint64_t dist = r.id - v->base[b];
+		if (v->wat[b] == NARROW && dist > UINT8_MAX)
+			widen(v, b, false);
+		if (v->wat[b] != NARROW && (v->wat[b] & W16) && dist > UINT16_MAX)
+			widen(v, b, true);
 		pt_bits_set(v->bits, o);
-		if (v->wat[b] != NARROW)
-			v->wide[(size_t)v->wat[b] * XB + o % XB] = r.id;
+		uint32_t w = v->wat[b];
+		if (w == NARROW)
+			v->d[o] = (uint8_t)dist;
+		else if (w & W16)
+			v->w16[(size_t)(w & ~W16) * XB + o % XB] = (uint16_t)dist;
 		else
-			v->d[o] = (uint16_t)(r.id - v->base[b]);
+			v->wide[(size_t)w * XB + o % XB] = r.id;
 	}
 	tl_kxpack_free(x);
 	return M;
@@ -190,10 +218,10 @@ bool tl_kxmap_get(const struct tl_kxmap *x, uint32_t dev, uint64_t corr, uint64_
 	}
 	if (!v->dense || corr < v->lo || corr - v->lo >= v->span)
 		return false;
-	uint64_t o = corr - v->lo, b = o / XB;
+	uint64_t o = corr - v->lo;
 	if (!(v->bits[o / 64] >> (o % 64) & 1))
 		return false;
-	*id = v->wat[b] != NARROW ? v->wide[(size_t)v->wat[b] * XB + o % XB] : v->base[b] + v->d[o];
+	*id = value_at(v, o);
 	return true;
 }
 
@@ -207,6 +235,7 @@ void tl_kxmap_free(struct tl_kxmap *x)
 		free(v->base);
 		free(v->d);
 		free(v->wat);
+		free(v->w16);
 		free(v->wide);
 		if (v->hashed)
 			pt_idmap_free(&v->h);

@@ -10,9 +10,10 @@
  * (PT_PTM_EXT_CORR_BATCHWISE), then made the map: where a device's ids are
  * dense (their range at most 4 n + 4096 ids), a presence bit per id of the
  * range and, per block of 64 ids, the least External id of the block, each
- * id's its distance from it in 2 bytes (a block whose distances do not fit
- * holds its ids whole, 8 bytes each): about 2.3 bytes an id against 8; the
- * other devices' ids in a hash map (support/idmap.h).
+ * id's its distance from it in a byte (a block whose distances do not fit
+ * holds them in 2 bytes each, or its ids whole, 8 bytes each): about 1.3
+ * bytes an id against 8; the other devices' ids in a hash map
+ * (support/idmap.h).
  */
 #ifndef PT_PASS_TIMELINE_KXMAP_H
 #define PT_PASS_TIMELINE_KXMAP_H
