@@ -1202,6 +1202,23 @@ static bool ranks_one_device(const struct pt_tl_gstream *s)
 	return true;
 }
 
+/*
+ * The viewer profile of several processes (one trace): are the arrows' calls all on devices of one clock?
+ * Then the trace's clock moves every call's time alike, and the arrows can be ordered and packed now, as
+ * for calls on one device.
+ */
+static bool calls_one_clock(const struct pt_tl_gstream *s)
+{
+	const char *c0 = NULL;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		const char *c = tl_dev_clock(&s->m->devices.v[s->m->tracks.v[s->fl.v[k].srow & FL_TRACK].device]);
+		if (c0 && strcmp(c, c0))
+			return false;
+		c0 = c;
+	}
+	return true;
+}
+
 static void gather_flows(struct pt_tl_gstream *s)
 {
 	if (!s->fs)
@@ -1243,6 +1260,8 @@ static void gather_flows(struct pt_tl_gstream *s)
 	}
 	if (s->kranks && s->fl.n)
 		one = ranks_one_device(s);
+	else if (!one && s->fl.n)
+		one = calls_one_clock(s);
 	if (!one || !s->fl.n)
 		return;
 	tl_flows_sort(s->fl.v, s->fl.n);

@@ -431,6 +431,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
+/* The clock a device's times are in (pass-timeline-layout.c): devices of one clock move alike in a trace. */
+const char *tl_dev_clock(const struct pt_device *d);
 /* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
 void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
 		      uint32_t *tmp);
