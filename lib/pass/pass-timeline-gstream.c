@@ -422,6 +422,26 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
  */
 #define KEY_MAX (UINT64_C(1) << 56)
 #define KEY_RANKS 256
+
+/* Group g's id co widens the group's bounds [lo[g], hi[g]] (lo UINT64_MAX: none yet). */
+static void key_bound(uint64_t *lo, uint64_t *hi, uint32_t g, uint64_t co)
+{
+	if (co < lo[g])
+		lo[g] = co;
+	if (co > hi[g])
+		hi[g] = co;
+}
+
+/* The ng groups' spans of ids and the bases of their dense keys, each group's ids after the one's before. */
+static void key_bases(const uint64_t *lo, const uint64_t *hi, size_t ng, uint64_t *span, uint64_t *base)
+{
+	uint64_t b = 0;
+	for (size_t g = 0; g < ng; g++) {
+		base[g] = b;
+		span[g] = lo[g] <= hi[g] ? hi[g] - lo[g] + 1 : 0;
+		b += span[g];
+	}
+}
 /* (rank r's dense key of co once j_dense made them: 0, never an id, where no activity of r has co) */
 static uint64_t jkey_dense(const struct pt_tl_gstream *s, uint32_t r, uint64_t co)
 {
@@ -458,19 +478,9 @@ static void j_dense(struct pt_tl_gstream *s)
 		s->jlo[r] = UINT64_MAX;
 	for (size_t k = 0; k < s->j.n; k++) {
 		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
-		uint32_t r = (uint32_t)(key >> 56);
-		uint64_t co = key & (KEY_MAX - 1);
-		if (co < s->jlo[r])
-			s->jlo[r] = co;
-		if (co > hi[r])
-			hi[r] = co;
+		key_bound(s->jlo, hi, (uint32_t)(key >> 56), key & (KEY_MAX - 1));
 	}
-	uint64_t b = 0;
-	for (size_t r = 0; r < KEY_RANKS; r++) {
-		s->jbase[r] = b;
-		s->jspan[r] = s->jlo[r] <= hi[r] ? hi[r] - s->jlo[r] + 1 : 0;
-		b += s->jspan[r];
-	}
+	key_bases(s->jlo, hi, KEY_RANKS, s->jspan, s->jbase);
 	for (size_t k = 0; k < s->j.n; k++) { /* (4-byte keys are all rank 0's, and 1 + co - jlo[0] <= co) */
 		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
 		uint64_t d = jkey_dense(s, (uint32_t)(key >> 56), key & (KEY_MAX - 1));
@@ -508,19 +518,9 @@ static void fj_seal(struct pt_tl_gstream *s)
 		s->flo[p] = UINT64_MAX;
 	for (size_t k = 0; k < nj + nf; k++) {
 		uint64_t key = k < nj ? (s->j.id ? s->j.id[k] : s->j.id32[k]) : s->fj.id[k - nj];
-		uint32_t p = k < nj ? 0 : (uint32_t)(key >> 56);
-		uint64_t co = key & (KEY_MAX - 1);
-		if (co < s->flo[p])
-			s->flo[p] = co;
-		if (co > hi[p])
-			hi[p] = co;
+		key_bound(s->flo, hi, k < nj ? 0 : (uint32_t)(key >> 56), key & (KEY_MAX - 1));
 	}
-	uint64_t b = 0;
-	for (size_t p = 0; p < np; p++) {
-		s->fbase[p] = b;
-		s->fspan[p] = s->flo[p] <= hi[p] ? hi[p] - s->flo[p] + 1 : 0;
-		b += s->fspan[p];
-	}
+	key_bases(s->flo, hi, np, s->fspan, s->fbase);
 	free(hi);
 	for (size_t k = 0; k < nf; k++) { /* (the other processes' keys are all wider than 4 bytes: fj.id) */
 		uint32_t p = (uint32_t)(s->fj.id[k] >> 56);
