@@ -205,7 +205,7 @@ static int dump_streamed(struct pt_common *c, const char *path, struct pt_err **
 	const struct pt_ptm_source *src = PT_PTM_SOURCE(path);
 	struct pt_model *m = pt_model_new();
 	struct dstream d = { .last = -1 };
-	const uint16_t skip = 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM | PT_PTM_TABLES_BATCHWISE;
+	const uint32_t skip = 1 | PT_PTM_SKIP_BUT_TABLES | PT_PTM_PACK_GPU_MEM | PT_PTM_TABLES_BATCHWISE;
 	struct pt_ptm_sink first = { on_chunk, &d, false, skip };
 	unsigned nocols = PT_PTM_NO_NAME | PT_PTM_NO_DUR | PT_PTM_NO_CORR | PT_PTM_NO_OP | PT_PTM_NO_TASK;
 	int rc = pt_ptm_source_read_cols(src, m, &first, nocols, e);

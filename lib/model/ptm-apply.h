@@ -37,6 +37,7 @@ struct ids {
 	bool no_links;            /* keep_tables, but the launch links are not applied (PT_PTM_TABLES_NO_MEM_LINKS) */
 	bool links_batchwise;     /* keep_links, a chunk at a time (PT_PTM_LINKS_BATCHWISE) */
 	bool ranges_batchwise;    /* keep_ranges, a batch at a time (PT_PTM_RANGES_BATCHWISE) */
+	bool ext_batchwise;       /* keep_tables, the external correlations a chunk at a time (PT_PTM_EXT_CORR_BATCHWISE) */
 	bool keep_copies;         /* skip, but the copy infos are applied */
 	bool drop_launch;         /* skip: the links and copy infos are not applied, whatever else is */
 	bool no_ext_corr;         /* keep_tables, but the external correlations are not applied (PT_PTM_TABLES_NO_EXT_CORR) */

@@ -462,6 +462,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 	ids.no_ext_corr = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_NO_EXT_CORR);
 	bool tables_batchwise = ids.keep_tables && (sink->skip_tables & PT_PTM_TABLES_BATCHWISE);
 	ids.strings_counted = ids.kinds && (sink->skip_tables & PT_PTM_STRINGS_COUNTED);
+	ids.ext_batchwise = ids.keep_tables && !ids.no_ext_corr && (sink->skip_tables & PT_PTM_EXT_CORR_BATCHWISE);
 	/* kept once set, a read turned whole included: the rows stay in one place */
 	ids.pack_gpu_mem = ids.skip && (sink->skip_tables & PT_PTM_PACK_GPU_MEM);
 	/* the descriptor indices of the EventBatch fields a sink's batch() does not read */
@@ -648,10 +649,14 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			ids.keep_copies = false; /* the sink needs them no more (ptm.h) */
 		/* a chunk of links alone, for the sink (PT_PTM_LINKS_BATCHWISE) */
 		bool lbatch = a->body_case == PROFTOOL__CHUNK__BODY_LINKS && ids.links_batchwise && !whole;
-		if (sink && (batch || lbatch) && !whole)
+		/* a chunk of external correlations alone, for the sink (PT_PTM_EXT_CORR_BATCHWISE) */
+		bool xbatch = a->body_case == PROFTOOL__CHUNK__BODY_EXT_CORR && ids.ext_batchwise && !whole;
+		if (sink && (batch || lbatch || xbatch) && !whole)
 			m->events.n = 0;
 		if (lbatch)
 			m->links.n = 0;
+		if (xbatch)
+			m->ext_corr.n = 0;
 		/* a chunk of a CUPTI side table alone, for the sink (PT_PTM_TABLES_BATCHWISE) */
 		bool tbatch = tables_batchwise && !whole && side_table(a->body_case);
 		if (tbatch) {
@@ -663,7 +668,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 			rc = PT_PTM_STOP; /* a CUPTI side table: only a full read can check it */
 		} else if (!events_only || batch || a->body_case == PROFTOOL__CHUNK__BODY_FOOTER) {
 			rc = pt_ptm_apply(m, a, &ids, name, off, &footer, crc_before, e);
-			if (!rc && sink && (batch || lbatch || tbatch) && !whole)
+			if (!rc && sink && (batch || lbatch || tbatch || xbatch) && !whole)
 				rc = sink->batch(sink->arg, m, e);
 			/* range infos for the sink, a batch of them at a time (PT_PTM_RANGES_BATCHWISE) */
 			if (!rc && sink && !whole && ids.ranges_batchwise && a->body_case == PROFTOOL__CHUNK__BODY_RANGE &&
@@ -675,7 +680,7 @@ static int read_body(int fd, const char *name, struct pt_model *m, const struct 
 				whole = true;
 				ids.skip = ids.kinds = ids.keep_kernels = ids.keep_args = ids.keep_gpu_mem = ids.keep_ranges = ids.keep_tables = ids.batchwise = false;
 				ids.keep_links = ids.keep_copies = ids.links_batchwise = ids.ranges_batchwise = ids.drop_launch = false;
-				ids.no_ext_corr = tables_batchwise = false;
+				ids.no_ext_corr = tables_batchwise = ids.ext_batchwise = false;
 				rc = 0;
 			}
 		}

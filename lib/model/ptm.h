@@ -142,7 +142,7 @@ struct pt_ptm_sink {
 	int (*batch)(void *arg, struct pt_model *m, struct pt_err **e);
 	void *arg;
 	bool events_only;
-	uint16_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
+	uint32_t skip_tables; /* 0, 1 (true), or PT_PTM_SKIP_BUT_* bits */
 };
 /*
  * pt_ptm_read_stream_cols(): the event columns that a sink's batch() never
@@ -206,6 +206,10 @@ struct pt_ptm_sink {
  * interned (m->strings stays empty; the tables' string ids are checked against the count), for a read
  * that never looks at the strings' text, of a file whose table a read before holds (the caller's model) */
 #define PT_PTM_STRINGS_COUNTED 32768
+/* with PT_PTM_SKIP_BUT_TABLES (the external correlations applied): m->ext_corr holds one chunk's rows at
+ * a time: emptied before each such chunk, and batch() runs after it with m->events empty (m->ext_corr.n
+ * rows to take; the caller may empty it), so that no more than a chunk's rows are held */
+#define PT_PTM_EXT_CORR_BATCHWISE 65536
 int pt_ptm_read_stream(const char *path, struct pt_model *m, const struct pt_ptm_sink *sink, struct pt_err **e);
 /*
  * A model file's uncompressed body kept in memory by a streaming read, for

@@ -9,6 +9,7 @@
 #include "support/bits.h"
 #include "support/err.h"
 #include "support/sort.h"
+#include "support/varint.h"
 #include "support/xalloc.h"
 
 void tl_gcomm_range(struct tl_gcomm *c, uint64_t ev, uint32_t track, int64_t start, int64_t dur)
@@ -46,6 +47,32 @@ void tl_gcomm_infos(struct tl_gcomm *c, const struct pt_model *m)
 	}
 }
 
+static void lk_push(struct tl_glinks *k, uint32_t ev, uint32_t api)
+{
+	pt_xgrow((void **)&k->b, &k->cap, k->n + 20, 1);
+	uint8_t *q = pt_varint_put(k->b + k->n, pt_zigzag((int64_t)ev - (int64_t)k->ev));
+	q = pt_varint_put(q, pt_zigzag((int64_t)api - (int64_t)k->api));
+	k->n = (size_t)(q - k->b);
+	k->nl++;
+	k->ev = ev;
+	k->api = api;
+}
+
+/* The link at *at (the last one read in *x), advancing *at. */
+static void lk_next(const struct tl_glinks *k, size_t *at, struct tl_glink *x)
+{
+	const uint8_t *q = k->b + *at;
+	x->ev = (uint32_t)((int64_t)x->ev + pt_unzigzag(pt_varint_take(&q)));
+	x->api = (uint32_t)((int64_t)x->api + pt_unzigzag(pt_varint_take(&q)));
+	*at = (size_t)(q - k->b);
+}
+
+static void lk_free(struct tl_glinks *k)
+{
+	free(k->b);
+	memset(k, 0, sizeof(*k));
+}
+
 void tl_gcomm_links(struct tl_gcomm *c, struct pt_model *m)
 {
 	c->linked |= m->links.n > 0;
@@ -60,8 +87,7 @@ void tl_gcomm_links(struct tl_gcomm *c, struct pt_model *m)
 		if (pt_bits_get(c->lseen, c->nlseen, ev))
 			c->dup = true; /* an activity linked twice: the last link wins (tl_gcomm_resolve) */
 		pt_bits_set(c->lseen, ev);
-		struct tl_glink x = { ev, m->links.v[l].api };
-		pt_vec_push(&c->lk, x);
+		lk_push(&c->lk, ev, m->links.v[l].api);
 	}
 	m->links.n = 0;
 }
@@ -109,7 +135,8 @@ int tl_gcomm_reread(struct tl_gcomm *c, const char *path, struct pt_err **e)
 {
 	c->relink = c->links_dropped;
 	if (c->relink) { /* every link again, in the file's order */
-		c->lk.n = 0;
+		c->lk.n = c->lk.nl = 0;
+		c->lk.ev = c->lk.api = 0;
 		c->dup = false;
 		if (c->lseen)
 			memset(c->lseen, 0, c->nlseen * sizeof(*c->lseen));
@@ -147,7 +174,7 @@ bool tl_gcomm_build(struct tl_gcomm *c)
 		nok += counts(&c->cand.v[k], ntracks);
 	if (!nok) { /* no kernel is communication by where it was launched */
 		pt_vec_free(&c->cand);
-		pt_vec_free(&c->lk);
+		lk_free(&c->lk);
 		return true;
 	}
 	if (c->links_dropped)
@@ -210,10 +237,9 @@ void tl_gcomm_first_call(struct tl_gcomm *c, size_t slot, uint32_t track, int64_
 	}
 }
 
-/* Does link l name a marked call? */
-static bool marked(const struct tl_gcomm *c, size_t l)
+/* Does a link to call a name a marked call? */
+static bool marked(const struct tl_gcomm *c, uint32_t a)
 {
-	uint32_t a = c->lk.v[l].api;
 	return a / 8 < c->nin && (c->in[a / 8] & (1u << (a % 8)));
 }
 
@@ -222,27 +248,37 @@ static bool marked(const struct tl_gcomm *c, size_t l)
 static size_t walk(struct tl_gcomm *c, uint32_t *ck)
 {
 	size_t n = 0;
+	struct tl_glink x = { 0, 0 };
+	size_t at = 0;
 	if (!c->dup) {
-		for (size_t l = 0; l < c->lk.n; l++)
-			if (marked(c, l)) {
+		for (size_t l = 0; l < c->lk.nl; l++) {
+			lk_next(&c->lk, &at, &x);
+			if (marked(c, x.api)) {
 				if (ck)
-					ck[n] = c->lk.v[l].ev;
+					ck[n] = x.ev;
 				n++;
 			}
+		}
 		return n;
 	}
+	struct tl_glink *v = pt_xmalloc((c->lk.nl ? c->lk.nl : 1) * sizeof(*v)); /* (from the end: unpacked) */
+	for (size_t l = 0; l < c->lk.nl; l++) {
+		lk_next(&c->lk, &at, &x);
+		v[l] = x;
+	}
 	memset(c->lseen, 0, c->nlseen * sizeof(*c->lseen));
-	for (size_t l = c->lk.n; l-- > 0;) {
-		uint32_t ev = c->lk.v[l].ev;
+	for (size_t l = c->lk.nl; l-- > 0;) {
+		uint32_t ev = v[l].ev;
 		if (pt_bits_get(c->lseen, c->nlseen, ev))
 			continue;
 		pt_bits_set(c->lseen, ev);
-		if (marked(c, l)) {
+		if (marked(c, v[l].api)) {
 			if (ck)
 				ck[n] = ev;
 			n++;
 		}
 	}
+	free(v);
 	return n;
 }
 
@@ -259,7 +295,7 @@ void tl_gcomm_resolve(struct tl_gcomm *c)
 	c->ck = pt_xmalloc((n ? n : 1) * sizeof(*c->ck));
 	c->nck = walk(c, c->ck);
 	pt_sort(c->ck, c->nck, sizeof(*c->ck), pt_u32_cmp);
-	pt_vec_free(&c->lk);
+	lk_free(&c->lk);
 	free(c->lseen);
 	c->lseen = NULL;
 	c->nlseen = 0;
@@ -282,7 +318,7 @@ bool tl_gcomm_kernel_slot(const struct tl_gcomm *c, size_t slot)
 void tl_gcomm_free(struct tl_gcomm *c)
 {
 	pt_vec_free(&c->cand);
-	pt_vec_free(&c->lk);
+	lk_free(&c->lk);
 	free(c->lseen);
 	free(c->xb);
 	free(c->in);

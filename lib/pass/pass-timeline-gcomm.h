@@ -51,7 +51,13 @@ struct tl_glink {
 
 struct tl_gcomm {
 	PT_VEC(struct tl_gcand) cand; /* first read, in file order */
-	PT_VEC(struct tl_glink) lk;   /* first read, once a candidate is seen */
+	/* first read, once a candidate is seen: the links in file order, packed (per link the zigzag deltas of
+	 * its activity's and its call's event indexes from the last link's, varints: about 2 bytes a link) */
+	struct tl_glinks {
+		uint8_t *b;
+		size_t n, cap, nl;
+		uint32_t ev, api;     /* the last link's */
+	} lk;
 	uint64_t *lseen;              /* the activities the links name (bits; till the resolve where one is twice) */
 	size_t nlseen;
 	bool dup;                     /* an activity linked twice */

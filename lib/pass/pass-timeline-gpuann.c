@@ -467,7 +467,7 @@ static int gast_batch(void *arg, struct pt_model *m, struct pt_err **e)
 }
 
 int tl_gast_nest(struct tl_gast *g, const char *path, struct pt_model *m, const struct pt_tl *tl,
-		 const struct tl_krange *kr, const regex_t *re, uint16_t skip, struct pt_err **e)
+		 const struct tl_krange *kr, const regex_t *re, uint32_t skip, struct pt_err **e)
 {
 	size_t nt = m->tracks.n;
 	if (g->nt < nt) { /* (tracks without ranges) */

@@ -91,6 +91,7 @@
 #include "pass/pass-timeline-gstrag.h"
 #include "pass/pass-timeline-korder.h"
 #include "pass/pass-timeline-krange.h"
+#include "pass/pass-timeline-kxmap.h"
 #include "pass/pass-timeline-trace.h"
 #include "support/diag.h"
 #include "support/bits.h"
@@ -217,6 +218,10 @@ struct pt_tl_gstream {
 	uint8_t *kcls;      /* per string: a kernel's class, 0 not known yet, 1 computation, 2 communication */
 	struct tl_gcomm gc; /* the kernels communication by where they were launched (pass-timeline-gcomm.h) */
 	struct pt_ljoin j;
+	/* the kineto profile of several ranks, once the first read ends: j's keys dense (jkey), each rank's ids
+	 * from its least (jlo) up (jspan of them), the ranks one after the other in rank order (jbase), plus one,
+	 * so that the join holds presence bits instead of an 8-byte key a slot (NULL: the keys as read) */
+	uint64_t *jlo, *jspan, *jbase;
 	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack), j.start gone */
 	struct anchors {
 		int64_t *base;  /* per block of AN_B slots: its least start */
@@ -282,9 +287,10 @@ struct pt_tl_gstream {
 	struct tl_gast *ga; /* the kineto profile: its GPU user annotations (pass-timeline-gpuann.c), NULL none */
 	uint8_t *rdev;
 	bool link_range, host_steps;
-	/* the kineto profile: per device its correlation ids' external ids (tl_kext_ext_map; m->ext_corr freed) */
-	struct pt_idmap *ext;
-	size_t next;
+	/* the kineto profile: per device its correlation ids' external ids, packed as the first read's batches
+	 * come (PT_PTM_EXT_CORR_BATCHWISE: m->ext_corr emptied), the map after it (pass-timeline-kxmap.h) */
+	struct tl_kxpack xp;
+	struct tl_kxmap *ext;
 	/* writing (head: per track its release bound) */
 	struct tl_rowbind b;
 };
@@ -418,9 +424,74 @@ static uint8_t kernel_class(struct pt_tl_gstream *s, const struct pt_model *m, u
  * above bit 56 (KEY_MAX: ids and ranks that do not fit are read whole).
  */
 #define KEY_MAX (UINT64_C(1) << 56)
+#define KEY_RANKS 256
+
+/* Group g's id co widens the group's bounds [lo[g], hi[g]] (lo UINT64_MAX: none yet). */
+static void key_bound(uint64_t *lo, uint64_t *hi, uint32_t g, uint64_t co)
+{
+	if (co < lo[g])
+		lo[g] = co;
+	if (co > hi[g])
+		hi[g] = co;
+}
+
+/* The ng groups' spans of ids and the bases of their dense keys, each group's ids after the one's before. */
+static void key_bases(const uint64_t *lo, const uint64_t *hi, size_t ng, uint64_t *span, uint64_t *base)
+{
+	uint64_t b = 0;
+	for (size_t g = 0; g < ng; g++) {
+		base[g] = b;
+		span[g] = lo[g] <= hi[g] ? hi[g] - lo[g] + 1 : 0;
+		b += span[g];
+	}
+}
+/* (rank r's dense key of co once j_dense made them: 0, never an id, where no activity of r has co) */
+static uint64_t jkey_dense(const struct pt_tl_gstream *s, uint32_t r, uint64_t co)
+{
+	if (r >= KEY_RANKS || co < s->jlo[r] || co - s->jlo[r] >= s->jspan[r])
+		return 0;
+	return 1 + s->jbase[r] + (co - s->jlo[r]);
+}
+
 static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 {
-	return s->kranks && co ? co | (uint64_t)tl_device_rank(&s->m->devices.v[d]) << 56 : co;
+	if (!s->kranks || !co)
+		return co;
+	uint32_t r = tl_device_rank(&s->m->devices.v[d]);
+	return s->jbase ? jkey_dense(s, r, co) : co | (uint64_t)r << 56;
+}
+
+/* The key of j that co is as it stands (rank 0's where the ranks are in the key: anchor_of). */
+static uint64_t jkey_plain(const struct pt_tl_gstream *s, uint64_t co)
+{
+	return s->jbase && co ? jkey_dense(s, 0, co) : co;
+}
+
+/* The first read's keys of j in the kineto profile of several ranks (co with the rank above bit 56),
+ * rewritten in place to their dense keys (jkey), in the same order: the slots stay as they were. */
+static void j_dense(struct pt_tl_gstream *s)
+{
+	if (!s->kranks || !s->j.n || s->j.sealed)
+		return;
+	s->jlo = pt_xmalloc(KEY_RANKS * sizeof(*s->jlo));
+	s->jspan = pt_xcalloc(KEY_RANKS, sizeof(*s->jspan));
+	s->jbase = pt_xcalloc(KEY_RANKS, sizeof(*s->jbase));
+	uint64_t hi[KEY_RANKS] = { 0 };
+	for (size_t r = 0; r < KEY_RANKS; r++)
+		s->jlo[r] = UINT64_MAX;
+	for (size_t k = 0; k < s->j.n; k++) {
+		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
+		key_bound(s->jlo, hi, (uint32_t)(key >> 56), key & (KEY_MAX - 1));
+	}
+	key_bases(s->jlo, hi, KEY_RANKS, s->jspan, s->jbase);
+	for (size_t k = 0; k < s->j.n; k++) { /* (4-byte keys are all rank 0's, and 1 + co - jlo[0] <= co) */
+		uint64_t key = s->j.id ? s->j.id[k] : s->j.id32[k];
+		uint64_t d = jkey_dense(s, (uint32_t)(key >> 56), key & (KEY_MAX - 1));
+		if (s->j.id)
+			s->j.id[k] = d;
+		else
+			s->j.id32[k] = (uint32_t)d;
+	}
 }
 
 /*
@@ -450,19 +521,9 @@ static void fj_seal(struct pt_tl_gstream *s)
 		s->flo[p] = UINT64_MAX;
 	for (size_t k = 0; k < nj + nf; k++) {
 		uint64_t key = k < nj ? (s->j.id ? s->j.id[k] : s->j.id32[k]) : s->fj.id[k - nj];
-		uint32_t p = k < nj ? 0 : (uint32_t)(key >> 56);
-		uint64_t co = key & (KEY_MAX - 1);
-		if (co < s->flo[p])
-			s->flo[p] = co;
-		if (co > hi[p])
-			hi[p] = co;
+		key_bound(s->flo, hi, k < nj ? 0 : (uint32_t)(key >> 56), key & (KEY_MAX - 1));
 	}
-	uint64_t b = 0;
-	for (size_t p = 0; p < np; p++) {
-		s->fbase[p] = b;
-		s->fspan[p] = s->flo[p] <= hi[p] ? hi[p] - s->flo[p] + 1 : 0;
-		b += s->fspan[p];
-	}
+	key_bases(s->flo, hi, np, s->fspan, s->fbase);
 	free(hi);
 	for (size_t k = 0; k < nf; k++) { /* (the other processes' keys are all wider than 4 bytes: fj.id) */
 		uint32_t p = (uint32_t)(s->fj.id[k] >> 56);
@@ -801,6 +862,10 @@ static int scan1(void *arg, struct pt_model *m, struct pt_err **e)
 	struct pt_tl_gstream *s = arg;
 	fit(s, m);
 	const struct pt_events *ev = &m->events;
+	if (m->ext_corr.n && s->o->kineto) { /* PT_PTM_EXT_CORR_BATCHWISE */
+		tl_kxpack_add(&s->xp, m);
+		m->ext_corr.n = 0;
+	}
 	if (m->links.n) { /* PT_PTM_LINKS_BATCHWISE */
 		if (s->o->kineto)
 			krange_links(s, m);
@@ -992,13 +1057,15 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 static void anchors_pack(struct pt_tl_gstream *s)
 {
 	struct anchors *a = &s->an;
-	const int64_t *v = s->j.start;
+	int64_t *v = s->j.start;
 	size_t n = s->j.n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
 	if (!v || !n)
 		return;
 	a->base = pt_xmalloc(nb * sizeof(*a->base));
 	a->wat = pt_xmalloc(nb * sizeof(*a->wat));
-	a->d = pt_xmalloc(n * sizeof(*a->d));
+	/* d in place of the starts, forward: slot i's 4 bytes end at or before slot i's start begins, each
+	 * block's starts read (its bounds, its wide copy) before its first d is written */
+	uint32_t *d = (uint32_t *)(void *)v;
 	for (size_t b = 0; b < nb; b++) {
 		size_t i0 = b * AN_B, i1 = n - i0 < AN_B ? n : i0 + AN_B;
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -1016,10 +1083,14 @@ static void anchors_pack(struct pt_tl_gstream *s)
 			memcpy(a->wide + nw * AN_B, v + i0, (i1 - i0) * sizeof(*v));
 			a->wat[b] = (uint32_t)nw++;
 		}
-		for (size_t i = i0; i < i1; i++)
-			a->d[i] = !fits || v[i] == INT64_MIN ? AN_NONE : (uint32_t)(v[i] - lo);
+		for (size_t i = i0; i < i1; i++) {
+			int64_t x;
+			memcpy(&x, &v[i], sizeof(x));
+			uint32_t y = !fits || x == INT64_MIN ? AN_NONE : (uint32_t)(x - lo);
+			memcpy(&d[i], &y, sizeof(y));
+		}
 	}
-	free(s->j.start);
+	a->d = pt_xrealloc(v, n * sizeof(*a->d));
 	s->j.start = NULL;
 }
 
@@ -1051,7 +1122,7 @@ static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, 
 {
 	if (!co || !is_device_activity(k) || (!s->j.start && !s->an.d))
 		return st;
-	size_t slot = pt_ljoin_slot(&s->j, co);
+	size_t slot = pt_ljoin_slot(&s->j, jkey_plain(s, co));
 	int64_t a;
 	if (slot == SIZE_MAX)
 		return st;
@@ -1125,6 +1196,44 @@ static void scan_one(struct pt_tl_gstream *s, uint32_t tr, const struct tl_sev *
 }
 
 /* The third read's end: the arrows whose call is on a row, from fs and xf into fl. */
+/*
+ * The kineto profile of several ranks, a trace per rank (tl_gstream_flows): are the calls of each rank's
+ * arrows on one device? Then the arrows of each trace are in the order that tl_flows_order gives them
+ * once they are in the order of their calls' model times (the trace's clock moves a device's times alike),
+ * and all of them can be ordered and packed at once, each trace taking its own in that order.
+ */
+static bool ranks_one_device(const struct pt_tl_gstream *s)
+{
+	uint32_t dr[KEY_RANKS];
+	for (size_t r = 0; r < KEY_RANKS; r++)
+		dr[r] = UINT32_MAX;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		uint32_t d = s->m->tracks.v[s->fl.v[k].srow & FL_TRACK].device;
+		uint32_t r = tl_device_rank(&s->m->devices.v[d]);
+		if (r >= KEY_RANKS || (dr[r] != UINT32_MAX && dr[r] != d))
+			return false;
+		dr[r] = d;
+	}
+	return true;
+}
+
+/*
+ * The viewer profile of several processes (one trace): are the arrows' calls all on devices of one clock?
+ * Then the trace's clock moves every call's time alike, and the arrows can be ordered and packed now, as
+ * for calls on one device.
+ */
+static bool calls_one_clock(const struct pt_tl_gstream *s)
+{
+	const char *c0 = NULL;
+	for (size_t k = 0; k < s->fl.n; k++) {
+		const char *c = tl_dev_clock(&s->m->devices.v[s->m->tracks.v[s->fl.v[k].srow & FL_TRACK].device]);
+		if (c0 && strcmp(c, c0))
+			return false;
+		c0 = c;
+	}
+	return true;
+}
+
 static void gather_flows(struct pt_tl_gstream *s)
 {
 	if (!s->fs)
@@ -1164,6 +1273,10 @@ static void gather_flows(struct pt_tl_gstream *s)
 			d0 = d;
 		one = d == d0;
 	}
+	if (s->kranks && s->fl.n)
+		one = ranks_one_device(s);
+	else if (!one && s->fl.n)
+		one = calls_one_clock(s);
 	if (!one || !s->fl.n)
 		return;
 	tl_flows_sort(s->fl.v, s->fl.n);
@@ -1310,7 +1423,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	 * host ranges: the memory records and the links unread) */
 	struct pt_ptm_sink first = { scan1, s, false,
 				     G_SKIP | PT_PTM_RANGES_BATCHWISE |
-					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE
+					     (o->kineto ? PT_PTM_TABLES_NO_MEM_LINKS | PT_PTM_SKIP_BUT_LINKS | PT_PTM_LINKS_BATCHWISE |
+								  PT_PTM_EXT_CORR_BATCHWISE
 							: PT_PTM_SKIP_LAUNCH_TABLES | PT_PTM_TABLES_NO_EXT_CORR | PT_PTM_SKIP_BUT_LINKS |
 							  PT_PTM_LINKS_BATCHWISE) };
 	int rc = pt_ptm_read_stream(path, m, &first, e);
@@ -1376,9 +1490,9 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 			s->cu[p].kc = s->kc;
 			s->cu[p].kr = s->kr;
 		}
-		s->ext = tl_kext_ext_map(m);
-		s->next = m->devices.n;
+		tl_kxpack_add(&s->xp, m); /* (any rows left) */
 		pt_vec_free(&m->ext_corr);
+		s->ext = tl_kxmap_build(&s->xp, m->devices.n);
 	}
 	kconf_keep(s, m);
 	syncs_waited(m);
@@ -1409,6 +1523,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		pt_ljoin_free(&s->fj);
 	}
 	gj_seal(s);
+	j_dense(s);
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
 	s->j.end = NULL;
@@ -1579,7 +1694,7 @@ void pt_tl_gstream_check_sel(const struct pt_tl *tl, const struct pt_model *m, c
 	tl_gsel_check(s->sel, m, sel, &s->rf, s->has_ev ? span : NULL, d);
 }
 
-struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *s)
+struct tl_kxmap *tl_gstream_ext(const struct pt_tl_gstream *s)
 {
 	return s->ext;
 }
@@ -1628,9 +1743,44 @@ static bool flow_on_rows(const struct pt_tl_gstream *s, const struct tl_trace *c
 	return ends_on_rows(s, c, &f->srow, &f->frow, &f->sts, &f->fts);
 }
 
+/* The kineto profile of several ranks, its arrows ordered and packed (ranks_one_device): trace c takes its
+ * own, in their order, and the others stay, in theirs, for their traces. */
+static bool ranks_take_arrows(struct pt_tl_gstream *s, struct tl_trace *c)
+{
+	struct tl_arrow *a = (struct tl_arrow *)(void *)s->fl.v;
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < s->fl.n; i++) {
+		struct tl_arrow w = a[i];
+		n += ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts);
+	}
+	struct tl_arrow *mine = n ? pt_xmalloc(n * sizeof(*mine)) : NULL;
+	n = 0;
+	for (size_t i = 0; i < s->fl.n; i++) {
+		struct tl_arrow w = a[i];
+		if (ends_on_rows(s, c, &w.srow, &w.frow, &w.sts, &w.fts))
+			mine[n++] = w;
+		else
+			a[k++] = a[i];
+	}
+	s->fl.n = k;
+	if (k) {
+		s->fl.v = pt_xrealloc(s->fl.v, k * sizeof(*a));
+		s->fl.cap = k;
+	} else {
+		pt_vec_free(&s->fl);
+	}
+	pt_vec_free(&c->flows);
+	free(c->arrows);
+	c->arrows = mine;
+	c->narrows = n;
+	return true;
+}
+
 bool tl_gstream_flows(struct tl_trace *c)
 {
 	struct pt_tl_gstream *s = c->tl->gstream;
+	if (s->kranks && s->packed)
+		return ranks_take_arrows(s, c);
 	if (s->kranks) { /* the kineto profile of several ranks, a trace per rank: each takes its own arrows (an
 			  * arrow's ends are of one rank), the others' stay, in their order, for their traces */
 		pt_vec_free(&c->flows);
@@ -1875,7 +2025,11 @@ static void gstream_free(struct pt_tl_gstream *s)
 	tl_kpack_free(&s->kc.p);
 	tl_gast_free(s->ga);
 	free(s->rdev);
-	tl_kext_ext_map_free(s->ext, s->next);
+	tl_kxpack_free(&s->xp);
+	tl_kxmap_free(s->ext);
+	free(s->jlo);
+	free(s->jspan);
+	free(s->jbase);
 	pt_ptm_turns_destroy(&s->b.rd);
 	if (s->rd_init)
 		for (uint32_t p = 1; p < s->np; p++)

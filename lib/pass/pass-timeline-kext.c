@@ -14,18 +14,16 @@
  */
 #include "pass/pass-timeline-trace.h"
 #include "pass/pass-timeline-krange.h"
+#include "pass/pass-timeline-kxmap.h"
 
 #include <string.h>
 
 #include "support/hashmap.h"
-#include "support/idmap.h"
 #include "support/sort.h"
 #include "support/xalloc.h"
 
-#define EXT_CUSTOM0 3 /* CUpti_ExternalCorrelationKind CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 */
-
 struct tl_kext {
-	struct pt_idmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
+	struct tl_kxmap *ext;   /* per CPU device index: correlation id -> external id (NULL: none at all) */
 	bool ext_lent;          /* ext is a streamed model's (tl_gstream_ext) */
 	uint32_t *cpu_of;       /* per device: the CPU device index of its process, PT_NONE none */
 	uint8_t *kineto_src;    /* per device: a Kineto input imported it (its ranges' ids are external ids) */
@@ -59,7 +57,13 @@ void tl_kext_init(struct tl_trace *c)
 		if (s->device >= 0 && (size_t)s->device < m->devices.n && s->importer && !strcmp(s->importer, "kineto"))
 			k->kineto_src[s->device] = 1;
 	}
-	k->ext = c->tl->gstream ? tl_gstream_ext(c->tl->gstream) : tl_kext_ext_map(m);
+	if (c->tl->gstream) {
+		k->ext = tl_gstream_ext(c->tl->gstream);
+	} else {
+		struct tl_kxpack x = { 0 };
+		tl_kxpack_add(&x, m);
+		k->ext = tl_kxmap_build(&x, m->devices.n);
+	}
 	k->ext_lent = c->tl->gstream != NULL;
 	pt_hashmap_init(&k->cbid);
 	for (size_t i = 0; i < m->api_cbids.n; i++) {
@@ -70,60 +74,13 @@ void tl_kext_init(struct tl_trace *c)
 	c->kext = k;
 }
 
-struct pt_idmap *tl_kext_ext_map(const struct pt_model *m)
-{
-	size_t nd = m->devices.n ? m->devices.n : 1;
-	struct pt_idmap *ext = NULL;
-	/* per process, the ids' range and count first: correlation ids are dense, a direct array (8 bytes an id) */
-	uint64_t *lo = NULL, *hi = NULL;
-	size_t *cnt = NULL;
-	for (size_t i = 0; i < m->ext_corr.n; i++) {
-		const struct pt_ext_corr *x = &m->ext_corr.v[i];
-		if (x->kind != EXT_CUSTOM0 || x->device >= m->devices.n)
-			continue;
-		if (!cnt) {
-			lo = pt_xmalloc(nd * sizeof(*lo));
-			hi = pt_xcalloc(nd, sizeof(*hi));
-			cnt = pt_xcalloc(nd, sizeof(*cnt));
-			for (size_t d = 0; d < nd; d++)
-				lo[d] = UINT64_MAX;
-		}
-		lo[x->device] = x->corr < lo[x->device] ? x->corr : lo[x->device];
-		hi[x->device] = x->corr > hi[x->device] ? x->corr : hi[x->device];
-		cnt[x->device]++;
-	}
-	if (cnt) {
-		ext = pt_xcalloc(nd, sizeof(*ext));
-		for (size_t d = 0; d < m->devices.n; d++)
-			if (cnt[d])
-				pt_idmap_init(&ext[d], lo[d], hi[d], cnt[d]);
-		for (size_t i = 0; i < m->ext_corr.n; i++) {
-			const struct pt_ext_corr *x = &m->ext_corr.v[i];
-			if (x->kind == EXT_CUSTOM0 && x->device < m->devices.n)
-				pt_idmap_put(&ext[x->device], x->corr, x->id, NULL); /* the first id of a correlation */
-		}
-	}
-	free(lo);
-	free(hi);
-	free(cnt);
-	return ext;
-}
-
-void tl_kext_ext_map_free(struct pt_idmap *ext, size_t nd)
-{
-	if (ext)
-		for (size_t d = 0; d < nd; d++)
-			pt_idmap_free(&ext[d]);
-	free(ext);
-}
-
 void tl_kext_free(struct tl_trace *c)
 {
 	struct tl_kext *k = c->kext;
 	if (!k)
 		return;
 	if (!k->ext_lent)
-		tl_kext_ext_map_free(k->ext, c->m->devices.n);
+		tl_kxmap_free(k->ext);
 	free(k->cpu_of);
 	free(k->kineto_src);
 	pt_hashmap_free(&k->cbid);
@@ -150,11 +107,7 @@ bool tl_kext_external_id_of(const struct tl_trace *c, uint32_t dev, uint8_t kind
 	uint32_t cd = k->cpu_of[dev];
 	if (cd == PT_NONE || !corr)
 		return false;
-	const uint64_t *v = pt_idmap_get(&k->ext[cd], corr);
-	if (!v)
-		return false;
-	*id = *v;
-	return true;
+	return tl_kxmap_get(k->ext, cd, corr, id);
 }
 
 bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id)

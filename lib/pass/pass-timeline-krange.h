@@ -121,7 +121,7 @@ void tl_gast_range(struct tl_gast *g, uint32_t track, int64_t start);
 void tl_gast_links(struct tl_gast *g, const struct pt_model *m, bool wanted);
 bool tl_gast_seal(struct tl_gast *g);
 int tl_gast_nest(struct tl_gast *g, const char *path, struct pt_model *m, const struct pt_tl *tl,
-		 const struct tl_krange *kr, const regex_t *re, uint16_t skip, struct pt_err **e);
+		 const struct tl_krange *kr, const regex_t *re, uint32_t skip, struct pt_err **e);
 void tl_gast_event(struct tl_gast *g, uint32_t gi, uint32_t track, uint8_t kind, int64_t start, int64_t dur,
 		   bool keep);
 void tl_gast_finish(struct tl_gast *g);

@@ -99,7 +99,7 @@ static bool clock_path(const struct pt_model *m, const char *a, const char *b, i
 	return found;
 }
 
-static const char *dev_clock(const struct pt_device *d)
+const char *tl_dev_clock(const struct pt_device *d)
 {
 	if (d->clock && *d->clock)
 		return d->clock;
@@ -126,7 +126,7 @@ static void choose_clock(struct tl_trace *c, struct pt_diag *diag)
 	bool all_unix = true;
 	int64_t off;
 	for (size_t d = 0; d < nd; d++)
-		if (nev[d] && !clock_path(m, dev_clock(&m->devices.v[d]), "unix", &off))
+		if (nev[d] && !clock_path(m, tl_dev_clock(&m->devices.v[d]), "unix", &off))
 			all_unix = false;
 	c->clock = "unix";
 	if (!all_unix) {
@@ -137,14 +137,14 @@ static void choose_clock(struct tl_trace *c, struct pt_diag *diag)
 			if (nev[d] && (best == PT_NONE || c->dev_rank[d] < c->dev_rank[best] ||
 				       (c->dev_rank[d] == c->dev_rank[best] && m->devices.v[d].id < m->devices.v[best].id)))
 				best = (uint32_t)d;
-		c->clock = best == PT_NONE ? "unknown" : dev_clock(&m->devices.v[best]);
+		c->clock = best == PT_NONE ? "unknown" : tl_dev_clock(&m->devices.v[best]);
 	}
 	for (size_t d = 0; d < nd; d++) {
-		c->dev_ok[d] = clock_path(m, dev_clock(&m->devices.v[d]), c->clock, &c->dev_off[d]);
+		c->dev_ok[d] = clock_path(m, tl_dev_clock(&m->devices.v[d]), c->clock, &c->dev_off[d]);
 		if (!c->dev_ok[d] && nev[d]) {
 			c->unaligned += nev[d];
 			char *w = pt_xasprintf("'%s': clock '%s' has no recorded offset to '%s': %llu events not exported",
-					       c->o.trace_name ? c->o.trace_name : "", dev_clock(&m->devices.v[d]), c->clock,
+					       c->o.trace_name ? c->o.trace_name : "", tl_dev_clock(&m->devices.v[d]), c->clock,
 					       (unsigned long long)nev[d]);
 			pt_diag_note(diag, "%s", w);
 			free(w);

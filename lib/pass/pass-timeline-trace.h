@@ -431,6 +431,8 @@ uint32_t tl_step_keep(const struct pt_tl *t, uint32_t d, int64_t anchor, int64_t
 
 /* pass-timeline-layout.c */
 uint32_t tl_device_rank(const struct pt_device *dv);
+/* The clock a device's times are in (pass-timeline-layout.c): devices of one clock move alike in a trace. */
+const char *tl_dev_clock(const struct pt_device *d);
 /* Stable sort of the arrow indexes idx[0 .. n) by fts; tmp has room for n / 2 + 1. */
 void tl_flow_sort_fts(const struct tl_arrow_times *at, const struct tl_arrow_rt *v, uint32_t *idx, size_t n,
 		      uint32_t *tmp);
@@ -538,8 +540,8 @@ const uint64_t *tl_gstream_nev(const struct pt_tl_gstream *g);
 bool tl_gstream_host_steps(const struct pt_tl_gstream *g);
 /* The kineto profile's GPU user annotations of a streamed model (pass-timeline-gpuann.c), or NULL. */
 struct tl_gast *tl_gstream_gast(const struct pt_tl_gstream *g);
-/* The kineto profile: per device its correlation ids' External ids (tl_kext_ext_map), the stream's. */
-struct pt_idmap *tl_gstream_ext(const struct pt_tl_gstream *g);
+/* The kineto profile: per device its correlation ids' External ids (pass-timeline-kxmap.h), the stream's. */
+struct tl_kxmap *tl_gstream_ext(const struct pt_tl_gstream *g);
 void tl_gstream_bind(struct tl_trace *c);
 void tl_gstream_unbind(struct tl_trace *c);
 void tl_gstream_rewind(struct tl_trace *c);
@@ -552,9 +554,6 @@ bool tl_gstream_flows(struct tl_trace *c);
 /* pass-timeline-kext.c: the kineto profile's External id, cbid and cpu_op (made by init, for that profile) */
 void tl_kext_init(struct tl_trace *c);
 void tl_kext_free(struct tl_trace *c);
-/* Per device index (a CPU device's): correlation id -> External id (CUSTOM0, the first of an id); NULL none. */
-struct pt_idmap *tl_kext_ext_map(const struct pt_model *m);
-void tl_kext_ext_map_free(struct pt_idmap *ext, size_t ndevices);
 /* The External id of event i: true and *id, or false when it has none. */
 bool tl_kext_external_id(const struct tl_trace *c, uint32_t i, uint64_t *id);
 /* The same from its device, kind and correlation id (a streamed event; i is read for a host range only). */

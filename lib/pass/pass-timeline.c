@@ -466,6 +466,10 @@ static int pass_begin(struct tl_pass *p, const struct pt_model *m, const struct 
 				host_win = d;
 				for (size_t i = 0; i < host.n; i++)
 					pt_vec_push(&t->dev[d].win, host.v[i]);
+				if (host.n) { /* (held to the end: the vector's room given back) */
+					t->dev[d].win.v = pt_xrealloc(t->dev[d].win.v, host.n * sizeof(*host.v));
+					t->dev[d].win.cap = host.n;
+				}
 			} else {
 				t->dev[d].win_shared = true;
 			}

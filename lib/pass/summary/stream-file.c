@@ -41,7 +41,7 @@ static int on_first(void *arg, struct pt_model *m, struct pt_err **e)
 	struct first *f = arg;
 	int rc = pt_summary_stream_batch(f->s, m, e);
 	if ((f->sink.skip_tables & PT_PTM_SKIP_BUT_COPIES) && pt_summary_stream_copies_unused(f->s)) {
-		f->sink.skip_tables &= (uint16_t)~PT_PTM_SKIP_BUT_COPIES;
+		f->sink.skip_tables &= (uint32_t)~PT_PTM_SKIP_BUT_COPIES;
 		pt_vec_free(&m->copies);
 	}
 	return rc;
@@ -94,7 +94,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 	if (!pipe)
 		pt_summary_stream_rereads(s);
 	/* the CUPTI side tables are not summed, but for the launch reads' links and copy infos */
-	struct first f = { s, { on_first, NULL, false, (uint16_t)pt_summary_stream_skip(s) } };
+	struct first f = { s, { on_first, NULL, false, (uint32_t)pt_summary_stream_skip(s) } };
 	f.sink.arg = &f;
 	int rc;
 	if (pipe) {
@@ -125,7 +125,7 @@ int pt_summary_stream_file(const struct pt_ptm_source *src, const struct pt_summ
 			s = pt_summary_stream_new(o);
 			pt_summary_stream_rereads(s);
 			pt_summary_stream_hosts_known(s);
-			f = (struct first){ s, { on_first, NULL, false, (uint16_t)pt_summary_stream_skip(s) } };
+			f = (struct first){ s, { on_first, NULL, false, (uint32_t)pt_summary_stream_skip(s) } };
 			f.sink.arg = &f;
 			rc = pt_ptm_source_read(src, m, &f.sink, e); /* (PT_PTM_STOP: read whole) */
 			if (!rc)
