@@ -344,8 +344,8 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 			if (ty < 0)
 				continue; /* an instant marker */
 			if (tk->late)
-				pt_vec_push(&tk->lr, ((struct hs_late){ s, e, (uint32_t)g, par, label ? label : ev->name[i],
-									(uint8_t)ty }));
+				sum_hsl_add(tk, &((struct hs_late){ s, e, (uint32_t)g, par, label ? label : ev->name[i],
+								     (uint8_t)ty }));
 			if (ty == HT_STEP)
 				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i], q }));
 		} else if (is_dev_activity(k)) {
@@ -379,20 +379,11 @@ void sum_hs_rewind(struct sum_hs *h)
 	h->rval = h->rpcur = 0;
 }
 
-static int cmp_late(const void *pa, const void *pb)
-{
-	const struct hs_late *a = pa, *b = pb;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	return (a->ev > b->ev) - (a->ev < b->ev);
-}
-
 void sum_hs_begin(struct sum_hs *h, struct run *u)
 {
 	sum_hs_rewind(h);
 	for (size_t t = 0; t < h->ntrk; t++)
-		if (h->trk[t].lr.n > 1)
-			pt_sort(h->trk[t].lr.v, h->trk[t].lr.n, sizeof(*h->trk[t].lr.v), cmp_late);
+		sum_hsl_seal(&h->trk[t]);
 	sum_hsv_acts_end(h);
 	h->rr = pt_xcalloc(h->nrank, sizeof(*h->rr));
 	for (size_t k = 0; k < u->ranks.n; k++) {
@@ -613,8 +604,9 @@ static int64_t watermark(const struct sum_hs *h, uint32_t q)
 static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 {
 	struct hs_trk *tk = &h->trk[t];
-	for (; tk->lk < tk->lr.n && tk->lr.v[tk->lk].s <= s; tk->lk++) {
-		const struct hs_late *x = &tk->lr.v[tk->lk];
+	struct hs_late y;
+	while (sum_hsl_next(tk, s, &y)) { /* (stream-host-late.c) */
+		const struct hs_late *x = &y;
 		if (x->s > tk->t || !tk->any) {
 			flush(h, r, t);
 			tk->t = x->s;
@@ -624,8 +616,6 @@ static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 		uint32_t nm = x->type == HT_STEP ? x->name : sum_out_name(r->g, x->name, false);
 		pt_vec_push(&tk->buf, ((struct hs_pend){ x->e, x->ev, x->par, nm, x->type, false, false }));
 	}
-	if (tk->lk == tk->lr.n && tk->lr.v)
-		pt_vec_free(&tk->lr);
 }
 
 void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p)
@@ -735,7 +725,7 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
-		if (r && !tk->left && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+		if (r && !tk->left && (tk->buf.n || tk->st.n || sum_hsl_left(tk) || tk->hp.n)) {
 			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
@@ -755,7 +745,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
 		tk->left = 0;
-		if (r && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+		if (r && (tk->buf.n || tk->st.n || sum_hsl_left(tk) || tk->hp.n)) {
 			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
@@ -765,7 +755,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		sum_hso_free(tk);
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
-		pt_vec_free(&tk->lr);
+		sum_hsl_free(tk);
 		pt_vec_free(&tk->dst);
 	}
 	for (uint32_t q = 0; q < h->nrank; q++) {
@@ -856,7 +846,7 @@ void sum_hs_free(struct sum_hs *h)
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);
 		pt_vec_free(&h->trk[t].st);
-		pt_vec_free(&h->trk[t].lr);
+		sum_hsl_free(&h->trk[t]);
 		pt_vec_free(&h->trk[t].dst);
 		sum_hso_free(&h->trk[t]);
 	}

@@ -920,6 +920,19 @@ struct hs_late {
 	uint32_t name;     /* its raw label, else its raw name */
 	uint8_t type;
 };
+/* The held ranges of a thread, packed while they come in (start, event) order (stream-host-late.c). */
+struct hs_lpack {
+	uint8_t *p;       /* the ranges, varints (n bytes of cap) */
+	size_t n, cap, cnt; /* bytes, room, ranges */
+	int64_t s;        /* the last range packed: its start and event */
+	uint32_t ev;
+	size_t off, took; /* the host read: the offset of the next range, the ranges taken */
+	int64_t rs;       /* the last range unpacked: its start and event */
+	uint32_t rev;
+	struct hs_late c; /* the next range, unpacked when cur */
+	bool cur;
+	bool loose;       /* one came out of order: they are all in hs_trk lr, sorted by sum_hsl_seal */
+};
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
 	bool any;        /* an event of it came */
@@ -938,8 +951,9 @@ struct hs_trk {
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
-	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come */
+	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come (lp loose) */
 	size_t lk;
+	struct hs_lpack lp; /* late: its ranges packed (stream-host-late.c) */
 	PT_VEC(struct hs_dnode) dst; /* --op-detail: beside st */
 };
 /* The host read's sums of a rank, for the views (overview, model, operator). */
@@ -1068,6 +1082,17 @@ size_t sum_hsp_pick(const struct hs_trk *tk, int64_t at);
 /* One start's ranges and calls (v, n): zero-length ranges there with an explicit parent among them,
  * which the stack cannot order as the whole load does: h->unsure. */
 void sum_hsp_zero(struct sum_hs *h, const struct hs_pend *v, size_t n, int64_t at);
+
+/* ---- stream-host-late.c: the held ranges of a thread whose ranges come out of start order ---- */
+/* The read of the steps: range x of late thread tk. */
+void sum_hsl_add(struct hs_trk *tk, const struct hs_late *x);
+/* Before the host read: the ranges in (start, event) order. */
+void sum_hsl_seal(struct hs_trk *tk);
+/* The host read: the next held range of tk if it starts at or before upto (taken into *x). */
+bool sum_hsl_next(struct hs_trk *tk, int64_t upto, struct hs_late *x);
+/* Are ranges of tk still held? */
+bool sum_hsl_left(const struct hs_trk *tk);
+void sum_hsl_free(struct hs_trk *tk);
 
 /* ---- stream-host-order.c: the calls of a host thread out of start order, held in a window ---- */
 /* The host read: event (range or not) of late thread t at start s whose calls are out of start order
