@@ -4,7 +4,7 @@
  * table (lib/cupti/cupti-layouts.c), so no CUPTI header is needed. Chunks are
  * written in description order; the strings a buffer introduces go in a
  * STRINGS chunk right before it. --scale SIZE repeats the description's
- * buffers (times and correlation ids shifted) in 4 MiB BUFFER chunks until
+ * buffers (times, correlation and marker ids, parent payloads shifted) in 4 MiB BUFFER chunks until
  * the file holds SIZE bytes: benchmark inputs.
  */
 #include "gen-cupti.h"
@@ -672,6 +672,22 @@ static void write_end(struct gc *g)
 	g->end_done = true;
 }
 
+/* A MARKER_DATA record r of layout lay whose uint64 payload (payloadKind 1) names a parent range by
+ * its marker id (cupti.md §6.6): the id shifted by d as the markers' ids are (0 stays an explicit root),
+ * so that each repetition's ranges name their own repetition's parents. */
+static void shift_parent(uint8_t *r, const struct pt_cl_layout *lay, uint32_t d)
+{
+	const struct pt_cl_field *kf = pt_cl_field(PT_CK_MARKER_DATA, "payloadKind"),
+				 *pf = pt_cl_field(PT_CK_MARKER_DATA, "payload");
+	if (!d || !kf || !pf || !pt_cl_field_in(kf, lay->size, lay->range) || !pt_cl_field_in(pf, lay->size, lay->range))
+		return;
+	uint64_t kind = kf->size == 1 ? r[kf->off] : kf->size == 2 ? (uint64_t)(r[kf->off] | r[kf->off + 1] << 8)
+							      : pt_le32(r + kf->off);
+	uint64_t v = pf->size == 8 ? pt_le64(r + pf->off) : 0;
+	if (kind == 1 && v)
+		pt_put64(r + pf->off, (uint32_t)(v + d));
+}
+
 /* --scale: repeat the records of every buffer, shifted, in 4 MiB buffers; ids shift by
  * id_stride times the largest id + 1 per repetition (0: every repetition has the same ids). */
 static void scale(struct gc *g, uint64_t target, uint64_t id_stride)
@@ -701,6 +717,8 @@ static void scale(struct gc *g, uint64_t target, uint64_t id_stride)
 						  (k == PT_CK_MARKER_DATA && !strcmp(f->name, "id"))) && pt_le32(r + f->off))
 						pt_put32(r + f->off, (uint32_t)(pt_le32(r + f->off) + cspan * rep));
 				}
+				if (k == PT_CK_MARKER_DATA && g->lay[k])
+					shift_parent(r, g->lay[k], (uint32_t)(cspan * rep));
 				o += s;
 			}
 			len += g->all.n;

@@ -30,7 +30,7 @@ void sum_hsd_push(struct sum_hs *h, struct rank *r, struct hs_trk *tk, const str
 		it->d = gi;
 		d.oi = (uint32_t)(it - hs->op.v.v) + 1;
 	}
-	uint32_t poi = tk->dst.n ? tk->dst.v[tk->dst.n - 1].oi : 0;
+	uint32_t poi = x->par ? tk->dst.v[x->par - 1].oi : 0; /* its parent's (the range under it, or explicit) */
 	if (poi) {
 		struct item *p = &hs->op.v.v[poi - 1];
 		/* (a step's name is raw: sum_hs_hosts) */
@@ -62,7 +62,8 @@ void sum_hsd_attach(struct sum_hs *h, uint32_t q, struct hs_trk *tk, size_t k, s
 		return;
 	struct hs_dnode *x = &tk->dst.v[k];
 	if (!x->tg)
-		x->tg = x->oi || x->ci ? target(h, (struct hs_tgt){ q, x->oi, x->ci ? tk->dst.v[k - 1].oi : 0, x->ci })
+		x->tg = x->oi || x->ci ? target(h, (struct hs_tgt){ q, x->oi, x->ci ? tk->dst.v[tk->st.v[k].par - 1].oi : 0,
+								       x->ci })
 				       : UINT32_MAX;
 	h->tgt[unit] = x->tg == UINT32_MAX ? 0 : x->tg;
 }
@@ -73,7 +74,7 @@ uint32_t sum_hsd_finish(struct rank *r, struct hs_trk *tk, const struct hs_node 
 		return 0; /* no --op-detail */
 	struct hs_dnode d = tk->dst.v[--tk->dst.n];
 	if (d.ci) {
-		struct item *s = &r->hs->op.v.v[tk->dst.v[tk->dst.n - 1].oi - 1].sub.v[d.ci - 1];
+		struct item *s = &r->hs->op.v.v[tk->dst.v[x->par - 1].oi - 1].sub.v[d.ci - 1];
 		s->calls++;
 		item_cpu(s, x->e - x->s);
 		item_gpu(s, x->gpu);

@@ -39,9 +39,10 @@
  * read 3 measures how far they fall behind and read 4 holds them in that
  * window (stream-host-order.c). Zero-length ranges of a thread with one
  * start are pushed with the first of them last, so that a call at that start
- * attaches to it as in the whole load (stream-host-order.c). What this does
- * not give as the whole load does sends the model to the whole load:
- * explicit parents (NVTX typed domains).
+ * attaches to it as in the whole load (stream-host-order.c). Explicit
+ * parents (NVTX typed domains) nest as they are where the stack holds the
+ * parent when the child comes (stream-host-parent.c); what this does not
+ * give as the whole load does sends the model to the whole load.
  */
 #define _GNU_SOURCE
 #include "pass/summary/summary.h"
@@ -100,7 +101,8 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 	for (size_t k = 0; k < m->ranges.n; k++) {
 		const struct pt_range_info *ri = &m->ranges.v[k];
 		if (ri->parent)
-			h->parents = true; /* explicit parents: the whole load's rule */
+			h->parents = true; /* explicit parents (stream-host-parent.c) */
+		sum_hsp_range(h, ri);
 		if (ri->label)
 			sum_hsv_label(h, m, ri->label);
 		uint32_t ty = ri->type < h->nstr ? ri->type : 0;
@@ -125,8 +127,6 @@ void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m)
 
 int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj)
 {
-	if (h->parents)
-		return -1;
 	h->keep = lj->keep;
 	h->ndev = lj->ndev;
 	h->rk = lj->rank;
@@ -161,6 +161,8 @@ int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag 
 	h->rtb = pt_xrealloc(h->rtb, h->nr + 1);
 	if (h->rlab)
 		h->rlab = pt_xrealloc(h->rlab, (h->nr + 1) * sizeof(*h->rlab));
+	if (h->rpar)
+		h->rpar = pt_xrealloc(h->rpar, h->nrpar + 1);
 	return 0;
 }
 
@@ -173,6 +175,8 @@ static size_t rinfo(struct sum_hs *h, uint64_t g)
 			h->rval = (uint32_t)((int64_t)h->rval + pt_unzigzag(pt_varint_take(&q)));
 			h->roff = (size_t)(q - h->rev);
 			h->rdec++;
+			if (h->rpar)
+				sum_hsp_next(h);
 		}
 		if (h->rval >= g)
 			break;
@@ -287,17 +291,21 @@ static bool step_name(struct sum_hs *h, const struct pt_model *m, uint32_t nm)
 	return *c == 2;
 }
 
-/* The type of range event i (g: its index in the file) and whether it is a host range of the rank. */
-static int range_type(struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, uint32_t *label)
+/* The type of range event i (g: its index in the file) and whether it is a host range of the rank;
+ * its label and explicit parent event + 1 (0: none). */
+static int range_type(struct sum_hs *h, const struct pt_model *m, size_t i, uint64_t g, uint32_t *label,
+		      uint32_t *par)
 {
 	size_t k = rinfo(h, g);
 	int ty = HT_USERRANGE;
 	*label = 0;
+	*par = 0;
 	if (k != SIZE_MAX) {
 		if (h->rtb[k] & RT_INSTANT)
 			return -1;
 		ty = h->rtb[k] & 15;
 		*label = h->rlab ? h->rlab[k] : 0;
+		*par = h->rpar ? h->rpcur : 0;
 	}
 	if (ty != HT_STEP && step_name(h, m, m->events.name[i]))
 		ty = HT_STEP;
@@ -331,12 +339,13 @@ void sum_hs_steps(struct sum_hs *h, const struct sum_lj *lj, const struct pt_mod
 		if (k == PT_EV_RANGE) {
 			if (!tk->on)
 				continue; /* not a host range: no step, and not in the span (ranks.c) */
-			uint32_t label;
-			int ty = range_type(h, m, i, g, &label);
+			uint32_t label, par;
+			int ty = range_type(h, m, i, g, &label, &par);
 			if (ty < 0)
 				continue; /* an instant marker */
 			if (tk->late)
-				pt_vec_push(&tk->lr, ((struct hs_late){ s, e, g, label ? label : ev->name[i], (uint8_t)ty }));
+				sum_hsl_add(tk, &((struct hs_late){ s, e, (uint32_t)g, par, label ? label : ev->name[i],
+								     (uint8_t)ty }));
 			if (ty == HT_STEP)
 				pt_vec_push(&h->steps, ((struct hs_step){ s, e, ev->name[i], q }));
 		} else if (is_dev_activity(k)) {
@@ -366,24 +375,15 @@ void sum_hs_rewind(struct sum_hs *h)
 {
 	h->base = 0;
 	h->rcur = h->lcur = h->ucur = 0;
-	h->rdec = h->roff = 0;
-	h->rval = 0;
-}
-
-static int cmp_late(const void *pa, const void *pb)
-{
-	const struct hs_late *a = pa, *b = pb;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	return (a->ev > b->ev) - (a->ev < b->ev);
+	h->rdec = h->roff = h->rpoff = 0;
+	h->rval = h->rpcur = 0;
 }
 
 void sum_hs_begin(struct sum_hs *h, struct run *u)
 {
 	sum_hs_rewind(h);
 	for (size_t t = 0; t < h->ntrk; t++)
-		if (h->trk[t].lr.n > 1)
-			pt_sort(h->trk[t].lr.v, h->trk[t].lr.n, sizeof(*h->trk[t].lr.v), cmp_late);
+		sum_hsl_seal(&h->trk[t]);
 	sum_hsv_acts_end(h);
 	h->rr = pt_xcalloc(h->nrank, sizeof(*h->rr));
 	for (size_t k = 0; k < u->ranks.n; k++) {
@@ -424,9 +424,10 @@ static int cmp_pend(const void *pa, const void *pb, void *arg)
 static void finish(struct rank *r, struct hs_trk *tk, const struct hs_node *x)
 {
 	struct hsres *hs = r->hs;
-	if (tk->st.n)
-		tk->st.v[tk->st.n - 1].gpu += x->gpu; /* inclusive (§2.6) */
-	sum_hsv_finish(r, tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL, x);
+	struct hs_node *par = x->par ? &tk->st.v[x->par - 1] : NULL; /* under it (an explicit parent too) */
+	if (par)
+		par->gpu += x->gpu; /* inclusive (§2.6) */
+	sum_hsv_finish(r, par, x);
 	uint32_t oi = sum_hsd_finish(r, tk, x);
 	if (!(x->fl & HN_MEM))
 		return;
@@ -464,6 +465,18 @@ static void pop(struct rank *r, struct hs_trk *tk)
 	finish(r, tk, &x);
 }
 
+/* The range of tk's stack nearest the top that holds a call at `at`, SIZE_MAX: none (without explicit
+ * parents the deepest: each range's parent is the one under it). */
+static size_t top_holder(const struct hs_trk *tk, int64_t at)
+{
+	for (size_t k = tk->st.n; k-- > 0;) {
+		const struct hs_node *x = &tk->st.v[k];
+		if (at < x->ne || (x->s == x->ne && at == x->s))
+			return k;
+	}
+	return SIZE_MAX;
+}
+
 /* The ranges and calls of thread t at start tk->t, in §2.2 order through the stack. */
 static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 {
@@ -474,15 +487,20 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 	if (tk->buf.n > 1)
 		sum_sort(tk->buf.v, tk->buf.n, sizeof(*tk->buf.v), cmp_pend, g);
 	int64_t at = tk->t;
+	if (h->parents)
+		sum_hsp_zero(h, tk->buf.v, tk->buf.n, at);
 	sum_hso_zero_last(tk->buf.v, tk->buf.n, at);
 	for (size_t q = 0; q < tk->buf.n; q++) {
 		const struct hs_pend *p = &tk->buf.v[q];
 		if (!p->call) {
 			while (tk->st.n && tk->st.v[tk->st.n - 1].ne <= at)
 				pop(r, tk); /* (zero-length siblings at `at` too: sum_hso_zero_last) */
-			const struct hs_node *par = tk->st.n ? &tk->st.v[tk->st.n - 1] : NULL;
-			struct hs_node x = { .s = at, .e = p->e, .ne = p->e, .name = p->name, .track = t, .type = p->type };
-			if (par && x.e > par->ne) {
+			bool xp;
+			uint32_t pi = sum_hsp_parent(h, tk, p, &xp);
+			const struct hs_node *par = pi ? &tk->st.v[pi - 1] : NULL;
+			struct hs_node x = { .s = at, .e = p->e, .ne = p->e, .name = p->name, .track = t, .ev = (uint32_t)p->ev,
+					     .par = pi, .depth = par ? par->depth + 1 : 0, .type = p->type };
+			if (par && !xp && x.e > par->ne) {
 				x.ne = par->ne;
 				g->violations++;
 			}
@@ -509,22 +527,21 @@ static void flush(struct sum_hs *h, struct rank *r, uint32_t t)
 		/* a call that launches something (or copies: the memcpy view): the deepest range of the
 		 * stack that holds it (§2.3) */
 		size_t slot = p->corr == UINT64_MAX ? SIZE_MAX : (size_t)p->corr;
-		for (size_t k = tk->st.n; k-- > 0;) {
-			struct hs_node *x = &tk->st.v[k];
-			if (!(at < x->ne || (x->s == x->ne && at == x->s)))
-				continue;
-			sum_hsv_attach(h, r, x, p, slot);
-			if (slot == SIZE_MAX)
-				break;
-			sum_hsd_attach(h, tk->rank, tk, k, slot);
-			int64_t d = sum_u32_get(h->gpu[slot], &h->gpubig, slot);
-			x->gpu += d;
-			if (x->fl & HN_INOP)
-				r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;
-			h->att[slot] = (uint8_t)(HS_ATT | (x->fl & HN_CANC ? HS_COMM : 0) |
-						 ((x->fl & HN_SANC) && !(x->fl & HN_PANC) ? HS_SNP : 0));
-			break;
-		}
+		/* (explicit parents: the deepest holder is not always the one nearest the top) */
+		size_t k = h->parents ? sum_hsp_pick(tk, at) : top_holder(tk, at);
+		if (k == SIZE_MAX)
+			continue;
+		struct hs_node *x = &tk->st.v[k];
+		sum_hsv_attach(h, r, x, p, slot);
+		if (slot == SIZE_MAX)
+			continue;
+		sum_hsd_attach(h, tk->rank, tk, k, slot);
+		int64_t d = sum_u32_get(h->gpu[slot], &h->gpubig, slot);
+		x->gpu += d;
+		if (x->fl & HN_INOP)
+			r->hs->gs.v.v[sum_group_of(&r->hs->gs, r, t)].gpu_den += d;
+		h->att[slot] = (uint8_t)(HS_ATT | (x->fl & HN_CANC ? HS_COMM : 0) |
+					 ((x->fl & HN_SANC) && !(x->fl & HN_PANC) ? HS_SNP : 0));
 	}
 	tk->buf.n = 0;
 }
@@ -587,8 +604,9 @@ static int64_t watermark(const struct sum_hs *h, uint32_t q)
 static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 {
 	struct hs_trk *tk = &h->trk[t];
-	for (; tk->lk < tk->lr.n && tk->lr.v[tk->lk].s <= s; tk->lk++) {
-		const struct hs_late *x = &tk->lr.v[tk->lk];
+	struct hs_late y;
+	while (sum_hsl_next(tk, s, &y)) { /* (stream-host-late.c) */
+		const struct hs_late *x = &y;
 		if (x->s > tk->t || !tk->any) {
 			flush(h, r, t);
 			tk->t = x->s;
@@ -596,10 +614,8 @@ static void late_upto(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s)
 		}
 		/* a step's name stays raw, as sum_hs_hosts gives it */
 		uint32_t nm = x->type == HT_STEP ? x->name : sum_out_name(r->g, x->name, false);
-		pt_vec_push(&tk->buf, ((struct hs_pend){ x->e, x->ev, 0, nm, x->type, false, false }));
+		pt_vec_push(&tk->buf, ((struct hs_pend){ x->e, x->ev, x->par, nm, x->type, false, false }));
 	}
-	if (tk->lk == tk->lr.n && tk->lr.v)
-		pt_vec_free(&tk->lr);
 }
 
 void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p)
@@ -619,15 +635,15 @@ static bool range_pend(struct sum_hs *h, struct run *u, const struct pt_model *m
 		       struct hs_pend *p)
 {
 	const struct pt_events *ev = &m->events;
-	uint32_t label;
-	int ty = range_type(h, m, i, g, &label);
+	uint32_t label, par;
+	int ty = range_type(h, m, i, g, &label, &par);
 	if (ty < 0)
 		return false;
 	/* a step's name is not an output name: no row shows it (one a step, 167,383 in a 1 GiB Kineto
 	 * trace, 8 MiB of output names) */
 	uint32_t raw = label ? label : ev->name[i];
 	uint32_t nm = ty == HT_STEP ? raw : sum_out_name(&u->g, raw, false);
-	*p = (struct hs_pend){ ev->start[i] + ev->dur[i], g, 0, nm, (uint8_t)ty, false, false };
+	*p = (struct hs_pend){ ev->start[i] + ev->dur[i], g, par, nm, (uint8_t)ty, false, false };
 	return true;
 }
 
@@ -709,7 +725,7 @@ void sum_hs_hosts(struct sum_hs *h, struct run *u, const struct sum_lj *lj)
 	for (size_t t = 0; t < h->ntrk; t++) {
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
-		if (r && !tk->left && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+		if (r && !tk->left && (tk->buf.n || tk->st.n || sum_hsl_left(tk) || tk->hp.n)) {
 			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
@@ -729,7 +745,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		struct hs_trk *tk = &h->trk[t];
 		struct rank *r = tk->on ? h->rr[tk->rank] : NULL;
 		tk->left = 0;
-		if (r && (tk->buf.n || tk->st.n || tk->lk < tk->lr.n || tk->hp.n)) {
+		if (r && (tk->buf.n || tk->st.n || sum_hsl_left(tk) || tk->hp.n)) {
 			sum_hso_drain(h, r, (uint32_t)t);
 			late_upto(h, r, (uint32_t)t, INT64_MAX);
 			flush(h, r, (uint32_t)t);
@@ -739,7 +755,7 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 		sum_hso_free(tk);
 		pt_vec_free(&tk->buf);
 		pt_vec_free(&tk->st);
-		pt_vec_free(&tk->lr);
+		sum_hsl_free(tk);
 		pt_vec_free(&tk->dst);
 	}
 	for (uint32_t q = 0; q < h->nrank; q++) {
@@ -755,7 +771,8 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u)
 	free(h->rev);
 	free(h->rlab);
 	free(h->rtb);
-	h->rev = h->rtb = NULL;
+	free(h->rpar);
+	h->rev = h->rtb = h->rpar = NULL;
 	h->rlab = NULL;
 	free(h->gpu);
 	h->gpu = NULL;
@@ -812,6 +829,7 @@ void sum_hs_free(struct sum_hs *h)
 	free(h->rev);
 	free(h->rlab);
 	free(h->rtb);
+	free(h->rpar);
 	free(h->tcache);
 	free(h->scache);
 	free(h->mcache);
@@ -828,7 +846,7 @@ void sum_hs_free(struct sum_hs *h)
 	for (size_t t = 0; h->trk && t < h->ntrk; t++) {
 		pt_vec_free(&h->trk[t].buf);
 		pt_vec_free(&h->trk[t].st);
-		pt_vec_free(&h->trk[t].lr);
+		sum_hsl_free(&h->trk[t]);
 		pt_vec_free(&h->trk[t].dst);
 		sum_hso_free(&h->trk[t]);
 	}

@@ -939,6 +939,10 @@ struct hs_node {
 	int64_t s, e, ne, gpu;
 	int64_t mgpu, mbytes; /* the memcpy view: inclusive Memcpy/Memset time and bytes (stream-host-views.c) */
 	uint32_t name, track;
+	uint32_t ev;      /* its event in the file */
+	uint32_t par;     /* its parent's index + 1 in the stack (0: a root): the range under it, or its
+			   * explicit parent (stream-host-parent.c) */
+	uint32_t depth;   /* its depth in the forest of summary.md §2.2 */
 	uint8_t type;     /* enum htype */
 	uint16_t fl;      /* HN_* */
 };
@@ -955,7 +959,7 @@ struct hs_tgt {
 /* A range or call of a thread at the start its buffer holds. */
 struct hs_pend {
 	int64_t e;
-	uint64_t ev, corr; /* corr: a call's unit (struct sum_hs) */
+	uint64_t ev, corr; /* corr: a call's unit (struct sum_hs); a range's explicit parent event + 1 (0: none) */
 	uint32_t name;     /* output name id; a step range's: its raw string id (struct hs_node too) */
 	uint8_t type;
 	bool call;
@@ -965,9 +969,23 @@ struct hs_pend {
  * steps for the host read. */
 struct hs_late {
 	int64_t s, e;
-	uint64_t ev;
+	uint32_t ev;
+	uint32_t par;      /* its explicit parent event + 1 (0: none) */
 	uint32_t name;     /* its raw label, else its raw name */
 	uint8_t type;
+};
+/* The held ranges of a thread, packed while they come in (start, event) order (stream-host-late.c). */
+struct hs_lpack {
+	uint8_t *p;       /* the ranges, varints (n bytes of cap) */
+	size_t n, cap, cnt; /* bytes, room, ranges */
+	int64_t s;        /* the last range packed: its start and event */
+	uint32_t ev;
+	size_t off, took; /* the host read: the offset of the next range, the ranges taken */
+	int64_t rs;       /* the last range unpacked: its start and event */
+	uint32_t rev;
+	struct hs_late c; /* the next range, unpacked when cur */
+	bool cur;
+	bool loose;       /* one came out of order: they are all in hs_trk lr, sorted by sum_hsl_seal */
 };
 struct hs_trk {
 	bool on;         /* a host thread of the rank with ranges */
@@ -987,8 +1005,9 @@ struct hs_trk {
 	uint64_t left;   /* its span events still to come */
 	PT_VEC(struct hs_pend) buf;
 	PT_VEC(struct hs_node) st;
-	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come */
+	PT_VEC(struct hs_late) lr; /* late: its ranges by start, lk the next to come (lp loose) */
 	size_t lk;
+	struct hs_lpack lp; /* late: its ranges packed (stream-host-late.c) */
 	PT_VEC(struct hs_dnode) dst; /* --op-detail: beside st */
 };
 /* The host read's sums of a rank, for the views (overview, model, operator). */
@@ -1028,6 +1047,10 @@ struct sum_hs {
 	size_t rdec, roff;    /* the cursor: the events read from rev, the offset of the next */
 	uint32_t rval;        /* the cursor: the last event read (range rcur's when rdec > rcur) */
 	bool parents;      /* a range info names an explicit parent */
+	uint8_t *rpar;        /* from the first range with one: per range, its explicit parent, the
+			         zigzag varint of its event less the parent's (0: none; stream-host-parent.c) */
+	size_t nrpar, crpar, rpoff; /* rpar's bytes and room; the cursor's offset in it */
+	uint32_t rpcur;       /* the cursor: range rcur's explicit parent event + 1 (0: none) */
 	size_t nstr;       /* the model's strings (the caches' size) */
 	uint8_t *tcache;   /* per raw string id: its htype + 1 (0: not looked up) */
 	uint8_t *scache;   /* per raw string id: 1 not a step name, 2 a step name (0: not looked up) */
@@ -1079,7 +1102,7 @@ bool sum_hs_views(const struct pt_summary_opts *o);
 int sum_hs_init(struct sum_hs *h, const struct pt_model *m, const struct pt_summary_opts *o);
 /* The first read's range infos (m->ranges, a few at a time), kept compact: 5 bytes a range (9 with labels). */
 void sum_hs_ranges(struct sum_hs *h, const struct pt_model *m);
-/* After the first read (lag: per track, its span events); -1 (read whole) for explicit parents. */
+/* After the first read (lag: per track, its span events); 0. */
 int sum_hs_open(struct sum_hs *h, const struct pt_model *m, const struct pt_lag *lag, const struct sum_lj *lj);
 /* Before each read: its cursors at the first event. */
 void sum_hs_rewind(struct sum_hs *h);
@@ -1099,6 +1122,31 @@ void sum_hs_hosts_end(struct sum_hs *h, struct run *u);
 /* The host read: range or call p of thread t at start s, the thread's held ranges that start no later
  * before it, in start order (as the file would hold them in order). */
 void sum_hs_put(struct sum_hs *h, struct rank *r, uint32_t t, int64_t s, const struct hs_pend *p);
+
+/* ---- stream-host-parent.c: explicit parents (NVTX typed domains) in the host read ---- */
+/* The first read: range info ri, the h->nr-th, its explicit parent kept (rpar). */
+void sum_hsp_range(struct sum_hs *h, const struct pt_range_info *ri);
+/* The cursor decoded the event of range rcur (h->rval): its explicit parent into h->rpcur. */
+void sum_hsp_next(struct sum_hs *h);
+/* The parent of range p about to be pushed on the stack of tk (the time parent on top): its index + 1
+ * in the stack (0: a root); *xp: its explicit parent. One the stack does not hold: h->unsure. */
+uint32_t sum_hsp_parent(struct sum_hs *h, const struct hs_trk *tk, const struct hs_pend *p, bool *xp);
+/* The range of tk's stack that a call starting at `at` attaches to (summary.md §2.3), SIZE_MAX: none. */
+size_t sum_hsp_pick(const struct hs_trk *tk, int64_t at);
+/* One start's ranges and calls (v, n): zero-length ranges there with an explicit parent among them,
+ * which the stack cannot order as the whole load does: h->unsure. */
+void sum_hsp_zero(struct sum_hs *h, const struct hs_pend *v, size_t n, int64_t at);
+
+/* ---- stream-host-late.c: the held ranges of a thread whose ranges come out of start order ---- */
+/* The read of the steps: range x of late thread tk. */
+void sum_hsl_add(struct hs_trk *tk, const struct hs_late *x);
+/* Before the host read: the ranges in (start, event) order. */
+void sum_hsl_seal(struct hs_trk *tk);
+/* The host read: the next held range of tk if it starts at or before upto (taken into *x). */
+bool sum_hsl_next(struct hs_trk *tk, int64_t upto, struct hs_late *x);
+/* Are ranges of tk still held? */
+bool sum_hsl_left(const struct hs_trk *tk);
+void sum_hsl_free(struct hs_trk *tk);
 
 /* ---- stream-host-order.c: the calls of a host thread out of start order, held in a window ---- */
 /* The host read: event (range or not) of late thread t at start s whose calls are out of start order
