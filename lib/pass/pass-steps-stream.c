@@ -64,7 +64,7 @@ struct sst {
 	uint32_t **dtrk;       /* per device: its tracks with device tasks */
 	size_t *ndtrk;
 	/* Ascend devices beside CPU or GPU ones (mixed_read) */
-	bool mixed_ok; /* the caller takes both kinds' figures or neither, and the file can be read again */
+	bool mixed_ok; /* the caller takes the GPU ranks' figures or no figures, and the file can be read again */
 	bool mixed;    /* such a model: with figures the first read goes on over every event, else it stops */
 	bool figs;     /* the Ascend figures are asked for (the second read's lags: the scan's) */
 };
@@ -299,7 +299,8 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
 	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
-	s.mixed_ok = !figs == !gfigs && !pt_ptm_source_once(src); /* (steps; perf and memory: the windows alone) */
+	/* (steps: both kinds' figures; flops: the GPU ranks', their coverage; perf and memory: the windows alone) */
+	s.mixed_ok = (gfigs || !figs) && !pt_ptm_source_once(src);
 	s.figs = figs;
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];
