@@ -1,0 +1,22 @@
+# hints of a model of Ascend and GPU data together (an Ascend job imported with a Kineto trace, CUPTI
+# dumps with and without NVTX ranges) streams (proftool-hints(1) MEMORY): one read scans the Ascend
+# devices' events, the GPU stream's reads measure the GPU ranks (their steps give the Ascend ranks'
+# too), one more read measures the Ascend ranks, each kind as it streams alone. The same bytes, notes
+# and exit status as --in-memory, on models of some 7,000 to 26,000 events (many event batches), and
+# no index of the events is built (the whole load's). A truncated such model: the error names the file.
+run 'proftool-gen "$SRC/testdata/ascend/sample.desc" -o job --steps 200 >/dev/null && proftool-gen kineto "$SRC/testdata/kineto/train-current.ktdesc" -o k.json --scale 4M >/dev/null && proftool-gen cupti "$SRC/testdata/cupti/launch.cdtxt" -o app.cdump >/dev/null && echo generated'
+# (the dumps copied here: a model holds its inputs' paths)
+cp "$SRC/testdata/cupti/real-13.0-h200-torch-loop.cdump" "$SRC/testdata/cupti/real-13.0-h200-vecadd-nvtx.cdump" .
+run 'proftool import job k.json -o mixk.ptm 2>&1 | grep wrote; proftool import job real-13.0-h200-torch-loop.cdump -o mix.ptm 2>&1 | grep wrote; proftool import job app.cdump -o mix2.ptm 2>&1 | grep wrote; proftool import job real-13.0-h200-vecadd-nvtx.cdump -o mix3.ptm 2>&1 | grep wrote'
+cat > same.sh <<'SH'
+# same.sh MODEL CMD OPTIONS...: CMD on MODEL streamed and loaded whole (--in-memory)
+f=$1 c=$2; shift 2
+"$PROFTOOL" $c $f "$@" > a.txt 2>&1; ra=$?
+"$PROFTOOL" $c $f --in-memory "$@" > b.txt 2>&1; rb=$?
+n=$(script -qec "PROFTOOL_PROGRESS_DELAY=0 PROFTOOL_PROGRESS_EVERY=1 \"\$PROFTOOL\" $c $f $* >/dev/null" /dev/null | tr '\r' '\n' | grep -c 'indexing the events')
+cmp -s a.txt b.txt && [ $ra = $rb ] && echo "same: $f $c $* (exit $ra, $(wc -l < a.txt) lines, indexed $n)" || echo "DIFFERS: $f $c $*"
+SH
+run "for f in mixk.ptm mix.ptm mix2.ptm mix3.ptm; do for v in '' '--format json' '--format csv' '--steps 2-3' '--steps 5-9 --show-suppressed' '--time-window 0.001s:0.5s' '--device 0' '--device 1' '--step-pattern Foo' '--comm-pattern nccl|AllReduce' '--hint hints.disable=TOP_OPS --fail-on warn'; do bash same.sh \$f hints \$v; done; done"
+# the hints themselves: the Ascend device's and the GPU's, each under its own device
+run 'proftool hints mixk.ptm --format csv | cut -d, -f1-4'
+run 'head -c $(( $(stat -c %s mix.ptm) * 2 / 3 )) mix.ptm > cut.ptm; rm -f out.csv; proftool hints cut.ptm -o out.csv; echo "exit $?"; ls out.csv 2>&1 | sed "s/.*No such.*/no out.csv/"'
