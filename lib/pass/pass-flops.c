@@ -588,9 +588,11 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 	bool npu = false; /* Ascend devices beside the GPU data (only such a model has them here) */
 	for (size_t i = 0; i < m->devices.n; i++)
 		npu |= m->devices.v[i].kind == PT_DEV_NPU;
-	struct pt_flops_gstream *gs;
-	bool none;
-	rc = pt_flops_gstream_open(src, &gs, &none, e);
+	struct pt_flops_gstream *gs = NULL;
+	bool none = true;
+	/* beside Ascend devices, no string "Operator" (the ranges' type): no operator range, no read of them */
+	if (!npu || pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX)
+		rc = pt_flops_gstream_open(src, &gs, &none, e);
 	if (rc || (!gs && !(npu && none))) { /* an error, or the ranges do not stream: read whole */
 		pt_steps_info_free(&si);
 		pt_model_free(m);
