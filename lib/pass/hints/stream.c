@@ -53,7 +53,7 @@
  * stream runs (hx_gstream with hx_beside): its steps' reads give every
  * rank's steps, the Ascend ranks' as the in-memory collection makes them,
  * and its reads measure the GPU ranks; then the second read above
- * (sum_read, into the first read's model) measures the Ascend ranks, and
+ * (sum_read, into the GPU stream's model) measures the Ascend ranks, and
  * the rules run over both kinds' figures, each device as it streams alone.
  */
 #define _GNU_SOURCE
@@ -729,21 +729,15 @@ static void take_gn(struct hst *s, struct pt_model *m)
 	memset(&s->gn, 0, sizeof(s->gn));
 }
 
-/* A model of Ascend and GPU data: its first read into m1 (hx_beside's arg). */
-struct beside {
-	struct hst *s;
-	struct pt_model *m1;
-};
-
-/* hx_beside: the Ascend ranks' figures, after the GPU ones (gstream.c), the events read into the first
- * read's model (its tables: their strings, ops and memory records are what s was sized by). */
+/* hx_beside (arg: the first read's state): the Ascend ranks' figures, after the GPU ones (gstream.c),
+ * the events read into the GPU stream's model (the file's tables, as the first read had them). */
 static int beside_figs(void *arg, const struct pt_ptm_source *src, struct pt_model *m, struct ctx *c,
 		       const struct pt_steps_info *si, struct pt_err **e)
 {
-	struct beside *b = arg;
-	int rc = sum_read(b->s, src, b->m1, c, si, e);
+	struct hst *s = arg;
+	int rc = sum_read(s, src, m, c, si, e);
 	if (!rc)
-		take_gn(b->s, m);
+		take_gn(s, m);
 	return rc;
 }
 
@@ -765,12 +759,11 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	int rc = pt_ptm_source_read(src, m, &first, e);
 	if (s.mixed && rc >= 0) { /* Ascend and GPU data: the GPU stream, the Ascend figures beside it */
 		fit(&s, m);
-		struct beside b = { &s, m };
-		const struct hx_beside ab = { beside_figs, &b };
+		pt_model_free(m); /* (the GPU stream reads the tables again) */
+		const struct hx_beside ab = { beside_figs, &s };
 		rc = rc == PT_ASCAN_AGAIN ? pt_ptm_read(src->path, whole, e) /* an Ascend device's memory operations */
 					  : hx_gstream(src, sel, k, o, &ab, out, whole, d, e);
 		hst_free(&s);
-		pt_model_free(m);
 		return rc;
 	}
 	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);

@@ -19,4 +19,20 @@ SH
 run "for f in mixk.ptm mix.ptm mix2.ptm mix3.ptm; do for v in '' '--format json' '--format csv' '--steps 2-3' '--steps 5-9 --show-suppressed' '--time-window 0.001s:0.5s' '--device 0' '--device 1' '--step-pattern Foo' '--comm-pattern nccl|AllReduce' '--hint hints.disable=TOP_OPS --fail-on warn'; do bash same.sh \$f hints \$v; done; done"
 # the hints themselves: the Ascend device's and the GPU's, each under its own device
 run 'proftool hints mixk.ptm --format csv | cut -d, -f1-4'
+# an Ascend job with a memory graph beside the GPU data: MEMORY_NEAR_CAPACITY's peak and the time of
+# its node (the Ascend read's) as loaded whole
+cat > near.desc <<'DESC'
+device 0
+steps 1
+op Default/net/MatMul-op1 type MatMul stream 5 task 1 dur 10ms
+op Default/net/Add-op2 type Add stream 5 task 2 dur 5ms
+mem-file total 17179869184
+mem-graph 1 static 1073741824
+mem-node MatMul-op1 out 1
+mem-node Add-op2 out 2
+mem-tensor 1 13958643712 start 0 end 1
+mem-tensor 2 1073741824 start 1 end 1
+DESC
+run 'proftool-gen near.desc -o near >/dev/null && proftool import near k.json -o mixm.ptm 2>&1 | grep wrote'
+run "for v in '' '--format csv' '--show-suppressed'; do bash same.sh mixm.ptm hints \$v; done; proftool hints mixm.ptm --format csv | grep MEMORY_NEAR | grep -o 'peak_pct=[^,]*'"
 run 'head -c $(( $(stat -c %s mix.ptm) * 2 / 3 )) mix.ptm > cut.ptm; rm -f out.csv; proftool hints cut.ptm -o out.csv; echo "exit $?"; ls out.csv 2>&1 | sed "s/.*No such.*/no out.csv/"'
