@@ -18,6 +18,18 @@ bool pt_ascan_streamable(const struct pt_model *m)
 	return !m->ranges.n && !m->links.n;
 }
 
+bool pt_ascan_mixed(const struct pt_model *m)
+{
+	bool npu = false;
+	for (size_t i = 0; i < m->devices.n; i++) {
+		int k = m->devices.v[i].kind;
+		if (k != PT_DEV_NPU && k != PT_DEV_CPU && k != PT_DEV_GPU)
+			return false;
+		npu |= k == PT_DEV_NPU;
+	}
+	return npu;
+}
+
 int pt_ascan_first_rc(int rc, const struct pt_model *m, size_t nbatch, const struct pt_ptm_source *src,
 		      struct pt_err **e)
 {

@@ -69,6 +69,8 @@ static inline bool pt_ascan_is_dev_task(uint8_t k)
 /* Can the events of m stream as an Ascend model's: no CPU or GPU device, no host range records, no
  * launch links (GPU ranks join launches by correlation id)? */
 bool pt_ascan_streamable(const struct pt_model *m);
+/* Has m Ascend devices beside CPU and GPU ones, and no other kind (a model of Ascend and GPU data)? */
+bool pt_ascan_mixed(const struct pt_model *m);
 
 /* What a first read's sink returns for a batch that shows the model cannot stream (a batch for which
  * pt_ascan_streamable is false): the caller reads it again whole. */

@@ -196,9 +196,11 @@ static size_t find_ev(const struct pt_flops_gstream *s, uint32_t ev)
 	return lo < s->ev.n && s->ev.v[lo] == ev ? lo : SIZE_MAX;
 }
 
-int pt_flops_gstream_open(const struct pt_ptm_source *src, struct pt_flops_gstream **gsp, struct pt_err **e)
+int pt_flops_gstream_open(const struct pt_ptm_source *src, struct pt_flops_gstream **gsp, bool *none, struct pt_err **e)
 {
 	*gsp = NULL;
+	if (none)
+		*none = false;
 	if (pt_ptm_source_once(src))
 		return 0;
 	struct pt_flops_gstream *s = pt_xcalloc(1, sizeof(*s));
@@ -216,6 +218,8 @@ int pt_flops_gstream_open(const struct pt_ptm_source *src, struct pt_flops_gstre
 		memset(s->shapes, 0xff, (s->ev.n + 1) * sizeof(*s->shapes));
 	}
 	if (rc || s->no || !s->ev.n) {
+		if (none)
+			*none = !rc && !s->no;
 		pt_flops_gstream_free(s);
 		return rc == NOT_STREAMED ? 0 : rc < 0 ? -1 : rc ? pt_err(e, "'%s': unexpected read end", src->path) : 0;
 	}

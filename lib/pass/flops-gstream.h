@@ -39,10 +39,12 @@ struct pt_flops_gstream;
 
 /*
  * Read 1 of src (a file that can be read again). *gs NULL (0 returned): the
- * model holds no operator range, or does not stream (a thread's ranges out of
- * start order, range infos or event arguments out of event order); load it.
+ * model holds no operator range (then *none, where none is not NULL, is true:
+ * a caller with FLOPs data of another kind goes on without them), or does not
+ * stream (a thread's ranges out of start order, range infos or event
+ * arguments out of event order); load it.
  */
-int pt_flops_gstream_open(const struct pt_ptm_source *src, struct pt_flops_gstream **gs, struct pt_err **e);
+int pt_flops_gstream_open(const struct pt_ptm_source *src, struct pt_flops_gstream **gs, bool *none, struct pt_err **e);
 /* Read 2, into m (filled by a first streaming read of src, its events alone read): fn gets each range. */
 int pt_flops_gstream_ranges(struct pt_flops_gstream *gs, const struct pt_ptm_source *src, struct pt_model *m,
 			    void (*fn)(void *arg, const struct pt_flops_grange *r), void *arg, struct pt_err **e);

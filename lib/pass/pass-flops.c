@@ -556,6 +556,8 @@ static void grange(void *arg, const struct pt_flops_grange *g)
 	add_exec(c, item, rank, g->start, r->gpu);
 }
 
+static int ascend_beside(struct ctx *c, const struct pt_ptm_source *src, struct pt_model *m, struct pt_err **e);
+
 int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,
 			  struct pt_model **whole, struct pt_table **out, size_t *nout, bool *streamed, struct pt_diag *d,
 			  struct pt_err **e)
@@ -583,9 +585,15 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 	}
 	pt_steps_gfigs_free(&si, gf);
 	pt_xtrim(); /* what the steps' reads held, before the reads of the ranges */
-	struct pt_flops_gstream *gs;
-	rc = pt_flops_gstream_open(src, &gs, e);
-	if (rc || !gs) { /* an error, or the ranges do not stream: read whole */
+	bool npu = false; /* Ascend devices beside the GPU data (only such a model has them here) */
+	for (size_t i = 0; i < m->devices.n; i++)
+		npu |= m->devices.v[i].kind == PT_DEV_NPU;
+	struct pt_flops_gstream *gs = NULL;
+	bool none = true;
+	/* beside Ascend devices, no string "Operator" (the ranges' type): no operator range, no read of them */
+	if (!npu || pt_strtab_find(&m->strings, "Operator", 8) != UINT32_MAX)
+		rc = pt_flops_gstream_open(src, &gs, &none, e);
+	if (rc || (!gs && !(npu && none))) { /* an error, or the ranges do not stream: read whole */
 		pt_steps_info_free(&si);
 		pt_model_free(m);
 		if (rc)
@@ -607,7 +615,9 @@ int pt_pass_flops_gstream(const char *path, const struct pt_flops_opts *o, struc
 	struct gitems x = { &c, { 0 }, { 0 }, 0 };
 	pt_hashmap_init(&x.key_item);
 	pt_hashmap_init(&x.pairs);
-	rc = pt_flops_gstream_ranges(gs, src, m, grange, &x, e);
+	rc = npu ? ascend_beside(&c, src, m, e) : 0;
+	if (!rc && gs)
+		rc = pt_flops_gstream_ranges(gs, src, m, grange, &x, e);
 	pt_flops_gstream_free(gs);
 	pt_ptm_tape_free(&tape);
 	pt_hashmap_free(&x.key_item);
@@ -1624,6 +1634,9 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct stream *st = arg;
+	for (size_t i = 0; i < m->devices.n; i++)
+		if (m->devices.v[i].kind != PT_DEV_NPU) /* (known before its events: no need to read them) */
+			return NOT_STREAMED;
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
@@ -1646,6 +1659,48 @@ static int item_batch(void *arg, struct pt_model *m, struct pt_err **e)
 		ascend_event(st->c, ev, i, st->nev + i);
 	st->nev += ev->n;
 	return 0;
+}
+
+/* A model of Ascend and GPU data (pt_pass_flops_gstream, after the streamed steps): the first read of
+ * the Ascend items, the tracks that run framework-named tasks (pt_ascan_batch scans every event). */
+static int named_batch(void *arg, struct pt_model *m, struct pt_err **e)
+{
+	(void)e;
+	struct stream *st = arg;
+	pt_ascan_batch(&st->a, m);
+	return 0;
+}
+
+/* The Ascend items of a model of Ascend and GPU data, into c (its steps, selection and buckets begun):
+ * two reads of the events into m (the tables read), as pt_pass_flops_stream() makes them of an
+ * Ascend model; the GPU items are the operator ranges' (flops-gstream.h), on devices of their own. */
+static int ascend_beside(struct ctx *c, const struct pt_ptm_source *src, struct pt_model *m, struct pt_err **e)
+{
+	struct stream st = { c, { 0 }, 0 };
+	pt_ascan_init(&st.a, 0);
+	struct pt_ptm_sink scan = { named_batch, &st, true, true };
+	int rc = pt_ptm_source_read(src, m, &scan, e);
+	uint8_t *named = NULL, *op_comm = NULL;
+	if (!rc) {
+		named = pt_xcalloc(m->tracks.n ? m->tracks.n : 1, 1);
+		for (size_t t = 0; t < st.a.ntrk && t < m->tracks.n; t++)
+			named[t] = st.a.trk[t].named;
+		op_comm = pt_index_op_comm(m);
+		c->named_track = named;
+		c->op_comm = op_comm;
+		ascend_begin(c);
+		st.nev = 0;
+		struct pt_ptm_sink items = { item_batch, &st, true, true };
+		rc = pt_ptm_source_read(src, m, &items, e);
+		ascend_end(c);
+		c->named_track = c->op_comm = NULL;
+	}
+	if (rc > 0) /* the steps' reads would have stopped there */
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	free(named);
+	free(op_comm);
+	pt_ascan_free(&st.a);
+	return rc;
 }
 
 int pt_pass_flops_stream(const char *path, const struct pt_flops_opts *o, struct pt_model **mp,

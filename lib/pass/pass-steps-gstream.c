@@ -1428,3 +1428,10 @@ int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *
 {
 	return gstream(src, sel, m, si, NULL, keep, false, whole, d, e);
 }
+
+int pt_steps_gstream_keep_mixed(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+				struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
+				struct pt_diag *d, struct pt_err **e)
+{
+	return gstream(src, sel, m, si, NULL, keep, true, whole, d, e);
+}

@@ -64,30 +64,17 @@ struct sst {
 	uint32_t **dtrk;       /* per device: its tracks with device tasks */
 	size_t *ndtrk;
 	/* Ascend devices beside CPU or GPU ones (mixed_read) */
-	bool mixed_ok; /* the caller takes both kinds' figures or neither, and the file can be read again */
+	bool mixed_ok; /* the caller takes the GPU ranks' figures or no figures, and the file can be read again */
 	bool mixed;    /* such a model: with figures the first read goes on over every event, else it stops */
 	bool figs;     /* the Ascend figures are asked for (the second read's lags: the scan's) */
 };
-
-/* Ascend devices beside CPU and GPU ones, and no other kind */
-static bool mixed_model(const struct pt_model *m)
-{
-	bool npu = false;
-	for (size_t i = 0; i < m->devices.n; i++) {
-		int k = m->devices.v[i].kind;
-		if (k != PT_DEV_NPU && k != PT_DEV_CPU && k != PT_DEV_GPU)
-			return false;
-		npu |= k == PT_DEV_NPU;
-	}
-	return npu;
-}
 
 static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct sst *s = arg;
 	if (!s->mixed && !pt_ascan_streamable(m)) { /* read again: what came before the first batch is small */
-		if (!s->mixed_ok || !mixed_model(m))
+		if (!s->mixed_ok || !pt_ascan_mixed(m))
 			return PT_ASCAN_AGAIN;
 		s->mixed = true; /* Ascend and GPU data: mixed_read */
 		if (!s->figs) /* the windows alone: the GPU reads scan every device */
@@ -256,7 +243,7 @@ static int mixed_read(const struct pt_ptm_source *src, struct pt_model *m, struc
 		      struct pt_gpu_figs ***gfigs, struct pt_model **whole, struct pt_diag *d, struct pt_err **e)
 {
 	pt_ascan_fit(&s->a, m);
-	bool ok = mixed_model(m); /* (without figs, as far as the first batch tells: the GPU reads check on) */
+	bool ok = pt_ascan_mixed(m); /* (without figs, as far as the first batch tells: the GPU reads check on) */
 	pt_model_free(m);
 	struct pt_model *g = NULL;
 	int rc = ok ? pt_steps_gstream_mixed(src, sel, &g, si, gfigs, whole, d, e) : pt_ptm_read(src->path, whole, e);
@@ -299,7 +286,8 @@ int pt_steps_stream_read(const struct pt_ptm_source *src, const struct pt_sel *s
 	memset(&s, 0, sizeof(s));
 	s.sel = sel;
 	pt_ascan_init(&s.a, PT_ASCAN_DEV | PT_ASCAN_LAG);
-	s.mixed_ok = !figs == !gfigs && !pt_ptm_source_once(src); /* (steps; perf and memory: the windows alone) */
+	/* (steps: both kinds' figures; flops: the GPU ranks', their coverage; perf and memory: the windows alone) */
+	s.mixed_ok = (gfigs || !figs) && !pt_ptm_source_once(src);
 	s.figs = figs;
 	pt_sel_found_init(&s.rf, sel);
 	char msg[128];

@@ -231,6 +231,11 @@ const struct pt_steps_khost *pt_steps_gkeep_host(const struct pt_steps_gkeep *k,
 int pt_steps_gstream_keep(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
 			  struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
 			  struct pt_diag *d, struct pt_err **e);
+/* The same of a model of Ascend and GPU data (`hints`): the Ascend ranks in *si as pt_steps_collect()
+ * makes them, their coverage measured, their figures the caller's (pt_steps_gstream_mixed). */
+int pt_steps_gstream_keep_mixed(const struct pt_ptm_source *src, const struct pt_sel *sel, struct pt_model **m,
+				struct pt_steps_info *si, struct pt_steps_gkeep *keep, struct pt_model **whole,
+				struct pt_diag *d, struct pt_err **e);
 /* The coverage of GPU rank r by activity `ev` (the file's event index) at [st, en), launched at call
  * start cs when found, as the streamed steps widen it; then pt_steps_gkeep_covered(r) once all passed. */
 void pt_steps_gkeep_widen(const struct pt_steps_gkeep *k, struct pt_rank_steps *r, uint64_t ev, int64_t st,

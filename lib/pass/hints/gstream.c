@@ -69,6 +69,10 @@
  * without links are read whole by the steps' read. --comm-pattern (o->comm_re)
  * names the communication kernels and Operator ranges here as the index does.
  *
+ * Beside Ascend devices (a model of Ascend and GPU data, stream.c: hx_beside), the steps' reads are
+ * pt_steps_gstream_keep_mixed's (the Ascend ranks' steps as the whole load collects them), read 3 leaves
+ * the Ascend ranks alone, and hx_beside's read measures them after the GPU ranks.
+ *
  * Read 1 keeps the event batches of a model whose events take at most PT_STEPS_TAPE_MAX (a tape of the
  * events alone, model/ptm.h) and every later read replays them instead of inflating the file again.
  *
@@ -1157,7 +1161,7 @@ static int dev_read(const struct pt_ptm_source *src, struct pt_model *m, struct 
 		sr->last = pt_xmalloc((rd->nwin + 1) * sizeof(*sr->last));
 		for (size_t w = 0; w < rd->nwin; w++)
 			sr->first[w] = INT64_MAX, sr->last[w] = INT64_MIN;
-		for (size_t j = 0; j < si->r[i].ndevs; j++) {
+		for (size_t j = 0; j < si->r[i].ndevs && !si->r[i].ascend; j++) { /* (Ascend ranks: hx_beside) */
 			uint32_t dev = si->r[i].devs[j];
 			struct gdev *x = &dv[dev];
 			x->out = &c->sdev[dev];
@@ -1363,8 +1367,8 @@ static void srank_free(struct hx_srank *s, size_t n)
 }
 
 int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
-	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
-	       struct pt_err **e)
+	       const struct pt_hints_opts *o, const struct hx_beside *ab, struct pt_hints *out, struct pt_model **whole,
+	       struct pt_diag *d, struct pt_err **e)
 {
 	memset(out, 0, sizeof(*out));
 	*whole = NULL;
@@ -1387,7 +1391,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 	struct pt_ptm_source own = { .path = src->path, .tap = src->tap, .tape = &tape };
 	if (!pt_ptm_source_once(src))
 		src = &own;
-	if (pt_steps_gstream_keep(src, sel, &m, &si, &g.kp, whole, d, e) || *whole) {
+	if ((ab ? pt_steps_gstream_keep_mixed : pt_steps_gstream_keep)(src, sel, &m, &si, &g.kp, whole, d, e) ||
+	    *whole) {
 		free(g.gmem);
 		hx_gcomm_scan_free(&g.cscan);
 		hx_gddp_free(&g.ddp);
@@ -1509,6 +1514,8 @@ int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const 
 		free(c.sdev);
 		srank_free(c.srank, si.n);
 	}
+	if (!rc && ab) /* the Ascend ranks' figures (stream.c) */
+		rc = ab->fn(ab->arg, src, m, &c, &si, e);
 	size_t nsi = si.n;
 	rc = hx_stream_end(&c, &si, c.sdev ? nd : 0, rc, d, e);
 	srank_free(c.srank, nsi);

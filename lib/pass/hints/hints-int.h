@@ -463,9 +463,17 @@ struct hx_item hx_heap_pop(struct hx_heap *h);
 /* A GPU .ptm of one process without PyTorch operator ranges, streamed (gstream.c): as pt_pass_hints_stream(). */
 struct pt_ptm_source;
 struct pt_sel;
+/* Ascend devices beside the GPU data (a model of both: stream.c read it once already): after the GPU
+ * figures, fn fills c->sdev for the Ascend ranks of si and hands over the model's events that the
+ * MindData rules read (its get_next records) into m. */
+struct hx_beside {
+	int (*fn)(void *arg, const struct pt_ptm_source *src, struct pt_model *m, struct ctx *c,
+		  const struct pt_steps_info *si, struct pt_err **e);
+	void *arg;
+};
 int hx_gstream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
-	       const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
-	       struct pt_err **e);
+	       const struct pt_hints_opts *o, const struct hx_beside *ab, struct pt_hints *out, struct pt_model **whole,
+	       struct pt_diag *d, struct pt_err **e);
 
 /* The PyTorch Operator ranges of a GPU .ptm read as a stream (gops.c), for TOP_OPS' op types, the
  * executions of LOW_FLOPS_UTIL and TENSOR_CORES_UNUSED: per range (by event) its type and flags, per linked

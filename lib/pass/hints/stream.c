@@ -46,6 +46,15 @@
  * a CPU or GPU device, host ranges or launch links goes to the GPU stream
  * (gstream.c), which streams a GPU model of one process or of several (a
  * launch join each) and reads any other whole.
+ *
+ * A model of Ascend and GPU data (Ascend devices beside CPU and GPU ones, a
+ * file that can be read again): the first read scans every event as above
+ * (memory copies or sets of an Ascend device: read whole), then the GPU
+ * stream runs (hx_gstream with hx_beside): its steps' reads give every
+ * rank's steps, the Ascend ranks' as the in-memory collection makes them,
+ * and its reads measure the GPU ranks; then the second read above
+ * (sum_read, into the GPU stream's model) measures the Ascend ranks, and
+ * the rules run over both kinds' figures, each device as it streams alone.
  */
 #define _GNU_SOURCE
 #include "pass/hints/hints-int.h"
@@ -369,6 +378,8 @@ void hx_sdev_free(struct hx_sdev *sd)
 struct hst {
 	/* first read */
 	size_t nbatch;
+	bool mixed_ok; /* the file can be read again: a model of Ascend and GPU data streams (hx_beside) */
+	bool mixed;    /* such a model: the first read scans every event */
 	struct pt_ascan a; /* per device its scan, per track its lag and whether it runs framework tasks */
 	uint8_t *dev_recv; /* per device: a task named as a receive */
 	size_t ndev;
@@ -466,8 +477,11 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 {
 	(void)e;
 	struct hst *s = arg;
-	if (!pt_ascan_streamable(m))
-		return PT_ASCAN_AGAIN;
+	if (!s->mixed && !pt_ascan_streamable(m)) {
+		if (!s->mixed_ok || !pt_ascan_mixed(m))
+			return PT_ASCAN_AGAIN;
+		s->mixed = true; /* Ascend devices beside GPU data: the GPU stream, then this one's (hx_beside) */
+	}
 	s->nbatch++;
 	fit(s, m);
 	/* what hints reads beyond the shared scan: memory operations (read whole), get_next records, the
@@ -475,8 +489,9 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 	const struct pt_events *ev = &m->events;
 	for (size_t i = 0; i < ev->n; i++) {
 		uint8_t k = ev->kind[i];
-		if (k == PT_EV_MEMCPY || k == PT_EV_MEMSET)
-			return PT_ASCAN_AGAIN;
+		if ((k == PT_EV_MEMCPY || k == PT_EV_MEMSET) &&
+		    (!s->mixed || m->devices.v[m->tracks.v[ev->track[i]].device].kind == PT_DEV_NPU))
+			return PT_ASCAN_AGAIN; /* (an Ascend device's: GPU ones are the GPU stream's) */
 		if (k == PT_EV_GETNEXT) /* MindData's get_next records: kept, in file order */
 			pt_ptm_pick_add(&s->gn, ev, i);
 		if (pt_ascan_is_dev_task(k)) {
@@ -487,7 +502,7 @@ static int scan_batch(void *arg, struct pt_model *m, struct pt_err **e)
 			if (*r == 2) /* a receive op may run there (PP_RECEIVE's Rv) */
 				s->dev_recv[m->tracks.v[ev->track[i]].device] = 1;
 		}
-		if (k == PT_EV_RANGE && s->has_re)
+		if (k == PT_EV_RANGE && s->has_re && !s->mixed) /* (mixed: the GPU steps' reads find them) */
 			pt_sel_found_range(&s->rf, &s->re, pt_model_strget(m, ev->name[i]));
 	}
 	pt_ascan_batch(&s->a, m);
@@ -625,6 +640,107 @@ static uint32_t *win_order(const struct rankdata *rd)
 	return o;
 }
 
+/* The second read (its first done into m, with s): the figures of every covered device of the Ascend
+ * ranks of si into c->sdev (allocated here when NULL), the events read into m. */
+static int sum_read(struct hst *s, const struct pt_ptm_source *src, struct pt_model *m, struct ctx *c,
+		    const struct pt_steps_info *si, struct pt_err **e)
+{
+	const struct pt_hint_knobs *k = c->k;
+	struct rankdata *rds = pt_xcalloc(si->n ? si->n : 1, sizeof(*rds));
+	uint32_t **ord = pt_xcalloc(si->n ? si->n : 1, sizeof(*ord));
+	for (size_t i = 0; i < si->n; i++) {
+		if (!si->r[i].ascend) /* (beside GPU data: those are measured by gstream.c) */
+			continue;
+		hx_rd_init(c, &si->r[i], &rds[i]);
+		ord[i] = win_order(&rds[i]);
+	}
+	size_t nd = m->devices.n;
+	s->c = c;
+	s->kw = k->idle_kernel_wait_gap_ns;
+	s->op_comm = pt_index_op_comm(m);
+	s->nstr = m->strings.n;
+	s->kname = pt_xcalloc(s->nstr ? s->nstr : 1, 1);
+	amem_begin(s, m);
+	c->amem = s->amem;
+	s->of = pt_xcalloc(nd ? nd : 1, sizeof(*s->of));
+	if (!c->sdev)
+		c->sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c->sdev));
+	struct sdv *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
+	for (size_t i = 0; i < si->n; i++) {
+		const struct rankdata *rd = &rds[i];
+		if (!si->r[i].ascend || !rd->nwin)
+			continue;
+		for (size_t j = 0; j < si->r[i].ndevs; j++) {
+			uint32_t dev = si->r[i].devs[j];
+			struct sdv *x = &dv[dev];
+			x->out = &c->sdev[dev];
+			x->out->measured = true;
+			x->rd = rd;
+			x->ord = ord[i];
+			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
+			if (s->dev_recv[dev])
+				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
+			pt_hashmap_init(&x->kt_at);
+			if (rd->W.n)
+				x->pos = rd->W.v[0].s;
+			struct pt_ival *sp = NULL;
+			size_t nsp = pt_index_comm_spans(m, dev, &sp);
+			for (size_t q = 0; q < nsp; q++) {
+				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
+				struct hx_item it = { sp[q].s, sp[q].e, 0, 0, F_M };
+				hx_heap_push(&x->h, &it);
+			}
+			free(sp);
+			s->of[dev] = x;
+		}
+	}
+	s->t = pt_ascan_next_new(&s->a);
+	for (size_t t = 0; t < s->a.ntrk; t++) {
+		struct sdv *y = s->of[m->tracks.v[t].device];
+		if (!s->t[t].left || !y)
+			continue;
+		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
+		y->trk[y->ntrk++] = (uint32_t)t;
+	}
+	struct pt_ptm_sink again = { sum_batch, s, true, true };
+	int rc = pt_ptm_source_read(src, m, &again, e);
+	if (rc > 0) /* the first read would have stopped there */
+		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
+	for (size_t dev = 0; dev < nd; dev++) {
+		if (!rc && s->of[dev])
+			finish(&dv[dev], s->kw);
+		sdv_free(&dv[dev]);
+	}
+	free(dv);
+	for (size_t i = 0; i < si->n; i++) {
+		hx_rd_free(&rds[i]);
+		free(ord[i]);
+	}
+	free(rds);
+	free(ord);
+	return rc;
+}
+
+/* The events the MindData rules read (the get_next records the first read kept) become m's. */
+static void take_gn(struct hst *s, struct pt_model *m)
+{
+	pt_events_free_columns(&m->events);
+	m->events = s->gn;
+	memset(&s->gn, 0, sizeof(s->gn));
+}
+
+/* hx_beside (arg: the first read's state): the Ascend ranks' figures, after the GPU ones (gstream.c),
+ * the events read into the GPU stream's model (the file's tables, as the first read had them). */
+static int beside_figs(void *arg, const struct pt_ptm_source *src, struct pt_model *m, struct ctx *c,
+		       const struct pt_steps_info *si, struct pt_err **e)
+{
+	struct hst *s = arg;
+	int rc = sum_read(s, src, m, c, si, e);
+	if (!rc)
+		take_gn(s, m);
+	return rc;
+}
+
 int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *sel, const struct pt_hint_knobs *k,
 			 const struct pt_hints_opts *o, struct pt_hints *out, struct pt_model **whole, struct pt_diag *d,
 			 struct pt_err **e)
@@ -639,7 +755,17 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	s.has_re = sel->step_pattern && !pt_sel_step_re(sel, &s.re, msg, sizeof(msg));
 	struct pt_model *m = pt_model_new();
 	struct pt_ptm_sink first = { scan_batch, &s, false, true };
+	s.mixed_ok = !pt_ptm_source_once(src);
 	int rc = pt_ptm_source_read(src, m, &first, e);
+	if (s.mixed && rc >= 0) { /* Ascend and GPU data: the GPU stream, the Ascend figures beside it */
+		fit(&s, m);
+		pt_model_free(m); /* (the GPU stream reads the tables again) */
+		const struct hx_beside ab = { beside_figs, &s };
+		rc = rc == PT_ASCAN_AGAIN ? pt_ptm_read(src->path, whole, e) /* an Ascend device's memory operations */
+					  : hx_gstream(src, sel, k, o, &ab, out, whole, d, e);
+		hst_free(&s);
+		return rc;
+	}
 	rc = pt_ascan_first_rc(rc, m, s.nbatch, src, e);
 	if (rc == PT_PTM_WHOLE) { /* no event: m is the whole model */
 		*whole = m;
@@ -649,7 +775,7 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 	if (rc == PT_ASCAN_AGAIN) { /* a GPU model streams its own way (gstream.c), or is read whole */
 		pt_model_free(m);
 		hst_free(&s);
-		return hx_gstream(src, sel, k, o, out, whole, d, e);
+		return hx_gstream(src, sel, k, o, NULL, out, whole, d, e);
 	}
 	if (rc) {
 		hst_free(&s);
@@ -685,82 +811,10 @@ int pt_pass_hints_stream(const struct pt_ptm_source *src, const struct pt_sel *s
 		return -1;
 	}
 	c.fig = pt_flops_op_figs(m);
-	struct rankdata *rds = pt_xcalloc(si.n ? si.n : 1, sizeof(*rds));
-	uint32_t **ord = pt_xcalloc(si.n ? si.n : 1, sizeof(*ord));
-	for (size_t i = 0; i < si.n; i++) {
-		hx_rd_init(&c, &si.r[i], &rds[i]);
-		ord[i] = win_order(&rds[i]);
-	}
-	/* the second read: the figures of every covered device */
 	size_t nd = m->devices.n;
-	s.c = &c;
-	s.kw = k->idle_kernel_wait_gap_ns;
-	s.op_comm = pt_index_op_comm(m);
-	s.nstr = m->strings.n;
-	s.kname = pt_xcalloc(s.nstr ? s.nstr : 1, 1);
-	amem_begin(&s, m);
-	c.amem = s.amem;
-	s.of = pt_xcalloc(nd ? nd : 1, sizeof(*s.of));
-	c.sdev = pt_xcalloc(nd ? nd : 1, sizeof(*c.sdev));
-	struct sdv *dv = pt_xcalloc(nd ? nd : 1, sizeof(*dv));
-	for (size_t i = 0; i < si.n; i++) {
-		const struct rankdata *rd = &rds[i];
-		if (!rd->nwin)
-			continue;
-		for (size_t j = 0; j < si.r[i].ndevs; j++) {
-			uint32_t dev = si.r[i].devs[j];
-			struct sdv *x = &dv[dev];
-			x->out = &c.sdev[dev];
-			x->out->measured = true;
-			x->rd = rd;
-			x->ord = ord[i];
-			x->bd = pt_bdstream_new(rd->win, rd->nwin, 0);
-			if (s.dev_recv[dev])
-				x->rv = pt_bdstream_new(rd->win, rd->nwin, 0);
-			pt_hashmap_init(&x->kt_at);
-			if (rd->W.n)
-				x->pos = rd->W.v[0].s;
-			struct pt_ival *sp = NULL;
-			size_t nsp = pt_index_comm_spans(m, dev, &sp);
-			for (size_t q = 0; q < nsp; q++) {
-				pt_bdstream_add(x->bd, 2, sp[q].s, sp[q].e);
-				struct hx_item it = { sp[q].s, sp[q].e, 0, 0, F_M };
-				hx_heap_push(&x->h, &it);
-			}
-			free(sp);
-			s.of[dev] = x;
-		}
-	}
-	s.t = pt_ascan_next_new(&s.a);
-	for (size_t t = 0; t < s.a.ntrk; t++) {
-		struct sdv *y = s.of[m->tracks.v[t].device];
-		if (!s.t[t].left || !y)
-			continue;
-		pt_xgrow((void **)&y->trk, &y->ctrk, y->ntrk + 1, sizeof(*y->trk));
-		y->trk[y->ntrk++] = (uint32_t)t;
-	}
-	struct pt_ptm_sink again = { sum_batch, &s, true, true };
-	rc = pt_ptm_source_read(src, m, &again, e);
-	if (rc > 0) /* the first read would have stopped there */
-		rc = pt_err(e, "'%s' changed while it was read", pt_ptm_source_name(src));
-	for (size_t dev = 0; dev < nd; dev++) {
-		if (!rc && s.of[dev])
-			finish(&dv[dev], s.kw);
-		sdv_free(&dv[dev]);
-	}
-	free(dv);
-	for (size_t i = 0; i < si.n; i++) {
-		hx_rd_free(&rds[i]);
-		free(ord[i]);
-	}
-	free(rds);
-	free(ord);
-	if (!rc) {
-		/* the model's events are now its get_next records alone: what the MindData rules read of them */
-		pt_events_free_columns(&m->events);
-		m->events = s.gn;
-		memset(&s.gn, 0, sizeof(s.gn));
-	}
+	rc = sum_read(&s, src, m, &c, &si, e);
+	if (!rc) /* the model's events are now its get_next records alone: what the MindData rules read of them */
+		take_gn(&s, m);
 	rc = hx_stream_end(&c, &si, nd, rc, d, e);
 	hst_free(&s);
 	pt_model_free(m);
