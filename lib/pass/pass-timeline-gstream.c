@@ -24,7 +24,10 @@
  * launch join is keyed by rank, kernels that join their calls by correlation
  * id under a communication range (no launch link, --extra-tracks) join the
  * first call of their id in the file, of any rank, as the whole load's index
- * does (a join by the id alone, gj). The kineto profile's first read
+ * does (a join by the id alone, gj), and with step windows a device activity's
+ * step is that of the first call of its id in the file, of any rank, as the
+ * whole load anchors it (a join by the id alone with the calls' starts, aj).
+ * The kineto profile's first read
  * also packs the range infos (External id, cpu_op, user annotation), the
  * launch links that name a host range where a process gets GPU user
  * annotations (krange_annotated: nested by a read of their own before the
@@ -66,7 +69,8 @@
  * routing its process's events alone: the merge pulls the read of the row
  * that waits, so that no process's events are held while another's are
  * read (the trace interleaves them in time). What grows with the input: the launch join (the activities'
- * ids and their calls' starts, 16 bytes each), the launch arrows (one struct
+ * ids and their calls' starts, 16 bytes each; aj's too in the kineto profile of several ranks with step
+ * windows), the launch arrows (one struct
  * flow of 32 bytes a join slot from the second read to the end of the third,
  * a graph's further activities apart; then 24 bytes each while the trace
  * orders them, tl_flows_order, and 24 bytes while it is written: their two
@@ -222,7 +226,8 @@ struct pt_tl_gstream {
 	 * from its least (jlo) up (jspan of them), the ranks one after the other in rank order (jbase), plus one,
 	 * so that the join holds presence bits instead of an 8-byte key a slot (NULL: the keys as read) */
 	uint64_t *jlo, *jspan, *jbase;
-	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack), j.start gone */
+	/* once the second read ends, with step windows: j's calls' starts packed (anchors_pack; aj's where ajon),
+	 * j.start gone */
 	struct anchors {
 		int64_t *base;  /* per block of AN_B slots: its least start */
 		uint32_t *d;    /* per slot: its start after base, AN_NONE none */
@@ -236,6 +241,12 @@ struct pt_tl_gstream {
 	bool gjon;
 	uint64_t *gseen;
 	size_t ngseen;
+	/* the kineto profile of several ranks with step windows: per id of an activity (the id alone) the first
+	 * call of that id in the file, of any rank, whose start anchors the activity's step as the whole load's
+	 * does (pass-timeline.c: the first call of its id in the model), where j's is its own rank's; its starts
+	 * are what an packs once the second read ends */
+	struct pt_ljoin aj;
+	bool ajon;
 	/* the viewer profile of several processes: the arrows' join, keyed by (process, correlation id) (fkey),
 	 * its slots' ids alone (the calls' starts are j's); fbig: an activity's id does not fit the key. Its
 	 * keys, once the first read ends: each process's ids from its least (flo) up (fspan of them), the
@@ -461,12 +472,6 @@ static uint64_t jkey(const struct pt_tl_gstream *s, uint32_t d, uint64_t co)
 	return s->jbase ? jkey_dense(s, r, co) : co | (uint64_t)r << 56;
 }
 
-/* The key of j that co is as it stands (rank 0's where the ranks are in the key: anchor_of). */
-static uint64_t jkey_plain(const struct pt_tl_gstream *s, uint64_t co)
-{
-	return s->jbase && co ? jkey_dense(s, 0, co) : co;
-}
-
 /* The first read's keys of j in the kineto profile of several ranks (co with the rank above bit 56),
  * rewritten in place to their dense keys (jkey), in the same order: the slots stay as they were. */
 static void j_dense(struct pt_tl_gstream *s)
@@ -538,20 +543,35 @@ static void fj_seal(struct pt_tl_gstream *s)
 	s->fj.end = NULL;
 }
 
+/* A join by the id alone, from j's wants (keyed by rank, made plain) before j's seal: sealed, without ends. */
+static void join_plain(const struct pt_tl_gstream *s, struct pt_ljoin *p)
+{
+	pt_ljoin_init(p);
+	for (size_t k = 0; k < s->j.n; k++)
+		pt_ljoin_want(p, (s->j.id ? s->j.id[k] : s->j.id32[k]) & (KEY_MAX - 1));
+	pt_ljoin_seal(p);
+	free(p->end);
+	p->end = NULL;
+}
+
+/* The anchors' join (aj) of the kineto profile of several ranks with step windows (wins). */
+static void aj_seal(struct pt_tl_gstream *s, bool wins)
+{
+	if (!s->kranks || !wins || !s->j.n)
+		return;
+	join_plain(s, &s->aj);
+	s->ajon = true;
+}
+
 /* The join by the id alone (gj) of the kineto profile of several ranks with its extra rows and no launch
- * link, from j's wants (keyed by rank, made plain) before j's seal. */
+ * link. */
 static void gj_seal(struct pt_tl_gstream *s)
 {
 	if (!s->kranks || s->no_sets || s->gc.linked || !s->j.n)
 		return;
-	pt_ljoin_init(&s->gj);
-	for (size_t k = 0; k < s->j.n; k++)
-		pt_ljoin_want(&s->gj, (s->j.id ? s->j.id[k] : s->j.id32[k]) & (KEY_MAX - 1));
-	pt_ljoin_seal(&s->gj);
+	join_plain(s, &s->gj);
 	free(s->gj.start); /* (only the slots are read) */
 	s->gj.start = NULL;
-	free(s->gj.end);
-	s->gj.end = NULL;
 	pt_bits_grow(&s->gseen, &s->ngseen, s->gj.n ? s->gj.n : 1);
 	s->gjon = true;
 }
@@ -1012,6 +1032,8 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		if (ev->kind[i] != PT_EV_API || !co)
 			continue;
 		uint64_t key = jkey(s, m->tracks.v[tr0].device, co);
+		if (s->ajon)
+			pt_ljoin_call(&s->aj, co, st, st + du);
 		if (s->gjon && s->gc.bycorr) {
 			size_t g = pt_ljoin_slot(&s->gj, co);
 			if (g != SIZE_MAX && !pt_bits_get(s->gseen, s->ngseen, g)) { /* (the first call of its id) */
@@ -1054,11 +1076,10 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 #define AN_B (1u << AN_BITS)
 #define AN_NONE UINT32_MAX
 
-static void anchors_pack(struct pt_tl_gstream *s)
+static void anchors_pack(struct anchors *a, struct pt_ljoin *j)
 {
-	struct anchors *a = &s->an;
-	int64_t *v = s->j.start;
-	size_t n = s->j.n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
+	int64_t *v = j->start;
+	size_t n = j->n, nb = (n + AN_B - 1) / AN_B, nw = 0, wcap = 0;
 	if (!v || !n)
 		return;
 	a->base = pt_xmalloc(nb * sizeof(*a->base));
@@ -1091,7 +1112,7 @@ static void anchors_pack(struct pt_tl_gstream *s)
 		}
 	}
 	a->d = pt_xrealloc(v, n * sizeof(*a->d));
-	s->j.start = NULL;
+	j->start = NULL;
 }
 
 static bool anchor_get(const struct anchors *a, size_t slot, int64_t *st)
@@ -1108,6 +1129,15 @@ static bool anchor_get(const struct anchors *a, size_t slot, int64_t *st)
 	return true;
 }
 
+/* Does a device of t have step windows (then a device activity's step is its launch's: tl_step_keep)? */
+static bool step_wins(const struct pt_tl *t)
+{
+	for (size_t d = 0; d < t->ndev; d++)
+		if (t->dev[d].win.n)
+			return true;
+	return false;
+}
+
 static void anchors_free(struct anchors *a)
 {
 	free(a->base);
@@ -1117,18 +1147,20 @@ static void anchors_free(struct anchors *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* The start of the call that launched a device activity with correlation id co, else its own start. */
+/* The start of the call that launched a device activity with correlation id co (the first call of that id
+ * in the file: in the kineto profile of several ranks aj's, of any rank), else its own start. */
 static int64_t anchor_of(const struct pt_tl_gstream *s, uint8_t k, uint64_t co, int64_t st)
 {
-	if (!co || !is_device_activity(k) || (!s->j.start && !s->an.d))
+	const struct pt_ljoin *j = s->ajon ? &s->aj : &s->j;
+	if (!co || !is_device_activity(k) || (!j->start && !s->an.d))
 		return st;
-	size_t slot = pt_ljoin_slot(&s->j, jkey_plain(s, co));
+	size_t slot = pt_ljoin_slot(j, co);
 	int64_t a;
 	if (slot == SIZE_MAX)
 		return st;
 	if (s->an.d)
 		return anchor_get(&s->an, slot, &a) ? a : st;
-	return pt_ljoin_get(&s->j, slot, &a, NULL) ? a : st;
+	return pt_ljoin_get(j, slot, &a, NULL) ? a : st;
 }
 
 /* ------------------------------------------------------------------ third read */
@@ -1523,6 +1555,7 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		pt_ljoin_free(&s->fj);
 	}
 	gj_seal(s);
+	aj_seal(s, step_wins(s->pass.t));
 	j_dense(s);
 	pt_ljoin_seal(&s->j);
 	free(s->j.end); /* the calls' starts are all the join gives here */
@@ -1570,15 +1603,13 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 	}
 	/* without step windows no event's step is its launch's (tl_step_keep): the calls' starts go before
 	 * the third read, the join's slots stay for the arrows */
-	bool wins = false;
-	for (size_t d = 0; d < s->pass.t->ndev && !wins; d++)
-		wins = s->pass.t->dev[d].win.n > 0;
-	if (!wins && s->j.start) {
+	bool wins = step_wins(s->pass.t);
+	if ((!wins || s->ajon) && s->j.start) { /* (aj's starts are the anchors) */
 		free(s->j.start);
 		s->j.start = NULL;
 		pt_xtrim();
 	}
-	anchors_pack(s);
+	anchors_pack(&s->an, s->ajon ? &s->aj : &s->j);
 	/* third read */
 	s->scan = pt_xcalloc(s->nt ? s->nt : 1, sizeof(*s->scan));
 	s->nev = pt_xcalloc(s->nd ? s->nd : 1, sizeof(*s->nev));
@@ -1652,6 +1683,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		wins = t->dev[d].win.n > 0;
 	if (!wins) {
 		pt_ljoin_free(&s->j);
+		pt_ljoin_free(&s->aj);
+		s->ajon = false;
 		anchors_free(&s->an);
 	}
 	for (size_t tr = 0; tr < s->nt; tr++) {
@@ -2074,6 +2107,7 @@ static void gstream_free(struct pt_tl_gstream *s)
 	pt_vec_free(&s->fl);
 	pt_vec_free(&s->hr);
 	pt_ljoin_free(&s->j);
+	pt_ljoin_free(&s->aj);
 	anchors_free(&s->an);
 	pt_ljoin_free(&s->fj);
 	if (s->gjon)

@@ -43,3 +43,8 @@ run "proftool timeline three.ptm --steps 900-901 -o t.json; proftool timeline th
 # a truncated and a corrupt model: the error names the file and the offset, exit 1, no output
 run 'head -c $(( $(stat -c %s three.ptm) * 2 / 3 )) three.ptm > cut.ptm; proftool timeline cut.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"'
 run 'python3 -c "d = bytearray(open(\"three.ptm\", \"rb\").read()); d[len(d) * 3 // 4] ^= 0xff; open(\"bad.ptm\", \"wb\").write(d)"; proftool timeline bad.ptm --steps 2-3 -o out.json; echo "exit $?"; ls out.json 2>&1 | sed "s/.*No such.*/no out.json/"; proftool timeline bad.ptm --steps 2-3 --profile kineto -o kd; echo "exit $?"; find kd -type f 2>/dev/null | wc -l'
+# the same model without its launch links (tests/e2e/ptm-edit drop:22): a device activity's step is that
+# of the first runtime call of its correlation id in the model, of any process (the whole load's anchor;
+# the ranks number their ids alike), not its own rank's call's: the same bytes either way, each profile
+run '"$SRC/tests/e2e/ptm-edit" three.ptm nl.ptm drop:22 && for m in three nl; do proftool dump $m.ptm | grep -c "^gpu-link" || :; done'
+run "for v in '' '--steps 1' '--steps 2-3' '--steps 150-160' '--steps 2 --no-flows' '--time-window 0.001s:0.5s' '--steps 2-3 --time-window 0.001s:0.5s'; do M=nl.ptm bash same.sh \$v; M=nl.ptm bash same.sh --profile kineto \$v; M=nl.ptm bash same.sh --profile kineto --extra-tracks \$v; done"
