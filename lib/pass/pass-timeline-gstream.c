@@ -1044,9 +1044,11 @@ static int calls(void *arg, struct pt_model *m, struct pt_err **e)
 		size_t slot = pt_ljoin_slot(&s->j, key);
 		if (slot == SIZE_MAX)
 			continue;
-		if (s->gc.bycorr && !s->gjon && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
-			tl_gcomm_first_call(&s->gc, slot, tr0, st);
-		pt_ljoin_call(&s->j, key, st, st + du);
+		if (s->j.start) { /* (else aj's starts are all that is read of the calls) */
+			if (s->gc.bycorr && !s->gjon && s->j.start[slot] == INT64_MIN) /* (the first call of its id) */
+				tl_gcomm_first_call(&s->gc, slot, tr0, st);
+			pt_ljoin_call(&s->j, key, st, st + du);
+		}
 		tl_gsel_call(s->sel, m, m->tracks.v[tr0].device, slot, st, &s->j);
 		if (!s->fs || du < 1)
 			continue;
@@ -1593,6 +1595,11 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		free(s->gseen);
 		s->gseen = NULL;
 		s->gjon = false;
+	}
+	if (s->ajon && !s->sel && !(s->gc.bycorr && !s->gjon)) { /* (j's starts: only the steps' notes and the
+								    * unions' first calls read them here) */
+		free(s->j.start);
+		s->j.start = NULL;
 	}
 	if ((rc = read_again(s, calls, e)))
 		goto out;
