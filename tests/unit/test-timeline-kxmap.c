@@ -32,7 +32,8 @@ static void check(struct pt_model *m, size_t ndev, uint64_t lo, uint64_t hi, siz
 	struct tl_kxpack x = { 0 };
 	size_t n = m->ext_corr.n, at = 0;
 	struct pt_ext_corr *all = pt_xmalloc((n ? n : 1) * sizeof(*all));
-	memcpy(all, m->ext_corr.v, n * sizeof(*all));
+	if (n)
+		memcpy(all, m->ext_corr.v, n * sizeof(*all));
 	for (size_t p = 0; p < nparts; p++) { /* (as a streamed read's batches come) */
 		size_t to = p + 1 == nparts ? n : n * (p + 1) / nparts;
 		m->ext_corr.n = 0;
