@@ -1493,9 +1493,8 @@ int pt_tl_gstream_new(const char *path, const struct pt_tl_opts *o, bool flows, 
 		tl_kro_seal(&s->kro, &s->kr);
 	}
 	if (o->kineto && krange_annotated(s, m)) { /* (two range infos of one event, or several processes with a
-						     * selection, whose device activities the whole load anchors at the first
-						     * call of their id of any process and the stream at their own rank's:
-						     * read whole) */
+						     * selection, whose annotations' nesting read is not checked against the
+						     * whole load: read whole) */
 		int kn = tl_kro_nest(&s->kro, &s->kn);
 		if (kn < 0 || !tl_gast_seal(s->ga) || (s->np > 1 && s->sel)) {
 			s->again = true;
